@@ -1,0 +1,64 @@
+// The one registry of error codes. The core throws AppError values; the HTTP error handler
+// (src/http/plugins/errors.ts) renders them as {"detail": {"error", "message", ...extra}} with
+// the status listed here. Schema failures (422) are rendered separately as a detail list.
+
+export const ERROR_CODES = {
+  invalid_url: { status: 400, message: 'The url is not a valid http(s) URL.' },
+  invalid_target_entity: { status: 400, message: 'target_entity must not be empty.' },
+  invalid_probe_mode: {
+    status: 400,
+    message: 'Describe probes either with prompts and platforms, or with probes: exactly one of the two.',
+  },
+  unsupported_model: { status: 400, message: 'The model is not selectable for that platform.' },
+  model_platform_not_requested: { status: 400, message: 'models names a platform that is not in platforms.' },
+  duplicate_model_platform: { status: 400, message: 'Two keys in models resolve to the same platform.' },
+  model_required: { status: 400, message: 'A models entry is empty; omit the key to use the default model.' },
+  models_map_requires_prompt_platform_matrix: {
+    status: 400,
+    message: 'models can only be combined with prompts and platforms; set model on each probe instead.',
+  },
+  unsupported_extraction_mode: { status: 400, message: 'extraction_mode must be one of ssr, csr, full.' },
+  platform_unavailable: { status: 400, message: 'The platform is not available on this server.' },
+  invalid_cursor: { status: 400, message: 'starting_after does not match a run visible to this account.' },
+  invalid_request: { status: 400, message: 'The request is invalid.' },
+  fetch_blocked: { status: 400, message: 'The URL points at an address this server may not fetch.' },
+  unauthorized: { status: 401, message: 'Missing or invalid API key.' },
+  mcp_token_not_allowed: { status: 401, message: 'MCP tokens are accepted only by the MCP endpoint.' },
+  insufficient_credits: { status: 402, message: 'Not enough credits for this action.' },
+  missing_scope: { status: 403, message: 'The API key lacks the scope this endpoint requires.' },
+  account_suspended: { status: 403, message: 'The account is suspended.' },
+  not_found: { status: 404, message: 'Not found.' },
+  payload_too_large: { status: 413, message: 'The request body is larger than 1 MiB.' },
+  rate_limited: { status: 429, message: 'Rate limit exceeded for this API key.' },
+  extraction_failed: { status: 500, message: 'The page could not be fetched or extracted.' },
+  provider_failed: { status: 500, message: 'The AI provider failed.' },
+  internal_error: { status: 500, message: 'Unexpected server error.' },
+  credit_storage_unavailable: { status: 503, message: 'Credit storage is temporarily unavailable.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly extra: Record<string, unknown>;
+  constructor(code: ErrorCode, message?: string, extra: Record<string, unknown> = {}) {
+    super(message ?? ERROR_CODES[code].message);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_CODES[code].status;
+    this.extra = extra;
+  }
+}
+
+/** A 422 raised by the core for a field that breaks a declared bound (rendered like schema errors). */
+export class FieldError extends Error {
+  readonly loc: (string | number)[];
+  readonly type: string;
+  constructor(loc: (string | number)[], msg: string, type = 'value_error') {
+    super(msg);
+    this.name = 'FieldError';
+    this.loc = loc;
+    this.type = type;
+  }
+}

@@ -1,0 +1,79 @@
+// The one interface every AI platform driver implements. A driver knows nothing of runs,
+// credits or storage: a prompt goes in, an answer with citations comes out. Retry, pacing and
+// concurrency live around the driver (src/platforms/retry.ts and the worker), so every driver
+// only has to classify its failures with PlatformError.
+
+export const PLATFORMS = ['openai', 'perplexity', 'gemini', 'grok', 'claude', 'deepseek'] as const;
+export type PlatformName = (typeof PLATFORMS)[number];
+
+export type Engine = 'live' | 'sandbox';
+
+export interface ProbeRequest {
+  platform: PlatformName;
+  /** Catalog model id (what the API shows and stores). */
+  modelId: string;
+  /** The provider's own model name for modelId (from the catalog's provider_model). */
+  providerModel: string;
+  prompt: string;
+  /** BCP 47 language, e.g. "en", "de". */
+  language: string;
+  /** ISO 3166-1 alpha-2 market, e.g. "US", "DE". */
+  country: string;
+  targetEntity: string;
+  /** The URL being evaluated (the sandbox sometimes cites its domain). */
+  targetUrl: string;
+  competitors: string[];
+  signal?: AbortSignal;
+}
+
+export interface Citation {
+  title: string | null;
+  /** The URL as the provider gave it. */
+  url: string;
+  /** Registrable host of the real target (lowercase, no "www."), also when url is a redirect link. */
+  domain: string;
+  /** When url is a redirect link (e.g. Gemini grounding), the real target URL if it is known. */
+  resolved_url?: string | null;
+}
+
+export interface ProbeAnswer {
+  text: string;
+  citations: Citation[];
+  /** The concrete model the provider reports having used. */
+  model: string;
+  engine: Engine;
+  /** Provider response (or a summary of it) for audit; callers cap its size before storing. */
+  raw: unknown;
+  usage?: { input_tokens?: number; output_tokens?: number };
+}
+
+/**
+ * A classified driver failure. retryable: 429, 5xx, timeouts and network errors.
+ * Not retryable: 400/401/403/404, content refusals, malformed responses.
+ */
+export class PlatformError extends Error {
+  readonly code: string;
+  readonly retryable: boolean;
+  readonly retryAfterMs: number | null;
+  readonly httpStatus: number | null;
+  constructor(
+    code: string,
+    message: string,
+    opts: { retryable?: boolean; retryAfterMs?: number | null; httpStatus?: number | null; cause?: unknown } = {},
+  ) {
+    super(message, { cause: opts.cause });
+    this.name = 'PlatformError';
+    this.code = code;
+    this.retryable = opts.retryable ?? false;
+    this.retryAfterMs = opts.retryAfterMs ?? null;
+    this.httpStatus = opts.httpStatus ?? null;
+  }
+}
+
+export interface PlatformDriver {
+  readonly platform: PlatformName;
+  readonly engine: Engine;
+  /** False when the driver cannot run (e.g. live mode without an API key). */
+  available(): boolean;
+  ask(req: ProbeRequest): Promise<ProbeAnswer>;
+}
