@@ -1,0 +1,125 @@
+// Removes what is never main content before scoring: non-text elements, hidden elements, and
+// boxes that announce themselves as boilerplate by tag (nav, aside, footer), ARIA role, or
+// class/id words (cookie, share, related, sidebar…). The one thing to know: a box is spared
+// when it holds most of the page's text or the page's <h1>, because a wrapper with an unlucky
+// class name ("page-with-sidebar") must not take the article down with it.
+import { attr, isElement, isText, removeNodes, walk, type AnyNode, type Element } from './dom.ts';
+import { SKIP_TAGS } from './blocks.ts';
+
+const ALWAYS_DROP = new Set([...SKIP_TAGS].filter((t) => t !== 'img' && t !== 'picture' && t !== 'head' && t !== 'title'));
+ALWAYS_DROP.add('dialog');
+
+const BOILERPLATE_ROLES = new Set([
+  'navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar',
+  'toolbar', 'tablist',
+]);
+
+/** Words in class/id that mark a box as boilerplate unless a positive word also appears. */
+const NEGATIVE = new RegExp(
+  '(?:^|[^a-z])(?:nav|navbar|navigation|menu|menubar|megamenu|submenu|breadcrumbs?|footer|masthead|sidebar|side-bar|sidenav|' +
+    'widget|widgets|banner|share|sharing|sharedaddy|social|socials|related|recommend|recommended|recirc|newsletter|' +
+    'subscribe|subscription|signup|sign-up|promo|promos|advert|advertisement|ads|adsense|ad-slot|adunit|sponsor|sponsored|' +
+    'popup|pop-up|modal|overlay|pagination|pager|tagcloud|tag-cloud|skip-link|skiplink|toolbar|' +
+    'comment-form|commentform|comment-respond|respond|reply-form|disqus|author-bio|authorbox|author-box|about-author|' +
+    'more-stories|read-more-links|trending|most-popular|mostpopular|outbrain|taboola|print-only|screen-reader-text|sr-only|' +
+    'visually-hidden|visuallyhidden|offscreen|hidden|login|signin|sign-in|search|searchform|cart|minicart|top-bar|topbar|' +
+    'utility-bar|announcement|alert-bar|header|site-header|page-header-nav)(?:$|[^a-z])',
+  'i',
+);
+/** Words that are boilerplate whatever else the class says (consent layers, share bars). */
+const STRONG_NEGATIVE = /(?:^|[^a-z])(?:cookie|cookies|consent|gdpr|cmp|onetrust|cookiebot|usercentrics|didomi|truste|newsletter|share-?buttons|social-?share|sharing|related-?(?:posts|articles|content|stories|products)|breadcrumbs?|skip-?link|screen-reader-text|sr-only|visually-hidden)(?:$|[^a-z])/i;
+const POSITIVE = /(?:^|[^a-z])(?:content|main|article|articlebody|post-body|post-content|entry|entry-content|story|body|text|prose|markdown|doc|docs|documentation|product|description|question|answer|thread|topic)(?:$|[^a-z])/i;
+
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+
+function textLength(el: Element): number {
+  let n = 0;
+  walk(el, (k) => {
+    if (isText(k)) n += k.data.length;
+    else if (isElement(k) && ALWAYS_DROP.has(k.name)) return false;
+    return true;
+  });
+  return n;
+}
+
+function containsTag(el: Element, tag: string): boolean {
+  let found = false;
+  walk(el, (k) => {
+    if (found) return false;
+    if (isElement(k) && k.name === tag) found = true;
+    return !found;
+  });
+  return found;
+}
+
+export interface PruneOptions {
+  /** Total text length of <body> before pruning; boxes above a share of it are spared. */
+  bodyTextLength: number;
+}
+
+/** Detaches boilerplate in place. Returns nothing; the tree is smaller afterwards. */
+export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
+  const gone: AnyNode[] = [];
+  let insideArticle = 0;
+  walk(body, (n) => {
+    if (n.type === 'comment' || n.type === 'directive' || n.type === 'cdata') {
+      gone.push(n);
+      return false;
+    }
+    if (!isElement(n)) return;
+    const el = n;
+    const name = el.name;
+    if (ALWAYS_DROP.has(name) || (name === 'form' && isUtilityForm(el))) {
+      gone.push(el);
+      return false;
+    }
+    if (name === 'html' || name === 'body' || name === 'main') return true;
+    const a = el.attribs;
+    if (a.hidden !== undefined || (a.style && HIDDEN_STYLE.test(a.style)) || a['aria-hidden'] === 'true' || a.type === 'hidden') {
+      gone.push(el);
+      return false;
+    }
+    const role = a.role?.toLowerCase();
+    if (role === 'main' || role === 'article') return true;
+    void insideArticle;
+    let drop = false;
+    let structural = false;
+    if (name === 'nav' || name === 'aside' || name === 'footer' || name === 'menu') {
+      drop = true;
+      structural = true;
+    } else if (name === 'header') {
+      // A page header is boilerplate; an article's own header carries the h1 and byline.
+      drop = !containsTag(el, 'h1') || isInside(el, 'nav');
+      structural = true;
+    } else if (role && BOILERPLATE_ROLES.has(role)) {
+      drop = true;
+      structural = true;
+    } else {
+      const cls = `${a.class ?? ''} ${a.id ?? ''}`;
+      if (cls.length > 1) {
+        if (STRONG_NEGATIVE.test(cls)) drop = true;
+        else if (NEGATIVE.test(cls) && !POSITIVE.test(cls) && name !== 'article') drop = true;
+      }
+    }
+    if (drop) {
+      // Spare wrappers that hold the page: a big share of all text, or the page heading.
+      const len = textLength(el);
+      const share = opts.bodyTextLength ? len / opts.bodyTextLength : 0;
+      if (share > (structural ? 0.6 : 0.4) || (!structural && name !== 'header' && containsTag(el, 'h1') && share > 0.15)) return true;
+      gone.push(el);
+      return false;
+    }
+    return true;
+  });
+  removeNodes(gone);
+}
+
+function isInside(el: Element, tag: string): boolean {
+  for (let p = el.parent; p; p = p.parent) if (isElement(p) && p.name === tag) return true;
+  return false;
+}
+
+function isUtilityForm(form: Element): boolean {
+  const sig = `${attr(form, 'class') ?? ''} ${attr(form, 'id') ?? ''} ${attr(form, 'action') ?? ''} ${attr(form, 'role') ?? ''}`;
+  return /search|comment|login|signin|subscribe|newsletter|signup|register|cart|reply/i.test(sig);
+}

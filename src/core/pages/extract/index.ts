@@ -1,0 +1,108 @@
+// The main-content extractor: static HTML in, PageDocument out (no JavaScript is run).
+// Order matters: metadata and the page's links are read from the whole tree first, then
+// boilerplate is pruned, the main subtree is chosen, and only that subtree becomes blocks.
+// The one thing to know: extractPage never throws; on any failure it returns the metadata it
+// has (or an empty document) so one broken page cannot fail a whole run.
+import { parseDocument } from 'htmlparser2';
+import type { PageDocument, PageLink, Block } from '../document.ts';
+import { findFirst, isElement, isText, normalizeSpace, rawText, walk, type Element, type ParentNode } from './dom.ts';
+import { readMetadata, resolveUrl, type PageMetadata } from './metadata.ts';
+import { pruneBoilerplate } from './boilerplate.ts';
+import { measure, selectMain } from './main-content.ts';
+import { BlockWriter, blocksToText, SKIP_TAGS } from './blocks.ts';
+
+export { renderContentView } from '../content-view.ts';
+
+function emptyDocument(url: string, meta?: PageMetadata): PageDocument {
+  return {
+    url,
+    title: meta?.title ?? null,
+    description: meta?.description ?? null,
+    language: meta?.language ?? null,
+    canonicalUrl: meta?.canonicalUrl ?? null,
+    metaRobots: meta?.metaRobots ?? null,
+    openGraph: meta?.openGraph ?? {},
+    jsonLd: meta?.jsonLd ?? [],
+    jsonLdErrors: meta?.jsonLdErrors ?? 0,
+    dates: meta?.dates ?? { published: null, modified: null, found: [] },
+    headings: [],
+    blocks: [],
+    links: { main: [], all: [] },
+    bodyText: '',
+    wordCount: 0,
+  };
+}
+
+function collectLinks(root: ParentNode, base: string): PageLink[] {
+  const out: PageLink[] = [];
+  walk(root, (n) => {
+    if (!isElement(n)) return;
+    if (SKIP_TAGS.has(n.name)) return false;
+    if (n.name === 'a' || n.name === 'area') {
+      const href = resolveUrl(n.attribs.href, base);
+      if (href) {
+        const text = normalizeSpace(rawText(n)) || normalizeSpace(n.attribs['aria-label'] ?? n.attribs.title ?? '');
+        out.push({ href, text, rel: n.attribs.rel ?? null });
+      }
+    }
+    return true;
+  });
+  return out;
+}
+
+function countWords(text: string): number {
+  const m = text.match(/[\p{L}\p{N}_]+/gu);
+  return m ? m.length : 0;
+}
+
+/** Drops a leading heading that repeats the page title: the title is reported separately. */
+function dropTitleHeading(blocks: Block[], title: string | null): Block[] {
+  return blocks;
+  void title;
+}
+
+export function extractPage(html: string, url: string): PageDocument {
+  let meta: PageMetadata | undefined;
+  try {
+    const dom = parseDocument(typeof html === 'string' ? html : '', { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+    meta = readMetadata(dom, url);
+    const all = collectLinks(dom, meta.baseUrl);
+    let body: Element | null = findFirst(dom, 'body');
+    if (!body) {
+      body = findFirst(dom, 'html');
+      if (!body) {
+        // A fragment without <html>/<body>: wrap it so the rest sees one root element.
+        const wrapper = parseDocument(`<body></body>`).children.find(isElement) as Element | undefined;
+        if (!wrapper) return { ...emptyDocument(url, meta), links: { main: [], all } };
+        wrapper.children = dom.children;
+        for (const c of wrapper.children) c.parent = wrapper;
+        body = wrapper;
+      }
+    }
+    let bodyTextLength = 0;
+    walk(body, (n) => {
+      if (isText(n)) bodyTextLength += n.data.length;
+      else if (isElement(n) && SKIP_TAGS.has(n.name)) return false;
+      return true;
+    });
+    pruneBoilerplate(body, { bodyTextLength });
+    const stats = measure(body);
+    const roots = selectMain(body, stats);
+    const writer = new BlockWriter();
+    for (const r of roots) writer.write(r);
+    const blocks = dropTitleHeading(writer.blocks, meta.title);
+    const mainLinks: PageLink[] = [];
+    for (const r of roots) mainLinks.push(...collectLinks(r, meta.baseUrl));
+    const bodyText = blocksToText(blocks);
+    return {
+      ...emptyDocument(url, meta),
+      headings: blocks.flatMap((b) => (b.kind === 'heading' ? [{ level: b.level, text: b.text }] : [])),
+      blocks,
+      links: { main: mainLinks, all },
+      bodyText,
+      wordCount: countWords(bodyText),
+    };
+  } catch {
+    return emptyDocument(url, meta);
+  }
+}
