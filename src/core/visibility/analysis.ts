@@ -6,7 +6,7 @@
 // a mention; the link text does.
 
 import type { Citation } from '../../platforms/types.ts';
-import { createEntityMatcher, foldText, foldName, type EntityMatcher } from './analysis/fold.ts';
+import { createEntityMatcher, foldText, type EntityMatcher } from './analysis/fold.ts';
 import { domainMatches, registrableDomain } from './analysis/domains.ts';
 import { findListSegments, rankAt } from './analysis/lists.ts';
 
@@ -102,10 +102,11 @@ export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
   const competitorPositions: Record<string, number> = {};
   const seen = new Set<string>();
   for (const name of input.competitors ?? []) {
-    const key = foldName(name);
-    if (!key || seen.has(key)) continue;
-    seen.add(key);
-    const hits = visibleMentions(createEntityMatcher(name), folded, hidden);
+    // Spelling variants of one name ("ClickUp", "Click Up") are one competitor: the first wins.
+    const matcher = createEntityMatcher(name);
+    if (!matcher.variants.length || matcher.variants.some((v) => seen.has(v))) continue;
+    for (const v of matcher.variants) seen.add(v);
+    const hits = visibleMentions(matcher, folded, hidden);
     if (hits.length) {
       competitors.push(name);
       competitorPositions[name] = hits[0];

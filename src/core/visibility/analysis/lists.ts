@@ -15,6 +15,7 @@ export interface ListSegment {
 }
 
 type ListKind = 'ordered' | 'bullet';
+type Owner = { rank: number; start: number };
 
 interface OpenList {
   kind: ListKind;
@@ -44,7 +45,7 @@ export function findListSegments(text: string): ListSegment[] {
   const closedOrdered = new Map<number, OpenList>();
   let headingList: { level: number; count: number; lastNumber: number } | null = null;
   /** The item owning the current lines: its rank, or null when outside any item. */
-  let owner: { rank: number; start: number } | null = null;
+  let owner: Owner | null = null;
   /** The heading item, which takes lines back when nested lists end. */
   let headingOwnerRank: number | null = null;
   let pendingBlank = false;
@@ -94,7 +95,7 @@ export function findListSegments(text: string): ListSegment[] {
       closedOrdered.clear();
       if (headingList && level > headingList.level) {
         // A sub-heading ("#### Pros") inside a numbered-heading item stays in that item.
-        if (headingOwnerRank !== null && owner?.rank !== headingOwnerRank) {
+        if (headingOwnerRank !== null && (owner as Owner | null)?.rank !== headingOwnerRank) {
           closeOwner(lineStart);
           owner = { rank: headingOwnerRank, start: lineStart };
         }
