@@ -13,9 +13,10 @@ export const BLOCK_TAGS = new Set([
   'tfoot', 'th', 'thead', 'tr', 'ul', 'caption', 'legend', 'frameset', 'frame', 'noframes', 'option', 'output',
 ]);
 
-/** Elements whose content is never page text. */
+/** Elements whose content is never page text. (<noscript> is not here: it is what a client
+ * without JavaScript shows, e.g. Discourse's whole thread; pruning drops the small ones.) */
 export const SKIP_TAGS = new Set([
-  'script', 'style', 'noscript', 'template', 'svg', 'math', 'canvas', 'iframe', 'object', 'embed', 'select',
+  'script', 'style', 'template', 'svg', 'math', 'canvas', 'iframe', 'object', 'embed', 'select',
   'textarea', 'button', 'input', 'head', 'title', 'meta', 'link', 'map', 'audio', 'video', 'source', 'track',
   'datalist', 'img', 'picture', 'frameset', 'frame',
 ]);

@@ -73,6 +73,14 @@ export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
       gone.push(el);
       return false;
     }
+    if (name === 'noscript') {
+      // Small noscript boxes are tracking pixels and "please enable JavaScript" notes.
+      if (textLength(el) < 200) {
+        gone.push(el);
+        return false;
+      }
+      return true;
+    }
     if (name === 'html' || name === 'body' || name === 'main') return true;
     const a = el.attribs;
     if (a.hidden !== undefined || (a.style && HIDDEN_STYLE.test(a.style)) || a['aria-hidden'] === 'true' || a.type === 'hidden') {

@@ -64,7 +64,10 @@ function dropTitleHeading(blocks: Block[], title: string | null): Block[] {
 export function extractPage(html: string, url: string): PageDocument {
   let meta: PageMetadata | undefined;
   try {
-    const dom = parseDocument(typeof html === 'string' ? html : '', { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+    // htmlparser2 reads `<![CDATA[` in HTML as a section that swallows everything up to `]]>`;
+    // browsers treat it as a bogus comment, so a stray marker must not hide the whole page.
+    const source = typeof html === 'string' ? html.replace(/<!\[CDATA\[|\]\]>/g, '') : '';
+    const dom = parseDocument(source, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
     meta = readMetadata(dom, url);
     const all = collectLinks(dom, meta.baseUrl);
     let body: Element | null = findFirst(dom, 'body');

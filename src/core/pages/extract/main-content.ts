@@ -5,13 +5,17 @@
 // The one thing to know: all text statistics are computed once, bottom-up, in `measure`, so
 // scoring stays linear in the size of the page.
 import { isElement, isText, type AnyNode, type Element } from './dom.ts';
-import { SKIP_TAGS } from './blocks.ts';
+import { BLOCK_TAGS, SKIP_TAGS } from './blocks.ts';
+
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 export interface Stats {
   text: number; // characters of text (whitespace runs count as one)
   link: number; // characters of text inside <a>
   score: number; // votes received from text blocks
   paragraphs: number; // text blocks of 25+ characters below
+  good: number; // characters in prose-like runs of text (or headings) below
+  bad: number; // characters in short or link-dominated runs below
 }
 
 const TEXT_BLOCKS = new Set(['p', 'pre', 'td', 'blockquote', 'li', 'dd', 'h2', 'h3', 'h4', 'figcaption', 'section', 'div', 'article', 'span', 'font', 'center']);
@@ -94,7 +98,7 @@ export function measure(root: Element): Map<Element, Stats> {
     if (el.name === 'a') link = text;
     commas.set(el, cm);
     ownText.set(el, own);
-    stats.set(el, { text, link, score: 0, paragraphs });
+    stats.set(el, { text, link, score: 0, paragraphs, good: 0, bad: 0 });
   }
   // Votes: a text block scores by commas and length and passes its score to its ancestors.
   for (const el of order) {
@@ -123,76 +127,113 @@ export function measure(root: Element): Map<Element, Stats> {
     const s = stats.get(el)!;
     if (p > s.paragraphs) s.paragraphs = p;
   }
+  classifyRuns(root, stats);
   return stats;
+}
+
+const INLINE_BREAK = new Set(['br']);
+
+/**
+ * Splits the text into runs (text between two block boundaries) and books each run's characters
+ * as good (prose: 25+ characters of non-link text, mostly not links; or a heading) or bad (menus,
+ * labels, link lists), on the run's nearest block ancestor; then sums both up the tree.
+ */
+function classifyRuns(root: Element, stats: Map<Element, Stats>): void {
+  const ownGood = new Map<Element, number>();
+  const ownBad = new Map<Element, number>();
+  let runText = 0;
+  let runLink = 0;
+  let runOwner: Element | null = null;
+  let runHeading = false;
+  const finish = () => {
+    if (runOwner && runText > 0) {
+      const prose = runHeading || (runText - runLink >= 25 && runLink < runText * 0.5);
+      const m = prose ? ownGood : ownBad;
+      m.set(runOwner, (m.get(runOwner) ?? 0) + runText);
+    }
+    runText = 0;
+    runLink = 0;
+    runOwner = null;
+    runHeading = false;
+  };
+  type Frame = { node: AnyNode; leave: boolean; block: Element; inLink: boolean; heading: boolean };
+  const stack: Frame[] = [{ node: root, leave: false, block: root, inLink: false, heading: false }];
+  while (stack.length) {
+    const f = stack.pop()!;
+    const node = f.node;
+    if (f.leave) {
+      finish();
+      continue;
+    }
+    if (isText(node)) {
+      const l = spaceAwareLength(node.data);
+      if (l === 0 || !node.data.trim()) continue;
+      if (!runOwner) runOwner = f.block;
+      runText += l;
+      if (f.inLink) runLink += l;
+      if (f.heading) runHeading = true;
+      continue;
+    }
+    if (!isElement(node) || SKIP_TAGS.has(node.name)) continue;
+    const name = node.name;
+    if (INLINE_BREAK.has(name)) continue;
+    const block = BLOCK_TAGS.has(name) || HEADINGS.has(name);
+    if (block) {
+      finish();
+      stack.push({ node, leave: true, block: f.block, inLink: false, heading: false });
+    }
+    const kids = node.children;
+    const frameBlock = block ? node : f.block;
+    const inLink = f.inLink || name === 'a';
+    const heading = f.heading || HEADINGS.has(name);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push({ node: kids[i]!, leave: false, block: frameBlock, inLink, heading });
+  }
+  finish();
+  // Sum bottom-up: children before parents, so walk the map in reverse insertion order
+  // (measure inserted parents after children).
+  for (const [el, s] of stats) {
+    s.good += ownGood.get(el) ?? 0;
+    s.bad += ownBad.get(el) ?? 0;
+    const p = el.parent;
+    if (p && isElement(p) && el !== root) {
+      const ps = stats.get(p);
+      if (ps) {
+        ps.good += s.good;
+        ps.bad += s.bad;
+      }
+    }
+  }
 }
 
 export function linkDensity(s: Stats): number {
   return s.text ? s.link / s.text : 0;
 }
 
+const BAD_WEIGHT = Number(process.env.XBAD ?? 0.5);
+const SEMANTIC_BONUS = Number(process.env.XSEM ?? 1.1);
+
+function isSemantic(el: Element): boolean {
+  const a = el.attribs;
+  return el.name === 'main' || el.name === 'article' || a.role === 'main' || a.itemprop === 'articleBody' || a.itemprop === 'mainContentOfPage' || a.itemprop === 'text';
+}
+
 /** The subtrees that make up the main content, in document order. */
 export function selectMain(body: Element, stats: Map<Element, Stats>): Element[] {
   const total = stats.get(body);
   if (!total || total.text === 0) return [body];
-  const good = (el: Element) => {
-    const s = stats.get(el)!;
-    return s.text - s.link;
-  };
-  const bodyGood = good(body);
-
-  // 1. Best candidate by votes, discounted by link density and class words.
-  let best: Element | null = null;
-  let bestScore = 0;
+  // The subtree with the most prose net of boilerplate-like text: adding a sibling post or
+  // section raises the value, adding a link rail or menu lowers it.
+  let best: Element = body;
+  let bestValue = -Infinity;
   for (const [el, s] of stats) {
-    if (s.score <= 0) continue;
-    const final = (s.score + classWeight(el)) * (1 - linkDensity(s));
-    if (final > bestScore) {
-      bestScore = final;
+    let v = s.good - BAD_WEIGHT * s.bad;
+    if (isSemantic(el)) v *= SEMANTIC_BONUS;
+    if (v > bestValue || (v === bestValue && isAncestor(best, el))) {
+      bestValue = v;
       best = el;
     }
   }
-  if (!best) return [body];
-
-  // 2. Semantic containers: prefer <main>/<article>/articleBody when they hold the winner and
-  // most of the page's real text.
-  let semantic: Element | null = null;
-  for (let p: Element | null = best; p; p = p.parent && isElement(p.parent) ? p.parent : null) {
-    const a = p.attribs;
-    if (p.name === 'main' || a.role === 'main' || a.itemprop === 'articleBody' || a.itemprop === 'mainContentOfPage' || p.name === 'article') {
-      if (good(p) <= bodyGood) semantic = p;
-      if (p.name === 'main' || a.role === 'main') break;
-    }
-  }
-
-  // 3. Widen: climb while the parent adds little text or adds text that is mostly prose.
-  let root = best;
-  for (;;) {
-    const parent = root.parent;
-    if (!parent || !isElement(parent) || parent === body.parent) break;
-    const ps = stats.get(parent);
-    const rs = stats.get(root)!;
-    if (!ps) break;
-    const added = ps.text - rs.text;
-    const addedLink = ps.link - rs.link;
-    if (added <= 0 || (added < rs.text * 0.3 && addedLink < added * 0.5) || added < 80) {
-      root = parent;
-      continue;
-    }
-    // Parent adds a lot: accept it when the extra text is prose (low link density) and the
-    // parent itself still scores well.
-    if (addedLink / added < 0.33 && ps.score >= stats.get(root)!.score * 0.5 && added < rs.text * 2.5) {
-      root = parent;
-      continue;
-    }
-    break;
-  }
-  if (semantic && semantic !== root && isAncestor(root, semantic)) {
-    // The winner's wrapper is inside a semantic container: use the container if it is not
-    // dominated by links.
-    const s = stats.get(semantic)!;
-    if (linkDensity(s) < 0.5) root = semantic;
-  }
-  return [root];
+  return [best];
 }
 
 function isAncestor(node: Element, ancestor: Element): boolean {
