@@ -1,0 +1,82 @@
+// The typed failures of the page fetcher. Callers switch on `code` (for example to answer
+// `billing.billable: false`); the message is safe to show to an API client.
+//
+// The one thing to know: a FetchError never carries internals. The low-level cause (socket
+// error, resolver failure) is kept as the non-enumerable `cause` for server logs only, and the
+// stack is reduced to the message line, so neither can leak through JSON or a careless log.
+import { AppError } from '../../errors.ts';
+
+export type FetchErrorCode =
+  | 'blocked_address'
+  | 'invalid_url'
+  | 'unsupported_scheme'
+  | 'too_many_redirects'
+  | 'timeout'
+  | 'network'
+  | 'unsupported_content'
+  | 'http_error';
+
+const MESSAGES: Record<FetchErrorCode, string> = {
+  blocked_address: 'The URL points at an address this server may not fetch.',
+  invalid_url: 'The URL is not a valid http(s) URL.',
+  unsupported_scheme: 'Only http and https URLs can be fetched.',
+  too_many_redirects: 'The page redirected too many times.',
+  timeout: 'The page took too long to respond.',
+  network: 'The page could not be fetched.',
+  unsupported_content: 'The URL does not point at an HTML page.',
+  http_error: 'The page answered with an HTTP error status.',
+};
+
+export interface FetchErrorDetails {
+  /** HTTP status of the answer that caused the error, when there was one. */
+  status?: number;
+  /** Content type of that answer (unsupported_content). */
+  contentType?: string | null;
+  /** The URL being fetched when the error happened (after redirects). */
+  url?: string;
+  cause?: unknown;
+}
+
+export class FetchError extends Error {
+  readonly code: FetchErrorCode;
+  readonly status: number | null;
+  readonly contentType: string | null;
+  readonly url: string | null;
+
+  constructor(code: FetchErrorCode, message: string = MESSAGES[code], details: FetchErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = 'FetchError';
+    this.code = code;
+    this.status = details.status ?? null;
+    this.contentType = details.contentType ?? null;
+    this.url = details.url ?? null;
+    this.stack = `FetchError [${code}]: ${message}`;
+  }
+
+  toJSON(): { code: FetchErrorCode; message: string; status: number | null } {
+    return { code: this.code, message: this.message, status: this.status };
+  }
+}
+
+export function isFetchError(err: unknown): err is FetchError {
+  return err instanceof FetchError;
+}
+
+/**
+ * The API error to render for a fetch failure: a refused address is the caller's doing (400
+ * fetch_blocked), a malformed URL 400 invalid_url, anything else the page's doing (500
+ * extraction_failed). Surfaces that answer "not billable" instead of an error (serialization of
+ * an unsupported page) check `code` before calling this.
+ */
+export function fetchErrorToAppError(err: FetchError): AppError {
+  const extra = { fetch_error: err.code, ...(err.status !== null ? { http_status: err.status } : {}) };
+  switch (err.code) {
+    case 'blocked_address':
+      return new AppError('fetch_blocked', err.message, extra);
+    case 'invalid_url':
+    case 'unsupported_scheme':
+      return new AppError('invalid_url', err.message, extra);
+    default:
+      return new AppError('extraction_failed', err.message, extra);
+  }
+}
