@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   account_suspended: { status: 403, message: 'The account is suspended.' },
   not_found: { status: 404, message: 'Not found.' },
   payload_too_large: { status: 413, message: 'The request body is larger than 1 MiB.' },
+  unsupported_media_type: { status: 415, message: 'Request bodies must be JSON (Content-Type: application/json).' },
   rate_limited: { status: 429, message: 'Rate limit exceeded for this API key.' },
   extraction_failed: { status: 500, message: 'The page could not be fetched or extracted.' },
   provider_failed: { status: 500, message: 'The AI provider failed.' },

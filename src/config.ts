@@ -1,0 +1,52 @@
+// Typed configuration from the environment, validated once at start by one zod schema.
+// Nothing else in the service reads process.env: composition roots call getConfig() and pass
+// values down, so tests can build a server from an explicit config.
+import { z } from 'zod';
+
+const intFromEnv = (def: number, min = 0) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return def;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min) {
+        ctx.addIssue({ code: 'custom', message: `must be an integer ≥ ${min}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const ConfigSchema = z.object({
+  DATABASE_URL: z.string().optional().default('sqlite:./data/sightline.db'),
+  PORT: intFromEnv(8080, 0),
+  HOST: z.string().optional().default('0.0.0.0'),
+  SIGHTLINE_RATE_LIMIT_PER_MINUTE: intFromEnv(600, 1),
+  SIGHTLINE_REDIS_URL: z.string().optional(),
+  SIGHTLINE_FETCH_ALLOW: z.string().optional().default(''),
+  SIGHTLINE_PLATFORM_ENGINE: z.enum(['sandbox', 'live']).optional().default('sandbox'),
+  SIGHTLINE_CATALOG_PATH: z.string().optional(),
+  SIGHTLINE_SANDBOX_LATENCY_MS: intFromEnv(0, 0),
+  SIGHTLINE_WORKER_CONCURRENCY: intFromEnv(32, 1),
+  SIGHTLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & {
+  /** The whole environment, for the platform drivers' per-provider settings. */
+  env: Record<string, string | undefined>;
+};
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${lines}`);
+  }
+  return { ...parsed.data, env };
+}
+
+let cached: Config | undefined;
+export function getConfig(): Config {
+  cached ??= loadConfig();
+  return cached;
+}

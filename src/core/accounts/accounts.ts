@@ -1,0 +1,165 @@
+// Accounts and their keys. Raw keys exist only in the return value of createKey: the database
+// keeps a sha256 hash (for lookup) and a short display prefix. Authentication hashes the
+// presented key and compares the stored hash in constant time.
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../errors.ts';
+import { newId, nowIso } from '../ids.ts';
+import { SCOPES, READ_ONLY_SCOPES, type Scope, isScope } from './scopes.ts';
+
+export const API_KEY_PREFIX = 'svc_api_live_';
+export const MCP_KEY_PREFIX = 'svc_mcp_live_';
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+export type KeyKind = 'api' | 'mcp';
+export type AccessSource = 'api' | 'mcp' | 'console' | 'cli';
+
+export interface Principal {
+  accountId: string;
+  keyId: string;
+  keyPrefix: string;
+  kind: KeyKind;
+  scopes: Set<Scope>;
+}
+
+function randomBase62(length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += BASE62[randomInt(62)];
+  return out;
+}
+
+export function hashKey(raw: string): string {
+  return createHash('sha256').update(raw).digest('hex');
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export async function createAccount(db: Kysely<Database>, email: string) {
+  const normalized = normalizeEmail(email);
+  if (!/^[^\s@]+@[^\s@]+$/.test(normalized)) throw new AppError('invalid_request', 'email is not a valid address');
+  const existing = await db.selectFrom('accounts').select('id').where('email', '=', normalized).executeTakeFirst();
+  if (existing) throw new AppError('invalid_request', `an account with email ${normalized} exists already`);
+  const account = { id: newId('acct'), email: normalized, status: 'active' as const, created_at: nowIso() };
+  await db.insertInto('accounts').values(account).execute();
+  return account;
+}
+
+export async function getAccount(db: Kysely<Database>, accountId: string) {
+  const account = await db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
+  if (!account) throw new AppError('not_found', `account ${accountId} not found`);
+  return account;
+}
+
+export async function setAccountStatus(db: Kysely<Database>, accountId: string, status: 'active' | 'suspended') {
+  const res = await db.updateTable('accounts').set({ status }).where('id', '=', accountId).executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) throw new AppError('not_found', `account ${accountId} not found`);
+}
+
+export interface CreateKeyOptions {
+  name?: string;
+  kind?: KeyKind;
+  readOnly?: boolean;
+  scopes?: string[];
+}
+
+export async function createKey(db: Kysely<Database>, accountId: string, opts: CreateKeyOptions = {}) {
+  await getAccount(db, accountId);
+  let scopes: Scope[];
+  if (opts.scopes && opts.scopes.length > 0) {
+    const unknown = opts.scopes.filter((s) => !isScope(s));
+    if (unknown.length) throw new AppError('invalid_request', `unknown scopes: ${unknown.join(', ')}`);
+    scopes = [...new Set(opts.scopes as Scope[])];
+  } else {
+    scopes = opts.readOnly ? [...READ_ONLY_SCOPES] : [...SCOPES];
+  }
+  const kind = opts.kind ?? 'api';
+  const raw = (kind === 'mcp' ? MCP_KEY_PREFIX : API_KEY_PREFIX) + randomBase62(40);
+  const row = {
+    id: newId('key'),
+    account_id: accountId,
+    name: opts.name?.trim() || (kind === 'mcp' ? 'MCP token' : 'Default key'),
+    kind,
+    key_hash: hashKey(raw),
+    key_prefix: raw.slice(0, API_KEY_PREFIX.length + 6),
+    scopes: JSON.stringify(scopes),
+    created_at: nowIso(),
+    last_used_at: null,
+    revoked_at: null,
+  };
+  await db.insertInto('api_keys').values(row).execute();
+  return { key_id: row.id, api_key: raw, scopes, kind, key_prefix: row.key_prefix, name: row.name };
+}
+
+export async function revokeKey(db: Kysely<Database>, keyId: string) {
+  const res = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: nowIso() })
+    .where('id', '=', keyId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) {
+    const exists = await db.selectFrom('api_keys').select('id').where('id', '=', keyId).executeTakeFirst();
+    if (!exists) throw new AppError('not_found', `key ${keyId} not found`);
+  }
+}
+
+/**
+ * Resolves a bearer token to a principal, or throws 401/403. `surface` says which endpoint
+ * family is asking: MCP tokens are refused by the HTTP API and API keys by the MCP endpoint.
+ */
+export async function authenticate(db: Kysely<Database>, raw: string | undefined, surface: 'api' | 'mcp'): Promise<Principal> {
+  if (!raw) throw new AppError('unauthorized', 'Missing bearer API key.');
+  const expectedPrefix = surface === 'api' ? API_KEY_PREFIX : MCP_KEY_PREFIX;
+  if (surface === 'api' && raw.startsWith(MCP_KEY_PREFIX)) throw new AppError('mcp_token_not_allowed');
+  if (!raw.startsWith(expectedPrefix) || raw.length < expectedPrefix.length + 32 || raw.length > 256) {
+    throw new AppError('unauthorized', 'Invalid API key.');
+  }
+  const digest = hashKey(raw);
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .select([
+      'api_keys.id as key_id',
+      'api_keys.key_hash',
+      'api_keys.key_prefix',
+      'api_keys.kind',
+      'api_keys.scopes',
+      'api_keys.revoked_at',
+      'accounts.id as account_id',
+      'accounts.status',
+    ])
+    .where('api_keys.key_hash', '=', digest)
+    .executeTakeFirst();
+  // The lookup is by hash (an index, not a secret comparison); the constant-time compare guards
+  // against any future change that looks keys up by a weaker index such as the prefix.
+  if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(digest, 'hex'))) {
+    throw new AppError('unauthorized', 'Invalid API key.');
+  }
+  if (row.revoked_at) throw new AppError('unauthorized', 'This API key has been revoked.');
+  if (row.status === 'suspended') throw new AppError('account_suspended');
+  return {
+    accountId: row.account_id,
+    keyId: row.key_id,
+    keyPrefix: row.key_prefix,
+    kind: row.kind,
+    scopes: new Set(JSON.parse(row.scopes) as Scope[]),
+  };
+}
+
+/** Records key use at most once a minute per key, so reads stay read-mostly. */
+const lastTouched = new Map<string, number>();
+export async function touchKey(db: Kysely<Database>, keyId: string): Promise<void> {
+  const now = Date.now();
+  if ((lastTouched.get(keyId) ?? 0) > now - 60_000) return;
+  lastTouched.set(keyId, now);
+  await db.updateTable('api_keys').set({ last_used_at: new Date(now).toISOString() }).where('id', '=', keyId).execute();
+}
+
+export function requireScope(principal: Principal, scope: Scope): void {
+  if (!principal.scopes.has(scope)) {
+    throw new AppError('missing_scope', `This endpoint requires the scope ${scope}.`, { required_scope: scope });
+  }
+}

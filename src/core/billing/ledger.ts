@@ -1,0 +1,210 @@
+// The credit ledger. A grant adds credits; a charge reserves credits for one action or run and
+// later settles or releases them, in parts (one probe at a time). Every balance is derived from
+// the ledger rows, never stored elsewhere:
+//   available = granted - settled - outstanding reservations
+// reserveCharge must run inside a transaction that first takes the account lock (lockAccount),
+// so two concurrent reservations can never both spend the same credits.
+import { sql } from 'kysely';
+import { AppError } from '../errors.ts';
+import { newId, nowIso, toApiTime } from '../ids.ts';
+import { formatCredits } from '../money.ts';
+import type { Executor, Store, Tx } from '../store.ts';
+
+export interface Balance {
+  granted: number;
+  settled: number;
+  reserved: number;
+  available: number;
+  activeGrantCount: number;
+}
+
+/** Serializes credit decisions per account: Postgres row lock; SQLite's single writer does it already. */
+export async function lockAccount(store: Store, trx: Tx, accountId: string): Promise<void> {
+  if (store.dialect === 'postgres') {
+    await sql`select id from accounts where id = ${accountId} for update`.execute(trx);
+  }
+}
+
+export async function getBalance(db: Executor, accountId: string): Promise<Balance> {
+  const row = await db
+    .selectFrom('ledger_entries')
+    .select([
+      sql<number>`coalesce(sum(case when kind = 'grant' then amount else 0 end), 0)`.as('granted'),
+      sql<number>`coalesce(sum(case when kind = 'charge' then settled_amount else 0 end), 0)`.as('settled'),
+      sql<number>`coalesce(sum(case when kind = 'charge' then amount - settled_amount - released_amount else 0 end), 0)`.as('reserved'),
+      sql<number>`coalesce(sum(case when kind = 'grant' then 1 else 0 end), 0)`.as('grants'),
+    ])
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  // Postgres returns sums as bigint strings.
+  const granted = Number(row.granted);
+  const settled = Number(row.settled);
+  const reserved = Number(row.reserved);
+  return { granted, settled, reserved, available: granted - settled - reserved, activeGrantCount: Number(row.grants) };
+}
+
+export async function grantCredits(
+  store: Store,
+  accountId: string,
+  amount: number,
+  opts: { source?: string; action?: string } = {},
+): Promise<{ entryId: string; balance: Balance }> {
+  if (!Number.isInteger(amount) || amount <= 0) throw new AppError('invalid_request', 'A grant must be a positive amount of credits.');
+  return store.db.transaction().execute(async (trx) => {
+    const account = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
+    if (!account) throw new AppError('not_found', `account ${accountId} not found`);
+    const now = nowIso();
+    const entryId = newId('led');
+    await trx
+      .insertInto('ledger_entries')
+      .values({
+        id: entryId,
+        account_id: accountId,
+        kind: 'grant',
+        source: opts.source ?? 'cli',
+        action: opts.action ?? 'credits.grant',
+        ref_type: null,
+        ref_id: null,
+        amount,
+        settled_amount: 0,
+        released_amount: 0,
+        estimated_amount: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    return { entryId, balance: await getBalance(trx, accountId) };
+  });
+}
+
+export interface ReserveRequest {
+  accountId: string;
+  source: string;
+  action: string;
+  refType: string;
+  refId: string;
+  /** Prices of the items, in the order they must be funded (hundredths). */
+  items: number[];
+}
+
+export interface Reservation {
+  entryId: string;
+  /** funded[i] is true for the items that got credits: a prefix of the items (SPEC 3.2). */
+  funded: boolean[];
+  reserved: number;
+  estimated: number;
+  available: number;
+}
+
+/**
+ * Funds items one by one, in order, and stops at the first that no longer fits the balance:
+ * later items are not funded even when a cheaper one would fit. Throws 402 when none fits.
+ * Call inside a transaction after lockAccount().
+ */
+export async function reserveCharge(trx: Tx, req: ReserveRequest): Promise<Reservation> {
+  const balance = await getBalance(trx, req.accountId);
+  const estimated = req.items.reduce((a, b) => a + b, 0);
+  let remaining = balance.available;
+  const funded: boolean[] = [];
+  let stopped = false;
+  for (const price of req.items) {
+    if (!stopped && price <= remaining) {
+      funded.push(true);
+      remaining -= price;
+    } else {
+      stopped = true;
+      funded.push(false);
+    }
+  }
+  const reserved = balance.available - remaining;
+  if (req.items.length === 0 || !funded[0]) {
+    throw new AppError('insufficient_credits', 'Not enough credits to fund this action.', {
+      required_credits: formatCredits(req.items[0] ?? 0),
+      estimated_credits: formatCredits(estimated),
+      available_credits: formatCredits(Math.max(0, balance.available)),
+    });
+  }
+  const now = nowIso();
+  const entryId = newId('led');
+  await trx
+    .insertInto('ledger_entries')
+    .values({
+      id: entryId,
+      account_id: req.accountId,
+      kind: 'charge',
+      source: req.source,
+      action: req.action,
+      ref_type: req.refType,
+      ref_id: req.refId,
+      amount: reserved,
+      settled_amount: 0,
+      released_amount: 0,
+      estimated_amount: estimated,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return { entryId, funded, reserved, estimated, available: remaining };
+}
+
+async function moveReserved(db: Executor, entryId: string, column: 'settled_amount' | 'released_amount', amount: number) {
+  if (amount === 0) return;
+  const res = await db
+    .updateTable('ledger_entries')
+    .set({ [column]: sql`${sql.ref(column)} + ${amount}`, updated_at: nowIso() } as never)
+    .where('id', '=', entryId)
+    .where('kind', '=', 'charge')
+    .where(sql<boolean>`settled_amount + released_amount + ${amount} <= amount`)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) {
+    throw new Error(`ledger: cannot move ${amount} of charge ${entryId} to ${column}: not that much outstanding`);
+  }
+}
+
+/** Turns reserved credits into spent credits. Run in the transaction that records the success. */
+export function settleCharge(db: Executor, entryId: string, amount: number) {
+  return moveReserved(db, entryId, 'settled_amount', amount);
+}
+
+/** Gives reserved credits back. Run in the transaction that records the failure or cancel. */
+export function releaseCharge(db: Executor, entryId: string, amount: number) {
+  return moveReserved(db, entryId, 'released_amount', amount);
+}
+
+export type ChargeState = 'reserved' | 'settled' | 'released' | 'partially_settled' | 'granted';
+
+/** State of a ledger row, derived from its amounts (SPEC 3.1 credit states). */
+export function chargeState(row: { kind: string; amount: number; settled_amount: number; released_amount: number }): ChargeState {
+  if (row.kind === 'grant') return 'granted';
+  if (row.amount - row.settled_amount - row.released_amount > 0) return 'reserved';
+  if (row.settled_amount === 0) return 'released';
+  return row.released_amount > 0 ? 'partially_settled' : 'settled';
+}
+
+export async function recentLedger(db: Executor, accountId: string, limit: number) {
+  const rows = await db
+    .selectFrom('ledger_entries')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => {
+    const state = chargeState(r);
+    const entry: Record<string, unknown> = {
+      id: r.id,
+      time: toApiTime(r.created_at),
+      updated_at: toApiTime(r.updated_at),
+      source: r.source,
+      action: r.action,
+      kind: r.kind,
+      credits: formatCredits(r.kind === 'grant' ? r.amount : r.settled_amount + (r.amount - r.settled_amount - r.released_amount)),
+      status: state,
+      reserved_credits: formatCredits(r.kind === 'grant' ? 0 : r.amount),
+      settled_credits: formatCredits(r.settled_amount),
+      released_credits: formatCredits(r.released_amount),
+    };
+    if (r.ref_type === 'visibility_run' || r.ref_type === 'ci_run') entry.run_id = r.ref_id;
+    return entry;
+  });
+}

@@ -1,0 +1,294 @@
+// Persisted Content Intelligence runs: created with a reservation (3 credits for depth score,
+// 6 for full), analysed by the worker through the same job queue as visibility probes, settled
+// on success and released on failure, in the same transaction that records the outcome.
+// Idempotency keys work as for visibility runs: a unique constraint decides the race.
+import { enqueueJobs } from '../../jobs/queue.ts';
+import { ACTION_PRICES, type ActionContext } from '../billing/actions.ts';
+import { chargeState, lockAccount, releaseCharge, reserveCharge, settleCharge } from '../billing/ledger.ts';
+import { AppError } from '../errors.ts';
+import { newId, nowIso, toApiTime } from '../ids.ts';
+import { formatCredits } from '../money.ts';
+import { attachToTest } from '../reports/tests.ts';
+import { parseHttpUrl } from '../reports/url.ts';
+import type { Executor, Store } from '../store.ts';
+import { isUniqueViolation } from '../visibility/runs.ts';
+
+export const CI_JOB_KIND = 'content_intelligence.run';
+export const CI_LANE = 'content';
+
+export interface CreateCiRunInput {
+  url: string;
+  analysis_depth?: 'score' | 'full';
+  language?: string;
+  country?: string;
+  industry?: string;
+  trends?: unknown[];
+  idempotency_key?: string;
+}
+
+/** Does the analysis for a run; throws a typed error when the page cannot be analysed. */
+export type CiAnalyzer = (run: {
+  url: string;
+  depth: 'score' | 'full';
+  language: string;
+  country: string;
+  trends: unknown[] | null;
+  industry?: string;
+}) => Promise<{ result: Record<string, unknown>; overallScore: number | null; overallBand: string | null }>;
+
+function priceFor(depth: 'score' | 'full') {
+  return depth === 'full' ? ACTION_PRICES['content_intelligence.runs.full'] : ACTION_PRICES['content_intelligence.runs.score'];
+}
+
+async function findByKey(store: Store, ctx: ActionContext, key: string) {
+  return store.db
+    .selectFrom('ci_runs')
+    .select('id')
+    .where('account_id', '=', ctx.accountId)
+    .where('source', '=', ctx.source)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+}
+
+async function handle(store: Store, accountId: string, runId: string, replay: boolean) {
+  const run = await getCiRun(store, accountId, runId);
+  return {
+    run_id: run.run_id,
+    status: run.status,
+    analysis_depth: run.analysis_depth,
+    estimated_credits: run.billing.estimated_credits,
+    reserved_credits: run.billing.reserved_credits,
+    ...(replay ? { idempotent_replay: true } : {}),
+  };
+}
+
+export async function createCiRun(store: Store, ctx: ActionContext, input: CreateCiRunInput, onQueued?: () => void) {
+  const key = input.idempotency_key;
+  if (key !== undefined) {
+    const existing = await findByKey(store, ctx, key);
+    if (existing) return handle(store, ctx.accountId, existing.id, true);
+  }
+  if (!parseHttpUrl(input.url)) throw new AppError('invalid_url', 'url must be an absolute http(s) URL.', { url: input.url });
+  const depth = input.analysis_depth ?? 'score';
+  const price = priceFor(depth);
+  const runId = newId('ci');
+  try {
+    await store.db.transaction().execute(async (trx) => {
+      await lockAccount(store, trx, ctx.accountId);
+      const reservation = await reserveCharge(trx, {
+        accountId: ctx.accountId,
+        source: ctx.source,
+        action: 'content_intelligence.runs.create',
+        refType: 'ci_run',
+        refId: runId,
+        items: [price],
+      });
+      const testId = await attachToTest(trx, { accountId: ctx.accountId, testType: 'content_intelligence', url: input.url.trim(), targetEntity: null });
+      await trx
+        .insertInto('ci_runs')
+        .values({
+          id: runId,
+          account_id: ctx.accountId,
+          test_id: testId,
+          source: ctx.source,
+          url: input.url.trim(),
+          analysis_depth: depth,
+          language: input.language?.trim() || 'en',
+          country: (input.country?.trim() || 'US').toUpperCase(),
+          trends: input.trends && input.trends.length ? JSON.stringify({ trends: input.trends, industry: input.industry ?? null }) : input.industry ? JSON.stringify({ trends: null, industry: input.industry }) : null,
+          idempotency_key: key ?? null,
+          status: 'queued',
+          price,
+          ledger_entry_id: reservation.entryId,
+          result: null,
+          overall_score: null,
+          overall_band: null,
+          error_code: null,
+          error_message: null,
+          created_at: nowIso(),
+          started_at: null,
+          completed_at: null,
+        })
+        .execute();
+      await enqueueJobs(trx, [{ kind: CI_JOB_KIND, lane: CI_LANE, refId: runId, maxAttempts: 3 }]);
+    });
+    ctx.credits += price;
+  } catch (err) {
+    if (key !== undefined && isUniqueViolation(err)) {
+      const existing = await findByKey(store, ctx, key);
+      if (existing) return handle(store, ctx.accountId, existing.id, true);
+    }
+    throw err;
+  }
+  onQueued?.();
+  return handle(store, ctx.accountId, runId, false);
+}
+
+/** The worker's handler: analyse, then record the outcome and its credit movement together. */
+export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: string): Promise<void> {
+  const claimed = await store.db
+    .updateTable('ci_runs')
+    .set({ status: 'running', started_at: nowIso() })
+    .where('id', '=', runId)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) === 0) return;
+  const run = await store.db.selectFrom('ci_runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
+  const extra = run.trends ? (JSON.parse(run.trends) as { trends: unknown[] | null; industry: string | null }) : { trends: null, industry: null };
+  let outcome: Awaited<ReturnType<CiAnalyzer>> | null = null;
+  let failure: { code: string; message: string } | null = null;
+  try {
+    outcome = await analyze({
+      url: run.url,
+      depth: run.analysis_depth,
+      language: run.language,
+      country: run.country,
+      trends: extra.trends,
+      industry: extra.industry ?? undefined,
+    });
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    failure = { code: err instanceof AppError ? err.code : (e.code ?? 'extraction_failed'), message: (e.message ?? 'analysis failed').slice(0, 500) };
+  }
+  await store.db.transaction().execute(async (trx) => {
+    if (outcome) {
+      const res = await trx
+        .updateTable('ci_runs')
+        .set({
+          status: 'completed',
+          result: JSON.stringify(outcome.result),
+          overall_score: outcome.overallScore,
+          overall_band: outcome.overallBand,
+          completed_at: nowIso(),
+        })
+        .where('id', '=', runId)
+        .where('status', '=', 'running')
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 1) await settleCharge(trx, run.ledger_entry_id, run.price);
+    } else {
+      const res = await trx
+        .updateTable('ci_runs')
+        .set({ status: 'failed', error_code: failure!.code, error_message: failure!.message, completed_at: nowIso() })
+        .where('id', '=', runId)
+        .where('status', '=', 'running')
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 1) await releaseCharge(trx, run.ledger_entry_id, run.price);
+    }
+  });
+}
+
+type CiRow = {
+  id: string;
+  test_id: string;
+  source: string;
+  url: string;
+  analysis_depth: 'score' | 'full';
+  language: string;
+  country: string;
+  status: string;
+  overall_score: number | null;
+  overall_band: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  amount: number;
+  settled_amount: number;
+  released_amount: number;
+  estimated_amount: number;
+  result?: string | null;
+};
+
+function ciQuery(db: Executor) {
+  return db
+    .selectFrom('ci_runs')
+    .innerJoin('ledger_entries', 'ledger_entries.id', 'ci_runs.ledger_entry_id')
+    .select([
+      'ci_runs.id',
+      'ci_runs.test_id',
+      'ci_runs.source',
+      'ci_runs.url',
+      'ci_runs.analysis_depth',
+      'ci_runs.language',
+      'ci_runs.country',
+      'ci_runs.status',
+      'ci_runs.overall_score',
+      'ci_runs.overall_band',
+      'ci_runs.error_code',
+      'ci_runs.error_message',
+      'ci_runs.created_at',
+      'ci_runs.started_at',
+      'ci_runs.completed_at',
+      'ledger_entries.amount',
+      'ledger_entries.settled_amount',
+      'ledger_entries.released_amount',
+      'ledger_entries.estimated_amount',
+    ]);
+}
+
+function renderCi(r: CiRow) {
+  return {
+    run_id: r.id,
+    object: 'content_intelligence_run',
+    status: r.status,
+    source: r.source,
+    url: r.url,
+    analysis_depth: r.analysis_depth,
+    language: r.language,
+    country: r.country,
+    test_id: r.test_id,
+    created_at: toApiTime(r.created_at),
+    started_at: toApiTime(r.started_at),
+    completed_at: toApiTime(r.completed_at),
+    overall_score: r.overall_score,
+    overall_band: r.overall_band,
+    error: r.error_code ? { code: r.error_code, message: r.error_message } : null,
+    billing: {
+      status: chargeState({ kind: 'charge', ...r }),
+      estimated_credits: formatCredits(r.estimated_amount),
+      reserved_credits: formatCredits(r.amount),
+      settled_credits: formatCredits(r.settled_amount),
+      released_credits: formatCredits(r.released_amount),
+    },
+  };
+}
+
+export async function getCiRun(store: Store, accountId: string, runId: string, opts: { includeResult?: boolean } = {}) {
+  let q = ciQuery(store.db).where('ci_runs.id', '=', runId).where('ci_runs.account_id', '=', accountId);
+  if (opts.includeResult) q = q.select('ci_runs.result');
+  const row = (await q.executeTakeFirst()) as CiRow | undefined;
+  if (!row) throw new AppError('not_found', `Content Intelligence run ${runId} not found.`);
+  const out: Record<string, unknown> & ReturnType<typeof renderCi> = renderCi(row);
+  if (opts.includeResult) out.result = row.result ? JSON.parse(row.result) : null;
+  return out;
+}
+
+export async function compactCiRuns(db: Executor, ids: string[]) {
+  if (ids.length === 0) return [];
+  const rows = (await ciQuery(db).where('ci_runs.id', 'in', ids).execute()) as CiRow[];
+  const byId = new Map(rows.map((r) => [r.id, renderCi(r)]));
+  return ids.map((id) => byId.get(id)!).filter(Boolean);
+}
+
+export async function ciRunIdsForTest(db: Executor, testId: string, limit: number, sinceIso?: string) {
+  let q = db.selectFrom('ci_runs').select('id').where('test_id', '=', testId);
+  if (sinceIso) q = q.where('created_at', '>=', sinceIso);
+  return (await q.orderBy('id', 'desc').limit(limit).execute()).map((r) => r.id);
+}
+
+export const CI_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+
+export async function listCiRuns(store: Store, accountId: string, opts: { limit: number; startingAfter?: string; status?: (typeof CI_STATUSES)[number] }) {
+  if (opts.startingAfter) {
+    const cursor = await store.db.selectFrom('ci_runs').select('id').where('id', '=', opts.startingAfter).where('account_id', '=', accountId).executeTakeFirst();
+    if (!cursor) throw new AppError('invalid_cursor', undefined, { starting_after: opts.startingAfter });
+  }
+  let q = ciQuery(store.db).where('ci_runs.account_id', '=', accountId);
+  if (opts.startingAfter) q = q.where('ci_runs.id', '<', opts.startingAfter);
+  if (opts.status) q = q.where('ci_runs.status', '=', opts.status);
+  const rows = (await q.orderBy('ci_runs.id', 'desc').limit(opts.limit + 1).execute()) as CiRow[];
+  const page = rows.slice(0, opts.limit).map(renderCi);
+  const hasMore = rows.length > opts.limit;
+  return { object: 'list', runs: page, has_more: hasMore, next_starting_after: hasMore ? page[page.length - 1].run_id : null };
+}

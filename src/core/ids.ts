@@ -1,0 +1,59 @@
+// Prefixed identifiers that sort by creation time (API-NOTES Conventions): `vis_…`, `probe_…`.
+// The body is 10 Crockford base32 characters of milliseconds then 16 random ones; within one
+// process ids made in the same millisecond still increase, so "newest first" by id is exact
+// for one writer and correct to the millisecond across several.
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+let lastTime = 0;
+let lastRandom: number[] = [];
+
+function encodeTime(ms: number): string {
+  let out = '';
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[ms % 32] + out;
+    ms = Math.floor(ms / 32);
+  }
+  return out;
+}
+
+function freshRandom(): number[] {
+  const bytes = randomBytes(16);
+  return Array.from(bytes, (b) => b & 31);
+}
+
+function incrementRandom(r: number[]): number[] {
+  const next = r.slice();
+  for (let i = next.length - 1; i >= 0; i--) {
+    if (next[i] < 31) {
+      next[i]++;
+      return next;
+    }
+    next[i] = 0;
+  }
+  return freshRandom();
+}
+
+export type IdPrefix = 'vis' | 'ci' | 'probe' | 'test' | 'key' | 'acct' | 'act' | 'req' | 'led' | 'job';
+
+export function newId(prefix: IdPrefix): string {
+  const now = Date.now();
+  if (now <= lastTime) {
+    lastRandom = incrementRandom(lastRandom);
+  } else {
+    lastTime = now;
+    lastRandom = freshRandom();
+  }
+  return `${prefix}_${encodeTime(lastTime)}${lastRandom.map((n) => ALPHABET[n]).join('')}`;
+}
+
+/** Stored timestamps keep milliseconds (ordering); responses show whole seconds (toApiTime). */
+export function nowIso(): string {
+  return new Date().toISOString();
+}
+
+export function toApiTime(iso: string): string;
+export function toApiTime(iso: string | null): string | null;
+export function toApiTime(iso: string | null): string | null {
+  return iso === null ? null : iso.replace(/\.\d+Z$/, 'Z');
+}

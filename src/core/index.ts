@@ -1,0 +1,80 @@
+// The engine, assembled: every surface (HTTP, CLI, worker) gets one Core and calls into it.
+// The composition root (src/cli/runtime.ts) decides the platform drivers and their policy;
+// the core only sees an `ask` function and which platforms are available.
+import type { Config } from '../config.ts';
+import { Worker } from '../jobs/worker.ts';
+import { PLATFORMS, type PlatformDriver, type PlatformName } from '../platforms/types.ts';
+import { ActivityLog } from './reports/activity.ts';
+import type { Store } from './store.ts';
+import { catalogListing, loadCatalog, type Catalog } from './visibility/catalog.ts';
+import { executeProbe, type AskPlatform } from './visibility/probe-executor.ts';
+import { PROBE_JOB_KIND, type VisibilityDeps } from './visibility/runs.ts';
+
+export interface CoreOptions {
+  store: Store;
+  config: Config;
+  catalog?: Catalog;
+  drivers: Record<PlatformName, PlatformDriver>;
+  ask: AskPlatform;
+  /** Max probes in flight per platform (worker lanes). */
+  platformConcurrency: Record<PlatformName, number>;
+  workerConcurrency?: number;
+  /** Extra job handlers (e.g. Content Intelligence runs) and their lanes. */
+  extraJobs?: { handlers: Record<string, (refId: string, signal: AbortSignal) => Promise<void>>; lanes: Record<string, number> };
+  onWorkerError?: (err: unknown) => void;
+}
+
+export interface Core {
+  store: Store;
+  config: Config;
+  catalog: Catalog;
+  activity: ActivityLog;
+  visibility: VisibilityDeps;
+  drivers: Record<PlatformName, PlatformDriver>;
+  modelListing(): ReturnType<typeof catalogListing>;
+  /** Starts the in-process worker (idempotent). */
+  startWorker(): Worker;
+  /** Wakes the in-process worker when work was queued. */
+  notifyWork(): void;
+  close(): Promise<void>;
+}
+
+export function createCore(opts: CoreOptions): Core {
+  const catalog = opts.catalog ?? loadCatalog(opts.config.SIGHTLINE_CATALOG_PATH);
+  const isAvailable = (p: PlatformName) => catalog.has(p) && !!opts.drivers[p]?.available();
+  const engine = opts.drivers[PLATFORMS[0]]?.engine ?? 'sandbox';
+  let worker: Worker | null = null;
+  const activity = new ActivityLog(opts.store.db);
+
+  const core: Core = {
+    store: opts.store,
+    config: opts.config,
+    catalog,
+    activity,
+    drivers: opts.drivers,
+    visibility: { store: opts.store, catalog, engine, isAvailable, onQueued: () => worker?.notify() },
+    modelListing: () => catalogListing(catalog, (p) => ({ engine: opts.drivers[p]?.engine ?? engine, available: isAvailable(p) })),
+    startWorker() {
+      if (worker) return worker;
+      const handlers: Record<string, (job: { ref_id: string }, signal: AbortSignal) => Promise<void>> = {
+        [PROBE_JOB_KIND]: (job, signal) => executeProbe({ store: opts.store, catalog, ask: opts.ask }, job.ref_id, signal),
+      };
+      for (const [kind, h] of Object.entries(opts.extraJobs?.handlers ?? {})) handlers[kind] = (job, signal) => h(job.ref_id, signal);
+      worker = new Worker({
+        store: opts.store,
+        handlers,
+        laneConcurrency: { ...opts.platformConcurrency, ...(opts.extraJobs?.lanes ?? {}) },
+        concurrency: opts.workerConcurrency ?? opts.config.SIGHTLINE_WORKER_CONCURRENCY,
+        onError: opts.onWorkerError,
+      });
+      worker.start();
+      return worker;
+    },
+    notifyWork: () => worker?.notify(),
+    async close() {
+      if (worker) await worker.stop();
+      await activity.flush();
+    },
+  };
+  return core;
+}

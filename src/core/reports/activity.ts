@@ -1,0 +1,67 @@
+// The request activity log: one row per authenticated request, written after the response.
+// Rows are buffered and written in batches so that logging never sits on a request's path;
+// reads flush the buffer first, so a client always sees its own earlier requests.
+import type { Kysely } from 'kysely';
+import type { ActivityTable, Database } from '../../db/schema.ts';
+import { toApiTime } from '../ids.ts';
+import { formatCredits } from '../money.ts';
+
+export const ACTIVITY_KINDS = ['all', 'visibility', 'content_intelligence', 'pages', 'reads'] as const;
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
+
+export class ActivityLog {
+  private buffer: ActivityTable[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly db: Kysely<Database>, private readonly maxDelayMs = 25) {}
+
+  record(row: ActivityTable): void {
+    this.buffer.push(row);
+    if (this.buffer.length >= 500) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.maxDelayMs);
+  }
+
+  flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    const rows = this.buffer;
+    this.buffer = [];
+    this.flushing = this.flushing.then(async () => {
+      for (let i = 0; i < rows.length; i += 200) {
+        try {
+          await this.db.insertInto('activity').values(rows.slice(i, i + 200)).execute();
+        } catch {
+          // Losing activity rows must never fail requests; the database being gone is reported
+          // by /readyz and by the requests themselves.
+        }
+      }
+    });
+    return this.flushing;
+  }
+
+  async list(accountId: string, limit: number, kind: ActivityKind) {
+    await this.flush();
+    let q = this.db.selectFrom('activity').selectAll().where('account_id', '=', accountId);
+    if (kind === 'visibility') q = q.where('action', 'like', 'visibility.%');
+    else if (kind === 'content_intelligence') q = q.where('action', 'like', 'content_intelligence.%');
+    else if (kind === 'pages') q = q.where('action', 'like', 'pages.%');
+    else if (kind === 'reads') q = q.where((eb) => eb.or([eb('action', 'like', '%.read'), eb('action', 'like', '%.list')]));
+    const rows = await q.orderBy('id', 'desc').limit(limit).execute();
+    return rows.map((r) => ({
+      id: r.id,
+      created_at: toApiTime(r.created_at),
+      source: r.source,
+      action: r.action,
+      method: r.method,
+      path: r.path,
+      http_status: r.http_status,
+      status: r.status,
+      credits: formatCredits(r.credits),
+      key_prefix: r.key_prefix,
+      request_id: r.request_id,
+    }));
+  }
+}

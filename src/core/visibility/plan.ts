@@ -1,0 +1,158 @@
+// Turns a create-run request into the ordered list of probes to fund and run, applying every
+// rule of SPEC 2.1–2.2 and 4.3 before anything is reserved: one way of describing probes,
+// prompt-major matrix order, inheritance of language/country/target, model keywords resolved
+// to concrete catalog models (and their prices). Pure: no I/O.
+import { PLATFORMS, type PlatformName } from '../../platforms/types.ts';
+import { AppError } from '../errors.ts';
+import { parseHttpUrl } from '../reports/url.ts';
+import { resolveModel, resolvePlatformName, type Catalog } from './catalog.ts';
+
+export const MAX_PROBES_PER_RUN = 2000;
+
+export interface CreateRunInput {
+  url: string;
+  target_entity: string;
+  prompts?: string[];
+  platforms?: PlatformName[];
+  probes?: {
+    prompt: string;
+    platform: PlatformName;
+    model?: string;
+    language?: string;
+    country?: string;
+    target_entity?: string;
+  }[];
+  models?: Record<string, string>;
+  competitors?: string[];
+  language?: string;
+  country?: string;
+  idempotency_key?: string;
+}
+
+export interface PlannedProbe {
+  seq: number;
+  prompt: string;
+  platform: PlatformName;
+  modelId: string;
+  providerModel: string;
+  price: number;
+  language: string;
+  country: string;
+  targetEntity: string;
+}
+
+export interface RunPlan {
+  url: string;
+  targetEntity: string;
+  competitors: string[];
+  language: string;
+  country: string;
+  probes: PlannedProbe[];
+  promptCount: number;
+  platformCount: number;
+}
+
+const clean = (s: string | undefined) => (typeof s === 'string' && s.trim() !== '' ? s.trim() : undefined);
+
+export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p: PlatformName) => boolean): RunPlan {
+  if (!parseHttpUrl(input.url)) throw new AppError('invalid_url', 'url must be an absolute http(s) URL.', { url: input.url });
+  const targetEntity = clean(input.target_entity);
+  if (!targetEntity) throw new AppError('invalid_target_entity');
+
+  const hasMatrix = input.prompts !== undefined || input.platforms !== undefined;
+  const hasExplicit = input.probes !== undefined;
+  if (hasExplicit && input.models !== undefined) throw new AppError('models_map_requires_prompt_platform_matrix');
+  if (hasMatrix === hasExplicit) throw new AppError('invalid_probe_mode');
+
+  const language = clean(input.language) ?? 'en';
+  const country = (clean(input.country) ?? 'US').toUpperCase();
+  const competitors = [...new Set((input.competitors ?? []).map((c) => c.trim()).filter(Boolean))];
+  const probes: PlannedProbe[] = [];
+
+  if (hasMatrix) {
+    const prompts = (input.prompts ?? []).map((p) => p.trim());
+    const platforms = input.platforms ?? [];
+    if (prompts.length === 0 || platforms.length === 0) {
+      throw new AppError('invalid_probe_mode', 'Matrix mode needs at least one prompt and at least one platform.');
+    }
+    if (prompts.some((p) => p === '')) throw new AppError('invalid_request', 'Prompts must not be empty.');
+    const uniquePlatforms = [...new Set(platforms)];
+    // Model overrides: keys are platform names (aliases allowed), values ids or keywords.
+    const overrides = new Map<PlatformName, string>();
+    for (const [key, value] of Object.entries(input.models ?? {})) {
+      if (typeof value !== 'string' || value.trim() === '') {
+        throw new AppError('model_required', `models.${key} is empty; omit the key to use the default model.`, { platform: key });
+      }
+      const platform = resolvePlatformName(key);
+      if (!platform || !uniquePlatforms.includes(platform)) {
+        throw new AppError('model_platform_not_requested', `models names ${JSON.stringify(key)}, which is not in platforms.`, { platform: key });
+      }
+      if (overrides.has(platform)) {
+        throw new AppError('duplicate_model_platform', `Two keys in models resolve to the platform ${platform}.`, { platform });
+      }
+      overrides.set(platform, value);
+    }
+    const resolved = new Map(uniquePlatforms.map((p) => [p, resolveModel(catalog, p, overrides.get(p))]));
+    for (const prompt of prompts) {
+      for (const platform of uniquePlatforms) {
+        const m = resolved.get(platform)!;
+        probes.push({
+          seq: probes.length,
+          prompt,
+          platform,
+          modelId: m.id,
+          providerModel: m.providerModel,
+          price: m.price,
+          language,
+          country,
+          targetEntity,
+        });
+      }
+    }
+  } else {
+    const list = input.probes ?? [];
+    if (list.length === 0) throw new AppError('invalid_probe_mode', 'probes must hold at least one probe.');
+    for (const p of list) {
+      const prompt = p.prompt.trim();
+      if (prompt === '') throw new AppError('invalid_request', 'A probe prompt must not be empty.');
+      if (p.target_entity !== undefined && !clean(p.target_entity)) throw new AppError('invalid_target_entity');
+      if (p.model !== undefined && p.model.trim() === '') {
+        throw new AppError('model_required', 'A probe model is empty; omit it to use the default model.', { platform: p.platform });
+      }
+      const m = resolveModel(catalog, p.platform, p.model);
+      probes.push({
+        seq: probes.length,
+        prompt,
+        platform: p.platform,
+        modelId: m.id,
+        providerModel: m.providerModel,
+        price: m.price,
+        language: clean(p.language) ?? language,
+        country: (clean(p.country) ?? country).toUpperCase(),
+        targetEntity: clean(p.target_entity) ?? targetEntity,
+      });
+    }
+  }
+
+  if (probes.length > MAX_PROBES_PER_RUN) {
+    throw new AppError('invalid_request', `A run may hold at most ${MAX_PROBES_PER_RUN} probes (this one has ${probes.length}).`);
+  }
+  const platformsUsed = [...new Set(probes.map((p) => p.platform))];
+  for (const p of platformsUsed) {
+    if (!isAvailable(p)) {
+      throw new AppError('platform_unavailable', `Platform ${p} is not available on this server (no credentials configured).`, { platform: p });
+    }
+  }
+  return {
+    url: input.url.trim(),
+    targetEntity,
+    competitors,
+    language,
+    country,
+    probes,
+    promptCount: new Set(probes.map((p) => p.prompt)).size,
+    platformCount: platformsUsed.length,
+  };
+}
+
+export { PLATFORMS };

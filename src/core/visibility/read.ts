@@ -1,0 +1,368 @@
+// Reading visibility runs: status, counts, billing and summary are all derived from the probe
+// rows and the run's ledger entry at read time (API-NOTES: status is never stored apart from
+// the probes). Compact by default; include_probes / include_results add the heavier parts.
+import { sql } from 'kysely';
+import { chargeState } from '../billing/ledger.ts';
+import { AppError } from '../errors.ts';
+import { toApiTime } from '../ids.ts';
+import { formatCredits } from '../money.ts';
+import type { Executor, Store } from '../store.ts';
+
+export const RUN_STATUSES = ['queued', 'running', 'completed', 'partially_completed', 'failed', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export interface ProbeCounts {
+  queued: number;
+  running: number;
+  succeeded: number;
+  errored: number;
+  cancelled: number;
+  skipped: number;
+}
+
+interface Aggregate {
+  counts: ProbeCounts;
+  startedAt: string | null;
+  completedAt: string | null;
+  brandMentions: number;
+  citationMentions: number;
+}
+
+export function visibilityBand(rate: number | null): string | null {
+  if (rate === null) return null;
+  if (rate === 0) return 'Invisible';
+  if (rate < 0.25) return 'Low';
+  if (rate < 0.5) return 'Moderate';
+  if (rate < 0.75) return 'Good';
+  return 'Strong';
+}
+
+export function deriveRunStatus(counts: ProbeCounts, probeCount: number, cancelRequested: boolean): RunStatus {
+  const active = counts.queued + counts.running;
+  if (active > 0) return counts.running > 0 || counts.succeeded + counts.errored > 0 ? 'running' : 'queued';
+  if (cancelRequested) return 'cancelled';
+  if (counts.succeeded === probeCount) return 'completed';
+  if (counts.succeeded === 0) return 'failed';
+  return 'partially_completed';
+}
+
+const rate = (n: number, d: number) => (d === 0 ? null : Math.round((n / d) * 10000) / 10000);
+
+async function aggregates(db: Executor, runIds: string[]): Promise<Map<string, Aggregate>> {
+  const out = new Map<string, Aggregate>();
+  if (runIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('visibility_probes')
+    .select([
+      'run_id',
+      'status',
+      sql<number>`count(*)`.as('n'),
+      sql<string | null>`min(started_at)`.as('started_at'),
+      sql<string | null>`max(completed_at)`.as('completed_at'),
+      sql<number>`coalesce(sum(brand_mentioned), 0)`.as('brand'),
+      sql<number>`coalesce(sum(citation_mentioned), 0)`.as('cited'),
+    ])
+    .where('run_id', 'in', runIds)
+    .groupBy(['run_id', 'status'])
+    .execute();
+  for (const id of runIds) {
+    out.set(id, {
+      counts: { queued: 0, running: 0, succeeded: 0, errored: 0, cancelled: 0, skipped: 0 },
+      startedAt: null,
+      completedAt: null,
+      brandMentions: 0,
+      citationMentions: 0,
+    });
+  }
+  for (const r of rows) {
+    const a = out.get(r.run_id)!;
+    a.counts[r.status as keyof ProbeCounts] = Number(r.n);
+    if (r.started_at && (!a.startedAt || r.started_at < a.startedAt)) a.startedAt = r.started_at;
+    if (r.completed_at && (!a.completedAt || r.completed_at > a.completedAt)) a.completedAt = r.completed_at;
+    if (r.status === 'succeeded') {
+      a.brandMentions = Number(r.brand);
+      a.citationMentions = Number(r.cited);
+    }
+  }
+  return out;
+}
+
+type RunRow = {
+  id: string;
+  test_id: string;
+  source: string;
+  engine: string;
+  url: string;
+  target_entity: string;
+  competitors: string;
+  language: string;
+  country: string;
+  cancel_requested: number;
+  prompt_count: number;
+  platform_count: number;
+  probe_count: number;
+  created_at: string;
+  amount: number;
+  settled_amount: number;
+  released_amount: number;
+  estimated_amount: number;
+};
+
+function runQuery(db: Executor) {
+  return db
+    .selectFrom('visibility_runs')
+    .innerJoin('ledger_entries', 'ledger_entries.id', 'visibility_runs.ledger_entry_id')
+    .select([
+      'visibility_runs.id',
+      'visibility_runs.test_id',
+      'visibility_runs.source',
+      'visibility_runs.engine',
+      'visibility_runs.url',
+      'visibility_runs.target_entity',
+      'visibility_runs.competitors',
+      'visibility_runs.language',
+      'visibility_runs.country',
+      'visibility_runs.cancel_requested',
+      'visibility_runs.prompt_count',
+      'visibility_runs.platform_count',
+      'visibility_runs.probe_count',
+      'visibility_runs.created_at',
+      'ledger_entries.amount',
+      'ledger_entries.settled_amount',
+      'ledger_entries.released_amount',
+      'ledger_entries.estimated_amount',
+    ]);
+}
+
+function renderCompact(run: RunRow, agg: Aggregate) {
+  const status = deriveRunStatus(agg.counts, run.probe_count, run.cancel_requested === 1);
+  const active = agg.counts.queued + agg.counts.running;
+  const mentionRate = rate(agg.brandMentions, agg.counts.succeeded);
+  return {
+    run_id: run.id,
+    object: 'visibility_run',
+    status,
+    source: run.source,
+    engine: run.engine,
+    url: run.url,
+    target_entity: run.target_entity,
+    competitors: JSON.parse(run.competitors) as string[],
+    language: run.language,
+    country: run.country,
+    test_id: run.test_id,
+    created_at: toApiTime(run.created_at),
+    started_at: toApiTime(agg.startedAt),
+    completed_at: active === 0 ? toApiTime(agg.completedAt ?? run.created_at) : null,
+    cancel_requested: run.cancel_requested === 1,
+    prompt_count: run.prompt_count,
+    platform_count: run.platform_count,
+    probe_count: run.probe_count,
+    queued_probe_count: run.probe_count - agg.counts.skipped,
+    skipped_probe_count: agg.counts.skipped,
+    skipped_reason: agg.counts.skipped > 0 ? 'insufficient_credits' : null,
+    probe_counts: agg.counts,
+    billing: {
+      status: chargeState({ kind: 'charge', ...run }),
+      estimated_credits: formatCredits(run.estimated_amount),
+      reserved_credits: formatCredits(run.amount),
+      settled_credits: formatCredits(run.settled_amount),
+      released_credits: formatCredits(run.released_amount),
+      outstanding_credits: formatCredits(run.amount - run.settled_amount - run.released_amount),
+    },
+    summary: {
+      mention_rate: mentionRate,
+      overall_score: mentionRate,
+      visibility_band: visibilityBand(mentionRate),
+      brand_mentions: agg.brandMentions,
+      citation_mentions: agg.citationMentions,
+      citation_rate: rate(agg.citationMentions, agg.counts.succeeded),
+      completed_probe_count: agg.counts.succeeded,
+    } as Record<string, unknown>,
+  };
+}
+
+type ProbeRow = {
+  id: string;
+  seq: number;
+  prompt: string;
+  platform: string;
+  model: string;
+  engine: string;
+  language: string;
+  country: string;
+  target_entity: string;
+  status: string;
+  price: number;
+  reported_model: string | null;
+  brand_mentioned: number | null;
+  text_mentioned: number | null;
+  citation_mentioned: number | null;
+  mention_position: number | null;
+  list_rank: number | null;
+  competitors: string | null;
+  citations: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  attempts: number;
+  started_at: string | null;
+  completed_at: string | null;
+  answer?: string | null;
+  raw?: string | null;
+};
+
+const bool = (v: number | null) => (v === null ? null : v === 1);
+
+function renderProbe(p: ProbeRow, opts: { results: boolean; raw: boolean }) {
+  const funded = p.status !== 'skipped';
+  const out: Record<string, unknown> = {
+    probe_id: p.id,
+    seq: p.seq,
+    prompt: p.prompt,
+    platform: p.platform,
+    model: p.model,
+    reported_model: p.reported_model,
+    engine: p.engine,
+    language: p.language,
+    country: p.country,
+    target_entity: p.target_entity,
+    status: p.status,
+    brand_mentioned: bool(p.brand_mentioned),
+    text_mentioned: bool(p.text_mentioned),
+    citation_mentioned: bool(p.citation_mentioned),
+    mention_position: p.mention_position,
+    list_rank: p.list_rank,
+    competitors: p.competitors ? JSON.parse(p.competitors) : [],
+    citations: p.citations ? JSON.parse(p.citations) : [],
+    error: p.error_code ? { code: p.error_code, message: p.error_message } : null,
+    attempts: p.attempts,
+    started_at: toApiTime(p.started_at),
+    completed_at: toApiTime(p.completed_at),
+    credits: {
+      reserved: formatCredits(funded ? p.price : 0),
+      settled: formatCredits(p.status === 'succeeded' ? p.price : 0),
+      released: formatCredits(p.status === 'errored' || p.status === 'cancelled' ? p.price : 0),
+    },
+  };
+  if (opts.results) out.answer = p.answer ?? null;
+  if (opts.raw) out.raw = p.raw ? JSON.parse(p.raw) : null;
+  return out;
+}
+
+function detailedSummary(probes: ProbeRow[], competitors: string[]) {
+  const succeeded = probes.filter((p) => p.status === 'succeeded');
+  const competitorCounts = new Map(competitors.map((c) => [c, 0]));
+  const domains = new Map<string, number>();
+  const byPlatform = new Map<string, { probes: number; succeeded: number; mentions: number }>();
+  for (const p of probes) {
+    const b = byPlatform.get(p.platform) ?? { probes: 0, succeeded: 0, mentions: 0 };
+    b.probes++;
+    if (p.status === 'succeeded') {
+      b.succeeded++;
+      if (p.brand_mentioned === 1) b.mentions++;
+    }
+    byPlatform.set(p.platform, b);
+  }
+  for (const p of succeeded) {
+    for (const c of (p.competitors ? JSON.parse(p.competitors) : []) as string[]) competitorCounts.set(c, (competitorCounts.get(c) ?? 0) + 1);
+    const seen = new Set<string>();
+    for (const c of (p.citations ? JSON.parse(p.citations) : []) as { domain?: string }[]) {
+      if (c.domain && !seen.has(c.domain)) {
+        seen.add(c.domain);
+        domains.set(c.domain, (domains.get(c.domain) ?? 0) + 1);
+      }
+    }
+  }
+  return {
+    competitors: [...competitorCounts].map(([name, mentions]) => ({ name, mentions, mention_rate: rate(mentions, succeeded.length) })),
+    cited_domains: [...domains]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, 50)
+      .map(([domain, count]) => ({ domain, count })),
+    by_platform: [...byPlatform].map(([platform, b]) => ({
+      platform,
+      probes: b.probes,
+      succeeded: b.succeeded,
+      brand_mentions: b.mentions,
+      mention_rate: rate(b.mentions, b.succeeded),
+      visibility_band: visibilityBand(rate(b.mentions, b.succeeded)),
+    })),
+  };
+}
+
+export async function getVisibilityRun(
+  store: Store,
+  accountId: string,
+  runId: string,
+  opts: { includeProbes?: boolean; includeResults?: boolean; includeRaw?: boolean } = {},
+) {
+  const run = await runQuery(store.db)
+    .where('visibility_runs.id', '=', runId)
+    .where('visibility_runs.account_id', '=', accountId)
+    .executeTakeFirst();
+  if (!run) throw new AppError('not_found', `Visibility run ${runId} not found.`);
+  const agg = (await aggregates(store.db, [run.id])).get(run.id)!;
+  const out: Record<string, unknown> & ReturnType<typeof renderCompact> = renderCompact(run, agg);
+  const withResults = !!(opts.includeResults || opts.includeRaw);
+  let q = store.db
+    .selectFrom('visibility_probes')
+    .select([
+      'id', 'seq', 'prompt', 'platform', 'model', 'engine', 'language', 'country', 'target_entity', 'status', 'price',
+      'reported_model', 'brand_mentioned', 'text_mentioned', 'citation_mentioned', 'mention_position', 'list_rank',
+      'competitors', 'citations', 'error_code', 'error_message', 'attempts', 'started_at', 'completed_at',
+    ])
+    .where('run_id', '=', run.id);
+  if (withResults) q = q.select(['answer']);
+  if (opts.includeRaw) q = q.select(['raw']);
+  const probes = (await q.orderBy('seq').execute()) as ProbeRow[];
+  Object.assign(out.summary, detailedSummary(probes, out.competitors));
+  if (opts.includeProbes || withResults) {
+    out.probes = probes.map((p) => renderProbe(p, { results: withResults, raw: !!opts.includeRaw }));
+  }
+  return out;
+}
+
+/** Compact runs by id, in the order given (for lists, saved tests and reports). */
+export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
+  if (runIds.length === 0) return [];
+  const rows = await runQuery(db).where('visibility_runs.id', 'in', runIds).execute();
+  const aggs = await aggregates(db, runIds);
+  const byId = new Map(rows.map((r) => [r.id, renderCompact(r, aggs.get(r.id)!)]));
+  return runIds.map((id) => byId.get(id)!).filter(Boolean);
+}
+
+export async function listVisibilityRuns(
+  store: Store,
+  accountId: string,
+  opts: { limit: number; startingAfter?: string; status?: RunStatus },
+) {
+  if (opts.startingAfter) {
+    const cursor = await store.db
+      .selectFrom('visibility_runs')
+      .select('id')
+      .where('id', '=', opts.startingAfter)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    if (!cursor) throw new AppError('invalid_cursor', undefined, { starting_after: opts.startingAfter });
+  }
+  const collected: ReturnType<typeof renderCompact>[] = [];
+  let after = opts.startingAfter;
+  const batch = opts.status ? Math.max(100, opts.limit * 2) : opts.limit + 1;
+  for (;;) {
+    let q = store.db.selectFrom('visibility_runs').select('id').where('account_id', '=', accountId);
+    if (after) q = q.where('id', '<', after);
+    const ids = (await q.orderBy('id', 'desc').limit(batch).execute()).map((r) => r.id);
+    const runs = await compactVisibilityRuns(store.db, ids);
+    for (const r of runs) if (!opts.status || r.status === opts.status) collected.push(r);
+    if (ids.length < batch || collected.length > opts.limit) break;
+    after = ids[ids.length - 1];
+  }
+  const page = collected.slice(0, opts.limit);
+  const hasMore = collected.length > opts.limit;
+  return { object: 'list', runs: page, has_more: hasMore, next_starting_after: hasMore ? page[page.length - 1].run_id : null };
+}
+
+export async function runIdsForTest(db: Executor, testId: string, limit: number, sinceIso?: string) {
+  let q = db.selectFrom('visibility_runs').select('id').where('test_id', '=', testId);
+  if (sinceIso) q = q.where('created_at', '>=', sinceIso);
+  return (await q.orderBy('id', 'desc').limit(limit).execute()).map((r) => r.id);
+}

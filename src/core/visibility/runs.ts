@@ -1,0 +1,207 @@
+// AI Visibility runs: create (plan, fund probe by probe, queue), cancel, and the idempotency
+// rule. Creation is one transaction: the run, its probes, the credit reservation and the jobs
+// appear together or not at all, so a 402 or any failure leaves nothing behind. A unique
+// constraint on (account, source, idempotency_key) makes concurrent identical creates produce
+// exactly one run: the loser of the race reads the winner's run and returns its handle.
+import { sql } from 'kysely';
+import type { PlatformName } from '../../platforms/types.ts';
+import { enqueueJobs, cancelJobsFor } from '../../jobs/queue.ts';
+import type { ActionContext } from '../billing/actions.ts';
+import { lockAccount, releaseCharge, reserveCharge } from '../billing/ledger.ts';
+import { AppError } from '../errors.ts';
+import { newId, nowIso } from '../ids.ts';
+import { formatCredits } from '../money.ts';
+import { attachToTest } from '../reports/tests.ts';
+import type { Store } from '../store.ts';
+import type { Catalog } from './catalog.ts';
+import { planRun, type CreateRunInput } from './plan.ts';
+
+export const PROBE_JOB_KIND = 'visibility.probe';
+
+export interface VisibilityDeps {
+  store: Store;
+  catalog: Catalog;
+  engine: 'live' | 'sandbox';
+  isAvailable: (p: PlatformName) => boolean;
+  /** Called after a commit that queued work, so an in-process worker starts at once. */
+  onQueued?: () => void;
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
+}
+
+async function createResponseFor(store: Store, accountId: string, runId: string, replay: boolean) {
+  const run = await store.db
+    .selectFrom('visibility_runs')
+    .innerJoin('ledger_entries', 'ledger_entries.id', 'visibility_runs.ledger_entry_id')
+    .select([
+      'visibility_runs.id',
+      'visibility_runs.ledger_entry_id',
+      'visibility_runs.probe_count',
+      'visibility_runs.prompt_count',
+      'visibility_runs.platform_count',
+      'ledger_entries.amount',
+      'ledger_entries.estimated_amount',
+    ])
+    .where('visibility_runs.id', '=', runId)
+    .where('visibility_runs.account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  const skipped = await store.db
+    .selectFrom('visibility_probes')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('run_id', '=', runId)
+    .where('status', '=', 'skipped')
+    .executeTakeFirstOrThrow();
+  const skippedCount = Number(skipped.n);
+  const response: Record<string, unknown> = {
+    action_decision_id: run.ledger_entry_id,
+    run_id: run.id,
+    status: skippedCount > 0 ? 'partially_queued' : 'queued',
+    estimated_credits: formatCredits(run.estimated_amount),
+    reserved_credits: formatCredits(run.amount),
+    probe_count: run.probe_count,
+    queued_probe_count: run.probe_count - skippedCount,
+    skipped_probe_count: skippedCount,
+    skipped_reason: skippedCount > 0 ? 'insufficient_credits' : null,
+    prompt_count: run.prompt_count,
+    platform_count: run.platform_count,
+  };
+  if (replay) response.idempotent_replay = true;
+  return response;
+}
+
+async function findByIdempotencyKey(store: Store, ctx: ActionContext, key: string) {
+  return store.db
+    .selectFrom('visibility_runs')
+    .select('id')
+    .where('account_id', '=', ctx.accountId)
+    .where('source', '=', ctx.source)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+}
+
+export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionContext, input: CreateRunInput) {
+  const { store } = deps;
+  const key = input.idempotency_key;
+  if (key !== undefined) {
+    const existing = await findByIdempotencyKey(store, ctx, key);
+    if (existing) return createResponseFor(store, ctx.accountId, existing.id, true);
+  }
+  const plan = planRun(input, deps.catalog, deps.isAvailable);
+  const runId = newId('vis');
+  try {
+    const reserved = await store.db.transaction().execute(async (trx) => {
+      const now = nowIso();
+      await lockAccount(store, trx, ctx.accountId);
+      const reservation = await reserveCharge(trx, {
+        accountId: ctx.accountId,
+        source: ctx.source,
+        action: 'visibility.runs.create',
+        refType: 'visibility_run',
+        refId: runId,
+        items: plan.probes.map((p) => p.price),
+      });
+      const testId = await attachToTest(trx, { accountId: ctx.accountId, testType: 'ai_citations', url: plan.url, targetEntity: plan.targetEntity });
+      await trx
+        .insertInto('visibility_runs')
+        .values({
+          id: runId,
+          account_id: ctx.accountId,
+          test_id: testId,
+          source: ctx.source,
+          engine: deps.engine,
+          url: plan.url,
+          target_entity: plan.targetEntity,
+          competitors: JSON.stringify(plan.competitors),
+          language: plan.language,
+          country: plan.country,
+          idempotency_key: key ?? null,
+          cancel_requested: 0,
+          prompt_count: plan.promptCount,
+          platform_count: plan.platformCount,
+          probe_count: plan.probes.length,
+          ledger_entry_id: reservation.entryId,
+          created_at: now,
+          started_at: null,
+          completed_at: null,
+        })
+        .execute();
+      const rows = plan.probes.map((p, i) => ({
+        id: newId('probe'),
+        run_id: runId,
+        account_id: ctx.accountId,
+        seq: p.seq,
+        prompt: p.prompt,
+        platform: p.platform,
+        model: p.modelId,
+        engine: deps.engine,
+        language: p.language,
+        country: p.country,
+        target_entity: p.targetEntity,
+        status: reservation.funded[i] ? ('queued' as const) : ('skipped' as const),
+        price: p.price,
+        reported_model: null,
+        brand_mentioned: null,
+        text_mentioned: null,
+        citation_mentioned: null,
+        mention_position: null,
+        list_rank: null,
+        competitors: null,
+        citations: null,
+        answer: null,
+        raw: null,
+        error_code: reservation.funded[i] ? null : 'insufficient_credits',
+        error_message: reservation.funded[i] ? null : 'Skipped: the balance did not cover this probe.',
+        attempts: 0,
+        started_at: null,
+        completed_at: null,
+      }));
+      for (let i = 0; i < rows.length; i += 200) await trx.insertInto('visibility_probes').values(rows.slice(i, i + 200)).execute();
+      await enqueueJobs(
+        trx,
+        rows.filter((r) => r.status === 'queued').map((r) => ({ kind: PROBE_JOB_KIND, lane: r.platform, refId: r.id })),
+      );
+      return reservation.reserved;
+    });
+    ctx.credits += reserved;
+  } catch (err) {
+    if (key !== undefined && isUniqueViolation(err)) {
+      const existing = await findByIdempotencyKey(store, ctx, key);
+      if (existing) return createResponseFor(store, ctx.accountId, existing.id, true);
+    }
+    throw err;
+  }
+  deps.onQueued?.();
+  return createResponseFor(store, ctx.accountId, runId, false);
+}
+
+/**
+ * Cancels the queued probes of a run and releases their credits, in one transaction with the
+ * status change, so a probe is either cancelled (and released) or claimed by a worker (and
+ * later settled or released), never both. Running probes finish normally. Safe to repeat.
+ */
+export async function cancelVisibilityRun(store: Store, accountId: string, runId: string): Promise<void> {
+  await store.db.transaction().execute(async (trx) => {
+    const run = await trx
+      .selectFrom('visibility_runs')
+      .select(['id', 'ledger_entry_id'])
+      .where('id', '=', runId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    if (!run) throw new AppError('not_found', `Visibility run ${runId} not found.`);
+    await trx.updateTable('visibility_runs').set({ cancel_requested: 1 }).where('id', '=', runId).execute();
+    const now = nowIso();
+    const cancelled = await trx
+      .updateTable('visibility_probes')
+      .set({ status: 'cancelled', completed_at: now })
+      .where('run_id', '=', runId)
+      .where('status', '=', 'queued')
+      .returning(['id', 'price'])
+      .execute();
+    if (cancelled.length === 0) return;
+    await releaseCharge(trx, run.ledger_entry_id, cancelled.reduce((a, p) => a + p.price, 0));
+    await cancelJobsFor(trx, cancelled.map((p) => p.id));
+  });
+}

@@ -1,0 +1,42 @@
+// Opens the database named by DATABASE_URL: `sqlite:/path/file.db` (default, WAL mode),
+// `sqlite::memory:`, or `postgres://…`. Callers get a Kysely instance plus the dialect name,
+// because a few statements (row locks) differ between the two; everything else is portable.
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** The raw driver client, for libraries that need it (the rate limiter's store). */
+  sqlite?: BetterSqlite3.Database;
+  pgPool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+export function openDatabase(url: string): DatabaseHandle {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    const pool = new pg.Pool({ connectionString: url, max: 20 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', pgPool: pool, close: () => db.destroy() };
+  }
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length);
+    const file = path === ':memory:' ? ':memory:' : resolve(path);
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    const sqlite = new BetterSqlite3(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    // Other processes (a separate worker) may hold the write lock briefly.
+    sqlite.pragma('busy_timeout = 5000');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
+  }
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got ${JSON.stringify(url.split(':')[0])})`);
+}

@@ -1,0 +1,206 @@
+// Schema migrations, as code so that SQLite and Postgres get exactly the same tables.
+// Only portable column types are used (text, integer); see schema.ts for why.
+import { Kysely, Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
+
+const migrations: Record<string, Migration> = {
+  '0001_foundation': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('accounts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('api_keys')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('key_prefix', 'text', (c) => c.notNull())
+        .addColumn('scopes', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('last_used_at', 'text')
+        .addColumn('revoked_at', 'text')
+        .execute();
+      await db.schema.createIndex('api_keys_account').on('api_keys').column('account_id').execute();
+
+      await db.schema
+        .createTable('ledger_entries')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('ref_type', 'text')
+        .addColumn('ref_id', 'text')
+        .addColumn('amount', 'integer', (c) => c.notNull())
+        .addColumn('settled_amount', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('released_amount', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('estimated_amount', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addCheckConstraint('ledger_amounts_valid', sql`settled_amount >= 0 and released_amount >= 0 and settled_amount + released_amount <= amount`)
+        .execute();
+      await db.schema.createIndex('ledger_account').on('ledger_entries').columns(['account_id', 'id']).execute();
+
+      await db.schema
+        .createTable('tests')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('test_type', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('url_key', 'text', (c) => c.notNull())
+        .addColumn('target_entity', 'text')
+        .addColumn('target_key', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('last_run_at', 'text')
+        .addUniqueConstraint('tests_identity', ['account_id', 'test_type', 'url_key', 'target_key'])
+        .execute();
+
+      await db.schema
+        .createTable('visibility_runs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('test_id', 'text', (c) => c.notNull().references('tests.id'))
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('engine', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('target_entity', 'text', (c) => c.notNull())
+        .addColumn('competitors', 'text', (c) => c.notNull())
+        .addColumn('language', 'text', (c) => c.notNull())
+        .addColumn('country', 'text', (c) => c.notNull())
+        .addColumn('idempotency_key', 'text')
+        .addColumn('cancel_requested', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('prompt_count', 'integer', (c) => c.notNull())
+        .addColumn('platform_count', 'integer', (c) => c.notNull())
+        .addColumn('probe_count', 'integer', (c) => c.notNull())
+        .addColumn('ledger_entry_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('started_at', 'text')
+        .addColumn('completed_at', 'text')
+        // NULL keys never collide, so only runs created with a key are deduplicated.
+        .addUniqueConstraint('visibility_runs_idempotency', ['account_id', 'source', 'idempotency_key'])
+        .execute();
+      await db.schema.createIndex('visibility_runs_account').on('visibility_runs').columns(['account_id', 'id']).execute();
+      await db.schema.createIndex('visibility_runs_test').on('visibility_runs').columns(['test_id', 'id']).execute();
+
+      await db.schema
+        .createTable('visibility_probes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('run_id', 'text', (c) => c.notNull().references('visibility_runs.id'))
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('prompt', 'text', (c) => c.notNull())
+        .addColumn('platform', 'text', (c) => c.notNull())
+        .addColumn('model', 'text', (c) => c.notNull())
+        .addColumn('engine', 'text', (c) => c.notNull())
+        .addColumn('language', 'text', (c) => c.notNull())
+        .addColumn('country', 'text', (c) => c.notNull())
+        .addColumn('target_entity', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('price', 'integer', (c) => c.notNull())
+        .addColumn('reported_model', 'text')
+        .addColumn('brand_mentioned', 'integer')
+        .addColumn('text_mentioned', 'integer')
+        .addColumn('citation_mentioned', 'integer')
+        .addColumn('mention_position', 'integer')
+        .addColumn('list_rank', 'integer')
+        .addColumn('competitors', 'text')
+        .addColumn('citations', 'text')
+        .addColumn('answer', 'text')
+        .addColumn('raw', 'text')
+        .addColumn('error_code', 'text')
+        .addColumn('error_message', 'text')
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('started_at', 'text')
+        .addColumn('completed_at', 'text')
+        .execute();
+      await db.schema.createIndex('visibility_probes_run').on('visibility_probes').columns(['run_id', 'seq']).execute();
+
+      await db.schema
+        .createTable('jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('lane', 'text', (c) => c.notNull())
+        .addColumn('ref_id', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('max_attempts', 'integer', (c) => c.notNull())
+        .addColumn('run_after', 'text', (c) => c.notNull())
+        .addColumn('lease_owner', 'text')
+        .addColumn('lease_until', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('jobs_claim').on('jobs').columns(['status', 'lane', 'run_after']).execute();
+      await db.schema.createIndex('jobs_lease').on('jobs').columns(['status', 'lease_until']).execute();
+      await db.schema.createIndex('jobs_ref').on('jobs').column('ref_id').execute();
+
+      await db.schema
+        .createTable('ci_runs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('test_id', 'text', (c) => c.notNull().references('tests.id'))
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('analysis_depth', 'text', (c) => c.notNull())
+        .addColumn('language', 'text', (c) => c.notNull())
+        .addColumn('country', 'text', (c) => c.notNull())
+        .addColumn('trends', 'text')
+        .addColumn('idempotency_key', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('price', 'integer', (c) => c.notNull())
+        .addColumn('ledger_entry_id', 'text', (c) => c.notNull())
+        .addColumn('result', 'text')
+        .addColumn('overall_score', 'integer')
+        .addColumn('overall_band', 'text')
+        .addColumn('error_code', 'text')
+        .addColumn('error_message', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('started_at', 'text')
+        .addColumn('completed_at', 'text')
+        .addUniqueConstraint('ci_runs_idempotency', ['account_id', 'source', 'idempotency_key'])
+        .execute();
+      await db.schema.createIndex('ci_runs_account').on('ci_runs').columns(['account_id', 'id']).execute();
+      await db.schema.createIndex('ci_runs_test').on('ci_runs').columns(['test_id', 'id']).execute();
+
+      await db.schema
+        .createTable('activity')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('key_id', 'text')
+        .addColumn('key_prefix', 'text')
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('method', 'text', (c) => c.notNull())
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('http_status', 'integer', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('credits', 'integer', (c) => c.notNull())
+        .addColumn('request_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('activity_account').on('activity').columns(['account_id', 'id']).execute();
+    },
+  },
+};
+
+
+class InCodeMigrationProvider implements MigrationProvider {
+  async getMigrations() {
+    return migrations;
+  }
+}
+
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new InCodeMigrationProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,181 @@
+// Kysely table types: the shape of every row as both SQLite and Postgres store it.
+// Timestamps are ISO 8601 UTC strings, JSON is text, booleans are 0/1 integers and credit
+// amounts are integer hundredths, so both databases hold exactly the same values.
+import type { Generated } from 'kysely';
+
+export interface AccountsTable {
+  id: string;
+  email: string;
+  status: 'active' | 'suspended';
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  name: string;
+  kind: 'api' | 'mcp';
+  key_hash: string;
+  key_prefix: string;
+  scopes: string; // JSON array
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/**
+ * One row per credit movement group: a grant, or a charge (the reservation for one action or
+ * run). A charge carries what was reserved, and how much of it has since been settled or
+ * released; its state and every balance are derived from these three numbers.
+ */
+export interface LedgerEntriesTable {
+  id: string;
+  account_id: string;
+  kind: 'grant' | 'charge';
+  source: string; // api | mcp | console | cli
+  action: string; // e.g. visibility.runs.create, credits.grant
+  ref_type: string | null; // visibility_run | ci_run | action
+  ref_id: string | null;
+  amount: number; // hundredths: granted, or reserved
+  settled_amount: number;
+  released_amount: number;
+  estimated_amount: number; // what the whole request was estimated at (≥ amount for partial funding)
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TestsTable {
+  id: string;
+  account_id: string;
+  test_type: 'ai_citations' | 'content_intelligence';
+  name: string;
+  url: string;
+  url_key: string; // normalized URL
+  target_entity: string | null;
+  target_key: string; // folded target entity, '' for content tests
+  created_at: string;
+  last_run_at: string | null;
+}
+
+export interface VisibilityRunsTable {
+  id: string;
+  account_id: string;
+  test_id: string;
+  source: string;
+  engine: 'live' | 'sandbox';
+  url: string;
+  target_entity: string;
+  competitors: string; // JSON array
+  language: string;
+  country: string;
+  idempotency_key: string | null;
+  cancel_requested: number;
+  prompt_count: number;
+  platform_count: number;
+  probe_count: number;
+  ledger_entry_id: string;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+export interface VisibilityProbesTable {
+  id: string;
+  run_id: string;
+  account_id: string;
+  seq: number;
+  prompt: string;
+  platform: string;
+  model: string;
+  engine: 'live' | 'sandbox';
+  language: string;
+  country: string;
+  target_entity: string;
+  status: 'queued' | 'running' | 'succeeded' | 'errored' | 'cancelled' | 'skipped';
+  price: number; // hundredths
+  reported_model: string | null;
+  brand_mentioned: number | null;
+  text_mentioned: number | null;
+  citation_mentioned: number | null;
+  mention_position: number | null;
+  list_rank: number | null;
+  competitors: string | null; // JSON array of names
+  citations: string | null; // JSON array
+  answer: string | null;
+  raw: string | null; // capped JSON
+  error_code: string | null;
+  error_message: string | null;
+  attempts: number;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  lane: string; // concurrency lane, e.g. the platform
+  ref_id: string;
+  status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+  attempts: number;
+  max_attempts: number;
+  run_after: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CiRunsTable {
+  id: string;
+  account_id: string;
+  test_id: string;
+  source: string;
+  url: string;
+  analysis_depth: 'score' | 'full';
+  language: string;
+  country: string;
+  trends: string | null; // JSON
+  idempotency_key: string | null;
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  price: number;
+  ledger_entry_id: string;
+  result: string | null; // JSON
+  overall_score: number | null;
+  overall_band: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+export interface ActivityTable {
+  id: string;
+  account_id: string;
+  key_id: string | null;
+  key_prefix: string | null;
+  source: string;
+  action: string;
+  method: string;
+  path: string;
+  http_status: number;
+  status: 'ok' | 'error';
+  credits: number; // hundredths charged by this request
+  request_id: string;
+  created_at: string;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  ledger_entries: LedgerEntriesTable;
+  tests: TestsTable;
+  visibility_runs: VisibilityRunsTable;
+  visibility_probes: VisibilityProbesTable;
+  jobs: JobsTable;
+  ci_runs: CiRunsTable;
+  activity: ActivityTable;
+}
+
+export type { Generated };

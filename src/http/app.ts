@@ -1,0 +1,74 @@
+// Builds the Fastify app: plugins (errors, auth, rate limit, activity, OpenAPI) and routes.
+// No business logic lives here; every handler calls the core.
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { newId } from '../core/ids.ts';
+import type { Core } from '../core/index.ts';
+import { registerAuth } from './plugins/auth.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import type { KeyRateLimiter } from './plugins/rate-limit.ts';
+import { registerRoutes } from './routes/index.ts';
+
+export interface AppOptions {
+  core: Core;
+  rateLimiter: KeyRateLimiter;
+  logger?: boolean | { level: string };
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    genReqId: () => newId('req'),
+    bodyLimit: 1024 * 1024,
+    disableRequestLogging: true,
+    // Unknown query parameters are ignored, booleans and numbers come as strings: zod coerces.
+    ajv: undefined,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  // An empty JSON body is "no body" (POST …/cancel needs none); malformed JSON is a 422.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      const err = Object.assign(new Error('Body is not valid JSON.'), { statusCode: 400, code: 'SIGHTLINE_INVALID_JSON' });
+      done(err, undefined);
+    }
+  });
+  // Responses are plain JSON built by the core; the schemas document them, they don't filter them.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandling(app);
+  registerAuth(app, opts.core, opts.rateLimiter);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'sightline API',
+        version: '1.0.0',
+        description:
+          'AI Visibility and Content Intelligence. Every /v1 request carries `Authorization: Bearer svc_api_live_…`. ' +
+          'Errors: 422 `{"detail": [{"loc","msg","type"}]}`, otherwise `{"detail": {"error","message"}}`.',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'svc_api_live_… API key' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  await registerRoutes(app, opts.core);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}

@@ -1,0 +1,61 @@
+// The one error handler. Every failure leaves the service in one of two shapes (API-NOTES):
+// 422 {"detail": [{"loc", "msg", "type"}]} for schema problems, and
+// {"detail": {"error", "message", ...}} for everything else. 500s never carry a stack trace,
+// only the request id that finds the log line.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, ERROR_CODES, FieldError, type ErrorCode } from '../../core/errors.ts';
+
+const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string, extra: Record<string, unknown> = {}) {
+  const status = ERROR_CODES[code].status;
+  const detail: Record<string, unknown> = { error: code, message, ...extra };
+  if (status >= 500) detail.request_id = request.id;
+  return reply.status(status).send({ detail });
+}
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | AppError | FieldError | Error, request, reply) => {
+    if (error instanceof AppError) {
+      return sendError(reply, request, error.code, error.message, error.extra);
+    }
+    if (error instanceof FieldError) {
+      return reply.status(422).send({ detail: [{ loc: error.loc, msg: error.message, type: error.type }] });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const part = PART_NAMES[(error as FastifyError).validationContext ?? 'body'] ?? 'body';
+      const detail = error.validation.map((v) => {
+        const issue = (v.params as { issue?: { path?: PropertyKey[]; code?: string; message?: string } }).issue;
+        const path = (issue?.path ?? v.instancePath.split('/').filter(Boolean)).map((p: PropertyKey) =>
+          typeof p === 'number' ? p : String(p),
+        );
+        return { loc: [part, ...path], msg: issue?.message ?? v.message, type: issue?.code ?? v.keyword };
+      });
+      return reply.status(422).send({ detail });
+    }
+    const fe = error as FastifyError;
+    switch (fe.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendError(reply, request, 'payload_too_large', ERROR_CODES.payload_too_large.message);
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendError(reply, request, 'unsupported_media_type', ERROR_CODES.unsupported_media_type.message);
+      case 'SIGHTLINE_INVALID_JSON':
+        return reply.status(422).send({ detail: [{ loc: ['body'], msg: 'Body is not valid JSON.', type: 'json_invalid' }] });
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return reply.status(422).send({ detail: [{ loc: ['body'], msg: 'Body is empty; send a JSON object.', type: 'missing' }] });
+    }
+    if (fe.statusCode === 400 && (error instanceof SyntaxError || /JSON/i.test(fe.message))) {
+      return reply.status(422).send({ detail: [{ loc: ['body'], msg: 'Body is not valid JSON.', type: 'json_invalid' }] });
+    }
+    if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+      return reply.status(fe.statusCode).send({ detail: { error: 'invalid_request', message: fe.message } });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, request, 'internal_error', ERROR_CODES.internal_error.message);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, request, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
+  );
+}

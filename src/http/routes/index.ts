@@ -1,0 +1,22 @@
+// Every route of the API, one file per endpoint.
+import type { FastifyInstance } from 'fastify';
+import type { Core } from '../../core/index.ts';
+import { mountRoute } from '../schemas.ts';
+import { registerHealthRoutes } from './system/health.ts';
+import getUsage from './usage/get-usage.ts';
+import listActivity from './activity/list-activity.ts';
+import listModels from './visibility/list-models.ts';
+import createRun from './visibility/create-run.ts';
+import getRun from './visibility/get-run.ts';
+import listRuns from './visibility/list-runs.ts';
+import cancelRun from './visibility/cancel-run.ts';
+import listTests from './tests/list-tests.ts';
+import getTest from './tests/get-test.ts';
+import reportsByUrl from './reports/by-url.ts';
+
+const ROUTES = [getUsage, listActivity, listModels, createRun, listRuns, getRun, cancelRun, listTests, getTest, reportsByUrl];
+
+export async function registerRoutes(app: FastifyInstance, core: Core) {
+  registerHealthRoutes(app, core);
+  for (const route of ROUTES) mountRoute(app, core, route as never);
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { AppError } from '../../../core/errors.ts';
+import { reportsByUrl } from '../../../core/reports/reports.ts';
+import { parseHttpUrl } from '../../../core/reports/url.ts';
+import { actionContext } from '../../plugins/auth.ts';
+import { clampedInt, defineRoute } from '../../schemas.ts';
+import { SavedTest } from '../tests/list-tests.ts';
+
+export default defineRoute({
+  method: 'GET',
+  url: '/v1/reports/by-url',
+  summary: 'Saved reports for a URL: matching tests and their recent runs',
+  tags: ['reports'],
+  action: 'reports.by_url.read',
+  scope: 'runs:read',
+  querystring: z.object({
+    url: z.string(),
+    test_type: z.enum(['ai_citations', 'content_intelligence']).optional(),
+    days: clampedInt(90, 1, 3650),
+    limit: clampedInt(5, 1, 20),
+  }),
+  response: z.object({
+    url: z.string(),
+    days: z.number().int(),
+    match_count: z.number().int(),
+    matches: z.array(z.object({ test: SavedTest, runs: z.array(z.object({}).passthrough()) })),
+  }),
+  errors: [400, 422],
+  handler: async ({ query, request }, core) => {
+    if (!parseHttpUrl(query.url)) throw new AppError('invalid_url', 'url must be an absolute http(s) URL.');
+    return reportsByUrl(core.store, actionContext(request).accountId, {
+      url: query.url,
+      testType: query.test_type,
+      days: query.days,
+      limit: query.limit,
+    });
+  },
+});

@@ -1,0 +1,16 @@
+// /healthz (the process answers) and /readyz (the database answers). No key needed.
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import type { Core } from '../../../core/index.ts';
+
+export function registerHealthRoutes(app: FastifyInstance, core: Core) {
+  app.get('/healthz', { schema: { summary: 'Process is up', tags: ['system'] } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { summary: 'Database is reachable', tags: ['system'] } }, async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(core.store.db);
+      return { status: 'ready', database: core.store.dialect };
+    } catch {
+      return reply.status(503).send({ detail: { error: 'not_ready', message: 'The database is not reachable.' } });
+    }
+  });
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { PLATFORMS } from '../../../platforms/types.ts';
+import { createVisibilityRun } from '../../../core/visibility/runs.ts';
+import { actionContext } from '../../plugins/auth.ts';
+import { defineRoute } from '../../schemas.ts';
+
+const Platform = z.enum(PLATFORMS);
+const Prompt = z.string().min(1).max(500);
+
+const Body = z.object({
+  url: z.string().describe('Target URL being evaluated'),
+  target_entity: z.string().describe('Brand, product or entity to detect'),
+  prompts: z.array(Prompt).max(2000).optional(),
+  platforms: z.array(Platform).max(50).optional(),
+  probes: z
+    .array(
+      z.object({
+        prompt: Prompt,
+        platform: Platform,
+        model: z.string().max(200).optional(),
+        language: z.string().max(35).optional(),
+        country: z.string().max(8).optional(),
+        target_entity: z.string().max(300).optional(),
+      }),
+    )
+    .max(2000)
+    .optional(),
+  models: z.record(z.string(), z.string().max(200)).optional().describe('Matrix mode: platform → model id or default/latest/prior'),
+  competitors: z.array(z.string().max(300)).max(10).optional(),
+  language: z.string().max(35).optional(),
+  country: z.string().max(8).optional(),
+  idempotency_key: z.string().max(160).optional(),
+});
+
+const Response = z.object({
+  action_decision_id: z.string(),
+  run_id: z.string(),
+  status: z.enum(['queued', 'partially_queued']),
+  estimated_credits: z.string(),
+  reserved_credits: z.string(),
+  probe_count: z.number().int(),
+  queued_probe_count: z.number().int(),
+  skipped_probe_count: z.number().int(),
+  skipped_reason: z.string().nullable(),
+  prompt_count: z.number().int(),
+  platform_count: z.number().int(),
+  idempotent_replay: z.boolean().optional(),
+});
+
+export default defineRoute({
+  method: 'POST',
+  url: '/v1/visibility/runs',
+  summary: 'Queue a visibility run (matrix or explicit probes); reserves credits probe by probe',
+  tags: ['visibility'],
+  action: 'visibility.runs.create',
+  scope: 'visibility:runs:create',
+  body: Body,
+  response: Response,
+  errors: [400, 402, 413, 422],
+  handler: async ({ body, request }, core) => createVisibilityRun(core.visibility, actionContext(request), body),
+});

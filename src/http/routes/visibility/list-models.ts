@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { defineRoute } from '../../schemas.ts';
+
+const Model = z.object({
+  id: z.string(),
+  label: z.string(),
+  tier: z.string(),
+  default: z.boolean(),
+  roles: z.array(z.string()),
+  credits_per_probe: z.string(),
+  engine: z.enum(['sandbox', 'live']),
+  available: z.boolean(),
+});
+
+export default defineRoute({
+  method: 'GET',
+  url: '/v1/visibility/models',
+  summary: 'Selectable models per platform with per-probe prices',
+  tags: ['visibility'],
+  action: 'visibility.models.list',
+  scope: 'runs:read',
+  response: z.object({
+    platforms: z.record(z.string(), z.array(Model)),
+    roles: z.record(z.string(), z.object({ default: z.string(), latest: z.string(), prior: z.string() })),
+  }),
+  errors: [],
+  handler: async (_ctx, core) => core.modelListing(),
+});

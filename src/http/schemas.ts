@@ -1,0 +1,101 @@
+// Schema pieces shared by routes: the two error shapes (for the OpenAPI document), clamped
+// list limits, and the route helper that ties a schema, a scope and a handler together.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Scope } from '../core/accounts/scopes.ts';
+import type { Core } from '../core/index.ts';
+
+export const ErrorBody = z
+  .object({
+    detail: z
+      .object({ error: z.string(), message: z.string() })
+      .catchall(z.unknown())
+      .describe('Machine-readable error code and a human sentence'),
+  })
+  .describe('Error');
+
+export const ValidationErrorBody = z
+  .object({
+    detail: z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() })),
+  })
+  .describe('Schema validation error');
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid URL, cursor, filter, field combination or model selection',
+  401: 'Missing or invalid API key (unauthorized, mcp_token_not_allowed)',
+  402: 'Insufficient credits',
+  403: 'Missing scope or suspended account',
+  404: 'Not found or not owned by the caller',
+  413: 'Body larger than 1 MiB',
+  422: 'Schema validation failed',
+  429: 'Rate limit exceeded for this API key',
+  500: 'Extraction, provider or unexpected failure',
+  503: 'Credit storage unavailable',
+};
+
+/** Clamped integer query parameter: out of range is clamped, not an error; non-numeric is 422. */
+export const clampedInt = (def: number, min: number, max: number) =>
+  z.coerce
+    .number()
+    .int()
+    .optional()
+    .transform((v) => (v === undefined ? def : Math.min(max, Math.max(min, v))));
+
+export const queryBool = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
+  .optional()
+  .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
+
+type AnyZod = z.ZodType;
+
+export interface RouteSpec<Q extends AnyZod, B extends AnyZod, P extends AnyZod> {
+  method: 'GET' | 'POST';
+  url: string;
+  summary: string;
+  tags: string[];
+  /** Activity-log action name; also marks the route as authenticated. */
+  action: string;
+  scope: Scope | null;
+  querystring?: Q;
+  body?: B;
+  params?: P;
+  response: AnyZod;
+  errors: number[];
+  handler: (
+    ctx: { query: z.output<Q>; body: z.output<B>; params: z.output<P>; request: FastifyRequest; reply: FastifyReply },
+    core: Core,
+  ) => Promise<unknown>;
+}
+
+export function defineRoute<Q extends AnyZod = z.ZodUndefined, B extends AnyZod = z.ZodUndefined, P extends AnyZod = z.ZodUndefined>(
+  spec: RouteSpec<Q, B, P>,
+) {
+  return spec;
+}
+
+export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<AnyZod, AnyZod, AnyZod>) {
+  const statuses = new Set([...spec.errors, 401, 403, 429]);
+  const response: Record<number, AnyZod> = { 200: spec.response };
+  for (const s of [...statuses].sort()) {
+    response[s] = (s === 422 ? ValidationErrorBody : ErrorBody).describe(ERROR_DESCRIPTIONS[s] ?? 'Error');
+  }
+  app.route({
+    method: spec.method,
+    url: spec.url,
+    config: { action: spec.action, scope: spec.scope },
+    schema: {
+      summary: spec.summary,
+      tags: spec.tags,
+      security: [{ bearer: [] }],
+      ...(spec.querystring ? { querystring: spec.querystring } : {}),
+      ...(spec.body ? { body: spec.body } : {}),
+      ...(spec.params ? { params: spec.params } : {}),
+      response,
+    },
+    handler: async (request, reply) =>
+      spec.handler(
+        { query: request.query as never, body: request.body as never, params: request.params as never, request, reply },
+        core,
+      ),
+  });
+}

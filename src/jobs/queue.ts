@@ -1,0 +1,128 @@
+// The job table: work waiting to be done, claimed by workers with a lease. A worker that dies
+// stops renewing its lease, and once the lease has expired any worker may claim the job again,
+// so handlers must be safe to run twice (the visibility probe handler is: its result is
+// recorded by a conditional update). Claiming uses FOR UPDATE SKIP LOCKED on Postgres, so many
+// worker processes share one queue; on SQLite the single writer makes the claim atomic.
+// This module knows no business: a job is a kind, a lane (the unit of concurrency limits, e.g.
+// a platform) and the id of the thing to work on.
+import { sql } from 'kysely';
+import type { JobsTable } from '../db/schema.ts';
+import { newId, nowIso } from '../core/ids.ts';
+import type { Executor, Store } from '../core/store.ts';
+
+export type Job = JobsTable;
+
+export interface NewJob {
+  kind: string;
+  lane: string;
+  refId: string;
+  maxAttempts?: number;
+}
+
+export async function enqueueJobs(db: Executor, jobs: NewJob[]): Promise<void> {
+  const now = nowIso();
+  const rows = jobs.map((j) => ({
+    id: newId('job'),
+    kind: j.kind,
+    lane: j.lane,
+    ref_id: j.refId,
+    status: 'queued' as const,
+    attempts: 0,
+    max_attempts: j.maxAttempts ?? 5,
+    run_after: now,
+    lease_owner: null,
+    lease_until: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  }));
+  for (let i = 0; i < rows.length; i += 500) await db.insertInto('jobs').values(rows.slice(i, i + 500)).execute();
+}
+
+/**
+ * Claims up to `limit` jobs of the given lanes: queued jobs whose time has come, and running
+ * jobs whose lease has expired (their worker died). Oldest first.
+ */
+export async function claimJobs(store: Store, workerId: string, lanes: string[], limit: number, leaseMs: number): Promise<Job[]> {
+  if (lanes.length === 0 || limit <= 0) return [];
+  const now = nowIso();
+  const leaseUntil = new Date(Date.now() + leaseMs).toISOString();
+  const lock = store.dialect === 'postgres' ? sql`for update skip locked` : sql``;
+  const result = await sql<Job>`
+    update jobs
+       set status = 'running', lease_owner = ${workerId}, lease_until = ${leaseUntil},
+           attempts = attempts + 1, updated_at = ${now}
+     where id in (
+       select id from jobs
+        where lane in (${sql.join(lanes)})
+          and ((status = 'queued' and run_after <= ${now}) or (status = 'running' and lease_until < ${now}))
+        order by run_after, id
+        limit ${limit}
+        ${lock})
+    returning *`.execute(store.db);
+  return result.rows;
+}
+
+/** Extends the leases of jobs this worker still holds. */
+export async function renewLeases(db: Executor, workerId: string, jobIds: string[], leaseMs: number): Promise<void> {
+  if (jobIds.length === 0) return;
+  await db
+    .updateTable('jobs')
+    .set({ lease_until: new Date(Date.now() + leaseMs).toISOString() })
+    .where('id', 'in', jobIds)
+    .where('lease_owner', '=', workerId)
+    .where('status', '=', 'running')
+    .execute();
+}
+
+export async function finishJob(db: Executor, jobId: string, status: 'done' | 'failed' | 'cancelled', error?: string): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ status, lease_owner: null, lease_until: null, last_error: error ?? null, updated_at: nowIso() })
+    .where('id', '=', jobId)
+    .execute();
+}
+
+/** Puts a job back in the queue to run again after a delay (transient failure). */
+export async function retryJobLater(db: Executor, jobId: string, delayMs: number, error: string): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({
+      status: 'queued',
+      lease_owner: null,
+      lease_until: null,
+      run_after: new Date(Date.now() + delayMs).toISOString(),
+      last_error: error,
+      updated_at: nowIso(),
+    })
+    .where('id', '=', jobId)
+    .execute();
+}
+
+export async function cancelJobsFor(db: Executor, refIds: string[]): Promise<void> {
+  for (let i = 0; i < refIds.length; i += 500) {
+    await db
+      .updateTable('jobs')
+      .set({ status: 'cancelled', updated_at: nowIso() })
+      .where('ref_id', 'in', refIds.slice(i, i + 500))
+      .where('status', '=', 'queued')
+      .execute();
+  }
+}
+
+/** Lanes that have work ready now (so a worker only asks for what exists). */
+export async function readyLanes(store: Store): Promise<string[]> {
+  const now = nowIso();
+  const rows = await store.db
+    .selectFrom('jobs')
+    .select('lane')
+    .distinct()
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'queued'), eb('run_after', '<=', now)]),
+        eb.and([eb('status', '=', 'running'), eb('lease_until', '<', now)]),
+      ]),
+    )
+    .execute();
+  return rows.map((r) => r.lane);
+}

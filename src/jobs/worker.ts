@@ -1,0 +1,152 @@
+// The worker loop: claims jobs with a lease, runs them through the handler registered for
+// their kind, renews leases while they run, and respects a concurrency limit per lane (e.g.
+// per AI platform) and overall. Handlers own the business outcome (a probe that errors is a
+// finished job); a handler that throws RetryLater puts the job back with a delay, and any
+// other throw is retried with exponential backoff until max_attempts, then marked failed.
+import { randomBytes } from 'node:crypto';
+import type { Store } from '../core/store.ts';
+import { claimJobs, finishJob, renewLeases, retryJobLater, type Job } from './queue.ts';
+
+export class RetryLater extends Error {
+  constructor(readonly delayMs: number, message: string) {
+    super(message);
+  }
+}
+
+export type JobHandler = (job: Job, signal: AbortSignal) => Promise<void>;
+
+export interface WorkerOptions {
+  store: Store;
+  handlers: Record<string, JobHandler>;
+  /** Max jobs in flight per lane; lanes not listed use defaultLaneConcurrency. */
+  laneConcurrency: Record<string, number>;
+  defaultLaneConcurrency?: number;
+  /** Max jobs in flight overall. */
+  concurrency: number;
+  leaseMs?: number;
+  pollMs?: number;
+  onError?: (err: unknown, job?: Job) => void;
+}
+
+export class Worker {
+  readonly id = `wrk_${randomBytes(6).toString('hex')}`;
+  private readonly inFlight = new Map<string, { job: Job; controller: AbortController; done: Promise<void> }>();
+  private readonly perLane = new Map<string, number>();
+  private running = false;
+  private wake: (() => void) | null = null;
+  private loopDone: Promise<void> = Promise.resolve();
+  private heartbeat: NodeJS.Timeout | null = null;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+
+  constructor(private readonly opts: WorkerOptions) {
+    this.leaseMs = opts.leaseMs ?? 30_000;
+    this.pollMs = opts.pollMs ?? 200;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.heartbeat = setInterval(() => {
+      const ids = [...this.inFlight.keys()];
+      renewLeases(this.opts.store.db, this.id, ids, this.leaseMs).catch((err) => this.opts.onError?.(err));
+    }, Math.max(50, Math.floor(this.leaseMs / 3)));
+    this.heartbeat.unref();
+    this.loopDone = this.loop();
+  }
+
+  /** Wakes the loop now (new work was enqueued in this process). */
+  notify(): void {
+    this.wake?.();
+  }
+
+  /** Stops claiming, waits for running jobs (aborting them after graceMs). */
+  async stop(graceMs = 10_000): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.notify();
+    await this.loopDone;
+    const all = [...this.inFlight.values()];
+    const timer = setTimeout(() => all.forEach((f) => f.controller.abort()), graceMs);
+    await Promise.allSettled(all.map((f) => f.done));
+    clearTimeout(timer);
+    if (this.heartbeat) clearInterval(this.heartbeat);
+  }
+
+  get activeCount(): number {
+    return this.inFlight.size;
+  }
+
+  private laneLimit(lane: string): number {
+    return this.opts.laneConcurrency[lane] ?? this.opts.defaultLaneConcurrency ?? this.opts.concurrency;
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      let claimed = 0;
+      try {
+        claimed = await this.claimOnce();
+      } catch (err) {
+        this.opts.onError?.(err);
+      }
+      if (!this.running) break;
+      if (claimed === 0) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, this.pollMs);
+          this.wake = () => {
+            clearTimeout(t);
+            resolve();
+          };
+        });
+        this.wake = null;
+      }
+    }
+  }
+
+  private async claimOnce(): Promise<number> {
+    const free = this.opts.concurrency - this.inFlight.size;
+    if (free <= 0) return 0;
+    const lanes = Object.keys(this.opts.laneConcurrency).filter((l) => (this.perLane.get(l) ?? 0) < this.laneLimit(l));
+    let total = 0;
+    // Ask per lane so one busy platform never starves another.
+    for (const lane of lanes) {
+      const room = Math.min(this.laneLimit(lane) - (this.perLane.get(lane) ?? 0), this.opts.concurrency - this.inFlight.size);
+      if (room <= 0) continue;
+      const jobs = await claimJobs(this.opts.store, this.id, [lane], room, this.leaseMs);
+      for (const job of jobs) this.launch(job);
+      total += jobs.length;
+    }
+    return total;
+  }
+
+  private launch(job: Job): void {
+    const controller = new AbortController();
+    this.perLane.set(job.lane, (this.perLane.get(job.lane) ?? 0) + 1);
+    const done = this.execute(job, controller.signal).finally(() => {
+      this.inFlight.delete(job.id);
+      this.perLane.set(job.lane, (this.perLane.get(job.lane) ?? 1) - 1);
+      this.notify(); // a slot is free: claim the next job now rather than at the next poll
+    });
+    this.inFlight.set(job.id, { job, controller, done });
+  }
+
+  private async execute(job: Job, signal: AbortSignal): Promise<void> {
+    const handler = this.opts.handlers[job.kind];
+    const db = this.opts.store.db;
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      await handler(job, signal);
+      await finishJob(db, job.id, 'done');
+    } catch (err) {
+      this.opts.onError?.(err, job);
+      const message = err instanceof Error ? err.message : String(err);
+      try {
+        if (err instanceof RetryLater) await retryJobLater(db, job.id, err.delayMs, message);
+        else if (job.attempts < job.max_attempts) await retryJobLater(db, job.id, Math.min(60_000, 500 * 2 ** job.attempts), message);
+        else await finishJob(db, job.id, 'failed', message);
+      } catch (inner) {
+        this.opts.onError?.(inner, job);
+      }
+    }
+  }
+}
