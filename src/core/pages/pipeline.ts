@@ -1,0 +1,159 @@
+// The page pipeline: fetch a URL safely, extract its document, render the content view, and
+// keep the result briefly. Serialization, content scoring and the technical audit all load
+// pages through one loader.
+//
+// The one thing to know: results are cached per normalized URL for a short time (default 60 s,
+// at most 100 entries, least recently used evicted) and concurrent loads of one URL share a
+// single fetch, so a client paging through a long page with `offset` costs one fetch, not one
+// per slice. Failures are never cached: the next call tries again.
+import type { PageDocument } from './document.ts';
+import { renderContentView } from './content-view.ts';
+import { extractPage } from './extract/index.ts';
+import { EMPTY_ALLOWLIST, type FetchAllowlist } from './fetch/address-policy.ts';
+import { FetchError } from './fetch/errors.ts';
+import { fetchPage, type FetchOptions, type FetchedPage } from './fetch/fetch-page.ts';
+
+/** What was fetched, without the raw body (the document and content view carry the content). */
+export type FetchedPageInfo = Omit<FetchedPage, 'body'>;
+
+export interface LoadedPage {
+  fetched: FetchedPageInfo;
+  document: PageDocument;
+  contentView: string;
+}
+
+export interface PageLoaderOptions {
+  /** Non-public targets the operator allows (parsed SIGHTLINE_FETCH_ALLOW). Default: none. */
+  allow?: FetchAllowlist;
+  /** How long a result is reused. Default 60 000 ms; 0 keeps only in-flight sharing. */
+  cacheTtlMs?: number;
+  /** How many results are kept. Default 100. */
+  cacheMax?: number;
+  /** Passed to every fetch (timeouts, size cap, resolver...). `allow` and `accept` are set by the loader. */
+  fetchOptions?: Omit<FetchOptions, 'allow' | 'accept'>;
+  /** Clock, replaceable in tests. */
+  now?: () => number;
+}
+
+/** Results are shared between callers (and with the cache): treat them as read-only. */
+export interface PageLoader {
+  /** Fetches an HTML page and extracts it. Throws FetchError (unsupported_content for non-HTML). */
+  load(url: string): Promise<LoadedPage>;
+  /**
+   * Fetches a text resource (robots.txt, llms.txt, sitemap.xml): any non-binary type, and 4xx/5xx
+   * answers are returned rather than thrown (a 404 robots.txt means "no rules").
+   */
+  fetchText(url: string): Promise<FetchedPage>;
+  /** Forgets every cached result. */
+  clear(): void;
+  /** Number of cached (or in-flight) entries. */
+  readonly size: number;
+}
+
+/** The cache key: the URL as the WHATWG parser normalizes it (scheme/host case, default port), without fragment. */
+export function normalizePageUrl(input: string): string {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new FetchError('invalid_url');
+  }
+  url.hash = '';
+  return url.href;
+}
+
+interface Entry {
+  value: Promise<unknown>;
+  /** Infinity while in flight; set when the promise fulfils. */
+  expires: number;
+}
+
+/**
+ * A small LRU of promises. Written here rather than taken from lru-cache because storing the
+ * promise itself is what gives coalescing, and with that the whole cache is thirty lines.
+ */
+class PromiseCache {
+  private readonly map = new Map<string, Entry>();
+  constructor(
+    private readonly ttlMs: number,
+    private readonly max: number,
+    private readonly now: () => number,
+  ) {}
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
+
+  getOrCreate<T>(key: string, create: () => Promise<T>): Promise<T> {
+    const hit = this.map.get(key);
+    if (hit && hit.expires > this.now()) {
+      this.map.delete(key); // re-insert: Map order is recency order
+      this.map.set(key, hit);
+      return hit.value as Promise<T>;
+    }
+    if (hit) this.map.delete(key);
+
+    const entry: Entry = { value: Promise.resolve(), expires: Infinity };
+    const value = create().then(
+      (result) => {
+        entry.expires = this.now() + this.ttlMs;
+        if (this.ttlMs <= 0 && this.map.get(key) === entry) this.map.delete(key);
+        return result;
+      },
+      (err: unknown) => {
+        if (this.map.get(key) === entry) this.map.delete(key);
+        throw err;
+      },
+    );
+    entry.value = value;
+    this.map.set(key, entry);
+    while (this.map.size > this.max) {
+      const oldest = this.map.keys().next().value as string;
+      this.map.delete(oldest); // an evicted in-flight load still settles for its waiters
+    }
+    return value;
+  }
+}
+
+export function createPageLoader(opts: PageLoaderOptions = {}): PageLoader {
+  const allow = opts.allow ?? EMPTY_ALLOWLIST;
+  const cache = new PromiseCache(opts.cacheTtlMs ?? 60_000, Math.max(1, opts.cacheMax ?? 100), opts.now ?? Date.now);
+
+  async function loadUncached(url: string): Promise<LoadedPage> {
+    const page = await fetchPage(url, { ...opts.fetchOptions, allow, accept: 'html' });
+    const { body, ...fetched } = page;
+    const document = extractPage(body, page.finalUrl);
+    return { fetched, document, contentView: renderContentView(document) };
+  }
+
+  return {
+    load(url) {
+      let key: string;
+      try {
+        key = normalizePageUrl(url);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      return cache.getOrCreate(`page ${key}`, () => loadUncached(key));
+    },
+    fetchText(url) {
+      let key: string;
+      try {
+        key = normalizePageUrl(url);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      return cache.getOrCreate(`text ${key}`, () =>
+        fetchPage(key, { allowHttpErrors: true, ...opts.fetchOptions, allow, accept: 'any' }),
+      );
+    },
+    clear: () => cache.clear(),
+    get size() {
+      return cache.size;
+    },
+  };
+}
