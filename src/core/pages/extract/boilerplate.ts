@@ -14,20 +14,24 @@ const BOILERPLATE_ROLES = new Set([
   'toolbar', 'tablist',
 ]);
 
-/** Words in class/id that mark a box as boilerplate unless a positive word also appears. */
+/** Words in class/id that mark page chrome (menus, consent layers, share bars, modals). */
 const NEGATIVE = new RegExp(
-  '(?:^|[^a-z])(?:nav|navbar|navigation|menu|menubar|megamenu|submenu|breadcrumbs?|footer|masthead|sidebar|side-bar|sidenav|' +
-    'widget|widgets|banner|share|sharing|sharedaddy|social|socials|related|recommend|recommended|recirc|newsletter|' +
-    'subscribe|subscription|signup|sign-up|promo|promos|advert|advertisement|ads|adsense|ad-slot|adunit|sponsor|sponsored|' +
-    'popup|pop-up|modal|overlay|pagination|pager|tagcloud|tag-cloud|skip-link|skiplink|toolbar|' +
-    'comment-form|commentform|comment-respond|respond|reply-form|disqus|author-bio|authorbox|author-box|about-author|' +
-    'more-stories|read-more-links|trending|most-popular|mostpopular|outbrain|taboola|print-only|screen-reader-text|sr-only|' +
-    'visually-hidden|visuallyhidden|offscreen|hidden|login|signin|sign-in|search|searchform|cart|minicart|top-bar|topbar|' +
-    'utility-bar|announcement|alert-bar|header|site-header|page-header-nav)(?:$|[^a-z])',
+  '(?:^|[^a-z])(?:nav|navbar|navigation|menu|menubar|megamenu|submenu|breadcrumbs?|footer|masthead|sidenav|' +
+    'share|sharing|sharedaddy|social|socials|newsletter|subscribe|subscription|signup|sign-up|' +
+    'advert|advertisement|ads|adsense|ad-slot|adunit|sponsor|sponsored|popup|pop-up|modal|overlay|skip-link|skiplink|toolbar|' +
+    'comment-form|commentform|comment-respond|respond|reply-form|outbrain|taboola|print-only|screen-reader-text|sr-only|' +
+    'visually-hidden|visuallyhidden|offscreen|login|signin|sign-in|searchform|search-form|search-bar|searchbar|minicart|' +
+    'top-bar|topbar|utility-bar|announcement|alert-bar|site-header|page-header-nav|global-header|header)(?:$|[^a-z])',
   'i',
 );
 /** Words that are boilerplate whatever else the class says (consent layers, share bars). */
-const STRONG_NEGATIVE = /(?:^|[^a-z])(?:cookie|cookies|consent|gdpr|cmp|onetrust|cookiebot|usercentrics|didomi|truste|newsletter|share-?buttons|social-?share|sharing|related-?(?:posts|articles|content|stories|products)|breadcrumbs?|skip-?link|screen-reader-text|sr-only|visually-hidden)(?:$|[^a-z])/i;
+const STRONG_NEGATIVE = /(?:^|[^a-z])(?:cookie|cookies|consent|gdpr|cmp|onetrust|cookiebot|usercentrics|didomi|truste|newsletter|share-?buttons|social-?share|sharing|breadcrumbs?|skip-?link|screen-reader-text|sr-only|visually-hidden)(?:$|[^a-z])/i;
+/**
+ * Words for boxes that are boilerplate beside an article (related rails, sidebars, widgets) but
+ * may be the content itself on a listing or collection page. They are only removed from the
+ * chosen main subtree when they are a minority of its text (see `weakBoilerplate`).
+ */
+const WEAK_NEGATIVE = /(?:^|[^a-z])(?:sidebar|side-bar|widget|widgets|related|recommend|recommended|recommendations|recirc|promo|promos|banner|pagination|pager|tags|tagcloud|tag-cloud|trending|most-popular|mostpopular|more-stories|author-bio|authorbox|author-box|about-author|comments|comment-list|commentlist|comments-area|disqus|disqus_thread|upsell|cross-sell|you-may-also-like|also-like)(?:$|[^a-z])/i;
 const POSITIVE = /(?:^|[^a-z])(?:content|main|article|articlebody|post-body|post-content|entry|entry-content|story|body|text|prose|markdown|doc|docs|documentation|product|description|question|answer|thread|topic)(?:$|[^a-z])/i;
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
@@ -83,7 +87,7 @@ export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
     }
     if (name === 'html' || name === 'body' || name === 'main') return true;
     const a = el.attribs;
-    if (a.hidden !== undefined || (a.style && HIDDEN_STYLE.test(a.style)) || a['aria-hidden'] === 'true' || a.type === 'hidden') {
+    if (a.hidden !== undefined || (a.style && HIDDEN_STYLE.test(a.style)) || a.type === 'hidden') {
       gone.push(el);
       return false;
     }
@@ -130,4 +134,19 @@ function isInside(el: Element, tag: string): boolean {
 function isUtilityForm(form: Element): boolean {
   const sig = `${attr(form, 'class') ?? ''} ${attr(form, 'id') ?? ''} ${attr(form, 'action') ?? ''} ${attr(form, 'role') ?? ''}`;
   return /search|comment|login|signin|subscribe|newsletter|signup|register|cart|reply/i.test(sig);
+}
+
+/** Top-most boxes under root whose class/id says "sidebar, related, widget…". */
+export function weakBoilerplate(root: Element): Element[] {
+  const out: Element[] = [];
+  walk(root, (n) => {
+    if (!isElement(n)) return false;
+    const cls = `${n.attribs.class ?? ''} ${n.attribs.id ?? ''}`;
+    if (cls.length > 1 && WEAK_NEGATIVE.test(cls) && !POSITIVE.test(cls) && n.name !== 'article' && n.name !== 'main') {
+      out.push(n);
+      return false;
+    }
+    return true;
+  });
+  return out;
 }

@@ -5,9 +5,11 @@
 // has (or an empty document) so one broken page cannot fail a whole run.
 import { parseDocument } from 'htmlparser2';
 import type { PageDocument, PageLink, Block } from '../document.ts';
-import { findFirst, isElement, isText, normalizeSpace, rawText, walk, type Element, type ParentNode } from './dom.ts';
+import { findFirst, removeNodes, isElement, isText, normalizeSpace, rawText, walk, type Element, type ParentNode } from './dom.ts';
 import { readMetadata, resolveUrl, type PageMetadata } from './metadata.ts';
-import { pruneBoilerplate } from './boilerplate.ts';
+import { pruneBoilerplate, weakBoilerplate } from './boilerplate.ts';
+
+const WEAK_SHARE = Number(process.env.XWEAK ?? 0.5);
 import { measure, selectMain } from './main-content.ts';
 import { BlockWriter, blocksToText, SKIP_TAGS } from './blocks.ts';
 
@@ -91,6 +93,13 @@ export function extractPage(html: string, url: string): PageDocument {
     pruneBoilerplate(body, { bodyTextLength });
     const stats = measure(body);
     const roots = selectMain(body, stats);
+    for (const r of roots) {
+      // Sidebars and related rails inside the main subtree go when they are a minority of it;
+      // when they are most of it, they are the page (a listing or collection).
+      const weak = weakBoilerplate(r);
+      const weakText = weak.reduce((n, el) => n + (stats.get(el)?.text ?? 0), 0);
+      if (weak.length && weakText < (stats.get(r)?.text ?? 0) * WEAK_SHARE) removeNodes(weak);
+    }
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);
     const blocks = dropTitleHeading(writer.blocks, meta.title);

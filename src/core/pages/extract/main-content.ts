@@ -233,6 +233,9 @@ export function selectMain(body: Element, stats: Map<Element, Stats>): Element[]
       best = el;
     }
   }
+  // Nothing reads as prose (link lists such as a news aggregator's front page): keep the
+  // whole pruned body rather than an arbitrary empty box.
+  if (bestValue <= 0 || stats.get(best)!.text === 0) return [body];
   return [best];
 }
 
