@@ -1,0 +1,13 @@
+// The Content Intelligence engine's public surface: offline, deterministic analysis of a page
+// reached through an injected SiteLoader. The service layer (runs.ts, service.ts) wires these
+// to billing and HTTP; nothing here performs network I/O by itself.
+export type * from './types.ts';
+export { bandOf, clampScore } from './types.ts';
+export { scoreContent, scoreDocument, RULES, type ScoreExtras, type ScoreOptions } from './score.ts';
+export { discoverTrends, trendsFromSite, fieldTopics, assessTrend, trendQuestions, type FieldTopic } from './trends.ts';
+export { auditSite, validateLlmsTxt, sitemapLocs, AI_CRAWLERS, type LlmsTxtReport } from './audit.ts';
+export { suggestPrompts, buildPrompts } from './prompts.ts';
+export { measureSignals, visibleDates, type PageSignals, type SignalOptions } from './signals.ts';
+export { extractKeyphrases, extractEntities, clusterTopics, type Keyphrase, type Entity, type TopicCluster } from './keyphrases.ts';
+export { measureReadability, type ReadabilityResult } from './readability.ts';
+export { loadSite, type LoadedSite } from './site.ts';

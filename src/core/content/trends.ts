@@ -1,0 +1,169 @@
+// Offline trend discovery: the "trends" of a page's field are the topic clusters that the page
+// and its same-site pages give most prominence to, ranked by weight and spread across pages.
+// For each, we measure how well this page covers it (mentions, a section, a question) and say
+// what to add. The one thing to know: coverage is token-based, so a supplied trend like
+// "AI tools for project management" matches text that uses those words in one sentence.
+import type { PageDocument } from '../pages/document.ts';
+import { clusterTopics, extractKeyphrases, phraseTokens, type TopicCluster } from './keyphrases.ts';
+import { pageTexts, isQuestion } from './signals.ts';
+import { loadSite, type LoadedSite } from './site.ts';
+import { fold, normalizeLang, sentences, words, type Lang } from './text.ts';
+import type { DiscoverTrendsInput, SiteLoader, Trend, TrendCoverage, TrendsResult } from './types.ts';
+
+export interface FieldTopic {
+  name: string;
+  tokens: string[];
+  relevance: number;
+}
+
+/** Topic clusters of the page plus its related pages, with a 0..100 relevance. */
+export function fieldTopics(site: { page: PageDocument; related: PageDocument[] }, lang: Lang, max = 10): FieldTopic[] {
+  const texts = [
+    ...pageTexts(site.page, 0, 1),
+    ...site.related.flatMap((d, i) => pageTexts(d, i + 1, 0.6)),
+  ];
+  // Single words ("tool", "teams") make vague trends: weigh them down so multi-word phrases
+  // label the clusters, and keep them only when the page offers little else.
+  const phrases = extractKeyphrases(texts, lang, 40)
+    .map((p) => (p.tokens.length === 1 ? { ...p, score: Math.round(p.score * 40) / 100 } : p))
+    .sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const clusters = clusterTopics(phrases, Math.max(max, 1) + 4);
+  const totalSources = 1 + site.related.length;
+  const byKey = new Map(phrases.map((p) => [p.key, p]));
+  const maxWeight = clusters[0]?.weight ?? 1;
+  const out = clusters.map((c: TopicCluster) => {
+    const sources = new Set<number>();
+    for (const k of c.phrases) for (const s of byKey.get(k)?.sources ?? []) sources.add(s);
+    const label = byKey.get(c.phrases[0]!)!;
+    const relevance = Math.round(65 * (c.weight / maxWeight) + 35 * (sources.size / totalSources));
+    return { name: label.phrase, tokens: label.tokens, relevance: Math.max(1, Math.min(100, relevance)) };
+  });
+  out.sort((a, b) => b.relevance - a.relevance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return out.slice(0, max);
+}
+
+interface Mentions {
+  mentions: number;
+  inTitle: boolean;
+  inSection: string | null; // the H2/H3 text that covers it
+  inQuestion: boolean;
+  inListOrTable: boolean;
+}
+
+function matches(text: string, tokens: string[], lang: Lang): boolean {
+  if (!tokens.length) return false;
+  const ws = new Set(words(text).map((w) => fold(w, lang)));
+  const need = tokens.length <= 2 ? tokens.length : Math.ceil(tokens.length * 0.6);
+  let have = 0;
+  for (const t of tokens) if (ws.has(t)) have++;
+  return have >= need;
+}
+
+export function measureMentions(doc: PageDocument, tokens: string[], lang: Lang): Mentions {
+  let mentions = 0;
+  let inSection: string | null = null;
+  let inQuestion = false;
+  let inListOrTable = false;
+  for (const b of doc.blocks) {
+    if (b.kind === 'heading') {
+      if (matches(b.text, tokens, lang)) {
+        if (b.level >= 2 && !inSection) inSection = b.text;
+        if (isQuestion(b.text, lang)) inQuestion = true;
+      }
+    } else if (b.kind === 'paragraph' || b.kind === 'quote') {
+      for (const s of sentences(b.text)) if (matches(s, tokens, lang)) mentions++;
+    } else if (b.kind === 'list') {
+      for (const it of b.items) if (matches(it, tokens, lang)) ((mentions += 1), (inListOrTable = true));
+    } else if (b.kind === 'table') {
+      for (const r of b.rows) if (matches(r.join(' '), tokens, lang)) ((mentions += 1), (inListOrTable = true));
+    }
+  }
+  const inTitle = matches(doc.title ?? '', tokens, lang) || doc.headings.some((h) => h.level === 1 && matches(h.text, tokens, lang));
+  return { mentions, inTitle, inSection, inQuestion, inListOrTable };
+}
+
+const Q: Record<string, (t: string, other: string | null) => string[]> = {
+  en: (t, o) => [`What is ${t}?`, `How does ${t} work?`, `How much does ${t} cost?`, `Which ${t} option is best?`, ...(o ? [`${cap(t)} vs ${o}: which is better?`] : [])],
+  de: (t, o) => [`Was ist ${t}?`, `Wie funktioniert ${t}?`, `Was kostet ${t}?`, `Welche Lösung für ${t} ist die beste?`, ...(o ? [`${cap(t)} oder ${o}: was ist besser?`] : [])],
+  fr: (t, o) => [`Qu'est-ce que ${t} ?`, `Comment fonctionne ${t} ?`, `Combien coûte ${t} ?`, `Quelle solution de ${t} choisir ?`, ...(o ? [`${cap(t)} ou ${o} : lequel choisir ?`] : [])],
+  es: (t, o) => [`¿Qué es ${t}?`, `¿Cómo funciona ${t}?`, `¿Cuánto cuesta ${t}?`, `¿Qué opción de ${t} es la mejor?`, ...(o ? [`${cap(t)} vs ${o}: ¿cuál es mejor?`] : [])],
+};
+export function cap(s: string): string {
+  return s ? s[0]!.toUpperCase() + s.slice(1) : s;
+}
+
+export function trendQuestions(name: string, other: string | null, lang: Lang): string[] {
+  return (Q[lang] ?? Q.en!)(name, other);
+}
+
+/** Coverage of one trend by the page, with the gap and a concrete action. */
+export function assessTrend(doc: PageDocument, name: string, tokens: string[], lang: Lang, question: string): TrendCoverage {
+  const m = measureMentions(doc, tokens, lang);
+  const coverage = Math.min(
+    100,
+    (m.inTitle ? 25 : 0) + (m.inSection ? 30 : 0) + Math.min(25, m.mentions * 5) + (m.inQuestion ? 10 : 0) + (m.inListOrTable ? 10 : 0),
+  );
+  let gap: string;
+  let action: string;
+  if (m.mentions === 0 && !m.inSection && !m.inTitle) {
+    gap = `Not mentioned on the page.`;
+    action = `Add an H2 section "${cap(name)}" that opens with a 40–60 word answer to "${question}", then give specifics in a list or table.`;
+  } else if (!m.inSection) {
+    gap = `Mentioned ${m.mentions} time${m.mentions === 1 ? '' : 's'} but no H2/H3 section covers it.`;
+    action = `Add an H2 "${question.replace(/[?？]\s*$/, '').trim()}" with a 40–60 word answer-first paragraph and supporting data.`;
+  } else if (!m.inQuestion) {
+    gap = `Has the section "${m.inSection}" but no question-style heading or FAQ entry.`;
+    action = `Add "${question}" to an FAQ section with a direct 40–60 word answer.`;
+  } else if (m.mentions < 3) {
+    gap = `Covered in a section but only briefly (${m.mentions} mention${m.mentions === 1 ? '' : 's'}).`;
+    action = `Expand the "${m.inSection}" section with a statistic, its source and an example.`;
+  } else {
+    gap = 'Covered: section, question and repeated mentions.';
+    action = `Keep "${name}" current: refresh the figures in "${m.inSection}" and show a visible "Updated" date.`;
+  }
+  return { trend: name, coverage, gap, action };
+}
+
+export function inferIndustry(explicit: string | null | undefined, topics: FieldTopic[]): string {
+  if (explicit && explicit.trim()) return explicit.trim();
+  return topics[0]?.name ?? 'general';
+}
+
+/** The pure part of discoverTrends, for a site already loaded. */
+export function trendsFromSite(site: LoadedSite, input: DiscoverTrendsInput): TrendsResult {
+  const doc = site.page.document;
+  const lang = normalizeLang(input.language ?? doc.language);
+  const max = Math.max(1, Math.min(25, Math.floor(input.maxTrends ?? 8)));
+  const topics = fieldTopics({ page: doc, related: site.related.map((p) => p.document) }, lang, max);
+  const trends: Trend[] = topics.map((t, i) => {
+    const other = topics[i + 1]?.name ?? topics[i - 1]?.name ?? null;
+    const questions = trendQuestions(t.name, other, lang);
+    const c = assessTrend(doc, t.name, t.tokens, lang, questions[0]!);
+    return { name: t.name, relevance: t.relevance, gap: c.gap, action: c.action, questions };
+  });
+  const sources = [site.page, ...site.related].map((p) => ({
+    title: p.document.title ?? p.document.url,
+    url: p.document.url,
+  }));
+  return { url: input.url, industry: inferIndustry(input.industry, topics), generator: 'offline', trends, sources };
+}
+
+export async function discoverTrends(input: DiscoverTrendsInput, loader: SiteLoader): Promise<TrendsResult> {
+  const site = await loadSite(input.url, loader, 3);
+  return trendsFromSite(site, input);
+}
+
+/** Supplied trend names → tokens (for scoring against supplied trends). */
+export function suppliedTopics(trends: (string | { name: string })[], lang: Lang): FieldTopic[] {
+  const out: FieldTopic[] = [];
+  const seen = new Set<string>();
+  for (const t of trends) {
+    const name = (typeof t === 'string' ? t : t?.name ?? '').trim();
+    if (!name || seen.has(name.toLowerCase())) continue;
+    seen.add(name.toLowerCase());
+    out.push({ name, tokens: phraseTokens(name, lang), relevance: 100 });
+  }
+  return out;
+}
+
+

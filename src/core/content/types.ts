@@ -1,0 +1,194 @@
+// Shared types of the Content Intelligence engine: the injected SiteLoader (the engine never
+// touches the network itself) and the result shapes of each action. Every result carries
+// `generator: 'offline'` so a later model-enhanced generator can be told apart.
+import type { PageDocument } from '../pages/document.ts';
+
+/** What the engine needs from the outside world. The service adapts the real SSRF-safe
+ * pipeline to it; tests serve fixture files. Both methods return null when the resource cannot
+ * be had (network error, refused target, not HTML); an HTTP error status is returned as is. */
+export interface SiteLoader {
+  /** Fetch and extract one HTML page. Header names are lower case. */
+  loadPage(url: string): Promise<LoadedPage | null>;
+  /** Fetch a small text resource: robots.txt, llms.txt, sitemap.xml. */
+  fetchText(url: string): Promise<FetchedText | null>;
+}
+
+export interface LoadedPage {
+  document: PageDocument;
+  status: number;
+  headers: Record<string, string>;
+}
+
+export interface FetchedText {
+  status: number;
+  body: string;
+  contentType: string | null;
+}
+
+export type Generator = 'offline';
+export type Band = 'Poor' | 'Fair' | 'Good' | 'Strong';
+export type Priority = 'high' | 'medium' | 'low';
+export type PageType = 'article' | 'product' | 'documentation' | 'service' | 'listing' | 'forum' | 'home';
+
+/** Band of an integer 0..100 score, as API-NOTES fixes it. */
+export function bandOf(score: number): Band {
+  if (score < 40) return 'Poor';
+  if (score < 60) return 'Fair';
+  if (score < 80) return 'Good';
+  return 'Strong';
+}
+
+export function clampScore(n: number): number {
+  if (!Number.isFinite(n)) return 0;
+  return Math.max(0, Math.min(100, Math.round(n)));
+}
+
+/** One concrete, ranked recommendation. `signal` is the stable code of the measured defect
+ * that produced it (e.g. `missing_meta_description`), so clients and tests can key on it. */
+export interface Recommendation {
+  priority: Priority;
+  title: string;
+  recommendation: string;
+  /** Estimated gain in overall score points (integer) if the recommendation is carried out. */
+  expected_impact: number;
+  signal: string;
+}
+
+export interface TrendInput {
+  name: string;
+  [key: string]: unknown;
+}
+
+export interface Trend {
+  name: string;
+  relevance: number;
+  gap: string;
+  action: string;
+  questions: string[];
+}
+
+export interface DiscoverTrendsInput {
+  url: string;
+  language?: string | null;
+  country?: string | null;
+  industry?: string | null;
+  maxTrends?: number | null;
+}
+
+export interface TrendsResult {
+  url: string;
+  industry: string;
+  generator: Generator;
+  trends: Trend[];
+  sources: { title: string; url: string }[];
+}
+
+export interface ScoreContentInput {
+  url: string;
+  trends?: (string | TrendInput)[] | null;
+  industry?: string | null;
+  language?: string | null;
+  country?: string | null;
+}
+
+export interface TrendCoverage {
+  trend: string;
+  /** 0..100: how well the page covers the trend. */
+  coverage: number;
+  gap: string;
+  action: string;
+}
+
+export interface SubScore {
+  score: number;
+  band: Band;
+  notes: string[];
+}
+
+export interface ContentScore {
+  url: string;
+  title: string | null;
+  page_type: PageType;
+  trend_source: 'supplied' | 'discovered';
+  overall_score: number;
+  overall_band: Band;
+  overall: { score: number; band: Band; summary: string };
+  content_depth: SubScore;
+  content_freshness: SubScore;
+  sufficiency_score: number;
+  sufficiency_band: Band;
+  freshness_score: number;
+  freshness_band: Band;
+  trend_coverage: TrendCoverage[];
+  recommendations: Recommendation[];
+  top_recommendations: string[];
+  signals: import('./signals.ts').PageSignals;
+  /** The sub-scores the overall score is weighted from. */
+  components: { depth: number; freshness: number; structure: number; citability: number; metadata: number; trend_coverage: number };
+  generator: Generator;
+}
+
+export type CheckStatus = 'pass' | 'warn' | 'fail';
+
+export interface AuditCheck {
+  id: string;
+  status: CheckStatus;
+  detail: string;
+}
+
+export interface CrawlerRule {
+  agent: string;
+  purpose: string;
+  allowed: boolean;
+  /** The robots.txt line that decided, e.g. "Disallow: /" (null when no rule matched). */
+  rule: string | null;
+  line: number | null;
+}
+
+export interface AuditResult {
+  url: string;
+  generator: Generator;
+  score: number;
+  band: Band;
+  checks: AuditCheck[];
+  crawlers: CrawlerRule[];
+  llms_txt: { present: boolean; valid: boolean; title: string | null; summary: string | null; sections: number; links: number; errors: string[] };
+  sitemap: { url: string | null; found: boolean; lists_page: boolean | null; url_count: number };
+  json_ld: { types: string[]; errors: number };
+  recommendations: Recommendation[];
+}
+
+export type Intent =
+  | 'category_discovery'
+  | 'comparison'
+  | 'alternatives'
+  | 'problem_solution'
+  | 'how_to'
+  | 'reviews'
+  | 'pricing';
+export type FunnelStage = 'awareness' | 'consideration' | 'decision';
+
+export interface SuggestPromptsInput {
+  url: string;
+  brand?: string | null;
+  language?: string | null;
+  country?: string | null;
+  competitors?: string[] | null;
+  count?: number | null;
+}
+
+export interface PromptSuggestion {
+  prompt: string;
+  intent: Intent;
+  funnel_stage: FunnelStage;
+  why: string;
+}
+
+export interface PromptsResult {
+  url: string;
+  brand: string | null;
+  industry: string;
+  generator: Generator;
+  prompts: string[];
+  suggestions: PromptSuggestion[];
+}
