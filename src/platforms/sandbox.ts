@@ -409,7 +409,9 @@ function generate(req: ProbeRequest, d: SandboxDirectives, rng: Rng): Generated 
 
   const topic = d.prompt.replace(/[?？!.。]+$/, '').slice(0, 140).trim();
   const lines: string[] = [];
-  const useTopic = topic.length > 0 && rng.chance(0.7) && !(d.mention === 'forbid' && targetMatcher.find(topic).length > 0);
+  // Under no-mention, a prompt that names the target is never echoed (intro, citation titles).
+  const topicSafe = !(d.mention === 'forbid' && targetMatcher.find(topic).length > 0);
+  const useTopic = topic.length > 0 && rng.chance(0.7) && topicSafe;
   lines.push(useTopic ? rng.pick(p.intros)(topic) : rng.pick(p.plainIntros), '');
 
   const style = rng.next();
@@ -441,7 +443,7 @@ function generate(req: ProbeRequest, d: SandboxDirectives, rng: Rng): Generated 
 
   // Citations: review sites, an encyclopedia page, home pages of listed entities, maybe the target.
   const pool: { title: string; url: string }[] = [];
-  const subject = topic || entities[0] || 'software';
+  const subject = (topicSafe && topic) || entities.find((e) => e !== target) || 'software';
   for (const site of rng.shuffle(p.reviewSites).slice(0, 3)) {
     pool.push({ title: `${rng.pick(p.reviewTitles)(subject.slice(0, 60))} | ${site.title}`, url: `https://${site.host}/${pathSlug(subject) || 'compare'}` });
   }
