@@ -1,0 +1,73 @@
+// Live ChatGPT driver: the OpenAI Responses API with the hosted web_search tool, the way ChatGPT
+// answers with search. Built on the AI SDK (@ai-sdk/openai `responses()` model): it speaks the
+// Responses wire format, exposes url_citation annotations as sources and keeps the raw body.
+// The probe's country goes into the tool's user_location; language goes into the system message
+// (the API has no language parameter).
+//
+// Request: POST {OPENAI_BASE_URL|https://api.openai.com/v1}/responses, Authorization: Bearer KEY,
+// {model, input:[{role:'system'|'developer',…},{role:'user',…}],
+//  tools:[{type:'web_search', user_location:{type:'approximate', country}}], store:false}
+
+import { createOpenAI } from '@ai-sdk/openai';
+import { generateText, type ToolSet } from 'ai';
+import type { PlatformDriver, ProbeRequest } from './types.ts';
+import { cleanBaseURL, createLiveDriver, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
+import { marketInstruction } from './live/market.ts';
+import type { RawCitation } from './live/citations.ts';
+
+interface ResponsesBody {
+  model?: string;
+  output?: Array<{ type?: string; content?: Array<{ type?: string; refusal?: string }> }>;
+}
+
+/** A refusal content part (the model declined) instead of output_text. */
+function refusalOf(body: ResponsesBody | undefined): string | null {
+  for (const item of body?.output ?? []) {
+    if (item.type !== 'message') continue;
+    for (const part of item.content ?? []) if (part.type === 'refusal') return part.refusal ?? 'refused';
+  }
+  return null;
+}
+
+export function createOpenAIDriver(config: LiveDriverConfig): PlatformDriver {
+  const provider = createOpenAI({
+    apiKey: config.apiKey ?? '',
+    baseURL: cleanBaseURL(config.baseURL),
+    fetch: config.fetch,
+  });
+  return createLiveDriver({
+    platform: 'openai',
+    apiKey: config.apiKey,
+    async call(req: ProbeRequest): Promise<LiveCallResult> {
+      const country = req.country?.toUpperCase();
+      const result = await generateText({
+        model: provider.responses(req.providerModel),
+        system: marketInstruction(req.language, req.country, { includeCountry: false }),
+        prompt: req.prompt,
+        // The cast bridges two installed copies of @ai-sdk/provider-utils (the provider's and ai's);
+        // the tool object is the same at runtime.
+        tools: {
+          web_search: provider.tools.webSearch({
+            ...(country ? { userLocation: { type: 'approximate', country } } : {}),
+          }),
+        } as unknown as ToolSet,
+        // Nothing of a probe needs to live on OpenAI's side after the answer.
+        providerOptions: { openai: { store: false } },
+        maxRetries: 0,
+        abortSignal: req.signal,
+      });
+      const body = result.response.body as ResponsesBody | undefined;
+      const citations: RawCitation[] = result.sources.flatMap((s) =>
+        s.sourceType === 'url' ? [{ url: s.url, title: s.title ?? null }] : [],
+      );
+      return {
+        text: result.text,
+        citations,
+        model: body?.model ?? result.response.modelId ?? null,
+        raw: body ?? null,
+        usage: result.usage,
+        refusal: refusalOf(body),
+      };
+    },
+  });
+}

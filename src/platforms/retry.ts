@@ -1,0 +1,96 @@
+// Retry around one driver call: a per-attempt timeout, exponential backoff with full jitter for
+// retryable PlatformErrors (429, 5xx, network, timeout), Retry-After honoured, everything else
+// thrown at once. Drivers set the AI SDK's own retries to 0, so this is the only retry layer and
+// attempts are counted in one place. A caller abort (req.signal) stops everything immediately.
+
+import { PlatformError, type PlatformDriver, type ProbeAnswer, type ProbeRequest } from './types.ts';
+
+export interface RetryPolicy {
+  /** Time allowed for one attempt. */
+  timeoutMs: number;
+  /** Attempts in total (1 = no retry). */
+  maxAttempts: number;
+  /** First backoff ceiling (default 500 ms); doubles per attempt. */
+  baseDelayMs?: number;
+  /** Backoff ceiling (default 30 000 ms). A provider's Retry-After is honoured even when longer. */
+  maxDelayMs?: number;
+  /** Injectable for tests; must reject when the signal aborts. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Injectable for tests: a number in [0, 1). */
+  random?: () => number;
+  /** Called before each retry (for logs/metrics); the error is already scrubbed. */
+  onRetry?: (info: { attempt: number; delayMs: number; error: PlatformError }) => void;
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+}
+
+export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(abortError(signal!));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Full-jitter backoff: uniform in [0, min(max, base·2^(attempt-1))]. */
+export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number, random: () => number): number {
+  const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** Math.max(0, attempt - 1));
+  return Math.floor(random() * ceiling);
+}
+
+/** One attempt bounded by timeoutMs, even if the driver ignores its abort signal. */
+async function attemptOnce(driver: PlatformDriver, req: ProbeRequest, timeoutMs: number): Promise<ProbeAnswer> {
+  const controller = new AbortController();
+  const timeoutError = new PlatformError('provider_timeout', `${driver.platform}: no answer within ${timeoutMs} ms.`, {
+    retryable: true,
+  });
+  const signal = req.signal ? AbortSignal.any([req.signal, controller.signal]) : controller.signal;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort(timeoutError);
+      reject(timeoutError);
+    }, timeoutMs);
+  });
+  const call = driver.ask({ ...req, signal });
+  try {
+    return await Promise.race([call, timedOut]);
+  } catch (err) {
+    // Whatever the driver threw after our timer fired (an AbortError, usually) is the timeout.
+    if (controller.signal.aborted && !req.signal?.aborted) throw timeoutError;
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    call.catch(() => {}); // a call that lost the race must not surface as an unhandled rejection
+  }
+}
+
+export async function askWithRetry(driver: PlatformDriver, req: ProbeRequest, policy: RetryPolicy): Promise<ProbeAnswer> {
+  const maxAttempts = Math.max(1, Math.floor(policy.maxAttempts));
+  const base = policy.baseDelayMs ?? 500;
+  const max = policy.maxDelayMs ?? 30_000;
+  const sleep = policy.sleep ?? defaultSleep;
+  const random = policy.random ?? Math.random;
+
+  for (let attempt = 1; ; attempt++) {
+    if (req.signal?.aborted) throw abortError(req.signal);
+    try {
+      return await attemptOnce(driver, req, policy.timeoutMs);
+    } catch (err) {
+      if (req.signal?.aborted) throw abortError(req.signal);
+      if (!(err instanceof PlatformError) || !err.retryable || attempt >= maxAttempts) throw err;
+      const delayMs = Math.max(backoffDelay(attempt, base, max, random), err.retryAfterMs ?? 0);
+      policy.onRetry?.({ attempt, delayMs, error: err });
+      await sleep(delayMs, req.signal);
+    }
+  }
+}
