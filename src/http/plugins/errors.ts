@@ -25,12 +25,14 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const part = PART_NAMES[(error as FastifyError).validationContext ?? 'body'] ?? 'body';
+      // The zod provider flattens issue paths into instancePath ("/prompts/0"): array indexes
+      // come back as numbers, as FastAPI clients expect.
       const detail = error.validation.map((v) => {
-        const issue = (v.params as { issue?: { path?: PropertyKey[]; code?: string; message?: string } }).issue;
-        const path = (issue?.path ?? v.instancePath.split('/').filter(Boolean)).map((p: PropertyKey) =>
-          typeof p === 'number' ? p : String(p),
-        );
-        return { loc: [part, ...path], msg: issue?.message ?? v.message, type: issue?.code ?? v.keyword };
+        const path = v.instancePath
+          .split('/')
+          .filter(Boolean)
+          .map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+        return { loc: [part, ...path], msg: v.message, type: v.keyword };
       });
       return reply.status(422).send({ detail });
     }
