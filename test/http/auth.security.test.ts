@@ -13,7 +13,7 @@ describe('authentication and scopes', () => {
   after(async () => s.close());
 
   test('missing, malformed and unknown keys get 401 unauthorized', async () => {
-    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer svc_api_live_short' }, { authorization: `Bearer svc_api_live_${'x'.repeat(40)}` }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: 'Basic abc' }, { authorization: 'Bearer svc_api_live_short' }, { authorization: `Bearer svc_api_live_${'x'.repeat(40)}` }]) {
       const res = await s.request('GET', '/v1/usage', { headers });
       assert.equal(res.statusCode, 401);
       assert.equal(res.json().detail.error, 'unauthorized');

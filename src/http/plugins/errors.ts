@@ -31,7 +31,7 @@ export function registerErrorHandling(app: FastifyInstance) {
         const path = v.instancePath
           .split('/')
           .filter(Boolean)
-          .map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+          .map((p: string) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
         return { loc: [part, ...path], msg: v.message, type: v.keyword };
       });
       return reply.status(422).send({ detail });
