@@ -34,6 +34,8 @@ const STRONG_NEGATIVE = /(?:^|[^a-z])(?:cookie|cookies|consent|gdpr|cmp|onetrust
 const WEAK_NEGATIVE = /(?:^|[^a-z])(?:sidebar|side-bar|widget|widgets|related|recommend|recommended|recommendations|recirc|promo|promos|banner|pagination|pager|tags|tagcloud|tag-cloud|trending|most-popular|mostpopular|more-stories|author-bio|authorbox|author-box|about-author|comments|comment-list|commentlist|comments-area|disqus|disqus_thread|upsell|cross-sell|you-may-also-like|also-like)(?:$|[^a-z])/i;
 const POSITIVE = /(?:^|[^a-z])(?:content|main|article|articlebody|post-body|post-content|entry|entry-content|story|body|text|prose|markdown|doc|docs|documentation|product|description|question|answer|thread|topic)(?:$|[^a-z])/i;
 
+const HIDE_STYLE = process.env.XHIDE === '1';
+const ASIDE_WEAK = process.env.XASIDE === '1';
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
 function textLength(el: Element): number {
@@ -87,7 +89,7 @@ export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
     }
     if (name === 'html' || name === 'body' || name === 'main') return true;
     const a = el.attribs;
-    if (a.hidden !== undefined || (a.style && HIDDEN_STYLE.test(a.style)) || a.type === 'hidden') {
+    if (a.hidden !== undefined || (HIDE_STYLE && a.style && HIDDEN_STYLE.test(a.style)) || a.type === 'hidden') {
       gone.push(el);
       return false;
     }
@@ -96,7 +98,7 @@ export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
     void insideArticle;
     let drop = false;
     let structural = false;
-    if (name === 'nav' || name === 'aside' || name === 'footer' || name === 'menu') {
+    if (name === 'nav' || (name === 'aside' && !ASIDE_WEAK) || name === 'footer' || name === 'menu') {
       drop = true;
       structural = true;
     } else if (name === 'header') {

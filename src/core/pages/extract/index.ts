@@ -10,7 +10,8 @@ import { readMetadata, resolveUrl, type PageMetadata } from './metadata.ts';
 import { pruneBoilerplate, weakBoilerplate } from './boilerplate.ts';
 
 const WEAK_SHARE = Number(process.env.XWEAK ?? 0.5);
-import { measure, selectMain } from './main-content.ts';
+const LINK_SHARE = Number(process.env.XLS ?? 0.3);
+import { linkBoxes, measure, selectMain } from './main-content.ts';
 import { BlockWriter, blocksToText, SKIP_TAGS } from './blocks.ts';
 
 export { renderContentView } from '../content-view.ts';
@@ -99,6 +100,10 @@ export function extractPage(html: string, url: string): PageDocument {
       const weak = weakBoilerplate(r);
       const weakText = weak.reduce((n, el) => n + (stats.get(el)?.text ?? 0), 0);
       if (weak.length && weakText < (stats.get(r)?.text ?? 0) * WEAK_SHARE) removeNodes(weak);
+      // Same rule for boxes of bare links (menus, tag lists) left inside the main subtree.
+      const boxes = linkBoxes(r, stats);
+      const boxText = boxes.reduce((n, el) => n + (stats.get(el)?.text ?? 0), 0);
+      if (boxes.length && boxText < (stats.get(r)?.text ?? 0) * LINK_SHARE) removeNodes(boxes);
     }
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);

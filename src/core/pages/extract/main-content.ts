@@ -14,6 +14,7 @@ export interface Stats {
   link: number; // characters of text inside <a>
   score: number; // votes received from text blocks
   paragraphs: number; // text blocks of 25+ characters below
+  anchors: number; // <a> elements below (including self)
   good: number; // characters in prose-like runs of text (or headings) below
   bad: number; // characters in short or link-dominated runs below
 }
@@ -80,6 +81,7 @@ export function measure(root: Element): Map<Element, Stats> {
     let cm = 0;
     let own = 0;
     let paragraphs = 0;
+    let anchors = el.name === 'a' ? 1 : 0;
     for (const k of el.children) {
       if (isText(k)) {
         const l = spaceAwareLength(k.data);
@@ -92,13 +94,14 @@ export function measure(root: Element): Map<Element, Stats> {
         text += s.text;
         link += s.link;
         paragraphs += s.paragraphs;
+        anchors += s.anchors;
         cm += commas.get(k) ?? 0;
       }
     }
     if (el.name === 'a') link = text;
     commas.set(el, cm);
     ownText.set(el, own);
-    stats.set(el, { text, link, score: 0, paragraphs, good: 0, bad: 0 });
+    stats.set(el, { text, link, score: 0, paragraphs, anchors, good: 0, bad: 0 });
   }
   // Votes: a text block scores by commas and length and passes its score to its ancestors.
   for (const el of order) {
@@ -242,4 +245,29 @@ export function selectMain(body: Element, stats: Map<Element, Stats>): Element[]
 function isAncestor(node: Element, ancestor: Element): boolean {
   for (let p: AnyNode | null = node.parent; p; p = p.parent) if (p === ancestor) return true;
   return false;
+}
+
+const LINK_BOX_TAGS = new Set(['ul', 'ol', 'div', 'section', 'table', 'dl', 'menu', 'p', 'span', 'form']);
+const LINK_BOX_DENSITY = Number(process.env.XLD ?? 0.7);
+
+/**
+ * Top-most boxes under root that are mostly links with little text of their own (menus, tag
+ * lists, "more in this section"): at least two links, link density 0.7+ and under 80 characters
+ * of non-link text.
+ */
+export function linkBoxes(root: Element, stats: Map<Element, Stats>): Element[] {
+  const out: Element[] = [];
+  const stack: Element[] = [];
+  for (const k of root.children) if (isElement(k)) stack.push(k);
+  while (stack.length) {
+    const el = stack.pop()!;
+    const s = stats.get(el);
+    if (!s || s.text === 0) continue;
+    if (LINK_BOX_TAGS.has(el.name) && s.anchors >= 2 && s.link >= s.text * LINK_BOX_DENSITY && s.text - s.link < 80) {
+      out.push(el);
+      continue;
+    }
+    for (const k of el.children) if (isElement(k)) stack.push(k);
+  }
+  return out;
 }
