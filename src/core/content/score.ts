@@ -33,7 +33,9 @@ export interface ScoreExtras {
   related?: PageDocument[];
 }
 
-const MIN_WORDS: Record<PageType, number> = { article: 300, documentation: 300, service: 300, product: 150, listing: 100, forum: 100, home: 100 };
+// Below these counts a page has almost nothing to cite ("thin"). Shorter-than-ideal pages
+// above them are handled by the depth score, which grows toward TARGET_WORDS.
+const MIN_WORDS: Record<PageType, number> = { article: 150, documentation: 150, service: 150, product: 50, listing: 30, forum: 30, home: 30 };
 const TARGET_WORDS: Record<PageType, number> = { article: 1200, documentation: 1000, service: 700, product: 500, listing: 300, forum: 400, home: 400 };
 const PROSE_TYPES = new Set<PageType>(['article', 'service', 'product', 'documentation']);
 

@@ -130,7 +130,7 @@ export function isQuestion(text: string, lang: Lang): boolean {
 
 const STAT_RE = [
   /\d+(?:[.,]\d+)?\s?(?:%|percent|prozent|pour ?cent|por ciento)/i,
-  /(?:[$€£¥]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|eur|usd|dollars?|euros?)\b)/i,
+  /(?:[$€£¥]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|(?:eur|usd|dollars?|euros?)\b))/i,
   /\d+(?:[.,]\d+)?\s?(?:million|billion|thousand|millionen|milliarden|millions?|milliards?|millones|mil millones)\b/i,
   /\b\d+\s?(?:x|times|mal|fois|veces)\s+(?:faster|more|higher|lower|schneller|mehr|plus|más)\b/i,
   /\b\d+ (?:out of|of every|von|sur|de cada) \d+\b/i,
@@ -246,10 +246,10 @@ function firstString(v: unknown): string | null {
 }
 
 const BYLINE: Record<Lang, RegExp> = {
-  en: /(?:^|\n)\s*(?:by|written by|author:)\s+(\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,2})/u,
-  de: /(?:^|\n)\s*(?:von|autor(?:in)?:)\s+(\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,2})/u,
-  fr: /(?:^|\n)\s*(?:par|auteur\s?:)\s+(\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,2})/u,
-  es: /(?:^|\n)\s*(?:por|autor(?:a)?:)\s+(\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,2})/u,
+  en: /(?:^|\n)\s*(?:[Bb]y|[Ww]ritten by|[Aa]uthor:)\s+(\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,2})/u,
+  de: /(?:^|\n)\s*(?:[Vv]on|[Aa]utor(?:in)?:)\s+(\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,2})/u,
+  fr: /(?:^|\n)\s*(?:[Pp]ar|[Aa]uteur\s?:)\s+(\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,2})/u,
+  es: /(?:^|\n)\s*(?:[Pp]or|[Aa]utor(?:a)?:)\s+(\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,2})/u,
   it: /(?:^|\n)\s*(?:di|autore:)\s+(\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,2})/u,
   nl: /(?:^|\n)\s*(?:door|auteur:)\s+(\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,2})/u,
   pt: /(?:^|\n)\s*(?:por|autor:)\s+(\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,2})/u,
@@ -303,7 +303,7 @@ export function measureSignals(doc: PageDocument, opts: SignalOptions = {}): Pag
   const lead = paras.find((p) => wc(p.text) >= 12 && !BYLINE[lang].test(p.text) && !/^(updated|published|last updated|aktualisiert|mis à jour|actualizado)\b/i.test(p.text));
   const leadWords = lead ? wc(lead.text) : 0;
   const leadFirstSentence = lead ? wc(sentences(lead.text)[0] ?? '') : 0;
-  const answerFirst = !!lead && leadWords >= 20 && leadWords <= 100 && leadFirstSentence <= 35 && !FILLER_OPENER.test(lead.text);
+  const answerFirst = !!lead && leadWords >= 20 && leadWords <= 100 && leadFirstSentence <= 45 && !FILLER_OPENER.test(lead.text);
 
   // --- statistics, quotations, sources, definitions
   const allSentences = [
