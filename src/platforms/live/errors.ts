@@ -146,5 +146,11 @@ export function toPlatformError(
     });
   }
 
+  // A TypeError that is not a network failure comes from reading a reply whose shape the SDK did not
+  // expect (e.g. OpenAI's schema lets `output` be absent, then iterates it).
+  if (err instanceof TypeError) {
+    return new PlatformError('provider_malformed_response', `${p}: the provider's response could not be read: ${detail(err.message, ctx.secrets)}`);
+  }
+
   return new PlatformError('provider_error', `${p}: unexpected provider failure: ${detail(String((err as Error)?.message ?? err), ctx.secrets)}`);
 }

@@ -464,3 +464,30 @@ export async function startFakeProviders(
   const env = Object.assign({}, ...Object.values(fakes).map((f) => f.env)) as Record<string, string>;
   return { fakes, env, close: async () => void (await Promise.all(Object.values(fakes).map((f) => f.close()))) };
 }
+
+/** A ProbeRequest for a platform with the catalog's default model, overridable per test. */
+export function probeRequest(
+  platform: PlatformName,
+  overrides: Partial<import('../../../src/platforms/types.ts').ProbeRequest> = {},
+): import('../../../src/platforms/types.ts').ProbeRequest {
+  const model: Record<PlatformName, string> = {
+    openai: 'gpt-5-mini',
+    perplexity: 'sonar',
+    gemini: 'gemini-2.5-flash',
+    grok: 'grok-4-fast',
+    claude: 'claude-sonnet-4-5',
+    deepseek: 'deepseek-chat',
+  };
+  return {
+    platform,
+    modelId: model[platform],
+    providerModel: model[platform],
+    prompt: 'Which companies make the best anvils?',
+    language: 'de',
+    country: 'DE',
+    targetEntity: 'Acme Anvils',
+    targetUrl: 'https://acme.example/',
+    competitors: ['Globex'],
+    ...overrides,
+  };
+}
