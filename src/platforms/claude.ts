@@ -85,6 +85,7 @@ export function createClaudeDriver(config: LiveDriverConfig): PlatformDriver {
         model: body?.model ?? result.response.modelId ?? null,
         raw: body ?? null,
         usage: result.usage,
+        finishReason: result.finishReason,
         refusal: body?.stop_reason === 'refusal' ? result.text.trim() || 'refused' : null,
       };
     },

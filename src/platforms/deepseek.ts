@@ -40,6 +40,7 @@ export function createDeepSeekDriver(config: LiveDriverConfig): PlatformDriver {
         model: body?.model ?? result.response.modelId ?? null,
         raw: body ?? null,
         usage: result.usage,
+        finishReason: result.finishReason,
       };
     },
   });

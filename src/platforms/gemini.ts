@@ -115,6 +115,7 @@ export function createGeminiDriver(config: GeminiDriverConfig): PlatformDriver {
         model: body?.modelVersion ?? null,
         raw: body ?? null,
         usage: result.usage,
+        finishReason: result.finishReason,
         refusal: refusalOf(body, result.text),
       };
     },

@@ -43,6 +43,7 @@ export function createGrokDriver(config: LiveDriverConfig): PlatformDriver {
         model: body?.model ?? result.response.modelId ?? null,
         raw: body ?? null,
         usage: result.usage,
+        finishReason: result.finishReason,
       };
     },
   });

@@ -66,6 +66,7 @@ export function createOpenAIDriver(config: LiveDriverConfig): PlatformDriver {
         model: body?.model ?? result.response.modelId ?? null,
         raw: body ?? null,
         usage: result.usage,
+        finishReason: result.finishReason,
         refusal: refusalOf(body),
       };
     },

@@ -64,6 +64,7 @@ export function createPerplexityDriver(config: LiveDriverConfig): PlatformDriver
         model: body?.model ?? result.response.modelId ?? null,
         raw: body ?? null,
         usage: result.usage,
+        finishReason: result.finishReason,
       };
     },
   });

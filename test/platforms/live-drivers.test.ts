@@ -305,3 +305,21 @@ test('an unreachable provider is provider_network_error (retryable)', async () =
     return true;
   });
 });
+
+test('deepseek: finish_reason content_filter with no text is provider_refused', async () => {
+  const filtered = {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 1,
+    model: 'deepseek-chat',
+    choices: [{ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'content_filter' }],
+    usage: { prompt_tokens: 5, completion_tokens: 0, total_tokens: 5 },
+  };
+  const { driver } = await driverFor('deepseek', [{ body: filtered }]);
+  await assert.rejects(driver.ask(probeRequest('deepseek')), (e: unknown) => e instanceof PlatformError && e.code === 'provider_refused' && !e.retryable);
+});
+
+test('an empty answer without a refusal is provider_malformed_response', async () => {
+  const { driver } = await driverFor('perplexity', [{ answer: { text: '' } }]);
+  await assert.rejects(driver.ask(probeRequest('perplexity')), (e: unknown) => e instanceof PlatformError && e.code === 'provider_malformed_response');
+});

@@ -27,6 +27,8 @@ export interface LiveCallResult {
   usage?: LanguageModelUsage;
   /** Set when the provider declined to answer (a refusal, a safety block). */
   refusal?: string | null;
+  /** The AI SDK's unified finish reason; 'content-filter' without text counts as a refusal. */
+  finishReason?: string;
 }
 
 export function usageOf(u: LanguageModelUsage | undefined): ProbeAnswer['usage'] {
@@ -65,6 +67,9 @@ export function createLiveDriver(opts: {
         throw toPlatformError(err, { platform, secrets });
       }
       const raw = scrubValue(res.raw ?? null, secrets);
+      if (res.refusal == null && res.finishReason === 'content-filter' && !res.text.trim()) {
+        res = { ...res, refusal: 'the provider filtered the answer (content filter)' };
+      }
       if (res.refusal != null) {
         throw new PlatformError('provider_refused', scrubText(`${platform}: the model declined to answer: ${res.refusal}`.slice(0, 400), secrets));
       }
