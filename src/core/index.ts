@@ -4,6 +4,8 @@
 import type { Config } from '../config.ts';
 import { Worker } from '../jobs/worker.ts';
 import { PLATFORMS, type PlatformDriver, type PlatformName } from '../platforms/types.ts';
+import { parseFetchAllowlist } from './pages/fetch/index.ts';
+import { createPageLoader, type PageLoader, type PageLoaderOptions } from './pages/pipeline.ts';
 import { ActivityLog } from './reports/activity.ts';
 import type { Store } from './store.ts';
 import { catalogListing, loadCatalog, type Catalog } from './visibility/catalog.ts';
@@ -22,6 +24,8 @@ export interface CoreOptions {
   /** Extra job handlers (e.g. Content Intelligence runs) and their lanes. */
   extraJobs?: { handlers: Record<string, (refId: string, signal: AbortSignal) => Promise<void>>; lanes: Record<string, number> };
   onWorkerError?: (err: unknown) => void;
+  /** Page loader settings (fetch timeouts, resolver, cache); `allow` defaults to SIGHTLINE_FETCH_ALLOW. */
+  pages?: PageLoaderOptions;
 }
 
 export interface Core {
@@ -31,6 +35,8 @@ export interface Core {
   activity: ActivityLog;
   visibility: VisibilityDeps;
   drivers: Record<PlatformName, PlatformDriver>;
+  /** The shared page loader (fetch → extract → content view, briefly cached). */
+  pages: PageLoader;
   modelListing(): ReturnType<typeof catalogListing>;
   /** Starts the in-process worker (idempotent). */
   startWorker(): Worker;
@@ -45,6 +51,7 @@ export function createCore(opts: CoreOptions): Core {
   const engine = opts.drivers[PLATFORMS[0]]?.engine ?? 'sandbox';
   let worker: Worker | null = null;
   const activity = new ActivityLog(opts.store.db);
+  const pages = createPageLoader({ ...opts.pages, allow: opts.pages?.allow ?? fetchAllowlist(opts.config.SIGHTLINE_FETCH_ALLOW) });
 
   const core: Core = {
     store: opts.store,
@@ -52,6 +59,7 @@ export function createCore(opts: CoreOptions): Core {
     catalog,
     activity,
     drivers: opts.drivers,
+    pages,
     visibility: { store: opts.store, catalog, engine, isAvailable, onQueued: () => worker?.notify() },
     modelListing: () => catalogListing(catalog, (p) => ({ engine: opts.drivers[p]?.engine ?? engine, available: isAvailable(p) })),
     startWorker() {
@@ -77,4 +85,13 @@ export function createCore(opts: CoreOptions): Core {
     },
   };
   return core;
+}
+
+/** Parses SIGHTLINE_FETCH_ALLOW, so that a typo stops the start instead of silently allowing nothing. */
+function fetchAllowlist(spec: string) {
+  try {
+    return parseFetchAllowlist(spec);
+  } catch (err) {
+    throw new Error(`Invalid configuration:\n  ${(err as Error).message}`);
+  }
 }

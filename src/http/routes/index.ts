@@ -13,8 +13,9 @@ import cancelRun from './visibility/cancel-run.ts';
 import listTests from './tests/list-tests.ts';
 import getTest from './tests/get-test.ts';
 import reportsByUrl from './reports/by-url.ts';
+import serializePage from './pages/serialize.ts';
 
-const ROUTES = [getUsage, listActivity, listModels, createRun, listRuns, getRun, cancelRun, listTests, getTest, reportsByUrl];
+const ROUTES = [getUsage, listActivity, listModels, createRun, listRuns, getRun, cancelRun, listTests, getTest, reportsByUrl, serializePage];
 
 export async function registerRoutes(app: FastifyInstance, core: Core) {
   registerHealthRoutes(app, core);
