@@ -14,6 +14,11 @@ export interface RetryPolicy {
   baseDelayMs?: number;
   /** Backoff ceiling (default 30 000 ms). A provider's Retry-After is honoured even when longer. */
   maxDelayMs?: number;
+  /**
+   * Longest Retry-After worth waiting for (default 120 000 ms); a provider asking for more (a daily
+   * quota, say) gets its error thrown now instead of a worker sleeping for hours.
+   */
+  maxRetryAfterMs?: number;
   /** Injectable for tests; must reject when the signal aborts. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Injectable for tests: a number in [0, 1). */
@@ -88,6 +93,7 @@ export async function askWithRetry(driver: PlatformDriver, req: ProbeRequest, po
     } catch (err) {
       if (req.signal?.aborted) throw abortError(req.signal);
       if (!(err instanceof PlatformError) || !err.retryable || attempt >= maxAttempts) throw err;
+      if ((err.retryAfterMs ?? 0) > (policy.maxRetryAfterMs ?? 120_000)) throw err;
       const delayMs = Math.max(backoffDelay(attempt, base, max, random), err.retryAfterMs ?? 0);
       policy.onRetry?.({ attempt, delayMs, error: err });
       await sleep(delayMs, req.signal);

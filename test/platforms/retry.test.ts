@@ -51,6 +51,17 @@ test('429 with retry-after-ms (OpenAI) and with an HTTP-date are honoured', asyn
   assert.ok(delays[1]! > 50_000 && delays[1]! <= 60_000, String(delays[1]));
 });
 
+test('a Retry-After longer than maxRetryAfterMs is not waited for: the 429 is thrown at once', async () => {
+  const { fake, driver } = await setup('grok', [{ status: 429, headers: { 'retry-after': '86400' }, error: 'daily quota' }, {}]);
+  const { delays, sleep } = recordingSleep();
+  await assert.rejects(
+    askWithRetry(driver, probeRequest('grok'), { timeoutMs: 5000, maxAttempts: 4, sleep, maxRetryAfterMs: 60_000 }),
+    (e: unknown) => e instanceof PlatformError && e.code === 'provider_rate_limited' && e.retryAfterMs === 86_400_000,
+  );
+  assert.equal(fake.requests.length, 1);
+  assert.deepEqual(delays, []);
+});
+
 test('5xx on every attempt: maxAttempts requests, exponential full-jitter backoff, the last error thrown', async () => {
   const { fake, driver } = await setup('perplexity', (_req, i) => ({ status: i < 3 ? 502 : 503, error: `upstream failure ${i}` }));
   const { delays, sleep } = recordingSleep();
