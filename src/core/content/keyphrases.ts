@@ -59,6 +59,7 @@ function isContentWord(w: string, stop: Set<string>): boolean {
   if (!/\p{L}/u.test(lw)) return false; // pure numbers
   if (/^\p{N}/u.test(lw) && !/^\p{N}+[a-z]{1,2}$/u.test(lw)) return false;
   if (lw.includes("'")) return false; // contractions: don't, it's
+  if (/-(il|elle|on|ils|elles)$/.test(lw)) return false; // French inversions: suffit-il
   return !stop.has(lw);
 }
 
@@ -140,7 +141,7 @@ export function extractKeyphrases(texts: WeightedText[], lang: Lang, limit = 30)
   void byKey;
   cands.sort((x, y) => y.score - x.score || y.count - x.count || cmp(x.key, y.key));
   return cands.slice(0, limit).map((a) => ({
-    phrase: pickSurface(a.surfaces),
+    phrase: pickSurface(a.surfaces, lang),
     key: a.key,
     tokens: a.tokens,
     score: Math.round(a.score * 100) / 100,
@@ -150,11 +151,12 @@ export function extractKeyphrases(texts: WeightedText[], lang: Lang, limit = 30)
   }));
 }
 
-function pickSurface(surfaces: Map<string, number>): string {
+function pickSurface(surfaces: Map<string, number>, lang: Lang): string {
   // Most frequent surface; lower case unless it is an acronym or consistently capitalized
   // mid-phrase (brand names). Ties broken alphabetically for determinism.
   const entries = [...surfaces.entries()].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]));
   const best = entries[0]![0];
+  if (lang === 'de') return best; // German nouns are capitalized: keep the written form
   return best
     .split(' ')
     .map((w) => (/^\p{Lu}[\p{Lu}\p{N}]+$/u.test(w) ? w : allCapitalized(w, surfaces) ? w : w.toLowerCase()))

@@ -29,9 +29,9 @@ const WEB_NOISE = [
 ];
 const EXTRA: Record<Lang, string[]> = {
   en: WEB_NOISE,
-  de: [...WEB_NOISE, 'mehr', 'sowie', 'bzw', 'z.b', 'ihr', 'ihre', 'ihren', 'ihrem', 'ihrer', 'sie', 'dabei', 'gibt', 'geht', 'beim', 'immer', 'viele', 'vielen', 'neue', 'neuen', 'wichtig', 'einfach', 'jahr', 'jahre', 'jahren', 'schritt', 'frage', 'fragen', 'antwort', 'kosten', 'kostet'],
-  fr: [...WEB_NOISE, 'plus', 'comme', 'très', 'aussi', 'tout', 'tous', 'toutes', 'leur', 'leurs', 'votre', 'vos', 'peut', 'faire', 'être', 'avoir', 'bien', 'ainsi', 'chaque', 'année', 'années', 'question', 'questions', 'coût', 'coûte'],
-  es: [...WEB_NOISE, 'más', 'muy', 'también', 'todo', 'todos', 'puede', 'pueden', 'hacer', 'ser', 'cada', 'año', 'años', 'sus', 'su', 'pregunta', 'preguntas', 'cuesta', 'costo'],
+  de: [...WEB_NOISE, 'mehr', 'sowie', 'bzw', 'z.b', 'ihr', 'ihre', 'ihren', 'ihrem', 'ihrer', 'sie', 'dabei', 'gibt', 'geht', 'beim', 'immer', 'viele', 'vielen', 'neue', 'neuen', 'wichtig', 'einfach', 'jahr', 'jahre', 'jahren', 'schritt', 'frage', 'fragen', 'antwort', 'kosten', 'kostet', 'brauche', 'braucht', 'brauchen', 'häufige', 'häufig', 'pro', 'monat', 'monate', 'welche', 'welcher', 'gibt', 'finden', 'wählen', 'vergleich'],
+  fr: [...WEB_NOISE, 'plus', 'comme', 'très', 'aussi', 'tout', 'tous', 'toutes', 'leur', 'leurs', 'votre', 'vos', 'peut', 'faire', 'être', 'avoir', 'bien', 'ainsi', 'chaque', 'année', 'années', 'question', 'questions', 'coût', 'coûte', 'comment', 'combien', 'choisir', 'suffit', 'privilégier', 'quelles', 'quels', 'quelle', 'quel', 'fréquentes', 'bien'],
+  es: [...WEB_NOISE, 'más', 'muy', 'también', 'todo', 'todos', 'puede', 'pueden', 'hacer', 'ser', 'cada', 'año', 'años', 'sus', 'su', 'pregunta', 'preguntas', 'cuesta', 'costo', 'cómo', 'cuánto', 'elegir', 'necesita', 'qué', 'cuál', 'frecuentes'],
   it: WEB_NOISE,
   nl: WEB_NOISE,
   pt: WEB_NOISE,
