@@ -1,0 +1,59 @@
+// The `sightline` bin as an operator uses it: --json prints exactly one JSON document, and the
+// accounts, keys and credits it creates work against the API.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { freshDatabaseUrl } from '../helpers/harness.ts';
+
+const run = promisify(execFile);
+const BIN = fileURLToPath(new URL('../../bin/sightline.js', import.meta.url));
+
+describe('sightline CLI', () => {
+  let db: { url: string; drop: () => Promise<void> };
+  const cli = async (...args: string[]) => {
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: db.url } });
+    return { stdout, stderr };
+  };
+  const json = async (...args: string[]) => {
+    const { stdout } = await cli(...args, '--json');
+    return JSON.parse(stdout); // throws unless stdout is exactly one JSON document
+  };
+  before(async () => {
+    db = await freshDatabaseUrl();
+  });
+  after(async () => db.drop());
+
+  test('migrate, accounts create, keys create, credits grant, suspend and revoke', async () => {
+    await cli('migrate');
+    const acct = await json('accounts', 'create', '--email', 'Ops@Example.com', '--credits', '25');
+    assert.match(acct.account_id, /^acct_/);
+    assert.equal(acct.email, 'ops@example.com');
+    assert.match(acct.api_key, /^svc_api_live_[0-9A-Za-z]{32,}$/);
+    assert.equal(acct.available_credits, '25.00');
+
+    const ro = await json('keys', 'create', '--account', acct.account_id, '--name', 'dashboard', '--read-only');
+    assert.deepEqual(ro.scopes, ['tests:read', 'runs:read']);
+    const custom = await json('keys', 'create', '--account', acct.account_id, '--scopes', 'runs:read,pages:content:serialize');
+    assert.deepEqual(custom.scopes, ['runs:read', 'pages:content:serialize']);
+    const mcp = await json('keys', 'create', '--account', acct.account_id, '--mcp');
+    assert.match(mcp.api_key, /^svc_mcp_live_/);
+
+    const grant = await json('credits', 'grant', '--account', acct.account_id, '--credits', '2.5');
+    assert.equal(grant.available_credits, '27.50');
+
+    const suspended = await json('accounts', 'suspend', '--account', acct.account_id);
+    assert.equal(suspended.status, 'suspended');
+    const active = await json('accounts', 'unsuspend', '--account', acct.account_id);
+    assert.equal(active.status, 'active');
+    const revoked = await json('keys', 'revoke', '--key', ro.key_id);
+    assert.equal(revoked.revoked, true);
+  });
+
+  test('usage errors exit 2 and say what is wrong; unknown accounts exit 1', async () => {
+    await assert.rejects(cli('keys', 'create'), (err: { code: number; stderr: string }) => err.code === 2 && /missing --account/.test(err.stderr));
+    await assert.rejects(cli('frobnicate'), (err: { code: number }) => err.code === 2);
+    await assert.rejects(cli('credits', 'grant', '--account', 'acct_nope', '--credits', '5'), (err: { code: number; stderr: string }) => err.code === 1 && /not found/.test(err.stderr));
+  });
+});
