@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { createCore } from '../../src/core/index.ts';
+import { PLATFORMS, type PlatformName } from '../../src/platforms/types.ts';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 
@@ -203,5 +205,26 @@ describe('POST /v1/pages/content/serialize (errors)', () => {
     assert.equal(res.body.detail.error, 'credit_storage_unavailable');
     assert.equal(site.requests.length, before);
     await assertNothingCharged(key, '5.00');
+  });
+
+  test('an invalid SIGHTLINE_FETCH_ALLOW stops the core from starting, naming the bad entry', () => {
+    const base = s.runtime.core;
+    for (const [spec, pattern] of [
+      ['127.0.0.1:99999', /bad port in "127\.0\.0\.1:99999"/],
+      ['10.0.0.0/33', /bad CIDR "10\.0\.0\.0\/33"/],
+      ['intranet.example, 127.1:8080', /four decimal parts \("127\.1:8080"\)/],
+    ] as const) {
+      assert.throws(
+        () =>
+          createCore({
+            store: base.store,
+            config: { ...base.config, SIGHTLINE_FETCH_ALLOW: spec },
+            drivers: base.drivers,
+            ask: () => Promise.reject(new Error('unused')),
+            platformConcurrency: Object.fromEntries(PLATFORMS.map((p) => [p, 1])) as Record<PlatformName, number>,
+          }),
+        (err: Error) => /^Invalid configuration:/.test(err.message) && /SIGHTLINE_FETCH_ALLOW/.test(err.message) && pattern.test(err.message),
+      );
+    }
   });
 });

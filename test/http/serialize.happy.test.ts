@@ -311,4 +311,14 @@ describe('POST /v1/pages/content/serialize (happy paths)', () => {
     assert.equal(ser.title, 'How to brew pour-over coffee');
     assert.equal(ser.billing.billable, true);
   });
+
+  test('the OpenAPI document describes the endpoint, its body bounds and its errors', async () => {
+    const doc = (await s.request('GET', '/openapi.json')).json();
+    const op = doc.paths['/v1/pages/content/serialize'].post;
+    assert.ok(op, 'route documented');
+    for (const status of ['200', '400', '401', '402', '403', '422', '429', '500', '503']) assert.ok(op.responses[status], status);
+    const schema = op.requestBody.content['application/json'].schema;
+    assert.deepEqual(schema.required, ['url']);
+    assert.equal(schema.properties.max_chars.anyOf?.[0]?.maximum ?? schema.properties.max_chars.maximum, 25000);
+  });
 });
