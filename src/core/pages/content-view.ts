@@ -16,8 +16,7 @@ function renderBlock(b: Block): string {
   switch (b.kind) {
     case 'heading': {
       const level = Math.min(6, Math.max(1, b.level));
-      // Body headings sit one level below the page title, which owns the single `#`.
-      return `${'#'.repeat(Math.max(2, level))} ${oneLine(b.text)}`;
+      return `${'#'.repeat(level)} ${oneLine(b.text)}`;
     }
     case 'paragraph':
       return b.text
@@ -49,6 +48,13 @@ function renderBlock(b: Block): string {
   }
 }
 
+function repeatsTitle(heading: string, title: string): boolean {
+  if (!heading || !title) return false;
+  const h = heading.toLowerCase();
+  const t = title.toLowerCase();
+  return t === h || (t.startsWith(h) && /^\s*[|\-–—:·•]/.test(t.slice(h.length)));
+}
+
 export function renderContentView(doc: PageDocument): string {
   const parts: string[] = [];
   const title = doc.title ? oneLine(doc.title) : '';
@@ -56,8 +62,8 @@ export function renderContentView(doc: PageDocument): string {
   const description = doc.description ? oneLine(doc.description) : '';
   if (description) parts.push(description);
   for (const [i, b] of doc.blocks.entries()) {
-    // A first-level heading that only repeats the title would print the title twice.
-    if (i === 0 && b.kind === 'heading' && title && oneLine(b.text).toLowerCase() === title.toLowerCase()) continue;
+    // A leading h1 that only repeats the title (often "Title | Site") would print it twice.
+    if (i === 0 && b.kind === 'heading' && b.level === 1 && repeatsTitle(oneLine(b.text), title)) continue;
     const text = renderBlock(b);
     if (text) parts.push(text);
   }

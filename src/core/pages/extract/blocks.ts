@@ -28,7 +28,7 @@ export function blockText(root: Element): string {
   const parts: string[] = [];
   walk(root, (n) => {
     if (isText(n)) {
-      parts.push(n.data);
+      parts.push(flat(n.data));
       return;
     }
     if (!isElement(n)) return false;
@@ -38,6 +38,11 @@ export function blockText(root: Element): string {
     return true;
   });
   return joinLines(parts.join(''));
+}
+
+/** Source line breaks are just whitespace; only <br> and block boundaries break lines. */
+function flat(text: string): string {
+  return text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0 ? text.replace(/[\r\n]+/g, ' ') : text;
 }
 
 function joinLines(text: string): string {
@@ -136,7 +141,7 @@ export class BlockWriter {
         continue;
       }
       if (isText(node)) {
-        this.inline.push(node.data);
+        this.inline.push(flat(node.data));
         continue;
       }
       if (!isElement(node)) continue;
@@ -202,7 +207,7 @@ export class BlockWriter {
         const parts: string[] = [];
         walk(n, (k) => {
           if (isText(k)) {
-            parts.push(k.data);
+            parts.push(flat(k.data));
             return;
           }
           if (!isElement(k)) return false;

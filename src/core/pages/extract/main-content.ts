@@ -16,7 +16,8 @@ export interface Stats {
   paragraphs: number; // text blocks of 25+ characters below
   anchors: number; // <a> elements below (including self)
   good: number; // characters in prose-like runs of text (or headings) below
-  bad: number; // characters in short or link-dominated runs below
+  bad: number; // characters in link-dominated runs below
+  short: number; // characters in short runs that are not links (labels, list items, cells)
 }
 
 const TEXT_BLOCKS = new Set(['p', 'pre', 'td', 'blockquote', 'li', 'dd', 'h2', 'h3', 'h4', 'figcaption', 'section', 'div', 'article', 'span', 'font', 'center']);
@@ -101,7 +102,7 @@ export function measure(root: Element): Map<Element, Stats> {
     if (el.name === 'a') link = text;
     commas.set(el, cm);
     ownText.set(el, own);
-    stats.set(el, { text, link, score: 0, paragraphs, anchors, good: 0, bad: 0 });
+    stats.set(el, { text, link, score: 0, paragraphs, anchors, good: 0, bad: 0, short: 0 });
   }
   // Votes: a text block scores by commas and length and passes its score to its ancestors.
   for (const el of order) {
@@ -135,6 +136,30 @@ export function measure(root: Element): Map<Element, Stats> {
 }
 
 const INLINE_BREAK = new Set(['br']);
+const REPEAT_ITEMS = process.env.XREP !== '0';
+const siblingShapes = new WeakMap<Element, Map<string, number>>();
+
+function shape(el: Element): string {
+  return `${el.name}.${el.attribs.class ?? ''}`;
+}
+
+/** True when el or one of its three nearest ancestors has 4+ siblings of the same shape. */
+function isRepeatedItem(el: Element): boolean {
+  let cur: Element | null = el;
+  for (let depth = 0; cur && depth < 4; depth++) {
+    const parent: AnyNode | null = cur.parent;
+    if (!parent || !isElement(parent)) return false;
+    let counts = siblingShapes.get(parent);
+    if (!counts) {
+      counts = new Map();
+      for (const k of parent.children) if (isElement(k)) counts.set(shape(k), (counts.get(shape(k)) ?? 0) + 1);
+      siblingShapes.set(parent, counts);
+    }
+    if ((counts.get(shape(cur)) ?? 0) >= 4) return true;
+    cur = parent;
+  }
+  return false;
+}
 
 /**
  * Splits the text into runs (text between two block boundaries) and books each run's characters
@@ -144,14 +169,19 @@ const INLINE_BREAK = new Set(['br']);
 function classifyRuns(root: Element, stats: Map<Element, Stats>): void {
   const ownGood = new Map<Element, number>();
   const ownBad = new Map<Element, number>();
+  const ownShort = new Map<Element, number>();
   let runText = 0;
   let runLink = 0;
   let runOwner: Element | null = null;
   let runHeading = false;
   const finish = () => {
     if (runOwner && runText > 0) {
-      const prose = runHeading || (runText - runLink >= 25 && runLink < runText * 0.5);
-      const m = prose ? ownGood : ownBad;
+      const linky = runLink >= runText * 0.5;
+      const prose = !linky && (runHeading || runText - runLink >= 25);
+      // A link in one of many same-shaped siblings (cards, result rows) is a listing item,
+      // which is content; a lone link run is navigation.
+      const item = linky && REPEAT_ITEMS && isRepeatedItem(runOwner);
+      const m = prose || item ? ownGood : linky ? ownBad : ownShort;
       m.set(runOwner, (m.get(runOwner) ?? 0) + runText);
     }
     runText = 0;
@@ -197,12 +227,14 @@ function classifyRuns(root: Element, stats: Map<Element, Stats>): void {
   for (const [el, s] of stats) {
     s.good += ownGood.get(el) ?? 0;
     s.bad += ownBad.get(el) ?? 0;
+    s.short += ownShort.get(el) ?? 0;
     const p = el.parent;
     if (p && isElement(p) && el !== root) {
       const ps = stats.get(p);
       if (ps) {
         ps.good += s.good;
         ps.bad += s.bad;
+        ps.short += s.short;
       }
     }
   }
@@ -213,6 +245,7 @@ export function linkDensity(s: Stats): number {
 }
 
 const BAD_WEIGHT = Number(process.env.XBAD ?? 0.5);
+const SHORT_WEIGHT = Number(process.env.XSHORT ?? 0.1);
 const SEMANTIC_BONUS = Number(process.env.XSEM ?? 1.1);
 
 function isSemantic(el: Element): boolean {
@@ -229,7 +262,7 @@ export function selectMain(body: Element, stats: Map<Element, Stats>): Element[]
   let best: Element = body;
   let bestValue = -Infinity;
   for (const [el, s] of stats) {
-    let v = s.good - BAD_WEIGHT * s.bad;
+    let v = s.good - BAD_WEIGHT * s.bad - SHORT_WEIGHT * s.short;
     if (isSemantic(el)) v *= SEMANTIC_BONUS;
     if (v > bestValue || (v === bestValue && isAncestor(best, el))) {
       bestValue = v;

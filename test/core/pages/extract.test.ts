@@ -1,0 +1,183 @@
+// Behaviour of the main-content extractor and the content view on small hand-written pages:
+// boilerplate goes, the body stays in order, metadata is read, and broken input never throws.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { extractPage } from '../../../src/core/pages/extract/index.ts';
+import { renderContentView } from '../../../src/core/pages/content-view.ts';
+
+const fixture = (name: string) => readFileSync(new URL(`../../fixtures/extract/${name}`, import.meta.url), 'utf8');
+
+function inOrder(text: string, parts: string[]): void {
+  let at = -1;
+  for (const p of parts) {
+    const i = text.indexOf(p, at + 1);
+    assert.ok(i > at, `expected "${p}" after position ${at} in:\n${text}`);
+    at = i;
+  }
+}
+
+test('article: body kept in order, boilerplate removed', () => {
+  const doc = extractPage(fixture('article.html'), 'https://example.com/guides/coffee');
+  inOrder(doc.bodyText, [
+    'How to Brew Better Coffee',
+    'Good coffee starts with fresh beans',
+    'Grind size',
+    'Match the grind to the brewer',
+    'French press: coarse',
+    'Water temperature',
+    'Coffee is a language in itself.',
+  ]);
+  for (const junk of ['cookies', 'News', 'Guides', 'Related articles', 'Ten mugs', 'Leave a comment', 'Copyright', 'Share on', 'SCRIPT_SHOULD_NOT_APPEAR']) {
+    assert.ok(!doc.bodyText.includes(junk), `"${junk}" should be removed`);
+  }
+  assert.deepEqual(doc.headings, [
+    { level: 1, text: 'How to Brew Better Coffee' },
+    { level: 2, text: 'Grind size' },
+    { level: 2, text: 'Water temperature' },
+  ]);
+  const kinds = doc.blocks.map((b) => b.kind);
+  assert.ok(kinds.includes('list') && kinds.includes('quote'));
+  assert.equal(doc.wordCount, doc.bodyText.match(/[\p{L}\p{N}_]+/gu)!.length);
+});
+
+test('metadata: title, description, lang, canonical, robots, og, JSON-LD with an invalid block, dates', () => {
+  const doc = extractPage(fixture('article.html'), 'https://example.com/guides/coffee');
+  assert.equal(doc.title, 'How to Brew Better Coffee | Bean Journal');
+  assert.equal(doc.description, 'A practical guide to brewing coffee at home.');
+  assert.equal(doc.language, 'en-GB');
+  assert.equal(doc.canonicalUrl, 'https://example.com/guides/brew-better-coffee');
+  assert.equal(doc.metaRobots, 'index, follow');
+  assert.deepEqual(doc.openGraph, { title: 'How to Brew Better Coffee', type: 'article' });
+  assert.equal(doc.jsonLd.length, 1);
+  assert.equal((doc.jsonLd[0] as { '@type': string })['@type'], 'Article');
+  assert.equal(doc.jsonLdErrors, 1);
+  // JSON-LD wins over the meta tag; all sources are listed in found.
+  assert.equal(doc.dates.published, '2024-03-02T09:30:00.000Z');
+  assert.equal(doc.dates.modified, '2024-04-10T12:00:00.000Z');
+  assert.ok(doc.dates.found.includes('2024-03-01T08:00:00.000Z')); // article:published_time
+  assert.ok(doc.dates.found.includes('2024-03-02T00:00:00.000Z')); // <time datetime>
+  assert.ok(doc.links.all.some((l) => l.href === 'https://example.com/privacy' && l.text === 'Privacy policy'));
+});
+
+test('dates from <time> and meta alone', () => {
+  const html = `<html><head><meta name="date" content="2023-07-04"></head><body><article><p>Posted <time datetime="2023-07-05T10:00:00+02:00">yesterday</time></p><p>${'Some words of the story. '.repeat(10)}</p></article></body></html>`;
+  const doc = extractPage(html, 'https://example.com/');
+  assert.equal(doc.dates.published, '2023-07-04T00:00:00.000Z');
+  assert.ok(doc.dates.found.includes('2023-07-05T08:00:00.000Z'));
+});
+
+test('product page: description, features and specs kept; menus and recommendations removed', () => {
+  const doc = extractPage(fixture('product.html'), 'https://shop.example.com/p/trail-runner-3');
+  inOrder(doc.bodyText, ['Trail Runner 3', '$129.00', 'lightweight shoe built for rocky paths', 'Vibram rubber outsole', 'Stack height']);
+  for (const junk of ['Free shipping', 'Women', 'Home', 'You may also like', 'Road Runner 2', '© Example']) {
+    assert.ok(!doc.bodyText.includes(junk), `"${junk}" should be removed`);
+  }
+  assert.equal((doc.jsonLd[0] as { '@type': string })['@type'], 'Product');
+});
+
+test('documentation page: code block with language and a table with header', () => {
+  const doc = extractPage(fixture('docs.html'), 'https://docs.example.com/config');
+  const code = doc.blocks.find((b) => b.kind === 'code');
+  assert.ok(code && code.kind === 'code');
+  assert.equal(code.language, 'json');
+  assert.ok(code.text.includes('"port": 8080'));
+  const table = doc.blocks.find((b) => b.kind === 'table');
+  assert.ok(table && table.kind === 'table');
+  assert.equal(table.header, true);
+  assert.deepEqual(table.rows[0], ['Key', 'Default', 'Meaning']);
+  assert.deepEqual(table.rows[1], ['port', '8080', 'Port the server listens on']);
+  const list = doc.blocks.find((b) => b.kind === 'list');
+  assert.ok(list && list.kind === 'list' && list.ordered);
+  assert.ok(!doc.bodyText.includes('Install'));
+  assert.ok(!doc.bodyText.includes('Edit this page'));
+});
+
+test('forum thread: every post kept in order, sidebar removed', () => {
+  const doc = extractPage(fixture('forum.html'), 'https://forum.example.com/t/1');
+  inOrder(doc.bodyText, ['My starter has been sitting', 'Try switching to whole wheat', 'Temperature matters too']);
+  assert.ok(!doc.bodyText.includes('Similar threads'));
+  assert.ok(!doc.bodyText.includes('Log in'));
+});
+
+test('listing page: the items are the content', () => {
+  const doc = extractPage(fixture('listing.html'), 'https://makers.example.com/events');
+  inOrder(doc.bodyText, ['Upcoming workshops', 'Hands-on sessions', 'Intro to Woodworking', 'Screen Printing Basics', 'Ceramics for Everyone']);
+  assert.ok(!doc.bodyText.includes('About'));
+  assert.ok(!doc.bodyText.includes('1 Example Street'));
+  assert.ok(doc.links.main.some((l) => l.href === 'https://makers.example.com/e/1' && l.text === 'Intro to Woodworking'));
+});
+
+test('broken HTML never throws and keeps what it can', () => {
+  const broken = '<html><head><title>Broken</ti<body><div><p>Unclosed paragraph with enough words to count as text here<div><span><b>more text <![CDATA[ stray ]]> still here' + '<div>'.repeat(20000);
+  const doc = extractPage(broken, 'https://example.com/broken');
+  assert.equal(typeof doc.bodyText, 'string');
+  const garbage = extractPage('<<<>>></////\u0000<script>unterminated', 'not a url');
+  assert.equal(garbage.blocks.length >= 0, true);
+  assert.doesNotThrow(() => extractPage(undefined as unknown as string, 'https://example.com/'));
+  const cdata = extractPage('<html><body><![CDATA[ x ]]><main><p>Text after a stray CDATA marker stays visible to readers.</p></main></body></html>', 'https://example.com/');
+  assert.ok(cdata.bodyText.includes('Text after a stray CDATA marker'));
+});
+
+test('empty page gives an empty document', () => {
+  for (const html of ['', '<html><head></head><body></body></html>', '   ']) {
+    const doc = extractPage(html, 'https://example.com/empty');
+    assert.equal(doc.url, 'https://example.com/empty');
+    assert.equal(doc.bodyText, '');
+    assert.equal(doc.wordCount, 0);
+    assert.deepEqual(doc.blocks, []);
+    assert.equal(doc.title, null);
+  }
+});
+
+test('content view: exact format for a small page', () => {
+  const html = `<!doctype html><html lang="en"><head><title>Tea Guide | Leaf Co</title>
+    <meta name="description" content="How to steep tea.">
+    <script>var x = 1;</script></head>
+    <body><nav><a href="/">Home</a> <a href="/shop">Shop</a></nav>
+    <div id="cookie-notice">We use cookies.</div>
+    <main><h1>Tea Guide</h1>
+      <p>Steep green tea at  80 degrees
+      for two minutes, and black tea a little longer.</p>
+      <h2>Steps</h2>
+      <ol><li>Heat the water.</li><li>Add the <a href="/leaves">leaves</a>.</li></ol>
+      <ul><li>Loose leaf</li><li>Bags</li></ul>
+      <table><tr><th>Tea</th><th>Minutes</th></tr><tr><td>Green</td><td>2</td></tr><tr><td>Black</td><td>4</td></tr></table>
+      <pre><code class="language-sh">brew --tea green</code></pre>
+      <blockquote>Tea is liquid wisdom.</blockquote>
+    </main>
+    <footer>© Leaf Co</footer></body></html>`;
+  const view = renderContentView(extractPage(html, 'https://leaf.example.com/guide'));
+  assert.equal(
+    view,
+    [
+      '# Tea Guide | Leaf Co',
+      '',
+      'How to steep tea.',
+      '',
+      'Steep green tea at 80 degrees for two minutes, and black tea a little longer.',
+      '',
+      '## Steps',
+      '',
+      '1. Heat the water.',
+      '2. Add the leaves.',
+      '',
+      '- Loose leaf',
+      '- Bags',
+      '',
+      '| Tea | Minutes |',
+      '| --- | --- |',
+      '| Green | 2 |',
+      '| Black | 4 |',
+      '',
+      '```sh',
+      'brew --tea green',
+      '```',
+      '',
+      '> Tea is liquid wisdom.',
+      '',
+    ].join('\n'),
+  );
+  // Deterministic: the same page renders to the same bytes.
+  assert.equal(renderContentView(extractPage(html, 'https://leaf.example.com/guide')), view);
+});
