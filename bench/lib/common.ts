@@ -1,0 +1,72 @@
+// Shared plumbing for the service benchmarks: argument parsing, a throwaway SQLite database,
+// an account with a key and credits, and CPU pinning. The one thing to know: every database
+// lives in a fresh temp dir that is removed on cleanup, so benches never touch ./data.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import { createAccount, createKey } from '../../src/core/accounts/accounts.ts';
+import { grantCredits } from '../../src/core/billing/ledger.ts';
+import type { Store } from '../../src/core/store.ts';
+import type { Database } from '../../src/db/schema.ts';
+
+export function parseArgs(argv: string[] = process.argv.slice(2)) {
+  const opt = (name: string): string | undefined => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const num = (name: string, def: number): number => {
+    const v = opt(name);
+    if (v === undefined) return def;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number (got ${v})`);
+    return n;
+  };
+  return { opt, num, flag: (name: string) => argv.includes(name) };
+}
+
+export function tempSqliteUrl(label: string): { url: string; dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), `sightline-bench-${label}-`));
+  return { url: `sqlite:${join(dir, 'bench.db')}`, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** An account with one full-scope API key and `credits` whole credits. */
+export async function seedAccount(store: Store, credits: number): Promise<{ accountId: string; key: string }> {
+  const db = store.db as Kysely<Database>;
+  const acct = await createAccount(db, `bench_${process.pid}_${Date.now()}@example.com`);
+  const k = await createKey(db, acct.id, { name: 'bench' });
+  if (credits > 0) await grantCredits(store, acct.id, Math.round(credits * 100));
+  return { accountId: acct.id, key: k.api_key };
+}
+
+/** Pins a process to a CPU list (e.g. "1") with taskset; returns false where that is not possible. */
+export function pinToCpus(pid: number, cpus: string): boolean {
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
+
+/**
+ * Starts the V8 CPU profiler in this process (for profiling only a measured phase, not startup);
+ * the returned function stops it and writes a .cpuprofile for Chrome DevTools.
+ */
+export async function startCpuProfile(): Promise<(file: string) => Promise<void>> {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async (file) => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}

@@ -1,0 +1,262 @@
+// Benchmark for AI Visibility runs through the HTTP API (in-process `app.inject`, full Fastify
+// stack) with the embedded worker, like `npm start`, on SQLite:
+//   (a) create throughput for small runs (2 prompts × 3 platforms) and the time to create one
+//       100 × 6 = 600-probe run (worker stopped, so only creation is measured);
+//   (b) completion of an N-probe run (default 2,000) on the sandbox engine with a simulated answer
+//       latency (default 500 ms), against the ideal probes × latency / concurrency. Target ≤ 1.25×.
+//   (c) memory: peak RSS and heap of the completion for a small run (default 500) and the full one.
+// The one thing to know: every completion runs in a fresh child process (this script with
+// --child), so peak RSS of one size is not inherited by the next; engines are pluggable through
+// ENGINES in bench/lib/runs-service.ts (`--engine NAME`).
+//
+//   npm run bench:runs
+//   npm run bench:runs -- --probes 2000 --latency 500 --concurrency 64 --small-probes 500
+//   npm run bench:runs -- --json                  # one JSON summary on stdout
+//   npm run bench:runs -- --skip-create           # completion and memory only
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { PLATFORMS } from '../src/platforms/types.ts';
+import { fmt, mb, parseArgs, startCpuProfile } from './lib/common.ts';
+import { ENGINES, startBenchService, type BenchService } from './lib/runs-service.ts';
+
+const args = parseArgs();
+const probes = args.num('--probes', 2000);
+const smallProbes = args.num('--small-probes', 500);
+const latencyMs = args.num('--latency', 500);
+const concurrency = args.num('--concurrency', 64);
+const creates = args.num('--creates', 300);
+const engineName = args.opt('--engine') ?? 'sandbox';
+const pollMs = args.num('--poll-ms', 500);
+const asJson = args.flag('--json');
+const cpuProfFile = args.opt('--cpu-prof'); // child only: profile file for the completion phase
+const log = (line: string) => (asJson ? process.stderr : process.stdout).write(line + '\n');
+const TERMINAL = new Set(['completed', 'partially_completed', 'failed', 'cancelled']);
+const RUN_URL = 'https://www.example.com/crm';
+
+if (!ENGINES[engineName]) throw new Error(`unknown --engine ${engineName} (known: ${Object.keys(ENGINES).join(', ')})`);
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+// ---------------------------------------------------------------------------------------------
+// (a) creation
+
+export interface CreateResult {
+  small_runs: number;
+  small_in_flight: number;
+  small_runs_per_s: number;
+  small_probes_per_s: number;
+  small_p50_ms: number;
+  small_p99_ms: number;
+  large_probes: number;
+  large_create_ms: number[];
+}
+
+async function postRun(service: BenchService, body: unknown): Promise<number> {
+  const t0 = performance.now();
+  const res = await service.request('POST', '/v1/visibility/runs', body);
+  if (res.status !== 200 && res.status !== 201 && res.status !== 202) throw new Error(`create answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return performance.now() - t0;
+}
+
+export async function benchCreate(): Promise<CreateResult> {
+  const engine = await ENGINES[engineName]({ latencyMs: 0, concurrency });
+  const service = await startBenchService(engine, { concurrency, latencyMs: 0, worker: false });
+  try {
+    const small = (i: number) => ({
+      url: RUN_URL,
+      target_entity: 'Acme CRM',
+      prompts: [`best crm for startups ${i}`, `top sales tools ${i}`],
+      platforms: ['openai', 'perplexity', 'gemini'],
+    });
+    for (let i = 0; i < 20; i++) await postRun(service, small(i)); // warm-up (JIT, statement cache)
+    const inFlight = 8;
+    const latencies: number[] = [];
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: inFlight }, async () => {
+        while (next < creates) latencies.push(await postRun(service, small(next++)));
+      }),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    latencies.sort((a, b) => a - b);
+    const prompts = Array.from({ length: 100 }, (_, i) => `which crm should a ${i}-person team choose`);
+    const large: number[] = [];
+    for (let i = 0; i < 3; i++) large.push(await postRun(service, { url: RUN_URL, target_entity: 'Acme CRM', prompts, platforms: [...PLATFORMS] }));
+    return {
+      small_runs: creates,
+      small_in_flight: inFlight,
+      small_runs_per_s: creates / seconds,
+      small_probes_per_s: (creates * 6) / seconds,
+      small_p50_ms: percentile(latencies, 50),
+      small_p99_ms: percentile(latencies, 99),
+      large_probes: prompts.length * PLATFORMS.length,
+      large_create_ms: large.map((ms) => Math.round(ms)),
+    };
+  } finally {
+    await service.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// (b)+(c) completion and memory, one run per fresh process
+
+export interface CompletionResult {
+  engine: string;
+  probes: number;
+  latency_ms: number;
+  concurrency: number;
+  lane_concurrency: number;
+  max_in_flight_seen: number;
+  status: string;
+  succeeded: number;
+  create_ms: number;
+  wall_ms: number;
+  /** CPU time of the whole process during the run, per probe (µs): high values mean CPU-bound. */
+  cpu_us_per_probe: number;
+  ideal_ms: number;
+  ratio: number;
+  baseline_rss_mb: number;
+  peak_rss_mb: number;
+  baseline_heap_mb: number;
+  peak_heap_mb: number;
+}
+
+/** Creates one run of `n` probes spread over every platform and waits for it; measures memory. */
+export async function runCompletion(n: number): Promise<CompletionResult> {
+  const engine = await ENGINES[engineName]({ latencyMs, concurrency });
+  const service = await startBenchService(engine, { concurrency, latencyMs, worker: true });
+  const worker = service.core.startWorker(); // idempotent: the running worker
+  try {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    gc?.();
+    const base = process.memoryUsage();
+    let peakRss = base.rss;
+    let peakHeap = base.heapUsed;
+    let maxInFlight = 0;
+    const sampler = setInterval(() => {
+      const m = process.memoryUsage();
+      peakRss = Math.max(peakRss, m.rss);
+      peakHeap = Math.max(peakHeap, m.heapUsed);
+      maxInFlight = Math.max(maxInFlight, worker.activeCount);
+    }, 20);
+    const body = {
+      url: RUN_URL,
+      target_entity: 'Acme CRM',
+      competitors: ['Globex', 'Initech'],
+      probes: Array.from({ length: n }, (_, i) => ({ prompt: `best crm tools for teams, variant ${i}`, platform: PLATFORMS[i % PLATFORMS.length] })),
+    };
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const created = await service.request('POST', '/v1/visibility/runs', body);
+    const createMs = performance.now() - t0;
+    if (created.status >= 300) throw new Error(`create answered ${created.status}: ${JSON.stringify(created.body)}`);
+    const stopProfile = cpuProfFile ? await startCpuProfile() : undefined;
+    let run: any;
+    for (;;) {
+      run = (await service.request('GET', `/v1/visibility/runs/${created.body.run_id}`)).body;
+      if (TERMINAL.has(run.status)) break;
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+    const wallMs = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    clearInterval(sampler);
+    if (stopProfile) {
+      await stopProfile(cpuProfFile!);
+      log(`CPU profile of the completion phase (${n} probes) written to ${cpuProfFile}`);
+    }
+    const lanes = Object.values(engine.platformConcurrency).reduce((a, b) => a + b, 0);
+    const effective = Math.min(concurrency, lanes);
+    const idealMs = (n * latencyMs) / effective;
+    return {
+      engine: engine.name,
+      probes: n,
+      latency_ms: latencyMs,
+      concurrency,
+      lane_concurrency: engine.platformConcurrency[PLATFORMS[0]],
+      max_in_flight_seen: maxInFlight,
+      status: run.status,
+      succeeded: run.probe_counts?.succeeded ?? -1,
+      create_ms: Math.round(createMs),
+      wall_ms: Math.round(wallMs),
+      cpu_us_per_probe: Math.round((cpu.user + cpu.system) / n),
+      ideal_ms: Math.round(idealMs),
+      ratio: Number((wallMs / idealMs).toFixed(3)),
+      baseline_rss_mb: Number(mb(base.rss)),
+      peak_rss_mb: Number(mb(peakRss)),
+      baseline_heap_mb: Number(mb(base.heapUsed)),
+      peak_heap_mb: Number(mb(peakHeap)),
+    };
+  } finally {
+    await service.close();
+  }
+}
+
+function completionInChild(n: number): Promise<CompletionResult> {
+  const script = fileURLToPath(import.meta.url);
+  const childArgs = ['--expose-gc', '--import', 'tsx', script, '--child', '--probes', String(n), '--latency', String(latencyMs), '--concurrency', String(concurrency), '--engine', engineName, '--poll-ms', String(pollMs)];
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, childArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    proc.stdout.on('data', (d) => (out += d));
+    proc.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`completion child for ${n} probes exited with ${code}`));
+      resolve(JSON.parse(out.trim().split('\n').pop()!));
+    });
+  });
+}
+
+function reportCompletion(r: CompletionResult) {
+  log(
+    `completion ${fmt(r.probes)} probes × ${r.latency_ms} ms / ${r.concurrency} in flight (lanes ${r.lane_concurrency}/platform, max seen ${r.max_in_flight_seen}): ` +
+      `wall ${fmt(r.wall_ms / 1000, 2)} s, ideal ${fmt(r.ideal_ms / 1000, 2)} s, ratio ${r.ratio.toFixed(2)}× (target ≤ 1.25×) — ${r.status} (${fmt(r.succeeded)} succeeded), create ${r.create_ms} ms, CPU ${fmt(r.cpu_us_per_probe)} µs/probe`,
+  );
+  log(
+    `memory     ${fmt(r.probes)} probes: peak RSS ${r.peak_rss_mb} MB (baseline ${r.baseline_rss_mb} MB), ` +
+      `peak heap ${r.peak_heap_mb} MB (baseline ${r.baseline_heap_mb} MB)`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+
+if (args.flag('--child')) {
+  const result = await runCompletion(probes);
+  process.stdout.write(JSON.stringify(result) + '\n');
+  process.exit(0);
+}
+
+log(`bench:runs — engine ${engineName}, SQLite, embedded worker, concurrency ${concurrency} overall, latency ${latencyMs} ms, poll every ${pollMs} ms`);
+const summary: Record<string, unknown> = { bench: 'runs', date: new Date().toISOString(), node: process.version, engine: engineName, concurrency, latency_ms: latencyMs };
+if (!args.flag('--skip-create')) {
+  const c = await benchCreate();
+  summary.create = c;
+  log(
+    `create     ${c.small_runs} runs of 2 prompts × 3 platforms, ${c.small_in_flight} in flight: ${fmt(c.small_runs_per_s, 1)} runs/s ` +
+      `(${fmt(c.small_probes_per_s)} probes/s), p50 ${c.small_p50_ms.toFixed(1)} ms, p99 ${c.small_p99_ms.toFixed(1)} ms`,
+  );
+  log(`create     one ${c.large_probes}-probe run (100 prompts × 6 platforms): ${c.large_create_ms.join(' / ')} ms (3 tries)`);
+}
+let pass = true;
+if (!args.flag('--skip-completion')) {
+  const sizes = smallProbes > 0 && smallProbes !== probes ? [smallProbes, probes] : [probes];
+  const results: CompletionResult[] = [];
+  for (const n of sizes) {
+    const r = await completionInChild(n);
+    reportCompletion(r);
+    results.push(r);
+  }
+  summary.completion = results;
+  const full = results[results.length - 1];
+  pass = full.ratio <= 1.25 && full.status === 'completed';
+  if (results.length === 2) {
+    const [a, b] = results;
+    log(
+      `memory     growth ${fmt(a.probes)} → ${fmt(b.probes)} probes: peak RSS ${(b.peak_rss_mb - a.peak_rss_mb).toFixed(1)} MB, ` +
+        `peak heap ${(b.peak_heap_mb - a.peak_heap_mb).toFixed(1)} MB`,
+    );
+  }
+  log(`completion target (≤ 1.25× ideal): ${pass ? 'PASS' : 'FAIL'}`);
+}
+summary.pass = pass;
+if (asJson) process.stdout.write(JSON.stringify(summary) + '\n');
+process.exit(pass ? 0 : 1);
