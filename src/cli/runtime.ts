@@ -4,9 +4,11 @@
 import type { Config } from '../config.ts';
 import { openDatabase, type DatabaseHandle } from '../db/connection.ts';
 import { migrateToLatest } from '../db/migrations.ts';
-import { createCore, type Core } from '../core/index.ts';
-import { createSandboxDriver } from '../platforms/sandbox.ts';
-import { PLATFORMS, type PlatformDriver, type PlatformName } from '../platforms/types.ts';
+import { createCore, type Core, type CoreOptions } from '../core/index.ts';
+import { createPlatformGate } from '../platforms/gate.ts';
+import { createDrivers, platformSettingsFromEnv, PLATFORM_ENV_PREFIX } from '../platforms/registry.ts';
+import { askWithRetry } from '../platforms/retry.ts';
+import { PLATFORMS, type PlatformDriver, type PlatformName, type ProbeRequest } from '../platforms/types.ts';
 
 export interface Runtime {
   handle: DatabaseHandle;
@@ -14,24 +16,54 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-function buildPlatforms(config: Config) {
-  const drivers = Object.fromEntries(
-    PLATFORMS.map((p) => [p, createSandboxDriver(p, { latencyMs: config.SIGHTLINE_SANDBOX_LATENCY_MS })]),
+/** The sandbox answers locally, so it may run wider than a provider's default of 4. */
+const SANDBOX_DEFAULT_CONCURRENCY = 16;
+
+export function buildPlatforms(config: Config, opts: { fetch?: typeof fetch } = {}) {
+  const engine = config.SIGHTLINE_PLATFORM_ENGINE;
+  const settings = platformSettingsFromEnv(config.env);
+  if (engine === 'sandbox') {
+    for (const p of PLATFORMS) {
+      if (!config.env[`SIGHTLINE_${PLATFORM_ENV_PREFIX[p]}_CONCURRENCY`] && !config.env[`SIGHTLINE_${p.toUpperCase()}_CONCURRENCY`]) {
+        settings[p].concurrency = SANDBOX_DEFAULT_CONCURRENCY;
+      }
+    }
+  }
+  const drivers = createDrivers({ engine, env: config.env, sandboxLatencyMs: config.SIGHTLINE_SANDBOX_LATENCY_MS, fetch: opts.fetch });
+  const gate = createPlatformGate(settings);
+  // Every attempt (retries included) passes the platform's gate: concurrency and requests/minute.
+  const gated = Object.fromEntries(
+    PLATFORMS.map((p) => {
+      const d = drivers[p];
+      const g: PlatformDriver = {
+        platform: d.platform,
+        engine: d.engine,
+        available: () => d.available(),
+        ask: (req) => gate.run(p, () => d.ask(req)),
+      };
+      return [p, g];
+    }),
   ) as Record<PlatformName, PlatformDriver>;
-  const concurrency = Object.fromEntries(PLATFORMS.map((p) => [p, 8])) as Record<PlatformName, number>;
-  return { drivers, concurrency, ask: (req: Parameters<PlatformDriver['ask']>[0]) => drivers[req.platform].ask(req) };
+  const ask = (req: ProbeRequest) =>
+    askWithRetry(gated[req.platform], req, { timeoutMs: settings[req.platform].timeoutMs, maxAttempts: settings[req.platform].maxAttempts });
+  const concurrency = Object.fromEntries(PLATFORMS.map((p) => [p, settings[p].concurrency])) as Record<PlatformName, number>;
+  return { drivers, ask, concurrency };
 }
 
-export async function openRuntime(config: Config, opts: { migrate?: boolean } = {}): Promise<Runtime> {
+export async function openRuntime(
+  config: Config,
+  opts: { migrate?: boolean; fetch?: typeof fetch; core?: Partial<CoreOptions> } = {},
+): Promise<Runtime> {
   const handle = openDatabase(config.DATABASE_URL);
   if (opts.migrate !== false) await migrateToLatest(handle.db);
-  const platforms = buildPlatforms(config);
+  const platforms = buildPlatforms(config, { fetch: opts.fetch });
   const core = createCore({
     store: { db: handle.db, dialect: handle.dialect },
     config,
     drivers: platforms.drivers,
     ask: platforms.ask,
     platformConcurrency: platforms.concurrency,
+    ...opts.core,
   });
   return {
     handle,

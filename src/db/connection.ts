@@ -19,9 +19,35 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/**
+ * Reuses prepared statements by SQL text. Kysely's SQLite driver and the rate limiter's store
+ * call `prepare()` for every query, and compiling the statement was the largest single cost of
+ * an authenticated read (bench:api). Safe because these callers never toggle per-statement modes
+ * (pluck/raw/expand/safeIntegers), and a statement that is still busy (an open `iterate()`) is
+ * never handed out twice: that caller gets a fresh one. Internal statements (pragma,
+ * transactions) don't pass through this method.
+ */
+function cachePreparedStatements(sqlite: BetterSqlite3.Database, max = 1000): void {
+  const prepare = sqlite.prepare.bind(sqlite);
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  sqlite.prepare = ((source: string) => {
+    const cached = cache.get(source);
+    if (cached && !cached.busy) return cached;
+    const stmt = prepare(source);
+    if (!cached) {
+      if (cache.size >= max) cache.delete(cache.keys().next().value!);
+      cache.set(source, stmt);
+    }
+    return stmt;
+  }) as typeof sqlite.prepare;
+}
+
 export function openDatabase(url: string): DatabaseHandle {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const pool = new pg.Pool({ connectionString: url, max: 20 });
+    // An idle pooled connection that the server closes (restart, failover, admin) emits 'error';
+    // unhandled, that would crash the process. The pool replaces the client on next use.
+    pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', pgPool: pool, close: () => db.destroy() };
   }
@@ -35,6 +61,7 @@ export function openDatabase(url: string): DatabaseHandle {
     sqlite.pragma('foreign_keys = ON');
     // Other processes (a separate worker) may hold the write lock briefly.
     sqlite.pragma('busy_timeout = 5000');
+    cachePreparedStatements(sqlite);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
     return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
   }
