@@ -10,6 +10,7 @@ import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import type { KeyRateLimiter } from './plugins/rate-limit.ts';
 import { registerRoutes } from './routes/index.ts';
+import { registerMcpEndpoint } from '../mcp/server.ts';
 
 export interface AppOptions {
   core: Core;
@@ -69,6 +70,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   await registerRoutes(app, opts.core);
+  registerMcpEndpoint(app, opts.core);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }
