@@ -4,6 +4,8 @@
 import type { Config } from '../config.ts';
 import { Worker } from '../jobs/worker.ts';
 import { PLATFORMS, type PlatformDriver, type PlatformName } from '../platforms/types.ts';
+import { createContentService, type ContentService } from './content/service.ts';
+import { CI_JOB_KIND, CI_LANE, executeCiRun } from './content/runs.ts';
 import { parseFetchAllowlist } from './pages/fetch/index.ts';
 import { createPageLoader, type PageLoader, type PageLoaderOptions } from './pages/pipeline.ts';
 import { ActivityLog } from './reports/activity.ts';
@@ -37,6 +39,8 @@ export interface Core {
   drivers: Record<PlatformName, PlatformDriver>;
   /** The shared page loader (fetch → extract → content view, briefly cached). */
   pages: PageLoader;
+  /** Content Intelligence: prompt ideas, trends, content score and persisted runs. */
+  content: ContentService;
   modelListing(): ReturnType<typeof catalogListing>;
   /** Starts the in-process worker (idempotent). */
   startWorker(): Worker;
@@ -45,6 +49,9 @@ export interface Core {
   close(): Promise<void>;
 }
 
+/** Content Intelligence runs analysed at once per worker (each fetches a handful of pages). */
+const CI_LANE_CONCURRENCY = 2;
+
 export function createCore(opts: CoreOptions): Core {
   const catalog = opts.catalog ?? loadCatalog(opts.config.SIGHTLINE_CATALOG_PATH);
   const isAvailable = (p: PlatformName) => catalog.has(p) && !!opts.drivers[p]?.available();
@@ -52,6 +59,7 @@ export function createCore(opts: CoreOptions): Core {
   let worker: Worker | null = null;
   const activity = new ActivityLog(opts.store.db);
   const pages = createPageLoader({ ...opts.pages, allow: opts.pages?.allow ?? fetchAllowlist(opts.config.SIGHTLINE_FETCH_ALLOW) });
+  const content = createContentService({ store: opts.store, pages, onQueued: () => worker?.notify() });
 
   const core: Core = {
     store: opts.store,
@@ -60,18 +68,21 @@ export function createCore(opts: CoreOptions): Core {
     activity,
     drivers: opts.drivers,
     pages,
+    content,
     visibility: { store: opts.store, catalog, engine, isAvailable, onQueued: () => worker?.notify() },
     modelListing: () => catalogListing(catalog, (p) => ({ engine: opts.drivers[p]?.engine ?? engine, available: isAvailable(p) })),
     startWorker() {
       if (worker) return worker;
       const handlers: Record<string, (job: { ref_id: string }, signal: AbortSignal) => Promise<void>> = {
         [PROBE_JOB_KIND]: (job, signal) => executeProbe({ store: opts.store, catalog, ask: opts.ask }, job.ref_id, signal),
+        [CI_JOB_KIND]: (job) => executeCiRun(opts.store, content.analyze, job.ref_id),
       };
       for (const [kind, h] of Object.entries(opts.extraJobs?.handlers ?? {})) handlers[kind] = (job, signal) => h(job.ref_id, signal);
       worker = new Worker({
         store: opts.store,
         handlers,
-        laneConcurrency: { ...opts.platformConcurrency, ...(opts.extraJobs?.lanes ?? {}) },
+        // Content Intelligence runs get a lane of their own, so page fetching never waits behind probes.
+        laneConcurrency: { ...opts.platformConcurrency, [CI_LANE]: CI_LANE_CONCURRENCY, ...(opts.extraJobs?.lanes ?? {}) },
         concurrency: opts.workerConcurrency ?? opts.config.SIGHTLINE_WORKER_CONCURRENCY,
         onError: opts.onWorkerError,
       });

@@ -14,8 +14,15 @@ import listTests from './tests/list-tests.ts';
 import getTest from './tests/get-test.ts';
 import reportsByUrl from './reports/by-url.ts';
 import serializePage from './pages/serialize.ts';
+import suggestPrompts from './visibility/suggest-prompts.ts';
+import discoverTrends from './content/discover-trends.ts';
+import scoreContent from './content/score-content.ts';
+import createCiRun from './content/create-run.ts';
+import listCiRuns from './content/list-runs.ts';
+import getCiRun from './content/get-run.ts';
 
-const ROUTES = [getUsage, listActivity, listModels, createRun, listRuns, getRun, cancelRun, listTests, getTest, reportsByUrl, serializePage];
+const ROUTES = [getUsage, listActivity, listModels, createRun, listRuns, getRun, cancelRun, listTests, getTest, reportsByUrl, serializePage,
+  suggestPrompts, discoverTrends, scoreContent, createCiRun, listCiRuns, getCiRun];
 
 export async function registerRoutes(app: FastifyInstance, core: Core) {
   registerHealthRoutes(app, core);

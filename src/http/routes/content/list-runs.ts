@@ -1,0 +1,25 @@
+// GET /v1/content-intelligence/runs: the account's Content Intelligence runs, newest first, with
+// cursor pagination (SPEC 8.2: limit 1..100 clamped, default 20; starting_after is a run id).
+import { z } from 'zod';
+import { CI_STATUSES } from '../../../core/content/runs.ts';
+import { actionContext } from '../../plugins/auth.ts';
+import { clampedInt, defineRoute } from '../../schemas.ts';
+import { CiRun } from './shapes.ts';
+
+export default defineRoute({
+  method: 'GET',
+  url: '/v1/content-intelligence/runs',
+  summary: 'List Content Intelligence runs, newest first, with cursor pagination',
+  tags: ['content_intelligence'],
+  action: 'content_intelligence.runs.list',
+  scope: 'runs:read',
+  querystring: z.object({
+    limit: clampedInt(20, 1, 100),
+    starting_after: z.string().optional(),
+    status: z.enum(CI_STATUSES).optional(),
+  }),
+  response: z.object({ object: z.literal('list'), runs: z.array(CiRun), has_more: z.boolean(), next_starting_after: z.string().nullable() }),
+  errors: [400, 422],
+  handler: async ({ query, request }, core) =>
+    core.content.listRuns(actionContext(request).accountId, { limit: query.limit, startingAfter: query.starting_after, status: query.status }),
+});

@@ -1,0 +1,70 @@
+// Schema pieces shared by the Content Intelligence routes (and prompt suggestions): the billing
+// object every paid action answers with, the supplied-trends input, recommendations and the
+// run record. The core builds the responses; these schemas document them for OpenAPI.
+import { z } from 'zod';
+import { MAX_SUPPLIED_TRENDS } from '../../../core/content/service.ts';
+
+export const Billing = z
+  .object({
+    billable: z.boolean(),
+    credits: z.string().describe('Credits this request charged (0.00 when it failed or was not billable)'),
+    estimated_credits: z.string().describe('Price of the action'),
+  })
+  .describe('What the action cost');
+
+export const Band = z.enum(['Poor', 'Fair', 'Good', 'Strong']);
+
+export const SuppliedTrends = z
+  .array(z.union([z.string().max(200), z.object({ name: z.string().max(200) }).passthrough()]))
+  .max(MAX_SUPPLIED_TRENDS)
+  .nullish()
+  .describe('Trend names or {name, …} objects to score against; when non-empty no trends are discovered');
+
+export const Language = z.string().max(35).nullish().describe('Language of the analysis; default: the page language');
+export const Country = z.string().max(8).nullish().describe('Country/market, e.g. US');
+export const Industry = z.string().max(200).nullish().describe('Industry; default: inferred from the site');
+
+export const Trend = z.object({
+  name: z.string(),
+  relevance: z.number().int().describe('0..100'),
+  gap: z.string(),
+  action: z.string(),
+  questions: z.array(z.string()),
+});
+
+export const Recommendation = z
+  .object({
+    priority: z.enum(['high', 'medium', 'low']),
+    title: z.string(),
+    recommendation: z.string(),
+    expected_impact: z.number().int().describe('Estimated gain in overall score points'),
+    signal: z.string().describe('Stable code of the measured defect'),
+  })
+  .passthrough();
+
+export const CiRun = z
+  .object({
+    run_id: z.string(),
+    object: z.literal('content_intelligence_run'),
+    status: z.string().describe('queued, running, completed or failed'),
+    source: z.string(),
+    url: z.string(),
+    analysis_depth: z.enum(['score', 'full']),
+    language: z.string(),
+    country: z.string(),
+    test_id: z.string(),
+    created_at: z.string(),
+    started_at: z.string().nullable(),
+    completed_at: z.string().nullable(),
+    overall_score: z.number().int().nullable(),
+    overall_band: z.string().nullable(),
+    error: z.object({ code: z.string(), message: z.string().nullable() }).nullable(),
+    billing: z.object({
+      status: z.string(),
+      estimated_credits: z.string(),
+      reserved_credits: z.string(),
+      settled_credits: z.string(),
+      released_credits: z.string(),
+    }),
+  })
+  .passthrough();
