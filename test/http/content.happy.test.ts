@@ -166,4 +166,22 @@ describe('Content Intelligence single actions (happy paths)', () => {
     assert.equal(usage.credits.used_credit_units, '3.00');
     assert.equal(usage.recent[0].action, 'content_intelligence.trends.discover');
   });
+
+  test('the OpenAPI document describes the five Content Intelligence endpoints and prompt suggestions', async () => {
+    const doc = (await s.request('GET', '/openapi.json')).json();
+    const ops: [string, string, string[]][] = [
+      ['/v1/visibility/prompts/suggest', 'post', ['200', '400', '401', '402', '403', '422', '500']],
+      ['/v1/content-intelligence/trends/discover', 'post', ['200', '400', '401', '402', '403', '422', '500']],
+      ['/v1/content-intelligence/content/score', 'post', ['200', '400', '401', '402', '403', '422', '500']],
+      ['/v1/content-intelligence/runs', 'post', ['200', '400', '401', '402', '403', '422']],
+      ['/v1/content-intelligence/runs', 'get', ['200', '400', '401', '403', '422']],
+      ['/v1/content-intelligence/runs/{run_id}', 'get', ['200', '401', '403', '404']],
+    ];
+    for (const [path, method, statuses] of ops) {
+      const op = doc.paths[path]?.[method];
+      assert.ok(op, `${method} ${path} documented`);
+      for (const status of statuses) assert.ok(op.responses[status], `${method} ${path} ${status}`);
+      if (method === 'post') assert.deepEqual(op.requestBody.content['application/json'].schema.required, ['url'], path);
+    }
+  });
 });
