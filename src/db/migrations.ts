@@ -189,6 +189,14 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('activity_account').on('activity').columns(['account_id', 'id']).execute();
     },
   },
+  '0002_jobs_claim_order': {
+    // The queued-job claim orders by (run_after, id) within one lane; with id in the index the
+    // claim reads `limit` index entries instead of sorting the lane's backlog (bench:runs).
+    async up(db: Kysely<any>) {
+      await db.schema.createIndex('jobs_queued').on('jobs').columns(['status', 'lane', 'run_after', 'id']).execute();
+      await db.schema.dropIndex('jobs_claim').execute();
+    },
+  },
 };
 
 
