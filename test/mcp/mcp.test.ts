@@ -28,7 +28,7 @@ describe('MCP server', () => {
     const token = await s.key(accountId, { kind: 'mcp' });
     const client = await connect(token);
     const tools = (await client.listTools()).tools.map((t) => t.name);
-    for (const name of ['create_visibility_run', 'get_visibility_run', 'list_visibility_models', 'get_usage', 'serialize_page']) assert.ok(tools.includes(name), name);
+    for (const name of ['create_visibility_run', 'get_visibility_run', 'list_visibility_models', 'get_usage', 'serialize_page', 'suggest_prompts', 'score_content', 'discover_trends', 'create_content_intelligence_run', 'get_content_intelligence_run']) assert.ok(tools.includes(name), name);
     const created = parse(
       await client.callTool({
         name: 'create_visibility_run',
