@@ -55,6 +55,7 @@ export async function getAccount(db: Kysely<Database>, accountId: string) {
 
 export async function setAccountStatus(db: Kysely<Database>, accountId: string, status: 'active' | 'suspended') {
   const res = await db.updateTable('accounts').set({ status }).where('id', '=', accountId).executeTakeFirst();
+  authCache.delete(db); // after the write: a lookup racing with it can re-cache the old status for one TTL at most
   if (Number(res.numUpdatedRows) === 0) throw new AppError('not_found', `account ${accountId} not found`);
 }
 
@@ -100,11 +101,22 @@ export async function revokeKey(db: Kysely<Database>, keyId: string) {
     .where('id', '=', keyId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
+  authCache.delete(db); // after the write: a lookup racing with it can re-cache the key for one TTL at most
   if (Number(res.numUpdatedRows) === 0) {
     const exists = await db.selectFrom('api_keys').select('id').where('id', '=', keyId).executeTakeFirst();
     if (!exists) throw new AppError('not_found', `key ${keyId} not found`);
   }
 }
+
+/**
+ * Principals by key hash for AUTH_CACHE_TTL_MS, per database: without it every authenticated
+ * request paid a join query (bench:api). Only successful lookups are kept. Revoking a key or
+ * suspending an account through this module clears the cache at once; a change made by another
+ * process on the same database (a second API process, an admin command) takes effect within the TTL.
+ */
+export const AUTH_CACHE_TTL_MS = 2_000;
+const AUTH_CACHE_MAX = 10_000;
+const authCache = new WeakMap<object, Map<string, { principal: Principal; until: number }>>();
 
 /**
  * Resolves a bearer token to a principal, or throws 401/403. `surface` says which endpoint
@@ -118,6 +130,8 @@ export async function authenticate(db: Kysely<Database>, raw: string | undefined
     throw new AppError('unauthorized', 'Invalid API key.');
   }
   const digest = hashKey(raw);
+  const cached = authCache.get(db)?.get(digest);
+  if (cached && cached.until > Date.now()) return cached.principal;
   const row = await db
     .selectFrom('api_keys')
     .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
@@ -140,13 +154,18 @@ export async function authenticate(db: Kysely<Database>, raw: string | undefined
   }
   if (row.revoked_at) throw new AppError('unauthorized', 'This API key has been revoked.');
   if (row.status === 'suspended') throw new AppError('account_suspended');
-  return {
+  const principal: Principal = {
     accountId: row.account_id,
     keyId: row.key_id,
     keyPrefix: row.key_prefix,
     kind: row.kind,
     scopes: new Set(JSON.parse(row.scopes) as Scope[]),
   };
+  let cache = authCache.get(db);
+  if (!cache) authCache.set(db, (cache = new Map()));
+  if (cache.size >= AUTH_CACHE_MAX) cache.clear();
+  cache.set(digest, { principal, until: Date.now() + AUTH_CACHE_TTL_MS });
+  return principal;
 }
 
 /** Records key use at most once a minute per key, so reads stay read-mostly. */
