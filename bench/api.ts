@@ -10,6 +10,7 @@
 //   npm run bench:api -- --duration 10 --warmup 3 --connections 50
 //   npm run bench:api -- --json              # one JSON summary on stdout
 //   npm run bench:api -- --cpu-prof          # V8 CPU profile of the sightline server (path printed)
+//   npm run bench:api -- --breakdown         # also /healthz on the same server, and usage with the in-memory limiter
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,7 @@ const warmup = args.num('--warmup', 3);
 const connections = args.num('--connections', 50);
 const asJson = args.flag('--json');
 const cpuProf = args.flag('--cpu-prof');
+const breakdown = args.flag('--breakdown');
 const SERVER_CPU = '1';
 const LOADGEN_CPU = '0';
 const log = (line: string) => (asJson ? process.stderr : process.stdout).write(line + '\n');
@@ -123,6 +125,17 @@ try {
   const usage = await measure('GET /v1/usage (auth)', api.info.pid, `http://127.0.0.1:${api.info.port}/v1/usage`, {
     authorization: `Bearer ${api.info.key}`,
   }, profDir ? () => api.proc.kill('SIGUSR2') : undefined);
+  if (breakdown) {
+    // Where the cost is: the same server without auth and database (/healthz), and the same
+    // authenticated read with the in-process rate limiter instead of the database-backed one.
+    await measure('GET /healthz (no auth)', api.info.pid, `http://127.0.0.1:${api.info.port}/healthz`);
+    const mem = await startChild('api-server.ts', { BENCH_LIMITER: 'memory' });
+    try {
+      await measure('usage, memory limiter', mem.info.pid, `http://127.0.0.1:${mem.info.port}/v1/usage`, { authorization: `Bearer ${mem.info.key}` });
+    } finally {
+      await stopChild(mem);
+    }
+  }
   const ratio = usage.rps / base.rps;
   const ok = ratio >= 0.5 && usage.non2xx === 0 && usage.errors === 0;
   log(`ratio ${(ratio * 100).toFixed(1)}% of hello-world (target ≥ 50%): ${ok ? 'PASS' : 'FAIL'}`);

@@ -26,7 +26,7 @@ const latencyMs = args.num('--latency', 500);
 const concurrency = args.num('--concurrency', 64);
 const creates = args.num('--creates', 300);
 const engineName = args.opt('--engine') ?? 'sandbox';
-const pollMs = args.num('--poll-ms', 500);
+const pollMs = args.num('--poll-ms', 100);
 const asJson = args.flag('--json');
 const cpuProfFile = args.opt('--cpu-prof'); // child only: profile file for the completion phase
 const log = (line: string) => (asJson ? process.stderr : process.stdout).write(line + '\n');
@@ -60,7 +60,7 @@ async function postRun(service: BenchService, body: unknown): Promise<number> {
 
 export async function benchCreate(): Promise<CreateResult> {
   const engine = await ENGINES[engineName]({ latencyMs: 0, concurrency });
-  const service = await startBenchService(engine, { concurrency, latencyMs: 0, worker: false });
+  const service = await startBenchService(engine, { concurrency, worker: false });
   try {
     const small = (i: number) => ({
       url: RUN_URL,
@@ -125,7 +125,7 @@ export interface CompletionResult {
 /** Creates one run of `n` probes spread over every platform and waits for it; measures memory. */
 export async function runCompletion(n: number): Promise<CompletionResult> {
   const engine = await ENGINES[engineName]({ latencyMs, concurrency });
-  const service = await startBenchService(engine, { concurrency, latencyMs, worker: true });
+  const service = await startBenchService(engine, { concurrency, worker: true });
   const worker = service.core.startWorker(); // idempotent: the running worker
   try {
     const gc = (globalThis as { gc?: () => void }).gc;
@@ -152,20 +152,26 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
     const createMs = performance.now() - t0;
     if (created.status >= 300) throw new Error(`create answered ${created.status}: ${JSON.stringify(created.body)}`);
     const stopProfile = cpuProfFile ? await startCpuProfile() : undefined;
-    let run: any;
+    // Poll the compact list (status from one aggregate query). GET /v1/visibility/runs/{id} would
+    // also work but reads every probe row for its per-platform summary, so its cost grows with
+    // the run and, polled often, competes with the worker for the one event loop.
+    let status = '';
     for (;;) {
-      run = (await service.request('GET', `/v1/visibility/runs/${created.body.run_id}`)).body;
-      if (TERMINAL.has(run.status)) break;
+      const list = (await service.request('GET', '/v1/visibility/runs?limit=1')).body;
+      status = list.runs?.[0]?.status;
+      if (list.runs?.[0]?.run_id !== created.body.run_id) throw new Error(`unexpected list answer: ${JSON.stringify(list).slice(0, 200)}`);
+      if (TERMINAL.has(status)) break;
       await new Promise((r) => setTimeout(r, pollMs));
     }
     const wallMs = performance.now() - t0;
+    const run = (await service.request('GET', `/v1/visibility/runs/${created.body.run_id}`)).body;
     const cpu = process.cpuUsage(cpu0);
     clearInterval(sampler);
     if (stopProfile) {
       await stopProfile(cpuProfFile!);
       log(`CPU profile of the completion phase (${n} probes) written to ${cpuProfFile}`);
     }
-    const lanes = Object.values(engine.platformConcurrency).reduce((a, b) => a + b, 0);
+    const lanes = Object.values(service.platformConcurrency).reduce((a, b) => a + b, 0);
     const effective = Math.min(concurrency, lanes);
     const idealMs = (n * latencyMs) / effective;
     return {
@@ -173,7 +179,7 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
       probes: n,
       latency_ms: latencyMs,
       concurrency,
-      lane_concurrency: engine.platformConcurrency[PLATFORMS[0]],
+      lane_concurrency: service.platformConcurrency[PLATFORMS[0]],
       max_in_flight_seen: maxInFlight,
       status: run.status,
       succeeded: run.probe_counts?.succeeded ?? -1,

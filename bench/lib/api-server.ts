@@ -14,7 +14,12 @@ const db = tempSqliteUrl('api');
 // through the limiter and its SQLite store exactly as in production.
 const config = loadConfig({ DATABASE_URL: db.url, SIGHTLINE_LOG_LEVEL: 'silent', SIGHTLINE_RATE_LIMIT_PER_MINUTE: '100000000' });
 const runtime = await openRuntime(config);
-const rateLimiter = await createKeyRateLimiter({ perMinute: config.SIGHTLINE_RATE_LIMIT_PER_MINUTE, handle: runtime.handle });
+// BENCH_LIMITER=memory (bench:api --breakdown) measures the same server with the in-process limiter
+// instead of the database-backed one, to show what the store write costs.
+const rateLimiter = await createKeyRateLimiter({
+  perMinute: config.SIGHTLINE_RATE_LIMIT_PER_MINUTE,
+  handle: process.env.BENCH_LIMITER === 'memory' ? undefined : runtime.handle,
+});
 const app = await buildApp({ core: runtime.core, rateLimiter });
 const { key } = await seedAccount(runtime.core.store, 1000);
 await app.listen({ host: '127.0.0.1', port: 0 });

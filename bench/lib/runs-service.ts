@@ -1,19 +1,20 @@
 // The service under test for bench:runs, and the extension point for other engines. A bench
-// starts the same pieces as `npm start` (database, migrations, core, HTTP app, embedded worker)
-// from an EngineSetup: the platform drivers, the ask function and the per-platform lanes.
+// starts the same pieces as `npm start` (database, migrations, the production platform wiring of
+// src/cli/runtime.ts with its per-platform gate and retry policy, core, HTTP app, embedded
+// worker) from an EngineSetup: the environment that selects and configures the engine.
 // The one thing to know: to bench another engine (e.g. live drivers against local fake
-// providers), write a function returning an EngineSetup and add it to ENGINES below; the
-// create/completion/memory measurements in bench/runs.ts then run unchanged against it.
+// providers on 127.0.0.1), write an EngineFactory returning its env (and fetch, if needed) and
+// add it to ENGINES below; the create/completion/memory measurements in bench/runs.ts then run
+// unchanged against it.
 import type { FastifyInstance } from 'fastify';
+import { buildPlatforms } from '../../src/cli/runtime.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createCore, type Core } from '../../src/core/index.ts';
-import type { AskPlatform } from '../../src/core/visibility/probe-executor.ts';
 import { openDatabase } from '../../src/db/connection.ts';
 import { migrateToLatest } from '../../src/db/migrations.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createKeyRateLimiter } from '../../src/http/plugins/rate-limit.ts';
-import { createSandboxDriver } from '../../src/platforms/sandbox.ts';
-import { PLATFORMS, type PlatformDriver, type PlatformName } from '../../src/platforms/types.ts';
+import { PLATFORMS, type PlatformName } from '../../src/platforms/types.ts';
 import { seedAccount, tempSqliteUrl } from './common.ts';
 
 export interface EngineOptions {
@@ -26,40 +27,35 @@ export interface EngineOptions {
 export interface EngineSetup {
   /** Shown in the output, e.g. "sandbox" or "live (fake providers)". */
   name: string;
-  drivers: Record<PlatformName, PlatformDriver>;
-  ask: AskPlatform;
-  /** Max probes in flight per platform lane. */
-  platformConcurrency: Record<PlatformName, number>;
-  /** Extra configuration (e.g. provider base URLs pointing at 127.0.0.1). */
-  env?: Record<string, string>;
+  /** Service environment for this engine (SIGHTLINE_PLATFORM_ENGINE, provider keys and base URLs…). */
+  env: Record<string, string>;
+  /** fetch for the live drivers (e.g. one that only reaches 127.0.0.1). */
+  fetch?: typeof fetch;
   /** Stops whatever the engine started (fake provider servers…). */
   close?: () => Promise<void>;
 }
 
 export type EngineFactory = (opts: EngineOptions) => Promise<EngineSetup>;
 
-/** Per-platform lanes that never bind before the overall limit does. */
-export function evenLanes(concurrency: number): Record<PlatformName, number> {
-  const each = Math.ceil(concurrency / PLATFORMS.length);
-  return Object.fromEntries(PLATFORMS.map((p) => [p, each])) as Record<PlatformName, number>;
+/** SIGHTLINE_<PLATFORM>_CONCURRENCY for every platform, so that lanes never bind before the overall limit. */
+export function evenLaneEnv(concurrency: number): Record<string, string> {
+  const each = String(Math.ceil(concurrency / PLATFORMS.length));
+  return Object.fromEntries(PLATFORMS.map((p) => [`SIGHTLINE_${p.toUpperCase()}_CONCURRENCY`, each]));
 }
 
 /** The local sandbox engine with a fixed answer latency (SIGHTLINE_SANDBOX_LATENCY_MS). */
-export const sandboxEngine: EngineFactory = async ({ latencyMs, concurrency }) => {
-  const drivers = Object.fromEntries(PLATFORMS.map((p) => [p, createSandboxDriver(p, { latencyMs })])) as Record<PlatformName, PlatformDriver>;
-  return {
-    name: 'sandbox',
-    drivers,
-    ask: (req) => drivers[req.platform].ask(req),
-    platformConcurrency: evenLanes(concurrency),
-  };
-};
+export const sandboxEngine: EngineFactory = async ({ latencyMs, concurrency }) => ({
+  name: 'sandbox',
+  env: { SIGHTLINE_PLATFORM_ENGINE: 'sandbox', SIGHTLINE_SANDBOX_LATENCY_MS: String(latencyMs), ...evenLaneEnv(concurrency) },
+});
 
 /** Engines selectable with `--engine NAME`. */
 export const ENGINES: Record<string, EngineFactory> = { sandbox: sandboxEngine };
 
 export interface BenchService {
   engine: EngineSetup;
+  /** Max probes in flight per platform lane, as configured. */
+  platformConcurrency: Record<PlatformName, number>;
   config: Config;
   core: Core;
   app: FastifyInstance;
@@ -71,7 +67,7 @@ export interface BenchService {
 
 export async function startBenchService(
   engine: EngineSetup,
-  opts: { concurrency: number; latencyMs: number; worker: boolean; credits?: number },
+  opts: { concurrency: number; worker: boolean; credits?: number },
 ): Promise<BenchService> {
   const db = tempSqliteUrl('runs');
   const config = loadConfig({
@@ -80,18 +76,17 @@ export async function startBenchService(
     SIGHTLINE_LOG_LEVEL: 'silent',
     SIGHTLINE_RATE_LIMIT_PER_MINUTE: '100000000',
     SIGHTLINE_WORKER_CONCURRENCY: String(opts.concurrency),
-    SIGHTLINE_SANDBOX_LATENCY_MS: String(opts.latencyMs),
   });
   const handle = openDatabase(config.DATABASE_URL);
   await migrateToLatest(handle.db);
-  // Same assembly as src/cli/runtime.ts, with the engine's drivers and lanes.
+  // Same assembly as openRuntime in src/cli/runtime.ts (drivers, gate, retry, lanes).
+  const platforms = buildPlatforms(config, { fetch: engine.fetch });
   const core = createCore({
     store: { db: handle.db, dialect: handle.dialect },
     config,
-    drivers: engine.drivers,
-    ask: engine.ask,
-    platformConcurrency: engine.platformConcurrency,
-    workerConcurrency: opts.concurrency,
+    drivers: platforms.drivers,
+    ask: platforms.ask,
+    platformConcurrency: platforms.concurrency,
   });
   const rateLimiter = await createKeyRateLimiter({ perMinute: config.SIGHTLINE_RATE_LIMIT_PER_MINUTE, handle });
   const app = await buildApp({ core, rateLimiter });
@@ -100,6 +95,7 @@ export async function startBenchService(
   if (opts.worker) core.startWorker();
   return {
     engine,
+    platformConcurrency: platforms.concurrency,
     config,
     core,
     app,
