@@ -1,7 +1,8 @@
 // Small, allocation-light helpers over the htmlparser2 (domhandler) tree the extractor works on.
 // Everything here is iterative, never recursive: broken HTML can nest tens of thousands of
 // unclosed elements deep, and a recursive walk would overflow the stack on such a page.
-import type { AnyNode, Element, ParentNode } from 'domhandler';
+import { Parser } from 'htmlparser2';
+import type { AnyNode, Document, Element, ParentNode } from 'domhandler';
 
 export type { AnyNode, Element, ParentNode };
 
@@ -74,10 +75,6 @@ export function removeNodes(nodes: Iterable<AnyNode>): void {
   }
   for (const [parent, gone] of byParent) {
     const kept = parent.children.filter((c) => !gone.has(c));
-    for (let i = 0; i < kept.length; i++) {
-      kept[i]!.prev = i > 0 ? kept[i - 1]! : null;
-      kept[i]!.next = i + 1 < kept.length ? kept[i + 1]! : null;
-    }
     parent.children = kept;
     for (const node of gone) node.parent = null;
   }
@@ -86,4 +83,62 @@ export function removeNodes(nodes: Iterable<AnyNode>): void {
 /** Whitespace-collapsed, trimmed text; zero-width characters removed. */
 export function normalizeSpace(text: string): string {
   return text.replace(/[\u200b-\u200d\ufeff\u00ad]/g, '').replace(/\s+/g, ' ').trim();
+}
+
+/** Attributes the extractor reads; everything else (srcset, data-*, inline handlers) is dropped. */
+const KEPT_ATTRIBUTES = new Set([
+  'class', 'id', 'role', 'style', 'hidden', 'type', 'href', 'rel', 'itemprop', 'content', 'property', 'name', 'lang',
+  'xml:lang', 'datetime', 'pubdate', 'aria-label', 'title', 'http-equiv', 'data-lang', 'data-language', 'action', 'charset',
+]);
+
+/** Shared by all elements without a kept attribute; the extractor never writes attributes. */
+const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+interface LeanNode {
+  type: string;
+  parent: LeanNode | null;
+  name?: string;
+  attribs?: Record<string, string>;
+  children?: LeanNode[];
+  data?: string;
+}
+
+/**
+ * Parses HTML into a lean tree with the same field names as domhandler's (type, name, attribs,
+ * children, parent, data), so the domhandler types describe it. Why not domhandler itself: its
+ * nodes also carry prev/next/start/end links and every attribute, which roughly doubles the
+ * memory of a multi-megabyte page; comments are not kept at all.
+ */
+export function parseHtml(html: string): Document {
+  const root: LeanNode = { type: 'root', parent: null, name: 'root', attribs: {}, children: [] };
+  const stack: LeanNode[] = [root];
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        const top = stack[stack.length - 1]!;
+        let kept: Record<string, string> = NO_ATTRIBUTES;
+        for (const k in attribs) {
+          if (!KEPT_ATTRIBUTES.has(k)) continue;
+          if (kept === NO_ATTRIBUTES) kept = {};
+          kept[k] = attribs[k]!;
+        }
+        const el: LeanNode = { type: name === 'script' ? 'script' : name === 'style' ? 'style' : 'tag', parent: top, name, attribs: kept, children: [] };
+        top.children!.push(el);
+        stack.push(el);
+      },
+      onclosetag() {
+        if (stack.length > 1) stack.pop();
+      },
+      ontext(data) {
+        const top = stack[stack.length - 1]!;
+        const kids = top.children!;
+        const last = kids[kids.length - 1];
+        if (last && last.type === 'text') last.data += data;
+        else kids.push({ type: 'text', parent: top, data });
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.end(html);
+  return root as unknown as Document;
 }

@@ -3,9 +3,8 @@
 // boilerplate is pruned, the main subtree is chosen, and only that subtree becomes blocks.
 // The one thing to know: extractPage never throws; on any failure it returns the metadata it
 // has (or an empty document) so one broken page cannot fail a whole run.
-import { parseDocument } from 'htmlparser2';
 import type { PageDocument, PageLink, Block } from '../document.ts';
-import { findFirst, removeNodes, isElement, isText, normalizeSpace, rawText, walk, type Element, type ParentNode } from './dom.ts';
+import { findFirst, parseHtml, removeNodes, isElement, isText, normalizeSpace, rawText, walk, type Element, type ParentNode } from './dom.ts';
 import { readMetadata, resolveUrl, type PageMetadata } from './metadata.ts';
 import { pruneBoilerplate, weakBoilerplate } from './boilerplate.ts';
 
@@ -70,7 +69,7 @@ export function extractPage(html: string, url: string): PageDocument {
     // htmlparser2 reads `<![CDATA[` in HTML as a section that swallows everything up to `]]>`;
     // browsers treat it as a bogus comment, so a stray marker must not hide the whole page.
     const source = typeof html === 'string' ? html.replace(/<!\[CDATA\[|\]\]>/g, '') : '';
-    const dom = parseDocument(source, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+    const dom = parseHtml(source);
     meta = readMetadata(dom, url);
     const all = collectLinks(dom, meta.baseUrl);
     let body: Element | null = findFirst(dom, 'body');
@@ -78,7 +77,7 @@ export function extractPage(html: string, url: string): PageDocument {
       body = findFirst(dom, 'html');
       if (!body) {
         // A fragment without <html>/<body>: wrap it so the rest sees one root element.
-        const wrapper = parseDocument(`<body></body>`).children.find(isElement) as Element | undefined;
+        const wrapper = parseHtml('<body></body>').children.find(isElement) as Element | undefined;
         if (!wrapper) return { ...emptyDocument(url, meta), links: { main: [], all } };
         wrapper.children = dom.children;
         for (const c of wrapper.children) c.parent = wrapper;

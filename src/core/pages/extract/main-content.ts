@@ -18,6 +18,8 @@ export interface Stats {
   good: number; // characters in prose-like runs of text (or headings) below
   bad: number; // characters in link-dominated runs below
   short: number; // characters in short runs that are not links (labels, list items, cells)
+  commas: number; // commas in the text below
+  own: number; // characters of text directly inside this element
 }
 
 const TEXT_BLOCKS = new Set(['p', 'pre', 'td', 'blockquote', 'li', 'dd', 'h2', 'h3', 'h4', 'figcaption', 'section', 'div', 'article', 'span', 'font', 'center']);
@@ -73,8 +75,6 @@ export function measure(root: Element): Map<Element, Stats> {
     order.push(n);
     for (const k of n.children) if (isElement(k)) stack.push(k);
   }
-  const commas = new Map<Element, number>();
-  const ownText = new Map<Element, number>();
   for (let i = order.length - 1; i >= 0; i--) {
     const el = order[i]!;
     let text = 0;
@@ -96,13 +96,11 @@ export function measure(root: Element): Map<Element, Stats> {
         link += s.link;
         paragraphs += s.paragraphs;
         anchors += s.anchors;
-        cm += commas.get(k) ?? 0;
+        cm += s.commas;
       }
     }
     if (el.name === 'a') link = text;
-    commas.set(el, cm);
-    ownText.set(el, own);
-    stats.set(el, { text, link, score: 0, paragraphs, anchors, good: 0, bad: 0, short: 0 });
+    stats.set(el, { text, link, score: 0, paragraphs, anchors, good: 0, bad: 0, short: 0, commas: cm, own });
   }
   // Votes: a text block scores by commas and length and passes its score to its ancestors.
   for (const el of order) {
@@ -110,10 +108,10 @@ export function measure(root: Element): Map<Element, Stats> {
     const s = stats.get(el)!;
     // Generic containers vote only for text they hold directly (not via child blocks).
     const generic = el.name === 'div' || el.name === 'section' || el.name === 'article' || el.name === 'span' || el.name === 'font' || el.name === 'center';
-    const len = generic ? ownText.get(el)! : s.text - s.link;
+    const len = generic ? s.own : s.text - s.link;
     if (len < 25) continue;
     s.paragraphs += 1;
-    const score = 1 + (generic ? 0 : commas.get(el)!) + Math.min(Math.floor(len / 100), 3);
+    const score = 1 + (generic ? 0 : s.commas) + Math.min(Math.floor(len / 100), 3);
     let p = el.parent;
     for (let level = 0; p && isElement(p) && level < 5; level++, p = p.parent) {
       const ps = stats.get(p);
@@ -189,37 +187,47 @@ function classifyRuns(root: Element, stats: Map<Element, Stats>): void {
     runOwner = null;
     runHeading = false;
   };
-  type Frame = { node: AnyNode; leave: boolean; block: Element; inLink: boolean; heading: boolean };
-  const stack: Frame[] = [{ node: root, leave: false, block: root, inLink: false, heading: false }];
-  while (stack.length) {
-    const f = stack.pop()!;
-    const node = f.node;
-    if (f.leave) {
-      finish();
+  // Depth-first walk with a stack as deep as the tree (not one frame per node): on a
+  // multi-megabyte page a frame object per node would cost more than the tree itself.
+  const els: Element[] = [root];
+  const idx: number[] = [0];
+  const blocks: Element[] = [root];
+  const links: boolean[] = [false];
+  const heads: boolean[] = [false];
+  while (els.length) {
+    const top = els.length - 1;
+    const el = els[top]!;
+    const i = idx[top]!;
+    if (i >= el.children.length) {
+      els.pop();
+      idx.pop();
+      blocks.pop();
+      links.pop();
+      heads.pop();
+      if (BLOCK_TAGS.has(el.name) || HEADINGS.has(el.name)) finish();
       continue;
     }
+    idx[top] = i + 1;
+    const node = el.children[i]!;
     if (isText(node)) {
       const l = spaceAwareLength(node.data);
       if (l === 0 || !node.data.trim()) continue;
-      if (!runOwner) runOwner = f.block;
+      if (!runOwner) runOwner = blocks[top]!;
       runText += l;
-      if (f.inLink) runLink += l;
-      if (f.heading) runHeading = true;
+      if (links[top]) runLink += l;
+      if (heads[top]) runHeading = true;
       continue;
     }
     if (!isElement(node) || SKIP_TAGS.has(node.name)) continue;
     const name = node.name;
     if (INLINE_BREAK.has(name)) continue;
     const block = BLOCK_TAGS.has(name) || HEADINGS.has(name);
-    if (block) {
-      finish();
-      stack.push({ node, leave: true, block: f.block, inLink: false, heading: false });
-    }
-    const kids = node.children;
-    const frameBlock = block ? node : f.block;
-    const inLink = f.inLink || name === 'a';
-    const heading = f.heading || HEADINGS.has(name);
-    for (let i = kids.length - 1; i >= 0; i--) stack.push({ node: kids[i]!, leave: false, block: frameBlock, inLink, heading });
+    if (block) finish();
+    els.push(node);
+    idx.push(0);
+    blocks.push(block ? node : blocks[top]!);
+    links.push(links[top]! || name === 'a');
+    heads.push(heads[top]! || HEADINGS.has(name));
   }
   finish();
   // Sum bottom-up: children before parents, so walk the map in reverse insertion order
