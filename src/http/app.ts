@@ -11,6 +11,7 @@ import { registerErrorHandling } from './plugins/errors.ts';
 import type { KeyRateLimiter } from './plugins/rate-limit.ts';
 import { registerRoutes } from './routes/index.ts';
 import { registerMcpEndpoint } from '../mcp/server.ts';
+import { registerConsole } from '../console/routes.ts';
 
 export interface AppOptions {
   core: Core;
@@ -71,6 +72,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await registerRoutes(app, opts.core);
   registerMcpEndpoint(app, opts.core);
+  registerConsole(app);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }

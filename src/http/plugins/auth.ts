@@ -41,7 +41,10 @@ export function registerAuth(app: FastifyInstance, core: Core, limiter: KeyRateL
     if (!config?.action) return;
     const principal = await authenticate(core.store.db, bearerToken(request), 'api');
     request.principal = principal;
-    request.actionContext = { accountId: principal.accountId, source: 'api', requestId: request.id, credits: 0 };
+    // The web console is a client of this API; it names itself so its requests are recorded
+    // (and idempotency-scoped) as the console surface.
+    const source = request.headers['x-sightline-surface'] === 'console' ? 'console' : 'api';
+    request.actionContext = { accountId: principal.accountId, source, requestId: request.id, credits: 0 };
     const decision = await limiter.consume(principal.keyId);
     reply.header('RateLimit-Limit', decision.limit);
     reply.header('RateLimit-Remaining', decision.remaining);
