@@ -5,6 +5,10 @@
 //   (b) completion of an N-probe run (default 2,000) on the sandbox engine with a simulated answer
 //       latency (default 500 ms), against the ideal probes × latency / concurrency. Target ≤ 1.25×.
 //   (c) memory: peak RSS and heap of the completion for a small run (default 500) and the full one.
+// With `--engine live` (or `--live`) the same measurements run in live mode: the real drivers
+// against fake providers (openai, claude, perplexity) on 127.0.0.1 that answer after a seeded
+// random 200–800 ms, 16 in flight per platform; the ideal is then the slowest platform's
+// probes × realized mean delay (measured by the fake) / its concurrency.
 // The one thing to know: every completion runs in a fresh child process (this script with
 // --child), so peak RSS of one size is not inherited by the next; engines are pluggable through
 // ENGINES in bench/lib/runs-service.ts (`--engine NAME`).
@@ -13,9 +17,10 @@
 //   npm run bench:runs -- --probes 2000 --latency 500 --concurrency 64 --small-probes 500
 //   npm run bench:runs -- --json                  # one JSON summary on stdout
 //   npm run bench:runs -- --skip-create           # completion and memory only
+//   npm run bench:runs -- --live --skip-create    # live mode: --lane-concurrency 16 --delay-min 200 --delay-max 800 --seed 1
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { PLATFORMS } from '../src/platforms/types.ts';
+import { PLATFORMS, type PlatformName } from '../src/platforms/types.ts';
 import { fmt, mb, parseArgs, startCpuProfile } from './lib/common.ts';
 import { ENGINES, startBenchService, type BenchService } from './lib/runs-service.ts';
 
@@ -25,7 +30,15 @@ const smallProbes = args.num('--small-probes', 500);
 const latencyMs = args.num('--latency', 500);
 const concurrency = args.num('--concurrency', 64);
 const creates = args.num('--creates', 300);
-const engineName = args.opt('--engine') ?? 'sandbox';
+const engineName = args.flag('--live') ? 'live' : (args.opt('--engine') ?? 'sandbox');
+const laneArg = args.opt('--lane-concurrency');
+const engineOpts = {
+  concurrency,
+  laneConcurrency: laneArg === undefined ? undefined : args.num('--lane-concurrency', 0),
+  delayMinMs: args.num('--delay-min', 200),
+  delayMaxMs: args.num('--delay-max', 800),
+  seed: args.num('--seed', 1),
+};
 const pollMs = args.num('--poll-ms', 100);
 const asJson = args.flag('--json');
 const cpuProfFile = args.opt('--cpu-prof'); // child only: profile file for the completion phase
@@ -48,6 +61,7 @@ export interface CreateResult {
   small_p50_ms: number;
   small_p99_ms: number;
   large_probes: number;
+  large_platforms: number;
   large_create_ms: number[];
 }
 
@@ -59,14 +73,15 @@ async function postRun(service: BenchService, body: unknown): Promise<number> {
 }
 
 export async function benchCreate(): Promise<CreateResult> {
-  const engine = await ENGINES[engineName]({ latencyMs: 0, concurrency });
+  const engine = await ENGINES[engineName]({ ...engineOpts, latencyMs: 0 });
   const service = await startBenchService(engine, { concurrency, worker: false });
+  const platforms = engine.platforms ?? PLATFORMS;
   try {
     const small = (i: number) => ({
       url: RUN_URL,
       target_entity: 'Acme CRM',
       prompts: [`best crm for startups ${i}`, `top sales tools ${i}`],
-      platforms: ['openai', 'perplexity', 'gemini'],
+      platforms: engine.platforms ? platforms.slice(0, 3) : ['openai', 'perplexity', 'gemini'],
     });
     for (let i = 0; i < 20; i++) await postRun(service, small(i)); // warm-up (JIT, statement cache)
     const inFlight = 8;
@@ -82,7 +97,7 @@ export async function benchCreate(): Promise<CreateResult> {
     latencies.sort((a, b) => a - b);
     const prompts = Array.from({ length: 100 }, (_, i) => `which crm should a ${i}-person team choose`);
     const large: number[] = [];
-    for (let i = 0; i < 3; i++) large.push(await postRun(service, { url: RUN_URL, target_entity: 'Acme CRM', prompts, platforms: [...PLATFORMS] }));
+    for (let i = 0; i < 3; i++) large.push(await postRun(service, { url: RUN_URL, target_entity: 'Acme CRM', prompts, platforms: [...platforms] }));
     return {
       small_runs: creates,
       small_in_flight: inFlight,
@@ -90,7 +105,8 @@ export async function benchCreate(): Promise<CreateResult> {
       small_probes_per_s: (creates * 6) / seconds,
       small_p50_ms: percentile(latencies, 50),
       small_p99_ms: percentile(latencies, 99),
-      large_probes: prompts.length * PLATFORMS.length,
+      large_probes: prompts.length * platforms.length,
+      large_platforms: platforms.length,
       large_create_ms: large.map((ms) => Math.round(ms)),
     };
   } finally {
@@ -104,9 +120,20 @@ export async function benchCreate(): Promise<CreateResult> {
 export interface CompletionResult {
   engine: string;
   probes: number;
+  /** Sandbox: the fixed latency; live: the nominal mean delay of the fakes. */
   latency_ms: number;
   concurrency: number;
   lane_concurrency: number;
+  /** Platforms the probes were spread over, with their configured concurrency and probe counts. */
+  platform_concurrency: Record<string, number>;
+  probes_per_platform: Record<string, number>;
+  /** Mean answer latency per platform used for the ideal (live: measured by the fake provider). */
+  mean_latency_ms: Record<string, number>;
+  /** The ideal with the nominal latency (equal to ideal_ms for the sandbox). */
+  nominal_ideal_ms: number;
+  provider?: { lines: string[]; detail: unknown };
+  /** The engine's own description of its configuration (live: the fakes and the lane env). */
+  engine_config?: string;
   max_in_flight_seen: number;
   status: string;
   succeeded: number;
@@ -124,8 +151,9 @@ export interface CompletionResult {
 
 /** Creates one run of `n` probes spread over every platform and waits for it; measures memory. */
 export async function runCompletion(n: number): Promise<CompletionResult> {
-  const engine = await ENGINES[engineName]({ latencyMs, concurrency });
+  const engine = await ENGINES[engineName]({ ...engineOpts, latencyMs });
   const service = await startBenchService(engine, { concurrency, worker: true });
+  const platforms = engine.platforms ?? PLATFORMS;
   const worker = service.core.startWorker(); // idempotent: the running worker
   try {
     const gc = (globalThis as { gc?: () => void }).gc;
@@ -144,7 +172,7 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
       url: RUN_URL,
       target_entity: 'Acme CRM',
       competitors: ['Globex', 'Initech'],
-      probes: Array.from({ length: n }, (_, i) => ({ prompt: `best crm tools for teams, variant ${i}`, platform: PLATFORMS[i % PLATFORMS.length] })),
+      probes: Array.from({ length: n }, (_, i) => ({ prompt: `best crm tools for teams, variant ${i}`, platform: platforms[i % platforms.length] })),
     };
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
@@ -171,15 +199,32 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
       await stopProfile(cpuProfFile!);
       log(`CPU profile of the completion phase (${n} probes) written to ${cpuProfFile}`);
     }
-    const lanes = Object.values(service.platformConcurrency).reduce((a, b) => a + b, 0);
-    const effective = Math.min(concurrency, lanes);
-    const idealMs = (n * latencyMs) / effective;
+    const provider = await engine.providerStats?.();
+    const nominalMs = provider?.nominalLatencyMs ?? latencyMs;
+    const perPlatform = Object.fromEntries(platforms.map((p) => [p, 0])) as Record<string, number>;
+    for (const probe of body.probes) perPlatform[probe.platform]++;
+    const meanMs = Object.fromEntries(platforms.map((p) => [p, provider?.meanLatencyMs[p] ?? latencyMs])) as Record<string, number>;
+    const laneOf = Object.fromEntries(platforms.map((p) => [p, service.platformConcurrency[p]])) as Record<string, number>;
+    // Lanes run in parallel, so the slowest lane sets the pace; the overall worker limit is a
+    // second bound (it binds for the sandbox, where 6 lanes of 11 exceed 64 in flight).
+    const ideal = (mean: (p: PlatformName) => number) =>
+      Math.max(
+        ...platforms.map((p) => (perPlatform[p] * mean(p)) / laneOf[p]),
+        platforms.reduce((sum, p) => sum + perPlatform[p] * mean(p), 0) / concurrency,
+      );
+    const idealMs = ideal((p) => meanMs[p]);
     return {
       engine: engine.name,
       probes: n,
-      latency_ms: latencyMs,
+      latency_ms: nominalMs,
       concurrency,
-      lane_concurrency: service.platformConcurrency[PLATFORMS[0]],
+      lane_concurrency: laneOf[platforms[0]],
+      platform_concurrency: laneOf,
+      probes_per_platform: perPlatform,
+      mean_latency_ms: meanMs,
+      nominal_ideal_ms: Math.round(ideal(() => nominalMs)),
+      ...(provider ? { provider: { lines: provider.lines, detail: provider.detail } } : {}),
+      ...(engine.describe ? { engine_config: engine.describe() } : {}),
       max_in_flight_seen: maxInFlight,
       status: run.status,
       succeeded: run.probe_counts?.succeeded ?? -1,
@@ -200,7 +245,11 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
 
 function completionInChild(n: number): Promise<CompletionResult> {
   const script = fileURLToPath(import.meta.url);
-  const childArgs = ['--expose-gc', '--import', 'tsx', script, '--child', '--probes', String(n), '--latency', String(latencyMs), '--concurrency', String(concurrency), '--engine', engineName, '--poll-ms', String(pollMs)];
+  const childArgs = [
+    '--expose-gc', '--import', 'tsx', script, '--child', '--probes', String(n), '--latency', String(latencyMs), '--concurrency', String(concurrency),
+    '--engine', engineName, '--poll-ms', String(pollMs), '--delay-min', String(engineOpts.delayMinMs), '--delay-max', String(engineOpts.delayMaxMs),
+    '--seed', String(engineOpts.seed), ...(engineOpts.laneConcurrency !== undefined ? ['--lane-concurrency', String(engineOpts.laneConcurrency)] : []),
+  ];
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, childArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
@@ -213,10 +262,25 @@ function completionInChild(n: number): Promise<CompletionResult> {
 }
 
 function reportCompletion(r: CompletionResult) {
-  log(
-    `completion ${fmt(r.probes)} probes × ${r.latency_ms} ms / ${r.concurrency} in flight (lanes ${r.lane_concurrency}/platform, max seen ${r.max_in_flight_seen}): ` +
-      `wall ${fmt(r.wall_ms / 1000, 2)} s, ideal ${fmt(r.ideal_ms / 1000, 2)} s, ratio ${r.ratio.toFixed(2)}× (target ≤ 1.25×) — ${r.status} (${fmt(r.succeeded)} succeeded), create ${r.create_ms} ms, CPU ${fmt(r.cpu_us_per_probe)} µs/probe`,
-  );
+  if (r.engine_config) log(`engine     ${r.engine_config}`);
+  if (r.provider) {
+    const platforms = Object.keys(r.platform_concurrency);
+    const realized = platforms.map((p) => `${p} ${fmt(r.probes_per_platform[p])} × ${r.mean_latency_ms[p]} ms / ${r.platform_concurrency[p]}`).join(', ');
+    log(
+      `completion ${fmt(r.probes)} probes over ${platforms.length} platforms, nominal ${r.latency_ms} ms, ${r.concurrency} in flight overall (max seen ${r.max_in_flight_seen}): ` +
+        `wall ${fmt(r.wall_ms / 1000, 2)} s, ideal ${fmt(r.ideal_ms / 1000, 2)} s, ratio ${r.ratio.toFixed(2)}× (target ≤ 1.25×) — ${r.status} (${fmt(r.succeeded)} succeeded), create ${r.create_ms} ms, CPU ${fmt(r.cpu_us_per_probe)} µs/probe`,
+    );
+    log(
+      `ideal      max over platforms of probes × realized mean / concurrency (${realized}) = ${fmt(r.ideal_ms / 1000, 2)} s; ` +
+        `with the nominal ${r.latency_ms} ms: ${fmt(r.nominal_ideal_ms / 1000, 2)} s (ratio ${(r.wall_ms / r.nominal_ideal_ms).toFixed(2)}×)`,
+    );
+    for (const line of r.provider.lines) log(line);
+  } else {
+    log(
+      `completion ${fmt(r.probes)} probes × ${r.latency_ms} ms / ${r.concurrency} in flight (lanes ${r.lane_concurrency}/platform, max seen ${r.max_in_flight_seen}): ` +
+        `wall ${fmt(r.wall_ms / 1000, 2)} s, ideal ${fmt(r.ideal_ms / 1000, 2)} s, ratio ${r.ratio.toFixed(2)}× (target ≤ 1.25×) — ${r.status} (${fmt(r.succeeded)} succeeded), create ${r.create_ms} ms, CPU ${fmt(r.cpu_us_per_probe)} µs/probe`,
+    );
+  }
   log(
     `memory     ${fmt(r.probes)} probes: peak RSS ${r.peak_rss_mb} MB (baseline ${r.baseline_rss_mb} MB), ` +
       `peak heap ${r.peak_heap_mb} MB (baseline ${r.baseline_heap_mb} MB)`,
@@ -231,7 +295,8 @@ if (args.flag('--child')) {
   process.exit(0);
 }
 
-log(`bench:runs — engine ${engineName}, SQLite, embedded worker, concurrency ${concurrency} overall, latency ${latencyMs} ms, poll every ${pollMs} ms`);
+const latencyText = engineName === 'live' ? `fake provider delay ${engineOpts.delayMinMs}–${engineOpts.delayMaxMs} ms (seed ${engineOpts.seed})` : `latency ${latencyMs} ms`;
+log(`bench:runs — engine ${engineName}, SQLite, embedded worker, concurrency ${concurrency} overall, ${latencyText}, poll every ${pollMs} ms`);
 const summary: Record<string, unknown> = { bench: 'runs', date: new Date().toISOString(), node: process.version, engine: engineName, concurrency, latency_ms: latencyMs };
 if (!args.flag('--skip-create')) {
   const c = await benchCreate();
@@ -240,7 +305,7 @@ if (!args.flag('--skip-create')) {
     `create     ${c.small_runs} runs of 2 prompts × 3 platforms, ${c.small_in_flight} in flight: ${fmt(c.small_runs_per_s, 1)} runs/s ` +
       `(${fmt(c.small_probes_per_s)} probes/s), p50 ${c.small_p50_ms.toFixed(1)} ms, p99 ${c.small_p99_ms.toFixed(1)} ms`,
   );
-  log(`create     one ${c.large_probes}-probe run (100 prompts × 6 platforms): ${c.large_create_ms.join(' / ')} ms (3 tries)`);
+  log(`create     one ${c.large_probes}-probe run (100 prompts × ${c.large_platforms} platforms): ${c.large_create_ms.join(' / ')} ms (3 tries)`);
 }
 let pass = true;
 if (!args.flag('--skip-completion')) {

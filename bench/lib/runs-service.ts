@@ -2,10 +2,10 @@
 // starts the same pieces as `npm start` (database, migrations, the production platform wiring of
 // src/cli/runtime.ts with its per-platform gate and retry policy, core, HTTP app, embedded
 // worker) from an EngineSetup: the environment that selects and configures the engine.
-// The one thing to know: to bench another engine (e.g. live drivers against local fake
-// providers on 127.0.0.1), write an EngineFactory returning its env (and fetch, if needed) and
-// add it to ENGINES below; the create/completion/memory measurements in bench/runs.ts then run
-// unchanged against it.
+// The one thing to know: to bench another engine, write an EngineFactory returning its env (and
+// fetch, platforms, providerStats if needed) and add it to ENGINES below; the create/completion/
+// memory measurements in bench/runs.ts then run unchanged against it (`live`, in live-engine.ts,
+// is one: live drivers against fake providers on 127.0.0.1).
 import type { FastifyInstance } from 'fastify';
 import { buildPlatforms } from '../../src/cli/runtime.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -16,12 +16,31 @@ import { buildApp } from '../../src/http/app.ts';
 import { createKeyRateLimiter } from '../../src/http/plugins/rate-limit.ts';
 import { PLATFORMS, type PlatformName } from '../../src/platforms/types.ts';
 import { seedAccount, tempSqliteUrl } from './common.ts';
+import { liveEngine } from './live-engine.ts';
 
 export interface EngineOptions {
   /** Simulated (sandbox) or expected (live) answer latency per probe, ms. */
   latencyMs: number;
-  /** Probes in flight overall; each platform lane gets an equal share (rounded up). */
+  /** Probes in flight overall; each platform lane gets an equal share (rounded up) unless laneConcurrency is set. */
   concurrency: number;
+  /** SIGHTLINE_<PLATFORM>_CONCURRENCY for the engine's platforms (live: default 16). */
+  laneConcurrency?: number;
+  /** Live: answer delay drawn uniformly from [delayMinMs, delayMaxMs] with a PRNG seeded by seed. */
+  delayMinMs?: number;
+  delayMaxMs?: number;
+  seed?: number;
+}
+
+/** What an engine's providers observed, for the ideal and the report. */
+export interface ProviderStats {
+  /** Mean answer latency per platform measured on the provider's side, ms; the ideal uses it. */
+  meanLatencyMs: Partial<Record<PlatformName, number>>;
+  /** The configured (nominal) mean, ms, for the nominal ideal printed next to the realized one. */
+  nominalLatencyMs: number;
+  /** Report lines, printed as they are. */
+  lines: string[];
+  /** For --json. */
+  detail: unknown;
 }
 
 export interface EngineSetup {
@@ -33,6 +52,12 @@ export interface EngineSetup {
   fetch?: typeof fetch;
   /** Stops whatever the engine started (fake provider servers…). */
   close?: () => Promise<void>;
+  /** Platforms the probes are spread over (default: all six). */
+  platforms?: readonly PlatformName[];
+  /** One line on how the engine is configured, printed at the start. */
+  describe?: () => string;
+  /** Latency as measured by the providers; called once a run is terminal, before close. */
+  providerStats?: () => Promise<ProviderStats>;
 }
 
 export type EngineFactory = (opts: EngineOptions) => Promise<EngineSetup>;
@@ -44,13 +69,17 @@ export function evenLaneEnv(concurrency: number): Record<string, string> {
 }
 
 /** The local sandbox engine with a fixed answer latency (SIGHTLINE_SANDBOX_LATENCY_MS). */
-export const sandboxEngine: EngineFactory = async ({ latencyMs, concurrency }) => ({
+export const sandboxEngine: EngineFactory = async ({ latencyMs, concurrency, laneConcurrency }) => ({
   name: 'sandbox',
-  env: { SIGHTLINE_PLATFORM_ENGINE: 'sandbox', SIGHTLINE_SANDBOX_LATENCY_MS: String(latencyMs), ...evenLaneEnv(concurrency) },
+  env: {
+    SIGHTLINE_PLATFORM_ENGINE: 'sandbox',
+    SIGHTLINE_SANDBOX_LATENCY_MS: String(latencyMs),
+    ...(laneConcurrency ? evenLaneEnv(laneConcurrency * PLATFORMS.length) : evenLaneEnv(concurrency)),
+  },
 });
 
-/** Engines selectable with `--engine NAME`. */
-export const ENGINES: Record<string, EngineFactory> = { sandbox: sandboxEngine };
+/** Engines selectable with `--engine NAME` (`--live` = `--engine live`). */
+export const ENGINES: Record<string, EngineFactory> = { sandbox: sandboxEngine, live: liveEngine };
 
 export interface BenchService {
   engine: EngineSetup;
