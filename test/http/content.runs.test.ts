@@ -50,7 +50,7 @@ describe('Content Intelligence runs', () => {
     assert.equal(run.object, 'content_intelligence_run');
     assert.equal(run.url, GUIDE);
     assert.equal(run.analysis_depth, 'score');
-    assert.equal(run.language, 'en');
+    assert.equal(run.language, null, 'no language given: the analysis follows the page');
     assert.equal(run.country, 'US');
     assert.equal(run.error, null);
     assert.ok(run.started_at && run.completed_at);

@@ -30,7 +30,8 @@ export interface CreateCiRunInput {
 export type CiAnalyzer = (run: {
   url: string;
   depth: 'score' | 'full';
-  language: string;
+  /** Undefined when the request named none: the engine then follows the page's own language. */
+  language: string | undefined;
   country: string;
   trends: unknown[] | null;
   industry?: string;
@@ -93,7 +94,8 @@ export async function createCiRun(store: Store, ctx: ActionContext, input: Creat
           source: ctx.source,
           url: input.url.trim(),
           analysis_depth: depth,
-          language: input.language?.trim() || 'en',
+          // '' = not given: the analysis follows the page's language (a German page gets German prompts).
+          language: input.language?.trim() || '',
           country: (input.country?.trim() || 'US').toUpperCase(),
           trends: input.trends && input.trends.length ? JSON.stringify({ trends: input.trends, industry: input.industry ?? null }) : input.industry ? JSON.stringify({ trends: null, industry: input.industry }) : null,
           idempotency_key: key ?? null,
@@ -141,7 +143,7 @@ export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: str
     outcome = await analyze({
       url: run.url,
       depth: run.analysis_depth,
-      language: run.language,
+      language: run.language || undefined,
       country: run.country,
       trends: extra.trends,
       industry: extra.industry ?? undefined,
@@ -235,7 +237,7 @@ function renderCi(r: CiRow) {
     source: r.source,
     url: r.url,
     analysis_depth: r.analysis_depth,
-    language: r.language,
+    language: r.language || null,
     country: r.country,
     test_id: r.test_id,
     created_at: toApiTime(r.created_at),

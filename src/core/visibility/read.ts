@@ -295,12 +295,14 @@ export async function getVisibilityRun(
   runId: string,
   opts: { includeProbes?: boolean; includeResults?: boolean; includeRaw?: boolean } = {},
 ) {
+  // Probe counts are read before the ledger totals: a probe's status and its credit movement
+  // commit together, so counts that show a terminal run always come with final billing.
+  const agg = (await aggregates(store.db, [runId])).get(runId)!;
   const run = await runQuery(store.db)
     .where('visibility_runs.id', '=', runId)
     .where('visibility_runs.account_id', '=', accountId)
     .executeTakeFirst();
   if (!run) throw new AppError('not_found', `Visibility run ${runId} not found.`);
-  const agg = (await aggregates(store.db, [run.id])).get(run.id)!;
   const out: Record<string, unknown> & ReturnType<typeof renderCompact> = renderCompact(run, agg);
   const withResults = !!(opts.includeResults || opts.includeRaw);
   let q = store.db
@@ -324,8 +326,8 @@ export async function getVisibilityRun(
 /** Compact runs by id, in the order given (for lists, saved tests and reports). */
 export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
   if (runIds.length === 0) return [];
+  const aggs = await aggregates(db, runIds); // before the ledger totals: see getVisibilityRun
   const rows = await runQuery(db).where('visibility_runs.id', 'in', runIds).execute();
-  const aggs = await aggregates(db, runIds);
   const byId = new Map(rows.map((r) => [r.id, renderCompact(r, aggs.get(r.id)!)]));
   return runIds.map((id) => byId.get(id)!).filter(Boolean);
 }

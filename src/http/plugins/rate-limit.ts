@@ -59,22 +59,54 @@ export async function createKeyRateLimiter(opts: {
     limiter = insuranceLimiter;
   }
 
+  // Points are taken from the shared store in batches: a process that is serving a key takes
+  // `batch` points at once and spends them locally, so the store is written once per batch
+  // instead of once per request. The limit stays shared and exact up to one unspent batch per
+  // process; batch = 1 % of the limit (1 for limits under 200), so small limits stay exact.
+  const batch = Math.max(1, Math.floor(opts.perMinute / 100));
+  const local = new Map<string, { left: number; storeRemaining: number; windowEnd: number }>();
+
+  async function take(key: string, points: number): Promise<RateLimiterRes | null> {
+    try {
+      return await limiter.consume(key, points);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return null;
+      throw err;
+    }
+  }
+
   return {
     async consume(key) {
-      try {
-        const res = await limiter.consume(key, 1);
-        return {
-          allowed: true,
-          limit: opts.perMinute,
-          remaining: res.remainingPoints,
-          resetSeconds: Math.ceil(res.msBeforeNext / 1000),
-        };
-      } catch (err) {
-        if (err instanceof RateLimiterRes) {
-          return { allowed: false, limit: opts.perMinute, remaining: 0, resetSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
-        }
-        throw err;
+      const now = Date.now();
+      let state = local.get(key);
+      if (state && (state.windowEnd <= now || state.left <= 0)) {
+        local.delete(key);
+        state = undefined;
       }
+      if (!state) {
+        // Ask for a batch; near the end of the allowance fall back to single points.
+        let res = batch > 1 ? await take(key, batch) : null;
+        let got = batch;
+        if (!res) {
+          res = await take(key, 1);
+          got = 1;
+        }
+        if (!res) {
+          const blocked = await limiter.get(key).catch(() => null);
+          const ms = blocked?.msBeforeNext ?? 60_000;
+          return { allowed: false, limit: opts.perMinute, remaining: 0, resetSeconds: Math.max(1, Math.ceil(ms / 1000)) };
+        }
+        state = { left: got, storeRemaining: res.remainingPoints, windowEnd: now + res.msBeforeNext };
+        if (local.size > 10_000) local.clear();
+        local.set(key, state);
+      }
+      state.left -= 1;
+      return {
+        allowed: true,
+        limit: opts.perMinute,
+        remaining: Math.max(0, state.storeRemaining + state.left),
+        resetSeconds: Math.max(0, Math.ceil((state.windowEnd - now) / 1000)),
+      };
     },
     close: () => closeStore(),
   };
