@@ -147,6 +147,8 @@ export interface CompletionResult {
   peak_rss_mb: number;
   baseline_heap_mb: number;
   peak_heap_mb: number;
+  /** Heap right after the run, after a forced GC: near the baseline means the peak was garbage, not retention. */
+  heap_after_gc_mb: number;
 }
 
 /** Creates one run of `n` probes spread over every platform and waits for it; measures memory. */
@@ -192,9 +194,11 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
       await new Promise((r) => setTimeout(r, pollMs));
     }
     const wallMs = performance.now() - t0;
-    const run = (await service.request('GET', `/v1/visibility/runs/${created.body.run_id}`)).body;
     const cpu = process.cpuUsage(cpu0);
     clearInterval(sampler);
+    gc?.();
+    const heapAfterGc = process.memoryUsage().heapUsed;
+    const run = (await service.request('GET', `/v1/visibility/runs/${created.body.run_id}`)).body;
     if (stopProfile) {
       await stopProfile(cpuProfFile!);
       log(`CPU profile of the completion phase (${n} probes) written to ${cpuProfFile}`);
@@ -237,6 +241,7 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
       peak_rss_mb: Number(mb(peakRss)),
       baseline_heap_mb: Number(mb(base.heapUsed)),
       peak_heap_mb: Number(mb(peakHeap)),
+      heap_after_gc_mb: Number(mb(heapAfterGc)),
     };
   } finally {
     await service.close();
@@ -283,7 +288,7 @@ function reportCompletion(r: CompletionResult) {
   }
   log(
     `memory     ${fmt(r.probes)} probes: peak RSS ${r.peak_rss_mb} MB (baseline ${r.baseline_rss_mb} MB), ` +
-      `peak heap ${r.peak_heap_mb} MB (baseline ${r.baseline_heap_mb} MB)`,
+      `peak heap ${r.peak_heap_mb} MB (baseline ${r.baseline_heap_mb} MB, ${r.heap_after_gc_mb} MB after the run and a GC)`,
   );
 }
 

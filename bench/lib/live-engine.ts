@@ -92,7 +92,7 @@ export const liveEngine: EngineFactory = async ({ concurrency, laneConcurrency =
       const lines = Object.entries(stats.platforms).map(
         ([p, s]) =>
           `provider   ${p.padEnd(10)} ${s.requests} requests, drawn mean ${s.drawnMeanMs} ms, served mean ${s.servedMeanMs} ms ` +
-          `(p50 ${s.servedP50Ms}, p99 ${s.servedP99Ms}, max ${s.servedMaxMs}), max open ${s.maxOpen}`,
+          `(p50 ${s.servedP50Ms}, p99 ${s.servedP99Ms}, max ${s.servedMaxMs}), open max ${s.maxOpen} / avg ${s.avgOpen}`,
       );
       lines.push(`provider   fake process CPU ${stats.cpuUsPerRequest} µs/request; non-loopback requests refused: ${refused.size ? [...refused].join(', ') : 'none'}`);
       return {

@@ -34,6 +34,11 @@ export interface PlatformLatency {
   servedMaxMs: number;
   /** Most requests this fake had open at the same time (= the service's effective lane width). */
   maxOpen: number;
+  /**
+   * Requests open on average between the first request and the last answer (Σ served / span).
+   * Below the lane's concurrency means the service did not keep the lane full.
+   */
+  avgOpen: number;
 }
 
 export interface FakesStats {
@@ -100,7 +105,7 @@ export async function startFakes(cfg: FakesConfig) {
   const byPort = new Map<number, PlatformName>();
   const drawn: Record<string, number[]> = {};
   const served: Record<string, number[]> = {};
-  const open: Record<string, { now: number; max: number }> = {};
+  const open: Record<string, { now: number; max: number; first: number; last: number }> = {};
   const startedAt = new WeakMap<IncomingMessage, number>();
   const portOf = (socket: Socket | undefined) => (socket ? byPort.get(socket.localPort ?? -1) : undefined);
 
@@ -111,14 +116,17 @@ export async function startFakes(cfg: FakesConfig) {
     startedAt.set(request, performance.now());
     const o = open[p]!;
     o.max = Math.max(o.max, ++o.now);
+    if (o.first < 0) o.first = performance.now();
   };
   const onFinish = (m: unknown) => {
     const { request, socket } = m as { request: IncomingMessage; response: ServerResponse; socket: Socket };
     const t0 = startedAt.get(request);
     const p = portOf(socket);
     if (t0 === undefined || !p) return;
-    served[p]!.push(performance.now() - t0);
+    const t = performance.now();
+    served[p]!.push(t - t0);
     open[p]!.now--;
+    open[p]!.last = t;
   };
   dc.subscribe('http.server.request.start', onStart);
   dc.subscribe('http.server.response.finish', onFinish);
@@ -130,7 +138,7 @@ export async function startFakes(cfg: FakesConfig) {
     const rand = mulberry32(cfg.seed + i * 0x9e3779b9);
     drawn[platform] = [];
     served[platform] = [];
-    open[platform] = { now: 0, max: 0 };
+    open[platform] = { now: 0, max: 0, first: -1, last: -1 };
     const fake = await startFakeProvider(platform, (_req, index) => {
       const delayMs = cfg.delayMinMs + rand() * (cfg.delayMaxMs - cfg.delayMinMs);
       drawn[platform]!.push(delayMs);
@@ -165,6 +173,7 @@ export async function startFakes(cfg: FakesConfig) {
           servedP99Ms: round(pct(s, 99)),
           servedMaxMs: round(Math.max(0, ...s)),
           maxOpen: open[p]!.max,
+          avgOpen: s.length ? round(s.reduce((a, b) => a + b, 0) / (open[p]!.last - open[p]!.first)) : 0,
         };
       }
       const cpu = process.cpuUsage(cpu0);
