@@ -59,7 +59,7 @@ export function createCore(opts: CoreOptions): Core {
   let worker: Worker | null = null;
   const activity = new ActivityLog(opts.store.db);
   const pages = createPageLoader({ ...opts.pages, allow: opts.pages?.allow ?? fetchAllowlist(opts.config.SIGHTLINE_FETCH_ALLOW) });
-  const content = createContentService({ store: opts.store, pages, onQueued: () => worker?.notify() });
+  const content = createContentService({ store: opts.store, pages, onQueued: () => worker?.workQueued() });
 
   const core: Core = {
     store: opts.store,
@@ -69,7 +69,7 @@ export function createCore(opts: CoreOptions): Core {
     drivers: opts.drivers,
     pages,
     content,
-    visibility: { store: opts.store, catalog, engine, isAvailable, onQueued: () => worker?.notify() },
+    visibility: { store: opts.store, catalog, engine, isAvailable, onQueued: () => worker?.workQueued() },
     modelListing: () => catalogListing(catalog, (p) => ({ engine: opts.drivers[p]?.engine ?? engine, available: isAvailable(p) })),
     startWorker() {
       if (worker) return worker;
@@ -89,7 +89,7 @@ export function createCore(opts: CoreOptions): Core {
       worker.start();
       return worker;
     },
-    notifyWork: () => worker?.notify(),
+    notifyWork: () => worker?.workQueued(),
     async close() {
       if (worker) await worker.stop();
       await activity.flush();

@@ -32,6 +32,7 @@ export class Worker {
   readonly id = `wrk_${randomBytes(6).toString('hex')}`;
   private readonly inFlight = new Map<string, { job: Job; controller: AbortController; done: Promise<void> }>();
   private readonly perLane = new Map<string, number>();
+  private readonly idleUntil = new Map<string, number>();
   private running = false;
   private wake: (() => void) | null = null;
   private loopDone: Promise<void> = Promise.resolve();
@@ -115,14 +116,26 @@ export class Worker {
     const expired = Date.now() - this.lastExpiredCheck >= this.pollMs;
     if (expired) this.lastExpiredCheck = Date.now();
     // Ask per lane so one busy platform never starves another.
+    const now = Date.now();
     for (const lane of lanes) {
       const room = Math.min(this.laneLimit(lane) - (this.perLane.get(lane) ?? 0), this.opts.concurrency - this.inFlight.size);
       if (room <= 0) continue;
+      // A lane found empty is not asked again until the next poll or until work is queued in
+      // this process: otherwise every finished probe would also query every empty lane.
+      if (!expired && (this.idleUntil.get(lane) ?? 0) > now) continue;
       const jobs = await claimJobs(this.opts.store, this.id, [lane], room, this.leaseMs, { expired });
+      if (jobs.length === 0) this.idleUntil.set(lane, now + this.pollMs);
+      else this.idleUntil.delete(lane);
       for (const job of jobs) this.launch(job);
       total += jobs.length;
     }
     return total;
+  }
+
+  /** Work was queued (in this process): every lane may have jobs again. */
+  workQueued(): void {
+    this.idleUntil.clear();
+    this.notify();
   }
 
   private launch(job: Job): void {
