@@ -19,6 +19,8 @@
 //   npm run bench:runs -- --skip-create           # completion and memory only
 //   npm run bench:runs -- --live --skip-create    # live mode: --lane-concurrency 16 --delay-min 200 --delay-max 800 --seed 1
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { PLATFORMS, type PlatformName } from '../src/platforms/types.ts';
 import { fmt, mb, parseArgs, startCpuProfile } from './lib/common.ts';
@@ -47,6 +49,20 @@ const TERMINAL = new Set(['completed', 'partially_completed', 'failed', 'cancell
 const RUN_URL = 'https://www.example.com/crm';
 
 if (!ENGINES[engineName]) throw new Error(`unknown --engine ${engineName} (known: ${Object.keys(ENGINES).join(', ')})`);
+
+/**
+ * The main thread's (event loop's) on-CPU and run-queue-wait time so far, ms, from
+ * /proc/self/schedstat (Linux; undefined elsewhere). Waiting for a CPU while runnable is what
+ * other load on the machine costs this process, separately from what the process itself uses.
+ */
+function mainThreadSched(): { cpuMs: number; waitMs: number } | undefined {
+  try {
+    const [cpuNs, waitNs] = readFileSync('/proc/self/schedstat', 'utf8').trim().split(/\s+/).map(Number);
+    return Number.isFinite(cpuNs) && Number.isFinite(waitNs) ? { cpuMs: cpuNs / 1e6, waitMs: waitNs / 1e6 } : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
@@ -141,6 +157,9 @@ export interface CompletionResult {
   wall_ms: number;
   /** CPU time of the whole process during the run, per probe (µs): high values mean CPU-bound. */
   cpu_us_per_probe: number;
+  /** Event-loop thread during the run (Linux): share of the wall time on a CPU, and runnable but waiting for one. */
+  main_thread_on_cpu_pct?: number;
+  main_thread_runqueue_wait_pct?: number;
   ideal_ms: number;
   ratio: number;
   baseline_rss_mb: number;
@@ -177,6 +196,7 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
       probes: Array.from({ length: n }, (_, i) => ({ prompt: `best crm tools for teams, variant ${i}`, platform: platforms[i % platforms.length] })),
     };
     const cpu0 = process.cpuUsage();
+    const sched0 = mainThreadSched();
     const t0 = performance.now();
     const created = await service.request('POST', '/v1/visibility/runs', body);
     const createMs = performance.now() - t0;
@@ -195,6 +215,7 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
     }
     const wallMs = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
+    const sched1 = mainThreadSched();
     clearInterval(sampler);
     gc?.();
     const heapAfterGc = process.memoryUsage().heapUsed;
@@ -235,6 +256,12 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
       create_ms: Math.round(createMs),
       wall_ms: Math.round(wallMs),
       cpu_us_per_probe: Math.round((cpu.user + cpu.system) / n),
+      ...(sched0 && sched1
+        ? {
+            main_thread_on_cpu_pct: Math.round((100 * (sched1.cpuMs - sched0.cpuMs)) / wallMs),
+            main_thread_runqueue_wait_pct: Math.round((100 * (sched1.waitMs - sched0.waitMs)) / wallMs),
+          }
+        : {}),
       ideal_ms: Math.round(idealMs),
       ratio: Number((wallMs / idealMs).toFixed(3)),
       baseline_rss_mb: Number(mb(base.rss)),
@@ -284,6 +311,12 @@ function reportCompletion(r: CompletionResult) {
     log(
       `completion ${fmt(r.probes)} probes × ${r.latency_ms} ms / ${r.concurrency} in flight (lanes ${r.lane_concurrency}/platform, max seen ${r.max_in_flight_seen}): ` +
         `wall ${fmt(r.wall_ms / 1000, 2)} s, ideal ${fmt(r.ideal_ms / 1000, 2)} s, ratio ${r.ratio.toFixed(2)}× (target ≤ 1.25×) — ${r.status} (${fmt(r.succeeded)} succeeded), create ${r.create_ms} ms, CPU ${fmt(r.cpu_us_per_probe)} µs/probe`,
+    );
+  }
+  if (r.main_thread_on_cpu_pct !== undefined) {
+    log(
+      `event loop ${r.main_thread_on_cpu_pct}% of the wall time on a CPU, ${r.main_thread_runqueue_wait_pct}% runnable but waiting for a CPU (other load), ` +
+        `${Math.max(0, 100 - r.main_thread_on_cpu_pct - r.main_thread_runqueue_wait_pct!)}% idle (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`,
     );
   }
   log(
