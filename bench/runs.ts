@@ -335,7 +335,16 @@ if (args.flag('--child')) {
 
 const latencyText = engineName === 'live' ? `fake provider delay ${engineOpts.delayMinMs}–${engineOpts.delayMaxMs} ms (seed ${engineOpts.seed})` : `latency ${latencyMs} ms`;
 log(`bench:runs — engine ${engineName}, SQLite, embedded worker, concurrency ${concurrency} overall, ${latencyText}, poll every ${pollMs} ms`);
-const summary: Record<string, unknown> = { bench: 'runs', date: new Date().toISOString(), node: process.version, engine: engineName, concurrency, latency_ms: latencyMs };
+const summary: Record<string, unknown> = {
+  bench: 'runs',
+  date: new Date().toISOString(),
+  node: process.version,
+  engine: engineName,
+  concurrency,
+  ...(engineName === 'live'
+    ? { delay_min_ms: engineOpts.delayMinMs, delay_max_ms: engineOpts.delayMaxMs, seed: engineOpts.seed, lane_concurrency: engineOpts.laneConcurrency ?? 16 }
+    : { latency_ms: latencyMs }),
+};
 if (!args.flag('--skip-create')) {
   const c = await benchCreate();
   summary.create = c;

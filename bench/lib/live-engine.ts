@@ -20,7 +20,7 @@ export function isLoopbackUrl(url: URL): boolean {
   return url.hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(url.hostname);
 }
 
-/** A fetch that only reaches loopback; anything else is rejected before a socket is opened. */
+/** A fetch that only reaches loopback; anything else is rejected before a socket is opened, and redirects are not followed. */
 export function loopbackOnlyFetch(onRefused?: (url: string) => void): typeof fetch {
   return (input, init) => {
     const raw = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
@@ -34,7 +34,10 @@ export function loopbackOnlyFetch(onRefused?: (url: string) => void): typeof fet
       onRefused?.(url.origin);
       return Promise.reject(new TypeError(`bench: refused a request to ${url.origin} (only loopback may be contacted)`));
     }
-    return fetch(input, init);
+    // A followed redirect would leave this check behind (undici follows it internally), so a
+    // redirect is an error unless the caller handles it itself ('manual': its next request
+    // comes through here again). Provider APIs do not redirect.
+    return fetch(input, { ...init, redirect: init?.redirect === 'manual' ? 'manual' : 'error' });
   };
 }
 
