@@ -34,9 +34,6 @@ const STRONG_NEGATIVE = /(?:^|[^a-z])(?:cookie|cookies|consent|gdpr|cmp|onetrust
 const WEAK_NEGATIVE = /(?:^|[^a-z])(?:sidebar|side-bar|widget|widgets|related|recommend|recommended|recommendations|recirc|promo|promos|banner|pagination|pager|tags|tagcloud|tag-cloud|trending|most-popular|mostpopular|more-stories|author-bio|authorbox|author-box|about-author|comments|comment-list|commentlist|comments-area|disqus|disqus_thread|upsell|cross-sell|you-may-also-like|also-like)(?:$|[^a-z])/i;
 const POSITIVE = /(?:^|[^a-z])(?:content|main|article|articlebody|post-body|post-content|entry|entry-content|story|body|text|prose|markdown|doc|docs|documentation|product|description|question|answer|thread|topic)(?:$|[^a-z])/i;
 
-const HIDE_STYLE = process.env.XHIDE === '1';
-const ASIDE_WEAK = process.env.XASIDE === '1';
-const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
 function textLength(el: Element): number {
   let n = 0;
@@ -66,7 +63,6 @@ export interface PruneOptions {
 /** Detaches boilerplate in place. Returns nothing; the tree is smaller afterwards. */
 export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
   const gone: AnyNode[] = [];
-  let insideArticle = 0;
   walk(body, (n) => {
     if (n.type === 'comment' || n.type === 'directive' || n.type === 'cdata') {
       gone.push(n);
@@ -89,16 +85,15 @@ export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
     }
     if (name === 'html' || name === 'body' || name === 'main') return true;
     const a = el.attribs;
-    if (a.hidden !== undefined || (HIDE_STYLE && a.style && HIDDEN_STYLE.test(a.style)) || a.type === 'hidden') {
+    if (a.hidden !== undefined || a.type === 'hidden') {
       gone.push(el);
       return false;
     }
     const role = a.role?.toLowerCase();
     if (role === 'main' || role === 'article') return true;
-    void insideArticle;
     let drop = false;
     let structural = false;
-    if (name === 'nav' || (name === 'aside' && !ASIDE_WEAK) || name === 'footer' || name === 'menu') {
+    if (name === 'nav' || name === 'aside' || name === 'footer' || name === 'menu') {
       drop = true;
       structural = true;
     } else if (name === 'header') {

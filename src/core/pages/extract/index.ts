@@ -3,15 +3,17 @@
 // boilerplate is pruned, the main subtree is chosen, and only that subtree becomes blocks.
 // The one thing to know: extractPage never throws; on any failure it returns the metadata it
 // has (or an empty document) so one broken page cannot fail a whole run.
-import type { PageDocument, PageLink, Block } from '../document.ts';
+import type { PageDocument, PageLink } from '../document.ts';
 import { findFirst, parseHtml, removeNodes, isElement, isText, normalizeSpace, rawText, walk, type Element, type ParentNode } from './dom.ts';
 import { readMetadata, resolveUrl, type PageMetadata } from './metadata.ts';
 import { pruneBoilerplate, weakBoilerplate } from './boilerplate.ts';
-
-const WEAK_SHARE = Number(process.env.XWEAK ?? 0.5);
-const LINK_SHARE = Number(process.env.XLS ?? 0.3);
 import { linkBoxes, measure, selectMain } from './main-content.ts';
 import { BlockWriter, blocksToText, SKIP_TAGS } from './blocks.ts';
+
+/** Weak boilerplate (sidebars, related rails) inside the main subtree goes below this share of its text. */
+const WEAK_SHARE = 0.5;
+/** Boxes of bare links inside the main subtree go below this share of its text. */
+const LINK_SHARE = 0.3;
 
 export { renderContentView } from '../content-view.ts';
 
@@ -57,12 +59,6 @@ function countWords(text: string): number {
   return m ? m.length : 0;
 }
 
-/** Drops a leading heading that repeats the page title: the title is reported separately. */
-function dropTitleHeading(blocks: Block[], title: string | null): Block[] {
-  return blocks;
-  void title;
-}
-
 export function extractPage(html: string, url: string): PageDocument {
   let meta: PageMetadata | undefined;
   try {
@@ -106,7 +102,7 @@ export function extractPage(html: string, url: string): PageDocument {
     }
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);
-    const blocks = dropTitleHeading(writer.blocks, meta.title);
+    const blocks = writer.blocks;
     const mainLinks: PageLink[] = [];
     for (const r of roots) mainLinks.push(...collectLinks(r, meta.baseUrl));
     const bodyText = blocksToText(blocks);

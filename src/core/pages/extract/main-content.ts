@@ -1,7 +1,7 @@
-// Chooses the main-content subtree(s) of a pruned page. Text blocks vote for their ancestors
-// (Readability's idea: commas and length, discounted by link density and class words); the
-// best candidate is widened to the wrapper that holds it without adding link-heavy text, and
-// semantic containers (<main>, <article>, itemprop=articleBody) win when they hold the content.
+// Chooses the main-content subtree of a pruned page. Text is split into runs between block
+// boundaries; each run is booked as prose (good), link list (bad) or short label (short) on its
+// block, and the subtree with the most prose net of the rest wins; semantic containers (<main>,
+// <article>, itemprop=articleBody) get a small bonus.
 // The one thing to know: all text statistics are computed once, bottom-up, in `measure`, so
 // scoring stays linear in the size of the page.
 import { isElement, isText, type AnyNode, type Element } from './dom.ts';
@@ -12,28 +12,10 @@ const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 export interface Stats {
   text: number; // characters of text (whitespace runs count as one)
   link: number; // characters of text inside <a>
-  score: number; // votes received from text blocks
-  paragraphs: number; // text blocks of 25+ characters below
   anchors: number; // <a> elements below (including self)
   good: number; // characters in prose-like runs of text (or headings) below
   bad: number; // characters in link-dominated runs below
   short: number; // characters in short runs that are not links (labels, list items, cells)
-  commas: number; // commas in the text below
-  own: number; // characters of text directly inside this element
-}
-
-const TEXT_BLOCKS = new Set(['p', 'pre', 'td', 'blockquote', 'li', 'dd', 'h2', 'h3', 'h4', 'figcaption', 'section', 'div', 'article', 'span', 'font', 'center']);
-const POSITIVE_WEIGHT = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story|product|description|question|answer|docs?|markdown|prose/i;
-const NEGATIVE_WEIGHT = /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|byline|author|dateline|nav|menu/i;
-
-function classWeight(el: Element): number {
-  let w = 0;
-  for (const v of [el.attribs.class, el.attribs.id]) {
-    if (!v) continue;
-    if (NEGATIVE_WEIGHT.test(v)) w -= 25;
-    if (POSITIVE_WEIGHT.test(v)) w += 25;
-  }
-  return w;
 }
 
 function spaceAwareLength(s: string): number {
@@ -54,19 +36,9 @@ function spaceAwareLength(s: string): number {
   return n;
 }
 
-function countCommas(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 44 || c === 0x3001 || c === 0xff0c || c === 0x060c) n++;
-  }
-  return n;
-}
-
-/** Bottom-up text statistics for every element under root, plus Readability-style votes. */
+/** Bottom-up text statistics for every element under root. */
 export function measure(root: Element): Map<Element, Stats> {
   const stats = new Map<Element, Stats>();
-  // Post-order without recursion: push (node, visited) pairs.
   const order: Element[] = [];
   const stack: AnyNode[] = [root];
   while (stack.length) {
@@ -79,62 +51,26 @@ export function measure(root: Element): Map<Element, Stats> {
     const el = order[i]!;
     let text = 0;
     let link = 0;
-    let cm = 0;
-    let own = 0;
-    let paragraphs = 0;
     let anchors = el.name === 'a' ? 1 : 0;
     for (const k of el.children) {
       if (isText(k)) {
-        const l = spaceAwareLength(k.data);
-        text += l;
-        own += l;
-        cm += countCommas(k.data);
+        text += spaceAwareLength(k.data);
       } else if (isElement(k)) {
         const s = stats.get(k);
         if (!s) continue;
         text += s.text;
         link += s.link;
-        paragraphs += s.paragraphs;
         anchors += s.anchors;
-        cm += s.commas;
       }
     }
     if (el.name === 'a') link = text;
-    stats.set(el, { text, link, score: 0, paragraphs, anchors, good: 0, bad: 0, short: 0, commas: cm, own });
-  }
-  // Votes: a text block scores by commas and length and passes its score to its ancestors.
-  for (const el of order) {
-    if (!TEXT_BLOCKS.has(el.name)) continue;
-    const s = stats.get(el)!;
-    // Generic containers vote only for text they hold directly (not via child blocks).
-    const generic = el.name === 'div' || el.name === 'section' || el.name === 'article' || el.name === 'span' || el.name === 'font' || el.name === 'center';
-    const len = generic ? s.own : s.text - s.link;
-    if (len < 25) continue;
-    s.paragraphs += 1;
-    const score = 1 + (generic ? 0 : s.commas) + Math.min(Math.floor(len / 100), 3);
-    let p = el.parent;
-    for (let level = 0; p && isElement(p) && level < 5; level++, p = p.parent) {
-      const ps = stats.get(p);
-      if (!ps) break;
-      ps.score += level === 0 ? score : level === 1 ? score / 2 : score / (level * 3);
-    }
-    if (generic) s.score += score;
-  }
-  // Propagate paragraph counts upward was done during measurement for children; the votes above
-  // added to self only, so recount ancestors' paragraph totals.
-  for (let i = order.length - 1; i >= 0; i--) {
-    const el = order[i]!;
-    let p = 0;
-    for (const k of el.children) if (isElement(k)) p += stats.get(k)?.paragraphs ?? 0;
-    const s = stats.get(el)!;
-    if (p > s.paragraphs) s.paragraphs = p;
+    stats.set(el, { text, link, anchors, good: 0, bad: 0, short: 0 });
   }
   classifyRuns(root, stats);
   return stats;
 }
 
 const INLINE_BREAK = new Set(['br']);
-const REPEAT_ITEMS = process.env.XREP !== '0';
 const siblingShapes = new WeakMap<Element, Map<string, number>>();
 
 function shape(el: Element): string {
@@ -178,7 +114,7 @@ function classifyRuns(root: Element, stats: Map<Element, Stats>): void {
       const prose = !linky && (runHeading || runText - runLink >= 25);
       // A link in one of many same-shaped siblings (cards, result rows) is a listing item,
       // which is content; a lone link run is navigation.
-      const item = linky && REPEAT_ITEMS && isRepeatedItem(runOwner);
+      const item = linky && isRepeatedItem(runOwner);
       const m = prose || item ? ownGood : linky ? ownBad : ownShort;
       m.set(runOwner, (m.get(runOwner) ?? 0) + runText);
     }
@@ -252,9 +188,12 @@ export function linkDensity(s: Stats): number {
   return s.text ? s.link / s.text : 0;
 }
 
-const BAD_WEIGHT = Number(process.env.XBAD ?? 0.5);
-const SHORT_WEIGHT = Number(process.env.XSHORT ?? 0.1);
-const SEMANTIC_BONUS = Number(process.env.XSEM ?? 1.1);
+/** How much a character of link-list text lowers a subtree's value (prose counts 1). */
+const BAD_WEIGHT = 0.5;
+/** How much a character of short non-link text (labels, cells) lowers it. */
+const SHORT_WEIGHT = 0.1;
+/** <main>, <article> and articleBody boxes win ties with their wrappers. */
+const SEMANTIC_BONUS = 1.1;
 
 function isSemantic(el: Element): boolean {
   const a = el.attribs;
@@ -289,7 +228,7 @@ function isAncestor(node: Element, ancestor: Element): boolean {
 }
 
 const LINK_BOX_TAGS = new Set(['ul', 'ol', 'div', 'section', 'table', 'dl', 'menu', 'p', 'span', 'form']);
-const LINK_BOX_DENSITY = Number(process.env.XLD ?? 0.7);
+const LINK_BOX_DENSITY = 0.7;
 
 /**
  * Top-most boxes under root that are mostly links with little text of their own (menus, tag
