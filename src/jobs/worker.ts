@@ -5,7 +5,7 @@
 // other throw is retried with exponential backoff until max_attempts, then marked failed.
 import { randomBytes } from 'node:crypto';
 import type { Store } from '../core/store.ts';
-import { claimJobs, finishJob, renewLeases, retryJobLater, type Job } from './queue.ts';
+import { claimJobs, finishJob, jobFinishedByHandler, renewLeases, retryJobLater, type Job } from './queue.ts';
 
 export class RetryLater extends Error {
   constructor(readonly delayMs: number, message: string) {
@@ -13,6 +13,7 @@ export class RetryLater extends Error {
   }
 }
 
+/** A handler may mark its job done itself (markJobFinished in queue.ts); else the worker does. */
 export type JobHandler = (job: Job, signal: AbortSignal) => Promise<void>;
 
 export interface WorkerOptions {
@@ -155,7 +156,7 @@ export class Worker {
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       await handler(job, signal);
-      await finishJob(db, job.id, 'done');
+      if (!jobFinishedByHandler(signal)) await finishJob(db, job.id, 'done');
     } catch (err) {
       this.opts.onError?.(err, job);
       const message = err instanceof Error ? err.message : String(err);

@@ -3,12 +3,15 @@
 // status (only a `running` probe can finish), so a probe that runs twice (its worker died, the
 // lease expired, another worker took it) still settles exactly once, and a cancelled probe is
 // never started.
+import { sql } from 'kysely';
 import type { Citation, PlatformName, ProbeAnswer, ProbeRequest } from '../../platforms/types.ts';
 import { PlatformError } from '../../platforms/types.ts';
 import { releaseCharge, settleCharge } from '../billing/ledger.ts';
 import { nowIso } from '../ids.ts';
-import type { Store } from '../store.ts';
+import type { Store, Tx } from '../store.ts';
+import { markJobFinished } from '../../jobs/queue.ts';
 import { analyzeAnswer } from './analysis.ts';
+import { PROBE_JOB_KIND } from './runs.ts';
 import type { Catalog } from './catalog.ts';
 
 /** Asks a platform (with the retry and pacing policy of the composition root). */
@@ -27,37 +30,74 @@ function capRawJson(raw: unknown): string {
   return JSON.stringify({ truncated: true, bytes: Buffer.byteLength(text), head: text.slice(0, RAW_LIMIT_BYTES - 200) });
 }
 
-export async function executeProbe(deps: { store: Store; catalog: Catalog; ask: AskPlatform }, probeId: string, signal: AbortSignal): Promise<void> {
+/** The run columns a probe needs; they never change after the run is created, so they are cached. */
+interface RunInfo {
+  url: string;
+  competitors: string[];
+  ledger_entry_id: string;
+}
+
+/**
+ * Run rows by id, least recently used evicted first. A run's url, competitors and ledger entry are
+ * written once at creation, so a cached copy is never stale; caching saves a join per probe.
+ */
+const runCache = new Map<string, RunInfo>();
+const RUN_CACHE_SIZE = 256;
+
+async function runInfo(store: Store, runId: string): Promise<RunInfo> {
+  const hit = runCache.get(runId);
+  if (hit) {
+    runCache.delete(runId);
+    runCache.set(runId, hit);
+    return hit;
+  }
+  const { rows } = await sql<{ url: string; competitors: string; ledger_entry_id: string }>`
+    select url, competitors, ledger_entry_id from visibility_runs where id = ${runId}`.execute(store.db);
+  const row = rows[0];
+  if (!row) throw new Error(`visibility run ${runId} not found`);
+  const info: RunInfo = { url: row.url, competitors: JSON.parse(row.competitors) as string[], ledger_entry_id: row.ledger_entry_id };
+  runCache.set(runId, info);
+  if (runCache.size > RUN_CACHE_SIZE) runCache.delete(runCache.keys().next().value!);
+  return info;
+}
+
+interface ProbeRow {
+  id: string;
+  run_id: string;
+  prompt: string;
+  platform: string;
+  model: string;
+  language: string;
+  country: string;
+  target_entity: string;
+  price: number;
+}
+
+/**
+ * Runs the probe. Its job (the one whose ref_id is this probe) is marked done in the same
+ * transaction as the result, and the worker told so (markJobFinished), so the worker skips its
+ * own finish statement. Hot-path statements are `sql` templates: the query builder cost several
+ * times their CPU.
+ */
+export async function executeProbe(
+  deps: { store: Store; catalog: Catalog; ask: AskPlatform },
+  probeId: string,
+  signal: AbortSignal,
+): Promise<void> {
   const { store } = deps;
   const startedAt = nowIso();
-  const claimed = await store.db
-    .updateTable('visibility_probes')
-    .set((eb) => ({ status: 'running', started_at: startedAt, attempts: eb('attempts', '+', 1) }))
-    .where('id', '=', probeId)
-    .where('status', 'in', ['queued', 'running'])
-    .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) === 0) return; // cancelled or already finished
-  const probe = await store.db
-    .selectFrom('visibility_probes')
-    .innerJoin('visibility_runs', 'visibility_runs.id', 'visibility_probes.run_id')
-    .select([
-      'visibility_probes.id',
-      'visibility_probes.prompt',
-      'visibility_probes.platform',
-      'visibility_probes.model',
-      'visibility_probes.language',
-      'visibility_probes.country',
-      'visibility_probes.target_entity',
-      'visibility_probes.price',
-      'visibility_runs.url',
-      'visibility_runs.competitors',
-      'visibility_runs.ledger_entry_id',
-    ])
-    .where('visibility_probes.id', '=', probeId)
-    .executeTakeFirstOrThrow();
+  // Marks it running and reads it in one statement (a cancelled or finished probe is not claimed).
+  const { rows: started } = await sql<ProbeRow>`
+    update visibility_probes set status = 'running', started_at = ${startedAt}, attempts = attempts + 1
+     where id = ${probeId} and status in ('queued', 'running')
+    returning id, run_id, prompt, platform, model, language, country, target_entity, price`.execute(store.db);
+  const row = started[0];
+  if (!row) return; // cancelled or already finished
+  const run = await runInfo(store, row.run_id);
+  const probe = { ...row, price: Number(row.price), url: run.url, ledger_entry_id: run.ledger_entry_id };
   const platform = probe.platform as PlatformName;
   const model = deps.catalog.get(platform)?.models.find((m) => m.id === probe.model);
-  const competitors = JSON.parse(probe.competitors) as string[];
+  const competitors = run.competitors;
 
   let answer: ProbeAnswer | null = null;
   let failure: { code: string; message: string } | null = null;
@@ -88,13 +128,13 @@ export async function executeProbe(deps: { store: Store; catalog: Catalog; ask: 
   const completedAt = nowIso();
   await store.db.transaction().execute(async (trx) => {
     if (failure || !answer) {
-      const res = await trx
-        .updateTable('visibility_probes')
-        .set({ status: 'errored', error_code: failure!.code, error_message: failure!.message.slice(0, 500), completed_at: completedAt })
-        .where('id', '=', probeId)
-        .where('status', '=', 'running')
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 1) await releaseCharge(trx, probe.ledger_entry_id, probe.price);
+      const res = await sql`
+        update visibility_probes
+           set status = 'errored', error_code = ${failure!.code}, error_message = ${failure!.message.slice(0, 500)},
+               completed_at = ${completedAt}
+         where id = ${probeId} and status = 'running'`.execute(trx);
+      if (Number(res.numAffectedRows) === 1) await releaseCharge(trx, probe.ledger_entry_id, probe.price);
+      await finishProbeJob(trx, probeId, completedAt);
       return;
     }
     const analysis = analyzeAnswer({
@@ -105,27 +145,27 @@ export async function executeProbe(deps: { store: Store; catalog: Catalog; ask: 
       competitors,
     });
     const citations: Citation[] = answer.citations;
-    const res = await trx
-      .updateTable('visibility_probes')
-      .set({
-        status: 'succeeded',
-        reported_model: answer.model,
-        brand_mentioned: analysis.brand_mentioned ? 1 : 0,
-        text_mentioned: analysis.text_mentioned ? 1 : 0,
-        citation_mentioned: analysis.citation_mentioned ? 1 : 0,
-        mention_position: analysis.mention_position,
-        list_rank: analysis.list_rank,
-        competitors: JSON.stringify(analysis.competitors),
-        citations: JSON.stringify(citations),
-        answer: answer.text,
-        raw: capRawJson(answer.raw),
-        error_code: null,
-        error_message: null,
-        completed_at: completedAt,
-      })
-      .where('id', '=', probeId)
-      .where('status', '=', 'running')
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 1) await settleCharge(trx, probe.ledger_entry_id, probe.price);
+    const res = await sql`
+      update visibility_probes
+         set status = 'succeeded', reported_model = ${answer.model},
+             brand_mentioned = ${analysis.brand_mentioned ? 1 : 0}, text_mentioned = ${analysis.text_mentioned ? 1 : 0},
+             citation_mentioned = ${analysis.citation_mentioned ? 1 : 0}, mention_position = ${analysis.mention_position},
+             list_rank = ${analysis.list_rank}, competitors = ${JSON.stringify(analysis.competitors)},
+             citations = ${JSON.stringify(citations)}, answer = ${answer.text}, raw = ${capRawJson(answer.raw)},
+             error_code = null, error_message = null, completed_at = ${completedAt}
+       where id = ${probeId} and status = 'running'`.execute(trx);
+    if (Number(res.numAffectedRows) === 1) await settleCharge(trx, probe.ledger_entry_id, probe.price);
+    await finishProbeJob(trx, probeId, completedAt);
   });
+  markJobFinished(signal);
+}
+
+/**
+ * Marks the probe's job done in the result's transaction (one commit fewer per probe). By ref_id
+ * (indexed): a probe has exactly one job, and the handler is only given the probe id.
+ */
+async function finishProbeJob(trx: Tx, probeId: string, now: string): Promise<void> {
+  await sql`
+    update jobs set status = 'done', lease_owner = null, lease_until = null, last_error = null, updated_at = ${now}
+     where ref_id = ${probeId} and kind = ${PROBE_JOB_KIND}`.execute(trx);
 }
