@@ -6,6 +6,7 @@
 // a driver that ignored its base URL would fail its probes instead of reaching the internet.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { undiciFetch } from '../../src/platforms/live/http.ts';
 import type { PlatformName } from '../../src/platforms/types.ts';
 import type { FakesConfig, FakesStats } from './live-fakes.ts';
 import type { EngineFactory, ProviderStats } from './runs-service.ts';
@@ -37,7 +38,8 @@ export function loopbackOnlyFetch(onRefused?: (url: string) => void): typeof fet
     // A followed redirect would leave this check behind (undici follows it internally), so a
     // redirect is an error unless the caller handles it itself ('manual': its next request
     // comes through here again). Provider APIs do not redirect.
-    return fetch(input, { ...init, redirect: init?.redirect === 'manual' ? 'manual' : 'error' });
+    // Over undiciFetch, as the service's default (src/cli/runtime.ts) when no fetch is given.
+    return undiciFetch(input, { ...init, redirect: init?.redirect === 'manual' ? 'manual' : 'error' });
   };
 }
 

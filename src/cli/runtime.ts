@@ -8,6 +8,7 @@ import { createCore, type Core, type CoreOptions } from '../core/index.ts';
 import { createPlatformGate } from '../platforms/gate.ts';
 import { createDrivers, platformSettingsFromEnv, PLATFORM_ENV_PREFIX } from '../platforms/registry.ts';
 import { askWithRetry } from '../platforms/retry.ts';
+import { undiciFetch } from '../platforms/live/http.ts';
 import { PLATFORMS, type PlatformDriver, type PlatformName, type ProbeRequest } from '../platforms/types.ts';
 
 export interface Runtime {
@@ -29,7 +30,13 @@ export function buildPlatforms(config: Config, opts: { fetch?: typeof fetch } = 
       }
     }
   }
-  const drivers = createDrivers({ engine, env: config.env, sandboxLatencyMs: config.SIGHTLINE_SANDBOX_LATENCY_MS, fetch: opts.fetch });
+  // undiciFetch unless the caller brings its own: the same requests for less CPU per probe.
+  const drivers = createDrivers({
+    engine,
+    env: config.env,
+    sandboxLatencyMs: config.SIGHTLINE_SANDBOX_LATENCY_MS,
+    fetch: opts.fetch ?? undiciFetch,
+  });
   const gate = createPlatformGate(settings);
   // Every attempt (retries included) passes the platform's gate: concurrency and requests/minute.
   const gated = Object.fromEntries(
