@@ -55,15 +55,18 @@ export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: n
 /** One attempt bounded by timeoutMs, even if the driver ignores its abort signal. */
 async function attemptOnce(driver: PlatformDriver, req: ProbeRequest, timeoutMs: number): Promise<ProbeAnswer> {
   const controller = new AbortController();
-  const timeoutError = new PlatformError('provider_timeout', `${driver.platform}: no answer within ${timeoutMs} ms.`, {
-    retryable: true,
-  });
+  // Built when the timer fires, not per attempt: a PlatformError captures a stack trace.
+  let timeoutError: PlatformError | undefined;
+  const timeout = () =>
+    (timeoutError ??= new PlatformError('provider_timeout', `${driver.platform}: no answer within ${timeoutMs} ms.`, {
+      retryable: true,
+    }));
   const signal = req.signal ? AbortSignal.any([req.signal, controller.signal]) : controller.signal;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      controller.abort(timeoutError);
-      reject(timeoutError);
+      controller.abort(timeout());
+      reject(timeout());
     }, timeoutMs);
   });
   const call = driver.ask({ ...req, signal });
@@ -71,7 +74,7 @@ async function attemptOnce(driver: PlatformDriver, req: ProbeRequest, timeoutMs:
     return await Promise.race([call, timedOut]);
   } catch (err) {
     // Whatever the driver threw after our timer fired (an AbortError, usually) is the timeout.
-    if (controller.signal.aborted && !req.signal?.aborted) throw timeoutError;
+    if (controller.signal.aborted && !req.signal?.aborted) throw timeout();
     throw err;
   } finally {
     clearTimeout(timer);

@@ -5,12 +5,21 @@
 const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 
+/** Display names by kind and code: Intl.DisplayNames.of costs ~tens of µs and codes repeat. */
+const names = new Map<string, string>();
+
 function nameOf(kind: 'language' | 'region', code: string): string {
+  const key = `${kind}:${code}`;
+  const hit = names.get(key);
+  if (hit !== undefined) return hit;
+  let name: string;
   try {
-    return (kind === 'language' ? languageNames : regionNames).of(code) ?? code;
+    name = (kind === 'language' ? languageNames : regionNames).of(code) ?? code;
   } catch {
-    return code;
+    name = code;
   }
+  if (names.size < 1000) names.set(key, name); // bounded: codes come from requests
+  return name;
 }
 
 /**

@@ -23,10 +23,28 @@ export function scrubText(text: string, secrets: readonly (string | undefined | 
   return out;
 }
 
-/** Deep copy of a JSON-like value with every secret replaced in strings and object keys. */
+/** True when no variant can occur anywhere in value (checked on its JSON, escapes included). */
+function surelyClean(value: unknown, variants: string[]): boolean {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    return false; // circular or a BigInt: let the walk decide
+  }
+  if (json === undefined) return true;
+  // A string is serialized with JSON escapes, so look for each variant's escaped form.
+  return variants.every((v) => !json.includes(JSON.stringify(v).slice(1, -1)));
+}
+
+/**
+ * A JSON-like value with every secret replaced in strings and object keys: a deep copy when a
+ * secret occurs in it, the value itself when none does (the common case: one serialization and
+ * a substring search instead of copying every provider reply).
+ */
 export function scrubValue<T>(value: T, secrets: readonly (string | undefined | null)[]): T {
   const variants = secretVariants(secrets);
   if (variants.length === 0) return value;
+  if (surelyClean(value, variants)) return value;
   const seen = new WeakSet<object>();
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') {
