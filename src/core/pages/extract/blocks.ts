@@ -132,10 +132,13 @@ export class BlockWriter {
 
   /** Writes one subtree. Iterative with an explicit stack of enter/leave markers. */
   write(root: AnyNode): void {
-    type Frame = { node: AnyNode; leave: boolean };
-    const stack: Frame[] = [{ node: root, leave: false }];
+    // Two parallel stacks rather than a frame object per node: on a multi-megabyte page the
+    // frames alone were tens of megabytes of garbage.
+    const stack: AnyNode[] = [root];
+    const leaving: boolean[] = [false];
     while (stack.length) {
-      const { node, leave } = stack.pop()!;
+      const node = stack.pop()!;
+      const leave = leaving.pop()!;
       if (leave) {
         this.flush();
         continue;
@@ -188,12 +191,16 @@ export class BlockWriter {
       const block = BLOCK_TAGS.has(name);
       if (block) {
         this.flush();
-        stack.push({ node, leave: true });
+        stack.push(node);
+        leaving.push(true);
       } else if (name === 'td' || name === 'th') {
         this.inline.push(' ');
       }
       const kids = node.children;
-      for (let i = kids.length - 1; i >= 0; i--) stack.push({ node: kids[i]!, leave: false });
+      for (let i = kids.length - 1; i >= 0; i--) {
+        stack.push(kids[i]!);
+        leaving.push(false);
+      }
     }
     this.flush();
   }

@@ -101,6 +101,8 @@ interface LeanNode {
   attribs?: Record<string, string>;
   children?: LeanNode[];
   data?: string;
+  /** Element number, written by `measure` (declared here so every element has the same shape). */
+  index?: number;
 }
 
 /**
@@ -110,24 +112,33 @@ interface LeanNode {
  * memory of a multi-megabyte page; comments are not kept at all.
  */
 export function parseHtml(html: string): Document {
-  const root: LeanNode = { type: 'root', parent: null, name: 'root', attribs: {}, children: [] };
+  // A pushed-to array keeps spare capacity (17 slots after the first push); most elements have
+  // one to three children, so the final list is copied to an exact-size array when it closes.
+  const finish = (el: LeanNode) => {
+    const kids = el.children!;
+    if (kids.length) el.children = kids.slice();
+  };
+  const root: LeanNode = { type: 'root', parent: null, name: 'root', attribs: {}, children: [], index: -1 };
   const stack: LeanNode[] = [root];
   const parser = new Parser(
     {
-      onopentag(name, attribs) {
+      // onopentagname + onattribute instead of onopentag: with no onopentag handler the
+      // parser never builds an object of all attributes per tag, only the kept ones exist.
+      onopentagname(name) {
         const top = stack[stack.length - 1]!;
-        let kept: Record<string, string> = NO_ATTRIBUTES;
-        for (const k in attribs) {
-          if (!KEPT_ATTRIBUTES.has(k)) continue;
-          if (kept === NO_ATTRIBUTES) kept = {};
-          kept[k] = attribs[k]!;
-        }
-        const el: LeanNode = { type: name === 'script' ? 'script' : name === 'style' ? 'style' : 'tag', parent: top, name, attribs: kept, children: [] };
+        const el: LeanNode = { type: name === 'script' ? 'script' : name === 'style' ? 'style' : 'tag', parent: top, name, attribs: NO_ATTRIBUTES, children: [], index: -1 };
         top.children!.push(el);
         stack.push(el);
       },
+      onattribute(name, value) {
+        if (!KEPT_ATTRIBUTES.has(name)) return;
+        const el = stack[stack.length - 1]!;
+        if (el.attribs === NO_ATTRIBUTES) el.attribs = {};
+        // The first of duplicate attributes wins, as in browsers.
+        if (!Object.prototype.hasOwnProperty.call(el.attribs, name)) el.attribs![name] = value;
+      },
       onclosetag() {
-        if (stack.length > 1) stack.pop();
+        if (stack.length > 1) finish(stack.pop()!);
       },
       ontext(data) {
         const top = stack[stack.length - 1]!;
@@ -140,5 +151,6 @@ export function parseHtml(html: string): Document {
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
   parser.end(html);
+  while (stack.length) finish(stack.pop()!);
   return root as unknown as Document;
 }

@@ -54,9 +54,26 @@ function collectLinks(root: ParentNode, base: string): PageLink[] {
   return out;
 }
 
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+
+/** Runs of letters, digits and _ (as /[\p{L}\p{N}_]+/gu would match), counted without
+ * materializing every word: a big page has hundreds of thousands of them. */
 function countWords(text: string): number {
-  const m = text.match(/[\p{L}\p{N}_]+/gu);
-  return m ? m.length : 0;
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let w: boolean;
+    if (c < 128) w = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+    else {
+      const cp = text.codePointAt(i)!;
+      w = WORD_CHAR.test(String.fromCodePoint(cp));
+      if (cp > 0xffff) i++;
+    }
+    if (w && !inWord) n++;
+    inWord = w;
+  }
+  return n;
 }
 
 export function extractPage(html: string, url: string): PageDocument {
@@ -93,12 +110,12 @@ export function extractPage(html: string, url: string): PageDocument {
       // Sidebars and related rails inside the main subtree go when they are a minority of it;
       // when they are most of it, they are the page (a listing or collection).
       const weak = weakBoilerplate(r);
-      const weakText = weak.reduce((n, el) => n + (stats.get(el)?.text ?? 0), 0);
-      if (weak.length && weakText < (stats.get(r)?.text ?? 0) * WEAK_SHARE) removeNodes(weak);
+      const weakText = weak.reduce((n, el) => n + stats.textOf(el), 0);
+      if (weak.length && weakText < stats.textOf(r) * WEAK_SHARE) removeNodes(weak);
       // Same rule for boxes of bare links (menus, tag lists) left inside the main subtree.
       const boxes = linkBoxes(r, stats);
-      const boxText = boxes.reduce((n, el) => n + (stats.get(el)?.text ?? 0), 0);
-      if (boxes.length && boxText < (stats.get(r)?.text ?? 0) * LINK_SHARE) removeNodes(boxes);
+      const boxText = boxes.reduce((n, el) => n + stats.textOf(el), 0);
+      if (boxes.length && boxText < stats.textOf(r) * LINK_SHARE) removeNodes(boxes);
     }
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);
@@ -106,9 +123,11 @@ export function extractPage(html: string, url: string): PageDocument {
     const mainLinks: PageLink[] = [];
     for (const r of roots) mainLinks.push(...collectLinks(r, meta.baseUrl));
     const bodyText = blocksToText(blocks);
+    const headings: PageDocument['headings'] = [];
+    for (const b of blocks) if (b.kind === 'heading') headings.push({ level: b.level, text: b.text });
     return {
       ...emptyDocument(url, meta),
-      headings: blocks.flatMap((b) => (b.kind === 'heading' ? [{ level: b.level, text: b.text }] : [])),
+      headings,
       blocks,
       links: { main: mainLinks, all },
       bodyText,

@@ -2,20 +2,52 @@
 // boundaries; each run is booked as prose (good), link list (bad) or short label (short) on its
 // block, and the subtree with the most prose net of the rest wins; semantic containers (<main>,
 // <article>, itemprop=articleBody) get a small bonus.
-// The one thing to know: all text statistics are computed once, bottom-up, in `measure`, so
-// scoring stays linear in the size of the page.
+// The one thing to know: all text statistics are computed once, bottom-up, in `measure`, into
+// typed arrays indexed by element number (pre-order), so scoring stays linear in the size of the
+// page and a multi-megabyte page costs a few bytes per element, not an object per element.
 import { isElement, isText, type AnyNode, type Element } from './dom.ts';
 import { BLOCK_TAGS, SKIP_TAGS } from './blocks.ts';
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
-export interface Stats {
-  text: number; // characters of text (whitespace runs count as one)
-  link: number; // characters of text inside <a>
-  anchors: number; // <a> elements below (including self)
-  good: number; // characters in prose-like runs of text (or headings) below
-  bad: number; // characters in link-dominated runs below
-  short: number; // characters in short runs that are not links (labels, list items, cells)
+/** Element number, stored on the node by `measure` (parseHtml gives every element the field). */
+type Numbered = Element & { index?: number };
+
+/** Per-element text statistics; arrays are indexed by `of(el)` (pre-order number). */
+export class Stats {
+  /** Elements in pre-order (last child first): a parent always comes before its descendants. */
+  readonly els: Element[];
+  readonly parent: Int32Array; // parent's number, -1 for the root
+  readonly text: Int32Array; // characters of text (whitespace runs count as one)
+  readonly link: Int32Array; // characters of text inside <a>
+  readonly anchors: Int32Array; // <a> elements below (including self)
+  readonly good: Int32Array; // characters in prose-like runs of text (or headings) below
+  readonly bad: Int32Array; // characters in link-dominated runs below
+  readonly short: Int32Array; // characters in short runs that are not links (labels, cells)
+
+  constructor(els: Element[], parent: Int32Array) {
+    const n = els.length;
+    this.els = els;
+    this.parent = parent;
+    this.text = new Int32Array(n);
+    this.link = new Int32Array(n);
+    this.anchors = new Int32Array(n);
+    this.good = new Int32Array(n);
+    this.bad = new Int32Array(n);
+    this.short = new Int32Array(n);
+  }
+
+  /** The element's number, or -1 when it was not measured (skipped or outside the root). */
+  of(el: Element): number {
+    const i = (el as Numbered).index;
+    return i !== undefined && i >= 0 && i < this.els.length && this.els[i] === el ? i : -1;
+  }
+
+  /** Text length of an element, 0 when it was not measured. */
+  textOf(el: Element): number {
+    const i = this.of(el);
+    return i < 0 ? 0 : this.text[i]!;
+  }
 }
 
 function spaceAwareLength(s: string): number {
@@ -37,40 +69,53 @@ function spaceAwareLength(s: string): number {
 }
 
 /** Bottom-up text statistics for every element under root. */
-export function measure(root: Element): Map<Element, Stats> {
-  const stats = new Map<Element, Stats>();
-  const order: Element[] = [];
-  const stack: AnyNode[] = [root];
+export function measure(root: Element): Stats {
+  const els: Element[] = [];
+  const parents: number[] = [];
+  const stack: Element[] = [root];
+  const stackParent: number[] = [-1];
   while (stack.length) {
-    const n = stack.pop()!;
-    if (!isElement(n) || SKIP_TAGS.has(n.name)) continue;
-    order.push(n);
-    for (const k of n.children) if (isElement(k)) stack.push(k);
-  }
-  for (let i = order.length - 1; i >= 0; i--) {
-    const el = order[i]!;
-    let text = 0;
-    let link = 0;
-    let anchors = el.name === 'a' ? 1 : 0;
-    for (const k of el.children) {
-      if (isText(k)) {
-        text += spaceAwareLength(k.data);
-      } else if (isElement(k)) {
-        const s = stats.get(k);
-        if (!s) continue;
-        text += s.text;
-        link += s.link;
-        anchors += s.anchors;
+    const el = stack.pop()!;
+    const p = stackParent.pop()!;
+    const i = els.length;
+    (el as Numbered).index = i;
+    els.push(el);
+    parents.push(p);
+    // Children are pushed first to last, so they are numbered last to first; the reverse
+    // order (which every bottom-up pass uses) is then document order, children before parents.
+    for (const c of el.children) {
+      if (isElement(c) && !SKIP_TAGS.has(c.name)) {
+        stack.push(c);
+        stackParent.push(i);
       }
     }
-    if (el.name === 'a') link = text;
-    stats.set(el, { text, link, anchors, good: 0, bad: 0, short: 0 });
+  }
+  const stats = new Stats(els, Int32Array.from(parents));
+  const { text, link, anchors, parent } = stats;
+  // Reverse pre-order visits children before parents.
+  for (let i = els.length - 1; i >= 0; i--) {
+    const el = els[i]!;
+    let own = 0;
+    for (const k of el.children) if (isText(k)) own += spaceAwareLength(k.data);
+    text[i] += own;
+    if (el.name === 'a') {
+      link[i] = text[i]!;
+      anchors[i] += 1;
+    }
+    const p = parent[i]!;
+    if (p >= 0) {
+      text[p] += text[i]!;
+      link[p] += link[i]!;
+      anchors[p] += anchors[i]!;
+    }
   }
   classifyRuns(root, stats);
   return stats;
 }
 
 const INLINE_BREAK = new Set(['br']);
+/** Same whitespace as String.prototype.trim, tested without allocating a trimmed copy. */
+const NON_SPACE = /\S/;
 const siblingShapes = new WeakMap<Element, Map<string, number>>();
 
 function shape(el: Element): string {
@@ -100,34 +145,32 @@ function isRepeatedItem(el: Element): boolean {
  * as good (prose: 25+ characters of non-link text, mostly not links; or a heading) or bad (menus,
  * labels, link lists), on the run's nearest block ancestor; then sums both up the tree.
  */
-function classifyRuns(root: Element, stats: Map<Element, Stats>): void {
-  const ownGood = new Map<Element, number>();
-  const ownBad = new Map<Element, number>();
-  const ownShort = new Map<Element, number>();
+function classifyRuns(root: Element, stats: Stats): void {
+  const { good, bad, short, parent } = stats;
   let runText = 0;
   let runLink = 0;
-  let runOwner: Element | null = null;
+  let runOwner = -1;
   let runHeading = false;
   const finish = () => {
-    if (runOwner && runText > 0) {
+    if (runOwner >= 0 && runText > 0) {
       const linky = runLink >= runText * 0.5;
       const prose = !linky && (runHeading || runText - runLink >= 25);
       // A link in one of many same-shaped siblings (cards, result rows) is a listing item,
       // which is content; a lone link run is navigation.
-      const item = linky && isRepeatedItem(runOwner);
-      const m = prose || item ? ownGood : linky ? ownBad : ownShort;
-      m.set(runOwner, (m.get(runOwner) ?? 0) + runText);
+      const item = linky && isRepeatedItem(stats.els[runOwner]!);
+      const m = prose || item ? good : linky ? bad : short;
+      m[runOwner] += runText;
     }
     runText = 0;
     runLink = 0;
-    runOwner = null;
+    runOwner = -1;
     runHeading = false;
   };
   // Depth-first walk with a stack as deep as the tree (not one frame per node): on a
   // multi-megabyte page a frame object per node would cost more than the tree itself.
   const els: Element[] = [root];
   const idx: number[] = [0];
-  const blocks: Element[] = [root];
+  const blocks: number[] = [stats.of(root)];
   const links: boolean[] = [false];
   const heads: boolean[] = [false];
   while (els.length) {
@@ -147,8 +190,8 @@ function classifyRuns(root: Element, stats: Map<Element, Stats>): void {
     const node = el.children[i]!;
     if (isText(node)) {
       const l = spaceAwareLength(node.data);
-      if (l === 0 || !node.data.trim()) continue;
-      if (!runOwner) runOwner = blocks[top]!;
+      if (l === 0 || !NON_SPACE.test(node.data)) continue;
+      if (runOwner < 0) runOwner = blocks[top]!;
       runText += l;
       if (links[top]) runLink += l;
       if (heads[top]) runHeading = true;
@@ -161,31 +204,19 @@ function classifyRuns(root: Element, stats: Map<Element, Stats>): void {
     if (block) finish();
     els.push(node);
     idx.push(0);
-    blocks.push(block ? node : blocks[top]!);
+    blocks.push(block ? stats.of(node) : blocks[top]!);
     links.push(links[top]! || name === 'a');
     heads.push(heads[top]! || HEADINGS.has(name));
   }
   finish();
-  // Sum bottom-up: children before parents, so walk the map in reverse insertion order
-  // (measure inserted parents after children).
-  for (const [el, s] of stats) {
-    s.good += ownGood.get(el) ?? 0;
-    s.bad += ownBad.get(el) ?? 0;
-    s.short += ownShort.get(el) ?? 0;
-    const p = el.parent;
-    if (p && isElement(p) && el !== root) {
-      const ps = stats.get(p);
-      if (ps) {
-        ps.good += s.good;
-        ps.bad += s.bad;
-        ps.short += s.short;
-      }
-    }
+  // Sum bottom-up: reverse pre-order visits children before parents.
+  for (let i = stats.els.length - 1; i > 0; i--) {
+    const p = parent[i]!;
+    if (p < 0) continue;
+    good[p] += good[i]!;
+    bad[p] += bad[i]!;
+    short[p] += short[i]!;
   }
-}
-
-export function linkDensity(s: Stats): number {
-  return s.text ? s.link / s.text : 0;
 }
 
 /** How much a character of link-list text lowers a subtree's value (prose counts 1). */
@@ -201,25 +232,28 @@ function isSemantic(el: Element): boolean {
 }
 
 /** The subtrees that make up the main content, in document order. */
-export function selectMain(body: Element, stats: Map<Element, Stats>): Element[] {
-  const total = stats.get(body);
-  if (!total || total.text === 0) return [body];
+export function selectMain(body: Element, stats: Stats): Element[] {
+  const b = stats.of(body);
+  if (b < 0 || stats.text[b] === 0) return [body];
   // The subtree with the most prose net of boilerplate-like text: adding a sibling post or
   // section raises the value, adding a link rail or menu lowers it.
-  let best: Element = body;
+  let best = b;
   let bestValue = -Infinity;
-  for (const [el, s] of stats) {
-    let v = s.good - BAD_WEIGHT * s.bad - SHORT_WEIGHT * s.short;
-    if (isSemantic(el)) v *= SEMANTIC_BONUS;
-    if (v > bestValue || (v === bestValue && isAncestor(best, el))) {
+  const { good, bad, short, els } = stats;
+  // Reverse numbering is document order with children before parents: among equal values the
+  // earlier box wins, and an equal-valued ancestor replaces its descendant.
+  for (let i = els.length - 1; i >= 0; i--) {
+    let v = good[i]! - BAD_WEIGHT * bad[i]! - SHORT_WEIGHT * short[i]!;
+    if (isSemantic(els[i]!)) v *= SEMANTIC_BONUS;
+    if (v > bestValue || (v === bestValue && isAncestor(els[best]!, els[i]!))) {
       bestValue = v;
-      best = el;
+      best = i;
     }
   }
   // Nothing reads as prose (link lists such as a news aggregator's front page): keep the
   // whole pruned body rather than an arbitrary empty box.
-  if (bestValue <= 0 || stats.get(best)!.text === 0) return [body];
-  return [best];
+  if (bestValue <= 0 || stats.text[best] === 0) return [body];
+  return [els[best]!];
 }
 
 function isAncestor(node: Element, ancestor: Element): boolean {
@@ -235,15 +269,18 @@ const LINK_BOX_DENSITY = 0.7;
  * lists, "more in this section"): at least two links, link density 0.7+ and under 80 characters
  * of non-link text.
  */
-export function linkBoxes(root: Element, stats: Map<Element, Stats>): Element[] {
+export function linkBoxes(root: Element, stats: Stats): Element[] {
   const out: Element[] = [];
   const stack: Element[] = [];
   for (const k of root.children) if (isElement(k)) stack.push(k);
   while (stack.length) {
     const el = stack.pop()!;
-    const s = stats.get(el);
-    if (!s || s.text === 0) continue;
-    if (LINK_BOX_TAGS.has(el.name) && s.anchors >= 2 && s.link >= s.text * LINK_BOX_DENSITY && s.text - s.link < 80) {
+    const i = stats.of(el);
+    if (i < 0) continue;
+    const text = stats.text[i]!;
+    const link = stats.link[i]!;
+    if (text === 0) continue;
+    if (LINK_BOX_TAGS.has(el.name) && stats.anchors[i]! >= 2 && link >= text * LINK_BOX_DENSITY && text - link < 80) {
       out.push(el);
       continue;
     }
