@@ -48,6 +48,10 @@ describe('foundation', () => {
     for (const q of ['recent_limit=0', 'recent_limit=1000', 'recent_limit=-5']) {
       assert.equal((await s.request('GET', `/v1/usage?${q}`, { key })).statusCode, 200);
     }
+    const empty = (await s.request('GET', '/v1/usage', { key })).json();
+    assert.deepEqual(empty.recent, [], 'an account without ledger rows has an empty ledger');
+    assert.equal(empty.credits.available_credit_units, '0.00');
+    assert.equal(empty.credits.active_grant_count, 0);
     const bad = await s.request('GET', '/v1/usage?recent_limit=abc', { key });
     assert.equal(bad.statusCode, 422);
     assert.deepEqual(bad.json().detail[0].loc, ['query', 'recent_limit']);

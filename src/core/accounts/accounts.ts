@@ -170,11 +170,16 @@ export async function authenticate(db: Kysely<Database>, raw: string | undefined
 
 /** Records key use at most once a minute per key, so reads stay read-mostly. */
 const lastTouched = new Map<string, number>();
-export async function touchKey(db: Kysely<Database>, keyId: string): Promise<void> {
+export function touchKey(db: Kysely<Database>, keyId: string): Promise<void> | undefined {
   const now = Date.now();
-  if ((lastTouched.get(keyId) ?? 0) > now - 60_000) return;
+  if ((lastTouched.get(keyId) ?? 0) > now - 60_000) return undefined; // no promise on the hot path
   lastTouched.set(keyId, now);
-  await db.updateTable('api_keys').set({ last_used_at: new Date(now).toISOString() }).where('id', '=', keyId).execute();
+  return db
+    .updateTable('api_keys')
+    .set({ last_used_at: new Date(now).toISOString() })
+    .where('id', '=', keyId)
+    .execute()
+    .then(() => undefined);
 }
 
 export function requireScope(principal: Principal, scope: Scope): void {

@@ -182,25 +182,45 @@ export function chargeState(row: { kind: string; amount: number; settled_amount:
   return row.released_amount > 0 ? 'partially_settled' : 'settled';
 }
 
-export async function recentLedger(db: Executor, accountId: string, limit: number) {
-  const { rows } = await sql<LedgerEntriesTable>`
-    select * from ledger_entries where account_id = ${accountId} order by id desc limit ${sql.lit(Math.trunc(limit))}`.execute(db);
-  return rows.map((r) => {
-    const state = chargeState(r);
-    const entry: Record<string, unknown> = {
-      id: r.id,
-      time: toApiTime(r.created_at),
-      updated_at: toApiTime(r.updated_at),
-      source: r.source,
-      action: r.action,
-      kind: r.kind,
-      credits: formatCredits(r.kind === 'grant' ? r.amount : r.settled_amount + (r.amount - r.settled_amount - r.released_amount)),
-      status: state,
-      reserved_credits: formatCredits(r.kind === 'grant' ? 0 : r.amount),
-      settled_credits: formatCredits(r.settled_amount),
-      released_credits: formatCredits(r.released_amount),
-    };
-    if (r.ref_type === 'visibility_run' || r.ref_type === 'ci_run') entry.run_id = r.ref_id;
-    return entry;
-  });
+/** A ledger row as GET /v1/usage shows it. */
+function renderLedgerRow(r: LedgerEntriesTable) {
+  const entry: Record<string, unknown> = {
+    id: r.id,
+    time: toApiTime(r.created_at),
+    updated_at: toApiTime(r.updated_at),
+    source: r.source,
+    action: r.action,
+    kind: r.kind,
+    credits: formatCredits(r.kind === 'grant' ? r.amount : r.settled_amount + (r.amount - r.settled_amount - r.released_amount)),
+    status: chargeState(r),
+    reserved_credits: formatCredits(r.kind === 'grant' ? 0 : r.amount),
+    settled_credits: formatCredits(r.settled_amount),
+    released_credits: formatCredits(r.released_amount),
+  };
+  if (r.ref_type === 'visibility_run' || r.ref_type === 'ci_run') entry.run_id = r.ref_id;
+  return entry;
+}
+
+/**
+ * The balance and the newest ledger rows in one statement (GET /v1/usage runs it on every call):
+ * the balance aggregate is joined to each of the newest rows, or to one empty row when the
+ * account has none.
+ */
+export async function balanceWithRecent(db: Executor, accountId: string, limit: number) {
+  const { rows } = await sql<LedgerEntriesTable & { b_granted: number; b_settled: number; b_reserved: number; b_grants: number }>`
+    select b.b_granted, b.b_settled, b.b_reserved, b.b_grants, r.*
+      from (select coalesce(sum(case when kind = 'grant' then amount else 0 end), 0) as b_granted,
+                   coalesce(sum(case when kind = 'charge' then settled_amount else 0 end), 0) as b_settled,
+                   coalesce(sum(case when kind = 'charge' then amount - settled_amount - released_amount else 0 end), 0) as b_reserved,
+                   coalesce(sum(case when kind = 'grant' then 1 else 0 end), 0) as b_grants
+              from ledger_entries where account_id = ${accountId}) b
+      left join (select * from ledger_entries where account_id = ${accountId}
+                  order by id desc limit ${sql.lit(Math.trunc(limit))}) r on 1 = 1
+     order by r.id desc`.execute(db);
+  const first = rows[0];
+  const granted = Number(first.b_granted);
+  const settled = Number(first.b_settled);
+  const reserved = Number(first.b_reserved);
+  const balance: Balance = { granted, settled, reserved, available: granted - settled - reserved, activeGrantCount: Number(first.b_grants) };
+  return { balance, recent: rows.filter((r) => r.id !== null).map(renderLedgerRow) };
 }

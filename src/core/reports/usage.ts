@@ -1,10 +1,10 @@
 // Credit balance and the recent ledger for GET /v1/usage.
-import { getBalance, recentLedger } from '../billing/ledger.ts';
+import { balanceWithRecent } from '../billing/ledger.ts';
 import { formatCredits } from '../money.ts';
 import type { Store } from '../store.ts';
 
 export async function getUsage(store: Store, accountId: string, recentLimit: number) {
-  const [balance, recent] = await Promise.all([getBalance(store.db, accountId), recentLedger(store.db, accountId, recentLimit)]);
+  const { balance, recent } = await balanceWithRecent(store.db, accountId, recentLimit);
   return {
     credits: {
       available_credit_units: formatCredits(balance.available),

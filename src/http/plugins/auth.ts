@@ -56,7 +56,7 @@ export function registerAuth(app: FastifyInstance, core: Core, limiter: KeyRateL
       });
     }
     if (config.scope) requireScope(principal, config.scope);
-    void touchKey(core.store.db, principal.keyId).catch(() => {});
+    touchKey(core.store.db, principal.keyId)?.catch(() => {});
   });
 
   app.addHook('onResponse', async (request, reply) => {
