@@ -81,7 +81,8 @@ export function extractPage(html: string, url: string): PageDocument {
   try {
     // htmlparser2 reads `<![CDATA[` in HTML as a section that swallows everything up to `]]>`;
     // browsers treat it as a bogus comment, so a stray marker must not hide the whole page.
-    const source = typeof html === 'string' ? html.replace(/<!\[CDATA\[|\]\]>/g, '') : '';
+    // (replace() copies the whole string even when nothing matches: look first.)
+    const source = typeof html !== 'string' ? '' : html.includes('<![CDATA[') || html.includes(']]>') ? html.replace(/<!\[CDATA\[|\]\]>/g, '') : html;
     const dom = parseHtml(source);
     meta = readMetadata(dom, url);
     const all = collectLinks(dom, meta.baseUrl);
@@ -121,7 +122,8 @@ export function extractPage(html: string, url: string): PageDocument {
     for (const r of roots) writer.write(r);
     const blocks = writer.blocks;
     const mainLinks: PageLink[] = [];
-    for (const r of roots) mainLinks.push(...collectLinks(r, meta.baseUrl));
+    // A loop, not push(...links): spreading tens of thousands of arguments overflows the stack.
+    for (const r of roots) for (const l of collectLinks(r, meta.baseUrl)) mainLinks.push(l);
     const bodyText = blocksToText(blocks);
     const headings: PageDocument['headings'] = [];
     for (const b of blocks) if (b.kind === 'heading') headings.push({ level: b.level, text: b.text });
