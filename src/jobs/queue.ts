@@ -147,6 +147,15 @@ export async function cancelJobsFor(db: Executor, refIds: string[]): Promise<voi
   }
 }
 
+/**
+ * Whether any running job's lease has expired (a worker died): one index seek over all lanes, so
+ * the worker asks for expired jobs lane by lane only when there are some.
+ */
+export async function anyExpiredLease(db: Executor): Promise<boolean> {
+  const { rows } = await sql`select 1 as x from jobs where status = 'running' and lease_until < ${nowIso()} limit 1`.execute(db);
+  return rows.length > 0;
+}
+
 /** Lanes that have work ready now (so a worker only asks for what exists). */
 export async function readyLanes(store: Store): Promise<string[]> {
   const now = nowIso();
