@@ -57,7 +57,7 @@ export function createCore(opts: CoreOptions): Core {
   const isAvailable = (p: PlatformName) => catalog.has(p) && !!opts.drivers[p]?.available();
   const engine = opts.drivers[PLATFORMS[0]]?.engine ?? 'sandbox';
   let worker: Worker | null = null;
-  const activity = new ActivityLog(opts.store.db);
+  const activity = new ActivityLog(opts.store);
   const pages = createPageLoader({ ...opts.pages, allow: opts.pages?.allow ?? fetchAllowlist(opts.config.SIGHTLINE_FETCH_ALLOW) });
   const content = createContentService({ store: opts.store, pages, onQueued: () => worker?.workQueued() });
 

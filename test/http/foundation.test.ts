@@ -102,6 +102,12 @@ describe('foundation', () => {
     assert.equal(items[2].action, 'usage.read');
     assert.ok(key.startsWith(items[2].key_prefix));
     assert.match(items[2].request_id, /^req_/);
+    // Enough requests at once to be written in multi-row chunks as well as single rows.
+    await Promise.all(Array.from({ length: 120 }, () => s.request('GET', '/v1/usage?recent_limit=1', { key })));
+    const many = (await s.request('GET', '/v1/activity?limit=100', { key })).json().items;
+    assert.equal(many.length, 100);
+    assert.ok(many.every((i: { action: string; request_id: string }) => i.action && i.request_id.startsWith('req_')));
+    assert.equal(new Set(many.map((i: { id: string }) => i.id)).size, 100);
     const vis = (await s.request('GET', '/v1/activity?kind=visibility', { key })).json().items;
     assert.ok(vis.every((i: { action: string }) => i.action.startsWith('visibility.')));
     const reads = (await s.request('GET', '/v1/activity?kind=reads', { key })).json().items;
