@@ -35,6 +35,13 @@ const WEAK_NEGATIVE = /(?:^|[^a-z])(?:sidebar|side-bar|widget|widgets|related|re
 const POSITIVE = /(?:^|[^a-z])(?:content|main|article|articlebody|post-body|post-content|entry|entry-content|story|body|text|prose|markdown|doc|docs|documentation|product|description|question|answer|thread|topic)(?:$|[^a-z])/i;
 
 
+/** Buttons and calls to action drawn as links ("Book now", "Add to cart"); short ones go. */
+const CTA_CLASS = /(?:^|[^a-z])(?:btn|button|cta)(?:$|[^a-z])/i;
+const CTA_MAX_TEXT = 60;
+/** A hidden box holding more than this share of the page's text is kept (see pruneBoilerplate). */
+const HIDDEN_SPARE_SHARE = 0.4;
+/** Whole class tokens that hide an element in common CSS frameworks (not "hidden-xs" and the like). */
+const HIDDEN_CLASS = /(?:^|\s)(?:hidden|hide|d-none|is-hidden|mfp-hide|u-hidden|invisible)(?:\s|$)/i;
 function textLength(el: Element): number {
   let n = 0;
   walk(el, (k) => {
@@ -85,7 +92,14 @@ export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
     }
     if (name === 'html' || name === 'body' || name === 'main') return true;
     const a = el.attribs;
-    if (a.hidden !== undefined || a.type === 'hidden') {
+    if (a.hidden !== undefined || a.type === 'hidden' || (a.class && HIDDEN_CLASS.test(a.class))) {
+      // Spared when it holds most of the page: streamed server rendering (React's
+      // <div hidden id="S:0">) parks the whole content in a hidden box that a script reveals.
+      if (opts.bodyTextLength && textLength(el) / opts.bodyTextLength > HIDDEN_SPARE_SHARE) return true;
+      gone.push(el);
+      return false;
+    }
+    if (a.class && CTA_CLASS.test(a.class) && textLength(el) < CTA_MAX_TEXT) {
       gone.push(el);
       return false;
     }

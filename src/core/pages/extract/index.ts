@@ -76,6 +76,24 @@ function countWords(text: string): number {
   return n;
 }
 
+/** The page declares itself a product (og:type or a JSON-LD Product, also inside @graph). */
+function isProductPage(meta: PageMetadata): boolean {
+  if (/product/i.test(meta.openGraph.type ?? '')) return true;
+  const isProductType = (t: unknown): boolean =>
+    typeof t === 'string' ? /^(?:https?:\/\/schema\.org\/)?(?:Product|ProductGroup|IndividualProduct)$/i.test(t) : Array.isArray(t) && t.some(isProductType);
+  const stack: unknown[] = [...meta.jsonLd];
+  for (let n = 0; stack.length && n < 200; n++) {
+    const item = stack.pop();
+    if (Array.isArray(item)) stack.push(...item.slice(0, 50));
+    else if (item && typeof item === 'object') {
+      const o = item as Record<string, unknown>;
+      if (isProductType(o['@type'])) return true;
+      if (o['@graph']) stack.push(o['@graph']);
+    }
+  }
+  return false;
+}
+
 export function extractPage(html: string, url: string): PageDocument {
   let meta: PageMetadata | undefined;
   try {
@@ -106,7 +124,7 @@ export function extractPage(html: string, url: string): PageDocument {
     });
     pruneBoilerplate(body, { bodyTextLength });
     const stats = measure(body);
-    const roots = selectMain(body, stats);
+    const roots = selectMain(body, stats, { keepHeading: isProductPage(meta) });
     for (const r of roots) {
       // Sidebars and related rails inside the main subtree go when they are a minority of it;
       // when they are most of it, they are the page (a listing or collection).

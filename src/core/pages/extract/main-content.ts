@@ -1,11 +1,12 @@
 // Chooses the main-content subtree of a pruned page. Text is split into runs between block
 // boundaries; each run is booked as prose (good), link list (bad) or short label (short) on its
 // block, and the subtree with the most prose net of the rest wins; semantic containers (<main>,
-// <article>, itemprop=articleBody) get a small bonus.
+// <article>, itemprop=articleBody) get a small bonus; the winner is then narrowed to a child
+// that holds nearly all of its prose (on product pages, never past the <h1>).
 // The one thing to know: all text statistics are computed once, bottom-up, in `measure`, into
 // typed arrays indexed by element number (pre-order), so scoring stays linear in the size of the
 // page and a multi-megabyte page costs a few bytes per element, not an object per element.
-import { isElement, isText, type AnyNode, type Element } from './dom.ts';
+import { findFirst, isElement, isText, type AnyNode, type Element } from './dom.ts';
 import { BLOCK_TAGS, SKIP_TAGS } from './blocks.ts';
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -225,14 +226,19 @@ const BAD_WEIGHT = 0.5;
 const SHORT_WEIGHT = 0.1;
 /** <main>, <article> and articleBody boxes win ties with their wrappers. */
 const SEMANTIC_BONUS = 1.1;
+/** A child holding this share of the chosen box's prose replaces it (see `selectMain`). */
+const TIGHTEN_SHARE = 0.85;
 
 function isSemantic(el: Element): boolean {
   const a = el.attribs;
   return el.name === 'main' || el.name === 'article' || a.role === 'main' || a.itemprop === 'articleBody' || a.itemprop === 'mainContentOfPage' || a.itemprop === 'text';
 }
 
-/** The subtrees that make up the main content, in document order. */
-export function selectMain(body: Element, stats: Stats): Element[] {
+/**
+ * The subtrees that make up the main content, in document order. keepHeading: do not narrow
+ * the chosen box to a child that leaves the page's <h1> out (set for product pages).
+ */
+export function selectMain(body: Element, stats: Stats, opts: { keepHeading?: boolean } = {}): Element[] {
   const b = stats.of(body);
   if (b < 0 || stats.text[b] === 0) return [body];
   // The subtree with the most prose net of boilerplate-like text: adding a sibling post or
@@ -253,6 +259,25 @@ export function selectMain(body: Element, stats: Stats): Element[] {
   // Nothing reads as prose (link lists such as a news aggregator's front page): keep the
   // whole pruned body rather than an arbitrary empty box.
   if (bestValue <= 0 || stats.text[best] === 0) return [body];
+  // Tighten: a wrapper whose prose is nearly all inside one child adds only its leftovers
+  // (hero banners, calls to action, widgets next to the content), so that child is the content.
+  const heading = opts.keepHeading ? findFirst(els[best]!, 'h1') : null;
+  for (;;) {
+    let next = -1;
+    for (const k of els[best]!.children) {
+      if (!isElement(k)) continue;
+      const i = stats.of(k);
+      if (i < 0) continue;
+      if (good[i]! >= TIGHTEN_SHARE * good[best]! && good[i]! - BAD_WEIGHT * bad[i]! - SHORT_WEIGHT * short[i]! > 0) {
+        next = i;
+        break;
+      }
+    }
+    // On a product page never narrow past the <h1>: the name and price sit beside the
+    // description. (On articles the title is reported separately and narrowing past it helps.)
+    if (next < 0 || (heading && !isAncestor(heading, els[next]!))) break;
+    best = next;
+  }
   return [els[best]!];
 }
 
