@@ -181,3 +181,30 @@ test('content view: exact format for a small page', () => {
   // Deterministic: the same page renders to the same bytes.
   assert.equal(renderContentView(extractPage(html, 'https://leaf.example.com/guide')), view);
 });
+
+const prose = (topic: string) =>
+  `<p>${topic} is explained here in full sentences, with enough words and commas to read as prose, and then some more detail about ${topic}.</p>`;
+
+test('a hidden box that holds most of the page is kept (streamed server rendering), small hidden boxes go', () => {
+  const html = `<html><body><div hidden id="S:0"><main><h1>Guide</h1>${prose('Batteries')}${prose('Charging')}${prose('Range')}</main></div>` +
+    `<div class="d-none">Secret promo text</div><div hidden>Hidden note</div></body></html>`;
+  const doc = extractPage(html, 'https://example.com/guide');
+  inOrder(doc.bodyText, ['Batteries is explained', 'Charging is explained', 'Range is explained']);
+  for (const junk of ['Secret promo text', 'Hidden note']) assert.ok(!doc.bodyText.includes(junk), `"${junk}" should be removed`);
+});
+
+test('short calls to action drawn as buttons are removed, the prose around them stays', () => {
+  const html = `<html><body><main><h1>Plumbing services</h1>${prose('Leak repair')}<a class="btn btn-primary" href="/book">Book now</a>` +
+    `${prose('Drain cleaning')}<div class="cta"><a href="/quote">Get a free quote</a></div>${prose('Water heaters')}</main></body></html>`;
+  const doc = extractPage(html, 'https://example.com/services');
+  inOrder(doc.bodyText, ['Leak repair is explained', 'Drain cleaning is explained', 'Water heaters is explained']);
+  for (const junk of ['Book now', 'Get a free quote']) assert.ok(!doc.bodyText.includes(junk), `"${junk}" should be removed`);
+});
+
+test('the chosen box is narrowed to the child that holds nearly all of its prose', () => {
+  const html = `<html><body><div class="page"><div class="hero"><p>Spring sale on now across the whole shop</p></div>` +
+    `<div class="story">${prose('Sourdough')}${prose('Starters')}${prose('Proofing')}${prose('Baking')}</div></div></body></html>`;
+  const doc = extractPage(html, 'https://example.com/bread');
+  inOrder(doc.bodyText, ['Sourdough is explained', 'Baking is explained']);
+  assert.ok(!doc.bodyText.includes('Spring sale'));
+});
