@@ -193,12 +193,13 @@ test('a hidden box that holds most of the page is kept (streamed server renderin
   for (const junk of ['Secret promo text', 'Hidden note']) assert.ok(!doc.bodyText.includes(junk), `"${junk}" should be removed`);
 });
 
-test('short calls to action drawn as buttons are removed, the prose around them stays', () => {
+test('short calls to action drawn as buttons and form captions are removed, the prose around them stays', () => {
   const html = `<html><body><main><h1>Plumbing services</h1>${prose('Leak repair')}<a class="btn btn-primary" href="/book">Book now</a>` +
-    `${prose('Drain cleaning')}<div class="cta"><a href="/quote">Get a free quote</a></div>${prose('Water heaters')}</main></body></html>`;
+    `${prose('Drain cleaning')}<div class="cta"><a href="/quote">Get a free quote</a></div>${prose('Water heaters')}` +
+    `<form><fieldset><legend>Choose a visit time</legend><label>Morning</label></fieldset></form></main></body></html>`;
   const doc = extractPage(html, 'https://example.com/services');
   inOrder(doc.bodyText, ['Leak repair is explained', 'Drain cleaning is explained', 'Water heaters is explained']);
-  for (const junk of ['Book now', 'Get a free quote']) assert.ok(!doc.bodyText.includes(junk), `"${junk}" should be removed`);
+  for (const junk of ['Book now', 'Get a free quote', 'Choose a visit time', 'Morning']) assert.ok(!doc.bodyText.includes(junk), `"${junk}" should be removed`);
 });
 
 test('the chosen box is narrowed to the child that holds nearly all of its prose', () => {

@@ -32,12 +32,15 @@ const STRONG_NEGATIVE = /(?:^|[^a-z])(?:cookie|cookies|consent|gdpr|cmp|onetrust
  * chosen main subtree when they are a minority of its text (see `weakBoilerplate`).
  */
 const WEAK_NEGATIVE = /(?:^|[^a-z])(?:sidebar|side-bar|widget|widgets|related|recommend|recommended|recommendations|recirc|promo|promos|banner|pagination|pager|tags|tagcloud|tag-cloud|trending|most-popular|mostpopular|more-stories|author-bio|authorbox|author-box|about-author|comments|comment-list|commentlist|comments-area|disqus|disqus_thread|upsell|cross-sell|you-may-also-like|also-like)(?:$|[^a-z])/i;
+/** Beside a product's own description: shoppers' reviews, carousels of other products. */
+const PRODUCT_EXTRAS = /(?:^|[^a-z])(?:reviews?|carousel|swiper|slider|similar|recently-viewed|recentlyviewed)(?:$|[^a-z])/i;
 const POSITIVE = /(?:^|[^a-z])(?:content|main|article|articlebody|post-body|post-content|entry|entry-content|story|body|text|prose|markdown|doc|docs|documentation|product|description|question|answer|thread|topic)(?:$|[^a-z])/i;
 
 
 /** Buttons and calls to action drawn as links ("Book now", "Add to cart"); short ones go. */
 const CTA_CLASS = /(?:^|[^a-z])(?:btn|button|cta)(?:$|[^a-z])/i;
 const CTA_MAX_TEXT = 60;
+const FORM_LABEL_MAX_TEXT = 100;
 /** A hidden box holding more than this share of the page's text is kept (see pruneBoilerplate). */
 const HIDDEN_SPARE_SHARE = 0.4;
 /** Whole class tokens that hide an element in common CSS frameworks (not "hidden-xs" and the like). */
@@ -92,6 +95,11 @@ export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
     }
     if (name === 'html' || name === 'body' || name === 'main') return true;
     const a = el.attribs;
+    // Form captions ("Select a size", "Quantity") are controls' labels, not copy.
+    if ((name === 'label' || name === 'legend' || name === 'fieldset') && textLength(el) < FORM_LABEL_MAX_TEXT) {
+      gone.push(el);
+      return false;
+    }
     if (a.hidden !== undefined || a.type === 'hidden' || (a.class && HIDDEN_CLASS.test(a.class))) {
       // Spared when it holds most of the page: streamed server rendering (React's
       // <div hidden id="S:0">) parks the whole content in a hidden box that a script reveals.
@@ -148,12 +156,12 @@ function isUtilityForm(form: Element): boolean {
 }
 
 /** Top-most boxes under root whose class/id says "sidebar, related, widget…". */
-export function weakBoilerplate(root: Element): Element[] {
+export function weakBoilerplate(root: Element, opts: { product?: boolean } = {}): Element[] {
   const out: Element[] = [];
   walk(root, (n) => {
     if (!isElement(n)) return false;
     const cls = `${n.attribs.class ?? ''} ${n.attribs.id ?? ''}`;
-    if (cls.length > 1 && WEAK_NEGATIVE.test(cls) && !POSITIVE.test(cls) && n.name !== 'article' && n.name !== 'main') {
+    if (cls.length > 1 && (WEAK_NEGATIVE.test(cls) || (opts.product && PRODUCT_EXTRAS.test(cls))) && !POSITIVE.test(cls) && n.name !== 'article' && n.name !== 'main') {
       out.push(n);
       return false;
     }

@@ -124,11 +124,12 @@ export function extractPage(html: string, url: string): PageDocument {
     });
     pruneBoilerplate(body, { bodyTextLength });
     const stats = measure(body);
-    const roots = selectMain(body, stats, { keepHeading: isProductPage(meta) });
+    const product = isProductPage(meta);
+    const roots = selectMain(body, stats, { keepHeading: product });
     for (const r of roots) {
       // Sidebars and related rails inside the main subtree go when they are a minority of it;
       // when they are most of it, they are the page (a listing or collection).
-      const weak = weakBoilerplate(r);
+      const weak = weakBoilerplate(r, { product });
       const weakText = weak.reduce((n, el) => n + stats.textOf(el), 0);
       if (weak.length && weakText < stats.textOf(r) * WEAK_SHARE) removeNodes(weak);
       // Same rule for boxes of bare links (menus, tag lists) left inside the main subtree.
