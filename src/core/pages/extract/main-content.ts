@@ -72,26 +72,20 @@ function spaceAwareLength(s: string): number {
 /** Bottom-up text statistics for every element under root. */
 export function measure(root: Element): Stats {
   const els: Element[] = [];
-  const parents: number[] = [];
   const stack: Element[] = [root];
-  const stackParent: number[] = [-1];
   while (stack.length) {
     const el = stack.pop()!;
-    const p = stackParent.pop()!;
-    const i = els.length;
-    (el as Numbered).index = i;
+    (el as Numbered).index = els.length;
     els.push(el);
-    parents.push(p);
     // Children are pushed first to last, so they are numbered last to first; the reverse
     // order (which every bottom-up pass uses) is then document order, children before parents.
-    for (const c of el.children) {
-      if (isElement(c) && !SKIP_TAGS.has(c.name)) {
-        stack.push(c);
-        stackParent.push(i);
-      }
-    }
+    for (const c of el.children) if (isElement(c) && !SKIP_TAGS.has(c.name)) stack.push(c);
   }
-  const stats = new Stats(els, Int32Array.from(parents));
+  // A parent is numbered before its children, so its number is already on the node.
+  const parents = new Int32Array(els.length);
+  parents[0] = -1;
+  for (let i = 1; i < els.length; i++) parents[i] = (els[i]!.parent as Numbered).index!;
+  const stats = new Stats(els, parents);
   const { text, link, anchors, parent } = stats;
   // Reverse pre-order visits children before parents.
   for (let i = els.length - 1; i >= 0; i--) {
