@@ -150,14 +150,12 @@ export async function reserveCharge(trx: Tx, req: ReserveRequest): Promise<Reser
 
 async function moveReserved(db: Executor, entryId: string, column: 'settled_amount' | 'released_amount', amount: number) {
   if (amount === 0) return;
-  const res = await db
-    .updateTable('ledger_entries')
-    .set({ [column]: sql`${sql.ref(column)} + ${amount}`, updated_at: nowIso() } as never)
-    .where('id', '=', entryId)
-    .where('kind', '=', 'charge')
-    .where(sql<boolean>`settled_amount + released_amount + ${amount} <= amount`)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) {
+  // A SQL template (every probe settles or releases through here); the guard in the WHERE
+  // clause makes over-settling impossible even if two transactions race.
+  const res = await sql`
+    update ledger_entries set ${sql.ref(column)} = ${sql.ref(column)} + ${amount}, updated_at = ${nowIso()}
+     where id = ${entryId} and kind = 'charge' and settled_amount + released_amount + ${amount} <= amount`.execute(db);
+  if (Number(res.numAffectedRows ?? 0) !== 1) {
     throw new Error(`ledger: cannot move ${amount} of charge ${entryId} to ${column}: not that much outstanding`);
   }
 }
