@@ -14,7 +14,7 @@
 //   [[sandbox:delay=MS]]         wait MS ms (capped at 30 s, abortable) before answering or failing
 // When both mention and no-mention are given, the last one in the prompt wins.
 //
-// The driver reuses the answer analysis matcher (core/visibility/analysis) to guarantee that a
+// The driver reuses the answer analysis's matcher (src/text, shared with core/visibility/analysis) so a
 // forced no-mention really does not match: the sandbox must agree with how mentions are counted.
 
 import { createHash } from 'node:crypto';
@@ -27,7 +27,8 @@ import {
   type ProbeAnswer,
   type ProbeRequest,
 } from './types.ts';
-import { createEntityMatcher, domainMatches, registrableDomain } from '../core/visibility/analysis.ts';
+import { createEntityMatcher } from '../text/entity-matcher.ts';
+import { domainMatches, registrableDomain } from '../text/domains.ts';
 
 export const SANDBOX_MAX_DELAY_MS = 30_000;
 

@@ -1,13 +1,13 @@
 // Answer analysis: does an AI answer mention the target brand, where, at which list rank,
 // which competitors does it name, and does it cite the target's domain?
 // The one thing to know: all positions are UTF-16 offsets into the *original* answer text;
-// matching itself runs on a folded copy (see analysis/fold.ts) and maps back. Text inside
+// matching itself runs on a folded copy (see src/text/entity-matcher.ts) and maps back. Text inside
 // Markdown link destinations ("](https://acme.com)") is not visible prose and never counts as
 // a mention; the link text does.
 
 import type { Citation } from '../../platforms/types.ts';
-import { createEntityMatcher, foldText, type EntityMatcher } from './analysis/fold.ts';
-import { domainMatches, registrableDomain } from './analysis/domains.ts';
+import { createEntityMatcher, foldText, type EntityMatcher } from '../../text/entity-matcher.ts';
+import { domainMatches, registrableDomain } from '../../text/domains.ts';
 import { findListSegments, rankAt } from './analysis/lists.ts';
 
 export { createEntityMatcher, registrableDomain, domainMatches };
