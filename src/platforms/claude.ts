@@ -13,7 +13,7 @@ import { generateText, type ToolSet } from 'ai';
 import type { PlatformDriver, ProbeRequest } from './types.ts';
 import { cleanBaseURL, createLiveDriver, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
 import { marketInstruction } from './live/market.ts';
-import type { RawCitation } from './live/citations.ts';
+import { urlSources, type RawCitation } from './live/citations.ts';
 
 /** Searches Claude may run per probe; claude.ai runs a handful per question. */
 const MAX_SEARCHES = 5;
@@ -78,7 +78,7 @@ export function createClaudeDriver(config: LiveDriverConfig): PlatformDriver {
       const fromBody = citationsOf(body);
       const citations: RawCitation[] = fromBody.length
         ? fromBody
-        : result.sources.flatMap((s) => (s.sourceType === 'url' ? [{ url: s.url, title: s.title ?? null }] : []));
+        : urlSources(result.sources);
       return {
         text: result.text,
         citations,

@@ -17,7 +17,7 @@ import { generateText, type ToolSet } from 'ai';
 import type { PlatformDriver, ProbeRequest } from './types.ts';
 import { cleanBaseURL, createLiveDriver, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
 import { marketInstruction } from './live/market.ts';
-import { domainFromTitle, GROUNDING_REDIRECT_HOST, isGroundingRedirect, type RawCitation } from './live/citations.ts';
+import { domainFromTitle, GROUNDING_REDIRECT_HOST, isGroundingRedirect, urlSources, type RawCitation } from './live/citations.ts';
 
 export interface GeminiDriverConfig extends LiveDriverConfig {
   /** Read the real target of grounding redirect links from Google's Location header (default false). */
@@ -92,7 +92,7 @@ export function createGeminiDriver(config: GeminiDriverConfig): PlatformDriver {
       const chunks = body?.candidates?.[0]?.groundingMetadata?.groundingChunks;
       const web: RawCitation[] = Array.isArray(chunks)
         ? chunks.flatMap((c) => (typeof c?.web?.uri === 'string' ? [{ url: c.web.uri, title: c.web.title ?? null }] : []))
-        : result.sources.flatMap((s) => (s.sourceType === 'url' ? [{ url: s.url, title: s.title ?? null }] : []));
+        : urlSources(result.sources);
 
       const citations = await Promise.all(
         web.map(async (c): Promise<RawCitation> => {

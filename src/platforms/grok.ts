@@ -12,7 +12,7 @@ import { generateText, type ToolSet } from 'ai';
 import type { PlatformDriver, ProbeRequest } from './types.ts';
 import { cleanBaseURL, createLiveDriver, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
 import { marketInstruction } from './live/market.ts';
-import type { RawCitation } from './live/citations.ts';
+import { urlSources, type RawCitation } from './live/citations.ts';
 
 export function createGrokDriver(config: LiveDriverConfig): PlatformDriver {
   const provider = createXai({
@@ -34,9 +34,7 @@ export function createGrokDriver(config: LiveDriverConfig): PlatformDriver {
         abortSignal: req.signal,
       });
       const body = result.response.body as { model?: string } | undefined;
-      const citations: RawCitation[] = result.sources.flatMap((s) =>
-        s.sourceType === 'url' ? [{ url: s.url, title: s.title && s.title !== s.url ? s.title : null }] : [],
-      );
+      const citations: RawCitation[] = urlSources(result.sources);
       return {
         text: result.text,
         citations,

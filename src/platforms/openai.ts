@@ -13,7 +13,7 @@ import { generateText, type ToolSet } from 'ai';
 import type { PlatformDriver, ProbeRequest } from './types.ts';
 import { cleanBaseURL, createLiveDriver, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
 import { marketInstruction } from './live/market.ts';
-import type { RawCitation } from './live/citations.ts';
+import { urlSources, type RawCitation } from './live/citations.ts';
 
 interface ResponsesBody {
   model?: string;
@@ -57,9 +57,7 @@ export function createOpenAIDriver(config: LiveDriverConfig): PlatformDriver {
         abortSignal: req.signal,
       });
       const body = result.response.body as ResponsesBody | undefined;
-      const citations: RawCitation[] = result.sources.flatMap((s) =>
-        s.sourceType === 'url' ? [{ url: s.url, title: s.title ?? null }] : [],
-      );
+      const citations: RawCitation[] = urlSources(result.sources);
       return {
         text: result.text,
         citations,

@@ -13,7 +13,7 @@ import { generateText } from 'ai';
 import type { PlatformDriver, ProbeRequest } from './types.ts';
 import { cleanBaseURL, createLiveDriver, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
 import { marketInstruction } from './live/market.ts';
-import type { RawCitation } from './live/citations.ts';
+import { urlSources, type RawCitation } from './live/citations.ts';
 
 interface SonarBody {
   model?: string;
@@ -57,7 +57,7 @@ export function createPerplexityDriver(config: LiveDriverConfig): PlatformDriver
       const fromBody = citationsOf(body);
       const citations: RawCitation[] = fromBody.length
         ? fromBody
-        : result.sources.flatMap((s) => (s.sourceType === 'url' ? [{ url: s.url, title: s.title ?? null }] : []));
+        : urlSources(result.sources);
       return {
         text: result.text,
         citations,

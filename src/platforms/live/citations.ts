@@ -15,6 +15,11 @@ export interface RawCitation {
 }
 
 /** Lowercase host without a leading "www.", or null when url is not an absolute http(s) URL. */
+/** URL sources the AI SDK collected from a response (its provider-neutral view of citations). */
+export function urlSources(sources: readonly { sourceType: string; url?: string; title?: string }[]): RawCitation[] {
+  return sources.flatMap((s) => (s.sourceType === 'url' && s.url ? [{ url: s.url, title: s.title && s.title !== s.url ? s.title : null }] : []));
+}
+
 export function domainOf(url: string): string | null {
   let u: URL;
   try {
