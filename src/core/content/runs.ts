@@ -11,7 +11,7 @@ import { formatCredits } from '../money.ts';
 import { attachToTest } from '../reports/tests.ts';
 import { parseHttpUrl } from '../reports/url.ts';
 import type { Executor, Store } from '../store.ts';
-import { isUniqueViolation } from '../visibility/runs.ts';
+import { findRunByIdempotencyKey, isUniqueViolation } from '../idempotency.ts';
 
 export const CI_JOB_KIND = 'content_intelligence.run';
 export const CI_LANE = 'content';
@@ -41,16 +41,6 @@ function priceFor(depth: 'score' | 'full') {
   return depth === 'full' ? ACTION_PRICES['content_intelligence.runs.full'] : ACTION_PRICES['content_intelligence.runs.score'];
 }
 
-async function findByKey(store: Store, ctx: ActionContext, key: string) {
-  return store.db
-    .selectFrom('ci_runs')
-    .select('id')
-    .where('account_id', '=', ctx.accountId)
-    .where('source', '=', ctx.source)
-    .where('idempotency_key', '=', key)
-    .executeTakeFirst();
-}
-
 async function handle(store: Store, accountId: string, runId: string, replay: boolean) {
   const run = await getCiRun(store, accountId, runId);
   return {
@@ -66,7 +56,7 @@ async function handle(store: Store, accountId: string, runId: string, replay: bo
 export async function createCiRun(store: Store, ctx: ActionContext, input: CreateCiRunInput, onQueued?: () => void) {
   const key = input.idempotency_key;
   if (key !== undefined) {
-    const existing = await findByKey(store, ctx, key);
+    const existing = await findRunByIdempotencyKey(store, 'ci_runs', ctx, key);
     if (existing) return handle(store, ctx.accountId, existing.id, true);
   }
   if (!parseHttpUrl(input.url)) throw new AppError('invalid_url', 'url must be an absolute http(s) URL.', { url: input.url });
@@ -117,7 +107,7 @@ export async function createCiRun(store: Store, ctx: ActionContext, input: Creat
     ctx.credits += price;
   } catch (err) {
     if (key !== undefined && isUniqueViolation(err)) {
-      const existing = await findByKey(store, ctx, key);
+      const existing = await findRunByIdempotencyKey(store, 'ci_runs', ctx, key);
       if (existing) return handle(store, ctx.accountId, existing.id, true);
     }
     throw err;

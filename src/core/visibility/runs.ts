@@ -12,6 +12,7 @@ import { AppError } from '../errors.ts';
 import { newId, nowIso } from '../ids.ts';
 import { formatCredits } from '../money.ts';
 import { attachToTest } from '../reports/tests.ts';
+import { findRunByIdempotencyKey, isUniqueViolation } from '../idempotency.ts';
 import type { Store } from '../store.ts';
 import type { Catalog } from './catalog.ts';
 import { planRun, type CreateRunInput } from './plan.ts';
@@ -25,11 +26,6 @@ export interface VisibilityDeps {
   isAvailable: (p: PlatformName) => boolean;
   /** Called after a commit that queued work, so an in-process worker starts at once. */
   onQueued?: () => void;
-}
-
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
 }
 
 async function createResponseFor(store: Store, accountId: string, runId: string, replay: boolean) {
@@ -72,21 +68,11 @@ async function createResponseFor(store: Store, accountId: string, runId: string,
   return response;
 }
 
-async function findByIdempotencyKey(store: Store, ctx: ActionContext, key: string) {
-  return store.db
-    .selectFrom('visibility_runs')
-    .select('id')
-    .where('account_id', '=', ctx.accountId)
-    .where('source', '=', ctx.source)
-    .where('idempotency_key', '=', key)
-    .executeTakeFirst();
-}
-
 export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionContext, input: CreateRunInput) {
   const { store } = deps;
   const key = input.idempotency_key;
   if (key !== undefined) {
-    const existing = await findByIdempotencyKey(store, ctx, key);
+    const existing = await findRunByIdempotencyKey(store, 'visibility_runs', ctx, key);
     if (existing) return createResponseFor(store, ctx.accountId, existing.id, true);
   }
   const plan = planRun(input, deps.catalog, deps.isAvailable);
@@ -168,7 +154,7 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
     ctx.credits += reserved;
   } catch (err) {
     if (key !== undefined && isUniqueViolation(err)) {
-      const existing = await findByIdempotencyKey(store, ctx, key);
+      const existing = await findRunByIdempotencyKey(store, 'visibility_runs', ctx, key);
       if (existing) return createResponseFor(store, ctx.accountId, existing.id, true);
     }
     throw err;
