@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import type { Citation, PlatformName, ProbeAnswer, ProbeRequest } from '../../platforms/types.ts';
 import { PlatformError } from '../../platforms/types.ts';
+import { capRaw } from '../../platforms/live/raw.ts';
 import { releaseCharge, settleCharge } from '../billing/ledger.ts';
 import { nowIso } from '../ids.ts';
 import type { Store, Tx } from '../store.ts';
@@ -18,17 +19,6 @@ import type { Catalog } from './catalog.ts';
 export type AskPlatform = (req: ProbeRequest) => Promise<ProbeAnswer>;
 
 const RAW_LIMIT_BYTES = 64 * 1024;
-
-function capRawJson(raw: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(raw ?? null);
-  } catch {
-    text = JSON.stringify({ unserializable: true });
-  }
-  if (Buffer.byteLength(text) <= RAW_LIMIT_BYTES) return text;
-  return JSON.stringify({ truncated: true, bytes: Buffer.byteLength(text), head: text.slice(0, RAW_LIMIT_BYTES - 200) });
-}
 
 /** The run columns a probe needs; they never change after the run is created, so they are cached. */
 interface RunInfo {
@@ -151,7 +141,7 @@ export async function executeProbe(
              brand_mentioned = ${analysis.brand_mentioned ? 1 : 0}, text_mentioned = ${analysis.text_mentioned ? 1 : 0},
              citation_mentioned = ${analysis.citation_mentioned ? 1 : 0}, mention_position = ${analysis.mention_position},
              list_rank = ${analysis.list_rank}, competitors = ${JSON.stringify(analysis.competitors)},
-             citations = ${JSON.stringify(citations)}, answer = ${answer.text}, raw = ${capRawJson(answer.raw)},
+             citations = ${JSON.stringify(citations)}, answer = ${answer.text}, raw = ${JSON.stringify(capRaw(answer.raw ?? null, RAW_LIMIT_BYTES))},
              error_code = null, error_message = null, completed_at = ${completedAt}
        where id = ${probeId} and status = 'running'`.execute(trx);
     if (Number(res.numAffectedRows) === 1) await settleCharge(trx, probe.ledger_entry_id, probe.price);
