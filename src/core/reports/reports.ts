@@ -5,6 +5,8 @@ import type { Store } from '../store.ts';
 import { compactVisibilityRuns, runIdsForTest } from '../visibility/read.ts';
 import { compactCiRuns, ciRunIdsForTest } from '../content/runs.ts';
 import { findTestsByUrl, getTestRow, type TestType } from './tests.ts';
+import { parseHttpUrl } from './url.ts';
+import { AppError } from '../errors.ts';
 
 async function runsOfTest(store: Store, test: { id: string; test_type: string }, limit: number, sinceIso?: string) {
   if (test.test_type === 'ai_citations') return compactVisibilityRuns(store.db, await runIdsForTest(store.db, test.id, limit, sinceIso));
@@ -17,6 +19,7 @@ export async function getTestWithRuns(store: Store, accountId: string, testId: s
 }
 
 export async function reportsByUrl(store: Store, accountId: string, opts: { url: string; testType?: TestType; days: number; limit: number }) {
+  if (!parseHttpUrl(opts.url)) throw new AppError('invalid_url', 'url must be an absolute http(s) URL.');
   const since = new Date(Date.now() - opts.days * 86_400_000).toISOString();
   const tests = await findTestsByUrl(store, accountId, opts.url, opts.testType);
   const matches = [];

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../../../core/errors.ts';
 import { reportsByUrl } from '../../../core/reports/reports.ts';
-import { parseHttpUrl } from '../../../core/reports/url.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { clampedInt, defineRoute } from '../../schemas.ts';
 import { SavedTest } from '../tests/list-tests.ts';
@@ -26,13 +24,11 @@ export default defineRoute({
     matches: z.array(z.object({ test: SavedTest, runs: z.array(z.object({}).passthrough()) })),
   }),
   errors: [400, 422],
-  handler: async ({ query, request }, core) => {
-    if (!parseHttpUrl(query.url)) throw new AppError('invalid_url', 'url must be an absolute http(s) URL.');
-    return reportsByUrl(core.store, actionContext(request).accountId, {
+  handler: async ({ query, request }, core) =>
+    reportsByUrl(core.store, actionContext(request).accountId, {
       url: query.url,
       testType: query.test_type,
       days: query.days,
       limit: query.limit,
-    });
-  },
+    }),
 });
