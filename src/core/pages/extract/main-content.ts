@@ -117,10 +117,19 @@ function shape(el: Element): string {
   return `${el.name}.${el.attribs.class ?? ''}`;
 }
 
-/** True when el or one of its three nearest ancestors has 4+ siblings of the same shape. */
-function isRepeatedItem(el: Element): boolean {
+/** Levels above a run's block that may hold the repeated item (cards nest their text deep). */
+const ITEM_DEPTH = 12;
+/** Past the three nearest levels, a repeated item must be card-sized to count. */
+const CARD_MAX_TEXT = 2000;
+
+/**
+ * True when el or one of its nearest ancestors has 4+ siblings of the same shape: within three
+ * levels any such box (list items, rows); further up only a card-sized one (product tiles,
+ * result cards whose title link sits deep inside wrappers).
+ */
+function isRepeatedItem(el: Element, stats: Stats): boolean {
   let cur: Element | null = el;
-  for (let depth = 0; cur && depth < 4; depth++) {
+  for (let depth = 0; cur && depth < ITEM_DEPTH; depth++) {
     const parent: AnyNode | null = cur.parent;
     if (!parent || !isElement(parent)) return false;
     let counts = siblingShapes.get(parent);
@@ -129,7 +138,7 @@ function isRepeatedItem(el: Element): boolean {
       for (const k of parent.children) if (isElement(k)) counts.set(shape(k), (counts.get(shape(k)) ?? 0) + 1);
       siblingShapes.set(parent, counts);
     }
-    if ((counts.get(shape(cur)) ?? 0) >= 4) return true;
+    if ((counts.get(shape(cur)) ?? 0) >= 4 && (depth < 4 || stats.textOf(cur) <= CARD_MAX_TEXT)) return true;
     cur = parent;
   }
   return false;
@@ -152,7 +161,7 @@ function classifyRuns(root: Element, stats: Stats): void {
       const prose = !linky && (runHeading || runText - runLink >= 25);
       // A link in one of many same-shaped siblings (cards, result rows) is a listing item,
       // which is content; a lone link run is navigation.
-      const item = linky && isRepeatedItem(stats.els[runOwner]!);
+      const item = linky && isRepeatedItem(stats.els[runOwner]!, stats);
       const m = prose || item ? good : linky ? bad : short;
       m[runOwner] += runText;
     }
