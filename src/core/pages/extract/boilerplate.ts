@@ -120,7 +120,8 @@ export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
       structural = true;
     } else if (name === 'header') {
       // A page header is boilerplate; an article's own header carries the h1 and byline.
-      drop = !containsTag(el, 'h1') || isInside(el, 'nav');
+      // A header inside an <article> is that article's (or that card's) title block.
+      drop = (!containsTag(el, 'h1') && !isInside(el, 'article')) || isInside(el, 'nav');
       structural = true;
     } else if (role && BOILERPLATE_ROLES.has(role)) {
       drop = true;
