@@ -12,6 +12,8 @@ import { BlockWriter, blocksToText, SKIP_TAGS } from './blocks.ts';
 
 /** Weak boilerplate (sidebars, related rails) inside the main subtree goes below this share of its text. */
 const WEAK_SHARE = 0.5;
+/** The same on product pages (reviews, carousels of other products). */
+const PRODUCT_WEAK_SHARE = 0.85;
 /** Boxes of bare links inside the main subtree go below this share of its text. */
 const LINK_SHARE = 0.3;
 
@@ -76,9 +78,21 @@ function countWords(text: string): number {
   return n;
 }
 
+const PRODUCT_URL = /^\/(?:[^/]+\/)*(?:products?|dp|itm|ip|pdp)\/[^/]+|^\/(?:[^/]+\/)*p\/[^/]*\d/i;
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '';
+  }
+}
+
 /** The page declares itself a product (og:type or a JSON-LD Product, also inside @graph). */
-function isProductPage(meta: PageMetadata): boolean {
-  if (/product/i.test(meta.openGraph.type ?? '')) return true;
+function isProductPage(meta: PageMetadata, url: string): boolean {
+  if (/product|(?:^|[:.])item$/i.test(meta.openGraph.type ?? '')) return true;
+  // Shop URL shapes: /product/…, /products/…, /dp/ASIN, /itm/123, /ip/…, /p/…-123.
+  if (PRODUCT_URL.test(pathOf(url))) return true;
   const isProductType = (t: unknown): boolean =>
     typeof t === 'string' ? /^(?:https?:\/\/schema\.org\/)?(?:Product|ProductGroup|IndividualProduct)$/i.test(t) : Array.isArray(t) && t.some(isProductType);
   const stack: unknown[] = [...meta.jsonLd];
@@ -124,14 +138,16 @@ export function extractPage(html: string, url: string): PageDocument {
     });
     pruneBoilerplate(body, { bodyTextLength });
     const stats = measure(body);
-    const product = isProductPage(meta);
+    const product = isProductPage(meta, url);
     const roots = selectMain(body, stats, { keepHeading: product });
     for (const r of roots) {
       // Sidebars and related rails inside the main subtree go when they are a minority of it;
       // when they are most of it, they are the page (a listing or collection).
       const weak = weakBoilerplate(r, { product });
       const weakText = weak.reduce((n, el) => n + stats.textOf(el), 0);
-      if (weak.length && weakText < stats.textOf(r) * WEAK_SHARE) removeNodes(weak);
+      // On a product page reviews and other products' carousels go unless they are nearly all
+      // of it: the description they sit beside is short.
+      if (weak.length && weakText < stats.textOf(r) * (product ? PRODUCT_WEAK_SHARE : WEAK_SHARE)) removeNodes(weak);
       // Same rule for boxes of bare links (menus, tag lists) left inside the main subtree.
       const boxes = linkBoxes(r, stats);
       const boxText = boxes.reduce((n, el) => n + stats.textOf(el), 0);
