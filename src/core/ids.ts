@@ -47,15 +47,22 @@ function incrementRandom(r: number[]): number[] {
 
 export type IdPrefix = 'vis' | 'ci' | 'probe' | 'test' | 'key' | 'acct' | 'act' | 'req' | 'led' | 'job';
 
+let lastTimeText = '';
+
 export function newId(prefix: IdPrefix): string {
   const now = Date.now();
   if (now <= lastTime) {
     lastRandom = incrementRandom(lastRandom);
   } else {
     lastTime = now;
+    lastTimeText = encodeTime(now);
     lastRandom = freshRandom();
   }
-  return `${prefix}_${encodeTime(lastTime)}${lastRandom.map((n) => ALPHABET[n]).join('')}`;
+  // Built by concatenation (no map/join), and the time part once per millisecond: request and
+  // activity ids are made on every API request (bench:api).
+  let body = lastTimeText;
+  for (let i = 0; i < 16; i++) body += ALPHABET[lastRandom[i]!];
+  return prefix + '_' + body;
 }
 
 /** Stored timestamps keep milliseconds (ordering); responses show whole seconds (toApiTime). */

@@ -1,12 +1,15 @@
 // What the core needs from storage: a Kysely instance and which SQL dialect is behind it
-// (row locks are spelled differently). Composition roots build it from DATABASE_URL.
+// (row locks are spelled differently), plus SQLite's direct read path for the hottest reads.
+// Composition roots build it from DATABASE_URL.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { DialectName } from '../db/connection.ts';
+import type { DialectName, ReadNow } from '../db/connection.ts';
 
 export interface Store {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** SQLite's synchronous read for the hottest reads; absent on Postgres (see ReadNow). */
+  readNow?: ReadNow;
 }
 
 export type Tx = Transaction<Database>;

@@ -45,8 +45,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Responses are plain JSON built by the core; the schemas document them, they don't filter them.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   registerErrorHandling(app);

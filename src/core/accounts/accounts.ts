@@ -1,7 +1,7 @@
 // Accounts and their keys. Raw keys exist only in the return value of createKey: the database
 // keeps a sha256 hash (for lookup) and a short display prefix. Authentication hashes the
 // presented key and compares the stored hash in constant time.
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { hash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../errors.ts';
@@ -30,7 +30,8 @@ function randomBase62(length: number): string {
 }
 
 export function hashKey(raw: string): string {
-  return createHash('sha256').update(raw).digest('hex');
+  // One-shot hash: a third of createHash().update().digest()'s cost, on every request (bench:api).
+  return hash('sha256', raw, 'hex');
 }
 
 export function normalizeEmail(email: string): string {
@@ -118,20 +119,44 @@ export const AUTH_CACHE_TTL_MS = 2_000;
 const AUTH_CACHE_MAX = 10_000;
 const authCache = new WeakMap<object, Map<string, { principal: Principal; until: number }>>();
 
-/**
- * Resolves a bearer token to a principal, or throws 401/403. `surface` says which endpoint
- * family is asking: MCP tokens are refused by the HTTP API and API keys by the MCP endpoint.
- */
-export async function authenticate(db: Kysely<Database>, raw: string | undefined, surface: 'api' | 'mcp'): Promise<Principal> {
+/** Throws 401 for a token that cannot be a key of this surface, before any lookup. */
+function checkTokenShape(raw: string | undefined, surface: 'api' | 'mcp'): asserts raw is string {
   if (!raw) throw new AppError('unauthorized', 'Missing bearer API key.');
   const expectedPrefix = surface === 'api' ? API_KEY_PREFIX : MCP_KEY_PREFIX;
   if (surface === 'api' && raw.startsWith(MCP_KEY_PREFIX)) throw new AppError('mcp_token_not_allowed');
   if (!raw.startsWith(expectedPrefix) || raw.length < expectedPrefix.length + 32 || raw.length > 256) {
     throw new AppError('unauthorized', 'Invalid API key.');
   }
-  const digest = hashKey(raw);
+}
+
+function fromCache(db: Kysely<Database>, digest: string): Principal | undefined {
   const cached = authCache.get(db)?.get(digest);
-  if (cached && cached.until > Date.now()) return cached.principal;
+  return cached && cached.until > Date.now() ? cached.principal : undefined;
+}
+
+/**
+ * The synchronous fast path of `authenticate`: the principal when this token was verified within
+ * the cache TTL, undefined otherwise (including every invalid token: `authenticate` then answers
+ * with the precise error). Lets the request hook skip a promise per request (bench:api).
+ */
+export function authenticateCached(db: Kysely<Database>, raw: string | undefined, surface: 'api' | 'mcp'): Principal | undefined {
+  try {
+    checkTokenShape(raw, surface);
+  } catch {
+    return undefined;
+  }
+  return fromCache(db, hashKey(raw));
+}
+
+/**
+ * Resolves a bearer token to a principal, or throws 401/403. `surface` says which endpoint
+ * family is asking: MCP tokens are refused by the HTTP API and API keys by the MCP endpoint.
+ */
+export async function authenticate(db: Kysely<Database>, raw: string | undefined, surface: 'api' | 'mcp'): Promise<Principal> {
+  checkTokenShape(raw, surface);
+  const digest = hashKey(raw);
+  const cached = fromCache(db, digest);
+  if (cached) return cached;
   const row = await db
     .selectFrom('api_keys')
     .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')

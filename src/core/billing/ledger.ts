@@ -4,7 +4,7 @@
 //   available = granted - settled - outstanding reservations
 // reserveCharge must run inside a transaction that first takes the account lock (lockAccount),
 // so two concurrent reservations can never both spend the same credits.
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { AppError } from '../errors.ts';
 import { newId, nowIso, toApiTime } from '../ids.ts';
 import { formatCredits } from '../money.ts';
@@ -199,22 +199,39 @@ function renderLedgerRow(r: LedgerEntriesTable) {
   return entry;
 }
 
-/**
- * The balance and the newest ledger rows in one statement (GET /v1/usage runs it on every call):
- * the balance aggregate is joined to each of the newest rows, or to one empty row when the
- * account has none.
- */
-export async function balanceWithRecent(db: Executor, accountId: string, limit: number) {
-  const { rows } = await sql<LedgerEntriesTable & { b_granted: number; b_settled: number; b_reserved: number; b_grants: number }>`
+type BalanceWithRecentRow = LedgerEntriesTable & { b_granted: number; b_settled: number; b_reserved: number; b_grants: number };
+
+/** SQL text by dialect and limit (1..100): built once, so SQLite reuses its prepared statement. */
+const balanceWithRecentText = new Map<string, string>();
+function balanceWithRecentSql(dialect: Store['dialect'], limit: number): string {
+  const cacheKey = `${dialect}:${limit}`;
+  let text = balanceWithRecentText.get(cacheKey);
+  if (text === undefined) {
+    const [p1, p2] = dialect === 'postgres' ? ['$1', '$2'] : ['?', '?'];
+    text = `
     select b.b_granted, b.b_settled, b.b_reserved, b.b_grants, r.*
       from (select coalesce(sum(case when kind = 'grant' then amount else 0 end), 0) as b_granted,
                    coalesce(sum(case when kind = 'charge' then settled_amount else 0 end), 0) as b_settled,
                    coalesce(sum(case when kind = 'charge' then amount - settled_amount - released_amount else 0 end), 0) as b_reserved,
                    coalesce(sum(case when kind = 'grant' then 1 else 0 end), 0) as b_grants
-              from ledger_entries where account_id = ${accountId}) b
-      left join (select * from ledger_entries where account_id = ${accountId}
-                  order by id desc limit ${sql.lit(Math.trunc(limit))}) r on 1 = 1
-     order by r.id desc`.execute(db);
+              from ledger_entries where account_id = ${p1}) b
+      left join (select * from ledger_entries where account_id = ${p2}
+                  order by id desc limit ${limit}) r on 1 = 1
+     order by r.id desc`;
+    balanceWithRecentText.set(cacheKey, text);
+  }
+  return text;
+}
+
+/**
+ * The balance and the newest ledger rows in one statement (GET /v1/usage runs it on every call):
+ * the balance aggregate is joined to each of the newest rows, or to one empty row when the
+ * account has none. On SQLite it runs as a direct read when no transaction is open (ReadNow).
+ */
+export async function balanceWithRecent(store: Store, accountId: string, limit: number) {
+  const text = balanceWithRecentSql(store.dialect, Math.min(100, Math.max(1, Math.trunc(limit))));
+  const params = [accountId, accountId];
+  const rows = (store.readNow?.(text, params) ?? (await store.db.executeQuery(CompiledQuery.raw(text, params))).rows) as BalanceWithRecentRow[];
   const first = rows[0];
   const granted = Number(first.b_granted);
   const settled = Number(first.b_settled);

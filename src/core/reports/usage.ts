@@ -4,7 +4,7 @@ import { formatCredits } from '../money.ts';
 import type { Store } from '../store.ts';
 
 export async function getUsage(store: Store, accountId: string, recentLimit: number) {
-  const { balance, recent } = await balanceWithRecent(store.db, accountId, recentLimit);
+  const { balance, recent } = await balanceWithRecent(store, accountId, recentLimit);
   return {
     credits: {
       available_credit_units: formatCredits(balance.available),

@@ -21,7 +21,8 @@ export interface RateLimitDecision {
 }
 
 export interface KeyRateLimiter {
-  consume(key: string): Promise<RateLimitDecision>;
+  /** A decision; synchronous while this process still holds points of the key's batch. */
+  consume(key: string): RateLimitDecision | Promise<RateLimitDecision>;
   close(): Promise<void>;
 }
 
@@ -75,38 +76,43 @@ export async function createKeyRateLimiter(opts: {
     }
   }
 
+  function spend(state: { left: number; storeRemaining: number; windowEnd: number }, now: number): RateLimitDecision {
+    state.left -= 1;
+    return {
+      allowed: true,
+      limit: opts.perMinute,
+      remaining: Math.max(0, state.storeRemaining + state.left),
+      resetSeconds: Math.max(0, Math.ceil((state.windowEnd - now) / 1000)),
+    };
+  }
+
+  async function refill(key: string, now: number): Promise<RateLimitDecision> {
+    local.delete(key);
+    // Ask for a batch; near the end of the allowance fall back to single points.
+    let res = batch > 1 ? await take(key, batch) : null;
+    let got = batch;
+    if (!res) {
+      res = await take(key, 1);
+      got = 1;
+    }
+    if (!res) {
+      const blocked = await limiter.get(key).catch(() => null);
+      const ms = blocked?.msBeforeNext ?? 60_000;
+      return { allowed: false, limit: opts.perMinute, remaining: 0, resetSeconds: Math.max(1, Math.ceil(ms / 1000)) };
+    }
+    const state = { left: got, storeRemaining: res.remainingPoints, windowEnd: now + res.msBeforeNext };
+    if (local.size > 10_000) local.clear();
+    local.set(key, state);
+    return spend(state, now);
+  }
+
   return {
-    async consume(key) {
+    consume(key) {
       const now = Date.now();
-      let state = local.get(key);
-      if (state && (state.windowEnd <= now || state.left <= 0)) {
-        local.delete(key);
-        state = undefined;
-      }
-      if (!state) {
-        // Ask for a batch; near the end of the allowance fall back to single points.
-        let res = batch > 1 ? await take(key, batch) : null;
-        let got = batch;
-        if (!res) {
-          res = await take(key, 1);
-          got = 1;
-        }
-        if (!res) {
-          const blocked = await limiter.get(key).catch(() => null);
-          const ms = blocked?.msBeforeNext ?? 60_000;
-          return { allowed: false, limit: opts.perMinute, remaining: 0, resetSeconds: Math.max(1, Math.ceil(ms / 1000)) };
-        }
-        state = { left: got, storeRemaining: res.remainingPoints, windowEnd: now + res.msBeforeNext };
-        if (local.size > 10_000) local.clear();
-        local.set(key, state);
-      }
-      state.left -= 1;
-      return {
-        allowed: true,
-        limit: opts.perMinute,
-        remaining: Math.max(0, state.storeRemaining + state.left),
-        resetSeconds: Math.max(0, Math.ceil((state.windowEnd - now) / 1000)),
-      };
+      const state = local.get(key);
+      // Points left in this process's batch: decided without touching the store or a promise.
+      if (state && state.windowEnd > now && state.left > 0) return spend(state, now);
+      return refill(key, now);
     },
     close: () => closeStore(),
   };
