@@ -41,6 +41,8 @@ const POSITIVE = /(?:^|[^a-z])(?:content|main|article|articlebody|post-body|post
 const CTA_CLASS = /(?:^|[^a-z])(?:btn|button|cta)(?:$|[^a-z])/i;
 const CTA_MAX_TEXT = 60;
 const FORM_LABEL_MAX_TEXT = 100;
+/** A search/comment/login form holding more than this share of the page's text is kept. */
+const FORM_SPARE_SHARE = 0.3;
 /** A hidden box holding more than this share of the page's text is kept (see pruneBoilerplate). */
 const HIDDEN_SPARE_SHARE = 0.4;
 /** Whole class tokens that hide an element in common CSS frameworks (not "hidden-xs" and the like). */
@@ -81,7 +83,9 @@ export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
     if (!isElement(n)) return;
     const el = n;
     const name = el.name;
-    if (ALWAYS_DROP.has(name) || (name === 'form' && isUtilityForm(el))) {
+    // A form that holds much of the page is a wrapper (forum moderation forms around a whole
+    // thread, ASP.NET pages), not a search or login box.
+    if (ALWAYS_DROP.has(name) || (name === 'form' && isUtilityForm(el) && !(opts.bodyTextLength && textLength(el) / opts.bodyTextLength > FORM_SPARE_SHARE))) {
       gone.push(el);
       return false;
     }
