@@ -25,7 +25,7 @@ const NEGATIVE = new RegExp(
   'i',
 );
 /** Words that are boilerplate whatever else the class says (consent layers, share bars). */
-const STRONG_NEGATIVE = /(?:^|[^a-z])(?:cookie|cookies|consent|gdpr|cmp|onetrust|cookiebot|usercentrics|didomi|truste|newsletter|share-?buttons|social-?share|sharing|breadcrumbs?|skip-?link|screen-reader-text|sr-only|visually-hidden)(?:$|[^a-z])/i;
+const STRONG_NEGATIVE = /(?:^|[^a-z])(?:cookie|cookies|consent|gdpr|cmpbox|onetrust|cookiebot|usercentrics|didomi|truste|newsletter|share-?buttons|social-?share|sharing|breadcrumbs?|skip-?link|screen-reader-text|sr-only|visually-hidden)(?:$|[^a-z])/i;
 /**
  * Words for boxes that are boilerplate beside an article (related rails, sidebars, widgets) but
  * may be the content itself on a listing or collection page. They are only removed from the
