@@ -5,6 +5,7 @@
 // class name ("page-with-sidebar") must not take the article down with it.
 import { attr, isElement, isText, removeNodes, walk, type AnyNode, type Element } from './dom.ts';
 import { SKIP_TAGS } from './blocks.ts';
+import { spaceAwareLength } from './main-content.ts';
 
 const ALWAYS_DROP = new Set([...SKIP_TAGS].filter((t) => t !== 'img' && t !== 'picture' && t !== 'head' && t !== 'title'));
 ALWAYS_DROP.add('dialog');
@@ -50,7 +51,7 @@ const HIDDEN_CLASS = /(?:^|\s)(?:hidden|hide|d-none|is-hidden|mfp-hide|u-hidden|
 function textLength(el: Element): number {
   let n = 0;
   walk(el, (k) => {
-    if (isText(k)) n += k.data.length;
+    if (isText(k)) n += spaceAwareLength(k.data);
     else if (isElement(k) && ALWAYS_DROP.has(k.name)) return false;
     return true;
   });
@@ -141,7 +142,8 @@ export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
       // Spare wrappers that hold the page: a big share of all text, or the page heading.
       const len = textLength(el);
       const share = opts.bodyTextLength ? len / opts.bodyTextLength : 0;
-      if (share > (structural ? 0.6 : 0.4) || (!structural && name !== 'header' && containsTag(el, 'h1') && share > 0.15)) return true;
+      // An <aside> is beside the content by definition: only spared when it is nearly all of it.
+      if (share > (name === 'aside' ? 0.9 : structural ? 0.6 : 0.4) || (!structural && name !== 'header' && containsTag(el, 'h1') && share > 0.15)) return true;
       gone.push(el);
       return false;
     }

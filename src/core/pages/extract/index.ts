@@ -7,7 +7,7 @@ import type { PageDocument, PageLink } from '../document.ts';
 import { findFirst, parseHtml, removeNodes, isElement, isText, normalizeSpace, rawText, walk, type Element, type ParentNode } from './dom.ts';
 import { readMetadata, resolveUrl, type PageMetadata } from './metadata.ts';
 import { pruneBoilerplate, weakBoilerplate } from './boilerplate.ts';
-import { linkBoxes, measure, selectMain } from './main-content.ts';
+import { linkBoxes, measure, selectMain, spaceAwareLength } from './main-content.ts';
 import { BlockWriter, blocksToText, SKIP_TAGS } from './blocks.ts';
 
 /** Weak boilerplate (sidebars, related rails) inside the main subtree goes below this share of its text. */
@@ -132,7 +132,7 @@ export function extractPage(html: string, url: string): PageDocument {
     }
     let bodyTextLength = 0;
     walk(body, (n) => {
-      if (isText(n)) bodyTextLength += n.data.length;
+      if (isText(n)) bodyTextLength += spaceAwareLength(n.data);
       else if (isElement(n) && SKIP_TAGS.has(n.name)) return false;
       return true;
     });

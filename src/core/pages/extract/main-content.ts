@@ -51,7 +51,7 @@ export class Stats {
   }
 }
 
-function spaceAwareLength(s: string): number {
+export function spaceAwareLength(s: string): number {
   // Length with whitespace runs collapsed, without allocating a new string.
   let n = 0;
   let ws = true;
