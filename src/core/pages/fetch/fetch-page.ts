@@ -76,11 +76,14 @@ export interface FetchedPage {
   redirects: string[];
 }
 
+/** The default body cap: bigger bodies are cut here and marked truncated. */
+export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
+
 const DEFAULTS = {
   connectTimeoutMs: 5_000,
   headersTimeoutMs: 10_000,
   bodyTimeoutMs: 20_000,
-  maxBytes: 5 * 1024 * 1024,
+  maxBytes: DEFAULT_MAX_BYTES,
   maxRedirects: 5,
 };
 
