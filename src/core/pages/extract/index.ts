@@ -14,6 +14,20 @@ import { BlockWriter, blocksToText, SKIP_TAGS } from './blocks.ts';
 const WEAK_SHARE = 0.5;
 /** The same on product pages (reviews, carousels of other products). */
 const PRODUCT_WEAK_SHARE = 0.85;
+/** Comment boxes go whatever their share when the rest of the main box holds this much prose. */
+const KEEP_PROSE = 2000;
+const COMMENTS = /(?:^|[^a-z])(?:comments|comment-list|commentlist|comments-area|disqus|disqus_thread)(?:$|[^a-z])/i;
+function isCommentBox(el: Element): boolean {
+  return COMMENTS.test(`${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`);
+}
+
+/** Forum and Q&A URL shapes and structured data: there the replies are the content. */
+const FORUM_URL = /(?:^|\/)(?:forums?|threads?|topics?|t|discussions?|community|questions|post|comments|viewtopic|showthread)(?:\/|\.php|$)/i;
+const FORUM_TYPES = /^(?:https?:\/\/schema\.org\/)?(?:DiscussionForumPosting|QAPage|SocialMediaPosting|Question)$/i;
+function isForumPage(meta: PageMetadata, url: string): boolean {
+  if (FORUM_URL.test(pathOf(url)) || /forum/i.test(meta.openGraph.type ?? '')) return true;
+  return hasJsonLdType(meta, FORUM_TYPES);
+}
 /** Boxes of bare links inside the main subtree go below this share of its text. */
 const LINK_SHARE = 0.3;
 
@@ -93,15 +107,21 @@ function isProductPage(meta: PageMetadata, url: string): boolean {
   if (/product|(?:^|[:.])item$/i.test(meta.openGraph.type ?? '')) return true;
   // Shop URL shapes: /product/…, /products/…, /dp/ASIN, /itm/123, /ip/…, /p/…-123.
   if (PRODUCT_URL.test(pathOf(url))) return true;
-  const isProductType = (t: unknown): boolean =>
-    typeof t === 'string' ? /^(?:https?:\/\/schema\.org\/)?(?:Product|ProductGroup|IndividualProduct)$/i.test(t) : Array.isArray(t) && t.some(isProductType);
+  return hasJsonLdType(meta, PRODUCT_TYPES);
+}
+
+const PRODUCT_TYPES = /^(?:https?:\/\/schema\.org\/)?(?:Product|ProductGroup|IndividualProduct)$/i;
+
+/** A JSON-LD item (also inside @graph) has a @type matching re. */
+function hasJsonLdType(meta: PageMetadata, re: RegExp): boolean {
+  const matches = (t: unknown): boolean => (typeof t === 'string' ? re.test(t) : Array.isArray(t) && t.some(matches));
   const stack: unknown[] = [...meta.jsonLd];
   for (let n = 0; stack.length && n < 200; n++) {
     const item = stack.pop();
     if (Array.isArray(item)) stack.push(...item.slice(0, 50));
     else if (item && typeof item === 'object') {
       const o = item as Record<string, unknown>;
-      if (isProductType(o['@type'])) return true;
+      if (matches(o['@type'])) return true;
       if (o['@graph']) stack.push(o['@graph']);
     }
   }
@@ -139,6 +159,7 @@ export function extractPage(html: string, url: string): PageDocument {
     pruneBoilerplate(body, { bodyTextLength });
     const stats = measure(body);
     const product = isProductPage(meta, url);
+    const forum = !product && isForumPage(meta, url);
     const roots = selectMain(body, stats, { keepHeading: product });
     for (const r of roots) {
       // Sidebars and related rails inside the main subtree go when they are a minority of it;
@@ -148,6 +169,13 @@ export function extractPage(html: string, url: string): PageDocument {
       // On a product page reviews and other products' carousels go unless they are nearly all
       // of it: the description they sit beside is short.
       if (weak.length && weakText < stats.textOf(r) * (product ? PRODUCT_WEAK_SHARE : WEAK_SHARE)) removeNodes(weak);
+      else if (!forum) {
+        // Comments under an article go whatever their share when the article alone is long
+        // (on a forum the replies are the content).
+        const comments = weak.filter(isCommentBox);
+        const rest = stats.goodOf(r) - comments.reduce((n, el) => n + stats.goodOf(el), 0);
+        if (comments.length && rest >= KEEP_PROSE) removeNodes(comments);
+      }
       // Same rule for boxes of bare links (menus, tag lists) left inside the main subtree.
       const boxes = linkBoxes(r, stats);
       const boxText = boxes.reduce((n, el) => n + stats.textOf(el), 0);

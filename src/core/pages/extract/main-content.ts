@@ -44,6 +44,12 @@ export class Stats {
     return i !== undefined && i >= 0 && i < this.els.length && this.els[i] === el ? i : -1;
   }
 
+  /** Prose-like text of an element (see classifyRuns), 0 when it was not measured. */
+  goodOf(el: Element): number {
+    const i = this.of(el);
+    return i < 0 ? 0 : this.good[i]!;
+  }
+
   /** Text length of an element, 0 when it was not measured. */
   textOf(el: Element): number {
     const i = this.of(el);
