@@ -29,6 +29,13 @@ export interface PageLoaderOptions {
   cacheTtlMs?: number;
   /** How many results are kept. Default 100. */
   cacheMax?: number;
+  /**
+   * How much text the kept results may hold, in characters (content view + body text + fetched
+   * text). Default 24 M: a few pages at the 5 MiB body cap, or the 100 entries of ordinary pages,
+   * but never 100 huge ones. A result bigger than the whole budget is shared with the callers
+   * waiting for it and not kept.
+   */
+  cacheMaxChars?: number;
   /** Passed to every fetch (timeouts, size cap, resolver...). `allow` and `accept` are set by the loader. */
   fetchOptions?: Omit<FetchOptions, 'allow' | 'accept'>;
   /** Clock, replaceable in tests. */
@@ -66,6 +73,8 @@ interface Entry {
   value: Promise<unknown>;
   /** Infinity while in flight; set when the promise fulfils. */
   expires: number;
+  /** What the result holds (see PageLoaderOptions.cacheMaxChars); 0 while in flight. */
+  weight: number;
 }
 
 /**
@@ -74,11 +83,28 @@ interface Entry {
  */
 class PromiseCache {
   private readonly map = new Map<string, Entry>();
+  private weight = 0;
   constructor(
     private readonly ttlMs: number,
     private readonly max: number,
+    private readonly maxWeight: number,
+    private readonly weigh: (result: unknown) => number,
     private readonly now: () => number,
   ) {}
+
+  private remove(key: string, entry: Entry): void {
+    if (this.map.get(key) !== entry) return;
+    this.map.delete(key);
+    this.weight -= entry.weight;
+  }
+
+  /** Drops the least recently used entries while over either budget (never `keep`). */
+  private evict(keep?: Entry): void {
+    for (const [key, entry] of this.map) {
+      if (this.map.size <= this.max && this.weight <= this.maxWeight) return;
+      if (entry !== keep) this.remove(key, entry); // an evicted in-flight load still settles for its waiters
+    }
+  }
 
   get size(): number {
     return this.map.size;
@@ -86,6 +112,7 @@ class PromiseCache {
 
   clear(): void {
     this.map.clear();
+    this.weight = 0;
   }
 
   getOrCreate<T>(key: string, create: () => Promise<T>): Promise<T> {
@@ -95,33 +122,51 @@ class PromiseCache {
       this.map.set(key, hit);
       return hit.value as Promise<T>;
     }
-    if (hit) this.map.delete(key);
+    if (hit) this.remove(key, hit);
 
-    const entry: Entry = { value: Promise.resolve(), expires: Infinity };
+    const entry: Entry = { value: Promise.resolve(), expires: Infinity, weight: 0 };
     const value = create().then(
       (result) => {
         entry.expires = this.now() + this.ttlMs;
-        if (this.ttlMs <= 0 && this.map.get(key) === entry) this.map.delete(key);
+        if (this.map.get(key) === entry) {
+          const weight = this.weigh(result);
+          if (this.ttlMs <= 0 || weight > this.maxWeight) this.remove(key, entry);
+          else {
+            entry.weight = weight;
+            this.weight += weight;
+            this.evict(entry);
+          }
+        }
         return result;
       },
       (err: unknown) => {
-        if (this.map.get(key) === entry) this.map.delete(key);
+        this.remove(key, entry);
         throw err;
       },
     );
     entry.value = value;
     this.map.set(key, entry);
-    while (this.map.size > this.max) {
-      const oldest = this.map.keys().next().value as string;
-      this.map.delete(oldest); // an evicted in-flight load still settles for its waiters
-    }
+    this.evict(entry);
     return value;
   }
 }
 
+/** Characters a cached result holds: the texts dominate its memory (blocks repeat the body text). */
+function weighResult(result: unknown): number {
+  const r = result as Partial<LoadedPage> & { body?: string };
+  if (r.document) return r.contentView!.length + r.document.bodyText.length;
+  return typeof r.body === 'string' ? r.body.length : 0;
+}
+
 export function createPageLoader(opts: PageLoaderOptions = {}): PageLoader {
   const allow = opts.allow ?? EMPTY_ALLOWLIST;
-  const cache = new PromiseCache(opts.cacheTtlMs ?? 60_000, Math.max(1, opts.cacheMax ?? 100), opts.now ?? Date.now);
+  const cache = new PromiseCache(
+    opts.cacheTtlMs ?? 60_000,
+    Math.max(1, opts.cacheMax ?? 100),
+    opts.cacheMaxChars ?? 24_000_000,
+    weighResult,
+    opts.now ?? Date.now,
+  );
 
   async function loadUncached(url: string): Promise<LoadedPage> {
     const page = await fetchPage(url, { ...opts.fetchOptions, allow, accept: 'html' });

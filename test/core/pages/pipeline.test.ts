@@ -140,6 +140,27 @@ describe('page pipeline', () => {
     assert.deepEqual(delta, [1, 2, 1]);
   });
 
+  it('keeps cached pages within cacheMaxChars, and shares but does not keep a page bigger than the budget', async () => {
+    const small = await createPageLoader({ allow }).load(server.url('/a'));
+    const weight = small.contentView.length + small.document.bodyText.length;
+    // Room for two of the small pages by text, although cacheMax would allow many more.
+    const loader = createPageLoader({ allow, cacheMaxChars: weight * 2 });
+    const start = server.hits('/a');
+    await loader.load(server.url('/a'));
+    await loader.load(server.url('/b'));
+    await loader.load(server.url('/c')); // evicts a, the least recently used
+    assert.equal(loader.size, 2);
+    await loader.load(server.url('/a'));
+    assert.equal(server.hits('/a') - start, 2);
+
+    const tiny = createPageLoader({ allow, cacheMaxChars: 10 });
+    const before = server.hits('/article');
+    const [one, two] = await Promise.all([tiny.load(server.url('/article')), tiny.load(server.url('/article'))]);
+    assert.equal(one, two, 'concurrent callers share one load');
+    assert.equal(server.hits('/article') - before, 1);
+    assert.equal(tiny.size, 0, 'a result over the whole budget is not kept');
+  });
+
   it('does not cache failures', async () => {
     const loader = createPageLoader({ allow });
     await assert.rejects(loader.load(server.url('/flaky')), (e: unknown) => e instanceof FetchError && e.code === 'http_error' && e.status === 500);
