@@ -235,6 +235,8 @@ const BAD_WEIGHT = 0.5;
 const SHORT_WEIGHT = 0.1;
 /** <main>, <article> and articleBody boxes win ties with their wrappers. */
 const SEMANTIC_BONUS = 1.1;
+/** The page's <main> inside the winner replaces it when worth this share of the winner's value. */
+const MAIN_SHARE = 0.5;
 /** A child holding this share of the chosen box's prose replaces it (see `selectMain`). */
 const TIGHTEN_SHARE = 0.85;
 
@@ -265,6 +267,16 @@ export function selectMain(body: Element, stats: Stats, opts: { keepHeading?: bo
       best = i;
     }
   }
+  // The page's own <main> (one only) inside the winner holds the content: what the winner adds
+  // around it is chrome that reads as prose (sign-in dialogs, promos, site blurbs in the footer).
+  const mainBox = uniqueMain(els);
+  if (mainBox >= 0 && mainBox !== best && isAncestor(els[mainBox]!, els[best]!)) {
+    const v = good[mainBox]! - BAD_WEIGHT * bad[mainBox]! - SHORT_WEIGHT * short[mainBox]!;
+    if (v * SEMANTIC_BONUS >= MAIN_SHARE * bestValue) {
+      best = mainBox;
+      bestValue = v * SEMANTIC_BONUS;
+    }
+  }
   // Nothing reads as prose (link lists such as a news aggregator's front page): keep the
   // whole pruned body rather than an arbitrary empty box.
   if (bestValue <= 0 || stats.text[best] === 0) return [body];
@@ -288,6 +300,19 @@ export function selectMain(body: Element, stats: Stats, opts: { keepHeading?: bo
     best = next;
   }
   return [els[best]!];
+}
+
+/** The number of the page's only <main> (or role=main) element, -1 when there is none or several. */
+function uniqueMain(els: Element[]): number {
+  let found = -1;
+  for (let i = 0; i < els.length; i++) {
+    const el = els[i]!;
+    if (el.name === 'main' || el.attribs.role === 'main') {
+      if (found >= 0 && !isAncestor(el, els[found]!)) return -1;
+      if (found < 0) found = i;
+    }
+  }
+  return found;
 }
 
 function isAncestor(node: Element, ancestor: Element): boolean {
