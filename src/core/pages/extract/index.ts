@@ -160,7 +160,7 @@ export function extractPage(html: string, url: string): PageDocument {
     const stats = measure(body);
     const product = isProductPage(meta, url);
     const forum = !product && isForumPage(meta, url);
-    const roots = selectMain(body, stats, { keepHeading: product });
+    const roots = selectMain(body, stats, { keepHeading: product, forum });
     for (const r of roots) {
       // Sidebars and related rails inside the main subtree go when they are a minority of it;
       // when they are most of it, they are the page (a listing or collection).

@@ -119,8 +119,13 @@ const INLINE_BREAK = new Set(['br']);
 const NON_SPACE = /\S/;
 const siblingShapes = new WeakMap<Element, Map<string, number>>();
 
+/** Tag and first class word, digits dropped: cards of one list share it even when the rest of
+ * their classes name each item (WordPress's "post-123 category-dinner …"). */
 function shape(el: Element): string {
-  return `${el.name}.${el.attribs.class ?? ''}`;
+  const cls = el.attribs.class;
+  if (!cls) return el.name;
+  const first = /\S+/.exec(cls);
+  return first ? `${el.name}.${first[0].replace(/\d+/g, '')}` : el.name;
 }
 
 /** Levels above a run's block that may hold the repeated item (cards nest their text deep). */
@@ -247,9 +252,10 @@ function isSemantic(el: Element): boolean {
 
 /**
  * The subtrees that make up the main content, in document order. keepHeading: do not narrow
- * the chosen box to a child that leaves the page's <h1> out (set for product pages).
+ * the chosen box to a child that leaves the page's <h1> out (set for product pages); forum: the
+ * replies are content, so narrowing may enter a comment section.
  */
-export function selectMain(body: Element, stats: Stats, opts: { keepHeading?: boolean } = {}): Element[] {
+export function selectMain(body: Element, stats: Stats, opts: { keepHeading?: boolean; forum?: boolean } = {}): Element[] {
   const b = stats.of(body);
   if (b < 0 || stats.text[b] === 0) return [body];
   // The subtree with the most prose net of boilerplate-like text: adding a sibling post or
@@ -289,7 +295,8 @@ export function selectMain(body: Element, stats: Stats, opts: { keepHeading?: bo
       if (!isElement(k)) continue;
       const i = stats.of(k);
       if (i < 0) continue;
-      if (good[i]! >= TIGHTEN_SHARE * good[best]! && good[i]! - BAD_WEIGHT * bad[i]! - SHORT_WEIGHT * short[i]! > 0) {
+      // Never into a comment section (but on a forum): prose under an article can outweigh it.
+      if (good[i]! >= TIGHTEN_SHARE * good[best]! && good[i]! - BAD_WEIGHT * bad[i]! - SHORT_WEIGHT * short[i]! > 0 && (opts.forum || !isCommentSection(k))) {
         next = i;
         break;
       }
@@ -313,6 +320,12 @@ function uniqueMain(els: Element[]): number {
     }
   }
   return found;
+}
+
+const COMMENT_SECTION = /(?:^|[^a-z])(?:comments|comment-list|commentlist|comments-area|disqus_thread)(?:$|[^a-z])/i;
+function isCommentSection(el: Element): boolean {
+  const a = el.attribs;
+  return (a.class !== undefined || a.id !== undefined) && COMMENT_SECTION.test(`${a.class ?? ''} ${a.id ?? ''}`);
 }
 
 function isAncestor(node: Element, ancestor: Element): boolean {
