@@ -20,7 +20,8 @@ Usage:
   sightline accounts unsuspend --account ID
   sightline keys create --account ID [--name NAME] [--read-only] [--scopes a,b] [--mcp] [--json]
   sightline keys revoke --key ID
-  sightline credits grant --account ID --credits N [--json]
+  sightline credits grant --account ID --credits N [--top-up] [--json]
+                                               (--top-up: bought credits, at least 250)
 
 Environment: DATABASE_URL (sqlite:./data/sightline.db), PORT (8080), HOST, SIGHTLINE_* (see README).`;
 
@@ -35,6 +36,7 @@ const OPTIONS = {
   'read-only': { type: 'boolean' },
   scopes: { type: 'string' },
   mcp: { type: 'boolean' },
+  'top-up': { type: 'boolean' },
   key: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -111,11 +113,12 @@ async function main(argv: string[]): Promise<number> {
       case 'credits grant': {
         const id = required(values.account, 'account');
         const amount = parseCredits(required(values.credits, 'credits'));
-        const { entryId, balance } = await grantCredits(runtime.core.store, id, amount, { source: 'cli' });
+        const topUp = values['top-up'] === true;
+        const { entryId, balance } = await grantCredits(runtime.core.store, id, amount, { source: 'cli', topUp });
         print(
           values.json,
-          { account_id: id, granted_credits: formatCredits(amount), available_credits: formatCredits(balance.available), ledger_entry_id: entryId },
-          `granted ${formatCredits(amount)} credits to ${id}; available ${formatCredits(balance.available)}`,
+          { account_id: id, granted_credits: formatCredits(amount), available_credits: formatCredits(balance.available), ledger_entry_id: entryId, top_up: topUp },
+          `${topUp ? 'topped up' : 'granted'} ${formatCredits(amount)} credits to ${id}; available ${formatCredits(balance.available)}`,
         );
         return 0;
       }

@@ -6,6 +6,9 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { freshDatabaseUrl } from '../helpers/harness.ts';
+import { openRuntime } from '../../src/cli/runtime.ts';
+import { loadConfig } from '../../src/config.ts';
+import { getUsage } from '../../src/core/reports/usage.ts';
 
 const run = promisify(execFile);
 const BIN = fileURLToPath(new URL('../../bin/sightline.js', import.meta.url));
@@ -19,6 +22,15 @@ describe('sightline CLI', () => {
   const json = async (...args: string[]) => {
     const { stdout } = await cli(...args, '--json');
     return JSON.parse(stdout); // throws unless stdout is exactly one JSON document
+  };
+  /** The account's usage as GET /v1/usage reports it, read through the core on the same database. */
+  const usageOf = async (accountId: string) => {
+    const runtime = await openRuntime(loadConfig({ DATABASE_URL: db.url, SIGHTLINE_LOG_LEVEL: 'silent' }));
+    try {
+      return await getUsage(runtime.core.store, accountId, 5);
+    } finally {
+      await runtime.close();
+    }
   };
   before(async () => {
     db = await freshDatabaseUrl();
@@ -42,6 +54,19 @@ describe('sightline CLI', () => {
 
     const grant = await json('credits', 'grant', '--account', acct.account_id, '--credits', '2.5');
     assert.equal(grant.available_credits, '27.50');
+    assert.equal(grant.top_up, false);
+    // A top-up records bought credits: 250 (5.00 EUR) at least; an operator grant has no minimum.
+    await assert.rejects(
+      cli('credits', 'grant', '--account', acct.account_id, '--credits', '249.99', '--top-up'),
+      (err: { code: number; stderr: string }) => err.code === 1 && /at least 250\.00 credits/.test(err.stderr),
+    );
+    const topUp = await json('credits', 'grant', '--account', acct.account_id, '--credits', '250', '--top-up');
+    assert.equal(topUp.top_up, true);
+    assert.equal(topUp.available_credits, '277.50');
+    const usage = await usageOf(acct.account_id);
+    assert.equal(usage.recent[0].action, 'credits.top_up');
+    assert.equal(usage.recent[0].credits, '250.00');
+    assert.equal(usage.recent[1].action, 'credits.grant');
 
     const suspended = await json('accounts', 'suspend', '--account', acct.account_id);
     assert.equal(suspended.status, 'suspended');

@@ -44,13 +44,23 @@ export async function getBalance(db: Executor, accountId: string): Promise<Balan
   return { granted, settled, reserved, available: granted - settled - reserved, activeGrantCount: Number(row.grants) };
 }
 
+/** The smallest top-up that can be bought: 250 credits = 5.00 EUR at 0.02 EUR a credit (SPEC 8), in hundredths. */
+export const MIN_TOP_UP = 250_00;
+
+/**
+ * Adds credits. An operator grant may be any positive amount; a top-up (`topUp`: credits that
+ * were bought, recorded as action credits.top_up) must be at least MIN_TOP_UP.
+ */
 export async function grantCredits(
   store: Store,
   accountId: string,
   amount: number,
-  opts: { source?: string; action?: string } = {},
+  opts: { source?: string; action?: string; topUp?: boolean } = {},
 ): Promise<{ entryId: string; balance: Balance }> {
   if (!Number.isInteger(amount) || amount <= 0) throw new AppError('invalid_request', 'A grant must be a positive amount of credits.');
+  if (opts.topUp && amount < MIN_TOP_UP) {
+    throw new AppError('invalid_request', `A top-up is at least ${formatCredits(MIN_TOP_UP)} credits (5.00 EUR); got ${formatCredits(amount)}.`);
+  }
   return store.db.transaction().execute(async (trx) => {
     const account = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
     if (!account) throw new AppError('not_found', `account ${accountId} not found`);
@@ -63,7 +73,7 @@ export async function grantCredits(
         account_id: accountId,
         kind: 'grant',
         source: opts.source ?? 'cli',
-        action: opts.action ?? 'credits.grant',
+        action: opts.action ?? (opts.topUp ? 'credits.top_up' : 'credits.grant'),
         ref_type: null,
         ref_id: null,
         amount,
