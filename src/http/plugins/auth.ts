@@ -59,8 +59,9 @@ export function registerAuth(app: FastifyInstance, core: Core, limiter: KeyRateL
     request.actionContext = { accountId: principal.accountId, source, requestId: request.id, credits: 0 };
   };
 
-  const slowPath = async (request: FastifyRequest, reply: FastifyReply, config: FastifyContextConfig, principal: Principal | undefined) => {
-    if (!principal) identify(request, (principal = await authenticate(core.store.db, bearerToken(request), 'api')));
+  const slowPath = async (request: FastifyRequest, reply: FastifyReply, config: FastifyContextConfig) => {
+    const principal = await authenticate(core.store.db, bearerToken(request), 'api');
+    identify(request, principal);
     admit(request, reply, config, await limiter.consume(principal.keyId));
   };
 
@@ -85,7 +86,7 @@ export function registerAuth(app: FastifyInstance, core: Core, limiter: KeyRateL
       decision.then((d) => admit(request, reply, config, d)).then(() => done(), done);
       return;
     }
-    slowPath(request, reply, config, undefined).then(() => done(), done);
+    slowPath(request, reply, config).then(() => done(), done);
   });
 
   app.addHook('onResponse', (request, reply, done) => {
