@@ -240,7 +240,8 @@ const BAD_WEIGHT = 0.5;
 const SHORT_WEIGHT = 0.1;
 /** <main>, <article> and articleBody boxes win ties with their wrappers. */
 const SEMANTIC_BONUS = 1.1;
-/** The page's <main> inside the winner replaces it when worth this share of the winner's value. */
+/** The page's <main>, or a box named as the article's body, inside the winner replaces it when
+ * worth this share of the winner's value. */
 const MAIN_SHARE = 0.5;
 /** A child holding this share of the chosen box's prose replaces it (see `selectMain`). */
 const TIGHTEN_SHARE = 0.85;
@@ -283,6 +284,27 @@ export function selectMain(body: Element, stats: Stats, opts: { keepHeading?: bo
       bestValue = v * SEMANTIC_BONUS;
     }
   }
+  // Likewise a box the markup names as the article's body ("entry-content", "post-body",
+  // itemprop=articleBody) inside the winner: what is around it is the page's, not the article's
+  // (not on forums, where the first post's body is one of many).
+  if (!opts.forum) {
+    const cut = MAIN_SHARE * bestValue;
+    let bodyBox = -1;
+    let bodyValue = -Infinity;
+    walkNumbered(els[best]!, stats, (i) => {
+      if (!isArticleBody(els[i]!)) return true;
+      const v = good[i]! - BAD_WEIGHT * bad[i]! - SHORT_WEIGHT * short[i]!;
+      if (v > bodyValue) {
+        bodyValue = v;
+        bodyBox = i;
+      }
+      return false;
+    });
+    if (bodyBox >= 0 && bodyBox !== best && bodyValue * SEMANTIC_BONUS >= cut) {
+      best = bodyBox;
+      bestValue = bodyValue * SEMANTIC_BONUS;
+    }
+  }
   // Nothing reads as prose (link lists such as a news aggregator's front page): keep the
   // whole pruned body rather than an arbitrary empty box.
   if (bestValue <= 0 || stats.text[best] === 0) return [body];
@@ -320,6 +342,24 @@ function uniqueMain(els: Element[]): number {
     }
   }
   return found;
+}
+
+/** Class/id naming an article's own body. */
+const ARTICLE_BODY = /(?:^|[^a-z])(?:entry|post|article|story|blog)(?:-|_|__)(?:content|body|text)(?:$|[^a-z])/i;
+function isArticleBody(el: Element): boolean {
+  const a = el.attribs;
+  return a.itemprop === 'articleBody' || (a.class !== undefined && ARTICLE_BODY.test(a.class)) || (a.id !== undefined && ARTICLE_BODY.test(a.id));
+}
+
+/** Pre-order walk over measured elements under (and including) root; visit returns false to skip children. */
+function walkNumbered(root: Element, stats: Stats, visit: (i: number) => boolean): void {
+  const stack: Element[] = [root];
+  while (stack.length) {
+    const el = stack.pop()!;
+    const i = stats.of(el);
+    if (i < 0 || !visit(i)) continue;
+    for (const k of el.children) if (isElement(k)) stack.push(k);
+  }
 }
 
 const COMMENT_SECTION = /(?:^|[^a-z])(?:comments|comment-list|commentlist|comments-area|disqus_thread)(?:$|[^a-z])/i;
