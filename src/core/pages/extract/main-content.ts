@@ -129,7 +129,7 @@ function shape(el: Element): string {
 }
 
 /** Levels above a run's block that may hold the repeated item (cards nest their text deep). */
-const ITEM_DEPTH = 12;
+const ITEM_DEPTH = 16;
 /** Past the three nearest levels, a repeated item must be card-sized to count. */
 const CARD_MAX_TEXT = 2000;
 
