@@ -41,6 +41,9 @@ const POSITIVE = /(?:^|[^a-z])(?:content|main|article|articlebody|post-body|post
 /** Buttons and calls to action drawn as links ("Book now", "Add to cart"); short ones go. */
 const CTA_CLASS = /(?:^|[^a-z])(?:btn|button|cta)(?:$|[^a-z])/i;
 const CTA_MAX_TEXT = 60;
+/** Class/id words of a byline or an item's metadata line. */
+const META = /(?:^|[^a-z])(?:byline|bylines|entry-meta|post-meta|article-meta|card-meta|item-meta|subtext|posted-on|post-date|entry-date|dateline|timestamp)(?:$|[^a-z])/i;
+const META_MAX_TEXT = 200;
 const FORM_LABEL_MAX_TEXT = 100;
 /** A search/comment/login form holding more than this share of the page's text is kept. */
 const FORM_SPARE_SHARE = 0.3;
@@ -109,6 +112,12 @@ export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
       // Spared when it holds most of the page: streamed server rendering (React's
       // <div hidden id="S:0">) parks the whole content in a hidden box that a script reveals.
       if (opts.bodyTextLength && textLength(el) / opts.bodyTextLength > HIDDEN_SPARE_SHARE) return true;
+      gone.push(el);
+      return false;
+    }
+    // Bylines, dates and vote counts ("3 points by x 2 hours ago | 5 comments") label content
+    // rather than being it.
+    if ((a.class || a.id) && META.test(`${a.class ?? ''} ${a.id ?? ''}`) && textLength(el) < META_MAX_TEXT) {
       gone.push(el);
       return false;
     }
