@@ -28,6 +28,8 @@ const ConfigSchema = z.object({
   SIGHTLINE_CATALOG_PATH: z.string().optional(),
   SIGHTLINE_SANDBOX_LATENCY_MS: intFromEnv(0, 0),
   SIGHTLINE_WORKER_CONCURRENCY: intFromEnv(32, 1),
+  /** Worker threads that extract big pages (≥ 256 KiB of HTML) off the event loop; 0 = none. */
+  SIGHTLINE_EXTRACT_THREADS: intFromEnv(1, 0),
   SIGHTLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
 });
 

@@ -8,6 +8,7 @@ import { createContentService, type ContentService } from './content/service.ts'
 import { CI_JOB_KIND, CI_LANE, executeCiRun } from './content/runs.ts';
 import { parseFetchAllowlist } from './pages/fetch/index.ts';
 import { createPageLoader, type PageLoader, type PageLoaderOptions } from './pages/pipeline.ts';
+import { createPageExtractor } from './pages/extract-threads.ts';
 import { ActivityLog } from './reports/activity.ts';
 import type { Store } from './store.ts';
 import { catalogListing, loadCatalog, type Catalog } from './visibility/catalog.ts';
@@ -58,7 +59,11 @@ export function createCore(opts: CoreOptions): Core {
   const engine = opts.drivers[PLATFORMS[0]]?.engine ?? 'sandbox';
   let worker: Worker | null = null;
   const activity = new ActivityLog(opts.store);
-  const pages = createPageLoader({ ...opts.pages, allow: opts.pages?.allow ?? fetchAllowlist(opts.config.SIGHTLINE_FETCH_ALLOW) });
+  const pages = createPageLoader({
+    extractor: createPageExtractor({ threads: opts.config.SIGHTLINE_EXTRACT_THREADS }),
+    ...opts.pages,
+    allow: opts.pages?.allow ?? fetchAllowlist(opts.config.SIGHTLINE_FETCH_ALLOW),
+  });
   const content = createContentService({ store: opts.store, pages, onQueued: () => worker?.workQueued() });
 
   const core: Core = {
@@ -93,6 +98,7 @@ export function createCore(opts: CoreOptions): Core {
     async close() {
       if (worker) await worker.stop();
       await activity.flush();
+      await pages.close();
     },
   };
   return core;

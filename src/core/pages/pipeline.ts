@@ -7,8 +7,7 @@
 // single fetch, so a client paging through a long page with `offset` costs one fetch, not one
 // per slice. Failures are never cached: the next call tries again.
 import type { PageDocument } from './document.ts';
-import { renderContentView } from './content-view.ts';
-import { extractPage } from './extract/index.ts';
+import { createPageExtractor, type PageExtractor } from './extract-threads.ts';
 import { EMPTY_ALLOWLIST, type FetchAllowlist } from './fetch/address-policy.ts';
 import { FetchError } from './fetch/errors.ts';
 import { fetchPage, type FetchOptions, type FetchedPage } from './fetch/fetch-page.ts';
@@ -36,6 +35,8 @@ export interface PageLoaderOptions {
    * waiting for it and not kept.
    */
   cacheMaxChars?: number;
+  /** Where pages are extracted (big ones in worker threads). Default: createPageExtractor() with one thread. */
+  extractor?: PageExtractor;
   /** Passed to every fetch (timeouts, size cap, resolver...). `allow` and `accept` are set by the loader. */
   fetchOptions?: Omit<FetchOptions, 'allow' | 'accept'>;
   /** Clock, replaceable in tests. */
@@ -53,6 +54,8 @@ export interface PageLoader {
   fetchText(url: string): Promise<FetchedPage>;
   /** Forgets every cached result. */
   clear(): void;
+  /** Stops the extraction threads (the loader still works; they start again when needed). */
+  close(): Promise<void>;
   /** Number of cached (or in-flight) entries. */
   readonly size: number;
 }
@@ -160,6 +163,7 @@ function weighResult(result: unknown): number {
 
 export function createPageLoader(opts: PageLoaderOptions = {}): PageLoader {
   const allow = opts.allow ?? EMPTY_ALLOWLIST;
+  const extractor = opts.extractor ?? createPageExtractor();
   const cache = new PromiseCache(
     opts.cacheTtlMs ?? 60_000,
     Math.max(1, opts.cacheMax ?? 100),
@@ -171,8 +175,8 @@ export function createPageLoader(opts: PageLoaderOptions = {}): PageLoader {
   async function loadUncached(url: string): Promise<LoadedPage> {
     const page = await fetchPage(url, { ...opts.fetchOptions, allow, accept: 'html' });
     const { body, ...fetched } = page;
-    const document = extractPage(body, page.finalUrl);
-    return { fetched, document, contentView: renderContentView(document) };
+    const { document, contentView } = await extractor.extract(body, page.finalUrl);
+    return { fetched, document, contentView };
   }
 
   return {
@@ -197,6 +201,7 @@ export function createPageLoader(opts: PageLoaderOptions = {}): PageLoader {
       );
     },
     clear: () => cache.clear(),
+    close: () => extractor.close(),
     get size() {
       return cache.size;
     },

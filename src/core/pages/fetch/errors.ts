@@ -14,7 +14,9 @@ export type FetchErrorCode =
   | 'timeout'
   | 'network'
   | 'unsupported_content'
-  | 'http_error';
+  | 'http_error'
+  /** Fetched, but extracting it failed (its worker ran out of memory). */
+  | 'extraction';
 
 const MESSAGES: Record<FetchErrorCode, string> = {
   blocked_address: 'The URL points at an address this server may not fetch.',
@@ -25,6 +27,7 @@ const MESSAGES: Record<FetchErrorCode, string> = {
   network: 'The page could not be fetched.',
   unsupported_content: 'The URL does not point at an HTML page.',
   http_error: 'The page answered with an HTTP error status.',
+  extraction: 'The page is too large or too complex to extract.',
 };
 
 export interface FetchErrorDetails {

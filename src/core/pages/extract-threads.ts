@@ -1,0 +1,173 @@
+// Where page extraction (parse, main content, content view) runs. Ordinary pages are extracted
+// on the calling thread; big ones go to worker threads. Why: extraction is synchronous CPU work,
+// about 13 ms for an average page but around a second at the 5 MiB body cap, and on the API's
+// event loop that second would stall every other request of the process. A worker also has its
+// own heap limit, so a pathological page ends as an `extraction` failure (extraction_failed to
+// the client, nothing charged) instead of exhausting the service's memory.
+//
+// The one thing to know: both paths run the same two functions (extractPage, renderContentView)
+// and return the same plain data; the worker's result crosses the thread boundary as a structured
+// clone. Workers start on first use and stop after being idle, so a process that never sees a big
+// page never pays for one.
+import { Worker } from 'node:worker_threads';
+import type { PageDocument } from './document.ts';
+import { extractPage } from './extract/index.ts';
+import { renderContentView } from './content-view.ts';
+import { FetchError } from './fetch/errors.ts';
+
+export interface ExtractedPage {
+  document: PageDocument;
+  contentView: string;
+}
+
+export interface PageExtractor {
+  extract(html: string, url: string): Promise<ExtractedPage>;
+  /** Stops the worker threads; later calls start them again. */
+  close(): Promise<void>;
+}
+
+export interface ExtractorOptions {
+  /** Worker threads for big pages; 0 extracts every page on the calling thread. Default 1. */
+  threads?: number;
+  /** Pages of at least this many characters of HTML go to a worker. Default 256 Ki. */
+  minChars?: number;
+  /** Old-generation heap limit of a worker (MB). Default 512. */
+  maxHeapMb?: number;
+  /** A worker idle this long is stopped. Default 30 s. */
+  idleMs?: number;
+}
+
+/** Extraction on the calling thread: what every path ends up running. */
+export function extractInProcess(html: string, url: string): ExtractedPage {
+  const document = extractPage(html, url);
+  return { document, contentView: renderContentView(document) };
+}
+
+interface Job {
+  html: string;
+  url: string;
+  resolve(page: ExtractedPage): void;
+  reject(err: unknown): void;
+}
+
+interface Thread {
+  worker: Worker;
+  job: Job | null;
+  /** Set once the worker has loaded the extractor; a worker that dies before that is broken. */
+  ready: boolean;
+  idle: NodeJS.Timeout | null;
+}
+
+const WORKER_URL = new URL('./extract-thread-entry.mjs', import.meta.url);
+
+function extractionFailed(url: string, cause: unknown): FetchError {
+  return new FetchError('extraction', undefined, { url, cause });
+}
+
+export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor {
+  const size = Math.max(0, opts.threads ?? 1);
+  const minChars = opts.minChars ?? 256 * 1024;
+  const maxHeapMb = opts.maxHeapMb ?? 512;
+  const idleMs = opts.idleMs ?? 30_000;
+  const threads = new Set<Thread>();
+  const queue: Job[] = [];
+  // Workers that cannot even load (no TypeScript loader in this runtime, a broken install) would
+  // fail every big page: after the first such failure big pages are extracted in process.
+  let broken = false;
+
+  const runInProcess = (job: Job) => {
+    try {
+      job.resolve(extractInProcess(job.html, job.url));
+    } catch (err) {
+      job.reject(extractionFailed(job.url, err));
+    }
+  };
+
+  function retire(thread: Thread, err: unknown) {
+    if (!threads.delete(thread)) return;
+    if (thread.idle) clearTimeout(thread.idle);
+    const job = thread.job;
+    thread.job = null;
+    if (!thread.ready) {
+      broken = true;
+      // Nothing was wrong with the page: it runs here instead, like every later one.
+      if (job) runInProcess(job);
+      for (const queued of queue.splice(0)) runInProcess(queued);
+      return;
+    }
+    if (job) job.reject(extractionFailed(job.url, err));
+    dispatch();
+  }
+
+  function spawn(): Thread {
+    const worker = new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 16 } });
+    worker.unref(); // an idle extraction thread never keeps the process alive
+    const thread: Thread = { worker, job: null, ready: false, idle: null };
+    worker.on('message', (msg: { ready?: true; page?: ExtractedPage; error?: string }) => {
+      if (msg.ready) {
+        thread.ready = true;
+        return;
+      }
+      const job = thread.job;
+      thread.job = null;
+      if (job) {
+        if (msg.page) job.resolve(msg.page);
+        else job.reject(extractionFailed(job.url, new Error(msg.error ?? 'extraction failed')));
+      }
+      dispatch();
+    });
+    // Out of memory (ERR_WORKER_OUT_OF_MEMORY), a crash, or terminate(): the job in flight fails.
+    worker.on('error', (err) => retire(thread, err));
+    worker.on('exit', (code) => retire(thread, new Error(`extraction thread exited with code ${code}`)));
+    threads.add(thread);
+    return thread;
+  }
+
+  function dispatch() {
+    while (queue.length) {
+      if (broken) return void queue.splice(0).forEach(runInProcess);
+      let thread = [...threads].find((t) => !t.job);
+      if (!thread && threads.size < size) thread = spawn();
+      if (!thread) return;
+      const job = queue.shift()!;
+      if (thread.idle) clearTimeout(thread.idle);
+      thread.idle = null;
+      thread.job = job;
+      thread.worker.postMessage({ html: job.html, url: job.url });
+    }
+    for (const thread of threads) {
+      if (thread.job || thread.idle) continue;
+      thread.idle = setTimeout(() => void thread.worker.terminate(), idleMs);
+      thread.idle.unref();
+    }
+  }
+
+  return {
+    extract(html, url) {
+      if (size === 0 || broken || html.length < minChars) {
+        try {
+          return Promise.resolve(extractInProcess(html, url));
+        } catch (err) {
+          return Promise.reject(extractionFailed(url, err));
+        }
+      }
+      return new Promise<ExtractedPage>((resolve, reject) => {
+        queue.push({ html, url, resolve, reject });
+        dispatch();
+      });
+    },
+    async close() {
+      const all = [...threads];
+      threads.clear();
+      for (const t of all) if (t.idle) clearTimeout(t.idle);
+      for (const job of queue.splice(0)) job.reject(extractionFailed(job.url, new Error('extractor closed')));
+      await Promise.all(
+        all.map((t) => {
+          t.job?.reject(extractionFailed(t.job.url, new Error('extractor closed')));
+          t.job = null;
+          return t.worker.terminate();
+        }),
+      );
+    },
+  };
+}
