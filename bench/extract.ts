@@ -176,13 +176,18 @@ function memoryMode(): void {
     const r = child('--memory-child');
     console.log(`extractor, whole page: ${(r.bytes! / 1024 / 1024).toFixed(1)} MB of HTML, ${r.blocks} blocks, ${r.words} words, content view ${(r.viewChars! / 1024 / 1024).toFixed(1)} M chars, ${r.ms!.toFixed(0)} ms`);
     console.log(`  RSS with the page read: ${mb(r.rssBefore!)}; peak RSS: ${mb(r.peakRss!)} (target < 300 MB): ${r.peakRss! < 300 * 1024 * 1024 ? 'PASS' : 'FAIL'}`);
-    // (b) What POST /v1/pages/content/serialize does with the same page: the page pipeline fetches
+    // (b) The same page through the service's extractor, which runs pages this big in a worker
+    // thread (SIGHTLINE_EXTRACT_THREADS); the peak is the whole process's, thread included.
+    const t = child('--memory-thread-child');
+    console.log(`extractor thread, whole page: ${t.blocks} blocks, content view ${(t.viewChars! / 1024 / 1024).toFixed(1)} M chars, ${t.ms!.toFixed(0)} ms`);
+    console.log(`  RSS with the page read: ${mb(t.rssBefore!)}; peak RSS: ${mb(t.peakRss!)} (target < 300 MB): ${t.peakRss! < 300 * 1024 * 1024 ? 'PASS' : 'FAIL'}`);
+    // (c) What POST /v1/pages/content/serialize does with the same page: the page pipeline fetches
     // it from a loopback server with the service's fetch options (body cap included), extracts
     // and renders the content view.
     const s2 = child('--memory-pipeline-child');
     console.log(`serialize pipeline (fetch from 127.0.0.1, body cap ${mb(s2.cap!)}): fetched ${mb(s2.fetchedBytes!)}${s2.truncated ? ' (truncated)' : ''}, ${s2.blocks} blocks, ${s2.ms!.toFixed(0)} ms`);
     console.log(`  RSS before: ${mb(s2.rssBefore!)}; peak RSS: ${mb(s2.peakRss!)} (target < 300 MB): ${s2.peakRss! < 300 * 1024 * 1024 ? 'PASS' : 'FAIL'}`);
-    if (flag('--json')) console.log(JSON.stringify({ bench: 'extract-memory', extractor: r, pipeline: s2 }));
+    if (flag('--json')) console.log(JSON.stringify({ bench: 'extract-memory', extractor: r, thread: t, pipeline: s2 }));
     if (r.peakRss! >= 300 * 1024 * 1024 || s2.peakRss! >= 300 * 1024 * 1024) process.exitCode = 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -198,6 +203,19 @@ function memoryChild(file: string): void {
   const ms = performance.now() - t0;
   const peakRss = process.resourceUsage().maxRSS * 1024;
   console.log(JSON.stringify({ bytes: Buffer.byteLength(html), blocks: doc.blocks.length, words: doc.wordCount, viewChars: view.length, ms, rssBefore, peakRss }));
+}
+
+async function memoryThreadChild(file: string): Promise<void> {
+  const { createPageExtractor } = await import('../src/core/pages/extract-threads.ts');
+  const extractor = createPageExtractor({ threads: 1 });
+  const html = readFileSync(file, 'utf8');
+  const rssBefore = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const { document, contentView } = await extractor.extract(html, 'https://example.com/big');
+  const ms = performance.now() - t0;
+  const peakRss = process.resourceUsage().maxRSS * 1024;
+  await extractor.close();
+  console.log(JSON.stringify({ bytes: Buffer.byteLength(html), blocks: document.blocks.length, words: document.wordCount, viewChars: contentView.length, ms, rssBefore, peakRss }));
 }
 
 async function memoryPipelineChild(file: string): Promise<void> {
@@ -219,6 +237,7 @@ async function memoryPipelineChild(file: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  if (opt('--memory-thread-child')) return memoryThreadChild(opt('--memory-thread-child')!);
   if (opt('--memory-pipeline-child')) return memoryPipelineChild(opt('--memory-pipeline-child')!);
   if (opt('--memory-child')) return memoryChild(opt('--memory-child')!);
   if (flag('--memory')) return memoryMode();

@@ -9,6 +9,7 @@
 // and return the same plain data; the worker's result crosses the thread boundary as a structured
 // clone. Workers start on first use and stop after being idle, so a process that never sees a big
 // page never pays for one.
+import { deserialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { PageDocument } from './document.ts';
 import { extractPage } from './extract/index.ts';
@@ -59,6 +60,8 @@ interface Thread {
 }
 
 const WORKER_URL = new URL('./extract-thread-entry.mjs', import.meta.url);
+/** A result this big (serialized) retires its thread first (see the message handler). */
+const RESTART_BYTES = 8 * 1024 * 1024;
 
 function extractionFailed(url: string, cause: unknown): FetchError {
   return new FetchError('extraction', undefined, { url, cause });
@@ -103,18 +106,31 @@ export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor 
     const worker = new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 16 } });
     worker.unref(); // an idle extraction thread never keeps the process alive
     const thread: Thread = { worker, job: null, ready: false, idle: null };
-    worker.on('message', (msg: { ready?: true; page?: ExtractedPage; error?: string }) => {
+    worker.on('message', (msg: { ready?: true; bytes?: ArrayBuffer; error?: string }) => {
       if (msg.ready) {
         thread.ready = true;
         return;
       }
       const job = thread.job;
       thread.job = null;
-      if (job) {
-        if (msg.page) job.resolve(msg.page);
-        else job.reject(extractionFailed(job.url, new Error(msg.error ?? 'extraction failed')));
+      if (!job) return dispatch();
+      if (!msg.bytes) {
+        job.reject(extractionFailed(job.url, new Error(msg.error ?? 'extraction failed')));
+        return dispatch();
       }
-      dispatch();
+      const bytes = msg.bytes;
+      if (bytes.byteLength < RESTART_BYTES) {
+        job.resolve(deserialize(new Uint8Array(bytes)) as ExtractedPage);
+        return dispatch();
+      }
+      // A huge result: the thread's heap still holds the page's tree and its own copy of the
+      // result. Stop the thread before the result is rebuilt here, so the two never coexist.
+      threads.delete(thread);
+      if (thread.idle) clearTimeout(thread.idle);
+      void worker.terminate().then(() => {
+        job.resolve(deserialize(new Uint8Array(bytes)) as ExtractedPage);
+        dispatch();
+      });
     });
     // Out of memory (ERR_WORKER_OUT_OF_MEMORY), a crash, or terminate(): the job in flight fails.
     worker.on('error', (err) => retire(thread, err));
