@@ -128,6 +128,32 @@ function hasJsonLdType(meta: PageMetadata, re: RegExp): boolean {
   return false;
 }
 
+function blockKey(b: PageDocument['blocks'][number]): string {
+  switch (b.kind) {
+    case 'list':
+      return b.items.join('\n');
+    case 'table':
+      return b.rows.map((r) => r.join('\t')).join('\n');
+    default:
+      return b.text;
+  }
+}
+
+/** Drops a block that repeats an earlier one word for word: responsive layouts render the same
+ * description, specs or card twice (for mobile and desktop, one hidden by CSS we do not run),
+ * and a repeated label or call to action ("Add to cart", "Read more") says nothing new. */
+function dedupe(blocks: PageDocument['blocks']): PageDocument['blocks'] {
+  const seen = new Set<string>();
+  const out: PageDocument['blocks'] = [];
+  for (const b of blocks) {
+    const key = blockKey(b);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(b);
+  }
+  return out;
+}
+
 export function extractPage(html: string, url: string): PageDocument {
   let meta: PageMetadata | undefined;
   try {
@@ -183,7 +209,7 @@ export function extractPage(html: string, url: string): PageDocument {
     }
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);
-    const blocks = writer.blocks;
+    const blocks = dedupe(writer.blocks);
     const mainLinks: PageLink[] = [];
     // A loop, not push(...links): spreading tens of thousands of arguments overflows the stack.
     for (const r of roots) for (const l of collectLinks(r, meta.baseUrl)) mainLinks.push(l);
