@@ -18,8 +18,11 @@ export interface FixtureRoute {
   /** Send the body in these pieces, `chunkDelayMs` apart (headers are sent first). */
   chunks?: (string | Buffer)[];
   chunkDelayMs?: number;
-  /** Keep sending `chunk` every `intervalMs` (default 1 ms) until the client goes away. */
-  endless?: { chunk: string | Buffer; intervalMs?: number };
+  /**
+   * Keep sending `chunk` every `intervalMs` (default 1 ms) until the client goes away. A function
+   * makes each piece different (its argument counts the pieces), as real pages are.
+   */
+  endless?: { chunk: string | Buffer | ((n: number) => string); intervalMs?: number };
   /** Send headers, then never send a body byte (until the client goes away). */
   stallBody?: boolean;
   /** Location header value, sent exactly as given (a relative reference stays relative). */
@@ -126,12 +129,22 @@ function serve(route: FixtureRoute, req: http.IncomingMessage, res: http.ServerR
         const { intervalMs = 1 } = route.endless;
         // Repeat the chunk into a block of at least 16 KiB: tiny writes would make the server,
         // not the client under test, the bottleneck.
-        const unit = Buffer.from(route.endless.chunk);
-        const chunk = Buffer.concat(Array.from({ length: Math.ceil(16384 / Math.max(unit.length, 1)) }, () => unit));
+        const make = route.endless.chunk;
+        let n = 0;
+        const block = () => {
+          const units: Buffer[] = [];
+          for (let size = 0; size < 16384; ) {
+            const unit = Buffer.from(typeof make === 'function' ? make(n++) : make);
+            units.push(unit);
+            size += Math.max(unit.length, 1);
+          }
+          return Buffer.concat(units);
+        };
+        const fixed = typeof make === 'function' ? null : block();
         const pump = () => {
           if (gone) return;
           // Write while the socket takes it; then wait for drain or the next tick of the interval.
-          while (!gone && res.write(chunk));
+          while (!gone && res.write(fixed ?? block()));
           if (!gone) res.once('drain', () => later(intervalMs, pump));
         };
         pump();

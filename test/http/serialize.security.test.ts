@@ -70,7 +70,7 @@ describe('POST /v1/pages/content/serialize (SSRF and limits)', () => {
       '/trickle': { headers: html, chunks: ['<html><body><main><p>', ...Array(40).fill('word '), '</p></main></body></html>'], chunkDelayMs: 100 },
       '/endless': {
         headers: html,
-        endless: { chunk: '<p>An endless stream of paragraphs about coffee, each one much like the one before it.</p>\n' },
+        endless: { chunk: (n) => `<p>An endless stream of paragraphs about coffee, this is number ${n}, each one much like the one before it.</p>\n` },
       },
     });
     s = await startTestServer({ SIGHTLINE_FETCH_ALLOW: `127.0.0.1:${site.port}` });
