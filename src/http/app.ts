@@ -1,6 +1,6 @@
 // Builds the Fastify app: plugins (errors, auth, rate limit, activity, OpenAPI) and routes.
 // No business logic lives here; every handler calls the core.
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -24,7 +24,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? false,
     genReqId: () => newId('req'),
     bodyLimit: 1024 * 1024,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // Unknown query parameters are ignored, booleans and numbers come as strings: zod coerces.
     ajv: undefined,
   }).withTypeProvider<ZodTypeProvider>();
