@@ -36,6 +36,8 @@ export interface ExtractorOptions {
   maxHeapMb?: number;
   /** A worker idle this long is stopped. Default 30 s. */
   idleMs?: number;
+  /** The worker's entry module (tests replace it). */
+  entry?: URL;
 }
 
 /** Extraction on the calling thread: what every path ends up running. */
@@ -103,7 +105,7 @@ export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor 
   }
 
   function spawn(): Thread {
-    const worker = new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 16 } });
+    const worker = new Worker(opts.entry ?? WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 16 } });
     worker.unref(); // an idle extraction thread never keeps the process alive
     const thread: Thread = { worker, job: null, ready: false, idle: null };
     worker.on('message', (msg: { ready?: true; bytes?: ArrayBuffer; error?: string }) => {

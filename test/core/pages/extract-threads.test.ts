@@ -71,6 +71,16 @@ describe('page extraction threads', () => {
     assert.ok(results[2]!.contentView.includes('## Section 1199'));
   });
 
+  it('when its threads cannot even start, big pages are extracted on the calling thread instead', async () => {
+    const entry = new URL('data:text/javascript,throw new Error("no loader here")');
+    const extractor = make({ threads: 1, minChars: 1024, entry });
+    const html = bigPage(200);
+    const [first, second] = await Promise.all([extractor.extract(html, 'https://example.com/a'), extractor.extract(html, 'https://example.com/b')]);
+    assert.deepEqual(first, extractInProcess(html, 'https://example.com/a'));
+    assert.equal(second.document.url, 'https://example.com/b');
+    assert.deepEqual(await extractor.extract(html, 'https://example.com/c'), extractInProcess(html, 'https://example.com/c'));
+  });
+
   it('with threads: 0 every page is extracted on the calling thread', async () => {
     const html = bigPage(500);
     assert.deepEqual(await make({ threads: 0, minChars: 1 }).extract(html, 'https://example.com/'), extractInProcess(html, 'https://example.com/'));
