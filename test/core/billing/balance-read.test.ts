@@ -1,0 +1,85 @@
+// The usage read (balance + recent ledger in one statement) on both databases, and on SQLite its
+// direct path (Store.readNow): it must never show what an open transaction has not committed,
+// and it must give exactly what the Kysely path gives.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { openDatabase, type DatabaseHandle } from '../../../src/db/connection.ts';
+import { migrateToLatest } from '../../../src/db/migrations.ts';
+import { createAccount } from '../../../src/core/accounts/accounts.ts';
+import { balanceWithRecent, grantCredits } from '../../../src/core/billing/ledger.ts';
+import type { Store } from '../../../src/core/store.ts';
+import { freshDatabaseUrl } from '../../helpers/harness.ts';
+
+describe('balance and recent ledger read', () => {
+  let db: { url: string; drop: () => Promise<void> };
+  let handle: DatabaseHandle;
+  let store: Store;
+  let accountId: string;
+
+  before(async () => {
+    db = await freshDatabaseUrl();
+    handle = openDatabase(db.url);
+    await migrateToLatest(handle.db);
+    store = { db: handle.db, dialect: handle.dialect, readNow: handle.readNow };
+    accountId = (await createAccount(handle.db, `balance-read-${process.pid}@example.com`)).id;
+    await grantCredits(store, accountId, 10_00);
+    await grantCredits(store, accountId, 2_50);
+  });
+  after(async () => {
+    await handle.close();
+    await db.drop();
+  });
+
+  it('gives the balance and the newest rows first, the same through the direct path and through Kysely', async () => {
+    const direct = await balanceWithRecent(store, accountId, 20);
+    const viaKysely = await balanceWithRecent({ db: store.db, dialect: store.dialect }, accountId, 20);
+    assert.deepEqual(direct, viaKysely);
+    assert.equal(direct.balance.available, 12_50);
+    assert.equal(direct.balance.activeGrantCount, 2);
+    assert.deepEqual(direct.recent.map((r) => r.credits), ['2.50', '10.00']);
+    const one = await balanceWithRecent(store, accountId, 1);
+    assert.equal(one.recent.length, 1);
+    assert.equal(one.balance.available, 12_50, 'the limit never changes the balance');
+  });
+
+  it('an account without ledger rows reads as zero with no rows', async () => {
+    const empty = (await createAccount(handle.db, `balance-read-empty-${process.pid}@example.com`)).id;
+    const { balance, recent } = await balanceWithRecent(store, empty, 20);
+    assert.deepEqual(balance, { granted: 0, settled: 0, reserved: 0, available: 0, activeGrantCount: 0 });
+    assert.deepEqual(recent, []);
+  });
+
+  it('never shows a grant that an open transaction later rolls back', async () => {
+    let readDuringTx: Promise<Awaited<ReturnType<typeof balanceWithRecent>>> | undefined;
+    await assert.rejects(
+      handle.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('ledger_entries')
+          .values({
+            id: 'led_rolled_back',
+            account_id: accountId,
+            kind: 'grant',
+            source: 'cli',
+            action: 'credits.grant',
+            ref_type: null,
+            ref_id: null,
+            amount: 1_000_00,
+            settled_amount: 0,
+            released_amount: 0,
+            estimated_amount: 0,
+            created_at: new Date().toISOString(),
+            updated_at: new Date().toISOString(),
+          })
+          .execute();
+        // On SQLite the connection is inside this transaction now: a direct read would see the row.
+        readDuringTx = balanceWithRecent(store, accountId, 20);
+        await new Promise((r) => setTimeout(r, 20));
+        throw new Error('roll back');
+      }),
+      /roll back/,
+    );
+    const seen = await readDuringTx!;
+    assert.equal(seen.balance.available, 12_50);
+    assert.ok(!seen.recent.some((r) => r.credits === '1000.00'));
+  });
+});
