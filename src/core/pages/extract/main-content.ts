@@ -328,7 +328,49 @@ export function selectMain(body: Element, stats: Stats, opts: { keepHeading?: bo
     if (next < 0 || (heading && !isAncestor(heading, els[next]!))) break;
     best = next;
   }
+  // On a product page the boxes the markup names as the description and specs, when they hold
+  // most of the chosen box's prose: around them are the buy box, shipping and returns notes,
+  // seller blurbs and widgets that read as prose.
+  if (opts.keepHeading) {
+    const parts = describedParts(els[best]!, stats);
+    if (parts.length) return parts;
+  }
   return [els[best]!];
+}
+
+/** Class/id naming a product's description, details or specs box. */
+const DESCRIPTION = /(?:^|[^a-z])(?:(?:product-?|item-?|tab-?)?(?:description|desc|details|specs|specifications|specification|features|overview)(?:-?content|-?panel|-?text|-?body|-?wrapper|-?container)?)(?:$|[^a-z])/i;
+/** Least prose (characters) the description boxes must hold together, and least share of the
+ * chosen box's prose. */
+const DESCRIPTION_MIN = 200;
+const DESCRIPTION_SHARE = 0.5;
+
+/**
+ * Top-most boxes under root named as description/details/specs, in document order; none when
+ * they hold too little of root's prose (a short blurb beside a long unlabelled description) or
+ * nearly all of it (nothing to gain). Forms and <details> disclosures (shipping, returns) are
+ * not descriptions, and a name carried by 3+ boxes marks cards or review entries.
+ */
+function describedParts(root: Element, stats: Stats): Element[] {
+  const found: Element[] = [];
+  walkNumbered(root, stats, (i) => {
+    const el = stats.els[i]!;
+    const a = el.attribs;
+    if (el.name === 'form') return false;
+    if (el !== root && el.name !== 'details' && (a.class || a.id) && DESCRIPTION.test(`${a.class ?? ''} ${a.id ?? ''}`) && stats.good[i]! > 0) {
+      found.push(el);
+      return false;
+    }
+    return true;
+  });
+  const shapes = new Map<string, number>();
+  for (const e of found) shapes.set(shape(e), (shapes.get(shape(e)) ?? 0) + 1);
+  const out = found.filter((e) => shapes.get(shape(e))! < 3);
+  const total = out.reduce((n, e) => n + stats.goodOf(e), 0);
+  if (total < DESCRIPTION_MIN || total < DESCRIPTION_SHARE * stats.goodOf(root) || total > stats.textOf(root) * 0.98) return [];
+  // Elements are numbered last child first: a higher number is earlier in the document.
+  out.sort((x, y) => stats.of(y) - stats.of(x));
+  return out;
 }
 
 /** The number of the page's only <main> (or role=main) element, -1 when there is none or several. */
