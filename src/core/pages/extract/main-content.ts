@@ -344,11 +344,13 @@ const DESCRIPTION = /(?:^|[^a-z])(?:(?:product-?|item-?|tab-?)?(?:description|de
  * chosen box's prose. */
 const DESCRIPTION_MIN = 200;
 const DESCRIPTION_SHARE = 0.5;
+/** Least text outside them for the narrowing to be worth it (a title and a price stay). */
+const DESCRIPTION_REST = 100;
 
 /**
  * Top-most boxes under root named as description/details/specs, in document order; none when
  * they hold too little of root's prose (a short blurb beside a long unlabelled description) or
- * nearly all of it (nothing to gain). Forms and <details> disclosures (shipping, returns) are
+ * all but a title and a price (nothing to gain). Forms and <details> disclosures (shipping, returns) are
  * not descriptions, and a name carried by 3+ boxes marks cards or review entries.
  */
 function describedParts(root: Element, stats: Stats): Element[] {
@@ -367,7 +369,7 @@ function describedParts(root: Element, stats: Stats): Element[] {
   for (const e of found) shapes.set(shape(e), (shapes.get(shape(e)) ?? 0) + 1);
   const out = found.filter((e) => shapes.get(shape(e))! < 3);
   const total = out.reduce((n, e) => n + stats.goodOf(e), 0);
-  if (total < DESCRIPTION_MIN || total < DESCRIPTION_SHARE * stats.goodOf(root) || total > stats.textOf(root) * 0.98) return [];
+  if (total < DESCRIPTION_MIN || total < DESCRIPTION_SHARE * stats.goodOf(root) || stats.textOf(root) - out.reduce((n, e) => n + stats.textOf(e), 0) < DESCRIPTION_REST) return [];
   // Elements are numbered last child first: a higher number is earlier in the document.
   out.sort((x, y) => stats.of(y) - stats.of(x));
   return out;
