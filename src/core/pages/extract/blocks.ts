@@ -22,6 +22,9 @@ export const SKIP_TAGS = new Set([
 ]);
 
 const HEADING_RE = /^h([1-6])$/;
+/** A paragraph that is only an image's address (theme settings and swatch data printed as
+ * text, shown as pictures by script) is not copy. */
+const IMAGE_URL = /^(?:https?:)?\/\/\S+\.(?:jpe?g|png|gif|webp|avif|svg)(?:[?#]\S*)?$/i;
 
 /** Text of a subtree with block boundaries as newlines and <br> as newline; lines normalized. */
 export function blockText(root: Element): string {
@@ -127,7 +130,7 @@ export class BlockWriter {
     if (!this.inline.length) return;
     const text = joinLines(this.inline.join(''));
     this.inline = [];
-    if (text) this.blocks.push({ kind: 'paragraph', text });
+    if (text && !IMAGE_URL.test(text)) this.blocks.push({ kind: 'paragraph', text });
   }
 
   /** Writes one subtree. Iterative with an explicit stack of enter/leave markers. */
