@@ -4,7 +4,7 @@
 // The one thing to know: extractPage never throws; on any failure it returns the metadata it
 // has (or an empty document) so one broken page cannot fail a whole run.
 import type { PageDocument, PageLink } from '../document.ts';
-import { findFirst, parseHtml, removeNodes, isElement, isText, normalizeSpace, rawText, walk, type Element, type ParentNode } from './dom.ts';
+import { findFirst, parseHtml, removeNodes, isElement, isText, normalizeSpace, rawText, walk, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { readMetadata, resolveUrl, type PageMetadata } from './metadata.ts';
 import { pruneBoilerplate, weakBoilerplate } from './boilerplate.ts';
 import { linkBoxes, measure, selectMain, spaceAwareLength } from './main-content.ts';
@@ -154,6 +154,29 @@ function dedupe(blocks: PageDocument['blocks']): PageDocument['blocks'] {
   return out;
 }
 
+/**
+ * Moves what the markup puts after </body> or </html> into <body>, as browsers do: a theme that
+ * closes the body early (a stray </html> in an included header) leaves the whole article after it.
+ */
+function adoptStrays(dom: ParentNode, body: Element): void {
+  const strays: AnyNode[] = [];
+  for (let child: Element = body; child.parent; ) {
+    const parent = child.parent as ParentNode;
+    const kids = parent.children;
+    const at = kids.indexOf(child);
+    for (let i = at + 1; i < kids.length; i++) if (kids[i]!.type !== 'text' || NON_SPACE.test((kids[i] as { data: string }).data)) strays.push(kids[i]!);
+    if (parent === dom || !isElement(parent as AnyNode)) break;
+    child = parent as Element;
+  }
+  if (!strays.length) return;
+  removeNodes(strays);
+  for (const n of strays) {
+    n.parent = body;
+    body.children.push(n);
+  }
+}
+const NON_SPACE = /\S/;
+
 export function extractPage(html: string, url: string): PageDocument {
   let meta: PageMetadata | undefined;
   try {
@@ -176,6 +199,7 @@ export function extractPage(html: string, url: string): PageDocument {
         body = wrapper;
       }
     }
+    adoptStrays(dom, body);
     let bodyTextLength = 0;
     walk(body, (n) => {
       if (isText(n)) bodyTextLength += spaceAwareLength(n.data);
