@@ -177,6 +177,36 @@ function adoptStrays(dom: ParentNode, body: Element): void {
 }
 const NON_SPACE = /\S/;
 
+/**
+ * React's streamed server rendering sends each late part of the page as <div hidden id="S:n">
+ * at the end of the body and a script moves it to its placeholder <template id="B:n">: do the
+ * same, so the part is judged where it shows (and is not dropped as hidden).
+ */
+function placeStreamedSegments(body: Element): void {
+  const templates = new Map<string, Element>();
+  const segments: Element[] = [];
+  walk(body, (n) => {
+    if (!isElement(n)) return false;
+    const id = n.attribs.id;
+    if (id && id.length < 12) {
+      if (n.name === 'template' && /^B:\d+$/.test(id)) templates.set(id.slice(2), n);
+      else if (n.attribs.hidden !== undefined && /^S:\d+$/.test(id)) segments.push(n);
+    }
+    return n.name !== 'template';
+  });
+  for (const seg of segments) {
+    const slot = templates.get(seg.attribs.id!.slice(2));
+    if (!slot?.parent) continue;
+    removeNodes([seg]);
+    const kids = slot.parent.children;
+    kids[kids.indexOf(slot)] = seg;
+    seg.parent = slot.parent;
+    slot.parent = null;
+    const { hidden: _hidden, ...rest } = seg.attribs;
+    seg.attribs = rest;
+  }
+}
+
 export function extractPage(html: string, url: string): PageDocument {
   let meta: PageMetadata | undefined;
   try {
@@ -200,6 +230,7 @@ export function extractPage(html: string, url: string): PageDocument {
       }
     }
     adoptStrays(dom, body);
+    placeStreamedSegments(body);
     let bodyTextLength = 0;
     walk(body, (n) => {
       if (isText(n)) bodyTextLength += spaceAwareLength(n.data);
