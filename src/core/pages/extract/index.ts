@@ -21,6 +21,29 @@ function isCommentBox(el: Element): boolean {
   return COMMENTS.test(`${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`);
 }
 
+/** Below this many words of extracted text, the JSON-LD body is used when it says more. */
+const LD_FALLBACK_WORDS = 50;
+/** Least words of a JSON-LD body worth using. */
+const LD_MIN_WORDS = 30;
+
+/** The longest article body, post text or description in the page's JSON-LD. */
+function jsonLdBody(meta: PageMetadata): string | null {
+  let best: string | null = null;
+  const stack: unknown[] = [...meta.jsonLd];
+  for (let n = 0; stack.length && n < 500; n++) {
+    const item = stack.pop();
+    if (Array.isArray(item)) stack.push(...item.slice(0, 50));
+    else if (item && typeof item === 'object') {
+      for (const [k, v] of Object.entries(item as Record<string, unknown>)) {
+        if ((k === 'articleBody' || k === 'text' || k === 'description') && typeof v === 'string') {
+          if (!best || v.length > best.length) best = v;
+        } else if (v && typeof v === 'object') stack.push(v);
+      }
+    }
+  }
+  return best;
+}
+
 /** Forum and Q&A URL shapes and structured data: there the replies are the content. */
 const FORUM_URL = /(?:^|\/)(?:forums?|threads?|topics?|t|discussions?|community|questions|post|comments|viewtopic|showthread)(?:\/|\.php|$)/i;
 const FORUM_TYPES = /^(?:https?:\/\/schema\.org\/)?(?:DiscussionForumPosting|QAPage|SocialMediaPosting|Question)$/i;
@@ -268,7 +291,21 @@ export function extractPage(html: string, url: string): PageDocument {
     const mainLinks: PageLink[] = [];
     // A loop, not push(...links): spreading tens of thousands of arguments overflows the stack.
     for (const r of roots) for (const l of collectLinks(r, meta.baseUrl)) mainLinks.push(l);
-    const bodyText = blocksToText(blocks);
+    // A page whose text is all drawn by script may still carry it in its structured data (a
+    // forum post's text, a product's description): better that than next to nothing.
+    let bodyText = blocksToText(blocks);
+    const words = countWords(bodyText);
+    if (words < LD_FALLBACK_WORDS) {
+      const ld = jsonLdBody(meta);
+      if (ld && countWords(ld) >= Math.max(LD_MIN_WORDS, 2 * words)) {
+        // Some sites put the body's HTML there: its tags are line breaks, not words.
+        for (const line of ld.replace(/<\/?[a-z][^>]*>/gi, '\n').split(/\r?\n/)) {
+          const text = normalizeSpace(line);
+          if (text) blocks.push({ kind: 'paragraph', text });
+        }
+        bodyText = blocksToText(blocks);
+      }
+    }
     const headings: PageDocument['headings'] = [];
     for (const b of blocks) if (b.kind === 'heading') headings.push({ level: b.level, text: b.text });
     return {
