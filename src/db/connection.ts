@@ -27,6 +27,8 @@ export interface DatabaseHandle {
  * would then see the transaction's uncommitted writes, so the caller must queue behind it through
  * Kysely instead. Outside a transaction a direct read is exactly what Kysely would run, minus its
  * per-query promise chain and connection mutex, about a third of a hot read's cost (bench:api).
+ * Assumes no statement is being iterated (`iterate()`) on the connection, which better-sqlite3
+ * would refuse; nothing in sightline streams rows.
  */
 export type ReadNow = (sqlText: string, params: readonly unknown[]) => Record<string, unknown>[] | undefined;
 

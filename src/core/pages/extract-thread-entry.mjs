@@ -15,7 +15,7 @@ parentPort.on('message', ({ html, url }) => {
     // The buffer may be a slice of a larger one: transfer exactly the result's bytes.
     bytes = out.byteOffset === 0 && out.byteLength === out.buffer.byteLength ? out.buffer : out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength);
   } catch (err) {
-    parentPort.postMessage({ error: String(err?.message ?? err) });
+    parentPort.postMessage({ error: String(err?.stack ?? err) });
     return;
   }
   parentPort.postMessage({ bytes }, [bytes]);

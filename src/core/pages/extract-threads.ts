@@ -36,6 +36,8 @@ export interface ExtractorOptions {
   maxHeapMb?: number;
   /** A worker idle this long is stopped. Default 30 s. */
   idleMs?: number;
+  /** A page taking longer than this in a worker stops it and fails as `extraction`. Default 60 s. */
+  timeoutMs?: number;
   /** The worker's entry module (tests replace it). */
   entry?: URL;
 }
@@ -56,6 +58,8 @@ interface Job {
 interface Thread {
   worker: Worker;
   job: Job | null;
+  /** The job's deadline (a page that takes longer stops the thread). */
+  deadline: NodeJS.Timeout | null;
   /** Set once the worker has loaded the extractor; a worker that dies before that is broken. */
   ready: boolean;
   idle: NodeJS.Timeout | null;
@@ -69,45 +73,75 @@ function extractionFailed(url: string, cause: unknown): FetchError {
   return new FetchError('extraction', undefined, { url, cause });
 }
 
+/** Thread failures answer the client with extraction_failed; the operator sees why here. */
+function warn(message: string, err?: unknown): void {
+  const detail = err instanceof Error ? (err.stack ?? err.message) : err === undefined ? '' : String(err);
+  process.emitWarning(detail ? `${message}: ${detail}` : message, { code: 'SIGHTLINE_EXTRACT_THREAD' });
+}
+
 export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor {
   const size = Math.max(0, opts.threads ?? 1);
   const minChars = opts.minChars ?? 256 * 1024;
   const maxHeapMb = opts.maxHeapMb ?? 512;
   const idleMs = opts.idleMs ?? 30_000;
+  const timeoutMs = opts.timeoutMs ?? 60_000;
   const threads = new Set<Thread>();
   const queue: Job[] = [];
   // Workers that cannot even load (no TypeScript loader in this runtime, a broken install) would
   // fail every big page: after the first such failure big pages are extracted in process.
   let broken = false;
 
+  // An exception here is a bug of the extractor, not a property of the page: it propagates as
+  // it is (a logged 500), unlike a thread that dies of the page (extraction_failed).
   const runInProcess = (job: Job) => {
     try {
       job.resolve(extractInProcess(job.html, job.url));
     } catch (err) {
-      job.reject(extractionFailed(job.url, err));
+      job.reject(err);
     }
   };
 
-  function retire(thread: Thread, err: unknown) {
-    if (!threads.delete(thread)) return;
+  /** Takes the thread out of service (no job is given to it any more) and stops it. */
+  function stop(thread: Thread): { job: Job | null; exited: Promise<number> } {
+    threads.delete(thread);
     if (thread.idle) clearTimeout(thread.idle);
+    if (thread.deadline) clearTimeout(thread.deadline);
+    thread.idle = thread.deadline = null;
     const job = thread.job;
     thread.job = null;
+    return { job, exited: thread.worker.terminate() };
+  }
+
+  /** The thread died ('error' or 'exit'): out of memory, a crash, or a stop we asked for. */
+  function retire(thread: Thread, err: unknown) {
+    if (!threads.has(thread)) return; // stopped on purpose; its job was settled then
+    const { job } = stop(thread);
     if (!thread.ready) {
+      if (!broken) warn('page extraction threads cannot start; big pages are extracted on the event loop', err);
       broken = true;
       // Nothing was wrong with the page: it runs here instead, like every later one.
       if (job) runInProcess(job);
       for (const queued of queue.splice(0)) runInProcess(queued);
       return;
     }
-    if (job) job.reject(extractionFailed(job.url, err));
+    if (job) {
+      warn(`page extraction thread failed on ${job.url}`, err);
+      job.reject(extractionFailed(job.url, err));
+    }
     dispatch();
+  }
+
+  function finish(thread: Thread, job: Job, bytes: ArrayBuffer) {
+    try {
+      job.resolve(deserialize(new Uint8Array(bytes)) as ExtractedPage);
+    } catch (err) {
+      job.reject(extractionFailed(job.url, err));
+    }
   }
 
   function spawn(): Thread {
     const worker = new Worker(opts.entry ?? WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 16 } });
-    worker.unref(); // an idle extraction thread never keeps the process alive
-    const thread: Thread = { worker, job: null, ready: false, idle: null };
+    const thread: Thread = { worker, job: null, deadline: null, ready: false, idle: null };
     worker.on('message', (msg: { ready?: true; bytes?: ArrayBuffer; error?: string }) => {
       if (msg.ready) {
         thread.ready = true;
@@ -115,22 +149,22 @@ export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor 
       }
       const job = thread.job;
       thread.job = null;
+      if (thread.deadline) clearTimeout(thread.deadline);
+      thread.deadline = null;
       if (!job) return dispatch();
       if (!msg.bytes) {
-        job.reject(extractionFailed(job.url, new Error(msg.error ?? 'extraction failed')));
+        job.reject(new Error(`page extraction failed in its thread: ${msg.error ?? 'unknown error'}`));
         return dispatch();
       }
       const bytes = msg.bytes;
       if (bytes.byteLength < RESTART_BYTES) {
-        job.resolve(deserialize(new Uint8Array(bytes)) as ExtractedPage);
+        finish(thread, job, bytes);
         return dispatch();
       }
       // A huge result: the thread's heap still holds the page's tree and its own copy of the
       // result. Stop the thread before the result is rebuilt here, so the two never coexist.
-      threads.delete(thread);
-      if (thread.idle) clearTimeout(thread.idle);
-      void worker.terminate().then(() => {
-        job.resolve(deserialize(new Uint8Array(bytes)) as ExtractedPage);
+      void stop(thread).exited.then(() => {
+        finish(thread, job, bytes);
         dispatch();
       });
     });
@@ -151,11 +185,22 @@ export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor 
       if (thread.idle) clearTimeout(thread.idle);
       thread.idle = null;
       thread.job = job;
+      // Busy, the thread keeps the process alive (its job must settle); idle, it never does.
+      thread.worker.ref();
+      const busy = thread;
+      thread.deadline = setTimeout(() => {
+        const { job: late } = stop(busy);
+        if (late) late.reject(extractionFailed(late.url, new Error(`extraction took longer than ${timeoutMs} ms`)));
+        dispatch();
+      }, timeoutMs);
+      thread.deadline.unref();
       thread.worker.postMessage({ html: job.html, url: job.url });
     }
     for (const thread of threads) {
       if (thread.job || thread.idle) continue;
-      thread.idle = setTimeout(() => void thread.worker.terminate(), idleMs);
+      thread.worker.unref();
+      const idle = thread;
+      thread.idle = setTimeout(() => void stop(idle), idleMs);
       thread.idle.unref();
     }
   }
@@ -166,7 +211,7 @@ export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor 
         try {
           return Promise.resolve(extractInProcess(html, url));
         } catch (err) {
-          return Promise.reject(extractionFailed(url, err));
+          return Promise.reject(err);
         }
       }
       return new Promise<ExtractedPage>((resolve, reject) => {
@@ -175,17 +220,14 @@ export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor 
       });
     },
     async close() {
-      const all = [...threads];
-      threads.clear();
-      for (const t of all) if (t.idle) clearTimeout(t.idle);
-      for (const job of queue.splice(0)) job.reject(extractionFailed(job.url, new Error('extractor closed')));
-      await Promise.all(
-        all.map((t) => {
-          t.job?.reject(extractionFailed(t.job.url, new Error('extractor closed')));
-          t.job = null;
-          return t.worker.terminate();
-        }),
-      );
+      const closed = () => new Error('extractor closed');
+      for (const job of queue.splice(0)) job.reject(extractionFailed(job.url, closed()));
+      const exits = [...threads].map((thread) => {
+        const { job, exited } = stop(thread);
+        job?.reject(extractionFailed(job.url, closed()));
+        return exited;
+      });
+      await Promise.all(exits);
     },
   };
 }

@@ -1,10 +1,10 @@
 // The page pipeline: fetch a URL safely, extract its document, render the content view, and
 // keep the result briefly. Serialization, content scoring and the technical audit all load
-// pages through one loader.
+// pages through one loader. Big pages are extracted in a worker thread (extract-threads.ts).
 //
 // The one thing to know: results are cached per normalized URL for a short time (default 60 s,
-// at most 100 entries, least recently used evicted) and concurrent loads of one URL share a
-// single fetch, so a client paging through a long page with `offset` costs one fetch, not one
+// at most 100 entries holding at most 24 M characters of text, least recently used evicted) and
+// concurrent loads of one URL share a single fetch, so a client paging through a long page with `offset` costs one fetch, not one
 // per slice. Failures are never cached: the next call tries again.
 import type { PageDocument } from './document.ts';
 import { createPageExtractor, type PageExtractor } from './extract-threads.ts';

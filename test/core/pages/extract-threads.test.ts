@@ -81,6 +81,42 @@ describe('page extraction threads', () => {
     assert.deepEqual(await extractor.extract(html, 'https://example.com/c'), extractInProcess(html, 'https://example.com/c'));
   });
 
+  it('a page arriving just as the idle thread stops is extracted by a new thread', async () => {
+    const extractor = make({ threads: 1, minChars: 1024, idleMs: 50 });
+    const html = bigPage(100);
+    await extractor.extract(html, 'https://example.com/1');
+    for (const wait of [45, 50, 55, 60]) {
+      await new Promise((r) => setTimeout(r, wait));
+      const page = await extractor.extract(html, `https://example.com/${wait}`);
+      assert.equal(page.document.url, `https://example.com/${wait}`);
+    }
+  });
+
+  it('a page over the deadline stops its thread and fails as extraction; the next page works', async () => {
+    const extractor = make({ threads: 1, minChars: 1024, timeoutMs: 1 });
+    await assert.rejects(extractor.extract(bigPage(20_000), 'https://example.com/slow'), (err: unknown) => err instanceof FetchError && err.code === 'extraction');
+    const relaxed = make({ threads: 1, minChars: 1024 });
+    assert.equal((await relaxed.extract(bigPage(50), 'https://example.com/ok')).document.title, 'Big page');
+  });
+
+  it('an idle thread never keeps the process alive', async () => {
+    const script = [
+      "import { createPageExtractor } from './src/core/pages/extract-threads.ts';",
+      "const html = '<html><body><main>' + '<p>Paragraph of text for the thread, number ' + 'x'.repeat(40) + '</p>'.repeat(1) + '</main></body></html>';",
+      'const e = createPageExtractor({ threads: 1, minChars: 10, idleMs: 600_000 });',
+      "const page = await e.extract(html.repeat(20), 'https://example.com/');",
+      "console.log(page.document.url);",
+    ].join('\n');
+    const { execFile } = await import('node:child_process');
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('../../../', import.meta.url), timeout: 60_000 }, (err, stdout) =>
+        err ? reject(err) : resolve(stdout),
+      ),
+    );
+    // The child printed its result and exited by itself, long before the 10-minute idle stop.
+    assert.equal(out.trim(), 'https://example.com/');
+  });
+
   it('with threads: 0 every page is extracted on the calling thread', async () => {
     const html = bigPage(500);
     assert.deepEqual(await make({ threads: 0, minChars: 1 }).extract(html, 'https://example.com/'), extractInProcess(html, 'https://example.com/'));
