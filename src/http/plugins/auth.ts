@@ -35,6 +35,10 @@ export function actionContext(request: FastifyRequest): ActionContext {
   return request.actionContext;
 }
 
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown }).then === 'function';
+}
+
 export function registerAuth(app: FastifyInstance, core: Core, limiter: KeyRateLimiter) {
   // Runs after authentication: rate limit headers, the 429, the scope check, last-used time.
   const admit = (request: FastifyRequest, reply: FastifyReply, config: FastifyContextConfig, decision: RateLimitDecision) => {
@@ -75,7 +79,7 @@ export function registerAuth(app: FastifyInstance, core: Core, limiter: KeyRateL
     if (principal) {
       identify(request, principal);
       const decision = limiter.consume(principal.keyId);
-      if (!(decision instanceof Promise)) {
+      if (!isPromiseLike(decision)) {
         try {
           admit(request, reply, config, decision);
         } catch (err) {
@@ -83,7 +87,9 @@ export function registerAuth(app: FastifyInstance, core: Core, limiter: KeyRateL
         }
         return done();
       }
-      decision.then((d) => admit(request, reply, config, d)).then(() => done(), done);
+      Promise.resolve(decision)
+        .then((d) => admit(request, reply, config, d))
+        .then(() => done(), done);
       return;
     }
     slowPath(request, reply, config).then(() => done(), done);

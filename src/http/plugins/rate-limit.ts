@@ -86,6 +86,29 @@ export async function createKeyRateLimiter(opts: {
     };
   }
 
+  // One refill at a time per key: concurrent first requests wait for the same batch instead of
+  // each taking one from the store (the later ones would overwrite the earlier batches' points).
+  const refilling = new Map<string, Promise<void>>();
+
+  async function refillOnce(key: string, now: number): Promise<RateLimitDecision> {
+    const pending = refilling.get(key);
+    if (pending) {
+      await pending;
+      const state = local.get(key);
+      const at = Date.now();
+      if (state && state.windowEnd > at && state.left > 0) return spend(state, at);
+      return refillOnce(key, at);
+    }
+    let done!: () => void;
+    refilling.set(key, new Promise<void>((resolve) => (done = resolve)));
+    try {
+      return await refill(key, now);
+    } finally {
+      refilling.delete(key);
+      done();
+    }
+  }
+
   async function refill(key: string, now: number): Promise<RateLimitDecision> {
     local.delete(key);
     // Ask for a batch; near the end of the allowance fall back to single points.
@@ -112,7 +135,7 @@ export async function createKeyRateLimiter(opts: {
       const state = local.get(key);
       // Points left in this process's batch: decided without touching the store or a promise.
       if (state && state.windowEnd > now && state.left > 0) return spend(state, now);
-      return refill(key, now);
+      return refillOnce(key, now);
     },
     close: () => closeStore(),
   };
