@@ -212,8 +212,8 @@ function placeStreamedSegments(body: Element): void {
     if (!isElement(n)) return false;
     const id = n.attribs.id;
     if (id && id.length < 12) {
-      if (n.name === 'template' && /^B:\d+$/.test(id)) templates.set(id.slice(2), n);
-      else if (n.attribs.hidden !== undefined && /^S:\d+$/.test(id)) segments.push(n);
+      if (n.name === 'template' && /^B:[0-9a-z]+$/.test(id)) templates.set(id.slice(2), n);
+      else if (n.attribs.hidden !== undefined && /^S:[0-9a-z]+$/.test(id)) segments.push(n);
     }
     return n.name !== 'template';
   });
