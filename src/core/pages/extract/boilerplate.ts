@@ -185,3 +185,18 @@ export function weakBoilerplate(root: Element, opts: { product?: boolean } = {})
   });
   return out;
 }
+
+/** Top-most boxes under root whose class/id says "reviews, carousel, similar items…" (product pages). */
+export function productExtras(root: Element): Element[] {
+  const out: Element[] = [];
+  walk(root, (n) => {
+    if (!isElement(n)) return false;
+    const cls = `${n.attribs.class ?? ''} ${n.attribs.id ?? ''}`;
+    if (cls.length > 1 && PRODUCT_EXTRAS.test(cls) && !POSITIVE.test(cls) && n.name !== 'article' && n.name !== 'main') {
+      out.push(n);
+      return false;
+    }
+    return true;
+  });
+  return out;
+}

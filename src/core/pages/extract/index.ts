@@ -6,7 +6,7 @@
 import type { PageDocument, PageLink } from '../document.ts';
 import { findFirst, parseHtml, removeNodes, isElement, isText, normalizeSpace, rawText, walk, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { readMetadata, resolveUrl, type PageMetadata } from './metadata.ts';
-import { pruneBoilerplate, weakBoilerplate } from './boilerplate.ts';
+import { productExtras, pruneBoilerplate, weakBoilerplate } from './boilerplate.ts';
 import { linkBoxes, measure, selectMain, spaceAwareLength } from './main-content.ts';
 import { BlockWriter, blocksToText, SKIP_TAGS } from './blocks.ts';
 
@@ -14,6 +14,8 @@ import { BlockWriter, blocksToText, SKIP_TAGS } from './blocks.ts';
 const WEAK_SHARE = 0.5;
 /** The same on product pages (reviews, carousels of other products). */
 const PRODUCT_WEAK_SHARE = 0.85;
+/** Reviews and other products' carousels go before the main box is chosen below this share of the page. */
+const PRODUCT_EXTRAS_SHARE = 0.5;
 /** Comment boxes go whatever their share when the rest of the main box holds this much prose. */
 const KEEP_PROSE = 2000;
 const COMMENTS = /(?:^|[^a-z])(?:comments|comment-list|commentlist|comments-area|disqus|disqus_thread)(?:$|[^a-z])/i;
@@ -230,6 +232,17 @@ function placeStreamedSegments(body: Element): void {
   }
 }
 
+/** Text length (whitespace runs count as one) of a subtree, skipping what is never text. */
+function textLength(el: Element): number {
+  let n = 0;
+  walk(el, (k) => {
+    if (isText(k)) n += spaceAwareLength(k.data);
+    else if (isElement(k) && SKIP_TAGS.has(k.name)) return false;
+    return true;
+  });
+  return n;
+}
+
 export function extractPage(html: string, url: string): PageDocument {
   let meta: PageMetadata | undefined;
   try {
@@ -261,8 +274,17 @@ export function extractPage(html: string, url: string): PageDocument {
       return true;
     });
     pruneBoilerplate(body, { bodyTextLength });
-    const stats = measure(body);
     const product = isProductPage(meta, url);
+    if (product) {
+      // Shoppers' reviews and carousels of other products are prose-rich and can outweigh a
+      // short description in the choice of the main box: on a product page they go before it,
+      // unless they are most of the page.
+      const extras = productExtras(body);
+      let extrasText = 0;
+      for (const el of extras) extrasText += textLength(el);
+      if (extras.length && extrasText < bodyTextLength * PRODUCT_EXTRAS_SHARE) removeNodes(extras);
+    }
+    const stats = measure(body);
     const forum = !product && isForumPage(meta, url);
     const roots = selectMain(body, stats, { keepHeading: product, forum });
     for (const r of roots) {
