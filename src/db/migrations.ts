@@ -197,6 +197,23 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropIndex('jobs_claim').execute();
     },
   },
+  '0003_account_credit_totals': {
+    // Balances as running totals on the account row instead of a sum over its whole ledger on
+    // every read and reservation (a 3,000-row ledger cost ~0.4 ms per balance on SQLite).
+    // Existing ledgers are summed once here.
+    async up(db: Kysely<any>) {
+      for (const column of ['credits_granted', 'credits_settled', 'credits_reserved', 'grant_count']) {
+        await db.schema.alterTable('accounts').addColumn(column, 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+      }
+      await sql`
+        update accounts set
+          credits_granted = coalesce((select sum(amount) from ledger_entries l where l.account_id = accounts.id and l.kind = 'grant'), 0),
+          credits_settled = coalesce((select sum(settled_amount) from ledger_entries l where l.account_id = accounts.id and l.kind = 'charge'), 0),
+          credits_reserved = coalesce((select sum(amount - settled_amount - released_amount) from ledger_entries l
+                                        where l.account_id = accounts.id and l.kind = 'charge'), 0),
+          grant_count = (select count(*) from ledger_entries l where l.account_id = accounts.id and l.kind = 'grant')`.execute(db);
+    },
+  },
 };
 
 
@@ -206,9 +223,10 @@ class InCodeMigrationProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+/** Applies every migration not applied yet; `upTo` stops after the named one (tests of a migration). */
+export async function migrateToLatest(db: Kysely<any>, upTo?: string): Promise<string[]> {
   const migrator = new Migrator({ db, provider: new InCodeMigrationProvider() });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = upTo ? await migrator.migrateTo(upTo) : await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

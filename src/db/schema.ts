@@ -8,6 +8,16 @@ export interface AccountsTable {
   email: string;
   status: 'active' | 'suspended';
   created_at: string;
+  /**
+   * Running credit totals (hundredths), changed in the same transaction as every ledger row they
+   * sum (src/core/billing/ledger.ts), so a balance is one row read whatever the ledger's length.
+   * Postgres returns them as bigint strings.
+   */
+  credits_granted: Generated<number | string>;
+  credits_settled: Generated<number | string>;
+  /** Outstanding reservations: charged amounts neither settled nor released yet. */
+  credits_reserved: Generated<number | string>;
+  grant_count: Generated<number | string>;
 }
 
 export interface ApiKeysTable {

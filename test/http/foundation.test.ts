@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runPaidAction } from '../../src/core/billing/actions.ts';
-import { getBalance } from '../../src/core/billing/ledger.ts';
+import { getBalance, ledgerBalance } from '../../src/core/billing/ledger.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 
 const TWO_PLACES = /^-?\d+\.\d{2}$/;
@@ -142,6 +142,7 @@ describe('foundation', () => {
     assert.equal(ok, 15);
     assert.equal(refused, 35);
     const balance = await getBalance(store.db, accountId);
+    assert.deepEqual(balance, await ledgerBalance(store.db, accountId), 'the running totals equal the sums over the ledger rows');
     assert.equal(balance.available, 0);
     assert.equal(balance.settled, 1500);
     assert.equal(balance.reserved, 0);
@@ -164,6 +165,7 @@ describe('foundation', () => {
     assert.equal(paymentRequired[0].json().detail.error, 'insufficient_credits');
     assert.equal(paymentRequired[0].json().detail.available_credits, '1.00');
     const balance = await getBalance(s.runtime.core.store.db, accountId);
+    assert.deepEqual(balance, await ledgerBalance(s.runtime.core.store.db, accountId), 'the running totals equal the sums over the ledger rows');
     assert.ok(balance.available >= 0);
     assert.equal(balance.available + balance.reserved + balance.settled, balance.granted);
     assert.equal(balance.reserved + balance.settled, 3000);

@@ -49,7 +49,7 @@ export async function createAccount(db: Kysely<Database>, email: string) {
 }
 
 export async function getAccount(db: Kysely<Database>, accountId: string) {
-  const account = await db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
+  const account = await db.selectFrom('accounts').select(['id', 'email', 'status', 'created_at']).where('id', '=', accountId).executeTakeFirst();
   if (!account) throw new AppError('not_found', `account ${accountId} not found`);
   return account;
 }

@@ -1,9 +1,13 @@
 // The credit ledger. A grant adds credits; a charge reserves credits for one action or run and
-// later settles or releases them, in parts (one probe at a time). Every balance is derived from
-// the ledger rows, never stored elsewhere:
+// later settles or releases them, in parts (one probe at a time).
 //   available = granted - settled - outstanding reservations
-// reserveCharge must run inside a transaction that first takes the account lock (lockAccount),
-// so two concurrent reservations can never both spend the same credits.
+// The one thing to know: the ledger rows are the record, and the account row carries their
+// running totals (credits_granted, credits_settled, credits_reserved, grant_count), changed by
+// this module only, in the same transaction and by the same amounts as the rows they sum, so a
+// balance is one row read however long the ledger grows. ledgerBalance() recomputes a balance
+// from the rows (the invariant the tests check). reserveCharge must run inside a transaction that
+// first takes the account lock (lockAccount), so two concurrent reservations can never both
+// spend the same credits.
 import { CompiledQuery, sql } from 'kysely';
 import { AppError } from '../errors.ts';
 import { newId, nowIso, toApiTime } from '../ids.ts';
@@ -26,22 +30,36 @@ export async function lockAccount(store: Store, trx: Tx, accountId: string): Pro
   }
 }
 
+type TotalsRow = { granted: number | string; settled: number | string; reserved: number | string; grants: number | string };
+
+// Postgres returns bigint columns and sums as strings.
+function toBalance(row: TotalsRow | undefined): Balance {
+  const granted = Number(row?.granted ?? 0);
+  const settled = Number(row?.settled ?? 0);
+  const reserved = Number(row?.reserved ?? 0);
+  return { granted, settled, reserved, available: granted - settled - reserved, activeGrantCount: Number(row?.grants ?? 0) };
+}
+
 // Balance and ledger reads sit on every usage request: they are written as SQL templates,
 // which cost a fifth of the equivalent query builder chain, and the (clamped, integer) limit is
 // a literal because SQLite plans a bound LIMIT parameter measurably slower (bench:api).
+/** The account's balance from its running totals (zero for an unknown account). */
 export async function getBalance(db: Executor, accountId: string): Promise<Balance> {
-  const { rows } = await sql<{ granted: number; settled: number; reserved: number; grants: number }>`
+  const { rows } = await sql<TotalsRow>`
+    select credits_granted as granted, credits_settled as settled, credits_reserved as reserved, grant_count as grants
+      from accounts where id = ${accountId}`.execute(db);
+  return toBalance(rows[0]);
+}
+
+/** The balance summed from the ledger rows themselves: what the running totals must always equal. */
+export async function ledgerBalance(db: Executor, accountId: string): Promise<Balance> {
+  const { rows } = await sql<TotalsRow>`
     select coalesce(sum(case when kind = 'grant' then amount else 0 end), 0) as granted,
            coalesce(sum(case when kind = 'charge' then settled_amount else 0 end), 0) as settled,
            coalesce(sum(case when kind = 'charge' then amount - settled_amount - released_amount else 0 end), 0) as reserved,
            coalesce(sum(case when kind = 'grant' then 1 else 0 end), 0) as grants
       from ledger_entries where account_id = ${accountId}`.execute(db);
-  const row = rows[0];
-  // Postgres returns sums as bigint strings.
-  const granted = Number(row.granted);
-  const settled = Number(row.settled);
-  const reserved = Number(row.reserved);
-  return { granted, settled, reserved, available: granted - settled - reserved, activeGrantCount: Number(row.grants) };
+  return toBalance(rows[0]);
 }
 
 /** The smallest top-up that can be bought: 250 credits = 5.00 EUR at 0.02 EUR a credit (SPEC 8), in hundredths. */
@@ -84,6 +102,7 @@ export async function grantCredits(
         updated_at: now,
       })
       .execute();
+    await sql`update accounts set credits_granted = credits_granted + ${amount}, grant_count = grant_count + 1 where id = ${accountId}`.execute(trx);
     return { entryId, balance: await getBalance(trx, accountId) };
   });
 }
@@ -155,11 +174,14 @@ export async function reserveCharge(trx: Tx, req: ReserveRequest): Promise<Reser
       updated_at: now,
     })
     .execute();
+  await sql`update accounts set credits_reserved = credits_reserved + ${reserved} where id = ${req.accountId}`.execute(trx);
   return { entryId, funded, reserved, estimated, available: remaining };
 }
 
-async function moveReserved(db: Executor, entryId: string, column: 'settled_amount' | 'released_amount', amount: number) {
+async function moveReserved(db: Executor, entryId: string, column: 'settled_amount' | 'released_amount', amount: number): Promise<void> {
   if (amount === 0) return;
+  // The row and its account's totals change together: outside a transaction, open one.
+  if (!db.isTransaction) return db.transaction().execute((trx) => moveReserved(trx, entryId, column, amount));
   // A SQL template (every probe settles or releases through here); the guard in the WHERE
   // clause makes over-settling impossible even if two transactions race.
   const res = await sql`
@@ -168,6 +190,12 @@ async function moveReserved(db: Executor, entryId: string, column: 'settled_amou
   if (Number(res.numAffectedRows ?? 0) !== 1) {
     throw new Error(`ledger: cannot move ${amount} of charge ${entryId} to ${column}: not that much outstanding`);
   }
+  // Lock order: the ledger row, then its account (as every settling transaction does); a
+  // reservation locks the account first but only inserts new ledger rows, so no cycle forms.
+  const settled = column === 'settled_amount' ? amount : 0;
+  await sql`
+    update accounts set credits_reserved = credits_reserved - ${amount}, credits_settled = credits_settled + ${settled}
+     where id = (select account_id from ledger_entries where id = ${entryId})`.execute(db);
 }
 
 /** Turns reserved credits into spent credits. Run in the transaction that records the success. */
@@ -209,7 +237,7 @@ function renderLedgerRow(r: LedgerEntriesTable) {
   return entry;
 }
 
-type BalanceWithRecentRow = LedgerEntriesTable & { b_granted: number; b_settled: number; b_reserved: number; b_grants: number };
+type BalanceWithRecentRow = LedgerEntriesTable & { b_granted: number | string; b_settled: number | string; b_reserved: number | string; b_grants: number | string };
 
 /** SQL text by dialect and limit (1..100): built once, so SQLite reuses its prepared statement. */
 const balanceWithRecentText = new Map<string, string>();
@@ -219,14 +247,11 @@ function balanceWithRecentSql(dialect: Store['dialect'], limit: number): string 
   if (text === undefined) {
     const [p1, p2] = dialect === 'postgres' ? ['$1', '$2'] : ['?', '?'];
     text = `
-    select b.b_granted, b.b_settled, b.b_reserved, b.b_grants, r.*
-      from (select coalesce(sum(case when kind = 'grant' then amount else 0 end), 0) as b_granted,
-                   coalesce(sum(case when kind = 'charge' then settled_amount else 0 end), 0) as b_settled,
-                   coalesce(sum(case when kind = 'charge' then amount - settled_amount - released_amount else 0 end), 0) as b_reserved,
-                   coalesce(sum(case when kind = 'grant' then 1 else 0 end), 0) as b_grants
-              from ledger_entries where account_id = ${p1}) b
-      left join (select * from ledger_entries where account_id = ${p2}
+    select a.credits_granted as b_granted, a.credits_settled as b_settled, a.credits_reserved as b_reserved, a.grant_count as b_grants, r.*
+      from accounts a
+      left join (select * from ledger_entries where account_id = ${p1}
                   order by id desc limit ${limit}) r on 1 = 1
+     where a.id = ${p2}
      order by r.id desc`;
     balanceWithRecentText.set(cacheKey, text);
   }
@@ -235,7 +260,7 @@ function balanceWithRecentSql(dialect: Store['dialect'], limit: number): string 
 
 /**
  * The balance and the newest ledger rows in one statement (GET /v1/usage runs it on every call):
- * the balance aggregate is joined to each of the newest rows, or to one empty row when the
+ * the account's totals are joined to each of the newest rows, or to one empty row when the
  * account has none. On SQLite it runs as a direct read when no transaction is open (ReadNow).
  */
 export async function balanceWithRecent(store: Store, accountId: string, limit: number) {
@@ -243,9 +268,6 @@ export async function balanceWithRecent(store: Store, accountId: string, limit: 
   const params = [accountId, accountId];
   const rows = (store.readNow?.(text, params) ?? (await store.db.executeQuery(CompiledQuery.raw(text, params))).rows) as BalanceWithRecentRow[];
   const first = rows[0];
-  const granted = Number(first.b_granted);
-  const settled = Number(first.b_settled);
-  const reserved = Number(first.b_reserved);
-  const balance: Balance = { granted, settled, reserved, available: granted - settled - reserved, activeGrantCount: Number(first.b_grants) };
+  const balance = toBalance(first && { granted: first.b_granted, settled: first.b_settled, reserved: first.b_reserved, grants: first.b_grants });
   return { balance, recent: rows.filter((r) => r.id !== null).map(renderLedgerRow) };
 }

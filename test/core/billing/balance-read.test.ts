@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { openDatabase, type DatabaseHandle } from '../../../src/db/connection.ts';
 import { migrateToLatest } from '../../../src/db/migrations.ts';
 import { createAccount } from '../../../src/core/accounts/accounts.ts';
-import { balanceWithRecent, grantCredits } from '../../../src/core/billing/ledger.ts';
+import { sql } from 'kysely';
+import { balanceWithRecent, getBalance, grantCredits, ledgerBalance, lockAccount, releaseCharge, reserveCharge, settleCharge } from '../../../src/core/billing/ledger.ts';
 import type { Store } from '../../../src/core/store.ts';
 import { freshDatabaseUrl } from '../../helpers/harness.ts';
 
@@ -42,6 +43,35 @@ describe('balance and recent ledger read', () => {
     assert.equal(one.balance.available, 12_50, 'the limit never changes the balance');
   });
 
+  it('keeps the running totals equal to the ledger sums through reservations, settlements and releases, also when they run concurrently', async () => {
+    const id = (await createAccount(handle.db, `balance-totals-${process.pid}@example.com`)).id;
+    await grantCredits(store, id, 100_00);
+    const reserve = (items: number[]) =>
+      handle.db.transaction().execute(async (trx) => {
+        await lockAccount(store, trx, id);
+        return reserveCharge(trx, { accountId: id, source: 'api', action: 'test', refType: 'test', refId: 'x', items });
+      });
+    const charges = await Promise.all(Array.from({ length: 12 }, (_, i) => reserve([1_00, 2_00, 3_00].slice(0, 1 + (i % 3)))));
+    assert.deepEqual(await getBalance(handle.db, id), await ledgerBalance(handle.db, id));
+    // Settle some, release some, partly both, concurrently, some outside a transaction.
+    await Promise.all(
+      charges.map((c, i) => {
+        if (i % 3 === 0) return settleCharge(handle.db, c.entryId, c.reserved);
+        if (i % 3 === 1) return releaseCharge(handle.db, c.entryId, c.reserved);
+        return handle.db.transaction().execute(async (trx) => {
+          await settleCharge(trx, c.entryId, 1_00);
+          await releaseCharge(trx, c.entryId, c.reserved - 1_00);
+        });
+      }),
+    );
+    // A move that does not fit changes nothing, neither the row nor the totals.
+    await assert.rejects(settleCharge(handle.db, charges[0]!.entryId, 1), /not that much outstanding/);
+    const totals = await getBalance(handle.db, id);
+    assert.deepEqual(totals, await ledgerBalance(handle.db, id));
+    assert.equal(totals.reserved, 0);
+    assert.equal(totals.granted, totals.available + totals.settled);
+  });
+
   it('an account without ledger rows reads as zero with no rows', async () => {
     const empty = (await createAccount(handle.db, `balance-read-empty-${process.pid}@example.com`)).id;
     const { balance, recent } = await balanceWithRecent(store, empty, 20);
@@ -71,6 +101,7 @@ describe('balance and recent ledger read', () => {
             updated_at: new Date().toISOString(),
           })
           .execute();
+        await sql`update accounts set credits_granted = credits_granted + ${1_000_00}, grant_count = grant_count + 1 where id = ${accountId}`.execute(trx);
         // On SQLite the connection is inside this transaction now: a direct read would see the row.
         readDuringTx = balanceWithRecent(store, accountId, 20);
         await new Promise((r) => setTimeout(r, 20));

@@ -1,0 +1,40 @@
+// Migrations on a database that already holds data: 0003 sums each account's existing ledger
+// into the running totals the balance reads use.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { openDatabase, type DatabaseHandle } from '../../src/db/connection.ts';
+import { migrateToLatest } from '../../src/db/migrations.ts';
+import { getBalance, ledgerBalance } from '../../src/core/billing/ledger.ts';
+import { freshDatabaseUrl } from '../helpers/harness.ts';
+
+describe('migration 0003_account_credit_totals', () => {
+  let db: { url: string; drop: () => Promise<void> };
+  let handle: DatabaseHandle;
+  before(async () => {
+    db = await freshDatabaseUrl();
+    handle = openDatabase(db.url);
+  });
+  after(async () => {
+    await handle.close();
+    await db.drop();
+  });
+
+  it('backfills the totals of accounts whose ledger existed before it', async () => {
+    assert.deepEqual(await migrateToLatest(handle.db, '0002_jobs_claim_order'), ['0001_foundation', '0002_jobs_claim_order']);
+    const t = '2026-01-01T00:00:00.000Z';
+    await sql`insert into accounts (id, email, status, created_at) values ('acct_a', 'a@example.com', 'active', ${t}), ('acct_b', 'b@example.com', 'active', ${t}), ('acct_c', 'c@example.com', 'active', ${t})`.execute(handle.db);
+    const row = (id: string, account: string, kind: string, amount: number, settled: number, released: number) =>
+      sql`insert into ledger_entries (id, account_id, kind, source, action, ref_type, ref_id, amount, settled_amount, released_amount, estimated_amount, created_at, updated_at)
+          values (${id}, ${account}, ${kind}, 'cli', 'x', null, null, ${amount}, ${settled}, ${released}, 0, ${t}, ${t})`.execute(handle.db);
+    await row('led_1', 'acct_a', 'grant', 100_00, 0, 0);
+    await row('led_2', 'acct_a', 'grant', 5_50, 0, 0);
+    await row('led_3', 'acct_a', 'charge', 30_00, 10_00, 5_00); // 15.00 still reserved
+    await row('led_4', 'acct_a', 'charge', 2_00, 2_00, 0);
+    await row('led_5', 'acct_b', 'grant', 1_00, 0, 0);
+    assert.deepEqual(await migrateToLatest(handle.db), ['0003_account_credit_totals']);
+    assert.deepEqual(await getBalance(handle.db, 'acct_a'), { granted: 105_50, settled: 12_00, reserved: 15_00, available: 78_50, activeGrantCount: 2 });
+    for (const id of ['acct_a', 'acct_b', 'acct_c']) assert.deepEqual(await getBalance(handle.db, id), await ledgerBalance(handle.db, id));
+    assert.equal((await getBalance(handle.db, 'acct_c')).available, 0);
+  });
+});
