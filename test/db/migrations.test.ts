@@ -3,22 +3,18 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { openDatabase, type DatabaseHandle } from '../../src/db/connection.ts';
+import type { DatabaseHandle } from '../../src/db/connection.ts';
 import { migrateToLatest } from '../../src/db/migrations.ts';
 import { getBalance, ledgerBalance } from '../../src/core/billing/ledger.ts';
-import { freshDatabaseUrl } from '../helpers/harness.ts';
+import { openFreshDatabase } from '../helpers/harness.ts';
 
 describe('migration 0003_account_credit_totals', () => {
-  let db: { url: string; drop: () => Promise<void> };
   let handle: DatabaseHandle;
+  let close: () => Promise<void>;
   before(async () => {
-    db = await freshDatabaseUrl();
-    handle = openDatabase(db.url);
+    ({ handle, close } = await openFreshDatabase({ migrate: false }));
   });
-  after(async () => {
-    await handle.close();
-    await db.drop();
-  });
+  after(() => close());
 
   it('backfills the totals of accounts whose ledger existed before it', async () => {
     assert.deepEqual(await migrateToLatest(handle.db, '0002_jobs_claim_order'), ['0001_foundation', '0002_jobs_claim_order']);

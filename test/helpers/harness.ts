@@ -12,6 +12,8 @@ import { grantCredits } from '../../src/core/billing/ledger.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createKeyRateLimiter } from '../../src/http/plugins/rate-limit.ts';
 import { openRuntime, type Runtime } from '../../src/cli/runtime.ts';
+import { openDatabase, type DatabaseHandle } from '../../src/db/connection.ts';
+import { migrateToLatest } from '../../src/db/migrations.ts';
 
 export const usingPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 
@@ -40,6 +42,20 @@ export async function freshDatabaseUrl(): Promise<{ url: string; drop: () => Pro
   }
   const dir = mkdtempSync(join(tmpdir(), 'sightline-test-'));
   return { url: `sqlite:${join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A database of its own, opened (and migrated unless `migrate: false`); `close()` also deletes it. */
+export async function openFreshDatabase(opts: { migrate?: boolean } = {}): Promise<{ handle: DatabaseHandle; close(): Promise<void> }> {
+  const db = await freshDatabaseUrl();
+  const handle = openDatabase(db.url);
+  if (opts.migrate !== false) await migrateToLatest(handle.db);
+  return {
+    handle,
+    async close() {
+      await handle.close();
+      await db.drop();
+    },
+  };
 }
 
 export interface TestServer {

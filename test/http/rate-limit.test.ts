@@ -2,23 +2,17 @@
 // concurrent first requests of a key share one batch instead of each taking (and losing) one.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { openDatabase, type DatabaseHandle } from '../../src/db/connection.ts';
-import { migrateToLatest } from '../../src/db/migrations.ts';
+import type { DatabaseHandle } from '../../src/db/connection.ts';
 import { createKeyRateLimiter } from '../../src/http/plugins/rate-limit.ts';
-import { freshDatabaseUrl } from '../helpers/harness.ts';
+import { openFreshDatabase } from '../helpers/harness.ts';
 
 describe('per-key rate limiter', () => {
-  let db: { url: string; drop: () => Promise<void> };
   let handle: DatabaseHandle;
+  let close: () => Promise<void>;
   before(async () => {
-    db = await freshDatabaseUrl();
-    handle = openDatabase(db.url);
-    await migrateToLatest(handle.db);
+    ({ handle, close } = await openFreshDatabase());
   });
-  after(async () => {
-    await handle.close();
-    await db.drop();
-  });
+  after(() => close());
 
   it('allows the whole limit when the first requests of a key arrive all at once, and not one more', async () => {
     const limiter = await createKeyRateLimiter({ perMinute: 600, handle }); // batches of 6

@@ -3,33 +3,27 @@
 // and it must give exactly what the Kysely path gives.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { openDatabase, type DatabaseHandle } from '../../../src/db/connection.ts';
-import { migrateToLatest } from '../../../src/db/migrations.ts';
+import type { DatabaseHandle } from '../../../src/db/connection.ts';
 import { createAccount } from '../../../src/core/accounts/accounts.ts';
 import { sql } from 'kysely';
 import { balanceWithRecent, getBalance, grantCredits, ledgerBalance, lockAccount, releaseCharge, reserveCharge, settleCharge } from '../../../src/core/billing/ledger.ts';
 import type { Store } from '../../../src/core/store.ts';
-import { freshDatabaseUrl } from '../../helpers/harness.ts';
+import { openFreshDatabase } from '../../helpers/harness.ts';
 
 describe('balance and recent ledger read', () => {
-  let db: { url: string; drop: () => Promise<void> };
   let handle: DatabaseHandle;
+  let close: () => Promise<void>;
   let store: Store;
   let accountId: string;
 
   before(async () => {
-    db = await freshDatabaseUrl();
-    handle = openDatabase(db.url);
-    await migrateToLatest(handle.db);
+    ({ handle, close } = await openFreshDatabase());
     store = { db: handle.db, dialect: handle.dialect, readNow: handle.readNow };
     accountId = (await createAccount(handle.db, `balance-read-${process.pid}@example.com`)).id;
     await grantCredits(store, accountId, 10_00);
     await grantCredits(store, accountId, 2_50);
   });
-  after(async () => {
-    await handle.close();
-    await db.drop();
-  });
+  after(() => close());
 
   it('gives the balance and the newest rows first, the same through the direct path and through Kysely', async () => {
     const direct = await balanceWithRecent(store, accountId, 20);
