@@ -51,6 +51,8 @@ const FORM_SPARE_SHARE = 0.3;
 const HIDDEN_SPARE_SHARE = 0.4;
 /** Whole class tokens that hide an element in common CSS frameworks (not "hidden-xs" and the like). */
 const HIDDEN_CLASS = /(?:^|\s)(?:hidden|hide|d-none|is-hidden|mfp-hide|u-hidden|invisible)(?:\s|$)/i;
+/** Whole class tokens of a tab panel (Bootstrap, Foundation and most themes). */
+const TAB_PANEL = /(?:^|\s)(?:tab-pane|tab-panel|tabpanel|tab-content)(?:\s|$)/i;
 function textLength(el: Element): number {
   let n = 0;
   walk(el, (k) => {
@@ -108,6 +110,9 @@ export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
       gone.push(el);
       return false;
     }
+    // A tab panel is hidden until its tab is picked, but it is the page's content (the other
+    // languages of a code sample, a product's specs tab): it stays, and what is inside is judged.
+    if (a.role === 'tabpanel' || (a.class && TAB_PANEL.test(a.class))) return true;
     if (a.hidden !== undefined || a.type === 'hidden' || (a.class && HIDDEN_CLASS.test(a.class))) {
       // Spared when it holds most of the page: streamed server rendering (React's
       // <div hidden id="S:0">) parks the whole content in a hidden box that a script reveals.
