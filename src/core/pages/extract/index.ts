@@ -46,6 +46,8 @@ function jsonLdBody(meta: PageMetadata): string | null {
   return best;
 }
 
+/** Class words of a quoted earlier post inside a forum reply (XenForo, Invision, phpBB, vBulletin). */
+const QUOTE_CLASS = /(?:^|[^a-z])(?:quote|ipsquote|quotecontent)(?:$|[^a-z])/i;
 /** Forum and Q&A URL shapes and structured data: there the replies are the content. */
 const FORUM_URL = /(?:^|\/)(?:forums?|threads?|topics?|t|discussions?|community|questions|post|comments|viewtopic|showthread)(?:\/|\.php|$)/i;
 const FORUM_TYPES = /^(?:https?:\/\/schema\.org\/)?(?:DiscussionForumPosting|QAPage|SocialMediaPosting|Question)$/i;
@@ -306,6 +308,21 @@ export function extractPage(html: string, url: string): PageDocument {
       const boxes = linkBoxes(r, stats);
       const boxText = boxes.reduce((n, el) => n + stats.textOf(el), 0);
       if (boxes.length && boxText < stats.textOf(r) * LINK_SHARE) removeNodes(boxes);
+    }
+    if (forum) {
+      // A reply's quote of an earlier post repeats that post: the thread already holds it.
+      const quotes: Element[] = [];
+      for (const r of roots) {
+        walk(r, (n) => {
+          if (!isElement(n)) return false;
+          if (n.attribs.class && QUOTE_CLASS.test(n.attribs.class)) {
+            quotes.push(n);
+            return false;
+          }
+          return true;
+        });
+      }
+      removeNodes(quotes);
     }
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);
