@@ -46,8 +46,9 @@ function jsonLdBody(meta: PageMetadata): string | null {
   return best;
 }
 
-/** Class words of a quoted earlier post inside a forum reply (XenForo, Invision, phpBB, vBulletin). */
-const QUOTE_CLASS = /(?:^|[^a-z])(?:quote|ipsquote|quotecontent)(?:$|[^a-z])/i;
+/** Class words, inside a forum post, of a quoted earlier post, the poster's signature and the
+ * poster's details (join date, post count): XenForo, Invision, phpBB, vBulletin, Discourse. */
+const POST_CHROME = /(?:^|[^a-z])(?:quote|ipsquote|quotecontent|signature|sig|userinfo|user-info|postprofile|message-userdetails|message-user|author-info|userdetails|user-details|postbit-user)(?:$|[^a-z])/i;
 /** Forum and Q&A URL shapes and structured data: there the replies are the content. */
 const FORUM_URL = /(?:^|\/)(?:forums?|threads?|topics?|t|discussions?|community|questions|post|comments|viewtopic|showthread)(?:\/|\.php|$)/i;
 const FORUM_TYPES = /^(?:https?:\/\/schema\.org\/)?(?:DiscussionForumPosting|QAPage|SocialMediaPosting|Question)$/i;
@@ -310,12 +311,13 @@ export function extractPage(html: string, url: string): PageDocument {
       if (boxes.length && boxText < stats.textOf(r) * LINK_SHARE) removeNodes(boxes);
     }
     if (forum) {
-      // A reply's quote of an earlier post repeats that post: the thread already holds it.
+      // A reply's quote of an earlier post repeats that post (the thread already holds it);
+      // signatures and poster details repeat on every post.
       const quotes: Element[] = [];
       for (const r of roots) {
         walk(r, (n) => {
           if (!isElement(n)) return false;
-          if (n.attribs.class && QUOTE_CLASS.test(n.attribs.class)) {
+          if (n.attribs.class && POST_CHROME.test(n.attribs.class)) {
             quotes.push(n);
             return false;
           }
