@@ -57,7 +57,7 @@ function isForumPage(meta: PageMetadata, url: string): boolean {
   return hasJsonLdType(meta, FORUM_TYPES);
 }
 /** Boxes of bare links inside the main subtree go below this share of its text. */
-const LINK_SHARE = 0.3;
+const LINK_SHARE = 0.2;
 
 export { renderContentView } from '../content-view.ts';
 
