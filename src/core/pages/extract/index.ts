@@ -156,6 +156,29 @@ function hasJsonLdType(meta: PageMetadata, re: RegExp): boolean {
   return false;
 }
 
+/** "See all detailsSee all details" -> "See all details": a line that is one text twice (a
+ * visually hidden copy for screen readers beside the visible one) is written once. */
+function undoubleLine(line: string): string {
+  const n = line.length;
+  if (n < 12) return line;
+  const half = n >> 1;
+  if (n % 2 === 0) return line.slice(0, half) === line.slice(half) ? line.slice(0, half) : line;
+  return line[half] === ' ' && line.slice(0, half) === line.slice(half + 1) ? line.slice(0, half) : line;
+}
+
+/** A block with its doubled lines written once (see undoubleLine). */
+function undouble(b: PageDocument['blocks'][number]): PageDocument['blocks'][number] {
+  switch (b.kind) {
+    case 'paragraph':
+    case 'heading':
+      return { ...b, text: b.text.split('\n').map(undoubleLine).join('\n') };
+    case 'list':
+      return { ...b, items: b.items.map(undoubleLine) };
+    default:
+      return b;
+  }
+}
+
 function blockKey(b: PageDocument['blocks'][number]): string {
   switch (b.kind) {
     case 'list':
@@ -328,7 +351,7 @@ export function extractPage(html: string, url: string): PageDocument {
     }
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);
-    const blocks = dedupe(writer.blocks);
+    const blocks = dedupe(writer.blocks.map(undouble));
     const mainLinks: PageLink[] = [];
     // A loop, not push(...links): spreading tens of thousands of arguments overflows the stack.
     for (const r of roots) for (const l of collectLinks(r, meta.baseUrl)) mainLinks.push(l);
