@@ -10,7 +10,7 @@
 //   npm run bench:api -- --duration 10 --warmup 3 --connections 50
 //   npm run bench:api -- --json              # one JSON summary on stdout
 //   npm run bench:api -- --cpu-prof          # V8 CPU profile of the sightline server (path printed)
-//   npm run bench:api -- --breakdown         # also /healthz on the same server, and usage with the in-memory limiter
+//   npm run bench:api -- --breakdown         # also /healthz, the usage path with a constant answer, usage with the in-memory limiter
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -129,6 +129,7 @@ try {
     // Where the cost is: the same server without auth and database (/healthz), and the same
     // authenticated read with the in-process rate limiter instead of the database-backed one.
     await measure('GET /healthz (no auth)', api.info.pid, `http://127.0.0.1:${api.info.port}/healthz`);
+    await measure('usage path, read constant', api.info.pid, `http://127.0.0.1:${api.info.port}/bench/usage-constant`, { authorization: `Bearer ${api.info.key}` });
     const mem = await startChild('api-server.ts', { BENCH_LIMITER: 'memory' });
     try {
       await measure('usage, memory limiter', mem.info.pid, `http://127.0.0.1:${mem.info.port}/v1/usage`, { authorization: `Bearer ${mem.info.key}` });

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 import { openRuntime } from '../../src/cli/runtime.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createKeyRateLimiter } from '../../src/http/plugins/rate-limit.ts';
+import { getUsage } from '../../src/core/reports/usage.ts';
 import { seedAccount, startCpuProfile, tempSqliteUrl } from './common.ts';
 
 const db = tempSqliteUrl('api');
@@ -21,7 +22,11 @@ const rateLimiter = await createKeyRateLimiter({
   handle: process.env.BENCH_LIMITER === 'memory' ? undefined : runtime.handle,
 });
 const app = await buildApp({ core: runtime.core, rateLimiter });
-const { key } = await seedAccount(runtime.core.store, 1000);
+const { key, accountId } = await seedAccount(runtime.core.store, 1000);
+// For bench:api --breakdown: the usage route's whole path (auth, rate limiter, activity row) with
+// its database read replaced by the same answer computed once, to split the read's cost out.
+const constant = await getUsage(runtime.core.store, accountId, 20);
+app.get('/bench/usage-constant', { config: { action: 'usage.read', scope: 'runs:read' } }, async () => constant);
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;

@@ -111,7 +111,7 @@ export async function startBenchService(
   // Same assembly as openRuntime in src/cli/runtime.ts (drivers, gate, retry, lanes).
   const platforms = buildPlatforms(config, { fetch: engine.fetch });
   const core = createCore({
-    store: { db: handle.db, dialect: handle.dialect, readNow: handle.readNow },
+    store: { db: handle.db, dialect: handle.dialect, readNow: handle.readNow, writeNow: handle.writeNow },
     config,
     drivers: platforms.drivers,
     ask: platforms.ask,

@@ -65,7 +65,7 @@ export async function openRuntime(
   if (opts.migrate !== false) await migrateToLatest(handle.db);
   const platforms = buildPlatforms(config, { fetch: opts.fetch });
   const core = createCore({
-    store: { db: handle.db, dialect: handle.dialect, readNow: handle.readNow },
+    store: { db: handle.db, dialect: handle.dialect, readNow: handle.readNow, writeNow: handle.writeNow },
     config,
     drivers: platforms.drivers,
     ask: platforms.ask,

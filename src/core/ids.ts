@@ -65,9 +65,20 @@ export function newId(prefix: IdPrefix): string {
   return prefix + '_' + body;
 }
 
-/** Stored timestamps keep milliseconds (ordering); responses show whole seconds (toApiTime). */
+let lastIsoMs = 0;
+let lastIso = '';
+
+/**
+ * Stored timestamps keep milliseconds (ordering); responses show whole seconds (toApiTime).
+ * The string is made once per millisecond (every API request records one: bench:api).
+ */
 export function nowIso(): string {
-  return new Date().toISOString();
+  const now = Date.now();
+  if (now !== lastIsoMs) {
+    lastIsoMs = now;
+    lastIso = new Date(now).toISOString();
+  }
+  return lastIso;
 }
 
 export function toApiTime(iso: string): string;

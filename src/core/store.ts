@@ -3,13 +3,15 @@
 // Composition roots build it from DATABASE_URL.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { DialectName, ReadNow } from '../db/connection.ts';
+import type { DialectName, ReadNow, WriteNow } from '../db/connection.ts';
 
 export interface Store {
   db: Kysely<Database>;
   dialect: DialectName;
   /** SQLite's synchronous read for the hottest reads; absent on Postgres (see ReadNow). */
   readNow?: ReadNow;
+  /** SQLite's synchronous batch write (the activity log); absent on Postgres (see WriteNow). */
+  writeNow?: WriteNow;
 }
 
 export type Tx = Transaction<Database>;

@@ -10,7 +10,28 @@ import { formatCredits } from '../money.ts';
 const ACTIVITY_COLUMNS = 'id, account_id, key_id, key_prefix, source, action, method, path, http_status, status, credits, request_id, created_at';
 const ACTIVITY_CHUNK = 50;
 const placeholders = (n: number, pg: boolean, offset = 0) => '(' + Array.from({ length: n }, (_, i) => (pg ? `$${offset + i + 1}` : '?')).join(', ') + ')';
-const activityValues = (r: ActivityTable) => [r.id, r.account_id, r.key_id, r.key_prefix, r.source, r.action, r.method, r.path, r.http_status, r.status, r.credits, r.request_id, r.created_at];
+/** The rows' values in column order, one flat array (a chunk's parameters). */
+function activityValues(rows: ActivityTable[], from: number, to: number): unknown[] {
+  const out = new Array<unknown>((to - from) * 13);
+  let k = 0;
+  for (let i = from; i < to; i++) {
+    const r = rows[i]!;
+    out[k++] = r.id;
+    out[k++] = r.account_id;
+    out[k++] = r.key_id;
+    out[k++] = r.key_prefix;
+    out[k++] = r.source;
+    out[k++] = r.action;
+    out[k++] = r.method;
+    out[k++] = r.path;
+    out[k++] = r.http_status;
+    out[k++] = r.status;
+    out[k++] = r.credits;
+    out[k++] = r.request_id;
+    out[k++] = r.created_at;
+  }
+  return out;
+}
 
 export const ACTIVITY_KINDS = ['all', 'visibility', 'content_intelligence', 'pages', 'reads'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
@@ -21,11 +42,13 @@ export class ActivityLog {
   private flushing: Promise<void> = Promise.resolve();
 
   private readonly db: Kysely<Database>;
+  private readonly writeNow: Store['writeNow'];
   private readonly insertChunk: string;
   private readonly insertOne: string;
 
   constructor(store: Store, private readonly maxDelayMs = 25) {
     this.db = store.db;
+    this.writeNow = store.writeNow;
     const pg = store.dialect === 'postgres';
     const width = 13;
     const chunk = Array.from({ length: ACTIVITY_CHUNK }, (_, r) => placeholders(width, pg, r * width)).join(', ');
@@ -51,12 +74,13 @@ export class ActivityLog {
         // Rows go in as fixed-size multi-row inserts of precompiled SQL text: the statement
         // text never changes (SQLite reuses the prepared statement) and the per-request cost
         // of building a query is paid once per ACTIVITY_CHUNK rows (bench:api).
+        const statements: { sql: string; params: unknown[] }[] = [];
+        let i = 0;
+        for (; i + ACTIVITY_CHUNK <= rows.length; i += ACTIVITY_CHUNK) statements.push({ sql: this.insertChunk, params: activityValues(rows, i, i + ACTIVITY_CHUNK) });
+        for (; i < rows.length; i++) statements.push({ sql: this.insertOne, params: activityValues(rows, i, i + 1) });
+        if (statements.length === 0 || this.writeNow?.(statements)) return;
         await this.db.transaction().execute(async (trx) => {
-          let i = 0;
-          for (; i + ACTIVITY_CHUNK <= rows.length; i += ACTIVITY_CHUNK) {
-            await trx.executeQuery(CompiledQuery.raw(this.insertChunk, rows.slice(i, i + ACTIVITY_CHUNK).flatMap(activityValues)));
-          }
-          for (; i < rows.length; i++) await trx.executeQuery(CompiledQuery.raw(this.insertOne, activityValues(rows[i])));
+          for (const s of statements) await trx.executeQuery(CompiledQuery.raw(s.sql, s.params));
         });
       } catch {
         // Losing activity rows must never fail requests; the database being gone is reported

@@ -1,0 +1,70 @@
+// The activity log's batched writes: on SQLite they run as one synchronous transaction when the
+// connection is idle (Store.writeNow) and through Kysely, queued behind it, when a transaction is
+// open; either way every row lands once and a rolled-back transaction takes none of them along.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { DatabaseHandle } from '../../../src/db/connection.ts';
+import { createAccount } from '../../../src/core/accounts/accounts.ts';
+import { ActivityLog } from '../../../src/core/reports/activity.ts';
+import { newId, nowIso } from '../../../src/core/ids.ts';
+import type { Store } from '../../../src/core/store.ts';
+import { openFreshDatabase } from '../../helpers/harness.ts';
+
+describe('activity log writes', () => {
+  let handle: DatabaseHandle;
+  let close: () => Promise<void>;
+  let store: Store;
+  let accountId: string;
+  before(async () => {
+    ({ handle, close } = await openFreshDatabase());
+    store = { db: handle.db, dialect: handle.dialect, readNow: handle.readNow, writeNow: handle.writeNow };
+    accountId = (await createAccount(handle.db, `activity-${process.pid}@example.com`)).id;
+  });
+  after(() => close());
+
+  const row = (action: string) => ({
+    id: newId('act'),
+    account_id: accountId,
+    key_id: null,
+    key_prefix: 'svc_api_live_abcdef',
+    source: 'api',
+    action,
+    method: 'GET',
+    path: '/v1/usage',
+    http_status: 200,
+    status: 'ok' as const,
+    credits: 0,
+    request_id: newId('req'),
+    created_at: nowIso(),
+  });
+
+  it('writes every recorded row once, in chunks and singly, and lists them newest first', async () => {
+    const log = new ActivityLog(store);
+    for (let i = 0; i < 123; i++) log.record(row(`test.bulk.${i}`)); // two chunks of 50 and 23 single rows
+    const listed = await log.list(accountId, 100, 'all');
+    assert.equal(listed.length, 100);
+    assert.equal(listed[0]!.action, 'test.bulk.122');
+    const count = await handle.db.selectFrom('activity').select((eb) => eb.fn.countAll<number>().as('n')).where('action', 'like', 'test.bulk.%').executeTakeFirstOrThrow();
+    assert.equal(Number(count.n), 123);
+  });
+
+  it('a flush while a transaction is open waits for it, and its rows survive that transaction rolling back', async () => {
+    const log = new ActivityLog(store);
+    let flushed: Promise<void> | undefined;
+    await assert.rejects(
+      handle.db.transaction().execute(async (trx) => {
+        await trx.updateTable('accounts').set({ status: 'suspended' }).where('id', '=', accountId).execute();
+        for (let i = 0; i < 60; i++) log.record(row(`test.during.${i}`));
+        flushed = log.flush();
+        await new Promise((r) => setTimeout(r, 20));
+        throw new Error('roll back');
+      }),
+      /roll back/,
+    );
+    await flushed;
+    const count = await handle.db.selectFrom('activity').select((eb) => eb.fn.countAll<number>().as('n')).where('action', 'like', 'test.during.%').executeTakeFirstOrThrow();
+    assert.equal(Number(count.n), 60, 'the rows were written after the rollback, not inside the rolled-back transaction');
+    const account = await handle.db.selectFrom('accounts').select('status').where('id', '=', accountId).executeTakeFirstOrThrow();
+    assert.equal(account.status, 'active');
+  });
+});
