@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildPlatforms } from '../../src/cli/runtime.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createCore, type Core } from '../../src/core/index.ts';
+import { storeOf } from '../../src/core/store.ts';
 import { openDatabase } from '../../src/db/connection.ts';
 import { migrateToLatest } from '../../src/db/migrations.ts';
 import { buildApp } from '../../src/http/app.ts';
@@ -111,7 +112,7 @@ export async function startBenchService(
   // Same assembly as openRuntime in src/cli/runtime.ts (drivers, gate, retry, lanes).
   const platforms = buildPlatforms(config, { fetch: engine.fetch });
   const core = createCore({
-    store: { db: handle.db, dialect: handle.dialect, readNow: handle.readNow, writeNow: handle.writeNow },
+    store: storeOf(handle),
     config,
     drivers: platforms.drivers,
     ask: platforms.ask,

@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { openDatabase, type DatabaseHandle } from '../db/connection.ts';
 import { migrateToLatest } from '../db/migrations.ts';
 import { createCore, type Core, type CoreOptions } from '../core/index.ts';
+import { storeOf } from '../core/store.ts';
 import { createPlatformGate } from '../platforms/gate.ts';
 import { createDrivers, platformSettingsFromEnv, PLATFORM_ENV_PREFIX } from '../platforms/registry.ts';
 import { askWithRetry } from '../platforms/retry.ts';
@@ -65,7 +66,7 @@ export async function openRuntime(
   if (opts.migrate !== false) await migrateToLatest(handle.db);
   const platforms = buildPlatforms(config, { fetch: opts.fetch });
   const core = createCore({
-    store: { db: handle.db, dialect: handle.dialect, readNow: handle.readNow, writeNow: handle.writeNow },
+    store: storeOf(handle),
     config,
     drivers: platforms.drivers,
     ask: platforms.ask,

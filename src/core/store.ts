@@ -3,7 +3,7 @@
 // Composition roots build it from DATABASE_URL.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { DialectName, ReadNow, WriteNow } from '../db/connection.ts';
+import type { DatabaseHandle, DialectName, ReadNow, WriteNow } from '../db/connection.ts';
 
 export interface Store {
   db: Kysely<Database>;
@@ -16,3 +16,8 @@ export interface Store {
 
 export type Tx = Transaction<Database>;
 export type Executor = Kysely<Database> | Tx;
+
+/** The core's view of an open database (composition roots and tests build it this way). */
+export function storeOf(handle: DatabaseHandle): Store {
+  return { db: handle.db, dialect: handle.dialect, readNow: handle.readNow, writeNow: handle.writeNow };
+}

@@ -14,6 +14,7 @@ import { createKeyRateLimiter } from '../../src/http/plugins/rate-limit.ts';
 import { openRuntime, type Runtime } from '../../src/cli/runtime.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/connection.ts';
 import { migrateToLatest } from '../../src/db/migrations.ts';
+import { storeOf, type Store } from '../../src/core/store.ts';
 
 export const usingPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 
@@ -45,12 +46,13 @@ export async function freshDatabaseUrl(): Promise<{ url: string; drop: () => Pro
 }
 
 /** A database of its own, opened (and migrated unless `migrate: false`); `close()` also deletes it. */
-export async function openFreshDatabase(opts: { migrate?: boolean } = {}): Promise<{ handle: DatabaseHandle; close(): Promise<void> }> {
+export async function openFreshDatabase(opts: { migrate?: boolean } = {}): Promise<{ handle: DatabaseHandle; store: Store; close(): Promise<void> }> {
   const db = await freshDatabaseUrl();
   const handle = openDatabase(db.url);
   if (opts.migrate !== false) await migrateToLatest(handle.db);
   return {
     handle,
+    store: storeOf(handle),
     async close() {
       await handle.close();
       await db.drop();

@@ -17,8 +17,7 @@ describe('balance and recent ledger read', () => {
   let accountId: string;
 
   before(async () => {
-    ({ handle, close } = await openFreshDatabase());
-    store = { db: handle.db, dialect: handle.dialect, readNow: handle.readNow };
+    ({ handle, store, close } = await openFreshDatabase());
     accountId = (await createAccount(handle.db, `balance-read-${process.pid}@example.com`)).id;
     await grantCredits(store, accountId, 10_00);
     await grantCredits(store, accountId, 2_50);

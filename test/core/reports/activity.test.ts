@@ -16,8 +16,7 @@ describe('activity log writes', () => {
   let store: Store;
   let accountId: string;
   before(async () => {
-    ({ handle, close } = await openFreshDatabase());
-    store = { db: handle.db, dialect: handle.dialect, readNow: handle.readNow, writeNow: handle.writeNow };
+    ({ handle, store, close } = await openFreshDatabase());
     accountId = (await createAccount(handle.db, `activity-${process.pid}@example.com`)).id;
   });
   after(() => close());
