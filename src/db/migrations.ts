@@ -200,9 +200,14 @@ const migrations: Record<string, Migration> = {
   '0003_account_credit_totals': {
     // Balances as running totals on the account row instead of a sum over its whole ledger on
     // every read and reservation (a 3,000-row ledger cost ~0.4 ms per balance on SQLite).
-    // Existing ledgers are summed once here.
+    // Existing ledgers are summed once here. Re-runnable: Kysely does not wrap SQLite migrations
+    // in a transaction, so a run cut off between statements must be able to finish on the next
+    // start (columns that exist are kept, the totals are recomputed).
     async up(db: Kysely<any>) {
+      const accounts = (await db.introspection.getTables()).find((t) => t.name === 'accounts');
+      const existing = new Set(accounts?.columns.map((c) => c.name) ?? []);
       for (const column of ['credits_granted', 'credits_settled', 'credits_reserved', 'grant_count']) {
+        if (existing.has(column)) continue;
         await db.schema.alterTable('accounts').addColumn(column, 'bigint', (c) => c.notNull().defaultTo(0)).execute();
       }
       await sql`

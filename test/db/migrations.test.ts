@@ -33,4 +33,15 @@ describe('migration 0003_account_credit_totals', () => {
     for (const id of ['acct_a', 'acct_b', 'acct_c']) assert.deepEqual(await getBalance(handle.db, id), await ledgerBalance(handle.db, id));
     assert.equal((await getBalance(handle.db, 'acct_c')).available, 0);
   });
+
+  it('finishes on the next start when a run was cut off after adding some of its columns', async () => {
+    // As if 0003 had died after its first ALTER TABLE: the column exists, the migration is not recorded.
+    await sql`delete from kysely_migration where name = '0003_account_credit_totals'`.execute(handle.db);
+    await sql`update accounts set credits_granted = 0`.execute(handle.db);
+    for (const column of ['credits_settled', 'credits_reserved', 'grant_count']) {
+      await handle.db.schema.alterTable('accounts').dropColumn(column).execute();
+    }
+    assert.deepEqual(await migrateToLatest(handle.db), ['0003_account_credit_totals']);
+    assert.deepEqual(await getBalance(handle.db, 'acct_a'), { granted: 105_50, settled: 12_00, reserved: 15_00, available: 78_50, activeGrantCount: 2 });
+  });
 });
