@@ -25,6 +25,11 @@ describe('per-key rate limiter', () => {
       const over = await limiter.consume('key_burst');
       assert.equal(over.allowed, false);
       assert.ok(over.resetSeconds >= 1 && over.resetSeconds <= 60);
+      // Once refused, a burst is refused from the process's own record of it, synchronously.
+      const refusedBurst = await Promise.all(Array.from({ length: 200 }, () => limiter.consume('key_burst')));
+      assert.ok(refusedBurst.every((d) => !d.allowed && d.remaining === 0 && d.resetSeconds >= 1));
+      const again = limiter.consume('key_burst');
+      assert.ok(!(again instanceof Promise), 'a refusal in force is decided without the store');
       assert.equal((await limiter.consume('key_other')).allowed, true, 'other keys have their own limit');
     } finally {
       await limiter.close();

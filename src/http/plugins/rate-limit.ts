@@ -20,6 +20,13 @@ export interface RateLimitDecision {
   resetSeconds: number;
 }
 
+interface LocalState {
+  left: number;
+  storeRemaining: number;
+  windowEnd: number;
+  blocked: boolean;
+}
+
 export interface KeyRateLimiter {
   /** A decision; synchronous while this process still holds points of the key's batch. */
   consume(key: string): RateLimitDecision | Promise<RateLimitDecision>;
@@ -65,7 +72,10 @@ export async function createKeyRateLimiter(opts: {
   // instead of once per request. The limit stays shared and exact up to one unspent batch per
   // process; batch = 1 % of the limit (1 for limits under 200), so small limits stay exact.
   const batch = Math.max(1, Math.floor(opts.perMinute / 100));
-  const local = new Map<string, { left: number; storeRemaining: number; windowEnd: number }>();
+  // `left` 0 with `blocked` set: the store refused this key until windowEnd, so every request
+  // until then is answered 429 here, without asking the store again (an abusive burst costs one
+  // store round trip, not one per request).
+  const local = new Map<string, LocalState>();
 
   async function take(key: string, points: number): Promise<RateLimiterRes | null> {
     try {
@@ -76,7 +86,22 @@ export async function createKeyRateLimiter(opts: {
     }
   }
 
-  function spend(state: { left: number; storeRemaining: number; windowEnd: number }, now: number): RateLimitDecision {
+  const refused = (state: LocalState, now: number): RateLimitDecision => ({
+    allowed: false,
+    limit: opts.perMinute,
+    remaining: 0,
+    resetSeconds: Math.max(1, Math.ceil((state.windowEnd - now) / 1000)),
+  });
+
+  /** The decision this process can make alone: spend a held point, or repeat a refusal; else undefined. */
+  function decideLocally(key: string, now: number): RateLimitDecision | undefined {
+    const state = local.get(key);
+    if (!state || state.windowEnd <= now) return undefined;
+    if (state.left > 0) return spend(state, now);
+    return state.blocked ? refused(state, now) : undefined;
+  }
+
+  function spend(state: LocalState, now: number): RateLimitDecision {
     state.left -= 1;
     return {
       allowed: true,
@@ -94,10 +119,8 @@ export async function createKeyRateLimiter(opts: {
     const pending = refilling.get(key);
     if (pending) {
       await pending;
-      const state = local.get(key);
       const at = Date.now();
-      if (state && state.windowEnd > at && state.left > 0) return spend(state, at);
-      return refillOnce(key, at);
+      return decideLocally(key, at) ?? refillOnce(key, at);
     }
     let done!: () => void;
     refilling.set(key, new Promise<void>((resolve) => (done = resolve)));
@@ -120,10 +143,11 @@ export async function createKeyRateLimiter(opts: {
     }
     if (!res) {
       const blocked = await limiter.get(key).catch(() => null);
-      const ms = blocked?.msBeforeNext ?? 60_000;
-      return { allowed: false, limit: opts.perMinute, remaining: 0, resetSeconds: Math.max(1, Math.ceil(ms / 1000)) };
+      const state: LocalState = { left: 0, storeRemaining: 0, windowEnd: now + Math.max(1_000, blocked?.msBeforeNext ?? 60_000), blocked: true };
+      local.set(key, state);
+      return refused(state, now);
     }
-    const state = { left: got, storeRemaining: res.remainingPoints, windowEnd: now + res.msBeforeNext };
+    const state: LocalState = { left: got, storeRemaining: res.remainingPoints, windowEnd: now + res.msBeforeNext, blocked: false };
     if (local.size > 10_000) local.clear();
     local.set(key, state);
     return spend(state, now);
@@ -132,10 +156,9 @@ export async function createKeyRateLimiter(opts: {
   return {
     consume(key) {
       const now = Date.now();
-      const state = local.get(key);
-      // Points left in this process's batch: decided without touching the store or a promise.
-      if (state && state.windowEnd > now && state.left > 0) return spend(state, now);
-      return refillOnce(key, now);
+      // Points left in this process's batch (or a refusal still in force): decided without
+      // touching the store or a promise.
+      return decideLocally(key, now) ?? refillOnce(key, now);
     },
     close: () => closeStore(),
   };
