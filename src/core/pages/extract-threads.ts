@@ -112,18 +112,20 @@ export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor 
     return { job, exited: thread.worker.terminate() };
   }
 
+  /** Threads cannot start here: this job and every later big page are extracted in process. */
+  function giveUp(job: Job | null, err: unknown) {
+    if (!broken) warn('page extraction threads cannot start; big pages are extracted on the event loop', err);
+    broken = true;
+    // Nothing was wrong with the page: it runs here instead, like every later one.
+    if (job) runInProcess(job);
+    for (const queued of queue.splice(0)) runInProcess(queued);
+  }
+
   /** The thread died ('error' or 'exit'): out of memory, a crash, or a stop we asked for. */
   function retire(thread: Thread, err: unknown) {
     if (!threads.has(thread)) return; // stopped on purpose; its job was settled then
     const { job } = stop(thread);
-    if (!thread.ready) {
-      if (!broken) warn('page extraction threads cannot start; big pages are extracted on the event loop', err);
-      broken = true;
-      // Nothing was wrong with the page: it runs here instead, like every later one.
-      if (job) runInProcess(job);
-      for (const queued of queue.splice(0)) runInProcess(queued);
-      return;
-    }
+    if (!thread.ready) return giveUp(job, err);
     if (job) {
       warn(`page extraction thread failed on ${job.url}`, err);
       job.reject(extractionFailed(job.url, err));
@@ -190,7 +192,10 @@ export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor 
       const busy = thread;
       thread.deadline = setTimeout(() => {
         const { job: late } = stop(busy);
-        if (late) late.reject(extractionFailed(late.url, new Error(`extraction took longer than ${timeoutMs} ms`)));
+        const err = new Error(`extraction took longer than ${timeoutMs} ms`);
+        // A thread that never got ready hung while starting, not on the page.
+        if (!busy.ready) return giveUp(late, err);
+        if (late) late.reject(extractionFailed(late.url, err));
         dispatch();
       }, timeoutMs);
       thread.deadline.unref();

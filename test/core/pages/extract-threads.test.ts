@@ -93,8 +93,9 @@ describe('page extraction threads', () => {
   });
 
   it('a page over the deadline stops its thread and fails as extraction; the next page works', async () => {
-    const extractor = make({ threads: 1, minChars: 1024, timeoutMs: 1 });
-    await assert.rejects(extractor.extract(bigPage(20_000), 'https://example.com/slow'), (err: unknown) => err instanceof FetchError && err.code === 'extraction');
+    const extractor = make({ threads: 1, minChars: 1024, timeoutMs: 1_500 });
+    await extractor.extract(bigPage(10), 'https://example.com/warm'); // the thread has started
+    await assert.rejects(extractor.extract(bigPage(60_000), 'https://example.com/slow'), (err: unknown) => err instanceof FetchError && err.code === 'extraction');
     const relaxed = make({ threads: 1, minChars: 1024 });
     assert.equal((await relaxed.extract(bigPage(50), 'https://example.com/ok')).document.title, 'Big page');
   });
@@ -115,6 +116,13 @@ describe('page extraction threads', () => {
     );
     // The child printed its result and exited by itself, long before the 10-minute idle stop.
     assert.equal(out.trim(), 'https://example.com/');
+  });
+
+  it('a thread that hangs while starting is given up on: the page is extracted on the calling thread', async () => {
+    const entry = new URL('data:text/javascript,setInterval(() => {}, 1000)'); // never says ready
+    const extractor = make({ threads: 1, minChars: 1024, entry, timeoutMs: 300 });
+    const html = bigPage(100);
+    assert.deepEqual(await extractor.extract(html, 'https://example.com/hang'), extractInProcess(html, 'https://example.com/hang'));
   });
 
   it('with threads: 0 every page is extracted on the calling thread', async () => {
