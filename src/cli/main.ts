@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { createAccount, createKey, revokeKey, setAccountStatus } from '../core/accounts/accounts.ts';
-import { grantCredits } from '../core/billing/ledger.ts';
+import { grantCredits, reconcileBalances } from '../core/billing/ledger.ts';
 import { AppError } from '../core/errors.ts';
 import { formatCredits, parseCredits } from '../core/money.ts';
 import { openRuntime } from './runtime.ts';
@@ -22,6 +22,7 @@ Usage:
   sightline keys revoke --key ID
   sightline credits grant --account ID --credits N [--top-up] [--json]
                                                (--top-up: bought credits, at least 250)
+  sightline credits reconcile [--json]         recompute balances from the ledger (processes stopped)
 
 Environment: DATABASE_URL (sqlite:./data/sightline.db), PORT (8080), HOST, SIGHTLINE_* (see README).`;
 
@@ -120,6 +121,16 @@ async function main(argv: string[]): Promise<number> {
           { account_id: id, granted_credits: formatCredits(amount), available_credits: formatCredits(balance.available), ledger_entry_id: entryId, top_up: topUp },
           `${topUp ? 'topped up' : 'granted'} ${formatCredits(amount)} credits to ${id}; available ${formatCredits(balance.available)}`,
         );
+        return 0;
+      }
+      case 'credits reconcile': {
+        const { accounts, corrected } = await reconcileBalances(runtime.core.store);
+        const rows = corrected.map((c) => ({
+          account_id: c.accountId,
+          available_before: formatCredits(c.before.available),
+          available_after: formatCredits(c.after.available),
+        }));
+        print(values.json, { accounts_checked: accounts, corrected: rows }, `checked ${accounts} accounts; corrected ${corrected.length}${rows.map((r) => `\n  ${r.account_id}: available ${r.available_before} -> ${r.available_after}`).join('')}`);
         return 0;
       }
       default:

@@ -9,6 +9,7 @@ import { freshDatabaseUrl } from '../helpers/harness.ts';
 import { openRuntime } from '../../src/cli/runtime.ts';
 import { loadConfig } from '../../src/config.ts';
 import { getUsage } from '../../src/core/reports/usage.ts';
+import { sql } from 'kysely';
 
 const run = promisify(execFile);
 const BIN = fileURLToPath(new URL('../../bin/sightline.js', import.meta.url));
@@ -74,6 +75,24 @@ describe('sightline CLI', () => {
     assert.equal(active.status, 'active');
     const revoked = await json('keys', 'revoke', '--key', ro.key_id);
     assert.equal(revoked.revoked, true);
+  });
+
+  test('credits reconcile recomputes balances from the ledger and reports what it corrected', async () => {
+    const acct = await json('accounts', 'create', '--email', 'reconcile@example.com', '--credits', '40');
+    const clean = await json('credits', 'reconcile');
+    assert.deepEqual(clean.corrected, []);
+    assert.ok(clean.accounts_checked >= 1);
+    // Totals gone wrong, as a writer from before migration 0003 would leave them.
+    const runtime = await openRuntime(loadConfig({ DATABASE_URL: db.url, SIGHTLINE_LOG_LEVEL: 'silent' }));
+    try {
+      await sql`update accounts set credits_reserved = credits_reserved + 1500 where id = ${acct.account_id}`.execute(runtime.core.store.db);
+    } finally {
+      await runtime.close();
+    }
+    assert.equal((await usageOf(acct.account_id)).credits.available_credit_units, '25.00');
+    const fixed = await json('credits', 'reconcile');
+    assert.deepEqual(fixed.corrected, [{ account_id: acct.account_id, available_before: '25.00', available_after: '40.00' }]);
+    assert.equal((await usageOf(acct.account_id)).credits.available_credit_units, '40.00');
   });
 
   test('usage errors exit 2 and say what is wrong; unknown accounts exit 1', async () => {

@@ -62,6 +62,29 @@ export async function ledgerBalance(db: Executor, accountId: string): Promise<Ba
   return toBalance(rows[0]);
 }
 
+/**
+ * Recomputes every account's running totals from its ledger rows and writes back those that
+ * differ (`sightline credits reconcile`): the repair for totals left wrong by something that
+ * wrote ledger rows without them (a process still running code from before migration 0003).
+ * Each account is locked while it is checked; ledger rows are read, never locked.
+ */
+export async function reconcileBalances(store: Store): Promise<{ accounts: number; corrected: { accountId: string; before: Balance; after: Balance }[] }> {
+  return store.db.transaction().execute(async (trx) => {
+    const accounts = await trx.selectFrom('accounts').select('id').orderBy('id').execute();
+    const corrected: { accountId: string; before: Balance; after: Balance }[] = [];
+    for (const { id } of accounts) {
+      await lockAccount(store, trx, id);
+      const before = await getBalance(trx, id);
+      const after = await ledgerBalance(trx, id);
+      if (JSON.stringify(before) === JSON.stringify(after)) continue;
+      await sql`update accounts set credits_granted = ${after.granted}, credits_settled = ${after.settled},
+                credits_reserved = ${after.reserved}, grant_count = ${after.activeGrantCount} where id = ${id}`.execute(trx);
+      corrected.push({ accountId: id, before, after });
+    }
+    return { accounts: accounts.length, corrected };
+  });
+}
+
 /** The smallest top-up that can be bought: 250 credits = 5.00 EUR at 0.02 EUR a credit (SPEC 8), in hundredths. */
 export const MIN_TOP_UP = 250_00;
 
