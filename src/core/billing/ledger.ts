@@ -23,7 +23,13 @@ export interface Balance {
   activeGrantCount: number;
 }
 
-/** Serializes credit decisions per account: Postgres row lock; SQLite's single writer does it already. */
+/**
+ * Serializes credit decisions per account: a Postgres row lock; SQLite's single writer does it
+ * already. Every transaction that moves credits takes it FIRST, before any other row: creating a
+ * run holds it while inserting the run, whose unique idempotency check can wait on a transaction
+ * that updated that run's row; if that transaction then waited for the account, the two would
+ * deadlock. Account first everywhere leaves no cycle.
+ */
 export async function lockAccount(store: Store, trx: Tx, accountId: string): Promise<void> {
   if (store.dialect === 'postgres') {
     await sql`select id from accounts where id = ${accountId} for update`.execute(trx);
@@ -213,8 +219,8 @@ async function moveReserved(db: Executor, entryId: string, column: 'settled_amou
   if (Number(res.numAffectedRows ?? 0) !== 1) {
     throw new Error(`ledger: cannot move ${amount} of charge ${entryId} to ${column}: not that much outstanding`);
   }
-  // Lock order: the ledger row, then its account (as every settling transaction does); a
-  // reservation locks the account first but only inserts new ledger rows, so no cycle forms.
+  // Callers inside a transaction took the account lock first (lockAccount); alone, this
+  // transaction touches only the ledger row and the account, so no cycle can form.
   const settled = column === 'settled_amount' ? amount : 0;
   await sql`
     update accounts set credits_reserved = credits_reserved - ${amount}, credits_settled = credits_settled + ${settled}

@@ -143,6 +143,8 @@ export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: str
     failure = { code: err instanceof AppError ? err.code : (e.code ?? 'extraction_failed'), message: (e.message ?? 'analysis failed').slice(0, 500) };
   }
   await store.db.transaction().execute(async (trx) => {
+    // The account first, as every transaction that moves credits does (see lockAccount).
+    await lockAccount(store, trx, run.account_id);
     if (outcome) {
       const res = await trx
         .updateTable('ci_runs')

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { Citation, PlatformName, ProbeAnswer, ProbeRequest } from '../../platforms/types.ts';
 import { PlatformError } from '../../platforms/types.ts';
 import { capRaw } from '../../platforms/live/raw.ts';
-import { releaseCharge, settleCharge } from '../billing/ledger.ts';
+import { lockAccount, releaseCharge, settleCharge } from '../billing/ledger.ts';
 import { nowIso } from '../ids.ts';
 import type { Store, Tx } from '../store.ts';
 import { markJobFinished } from '../../jobs/queue.ts';
@@ -22,6 +22,7 @@ const RAW_LIMIT_BYTES = 64 * 1024;
 
 /** The run columns a probe needs; they never change after the run is created, so they are cached. */
 interface RunInfo {
+  account_id: string;
   url: string;
   competitors: string[];
   ledger_entry_id: string;
@@ -41,11 +42,11 @@ async function runInfo(store: Store, runId: string): Promise<RunInfo> {
     runCache.set(runId, hit);
     return hit;
   }
-  const { rows } = await sql<{ url: string; competitors: string; ledger_entry_id: string }>`
-    select url, competitors, ledger_entry_id from visibility_runs where id = ${runId}`.execute(store.db);
+  const { rows } = await sql<{ account_id: string; url: string; competitors: string; ledger_entry_id: string }>`
+    select account_id, url, competitors, ledger_entry_id from visibility_runs where id = ${runId}`.execute(store.db);
   const row = rows[0];
   if (!row) throw new Error(`visibility run ${runId} not found`);
-  const info: RunInfo = { url: row.url, competitors: JSON.parse(row.competitors) as string[], ledger_entry_id: row.ledger_entry_id };
+  const info: RunInfo = { account_id: row.account_id, url: row.url, competitors: JSON.parse(row.competitors) as string[], ledger_entry_id: row.ledger_entry_id };
   runCache.set(runId, info);
   if (runCache.size > RUN_CACHE_SIZE) runCache.delete(runCache.keys().next().value!);
   return info;
@@ -117,6 +118,8 @@ export async function executeProbe(
 
   const completedAt = nowIso();
   await store.db.transaction().execute(async (trx) => {
+    // The account first, as every transaction that moves credits does (see lockAccount).
+    await lockAccount(store, trx, run.account_id);
     if (failure || !answer) {
       const res = await sql`
         update visibility_probes

@@ -170,6 +170,8 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
  */
 export async function cancelVisibilityRun(store: Store, accountId: string, runId: string): Promise<void> {
   await store.db.transaction().execute(async (trx) => {
+    // The account first, as every transaction that moves credits does (see lockAccount).
+    await lockAccount(store, trx, accountId);
     const run = await trx
       .selectFrom('visibility_runs')
       .select(['id', 'ledger_entry_id'])
