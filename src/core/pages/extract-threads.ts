@@ -133,7 +133,7 @@ export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor 
     dispatch();
   }
 
-  function finish(thread: Thread, job: Job, bytes: ArrayBuffer) {
+  function finish(job: Job, bytes: ArrayBuffer) {
     try {
       job.resolve(deserialize(new Uint8Array(bytes)) as ExtractedPage);
     } catch (err) {
@@ -160,13 +160,13 @@ export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor 
       }
       const bytes = msg.bytes;
       if (bytes.byteLength < RESTART_BYTES) {
-        finish(thread, job, bytes);
+        finish(job, bytes);
         return dispatch();
       }
       // A huge result: the thread's heap still holds the page's tree and its own copy of the
       // result. Stop the thread before the result is rebuilt here, so the two never coexist.
       void stop(thread).exited.then(() => {
-        finish(thread, job, bytes);
+        finish(job, bytes);
         dispatch();
       });
     });

@@ -7,29 +7,18 @@ import type { Store } from '../store.ts';
 import { toApiTime } from '../ids.ts';
 import { formatCredits } from '../money.ts';
 
-const ACTIVITY_COLUMNS = 'id, account_id, key_id, key_prefix, source, action, method, path, http_status, status, credits, request_id, created_at';
+/** The activity table's columns, in the order the insert statements name and bind them. */
+const COLUMNS = [
+  'id', 'account_id', 'key_id', 'key_prefix', 'source', 'action', 'method', 'path', 'http_status', 'status', 'credits', 'request_id', 'created_at',
+] as const satisfies readonly (keyof ActivityTable)[];
+const ACTIVITY_COLUMNS = COLUMNS.join(', ');
 const ACTIVITY_CHUNK = 50;
 const placeholders = (n: number, pg: boolean, offset = 0) => '(' + Array.from({ length: n }, (_, i) => (pg ? `$${offset + i + 1}` : '?')).join(', ') + ')';
 /** The rows' values in column order, one flat array (a chunk's parameters). */
 function activityValues(rows: ActivityTable[], from: number, to: number): unknown[] {
-  const out = new Array<unknown>((to - from) * 13);
+  const out = new Array<unknown>((to - from) * COLUMNS.length);
   let k = 0;
-  for (let i = from; i < to; i++) {
-    const r = rows[i]!;
-    out[k++] = r.id;
-    out[k++] = r.account_id;
-    out[k++] = r.key_id;
-    out[k++] = r.key_prefix;
-    out[k++] = r.source;
-    out[k++] = r.action;
-    out[k++] = r.method;
-    out[k++] = r.path;
-    out[k++] = r.http_status;
-    out[k++] = r.status;
-    out[k++] = r.credits;
-    out[k++] = r.request_id;
-    out[k++] = r.created_at;
-  }
+  for (let i = from; i < to; i++) for (const column of COLUMNS) out[k++] = rows[i]![column];
   return out;
 }
 
@@ -50,7 +39,7 @@ export class ActivityLog {
     this.db = store.db;
     this.writeNow = store.writeNow;
     const pg = store.dialect === 'postgres';
-    const width = 13;
+    const width = COLUMNS.length;
     const chunk = Array.from({ length: ACTIVITY_CHUNK }, (_, r) => placeholders(width, pg, r * width)).join(', ');
     this.insertChunk = `insert into activity (${ACTIVITY_COLUMNS}) values ${chunk}`;
     this.insertOne = `insert into activity (${ACTIVITY_COLUMNS}) values ${placeholders(width, pg)}`;
