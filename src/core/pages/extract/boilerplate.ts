@@ -53,7 +53,8 @@ const HIDDEN_SPARE_SHARE = 0.4;
 const HIDDEN_CLASS = /(?:^|\s)(?:hidden|hide|d-none|is-hidden|mfp-hide|u-hidden|invisible)(?:\s|$)/i;
 /** Whole class tokens of a tab panel (Bootstrap, Foundation and most themes). */
 const TAB_PANEL = /(?:^|\s)(?:tab-pane|tab-panel|tabpanel|tab-content)(?:\s|$)/i;
-function textLength(el: Element): number {
+/** Text length (whitespace runs count as one) of a subtree, without what is never page text. */
+export function textLength(el: Element): number {
   let n = 0;
   walk(el, (k) => {
     if (isText(k)) n += spaceAwareLength(k.data);

@@ -6,7 +6,7 @@
 import type { PageDocument, PageLink } from '../document.ts';
 import { findFirst, parseHtml, removeNodes, isElement, isText, normalizeSpace, rawText, walk, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { readMetadata, resolveUrl, type PageMetadata } from './metadata.ts';
-import { productExtras, pruneBoilerplate, weakBoilerplate } from './boilerplate.ts';
+import { productExtras, pruneBoilerplate, textLength, weakBoilerplate } from './boilerplate.ts';
 import { linkBoxes, measure, selectMain, spaceAwareLength } from './main-content.ts';
 import { BlockWriter, blocksToText, SKIP_TAGS } from './blocks.ts';
 
@@ -256,17 +256,6 @@ function placeStreamedSegments(body: Element): void {
     const { hidden: _hidden, ...rest } = seg.attribs;
     seg.attribs = rest;
   }
-}
-
-/** Text length (whitespace runs count as one) of a subtree, skipping what is never text. */
-function textLength(el: Element): number {
-  let n = 0;
-  walk(el, (k) => {
-    if (isText(k)) n += spaceAwareLength(k.data);
-    else if (isElement(k) && SKIP_TAGS.has(k.name)) return false;
-    return true;
-  });
-  return n;
 }
 
 export function extractPage(html: string, url: string): PageDocument {
