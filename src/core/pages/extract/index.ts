@@ -347,7 +347,7 @@ export function extractPage(html: string, url: string): PageDocument {
     // A page whose text is all drawn by script may still carry it in its structured data (a
     // forum post's text, a product's description): better that than next to nothing.
     let bodyText = blocksToText(blocks);
-    const words = countWords(bodyText);
+    let words = countWords(bodyText);
     if (words < LD_FALLBACK_WORDS) {
       const ld = jsonLdBody(meta);
       if (ld && countWords(ld) >= Math.max(LD_MIN_WORDS, 2 * words)) {
@@ -357,6 +357,7 @@ export function extractPage(html: string, url: string): PageDocument {
           if (text) blocks.push({ kind: 'paragraph', text });
         }
         bodyText = blocksToText(blocks);
+        words = countWords(bodyText);
       }
     }
     const headings: PageDocument['headings'] = [];
@@ -367,7 +368,7 @@ export function extractPage(html: string, url: string): PageDocument {
       blocks,
       links: { main: mainLinks, all },
       bodyText,
-      wordCount: countWords(bodyText),
+      wordCount: words,
     };
   } catch {
     return emptyDocument(url, meta);
