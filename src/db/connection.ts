@@ -20,6 +20,8 @@ export interface DatabaseHandle {
   readNow?: ReadNow;
   /** SQLite only: see `WriteNow`. */
   writeNow?: WriteNow;
+  /** SQLite only: see `WatchTables`. */
+  watchTables?: WatchTables;
   close(): Promise<void>;
 }
 
@@ -41,6 +43,64 @@ export type ReadNow = (sqlText: string, params: readonly unknown[]) => Record<st
  * is: no per-query promise chain and no spread of hundreds of arguments (bench:api, activity rows).
  */
 export type WriteNow = (statements: readonly { sql: string; params: readonly unknown[] }[]) => boolean;
+
+/**
+ * Returns a stamp function for a set of tables: it returns a number that changes whenever one of
+ * those tables may have changed since the previous call, or undefined while a transaction is open
+ * on the connection (then nothing read may be cached). Exact, so a reader may serve an earlier
+ * answer while the stamp is unchanged:
+ * - writes made through this connection, by any code, committed or not, fire temporary triggers
+ *   (per connection, created here) that bump the stamp; a write later rolled back only costs a
+ *   miss;
+ * - commits by any other connection or process change SQLite's `PRAGMA data_version`, which the
+ *   stamp checks on every call (it ignores this connection's own commits, the triggers' part).
+ * Any commit by another process invalidates, whatever table it wrote: a stamp is cheap to miss.
+ * GET /v1/usage uses it for the balance and the recent ledger (bench:api).
+ */
+export type WatchTables = (tables: readonly string[]) => () => number | undefined;
+
+function tableWatcher(sqlite: BetterSqlite3.Database): WatchTables {
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  const generations: number[] = [];
+  sqlite.function('sightline_table_changed', { deterministic: false }, (watch: unknown) => {
+    generations[Number(watch)]!++;
+    return null;
+  });
+  return (tables) => {
+    for (const table of tables) if (!/^[a-z_]+$/.test(table)) throw new Error(`not a table name: ${table}`);
+    const watch = generations.length;
+    generations.push(0);
+    let installed = false;
+    let seenVersion = 0;
+    let foreign = 0;
+    // The triggers are created on first use, outside any transaction (a trigger created inside
+    // one would vanish with its rollback) and after migrations have created the tables.
+    const install = (): boolean => {
+      try {
+        for (const table of tables) {
+          for (const op of ['insert', 'update', 'delete']) {
+            sqlite.exec(`create temp trigger if not exists sightline_watch_${watch}_${table}_${op} after ${op} on main.${table}
+                         begin select sightline_table_changed(${watch}); end`);
+          }
+        }
+      } catch {
+        return false;
+      }
+      seenVersion = dataVersion.get() as number;
+      return (installed = true);
+    };
+    return () => {
+      if (sqlite.inTransaction || (!installed && !install())) return undefined;
+      const version = dataVersion.get() as number;
+      if (version !== seenVersion) {
+        seenVersion = version;
+        foreign++;
+      }
+      // Both counters only grow, so their sum changes whenever either does and never repeats.
+      return foreign + generations[watch]!;
+    };
+  };
+}
 
 /**
  * Reuses prepared statements by SQL text. Kysely's SQLite driver and the rate limiter's store
@@ -84,6 +144,7 @@ export function openDatabase(url: string): DatabaseHandle {
     sqlite.pragma('foreign_keys = ON');
     // Other processes (a separate worker) may hold the write lock briefly.
     sqlite.pragma('busy_timeout = 5000');
+    const watchTables = tableWatcher(sqlite);
     cachePreparedStatements(sqlite);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
     const readNow: ReadNow = (sqlText, params) =>
@@ -96,7 +157,7 @@ export function openDatabase(url: string): DatabaseHandle {
       writeAll(statements);
       return true;
     };
-    return { db, dialect: 'sqlite', sqlite, readNow, writeNow, close: () => db.destroy() };
+    return { db, dialect: 'sqlite', sqlite, readNow, writeNow, watchTables, close: () => db.destroy() };
   }
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got ${JSON.stringify(url.split(':')[0])})`);
 }
