@@ -7,7 +7,7 @@ import type { PageDocument, PageLink } from '../document.ts';
 import { findFirst, parseHtml, removeNodes, isElement, isText, normalizeSpace, rawText, walk, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { readMetadata, resolveUrl, type PageMetadata } from './metadata.ts';
 import { productExtras, pruneBoilerplate, textLength, weakBoilerplate } from './boilerplate.ts';
-import { linkBoxes, measure, selectMain, spaceAwareLength } from './main-content.ts';
+import { linkBoxes, measure, relatedRails, selectMain, spaceAwareLength } from './main-content.ts';
 import { BlockWriter, blocksToText, SKIP_TAGS } from './blocks.ts';
 
 /** Weak boilerplate (sidebars, related rails) inside the main subtree goes below this share of its text. */
@@ -303,6 +303,8 @@ export function extractPage(html: string, url: string): PageDocument {
     const forum = !product && isForumPage(meta, url);
     const roots = selectMain(body, stats, { keepHeading: product, forum });
     for (const r of roots) {
+      // Rails of other products ("Customers also viewed") titled as such go on product pages.
+      if (product) removeNodes(relatedRails(r, stats));
       // Sidebars and related rails inside the main subtree go when they are a minority of it;
       // when they are most of it, they are the page (a listing or collection).
       const weak = weakBoilerplate(r, { product });

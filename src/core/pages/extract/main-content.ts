@@ -444,3 +444,97 @@ export function linkBoxes(root: Element, stats: Stats): Element[] {
   }
   return out;
 }
+
+/** Titles of rails of other products beside a product ("Customers also viewed", "Similar
+ * items", "You may also like", "Frequently bought together", "Recently viewed"). */
+const RELATED_TITLE = new RegExp(
+  '\\b(?:customers?|people|shoppers|others)\\b.{0,40}\\balso\\b|\\balso (?:viewed|bought|like|liked|purchased|love)\\b|' +
+    '\\b(?:customers|people) who\\b|\\byou (?:may|might|will|could) (?:also )?(?:like|love|enjoy|be interested)|' +
+    '\\bsimilar (?:items|products)\\b|\\brelated (?:products|items)\\b|\\brecently viewed\\b|\\bfrequently (?:bought|purchased)\\b|' +
+    "\\b(?:seller's|sellers) other items\\b|\\bexplore related\\b|\\bcomplete the look\\b|\\bpairs? well with\\b|\\bgoes well with\\b|" +
+    '\\bshop the look\\b|\\bsponsored products\\b|\\bcompare (?:with )?similar\\b|\\bmore from\\b|\\bour (?:best ?sellers|bestsellers)\\b',
+  'i',
+);
+/** Longest title of such a rail (characters). */
+const RELATED_TITLE_MAX = 80;
+/** A rail never takes more than this share of the main box's text. */
+const RELATED_MAX_SHARE = 0.5;
+
+function headingLevel(el: Element): number {
+  const m = /^h([1-6])$/.exec(el.name);
+  return m ? Number(m[1]) : 2;
+}
+
+function plainText(el: Element): string {
+  const parts: string[] = [];
+  const stack: AnyNode[] = [el];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (isText(n)) parts.push(n.data);
+    else if (isElement(n) && !SKIP_TAGS.has(n.name)) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return parts.join('').replace(/\s+/g, ' ').trim();
+}
+
+/** The first text node with a letter or digit under el, in document order. */
+function firstText(el: Element): AnyNode | null {
+  const stack: AnyNode[] = [el];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (isText(n)) {
+      if (/[\p{L}\p{N}]/u.test(n.data)) return n;
+    } else if (isElement(n) && !SKIP_TAGS.has(n.name)) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return null;
+}
+
+/**
+ * Rails of other products inside root (a product page's main box): a short title that names one
+ * ("Similar items", "Customers also viewed") and the box that it opens, i.e. the largest
+ * ancestor that starts with the title, holds no later heading of the same or a higher level (the
+ * next section), not the page's <h1>, and not most of root's text.
+ */
+export function relatedRails(root: Element, stats: Stats): Element[] {
+  const titles: Element[] = [];
+  walkNumbered(root, stats, (i) => {
+    const el = stats.els[i]!;
+    const len = stats.text[i]!;
+    if (len === 0) return false;
+    if (len > RELATED_TITLE_MAX || el === root) return true;
+    if (RELATED_TITLE.test(plainText(el))) titles.push(el);
+    return false;
+  });
+  if (!titles.length) return [];
+  const h1 = findFirst(root, 'h1');
+  const limit = stats.textOf(root) * RELATED_MAX_SHARE;
+  const out: Element[] = [];
+  for (const title of titles) {
+    const level = headingLevel(title);
+    let box = title;
+    for (;;) {
+      const p = box.parent;
+      if (!p || !isElement(p) || p === root) break;
+      if (stats.textOf(p) > limit || (h1 && isAncestor(h1, p))) break;
+      const first = firstText(p);
+      if (!first || !(first === title || isAncestor(first as Element, title))) break;
+      if (laterSection(p, title, level, stats)) break;
+      box = p;
+    }
+    if (!out.some((o) => o === box || isAncestor(box, o))) out.push(box);
+  }
+  return out.filter((o) => !out.some((x) => x !== o && isAncestor(o, x)));
+}
+
+/** True when box holds a heading of level <= level, outside title and outside repeated items
+ * (cards' titles), that is not itself a rail's title. */
+function laterSection(box: Element, title: Element, level: number, stats: Stats): boolean {
+  let found = false;
+  const stack: AnyNode[] = [box];
+  while (stack.length && !found) {
+    const n = stack.pop()!;
+    if (!isElement(n) || n === title || SKIP_TAGS.has(n.name)) continue;
+    if (HEADINGS.has(n.name) && headingLevel(n) <= level && !isRepeatedItem(n, stats) && !RELATED_TITLE.test(plainText(n))) found = true;
+    for (const k of n.children) stack.push(k);
+  }
+  return found;
+}
