@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { toJson } from '../core/freeze.ts';
 import { newId } from '../core/ids.ts';
 import type { Core } from '../core/index.ts';
 import { registerAuth } from './plugins/auth.ts';
@@ -43,7 +44,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }
   });
   // Responses are plain JSON built by the core; the schemas document them, they don't filter them.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // A shared answer (shareAnswer: one the core hands out again, e.g. usage) keeps its text.
+  app.setSerializerCompiler(() => toJson);
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

@@ -5,6 +5,7 @@
 // no query until its balance moves. On Postgres every call reads.
 import { balanceWithRecent } from '../billing/ledger.ts';
 import { formatCredits } from '../money.ts';
+import { shareAnswer } from '../freeze.ts';
 import type { Store } from '../store.ts';
 
 export type Usage = Awaited<ReturnType<typeof readUsage>>;
@@ -42,7 +43,7 @@ function cacheOf(store: Store): UsageCache | null {
   return cache;
 }
 
-/** The usage answer; callers must not modify it (it may be shared with later calls). */
+/** The usage answer; frozen when it is kept, because later calls share it. */
 export async function getUsage(store: Store, accountId: string, recentLimit: number): Promise<Usage> {
   const cache = cacheOf(store);
   const stamp = cache?.stamp();
@@ -58,7 +59,7 @@ export async function getUsage(store: Store, accountId: string, recentLimit: num
   // Kept only if nothing changed while it was read (the read may have waited behind a transaction).
   if (cache.stamp() === stamp) {
     if (cache.answers.size >= MAX_CACHED) cache.answers.clear();
-    cache.answers.set(key, answer);
+    cache.answers.set(key, shareAnswer(answer));
   }
   return answer;
 }

@@ -10,6 +10,7 @@ import { migrateToLatest } from '../../../src/db/migrations.ts';
 import { createAccount } from '../../../src/core/accounts/accounts.ts';
 import { grantCredits, lockAccount, reserveCharge, settleCharge } from '../../../src/core/billing/ledger.ts';
 import { getUsage } from '../../../src/core/reports/usage.ts';
+import { toJson } from '../../../src/core/freeze.ts';
 import { storeOf, type Store } from '../../../src/core/store.ts';
 import { freshDatabaseUrl, usingPostgres } from '../../helpers/harness.ts';
 
@@ -49,7 +50,12 @@ describe('usage answer kept between calls', () => {
     const first = await getUsage(store, accountId, 20);
     const second = await getUsage(store, accountId, 20);
     assert.deepEqual(second, first);
-    if (!usingPostgres) assert.equal(second, first, 'kept on SQLite');
+    if (!usingPostgres) {
+      assert.equal(second, first, 'kept on SQLite');
+      assert.ok(Object.isFrozen(second.credits) && Object.isFrozen(second.recent[0]), 'a kept answer cannot be changed by a caller');
+      assert.equal(toJson(second), JSON.stringify(second));
+      assert.equal(toJson(second), toJson(first), 'its JSON text is kept with it');
+    }
     assert.equal((await getUsage(store, accountId, 1)).recent.length, 1, 'each limit has its own answer');
   });
 
