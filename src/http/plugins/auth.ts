@@ -1,6 +1,6 @@
 // Bearer authentication, scope checks, per-key rate limits and the activity log, as hooks on
 // every route that declares an `action` in its config. Public routes (health, docs) declare none.
-import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, onResponseHookHandler } from 'fastify';
 import { authenticate, authenticateCached, requireScope, touchKey, type Principal } from '../../core/accounts/accounts.ts';
 import type { Scope } from '../../core/accounts/scopes.ts';
 import type { ActionContext } from '../../core/billing/actions.ts';
@@ -72,9 +72,7 @@ export function registerAuth(app: FastifyInstance, core: Core, limiter: KeyRateL
   // A callback hook with a synchronous path: a key verified within the cache TTL whose process
   // still holds rate-limit points costs no promise at all (bench:api); anything else (first use
   // of a key, a batch refill, every error) goes through the async path.
-  app.addHook('onRequest', (request, reply, done) => {
-    const config = request.routeOptions.config;
-    if (!config?.action) return done();
+  const authHook = (config: FastifyContextConfig): onRequestHookHandler => (request, reply, done) => {
     const principal = authenticateCached(core.store.db, bearerToken(request), 'api');
     if (principal) {
       identify(request, principal);
@@ -93,12 +91,11 @@ export function registerAuth(app: FastifyInstance, core: Core, limiter: KeyRateL
       return;
     }
     slowPath(request, reply, config).then(() => done(), done);
-  });
+  };
 
-  app.addHook('onResponse', (request, reply, done) => {
+  const activityHook = (action: string): onResponseHookHandler => (request, reply, done) => {
     const principal = request.principal;
-    const action = request.routeOptions.config?.action;
-    if (!principal || !action) return done();
+    if (!principal) return done();
     const status = reply.statusCode;
     core.activity.record({
       id: newId('act'),
@@ -116,5 +113,19 @@ export function registerAuth(app: FastifyInstance, core: Core, limiter: KeyRateL
       created_at: nowIso(),
     });
     done();
+  };
+
+  // The hooks go on exactly the routes that declare an action, each with its config in hand:
+  // public routes (health, docs) pay nothing for them, and no request reads
+  // request.routeOptions, which Fastify builds anew on every access (bench:api).
+  app.addHook('onRoute', (route) => {
+    const config = route.config as FastifyContextConfig | undefined;
+    if (!config?.action) return;
+    route.onRequest = [authHook(config), ...hookList(route.onRequest)];
+    route.onResponse = [...hookList(route.onResponse), activityHook(config.action)];
   });
+}
+
+function hookList<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
