@@ -209,3 +209,23 @@ test('the chosen box is narrowed to the child that holds nearly all of its prose
   inOrder(doc.bodyText, ['Sourdough is explained', 'Baking is explained']);
   assert.ok(!doc.bodyText.includes('Spring sale'));
 });
+
+test('inline display:none boxes go (sign-in dialogs), collapsed accordion answers stay', () => {
+  const html = `<html><body><main><h1>Hiking boots</h1>${prose('Waterproofing')}` +
+    `<div class="account-signin" style="display: none"><p>Enter your email to sign in or create an account, we will check for you and send a link.</p></div>` +
+    `<div class="faq"><h2>How do they fit?</h2><div class="accordion-body" style="display:none">${prose('Sizing')}</div></div>${prose('Resoling')}</main></body></html>`;
+  const doc = extractPage(html, 'https://example.com/boots');
+  inOrder(doc.bodyText, ['Waterproofing is explained', 'Sizing is explained', 'Resoling is explained']);
+  assert.ok(!doc.bodyText.includes('Enter your email'));
+});
+
+test('product page: a rail of other products goes with its title, the next section stays', () => {
+  const card = (n: number) => `<li class="card"><a href="/p/${n}">Other kettle ${n}</a><span>$${n}9.00</span></li>`;
+  const html = `<html><head><meta property="og:type" content="product"></head><body><main><h1>Steel kettle</h1><p>$49.00</p>` +
+    `${prose('Boiling')}${prose('Pouring')}` +
+    `<section><div class="head"><h2>Customers also viewed</h2><a href="/more">See all</a></div><ul>${[1, 2, 3, 4, 5].map(card).join('')}</ul></section>` +
+    `<section><h2>Specifications</h2>${prose('Capacity')}</section></main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/kettle');
+  inOrder(doc.bodyText, ['Steel kettle', 'Boiling is explained', 'Specifications', 'Capacity is explained']);
+  for (const junk of ['Customers also viewed', 'Other kettle', 'See all', '$19.00']) assert.ok(!doc.bodyText.includes(junk), `"${junk}" should be removed`);
+});

@@ -51,6 +51,16 @@ const FORM_SPARE_SHARE = 0.3;
 const HIDDEN_SPARE_SHARE = 0.4;
 /** Whole class tokens that hide an element in common CSS frameworks (not "hidden-xs" and the like). */
 const HIDDEN_CLASS = /(?:^|\s)(?:hidden|hide|d-none|is-hidden|mfp-hide|u-hidden|invisible)(?:\s|$)/i;
+/** An inline display:none (sign-in dialogs, account menus, mini carts, hidden carousels). Not
+ * visibility:hidden: a child may be visible inside it. */
+const HIDDEN_STYLE = /(?:^|;)\s*display\s*:\s*none/i;
+/** Class/id words of a collapsed section that a click opens (accordions, "read more", FAQ
+ * answers): hidden by an inline style until then, but content. */
+const DISCLOSURE = /collaps|accordion|expand|panel|answer|faq|read-?more|more-?text|truncat|spoiler|details|description|toggle/i;
+function isDisclosure(el: Element): boolean {
+  const a = el.attribs;
+  return a.role === 'region' || DISCLOSURE.test(`${a.class ?? ''} ${a.id ?? ''}`) || (a.class !== undefined && /(?:^|\s)content(?:\s|$)/.test(a.class));
+}
 /** Whole class tokens of a tab panel (Bootstrap, Foundation and most themes). */
 const TAB_PANEL = /(?:^|\s)(?:tab-pane|tab-panel|tabpanel|tab-content)(?:\s|$)/i;
 /** Text length (whitespace runs count as one) of a subtree, without what is never page text. */
@@ -114,7 +124,7 @@ export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
     // A tab panel is hidden until its tab is picked, but it is the page's content (the other
     // languages of a code sample, a product's specs tab): it stays, and what is inside is judged.
     if (a.role === 'tabpanel' || (a.class && TAB_PANEL.test(a.class))) return true;
-    if (a.hidden !== undefined || a.type === 'hidden' || (a.class && HIDDEN_CLASS.test(a.class))) {
+    if (a.hidden !== undefined || a.type === 'hidden' || (a.class && HIDDEN_CLASS.test(a.class)) || (a.style !== undefined && HIDDEN_STYLE.test(a.style) && !isDisclosure(el))) {
       // Spared when it holds most of the page: streamed server rendering (React's
       // <div hidden id="S:0">) parks the whole content in a hidden box that a script reveals.
       if (opts.bodyTextLength && textLength(el) / opts.bodyTextLength > HIDDEN_SPARE_SHARE) return true;
