@@ -61,10 +61,11 @@ export interface RouteSpec<Q extends AnyZod, B extends AnyZod, P extends AnyZod>
   params?: P;
   response: AnyZod;
   errors: number[];
+  /** May answer synchronously (a kept answer): Fastify then sends it without a promise. */
   handler: (
     ctx: { query: z.output<Q>; body: z.output<B>; params: z.output<P>; request: FastifyRequest; reply: FastifyReply },
     core: Core,
-  ) => Promise<unknown>;
+  ) => unknown;
 }
 
 export function defineRoute<Q extends AnyZod = z.ZodUndefined, B extends AnyZod = z.ZodUndefined, P extends AnyZod = z.ZodUndefined>(
@@ -92,7 +93,7 @@ export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<Any
       ...(spec.params ? { params: spec.params } : {}),
       response,
     },
-    handler: async (request, reply) =>
+    handler: (request, reply) =>
       spec.handler(
         { query: request.query as never, body: request.body as never, params: request.params as never, request, reply },
         core,

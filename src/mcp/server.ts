@@ -45,7 +45,7 @@ export const MCP_TOOLS: ToolDef[] = [
     scope: 'runs:read',
     action: 'usage.read',
     input: { recent_limit: z.number().int().min(1).max(100).optional() },
-    run: (a, ctx, core) => getUsage(core.store, ctx.accountId, a.recent_limit ?? 20),
+    run: async (a, ctx, core) => getUsage(core.store, ctx.accountId, a.recent_limit ?? 20),
   },
   {
     name: 'list_visibility_models',

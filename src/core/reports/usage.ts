@@ -43,8 +43,11 @@ function cacheOf(store: Store): UsageCache | null {
   return cache;
 }
 
-/** The usage answer; frozen when it is kept, because later calls share it. */
-export async function getUsage(store: Store, accountId: string, recentLimit: number): Promise<Usage> {
+/**
+ * The usage answer: synchronously when a kept one still holds (no promise on a poll's path), else
+ * read. Frozen when it is kept, because later calls share it.
+ */
+export function getUsage(store: Store, accountId: string, recentLimit: number): Usage | Promise<Usage> {
   const cache = cacheOf(store);
   const stamp = cache?.stamp();
   if (!cache || stamp === undefined) return readUsage(store, accountId, recentLimit);
@@ -53,8 +56,10 @@ export async function getUsage(store: Store, accountId: string, recentLimit: num
     cache.answers.clear();
   }
   const key = `${accountId} ${recentLimit}`;
-  const known = cache.answers.get(key);
-  if (known) return known;
+  return cache.answers.get(key) ?? readAndKeep(store, cache, stamp, key, accountId, recentLimit);
+}
+
+async function readAndKeep(store: Store, cache: UsageCache, stamp: number, key: string, accountId: string, recentLimit: number): Promise<Usage> {
   const answer = await readUsage(store, accountId, recentLimit);
   // Kept only if nothing changed while it was read (the read may have waited behind a transaction).
   if (cache.stamp() === stamp) {

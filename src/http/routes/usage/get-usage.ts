@@ -27,5 +27,5 @@ export default defineRoute({
   querystring: Query,
   response: Response,
   errors: [422],
-  handler: async ({ query, request }, core) => getUsage(core.store, actionContext(request).accountId, query.recent_limit),
+  handler: ({ query, request }, core) => getUsage(core.store, actionContext(request).accountId, query.recent_limit),
 });
