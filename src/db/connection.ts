@@ -61,6 +61,7 @@ export type WatchTables = (tables: readonly string[]) => () => number | undefine
 
 function tableWatcher(sqlite: BetterSqlite3.Database): WatchTables {
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  const schemaVersion = sqlite.prepare('pragma schema_version').pluck();
   const generations: number[] = [];
   sqlite.function('sightline_table_changed', { deterministic: false }, (watch: unknown) => {
     generations[Number(watch)]!++;
@@ -72,6 +73,7 @@ function tableWatcher(sqlite: BetterSqlite3.Database): WatchTables {
     generations.push(0);
     let installed = false;
     let seenVersion = 0;
+    let seenSchema = 0;
     let foreign = 0;
     // The triggers are created on first use, outside any transaction (a trigger created inside
     // one would vanish with its rollback) and after migrations have created the tables.
@@ -84,9 +86,10 @@ function tableWatcher(sqlite: BetterSqlite3.Database): WatchTables {
           }
         }
       } catch {
-        return false;
+        return (installed = false);
       }
       seenVersion = dataVersion.get() as number;
+      seenSchema = schemaVersion.get() as number;
       return (installed = true);
     };
     return () => {
@@ -95,6 +98,14 @@ function tableWatcher(sqlite: BetterSqlite3.Database): WatchTables {
       if (version !== seenVersion) {
         seenVersion = version;
         foreign++;
+        // After another process changed the schema (a migration), make sure the triggers are
+        // all there (create … if not exists): SQLite keeps them on a table rebuilt under the
+        // same name (the test), and this costs nothing unless the schema changed.
+        const schema = schemaVersion.get() as number;
+        if (schema !== seenSchema) {
+          seenSchema = schema;
+          if (!install()) return undefined;
+        }
       }
       // Both counters only grow, so their sum changes whenever either does and never repeats.
       return foreign + generations[watch]!;

@@ -114,6 +114,19 @@ describe('usage answer kept between calls', () => {
     await check('14.00', 'rolled back');
   });
 
+  it('still sees its own writes after another process rebuilt a watched table (a migration)', async (t) => {
+    if (usingPostgres) return t.skip('nothing is kept on Postgres');
+    await check('14.00', 'before the rebuild');
+    await sql`create table ledger_rebuilt as select * from ledger_entries`.execute(other.db);
+    await sql`drop table ledger_entries`.execute(other.db);
+    await sql`alter table ledger_rebuilt rename to ledger_entries`.execute(other.db);
+    await check('14.00', 'after the rebuild');
+    await grantCredits(store, accountId, 1_00);
+    await check('15.00', 'own grant after the rebuild');
+    await grantCredits(store, accountId, 1_00);
+    await check('16.00', 'and the next one');
+  });
+
   it('is not invalidated by writes to other tables (the activity log)', async (t) => {
     if (usingPostgres) return t.skip('nothing is kept on Postgres');
     const stamp = handle.watchTables!(['accounts', 'ledger_entries']);
