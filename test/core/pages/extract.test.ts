@@ -229,3 +229,11 @@ test('product page: a rail of other products goes with its title, the next secti
   inOrder(doc.bodyText, ['Steel kettle', 'Boiling is explained', 'Specifications', 'Capacity is explained']);
   for (const junk of ['Customers also viewed', 'Other kettle', 'See all', '$19.00']) assert.ok(!doc.bodyText.includes(junk), `"${junk}" should be removed`);
 });
+
+test('a box named for its pager that wraps the whole product grid is not dropped as a pager', () => {
+  const card = (n: number) => `<div class="card"><a href="/p/${n}">Graphic tee number ${n}</a><p>Oversized fit</p><p>$${n}6</p></div>`;
+  const html = `<html><body><main><h1>T-shirts</h1><div class="filtering-and-pagination_container"><div class="grid">${[1, 2, 3, 4, 5, 6, 7, 8, 9].map(card).join('')}</div>` +
+    `<div class="pagination-bottom">Viewing 1 - 9 of 40 products</div></div><div class="seo">${prose('Workout shirts')}${prose('Fabrics')}</div></main></body></html>`;
+  const doc = extractPage(html, 'https://example.com/collections/tees');
+  inOrder(doc.bodyText, ['Graphic tee number 1', 'Graphic tee number 9', 'Workout shirts is explained']);
+});

@@ -187,13 +187,23 @@ function isUtilityForm(form: Element): boolean {
   return /search|comment|login|signin|subscribe|newsletter|signup|register|cart|reply/i.test(sig);
 }
 
+/** A box named for its pager ("filtering-and-pagination") that holds more than a pager's text
+ * wraps the list it pages through. */
+const PAGER = /(?:^|[^a-z])(?:pagination|pager)(?:$|[^a-z])/i;
+const PAGER_MAX_TEXT = 500;
+function isBigPager(el: Element, cls: string): boolean {
+  if (!PAGER.test(cls)) return false;
+  const rest = cls.replace(/pagination|pager/gi, ' ');
+  return !WEAK_NEGATIVE.test(rest) && textLength(el) > PAGER_MAX_TEXT;
+}
+
 /** Top-most boxes under root whose class/id says "sidebar, related, widget…". */
 export function weakBoilerplate(root: Element, opts: { product?: boolean } = {}): Element[] {
   const out: Element[] = [];
   walk(root, (n) => {
     if (!isElement(n)) return false;
     const cls = `${n.attribs.class ?? ''} ${n.attribs.id ?? ''}`;
-    if (cls.length > 1 && (WEAK_NEGATIVE.test(cls) || (opts.product && PRODUCT_EXTRAS.test(cls))) && !POSITIVE.test(cls) && n.name !== 'article' && n.name !== 'main') {
+    if (cls.length > 1 && (WEAK_NEGATIVE.test(cls) || (opts.product && PRODUCT_EXTRAS.test(cls))) && !POSITIVE.test(cls) && n.name !== 'article' && n.name !== 'main' && !isBigPager(n, cls)) {
       out.push(n);
       return false;
     }
