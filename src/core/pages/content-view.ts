@@ -55,17 +55,52 @@ function repeatsTitle(heading: string, title: string): boolean {
   return t === h || (t.startsWith(h) && /^\s*[|\-–—:·•]/.test(t.slice(h.length)));
 }
 
+/**
+ * Collects the view's pieces and joins them every CHUNK characters. Why: a big page has a
+ * hundred thousand blocks, and a list of every rendered block lives until the final join, long
+ * enough to be promoted to the old generation; joined in chunks, the pieces die young and the
+ * view costs about twice its own size at the end (chunks + result), not several times.
+ */
+class ViewBuilder {
+  private static readonly CHUNK = 1 << 16;
+  private readonly chunks: string[] = [];
+  private parts: string[] = [];
+  private size = 0;
+  push(text: string): void {
+    this.parts.push(text);
+    this.size += text.length;
+    if (this.size >= ViewBuilder.CHUNK) this.flush();
+  }
+  private flush(): void {
+    if (!this.parts.length) return;
+    this.chunks.push(this.parts.join('\n\n'));
+    this.parts = [];
+    this.size = 0;
+  }
+  /** The view with its final newline, as one flat string (a `${view}\n` would be a rope that
+   * every later slice or serialization first copies flat). */
+  finish(): string {
+    this.flush();
+    const chunks = this.chunks;
+    if (!chunks.length) return '';
+    chunks[chunks.length - 1] += '\n';
+    return chunks.length === 1 ? chunks[0]! : chunks.join('\n\n');
+  }
+}
+
 export function renderContentView(doc: PageDocument): string {
-  const parts: string[] = [];
+  const out = new ViewBuilder();
   const title = doc.title ? oneLine(doc.title) : '';
-  if (title) parts.push(`# ${title}`);
+  if (title) out.push(`# ${title}`);
   const description = doc.description ? oneLine(doc.description) : '';
-  if (description) parts.push(description);
-  for (const [i, b] of doc.blocks.entries()) {
+  if (description) out.push(description);
+  const blocks = doc.blocks;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i]!;
     // A leading h1 that only repeats the title (often "Title | Site") would print it twice.
     if (i === 0 && b.kind === 'heading' && b.level === 1 && repeatsTitle(oneLine(b.text), title)) continue;
     const text = renderBlock(b);
-    if (text) parts.push(text);
+    if (text) out.push(text);
   }
-  return parts.length ? `${parts.join('\n\n')}\n` : '';
+  return out.finish();
 }

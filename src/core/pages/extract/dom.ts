@@ -94,6 +94,27 @@ const KEPT_ATTRIBUTES = new Set([
 /** Shared by all elements without a kept attribute; the extractor never writes attributes. */
 const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
+/** Attributes whose values repeat across a page (class names, roles, link relations). */
+const REPEATED_VALUES = new Set(['class', 'role', 'rel', 'type', 'itemprop', 'property', 'name', 'lang', 'http-equiv', 'hidden', 'aria-label', 'title']);
+/** Texts up to this long are copies, not views of the page's string (V8 slices only longer ones); most repeat. */
+const SHORT_TEXT = 12;
+
+/**
+ * One string per distinct short value while a page is parsed: every text and attribute value
+ * arrives as a new string, and on a big page most are repeats ("Share", "\n  ", "nav-item").
+ * Bounded, so a page of unique values costs a few hundred kilobytes of table, not a copy of itself.
+ */
+class StringPool {
+  private readonly map = new Map<string, string>();
+  intern(s: string): string {
+    if (s.length > 64) return s;
+    const known = this.map.get(s);
+    if (known !== undefined) return known;
+    if (this.map.size < 8192) this.map.set(s, s);
+    return s;
+  }
+}
+
 /*
  * Node classes with the same field names as domhandler's (type, name, attribs, children, parent,
  * data), so the domhandler types describe them. `type` lives on each class's prototype, not on
@@ -145,6 +166,8 @@ export function parseHtml(html: string): Document {
     const kids = el.children;
     if (kids.length) el.children = kids.slice();
   };
+  const tagNames = new Map<string, string>();
+  const strings = new StringPool();
   const root = new RootNode(null, 'root');
   root.attribs = {};
   const stack: ElementNode[] = [root];
@@ -152,7 +175,10 @@ export function parseHtml(html: string): Document {
     {
       // onopentagname + onattribute instead of onopentag: with no onopentag handler the
       // parser never builds an object of all attributes per tag, only the kept ones exist.
-      onopentagname(name) {
+      onopentagname(slice) {
+        // Every tag name arrives as its own new string: one copy per name instead.
+        let name = tagNames.get(slice);
+        if (name === undefined) tagNames.set(slice, (name = slice));
         const top = stack[stack.length - 1]!;
         const el = name === 'script' ? new ScriptNode(top, name) : name === 'style' ? new StyleNode(top, name) : new ElementNode(top, name);
         top.children.push(el);
@@ -163,7 +189,7 @@ export function parseHtml(html: string): Document {
         const el = stack[stack.length - 1]!;
         if (el.attribs === NO_ATTRIBUTES) el.attribs = {};
         // The first of duplicate attributes wins, as in browsers.
-        if (!Object.prototype.hasOwnProperty.call(el.attribs, name)) el.attribs[name] = value;
+        if (!Object.prototype.hasOwnProperty.call(el.attribs, name)) el.attribs[name] = REPEATED_VALUES.has(name) ? strings.intern(value) : value;
       },
       onclosetag() {
         if (stack.length > 1) finish(stack.pop()!);
@@ -173,7 +199,7 @@ export function parseHtml(html: string): Document {
         const kids = top.children;
         const last = kids[kids.length - 1];
         if (last instanceof TextNode) last.data += data;
-        else kids.push(new TextNode(top, data));
+        else kids.push(new TextNode(top, data.length <= SHORT_TEXT ? strings.intern(data) : data));
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
