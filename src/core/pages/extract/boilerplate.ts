@@ -187,14 +187,31 @@ function isUtilityForm(form: Element): boolean {
   return /search|comment|login|signin|subscribe|newsletter|signup|register|cart|reply/i.test(sig);
 }
 
-/** A box named for its pager ("filtering-and-pagination") that holds more than a pager's text
- * wraps the list it pages through. */
+/** A box named for its pager ("filtering-and-pagination") that holds more than a pager's text,
+ * mostly not links, wraps the list it pages through (a pager is page-number links). */
 const PAGER = /(?:^|[^a-z])(?:pagination|pager)(?:$|[^a-z])/i;
 const PAGER_MAX_TEXT = 500;
+const PAGER_LINK_SHARE = 0.5;
 function isBigPager(el: Element, cls: string): boolean {
   if (!PAGER.test(cls)) return false;
   const rest = cls.replace(/pagination|pager/gi, ' ');
-  return !WEAK_NEGATIVE.test(rest) && textLength(el) > PAGER_MAX_TEXT;
+  if (WEAK_NEGATIVE.test(rest)) return false;
+  let text = 0;
+  let link = 0;
+  walk(el, (k) => {
+    if (isText(k)) {
+      const n = spaceAwareLength(k.data);
+      text += n;
+      for (let p = k.parent; p && p !== el; p = p.parent) {
+        if (isElement(p) && p.name === 'a') {
+          link += n;
+          break;
+        }
+      }
+    } else if (isElement(k) && ALWAYS_DROP.has(k.name)) return false;
+    return true;
+  });
+  return text > PAGER_MAX_TEXT && link < text * PAGER_LINK_SHARE;
 }
 
 /** Top-most boxes under root whose class/id says "sidebar, related, widget…". */
