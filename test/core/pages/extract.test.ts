@@ -237,3 +237,12 @@ test('a box named for its pager that wraps the whole product grid is not dropped
   const doc = extractPage(html, 'https://example.com/collections/tees');
   inOrder(doc.bodyText, ['Graphic tee number 1', 'Graphic tee number 9', 'Workout shirts is explained']);
 });
+
+test('a page drawn by script that leaves only a few short fragments has no main content; a short sentence stays', () => {
+  const shell = extractPage('<html><body><div id="app"><h1>Standing Desk</h1><p>$599</p><p>800-349-3839</p><p>Loading...</p></div></body></html>', 'https://shop.example.com/desk');
+  assert.equal(shell.bodyText, '');
+  assert.equal(shell.wordCount, 0);
+  assert.deepEqual(shell.blocks, []);
+  const note = extractPage('<html><body><main><p>The shop is closed for inventory until Monday.</p></main></body></html>', 'https://shop.example.com/');
+  assert.equal(note.bodyText, 'The shop is closed for inventory until Monday.');
+});
