@@ -246,3 +246,12 @@ test('a page drawn by script that leaves only a few short fragments has no main 
   const note = extractPage('<html><body><main><p>The shop is closed for inventory until Monday.</p></main></body></html>', 'https://shop.example.com/');
   assert.equal(note.bodyText, 'The shop is closed for inventory until Monday.');
 });
+
+test("product page: the shop's shipping, returns and warranty boxes go, the description stays", () => {
+  const html = `<html><head><meta property="og:type" content="product"></head><body><main><h1>Stoneware mug</h1><p>$32.00</p>` +
+    `${prose('Glaze')}${prose('Handle')}<div class="shipping-and-returns"><p>Returns accepted within 14 days; buyers pay return shipping costs unless the item arrived damaged.</p></div>` +
+    `${prose('Capacity')}</main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/mug');
+  inOrder(doc.bodyText, ['Stoneware mug', 'Glaze is explained', 'Capacity is explained']);
+  assert.ok(!doc.bodyText.includes('Returns accepted'));
+});
