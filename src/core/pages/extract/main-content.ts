@@ -452,7 +452,9 @@ const RELATED_TITLE = new RegExp(
     '\\b(?:customers|people) who\\b|\\byou (?:may|might|will|could) (?:also )?(?:like|love|enjoy|be interested)|' +
     '\\bsimilar (?:items|products)\\b|\\brelated (?:products|items)\\b|\\brecently viewed\\b|\\bfrequently (?:bought|purchased)\\b|' +
     "\\b(?:seller's|sellers) other items\\b|\\bexplore related\\b|\\bcomplete the look\\b|\\bpairs? well with\\b|\\bgoes well with\\b|" +
-    '\\bshop the look\\b|\\bsponsored products\\b|\\bcompare (?:with )?similar\\b|\\bmore from\\b|\\bour (?:best ?sellers|bestsellers)\\b',
+    '\\bshop the look\\b|\\bsponsored products\\b|\\bcompare (?:with )?similar\\b|\\bmore from\\b|\\bour (?:best ?sellers|bestsellers)\\b|' +
+    '\\boften (?:viewed|bought|purchased)\\b|\\bbetter together\\b|\\bmore like this\\b|\\bsimilar (?:styles?|models?)\\b|\\bvariations of this\\b|' +
+    '\\bhow about these\\b|\\b(?:wear|style|pair) it with\\b|\\binspired by your\\b|\\bpopular (?:products|items)\\b|\\btrending (?:now|products)\\b',
   'i',
 );
 /** Longest title of such a rail (characters). */
