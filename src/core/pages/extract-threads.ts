@@ -42,9 +42,14 @@ export interface ExtractorOptions {
   entry?: URL;
 }
 
-/** Extraction on the calling thread: what every path ends up running. */
-export function extractInProcess(html: string, url: string): ExtractedPage {
+/**
+ * Extraction on the calling thread: what every path ends up running. `between` runs after the
+ * document is extracted and before the content view is rendered, when the page's tree is garbage
+ * (the worker collects it there, see extract-thread-entry.mjs).
+ */
+export function extractInProcess(html: string, url: string, between?: () => void): ExtractedPage {
   const document = extractPage(html, url);
+  between?.();
   return { document, contentView: renderContentView(document) };
 }
 
