@@ -1,13 +1,17 @@
-// Entry of a page extraction worker thread (see extract-threads.ts). Worker threads do not
-// inherit the parent's `--import tsx` loader, so tsx is registered here before the TypeScript
-// sources load. It answers each { html, url } with { bytes } (the v8-serialized result, its
-// buffer transferred) or { error }.
+// Entry of a page extraction worker thread (see extract-threads.ts). It answers each
+// { html, url } with { bytes } (the v8-serialized result, its buffer transferred) or { error }.
+// Threads normally run this module bundled into plain JavaScript with the sources it imports
+// (workerEntry in extract-threads.ts). Run as a file, it first registers tsx: worker threads do
+// not inherit the parent's `--import tsx` loader.
 import { serialize, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
 
-register();
+// esbuild sets SIGHTLINE_BUNDLED when it bundles this module (workerEntry in extract-threads.ts).
+if (!import.meta.SIGHTLINE_BUNDLED) {
+  const { register } = await import('tsx/esm/api');
+  register();
+}
 const { extractInProcess } = await import('./extract-threads.ts');
 
 /*

@@ -10,6 +10,10 @@
 // clone. Workers start on first use and stop after being idle, so a process that never sees a big
 // page never pays for one.
 import { deserialize } from 'node:v8';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PageDocument } from './document.ts';
 import { extractPage } from './extract/index.ts';
@@ -70,7 +74,53 @@ interface Thread {
   idle: NodeJS.Timeout | null;
 }
 
-const WORKER_URL = new URL('./extract-thread-entry.mjs', import.meta.url);
+/** The worker's entry as a file: it registers tsx in the thread, then loads the TypeScript sources. */
+function entryFile(): URL {
+  // A function, not a constant: this module is also part of the bundled entry (workerEntry),
+  // where there is no such file next to it.
+  return new URL('./extract-thread-entry.mjs', import.meta.url);
+}
+
+let bundledEntry: Promise<URL> | null = null;
+/**
+ * The worker's entry as one plain-JavaScript module, bundled once per process with esbuild (what
+ * tsx itself runs on). Why: tsx in a thread is a second thread of its own (Node 20 runs module
+ * hooks in a separate thread), about 15 MB of the process's memory for as long as the worker
+ * lives, next to the page's tree at the worst moment. Where esbuild cannot be loaded or fails,
+ * the file entry is used.
+ */
+function workerEntry(): Promise<URL> {
+  bundledEntry ??= (async () => {
+    const file = entryFile();
+    try {
+      const esbuild = await import('esbuild');
+      // Written by esbuild to a directory of this process's own, removed when it exits: the
+      // bundle (~250 KB) never passes through this thread's heap.
+      const dir = mkdtempSync(join(tmpdir(), 'sightline-extract-'));
+      process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+      const outfile = join(dir, 'extract-thread.mjs');
+      await esbuild.build({
+        entryPoints: [fileURLToPath(file)],
+        outfile,
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        logLevel: 'silent',
+        // Only imported when the entry runs unbundled (see there).
+        external: ['tsx', 'tsx/*'],
+        define: { 'import.meta.SIGHTLINE_BUNDLED': 'true' },
+      });
+      // esbuild's service is a child process that would otherwise stay for the process's life.
+      await esbuild.stop();
+      return pathToFileURL(outfile);
+    } catch (err) {
+      warn('page extraction threads load their TypeScript sources through tsx (bundling failed)', err);
+      return file;
+    }
+  })();
+  return bundledEntry;
+}
 /** A result this big (serialized) retires its thread first (see the message handler). */
 const RESTART_BYTES = 8 * 1024 * 1024;
 
@@ -146,8 +196,8 @@ export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor 
     }
   }
 
-  function spawn(): Thread {
-    const worker = new Worker(opts.entry ?? WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 16 } });
+  function spawn(entry: URL): Thread {
+    const worker = new Worker(entry, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 16 } });
     const thread: Thread = { worker, job: null, deadline: null, ready: false, idle: null };
     worker.on('message', (msg: { ready?: true; bytes?: ArrayBuffer; error?: string }) => {
       if (msg.ready) {
@@ -182,11 +232,28 @@ export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor 
     return thread;
   }
 
+  // The entry threads start from: given, or bundled on first use (workerEntry).
+  let entry: URL | null = opts.entry ?? null;
+  let entryPending = false;
+
   function dispatch() {
     while (queue.length) {
       if (broken) return void queue.splice(0).forEach(runInProcess);
       let thread = [...threads].find((t) => !t.job);
-      if (!thread && threads.size < size) thread = spawn();
+      if (!thread && threads.size < size) {
+        if (!entry) {
+          if (!entryPending) {
+            entryPending = true;
+            void workerEntry().then((url) => {
+              entry = url;
+              entryPending = false;
+              dispatch();
+            });
+          }
+          return;
+        }
+        thread = spawn(entry);
+      }
       if (!thread) return;
       const job = queue.shift()!;
       if (thread.idle) clearTimeout(thread.idle);
