@@ -338,8 +338,8 @@ export function selectMain(body: Element, stats: Stats, opts: { keepHeading?: bo
   return [els[best]!];
 }
 
-/** Class/id naming a product's description, details or specs box. */
-const DESCRIPTION = /(?:^|[^a-z])(?:(?:product-?|item-?|tab-?)?(?:description|desc|details|specs|specifications|specification|features|overview)(?:-?content|-?panel|-?text|-?body|-?wrapper|-?container)?)(?:$|[^a-z])/i;
+/** Class/id naming a product's description, details, specs, highlights, ingredients or materials box. */
+const DESCRIPTION = /(?:^|[^a-z])(?:(?:product-?|item-?|tab-?)?(?:description|desc|details|specs|specifications|specification|features|overview|highlights|ingredients|materials|dimensions|tech-?specs|feature-?bullets|attributes|characteristics|about-?(?:this-?)?(?:item|product))(?:-?content|-?panel|-?text|-?body|-?wrapper|-?container)?)(?:$|[^a-z])/i;
 /** Least prose (characters) the description boxes must hold together, and least share of the
  * chosen box's prose. */
 const DESCRIPTION_MIN = 200;
