@@ -58,6 +58,7 @@ export function extractInProcess(html: string, url: string, between?: () => void
 }
 
 interface Job {
+  /** Emptied once a ready thread has it (see release): only a thread that never gets ready gives it back. */
   html: string;
   url: string;
   resolve(page: ExtractedPage): void;
@@ -196,12 +197,22 @@ export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor 
     }
   }
 
+  /**
+   * The thread has its own copy of the page now: this one is not needed any more (a ready
+   * thread's job ends in its result or in extraction_failed, never back in process), so the
+   * caller's page can be freed while the thread works (5 MiB of body at the fetch cap).
+   */
+  function release(job: Job) {
+    job.html = '';
+  }
+
   function spawn(entry: URL): Thread {
     const worker = new Worker(entry, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 16 } });
     const thread: Thread = { worker, job: null, deadline: null, ready: false, idle: null };
     worker.on('message', (msg: { ready?: true; bytes?: ArrayBuffer; error?: string }) => {
       if (msg.ready) {
         thread.ready = true;
+        if (thread.job) release(thread.job);
         return;
       }
       const job = thread.job;
@@ -272,6 +283,7 @@ export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor 
       }, timeoutMs);
       thread.deadline.unref();
       thread.worker.postMessage({ html: job.html, url: job.url });
+      if (thread.ready) release(job);
     }
     for (const thread of threads) {
       if (thread.job || thread.idle) continue;

@@ -7,7 +7,7 @@
 // concurrent loads of one URL share a single fetch, so a client paging through a long page with `offset` costs one fetch, not one
 // per slice. Failures are never cached: the next call tries again.
 import type { PageDocument } from './document.ts';
-import { createPageExtractor, type PageExtractor } from './extract-threads.ts';
+import { createPageExtractor, type ExtractedPage, type PageExtractor } from './extract-threads.ts';
 import { EMPTY_ALLOWLIST, type FetchAllowlist } from './fetch/address-policy.ts';
 import { FetchError } from './fetch/errors.ts';
 import { fetchPage, type FetchOptions, type FetchedPage } from './fetch/fetch-page.ts';
@@ -175,7 +175,12 @@ export function createPageLoader(opts: PageLoaderOptions = {}): PageLoader {
   async function loadUncached(url: string): Promise<LoadedPage> {
     const page = await fetchPage(url, { ...opts.fetchOptions, allow, accept: 'html' });
     const { body, ...fetched } = page;
-    const { document, contentView } = await extractor.extract(body, page.finalUrl);
+    return finishLoad(fetched, extractor.extract(body, page.finalUrl));
+  }
+
+  /** Not inside loadUncached: nothing here holds the body while the page is extracted (a thread has its own copy). */
+  async function finishLoad(fetched: FetchedPageInfo, extracted: Promise<ExtractedPage>): Promise<LoadedPage> {
+    const { document, contentView } = await extracted;
     return { fetched, document, contentView };
   }
 
