@@ -7,7 +7,7 @@
 //   npm run bench:extract -- --skip-reference --limit 200
 //   npm run bench:extract -- --ids odd             # develop on odd IDs, check on even ones
 //   npm run bench:extract -- --dataset DIR --out predictions.json
-//   npm run bench:extract -- --memory              # peak RSS while extracting a ~10 MB page
+//   npm run bench:extract -- --memory              # peak RSS while extracting a ~10 MB page (worst of --runs 3)
 import { readFileSync, writeFileSync, readdirSync, existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { join, resolve, dirname } from 'node:path';
@@ -162,33 +162,46 @@ function syntheticPage(targetBytes: number): string {
 // Memory is measured in a fresh child process that only reads the page from disk and serializes
 // it (extraction + content view), so the peak RSS it reports is the serializer's, not this
 // script's: building the synthetic page here leaves tens of megabytes of garbage behind.
+// Peak RSS moves by ±10 MB from run to run (when V8 collects depends on how busy the machine
+// is), so each way runs --runs times (default 3) in fresh processes and the worst run is judged.
 function memoryMode(): void {
   const dir = mkdtempSync(join(tmpdir(), 'sightline-big-page-'));
   const file = join(dir, 'big.html');
   writeFileSync(file, syntheticPage(10 * 1024 * 1024));
+  const runs = Math.max(1, Number(opt('--runs') ?? 3));
+  const limit = 300 * 1024 * 1024;
   try {
-    const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+    const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
     const child = (mode: string) => {
       const out = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), mode, file], { encoding: 'utf8' });
       return JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
     };
+    /** Every run of one way; the one with the highest peak first (the one reported and judged). */
+    const measureWay = (mode: string) => {
+      const all = Array.from({ length: runs }, () => child(mode)).sort((a, b) => b.peakRss! - a.peakRss!);
+      return { worst: all[0]!, peaks: all.map((r) => r.peakRss!) };
+    };
+    const verdict = (peaks: number[]) => {
+      const spread = peaks.length > 1 ? ` (${runs} runs: ${peaks.map((p) => (p / 1024 / 1024).toFixed(1)).join(', ')})` : '';
+      return `peak RSS: ${mb(peaks[0]!)}${spread} (target < 300 MB): ${peaks[0]! < limit ? 'PASS' : 'FAIL'}`;
+    };
     // (a) The extractor and the content view over the whole 10 MB, in process.
-    const r = child('--memory-child');
+    const { worst: r, peaks: rPeaks } = measureWay('--memory-child');
     console.log(`extractor, whole page: ${(r.bytes! / 1024 / 1024).toFixed(1)} MB of HTML, ${r.blocks} blocks, ${r.words} words, content view ${(r.viewChars! / 1024 / 1024).toFixed(1)} M chars, ${r.ms!.toFixed(0)} ms`);
-    console.log(`  RSS with the page read: ${mb(r.rssBefore!)}; peak RSS: ${mb(r.peakRss!)} (target < 300 MB): ${r.peakRss! < 300 * 1024 * 1024 ? 'PASS' : 'FAIL'}`);
+    console.log(`  RSS with the page read: ${mb(r.rssBefore!)}; ${verdict(rPeaks)}`);
     // (b) The same page through the service's extractor, which runs pages this big in a worker
     // thread (SIGHTLINE_EXTRACT_THREADS); the peak is the whole process's, thread included.
-    const t = child('--memory-thread-child');
+    const { worst: t, peaks: tPeaks } = measureWay('--memory-thread-child');
     console.log(`extractor thread, whole page: ${t.blocks} blocks, content view ${(t.viewChars! / 1024 / 1024).toFixed(1)} M chars, ${t.ms!.toFixed(0)} ms`);
-    console.log(`  RSS with the page read: ${mb(t.rssBefore!)}; peak RSS: ${mb(t.peakRss!)} (target < 300 MB): ${t.peakRss! < 300 * 1024 * 1024 ? 'PASS' : 'FAIL'}`);
+    console.log(`  RSS with the page read: ${mb(t.rssBefore!)}; ${verdict(tPeaks)}`);
     // (c) What POST /v1/pages/content/serialize does with the same page: the page pipeline fetches
     // it from a loopback server with the service's fetch options (body cap included), extracts
     // and renders the content view.
-    const s2 = child('--memory-pipeline-child');
+    const { worst: s2, peaks: sPeaks } = measureWay('--memory-pipeline-child');
     console.log(`serialize pipeline (fetch from 127.0.0.1, body cap ${mb(s2.cap!)}): fetched ${mb(s2.fetchedBytes!)}${s2.truncated ? ' (truncated)' : ''}, ${s2.blocks} blocks, ${s2.ms!.toFixed(0)} ms`);
-    console.log(`  RSS before: ${mb(s2.rssBefore!)}; peak RSS: ${mb(s2.peakRss!)} (target < 300 MB): ${s2.peakRss! < 300 * 1024 * 1024 ? 'PASS' : 'FAIL'}`);
-    if (flag('--json')) console.log(JSON.stringify({ bench: 'extract-memory', extractor: r, thread: t, pipeline: s2 }));
-    if (r.peakRss! >= 300 * 1024 * 1024 || s2.peakRss! >= 300 * 1024 * 1024) process.exitCode = 1;
+    console.log(`  RSS before: ${mb(s2.rssBefore!)}; ${verdict(sPeaks)}`);
+    if (flag('--json')) console.log(JSON.stringify({ bench: 'extract-memory', runs, extractor: { ...r, peaks: rPeaks }, thread: { ...t, peaks: tPeaks }, pipeline: { ...s2, peaks: sPeaks } }));
+    if ([rPeaks, tPeaks, sPeaks].some((peaks) => peaks[0]! >= limit)) process.exitCode = 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
