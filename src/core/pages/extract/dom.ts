@@ -65,19 +65,17 @@ export function rawText(root: ParentNode): string {
 
 /** Detaches many nodes at once; grouped by parent so each child list is rebuilt only once. */
 export function removeNodes(nodes: Iterable<AnyNode>): void {
-  const byParent = new Map<ParentNode, Set<AnyNode>>();
+  // Detached first, then each parent's list is filtered by its children's own links (a node is
+  // in the list of the parent it links to): no set of removed nodes per parent, which on a big
+  // page (boilerplate pruning removes tens of thousands) was megabytes of garbage.
+  const parents = new Set<ParentNode>();
   for (const node of nodes) {
     const parent = node.parent;
     if (!parent) continue;
-    let set = byParent.get(parent);
-    if (!set) byParent.set(parent, (set = new Set()));
-    set.add(node);
+    node.parent = null;
+    parents.add(parent);
   }
-  for (const [parent, gone] of byParent) {
-    const kept = parent.children.filter((c) => !gone.has(c));
-    parent.children = kept;
-    for (const node of gone) node.parent = null;
-  }
+  for (const parent of parents) parent.children = parent.children.filter((c) => c.parent !== null);
 }
 
 /** Whitespace-collapsed, trimmed text; zero-width characters removed. */
