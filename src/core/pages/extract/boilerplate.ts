@@ -200,16 +200,17 @@ function isBigPager(el: Element, cls: string): boolean {
   let text = 0;
   let link = 0;
   walk(el, (k) => {
-    if (isText(k)) {
-      const n = spaceAwareLength(k.data);
-      text += n;
-      for (let p = k.parent; p && p !== el; p = p.parent) {
-        if (isElement(p) && p.name === 'a') {
-          link += n;
-          break;
-        }
+    if (isText(k)) text += spaceAwareLength(k.data);
+    else if (isElement(k)) {
+      if (ALWAYS_DROP.has(k.name)) return false;
+      if (k.name === 'a') {
+        // A link's text counted once, without climbing from every text node to find the link.
+        const n = textLength(k);
+        text += n;
+        link += n;
+        return false;
       }
-    } else if (isElement(k) && ALWAYS_DROP.has(k.name)) return false;
+    }
     return true;
   });
   return text > PAGER_MAX_TEXT && link < text * PAGER_LINK_SHARE;

@@ -459,6 +459,10 @@ const RELATED_TITLE = new RegExp(
 );
 /** Longest title of such a rail (characters). */
 const RELATED_TITLE_MAX = 80;
+/** Most levels a rail's box sits above its title (each level is searched for a next section). */
+const RELATED_MAX_CLIMB = 12;
+/** Most rail titles handled on one page. */
+const RELATED_MAX_TITLES = 20;
 /** A rail never takes more than this share of the main box's text. */
 const RELATED_MAX_SHARE = 0.5;
 
@@ -507,13 +511,16 @@ export function relatedRails(root: Element, stats: Stats): Element[] {
     return false;
   });
   if (!titles.length) return [];
+  // Each title climbs and searches its boxes: a bounded number keeps a page of thousands of
+  // "More from …" cards linear.
+  if (titles.length > RELATED_MAX_TITLES) titles.length = RELATED_MAX_TITLES;
   const h1 = findFirst(root, 'h1');
   const limit = stats.textOf(root) * RELATED_MAX_SHARE;
   const out: Element[] = [];
   for (const title of titles) {
     const level = headingLevel(title);
     let box = title;
-    for (;;) {
+    for (let up = 0; up < RELATED_MAX_CLIMB; up++) {
       const p = box.parent;
       if (!p || !isElement(p) || p === root) break;
       if (stats.textOf(p) > limit || (h1 && isAncestor(h1, p))) break;
