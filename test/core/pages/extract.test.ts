@@ -255,3 +255,14 @@ test("product page: the shop's shipping, returns and warranty boxes go, the desc
   inOrder(doc.bodyText, ['Stoneware mug', 'Glaze is explained', 'Capacity is explained']);
   assert.ok(!doc.bodyText.includes('Returns accepted'));
 });
+
+test('a listing keeps its intro and items and drops the facets beside them', () => {
+  const card = (n: number) => `<li class="product-card"><a href="/p/${n}">Silver earring model ${n}</a><span>$${n}5.00</span></li>`;
+  const facet = (name: string, n: number) => `<div class="facet-value"><span>${name}</span> <span>(${n})</span></div>`;
+  const html = `<html><body><main><h1>Silver earrings</h1>${prose('Sterling silver jewellery')}` +
+    `<div class="filter-panel"><h3>Material</h3>${facet('Sterling silver', 12)}${facet('Gold plated', 4)}<h3>Stone</h3>${facet('Pearl', 3)}${facet('Cubic zirconia', 7)}</div>` +
+    `<ul class="grid">${[1, 2, 3, 4, 5, 6, 7, 8].map(card).join('')}</ul>${prose('Caring for silver')}</main></body></html>`;
+  const doc = extractPage(html, 'https://example.com/c/earrings');
+  inOrder(doc.bodyText, ['Sterling silver jewellery is explained', 'Silver earring model 1', 'Silver earring model 8', 'Caring for silver is explained']);
+  for (const junk of ['Gold plated', 'Cubic zirconia', 'Material']) assert.ok(!doc.bodyText.includes(junk), `"${junk}" should be removed`);
+});

@@ -216,13 +216,21 @@ function isBigPager(el: Element, cls: string): boolean {
   return text > PAGER_MAX_TEXT && link < text * PAGER_LINK_SHARE;
 }
 
+/** Class/id words of a listing's facets, filters and sort bar. */
+const FACETS = /(?:^|[^a-z])(?:facets?|facet-?(?:list|group|nav|panel)|filters?|filter-?(?:bar|panel|group|list|options|sidebar|menu|wrapper|container)|refinements?|sort-?by|sortby|sort-?bar|layered-?nav(?:igation)?)(?:$|[^a-z])/i;
+/** Most text (characters) of a facets box: past this it holds the listing itself. */
+const FACETS_MAX_TEXT = 3000;
+function isFacetBox(el: Element, cls: string): boolean {
+  return FACETS.test(cls) && textLength(el) <= FACETS_MAX_TEXT;
+}
+
 /** Top-most boxes under root whose class/id says "sidebar, related, widget…". */
 export function weakBoilerplate(root: Element, opts: { product?: boolean } = {}): Element[] {
   const out: Element[] = [];
   walk(root, (n) => {
     if (!isElement(n)) return false;
     const cls = `${n.attribs.class ?? ''} ${n.attribs.id ?? ''}`;
-    if (cls.length > 1 && (WEAK_NEGATIVE.test(cls) || (opts.product && PRODUCT_EXTRAS.test(cls))) && !POSITIVE.test(cls) && n.name !== 'article' && n.name !== 'main' && !isBigPager(n, cls)) {
+    if (cls.length > 1 && (WEAK_NEGATIVE.test(cls) || (opts.product && PRODUCT_EXTRAS.test(cls)) || isFacetBox(n, cls)) && !POSITIVE.test(cls) && n.name !== 'article' && n.name !== 'main' && !isBigPager(n, cls)) {
       out.push(n);
       return false;
     }
