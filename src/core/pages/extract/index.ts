@@ -25,14 +25,6 @@ function isCommentBox(el: Element): boolean {
 
 /** Below this many words of extracted text, the JSON-LD body is used when it says more. */
 const LD_FALLBACK_WORDS = 50;
-/** Below this many words, text made only of short lines is not reported as content. */
-const FRAGMENTS_MAX_WORDS = 12;
-/** A line this long (characters) may be a sentence, so the text is kept. */
-const FRAGMENT_LINE_MAX = 40;
-function isFragments(text: string): boolean {
-  for (const line of text.split('\n')) if (line.length > FRAGMENT_LINE_MAX) return false;
-  return true;
-}
 /** Least words of a JSON-LD body worth using. */
 const LD_MIN_WORDS = 30;
 
@@ -369,13 +361,6 @@ export function extractPage(html: string, url: string): PageDocument {
         bodyText = blocksToText(blocks);
         words = countWords(bodyText);
       }
-    }
-    // A few short fragments are not content: what a page drawn by script leaves in its HTML is a
-    // site name, a price, a phone number or "Loading…" (no line of a sentence's length).
-    if (words > 0 && words < FRAGMENTS_MAX_WORDS && isFragments(bodyText)) {
-      blocks.length = 0;
-      bodyText = '';
-      words = 0;
     }
     const headings: PageDocument['headings'] = [];
     for (const b of blocks) if (b.kind === 'heading') headings.push({ level: b.level, text: b.text });
