@@ -168,7 +168,7 @@ export class BlockWriter {
         this.flush();
         const items: string[] = [];
         this.listItems(node, items);
-        if (items.length) this.blocks.push({ kind: 'list', ordered: name === 'ol', items });
+        if (items.length) this.blocks.push({ kind: 'list', ordered: name === 'ol', items: items.slice() });
         continue;
       }
       if (name === 'pre') {
@@ -251,14 +251,15 @@ export class BlockWriter {
       }
       if (!cells.some((c) => c)) continue;
       if (i === 0 && (allTh || r.parent && isElement(r.parent) && r.parent.name === 'thead')) header = true;
-      out.push(cells);
+      // Exact-size copies: a pushed-to array keeps room for 17 entries, and the document keeps these.
+      out.push(cells.slice());
     }
     const caption = table.children.find((k) => isElement(k) && k.name === 'caption');
     if (caption && isElement(caption)) {
       const c = normalizeSpace(blockText(caption));
       if (c) this.blocks.push({ kind: 'paragraph', text: c });
     }
-    if (out.length) this.blocks.push({ kind: 'table', rows: out, header });
+    if (out.length) this.blocks.push({ kind: 'table', rows: out.slice(), header });
   }
 }
 

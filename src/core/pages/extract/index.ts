@@ -169,11 +169,23 @@ function undoubleLine(line: string): string {
 /** A block with its doubled lines written once (see undoubleLine). */
 function undouble(b: PageDocument['blocks'][number]): PageDocument['blocks'][number] {
   switch (b.kind) {
+    // Most blocks have no doubled line: those are kept as they are, not copied (a big page has
+    // a hundred thousand blocks, and the copies would double what the document holds).
     case 'paragraph':
-    case 'heading':
-      return { ...b, text: b.text.split('\n').map(undoubleLine).join('\n') };
+    case 'heading': {
+      const lines = b.text.split('\n');
+      let changed = false;
+      for (let i = 0; i < lines.length; i++) {
+        const line = undoubleLine(lines[i]!);
+        if (line !== lines[i]) {
+          lines[i] = line;
+          changed = true;
+        }
+      }
+      return changed ? { ...b, text: lines.join('\n') } : b;
+    }
     case 'list':
-      return { ...b, items: b.items.map(undoubleLine) };
+      return b.items.some((item) => undoubleLine(item) !== item) ? { ...b, items: b.items.map(undoubleLine) } : b;
     default:
       return b;
   }
