@@ -241,6 +241,9 @@ test('a box named for its pager that wraps the whole product grid is not dropped
 test('a thin page keeps its few short lines: they are its content, not fragments to drop', () => {
   const doc = extractPage('<html><body><main><h1>Tempo Road Racer</h1><p>A light shoe for tempo runs. $159.</p><p><button>Add to cart</button></p></main></body></html>', 'https://shop.example.com/products/road-racer');
   inOrder(doc.bodyText, ['Tempo Road Racer', 'A light shoe for tempo runs. $159.']);
+  // Lines too short to count as prose still belong to a thin page's <main>, not only its heading.
+  const shorter = extractPage('<html><body><nav><a href="/">Home</a> <a href="/shoes">Shoes</a></nav><main><h1>Tempo Road Racer</h1><p>Fast road shoe. $159.</p></main></body></html>', 'https://shop.example.com/road-racer');
+  assert.equal(shorter.bodyText, 'Tempo Road Racer\n\nFast road shoe. $159.');
 });
 
 test("product page: the shop's shipping, returns and warranty boxes go, the description stays", () => {

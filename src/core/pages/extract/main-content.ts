@@ -245,6 +245,11 @@ const SEMANTIC_BONUS = 1.1;
 const MAIN_SHARE = 0.5;
 /** A child holding this share of the chosen box's prose replaces it (see `selectMain`). */
 const TIGHTEN_SHARE = 0.85;
+/** A chosen box of under this many characters inside the page's only <main> of under
+ * THIN_MAIN_TEXT characters, under THIN_LINK_SHARE of them links, widens to the <main>. */
+const THIN_TEXT = 200;
+const THIN_MAIN_TEXT = 600;
+const THIN_LINK_SHARE = 0.3;
 
 function isSemantic(el: Element): boolean {
   const a = el.attribs;
@@ -327,6 +332,14 @@ export function selectMain(body: Element, stats: Stats, opts: { keepHeading?: bo
     // description. (On articles the title is reported separately and narrowing past it helps.)
     if (next < 0 || (heading && !isAncestor(heading, els[next]!))) break;
     best = next;
+  }
+  // A thin page: when the chosen box is small and sits in the page's only <main>, which holds
+  // little more and few links, the <main> is the content. Its short lines (a one-line
+  // description, a price) count for little in the choice above, so a lone heading won.
+  const thinMain = uniqueMain(els);
+  if (thinMain >= 0 && thinMain !== best && stats.text[best]! < THIN_TEXT && isAncestor(els[best]!, els[thinMain]!) &&
+      stats.text[thinMain]! < THIN_MAIN_TEXT && stats.link[thinMain]! < THIN_LINK_SHARE * stats.text[thinMain]!) {
+    best = thinMain;
   }
   // On a product page the boxes the markup names as the description and specs, when they hold
   // most of the chosen box's prose: around them are the buy box, shipping and returns notes,
