@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DatabaseHandle } from '../../src/db/connection.ts';
 import { createKeyRateLimiter } from '../../src/http/plugins/rate-limit.ts';
+import { sql } from 'kysely';
 import { openFreshDatabase } from '../helpers/harness.ts';
 
 describe('per-key rate limiter', () => {
@@ -31,6 +32,31 @@ describe('per-key rate limiter', () => {
       const again = limiter.consume('key_burst');
       assert.ok(!(again instanceof Promise), 'a refusal in force is decided without the store');
       assert.equal((await limiter.consume('key_other')).allowed, true, 'other keys have their own limit');
+    } finally {
+      await limiter.close();
+    }
+  });
+
+  it('keeps points taken while a transaction is open on the service connection when that transaction rolls back (SQLite)', async (t) => {
+    const sqlite = handle.sqlite;
+    if (!sqlite) return t.skip('Postgres: the store has connections of its own');
+    const limiter = await createKeyRateLimiter({ perMinute: 100, handle }); // batches of 1: every request takes from the store
+    try {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const tx = handle.db.transaction().execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        await held;
+        throw new Error('roll back');
+      });
+      while (!sqlite.inTransaction) await new Promise((r) => setImmediate(r));
+      const decision = limiter.consume('key_tx');
+      await new Promise((r) => setImmediate(r));
+      release();
+      await assert.rejects(tx, /roll back/);
+      assert.equal((await decision).allowed, true);
+      const row = sqlite.prepare('select points from rate_limits where key = ?').get('sightline_rl:key_tx') as { points: number } | undefined;
+      assert.equal(row?.points, 1, 'the point taken from the store stays taken');
     } finally {
       await limiter.close();
     }

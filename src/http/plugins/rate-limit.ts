@@ -77,9 +77,17 @@ export async function createKeyRateLimiter(opts: {
   // store round trip, not one per request).
   const local = new Map<string, LocalState>();
 
+  // On SQLite the store shares the service's one connection, and a store write made while a
+  // Kysely transaction is open on it would join that transaction (better-sqlite3 nests it as a
+  // savepoint): a rollback would hand the points back. Store calls therefore hold Kysely's
+  // connection, so they run between transactions. (Never called from inside one: only the
+  // request hook consumes.)
+  const sqliteDb = !opts.redisUrl && !opts.handle?.pgPool && opts.handle?.sqlite ? opts.handle.db : undefined;
+  const atStore = <T>(call: () => Promise<T>): Promise<T> => (sqliteDb ? sqliteDb.connection().execute(call) : call());
+
   async function take(key: string, points: number): Promise<RateLimiterRes | null> {
     try {
-      return await limiter.consume(key, points);
+      return await atStore(() => limiter.consume(key, points));
     } catch (err) {
       if (err instanceof RateLimiterRes) return null;
       throw err;
@@ -142,7 +150,7 @@ export async function createKeyRateLimiter(opts: {
       got = 1;
     }
     if (!res) {
-      const blocked = await limiter.get(key).catch(() => null);
+      const blocked = await atStore(() => limiter.get(key)).catch(() => null);
       const state: LocalState = { left: 0, storeRemaining: 0, windowEnd: now + Math.max(1_000, blocked?.msBeforeNext ?? 60_000), blocked: true };
       local.set(key, state);
       return refused(state, now);
