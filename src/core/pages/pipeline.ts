@@ -29,8 +29,8 @@ export interface PageLoaderOptions {
   /** How many results are kept. Default 100. */
   cacheMax?: number;
   /**
-   * How much text the kept results may hold, in characters (content view + body text + fetched
-   * text). Default 24 M: a few pages at the 5 MiB body cap, or the 100 entries of ordinary pages,
+   * How much text the kept results may hold, in characters (content view + body text + the
+   * page's HTML, or fetched text). Default 24 M: a few pages at the 5 MiB body cap, or the 100 entries of ordinary pages,
    * but never 100 huge ones. A result bigger than the whole budget is shared with the callers
    * waiting for it and not kept.
    */
@@ -154,10 +154,15 @@ class PromiseCache {
   }
 }
 
-/** Characters a cached result holds: the texts dominate its memory (blocks repeat the body text). */
+/**
+ * Characters a cached result holds: the texts dominate its memory (blocks repeat the body text).
+ * An extracted page also counts its HTML: strings of a document extracted on the calling thread
+ * can be slices of the page's text (V8 keeps the whole string alive for them), so its size is
+ * what such an entry may really hold.
+ */
 function weighResult(result: unknown): number {
   const r = result as Partial<LoadedPage> & { body?: string };
-  if (r.document) return r.contentView!.length + r.document.bodyText.length;
+  if (r.document) return r.contentView!.length + r.document.bodyText.length + (r.fetched?.bytes ?? 0);
   return typeof r.body === 'string' ? r.body.length : 0;
 }
 

@@ -142,8 +142,8 @@ describe('page pipeline', () => {
 
   it('keeps cached pages within cacheMaxChars, and shares but does not keep a page bigger than the budget', async () => {
     const small = await createPageLoader({ allow }).load(server.url('/a'));
-    const weight = small.contentView.length + small.document.bodyText.length;
-    // Room for two of the small pages by text, although cacheMax would allow many more.
+    const weight = small.contentView.length + small.document.bodyText.length + small.fetched.bytes;
+    // Room for two of the small pages (texts and HTML), although cacheMax would allow many more.
     const loader = createPageLoader({ allow, cacheMaxChars: weight * 2 });
     const start = server.hits('/a');
     await loader.load(server.url('/a'));
