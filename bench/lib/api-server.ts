@@ -23,7 +23,6 @@ const rateLimiter = await createKeyRateLimiter({
 });
 const app = await buildApp({ core: runtime.core, rateLimiter });
 const { key, accountId } = await seedAccount(runtime.core.store, 1000);
-
 // For bench:api --breakdown: the usage route's whole path (auth, rate limiter, activity row) with
 // its answer read from the database on every request (a store without change stamps), as when
 // the balance moves between every two reads: what keeping the answer saves.

@@ -336,10 +336,9 @@ export function selectMain(body: Element, stats: Stats, opts: { keepHeading?: bo
   // A thin page: when the chosen box is small and sits in the page's only <main>, which holds
   // little more and few links, the <main> is the content. Its short lines (a one-line
   // description, a price) count for little in the choice above, so a lone heading won.
-  const thinMain = uniqueMain(els);
-  if (thinMain >= 0 && thinMain !== best && stats.text[best]! < THIN_TEXT && isAncestor(els[best]!, els[thinMain]!) &&
-      stats.text[thinMain]! < THIN_MAIN_TEXT && stats.link[thinMain]! < THIN_LINK_SHARE * stats.text[thinMain]!) {
-    best = thinMain;
+  if (mainBox >= 0 && mainBox !== best && stats.text[best]! < THIN_TEXT && isAncestor(els[best]!, els[mainBox]!) &&
+      stats.text[mainBox]! < THIN_MAIN_TEXT && stats.link[mainBox]! < THIN_LINK_SHARE * stats.text[mainBox]!) {
+    best = mainBox;
   }
   // On a product page the boxes the markup names as the description and specs, when they hold
   // most of the chosen box's prose: around them are the buy box, shipping and returns notes,
