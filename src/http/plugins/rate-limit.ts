@@ -42,6 +42,8 @@ export async function createKeyRateLimiter(opts: {
   const insuranceLimiter = new RateLimiterMemory(base);
   let limiter: RateLimiterAbstract;
   let closeStore = async () => {};
+  /** Set when the store is the service's own SQLite connection (see atStore). */
+  let sharedSqlite: DatabaseHandle['db'] | undefined;
   if (opts.redisUrl) {
     const { Redis } = await import('ioredis');
     const redis = new Redis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
@@ -57,6 +59,7 @@ export async function createKeyRateLimiter(opts: {
     });
   } else if (opts.handle?.sqlite) {
     const sqlite = opts.handle.sqlite;
+    sharedSqlite = opts.handle.db;
     limiter = await new Promise<RateLimiterAbstract>((resolve, reject) => {
       const l: RateLimiterAbstract = new RateLimiterSQLite(
         { ...base, storeClient: sqlite, storeType: 'better-sqlite3', tableName: 'rate_limits', insuranceLimiter },
@@ -82,8 +85,7 @@ export async function createKeyRateLimiter(opts: {
   // savepoint): a rollback would hand the points back. Store calls therefore hold Kysely's
   // connection, so they run between transactions. (Never called from inside one: only the
   // request hook consumes.)
-  const sqliteDb = !opts.redisUrl && !opts.handle?.pgPool && opts.handle?.sqlite ? opts.handle.db : undefined;
-  const atStore = <T>(call: () => Promise<T>): Promise<T> => (sqliteDb ? sqliteDb.connection().execute(call) : call());
+  const atStore = <T>(call: () => Promise<T>): Promise<T> => (sharedSqlite ? sharedSqlite.connection().execute(call) : call());
 
   async function take(key: string, points: number): Promise<RateLimiterRes | null> {
     try {
