@@ -265,3 +265,18 @@ test('a listing keeps its intro and items and drops the facets beside them', () 
   inOrder(doc.bodyText, ['Sterling silver jewellery is explained', 'Silver earring model 1', 'Silver earring model 8', 'Caring for silver is explained']);
   for (const junk of ['Gold plated', 'Cubic zirconia', 'Material']) assert.ok(!doc.bodyText.includes(junk), `"${junk}" should be removed`);
 });
+
+test('product page: an untitled list of other products (name and price cards) goes; a product page without its own price keeps it', () => {
+  const card = (n: number) => `<div class="tile"><a href="/p/${n}">Kettle model ${n}</a><p>Brushed steel, 1.7 litres, whistling lid</p><span>$${n}9.00</span></div>`;
+  const page = (price: string, og = 'product') => `<html><head><meta property="og:type" content="${og}"></head><body><main><h1>Steel kettle</h1>${price}` +
+    `${prose('Boiling')}${prose('Pouring')}<div class="strip">${[1, 2, 3, 4].map(card).join('')}</div>${prose('Capacity')}</main></body></html>`;
+  const doc = extractPage(page('<p>$49.00</p>'), 'https://shop.example.com/kettle');
+  inOrder(doc.bodyText, ['Steel kettle', 'Boiling is explained', 'Capacity is explained']);
+  assert.ok(!doc.bodyText.includes('Kettle model'));
+  // No price of its own outside the cards: a category page that calls itself a product.
+  const listing = extractPage(page(''), 'https://shop.example.com/kettles');
+  inOrder(listing.bodyText, ['Boiling is explained', 'Kettle model 1', 'Kettle model 4', 'Capacity is explained']);
+  // og:type product.group: a shop's collection.
+  const group = extractPage(page('<p>$49.00</p>', 'product.group'), 'https://shop.example.com/kettles');
+  inOrder(group.bodyText, ['Boiling is explained', 'Kettle model 1', 'Kettle model 4', 'Capacity is explained']);
+});

@@ -7,13 +7,15 @@ import type { PageDocument, PageLink } from '../document.ts';
 import { findFirst, parseHtml, removeNodes, isElement, isText, normalizeSpace, rawText, walk, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { readMetadata, resolveUrl, type PageMetadata } from './metadata.ts';
 import { productExtras, pruneBoilerplate, textLength, weakBoilerplate } from './boilerplate.ts';
-import { linkBoxes, measure, relatedRails, selectMain, spaceAwareLength } from './main-content.ts';
+import { linkBoxes, measure, pricesOutside, productCardLists, relatedRails, selectMain, spaceAwareLength } from './main-content.ts';
 import { BlockWriter, blocksToText, SKIP_TAGS } from './blocks.ts';
 
 /** Weak boilerplate (sidebars, related rails) inside the main subtree goes below this share of its text. */
 const WEAK_SHARE = 0.5;
 /** The same on product pages (reviews, carousels of other products). */
 const PRODUCT_WEAK_SHARE = 0.85;
+/** Lists of other products' cards go from a product page's main box below this share of it. */
+const PRODUCT_CARDS_SHARE = 0.5;
 /** Reviews and other products' carousels go before the main box is chosen below this share of the page. */
 const PRODUCT_EXTRAS_SHARE = 0.5;
 /** Comment boxes go whatever their share when the rest of the main box holds this much prose. */
@@ -128,6 +130,16 @@ function pathOf(url: string): string {
   } catch {
     return '';
   }
+}
+
+/** og:type of a group of products (Facebook's product.group: a shop's collection page). */
+const PRODUCT_GROUP_OG = /product[.:_]?group/i;
+/** JSON-LD types of a page that lists things (a category, a shop's collection, search results). */
+const COLLECTION_TYPES = /^(?:https?:\/\/schema\.org\/)?(?:CollectionPage|SearchResultsPage)$/i;
+/** The page declares itself a collection of products or a list (og:type product.group, a
+ * JSON-LD CollectionPage): there other products' cards are the content. */
+function isCollectionPage(meta: PageMetadata): boolean {
+  return PRODUCT_GROUP_OG.test(meta.openGraph.type ?? '') || hasJsonLdType(meta, COLLECTION_TYPES);
 }
 
 /** The page declares itself a product (og:type or a JSON-LD Product, also inside @graph). */
@@ -302,6 +314,7 @@ export function extractPage(html: string, url: string): PageDocument {
     });
     pruneBoilerplate(body, { bodyTextLength });
     const product = isProductPage(meta, url);
+    const collection = product && isCollectionPage(meta);
     if (product) {
       // Shoppers' reviews and carousels of other products are prose-rich and can outweigh a
       // short description in the choice of the main box: on a product page they go before it,
@@ -316,7 +329,16 @@ export function extractPage(html: string, url: string): PageDocument {
     const roots = selectMain(body, stats, { keepHeading: product, forum });
     for (const r of roots) {
       // Rails of other products ("Customers also viewed") titled as such go on product pages.
-      if (product) removeNodes(relatedRails(r, stats));
+      if (product) {
+        removeNodes(relatedRails(r, stats));
+        // Lists of other products' cards (a name link and a price) however titled, unless the
+        // page reads as a collection: the cards are most of the box, the page says so (og:type
+        // product.group, a CollectionPage), or no price stands outside the cards (a category
+        // page whose og:type says product).
+        const cards = collection ? [] : productCardLists(r, stats);
+        const cardText = cards.reduce((n, el) => n + stats.textOf(el), 0);
+        if (cards.length && cardText < stats.textOf(r) * PRODUCT_CARDS_SHARE && pricesOutside(r, cards) > 0) removeNodes(cards);
+      }
       // Sidebars and related rails inside the main subtree go when they are a minority of it;
       // when they are most of it, they are the page (a listing or collection).
       const weak = weakBoilerplate(r, { product });

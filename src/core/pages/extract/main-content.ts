@@ -559,3 +559,54 @@ function laterSection(box: Element, title: Element, level: number, stats: Stats)
   }
   return found;
 }
+
+/** A price: a currency sign or code next to a number ("$49.00", "£675", "59,99€", "EUR 15.49"). */
+const PRICE = /[$£€¥₹]\s?\d|\d[\d.,]*\s?(?:[$£€¥₹]|(?:USD|EUR|GBP|CHF|AUD|CAD|SEK|NOK|DKK|PLN|zł|kr|Kč)\b)|\b(?:USD|EUR|GBP|CHF|AUD|CAD)\s?\d/;
+const PRICES = new RegExp(PRICE.source, 'g');
+
+/** Prices in root's text outside the given boxes (a product's own price beside its cards). */
+export function pricesOutside(root: Element, boxes: Element[]): number {
+  const count = (el: Element) => plainText(el).match(PRICES)?.length ?? 0;
+  return boxes.reduce((n, el) => n - count(el), count(root));
+}
+
+/** Least cards of one shape that make a list of other products. */
+const CARD_MIN = 3;
+/** Most text (characters) of one product card. */
+const CARD_TEXT = 400;
+
+/**
+ * Lists of product cards under root (a product page's main box): boxes with CARD_MIN+ children
+ * of one shape, each a short card holding a link and a price. On a product page these are other
+ * products (variants, accessories, "more from this brand"), however their rail is titled.
+ */
+export function productCardLists(root: Element, stats: Stats): Element[] {
+  const out: Element[] = [];
+  walkNumbered(root, stats, (i) => {
+    const el = stats.els[i]!;
+    if (el !== root && isCardList(el, stats)) {
+      out.push(el);
+      return false;
+    }
+    return true;
+  });
+  return out;
+}
+
+function isCardList(el: Element, stats: Stats): boolean {
+  let kids = 0;
+  for (const k of el.children) if (isElement(k)) kids++;
+  if (kids < CARD_MIN) return false;
+  const groups = new Map<string, number>();
+  for (const k of el.children) {
+    if (!isElement(k)) continue;
+    const i = stats.of(k);
+    if (i < 0 || stats.anchors[i] === 0 || stats.text[i] === 0 || stats.text[i]! > CARD_TEXT) continue;
+    if (!PRICE.test(plainText(k))) continue;
+    const s = shape(k);
+    const n = (groups.get(s) ?? 0) + 1;
+    if (n >= CARD_MIN) return true;
+    groups.set(s, n);
+  }
+  return false;
+}
