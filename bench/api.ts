@@ -5,9 +5,11 @@
 // The one thing to know: each server runs in its own child process pinned to CPU 1 and autocannon
 // runs here pinned to CPU 0 (the machine has 2 cores), and the targets are loaded one after the
 // other, so a server never shares its core with the load generator or with the other server.
+// The two targets are measured in alternating rounds (default 3) and judged on the median ratio:
+// on a shared machine one round can be lucky or unlucky by ±20%.
 //
 //   npm run bench:api
-//   npm run bench:api -- --duration 10 --warmup 3 --connections 50
+//   npm run bench:api -- --duration 10 --warmup 3 --connections 50 --rounds 3
 //   npm run bench:api -- --json              # one JSON summary on stdout
 //   npm run bench:api -- --cpu-prof          # V8 CPU profile of the sightline server (path printed)
 //   npm run bench:api -- --breakdown         # also /healthz, usage read from the database every time, usage with the in-memory limiter
@@ -28,6 +30,7 @@ const connections = args.num('--connections', 50);
 const asJson = args.flag('--json');
 const cpuProf = args.flag('--cpu-prof');
 const breakdown = args.flag('--breakdown');
+const rounds = Math.max(1, Math.round(args.num('--rounds', 3)));
 const SERVER_CPU = '1';
 const LOADGEN_CPU = '0';
 const log = (line: string) => (asJson ? process.stderr : process.stdout).write(line + '\n');
@@ -121,10 +124,17 @@ try {
     `bench:api — ${connections} connections, ${warmup} s warm-up + ${duration} s per target; ` +
       (pinned ? `servers pinned to CPU ${SERVER_CPU}, autocannon to CPU ${LOADGEN_CPU}` : 'no CPU pinning (taskset unavailable)'),
   );
-  const base = await measure('fastify hello-world', hello.info.pid, `http://127.0.0.1:${hello.info.port}/`);
-  const usage = await measure('GET /v1/usage (auth)', api.info.pid, `http://127.0.0.1:${api.info.port}/v1/usage`, {
-    authorization: `Bearer ${api.info.key}`,
-  }, profDir ? () => api.proc.kill('SIGUSR2') : undefined);
+  // Alternating rounds: hello-world, then usage, then hello-world again…; each pair gives a ratio.
+  const pairs: { base: Measured; usage: Measured; ratio: number; cpuRatio: number | null }[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    if (rounds > 1) log(`round ${round}/${rounds}`);
+    const base = await measure('fastify hello-world', hello.info.pid, `http://127.0.0.1:${hello.info.port}/`);
+    const usage = await measure('GET /v1/usage (auth)', api.info.pid, `http://127.0.0.1:${api.info.port}/v1/usage`, {
+      authorization: `Bearer ${api.info.key}`,
+    }, profDir && round === 1 ? () => api.proc.kill('SIGUSR2') : undefined);
+    const cpuRatio = base.cpu_us_per_req && usage.cpu_us_per_req ? base.cpu_us_per_req / usage.cpu_us_per_req : null;
+    pairs.push({ base, usage, ratio: usage.rps / base.rps, cpuRatio });
+  }
   if (breakdown) {
     // Where the cost is: the same server without auth and database (/healthz), the same
     // authenticated read with its answer read from the database every time (not kept between
@@ -139,19 +149,27 @@ try {
       await stopChild(mem);
     }
   }
-  const ratio = usage.rps / base.rps;
-  const ok = ratio >= 0.5 && usage.non2xx === 0 && usage.errors === 0;
+  // The round with the median ratio is the result (its numbers are the ones printed and reported).
+  const byRatio = [...pairs].sort((a, b) => a.ratio - b.ratio);
+  const { base, usage, ratio } = byRatio[Math.floor((byRatio.length - 1) / 2)]!;
+  const clean = pairs.every((p) => p.usage.non2xx === 0 && p.usage.errors === 0);
+  const ok = ratio >= 0.5 && clean;
+  if (rounds > 1) log(`ratios by round: ${pairs.map((p) => (p.ratio * 100).toFixed(1) + '%').join(', ')}; median round below`);
   log(`ratio ${(ratio * 100).toFixed(1)}% of hello-world (target ≥ 50%): ${ok ? 'PASS' : 'FAIL'}`);
   // req/s compares servers only when both saturate their core. When the load generator cannot
   // keep up with the hello-world (its core shared with other work), the req/s ratio is inflated;
   // the CPU-per-request ratio is what the two ratios converge to when both servers are CPU-bound.
   const busy = (m: Measured) => (m.cpu_us_per_req === null ? null : (m.cpu_us_per_req * m.rps) / 1e6);
-  const cpuRatio = base.cpu_us_per_req && usage.cpu_us_per_req ? base.cpu_us_per_req / usage.cpu_us_per_req : null;
+  const { cpuRatio } = byRatio[Math.floor((byRatio.length - 1) / 2)]!;
+  const cpuRatios = pairs.map((p) => p.cpuRatio).filter((r): r is number => r !== null).sort((a, b) => a - b);
+  const medianCpuRatio = cpuRatios.length ? cpuRatios[Math.floor((cpuRatios.length - 1) / 2)]! : null;
+  if (rounds > 1 && medianCpuRatio !== null) log(`CPU-per-request ratios by round: ${pairs.map((p) => (p.cpuRatio === null ? '?' : (p.cpuRatio * 100).toFixed(1) + '%')).join(', ')}; median ${(medianCpuRatio * 100).toFixed(1)}%`);
   if (cpuRatio !== null) log(`CPU per request: hello-world ${base.cpu_us_per_req} µs / usage ${usage.cpu_us_per_req} µs = ${(cpuRatio * 100).toFixed(1)}% (the req/s ratio of two CPU-bound servers)`);
   const helloBusy = busy(base);
   if (helloBusy !== null && helloBusy < 0.85) {
     log(`note: the hello-world server used ${(helloBusy * 100).toFixed(0)}% of its core: autocannon, not the server, limited it, so the req/s ratio above is overstated`);
   }
+  if (!clean) log(`warning: non-2xx answers or errors from /v1/usage in some round (429s would mean the limit was hit)`);
   if (usage.non2xx > 0) log(`warning: ${usage.non2xx} non-2xx answers from /v1/usage (429s would mean the limit was hit)`);
   if (asJson) {
     process.stdout.write(
@@ -167,6 +185,8 @@ try {
         usage,
         ratio: Number(ratio.toFixed(4)),
         cpu_ratio: cpuRatio === null ? null : Number(cpuRatio.toFixed(4)),
+        median_cpu_ratio: medianCpuRatio === null ? null : Number(medianCpuRatio.toFixed(4)),
+        rounds: pairs.map((p) => ({ hello: p.base, usage: p.usage, ratio: Number(p.ratio.toFixed(4)), cpu_ratio: p.cpuRatio === null ? null : Number(p.cpuRatio.toFixed(4)) })),
         target: 0.5,
         pass: ok,
       }) + '\n',
