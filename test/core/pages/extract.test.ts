@@ -280,3 +280,21 @@ test('product page: an untitled list of other products (name and price cards) go
   const group = extractPage(page('<p>$49.00</p>', 'product.group'), 'https://shop.example.com/kettles');
   inOrder(group.bodyText, ['Boiling is explained', 'Kettle model 1', 'Kettle model 4', 'Capacity is explained']);
 });
+
+test("product page: the product's own slider of feature slides stays (carousel and slider name a layout, not other products)", () => {
+  const slide = (topic: string) => `<li class="swiper-slide"><h3>${topic}</h3>${prose(topic)}</li>`;
+  const html = `<html><head><meta property="og:type" content="product"></head><body><main><h1>Trail pack</h1><p>$99.00</p>${prose('Frame')}` +
+    `<div class="feature-carousel"><ul>${slide('Rain cover')}${slide('Hydration sleeve')}</ul></div>${prose('Hip belt')}</main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/trail-pack');
+  inOrder(doc.bodyText, ['Frame is explained', 'Rain cover is explained', 'Hydration sleeve is explained', 'Hip belt is explained']);
+});
+
+test('product page: a details section named FAQ is not taken for a part of the description', () => {
+  const html = `<html><head><meta property="og:type" content="product"></head><body><main><h1>Trail pack</h1><p>$99.00</p>` +
+    `<p>Ships in two days from our warehouse; free returns within thirty days of delivery.</p>` +
+    `<div class="details-section" id="description">${prose('Frame')}${prose('Hip belt')}</div>` +
+    `<div class="details-section" id="faq"><h2>Questions</h2>${prose('Carry-on size')}</div></main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/trail-pack');
+  inOrder(doc.bodyText, ['Frame is explained', 'Hip belt is explained']);
+  assert.ok(!doc.bodyText.includes('Carry-on size'), doc.bodyText);
+});

@@ -33,9 +33,12 @@ const STRONG_NEGATIVE = /(?:^|[^a-z])(?:cookie|cookies|consent|gdpr|cmpbox|onetr
  * chosen main subtree when they are a minority of its text (see `weakBoilerplate`).
  */
 const WEAK_NEGATIVE = /(?:^|[^a-z])(?:sidebar|side-bar|widget|widgets|related|recommend|recommended|recommendations|recirc|promo|promos|banner|pagination|pager|tags|tagcloud|tag-cloud|trending|most-popular|mostpopular|more-stories|author-bio|authorbox|author-box|about-author|comments|comment-list|commentlist|comments-area|disqus|disqus_thread|upsell|cross-sell|you-may-also-like|also-like)(?:$|[^a-z])/i;
-/** Beside a product's own description: shoppers' reviews, carousels of other products, and the
- * shop's shipping, returns, warranty and payment terms (the same on every product). */
-const PRODUCT_EXTRAS = /(?:^|[^a-z])(?:reviews?|carousel|swiper|slider|similar|recently-viewed|recentlyviewed|shipping|delivery|returns|return-policy|warranty|financing|klarna|afterpay|affirm|payment-options|trust-badges|usp|usps)(?:$|[^a-z])/i;
+/** Beside a product's own description: shoppers' reviews, rails of other products, and the
+ * shop's shipping, returns, warranty and payment terms (the same on every product). Not
+ * "carousel" or "slider": those name how a box is shown, and on a product page it is as often
+ * the product's own gallery or feature slides (other products' carousels go by their cards, see
+ * productCardLists, or their titles, see relatedRails). */
+const PRODUCT_EXTRAS = /(?:^|[^a-z])(?:reviews?|similar|recently-viewed|recentlyviewed|shipping|delivery|returns|return-policy|warranty|financing|klarna|afterpay|affirm|payment-options|trust-badges|usp|usps)(?:$|[^a-z])/i;
 const POSITIVE = /(?:^|[^a-z])(?:content|main|article|articlebody|post-body|post-content|entry|entry-content|story|body|text|prose|markdown|doc|docs|documentation|product|description|question|answer|thread|topic)(?:$|[^a-z])/i;
 
 

@@ -352,6 +352,8 @@ export function selectMain(body: Element, stats: Stats, opts: { keepHeading?: bo
 
 /** Class/id naming a product's description, details, specs, highlights, ingredients or materials box. */
 const DESCRIPTION = /(?:^|[^a-z])(?:(?:product-?|item-?|tab-?)?(?:description|desc|details|specs|specifications|specification|features|overview|highlights|ingredients|materials|dimensions|tech-?specs|feature-?bullets|attributes|characteristics|about-?(?:this-?)?(?:item|product))(?:-?content|-?panel|-?text|-?body|-?wrapper|-?container)?)(?:$|[^a-z])/i;
+/** Class/id words of a product page's other sections, also when named as details ("details-section faq"). */
+const NOT_DESCRIPTION = /(?:^|[^a-z])(?:faqs?|reviews?|ratings?|questions|shipping|delivery|returns|warranty)(?:$|[^a-z])/i;
 /** Least prose (characters) the description boxes must hold together, and least share of the
  * chosen box's prose. */
 const DESCRIPTION_MIN = 200;
@@ -371,8 +373,10 @@ function describedParts(root: Element, stats: Stats): Element[] {
     const el = stats.els[i]!;
     const a = el.attribs;
     if (el.name === 'form') return false;
-    if (el !== root && el.name !== 'details' && (a.class || a.id) && DESCRIPTION.test(`${a.class ?? ''} ${a.id ?? ''}`) && stats.good[i]! > 0) {
-      found.push(el);
+    const name = a.class || a.id ? `${a.class ?? ''} ${a.id ?? ''}` : '';
+    if (el !== root && el.name !== 'details' && name && DESCRIPTION.test(name) && stats.good[i]! > 0) {
+      // A details section whose other name says FAQ, reviews or shipping is that, not the description.
+      if (!NOT_DESCRIPTION.test(name)) found.push(el);
       return false;
     }
     return true;
