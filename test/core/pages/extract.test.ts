@@ -298,3 +298,16 @@ test('product page: a details section named FAQ is not taken for a part of the d
   inOrder(doc.bodyText, ['Frame is explained', 'Hip belt is explained']);
   assert.ok(!doc.bodyText.includes('Carry-on size'), doc.bodyText);
 });
+
+test("a banner box is a promotion beside a product's description, but on other pages it may hold the page's own intro", () => {
+  const card = (n: number) => `<li class="product-card"><a href="/p/${n}">Leather wallet model ${n}</a><p>Slim, holds twelve cards and cash</p><span>$${n}5.00</span></li>`;
+  const collection = `<html><body><main><div class="collection-banner"><h1>Wallets</h1>${prose('Slim wallets')}</div>` +
+    `<ul class="grid">${[1, 2, 3, 4, 5, 6, 7, 8].map(card).join('')}</ul>${prose('Caring for leather')}${prose('Engraving')}</main></body></html>`;
+  const doc = extractPage(collection, 'https://shop.example.com/collections/wallets');
+  inOrder(doc.bodyText, ['Slim wallets is explained', 'Leather wallet model 1', 'Caring for leather is explained']);
+  const product = `<html><head><meta property="og:type" content="product"></head><body><main><h1>Slim wallet</h1><p>$45.00</p>${prose('Leather')}` +
+    `<div class="sale-banner">${prose('Spring sale')}</div>${prose('Stitching')}${prose('Card slots')}</main></body></html>`;
+  const pdoc = extractPage(product, 'https://shop.example.com/slim-wallet');
+  inOrder(pdoc.bodyText, ['Leather is explained', 'Stitching is explained', 'Card slots is explained']);
+  assert.ok(!pdoc.bodyText.includes('Spring sale'));
+});

@@ -32,7 +32,10 @@ const STRONG_NEGATIVE = /(?:^|[^a-z])(?:cookie|cookies|consent|gdpr|cmpbox|onetr
  * may be the content itself on a listing or collection page. They are only removed from the
  * chosen main subtree when they are a minority of its text (see `weakBoilerplate`).
  */
-const WEAK_NEGATIVE = /(?:^|[^a-z])(?:sidebar|side-bar|widget|widgets|related|recommend|recommended|recommendations|recirc|promo|promos|banner|pagination|pager|tags|tagcloud|tag-cloud|trending|most-popular|mostpopular|more-stories|author-bio|authorbox|author-box|about-author|comments|comment-list|commentlist|comments-area|disqus|disqus_thread|upsell|cross-sell|you-may-also-like|also-like)(?:$|[^a-z])/i;
+const WEAK_NEGATIVE = /(?:^|[^a-z])(?:sidebar|side-bar|widget|widgets|related|recommend|recommended|recommendations|recirc|promo|promos|pagination|pager|tags|tagcloud|tag-cloud|trending|most-popular|mostpopular|more-stories|author-bio|authorbox|author-box|about-author|comments|comment-list|commentlist|comments-area|disqus|disqus_thread|upsell|cross-sell|you-may-also-like|also-like)(?:$|[^a-z])/i;
+/** A banner beside a product's description is a promotion; on other pages (a shop's collection,
+ * a landing page) the banner box often carries the page's own title and intro. */
+const PRODUCT_WEAK = /(?:^|[^a-z])banner(?:$|[^a-z])/i;
 /** Beside a product's own description: shoppers' reviews, rails of other products, and the
  * shop's shipping, returns, warranty and payment terms (the same on every product). Not
  * "carousel" or "slider": those name how a box is shown, and on a product page it is as often
@@ -233,7 +236,7 @@ export function weakBoilerplate(root: Element, opts: { product?: boolean } = {})
   walk(root, (n) => {
     if (!isElement(n)) return false;
     const cls = `${n.attribs.class ?? ''} ${n.attribs.id ?? ''}`;
-    if (cls.length > 1 && (WEAK_NEGATIVE.test(cls) || (opts.product && PRODUCT_EXTRAS.test(cls)) || isFacetBox(n, cls)) && !POSITIVE.test(cls) && n.name !== 'article' && n.name !== 'main' && !isBigPager(n, cls)) {
+    if (cls.length > 1 && (WEAK_NEGATIVE.test(cls) || (opts.product && (PRODUCT_EXTRAS.test(cls) || PRODUCT_WEAK.test(cls))) || isFacetBox(n, cls)) && !POSITIVE.test(cls) && n.name !== 'article' && n.name !== 'main' && !isBigPager(n, cls)) {
       out.push(n);
       return false;
     }

@@ -314,7 +314,7 @@ export function extractPage(html: string, url: string): PageDocument {
     });
     pruneBoilerplate(body, { bodyTextLength });
     const product = isProductPage(meta, url);
-    const collection = product && isCollectionPage(meta);
+    const collection = isCollectionPage(meta);
     if (product) {
       // Shoppers' reviews and carousels of other products are prose-rich and can outweigh a
       // short description in the choice of the main box: on a product page they go before it,
@@ -341,7 +341,9 @@ export function extractPage(html: string, url: string): PageDocument {
       }
       // Sidebars and related rails inside the main subtree go when they are a minority of it;
       // when they are most of it, they are the page (a listing or collection).
-      const weak = weakBoilerplate(r, { product });
+      // A product page's own extras (reviews, shipping terms, banners) are not looked for on a
+      // page that says it is a collection: there the banner holds the collection's intro.
+      const weak = weakBoilerplate(r, { product: product && !collection });
       const weakText = weak.reduce((n, el) => n + stats.textOf(el), 0);
       // On a product page reviews and other products' carousels go unless they are nearly all
       // of it: the description they sit beside is short.
