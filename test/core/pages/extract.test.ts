@@ -311,3 +311,12 @@ test("a banner box is a promotion beside a product's description, but on other p
   inOrder(pdoc.bodyText, ['Leather is explained', 'Stitching is explained', 'Card slots is explained']);
   assert.ok(!pdoc.bodyText.includes('Spring sale'));
 });
+
+test('a role=tablist box that holds paragraphs is an accordion (FAQ answers), not a row of tabs', () => {
+  const qa = (q: string) => `<div role="tab"><h3>${q}?</h3></div><div role="tabpanel">${prose(q)}</div>`;
+  const html = `<html><body><main><h1>Charcoal grills</h1>${prose('Charcoal')}${prose('Airflow')}${prose('Grates')}${prose('Lids')}<div role="tablist">${qa('Lighting')}${qa('Cleaning')}${qa('Storing')}</div>` +
+    `<div role="tablist"><a href="#a">Specs</a><a href="#b">Reviews</a></div></main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/charcoal-grills');
+  inOrder(doc.bodyText, ['Charcoal is explained', 'Lighting?', 'Lighting is explained', 'Cleaning is explained', 'Storing is explained']);
+  assert.ok(!doc.bodyText.includes('Specs'));
+});

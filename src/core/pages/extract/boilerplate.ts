@@ -15,6 +15,9 @@ const BOILERPLATE_ROLES = new Set([
   'toolbar', 'tablist',
 ]);
 
+/** Most text (characters) of a role=tablist box that is only tabs' labels. */
+const TABLIST_MAX_TEXT = 300;
+
 /** Words in class/id that mark page chrome (menus, consent layers, share bars, modals). */
 const NEGATIVE = new RegExp(
   '(?:^|[^a-z])(?:nav|navbar|navigation|menu|menubar|megamenu|submenu|breadcrumbs?|footer|masthead|sidenav|' +
@@ -161,6 +164,9 @@ export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
       drop = (!containsTag(el, 'h1') && !isInside(el, 'article')) || isInside(el, 'nav');
       structural = true;
     } else if (role && BOILERPLATE_ROLES.has(role)) {
+      // A tab list holds the tabs' short labels; one that holds paragraphs is an accordion
+      // whose panels sit inside it (FAQ answers, a product's details): its content is judged.
+      if (role === 'tablist' && textLength(el) > TABLIST_MAX_TEXT) return true;
       drop = true;
       structural = true;
     } else {
