@@ -320,3 +320,11 @@ test('a role=tablist box that holds paragraphs is an accordion (FAQ answers), no
   inOrder(doc.bodyText, ['Charcoal is explained', 'Lighting?', 'Lighting is explained', 'Cleaning is explained', 'Storing is explained']);
   assert.ok(!doc.bodyText.includes('Specs'));
 });
+
+test("React's streamed segments land in their placeholder (P:n, $RS) as in their Suspense boundary (B:n, $RC)", () => {
+  const html = `<html><body><main><h1>Meal shake</h1>${prose('Protein')}<template id="P:1"></template>${prose('Fibre')}<template id="B:2"></template></main>` +
+    `<footer>${prose('Our company')}</footer><div hidden id="S:1">${prose('Vitamins')}${prose('Minerals')}</div><div hidden id="S:2">${prose('Flavours')}</div>` +
+    `<script>$RS("S:1","P:1");$RC("B:2","S:2")</script></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/shake');
+  inOrder(doc.bodyText, ['Protein is explained', 'Vitamins is explained', 'Minerals is explained', 'Fibre is explained', 'Flavours is explained']);
+});

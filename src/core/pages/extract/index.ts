@@ -254,8 +254,9 @@ const NON_SPACE = /\S/;
 
 /**
  * React's streamed server rendering sends each late part of the page as <div hidden id="S:n">
- * at the end of the body and a script moves it to its placeholder <template id="B:n">: do the
- * same, so the part is judged where it shows (and is not dropped as hidden).
+ * at the end of the body and a script moves it to its placeholder, a Suspense boundary's
+ * <template id="B:n"> ($RC) or a plain segment's <template id="P:n"> ($RS): do the same, so the
+ * part is judged where it shows (and is not dropped as hidden).
  */
 function placeStreamedSegments(body: Element): void {
   const templates = new Map<string, Element>();
@@ -264,7 +265,8 @@ function placeStreamedSegments(body: Element): void {
     if (!isElement(n)) return false;
     const id = n.attribs.id;
     if (id && id.length < 12) {
-      if (n.name === 'template' && /^B:[0-9a-z]+$/.test(id)) templates.set(id.slice(2), n);
+      // B:n is a Suspense boundary's slot, P:n a placeholder segment's ($RS): both take S:n.
+      if (n.name === 'template' && /^[BP]:[0-9a-z]+$/.test(id) && (id[0] === 'B' || !templates.has(id.slice(2)))) templates.set(id.slice(2), n);
       else if (n.attribs.hidden !== undefined && /^S:[0-9a-z]+$/.test(id)) segments.push(n);
     }
     return n.name !== 'template';
