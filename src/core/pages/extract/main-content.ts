@@ -601,16 +601,22 @@ function isCardList(el: Element, stats: Stats): boolean {
   let kids = 0;
   for (const k of el.children) if (isElement(k)) kids++;
   if (kids < CARD_MIN) return false;
-  const groups = new Map<string, number>();
+  // Card-sized children with a link, by shape; only shapes with CARD_MIN of them have their
+  // text read for a price (a deep chain of single wrappers is never read level by level).
+  const groups = new Map<string, Element[]>();
   for (const k of el.children) {
     if (!isElement(k)) continue;
     const i = stats.of(k);
     if (i < 0 || stats.anchors[i] === 0 || stats.text[i] === 0 || stats.text[i]! > CARD_TEXT) continue;
-    if (!PRICE.test(plainText(k))) continue;
     const s = shape(k);
-    const n = (groups.get(s) ?? 0) + 1;
-    if (n >= CARD_MIN) return true;
-    groups.set(s, n);
+    const group = groups.get(s);
+    if (group) group.push(k);
+    else groups.set(s, [k]);
+  }
+  for (const group of groups.values()) {
+    if (group.length < CARD_MIN) continue;
+    let priced = 0;
+    for (const k of group) if (PRICE.test(plainText(k)) && ++priced >= CARD_MIN) return true;
   }
   return false;
 }
