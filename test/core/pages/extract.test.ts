@@ -328,3 +328,15 @@ test("React's streamed segments land in their placeholder (P:n, $RS) as in their
   const doc = extractPage(html, 'https://shop.example.com/shake');
   inOrder(doc.bodyText, ['Protein is explained', 'Vitamins is explained', 'Minerals is explained', 'Fibre is explained', 'Flavours is explained']);
 });
+
+test('a page drawn by script, whose static HTML leaves only a few words of chrome unrelated to its title, has no main content', () => {
+  const shell = `<html><head><title>Trail Runner 3 waterproof shoe - ShopCo</title></head><body><div id="root"></div>` +
+    `<footer><h4>ShopCo Multi-Language Sites</h4><a href="/de">Deutsch</a> <a href="/fr">Français</a></footer></body></html>`;
+  const doc = extractPage(shell, 'https://www.shopco.com/item/123.html');
+  assert.equal(doc.bodyText, '');
+  assert.equal(doc.wordCount, 0);
+  assert.deepEqual(doc.links.main, []);
+  // A thin page whose few words name what its title names keeps them.
+  const thin = extractPage('<html><head><title>Tempo Road Racer | ShopCo</title></head><body><main><h1>Tempo Road Racer</h1><p>Fast road shoe. $159.</p></main></body></html>', 'https://www.shopco.com/road-racer');
+  assert.equal(thin.bodyText, 'Tempo Road Racer\n\nFast road shoe. $159.');
+});

@@ -102,6 +102,36 @@ function collectLinks(root: ParentNode, base: string): PageLink[] {
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
 
+/** Most words of a main text that is judged by whether it relates to the page's title. */
+const UNRELATED_MAX_WORDS = 8;
+/** Scripts written without spaces between words, where whole-word matching says nothing. */
+const UNSPACED_SCRIPT = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u0e00-\u0e7f]/u;
+
+/** Lowercased words of three or more letters or digits. */
+function titleWords(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [];
+}
+
+/**
+ * True when a short main text shares no word with the page's title once the site's own name
+ * (the words of its host name) is set aside. Unknown (false) without a title or in a script
+ * written without spaces.
+ */
+function unrelatedToTitle(text: string, title: string | null, url: string): boolean {
+  if (!title || UNSPACED_SCRIPT.test(title) || UNSPACED_SCRIPT.test(text)) return false;
+  let host = '';
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    // no host: nothing to set aside
+  }
+  const site = new Set(titleWords(host.replace(/[.-]/g, ' ')));
+  const inTitle = new Set(titleWords(title).filter((w) => !site.has(w)));
+  if (inTitle.size === 0) return false;
+  for (const w of titleWords(text)) if (!site.has(w) && inTitle.has(w)) return false;
+  return true;
+}
+
 /** Runs of letters, digits and _ (as /[\p{L}\p{N}_]+/gu would match), counted without
  * materializing every word: a big page has hundreds of thousands of them. */
 function countWords(text: string): number {
@@ -399,6 +429,16 @@ export function extractPage(html: string, url: string): PageDocument {
         bodyText = blocksToText(blocks);
         words = countWords(bodyText);
       }
+    }
+    // A page drawn by script can leave a few words of chrome as its "main content" (the title of
+    // a language menu). A text that short which shares no word with the page's title, the site's
+    // own name aside, is not this page's content: the static HTML has none, and saying so is
+    // truer (an AI crawler that runs no script sees none either).
+    if (words > 0 && words <= UNRELATED_MAX_WORDS && unrelatedToTitle(bodyText, meta.title, url)) {
+      blocks.length = 0;
+      mainLinks.length = 0;
+      bodyText = '';
+      words = 0;
     }
     const headings: PageDocument['headings'] = [];
     for (const b of blocks) if (b.kind === 'heading') headings.push({ level: b.level, text: b.text });
