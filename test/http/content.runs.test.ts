@@ -171,6 +171,9 @@ describe('Content Intelligence runs', () => {
     const badCursor = await s.request('GET', `${RUNS}?starting_after=ci_nope`, { key });
     assert.equal(badCursor.statusCode, 400);
     assert.equal(badCursor.json().detail.error, 'invalid_cursor');
+    const emptyCursor = await s.request('GET', `${RUNS}?starting_after=`, { key });
+    assert.equal(emptyCursor.statusCode, 400);
+    assert.equal(emptyCursor.json().detail.error, 'invalid_cursor');
 
     const { key: other } = await s.account({ credits: 5 });
     const foreign = await getRun(other, ids[0]!);

@@ -154,6 +154,10 @@ describe('visibility runs (happy paths)', () => {
     const bad = await s.request('GET', '/v1/visibility/runs?starting_after=vis_doesnotexist', { key });
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.json().detail.error, 'invalid_cursor');
+    // An empty cursor matches no run either: it is not the same as no cursor.
+    const empty = await s.request('GET', '/v1/visibility/runs?starting_after=', { key });
+    assert.equal(empty.statusCode, 400);
+    assert.equal(empty.json().detail.error, 'invalid_cursor');
   });
 
   test('runs attach to saved tests by normalized URL and target; reports by URL show scores and bands', async () => {

@@ -75,6 +75,22 @@ describe('visibility invariants', () => {
     assert.equal(b.reserved, 0);
   });
 
+  test('cancelling a finished run changes nothing: a completed run stays completed', async () => {
+    const { key } = await s.account({ credits: 20 });
+    const created = (await s.request('POST', '/v1/visibility/runs', { key, body: { ...base, prompts: ['q1', 'q2'], platforms: ['openai'] } })).json();
+    const done = await s.waitForRun(key, created.run_id);
+    assert.equal(done.status, 'completed');
+    const cancelled = await s.request('POST', `/v1/visibility/runs/${created.run_id}/cancel`, { key });
+    assert.equal(cancelled.statusCode, 200);
+    assert.equal(cancelled.json().status, 'completed');
+    assert.equal(cancelled.json().cancel_requested, false);
+    const read = (await s.request('GET', `/v1/visibility/runs/${created.run_id}`, { key })).json();
+    assert.equal(read.status, 'completed');
+    assert.deepEqual(read.billing, done.billing);
+    const listed = (await s.request('GET', '/v1/visibility/runs?status=completed&limit=100', { key })).json();
+    assert.ok(listed.runs.some((r: { run_id: string }) => r.run_id === created.run_id));
+  });
+
   test('cancel racing the worker: no probe is both cancelled and settled', async () => {
     const { key, accountId } = await s.account({ credits: 500 });
     const runIds: string[] = [];

@@ -274,12 +274,12 @@ export async function ciRunIdsForTest(db: Executor, testId: string, limit: numbe
 export const CI_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
 
 export async function listCiRuns(store: Store, accountId: string, opts: { limit: number; startingAfter?: string; status?: (typeof CI_STATUSES)[number] }) {
-  if (opts.startingAfter) {
+  if (opts.startingAfter !== undefined) {
     const cursor = await store.db.selectFrom('ci_runs').select('id').where('id', '=', opts.startingAfter).where('account_id', '=', accountId).executeTakeFirst();
     if (!cursor) throw new AppError('invalid_cursor', undefined, { starting_after: opts.startingAfter });
   }
   let q = ciQuery(store.db).where('ci_runs.account_id', '=', accountId);
-  if (opts.startingAfter) q = q.where('ci_runs.id', '<', opts.startingAfter);
+  if (opts.startingAfter !== undefined) q = q.where('ci_runs.id', '<', opts.startingAfter);
   if (opts.status) q = q.where('ci_runs.status', '=', opts.status);
   const rows = (await q.orderBy('ci_runs.id', 'desc').limit(opts.limit + 1).execute()) as CiRow[];
   const page = rows.slice(0, opts.limit).map(renderCi);

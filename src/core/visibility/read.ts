@@ -337,7 +337,7 @@ export async function listVisibilityRuns(
   accountId: string,
   opts: { limit: number; startingAfter?: string; status?: RunStatus },
 ) {
-  if (opts.startingAfter) {
+  if (opts.startingAfter !== undefined) {
     const cursor = await store.db
       .selectFrom('visibility_runs')
       .select('id')

@@ -179,6 +179,17 @@ export async function cancelVisibilityRun(store: Store, accountId: string, runId
       .where('account_id', '=', accountId)
       .executeTakeFirst();
     if (!run) throw new AppError('not_found', `Visibility run ${runId} not found.`);
+    // Cancelling a run that has finished changes nothing (API-NOTES): without a queued or
+    // running probe, the flag would turn a completed, failed or partially completed run into a
+    // cancelled one.
+    const active = await trx
+      .selectFrom('visibility_probes')
+      .select('id')
+      .where('run_id', '=', runId)
+      .where('status', 'in', ['queued', 'running'])
+      .limit(1)
+      .executeTakeFirst();
+    if (!active) return;
     await trx.updateTable('visibility_runs').set({ cancel_requested: 1 }).where('id', '=', runId).execute();
     const now = nowIso();
     const cancelled = await trx
