@@ -3,7 +3,7 @@
 // because a few statements (row locks) differ between the two; everything else is portable.
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.ts';
@@ -136,6 +136,27 @@ function cachePreparedStatements(sqlite: BetterSqlite3.Database, max = 1000): vo
   }) as typeof sqlite.prepare;
 }
 
+/**
+ * SQLite transactions start with BEGIN IMMEDIATE: they take the write lock first, waiting up to
+ * busy_timeout for it. A plain (deferred) BEGIN reads first and fails at its first write with
+ * SQLITE_BUSY_SNAPSHOT, at once and whatever the busy timeout, when another process (a worker,
+ * the admin CLI) committed in between: a reservation read the balance, then could not write.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly sqliteConfig: SqliteDialectConfig) {
+    super(sqliteConfig);
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.sqliteConfig);
+  }
+}
+
 export function openDatabase(url: string): DatabaseHandle {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const pool = new pg.Pool({ connectionString: url, max: 20 });
@@ -157,7 +178,7 @@ export function openDatabase(url: string): DatabaseHandle {
     sqlite.pragma('busy_timeout = 5000');
     const watchTables = tableWatcher(sqlite);
     cachePreparedStatements(sqlite);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
     const readNow: ReadNow = (sqlText, params) =>
       sqlite.inTransaction ? undefined : (sqlite.prepare(sqlText).all(...params) as Record<string, unknown>[]);
     const writeAll = sqlite.transaction((statements: Parameters<WriteNow>[0]) => {
@@ -165,7 +186,7 @@ export function openDatabase(url: string): DatabaseHandle {
     });
     const writeNow: WriteNow = (statements) => {
       if (sqlite.inTransaction) return false;
-      writeAll(statements);
+      writeAll.immediate(statements);
       return true;
     };
     return { db, dialect: 'sqlite', sqlite, readNow, writeNow, watchTables, close: () => db.destroy() };
