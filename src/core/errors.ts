@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   unsupported_extraction_mode: { status: 400, message: 'extraction_mode must be one of ssr, csr, full.' },
   platform_unavailable: { status: 400, message: 'The platform is not available on this server.' },
   invalid_cursor: { status: 400, message: 'starting_after does not match a run visible to this account.' },
+  invalid_filter: { status: 400, message: 'A filter parameter names a value that does not exist.' },
   invalid_request: { status: 400, message: 'The request is invalid.' },
   fetch_blocked: { status: 400, message: 'The URL points at an address this server may not fetch.' },
   unauthorized: { status: 401, message: 'Missing or invalid API key.' },

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Scope } from '../core/accounts/scopes.ts';
 import type { Core } from '../core/index.ts';
+import { AppError } from '../core/errors.ts';
 
 export const ErrorBody = z
   .object({
@@ -40,6 +41,20 @@ export const clampedInt = (def: number, min: number, max: number) =>
     .int()
     .optional()
     .transform((v) => (v === undefined ? def : Math.min(max, Math.max(min, v))));
+
+/**
+ * A filter query parameter (status, kind, test_type). Any string passes the schema; a value that
+ * names no filter is a 400 invalid_filter (SPEC 7: "passed schema validation but holds an
+ * invalid … filter"), not a 422. Read it with `filterValue`.
+ */
+export const filterParam = (values: readonly string[]) => z.string().optional().describe(`One of: ${values.join(', ')}.`);
+
+/** The filter's value, checked against the allowed ones (see filterParam); undefined when absent. */
+export function filterValue<T extends string>(name: string, value: string | undefined, values: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if ((values as readonly string[]).includes(value)) return value as T;
+  throw new AppError('invalid_filter', `${name} must be one of: ${values.join(', ')}.`, { parameter: name, allowed: values });
+}
 
 export const queryBool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])

@@ -166,7 +166,7 @@ describe('Content Intelligence runs', () => {
     assert.equal((await s.request('GET', `${RUNS}?limit=1000`, { key })).json().runs.length, 3);
     assert.equal((await s.request('GET', `${RUNS}?status=completed`, { key })).json().runs.length, 3);
     assert.equal((await s.request('GET', `${RUNS}?status=failed`, { key })).json().runs.length, 0);
-    assert.equal((await s.request('GET', `${RUNS}?status=bogus`, { key })).statusCode, 422);
+    assert.equal((await s.request('GET', `${RUNS}?status=bogus`, { key })).statusCode, 400);
     assert.equal((await s.request('GET', `${RUNS}?limit=abc`, { key })).statusCode, 422);
     const badCursor = await s.request('GET', `${RUNS}?starting_after=ci_nope`, { key });
     assert.equal(badCursor.statusCode, 400);

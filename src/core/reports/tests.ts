@@ -7,7 +7,8 @@ import { newId, nowIso, toApiTime } from '../ids.ts';
 import type { Executor, Store } from '../store.ts';
 import { normalizeUrl } from './url.ts';
 
-export type TestType = 'ai_citations' | 'content_intelligence';
+export const TEST_TYPES = ['ai_citations', 'content_intelligence'] as const;
+export type TestType = (typeof TEST_TYPES)[number];
 
 export function foldEntity(name: string): string {
   return name.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();

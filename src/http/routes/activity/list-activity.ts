@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ACTIVITY_KINDS } from '../../../core/reports/activity.ts';
 import { actionContext } from '../../plugins/auth.ts';
-import { clampedInt, defineRoute } from '../../schemas.ts';
+import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
 
-const Query = z.object({ limit: clampedInt(20, 1, 100), kind: z.enum(ACTIVITY_KINDS).optional().default('all') });
+const Query = z.object({ limit: clampedInt(20, 1, 100), kind: filterParam(ACTIVITY_KINDS) });
 const Item = z.object({
   id: z.string(),
   created_at: z.string(),
@@ -29,6 +29,6 @@ export default defineRoute({
   response: z.object({ items: z.array(Item) }),
   errors: [422],
   handler: async ({ query, request }, core) => ({
-    items: await core.activity.list(actionContext(request).accountId, query.limit, query.kind),
+    items: await core.activity.list(actionContext(request).accountId, query.limit, filterValue('kind', query.kind, ACTIVITY_KINDS) ?? 'all'),
   }),
 });

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { CI_STATUSES } from '../../../core/content/runs.ts';
 import { actionContext } from '../../plugins/auth.ts';
-import { clampedInt, defineRoute } from '../../schemas.ts';
+import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
 import { CiRun } from './shapes.ts';
 
 export default defineRoute({
@@ -16,10 +16,10 @@ export default defineRoute({
   querystring: z.object({
     limit: clampedInt(20, 1, 100),
     starting_after: z.string().optional(),
-    status: z.enum(CI_STATUSES).optional(),
+    status: filterParam(CI_STATUSES),
   }),
   response: z.object({ object: z.literal('list'), runs: z.array(CiRun), has_more: z.boolean(), next_starting_after: z.string().nullable() }),
   errors: [400, 422],
   handler: async ({ query, request }, core) =>
-    core.content.listRuns(actionContext(request).accountId, { limit: query.limit, startingAfter: query.starting_after, status: query.status }),
+    core.content.listRuns(actionContext(request).accountId, { limit: query.limit, startingAfter: query.starting_after, status: filterValue('status', query.status, CI_STATUSES) }),
 });

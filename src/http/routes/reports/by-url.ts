@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { reportsByUrl } from '../../../core/reports/reports.ts';
+import { TEST_TYPES } from '../../../core/reports/tests.ts';
 import { actionContext } from '../../plugins/auth.ts';
-import { clampedInt, defineRoute } from '../../schemas.ts';
+import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
 import { SavedTest } from '../tests/list-tests.ts';
 
 export default defineRoute({
@@ -13,7 +14,7 @@ export default defineRoute({
   scope: 'runs:read',
   querystring: z.object({
     url: z.string(),
-    test_type: z.enum(['ai_citations', 'content_intelligence']).optional(),
+    test_type: filterParam(TEST_TYPES),
     days: clampedInt(90, 1, 3650),
     limit: clampedInt(5, 1, 20),
   }),
@@ -27,7 +28,7 @@ export default defineRoute({
   handler: async ({ query, request }, core) =>
     reportsByUrl(core.store, actionContext(request).accountId, {
       url: query.url,
-      testType: query.test_type,
+      testType: filterValue('test_type', query.test_type, TEST_TYPES),
       days: query.days,
       limit: query.limit,
     }),

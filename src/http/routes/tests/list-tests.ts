@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { listTests } from '../../../core/reports/tests.ts';
+import { listTests, TEST_TYPES } from '../../../core/reports/tests.ts';
 import { actionContext } from '../../plugins/auth.ts';
-import { clampedInt, defineRoute } from '../../schemas.ts';
+import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
 
 export const SavedTest = z
   .object({
     id: z.string(),
-    test_type: z.enum(['ai_citations', 'content_intelligence']),
+    test_type: z.enum(TEST_TYPES),
     name: z.string(),
     url: z.string(),
     target_entity: z.string().optional(),
@@ -23,10 +23,10 @@ export default defineRoute({
   tags: ['tests'],
   action: 'tests.list',
   scope: 'tests:read',
-  querystring: z.object({ limit: clampedInt(50, 1, 50), test_type: z.enum(['ai_citations', 'content_intelligence']).optional() }),
+  querystring: z.object({ limit: clampedInt(50, 1, 50), test_type: filterParam(TEST_TYPES) }),
   response: z.object({ tests: z.array(SavedTest) }),
   errors: [422],
   handler: async ({ query, request }, core) => ({
-    tests: await listTests(core.store, actionContext(request).accountId, { limit: query.limit, testType: query.test_type }),
+    tests: await listTests(core.store, actionContext(request).accountId, { limit: query.limit, testType: filterValue('test_type', query.test_type, TEST_TYPES) }),
   }),
 });
