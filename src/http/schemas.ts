@@ -28,6 +28,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'Missing scope or suspended account',
   404: 'Not found or not owned by the caller',
   413: 'Body larger than 1 MiB',
+  415: 'Body sent with a Content-Type other than application/json',
   422: 'Schema validation failed',
   429: 'Rate limit exceeded for this API key',
   500: 'Extraction, provider or unexpected failure',
@@ -90,7 +91,12 @@ export function defineRoute<Q extends AnyZod = z.ZodUndefined, B extends AnyZod 
 }
 
 export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<AnyZod, AnyZod, AnyZod>) {
-  const statuses = new Set([...spec.errors, 401, 403, 429]);
+  // Besides the route's own errors, every authenticated route can answer 401/403/429 and an
+  // unexpected 500; a route that reads query parameters 422 (a non-numeric limit); a route that
+  // takes a body 413 (over 1 MiB), 415 (not JSON) and 422 (malformed JSON).
+  const statuses = new Set([...spec.errors, 401, 403, 429, 500]);
+  if (spec.querystring) statuses.add(422);
+  if (spec.body || spec.method === 'POST') for (const s of [413, 415, 422]) statuses.add(s);
   const response: Record<number, AnyZod> = { 200: spec.response };
   for (const s of [...statuses].sort()) {
     response[s] = (s === 422 ? ValidationErrorBody : ErrorBody).describe(ERROR_DESCRIPTIONS[s] ?? 'Error');

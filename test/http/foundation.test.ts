@@ -122,6 +122,17 @@ describe('foundation', () => {
     for (const p of ['/v1/usage', '/v1/activity', '/v1/tests', '/v1/tests/{test_id}', '/v1/reports/by-url', '/v1/visibility/models', '/v1/visibility/runs/{run_id}', '/v1/visibility/runs/{run_id}/cancel']) {
       assert.ok(doc.paths[p], `documents ${p}`);
     }
+    // Every route documents the statuses it can answer beyond its own: 500 always, 422 where it
+    // reads a query, 413/415/422 where it takes a body; /readyz its 503.
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, unknown>; parameters?: { in: string }[] }>>)) {
+      if (!path.startsWith('/v1/')) continue;
+      for (const [method, op] of Object.entries(item)) {
+        assert.ok(op.responses['500'], `${method} ${path} documents 500`);
+        if (method === 'post') for (const st of ['413', '415', '422']) assert.ok(op.responses[st], `${method} ${path} documents ${st}`);
+        if (op.parameters?.some((p) => p.in === 'query')) assert.ok(op.responses['422'], `${method} ${path} documents 422`);
+      }
+    }
+    assert.ok(doc.paths['/readyz'].get.responses['503'], '/readyz documents 503');
     const docs = await s.request('GET', '/docs/');
     assert.ok([200, 302].includes(docs.statusCode));
   });

@@ -2,10 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Core } from '../../../core/index.ts';
+import { ErrorBody } from '../../schemas.ts';
 
 export function registerHealthRoutes(app: FastifyInstance, core: Core) {
   app.get('/healthz', { schema: { summary: 'Process is up', tags: ['system'] } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { summary: 'Database is reachable', tags: ['system'] } }, async (_request, reply) => {
+  app.get('/readyz', { schema: { summary: 'Database is reachable', tags: ['system'], response: { 503: ErrorBody.describe('The database is not reachable') } } }, async (_request, reply) => {
     try {
       await sql`select 1`.execute(core.store.db);
       return { status: 'ready', database: core.store.dialect };
