@@ -10,5 +10,8 @@ export function parseCredits(value: string | number): number {
   const s = typeof value === 'number' ? String(value) : value.trim();
   const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(s);
   if (!m) throw new Error(`not a credit amount: ${JSON.stringify(value)}`);
-  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+  const hundredths = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+  // Beyond 2^53 hundredths a number no longer holds every integer: the amount would change.
+  if (!Number.isSafeInteger(hundredths)) throw new Error(`not a credit amount: ${JSON.stringify(value)} is too large`);
+  return hundredths;
 }

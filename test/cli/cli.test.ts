@@ -61,6 +61,16 @@ describe('sightline CLI', () => {
       cli('credits', 'grant', '--account', acct.account_id, '--credits', '249.99', '--top-up'),
       (err: { code: number; stderr: string }) => err.code === 1 && /at least 250\.00 credits/.test(err.stderr),
     );
+    // One grant is at most 10,000,000.00 credits (a ledger row is a 32-bit integer of hundredths
+    // on Postgres); an amount past 2^53 hundredths is not a credit amount at all.
+    await assert.rejects(
+      cli('credits', 'grant', '--account', acct.account_id, '--credits', '10000000.01'),
+      (err: { code: number; stderr: string }) => err.code === 1 && /at most 10000000\.00 credits/.test(err.stderr),
+    );
+    await assert.rejects(
+      cli('credits', 'grant', '--account', acct.account_id, '--credits', '90071992547409.93'),
+      (err: { code: number; stderr: string }) => err.code !== 0 && /too large/.test(err.stderr),
+    );
     const topUp = await json('credits', 'grant', '--account', acct.account_id, '--credits', '250', '--top-up');
     assert.equal(topUp.top_up, true);
     assert.equal(topUp.available_credits, '277.50');

@@ -93,6 +93,8 @@ export async function reconcileBalances(store: Store): Promise<{ accounts: numbe
 
 /** The smallest top-up that can be bought: 250 credits = 5.00 EUR at 0.02 EUR a credit (SPEC 8), in hundredths. */
 export const MIN_TOP_UP = 250_00;
+/** Most one grant may add: 10,000,000.00 credits. A ledger row's amount is a 32-bit integer of hundredths on Postgres. */
+export const MAX_GRANT = 10_000_000_00;
 
 /**
  * Adds credits. An operator grant may be any positive amount; a top-up (`topUp`: credits that
@@ -105,6 +107,7 @@ export async function grantCredits(
   opts: { source?: string; action?: string; topUp?: boolean } = {},
 ): Promise<{ entryId: string; balance: Balance }> {
   if (!Number.isInteger(amount) || amount <= 0) throw new AppError('invalid_request', 'A grant must be a positive amount of credits.');
+  if (amount > MAX_GRANT) throw new AppError('invalid_request', `A grant is at most ${formatCredits(MAX_GRANT)} credits; got ${formatCredits(amount)}.`);
   if (opts.topUp && amount < MIN_TOP_UP) {
     throw new AppError('invalid_request', `A top-up is at least ${formatCredits(MIN_TOP_UP)} credits (5.00 EUR); got ${formatCredits(amount)}.`);
   }
