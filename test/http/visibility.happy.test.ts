@@ -73,6 +73,9 @@ describe('visibility runs (happy paths)', () => {
     assert.equal(run.summary.by_platform.length, 3);
     assert.deepEqual(run.summary.competitors.map((c: any) => c.name), ['HubSpot', 'Pipedrive']);
     assert.ok(!('probes' in run), 'compact by default');
+    // A list holds the same compact run, its summary included (competitors, cited domains, per platform).
+    const listed = (await s.request('GET', '/v1/visibility/runs?limit=5', { key })).json().runs.find((r: any) => r.run_id === created.run_id);
+    assert.deepEqual(listed.summary, run.summary);
 
     const full = (await s.request('GET', `/v1/visibility/runs/${created.run_id}?include_probes=true`, { key })).json();
     assert.deepEqual(

@@ -248,7 +248,10 @@ function renderProbe(p: ProbeRow, opts: { results: boolean; raw: boolean }) {
   return out;
 }
 
-function detailedSummary(probes: ProbeRow[], competitors: string[]) {
+/** What detailedSummary reads of a probe. */
+type SummaryProbe = Pick<ProbeRow, 'platform' | 'status' | 'brand_mentioned' | 'competitors' | 'citations'>;
+
+function detailedSummary(probes: SummaryProbe[], competitors: string[]) {
   const succeeded = probes.filter((p) => p.status === 'succeeded');
   const competitorCounts = new Map(competitors.map((c) => [c, 0]));
   const domains = new Map<string, number>();
@@ -328,7 +331,28 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
   if (runIds.length === 0) return [];
   const aggs = await aggregates(db, runIds); // before the ledger totals: see getVisibilityRun
   const rows = await runQuery(db).where('visibility_runs.id', 'in', runIds).execute();
-  const byId = new Map(rows.map((r) => [r.id, renderCompact(r, aggs.get(r.id)!)]));
+  // The summary's competitors, cited domains and per-platform rates, as on the single read
+  // (API-NOTES: a list holds compact runs, and a compact run's summary has them).
+  const probes = await db
+    .selectFrom('visibility_probes')
+    .select(['run_id', 'platform', 'status', 'brand_mentioned', 'competitors', 'citations'])
+    .where('run_id', 'in', runIds)
+    .orderBy('run_id')
+    .orderBy('seq')
+    .execute();
+  const probesOf = new Map<string, SummaryProbe[]>();
+  for (const p of probes) {
+    const list = probesOf.get(p.run_id) ?? [];
+    list.push(p as SummaryProbe);
+    probesOf.set(p.run_id, list);
+  }
+  const byId = new Map(
+    rows.map((r) => {
+      const out = renderCompact(r, aggs.get(r.id)!);
+      Object.assign(out.summary, detailedSummary(probesOf.get(r.id) ?? [], out.competitors));
+      return [r.id, out];
+    }),
+  );
   return runIds.map((id) => byId.get(id)!).filter(Boolean);
 }
 
