@@ -97,6 +97,16 @@ describe('visibility runs (happy paths)', () => {
     assert.equal(usage.recent[0].run_id, created.run_id);
   });
 
+  test('matrix mode asks every (prompt, platform) pair of the request, repeats included: probe_count = prompt_count × platform_count', async () => {
+    const { key } = await s.account({ credits: 100 });
+    const body = (prompts: string[], platforms: string[]) => ({ url: 'https://acme.example', target_entity: 'Acme', prompts, platforms });
+    const twicePrompt = (await s.request('POST', '/v1/visibility/runs', { key, body: body(['best crm', 'best crm'], ['openai']) })).json();
+    assert.deepEqual([twicePrompt.prompt_count, twicePrompt.platform_count, twicePrompt.probe_count], [2, 1, 2]);
+    const twicePlatform = (await s.request('POST', '/v1/visibility/runs', { key, body: body(['best crm'], ['openai', 'openai']) })).json();
+    assert.deepEqual([twicePlatform.prompt_count, twicePlatform.platform_count, twicePlatform.probe_count], [1, 2, 2]);
+    assert.equal(twicePlatform.estimated_credits, '4.00');
+  });
+
   test('explicit probes inherit language, country and target entity; keywords resolve per probe', async () => {
     const { key } = await s.account({ credits: 100 });
     const res = await s.request('POST', '/v1/visibility/runs', {

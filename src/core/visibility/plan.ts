@@ -93,8 +93,10 @@ export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p
       overrides.set(platform, value);
     }
     const resolved = new Map(uniquePlatforms.map((p) => [p, resolveModel(catalog, p, overrides.get(p))]));
+    // One probe per (prompt, platform) pair of the request, repeats included: a prompt or a
+    // platform named twice is asked twice, so probe_count = prompt_count × platform_count (SPEC 2.1).
     for (const prompt of prompts) {
-      for (const platform of uniquePlatforms) {
+      for (const platform of platforms) {
         const m = resolved.get(platform)!;
         probes.push({
           seq: probes.length,
@@ -150,8 +152,10 @@ export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p
     language,
     country,
     probes,
-    promptCount: new Set(probes.map((p) => p.prompt)).size,
-    platformCount: platformsUsed.length,
+    // Matrix mode counts the request's entries (SPEC 2.3: "prompts in the request", "platforms in
+    // the request"); explicit probes count the distinct prompts and platforms they name.
+    promptCount: hasMatrix ? (input.prompts ?? []).length : new Set(probes.map((p) => p.prompt)).size,
+    platformCount: hasMatrix ? (input.platforms ?? []).length : platformsUsed.length,
   };
 }
 
