@@ -50,7 +50,7 @@ export const CiRun = z
     source: z.string(),
     url: z.string(),
     analysis_depth: z.enum(['score', 'full']),
-    language: z.string().nullable().describe('The language asked for; null when none was given (the page's own language is in the result)'),
+    language: z.string().nullable().describe('The language asked for; null when none was given'),
     country: z.string(),
     test_id: z.string(),
     created_at: z.string(),
