@@ -68,7 +68,9 @@ export async function enqueueJobs(db: Executor, jobs: NewJob[]): Promise<void> {
  * than one OR, so each walks its own index in order and stops at `limit`: with the OR the
  * database sorted the lane's whole backlog on every claim, which made a large run quadratic
  * (bench:runs). Expired leases are rare: `expired: false` skips that statement (the worker looks
- * for them once per poll interval, not on every claim).
+ * for them once per poll interval, not on every claim). Every claim counts an attempt, a reclaim
+ * too: a job that comes back with attempts > max_attempts is not run but given up by the worker
+ * (worker.ts), so a job that kills its worker every time still ends and its credits come back.
  */
 export async function claimJobs(
   store: Store,

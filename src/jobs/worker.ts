@@ -2,7 +2,11 @@
 // their kind, renews leases while they run, and respects a concurrency limit per lane (e.g.
 // per AI platform) and overall. Handlers own the business outcome (a probe that errors is a
 // finished job); a handler that throws RetryLater puts the job back with a delay, and any
-// other throw is retried with exponential backoff until max_attempts, then marked failed.
+// other throw is retried with exponential backoff until max_attempts, then given up: marked
+// failed through the give-up handler of its kind, which also settles the business side (a probe
+// whose job is given up is errored and its credits released). Every claim is an attempt,
+// including the reclaim of a dead worker's job: a job claimed past max_attempts is given up
+// without running, so a job that crashes its worker every time ends too.
 import { randomBytes } from 'node:crypto';
 import type { Store } from '../core/store.ts';
 import { anyExpiredLease, claimJobs, finishJob, jobFinishedByHandler, renewLeases, retryJobLater, type Job } from './queue.ts';
@@ -16,9 +20,27 @@ export class RetryLater extends Error {
 /** A handler may mark its job done itself (markJobFinished in queue.ts); else the worker does. */
 export type JobHandler = (job: Job, signal: AbortSignal) => Promise<void>;
 
+/**
+ * Ends the business side of a job that ran out of attempts (errors its probe, releases its
+ * credits) and marks the job failed with `reason` (finishJob) in the same transaction. If it
+ * throws, the job stays claimed: its lease expires and the next claim gives it up again.
+ */
+export type GiveUpHandler = (job: Job, reason: string) => Promise<void>;
+
+/** Work a worker also does at start and then every `everyMs` (e.g. releasing abandoned reservations). */
+export interface PeriodicTask {
+  name: string;
+  everyMs: number;
+  run: () => Promise<unknown>;
+}
+
 export interface WorkerOptions {
   store: Store;
   handlers: Record<string, JobHandler>;
+  /** Per job kind; a kind without one is only marked failed when given up. */
+  giveUp?: Record<string, GiveUpHandler>;
+  /** Run once at start, then periodically, while the worker runs. */
+  periodic?: PeriodicTask[];
   /** Max jobs in flight per lane; lanes not listed use defaultLaneConcurrency. */
   laneConcurrency: Record<string, number>;
   defaultLaneConcurrency?: number;
@@ -38,6 +60,8 @@ export class Worker {
   private wake: (() => void) | null = null;
   private loopDone: Promise<void> = Promise.resolve();
   private heartbeat: NodeJS.Timeout | null = null;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly periodicRuns = new Set<Promise<void>>();
   private readonly leaseMs: number;
   private readonly pollMs: number;
   /** When this worker last looked for jobs with expired leases (see claimOnce). */
@@ -56,6 +80,28 @@ export class Worker {
       renewLeases(this.opts.store.db, this.id, ids, this.leaseMs).catch((err) => this.opts.onError?.(err));
     }, Math.max(50, Math.floor(this.leaseMs / 3)));
     this.heartbeat.unref();
+    for (const task of this.opts.periodic ?? []) {
+      let busy = false;
+      const tick = () => {
+        if (busy || !this.running) return;
+        busy = true;
+        const run: Promise<void> = task
+          .run()
+          .then(
+            () => undefined,
+            (err) => this.opts.onError?.(err),
+          )
+          .finally(() => {
+            busy = false;
+            this.periodicRuns.delete(run);
+          });
+        this.periodicRuns.add(run);
+      };
+      tick();
+      const t = setInterval(tick, task.everyMs);
+      t.unref();
+      this.timers.push(t);
+    }
     this.loopDone = this.loop();
   }
 
@@ -68,8 +114,10 @@ export class Worker {
   async stop(graceMs = 10_000): Promise<void> {
     if (!this.running) return;
     this.running = false;
+    this.timers.splice(0).forEach(clearInterval);
     this.notify();
     await this.loopDone;
+    await Promise.allSettled([...this.periodicRuns]);
     const all = [...this.inFlight.values()];
     const timer = setTimeout(() => all.forEach((f) => f.controller.abort()), graceMs);
     await Promise.allSettled(all.map((f) => f.done));
@@ -158,6 +206,11 @@ export class Worker {
   private async execute(job: Job, signal: AbortSignal): Promise<void> {
     const handler = this.opts.handlers[job.kind];
     const db = this.opts.store.db;
+    // Claimed past its last attempt: the job's previous runs all died with their worker (a reclaim
+    // after an expired lease), so it is given up rather than run again.
+    if (job.attempts > job.max_attempts) {
+      return this.giveUp(job, `gave up after ${job.max_attempts} attempts (the worker running it stopped)`);
+    }
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       await handler(job, signal);
@@ -165,13 +218,24 @@ export class Worker {
     } catch (err) {
       this.opts.onError?.(err, job);
       const message = err instanceof Error ? err.message : String(err);
+      if (!(err instanceof RetryLater) && job.attempts >= job.max_attempts) return this.giveUp(job, message);
       try {
         if (err instanceof RetryLater) await retryJobLater(db, job.id, err.delayMs, message);
-        else if (job.attempts < job.max_attempts) await retryJobLater(db, job.id, Math.min(60_000, 500 * 2 ** job.attempts), message);
-        else await finishJob(db, job.id, 'failed', message);
+        else await retryJobLater(db, job.id, Math.min(60_000, 500 * 2 ** job.attempts), message);
       } catch (inner) {
         this.opts.onError?.(inner, job);
       }
+    }
+  }
+
+  /** The job has no attempt left: its kind's give-up handler ends it (or it is only marked failed). */
+  private async giveUp(job: Job, reason: string): Promise<void> {
+    const handler = this.opts.giveUp?.[job.kind];
+    try {
+      if (handler) await handler(job, reason);
+      else await finishJob(this.opts.store.db, job.id, 'failed', reason);
+    } catch (err) {
+      this.opts.onError?.(err, job);
     }
   }
 }

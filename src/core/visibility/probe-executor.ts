@@ -1,6 +1,6 @@
 // Runs one probe: mark it running, ask the platform, analyze the answer, and record the outcome
 // together with its credit movement. Every outcome is a conditional update on the probe's
-// status (only a `running` probe can finish), so a probe that runs twice (its worker died, the
+// status (only an unfinished probe can finish), so a probe that runs twice (its worker died, the
 // lease expired, another worker took it) still settles exactly once, and a cancelled probe is
 // never started.
 import { sql } from 'kysely';
@@ -10,7 +10,7 @@ import { capRaw } from '../../platforms/live/raw.ts';
 import { lockAccount, releaseCharge, settleCharge } from '../billing/ledger.ts';
 import { nowIso } from '../ids.ts';
 import type { Store, Tx } from '../store.ts';
-import { markJobFinished } from '../../jobs/queue.ts';
+import { finishJob, markJobFinished, type Job } from '../../jobs/queue.ts';
 import { analyzeAnswer } from './analysis.ts';
 import { PROBE_JOB_KIND } from './runs.ts';
 import type { Catalog } from './catalog.ts';
@@ -121,12 +121,7 @@ export async function executeProbe(
     // The account first, as every transaction that moves credits does (see lockAccount).
     await lockAccount(store, trx, run.account_id);
     if (failure || !answer) {
-      const res = await sql`
-        update visibility_probes
-           set status = 'errored', error_code = ${failure!.code}, error_message = ${failure!.message.slice(0, 500)},
-               completed_at = ${completedAt}
-         where id = ${probeId} and status = 'running'`.execute(trx);
-      if (Number(res.numAffectedRows) === 1) await releaseCharge(trx, probe.ledger_entry_id, probe.price);
+      await recordProbeFailure(trx, { id: probeId, ledger_entry_id: probe.ledger_entry_id, price: probe.price }, failure!, completedAt);
       await finishProbeJob(trx, probeId, completedAt);
       return;
     }
@@ -151,6 +146,50 @@ export async function executeProbe(
     await finishProbeJob(trx, probeId, completedAt);
   });
   markJobFinished(signal);
+}
+
+/**
+ * Errors a probe that has not finished and releases its credits, in the caller's transaction
+ * (which took the account lock first). Only a queued or running probe changes: a probe that
+ * finished or was cancelled meanwhile keeps its outcome, and its credits moved with it.
+ */
+async function recordProbeFailure(
+  trx: Tx,
+  probe: { id: string; ledger_entry_id: string; price: number },
+  failure: { code: string; message: string },
+  completedAt: string,
+): Promise<void> {
+  const res = await sql`
+    update visibility_probes
+       set status = 'errored', error_code = ${failure.code}, error_message = ${failure.message.slice(0, 500)},
+           completed_at = ${completedAt}
+     where id = ${probe.id} and status in ('queued', 'running')`.execute(trx);
+  if (Number(res.numAffectedRows) === 1) await releaseCharge(trx, probe.ledger_entry_id, probe.price);
+}
+
+/**
+ * The worker's give-up handler for probe jobs (see GiveUpHandler in worker.ts): the job ran out
+ * of attempts (its workers died or were stopped mid-call), so the probe is errored with
+ * `worker_gave_up`, its credits released, and the job marked failed, in one transaction that
+ * locks the account first, as for any failed probe.
+ */
+export async function giveUpProbe(store: Store, job: Job, reason: string): Promise<void> {
+  const { rows } = await sql<{ run_id: string; price: number | string }>`
+    select run_id, price from visibility_probes where id = ${job.ref_id}`.execute(store.db);
+  const row = rows[0];
+  if (!row) return finishJob(store.db, job.id, 'failed', reason);
+  const run = await runInfo(store, row.run_id);
+  const completedAt = nowIso();
+  await store.db.transaction().execute(async (trx) => {
+    await lockAccount(store, trx, run.account_id);
+    await recordProbeFailure(
+      trx,
+      { id: job.ref_id, ledger_entry_id: run.ledger_entry_id, price: Number(row.price) },
+      { code: 'worker_gave_up', message: 'The probe could not be run: every attempt was interrupted.' },
+      completedAt,
+    );
+    await finishJob(trx, job.id, 'failed', reason);
+  });
 }
 
 /**
