@@ -14,6 +14,7 @@ import type { Store } from './store.ts';
 import { catalogListing, loadCatalog, type Catalog } from './visibility/catalog.ts';
 import { executeProbe, type AskPlatform } from './visibility/probe-executor.ts';
 import { PROBE_JOB_KIND, type VisibilityDeps } from './visibility/runs.ts';
+import { workerExtras } from './worker-extras.ts';
 
 export interface CoreOptions {
   store: Store;
@@ -86,6 +87,8 @@ export function createCore(opts: CoreOptions): Core {
       worker = new Worker({
         store: opts.store,
         handlers,
+        // Giving up jobs out of attempts (their credits released), releasing abandoned action reservations.
+        ...workerExtras(opts.store),
         // Content Intelligence runs get a lane of their own, so page fetching never waits behind probes.
         laneConcurrency: { ...opts.platformConcurrency, [CI_LANE]: CI_LANE_CONCURRENCY, ...(opts.extraJobs?.lanes ?? {}) },
         concurrency: opts.workerConcurrency ?? opts.config.SIGHTLINE_WORKER_CONCURRENCY,

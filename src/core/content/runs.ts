@@ -160,15 +160,31 @@ export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: str
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) === 1) await settleCharge(trx, run.ledger_entry_id, run.price);
     } else {
-      const res = await trx
-        .updateTable('ci_runs')
-        .set({ status: 'failed', error_code: failure!.code, error_message: failure!.message, completed_at: nowIso() })
-        .where('id', '=', runId)
-        .where('status', '=', 'running')
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 1) await releaseCharge(trx, run.ledger_entry_id, run.price);
+      await failCiRun(trx, { id: runId, ledger_entry_id: run.ledger_entry_id, price: run.price }, failure!, ['running']);
     }
   });
+}
+
+/**
+ * Fails a run that is still in one of `from` and releases its reservation; a run that reached
+ * another status meanwhile keeps it. Call inside a transaction that locked the account first.
+ * Used when an analysis fails and when the worker gives a run's job up (content/give-up.ts).
+ */
+export async function failCiRun(
+  trx: Executor,
+  run: { id: string; ledger_entry_id: string; price: number },
+  failure: { code: string; message: string },
+  from: readonly ('queued' | 'running')[],
+): Promise<boolean> {
+  const res = await trx
+    .updateTable('ci_runs')
+    .set({ status: 'failed', error_code: failure.code, error_message: failure.message, completed_at: nowIso() })
+    .where('id', '=', run.id)
+    .where('status', 'in', [...from])
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) return false;
+  await releaseCharge(trx, run.ledger_entry_id, run.price);
+  return true;
 }
 
 type CiRow = {
