@@ -32,6 +32,8 @@ describe('filter parameters', () => {
       assert.match(detail.message, new RegExp(`${name} must be one of`));
       const good = await s.request('GET', `${path}${sep}${name}=${known}`, { key });
       assert.equal(good.statusCode, 200, good.body);
+      const doc = (await s.request('GET', '/openapi.json')).json();
+      assert.ok(doc.paths[path.split('?')[0]!].get.responses['400'], `${path} documents its 400`);
     });
   }
 });

@@ -27,7 +27,7 @@ export default defineRoute({
   scope: 'runs:read',
   querystring: Query,
   response: z.object({ items: z.array(Item) }),
-  errors: [422],
+  errors: [400, 422],
   handler: async ({ query, request }, core) => ({
     items: await core.activity.list(actionContext(request).accountId, query.limit, filterValue('kind', query.kind, ACTIVITY_KINDS) ?? 'all'),
   }),

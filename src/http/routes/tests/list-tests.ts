@@ -25,7 +25,7 @@ export default defineRoute({
   scope: 'tests:read',
   querystring: z.object({ limit: clampedInt(50, 1, 50), test_type: filterParam(TEST_TYPES) }),
   response: z.object({ tests: z.array(SavedTest) }),
-  errors: [422],
+  errors: [400, 422],
   handler: async ({ query, request }, core) => ({
     tests: await listTests(core.store, actionContext(request).accountId, { limit: query.limit, testType: filterValue('test_type', query.test_type, TEST_TYPES) }),
   }),
