@@ -1,7 +1,6 @@
 // Reading visibility runs: status, counts, billing and summary are all derived from the probe
 // rows and the run's ledger entry at read time (API-NOTES: status is never stored apart from
 // the probes). Compact by default; include_probes / include_results add the heavier parts.
-import { sql } from 'kysely';
 import { chargeState } from '../billing/ledger.ts';
 import { AppError } from '../errors.ts';
 import { toApiTime } from '../ids.ts';
@@ -48,43 +47,28 @@ export function deriveRunStatus(counts: ProbeCounts, probeCount: number, cancelR
 
 const rate = (n: number, d: number) => (d === 0 ? null : Math.round((n / d) * 10000) / 10000);
 
-async function aggregates(db: Executor, runIds: string[]): Promise<Map<string, Aggregate>> {
-  const out = new Map<string, Aggregate>();
-  if (runIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('visibility_probes')
-    .select([
-      'run_id',
-      'status',
-      sql<number>`count(*)`.as('n'),
-      sql<string | null>`min(started_at)`.as('started_at'),
-      sql<string | null>`max(completed_at)`.as('completed_at'),
-      sql<number>`coalesce(sum(brand_mentioned), 0)`.as('brand'),
-      sql<number>`coalesce(sum(citation_mentioned), 0)`.as('cited'),
-    ])
-    .where('run_id', 'in', runIds)
-    .groupBy(['run_id', 'status'])
-    .execute();
-  for (const id of runIds) {
-    out.set(id, {
-      counts: { queued: 0, running: 0, succeeded: 0, errored: 0, cancelled: 0, skipped: 0 },
-      startedAt: null,
-      completedAt: null,
-      brandMentions: 0,
-      citationMentions: 0,
-    });
-  }
-  for (const r of rows) {
-    const a = out.get(r.run_id)!;
-    a.counts[r.status as keyof ProbeCounts] = Number(r.n);
-    if (r.started_at && (!a.startedAt || r.started_at < a.startedAt)) a.startedAt = r.started_at;
-    if (r.completed_at && (!a.completedAt || r.completed_at > a.completedAt)) a.completedAt = r.completed_at;
-    if (r.status === 'succeeded') {
-      a.brandMentions = Number(r.brand);
-      a.citationMentions = Number(r.cited);
+/** What aggregate reads of a probe. */
+type AggregateProbe = Pick<ProbeRow, 'status' | 'started_at' | 'completed_at' | 'brand_mentioned' | 'citation_mentioned'>;
+
+/** A run's probe counts, first start, last completion and mentions, from its probes. */
+function aggregate(probes: readonly AggregateProbe[]): Aggregate {
+  const a: Aggregate = {
+    counts: { queued: 0, running: 0, succeeded: 0, errored: 0, cancelled: 0, skipped: 0 },
+    startedAt: null,
+    completedAt: null,
+    brandMentions: 0,
+    citationMentions: 0,
+  };
+  for (const p of probes) {
+    a.counts[p.status as keyof ProbeCounts]++;
+    if (p.started_at && (!a.startedAt || p.started_at < a.startedAt)) a.startedAt = p.started_at;
+    if (p.completed_at && (!a.completedAt || p.completed_at > a.completedAt)) a.completedAt = p.completed_at;
+    if (p.status === 'succeeded') {
+      a.brandMentions += Number(p.brand_mentioned ?? 0);
+      a.citationMentions += Number(p.citation_mentioned ?? 0);
     }
   }
-  return out;
+  return a;
 }
 
 type RunRow = {
@@ -298,15 +282,9 @@ export async function getVisibilityRun(
   runId: string,
   opts: { includeProbes?: boolean; includeResults?: boolean; includeRaw?: boolean } = {},
 ) {
-  // Probe counts are read before the ledger totals: a probe's status and its credit movement
-  // commit together, so counts that show a terminal run always come with final billing.
-  const agg = (await aggregates(store.db, [runId])).get(runId)!;
-  const run = await runQuery(store.db)
-    .where('visibility_runs.id', '=', runId)
-    .where('visibility_runs.account_id', '=', accountId)
-    .executeTakeFirst();
-  if (!run) throw new AppError('not_found', `Visibility run ${runId} not found.`);
-  const out: Record<string, unknown> & ReturnType<typeof renderCompact> = renderCompact(run, agg);
+  // The probes are read before the ledger totals: a probe's status and its credit movement commit
+  // together, so counts that show a terminal run always come with final billing. One read gives
+  // the counts, the summary and the probe list.
   const withResults = !!(opts.includeResults || opts.includeRaw);
   let q = store.db
     .selectFrom('visibility_probes')
@@ -315,10 +293,16 @@ export async function getVisibilityRun(
       'reported_model', 'brand_mentioned', 'text_mentioned', 'citation_mentioned', 'mention_position', 'list_rank',
       'competitors', 'citations', 'error_code', 'error_message', 'attempts', 'started_at', 'completed_at',
     ])
-    .where('run_id', '=', run.id);
+    .where('run_id', '=', runId);
   if (withResults) q = q.select(['answer']);
   if (opts.includeRaw) q = q.select(['raw']);
   const probes = (await q.orderBy('seq').execute()) as ProbeRow[];
+  const run = await runQuery(store.db)
+    .where('visibility_runs.id', '=', runId)
+    .where('visibility_runs.account_id', '=', accountId)
+    .executeTakeFirst();
+  if (!run) throw new AppError('not_found', `Visibility run ${runId} not found.`);
+  const out: Record<string, unknown> & ReturnType<typeof renderCompact> = renderCompact(run, aggregate(probes));
   Object.assign(out.summary, detailedSummary(probes, out.competitors));
   if (opts.includeProbes || withResults) {
     out.probes = probes.map((p) => renderProbe(p, { results: withResults, raw: !!opts.includeRaw }));
@@ -329,27 +313,28 @@ export async function getVisibilityRun(
 /** Compact runs by id, in the order given (for lists, saved tests and reports). */
 export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
   if (runIds.length === 0) return [];
-  const aggs = await aggregates(db, runIds); // before the ledger totals: see getVisibilityRun
-  const rows = await runQuery(db).where('visibility_runs.id', 'in', runIds).execute();
-  // The summary's competitors, cited domains and per-platform rates, as on the single read
-  // (API-NOTES: a list holds compact runs, and a compact run's summary has them).
+  // The page's probes, before the ledger totals (see getVisibilityRun): counts, and the summary's
+  // competitors, cited domains and per-platform rates as on the single read (API-NOTES: a list
+  // holds compact runs, and a compact run's summary has them).
   const probes = await db
     .selectFrom('visibility_probes')
-    .select(['run_id', 'platform', 'status', 'brand_mentioned', 'competitors', 'citations'])
+    .select(['run_id', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'started_at', 'completed_at'])
     .where('run_id', 'in', runIds)
     .orderBy('run_id')
     .orderBy('seq')
     .execute();
-  const probesOf = new Map<string, SummaryProbe[]>();
+  const probesOf = new Map<string, (SummaryProbe & AggregateProbe)[]>();
   for (const p of probes) {
     const list = probesOf.get(p.run_id) ?? [];
-    list.push(p as SummaryProbe);
+    list.push(p as SummaryProbe & AggregateProbe);
     probesOf.set(p.run_id, list);
   }
+  const rows = await runQuery(db).where('visibility_runs.id', 'in', runIds).execute();
   const byId = new Map(
     rows.map((r) => {
-      const out = renderCompact(r, aggs.get(r.id)!);
-      Object.assign(out.summary, detailedSummary(probesOf.get(r.id) ?? [], out.competitors));
+      const own = probesOf.get(r.id) ?? [];
+      const out = renderCompact(r, aggregate(own));
+      Object.assign(out.summary, detailedSummary(own, out.competitors));
       return [r.id, out];
     }),
   );
