@@ -31,3 +31,96 @@ describe('web console', () => {
     assert.deepEqual(items.slice(0, 3).map((i: any) => i.source), ['api', 'api', 'console']);
   });
 });
+
+// The console page itself, run in jsdom against the real server (fetch goes through app.inject):
+// what a user clicking in a browser would send and see.
+describe('web console page in a browser', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(async () => s.close());
+
+  async function openConsole(key: string, opts: { failNextPost?: boolean } = {}) {
+    const { JSDOM } = await import('jsdom');
+    const page = (await s.request('GET', '/console')).body;
+    const sent: { method: string; url: string; body?: any }[] = [];
+    let failNextPost = opts.failNextPost ?? false;
+    const dom = new JSDOM(page, {
+      url: 'http://127.0.0.1/console',
+      runScripts: 'dangerously',
+      beforeParse(window) {
+        window.localStorage.setItem('sightline_key', key);
+        (window as any).fetch = async (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => {
+          sent.push({ method: init.method, url, body: init.body ? JSON.parse(init.body) : undefined });
+          const res = await s.app.inject({ method: init.method as 'GET', url, headers: init.headers, ...(init.body ? { payload: init.body } : {}) });
+          // A response lost on the way back: the server did the work, the browser saw an error.
+          if (init.method === 'POST' && failNextPost) {
+            failNextPost = false;
+            throw new TypeError('Failed to fetch');
+          }
+          return { ok: res.statusCode < 400, status: res.statusCode, statusText: res.statusMessage, json: async () => res.json() };
+        };
+      },
+    });
+    const doc = dom.window.document;
+    const until = async (what: string, check: () => boolean) => {
+      for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+      assert.ok(check(), `console never showed: ${what}`);
+    };
+    return { dom, doc, sent, until, close: () => dom.window.close() };
+  }
+
+  test('a double click on Queue run creates one run, and a retry after a lost response returns it', async () => {
+    const { key } = await s.account({ credits: 50 });
+    const c = await openConsole(key, { failNextPost: true });
+    try {
+      await c.until('the platform list', () => !!c.doc.querySelector('#platforms input[value="openai"]'));
+      (c.doc.getElementById('url') as any).value = 'https://acme.example';
+      (c.doc.getElementById('target') as any).value = 'Acme';
+      (c.doc.getElementById('prompts') as any).value = 'best anvils\nbest hammers';
+      const button = c.doc.getElementById('create') as any;
+      button.click();
+      button.click();
+      await c.until('the lost response', () => c.doc.getElementById('create-error')!.textContent !== '');
+      button.click();
+      await c.until('the run detail', () => !c.doc.getElementById('detail')!.hidden);
+      const posts = c.sent.filter((r) => r.method === 'POST');
+      assert.equal(posts.length, 2, 'the double click sent one request, the retry one more');
+      assert.equal(posts[0]!.body.idempotency_key, posts[1]!.body.idempotency_key);
+      const runs = (await s.request('GET', '/v1/visibility/runs', { key })).json().runs;
+      assert.equal(runs.length, 1);
+      assert.equal(runs[0].source, 'console');
+      // The next submission is a new draft: a second run.
+      await c.until('the button enabled again', () => !button.disabled);
+      button.click();
+      await c.until('a second POST', () => c.sent.filter((r) => r.method === 'POST').length === 3);
+      await c.until('the second run', () => c.doc.querySelectorAll('#runs tr[data-id]').length === 2);
+      const third = c.sent.filter((r) => r.method === 'POST')[2]!;
+      assert.notEqual(third.body.idempotency_key, posts[0]!.body.idempotency_key);
+    } finally {
+      c.close();
+    }
+  });
+
+  test('Content Intelligence runs are queued and listed in the console', async () => {
+    const { key } = await s.account({ credits: 50 });
+    const c = await openConsole(key);
+    try {
+      await c.until('the empty list', () => /No Content Intelligence runs yet/.test(c.doc.getElementById('ci-runs')!.textContent ?? ''));
+      (c.doc.getElementById('ci-url') as any).value = 'https://acme.example/guide';
+      (c.doc.getElementById('ci-create') as any).click();
+      await c.until('the listed run', () => c.doc.querySelectorAll('#ci-runs tr[data-id]').length === 1);
+      const post = c.sent.find((r) => r.method === 'POST')!;
+      assert.equal(post.url, '/v1/content-intelligence/runs');
+      assert.equal(post.body.analysis_depth, 'score');
+      assert.match(post.body.idempotency_key, /^console_[0-9a-f]{32}$/);
+      const list = (await s.request('GET', '/v1/content-intelligence/runs', { key })).json().runs;
+      assert.equal(list.length, 1);
+      assert.equal(list[0].source, 'console');
+      assert.equal(c.doc.querySelector('#ci-runs tr[data-id]')!.getAttribute('data-id'), list[0].run_id);
+    } finally {
+      c.close();
+    }
+  });
+});
