@@ -74,7 +74,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   await registerRoutes(app, opts.core);
-  registerMcpEndpoint(app, opts.core);
+  registerMcpEndpoint(app, opts.core, opts.rateLimiter);
   registerConsole(app);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;

@@ -1,0 +1,51 @@
+// How a failed tool call is answered: the same information as the HTTP API's error bodies, as
+// the JSON text of an MCP tool error result, with the HTTP status it stands for (recorded in the
+// activity log). AppErrors give {"error", "message", …extra} (the HTTP `detail` object), plus
+// `request_id` for a status ≥ 500 as HTTP 500s carry it. Argument problems (the tool's schema,
+// or a bound the core checks: FieldError) give 422-like
+// {"error": "validation_error", "message", "detail": [{"loc", "msg", "type"}]}, the HTTP 422
+// detail list with "arguments" in place of "body"/"query"/"path" (a tool has one argument object).
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+import { AppError, ERROR_CODES, FieldError } from '../core/errors.ts';
+
+export interface ToolFailure {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+const PARTS = new Set(['body', 'query', 'path', 'arguments']);
+
+function validation(detail: ValidationIssue[]): ToolFailure {
+  const message = 'Invalid arguments: ' + detail.map((d) => `${d.loc.slice(1).join('.') || 'arguments'}: ${d.msg}`).join('; ');
+  return { status: 422, body: { error: 'validation_error', message, detail } };
+}
+
+/** The schema issues of a tool's arguments, located as the HTTP API locates them. */
+export function argumentsInvalid(error: z.ZodError): ToolFailure {
+  return validation(
+    error.issues.map((issue) => ({ loc: ['arguments', ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))], msg: issue.message, type: issue.code })),
+  );
+}
+
+/** The failure for an error thrown by a tool; unexpected errors are logged under the request's id. */
+export function toolFailure(err: unknown, requestId: string, log: FastifyBaseLogger, tool: string): ToolFailure {
+  if (err instanceof AppError) {
+    const body: Record<string, unknown> = { error: err.code, message: err.message, ...err.extra };
+    if (err.status >= 500) body.request_id = requestId;
+    return { status: err.status, body };
+  }
+  if (err instanceof FieldError) {
+    const [part, ...rest] = err.loc;
+    const loc = typeof part === 'string' && PARTS.has(part) ? ['arguments', ...rest] : ['arguments', ...err.loc];
+    return validation([{ loc, msg: err.message, type: err.type }]);
+  }
+  log.error({ err, tool }, 'unhandled error in MCP tool');
+  return { status: 500, body: { error: 'internal_error', message: ERROR_CODES.internal_error.message, request_id: requestId } };
+}
