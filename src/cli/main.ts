@@ -1,11 +1,17 @@
 // The `sightline` bin (API-NOTES operating contract): serve, worker, migrate and the admin
-// commands. With --json, stdout holds exactly one JSON document; everything else goes to stderr.
+// commands. With --json, stdout holds exactly one JSON document (the result, or on failure
+// {"error": code, "message"}); everything else goes to stderr. Exit codes: 0 success, 1 the
+// command failed, 2 usage error (bad command, flag or flag value: nothing was done).
+// Every flag is checked before the database is opened, so a usage error never writes anything.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
+import { loadConfig, type Config } from '../config.ts';
 import { createAccount, createKey, revokeKey, setAccountStatus } from '../core/accounts/accounts.ts';
-import { grantCredits, reconcileBalances } from '../core/billing/ledger.ts';
+import { isScope, SCOPES } from '../core/accounts/scopes.ts';
+import { grantCredits, MAX_GRANT, reconcileBalances } from '../core/billing/ledger.ts';
 import { AppError } from '../core/errors.ts';
 import { formatCredits, parseCredits } from '../core/money.ts';
+import { openDatabase } from '../db/connection.ts';
+import { migrateToLatest } from '../db/migrations.ts';
 import { openRuntime } from './runtime.ts';
 import { runServe, runWorker } from './serve.ts';
 
@@ -14,16 +20,18 @@ const USAGE = `sightline — AI Visibility and Content Intelligence service
 Usage:
   sightline serve [--port N] [--no-worker]     API server (+ embedded worker)
   sightline worker                             a worker process only
-  sightline migrate                            apply database migrations
+  sightline migrate [--json]                   apply database migrations
   sightline accounts create --email EMAIL [--credits N] [--json]
-  sightline accounts suspend --account ID
-  sightline accounts unsuspend --account ID
-  sightline keys create --account ID [--name NAME] [--read-only] [--scopes a,b] [--mcp] [--json]
-  sightline keys revoke --key ID
+  sightline accounts suspend --account ID [--json]
+  sightline accounts unsuspend --account ID [--json]
+  sightline keys create --account ID [--name NAME] [--read-only | --scopes a,b] [--mcp] [--json]
+  sightline keys revoke --key ID [--json]
   sightline credits grant --account ID --credits N [--top-up] [--json]
                                                (--top-up: bought credits, at least 250)
   sightline credits reconcile [--json]         recompute balances from the ledger (processes stopped)
 
+Exit codes: 0 done, 1 the command failed, 2 usage error (nothing was done).
+With --json, stdout holds one JSON document: the result, or {"error", "message"} on failure.
 Environment: DATABASE_URL (sqlite:./data/sightline.db), PORT (8080), HOST, SIGHTLINE_* (see README).`;
 
 const OPTIONS = {
@@ -41,90 +49,233 @@ const OPTIONS = {
   key: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+type Flag = keyof typeof OPTIONS;
 
-function required(value: string | undefined, flag: string): string {
-  if (!value) throw new UsageError(`missing --${flag}`);
-  return value;
+/** The flags each command takes (besides --help); any other flag is a usage error, never ignored. */
+const COMMANDS: Record<string, readonly Flag[]> = {
+  serve: ['port', 'no-worker'],
+  worker: [],
+  migrate: ['json'],
+  'accounts create': ['email', 'credits', 'json'],
+  'accounts suspend': ['account', 'json'],
+  'accounts unsuspend': ['account', 'json'],
+  'keys create': ['account', 'name', 'read-only', 'scopes', 'mcp', 'json'],
+  'keys revoke': ['key', 'json'],
+  'credits grant': ['account', 'credits', 'top-up', 'json'],
+  'credits reconcile': ['json'],
+};
+const SINGLE_WORD = new Set(['serve', 'worker', 'migrate']);
+
+/** A bad command line: exit 2, nothing done. */
+class UsageError extends Error {}
+
+/** A failure that is not the core's: exit 1 with a code for the --json error document. */
+class CliError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
-class UsageError extends Error {}
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value.trim() === '') throw new UsageError(`missing --${flag}`);
+  return value.trim();
+}
+
+function creditsFlag(value: string): number {
+  try {
+    return parseCredits(value);
+  } catch (err) {
+    throw new UsageError(`invalid --credits: ${(err as Error).message} (a number of credits with at most two decimals, e.g. 25 or 2.50)`);
+  }
+}
+
+/** The grant limit grantCredits enforces, checked before anything is written (same message). */
+function checkGrantable(amount: number): void {
+  if (amount > MAX_GRANT) throw new AppError('invalid_request', `A grant is at most ${formatCredits(MAX_GRANT)} credits; got ${formatCredits(amount)}.`);
+}
+
+/** `--scopes a,b`: a non-empty list of known scopes; an empty list would mean every scope. */
+function scopesFlag(value: string): string[] {
+  const scopes = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (scopes.length === 0) throw new UsageError(`--scopes needs at least one scope (one of ${SCOPES.join(', ')})`);
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (unknown.length) throw new UsageError(`unknown scope${unknown.length > 1 ? 's' : ''} in --scopes: ${unknown.join(', ')} (known: ${SCOPES.join(', ')})`);
+  return scopes;
+}
+
+/** The arguments before a `--` terminator: where flags are. */
+function flagArgs(argv: string[]): string[] {
+  const end = argv.indexOf('--');
+  return end === -1 ? argv : argv.slice(0, end);
+}
+
+/**
+ * A string flag followed by nothing or by another flag is a missing value; followed by "-5" a
+ * negative one. node's parseArgs says both in several lines; this says it in one.
+ */
+function checkFlagValues(argv: string[]): void {
+  const args = flagArgs(argv);
+  args.forEach((arg, i) => {
+    if (!arg.startsWith('--') || arg.includes('=')) return;
+    const name = arg.slice(2);
+    if (!(name in OPTIONS) || OPTIONS[name as Flag].type !== 'string') return;
+    const next = args[i + 1];
+    if (next === undefined || (next.startsWith('-') && !/^-\d/.test(next))) throw new UsageError(`missing value for --${name}`);
+    if (/^-\d/.test(next)) throw new UsageError(`invalid --${name}: ${next} (must not be negative)`);
+  });
+}
+
+function parse(argv: string[]) {
+  checkFlagValues(argv);
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      const option = /'([^']+)'/.exec((err as Error).message)?.[1];
+      throw new UsageError(`unknown flag ${option ?? ''}`.trim());
+    }
+    if (code?.startsWith('ERR_PARSE_ARGS_')) throw new UsageError((err as Error).message.split('\n').join(' '));
+    throw err;
+  }
+}
 
 function print(json: boolean | undefined, doc: Record<string, unknown>, human: string) {
   if (json) process.stdout.write(JSON.stringify(doc) + '\n');
   else process.stdout.write(human + '\n');
 }
 
-async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  const [command, sub] = positionals;
-  if (values.help || !command) {
-    process.stdout.write(USAGE + '\n');
-    return command ? 0 : 1;
-  }
-  const config = loadConfig({ ...process.env, ...(values.port ? { PORT: values.port } : {}) });
+/** Whether --json was asked for, read from the raw arguments so that it holds even when parsing fails. */
+function wantsJson(argv: string[]): boolean {
+  return flagArgs(argv).includes('--json');
+}
 
-  if (command === 'serve') return runServe(config, { worker: !values['no-worker'] });
-  if (command === 'worker') return runWorker(config);
-
-  const runtime = await openRuntime(config);
-  const { db } = runtime.core.store;
+function configFrom(port: string | undefined): Config {
+  if (port !== undefined && (!/^\d+$/.test(port) || Number(port) > 65535)) throw new UsageError(`invalid --port: ${port} (an integer 0..65535)`);
   try {
-    const key = `${command} ${sub ?? ''}`.trim();
-    switch (key) {
-      case 'migrate':
-        process.stderr.write('migrations applied\n');
-        return 0;
-      case 'accounts create': {
-        const credits = values.credits ? parseCredits(values.credits) : 0;
-        const account = await createAccount(db, required(values.email, 'email'));
-        const k = await createKey(db, account.id, { name: 'Default key' });
+    return loadConfig({ ...process.env, ...(port !== undefined ? { PORT: port } : {}) });
+  } catch (err) {
+    throw new CliError('invalid_configuration', (err as Error).message.split('\n').map((l) => l.trim()).join(' '));
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv);
+  if (values.help) {
+    print(values.json, { usage: USAGE }, USAGE);
+    return 0;
+  }
+  if (positionals.length === 0) throw new UsageError('missing command');
+  const words = SINGLE_WORD.has(positionals[0]) ? 1 : 2;
+  const command = positionals.slice(0, words).join(' ');
+  const allowed = COMMANDS[command];
+  if (!allowed) throw new UsageError(`unknown command: ${command}`);
+  if (positionals.length > words) throw new UsageError(`unexpected argument: ${positionals[words]}`);
+  for (const flag of Object.keys(values) as Flag[]) {
+    if (flag !== 'help' && !allowed.includes(flag)) throw new UsageError(`--${flag} does not apply to ${command}`);
+  }
+
+  // Everything the command needs from its flags, checked before the database is touched.
+  const config = configFrom(values.port);
+  switch (command) {
+    case 'serve':
+      return runServe(config, { worker: !values['no-worker'] });
+    case 'worker':
+      return runWorker(config);
+    case 'migrate':
+      return migrate(config, values.json);
+    case 'accounts create': {
+      const email = required(values.email, 'email');
+      const credits = values.credits === undefined ? 0 : creditsFlag(values.credits);
+      checkGrantable(credits);
+      return withRuntime(config, async ({ core }) => {
+        const { store } = core;
+        // Account and key together or neither; the grant runs in its own transaction (the
+        // ledger's), so an account whose grant fails anyway is removed again: a retry must work.
+        const { account, key } = await store.db.transaction().execute(async (trx) => {
+          const account = await createAccount(trx, email);
+          const key = await createKey(trx, account.id, { name: 'Default key' });
+          return { account, key };
+        });
         let available = 0;
-        if (credits > 0) available = (await grantCredits(runtime.core.store, account.id, credits, { source: 'cli' })).balance.available;
+        if (credits > 0) {
+          try {
+            available = (await grantCredits(store, account.id, credits, { source: 'cli' })).balance.available;
+          } catch (err) {
+            await store.db.transaction().execute(async (trx) => {
+              await trx.deleteFrom('api_keys').where('account_id', '=', account.id).execute();
+              await trx.deleteFrom('accounts').where('id', '=', account.id).execute();
+            });
+            throw err;
+          }
+        }
         print(
           values.json,
-          { account_id: account.id, email: account.email, api_key: k.api_key, key_id: k.key_id, available_credits: formatCredits(available) },
-          `account ${account.id} (${account.email})\napi key (shown once): ${k.api_key}\navailable credits: ${formatCredits(available)}`,
+          { account_id: account.id, email: account.email, api_key: key.api_key, key_id: key.key_id, available_credits: formatCredits(available) },
+          `account ${account.id} (${account.email})\napi key (shown once): ${key.api_key}\navailable credits: ${formatCredits(available)}`,
         );
         return 0;
-      }
-      case 'accounts suspend':
-      case 'accounts unsuspend': {
-        const id = required(values.account, 'account');
-        const status = sub === 'suspend' ? 'suspended' : 'active';
-        await setAccountStatus(db, id, status);
+      });
+    }
+    case 'accounts suspend':
+    case 'accounts unsuspend': {
+      const id = required(values.account, 'account');
+      const status = command === 'accounts suspend' ? 'suspended' : 'active';
+      return withRuntime(config, async ({ core }) => {
+        await setAccountStatus(core.store.db, id, status);
         print(values.json, { account_id: id, status }, `account ${id} is ${status}`);
         return 0;
+      });
+    }
+    case 'keys create': {
+      const account = required(values.account, 'account');
+      if (values['read-only'] && values.scopes !== undefined) {
+        throw new UsageError('--read-only and --scopes exclude each other (--read-only means --scopes tests:read,runs:read)');
       }
-      case 'keys create': {
-        const k = await createKey(db, required(values.account, 'account'), {
+      const scopes = values.scopes === undefined ? undefined : scopesFlag(values.scopes);
+      return withRuntime(config, async ({ core }) => {
+        const k = await createKey(core.store.db, account, {
           name: values.name,
           readOnly: values['read-only'],
-          scopes: values.scopes ? values.scopes.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+          scopes,
           kind: values.mcp ? 'mcp' : 'api',
         });
         print(values.json, { key_id: k.key_id, api_key: k.api_key, scopes: k.scopes }, `key ${k.key_id} (shown once): ${k.api_key}\nscopes: ${k.scopes.join(' ')}`);
         return 0;
-      }
-      case 'keys revoke': {
-        const id = required(values.key, 'key');
-        await revokeKey(db, id);
+      });
+    }
+    case 'keys revoke': {
+      const id = required(values.key, 'key');
+      return withRuntime(config, async ({ core }) => {
+        await revokeKey(core.store.db, id);
         print(values.json, { key_id: id, revoked: true }, `key ${id} revoked`);
         return 0;
-      }
-      case 'credits grant': {
-        const id = required(values.account, 'account');
-        const amount = parseCredits(required(values.credits, 'credits'));
-        const topUp = values['top-up'] === true;
-        const { entryId, balance } = await grantCredits(runtime.core.store, id, amount, { source: 'cli', topUp });
+      });
+    }
+    case 'credits grant': {
+      const id = required(values.account, 'account');
+      const amount = creditsFlag(required(values.credits, 'credits'));
+      if (amount === 0) throw new UsageError('invalid --credits: a grant must be more than 0');
+      const topUp = values['top-up'] === true;
+      return withRuntime(config, async ({ core }) => {
+        const { entryId, balance } = await grantCredits(core.store, id, amount, { source: 'cli', topUp });
         print(
           values.json,
           { account_id: id, granted_credits: formatCredits(amount), available_credits: formatCredits(balance.available), ledger_entry_id: entryId, top_up: topUp },
           `${topUp ? 'topped up' : 'granted'} ${formatCredits(amount)} credits to ${id}; available ${formatCredits(balance.available)}`,
         );
         return 0;
-      }
-      case 'credits reconcile': {
-        const { accounts, corrected } = await reconcileBalances(runtime.core.store);
+      });
+    }
+    case 'credits reconcile':
+      return withRuntime(config, async ({ core }) => {
+        const { accounts, corrected } = await reconcileBalances(core.store);
         const rows = corrected.map((c) => ({
           account_id: c.accountId,
           available_before: formatCredits(c.before.available),
@@ -132,29 +283,70 @@ async function main(argv: string[]): Promise<number> {
         }));
         print(values.json, { accounts_checked: accounts, corrected: rows }, `checked ${accounts} accounts; corrected ${corrected.length}${rows.map((r) => `\n  ${r.account_id}: available ${r.available_before} -> ${r.available_after}`).join('')}`);
         return 0;
-      }
-      default:
-        throw new UsageError(`unknown command: ${key}`);
-    }
+      });
+    default:
+      throw new UsageError(`unknown command: ${command}`);
+  }
+}
+
+async function withRuntime(config: Config, fn: (runtime: Awaited<ReturnType<typeof openRuntime>>) => Promise<number>): Promise<number> {
+  const runtime = await openRuntime(config);
+  try {
+    return await fn(runtime);
   } finally {
     await runtime.close();
   }
 }
 
-main(process.argv.slice(2)).then(
+/** `sightline migrate`: applies what is pending and names it ({"applied": [...]}, empty when up to date). */
+async function migrate(config: Config, json: boolean | undefined): Promise<number> {
+  const handle = openDatabase(config.DATABASE_URL);
+  try {
+    const applied = await migrateToLatest(handle.db);
+    print(
+      json,
+      { applied, database: handle.dialect },
+      applied.length ? `applied ${applied.length} migration${applied.length > 1 ? 's' : ''}: ${applied.join(', ')}` : 'database is up to date',
+    );
+    return 0;
+  } finally {
+    await handle.close();
+  }
+}
+
+function fail(argv: string[], err: unknown): number {
+  const json = wantsJson(argv);
+  let code: string;
+  let message: string;
+  let extra: Record<string, unknown> = {};
+  let exit = 1;
+  if (err instanceof UsageError) {
+    code = 'usage_error';
+    message = err.message;
+    exit = 2;
+    process.stderr.write(`sightline: ${message} (see sightline --help)\n`);
+  } else if (err instanceof AppError) {
+    ({ code, message, extra } = err);
+    process.stderr.write(`sightline: ${message}\n`);
+  } else if (err instanceof CliError) {
+    ({ code, message } = err);
+    process.stderr.write(`sightline: ${message}\n`);
+  } else {
+    // Unexpected (the database unreachable, a bug): the stack goes to stderr for the operator.
+    code = 'internal_error';
+    message = (err as Error)?.message ?? String(err);
+    process.stderr.write(`sightline: ${(err as Error)?.stack ?? String(err)}\n`);
+  }
+  if (json) process.stdout.write(JSON.stringify({ error: code, message, ...extra }) + '\n');
+  return exit;
+}
+
+const argv = process.argv.slice(2);
+main(argv).then(
   (code) => {
     if (code !== undefined && code !== -1) process.exitCode = code;
   },
   (err) => {
-    if (err instanceof UsageError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      process.stderr.write(`sightline: ${(err as Error).message}\n\n${USAGE}\n`);
-      process.exitCode = 2;
-    } else if (err instanceof AppError) {
-      process.stderr.write(`sightline: ${err.message}\n`);
-      process.exitCode = 1;
-    } else {
-      process.stderr.write(`sightline: ${(err as Error)?.stack ?? String(err)}\n`);
-      process.exitCode = 1;
-    }
+    process.exitCode = fail(argv, err);
   },
 );
