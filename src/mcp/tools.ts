@@ -77,10 +77,10 @@ function tool<R extends AnyRoute>(
 }
 
 export const MCP_TOOLS: McpTool[] = [
-  tool('get_usage', getUsageRoute, 'Credit balance (available, reserved, used) and the recent credit ledger.', (a, ctx, core) =>
+  tool('get_usage', getUsageRoute, 'Credit balance (available, reserved, used) and the recent credit ledger (recent_limit 1..100, default 20; out of range is clamped).', (a, ctx, core) =>
     getUsage(core.store, ctx.accountId, a.recent_limit),
   ),
-  tool('list_activity', listActivityRoute, 'Recent requests of this account over every surface (API, MCP, console), newest first; kind filters by action family.', async (a, ctx, core) => ({
+  tool('list_activity', listActivityRoute, 'Recent requests of this account over every surface (API, MCP, console), newest first (limit 1..100, default 20, clamped); kind filters by action family.', async (a, ctx, core) => ({
     items: await core.activity.list(ctx.accountId, a.limit, filterValue('kind', a.kind, ACTIVITY_KINDS) ?? 'all'),
   })),
   tool('list_visibility_models', listModelsRoute, 'Selectable AI models per platform with their price in credits per probe; price runs from this.', (_a, _ctx, core) =>
@@ -99,18 +99,18 @@ export const MCP_TOOLS: McpTool[] = [
     (a, ctx, core) =>
       getVisibilityRun(core.store, ctx.accountId, a.run_id, { includeProbes: a.include_probes, includeResults: a.include_results, includeRaw: a.include_raw }),
   ),
-  tool('list_visibility_runs', listRunsRoute, 'Visibility runs, newest first; pass next_starting_after as starting_after for the next page.', (a, ctx, core) =>
+  tool('list_visibility_runs', listRunsRoute, 'Visibility runs, newest first (limit 1..100, default 20, clamped); pass next_starting_after as starting_after for the next page.', (a, ctx, core) =>
     listVisibilityRuns(core.store, ctx.accountId, { limit: a.limit, startingAfter: a.starting_after, status: filterValue('status', a.status, RUN_STATUSES) }),
   ),
   tool('cancel_visibility_run', cancelRunRoute, 'Cancel the queued probes of a run and release their credits; running probes finish.', async (a, ctx, core) => {
     await cancelVisibilityRun(core.store, ctx.accountId, a.run_id);
     return getVisibilityRun(core.store, ctx.accountId, a.run_id);
   }),
-  tool('list_tests', listTestsRoute, 'Saved tests (a URL with its visibility or content runs), most recently run first.', async (a, ctx, core) => ({
+  tool('list_tests', listTestsRoute, 'Saved tests (a URL with its visibility or content runs), most recently run first (limit 1..50, default 50, clamped).', async (a, ctx, core) => ({
     tests: await listTests(core.store, ctx.accountId, { limit: a.limit, testType: filterValue('test_type', a.test_type, TEST_TYPES) }),
   })),
   tool('get_test', getTestRoute, 'One saved test with its runs (compact, newest first).', (a, ctx, core) => getTestWithRuns(core.store, ctx.accountId, a.test_id)),
-  tool('get_reports_by_url', reportsByUrlRoute, 'Saved reports for a URL: the tests that match it and their recent runs.', (a, ctx, core) =>
+  tool('get_reports_by_url', reportsByUrlRoute, 'Saved reports for a URL: the tests that match it and their recent runs (limit 1..20 runs per test, default 5; days 1..3650, default 90; clamped).', (a, ctx, core) =>
     reportsByUrl(core.store, ctx.accountId, { url: a.url, testType: filterValue('test_type', a.test_type, TEST_TYPES), days: a.days, limit: a.limit }),
   ),
   tool(
@@ -143,7 +143,7 @@ export const MCP_TOOLS: McpTool[] = [
     'Queue a persisted Content Intelligence run (analysis_depth score: 3 credits; full adds trends, prompt ideas and an AI-readiness audit: 6 credits). Poll get_content_intelligence_run.',
     (a, ctx, core) => core.content.createRun(ctx, a),
   ),
-  tool('list_content_intelligence_runs', listCiRunsRoute, 'Content Intelligence runs, newest first; pass next_starting_after as starting_after for the next page.', (a, ctx, core) =>
+  tool('list_content_intelligence_runs', listCiRunsRoute, 'Content Intelligence runs, newest first (limit 1..100, default 20, clamped); pass next_starting_after as starting_after for the next page.', (a, ctx, core) =>
     core.content.listRuns(ctx.accountId, { limit: a.limit, startingAfter: a.starting_after, status: filterValue('status', a.status, CI_STATUSES) }),
   ),
   tool('get_content_intelligence_run', getCiRunRoute, 'Status of a Content Intelligence run; include_result for the full analysis.', (a, ctx, core) =>
