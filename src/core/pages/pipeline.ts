@@ -158,13 +158,19 @@ class PromiseCache {
  * Characters a cached result holds: the texts dominate its memory (blocks repeat the body text).
  * An extracted page also counts its HTML: strings of a document extracted on the calling thread
  * can be slices of the page's text (V8 keeps the whole string alive for them), so its size is
- * what such an entry may really hold.
+ * what such an entry may really hold. Links count too, with ~100 characters for each one's object
+ * and the copy in links.main: a page of nothing but links holds little text but many objects.
  */
-function weighResult(result: unknown): number {
+export function weighResult(result: unknown): number {
   const r = result as Partial<LoadedPage> & { body?: string };
-  if (r.document) return r.contentView!.length + r.document.bodyText.length + (r.fetched?.bytes ?? 0);
+  if (r.document) {
+    let links = 0;
+    for (const l of r.document.links.all) links += l.href.length + l.text.length + LINK_OVERHEAD;
+    return r.contentView!.length + r.document.bodyText.length + (r.fetched?.bytes ?? 0) + links;
+  }
   return typeof r.body === 'string' ? r.body.length : 0;
 }
+const LINK_OVERHEAD = 100;
 
 export function createPageLoader(opts: PageLoaderOptions = {}): PageLoader {
   const allow = opts.allow ?? EMPTY_ALLOWLIST;

@@ -340,3 +340,46 @@ test('a page drawn by script, whose static HTML leaves only a few words of chrom
   const thin = extractPage('<html><head><title>Tempo Road Racer | ShopCo</title></head><body><main><h1>Tempo Road Racer</h1><p>Fast road shoe. $159.</p></main></body></html>', 'https://www.shopco.com/road-racer');
   assert.equal(thin.bodyText, 'Tempo Road Racer\n\nFast road shoe. $159.');
 });
+
+// Broken HTML that never closes its tags must cost work and memory linear in the page: the tree's
+// depth is capped (deeper elements flatten under the element at the cap, as in browsers), the
+// parser forgets its outermost open tags past a bound, and a link's text stops at nested links.
+test('unclosed tags: the tree stays shallow and the content stays', async () => {
+  const { parseHtml, MAX_TREE_DEPTH } = await import('../../../src/core/pages/extract/dom.ts');
+  const root = parseHtml('<html><body>' + '<div>'.repeat(10_000) + 'deepest words');
+  let maxDepth = 0;
+  let text = '';
+  const stack: [any, number][] = [[root, 0]];
+  while (stack.length) {
+    const [n, d] = stack.pop()!;
+    maxDepth = Math.max(maxDepth, d);
+    if (n.type === 'text') text += n.data;
+    for (const c of n.children ?? []) stack.push([c, d + 1]);
+  }
+  assert.ok(maxDepth <= MAX_TREE_DEPTH + 1, `depth ${maxDepth}`);
+  assert.equal(text, 'deepest words');
+  assert.match(extractPage('<html><body><main>' + '<nav><div>'.repeat(20_000) + '</main><p>After the mess, a paragraph of real text.</p>', 'https://example.com/').bodyText, /After the mess/);
+});
+
+test("htmlparser2's open-tag stacks are where the parser guard expects them", async () => {
+  // parseHtml trims these private arrays; a library upgrade that renames them must fail here.
+  const { Parser } = await import('htmlparser2');
+  const { parserStacks } = await import('../../../src/core/pages/extract/dom.ts');
+  const parser = new Parser({});
+  parser.write('<div><span>');
+  const stacks = parserStacks(parser);
+  assert.ok(stacks, 'Parser has stack and foreignContext arrays');
+  assert.deepEqual(stacks.stack, ['span', 'div']);
+});
+
+test('nested unclosed links: each link keeps its own bounded text', () => {
+  const html = '<html><body>' + '<a href="/x">ab '.repeat(8000) + '<a href="/long">' + 'long '.repeat(1000) + '</a>';
+  const doc = extractPage(html, 'https://example.com/');
+  assert.equal(doc.links.all.length, 8001);
+  const total = doc.links.all.reduce((n, l) => n + l.text.length, 0);
+  assert.ok(total <= html.length, `link text ${total} chars for ${html.length} chars of HTML`);
+  assert.equal(doc.links.all[0]!.text, 'ab');
+  assert.ok(doc.links.all.every((l) => l.text.length <= 300));
+  const closed = extractPage('<html><body><p><a href="/y">' + 'word '.repeat(200) + '</a></p>', 'https://example.com/');
+  assert.equal(closed.links.all[0]!.text.length, 299, 'a long label is cut at 300 characters, trailing space trimmed');
+});

@@ -197,3 +197,13 @@ describe('page pipeline', () => {
     assert.throws(() => normalizePageUrl('nope'), { name: 'FetchError', code: 'invalid_url' });
   });
 });
+
+describe('page cache weight', () => {
+  it('counts the links a cached page holds, not only its texts', async () => {
+    const { weighResult } = await import('../../../src/core/pages/pipeline.ts');
+    const html = '<html><body><p>Short text.</p>' + '<a href="https://example.com/a-long-path">label</a>'.repeat(1000);
+    const document = extractPage(html, 'https://example.com/');
+    const weight = weighResult({ document, contentView: 'x', fetched: { bytes: 0 } });
+    assert.ok(weight > 1000 * ('https://example.com/a-long-path'.length + 'label'.length), `weight ${weight}`);
+  });
+});

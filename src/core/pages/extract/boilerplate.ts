@@ -73,8 +73,17 @@ function isDisclosure(el: Element): boolean {
 }
 /** Whole class tokens of a tab panel (Bootstrap, Foundation and most themes). */
 const TAB_PANEL = /(?:^|\s)(?:tab-pane|tab-panel|tabpanel|tab-content)(?:\s|$)/i;
+/**
+ * Answers kept while pruneBoilerplate walks a tree it does not change until the walk ends: nested
+ * boxes each ask for their subtree's text length (and whether it holds the h1), and without the
+ * memo a page of thousands of nested boxes costs depth × size. Recursion is safe because
+ * parseHtml caps the tree's depth (MAX_TREE_DEPTH).
+ */
+let passMemo: { length: Map<Element, number>; h1: Map<Element, boolean> } | null = null;
+
 /** Text length (whitespace runs count as one) of a subtree, without what is never page text. */
 export function textLength(el: Element): number {
+  if (passMemo) return memoLength(el, passMemo.length);
   let n = 0;
   walk(el, (k) => {
     if (isText(k)) n += spaceAwareLength(k.data);
@@ -84,11 +93,31 @@ export function textLength(el: Element): number {
   return n;
 }
 
-function containsTag(el: Element, tag: string): boolean {
+function memoLength(el: Element, memo: Map<Element, number>): number {
+  const known = memo.get(el);
+  if (known !== undefined) return known;
+  let n = 0;
+  for (const k of el.children) {
+    if (isText(k)) n += spaceAwareLength(k.data);
+    else if (isElement(k) && !ALWAYS_DROP.has(k.name)) n += memoLength(k, memo);
+  }
+  memo.set(el, n);
+  return n;
+}
+
+function containsH1(el: Element): boolean {
+  const memo = passMemo?.h1;
+  const known = memo?.get(el);
+  if (known !== undefined) return known;
   let found = false;
+  if (memo) {
+    for (const k of el.children) if (isElement(k) && (k.name === 'h1' || containsH1(k))) found = true;
+    memo.set(el, found);
+    return found;
+  }
   walk(el, (k) => {
     if (found) return false;
-    if (isElement(k) && k.name === tag) found = true;
+    if (isElement(k) && k.name === 'h1') found = true;
     return !found;
   });
   return found;
@@ -102,6 +131,16 @@ export interface PruneOptions {
 /** Detaches boilerplate in place. Returns nothing; the tree is smaller afterwards. */
 export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
   const gone: AnyNode[] = [];
+  passMemo = { length: new Map(), h1: new Map() };
+  try {
+    walkForBoilerplate(body, opts, gone);
+  } finally {
+    passMemo = null;
+  }
+  removeNodes(gone);
+}
+
+function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]): void {
   walk(body, (n) => {
     if (n.type === 'comment' || n.type === 'directive' || n.type === 'cdata') {
       gone.push(n);
@@ -161,7 +200,7 @@ export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
     } else if (name === 'header') {
       // A page header is boilerplate; an article's own header carries the h1 and byline.
       // A header inside an <article> is that article's (or that card's) title block.
-      drop = (!containsTag(el, 'h1') && !isInside(el, 'article')) || isInside(el, 'nav');
+      drop = (!containsH1(el) && !isInside(el, 'article')) || isInside(el, 'nav');
       structural = true;
     } else if (role && BOILERPLATE_ROLES.has(role)) {
       // A tab list holds the tabs' short labels; one that holds paragraphs is an accordion
@@ -181,13 +220,12 @@ export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
       const len = textLength(el);
       const share = opts.bodyTextLength ? len / opts.bodyTextLength : 0;
       // An <aside> is beside the content by definition: only spared when it is nearly all of it.
-      if (share > (name === 'aside' ? 0.9 : structural ? 0.6 : 0.4) || (!structural && name !== 'header' && containsTag(el, 'h1') && share > 0.15)) return true;
+      if (share > (name === 'aside' ? 0.9 : structural ? 0.6 : 0.4) || (!structural && name !== 'header' && containsH1(el) && share > 0.15)) return true;
       gone.push(el);
       return false;
     }
     return true;
   });
-  removeNodes(gone);
 }
 
 function isInside(el: Element, tag: string): boolean {

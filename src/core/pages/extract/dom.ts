@@ -152,6 +152,33 @@ for (const [cls, type] of [[TextNode, 'text'], [ElementNode, 'tag'], [ScriptNode
 }
 
 /**
+ * Deepest element nesting the tree keeps. Deeper elements are attached to the element at this
+ * depth instead (as browsers do: Blink flattens past 512), so broken HTML that never closes a tag
+ * (`<nav>` × 50,000) gives a shallow, wide tree: every walk that looks at a node's ancestors or
+ * sums a subtree stays linear in the page instead of quadratic. Real pages stay far below it.
+ */
+export const MAX_TREE_DEPTH = 128;
+
+/**
+ * Open elements htmlparser2 remembers. Its stack of open tag names is an array it unshifts on
+ * every open tag and searches on every close tag, so a page that never closes its tags costs
+ * time quadratic in their number (`<dl><dd>` × 30,000 in 250 KB: over a second of parsing).
+ * Past this many, the outermost are forgotten: their close tags are ignored (a browser would
+ * treat such a page as garbage too) and parsing stays linear.
+ */
+const PARSER_MAX_OPEN = 512;
+
+/** htmlparser2's internal stacks (private fields, checked by the extractor's tests). */
+export interface ParserStacks {
+  stack: string[];
+  foreignContext: boolean[];
+}
+export function parserStacks(parser: Parser): ParserStacks | undefined {
+  const p = parser as unknown as Partial<ParserStacks>;
+  return Array.isArray(p.stack) && Array.isArray(p.foreignContext) ? (p as ParserStacks) : undefined;
+}
+
+/**
  * Parses HTML into a lean tree with the same field names as domhandler's (type, name, attribs,
  * children, parent, data), so the domhandler types describe it. Why not domhandler itself: its
  * nodes also carry prev/next/start/end links and every attribute, which roughly doubles the
@@ -169,6 +196,9 @@ export function parseHtml(html: string): Document {
   const root = new RootNode(null, 'root');
   root.attribs = {};
   const stack: ElementNode[] = [root];
+  // Where new nodes go: the innermost open element, or past MAX_TREE_DEPTH the element at that
+  // depth. Elements past it are still pushed on the stack, so close tags stay balanced.
+  const container = () => stack[Math.min(stack.length - 1, MAX_TREE_DEPTH)]!;
   const parser = new Parser(
     {
       // onopentagname + onattribute instead of onopentag: with no onopentag handler the
@@ -177,7 +207,11 @@ export function parseHtml(html: string): Document {
         // Every tag name arrives as its own new string: one copy per name instead.
         let name = tagNames.get(slice);
         if (name === undefined) tagNames.set(slice, (name = slice));
-        const top = stack[stack.length - 1]!;
+        if (stacks && stacks.stack.length > PARSER_MAX_OPEN) {
+          stacks.stack.length = PARSER_MAX_OPEN;
+          if (stacks.foreignContext.length > PARSER_MAX_OPEN) stacks.foreignContext.length = PARSER_MAX_OPEN;
+        }
+        const top = container();
         const el = name === 'script' ? new ScriptNode(top, name) : name === 'style' ? new StyleNode(top, name) : new ElementNode(top, name);
         top.children.push(el);
         stack.push(el);
@@ -193,7 +227,7 @@ export function parseHtml(html: string): Document {
         if (stack.length > 1) finish(stack.pop()!);
       },
       ontext(data) {
-        const top = stack[stack.length - 1]!;
+        const top = container();
         const kids = top.children;
         const last = kids[kids.length - 1];
         if (last instanceof TextNode) last.data += data;
@@ -202,6 +236,7 @@ export function parseHtml(html: string): Document {
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
+  const stacks = parserStacks(parser);
   parser.end(html);
   while (stack.length) finish(stack.pop()!);
   return root as unknown as Document;

@@ -4,7 +4,7 @@
 // The one thing to know: extractPage never throws; on any failure it returns the metadata it
 // has (or an empty document) so one broken page cannot fail a whole run.
 import type { PageDocument, PageLink } from '../document.ts';
-import { findFirst, parseHtml, removeNodes, isElement, isText, normalizeSpace, rawText, walk, type AnyNode, type Element, type ParentNode } from './dom.ts';
+import { findFirst, parseHtml, removeNodes, isElement, isText, normalizeSpace, walk, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { readMetadata, resolveUrl, type PageMetadata } from './metadata.ts';
 import { productExtras, pruneBoilerplate, textLength, weakBoilerplate } from './boilerplate.ts';
 import { linkBoxes, measure, pricesOutside, productCardLists, relatedRails, selectMain, spaceAwareLength } from './main-content.ts';
@@ -83,6 +83,32 @@ function emptyDocument(url: string, meta?: PageMetadata): PageDocument {
   };
 }
 
+/** Longest link text kept (characters); a link is a label, not a passage. */
+const LINK_TEXT_MAX = 300;
+
+/**
+ * A link's own text: without links nested in it (broken HTML that never closes its <a> tags
+ * nests every later link in the earlier ones, and each would otherwise carry the rest of the
+ * page: quadratic memory), and bounded by LINK_TEXT_MAX.
+ */
+function linkText(link: Element): string {
+  const parts: string[] = [];
+  let length = 0;
+  walk(link, (k) => {
+    if (length > LINK_TEXT_MAX * 2) return false;
+    if (isText(k)) {
+      parts.push(k.data);
+      length += k.data.length;
+    } else if (isElement(k) && (k.name === 'a' || k.name === 'area' || SKIP_TAGS.has(k.name))) return false;
+    return true;
+  });
+  const text = normalizeSpace(parts.join(''));
+  if (text.length <= LINK_TEXT_MAX) return text;
+  // Not between the two halves of a surrogate pair.
+  const end = /[\ud800-\udbff]/.test(text[LINK_TEXT_MAX - 1]!) ? LINK_TEXT_MAX - 1 : LINK_TEXT_MAX;
+  return text.slice(0, end).trimEnd();
+}
+
 function collectLinks(root: ParentNode, base: string): PageLink[] {
   const out: PageLink[] = [];
   walk(root, (n) => {
@@ -91,7 +117,7 @@ function collectLinks(root: ParentNode, base: string): PageLink[] {
     if (n.name === 'a' || n.name === 'area') {
       const href = resolveUrl(n.attribs.href, base);
       if (href) {
-        const text = normalizeSpace(rawText(n)) || normalizeSpace(n.attribs['aria-label'] ?? n.attribs.title ?? '');
+        const text = linkText(n) || normalizeSpace(n.attribs['aria-label'] ?? n.attribs.title ?? '');
         out.push({ href, text, rel: n.attribs.rel ?? null });
       }
     }
