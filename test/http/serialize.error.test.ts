@@ -30,6 +30,8 @@ describe('POST /v1/pages/content/serialize (errors)', () => {
       '/boom': { status: 503, headers: html, body: '<p>down for maintenance</p>' },
       '/moved-pdf': { redirect: '/paper.pdf' },
       '/loop': { redirect: '/loop' },
+      '/to-ftp': { redirect: 'ftp://files.example/page' },
+      '/to-credentials': { redirect: 'http://user:secret@127.0.0.1/page' },
     });
     // A loopback port nobody listens on (allowlisted, so the failure is the connection itself).
     const dead = await startFixtureServer();
@@ -188,6 +190,17 @@ describe('POST /v1/pages/content/serialize (errors)', () => {
     await assertNothingCharged(key, '5.00');
     const activity = (await s.request('GET', '/v1/activity?kind=pages', { key })).json().items;
     assert.deepEqual(activity.map((a: { http_status: number; credits: string }) => [a.http_status, a.credits]), [[500, '0.00'], [500, '0.00']]);
+  });
+
+  test('a redirect to a URL that cannot be fetched is the page failing (500), not an invalid request URL (400)', async () => {
+    const { key } = await s.account({ credits: 5 });
+    for (const path of ['/to-ftp', '/to-credentials']) {
+      const res = await post(key, { url: site.url(path) });
+      assert.equal(res.status, 500, JSON.stringify(res.body));
+      assert.equal(res.body.detail.error, 'extraction_failed');
+      assert.equal(res.body.detail.fetch_error, 'bad_redirect');
+    }
+    await assertNothingCharged(key, '5.00');
   });
 
   test('503 credit_storage_unavailable when the ledger cannot reserve, and nothing is fetched', async () => {

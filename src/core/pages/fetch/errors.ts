@@ -11,6 +11,8 @@ export type FetchErrorCode =
   | 'invalid_url'
   | 'unsupported_scheme'
   | 'too_many_redirects'
+  /** A redirect's Location is not a fetchable http(s) URL (the caller's URL was fine). */
+  | 'bad_redirect'
   | 'timeout'
   | 'network'
   | 'unsupported_content'
@@ -23,6 +25,7 @@ const MESSAGES: Record<FetchErrorCode, string> = {
   invalid_url: 'The URL is not a valid http(s) URL.',
   unsupported_scheme: 'Only http and https URLs can be fetched.',
   too_many_redirects: 'The page redirected too many times.',
+  bad_redirect: 'The page redirected to a URL that cannot be fetched.',
   timeout: 'The page took too long to respond.',
   network: 'The page could not be fetched.',
   unsupported_content: 'The URL does not point at an HTML page.',

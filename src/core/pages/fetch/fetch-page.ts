@@ -113,6 +113,19 @@ function parseTarget(input: string, base?: URL): URL {
   return url;
 }
 
+/**
+ * A redirect's target: the same checks, but a bad Location is the page's failure, not a bad
+ * request (the caller's URL was valid), so it is `bad_redirect` (500 extraction_failed).
+ */
+function redirectTarget(location: string, from: URL): URL {
+  try {
+    return parseTarget(location, from);
+  } catch (err) {
+    if (err instanceof FetchError) throw new FetchError('bad_redirect', undefined, { url: from.href });
+    throw err;
+  }
+}
+
 function effectivePort(url: URL): number {
   return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
 }
@@ -390,7 +403,7 @@ export async function fetchPage(input: string, opts: FetchOptions = {}): Promise
         if (redirects.length >= maxRedirects) {
           throw new FetchError('too_many_redirects', undefined, { url: url.href, status: res.statusCode });
         }
-        url = parseTarget(headers.location, url);
+        url = redirectTarget(headers.location, url);
         redirects.push(url.href);
         continue;
       }
