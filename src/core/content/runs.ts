@@ -6,6 +6,7 @@ import { enqueueJobs } from '../../jobs/queue.ts';
 import { ACTION_PRICES, type ActionContext } from '../billing/actions.ts';
 import { chargeState, lockAccount, releaseCharge, reserveCharge, settleCharge } from '../billing/ledger.ts';
 import { AppError } from '../errors.ts';
+import { fetchErrorToAppError, isFetchError } from '../pages/fetch/errors.ts';
 import { newId, nowIso, toApiTime } from '../ids.ts';
 import { formatCredits } from '../money.ts';
 import { attachToTest } from '../reports/tests.ts';
@@ -139,8 +140,7 @@ export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: str
       industry: extra.industry ?? undefined,
     });
   } catch (err) {
-    const e = err as { code?: string; message?: string };
-    failure = { code: err instanceof AppError ? err.code : (e.code ?? 'extraction_failed'), message: (e.message ?? 'analysis failed').slice(0, 500) };
+    failure = publicFailure(err, runId);
   }
   await store.db.transaction().execute(async (trx) => {
     // The account first, as every transaction that moves credits does (see lockAccount).
@@ -235,6 +235,19 @@ function ciQuery(db: Executor) {
       'ledger_entries.released_amount',
       'ledger_entries.estimated_amount',
     ]);
+}
+
+/**
+ * What a failed run shows its owner: the code and message of an API or fetch error (written for
+ * clients), and for anything else (a bug) a fixed message; the error itself goes to the operator's
+ * log, never into the run, whose error is read back over the API.
+ */
+function publicFailure(err: unknown, runId: string): { code: string; message: string } {
+  if (err instanceof AppError) return { code: err.code, message: err.message.slice(0, 500) };
+  if (isFetchError(err)) return publicFailure(fetchErrorToAppError(err), runId);
+  const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  process.emitWarning(`Content Intelligence run ${runId} failed: ${detail}`, { code: 'SIGHTLINE_CI_RUN' });
+  return { code: 'extraction_failed', message: 'The analysis failed unexpectedly.' };
 }
 
 function renderCi(r: CiRow) {
