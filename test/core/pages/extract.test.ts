@@ -4,6 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { extractPage } from '../../../src/core/pages/extract/index.ts';
+import { weakBoilerplate } from '../../../src/core/pages/extract/boilerplate.ts';
+import { findFirst, parseHtml } from '../../../src/core/pages/extract/dom.ts';
 import { renderContentView } from '../../../src/core/pages/content-view.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/extract/${name}`, import.meta.url), 'utf8');
@@ -382,4 +384,24 @@ test('nested unclosed links: each link keeps its own bounded text', () => {
   assert.ok(doc.links.all.every((l) => l.text.length <= 300));
   const closed = extractPage('<html><body><p><a href="/y">' + 'word '.repeat(200) + '</a></p>', 'https://example.com/');
   assert.equal(closed.links.all[0]!.text.length, 299, 'a long label is cut at 300 characters, trailing space trimmed');
+
+test('a grid wrapper named for the facets beside it is looked into: the facets go, the grid stays', () => {
+  const card = (n: number) => `<li class="product-card"><a href="/p/${n}">Wool sock model ${n}</a><span>$${n}2.00</span></li>`;
+  const facet = (name: string) => `<details class="facet-group"><summary>${name}</summary><ul><li><span>${name} one</span> <span>(12)</span></li><li><span>${name} two</span> <span>(3)</span></li></ul></details>`;
+  const html = `<html><body><main><h1>Wool socks</h1><div class="collection-grid facets-vertical">` +
+    `<div class="facet-list">${facet('Cup style')}${facet('Cushioning')}${facet('Availability')}</div>` +
+    `<ul class="grid">${[1, 2, 3, 4, 5, 6, 7, 8].map(card).join('')}</ul></div></main></body></html>`;
+  const main = findFirst(parseHtml(html), 'main')!;
+  const weak = weakBoilerplate(main);
+  assert.deepEqual(weak.map((el) => el.attribs.class), ['facet-list']);
+});
+
+test("a page footer beside the page's <main> goes even when its legal notes are most of the page's text", () => {
+  const note = (n: number) => `<li><small>${n}. ${prose(`Trade-in offer ${n}`).replace(/<\/?p>/g, '')}</small></li>`;
+  const html = `<html><body><main><h1>Smart watches</h1><p>Our watches track your runs and your sleep.</p>` +
+    `<ul><li><a href="/w/1">Watch One</a> From $399</li><li><a href="/w/2">Watch Two</a> From $249</li></ul></main>` +
+    `<footer role="contentinfo"><ul>${[1, 2, 3, 4, 5, 6].map(note).join('')}</ul></footer></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/watch/');
+  inOrder(doc.bodyText, ['Smart watches', 'Our watches track', 'Watch One', 'Watch Two']);
+  assert.ok(!doc.bodyText.includes('Trade-in offer'), doc.bodyText);
 });

@@ -141,6 +141,9 @@ export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
 }
 
 function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]): void {
+  // The page's own <main> (or role=main): a page footer beside it is never the content, however
+  // much legal text it holds.
+  const main = findMain(body);
   walk(body, (n) => {
     if (n.type === 'comment' || n.type === 'directive' || n.type === 'cdata') {
       gone.push(n);
@@ -220,12 +223,33 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
       const len = textLength(el);
       const share = opts.bodyTextLength ? len / opts.bodyTextLength : 0;
       // An <aside> is beside the content by definition: only spared when it is nearly all of it.
-      if (share > (name === 'aside' ? 0.9 : structural ? 0.6 : 0.4) || (!structural && name !== 'header' && containsH1(el) && share > 0.15)) return true;
+      const pageFooter = (name === 'footer' || role === 'contentinfo') && main !== null && !containsNode(el, main) && !isInside(el, 'main');
+      if (!pageFooter && (share > (name === 'aside' ? 0.9 : structural ? 0.6 : 0.4) || (!structural && name !== 'header' && containsH1(el) && share > 0.15))) return true;
       gone.push(el);
       return false;
     }
     return true;
   });
+}
+
+/** The first <main> or role=main element with text under root, or null. */
+function findMain(root: Element): Element | null {
+  let found: Element | null = null;
+  walk(root, (n) => {
+    if (found || !isElement(n)) return false;
+    if (ALWAYS_DROP.has(n.name)) return false;
+    if ((n.name === 'main' || n.attribs.role === 'main') && textLength(n) > 0) {
+      found = n;
+      return false;
+    }
+    return true;
+  });
+  return found;
+}
+
+function containsNode(el: Element, node: Element): boolean {
+  for (let p: AnyNode | null = node; p; p = p.parent) if (p === el) return true;
+  return false;
 }
 
 function isInside(el: Element, tag: string): boolean {
@@ -277,10 +301,17 @@ function isFacetBox(el: Element, cls: string): boolean {
 /** Top-most boxes under root whose class/id says "sidebar, related, widget…". */
 export function weakBoilerplate(root: Element, opts: { product?: boolean } = {}): Element[] {
   const out: Element[] = [];
+  let rootText = -1;
   walk(root, (n) => {
     if (!isElement(n)) return false;
     const cls = `${n.attribs.class ?? ''} ${n.attribs.id ?? ''}`;
     if (cls.length > 1 && (WEAK_NEGATIVE.test(cls) || (opts.product && (PRODUCT_EXTRAS.test(cls) || PRODUCT_WEAK.test(cls))) || isFacetBox(n, cls)) && !POSITIVE.test(cls) && n.name !== 'article' && n.name !== 'main' && !isBigPager(n, cls)) {
+      // A box so named that holds nearly all of root is a layout wrapper ("page-with-sidebar",
+      // a grid "with facets on the side"): what it names is inside it, so look there.
+      if (n !== root) {
+        if (rootText < 0) rootText = textLength(root);
+        if (textLength(n) > WEAK_WRAPPER_SHARE * rootText) return true;
+      }
       out.push(n);
       return false;
     }
@@ -288,6 +319,8 @@ export function weakBoilerplate(root: Element, opts: { product?: boolean } = {})
   });
   return out;
 }
+/** Share of the main box's text past which a weak-named box inside it is a wrapper (see weakBoilerplate). */
+const WEAK_WRAPPER_SHARE = 0.9;
 
 /** Top-most boxes under root whose class/id says "reviews, carousel, similar items…" (product pages). */
 export function productExtras(root: Element): Element[] {
