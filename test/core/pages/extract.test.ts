@@ -405,3 +405,11 @@ test("a page footer beside the page's <main> goes even when its legal notes are 
   inOrder(doc.bodyText, ['Smart watches', 'Our watches track', 'Watch One', 'Watch Two']);
   assert.ok(!doc.bodyText.includes('Trade-in offer'), doc.bodyText);
 });
+
+test('labels set side by side in markup without a space (badge, brand, name) stay separate words; a word split by markup stays whole', () => {
+  const card = (n: number) => `<li class="card"><a href="/p/${n}"><span>Top Rated</span><span>Merrell</span><span>Moab ${n} Hiking Boot</span></a> <span>$1${n}0.00</span></li>`;
+  const html = `<html><body><main><h1>Hiking boots</h1><p>Boots for every trail: we test them on rock, mud and snow. Our i<b>P</b>hone app and <b>Gore</b>-Tex guide help you choose.</p>` +
+    `<ul>${[1, 2, 3, 4, 5].map(card).join('')}</ul></main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/c/hiking-boots');
+  inOrder(doc.bodyText, ['iPhone app and Gore-Tex guide', 'Top Rated Merrell Moab 1 Hiking Boot', 'Top Rated Merrell Moab 5 Hiking Boot']);
+});

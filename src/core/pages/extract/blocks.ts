@@ -31,7 +31,7 @@ export function blockText(root: Element): string {
   const parts: string[] = [];
   walk(root, (n) => {
     if (isText(n)) {
-      parts.push(flat(n.data));
+      pushText(parts, n.data);
       return;
     }
     if (!isElement(n)) return false;
@@ -41,6 +41,21 @@ export function blockText(root: Element): string {
     return true;
   });
   return joinLines(parts.join(''));
+}
+
+const LOWER_END = /\p{L}\p{Ll}$/u;
+const UPPER_START = /^\p{Lu}/u;
+/**
+ * Appends a text node's text. Two text nodes are always apart by a tag; where one ends in a
+ * lowercase letter and the next starts with a capital ("Top Rated</span><span>Merrell"), the
+ * tags are two labels that the page's CSS sets apart (badges, brand and name in a product card),
+ * not one word: a space keeps them two words. Not after a lone letter ("i<b>P</b>hone",
+ * "e<span>Bay</span>"): those are one name styled in parts.
+ */
+function pushText(parts: string[], data: string): void {
+  const text = flat(data);
+  if (parts.length && UPPER_START.test(text) && LOWER_END.test(parts[parts.length - 1]!)) parts.push(' ');
+  parts.push(text);
 }
 
 /** Source line breaks are just whitespace; only <br> and block boundaries break lines. */
@@ -147,7 +162,7 @@ export class BlockWriter {
         continue;
       }
       if (isText(node)) {
-        this.inline.push(flat(node.data));
+        pushText(this.inline, node.data);
         continue;
       }
       if (!isElement(node)) continue;
@@ -217,7 +232,7 @@ export class BlockWriter {
         const parts: string[] = [];
         walk(n, (k) => {
           if (isText(k)) {
-            parts.push(flat(k.data));
+            pushText(parts, k.data);
             return;
           }
           if (!isElement(k)) return false;
