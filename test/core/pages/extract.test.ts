@@ -413,3 +413,12 @@ test('labels set side by side in markup without a space (badge, brand, name) sta
   const doc = extractPage(html, 'https://shop.example.com/c/hiking-boots');
   inOrder(doc.bodyText, ['iPhone app and Gore-Tex guide', 'Top Rated Merrell Moab 1 Hiking Boot', 'Top Rated Merrell Moab 5 Hiking Boot']);
 });
+
+test('a short role=status line (a screen-reader announcement of the result count) is not content', () => {
+  const card = (n: number) => `<li class="card"><a href="/p/${n}">Headlamp model ${n}</a> <span>$${n}4.95</span></li>`;
+  const html = `<html><body><main><div role="status">Loaded 52 results</div><h1>Headlamps</h1>` +
+    `<p>Headlamps for camping, running and climbing, tested by our staff on long winter nights.</p><ul>${[1, 2, 3, 4, 5].map(card).join('')}</ul></main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/c/headlamps');
+  inOrder(doc.bodyText, ['Headlamps', 'tested by our staff', 'Headlamp model 1', 'Headlamp model 5']);
+  assert.ok(!doc.bodyText.includes('Loaded 52 results'), doc.bodyText);
+});

@@ -55,6 +55,8 @@ const CTA_MAX_TEXT = 60;
 const META = /(?:^|[^a-z])(?:byline|bylines|entry-meta|post-meta|article-meta|card-meta|item-meta|subtext|posted-on|post-date|entry-date|dateline|timestamp)(?:$|[^a-z])/i;
 const META_MAX_TEXT = 200;
 const FORM_LABEL_MAX_TEXT = 100;
+/** Most text (characters) of a role=status line that goes (see pruneBoilerplate). */
+const STATUS_MAX_TEXT = 200;
 /** A search/comment/login form holding more than this share of the page's text is kept. */
 const FORM_SPARE_SHARE = 0.3;
 /** A hidden box holding more than this share of the page's text is kept (see pruneBoilerplate). */
@@ -195,6 +197,12 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
     }
     const role = a.role?.toLowerCase();
     if (role === 'main' || role === 'article') return true;
+    // A status line read out to screen readers ("Loaded 52 results", "Added to cart") reports on
+    // the page; it is not the page's text.
+    if (role === 'status' && textLength(el) < STATUS_MAX_TEXT) {
+      gone.push(el);
+      return false;
+    }
     let drop = false;
     let structural = false;
     if (name === 'nav' || name === 'aside' || name === 'footer' || name === 'menu') {
