@@ -384,6 +384,7 @@ test('nested unclosed links: each link keeps its own bounded text', () => {
   assert.ok(doc.links.all.every((l) => l.text.length <= 300));
   const closed = extractPage('<html><body><p><a href="/y">' + 'word '.repeat(200) + '</a></p>', 'https://example.com/');
   assert.equal(closed.links.all[0]!.text.length, 299, 'a long label is cut at 300 characters, trailing space trimmed');
+});
 
 test('a grid wrapper named for the facets beside it is looked into: the facets go, the grid stays', () => {
   const card = (n: number) => `<li class="product-card"><a href="/p/${n}">Wool sock model ${n}</a><span>$${n}2.00</span></li>`;
