@@ -423,3 +423,16 @@ test('a short role=status line (a screen-reader announcement of the result count
   inOrder(doc.bodyText, ['Headlamps', 'tested by our staff', 'Headlamp model 1', 'Headlamp model 5']);
   assert.ok(!doc.bodyText.includes('Loaded 52 results'), doc.bodyText);
 });
+
+test("a disclaimer box is small print beside any page's content; a product page's footnotes are too", () => {
+  const article = `<html><body><main><h1>Index funds</h1>${prose('Fees')}${prose('Diversification')}${prose('Rebalancing')}` +
+    `<div class="legal-disclaimer">${prose('Not financial advice')}</div></main></body></html>`;
+  const doc = extractPage(article, 'https://news.example.com/index-funds');
+  inOrder(doc.bodyText, ['Fees is explained', 'Diversification is explained', 'Rebalancing is explained']);
+  assert.ok(!doc.bodyText.includes('Not financial advice'), doc.bodyText);
+  const product = `<html><head><meta property="og:type" content="product"></head><body><main><h1>Phone X</h1><p>$799.00</p>${prose('Camera')}${prose('Battery')}` +
+    `<ol class="feature-footnotes">${['Image simulated', 'Battery life measured in lab conditions'].map((t) => `<li>${prose(t)}</li>`).join('')}</ol></main></body></html>`;
+  const pdoc = extractPage(product, 'https://shop.example.com/phone-x');
+  inOrder(pdoc.bodyText, ['Camera is explained', 'Battery is explained']);
+  assert.ok(!pdoc.bodyText.includes('Image simulated') && !pdoc.bodyText.includes('lab conditions'), pdoc.bodyText);
+});

@@ -32,19 +32,21 @@ const NEGATIVE = new RegExp(
 const STRONG_NEGATIVE = /(?:^|[^a-z])(?:cookie|cookies|consent|gdpr|cmpbox|onetrust|cookiebot|usercentrics|didomi|truste|newsletter|share-?buttons|social-?share|sharing|breadcrumbs?|skip-?link|screen-reader-text|sr-only|visually-hidden)(?:$|[^a-z])/i;
 /**
  * Words for boxes that are boilerplate beside an article (related rails, sidebars, widgets) but
- * may be the content itself on a listing or collection page. They are only removed from the
+ * may be the content itself on a listing or collection page. A "disclaimer" box is the legal
+ * small print under a page (terms of an offer, "not financial advice"). They are only removed from the
  * chosen main subtree when they are a minority of its text (see `weakBoilerplate`).
  */
-const WEAK_NEGATIVE = /(?:^|[^a-z])(?:sidebar|side-bar|widget|widgets|related|recommend|recommended|recommendations|recirc|promo|promos|pagination|pager|tags|tagcloud|tag-cloud|trending|most-popular|mostpopular|more-stories|author-bio|authorbox|author-box|about-author|comments|comment-list|commentlist|comments-area|disqus|disqus_thread|upsell|cross-sell|you-may-also-like|also-like)(?:$|[^a-z])/i;
+const WEAK_NEGATIVE = /(?:^|[^a-z])(?:sidebar|side-bar|widget|widgets|related|recommend|recommended|recommendations|recirc|promo|promos|pagination|pager|tags|tagcloud|tag-cloud|trending|most-popular|mostpopular|more-stories|author-bio|authorbox|author-box|about-author|comments|comment-list|commentlist|comments-area|disqus|disqus_thread|upsell|cross-sell|you-may-also-like|also-like|disclaimers?)(?:$|[^a-z])/i;
 /** A banner beside a product's description is a promotion; on other pages (a shop's collection,
  * a landing page) the banner box often carries the page's own title and intro. */
 const PRODUCT_WEAK = /(?:^|[^a-z])banner(?:$|[^a-z])/i;
 /** Beside a product's own description: shoppers' reviews, rails of other products, and the
- * shop's shipping, returns, warranty and payment terms (the same on every product). Not
+ * shop's shipping, returns, warranty and payment terms (the same on every product), and the
+ * footnotes and disclaimers under a maker's feature page (test conditions, "image simulated"). Not
  * "carousel" or "slider": those name how a box is shown, and on a product page it is as often
  * the product's own gallery or feature slides (other products' carousels go by their cards, see
  * productCardLists, or their titles, see relatedRails). */
-const PRODUCT_EXTRAS = /(?:^|[^a-z])(?:reviews?|similar|recently-viewed|recentlyviewed|shipping|delivery|returns|return-policy|warranty|financing|klarna|afterpay|affirm|payment-options|trust-badges|usp|usps)(?:$|[^a-z])/i;
+const PRODUCT_EXTRAS = /(?:^|[^a-z])(?:reviews?|similar|recently-viewed|recentlyviewed|shipping|delivery|returns|return-policy|warranty|financing|klarna|afterpay|affirm|payment-options|trust-badges|usp|usps|footnotes?|disclaimers?)(?:$|[^a-z])/i;
 const POSITIVE = /(?:^|[^a-z])(?:content|main|article|articlebody|post-body|post-content|entry|entry-content|story|body|text|prose|markdown|doc|docs|documentation|product|description|question|answer|thread|topic)(?:$|[^a-z])/i;
 
 
