@@ -436,3 +436,11 @@ test("a disclaimer box is small print beside any page's content; a product page'
   inOrder(pdoc.bodyText, ['Camera is explained', 'Battery is explained']);
   assert.ok(!pdoc.bodyText.includes('Image simulated') && !pdoc.bodyText.includes('lab conditions'), pdoc.bodyText);
 });
+
+test("a box named header inside <main> heads a section there (an item's terms line); the site's header outside <main> goes", () => {
+  const html = `<html><body><div class="header"><p>Free shipping on every order over fifty dollars, today and every day of the week.</p></div>` +
+    `<main><h1>Brass lamp</h1>${prose('Shade')}${prose('Base')}<div class="details-tab-header"><p>Seller assumes all responsibility for this listing, item number 2741.</p></div>${prose('Wiring')}</main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/brass-lamp');
+  inOrder(doc.bodyText, ['Shade is explained', 'Base is explained', 'Seller assumes all responsibility', 'Wiring is explained']);
+  assert.ok(!doc.bodyText.includes('Free shipping'), doc.bodyText);
+});

@@ -225,7 +225,9 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
       const cls = `${a.class ?? ''} ${a.id ?? ''}`;
       if (cls.length > 1) {
         if (STRONG_NEGATIVE.test(cls)) drop = true;
-        else if (NEGATIVE.test(cls) && !POSITIVE.test(cls) && name !== 'article') drop = true;
+        // A box named only "header" inside the page's <main> heads a section there (a product's
+        // title block, a tab's item-number and terms line): the site's header is outside <main>.
+        else if (NEGATIVE.test(cls) && !POSITIVE.test(cls) && name !== 'article' && !(insideMain(el) && !NEGATIVE.test(cls.replace(HEADER_WORD, ' ')))) drop = true;
       }
     }
     if (drop) {
@@ -259,6 +261,15 @@ function findMain(root: Element): Element | null {
 
 function containsNode(el: Element, node: Element): boolean {
   for (let p: AnyNode | null = node; p; p = p.parent) if (p === el) return true;
+  return false;
+}
+
+/** The word "header" in a class/id ("tab-header", "item-header"), not the site's own ("site-header"). */
+const HEADER_WORD = /(?<!site-|global-)header/gi;
+
+/** True when el sits inside the page's <main> (or role=main). */
+function insideMain(el: Element): boolean {
+  for (let p = el.parent; p; p = p.parent) if (isElement(p) && (p.name === 'main' || p.attribs.role === 'main')) return true;
   return false;
 }
 
