@@ -15,6 +15,8 @@ export interface FoldedText {
   folded: string;
   /** offsets[i] = original UTF-16 index of folded[i]; offsets[folded.length] = original length. */
   offsets: number[];
+  /** The original text (case checks of camel-case spellings, see nameVariants). */
+  text: string;
 }
 
 const WHITESPACE = /[\s\u0085]/u;
@@ -25,10 +27,22 @@ const DASHES = /\p{Pd}/gu;
 
 const foldCache = new Map<number, string>();
 
+/**
+ * Trade and service marks and superscript or subscript characters (footnote marks, "Acme™",
+ * "Acme¹"): dropped while folding. NFKD would turn ™ into the letters "tm" glued to the name, and
+ * a superscript digit into a digit, and either would hide the brand's word boundary.
+ */
+function isDroppedMark(cp: number): boolean {
+  return cp === 0x2122 || cp === 0x2120 || cp === 0xb9 || cp === 0xb2 || cp === 0xb3 || (cp >= 0x2070 && cp <= 0x209f);
+}
+
+const DROPPED_MARKS = /[\u2122\u2120\u00b9\u00b2\u00b3\u2070-\u209f]/gu;
+
 /** Folds one code point (not whitespace): NFKD, strip marks, full-ish case fold, unify apostrophes and dashes. */
 function foldCodePoint(cp: number): string {
   const cached = foldCache.get(cp);
   if (cached !== undefined) return cached;
+  if (isDroppedMark(cp)) return '';
   let s = String.fromCodePoint(cp).normalize('NFKD').replace(STRIP, '');
   // toUpperCase().toLowerCase() approximates Unicode full case folding (ß → ss, ſ → s, ς → σ)
   // which JavaScript does not expose directly.
@@ -80,7 +94,7 @@ export function foldText(text: string): FoldedText {
     i += ch.length;
   }
   offsets.push(n);
-  return { folded, offsets };
+  return { folded, offsets, text };
 }
 
 /** Folds a name or alias the same way as text, trimmed. */
@@ -114,34 +128,78 @@ function codePointBefore(s: string, index: number): number | undefined {
 const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
 const CAMEL_SPLIT = /(?<=\p{Ll})(?=\p{Lu})/u;
 
+/** One folded spelling of a name. */
+export interface NameVariant {
+  text: string;
+  /**
+   * Folded offsets of the parts that must start with a capital letter in the original text:
+   * set for spellings split at a camel-case change ("LinkedIn" as "Linked In"), which are
+   * otherwise everyday words ("accounts are linked in the dashboard").
+   */
+  capitals?: number[];
+}
+
+/** The parts of a name at spaces and dashes, and each of those at lower→upper case changes. */
+function nameParts(name: string): { plain: string[]; camel: string[] } {
+  const plain: string[] = [];
+  const camel: string[] = [];
+  for (const chunk of name.replace(DROPPED_MARKS, ' ').normalize('NFKC').trim().split(/[\s\p{Pd}]+/u)) {
+    if (!chunk) continue;
+    plain.push(chunk);
+    const split = chunk.split(CAMEL_SPLIT);
+    // "iPhone" would split into a one-letter part; keep such chunks whole.
+    if (split.length > 1 && split.every((p) => p.length >= 2)) camel.push(...split);
+    else camel.push(chunk);
+  }
+  return { plain: plain.map(foldName).filter(Boolean), camel: camel.map(foldName).filter(Boolean) };
+}
+
 /**
  * Spelling variants of one name, folded: the name itself; for names of two to five parts
- * (split at spaces, hyphens and lower→upper case changes) the spaced, hyphenated and joined
- * forms ("Demand IQ" = "Demand-IQ" = "DemandIQ"); a trailing "!" dropped ("Yahoo!" → "Yahoo").
+ * (split at spaces and hyphens) the spaced, hyphenated and joined forms ("Demand IQ" =
+ * "Demand-IQ" = "DemandIQ"); for parts split at camel-case changes the spaced and hyphenated
+ * forms too, but only where each part starts with a capital ("DemandIQ" = "Demand IQ", while
+ * "LinkedIn" is not "linked in"); a trailing "!" dropped ("Yahoo!" → "Yahoo").
  */
-export function nameVariants(name: string): string[] {
-  const out = new Set<string>();
+export function nameVariants(name: string): NameVariant[] {
+  const out = new Map<string, NameVariant>();
+  const add = (v: NameVariant) => {
+    const known = out.get(v.text);
+    // The same spelling from a case-free source needs no capitals.
+    if (!known || (known.capitals && !v.capitals)) out.set(v.text, v);
+  };
   const base = foldName(name);
   if (!base) return [];
-  out.add(base);
-  const parts: string[] = [];
-  for (const chunk of name.normalize('NFKC').trim().split(/[\s\p{Pd}]+/u)) {
-    if (!chunk) continue;
-    const camel = chunk.split(CAMEL_SPLIT);
-    // "iPhone" would split into a one-letter part; keep such chunks whole.
-    if (camel.length > 1 && camel.every((p) => p.length >= 2)) parts.push(...camel);
-    else parts.push(chunk);
+  add({ text: base });
+  const { plain, camel } = nameParts(name);
+  if (plain.length >= 2 && plain.length <= 5) {
+    for (const sep of [' ', '-', '']) add({ text: plain.join(sep) });
   }
-  const folded = parts.map(foldName).filter(Boolean);
-  if (folded.length >= 2 && folded.length <= 5) {
-    out.add(folded.join(' '));
-    out.add(folded.join('-'));
-    out.add(folded.join(''));
+  if (camel.length > plain.length && camel.length <= 5) {
+    for (const sep of [' ', '-']) {
+      const capitals: number[] = [];
+      let at = 0;
+      for (const part of camel) {
+        capitals.push(at);
+        at += part.length + sep.length;
+      }
+      add({ text: camel.join(sep), capitals });
+    }
+    add({ text: camel.join('') });
   }
-  for (const v of [...out]) {
-    if (v.endsWith('!') && v.length > 2) out.add(v.replace(/!+$/, ''));
+  for (const v of [...out.values()]) {
+    if (v.text.endsWith('!') && v.text.length > 2) add({ text: v.text.replace(/!+$/, ''), ...(v.capitals ? { capitals: v.capitals } : {}) });
   }
-  return [...out].filter((v) => HAS_WORD_CHAR.test(v));
+  return [...out.values()].filter((v) => HAS_WORD_CHAR.test(v.text));
+}
+
+/** Whether the original text has a capital letter where each listed part of a match starts. */
+function capitalized(ft: FoldedText, at: number, capitals: readonly number[]): boolean {
+  for (const k of capitals) {
+    const ch = String.fromCodePoint(ft.text.codePointAt(ft.offsets[at + k]!)!);
+    if (ch === ch.toLowerCase()) return false;
+  }
+  return true;
 }
 
 export interface EntityMatcher {
@@ -155,14 +213,19 @@ export interface EntityMatcher {
 
 /** Whole-word matcher for a name plus its generated variants and explicit aliases. */
 export function createEntityMatcher(name: string, aliases: string[] = []): EntityMatcher {
-  const variants = [...new Set([name, ...aliases].flatMap(nameVariants))];
+  const byText = new Map<string, NameVariant>();
+  for (const v of [name, ...aliases].flatMap(nameVariants)) {
+    const known = byText.get(v.text);
+    if (!known || (known.capitals && !v.capitals)) byText.set(v.text, v);
+  }
   // Longest first, so at one start position the longest spelling wins.
-  variants.sort((a, b) => b.length - a.length);
+  const spellings = [...byText.values()].sort((a, b) => b.text.length - a.text.length);
+  const variants = spellings.map((v) => v.text);
 
   function findFolded(ft: FoldedText): number[] {
     const { folded, offsets } = ft;
     const hits: { start: number; end: number }[] = [];
-    for (const v of variants) {
+    for (const { text: v, capitals } of spellings) {
       // indexOf is linear per variant: no regex, so no catastrophic backtracking.
       let from = 0;
       for (;;) {
@@ -172,6 +235,7 @@ export function createEntityMatcher(name: string, aliases: string[] = []): Entit
         const end = at + v.length;
         if (blocksBoundary(codePointBefore(folded, at))) continue;
         if (blocksBoundary(folded.codePointAt(end))) continue;
+        if (capitals && !capitalized(ft, at, capitals)) continue;
         hits.push({ start: at, end });
       }
     }

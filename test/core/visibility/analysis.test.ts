@@ -65,6 +65,24 @@ describe('createEntityMatcher', () => {
     assert.deepEqual(createEntityMatcher('iPhone').find('i Phone, IPHONE'), [9]);
   });
 
+  test('a camel-case name split into words matches only where each word is capitalized, not as everyday words', () => {
+    assert.deepEqual(createEntityMatcher('LinkedIn').find('Your accounts are linked in the dashboard.'), []);
+    assert.deepEqual(createEntityMatcher('LinkedIn').find('Post on Linked In or LinkedIn or linkedin.'), [8, 21, 33]);
+    assert.deepEqual(createEntityMatcher('PowerPoint').find('Fit each power point socket; power-point too.'), []);
+    assert.deepEqual(createEntityMatcher('YouTube').find('Can you tube-feed it? Ask You Tube.'), [26]);
+    // A name written with a space is matched case-free in all its spellings, as before.
+    assert.deepEqual(createEntityMatcher('Linked In').find('linked in, linked-in, linkedin'), [0, 11, 22]);
+  });
+
+  test('trade marks and footnote marks do not hide a name, in the text or in the name', () => {
+    const acme = createEntityMatcher('Acme');
+    assert.deepEqual(acme.find('Acme™ anvils, Acme℠ service, Acme¹ is cited, Acme® too, Acme²³.'), [0, 14, 29, 45, 56]);
+    assert.deepEqual(createEntityMatcher('Acme™').find('Plain Acme here.'), [6]);
+    assert.deepEqual(createEntityMatcher('Acme Anvils').find('Acme™ Anvils ship fast.'), [0]);
+    // Still a whole-word match: the mark is not a letter that joins words.
+    assert.deepEqual(acme.find('Acmes™ and xAcme™'), []);
+  });
+
   test('explicit aliases', () => {
     const m = createEntityMatcher('International Business Machines', ['IBM']);
     assert.deepEqual(m.find('IBM and International Business Machines, not IBMs'), [0, 8]);
