@@ -107,6 +107,18 @@ describe('visibility runs (happy paths)', () => {
     assert.equal(twicePlatform.estimated_credits, '4.00');
   });
 
+  test('competitors that differ only in case or spacing are one competitor, first spelling kept', async () => {
+    const { key } = await s.account({ credits: 10 });
+    const res = await s.request('POST', '/v1/visibility/runs', {
+      key,
+      body: { url: 'https://acme.example', target_entity: 'Acme', prompts: ['best anvils'], platforms: ['deepseek'], competitors: ['Globex', ' globex', 'GLOBEX ', 'Initech'] },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const run = await s.waitForRun(key, res.json().run_id);
+    assert.deepEqual(run.competitors, ['Globex', 'Initech']);
+    assert.deepEqual(run.summary.competitors.map((c: { name: string }) => c.name), ['Globex', 'Initech']);
+  });
+
   test('explicit probes inherit language, country and target entity; keywords resolve per probe', async () => {
     const { key } = await s.account({ credits: 100 });
     const res = await s.request('POST', '/v1/visibility/runs', {

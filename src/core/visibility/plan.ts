@@ -6,6 +6,24 @@ import { PLATFORMS, type PlatformName } from '../../platforms/types.ts';
 import { AppError } from '../errors.ts';
 import { parseHttpUrl } from '../reports/url.ts';
 import { resolveModel, resolvePlatformName, type Catalog } from './catalog.ts';
+import { foldName } from '../../text/entity-matcher.ts';
+
+/**
+ * Competitor names once each, first spelling kept: names that fold alike ("Globex", "globex ",
+ * "GLOBEX") are one competitor, since the matcher would find the same mentions for each.
+ */
+function distinctNames(names: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of names) {
+    const name = raw.trim();
+    const key = foldName(name);
+    if (!name || seen.has(key)) continue;
+    seen.add(key);
+    out.push(name);
+  }
+  return out;
+}
 
 export const MAX_PROBES_PER_RUN = 2000;
 
@@ -66,7 +84,7 @@ export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p
 
   const language = clean(input.language) ?? 'en';
   const country = (clean(input.country) ?? 'US').toUpperCase();
-  const competitors = [...new Set((input.competitors ?? []).map((c) => c.trim()).filter(Boolean))];
+  const competitors = distinctNames(input.competitors ?? []);
   const probes: PlannedProbe[] = [];
 
   if (hasMatrix) {
