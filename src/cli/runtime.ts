@@ -8,9 +8,9 @@ import { createCore, type Core, type CoreOptions } from '../core/index.ts';
 import { storeOf } from '../core/store.ts';
 import { createPlatformGate } from '../platforms/gate.ts';
 import { createDrivers, platformSettingsFromEnv, PLATFORM_ENV_PREFIX } from '../platforms/registry.ts';
-import { askWithRetry } from '../platforms/retry.ts';
+import { gatedAsk } from '../platforms/retry.ts';
 import { undiciFetch } from '../platforms/live/http.ts';
-import { PLATFORMS, type PlatformDriver, type PlatformName, type ProbeRequest } from '../platforms/types.ts';
+import { PLATFORMS, type PlatformName } from '../platforms/types.ts';
 
 export interface Runtime {
   handle: DatabaseHandle;
@@ -40,20 +40,8 @@ export function buildPlatforms(config: Config, opts: { fetch?: typeof fetch } = 
   });
   const gate = createPlatformGate(settings);
   // Every attempt (retries included) passes the platform's gate: concurrency and requests/minute.
-  const gated = Object.fromEntries(
-    PLATFORMS.map((p) => {
-      const d = drivers[p];
-      const g: PlatformDriver = {
-        platform: d.platform,
-        engine: d.engine,
-        available: () => d.available(),
-        ask: (req) => gate.run(p, () => d.ask(req)),
-      };
-      return [p, g];
-    }),
-  ) as Record<PlatformName, PlatformDriver>;
-  const ask = (req: ProbeRequest) =>
-    askWithRetry(gated[req.platform], req, { timeoutMs: settings[req.platform].timeoutMs, maxAttempts: settings[req.platform].maxAttempts });
+  // The attempt timeout starts once the gate admits it; the wait is bounded by the probe's signal.
+  const ask = gatedAsk(drivers, gate, (p) => ({ timeoutMs: settings[p].timeoutMs, maxAttempts: settings[p].maxAttempts }));
   const concurrency = Object.fromEntries(PLATFORMS.map((p) => [p, settings[p].concurrency])) as Record<PlatformName, number>;
   return { drivers, ask, concurrency };
 }

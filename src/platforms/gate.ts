@@ -3,6 +3,8 @@
 // platform never holds back another's work. Hand-written rather than rate-limiter-flexible's
 // queue because the two limits must be combined per platform with an injectable clock (tests
 // would otherwise wait real minutes); it is ~80 lines with no timers beyond the one wait.
+// A caller's abort signal covers the wait: an aborted waiter leaves the queue at once, never
+// takes a slot or records a start, and its fn is never called.
 
 import { PLATFORMS, type PlatformName } from './types.ts';
 
@@ -14,8 +16,11 @@ export interface PlatformLimits {
 }
 
 export interface PlatformGate {
-  /** Runs fn when the platform has a free slot and room in its minute window. */
-  run<T>(platform: PlatformName, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs fn when the platform has a free slot and room in its minute window. When signal aborts
+   * while waiting, rejects with its reason and fn never runs (no slot taken, no start recorded).
+   */
+  run<T>(platform: PlatformName, fn: () => Promise<T>, signal?: AbortSignal): Promise<T>;
   inFlight(platform: PlatformName): number;
   /** True when a call started now would run at once (free slot and room in the window). */
   hasCapacity(platform: PlatformName): boolean;
@@ -27,6 +32,30 @@ export interface GateClock {
 }
 
 const WINDOW_MS = 60_000;
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+}
+
+/** p, or a rejection with the signal's reason as soon as it aborts (p keeps running). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
 
 const realClock: GateClock = {
   now: () => Date.now(),
@@ -73,13 +102,28 @@ export function createPlatformGate(
     while (l.starts.length && l.starts[0]! <= t - WINDOW_MS) l.starts.shift();
   };
 
-  async function acquireSlot(l: Lane): Promise<void> {
+  async function acquireSlot(l: Lane, signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted) throw abortReason(signal);
     if (l.active < l.limits.concurrency) {
       l.active++;
       return;
     }
-    // The releasing caller hands its slot over directly (active stays the same).
-    await new Promise<void>((resolve) => l.waiting.push(resolve));
+    // The releasing caller hands its slot over directly (active stays the same). An aborted waiter
+    // takes itself off the list; once handed the slot it owns it (run's finally gives it back).
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const i = l.waiting.indexOf(handOver);
+        if (i < 0) return; // already handed the slot
+        l.waiting.splice(i, 1);
+        reject(abortReason(signal!));
+      };
+      const handOver = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      l.waiting.push(handOver);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   function releaseSlot(l: Lane): void {
@@ -88,31 +132,36 @@ export function createPlatformGate(
     else l.active--;
   }
 
-  /** Waits until the minute window has room, then records this start. */
-  function pace(l: Lane): Promise<void> {
+  /**
+   * Waits until the minute window has room, then records this start. A turn whose caller aborted
+   * records nothing and hands the window on to the next waiter.
+   */
+  function pace(l: Lane, signal: AbortSignal | undefined): Promise<void> {
     const rpm = l.limits.requestsPerMinute;
-    if (rpm <= 0) return Promise.resolve();
+    if (rpm <= 0) return signal?.aborted ? Promise.reject(abortReason(signal)) : Promise.resolve();
     const turn = l.pacing.then(async () => {
       for (;;) {
+        if (signal?.aborted) throw abortReason(signal);
         const t = clock.now();
         prune(l, t);
         if (l.starts.length < rpm) {
           l.starts.push(t);
           return;
         }
-        await clock.sleep(Math.max(1, l.starts[0]! + WINDOW_MS - t));
+        await untilAborted(clock.sleep(Math.max(1, l.starts[0]! + WINDOW_MS - t)), signal);
       }
     });
     l.pacing = turn.catch(() => {});
-    return turn;
+    return untilAborted(turn, signal);
   }
 
   return {
-    async run<T>(platform: PlatformName, fn: () => Promise<T>): Promise<T> {
+    async run<T>(platform: PlatformName, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
       const l = lane(platform);
-      await acquireSlot(l);
+      await acquireSlot(l, signal);
       try {
-        await pace(l);
+        await pace(l, signal);
+        if (signal?.aborted) throw abortReason(signal);
         return await fn();
       } finally {
         releaseSlot(l);

@@ -2,8 +2,15 @@
 // retryable PlatformErrors (429, 5xx, network, timeout), Retry-After honoured, everything else
 // thrown at once. Drivers set the AI SDK's own retries to 0, so this is the only retry layer and
 // attempts are counted in one place. A caller abort (req.signal) stops everything immediately.
+// An admission step (the platform gate) runs before each attempt's timer starts, so time spent
+// waiting for a slot or for room in the minute window never counts against the attempt timeout;
+// that wait is bounded by the caller's signal alone.
 
-import { PlatformError, type PlatformDriver, type ProbeAnswer, type ProbeRequest } from './types.ts';
+import { PlatformError, type PlatformDriver, type PlatformName, type ProbeAnswer, type ProbeRequest } from './types.ts';
+import type { PlatformGate } from './gate.ts';
+
+/** Admission before an attempt: runs fn when allowed; rejects (fn never run) when signal aborts first. */
+export type Admit = <T>(fn: () => Promise<T>, signal: AbortSignal | undefined) => Promise<T>;
 
 export interface RetryPolicy {
   /** Time allowed for one attempt. */
@@ -19,6 +26,11 @@ export interface RetryPolicy {
    * quota, say) gets its error thrown now instead of a worker sleeping for hours.
    */
   maxRetryAfterMs?: number;
+  /**
+   * Wraps every attempt (retries included), e.g. the platform gate. The attempt's timeout starts
+   * only once admit calls its fn.
+   */
+  admit?: Admit;
   /** Injectable for tests; must reject when the signal aborts. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Injectable for tests: a number in [0, 1). */
@@ -92,7 +104,9 @@ export async function askWithRetry(driver: PlatformDriver, req: ProbeRequest, po
   for (let attempt = 1; ; attempt++) {
     if (req.signal?.aborted) throw abortError(req.signal);
     try {
-      return await attemptOnce(driver, req, policy.timeoutMs);
+      return await (policy.admit
+        ? policy.admit(() => attemptOnce(driver, req, policy.timeoutMs), req.signal)
+        : attemptOnce(driver, req, policy.timeoutMs));
     } catch (err) {
       if (req.signal?.aborted) throw abortError(req.signal);
       if (!(err instanceof PlatformError) || !err.retryable || attempt >= maxAttempts) throw err;
@@ -102,4 +116,20 @@ export async function askWithRetry(driver: PlatformDriver, req: ProbeRequest, po
       await sleep(delayMs, req.signal);
     }
   }
+}
+
+/**
+ * The composition root's ask: every attempt of a platform passes that platform's gate, and the
+ * attempt timer starts when the gate admits it.
+ */
+export function gatedAsk(
+  drivers: Record<PlatformName, PlatformDriver>,
+  gate: PlatformGate,
+  policyOf: (platform: PlatformName) => Omit<RetryPolicy, 'admit'>,
+): (req: ProbeRequest) => Promise<ProbeAnswer> {
+  return (req) =>
+    askWithRetry(drivers[req.platform], req, {
+      ...policyOf(req.platform),
+      admit: (fn, signal) => gate.run(req.platform, fn, signal),
+    });
 }

@@ -5,6 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPlatformGate, type GateClock } from '../../src/platforms/gate.ts';
+import { gatedAsk } from '../../src/platforms/retry.ts';
+import type { PlatformDriver, PlatformName } from '../../src/platforms/types.ts';
+import { probeRequest } from '../fakes/providers/index.ts';
 
 function deferred<T = void>() {
   let resolve!: (v: T) => void;
@@ -128,4 +131,109 @@ test('unconfigured platforms default to concurrency 4 and no pacing', async () =
   assert.equal(gate.inFlight('grok'), 4);
   hold.resolve();
   await Promise.all(runs);
+});
+
+test('an aborted waiter leaves the slot queue: its fn never runs and the next waiter gets the slot', async () => {
+  const gate = createPlatformGate({ claude: { concurrency: 1, requestsPerMinute: 0 } });
+  const hold = deferred();
+  const ran: string[] = [];
+  const first = gate.run('claude', async () => {
+    ran.push('first');
+    await hold.promise;
+  });
+  const ac = new AbortController();
+  const second = gate.run('claude', async () => void ran.push('second'), ac.signal);
+  const third = gate.run('claude', async () => void ran.push('third'));
+  await tick();
+  ac.abort(new Error('probe cancelled'));
+  await assert.rejects(second, /probe cancelled/);
+  hold.resolve();
+  await first;
+  await third;
+  assert.deepEqual(ran, ['first', 'third']);
+  assert.equal(gate.inFlight('claude'), 0);
+  // An already-aborted signal never enters the gate.
+  await assert.rejects(gate.run('claude', async () => void ran.push('late'), AbortSignal.abort(new Error('gone'))), /gone/);
+  assert.deepEqual(ran, ['first', 'third']);
+});
+
+test('an aborted waiter leaves the minute window queue without recording a start', async () => {
+  const m = manualClock();
+  const gate = createPlatformGate({ perplexity: { concurrency: 10, requestsPerMinute: 1 } }, m.clock);
+  const ran: string[] = [];
+  await gate.run('perplexity', async () => void ran.push('a'));
+  const ac = new AbortController();
+  const b = gate.run('perplexity', async () => void ran.push('b'), ac.signal);
+  const c = gate.run('perplexity', async () => void ran.push('c'));
+  for (let i = 0; i < 5; i++) await tick();
+  ac.abort(new Error('timed out waiting'));
+  await assert.rejects(b, /timed out waiting/);
+  assert.equal(gate.inFlight('perplexity'), 1, 'only c still holds a slot');
+  await m.advance(60_000);
+  await c;
+  assert.deepEqual(ran, ['a', 'c'], 'c takes the start b would have taken');
+  assert.equal(gate.hasCapacity('perplexity'), false, 'one start (c) in the window, not two');
+  await m.advance(60_000);
+  assert.equal(gate.hasCapacity('perplexity'), true);
+});
+
+test('gatedAsk: time waiting in the gate does not count against the attempt timeout; no call sees an aborted signal', async () => {
+  const m = manualClock();
+  const gate = createPlatformGate({ claude: { concurrency: 4, requestsPerMinute: 1 } }, m.clock);
+  const calls: Array<{ prompt: string; aborted: boolean }> = [];
+  const driver: PlatformDriver = {
+    platform: 'claude',
+    engine: 'live',
+    available: () => true,
+    async ask(req) {
+      calls.push({ prompt: req.prompt, aborted: !!req.signal?.aborted });
+      req.signal?.throwIfAborted();
+      return { text: `answer to ${req.prompt}`, citations: [], model: 'm', engine: 'live', raw: null };
+    },
+  };
+  const drivers = { claude: driver } as unknown as Record<PlatformName, PlatformDriver>;
+  // 20 ms per attempt; the queued probes wait in the gate far longer than that (real time) before
+  // the window lets them start.
+  const ask = gatedAsk(drivers, gate, () => ({ timeoutMs: 20, maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 }));
+  const probes = ['p1', 'p2', 'p3', 'p4'].map((p) => ask({ ...probeRequest('claude'), prompt: p }));
+  const settled = Promise.allSettled(probes);
+  await new Promise((r) => setTimeout(r, 60));
+  assert.deepEqual(calls.map((c) => c.prompt), ['p1']);
+  for (let i = 0; i < 3; i++) {
+    await new Promise((r) => setTimeout(r, 30));
+    await m.advance(60_000);
+  }
+  const results = await settled;
+  assert.deepEqual(
+    results.map((r) => (r.status === 'fulfilled' ? r.value.text : String((r.reason as Error & { code?: string }).code))),
+    ['answer to p1', 'answer to p2', 'answer to p3', 'answer to p4'],
+  );
+  assert.deepEqual(calls.map((c) => c.prompt), ['p1', 'p2', 'p3', 'p4'], 'one call per probe, no timed-out retries');
+  assert.ok(calls.every((c) => !c.aborted), 'no driver call ever receives an aborted signal');
+});
+
+test('gatedAsk: a probe aborted while waiting in the gate never calls the driver and frees its place', async () => {
+  const m = manualClock();
+  const gate = createPlatformGate({ claude: { concurrency: 4, requestsPerMinute: 1 } }, m.clock);
+  const calls: string[] = [];
+  const driver: PlatformDriver = {
+    platform: 'claude',
+    engine: 'live',
+    available: () => true,
+    async ask(req) {
+      calls.push(req.prompt);
+      return { text: 'ok', citations: [], model: 'm', engine: 'live', raw: null };
+    },
+  };
+  const ask = gatedAsk({ claude: driver } as unknown as Record<PlatformName, PlatformDriver>, gate, () => ({ timeoutMs: 1000, maxAttempts: 3 }));
+  await ask({ ...probeRequest('claude'), prompt: 'first' });
+  const ac = new AbortController();
+  const cancelled = ask({ ...probeRequest('claude'), prompt: 'cancelled', signal: ac.signal });
+  const next = ask({ ...probeRequest('claude'), prompt: 'next' });
+  for (let i = 0; i < 5; i++) await tick();
+  ac.abort(new Error('run cancelled'));
+  await assert.rejects(cancelled, /run cancelled/);
+  await m.advance(60_000);
+  await next;
+  assert.deepEqual(calls, ['first', 'next']);
 });
