@@ -3,6 +3,10 @@
 // location parameter, passed through providerOptions), language into the system message.
 // Citations come from the body's search_results (url + title), falling back to the bare
 // `citations` URL list that older responses carry; the SDK only surfaces the URL list.
+// The reasoning models (sonar-reasoning, sonar-reasoning-pro) start the message with the model's
+// reasoning in a `<think>…</think>` block; that is not the answer a user reads, so it is cut off
+// before analysis (the raw body keeps it). A reply that never closes the block (cut off while
+// reasoning) has no answer and fails as a malformed response.
 //
 // Request: POST {PERPLEXITY_BASE_URL|https://api.perplexity.ai}/chat/completions, Authorization:
 // Bearer KEY, {model, messages:[{role:'system'},{role:'user'}],
@@ -10,7 +14,7 @@
 
 import { createPerplexity } from '@ai-sdk/perplexity';
 import { generateText } from 'ai';
-import type { PlatformDriver, ProbeRequest } from './types.ts';
+import { PlatformError, type PlatformDriver, type ProbeRequest } from './types.ts';
 import { cleanBaseURL, createLiveDriver, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
 import { marketInstruction } from './live/market.ts';
 import { urlSources, type RawCitation } from './live/citations.ts';
@@ -32,6 +36,22 @@ function citationsOf(body: SonarBody | undefined): RawCitation[] {
     for (const u of body.citations) if (typeof u === 'string') out.push({ url: u, title: null });
   }
   return out;
+}
+
+const THINK_OPEN = /^\s*<think>/i;
+const THINK_CLOSE = /<\/think>/i;
+
+/**
+ * The answer without a leading `<think>` block; null when the text is all reasoning (the block
+ * never closes). Text without a leading block is returned unchanged.
+ */
+export function stripReasoning(text: string): string | null {
+  const open = THINK_OPEN.exec(text);
+  if (!open) return text;
+  const rest = text.slice(open[0].length);
+  const close = THINK_CLOSE.exec(rest);
+  if (!close) return null;
+  return rest.slice(close.index + close[0].length).replace(/^\s+/, '');
 }
 
 export function createPerplexityDriver(config: LiveDriverConfig): PlatformDriver {
@@ -58,8 +78,15 @@ export function createPerplexityDriver(config: LiveDriverConfig): PlatformDriver
       const citations: RawCitation[] = fromBody.length
         ? fromBody
         : urlSources(result.sources);
+      const text = stripReasoning(result.text);
+      if (text === null) {
+        throw new PlatformError(
+          'provider_malformed_response',
+          `perplexity: the reply holds only the model's reasoning (<think> never closed, finish reason ${result.finishReason}), no answer.`,
+        );
+      }
       return {
-        text: result.text,
+        text,
         citations,
         model: body?.model ?? result.response.modelId ?? null,
         raw: body ?? null,

@@ -28,7 +28,7 @@ export interface ProbeRequest {
 
 export interface Citation {
   title: string | null;
-  /** The URL as the provider gave it. */
+  /** The URL as the provider gave it, minus tracking parameters (utm_*, …) and `#:~:text=` fragments. */
   url: string;
   /** Registrable host of the real target (lowercase, no "www."), also when url is a redirect link. */
   domain: string;

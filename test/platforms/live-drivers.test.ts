@@ -147,9 +147,9 @@ test('grok: xAI Responses API with the web_search tool; url_citation annotations
   assert.equal(answer.citations[0]!.title, 'Acme Anvils – catalogue');
 });
 
-test('claude: Messages API with web_search_20250305 and user_location; cited results first, then the rest', async () => {
+test('claude: Messages API with web_search_20250305 and user_location; citations are what the answer cites', async () => {
   const { fake, driver } = await driverFor('claude', [
-    { answer: { citations: [CITES[1]!, CITES[0]!, { url: 'https://globex.example/', title: 'dup' }], model: 'claude-sonnet-4-5-20250929' } },
+    { answer: { citations: [CITES[1]!, CITES[0]!, { url: 'https://globex.example/', title: 'dup' }], cited: 3, model: 'claude-sonnet-4-5-20250929' } },
   ]);
   const answer = await driver.ask(probeRequest('claude'));
   const req = fake.requests[0]!;

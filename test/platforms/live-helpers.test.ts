@@ -75,3 +75,23 @@ test('marketInstruction names the language, and the country only when asked to',
   assert.match(marketInstruction('fr', 'ca', { includeCountry: true }), /French \(fr\).*Canada \(CA\)/);
   assert.match(marketInstruction('xx-invalid-!!', 'ZZ', { includeCountry: true }), /Answer in/);
 });
+
+test('normalizeCitations: one entry per page; tracking parameters and text fragments dropped, www/no-www the same', () => {
+  const out = normalizeCitations([
+    { url: 'https://www.acme.com/anvils?utm_source=openai', title: 'Acme' },
+    { url: 'https://acme.com/anvils', title: 'Acme (2)' },
+    { url: 'https://www.acme.com/anvils#:~:text=best%20anvils', title: 'Acme (3)' },
+    { url: 'http://ACME.com/anvils/?gclid=x', title: 'Acme (4)' },
+    { url: 'https://acme.com/anvils?model=2&utm_medium=ai', title: 'Model 2' },
+    { url: 'https://acme.com/anvils?model=2', title: 'Model 2 again' },
+    { url: 'https://acme.com/forges#history', title: 'Forges' },
+  ]);
+  assert.deepEqual(
+    out.map((c) => [c.url, c.title, c.domain]),
+    [
+      ['https://www.acme.com/anvils', 'Acme', 'acme.com'],
+      ['https://acme.com/anvils?model=2', 'Model 2', 'acme.com'],
+      ['https://acme.com/forges#history', 'Forges', 'acme.com'],
+    ],
+  );
+});

@@ -1,6 +1,7 @@
-// Normalising provider citations into the one Citation shape: de-duplicated by URL (first title
-// wins), `domain` = lowercase host without "www.". Gemini's grounding URLs are Google redirect links
-// that hide the real site, so for those the domain comes from the chunk title (where Gemini puts
+// Normalising provider citations into the one Citation shape: de-duplicated by page (tracking
+// parameters, fragments, "www.", scheme and a trailing slash ignored; first URL and title win),
+// `domain` = lowercase host without "www.". Gemini's grounding URLs are Google redirect links that
+// hide the real site, so for those the domain comes from the chunk title (where Gemini puts
 // the site's domain) or from the redirect's Location header, never from fetching the site itself.
 
 import type { Citation } from '../types.ts';
@@ -53,13 +54,79 @@ export function isGroundingRedirect(url: string): boolean {
   }
 }
 
-/** De-duplicate by URL keeping the first title seen (a later non-null title fills a null one). */
+/** Query parameters that only track the click (OpenAI adds utm_source=openai to every citation). */
+const TRACKING_PARAM = /^(utm_[a-z0-9_]*|gclid|dclid|fbclid|msclkid|yclid|mc_cid|mc_eid|srsltid)$/i;
+
+/**
+ * The URL as the provider gave it, minus tracking parameters and a text-fragment directive
+ * (`#:~:text=…`, which only highlights a passage). Anything that is not an http(s) URL is returned
+ * unchanged.
+ */
+export function cleanCitationUrl(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return url;
+  let changed = false;
+  if (u.search.length > 1) {
+    // Filtered by hand so the kept parameters keep their exact encoding.
+    const parts = u.search.slice(1).split('&');
+    const kept = parts.filter((part) => {
+      const name = part.split('=')[0]!;
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        /* keep the raw name */
+      }
+      return !TRACKING_PARAM.test(decoded);
+    });
+    if (kept.length !== parts.length) {
+      u.search = kept.length ? `?${kept.join('&')}` : '';
+      changed = true;
+    }
+  }
+  const directive = u.hash.indexOf(':~:');
+  if (directive >= 0) {
+    // "#section:~:text=x" keeps "#section"; "#:~:text=x" has no fragment left.
+    u.hash = u.hash.slice(1, directive);
+    changed = true;
+  }
+  return changed ? u.href : url;
+}
+
+/**
+ * What makes two citation URLs the same page: scheme, "www.", host case, default port, fragment
+ * and a trailing slash do not count; tracking parameters are already gone (cleanCitationUrl).
+ */
+function pageKey(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return url;
+  const host = u.hostname.toLowerCase().replace(/\.$/, '').replace(/^www\./, '');
+  const path = u.pathname.length > 1 ? u.pathname.replace(/\/+$/, '') : '';
+  return `${host}${u.port ? `:${u.port}` : ''}${path}${u.search}`;
+}
+
+/**
+ * De-duplicate by page (see pageKey) keeping the first URL and title seen (a later non-null title
+ * fills a null one). URLs lose their tracking parameters and text fragments.
+ */
 export function normalizeCitations(items: readonly RawCitation[]): Citation[] {
-  const byUrl = new Map<string, Citation>();
+  const byPage = new Map<string, Citation>();
   for (const item of items) {
-    const url = item.url?.trim();
-    if (!url) continue;
-    const existing = byUrl.get(url);
+    const given = item.url?.trim();
+    if (!given) continue;
+    const url = cleanCitationUrl(given);
+    const key = pageKey(url);
+    const existing = byPage.get(key);
     if (existing) {
       if (existing.title == null && item.title) existing.title = item.title;
       if (existing.resolved_url == null && item.resolved_url) existing.resolved_url = item.resolved_url;
@@ -70,7 +137,7 @@ export function normalizeCitations(items: readonly RawCitation[]): Citation[] {
     if (!domain) continue; // not a web URL (e.g. a file reference): nothing a visibility check can use
     const c: Citation = { title: item.title ?? null, url, domain };
     if (item.resolved_url !== undefined || item.domain !== undefined) c.resolved_url = item.resolved_url ?? null;
-    byUrl.set(url, c);
+    byPage.set(key, c);
   }
-  return [...byUrl.values()];
+  return [...byPage.values()];
 }

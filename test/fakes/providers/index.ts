@@ -24,6 +24,24 @@ export interface FakeAnswer {
   citations?: FakeCitation[];
   /** The model name the fake reports (defaults to the requested model). */
   model?: string;
+  /**
+   * Claude: a text block before the search blocks ("I'll search for …"), as Claude writes one.
+   */
+  preamble?: string;
+  /**
+   * Claude: the reply stops after the search (stop_reason pause_turn, no answer text yet), the way
+   * the API pauses a long server-tool turn.
+   */
+  paused?: boolean;
+  /** Claude: how many of `citations` the answer text cites (default 1: the first); all are read. */
+  cited?: number;
+  /**
+   * Perplexity (sonar-reasoning): the model's reasoning, sent as a leading `<think>…</think>` block
+   * in the message content, as the reasoning models do. `unclosed` leaves out `</think>` and the
+   * answer (a reply cut off while still reasoning).
+   */
+  reasoning?: string;
+  reasoningUnclosed?: boolean;
 }
 
 export interface FakeStep {
@@ -251,7 +269,21 @@ export function answerBody(platform: PlatformName, requestedModel: string, answe
         model,
         created: now(),
         object: 'chat.completion',
-        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: text } }],
+        choices: [
+          {
+            index: 0,
+            finish_reason: answer.reasoningUnclosed ? 'length' : 'stop',
+            message: {
+              role: 'assistant',
+              content:
+                answer.reasoning === undefined
+                  ? text
+                  : answer.reasoningUnclosed
+                    ? `<think>\n${answer.reasoning}`
+                    : `<think>\n${answer.reasoning}\n</think>\n\n${text}`,
+            },
+          },
+        ],
         citations: citations.map((c) => c.url),
         search_results: citations.map((c) => ({ title: c.title ?? null, url: c.url, date: '2025-01-15' })),
         usage: { prompt_tokens: 12, completion_tokens: 30, total_tokens: 42, search_context_size: 'low' },
@@ -298,32 +330,40 @@ export function answerBody(platform: PlatformName, requestedModel: string, answe
     }
     case 'claude': {
       const toolId = id('srvtoolu');
+      const search = [
+        { type: 'server_tool_use', id: toolId, name: 'web_search', input: { query: 'anvil makers' } },
+        {
+          type: 'web_search_tool_result',
+          tool_use_id: toolId,
+          content: citations.map((c) => ({
+            type: 'web_search_result',
+            url: c.url,
+            title: c.title ?? '',
+            encrypted_content: 'EqgfCioIARgBIiQ3',
+            page_age: 'April 30, 2025',
+          })),
+        },
+      ];
       const content: unknown[] = refusal
         ? [{ type: 'text', text: refusal }]
         : [
-            { type: 'server_tool_use', id: toolId, name: 'web_search', input: { query: 'anvil makers' } },
-            {
-              type: 'web_search_tool_result',
-              tool_use_id: toolId,
-              content: citations.map((c) => ({
-                type: 'web_search_result',
-                url: c.url,
-                title: c.title ?? '',
-                encrypted_content: 'EqgfCioIARgBIiQ3',
-                page_age: 'April 30, 2025',
-              })),
-            },
-            {
-              type: 'text',
-              text,
-              citations: citations.slice(0, 1).map((c) => ({
-                type: 'web_search_result_location',
-                url: c.url,
-                title: c.title ?? '',
-                cited_text: 'Acme Anvils makes anvils.',
-                encrypted_index: 'Eo8BCioIAhgBIiQ',
-              })),
-            },
+            ...(answer.preamble !== undefined ? [{ type: 'text', text: answer.preamble }] : []),
+            ...search,
+            ...(answer.paused
+              ? []
+              : [
+                  {
+                    type: 'text',
+                    text,
+                    citations: citations.slice(0, answer.cited ?? 1).map((c) => ({
+                      type: 'web_search_result_location',
+                      url: c.url,
+                      title: c.title ?? '',
+                      cited_text: 'Acme Anvils makes anvils.',
+                      encrypted_index: 'Eo8BCioIAhgBIiQ',
+                    })),
+                  },
+                ]),
           ];
       return {
         id: id('msg'),
@@ -331,7 +371,7 @@ export function answerBody(platform: PlatformName, requestedModel: string, answe
         role: 'assistant',
         model,
         content,
-        stop_reason: refusal ? 'refusal' : 'end_turn',
+        stop_reason: refusal ? 'refusal' : answer.paused ? 'pause_turn' : 'end_turn',
         stop_sequence: null,
         usage: { input_tokens: 50, output_tokens: 25, server_tool_use: { web_search_requests: 1 } },
       };
