@@ -3,14 +3,18 @@
 // Responses wire format, exposes url_citation annotations as sources and keeps the raw body.
 // The probe's country goes into the tool's user_location; language goes into the system message
 // (the API has no language parameter).
+// A reply with status "failed" comes as HTTP 200 with an `error` object {code, message}; the SDK
+// throws it as an HTTP 400 (or, as its schema also wants error.type, as an unreadable 200), so it
+// is classified here by its error code: server_error / vector_store_timeout are
+// retryable outages, rate_limit_exceeded a rate limit, anything else (invalid_prompt, …) a bad request.
 //
 // Request: POST {OPENAI_BASE_URL|https://api.openai.com/v1}/responses, Authorization: Bearer KEY,
 // {model, input:[{role:'system'|'developer',…},{role:'user',…}],
 //  tools:[{type:'web_search', user_location:{type:'approximate', country}}], store:false}
 
 import { createOpenAI } from '@ai-sdk/openai';
-import { generateText, type ToolSet } from 'ai';
-import type { PlatformDriver, ProbeRequest } from './types.ts';
+import { APICallError, generateText, type ToolSet } from 'ai';
+import { PlatformError, type PlatformDriver, type ProbeRequest } from './types.ts';
 import { cleanBaseURL, createLiveDriver, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
 import { marketInstruction } from './live/market.ts';
 import { urlSources, type RawCitation } from './live/citations.ts';
@@ -27,6 +31,27 @@ function refusalOf(body: ResponsesBody | undefined): string | null {
     for (const part of item.content ?? []) if (part.type === 'refusal') return part.refusal ?? 'refused';
   }
   return null;
+}
+
+/** The PlatformError for a `status: "failed"` reply (HTTP 200) the SDK threw; null for anything else. */
+export function failedResponseError(err: unknown): PlatformError | null {
+  if (!APICallError.isInstance(err)) return null;
+  // The SDK hands over the parsed body on its own HTTP 400, the text when its schema rejected it.
+  let body: { status?: unknown; error?: { code?: unknown; message?: unknown } | null };
+  const given: unknown = err.responseBody;
+  try {
+    body = typeof given === 'string' ? JSON.parse(given) : (given as typeof body);
+  } catch {
+    return null;
+  }
+  if (body?.status !== 'failed' || !body.error || typeof body.error.code !== 'string') return null;
+  const code = body.error.code;
+  const message = `openai: the response failed (${code}): ${String(body.error.message ?? '').slice(0, 300)}`;
+  if (code === 'rate_limit_exceeded') return new PlatformError('provider_rate_limited', message, { retryable: true });
+  if (code === 'server_error' || code === 'vector_store_timeout') {
+    return new PlatformError('provider_unavailable', message, { retryable: true });
+  }
+  return new PlatformError('provider_bad_request', message);
 }
 
 export function createOpenAIDriver(config: LiveDriverConfig): PlatformDriver {
@@ -55,6 +80,8 @@ export function createOpenAIDriver(config: LiveDriverConfig): PlatformDriver {
         providerOptions: { openai: { store: false } },
         maxRetries: 0,
         abortSignal: req.signal,
+      }).catch((err: unknown) => {
+        throw failedResponseError(err) ?? err;
       });
       const body = result.response.body as ResponsesBody | undefined;
       const citations: RawCitation[] = urlSources(result.sources);

@@ -63,12 +63,33 @@ test('with GEMINI_RESOLVE_REDIRECTS=1 the real URL comes from the Location heade
       [`${REDIRECT}AUZIYQFtoken1`, 'https://www.acme.example/anvils/heavy', 'acme.example'],
       [`${REDIRECT}AUZIYQFtoken2`, 'https://globex.example/products', 'globex.example'],
       ['https://direct.example/page', undefined, 'direct.example'],
-      // Unknown redirect and a title that is not a domain: url kept, no resolved URL.
-      [`${REDIRECT}unknownToken`, null, 'vertexaisearch.cloud.google.com'],
+      // Unknown redirect and a title that is not a domain: the real site is unknown, and Google's
+      // redirect host is never a cited domain, so it is left out.
     ],
   );
+  assert.ok(!answer.citations.some((c) => c.domain === 'vertexaisearch.cloud.google.com'));
+  assert.match(JSON.stringify(answer.raw), /unknownToken/, 'raw keeps the dropped chunk');
   // The cited sites were never contacted; only the fake (API + redirect endpoint).
   assert.ok(contacted.every((o) => o === fake.origin || o === 'https://vertexaisearch.cloud.google.com'));
   assert.ok(!contacted.some((o) => o.includes('acme.example') || o.includes('globex.example')));
   assert.ok(fake.redirectLookups.length >= 3);
+});
+
+test('without redirect lookup, a redirect whose title is not a domain is not a citation of vertexaisearch.cloud.google.com', async () => {
+  const fake = await startFakeProvider('gemini', [
+    {
+      answer: {
+        citations: [
+          { url: `${REDIRECT}AUZIYQFtoken1`, title: 'Acme Anvils – the best anvils' },
+          { url: `${REDIRECT}AUZIYQFtoken2`, title: 'globex.example' },
+        ],
+      },
+    },
+  ]);
+  fakes.push(fake);
+  const driver = createDrivers({ engine: 'live', env: fake.env }).gemini;
+  const req = probeRequest('gemini', { targetUrl: 'https://vertexaisearch.cloud.google.com/' });
+  const answer = await driver.ask(req);
+  assert.deepEqual(answer.citations.map((c) => [c.url, c.domain]), [[`${REDIRECT}AUZIYQFtoken2`, 'globex.example']]);
+  assert.equal(fake.redirectLookups.length, 0);
 });

@@ -258,3 +258,42 @@ test('claude answerOf: a turn with no text after its last search keeps everythin
   assert.equal(out.text, 'Acme Anvils and Globex both make anvils.');
   assert.deepEqual(out.citations, []);
 });
+
+test('openai: a status "failed" reply is classified by its error code (server_error retryable, invalid_prompt not)', async () => {
+  // The API reference's ResponseError is {code, message}; some replies also carry a type.
+  const failed = (code: string, withType = false) => ({
+    body: {
+      id: 'resp_1',
+      object: 'response',
+      created_at: 1,
+      status: 'failed',
+      error: { code, message: `The response failed: ${code}.`, ...(withType ? { type: 'server_error' } : {}) },
+      incomplete_details: null,
+      model: 'gpt-5-mini',
+      output: [],
+      usage: null,
+    },
+  });
+  const { driver } = await driverFor('openai', [
+    failed('server_error'),
+    failed('server_error', true),
+    failed('rate_limit_exceeded'),
+    failed('invalid_prompt', true),
+  ]);
+  const outcomes: Array<[string, boolean]> = [];
+  for (let i = 0; i < 4; i++) {
+    await driver.ask(probeRequest('openai')).then(
+      () => assert.fail('a failed response must not succeed'),
+      (err: unknown) => {
+        assert.ok(err instanceof PlatformError);
+        outcomes.push([err.code, err.retryable]);
+      },
+    );
+  }
+  assert.deepEqual(outcomes, [
+    ['provider_unavailable', true],
+    ['provider_unavailable', true],
+    ['provider_rate_limited', true],
+    ['provider_bad_request', false],
+  ]);
+});

@@ -2,7 +2,8 @@
 // parameters, fragments, "www.", scheme and a trailing slash ignored; first URL and title win),
 // `domain` = lowercase host without "www.". Gemini's grounding URLs are Google redirect links that
 // hide the real site, so for those the domain comes from the chunk title (where Gemini puts
-// the site's domain) or from the redirect's Location header, never from fetching the site itself.
+// the site's domain) or from the redirect's Location header, never from fetching the site itself;
+// a redirect whose real domain stays unknown is dropped (Google's redirect host is never a cited domain).
 
 import type { Citation } from '../types.ts';
 
@@ -125,7 +126,8 @@ export function normalizeCitations(items: readonly RawCitation[]): Citation[] {
     const given = item.url?.trim();
     if (!given) continue;
     const url = cleanCitationUrl(given);
-    const key = pageKey(url);
+    // A redirect link and the page it leads to are the same citation.
+    const key = pageKey(item.resolved_url ? cleanCitationUrl(item.resolved_url) : url);
     const existing = byPage.get(key);
     if (existing) {
       if (existing.title == null && item.title) existing.title = item.title;
@@ -133,7 +135,10 @@ export function normalizeCitations(items: readonly RawCitation[]): Citation[] {
       continue;
     }
     const resolvedDomain = item.resolved_url ? domainOf(item.resolved_url) : null;
-    const domain = item.domain?.toLowerCase().replace(/^www\./, '') || resolvedDomain || domainOf(url);
+    // A grounding redirect's own host is Google's, never the cited site: without a known real
+    // domain the citation says nothing about who was cited, so it is left out (raw keeps it).
+    const domain =
+      item.domain?.toLowerCase().replace(/^www\./, '') || resolvedDomain || (isGroundingRedirect(url) ? null : domainOf(url));
     if (!domain) continue; // not a web URL (e.g. a file reference): nothing a visibility check can use
     const c: Citation = { title: item.title ?? null, url, domain };
     if (item.resolved_url !== undefined || item.domain !== undefined) c.resolved_url = item.resolved_url ?? null;
