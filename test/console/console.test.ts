@@ -46,20 +46,26 @@ describe('web console page in a browser', () => {
     const page = (await s.request('GET', '/console')).body;
     const sent: { method: string; url: string; body?: any }[] = [];
     let failNextPost = opts.failNextPost ?? false;
+    // Once the test closes the window, answers never arrive: the page's pending work (a refresh
+    // in flight) waits forever instead of touching a closed document.
+    let closed = false;
+    const never = () => new Promise<never>(() => {});
     const dom = new JSDOM(page, {
       url: 'http://127.0.0.1/console',
       runScripts: 'dangerously',
       beforeParse(window) {
         window.localStorage.setItem('sightline_key', key);
         (window as any).fetch = async (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => {
+          if (closed) return never();
           sent.push({ method: init.method, url, body: init.body ? JSON.parse(init.body) : undefined });
           const res = await s.app.inject({ method: init.method as 'GET', url, headers: init.headers, ...(init.body ? { payload: init.body } : {}) });
+          if (closed) return never();
           // A response lost on the way back: the server did the work, the browser saw an error.
           if (init.method === 'POST' && failNextPost) {
             failNextPost = false;
             throw new TypeError('Failed to fetch');
           }
-          return { ok: res.statusCode < 400, status: res.statusCode, statusText: res.statusMessage, json: async () => res.json() };
+          return { ok: res.statusCode < 400, status: res.statusCode, statusText: res.statusMessage, json: async () => (closed ? never() : res.json()) };
         };
       },
     });
@@ -68,7 +74,16 @@ describe('web console page in a browser', () => {
       for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
       assert.ok(check(), `console never showed: ${what}`);
     };
-    return { dom, doc, sent, until, close: () => dom.window.close() };
+    return {
+      dom,
+      doc,
+      sent,
+      until,
+      close: () => {
+        closed = true;
+        dom.window.close();
+      },
+    };
   }
 
   test('a double click on Queue run creates one run, and a retry after a lost response returns it', async () => {
