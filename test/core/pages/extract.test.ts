@@ -444,3 +444,19 @@ test("a box named header inside <main> heads a section there (an item's terms li
   inOrder(doc.bodyText, ['Shade is explained', 'Base is explained', 'Seller assumes all responsibility', 'Wiring is explained']);
   assert.ok(!doc.bodyText.includes('Free shipping'), doc.bodyText);
 });
+
+test("a shop theme's card gives its name and price once: the picture area's text-only title and the price state not shown go", () => {
+  const card = (n: number, sale: boolean) =>
+    `<li class="grid__item"><div class="card card--standard card--media"><div class="card__inner"><div class="card__media"><img alt=""></div>` +
+    `<div class="card__content"><div class="card__information"><h3 class="card__heading"><a href="/products/${n}">Roast ${n} Coffee</a></h3></div></div></div>` +
+    `<div class="card__content"><div class="card__information"><h3 class="card__heading"><a href="/products/${n}">Roast ${n} Coffee</a></h3>` +
+    `<div class="price${sale ? ' price--on-sale' : ''}"><div class="price__container"><div class="price__regular"><span class="price-item">$${n}9.99</span></div>` +
+    `<div class="price__sale"><span class="price-item price-item--sale">$${n}5.99</span> <s class="price-item">$${n}9.99</s></div></div></div></div></div></div></li>`;
+  const html = `<html><body><main><h1>Coffee</h1><p>Whole bean and ground coffee, roasted every week in small batches.</p>` +
+    `<ul class="product-grid">${[1, 2, 3, 4].map((n) => card(n, n === 4)).join('')}</ul></main></body></html>`;
+  const text = extractPage(html, 'https://shop.example.com/collections/coffee').bodyText;
+  inOrder(text, ['Roast 1 Coffee', '$19.99', 'Roast 2 Coffee', 'Roast 4 Coffee', '$45.99', '$49.99']);
+  assert.equal(text.split('Roast 1 Coffee').length, 2, text);
+  assert.equal(text.split('$19.99').length, 2, text);
+  assert.ok(!text.includes('$15.99'), text);
+});

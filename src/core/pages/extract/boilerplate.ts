@@ -197,6 +197,11 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
       gone.push(el);
       return false;
     }
+    // Shop themes' price and card boxes that their CSS shows in one state only (see hiddenByTheme).
+    if (a.class && hiddenByTheme(el, a.class)) {
+      gone.push(el);
+      return false;
+    }
     const role = a.role?.toLowerCase();
     if (role === 'main' || role === 'article') return true;
     // A status line read out to screen readers ("Loaded 52 results", "Added to cart") reports on
@@ -242,6 +247,39 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
     }
     return true;
   });
+}
+
+/** Whole class tokens of a price box's two states and of a card's text-only title block. */
+const PRICE_SALE = /(?:^|\s)price__sale(?:\s|$)/;
+const PRICE_REGULAR = /(?:^|\s)price__regular(?:\s|$)/;
+const CARD_INFO = /(?:^|\s)card__information(?:\s|$)/;
+/**
+ * Boxes that the markup carries in two states and the theme's CSS shows one of (Shopify's
+ * Dawn theme and the many themes built on it): a price box holds a regular and a sale price and
+ * shows the sale one only when it is marked on sale ("price--on-sale"); a product card with a
+ * picture ("card--media") hides the title block drawn inside its picture area ("card__inner") for
+ * cards without one. Written out, each card would give its name and price twice.
+ */
+function hiddenByTheme(el: Element, cls: string): boolean {
+  const sale = PRICE_SALE.test(cls);
+  if (sale || PRICE_REGULAR.test(cls)) {
+    for (let p = el.parent, up = 0; p && up < 4; p = p.parent, up++) {
+      if (!isElement(p)) break;
+      const c = p.attribs.class;
+      if (c && /(?:^|\s)price(?:\s|$)/.test(c)) return sale !== /(?:^|\s)price--on-sale(?:\s|$)/.test(c);
+    }
+    return false;
+  }
+  if (CARD_INFO.test(cls)) {
+    let inner = false;
+    for (let p = el.parent, up = 0; p && up < 5; p = p.parent, up++) {
+      if (!isElement(p)) break;
+      const c = p.attribs.class ?? '';
+      if (/(?:^|\s)card__inner(?:\s|$)/.test(c)) inner = true;
+      else if (/(?:^|\s)card(?:\s|$)/.test(c)) return inner && /(?:^|\s)card--media(?:\s|$)/.test(c);
+    }
+  }
+  return false;
 }
 
 /** The first <main> or role=main element with text under root, or null. */
