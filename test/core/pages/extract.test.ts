@@ -460,3 +460,13 @@ test("a shop theme's card gives its name and price once: the picture area's text
   assert.equal(text.split('$19.99').length, 2, text);
   assert.ok(!text.includes('$15.99'), text);
 });
+
+test("a listing's counters and sort controls ('Showing 1–24 of 240 results', 'Sort by: Best Match', '(52 products)') are not content; a heading that starts with 'Sort' is", () => {
+  const card = (n: number) => `<li class="card"><a href="/p/${n}">Tent model ${n}</a> <span>$${n}49.00</span></li>`;
+  const html = `<html><body><main><h1>Tents</h1><p>(52 products)</p><div><span>Showing 1–24 of 240 results</span></div><div>Sort by: Best Match</div><div>View:</div>` +
+    `<h2>Sort out your campsite</h2><p>Tents for backpacking and car camping, pitched and tested by our staff in wind and rain.</p>` +
+    `<ul>${[1, 2, 3, 4, 5].map(card).join('')}</ul><p>1–24 of 240</p></main></body></html>`;
+  const text = extractPage(html, 'https://shop.example.com/c/tents').bodyText;
+  inOrder(text, ['Tents', 'Sort out your campsite', 'pitched and tested', 'Tent model 1', 'Tent model 5']);
+  for (const gone of ['52 products', 'Showing 1', 'Best Match', 'View:', '1–24 of 240']) assert.ok(!text.includes(gone), `${gone} in:\n${text}`);
+});

@@ -286,6 +286,41 @@ function dedupe(blocks: PageDocument['blocks']): PageDocument['blocks'] {
 }
 
 /**
+ * A listing's controls and counters, as whole lines: "Skip to product list", "Sort by: Best
+ * Match", "View:", "Showing 1–24 of 240 results", "(52 products)", "Products (52)", "1–30 of 143".
+ * They report on and steer the list rather than being part of it.
+ */
+const LISTING_CONTROL = new RegExp(
+  '^(?:skip to (?:main )?(?:content|product list|products|results)|sort(?: by\\b\\s*:?|\\s*:)(?:\\s*.{0,30})?|(?:view|display|show)\\s*:|(?:items )?per page\\s*:?|' +
+    '(?:showing|displaying|viewing)\\s.{0,40}\\b(?:results?|products?|items?)\\)?|\\(?\\d[\\d,]*\\s+(?:results?|products?|items?)\\)?|' +
+    '(?:products?|results?|items?)\\s*\\(\\d[\\d,]*\\)|\\d[\\d,]*\\s*[–-]\\s*\\d[\\d,]*\\s+of\\s+\\d[\\d,]*(?:\\s+(?:results?|products?|items?))?)$',
+  'i',
+);
+/** Longest line tested against LISTING_CONTROL (characters). */
+const LISTING_CONTROL_MAX = 60;
+
+/** The blocks without lines that are a listing's controls or counters (see LISTING_CONTROL). */
+function dropListingControls(blocks: PageDocument['blocks']): PageDocument['blocks'] {
+  const isControl = (line: string) => line.length <= LISTING_CONTROL_MAX && LISTING_CONTROL.test(line.trim());
+  const out: PageDocument['blocks'] = [];
+  for (const b of blocks) {
+    if (b.kind !== 'paragraph' && b.kind !== 'heading') {
+      out.push(b);
+      continue;
+    }
+    if (b.text.length > LISTING_CONTROL_MAX * 4) {
+      out.push(b);
+      continue;
+    }
+    const lines = b.text.split('\n');
+    const kept = lines.filter((l) => !isControl(l));
+    if (kept.length === lines.length) out.push(b);
+    else if (kept.length) out.push({ ...b, text: kept.join('\n') });
+  }
+  return out;
+}
+
+/**
  * Moves what the markup puts after </body> or </html> into <body>, as browsers do: a theme that
  * closes the body early (a stray </html> in an included header) leaves the whole article after it.
  */
@@ -436,7 +471,7 @@ export function extractPage(html: string, url: string): PageDocument {
     }
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);
-    const blocks = dedupe(writer.blocks.map(undouble));
+    const blocks = dropListingControls(dedupe(writer.blocks.map(undouble)));
     const mainLinks: PageLink[] = [];
     // A loop, not push(...links): spreading tens of thousands of arguments overflows the stack.
     for (const r of roots) for (const l of collectLinks(r, meta.baseUrl)) mainLinks.push(l);
