@@ -470,3 +470,17 @@ test("a listing's counters and sort controls ('Showing 1–24 of 240 results', '
   inOrder(text, ['Tents', 'Sort out your campsite', 'pitched and tested', 'Tent model 1', 'Tent model 5']);
   for (const gone of ['52 products', 'Showing 1', 'Best Match', 'View:', '1–24 of 240']) assert.ok(!text.includes(gone), `${gone} in:\n${text}`);
 });
+
+test('on a product page a line repeated in another box (case and punctuation aside) is written once; elsewhere repeated lines stay', () => {
+  const product = `<html><head><meta property="og:type" content="product"></head><body><main><h1>Trail runner</h1><p>$120.00</p>${prose('Grip')}` +
+    `<ul><li>Weight: 280 g</li><li>Drop: 6 mm</li></ul>${prose('Cushioning')}<h2>Specifications</h2>` +
+    `<table><tr><td>Weight</td><td>280 g</td></tr><tr><td>Upper</td><td>Recycled mesh</td></tr></table><div class="sticky-bar"><p>$120.00</p></div></main></body></html>`;
+  const doc = extractPage(product, 'https://shop.example.com/trail-runner');
+  inOrder(doc.bodyText, ['Trail runner', '$120.00', 'Grip is explained', 'Weight: 280 g', 'Drop: 6 mm', 'Cushioning is explained', 'Specifications', 'Upper']);
+  assert.equal(doc.bodyText.split('$120.00').length, 2, doc.bodyText);
+  assert.equal(doc.bodyText.split('280 g').length, 2, doc.bodyText);
+  const article = `<html><body><main><h1>Two recipes</h1><h2>Pancakes</h2><ul><li>Flour</li><li>Two eggs</li></ul>${prose('Batter')}` +
+    `<h2>Waffles</h2><ul><li>Flour</li><li>Butter</li></ul>${prose('Iron')}</main></body></html>`;
+  const adoc = extractPage(article, 'https://blog.example.com/two-recipes');
+  assert.equal(adoc.bodyText.split('Flour').length, 3, adoc.bodyText);
+});

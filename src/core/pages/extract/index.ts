@@ -285,6 +285,62 @@ function dedupe(blocks: PageDocument['blocks']): PageDocument['blocks'] {
   return out;
 }
 
+/** A line's words, lowercased: "Free Shipping!" and "free shipping" are one line. */
+function lineKey(line: string): string {
+  return (line.toLowerCase().match(LINE_WORDS) ?? []).join(' ');
+}
+const LINE_WORDS = /[\p{L}\p{N}_]+/gu;
+
+/**
+ * On a product page, drops a line (a paragraph's line, a list item, a table row, a heading) whose
+ * words repeat an earlier line's: shops render the same bit twice in different boxes (the price in
+ * the sticky bar and the buy box, a spec in the highlights and the table, a tab's title and its
+ * accordion twin, desktop and mobile copies of a block that differ in markup), which the
+ * block-level `dedupe` misses. Not on other pages: a listing's or a manual's repeated lines
+ * (field labels, steps, code) are each one's own.
+ */
+function dedupeLines(blocks: PageDocument['blocks']): PageDocument['blocks'] {
+  const seen = new Set<string>();
+  const fresh = (line: string): boolean => {
+    const key = lineKey(line);
+    if (!key) return true;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
+  const out: PageDocument['blocks'] = [];
+  for (const b of blocks) {
+    switch (b.kind) {
+      case 'heading':
+        if (fresh(b.text)) out.push(b);
+        break;
+      case 'paragraph':
+      case 'quote': {
+        const lines = b.text.split('\n');
+        const kept = lines.filter(fresh);
+        if (kept.length === lines.length) out.push(b);
+        else if (kept.some((l) => lineKey(l))) out.push({ ...b, text: kept.join('\n') });
+        break;
+      }
+      case 'list': {
+        const items = b.items.filter(fresh);
+        if (items.length === b.items.length) out.push(b);
+        else if (items.length) out.push({ ...b, items });
+        break;
+      }
+      case 'table': {
+        const rows = b.rows.filter((r, i) => fresh(r.join(' ')) || (b.header && i === 0));
+        if (rows.length === b.rows.length) out.push(b);
+        else if (rows.length > (b.header ? 1 : 0)) out.push({ ...b, rows });
+        break;
+      }
+      default:
+        out.push(b);
+    }
+  }
+  return out;
+}
+
 /**
  * A listing's controls and counters, as whole lines: "Skip to product list", "Sort by: Best
  * Match", "View:", "Showing 1–24 of 240 results", "(52 products)", "Products (52)", "1–30 of 143".
@@ -471,7 +527,8 @@ export function extractPage(html: string, url: string): PageDocument {
     }
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);
-    const blocks = dropListingControls(dedupe(writer.blocks.map(undouble)));
+    let blocks = dropListingControls(dedupe(writer.blocks.map(undouble)));
+    if (product && !collection) blocks = dedupeLines(blocks);
     const mainLinks: PageLink[] = [];
     // A loop, not push(...links): spreading tens of thousands of arguments overflows the stack.
     for (const r of roots) for (const l of collectLinks(r, meta.baseUrl)) mainLinks.push(l);
