@@ -484,3 +484,16 @@ test('on a product page a line repeated in another box (case and punctuation asi
   const adoc = extractPage(article, 'https://blog.example.com/two-recipes');
   assert.equal(adoc.bodyText.split('Flour').length, 3, adoc.bodyText);
 });
+
+test('a page whose microdata holds one schema.org Product is a product page; several Product items are a list', () => {
+  const rail = `<section><h2>Customers also viewed</h2>${prose('Other kettle')}${prose('Another kettle')}</section>`;
+  const product = `<html><body><main><div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Gooseneck kettle</h1><p>$89.00</p>` +
+    `${prose('Pour control')}${prose('Temperature hold')}${prose('Base')}</div>${rail}</main></body></html>`;
+  const doc = extractPage(product, 'https://shop.example.com/gooseneck-kettle');
+  inOrder(doc.bodyText, ['Gooseneck kettle', 'Pour control is explained', 'Base is explained']);
+  assert.ok(!doc.bodyText.includes('Other kettle'), doc.bodyText);
+  const item = (n: number) => `<div itemscope itemtype="https://schema.org/Product"><h2>Kettle ${n}</h2>${prose(`Kettle ${n} body`)}</div>`;
+  const list = `<html><body><main><h1>Kettle reviews</h1>${item(1)}${item(2)}${rail}</main></body></html>`;
+  const ldoc = extractPage(list, 'https://blog.example.com/kettles');
+  inOrder(ldoc.bodyText, ['Kettle 1 body is explained', 'Kettle 2 body is explained', 'Other kettle is explained']);
+});

@@ -85,7 +85,7 @@ export function normalizeSpace(text: string): string {
 
 /** Attributes the extractor reads; everything else (srcset, data-*, inline handlers) is dropped. */
 const KEPT_ATTRIBUTES = new Set([
-  'class', 'id', 'role', 'style', 'hidden', 'type', 'href', 'rel', 'itemprop', 'content', 'property', 'name', 'lang',
+  'class', 'id', 'role', 'style', 'hidden', 'type', 'href', 'rel', 'itemprop', 'itemtype', 'content', 'property', 'name', 'lang',
   'xml:lang', 'datetime', 'pubdate', 'aria-label', 'title', 'http-equiv', 'data-lang', 'data-language', 'action', 'charset',
 ]);
 
@@ -93,7 +93,7 @@ const KEPT_ATTRIBUTES = new Set([
 const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /** Attributes whose values repeat across a page (class names, roles, link relations). */
-const REPEATED_VALUES = new Set(['class', 'role', 'rel', 'type', 'itemprop', 'property', 'name', 'lang', 'http-equiv', 'hidden', 'aria-label', 'title']);
+const REPEATED_VALUES = new Set(['class', 'role', 'rel', 'type', 'itemprop', 'itemtype', 'property', 'name', 'lang', 'http-equiv', 'hidden', 'aria-label', 'title']);
 /** Texts up to this long are copies, not views of the page's string (V8 slices only longer ones); most repeat. */
 const SHORT_TEXT = 12;
 

@@ -206,6 +206,9 @@ function isProductPage(meta: PageMetadata, url: string): boolean {
   return hasJsonLdType(meta, PRODUCT_TYPES);
 }
 
+/** A microdata item type naming a product (itemtype="https://schema.org/Product"). */
+const PRODUCT_ITEMTYPE = /^\s*https?:\/\/schema\.org\/(?:Product|IndividualProduct|ProductModel)\s*$/i;
+
 const PRODUCT_TYPES = /^(?:https?:\/\/schema\.org\/)?(?:Product|ProductGroup|IndividualProduct)$/i;
 
 /** A JSON-LD item (also inside @graph) has a @type matching re. */
@@ -456,13 +459,20 @@ export function extractPage(html: string, url: string): PageDocument {
     adoptStrays(dom, body);
     placeStreamedSegments(body);
     let bodyTextLength = 0;
+    let productItems = 0;
     walk(body, (n) => {
       if (isText(n)) bodyTextLength += spaceAwareLength(n.data);
-      else if (isElement(n) && SKIP_TAGS.has(n.name)) return false;
+      else if (isElement(n)) {
+        if (SKIP_TAGS.has(n.name)) return false;
+        const t = n.attribs.itemtype;
+        if (t !== undefined && PRODUCT_ITEMTYPE.test(t)) productItems++;
+      }
       return true;
     });
     pruneBoilerplate(body, { bodyTextLength });
-    const product = isProductPage(meta, url);
+    // A page whose microdata holds one schema.org Product is that product's page (several are
+    // a list's cards).
+    const product = isProductPage(meta, url) || productItems === 1;
     const collection = isCollectionPage(meta);
     if (product) {
       // Shoppers' reviews and carousels of other products are prose-rich and can outweigh a
