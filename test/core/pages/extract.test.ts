@@ -497,3 +497,12 @@ test('a page whose microdata holds one schema.org Product is a product page; sev
   const ldoc = extractPage(list, 'https://blog.example.com/kettles');
   inOrder(ldoc.bodyText, ['Kettle 1 body is explained', 'Kettle 2 body is explained', 'Other kettle is explained']);
 });
+
+test("a product shown without a price (sold out) still loses a minority list of other products' cards", () => {
+  const card = (n: number) => `<li class="card"><a href="/p/${n}">Mug model ${n}</a><span>$${n}2.00</span></li>`;
+  const html = `<html><head><meta property="og:type" content="product"></head><body><main><h1>Stoneware mug</h1><p>Currently unavailable.</p>` +
+    `${prose('Glaze')}${prose('Handle')}${prose('Capacity')}${prose('Care')}<ul class="carousel">${[1, 2, 3, 4].map(card).join('')}</ul></main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/stoneware-mug');
+  inOrder(doc.bodyText, ['Stoneware mug', 'Glaze is explained', 'Care is explained']);
+  assert.ok(!doc.bodyText.includes('Mug model'), doc.bodyText);
+});

@@ -16,6 +16,8 @@ const WEAK_SHARE = 0.5;
 const PRODUCT_WEAK_SHARE = 0.85;
 /** Lists of other products' cards go from a product page's main box below this share of it. */
 const PRODUCT_CARDS_SHARE = 0.5;
+/** Below this share of the box they go even when no price stands outside them. */
+const PRODUCT_CARDS_MINOR = 0.35;
 /** Reviews and other products' carousels go before the main box is chosen below this share of the page. */
 const PRODUCT_EXTRAS_SHARE = 0.5;
 /** Comment boxes go whatever their share when the rest of the main box holds this much prose. */
@@ -492,11 +494,12 @@ export function extractPage(html: string, url: string): PageDocument {
         removeNodes(relatedRails(r, stats));
         // Lists of other products' cards (a name link and a price) however titled, unless the
         // page reads as a collection: the cards are most of the box, the page says so (og:type
-        // product.group, a CollectionPage), or no price stands outside the cards (a category
-        // page whose og:type says product).
+        // product.group, a CollectionPage), or no price stands outside cards that are a third or
+        // more of the box (a category page whose og:type says product). A product shown without
+        // a price (sold out, unavailable) beside a few cards is still a product.
         const cards = collection ? [] : productCardLists(r, stats);
         const cardText = cards.reduce((n, el) => n + stats.textOf(el), 0);
-        if (cards.length && cardText < stats.textOf(r) * PRODUCT_CARDS_SHARE && pricesOutside(r, cards) > 0) removeNodes(cards);
+        if (cards.length && cardText < stats.textOf(r) * PRODUCT_CARDS_SHARE && (pricesOutside(r, cards) > 0 || cardText < stats.textOf(r) * PRODUCT_CARDS_MINOR)) removeNodes(cards);
       }
       // Sidebars and related rails inside the main subtree go when they are a minority of it;
       // when they are most of it, they are the page (a listing or collection).
