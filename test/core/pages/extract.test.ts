@@ -506,3 +506,11 @@ test("a product shown without a price (sold out) still loses a minority list of 
   inOrder(doc.bodyText, ['Stoneware mug', 'Glaze is explained', 'Care is explained']);
   assert.ok(!doc.bodyText.includes('Mug model'), doc.bodyText);
 });
+
+test('placeholder copy (a paragraph starting "Lorem ipsum") left in a template is not content', () => {
+  const html = `<html><body><main><h1>Card wallet</h1>${prose('Leather')}${prose('Slots')}` +
+    `<div class="slide"><p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.</p></div></main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/card-wallet');
+  inOrder(doc.bodyText, ['Leather is explained', 'Slots is explained']);
+  assert.ok(!/lorem/i.test(doc.bodyText), doc.bodyText);
+});

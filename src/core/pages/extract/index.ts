@@ -290,6 +290,13 @@ function dedupe(blocks: PageDocument['blocks']): PageDocument['blocks'] {
   return out;
 }
 
+/** Placeholder copy a theme ships with ("Lorem ipsum dolor sit amet…"), left in a template's
+ * unused slide or tab: never the page's content. */
+const PLACEHOLDER = /^\s*lorem ipsum\b/i;
+function isPlaceholder(b: PageDocument['blocks'][number]): boolean {
+  return (b.kind === 'paragraph' || b.kind === 'heading') && PLACEHOLDER.test(b.text);
+}
+
 /** A line's words, lowercased: "Free Shipping!" and "free shipping" are one line. */
 function lineKey(line: string): string {
   return (line.toLowerCase().match(LINE_WORDS) ?? []).join(' ');
@@ -540,7 +547,7 @@ export function extractPage(html: string, url: string): PageDocument {
     }
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);
-    let blocks = dropListingControls(dedupe(writer.blocks.map(undouble)));
+    let blocks = dropListingControls(dedupe(writer.blocks.map(undouble)).filter((b) => !isPlaceholder(b)));
     if (product && !collection) blocks = dedupeLines(blocks);
     const mainLinks: PageLink[] = [];
     // A loop, not push(...links): spreading tens of thousands of arguments overflows the stack.
