@@ -514,3 +514,11 @@ test('placeholder copy (a paragraph starting "Lorem ipsum") left in a template i
   inOrder(doc.bodyText, ['Leather is explained', 'Slots is explained']);
   assert.ok(!/lorem/i.test(doc.bodyText), doc.bodyText);
 });
+
+test("a product page's buy box (delivery options, sellers, add to cart) is the shop's widget, not the description", () => {
+  const html = `<html><head><meta property="og:type" content="product"></head><body><main><h1>Countertop blender</h1>${prose('Motor')}${prose('Pitcher')}${prose('Blades')}` +
+    `<div id="buy-box-container"><p>Current price is $179.00</p><p>How do you want your item? Pickup today, delivery today, or shipping that arrives tomorrow.</p><p>Sold and shipped by the store</p></div></main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/blender');
+  inOrder(doc.bodyText, ['Countertop blender', 'Motor is explained', 'Blades is explained']);
+  assert.ok(!doc.bodyText.includes('How do you want your item'), doc.bodyText);
+});

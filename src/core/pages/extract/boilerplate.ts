@@ -38,8 +38,10 @@ const STRONG_NEGATIVE = /(?:^|[^a-z])(?:cookie|cookies|consent|gdpr|cmpbox|onetr
  */
 const WEAK_NEGATIVE = /(?:^|[^a-z])(?:sidebar|side-bar|widget|widgets|related|recommend|recommended|recommendations|recirc|promo|promos|pagination|pager|tags|tagcloud|tag-cloud|trending|most-popular|mostpopular|more-stories|author-bio|authorbox|author-box|about-author|comments|comment-list|commentlist|comments-area|disqus|disqus_thread|upsell|cross-sell|you-may-also-like|also-like|disclaimers?)(?:$|[^a-z])/i;
 /** A banner beside a product's description is a promotion; on other pages (a shop's collection,
- * a landing page) the banner box often carries the page's own title and intro. */
-const PRODUCT_WEAK = /(?:^|[^a-z])banner(?:$|[^a-z])/i;
+ * a landing page) the banner box often carries the page's own title and intro. The buy box
+ * (price, delivery options, sellers, protection plans, add to cart) is the shop's ordering widget
+ * beside the description. */
+const PRODUCT_WEAK = /(?:^|[^a-z])(?:banner|buy-?box|buybox)(?:$|[^a-z])/i;
 /** Beside a product's own description: shoppers' reviews, rails of other products, and the
  * shop's shipping, returns, warranty and payment terms (the same on every product), and the
  * footnotes and disclaimers under a maker's feature page (test conditions, "image simulated"). Not
