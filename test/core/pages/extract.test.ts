@@ -522,3 +522,12 @@ test("a product page's buy box (delivery options, sellers, add to cart) is the s
   inOrder(doc.bodyText, ['Countertop blender', 'Motor is explained', 'Blades is explained']);
   assert.ok(!doc.bodyText.includes('How do you want your item'), doc.bodyText);
 });
+
+test("on a product page a list of tiles that are each one link around a title (no price in the HTML) is other products", () => {
+  const tile = (n: number) => `<div class="tile"><a href="/p/${n}"><div><h2>Bookcase model ${n}, five tiers of oak shelving with iron frame</h2></div></a></div>`;
+  const html = `<html><head><meta property="og:type" content="product"></head><body><main><h1>Executive chair</h1><p>$273.99</p>${prose('Upholstery')}${prose('Casters')}${prose('Armrests')}` +
+    `<section><div class="rail">${[1, 2, 3, 4, 5, 6].map(tile).join('')}</div></section>${prose('Warranty terms')}</main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/executive-chair');
+  inOrder(doc.bodyText, ['Executive chair', 'Upholstery is explained', 'Armrests is explained']);
+  assert.ok(!doc.bodyText.includes('Bookcase model'), doc.bodyText);
+});

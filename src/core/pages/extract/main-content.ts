@@ -581,7 +581,7 @@ const CARD_TEXT = 400;
 
 /**
  * Lists of product cards under root (a product page's main box): boxes with CARD_MIN+ children
- * of one shape, each a short card holding a link and a price. On a product page these are other
+ * of one shape, each a short card holding a link and a price (or all link around a title heading). On a product page these are other
  * products (variants, accessories, "more from this brand"), however their rail is titled.
  */
 export function productCardLists(root: Element, stats: Stats): Element[] {
@@ -595,6 +595,22 @@ export function productCardLists(root: Element, stats: Stats): Element[] {
     return true;
   });
   return out;
+}
+
+/** Share of a card's text in links for it to be one link around a title (a tile whose price is
+ * drawn by script). */
+const TITLE_CARD_LINK_SHARE = 0.9;
+
+/** A card that is all link around a heading: another product's tile even without a price. */
+function isTitleLinkCard(card: Element, stats: Stats): boolean {
+  const i = stats.of(card);
+  if (stats.link[i]! < TITLE_CARD_LINK_SHARE * stats.text[i]!) return false;
+  let heading = false;
+  walkNumbered(card, stats, (j) => {
+    if (HEADINGS.has(stats.els[j]!.name)) heading = true;
+    return !heading;
+  });
+  return heading;
 }
 
 function isCardList(el: Element, stats: Stats): boolean {
@@ -616,7 +632,7 @@ function isCardList(el: Element, stats: Stats): boolean {
   for (const group of groups.values()) {
     if (group.length < CARD_MIN) continue;
     let priced = 0;
-    for (const k of group) if (PRICE.test(plainText(k)) && ++priced >= CARD_MIN) return true;
+    for (const k of group) if ((PRICE.test(plainText(k)) || isTitleLinkCard(k, stats)) && ++priced >= CARD_MIN) return true;
   }
   return false;
 }
