@@ -531,3 +531,11 @@ test("on a product page a list of tiles that are each one link around a title (n
   inOrder(doc.bodyText, ['Executive chair', 'Upholstery is explained', 'Armrests is explained']);
   assert.ok(!doc.bodyText.includes('Bookcase model'), doc.bodyText);
 });
+
+test("a gallery's position, a loading placeholder and a missing image's note are widget states, not copy", () => {
+  const html = `<html><body><main><h1>Hiking boot</h1><div class="gallery"><p>Image 1 of 8</p><p>3 of 8</p><p>Image unavailable</p></div>` +
+    `${prose('Sole')}${prose('Lacing')}<div class="reviews-slot"><p>Loading reviews...</p></div></main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/hiking-boot');
+  inOrder(doc.bodyText, ['Hiking boot', 'Sole is explained', 'Lacing is explained']);
+  for (const junk of ['Image 1 of 8', '3 of 8', 'Image unavailable', 'Loading']) assert.ok(!doc.bodyText.includes(junk), `${junk} in ${doc.bodyText}`);
+});

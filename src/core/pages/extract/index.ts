@@ -297,6 +297,33 @@ function isPlaceholder(b: PageDocument['blocks'][number]): boolean {
   return (b.kind === 'paragraph' || b.kind === 'heading') && PLACEHOLDER.test(b.text);
 }
 
+/** A line that is a widget's state, not copy: a gallery or carousel position ("3 of 11", "Slide 2
+ * of 5", "Image 4 of 8"), a loading placeholder ("Loading…", "Loading reviews..."), a missing
+ * image's note ("Image unavailable"), a zoom hint ("Click to see full view"). */
+const CONTROL_LINE = /^(?:\d+ of \d+|(?:hero )?(?:image|slide|photo|picture|item)s? \d+ (?:of|\/) \d+\b.*|loading\b[^\p{L}]*(?:\p{L}+[^\p{L}]*){0,2}|click to (?:see|view) full view|image (?:not available|unavailable)\b.*)$/iu;
+
+/** Blocks without their control lines (see CONTROL_LINE); a block left empty goes. */
+function dropControlLines(blocks: PageDocument['blocks']): PageDocument['blocks'] {
+  const out: PageDocument['blocks'] = [];
+  for (const b of blocks) {
+    if (b.kind === 'paragraph') {
+      // Most paragraphs are one line: tested as they are, without splitting.
+      if (!b.text.includes('\n')) {
+        if (!CONTROL_LINE.test(b.text.trim())) out.push(b);
+        continue;
+      }
+      const lines = b.text.split('\n');
+      const kept = lines.filter((l) => !CONTROL_LINE.test(l.trim()));
+      if (kept.length === lines.length) out.push(b);
+      else if (kept.some((l) => l.trim())) out.push({ ...b, text: kept.join('\n') });
+    } else if (b.kind === 'list' && b.items.some((i) => CONTROL_LINE.test(i.trim()))) {
+      const items = b.items.filter((i) => !CONTROL_LINE.test(i.trim()));
+      if (items.length) out.push({ ...b, items });
+    } else out.push(b);
+  }
+  return out;
+}
+
 /** A line's words, lowercased: "Free Shipping!" and "free shipping" are one line. */
 function lineKey(line: string): string {
   return (line.toLowerCase().match(LINE_WORDS) ?? []).join(' ');
@@ -547,7 +574,7 @@ export function extractPage(html: string, url: string): PageDocument {
     }
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);
-    let blocks = dropListingControls(dedupe(writer.blocks.map(undouble)).filter((b) => !isPlaceholder(b)));
+    let blocks = dropControlLines(dropListingControls(dedupe(writer.blocks.map(undouble)).filter((b) => !isPlaceholder(b))));
     if (product && !collection) blocks = dedupeLines(blocks);
     const mainLinks: PageLink[] = [];
     // A loop, not push(...links): spreading tens of thousands of arguments overflows the stack.
