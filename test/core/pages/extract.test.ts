@@ -539,3 +539,12 @@ test("a gallery's position, a loading placeholder and a missing image's note are
   inOrder(doc.bodyText, ['Hiking boot', 'Sole is explained', 'Lacing is explained']);
   for (const junk of ['Image 1 of 8', '3 of 8', 'Image unavailable', 'Loading']) assert.ok(!doc.bodyText.includes(junk), `${junk} in ${doc.bodyText}`);
 });
+
+test("the JSON-LD fallback for a page drawn by script takes the product's description, never a shopper's review", () => {
+  const long = (topic: string) => Array.from({ length: 8 }, (_, i) => `${topic} sentence ${i} with several more words in it.`).join(' ');
+  const ld = { '@type': 'Product', name: 'Face cream', description: long('Described cream'), review: [{ '@type': 'Review', reviewBody: long('Review body'), description: long('Reviewer wrote') + ' ' + long('More of the review') }] };
+  const html = `<html><head><script type="application/ld+json">${JSON.stringify(ld)}</script></head><body><div id="root"><h1>Face cream</h1></div></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/products/face-cream');
+  assert.ok(doc.bodyText.includes('Described cream sentence 0'), doc.bodyText);
+  assert.ok(!doc.bodyText.includes('Reviewer wrote'), doc.bodyText);
+});

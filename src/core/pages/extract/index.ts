@@ -32,7 +32,9 @@ const LD_FALLBACK_WORDS = 50;
 /** Least words of a JSON-LD body worth using. */
 const LD_MIN_WORDS = 30;
 
-/** The longest article body, post text or description in the page's JSON-LD. */
+/** Keys of shoppers' or critics' reviews in JSON-LD: a review's text is not the page's body. */
+const LD_REVIEWS = /^reviews?$/i;
+/** The longest article body, post text or description in the page's JSON-LD (not inside a review). */
 function jsonLdBody(meta: PageMetadata): string | null {
   let best: string | null = null;
   const stack: unknown[] = [...meta.jsonLd];
@@ -43,7 +45,7 @@ function jsonLdBody(meta: PageMetadata): string | null {
       for (const [k, v] of Object.entries(item as Record<string, unknown>)) {
         if ((k === 'articleBody' || k === 'text' || k === 'description') && typeof v === 'string') {
           if (!best || v.length > best.length) best = v;
-        } else if (v && typeof v === 'object') stack.push(v);
+        } else if (v && typeof v === 'object' && !LD_REVIEWS.test(k)) stack.push(v);
       }
     }
   }
