@@ -548,3 +548,12 @@ test("the JSON-LD fallback for a page drawn by script takes the product's descri
   assert.ok(doc.bodyText.includes('Described cream sentence 0'), doc.bodyText);
   assert.ok(!doc.bodyText.includes('Reviewer wrote'), doc.bodyText);
 });
+
+test('rails titled "Bundles & offers", "Compare options", "Consider these…" or "Featured products" beside a product are other products', () => {
+  const rail = (title: string, n: number) => `<section><h2>${title}</h2><ul>${[1, 2].map((i) => `<li><a href="/p/${n}${i}">Other guitar ${n}${i}</a><p>Has slight traces of use, sold as B-stock with full warranty.</p></li>`).join('')}</ul></section>`;
+  const html = `<html><head><meta property="og:type" content="product"></head><body><main><h1>Electric guitar</h1><p>£599</p>${prose('Body')}${prose('Neck')}${prose('Pickups')}${prose('Hardware')}` +
+    `${rail('Bundles & offers', 1)}${rail('Compare options', 2)}${rail('Consider these available items', 3)}${rail('Featured Products', 4)}</main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/electric-guitar');
+  inOrder(doc.bodyText, ['Electric guitar', 'Body is explained', 'Hardware is explained']);
+  assert.ok(!doc.bodyText.includes('Other guitar'), doc.bodyText);
+});

@@ -462,7 +462,8 @@ export function linkBoxes(root: Element, stats: Stats): Element[] {
 }
 
 /** Titles of rails of other products beside a product ("Customers also viewed", "Similar
- * items", "You may also like", "Frequently bought together", "Recently viewed"). */
+ * items", "You may also like", "Frequently bought together", "Recently viewed", "Bundles & offers",
+ * "Compare options", "Consider these available items", "Featured products"). */
 const RELATED_TITLE = new RegExp(
   '\\b(?:customers?|people|shoppers|others)\\b.{0,40}\\balso\\b|\\balso (?:viewed|bought|like|liked|purchased|love)\\b|' +
     '\\b(?:customers|people) who\\b|\\byou (?:may|might|will|could) (?:also )?(?:like|love|enjoy|be interested)|' +
@@ -470,7 +471,8 @@ const RELATED_TITLE = new RegExp(
     "\\b(?:seller's|sellers) other items\\b|\\bexplore related\\b|\\bcomplete the look\\b|\\bpairs? well with\\b|\\bgoes well with\\b|" +
     '\\bshop the look\\b|\\bsponsored products\\b|\\bcompare (?:with )?similar\\b|\\bmore from\\b|\\bour (?:best ?sellers|bestsellers)\\b|' +
     '\\boften (?:viewed|bought|purchased)\\b|\\bbetter together\\b|\\bmore like this\\b|\\bsimilar (?:styles?|models?)\\b|\\bvariations of this\\b|' +
-    '\\bhow about these\\b|\\b(?:wear|style|pair) it with\\b|\\binspired by your\\b|\\bpopular (?:products|items)\\b|\\btrending (?:now|products)\\b',
+    '\\bhow about these\\b|\\b(?:wear|style|pair) it with\\b|\\binspired by your\\b|\\bpopular (?:products|items)\\b|\\btrending (?:now|products)\\b|' +
+    '\\bcompare options\\b|\\bbundles\\b|\\bconsider these\\b|\\bfeatured products\\b',
   'i',
 );
 /** Longest title of such a rail (characters). */
