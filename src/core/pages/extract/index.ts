@@ -300,9 +300,9 @@ function isPlaceholder(b: PageDocument['blocks'][number]): boolean {
 }
 
 /** A line that is a widget's state, not copy: a gallery or carousel position ("3 of 11", "Slide 2
- * of 5", "Image 4 of 8"), a loading placeholder ("Loading…", "Loading reviews..."), a missing
+ * of 5", "Image 4 of 8"), a loading placeholder ("Loading", "Loading…", "Loading reviews..."), a missing
  * image's note ("Image unavailable"), a zoom hint ("Click to see full view"). */
-const CONTROL_LINE = /^(?:\d+ of \d+|(?:hero )?(?:image|slide|photo|picture|item)s? \d+ (?:of|\/) \d+\b.*|loading\b[^\p{L}]*(?:\p{L}+[^\p{L}]*){0,2}|click to (?:see|view) full view|image (?:not available|unavailable)\b.*)$/iu;
+const CONTROL_LINE = /^\s*(?:\d+ of \d+|(?:hero )?(?:image|slide|photo|picture|item)s? \d+ (?:of|\/) \d+|loading(?:(?:\s+\p{L}+){0,2}\s*(?:\.{3}|…))?|click to (?:see|view) full view|image (?:not available|unavailable)\b.*)\s*$/iu;
 
 /** Blocks without their control lines (see CONTROL_LINE); a block left empty goes. */
 function dropControlLines(blocks: PageDocument['blocks']): PageDocument['blocks'] {
@@ -311,15 +311,15 @@ function dropControlLines(blocks: PageDocument['blocks']): PageDocument['blocks'
     if (b.kind === 'paragraph') {
       // Most paragraphs are one line: tested as they are, without splitting.
       if (!b.text.includes('\n')) {
-        if (!CONTROL_LINE.test(b.text.trim())) out.push(b);
+        if (!CONTROL_LINE.test(b.text)) out.push(b);
         continue;
       }
       const lines = b.text.split('\n');
-      const kept = lines.filter((l) => !CONTROL_LINE.test(l.trim()));
+      const kept = lines.filter((l) => !CONTROL_LINE.test(l));
       if (kept.length === lines.length) out.push(b);
       else if (kept.some((l) => l.trim())) out.push({ ...b, text: kept.join('\n') });
-    } else if (b.kind === 'list' && b.items.some((i) => CONTROL_LINE.test(i.trim()))) {
-      const items = b.items.filter((i) => !CONTROL_LINE.test(i.trim()));
+    } else if (b.kind === 'list' && b.items.some((i) => CONTROL_LINE.test(i))) {
+      const items = b.items.filter((i) => !CONTROL_LINE.test(i));
       if (items.length) out.push({ ...b, items });
     } else out.push(b);
   }
