@@ -557,3 +557,24 @@ test('rails titled "Bundles & offers", "Compare options", "Consider these…" or
   inOrder(doc.bodyText, ['Electric guitar', 'Body is explained', 'Hardware is explained']);
   assert.ok(!doc.bodyText.includes('Other guitar'), doc.bodyText);
 });
+
+test("a CMS sidebar of widgets goes even when it holds more text than the page's short content", () => {
+  const cats = ['Radios', 'Power Banks', 'Speakers', 'Cameras'];
+  const html = `<html><body><div id="main-content"><div class="container"><div id="left-area"><h1>Gadgets</h1>` +
+    `<ul class="products">${cats.map((c, i) => `<li class="product-category"><a href="/c/${i}"><h2>${c} <mark>(${i + 3})</mark></h2></a></li>`).join('')}</ul></div>` +
+    `<div id="sidebar"><div class="widget woocommerce widget_product_categories"><h4 class="widgettitle">Product Categories</h4><ul>` +
+    [...cats, 'Outdoor items', 'Garden tools', 'Kitchen helpers', 'Travel gear'].map((c) => `<li><a href="/c/${c}">${c}</a> <span>(12)</span></li>`).join('') +
+    `</ul></div><div class="widget widget_text"><h4 class="widgettitle">Newsletter</h4><p>Sign up for our weekly deals on gadgets and outdoor gear, sent every Friday morning.</p></div></div></div></div></body></html>`;
+  const text = extractPage(html, 'https://shop.example.com/product-category/gadgets/').bodyText;
+  inOrder(text, ['Gadgets', 'Radios', 'Cameras']);
+  for (const gone of ['Product Categories', 'Outdoor items', 'weekly deals']) assert.ok(!text.includes(gone), `${gone} in:\n${text}`);
+});
+
+test("whole lines of site chrome go (account links, call-to-action labels, badges); the same words inside a sentence, or a guide's 'Sign in' heading, stay", () => {
+  const html = `<html><body><main><h1>Setting up your account</h1><p>Best seller</p>${prose('Profiles')}<p>Read more</p>` +
+    `<h2>Sign in</h2><p>Sign in to your dashboard and open Settings, then choose a team.</p><ul><li>Log in</li><li>Register</li><li>Pick a plan that suits the team</li></ul>` +
+    `<p>Click here to register</p>${prose('Billing')}<p>Shop now</p></main></body></html>`;
+  const text = extractPage(html, 'https://help.example.com/setup').bodyText;
+  inOrder(text, ['Setting up your account', 'Profiles is explained', 'Sign in', 'Sign in to your dashboard', 'Pick a plan', 'Billing is explained']);
+  for (const gone of ['Best seller', 'Read more', 'Log in', 'Register\n', 'Click here to register', 'Shop now']) assert.ok(!text.includes(gone), `${gone} in:\n${text}`);
+});

@@ -23,6 +23,16 @@ const PRODUCT_EXTRAS_SHARE = 0.5;
 /** Comment boxes go whatever their share when the rest of the main box holds this much prose. */
 const KEEP_PROSE = 2000;
 const COMMENTS = /(?:^|[^a-z])(?:comments|comment-list|commentlist|comments-area|disqus|disqus_thread)(?:$|[^a-z])/i;
+/** A sidebar box (class or id token "sidebar") holding a CMS's widgets (class token "widget" or "widget_…"). */
+const SIDEBAR_TOKEN = /(?:^|\s)sidebar(?:\s|$)/i;
+const WIDGET_TOKEN = /(?:^|\s)(?:widget|widget_[\w-]+)(?:\s|$)/i;
+function isWidgetArea(el: Element): boolean {
+  if (!SIDEBAR_TOKEN.test(el.attribs.class ?? '') && !SIDEBAR_TOKEN.test(el.attribs.id ?? '')) return false;
+  let widgets = 0;
+  for (const child of el.children) if (isElement(child) && WIDGET_TOKEN.test(child.attribs.class ?? '')) widgets++;
+  return widgets >= 1;
+}
+
 function isCommentBox(el: Element): boolean {
   return COMMENTS.test(`${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`);
 }
@@ -396,6 +406,42 @@ const LISTING_CONTROL = new RegExp(
 /** Longest line tested against LISTING_CONTROL (characters). */
 const LISTING_CONTROL_MAX = 60;
 
+/**
+ * Whole lines that are a site's chrome wherever they stand: account and cart links ("Log in",
+ * "Register", "Click here to register", "My account", "Cart (2)"), call-to-action link labels
+ * ("Read more", "Read full article", "Shop now", "View all") and merchandising badges ("Best
+ * seller", "Sponsored", "New arrival", "Recommended for you"). Only as a whole line: "Sign in to
+ * your dashboard and open Settings" is a step of a guide.
+ */
+const CHROME_LINE =
+  /^(?:log ?in|log-in|log ?out|sign ?in|sign-in|sign ?out|register|sign ?up|create (?:an |your )?account|my account|wish ?list|my wish ?list|(?:my |view )?cart(?: \(\d+\))?|checkout|forgot (?:your )?password\??|lost your password\??|click here to (?:log-?in|register|sign ?in)|read more|read (?:the )?full (?:article|story|review)|learn more|shop now|shop all|view all|see all|see more|view more|show more|continue reading|discover more|find out more|best ?seller|sponsored|new arrivals?|recommended for you|new colou?rs?)$/iu;
+/** Account and cart words that a heading may rightly be ("Sign in" in a guide's steps). */
+const CHROME_ACCOUNT = /^(?:log|sign|register|create|my account|forgot|lost|checkout|click here)/iu;
+const isChromeLine = (line: string, heading: boolean) => {
+  const t = line.trim();
+  return t.length <= 40 && CHROME_LINE.test(t) && !(heading && CHROME_ACCOUNT.test(t));
+};
+
+/** The blocks without their site-chrome lines (see CHROME_LINE); a block left empty goes. */
+function dropChromeLines(blocks: PageDocument['blocks']): PageDocument['blocks'] {
+  const out: PageDocument['blocks'] = [];
+  for (const b of blocks) {
+    if (b.kind === 'heading') {
+      if (!isChromeLine(b.text, true)) out.push(b);
+    } else if (b.kind === 'paragraph') {
+      const lines = b.text.split('\n');
+      const kept = lines.filter((l) => !isChromeLine(l, false));
+      if (kept.length === lines.length) out.push(b);
+      else if (kept.length) out.push({ ...b, text: kept.join('\n') });
+    } else if (b.kind === 'list') {
+      const items = b.items.filter((i) => !isChromeLine(i, false));
+      if (items.length === b.items.length) out.push(b);
+      else if (items.length) out.push({ ...b, items });
+    } else out.push(b);
+  }
+  return out;
+}
+
 /** The blocks without lines that are a listing's controls or counters (see LISTING_CONTROL). */
 function dropListingControls(blocks: PageDocument['blocks']): PageDocument['blocks'] {
   const isControl = (line: string) => line.length <= LISTING_CONTROL_MAX && LISTING_CONTROL.test(line.trim());
@@ -545,8 +591,16 @@ export function extractPage(html: string, url: string): PageDocument {
       const weakText = weak.reduce((n, el) => n + stats.textOf(el), 0);
       // On a product page reviews and other products' carousels go unless they are nearly all
       // of it: the description they sit beside is short.
+      // Text of r removed by a rule below that the shares after it must not count (stats are of
+      // the tree before any removal).
+      let gone = 0;
       if (weak.length && weakText < stats.textOf(r) * (product ? PRODUCT_WEAK_SHARE : WEAK_SHARE)) removeNodes(weak);
-      else if (!forum) {
+      else if (weak.some(isWidgetArea)) {
+        // A sidebar of widgets (a CMS's widget area) is never the page, however short the page.
+        const areas = weak.filter(isWidgetArea);
+        gone = areas.reduce((n, el) => n + stats.textOf(el), 0);
+        removeNodes(areas);
+      } else if (!forum) {
         // Comments under an article go whatever their share when the article alone is long
         // (on a forum the replies are the content).
         const comments = weak.filter(isCommentBox);
@@ -556,7 +610,7 @@ export function extractPage(html: string, url: string): PageDocument {
       // Same rule for boxes of bare links (menus, tag lists) left inside the main subtree.
       const boxes = linkBoxes(r, stats);
       const boxText = boxes.reduce((n, el) => n + stats.textOf(el), 0);
-      if (boxes.length && boxText < stats.textOf(r) * LINK_SHARE) removeNodes(boxes);
+      if (boxes.length && boxText < (stats.textOf(r) - gone) * LINK_SHARE) removeNodes(boxes);
     }
     if (forum) {
       // A reply's quote of an earlier post repeats that post (the thread already holds it);
@@ -576,7 +630,7 @@ export function extractPage(html: string, url: string): PageDocument {
     }
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);
-    let blocks = dropControlLines(dropListingControls(dedupe(writer.blocks.map(undouble)).filter((b) => !isPlaceholder(b))));
+    let blocks = dropChromeLines(dropControlLines(dropListingControls(dedupe(writer.blocks.map(undouble)).filter((b) => !isPlaceholder(b)))));
     if (product && !collection) blocks = dedupeLines(blocks);
     const mainLinks: PageLink[] = [];
     // A loop, not push(...links): spreading tens of thousands of arguments overflows the stack.
