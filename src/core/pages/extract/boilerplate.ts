@@ -82,14 +82,17 @@ const TAB_PANEL = /(?:^|\s)(?:tab-pane|tab-panel|tabpanel|tab-content)(?:\s|$)/i
 /**
  * Answers kept while pruneBoilerplate walks a tree it does not change until the walk ends: nested
  * boxes each ask for their subtree's text length (and whether it holds the h1), and without the
- * memo a page of thousands of nested boxes costs depth × size. Recursion is safe because
- * parseHtml caps the tree's depth (MAX_TREE_DEPTH).
+ * memo a page of thousands of nested boxes costs depth × size. The pass numbers the elements
+ * (`index`, which measure() renumbers later) and keeps the answers in typed arrays: a Map per
+ * element cost ~35 MB more at peak on a 10 MB page (bench:extract --memory). Recursion is safe
+ * because parseHtml caps the tree's depth (MAX_TREE_DEPTH).
  */
-let passMemo: { length: Map<Element, number>; h1: Map<Element, boolean> } | null = null;
+let passMemo: { length: Float64Array; h1: Int8Array } | null = null;
+type Indexed = Element & { index: number };
 
 /** Text length (whitespace runs count as one) of a subtree, without what is never page text. */
 export function textLength(el: Element): number {
-  if (passMemo) return memoLength(el, passMemo.length);
+  if (passMemo) return memoLength(el as Indexed, passMemo.length);
   let n = 0;
   walk(el, (k) => {
     if (isText(k)) n += spaceAwareLength(k.data);
@@ -99,26 +102,26 @@ export function textLength(el: Element): number {
   return n;
 }
 
-function memoLength(el: Element, memo: Map<Element, number>): number {
-  const known = memo.get(el);
-  if (known !== undefined) return known;
+function memoLength(el: Indexed, memo: Float64Array): number {
+  const known = memo[el.index]!;
+  if (known >= 0) return known;
   let n = 0;
   for (const k of el.children) {
     if (isText(k)) n += spaceAwareLength(k.data);
-    else if (isElement(k) && !ALWAYS_DROP.has(k.name)) n += memoLength(k, memo);
+    else if (isElement(k) && !ALWAYS_DROP.has(k.name)) n += memoLength(k as Indexed, memo);
   }
-  memo.set(el, n);
+  memo[el.index] = n;
   return n;
 }
 
 function containsH1(el: Element): boolean {
   const memo = passMemo?.h1;
-  const known = memo?.get(el);
-  if (known !== undefined) return known;
   let found = false;
   if (memo) {
+    const i = (el as Indexed).index;
+    if (memo[i] !== -1) return memo[i] === 1;
     for (const k of el.children) if (isElement(k) && (k.name === 'h1' || containsH1(k))) found = true;
-    memo.set(el, found);
+    memo[i] = found ? 1 : 0;
     return found;
   }
   walk(el, (k) => {
@@ -137,7 +140,12 @@ export interface PruneOptions {
 /** Detaches boilerplate in place. Returns nothing; the tree is smaller afterwards. */
 export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
   const gone: AnyNode[] = [];
-  passMemo = { length: new Map(), h1: new Map() };
+  let count = 0;
+  (body as Indexed).index = count++;
+  walk(body, (n) => {
+    if (isElement(n)) (n as Indexed).index = count++;
+  });
+  passMemo = { length: new Float64Array(count).fill(-1), h1: new Int8Array(count).fill(-1) };
   try {
     walkForBoilerplate(body, opts, gone);
   } finally {
