@@ -87,7 +87,7 @@ const TAB_PANEL = /(?:^|\s)(?:tab-pane|tab-panel|tabpanel|tab-content)(?:\s|$)/i
  * element cost ~35 MB more at peak on a 10 MB page (bench:extract --memory). Recursion is safe
  * because parseHtml caps the tree's depth (MAX_TREE_DEPTH).
  */
-let passMemo: { length: Float64Array; h1: Int8Array } | null = null;
+let passMemo: { length: Int32Array; h1: Int8Array } | null = null;
 type Indexed = Element & { index: number };
 
 /** Text length (whitespace runs count as one) of a subtree, without what is never page text. */
@@ -102,7 +102,7 @@ export function textLength(el: Element): number {
   return n;
 }
 
-function memoLength(el: Indexed, memo: Float64Array): number {
+function memoLength(el: Indexed, memo: Int32Array): number {
   const known = memo[el.index]!;
   if (known >= 0) return known;
   let n = 0;
@@ -145,7 +145,7 @@ export function pruneBoilerplate(body: Element, opts: PruneOptions): void {
   walk(body, (n) => {
     if (isElement(n)) (n as Indexed).index = count++;
   });
-  passMemo = { length: new Float64Array(count).fill(-1), h1: new Int8Array(count).fill(-1) };
+  passMemo = { length: new Int32Array(count).fill(-1), h1: new Int8Array(count).fill(-1) };
   try {
     walkForBoilerplate(body, opts, gone);
   } finally {
