@@ -9,7 +9,7 @@
 // The low-level SDK Server is used (not McpServer) so that this file validates tool arguments
 // itself: a schema problem then comes back in the HTTP API's 422 shape and is recorded like
 // any other failed call, instead of as the SDK's free-text error that no handler sees.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -19,7 +19,7 @@ import { AppError } from '../core/errors.ts';
 import { toJson } from '../core/freeze.ts';
 import type { Core } from '../core/index.ts';
 import { bearerToken } from '../http/plugins/auth.ts';
-import type { KeyRateLimiter, RateLimitDecision } from '../http/plugins/rate-limit.ts';
+import { applyRateLimit, type KeyRateLimiter } from '../http/plugins/rate-limit.ts';
 import { jsonRpcMessages, McpActivity } from './activity.ts';
 import { argumentsInvalid, toolFailure, type ToolFailure } from './errors.ts';
 import { inputJsonSchema, MCP_TOOLS, TOOLS_BY_NAME } from './tools.ts';
@@ -61,18 +61,6 @@ function buildServer(core: Core, principal: Principal, request: FastifyRequest, 
   return server;
 }
 
-/** The per-key limit, as the HTTP API applies it (src/http/plugins/auth.ts): headers, then 429. */
-function admit(reply: FastifyReply, decision: RateLimitDecision) {
-  reply.header('RateLimit-Limit', decision.limit);
-  reply.header('RateLimit-Remaining', decision.remaining);
-  reply.header('RateLimit-Reset', decision.resetSeconds);
-  if (!decision.allowed) {
-    reply.header('Retry-After', decision.resetSeconds);
-    throw new AppError('rate_limited', `Rate limit of ${decision.limit} requests per minute exceeded for this MCP token.`, {
-      retry_after_seconds: decision.resetSeconds,
-    });
-  }
-}
 
 export function registerMcpEndpoint(app: FastifyInstance, core: Core, limiter: KeyRateLimiter) {
   app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
@@ -80,7 +68,7 @@ export function registerMcpEndpoint(app: FastifyInstance, core: Core, limiter: K
     const activity = new McpActivity(core, principal, request.id);
     const messages = jsonRpcMessages(request.body);
     reply.raw.once('close', () => activity.requestDone(messages, reply.raw.statusCode));
-    admit(reply, await limiter.consume(principal.keyId));
+    applyRateLimit(reply, await limiter.consume(principal.keyId), 'MCP token');
     touchKey(core.store.db, principal.keyId)?.catch(() => {});
 
     const server = buildServer(core, principal, request, activity);

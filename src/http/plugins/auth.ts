@@ -4,10 +4,9 @@ import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyReques
 import { authenticate, authenticateCached, requireScope, touchKey, type Principal } from '../../core/accounts/accounts.ts';
 import type { Scope } from '../../core/accounts/scopes.ts';
 import type { ActionContext } from '../../core/billing/actions.ts';
-import { AppError } from '../../core/errors.ts';
 import { newId, nowIso } from '../../core/ids.ts';
 import type { Core } from '../../core/index.ts';
-import type { KeyRateLimiter, RateLimitDecision } from './rate-limit.ts';
+import { applyRateLimit, type KeyRateLimiter, type RateLimitDecision } from './rate-limit.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -42,15 +41,7 @@ function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 export function registerAuth(app: FastifyInstance, core: Core, limiter: KeyRateLimiter) {
   // Runs after authentication: rate limit headers, the 429, the scope check, last-used time.
   const admit = (request: FastifyRequest, reply: FastifyReply, config: FastifyContextConfig, decision: RateLimitDecision) => {
-    reply.header('RateLimit-Limit', decision.limit);
-    reply.header('RateLimit-Remaining', decision.remaining);
-    reply.header('RateLimit-Reset', decision.resetSeconds);
-    if (!decision.allowed) {
-      reply.header('Retry-After', decision.resetSeconds);
-      throw new AppError('rate_limited', `Rate limit of ${decision.limit} requests per minute exceeded for this API key.`, {
-        retry_after_seconds: decision.resetSeconds,
-      });
-    }
+    applyRateLimit(reply, decision, 'API key');
     if (config.scope) requireScope(request.principal!, config.scope);
     touchKey(core.store.db, request.principal!.keyId)?.catch(() => {});
   };

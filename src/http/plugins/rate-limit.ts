@@ -12,6 +12,7 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import type { DatabaseHandle } from '../../db/connection.ts';
+import { AppError } from '../../core/errors.ts';
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -25,6 +26,22 @@ interface LocalState {
   storeRemaining: number;
   windowEnd: number;
   blocked: boolean;
+}
+
+/**
+ * Answers a decision on a reply, the same on every surface: the three RateLimit-* headers, and
+ * when refused Retry-After and a 429 rate_limited naming what was limited ("API key", "MCP token").
+ */
+export function applyRateLimit(reply: { header(name: string, value: number): unknown }, decision: RateLimitDecision, limited: string): void {
+  reply.header('RateLimit-Limit', decision.limit);
+  reply.header('RateLimit-Remaining', decision.remaining);
+  reply.header('RateLimit-Reset', decision.resetSeconds);
+  if (!decision.allowed) {
+    reply.header('Retry-After', decision.resetSeconds);
+    throw new AppError('rate_limited', `Rate limit of ${decision.limit} requests per minute exceeded for this ${limited}.`, {
+      retry_after_seconds: decision.resetSeconds,
+    });
+  }
 }
 
 export interface KeyRateLimiter {
