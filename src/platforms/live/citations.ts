@@ -22,14 +22,20 @@ export function urlSources(sources: readonly { sourceType: string; url?: string;
   return sources.flatMap((s) => (s.sourceType === 'url' && s.url ? [{ url: s.url, title: s.title && s.title !== s.url ? s.title : null }] : []));
 }
 
-export function domainOf(url: string): string | null {
+/** The URL parsed, if it is an http(s) URL. */
+function httpUrl(url: string): URL | null {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
     return null;
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  return u.protocol === 'http:' || u.protocol === 'https:' ? u : null;
+}
+
+export function domainOf(url: string): string | null {
+  const u = httpUrl(url);
+  if (!u) return null;
   const host = u.hostname.toLowerCase().replace(/\.$/, '');
   return host.startsWith('www.') ? host.slice(4) : host;
 }
@@ -64,13 +70,8 @@ const TRACKING_PARAM = /^(utm_[a-z0-9_]*|gclid|dclid|fbclid|msclkid|yclid|mc_cid
  * unchanged.
  */
 export function cleanCitationUrl(url: string): string {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return url;
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return url;
+  const u = httpUrl(url);
+  if (!u) return url;
   let changed = false;
   if (u.search.length > 1) {
     // Filtered by hand so the kept parameters keep their exact encoding.
@@ -104,13 +105,8 @@ export function cleanCitationUrl(url: string): string {
  * and a trailing slash do not count; tracking parameters are already gone (cleanCitationUrl).
  */
 function pageKey(url: string): string {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return url;
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return url;
+  const u = httpUrl(url);
+  if (!u) return url;
   const host = u.hostname.toLowerCase().replace(/\.$/, '').replace(/^www\./, '');
   const path = u.pathname.length > 1 ? u.pathname.replace(/\/+$/, '') : '';
   return `${host}${u.port ? `:${u.port}` : ''}${path}${u.search}`;
