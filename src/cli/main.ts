@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config.ts';
 import { createAccount, createKey, revokeKey, setAccountStatus } from '../core/accounts/accounts.ts';
 import { isScope, SCOPES } from '../core/accounts/scopes.ts';
-import { grantCredits, MAX_GRANT, reconcileBalances } from '../core/billing/ledger.ts';
+import { checkGrant, grantCredits, reconcileBalances } from '../core/billing/ledger.ts';
 import { AppError } from '../core/errors.ts';
 import { formatCredits, parseCredits } from '../core/money.ts';
 import { openDatabase } from '../db/connection.ts';
@@ -90,11 +90,6 @@ function creditsFlag(value: string): number {
   } catch (err) {
     throw new UsageError(`invalid --credits: ${(err as Error).message} (a number of credits with at most two decimals, e.g. 25 or 2.50)`);
   }
-}
-
-/** The grant limit grantCredits enforces, checked before anything is written (same message). */
-function checkGrantable(amount: number): void {
-  if (amount > MAX_GRANT) throw new AppError('invalid_request', `A grant is at most ${formatCredits(MAX_GRANT)} credits; got ${formatCredits(amount)}.`);
 }
 
 /** `--scopes a,b`: a non-empty list of known scopes; an empty list would mean every scope. */
@@ -193,7 +188,7 @@ async function main(argv: string[]): Promise<number> {
     case 'accounts create': {
       const email = required(values.email, 'email');
       const credits = values.credits === undefined ? 0 : creditsFlag(values.credits);
-      checkGrantable(credits);
+      if (credits > 0) checkGrant(credits);
       return withRuntime(config, async ({ core }) => {
         const { store } = core;
         // Account and key together or neither; the grant runs in its own transaction (the

@@ -96,6 +96,15 @@ export const MIN_TOP_UP = 250_00;
 /** Most one grant may add: 10,000,000.00 credits. A ledger row's amount is a 32-bit integer of hundredths on Postgres. */
 export const MAX_GRANT = 10_000_000_00;
 
+/** Throws unless `amount` may be granted (see grantCredits); callers check before other writes. */
+export function checkGrant(amount: number, opts: { topUp?: boolean } = {}): void {
+  if (!Number.isInteger(amount) || amount <= 0) throw new AppError('invalid_request', 'A grant must be a positive amount of credits.');
+  if (amount > MAX_GRANT) throw new AppError('invalid_request', `A grant is at most ${formatCredits(MAX_GRANT)} credits; got ${formatCredits(amount)}.`);
+  if (opts.topUp && amount < MIN_TOP_UP) {
+    throw new AppError('invalid_request', `A top-up is at least ${formatCredits(MIN_TOP_UP)} credits (5.00 EUR); got ${formatCredits(amount)}.`);
+  }
+}
+
 /**
  * Adds credits. An operator grant may be any positive amount; a top-up (`topUp`: credits that
  * were bought, recorded as action credits.top_up) must be at least MIN_TOP_UP.
@@ -106,11 +115,7 @@ export async function grantCredits(
   amount: number,
   opts: { source?: string; action?: string; topUp?: boolean } = {},
 ): Promise<{ entryId: string; balance: Balance }> {
-  if (!Number.isInteger(amount) || amount <= 0) throw new AppError('invalid_request', 'A grant must be a positive amount of credits.');
-  if (amount > MAX_GRANT) throw new AppError('invalid_request', `A grant is at most ${formatCredits(MAX_GRANT)} credits; got ${formatCredits(amount)}.`);
-  if (opts.topUp && amount < MIN_TOP_UP) {
-    throw new AppError('invalid_request', `A top-up is at least ${formatCredits(MIN_TOP_UP)} credits (5.00 EUR); got ${formatCredits(amount)}.`);
-  }
+  checkGrant(amount, opts);
   return store.db.transaction().execute(async (trx) => {
     const account = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
     if (!account) throw new AppError('not_found', `account ${accountId} not found`);
