@@ -314,28 +314,6 @@ function isPlaceholder(b: PageDocument['blocks'][number]): boolean {
  * image's note ("Image unavailable"), a zoom hint ("Click to see full view"). */
 const CONTROL_LINE = /^\s*(?:\d+ of \d+|(?:hero )?(?:image|slide|photo|picture|item)s? \d+ (?:of|\/) \d+|loading(?:(?:\s+\p{L}+){0,2}\s*(?:\.{3}|…))?|click to (?:see|view) full view|image (?:not available|unavailable)\b.*)\s*$/iu;
 
-/** Blocks without their control lines (see CONTROL_LINE); a block left empty goes. */
-function dropControlLines(blocks: PageDocument['blocks']): PageDocument['blocks'] {
-  const out: PageDocument['blocks'] = [];
-  for (const b of blocks) {
-    if (b.kind === 'paragraph') {
-      // Most paragraphs are one line: tested as they are, without splitting.
-      if (!b.text.includes('\n')) {
-        if (!CONTROL_LINE.test(b.text)) out.push(b);
-        continue;
-      }
-      const lines = b.text.split('\n');
-      const kept = lines.filter((l) => !CONTROL_LINE.test(l));
-      if (kept.length === lines.length) out.push(b);
-      else if (kept.some((l) => l.trim())) out.push({ ...b, text: kept.join('\n') });
-    } else if (b.kind === 'list' && b.items.some((i) => CONTROL_LINE.test(i))) {
-      const items = b.items.filter((i) => !CONTROL_LINE.test(i));
-      if (items.length) out.push({ ...b, items });
-    } else out.push(b);
-  }
-  return out;
-}
-
 /** A line's words, lowercased: "Free Shipping!" and "free shipping" are one line. */
 function lineKey(line: string): string {
   return (line.toLowerCase().match(LINE_WORDS) ?? []).join(' ');
@@ -422,43 +400,38 @@ const isChromeLine = (line: string, heading: boolean) => {
   return t.length <= 40 && CHROME_LINE.test(t) && !(heading && CHROME_ACCOUNT.test(t));
 };
 
-/** The blocks without their site-chrome lines (see CHROME_LINE); a block left empty goes. */
-function dropChromeLines(blocks: PageDocument['blocks']): PageDocument['blocks'] {
+/**
+ * The blocks without the lines that are not copy: a widget's state (CONTROL_LINE), site chrome
+ * (CHROME_LINE) and, in short paragraphs and headings, a listing's controls and counters
+ * (LISTING_CONTROL). One pass over the blocks; a block left without words goes.
+ */
+function dropJunkLines(blocks: PageDocument['blocks']): PageDocument['blocks'] {
+  const isListingControl = (line: string) => line.length <= LISTING_CONTROL_MAX && LISTING_CONTROL.test(line.trim());
   const out: PageDocument['blocks'] = [];
   for (const b of blocks) {
     if (b.kind === 'heading') {
-      if (!isChromeLine(b.text, true)) out.push(b);
-    } else if (b.kind === 'paragraph') {
+      const short = b.text.length <= LISTING_CONTROL_MAX * 4;
       const lines = b.text.split('\n');
-      const kept = lines.filter((l) => !isChromeLine(l, false));
+      const kept = lines.filter((l) => !(short && isListingControl(l)) && !isChromeLine(l, true));
       if (kept.length === lines.length) out.push(b);
-      else if (kept.length) out.push({ ...b, text: kept.join('\n') });
+      else if (kept.some((l) => l.trim())) out.push({ ...b, text: kept.join('\n') });
+    } else if (b.kind === 'paragraph') {
+      const short = b.text.length <= LISTING_CONTROL_MAX * 4;
+      const junk = (l: string) => CONTROL_LINE.test(l) || isChromeLine(l, false) || (short && isListingControl(l));
+      // Most paragraphs are one line: tested as they are, without splitting.
+      if (!b.text.includes('\n')) {
+        if (!junk(b.text)) out.push(b);
+        continue;
+      }
+      const lines = b.text.split('\n');
+      const kept = lines.filter((l) => !junk(l));
+      if (kept.length === lines.length) out.push(b);
+      else if (kept.some((l) => l.trim())) out.push({ ...b, text: kept.join('\n') });
     } else if (b.kind === 'list') {
-      const items = b.items.filter((i) => !isChromeLine(i, false));
+      const items = b.items.filter((i) => !CONTROL_LINE.test(i) && !isChromeLine(i, false));
       if (items.length === b.items.length) out.push(b);
       else if (items.length) out.push({ ...b, items });
     } else out.push(b);
-  }
-  return out;
-}
-
-/** The blocks without lines that are a listing's controls or counters (see LISTING_CONTROL). */
-function dropListingControls(blocks: PageDocument['blocks']): PageDocument['blocks'] {
-  const isControl = (line: string) => line.length <= LISTING_CONTROL_MAX && LISTING_CONTROL.test(line.trim());
-  const out: PageDocument['blocks'] = [];
-  for (const b of blocks) {
-    if (b.kind !== 'paragraph' && b.kind !== 'heading') {
-      out.push(b);
-      continue;
-    }
-    if (b.text.length > LISTING_CONTROL_MAX * 4) {
-      out.push(b);
-      continue;
-    }
-    const lines = b.text.split('\n');
-    const kept = lines.filter((l) => !isControl(l));
-    if (kept.length === lines.length) out.push(b);
-    else if (kept.length) out.push({ ...b, text: kept.join('\n') });
   }
   return out;
 }
@@ -630,7 +603,7 @@ export function extractPage(html: string, url: string): PageDocument {
     }
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);
-    let blocks = dropChromeLines(dropControlLines(dropListingControls(dedupe(writer.blocks.map(undouble)).filter((b) => !isPlaceholder(b)))));
+    let blocks = dropJunkLines(dedupe(writer.blocks.map(undouble)).filter((b) => !isPlaceholder(b)));
     if (product && !collection) blocks = dedupeLines(blocks);
     const mainLinks: PageLink[] = [];
     // A loop, not push(...links): spreading tens of thousands of arguments overflows the stack.
