@@ -5,7 +5,7 @@
 // Every flag is checked before the database is opened, so a usage error never writes anything.
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config.ts';
-import { createAccount, createKey, revokeKey, setAccountStatus } from '../core/accounts/accounts.ts';
+import { createKey, openAccount, revokeKey, setAccountStatus } from '../core/accounts/accounts.ts';
 import { isScope, SCOPES } from '../core/accounts/scopes.ts';
 import { checkGrant, grantCredits, reconcileBalances } from '../core/billing/ledger.ts';
 import { AppError } from '../core/errors.ts';
@@ -190,26 +190,7 @@ async function main(argv: string[]): Promise<number> {
       const credits = values.credits === undefined ? 0 : creditsFlag(values.credits);
       if (credits > 0) checkGrant(credits);
       return withRuntime(config, async ({ core }) => {
-        const { store } = core;
-        // Account and key together or neither; the grant runs in its own transaction (the
-        // ledger's), so an account whose grant fails anyway is removed again: a retry must work.
-        const { account, key } = await store.db.transaction().execute(async (trx) => {
-          const account = await createAccount(trx, email);
-          const key = await createKey(trx, account.id, { name: 'Default key' });
-          return { account, key };
-        });
-        let available = 0;
-        if (credits > 0) {
-          try {
-            available = (await grantCredits(store, account.id, credits, { source: 'cli' })).balance.available;
-          } catch (err) {
-            await store.db.transaction().execute(async (trx) => {
-              await trx.deleteFrom('api_keys').where('account_id', '=', account.id).execute();
-              await trx.deleteFrom('accounts').where('id', '=', account.id).execute();
-            });
-            throw err;
-          }
-        }
+        const { account, key, available } = await openAccount(core.store, email, credits, { source: 'cli' });
         print(
           values.json,
           { account_id: account.id, email: account.email, api_key: key.api_key, key_id: key.key_id, available_credits: formatCredits(available) },

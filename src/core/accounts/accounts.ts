@@ -7,6 +7,8 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { newId, nowIso } from '../ids.ts';
 import { SCOPES, READ_ONLY_SCOPES, type Scope, isScope } from './scopes.ts';
+import { checkGrant, grantIn } from '../billing/ledger.ts';
+import type { Store } from '../store.ts';
 
 export const API_KEY_PREFIX = 'svc_api_live_';
 export const MCP_KEY_PREFIX = 'svc_mcp_live_';
@@ -211,4 +213,18 @@ export function requireScope(principal: Principal, scope: Scope): void {
   if (!principal.scopes.has(scope)) {
     throw new AppError('missing_scope', `This endpoint requires the scope ${scope}.`, { required_scope: scope });
   }
+}
+
+/**
+ * A new account with its default key and, when `credits` (hundredths) is above 0, an operator
+ * grant: all in one transaction, so a failure leaves nothing behind and a retry works.
+ */
+export async function openAccount(store: Store, email: string, credits = 0, opts: { source?: string } = {}) {
+  if (credits > 0) checkGrant(credits);
+  return store.db.transaction().execute(async (trx) => {
+    const account = await createAccount(trx, email);
+    const key = await createKey(trx, account.id, { name: 'Default key' });
+    const available = credits > 0 ? (await grantIn(trx, account.id, credits, { source: opts.source })).balance.available : 0;
+    return { account, key, available };
+  });
 }

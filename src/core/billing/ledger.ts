@@ -115,33 +115,41 @@ export async function grantCredits(
   amount: number,
   opts: { source?: string; action?: string; topUp?: boolean } = {},
 ): Promise<{ entryId: string; balance: Balance }> {
+  return store.db.transaction().execute((trx) => grantIn(trx, accountId, amount, opts));
+}
+
+/** grantCredits' writes inside the caller's transaction (the amount is checked: checkGrant). */
+export async function grantIn(
+  trx: Tx,
+  accountId: string,
+  amount: number,
+  opts: { source?: string; action?: string; topUp?: boolean } = {},
+): Promise<{ entryId: string; balance: Balance }> {
   checkGrant(amount, opts);
-  return store.db.transaction().execute(async (trx) => {
-    const account = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
-    if (!account) throw new AppError('not_found', `account ${accountId} not found`);
-    const now = nowIso();
-    const entryId = newId('led');
-    await trx
-      .insertInto('ledger_entries')
-      .values({
-        id: entryId,
-        account_id: accountId,
-        kind: 'grant',
-        source: opts.source ?? 'cli',
-        action: opts.action ?? (opts.topUp ? 'credits.top_up' : 'credits.grant'),
-        ref_type: null,
-        ref_id: null,
-        amount,
-        settled_amount: 0,
-        released_amount: 0,
-        estimated_amount: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    await sql`update accounts set credits_granted = credits_granted + ${amount}, grant_count = grant_count + 1 where id = ${accountId}`.execute(trx);
-    return { entryId, balance: await getBalance(trx, accountId) };
-  });
+  const account = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
+  if (!account) throw new AppError('not_found', `account ${accountId} not found`);
+  const now = nowIso();
+  const entryId = newId('led');
+  await trx
+    .insertInto('ledger_entries')
+    .values({
+      id: entryId,
+      account_id: accountId,
+      kind: 'grant',
+      source: opts.source ?? 'cli',
+      action: opts.action ?? (opts.topUp ? 'credits.top_up' : 'credits.grant'),
+      ref_type: null,
+      ref_id: null,
+      amount,
+      settled_amount: 0,
+      released_amount: 0,
+      estimated_amount: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await sql`update accounts set credits_granted = credits_granted + ${amount}, grant_count = grant_count + 1 where id = ${accountId}`.execute(trx);
+  return { entryId, balance: await getBalance(trx, accountId) };
 }
 
 export interface ReserveRequest {
