@@ -6,7 +6,6 @@
 // recorded when the response is done. A tool call that never reached its handler (refused by
 // the rate limit, or by the protocol layer) is recorded then too.
 import type { Principal } from '../core/accounts/accounts.ts';
-import { newId, nowIso } from '../core/ids.ts';
 import type { Core } from '../core/index.ts';
 import { TOOLS_BY_NAME } from './tools.ts';
 
@@ -42,20 +41,15 @@ export class McpActivity {
   ) {}
 
   record(action: string, httpStatus: number, credits = 0) {
-    this.core.activity.record({
-      id: newId('act'),
-      account_id: this.principal.accountId,
-      key_id: this.principal.keyId,
-      key_prefix: this.principal.keyPrefix,
+    this.core.activity.recordRequest({
+      principal: this.principal,
       source: 'mcp',
       action,
       method: 'MCP',
       path: '/mcp',
-      http_status: httpStatus,
-      status: httpStatus < 400 ? 'ok' : 'error',
+      httpStatus,
       credits,
-      request_id: this.requestId,
-      created_at: nowIso(),
+      requestId: this.requestId,
     });
   }
 

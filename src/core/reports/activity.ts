@@ -4,7 +4,7 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { ActivityTable, Database } from '../../db/schema.ts';
 import type { Store } from '../store.ts';
-import { toApiTime } from '../ids.ts';
+import { newId, nowIso, toApiTime } from '../ids.ts';
 import { formatCredits } from '../money.ts';
 
 /** The activity table's columns, in the order the insert statements name and bind them. */
@@ -43,6 +43,37 @@ export class ActivityLog {
     const chunk = Array.from({ length: ACTIVITY_CHUNK }, (_, r) => placeholders(width, pg, r * width)).join(', ');
     this.insertChunk = `insert into activity (${ACTIVITY_COLUMNS}) values ${chunk}`;
     this.insertOne = `insert into activity (${ACTIVITY_COLUMNS}) values ${placeholders(width, pg)}`;
+  }
+
+  /**
+   * Records one authenticated request (or MCP message): the row's id, outcome ('ok' below HTTP
+   * 400, else 'error') and time are set here, so every surface writes the same row.
+   */
+  recordRequest(r: {
+    principal: { accountId: string; keyId: string; keyPrefix: string };
+    source: string;
+    action: string;
+    method: string;
+    path: string;
+    httpStatus: number;
+    credits: number;
+    requestId: string;
+  }): void {
+    this.record({
+      id: newId('act'),
+      account_id: r.principal.accountId,
+      key_id: r.principal.keyId,
+      key_prefix: r.principal.keyPrefix,
+      source: r.source,
+      action: r.action,
+      method: r.method,
+      path: r.path,
+      http_status: r.httpStatus,
+      status: r.httpStatus < 400 ? 'ok' : 'error',
+      credits: r.credits,
+      request_id: r.requestId,
+      created_at: nowIso(),
+    });
   }
 
   record(row: ActivityTable): void {

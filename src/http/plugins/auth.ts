@@ -4,7 +4,6 @@ import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyReques
 import { authenticate, authenticateCached, requireScope, touchKey, type Principal } from '../../core/accounts/accounts.ts';
 import type { Scope } from '../../core/accounts/scopes.ts';
 import type { ActionContext } from '../../core/billing/actions.ts';
-import { newId, nowIso } from '../../core/ids.ts';
 import type { Core } from '../../core/index.ts';
 import { applyRateLimit, type KeyRateLimiter, type RateLimitDecision } from './rate-limit.ts';
 
@@ -87,21 +86,15 @@ export function registerAuth(app: FastifyInstance, core: Core, limiter: KeyRateL
   const activityHook = (action: string): onResponseHookHandler => (request, reply, done) => {
     const principal = request.principal;
     if (!principal) return done();
-    const status = reply.statusCode;
-    core.activity.record({
-      id: newId('act'),
-      account_id: principal.accountId,
-      key_id: principal.keyId,
-      key_prefix: principal.keyPrefix,
+    core.activity.recordRequest({
+      principal,
       source: request.actionContext?.source ?? 'api',
       action,
       method: request.method,
-      path: request.url.split('?')[0],
-      http_status: status,
-      status: status < 400 ? 'ok' : 'error',
+      path: request.url.split('?')[0]!,
+      httpStatus: reply.statusCode,
       credits: request.actionContext?.credits ?? 0,
-      request_id: request.id,
-      created_at: nowIso(),
+      requestId: request.id,
     });
     done();
   };
