@@ -1,14 +1,16 @@
 // Migrations on a database that already holds data: 0003 sums each account's existing ledger
-// into the running totals the balance reads use.
+// into the running totals the balance reads use; 0004 re-keys the activity log and keeps its rows.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../../src/db/connection.ts';
 import { migrateToLatest } from '../../src/db/migrations.ts';
 import { getBalance, ledgerBalance } from '../../src/core/billing/ledger.ts';
+import { ActivityLog } from '../../src/core/reports/activity.ts';
+import { storeOf } from '../../src/core/store.ts';
 import { openFreshDatabase } from '../helpers/harness.ts';
 
-describe('migration 0003_account_credit_totals', () => {
+describe('migrations on a database with data', () => {
   let handle: DatabaseHandle;
   let close: () => Promise<void>;
   before(async () => {
@@ -28,7 +30,7 @@ describe('migration 0003_account_credit_totals', () => {
     await row('led_3', 'acct_a', 'charge', 30_00, 10_00, 5_00); // 15.00 still reserved
     await row('led_4', 'acct_a', 'charge', 2_00, 2_00, 0);
     await row('led_5', 'acct_b', 'grant', 1_00, 0, 0);
-    assert.deepEqual(await migrateToLatest(handle.db), ['0003_account_credit_totals']);
+    assert.deepEqual(await migrateToLatest(handle.db, '0003_account_credit_totals'), ['0003_account_credit_totals']);
     assert.deepEqual(await getBalance(handle.db, 'acct_a'), { granted: 105_50, settled: 12_00, reserved: 15_00, available: 78_50, activeGrantCount: 2 });
     for (const id of ['acct_a', 'acct_b', 'acct_c']) assert.deepEqual(await getBalance(handle.db, id), await ledgerBalance(handle.db, id));
     assert.equal((await getBalance(handle.db, 'acct_c')).available, 0);
@@ -41,7 +43,27 @@ describe('migration 0003_account_credit_totals', () => {
     for (const column of ['credits_settled', 'credits_reserved', 'grant_count']) {
       await handle.db.schema.alterTable('accounts').dropColumn(column).execute();
     }
-    assert.deepEqual(await migrateToLatest(handle.db), ['0003_account_credit_totals']);
+    assert.deepEqual(await migrateToLatest(handle.db, '0003_account_credit_totals'), ['0003_account_credit_totals']);
     assert.deepEqual(await getBalance(handle.db, 'acct_a'), { granted: 105_50, settled: 12_00, reserved: 15_00, available: 78_50, activeGrantCount: 2 });
+  });
+
+  it('0004 keeps every activity row when it re-keys the log by (account, id)', async () => {
+    const t = '2026-01-01T00:00:00.000Z';
+    const act = (id: string, account: string) =>
+      sql`insert into activity (id, account_id, key_id, key_prefix, source, action, method, path, http_status, status, credits, request_id, created_at)
+          values (${id}, ${account}, 'key_1', 'svc_api_live_ab', 'api', 'usage.read', 'GET', '/v1/usage', 200, 'ok', 0, ${'req_' + id}, ${t})`.execute(handle.db);
+    await act('act_1', 'acct_a');
+    await act('act_2', 'acct_b');
+    await act('act_3', 'acct_a');
+    assert.deepEqual(await migrateToLatest(handle.db), ['0004_activity_account_key']);
+    const log = new ActivityLog(storeOf(handle));
+    assert.deepEqual((await log.list('acct_a', 10, 'all')).map((r) => [r.id, r.request_id, r.path, r.http_status]), [
+      ['act_3', 'req_act_3', '/v1/usage', 200],
+      ['act_1', 'req_act_1', '/v1/usage', 200],
+    ]);
+    assert.equal((await log.list('acct_b', 10, 'all')).length, 1);
+    await assert.rejects(act('act_1', 'acct_a'), 'an id is unique within its account');
+    log.record({ id: 'act_4', account_id: 'acct_b', key_id: null, key_prefix: null, source: 'api', action: 'usage.read', method: 'GET', path: '/v1/usage', http_status: 200, status: 'ok', credits: 0, request_id: 'req_4', created_at: t });
+    assert.deepEqual((await log.list('acct_b', 10, 'all')).map((r) => r.id), ['act_4', 'act_2'], 'batched writes still land');
   });
 });

@@ -2,6 +2,8 @@
 // suspended accounts, MCP tokens, and one account never seeing another's data.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { revokeKey, setAccountStatus, hashKey } from '../../src/core/accounts/accounts.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 
@@ -102,5 +104,39 @@ describe('authentication and scopes', () => {
     assert.equal(cursor.json().detail.error, 'invalid_cursor');
     const tests = await s.request('GET', '/v1/tests', { key: b.key });
     assert.equal(tests.json().tests.length, 0);
+  });
+  test('one keep-alive connection that switches keys is answered for each key in turn (the digest kept per connection)', async () => {
+    const a = await s.account({ credits: 3 });
+    const b = await s.account({ credits: 7 });
+    await s.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = s.app.server.address() as AddressInfo;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    const get = (key: string) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const req = http.get({ host: '127.0.0.1', port, path: '/v1/usage', agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+        });
+        req.on('socket', (socket) => sockets.add(socket));
+        req.on('error', reject);
+      });
+    try {
+      for (let i = 0; i < 3; i++) {
+        assert.equal((await get(a.key)).body.credits.available_credit_units, '3.00');
+        assert.equal((await get(b.key)).body.credits.available_credit_units, '7.00');
+      }
+      const forged = `${a.key.slice(0, -1)}${a.key.endsWith('x') ? 'y' : 'x'}`;
+      assert.equal((await get(forged)).status, 401, 'a token one character off the previous one');
+      assert.equal((await get(a.key)).status, 200);
+      const row = await s.runtime.core.store.db.selectFrom('api_keys').select('id').where('key_hash', '=', hashKey(a.key)).executeTakeFirstOrThrow();
+      await revokeKey(s.runtime.core.store.db, row.id);
+      assert.equal((await get(a.key)).status, 401, 'revoked while its connection stays open');
+      assert.equal((await get(b.key)).status, 200);
+      assert.equal(sockets.size, 1, 'every request went over the one connection');
+    } finally {
+      agent.destroy();
+    }
   });
 });

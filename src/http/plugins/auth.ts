@@ -1,7 +1,7 @@
 // Bearer authentication, scope checks, per-key rate limits and the activity log, as hooks on
 // every route that declares an `action` in its config. Public routes (health, docs) declare none.
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, onResponseHookHandler } from 'fastify';
-import { authenticate, authenticateCached, requireScope, touchKey, type Principal } from '../../core/accounts/accounts.ts';
+import { authenticate, authenticateCached, hashKey, requireScope, touchKey, type Principal } from '../../core/accounts/accounts.ts';
 import type { Scope } from '../../core/accounts/scopes.ts';
 import type { ActionContext } from '../../core/billing/actions.ts';
 import type { Core } from '../../core/index.ts';
@@ -31,6 +31,26 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 export function actionContext(request: FastifyRequest): ActionContext {
   if (!request.actionContext) throw new Error('route is not authenticated');
   return request.actionContext;
+}
+
+/**
+ * The key digest of a request's bearer token, remembered per connection: a keep-alive client
+ * sends the same token on every request, and hashing it was a tenth of an authenticated read's
+ * own work (bench:api). Only the last token and its digest are kept, with the socket, so they go
+ * when the connection does; the principal is still looked up by digest, with the key cache's TTL
+ * and revocation rules. Comparing the token with the connection's previous one need not be
+ * constant-time: both came from the same client.
+ */
+const lastDigest = new WeakMap<object, { raw: string; digest: string }>();
+function connectionDigest(request: FastifyRequest): (raw: string) => string {
+  return (raw) => {
+    const socket = request.raw.socket;
+    const last = lastDigest.get(socket);
+    if (last?.raw === raw) return last.digest;
+    const digest = hashKey(raw);
+    lastDigest.set(socket, { raw, digest });
+    return digest;
+  };
 }
 
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
@@ -63,7 +83,7 @@ export function registerAuth(app: FastifyInstance, core: Core, limiter: KeyRateL
   // still holds rate-limit points costs no promise at all (bench:api); anything else (first use
   // of a key, a batch refill, every error) goes through the async path.
   const authHook = (config: FastifyContextConfig): onRequestHookHandler => (request, reply, done) => {
-    const principal = authenticateCached(core.store.db, bearerToken(request), 'api');
+    const principal = authenticateCached(core.store.db, bearerToken(request), 'api', connectionDigest(request));
     if (principal) {
       identify(request, principal);
       const decision = limiter.consume(principal.keyId);

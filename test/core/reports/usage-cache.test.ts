@@ -24,6 +24,11 @@ describe('usage answer kept between calls', () => {
 
   /** What a read with nothing kept gives (a store without change stamps). */
   const fresh = () => getUsage({ db: store.db, dialect: store.dialect }, accountId, 20);
+  /**
+   * Another connection's commit is seen from the next event-loop turn on (the stamp reads
+   * data_version once per turn; see WatchTables): the next request is always on a later turn.
+   */
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
   const check = async (available: string, message: string) => {
     const usage = await getUsage(store, accountId, 20);
     assert.equal(usage.credits.available_credit_units, available, message);
@@ -80,16 +85,19 @@ describe('usage answer kept between calls', () => {
   it('sees a grant committed by another connection', async () => {
     await getUsage(store, accountId, 20);
     await grantCredits(storeOf(other), accountId, 1_00);
+    await nextTurn();
     await check('14.00', 'grant by another connection');
   });
 
   it('sees a direct update of the account row by another connection (any writer, not only the ledger module)', async () => {
     await getUsage(store, accountId, 20);
     await sql`update accounts set grant_count = grant_count + 0, credits_granted = credits_granted + 100 where id = ${accountId}`.execute(other.db);
+    await nextTurn();
     const usage = await getUsage(store, accountId, 20);
     assert.equal(usage.credits.granted_credit_units, '17.00');
     assert.deepEqual(usage, await fresh());
     await sql`update accounts set credits_granted = credits_granted - 100 where id = ${accountId}`.execute(other.db);
+    await nextTurn();
     await check('14.00', 'undone by another connection');
   });
 
@@ -120,6 +128,7 @@ describe('usage answer kept between calls', () => {
     await sql`create table ledger_rebuilt as select * from ledger_entries`.execute(other.db);
     await sql`drop table ledger_entries`.execute(other.db);
     await sql`alter table ledger_rebuilt rename to ledger_entries`.execute(other.db);
+    await nextTurn();
     await check('14.00', 'after the rebuild');
     await grantCredits(store, accountId, 1_00);
     await check('15.00', 'own grant after the rebuild');
@@ -144,7 +153,12 @@ describe('usage answer kept between calls', () => {
     const mid = stamp();
     await sql`insert into activity (id, account_id, source, action, method, path, http_status, status, credits, request_id, created_at)
               values ('act_y', ${accountId}, 'api', 'usage.read', 'GET', '/v1/usage', 200, 'ok', 0, 'req_y', '2026-01-01T00:00:00.000Z')`.execute(other.db);
-    assert.notEqual(stamp(), mid, "another connection's commit, whatever it wrote");
+    assert.equal(stamp(), mid, "another connection's commit is not read again on the same turn");
+    await nextTurn();
+    assert.notEqual(stamp(), mid, "another connection's commit, whatever it wrote, from the next turn on");
+    const later = stamp();
+    await grantCredits(store, accountId, 1);
+    assert.notEqual(stamp(), later, 'own writes are seen at once, on the same turn');
     await handle.db.transaction().execute(async () => {
       assert.equal(stamp(), undefined, 'no stamp inside a transaction');
     });
