@@ -111,7 +111,7 @@ export function registerAuth(app: FastifyInstance, core: Core, limiter: KeyRateL
       source: request.actionContext?.source ?? 'api',
       action,
       method: request.method,
-      path: request.url.split('?')[0]!,
+      path: pathOf(request.url),
       httpStatus: reply.statusCode,
       credits: request.actionContext?.credits ?? 0,
       requestId: request.id,
@@ -128,6 +128,12 @@ export function registerAuth(app: FastifyInstance, core: Core, limiter: KeyRateL
     route.onRequest = [authHook(config), ...hookList(route.onRequest)];
     route.onResponse = [...hookList(route.onResponse), activityHook(config.action)];
   });
+}
+
+/** The URL without its query string. */
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
 }
 
 function hookList<T>(hooks: T | T[] | undefined): T[] {
