@@ -12,7 +12,7 @@
 //   npm run bench:api -- --duration 10 --warmup 3 --connections 50 --rounds 3
 //   npm run bench:api -- --json              # one JSON summary on stdout
 //   npm run bench:api -- --cpu-prof          # V8 CPU profile of the sightline server (path printed)
-//   npm run bench:api -- --breakdown         # also /healthz, usage read from the database every time, usage with the in-memory limiter
+//   npm run bench:api -- --breakdown         # also a usage-shaped hello-world, /healthz, usage read from the database every time, usage with the in-memory limiter
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -136,10 +136,17 @@ try {
     pairs.push({ base, usage, ratio: usage.rps / base.rps, cpuRatio });
   }
   if (breakdown) {
-    // Where the cost is: the same server without auth and database (/healthz), the same
+    // Where the cost is: a bare Fastify sending the usage answer's body and headers (the cost
+    // of the bytes alone), the same server without auth and database (/healthz), the same
     // authenticated read with its answer read from the database every time (not kept between
     // calls: a balance that moves between every two reads), and with the in-process rate limiter
     // instead of the database-backed one.
+    const shaped = await startChild('hello-server.ts', { BENCH_HELLO_SHAPE: 'usage' });
+    try {
+      await measure('hello, usage-shaped', shaped.info.pid, `http://127.0.0.1:${shaped.info.port}/`);
+    } finally {
+      await stopChild(shaped);
+    }
     await measure('GET /healthz (no auth)', api.info.pid, `http://127.0.0.1:${api.info.port}/healthz`);
     await measure('usage, nothing kept', api.info.pid, `http://127.0.0.1:${api.info.port}/bench/usage-uncached`, { authorization: `Bearer ${api.info.key}` });
     const mem = await startChild('api-server.ts', { BENCH_LIMITER: 'memory' });
