@@ -35,16 +35,17 @@ export function actionContext(request: FastifyRequest): ActionContext {
 
 /**
  * The key digest of a request's bearer token, remembered per connection: a keep-alive client
- * sends the same token on every request, and hashing it was a tenth of an authenticated read's
- * own work (bench:api). Only the last token and its digest are kept, with the socket, so they go
- * when the connection does; the principal is still looked up by digest, with the key cache's TTL
- * and revocation rules. Comparing the token with the connection's previous one need not be
- * constant-time: both came from the same client.
+ * sends the same token on every request, and each SHA-256 cost about 0.5 µs of CPU on this
+ * project's machine (bench:api). Only the last token and its digest are kept, with the socket,
+ * so they go when the connection does; the principal is still looked up by digest, with the key
+ * cache's TTL and revocation rules. Comparing the token with the connection's previous one need
+ * not be constant-time: both came from the same client.
  */
 const lastDigest = new WeakMap<object, { raw: string; digest: string }>();
 function connectionDigest(request: FastifyRequest): (raw: string) => string {
   return (raw) => {
     const socket = request.raw.socket;
+    if (!socket) return hashKey(raw);
     const last = lastDigest.get(socket);
     if (last?.raw === raw) return last.digest;
     const digest = hashKey(raw);
