@@ -81,7 +81,7 @@ export function createCore(opts: CoreOptions): Core {
       if (worker) return worker;
       const handlers: Record<string, (job: { ref_id: string }, signal: AbortSignal) => Promise<void>> = {
         [PROBE_JOB_KIND]: (job, signal) => executeProbe({ store: opts.store, catalog, ask: opts.ask }, job.ref_id, signal),
-        [CI_JOB_KIND]: (job) => executeCiRun(opts.store, content.analyze, job.ref_id),
+        [CI_JOB_KIND]: (job, signal) => executeCiRun(opts.store, content.analyze, job.ref_id, signal),
       };
       for (const [kind, h] of Object.entries(opts.extraJobs?.handlers ?? {})) handlers[kind] = (job, signal) => h(job.ref_id, signal);
       worker = new Worker({

@@ -36,6 +36,8 @@ export type CiAnalyzer = (run: {
   country: string;
   trends: unknown[] | null;
   industry?: string;
+  /** Aborted when the worker stops: the analysis gives up at its next step (then throws). */
+  signal?: AbortSignal;
 }) => Promise<{ result: Record<string, unknown>; overallScore: number | null; overallBand: string | null }>;
 
 function priceFor(depth: 'score' | 'full') {
@@ -117,8 +119,14 @@ export async function createCiRun(store: Store, ctx: ActionContext, input: Creat
   return handle(store, ctx.accountId, runId, false);
 }
 
-/** The worker's handler: analyse, then record the outcome and its credit movement together. */
-export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: string): Promise<void> {
+/**
+ * The worker's handler: analyse, then record the outcome and its credit movement together. When
+ * `signal` aborts (the worker is stopping) and the analysis gives up, nothing is recorded: the
+ * error goes to the worker, which retries the job later, and the run stays running with its
+ * reservation until then. An analysis that finished is recorded even so.
+ */
+export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: string, signal?: AbortSignal): Promise<void> {
+  signal?.throwIfAborted();
   const claimed = await store.db
     .updateTable('ci_runs')
     .set({ status: 'running', started_at: nowIso() })
@@ -138,8 +146,10 @@ export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: str
       country: run.country,
       trends: extra.trends,
       industry: extra.industry ?? undefined,
+      signal,
     });
   } catch (err) {
+    if (signal?.aborted) throw err; // the worker is stopping, not the analysis failing: retried later
     failure = publicFailure(err, runId);
   }
   await store.db.transaction().execute(async (trx) => {

@@ -169,8 +169,12 @@ export function createContentService(deps: ContentServiceDeps) {
     const result: Record<string, unknown> = { analysis_depth: run.depth, ...score };
     if (run.depth === 'full') {
       // The three reuse the page loader's cache: the page and its related pages are fetched once.
+      // A stopping worker is heard between them (each is bounded by the fetch timeouts).
+      run.signal?.throwIfAborted();
       const discovered = await discoverTrends({ url: run.url, language, country: run.country, industry: run.industry }, loader);
+      run.signal?.throwIfAborted();
       const prompts = await suggestPrompts({ url: run.url, language, country: run.country }, loader);
+      run.signal?.throwIfAborted();
       const audit = await auditSite(run.url, loader);
       Object.assign(result, {
         industry: discovered.industry,

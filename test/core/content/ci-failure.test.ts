@@ -1,6 +1,7 @@
 // A Content Intelligence run that fails shows its owner an error written for clients: an API or
 // fetch error's own code and message, and for anything else (a bug) a fixed message, never the
-// error's text or stack (those go to the operator's log). Its credits come back either way.
+// error's text or stack (those go to the operator's log). Its credits come back either way. A run
+// whose analysis a stopping worker cuts short records nothing and is retried.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../helpers/harness.ts';
@@ -48,5 +49,62 @@ describe('failed Content Intelligence runs', () => {
     const { run } = await failWith(new FetchError('blocked_address'));
     assert.equal(run.error.code, 'fetch_blocked');
     assert.equal(run.error.message, 'The URL points at an address this server may not fetch.');
+  });
+});
+
+describe('a Content Intelligence run when the worker stops', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({}, { worker: false });
+  });
+  after(() => s.close());
+
+  test('an analysis cut short by the abort records nothing: the run stays running and keeps its reservation for the retry', async () => {
+    const { key } = await s.account({ credits: 5 });
+    const created = await s.request('POST', '/v1/content-intelligence/runs', { key, body: { url: 'https://acme.example/guide' } });
+    assert.equal(created.statusCode, 200, created.body);
+    const runId = created.json().run_id;
+    const controller = new AbortController();
+    let heard: AbortSignal | undefined;
+    const stopped = executeCiRun(
+      s.runtime.core.store,
+      async ({ signal }) => {
+        heard = signal;
+        await new Promise((_, reject) => signal!.addEventListener('abort', () => reject(signal!.reason), { once: true }));
+        throw new Error('unreachable');
+      },
+      runId,
+      controller.signal,
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    controller.abort(new Error('worker stopping'));
+    await assert.rejects(stopped, /worker stopping/);
+    assert.equal(heard, controller.signal, 'the analysis is handed the signal');
+    const run = (await s.request('GET', `/v1/content-intelligence/runs/${runId}`, { key })).json();
+    assert.equal(run.status, 'running');
+    assert.equal(run.billing.status, 'reserved');
+    assert.equal((await s.request('GET', '/v1/usage', { key })).json().credits.reserved_credit_units, created.json().reserved_credits);
+
+    // The retry (another worker, no abort) completes the run and settles its reservation.
+    await executeCiRun(s.runtime.core.store, async () => ({ result: { analysis_depth: 'score' }, overallScore: 70, overallBand: 'good' }), runId, new AbortController().signal);
+    const done = (await s.request('GET', `/v1/content-intelligence/runs/${runId}`, { key })).json();
+    assert.equal(done.status, 'completed');
+    assert.equal(done.billing.status, 'settled');
+  });
+
+  test('an analysis that finished is recorded even if the abort came meanwhile', async () => {
+    const { key } = await s.account({ credits: 5 });
+    const runId = (await s.request('POST', '/v1/content-intelligence/runs', { key, body: { url: 'https://acme.example/guide' } })).json().run_id;
+    const controller = new AbortController();
+    await executeCiRun(
+      s.runtime.core.store,
+      async () => {
+        controller.abort();
+        return { result: { analysis_depth: 'score' }, overallScore: 55, overallBand: 'fair' };
+      },
+      runId,
+      controller.signal,
+    );
+    assert.equal((await s.request('GET', `/v1/content-intelligence/runs/${runId}`, { key })).json().status, 'completed');
   });
 });
