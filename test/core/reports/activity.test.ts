@@ -47,6 +47,30 @@ describe('activity log writes', () => {
     assert.equal(Number(count.n), 123);
   });
 
+  it('rows that share everything but their ids and time, mixed with others, land exactly as recorded', async () => {
+    const log = new ActivityLog(store);
+    const recorded: ReturnType<typeof row>[] = [];
+    const add = (r: ReturnType<typeof row>) => {
+      recorded.push(r);
+      log.record(r);
+    };
+    // 130 rows of one shape (two shared chunks and a remainder), 7 odd ones breaking a run,
+    // 120 of a second shape that differs only in its status, then 3 of the first again.
+    for (let i = 0; i < 130; i++) add({ ...row('test.shape.poll'), path: '/v1/usage' });
+    for (let i = 0; i < 7; i++) add({ ...row(`test.shape.odd.${i}`), credits: i * 100, key_id: null });
+    for (let i = 0; i < 120; i++) add({ ...row('test.shape.poll'), path: '/v1/usage', http_status: 429, status: 'error' });
+    for (let i = 0; i < 3; i++) add({ ...row('test.shape.poll'), path: '/v1/usage' });
+    await log.flush();
+    const stored = await handle.db.selectFrom('activity').selectAll().where('action', 'like', 'test.shape.%').execute();
+    assert.equal(stored.length, recorded.length);
+    const byId = new Map(stored.map((r) => [r.id, r]));
+    for (const r of recorded) {
+      const got = byId.get(r.id);
+      assert.ok(got, `row ${r.id} landed`);
+      assert.deepEqual({ ...got, http_status: Number(got.http_status), credits: Number(got.credits) }, r);
+    }
+  });
+
   it('a flush while a transaction is open waits for it, and its rows survive that transaction rolling back', async () => {
     const log = new ActivityLog(store);
     let flushed: Promise<void> | undefined;
