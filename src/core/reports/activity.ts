@@ -21,6 +21,9 @@ const SHARED = COLUMNS.filter((c) => !(OWN as readonly string[]).includes(c));
 const OWN_AT = OWN.map((c) => COLUMNS.indexOf(c));
 const SHARED_AT = SHARED.map((c) => COLUMNS.indexOf(c));
 
+/** Groups of rows with the same SHARED values a flush fills at once (see statements). */
+const SHAPES = 8;
+
 /** Whether rows a and b of a flat buffer agree on every SHARED column. */
 function sameShared(values: unknown[], a: number, b: number): boolean {
   for (const k of SHARED_AT) if (values[a * WIDTH + k] !== values[b * WIDTH + k]) return false;
@@ -125,27 +128,39 @@ export class ActivityLog {
   /**
    * The inserts for a flat buffer of rows, as fixed-size multi-row statements of precompiled SQL
    * text: the text never changes (SQLite reuses the prepared statement) and building a query is
-   * paid once per ACTIVITY_CHUNK rows (bench:api). On SQLite a run of ACTIVITY_CHUNK rows that
-   * agree on every SHARED column (one client polling one route) binds those values once and
-   * only each row's OWN ones: binding, not the B-tree, was most of a row's cost (2.9 -> 1.7 µs
-   * a row). Other rows go in generic chunks, the last few one by one.
+   * paid once per ACTIVITY_CHUNK rows (bench:api). On SQLite, ACTIVITY_CHUNK rows that agree on
+   * every SHARED column (one client polling one route) bind those values once and only each
+   * row's OWN ones: binding, not the B-tree, was most of a row's cost (2.9 -> 1.7 µs a row).
+   * Rows are sorted into up to SHAPES such groups as they come, so clients whose requests
+   * interleave still fill theirs; other rows go in generic chunks, the last few one by one.
    */
   private statements(values: unknown[]): { sql: string; params: unknown[] }[] {
     const statements: { sql: string; params: unknown[] }[] = [];
     const rows = values.length / WIDTH;
     const rest: number[] = [];
-    for (let i = 0; i < rows; ) {
-      let j = i + 1;
-      if (this.insertShared) while (j < rows && j - i < ACTIVITY_CHUNK && sameShared(values, i, j)) j++;
-      if (this.insertShared && j - i === ACTIVITY_CHUNK) {
-        const params: unknown[] = SHARED_AT.map((k) => values[i * WIDTH + k]);
-        for (let r = i; r < j; r++) for (const k of OWN_AT) params.push(values[r * WIDTH + k]);
-        statements.push({ sql: this.insertShared, params });
-      } else {
-        for (let r = i; r < j; r++) rest.push(r);
+    const groups: number[][] = [];
+    for (let r = 0; r < rows; r++) {
+      if (!this.insertShared) {
+        rest.push(r);
+        continue;
       }
-      i = j;
+      let group = groups.find((g) => sameShared(values, g[0]!, r));
+      if (!group) {
+        if (groups.length === SHAPES) {
+          rest.push(r);
+          continue;
+        }
+        groups.push((group = []));
+      }
+      group.push(r);
+      if (group.length === ACTIVITY_CHUNK) {
+        const params: unknown[] = SHARED_AT.map((k) => values[group[0]! * WIDTH + k]);
+        for (const g of group) for (const k of OWN_AT) params.push(values[g * WIDTH + k]);
+        statements.push({ sql: this.insertShared, params });
+        groups.splice(groups.indexOf(group), 1);
+      }
     }
+    for (const group of groups) rest.push(...group);
     const rowValues = (r: number) => values.slice(r * WIDTH, (r + 1) * WIDTH);
     let i = 0;
     for (; i + ACTIVITY_CHUNK <= rest.length; i += ACTIVITY_CHUNK) {

@@ -31,7 +31,7 @@ describe('activity log writes', () => {
     method: 'GET',
     path: '/v1/usage',
     http_status: 200,
-    status: 'ok' as const,
+    status: 'ok' as 'ok' | 'error',
     credits: 0,
     request_id: newId('req'),
     created_at: nowIso(),
@@ -54,12 +54,17 @@ describe('activity log writes', () => {
       recorded.push(r);
       log.record(r);
     };
-    // 130 rows of one shape (two shared chunks and a remainder), 7 odd ones breaking a run,
-    // 120 of a second shape that differs only in its status, then 3 of the first again.
+    // 130 rows of one shape (two shared chunks and a remainder), 7 odd ones, 120 of a second
+    // shape that differs only in its status, then 3 of the first again.
     for (let i = 0; i < 130; i++) add({ ...row('test.shape.poll'), path: '/v1/usage' });
     for (let i = 0; i < 7; i++) add({ ...row(`test.shape.odd.${i}`), credits: i * 100, key_id: null });
     for (let i = 0; i < 120; i++) add({ ...row('test.shape.poll'), path: '/v1/usage', http_status: 429, status: 'error' });
     for (let i = 0; i < 3; i++) add({ ...row('test.shape.poll'), path: '/v1/usage' });
+    // Two clients whose requests interleave, each filling its own group.
+    for (let i = 0; i < 60; i++) {
+      add({ ...row('test.shape.a'), key_prefix: 'svc_api_live_aaaa' });
+      add({ ...row('test.shape.b'), key_prefix: 'svc_api_live_bbbb', method: 'POST' });
+    }
     await log.flush();
     const stored = await handle.db.selectFrom('activity').selectAll().where('action', 'like', 'test.shape.%').execute();
     assert.equal(stored.length, recorded.length);
