@@ -105,26 +105,19 @@ export function checkGrant(amount: number, opts: { topUp?: boolean } = {}): void
   }
 }
 
+/** Who granted (source, action) and whether the credits were bought (topUp: MIN_TOP_UP applies). */
+export type GrantOptions = { source?: string; action?: string; topUp?: boolean };
+
 /**
  * Adds credits. An operator grant may be any positive amount; a top-up (`topUp`: credits that
  * were bought, recorded as action credits.top_up) must be at least MIN_TOP_UP.
  */
-export async function grantCredits(
-  store: Store,
-  accountId: string,
-  amount: number,
-  opts: { source?: string; action?: string; topUp?: boolean } = {},
-): Promise<{ entryId: string; balance: Balance }> {
+export async function grantCredits(store: Store, accountId: string, amount: number, opts: GrantOptions = {}): Promise<{ entryId: string; balance: Balance }> {
   return store.db.transaction().execute((trx) => grantIn(trx, accountId, amount, opts));
 }
 
 /** grantCredits' writes inside the caller's transaction (the amount is checked: checkGrant). */
-export async function grantIn(
-  trx: Tx,
-  accountId: string,
-  amount: number,
-  opts: { source?: string; action?: string; topUp?: boolean } = {},
-): Promise<{ entryId: string; balance: Balance }> {
+export async function grantIn(trx: Tx, accountId: string, amount: number, opts: GrantOptions = {}): Promise<{ entryId: string; balance: Balance }> {
   checkGrant(amount, opts);
   const account = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
   if (!account) throw new AppError('not_found', `account ${accountId} not found`);
