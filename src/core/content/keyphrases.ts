@@ -4,7 +4,7 @@
 // from compromise (English) and from JSON-LD names (any language). Hand-written because no
 // maintained npm keyphrase library is multilingual; everything is sorted with explicit
 // tie-breaks so the same input always gives the same output.
-import nlp from 'compromise';
+import { nlp } from './nlp.ts';
 import { cmp, fold, stopwords, words, type Lang } from './text.ts';
 
 export type Zone = 'title' | 'h1' | 'heading' | 'description' | 'body';
