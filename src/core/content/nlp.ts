@@ -7,11 +7,13 @@
 // 1,536 transitions. Past that, an object literal that begins with a key the map does not already
 // know gets a map of its own instead of a shared one. Node builds such literals on every request:
 // `process.nextTick` makes `{ [async_id_symbol]: …, [trigger_async_id_symbol]: … }`, and the
-// streams under every HTTP request call it several times. So importing compromise anywhere
-// in the process made every later nextTick take V8's slow path. It cost about 0.5 µs instead of
-// 0.06 µs (.exp measurements, recorded in bench/README.md), and the property reads on those
-// objects went megamorphic. Under `npm run bench:api` that was 8–12% of the API server's CPU
-// (perf), whether or not any request ever used compromise.
+// streams under every HTTP request call it several times. So importing compromise anywhere in the
+// process sent every later nextTick through V8's runtime (Runtime_DefineKeyedOwnPropertyInLiteral,
+// a map migration each time) and made the reads of those objects megamorphic, whether or not any
+// request ever used compromise: under `npm run bench:api`, `perf` put 8–12% of the API server's
+// CPU there, and the usage read went from 46% to 62% of the hello-world's throughput once
+// compromise was out of the main context (bench/README.md). test/core/content/nlp.test.ts checks
+// the maps with V8's natives syntax.
 //
 // A separate context (node:vm) has its own `Object` and so its own empty-object map: compromise's
 // objects fill that one. Its results are plain strings, arrays and objects of the other context,
