@@ -1,6 +1,7 @@
 // Benchmark for how compromise is loaded (src/core/content/nlp.ts): the cost of a
-// `process.nextTick` and whether object literals still share maps once compromise is loaded, and compromise's own speed and output, imported
-// directly versus from its own V8 context. Each variant runs in a fresh child process.
+// `process.nextTick`, and whether object literals still share maps, once compromise is loaded;
+// and compromise's own speed and output, imported directly versus from a V8 context of its own
+// (as nlp.ts loads it, and the plain way). Each variant runs in a fresh child process.
 // The one thing to know: the nextTick figure is the symptom of the empty-object map running out of
 // transitions (see nlp.ts); Node calls nextTick several times per HTTP request.
 //
@@ -9,8 +10,10 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runInNewContext } from 'node:vm';
 import { gunzipSync } from 'node:zlib';
 import { parseArgs } from './lib/common.ts';
 
@@ -51,6 +54,7 @@ async function child(name: string): Promise<Result> {
   let nlp: Nlp | ((text: string) => ReturnType<Nlp>) | undefined;
   if (name === 'imported') nlp = (await import('compromise')).default;
   else if (name === 'own context') nlp = (await import('../src/core/content/nlp.ts')).nlp;
+  else if (name === 'plain context') nlp = plainContext();
   // Loading the way a server does at start (nlp.ts loads on first use: one call).
   nlp?.('Loaded.');
   const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
@@ -76,6 +80,18 @@ async function child(name: string): Promise<Result> {
   return { variant: name, nextTickNs: ticks, sharedMaps, msPerPage, pages: nlp ? pages.length : 0, outputDigest };
 }
 
+/**
+ * compromise in its own context the plain way, for comparison: the UMD file run against a
+ * contextified sandbox, so every global name it reads goes through the sandbox's interceptor
+ * (nlp.ts copies the builtins into locals instead).
+ */
+function plainContext(): typeof import('compromise').default {
+  const file = createRequire(import.meta.url).resolve('compromise');
+  const module = { exports: {} as unknown };
+  runInNewContext(readFileSync(file, 'utf8'), { module, exports: module.exports, process: { env: {} }, console });
+  return module.exports as typeof import('compromise').default;
+}
+
 /** Main-content texts of the dataset's first pages, as the keyphrase code reads them (first 60,000 characters). */
 function pageTexts(count: number): string[] {
   const dataset = resolve(args.opt('--dataset') ?? join(repoRoot, '../shared/datasets/wcxb-dev'));
@@ -91,15 +107,16 @@ if (variant) {
 } else {
   const passArgs = process.argv.slice(2);
   const results: Result[] = [];
-  for (const name of ['not loaded', 'imported', 'own context']) {
+  for (const name of ['not loaded', 'imported', 'own context', 'plain context']) {
     const out = execFileSync(process.execPath, ['--allow-natives-syntax', '--import', 'tsx', here, ...passArgs, '--variant', name], { encoding: 'utf8' });
     const r = JSON.parse(out.trim().split('\n').pop()!) as Result;
     results.push(r);
     console.log(
-      `compromise ${name.padEnd(12)} nextTick ${String(r.nextTickNs).padStart(6)} ns   literal maps shared: ${r.sharedMaps ? 'yes' : 'NO '}` +
+      `compromise ${name.padEnd(13)} nextTick ${String(r.nextTickNs).padStart(6)} ns   literal maps shared: ${r.sharedMaps ? 'yes' : 'NO '}` +
         (r.msPerPage === null ? '' : `   ${r.msPerPage} ms/page over ${r.pages} pages   output ${r.outputDigest}`),
     );
   }
-  const [imported, own] = [results[1]!, results[2]!];
-  console.log(`same output imported and in its own context: ${imported.outputDigest === own.outputDigest ? 'yes' : 'NO'}`);
+  const [imported, own, plain] = [results[1]!, results[2]!, results[3]!];
+  const same = imported.outputDigest === own.outputDigest && imported.outputDigest === plain.outputDigest;
+  console.log(`same output imported and in a context of its own: ${same ? 'yes' : 'NO'}`);
 }
