@@ -46,8 +46,10 @@ function loadCompromise(): Nlp {
   const builtins = (runInContext('Object.getOwnPropertyNames(globalThis)', context) as string[]).filter(
     (name) => /^[A-Za-z_$][\w$]*$/.test(name) && !NOT_LOCAL.has(name),
   );
+  // Two lines of wrapper before the file's own: lineOffset keeps its stack traces' line numbers.
   const run = runInContext(`(function (module, exports, process, console) {\nconst { ${builtins.join(', ')} } = globalThis;\n${source}\n})`, context, {
     filename: file,
+    lineOffset: -2,
   }) as (module: { exports: unknown }, exports: unknown, process: unknown, console: Console) => void;
   const module = { exports: {} as unknown };
   // compromise reads DEBUG_* flags from process.env (else from self.env): an empty env keeps its
