@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { gunzipSync } from 'node:zlib';
+import type { Nlp } from '../src/core/content/nlp.ts';
 import { parseArgs } from './lib/common.ts';
 
 const here = fileURLToPath(import.meta.url);
@@ -50,7 +51,6 @@ async function nextTickNs(): Promise<number> {
 }
 
 async function child(name: string): Promise<Result> {
-  type Nlp = typeof import('compromise').default;
   let nlp: Nlp | ((text: string) => ReturnType<Nlp>) | undefined;
   if (name === 'imported') nlp = (await import('compromise')).default;
   else if (name === 'own context') nlp = (await import('../src/core/content/nlp.ts')).nlp;
@@ -85,11 +85,11 @@ async function child(name: string): Promise<Result> {
  * contextified sandbox, so every global name it reads goes through the sandbox's interceptor
  * (nlp.ts copies the builtins into locals instead).
  */
-function plainContext(): typeof import('compromise').default {
+function plainContext(): Nlp {
   const file = createRequire(import.meta.url).resolve('compromise');
   const module = { exports: {} as unknown };
   runInNewContext(readFileSync(file, 'utf8'), { module, exports: module.exports, process: { env: {} }, console });
-  return module.exports as typeof import('compromise').default;
+  return module.exports as Nlp;
 }
 
 /** Main-content texts of the dataset's first pages, as the keyphrase code reads them (first 60,000 characters). */

@@ -56,7 +56,7 @@ export class ActivityLog {
     // Postgres would type the select list's parameters as text, not as their columns' types.
     this.insertShared = pg
       ? null
-      : `insert into activity (${[...SHARED, ...OWN].join(', ')}) select ${SHARED.map(() => '?').join(', ')}, column1, column2, column3 ` +
+      : `insert into activity (${[...SHARED, ...OWN].join(', ')}) select ${SHARED.map(() => '?').join(', ')}, ${OWN.map((_, i) => `column${i + 1}`).join(', ')} ` +
         `from (values ${Array.from({ length: ACTIVITY_CHUNK }, () => placeholders(OWN.length, false)).join(', ')})`;
   }
 
