@@ -9,7 +9,7 @@ import type { Core } from '../core/index.ts';
 import { serializePage } from '../core/pages/serialize.ts';
 import { ACTIVITY_KINDS } from '../core/reports/activity.ts';
 import { getTestWithRuns, reportsByUrl } from '../core/reports/reports.ts';
-import { listTests, TEST_TYPES } from '../core/reports/tests.ts';
+import { listTests, TEST_TYPES } from '../core/tracking/tests.ts';
 import { getUsage } from '../core/reports/usage.ts';
 import { CI_STATUSES } from '../core/content/runs.ts';
 import { getVisibilityRun, listVisibilityRuns, RUN_STATUSES } from '../core/visibility/read.ts';

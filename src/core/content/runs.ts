@@ -9,7 +9,7 @@ import { AppError } from '../errors.ts';
 import { fetchErrorToAppError, isFetchError } from '../pages/fetch/errors.ts';
 import { newId, nowIso, toApiTime } from '../ids.ts';
 import { formatCredits } from '../money.ts';
-import { attachToTest } from '../reports/tests.ts';
+import { attachToTest } from '../tracking/tests.ts';
 import { parseHttpUrl } from '../reports/url.ts';
 import type { Executor, Store } from '../store.ts';
 import { findRunByIdempotencyKey, isUniqueViolation } from '../idempotency.ts';

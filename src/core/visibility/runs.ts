@@ -11,7 +11,7 @@ import { lockAccount, releaseCharge, reserveCharge } from '../billing/ledger.ts'
 import { AppError } from '../errors.ts';
 import { newId, nowIso } from '../ids.ts';
 import { formatCredits } from '../money.ts';
-import { attachToTest } from '../reports/tests.ts';
+import { attachToTest } from '../tracking/tests.ts';
 import { findRunByIdempotencyKey, isUniqueViolation } from '../idempotency.ts';
 import type { Store } from '../store.ts';
 import type { Catalog } from './catalog.ts';
@@ -119,6 +119,7 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
         run_id: runId,
         account_id: ctx.accountId,
         seq: p.seq,
+        repeat: p.repeat,
         prompt: p.prompt,
         platform: p.platform,
         model: p.modelId,

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { AppError } from '../errors.ts';
 import { newId, nowIso, toApiTime } from '../ids.ts';
 import type { Executor, Store } from '../store.ts';
-import { normalizeUrl } from './url.ts';
+import { normalizeUrl } from '../reports/url.ts';
 
 export const TEST_TYPES = ['ai_citations', 'content_intelligence'] as const;
 export type TestType = (typeof TEST_TYPES)[number];
