@@ -30,6 +30,8 @@ const ConfigSchema = z.object({
   SIGHTLINE_WORKER_CONCURRENCY: intFromEnv(32, 1),
   /** Worker threads that extract big pages (≥ 256 KiB of HTML) off the event loop; 0 = none. */
   SIGHTLINE_EXTRACT_THREADS: intFromEnv(1, 0),
+  /** How often each worker process's scheduler looks for due slots of tracked tests; 0 = no scheduler in this process. */
+  SIGHTLINE_SCHEDULER_INTERVAL_MS: intFromEnv(5000, 0),
   SIGHTLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
 });
 
