@@ -47,7 +47,8 @@ import suggestPromptsRoute from '../http/routes/visibility/suggest-prompts.ts';
 
 type AnyRoute = RouteSpec<z.ZodType, z.ZodType, z.ZodType>;
 /** The parsed output of one part of a route's input; `unknown` (no keys) for a part it lacks. */
-type Out<T> = T extends z.ZodObject ? z.output<T> : T extends z.ZodOptional<infer O> ? (O extends z.ZodObject ? z.output<O> : unknown) : unknown;
+type Bare<T> = T extends z.ZodOptional<infer O> ? Bare<O> : T extends z.ZodNullable<infer O> ? Bare<O> : T;
+type Out<T> = Bare<T> extends z.ZodObject ? z.output<Bare<T>> : unknown;
 type ArgsOf<R> = R extends RouteSpec<infer Q, infer B, infer P> ? Out<P> & Out<Q> & Out<B> : never;
 
 export interface McpTool {
@@ -69,7 +70,8 @@ function argumentsOf(route: AnyRoute): z.ZodObject {
   const shape: z.ZodRawShape = {};
   for (const raw of [route.params, route.querystring, route.body]) {
     // An optional body (POST /v1/tests/{id}/runs) contributes its fields, each optional already.
-    const part = raw instanceof z.ZodOptional ? raw.unwrap() : raw;
+    let part = raw;
+    while (part instanceof z.ZodOptional || part instanceof z.ZodNullable) part = part.unwrap() as z.ZodType;
     if (part instanceof z.ZodObject) Object.assign(shape, part.shape);
   }
   return z.object(shape);

@@ -14,7 +14,7 @@ export default defineRoute({
   scope: null,
   listedFor: ['visibility:runs:create', 'content_intelligence:runs:create'],
   params: z.object({ test_id: z.string().max(64) }),
-  body: z.object({ idempotency_key: z.string().max(160).optional() }).optional(),
+  body: z.object({ idempotency_key: z.string().max(160).optional() }).nullish(),
   response: z.object({ run_id: z.string(), status: z.string(), test_id: z.string() }).passthrough(),
   errors: [400, 402, 404, 422],
   handler: async ({ params, body, request }, core) =>
