@@ -122,7 +122,8 @@ export class Scheduler {
     let won = false;
     if (latest && latest.toISOString() >= t.next_run_at) {
       const slot = latest.toISOString();
-      const claimedAt = nowIso();
+      // The scheduler's clock, the one stale claims are judged by (staleClaims).
+      const claimedAt = now.toISOString();
       const res = await sql`
         insert into test_slots (test_id, slot, account_id, status, claimed_at)
         select id, ${slot}, account_id, 'claimed', ${claimedAt} from tests
@@ -233,15 +234,17 @@ export class Scheduler {
       }
       throw err;
     }
-    this.record(test, key, ctx, action, 200);
-    await store.db
+    // Two schedulers may finish the same stale claim at once: the run's idempotency key made it
+    // one run, and only the one that records it counts it.
+    if (created.idempotent_replay !== true) this.record(test, key, ctx, action, 200);
+    const res = await store.db
       .updateTable('test_slots')
       .set({ status: 'run', run_id: String(created.run_id), estimated_credits: checked.estimate, finished_at: nowIso() })
       .where('test_id', '=', test.id)
       .where('slot', '=', slot)
       .where('status', '=', 'claimed')
-      .execute();
-    return 'run';
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0 ? 'run' : 'done';
   }
 
   private async skip(testId: string, slot: string, reason: string, message: string, estimate: number | null): Promise<'skipped' | 'done'> {
