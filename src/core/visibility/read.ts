@@ -6,6 +6,7 @@ import { AppError } from '../errors.ts';
 import { toApiTime } from '../ids.ts';
 import { formatCredits } from '../money.ts';
 import type { Executor, Store } from '../store.ts';
+import { addAnswerAnalysisSummary, probeAnalysisFields } from './analysis/summary.ts';
 
 export const RUN_STATUSES = ['queued', 'running', 'completed', 'partially_completed', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -192,6 +193,7 @@ type ProbeRow = {
   completed_at: string | null;
   answer?: string | null;
   raw?: string | null;
+  analysis?: string | null;
 };
 
 const bool = (v: number | null) => (v === null ? null : v === 1);
@@ -217,6 +219,7 @@ function renderProbe(p: ProbeRow, opts: { results: boolean; raw: boolean }) {
     list_rank: p.list_rank,
     competitors: p.competitors ? JSON.parse(p.competitors) : [],
     citations: p.citations ? JSON.parse(p.citations) : [],
+    ...probeAnalysisFields(p),
     error: p.error_code ? { code: p.error_code, message: p.error_message } : null,
     attempts: p.attempts,
     started_at: toApiTime(p.started_at),
@@ -233,7 +236,7 @@ function renderProbe(p: ProbeRow, opts: { results: boolean; raw: boolean }) {
 }
 
 /** What detailedSummary reads of a probe. */
-type SummaryProbe = Pick<ProbeRow, 'platform' | 'status' | 'brand_mentioned' | 'competitors' | 'citations'>;
+type SummaryProbe = Pick<ProbeRow, 'platform' | 'status' | 'brand_mentioned' | 'competitors' | 'citations' | 'analysis'>;
 
 function detailedSummary(probes: SummaryProbe[], competitors: string[]) {
   const succeeded = probes.filter((p) => p.status === 'succeeded');
@@ -291,7 +294,7 @@ export async function getVisibilityRun(
     .select([
       'id', 'seq', 'prompt', 'platform', 'model', 'engine', 'language', 'country', 'target_entity', 'status', 'price',
       'reported_model', 'brand_mentioned', 'text_mentioned', 'citation_mentioned', 'mention_position', 'list_rank',
-      'competitors', 'citations', 'error_code', 'error_message', 'attempts', 'started_at', 'completed_at',
+      'competitors', 'citations', 'error_code', 'error_message', 'attempts', 'started_at', 'completed_at', 'analysis',
     ])
     .where('run_id', '=', runId);
   if (withResults) q = q.select(['answer']);
@@ -304,6 +307,7 @@ export async function getVisibilityRun(
   if (!run) throw new AppError('not_found', `Visibility run ${runId} not found.`);
   const out: Record<string, unknown> & ReturnType<typeof renderCompact> = renderCompact(run, aggregate(probes));
   Object.assign(out.summary, detailedSummary(probes, out.competitors));
+  addAnswerAnalysisSummary(out.summary, probes, out.competitors);
   if (opts.includeProbes || withResults) {
     out.probes = probes.map((p) => renderProbe(p, { results: withResults, raw: !!opts.includeRaw }));
   }
@@ -318,7 +322,7 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
   // holds compact runs, and a compact run's summary has them).
   const probes = await db
     .selectFrom('visibility_probes')
-    .select(['run_id', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'started_at', 'completed_at'])
+    .select(['run_id', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'started_at', 'completed_at', 'analysis'])
     .where('run_id', 'in', runIds)
     .orderBy('run_id')
     .orderBy('seq')
@@ -335,6 +339,7 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
       const own = probesOf.get(r.id) ?? [];
       const out = renderCompact(r, aggregate(own));
       Object.assign(out.summary, detailedSummary(own, out.competitors));
+      addAnswerAnalysisSummary(out.summary, own, out.competitors);
       return [r.id, out];
     }),
   );
