@@ -24,7 +24,10 @@ export function looksLikeName(candidate: string, language: string): boolean {
   if (name.length < 2 || name.length > 60 || !/\p{L}/u.test(name)) return false;
   const words = name.split(/\s+/);
   if (words.length > 5) return false;
+  // One lower-case word may be a brand's own spelling ("freee", "sevDesk") unless it is an everyday word.
+  const single = words.length === 1;
   for (const [i, w] of words.entries()) {
+    if (single) break;
     if (i > 0 && CONNECTORS.has(w.toLowerCase())) continue;
     // Words of cased scripts start with a capital or a digit ("Zoho CRM", "3M", "iPhone" aside:
     // a lower-case first letter followed by a capital is a product spelling).
@@ -33,8 +36,8 @@ export function looksLikeName(candidate: string, language: string): boolean {
   // German capitalises its nouns, so there a capitalised entry is an everyday word too.
   const anyCase = /^(de|lb)\b/i.test(language);
   if (words.length === 1 && everydayWordRank(name, language, { anyCase }) !== null) return false;
-  if (words.length === 1 && everydayWordRank(name.toLowerCase(), 'en') !== null && /^[A-Z][a-z]+$/.test(name)) {
-    // A capitalised English everyday word alone ("Pricing", "Summary") is a heading, not a name.
+  if (single && everydayWordRank(name.toLowerCase(), 'en') !== null && /^[A-Za-z][a-z]+$/.test(name)) {
+    // An English everyday word alone ("Pricing", "Summary", "cheap") is a heading or a word, not a name.
     return false;
   }
   return true;

@@ -17,6 +17,7 @@ export interface SentenceWeights {
 }
 
 let sentenceSegmenter: Intl.Segmenter | undefined;
+const HAS_LETTER = /\p{L}/u;
 let wordSegmenter: Intl.Segmenter | undefined;
 
 /** Sentences of the answer with their position-adjusted word counts. */
@@ -24,15 +25,23 @@ export function sentenceWeights(text: string): SentenceWeights {
   sentenceSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'sentence' });
   wordSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
   const pieces: { start: number; words: number }[] = [];
-  for (const { segment, index } of sentenceSegmenter.segment(text)) {
-    // Line breaks end sentences too (list items, headings, table rows have no full stop).
-    let offset = 0;
-    for (const line of segment.split('\n')) {
+  // Line breaks end sentences too (list items, headings, table rows have no full stop). A piece
+  // without a letter ("1. " before a list item's text, which ICU ends as a sentence) joins the next.
+  let lineStart = 0;
+  for (const line of text.split('\n')) {
+    let carry: { start: number; words: number } | null = null;
+    for (const { segment, index } of sentenceSegmenter.segment(line)) {
       let words = 0;
-      for (const w of wordSegmenter.segment(line)) if (w.isWordLike) words++;
-      if (words > 0) pieces.push({ start: index + offset, words });
-      offset += line.length + 1;
+      for (const w of wordSegmenter.segment(segment)) if (w.isWordLike) words++;
+      const piece: { start: number; words: number } = carry ? { start: carry.start, words: carry.words + words } : { start: lineStart + index, words };
+      if (!HAS_LETTER.test(segment)) carry = piece;
+      else {
+        carry = null;
+        if (piece.words > 0) pieces.push(piece);
+      }
     }
+    if (carry && carry.words > 0) pieces.push(carry);
+    lineStart += line.length + 1;
   }
   const n = pieces.length;
   const weights = pieces.map((p, pos) => p.words * Math.exp(-pos / n));
