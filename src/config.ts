@@ -27,6 +27,14 @@ const ConfigSchema = z.object({
   SIGHTLINE_PLATFORM_ENGINE: z.enum(['sandbox', 'live']).optional().default('sandbox'),
   SIGHTLINE_CATALOG_PATH: z.string().optional(),
   SIGHTLINE_SANDBOX_LATENCY_MS: intFromEnv(0, 0),
+  /** The judge of sentiment and recommendation in live mode, `platform:model` (e.g. openai:gpt-4o-mini); unset: none. */
+  SIGHTLINE_JUDGE_MODEL: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined))
+    .refine((v) => v === undefined || /^(openai|perplexity|gemini|grok|claude|deepseek):\S+$/.test(v), {
+      message: 'must be platform:model, platform one of openai, perplexity, gemini, grok, claude, deepseek',
+    }),
   SIGHTLINE_WORKER_CONCURRENCY: intFromEnv(32, 1),
   /** Worker threads that extract big pages (≥ 256 KiB of HTML) off the event loop; 0 = none. */
   SIGHTLINE_EXTRACT_THREADS: intFromEnv(1, 0),

@@ -13,6 +13,7 @@ import { ActivityLog } from './reports/activity.ts';
 import type { Store } from './store.ts';
 import { catalogListing, loadCatalog, type Catalog } from './visibility/catalog.ts';
 import { executeProbe, type AskPlatform } from './visibility/probe-executor.ts';
+import { createJudge, parseJudgeModel } from './visibility/judge.ts';
 import { PROBE_JOB_KIND, type VisibilityDeps } from './visibility/runs.ts';
 import { workerExtras } from './worker-extras.ts';
 import { Scheduler } from './tracking/scheduler.ts';
@@ -66,6 +67,13 @@ export function createCore(opts: CoreOptions): Core {
   const engine = opts.drivers[PLATFORMS[0]]?.engine ?? 'sandbox';
   let worker: Worker | null = null;
   let scheduler: Scheduler | null = null;
+  const judgeSpec = opts.config.SIGHTLINE_JUDGE_MODEL;
+  if (engine === 'live' && judgeSpec) {
+    // A judge without credentials would fail every probe's verdict: refuse to start instead.
+    const { platform } = parseJudgeModel(judgeSpec);
+    if (!opts.drivers[platform]?.available()) throw new Error(`SIGHTLINE_JUDGE_MODEL names ${platform}, which has no API key configured.`);
+  }
+  const judge = createJudge({ engine, spec: judgeSpec, ask: opts.ask });
   const activity = new ActivityLog(opts.store);
   const pages = createPageLoader({
     extractor: createPageExtractor({ threads: opts.config.SIGHTLINE_EXTRACT_THREADS }),
@@ -96,7 +104,7 @@ export function createCore(opts: CoreOptions): Core {
     startWorker() {
       if (worker) return worker;
       const handlers: Record<string, (job: { ref_id: string }, signal: AbortSignal) => Promise<void>> = {
-        [PROBE_JOB_KIND]: (job, signal) => executeProbe({ store: opts.store, catalog, ask: opts.ask }, job.ref_id, signal),
+        [PROBE_JOB_KIND]: (job, signal) => executeProbe({ store: opts.store, catalog, ask: opts.ask, judge }, job.ref_id, signal),
         [CI_JOB_KIND]: (job, signal) => executeCiRun(opts.store, content.analyze, job.ref_id, signal),
       };
       for (const [kind, h] of Object.entries(opts.extraJobs?.handlers ?? {})) handlers[kind] = (job, signal) => h(job.ref_id, signal);

@@ -291,6 +291,14 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('test_slots_open').on('test_slots').columns(['status', 'claimed_at']).execute();
     },
   },
+  '0006_answer_analysis': {
+    // A succeeded probe's answer analysis (issue #18): per-brand prominence, the judge's sentiment
+    // and recommendation, the judge used or its error, and the other names the answer holds, as
+    // JSON. Null for probes analysed before it and for probes without an answer.
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('visibility_probes').addColumn('analysis', 'text').execute();
+    },
+  },
 };
 
 

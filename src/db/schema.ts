@@ -140,6 +140,7 @@ export interface VisibilityProbesTable {
   citations: string | null; // JSON array
   answer: string | null;
   raw: string | null; // capped JSON
+  analysis: string | null; // JSON ProbeAnalysis (core/visibility/analysis/brands.ts), 0006
   error_code: string | null;
   error_message: string | null;
   attempts: number;

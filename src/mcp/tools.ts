@@ -114,7 +114,7 @@ export const MCP_TOOLS: McpTool[] = [
   tool(
     'get_visibility_run',
     getRunRoute,
-    'Status, probe counts, billing and summary (mention rate, band, competitors, cited domains) of a visibility run.',
+    'Status, probe counts, billing and summary (mention rate, band, competitors, cited domains, sentiment, prominence, discovered entities) of a visibility run; with include_probes each probe carries its brands (position, list rank, prominence, sentiment, recommended) and judge.',
     (a, ctx, core) =>
       getVisibilityRun(core.store, ctx.accountId, a.run_id, { includeProbes: a.include_probes, includeResults: a.include_results, includeRaw: a.include_raw }),
   ),

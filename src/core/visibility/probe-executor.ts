@@ -11,7 +11,9 @@ import { lockAccount, releaseCharge, settleCharge } from '../billing/ledger.ts';
 import { nowIso } from '../ids.ts';
 import type { Store, Tx } from '../store.ts';
 import { finishJob, markJobFinished, type Job } from '../../jobs/queue.ts';
-import { analyzeAnswer } from './analysis.ts';
+import { analyzeAnswer, type AnswerAnalysis } from './analysis.ts';
+import { analyseProbe, type ProbeAnalysis } from './analysis/brands.ts';
+import type { Judge } from './judge.ts';
 import { PROBE_JOB_KIND } from './runs.ts';
 import type { Catalog } from './catalog.ts';
 
@@ -72,7 +74,7 @@ interface ProbeRow {
  * times their CPU.
  */
 export async function executeProbe(
-  deps: { store: Store; catalog: Catalog; ask: AskPlatform },
+  deps: { store: Store; catalog: Catalog; ask: AskPlatform; judge?: Judge | null },
   probeId: string,
   signal: AbortSignal,
 ): Promise<void> {
@@ -118,22 +120,40 @@ export async function executeProbe(
         : { code: 'provider_failed', message: 'The platform call failed unexpectedly.' };
   }
 
-  const completedAt = nowIso();
-  await store.db.transaction().execute(async (trx) => {
-    // The account first, as every transaction that moves credits does (see lockAccount).
-    await lockAccount(store, trx, run.account_id);
-    if (failure || !answer) {
-      await recordProbeFailure(trx, { id: probeId, ledger_entry_id: probe.ledger_entry_id, price: probe.price }, failure!, completedAt);
-      await finishProbeJob(trx, probeId, completedAt);
-      return;
-    }
-    const analysis = analyzeAnswer({
+  // The analysis is pure but for the judge's call, so it runs before the transaction opens. The
+  // judge is the operator's cost: it moves no credits.
+  let analysis: AnswerAnalysis | null = null;
+  let probeAnalysis: ProbeAnalysis | null = null;
+  if (answer && !failure) {
+    analysis = analyzeAnswer({
       text: answer.text,
       citations: answer.citations,
       targetEntity: probe.target_entity,
       targetUrl: probe.url,
       competitors,
+      language: probe.language,
     });
+    probeAnalysis = await analyseProbe({
+      prompt: probe.prompt,
+      text: answer.text,
+      language: probe.language,
+      target: probe.target_entity,
+      competitors,
+      analysis,
+      judge: deps.judge ?? null,
+      signal,
+    });
+  }
+
+  const completedAt = nowIso();
+  await store.db.transaction().execute(async (trx) => {
+    // The account first, as every transaction that moves credits does (see lockAccount).
+    await lockAccount(store, trx, run.account_id);
+    if (failure || !answer || !analysis) {
+      await recordProbeFailure(trx, { id: probeId, ledger_entry_id: probe.ledger_entry_id, price: probe.price }, failure!, completedAt);
+      await finishProbeJob(trx, probeId, completedAt);
+      return;
+    }
     const citations: Citation[] = answer.citations;
     const res = await sql`
       update visibility_probes
@@ -142,6 +162,7 @@ export async function executeProbe(
              citation_mentioned = ${analysis.citation_mentioned ? 1 : 0}, mention_position = ${analysis.mention_position},
              list_rank = ${analysis.list_rank}, competitors = ${JSON.stringify(analysis.competitors)},
              citations = ${JSON.stringify(citations)}, answer = ${answer.text}, raw = ${JSON.stringify(capRaw(answer.raw ?? null, RAW_LIMIT_BYTES))},
+             analysis = ${JSON.stringify(probeAnalysis)},
              error_code = null, error_message = null, completed_at = ${completedAt}
        where id = ${probeId} and status = 'running'`.execute(trx);
     if (Number(res.numAffectedRows) === 1) await settleCharge(trx, probe.ledger_entry_id, probe.price);
