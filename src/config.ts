@@ -30,6 +30,10 @@ const ConfigSchema = z.object({
   SIGHTLINE_WORKER_CONCURRENCY: intFromEnv(32, 1),
   /** Worker threads that extract big pages (≥ 256 KiB of HTML) off the event loop; 0 = none. */
   SIGHTLINE_EXTRACT_THREADS: intFromEnv(1, 0),
+  /** Postgres connections per process; keep N processes × this + 10 ≤ max_connections (README). */
+  SIGHTLINE_DB_POOL_MAX: intFromEnv(10, 1),
+  /** How long a query waits for a free pooled connection before answering 503 database_unavailable. */
+  SIGHTLINE_DB_POOL_WAIT_MS: intFromEnv(3000, 1),
   SIGHTLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
 });
 

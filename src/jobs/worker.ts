@@ -11,6 +11,9 @@ import { randomBytes } from 'node:crypto';
 import type { Store } from '../core/store.ts';
 import { anyExpiredLease, claimJobs, finishJob, jobFinishedByHandler, renewLeases, retryJobLater, type Job } from './queue.ts';
 
+/** The longest a worker waits between claims while the database is unreachable. */
+const MAX_BACKOFF_MS = 5000;
+
 export class RetryLater extends Error {
   constructor(readonly delayMs: number, message: string) {
     super(message);
@@ -134,17 +137,23 @@ export class Worker {
   }
 
   private async loop(): Promise<void> {
+    // Consecutive failed claims (the database is unreachable): the wait doubles up to
+    // MAX_BACKOFF_MS, and the first successful claim resets it. The pool reconnects by itself.
+    let failures = 0;
     while (this.running) {
       let claimed = 0;
       try {
         claimed = await this.claimOnce();
+        failures = 0;
       } catch (err) {
+        failures++;
         this.opts.onError?.(err);
       }
       if (!this.running) break;
       if (claimed === 0) {
+        const wait = failures === 0 ? this.pollMs : Math.min(MAX_BACKOFF_MS, this.pollMs * 2 ** failures);
         await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, this.pollMs);
+          const t = setTimeout(resolve, wait);
           this.wake = () => {
             clearTimeout(t);
             resolve();
