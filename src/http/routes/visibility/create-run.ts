@@ -1,15 +1,16 @@
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { PLATFORMS } from '../../../platforms/types.ts';
 import { createVisibilityRun } from '../../../core/visibility/runs.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
 
 const Platform = z.enum(PLATFORMS);
-const Prompt = z.string().min(1).max(500);
+const Prompt = z.string().min(1).max(INPUT_LIMITS.prompt);
 
 const Body = z.object({
-  url: z.string().describe('Target URL being evaluated'),
-  target_entity: z.string().describe('Brand, product or entity to detect'),
+  url: z.string().max(INPUT_LIMITS.url).describe('Target URL being evaluated'),
+  target_entity: z.string().max(INPUT_LIMITS.name).describe('Brand, product or entity to detect'),
   prompts: z.array(Prompt).max(2000).optional(),
   platforms: z.array(Platform).max(50).optional(),
   probes: z
@@ -17,19 +18,19 @@ const Body = z.object({
       z.object({
         prompt: Prompt,
         platform: Platform,
-        model: z.string().max(200).optional(),
-        language: z.string().max(35).optional(),
-        country: z.string().max(8).optional(),
-        target_entity: z.string().max(300).optional(),
+        model: z.string().max(INPUT_LIMITS.model).optional(),
+        language: z.string().max(INPUT_LIMITS.language).optional(),
+        country: z.string().max(INPUT_LIMITS.country).optional(),
+        target_entity: z.string().max(INPUT_LIMITS.name).optional(),
       }),
     )
     .max(2000)
     .optional(),
-  models: z.record(z.string(), z.string().max(200)).optional().describe('Matrix mode: platform → model id or default/latest/prior'),
-  competitors: z.array(z.string().max(300)).max(10).optional(),
-  language: z.string().max(35).optional(),
-  country: z.string().max(8).optional(),
-  idempotency_key: z.string().max(160).optional(),
+  models: z.record(z.string().max(INPUT_LIMITS.model), z.string().max(INPUT_LIMITS.model)).optional().describe('Matrix mode: platform → model id or default/latest/prior'),
+  competitors: z.array(z.string().max(INPUT_LIMITS.name)).max(10).optional(),
+  language: z.string().max(INPUT_LIMITS.language).optional(),
+  country: z.string().max(INPUT_LIMITS.country).optional(),
+  idempotency_key: z.string().max(INPUT_LIMITS.idempotencyKey).optional(),
 });
 
 const Response = z.object({
