@@ -2,7 +2,7 @@
 // 6 for full), analysed by the worker through the same job queue as visibility probes, settled
 // on success and released on failure, in the same transaction that records the outcome.
 // Idempotency keys work as for visibility runs: a unique constraint decides the race.
-import { enqueueJobs } from '../../jobs/queue.ts';
+import { enqueueJobs, holdLease, type Lease } from '../../jobs/queue.ts';
 import { ACTION_PRICES, type ActionContext } from '../billing/actions.ts';
 import { chargeState, lockAccount, releaseCharge, reserveCharge, settleCharge } from '../billing/ledger.ts';
 import { AppError } from '../errors.ts';
@@ -105,7 +105,7 @@ export async function createCiRun(store: Store, ctx: ActionContext, input: Creat
           completed_at: null,
         })
         .execute();
-      await enqueueJobs(trx, [{ kind: CI_JOB_KIND, lane: CI_LANE, refId: runId, maxAttempts: 3 }]);
+      await enqueueJobs(trx, [{ kind: CI_JOB_KIND, lane: CI_LANE, refId: runId, accountId: ctx.accountId, maxAttempts: 3 }]);
     });
     ctx.credits += price;
   } catch (err) {
@@ -125,7 +125,7 @@ export async function createCiRun(store: Store, ctx: ActionContext, input: Creat
  * error goes to the worker, which retries the job later, and the run stays running with its
  * reservation until then. An analysis that finished is recorded even so.
  */
-export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: string, signal?: AbortSignal): Promise<void> {
+export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: string, signal?: AbortSignal, lease?: Lease): Promise<void> {
   signal?.throwIfAborted();
   const claimed = await store.db
     .updateTable('ci_runs')
@@ -155,6 +155,8 @@ export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: str
   await store.db.transaction().execute(async (trx) => {
     // The account first, as every transaction that moves credits does (see lockAccount).
     await lockAccount(store, trx, run.account_id);
+    // A worker whose job was taken over (or given up by the watchdog) records nothing.
+    if (lease) await holdLease(trx, lease);
     if (outcome) {
       const res = await trx
         .updateTable('ci_runs')

@@ -147,7 +147,7 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
       for (let i = 0; i < rows.length; i += 200) await trx.insertInto('visibility_probes').values(rows.slice(i, i + 200)).execute();
       await enqueueJobs(
         trx,
-        rows.filter((r) => r.status === 'queued').map((r) => ({ kind: PROBE_JOB_KIND, lane: r.platform, refId: r.id })),
+        rows.filter((r) => r.status === 'queued').map((r) => ({ kind: PROBE_JOB_KIND, lane: r.platform, refId: r.id, accountId: ctx.accountId })),
       );
       return reservation.reserved;
     });
