@@ -38,6 +38,8 @@ const ConfigSchema = z.object({
   SIGHTLINE_ACCOUNT_CONCURRENCY: intFromEnv(0, 0),
   /** A job's time budget, enforced by the worker's watchdog (the job is given up, its credits released). */
   SIGHTLINE_JOB_TIMEOUT_MS: intFromEnv(600_000, 0),
+  /** How long an idempotency_key is remembered, from its run's creation (Stripe: 24 h). */
+  SIGHTLINE_IDEMPOTENCY_TTL_SECONDS: intFromEnv(86_400, 1),
   SIGHTLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
 });
 

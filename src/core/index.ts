@@ -16,6 +16,7 @@ import { catalogListing, loadCatalog, type Catalog } from './visibility/catalog.
 import { executeProbe, type AskPlatform } from './visibility/probe-executor.ts';
 import { PROBE_JOB_KIND, type VisibilityDeps } from './visibility/runs.ts';
 import { workerExtras } from './worker-extras.ts';
+import { idempotencyPolicy } from './idempotency.ts';
 
 export interface CoreOptions {
   store: Store;
@@ -60,6 +61,7 @@ export interface Core {
 const CI_LANE_CONCURRENCY = 2;
 
 export function createCore(opts: CoreOptions): Core {
+  idempotencyPolicy.ttlMs = opts.config.SIGHTLINE_IDEMPOTENCY_TTL_SECONDS * 1000;
   const catalog = opts.catalog ?? loadCatalog(opts.config.SIGHTLINE_CATALOG_PATH);
   const isAvailable = (p: PlatformName) => catalog.has(p) && !!opts.drivers[p]?.available();
   const engine = opts.drivers[PLATFORMS[0]]?.engine ?? 'sandbox';

@@ -12,7 +12,7 @@ import { formatCredits } from '../money.ts';
 import { attachToTest } from '../reports/tests.ts';
 import { parseHttpUrl } from '../reports/url.ts';
 import type { Executor, Store } from '../store.ts';
-import { findRunByIdempotencyKey, isUniqueViolation } from '../idempotency.ts';
+import { isUniqueViolation, releaseExpiredIdempotencyKey, requestFingerprint, runForIdempotencyKey } from '../idempotency.ts';
 
 export const CI_JOB_KIND = 'content_intelligence.run';
 export const CI_LANE = 'content';
@@ -58,8 +58,9 @@ async function handle(store: Store, accountId: string, runId: string, replay: bo
 
 export async function createCiRun(store: Store, ctx: ActionContext, input: CreateCiRunInput, onQueued?: () => void) {
   const key = input.idempotency_key;
+  const fingerprint = key === undefined ? null : requestFingerprint(input);
   if (key !== undefined) {
-    const existing = await findRunByIdempotencyKey(store, 'ci_runs', ctx, key);
+    const existing = await runForIdempotencyKey(store, 'ci_runs', ctx, key, fingerprint!);
     if (existing) return handle(store, ctx.accountId, existing.id, true);
   }
   if (!parseHttpUrl(input.url)) throw new AppError('invalid_url', 'url must be an absolute http(s) URL.', { url: input.url });
@@ -69,6 +70,7 @@ export async function createCiRun(store: Store, ctx: ActionContext, input: Creat
   try {
     await store.db.transaction().execute(async (trx) => {
       await lockAccount(store, trx, ctx.accountId);
+      if (key !== undefined) await releaseExpiredIdempotencyKey(trx, 'ci_runs', ctx, key);
       const reservation = await reserveCharge(trx, {
         accountId: ctx.accountId,
         source: ctx.source,
@@ -92,6 +94,7 @@ export async function createCiRun(store: Store, ctx: ActionContext, input: Creat
           country: (input.country?.trim() || 'US').toUpperCase(),
           trends: input.trends && input.trends.length ? JSON.stringify({ trends: input.trends, industry: input.industry ?? null }) : input.industry ? JSON.stringify({ trends: null, industry: input.industry }) : null,
           idempotency_key: key ?? null,
+          idempotency_fingerprint: fingerprint,
           status: 'queued',
           price,
           ledger_entry_id: reservation.entryId,
@@ -110,7 +113,7 @@ export async function createCiRun(store: Store, ctx: ActionContext, input: Creat
     ctx.credits += price;
   } catch (err) {
     if (key !== undefined && isUniqueViolation(err)) {
-      const existing = await findRunByIdempotencyKey(store, 'ci_runs', ctx, key);
+      const existing = await runForIdempotencyKey(store, 'ci_runs', ctx, key, fingerprint!);
       if (existing) return handle(store, ctx.accountId, existing.id, true);
     }
     throw err;

@@ -12,7 +12,7 @@ import { AppError } from '../errors.ts';
 import { newId, nowIso } from '../ids.ts';
 import { formatCredits } from '../money.ts';
 import { attachToTest } from '../reports/tests.ts';
-import { findRunByIdempotencyKey, isUniqueViolation } from '../idempotency.ts';
+import { isUniqueViolation, releaseExpiredIdempotencyKey, requestFingerprint, runForIdempotencyKey } from '../idempotency.ts';
 import type { Store } from '../store.ts';
 import type { Catalog } from './catalog.ts';
 import { planRun, type CreateRunInput } from './plan.ts';
@@ -71,8 +71,9 @@ async function createResponseFor(store: Store, accountId: string, runId: string,
 export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionContext, input: CreateRunInput) {
   const { store } = deps;
   const key = input.idempotency_key;
+  const fingerprint = key === undefined ? null : requestFingerprint(input);
   if (key !== undefined) {
-    const existing = await findRunByIdempotencyKey(store, 'visibility_runs', ctx, key);
+    const existing = await runForIdempotencyKey(store, 'visibility_runs', ctx, key, fingerprint!);
     if (existing) return createResponseFor(store, ctx.accountId, existing.id, true);
   }
   const plan = planRun(input, deps.catalog, deps.isAvailable);
@@ -81,6 +82,7 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
     const reserved = await store.db.transaction().execute(async (trx) => {
       const now = nowIso();
       await lockAccount(store, trx, ctx.accountId);
+      if (key !== undefined) await releaseExpiredIdempotencyKey(trx, 'visibility_runs', ctx, key);
       const reservation = await reserveCharge(trx, {
         accountId: ctx.accountId,
         source: ctx.source,
@@ -104,6 +106,7 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
           language: plan.language,
           country: plan.country,
           idempotency_key: key ?? null,
+          idempotency_fingerprint: fingerprint,
           cancel_requested: 0,
           prompt_count: plan.promptCount,
           platform_count: plan.platformCount,
@@ -154,7 +157,7 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
     ctx.credits += reserved;
   } catch (err) {
     if (key !== undefined && isUniqueViolation(err)) {
-      const existing = await findRunByIdempotencyKey(store, 'visibility_runs', ctx, key);
+      const existing = await runForIdempotencyKey(store, 'visibility_runs', ctx, key, fingerprint!);
       if (existing) return createResponseFor(store, ctx.accountId, existing.id, true);
     }
     throw err;
