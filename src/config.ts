@@ -40,6 +40,16 @@ const ConfigSchema = z.object({
   SIGHTLINE_EXTRACT_THREADS: intFromEnv(1, 0),
   /** How often each worker process's scheduler looks for due slots of tracked tests; 0 = no scheduler in this process. */
   SIGHTLINE_SCHEDULER_INTERVAL_MS: intFromEnv(5000, 0),
+  /** Postgres connections per process; keep N processes × this + 10 ≤ max_connections (README). */
+  SIGHTLINE_DB_POOL_MAX: intFromEnv(10, 1),
+  /** How long a query waits for a free pooled connection before answering 503 database_unavailable. */
+  SIGHTLINE_DB_POOL_WAIT_MS: intFromEnv(3000, 1),
+  /** Jobs in flight per account across every worker; 0 = no cap (fair round-robin still applies). */
+  SIGHTLINE_ACCOUNT_CONCURRENCY: intFromEnv(0, 0),
+  /** A job's time budget, enforced by the worker's watchdog (the job is given up, its credits released). */
+  SIGHTLINE_JOB_TIMEOUT_MS: intFromEnv(600_000, 0),
+  /** How long an idempotency_key is remembered, from its run's creation (Stripe: 24 h). */
+  SIGHTLINE_IDEMPOTENCY_TTL_SECONDS: intFromEnv(86_400, 1),
   SIGHTLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
 });
 

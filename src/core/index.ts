@@ -2,7 +2,8 @@
 // The composition root (src/cli/runtime.ts) decides the platform drivers and their policy;
 // the core only sees an `ask` function and which platforms are available.
 import type { Config } from '../config.ts';
-import { Worker } from '../jobs/worker.ts';
+import { Worker, type JobHandler, type JobLog, type JobOutcome } from '../jobs/worker.ts';
+import { leaseOf, type Job } from '../jobs/queue.ts';
 import { PLATFORMS, type PlatformDriver, type PlatformName } from '../platforms/types.ts';
 import { createContentService, type ContentService } from './content/service.ts';
 import { CI_JOB_KIND, CI_LANE, executeCiRun } from './content/runs.ts';
@@ -18,6 +19,7 @@ import { PROBE_JOB_KIND, type VisibilityDeps } from './visibility/runs.ts';
 import { workerExtras } from './worker-extras.ts';
 import { Scheduler } from './tracking/scheduler.ts';
 import type { TrackingDeps } from './tracking/tracked-tests.ts';
+import { idempotencyPolicy } from './idempotency.ts';
 
 export interface CoreOptions {
   store: Store;
@@ -31,6 +33,10 @@ export interface CoreOptions {
   /** Extra job handlers (e.g. Content Intelligence runs) and their lanes. */
   extraJobs?: { handlers: Record<string, (refId: string, signal: AbortSignal) => Promise<void>>; lanes: Record<string, number> };
   onWorkerError?: (err: unknown) => void;
+  /** Where the worker logs job outcomes (pino). */
+  jobLog?: JobLog;
+  /** Told of each job's outcome (metrics). */
+  onJobOutcome?: (job: Job, outcome: JobOutcome, ms: number) => void;
   /** Page loader settings (fetch timeouts, resolver, cache); `allow` defaults to SIGHTLINE_FETCH_ALLOW. */
   pages?: PageLoaderOptions;
 }
@@ -62,6 +68,7 @@ export interface Core {
 const CI_LANE_CONCURRENCY = 2;
 
 export function createCore(opts: CoreOptions): Core {
+  idempotencyPolicy.ttlMs = opts.config.SIGHTLINE_IDEMPOTENCY_TTL_SECONDS * 1000;
   const catalog = opts.catalog ?? loadCatalog(opts.config.SIGHTLINE_CATALOG_PATH);
   const isAvailable = (p: PlatformName) => catalog.has(p) && !!opts.drivers[p]?.available();
   const engine = opts.drivers[PLATFORMS[0]]?.engine ?? 'sandbox';
@@ -103,9 +110,10 @@ export function createCore(opts: CoreOptions): Core {
     modelListing: () => catalogListing(catalog, (p) => ({ engine: opts.drivers[p]?.engine ?? engine, available: isAvailable(p) })),
     startWorker() {
       if (worker) return worker;
-      const handlers: Record<string, (job: { ref_id: string }, signal: AbortSignal) => Promise<void>> = {
-        [PROBE_JOB_KIND]: (job, signal) => executeProbe({ store: opts.store, catalog, ask: opts.ask, judge }, job.ref_id, signal),
-        [CI_JOB_KIND]: (job, signal) => executeCiRun(opts.store, content.analyze, job.ref_id, signal),
+      // Each handler gets its claim's lease: an outcome is recorded only while it holds.
+      const handlers: Record<string, JobHandler> = {
+        [PROBE_JOB_KIND]: (job, signal) => executeProbe({ store: opts.store, catalog, ask: opts.ask, judge }, job.ref_id, signal, leaseOf(job)),
+        [CI_JOB_KIND]: (job, signal) => executeCiRun(opts.store, content.analyze, job.ref_id, signal, leaseOf(job)),
       };
       for (const [kind, h] of Object.entries(opts.extraJobs?.handlers ?? {})) handlers[kind] = (job, signal) => h(job.ref_id, signal);
       worker = new Worker({
@@ -116,7 +124,13 @@ export function createCore(opts: CoreOptions): Core {
         // Content Intelligence runs get a lane of their own, so page fetching never waits behind probes.
         laneConcurrency: { ...opts.platformConcurrency, [CI_LANE]: CI_LANE_CONCURRENCY, ...(opts.extraJobs?.lanes ?? {}) },
         concurrency: opts.workerConcurrency ?? opts.config.SIGHTLINE_WORKER_CONCURRENCY,
+        // Lane limits (provider concurrency per platform) hold across every worker process.
+        globalLaneLimits: true,
+        accountConcurrency: opts.config.SIGHTLINE_ACCOUNT_CONCURRENCY || undefined,
+        jobTimeoutMs: opts.config.SIGHTLINE_JOB_TIMEOUT_MS,
         onError: opts.onWorkerError,
+        log: opts.jobLog,
+        onOutcome: opts.onJobOutcome,
       });
       worker.start();
       // Every process that works the queue also takes due slots of tracked tests: the database

@@ -8,6 +8,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { AppError, ERROR_CODES, FieldError } from '../core/errors.ts';
+import { isDatabaseUnavailable } from '../db/resilience.ts';
+import { NUL_BYTE_MESSAGE } from '../text/nul-bytes.ts';
 
 export interface ToolFailure {
   status: number;
@@ -34,6 +36,11 @@ export function argumentsInvalid(error: z.ZodError): ToolFailure {
   );
 }
 
+/** A NUL character in the arguments (see src/text/nul-bytes.ts), at `loc` under "arguments". */
+export function argumentsHoldNul(loc: (string | number)[]): ToolFailure {
+  return validation([{ loc: ['arguments', ...loc], msg: NUL_BYTE_MESSAGE, type: 'string_nul_byte' }]);
+}
+
 /** The failure for an error thrown by a tool; unexpected errors are logged under the request's id. */
 export function toolFailure(err: unknown, requestId: string, log: FastifyBaseLogger, tool: string): ToolFailure {
   if (err instanceof AppError) {
@@ -45,6 +52,10 @@ export function toolFailure(err: unknown, requestId: string, log: FastifyBaseLog
     const [part, ...rest] = err.loc;
     const loc = typeof part === 'string' && PARTS.has(part) ? ['arguments', ...rest] : ['arguments', ...err.loc];
     return validation([{ loc, msg: err.message, type: err.type }]);
+  }
+  if (isDatabaseUnavailable(err)) {
+    log.warn({ err, tool }, 'database unavailable');
+    return { status: 503, body: { error: 'database_unavailable', message: ERROR_CODES.database_unavailable.message, request_id: requestId } };
   }
   log.error({ err, tool }, 'unhandled error in MCP tool');
   return { status: 500, body: { error: 'internal_error', message: ERROR_CODES.internal_error.message, request_id: requestId } };
