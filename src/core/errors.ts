@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   account_suspended: { status: 403, message: 'The account is suspended.' },
   not_found: { status: 404, message: 'Not found.' },
   payload_too_large: { status: 413, message: 'The request body is larger than 1 MiB.' },
+  uri_too_long: { status: 414, message: 'A path parameter is longer than 100 characters; no id is that long.' },
   unsupported_media_type: { status: 415, message: 'Request bodies must be JSON (Content-Type: application/json).' },
   idempotency_key_reused: {
     status: 422,

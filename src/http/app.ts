@@ -8,7 +8,7 @@ import { toJson } from '../core/freeze.ts';
 import { newId } from '../core/ids.ts';
 import type { Core } from '../core/index.ts';
 import { registerAuth } from './plugins/auth.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerInputGuards } from './plugins/input-guards.ts';
 import type { KeyRateLimiter } from './plugins/rate-limit.ts';
 import { registerRoutes } from './routes/index.ts';
@@ -29,11 +29,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     // Unknown query parameters are ignored, booleans and numbers come as strings: zod coerces.
     ajv: undefined,
+    // Router-level failures (a path parameter over 100 characters: 414) in the API's error shape.
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   // An empty JSON body is "no body" (POST …/cancel needs none); malformed JSON is a 422.
   app.removeContentTypeParser('application/json');
+  // Bodies are JSON only: text/plain (which Fastify parses by default) is a 415 like any other type.
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);

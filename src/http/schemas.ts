@@ -6,6 +6,7 @@ import type { Scope } from '../core/accounts/scopes.ts';
 import type { Core } from '../core/index.ts';
 import { AppError, ValidationFailed } from '../core/errors.ts';
 import { INPUT_LIMITS } from '../core/limits.ts';
+import { extraFields } from './unknown-fields.ts';
 
 export const ErrorBody = z
   .object({
@@ -29,6 +30,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'Missing scope or suspended account',
   404: 'Not found or not owned by the caller',
   413: 'Body larger than 1 MiB',
+  414: 'A path parameter longer than 100 characters (uri_too_long)',
   415: 'Body sent with a Content-Type other than application/json',
   422: 'Schema validation failed',
   429: 'Rate limit exceeded for this API key',
@@ -102,6 +104,7 @@ export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<Any
   // takes a body 413 (over 1 MiB), 415 (not JSON) and 422 (malformed JSON).
   const statuses = new Set([...spec.errors, 401, 403, 429, 500]);
   if (spec.querystring) statuses.add(422);
+  if (spec.params) statuses.add(414);
   if (spec.body || spec.method === 'POST' || spec.method === 'PATCH') for (const s of [413, 415, 422]) statuses.add(s);
   const response: Record<number, AnyZod> = { 200: spec.response };
   for (const s of [...statuses].sort()) {
@@ -111,6 +114,9 @@ export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<Any
     method: spec.method,
     url: spec.url,
     config: { action: spec.action, scope: spec.scope },
+    // Unknown body fields are a 422 extra_forbidden (API-NOTES Conventions), checked on every
+    // route that takes a body before its schema (which would silently strip them) runs.
+    ...(spec.body ? { preValidation: rejectUnknownBodyFields(spec.body) } : {}),
     schema: {
       summary: spec.summary,
       tags: spec.tags,
@@ -126,6 +132,14 @@ export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<Any
         core,
       ),
   });
+}
+
+/** A preValidation hook refusing body keys the schema does not declare (see unknown-fields.ts). */
+function rejectUnknownBodyFields(body: AnyZod) {
+  return (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
+    const extra = extraFields(body, request.body, ['body']);
+    done(extra.length ? new ValidationFailed(extra) : undefined);
+  };
 }
 
 /**

@@ -36,6 +36,11 @@ export function argumentsInvalid(error: z.ZodError): ToolFailure {
   );
 }
 
+/** Argument keys the tool does not declare (API-NOTES Conventions: extra_forbidden). */
+export function argumentsUnknown(extra: ValidationIssue[]): ToolFailure {
+  return validation(extra);
+}
+
 /** A NUL character in the arguments (see src/text/nul-bytes.ts), at `loc` under "arguments". */
 export function argumentsHoldNul(loc: (string | number)[]): ToolFailure {
   return validation([{ loc: ['arguments', ...loc], msg: NUL_BYTE_MESSAGE, type: 'string_nul_byte' }]);

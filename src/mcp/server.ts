@@ -21,8 +21,9 @@ import type { Core } from '../core/index.ts';
 import { bearerToken } from '../http/plugins/auth.ts';
 import { applyRateLimit, type KeyRateLimiter } from '../http/plugins/rate-limit.ts';
 import { jsonRpcMessages, McpActivity } from './activity.ts';
-import { argumentsHoldNul, argumentsInvalid, toolFailure, type ToolFailure } from './errors.ts';
+import { argumentsHoldNul, argumentsInvalid, argumentsUnknown, toolFailure, type ToolFailure } from './errors.ts';
 import { findNulByte } from '../text/nul-bytes.ts';
+import { extraFields } from '../http/unknown-fields.ts';
 import { inputJsonSchema, MCP_TOOLS, TOOLS_BY_NAME } from './tools.ts';
 
 export { MCP_TOOLS } from './tools.ts';
@@ -46,9 +47,12 @@ function buildServer(core: Core, principal: Principal, request: FastifyRequest, 
       if (!tool) throw new AppError('not_found', `No tool named ${call.params.name}; tools/list names the tools this token may call.`);
       if (tool.scope) requireScope(principal, tool.scope);
       const nul = findNulByte(call.params.arguments ?? {});
-      const parsed = nul ? undefined : await tool.input.safeParseAsync(call.params.arguments ?? {});
+      const extra = nul ? [] : extraFields(tool.input, call.params.arguments ?? {}, ['arguments']);
+      const parsed = nul || extra.length ? undefined : await tool.input.safeParseAsync(call.params.arguments ?? {});
       if (nul) {
         failure = argumentsHoldNul(nul);
+      } else if (extra.length) {
+        failure = argumentsUnknown(extra);
       } else if (!parsed!.success) {
         failure = argumentsInvalid(parsed!.error);
       } else {

@@ -20,6 +20,17 @@ function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode
   return reply.status(status).send({ detail });
 }
 
+/**
+ * Errors Fastify's router answers before any route or hook runs (Fastify's `frameworkErrors`
+ * option): a path parameter over maxParamLength (414) or a malformed URL (400), in the API's
+ * error shape with the request id, instead of Fastify's own body.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, request, 'uri_too_long', ERROR_CODES.uri_too_long.message);
+  return sendError(reply, request, 'invalid_request', 'The request URL is not valid (bad percent-encoding or characters).');
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError | FieldError | Error, request, reply) => {
     if (error instanceof AppError) {

@@ -1,0 +1,88 @@
+// Strict bodies (API-NOTES Conventions): an unknown body field is a 422 extra_forbidden with the
+// field's loc on every route that takes a body, and on every MCP tool; nothing is charged. And
+// Fastify's own router errors (414 for an over-long path parameter) come out in the API's shape.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startTestServer, type TestServer } from '../helpers/harness.ts';
+
+describe('strict request bodies', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(async () => s.close());
+
+  test('every documented operation with a body refuses an unknown field with 422 extra_forbidden at its loc', async () => {
+    const { key } = await s.account({ credits: 50 });
+    const doc = (await s.request('GET', '/openapi.json')).json();
+    let walked = 0;
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        if (!op.requestBody) continue;
+        const url = path.replace(/\{[^}]+\}/g, 'vis_00000000000000000000000000');
+        const res = await s.request(method.toUpperCase(), url, { key, body: { competitor: 'Globex' } });
+        assert.equal(res.statusCode, 422, `${method} ${path}: ${res.body}`);
+        const detail = res.json().detail;
+        assert.deepEqual(
+          detail.find((d: any) => d.type === 'extra_forbidden'),
+          { loc: ['body', 'competitor'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
+          `${method} ${path}`,
+        );
+        walked++;
+      }
+    }
+    assert.ok(walked >= 9, `walked ${walked} operations with a body`);
+  });
+
+  test('a misspelled field on a run create (also nested in a probe) charges nothing', async () => {
+    const { key } = await s.account({ credits: 20 });
+    const base = { url: 'https://acme.example', target_entity: 'Acme' };
+    const top = await s.request('POST', '/v1/visibility/runs', { key, body: { ...base, prompts: ['best anvils'], platforms: ['openai'], competitor: 'Globex' } });
+    assert.equal(top.statusCode, 422);
+    assert.deepEqual(top.json().detail.map((d: any) => d.loc), [['body', 'competitor']]);
+    const nested = await s.request('POST', '/v1/visibility/runs', {
+      key,
+      body: { ...base, probes: [{ prompt: 'best anvils', platform: 'openai' }, { prompt: 'x', platform: 'openai', modle: 'gpt' }] },
+    });
+    assert.equal(nested.statusCode, 422);
+    assert.deepEqual(nested.json().detail, [{ loc: ['body', 'probes', 1, 'modle'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }]);
+    const usage = (await s.request('GET', '/v1/usage', { key })).json();
+    assert.equal(usage.credits.available_credit_units, '20.00');
+    assert.equal(usage.credits.reserved_credit_units, '0.00');
+    // Unknown query parameters are still ignored.
+    assert.equal((await s.request('GET', '/v1/visibility/runs?colour=blue', { key })).statusCode, 200);
+  });
+
+  test('a path parameter over 100 characters is 414 uri_too_long in the API error shape; a non-JSON body 415', async () => {
+    const { key } = await s.account();
+    const res = await s.request('GET', `/v1/visibility/runs/vis_${'a'.repeat(200)}`, { key });
+    assert.equal(res.statusCode, 414);
+    assert.equal(res.json().detail.error, 'uri_too_long');
+    assert.match(res.headers['x-request-id'] as string, /^req_/);
+    const text = await s.request('POST', '/v1/visibility/runs', { key, body: 'url=x', headers: { 'content-type': 'text/plain' } });
+    assert.equal(text.statusCode, 415);
+    assert.equal(text.json().detail.error, 'unsupported_media_type');
+    const doc = (await s.request('GET', '/openapi.json')).json();
+    assert.ok(doc.paths['/v1/visibility/runs/{run_id}'].get.responses['414'], 'documents 414');
+  });
+
+  test('every MCP tool refuses an unknown argument with extra_forbidden', async () => {
+    const base = await s.app.listen({ port: 0, host: '127.0.0.1' });
+    const { accountId } = await s.account({ credits: 20 });
+    const token = await s.key(accountId, { kind: 'mcp' });
+    const client = new Client({ name: 'strict-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    const { tools } = await client.listTools();
+    assert.ok(tools.length >= 20);
+    for (const t of tools) {
+      const r: any = await client.callTool({ name: t.name, arguments: { competitor: 'Globex' } });
+      assert.equal(r.isError, true, t.name);
+      const body = JSON.parse(r.content[0].text);
+      assert.equal(body.error, 'validation_error', t.name);
+      assert.deepEqual(body.detail, [{ loc: ['arguments', 'competitor'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }], t.name);
+    }
+    await client.close();
+  });
+});
