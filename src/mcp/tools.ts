@@ -14,7 +14,7 @@ import { listTests, TEST_TYPES } from '../core/tracking/tests.ts';
 import { getUsage } from '../core/reports/usage.ts';
 import { CI_STATUSES } from '../core/content/runs.ts';
 import { getVisibilityRun, listVisibilityRuns, RUN_STATUSES } from '../core/visibility/read.ts';
-import { cancelVisibilityRun, createVisibilityRun } from '../core/visibility/runs.ts';
+import { cancelVisibilityRun, createVisibilityRun, estimateVisibilityRun } from '../core/visibility/runs.ts';
 import { filterValue, type RouteSpec } from '../http/schemas.ts';
 import listActivityRoute from '../http/routes/activity/list-activity.ts';
 import createCiRunRoute from '../http/routes/content/create-run.ts';
@@ -40,6 +40,7 @@ import { HISTORY_WINDOWS, testHistory } from '../core/tracking/history.ts';
 import { assertRunVisible, exportRunRows } from '../core/visibility/export.ts';
 import cancelRunRoute from '../http/routes/visibility/cancel-run.ts';
 import createRunRoute from '../http/routes/visibility/create-run.ts';
+import estimateRunRoute from '../http/routes/visibility/estimate-run.ts';
 import getRunRoute from '../http/routes/visibility/get-run.ts';
 import listModelsRoute from '../http/routes/visibility/list-models.ts';
 import listRunsRoute from '../http/routes/visibility/list-runs.ts';
@@ -104,6 +105,12 @@ export const MCP_TOOLS: McpTool[] = [
   })),
   tool('list_visibility_models', listModelsRoute, 'Selectable AI models per platform with their price in credits per probe; price runs from this.', (_a, _ctx, core) =>
     core.modelListing(),
+  ),
+  tool(
+    'estimate_visibility_run',
+    estimateRunRoute,
+    'Free. Quote a visibility run before spending: takes exactly the create_visibility_run arguments and answers estimated_credits, probe_count, available_credits, fundable_probe_count, would_reserve_credits and would_be_status (queued, partially_queued or insufficient), what a create now would reserve.',
+    (a, ctx, core) => estimateVisibilityRun(core.visibility, ctx.accountId, a),
   ),
   tool(
     'create_visibility_run',

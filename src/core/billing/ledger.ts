@@ -165,26 +165,33 @@ export interface Reservation {
 }
 
 /**
+ * The funding rule alone (SPEC 3.2), shared by reserveCharge and the free estimate so that an
+ * estimate says exactly what a create then reserves: walk the prices in order and stop at the
+ * first that no longer fits; `funded` is a prefix.
+ */
+export function fundInOrder(available: number, items: readonly number[]): { funded: boolean[]; reserved: number; estimated: number } {
+  let remaining = available;
+  let stopped = false;
+  const funded = items.map((price) => {
+    if (stopped || price > remaining) {
+      stopped = true;
+      return false;
+    }
+    remaining -= price;
+    return true;
+  });
+  return { funded, reserved: available - remaining, estimated: items.reduce((a, b) => a + b, 0) };
+}
+
+/**
  * Funds items one by one, in order, and stops at the first that no longer fits the balance:
  * later items are not funded even when a cheaper one would fit. Throws 402 when none fits.
  * Call inside a transaction after lockAccount().
  */
 export async function reserveCharge(trx: Tx, req: ReserveRequest): Promise<Reservation> {
   const balance = await getBalance(trx, req.accountId);
-  const estimated = req.items.reduce((a, b) => a + b, 0);
-  let remaining = balance.available;
-  const funded: boolean[] = [];
-  let stopped = false;
-  for (const price of req.items) {
-    if (!stopped && price <= remaining) {
-      funded.push(true);
-      remaining -= price;
-    } else {
-      stopped = true;
-      funded.push(false);
-    }
-  }
-  const reserved = balance.available - remaining;
+  const { funded, reserved, estimated } = fundInOrder(balance.available, req.items);
+  const remaining = balance.available - reserved;
   if (req.items.length === 0 || !funded[0]) {
     throw new AppError('insufficient_credits', 'Not enough credits to fund this action.', {
       required_credits: formatCredits(req.items[0] ?? 0),

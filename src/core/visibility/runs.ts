@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { PlatformName } from '../../platforms/types.ts';
 import { enqueueJobs, cancelJobsFor } from '../../jobs/queue.ts';
 import type { ActionContext } from '../billing/actions.ts';
-import { lockAccount, releaseCharge, reserveCharge } from '../billing/ledger.ts';
+import { fundInOrder, getBalance, lockAccount, releaseCharge, reserveCharge } from '../billing/ledger.ts';
 import { AppError } from '../errors.ts';
 import { newId, nowIso } from '../ids.ts';
 import { formatCredits } from '../money.ts';
@@ -180,6 +180,31 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
   }
   deps.onQueued?.();
   return createResponseFor(store, ctx.accountId, runId, false);
+}
+
+/**
+ * What a create with this body would do, free and without writing anything: the same plan (so
+ * the same 400s), the same prices and the same funding rule (fundInOrder) against the current
+ * balance. A create made right after, with nothing else spending in between, reserves exactly
+ * `would_reserve_credits` for `fundable_probe_count` probes. The idempotency_key is accepted
+ * and ignored: an estimate never replays a run.
+ */
+export async function estimateVisibilityRun(deps: VisibilityDeps, accountId: string, input: CreateRunInput) {
+  const plan = planRun(input, deps.catalog, deps.isAvailable);
+  const balance = await getBalance(deps.store.db, accountId);
+  const available = Math.max(0, balance.available);
+  const { funded, reserved, estimated } = fundInOrder(available, plan.probes.map((p) => p.price));
+  const fundable = funded.filter(Boolean).length;
+  return {
+    estimated_credits: formatCredits(estimated),
+    probe_count: plan.probes.length,
+    available_credits: formatCredits(available),
+    fundable_probe_count: fundable,
+    would_reserve_credits: formatCredits(reserved),
+    would_be_status: fundable === 0 ? 'insufficient' : fundable < plan.probes.length ? 'partially_queued' : 'queued',
+    prompt_count: plan.promptCount,
+    platform_count: plan.platformCount,
+  } as const;
 }
 
 /**

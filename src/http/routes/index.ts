@@ -7,6 +7,7 @@ import getUsage from './usage/get-usage.ts';
 import listActivity from './activity/list-activity.ts';
 import listModels from './visibility/list-models.ts';
 import createRun from './visibility/create-run.ts';
+import estimateRun from './visibility/estimate-run.ts';
 import getRun from './visibility/get-run.ts';
 import listRuns from './visibility/list-runs.ts';
 import cancelRun from './visibility/cancel-run.ts';
@@ -27,7 +28,7 @@ import createCiRun from './content/create-run.ts';
 import listCiRuns from './content/list-runs.ts';
 import getCiRun from './content/get-run.ts';
 
-const ROUTES = [getUsage, listActivity, listModels, createRun, listRuns, getRun, cancelRun, exportRun, listTests, getTest, createTest, updateTest,
+const ROUTES = [getUsage, listActivity, listModels, estimateRun, createRun, listRuns, getRun, cancelRun, exportRun, listTests, getTest, createTest, updateTest,
   deleteTest, runTest, testHistory, reportsByUrl, serializePage,
   suggestPrompts, discoverTrends, scoreContent, createCiRun, listCiRuns, getCiRun];
 
