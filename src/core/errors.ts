@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   fetch_blocked: { status: 400, message: 'The URL points at an address this server may not fetch.' },
   unauthorized: { status: 401, message: 'Missing or invalid API key.' },
   mcp_token_not_allowed: { status: 401, message: 'MCP tokens are accepted only by the MCP endpoint.' },
+  api_key_not_allowed: { status: 401, message: 'API keys are not accepted by the MCP endpoint; use an MCP token (svc_mcp_live_…, `sightline keys create --mcp`).' },
   insufficient_credits: { status: 402, message: 'Not enough credits for this action.' },
   missing_scope: { status: 403, message: 'The API key lacks the scope this endpoint requires.' },
   account_suspended: { status: 403, message: 'The account is suspended.' },

@@ -44,7 +44,8 @@ export const clampedInt = (def: number, min: number, max: number) =>
     .number()
     .int()
     .optional()
-    .transform((v) => (v === undefined ? def : Math.min(max, Math.max(min, v))));
+    .transform((v) => (v === undefined ? def : Math.min(max, Math.max(min, v))))
+    .describe(`${min}..${max}, default ${def}; a value out of range is clamped`);
 
 /**
  * A filter query parameter (status, kind, test_type). Any string passes the schema; a value that

@@ -24,18 +24,37 @@ import { jsonRpcMessages, McpActivity } from './activity.ts';
 import { argumentsHoldNul, argumentsInvalid, argumentsUnknown, toolFailure, type ToolFailure } from './errors.ts';
 import { findNulByte } from '../text/nul-bytes.ts';
 import { extraFields } from '../http/unknown-fields.ts';
-import { inputJsonSchema, MCP_TOOLS, TOOLS_BY_NAME } from './tools.ts';
+import { inputJsonSchema, MCP_TOOLS, outputJsonSchema, TOOLS_BY_NAME } from './tools.ts';
 
 export { MCP_TOOLS } from './tools.ts';
+
+/** What an agent is told when it connects: how a study is run, and what costs credits. */
+export const INSTRUCTIONS = [
+  'sightline measures whether AI assistants (ChatGPT, Perplexity, Gemini, Grok, Claude, DeepSeek) mention and cite a brand, and what to change on a page so they do.',
+  'To run a visibility study: (1) list_visibility_models for platforms, models and credits per probe; optionally suggest_prompts (1 credit) for prompts worth asking;',
+  '(2) estimate_visibility_run with the exact arguments you will create with (free): it answers estimated_credits, available_credits, fundable_probe_count and would_be_status;',
+  '(3) create_visibility_run with the same arguments and an idempotency_key (so a retry never pays twice): it reserves credits probe by probe;',
+  '(4) poll get_visibility_run until status is completed, partially_completed, failed or cancelled (probes take seconds to minutes; cancel_visibility_run stops queued probes and releases their credits);',
+  '(5) read the summary (mention_rate, visibility_band, share_of_voice, competitors, cited_domains) and, with include_probes, each probe; get_visibility_probe gives one probe\'s full answer and citations.',
+  'Every tool description states its cost; tools marked readOnlyHint never spend credits. Use create_tracked_test to repeat a study on a schedule and get_test_history to follow it.',
+  'Errors come back as tool errors whose text is JSON {"error", "message", …}: insufficient_credits (402) carries required_credits and available_credits; validation_error lists each bad argument under detail.',
+].join(' ');
 
 const text = (value: unknown): CallToolResult['content'] => [{ type: 'text', text: toJson(value) }];
 
 function buildServer(core: Core, principal: Principal, request: FastifyRequest, activity: McpActivity): Server {
-  const server = new Server({ name: 'sightline', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const server = new Server({ name: 'sightline', version: '1.0.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   // A token only sees the tools it may call.
   const visible = MCP_TOOLS.filter((t) => (t.scope ? principal.scopes.has(t.scope) : !t.listedFor || t.listedFor.some((s) => principal.scopes.has(s))));
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: visible.map((t) => ({ name: t.name, description: t.description, inputSchema: inputJsonSchema(t) as { type: 'object' } })),
+    tools: visible.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      annotations: { title: t.title, ...t.annotations },
+      inputSchema: inputJsonSchema(t) as { type: 'object' },
+      outputSchema: outputJsonSchema(t) as { type: 'object' },
+    })),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (call, extra): Promise<CallToolResult> => {
@@ -58,7 +77,7 @@ function buildServer(core: Core, principal: Principal, request: FastifyRequest, 
       } else {
         const result = await tool.run(parsed!.data, ctx, core, principal);
         activity.record(tool.action, 200, ctx.credits);
-        return { content: text(result) };
+        return { content: text(result), structuredContent: result as Record<string, unknown> };
       }
     } catch (err) {
       failure = toolFailure(err, request.id, request.log, call.params.name);

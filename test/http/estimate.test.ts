@@ -3,8 +3,7 @@
 // none; the same 400s as the create; the MCP tool answers the same quote.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { connectMcp } from '../helpers/mcp-client.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 
 const ESTIMATE = '/v1/visibility/runs/estimate';
@@ -97,8 +96,7 @@ describe('visibility run estimate', () => {
     const http = (await s.request('POST', ESTIMATE, { key, body: BODY })).json();
     const base = await s.app.listen({ port: 0, host: '127.0.0.1' });
     const token = await s.key(accountId, { kind: 'mcp' });
-    const client = new Client({ name: 'estimate-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    const client = await connectMcp(base, token);
     const r: any = await client.callTool({ name: 'estimate_visibility_run', arguments: BODY });
     assert.deepEqual(JSON.parse(r.content[0].text), http);
     await client.close();

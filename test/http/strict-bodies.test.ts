@@ -3,8 +3,7 @@
 // Fastify's own router errors (414 for an over-long path parameter) come out in the API's shape.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { connectMcp } from '../helpers/mcp-client.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 
 describe('strict request bodies', () => {
@@ -72,8 +71,7 @@ describe('strict request bodies', () => {
     const base = await s.app.listen({ port: 0, host: '127.0.0.1' });
     const { accountId } = await s.account({ credits: 20 });
     const token = await s.key(accountId, { kind: 'mcp' });
-    const client = new Client({ name: 'strict-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    const client = await connectMcp(base, token);
     const { tools } = await client.listTools();
     assert.ok(tools.length >= 20);
     for (const t of tools) {

@@ -126,6 +126,7 @@ function checkTokenShape(raw: string | undefined, surface: 'api' | 'mcp'): asser
   if (!raw) throw new AppError('unauthorized', 'Missing bearer API key.');
   const expectedPrefix = surface === 'api' ? API_KEY_PREFIX : MCP_KEY_PREFIX;
   if (surface === 'api' && raw.startsWith(MCP_KEY_PREFIX)) throw new AppError('mcp_token_not_allowed');
+  if (surface === 'mcp' && raw.startsWith(API_KEY_PREFIX)) throw new AppError('api_key_not_allowed');
   if (!raw.startsWith(expectedPrefix) || raw.length < expectedPrefix.length + 32 || raw.length > 256) {
     throw new AppError('unauthorized', 'Invalid API key.');
   }

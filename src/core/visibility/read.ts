@@ -213,6 +213,30 @@ function renderProbe(p: ProbeRow, opts: { results: boolean; raw: boolean }) {
   return out;
 }
 
+const PROBE_COLUMNS = [
+  'id', 'seq', 'prompt', 'platform', 'model', 'engine', 'language', 'country', 'target_entity', 'status', 'price',
+  'reported_model', 'brand_mentioned', 'text_mentioned', 'citation_mentioned', 'mention_position', 'list_rank',
+  'competitors', 'citations', 'error_code', 'error_message', 'attempts', 'started_at', 'completed_at', 'repeat', 'analysis',
+] as const;
+
+/**
+ * One probe of a run with its full answer, citations and analysis: what an agent reads after a
+ * run without pulling every answer of the run (include_results). 404 unless both the run and the
+ * probe belong to the account.
+ */
+export async function getVisibilityProbe(store: Store, accountId: string, runId: string, probeId: string) {
+  const p = (await store.db
+    .selectFrom('visibility_probes')
+    .select(PROBE_COLUMNS)
+    .select(['answer'])
+    .where('id', '=', probeId)
+    .where('run_id', '=', runId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst()) as ProbeRow | undefined;
+  if (!p) throw new AppError('not_found', `Probe ${probeId} of visibility run ${runId} not found.`);
+  return { run_id: runId, ...renderProbe(p, { results: true, raw: false }) };
+}
+
 export async function getVisibilityRun(
   store: Store,
   accountId: string,
@@ -225,11 +249,7 @@ export async function getVisibilityRun(
   const withResults = !!(opts.includeResults || opts.includeRaw);
   let q = store.db
     .selectFrom('visibility_probes')
-    .select([
-      'id', 'seq', 'prompt', 'platform', 'model', 'engine', 'language', 'country', 'target_entity', 'status', 'price',
-      'reported_model', 'brand_mentioned', 'text_mentioned', 'citation_mentioned', 'mention_position', 'list_rank',
-      'competitors', 'citations', 'error_code', 'error_message', 'attempts', 'started_at', 'completed_at', 'repeat', 'analysis',
-    ])
+    .select(PROBE_COLUMNS)
     .where('run_id', '=', runId);
   if (withResults) q = q.select(['answer']);
   if (opts.includeRaw) q = q.select(['raw']);

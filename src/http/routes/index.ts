@@ -9,6 +9,7 @@ import listModels from './visibility/list-models.ts';
 import createRun from './visibility/create-run.ts';
 import estimateRun from './visibility/estimate-run.ts';
 import getRun from './visibility/get-run.ts';
+import getProbe from './visibility/get-probe.ts';
 import listRuns from './visibility/list-runs.ts';
 import cancelRun from './visibility/cancel-run.ts';
 import listTests from './tests/list-tests.ts';
@@ -28,7 +29,7 @@ import createCiRun from './content/create-run.ts';
 import listCiRuns from './content/list-runs.ts';
 import getCiRun from './content/get-run.ts';
 
-const ROUTES = [getUsage, listActivity, listModels, estimateRun, createRun, listRuns, getRun, cancelRun, exportRun, listTests, getTest, createTest, updateTest,
+const ROUTES = [getUsage, listActivity, listModels, estimateRun, createRun, listRuns, getRun, getProbe, cancelRun, exportRun, listTests, getTest, createTest, updateTest,
   deleteTest, runTest, testHistory, reportsByUrl, serializePage,
   suggestPrompts, discoverTrends, scoreContent, createCiRun, listCiRuns, getCiRun];
 

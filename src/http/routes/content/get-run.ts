@@ -13,8 +13,8 @@ export default defineRoute({
   tags: ['content_intelligence'],
   action: 'content_intelligence.runs.read',
   scope: 'runs:read',
-  params: z.object({ run_id: z.string().max(INPUT_LIMITS.id) }),
-  querystring: z.object({ include_result: queryBool }),
+  params: z.object({ run_id: z.string().max(INPUT_LIMITS.id).describe('Content Intelligence run id (ci_…)') }),
+  querystring: z.object({ include_result: queryBool.describe('true adds the full analysis as result') }),
   response: CiRun.extend({ result: z.object({}).passthrough().nullable().optional() }),
   errors: [404, 422],
   handler: async ({ params, query, request }, core) =>

@@ -16,7 +16,7 @@ export default defineRoute({
   scope: 'runs:read',
   querystring: z.object({
     limit: clampedInt(20, 1, 100),
-    starting_after: z.string().max(INPUT_LIMITS.id).optional(),
+    starting_after: z.string().max(INPUT_LIMITS.id).optional().describe('Cursor: the next_starting_after of the previous page (a run id)'),
     status: filterParam(CI_STATUSES),
   }),
   response: z.object({ object: z.literal('list'), runs: z.array(CiRun), has_more: z.boolean(), next_starting_after: z.string().nullable() }),

@@ -14,7 +14,7 @@ export default defineRoute({
   action: 'reports.by_url.read',
   scope: 'runs:read',
   querystring: z.object({
-    url: z.string().max(INPUT_LIMITS.url),
+    url: z.string().max(INPUT_LIMITS.url).describe('URL to find reports for; matched after normalization (scheme and host lowercased, fragment and trailing slash dropped)'),
     test_type: filterParam(TEST_TYPES),
     days: clampedInt(90, 1, 3650),
     limit: clampedInt(5, 1, 20),

@@ -11,7 +11,7 @@ export default defineRoute({
   action: 'tests.delete',
   scope: null,
   listedFor: ['visibility:runs:create', 'content_intelligence:runs:create'],
-  params: z.object({ test_id: z.string().max(64) }),
+  params: z.object({ test_id: z.string().max(64).describe('Saved test id (test_…)') }),
   response: z.object({ id: z.string(), deleted: z.literal(true) }),
   errors: [404],
   handler: async ({ params, request }, core) => deleteTrackedTest(core.tracking, request.principal!, params.test_id),

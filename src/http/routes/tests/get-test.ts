@@ -12,7 +12,7 @@ export default defineRoute({
   tags: ['tests'],
   action: 'tests.read',
   scope: 'tests:read',
-  params: z.object({ test_id: z.string().max(INPUT_LIMITS.id) }),
+  params: z.object({ test_id: z.string().max(64).describe('Saved test id (test_…)') }),
   response: SavedTest.extend({ runs: z.array(z.object({}).passthrough()) }),
   errors: [404],
   handler: async ({ params, request }, core) => getTestWithRuns(core.store, actionContext(request).accountId, params.test_id),

@@ -13,8 +13,8 @@ export default defineRoute({
   action: 'tests.runs.create',
   scope: null,
   listedFor: ['visibility:runs:create', 'content_intelligence:runs:create'],
-  params: z.object({ test_id: z.string().max(64) }),
-  body: z.object({ idempotency_key: z.string().max(160).optional() }).nullish(),
+  params: z.object({ test_id: z.string().max(64).describe('Saved test id (test_…)') }),
+  body: z.object({ idempotency_key: z.string().max(160).optional().describe('Retry-safe key: the same key gives the same run, charged once') }).nullish(),
   response: z.object({ run_id: z.string(), status: z.string(), test_id: z.string() }).passthrough(),
   errors: [400, 402, 404, 422],
   handler: async ({ params, body, request }, core) =>

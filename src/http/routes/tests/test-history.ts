@@ -13,7 +13,7 @@ export default defineRoute({
   tags: ['tests'],
   action: 'tests.history',
   scope: 'tests:read',
-  params: z.object({ test_id: z.string().max(64) }),
+  params: z.object({ test_id: z.string().max(64).describe('Saved test id (test_…)') }),
   querystring: z.object({
     days: clampedInt(90, 1, 730),
     window: filterParam(HISTORY_WINDOWS),

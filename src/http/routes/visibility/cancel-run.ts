@@ -13,7 +13,7 @@ export default defineRoute({
   tags: ['visibility'],
   action: 'visibility.runs.cancel',
   scope: 'visibility:runs:create',
-  params: z.object({ run_id: z.string().max(INPUT_LIMITS.id) }),
+  params: z.object({ run_id: z.string().max(INPUT_LIMITS.id).describe('Visibility run id (vis_…)') }),
   response: CompactRun,
   errors: [404],
   handler: async ({ params, request }, core) => {

@@ -14,8 +14,8 @@ const Repeats = z.number().int().min(1).max(MAX_REPEATS);
 export const CreateVisibilityRunBody = z.object({
   url: z.string().max(INPUT_LIMITS.url).describe('Target URL being evaluated'),
   target_entity: z.string().max(INPUT_LIMITS.name).describe('Brand, product or entity to detect'),
-  prompts: z.array(Prompt).max(2000).optional(),
-  platforms: z.array(Platform).max(50).optional(),
+  prompts: z.array(Prompt).max(2000).optional().describe('Matrix mode: questions to ask every platform (≤ 500 characters each); with platforms, instead of probes'),
+  platforms: z.array(Platform).max(50).optional().describe('Matrix mode: platforms to ask every prompt'),
   probes: z
     .array(
       z.object({
@@ -29,13 +29,14 @@ export const CreateVisibilityRunBody = z.object({
       }),
     )
     .max(2000)
-    .optional(),
+    .optional()
+    .describe('Explicit mode: each probe with its own platform, model, language, country and target; instead of prompts and platforms'),
   models: z.record(z.string().max(INPUT_LIMITS.model), z.string().max(INPUT_LIMITS.model)).optional().describe('Matrix mode: platform → model id or default/latest/prior'),
   repeats: Repeats.optional().describe('Ask each (prompt, platform) probe this many times, as separate billed probes (default 1)'),
-  competitors: z.array(z.string().max(INPUT_LIMITS.name)).max(10).optional(),
-  language: z.string().max(INPUT_LIMITS.language).optional(),
-  country: z.string().max(INPUT_LIMITS.country).optional(),
-  idempotency_key: z.string().max(INPUT_LIMITS.idempotencyKey).optional(),
+  competitors: z.array(z.string().max(INPUT_LIMITS.name)).max(10).optional().describe('Competitor names to count in every answer (at most 10)'),
+  language: z.string().max(INPUT_LIMITS.language).optional().describe('Answer language (e.g. en, de); default en'),
+  country: z.string().max(INPUT_LIMITS.country).optional().describe('Country the question is asked from (e.g. US, DE); default US'),
+  idempotency_key: z.string().max(INPUT_LIMITS.idempotencyKey).optional().describe('Retry-safe key: the same key with the same body returns the same run, charged once'),
 });
 
 export const CreateVisibilityRunResponse = z.object({

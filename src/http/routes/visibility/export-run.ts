@@ -16,7 +16,7 @@ export default defineRoute({
   tags: ['visibility'],
   action: 'visibility.runs.export',
   scope: 'runs:read',
-  params: z.object({ run_id: z.string().max(64) }),
+  params: z.object({ run_id: z.string().max(64).describe('Visibility run id (vis_…)') }),
   querystring: z.object({ format: filterParam(FORMATS) }),
   response: z.string().describe('text/csv or application/x-ndjson, UTF-8'),
   errors: [400, 404, 422],

@@ -38,8 +38,12 @@ export default defineRoute({
   tags: ['visibility'],
   action: 'visibility.runs.read',
   scope: 'runs:read',
-  params: z.object({ run_id: z.string().max(INPUT_LIMITS.id) }),
-  querystring: z.object({ include_probes: queryBool, include_results: queryBool, include_raw: queryBool }),
+  params: z.object({ run_id: z.string().max(INPUT_LIMITS.id).describe('Visibility run id (vis_…)') }),
+  querystring: z.object({
+    include_probes: queryBool.describe('true adds the probe list (status, mentions, citations, analysis per probe)'),
+    include_results: queryBool.describe('true adds each probe with its full answer text (implies include_probes)'),
+    include_raw: queryBool.describe("true adds each provider's raw response (debugging)"),
+  }),
   response: CompactRun,
   errors: [404, 422],
   handler: async ({ params, query, request }, core) =>

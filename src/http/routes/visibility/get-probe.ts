@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { INPUT_LIMITS } from '../../../core/limits.ts';
+import { getVisibilityProbe } from '../../../core/visibility/read.ts';
+import { actionContext } from '../../plugins/auth.ts';
+import { defineRoute } from '../../schemas.ts';
+
+const Credits = z.string().describe('Decimal credits with two places');
+
+export const Probe = z
+  .object({
+    probe_id: z.string(),
+    prompt: z.string(),
+    repeat: z.number().int().describe('1..repeats: which asking of this (prompt, platform) it is'),
+    platform: z.string(),
+    model: z.string(),
+    engine: z.enum(['live', 'sandbox']),
+    language: z.string(),
+    country: z.string(),
+    target_entity: z.string(),
+    status: z.enum(['queued', 'running', 'succeeded', 'errored', 'cancelled', 'skipped']),
+    brand_mentioned: z.boolean().nullable(),
+    citation_mentioned: z.boolean().nullable(),
+    mention_position: z.number().int().nullable().describe('Character offset of the first mention, or null'),
+    list_rank: z.number().int().nullable().describe('Rank of the brand in a numbered or bulleted list of the answer, or null'),
+    competitors: z.array(z.string()).describe('Competitors the answer mentions'),
+    citations: z.array(z.object({ title: z.string().nullable().optional(), url: z.string(), domain: z.string() }).passthrough()),
+    error: z.object({ code: z.string(), message: z.string().nullable() }).nullable(),
+    credits: z.object({ reserved: Credits, settled: Credits, released: Credits }),
+    answer: z.string().nullable().optional().describe('The full answer (with include_results, and always on the single probe read)'),
+  })
+  .passthrough();
+
+export default defineRoute({
+  method: 'GET',
+  url: '/v1/visibility/runs/:run_id/probes/:probe_id',
+  summary: "Read one probe of a visibility run with its full answer, citations and analysis",
+  tags: ['visibility'],
+  action: 'visibility.probes.read',
+  scope: 'runs:read',
+  params: z.object({ run_id: z.string().max(INPUT_LIMITS.id).describe('Visibility run id (vis_…)'), probe_id: z.string().max(INPUT_LIMITS.id).describe('Probe id (probe_…), from the run read with include_probes') }),
+  response: Probe.extend({ run_id: z.string() }),
+  errors: [404, 422],
+  handler: ({ params, request }, core) => getVisibilityProbe(core.store, actionContext(request).accountId, params.run_id, params.probe_id),
+});

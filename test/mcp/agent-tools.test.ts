@@ -1,0 +1,149 @@
+// MCP tools an agent can plan with: titles, annotations, described parameters, output schemas
+// that the SDK client validates every structuredContent against, the credit cost in every
+// billable tool's description, server instructions, one probe's full answer, and the specific
+// error for an API key sent to /mcp. Every tool is called once through the real SDK client.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connectMcp } from '../helpers/mcp-client.ts';
+import { startTestServer, type TestServer } from '../helpers/harness.ts';
+import { serveFixtureSite } from '../http/content-sites.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
+
+// Tools that spend credits: each description must say what it costs.
+const BILLABLE = ['create_visibility_run', 'run_tracked_test', 'create_tracked_test', 'serialize_page', 'suggest_prompts', 'discover_trends', 'score_content', 'create_content_intelligence_run'];
+
+describe('MCP tools for agents', () => {
+  let site: FixtureServer;
+  let s: TestServer;
+  let base: string;
+  before(async () => {
+    site = await serveFixtureSite('acme-pm.test');
+    s = await startTestServer({ SIGHTLINE_FETCH_ALLOW: `127.0.0.1:${site.port}` });
+    base = await s.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => {
+    await s.close();
+    await site.close();
+  });
+
+  const connect = (token: string) => connectMcp(base, token);
+
+  test('every tool has a title, four annotations, described parameters and an object output schema; billable ones state their cost', async () => {
+    const { accountId } = await s.account();
+    const client = await connect(await s.key(accountId, { kind: 'mcp' }));
+    const instructions = client.getInstructions() ?? '';
+    for (const step of ['estimate_visibility_run', 'create_visibility_run', 'get_visibility_run', 'get_visibility_probe']) assert.ok(instructions.includes(step), step);
+    assert.ok(instructions.indexOf('estimate_visibility_run') < instructions.indexOf('(3) create_visibility_run'));
+    const { tools } = await client.listTools();
+    assert.ok(tools.length >= 25, String(tools.length));
+    for (const t of tools) {
+      assert.ok(t.title && t.title.length > 3, `${t.name} title`);
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+        assert.equal(typeof t.annotations?.[hint], 'boolean', `${t.name} ${hint}`);
+      }
+      assert.equal(t.outputSchema?.type, 'object', `${t.name} outputSchema`);
+      for (const [name, prop] of Object.entries<any>(t.inputSchema.properties ?? {})) {
+        assert.ok(typeof prop.description === 'string' && prop.description.length > 5, `${t.name}.${name} has no description`);
+      }
+      if (t.annotations!.readOnlyHint) assert.equal(t.annotations!.destructiveHint, false, t.name);
+    }
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    for (const name of BILLABLE) assert.match(byName.get(name)!.description!, /credit/i, `${name} states its cost`);
+    assert.equal(byName.get('estimate_visibility_run')!.annotations!.readOnlyHint, true);
+    assert.equal(byName.get('create_visibility_run')!.annotations!.readOnlyHint, false);
+    assert.equal(byName.get('create_visibility_run')!.annotations!.openWorldHint, true);
+    assert.equal(byName.get('delete_tracked_test')!.annotations!.destructiveHint, true);
+    assert.equal(byName.get('cancel_visibility_run')!.annotations!.idempotentHint, true);
+    assert.equal(byName.get('get_usage')!.annotations!.openWorldHint, false);
+    await client.close();
+  });
+
+  test('a study as the instructions describe it, and every tool once, each answer valid against its output schema', async () => {
+    const { accountId, key } = await s.account({ credits: 200 });
+    const client = await connect(await s.key(accountId, { kind: 'mcp' }));
+    const called = new Set<string>();
+    // The client keeps each tool's output validator from tools/list: list first.
+    const { tools } = await client.listTools();
+    // callTool validates structuredContent against the tool's outputSchema and throws when it
+    // does not match, so each call below is also a schema check.
+    const call = async (name: string, args: Record<string, unknown> = {}) => {
+      const r: any = await client.callTool({ name, arguments: args });
+      assert.ok(!r.isError, `${name}: ${r.content?.[0]?.text}`);
+      assert.ok(r.structuredContent, `${name} has structuredContent`);
+      assert.deepEqual(r.structuredContent, JSON.parse(r.content[0].text), name);
+      called.add(name);
+      return r.structuredContent;
+    };
+    const study = {
+      url: 'https://acme.example',
+      target_entity: 'Acme',
+      competitors: ['Globex'],
+      prompts: ['best anvils [[sandbox:mention]]', 'anvil makers'],
+      platforms: ['openai', 'claude'],
+    };
+    await call('list_visibility_models');
+    const quote = await call('estimate_visibility_run', study);
+    assert.equal(quote.would_be_status, 'queued');
+    const created = await call('create_visibility_run', { ...study, idempotency_key: 'study-1' });
+    assert.equal(created.reserved_credits, quote.would_reserve_credits);
+    await s.waitForRun(key, created.run_id);
+    const run = await call('get_visibility_run', { run_id: created.run_id, include_probes: true });
+    assert.equal(run.status, 'completed');
+    const probe = await call('get_visibility_probe', { run_id: created.run_id, probe_id: run.probes[0].probe_id });
+    assert.equal(probe.probe_id, run.probes[0].probe_id);
+    assert.equal(typeof probe.answer, 'string');
+    assert.ok(probe.answer.length > 20);
+    assert.ok(Array.isArray(probe.citations));
+    const missing: any = await client.callTool({ name: 'get_visibility_probe', arguments: { run_id: created.run_id, probe_id: 'probe_nope' } });
+    assert.equal(JSON.parse(missing.content[0].text).error, 'not_found');
+
+    await call('list_visibility_runs');
+    await call('export_visibility_run', { run_id: created.run_id });
+    const queued = await call('create_visibility_run', { ...study, prompts: ['slow [[sandbox:delay=3000]]'] });
+    const cancelled = await call('cancel_visibility_run', { run_id: queued.run_id });
+    assert.equal(cancelled.run_id, queued.run_id);
+    const tests = await call('list_tests');
+    await call('get_test', { test_id: tests.tests[0].id });
+    await call('get_reports_by_url', { url: 'https://acme.example' });
+    const tracked = await call('create_tracked_test', {
+      test_type: 'ai_citations',
+      definition: { url: 'https://tracked.example', target_entity: 'Acme', prompts: ['anvils'], platforms: ['openai'] },
+    });
+    await call('update_tracked_test', { test_id: tracked.id, name: 'Anvils weekly' });
+    const now = await call('run_tracked_test', { test_id: tracked.id });
+    await s.waitForRun(key, now.run_id);
+    await call('get_test_history', { test_id: tracked.id });
+    await call('delete_tracked_test', { test_id: tracked.id });
+
+    const page = site.url('/blog/project-management-guide');
+    await call('serialize_page', { url: page, max_chars: 500 });
+    await call('suggest_prompts', { url: page, count: 3 });
+    const trends = await call('discover_trends', { url: page, max_trends: 3 });
+    await call('score_content', { url: page, trends: trends.trends.map((t: any) => t.name) });
+    const ci = await call('create_content_intelligence_run', { url: page });
+    for (let i = 0; i < 100; i++) {
+      const r = await call('get_content_intelligence_run', { run_id: ci.run_id, include_result: true });
+      if (!['queued', 'running'].includes(r.status)) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    await call('list_content_intelligence_runs');
+    await call('get_usage');
+    await call('list_activity');
+
+    assert.deepEqual(tools.map((t) => t.name).filter((n) => !called.has(n)), [], 'every tool was called');
+    await client.close();
+  });
+
+  test('an API key sent to /mcp is 401 api_key_not_allowed (the mirror of mcp_token_not_allowed)', async () => {
+    const { key } = await s.account();
+    const res = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    assert.equal(res.status, 401);
+    const body: any = await res.json();
+    assert.equal(body.detail.error, 'api_key_not_allowed');
+    assert.match(body.detail.message, /MCP token/);
+  });
+});
