@@ -136,7 +136,7 @@ export function createCore(opts: CoreOptions): Core {
       // Every process that works the queue also takes due slots of tracked tests: the database
       // makes each slot one run however many processes do (tracking/scheduler.ts).
       if (opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS > 0) {
-        scheduler = new Scheduler(tracking, { intervalMs: opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS, onError: opts.onWorkerError });
+        scheduler = new Scheduler(tracking, { intervalMs: opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS, onError: opts.onWorkerError, log: opts.jobLog });
         scheduler.start();
       }
       return worker;
