@@ -97,7 +97,7 @@ export function trendQuestions(name: string, other: string | null, lang: Lang): 
 }
 
 /** Coverage of one trend by the page, with the gap and a concrete action. */
-export function assessTrend(doc: PageDocument, name: string, tokens: string[], lang: Lang, question: string): TrendCoverage {
+export function assessTrend(doc: PageDocument, name: string, tokens: string[], lang: Lang, question?: string): TrendCoverage {
   const m = measureMentions(doc, tokens, lang);
   const coverage = Math.min(
     100,
@@ -107,13 +107,13 @@ export function assessTrend(doc: PageDocument, name: string, tokens: string[], l
   let action: string;
   if (m.mentions === 0 && !m.inSection && !m.inTitle) {
     gap = `Not mentioned on the page.`;
-    action = `Add an H2 section "${cap(name)}" that opens with a 40–60 word answer to "${question}", then give specifics in a list or table.`;
+    action = `Add an H2 section "${cap(name)}" that opens with a 40–60 word answer${question ? ` to "${question}"` : ''}, then give specifics in a list or table.`;
   } else if (!m.inSection) {
     gap = `Mentioned ${m.mentions} time${m.mentions === 1 ? '' : 's'} but no H2/H3 section covers it.`;
-    action = `Add an H2 "${question.replace(/[?？]\s*$/, '').trim()}" with a 40–60 word answer-first paragraph and supporting data.`;
+    action = `Add an H2 "${question ? question.replace(/[?？]\s*$/, '').trim() : cap(name)}" with a 40–60 word answer-first paragraph and supporting data.`;
   } else if (!m.inQuestion) {
     gap = `Has the section "${m.inSection}" but no question-style heading or FAQ entry.`;
-    action = `Add "${question}" to an FAQ section with a direct 40–60 word answer.`;
+    action = question ? `Add "${question}" to an FAQ section with a direct 40–60 word answer.` : `Add a question about ${name} to an FAQ section with a direct 40–60 word answer.`;
   } else if (m.mentions < 3) {
     gap = `Covered in a section but only briefly (${m.mentions} mention${m.mentions === 1 ? '' : 's'}).`;
     action = `Expand the "${m.inSection}" section with a statistic, its source and an example.`;

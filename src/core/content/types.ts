@@ -11,6 +11,8 @@ export interface SiteLoader {
   loadPage(url: string): Promise<LoadedPage | null>;
   /** Fetch a small text resource: robots.txt, llms.txt, sitemap.xml. */
   fetchText(url: string): Promise<FetchedText | null>;
+  /** Fetch a page again, uncached, with another User-Agent (a crawler's), and extract it. */
+  fetchAs?(url: string, userAgent: string): Promise<{ status: number; words: number; title: string | null; text: string } | null>;
 }
 
 export interface LoadedPage {
@@ -28,7 +30,8 @@ export interface FetchedText {
 export type Generator = 'offline';
 export type Band = 'Poor' | 'Fair' | 'Good' | 'Strong';
 export type Priority = 'high' | 'medium' | 'low';
-export type PageType = 'article' | 'product' | 'documentation' | 'service' | 'listing' | 'forum' | 'home';
+/** listing = search results and archives; collection = a shop's category of products. */
+export type PageType = 'article' | 'product' | 'collection' | 'listing' | 'documentation' | 'service' | 'forum' | 'home';
 
 /** Band of an integer 0..100 score, as API-NOTES fixes it. */
 export function bandOf(score: number): Band {
@@ -49,9 +52,11 @@ export interface Recommendation {
   priority: Priority;
   title: string;
   recommendation: string;
-  /** Estimated gain in overall score points (integer) if the recommendation is carried out. */
+  /** Gain in overall score points (integer): the page scored again with the signal fixed, minus the score now. */
   expected_impact: number;
   signal: string;
+  /** The score component the signal belongs to (absent on audit recommendations). */
+  component?: string;
 }
 
 export interface TrendInput {
@@ -123,8 +128,12 @@ export interface ContentScore {
   recommendations: Recommendation[];
   top_recommendations: string[];
   signals: import('./signals.ts').PageSignals;
-  /** The sub-scores the overall score is weighted from. */
-  components: { depth: number; freshness: number; structure: number; citability: number; metadata: number; trend_coverage: number };
+  /** Every point of the overall score by named signal: overall_score is the rounded sum of `points`. */
+  score_breakdown: import('./score.ts').ScorePoint[];
+  /** robots.txt and page directives as the AI crawlers meet them (null when not checked). */
+  crawl_access: import('./crawlers.ts').CrawlFacts | null;
+  /** The component scores (0..100) of the breakdown. */
+  components: { depth: number; freshness: number; structure: number; citability: number; metadata: number; trend_coverage: number; trust: number; access: number };
   generator: Generator;
 }
 
@@ -136,22 +145,17 @@ export interface AuditCheck {
   detail: string;
 }
 
-export interface CrawlerRule {
-  agent: string;
-  purpose: string;
-  allowed: boolean;
-  /** The robots.txt line that decided, e.g. "Disallow: /" (null when no rule matched). */
-  rule: string | null;
-  line: number | null;
-}
-
 export interface AuditResult {
   url: string;
   generator: Generator;
   score: number;
   band: Band;
   checks: AuditCheck[];
-  crawlers: CrawlerRule[];
+  crawlers: import('./crawlers.ts').CrawlerAccess[];
+  robots_txt: import('./crawlers.ts').RobotsReport;
+  crawl_access: import('./crawlers.ts').CrawlFacts;
+  /** The page fetched again as each major search crawler; null when the loader cannot set a user agent. */
+  crawler_fetch: import('./access.ts').RefetchResult[] | null;
   llms_txt: { present: boolean; valid: boolean; title: string | null; summary: string | null; sections: number; links: number; errors: string[] };
   sitemap: { url: string | null; found: boolean; lists_page: boolean | null; url_count: number };
   json_ld: { types: string[]; errors: number };
