@@ -140,7 +140,7 @@ export const REWARDS: Reward[] = [
     signal: 'answer_first',
     component: 'citability',
     label: 'Direct answer early',
-    weights: [8, 4, 4, 0, 6, 6, 0, 6],
+    weights: [8, 4, 2, 0, 6, 6, 0, 6],
     value: ({ s }) => (s.citability.answer_first ? 1 : 0),
     evidence: ({ s }) => (s.citability.answer_first ? `Opens with a ${s.citability.lead_paragraph_words}-word answer paragraph.` : s.citability.lead_paragraph_words ? `The first paragraph (${s.citability.lead_paragraph_words} words) is not a direct answer.` : 'No opening paragraph.'),
     fix: ({ s }) => void (s.citability.answer_first = true),
@@ -149,7 +149,7 @@ export const REWARDS: Reward[] = [
     signal: 'named_sources',
     component: 'citability',
     label: 'Claims name their source',
-    weights: [10, 2, 0, 0, 3, 6, 3, 3],
+    weights: [10, 0, 0, 0, 0, 6, 2, 0],
     value: ({ s }) => sat(s.evidence.attributed_claims + s.evidence.linked_claims, 3),
     evidence: ({ s }) => `${plural(s.evidence.attributed_claims, 'passage')} name a source, ${s.evidence.linked_claims} link one (3 or more earn full points).`,
     fix: ({ s }) => void (s.evidence.attributed_claims = Math.max(s.evidence.attributed_claims, 3)),
@@ -158,7 +158,7 @@ export const REWARDS: Reward[] = [
     signal: 'linked_sources',
     component: 'citability',
     label: 'Sources are linked',
-    weights: [6, 0, 0, 0, 4, 3, 3, 0],
+    weights: [6, 0, 0, 0, 0, 3, 0, 0],
     value: ({ s }) => sat(s.evidence.linked_claims, 2),
     evidence: ({ s }) => (s.evidence.linked_domains.length ? `Links sources on ${s.evidence.linked_domains.slice(0, 5).join(', ')} in ${plural(s.evidence.linked_claims, 'passage')}.` : 'No passage links an external source.'),
     fix: ({ s }) => void (s.evidence.linked_claims = Math.max(s.evidence.linked_claims, 2)),
@@ -167,7 +167,7 @@ export const REWARDS: Reward[] = [
     signal: 'sourced_statistics',
     component: 'citability',
     label: 'Statistics say where they come from',
-    weights: [8, 0, 0, 0, 0, 4, 0, 2],
+    weights: [8, 0, 0, 0, 0, 4, 0, 0],
     value: ({ s }) => sat(s.evidence.sourced_statistics, 2),
     evidence: ({ s }) => `${s.evidence.sourced_statistics} of ${plural(s.evidence.statistics, 'passage')} with figures name or link a source (2 earn full points).`,
     fix: ({ s }) => {
@@ -251,7 +251,7 @@ export const REWARDS: Reward[] = [
     signal: 'author',
     component: 'trust',
     label: 'A checkable author',
-    weights: [6, 0, 0, 0, 2, 0, 4, 0],
+    weights: [6, 0, 0, 0, 0, 0, 4, 0],
     value: ({ s }) => (s.citability.author ? (s.citability.author_checkable ? 1 : 0.5) : 0),
     evidence: ({ s }) => (s.citability.author ? `Author "${s.citability.author}"${s.citability.author_checkable ? ' with a profile link' : ' without a profile link (url/sameAs)'}.` : 'No author named.'),
     fix: ({ s }) => {
@@ -275,7 +275,7 @@ export const REWARDS: Reward[] = [
     signal: 'declared_date',
     component: 'freshness',
     label: 'A declared, recent date',
-    weights: [15, 2, 2, 0, 8, 3, 6, 2],
+    weights: [15, 0, 0, 0, 8, 3, 6, 0],
     value: ({ s }) => freshnessValue(s),
     evidence: ({ s }) => {
       const f = s.freshness;
@@ -452,10 +452,12 @@ export function tally(f: ScoreFacts): Tally {
   }
   let sum = points.reduce((a, p) => a + p.points, 0);
   const c = f.crawl;
-  if (c && (c.blocked_search.length || c.noindex.length)) {
+  // Internal search results and archives are meant to be noindex (Google's own advice): no cap.
+  const noindex = c && type !== 'listing' ? c.noindex : [];
+  if (c && (c.blocked_search.length || noindex.length)) {
     const why = [
       c.blocked_search.length ? `robots.txt blocks ${c.blocked_search.join(', ')}` : '',
-      c.noindex.length ? `noindex for ${c.noindex.join(', ')}` : '',
+      noindex.length ? `noindex for ${noindex.join(', ')}` : '',
     ].filter(Boolean).join('; ');
     const cut = round1(Math.min(0, BLOCKED_CAP - sum));
     points.push({ signal: 'crawl_access', component: 'access', label: `Search and user-triggered AI crawlers can read the page (else at most ${BLOCKED_CAP})`, points: cut, max: 0, evidence: `${why}: assistants that search the web cannot fetch or index it.` });
@@ -624,6 +626,7 @@ const ADVICE: Record<string, { title: string; text(c: RuleContext): string }> = 
       [
         crawl?.blocked_search.length ? `robots.txt blocks ${crawl.blocked_search.join(', ')}: add "Allow" groups for the search and user-triggered agents you want to be cited by (blocking only training crawlers such as GPTBot, ClaudeBot or Google-Extended is your choice and costs nothing here).` : '',
         crawl?.noindex.length ? `Remove noindex (${crawl.noindex.join(', ')}) from the meta robots tag or X-Robots-Tag header.` : '',
+        `Until then the overall score stays at most ${BLOCKED_CAP}, whatever else is fixed.`,
       ].filter(Boolean).join(' '),
   },
 };
@@ -641,9 +644,11 @@ function recommend(f: ScoreFacts, now: Tally, ctx: RuleContext, coverage: TrendC
   const out: (Recommendation & { order: number })[] = [];
   const push = (signal: string, component: Component, fixed: ScoreFacts, order: number, title?: string, text?: string) => {
     const gain = tally(fixed).overall - now.overall;
-    if (gain <= 0) return;
+    // Blocked crawlers are always reported: below the cap the gain is 0 today, but the cap
+    // keeps every other fix from counting until they are let in.
+    if (gain <= 0 && signal !== 'crawl_access') return;
     const advice = ADVICE[signal]!;
-    out.push({ priority: priorityOf(gain), title: title ?? advice.title, recommendation: text ?? advice.text(ctx), expected_impact: gain, signal, component, order });
+    out.push({ priority: signal === 'crawl_access' ? 'high' : priorityOf(gain), title: title ?? advice.title, recommendation: text ?? advice.text(ctx), expected_impact: gain, signal, component, order });
   };
   let order = 0;
   if (now.points.some((p) => p.signal === 'crawl_access')) {
