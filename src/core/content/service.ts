@@ -103,6 +103,15 @@ export function siteLoaderFor(pages: PageLoader): SiteLoader {
         throw err;
       }
     },
+    async fetchAs(url, userAgent) {
+      try {
+        const { status, document } = await pages.fetchAs(url, userAgent);
+        return { status, words: document.wordCount, title: document.title, text: document.bodyText.slice(0, 2000) };
+      } catch (err) {
+        if (err instanceof FetchError) return null;
+        throw err;
+      }
+    },
     async fetchText(url) {
       try {
         const res = await pages.fetchText(url);
