@@ -133,7 +133,7 @@ describe('Content Intelligence single actions (happy paths)', () => {
     // The tips page has the defects the fixture manifest lists for it.
     const r = await post(key, '/v1/content-intelligence/content/score', { url: TIPS });
     const signals = r.recommendations.map((x: { signal: string }) => x.signal);
-    for (const sig of ['missing_meta_description', 'missing_h1', 'no_json_ld']) assert.ok(signals.includes(sig), `${sig} in ${signals}`);
+    for (const sig of ['meta_description', 'h1', 'schema']) assert.ok(signals.includes(sig), `${sig} in ${signals}`);
     assert.ok(r.overall_score < 60, `tips page scores ${r.overall_score}`);
   });
 
