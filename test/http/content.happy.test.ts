@@ -145,7 +145,7 @@ describe('Content Intelligence single actions (happy paths)', () => {
     assert.ok(r.industry.length > 0);
     assert.ok(r.trends.length >= 1 && r.trends.length <= 3, String(r.trends.length));
     for (const t of r.trends) {
-      assert.deepEqual(Object.keys(t).sort(), ['action', 'gap', 'name', 'questions', 'relevance']);
+      assert.deepEqual(Object.keys(t).sort(), ['action', 'gap', 'intent', 'name', 'question_intents', 'questions', 'relevance']);
       assert.ok(isScore(t.relevance));
       assert.ok(Array.isArray(t.questions) && t.questions.length > 0);
     }

@@ -429,6 +429,8 @@ export const BLOCKED_CAP = 39;
 
 export interface Tally {
   overall: number;
+  /** The unrounded sum of the points (after the cap): gains are measured on it. */
+  sum: number;
   points: ScorePoint[];
   components: Record<Component, number>;
 }
@@ -471,7 +473,7 @@ export function tally(f: ScoreFacts): Tally {
     // A component with nothing to earn on this page type (access always) is full unless penalised.
     components[comp] = clampScore(max > 0 ? (100 * got) / max : 100 + got * 3);
   }
-  return { overall: clampScore(sum), points, components };
+  return { overall: clampScore(sum), sum: Math.max(0, Math.min(100, sum)), points, components };
 }
 
 function clone(f: ScoreFacts): ScoreFacts {
@@ -643,7 +645,8 @@ function priorityOf(impact: number): Priority {
 function recommend(f: ScoreFacts, now: Tally, ctx: RuleContext, coverage: TrendCoverage[], topics: FieldTopic[]): Recommendation[] {
   const out: (Recommendation & { order: number })[] = [];
   const push = (signal: string, component: Component, fixed: ScoreFacts, order: number, title?: string, text?: string) => {
-    const gain = tally(fixed).overall - now.overall;
+    // Measured on the unrounded sums, so a fix worth 0.8 points is +1, not lost to rounding.
+    const gain = Math.round(tally(fixed).sum - now.sum);
     // Blocked crawlers are always reported: below the cap the gain is 0 today, but the cap
     // keeps every other fix from counting until they are let in.
     if (gain <= 0 && signal !== 'crawl_access') return;

@@ -67,9 +67,13 @@ export interface TrendInput {
 export interface Trend {
   name: string;
   relevance: number;
+  /** commercial when the topic is bought (the site sells it or the page prices it), else informational. */
+  intent: 'informational' | 'commercial' | 'comparison' | 'navigational';
   gap: string;
   action: string;
   questions: string[];
+  /** The intent of each question, in order. */
+  question_intents: ('informational' | 'commercial' | 'comparison' | 'navigational')[];
 }
 
 export interface DiscoverTrendsInput {
@@ -184,6 +188,8 @@ export interface SuggestPromptsInput {
 export interface PromptSuggestion {
   prompt: string;
   intent: Intent;
+  /** The search-intent class: informational, commercial, comparison or navigational. */
+  intent_class: 'informational' | 'commercial' | 'comparison' | 'navigational';
   funnel_stage: FunnelStage;
   why: string;
 }

@@ -192,6 +192,7 @@ test('every point traces to a named signal, and each recommendation gain is conf
   const before = scoreDocument(extractPage(readFileSync(file, 'utf8'), url), { now, trends: ['project management tips'] });
   const after = scoreDocument(extractPage(html, url), { now, trends: ['project management tips'] });
   const supplied = before.recommendations.find((x) => x.signal === 'meta_description')!;
-  assert.equal(after.overall_score - before.overall_score, supplied.expected_impact);
+  // The gain is measured on unrounded points: the integer scores agree within one point of rounding.
+  assert.ok(Math.abs(after.overall_score - before.overall_score - supplied.expected_impact) <= 1, `${after.overall_score} - ${before.overall_score} vs ${supplied.expected_impact}`);
   assert.ok(rec.expected_impact > 0);
 });

@@ -24,12 +24,16 @@ export const Language = z.string().max(35).nullish().describe('Language of the a
 export const Country = z.string().max(8).nullish().describe('Country/market, e.g. US');
 export const Industry = z.string().max(200).nullish().describe('Industry; default: inferred from the site');
 
+const QuestionIntent = z.enum(['informational', 'commercial', 'comparison', 'navigational']);
+
 export const Trend = z.object({
   name: z.string(),
   relevance: z.number().int().describe('0..100'),
+  intent: QuestionIntent.optional().describe('commercial when the topic is bought (the site sells it or the page prices it), else informational'),
   gap: z.string(),
   action: z.string(),
   questions: z.array(z.string()),
+  question_intents: z.array(QuestionIntent).optional().describe('The intent of each question, in order'),
 });
 
 export const Recommendation = z

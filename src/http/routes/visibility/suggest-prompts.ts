@@ -27,6 +27,7 @@ const Response = z
       z.object({
         prompt: z.string(),
         intent: z.string(),
+        intent_class: z.enum(['informational', 'commercial', 'comparison', 'navigational']).optional().describe('Search-intent class of the prompt'),
         why: z.string(),
         funnel_stage: z.enum(['awareness', 'consideration', 'decision']),
       }),
