@@ -12,6 +12,8 @@ import { fieldTopics, inferIndustry } from './trends.ts';
 import { cap, englishForms, isCommercial, isVendor, pageQuestions, topicQuestions, type QuestionIntent } from './questions.ts';
 import { jsonLdTypes } from './keyphrases.ts';
 import type { FunnelStage, Intent, PromptSuggestion, PromptsResult, SiteLoader, SuggestPromptsInput } from './types.ts';
+import { GenerationError, generatePrompts, type ContentModel } from './generator.ts';
+import { nonsense } from './nonsense.ts';
 
 const FUNNEL: Record<Intent, FunnelStage> = {
   category_discovery: 'awareness',
@@ -270,7 +272,7 @@ export function buildPrompts(opts: {
   return out;
 }
 
-export async function suggestPrompts(input: SuggestPromptsInput, loader: SiteLoader): Promise<PromptsResult> {
+export async function suggestPrompts(input: SuggestPromptsInput, loader: SiteLoader, model?: ContentModel | null, signal?: AbortSignal): Promise<PromptsResult> {
   const count = Math.max(1, Math.min(25, Math.floor(input.count ?? 10)));
   const site = await loadSite(input.url, loader, 2);
   const doc = site.page.document;
@@ -306,7 +308,7 @@ export async function suggestPrompts(input: SuggestPromptsInput, loader: SiteLoa
     pageQuestions: normalizeLang(doc.language) === lang ? [doc, ...related].flatMap((d) => pageQuestions(d, lang)) : [],
     text: [doc, ...related].map((d) => d.bodyText).join('\n'),
   });
-  return {
+  const offline: PromptsResult = {
     url: input.url,
     brand,
     industry,
@@ -314,4 +316,18 @@ export async function suggestPrompts(input: SuggestPromptsInput, loader: SiteLoa
     prompts: suggestions.map((s) => s.prompt),
     suggestions,
   };
+  if (!model) return offline;
+  try {
+    const got = await generatePrompts(model, doc, { lang, country: input.country ?? 'US', count, brand: vendor ? brand : null, competitors, vendor, signal });
+    const items = got.value.prompts.slice(0, count);
+    const bad = nonsense(items.map((p) => ({ kind: 'prompt' as const, text: p.prompt, lang })));
+    // A model that names the brand of a site that sells nothing has not followed the brief.
+    if (!vendor && brand) for (const p of items) if (p.prompt.toLowerCase().includes(brand.toLowerCase())) bad.push(`vendor prompt for a non-vendor: "${p.prompt}"`);
+    if (bad.length) throw new GenerationError(`rejected output: ${bad.slice(0, 2).join('; ')}`);
+    const fromModel: PromptSuggestion[] = items.map((p) => ({ prompt: p.prompt, intent: p.intent, intent_class: p.intent_class, funnel_stage: FUNNEL[p.intent], why: p.why }));
+    return { ...offline, generator: 'model', model: { platform: model.platform, model: got.model }, prompts: fromModel.map((p) => p.prompt), suggestions: fromModel };
+  } catch (err) {
+    if (!(err instanceof GenerationError)) throw err;
+    return { ...offline, fallback: { platform: model.platform, model: model.modelId, reason: err.message } };
+  }
 }

@@ -16,6 +16,7 @@ import { parseHttpUrl } from '../reports/url.ts';
 import type { Store } from '../store.ts';
 import { auditSite, discoverTrends, scoreContent, suggestPrompts, type SiteLoader, type TrendInput } from './index.ts';
 import { CI_STATUSES, createCiRun, getCiRun, listCiRuns, type CiAnalyzer } from './runs.ts';
+import type { ContentModel } from './generator.ts';
 
 export const SUGGEST_ACTION = 'visibility.prompts.suggest';
 export const TRENDS_ACTION = 'content_intelligence.trends.discover';
@@ -83,6 +84,8 @@ export interface ContentServiceDeps {
   onQueued?: () => void;
   /** Clock for freshness scoring; replaceable in tests. */
   now?: () => Date;
+  /** The model that writes trends and prompt ideas (SIGHTLINE_CONTENT_MODEL in live mode); null = offline. */
+  contentModel?: ContentModel | null;
 }
 
 /**
@@ -180,15 +183,21 @@ export function createContentService(deps: ContentServiceDeps) {
       // The three reuse the page loader's cache: the page and its related pages are fetched once.
       // A stopping worker is heard between them (each is bounded by the fetch timeouts).
       run.signal?.throwIfAborted();
-      const discovered = await discoverTrends({ url: run.url, language, country: run.country, industry: run.industry }, loader);
+      const discovered = await discoverTrends({ url: run.url, language, country: run.country, industry: run.industry }, loader, deps.contentModel, run.signal);
       run.signal?.throwIfAborted();
-      const prompts = await suggestPrompts({ url: run.url, language, country: run.country }, loader);
+      const prompts = await suggestPrompts({ url: run.url, language, country: run.country }, loader, deps.contentModel, run.signal);
       run.signal?.throwIfAborted();
       const audit = await auditSite(run.url, loader);
       Object.assign(result, {
         industry: discovered.industry,
         trends: discovered.trends,
         trend_sources: discovered.sources,
+        trends_generator: discovered.generator,
+        ...(discovered.model ? { trends_model: discovered.model } : {}),
+        ...(discovered.fallback ? { trends_fallback: discovered.fallback } : {}),
+        prompts_generator: prompts.generator,
+        ...(prompts.model ? { prompts_model: prompts.model } : {}),
+        ...(prompts.fallback ? { prompts_fallback: prompts.fallback } : {}),
         brand: prompts.brand,
         prompts: prompts.prompts,
         prompt_suggestions: prompts.suggestions,
@@ -214,6 +223,7 @@ export function createContentService(deps: ContentServiceDeps) {
         result: await suggestPrompts(
           { url, brand: text(req.brand_name) ?? text(req.target_entity), language: text(req.language), country: text(req.country), competitors, count },
           loader,
+          deps.contentModel,
         ),
       }));
       return { ...result, billing: billing(price, charged, billable) };
@@ -226,7 +236,7 @@ export function createContentService(deps: ContentServiceDeps) {
       const price = ACTION_PRICES[TRENDS_ACTION];
       const { result, billable, charged } = await runPaidAction(deps.store, ctx, TRENDS_ACTION, price, async () => ({
         billable: true,
-        result: await discoverTrends({ url, language: text(req.language), country: text(req.country), industry: text(req.industry), maxTrends }, loader),
+        result: await discoverTrends({ url, language: text(req.language), country: text(req.country), industry: text(req.industry), maxTrends }, loader, deps.contentModel),
       }));
       return { ...result, billing: billing(price, charged, billable) };
     },

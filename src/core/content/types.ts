@@ -27,7 +27,16 @@ export interface FetchedText {
   contentType: string | null;
 }
 
-export type Generator = 'offline';
+/** offline: the built-in deterministic generator; model: the operator's SIGHTLINE_CONTENT_MODEL. */
+export type Generator = 'offline' | 'model';
+
+/** Which model generated a result, or why the model's output was not used. */
+export interface GeneratorInfo {
+  /** The model asked (platform and the model it reported). */
+  model?: { platform: string; model: string };
+  /** Set when the model failed or its output was rejected: the offline generator answered instead. */
+  fallback?: { platform: string; model: string; reason: string };
+}
 export type Band = 'Poor' | 'Fair' | 'Good' | 'Strong';
 export type Priority = 'high' | 'medium' | 'low';
 /** listing = search results and archives; collection = a shop's category of products. */
@@ -84,7 +93,7 @@ export interface DiscoverTrendsInput {
   maxTrends?: number | null;
 }
 
-export interface TrendsResult {
+export interface TrendsResult extends GeneratorInfo {
   url: string;
   industry: string;
   generator: Generator;
@@ -194,7 +203,7 @@ export interface PromptSuggestion {
   why: string;
 }
 
-export interface PromptsResult {
+export interface PromptsResult extends GeneratorInfo {
   url: string;
   brand: string | null;
   industry: string;

@@ -5,7 +5,10 @@
 // (every label must hold) and by `npm run bench:content` (which prints the agreement).
 import { readFileSync } from 'node:fs';
 import { auditSite, scoreContent, type AuditResult, type ContentScore } from '../../../src/core/content/index.ts';
+import { nonsense, type CheckedText } from '../../../src/core/content/nonsense.ts';
 import { FIXTURES, fixtureLoader } from './fixture-loader.ts';
+
+export { nonsense };
 
 export interface LabelCase {
   url: string;
@@ -69,33 +72,11 @@ export function disagreements(c: LabelCase, r: Evaluated): string[] {
   return out;
 }
 
-/**
- * Template nonsense: text that a template filled with a word that does not fit it, or a value
- * that leaked. Rules: no undefined/null/NaN/none/[object …] placeholders, no empty quotes, no
- * doubled words, no English template words inside a German, French or Spanish prompt, no trend
- * named after a stopword or a page-furniture word.
- */
-const PLACEHOLDER = /\b(undefined|NaN|null)\b|\[object \w+\]|""|“”|\{\{|\}\}|\bWhat is none\b/;
-const DOUBLED = /\b(\p{L}{2,})\s+\1\b/iu;
-const ENGLISH_IN = /\b(what|how|which|best|the|does|cost|would you|recommend)\b/i;
-const FURNITURE_TREND = /^(source|sources|not|user|users|none|general|home|menu|read more|click here|share|comment|comments|reply|updated|published)$/i;
-
-export function nonsense(texts: { kind: string; text: string; lang?: string }[]): string[] {
-  const out: string[] = [];
-  for (const t of texts) {
-    if (PLACEHOLDER.test(t.text)) out.push(`${t.kind}: placeholder in "${t.text.slice(0, 80)}"`);
-    if (DOUBLED.test(t.text) && !/\b(\d+)\s+\1\b/.test(t.text)) out.push(`${t.kind}: doubled word in "${t.text.slice(0, 80)}"`);
-    if (t.kind === 'prompt' && t.lang && t.lang !== 'en' && ENGLISH_IN.test(t.text)) out.push(`${t.kind}: English inside a ${t.lang} prompt "${t.text}"`);
-    if (t.kind === 'trend' && FURNITURE_TREND.test(t.text.trim())) out.push(`trend named "${t.text}"`);
-  }
-  return out;
-}
-
 /** The texts of one score the nonsense rules look at. */
-export function scoreTexts(r: ContentScore): { kind: string; text: string; lang?: string }[] {
+export function scoreTexts(r: ContentScore): CheckedText[] {
   return [
-    ...r.recommendations.map((x) => ({ kind: 'recommendation', text: `${x.title}: ${x.recommendation}` })),
-    ...r.trend_coverage.map((x) => ({ kind: 'trend', text: x.trend })),
-    ...r.trend_coverage.map((x) => ({ kind: 'trend action', text: x.action })),
+    ...r.recommendations.map((x) => ({ kind: 'recommendation' as const, text: `${x.title}: ${x.recommendation}` })),
+    ...r.trend_coverage.map((x) => ({ kind: 'trend' as const, text: x.trend })),
+    ...r.trend_coverage.map((x) => ({ kind: 'trend action' as const, text: x.action })),
   ];
 }

@@ -72,3 +72,12 @@ export const CiRun = z
     }),
   })
   .passthrough();
+
+/** Which model wrote a result (live mode with SIGHTLINE_CONTENT_MODEL), or why its output was not used. */
+export const GeneratorFields = {
+  model: z.object({ platform: z.string(), model: z.string() }).optional().describe('The model that generated the result (generator "model")'),
+  fallback: z
+    .object({ platform: z.string(), model: z.string(), reason: z.string() })
+    .optional()
+    .describe('The model failed or its output was rejected; the offline generator answered'),
+};

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { MAX_COMPETITORS, PROMPT_COUNT, SUGGEST_ACTION } from '../../../core/content/service.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
-import { Billing, Country, Language } from '../content/shapes.ts';
+import { Billing, Country, GeneratorFields, Language } from '../content/shapes.ts';
 
 const Body = z.object({
   url: z.string().describe('Page whose brand and topics the prompts are about; an invalid URL gives 400 invalid_url'),
@@ -32,7 +32,8 @@ const Response = z
         funnel_stage: z.enum(['awareness', 'consideration', 'decision']),
       }),
     ),
-    generator: z.string(),
+    generator: z.string().describe('offline, or model when SIGHTLINE_CONTENT_MODEL wrote it'),
+    ...GeneratorFields,
     billing: Billing,
   })
   .describe('Prompt ideas');
