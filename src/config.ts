@@ -30,6 +30,8 @@ const ConfigSchema = z.object({
   SIGHTLINE_WORKER_CONCURRENCY: intFromEnv(32, 1),
   /** Worker threads that extract big pages (≥ 256 KiB of HTML) off the event loop; 0 = none. */
   SIGHTLINE_EXTRACT_THREADS: intFromEnv(1, 0),
+  /** Worker threads that run Content Intelligence analysis (scoring, trends, prompt ideas) off the event loop; 0 = none. */
+  SIGHTLINE_ANALYSIS_THREADS: intFromEnv(1, 0),
   /** Live mode: the model (platform:model, e.g. openai:gpt-5-mini) that writes trends and prompt ideas; unset = the offline generator. */
   SIGHTLINE_CONTENT_MODEL: z.string().optional(),
   SIGHTLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),

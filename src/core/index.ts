@@ -13,6 +13,7 @@ import { ActivityLog } from './reports/activity.ts';
 import type { Store } from './store.ts';
 import { catalogListing, loadCatalog, resolveModel, resolvePlatformName, type Catalog } from './visibility/catalog.ts';
 import type { ContentModel } from './content/generator.ts';
+import { createAnalysisPool } from './content/analysis-threads.ts';
 import { executeProbe, type AskPlatform } from './visibility/probe-executor.ts';
 import { PROBE_JOB_KIND, type VisibilityDeps } from './visibility/runs.ts';
 import { workerExtras } from './worker-extras.ts';
@@ -66,9 +67,11 @@ export function createCore(opts: CoreOptions): Core {
     ...opts.pages,
     allow: opts.pages?.allow ?? fetchAllowlist(opts.config.SIGHTLINE_FETCH_ALLOW),
   });
+  const analysis = createAnalysisPool({ threads: opts.config.SIGHTLINE_ANALYSIS_THREADS });
   const content = createContentService({
     store: opts.store,
     pages,
+    analysis,
     onQueued: () => worker?.workQueued(),
     contentModel: contentModelFrom(opts.config.SIGHTLINE_CONTENT_MODEL, engine, catalog, opts.drivers, opts.ask),
   });
@@ -108,6 +111,7 @@ export function createCore(opts: CoreOptions): Core {
       if (worker) await worker.stop();
       await activity.flush();
       await pages.close();
+      await analysis.close();
     },
   };
   return core;

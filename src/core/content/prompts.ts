@@ -6,7 +6,8 @@
 // by itself. Deterministic: same page and input, same prompts in the same order.
 import { extractEntities } from './keyphrases.ts';
 import { measureSignals } from './signals.ts';
-import { loadSite } from './site.ts';
+import { loadSite, type LoadedSite } from './site.ts';
+import { inProcessAnalysis, type Analysis } from './analysis.ts';
 import { normalizeLang, type Lang } from './text.ts';
 import { fieldTopics, inferIndustry } from './trends.ts';
 import { cap, englishForms, isCommercial, isVendor, pageQuestions, topicQuestions, type QuestionIntent } from './questions.ts';
@@ -272,9 +273,9 @@ export function buildPrompts(opts: {
   return out;
 }
 
-export async function suggestPrompts(input: SuggestPromptsInput, loader: SiteLoader, model?: ContentModel | null, signal?: AbortSignal): Promise<PromptsResult> {
+/** The pure, CPU-bound part of suggestPrompts for a site already loaded (runs in an analysis thread). */
+export function promptsFromSite(site: LoadedSite, input: SuggestPromptsInput): PromptsResult {
   const count = Math.max(1, Math.min(25, Math.floor(input.count ?? 10)));
-  const site = await loadSite(input.url, loader, 2);
   const doc = site.page.document;
   const lang = normalizeLang(input.language ?? doc.language);
   const topics = fieldTopics({ page: doc, related: site.related.map((p) => p.document) }, lang, 6);
@@ -308,7 +309,7 @@ export async function suggestPrompts(input: SuggestPromptsInput, loader: SiteLoa
     pageQuestions: normalizeLang(doc.language) === lang ? [doc, ...related].flatMap((d) => pageQuestions(d, lang)) : [],
     text: [doc, ...related].map((d) => d.bodyText).join('\n'),
   });
-  const offline: PromptsResult = {
+  return {
     url: input.url,
     brand,
     industry,
@@ -316,7 +317,25 @@ export async function suggestPrompts(input: SuggestPromptsInput, loader: SiteLoa
     prompts: suggestions.map((s) => s.prompt),
     suggestions,
   };
+}
+
+export async function suggestPrompts(
+  input: SuggestPromptsInput,
+  loader: SiteLoader,
+  model?: ContentModel | null,
+  signal?: AbortSignal,
+  analysis: Pick<Analysis, 'prompts'> = inProcessAnalysis,
+): Promise<PromptsResult> {
+  const count = Math.max(1, Math.min(25, Math.floor(input.count ?? 10)));
+  const site = await loadSite(input.url, loader, 2);
+  const offline = await analysis.prompts(site, input);
   if (!model) return offline;
+  const doc = site.page.document;
+  const related = site.related.map((p) => p.document);
+  const lang = normalizeLang(input.language ?? doc.language);
+  const competitors = (input.competitors ?? []).map((c) => c.trim()).filter(Boolean);
+  const vendor = competitors.length > 0 || isVendor([doc, ...related], [doc, ...related].map((d) => jsonLdTypes(d.jsonLd)));
+  const brand = offline.brand;
   try {
     const got = await generatePrompts(model, doc, { lang, country: input.country ?? 'US', count, brand: vendor ? brand : null, competitors, vendor, signal });
     const items = got.value.prompts.slice(0, count);

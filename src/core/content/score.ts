@@ -17,6 +17,7 @@ import type { CrawlFacts } from './crawlers.ts';
 import { measureSignals, stripSiteName, type PageSignals } from './signals.ts';
 import { loadPrimary, loadSite } from './site.ts';
 import { crawlFactsFor } from './access.ts';
+import type { Analysis } from './analysis.ts';
 import { normalizeLang, type Lang } from './text.ts';
 import { assessTrend, cap, fieldTopics, suppliedTopics, type FieldTopic } from './trends.ts';
 import {
@@ -760,23 +761,26 @@ export function scoreDocument(doc: PageDocument, extras: ScoreExtras = {}): Cont
 
 export interface ScoreOptions {
   now?: Date;
+  /** Where the CPU-bound scoring runs (an analysis thread in the server); default: here. */
+  analysis?: Pick<Analysis, 'score'>;
 }
 
 export async function scoreContent(input: ScoreContentInput, loader: SiteLoader, options: ScoreOptions = {}): Promise<ContentScore> {
+  const analysis = options.analysis ?? { score: async (doc: PageDocument, extras: ScoreExtras) => scoreDocument(doc, extras) };
   const supplied = (input.trends ?? []).filter((t) => (typeof t === 'string' ? t.trim() : t?.name?.trim()));
   if (supplied.length) {
     // Supplied trends are used as given: no discovery, so no related pages are loaded.
     const page = await loadPrimary(input.url, loader);
     const crawl = await crawlFactsFor(page, loader);
     return withInputUrl(
-      scoreDocument(page.document, { headers: page.headers, now: options.now, language: input.language, trends: supplied, trendSource: 'supplied', crawl }),
+      await analysis.score(page.document, { headers: page.headers, now: options.now, language: input.language, trends: supplied, trendSource: 'supplied', crawl }),
       input.url,
     );
   }
   const site = await loadSite(input.url, loader, 3);
   const crawl = await crawlFactsFor(site.page, loader);
   return withInputUrl(
-    scoreDocument(site.page.document, {
+    await analysis.score(site.page.document, {
       headers: site.page.headers,
       now: options.now,
       language: input.language,

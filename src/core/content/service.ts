@@ -17,6 +17,7 @@ import type { Store } from '../store.ts';
 import { auditSite, discoverTrends, scoreContent, suggestPrompts, type SiteLoader, type TrendInput } from './index.ts';
 import { CI_STATUSES, createCiRun, getCiRun, listCiRuns, type CiAnalyzer } from './runs.ts';
 import type { ContentModel } from './generator.ts';
+import { inProcessAnalysis, type Analysis } from './analysis.ts';
 
 export const SUGGEST_ACTION = 'visibility.prompts.suggest';
 export const TRENDS_ACTION = 'content_intelligence.trends.discover';
@@ -86,6 +87,8 @@ export interface ContentServiceDeps {
   now?: () => Date;
   /** The model that writes trends and prompt ideas (SIGHTLINE_CONTENT_MODEL in live mode); null = offline. */
   contentModel?: ContentModel | null;
+  /** Where the CPU-bound analysis runs (analysis threads in the server); default: the calling thread. */
+  analysis?: Analysis;
 }
 
 /**
@@ -173,19 +176,20 @@ function billing(price: number, charged: number, billable: boolean): Billing {
 export function createContentService(deps: ContentServiceDeps) {
   const loader = siteLoaderFor(deps.pages);
   const now = deps.now ?? (() => new Date());
+  const analysis = deps.analysis ?? inProcessAnalysis;
 
   const analyze: CiAnalyzer = async (run) => {
     const trends = suppliedTrends(run.trends);
     const language = run.language;
-    const score = await scoreContent({ url: run.url, trends, industry: run.industry, language, country: run.country }, loader, { now: now() });
+    const score = await scoreContent({ url: run.url, trends, industry: run.industry, language, country: run.country }, loader, { now: now(), analysis });
     const result: Record<string, unknown> = { analysis_depth: run.depth, ...score };
     if (run.depth === 'full') {
       // The three reuse the page loader's cache: the page and its related pages are fetched once.
       // A stopping worker is heard between them (each is bounded by the fetch timeouts).
       run.signal?.throwIfAborted();
-      const discovered = await discoverTrends({ url: run.url, language, country: run.country, industry: run.industry }, loader, deps.contentModel, run.signal);
+      const discovered = await discoverTrends({ url: run.url, language, country: run.country, industry: run.industry }, loader, deps.contentModel, run.signal, analysis);
       run.signal?.throwIfAborted();
-      const prompts = await suggestPrompts({ url: run.url, language, country: run.country }, loader, deps.contentModel, run.signal);
+      const prompts = await suggestPrompts({ url: run.url, language, country: run.country }, loader, deps.contentModel, run.signal, analysis);
       run.signal?.throwIfAborted();
       const audit = await auditSite(run.url, loader);
       Object.assign(result, {
@@ -224,6 +228,8 @@ export function createContentService(deps: ContentServiceDeps) {
           { url, brand: text(req.brand_name) ?? text(req.target_entity), language: text(req.language), country: text(req.country), competitors, count },
           loader,
           deps.contentModel,
+          undefined,
+          analysis,
         ),
       }));
       return { ...result, billing: billing(price, charged, billable) };
@@ -236,7 +242,7 @@ export function createContentService(deps: ContentServiceDeps) {
       const price = ACTION_PRICES[TRENDS_ACTION];
       const { result, billable, charged } = await runPaidAction(deps.store, ctx, TRENDS_ACTION, price, async () => ({
         billable: true,
-        result: await discoverTrends({ url, language: text(req.language), country: text(req.country), industry: text(req.industry), maxTrends }, loader, deps.contentModel),
+        result: await discoverTrends({ url, language: text(req.language), country: text(req.country), industry: text(req.industry), maxTrends }, loader, deps.contentModel, undefined, analysis),
       }));
       return { ...result, billing: billing(price, charged, billable) };
     },
@@ -255,7 +261,7 @@ export function createContentService(deps: ContentServiceDeps) {
         result: await scoreContent(
           { url, trends, industry: text(req.industry), language: text(req.language), country: text(req.country) },
           loader,
-          { now: now() },
+          { now: now(), analysis },
         ),
       }));
       return { ...result, billing: billing(price, charged, billable) };

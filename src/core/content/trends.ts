@@ -12,6 +12,7 @@ import { fold, normalizeLang, sentences, words, type Lang } from './text.ts';
 import type { DiscoverTrendsInput, SiteLoader, Trend, TrendCoverage, TrendsResult } from './types.ts';
 import { GenerationError, generateTrends, type ContentModel } from './generator.ts';
 import { nonsense } from './nonsense.ts';
+import { inProcessAnalysis, type Analysis } from './analysis.ts';
 
 export interface FieldTopic {
   name: string;
@@ -173,9 +174,15 @@ export function trendsFromSite(site: LoadedSite, input: DiscoverTrendsInput): Tr
  * validated, checked by the nonsense rules, each measured against the page); when it fails the
  * offline generator answers and `fallback` says why.
  */
-export async function discoverTrends(input: DiscoverTrendsInput, loader: SiteLoader, model?: ContentModel | null, signal?: AbortSignal): Promise<TrendsResult> {
+export async function discoverTrends(
+  input: DiscoverTrendsInput,
+  loader: SiteLoader,
+  model?: ContentModel | null,
+  signal?: AbortSignal,
+  analysis: Pick<Analysis, 'trends'> = inProcessAnalysis,
+): Promise<TrendsResult> {
   const site = await loadSite(input.url, loader, 3);
-  const offline = trendsFromSite(site, input);
+  const offline = await analysis.trends(site, input);
   if (!model) return offline;
   const doc = site.page.document;
   const lang = normalizeLang(input.language ?? doc.language);
