@@ -50,6 +50,10 @@ const ConfigSchema = z.object({
   SIGHTLINE_JOB_TIMEOUT_MS: intFromEnv(600_000, 0),
   /** How long an idempotency_key is remembered, from its run's creation (Stripe: 24 h). */
   SIGHTLINE_IDEMPOTENCY_TTL_SECONDS: intFromEnv(86_400, 1),
+  /** Worker threads that run Content Intelligence analysis (scoring, trends, prompt ideas) off the event loop; 0 = none. */
+  SIGHTLINE_ANALYSIS_THREADS: intFromEnv(1, 0),
+  /** Live mode: the model (platform:model, e.g. openai:gpt-5-mini) that writes trends and prompt ideas; unset = the offline generator. */
+  SIGHTLINE_CONTENT_MODEL: z.string().optional(),
   SIGHTLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
 });
 

@@ -12,7 +12,9 @@ import { createPageLoader, type PageLoader, type PageLoaderOptions } from './pag
 import { createPageExtractor } from './pages/extract-threads.ts';
 import { ActivityLog } from './reports/activity.ts';
 import type { Store } from './store.ts';
-import { catalogListing, loadCatalog, type Catalog } from './visibility/catalog.ts';
+import { catalogListing, loadCatalog, resolveModel, resolvePlatformName, type Catalog } from './visibility/catalog.ts';
+import type { ContentModel } from './content/generator.ts';
+import { createAnalysisPool } from './content/analysis-threads.ts';
 import { executeProbe, type AskPlatform } from './visibility/probe-executor.ts';
 import { createJudge, parseJudgeModel } from './visibility/judge.ts';
 import { PROBE_JOB_KIND, type VisibilityDeps } from './visibility/runs.ts';
@@ -87,7 +89,14 @@ export function createCore(opts: CoreOptions): Core {
     ...opts.pages,
     allow: opts.pages?.allow ?? fetchAllowlist(opts.config.SIGHTLINE_FETCH_ALLOW),
   });
-  const content = createContentService({ store: opts.store, pages, onQueued: () => worker?.workQueued() });
+  const analysis = createAnalysisPool({ threads: opts.config.SIGHTLINE_ANALYSIS_THREADS });
+  const content = createContentService({
+    store: opts.store,
+    pages,
+    analysis,
+    onQueued: () => worker?.workQueued(),
+    contentModel: contentModelFrom(opts.config.SIGHTLINE_CONTENT_MODEL, engine, catalog, opts.drivers, opts.ask),
+  });
 
   const visibility: VisibilityDeps = { store: opts.store, catalog, engine, isAvailable, onQueued: () => worker?.workQueued() };
   const tracking: TrackingDeps = {
@@ -136,7 +145,7 @@ export function createCore(opts: CoreOptions): Core {
       // Every process that works the queue also takes due slots of tracked tests: the database
       // makes each slot one run however many processes do (tracking/scheduler.ts).
       if (opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS > 0) {
-        scheduler = new Scheduler(tracking, { intervalMs: opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS, onError: opts.onWorkerError });
+        scheduler = new Scheduler(tracking, { intervalMs: opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS, onError: opts.onWorkerError, log: opts.jobLog });
         scheduler.start();
       }
       return worker;
@@ -147,9 +156,31 @@ export function createCore(opts: CoreOptions): Core {
       if (worker) await worker.stop();
       await activity.flush();
       await pages.close();
+      await analysis.close();
     },
   };
   return core;
+}
+
+/**
+ * SIGHTLINE_CONTENT_MODEL (`platform:model`, model a catalog id or default/latest/prior) in live
+ * mode: the model that writes trends and prompt ideas. A name that does not resolve stops the
+ * start (a typo must not silently fall back); in sandbox mode it is ignored (sandbox answers are
+ * never presented as a model's ideas).
+ */
+function contentModelFrom(spec: string | undefined, engine: string, catalog: Catalog, drivers: Record<PlatformName, PlatformDriver>, ask: AskPlatform): ContentModel | null {
+  if (!spec?.trim() || engine !== 'live') return null;
+  const [platformName, ...rest] = spec.trim().split(':');
+  const platform = resolvePlatformName(platformName ?? '');
+  if (!platform) throw new Error(`Invalid configuration:\n  SIGHTLINE_CONTENT_MODEL: unknown platform ${JSON.stringify(platformName)} (use platform:model, e.g. openai:gpt-5-mini)`);
+  let model;
+  try {
+    model = resolveModel(catalog, platform, rest.join(':') || undefined);
+  } catch (err) {
+    throw new Error(`Invalid configuration:\n  SIGHTLINE_CONTENT_MODEL: ${(err as Error).message}`);
+  }
+  if (!drivers[platform]?.available()) throw new Error(`Invalid configuration:\n  SIGHTLINE_CONTENT_MODEL: platform ${platform} has no API key configured`);
+  return { platform, modelId: model.id, providerModel: model.providerModel, ask };
 }
 
 /** Parses SIGHTLINE_FETCH_ALLOW, so that a typo stops the start instead of silently allowing nothing. */

@@ -33,6 +33,8 @@ export interface SchedulerOptions {
   /** A claim older than this whose run was not recorded is finished by any scheduler (default 2 min). */
   staleClaimMs?: number;
   onError?: (err: unknown) => void;
+  /** Where each slot's outcome is logged (the worker's pino logger in `serve` and `worker`). */
+  log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
 export interface TickResult {
@@ -174,6 +176,7 @@ export class Scheduler {
       for (let next = queue.shift(); next; next = queue.shift()) {
         try {
           const outcome = await this.executeSlot(next.testId, next.slot);
+          if (outcome !== 'done') this.opts.log?.info({ test_id: next.testId, slot: next.slot, outcome }, `scheduled slot ${outcome}`);
           if (outcome === 'run') result.runs++;
           else if (outcome === 'skipped') result.skipped++;
         } catch (err) {
@@ -264,6 +267,7 @@ export class Scheduler {
       .where('status', '=', 'claimed')
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) return 'done';
+    this.opts.log?.warn({ test_id: testId, slot, reason }, `scheduled slot skipped: ${reason}`);
     await this.deps.store.db
       .updateTable('tests')
       .set({ last_skip: JSON.stringify({ slot: toApiTime(slot), reason, message, at: toApiTime(at) }) })
