@@ -107,6 +107,7 @@ function renderCompact(run: RunRow, agg: Aggregate, probes: readonly SummaryProb
   const status = deriveRunStatus(agg.counts, run.probe_count, run.cancel_requested === 1);
   const active = agg.counts.queued + agg.counts.running;
   const competitors = JSON.parse(run.competitors) as string[];
+  const summary = summarizeProbes(probes, competitors) as Record<string, unknown> & { overall_score: number | null; visibility_band: string | null };
   return {
     run_id: run.id,
     object: 'visibility_run',
@@ -138,7 +139,11 @@ function renderCompact(run: RunRow, agg: Aggregate, probes: readonly SummaryProb
       released_credits: formatCredits(run.released_amount),
       outstanding_credits: formatCredits(run.amount - run.settled_amount - run.released_amount),
     },
-    summary: summarizeProbes(probes, competitors) as Record<string, unknown>,
+    // The headline numbers at the top level too (API-NOTES reports by URL: a compact visibility
+    // run carries overall_score and visibility_band, as a Content Intelligence run carries its band).
+    overall_score: summary.overall_score,
+    visibility_band: summary.visibility_band,
+    summary: summary as Record<string, unknown>,
   };
 }
 

@@ -4,7 +4,7 @@ import { reportsByUrl } from '../../../core/reports/reports.ts';
 import { TEST_TYPES } from '../../../core/tracking/tests.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
-import { SavedTest } from '../tests/list-tests.ts';
+import { ReportRun, SavedTest } from '../tests/list-tests.ts';
 
 export default defineRoute({
   method: 'GET',
@@ -23,7 +23,7 @@ export default defineRoute({
     url: z.string().max(INPUT_LIMITS.url),
     days: z.number().int(),
     match_count: z.number().int(),
-    matches: z.array(z.object({ test: SavedTest, runs: z.array(z.object({}).passthrough()) })),
+    matches: z.array(z.object({ test: SavedTest, runs: z.array(ReportRun).describe('At most limit, newest first') })),
   }),
   errors: [400, 422],
   handler: async ({ query, request }, core) =>

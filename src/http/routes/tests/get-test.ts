@@ -3,7 +3,7 @@ import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { getTestWithRuns } from '../../../core/reports/reports.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
-import { SavedTest } from './list-tests.ts';
+import { ReportRun, SavedTest } from './list-tests.ts';
 
 export default defineRoute({
   method: 'GET',
@@ -13,7 +13,7 @@ export default defineRoute({
   action: 'tests.read',
   scope: 'tests:read',
   params: z.object({ test_id: z.string().max(64).describe('Saved test id (test_…)') }),
-  response: SavedTest.extend({ runs: z.array(z.object({}).passthrough()) }),
+  response: SavedTest.extend({ runs: z.array(ReportRun) }),
   errors: [404],
   handler: async ({ params, request }, core) => getTestWithRuns(core.store, actionContext(request).accountId, params.test_id),
 });

@@ -30,3 +30,18 @@ export default defineRoute({
     tests: await listTests(core.store, actionContext(request).accountId, { limit: query.limit, testType: filterValue('test_type', query.test_type, TEST_TYPES) }),
   }),
 });
+
+/**
+ * A compact run as saved tests and reports list them: a visibility run carries overall_score
+ * (its mention rate) and visibility_band, a Content Intelligence run overall_score (0..100) and
+ * overall_band, both at the top level besides the rest of the compact run.
+ */
+export const ReportRun = z
+  .object({
+    run_id: z.string(),
+    status: z.string(),
+    overall_score: z.number().nullable().describe('Visibility: the mention rate 0..1; Content Intelligence: the score 0..100; null until measured'),
+    visibility_band: z.enum(['Invisible', 'Low', 'Moderate', 'Good', 'Strong']).nullable().optional().describe('Visibility runs only'),
+    overall_band: z.enum(['Poor', 'Fair', 'Good', 'Strong']).nullable().optional().describe('Content Intelligence runs only'),
+  })
+  .passthrough();
