@@ -1,7 +1,23 @@
 // Typed configuration from the environment, validated once at start by one zod schema.
 // Nothing else in the service reads process.env: composition roots call getConfig() and pass
 // values down, so tests can build a server from an explicit config.
+import { isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+
+/** The checkout's root (where package.json is): the default data directory lives under it. */
+export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The default database: `sightline.db` in SIGHTLINE_DATA_DIR, or in `data/` under the package
+ * root. Not under the working directory: `npx sightline accounts create` run from a subfolder
+ * must reach the same database as the server, not quietly start a second one there.
+ */
+export function defaultDatabaseUrl(env: Record<string, string | undefined>): string {
+  const dir = env.SIGHTLINE_DATA_DIR?.trim();
+  const dataDir = dir ? (isAbsolute(dir) ? dir : resolve(dir)) : join(PACKAGE_ROOT, 'data');
+  return `sqlite:${join(dataDir, 'sightline.db')}`;
+}
 
 const intFromEnv = (def: number, min = 0) =>
   z
@@ -18,7 +34,9 @@ const intFromEnv = (def: number, min = 0) =>
     });
 
 const ConfigSchema = z.object({
-  DATABASE_URL: z.string().optional().default('sqlite:./data/sightline.db'),
+  /** Default: sqlite:<SIGHTLINE_DATA_DIR or the package root's data/>/sightline.db (see defaultDatabaseUrl). */
+  DATABASE_URL: z.string(),
+  SIGHTLINE_DATA_DIR: z.string().optional(),
   PORT: intFromEnv(8080, 0),
   HOST: z.string().optional().default('0.0.0.0'),
   SIGHTLINE_RATE_LIMIT_PER_MINUTE: intFromEnv(600, 1),
@@ -63,7 +81,7 @@ export type Config = z.infer<typeof ConfigSchema> & {
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = ConfigSchema.safeParse(env);
+  const parsed = ConfigSchema.safeParse({ ...env, DATABASE_URL: env.DATABASE_URL?.trim() || defaultDatabaseUrl(env) });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
     throw new Error(`Invalid configuration:\n${lines}`);

@@ -3,6 +3,7 @@
 // {"error": code, "message"}); everything else goes to stderr. Exit codes: 0 success, 1 the
 // command failed, 2 usage error (bad command, flag or flag value: nothing was done).
 // Every flag is checked before the database is opened, so a usage error never writes anything.
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config.ts';
 import { createKey, openAccount, revokeKey, setAccountStatus } from '../core/accounts/accounts.ts';
@@ -32,7 +33,9 @@ Usage:
 
 Exit codes: 0 done, 1 the command failed, 2 usage error (nothing was done).
 With --json, stdout holds one JSON document: the result, or {"error", "message"} on failure.
-Environment: DATABASE_URL (sqlite:./data/sightline.db), PORT (8080), HOST, SIGHTLINE_* (see README).`;
+Every command takes --verbose: it prints the database it uses to stderr.
+Environment: DATABASE_URL (default sqlite:<SIGHTLINE_DATA_DIR or the package's data/>/sightline.db,
+the same file from any working directory), PORT (8080), HOST, SIGHTLINE_* (see README).`;
 
 const OPTIONS = {
   port: { type: 'string' },
@@ -48,6 +51,7 @@ const OPTIONS = {
   'top-up': { type: 'boolean' },
   key: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  verbose: { type: 'boolean', short: 'v' },
 } as const;
 type Flag = keyof typeof OPTIONS;
 
@@ -173,11 +177,12 @@ async function main(argv: string[]): Promise<number> {
   if (!allowed) throw new UsageError(`unknown command: ${command}`);
   if (positionals.length > words) throw new UsageError(`unexpected argument: ${positionals[words]}`);
   for (const flag of Object.keys(values) as Flag[]) {
-    if (flag !== 'help' && !allowed.includes(flag)) throw new UsageError(`--${flag} does not apply to ${command}`);
+    if (flag !== 'help' && flag !== 'verbose' && !allowed.includes(flag)) throw new UsageError(`--${flag} does not apply to ${command}`);
   }
 
   // Everything the command needs from its flags, checked before the database is touched.
   const config = configFrom(values.port);
+  if (values.verbose) process.stderr.write(`sightline: database ${describeDatabase(config)}\n`);
   switch (command) {
     case 'serve':
       return runServe(config, { worker: !values['no-worker'] });
@@ -262,6 +267,23 @@ async function main(argv: string[]): Promise<number> {
       });
     default:
       throw new UsageError(`unknown command: ${command}`);
+  }
+}
+
+/** The database a command uses, for --verbose: the SQLite file's absolute path, or Postgres without its password. */
+export function describeDatabase(config: Config): string {
+  const url = config.DATABASE_URL;
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length);
+    const source = config.env.DATABASE_URL?.trim() ? 'DATABASE_URL' : config.env.SIGHTLINE_DATA_DIR?.trim() ? 'SIGHTLINE_DATA_DIR' : 'default data directory';
+    return `sqlite:${path === ':memory:' ? path : resolve(path)} (${source})`;
+  }
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return `${u.toString()} (DATABASE_URL)`;
+  } catch {
+    return 'postgres (DATABASE_URL)';
   }
 }
 
