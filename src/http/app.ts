@@ -15,6 +15,11 @@ import { registerRoutes } from './routes/index.ts';
 import { registerMcpEndpoint } from '../mcp/server.ts';
 import { registerConsole } from '../console/routes.ts';
 
+const DOCS_WORDMARK =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="150" height="32" viewBox="0 0 150 32">' +
+  '<circle cx="14" cy="16" r="9" fill="none" stroke="#fff" stroke-width="3"/><circle cx="14" cy="16" r="3" fill="#fff"/>' +
+  '<text x="30" y="23" font-family="system-ui,sans-serif" font-size="20" font-weight="600" fill="#fff">sightline</text></svg>';
+
 export interface AppOptions {
   core: Core;
   rateLimiter: KeyRateLimiter;
@@ -67,17 +72,27 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       info: {
         title: 'sightline API',
         version: '1.0.0',
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
         description:
           'AI Visibility and Content Intelligence. Every /v1 request carries `Authorization: Bearer svc_api_live_…`. ' +
           'Errors: 422 `{"detail": [{"loc","msg","type"}]}`, otherwise `{"detail": {"error","message"}}`.',
       },
+      // Relative: the document describes whichever server serves it (and /docs tries requests there).
+      servers: [{ url: '/', description: 'This sightline server' }],
+      security: [{ bearer: [] }],
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'svc_api_live_… API key' } },
       },
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // Branded as sightline (title and a wordmark in place of Swagger's logo), served locally: no CDN.
+    theme: { title: 'sightline API reference' },
+    logo: { type: 'image/svg+xml', content: Buffer.from(DOCS_WORDMARK), href: '/docs', target: '_self' },
+    uiConfig: { docExpansion: 'list', deepLinking: true, tryItOutEnabled: false },
+  });
 
   await registerRoutes(app, opts.core);
   registerMcpEndpoint(app, opts.core, opts.rateLimiter);

@@ -99,6 +99,11 @@ export function defineRoute<Q extends AnyZod = z.ZodUndefined, B extends AnyZod 
   return spec;
 }
 
+/** The operation's id in the OpenAPI document (and so the generated client's method): its activity action in camelCase, unique per route. */
+export function operationIdOf(action: string): string {
+  return action.replace(/[._]([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
 export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<AnyZod, AnyZod, AnyZod>) {
   // Besides the route's own errors, every authenticated route can answer 401/403/429 and an
   // unexpected 500; a route that reads query parameters 422 (a non-numeric limit); a route that
@@ -119,6 +124,7 @@ export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<Any
     // route that takes a body before its schema (which would silently strip them) runs.
     ...(spec.body ? { preValidation: rejectUnknownBodyFields(spec.body) } : {}),
     schema: {
+      operationId: operationIdOf(spec.action),
       summary: spec.summary,
       tags: spec.tags,
       security: [{ bearer: [] }],

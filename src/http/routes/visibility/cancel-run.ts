@@ -4,7 +4,7 @@ import { getVisibilityRun } from '../../../core/visibility/read.ts';
 import { cancelVisibilityRun } from '../../../core/visibility/runs.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
-import { CompactRun } from './get-run.ts';
+import { CompactRun } from './shapes.ts';
 
 export default defineRoute({
   method: 'POST',

@@ -37,6 +37,18 @@ export const CreateVisibilityRunBody = z.object({
   language: z.string().max(INPUT_LIMITS.language).optional().describe('Answer language (e.g. en, de); default en'),
   country: z.string().max(INPUT_LIMITS.country).optional().describe('Country the question is asked from (e.g. US, DE); default US'),
   idempotency_key: z.string().max(INPUT_LIMITS.idempotencyKey).optional().describe('Retry-safe key: the same key with the same body returns the same run, charged once'),
+}).meta({
+  examples: [
+    {
+      url: 'https://acme.example',
+      target_entity: 'Acme',
+      competitors: ['Globex'],
+      prompts: ['best project management software for small teams', 'acme vs globex'],
+      platforms: ['openai', 'perplexity', 'gemini'],
+      repeats: 2,
+      idempotency_key: 'weekly-2026-11-23',
+    },
+  ],
 });
 
 export const CreateVisibilityRunResponse = z.object({

@@ -24,7 +24,30 @@ export const Probe = z
     list_rank: z.number().int().nullable().describe('Rank of the brand in a numbered or bulleted list of the answer, or null'),
     competitors: z.array(z.string()).describe('Competitors the answer mentions'),
     citations: z.array(z.object({ title: z.string().nullable().optional(), url: z.string(), domain: z.string() }).passthrough()),
+    brands: z
+      .array(
+        z
+          .object({
+            name: z.string(),
+            role: z.enum(['target', 'competitor']),
+            mentioned: z.boolean(),
+            mention_position: z.number().int().nullable(),
+            list_rank: z.number().int().nullable(),
+            first_mention_share: z.number().nullable(),
+            pawc: z.number().nullable(),
+            sentiment: z.enum(['positive', 'neutral', 'negative']).nullable(),
+            recommended: z.boolean().nullable(),
+          })
+          .passthrough(),
+      )
+      .optional()
+      .describe('The target and each competitor as this answer treats them (answer analysis)'),
+    judge: z.object({ platform: z.string(), model: z.string(), engine: z.string() }).passthrough().nullable().optional().describe('The model that judged sentiment and recommendation, or null'),
+    judge_error: z.object({ code: z.string(), message: z.string() }).passthrough().nullable().optional().describe('Why the judge gave no verdict, or null'),
     error: z.object({ code: z.string(), message: z.string().nullable() }).nullable(),
+    attempts: z.number().int(),
+    started_at: z.string().nullable(),
+    completed_at: z.string().nullable(),
     credits: z.object({ reserved: Credits, settled: Credits, released: Credits }),
     answer: z.string().nullable().optional().describe('The full answer (with include_results, and always on the single probe read)'),
   })

@@ -1,35 +1,11 @@
 import { z } from 'zod';
+import { VisibilityRun } from './shapes.ts';
 import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { getVisibilityRun } from '../../../core/visibility/read.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute, queryBool } from '../../schemas.ts';
 
-export const CompactRun = z
-  .object({
-    run_id: z.string(),
-    status: z.string(),
-    engine: z.string(),
-    url: z.string(),
-    target_entity: z.string(),
-    probe_count: z.number().int(),
-    probe_counts: z.object({
-      queued: z.number().int(),
-      running: z.number().int(),
-      succeeded: z.number().int(),
-      errored: z.number().int(),
-      cancelled: z.number().int(),
-      skipped: z.number().int(),
-    }),
-    billing: z.object({
-      status: z.string(),
-      estimated_credits: z.string(),
-      reserved_credits: z.string(),
-      settled_credits: z.string(),
-      released_credits: z.string(),
-    }).passthrough(),
-    summary: z.object({ mention_rate: z.number().nullable(), overall_score: z.number().nullable(), visibility_band: z.string().nullable() }).passthrough(),
-  })
-  .passthrough();
+export { CompactRun } from './shapes.ts';
 
 export default defineRoute({
   method: 'GET',
@@ -44,7 +20,7 @@ export default defineRoute({
     include_results: queryBool.describe('true adds each probe with its full answer text (implies include_probes)'),
     include_raw: queryBool.describe("true adds each provider's raw response (debugging)"),
   }),
-  response: CompactRun,
+  response: VisibilityRun,
   errors: [404, 422],
   handler: async ({ params, query, request }, core) =>
     getVisibilityRun(core.store, actionContext(request).accountId, params.run_id, {

@@ -3,7 +3,7 @@ import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { listVisibilityRuns, RUN_STATUSES } from '../../../core/visibility/read.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
-import { CompactRun } from './get-run.ts';
+import { RunList } from './shapes.ts';
 
 export default defineRoute({
   method: 'GET',
@@ -17,7 +17,7 @@ export default defineRoute({
     starting_after: z.string().max(INPUT_LIMITS.id).optional().describe('Cursor: the next_starting_after of the previous page (a run id)'),
     status: filterParam(RUN_STATUSES),
   }),
-  response: z.object({ object: z.literal('list'), runs: z.array(CompactRun), has_more: z.boolean(), next_starting_after: z.string().nullable() }),
+  response: RunList,
   errors: [400, 422],
   handler: async ({ query, request }, core) =>
     listVisibilityRuns(core.store, actionContext(request).accountId, { limit: query.limit, startingAfter: query.starting_after, status: filterValue('status', query.status, RUN_STATUSES) }),
