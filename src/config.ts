@@ -30,6 +30,13 @@ const ConfigSchema = z.object({
   SIGHTLINE_WORKER_CONCURRENCY: intFromEnv(32, 1),
   /** Worker threads that extract big pages (≥ 256 KiB of HTML) off the event loop; 0 = none. */
   SIGHTLINE_EXTRACT_THREADS: intFromEnv(1, 0),
+  /** Who may open an account in the console after the owner: by invitation, anyone, or nobody. */
+  SIGHTLINE_SIGNUP: z.enum(['invite', 'open', 'closed']).optional().default('invite'),
+  /** SMTP transport for password-reset and invitation mail (smtp(s)://user:pass@host:port); unset: links are printed by the CLI. */
+  SIGHTLINE_SMTP_URL: z.string().optional(),
+  SIGHTLINE_MAIL_FROM: z.string().optional().default('sightline <no-reply@localhost>'),
+  /** The address users reach the console at, for links in mail (default http://localhost:PORT). */
+  SIGHTLINE_PUBLIC_URL: z.string().url().optional(),
   SIGHTLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
 });
 
