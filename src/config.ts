@@ -34,6 +34,8 @@ const ConfigSchema = z.object({
   SIGHTLINE_SIGNUP: z.enum(['invite', 'open', 'closed']).optional().default('invite'),
   /** SMTP transport for password-reset and invitation mail (smtp(s)://user:pass@host:port); unset: links are printed by the CLI. */
   SIGHTLINE_SMTP_URL: z.string().optional(),
+  /** Console sign-in, sign-up and reset attempts per client address per minute (besides the per-email lockout). */
+  SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE: intFromEnv(20, 1),
   SIGHTLINE_MAIL_FROM: z.string().optional().default('sightline <no-reply@localhost>'),
   /** The address users reach the console at, for links in mail (default http://localhost:PORT). */
   SIGHTLINE_PUBLIC_URL: z.string().url().optional(),

@@ -87,9 +87,9 @@ export function registerConsole(app: FastifyInstance, core: Core) {
   const ctx: ConsoleContext = { core, mailer: createMailer(core.config.SIGHTLINE_SMTP_URL, core.config.SIGHTLINE_MAIL_FROM), publicUrl: consolePublicUrl(core.config) };
   app.addHook('onClose', async () => ctx.mailer.close());
 
-  // Sign-in, sign-up and reset forms: 20 attempts a minute per client address, besides the
-  // per-email lockout (which an attacker spreading guesses over many emails would not meet).
-  const authLimiter = new RateLimiterMemory({ points: 20, duration: 60 });
+  // Sign-in, sign-up and reset forms: SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE attempts per client
+  // address, besides the per-email lockout (which guesses spread over many emails would not meet).
+  const authLimiter = new RateLimiterMemory({ points: core.config.SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE, duration: 60 });
 
   app.register(async (api) => {
     api.addHook('onRequest', async (request, reply) => {
