@@ -316,7 +316,7 @@ export function RunPage({ id }) {
           ${p.status === 'succeeded' ? html`<${Badge} value=${p.brand_mentioned ? 'Good' : 'Low'} label=${p.brand_mentioned ? 'mentioned' : 'not mentioned'} />` : null}
           ${p.list_rank ? html`<span class="small">rank #${p.list_rank} in list</span>` : null}</header>
         <p><strong>Prompt:</strong> ${p.prompt}</p>
-        ${p.answer ? html`<div class="text"><${Highlighted} text=${p.answer} brand=${p.target_entity || r.target_entity} competitors=${r.competitors || []} /></div>` : p.status === 'errored' ? html`<p class="muted">${(p.error && p.error.message) || 'This probe failed; its credits were released.'}</p>` : html`<p class="muted">${statusText(p.status)}…</p>`}
+        ${p.answer ? html`<div class="text" tabindex="0" role="region" aria-label=${'Answer from ' + platformName(p.platform)}><${Highlighted} text=${p.answer} brand=${p.target_entity || r.target_entity} competitors=${r.competitors || []} /></div>` : p.status === 'errored' ? html`<p class="muted">${(p.error && p.error.message) || 'This probe failed; its credits were released.'}</p>` : html`<p class="muted">${statusText(p.status)}…</p>`}
         ${(p.citations || []).length ? html`<h3 class="small">Citations</h3><ol class="small">${p.citations.map((c) => html`<li><a href=${c.url} rel="noopener noreferrer nofollow" target="_blank">${c.title || c.url}</a> <span class="muted">${c.domain}</span></li>`)}</ol>` : null}
       </article>`)}
     </section>`;
