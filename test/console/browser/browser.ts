@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 // One headless Chromium (Debian's package, driven by playwright-core) and one real server on a
 // loopback port, shared by the tests of a file. Screenshots go to test-artifacts/screenshots
 // (ignored by git) for a reviewer; axe-core runs inside the page.

@@ -118,7 +118,7 @@ describe('the console in a browser', () => {
     assert.match(await page.getByTestId('run-progress').innerText(), /4 of 4 probes finished\. Credits: 8\.00 reserved, 8\.00 settled, 0\.00 released/);
     assert.match(await page.getByTestId('mention-rate').innerText(), /\d+%/);
     // Answers with the brand marked, per platform.
-    assert.ok((await page.locator('mark.brand').count()) > 0, 'the brand is highlighted in the answers');
+    assert.ok((await page.locator('mark.hl-brand').count()) > 0, 'the brand is highlighted in the answers');
     assert.equal(await page.locator('article.answer').count(), 4);
     await page.getByRole('heading', { name: 'Share of voice' }).waitFor();
     const run = (await rig.server.app.inject({ method: 'GET', url: `/v1/visibility/runs/${runPath.split('/').pop()}`, headers: { cookie: await cookieHeader() } })).json();

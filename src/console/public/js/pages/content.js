@@ -113,7 +113,7 @@ function Audit({ audit }) {
       { label: 'Deciding rule', cell: (c) => (c.rule ? html`<code>${c.rule}</code>${c.line ? html` <span class="small muted">line ${c.line}</span>` : null}` : html`<span class="muted">no rule: allowed</span>`) },
     ]} />
     <h3>Checks</h3>
-    <ul class="plain">${audit.checks.map((c) => html`<li class="row"><${Badge} value=${c.status} /><span><strong>${c.id.replace(/_/g, ' ')}</strong> — ${c.detail}</span></li>`)}</ul>
+    <ul class="plain">${audit.checks.map((c) => html`<li><${Badge} value=${c.status} /> <strong>${c.id.replace(/_/g, ' ')}</strong> — ${c.detail}</li>`)}</ul>
     <dl class="facts" style=${{ marginTop: '12px' }}>
       <dt>llms.txt</dt><dd>${audit.llms_txt.present ? (audit.llms_txt.valid ? `present, ${audit.llms_txt.links} links` : `present, invalid: ${audit.llms_txt.errors.join('; ')}`) : 'missing'}</dd>
       <dt>Sitemap</dt><dd>${audit.sitemap.found ? `${audit.sitemap.url_count} URLs${audit.sitemap.lists_page === false ? ', this page not listed' : ''}` : 'not found'}</dd>

@@ -240,7 +240,7 @@ function Highlighted({ text, brand, competitors }) {
   for (const m of text.matchAll(re)) {
     if (m.index > last) parts.push(text.slice(last, m.index));
     const isBrand = m[0].toLowerCase() === brand.toLowerCase();
-    parts.push(html`<mark class=${isBrand ? 'brand' : 'comp'}>${m[0]}</mark>`);
+    parts.push(html`<mark class=${isBrand ? 'hl-brand' : 'hl-comp'}>${m[0]}</mark>`);
     last = m.index + m[0].length;
   }
   parts.push(text.slice(last));
@@ -310,7 +310,7 @@ export function RunPage({ id }) {
         <div class="row"><label for="platform-filter" class="label-text">Platform</label>
           <select id="platform-filter" style=${{ width: 'auto' }} value=${platformFilter} onChange=${(e) => setPlatformFilter(e.target.value)}><option value="all">All</option>${platformsInRun.map((p) => html`<option value=${p}>${platformName(p)}</option>`)}</select></div>
       </div>
-      <div class="legend" aria-hidden="true"><span><mark class="brand">${r.target_entity}</mark> your brand</span>${(r.competitors || []).length ? html`<span><mark class="comp">competitor</mark> competitors</span>` : null}</div>
+      <div class="legend" aria-hidden="true"><span><mark class="hl-brand">${r.target_entity}</mark> your brand</span>${(r.competitors || []).length ? html`<span><mark class="hl-comp">competitor</mark> competitors</span>` : null}</div>
       ${probes.map((p) => html`<article class="answer" key=${p.probe_id} aria-label=${`${platformName(p.platform)}: ${p.prompt}`}>
         <header><strong>${platformName(p.platform)}</strong><span class="small muted">${p.model}</span><${Badge} value=${p.status} />
           ${p.status === 'succeeded' ? html`<${Badge} value=${p.brand_mentioned ? 'Good' : 'Low'} label=${p.brand_mentioned ? 'mentioned' : 'not mentioned'} />` : null}
