@@ -39,6 +39,8 @@ const ConfigSchema = z.object({
   SIGHTLINE_MAIL_FROM: z.string().optional().default('sightline <no-reply@localhost>'),
   /** The address users reach the console at, for links in mail (default http://localhost:PORT). */
   SIGHTLINE_PUBLIC_URL: z.string().url().optional(),
+  /** How often each worker process's scheduler looks for due slots of tracked tests; 0 = no scheduler in this process. */
+  SIGHTLINE_SCHEDULER_INTERVAL_MS: intFromEnv(5000, 0),
   SIGHTLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
 });
 

@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   invalid_request: { status: 400, message: 'The request is invalid.' },
   invalid_token: { status: 400, message: 'This link is invalid, used or expired; ask for a new one.' },
   weak_password: { status: 400, message: 'Passwords need at least 10 characters.' },
+  invalid_schedule: { status: 400, message: 'The schedule needs a valid five-field cron expression and an IANA time zone.' },
   fetch_blocked: { status: 400, message: 'The URL points at an address this server may not fetch.' },
   unauthorized: { status: 401, message: 'Missing or invalid API key.' },
   mcp_token_not_allowed: { status: 401, message: 'MCP tokens are accepted only by the MCP endpoint.' },
@@ -69,5 +70,13 @@ export class FieldError extends Error {
     this.name = 'FieldError';
     this.loc = loc;
     this.type = type;
+  }
+}
+
+/** Several 422 details at once (a nested body checked by the core, e.g. a tracked test's definition). */
+export class ValidationFailed extends Error {
+  constructor(readonly detail: { loc: (string | number)[]; msg: string; type: string }[]) {
+    super(detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; '));
+    this.name = 'ValidationFailed';
   }
 }

@@ -15,6 +15,8 @@ import { catalogListing, loadCatalog, type Catalog } from './visibility/catalog.
 import { executeProbe, type AskPlatform } from './visibility/probe-executor.ts';
 import { PROBE_JOB_KIND, type VisibilityDeps } from './visibility/runs.ts';
 import { workerExtras } from './worker-extras.ts';
+import { Scheduler } from './tracking/scheduler.ts';
+import type { TrackingDeps } from './tracking/tracked-tests.ts';
 
 export interface CoreOptions {
   store: Store;
@@ -43,6 +45,10 @@ export interface Core {
   pages: PageLoader;
   /** Content Intelligence: prompt ideas, trends, content score and persisted runs. */
   content: ContentService;
+  /** Tracked tests: what their runs and the scheduler need. */
+  tracking: TrackingDeps;
+  /** This process's scheduler, once startWorker ran (null when disabled or not started). */
+  scheduler(): Scheduler | null;
   modelListing(): ReturnType<typeof catalogListing>;
   /** Starts the in-process worker (idempotent). */
   startWorker(): Worker;
@@ -59,6 +65,7 @@ export function createCore(opts: CoreOptions): Core {
   const isAvailable = (p: PlatformName) => catalog.has(p) && !!opts.drivers[p]?.available();
   const engine = opts.drivers[PLATFORMS[0]]?.engine ?? 'sandbox';
   let worker: Worker | null = null;
+  let scheduler: Scheduler | null = null;
   const activity = new ActivityLog(opts.store);
   const pages = createPageLoader({
     extractor: createPageExtractor({ threads: opts.config.SIGHTLINE_EXTRACT_THREADS }),
@@ -67,6 +74,13 @@ export function createCore(opts: CoreOptions): Core {
   });
   const content = createContentService({ store: opts.store, pages, onQueued: () => worker?.workQueued() });
 
+  const visibility: VisibilityDeps = { store: opts.store, catalog, engine, isAvailable, onQueued: () => worker?.workQueued() };
+  const tracking: TrackingDeps = {
+    store: opts.store,
+    visibility,
+    createCiRun: (ctx, body, o) => content.createRun(ctx, body as never, o),
+    activity,
+  };
   const core: Core = {
     store: opts.store,
     config: opts.config,
@@ -75,7 +89,9 @@ export function createCore(opts: CoreOptions): Core {
     drivers: opts.drivers,
     pages,
     content,
-    visibility: { store: opts.store, catalog, engine, isAvailable, onQueued: () => worker?.workQueued() },
+    visibility,
+    tracking,
+    scheduler: () => scheduler,
     modelListing: () => catalogListing(catalog, (p) => ({ engine: opts.drivers[p]?.engine ?? engine, available: isAvailable(p) })),
     startWorker() {
       if (worker) return worker;
@@ -95,10 +111,17 @@ export function createCore(opts: CoreOptions): Core {
         onError: opts.onWorkerError,
       });
       worker.start();
+      // Every process that works the queue also takes due slots of tracked tests: the database
+      // makes each slot one run however many processes do (tracking/scheduler.ts).
+      if (opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS > 0) {
+        scheduler = new Scheduler(tracking, { intervalMs: opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS, onError: opts.onWorkerError });
+        scheduler.start();
+      }
       return worker;
     },
     notifyWork: () => worker?.workQueued(),
     async close() {
+      if (scheduler) await scheduler.stop();
       if (worker) await worker.stop();
       await activity.flush();
       await pages.close();

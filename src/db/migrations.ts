@@ -250,6 +250,47 @@ const migrations: Record<string, Migration> = {
       });
     },
   },
+  '0005_tracking': {
+    // Tracking over time (API-NOTES "Tracking"): probes carry their repeat index; a saved test can
+    // hold a run definition, a cron schedule, a pause flag, a monthly budget and the key whose
+    // scopes its scheduled runs act with; test_slots records each due slot once (its primary key
+    // is the (test, slot) key that makes a slot produce exactly one run across processes) and
+    // what became of it (a run, or a skip and why). A deleted test keeps its row (its runs point
+    // at it) with deleted_at set and its identity freed.
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('visibility_probes').addColumn('repeat', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+      for (const [column, type] of [
+        ['definition', 'text'],
+        ['schedule_cron', 'text'],
+        ['schedule_timezone', 'text'],
+        ['next_run_at', 'text'],
+        ['monthly_credit_budget', 'bigint'],
+        ['key_id', 'text'],
+        ['last_skip', 'text'],
+        ['deleted_at', 'text'],
+      ] as const) {
+        await db.schema.alterTable('tests').addColumn(column, type).execute();
+      }
+      await db.schema.alterTable('tests').addColumn('paused', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      // The scheduler's one query: tests whose next slot is due.
+      await db.schema.createIndex('tests_due').on('tests').columns(['next_run_at']).execute();
+      await db.schema
+        .createTable('test_slots')
+        .addColumn('test_id', 'text', (c) => c.notNull().references('tests.id'))
+        .addColumn('slot', 'text', (c) => c.notNull())
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull()) // claimed | run | skipped
+        .addColumn('reason', 'text')
+        .addColumn('message', 'text')
+        .addColumn('run_id', 'text')
+        .addColumn('estimated_credits', 'bigint')
+        .addColumn('claimed_at', 'text', (c) => c.notNull())
+        .addColumn('finished_at', 'text')
+        .addPrimaryKeyConstraint('test_slots_pkey', ['test_id', 'slot'])
+        .execute();
+      await db.schema.createIndex('test_slots_open').on('test_slots').columns(['status', 'claimed_at']).execute();
+    },
+  },
   '0008_console_auth': {
     // Console sign-in (issue 16): people with a password who act for an account, their
     // server-side sessions, one-time link tokens (password reset, invitation) and the per-email

@@ -65,6 +65,33 @@ export interface TestsTable {
   target_key: string; // folded target entity, '' for content tests
   created_at: string;
   last_run_at: string | null;
+  /** Tracking (migration 0005): the run create body (JSON) a schedule or "run now" uses. */
+  definition: string | null;
+  schedule_cron: string | null;
+  schedule_timezone: string | null;
+  /** The next slot the scheduler will take (ISO UTC); null without a schedule. */
+  next_run_at: string | null;
+  paused: Generated<number>;
+  /** Hundredths per calendar month in the schedule's time zone; null = no budget. */
+  monthly_credit_budget: number | string | null;
+  /** The key whose scopes scheduled runs act with (created or last updated the schedule). */
+  key_id: string | null;
+  last_skip: string | null; // JSON {slot, reason, at}
+  deleted_at: string | null;
+}
+
+/** One row per due slot of a scheduled test: the exactly-once key and what became of the slot. */
+export interface TestSlotsTable {
+  test_id: string;
+  slot: string; // ISO UTC
+  account_id: string;
+  status: 'claimed' | 'run' | 'skipped';
+  reason: string | null;
+  message: string | null;
+  run_id: string | null;
+  estimated_credits: number | string | null;
+  claimed_at: string;
+  finished_at: string | null;
 }
 
 export interface VisibilityRunsTable {
@@ -118,6 +145,8 @@ export interface VisibilityProbesTable {
   attempts: number;
   started_at: string | null;
   completed_at: string | null;
+  /** 1..N: which ask of the same (prompt, platform) this probe is (migration 0005). */
+  repeat: Generated<number>;
 }
 
 export interface JobsTable {
@@ -181,6 +210,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   ledger_entries: LedgerEntriesTable;
   tests: TestsTable;
+  test_slots: TestSlotsTable;
   visibility_runs: VisibilityRunsTable;
   visibility_probes: VisibilityProbesTable;
   jobs: JobsTable;

@@ -62,6 +62,7 @@ interface ProbeRow {
   country: string;
   target_entity: string;
   price: number;
+  repeat: number;
 }
 
 /**
@@ -81,7 +82,7 @@ export async function executeProbe(
   const { rows: started } = await sql<ProbeRow>`
     update visibility_probes set status = 'running', started_at = ${startedAt}, attempts = attempts + 1
      where id = ${probeId} and status in ('queued', 'running')
-    returning id, run_id, prompt, platform, model, language, country, target_entity, price`.execute(store.db);
+    returning id, run_id, prompt, platform, model, language, country, target_entity, price, repeat`.execute(store.db);
   const row = started[0];
   if (!row) return; // cancelled or already finished
   const run = await runInfo(store, row.run_id);
@@ -103,6 +104,7 @@ export async function executeProbe(
       targetEntity: probe.target_entity,
       targetUrl: probe.url,
       competitors,
+      repeat: Number(probe.repeat ?? 1),
       signal,
     });
     if (!answer.text.trim() && answer.citations.length === 0) {
