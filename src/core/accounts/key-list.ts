@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { toApiTime } from '../ids.ts';
 import { revokeKey } from './accounts.ts';
+import { SCOPES } from './scopes.ts';
 
 export async function listKeys(db: Kysely<Database>, accountId: string) {
   const rows = await db
@@ -30,4 +31,17 @@ export async function revokeAccountKey(db: Kysely<Database>, accountId: string, 
   const row = await db.selectFrom('api_keys').select('id').where('id', '=', keyId).where('account_id', '=', accountId).executeTakeFirst();
   if (!row) throw new AppError('not_found', `key ${keyId} not found`);
   await revokeKey(db, keyId);
+}
+
+/**
+ * Who a tracked test's schedule acts as (tests.key_id): the API key that set it, or — when it was
+ * set from the console, where a signed-in user acts without a key (their user id stands in) — that
+ * user, who holds every scope. Undefined when neither exists any more.
+ */
+export async function scheduleActor(db: Kysely<Database>, id: string): Promise<{ id: string; key_prefix: string | null; scopes: string; revoked_at: string | null } | undefined> {
+  if (id.startsWith('usr_')) {
+    const user = await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
+    return user && { id: user.id, key_prefix: null, scopes: JSON.stringify(SCOPES), revoked_at: null };
+  }
+  return db.selectFrom('api_keys').select(['id', 'key_prefix', 'scopes', 'revoked_at']).where('id', '=', id).executeTakeFirst();
 }

@@ -210,8 +210,62 @@ describe('the console in a browser', () => {
     visited['account'] = '/console/account';
   });
 
-  test('every main page: no sideways scroll at 390 px, no serious or critical axe violation, screenshots at both widths', async () => {
+  test('a tracked test: created with a schedule and budget, run now twice, its charts drawn from real history with their tables, paused and edited', async () => {
+    await grant(20);
+    await page.getByRole('link', { name: 'Tracked tests' }).click();
+    await page.getByRole('link', { name: 'New tracked test' }).first().click();
+    await page.getByLabel('Name (optional)').fill('Acme weekly');
+    await page.getByLabel('Page URL').fill('https://acme.example/pricing');
+    await page.getByLabel('Brand', { exact: true }).fill('Acme');
+    await page.getByLabel('Competitors (comma-separated)').fill('Rival');
+    await page.getByLabel('Prompts, one per line').fill('best project tool [[sandbox:mention]]\nacme alternatives');
+    await page.getByLabel('Repeat', { exact: true }).selectOption('weekly');
+    await page.getByLabel('Day', { exact: true }).selectOption('1');
+    await page.getByLabel('Time', { exact: true }).fill('06:00');
+    await page.getByLabel('Time zone').fill('Europe/Berlin');
+    await page.getByLabel('Monthly budget (credits, optional)').fill('50');
+    await page.getByText('One run costs 8.00 credits').waitFor();
+    await rig.screenshot(page, 'test-new-desktop');
+    await page.getByRole('button', { name: 'Create tracked test' }).click();
+    await page.waitForURL(/\/console\/tests\/test_/);
+    const testPath = new URL(page.url()).pathname;
+    await page.getByText('Every Monday at 06:00 (Europe/Berlin)').waitFor();
+    await page.getByText('of a 50.00 budget').waitFor();
+    await page.getByText('No finished runs in this period').waitFor();
+
+    for (let n = 1; n <= 2; n++) {
+      await page.getByRole('button', { name: 'Run now' }).click();
+      await page.getByText('Run queued.').waitFor();
+      const runs = page.getByRole('table', { name: 'Runs of this test' });
+      await runs.getByText('completed', { exact: true }).nth(n - 1).waitFor({ timeout: 20_000 });
+    }
+    // The chart is drawn (uPlot's canvas) and its numbers are in a table: one row per run.
+    const chart = page.getByTestId('rate-chart');
+    await chart.locator('canvas').waitFor();
+    await page.getByTestId('sov-chart').locator('canvas').waitFor();
+    const rateSection = page.getByRole('region', { name: 'Mention rate over time' });
+    await rateSection.getByText('Show the numbers').click();
+    const table = rateSection.getByRole('table', { name: 'Mention rate over time' });
+    assert.equal(await table.locator('tbody tr').count(), 2);
+    assert.match(await table.innerText(), /50%[\s\S]*\d+%–\d+%/);
+    assert.match(await page.getByText('This month').locator('..').innerText(), /16\.00 cr/);
+    await rig.screenshot(page, 'test-charts-desktop');
+    visited['test'] = testPath;
     visited['tests'] = '/console/tests';
+
+    await page.getByRole('button', { name: 'Pause schedule' }).click();
+    await page.getByText('Schedule paused').waitFor();
+    await page.getByRole('button', { name: 'Resume schedule' }).waitFor();
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByLabel('Repeat', { exact: true }).selectOption('daily');
+    await page.getByLabel('Time', { exact: true }).fill('07:30');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.waitForURL(new RegExp(testPath + '$'));
+    await page.getByRole('button', { name: 'Resume schedule' }).click();
+    await page.getByText('Daily at 07:30 (Europe/Berlin)').waitFor();
+  });
+
+  test('every main page: no sideways scroll at 390 px, no serious or critical axe violation, screenshots at both widths', async () => {
     visited['operator'] = '/console/operator';
     for (const [name, path] of Object.entries(visited)) {
       for (const width of [1280, 390]) {
