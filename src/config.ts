@@ -56,6 +56,15 @@ const ConfigSchema = z.object({
   SIGHTLINE_WORKER_CONCURRENCY: intFromEnv(32, 1),
   /** Worker threads that extract big pages (≥ 256 KiB of HTML) off the event loop; 0 = none. */
   SIGHTLINE_EXTRACT_THREADS: intFromEnv(1, 0),
+  /** Who may open an account in the console after the owner: by invitation, anyone, or nobody. */
+  SIGHTLINE_SIGNUP: z.enum(['invite', 'open', 'closed']).optional().default('invite'),
+  /** SMTP transport for password-reset and invitation mail (smtp(s)://user:pass@host:port); unset: links are printed by the CLI. */
+  SIGHTLINE_SMTP_URL: z.string().optional(),
+  /** Console sign-in, sign-up and reset attempts per client address per minute (besides the per-email lockout). */
+  SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE: intFromEnv(20, 1),
+  SIGHTLINE_MAIL_FROM: z.string().optional().default('sightline <no-reply@localhost>'),
+  /** The address users reach the console at, for links in mail (default http://localhost:PORT). */
+  SIGHTLINE_PUBLIC_URL: z.string().url().optional(),
   /** How often each worker process's scheduler looks for due slots of tracked tests; 0 = no scheduler in this process. */
   SIGHTLINE_SCHEDULER_INTERVAL_MS: intFromEnv(5000, 0),
   /** Postgres connections per process; keep N processes × this + 10 ≤ max_connections (README). */

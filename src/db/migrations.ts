@@ -320,6 +320,57 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('jobs_account_status').ifNotExists().on('jobs').columns(['account_id', 'status']).execute();
     },
   },
+  '0008_console_auth': {
+    // Console sign-in (issue 16): people with a password who act for an account, their
+    // server-side sessions, one-time link tokens (password reset, invitation) and the per-email
+    // failed-login counter behind the lockout.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('users')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('password_hash', 'text')
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('password_changed_at', 'text')
+        .execute();
+      await db.schema.createIndex('users_account').on('users').column('account_id').execute();
+      await db.schema
+        .createTable('sessions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('csrf_token', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('last_seen_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('revoked_at', 'text')
+        .addColumn('user_agent', 'text')
+        .execute();
+      await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
+      await db.schema
+        .createTable('auth_tokens')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text')
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('credits', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_by', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('used_at', 'text')
+        .execute();
+      await db.schema
+        .createTable('login_throttle')
+        .addColumn('email', 'text', (c) => c.primaryKey())
+        .addColumn('failures', 'integer', (c) => c.notNull())
+        .addColumn('window_started_at', 'text', (c) => c.notNull())
+        .addColumn('locked_until', 'text')
+        .execute();
+    },
+  },
 };
 
 
