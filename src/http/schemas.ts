@@ -4,6 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Scope } from '../core/accounts/scopes.ts';
 import type { Core } from '../core/index.ts';
+import type { Principal } from '../core/accounts/accounts.ts';
+import type { ActionContext } from '../core/billing/actions.ts';
+import { actionContext } from './plugins/auth.ts';
 import { AppError, ValidationFailed } from '../core/errors.ts';
 import { INPUT_LIMITS } from '../core/limits.ts';
 import { extraFields } from './unknown-fields.ts';
@@ -86,12 +89,45 @@ export interface RouteSpec<Q extends AnyZod, B extends AnyZod, P extends AnyZod>
   params?: P;
   response: AnyZod;
   errors: number[];
-  /** May answer synchronously (a kept answer): Fastify then sends it without a promise. */
-  handler: (
+  /**
+   * The operation's one core call, made by every surface: HTTP (unless `handler` overrides it,
+   * e.g. to stream a file), MCP (the tool below) and the CLI (through the HTTP API). Its
+   * arguments are the path parameters, query and body in one object, as an MCP tool takes them.
+   * May answer synchronously (a kept answer): Fastify then sends it without a promise.
+   */
+  run: (args: ArgsOf<Q, B, P>, ctx: ActionContext, core: Core, principal: Principal) => unknown;
+  /** HTTP only: a handler of its own where the HTTP answer is not run's (a streamed CSV). */
+  handler?: (
     ctx: { query: z.output<Q>; body: z.output<B>; params: z.output<P>; request: FastifyRequest; reply: FastifyReply },
     core: Core,
   ) => unknown;
+  /** The operation as an MCP tool (its name, title, hints and description stating any cost). */
+  tool?: ToolSpec;
 }
+
+/**
+ * How an operation is offered to agents. Reads (GET) are read-only and idempotent; `openWorld`
+ * marks operations that reach outside the server (AI platforms, web pages); `destructive` ones
+ * remove or stop something; `idempotent` writes may be repeated with the same effect.
+ */
+export interface ToolSpec {
+  name: string;
+  title: string;
+  description: string;
+  openWorld?: boolean;
+  destructive?: boolean;
+  idempotent?: boolean;
+  /** A read-only operation that is not a GET (a quote). */
+  readOnly?: boolean;
+  /** The tool's answer when it is not the route's 200 response (the HTTP route streams a file). */
+  output?: z.ZodType;
+}
+
+/** The parsed output of one part of a route's input; `unknown` (no keys) for a part it lacks. */
+type Bare<T> = T extends z.ZodOptional<infer O> ? Bare<O> : T extends z.ZodNullable<infer O> ? Bare<O> : T;
+type Out<T> = Bare<T> extends z.ZodObject ? z.output<Bare<T>> : unknown;
+/** An operation's arguments: its path parameters, query and body in one object. */
+export type ArgsOf<Q, B, P> = Out<P> & Out<Q> & Out<B>;
 
 export function defineRoute<Q extends AnyZod = z.ZodUndefined, B extends AnyZod = z.ZodUndefined, P extends AnyZod = z.ZodUndefined>(
   spec: RouteSpec<Q, B, P>,
@@ -133,11 +169,16 @@ export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<Any
       ...(spec.params ? { params: spec.params } : {}),
       response,
     },
-    handler: (request, reply) =>
-      spec.handler(
-        { query: request.query as never, body: request.body as never, params: request.params as never, request, reply },
-        core,
-      ),
+    handler: spec.handler
+      ? (request, reply) =>
+          spec.handler!({ query: request.query as never, body: request.body as never, params: request.params as never, request, reply }, core)
+      : (request) =>
+          spec.run(
+            { ...(request.params as object), ...(request.query as object), ...(request.body as object) } as never,
+            actionContext(request),
+            core,
+            request.principal!,
+          ),
   });
 }
 

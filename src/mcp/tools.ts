@@ -1,62 +1,22 @@
-// The MCP tool catalog. Each tool is the MCP face of one HTTP route: its arguments are that
-// route's own zod shapes (path parameters, query and body merged into one object), so bounds,
-// clamped limits, aliases and defaults are the HTTP API's; its scope and activity action are the
-// route's; and it calls the same core function as the route's handler.
+// The MCP tool catalog, derived from the one catalog of operations (src/http/routes/index.ts):
+// every operation that declares a `tool` is offered to agents with the route's own zod shapes as
+// arguments (path parameters, query and body merged into one object: bounds, clamped limits,
+// aliases and defaults are the HTTP API's), the route's scope and activity action, its 200
+// response as output schema, and the same `run` (the one core call) the HTTP route makes.
 import { z } from 'zod';
 import type { Principal } from '../core/accounts/accounts.ts';
 import type { Scope } from '../core/accounts/scopes.ts';
 import type { ActionContext } from '../core/billing/actions.ts';
 import type { Core } from '../core/index.ts';
-import { serializePage } from '../core/pages/serialize.ts';
-import { ACTIVITY_KINDS } from '../core/reports/activity.ts';
-import { getTestWithRuns, reportsByUrl } from '../core/reports/reports.ts';
-import { listTests, TEST_TYPES } from '../core/tracking/tests.ts';
-import { getUsage } from '../core/reports/usage.ts';
-import { CI_STATUSES } from '../core/content/runs.ts';
-import { getVisibilityProbe, getVisibilityRun, listVisibilityRuns, RUN_STATUSES } from '../core/visibility/read.ts';
-import { cancelVisibilityRun, createVisibilityRun, estimateVisibilityRun } from '../core/visibility/runs.ts';
-import { filterValue, type RouteSpec } from '../http/schemas.ts';
-import listActivityRoute from '../http/routes/activity/list-activity.ts';
-import createCiRunRoute from '../http/routes/content/create-run.ts';
-import discoverTrendsRoute from '../http/routes/content/discover-trends.ts';
-import getCiRunRoute from '../http/routes/content/get-run.ts';
-import listCiRunsRoute from '../http/routes/content/list-runs.ts';
-import scoreContentRoute from '../http/routes/content/score-content.ts';
-import serializeRoute from '../http/routes/pages/serialize.ts';
-import reportsByUrlRoute from '../http/routes/reports/by-url.ts';
-import getTestRoute from '../http/routes/tests/get-test.ts';
-import listTestsRoute from '../http/routes/tests/list-tests.ts';
-import getUsageRoute from '../http/routes/usage/get-usage.ts';
-import createTestRoute from '../http/routes/tests/create-test.ts';
-import updateTestRoute from '../http/routes/tests/update-test.ts';
-import deleteTestRoute from '../http/routes/tests/delete-test.ts';
-import runTestRoute from '../http/routes/tests/run-test.ts';
-import testHistoryRoute from '../http/routes/tests/test-history.ts';
-import exportRunRoute from '../http/routes/visibility/export-run.ts';
-import { parseDefinition } from '../http/routes/tests/shapes.ts';
-import { createTrackedTest, deleteTrackedTest, runTrackedTestNow, updateTrackedTest } from '../core/tracking/tracked-tests.ts';
-import { findTest, type TestType } from '../core/tracking/tests.ts';
-import { HISTORY_WINDOWS, testHistory } from '../core/tracking/history.ts';
-import { assertRunVisible, exportRunRows } from '../core/visibility/export.ts';
-import cancelRunRoute from '../http/routes/visibility/cancel-run.ts';
-import createRunRoute from '../http/routes/visibility/create-run.ts';
-import estimateRunRoute from '../http/routes/visibility/estimate-run.ts';
-import getRunRoute from '../http/routes/visibility/get-run.ts';
-import getProbeRoute from '../http/routes/visibility/get-probe.ts';
-import listModelsRoute from '../http/routes/visibility/list-models.ts';
-import listRunsRoute from '../http/routes/visibility/list-runs.ts';
-import suggestPromptsRoute from '../http/routes/visibility/suggest-prompts.ts';
+import { OPERATIONS } from '../http/routes/index.ts';
+import type { RouteSpec } from '../http/schemas.ts';
 
 type AnyRoute = RouteSpec<z.ZodType, z.ZodType, z.ZodType>;
-/** The parsed output of one part of a route's input; `unknown` (no keys) for a part it lacks. */
-type Bare<T> = T extends z.ZodOptional<infer O> ? Bare<O> : T extends z.ZodNullable<infer O> ? Bare<O> : T;
-type Out<T> = Bare<T> extends z.ZodObject ? z.output<Bare<T>> : unknown;
-type ArgsOf<R> = R extends RouteSpec<infer Q, infer B, infer P> ? Out<P> & Out<Q> & Out<B> : never;
 
 export interface McpTool {
   name: string;
   description: string;
-  /** The HTTP route this tool mirrors (method and URL, for the catalog test and the docs). */
+  /** The HTTP route of the same operation (method and URL, for the catalog test and the docs). */
   route: { method: string; url: string };
   scope: Scope | null;
   /** The route's listedFor: a token with none of these scopes is not shown the tool. */
@@ -85,199 +45,30 @@ function argumentsOf(route: AnyRoute): z.ZodObject {
   return z.object(shape);
 }
 
-/**
- * How a tool behaves, for its MCP annotations. Reads (GET routes) are read-only and idempotent;
- * `openWorld` marks tools that reach outside the server (AI platforms, web pages); `destructive`
- * tools remove or stop something; `idempotent` writes may be repeated with the same effect.
- */
-interface ToolMeta {
-  title: string;
-  openWorld?: boolean;
-  destructive?: boolean;
-  idempotent?: boolean;
-  /** A read-only action that is not a GET (a quote). */
-  readOnly?: boolean;
-  /** The answer's shape when it is not the route's 200 response. */
-  output?: z.ZodType;
-}
-
-function tool<R extends AnyRoute>(
-  name: string,
-  route: R,
-  meta: ToolMeta,
-  description: string,
-  run: (args: ArgsOf<R>, ctx: ActionContext, core: Core, principal: Principal) => unknown,
-): McpTool {
-  const read = route.method === 'GET' || !!meta.readOnly;
+function toolOf(route: AnyRoute): McpTool {
+  const t = route.tool!;
+  const read = route.method === 'GET' || !!t.readOnly;
   return {
-    name,
-    title: meta.title,
-    description,
+    name: t.name,
+    title: t.title,
+    description: t.description,
     annotations: {
       readOnlyHint: read,
-      destructiveHint: !read && !!meta.destructive,
-      idempotentHint: read || !!meta.idempotent,
-      openWorldHint: !!meta.openWorld,
+      destructiveHint: !read && !!t.destructive,
+      idempotentHint: read || !!t.idempotent,
+      openWorldHint: !!t.openWorld,
     },
     route: { method: route.method, url: route.url },
     scope: route.scope,
     ...(route.listedFor ? { listedFor: route.listedFor } : {}),
     action: route.action,
     input: argumentsOf(route),
-    output: meta.output ?? route.response,
-    run: async (args, ctx, core, principal) => run(args as ArgsOf<R>, ctx, core, principal),
+    output: t.output ?? route.response,
+    run: async (args, ctx, core, principal) => route.run(args as never, ctx, core, principal),
   };
 }
 
-/** export_visibility_run answers its rows as JSON (the HTTP route streams CSV or JSON Lines). */
-const ExportRows = z.object({ run_id: z.string(), rows: z.array(z.object({ probe_id: z.string() }).passthrough()), truncated: z.boolean() }).passthrough();
-
-const RUN_COST =
-  'Costs each probe\'s model price (credits_per_probe in list_visibility_models; 1 to 6 credits for default models), reserved now, settled when the probe succeeds, released when it fails or is cancelled; a balance that covers only the first probes queues those (partially_queued). Quote first with estimate_visibility_run (free).';
-
-/** Rows an MCP export answers at most: one tool result holds them all, unlike the streamed HTTP export. */
-const MCP_EXPORT_ROWS = 1000;
-
-export const MCP_TOOLS: McpTool[] = [
-  tool('get_usage', getUsageRoute, { title: 'Credit balance and ledger' }, 'Credit balance (available, reserved, used) and the recent credit ledger (recent_limit 1..100, default 20; out of range is clamped).', (a, ctx, core) =>
-    getUsage(core.store, ctx.accountId, a.recent_limit),
-  ),
-  tool('list_activity', listActivityRoute, { title: 'Recent activity' }, 'Recent requests of this account over every surface (API, MCP, console), newest first (limit 1..100, default 20, clamped); kind filters by action family.', async (a, ctx, core) => ({
-    items: await core.activity.list(ctx.accountId, a.limit, filterValue('kind', a.kind, ACTIVITY_KINDS) ?? 'all'),
-  })),
-  tool('list_visibility_models', listModelsRoute, { title: 'AI models and prices' }, 'Selectable AI models per platform with their price in credits per probe; price runs from this.', (_a, _ctx, core) =>
-    core.modelListing(),
-  ),
-  tool(
-    'estimate_visibility_run',
-    estimateRunRoute, { title: 'Quote a visibility run (free)', readOnly: true },
-    'Free. Quote a visibility run before spending: takes exactly the create_visibility_run arguments and answers estimated_credits, probe_count, available_credits, fundable_probe_count, would_reserve_credits and would_be_status (queued, partially_queued or insufficient), what a create now would reserve.',
-    (a, ctx, core) => estimateVisibilityRun(core.visibility, ctx.accountId, a),
-  ),
-  tool(
-    'create_visibility_run',
-    createRunRoute, { title: 'Queue a visibility run', openWorld: true },
-    'Queue an AI Visibility run: does each AI platform mention target_entity when asked the prompts? Give prompts+platforms (matrix) or probes (explicit); repeats asks each probe several times. ' + RUN_COST + ' Then poll get_visibility_run until a terminal status and read answers with get_visibility_probe.',
-    (a, ctx, core) => createVisibilityRun(core.visibility, ctx, a),
-  ),
-  tool(
-    'get_visibility_probe',
-    getProbeRoute,
-    { title: 'Read one probe answer' },
-    "One probe of a run: the platform's full answer text, its citations (title, url, domain), whether and where the brand and competitors were mentioned, sentiment and prominence. Probe ids come from get_visibility_run with include_probes. Free.",
-    (a, ctx, core) => getVisibilityProbe(core.store, ctx.accountId, a.run_id, a.probe_id),
-  ),
-  tool(
-    'get_visibility_run',
-    getRunRoute, { title: 'Read a visibility run' },
-    'Status, probe counts, billing and summary (mention rate, band, competitors, cited domains, sentiment, prominence, discovered entities) of a visibility run; with include_probes each probe carries its brands (position, list rank, prominence, sentiment, recommended) and judge.',
-    (a, ctx, core) =>
-      getVisibilityRun(core.store, ctx.accountId, a.run_id, { includeProbes: a.include_probes, includeResults: a.include_results, includeRaw: a.include_raw }),
-  ),
-  tool('list_visibility_runs', listRunsRoute, { title: 'List visibility runs' }, 'Visibility runs, newest first (limit 1..100, default 20, clamped); pass next_starting_after as starting_after for the next page.', (a, ctx, core) =>
-    listVisibilityRuns(core.store, ctx.accountId, { limit: a.limit, startingAfter: a.starting_after, status: filterValue('status', a.status, RUN_STATUSES) }),
-  ),
-  tool('cancel_visibility_run', cancelRunRoute, { title: 'Cancel a visibility run', destructive: true, idempotent: true, output: getRunRoute.response }, 'Cancel the queued probes of a run and release their credits; running probes finish.', async (a, ctx, core) => {
-    await cancelVisibilityRun(core.store, ctx.accountId, a.run_id);
-    return getVisibilityRun(core.store, ctx.accountId, a.run_id);
-  }),
-  tool('list_tests', listTestsRoute, { title: 'List saved tests' }, 'Saved tests (a URL with its visibility or content runs), most recently run first (limit 1..50, default 50, clamped).', async (a, ctx, core) => ({
-    tests: await listTests(core.store, ctx.accountId, { limit: a.limit, testType: filterValue('test_type', a.test_type, TEST_TYPES) }),
-  })),
-  tool('get_test', getTestRoute, { title: 'Read a saved test' }, 'One saved test with its runs (compact, newest first).', (a, ctx, core) => getTestWithRuns(core.store, ctx.accountId, a.test_id)),
-  tool(
-    'create_tracked_test',
-    createTestRoute, { title: 'Create a tracked test', openWorld: true },
-    'Track a URL over time: a saved test with a run definition (the create body of create_visibility_run or create_content_intelligence_run, without idempotency_key), an optional schedule {cron, timezone} and monthly_credit_budget. Scheduled runs cost what the definition costs, each slot; slots over the budget or the balance are skipped, never half-run.',
-    (a, _ctx, core, principal) => createTrackedTest(core.tracking, principal, { ...a, definition: parseDefinition(a.test_type, a.definition) }),
-  ),
-  tool(
-    'update_tracked_test',
-    updateTestRoute, { title: 'Change a tracked test', idempotent: true, openWorld: true },
-    'Change a tracked test: name, definition, schedule (null removes it), paused (true pauses at once), monthly_credit_budget.',
-    async (a, _ctx, core, principal) => {
-      const { test_id, ...patch } = a;
-      if (patch.definition !== undefined) {
-        const test = await findTest(core.store.db, principal.accountId, test_id);
-        patch.definition = parseDefinition(test.test_type as TestType, patch.definition);
-      }
-      return updateTrackedTest(core.tracking, principal, test_id, patch);
-    },
-  ),
-  tool('delete_tracked_test', deleteTestRoute, { title: 'Delete a tracked test', destructive: true, idempotent: true }, 'Delete a saved test and its schedule; its runs stay readable by id.', (a, _ctx, core, principal) =>
-    deleteTrackedTest(core.tracking, principal, a.test_id),
-  ),
-  tool(
-    'run_tracked_test',
-    runTestRoute, { title: 'Run a tracked test now', openWorld: true },
-    "Run a tracked test's definition now; poll the returned run_id. Costs what the definition costs, exactly as its create would: for a visibility definition " + RUN_COST.charAt(0).toLowerCase() + RUN_COST.slice(1) + ' A Content Intelligence definition costs 3 credits (score) or 6 (full).',
-    (a, ctx, core, principal) => runTrackedTestNow(core.tracking, principal, ctx, a.test_id, a.idempotency_key),
-  ),
-  tool(
-    'get_test_history',
-    testHistoryRoute, { title: 'Tracked test history' },
-    'A tracked test over time: per run or pooled (window 7d/30d) mention rate with its 95% Wilson interval, citation rate, share of voice, per platform and competitor, skipped slots, and whether the latest change is significant (days 1..730, default 90).',
-    (a, ctx, core) =>
-      testHistory(core.store, ctx.accountId, a.test_id, { days: a.days, window: filterValue('window', a.window, HISTORY_WINDOWS) ?? 'run' }),
-  ),
-  tool(
-    'export_visibility_run',
-    exportRunRoute, { title: 'Export a visibility run', output: ExportRows },
-    `Every probe of a run as rows (prompt, platform, model, repeat, status, mentions, competitors, citations, answer, brand analysis), at most ${MCP_EXPORT_ROWS} rows (truncated: true beyond; the HTTP export streams any size as CSV or JSON Lines).`,
-    async (a, ctx, core) => {
-      await assertRunVisible(core.store, ctx.accountId, a.run_id);
-      const rows = [];
-      let truncated = false;
-      for await (const r of exportRunRows(core.store, ctx.accountId, a.run_id)) {
-        if (rows.length === MCP_EXPORT_ROWS) {
-          truncated = true;
-          break;
-        }
-        rows.push(r);
-      }
-      return { run_id: a.run_id, rows, truncated, export_path: `/v1/visibility/runs/${a.run_id}/export?format=${a.format ?? 'csv'}` };
-    },
-  ),
-  tool('get_reports_by_url', reportsByUrlRoute, { title: 'Reports for a URL' }, 'Saved reports for a URL: the tests that match it and their recent runs (limit 1..20 runs per test, default 5; days 1..3650, default 90; clamped).', (a, ctx, core) =>
-    reportsByUrl(core.store, ctx.accountId, { url: a.url, testType: filterValue('test_type', a.test_type, TEST_TYPES), days: a.days, limit: a.limit }),
-  ),
-  tool(
-    'serialize_page',
-    serializeRoute, { title: 'Read a web page as text', openWorld: true },
-    'Fetch a public web page and return its main content as normalized Markdown-like text, in slices (offset/max_chars). 1 credit.',
-    (a, ctx, core) => serializePage({ store: core.store, pages: core.pages }, ctx, a),
-  ),
-  tool(
-    'suggest_prompts',
-    suggestPromptsRoute, { title: 'Suggest prompts to track', openWorld: true },
-    'Prompt ideas worth tracking for a URL and brand (brand_name, alias target_entity): what people ask assistants, across intents and funnel stages. 1 credit.',
-    (a, ctx, core) => core.content.suggestPrompts(ctx, a),
-  ),
-  tool(
-    'discover_trends',
-    discoverTrendsRoute, { title: 'Discover content trends', openWorld: true },
-    "Ranked content trends for a page's field, each with the gap on this page, the action to take and the questions people ask. 1 credit.",
-    (a, ctx, core) => core.content.discoverTrends(ctx, a),
-  ),
-  tool(
-    'score_content',
-    scoreContentRoute, { title: 'Score a page for AI citation', openWorld: true },
-    'Score a page (overall, depth, freshness, trend coverage) with ranked, concrete recommendations. trends takes names or the trend objects discover_trends returns. 2 credits with trends supplied, 3 without.',
-    (a, ctx, core) => core.content.scoreContent(ctx, a),
-  ),
-  tool(
-    'create_content_intelligence_run',
-    createCiRunRoute, { title: 'Queue a Content Intelligence run', openWorld: true },
-    'Queue a persisted Content Intelligence run (analysis_depth score: 3 credits; full adds trends, prompt ideas and an AI-readiness audit: 6 credits). Poll get_content_intelligence_run.',
-    (a, ctx, core) => core.content.createRun(ctx, a),
-  ),
-  tool('list_content_intelligence_runs', listCiRunsRoute, { title: 'List Content Intelligence runs' }, 'Content Intelligence runs, newest first (limit 1..100, default 20, clamped); pass next_starting_after as starting_after for the next page.', (a, ctx, core) =>
-    core.content.listRuns(ctx.accountId, { limit: a.limit, startingAfter: a.starting_after, status: filterValue('status', a.status, CI_STATUSES) }),
-  ),
-  tool('get_content_intelligence_run', getCiRunRoute, { title: 'Read a Content Intelligence run' }, 'Status of a Content Intelligence run; include_result for the full analysis.', (a, ctx, core) =>
-    core.content.getRun(ctx.accountId, a.run_id, { includeResult: a.include_result }),
-  ),
-];
+export const MCP_TOOLS: McpTool[] = (OPERATIONS as AnyRoute[]).filter((r) => r.tool).map(toolOf);
 
 export const TOOLS_BY_NAME = new Map(MCP_TOOLS.map((t) => [t.name, t]));
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { ACTIVITY_KINDS } from '../../../core/reports/activity.ts';
-import { actionContext } from '../../plugins/auth.ts';
 import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
 
 const Query = z.object({ limit: clampedInt(20, 1, 100), kind: filterParam(ACTIVITY_KINDS) });
@@ -28,7 +27,13 @@ export default defineRoute({
   querystring: Query,
   response: z.object({ items: z.array(Item) }),
   errors: [400, 422],
-  handler: async ({ query, request }, core) => ({
-    items: await core.activity.list(actionContext(request).accountId, query.limit, filterValue('kind', query.kind, ACTIVITY_KINDS) ?? 'all'),
+  run: async (a, ctx, core) => ({
+    items: await core.activity.list(ctx.accountId, a.limit, filterValue('kind', a.kind, ACTIVITY_KINDS) ?? 'all'),
   }),
+  tool: {
+    name: 'list_activity',
+    title: 'Recent activity',
+    description:
+      'Recent requests of this account over every surface (API, MCP, console), newest first (limit 1..100, default 20, clamped); kind filters by action family.',
+  },
 });

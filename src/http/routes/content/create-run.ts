@@ -5,7 +5,6 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { ANALYSIS_DEPTHS } from '../../../core/content/service.ts';
-import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
 import { Country, Industry, Language, SuppliedTrends } from './shapes.ts';
 
@@ -38,5 +37,11 @@ export default defineRoute({
   body: CreateCiRunBody,
   response: Response,
   errors: [400, 402, 413, 422, 503],
-  handler: async ({ body, request }, core) => core.content.createRun(actionContext(request), body),
+  run: (a, ctx, core) => core.content.createRun(ctx, a),
+  tool: {
+    name: 'create_content_intelligence_run',
+    title: 'Queue a Content Intelligence run', openWorld: true,
+    description:
+      'Queue a persisted Content Intelligence run (analysis_depth score: 3 credits; full adds trends, prompt ideas and an AI-readiness audit: 6 credits). Poll get_content_intelligence_run.',
+  },
 });

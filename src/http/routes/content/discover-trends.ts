@@ -4,7 +4,6 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { MAX_TRENDS, TRENDS_ACTION } from '../../../core/content/service.ts';
-import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
 import { Billing, Country, GeneratorFields, Industry, Language, Trend } from './shapes.ts';
 
@@ -38,5 +37,11 @@ export default defineRoute({
   body: Body,
   response: Response,
   errors: [400, 402, 413, 422, 500, 503],
-  handler: async ({ body, request }, core) => core.content.discoverTrends(actionContext(request), body),
+  run: (a, ctx, core) => core.content.discoverTrends(ctx, a),
+  tool: {
+    name: 'discover_trends',
+    title: 'Discover content trends', openWorld: true,
+    description:
+      "Ranked content trends for a page's field, each with the gap on this page, the action to take and the questions people ask. 1 credit.",
+  },
 });

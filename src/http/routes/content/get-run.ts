@@ -2,7 +2,6 @@
 // adds the stored analysis (content score, and for depth full trends, prompts and the audit).
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../../core/limits.ts';
-import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute, queryBool } from '../../schemas.ts';
 import { CiRun } from './shapes.ts';
 
@@ -17,6 +16,12 @@ export default defineRoute({
   querystring: z.object({ include_result: queryBool.describe('true adds the full analysis as result') }),
   response: CiRun.extend({ result: z.object({}).passthrough().nullable().optional() }),
   errors: [404, 422],
-  handler: async ({ params, query, request }, core) =>
-    core.content.getRun(actionContext(request).accountId, params.run_id, { includeResult: query.include_result }),
+  run: (a, ctx, core) =>
+    core.content.getRun(ctx.accountId, a.run_id, { includeResult: a.include_result }),
+  tool: {
+    name: 'get_content_intelligence_run',
+    title: 'Read a Content Intelligence run',
+    description:
+      'Status of a Content Intelligence run; include_result for the full analysis.',
+  },
 });

@@ -3,7 +3,6 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { CI_STATUSES } from '../../../core/content/runs.ts';
-import { actionContext } from '../../plugins/auth.ts';
 import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
 import { CiRun } from './shapes.ts';
 
@@ -21,6 +20,12 @@ export default defineRoute({
   }),
   response: z.object({ object: z.literal('list'), runs: z.array(CiRun), has_more: z.boolean(), next_starting_after: z.string().nullable() }),
   errors: [400, 422],
-  handler: async ({ query, request }, core) =>
-    core.content.listRuns(actionContext(request).accountId, { limit: query.limit, startingAfter: query.starting_after, status: filterValue('status', query.status, CI_STATUSES) }),
+  run: (a, ctx, core) =>
+    core.content.listRuns(ctx.accountId, { limit: a.limit, startingAfter: a.starting_after, status: filterValue('status', a.status, CI_STATUSES) }),
+  tool: {
+    name: 'list_content_intelligence_runs',
+    title: 'List Content Intelligence runs',
+    description:
+      'Content Intelligence runs, newest first (limit 1..100, default 20, clamped); pass next_starting_after as starting_after for the next page.',
+  },
 });

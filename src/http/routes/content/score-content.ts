@@ -5,7 +5,6 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { SCORE_ACTION } from '../../../core/content/service.ts';
-import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
 import { Band, Billing, Country, Industry, Language, Recommendation, SuppliedTrends } from './shapes.ts';
 
@@ -54,5 +53,11 @@ export default defineRoute({
   body: Body,
   response: ContentScore.extend({ billing: Billing }),
   errors: [400, 402, 413, 422, 500, 503],
-  handler: async ({ body, request }, core) => core.content.scoreContent(actionContext(request), body),
+  run: (a, ctx, core) => core.content.scoreContent(ctx, a),
+  tool: {
+    name: 'score_content',
+    title: 'Score a page for AI citation', openWorld: true,
+    description:
+      'Score a page (overall, depth, freshness, trend coverage) with ranked, concrete recommendations. trends takes names or the trend objects discover_trends returns. 2 credits with trends supplied, 3 without.',
+  },
 });

@@ -5,7 +5,6 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { DEFAULT_MAX_CHARS, MAX_CHARS_LIMIT, SERIALIZE_ACTION, serializePage } from '../../../core/pages/serialize.ts';
-import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
 
 const Body = z.object({
@@ -53,5 +52,11 @@ export default defineRoute({
   body: Body,
   response: Response,
   errors: [400, 402, 413, 422, 500, 503],
-  handler: async ({ body, request }, core) => serializePage({ store: core.store, pages: core.pages }, actionContext(request), body),
+  run: (a, ctx, core) => serializePage({ store: core.store, pages: core.pages }, ctx, a),
+  tool: {
+    name: 'serialize_page',
+    title: 'Read a web page as text', openWorld: true,
+    description:
+      'Fetch a public web page and return its main content as normalized Markdown-like text, in slices (offset/max_chars). 1 credit.',
+  },
 });

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { reportsByUrl } from '../../../core/reports/reports.ts';
 import { TEST_TYPES } from '../../../core/tracking/tests.ts';
-import { actionContext } from '../../plugins/auth.ts';
 import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
 import { ReportRun, SavedTest } from '../tests/list-tests.ts';
 
@@ -26,11 +25,12 @@ export default defineRoute({
     matches: z.array(z.object({ test: SavedTest, runs: z.array(ReportRun).describe('At most limit, newest first') })),
   }),
   errors: [400, 422],
-  handler: async ({ query, request }, core) =>
-    reportsByUrl(core.store, actionContext(request).accountId, {
-      url: query.url,
-      testType: filterValue('test_type', query.test_type, TEST_TYPES),
-      days: query.days,
-      limit: query.limit,
-    }),
+  run: (a, ctx, core) =>
+    reportsByUrl(core.store, ctx.accountId, { url: a.url, testType: filterValue('test_type', a.test_type, TEST_TYPES), days: a.days, limit: a.limit }),
+  tool: {
+    name: 'get_reports_by_url',
+    title: 'Reports for a URL',
+    description:
+      'Saved reports for a URL: the tests that match it and their recent runs (limit 1..20 runs per test, default 5; days 1..3650, default 90; clamped).',
+  },
 });

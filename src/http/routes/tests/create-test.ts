@@ -25,6 +25,11 @@ export default defineRoute({
   }),
   response: SavedTest,
   errors: [400, 404, 422],
-  handler: async ({ body, request }, core) =>
-    createTrackedTest(core.tracking, request.principal!, { ...body, definition: parseDefinition(body.test_type, body.definition) }),
+  run: (a, _ctx, core, principal) => createTrackedTest(core.tracking, principal, { ...a, definition: parseDefinition(a.test_type, a.definition) }),
+  tool: {
+    name: 'create_tracked_test',
+    title: 'Create a tracked test', openWorld: true,
+    description:
+      'Track a URL over time: a saved test with a run definition (the create body of create_visibility_run or create_content_intelligence_run, without idempotency_key), an optional schedule {cron, timezone} and monthly_credit_budget. Scheduled runs cost what the definition costs, each slot; slots over the budget or the balance are skipped, never half-run.',
+  },
 });

@@ -14,5 +14,12 @@ export default defineRoute({
   params: z.object({ test_id: z.string().max(64).describe('Saved test id (test_…)') }),
   response: z.object({ id: z.string(), deleted: z.literal(true) }),
   errors: [404],
-  handler: async ({ params, request }, core) => deleteTrackedTest(core.tracking, request.principal!, params.test_id),
+  run: (a, _ctx, core, principal) =>
+    deleteTrackedTest(core.tracking, principal, a.test_id),
+  tool: {
+    name: 'delete_tracked_test',
+    title: 'Delete a tracked test', destructive: true, idempotent: true,
+    description:
+      'Delete a saved test and its schedule; its runs stay readable by id.',
+  },
 });

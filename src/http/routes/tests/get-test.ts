@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { getTestWithRuns } from '../../../core/reports/reports.ts';
-import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
 import { ReportRun, SavedTest } from './list-tests.ts';
 
@@ -15,5 +14,11 @@ export default defineRoute({
   params: z.object({ test_id: z.string().max(64).describe('Saved test id (test_…)') }),
   response: SavedTest.extend({ runs: z.array(ReportRun) }),
   errors: [404],
-  handler: async ({ params, request }, core) => getTestWithRuns(core.store, actionContext(request).accountId, params.test_id),
+  run: (a, ctx, core) => getTestWithRuns(core.store, ctx.accountId, a.test_id),
+  tool: {
+    name: 'get_test',
+    title: 'Read a saved test',
+    description:
+      'One saved test with its runs (compact, newest first).',
+  },
 });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { listTests, TEST_TYPES } from '../../../core/tracking/tests.ts';
-import { actionContext } from '../../plugins/auth.ts';
 import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
 
 export const SavedTest = z
@@ -26,9 +25,15 @@ export default defineRoute({
   querystring: z.object({ limit: clampedInt(50, 1, 50), test_type: filterParam(TEST_TYPES) }),
   response: z.object({ tests: z.array(SavedTest) }),
   errors: [400, 422],
-  handler: async ({ query, request }, core) => ({
-    tests: await listTests(core.store, actionContext(request).accountId, { limit: query.limit, testType: filterValue('test_type', query.test_type, TEST_TYPES) }),
+  run: async (a, ctx, core) => ({
+    tests: await listTests(core.store, ctx.accountId, { limit: a.limit, testType: filterValue('test_type', a.test_type, TEST_TYPES) }),
   }),
+  tool: {
+    name: 'list_tests',
+    title: 'List saved tests',
+    description:
+      'Saved tests (a URL with its visibility or content runs), most recently run first (limit 1..50, default 50, clamped).',
+  },
 });
 
 /**

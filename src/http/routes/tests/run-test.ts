@@ -2,7 +2,7 @@
 // kind's create response plus test_id.
 import { z } from 'zod';
 import { runTrackedTestNow } from '../../../core/tracking/tracked-tests.ts';
-import { actionContext } from '../../plugins/auth.ts';
+import { RUN_COST } from '../visibility/shapes.ts';
 import { defineRoute } from '../../schemas.ts';
 
 export default defineRoute({
@@ -17,6 +17,11 @@ export default defineRoute({
   body: z.object({ idempotency_key: z.string().max(160).optional().describe('Retry-safe key: the same key gives the same run, charged once') }).nullish(),
   response: z.object({ run_id: z.string(), status: z.string(), test_id: z.string() }).passthrough(),
   errors: [400, 402, 404, 422],
-  handler: async ({ params, body, request }, core) =>
-    runTrackedTestNow(core.tracking, request.principal!, actionContext(request), params.test_id, body?.idempotency_key),
+  run: (a, ctx, core, principal) => runTrackedTestNow(core.tracking, principal, ctx, a.test_id, a.idempotency_key),
+  tool: {
+    name: 'run_tracked_test',
+    title: 'Run a tracked test now', openWorld: true,
+    description:
+      "Run a tracked test's definition now; poll the returned run_id. Costs what the definition costs, exactly as its create would: for a visibility definition " + RUN_COST.charAt(0).toLowerCase() + RUN_COST.slice(1) + ' A Content Intelligence definition costs 3 credits (score) or 6 (full).',
+  },
 });

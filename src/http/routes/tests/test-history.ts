@@ -23,6 +23,14 @@ export default defineRoute({
     .object({ test_id: z.string(), test_type: z.string(), window: z.string(), points: z.array(z.object({}).passthrough()), skipped: z.array(z.object({}).passthrough()) })
     .passthrough(),
   errors: [400, 404, 422],
+  run: (a, ctx, core) =>
+      testHistory(core.store, ctx.accountId, a.test_id, { days: a.days, window: filterValue('window', a.window, HISTORY_WINDOWS) ?? 'run' }),
+  tool: {
+    name: 'get_test_history',
+    title: 'Tracked test history',
+    description:
+      'A tracked test over time: per run or pooled (window 7d/30d) mention rate with its 95% Wilson interval, citation rate, share of voice, per platform and competitor, skipped slots, and whether the latest change is significant (days 1..730, default 90).',
+  },
   handler: async ({ params, query, request, reply }, core) => {
     const window = filterValue('window', query.window, HISTORY_WINDOWS) ?? 'run';
     const format = filterValue('format', query.format, ['json', 'csv'] as const) ?? 'json';

@@ -24,13 +24,18 @@ export default defineRoute({
   }),
   response: SavedTest,
   errors: [400, 404, 422],
-  handler: async ({ params, body, request }, core) => {
-    const principal = request.principal!;
-    const patch = { ...body };
-    if (body.definition !== undefined) {
-      const test = await findTest(core.store.db, principal.accountId, params.test_id);
-      patch.definition = parseDefinition(test.test_type as TestType, body.definition);
-    }
-    return updateTrackedTest(core.tracking, principal, params.test_id, patch);
+  run: async (a, _ctx, core, principal) => {
+      const { test_id, ...patch } = a;
+      if (patch.definition !== undefined) {
+        const test = await findTest(core.store.db, principal.accountId, test_id);
+        patch.definition = parseDefinition(test.test_type as TestType, patch.definition);
+      }
+      return updateTrackedTest(core.tracking, principal, test_id, patch);
+    },
+  tool: {
+    name: 'update_tracked_test',
+    title: 'Change a tracked test', idempotent: true, openWorld: true,
+    description:
+      'Change a tracked test: name, definition, schedule (null removes it), paused (true pauses at once), monthly_credit_budget.',
   },
 });

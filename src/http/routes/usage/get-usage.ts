@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { getUsage } from '../../../core/reports/usage.ts';
-import { actionContext } from '../../plugins/auth.ts';
 import { clampedInt, defineRoute } from '../../schemas.ts';
 
 const Query = z.object({ recent_limit: clampedInt(20, 1, 100) });
@@ -27,5 +26,12 @@ export default defineRoute({
   querystring: Query,
   response: Response,
   errors: [422],
-  handler: ({ query, request }, core) => getUsage(core.store, actionContext(request).accountId, query.recent_limit),
+  run: (a, ctx, core) =>
+    getUsage(core.store, ctx.accountId, a.recent_limit),
+  tool: {
+    name: 'get_usage',
+    title: 'Credit balance and ledger',
+    description:
+      'Credit balance (available, reserved, used) and the recent credit ledger (recent_limit 1..100, default 20; out of range is clamped).',
+  },
 });

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { getVisibilityRun } from '../../../core/visibility/read.ts';
 import { cancelVisibilityRun } from '../../../core/visibility/runs.ts';
-import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
 import { CompactRun } from './shapes.ts';
 
@@ -16,9 +15,14 @@ export default defineRoute({
   params: z.object({ run_id: z.string().max(INPUT_LIMITS.id).describe('Visibility run id (vis_…)') }),
   response: CompactRun,
   errors: [404],
-  handler: async ({ params, request }, core) => {
-    const { accountId } = actionContext(request);
-    await cancelVisibilityRun(core.store, accountId, params.run_id);
-    return getVisibilityRun(core.store, accountId, params.run_id);
+  run: async (a, ctx, core) => {
+    await cancelVisibilityRun(core.store, ctx.accountId, a.run_id);
+    return getVisibilityRun(core.store, ctx.accountId, a.run_id);
+  },
+  tool: {
+    name: 'cancel_visibility_run',
+    title: 'Cancel a visibility run', destructive: true, idempotent: true,
+    description:
+      'Cancel the queued probes of a run and release their credits; running probes finish.',
   },
 });

@@ -3,7 +3,7 @@ import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { PLATFORMS } from '../../../platforms/types.ts';
 import { createVisibilityRun } from '../../../core/visibility/runs.ts';
 import { MAX_REPEATS } from '../../../core/visibility/plan.ts';
-import { actionContext } from '../../plugins/auth.ts';
+import { RUN_COST } from './shapes.ts';
 import { defineRoute } from '../../schemas.ts';
 
 const Platform = z.enum(PLATFORMS);
@@ -76,5 +76,11 @@ export default defineRoute({
   body: CreateVisibilityRunBody,
   response: CreateVisibilityRunResponse,
   errors: [400, 402, 413, 422],
-  handler: async ({ body, request }, core) => createVisibilityRun(core.visibility, actionContext(request), body),
+  run: (a, ctx, core) => createVisibilityRun(core.visibility, ctx, a),
+  tool: {
+    name: 'create_visibility_run',
+    title: 'Queue a visibility run', openWorld: true,
+    description:
+      'Queue an AI Visibility run: does each AI platform mention target_entity when asked the prompts? Give prompts+platforms (matrix) or probes (explicit); repeats asks each probe several times. ' + RUN_COST + ' Then poll get_visibility_run until a terminal status and read answers with get_visibility_probe.',
+  },
 });

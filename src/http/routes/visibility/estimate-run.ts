@@ -24,5 +24,11 @@ export default defineRoute({
   body: CreateVisibilityRunBody,
   response: EstimateVisibilityRunResponse,
   errors: [400, 422],
-  handler: ({ body, request }, core) => estimateVisibilityRun(core.visibility, request.principal!.accountId, body),
+  run: (a, ctx, core) => estimateVisibilityRun(core.visibility, ctx.accountId, a),
+  tool: {
+    name: 'estimate_visibility_run',
+    title: 'Quote a visibility run (free)', readOnly: true,
+    description:
+      'Free. Quote a visibility run before spending: takes exactly the create_visibility_run arguments and answers estimated_credits, probe_count, available_credits, fundable_probe_count, would_reserve_credits and would_be_status (queued, partially_queued or insufficient), what a create now would reserve.',
+  },
 });

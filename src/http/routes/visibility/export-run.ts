@@ -9,6 +9,14 @@ import { defineRoute, filterParam, filterValue } from '../../schemas.ts';
 
 const FORMATS = ['csv', 'jsonl'] as const;
 
+/** Rows the MCP tool answers at most: one tool result holds them all, unlike the streamed HTTP export. */
+const MCP_EXPORT_ROWS = 1000;
+
+/** The MCP tool answers its rows as JSON (the HTTP route streams CSV or JSON Lines). */
+const ExportRows = z
+  .object({ run_id: z.string(), rows: z.array(z.object({ probe_id: z.string() }).passthrough()), truncated: z.boolean() })
+  .passthrough();
+
 export default defineRoute({
   method: 'GET',
   url: '/v1/visibility/runs/:run_id/export',
@@ -20,6 +28,25 @@ export default defineRoute({
   querystring: z.object({ format: filterParam(FORMATS) }),
   response: z.string().describe('text/csv or application/x-ndjson, UTF-8'),
   errors: [400, 404, 422],
+  run: async (a, ctx, core) => {
+      await assertRunVisible(core.store, ctx.accountId, a.run_id);
+      const rows = [];
+      let truncated = false;
+      for await (const r of exportRunRows(core.store, ctx.accountId, a.run_id)) {
+        if (rows.length === MCP_EXPORT_ROWS) {
+          truncated = true;
+          break;
+        }
+        rows.push(r);
+      }
+      return { run_id: a.run_id, rows, truncated, export_path: `/v1/visibility/runs/${a.run_id}/export?format=${a.format ?? 'csv'}` };
+    },
+  tool: {
+    name: 'export_visibility_run',
+    title: 'Export a visibility run', output: ExportRows,
+    description:
+      `Every probe of a run as rows (prompt, platform, model, repeat, status, mentions, competitors, citations, answer, brand analysis), at most ${MCP_EXPORT_ROWS} rows (truncated: true beyond; the HTTP export streams any size as CSV or JSON Lines).`,
+  },
   handler: async ({ params, query, request, reply }, core) => {
     const format = filterValue('format', query.format, FORMATS) ?? 'csv';
     const { accountId } = actionContext(request);

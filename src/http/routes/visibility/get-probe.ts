@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { getVisibilityProbe } from '../../../core/visibility/read.ts';
-import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
 
 const Credits = z.string().describe('Decimal credits with two places');
@@ -63,5 +62,11 @@ export default defineRoute({
   params: z.object({ run_id: z.string().max(INPUT_LIMITS.id).describe('Visibility run id (vis_…)'), probe_id: z.string().max(INPUT_LIMITS.id).describe('Probe id (probe_…), from the run read with include_probes') }),
   response: Probe.extend({ run_id: z.string() }),
   errors: [404, 422],
-  handler: ({ params, request }, core) => getVisibilityProbe(core.store, actionContext(request).accountId, params.run_id, params.probe_id),
+  run: (a, ctx, core) => getVisibilityProbe(core.store, ctx.accountId, a.run_id, a.probe_id),
+  tool: {
+    name: 'get_visibility_probe',
+    title: 'Read one probe answer',
+    description:
+      "One probe of a run: the platform's full answer text, its citations (title, url, domain), whether and where the brand and competitors were mentioned, sentiment and prominence. Probe ids come from get_visibility_run with include_probes. Free.",
+  },
 });

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { VisibilityRun } from './shapes.ts';
 import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { getVisibilityRun } from '../../../core/visibility/read.ts';
-import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute, queryBool } from '../../schemas.ts';
 
 export { CompactRun } from './shapes.ts';
@@ -22,10 +21,12 @@ export default defineRoute({
   }),
   response: VisibilityRun,
   errors: [404, 422],
-  handler: async ({ params, query, request }, core) =>
-    getVisibilityRun(core.store, actionContext(request).accountId, params.run_id, {
-      includeProbes: query.include_probes,
-      includeResults: query.include_results,
-      includeRaw: query.include_raw,
-    }),
+  run: (a, ctx, core) =>
+      getVisibilityRun(core.store, ctx.accountId, a.run_id, { includeProbes: a.include_probes, includeResults: a.include_results, includeRaw: a.include_raw }),
+  tool: {
+    name: 'get_visibility_run',
+    title: 'Read a visibility run',
+    description:
+      'Status, probe counts, billing and summary (mention rate, band, competitors, cited domains, sentiment, prominence, discovered entities) of a visibility run; with include_probes each probe carries its brands (position, list rank, prominence, sentiment, recommended) and judge.',
+  },
 });

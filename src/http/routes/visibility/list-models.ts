@@ -24,5 +24,12 @@ export default defineRoute({
     roles: z.record(z.string(), z.object({ default: z.string(), latest: z.string(), prior: z.string() })),
   }),
   errors: [],
-  handler: async (_ctx, core) => core.modelListing(),
+  run: (_a, _ctx, core) =>
+    core.modelListing(),
+  tool: {
+    name: 'list_visibility_models',
+    title: 'AI models and prices',
+    description:
+      'Selectable AI models per platform with their price in credits per probe; price runs from this.',
+  },
 });

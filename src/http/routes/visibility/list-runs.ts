@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { listVisibilityRuns, RUN_STATUSES } from '../../../core/visibility/read.ts';
-import { actionContext } from '../../plugins/auth.ts';
 import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
 import { RunList } from './shapes.ts';
 
@@ -19,6 +18,12 @@ export default defineRoute({
   }),
   response: RunList,
   errors: [400, 422],
-  handler: async ({ query, request }, core) =>
-    listVisibilityRuns(core.store, actionContext(request).accountId, { limit: query.limit, startingAfter: query.starting_after, status: filterValue('status', query.status, RUN_STATUSES) }),
+  run: (a, ctx, core) =>
+    listVisibilityRuns(core.store, ctx.accountId, { limit: a.limit, startingAfter: a.starting_after, status: filterValue('status', a.status, RUN_STATUSES) }),
+  tool: {
+    name: 'list_visibility_runs',
+    title: 'List visibility runs',
+    description:
+      'Visibility runs, newest first (limit 1..100, default 20, clamped); pass next_starting_after as starting_after for the next page.',
+  },
 });

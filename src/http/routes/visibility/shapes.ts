@@ -129,3 +129,7 @@ export const RunList = z.object({
   has_more: z.boolean(),
   next_starting_after: z.string().nullable(),
 });
+
+/** What a visibility run costs, as the create and run-now tools tell an agent. */
+export const RUN_COST =
+  "Costs each probe's model price (credits_per_probe in list_visibility_models; 1 to 6 credits for default models), reserved now, settled when the probe succeeds, released when it fails or is cancelled; a balance that covers only the first probes queues those (partially_queued). Quote first with estimate_visibility_run (free).";

@@ -4,7 +4,6 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { MAX_COMPETITORS, PROMPT_COUNT, SUGGEST_ACTION } from '../../../core/content/service.ts';
-import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
 import { Billing, Country, GeneratorFields, Language } from '../content/shapes.ts';
 
@@ -49,5 +48,11 @@ export default defineRoute({
   body: Body,
   response: Response,
   errors: [400, 402, 413, 422, 500, 503],
-  handler: async ({ body, request }, core) => core.content.suggestPrompts(actionContext(request), body),
+  run: (a, ctx, core) => core.content.suggestPrompts(ctx, a),
+  tool: {
+    name: 'suggest_prompts',
+    title: 'Suggest prompts to track', openWorld: true,
+    description:
+      'Prompt ideas worth tracking for a URL and brand (brand_name, alias target_entity): what people ask assistants, across intents and funnel stages. 1 credit.',
+  },
 });
