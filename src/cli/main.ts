@@ -5,7 +5,10 @@
 // Every flag is checked before the database is opened, so a usage error never writes anything.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig, type Config } from '../config.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig, PACKAGE_ROOT, type Config } from '../config.ts';
+import { runUserCli, USER_COMMANDS } from './user.ts';
 import { createKey, openAccount, revokeKey, setAccountStatus } from '../core/accounts/accounts.ts';
 import { isScope, SCOPES } from '../core/accounts/scopes.ts';
 import { checkGrant, grantCredits, reconcileBalances } from '../core/billing/ledger.ts';
@@ -37,7 +40,13 @@ Usage:
   sightline users invite --email EMAIL [--credits N] [--json]
                                                a console invitation link (SIGHTLINE_SIGNUP invite|open)
 
-Exit codes: 0 done, 1 the command failed, 2 usage error (nothing was done).
+User commands (a client of a running server; SIGHTLINE_API_URL, SIGHTLINE_API_KEY; each has --help):
+  sightline visibility models|estimate|run|status|list|cancel [--json]
+  sightline usage [--json]
+  sightline --version
+
+Exit codes: 0 done, 1 the command failed, 2 usage error (nothing was done); user commands:
+3 auth or scope, 4 credits, 5 not found, 6 rate limited, 7 server unreachable or failing.
 With --json, stdout holds one JSON document: the result, or {"error", "message"} on failure.
 Every command takes --verbose: it prints the database it uses to stderr.
 Environment: DATABASE_URL (default sqlite:<SIGHTLINE_DATA_DIR or the package's data/>/sightline.db,
@@ -172,7 +181,13 @@ function configFrom(port: string | undefined): Config {
   }
 }
 
+const PACKAGE_VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
 async function main(argv: string[]): Promise<number> {
+  // The user commands (a client of a running server) and --version are commander's (src/cli/user.ts).
+  if (USER_COMMANDS.has(argv[0]) || argv[0] === '--version' || argv[0] === '-V') {
+    return runUserCli(argv, { out: (s) => process.stdout.write(s + '\n'), err: (s) => process.stderr.write(s.endsWith('\n') || s.startsWith('\r') ? s : s + '\n'), isTTY: !!process.stderr.isTTY, env: process.env }, PACKAGE_VERSION);
+  }
   const { values, positionals } = parse(argv);
   if (values.help) {
     print(values.json, { usage: USAGE }, USAGE);
