@@ -279,6 +279,10 @@ describe('the console in a browser', () => {
         assert.deepEqual(violations, [], `${name} at ${width} px: ${JSON.stringify(violations, null, 1)}`);
         await rig.screenshot(page, `${name}-${width === 390 ? '390' : 'desktop'}`);
       }
+      // The narrowest phones too (360 px): still no sideways scroll.
+      await page.setViewportSize({ width: 360, height: 780 });
+      const narrow = await horizontalOverflow(page);
+      assert.ok(narrow.scrollWidth <= narrow.innerWidth, `${name} at 360 px scrolls sideways: ${narrow.scrollWidth}`);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   });
