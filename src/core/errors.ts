@@ -38,12 +38,18 @@ export const ERROR_CODES = {
   not_found: { status: 404, message: 'Not found.' },
   payload_too_large: { status: 413, message: 'The request body is larger than 1 MiB.' },
   unsupported_media_type: { status: 415, message: 'Request bodies must be JSON (Content-Type: application/json).' },
+  idempotency_key_reused: {
+    status: 422,
+    message: 'This idempotency_key was already used with a different request; use a new key for a different request.',
+  },
   rate_limited: { status: 429, message: 'Rate limit exceeded for this API key.' },
   login_locked: { status: 429, message: 'Too many failed sign-ins for this email; try again later or reset the password.' },
   extraction_failed: { status: 500, message: 'The page could not be fetched or extracted.' },
   provider_failed: { status: 500, message: 'The AI provider failed.' },
   internal_error: { status: 500, message: 'Unexpected server error.' },
   credit_storage_unavailable: { status: 503, message: 'Credit storage is temporarily unavailable.' },
+  database_unavailable: { status: 503, message: 'The database is temporarily unavailable; retry shortly.' },
+  fetch_capacity: { status: 503, message: 'Too many page fetches in progress; retry shortly.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -291,6 +291,35 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('test_slots_open').on('test_slots').columns(['status', 'claimed_at']).execute();
     },
   },
+  '0006_answer_analysis': {
+    // A succeeded probe's answer analysis (issue #18): per-brand prominence, the judge's sentiment
+    // and recommendation, the judge used or its error, and the other names the answer holds, as
+    // JSON. Null for probes analysed before it and for probes without an answer.
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('visibility_probes').addColumn('analysis', 'text').execute();
+    },
+  },
+  '0007_reliability': {
+    // Fair, fenced job claiming and Stripe-like idempotency (issue #19). Jobs carry their
+    // account, so a claim can go round-robin over the accounts waiting in a lane (the index walks
+    // one account's ready jobs in order) and count an account's jobs in flight. Runs remember a
+    // fingerprint of the create request behind their idempotency key. Re-runnable (Kysely does
+    // not wrap SQLite migrations in a transaction): present columns are kept, indexes if not exists.
+    async up(db: Kysely<any>) {
+      const tables = await db.introspection.getTables();
+      const has = (table: string, column: string) => !!tables.find((t) => t.name === table)?.columns.some((c) => c.name === column);
+      if (!has('jobs', 'account_id')) await db.schema.alterTable('jobs').addColumn('account_id', 'text').execute();
+      for (const table of ['visibility_runs', 'ci_runs']) {
+        if (!has(table, 'idempotency_fingerprint')) await db.schema.alterTable(table).addColumn('idempotency_fingerprint', 'text').execute();
+      }
+      await sql`update jobs set account_id = (select account_id from visibility_probes p where p.id = jobs.ref_id)
+                 where account_id is null and kind = 'visibility.probe' and status in ('queued', 'running')`.execute(db);
+      await sql`update jobs set account_id = (select account_id from ci_runs r where r.id = jobs.ref_id)
+                 where account_id is null and kind = 'content_intelligence.run' and status in ('queued', 'running')`.execute(db);
+      await db.schema.createIndex('jobs_fair').ifNotExists().on('jobs').columns(['status', 'lane', 'account_id', 'run_after', 'id']).execute();
+      await db.schema.createIndex('jobs_account_status').ifNotExists().on('jobs').columns(['account_id', 'status']).execute();
+    },
+  },
   '0008_console_auth': {
     // Console sign-in (issue 16): people with a password who act for an account, their
     // server-side sessions, one-time link tokens (password reset, invitation) and the per-email

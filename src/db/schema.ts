@@ -106,6 +106,8 @@ export interface VisibilityRunsTable {
   language: string;
   country: string;
   idempotency_key: string | null;
+  /** sha256 of the create request behind idempotency_key (0007); null on older runs. */
+  idempotency_fingerprint: string | null;
   cancel_requested: number;
   prompt_count: number;
   platform_count: number;
@@ -140,6 +142,7 @@ export interface VisibilityProbesTable {
   citations: string | null; // JSON array
   answer: string | null;
   raw: string | null; // capped JSON
+  analysis: string | null; // JSON ProbeAnalysis (core/visibility/analysis/brands.ts), 0006
   error_code: string | null;
   error_message: string | null;
   attempts: number;
@@ -154,6 +157,8 @@ export interface JobsTable {
   kind: string;
   lane: string; // concurrency lane, e.g. the platform
   ref_id: string;
+  /** The account the work is for (round-robin claiming, per-account caps); null for older jobs. */
+  account_id: string | null;
   status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
   attempts: number;
   max_attempts: number;
@@ -176,6 +181,8 @@ export interface CiRunsTable {
   country: string;
   trends: string | null; // JSON
   idempotency_key: string | null;
+  /** sha256 of the create request behind idempotency_key (0007); null on older runs. */
+  idempotency_fingerprint: string | null;
   status: 'queued' | 'running' | 'completed' | 'failed';
   price: number;
   ledger_entry_id: string;

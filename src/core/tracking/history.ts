@@ -8,6 +8,7 @@ import { compareProportions, round4 } from './stats.ts';
 import type { Store } from '../store.ts';
 import { toApiTime } from '../ids.ts';
 import { summarizeProbes, type SummaryProbe } from '../visibility/summary.ts';
+import { addAnswerAnalysisSummary } from '../visibility/analysis/summary.ts';
 import { findTest } from './tests.ts';
 
 export const HISTORY_WINDOWS = ['run', '7d', '30d'] as const;
@@ -70,12 +71,12 @@ async function visibilitySeries(store: Store, testId: string, since: string, win
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  const probesOf = new Map<string, SummaryProbe[]>();
+  const probesOf = new Map<string, (SummaryProbe & { analysis: string | null })[]>();
   const ids = runs.map((r) => r.id);
   for (let i = 0; i < ids.length; i += 500) {
     const rows = await store.db
       .selectFrom('visibility_probes')
-      .select(['run_id', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations'])
+      .select(['run_id', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'analysis'])
       .where('run_id', 'in', ids.slice(i, i + 500))
       .execute();
     for (const p of rows) {
@@ -87,7 +88,8 @@ async function visibilitySeries(store: Store, testId: string, since: string, win
   const points = group(runs, window, now).map((g) => {
     const competitors = [...new Set(g.runs.flatMap((r) => JSON.parse(r.competitors) as string[]))];
     const probes = g.runs.flatMap((r) => probesOf.get(r.id) ?? []);
-    const s = summarizeProbes(probes, competitors);
+    // Sentiment, prominence and discovered entities (answer analysis) over the same probes.
+    const s = addAnswerAnalysisSummary(summarizeProbes(probes, competitors), probes, competitors) as ReturnType<typeof summarizeProbes> & Record<string, unknown>;
     return {
       start: toApiTime(g.start),
       end: toApiTime(g.end),
@@ -103,6 +105,8 @@ async function visibilitySeries(store: Store, testId: string, since: string, win
       by_platform: s.by_platform,
       competitors: s.competitors,
       cited_domains: s.cited_domains.slice(0, 10),
+      sentiment: s.sentiment,
+      prominence: s.prominence,
     };
   });
   const [previous, latest] = points.slice(-2);

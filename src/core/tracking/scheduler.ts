@@ -34,6 +34,8 @@ export interface SchedulerOptions {
   /** A claim older than this whose run was not recorded is finished by any scheduler (default 2 min). */
   staleClaimMs?: number;
   onError?: (err: unknown) => void;
+  /** Where each slot's outcome is logged (the worker's pino logger in `serve` and `worker`). */
+  log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
 export interface TickResult {
@@ -81,15 +83,11 @@ export class Scheduler {
   /** Claims every due slot and executes the claims (also stale ones left by a dead process). */
   async tick(): Promise<TickResult> {
     const result: TickResult = { claimed: 0, runs: 0, skipped: 0 };
-    const batch = this.opts.batch ?? 500;
+    const batch = this.opts.batch ?? 100;
     for (;;) {
       const now = this.now();
       const due = await this.dueTests(now, batch);
-      const claimed: { testId: string; slot: string }[] = [];
-      for (const t of due) {
-        const slot = await this.claimLatestSlot(t, now);
-        if (slot) claimed.push({ testId: t.id, slot });
-      }
+      const claimed = await this.claim(due, now);
       result.claimed += claimed.length;
       await this.executeAll(claimed, result);
       if (due.length < batch || this.stopped) break;
@@ -112,42 +110,53 @@ export class Scheduler {
   }
 
   /**
-   * Inserts the (test, latest due slot) row if nobody has, while the test is still scheduled and
-   * not paused, and moves the test's next slot past now. Returns the slot when this call won it.
+   * For each due test, inserts its (test, latest due slot) row unless some scheduler has, while
+   * the test is still scheduled with that cron and not paused; then moves each test's next slot
+   * past now (only where nobody moved it meanwhile). Two statements for the whole batch, whatever
+   * its size. Returns the slots this call won.
    */
-  private async claimLatestSlot(t: DueRow, now: Date): Promise<string | null> {
-    const schedule: Schedule = { cron: t.schedule_cron, timezone: t.schedule_timezone ?? 'UTC' };
-    const latest = latestSlotAtOrBefore(schedule, now);
-    const next = nextSlotAfter(schedule, now).toISOString();
+  private async claim(due: DueRow[], now: Date): Promise<{ testId: string; slot: string }[]> {
+    if (due.length === 0) return [];
     const db = this.deps.store.db;
-    let won = false;
-    if (latest && latest.toISOString() >= t.next_run_at) {
-      const slot = latest.toISOString();
-      // The scheduler's clock, the one stale claims are judged by (staleClaims).
-      const claimedAt = now.toISOString();
-      const res = await sql`
-        insert into test_slots (test_id, slot, account_id, status, claimed_at)
-        select id, ${slot}, account_id, 'claimed', ${claimedAt} from tests
-         where id = ${t.id} and paused = 0 and deleted_at is null and schedule_cron = ${t.schedule_cron}
-        on conflict do nothing`.execute(db);
-      won = Number(res.numAffectedRows ?? 0) > 0;
-      if (won) {
-        await this.advance(t, next);
-        return slot;
+    const wanted: [string, string, string][] = [];
+    const moves: [string, string, string][] = [];
+    // Tests that share a schedule share its slots: computed once per batch (bench:tracking).
+    const slotsOf = new Map<string, { latest: string | undefined; next: string }>();
+    for (const t of due) {
+      const schedule: Schedule = { cron: t.schedule_cron, timezone: t.schedule_timezone ?? 'UTC' };
+      const memo = `${schedule.cron}\u0000${schedule.timezone}\u0000${t.next_run_at}`;
+      let slots = slotsOf.get(memo);
+      if (!slots) {
+        const next = nextSlotAfter(schedule, now).toISOString();
+        // Without downtime the latest due slot is the one the test was waiting for.
+        const latest = nextSlotAfter(schedule, new Date(t.next_run_at)).toISOString() === next ? t.next_run_at : latestSlotAtOrBefore(schedule, now)?.toISOString();
+        slots = { latest, next };
+        slotsOf.set(memo, slots);
       }
+      if (slots.latest && slots.latest >= t.next_run_at) wanted.push([t.id, slots.latest, t.schedule_cron]);
+      moves.push([t.id, slots.next, t.next_run_at]);
     }
-    await this.advance(t, next);
-    return null;
-  }
-
-  /** Moves next_run_at on, only if nobody changed it meanwhile (a PATCH, another scheduler). */
-  private async advance(t: DueRow, next: string) {
-    await this.deps.store.db
-      .updateTable('tests')
-      .set({ next_run_at: next })
-      .where('id', '=', t.id)
-      .where('next_run_at', '=', t.next_run_at)
-      .execute();
+    // The scheduler's clock, the one stale claims are judged by (staleClaims).
+    const claimedAt = now.toISOString();
+    const values = (rows: [string, string, string][]) => sql.join(rows.map((r) => sql`(${r[0]}, ${r[1]}, ${r[2]})`));
+    const won: { test_id: string; slot: string }[] = [];
+    for (let i = 0; i < wanted.length; i += 200) {
+      const { rows } = await sql<{ test_id: string; slot: string }>`
+        insert into test_slots (test_id, slot, account_id, status, claimed_at)
+        select t.id, v.column2, t.account_id, 'claimed', ${claimedAt}
+          from (values ${values(wanted.slice(i, i + 200))}) v join tests t on t.id = v.column1
+         where t.paused = 0 and t.deleted_at is null and t.schedule_cron = v.column3
+        on conflict do nothing
+        returning test_id, slot`.execute(db);
+      won.push(...rows);
+    }
+    for (let i = 0; i < moves.length; i += 200) {
+      await sql`
+        update tests set next_run_at = v.column2
+          from (values ${values(moves.slice(i, i + 200))}) v
+         where tests.id = v.column1 and tests.next_run_at = v.column3`.execute(db);
+    }
+    return won.map((r) => ({ testId: r.test_id, slot: r.slot }));
   }
 
   private async staleClaims(): Promise<{ testId: string; slot: string }[]> {
@@ -168,6 +177,7 @@ export class Scheduler {
       for (let next = queue.shift(); next; next = queue.shift()) {
         try {
           const outcome = await this.executeSlot(next.testId, next.slot);
+          if (outcome !== 'done') this.opts.log?.info({ test_id: next.testId, slot: next.slot, outcome }, `scheduled slot ${outcome}`);
           if (outcome === 'run') result.runs++;
           else if (outcome === 'skipped') result.skipped++;
         } catch (err) {
@@ -256,6 +266,7 @@ export class Scheduler {
       .where('status', '=', 'claimed')
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) return 'done';
+    this.opts.log?.warn({ test_id: testId, slot, reason }, `scheduled slot skipped: ${reason}`);
     await this.deps.store.db
       .updateTable('tests')
       .set({ last_skip: JSON.stringify({ slot: toApiTime(slot), reason, message, at: toApiTime(at) }) })

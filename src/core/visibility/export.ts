@@ -3,11 +3,17 @@
 // streams each page out as CSV (RFC 4180, via csv-stringify) or JSON Lines before reading the next.
 import { AppError } from '../errors.ts';
 import type { Store } from '../store.ts';
+import { probeAnalysisFields } from './analysis/summary.ts';
 
 export const EXPORT_COLUMNS = [
   'run_id', 'probe_id', 'prompt', 'platform', 'model', 'engine', 'language', 'country', 'repeat', 'status',
   'brand_mentioned', 'citation_mentioned', 'mention_position', 'list_rank', 'competitors', 'cited_domains', 'citation_urls', 'answer',
+  // Additive (answer analysis): the target's prominence, and the judge's verdict where one ran.
+  'first_mention_share', 'pawc', 'sentiment', 'recommended',
 ] as const;
+
+/** What JSON Lines rows add: every brand's analysis and the judge (null where none ran). */
+type AnalysisColumns = { first_mention_share: number | null; pawc: number | null; sentiment: string | null; recommended: boolean | null };
 
 export interface ExportRow {
   run_id: string;
@@ -28,6 +34,8 @@ export interface ExportRow {
   cited_domains: string[];
   citation_urls: string[];
   answer: string | null;
+  brands: ReturnType<typeof probeAnalysisFields>['brands'];
+  judge: ReturnType<typeof probeAnalysisFields>['judge'];
 }
 
 const PAGE = 250;
@@ -47,7 +55,7 @@ export async function* exportRunRows(store: Store, accountId: string, runId: str
       .selectFrom('visibility_probes')
       .select([
         'id', 'seq', 'prompt', 'platform', 'model', 'engine', 'language', 'country', 'repeat', 'status',
-        'brand_mentioned', 'citation_mentioned', 'mention_position', 'list_rank', 'competitors', 'citations', 'answer',
+        'brand_mentioned', 'citation_mentioned', 'mention_position', 'list_rank', 'competitors', 'citations', 'answer', 'analysis',
       ])
       .where('run_id', '=', runId)
       .where('account_id', '=', accountId)
@@ -76,7 +84,8 @@ export async function* exportRunRows(store: Store, accountId: string, runId: str
         cited_domains: [...new Set(citations.map((c) => c.domain).filter((d): d is string => !!d))],
         citation_urls: citations.map((c) => c.url).filter((u): u is string => !!u),
         answer: p.answer,
-      };
+        ...probeAnalysisFields(p),
+      } as ExportRow;
     }
     if (page.length < PAGE) return;
     after = Number(page[page.length - 1].seq);
@@ -86,8 +95,16 @@ export async function* exportRunRows(store: Store, accountId: string, runId: str
 /** A row as a CSV record: lists joined with "; ", booleans as true/false, nulls empty. */
 export function csvRecord(row: ExportRow): Record<string, string | number | null> {
   const out: Record<string, string | number | null> = {};
+  const target = row.brands?.find((b) => b.role === 'target');
+  const flat: ExportRow & AnalysisColumns = {
+    ...row,
+    first_mention_share: target?.first_mention_share ?? null,
+    pawc: target ? target.pawc : null,
+    sentiment: target?.sentiment ?? null,
+    recommended: target?.recommended ?? null,
+  };
   for (const c of EXPORT_COLUMNS) {
-    const v = row[c];
+    const v = flat[c];
     out[c] = Array.isArray(v) ? v.join('; ') : typeof v === 'boolean' ? String(v) : v;
   }
   return out;

@@ -7,6 +7,7 @@ import { toApiTime } from '../ids.ts';
 import { formatCredits } from '../money.ts';
 import type { Executor, Store } from '../store.ts';
 import { summarizeProbes, visibilityBand, type SummaryProbe } from './summary.ts';
+import { addAnswerAnalysisSummary, probeAnalysisFields } from './analysis/summary.ts';
 
 export { visibilityBand };
 
@@ -169,6 +170,7 @@ type ProbeRow = {
   completed_at: string | null;
   answer?: string | null;
   raw?: string | null;
+  analysis?: string | null;
 };
 
 const bool = (v: number | null) => (v === null ? null : v === 1);
@@ -195,6 +197,7 @@ function renderProbe(p: ProbeRow, opts: { results: boolean; raw: boolean }) {
     list_rank: p.list_rank,
     competitors: p.competitors ? JSON.parse(p.competitors) : [],
     citations: p.citations ? JSON.parse(p.citations) : [],
+    ...probeAnalysisFields(p),
     error: p.error_code ? { code: p.error_code, message: p.error_message } : null,
     attempts: p.attempts,
     started_at: toApiTime(p.started_at),
@@ -225,7 +228,7 @@ export async function getVisibilityRun(
     .select([
       'id', 'seq', 'prompt', 'platform', 'model', 'engine', 'language', 'country', 'target_entity', 'status', 'price',
       'reported_model', 'brand_mentioned', 'text_mentioned', 'citation_mentioned', 'mention_position', 'list_rank',
-      'competitors', 'citations', 'error_code', 'error_message', 'attempts', 'started_at', 'completed_at', 'repeat',
+      'competitors', 'citations', 'error_code', 'error_message', 'attempts', 'started_at', 'completed_at', 'repeat', 'analysis',
     ])
     .where('run_id', '=', runId);
   if (withResults) q = q.select(['answer']);
@@ -237,6 +240,7 @@ export async function getVisibilityRun(
     .executeTakeFirst();
   if (!run) throw new AppError('not_found', `Visibility run ${runId} not found.`);
   const out: Record<string, unknown> & ReturnType<typeof renderCompact> = renderCompact(run, aggregate(probes), probes);
+  addAnswerAnalysisSummary(out.summary, probes, out.competitors);
   if (opts.includeProbes || withResults) {
     out.probes = probes.map((p) => renderProbe(p, { results: withResults, raw: !!opts.includeRaw }));
   }
@@ -251,7 +255,7 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
   // holds compact runs, and a compact run's summary has them).
   const probes = await db
     .selectFrom('visibility_probes')
-    .select(['run_id', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'started_at', 'completed_at'])
+    .select(['run_id', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'started_at', 'completed_at', 'analysis'])
     .where('run_id', 'in', runIds)
     .orderBy('run_id')
     .orderBy('seq')
@@ -266,7 +270,9 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
   const byId = new Map(
     rows.map((r) => {
       const own = probesOf.get(r.id) ?? [];
-      return [r.id, renderCompact(r, aggregate(own), own)];
+      const out = renderCompact(r, aggregate(own), own);
+      addAnswerAnalysisSummary(out.summary, own, out.competitors);
+      return [r.id, out];
     }),
   );
   return runIds.map((id) => byId.get(id)!).filter(Boolean);
