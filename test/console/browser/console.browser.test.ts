@@ -114,7 +114,7 @@ describe('the console in a browser', () => {
     // While probes run the page shows progress, then reaches completed by itself (no reload).
     await page.getByTestId('run-progress').getByText(/this page updates itself/).waitFor();
     assert.match(await page.getByTestId('run-status').innerText(), /queued|running/);
-    await page.getByTestId('run-status').getByText('completed', { exact: true }).waitFor({ timeout: 20_000 });
+    await page.getByTestId('run-status').getByText('completed', { exact: true }).waitFor({ timeout: 60_000 });
     assert.match(await page.getByTestId('run-progress').innerText(), /4 of 4 probes finished\. Credits: 8\.00 reserved, 8\.00 settled, 0\.00 released/);
     assert.match(await page.getByTestId('mention-rate').innerText(), /\d+%/);
     // Answers with the brand marked, per platform.
@@ -156,7 +156,7 @@ describe('the console in a browser', () => {
     await page.getByRole('button', { name: 'Run 3 probes' }).click();
     await page.waitForURL(/\/console\/runs\/vis_/);
     await page.getByText('3 probes were skipped for lack of credits.').waitFor();
-    await page.getByTestId('run-status').getByText(/completed/).waitFor({ timeout: 20_000 });
+    await page.getByTestId('run-status').getByText(/completed/).waitFor({ timeout: 60_000 });
 
     // 1.00 left: not even the first 2.00 probe fits.
     await page.goto('/console/runs/new');
@@ -177,7 +177,7 @@ describe('the console in a browser', () => {
     await page.waitForURL(/\/console\/content\/ci_/);
     visited['report'] = new URL(page.url()).pathname;
     visited['content'] = '/console/content';
-    await page.getByTestId('ci-status').getByText('completed').waitFor({ timeout: 30_000 });
+    await page.getByTestId('ci-status').getByText('completed').waitFor({ timeout: 60_000 });
     assert.match(await page.getByTestId('ci-overall').innerText(), /^\d+$/);
     await page.getByRole('heading', { name: 'Recommendations' }).waitFor();
     await page.getByRole('heading', { name: 'AI-readiness audit' }).waitFor();
@@ -237,7 +237,7 @@ describe('the console in a browser', () => {
       await page.getByRole('button', { name: 'Run now' }).click();
       await page.getByText('Run queued.').waitFor();
       const runs = page.getByRole('table', { name: 'Runs of this test' });
-      await runs.getByText('completed', { exact: true }).nth(n - 1).waitFor({ timeout: 20_000 });
+      await runs.getByText('completed', { exact: true }).nth(n - 1).waitFor({ timeout: 60_000 });
     }
     // The chart is drawn (uPlot's canvas) and its numbers are in a table: one row per run.
     const chart = page.getByTestId('rate-chart');
