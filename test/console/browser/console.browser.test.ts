@@ -6,6 +6,7 @@
 // size, and screenshots (desktop and 390 px) under test-artifacts/screenshots.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { parse as parseCsv } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { createOwner } from '../../../src/core/accounts/users.ts';
 import { grantCredits } from '../../../src/core/billing/ledger.ts';
@@ -95,7 +96,7 @@ describe('the console in a browser', () => {
 
   test('a run queued from the form: exact cost first, then a page that updates itself to completed', async () => {
     await grant(8);
-    await page.getByRole('link', { name: 'Visibility' }).click();
+    await page.getByRole('link', { name: 'Visibility', exact: true }).click();
     await page.getByRole('link', { name: 'Create your first run' }).click();
     await page.getByLabel('Your page URL').fill('https://acme.example/');
     await page.getByLabel('Brand').fill('Acme');
@@ -106,6 +107,10 @@ describe('the console in a browser', () => {
     assert.match(await page.getByLabel('ChatGPT model').innerText(), /GPT-5 mini with web search — 2\.00 cr\/probe \(default\)/);
     await page.getByText('2 prompts × 2 platforms').waitFor();
     assert.match(await page.locator('.stats').innerText(), /8\.00 cr[\s\S]*covers the whole run/);
+    // Repeats multiply the probes (prompt, then platform, then repeat), priced the same way.
+    await page.getByLabel('Ask each prompt').selectOption('2');
+    await page.getByRole('button', { name: 'Queue 8 probes for 16.00 cr' }).waitFor();
+    await page.getByLabel('Ask each prompt').selectOption('1');
     await rig.screenshot(page, 'new-run-desktop');
     visited['new-run'] = '/console/runs/new';
     await page.getByRole('button', { name: 'Queue 4 probes for 8.00 cr' }).click();
@@ -125,12 +130,20 @@ describe('the console in a browser', () => {
     assert.equal(run.source, 'console', 'queued as the console surface');
     assert.equal(run.probe_count, 4);
     visited['run'] = runPath;
+    // The run's probes as CSV, through the same session.
+    const csv = await page.evaluate(async (href) => {
+      const res = await fetch(href);
+      return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+    }, (await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href'))!);
+    assert.equal(csv.status, 200);
+    assert.match(csv.type ?? '', /text\/csv/);
+    assert.equal(parseCsv(csv.text, { columns: true }).length, 4, 'one row per probe');
     await rig.screenshot(page, 'run-desktop');
     await page.setViewportSize({ width: 390, height: 844 });
     await rig.screenshot(page, 'run-390');
     await page.setViewportSize({ width: 1280, height: 900 });
     // The runs list shows it with its status.
-    await page.getByRole('link', { name: 'Visibility' }).click();
+    await page.getByRole('link', { name: 'Visibility', exact: true }).click();
     await page.getByRole('row').filter({ hasText: 'Acme' }).getByText('completed').waitFor();
   });
 
