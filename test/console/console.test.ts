@@ -112,6 +112,32 @@ describe('web console over HTTP', () => {
   });
 });
 
+describe('a schedule set from the console', () => {
+  test('runs as the user who set it (the session has no key): source schedule, not skipped as key_revoked', async () => {
+    const s = await startTestServer({ SIGHTLINE_SCHEDULER_INTERVAL_MS: '0' });
+    try {
+      const owner = await createOwner(s.runtime.core.store, 'owner@example.com', 'owner passphrase ok');
+      await grantCredits(s.runtime.core.store, owner.account_id, 50_00);
+      const { cookie, csrf } = await signedIn(s, 'owner@example.com', 'owner passphrase ok');
+      const created = await s.request('POST', '/v1/tests', {
+        headers: { cookie, 'x-csrf-token': csrf },
+        body: { test_type: 'ai_citations', definition: { url: 'https://acme.example/', target_entity: 'Acme', prompts: ['best tools'], platforms: ['deepseek'] }, schedule: { cron: '0 * * * *' } },
+      });
+      assert.equal(created.statusCode, 200, created.body);
+      const test = created.json();
+      const now = new Date(Date.parse(test.next_run_at) + 30_000);
+      const { Scheduler } = await import('../../src/core/tracking/scheduler.ts');
+      await new Scheduler(s.runtime.core.tracking, { now: () => now }).tick();
+      const slots = await s.runtime.core.store.db.selectFrom('test_slots').selectAll().where('test_id', '=', test.id).execute();
+      assert.deepEqual(slots.map((x) => [x.status, x.reason]), [['run', null]]);
+      const runs = await s.runtime.core.store.db.selectFrom('visibility_runs').select(['source']).where('test_id', '=', test.id).execute();
+      assert.deepEqual(runs.map((r) => r.source), ['schedule']);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('sign-up modes', () => {
   test('open: anyone signs up; invite (the default): sign-up refused, invitations work; closed: neither', async () => {
     const open = await startTestServer({ SIGHTLINE_SIGNUP: 'open' });
