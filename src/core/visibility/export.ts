@@ -3,6 +3,7 @@
 // streams each page out as CSV (RFC 4180, via csv-stringify) or JSON Lines before reading the next.
 import { AppError } from '../errors.ts';
 import type { Store } from '../store.ts';
+import { probeAnalysisFields } from './analysis/summary.ts';
 
 export const EXPORT_COLUMNS = [
   'run_id', 'probe_id', 'prompt', 'platform', 'model', 'engine', 'language', 'country', 'repeat', 'status',
@@ -28,6 +29,10 @@ export interface ExportRow {
   cited_domains: string[];
   citation_urls: string[];
   answer: string | null;
+  /** Answer analysis (JSON Lines only; CSV keeps EXPORT_COLUMNS): see API-NOTES "Answer analysis". */
+  brands: ReturnType<typeof probeAnalysisFields>['brands'];
+  judge: ReturnType<typeof probeAnalysisFields>['judge'];
+  judge_error: ReturnType<typeof probeAnalysisFields>['judge_error'];
 }
 
 const PAGE = 250;
@@ -47,7 +52,7 @@ export async function* exportRunRows(store: Store, accountId: string, runId: str
       .selectFrom('visibility_probes')
       .select([
         'id', 'seq', 'prompt', 'platform', 'model', 'engine', 'language', 'country', 'repeat', 'status',
-        'brand_mentioned', 'citation_mentioned', 'mention_position', 'list_rank', 'competitors', 'citations', 'answer',
+        'brand_mentioned', 'citation_mentioned', 'mention_position', 'list_rank', 'competitors', 'citations', 'answer', 'analysis',
       ])
       .where('run_id', '=', runId)
       .where('account_id', '=', accountId)
@@ -76,6 +81,7 @@ export async function* exportRunRows(store: Store, accountId: string, runId: str
         cited_domains: [...new Set(citations.map((c) => c.domain).filter((d): d is string => !!d))],
         citation_urls: citations.map((c) => c.url).filter((u): u is string => !!u),
         answer: p.answer,
+        ...probeAnalysisFields(p),
       };
     }
     if (page.length < PAGE) return;
