@@ -100,6 +100,8 @@ describe('web console page in a browser', () => {
       await c.until('the lost response', () => c.doc.getElementById('create-error')!.textContent !== '');
       button.click();
       await c.until('the run detail', () => !c.doc.getElementById('detail')!.hidden);
+      // The answer analysis line (issue #18) renders with the detail.
+      await c.until('the analysis line', () => c.doc.getElementById('detail-body')!.textContent!.includes('Sentiment:'));
       const posts = c.sent.filter((r) => r.method === 'POST');
       assert.equal(posts.length, 2, 'the double click sent one request, the retry one more');
       assert.equal(posts[0]!.body.idempotency_key, posts[1]!.body.idempotency_key);
