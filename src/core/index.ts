@@ -2,7 +2,8 @@
 // The composition root (src/cli/runtime.ts) decides the platform drivers and their policy;
 // the core only sees an `ask` function and which platforms are available.
 import type { Config } from '../config.ts';
-import { Worker } from '../jobs/worker.ts';
+import { Worker, type JobHandler, type JobLog, type JobOutcome } from '../jobs/worker.ts';
+import { leaseOf, type Job } from '../jobs/queue.ts';
 import { PLATFORMS, type PlatformDriver, type PlatformName } from '../platforms/types.ts';
 import { createContentService, type ContentService } from './content/service.ts';
 import { CI_JOB_KIND, CI_LANE, executeCiRun } from './content/runs.ts';
@@ -11,13 +12,16 @@ import { createPageLoader, type PageLoader, type PageLoaderOptions } from './pag
 import { createPageExtractor } from './pages/extract-threads.ts';
 import { ActivityLog } from './reports/activity.ts';
 import type { Store } from './store.ts';
-import { catalogListing, loadCatalog, type Catalog } from './visibility/catalog.ts';
+import { catalogListing, loadCatalog, resolveModel, resolvePlatformName, type Catalog } from './visibility/catalog.ts';
+import type { ContentModel } from './content/generator.ts';
+import { createAnalysisPool } from './content/analysis-threads.ts';
 import { executeProbe, type AskPlatform } from './visibility/probe-executor.ts';
 import { createJudge, parseJudgeModel } from './visibility/judge.ts';
 import { PROBE_JOB_KIND, type VisibilityDeps } from './visibility/runs.ts';
 import { workerExtras } from './worker-extras.ts';
 import { Scheduler } from './tracking/scheduler.ts';
 import type { TrackingDeps } from './tracking/tracked-tests.ts';
+import { idempotencyPolicy } from './idempotency.ts';
 
 export interface CoreOptions {
   store: Store;
@@ -31,6 +35,10 @@ export interface CoreOptions {
   /** Extra job handlers (e.g. Content Intelligence runs) and their lanes. */
   extraJobs?: { handlers: Record<string, (refId: string, signal: AbortSignal) => Promise<void>>; lanes: Record<string, number> };
   onWorkerError?: (err: unknown) => void;
+  /** Where the worker logs job outcomes (pino). */
+  jobLog?: JobLog;
+  /** Told of each job's outcome (metrics). */
+  onJobOutcome?: (job: Job, outcome: JobOutcome, ms: number) => void;
   /** Page loader settings (fetch timeouts, resolver, cache); `allow` defaults to SIGHTLINE_FETCH_ALLOW. */
   pages?: PageLoaderOptions;
 }
@@ -62,6 +70,7 @@ export interface Core {
 const CI_LANE_CONCURRENCY = 2;
 
 export function createCore(opts: CoreOptions): Core {
+  idempotencyPolicy.ttlMs = opts.config.SIGHTLINE_IDEMPOTENCY_TTL_SECONDS * 1000;
   const catalog = opts.catalog ?? loadCatalog(opts.config.SIGHTLINE_CATALOG_PATH);
   const isAvailable = (p: PlatformName) => catalog.has(p) && !!opts.drivers[p]?.available();
   const engine = opts.drivers[PLATFORMS[0]]?.engine ?? 'sandbox';
@@ -80,7 +89,14 @@ export function createCore(opts: CoreOptions): Core {
     ...opts.pages,
     allow: opts.pages?.allow ?? fetchAllowlist(opts.config.SIGHTLINE_FETCH_ALLOW),
   });
-  const content = createContentService({ store: opts.store, pages, onQueued: () => worker?.workQueued() });
+  const analysis = createAnalysisPool({ threads: opts.config.SIGHTLINE_ANALYSIS_THREADS });
+  const content = createContentService({
+    store: opts.store,
+    pages,
+    analysis,
+    onQueued: () => worker?.workQueued(),
+    contentModel: contentModelFrom(opts.config.SIGHTLINE_CONTENT_MODEL, engine, catalog, opts.drivers, opts.ask),
+  });
 
   const visibility: VisibilityDeps = { store: opts.store, catalog, engine, isAvailable, onQueued: () => worker?.workQueued() };
   const tracking: TrackingDeps = {
@@ -103,9 +119,10 @@ export function createCore(opts: CoreOptions): Core {
     modelListing: () => catalogListing(catalog, (p) => ({ engine: opts.drivers[p]?.engine ?? engine, available: isAvailable(p) })),
     startWorker() {
       if (worker) return worker;
-      const handlers: Record<string, (job: { ref_id: string }, signal: AbortSignal) => Promise<void>> = {
-        [PROBE_JOB_KIND]: (job, signal) => executeProbe({ store: opts.store, catalog, ask: opts.ask, judge }, job.ref_id, signal),
-        [CI_JOB_KIND]: (job, signal) => executeCiRun(opts.store, content.analyze, job.ref_id, signal),
+      // Each handler gets its claim's lease: an outcome is recorded only while it holds.
+      const handlers: Record<string, JobHandler> = {
+        [PROBE_JOB_KIND]: (job, signal) => executeProbe({ store: opts.store, catalog, ask: opts.ask, judge }, job.ref_id, signal, leaseOf(job)),
+        [CI_JOB_KIND]: (job, signal) => executeCiRun(opts.store, content.analyze, job.ref_id, signal, leaseOf(job)),
       };
       for (const [kind, h] of Object.entries(opts.extraJobs?.handlers ?? {})) handlers[kind] = (job, signal) => h(job.ref_id, signal);
       worker = new Worker({
@@ -116,13 +133,19 @@ export function createCore(opts: CoreOptions): Core {
         // Content Intelligence runs get a lane of their own, so page fetching never waits behind probes.
         laneConcurrency: { ...opts.platformConcurrency, [CI_LANE]: CI_LANE_CONCURRENCY, ...(opts.extraJobs?.lanes ?? {}) },
         concurrency: opts.workerConcurrency ?? opts.config.SIGHTLINE_WORKER_CONCURRENCY,
+        // Lane limits (provider concurrency per platform) hold across every worker process.
+        globalLaneLimits: true,
+        accountConcurrency: opts.config.SIGHTLINE_ACCOUNT_CONCURRENCY || undefined,
+        jobTimeoutMs: opts.config.SIGHTLINE_JOB_TIMEOUT_MS,
         onError: opts.onWorkerError,
+        log: opts.jobLog,
+        onOutcome: opts.onJobOutcome,
       });
       worker.start();
       // Every process that works the queue also takes due slots of tracked tests: the database
       // makes each slot one run however many processes do (tracking/scheduler.ts).
       if (opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS > 0) {
-        scheduler = new Scheduler(tracking, { intervalMs: opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS, onError: opts.onWorkerError });
+        scheduler = new Scheduler(tracking, { intervalMs: opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS, onError: opts.onWorkerError, log: opts.jobLog });
         scheduler.start();
       }
       return worker;
@@ -133,9 +156,31 @@ export function createCore(opts: CoreOptions): Core {
       if (worker) await worker.stop();
       await activity.flush();
       await pages.close();
+      await analysis.close();
     },
   };
   return core;
+}
+
+/**
+ * SIGHTLINE_CONTENT_MODEL (`platform:model`, model a catalog id or default/latest/prior) in live
+ * mode: the model that writes trends and prompt ideas. A name that does not resolve stops the
+ * start (a typo must not silently fall back); in sandbox mode it is ignored (sandbox answers are
+ * never presented as a model's ideas).
+ */
+function contentModelFrom(spec: string | undefined, engine: string, catalog: Catalog, drivers: Record<PlatformName, PlatformDriver>, ask: AskPlatform): ContentModel | null {
+  if (!spec?.trim() || engine !== 'live') return null;
+  const [platformName, ...rest] = spec.trim().split(':');
+  const platform = resolvePlatformName(platformName ?? '');
+  if (!platform) throw new Error(`Invalid configuration:\n  SIGHTLINE_CONTENT_MODEL: unknown platform ${JSON.stringify(platformName)} (use platform:model, e.g. openai:gpt-5-mini)`);
+  let model;
+  try {
+    model = resolveModel(catalog, platform, rest.join(':') || undefined);
+  } catch (err) {
+    throw new Error(`Invalid configuration:\n  SIGHTLINE_CONTENT_MODEL: ${(err as Error).message}`);
+  }
+  if (!drivers[platform]?.available()) throw new Error(`Invalid configuration:\n  SIGHTLINE_CONTENT_MODEL: platform ${platform} has no API key configured`);
+  return { platform, modelId: model.id, providerModel: model.providerModel, ask };
 }
 
 /** Parses SIGHTLINE_FETCH_ALLOW, so that a typo stops the start instead of silently allowing nothing. */

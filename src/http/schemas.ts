@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Scope } from '../core/accounts/scopes.ts';
 import type { Core } from '../core/index.ts';
 import { AppError, ValidationFailed } from '../core/errors.ts';
+import { INPUT_LIMITS } from '../core/limits.ts';
 
 export const ErrorBody = z
   .object({
@@ -48,7 +49,7 @@ export const clampedInt = (def: number, min: number, max: number) =>
  * names no filter is a 400 invalid_filter (SPEC 7: "passed schema validation but holds an
  * invalid … filter"), not a 422. Read it with `filterValue`.
  */
-export const filterParam = (values: readonly string[]) => z.string().optional().describe(`One of: ${values.join(', ')}.`);
+export const filterParam = (values: readonly string[]) => z.string().max(INPUT_LIMITS.keyword).optional().describe(`One of: ${values.join(', ')}.`);
 
 /** The filter's value, checked against the allowed ones (see filterParam); undefined when absent. */
 export function filterValue<T extends string>(name: string, value: string | undefined, values: readonly T[]): T | undefined {

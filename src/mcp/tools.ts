@@ -95,6 +95,9 @@ function tool<R extends AnyRoute>(
   };
 }
 
+/** Rows an MCP export answers at most: one tool result holds them all, unlike the streamed HTTP export. */
+const MCP_EXPORT_ROWS = 1000;
+
 export const MCP_TOOLS: McpTool[] = [
   tool('get_usage', getUsageRoute, 'Credit balance (available, reserved, used) and the recent credit ledger (recent_limit 1..100, default 20; out of range is clamped).', (a, ctx, core) =>
     getUsage(core.store, ctx.accountId, a.recent_limit),
@@ -167,12 +170,19 @@ export const MCP_TOOLS: McpTool[] = [
   tool(
     'export_visibility_run',
     exportRunRoute,
-    'Every probe of a run as rows (prompt, platform, model, repeat, status, mentions, competitors, citations, answer). Returns JSON rows (format is ignored here; the HTTP export streams CSV or JSON Lines).',
+    `Every probe of a run as rows (prompt, platform, model, repeat, status, mentions, competitors, citations, answer, brand analysis), at most ${MCP_EXPORT_ROWS} rows (truncated: true beyond; the HTTP export streams any size as CSV or JSON Lines).`,
     async (a, ctx, core) => {
       await assertRunVisible(core.store, ctx.accountId, a.run_id);
       const rows = [];
-      for await (const r of exportRunRows(core.store, ctx.accountId, a.run_id)) rows.push(r);
-      return { run_id: a.run_id, rows };
+      let truncated = false;
+      for await (const r of exportRunRows(core.store, ctx.accountId, a.run_id)) {
+        if (rows.length === MCP_EXPORT_ROWS) {
+          truncated = true;
+          break;
+        }
+        rows.push(r);
+      }
+      return { run_id: a.run_id, rows, truncated, export_path: `/v1/visibility/runs/${a.run_id}/export?format=${a.format ?? 'csv'}` };
     },
   ),
   tool('get_reports_by_url', reportsByUrlRoute, 'Saved reports for a URL: the tests that match it and their recent runs (limit 1..20 runs per test, default 5; days 1..3650, default 90; clamped).', (a, ctx, core) =>

@@ -257,7 +257,11 @@ describe('tracking over HTTP', () => {
     assert.deepEqual(Object.keys(rows[0]), [
       'run_id', 'probe_id', 'prompt', 'platform', 'model', 'engine', 'language', 'country', 'repeat', 'status',
       'brand_mentioned', 'citation_mentioned', 'mention_position', 'list_rank', 'competitors', 'cited_domains', 'citation_urls', 'answer',
+      'first_mention_share', 'pawc', 'sentiment', 'recommended',
     ]);
+    // The sandbox simulates a labelled verdict; the target's prominence is there where it was mentioned.
+    const mentioned = rows.find((r) => r.brand_mentioned === 'true');
+    if (mentioned) assert.notEqual(mentioned.pawc, '');
     assert.equal(rows[0].answer, tricky);
     assert.equal(rows[0].prompt, prompt);
     assert.deepEqual(rows.map((r) => r.repeat), ['1', '2', '1', '2', '1', '2', '1', '2']);
@@ -268,6 +272,9 @@ describe('tracking over HTTP', () => {
     assert.equal(lines.length, 8);
     assert.equal(lines[0].answer, tricky);
     assert.ok(Array.isArray(lines[0].competitors) && Array.isArray(lines[0].citation_urls));
+    assert.ok(Array.isArray(lines[0].brands));
+    assert.equal(lines[0].brands[0].role, 'target');
+    assert.equal(lines[4].brands, null); // errored: no analysis
     assert.equal(typeof lines[0].brand_mentioned, 'boolean');
     // Answer analysis (issue #18) rides along in JSON Lines: the target first, then the competitor.
     assert.deepEqual(lines[0].brands.map((b: { name: string; role: string }) => [b.name, b.role]), [['Acme CRM', 'target'], ['Globex, Inc.', 'competitor']]);

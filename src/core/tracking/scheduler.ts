@@ -8,6 +8,7 @@
 // `slot:<test_id>:<slot>` (API-NOTES), so a claim whose process died before it finished is
 // finished by any scheduler later without a second run. A test whose slots were missed (the
 // service was down) runs once, for the latest missed slot.
+import { scheduleActor } from '../accounts/key-list.ts';
 import { sql } from 'kysely';
 import { getAccount } from '../accounts/accounts.ts';
 import type { ActionContext } from '../billing/actions.ts';
@@ -33,6 +34,8 @@ export interface SchedulerOptions {
   /** A claim older than this whose run was not recorded is finished by any scheduler (default 2 min). */
   staleClaimMs?: number;
   onError?: (err: unknown) => void;
+  /** Where each slot's outcome is logged (the worker's pino logger in `serve` and `worker`). */
+  log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
 export interface TickResult {
@@ -174,6 +177,7 @@ export class Scheduler {
       for (let next = queue.shift(); next; next = queue.shift()) {
         try {
           const outcome = await this.executeSlot(next.testId, next.slot);
+          if (outcome !== 'done') this.opts.log?.info({ test_id: next.testId, slot: next.slot, outcome }, `scheduled slot ${outcome}`);
           if (outcome === 'run') result.runs++;
           else if (outcome === 'skipped') result.skipped++;
         } catch (err) {
@@ -196,9 +200,7 @@ export class Scheduler {
 
     const account = await getAccount(store.db, test.account_id);
     if (!account || account.status !== 'active') return skip('account_suspended', 'The account is suspended: scheduled runs do not run.');
-    const key = test.key_id
-      ? await store.db.selectFrom('api_keys').select(['id', 'key_prefix', 'scopes', 'revoked_at']).where('id', '=', test.key_id).executeTakeFirst()
-      : undefined;
+    const key = test.key_id ? await scheduleActor(store.db, test.key_id) : undefined;
     if (!key || key.revoked_at) {
       return skip('key_revoked', 'The key that scheduled this test was revoked: update the schedule with a live key to resume.');
     }
@@ -264,6 +266,7 @@ export class Scheduler {
       .where('status', '=', 'claimed')
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) return 'done';
+    this.opts.log?.warn({ test_id: testId, slot, reason }, `scheduled slot skipped: ${reason}`);
     await this.deps.store.db
       .updateTable('tests')
       .set({ last_skip: JSON.stringify({ slot: toApiTime(slot), reason, message, at: toApiTime(at) }) })
@@ -275,7 +278,7 @@ export class Scheduler {
   /** The scheduled create in the activity log, as the key it acts for, with source `schedule`. */
   private record(
     test: { id: string; account_id: string },
-    key: { id: string; key_prefix: string },
+    key: { id: string; key_prefix: string | null },
     ctx: ActionContext,
     action: string,
     httpStatus: number,

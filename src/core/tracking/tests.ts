@@ -133,7 +133,8 @@ async function renderAll(db: Executor, rows: TestRow[]) {
 export async function listTests(store: Store, accountId: string, opts: { limit: number; testType?: TestType }) {
   let q = store.db.selectFrom('tests').selectAll().where('account_id', '=', accountId).where('deleted_at', 'is', null);
   if (opts.testType) q = q.where('test_type', '=', opts.testType);
-  const rows = await q.orderBy('last_run_at', 'desc').orderBy('id', 'desc').limit(opts.limit).execute();
+  // Most recently run first; a tracked test that never ran counts from its creation.
+  const rows = await q.orderBy(sql`coalesce(last_run_at, created_at)`, 'desc').orderBy('id', 'desc').limit(opts.limit).execute();
   return renderAll(store.db, rows);
 }
 
@@ -163,7 +164,7 @@ export async function findTestsByUrl(store: Store, accountId: string, url: strin
     .where('url_key', '=', normalizeUrl(url))
     .where('deleted_at', 'is', null);
   if (testType) q = q.where('test_type', '=', testType);
-  const rows = await q.orderBy('last_run_at', 'desc').execute();
+  const rows = await q.orderBy(sql`coalesce(last_run_at, created_at)`, 'desc').execute();
   const rendered = await renderAll(store.db, rows);
   return rows.map((r, i) => ({ row: r, rendered: rendered[i] }));
 }

@@ -110,6 +110,10 @@ export async function createTrackedTest(deps: TrackingDeps, principal: Principal
       })
       .where('id', '=', id)
       .execute();
+    // attachToTest stamps last_run_at for the run it expects; a test made here has run only if it had runs.
+    await sql`update tests set last_run_at = null where id = ${id}
+                and not exists (select 1 from visibility_runs where test_id = ${id})
+                and not exists (select 1 from ci_runs where test_id = ${id})`.execute(trx);
     return id;
   });
   return (await getTestRow(deps.store, principal.accountId, testId)).rendered;

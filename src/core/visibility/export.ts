@@ -8,7 +8,12 @@ import { probeAnalysisFields } from './analysis/summary.ts';
 export const EXPORT_COLUMNS = [
   'run_id', 'probe_id', 'prompt', 'platform', 'model', 'engine', 'language', 'country', 'repeat', 'status',
   'brand_mentioned', 'citation_mentioned', 'mention_position', 'list_rank', 'competitors', 'cited_domains', 'citation_urls', 'answer',
+  // Additive (answer analysis): the target's prominence, and the judge's verdict where one ran.
+  'first_mention_share', 'pawc', 'sentiment', 'recommended',
 ] as const;
+
+/** What JSON Lines rows add: every brand's analysis and the judge (null where none ran). */
+type AnalysisColumns = { first_mention_share: number | null; pawc: number | null; sentiment: string | null; recommended: boolean | null };
 
 export interface ExportRow {
   run_id: string;
@@ -29,10 +34,8 @@ export interface ExportRow {
   cited_domains: string[];
   citation_urls: string[];
   answer: string | null;
-  /** Answer analysis (JSON Lines only; CSV keeps EXPORT_COLUMNS): see API-NOTES "Answer analysis". */
   brands: ReturnType<typeof probeAnalysisFields>['brands'];
   judge: ReturnType<typeof probeAnalysisFields>['judge'];
-  judge_error: ReturnType<typeof probeAnalysisFields>['judge_error'];
 }
 
 const PAGE = 250;
@@ -82,7 +85,7 @@ export async function* exportRunRows(store: Store, accountId: string, runId: str
         citation_urls: citations.map((c) => c.url).filter((u): u is string => !!u),
         answer: p.answer,
         ...probeAnalysisFields(p),
-      };
+      } as ExportRow;
     }
     if (page.length < PAGE) return;
     after = Number(page[page.length - 1].seq);
@@ -92,8 +95,16 @@ export async function* exportRunRows(store: Store, accountId: string, runId: str
 /** A row as a CSV record: lists joined with "; ", booleans as true/false, nulls empty. */
 export function csvRecord(row: ExportRow): Record<string, string | number | null> {
   const out: Record<string, string | number | null> = {};
+  const target = row.brands?.find((b) => b.role === 'target');
+  const flat: ExportRow & AnalysisColumns = {
+    ...row,
+    first_mention_share: target?.first_mention_share ?? null,
+    pawc: target ? target.pawc : null,
+    sentiment: target?.sentiment ?? null,
+    recommended: target?.recommended ?? null,
+  };
   for (const c of EXPORT_COLUMNS) {
-    const v = row[c];
+    const v = flat[c];
     out[c] = Array.isArray(v) ? v.join('; ') : typeof v === 'boolean' ? String(v) : v;
   }
   return out;

@@ -10,7 +10,8 @@ import { capRaw } from '../../platforms/live/raw.ts';
 import { lockAccount, releaseCharge, settleCharge } from '../billing/ledger.ts';
 import { nowIso } from '../ids.ts';
 import type { Store, Tx } from '../store.ts';
-import { finishJob, markJobFinished, type Job } from '../../jobs/queue.ts';
+import { finishJob, holdLease, leaseOf, markJobFinished, type Job, type Lease } from '../../jobs/queue.ts';
+import type { GiveUpCode } from '../../jobs/worker.ts';
 import { analyzeAnswer, type AnswerAnalysis } from './analysis.ts';
 import { analyseProbe, type ProbeAnalysis } from './analysis/brands.ts';
 import type { Judge } from './judge.ts';
@@ -77,6 +78,8 @@ export async function executeProbe(
   deps: { store: Store; catalog: Catalog; ask: AskPlatform; judge?: Judge | null },
   probeId: string,
   signal: AbortSignal,
+  /** The worker's claim: the outcome is recorded only while it holds (see holdLease). */
+  lease?: Lease,
 ): Promise<void> {
   const { store } = deps;
   const startedAt = nowIso();
@@ -149,6 +152,8 @@ export async function executeProbe(
   await store.db.transaction().execute(async (trx) => {
     // The account first, as every transaction that moves credits does (see lockAccount).
     await lockAccount(store, trx, run.account_id);
+    // A worker whose job was taken over (or given up by the watchdog) records nothing.
+    if (lease) await holdLease(trx, lease);
     if (failure || !answer || !analysis) {
       await recordProbeFailure(trx, { id: probeId, ledger_entry_id: probe.ledger_entry_id, price: probe.price }, failure!, completedAt);
       await finishProbeJob(trx, probeId, completedAt);
@@ -190,28 +195,30 @@ async function recordProbeFailure(
   if (Number(res.numAffectedRows) === 1) await releaseCharge(trx, probe.ledger_entry_id, probe.price);
 }
 
+const GIVE_UP_FAILURES: Record<GiveUpCode, { code: string; message: string }> = {
+  worker_gave_up: { code: 'worker_gave_up', message: 'The probe could not be run: every attempt was interrupted.' },
+  job_timeout: { code: 'job_timeout', message: 'The probe ran past its time budget and was stopped.' },
+};
+
 /**
  * The worker's give-up handler for probe jobs (see GiveUpHandler in worker.ts): the job ran out
  * of attempts (its workers died or were stopped mid-call), so the probe is errored with
  * `worker_gave_up`, its credits released, and the job marked failed, in one transaction that
  * locks the account first, as for any failed probe.
  */
-export async function giveUpProbe(store: Store, job: Job, reason: string): Promise<void> {
+export async function giveUpProbe(store: Store, job: Job, reason: string, code: GiveUpCode = 'worker_gave_up'): Promise<void> {
+  const lease = leaseOf(job);
   const { rows } = await sql<{ run_id: string; price: number | string }>`
     select run_id, price from visibility_probes where id = ${job.ref_id}`.execute(store.db);
   const row = rows[0];
-  if (!row) return finishJob(store.db, job.id, 'failed', reason);
+  if (!row) return finishJob(store.db, job.id, 'failed', reason, lease);
   const run = await runInfo(store, row.run_id);
   const completedAt = nowIso();
   await store.db.transaction().execute(async (trx) => {
     await lockAccount(store, trx, run.account_id);
-    await recordProbeFailure(
-      trx,
-      { id: job.ref_id, ledger_entry_id: run.ledger_entry_id, price: Number(row.price) },
-      { code: 'worker_gave_up', message: 'The probe could not be run: every attempt was interrupted.' },
-      completedAt,
-    );
-    await finishJob(trx, job.id, 'failed', reason);
+    await holdLease(trx, lease);
+    await recordProbeFailure(trx, { id: job.ref_id, ledger_entry_id: run.ledger_entry_id, price: Number(row.price) }, GIVE_UP_FAILURES[code], completedAt);
+    await finishJob(trx, job.id, 'failed', reason, lease);
   });
 }
 

@@ -12,7 +12,7 @@ import { AppError } from '../errors.ts';
 import { newId, nowIso } from '../ids.ts';
 import { formatCredits } from '../money.ts';
 import { attachToTest, touchTest } from '../tracking/tests.ts';
-import { findRunByIdempotencyKey, isUniqueViolation } from '../idempotency.ts';
+import { isUniqueViolation, releaseExpiredIdempotencyKey, requestFingerprint, runForIdempotencyKey } from '../idempotency.ts';
 import type { Store } from '../store.ts';
 import type { Catalog } from './catalog.ts';
 import { planRun, type CreateRunInput } from './plan.ts';
@@ -78,8 +78,9 @@ export interface CreateRunOptions {
 export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionContext, input: CreateRunInput, opts: CreateRunOptions = {}) {
   const { store } = deps;
   const key = input.idempotency_key;
+  const fingerprint = key === undefined ? null : requestFingerprint(input);
   if (key !== undefined) {
-    const existing = await findRunByIdempotencyKey(store, 'visibility_runs', ctx, key);
+    const existing = await runForIdempotencyKey(store, 'visibility_runs', ctx, key, fingerprint!);
     if (existing) return createResponseFor(store, ctx.accountId, existing.id, true);
   }
   const plan = planRun(input, deps.catalog, deps.isAvailable);
@@ -88,6 +89,7 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
     const reserved = await store.db.transaction().execute(async (trx) => {
       const now = nowIso();
       await lockAccount(store, trx, ctx.accountId);
+      if (key !== undefined) await releaseExpiredIdempotencyKey(trx, 'visibility_runs', ctx, key);
       const reservation = await reserveCharge(trx, {
         accountId: ctx.accountId,
         source: ctx.source,
@@ -119,6 +121,7 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
           language: plan.language,
           country: plan.country,
           idempotency_key: key ?? null,
+          idempotency_fingerprint: fingerprint,
           cancel_requested: 0,
           prompt_count: plan.promptCount,
           platform_count: plan.platformCount,
@@ -163,14 +166,14 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
       for (let i = 0; i < rows.length; i += 200) await trx.insertInto('visibility_probes').values(rows.slice(i, i + 200)).execute();
       await enqueueJobs(
         trx,
-        rows.filter((r) => r.status === 'queued').map((r) => ({ kind: PROBE_JOB_KIND, lane: r.platform, refId: r.id })),
+        rows.filter((r) => r.status === 'queued').map((r) => ({ kind: PROBE_JOB_KIND, lane: r.platform, refId: r.id, accountId: ctx.accountId })),
       );
       return reservation.reserved;
     });
     ctx.credits += reserved;
   } catch (err) {
     if (key !== undefined && isUniqueViolation(err)) {
-      const existing = await findRunByIdempotencyKey(store, 'visibility_runs', ctx, key);
+      const existing = await runForIdempotencyKey(store, 'visibility_runs', ctx, key, fingerprint!);
       if (existing) return createResponseFor(store, ctx.accountId, existing.id, true);
     }
     throw err;

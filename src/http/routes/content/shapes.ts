@@ -2,6 +2,7 @@
 // object every paid action answers with, the supplied-trends input, recommendations and the
 // run record. The core builds the responses; these schemas document them for OpenAPI.
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { MAX_SUPPLIED_TRENDS } from '../../../core/content/service.ts';
 
 export const Billing = z
@@ -15,21 +16,25 @@ export const Billing = z
 export const Band = z.enum(['Poor', 'Fair', 'Good', 'Strong']);
 
 export const SuppliedTrends = z
-  .array(z.union([z.string().max(200), z.object({ name: z.string().max(200) }).passthrough()]))
+  .array(z.union([z.string().max(INPUT_LIMITS.name), z.object({ name: z.string().max(INPUT_LIMITS.name) }).passthrough()]))
   .max(MAX_SUPPLIED_TRENDS)
   .nullish()
   .describe('Trend names or {name, …} objects to score against; when non-empty no trends are discovered');
 
-export const Language = z.string().max(35).nullish().describe('Language of the analysis; default: the page language');
-export const Country = z.string().max(8).nullish().describe('Country/market, e.g. US');
-export const Industry = z.string().max(200).nullish().describe('Industry; default: inferred from the site');
+export const Language = z.string().max(INPUT_LIMITS.language).nullish().describe('Language of the analysis; default: the page language');
+export const Country = z.string().max(INPUT_LIMITS.country).nullish().describe('Country/market, e.g. US');
+export const Industry = z.string().max(INPUT_LIMITS.name).nullish().describe('Industry; default: inferred from the site');
+
+const QuestionIntent = z.enum(['informational', 'commercial', 'comparison', 'navigational']);
 
 export const Trend = z.object({
   name: z.string(),
   relevance: z.number().int().describe('0..100'),
+  intent: QuestionIntent.optional().describe('commercial when the topic is bought (the site sells it or the page prices it), else informational'),
   gap: z.string(),
   action: z.string(),
   questions: z.array(z.string()),
+  question_intents: z.array(QuestionIntent).optional().describe('The intent of each question, in order'),
 });
 
 export const Recommendation = z
@@ -68,3 +73,12 @@ export const CiRun = z
     }),
   })
   .passthrough();
+
+/** Which model wrote a result (live mode with SIGHTLINE_CONTENT_MODEL), or why its output was not used. */
+export const GeneratorFields = {
+  model: z.object({ platform: z.string(), model: z.string() }).optional().describe('The model that generated the result (generator "model")'),
+  fallback: z
+    .object({ platform: z.string(), model: z.string(), reason: z.string() })
+    .optional()
+    .describe('The model failed or its output was rejected; the offline generator answered'),
+};
