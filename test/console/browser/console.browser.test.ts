@@ -126,6 +126,8 @@ describe('the console in a browser', () => {
     assert.ok((await page.locator('mark.hl-brand').count()) > 0, 'the brand is highlighted in the answers');
     assert.equal(await page.locator('article.answer').count(), 4);
     await page.getByRole('heading', { name: 'Share of voice' }).waitFor();
+    // The answer analysis (issue #18): sentiment shares, labelled simulated in the sandbox.
+    assert.match(await page.getByTestId('answer-analysis').innerText(), /No answer mentions you yet|positive, .* neutral, .* negative.*\(simulated\)/);
     const run = (await rig.server.app.inject({ method: 'GET', url: `/v1/visibility/runs/${runPath.split('/').pop()}`, headers: { cookie: await cookieHeader() } })).json();
     assert.equal(run.source, 'console', 'queued as the console surface');
     assert.equal(run.probe_count, 4);

@@ -310,6 +310,17 @@ export function RunPage({ id }) {
       <section class="card" aria-labelledby="dom-title"><h2 id="dom-title">Cited domains</h2>
         ${(s.cited_domains || []).length === 0 ? html`<p class="muted">No citations yet.</p>` : html`<ul class="plain">${s.cited_domains.slice(0, 12).map((d) => html`<li class="row spread"><span>${d.domain}</span><span class="muted">${d.count}×</span></li>`)}</ul>`}
       </section>
+      <section class="card" aria-labelledby="tone-title" data-testid="answer-analysis"><h2 id="tone-title">How answers speak of you</h2>
+        ${s.sentiment
+          ? html`<p>${pct(s.sentiment.positive)} positive, ${pct(s.sentiment.neutral)} neutral, ${pct(s.sentiment.negative)} negative${s.sentiment.unknown ? `, ${pct(s.sentiment.unknown)} not judged` : ''}${r.engine === 'sandbox' ? ' (simulated)' : ''}</p>`
+          : html`<p class="muted">No answer mentions you yet.</p>`}
+        ${s.prominence && s.prominence.pawc !== null && s.prominence.pawc !== undefined
+          ? html`<p class="small">First named ${pct(s.prominence.first_mention_share)} of the way into an answer; ${pct(s.prominence.pawc)} of the answer's weight (position-adjusted word count).</p>`
+          : null}
+      </section>
+      <section class="card" aria-labelledby="found-title"><h2 id="found-title">Also named</h2>
+        ${(s.discovered_entities || []).length === 0 ? html`<p class="muted">No other brands named yet.</p>` : html`<ul class="plain">${s.discovered_entities.slice(0, 12).map((e) => html`<li class="row spread"><span>${e.name}</span><span class="muted">${e.mentions}× · ${e.platforms.map(platformName).join(', ')}</span></li>`)}</ul>`}
+      </section>
     </div>
     <section aria-labelledby="answers-title" style=${{ marginTop: '16px' }}>
       <div class="row spread"><h2 id="answers-title">Answers</h2>
@@ -320,7 +331,9 @@ export function RunPage({ id }) {
       ${probes.map((p) => html`<article class="answer" key=${p.probe_id} aria-label=${`${platformName(p.platform)}: ${p.prompt}`}>
         <header><strong>${platformName(p.platform)}</strong><span class="small muted">${p.model}</span><${Badge} value=${p.status} />
           ${p.status === 'succeeded' ? html`<${Badge} value=${p.brand_mentioned ? 'Good' : 'Low'} label=${p.brand_mentioned ? 'mentioned' : 'not mentioned'} />` : null}
-          ${p.list_rank ? html`<span class="small">rank #${p.list_rank} in list</span>` : null}</header>
+          ${p.list_rank ? html`<span class="small">rank #${p.list_rank} in list</span>` : null}
+          ${p.brands && p.brands[0] && p.brands[0].sentiment ? html`<span class="small">${p.brands[0].sentiment}${p.brands[0].recommended ? ', recommended' : ''}${p.judge && p.judge.engine === 'sandbox' ? ' (simulated)' : ''}</span>` : null}
+          ${p.judge_error ? html`<span class="small muted">not judged: ${p.judge_error.code}</span>` : null}</header>
         <p><strong>Prompt:</strong> ${p.prompt}</p>
         ${p.answer ? html`<div class="text" tabindex="0" role="region" aria-label=${'Answer from ' + platformName(p.platform)}><${Highlighted} text=${p.answer} brand=${p.target_entity || r.target_entity} competitors=${r.competitors || []} /></div>` : p.status === 'errored' ? html`<p class="muted">${(p.error && p.error.message) || 'This probe failed; its credits were released.'}</p>` : html`<p class="muted">${statusText(p.status)}…</p>`}
         ${(p.citations || []).length ? html`<h3 class="small">Citations</h3><ol class="small">${p.citations.map((c) => html`<li><a href=${c.url} rel="noopener noreferrer nofollow" target="_blank">${c.title || c.url}</a> <span class="muted">${c.domain}</span></li>`)}</ol>` : null}
