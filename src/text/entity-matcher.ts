@@ -409,8 +409,26 @@ interface Spelling extends NameVariant {
  */
 const INITIAL_RULE_RANK = 5000;
 
+/**
+ * Matchers by name, aliases and language, the oldest evicted first: a matcher is pure, and every
+ * probe of a run builds the same ones (the target, each competitor), which cost more than
+ * matching a typical answer.
+ */
+const matchers = new Map<string, EntityMatcher>();
+const MATCHER_CACHE_SIZE = 1024;
+
 /** Whole-word matcher for a name plus its generated variants and explicit aliases. */
 export function createEntityMatcher(name: string, aliases: string[] = [], opts: MatcherOptions = {}): EntityMatcher {
+  const key = JSON.stringify([name, aliases, opts.language ?? null]);
+  const known = matchers.get(key);
+  if (known) return known;
+  const matcher = buildEntityMatcher(name, aliases, opts);
+  matchers.set(key, matcher);
+  if (matchers.size > MATCHER_CACHE_SIZE) matchers.delete(matchers.keys().next().value!);
+  return matcher;
+}
+
+function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOptions): EntityMatcher {
   const byText = new Map<string, NameVariant>();
   for (const v of [name, ...aliases].flatMap(nameVariants)) {
     const known = byText.get(v.text);

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { freshDatabaseUrl, startTestServer, type TestServer } from '../helpers/harness.ts';
-import { createOwner, createResetToken, resetPassword } from '../../src/core/accounts/users.ts';
+import { createInvite, createOwner, createResetToken, resetPassword } from '../../src/core/accounts/users.ts';
 import { setAccountStatus } from '../../src/core/accounts/accounts.ts';
 import { grantCredits } from '../../src/core/billing/ledger.ts';
 
@@ -109,6 +109,60 @@ describe('web console over HTTP', () => {
     const op = await s.request('GET', '/console/api/operator/accounts', { headers: { cookie } });
     assert.equal(op.statusCode, 403);
     assert.equal(op.json().detail.error, 'forbidden');
+  });
+});
+
+describe('a schedule set from the console', () => {
+  test('runs as the user who set it (the session has no key): source schedule, not skipped as key_revoked', async () => {
+    const s = await startTestServer({ SIGHTLINE_SCHEDULER_INTERVAL_MS: '0' });
+    try {
+      const owner = await createOwner(s.runtime.core.store, 'owner@example.com', 'owner passphrase ok');
+      await grantCredits(s.runtime.core.store, owner.account_id, 50_00);
+      const { cookie, csrf } = await signedIn(s, 'owner@example.com', 'owner passphrase ok');
+      const created = await s.request('POST', '/v1/tests', {
+        headers: { cookie, 'x-csrf-token': csrf },
+        body: { test_type: 'ai_citations', definition: { url: 'https://acme.example/', target_entity: 'Acme', prompts: ['best tools'], platforms: ['deepseek'] }, schedule: { cron: '0 * * * *' } },
+      });
+      assert.equal(created.statusCode, 200, created.body);
+      const test = created.json();
+      const now = new Date(Date.parse(test.next_run_at) + 30_000);
+      const { Scheduler } = await import('../../src/core/tracking/scheduler.ts');
+      await new Scheduler(s.runtime.core.tracking, { now: () => now }).tick();
+      const slots = await s.runtime.core.store.db.selectFrom('test_slots').selectAll().where('test_id', '=', test.id).execute();
+      assert.deepEqual(slots.map((x) => [x.status, x.reason]), [['run', null]]);
+      const runs = await s.runtime.core.store.db.selectFrom('visibility_runs').select(['source']).where('test_id', '=', test.id).execute();
+      assert.deepEqual(runs.map((r) => r.source), ['schedule']);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('sign-up modes', () => {
+  test('open: anyone signs up; invite (the default): sign-up refused, invitations work; closed: neither', async () => {
+    const open = await startTestServer({ SIGHTLINE_SIGNUP: 'open' });
+    const invite = await startTestServer();
+    const closed = await startTestServer({ SIGHTLINE_SIGNUP: 'closed' });
+    try {
+      const formHeaders = async (s: TestServer) => {
+        const first = await s.request('GET', '/console/api/session');
+        return { cookie: String(first.headers['set-cookie']).split(';')[0]!, 'x-csrf-token': first.json().csrf_token };
+      };
+      const body = { email: 'someone@example.com', password: 'a fine passphrase' };
+      for (const s of [open, invite, closed]) await createOwner(s.runtime.core.store, 'owner@example.com', 'owner passphrase ok');
+      const opened = await open.request('POST', '/console/api/signup', { body, headers: await formHeaders(open) });
+      assert.equal(opened.statusCode, 200, opened.body);
+      assert.equal(opened.json().user.role, 'member');
+      const refused = await invite.request('POST', '/console/api/signup', { body, headers: await formHeaders(invite) });
+      assert.equal(refused.json().detail.error, 'signup_closed');
+      assert.ok((await createInvite(invite.runtime.core.store, 'invite', 'someone@example.com', 0, 'test')).token);
+      await assert.rejects(createInvite(closed.runtime.core.store, 'closed', 'someone@example.com', 0, 'test'), /closed/);
+      assert.equal((await closed.request('POST', '/console/api/signup', { body, headers: await formHeaders(closed) })).json().detail.error, 'signup_closed');
+    } finally {
+      await open.close();
+      await invite.close();
+      await closed.close();
+    }
   });
 });
 

@@ -118,12 +118,14 @@ export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
   const targetDomain = registrableDomain(input.targetUrl ?? '');
   // An address in the text pointing at the target's site (a link, an autolink, "acme.com",
   // sales@acme.com) is evidence of the same kind as a citation of it.
-  const citationMentioned =
-    citedDomains.some((d) => domainMatches(d, targetDomain)) || addresses.some((a) => domainMatches(a.domain, targetDomain));
+  const citedByPlatform = citedDomains.some((d) => domainMatches(d, targetDomain));
+  const citationMentioned = citedByPlatform || addresses.some((a) => domainMatches(a.domain, targetDomain));
   const textMentioned = targetSpans.length > 0;
 
   return {
-    brand_mentioned: textMentioned || citationMentioned,
+    // A brand that appears only inside an address in the text is citation evidence, never a
+    // mention (issue 18); the platform citing the target's site still counts, as API-NOTES says.
+    brand_mentioned: textMentioned || citedByPlatform,
     text_mentioned: textMentioned,
     citation_mentioned: citationMentioned,
     mention_position: textMentioned ? targetSpans[0]!.start : null,

@@ -165,8 +165,9 @@ export function createSandboxJudge(): Judge {
     engine: 'sandbox',
     async judge(input) {
       const brands = new Map<string, { sentiment: Sentiment; recommended: boolean }>();
+      const answerDigest = createHash('sha256').update(input.answer).digest('hex');
       for (const name of input.brands) {
-        const d = createHash('sha256').update(JSON.stringify([input.answer, name])).digest();
+        const d = createHash('sha256').update(`${answerDigest}\n${name}`).digest();
         const roll = d.readUInt16BE(0) / 65536;
         const sentiment: Sentiment = roll < 0.55 ? 'positive' : roll < 0.85 ? 'neutral' : 'negative';
         brands.set(name, { sentiment, recommended: sentiment === 'positive' && d.readUInt8(2) < 200 });

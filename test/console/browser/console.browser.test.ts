@@ -6,6 +6,7 @@
 // size, and screenshots (desktop and 390 px) under test-artifacts/screenshots.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { parse as parseCsv } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { createOwner } from '../../../src/core/accounts/users.ts';
 import { grantCredits } from '../../../src/core/billing/ledger.ts';
@@ -95,7 +96,7 @@ describe('the console in a browser', () => {
 
   test('a run queued from the form: exact cost first, then a page that updates itself to completed', async () => {
     await grant(8);
-    await page.getByRole('link', { name: 'Visibility' }).click();
+    await page.getByRole('link', { name: 'Visibility', exact: true }).click();
     await page.getByRole('link', { name: 'Create your first run' }).click();
     await page.getByLabel('Your page URL').fill('https://acme.example/');
     await page.getByLabel('Brand').fill('Acme');
@@ -106,6 +107,10 @@ describe('the console in a browser', () => {
     assert.match(await page.getByLabel('ChatGPT model').innerText(), /GPT-5 mini with web search — 2\.00 cr\/probe \(default\)/);
     await page.getByText('2 prompts × 2 platforms').waitFor();
     assert.match(await page.locator('.stats').innerText(), /8\.00 cr[\s\S]*covers the whole run/);
+    // Repeats multiply the probes (prompt, then platform, then repeat), priced the same way.
+    await page.getByLabel('Ask each prompt').selectOption('2');
+    await page.getByRole('button', { name: 'Queue 8 probes for 16.00 cr' }).waitFor();
+    await page.getByLabel('Ask each prompt').selectOption('1');
     await rig.screenshot(page, 'new-run-desktop');
     visited['new-run'] = '/console/runs/new';
     await page.getByRole('button', { name: 'Queue 4 probes for 8.00 cr' }).click();
@@ -114,23 +119,33 @@ describe('the console in a browser', () => {
     // While probes run the page shows progress, then reaches completed by itself (no reload).
     await page.getByTestId('run-progress').getByText(/this page updates itself/).waitFor();
     assert.match(await page.getByTestId('run-status').innerText(), /queued|running/);
-    await page.getByTestId('run-status').getByText('completed', { exact: true }).waitFor({ timeout: 20_000 });
+    await page.getByTestId('run-status').getByText('completed', { exact: true }).waitFor({ timeout: 60_000 });
     assert.match(await page.getByTestId('run-progress').innerText(), /4 of 4 probes finished\. Credits: 8\.00 reserved, 8\.00 settled, 0\.00 released/);
     assert.match(await page.getByTestId('mention-rate').innerText(), /\d+%/);
     // Answers with the brand marked, per platform.
     assert.ok((await page.locator('mark.hl-brand').count()) > 0, 'the brand is highlighted in the answers');
     assert.equal(await page.locator('article.answer').count(), 4);
     await page.getByRole('heading', { name: 'Share of voice' }).waitFor();
+    // The answer analysis (issue #18): sentiment shares, labelled simulated in the sandbox.
+    assert.match(await page.getByTestId('answer-analysis').innerText(), /No answer mentions you yet|positive, .* neutral, .* negative.*\(simulated\)/);
     const run = (await rig.server.app.inject({ method: 'GET', url: `/v1/visibility/runs/${runPath.split('/').pop()}`, headers: { cookie: await cookieHeader() } })).json();
     assert.equal(run.source, 'console', 'queued as the console surface');
     assert.equal(run.probe_count, 4);
     visited['run'] = runPath;
+    // The run's probes as CSV, through the same session.
+    const csv = await page.evaluate(async (href) => {
+      const res = await fetch(href);
+      return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+    }, (await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href'))!);
+    assert.equal(csv.status, 200);
+    assert.match(csv.type ?? '', /text\/csv/);
+    assert.equal(parseCsv(csv.text, { columns: true }).length, 4, 'one row per probe');
     await rig.screenshot(page, 'run-desktop');
     await page.setViewportSize({ width: 390, height: 844 });
     await rig.screenshot(page, 'run-390');
     await page.setViewportSize({ width: 1280, height: 900 });
     // The runs list shows it with its status.
-    await page.getByRole('link', { name: 'Visibility' }).click();
+    await page.getByRole('link', { name: 'Visibility', exact: true }).click();
     await page.getByRole('row').filter({ hasText: 'Acme' }).getByText('completed').waitFor();
   });
 
@@ -156,7 +171,7 @@ describe('the console in a browser', () => {
     await page.getByRole('button', { name: 'Run 3 probes' }).click();
     await page.waitForURL(/\/console\/runs\/vis_/);
     await page.getByText('3 probes were skipped for lack of credits.').waitFor();
-    await page.getByTestId('run-status').getByText(/completed/).waitFor({ timeout: 20_000 });
+    await page.getByTestId('run-status').getByText(/completed/).waitFor({ timeout: 60_000 });
 
     // 1.00 left: not even the first 2.00 probe fits.
     await page.goto('/console/runs/new');
@@ -177,7 +192,7 @@ describe('the console in a browser', () => {
     await page.waitForURL(/\/console\/content\/ci_/);
     visited['report'] = new URL(page.url()).pathname;
     visited['content'] = '/console/content';
-    await page.getByTestId('ci-status').getByText('completed').waitFor({ timeout: 30_000 });
+    await page.getByTestId('ci-status').getByText('completed').waitFor({ timeout: 60_000 });
     assert.match(await page.getByTestId('ci-overall').innerText(), /^\d+$/);
     await page.getByRole('heading', { name: 'Recommendations' }).waitFor();
     await page.getByRole('heading', { name: 'AI-readiness audit' }).waitFor();
@@ -237,7 +252,7 @@ describe('the console in a browser', () => {
       await page.getByRole('button', { name: 'Run now' }).click();
       await page.getByText('Run queued.').waitFor();
       const runs = page.getByRole('table', { name: 'Runs of this test' });
-      await runs.getByText('completed', { exact: true }).nth(n - 1).waitFor({ timeout: 20_000 });
+      await runs.getByText('completed', { exact: true }).nth(n - 1).waitFor({ timeout: 60_000 });
     }
     // The chart is drawn (uPlot's canvas) and its numbers are in a table: one row per run.
     const chart = page.getByTestId('rate-chart');
@@ -279,6 +294,10 @@ describe('the console in a browser', () => {
         assert.deepEqual(violations, [], `${name} at ${width} px: ${JSON.stringify(violations, null, 1)}`);
         await rig.screenshot(page, `${name}-${width === 390 ? '390' : 'desktop'}`);
       }
+      // The narrowest phones too (360 px): still no sideways scroll.
+      await page.setViewportSize({ width: 360, height: 780 });
+      const narrow = await horizontalOverflow(page);
+      assert.ok(narrow.scrollWidth <= narrow.innerWidth, `${name} at 360 px scrolls sideways: ${narrow.scrollWidth}`);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   });

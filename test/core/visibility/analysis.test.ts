@@ -280,3 +280,23 @@ describe('analyzeAnswer', () => {
     assert.equal(a.competitor_positions['Monday.com'], 14);
   });
 });
+
+describe('an address in the text is citation evidence, never a mention', () => {
+  const analyse = (text: string, citations: Citation[] = []) =>
+    analyzeAnswer({ text, citations, targetEntity: 'Acme', targetUrl: 'https://www.acme.com/pricing', competitors: [] });
+
+  test('a bare domain, an autolink, a link target and an e-mail address of the target: citation_mentioned, not brand_mentioned', () => {
+    for (const text of ['Details at acme.com.', 'See <https://acme.com/docs>.', 'See [the docs](https://acme.com/docs).', 'Write to sales@acme.com.']) {
+      const a = analyse(text);
+      assert.equal(a.citation_mentioned, true, text);
+      assert.equal(a.text_mentioned, false, text);
+      assert.equal(a.brand_mentioned, false, text);
+    }
+  });
+
+  test('a link whose visible text names the brand is a mention; a platform citation of the site still counts', () => {
+    assert.equal(analyse('Try [Acme](https://acme.com) today.').brand_mentioned, true);
+    const cited = analyse('Several tools fit.', [{ title: 'Pricing', url: 'https://acme.com/pricing', domain: 'acme.com' }]);
+    assert.deepEqual([cited.brand_mentioned, cited.text_mentioned, cited.citation_mentioned], [true, false, true]);
+  });
+});

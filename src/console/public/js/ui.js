@@ -9,7 +9,10 @@ export { h, render, useCallback, useEffect, useMemo, useRef, useState };
 
 // ---- Router: real paths under /console, history API, links intercepted ----
 const listeners = new Set();
+/** Set by a navigation, so the next page's heading takes the focus (screen readers hear where they are). */
+let focusHeading = false;
 export function navigate(path, { replace = false, state = null } = {}) {
+  focusHeading = true;
   if (replace) history.replaceState(state, '', path);
   else history.pushState(state, '', path);
   listeners.forEach((fn) => fn());
@@ -76,6 +79,12 @@ export function PageHead({ title, sub, children }) {
   useEffect(() => {
     document.title = `${title} · sightline`;
   }, [title]);
+  useEffect(() => {
+    if (!focusHeading) return;
+    focusHeading = false;
+    const h1 = document.getElementById('page-title');
+    if (h1) h1.focus({ preventScroll: true });
+  }, []);
   return html`<div class="page-head"><div><h1 id="page-title" tabindex="-1">${title}</h1>${sub ? html`<p>${sub}</p>` : null}</div>${children ? html`<div class="row">${children}</div>` : null}</div>`;
 }
 

@@ -15,13 +15,28 @@ export interface AnalysisProbeRow {
   analysis?: string | null;
 }
 
+/**
+ * Parsed analyses by their stored JSON, the oldest evicted first (8,192 of about 2 KB each). A probe's analysis
+ * never changes once written, and runs are read again and again while clients poll them (every
+ * summary parses every probe's analysis), so a hit saves a JSON.parse per probe per read
+ * (bench:runs polls the run list every 100 ms). Callers must not mutate what they get.
+ */
+const parsed = new Map<string, ProbeAnalysis>();
+const PARSED_CACHE_SIZE = 8192;
+
 export function parseProbeAnalysis(raw: string | null | undefined): ProbeAnalysis | null {
   if (!raw) return null;
+  const hit = parsed.get(raw);
+  if (hit) return hit;
+  let value: ProbeAnalysis;
   try {
-    return JSON.parse(raw) as ProbeAnalysis;
+    value = JSON.parse(raw) as ProbeAnalysis;
   } catch {
     return null;
   }
+  parsed.set(raw, value);
+  if (parsed.size > PARSED_CACHE_SIZE) parsed.delete(parsed.keys().next().value!);
+  return value;
 }
 
 /** The probe's `brands`, `judge` and `judge_error` (brands null when the probe has no analysed answer). */

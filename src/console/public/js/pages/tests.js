@@ -212,7 +212,9 @@ function Chart({ id, title, summary, times, series, band, percent = true, max, c
           bands,
           scales: {
             // Points close together (two runs a minute apart) still get a readable span of days.
-            x: { time: true, range: (u, lo, hi) => { const pad = Math.max(86400, (hi - lo) * 0.05); return [lo - pad, hi + pad]; } },
+            // A fixed range from the points themselves: uPlot's own auto-ranging of a time scale
+            // whose points share one instant spread the axis over years.
+            x: { time: true, auto: false, range: xRange(times) },
             y: { range: (u, lo, hi) => [0, percent ? 1 : max ?? Math.max(1, Math.ceil((hi || 0) * 1.1))] } },
           axes: [{}, { values: (u, vals) => vals.map((v) => (percent ? `${Math.round(v * 100)}%` : v)) }],
           legend: { show: false },
@@ -238,6 +240,15 @@ function Chart({ id, title, summary, times, series, band, percent = true, max, c
 }
 
 const at = (iso) => Math.floor(Date.parse(iso) / 1000);
+
+/** The time axis's span: the points plus a margin of at least a day on each side (seconds). */
+function xRange(times) {
+  if (!times.length) return [Date.now() / 1000 - 86400, Date.now() / 1000];
+  const lo = Math.min(...times);
+  const hi = Math.max(...times);
+  const pad = Math.max(86400, (hi - lo) * 0.05);
+  return [lo - pad, hi + pad];
+}
 const shortDate = (iso) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 const ciText = (c) => (c && c.low != null ? `${pct(c.low)}–${pct(c.high)}` : '—');
 

@@ -57,10 +57,10 @@ export function RunsPage() {
           <p class="small muted">Credits: settled / reserved.</p></div>`}`;
 }
 
-/** Probes of a matrix request in the order the server funds them: prompt, then platform. */
-function planProbes(prompts, platforms, prices) {
+/** Probes of a matrix request in the order the server funds them: prompt, then platform, then repeat. */
+function planProbes(prompts, platforms, prices, repeats) {
   const probes = [];
-  for (const prompt of prompts) for (const platform of platforms) probes.push({ prompt, platform, price: prices[platform] });
+  for (const prompt of prompts) for (const platform of platforms) for (let r = 1; r <= repeats; r++) probes.push({ prompt, platform, repeat: r, price: prices[platform] });
   return probes;
 }
 
@@ -93,6 +93,7 @@ export function NewRunPage() {
   const [promptText, setPromptText] = useState((draft.prompts || []).join('\n'));
   const [language, setLanguage] = useState(draft.language || 'en');
   const [country, setCountry] = useState(draft.country || 'US');
+  const [repeats, setRepeats] = useState(1);
   const [chosen, setChosen] = useState({});
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState(null);
@@ -116,7 +117,7 @@ export function NewRunPage() {
   const platforms = platformIds.filter((p) => chosen[p] && chosen[p].on);
   const prices = {};
   for (const p of platforms) prices[p] = Number((listing[p].find((m) => m.id === chosen[p].model) || {}).credits_per_probe || 0);
-  const probes = planProbes(prompts, platforms, prices);
+  const probes = planProbes(prompts, platforms, prices, repeats);
   const available = usage.data ? Number(usage.data.credits.available_credit_units) : null;
   const funding = available === null ? null : fundingOf(probes, available);
   const competitorList = competitors.split(',').map((s) => s.trim()).filter(Boolean);
@@ -131,6 +132,7 @@ export function NewRunPage() {
     return {
       url: url.trim(), target_entity: brand.trim(), prompts, platforms, ...(Object.keys(models).length ? { models } : {}),
       competitors: competitorList, language: language.trim() || 'en', country: country.trim() || 'US', idempotency_key: idemKey,
+      ...(repeats > 1 ? { repeats } : {}),
     };
   };
 
@@ -180,6 +182,9 @@ export function NewRunPage() {
             <${Field} id="run-language" label="Language"><input id="run-language" type="text" value=${language} onInput=${(e) => setLanguage(e.target.value)} /></${Field}>
             <${Field} id="run-country" label="Country"><input id="run-country" type="text" value=${country} onInput=${(e) => setCountry(e.target.value)} /></${Field}>
           </div>
+          <${Field} id="run-repeats" label="Ask each prompt" hint="Asking more than once narrows the 95% interval around the mention rate (AI answers vary).">
+            <select id="run-repeats" value=${repeats} onChange=${(e) => setRepeats(Number(e.target.value))} aria-describedby="run-repeats-hint">${[1, 2, 3, 5, 10].map((n) => html`<option value=${n}>${n === 1 ? 'once' : `${n} times`}</option>`)}</select>
+          </${Field}>
         </section>
         <section class="card" aria-labelledby="prompts-title"><h2 id="prompts-title">Prompts</h2>
           <${Field} id="run-prompts" label="One prompt per line" hint=${`${prompts.length} prompt${prompts.length === 1 ? '' : 's'}, at most 500 characters each.`}>
@@ -204,7 +209,7 @@ export function NewRunPage() {
         ${probes.length === 0
           ? html`<p class="muted">Add prompts and pick platforms to see the cost.</p>`
           : html`<div class="stats">
-              <${Stat} label="Probes" value=${probes.length} sub=${`${prompts.length} prompts × ${platforms.length} platforms`} />
+              <${Stat} label="Probes" value=${probes.length} sub=${`${prompts.length} prompts × ${platforms.length} platforms${repeats > 1 ? ` × ${repeats} repeats` : ''}`} />
               <${Stat} label="Cost" value=${funding.total.toFixed(2) + ' cr'} sub=${platforms.map((p) => `${platformName(p)} ${prices[p].toFixed(2)}`).join(' · ')} />
               <${Stat} label="Your balance" value=${available.toFixed(2) + ' cr'} sub=${funding.funded < probes.length ? 'does not cover the whole run' : 'covers the whole run'} />
             </div>
@@ -218,7 +223,7 @@ export function NewRunPage() {
           ? html`<div class="note warn" role="alertdialog" aria-labelledby="confirm-title" aria-describedby="confirm-desc" data-testid="partial-confirm">
               <h3 id="confirm-title" style=${{ marginTop: 0 }}>Queue a partial run?</h3>
               <p id="confirm-desc"><strong>${funding.funded} probes will run</strong> for ${funding.fundedCost.toFixed(2)} credits. <strong>${funding.skipped.length} will be skipped</strong> for lack of credits:</p>
-              <ul>${funding.skipped.slice(0, 12).map((p) => html`<li>${platformName(p.platform)}: “${p.prompt}”</li>`)}${funding.skipped.length > 12 ? html`<li>and ${funding.skipped.length - 12} more</li>` : null}</ul>
+              <ul>${funding.skipped.slice(0, 12).map((p) => html`<li>${platformName(p.platform)}: “${p.prompt}”${repeats > 1 ? ` (repeat ${p.repeat})` : ''}</li>`)}${funding.skipped.length > 12 ? html`<li>and ${funding.skipped.length - 12} more</li>` : null}</ul>
               <div class="actions"><button type="button" onClick=${queue} disabled=${busy}>Run ${funding.funded} probes</button><button type="button" class="secondary" onClick=${() => setConfirming(false)}>Go back</button></div>
             </div>`
           : html`<div class="actions"><button type="submit" disabled=${!ready || busy || (funding && funding.funded === 0)}>${busy ? 'Queueing…' : probes.length ? `Queue ${probes.length} probes for ${funding.total.toFixed(2)} cr` : 'Queue run'}</button></div>`}
@@ -277,6 +282,7 @@ export function RunPage({ id }) {
   const probes = (r.probes || []).filter((p) => platformFilter === 'all' || p.platform === platformFilter);
   const platformsInRun = [...new Set((r.probes || []).map((p) => p.platform))];
   return html`<${PageHead} title=${`${r.target_entity}: visibility run`} sub=${html`<a href=${r.url} rel="noopener noreferrer" target="_blank">${r.url}</a> · ${r.language}-${r.country} · created ${when(r.created_at)}${r.engine === 'sandbox' ? ' · sandbox answers' : ''}`}>
+      <a class="button secondary" href=${`/v1/visibility/runs/${id}/export?format=csv`} download>Download CSV</a>
       ${live ? html`<button type="button" class="danger" onClick=${cancel}>Cancel queued probes</button>` : null}
     </${PageHead}>
     <${ErrorNote} error=${cancelError} />
@@ -304,6 +310,17 @@ export function RunPage({ id }) {
       <section class="card" aria-labelledby="dom-title"><h2 id="dom-title">Cited domains</h2>
         ${(s.cited_domains || []).length === 0 ? html`<p class="muted">No citations yet.</p>` : html`<ul class="plain">${s.cited_domains.slice(0, 12).map((d) => html`<li class="row spread"><span>${d.domain}</span><span class="muted">${d.count}×</span></li>`)}</ul>`}
       </section>
+      <section class="card" aria-labelledby="tone-title" data-testid="answer-analysis"><h2 id="tone-title">How answers speak of you</h2>
+        ${s.sentiment
+          ? html`<p>${pct(s.sentiment.positive)} positive, ${pct(s.sentiment.neutral)} neutral, ${pct(s.sentiment.negative)} negative${s.sentiment.unknown ? `, ${pct(s.sentiment.unknown)} not judged` : ''}${r.engine === 'sandbox' ? ' (simulated)' : ''}</p>`
+          : html`<p class="muted">No answer mentions you yet.</p>`}
+        ${s.prominence && s.prominence.pawc !== null && s.prominence.pawc !== undefined
+          ? html`<p class="small">First named ${pct(s.prominence.first_mention_share)} of the way into an answer; ${pct(s.prominence.pawc)} of the answer's weight (position-adjusted word count).</p>`
+          : null}
+      </section>
+      <section class="card" aria-labelledby="found-title"><h2 id="found-title">Also named</h2>
+        ${(s.discovered_entities || []).length === 0 ? html`<p class="muted">No other brands named yet.</p>` : html`<ul class="plain">${s.discovered_entities.slice(0, 12).map((e) => html`<li class="row spread"><span>${e.name}</span><span class="muted">${e.mentions}× · ${e.platforms.map(platformName).join(', ')}</span></li>`)}</ul>`}
+      </section>
     </div>
     <section aria-labelledby="answers-title" style=${{ marginTop: '16px' }}>
       <div class="row spread"><h2 id="answers-title">Answers</h2>
@@ -314,7 +331,9 @@ export function RunPage({ id }) {
       ${probes.map((p) => html`<article class="answer" key=${p.probe_id} aria-label=${`${platformName(p.platform)}: ${p.prompt}`}>
         <header><strong>${platformName(p.platform)}</strong><span class="small muted">${p.model}</span><${Badge} value=${p.status} />
           ${p.status === 'succeeded' ? html`<${Badge} value=${p.brand_mentioned ? 'Good' : 'Low'} label=${p.brand_mentioned ? 'mentioned' : 'not mentioned'} />` : null}
-          ${p.list_rank ? html`<span class="small">rank #${p.list_rank} in list</span>` : null}</header>
+          ${p.list_rank ? html`<span class="small">rank #${p.list_rank} in list</span>` : null}
+          ${p.brands && p.brands[0] && p.brands[0].sentiment ? html`<span class="small">${p.brands[0].sentiment}${p.brands[0].recommended ? ', recommended' : ''}${p.judge && p.judge.engine === 'sandbox' ? ' (simulated)' : ''}</span>` : null}
+          ${p.judge_error ? html`<span class="small muted">not judged: ${p.judge_error.code}</span>` : null}</header>
         <p><strong>Prompt:</strong> ${p.prompt}</p>
         ${p.answer ? html`<div class="text" tabindex="0" role="region" aria-label=${'Answer from ' + platformName(p.platform)}><${Highlighted} text=${p.answer} brand=${p.target_entity || r.target_entity} competitors=${r.competitors || []} /></div>` : p.status === 'errored' ? html`<p class="muted">${(p.error && p.error.message) || 'This probe failed; its credits were released.'}</p>` : html`<p class="muted">${statusText(p.status)}…</p>`}
         ${(p.citations || []).length ? html`<h3 class="small">Citations</h3><ol class="small">${p.citations.map((c) => html`<li><a href=${c.url} rel="noopener noreferrer nofollow" target="_blank">${c.title || c.url}</a> <span class="muted">${c.domain}</span></li>`)}</ol>` : null}
