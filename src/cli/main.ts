@@ -42,6 +42,7 @@ Usage:
 
 User commands (a client of a running server; SIGHTLINE_API_URL, SIGHTLINE_API_KEY; each has --help):
   sightline visibility models|estimate|run|status|list|cancel [--json]
+  sightline tests list|show|history|pause|resume|run [--json]
   sightline usage [--json]
   sightline --version
 

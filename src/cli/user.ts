@@ -196,6 +196,49 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
     }),
   );
 
+  const tests = program.command('tests').description('saved and tracked tests');
+  json(tests.command('list').description('saved tests, most recently run first').option('--limit <n>', 'at most n tests (1..50)', '50')).action(
+    act(async (c, o: { limit: string }) => {
+      const d = await answer(c.GET('/v1/tests', { params: { query: { limit: Number(o.limit) } } }));
+      return { doc: d, human: d.tests.map((t) => `${t.id}  ${t.test_type.padEnd(20)} ${t.paused ? 'paused ' : ''}${t.name}`).join('\n') || 'no tests' };
+    }),
+  );
+  json(tests.command('show').description('one test with its runs').argument('<test_id>', 'test_… id')).action(
+    act(async (c, testId: string) => {
+      const t = await answer(c.GET('/v1/tests/{test_id}', { params: { path: { test_id: testId } } }));
+      const runs = t.runs.map((r) => `  ${r.run_id}  ${r.status.padEnd(19)} score ${r.overall_score ?? '—'} ${r.visibility_band ?? r.overall_band ?? ''}`);
+      return { doc: t, human: [`${t.id} ${t.name} (${t.test_type}) ${t.url}`, ...runs].join('\n') };
+    }),
+  );
+  json(
+    tests
+      .command('history')
+      .description('a test over time: rates with 95% intervals per run or window')
+      .argument('<test_id>', 'test_… id')
+      .option('--window <w>', 'run, 7d or 30d', 'run')
+      .option('--days <n>', 'how far back (1..730)', '90'),
+  ).action(
+    act(async (c, testId: string, o: { window: string; days: string }) => {
+      const d = await answer(c.GET('/v1/tests/{test_id}/history', { params: { path: { test_id: testId }, query: { window: o.window, days: Number(o.days) } } }));
+      const points = (d.points as Record<string, unknown>[]).map((p) => `  ${String(p.start)}  mention rate ${String(p.mention_rate ?? p.overall_score ?? '—')}`);
+      return { doc: d, human: [`${d.test_id} (${d.window})`, ...points].join('\n') };
+    }),
+  );
+  for (const [name, paused] of [['pause', true], ['resume', false]] as const) {
+    json(tests.command(name).description(`${name} a tracked test's schedule`).argument('<test_id>', 'test_… id')).action(
+      act(async (c, testId: string) => {
+        const t = await answer(c.PATCH('/v1/tests/{test_id}', { params: { path: { test_id: testId } }, body: { paused } }));
+        return { doc: t, human: `${t.id} ${t.paused ? 'paused' : 'active'}` };
+      }),
+    );
+  }
+  json(tests.command('run').description("run a tracked test's definition now (costs what the definition costs)").argument('<test_id>', 'test_… id')).action(
+    act(async (c, testId: string) => {
+      const r = await answer(c.POST('/v1/tests/{test_id}/runs', { params: { path: { test_id: testId } }, body: {} }));
+      return { doc: r, human: `run ${r.run_id} ${r.status} for ${r.test_id}` };
+    }),
+  );
+
   json(program.command('usage').description('credit balance and recent credit movements')).action(
     act(async (c) => {
       const d = await answer(c.GET('/v1/usage'));
@@ -225,4 +268,4 @@ export async function runUserCli(argv: string[], io: Io, version: string): Promi
   return exit;
 }
 
-export const USER_COMMANDS = new Set(['visibility', 'usage']);
+export const USER_COMMANDS = new Set(['visibility', 'tests', 'usage']);

@@ -1,0 +1,47 @@
+// The `tests` user commands against a running server: list, show, history, pause, resume, run.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { startTestServer, type TestServer } from '../helpers/harness.ts';
+
+const exec = promisify(execFile);
+const BIN = fileURLToPath(new URL('../../bin/sightline.js', import.meta.url));
+
+describe('user CLI: tests', () => {
+  let s: TestServer;
+  let base: string;
+  before(async () => {
+    s = await startTestServer();
+    base = await s.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => s.close());
+
+  const cli = async (key: string, ...args: string[]) => {
+    const r = await exec(process.execPath, [BIN, ...args, '--json'], { env: { ...process.env, SIGHTLINE_API_URL: base, SIGHTLINE_API_KEY: key } }).catch((e) => e);
+    return { code: (r.code as number | undefined) ?? 0, json: JSON.parse(r.stdout) };
+  };
+
+  test('list, show, history, pause, resume and run a tracked test', async () => {
+    const { key } = await s.account({ credits: 20 });
+    const created = await s.request('POST', '/v1/tests', {
+      key,
+      body: { test_type: 'ai_citations', definition: { url: 'https://acme.example', target_entity: 'Acme', prompts: ['anvils [[sandbox:mention]]'], platforms: ['openai'] } },
+    });
+    const id = created.json().id;
+    const list = await cli(key, 'tests', 'list');
+    assert.deepEqual(list.json.tests.map((t: any) => t.id), [id]);
+    const ran = await cli(key, 'tests', 'run', id);
+    assert.equal(ran.code, 0);
+    assert.equal(ran.json.test_id, id);
+    await s.waitForRun(key, ran.json.run_id);
+    const shown = await cli(key, 'tests', 'show', id);
+    assert.deepEqual(shown.json.runs.map((r: any) => [r.run_id, r.overall_score, r.visibility_band]), [[ran.json.run_id, 1, 'Strong']]);
+    const history = await cli(key, 'tests', 'history', id);
+    assert.equal(history.json.points.length, 1);
+    assert.equal((await cli(key, 'tests', 'pause', id)).json.paused, true);
+    assert.equal((await cli(key, 'tests', 'resume', id)).json.paused, false);
+    assert.equal((await cli(key, 'tests', 'show', 'test_nope')).code, 5);
+  });
+});
