@@ -44,6 +44,7 @@ User commands (a client of a running server; SIGHTLINE_API_URL, SIGHTLINE_API_KE
   sightline visibility models|estimate|run|status|list|cancel [--json]
   sightline tests list|show|history|pause|resume|run [--json]
   sightline usage [--json]
+  sightline doctor [--json]                    checks URL, clock, database, version, key
   sightline --version
 
 Exit codes: 0 done, 1 the command failed, 2 usage error (nothing was done); user commands:

@@ -112,7 +112,7 @@ function progressLine(run: { status: string; probe_count: number; probe_counts: 
 }
 
 /** Builds the user commands onto `program`; each action resolves to an exit code. */
-export function userCommands(program: Command, io: Io, setExit: (code: number) => void) {
+export function userCommands(program: Command, io: Io, setExit: (code: number) => void, version: string) {
   const json = (cmd: Command) => cmd.addOption(new Option('--json', 'print one JSON document'));
   const act =
     <A extends unknown[]>(fn: (client: SightlineClient, ...args: A) => Promise<{ doc: unknown; human: string }>) =>
@@ -239,6 +239,43 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
     }),
   );
 
+  json(program.command('doctor').description('check the server URL, readiness, the API key, the clock and the server version')).action(async (opts: { json?: boolean }) => {
+    const asJson = !!opts.json;
+    const baseUrl = io.env.SIGHTLINE_API_URL?.trim() || 'http://localhost:8080';
+    const checks: { check: string; ok: boolean; detail: string }[] = [];
+    let worst: number = EXIT.ok;
+    const fail = (check: string, detail: string, exit: number) => {
+      checks.push({ check, ok: false, detail });
+      if (worst === EXIT.ok) worst = exit;
+    };
+    try {
+      const health = await fetch(new URL('/healthz', baseUrl));
+      checks.push({ check: 'url', ok: health.ok, detail: `${baseUrl} answers ${health.status}` });
+      const serverDate = Date.parse(health.headers.get('date') ?? '');
+      const skew = Number.isNaN(serverDate) ? null : Math.round((Date.now() - serverDate) / 1000);
+      if (skew === null || Math.abs(skew) <= 60) checks.push({ check: 'clock', ok: true, detail: skew === null ? 'no Date header' : `${skew} s from the server` });
+      else fail('clock', `${skew} s from the server: fix this machine's clock`, EXIT.refused);
+      const ready = await fetch(new URL('/readyz', baseUrl));
+      if (ready.ok) checks.push({ check: 'database', ok: true, detail: `ready (${((await ready.json()) as { database: string }).database})` });
+      else fail('database', `readyz answers ${ready.status}`, EXIT.server);
+      const doc = (await (await fetch(new URL('/openapi.json', baseUrl))).json()) as { info?: { version?: string } };
+      checks.push({ check: 'server_version', ok: true, detail: `API ${doc.info?.version ?? 'unknown'}; this CLI ${version}` });
+    } catch (err) {
+      fail('url', `cannot reach ${baseUrl}: ${(err as Error).message} (check SIGHTLINE_API_URL)`, EXIT.server);
+    }
+    if (worst !== EXIT.server) {
+      try {
+        const usage = await answer(clientFrom(io.env).GET('/v1/usage'));
+        checks.push({ check: 'api_key', ok: true, detail: `accepted; ${usage.credits.available_credit_units} credits available` });
+      } catch (err) {
+        if (!(err instanceof CallFailed)) throw err;
+        fail('api_key', `${err.message}${err.body.hint ? ` (${err.body.hint})` : ''}`, err.exit);
+      }
+    }
+    io.out(asJson ? JSON.stringify({ ok: worst === EXIT.ok, checks }) : checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.check.padEnd(15)} ${c.detail}`).join('\n'));
+    setExit(worst);
+  });
+
   json(program.command('usage').description('credit balance and recent credit movements')).action(
     act(async (c) => {
       const d = await answer(c.GET('/v1/usage'));
@@ -254,7 +291,7 @@ export async function runUserCli(argv: string[], io: Io, version: string): Promi
     .version(version)
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) });
-  userCommands(program, io, (code) => (exit = code));
+  userCommands(program, io, (code) => (exit = code), version);
   for (const cmd of program.commands.flatMap((c) => [c, ...c.commands])) cmd.exitOverride();
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -268,4 +305,4 @@ export async function runUserCli(argv: string[], io: Io, version: string): Promi
   return exit;
 }
 
-export const USER_COMMANDS = new Set(['visibility', 'tests', 'usage']);
+export const USER_COMMANDS = new Set(['visibility', 'tests', 'usage', 'doctor']);

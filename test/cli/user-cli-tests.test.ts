@@ -44,4 +44,15 @@ describe('user CLI: tests', () => {
     assert.equal((await cli(key, 'tests', 'resume', id)).json.paused, false);
     assert.equal((await cli(key, 'tests', 'show', 'test_nope')).code, 5);
   });
+
+  test('doctor checks the URL, the clock, the database, the version and the key', async () => {
+    const { key } = await s.account({ credits: 3 });
+    const ok = await cli(key, 'doctor');
+    assert.equal(ok.code, 0);
+    assert.equal(ok.json.ok, true);
+    assert.deepEqual(ok.json.checks.map((c: any) => c.check), ['url', 'clock', 'database', 'server_version', 'api_key']);
+    const bad = await cli('svc_api_live_' + 'y'.repeat(40), 'doctor');
+    assert.equal(bad.code, 3);
+    assert.equal(bad.json.checks.find((c: any) => c.check === 'api_key').ok, false);
+  });
 });
