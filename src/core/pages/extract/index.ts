@@ -143,6 +143,43 @@ function walkOrder(root: Element, order: Map<Element, number>, next: () => numbe
   });
 }
 
+/** Citation-like entries of reference lists: an item with a link to another site or a year, of some length. */
+function referenceEntries(lists: Element[], baseUrl: string, pageUrl: string): { text: string; href: string | null }[] {
+  const host = (u: string) => {
+    try {
+      return new URL(u).hostname.replace(/^www\./, '');
+    } catch {
+      return '';
+    }
+  };
+  const own = host(pageUrl);
+  const out: { text: string; href: string | null }[] = [];
+  for (const list of lists) {
+    const entries: { text: string; href: string | null; cites: boolean }[] = [];
+    walk(list, (n) => {
+      if (!isElement(n)) return false;
+      if (n.name !== 'li') return true;
+      const text = normalizeSpace(textOf(n));
+      let href: string | null = null;
+      walk(n, (m) => {
+        if (!isElement(m)) return false;
+        if (m.name === 'a' && !href) {
+          const h = resolveUrl(m.attribs.href, baseUrl);
+          if (h && /^https?:/i.test(h) && host(h) !== own) href = h;
+        }
+        return true;
+      });
+      entries.push({ text, href, cites: text.length >= 25 && (href !== null || /\b(1[89]|20)\d\d\b/.test(text)) });
+      return false;
+    });
+    // A list is a reference list when most of its entries read as citations (menus do not).
+    if (entries.length >= 2 && entries.filter((e) => e.cites).length * 2 >= entries.length) {
+      for (const e of entries) if (e.cites) out.push({ text: e.text.slice(0, 300), href: e.href });
+    }
+  }
+  return out;
+}
+
 /** The reference lists that come after the main content and are not part of it already. */
 function referencesAfter(lists: Element[], order: Map<Element, number>, roots: Element[]): Element[] {
   if (!lists.length || !roots.length) return [];
@@ -682,7 +719,9 @@ export function extractPage(html: string, url: string): PageDocument {
       }
       removeNodes(quotes);
     }
-    if (!product && !collection && !forum) roots.push(...referencesAfter(references.lists, references.order, roots));
+    // Kept beside the main content, not in it: the main text (and the content view, and WCXB's
+    // ground truth) ends with the article, while Content Intelligence reads the sources.
+    const referenceItems = !product && !collection && !forum ? referenceEntries(referencesAfter(references.lists, references.order, roots), meta.baseUrl, url) : [];
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);
     let blocks = dropJunkLines(dedupe(writer.blocks.map(undouble)).filter((b) => !isPlaceholder(b)));
@@ -725,6 +764,7 @@ export function extractPage(html: string, url: string): PageDocument {
       links: { main: mainLinks, all },
       bodyText,
       wordCount: words,
+      page: { ...meta.signals, references: referenceItems },
     };
   } catch {
     return emptyDocument(url, meta);
