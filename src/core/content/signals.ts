@@ -245,8 +245,10 @@ function detectPageType(doc: PageDocument, types: string[], paras: number, lang:
   if (codeBlocks >= 2) vote('documentation', 2, 'code blocks');
   // Headings that are links to other pages, one after another: an archive or a list of results.
   const linkTexts = new Set(doc.links.main.filter((l) => l.href.split('#')[0] !== doc.url.split('#')[0]).map((l) => l.text.trim()));
-  const linkedHeadings = doc.blocks.filter((b) => b.kind === 'heading' && b.level >= 2 && linkTexts.has(b.text.trim())).length;
-  if (linkedHeadings >= 4) vote('listing', 4, 'headings that link to other pages');
+  const subheadings = doc.blocks.filter((b) => b.kind === 'heading' && b.level >= 2);
+  const linkedHeadings = subheadings.filter((b) => linkTexts.has((b as { text: string }).text.trim())).length;
+  // Most subheadings link away (an article's headings name its own sections).
+  if (linkedHeadings >= 4 && linkedHeadings * 3 >= subheadings.length * 2) vote('listing', 4, 'headings that link to other pages');
   const text = doc.bodyText;
   const cart = /\b(add to (cart|basket|bag)|in den warenkorb|ajouter au panier|añadir al carrito|buy now|jetzt kaufen)\b/i;
   const prices = countMatches(text, /(?:[$€£]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|EUR|USD)\b)/);
