@@ -2,7 +2,7 @@
 // their retry and pacing policy, and assembles the core, so that `serve`, `worker`, the admin
 // commands and the tests all start from the same wiring.
 import type { Config } from '../config.ts';
-import { openDatabase, type DatabaseHandle } from '../db/connection.ts';
+import { openDatabase, type DatabaseHandle, type OpenOptions } from '../db/connection.ts';
 import { migrateToLatest } from '../db/migrations.ts';
 import { createCore, type Core, type CoreOptions } from '../core/index.ts';
 import { storeOf } from '../core/store.ts';
@@ -48,9 +48,12 @@ export function buildPlatforms(config: Config, opts: { fetch?: typeof fetch } = 
 
 export async function openRuntime(
   config: Config,
-  opts: { migrate?: boolean; fetch?: typeof fetch; core?: Partial<CoreOptions> } = {},
+  opts: { migrate?: boolean; fetch?: typeof fetch; core?: Partial<CoreOptions>; onDatabaseEvent?: OpenOptions['onDatabaseEvent'] } = {},
 ): Promise<Runtime> {
-  const handle = openDatabase(config.DATABASE_URL);
+  const handle = openDatabase(config.DATABASE_URL, {
+    pool: { max: config.SIGHTLINE_DB_POOL_MAX, waitMs: config.SIGHTLINE_DB_POOL_WAIT_MS },
+    onDatabaseEvent: opts.onDatabaseEvent,
+  });
   if (opts.migrate !== false) await migrateToLatest(handle.db);
   const platforms = buildPlatforms(config, { fetch: opts.fetch });
   const core = createCore({

@@ -2,7 +2,8 @@
 // The composition root (src/cli/runtime.ts) decides the platform drivers and their policy;
 // the core only sees an `ask` function and which platforms are available.
 import type { Config } from '../config.ts';
-import { Worker } from '../jobs/worker.ts';
+import { Worker, type JobHandler, type JobLog, type JobOutcome } from '../jobs/worker.ts';
+import { leaseOf, type Job } from '../jobs/queue.ts';
 import { PLATFORMS, type PlatformDriver, type PlatformName } from '../platforms/types.ts';
 import { createContentService, type ContentService } from './content/service.ts';
 import { CI_JOB_KIND, CI_LANE, executeCiRun } from './content/runs.ts';
@@ -15,8 +16,12 @@ import { catalogListing, loadCatalog, resolveModel, resolvePlatformName, type Ca
 import type { ContentModel } from './content/generator.ts';
 import { createAnalysisPool } from './content/analysis-threads.ts';
 import { executeProbe, type AskPlatform } from './visibility/probe-executor.ts';
+import { createJudge, parseJudgeModel } from './visibility/judge.ts';
 import { PROBE_JOB_KIND, type VisibilityDeps } from './visibility/runs.ts';
 import { workerExtras } from './worker-extras.ts';
+import { Scheduler } from './tracking/scheduler.ts';
+import type { TrackingDeps } from './tracking/tracked-tests.ts';
+import { idempotencyPolicy } from './idempotency.ts';
 
 export interface CoreOptions {
   store: Store;
@@ -30,6 +35,10 @@ export interface CoreOptions {
   /** Extra job handlers (e.g. Content Intelligence runs) and their lanes. */
   extraJobs?: { handlers: Record<string, (refId: string, signal: AbortSignal) => Promise<void>>; lanes: Record<string, number> };
   onWorkerError?: (err: unknown) => void;
+  /** Where the worker logs job outcomes (pino). */
+  jobLog?: JobLog;
+  /** Told of each job's outcome (metrics). */
+  onJobOutcome?: (job: Job, outcome: JobOutcome, ms: number) => void;
   /** Page loader settings (fetch timeouts, resolver, cache); `allow` defaults to SIGHTLINE_FETCH_ALLOW. */
   pages?: PageLoaderOptions;
 }
@@ -45,6 +54,10 @@ export interface Core {
   pages: PageLoader;
   /** Content Intelligence: prompt ideas, trends, content score and persisted runs. */
   content: ContentService;
+  /** Tracked tests: what their runs and the scheduler need. */
+  tracking: TrackingDeps;
+  /** This process's scheduler, once startWorker ran (null when disabled or not started). */
+  scheduler(): Scheduler | null;
   modelListing(): ReturnType<typeof catalogListing>;
   /** Starts the in-process worker (idempotent). */
   startWorker(): Worker;
@@ -57,10 +70,19 @@ export interface Core {
 const CI_LANE_CONCURRENCY = 2;
 
 export function createCore(opts: CoreOptions): Core {
+  idempotencyPolicy.ttlMs = opts.config.SIGHTLINE_IDEMPOTENCY_TTL_SECONDS * 1000;
   const catalog = opts.catalog ?? loadCatalog(opts.config.SIGHTLINE_CATALOG_PATH);
   const isAvailable = (p: PlatformName) => catalog.has(p) && !!opts.drivers[p]?.available();
   const engine = opts.drivers[PLATFORMS[0]]?.engine ?? 'sandbox';
   let worker: Worker | null = null;
+  let scheduler: Scheduler | null = null;
+  const judgeSpec = opts.config.SIGHTLINE_JUDGE_MODEL;
+  if (engine === 'live' && judgeSpec) {
+    // A judge without credentials would fail every probe's verdict: refuse to start instead.
+    const { platform } = parseJudgeModel(judgeSpec);
+    if (!opts.drivers[platform]?.available()) throw new Error(`SIGHTLINE_JUDGE_MODEL names ${platform}, which has no API key configured.`);
+  }
+  const judge = createJudge({ engine, spec: judgeSpec, ask: opts.ask });
   const activity = new ActivityLog(opts.store);
   const pages = createPageLoader({
     extractor: createPageExtractor({ threads: opts.config.SIGHTLINE_EXTRACT_THREADS }),
@@ -76,6 +98,13 @@ export function createCore(opts: CoreOptions): Core {
     contentModel: contentModelFrom(opts.config.SIGHTLINE_CONTENT_MODEL, engine, catalog, opts.drivers, opts.ask),
   });
 
+  const visibility: VisibilityDeps = { store: opts.store, catalog, engine, isAvailable, onQueued: () => worker?.workQueued() };
+  const tracking: TrackingDeps = {
+    store: opts.store,
+    visibility,
+    createCiRun: (ctx, body, o) => content.createRun(ctx, body as never, o),
+    activity,
+  };
   const core: Core = {
     store: opts.store,
     config: opts.config,
@@ -84,13 +113,16 @@ export function createCore(opts: CoreOptions): Core {
     drivers: opts.drivers,
     pages,
     content,
-    visibility: { store: opts.store, catalog, engine, isAvailable, onQueued: () => worker?.workQueued() },
+    visibility,
+    tracking,
+    scheduler: () => scheduler,
     modelListing: () => catalogListing(catalog, (p) => ({ engine: opts.drivers[p]?.engine ?? engine, available: isAvailable(p) })),
     startWorker() {
       if (worker) return worker;
-      const handlers: Record<string, (job: { ref_id: string }, signal: AbortSignal) => Promise<void>> = {
-        [PROBE_JOB_KIND]: (job, signal) => executeProbe({ store: opts.store, catalog, ask: opts.ask }, job.ref_id, signal),
-        [CI_JOB_KIND]: (job, signal) => executeCiRun(opts.store, content.analyze, job.ref_id, signal),
+      // Each handler gets its claim's lease: an outcome is recorded only while it holds.
+      const handlers: Record<string, JobHandler> = {
+        [PROBE_JOB_KIND]: (job, signal) => executeProbe({ store: opts.store, catalog, ask: opts.ask, judge }, job.ref_id, signal, leaseOf(job)),
+        [CI_JOB_KIND]: (job, signal) => executeCiRun(opts.store, content.analyze, job.ref_id, signal, leaseOf(job)),
       };
       for (const [kind, h] of Object.entries(opts.extraJobs?.handlers ?? {})) handlers[kind] = (job, signal) => h(job.ref_id, signal);
       worker = new Worker({
@@ -101,13 +133,26 @@ export function createCore(opts: CoreOptions): Core {
         // Content Intelligence runs get a lane of their own, so page fetching never waits behind probes.
         laneConcurrency: { ...opts.platformConcurrency, [CI_LANE]: CI_LANE_CONCURRENCY, ...(opts.extraJobs?.lanes ?? {}) },
         concurrency: opts.workerConcurrency ?? opts.config.SIGHTLINE_WORKER_CONCURRENCY,
+        // Lane limits (provider concurrency per platform) hold across every worker process.
+        globalLaneLimits: true,
+        accountConcurrency: opts.config.SIGHTLINE_ACCOUNT_CONCURRENCY || undefined,
+        jobTimeoutMs: opts.config.SIGHTLINE_JOB_TIMEOUT_MS,
         onError: opts.onWorkerError,
+        log: opts.jobLog,
+        onOutcome: opts.onJobOutcome,
       });
       worker.start();
+      // Every process that works the queue also takes due slots of tracked tests: the database
+      // makes each slot one run however many processes do (tracking/scheduler.ts).
+      if (opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS > 0) {
+        scheduler = new Scheduler(tracking, { intervalMs: opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS, onError: opts.onWorkerError, log: opts.jobLog });
+        scheduler.start();
+      }
       return worker;
     },
     notifyWork: () => worker?.workQueued(),
     async close() {
+      if (scheduler) await scheduler.stop();
       if (worker) await worker.stop();
       await activity.flush();
       await pages.close();

@@ -13,8 +13,8 @@ import { PROBE_JOB_KIND } from './visibility/runs.ts';
 export function workerExtras(store: Store): Required<Pick<WorkerOptions, 'giveUp' | 'periodic'>> {
   return {
     giveUp: {
-      [PROBE_JOB_KIND]: (job, reason) => giveUpProbe(store, job, reason),
-      [CI_JOB_KIND]: (job, reason) => giveUpCiRun(store, job, reason),
+      [PROBE_JOB_KIND]: (job, reason, code) => giveUpProbe(store, job, reason, code),
+      [CI_JOB_KIND]: (job, reason, code) => giveUpCiRun(store, job, reason, code),
     },
     periodic: [{ name: 'release-abandoned-action-charges', everyMs: ACTION_SWEEP_EVERY_MS, run: () => releaseAbandonedActionCharges(store) }],
   };

@@ -3,10 +3,11 @@
 // because a few statements (row locks) differ between the two; everything else is portable.
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { openResilientPostgres, type PoolOptions, type ResilienceOptions } from './resilience.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -177,13 +178,20 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-export function openDatabase(url: string): DatabaseHandle {
+/** Postgres pool defaults (SIGHTLINE_DB_POOL_MAX, SIGHTLINE_DB_POOL_WAIT_MS; README "Database connections"). */
+export const DEFAULT_POOL: PoolOptions = { max: 10, waitMs: 3000 };
+
+export interface OpenOptions {
+  pool?: Partial<PoolOptions>;
+  /** Postgres: told of lost connections and retries (see resilience.ts). */
+  onDatabaseEvent?: ResilienceOptions['onEvent'];
+}
+
+export function openDatabase(url: string, opts: OpenOptions = {}): DatabaseHandle {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
-    const pool = new pg.Pool({ connectionString: url, max: 20 });
-    // An idle pooled connection that the server closes (restart, failover, admin) emits 'error';
-    // unhandled, that would crash the process. The pool replaces the client on next use.
-    pool.on('error', () => {});
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // Every client carries an error listener, reads and uncommitted transactions are retried on a
+    // lost connection, the rest answers 503 (resilience.ts).
+    const { db, pool } = openResilientPostgres<Database>(pg.Pool, url, { ...DEFAULT_POOL, ...opts.pool }, { onEvent: opts.onDatabaseEvent });
     return { db, dialect: 'postgres', pgPool: pool, close: () => db.destroy() };
   }
   if (url.startsWith('sqlite:')) {

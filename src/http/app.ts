@@ -9,6 +9,7 @@ import { newId } from '../core/ids.ts';
 import type { Core } from '../core/index.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { registerInputGuards } from './plugins/input-guards.ts';
 import type { KeyRateLimiter } from './plugins/rate-limit.ts';
 import { registerRoutes } from './routes/index.ts';
 import { registerMcpEndpoint } from '../mcp/server.ts';
@@ -53,6 +54,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
+  registerInputGuards(app);
   registerAuth(app, opts.core, opts.rateLimiter);
 
   await app.register(swagger, {
@@ -75,7 +77,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await registerRoutes(app, opts.core);
   registerMcpEndpoint(app, opts.core, opts.rateLimiter);
-  registerConsole(app);
+  registerConsole(app, opts.core);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }

@@ -39,6 +39,8 @@ export interface NewJob {
   kind: string;
   lane: string;
   refId: string;
+  /** The account the work is for: claims go round-robin over accounts (see claimJobs). */
+  accountId?: string;
   maxAttempts?: number;
 }
 
@@ -49,6 +51,7 @@ export async function enqueueJobs(db: Executor, jobs: NewJob[]): Promise<void> {
     kind: j.kind,
     lane: j.lane,
     ref_id: j.refId,
+    account_id: j.accountId ?? null,
     status: 'queued' as const,
     attempts: 0,
     max_attempts: j.maxAttempts ?? 5,
@@ -62,15 +65,33 @@ export async function enqueueJobs(db: Executor, jobs: NewJob[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 500) await db.insertInto('jobs').values(rows.slice(i, i + 500)).execute();
 }
 
+export interface ClaimOptions {
+  /** false skips the look for expired leases (see claimJobs). */
+  expired?: boolean;
+  /** Jobs in flight in these lanes across every worker at most (provider concurrency per platform). */
+  laneCap?: number;
+  /** Jobs in flight per account across every worker and lane at most (SIGHTLINE_ACCOUNT_CONCURRENCY). */
+  accountCap?: number;
+  /** Round-robin cursor: the account served last in these lanes; claiming starts after it. */
+  after?: string | null;
+}
+
 /**
  * Claims up to `limit` jobs of the given lanes: running jobs whose lease has expired (their
- * worker died) first, then queued jobs whose time has come, oldest first. Two statements rather
- * than one OR, so each walks its own index in order and stops at `limit`: with the OR the
- * database sorted the lane's whole backlog on every claim, which made a large run quadratic
- * (bench:runs). Expired leases are rare: `expired: false` skips that statement (the worker looks
- * for them once per poll interval, not on every claim). Every claim counts an attempt, a reclaim
- * too: a job that comes back with attempts > max_attempts is not run but given up by the worker
- * (worker.ts), so a job that kills its worker every time still ends and its credits come back.
+ * worker died) first, then queued jobs whose time has come. Expired leases are rare: `expired:
+ * false` skips that statement (the worker looks for them once per poll interval, not on every
+ * claim). Every claim counts an attempt, a reclaim too: a job that comes back with attempts >
+ * max_attempts is not run but given up by the worker (worker.ts), so a job that kills its worker
+ * every time still ends and its credits come back. A claim's (lease_owner, attempts) is its lease
+ * token: see holdLease.
+ *
+ * Queued jobs are shared fairly: the accounts with work waiting in the lanes are served
+ * round-robin (starting after `after`), each account's jobs oldest first, so an account that
+ * queued 10,000 probes delays another account's probe by one claim, not by its whole backlog.
+ * Room an account cannot use goes to the oldest jobs of any account (unless an account cap
+ * applies). With `laneCap` or `accountCap` the claim counts jobs in flight and claims in one
+ * transaction, serialized per lane (a Postgres advisory lock; SQLite's single writer), so the caps
+ * hold across every worker process.
  */
 export async function claimJobs(
   store: Store,
@@ -78,64 +99,169 @@ export async function claimJobs(
   lanes: string[],
   limit: number,
   leaseMs: number,
-  opts: { expired?: boolean } = {},
+  opts: ClaimOptions = {},
 ): Promise<Job[]> {
   if (lanes.length === 0 || limit <= 0) return [];
   const now = nowIso();
   const leaseUntil = new Date(Date.now() + leaseMs).toISOString();
   const lock = store.dialect === 'postgres' ? sql`for update skip locked` : sql``;
-  const claim = async (ready: ReturnType<typeof sql>, n: number) =>
-    (
-      await sql<Job>`
+  const inLanes = sql`lane in (${sql.join(lanes)})`;
+  // Each statement walks one index in order and stops at `limit` (an OR, or a sort over the
+  // lane's backlog, made a large run quadratic: bench:runs).
+  const claim = async (db: Executor, ready: ReturnType<typeof sql>, n: number) =>
+    n <= 0
+      ? []
+      : (
+          await sql<Job>`
     update jobs
        set status = 'running', lease_owner = ${workerId}, lease_until = ${leaseUntil},
            attempts = attempts + 1, updated_at = ${now}
      where id in (
        select id from jobs
-        where lane in (${sql.join(lanes)}) and ${ready}
+        where ${inLanes} and ${ready}
         order by run_after, id
         limit ${limitLit(n)}
         ${lock})
-    returning *`.execute(store.db)
-    ).rows;
-  const expired = opts.expired === false ? [] : await claim(sql`status = 'running' and lease_until < ${now}`, limit);
+    returning *`.execute(db)
+        ).rows;
+  const expired = opts.expired === false ? [] : await claim(store.db, sql`status = 'running' and lease_until < ${now}`, limit);
   if (expired.length >= limit) return expired;
-  const queued = await claim(sql`status = 'queued' and run_after <= ${now}`, limit - expired.length);
+  const queuedReady = sql`status = 'queued' and run_after <= ${now}`;
+
+  const claimQueued = async (db: Executor, room: number): Promise<Job[]> => {
+    if (opts.laneCap !== undefined) {
+      const { rows } = await sql<{ n: number | string }>`select count(*) as n from jobs where status = 'running' and ${inLanes}`.execute(db);
+      room = Math.min(room, opts.laneCap - Number(rows[0]!.n));
+      if (room <= 0) return [];
+    }
+    const accounts = await waitingAccounts(db, inLanes);
+    if (accounts.length <= 1 && opts.accountCap === undefined) return claim(db, queuedReady, room);
+    const start = opts.after == null ? 0 : accounts.findIndex((a) => a > opts.after!);
+    const order = start <= 0 ? accounts : [...accounts.slice(start), ...accounts.slice(0, start)];
+    const inFlight = opts.accountCap === undefined ? new Map<string, number>() : await runningPerAccount(db, order.slice(0, room));
+    const served = order.slice(0, room);
+    const claimed: Job[] = [];
+    for (let i = 0; i < served.length; i++) {
+      const account = served[i]!;
+      let quota = Math.floor(room / served.length) + (i < room % served.length ? 1 : 0);
+      if (opts.accountCap !== undefined) quota = Math.min(quota, opts.accountCap - (inFlight.get(account) ?? 0));
+      claimed.push(...(await claim(db, sql`${queuedReady} and account_id = ${account}`, quota)));
+    }
+    // Room the served accounts could not use: the oldest jobs of anyone (jobs without an account
+    // only, under an account cap).
+    const left = room - claimed.length;
+    if (left > 0) claimed.push(...(await claim(db, opts.accountCap === undefined ? queuedReady : sql`${queuedReady} and account_id is null`, left)));
+    return claimed;
+  };
+
+  const room = limit - expired.length;
+  let queued: Job[];
+  if (opts.laneCap === undefined && opts.accountCap === undefined) {
+    queued = await claimQueued(store.db, room);
+  } else {
+    queued = await store.db.transaction().execute(async (trx) => {
+      if (store.dialect === 'postgres') {
+        // Per lane set, or per account cap (one lock for all: it spans lanes).
+        const key = opts.accountCap === undefined ? `sightline.claim.${lanes.join(',')}` : 'sightline.claim.accounts';
+        await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
+      }
+      return claimQueued(trx, room);
+    });
+  }
   return [...expired, ...queued];
 }
 
-/** Extends the leases of jobs this worker still holds. */
-export async function renewLeases(db: Executor, workerId: string, jobIds: string[], leaseMs: number): Promise<void> {
-  if (jobIds.length === 0) return;
-  const leaseUntil = new Date(Date.now() + leaseMs).toISOString();
-  for (let i = 0; i < jobIds.length; i += 500) {
-    await sql`
-      update jobs set lease_until = ${leaseUntil}
-       where id in (${sql.join(jobIds.slice(i, i + 500))}) and lease_owner = ${workerId} and status = 'running'`.execute(db);
+/**
+ * The accounts with queued jobs in the lanes, in id order: a loose index scan (one index seek per
+ * account, over jobs_fair), not a scan of the backlog. Jobs whose retry delay has not passed
+ * still count; their account then claims nothing this time.
+ */
+async function waitingAccounts(db: Executor, inLanes: ReturnType<typeof sql>): Promise<string[]> {
+  const { rows } = await sql<{ id: string | null }>`
+    with recursive a(id) as (
+      select (select min(account_id) from jobs where status = 'queued' and ${inLanes})
+      union all
+      select (select min(account_id) from jobs where status = 'queued' and ${inLanes} and account_id > a.id)
+        from a where a.id is not null
+    )
+    select id from a where id is not null limit 10000`.execute(db);
+  return rows.map((r) => r.id!);
+}
+
+async function runningPerAccount(db: Executor, accounts: string[]): Promise<Map<string, number>> {
+  if (accounts.length === 0) return new Map();
+  const { rows } = await sql<{ account_id: string; n: number | string }>`
+    select account_id, count(*) as n from jobs where account_id in (${sql.join(accounts)}) and status = 'running' group by account_id`.execute(db);
+  return new Map(rows.map((r) => [r.account_id, Number(r.n)]));
+}
+
+/** A claim's lease token: the worker and the attempt it claimed (attempts grows with every claim). */
+export interface Lease {
+  jobId: string;
+  owner: string;
+  attempt: number;
+}
+
+export const leaseOf = (job: Job): Lease => ({ jobId: job.id, owner: job.lease_owner ?? '', attempt: job.attempts });
+
+/** Thrown when a job's lease was taken over (or the job finished) since this worker claimed it. */
+export class LeaseLost extends Error {
+  constructor(readonly jobId: string) {
+    super(`lease of job ${jobId} was lost: another worker took the job over, or it ended`);
+    this.name = 'LeaseLost';
   }
 }
 
-/** Hot path (every job ends here): a `sql` template, several times cheaper than the builder. */
-export async function finishJob(db: Executor, jobId: string, status: 'done' | 'failed' | 'cancelled', error?: string): Promise<void> {
-  await sql`
-    update jobs set status = ${status}, lease_owner = null, lease_until = null, last_error = ${error ?? null}, updated_at = ${nowIso()}
-     where id = ${jobId}`.execute(db);
+/**
+ * The fence: every write of a job's outcome first calls this inside its transaction. It succeeds
+ * only while the job is still running under this very claim (same worker, same attempt) and
+ * locks the job's row until the transaction ends, so no other worker can take the job over in
+ * between; otherwise it throws LeaseLost and the transaction rolls back, recording nothing.
+ * A lease that ran out while nobody took the job over is still this claim's: there is no second
+ * holder to be fenced from (the heartbeat renews it).
+ */
+export async function holdLease(db: Executor, lease: Lease): Promise<void> {
+  const res = await sql`
+    update jobs set updated_at = ${nowIso()}
+     where id = ${lease.jobId} and lease_owner = ${lease.owner} and attempts = ${lease.attempt} and status = 'running'`.execute(db);
+  if (Number(res.numAffectedRows) !== 1) throw new LeaseLost(lease.jobId);
 }
 
-/** Puts a job back in the queue to run again after a delay (transient failure). */
-export async function retryJobLater(db: Executor, jobId: string, delayMs: number, error: string): Promise<void> {
-  await db
-    .updateTable('jobs')
-    .set({
-      status: 'queued',
-      lease_owner: null,
-      lease_until: null,
-      run_after: new Date(Date.now() + delayMs).toISOString(),
-      last_error: error,
-      updated_at: nowIso(),
-    })
-    .where('id', '=', jobId)
-    .execute();
+/** Extends the leases of jobs this worker still holds; returns the ids it still holds. */
+export async function renewLeases(db: Executor, workerId: string, jobIds: string[], leaseMs: number): Promise<Set<string>> {
+  const held = new Set<string>();
+  if (jobIds.length === 0) return held;
+  const leaseUntil = new Date(Date.now() + leaseMs).toISOString();
+  for (let i = 0; i < jobIds.length; i += 500) {
+    const { rows } = await sql<{ id: string }>`
+      update jobs set lease_until = ${leaseUntil}
+       where id in (${sql.join(jobIds.slice(i, i + 500))}) and lease_owner = ${workerId} and status = 'running'
+      returning id`.execute(db);
+    for (const r of rows) held.add(r.id);
+  }
+  return held;
+}
+
+/** Only while `lease` is this claim's (see holdLease); no condition without one. */
+const fence = (lease?: Lease) =>
+  lease ? sql`and lease_owner = ${lease.owner} and attempts = ${lease.attempt} and status = 'running'` : sql``;
+
+/**
+ * Hot path (every job ends here): a `sql` template, several times cheaper than the builder.
+ * With a lease, only that claim's job changes (see holdLease).
+ */
+export async function finishJob(db: Executor, jobId: string, status: 'done' | 'failed' | 'cancelled', error?: string, lease?: Lease): Promise<void> {
+  await sql`
+    update jobs set status = ${status}, lease_owner = null, lease_until = null, last_error = ${error ?? null}, updated_at = ${nowIso()}
+     where id = ${jobId} ${fence(lease)}`.execute(db);
+}
+
+/** Puts a job back in the queue to run again after a delay (transient failure); fenced by its lease. */
+export async function retryJobLater(db: Executor, jobId: string, delayMs: number, error: string, lease?: Lease): Promise<void> {
+  await sql`
+    update jobs set status = 'queued', lease_owner = null, lease_until = null,
+           run_after = ${new Date(Date.now() + delayMs).toISOString()}, last_error = ${error}, updated_at = ${nowIso()}
+     where id = ${jobId} ${fence(lease)}`.execute(db);
 }
 
 export async function cancelJobsFor(db: Executor, refIds: string[]): Promise<void> {

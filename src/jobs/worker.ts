@@ -9,7 +9,10 @@
 // without running, so a job that crashes its worker every time ends too.
 import { randomBytes } from 'node:crypto';
 import type { Store } from '../core/store.ts';
-import { anyExpiredLease, claimJobs, finishJob, jobFinishedByHandler, renewLeases, retryJobLater, type Job } from './queue.ts';
+import { anyExpiredLease, claimJobs, finishJob, jobFinishedByHandler, LeaseLost, leaseOf, renewLeases, retryJobLater, type Job } from './queue.ts';
+
+/** The longest a worker waits between claims while the database is unreachable. */
+const MAX_BACKOFF_MS = 5000;
 
 export class RetryLater extends Error {
   constructor(readonly delayMs: number, message: string) {
@@ -25,7 +28,17 @@ export type JobHandler = (job: Job, signal: AbortSignal) => Promise<void>;
  * credits) and marks the job failed with `reason` (finishJob) in the same transaction. If it
  * throws, the job stays claimed: its lease expires and the next claim gives it up again.
  */
-export type GiveUpHandler = (job: Job, reason: string) => Promise<void>;
+export type GiveUpHandler = (job: Job, reason: string, code?: GiveUpCode) => Promise<void>;
+
+/** Why a job is given up: out of attempts, or stopped by the watchdog after its time budget. */
+export type GiveUpCode = 'worker_gave_up' | 'job_timeout';
+
+/** The structured logger a worker writes job outcomes to (pino's shape). */
+export interface JobLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
 
 /** Work a worker also does at start and then every `everyMs` (e.g. releasing abandoned reservations). */
 export interface PeriodicTask {
@@ -48,12 +61,36 @@ export interface WorkerOptions {
   concurrency: number;
   leaseMs?: number;
   pollMs?: number;
+  /**
+   * A job's time budget: past it the watchdog aborts the job, gives it up (its credits
+   * released, code job_timeout) and frees its slot, whatever the handler is doing; the handler's
+   * later writes are fenced off by the lease. 0 = none.
+   */
+  jobTimeoutMs?: number;
+  /** Jobs in flight per account across every worker (SIGHTLINE_ACCOUNT_CONCURRENCY); undefined = no cap. */
+  accountConcurrency?: number;
+  /** Whether lane limits hold across every worker (counted in the database) or per process only. */
+  globalLaneLimits?: boolean;
   onError?: (err: unknown, job?: Job) => void;
+  /** Job outcomes, retries, lost leases, timeouts (one line each). */
+  log?: JobLog;
+  /** Told of each job's outcome (metrics). */
+  onOutcome?: (job: Job, outcome: JobOutcome, ms: number) => void;
+}
+
+export type JobOutcome = 'done' | 'retry' | 'gave_up' | 'timeout' | 'lease_lost';
+
+interface InFlight {
+  job: Job;
+  controller: AbortController;
+  done: Promise<void>;
+  /** Set by the heartbeat when another worker took the job over. */
+  leaseLost?: boolean;
 }
 
 export class Worker {
   readonly id = `wrk_${randomBytes(6).toString('hex')}`;
-  private readonly inFlight = new Map<string, { job: Job; controller: AbortController; done: Promise<void> }>();
+  private readonly inFlight = new Map<string, InFlight>();
   private readonly perLane = new Map<string, number>();
   private readonly idleUntil = new Map<string, number>();
   private running = false;
@@ -66,6 +103,8 @@ export class Worker {
   private readonly pollMs: number;
   /** When this worker last looked for jobs with expired leases (see claimOnce). */
   private lastExpiredCheck = 0;
+  /** Per lane, the account served last (round-robin cursor, see claimJobs). */
+  private readonly lastAccount = new Map<string, string | null>();
 
   constructor(private readonly opts: WorkerOptions) {
     this.leaseMs = opts.leaseMs ?? 30_000;
@@ -77,7 +116,20 @@ export class Worker {
     this.running = true;
     this.heartbeat = setInterval(() => {
       const ids = [...this.inFlight.keys()];
-      renewLeases(this.opts.store.db, this.id, ids, this.leaseMs).catch((err) => this.opts.onError?.(err));
+      renewLeases(this.opts.store.db, this.id, ids, this.leaseMs).then(
+        (held) => {
+          // A job this worker no longer holds was taken over by another worker (its lease ran out
+          // while this process stalled): stop it; its writes would be refused anyway (holdLease).
+          for (const id of ids) {
+            const f = this.inFlight.get(id);
+            if (f && !held.has(id)) {
+              f.leaseLost = true;
+              f.controller.abort(new LeaseLost(id));
+            }
+          }
+        },
+        (err) => this.opts.onError?.(err),
+      );
     }, Math.max(50, Math.floor(this.leaseMs / 3)));
     this.heartbeat.unref();
     for (const task of this.opts.periodic ?? []) {
@@ -134,17 +186,23 @@ export class Worker {
   }
 
   private async loop(): Promise<void> {
+    // Consecutive failed claims (the database is unreachable): the wait doubles up to
+    // MAX_BACKOFF_MS, and the first successful claim resets it. The pool reconnects by itself.
+    let failures = 0;
     while (this.running) {
       let claimed = 0;
       try {
         claimed = await this.claimOnce();
+        failures = 0;
       } catch (err) {
+        failures++;
         this.opts.onError?.(err);
       }
       if (!this.running) break;
       if (claimed === 0) {
+        const wait = failures === 0 ? this.pollMs : Math.min(MAX_BACKOFF_MS, this.pollMs * 2 ** failures);
         await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, this.pollMs);
+          const t = setTimeout(resolve, wait);
           this.wake = () => {
             clearTimeout(t);
             resolve();
@@ -177,9 +235,16 @@ export class Worker {
       // A lane found empty is not asked again until the next poll or until work is queued in
       // this process: otherwise every finished probe would also query every empty lane.
       if (!expired && (this.idleUntil.get(lane) ?? 0) > now) continue;
-      const jobs = await claimJobs(this.opts.store, this.id, [lane], room, this.leaseMs, { expired });
+      const jobs = await claimJobs(this.opts.store, this.id, [lane], room, this.leaseMs, {
+        expired,
+        after: this.lastAccount.get(lane) ?? null,
+        laneCap: this.opts.globalLaneLimits ? this.laneLimit(lane) : undefined,
+        accountCap: this.opts.accountConcurrency,
+      });
       if (jobs.length === 0) this.idleUntil.set(lane, now + this.pollMs);
       else this.idleUntil.delete(lane);
+      const served = jobs.findLast((j) => j.account_id !== null);
+      if (served) this.lastAccount.set(lane, served.account_id);
       for (const job of jobs) this.launch(job);
       total += jobs.length;
     }
@@ -193,49 +258,91 @@ export class Worker {
   }
 
   private launch(job: Job): void {
-    const controller = new AbortController();
+    const entry: InFlight = { job, controller: new AbortController(), done: Promise.resolve() };
     this.perLane.set(job.lane, (this.perLane.get(job.lane) ?? 0) + 1);
-    const done = this.execute(job, controller.signal).finally(() => {
-      this.inFlight.delete(job.id);
+    // A job of the same id may still be in flight here (this worker took its own expired lease
+    // over): the newer claim replaces it, and the older one's writes are fenced off.
+    this.inFlight.get(job.id)?.controller.abort(new LeaseLost(job.id));
+    this.inFlight.set(job.id, entry);
+    entry.done = this.execute(job, entry).finally(() => {
+      if (this.inFlight.get(job.id) === entry) this.inFlight.delete(job.id);
       this.perLane.set(job.lane, (this.perLane.get(job.lane) ?? 1) - 1);
       this.notify(); // a slot is free: claim the next job now rather than at the next poll
     });
-    this.inFlight.set(job.id, { job, controller, done });
   }
 
-  private async execute(job: Job, signal: AbortSignal): Promise<void> {
+  private async execute(job: Job, entry: InFlight): Promise<void> {
+    const signal = entry.controller.signal;
     const handler = this.opts.handlers[job.kind];
     const db = this.opts.store.db;
+    const lease = leaseOf(job);
+    const started = Date.now();
+    const fields = { job_id: job.id, kind: job.kind, lane: job.lane, ref_id: job.ref_id, account_id: job.account_id, attempt: job.attempts, worker: this.id };
+    const outcome = (o: JobOutcome, extra: object = {}, level: 'info' | 'warn' = 'info') => {
+      const ms = Date.now() - started;
+      this.opts.log?.[level]({ ...fields, outcome: o, ms, ...extra }, `job ${o}`);
+      this.opts.onOutcome?.(job, o, ms);
+    };
     // Claimed past its last attempt: the job's previous runs all died with their worker (a reclaim
     // after an expired lease), so it is given up rather than run again.
     if (job.attempts > job.max_attempts) {
-      return this.giveUp(job, `gave up after ${job.max_attempts} attempts (the worker running it stopped)`);
+      await this.giveUp(job, `gave up after ${job.max_attempts} attempts (the worker running it stopped)`);
+      return outcome('gave_up', {}, 'warn');
     }
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      await handler(job, signal);
-      if (!jobFinishedByHandler(signal)) await finishJob(db, job.id, 'done');
+      const run = handler(job, signal);
+      if (!this.opts.jobTimeoutMs) await run;
+      else if (await this.overBudget(run, this.opts.jobTimeoutMs)) {
+        // The watchdog: the job ran past its budget. Abort it, give it up (credits released),
+        // and free its slot now; whatever it still writes is fenced off (the job is no longer running).
+        entry.controller.abort(new Error('job time budget exceeded'));
+        run.catch(() => {});
+        await this.giveUp(job, `stopped after its time budget of ${this.opts.jobTimeoutMs} ms`, 'job_timeout');
+        return outcome('timeout', { budget_ms: this.opts.jobTimeoutMs }, 'warn');
+      }
+      if (!jobFinishedByHandler(signal)) await finishJob(db, job.id, 'done', undefined, lease);
+      outcome('done');
     } catch (err) {
-      this.opts.onError?.(err, job);
       const message = err instanceof Error ? err.message : String(err);
-      if (!(err instanceof RetryLater) && job.attempts >= job.max_attempts) return this.giveUp(job, message);
+      if (err instanceof LeaseLost || entry.leaseLost) return outcome('lease_lost', {}, 'warn');
+      this.opts.onError?.(err, job);
+      if (!(err instanceof RetryLater) && job.attempts >= job.max_attempts) {
+        await this.giveUp(job, message);
+        return outcome('gave_up', { error: message }, 'warn');
+      }
+      const delayMs = err instanceof RetryLater ? err.delayMs : Math.min(60_000, 500 * 2 ** job.attempts);
       try {
-        if (err instanceof RetryLater) await retryJobLater(db, job.id, err.delayMs, message);
-        else await retryJobLater(db, job.id, Math.min(60_000, 500 * 2 ** job.attempts), message);
+        await retryJobLater(db, job.id, delayMs, message, lease);
       } catch (inner) {
         this.opts.onError?.(inner, job);
       }
+      outcome('retry', { error: message, delay_ms: delayMs }, 'warn');
+    }
+  }
+
+  /** Resolves true when `run` has not settled within `ms` (its rejection, if first, is thrown). */
+  private async overBudget(run: Promise<void>, ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const budget = new Promise<true>((resolve) => {
+      timer = setTimeout(() => resolve(true), ms);
+      timer.unref();
+    });
+    try {
+      return await Promise.race([run.then(() => false as const), budget]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
   /** The job has no attempt left: its kind's give-up handler ends it (or it is only marked failed). */
-  private async giveUp(job: Job, reason: string): Promise<void> {
+  private async giveUp(job: Job, reason: string, code: GiveUpCode = 'worker_gave_up'): Promise<void> {
     const handler = this.opts.giveUp?.[job.kind];
     try {
-      if (handler) await handler(job, reason);
-      else await finishJob(this.opts.store.db, job.id, 'failed', reason);
+      if (handler) await handler(job, reason, code);
+      else await finishJob(this.opts.store.db, job.id, 'failed', reason, leaseOf(job));
     } catch (err) {
-      this.opts.onError?.(err, job);
+      if (!(err instanceof LeaseLost)) this.opts.onError?.(err, job);
     }
   }
 }

@@ -21,7 +21,8 @@ import type { Core } from '../core/index.ts';
 import { bearerToken } from '../http/plugins/auth.ts';
 import { applyRateLimit, type KeyRateLimiter } from '../http/plugins/rate-limit.ts';
 import { jsonRpcMessages, McpActivity } from './activity.ts';
-import { argumentsInvalid, toolFailure, type ToolFailure } from './errors.ts';
+import { argumentsHoldNul, argumentsInvalid, toolFailure, type ToolFailure } from './errors.ts';
+import { findNulByte } from '../text/nul-bytes.ts';
 import { inputJsonSchema, MCP_TOOLS, TOOLS_BY_NAME } from './tools.ts';
 
 export { MCP_TOOLS } from './tools.ts';
@@ -31,7 +32,7 @@ const text = (value: unknown): CallToolResult['content'] => [{ type: 'text', tex
 function buildServer(core: Core, principal: Principal, request: FastifyRequest, activity: McpActivity): Server {
   const server = new Server({ name: 'sightline', version: '1.0.0' }, { capabilities: { tools: {} } });
   // A token only sees the tools it may call.
-  const visible = MCP_TOOLS.filter((t) => !t.scope || principal.scopes.has(t.scope));
+  const visible = MCP_TOOLS.filter((t) => (t.scope ? principal.scopes.has(t.scope) : !t.listedFor || t.listedFor.some((s) => principal.scopes.has(s))));
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: visible.map((t) => ({ name: t.name, description: t.description, inputSchema: inputJsonSchema(t) as { type: 'object' } })),
   }));
@@ -44,11 +45,14 @@ function buildServer(core: Core, principal: Principal, request: FastifyRequest, 
     try {
       if (!tool) throw new AppError('not_found', `No tool named ${call.params.name}; tools/list names the tools this token may call.`);
       if (tool.scope) requireScope(principal, tool.scope);
-      const parsed = await tool.input.safeParseAsync(call.params.arguments ?? {});
-      if (!parsed.success) {
-        failure = argumentsInvalid(parsed.error);
+      const nul = findNulByte(call.params.arguments ?? {});
+      const parsed = nul ? undefined : await tool.input.safeParseAsync(call.params.arguments ?? {});
+      if (nul) {
+        failure = argumentsHoldNul(nul);
+      } else if (!parsed!.success) {
+        failure = argumentsInvalid(parsed!.error);
       } else {
-        const result = await tool.run(parsed.data, ctx, core);
+        const result = await tool.run(parsed!.data, ctx, core, principal);
         activity.record(tool.action, 200, ctx.credits);
         return { content: text(result) };
       }

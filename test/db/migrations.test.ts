@@ -55,7 +55,7 @@ describe('migrations on a database with data', () => {
     await act('act_1', 'acct_a');
     await act('act_2', 'acct_b');
     await act('act_3', 'acct_a');
-    assert.deepEqual(await migrateToLatest(handle.db), ['0004_activity_account_key']);
+    assert.deepEqual(await migrateToLatest(handle.db, '0004_activity_account_key'), ['0004_activity_account_key']);
     const log = new ActivityLog(storeOf(handle));
     assert.deepEqual((await log.list('acct_a', 10, 'all')).map((r) => [r.id, r.request_id, r.path, r.http_status]), [
       ['act_3', 'req_act_3', '/v1/usage', 200],

@@ -220,12 +220,13 @@ describe('Content Intelligence runs', () => {
     const body = { url: GUIDE, analysis_depth: 'score', idempotency_key: 'ci-retry-1' };
     const a = await create(key, body);
     const b = await create(key, body);
-    const c = await create(key, { ...body, analysis_depth: 'full' }); // the key wins: same run
+    // The same key with another body is refused (issue #19, as Stripe): 422 idempotency_key_reused.
+    const c = await s.request('POST', RUNS, { key, body: { ...body, analysis_depth: 'full' } });
     assert.equal(a.idempotent_replay, undefined);
     assert.equal(b.run_id, a.run_id);
     assert.equal(b.idempotent_replay, true);
-    assert.equal(c.run_id, a.run_id);
-    assert.equal(c.analysis_depth, 'score');
+    assert.equal(c.statusCode, 422);
+    assert.equal(c.json().detail.error, 'idempotency_key_reused');
     await s.waitForRun(key, a.run_id);
     const replayAfter = await create(key, body);
     assert.equal(replayAfter.run_id, a.run_id);

@@ -97,11 +97,15 @@ describe('POST /v1/pages/content/serialize (errors)', () => {
       assert.equal(res.body.detail.error, 'unsupported_extraction_mode');
       assert.equal(typeof res.body.detail.message, 'string');
     }
-    for (const url of ['not a url', '', '/relative/path', 'ftp://127.0.0.1/file', 'javascript:alert(1)', 'file:///etc/passwd', `http://user:secret@127.0.0.1:${site.port}/page`, 'http://', `http://${'a'.repeat(9000)}.example/`]) {
+    for (const url of ['not a url', '', '/relative/path', 'ftp://127.0.0.1/file', 'javascript:alert(1)', 'file:///etc/passwd', `http://user:secret@127.0.0.1:${site.port}/page`, 'http://']) {
       const res = await post(key, { url });
       assert.equal(res.status, 400, `${url.slice(0, 60)} → ${JSON.stringify(res.body)}`);
       assert.equal(res.body.detail.error, 'invalid_url');
     }
+    // Longer than the URL limit (2,048 characters): refused by the schema.
+    const long = await post(key, { url: `http://${'a'.repeat(9000)}.example/` });
+    assert.equal(long.status, 422);
+    assert.deepEqual(long.body.detail[0].loc, ['body', 'url']);
     assert.equal(site.requests.length, before);
     const usage = await assertNothingCharged(key, '5.00');
     assert.deepEqual(usage.recent.map((r: { kind: string }) => r.kind), ['grant'], 'no reservation was ever made');

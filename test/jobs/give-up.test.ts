@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
-import { claimJobs } from '../../src/jobs/queue.ts';
+import { claimJobs, LeaseLost } from '../../src/jobs/queue.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 import { executeProbe, type AskPlatform } from '../../src/core/visibility/probe-executor.ts';
 import { PROBE_JOB_KIND } from '../../src/core/visibility/runs.ts';
@@ -171,7 +171,8 @@ describe('jobs given up after their last attempt', () => {
     const probe = await onlyProbe(run.run_id);
     const before = await getBalance(s.runtime.core.store.db, accountId);
     const job = await s.runtime.core.store.db.selectFrom('jobs').selectAll().where('ref_id', '=', probe.id).executeTakeFirstOrThrow();
-    await workerExtras(s.runtime.core.store).giveUp[PROBE_JOB_KIND](job, 'late give-up');
+    // A give-up that comes late (the job finished) is fenced off by the lease: it records nothing.
+    await assert.rejects(workerExtras(s.runtime.core.store).giveUp[PROBE_JOB_KIND](job, 'late give-up'), LeaseLost);
     assert.equal((await onlyProbe(run.run_id)).status, 'succeeded');
     assert.deepEqual(await getBalance(s.runtime.core.store.db, accountId), before);
     assert.equal(before.reserved, 0);

@@ -41,6 +41,11 @@ describe('MCP server', () => {
     assert.equal(run.source, 'mcp');
     const read = parse(await client.callTool({ name: 'get_visibility_run', arguments: { run_id: created.run_id } }));
     assert.equal(read.status, 'completed');
+    // The answer analysis (issue #18) reaches MCP as it reaches the HTTP read.
+    assert.ok('sentiment' in read.summary && 'prominence' in read.summary && Array.isArray(read.summary.discovered_entities));
+    const detailed = parse(await client.callTool({ name: 'get_visibility_run', arguments: { run_id: created.run_id, include_probes: true } }));
+    assert.equal(detailed.probes[0].brands[0].role, 'target');
+    assert.equal(detailed.probes[0].judge.engine, 'sandbox');
     // The same idempotency key over the HTTP API is a different access source: a new run.
     const http = await s.request('POST', '/v1/visibility/runs', {
       key,

@@ -4,26 +4,28 @@
 // reservation released (failCiRun, as for a failed analysis), in one transaction that locks the
 // account first. Only a queued or running run changes: one that completed or failed
 // meanwhile keeps its outcome.
-import { finishJob, type Job } from '../../jobs/queue.ts';
+import { finishJob, holdLease, leaseOf, type Job } from '../../jobs/queue.ts';
+import type { GiveUpCode } from '../../jobs/worker.ts';
 import { lockAccount } from '../billing/ledger.ts';
 import type { Store } from '../store.ts';
 import { failCiRun } from './runs.ts';
 
-export async function giveUpCiRun(store: Store, job: Job, reason: string): Promise<void> {
+export async function giveUpCiRun(store: Store, job: Job, reason: string, code: GiveUpCode = 'worker_gave_up'): Promise<void> {
+  const lease = leaseOf(job);
   const run = await store.db
     .selectFrom('ci_runs')
     .select(['account_id', 'ledger_entry_id', 'price'])
     .where('id', '=', job.ref_id)
     .executeTakeFirst();
-  if (!run) return finishJob(store.db, job.id, 'failed', reason);
+  if (!run) return finishJob(store.db, job.id, 'failed', reason, lease);
   await store.db.transaction().execute(async (trx) => {
     await lockAccount(store, trx, run.account_id);
-    await failCiRun(
-      trx,
-      { id: job.ref_id, ledger_entry_id: run.ledger_entry_id, price: Number(run.price) },
-      { code: 'worker_gave_up', message: 'The analysis could not be run: every attempt was interrupted.' },
-      ['queued', 'running'],
-    );
-    await finishJob(trx, job.id, 'failed', reason);
+    await holdLease(trx, lease);
+    const failure =
+      code === 'job_timeout'
+        ? { code, message: 'The analysis ran past its time budget and was stopped.' }
+        : { code, message: 'The analysis could not be run: every attempt was interrupted.' };
+    await failCiRun(trx, { id: job.ref_id, ledger_entry_id: run.ledger_entry_id, price: Number(run.price) }, failure, ['queued', 'running']);
+    await finishJob(trx, job.id, 'failed', reason, lease);
   });
 }

@@ -2,17 +2,17 @@
 // 6 for full), analysed by the worker through the same job queue as visibility probes, settled
 // on success and released on failure, in the same transaction that records the outcome.
 // Idempotency keys work as for visibility runs: a unique constraint decides the race.
-import { enqueueJobs } from '../../jobs/queue.ts';
+import { enqueueJobs, holdLease, type Lease } from '../../jobs/queue.ts';
 import { ACTION_PRICES, type ActionContext } from '../billing/actions.ts';
 import { chargeState, lockAccount, releaseCharge, reserveCharge, settleCharge } from '../billing/ledger.ts';
 import { AppError } from '../errors.ts';
 import { fetchErrorToAppError, isFetchError } from '../pages/fetch/errors.ts';
 import { newId, nowIso, toApiTime } from '../ids.ts';
 import { formatCredits } from '../money.ts';
-import { attachToTest } from '../reports/tests.ts';
+import { attachToTest, touchTest } from '../tracking/tests.ts';
 import { parseHttpUrl } from '../reports/url.ts';
 import type { Executor, Store } from '../store.ts';
-import { findRunByIdempotencyKey, isUniqueViolation } from '../idempotency.ts';
+import { isUniqueViolation, releaseExpiredIdempotencyKey, requestFingerprint, runForIdempotencyKey } from '../idempotency.ts';
 
 export const CI_JOB_KIND = 'content_intelligence.run';
 export const CI_LANE = 'content';
@@ -56,10 +56,11 @@ async function handle(store: Store, accountId: string, runId: string, replay: bo
   };
 }
 
-export async function createCiRun(store: Store, ctx: ActionContext, input: CreateCiRunInput, onQueued?: () => void) {
+export async function createCiRun(store: Store, ctx: ActionContext, input: CreateCiRunInput, onQueued?: () => void, opts: { testId?: string } = {}) {
   const key = input.idempotency_key;
+  const fingerprint = key === undefined ? null : requestFingerprint(input);
   if (key !== undefined) {
-    const existing = await findRunByIdempotencyKey(store, 'ci_runs', ctx, key);
+    const existing = await runForIdempotencyKey(store, 'ci_runs', ctx, key, fingerprint!);
     if (existing) return handle(store, ctx.accountId, existing.id, true);
   }
   if (!parseHttpUrl(input.url)) throw new AppError('invalid_url', 'url must be an absolute http(s) URL.', { url: input.url });
@@ -69,6 +70,7 @@ export async function createCiRun(store: Store, ctx: ActionContext, input: Creat
   try {
     await store.db.transaction().execute(async (trx) => {
       await lockAccount(store, trx, ctx.accountId);
+      if (key !== undefined) await releaseExpiredIdempotencyKey(trx, 'ci_runs', ctx, key);
       const reservation = await reserveCharge(trx, {
         accountId: ctx.accountId,
         source: ctx.source,
@@ -77,7 +79,9 @@ export async function createCiRun(store: Store, ctx: ActionContext, input: Creat
         refId: runId,
         items: [price],
       });
-      const testId = await attachToTest(trx, { accountId: ctx.accountId, testType: 'content_intelligence', url: input.url.trim(), targetEntity: null });
+      const testId = opts.testId
+        ? await touchTest(trx, opts.testId, nowIso())
+        : await attachToTest(trx, { accountId: ctx.accountId, testType: 'content_intelligence', url: input.url.trim(), targetEntity: null });
       await trx
         .insertInto('ci_runs')
         .values({
@@ -92,6 +96,7 @@ export async function createCiRun(store: Store, ctx: ActionContext, input: Creat
           country: (input.country?.trim() || 'US').toUpperCase(),
           trends: input.trends && input.trends.length ? JSON.stringify({ trends: input.trends, industry: input.industry ?? null }) : input.industry ? JSON.stringify({ trends: null, industry: input.industry }) : null,
           idempotency_key: key ?? null,
+          idempotency_fingerprint: fingerprint,
           status: 'queued',
           price,
           ledger_entry_id: reservation.entryId,
@@ -105,12 +110,12 @@ export async function createCiRun(store: Store, ctx: ActionContext, input: Creat
           completed_at: null,
         })
         .execute();
-      await enqueueJobs(trx, [{ kind: CI_JOB_KIND, lane: CI_LANE, refId: runId, maxAttempts: 3 }]);
+      await enqueueJobs(trx, [{ kind: CI_JOB_KIND, lane: CI_LANE, refId: runId, accountId: ctx.accountId, maxAttempts: 3 }]);
     });
     ctx.credits += price;
   } catch (err) {
     if (key !== undefined && isUniqueViolation(err)) {
-      const existing = await findRunByIdempotencyKey(store, 'ci_runs', ctx, key);
+      const existing = await runForIdempotencyKey(store, 'ci_runs', ctx, key, fingerprint!);
       if (existing) return handle(store, ctx.accountId, existing.id, true);
     }
     throw err;
@@ -125,7 +130,7 @@ export async function createCiRun(store: Store, ctx: ActionContext, input: Creat
  * error goes to the worker, which retries the job later, and the run stays running with its
  * reservation until then. An analysis that finished is recorded even so.
  */
-export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: string, signal?: AbortSignal): Promise<void> {
+export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: string, signal?: AbortSignal, lease?: Lease): Promise<void> {
   signal?.throwIfAborted();
   const claimed = await store.db
     .updateTable('ci_runs')
@@ -155,6 +160,8 @@ export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: str
   await store.db.transaction().execute(async (trx) => {
     // The account first, as every transaction that moves credits does (see lockAccount).
     await lockAccount(store, trx, run.account_id);
+    // A worker whose job was taken over (or given up by the watchdog) records nothing.
+    if (lease) await holdLease(trx, lease);
     if (outcome) {
       const res = await trx
         .updateTable('ci_runs')

@@ -268,7 +268,7 @@ export function createContentService(deps: ContentServiceDeps) {
     },
 
     /** POST /v1/content-intelligence/runs: reserves 3 (score) or 6 (full) credits and queues the run. */
-    async createRun(ctx: ActionContext, req: CreateRunRequest) {
+    async createRun(ctx: ActionContext, req: CreateRunRequest, opts: { testId?: string } = {}) {
       const url = checkUrl(req.url);
       const depth = req.analysis_depth ?? 'score';
       if (!(ANALYSIS_DEPTHS as readonly string[]).includes(depth)) {
@@ -291,6 +291,7 @@ export function createContentService(deps: ContentServiceDeps) {
           idempotency_key: req.idempotency_key ?? undefined,
         },
         deps.onQueued,
+        opts,
       );
     },
 

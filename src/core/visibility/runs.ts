@@ -11,8 +11,8 @@ import { lockAccount, releaseCharge, reserveCharge } from '../billing/ledger.ts'
 import { AppError } from '../errors.ts';
 import { newId, nowIso } from '../ids.ts';
 import { formatCredits } from '../money.ts';
-import { attachToTest } from '../reports/tests.ts';
-import { findRunByIdempotencyKey, isUniqueViolation } from '../idempotency.ts';
+import { attachToTest, touchTest } from '../tracking/tests.ts';
+import { isUniqueViolation, releaseExpiredIdempotencyKey, requestFingerprint, runForIdempotencyKey } from '../idempotency.ts';
 import type { Store } from '../store.ts';
 import type { Catalog } from './catalog.ts';
 import { planRun, type CreateRunInput } from './plan.ts';
@@ -68,11 +68,19 @@ async function createResponseFor(store: Store, accountId: string, runId: string,
   return response;
 }
 
-export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionContext, input: CreateRunInput) {
+export interface CreateRunOptions {
+  /** The saved test the run belongs to (a tracked test's run); else it attaches by URL and entity. */
+  testId?: string;
+  /** All or nothing: a balance that cannot fund every probe refuses the run (402) instead of partly queueing it (scheduled runs). */
+  requireFullFunding?: boolean;
+}
+
+export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionContext, input: CreateRunInput, opts: CreateRunOptions = {}) {
   const { store } = deps;
   const key = input.idempotency_key;
+  const fingerprint = key === undefined ? null : requestFingerprint(input);
   if (key !== undefined) {
-    const existing = await findRunByIdempotencyKey(store, 'visibility_runs', ctx, key);
+    const existing = await runForIdempotencyKey(store, 'visibility_runs', ctx, key, fingerprint!);
     if (existing) return createResponseFor(store, ctx.accountId, existing.id, true);
   }
   const plan = planRun(input, deps.catalog, deps.isAvailable);
@@ -81,6 +89,7 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
     const reserved = await store.db.transaction().execute(async (trx) => {
       const now = nowIso();
       await lockAccount(store, trx, ctx.accountId);
+      if (key !== undefined) await releaseExpiredIdempotencyKey(trx, 'visibility_runs', ctx, key);
       const reservation = await reserveCharge(trx, {
         accountId: ctx.accountId,
         source: ctx.source,
@@ -89,7 +98,15 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
         refId: runId,
         items: plan.probes.map((p) => p.price),
       });
-      const testId = await attachToTest(trx, { accountId: ctx.accountId, testType: 'ai_citations', url: plan.url, targetEntity: plan.targetEntity });
+      if (opts.requireFullFunding && reservation.funded.includes(false)) {
+        throw new AppError('insufficient_credits', 'The balance does not cover every probe of this run.', {
+          required_credits: formatCredits(reservation.estimated),
+          available_credits: formatCredits(Math.max(0, reservation.available + reservation.reserved)),
+        });
+      }
+      const testId = opts.testId
+        ? await touchTest(trx, opts.testId, now)
+        : await attachToTest(trx, { accountId: ctx.accountId, testType: 'ai_citations', url: plan.url, targetEntity: plan.targetEntity });
       await trx
         .insertInto('visibility_runs')
         .values({
@@ -104,6 +121,7 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
           language: plan.language,
           country: plan.country,
           idempotency_key: key ?? null,
+          idempotency_fingerprint: fingerprint,
           cancel_requested: 0,
           prompt_count: plan.promptCount,
           platform_count: plan.platformCount,
@@ -119,6 +137,7 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
         run_id: runId,
         account_id: ctx.accountId,
         seq: p.seq,
+        repeat: p.repeat,
         prompt: p.prompt,
         platform: p.platform,
         model: p.modelId,
@@ -147,14 +166,14 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
       for (let i = 0; i < rows.length; i += 200) await trx.insertInto('visibility_probes').values(rows.slice(i, i + 200)).execute();
       await enqueueJobs(
         trx,
-        rows.filter((r) => r.status === 'queued').map((r) => ({ kind: PROBE_JOB_KIND, lane: r.platform, refId: r.id })),
+        rows.filter((r) => r.status === 'queued').map((r) => ({ kind: PROBE_JOB_KIND, lane: r.platform, refId: r.id, accountId: ctx.accountId })),
       );
       return reservation.reserved;
     });
     ctx.credits += reserved;
   } catch (err) {
     if (key !== undefined && isUniqueViolation(err)) {
-      const existing = await findRunByIdempotencyKey(store, 'visibility_runs', ctx, key);
+      const existing = await runForIdempotencyKey(store, 'visibility_runs', ctx, key, fingerprint!);
       if (existing) return createResponseFor(store, ctx.accountId, existing.id, true);
     }
     throw err;

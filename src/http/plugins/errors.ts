@@ -4,7 +4,11 @@
 // only the request id that finds the log line.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, ERROR_CODES, FieldError, type ErrorCode } from '../../core/errors.ts';
+import { AppError, ERROR_CODES, FieldError, ValidationFailed, type ErrorCode } from '../../core/errors.ts';
+import { isDatabaseUnavailable } from '../../db/resilience.ts';
+
+/** Seconds a client should wait before retrying a 503 (database or fetch capacity). */
+export const RETRY_AFTER_SECONDS = 2;
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
@@ -12,6 +16,7 @@ function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode
   const status = ERROR_CODES[code].status;
   const detail: Record<string, unknown> = { error: code, message, ...extra };
   if (status >= 500) detail.request_id = request.id;
+  if (status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
   return reply.status(status).send({ detail });
 }
 
@@ -19,6 +24,9 @@ export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError | FieldError | Error, request, reply) => {
     if (error instanceof AppError) {
       return sendError(reply, request, error.code, error.message, error.extra);
+    }
+    if (error instanceof ValidationFailed) {
+      return reply.status(422).send({ detail: error.detail });
     }
     if (error instanceof FieldError) {
       return reply.status(422).send({ detail: [{ loc: error.loc, msg: error.message, type: error.type }] });
@@ -35,6 +43,10 @@ export function registerErrorHandling(app: FastifyInstance) {
         return { loc: [part, ...path], msg: v.message, type: v.keyword };
       });
       return reply.status(422).send({ detail });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return sendError(reply, request, 'database_unavailable', ERROR_CODES.database_unavailable.message);
     }
     const fe = error as FastifyError;
     switch (fe.code) {

@@ -134,6 +134,9 @@ describe('analyzeAnswer', () => {
       competitors: [],
       competitor_positions: {},
       cited_domains: [],
+      target_spans: [],
+      competitor_spans: {},
+      competitor_list_ranks: {},
     });
   });
 
@@ -209,9 +212,13 @@ describe('analyzeAnswer', () => {
   });
 
   test('short brands inside words are not mentions', () => {
+    // "Box.com" is the target's bare domain: citation evidence, not a mention in words (issue #18).
     const a = analyze('Dropbox and Box.com compete; the boxer boxed.', { targetEntity: 'Box', targetUrl: 'https://box.com' });
-    assert.equal(a.mention_count, 1);
-    assert.equal(a.mention_position, 12);
+    assert.equal(a.mention_count, 0);
+    assert.equal(a.citation_mentioned, true);
+    const b = analyze('Dropbox and Box compete; the boxer boxed.', { targetEntity: 'Box', targetUrl: 'https://box.com' });
+    assert.equal(b.mention_count, 1);
+    assert.equal(b.mention_position, 12);
     const none = analyze('Acmeology is the study of peaks. AcmeWidgets sells widgets.');
     assert.equal(none.brand_mentioned, false);
   });
@@ -271,5 +278,25 @@ describe('analyzeAnswer', () => {
     assert.deepEqual(a.competitors, ['ClickUp', 'Asana', 'Monday.com']);
     assert.equal(a.competitor_positions.ClickUp, text.indexOf('ClickUp'));
     assert.equal(a.competitor_positions['Monday.com'], 14);
+  });
+});
+
+describe('an address in the text is citation evidence, never a mention', () => {
+  const analyse = (text: string, citations: Citation[] = []) =>
+    analyzeAnswer({ text, citations, targetEntity: 'Acme', targetUrl: 'https://www.acme.com/pricing', competitors: [] });
+
+  test('a bare domain, an autolink, a link target and an e-mail address of the target: citation_mentioned, not brand_mentioned', () => {
+    for (const text of ['Details at acme.com.', 'See <https://acme.com/docs>.', 'See [the docs](https://acme.com/docs).', 'Write to sales@acme.com.']) {
+      const a = analyse(text);
+      assert.equal(a.citation_mentioned, true, text);
+      assert.equal(a.text_mentioned, false, text);
+      assert.equal(a.brand_mentioned, false, text);
+    }
+  });
+
+  test('a link whose visible text names the brand is a mention; a platform citation of the site still counts', () => {
+    assert.equal(analyse('Try [Acme](https://acme.com) today.').brand_mentioned, true);
+    const cited = analyse('Several tools fit.', [{ title: 'Pricing', url: 'https://acme.com/pricing', domain: 'acme.com' }]);
+    assert.deepEqual([cited.brand_mentioned, cited.text_mentioned, cited.citation_mentioned], [true, false, true]);
   });
 });

@@ -3,19 +3,20 @@
 // technical AI-readiness audit. The credits are reserved now and settled or released by the
 // worker; poll GET /v1/content-intelligence/runs/{run_id}.
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { ANALYSIS_DEPTHS } from '../../../core/content/service.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
 import { Country, Industry, Language, SuppliedTrends } from './shapes.ts';
 
-const Body = z.object({
-  url: z.string().describe('Page to analyse; an invalid URL gives 400 invalid_url'),
+export const CreateCiRunBody = z.object({
+  url: z.string().max(INPUT_LIMITS.url).describe('Page to analyse; an invalid URL gives 400 invalid_url'),
   analysis_depth: z.enum(ANALYSIS_DEPTHS).nullish().describe('score (default, 3 credits) or full (6 credits)'),
   language: Language,
   country: Country,
   trends: SuppliedTrends,
   industry: Industry,
-  idempotency_key: z.string().max(160).nullish().describe('Retry-safe key, scoped to account and access source'),
+  idempotency_key: z.string().max(INPUT_LIMITS.idempotencyKey).nullish().describe('Retry-safe key, scoped to account and access source'),
 });
 
 const Response = z.object({
@@ -34,7 +35,7 @@ export default defineRoute({
   tags: ['content_intelligence'],
   action: 'content_intelligence.runs.create',
   scope: 'content_intelligence:runs:create',
-  body: Body,
+  body: CreateCiRunBody,
   response: Response,
   errors: [400, 402, 413, 422, 503],
   handler: async ({ body, request }, core) => core.content.createRun(actionContext(request), body),

@@ -2,13 +2,14 @@
 // talks about, how well the page covers each, and what to add. 1 credit, released when the page
 // cannot be loaded.
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { MAX_TRENDS, TRENDS_ACTION } from '../../../core/content/service.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
 import { Billing, Country, GeneratorFields, Industry, Language, Trend } from './shapes.ts';
 
 const Body = z.object({
-  url: z.string().describe('Page to discover trends for; an invalid URL gives 400 invalid_url'),
+  url: z.string().max(INPUT_LIMITS.url).describe('Page to discover trends for; an invalid URL gives 400 invalid_url'),
   language: Language,
   country: Country,
   industry: Industry,

@@ -1,6 +1,7 @@
 // GET /v1/content-intelligence/runs: the account's Content Intelligence runs, newest first, with
 // cursor pagination (SPEC 8.2: limit 1..100 clamped, default 20; starting_after is a run id).
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { CI_STATUSES } from '../../../core/content/runs.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
@@ -15,7 +16,7 @@ export default defineRoute({
   scope: 'runs:read',
   querystring: z.object({
     limit: clampedInt(20, 1, 100),
-    starting_after: z.string().optional(),
+    starting_after: z.string().max(INPUT_LIMITS.id).optional(),
     status: filterParam(CI_STATUSES),
   }),
   response: z.object({ object: z.literal('list'), runs: z.array(CiRun), has_more: z.boolean(), next_starting_after: z.string().nullable() }),

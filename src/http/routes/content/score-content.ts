@@ -3,14 +3,15 @@
 // discovered from the site). extraction_mode is checked by the core, so an unknown mode is 400
 // unsupported_extraction_mode rather than a schema error.
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { SCORE_ACTION } from '../../../core/content/service.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
 import { Band, Billing, Country, Industry, Language, Recommendation, SuppliedTrends } from './shapes.ts';
 
 const Body = z.object({
-  url: z.string().describe('Page to score; an invalid URL gives 400 invalid_url'),
-  extraction_mode: z.string().nullish().describe('ssr (default), csr or full: all served by static extraction; anything else gives 400'),
+  url: z.string().max(INPUT_LIMITS.url).describe('Page to score; an invalid URL gives 400 invalid_url'),
+  extraction_mode: z.string().max(INPUT_LIMITS.keyword).nullish().describe('ssr (default), csr or full: all served by static extraction; anything else gives 400'),
   trends: SuppliedTrends,
   industry: Industry,
   language: Language,

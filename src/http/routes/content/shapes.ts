@@ -2,6 +2,7 @@
 // object every paid action answers with, the supplied-trends input, recommendations and the
 // run record. The core builds the responses; these schemas document them for OpenAPI.
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { MAX_SUPPLIED_TRENDS } from '../../../core/content/service.ts';
 
 export const Billing = z
@@ -15,14 +16,14 @@ export const Billing = z
 export const Band = z.enum(['Poor', 'Fair', 'Good', 'Strong']);
 
 export const SuppliedTrends = z
-  .array(z.union([z.string().max(200), z.object({ name: z.string().max(200) }).passthrough()]))
+  .array(z.union([z.string().max(INPUT_LIMITS.name), z.object({ name: z.string().max(INPUT_LIMITS.name) }).passthrough()]))
   .max(MAX_SUPPLIED_TRENDS)
   .nullish()
   .describe('Trend names or {name, …} objects to score against; when non-empty no trends are discovered');
 
-export const Language = z.string().max(35).nullish().describe('Language of the analysis; default: the page language');
-export const Country = z.string().max(8).nullish().describe('Country/market, e.g. US');
-export const Industry = z.string().max(200).nullish().describe('Industry; default: inferred from the site');
+export const Language = z.string().max(INPUT_LIMITS.language).nullish().describe('Language of the analysis; default: the page language');
+export const Country = z.string().max(INPUT_LIMITS.country).nullish().describe('Country/market, e.g. US');
+export const Industry = z.string().max(INPUT_LIMITS.name).nullish().describe('Industry; default: inferred from the site');
 
 const QuestionIntent = z.enum(['informational', 'commercial', 'comparison', 'navigational']);
 

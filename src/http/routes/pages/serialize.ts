@@ -3,14 +3,16 @@
 // extraction_mode and the URL are checked by the core (400), so that an unknown mode gives
 // unsupported_extraction_mode rather than a schema error.
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { DEFAULT_MAX_CHARS, MAX_CHARS_LIMIT, SERIALIZE_ACTION, serializePage } from '../../../core/pages/serialize.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
 
 const Body = z.object({
-  url: z.string().describe('Page URL (http or https); an invalid URL gives 400 invalid_url'),
+  url: z.string().max(INPUT_LIMITS.url).describe('Page URL (http or https); an invalid URL gives 400 invalid_url'),
   extraction_mode: z
     .string()
+    .max(INPUT_LIMITS.keyword)
     .nullish()
     .describe('ssr (default), csr or full: accepted for compatibility, always static SSR extraction; anything else gives 400'),
   max_chars: z.number().int().min(1).max(MAX_CHARS_LIMIT).nullish().describe(`Slice length, 1..${MAX_CHARS_LIMIT}, default ${DEFAULT_MAX_CHARS}`),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { reportsByUrl } from '../../../core/reports/reports.ts';
-import { TEST_TYPES } from '../../../core/reports/tests.ts';
+import { TEST_TYPES } from '../../../core/tracking/tests.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
 import { SavedTest } from '../tests/list-tests.ts';
@@ -13,13 +14,13 @@ export default defineRoute({
   action: 'reports.by_url.read',
   scope: 'runs:read',
   querystring: z.object({
-    url: z.string(),
+    url: z.string().max(INPUT_LIMITS.url),
     test_type: filterParam(TEST_TYPES),
     days: clampedInt(90, 1, 3650),
     limit: clampedInt(5, 1, 20),
   }),
   response: z.object({
-    url: z.string(),
+    url: z.string().max(INPUT_LIMITS.url),
     days: z.number().int(),
     match_count: z.number().int(),
     matches: z.array(z.object({ test: SavedTest, runs: z.array(z.object({}).passthrough()) })),

@@ -11,7 +11,8 @@ export function registerHealthRoutes(app: FastifyInstance, core: Core) {
       await sql`select 1`.execute(core.store.db);
       return { status: 'ready', database: core.store.dialect };
     } catch {
-      return reply.status(503).send({ detail: { error: 'not_ready', message: 'The database is not reachable.' } });
+      // Load balancers stop routing here until the database answers again (the pool reconnects).
+      return reply.status(503).header('retry-after', '2').send({ detail: { error: 'not_ready', message: 'The database is not reachable.' } });
     }
   });
 }

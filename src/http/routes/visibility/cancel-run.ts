@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { getVisibilityRun } from '../../../core/visibility/read.ts';
 import { cancelVisibilityRun } from '../../../core/visibility/runs.ts';
 import { actionContext } from '../../plugins/auth.ts';
@@ -12,7 +13,7 @@ export default defineRoute({
   tags: ['visibility'],
   action: 'visibility.runs.cancel',
   scope: 'visibility:runs:create',
-  params: z.object({ run_id: z.string() }),
+  params: z.object({ run_id: z.string().max(INPUT_LIMITS.id) }),
   response: CompactRun,
   errors: [404],
   handler: async ({ params, request }, core) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { getVisibilityRun } from '../../../core/visibility/read.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute, queryBool } from '../../schemas.ts';
@@ -37,7 +38,7 @@ export default defineRoute({
   tags: ['visibility'],
   action: 'visibility.runs.read',
   scope: 'runs:read',
-  params: z.object({ run_id: z.string() }),
+  params: z.object({ run_id: z.string().max(INPUT_LIMITS.id) }),
   querystring: z.object({ include_probes: queryBool, include_results: queryBool, include_raw: queryBool }),
   response: CompactRun,
   errors: [404, 422],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { listVisibilityRuns, RUN_STATUSES } from '../../../core/visibility/read.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
@@ -13,7 +14,7 @@ export default defineRoute({
   scope: 'runs:read',
   querystring: z.object({
     limit: clampedInt(20, 1, 100),
-    starting_after: z.string().optional(),
+    starting_after: z.string().max(INPUT_LIMITS.id).optional(),
     status: filterParam(RUN_STATUSES),
   }),
   response: z.object({ object: z.literal('list'), runs: z.array(CompactRun), has_more: z.boolean(), next_starting_after: z.string().nullable() }),

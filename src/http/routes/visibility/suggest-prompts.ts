@@ -2,18 +2,19 @@
 // field, for use in a visibility run. 1 credit, charged only when ideas were produced. The schema
 // checks types and bounds (422); the URL is checked by the core (400) before anything is reserved.
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { MAX_COMPETITORS, PROMPT_COUNT, SUGGEST_ACTION } from '../../../core/content/service.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
 import { Billing, Country, GeneratorFields, Language } from '../content/shapes.ts';
 
 const Body = z.object({
-  url: z.string().describe('Page whose brand and topics the prompts are about; an invalid URL gives 400 invalid_url'),
-  brand_name: z.string().max(300).nullish().describe('Brand to build branded prompts for; default: the organization named on the page'),
-  target_entity: z.string().max(300).nullish().describe('Alias of brand_name'),
+  url: z.string().max(INPUT_LIMITS.url).describe('Page whose brand and topics the prompts are about; an invalid URL gives 400 invalid_url'),
+  brand_name: z.string().max(INPUT_LIMITS.name).nullish().describe('Brand to build branded prompts for; default: the organization named on the page'),
+  target_entity: z.string().max(INPUT_LIMITS.name).nullish().describe('Alias of brand_name'),
   language: Language,
   country: Country,
-  competitors: z.array(z.string().max(300)).max(MAX_COMPETITORS).nullish().describe(`Competitor names for comparison prompts (at most ${MAX_COMPETITORS})`),
+  competitors: z.array(z.string().max(INPUT_LIMITS.name)).max(MAX_COMPETITORS).nullish().describe(`Competitor names for comparison prompts (at most ${MAX_COMPETITORS})`),
   count: z.number().int().min(PROMPT_COUNT.min).max(PROMPT_COUNT.max).nullish().describe(`How many prompts, ${PROMPT_COUNT.min}..${PROMPT_COUNT.max}, default ${PROMPT_COUNT.default}`),
 });
 

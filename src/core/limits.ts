@@ -1,0 +1,24 @@
+// The documented maximum length of every free-text input, in characters (README "Input limits").
+// The HTTP schemas (and through them the MCP tools) enforce them with a 422, so no input can cost
+// CPU, storage or an index entry out of proportion: a name is matched against every answer and
+// copied into every probe row, and Postgres refuses an index entry over about 2.7 KB.
+export const INPUT_LIMITS = {
+  /** target_entity, brand_name, competitor names, industry, trend names. */
+  name: 200,
+  /** Every URL (a page to fetch, a run's target, a report lookup). */
+  url: 2048,
+  /** One prompt of a visibility run. */
+  prompt: 500,
+  /** A model id or role keyword. */
+  model: 200,
+  /** BCP 47 language tag. */
+  language: 35,
+  /** Country or market code. */
+  country: 8,
+  /** idempotency_key (SPEC). */
+  idempotencyKey: 160,
+  /** An object id in a path, or a list cursor (starting_after). */
+  id: 64,
+  /** extraction_mode and other short keywords checked by the core. */
+  keyword: 32,
+} as const;
