@@ -40,6 +40,14 @@ const ConfigSchema = z.object({
   SIGHTLINE_JOB_TIMEOUT_MS: intFromEnv(600_000, 0),
   /** How long an idempotency_key is remembered, from its run's creation (Stripe: 24 h). */
   SIGHTLINE_IDEMPOTENCY_TTL_SECONDS: intFromEnv(86_400, 1),
+  /** HTTP edge timeouts (README "HTTP edge"). */
+  SIGHTLINE_HTTP_HEADERS_TIMEOUT_MS: intFromEnv(10_000, 1),
+  SIGHTLINE_HTTP_REQUEST_TIMEOUT_MS: intFromEnv(30_000, 1),
+  SIGHTLINE_HTTP_KEEPALIVE_TIMEOUT_MS: intFromEnv(5_000, 1),
+  SIGHTLINE_HTTP_IDLE_TIMEOUT_MS: intFromEnv(120_000, 1),
+  /** Outbound page fetches at once per process, and how many may wait before 503 fetch_capacity. */
+  SIGHTLINE_FETCH_CONCURRENCY: intFromEnv(16, 1),
+  SIGHTLINE_FETCH_QUEUE: intFromEnv(256, 0),
   SIGHTLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
 });
 

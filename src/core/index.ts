@@ -69,6 +69,8 @@ export function createCore(opts: CoreOptions): Core {
   const activity = new ActivityLog(opts.store);
   const pages = createPageLoader({
     extractor: createPageExtractor({ threads: opts.config.SIGHTLINE_EXTRACT_THREADS }),
+    fetchConcurrency: opts.config.SIGHTLINE_FETCH_CONCURRENCY,
+    fetchQueue: opts.config.SIGHTLINE_FETCH_QUEUE,
     ...opts.pages,
     allow: opts.pages?.allow ?? fetchAllowlist(opts.config.SIGHTLINE_FETCH_ALLOW),
   });
