@@ -48,6 +48,13 @@ const ConfigSchema = z.object({
   /** Outbound page fetches at once per process, and how many may wait before 503 fetch_capacity. */
   SIGHTLINE_FETCH_CONCURRENCY: intFromEnv(16, 1),
   SIGHTLINE_FETCH_QUEUE: intFromEnv(256, 0),
+  /** GET /metrics on the API port needs `Authorization: Bearer <token>`; unset, it is not served there. */
+  SIGHTLINE_METRICS_TOKEN: z.string().optional(),
+  /** Serve GET /metrics (no auth) on this port of its own; 0 = off. */
+  SIGHTLINE_METRICS_PORT: intFromEnv(0, 0),
+  SIGHTLINE_METRICS_HOST: z.string().optional().default('127.0.0.1'),
+  /** How long SIGTERM/SIGINT waits for running jobs and requests before aborting them. */
+  SIGHTLINE_SHUTDOWN_GRACE_MS: intFromEnv(10_000, 0),
   SIGHTLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
 });
 

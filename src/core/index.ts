@@ -54,7 +54,10 @@ export interface Core {
   startWorker(): Worker;
   /** Wakes the in-process worker when work was queued. */
   notifyWork(): void;
-  close(): Promise<void>;
+  /** The in-process worker, once started. */
+  readonly startedWorker: Worker | null;
+  /** Stops the worker (running jobs get `graceMs`, default 10 s, then are aborted) and flushes logs. */
+  close(opts?: { graceMs?: number }): Promise<void>;
 }
 
 /** Content Intelligence runs analysed at once per worker (each fetches a handful of pages). */
@@ -114,8 +117,11 @@ export function createCore(opts: CoreOptions): Core {
       return worker;
     },
     notifyWork: () => worker?.workQueued(),
-    async close() {
-      if (worker) await worker.stop();
+    get startedWorker() {
+      return worker;
+    },
+    async close(closeOpts = {}) {
+      if (worker) await worker.stop(closeOpts.graceMs);
       await activity.flush();
       await pages.close();
     },

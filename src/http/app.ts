@@ -11,6 +11,7 @@ import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerInputGuards } from './plugins/input-guards.ts';
 import { httpTimeouts, registerEdge } from './plugins/edge.ts';
+import { registerObservability } from './plugins/observability.ts';
 import type { KeyRateLimiter } from './plugins/rate-limit.ts';
 import { registerRoutes } from './routes/index.ts';
 import { registerMcpEndpoint } from '../mcp/server.ts';
@@ -46,6 +47,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   registerInputGuards(app);
+  registerObservability(app, opts.core.config);
   registerAuth(app, opts.core, opts.rateLimiter);
 
   await app.register(swagger, {
