@@ -36,6 +36,8 @@ const ConfigSchema = z.object({
   SIGHTLINE_DB_POOL_WAIT_MS: intFromEnv(3000, 1),
   /** Jobs in flight per account across every worker; 0 = no cap (fair round-robin still applies). */
   SIGHTLINE_ACCOUNT_CONCURRENCY: intFromEnv(0, 0),
+  /** A worker's lease on a job it runs (renewed every third of it); a dead worker's jobs come back after it. */
+  SIGHTLINE_JOB_LEASE_MS: intFromEnv(30_000, 100),
   /** A job's time budget, enforced by the worker's watchdog (the job is given up, its credits released). */
   SIGHTLINE_JOB_TIMEOUT_MS: intFromEnv(600_000, 0),
   /** How long an idempotency_key is remembered, from its run's creation (Stripe: 24 h). */

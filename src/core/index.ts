@@ -109,6 +109,7 @@ export function createCore(opts: CoreOptions): Core {
         globalLaneLimits: true,
         accountConcurrency: opts.config.SIGHTLINE_ACCOUNT_CONCURRENCY || undefined,
         jobTimeoutMs: opts.config.SIGHTLINE_JOB_TIMEOUT_MS,
+        leaseMs: opts.config.SIGHTLINE_JOB_LEASE_MS,
         onError: opts.onWorkerError,
         log: opts.jobLog,
         onOutcome: opts.onJobOutcome,
