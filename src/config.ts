@@ -27,9 +27,28 @@ const ConfigSchema = z.object({
   SIGHTLINE_PLATFORM_ENGINE: z.enum(['sandbox', 'live']).optional().default('sandbox'),
   SIGHTLINE_CATALOG_PATH: z.string().optional(),
   SIGHTLINE_SANDBOX_LATENCY_MS: intFromEnv(0, 0),
+  /** The judge of sentiment and recommendation in live mode, `platform:model` (e.g. openai:gpt-4o-mini); unset: none. */
+  SIGHTLINE_JUDGE_MODEL: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined))
+    .refine((v) => v === undefined || /^(openai|perplexity|gemini|grok|claude|deepseek):\S+$/.test(v), {
+      message: 'must be platform:model, platform one of openai, perplexity, gemini, grok, claude, deepseek',
+    }),
   SIGHTLINE_WORKER_CONCURRENCY: intFromEnv(32, 1),
   /** Worker threads that extract big pages (≥ 256 KiB of HTML) off the event loop; 0 = none. */
   SIGHTLINE_EXTRACT_THREADS: intFromEnv(1, 0),
+  /** Who may open an account in the console after the owner: by invitation, anyone, or nobody. */
+  SIGHTLINE_SIGNUP: z.enum(['invite', 'open', 'closed']).optional().default('invite'),
+  /** SMTP transport for password-reset and invitation mail (smtp(s)://user:pass@host:port); unset: links are printed by the CLI. */
+  SIGHTLINE_SMTP_URL: z.string().optional(),
+  /** Console sign-in, sign-up and reset attempts per client address per minute (besides the per-email lockout). */
+  SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE: intFromEnv(20, 1),
+  SIGHTLINE_MAIL_FROM: z.string().optional().default('sightline <no-reply@localhost>'),
+  /** The address users reach the console at, for links in mail (default http://localhost:PORT). */
+  SIGHTLINE_PUBLIC_URL: z.string().url().optional(),
+  /** How often each worker process's scheduler looks for due slots of tracked tests; 0 = no scheduler in this process. */
+  SIGHTLINE_SCHEDULER_INTERVAL_MS: intFromEnv(5000, 0),
   /** Postgres connections per process; keep N processes × this + 10 ≤ max_connections (README). */
   SIGHTLINE_DB_POOL_MAX: intFromEnv(10, 1),
   /** How long a query waits for a free pooled connection before answering 503 database_unavailable. */
@@ -57,6 +76,10 @@ const ConfigSchema = z.object({
   SIGHTLINE_METRICS_HOST: z.string().optional().default('127.0.0.1'),
   /** How long SIGTERM/SIGINT waits for running jobs and requests before aborting them. */
   SIGHTLINE_SHUTDOWN_GRACE_MS: intFromEnv(10_000, 0),
+  /** Worker threads that run Content Intelligence analysis (scoring, trends, prompt ideas) off the event loop; 0 = none. */
+  SIGHTLINE_ANALYSIS_THREADS: intFromEnv(1, 0),
+  /** Live mode: the model (platform:model, e.g. openai:gpt-5-mini) that writes trends and prompt ideas; unset = the offline generator. */
+  SIGHTLINE_CONTENT_MODEL: z.string().optional(),
   SIGHTLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
 });
 

@@ -70,3 +70,21 @@ export async function startCpuProfile(): Promise<(file: string) => Promise<void>
     session.disconnect();
   };
 }
+
+/**
+ * Shutdown of a bench child server: runs `close` once when stdin closes (the parent is done or
+ * died) or on SIGTERM, then exits.
+ */
+export function exitWhenParentLeaves(close: () => Promise<void>): void {
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    await close();
+    process.exit(0);
+  };
+  process.stdin.on('end', shutdown);
+  process.stdin.on('close', shutdown);
+  process.stdin.resume();
+  process.on('SIGTERM', shutdown);
+}

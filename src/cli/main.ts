@@ -12,6 +12,7 @@ import { AppError } from '../core/errors.ts';
 import { formatCredits, parseCredits } from '../core/money.ts';
 import { openDatabase } from '../db/connection.ts';
 import { migrateToLatest } from '../db/migrations.ts';
+import { consolePublicUrl, createInvite, createResetToken, tokenLink } from '../core/accounts/users.ts';
 import { openRuntime } from './runtime.ts';
 import { runServe, runWorker } from './serve.ts';
 
@@ -29,6 +30,11 @@ Usage:
   sightline credits grant --account ID --credits N [--top-up] [--json]
                                                (--top-up: bought credits, at least 250)
   sightline credits reconcile [--json]         recompute balances from the ledger (processes stopped)
+  sightline users reset-link --email EMAIL [--json]
+                                               a one-time console password link (also the first
+                                               password of an account made with accounts create)
+  sightline users invite --email EMAIL [--credits N] [--json]
+                                               a console invitation link (SIGHTLINE_SIGNUP invite|open)
 
 Exit codes: 0 done, 1 the command failed, 2 usage error (nothing was done).
 With --json, stdout holds one JSON document: the result, or {"error", "message"} on failure.
@@ -63,6 +69,8 @@ const COMMANDS: Record<string, readonly Flag[]> = {
   'keys revoke': ['key', 'json'],
   'credits grant': ['account', 'credits', 'top-up', 'json'],
   'credits reconcile': ['json'],
+  'users reset-link': ['email', 'json'],
+  'users invite': ['email', 'credits', 'json'],
 };
 const SINGLE_WORD = new Set(['serve', 'worker', 'migrate']);
 
@@ -260,6 +268,26 @@ async function main(argv: string[]): Promise<number> {
         print(values.json, { accounts_checked: accounts, corrected: rows }, `checked ${accounts} accounts; corrected ${corrected.length}${rows.map((r) => `\n  ${r.account_id}: available ${r.available_before} -> ${r.available_after}`).join('')}`);
         return 0;
       });
+    case 'users reset-link': {
+      const email = required(values.email, 'email');
+      return withRuntime(config, async ({ core }) => {
+        const issued = await createResetToken(core.store, email);
+        if (!issued) throw new AppError('not_found', `no account or user has the email ${email}`);
+        const link = tokenLink(consolePublicUrl(core.config), 'reset', issued.token);
+        print(values.json, { email: issued.email, link, expires_in_minutes: 60 }, `password link for ${issued.email} (works once, for an hour):\n${link}`);
+        return 0;
+      });
+    }
+    case 'users invite': {
+      const email = required(values.email, 'email');
+      const credits = values.credits === undefined ? 0 : creditsFlag(values.credits);
+      return withRuntime(config, async ({ core }) => {
+        const invite = await createInvite(core.store, config.SIGHTLINE_SIGNUP, email, credits, 'cli');
+        const link = tokenLink(consolePublicUrl(core.config), 'invite', invite.token);
+        print(values.json, { email: invite.email, link, credits: formatCredits(credits) }, `invitation for ${invite.email} (works once, for seven days):\n${link}`);
+        return 0;
+      });
+    }
     default:
       throw new UsageError(`unknown command: ${command}`);
   }

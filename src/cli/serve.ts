@@ -80,7 +80,8 @@ export async function runServe(config: Config, opts: { worker: boolean }): Promi
   const accounts = await runtime.core.store.db.selectFrom('accounts').select('id').limit(1).execute();
   if (accounts.length === 0) {
     process.stderr.write(
-      '\nNo accounts yet. Create the first one (prints an API key once):\n' +
+      `\nNo accounts yet. Open http://localhost:${config.PORT}/console to create the owner account,\n` +
+        'or create one on the command line (prints an API key once):\n' +
         '  npx sightline accounts create --email you@example.com --credits 100\n\n',
     );
   }

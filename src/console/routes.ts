@@ -1,17 +1,164 @@
-// The web console: one static page that drives the public HTTP API with a key kept in the
-// browser. It holds no logic of its own; requests it sends carry `x-sightline-surface: console`
-// so the activity log and idempotency scoping record the console as their access source.
-import { readFileSync } from 'node:fs';
-import type { FastifyInstance } from 'fastify';
+// The web console surface: the page and its static modules, and the console's own endpoints
+// under /console/api (sign-in, keys, ledger, the operator's view). Everything else the console
+// shows it reads through the public /v1 API, authenticated by the session cookie.
+// The one thing to know: every /console/api route declares `console.access` — 'public' (the
+// sign-in forms: CSRF by the pre-session cookie), 'user' or 'operator' (a live session, its CSRF
+// token on every state-changing request) — and one hook enforces it before the handler runs.
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { SessionUser } from '../core/accounts/sessions.ts';
+import { AppError } from '../core/errors.ts';
+import type { Core } from '../core/index.ts';
+import { createMailer, type Mailer } from '../core/accounts/mail.ts';
+import { checkCsrf, cookiesOf, PRE_SESSION_CSRF_COOKIE, sessionOf, setPreSessionCsrfCookie } from '../http/plugins/session.ts';
+import { consolePublicUrl, needsOwner } from '../core/accounts/users.ts';
+import { loadAssets } from './assets.ts';
+import { registerAuthRoutes } from './api/auth.ts';
+import { registerKeyRoutes } from './api/keys.ts';
+import { registerAccountRoutes } from './api/account.ts';
+import { registerOperatorRoutes } from './api/operator.ts';
 
-const PAGE = readFileSync(new URL('./index.html', import.meta.url), 'utf8');
+export type ConsoleAccess = 'public' | 'user' | 'operator';
 
-export function registerConsole(app: FastifyInstance) {
-  const send = async (_request: unknown, reply: { header: (k: string, v: string) => unknown; type: (t: string) => { send: (b: string) => unknown } }) => {
-    reply.header('content-security-policy', "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'");
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Console endpoints: who may call it, and its activity-log name (console.<action>). */
+    console?: { access: ConsoleAccess; action: string; authLimited?: boolean };
+  }
+}
+
+export interface ConsoleContext {
+  core: Core;
+  mailer: Mailer;
+  /** Base of links in mail and printed by the CLI. */
+  publicUrl: string;
+}
+
+/** The signed-in user of a 'user' or 'operator' route (the hook has checked it). */
+export function userOf(request: FastifyRequest): SessionUser {
+  if (!request.consoleSession) throw new AppError('unauthorized', 'Sign in first.');
+  return request.consoleSession;
+}
+
+export function registerConsole(app: FastifyInstance, core: Core) {
+  const { assets, shell, scriptHash } = loadAssets();
+  const csp = [
+    "default-src 'none'",
+    `script-src 'self' ${scriptHash}`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+
+  const sendAsset = (request: FastifyRequest, reply: FastifyReply, a: ReturnType<typeof loadAssets>['shell']) => {
+    reply.header('content-security-policy', csp);
     reply.header('x-frame-options', 'DENY');
-    return reply.type('text/html; charset=utf-8').send(PAGE);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('cache-control', 'no-cache');
+    reply.header('etag', a.etag);
+    reply.header('vary', 'accept-encoding');
+    if (request.headers['if-none-match'] === a.etag) return reply.code(304).send();
+    reply.type(a.type);
+    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
+      reply.header('content-encoding', 'gzip');
+      return reply.send(a.gzip);
+    }
+    return reply.send(a.body);
   };
-  app.get('/console', { schema: { hide: true } }, send as never);
+
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console'));
+  app.get('/console', { schema: { hide: true } }, async (request, reply) => sendAsset(request, reply, shell));
+  app.get<{ Params: { '*': string } }>('/console/*', { schema: { hide: true } }, async (request, reply) => {
+    if (request.params['*'].startsWith('api/')) throw new AppError('not_found');
+    return sendAsset(request, reply, shell);
+  });
+  app.get<{ Params: { '*': string } }>('/console/assets/*', { schema: { hide: true } }, async (request, reply) => {
+    const a = assets.get(request.params['*']);
+    if (!a) throw new AppError('not_found', 'No such console file.');
+    return sendAsset(request, reply, a);
+  });
+
+  const ctx: ConsoleContext = { core, mailer: createMailer(core.config.SIGHTLINE_SMTP_URL, core.config.SIGHTLINE_MAIL_FROM), publicUrl: consolePublicUrl(core.config) };
+  app.addHook('onClose', async () => ctx.mailer.close());
+
+  // Sign-in, sign-up and reset forms: SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE attempts per client
+  // address, besides the per-email lockout (which guesses spread over many emails would not meet).
+  const authLimiter = new RateLimiterMemory({ points: core.config.SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE, duration: 60 });
+
+  app.register(async (api) => {
+    api.addHook('onRequest', async (request, reply) => {
+      const rule = request.routeOptions.config.console;
+      if (!rule) return;
+      const session = await sessionOf(core, request);
+      if (rule.authLimited) {
+        try {
+          await authLimiter.consume(request.ip);
+        } catch (res) {
+          if (res instanceof RateLimiterRes) reply.header('retry-after', String(Math.ceil(res.msBeforeNext / 1000)));
+          throw new AppError('rate_limited', 'Too many attempts from this address; wait a minute.');
+        }
+      }
+      if (rule.access === 'public') {
+        checkCsrf(request, session?.csrfToken ?? cookiesOf(request)[PRE_SESSION_CSRF_COOKIE]);
+        return;
+      }
+      if (!session) throw new AppError('unauthorized', 'Sign in first.');
+      checkCsrf(request, session.csrfToken);
+      if (rule.access === 'operator' && session.role !== 'operator') throw new AppError('forbidden');
+    });
+    api.addHook('onResponse', (request, reply, done) => {
+      const rule = request.routeOptions.config.console;
+      const session = request.consoleSession;
+      if (rule && session && request.method !== 'GET') {
+        core.activity.recordRequest({
+          principal: { accountId: session.accountId, keyId: session.userId, keyPrefix: null },
+          source: 'console',
+          action: `console.${rule.action}`,
+          method: request.method,
+          path: request.url.split('?')[0]!,
+          httpStatus: reply.statusCode,
+          credits: 0,
+          requestId: request.id,
+        });
+      }
+      done();
+    });
+
+    /** The page's first question: who is signed in, and the token its forms must send. */
+    api.get('/console/api/session', { schema: { hide: true }, config: { console: { access: 'public', action: 'session.read' } } }, async (request, reply) => {
+      const session = request.consoleSession;
+      const base = {
+        needs_owner: await needsOwner(core.store.db),
+        signup: core.config.SIGHTLINE_SIGNUP,
+        mail: ctx.mailer.configured,
+        engine: core.visibility.engine,
+      };
+      if (session) {
+        return {
+          ...base,
+          signed_in: true,
+          csrf_token: session.csrfToken,
+          user: { id: session.userId, email: session.email, role: session.role },
+          account: { id: session.accountId, status: session.accountStatus },
+        };
+      }
+      let token = cookiesOf(request)[PRE_SESSION_CSRF_COOKIE];
+      if (!token || token.length < 20 || token.length > 100) {
+        token = randomBytes(24).toString('base64url');
+        setPreSessionCsrfCookie(request, reply, token);
+      }
+      return { ...base, signed_in: false, csrf_token: token, user: null, account: null };
+    });
+
+    registerAuthRoutes(api, ctx);
+    registerKeyRoutes(api, ctx);
+    registerAccountRoutes(api, ctx);
+    registerOperatorRoutes(api, ctx);
+  });
 }

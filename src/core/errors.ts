@@ -22,12 +22,19 @@ export const ERROR_CODES = {
   invalid_cursor: { status: 400, message: 'starting_after does not match a run visible to this account.' },
   invalid_filter: { status: 400, message: 'A filter parameter names a value that does not exist.' },
   invalid_request: { status: 400, message: 'The request is invalid.' },
+  invalid_token: { status: 400, message: 'This link is invalid, used or expired; ask for a new one.' },
+  weak_password: { status: 400, message: 'Passwords need at least 10 characters.' },
+  invalid_schedule: { status: 400, message: 'The schedule needs a valid five-field cron expression and an IANA time zone.' },
   fetch_blocked: { status: 400, message: 'The URL points at an address this server may not fetch.' },
   unauthorized: { status: 401, message: 'Missing or invalid API key.' },
   mcp_token_not_allowed: { status: 401, message: 'MCP tokens are accepted only by the MCP endpoint.' },
+  invalid_credentials: { status: 401, message: 'The email or password is not right.' },
   insufficient_credits: { status: 402, message: 'Not enough credits for this action.' },
   missing_scope: { status: 403, message: 'The API key lacks the scope this endpoint requires.' },
   account_suspended: { status: 403, message: 'The account is suspended.' },
+  csrf_failed: { status: 403, message: 'The request lacks this session\'s CSRF token; reload the page and try again.' },
+  signup_closed: { status: 403, message: 'Sign-up is not open on this instance; ask its operator for an invitation.' },
+  forbidden: { status: 403, message: 'This needs the operator role.' },
   not_found: { status: 404, message: 'Not found.' },
   payload_too_large: { status: 413, message: 'The request body is larger than 1 MiB.' },
   unsupported_media_type: { status: 415, message: 'Request bodies must be JSON (Content-Type: application/json).' },
@@ -36,6 +43,7 @@ export const ERROR_CODES = {
     message: 'This idempotency_key was already used with a different request; use a new key for a different request.',
   },
   rate_limited: { status: 429, message: 'Rate limit exceeded for this API key.' },
+  login_locked: { status: 429, message: 'Too many failed sign-ins for this email; try again later or reset the password.' },
   extraction_failed: { status: 500, message: 'The page could not be fetched or extracted.' },
   provider_failed: { status: 500, message: 'The AI provider failed.' },
   internal_error: { status: 500, message: 'Unexpected server error.' },
@@ -68,5 +76,13 @@ export class FieldError extends Error {
     this.name = 'FieldError';
     this.loc = loc;
     this.type = type;
+  }
+}
+
+/** Several 422 details at once (a nested body checked by the core, e.g. a tracked test's definition). */
+export class ValidationFailed extends Error {
+  constructor(readonly detail: { loc: (string | number)[]; msg: string; type: string }[]) {
+    super(detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; '));
+    this.name = 'ValidationFailed';
   }
 }

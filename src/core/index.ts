@@ -12,10 +12,15 @@ import { createPageLoader, type PageLoader, type PageLoaderOptions } from './pag
 import { createPageExtractor } from './pages/extract-threads.ts';
 import { ActivityLog } from './reports/activity.ts';
 import type { Store } from './store.ts';
-import { catalogListing, loadCatalog, type Catalog } from './visibility/catalog.ts';
+import { catalogListing, loadCatalog, resolveModel, resolvePlatformName, type Catalog } from './visibility/catalog.ts';
+import type { ContentModel } from './content/generator.ts';
+import { createAnalysisPool } from './content/analysis-threads.ts';
 import { executeProbe, type AskPlatform } from './visibility/probe-executor.ts';
+import { createJudge, parseJudgeModel } from './visibility/judge.ts';
 import { PROBE_JOB_KIND, type VisibilityDeps } from './visibility/runs.ts';
 import { workerExtras } from './worker-extras.ts';
+import { Scheduler } from './tracking/scheduler.ts';
+import type { TrackingDeps } from './tracking/tracked-tests.ts';
 import { idempotencyPolicy } from './idempotency.ts';
 
 export interface CoreOptions {
@@ -49,6 +54,10 @@ export interface Core {
   pages: PageLoader;
   /** Content Intelligence: prompt ideas, trends, content score and persisted runs. */
   content: ContentService;
+  /** Tracked tests: what their runs and the scheduler need. */
+  tracking: TrackingDeps;
+  /** This process's scheduler, once startWorker ran (null when disabled or not started). */
+  scheduler(): Scheduler | null;
   modelListing(): ReturnType<typeof catalogListing>;
   /** Starts the in-process worker (idempotent). */
   startWorker(): Worker;
@@ -69,6 +78,14 @@ export function createCore(opts: CoreOptions): Core {
   const isAvailable = (p: PlatformName) => catalog.has(p) && !!opts.drivers[p]?.available();
   const engine = opts.drivers[PLATFORMS[0]]?.engine ?? 'sandbox';
   let worker: Worker | null = null;
+  let scheduler: Scheduler | null = null;
+  const judgeSpec = opts.config.SIGHTLINE_JUDGE_MODEL;
+  if (engine === 'live' && judgeSpec) {
+    // A judge without credentials would fail every probe's verdict: refuse to start instead.
+    const { platform } = parseJudgeModel(judgeSpec);
+    if (!opts.drivers[platform]?.available()) throw new Error(`SIGHTLINE_JUDGE_MODEL names ${platform}, which has no API key configured.`);
+  }
+  const judge = createJudge({ engine, spec: judgeSpec, ask: opts.ask });
   const activity = new ActivityLog(opts.store);
   const pages = createPageLoader({
     extractor: createPageExtractor({ threads: opts.config.SIGHTLINE_EXTRACT_THREADS }),
@@ -77,8 +94,22 @@ export function createCore(opts: CoreOptions): Core {
     ...opts.pages,
     allow: opts.pages?.allow ?? fetchAllowlist(opts.config.SIGHTLINE_FETCH_ALLOW),
   });
-  const content = createContentService({ store: opts.store, pages, onQueued: () => worker?.workQueued() });
+  const analysis = createAnalysisPool({ threads: opts.config.SIGHTLINE_ANALYSIS_THREADS });
+  const content = createContentService({
+    store: opts.store,
+    pages,
+    analysis,
+    onQueued: () => worker?.workQueued(),
+    contentModel: contentModelFrom(opts.config.SIGHTLINE_CONTENT_MODEL, engine, catalog, opts.drivers, opts.ask),
+  });
 
+  const visibility: VisibilityDeps = { store: opts.store, catalog, engine, isAvailable, onQueued: () => worker?.workQueued() };
+  const tracking: TrackingDeps = {
+    store: opts.store,
+    visibility,
+    createCiRun: (ctx, body, o) => content.createRun(ctx, body as never, o),
+    activity,
+  };
   const core: Core = {
     store: opts.store,
     config: opts.config,
@@ -87,13 +118,15 @@ export function createCore(opts: CoreOptions): Core {
     drivers: opts.drivers,
     pages,
     content,
-    visibility: { store: opts.store, catalog, engine, isAvailable, onQueued: () => worker?.workQueued() },
+    visibility,
+    tracking,
+    scheduler: () => scheduler,
     modelListing: () => catalogListing(catalog, (p) => ({ engine: opts.drivers[p]?.engine ?? engine, available: isAvailable(p) })),
     startWorker() {
       if (worker) return worker;
       // Each handler gets its claim's lease: an outcome is recorded only while it holds.
       const handlers: Record<string, JobHandler> = {
-        [PROBE_JOB_KIND]: (job, signal) => executeProbe({ store: opts.store, catalog, ask: opts.ask }, job.ref_id, signal, leaseOf(job)),
+        [PROBE_JOB_KIND]: (job, signal) => executeProbe({ store: opts.store, catalog, ask: opts.ask, judge }, job.ref_id, signal, leaseOf(job)),
         [CI_JOB_KIND]: (job, signal) => executeCiRun(opts.store, content.analyze, job.ref_id, signal, leaseOf(job)),
       };
       for (const [kind, h] of Object.entries(opts.extraJobs?.handlers ?? {})) handlers[kind] = (job, signal) => h(job.ref_id, signal);
@@ -115,6 +148,12 @@ export function createCore(opts: CoreOptions): Core {
         onOutcome: opts.onJobOutcome,
       });
       worker.start();
+      // Every process that works the queue also takes due slots of tracked tests: the database
+      // makes each slot one run however many processes do (tracking/scheduler.ts).
+      if (opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS > 0) {
+        scheduler = new Scheduler(tracking, { intervalMs: opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS, onError: opts.onWorkerError, log: opts.jobLog });
+        scheduler.start();
+      }
       return worker;
     },
     notifyWork: () => worker?.workQueued(),
@@ -122,12 +161,35 @@ export function createCore(opts: CoreOptions): Core {
       return worker;
     },
     async close(closeOpts = {}) {
+      if (scheduler) await scheduler.stop();
       if (worker) await worker.stop(closeOpts.graceMs);
       await activity.flush();
       await pages.close();
+      await analysis.close();
     },
   };
   return core;
+}
+
+/**
+ * SIGHTLINE_CONTENT_MODEL (`platform:model`, model a catalog id or default/latest/prior) in live
+ * mode: the model that writes trends and prompt ideas. A name that does not resolve stops the
+ * start (a typo must not silently fall back); in sandbox mode it is ignored (sandbox answers are
+ * never presented as a model's ideas).
+ */
+function contentModelFrom(spec: string | undefined, engine: string, catalog: Catalog, drivers: Record<PlatformName, PlatformDriver>, ask: AskPlatform): ContentModel | null {
+  if (!spec?.trim() || engine !== 'live') return null;
+  const [platformName, ...rest] = spec.trim().split(':');
+  const platform = resolvePlatformName(platformName ?? '');
+  if (!platform) throw new Error(`Invalid configuration:\n  SIGHTLINE_CONTENT_MODEL: unknown platform ${JSON.stringify(platformName)} (use platform:model, e.g. openai:gpt-5-mini)`);
+  let model;
+  try {
+    model = resolveModel(catalog, platform, rest.join(':') || undefined);
+  } catch (err) {
+    throw new Error(`Invalid configuration:\n  SIGHTLINE_CONTENT_MODEL: ${(err as Error).message}`);
+  }
+  if (!drivers[platform]?.available()) throw new Error(`Invalid configuration:\n  SIGHTLINE_CONTENT_MODEL: platform ${platform} has no API key configured`);
+  return { platform, modelId: model.id, providerModel: model.providerModel, ask };
 }
 
 /** Parses SIGHTLINE_FETCH_ALLOW, so that a typo stops the start instead of silently allowing nothing. */

@@ -250,6 +250,55 @@ const migrations: Record<string, Migration> = {
       });
     },
   },
+  '0005_tracking': {
+    // Tracking over time (API-NOTES "Tracking"): probes carry their repeat index; a saved test can
+    // hold a run definition, a cron schedule, a pause flag, a monthly budget and the key whose
+    // scopes its scheduled runs act with; test_slots records each due slot once (its primary key
+    // is the (test, slot) key that makes a slot produce exactly one run across processes) and
+    // what became of it (a run, or a skip and why). A deleted test keeps its row (its runs point
+    // at it) with deleted_at set and its identity freed.
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('visibility_probes').addColumn('repeat', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+      for (const [column, type] of [
+        ['definition', 'text'],
+        ['schedule_cron', 'text'],
+        ['schedule_timezone', 'text'],
+        ['next_run_at', 'text'],
+        ['monthly_credit_budget', 'bigint'],
+        ['key_id', 'text'],
+        ['last_skip', 'text'],
+        ['deleted_at', 'text'],
+      ] as const) {
+        await db.schema.alterTable('tests').addColumn(column, type).execute();
+      }
+      await db.schema.alterTable('tests').addColumn('paused', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      // The scheduler's one query: tests whose next slot is due.
+      await db.schema.createIndex('tests_due').on('tests').columns(['next_run_at']).execute();
+      await db.schema
+        .createTable('test_slots')
+        .addColumn('test_id', 'text', (c) => c.notNull().references('tests.id'))
+        .addColumn('slot', 'text', (c) => c.notNull())
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull()) // claimed | run | skipped
+        .addColumn('reason', 'text')
+        .addColumn('message', 'text')
+        .addColumn('run_id', 'text')
+        .addColumn('estimated_credits', 'bigint')
+        .addColumn('claimed_at', 'text', (c) => c.notNull())
+        .addColumn('finished_at', 'text')
+        .addPrimaryKeyConstraint('test_slots_pkey', ['test_id', 'slot'])
+        .execute();
+      await db.schema.createIndex('test_slots_open').on('test_slots').columns(['status', 'claimed_at']).execute();
+    },
+  },
+  '0006_answer_analysis': {
+    // A succeeded probe's answer analysis (issue #18): per-brand prominence, the judge's sentiment
+    // and recommendation, the judge used or its error, and the other names the answer holds, as
+    // JSON. Null for probes analysed before it and for probes without an answer.
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('visibility_probes').addColumn('analysis', 'text').execute();
+    },
+  },
   '0007_reliability': {
     // Fair, fenced job claiming and Stripe-like idempotency (issue #19). Jobs carry their
     // account, so a claim can go round-robin over the accounts waiting in a lane (the index walks
@@ -269,6 +318,57 @@ const migrations: Record<string, Migration> = {
                  where account_id is null and kind = 'content_intelligence.run' and status in ('queued', 'running')`.execute(db);
       await db.schema.createIndex('jobs_fair').ifNotExists().on('jobs').columns(['status', 'lane', 'account_id', 'run_after', 'id']).execute();
       await db.schema.createIndex('jobs_account_status').ifNotExists().on('jobs').columns(['account_id', 'status']).execute();
+    },
+  },
+  '0008_console_auth': {
+    // Console sign-in (issue 16): people with a password who act for an account, their
+    // server-side sessions, one-time link tokens (password reset, invitation) and the per-email
+    // failed-login counter behind the lockout.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('users')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('password_hash', 'text')
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('password_changed_at', 'text')
+        .execute();
+      await db.schema.createIndex('users_account').on('users').column('account_id').execute();
+      await db.schema
+        .createTable('sessions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('csrf_token', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('last_seen_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('revoked_at', 'text')
+        .addColumn('user_agent', 'text')
+        .execute();
+      await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
+      await db.schema
+        .createTable('auth_tokens')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text')
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('credits', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_by', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('used_at', 'text')
+        .execute();
+      await db.schema
+        .createTable('login_throttle')
+        .addColumn('email', 'text', (c) => c.primaryKey())
+        .addColumn('failures', 'integer', (c) => c.notNull())
+        .addColumn('window_started_at', 'text', (c) => c.notNull())
+        .addColumn('locked_until', 'text')
+        .execute();
     },
   },
 };

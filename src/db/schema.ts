@@ -65,6 +65,33 @@ export interface TestsTable {
   target_key: string; // folded target entity, '' for content tests
   created_at: string;
   last_run_at: string | null;
+  /** Tracking (migration 0005): the run create body (JSON) a schedule or "run now" uses. */
+  definition: string | null;
+  schedule_cron: string | null;
+  schedule_timezone: string | null;
+  /** The next slot the scheduler will take (ISO UTC); null without a schedule. */
+  next_run_at: string | null;
+  paused: Generated<number>;
+  /** Hundredths per calendar month in the schedule's time zone; null = no budget. */
+  monthly_credit_budget: number | string | null;
+  /** The key whose scopes scheduled runs act with (created or last updated the schedule). */
+  key_id: string | null;
+  last_skip: string | null; // JSON {slot, reason, at}
+  deleted_at: string | null;
+}
+
+/** One row per due slot of a scheduled test: the exactly-once key and what became of the slot. */
+export interface TestSlotsTable {
+  test_id: string;
+  slot: string; // ISO UTC
+  account_id: string;
+  status: 'claimed' | 'run' | 'skipped';
+  reason: string | null;
+  message: string | null;
+  run_id: string | null;
+  estimated_credits: number | string | null;
+  claimed_at: string;
+  finished_at: string | null;
 }
 
 export interface VisibilityRunsTable {
@@ -115,11 +142,14 @@ export interface VisibilityProbesTable {
   citations: string | null; // JSON array
   answer: string | null;
   raw: string | null; // capped JSON
+  analysis: string | null; // JSON ProbeAnalysis (core/visibility/analysis/brands.ts), 0006
   error_code: string | null;
   error_message: string | null;
   attempts: number;
   started_at: string | null;
   completed_at: string | null;
+  /** 1..N: which ask of the same (prompt, platform) this probe is (migration 0005). */
+  repeat: Generated<number>;
 }
 
 export interface JobsTable {
@@ -187,11 +217,65 @@ export interface Database {
   api_keys: ApiKeysTable;
   ledger_entries: LedgerEntriesTable;
   tests: TestsTable;
+  test_slots: TestSlotsTable;
   visibility_runs: VisibilityRunsTable;
   visibility_probes: VisibilityProbesTable;
   jobs: JobsTable;
   ci_runs: CiRunsTable;
   activity: ActivityTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  auth_tokens: AuthTokensTable;
+  login_throttle: LoginThrottleTable;
+}
+
+/** A person who signs in to the console: one email and password, acting for one account. */
+export interface UsersTable {
+  id: string;
+  account_id: string;
+  email: string; // normalized (trimmed, lowercased); unique
+  /** scrypt$N$r$p$salt$hash, or null until the first password is set through a reset link. */
+  password_hash: string | null;
+  /** 'operator' (the instance owner: sees every account) or 'member'. */
+  role: 'operator' | 'member';
+  created_at: string;
+  password_changed_at: string | null;
+}
+
+/** A console session: the cookie carries a random token, the row its sha256 (revocable). */
+export interface SessionsTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  user_agent: string | null;
+}
+
+/** One-time tokens sent by link: password resets and invitations. Only the sha256 is stored. */
+export interface AuthTokensTable {
+  id: string;
+  kind: 'reset' | 'invite';
+  email: string;
+  user_id: string | null;
+  token_hash: string;
+  /** Credits (hundredths) an invitation grants to the account it opens. */
+  credits: number;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** Failed sign-ins per normalized email, whether or not an account has it (no existence leak). */
+export interface LoginThrottleTable {
+  email: string;
+  failures: number;
+  window_started_at: string;
+  locked_until: string | null;
 }
 
 export type { Generated };

@@ -70,7 +70,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await registerRoutes(app, opts.core);
   registerMcpEndpoint(app, opts.core, opts.rateLimiter);
-  registerConsole(app);
+  registerConsole(app, opts.core);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Scope } from '../core/accounts/scopes.ts';
 import type { Core } from '../core/index.ts';
-import { AppError } from '../core/errors.ts';
+import { AppError, ValidationFailed } from '../core/errors.ts';
 import { INPUT_LIMITS } from '../core/limits.ts';
 
 export const ErrorBody = z
@@ -66,13 +66,18 @@ export const queryBool = z
 type AnyZod = z.ZodType;
 
 export interface RouteSpec<Q extends AnyZod, B extends AnyZod, P extends AnyZod> {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: string;
   summary: string;
   tags: string[];
   /** Activity-log action name; also marks the route as authenticated. */
   action: string;
   scope: Scope | null;
+  /**
+   * For routes whose scope depends on the request (scope null; the core checks it, e.g. a tracked
+   * test needs the create scope of its run kind): a key needs one of these to use the route at all.
+   */
+  listedFor?: Scope[];
   querystring?: Q;
   body?: B;
   params?: P;
@@ -97,7 +102,7 @@ export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<Any
   // takes a body 413 (over 1 MiB), 415 (not JSON) and 422 (malformed JSON).
   const statuses = new Set([...spec.errors, 401, 403, 429, 500]);
   if (spec.querystring) statuses.add(422);
-  if (spec.body || spec.method === 'POST') for (const s of [413, 415, 422]) statuses.add(s);
+  if (spec.body || spec.method === 'POST' || spec.method === 'PATCH') for (const s of [413, 415, 422]) statuses.add(s);
   const response: Record<number, AnyZod> = { 200: spec.response };
   for (const s of [...statuses].sort()) {
     response[s] = (s === 422 ? ValidationErrorBody : ErrorBody).describe(ERROR_DESCRIPTIONS[s] ?? 'Error');
@@ -121,4 +126,23 @@ export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<Any
         core,
       ),
   });
+}
+
+/**
+ * Parses a nested part of a body with its own schema (a tracked test's run definition), reporting
+ * failures as 422 details under `loc` (e.g. ["body", "definition", "prompts", 0]). Unknown keys
+ * are `extra_forbidden` (API-NOTES Conventions).
+ */
+export function parseNested<T extends z.ZodType>(schema: T, value: unknown, loc: (string | number)[]): z.output<T> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new ValidationFailed(
+    parsed.error.issues.flatMap((issue) => {
+      const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+      if (issue.code === 'unrecognized_keys') {
+        return issue.keys.map((k) => ({ loc: [...loc, ...path, k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }));
+      }
+      return [{ loc: [...loc, ...path], msg: issue.message, type: issue.code }];
+    }),
+  );
 }

@@ -7,7 +7,7 @@
 // detail list with "arguments" in place of "body"/"query"/"path" (a tool has one argument object).
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import { AppError, ERROR_CODES, FieldError } from '../core/errors.ts';
+import { AppError, ERROR_CODES, FieldError, ValidationFailed } from '../core/errors.ts';
 import { isDatabaseUnavailable } from '../db/resilience.ts';
 import { NUL_BYTE_MESSAGE } from '../text/nul-bytes.ts';
 
@@ -41,6 +41,12 @@ export function argumentsHoldNul(loc: (string | number)[]): ToolFailure {
   return validation([{ loc: ['arguments', ...loc], msg: NUL_BYTE_MESSAGE, type: 'string_nul_byte' }]);
 }
 
+/** An HTTP location (["body", "definition", …]) as a tool-argument location (["arguments", "definition", …]). */
+function argumentsLoc(loc: (string | number)[]): (string | number)[] {
+  const [part, ...rest] = loc;
+  return typeof part === 'string' && PARTS.has(part) ? ['arguments', ...rest] : ['arguments', ...loc];
+}
+
 /** The failure for an error thrown by a tool; unexpected errors are logged under the request's id. */
 export function toolFailure(err: unknown, requestId: string, log: FastifyBaseLogger, tool: string): ToolFailure {
   if (err instanceof AppError) {
@@ -48,11 +54,8 @@ export function toolFailure(err: unknown, requestId: string, log: FastifyBaseLog
     if (err.status >= 500) body.request_id = requestId;
     return { status: err.status, body };
   }
-  if (err instanceof FieldError) {
-    const [part, ...rest] = err.loc;
-    const loc = typeof part === 'string' && PARTS.has(part) ? ['arguments', ...rest] : ['arguments', ...err.loc];
-    return validation([{ loc, msg: err.message, type: err.type }]);
-  }
+  if (err instanceof FieldError) return validation([{ loc: argumentsLoc(err.loc), msg: err.message, type: err.type }]);
+  if (err instanceof ValidationFailed) return validation(err.detail.map((d) => ({ ...d, loc: argumentsLoc(d.loc) })));
   if (isDatabaseUnavailable(err)) {
     log.warn({ err, tool }, 'database unavailable');
     return { status: 503, body: { error: 'database_unavailable', message: ERROR_CODES.database_unavailable.message, request_id: requestId } };

@@ -32,7 +32,7 @@ const text = (value: unknown): CallToolResult['content'] => [{ type: 'text', tex
 function buildServer(core: Core, principal: Principal, request: FastifyRequest, activity: McpActivity): Server {
   const server = new Server({ name: 'sightline', version: '1.0.0' }, { capabilities: { tools: {} } });
   // A token only sees the tools it may call.
-  const visible = MCP_TOOLS.filter((t) => !t.scope || principal.scopes.has(t.scope));
+  const visible = MCP_TOOLS.filter((t) => (t.scope ? principal.scopes.has(t.scope) : !t.listedFor || t.listedFor.some((s) => principal.scopes.has(s))));
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: visible.map((t) => ({ name: t.name, description: t.description, inputSchema: inputJsonSchema(t) as { type: 'object' } })),
   }));
@@ -52,7 +52,7 @@ function buildServer(core: Core, principal: Principal, request: FastifyRequest, 
       } else if (!parsed!.success) {
         failure = argumentsInvalid(parsed!.error);
       } else {
-        const result = await tool.run(parsed!.data, ctx, core);
+        const result = await tool.run(parsed!.data, ctx, core, principal);
         activity.record(tool.action, 200, ctx.credits);
         return { content: text(result) };
       }

@@ -1,7 +1,8 @@
 // The sandbox driver: simulated AI answers, generated locally, for development, tests, demos
 // and benchmarks. It speaks the same PlatformDriver interface as the live drivers.
 // The one thing to know: answers are deterministic. A sha256 of the request (platform, model,
-// prompt without directives, language, country, target, competitors) seeds a small PRNG, so
+// prompt without directives, language, country, target, competitors, and the repeat index past
+// the first ask) seeds a small PRNG, so
 // the same request always yields the same answer, and every answer starts with a label line
 // saying it is simulated, so nobody mistakes it for a real AI answer.
 //
@@ -496,6 +497,8 @@ export function sandboxSeed(req: ProbeRequest, prompt: string): Buffer {
     req.targetEntity,
     req.targetUrl,
     req.competitors,
+    // Repeats vary the answer as a real assistant's do; the first ask keeps the seed it always had.
+    ...(req.repeat && req.repeat > 1 ? [req.repeat] : []),
   ]);
   return createHash('sha256').update(material).digest();
 }

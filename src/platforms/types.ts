@@ -23,6 +23,11 @@ export interface ProbeRequest {
   /** The URL being evaluated (the sandbox sometimes cites its domain). */
   targetUrl: string;
   competitors: string[];
+  /**
+   * Which ask of the same probe this is (1..N when a run repeats its probes). Live drivers ignore
+   * it (a real assistant varies by itself); the sandbox seeds its answer with it.
+   */
+  repeat?: number;
   signal?: AbortSignal;
 }
 

@@ -1,141 +1,194 @@
-// The web console page is served, and requests it makes are recorded as the console surface.
+// The console surface over HTTP (the browser tests drive the pages): the page and its files
+// (strict CSP, gzip, ETag), the session cookie acting on /v1 as the console source, the console
+// API refusing requests without a session, password-reset mail through a real SMTP exchange,
+// and the CLI printing reset and invitation links.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/harness.ts';
+import { execFile } from 'node:child_process';
+import net from 'node:net';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { freshDatabaseUrl, startTestServer, type TestServer } from '../helpers/harness.ts';
+import { createOwner, createResetToken, resetPassword } from '../../src/core/accounts/users.ts';
+import { setAccountStatus } from '../../src/core/accounts/accounts.ts';
+import { grantCredits } from '../../src/core/billing/ledger.ts';
 
-describe('web console', () => {
+/** Signs in through the console API (CSRF double submit) and returns the cookie header and token. */
+async function signedIn(s: TestServer, email: string, password: string) {
+  const first = await s.request('GET', '/console/api/session');
+  const pre = String(first.headers['set-cookie']).split(';')[0]!;
+  const signIn = await s.request('POST', '/console/api/sign-in', { body: { email, password }, headers: { cookie: pre, 'x-csrf-token': first.json().csrf_token } });
+  assert.equal(signIn.statusCode, 200, signIn.body);
+  const cookie = String(signIn.headers['set-cookie']).split(';')[0]!;
+  const csrf = (await s.request('GET', '/console/api/session', { headers: { cookie } })).json().csrf_token;
+  return { cookie, csrf };
+}
+
+describe('web console over HTTP', () => {
   let s: TestServer;
   before(async () => {
     s = await startTestServer();
   });
   after(async () => s.close());
 
-  test('serves the console page with a strict content security policy', async () => {
-    const res = await s.request('GET', '/console');
-    assert.equal(res.statusCode, 200);
-    assert.match(String(res.headers['content-type']), /text\/html/);
-    assert.match(res.body, /sightline console/);
-    assert.match(String(res.headers['content-security-policy']), /default-src 'self'/);
+  test('the page: strict CSP with no inline allowance but the import map hash; deep links get the page', async () => {
+    for (const path of ['/console', '/console/runs/vis_x', '/console/keys']) {
+      const res = await s.request('GET', path);
+      assert.equal(res.statusCode, 200);
+      assert.match(res.body, /<title>sightline console<\/title>/);
+      const csp = String(res.headers['content-security-policy']);
+      assert.match(csp, /default-src 'none'/);
+      assert.match(csp, /script-src 'self' 'sha256-[A-Za-z0-9+/=]+'/);
+      assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|https?:/);
+      assert.match(csp, /frame-ancestors 'none'/);
+    }
     assert.equal((await s.request('GET', '/')).statusCode, 302);
+    const unknownApi = await s.request('GET', '/console/api/nothing-here');
+    assert.equal(unknownApi.statusCode, 404);
+    assert.equal(unknownApi.json().detail.error, 'not_found');
   });
 
-  test('console requests are recorded with access source console and scope idempotency apart from the API', async () => {
+  test('files: gzipped on request, revalidated by ETag, nothing outside the asset list', async () => {
+    const plain = await s.request('GET', '/console/assets/vendor/preact.mjs');
+    assert.equal(plain.statusCode, 200);
+    assert.match(String(plain.headers['content-type']), /text\/javascript/);
+    const gz = await s.app.inject({ method: 'GET', url: '/console/assets/vendor/preact.mjs', headers: { 'accept-encoding': 'gzip, br' } });
+    assert.equal(gz.headers['content-encoding'], 'gzip');
+    assert.equal(gunzipSync(gz.rawPayload).toString('utf8'), plain.body);
+    assert.ok(gz.rawPayload.length < plain.rawPayload.length / 2);
+    const again = await s.request('GET', '/console/assets/vendor/preact.mjs', { headers: { 'if-none-match': String(plain.headers.etag) } });
+    assert.equal(again.statusCode, 304);
+    assert.equal((await s.request('GET', '/console/assets/../../config.ts')).statusCode, 404);
+    assert.equal((await s.request('GET', '/console/assets/nothing.js')).statusCode, 404);
+  });
+
+  test('a session cookie acts on /v1 for the user\'s account as the console source; CSRF is needed to change anything', async () => {
+    const owner = await createOwner(s.runtime.core.store, 'owner@example.com', 'owner passphrase ok');
+    const { cookie, csrf } = await signedIn(s, 'owner@example.com', 'owner passphrase ok');
+    const usage = await s.request('GET', '/v1/usage', { headers: { cookie } });
+    assert.equal(usage.statusCode, 200);
+    const body = { url: 'https://acme.example', target_entity: 'Acme', prompts: ['best anvils'], platforms: ['deepseek'] };
+    await grantCredits(s.runtime.core.store, owner.account_id, 1000);
+    const refused = await s.request('POST', '/v1/visibility/runs', { body, headers: { cookie } });
+    assert.equal(refused.statusCode, 403);
+    assert.equal(refused.json().detail.error, 'csrf_failed');
+    const created = await s.request('POST', '/v1/visibility/runs', { body, headers: { cookie, 'x-csrf-token': csrf } });
+    assert.equal(created.statusCode, 200, created.body);
+    const run = (await s.request('GET', `/v1/visibility/runs/${created.json().run_id}`, { headers: { cookie } })).json();
+    assert.equal(run.source, 'console');
+    const items = (await s.request('GET', '/v1/activity?kind=visibility', { headers: { cookie } })).json().items;
+    assert.equal(items[0].source, 'console');
+    assert.equal(items[0].key_prefix, null, 'a session, not a key');
+    // A bearer key wins over a cookie: API clients never depend on cookies.
+    const { key } = await s.account({ credits: 1 });
+    const withKey = await s.request('GET', '/v1/usage', { key, headers: { cookie } });
+    assert.equal(withKey.json().credits.available_credit_units, '1.00');
+    // A suspended account's session is refused on /v1 like its keys.
+    await setAccountStatus(s.runtime.core.store.db, owner.account_id, 'suspended');
+    assert.equal((await s.request('GET', '/v1/usage', { headers: { cookie } })).json().detail.error, 'account_suspended');
+    await setAccountStatus(s.runtime.core.store.db, owner.account_id, 'active');
+  });
+
+  test('the x-sightline-surface header still records a key\'s request as the console and scopes idempotency apart', async () => {
     const { key } = await s.account({ credits: 10 });
     const body = { url: 'https://acme.example', target_entity: 'Acme', prompts: ['best anvils'], platforms: ['deepseek'], idempotency_key: 'same' };
     const fromConsole = await s.request('POST', '/v1/visibility/runs', { key, body, headers: { 'x-sightline-surface': 'console' } });
     const fromApi = await s.request('POST', '/v1/visibility/runs', { key, body });
     assert.notEqual(fromConsole.json().run_id, fromApi.json().run_id);
-    const run = (await s.request('GET', `/v1/visibility/runs/${fromConsole.json().run_id}`, { key })).json();
-    assert.equal(run.source, 'console');
-    const items = (await s.request('GET', '/v1/activity?kind=visibility', { key })).json().items;
-    assert.deepEqual(items.slice(0, 3).map((i: any) => i.source), ['api', 'api', 'console']);
+  });
+
+  test('console endpoints need a session, and operator endpoints the operator', async () => {
+    assert.equal((await s.request('GET', '/console/api/keys')).statusCode, 401);
+    assert.equal((await s.request('GET', '/console/api/operator/accounts')).statusCode, 401);
+    await s.account({ email: 'member@example.com' });
+    const issued = await createResetToken(s.runtime.core.store, 'member@example.com');
+    await resetPassword(s.runtime.core.store, issued!.token, 'member password ok');
+    const { cookie } = await signedIn(s, 'member@example.com', 'member password ok');
+    assert.equal((await s.request('GET', '/console/api/keys', { headers: { cookie } })).statusCode, 200);
+    const op = await s.request('GET', '/console/api/operator/accounts', { headers: { cookie } });
+    assert.equal(op.statusCode, 403);
+    assert.equal(op.json().detail.error, 'forbidden');
   });
 });
 
-// The console page itself, run in jsdom against the real server (fetch goes through app.inject):
-// what a user clicking in a browser would send and see.
-describe('web console page in a browser', () => {
-  let s: TestServer;
-  before(async () => {
-    s = await startTestServer();
-  });
-  after(async () => s.close());
-
-  async function openConsole(key: string, opts: { failNextPost?: boolean } = {}) {
-    const { JSDOM } = await import('jsdom');
-    const page = (await s.request('GET', '/console')).body;
-    const sent: { method: string; url: string; body?: any }[] = [];
-    let failNextPost = opts.failNextPost ?? false;
-    // Once the test closes the window, answers never arrive: the page's pending work (a refresh
-    // in flight) waits forever instead of touching a closed document.
-    let closed = false;
-    const never = () => new Promise<never>(() => {});
-    const dom = new JSDOM(page, {
-      url: 'http://127.0.0.1/console',
-      runScripts: 'dangerously',
-      beforeParse(window) {
-        window.localStorage.setItem('sightline_key', key);
-        (window as any).fetch = async (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => {
-          if (closed) return never();
-          sent.push({ method: init.method, url, body: init.body ? JSON.parse(init.body) : undefined });
-          const res = await s.app.inject({ method: init.method as 'GET', url, headers: init.headers, ...(init.body ? { payload: init.body } : {}) });
-          if (closed) return never();
-          // A response lost on the way back: the server did the work, the browser saw an error.
-          if (init.method === 'POST' && failNextPost) {
-            failNextPost = false;
-            throw new TypeError('Failed to fetch');
-          }
-          return { ok: res.statusCode < 400, status: res.statusCode, statusText: res.statusMessage, json: async () => (closed ? never() : res.json()) };
-        };
-      },
+/** Just enough SMTP to receive one mail from nodemailer on loopback. */
+async function startSmtpSink() {
+  const mails: { from: string; to: string[]; data: string }[] = [];
+  const server = net.createServer((socket) => {
+    let buffer = '';
+    let inData = false;
+    let mail = { from: '', to: [] as string[], data: '' };
+    socket.write('220 sink ESMTP\r\n');
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      let i;
+      while ((i = buffer.indexOf('\r\n')) >= 0) {
+        const line = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        if (inData) {
+          if (line === '.') {
+            inData = false;
+            mails.push(mail);
+            mail = { from: '', to: [], data: '' };
+            socket.write('250 queued\r\n');
+          } else mail.data += line.replace(/^\.\./, '.') + '\n';
+          continue;
+        }
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === 'EHLO' || verb === 'HELO') socket.write('250 sink\r\n');
+        else if (verb === 'MAIL') (mail.from = line), socket.write('250 ok\r\n');
+        else if (verb === 'RCPT') (mail.to.push(line), socket.write('250 ok\r\n'));
+        else if (verb === 'DATA') (inData = true), socket.write('354 go on\r\n');
+        else if (verb === 'QUIT') socket.end('221 bye\r\n');
+        else socket.write('250 ok\r\n');
+      }
     });
-    const doc = dom.window.document;
-    const until = async (what: string, check: () => boolean) => {
-      for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-      assert.ok(check(), `console never showed: ${what}`);
-    };
-    return {
-      dom,
-      doc,
-      sent,
-      until,
-      close: () => {
-        closed = true;
-        dom.window.close();
-      },
-    };
-  }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { port: (server.address() as net.AddressInfo).port, mails, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
 
-  test('a double click on Queue run creates one run, and a retry after a lost response returns it', async () => {
-    const { key } = await s.account({ credits: 50 });
-    const c = await openConsole(key, { failNextPost: true });
+describe('password reset by mail and the operator CLI', () => {
+  test('with SIGHTLINE_SMTP_URL the reset link is mailed; the answer is the same for an unknown email', async () => {
+    const sink = await startSmtpSink();
+    const s = await startTestServer({ SIGHTLINE_SMTP_URL: `smtp://127.0.0.1:${sink.port}?ignoreTLS=true`, SIGHTLINE_PUBLIC_URL: 'https://sightline.agency.example' });
     try {
-      await c.until('the platform list', () => !!c.doc.querySelector('#platforms input[value="openai"]'));
-      (c.doc.getElementById('url') as any).value = 'https://acme.example';
-      (c.doc.getElementById('target') as any).value = 'Acme';
-      (c.doc.getElementById('prompts') as any).value = 'best anvils\nbest hammers';
-      const button = c.doc.getElementById('create') as any;
-      button.click();
-      button.click();
-      await c.until('the lost response', () => c.doc.getElementById('create-error')!.textContent !== '');
-      button.click();
-      await c.until('the run detail', () => !c.doc.getElementById('detail')!.hidden);
-      const posts = c.sent.filter((r) => r.method === 'POST');
-      assert.equal(posts.length, 2, 'the double click sent one request, the retry one more');
-      assert.equal(posts[0]!.body.idempotency_key, posts[1]!.body.idempotency_key);
-      const runs = (await s.request('GET', '/v1/visibility/runs', { key })).json().runs;
-      assert.equal(runs.length, 1);
-      assert.equal(runs[0].source, 'console');
-      // The next submission is a new draft: a second run.
-      await c.until('the button enabled again', () => !button.disabled);
-      button.click();
-      await c.until('a second POST', () => c.sent.filter((r) => r.method === 'POST').length === 3);
-      await c.until('the second run', () => c.doc.querySelectorAll('#runs tr[data-id]').length === 2);
-      const third = c.sent.filter((r) => r.method === 'POST')[2]!;
-      assert.notEqual(third.body.idempotency_key, posts[0]!.body.idempotency_key);
+      await createOwner(s.runtime.core.store, 'owner@example.com', 'owner passphrase ok');
+      const first = await s.request('GET', '/console/api/session');
+      const headers = { cookie: String(first.headers['set-cookie']).split(';')[0]!, 'x-csrf-token': first.json().csrf_token };
+      const known = await s.request('POST', '/console/api/password/forgot', { body: { email: 'Owner@Example.com' }, headers });
+      const unknown = await s.request('POST', '/console/api/password/forgot', { body: { email: 'nobody@example.com' }, headers });
+      assert.deepEqual(known.json(), { mailed: true });
+      assert.deepEqual(unknown.json(), known.json());
+      assert.equal(sink.mails.length, 1);
+      assert.match(sink.mails[0]!.to.join(), /owner@example\.com/);
+      const link = /https:\/\/sightline\.agency\.example\/console\/reset#token=([\w-]+)/.exec(sink.mails[0]!.data.replace(/=\r?\n/g, '').replace(/=3D/g, '='));
+      assert.ok(link, sink.mails[0]!.data);
+      const reset = await s.request('POST', '/console/api/password/reset', { body: { token: link[1], password: 'brand new passphrase' }, headers });
+      assert.equal(reset.statusCode, 200, reset.body);
     } finally {
-      c.close();
+      await s.close();
+      await sink.close();
     }
   });
 
-  test('Content Intelligence runs are queued and listed in the console', async () => {
-    const { key } = await s.account({ credits: 50 });
-    const c = await openConsole(key);
+  test('sightline users reset-link and users invite print one-time links', async () => {
+    const db = await freshDatabaseUrl();
+    const BIN = fileURLToPath(new URL('../../bin/sightline.js', import.meta.url));
+    const cli = async (...args: string[]) =>
+      JSON.parse((await promisify(execFile)(process.execPath, [BIN, ...args, '--json'], { env: { ...process.env, DATABASE_URL: db.url, SIGHTLINE_PUBLIC_URL: 'https://console.example' } })).stdout);
     try {
-      await c.until('the empty list', () => /No Content Intelligence runs yet/.test(c.doc.getElementById('ci-runs')!.textContent ?? ''));
-      (c.doc.getElementById('ci-url') as any).value = 'https://acme.example/guide';
-      (c.doc.getElementById('ci-create') as any).click();
-      await c.until('the listed run', () => c.doc.querySelectorAll('#ci-runs tr[data-id]').length === 1);
-      const post = c.sent.find((r) => r.method === 'POST')!;
-      assert.equal(post.url, '/v1/content-intelligence/runs');
-      assert.equal(post.body.analysis_depth, 'score');
-      assert.match(post.body.idempotency_key, /^console_[0-9a-f]{32}$/);
-      const list = (await s.request('GET', '/v1/content-intelligence/runs', { key })).json().runs;
-      assert.equal(list.length, 1);
-      assert.equal(list[0].source, 'console');
-      assert.equal(c.doc.querySelector('#ci-runs tr[data-id]')!.getAttribute('data-id'), list[0].run_id);
+      await cli('migrate');
+      await cli('accounts', 'create', '--email', 'ops@example.com');
+      const reset = await cli('users', 'reset-link', '--email', 'ops@example.com');
+      assert.match(reset.link, /^https:\/\/console\.example\/console\/reset#token=[\w-]{40,}$/);
+      const invite = await cli('users', 'invite', '--email', 'new@example.com', '--credits', '5');
+      assert.match(invite.link, /^https:\/\/console\.example\/console\/invite#token=/);
+      assert.equal(invite.credits, '5.00');
+      await assert.rejects(cli('users', 'reset-link', '--email', 'nobody@example.com'), /no account or user has the email/);
     } finally {
-      c.close();
+      await db.drop();
     }
   });
 });

@@ -133,7 +133,7 @@ describe('Content Intelligence single actions (happy paths)', () => {
     // The tips page has the defects the fixture manifest lists for it.
     const r = await post(key, '/v1/content-intelligence/content/score', { url: TIPS });
     const signals = r.recommendations.map((x: { signal: string }) => x.signal);
-    for (const sig of ['missing_meta_description', 'missing_h1', 'no_json_ld']) assert.ok(signals.includes(sig), `${sig} in ${signals}`);
+    for (const sig of ['meta_description', 'h1', 'schema']) assert.ok(signals.includes(sig), `${sig} in ${signals}`);
     assert.ok(r.overall_score < 60, `tips page scores ${r.overall_score}`);
   });
 
@@ -145,7 +145,7 @@ describe('Content Intelligence single actions (happy paths)', () => {
     assert.ok(r.industry.length > 0);
     assert.ok(r.trends.length >= 1 && r.trends.length <= 3, String(r.trends.length));
     for (const t of r.trends) {
-      assert.deepEqual(Object.keys(t).sort(), ['action', 'gap', 'name', 'questions', 'relevance']);
+      assert.deepEqual(Object.keys(t).sort(), ['action', 'gap', 'intent', 'name', 'question_intents', 'questions', 'relevance']);
       assert.ok(isScore(t.relevance));
       assert.ok(Array.isArray(t.questions) && t.questions.length > 0);
     }

@@ -98,7 +98,7 @@ describe('Content Intelligence runs', () => {
     assert.equal(result.page_type, 'product');
     assert.equal(result.industry, 'Running gear');
     assert.ok(result.trends.length > 0);
-    for (const t of result.trends) assert.deepEqual(Object.keys(t).sort(), ['action', 'gap', 'name', 'questions', 'relevance']);
+    for (const t of result.trends) assert.deepEqual(Object.keys(t).sort(), ['action', 'gap', 'intent', 'name', 'question_intents', 'questions', 'relevance']);
     assert.ok(result.prompts.length > 0);
     assert.equal(result.prompt_suggestions.length, result.prompts.length);
     for (const p of result.prompt_suggestions) assert.ok(p.prompt && p.intent && p.why && p.funnel_stage);

@@ -54,7 +54,7 @@ describe('POST /v1/visibility/prompts/suggest', () => {
     assert.equal(new Set(r.prompts).size, 10, 'no duplicates');
     assert.deepEqual(r.prompts, r.suggestions.map((x: { prompt: string }) => x.prompt));
     for (const sug of r.suggestions) {
-      assert.deepEqual(Object.keys(sug).sort(), ['funnel_stage', 'intent', 'prompt', 'why']);
+      assert.deepEqual(Object.keys(sug).sort(), ['funnel_stage', 'intent', 'intent_class', 'prompt', 'why']);
       assert.ok(INTENTS.includes(sug.intent), sug.intent);
       assert.ok(['awareness', 'consideration', 'decision'].includes(sug.funnel_stage));
       assert.ok(sug.why.length > 10);

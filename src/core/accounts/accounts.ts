@@ -19,10 +19,14 @@ export type AccessSource = 'api' | 'mcp' | 'console' | 'cli';
 
 export interface Principal {
   accountId: string;
+  /** The key's id; for a console session, the signed-in user's id (rate limits and the activity log). */
   keyId: string;
-  keyPrefix: string;
+  /** The key's display prefix; null for a console session. */
+  keyPrefix: string | null;
   kind: KeyKind;
   scopes: Set<Scope>;
+  /** Set when a signed-in console user acts, instead of a key (src/http/plugins/session.ts). */
+  session?: { sessionId: string; userId: string; email: string };
 }
 
 function randomBase62(length: number): string {

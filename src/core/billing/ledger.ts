@@ -257,7 +257,7 @@ export function chargeState(row: { kind: string; amount: number; settled_amount:
 }
 
 /** A ledger row as GET /v1/usage shows it. */
-function renderLedgerRow(r: LedgerEntriesTable) {
+export function renderLedgerRow(r: LedgerEntriesTable) {
   const entry: Record<string, unknown> = {
     id: r.id,
     time: toApiTime(r.created_at),

@@ -4,36 +4,17 @@
 // {id, status, detail}; failures and warnings also become ranked recommendations keyed by a
 // stable `signal`. The one thing to know: robots.txt that answers 5xx means "disallow all"
 // (RFC 9309 §2.3.1.4), a 4xx means "allow all".
-import robotsParserModule from 'robots-parser';
+import { crawlFactsFor, refetchAsCrawlers, robotsFor } from './access.ts';
+import { SEARCH_ROLES, type CrawlerAccess } from './crawlers.ts';
 import { jsonLdTypes } from './keyphrases.ts';
 import { hostOf, sameUrl } from './signals.ts';
 import { loadPrimary } from './site.ts';
 import { cmp } from './text.ts';
-import { bandOf, clampScore, type AuditCheck, type AuditResult, type CrawlerRule, type Priority, type Recommendation, type SiteLoader } from './types.ts';
-
-// robots-parser is CommonJS (module.exports = fn) and its typings declare an ES default export,
-// which NodeNext resolution does not see as callable; describe what we use.
-interface RobotsTxt {
-  isAllowed(url: string, ua?: string): boolean | undefined;
-  getMatchingLineNumber(url: string, ua?: string): number;
-  getSitemaps(): string[];
-}
-const robotsParser = robotsParserModule as unknown as (url: string, body: string) => RobotsTxt;
-
-export const AI_CRAWLERS: { agent: string; purpose: string; weight: number }[] = [
-  { agent: 'GPTBot', purpose: 'OpenAI model training', weight: 4 },
-  { agent: 'OAI-SearchBot', purpose: 'ChatGPT search results', weight: 5 },
-  { agent: 'ChatGPT-User', purpose: 'ChatGPT fetching a page for a user', weight: 5 },
-  { agent: 'PerplexityBot', purpose: 'Perplexity search index', weight: 5 },
-  { agent: 'ClaudeBot', purpose: 'Anthropic model training and Claude', weight: 4 },
-  { agent: 'Google-Extended', purpose: 'Gemini training and grounding', weight: 4 },
-  { agent: 'Applebot-Extended', purpose: 'Apple Intelligence training', weight: 1.5 },
-  { agent: 'CCBot', purpose: 'Common Crawl (used by many models)', weight: 1.5 },
-];
+import { bandOf, clampScore, type AuditCheck, type AuditResult, type Priority, type Recommendation, type SiteLoader } from './types.ts';
 
 const WEIGHTS: Record<string, number> = {
   robots_txt: 2,
-  llms_txt: 10,
+  llms_txt: 2, // an optional hint (llmstxt.org); no assistant is known to require it
   sitemap: 10,
   sitemap_lists_page: 5,
   canonical: 8,
@@ -52,8 +33,9 @@ export interface LlmsTxtReport {
   errors: string[];
 }
 
-/** Validates llms.txt against the proposal: an H1 title first, an optional blockquote summary,
- * optional free text, then H2 sections whose content is a Markdown list of links. */
+/** Validates llms.txt against the published format (llmstxt.org): an H1 title first (the only
+ * required part), then optionally a blockquote summary, free text, and H2 sections whose
+ * content is a Markdown list of links. A file with just the H1 is valid. */
 export function validateLlmsTxt(body: string): LlmsTxtReport {
   const lines = body.replace(/^\ufeff/, '').split(/\r?\n/);
   const errors: string[] = [];
@@ -95,7 +77,6 @@ export function validateLlmsTxt(body: string): LlmsTxtReport {
     }
   }
   closeSection();
-  if (sections === 0) errors.push('No H2 sections with link lists ("## Docs" followed by "- [name](url)").');
   return { present: true, valid: errors.length === 0, title, summary, sections, links, errors };
 }
 
@@ -130,58 +111,69 @@ export async function auditSite(url: string, loader: SiteLoader): Promise<AuditR
     penalty += status === 'fail' ? weight : status === 'warn' ? weight / 2 : 0;
   };
 
-  // --- robots.txt and AI crawlers
+  // --- robots.txt and AI crawlers (RFC 9309, whatever content type the file is served with)
   const robotsUrl = `${origin}/robots.txt`;
-  const robots = await loader.fetchText(robotsUrl).catch(() => null);
-  const crawlers: CrawlerRule[] = [];
-  let sitemapUrls: string[] = [];
-  if (!robots || (robots.status >= 400 && robots.status < 500) || (robots.status < 300 && looksLikeHtml(robots.body, robots.contentType))) {
-    add('robots_txt', 'warn', robots ? `No robots.txt (HTTP ${robots.status}): every crawler is allowed, but there is no place to declare the sitemap.` : 'robots.txt could not be fetched: every crawler is treated as allowed.');
+  const { report: robots, access } = await robotsFor(pageUrl, loader);
+  const crawlers: CrawlerAccess[] = access;
+  const sitemapUrls = robots.sitemaps;
+  if (robots.state === 'missing') {
+    add('robots_txt', 'warn', robots.status ? `No robots.txt (HTTP ${robots.status}): every crawler is allowed, but there is no place to declare the sitemap.` : 'robots.txt could not be fetched: every crawler is treated as allowed.');
     recs.push(rec('missing_robots_txt', 2, 'Publish a robots.txt', `Serve ${robotsUrl} with explicit "User-agent" groups for the AI crawlers you allow and a "Sitemap: ${origin}/sitemap.xml" line.`));
-    for (const c of AI_CRAWLERS) crawlers.push({ agent: c.agent, purpose: c.purpose, allowed: true, rule: null, line: null });
-  } else if (robots.status >= 500) {
-    add('robots_txt', 'fail', `robots.txt answered HTTP ${robots.status}: crawlers must treat the whole site as disallowed until it recovers.`, 30);
+  } else if (robots.state === 'error') {
+    add('robots_txt', 'fail', `robots.txt answered HTTP ${robots.status}: crawlers must treat the whole site as disallowed until it recovers (RFC 9309 §2.3.1.4).`, 30);
     recs.push(rec('robots_txt_error', 15, 'Fix robots.txt errors', `Make ${robotsUrl} answer 200 (or 404); a 5xx answer blocks every crawler, AI crawlers included.`));
-    for (const c of AI_CRAWLERS) crawlers.push({ agent: c.agent, purpose: c.purpose, allowed: false, rule: `HTTP ${robots.status}`, line: null });
+  } else if (robots.html_body) {
+    add('robots_txt', 'warn', `${robotsUrl} answers with an HTML page (${robots.content_type ?? 'no content type'}): parsed as robots.txt it holds no rules, so every crawler is allowed.`);
+    recs.push(rec('robots_txt_html', 2, 'Serve a real robots.txt', `${robotsUrl} returns an HTML page; serve a plain-text robots.txt with your User-agent groups and Sitemap line.`));
   } else {
-    add('robots_txt', 'pass', `robots.txt found (${robots.body.split(/\r?\n/).length} lines).`);
-    const parsed = robotsParser(robotsUrl, robots.body);
-    const lines = robots.body.split(/\r?\n/);
-    sitemapUrls = parsed.getSitemaps();
-    let target = pageUrl;
-    if (new URL(pageUrl).origin !== origin) target = origin + new URL(pageUrl).pathname;
-    for (const c of AI_CRAWLERS) {
-      const allowed = parsed.isAllowed(target, c.agent) !== false;
-      const lineNo = parsed.getMatchingLineNumber(target, c.agent);
-      const rule = lineNo > 0 ? (lines[lineNo - 1] ?? '').trim() : null;
-      crawlers.push({ agent: c.agent, purpose: c.purpose, allowed, rule, line: lineNo > 0 ? lineNo : null });
-    }
+    add('robots_txt', 'pass', `robots.txt found (${robots.lines} lines${robots.content_type && !/text\/plain/i.test(robots.content_type) ? `, served as ${robots.content_type}; parsed anyway` : ''}).`);
   }
   const path = new URL(pageUrl).pathname;
-  const blocked = crawlers.filter((c) => !c.allowed);
+  const crawl = await crawlFactsFor(page, loader);
   for (const c of crawlers) {
-    const weight = AI_CRAWLERS.find((x) => x.agent === c.agent)!.weight;
+    const searchRole = SEARCH_ROLES.has(c.role);
     checks.push({
       id: `ai_crawler:${c.agent}`,
-      status: c.allowed ? 'pass' : 'fail',
+      // Blocking a training crawler is the owner's choice: reported, never a failure.
+      status: c.allowed ? 'pass' : searchRole ? 'fail' : 'pass',
       detail: c.allowed
-        ? `${c.agent} (${c.purpose}) may fetch ${path}${c.rule ? ` (rule "${c.rule}", line ${c.line})` : ' (no rule matches)'}.`
-        : `${c.agent} (${c.purpose}) is blocked from ${path}${c.rule ? ` by "${c.rule}"${c.line ? ` (line ${c.line})` : ''}` : ''}.`,
+        ? `${c.agent} (${c.vendor}, ${c.role}: ${c.purpose}) may fetch ${path}${c.rule ? ` (rule "${c.rule}", line ${c.line})` : ' (no rule matches)'}.`
+        : `${c.agent} (${c.vendor}, ${c.role}: ${c.purpose}) is blocked from ${path}${c.rule ? ` by "${c.rule}"${c.line ? ` (line ${c.line})` : ''}` : ''}${searchRole ? '' : ': a training crawler, so this is your choice and does not keep the page out of AI answers'}.`,
     });
-    if (!c.allowed) penalty += weight;
+    if (!c.allowed && searchRole) penalty += c.role === 'search' ? 5 : 4;
   }
-  if (blocked.length && robots && robots.status < 500) {
+  const blocked = crawlers.filter((c) => !c.allowed && SEARCH_ROLES.has(c.role));
+  if (blocked.length && robots.state === 'ok') {
     const names = blocked.map((c) => c.agent);
-    const search = blocked.filter((c) => ['OAI-SearchBot', 'ChatGPT-User', 'PerplexityBot'].includes(c.agent)).length;
     recs.push(
       rec(
         'ai_crawlers_blocked',
-        search ? 15 : 8,
-        'Unblock AI crawlers',
-        `robots.txt blocks ${names.join(', ')} from ${path} (${blocked.map((c) => `"${c.rule}" line ${c.line}`).filter((x) => !x.startsWith('"null"')).join('; ')}). ` +
-          `Add "User-agent: ${names[0]}" + "Allow: ${path}" groups (or remove the Disallow) for the assistants you want to be cited by; search and user agents (OAI-SearchBot, ChatGPT-User, PerplexityBot) matter most.`,
+        15,
+        'Unblock AI search crawlers',
+        `robots.txt blocks ${names.join(', ')} from ${path} (${blocked.filter((c) => c.rule).map((c) => `"${c.rule}" line ${c.line}`).join('; ')}). ` +
+          `These fetch pages for AI answers and citations; add "User-agent: ${names[0]}" + "Allow: ${path}" groups (or remove the Disallow). Blocking only training crawlers (GPTBot, ClaudeBot, Google-Extended, CCBot…) is your choice.`,
       ),
     );
+  }
+  const training = crawlers.filter((c) => !c.allowed && c.role === 'training');
+  if (training.length) add('ai_training_crawlers', 'pass', `Training crawlers blocked by choice: ${training.map((c) => c.agent).join(', ')}. This keeps content out of model training, not out of AI search answers.`, 0);
+
+  // --- page directives per agent, snippets, JavaScript
+  if (crawl.snippet_restricted.length) {
+    add('snippets', 'fail', `Snippets forbidden or limited under 50 characters for ${crawl.snippet_restricted.join(', ')}.`, 15);
+    recs.push(rec('snippet_restricted', 10, 'Allow snippets', `Remove nosnippet / raise max-snippet for ${crawl.snippet_restricted.join(', ')}: Google's AI Overviews and AI Mode quote nothing from a page without snippets. Wrap only the passages you must hide in data-nosnippet.`));
+  } else add('snippets', 'pass', `Snippets allowed${crawl.nosnippet_regions ? `; ${crawl.nosnippet_regions} data-nosnippet region(s) are kept out of snippets` : ''}.`);
+  if (crawl.needs_javascript) {
+    add('javascript', 'fail', 'The HTML holds an app shell with almost no copy: the content needs JavaScript, which most AI crawlers do not run.', 25);
+    recs.push(rec('needs_javascript', 15, 'Render the content in the HTML', 'Serve the copy in the HTML (server-side rendering or prerendering): GPTBot, ClaudeBot, PerplexityBot and most AI crawlers do not run JavaScript.'));
+  } else add('javascript', 'pass', `The copy is in the HTML (${doc.wordCount} words without running scripts).`);
+  const refetch = await refetchAsCrawlers(page, loader);
+  if (refetch) {
+    const differ = refetch.filter((r) => r.outcome !== 'same' && r.outcome !== 'error');
+    if (differ.length) {
+      add('crawler_fetch', 'fail', differ.map((r) => r.detail).join(' '), 20);
+      recs.push(rec('crawler_fetch_blocked', 15, 'Let search crawlers through the CDN/firewall', `${differ.map((r) => r.detail).join(' ')} Allow verified crawlers (by reverse DNS or the vendors' published IP ranges) in the bot-protection rules.`));
+    } else add('crawler_fetch', 'pass', `Fetched as ${refetch.map((r) => r.agent).join(', ')}: the same page as for a browser.`);
   }
 
   // --- llms.txt
@@ -192,11 +184,11 @@ export async function auditSite(url: string, loader: SiteLoader): Promise<AuditR
     if (llms.valid) add('llms_txt', 'pass', `llms.txt "${llms.title}" with ${llms.sections} sections and ${llms.links} links${llms.summary ? ' and a summary' : ''}.`);
     else {
       add('llms_txt', 'warn', `llms.txt is present but invalid: ${llms.errors.join(' ')}`);
-      recs.push(rec('invalid_llms_txt', 4, 'Fix llms.txt', `Fix ${origin}/llms.txt: ${llms.errors.join(' ')} Expected: "# Site name", "> one-sentence summary", then "## Section" headings each followed by "- [Page](url): what it covers".`));
+      recs.push(rec('invalid_llms_txt', 2, 'Fix llms.txt', `Fix ${origin}/llms.txt: ${llms.errors.join(' ')} Expected: "# Site name", "> one-sentence summary", then "## Section" headings each followed by "- [Page](url): what it covers".`));
     }
   } else {
     add('llms_txt', 'warn', `No llms.txt at ${origin}/llms.txt${llmsRes ? ` (HTTP ${llmsRes.status}${llmsRes.status < 300 ? ', HTML page' : ''})` : ''}.`);
-    recs.push(rec('missing_llms_txt', 4, 'Publish llms.txt', `Publish ${origin}/llms.txt: "# ${doc.openGraph['site_name'] ?? hostOf(pageUrl)}", a "> " one-sentence summary of the site, and "## " sections listing your key pages as "- [Title](url): what it answers", starting with ${pageUrl}.`));
+    recs.push(rec('missing_llms_txt', 1, 'Publish llms.txt', `Publish ${origin}/llms.txt: "# ${doc.openGraph['site_name'] ?? hostOf(pageUrl)}", a "> " one-sentence summary of the site, and "## " sections listing your key pages as "- [Title](url): what it answers", starting with ${pageUrl}.`));
   }
 
   // --- sitemap
@@ -238,14 +230,12 @@ export async function auditSite(url: string, loader: SiteLoader): Promise<AuditR
     recs.push(rec('canonical_mismatch', 4, 'Check the canonical URL', `The canonical is ${doc.canonicalUrl}, not ${pageUrl}; make it self-referencing unless this page is a deliberate duplicate.`));
   } else add('canonical', 'pass', `Canonical is self-referencing (${doc.canonicalUrl}).`);
 
-  // --- meta robots (and X-Robots-Tag)
-  const headerRobots = Object.entries(page.headers).find(([k]) => k.toLowerCase() === 'x-robots-tag')?.[1] ?? '';
-  const robotsMeta = `${doc.metaRobots ?? ''} ${headerRobots}`.toLowerCase();
-  if (/\b(noindex|none)\b/.test(robotsMeta)) {
-    add('meta_robots', 'fail', `Indexing is forbidden (${[doc.metaRobots && `meta robots "${doc.metaRobots}"`, headerRobots && `X-Robots-Tag "${headerRobots}"`].filter(Boolean).join(', ')}).`);
-    recs.push(rec('noindex', 15, 'Allow indexing', `Remove "noindex" from ${doc.metaRobots ? 'the meta robots tag' : 'the X-Robots-Tag header'} so search and AI assistants can index and cite ${pageUrl}.`));
-  } else if (/\bnofollow\b/.test(robotsMeta)) {
-    add('meta_robots', 'warn', `Links are not followed (robots "${robotsMeta.trim()}").`);
+  // --- meta robots and X-Robots-Tag, general or per agent (the same rules as the content score)
+  if (crawl.noindex.length) {
+    add('meta_robots', 'fail', `Indexing is forbidden for ${crawl.noindex.join(', ')}.`);
+    recs.push(rec('noindex', 15, 'Allow indexing', `Remove "noindex" (${crawl.noindex.join(', ')}) from the meta robots tags and the X-Robots-Tag header so search and AI assistants can index and cite ${pageUrl}.`));
+  } else if (/\bnofollow\b/i.test(doc.metaRobots ?? '')) {
+    add('meta_robots', 'warn', `Links are not followed (robots "${doc.metaRobots}").`);
     recs.push(rec('nofollow', 3, 'Let crawlers follow links', 'Remove "nofollow" from the robots directives so crawlers discover the pages this one links to.'));
   } else add('meta_robots', 'pass', doc.metaRobots ? `Meta robots "${doc.metaRobots}" allows indexing.` : 'No robots restrictions.');
 
@@ -276,6 +266,9 @@ export async function auditSite(url: string, loader: SiteLoader): Promise<AuditR
     band: bandOf(score),
     checks,
     crawlers,
+    robots_txt: robots,
+    crawl_access: crawl,
+    crawler_fetch: refetch,
     llms_txt: llms,
     sitemap: { url: sitemapFound, found: !!sitemapFound, lists_page: listsPage, url_count: locs.length },
     json_ld: { types, errors: doc.jsonLdErrors },

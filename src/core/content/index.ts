@@ -3,9 +3,11 @@
 // to billing and HTTP; nothing here performs network I/O by itself.
 export type * from './types.ts';
 export { bandOf, clampScore } from './types.ts';
-export { scoreContent, scoreDocument, RULES, type ScoreExtras, type ScoreOptions } from './score.ts';
+export { scoreContent, scoreDocument, tally, REWARDS, PENALTIES, BLOCKED_CAP, EXPECTED_SCHEMA, type ScoreExtras, type ScoreOptions, type ScorePoint, type ScoreFacts } from './score.ts';
+export { AI_CRAWLERS, REFETCH_AS, evaluateRobots, directivesFor, crawlFacts, type CrawlerEntry, type CrawlerAccess, type CrawlFacts } from './crawlers.ts';
+export { crawlFactsFor, refetchAsCrawlers, needsJavaScript } from './access.ts';
 export { discoverTrends, trendsFromSite, fieldTopics, assessTrend, trendQuestions, type FieldTopic } from './trends.ts';
-export { auditSite, validateLlmsTxt, sitemapLocs, AI_CRAWLERS, type LlmsTxtReport } from './audit.ts';
+export { auditSite, validateLlmsTxt, sitemapLocs, type LlmsTxtReport } from './audit.ts';
 export { suggestPrompts, buildPrompts } from './prompts.ts';
 export { measureSignals, visibleDates, type PageSignals, type SignalOptions } from './signals.ts';
 export { extractKeyphrases, extractEntities, clusterTopics, type Keyphrase, type Entity, type TopicCluster } from './keyphrases.ts';

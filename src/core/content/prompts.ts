@@ -6,10 +6,15 @@
 // by itself. Deterministic: same page and input, same prompts in the same order.
 import { extractEntities } from './keyphrases.ts';
 import { measureSignals } from './signals.ts';
-import { loadSite } from './site.ts';
+import { loadSite, type LoadedSite } from './site.ts';
+import { inProcessAnalysis, type Analysis } from './analysis.ts';
 import { normalizeLang, type Lang } from './text.ts';
-import { cap, fieldTopics, inferIndustry } from './trends.ts';
+import { fieldTopics, inferIndustry } from './trends.ts';
+import { cap, englishForms, isCommercial, isVendor, pageQuestions, topicQuestions, type QuestionIntent } from './questions.ts';
+import { jsonLdTypes } from './keyphrases.ts';
 import type { FunnelStage, Intent, PromptSuggestion, PromptsResult, SiteLoader, SuggestPromptsInput } from './types.ts';
+import { GenerationError, generatePrompts, type ContentModel } from './generator.ts';
+import { nonsense } from './nonsense.ts';
 
 const FUNNEL: Record<Intent, FunnelStage> = {
   category_discovery: 'awareness',
@@ -44,155 +49,116 @@ const MARKETS: Record<string, Partial<Record<Lang, string>>> = {
 };
 
 interface Slots {
-  cat: string; // category phrase
-  topic: string; // a secondary keyphrase
+  /** The category as a bare noun phrase ("project management software", "standing desk"). */
+  cat: string;
+  /** English forms of the category: plural ("standing desks") and with article ("a standing desk"); mass nouns keep one form. */
+  catPlural: string;
+  catSingle: string;
+  mass: boolean;
   brand: string | null;
   rival: string | null; // a competitor
   m: string; // " in Germany" or ""
 }
 type Template = (s: Slots) => string | null;
 
-const T: Record<'en' | 'de' | 'fr' | 'es', Record<Intent, Template[]>> = {
+// Vendor intents: asked about something bought, so they are used only when the site sells
+// (see questions.ts isVendor). The German, French and Spanish sentences need no article or
+// gender for the category: "Anbieter für X", "fournisseurs de X", "proveedores de X", "X : …".
+const T: Record<'en' | 'de' | 'fr' | 'es', Partial<Record<Intent, Template[]>>> = {
   en: {
     category_discovery: [
-      (s) => `Which ${s.cat} would you recommend${s.m}?`,
-      (s) => `What are the leading providers of ${s.cat}${s.m}?`,
-      (s) => `I'm looking for ${s.cat}${s.m}. What are my best options?`,
-      (s) => `Which companies are known for ${s.topic}${s.m}?`,
-    ],
-    problem_solution: [
-      (s) => `I need help with ${s.topic}. What kind of solution should I look for?`,
-      (s) => `What's the best way to handle ${s.topic} for a small business?`,
-      (s) => `We keep running into problems with ${s.topic}. How do other companies solve this?`,
+      (s) => `Which ${s.catPlural} would you recommend${s.m}?`,
+      (s) => `What are the leading ${s.cat} providers${s.m}?`,
+      (s) => `I'm looking for ${s.mass ? s.cat : s.catSingle}${s.m}. What are my best options?`,
     ],
     how_to: [
       (s) => `How do I choose the right ${s.cat}?`,
-      (s) => `How do I get started with ${s.topic}?`,
-      (s) => `What should I look for when comparing ${s.cat} options?`,
+      (s) => `What should I look for when comparing ${s.catPlural}?`,
     ],
     comparison: [
-      (s) => (s.brand && s.rival ? `${s.brand} or ${s.rival}: which is better for ${s.topic}?` : null),
+      (s) => (s.brand && s.rival ? `${s.brand} or ${s.rival}: which is better?` : null),
       (s) => (s.brand ? `How does ${s.brand} compare to other ${s.cat} providers?` : null),
-      (s) => (!s.brand ? `Can you compare the most popular ${s.cat} options${s.m}?` : null),
+      (s) => (!s.brand ? `Can you compare the most popular ${s.catPlural}${s.m}?` : null),
     ],
     alternatives: [
-      (s) => (s.rival ? `What are good alternatives to ${s.rival} for ${s.cat}?` : null),
+      (s) => (s.rival ? `What are good alternatives to ${s.rival}?` : null),
       (s) => (s.brand ? `What are the best alternatives to ${s.brand}?` : null),
     ],
     reviews: [
       (s) => (s.brand ? `Is ${s.brand} any good? What do customers say about it?` : null),
-      (s) => (s.brand ? `What are the pros and cons of ${s.brand} for ${s.topic}?` : null),
+      (s) => (s.brand ? `What are the pros and cons of ${s.brand}?` : null),
       (s) => (s.rival ? `What do reviews say about ${s.rival}?` : null),
     ],
     pricing: [
-      (s) => `How much does ${s.cat} typically cost${s.m}?`,
-      (s) => `Is there affordable ${s.cat} for a small team${s.m}?`,
+      (s) => `How much does ${s.mass ? s.cat : s.catSingle} typically cost${s.m}?`,
+      (s) => (s.mass ? `Is there affordable ${s.cat} for a small team${s.m}?` : `Are there affordable ${s.catPlural} for a small budget${s.m}?`),
     ],
   },
   de: {
     category_discovery: [
       (s) => `Welche Anbieter für ${s.cat} kannst du${s.m} empfehlen?`,
       (s) => `Wer sind die führenden Anbieter für ${s.cat}${s.m}?`,
-      (s) => `Ich suche ${s.cat}${s.m}. Was sind meine besten Optionen?`,
-      (s) => `Welche Firmen sind bekannt für ${s.topic}${s.m}?`,
     ],
-    problem_solution: [
-      (s) => `Ich brauche Hilfe bei ${s.topic}. Nach welcher Lösung sollte ich suchen?`,
-      (s) => `Wie lösen andere Unternehmen Probleme mit ${s.topic}?`,
-    ],
-    how_to: [
-      (s) => `Wie finde ich die richtige Lösung für ${s.cat}?`,
-      (s) => `Wie fange ich mit ${s.topic} an?`,
-      (s) => `Worauf sollte ich beim Vergleich von Anbietern für ${s.cat} achten?`,
-    ],
+    how_to: [(s) => `${cap(s.cat)}: Worauf sollte ich bei der Auswahl achten?`, (s) => `${cap(s.cat)}: Welche Kriterien helfen beim Vergleich der Anbieter?`],
     comparison: [
-      (s) => (s.brand && s.rival ? `${s.brand} oder ${s.rival}: was ist besser für ${s.topic}?` : null),
+      (s) => (s.brand && s.rival ? `${s.brand} oder ${s.rival}: Was ist besser?` : null),
       (s) => (s.brand ? `Wie schneidet ${s.brand} im Vergleich zu anderen Anbietern für ${s.cat} ab?` : null),
       (s) => (!s.brand ? `Kannst du die bekanntesten Anbieter für ${s.cat}${s.m} vergleichen?` : null),
     ],
     alternatives: [
-      (s) => (s.rival ? `Was sind gute Alternativen zu ${s.rival} für ${s.cat}?` : null),
+      (s) => (s.rival ? `Was sind gute Alternativen zu ${s.rival}?` : null),
       (s) => (s.brand ? `Welche Alternativen zu ${s.brand} gibt es?` : null),
     ],
     reviews: [
-      (s) => (s.brand ? `Ist ${s.brand} gut? Was sagen Kunden darüber?` : null),
+      (s) => (s.brand ? `Ist ${s.brand} empfehlenswert? Was sagen Kunden?` : null),
       (s) => (s.brand ? `Was sind die Vor- und Nachteile von ${s.brand}?` : null),
-      (s) => (s.rival ? `Wie sind die Erfahrungen mit ${s.rival}?` : null),
+      (s) => (s.rival ? `Welche Erfahrungen gibt es mit ${s.rival}?` : null),
     ],
-    pricing: [
-      (s) => `Was kostet ${s.cat}${s.m} normalerweise?`,
-      (s) => `Gibt es günstige Angebote für ${s.cat}${s.m}?`,
-    ],
+    pricing: [(s) => `${cap(s.cat)}: Mit welchen Kosten muss ich${s.m} rechnen?`, (s) => `Gibt es günstige Angebote für ${s.cat}${s.m}?`],
   },
   fr: {
     category_discovery: [
-      (s) => `Quelles solutions de ${s.cat} me recommandes-tu${s.m} ?`,
+      (s) => `Quels fournisseurs de ${s.cat} me recommandes-tu${s.m} ?`,
       (s) => `Quels sont les principaux fournisseurs de ${s.cat}${s.m} ?`,
-      (s) => `Je cherche une solution de ${s.cat}${s.m}. Quelles sont les meilleures options ?`,
-      (s) => `Quelles entreprises sont connues pour ${s.topic}${s.m} ?`,
     ],
-    problem_solution: [
-      (s) => `J'ai besoin d'aide pour ${s.topic}. Quel type de solution dois-je chercher ?`,
-      (s) => `Comment les autres entreprises gèrent-elles ${s.topic} ?`,
-    ],
-    how_to: [
-      (s) => `Comment choisir la bonne solution de ${s.cat} ?`,
-      (s) => `Comment débuter avec ${s.topic} ?`,
-      (s) => `Quels critères comparer entre les offres de ${s.cat} ?`,
-    ],
+    how_to: [(s) => `${cap(s.cat)} : quels critères pour bien choisir ?`, (s) => `Quels critères comparer entre les offres de ${s.cat} ?`],
     comparison: [
-      (s) => (s.brand && s.rival ? `${s.brand} ou ${s.rival} : lequel est le meilleur pour ${s.topic} ?` : null),
-      (s) => (s.brand ? `Comment ${s.brand} se compare-t-il aux autres offres de ${s.cat} ?` : null),
+      (s) => (s.brand && s.rival ? `${s.brand} ou ${s.rival} : lequel choisir ?` : null),
+      (s) => (s.brand ? `Comment ${s.brand} se situe-t-il face aux autres fournisseurs de ${s.cat} ?` : null),
       (s) => (!s.brand ? `Peux-tu comparer les offres de ${s.cat} les plus connues${s.m} ?` : null),
     ],
     alternatives: [
-      (s) => (s.rival ? `Quelles sont les bonnes alternatives à ${s.rival} pour ${s.cat} ?` : null),
+      (s) => (s.rival ? `Quelles sont les bonnes alternatives à ${s.rival} ?` : null),
       (s) => (s.brand ? `Quelles alternatives à ${s.brand} existent ?` : null),
     ],
     reviews: [
-      (s) => (s.brand ? `${s.brand} est-il fiable ? Qu'en disent les clients ?` : null),
+      (s) => (s.brand ? `${s.brand} : que disent les avis clients ?` : null),
       (s) => (s.brand ? `Quels sont les avantages et inconvénients de ${s.brand} ?` : null),
       (s) => (s.rival ? `Que disent les avis sur ${s.rival} ?` : null),
     ],
-    pricing: [
-      (s) => `Combien coûte une solution de ${s.cat}${s.m} en général ?`,
-      (s) => `Existe-t-il des offres de ${s.cat} abordables${s.m} ?`,
-    ],
+    pricing: [(s) => `${cap(s.cat)} : quel budget prévoir${s.m} ?`, (s) => `Existe-t-il des offres de ${s.cat} abordables${s.m} ?`],
   },
   es: {
     category_discovery: [
-      (s) => `¿Qué opciones de ${s.cat} me recomiendas${s.m}?`,
+      (s) => `¿Qué proveedores de ${s.cat} me recomiendas${s.m}?`,
       (s) => `¿Cuáles son los principales proveedores de ${s.cat}${s.m}?`,
-      (s) => `Busco ${s.cat}${s.m}. ¿Cuáles son las mejores opciones?`,
-      (s) => `¿Qué empresas son conocidas por ${s.topic}${s.m}?`,
     ],
-    problem_solution: [
-      (s) => `Necesito ayuda con ${s.topic}. ¿Qué tipo de solución debería buscar?`,
-      (s) => `¿Cómo resuelven otras empresas los problemas de ${s.topic}?`,
-    ],
-    how_to: [
-      (s) => `¿Cómo elijo la opción de ${s.cat} adecuada?`,
-      (s) => `¿Cómo empiezo con ${s.topic}?`,
-      (s) => `¿Qué debo comparar entre las ofertas de ${s.cat}?`,
-    ],
+    how_to: [(s) => `${cap(s.cat)}: ¿qué criterios seguir para elegir bien?`, (s) => `¿Qué debo comparar entre las ofertas de ${s.cat}?`],
     comparison: [
-      (s) => (s.brand && s.rival ? `${s.brand} o ${s.rival}: ¿cuál es mejor para ${s.topic}?` : null),
+      (s) => (s.brand && s.rival ? `${s.brand} o ${s.rival}: ¿cuál elegir?` : null),
       (s) => (s.brand ? `¿Cómo se compara ${s.brand} con otros proveedores de ${s.cat}?` : null),
       (s) => (!s.brand ? `¿Puedes comparar las opciones de ${s.cat} más conocidas${s.m}?` : null),
     ],
     alternatives: [
-      (s) => (s.rival ? `¿Cuáles son buenas alternativas a ${s.rival} para ${s.cat}?` : null),
+      (s) => (s.rival ? `¿Cuáles son buenas alternativas a ${s.rival}?` : null),
       (s) => (s.brand ? `¿Qué alternativas a ${s.brand} existen?` : null),
     ],
     reviews: [
-      (s) => (s.brand ? `¿Es bueno ${s.brand}? ¿Qué opinan los clientes?` : null),
+      (s) => (s.brand ? `${s.brand}: ¿qué opinan los clientes?` : null),
       (s) => (s.brand ? `¿Cuáles son las ventajas y desventajas de ${s.brand}?` : null),
       (s) => (s.rival ? `¿Qué dicen las opiniones sobre ${s.rival}?` : null),
     ],
-    pricing: [
-      (s) => `¿Cuánto cuesta normalmente ${s.cat}${s.m}?`,
-      (s) => `¿Hay opciones de ${s.cat} asequibles${s.m}?`,
-    ],
+    pricing: [(s) => `${cap(s.cat)}: ¿cuánto cuesta${s.m}?`, (s) => `¿Hay opciones de ${s.cat} asequibles${s.m}?`],
   },
 };
 
@@ -210,7 +176,22 @@ function normalizeForDedupe(s: string): string {
   return s.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
-/** The pure part: prompts from an already-known category and topics. */
+const INTENT_CLASS: Record<Intent, QuestionIntent> = {
+  category_discovery: 'commercial',
+  pricing: 'commercial',
+  reviews: 'commercial',
+  how_to: 'informational',
+  problem_solution: 'informational',
+  comparison: 'comparison',
+  alternatives: 'comparison',
+};
+const VENDOR_INTENTS = new Set<Intent>(['category_discovery', 'pricing', 'reviews', 'comparison', 'alternatives']);
+
+/**
+ * The pure part: prompts from an already-known category and topics. Vendor intents (which
+ * providers, pricing, reviews, comparisons, alternatives) only when the site sells; every site
+ * gets the informational questions of its topics (the page's own questions first).
+ */
 export function buildPrompts(opts: {
   lang: Lang;
   country?: string | null;
@@ -219,51 +200,82 @@ export function buildPrompts(opts: {
   brand: string | null;
   competitors: string[];
   count: number;
+  /** The site sells something (default true). A publisher, forum or reference site does not. */
+  vendor?: boolean;
+  /** Questions the site's pages already ask. */
+  pageQuestions?: string[];
+  /** The category is bought (the page prices it): unbranded buying prompts fit even when the site does not sell it. */
+  commercialCategory?: boolean;
+  /** The site's text (decides English count/mass forms). */
+  text?: string;
 }): PromptSuggestion[] {
   const tl = opts.lang === 'de' || opts.lang === 'fr' || opts.lang === 'es' ? opts.lang : 'en';
+  const vendor = opts.vendor ?? true;
   const templates = T[tl];
   const market = opts.country ? MARKETS[opts.country.toUpperCase()]?.[tl] : undefined;
-  const topics = opts.topics.length ? opts.topics : [opts.category];
+  const en = englishForms(opts.category, opts.text);
+  const catBare = en.mass ? opts.category : en.single.replace(/^an? /, '');
   const rivals = opts.competitors.length ? opts.competitors : [null];
+  // Informational prompts: the questions of each topic (never a cost question for a topic not bought).
+  const informational: { prompt: string; topic: string }[] = [];
+  for (const topic of [opts.category, ...opts.topics]) {
+    for (const q of topicQuestions(topic, { lang: opts.lang, commercial: (vendor || !!opts.commercialCategory) && topic === opts.category, pageQuestions: opts.pageQuestions, main: topic === opts.category, text: opts.text })) {
+      if (q.intent === 'informational') informational.push({ prompt: q.question, topic });
+    }
+  }
   const out: PromptSuggestion[] = [];
   const seen = new Set<string>();
-  // Round-robin over intents, then over templates and topics, so a small count still covers
-  // several intents and funnel stages.
-  const maxRounds = 12;
-  for (let round = 0; round < maxRounds && out.length < opts.count; round++) {
-    for (const intent of INTENT_ORDER) {
+  const add = (prompt: string, intent: Intent, why: string) => {
+    const clean = cap(prompt.replace(/\s+/g, ' ').trim());
+    const key = normalizeForDedupe(clean);
+    if (seen.has(key) || out.length >= opts.count) return false;
+    seen.add(key);
+    out.push({ prompt: clean, intent, intent_class: INTENT_CLASS[intent], funnel_stage: FUNNEL[intent], why });
+    return true;
+  };
+  // A publisher or forum writing about something people buy gets the unbranded buying prompts
+  // (which providers, what it costs, how to choose); brand reviews, comparisons and alternatives
+  // are for vendors only.
+  const order: Intent[] = vendor
+    ? INTENT_ORDER
+    : opts.commercialCategory
+      ? ['category_discovery', 'problem_solution', 'pricing', 'how_to']
+      : ['how_to', 'problem_solution'];
+  const brand = vendor ? opts.brand : null;
+  let info = 0;
+  for (let round = 0; round < 12 && out.length < opts.count; round++) {
+    for (const intent of order) {
       if (out.length >= opts.count) break;
-      const list = templates[intent];
-      // Each round tries the next (template, topic, rival) combination for this intent.
-      for (let attempt = 0; attempt < list.length * topics.length; attempt++) {
+      if (intent === 'problem_solution' || (intent === 'how_to' && !vendor && !opts.commercialCategory)) {
+        // Informational: the next topic question.
+        while (info < informational.length) {
+          const q = informational[info++]!;
+          const kind: Intent = /^(how|wie|comment|cómo|¿cómo)\b/i.test(q.prompt) ? 'how_to' : 'problem_solution';
+          if (add(q.prompt, kind, `${WHY[kind]}; asked about the page's topic "${q.topic}".`)) break;
+        }
+        continue;
+      }
+      if (!VENDOR_INTENTS.has(intent) && intent !== 'how_to') continue;
+      const list = templates[intent] ?? [];
+      for (let attempt = 0; attempt < list.length * rivals.length; attempt++) {
         const k = round + attempt;
         const tpl = list[k % list.length]!;
-        const topic = topics[Math.floor(k / list.length) % topics.length]!;
         const rival = rivals[k % rivals.length] ?? null;
-        // The market is mentioned where natural: on every other discovery/pricing prompt.
         const m = market && (round % 2 === 0 || intent === 'pricing') ? ' ' + market : '';
-        const text = tpl({ cat: opts.category, topic, brand: opts.brand, rival, m });
+        const text = tpl({ cat: tl === 'en' ? catBare : opts.category, catPlural: en.plural, catSingle: en.single, mass: en.mass, brand, rival: vendor ? rival : null, m });
         if (!text) continue;
-        const prompt = cap(text.replace(/\s+/g, ' ').replace(/\s+([?.,:])/g, (_x, p: string) => (tl === 'fr' && (p === '?' || p === ':') ? ' ' + p : p)).trim());
-        const key = normalizeForDedupe(prompt);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push({
-          prompt,
-          intent,
-          funnel_stage: FUNNEL[intent],
-          why: `${WHY[intent]}; built from the page's ${topic === opts.category ? 'category' : 'keyphrase'} "${topic}".`,
-        });
-        break;
+        const prompt = text.replace(/\s+([?.,:])/g, (_x, p: string) => (tl === 'fr' && (p === '?' || p === ':') ? ' ' + p : p));
+        if (add(prompt, intent, `${WHY[intent]}; about the site's category "${opts.category}".`)) break;
       }
     }
+    if (!vendor && !opts.commercialCategory && info >= informational.length) break;
   }
   return out;
 }
 
-export async function suggestPrompts(input: SuggestPromptsInput, loader: SiteLoader): Promise<PromptsResult> {
+/** The pure, CPU-bound part of suggestPrompts for a site already loaded (runs in an analysis thread). */
+export function promptsFromSite(site: LoadedSite, input: SuggestPromptsInput): PromptsResult {
   const count = Math.max(1, Math.min(25, Math.floor(input.count ?? 10)));
-  const site = await loadSite(input.url, loader, 2);
   const doc = site.page.document;
   const lang = normalizeLang(input.language ?? doc.language);
   const topics = fieldTopics({ page: doc, related: site.related.map((p) => p.document) }, lang, 6);
@@ -277,9 +289,26 @@ export async function suggestPrompts(input: SuggestPromptsInput, loader: SiteLoa
   const brandLower = brand?.toLowerCase() ?? '';
   // Topic phrases must not contain the brand: unbranded prompts stay unbranded.
   const clean = topics.map((t) => t.name).filter((n) => !brandLower || !n.toLowerCase().includes(brandLower));
-  const category = clean[0] ?? industry;
+  const related = site.related.map((p) => p.document);
   const competitors = (input.competitors ?? []).map((c) => c.trim()).filter(Boolean);
-  const suggestions = buildPrompts({ lang, country: input.country, category, topics: clean.slice(1).length ? clean.slice(1) : [category], brand, competitors, count });
+  const vendor = competitors.length > 0 || isVendor([doc, ...related], [doc, ...related].map((d) => jsonLdTypes(d.jsonLd)));
+  // The category a vendor sells: the first topic the page prices or names in its title.
+  const titled = clean.find((n) => (doc.title ?? '').toLowerCase().includes(n.toLowerCase()) && isCommercial(n, doc, vendor));
+  const category = titled ?? clean[0] ?? industry;
+  const suggestions = buildPrompts({
+    lang,
+    country: input.country,
+    category,
+    topics: clean.filter((n) => n !== category),
+    brand,
+    competitors,
+    count,
+    vendor,
+    commercialCategory: isCommercial(category, doc, vendor),
+    // The page's own questions only when they are in the language asked for.
+    pageQuestions: normalizeLang(doc.language) === lang ? [doc, ...related].flatMap((d) => pageQuestions(d, lang)) : [],
+    text: [doc, ...related].map((d) => d.bodyText).join('\n'),
+  });
   return {
     url: input.url,
     brand,
@@ -288,4 +317,36 @@ export async function suggestPrompts(input: SuggestPromptsInput, loader: SiteLoa
     prompts: suggestions.map((s) => s.prompt),
     suggestions,
   };
+}
+
+export async function suggestPrompts(
+  input: SuggestPromptsInput,
+  loader: SiteLoader,
+  model?: ContentModel | null,
+  signal?: AbortSignal,
+  analysis: Pick<Analysis, 'prompts'> = inProcessAnalysis,
+): Promise<PromptsResult> {
+  const count = Math.max(1, Math.min(25, Math.floor(input.count ?? 10)));
+  const site = await loadSite(input.url, loader, 2);
+  const offline = await analysis.prompts(site, input);
+  if (!model) return offline;
+  const doc = site.page.document;
+  const related = site.related.map((p) => p.document);
+  const lang = normalizeLang(input.language ?? doc.language);
+  const competitors = (input.competitors ?? []).map((c) => c.trim()).filter(Boolean);
+  const vendor = competitors.length > 0 || isVendor([doc, ...related], [doc, ...related].map((d) => jsonLdTypes(d.jsonLd)));
+  const brand = offline.brand;
+  try {
+    const got = await generatePrompts(model, doc, { lang, country: input.country ?? 'US', count, brand: vendor ? brand : null, competitors, vendor, signal });
+    const items = got.value.prompts.slice(0, count);
+    const bad = nonsense(items.map((p) => ({ kind: 'prompt' as const, text: p.prompt, lang })));
+    // A model that names the brand of a site that sells nothing has not followed the brief.
+    if (!vendor && brand) for (const p of items) if (p.prompt.toLowerCase().includes(brand.toLowerCase())) bad.push(`vendor prompt for a non-vendor: "${p.prompt}"`);
+    if (bad.length) throw new GenerationError(`rejected output: ${bad.slice(0, 2).join('; ')}`);
+    const fromModel: PromptSuggestion[] = items.map((p) => ({ prompt: p.prompt, intent: p.intent, intent_class: p.intent_class, funnel_stage: FUNNEL[p.intent], why: p.why }));
+    return { ...offline, generator: 'model', model: { platform: model.platform, model: got.model }, prompts: fromModel.map((p) => p.prompt), suggestions: fromModel };
+  } catch (err) {
+    if (!(err instanceof GenerationError)) throw err;
+    return { ...offline, fallback: { platform: model.platform, model: model.modelId, reason: err.message } };
+  }
 }

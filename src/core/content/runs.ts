@@ -9,7 +9,7 @@ import { AppError } from '../errors.ts';
 import { fetchErrorToAppError, isFetchError } from '../pages/fetch/errors.ts';
 import { newId, nowIso, toApiTime } from '../ids.ts';
 import { formatCredits } from '../money.ts';
-import { attachToTest } from '../reports/tests.ts';
+import { attachToTest, touchTest } from '../tracking/tests.ts';
 import { parseHttpUrl } from '../reports/url.ts';
 import type { Executor, Store } from '../store.ts';
 import { isUniqueViolation, releaseExpiredIdempotencyKey, requestFingerprint, runForIdempotencyKey } from '../idempotency.ts';
@@ -56,7 +56,7 @@ async function handle(store: Store, accountId: string, runId: string, replay: bo
   };
 }
 
-export async function createCiRun(store: Store, ctx: ActionContext, input: CreateCiRunInput, onQueued?: () => void) {
+export async function createCiRun(store: Store, ctx: ActionContext, input: CreateCiRunInput, onQueued?: () => void, opts: { testId?: string } = {}) {
   const key = input.idempotency_key;
   const fingerprint = key === undefined ? null : requestFingerprint(input);
   if (key !== undefined) {
@@ -79,7 +79,9 @@ export async function createCiRun(store: Store, ctx: ActionContext, input: Creat
         refId: runId,
         items: [price],
       });
-      const testId = await attachToTest(trx, { accountId: ctx.accountId, testType: 'content_intelligence', url: input.url.trim(), targetEntity: null });
+      const testId = opts.testId
+        ? await touchTest(trx, opts.testId, nowIso())
+        : await attachToTest(trx, { accountId: ctx.accountId, testType: 'content_intelligence', url: input.url.trim(), targetEntity: null });
       await trx
         .insertInto('ci_runs')
         .values({

@@ -16,6 +16,8 @@ import { parseHttpUrl } from '../reports/url.ts';
 import type { Store } from '../store.ts';
 import { auditSite, discoverTrends, scoreContent, suggestPrompts, type SiteLoader, type TrendInput } from './index.ts';
 import { CI_STATUSES, createCiRun, getCiRun, listCiRuns, type CiAnalyzer } from './runs.ts';
+import type { ContentModel } from './generator.ts';
+import { inProcessAnalysis, type Analysis } from './analysis.ts';
 
 export const SUGGEST_ACTION = 'visibility.prompts.suggest';
 export const TRENDS_ACTION = 'content_intelligence.trends.discover';
@@ -83,6 +85,10 @@ export interface ContentServiceDeps {
   onQueued?: () => void;
   /** Clock for freshness scoring; replaceable in tests. */
   now?: () => Date;
+  /** The model that writes trends and prompt ideas (SIGHTLINE_CONTENT_MODEL in live mode); null = offline. */
+  contentModel?: ContentModel | null;
+  /** Where the CPU-bound analysis runs (analysis threads in the server); default: the calling thread. */
+  analysis?: Analysis;
 }
 
 /**
@@ -100,6 +106,15 @@ export function siteLoaderFor(pages: PageLoader): SiteLoader {
         return { document: page.document, status: page.fetched.status, headers: page.fetched.headers };
       } catch (err) {
         if (err instanceof FetchError) throw fetchErrorToAppError(err);
+        throw err;
+      }
+    },
+    async fetchAs(url, userAgent) {
+      try {
+        const { status, document } = await pages.fetchAs(url, userAgent);
+        return { status, words: document.wordCount, title: document.title, text: document.bodyText.slice(0, 2000) };
+      } catch (err) {
+        if (err instanceof FetchError) return null;
         throw err;
       }
     },
@@ -161,25 +176,32 @@ function billing(price: number, charged: number, billable: boolean): Billing {
 export function createContentService(deps: ContentServiceDeps) {
   const loader = siteLoaderFor(deps.pages);
   const now = deps.now ?? (() => new Date());
+  const analysis = deps.analysis ?? inProcessAnalysis;
 
   const analyze: CiAnalyzer = async (run) => {
     const trends = suppliedTrends(run.trends);
     const language = run.language;
-    const score = await scoreContent({ url: run.url, trends, industry: run.industry, language, country: run.country }, loader, { now: now() });
+    const score = await scoreContent({ url: run.url, trends, industry: run.industry, language, country: run.country }, loader, { now: now(), analysis });
     const result: Record<string, unknown> = { analysis_depth: run.depth, ...score };
     if (run.depth === 'full') {
       // The three reuse the page loader's cache: the page and its related pages are fetched once.
       // A stopping worker is heard between them (each is bounded by the fetch timeouts).
       run.signal?.throwIfAborted();
-      const discovered = await discoverTrends({ url: run.url, language, country: run.country, industry: run.industry }, loader);
+      const discovered = await discoverTrends({ url: run.url, language, country: run.country, industry: run.industry }, loader, deps.contentModel, run.signal, analysis);
       run.signal?.throwIfAborted();
-      const prompts = await suggestPrompts({ url: run.url, language, country: run.country }, loader);
+      const prompts = await suggestPrompts({ url: run.url, language, country: run.country }, loader, deps.contentModel, run.signal, analysis);
       run.signal?.throwIfAborted();
       const audit = await auditSite(run.url, loader);
       Object.assign(result, {
         industry: discovered.industry,
         trends: discovered.trends,
         trend_sources: discovered.sources,
+        trends_generator: discovered.generator,
+        ...(discovered.model ? { trends_model: discovered.model } : {}),
+        ...(discovered.fallback ? { trends_fallback: discovered.fallback } : {}),
+        prompts_generator: prompts.generator,
+        ...(prompts.model ? { prompts_model: prompts.model } : {}),
+        ...(prompts.fallback ? { prompts_fallback: prompts.fallback } : {}),
         brand: prompts.brand,
         prompts: prompts.prompts,
         prompt_suggestions: prompts.suggestions,
@@ -205,6 +227,9 @@ export function createContentService(deps: ContentServiceDeps) {
         result: await suggestPrompts(
           { url, brand: text(req.brand_name) ?? text(req.target_entity), language: text(req.language), country: text(req.country), competitors, count },
           loader,
+          deps.contentModel,
+          undefined,
+          analysis,
         ),
       }));
       return { ...result, billing: billing(price, charged, billable) };
@@ -217,7 +242,7 @@ export function createContentService(deps: ContentServiceDeps) {
       const price = ACTION_PRICES[TRENDS_ACTION];
       const { result, billable, charged } = await runPaidAction(deps.store, ctx, TRENDS_ACTION, price, async () => ({
         billable: true,
-        result: await discoverTrends({ url, language: text(req.language), country: text(req.country), industry: text(req.industry), maxTrends }, loader),
+        result: await discoverTrends({ url, language: text(req.language), country: text(req.country), industry: text(req.industry), maxTrends }, loader, deps.contentModel, undefined, analysis),
       }));
       return { ...result, billing: billing(price, charged, billable) };
     },
@@ -236,14 +261,14 @@ export function createContentService(deps: ContentServiceDeps) {
         result: await scoreContent(
           { url, trends, industry: text(req.industry), language: text(req.language), country: text(req.country) },
           loader,
-          { now: now() },
+          { now: now(), analysis },
         ),
       }));
       return { ...result, billing: billing(price, charged, billable) };
     },
 
     /** POST /v1/content-intelligence/runs: reserves 3 (score) or 6 (full) credits and queues the run. */
-    async createRun(ctx: ActionContext, req: CreateRunRequest) {
+    async createRun(ctx: ActionContext, req: CreateRunRequest, opts: { testId?: string } = {}) {
       const url = checkUrl(req.url);
       const depth = req.analysis_depth ?? 'score';
       if (!(ANALYSIS_DEPTHS as readonly string[]).includes(depth)) {
@@ -266,6 +291,7 @@ export function createContentService(deps: ContentServiceDeps) {
           idempotency_key: req.idempotency_key ?? undefined,
         },
         deps.onQueued,
+        opts,
       );
     },
 

@@ -7,6 +7,7 @@ import { extractEntities, extractKeyphrases, clusterTopics, jsonLdTypes, walkJso
 import { measureReadability, type ReadabilityResult } from './readability.ts';
 import { cmp, countMatches, normalizeLang, sentences, words, type Lang } from './text.ts';
 import type { PageType } from './types.ts';
+import { measureEvidence, type Evidence } from './evidence.ts';
 
 export interface PageSignals {
   language: Lang;
@@ -49,8 +50,13 @@ export interface PageSignals {
     http_last_modified: string | null;
     visible_dates: string[];
     newest: string | null;
-    newest_source: 'json-ld/meta' | 'http' | 'visible' | null;
+    /** 'json-ld/meta' = declared (JSON-LD, meta tags, <time>); 'http' = Last-Modified only, a weak fallback. Dates in body text never count. */
+    newest_source: 'json-ld/meta' | 'http' | null;
     age_days: number | null;
+    /** Declared dates after "now" (events, typos, CMS placeholders): ignored. */
+    future_ignored: string[];
+    /** dateModified is not before datePublished. */
+    consistent: boolean;
   };
   citability: {
     lead_paragraph_words: number;
@@ -67,7 +73,14 @@ export interface PageSignals {
     json_ld_errors: number;
     author: string | null;
     organization: string | null;
+    /** The author can be checked: a JSON-LD Person with url/sameAs, or a byline linking to a profile. */
+    author_checkable: boolean;
+    /** The organization can be checked: JSON-LD with url, sameAs or logo. */
+    organization_checkable: boolean;
   };
+  evidence: Evidence;
+  /** H1 of the whole page, main block or not (the title a reader sees). */
+  page_h1: string | null;
   keyphrases: Keyphrase[];
   entities: Entity[];
   topics: TopicCluster[];
@@ -184,43 +197,62 @@ export function visibleDates(text: string): string[] {
   return [...out].sort(cmp);
 }
 
+/**
+ * The page's type, from schema.org types first, then URL and structure. Types decide which rules
+ * apply: a shop's product page is not told to add an author byline, a collection is judged on
+ * its ItemList, a forum thread on its posts.
+ */
 function detectPageType(doc: PageDocument, types: string[], paras: number, lang: Lang): { type: PageType; reason: string } {
   const t = new Set(types.map((x) => x.toLowerCase()));
   let path = '/';
+  let query = '';
   try {
-    path = new URL(doc.url).pathname.toLowerCase();
+    const u = new URL(doc.url);
+    path = u.pathname.toLowerCase();
+    query = u.search.toLowerCase();
   } catch {
     /* keep "/" */
   }
-  const scores: Record<PageType, number> = { article: 0, product: 0, documentation: 0, service: 0, listing: 0, forum: 0, home: 0 };
+  const scores: Record<PageType, number> = { article: 0, product: 0, collection: 0, listing: 0, documentation: 0, service: 0, forum: 0, home: 0 };
   const why: Partial<Record<PageType, string>> = {};
   const vote = (type: PageType, points: number, reason: string) => {
     scores[type] += points;
     if (!why[type]) why[type] = reason;
   };
-  if (t.has('product') || t.has('offer') || t.has('aggregateoffer')) vote('product', 5, 'JSON-LD Product');
+  if (t.has('searchresultspage')) vote('listing', 6, 'JSON-LD SearchResultsPage');
+  if (t.has('product') || t.has('productgroup')) vote('product', 5, 'JSON-LD Product');
+  if (t.has('offer') || t.has('aggregateoffer')) vote('product', 1, 'JSON-LD Offer');
   if (t.has('techarticle') || t.has('apireference')) vote('documentation', 5, 'JSON-LD TechArticle');
-  if (t.has('article') || t.has('blogposting') || t.has('newsarticle')) vote('article', 5, 'JSON-LD Article');
+  if (t.has('article') || t.has('blogposting') || t.has('newsarticle') || t.has('reportagenewsarticle')) vote('article', 5, 'JSON-LD Article');
   if (t.has('service') || t.has('professionalservice') || t.has('localbusiness')) vote('service', 4, 'JSON-LD Service');
-  if (t.has('qapage') || t.has('discussionforumposting')) vote('forum', 5, 'JSON-LD QAPage/DiscussionForumPosting');
-  if (t.has('itemlist') || t.has('collectionpage') || t.has('searchresultspage')) vote('listing', 4, 'JSON-LD ItemList/CollectionPage');
+  if (t.has('qapage') || t.has('discussionforumposting')) vote('forum', 6, 'JSON-LD QAPage/DiscussionForumPosting');
+  if (t.has('collectionpage') || t.has('offercatalog')) vote('collection', 5, 'JSON-LD CollectionPage');
+  if (t.has('itemlist') && !t.has('article') && !t.has('blogposting')) vote('collection', 3, 'JSON-LD ItemList');
   if (path === '/' || /^\/(index\.html?|home)?\/?$/.test(path) || /^\/[a-z]{2}(-[a-z]{2})?\/?$/.test(path)) vote('home', 6, 'site root URL');
+  if (/\/(search|suche|recherche|buscar|results)(\/|$)/.test(path) || /[?&](q|query|s|search|k)=/.test(query)) vote('listing', 6, 'search URL');
   if (/\/(docs?|documentation|reference|api|manual|handbook|kb|knowledge-base|help)(\/|$)/.test(path)) vote('documentation', 4, 'documentation URL');
-  if (/\/(blog|news|articles?|magazine|insights|ratgeber|actualites|noticias)(\/|$)/.test(path)) vote('article', 3, 'blog/news URL');
-  if (/\/(products?|shop|store|p|item|produkt|produit|producto)(\/|$)/.test(path)) vote('product', 3, 'product URL');
-  if (/\/(services?|solutions?|leistungen|dienstleistungen|prestations|servicios)(\/|$)/.test(path)) vote('service', 3, 'service URL');
-  if (/\/(forum|community|discussions?|questions|threads?|t)(\/|$)/.test(path)) vote('forum', 4, 'forum URL');
-  if (/\/(category|categories|tags?|collections?|archive|kategorie|categorie|categoria)(\/|$)/.test(path)) vote('listing', 3, 'category URL');
+  if (/\/(blog|news|articles?|magazine|insights|ratgeber|actualites|noticias|story|stories)(\/|$)/.test(path)) vote('article', 3, 'blog/news URL');
+  if (/\/(products?|p|item|dp|produkt|produit|producto)(\/|$)/.test(path)) vote('product', 3, 'product URL');
+  if (/\/(collections?|category|categories|kategorie|categorie|categoria|shop|store|c)(\/|$)/.test(path) && !/\/(products?|p)\//.test(path)) vote('collection', 3, 'collection URL');
+  if (/\/(tags?|archive|page\/\d+|author)(\/|$)/.test(path)) vote('listing', 3, 'archive URL');
+  if (/\/(services?|solutions?|leistungen|dienstleistungen|prestations|servicios|landing|lp)(\/|$)/.test(path)) vote('service', 3, 'service URL');
+  if (/\/(forum|forums|community|discussions?|questions|threads?|t|r)(\/|$)/.test(path)) vote('forum', 4, 'forum URL');
   const codeBlocks = doc.blocks.filter((b) => b.kind === 'code').length;
   if (codeBlocks >= 2) vote('documentation', 2, 'code blocks');
   const text = doc.bodyText;
-  if (/\b(add to (cart|basket)|in den warenkorb|ajouter au panier|añadir al carrito|in stock|auf lager)\b/i.test(text)) vote('product', 3, 'add-to-cart text');
-  if (countMatches(text, /\b(reply|replies|posted by|upvote|antworten|répondre|responder)\b/i) >= 3) vote('forum', 3, 'reply/post markers');
-  if (doc.links.main.length >= 12 && paras <= doc.links.main.length / 3) vote('listing', 3, 'many links, little prose');
+  const cart = /\b(add to (cart|basket|bag)|in den warenkorb|ajouter au panier|añadir al carrito|buy now|jetzt kaufen)\b/i;
+  const prices = countMatches(text, /(?:[$€£]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|EUR|USD)\b)/);
+  if (cart.test(text) && prices <= 3) vote('product', 3, 'add-to-cart text');
+  // Many priced items and little prose: a category grid.
+  if (prices >= 6 && paras <= prices) vote('collection', 3, 'many priced items');
+  if (/\b(\d[\d,.]* (results|products|items|treffer|ergebnisse|résultats|resultados))\b/i.test(text) && prices >= 3) vote('collection', 2, 'result count');
+  if (/\b(results for|search results|suchergebnisse|résultats pour|resultados de)\b/i.test(text)) vote('listing', 3, 'search results text');
+  if (countMatches(text, /\b(reply|replies|posted by|upvotes?|quote|antworten|répondre|responder|joined|beiträge)\b/i) >= 3) vote('forum', 3, 'reply/post markers');
+  if (doc.links.main.length >= 12 && paras <= doc.links.main.length / 3 && prices < 6) vote('listing', 3, 'many links, little prose');
   if (doc.dates.published && paras >= 4) vote('article', 2, 'dated prose');
-  if (/\b(book a (call|demo)|contact us|get a quote|request a quote|our services|angebot anfordern|devis|solicita)\b/i.test(text)) vote('service', 2, 'service call to action');
+  if (/\b(book a (call|demo)|contact us|get a quote|request a quote|our services|free consultation|angebot anfordern|devis|solicita)\b/i.test(text)) vote('service', 2, 'service call to action');
   void lang;
-  const order: PageType[] = ['home', 'product', 'documentation', 'forum', 'listing', 'service', 'article'];
+  const order: PageType[] = ['home', 'listing', 'product', 'collection', 'documentation', 'forum', 'service', 'article'];
   let best: PageType = 'article';
   let bestScore = 0;
   for (const type of order) {
@@ -262,7 +294,9 @@ export function measureSignals(doc: PageDocument, opts: SignalOptions = {}): Pag
   const paras = paragraphs(blocks);
   const paraWords = paras.map((p) => wc(p.text));
   const headings = blocks.filter((b): b is Extract<Block, { kind: 'heading' }> => b.kind === 'heading');
-  const h1 = headings.filter((h) => h.level === 1);
+  const mainH1 = headings.filter((h) => h.level === 1);
+  // An H1 above the main block (in a page header) is still the page's H1.
+  const h1 = mainH1.length ? mainH1 : (doc.page?.h1s ?? []).map((text) => ({ kind: 'heading' as const, level: 1, text }));
   const h2 = headings.filter((h) => h.level === 2).length;
   const h3 = headings.filter((h) => h.level === 3).length;
   const types = jsonLdTypes(doc.jsonLd);
@@ -325,32 +359,57 @@ export function measureSignals(doc: PageDocument, opts: SignalOptions = {}): Pag
   // --- author / organization
   let author: string | null = null;
   let organization: string | null = null;
+  let authorCheckable = false;
+  let orgCheckable = false;
+  const checkable = (v: unknown, keys: string[]) =>
+    ([] as unknown[]).concat(v ?? []).some((x) => !!x && typeof x === 'object' && keys.some((k) => firstString((x as Record<string, unknown>)[k]) || typeof (x as Record<string, unknown>)[k] === 'object'));
   for (const n of nodes) {
-    if (!author && n.author) author = firstString(n.author);
-    if (!organization && n.publisher) organization = firstString(n.publisher);
+    if (!author && n.author) {
+      author = firstString(n.author);
+      authorCheckable = checkable(n.author, ['url', 'sameAs']);
+    }
+    if (!organization && n.publisher) {
+      organization = firstString(n.publisher);
+      orgCheckable = checkable(n.publisher, ['url', 'sameAs', 'logo']);
+    }
     const nt = ([] as unknown[]).concat(n['@type'] ?? []).map(String);
-    if (!organization && nt.some((x) => /Organization|Corporation|LocalBusiness/.test(x))) organization = firstString(n.name);
+    if (!organization && nt.some((x) => /Organization|Corporation|LocalBusiness/.test(x))) {
+      organization = firstString(n.name);
+      orgCheckable = checkable(n, ['url', 'sameAs', 'logo']);
+    }
   }
-  if (!author) author = BYLINE[lang].exec(doc.bodyText)?.[1] ?? null;
+  if (!author) {
+    author = BYLINE[lang].exec(doc.bodyText)?.[1] ?? null;
+    // A byline that links the author's profile page can be checked.
+    if (author) authorCheckable = doc.links.all.some((l) => l.text.trim() === author && hostOf(l.href) !== '');
+  }
   if (!organization) organization = doc.openGraph['site_name'] ?? null;
 
   // --- freshness
   const headers = lowerKeys(opts.headers ?? {});
   const httpLm = headers['last-modified'] ? toIsoDay(headers['last-modified']) : null;
   const vis = visibleDates(doc.bodyText);
-  const limit = now.getTime() + 2 * DAY; // dates in the future are events, not page dates
-  const candidates: { date: string; source: PageSignals['freshness']['newest_source'] }[] = [];
-  for (const d of [doc.dates.modified, doc.dates.published, ...doc.dates.found]) {
+  const limit = now.getTime() + 2 * DAY; // a declared date in the future is an event or a typo, not the page's date
+  const futureIgnored: string[] = [];
+  const declared = (d: string | null) => {
     const day = d ? toIsoDay(d) : null;
-    if (day) candidates.push({ date: day, source: 'json-ld/meta' });
-  }
-  if (httpLm) candidates.push({ date: httpLm, source: 'http' });
-  for (const d of vis) candidates.push({ date: d, source: 'visible' });
-  let newest: (typeof candidates)[number] | null = null;
-  for (const c of candidates) {
-    if (Date.parse(c.date) > limit) continue;
-    if (!newest || c.date > newest.date) newest = c;
-  }
+    if (!day) return null;
+    if (Date.parse(day) > limit) {
+      futureIgnored.push(day);
+      return null;
+    }
+    return day;
+  };
+  const published = declared(doc.dates.published);
+  const modified = declared(doc.dates.modified);
+  const consistent = !(published && modified && modified < published);
+  // The declared date decides: dateModified when it is consistent, else datePublished. The
+  // Last-Modified header (which most CMSs and CDNs set to "now") counts only when nothing is
+  // declared, and as a weak signal; dates written in the body never do.
+  let newest: { date: string; source: 'json-ld/meta' | 'http' } | null = null;
+  const declaredDay = (consistent ? modified : null) ?? published ?? modified;
+  if (declaredDay) newest = { date: declaredDay, source: 'json-ld/meta' };
+  else if (httpLm && Date.parse(httpLm) <= limit) newest = { date: httpLm, source: 'http' };
   const ageDays = newest ? Math.max(0, Math.floor((now.getTime() - Date.parse(newest.date)) / DAY)) : null;
 
   // --- metadata
@@ -407,6 +466,8 @@ export function measureSignals(doc: PageDocument, opts: SignalOptions = {}): Pag
       newest: newest?.date ?? null,
       newest_source: newest?.source ?? null,
       age_days: ageDays,
+      future_ignored: futureIgnored,
+      consistent,
     },
     citability: {
       lead_paragraph_words: leadWords,
@@ -423,7 +484,11 @@ export function measureSignals(doc: PageDocument, opts: SignalOptions = {}): Pag
       json_ld_errors: doc.jsonLdErrors,
       author,
       organization,
+      author_checkable: !!author && authorCheckable,
+      organization_checkable: !!organization && orgCheckable,
     },
+    evidence: measureEvidence(doc, lang, keyphrases[0]?.phrase ?? null, now.getUTCFullYear()),
+    page_h1: h1[0]?.text ?? doc.page?.h1s[0] ?? null,
     keyphrases,
     entities,
     topics,

@@ -4,11 +4,15 @@
 // what to add. The one thing to know: coverage is token-based, so a supplied trend like
 // "AI tools for project management" matches text that uses those words in one sentence.
 import type { PageDocument } from '../pages/document.ts';
-import { clusterTopics, extractKeyphrases, phraseTokens, type TopicCluster } from './keyphrases.ts';
-import { pageTexts, isQuestion } from './signals.ts';
+import { clusterTopics, extractEntities, extractKeyphrases, jsonLdTypes, phraseTokens, type TopicCluster } from './keyphrases.ts';
+import { hostOf, pageTexts, isQuestion } from './signals.ts';
+import { isCommercial, isTopic, isVendor, pageQuestions, topicQuestions, type QuestionIntent } from './questions.ts';
 import { loadSite, type LoadedSite } from './site.ts';
 import { fold, normalizeLang, sentences, words, type Lang } from './text.ts';
 import type { DiscoverTrendsInput, SiteLoader, Trend, TrendCoverage, TrendsResult } from './types.ts';
+import { GenerationError, generateTrends, type ContentModel } from './generator.ts';
+import { nonsense } from './nonsense.ts';
+import { inProcessAnalysis, type Analysis } from './analysis.ts';
 
 export interface FieldTopic {
   name: string;
@@ -16,7 +20,20 @@ export interface FieldTopic {
   relevance: number;
 }
 
-/** Topic clusters of the page plus its related pages, with a 0..100 relevance. */
+/** Names that are never topics: the site and brand, and the people the page names. */
+export function nonTopicNames(site: { page: PageDocument; related: PageDocument[] }, lang: Lang): string[] {
+  const doc = site.page;
+  const names = new Set<string>();
+  for (const e of extractEntities(doc.bodyText, doc.jsonLd, lang)) if (e.type === 'person' || e.type === 'organization' || e.type === 'brand') names.add(e.name);
+  if (doc.openGraph['site_name']) names.add(doc.openGraph['site_name']);
+  const host = hostOf(doc.url).split('.')[0];
+  if (host && host.length > 2) names.add(host.replace(/-/g, ' '));
+  if (host) names.add(host.replace(/-/g, ''));
+  return [...names];
+}
+
+/** Topic clusters of the page plus its related pages, with a 0..100 relevance. Only phrases that
+ * are topics (see questions.ts isTopic): no people, no site name, no lone adjectives. */
 export function fieldTopics(site: { page: PageDocument; related: PageDocument[] }, lang: Lang, max = 10): FieldTopic[] {
   const texts = [
     ...pageTexts(site.page, 0, 1),
@@ -27,9 +44,11 @@ export function fieldTopics(site: { page: PageDocument; related: PageDocument[] 
   const phrases = extractKeyphrases(texts, lang, 40)
     .map((p) => (p.tokens.length === 1 ? { ...p, score: Math.round(p.score * 40) / 100 } : p))
     .sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const clusters = clusterTopics(phrases, Math.max(max, 1) + 4);
+  const ctx = { lang, names: nonTopicNames(site, lang), text: [site.page.title ?? '', site.page.bodyText].join('\n') };
+  const topical = phrases.filter((p) => isTopic(p.phrase, ctx));
+  const clusters = clusterTopics(topical, Math.max(max, 1) + 4);
   const totalSources = 1 + site.related.length;
-  const byKey = new Map(phrases.map((p) => [p.key, p]));
+  const byKey = new Map(topical.map((p) => [p.key, p]));
   const maxWeight = clusters[0]?.weight ?? 1;
   const out = clusters.map((c: TopicCluster) => {
     const sources = new Set<number>();
@@ -82,22 +101,17 @@ export function measureMentions(doc: PageDocument, tokens: string[], lang: Lang)
   return { mentions, inTitle, inSection, inQuestion, inListOrTable };
 }
 
-const Q: Record<string, (t: string, other: string | null) => string[]> = {
-  en: (t, o) => [`What is ${t}?`, `How does ${t} work?`, `How much does ${t} cost?`, `Which ${t} option is best?`, ...(o ? [`${cap(t)} vs ${o}: which is better?`] : [])],
-  de: (t, o) => [`Was ist ${t}?`, `Wie funktioniert ${t}?`, `Was kostet ${t}?`, `Welche Lösung für ${t} ist die beste?`, ...(o ? [`${cap(t)} oder ${o}: was ist besser?`] : [])],
-  fr: (t, o) => [`Qu'est-ce que ${t} ?`, `Comment fonctionne ${t} ?`, `Combien coûte ${t} ?`, `Quelle solution de ${t} choisir ?`, ...(o ? [`${cap(t)} ou ${o} : lequel choisir ?`] : [])],
-  es: (t, o) => [`¿Qué es ${t}?`, `¿Cómo funciona ${t}?`, `¿Cuánto cuesta ${t}?`, `¿Qué opción de ${t} es la mejor?`, ...(o ? [`${cap(t)} vs ${o}: ¿cuál es mejor?`] : [])],
-};
 export function cap(s: string): string {
   return s ? s[0]!.toUpperCase() + s.slice(1) : s;
 }
 
-export function trendQuestions(name: string, other: string | null, lang: Lang): string[] {
-  return (Q[lang] ?? Q.en!)(name, other);
+/** Question strings for a trend (see questions.ts topicQuestions). */
+export function trendQuestions(name: string, other: string | null, lang: Lang, opts: { commercial?: boolean; pageQuestions?: string[] } = {}): string[] {
+  return topicQuestions(name, { lang, commercial: opts.commercial ?? false, other, pageQuestions: opts.pageQuestions }).map((q) => q.question);
 }
 
 /** Coverage of one trend by the page, with the gap and a concrete action. */
-export function assessTrend(doc: PageDocument, name: string, tokens: string[], lang: Lang, question: string): TrendCoverage {
+export function assessTrend(doc: PageDocument, name: string, tokens: string[], lang: Lang, question?: string): TrendCoverage {
   const m = measureMentions(doc, tokens, lang);
   const coverage = Math.min(
     100,
@@ -107,13 +121,13 @@ export function assessTrend(doc: PageDocument, name: string, tokens: string[], l
   let action: string;
   if (m.mentions === 0 && !m.inSection && !m.inTitle) {
     gap = `Not mentioned on the page.`;
-    action = `Add an H2 section "${cap(name)}" that opens with a 40–60 word answer to "${question}", then give specifics in a list or table.`;
+    action = `Add an H2 section "${cap(name)}" that opens with a 40–60 word answer${question ? ` to "${question}"` : ''}, then give specifics in a list or table.`;
   } else if (!m.inSection) {
     gap = `Mentioned ${m.mentions} time${m.mentions === 1 ? '' : 's'} but no H2/H3 section covers it.`;
-    action = `Add an H2 "${question.replace(/[?？]\s*$/, '').trim()}" with a 40–60 word answer-first paragraph and supporting data.`;
+    action = `Add an H2 "${question ? question.replace(/[?？]\s*$/, '').trim() : cap(name)}" with a 40–60 word answer-first paragraph and supporting data.`;
   } else if (!m.inQuestion) {
     gap = `Has the section "${m.inSection}" but no question-style heading or FAQ entry.`;
-    action = `Add "${question}" to an FAQ section with a direct 40–60 word answer.`;
+    action = question ? `Add "${question}" to an FAQ section with a direct 40–60 word answer.` : `Add a question about ${name} to an FAQ section with a direct 40–60 word answer.`;
   } else if (m.mentions < 3) {
     gap = `Covered in a section but only briefly (${m.mentions} mention${m.mentions === 1 ? '' : 's'}).`;
     action = `Expand the "${m.inSection}" section with a statistic, its source and an example.`;
@@ -134,12 +148,19 @@ export function trendsFromSite(site: LoadedSite, input: DiscoverTrendsInput): Tr
   const doc = site.page.document;
   const lang = normalizeLang(input.language ?? doc.language);
   const max = Math.max(1, Math.min(25, Math.floor(input.maxTrends ?? 8)));
-  const topics = fieldTopics({ page: doc, related: site.related.map((p) => p.document) }, lang, max);
+  const related = site.related.map((p) => p.document);
+  const topics = fieldTopics({ page: doc, related }, lang, max);
+  const vendor = isVendor([doc, ...related], [doc, ...related].map((d) => jsonLdTypes(d.jsonLd)));
+  const asked = normalizeLang(doc.language) === lang ? [doc, ...related].flatMap((d) => pageQuestions(d, lang)) : [];
+  // Only the page's main topic can be a thing people buy; the rest are asked about, not priced.
+  const commercial = topics.map((t, i) => i === 0 && isCommercial(t.name, doc, vendor));
   const trends: Trend[] = topics.map((t, i) => {
-    const other = topics[i + 1]?.name ?? topics[i - 1]?.name ?? null;
-    const questions = trendQuestions(t.name, other, lang);
-    const c = assessTrend(doc, t.name, t.tokens, lang, questions[0]!);
-    return { name: t.name, relevance: t.relevance, gap: c.gap, action: c.action, questions };
+    // A comparison pairs two things that are both bought.
+    const other = null;
+    const qs = topicQuestions(t.name, { lang, commercial: commercial[i]!, other, pageQuestions: asked, main: i === 0, text: [doc, ...related].map((d) => d.bodyText).join('\n') });
+    const c = assessTrend(doc, t.name, t.tokens, lang, qs[0]?.question);
+    const intent: QuestionIntent = commercial[i] ? 'commercial' : 'informational';
+    return { name: t.name, relevance: t.relevance, intent, gap: c.gap, action: c.action, questions: qs.map((q) => q.question), question_intents: qs.map((q) => q.intent) };
   });
   const sources = [site.page, ...site.related].map((p) => ({
     title: p.document.title ?? p.document.url,
@@ -148,9 +169,43 @@ export function trendsFromSite(site: LoadedSite, input: DiscoverTrendsInput): Tr
   return { url: input.url, industry: inferIndustry(input.industry, topics), generator: 'offline', trends, sources };
 }
 
-export async function discoverTrends(input: DiscoverTrendsInput, loader: SiteLoader): Promise<TrendsResult> {
+/**
+ * Trends of a page's field. With a content model (live mode), the model proposes them (schema-
+ * validated, checked by the nonsense rules, each measured against the page); when it fails the
+ * offline generator answers and `fallback` says why.
+ */
+export async function discoverTrends(
+  input: DiscoverTrendsInput,
+  loader: SiteLoader,
+  model?: ContentModel | null,
+  signal?: AbortSignal,
+  analysis: Pick<Analysis, 'trends'> = inProcessAnalysis,
+): Promise<TrendsResult> {
   const site = await loadSite(input.url, loader, 3);
-  return trendsFromSite(site, input);
+  const offline = await analysis.trends(site, input);
+  if (!model) return offline;
+  const doc = site.page.document;
+  const lang = normalizeLang(input.language ?? doc.language);
+  const related = site.related.map((p) => p.document);
+  const vendor = isVendor([doc, ...related], [doc, ...related].map((d) => jsonLdTypes(d.jsonLd)));
+  const max = Math.max(1, Math.min(25, Math.floor(input.maxTrends ?? 8)));
+  try {
+    const got = await generateTrends(model, doc, { lang, country: input.country ?? 'US', max, industry: input.industry, vendor, signal });
+    const items = got.value.trends.slice(0, max);
+    const bad = nonsense(items.flatMap((t) => [{ kind: 'trend' as const, text: t.name }, ...t.questions.map((q) => ({ kind: 'question' as const, text: q, lang }))]));
+    if (bad.length) throw new GenerationError(`rejected output: ${bad.slice(0, 2).join('; ')}`);
+    const trends: Trend[] = items
+      .map((t) => {
+        const c = assessTrend(doc, t.name, phraseTokens(t.name, lang), lang, t.questions[0]);
+        return { name: t.name, relevance: t.relevance, intent: t.intent, gap: c.gap, action: c.action, questions: t.questions, question_intents: t.questions.map(() => t.intent) };
+      })
+      .sort((a, b) => b.relevance - a.relevance);
+    const sources = [...offline.sources, ...got.citations.map((c) => ({ title: c.title ?? c.domain, url: c.url }))];
+    return { url: input.url, industry: input.industry?.trim() || trends[0]!.name, generator: 'model', model: { platform: model.platform, model: got.model }, trends, sources };
+  } catch (err) {
+    if (!(err instanceof GenerationError)) throw err;
+    return { ...offline, fallback: { platform: model.platform, model: model.modelId, reason: err.message } };
+  }
 }
 
 /** Supplied trend names → tokens (for scoring against supplied trends). */

@@ -11,6 +11,8 @@ export interface SiteLoader {
   loadPage(url: string): Promise<LoadedPage | null>;
   /** Fetch a small text resource: robots.txt, llms.txt, sitemap.xml. */
   fetchText(url: string): Promise<FetchedText | null>;
+  /** Fetch a page again, uncached, with another User-Agent (a crawler's), and extract it. */
+  fetchAs?(url: string, userAgent: string): Promise<{ status: number; words: number; title: string | null; text: string } | null>;
 }
 
 export interface LoadedPage {
@@ -25,10 +27,20 @@ export interface FetchedText {
   contentType: string | null;
 }
 
-export type Generator = 'offline';
+/** offline: the built-in deterministic generator; model: the operator's SIGHTLINE_CONTENT_MODEL. */
+export type Generator = 'offline' | 'model';
+
+/** Which model generated a result, or why the model's output was not used. */
+export interface GeneratorInfo {
+  /** The model asked (platform and the model it reported). */
+  model?: { platform: string; model: string };
+  /** Set when the model failed or its output was rejected: the offline generator answered instead. */
+  fallback?: { platform: string; model: string; reason: string };
+}
 export type Band = 'Poor' | 'Fair' | 'Good' | 'Strong';
 export type Priority = 'high' | 'medium' | 'low';
-export type PageType = 'article' | 'product' | 'documentation' | 'service' | 'listing' | 'forum' | 'home';
+/** listing = search results and archives; collection = a shop's category of products. */
+export type PageType = 'article' | 'product' | 'collection' | 'listing' | 'documentation' | 'service' | 'forum' | 'home';
 
 /** Band of an integer 0..100 score, as API-NOTES fixes it. */
 export function bandOf(score: number): Band {
@@ -49,9 +61,11 @@ export interface Recommendation {
   priority: Priority;
   title: string;
   recommendation: string;
-  /** Estimated gain in overall score points (integer) if the recommendation is carried out. */
+  /** Gain in overall score points (integer): the page scored again with the signal fixed, minus the score now. */
   expected_impact: number;
   signal: string;
+  /** The score component the signal belongs to (absent on audit recommendations). */
+  component?: string;
 }
 
 export interface TrendInput {
@@ -62,9 +76,13 @@ export interface TrendInput {
 export interface Trend {
   name: string;
   relevance: number;
+  /** commercial when the topic is bought (the site sells it or the page prices it), else informational. */
+  intent: 'informational' | 'commercial' | 'comparison' | 'navigational';
   gap: string;
   action: string;
   questions: string[];
+  /** The intent of each question, in order. */
+  question_intents: ('informational' | 'commercial' | 'comparison' | 'navigational')[];
 }
 
 export interface DiscoverTrendsInput {
@@ -75,7 +93,7 @@ export interface DiscoverTrendsInput {
   maxTrends?: number | null;
 }
 
-export interface TrendsResult {
+export interface TrendsResult extends GeneratorInfo {
   url: string;
   industry: string;
   generator: Generator;
@@ -123,8 +141,12 @@ export interface ContentScore {
   recommendations: Recommendation[];
   top_recommendations: string[];
   signals: import('./signals.ts').PageSignals;
-  /** The sub-scores the overall score is weighted from. */
-  components: { depth: number; freshness: number; structure: number; citability: number; metadata: number; trend_coverage: number };
+  /** Every point of the overall score by named signal: overall_score is the rounded sum of `points`. */
+  score_breakdown: import('./score.ts').ScorePoint[];
+  /** robots.txt and page directives as the AI crawlers meet them (null when not checked). */
+  crawl_access: import('./crawlers.ts').CrawlFacts | null;
+  /** The component scores (0..100) of the breakdown. */
+  components: { depth: number; freshness: number; structure: number; citability: number; metadata: number; trend_coverage: number; trust: number; access: number };
   generator: Generator;
 }
 
@@ -136,22 +158,17 @@ export interface AuditCheck {
   detail: string;
 }
 
-export interface CrawlerRule {
-  agent: string;
-  purpose: string;
-  allowed: boolean;
-  /** The robots.txt line that decided, e.g. "Disallow: /" (null when no rule matched). */
-  rule: string | null;
-  line: number | null;
-}
-
 export interface AuditResult {
   url: string;
   generator: Generator;
   score: number;
   band: Band;
   checks: AuditCheck[];
-  crawlers: CrawlerRule[];
+  crawlers: import('./crawlers.ts').CrawlerAccess[];
+  robots_txt: import('./crawlers.ts').RobotsReport;
+  crawl_access: import('./crawlers.ts').CrawlFacts;
+  /** The page fetched again as each major search crawler; null when the loader cannot set a user agent. */
+  crawler_fetch: import('./access.ts').RefetchResult[] | null;
   llms_txt: { present: boolean; valid: boolean; title: string | null; summary: string | null; sections: number; links: number; errors: string[] };
   sitemap: { url: string | null; found: boolean; lists_page: boolean | null; url_count: number };
   json_ld: { types: string[]; errors: number };
@@ -180,11 +197,13 @@ export interface SuggestPromptsInput {
 export interface PromptSuggestion {
   prompt: string;
   intent: Intent;
+  /** The search-intent class: informational, commercial, comparison or navigational. */
+  intent_class: 'informational' | 'commercial' | 'comparison' | 'navigational';
   funnel_stage: FunnelStage;
   why: string;
 }
 
-export interface PromptsResult {
+export interface PromptsResult extends GeneratorInfo {
   url: string;
   brand: string | null;
   industry: string;

@@ -41,4 +41,14 @@ export interface PageDocument {
   /** Plain main-content text (blocks joined by blank lines, no Markdown markers). */
   bodyText: string;
   wordCount: number;
+  /** Whole-page facts beyond the main content (every H1, robots meta by agent, nosnippet
+   * regions, JavaScript dependence); absent on documents stored before they were read. */
+  page?: {
+    h1s: string[];
+    robotsMeta: Record<string, string>;
+    nosnippetRegions: number;
+    scripts: number;
+    appRoot: boolean;
+    noscriptNeedsJs: boolean;
+  };
 }

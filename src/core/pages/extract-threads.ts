@@ -133,11 +133,14 @@ function extractionFailed(url: string, cause: unknown): FetchError {
   return new FetchError('extraction', undefined, { url, cause });
 }
 
-/** Thread failures answer the client with extraction_failed; the operator sees why here. */
-function warn(message: string, err?: unknown): void {
+/** A process warning with the error's stack: how thread pools tell the operator why a thread failed. */
+export function threadWarning(code: string, message: string, err?: unknown): void {
   const detail = err instanceof Error ? (err.stack ?? err.message) : err === undefined ? '' : String(err);
-  process.emitWarning(detail ? `${message}: ${detail}` : message, { code: 'SIGHTLINE_EXTRACT_THREAD' });
+  process.emitWarning(detail ? `${message}: ${detail}` : message, { code });
 }
+
+/** Thread failures answer the client with extraction_failed; the operator sees why here. */
+const warn = (message: string, err?: unknown) => threadWarning('SIGHTLINE_EXTRACT_THREAD', message, err);
 
 export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor {
   const size = Math.max(0, opts.threads ?? 1);

@@ -57,6 +57,12 @@ export interface PageLoader {
    * answers are returned rather than thrown (a 404 robots.txt means "no rules").
    */
   fetchText(url: string): Promise<FetchedPage>;
+  /**
+   * Fetches a page again, uncached, with another User-Agent (a crawler's), answering its status
+   * and extracted text even for 4xx/5xx: used to see a CDN or firewall that treats crawlers
+   * differently. Throws FetchError when nothing could be fetched.
+   */
+  fetchAs(url: string, userAgent: string): Promise<{ status: number; document: PageDocument }>;
   /** Forgets every cached result. */
   clear(): void;
   /** Stops the extraction threads (the loader still works; they start again when needed). */
@@ -222,6 +228,11 @@ export function createPageLoader(opts: PageLoaderOptions = {}): PageLoader {
       return cache.getOrCreate(`text ${key}`, () =>
         gate.run(() => fetchPage(key, { allowHttpErrors: true, ...opts.fetchOptions, allow, accept: 'any' })),
       );
+    },
+    async fetchAs(url, userAgent) {
+      const page = await fetchPage(normalizePageUrl(url), { allowHttpErrors: true, ...opts.fetchOptions, allow, accept: 'html', userAgent });
+      const { document } = await extractor.extract(page.body, page.finalUrl);
+      return { status: page.status, document };
     },
     clear: () => cache.clear(),
     close: () => extractor.close(),

@@ -65,7 +65,7 @@ export class ActivityLog {
    * 400, else 'error') and time are set here, so every surface writes the same row.
    */
   recordRequest(r: {
-    principal: { accountId: string; keyId: string; keyPrefix: string };
+    principal: { accountId: string; keyId: string; keyPrefix: string | null };
     source: string;
     action: string;
     method: string;

@@ -4,7 +4,7 @@
 import type { Store } from '../store.ts';
 import { compactVisibilityRuns, runIdsForTest } from '../visibility/read.ts';
 import { compactCiRuns, ciRunIdsForTest } from '../content/runs.ts';
-import { findTestsByUrl, getTestRow, type TestType } from './tests.ts';
+import { findTestsByUrl, getTestRow, type TestType } from '../tracking/tests.ts';
 import { parseHttpUrl } from './url.ts';
 import { AppError } from '../errors.ts';
 

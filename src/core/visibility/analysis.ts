@@ -1,13 +1,15 @@
 // Answer analysis: does an AI answer mention the target brand, where, at which list rank,
 // which competitors does it name, and does it cite the target's domain?
 // The one thing to know: all positions are UTF-16 offsets into the *original* answer text;
-// matching itself runs on a folded copy (see src/text/entity-matcher.ts) and maps back. Text inside
-// Markdown link destinations ("](https://acme.com)") is not visible prose and never counts as
-// a mention; the link text does.
+// matching itself runs on a folded copy (see src/text/entity-matcher.ts) and maps back. Addresses
+// (URLs, autolinks, e-mail addresses, bare domains, Markdown link destinations: src/text/links.ts)
+// are not prose and never count as a mention; a link's visible text does when it names the brand
+// in words. An address pointing at the target's domain is citation evidence (citation_mentioned).
 
 import type { Citation } from '../../platforms/types.ts';
-import { createEntityMatcher, foldText, type EntityMatcher } from '../../text/entity-matcher.ts';
+import { createEntityMatcher, foldText, type EntityMatcher, type FoldedText, type MentionSpan } from '../../text/entity-matcher.ts';
 import { domainMatches, registrableDomain } from '../../text/domains.ts';
+import { findAddresses, isProseMention, type AddressRange } from '../../text/links.ts';
 import { findListSegments, rankAt } from './analysis/lists.ts';
 
 export { createEntityMatcher, registrableDomain, domainMatches };
@@ -31,6 +33,12 @@ export interface AnswerAnalysis {
   competitor_positions: Record<string, number>;
   /** Distinct citation domains, in citation order. */
   cited_domains: string[];
+  /** Original ranges of the target's text mentions (for prominence). */
+  target_spans: MentionSpan[];
+  /** Original ranges of each mentioned competitor's text mentions, by name as given. */
+  competitor_spans: Record<string, MentionSpan[]>;
+  /** 1-based list rank of each mentioned competitor's first listed mention (null when none is in a list). */
+  competitor_list_ranks: Record<string, number | null>;
 }
 
 export interface AnalyzeAnswerInput {
@@ -40,6 +48,8 @@ export interface AnalyzeAnswerInput {
   targetUrl: string;
   competitors: string[];
   aliases?: string[];
+  /** The answer's language (BCP 47): names that are everyday words count only where written as names. */
+  language?: string;
 }
 
 /** Domain a citation really points at: resolved_url, then the domain field, then the url. */
@@ -55,61 +65,48 @@ export function citationDomain(c: Citation): string {
   return registrableDomain(c.url);
 }
 
-/** Ranges of Markdown link destinations and reference definitions: URLs, not prose. */
-function hiddenRanges(text: string): [number, number][] {
-  const ranges: [number, number][] = [];
-  const inline = /\]\([^)\s]*(?:\s+"[^"\n]*")?\)/g;
-  for (let m; (m = inline.exec(text)); ) ranges.push([m.index + 1, m.index + m[0].length]);
-  const refdef = /^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*\S+/gm;
-  for (let m; (m = refdef.exec(text)); ) ranges.push([m.index, m.index + m[0].length]);
-  ranges.sort((a, b) => a[0] - b[0]);
-  return ranges;
+function proseMentions(matcher: EntityMatcher, folded: FoldedText, addresses: AddressRange[]): MentionSpan[] {
+  const all = matcher.findSpans(folded);
+  return addresses.length ? all.filter((m) => isProseMention(addresses, m.start, m.end)) : all;
 }
 
-function isHidden(ranges: [number, number][], offset: number): boolean {
-  // Few ranges per answer; a linear scan is fine.
-  for (const [s, e] of ranges) {
-    if (offset < s) return false;
-    if (offset < e) return true;
+function firstListRank(segments: ReturnType<typeof findListSegments>, spans: MentionSpan[]): number | null {
+  for (const { start } of spans) {
+    const rank = rankAt(segments, start);
+    if (rank !== null) return rank;
   }
-  return false;
-}
-
-function visibleMentions(matcher: EntityMatcher, folded: ReturnType<typeof foldText>, hidden: [number, number][]): number[] {
-  const all = matcher.findFolded(folded);
-  return hidden.length ? all.filter((o) => !isHidden(hidden, o)) : all;
+  return null;
 }
 
 export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
   const text = input.text ?? '';
   const folded = foldText(text);
-  const hidden = hiddenRanges(text);
+  const addresses = findAddresses(text);
+  const matcherOptions = input.language ? { language: input.language } : {};
 
-  const targetMentions = input.targetEntity.trim()
-    ? visibleMentions(createEntityMatcher(input.targetEntity, input.aliases ?? []), folded, hidden)
+  const targetSpans = input.targetEntity.trim()
+    ? proseMentions(createEntityMatcher(input.targetEntity, input.aliases ?? [], matcherOptions), folded, addresses)
     : [];
-
-  let listRank: number | null = null;
-  if (targetMentions.length) {
-    const segments = findListSegments(text);
-    for (const offset of targetMentions) {
-      listRank = rankAt(segments, offset);
-      if (listRank !== null) break;
-    }
-  }
+  let segments: ReturnType<typeof findListSegments> | undefined;
+  const listSegments = () => (segments ??= findListSegments(text));
+  const listRank = targetSpans.length ? firstListRank(listSegments(), targetSpans) : null;
 
   const competitors: string[] = [];
   const competitorPositions: Record<string, number> = {};
+  const competitorSpans: Record<string, MentionSpan[]> = {};
+  const competitorRanks: Record<string, number | null> = {};
   const seen = new Set<string>();
   for (const name of input.competitors ?? []) {
     // Spelling variants of one name ("ClickUp", "Click Up") are one competitor: the first wins.
-    const matcher = createEntityMatcher(name);
+    const matcher = createEntityMatcher(name, [], matcherOptions);
     if (!matcher.variants.length || matcher.variants.some((v) => seen.has(v))) continue;
     for (const v of matcher.variants) seen.add(v);
-    const hits = visibleMentions(matcher, folded, hidden);
+    const hits = proseMentions(matcher, folded, addresses);
     if (hits.length) {
       competitors.push(name);
-      competitorPositions[name] = hits[0];
+      competitorPositions[name] = hits[0]!.start;
+      competitorSpans[name] = hits;
+      competitorRanks[name] = firstListRank(listSegments(), hits);
     }
   }
 
@@ -119,18 +116,24 @@ export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
     if (d && !citedDomains.includes(d)) citedDomains.push(d);
   }
   const targetDomain = registrableDomain(input.targetUrl ?? '');
-  const citationMentioned = citedDomains.some((d) => domainMatches(d, targetDomain));
-  const textMentioned = targetMentions.length > 0;
+  // An address in the text pointing at the target's site (a link, an autolink, "acme.com",
+  // sales@acme.com) is evidence of the same kind as a citation of it.
+  const citationMentioned =
+    citedDomains.some((d) => domainMatches(d, targetDomain)) || addresses.some((a) => domainMatches(a.domain, targetDomain));
+  const textMentioned = targetSpans.length > 0;
 
   return {
     brand_mentioned: textMentioned || citationMentioned,
     text_mentioned: textMentioned,
     citation_mentioned: citationMentioned,
-    mention_position: textMentioned ? targetMentions[0] : null,
-    mention_count: targetMentions.length,
+    mention_position: textMentioned ? targetSpans[0]!.start : null,
+    mention_count: targetSpans.length,
     list_rank: listRank,
     competitors,
     competitor_positions: competitorPositions,
     cited_domains: citedDomains,
+    target_spans: targetSpans,
+    competitor_spans: competitorSpans,
+    competitor_list_ranks: competitorRanks,
   };
 }

@@ -39,7 +39,11 @@ export interface CreateRunInput {
     language?: string;
     country?: string;
     target_entity?: string;
+    /** How many times this probe is asked (1..10); defaults to the run's `repeats`. */
+    repeats?: number;
   }[];
+  /** How many times each (prompt, platform) probe is asked, as separate probes (1..10, default 1). */
+  repeats?: number;
   models?: Record<string, string>;
   competitors?: string[];
   language?: string;
@@ -57,7 +61,11 @@ export interface PlannedProbe {
   language: string;
   country: string;
   targetEntity: string;
+  /** 1..N: which ask of the same probe this is (the sandbox seeds its answer with it). */
+  repeat: number;
 }
+
+export const MAX_REPEATS = 10;
 
 export interface RunPlan {
   url: string;
@@ -71,6 +79,15 @@ export interface RunPlan {
 }
 
 const clean = (s: string | undefined) => (typeof s === 'string' && s.trim() !== '' ? s.trim() : undefined);
+
+/** A repeats value, checked (the HTTP schema bounds it too; the core is called by every surface). */
+function repeatsOf(value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_REPEATS) {
+    throw new AppError('invalid_request', `repeats must be an integer from 1 to ${MAX_REPEATS}.`, { repeats: value });
+  }
+  return value;
+}
 
 export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p: PlatformName) => boolean): RunPlan {
   if (!parseHttpUrl(input.url)) throw new AppError('invalid_url', 'url must be an absolute http(s) URL.', { url: input.url });
@@ -86,6 +103,7 @@ export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p
   const country = (clean(input.country) ?? 'US').toUpperCase();
   const competitors = distinctNames(input.competitors ?? []);
   const probes: PlannedProbe[] = [];
+  const runRepeats = repeatsOf(input.repeats, 1);
 
   if (hasMatrix) {
     const prompts = (input.prompts ?? []).map((p) => p.trim());
@@ -113,20 +131,25 @@ export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p
     const resolved = new Map(uniquePlatforms.map((p) => [p, resolveModel(catalog, p, overrides.get(p))]));
     // One probe per (prompt, platform) pair of the request, repeats included: a prompt or a
     // platform named twice is asked twice, so probe_count = prompt_count × platform_count (SPEC 2.1).
+    // Repeats innermost (API-NOTES "Tracking"): prompt, then platform, then repeat, which is also
+    // the order partial funding walks.
     for (const prompt of prompts) {
       for (const platform of platforms) {
         const m = resolved.get(platform)!;
-        probes.push({
-          seq: probes.length,
-          prompt,
-          platform,
-          modelId: m.id,
-          providerModel: m.providerModel,
-          price: m.price,
-          language,
-          country,
-          targetEntity,
-        });
+        for (let repeat = 1; repeat <= runRepeats; repeat++) {
+          probes.push({
+            seq: probes.length,
+            prompt,
+            platform,
+            modelId: m.id,
+            providerModel: m.providerModel,
+            price: m.price,
+            language,
+            country,
+            targetEntity,
+            repeat,
+          });
+        }
       }
     }
   } else {
@@ -140,17 +163,21 @@ export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p
         throw new AppError('model_required', 'A probe model is empty; omit it to use the default model.', { platform: p.platform });
       }
       const m = resolveModel(catalog, p.platform, p.model);
-      probes.push({
-        seq: probes.length,
-        prompt,
-        platform: p.platform,
-        modelId: m.id,
-        providerModel: m.providerModel,
-        price: m.price,
-        language: clean(p.language) ?? language,
-        country: (clean(p.country) ?? country).toUpperCase(),
-        targetEntity: clean(p.target_entity) ?? targetEntity,
-      });
+      const repeats = repeatsOf(p.repeats, runRepeats);
+      for (let repeat = 1; repeat <= repeats; repeat++) {
+        probes.push({
+          seq: probes.length,
+          prompt,
+          platform: p.platform,
+          modelId: m.id,
+          providerModel: m.providerModel,
+          price: m.price,
+          language: clean(p.language) ?? language,
+          country: (clean(p.country) ?? country).toUpperCase(),
+          targetEntity: clean(p.target_entity) ?? targetEntity,
+          repeat,
+        });
+      }
     }
   }
 
@@ -171,7 +198,8 @@ export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p
     country,
     probes,
     // Matrix mode counts the request's entries (SPEC 2.3: "prompts in the request", "platforms in
-    // the request"); explicit probes count the distinct prompts and platforms they name.
+    // the request"); explicit probes count the distinct prompts and platforms they name. Repeats
+    // multiply probe_count, not these.
     promptCount: hasMatrix ? (input.prompts ?? []).length : new Set(probes.map((p) => p.prompt)).size,
     platformCount: hasMatrix ? (input.platforms ?? []).length : platformsUsed.length,
   };

@@ -12,7 +12,9 @@ import { nowIso } from '../ids.ts';
 import type { Store, Tx } from '../store.ts';
 import { finishJob, holdLease, leaseOf, markJobFinished, type Job, type Lease } from '../../jobs/queue.ts';
 import type { GiveUpCode } from '../../jobs/worker.ts';
-import { analyzeAnswer } from './analysis.ts';
+import { analyzeAnswer, type AnswerAnalysis } from './analysis.ts';
+import { analyseProbe, type ProbeAnalysis } from './analysis/brands.ts';
+import type { Judge } from './judge.ts';
 import { PROBE_JOB_KIND } from './runs.ts';
 import type { Catalog } from './catalog.ts';
 
@@ -63,6 +65,7 @@ interface ProbeRow {
   country: string;
   target_entity: string;
   price: number;
+  repeat: number;
 }
 
 /**
@@ -72,7 +75,7 @@ interface ProbeRow {
  * times their CPU.
  */
 export async function executeProbe(
-  deps: { store: Store; catalog: Catalog; ask: AskPlatform },
+  deps: { store: Store; catalog: Catalog; ask: AskPlatform; judge?: Judge | null },
   probeId: string,
   signal: AbortSignal,
   /** The worker's claim: the outcome is recorded only while it holds (see holdLease). */
@@ -84,7 +87,7 @@ export async function executeProbe(
   const { rows: started } = await sql<ProbeRow>`
     update visibility_probes set status = 'running', started_at = ${startedAt}, attempts = attempts + 1
      where id = ${probeId} and status in ('queued', 'running')
-    returning id, run_id, prompt, platform, model, language, country, target_entity, price`.execute(store.db);
+    returning id, run_id, prompt, platform, model, language, country, target_entity, price, repeat`.execute(store.db);
   const row = started[0];
   if (!row) return; // cancelled or already finished
   const run = await runInfo(store, row.run_id);
@@ -106,6 +109,7 @@ export async function executeProbe(
       targetEntity: probe.target_entity,
       targetUrl: probe.url,
       competitors,
+      repeat: Number(probe.repeat ?? 1),
       signal,
     });
     if (!answer.text.trim() && answer.citations.length === 0) {
@@ -119,24 +123,42 @@ export async function executeProbe(
         : { code: 'provider_failed', message: 'The platform call failed unexpectedly.' };
   }
 
+  // The analysis is pure but for the judge's call, so it runs before the transaction opens. The
+  // judge is the operator's cost: it moves no credits.
+  let analysis: AnswerAnalysis | null = null;
+  let probeAnalysis: ProbeAnalysis | null = null;
+  if (answer && !failure) {
+    analysis = analyzeAnswer({
+      text: answer.text,
+      citations: answer.citations,
+      targetEntity: probe.target_entity,
+      targetUrl: probe.url,
+      competitors,
+      language: probe.language,
+    });
+    probeAnalysis = await analyseProbe({
+      prompt: probe.prompt,
+      text: answer.text,
+      language: probe.language,
+      target: probe.target_entity,
+      competitors,
+      analysis,
+      judge: deps.judge ?? null,
+      signal,
+    });
+  }
+
   const completedAt = nowIso();
   await store.db.transaction().execute(async (trx) => {
     // The account first, as every transaction that moves credits does (see lockAccount).
     await lockAccount(store, trx, run.account_id);
     // A worker whose job was taken over (or given up by the watchdog) records nothing.
     if (lease) await holdLease(trx, lease);
-    if (failure || !answer) {
+    if (failure || !answer || !analysis) {
       await recordProbeFailure(trx, { id: probeId, ledger_entry_id: probe.ledger_entry_id, price: probe.price }, failure!, completedAt);
       await finishProbeJob(trx, probeId, completedAt);
       return;
     }
-    const analysis = analyzeAnswer({
-      text: answer.text,
-      citations: answer.citations,
-      targetEntity: probe.target_entity,
-      targetUrl: probe.url,
-      competitors,
-    });
     const citations: Citation[] = answer.citations;
     const res = await sql`
       update visibility_probes
@@ -145,6 +167,7 @@ export async function executeProbe(
              citation_mentioned = ${analysis.citation_mentioned ? 1 : 0}, mention_position = ${analysis.mention_position},
              list_rank = ${analysis.list_rank}, competitors = ${JSON.stringify(analysis.competitors)},
              citations = ${JSON.stringify(citations)}, answer = ${answer.text}, raw = ${JSON.stringify(capRaw(answer.raw ?? null, RAW_LIMIT_BYTES))},
+             analysis = ${JSON.stringify(probeAnalysis)},
              error_code = null, error_message = null, completed_at = ${completedAt}
        where id = ${probeId} and status = 'running'`.execute(trx);
     if (Number(res.numAffectedRows) === 1) await settleCharge(trx, probe.ledger_entry_id, probe.price);

@@ -6,6 +6,10 @@ import { AppError } from '../errors.ts';
 import { toApiTime } from '../ids.ts';
 import { formatCredits } from '../money.ts';
 import type { Executor, Store } from '../store.ts';
+import { summarizeProbes, visibilityBand, type SummaryProbe } from './summary.ts';
+import { addAnswerAnalysisSummary, probeAnalysisFields } from './analysis/summary.ts';
+
+export { visibilityBand };
 
 export const RUN_STATUSES = ['queued', 'running', 'completed', 'partially_completed', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -23,17 +27,6 @@ interface Aggregate {
   counts: ProbeCounts;
   startedAt: string | null;
   completedAt: string | null;
-  brandMentions: number;
-  citationMentions: number;
-}
-
-export function visibilityBand(rate: number | null): string | null {
-  if (rate === null) return null;
-  if (rate === 0) return 'Invisible';
-  if (rate < 0.25) return 'Low';
-  if (rate < 0.5) return 'Moderate';
-  if (rate < 0.75) return 'Good';
-  return 'Strong';
 }
 
 export function deriveRunStatus(counts: ProbeCounts, probeCount: number, cancelRequested: boolean): RunStatus {
@@ -45,28 +38,20 @@ export function deriveRunStatus(counts: ProbeCounts, probeCount: number, cancelR
   return 'partially_completed';
 }
 
-const rate = (n: number, d: number) => (d === 0 ? null : Math.round((n / d) * 10000) / 10000);
-
 /** What aggregate reads of a probe. */
-type AggregateProbe = Pick<ProbeRow, 'status' | 'started_at' | 'completed_at' | 'brand_mentioned' | 'citation_mentioned'>;
+type AggregateProbe = Pick<ProbeRow, 'status' | 'started_at' | 'completed_at'>;
 
-/** A run's probe counts, first start, last completion and mentions, from its probes. */
+/** A run's probe counts, first start and last completion, from its probes. */
 function aggregate(probes: readonly AggregateProbe[]): Aggregate {
   const a: Aggregate = {
     counts: { queued: 0, running: 0, succeeded: 0, errored: 0, cancelled: 0, skipped: 0 },
     startedAt: null,
     completedAt: null,
-    brandMentions: 0,
-    citationMentions: 0,
   };
   for (const p of probes) {
     a.counts[p.status as keyof ProbeCounts]++;
     if (p.started_at && (!a.startedAt || p.started_at < a.startedAt)) a.startedAt = p.started_at;
     if (p.completed_at && (!a.completedAt || p.completed_at > a.completedAt)) a.completedAt = p.completed_at;
-    if (p.status === 'succeeded') {
-      a.brandMentions += Number(p.brand_mentioned ?? 0);
-      a.citationMentions += Number(p.citation_mentioned ?? 0);
-    }
   }
   return a;
 }
@@ -118,10 +103,10 @@ function runQuery(db: Executor) {
     ]);
 }
 
-function renderCompact(run: RunRow, agg: Aggregate) {
+function renderCompact(run: RunRow, agg: Aggregate, probes: readonly SummaryProbe[]) {
   const status = deriveRunStatus(agg.counts, run.probe_count, run.cancel_requested === 1);
   const active = agg.counts.queued + agg.counts.running;
-  const mentionRate = rate(agg.brandMentions, agg.counts.succeeded);
+  const competitors = JSON.parse(run.competitors) as string[];
   return {
     run_id: run.id,
     object: 'visibility_run',
@@ -130,7 +115,7 @@ function renderCompact(run: RunRow, agg: Aggregate) {
     engine: run.engine,
     url: run.url,
     target_entity: run.target_entity,
-    competitors: JSON.parse(run.competitors) as string[],
+    competitors,
     language: run.language,
     country: run.country,
     test_id: run.test_id,
@@ -153,21 +138,14 @@ function renderCompact(run: RunRow, agg: Aggregate) {
       released_credits: formatCredits(run.released_amount),
       outstanding_credits: formatCredits(run.amount - run.settled_amount - run.released_amount),
     },
-    summary: {
-      mention_rate: mentionRate,
-      overall_score: mentionRate,
-      visibility_band: visibilityBand(mentionRate),
-      brand_mentions: agg.brandMentions,
-      citation_mentions: agg.citationMentions,
-      citation_rate: rate(agg.citationMentions, agg.counts.succeeded),
-      completed_probe_count: agg.counts.succeeded,
-    } as Record<string, unknown>,
+    summary: summarizeProbes(probes, competitors) as Record<string, unknown>,
   };
 }
 
 type ProbeRow = {
   id: string;
   seq: number;
+  repeat: number;
   prompt: string;
   platform: string;
   model: string;
@@ -192,6 +170,7 @@ type ProbeRow = {
   completed_at: string | null;
   answer?: string | null;
   raw?: string | null;
+  analysis?: string | null;
 };
 
 const bool = (v: number | null) => (v === null ? null : v === 1);
@@ -202,6 +181,7 @@ function renderProbe(p: ProbeRow, opts: { results: boolean; raw: boolean }) {
     probe_id: p.id,
     seq: p.seq,
     prompt: p.prompt,
+    repeat: p.repeat,
     platform: p.platform,
     model: p.model,
     reported_model: p.reported_model,
@@ -217,6 +197,7 @@ function renderProbe(p: ProbeRow, opts: { results: boolean; raw: boolean }) {
     list_rank: p.list_rank,
     competitors: p.competitors ? JSON.parse(p.competitors) : [],
     citations: p.citations ? JSON.parse(p.citations) : [],
+    ...probeAnalysisFields(p),
     error: p.error_code ? { code: p.error_code, message: p.error_message } : null,
     attempts: p.attempts,
     started_at: toApiTime(p.started_at),
@@ -230,50 +211,6 @@ function renderProbe(p: ProbeRow, opts: { results: boolean; raw: boolean }) {
   if (opts.results) out.answer = p.answer ?? null;
   if (opts.raw) out.raw = p.raw ? JSON.parse(p.raw) : null;
   return out;
-}
-
-/** What detailedSummary reads of a probe. */
-type SummaryProbe = Pick<ProbeRow, 'platform' | 'status' | 'brand_mentioned' | 'competitors' | 'citations'>;
-
-function detailedSummary(probes: SummaryProbe[], competitors: string[]) {
-  const succeeded = probes.filter((p) => p.status === 'succeeded');
-  const competitorCounts = new Map(competitors.map((c) => [c, 0]));
-  const domains = new Map<string, number>();
-  const byPlatform = new Map<string, { probes: number; succeeded: number; mentions: number }>();
-  for (const p of probes) {
-    const b = byPlatform.get(p.platform) ?? { probes: 0, succeeded: 0, mentions: 0 };
-    b.probes++;
-    if (p.status === 'succeeded') {
-      b.succeeded++;
-      if (p.brand_mentioned === 1) b.mentions++;
-    }
-    byPlatform.set(p.platform, b);
-  }
-  for (const p of succeeded) {
-    for (const c of (p.competitors ? JSON.parse(p.competitors) : []) as string[]) competitorCounts.set(c, (competitorCounts.get(c) ?? 0) + 1);
-    const seen = new Set<string>();
-    for (const c of (p.citations ? JSON.parse(p.citations) : []) as { domain?: string }[]) {
-      if (c.domain && !seen.has(c.domain)) {
-        seen.add(c.domain);
-        domains.set(c.domain, (domains.get(c.domain) ?? 0) + 1);
-      }
-    }
-  }
-  return {
-    competitors: [...competitorCounts].map(([name, mentions]) => ({ name, mentions, mention_rate: rate(mentions, succeeded.length) })),
-    cited_domains: [...domains]
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .slice(0, 50)
-      .map(([domain, count]) => ({ domain, count })),
-    by_platform: [...byPlatform].map(([platform, b]) => ({
-      platform,
-      probes: b.probes,
-      succeeded: b.succeeded,
-      brand_mentions: b.mentions,
-      mention_rate: rate(b.mentions, b.succeeded),
-      visibility_band: visibilityBand(rate(b.mentions, b.succeeded)),
-    })),
-  };
 }
 
 export async function getVisibilityRun(
@@ -291,7 +228,7 @@ export async function getVisibilityRun(
     .select([
       'id', 'seq', 'prompt', 'platform', 'model', 'engine', 'language', 'country', 'target_entity', 'status', 'price',
       'reported_model', 'brand_mentioned', 'text_mentioned', 'citation_mentioned', 'mention_position', 'list_rank',
-      'competitors', 'citations', 'error_code', 'error_message', 'attempts', 'started_at', 'completed_at',
+      'competitors', 'citations', 'error_code', 'error_message', 'attempts', 'started_at', 'completed_at', 'repeat', 'analysis',
     ])
     .where('run_id', '=', runId);
   if (withResults) q = q.select(['answer']);
@@ -302,8 +239,8 @@ export async function getVisibilityRun(
     .where('visibility_runs.account_id', '=', accountId)
     .executeTakeFirst();
   if (!run) throw new AppError('not_found', `Visibility run ${runId} not found.`);
-  const out: Record<string, unknown> & ReturnType<typeof renderCompact> = renderCompact(run, aggregate(probes));
-  Object.assign(out.summary, detailedSummary(probes, out.competitors));
+  const out: Record<string, unknown> & ReturnType<typeof renderCompact> = renderCompact(run, aggregate(probes), probes);
+  addAnswerAnalysisSummary(out.summary, probes, out.competitors);
   if (opts.includeProbes || withResults) {
     out.probes = probes.map((p) => renderProbe(p, { results: withResults, raw: !!opts.includeRaw }));
   }
@@ -318,7 +255,7 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
   // holds compact runs, and a compact run's summary has them).
   const probes = await db
     .selectFrom('visibility_probes')
-    .select(['run_id', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'started_at', 'completed_at'])
+    .select(['run_id', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'started_at', 'completed_at', 'analysis'])
     .where('run_id', 'in', runIds)
     .orderBy('run_id')
     .orderBy('seq')
@@ -333,8 +270,8 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
   const byId = new Map(
     rows.map((r) => {
       const own = probesOf.get(r.id) ?? [];
-      const out = renderCompact(r, aggregate(own));
-      Object.assign(out.summary, detailedSummary(own, out.competitors));
+      const out = renderCompact(r, aggregate(own), own);
+      addAnswerAnalysisSummary(out.summary, own, out.competitors);
       return [r.id, out];
     }),
   );

@@ -11,7 +11,7 @@ import { lockAccount, releaseCharge, reserveCharge } from '../billing/ledger.ts'
 import { AppError } from '../errors.ts';
 import { newId, nowIso } from '../ids.ts';
 import { formatCredits } from '../money.ts';
-import { attachToTest } from '../reports/tests.ts';
+import { attachToTest, touchTest } from '../tracking/tests.ts';
 import { isUniqueViolation, releaseExpiredIdempotencyKey, requestFingerprint, runForIdempotencyKey } from '../idempotency.ts';
 import type { Store } from '../store.ts';
 import type { Catalog } from './catalog.ts';
@@ -68,7 +68,14 @@ async function createResponseFor(store: Store, accountId: string, runId: string,
   return response;
 }
 
-export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionContext, input: CreateRunInput) {
+export interface CreateRunOptions {
+  /** The saved test the run belongs to (a tracked test's run); else it attaches by URL and entity. */
+  testId?: string;
+  /** All or nothing: a balance that cannot fund every probe refuses the run (402) instead of partly queueing it (scheduled runs). */
+  requireFullFunding?: boolean;
+}
+
+export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionContext, input: CreateRunInput, opts: CreateRunOptions = {}) {
   const { store } = deps;
   const key = input.idempotency_key;
   const fingerprint = key === undefined ? null : requestFingerprint(input);
@@ -91,7 +98,15 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
         refId: runId,
         items: plan.probes.map((p) => p.price),
       });
-      const testId = await attachToTest(trx, { accountId: ctx.accountId, testType: 'ai_citations', url: plan.url, targetEntity: plan.targetEntity });
+      if (opts.requireFullFunding && reservation.funded.includes(false)) {
+        throw new AppError('insufficient_credits', 'The balance does not cover every probe of this run.', {
+          required_credits: formatCredits(reservation.estimated),
+          available_credits: formatCredits(Math.max(0, reservation.available + reservation.reserved)),
+        });
+      }
+      const testId = opts.testId
+        ? await touchTest(trx, opts.testId, now)
+        : await attachToTest(trx, { accountId: ctx.accountId, testType: 'ai_citations', url: plan.url, targetEntity: plan.targetEntity });
       await trx
         .insertInto('visibility_runs')
         .values({
@@ -122,6 +137,7 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
         run_id: runId,
         account_id: ctx.accountId,
         seq: p.seq,
+        repeat: p.repeat,
         prompt: p.prompt,
         platform: p.platform,
         model: p.modelId,

@@ -6,6 +6,7 @@ import type { Scope } from '../../core/accounts/scopes.ts';
 import type { ActionContext } from '../../core/billing/actions.ts';
 import type { Core } from '../../core/index.ts';
 import { applyRateLimit, type KeyRateLimiter, type RateLimitDecision } from './rate-limit.ts';
+import { consolePrincipal } from './session.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -63,19 +64,20 @@ export function registerAuth(app: FastifyInstance, core: Core, limiter: KeyRateL
   const admit = (request: FastifyRequest, reply: FastifyReply, config: FastifyContextConfig, decision: RateLimitDecision) => {
     applyRateLimit(reply, decision, 'API key');
     if (config.scope) requireScope(request.principal!, config.scope);
-    touchKey(core.store.db, request.principal!.keyId)?.catch(() => {});
+    if (!request.principal!.session) touchKey(core.store.db, request.principal!.keyId)?.catch(() => {});
   };
 
   const identify = (request: FastifyRequest, principal: Principal) => {
     request.principal = principal;
     // The web console is a client of this API; it names itself so its requests are recorded
     // (and idempotency-scoped) as the console surface.
-    const source = request.headers['x-sightline-surface'] === 'console' ? 'console' : 'api';
+    const source = principal.session || request.headers['x-sightline-surface'] === 'console' ? 'console' : 'api';
     request.actionContext = { accountId: principal.accountId, source, requestId: request.id, credits: 0 };
   };
 
   const slowPath = async (request: FastifyRequest, reply: FastifyReply, config: FastifyContextConfig) => {
-    const principal = await authenticate(core.store.db, bearerToken(request), 'api');
+    // No bearer key: a signed-in console user (session cookie, CSRF-checked) may act instead.
+    const principal = (request.headers.authorization === undefined && (await consolePrincipal(core, request))) || (await authenticate(core.store.db, bearerToken(request), 'api'));
     identify(request, principal);
     admit(request, reply, config, await limiter.consume(principal.keyId));
   };

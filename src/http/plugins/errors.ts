@@ -4,7 +4,7 @@
 // only the request id that finds the log line.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, ERROR_CODES, FieldError, type ErrorCode } from '../../core/errors.ts';
+import { AppError, ERROR_CODES, FieldError, ValidationFailed, type ErrorCode } from '../../core/errors.ts';
 import { isDatabaseUnavailable } from '../../db/resilience.ts';
 
 /** Seconds a client should wait before retrying a 503 (database or fetch capacity). */
@@ -24,6 +24,9 @@ export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError | FieldError | Error, request, reply) => {
     if (error instanceof AppError) {
       return sendError(reply, request, error.code, error.message, error.extra);
+    }
+    if (error instanceof ValidationFailed) {
+      return reply.status(422).send({ detail: error.detail });
     }
     if (error instanceof FieldError) {
       return reply.status(422).send({ detail: [{ loc: error.loc, msg: error.message, type: error.type }] });

@@ -12,6 +12,12 @@ import listRuns from './visibility/list-runs.ts';
 import cancelRun from './visibility/cancel-run.ts';
 import listTests from './tests/list-tests.ts';
 import getTest from './tests/get-test.ts';
+import createTest from './tests/create-test.ts';
+import updateTest from './tests/update-test.ts';
+import deleteTest from './tests/delete-test.ts';
+import runTest from './tests/run-test.ts';
+import testHistory from './tests/test-history.ts';
+import exportRun from './visibility/export-run.ts';
 import reportsByUrl from './reports/by-url.ts';
 import serializePage from './pages/serialize.ts';
 import suggestPrompts from './visibility/suggest-prompts.ts';
@@ -21,7 +27,8 @@ import createCiRun from './content/create-run.ts';
 import listCiRuns from './content/list-runs.ts';
 import getCiRun from './content/get-run.ts';
 
-const ROUTES = [getUsage, listActivity, listModels, createRun, listRuns, getRun, cancelRun, listTests, getTest, reportsByUrl, serializePage,
+const ROUTES = [getUsage, listActivity, listModels, createRun, listRuns, getRun, cancelRun, exportRun, listTests, getTest, createTest, updateTest,
+  deleteTest, runTest, testHistory, reportsByUrl, serializePage,
   suggestPrompts, discoverTrends, scoreContent, createCiRun, listCiRuns, getCiRun];
 
 export async function registerRoutes(app: FastifyInstance, core: Core) {

@@ -10,7 +10,14 @@ import type { SiteLoader } from '../../../src/core/content/types.ts';
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/content/', import.meta.url));
 const SITES = join(FIXTURES, 'sites');
 
-function resolve(url: string): { file: string; meta: { status?: number; headers?: Record<string, string> } } | null {
+interface Meta {
+  status?: number;
+  headers?: Record<string, string>;
+  /** What the page answers a crawler's user agent (token → status and/or HTML body). */
+  as?: Record<string, { status?: number; body?: string }>;
+}
+
+function resolve(url: string): { file: string; meta: Meta } | null {
   const u = new URL(url);
   let path = decodeURIComponent(u.pathname);
   if (path.includes('..')) return null;
@@ -41,6 +48,15 @@ export function fixtureLoader(): RecordingLoader {
       if (!r) return null;
       const html = readFileSync(r.file, 'utf8');
       return { document: extractPage(html, url), status: r.meta.status ?? 200, headers: r.meta.headers ?? { 'content-type': 'text/html' } };
+    },
+    async fetchAs(url, userAgent) {
+      requested.push(`${url} as ${userAgent.slice(0, 40)}`);
+      const r = resolve(url);
+      if (!r) return { status: 404, words: 0, title: null, text: '' };
+      const token = Object.keys(r.meta.as ?? {}).find((t) => userAgent.toLowerCase().includes(t.toLowerCase()));
+      const as = token ? r.meta.as![token]! : {};
+      const doc = extractPage(as.body ?? readFileSync(r.file, 'utf8'), url);
+      return { status: as.status ?? r.meta.status ?? 200, words: doc.wordCount, title: doc.title, text: doc.bodyText.slice(0, 2000) };
     },
     async fetchText(url) {
       requested.push(url);

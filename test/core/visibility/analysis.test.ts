@@ -134,6 +134,9 @@ describe('analyzeAnswer', () => {
       competitors: [],
       competitor_positions: {},
       cited_domains: [],
+      target_spans: [],
+      competitor_spans: {},
+      competitor_list_ranks: {},
     });
   });
 
@@ -209,9 +212,13 @@ describe('analyzeAnswer', () => {
   });
 
   test('short brands inside words are not mentions', () => {
+    // "Box.com" is the target's bare domain: citation evidence, not a mention in words (issue #18).
     const a = analyze('Dropbox and Box.com compete; the boxer boxed.', { targetEntity: 'Box', targetUrl: 'https://box.com' });
-    assert.equal(a.mention_count, 1);
-    assert.equal(a.mention_position, 12);
+    assert.equal(a.mention_count, 0);
+    assert.equal(a.citation_mentioned, true);
+    const b = analyze('Dropbox and Box compete; the boxer boxed.', { targetEntity: 'Box', targetUrl: 'https://box.com' });
+    assert.equal(b.mention_count, 1);
+    assert.equal(b.mention_position, 12);
     const none = analyze('Acmeology is the study of peaks. AcmeWidgets sells widgets.');
     assert.equal(none.brand_mentioned, false);
   });

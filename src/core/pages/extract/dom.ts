@@ -86,7 +86,7 @@ export function normalizeSpace(text: string): string {
 /** Attributes the extractor reads; everything else (srcset, data-*, inline handlers) is dropped. */
 const KEPT_ATTRIBUTES = new Set([
   'class', 'id', 'role', 'style', 'hidden', 'type', 'href', 'rel', 'itemprop', 'itemtype', 'content', 'property', 'name', 'lang',
-  'xml:lang', 'datetime', 'pubdate', 'aria-label', 'title', 'http-equiv', 'data-lang', 'data-language', 'action', 'charset',
+  'xml:lang', 'datetime', 'pubdate', 'aria-label', 'title', 'http-equiv', 'data-lang', 'data-language', 'action', 'charset', 'data-nosnippet',
 ]);
 
 /** Shared by all elements without a kept attribute; the extractor never writes attributes. */

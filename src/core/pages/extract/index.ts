@@ -94,6 +94,7 @@ function emptyDocument(url: string, meta?: PageMetadata): PageDocument {
     links: { main: [], all: [] },
     bodyText: '',
     wordCount: 0,
+    ...(meta ? { page: meta.signals } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 // Page metadata read from the whole (unpruned) tree: title, description, language, canonical,
 // robots, OpenGraph, JSON-LD and dates. Must run before boilerplate pruning, because the
 // <head>, <time> elements in bylines and JSON-LD scripts are exactly what pruning throws away.
-import { attr, isElement, normalizeSpace, rawText, walk, type Element, type ParentNode } from './dom.ts';
+import { attr, isElement, isText, normalizeSpace, rawText, walk, type Element, type ParentNode } from './dom.ts';
 
 export interface PageMetadata {
   title: string | null;
@@ -15,7 +15,25 @@ export interface PageMetadata {
   jsonLdErrors: number;
   dates: { published: string | null; modified: string | null; found: string[] };
   baseUrl: string;
+  signals: PageFacts;
 }
+
+/** Whole-page facts Content Intelligence needs that the main content cannot show: every H1 (a
+ * page's H1 often sits above the main block), every robots meta tag by agent (`robots`,
+ * `googlebot`, `bingbot`, `gptbot`…), `data-nosnippet` regions, and what says the copy needs
+ * JavaScript (script count, an empty app root, a noscript "enable JavaScript" notice). */
+export interface PageFacts {
+  h1s: string[];
+  robotsMeta: Record<string, string>;
+  nosnippetRegions: number;
+  scripts: number;
+  appRoot: boolean;
+  noscriptNeedsJs: boolean;
+}
+
+/** Meta names that are robots directives for one crawler (or all: `robots`). */
+const ROBOTS_META = /^(robots|googlebot(?:-news)?|bingbot|msnbot|gptbot|oai-searchbot|chatgpt-user|claudebot|claude-searchbot|claude-user|perplexitybot|perplexity-user|applebot|amazonbot|duckduckbot|ccbot|bytespider|meta-externalagent)$/;
+const APP_ROOT_IDS = /^(root|app|__next|__nuxt|svelte|q-app|ember-app)$/i;
 
 const PUBLISHED_META = new Set([
   'article:published_time', 'og:published_time', 'datepublished', 'date', 'pubdate', 'publishdate',
@@ -98,6 +116,7 @@ export function readMetadata(doc: ParentNode, url: string): PageMetadata {
   const published: string[] = [];
   const modified: string[] = [];
   const found: string[] = [];
+  const facts: PageFacts = { h1s: [], robotsMeta: {}, nosnippetRegions: 0, scripts: 0, appRoot: false, noscriptNeedsJs: false };
 
   walk(doc, (n) => {
     if (!isElement(n)) return;
@@ -111,9 +130,15 @@ export function readMetadata(doc: ParentNode, url: string): PageMetadata {
       case 'title':
         if (title === null) title = normalizeSpace(rawText(el)) || null;
         return false;
-      case 'h1':
-        if (h1 === null) h1 = normalizeSpace(rawText(el)) || null;
+      case 'h1': {
+        const text = normalizeSpace(rawText(el));
+        if (h1 === null) h1 = text || null;
+        if (text) facts.h1s.push(text);
         break;
+      }
+      case 'noscript':
+        if (/\b(enable|activate|turn on)\b[^.]{0,40}javascript|javascript[^.]{0,40}\b(required|needed|disabled|aktivieren|activer)/i.test(rawText(el))) facts.noscriptNeedsJs = true;
+        return false;
       case 'base': {
         const b = resolveUrl(attr(el, 'href'), url);
         if (b) baseUrl = b;
@@ -135,6 +160,7 @@ export function readMetadata(doc: ParentNode, url: string): PageMetadata {
         }
         if (!metaByName.has(key)) metaByName.set(key, value);
         if (key === 'robots' && metaRobots === null) metaRobots = value;
+        if (ROBOTS_META.test(key)) facts.robotsMeta[key] = facts.robotsMeta[key] ? `${facts.robotsMeta[key]}, ${value}` : value;
         if (key === 'content-language' && !language && value) language = value;
         if (PUBLISHED_META.has(key)) {
           const d = toIsoDate(value);
@@ -147,6 +173,7 @@ export function readMetadata(doc: ParentNode, url: string): PageMetadata {
       }
       case 'script': {
         const type = (attr(el, 'type') ?? '').toLowerCase();
+        if (!type || type.includes('javascript') || type === 'module') facts.scripts++;
         if (type.includes('ld+json')) {
           if (!collectJsonLd(rawText(el), jsonLd)) jsonLdErrors++;
         }
@@ -165,6 +192,8 @@ export function readMetadata(doc: ParentNode, url: string): PageMetadata {
         break;
       }
       default: {
+        if (attr(el, 'data-nosnippet') !== undefined) facts.nosnippetRegions++;
+        if (el.name === 'div' && APP_ROOT_IDS.test(attr(el, 'id') ?? '') && !el.children.some((c) => isElement(c) || (isText(c) && c.data.trim() !== ''))) facts.appRoot = true;
         const ip = attr(el, 'itemprop');
         if (ip === 'datePublished' || ip === 'dateModified') {
           const d = toIsoDate(attr(el, 'content') ?? attr(el, 'datetime') ?? rawText(el));
@@ -198,5 +227,6 @@ export function readMetadata(doc: ParentNode, url: string): PageMetadata {
     jsonLdErrors,
     dates: { published: allPublished[0] ?? null, modified: allModified[0] ?? null, found: foundSet },
     baseUrl,
+    signals: facts,
   };
 }

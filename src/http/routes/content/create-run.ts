@@ -9,7 +9,7 @@ import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
 import { Country, Industry, Language, SuppliedTrends } from './shapes.ts';
 
-const Body = z.object({
+export const CreateCiRunBody = z.object({
   url: z.string().max(INPUT_LIMITS.url).describe('Page to analyse; an invalid URL gives 400 invalid_url'),
   analysis_depth: z.enum(ANALYSIS_DEPTHS).nullish().describe('score (default, 3 credits) or full (6 credits)'),
   language: Language,
@@ -35,7 +35,7 @@ export default defineRoute({
   tags: ['content_intelligence'],
   action: 'content_intelligence.runs.create',
   scope: 'content_intelligence:runs:create',
-  body: Body,
+  body: CreateCiRunBody,
   response: Response,
   errors: [400, 402, 413, 422, 503],
   handler: async ({ body, request }, core) => core.content.createRun(actionContext(request), body),

@@ -6,7 +6,7 @@ import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { MAX_TRENDS, TRENDS_ACTION } from '../../../core/content/service.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
-import { Billing, Country, Industry, Language, Trend } from './shapes.ts';
+import { Billing, Country, GeneratorFields, Industry, Language, Trend } from './shapes.ts';
 
 const Body = z.object({
   url: z.string().max(INPUT_LIMITS.url).describe('Page to discover trends for; an invalid URL gives 400 invalid_url'),
@@ -22,7 +22,8 @@ const Response = z
     industry: z.string(),
     trends: z.array(Trend),
     sources: z.array(z.object({ title: z.string(), url: z.string() })),
-    generator: z.string(),
+    generator: z.string().describe('offline, or model when SIGHTLINE_CONTENT_MODEL wrote it'),
+    ...GeneratorFields,
     billing: Billing,
   })
   .describe('Discovered trends');

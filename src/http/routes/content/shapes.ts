@@ -25,12 +25,16 @@ export const Language = z.string().max(INPUT_LIMITS.language).nullish().describe
 export const Country = z.string().max(INPUT_LIMITS.country).nullish().describe('Country/market, e.g. US');
 export const Industry = z.string().max(INPUT_LIMITS.name).nullish().describe('Industry; default: inferred from the site');
 
+const QuestionIntent = z.enum(['informational', 'commercial', 'comparison', 'navigational']);
+
 export const Trend = z.object({
   name: z.string(),
   relevance: z.number().int().describe('0..100'),
+  intent: QuestionIntent.optional().describe('commercial when the topic is bought (the site sells it or the page prices it), else informational'),
   gap: z.string(),
   action: z.string(),
   questions: z.array(z.string()),
+  question_intents: z.array(QuestionIntent).optional().describe('The intent of each question, in order'),
 });
 
 export const Recommendation = z
@@ -69,3 +73,12 @@ export const CiRun = z
     }),
   })
   .passthrough();
+
+/** Which model wrote a result (live mode with SIGHTLINE_CONTENT_MODEL), or why its output was not used. */
+export const GeneratorFields = {
+  model: z.object({ platform: z.string(), model: z.string() }).optional().describe('The model that generated the result (generator "model")'),
+  fallback: z
+    .object({ platform: z.string(), model: z.string(), reason: z.string() })
+    .optional()
+    .describe('The model failed or its output was rejected; the offline generator answered'),
+};

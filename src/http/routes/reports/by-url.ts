@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { reportsByUrl } from '../../../core/reports/reports.ts';
-import { TEST_TYPES } from '../../../core/reports/tests.ts';
+import { TEST_TYPES } from '../../../core/tracking/tests.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
 import { SavedTest } from '../tests/list-tests.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listTests, TEST_TYPES } from '../../../core/reports/tests.ts';
+import { listTests, TEST_TYPES } from '../../../core/tracking/tests.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
 

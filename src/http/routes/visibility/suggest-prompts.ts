@@ -6,7 +6,7 @@ import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { MAX_COMPETITORS, PROMPT_COUNT, SUGGEST_ACTION } from '../../../core/content/service.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute } from '../../schemas.ts';
-import { Billing, Country, Language } from '../content/shapes.ts';
+import { Billing, Country, GeneratorFields, Language } from '../content/shapes.ts';
 
 const Body = z.object({
   url: z.string().max(INPUT_LIMITS.url).describe('Page whose brand and topics the prompts are about; an invalid URL gives 400 invalid_url'),
@@ -28,11 +28,13 @@ const Response = z
       z.object({
         prompt: z.string(),
         intent: z.string(),
+        intent_class: z.enum(['informational', 'commercial', 'comparison', 'navigational']).optional().describe('Search-intent class of the prompt'),
         why: z.string(),
         funnel_stage: z.enum(['awareness', 'consideration', 'decision']),
       }),
     ),
-    generator: z.string(),
+    generator: z.string().describe('offline, or model when SIGHTLINE_CONTENT_MODEL wrote it'),
+    ...GeneratorFields,
     billing: Billing,
   })
   .describe('Prompt ideas');

@@ -1,0 +1,204 @@
+// Benchmark for tracked tests (issue 15), on SQLite and on Postgres:
+//   (a) burst: N tracked tests (default 1,000) whose schedules are all due in the same minute,
+//       taken by three scheduler processes at once (as three workers would): the time from the
+//       slot to the last run queued (target under 10 s), and runs created = slots due, exactly;
+//   (b) idle: the scheduler's CPU per idle minute (12 ticks, its default 5 s interval) with
+//       10,000 scheduled tests none of which is due (target under 1 s of CPU a minute);
+//   (c) export: peak RSS growth while a 10,000-probe run is exported as CSV over a real socket
+//       (target under 50 MB), in a child process of its own.
+// The one thing to know: every phase uses a database of its own (a temp SQLite file, or a new
+// Postgres database that is dropped afterwards), so the bench never touches ./data.
+//
+//   npm run bench:tracking
+//   npm run bench:tracking -- --db sqlite --tests 1000 --idle-tests 10000 --export-probes 10000
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { loadConfig } from '../src/config.ts';
+import { openRuntime } from '../src/cli/runtime.ts';
+import { Scheduler } from '../src/core/tracking/scheduler.ts';
+import { newId, nowIso } from '../src/core/ids.ts';
+import { buildApp } from '../src/http/app.ts';
+import { createKeyRateLimiter } from '../src/http/plugins/rate-limit.ts';
+import { fmt, mb, parseArgs, seedAccount, tempSqliteUrl } from './lib/common.ts';
+
+const args = parseArgs();
+const SELF = fileURLToPath(import.meta.url);
+const PG_BASE = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function freshDb(kind: 'sqlite' | 'postgres'): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (kind === 'sqlite') {
+    const t = tempSqliteUrl('tracking');
+    return { url: t.url, drop: async () => t.cleanup() };
+  }
+  const name = `sightline_bench_tracking_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: PG_BASE });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_BASE);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_BASE });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+const open = (url: string, migrate = true) =>
+  openRuntime(loadConfig({ ...process.env, DATABASE_URL: url, SIGHTLINE_LOG_LEVEL: 'silent', SIGHTLINE_SCHEDULER_INTERVAL_MS: '0' }), { migrate });
+
+/** Inserts `count` scheduled tests of one account directly (setup, not measured). */
+async function seedTests(runtime: Awaited<ReturnType<typeof open>>, count: number, cron: string, nextRunAt: string) {
+  const { accountId } = await seedAccount(runtime.core.store, 1_000_000);
+  const key = await runtime.core.store.db.selectFrom('api_keys').select('id').where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  const rows = Array.from({ length: count }, (_, i) => {
+    const url = `https://site${i}.example/`;
+    return {
+      id: newId('test'), account_id: accountId, test_type: 'ai_citations' as const, name: `Brand${i}`, url, url_key: url,
+      target_entity: `Brand${i}`, target_key: `brand${i}`, created_at: nowIso(), last_run_at: null,
+      definition: JSON.stringify({ url, target_entity: `Brand${i}`, prompts: ['best tools'], platforms: ['deepseek'] }),
+      schedule_cron: cron, schedule_timezone: 'UTC', next_run_at: nextRunAt, paused: 0, monthly_credit_budget: null,
+      key_id: key.id, last_skip: null, deleted_at: null,
+    };
+  });
+  for (let i = 0; i < rows.length; i += 500) await runtime.core.store.db.insertInto('tests').values(rows.slice(i, i + 500)).execute();
+}
+
+// --- child: one scheduler process ticking at a fixed clock until it finds nothing due -----------
+if (args.opt('--child-scheduler')) {
+  const clock = new Date(args.opt('--child-scheduler')!);
+  const runtime = await open(args.opt('--url')!, false);
+  const scheduler = new Scheduler(runtime.core.tracking, { now: () => clock });
+  const start = Date.now();
+  const total = { claimed: 0, runs: 0, skipped: 0 };
+  for (;;) {
+    const r = await scheduler.tick();
+    total.claimed += r.claimed;
+    total.runs += r.runs;
+    total.skipped += r.skipped;
+    if (r.claimed === 0) break;
+  }
+  const end = Date.now();
+  await runtime.close();
+  process.stdout.write(JSON.stringify({ ...total, start, end }));
+  process.exit(0);
+}
+
+// --- child: export a big run over a socket, sampling RSS --------------------------------------
+if (args.opt('--child-export')) {
+  const probes = Number(args.opt('--child-export'));
+  const runtime = await open(args.opt('--url')!);
+  const { accountId, key } = await seedAccount(runtime.core.store, 10);
+  const db = runtime.core.store.db;
+  const runId = newId('vis');
+  const testId = newId('test');
+  const now = nowIso();
+  await db.insertInto('tests').values({ id: testId, account_id: accountId, test_type: 'ai_citations', name: 'x', url: 'https://x.example/', url_key: 'https://x.example', target_entity: 'X', target_key: 'x', created_at: now, last_run_at: now, definition: null, schedule_cron: null, schedule_timezone: null, next_run_at: null, monthly_credit_budget: null, key_id: null, last_skip: null, deleted_at: null }).execute();
+  const ledger = newId('led');
+  await db.insertInto('ledger_entries').values({ id: ledger, account_id: accountId, kind: 'charge', source: 'api', action: 'visibility.runs.create', ref_type: 'visibility_run', ref_id: runId, amount: 0, settled_amount: 0, released_amount: 0, estimated_amount: 0, created_at: now, updated_at: now }).execute();
+  await db.insertInto('visibility_runs').values({ id: runId, account_id: accountId, test_id: testId, source: 'api', engine: 'sandbox', url: 'https://x.example/', target_entity: 'X', competitors: '["Globex"]', language: 'en', country: 'US', idempotency_key: null, cancel_requested: 0, prompt_count: 1, platform_count: 1, probe_count: probes, ledger_entry_id: ledger, created_at: now, started_at: now, completed_at: now }).execute();
+  const answer = `[sandbox answer] ${'X is a "widget" maker, based in Berlin; see https://x.example/.\n'.repeat(30)}`; // ~2 KB
+  for (let i = 0; i < probes; i += 500) {
+    await db.insertInto('visibility_probes').values(Array.from({ length: Math.min(500, probes - i) }, (_, j) => ({
+      id: newId('probe'), run_id: runId, account_id: accountId, seq: i + j, prompt: `prompt ${i + j}`, platform: 'openai', model: 'gpt', engine: 'sandbox' as const,
+      language: 'en', country: 'US', target_entity: 'X', status: 'succeeded' as const, price: 0, reported_model: null, brand_mentioned: 1, text_mentioned: 1,
+      citation_mentioned: 0, mention_position: 3, list_rank: null, competitors: '["Globex"]', citations: JSON.stringify([{ title: 't', url: 'https://x.example/a', domain: 'x.example' }]),
+      answer, raw: null, error_code: null, error_message: null, attempts: 1, started_at: now, completed_at: now, repeat: 1,
+    }))).execute();
+  }
+  const limiter = await createKeyRateLimiter({ perMinute: 1000, handle: runtime.handle });
+  const app = await buildApp({ core: runtime.core, rateLimiter: limiter });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
+  global.gc?.();
+  const base = process.memoryUsage().rss;
+  let peak = base;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+  const t0 = Date.now();
+  const res = await fetch(`http://127.0.0.1:${port}/v1/visibility/runs/${runId}/export?format=csv`, { headers: { authorization: `Bearer ${key}` } });
+  let bytes = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }
+  clearInterval(sampler);
+  const ms = Date.now() - t0;
+  await app.close();
+  await limiter.close();
+  await runtime.close();
+  process.stdout.write(JSON.stringify({ probes, bytes, ms, baseRss: base, peakRss: peak }));
+  process.exit(0);
+}
+
+function child(argv: string[], node: string[] = []): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const c = spawn(process.execPath, [...node, '--import', 'tsx', SELF, ...argv], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`child exited ${code}`))));
+  });
+}
+
+async function burst(kind: 'sqlite' | 'postgres', tests: number) {
+  const db = await freshDb(kind);
+  try {
+    const runtime = await open(db.url);
+    const slot = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+    await seedTests(runtime, tests, '* * * * *', slot.toISOString());
+    const results = await Promise.all([0, 1, 2].map(() => child(['--child-scheduler', slot.toISOString(), '--url', db.url])));
+    const runs = Number((await runtime.core.store.db.selectFrom('visibility_runs').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const slots = Number((await runtime.core.store.db.selectFrom('test_slots').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    await runtime.close();
+    const first = Math.min(...results.map((r) => r.start));
+    const last = Math.max(...results.map((r) => r.end));
+    console.log(
+      `${kind.padEnd(8)} burst: ${fmt(tests)} tests due in one minute, 3 scheduler processes: last run queued ${fmt((last - first) / 1000, 2)} s after the first tick ` +
+        `(target < 10 s); runs ${fmt(runs)} = slots ${fmt(slots)} = due ${fmt(tests)}: ${runs === tests && slots === tests ? 'exact' : 'MISMATCH'} ` +
+        `(per process: ${results.map((r) => r.runs).join(' + ')})`,
+    );
+  } finally {
+    await db.drop();
+  }
+}
+
+async function idle(kind: 'sqlite' | 'postgres', tests: number) {
+  const db = await freshDb(kind);
+  try {
+    const runtime = await open(db.url);
+    await seedTests(runtime, tests, '0 0 1 1 *', '2099-01-01T00:00:00.000Z');
+    const scheduler = new Scheduler(runtime.core.tracking);
+    await scheduler.tick(); // warm-up
+    const before = process.cpuUsage();
+    for (let i = 0; i < 12; i++) await scheduler.tick();
+    const used = process.cpuUsage(before);
+    await runtime.close();
+    console.log(`${kind.padEnd(8)} idle:  ${fmt(tests)} scheduled tests, none due: ${fmt((used.user + used.system) / 1000, 1)} ms of CPU per idle minute (12 ticks; target < 1,000 ms)`);
+  } finally {
+    await db.drop();
+  }
+}
+
+async function exportRun(kind: 'sqlite' | 'postgres', probes: number) {
+  const db = await freshDb(kind);
+  try {
+    const r = await child(['--child-export', String(probes), '--url', db.url], ['--expose-gc']);
+    console.log(
+      `${kind.padEnd(8)} export: ${fmt(r.probes)}-probe run as CSV (${mb(r.bytes)} MB) in ${fmt(r.ms)} ms; peak RSS growth ${mb(r.peakRss - r.baseRss)} MB (target < 50 MB)`,
+    );
+  } finally {
+    await db.drop();
+  }
+}
+
+const which = args.opt('--db') ?? 'both';
+const kinds = (which === 'both' ? ['sqlite', 'postgres'] : [which]) as ('sqlite' | 'postgres')[];
+for (const kind of kinds) {
+  await burst(kind, args.num('--tests', 1000));
+  await idle(kind, args.num('--idle-tests', 10_000));
+  await exportRun(kind, args.num('--export-probes', 10_000));
+}

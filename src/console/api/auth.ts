@@ -1,0 +1,100 @@
+// Console sign-in endpoints: owner set-up on a fresh instance, sign-up (open mode), sign-in,
+// sign-out (here or everywhere), password reset and invitation links. Each calls the core
+// (src/core/accounts/users.ts, sessions.ts) and sets or clears the session cookie.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { createSession, listSessions, revokeSession, revokeUserSessions } from '../../core/accounts/sessions.ts';
+import { acceptInvite, createOwner, createResetToken, describeInvite, resetPassword, signIn, signUp, tokenLink, type User } from '../../core/accounts/users.ts';
+import { resetMail } from '../../core/accounts/mail.ts';
+import { toApiTime } from '../../core/ids.ts';
+import { clearSessionCookie, setSessionCookie } from '../../http/plugins/session.ts';
+import { userOf, type ConsoleContext } from '../routes.ts';
+
+const Credentials = z.object({ email: z.string().max(254), password: z.string().max(1024) }).strict();
+const TokenAndPassword = z.object({ token: z.string().max(200), password: z.string().max(1024) }).strict();
+
+const pub = (action: string, authLimited = true) => ({ schema: { hide: true }, config: { console: { access: 'public' as const, action, authLimited } } });
+const user = (action: string) => ({ schema: { hide: true }, config: { console: { access: 'user' as const, action } } });
+
+export function registerAuthRoutes(api: FastifyInstance, { core, mailer, publicUrl }: ConsoleContext) {
+  const db = core.store.db;
+  const config = core.config;
+
+  /** Starts a session for a user who just proved who they are; the old one (if any) ends. */
+  const startSession = async (request: FastifyRequest, reply: FastifyReply, u: User) => {
+    if (request.consoleSession) await revokeSession(db, request.consoleSession.sessionId);
+    const { token } = await createSession(db, u.id, request.headers['user-agent']);
+    setSessionCookie(request, reply, token);
+    return { signed_in: true, user: { id: u.id, email: u.email, role: u.role } };
+  };
+
+  api.post('/console/api/setup', { ...pub('setup'), schema: { hide: true, body: Credentials } }, async (request, reply) => {
+    const body = request.body as z.infer<typeof Credentials>;
+    return startSession(request, reply, await createOwner(core.store, body.email, body.password));
+  });
+
+  api.post('/console/api/signup', { ...pub('signup'), schema: { hide: true, body: Credentials } }, async (request, reply) => {
+    const body = request.body as z.infer<typeof Credentials>;
+    return startSession(request, reply, await signUp(core.store, config.SIGHTLINE_SIGNUP, body.email, body.password));
+  });
+
+  api.post('/console/api/sign-in', { ...pub('sign_in'), schema: { hide: true, body: Credentials } }, async (request, reply) => {
+    const body = request.body as z.infer<typeof Credentials>;
+    return startSession(request, reply, await signIn(db, body.email, body.password));
+  });
+
+  api.post('/console/api/sign-out', pub('sign_out', false), async (request, reply) => {
+    if (request.consoleSession) await revokeSession(db, request.consoleSession.sessionId);
+    clearSessionCookie(request, reply);
+    return { signed_in: false };
+  });
+
+  api.post('/console/api/sign-out-everywhere', user('sign_out_everywhere'), async (request, reply) => {
+    const ended = await revokeUserSessions(db, userOf(request).userId);
+    clearSessionCookie(request, reply);
+    return { signed_in: false, sessions_ended: ended };
+  });
+
+  api.get('/console/api/sessions', user('sessions.list'), async (request) => {
+    const me = userOf(request);
+    const sessions = await listSessions(db, me.userId);
+    return {
+      sessions: sessions.map((s) => ({
+        id: s.id,
+        current: s.id === me.sessionId,
+        created_at: toApiTime(s.created_at),
+        last_seen_at: toApiTime(s.last_seen_at),
+        user_agent: s.user_agent,
+      })),
+    };
+  });
+
+  // The answer never says whether the email has a user: the link goes by mail when a transport is
+  // configured, and otherwise only the operator can print one (sightline users reset-link).
+  api.post('/console/api/password/forgot', { ...pub('password.forgot'), schema: { hide: true, body: z.object({ email: z.string().max(254) }).strict() } }, async (request) => {
+    const { email } = request.body as { email: string };
+    if (mailer.configured) {
+      const issued = await createResetToken(core.store, email);
+      if (issued) {
+        const mail = resetMail(tokenLink(publicUrl, 'reset', issued.token));
+        await mailer.send(issued.email, mail.subject, mail.text).catch((err) => request.log.error({ err }, 'reset mail failed'));
+      }
+    }
+    return { mailed: mailer.configured };
+  });
+
+  api.post('/console/api/password/reset', { ...pub('password.reset'), schema: { hide: true, body: TokenAndPassword } }, async (request, reply) => {
+    const body = request.body as z.infer<typeof TokenAndPassword>;
+    const u = await resetPassword(core.store, body.token, body.password);
+    return startSession(request, reply, u);
+  });
+
+  api.post('/console/api/invitations/describe', { ...pub('invitations.describe'), schema: { hide: true, body: z.object({ token: z.string().max(200) }).strict() } }, async (request) =>
+    describeInvite(db, (request.body as { token: string }).token),
+  );
+
+  api.post('/console/api/invitations/accept', { ...pub('invitations.accept'), schema: { hide: true, body: TokenAndPassword } }, async (request, reply) => {
+    const body = request.body as z.infer<typeof TokenAndPassword>;
+    return startSession(request, reply, await acceptInvite(core.store, config.SIGHTLINE_SIGNUP, body.token, body.password));
+  });
+}

@@ -1,0 +1,143 @@
+// The console's entry: asks who is signed in, then shows the sign-in pages or the app shell.
+// Pages are modules loaded on first visit, so the first load carries only what it shows.
+import { html, render, useEffect, useState, useLocation, navigate, Loading, Note, ErrorNote } from './ui.js';
+import { get, post, setCsrfToken, whenSignedOut } from './api.js';
+
+const PAGES = {
+  auth: () => import('./pages/auth.js'),
+  visibility: () => import('./pages/visibility.js'),
+  content: () => import('./pages/content.js'),
+  tests: () => import('./pages/tests.js'),
+  keys: () => import('./pages/keys.js'),
+  account: () => import('./pages/account.js'),
+  operator: () => import('./pages/operator.js'),
+};
+
+/** Path → [module, export, params]. */
+function route(path) {
+  const p = path.replace(/\/+$/, '') || '/console';
+  const m = (re) => re.exec(p);
+  let r;
+  if (p === '/console' || p === '/console/runs') return ['visibility', 'RunsPage', {}];
+  if (p === '/console/runs/new') return ['visibility', 'NewRunPage', {}];
+  if ((r = m(/^\/console\/runs\/([\w-]+)$/))) return ['visibility', 'RunPage', { id: r[1] }];
+  if (p === '/console/content') return ['content', 'ContentRunsPage', {}];
+  if (p === '/console/content/new') return ['content', 'NewContentRunPage', {}];
+  if ((r = m(/^\/console\/content\/([\w-]+)$/))) return ['content', 'ContentReportPage', { id: r[1] }];
+  if (p === '/console/tests') return ['tests', 'TestsPage', {}];
+  if (p === '/console/tests/new') return ['tests', 'TestEditPage', {}];
+  if ((r = m(/^\/console\/tests\/([\w-]+)\/edit$/))) return ['tests', 'TestEditPage', { id: r[1] }];
+  if ((r = m(/^\/console\/tests\/([\w-]+)$/))) return ['tests', 'TestPage', { id: r[1] }];
+  if (p === '/console/keys') return ['keys', 'KeysPage', {}];
+  if (p === '/console/account') return ['account', 'AccountPage', {}];
+  if (p === '/console/operator') return ['operator', 'OperatorPage', {}];
+  return [null, null, {}];
+}
+
+const AUTH_PAGES = { '/console/sign-in': 'SignInPage', '/console/setup': 'SetupPage', '/console/sign-up': 'SignUpPage', '/console/forgot': 'ForgotPage', '/console/reset': 'ResetPage', '/console/invite': 'InvitePage' };
+
+function Lazy({ module, name, props }) {
+  const [Comp, setComp] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    let live = true;
+    setComp(null);
+    PAGES[module]()
+      .then((mod) => live && setComp(() => mod[name]))
+      .catch((e) => live && setError(e));
+    return () => {
+      live = false;
+    };
+  }, [module, name]);
+  if (error) return html`<${ErrorNote} error=${new Error('This page could not be loaded. Reload to try again.')} />`;
+  if (!Comp) return html`<${Loading} />`;
+  return html`<${Comp} ...${props} />`;
+}
+
+const NAV = [
+  ['/console/runs', 'Visibility', (p) => p === '/console' || p.startsWith('/console/runs')],
+  ['/console/content', 'Content', (p) => p.startsWith('/console/content')],
+  ['/console/tests', 'Tracked tests', (p) => p.startsWith('/console/tests')],
+  ['/console/keys', 'API keys', (p) => p.startsWith('/console/keys')],
+  ['/console/account', 'Account', (p) => p.startsWith('/console/account')],
+];
+
+function Shell({ session, refresh }) {
+  const { path } = useLocation();
+  const [module, name, params] = route(path);
+  const [balance, setBalance] = useState(null);
+  useEffect(() => {
+    get('/v1/usage?recent_limit=1').then((u) => setBalance(u.credits.available_credit_units), () => setBalance(null));
+  }, [path]);
+  const signOut = async () => {
+    try {
+      await post('/console/api/sign-out');
+    } finally {
+      await refresh();
+      navigate('/console/sign-in', { replace: true });
+    }
+  };
+  const nav = session.user.role === 'operator' ? [...NAV, ['/console/operator', 'Operator', (p) => p.startsWith('/console/operator')]] : NAV;
+  return html`
+    <a class="skip" href="#main">Skip to content</a>
+    <header class="topbar"><div class="topbar-inner">
+      <a class="brand" href="/console/runs"><img src="/console/assets/icon.svg" alt="" />sightline</a>
+      <nav class="nav" aria-label="Main">${nav.map(([href, label, active]) => html`<a href=${href} aria-current=${active(path) ? 'page' : undefined}>${label}</a>`)}</nav>
+      <div class="who">
+        <span>Signed in as <strong>${session.user.email}</strong></span>
+        <span>Balance <strong data-testid="balance">${balance === null ? '…' : balance + ' cr'}</strong></span>
+        <button type="button" class="link" onClick=${signOut}>Sign out</button>
+      </div>
+    </div></header>
+    ${session.account.status === 'suspended'
+      ? html`<div class="banner"><${Note} kind="error">This account is suspended: runs and API calls are refused. Contact the operator of this instance.</${Note}></div>`
+      : null}
+    ${session.engine === 'sandbox'
+      ? html`<div class="banner"><${Note} kind="warn"><p>Sandbox engine: answers are simulated on this server, not asked of real AI platforms. The operator switches to live platforms with SIGHTLINE_PLATFORM_ENGINE=live.</p></${Note}></div>`
+      : null}
+    <main id="main">${module ? html`<${Lazy} key=${path} module=${module} name=${name} props=${{ ...params, session }} />` : html`<${NotFound} />`}</main>`;
+}
+
+function Redirect({ to }) {
+  useEffect(() => navigate(to, { replace: true }), [to]);
+  return null;
+}
+
+function NotFound() {
+  return html`<h1>Page not found</h1><p>There is nothing at this address. <a href="/console/runs">Go to your visibility runs</a>.</p>`;
+}
+
+function App() {
+  const { path } = useLocation();
+  const [session, setSession] = useState(null);
+  const [error, setError] = useState(null);
+  const refresh = async () => {
+    try {
+      const s = await get('/console/api/session');
+      setCsrfToken(s.csrf_token);
+      setSession(s);
+      setError(null);
+      return s;
+    } catch (e) {
+      setError(e);
+      return null;
+    }
+  };
+  useEffect(() => {
+    refresh();
+    whenSignedOut(() => refresh().then(() => navigate('/console/sign-in', { replace: true })));
+  }, []);
+  if (error && !session) return html`<main><${ErrorNote} error=${error} /><button onClick=${refresh}>Try again</button></main>`;
+  if (!session) return html`<${Loading} what="Loading the console" />`;
+  const authName = AUTH_PAGES[path.replace(/\/+$/, '')];
+  if (!session.signed_in || authName) {
+    let name = authName;
+    if (!session.signed_in && !name) name = session.needs_owner ? 'SetupPage' : 'SignInPage';
+    if (session.signed_in && authName && !['ResetPage', 'InvitePage'].includes(authName)) return html`<${Redirect} to="/console/runs" />`;
+    return html`<main id="main"><${Lazy} key=${name} module="auth" name=${name} props=${{ session, refresh }} /></main>`;
+  }
+  return html`<${Shell} session=${session} refresh=${refresh} />`;
+}
+
+document.getElementById('app').textContent = '';
+render(html`<${App} />`, document.getElementById('app'));

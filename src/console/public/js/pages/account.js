@@ -1,0 +1,111 @@
+// The account: balance, open reservations, the ledger (grants, charges, releases) and the
+// activity log, each with its filter; the user's sessions and "sign out everywhere".
+import { html, useState, navigate, PageHead, Table, Badge, ErrorNote, Empty, Loading, Stat, useData, when, statusText } from '../ui.js';
+import { get, post } from '../api.js';
+
+function Ledger() {
+  const [kind, setKind] = useState('all');
+  const [pages, setPages] = useState([]);
+  const first = useData(() => get(`/console/api/ledger?kind=${kind}&limit=25`).then((d) => (setPages([]), d)), [kind]);
+  const [moreError, setMoreError] = useState(null);
+  const entries = first.data ? [...first.data.entries, ...pages.flatMap((p) => p.entries)] : [];
+  const last = pages.length ? pages[pages.length - 1] : first.data;
+  const more = async () => {
+    try {
+      setPages([...pages, await get(`/console/api/ledger?kind=${kind}&limit=25&before=${encodeURIComponent(last.next_before)}`)]);
+    } catch (e) {
+      setMoreError(e);
+    }
+  };
+  return html`<section class="card" aria-labelledby="ledger-title">
+    <div class="row spread"><h2 id="ledger-title">Credit ledger</h2>
+      <div class="row"><label class="label-text" for="ledger-kind">Show</label>
+        <select id="ledger-kind" style=${{ width: 'auto' }} value=${kind} onChange=${(e) => setKind(e.target.value)}>
+          <option value="all">Everything</option><option value="grant">Grants</option><option value="charge">Charges</option><option value="reserved">Open reservations</option>
+        </select></div></div>
+    <${ErrorNote} error=${first.error || moreError} />
+    ${!first.data
+      ? html`<${Loading} />`
+      : entries.length === 0
+        ? html`<${Empty} title=${kind === 'reserved' ? 'No open reservations' : 'Nothing here yet'}><p>${kind === 'reserved' ? 'Credits are reserved while runs are queued or running.' : 'Grants and charges appear here.'}</p></${Empty}>`
+        : html`<${Table} caption="Ledger entries, newest first" captionHidden rowKey=${(e) => e.id} rows=${entries} columns=${[
+            { label: 'Time', cell: (e) => when(e.time) },
+            { label: 'What', cell: (e) => html`${e.action}${e.run_id ? html` · <a href=${(e.run_id.startsWith('ci_') ? '/console/content/' : '/console/runs/') + e.run_id}>run</a>` : null}` },
+            { label: 'Source', cell: (e) => e.source },
+            { label: 'State', cell: (e) => html`<${Badge} value=${e.status} />` },
+            { label: 'Credits', cell: (e) => (e.kind === 'grant' ? `+${e.credits}` : `−${e.credits}`), num: true },
+            { label: 'Reserved / settled / released', cell: (e) => (e.kind === 'grant' ? '—' : `${e.reserved_credits} / ${e.settled_credits} / ${e.released_credits}`), num: true },
+          ]} />
+          ${last && last.has_more ? html`<div class="actions"><button type="button" class="secondary" onClick=${more}>Older entries</button></div>` : null}`}
+  </section>`;
+}
+
+function Activity() {
+  const [kind, setKind] = useState('all');
+  const [limit, setLimit] = useState(25);
+  const act = useData(() => get(`/v1/activity?kind=${kind}&limit=${limit}`), [kind, limit]);
+  return html`<section class="card" aria-labelledby="act-title">
+    <div class="row spread"><h2 id="act-title">Activity</h2>
+      <div class="row">
+        <label class="label-text" for="act-kind">Kind</label>
+        <select id="act-kind" style=${{ width: 'auto' }} value=${kind} onChange=${(e) => setKind(e.target.value)}>
+          <option value="all">All requests</option><option value="visibility">Visibility</option><option value="content_intelligence">Content Intelligence</option><option value="pages">Pages</option><option value="reads">Reads</option>
+        </select>
+        <label class="label-text" for="act-limit">Rows</label>
+        <select id="act-limit" style=${{ width: 'auto' }} value=${limit} onChange=${(e) => setLimit(Number(e.target.value))}><option>25</option><option>50</option><option>100</option></select>
+      </div></div>
+    <${ErrorNote} error=${act.error} />
+    ${!act.data
+      ? html`<${Loading} />`
+      : act.data.items.length === 0
+        ? html`<${Empty} title="No activity"><p>Requests made with your keys, by MCP clients and from this console appear here.</p></${Empty}>`
+        : html`<${Table} caption="Recent requests" captionHidden rowKey=${(i) => i.id} rows=${act.data.items} columns=${[
+            { label: 'Time', cell: (i) => when(i.created_at) },
+            { label: 'Action', cell: (i) => html`<code>${i.action}</code>` },
+            { label: 'Source', cell: (i) => i.source },
+            { label: 'Key', cell: (i) => (i.key_prefix ? html`<code>${i.key_prefix}…</code>` : html`<span class="muted">session</span>`) },
+            { label: 'Result', cell: (i) => html`<${Badge} value=${i.status === 'ok' ? 'completed' : 'failed'} label=${String(i.http_status)} />` },
+            { label: 'Credits', cell: (i) => i.credits, num: true },
+          ]} />`}
+  </section>`;
+}
+
+function Sessions({ refresh }) {
+  const sessions = useData(() => get('/console/api/sessions'));
+  const [error, setError] = useState(null);
+  const everywhere = async () => {
+    if (!confirm('Sign out on every device, this one included?')) return;
+    try {
+      await post('/console/api/sign-out-everywhere');
+      navigate('/console/sign-in', { replace: true });
+      location.reload();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return html`<section class="card" aria-labelledby="ses-title"><h2 id="ses-title">Where you are signed in</h2>
+    <${ErrorNote} error=${error || sessions.error} />
+    ${sessions.data
+      ? html`<ul class="plain">${sessions.data.sessions.map((s) => html`<li><strong>${s.current ? 'This browser' : 'Another browser'}</strong> <span class="small muted">${(s.user_agent || 'unknown browser').slice(0, 80)} · since ${when(s.created_at)}</span></li>`)}</ul>`
+      : html`<${Loading} />`}
+    <div class="actions"><button type="button" class="danger" onClick=${everywhere}>Sign out everywhere</button></div>
+  </section>`;
+}
+
+export function AccountPage({ session }) {
+  const usage = useData(() => get('/v1/usage?recent_limit=1'));
+  const c = usage.data && usage.data.credits;
+  return html`<${PageHead} title="Account" sub=${html`${session.user.email} · account <code>${session.account.id}</code> · ${statusText(session.account.status)}`} />
+    <${ErrorNote} error=${usage.error} />
+    ${c
+      ? html`<div class="stats">
+          <${Stat} label="Available" value=${c.available_credit_units} sub="credits (1 credit = 0.02 EUR)" />
+          <${Stat} label="Reserved" value=${c.reserved_credit_units} sub="held for queued and running work" />
+          <${Stat} label="Used" value=${c.used_credit_units} sub="settled" />
+          <${Stat} label="Granted" value=${c.granted_credit_units} sub=${`${c.active_grant_count} grants`} />
+        </div>`
+      : html`<${Loading} />`}
+    <${Ledger} />
+    <${Activity} />
+    <${Sessions} />`;
+}

@@ -1,0 +1,148 @@
+// Signing in and everything before it: the owner's set-up on a fresh instance, sign-in, sign-up
+// (when open), the forgotten-password request, and the two one-time links (reset, invitation).
+import { html, useEffect, useState, navigate, Field, Note, ErrorNote } from '../ui.js';
+import { post } from '../api.js';
+
+function AuthCard({ title, sub, children }) {
+  useEffect(() => {
+    document.title = `${title} · sightline`;
+  }, [title]);
+  return html`<div class="auth"><div class="row" style=${{ marginBottom: '16px' }}><img src="/console/assets/icon.svg" alt="" width="28" height="28" /><strong>sightline</strong></div>
+    <div class="card"><h1>${title}</h1>${sub ? html`<p class="muted">${sub}</p>` : null}${children}</div></div>`;
+}
+
+/** Email + password form; `onSubmit` gets {email, password} and returns a promise. */
+function CredentialsForm({ submitLabel, onSubmit, newPassword = false, fixedEmail, extra }) {
+  const [email, setEmail] = useState(fixedEmail || '');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const submit = async (e) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await onSubmit({ email, password });
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  };
+  return html`<form onSubmit=${submit} novalidate>
+    <${ErrorNote} error=${error} />
+    ${fixedEmail === undefined
+      ? html`<${Field} id="email" label="Email"><input id="email" type="email" autocomplete="username" required value=${email} onInput=${(e) => setEmail(e.target.value)} /></${Field}>`
+      : fixedEmail
+        ? html`<p>Email: <strong>${fixedEmail}</strong></p>`
+        : null}
+    <${Field} id="password" label=${newPassword ? 'Choose a password' : 'Password'} hint=${newPassword ? 'At least 10 characters. A phrase of several words is easy to remember and hard to guess.' : null}>
+      <input id="password" type="password" autocomplete=${newPassword ? 'new-password' : 'current-password'} required minlength=${newPassword ? 10 : undefined}
+        aria-describedby=${newPassword ? 'password-hint' : undefined} value=${password} onInput=${(e) => setPassword(e.target.value)} />
+    </${Field}>
+    <div class="actions"><button type="submit" disabled=${busy}>${busy ? 'Please wait…' : submitLabel}</button></div>
+    ${extra}
+  </form>`;
+}
+
+async function enter(refresh) {
+  await refresh();
+  navigate('/console/runs', { replace: true });
+}
+
+export function SetupPage({ session, refresh }) {
+  if (!session.needs_owner) return html`<${AuthCard} title="This instance has its owner"><p>Sign in instead.</p><a class="button" href="/console/sign-in">Sign in</a></${AuthCard}>`;
+  return html`<${AuthCard} title="Set up sightline" sub="Create the owner account. The owner operates this instance: they invite users, grant credits and can suspend accounts.">
+    <${CredentialsForm} submitLabel="Create owner account" newPassword onSubmit=${async (c) => {
+      await post('/console/api/setup', c);
+      await enter(refresh);
+    }} />
+  </${AuthCard}>`;
+}
+
+export function SignInPage({ session, refresh }) {
+  if (session.needs_owner) {
+    return html`<${AuthCard} title="Set up sightline" sub="No one owns this instance yet."><a class="button" href="/console/setup">Create the owner account</a></${AuthCard}>`;
+  }
+  return html`<${AuthCard} title="Sign in" sub="Sign in to your sightline account.">
+    <${CredentialsForm} submitLabel="Sign in" onSubmit=${async (c) => {
+      await post('/console/api/sign-in', c);
+      await enter(refresh);
+    }} extra=${html`<p class="small" style=${{ marginTop: '14px' }}><a href="/console/forgot">Forgot your password?</a>${session.signup === 'open' ? html` · <a href="/console/sign-up">Create an account</a>` : null}</p>`} />
+  </${AuthCard}>`;
+}
+
+export function SignUpPage({ session, refresh }) {
+  if (session.signup !== 'open') {
+    return html`<${AuthCard} title="Sign-up is by invitation" sub="Accounts on this instance are opened by its operator."><p>Ask the operator for an invitation link, or <a href="/console/sign-in">sign in</a> if you have an account.</p></${AuthCard}>`;
+  }
+  return html`<${AuthCard} title="Create an account">
+    <${CredentialsForm} submitLabel="Create account" newPassword onSubmit=${async (c) => {
+      await post('/console/api/signup', c);
+      await enter(refresh);
+    }} extra=${html`<p class="small" style=${{ marginTop: '14px' }}>Have an account? <a href="/console/sign-in">Sign in</a></p>`} />
+  </${AuthCard}>`;
+}
+
+export function ForgotPage({ session }) {
+  const [email, setEmail] = useState('');
+  const [done, setDone] = useState(null);
+  const [error, setError] = useState(null);
+  const submit = async (e) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      setDone(await post('/console/api/password/forgot', { email }));
+    } catch (err) {
+      setError(err);
+    }
+  };
+  if (done) {
+    return html`<${AuthCard} title="Check with your mail or your operator">
+      ${done.mailed
+        ? html`<${Note} kind="ok"><p>If ${email} has an account here, a link to set a new password is on its way. It works once, for an hour.</p></${Note}>`
+        : html`<${Note} kind="info"><p>This instance sends no mail. Ask its operator for a password link; they print one with</p><pre>npx sightline users reset-link --email ${email || 'you@example.com'}</pre></${Note}>`}
+      <a href="/console/sign-in">Back to sign-in</a>
+    </${AuthCard}>`;
+  }
+  return html`<${AuthCard} title="Forgot your password?" sub=${session.mail ? 'We send a one-time link to set a new one.' : 'This instance sends no mail: its operator gives out password links.'}>
+    <form onSubmit=${submit}>
+      <${ErrorNote} error=${error} />
+      <${Field} id="email" label="Email"><input id="email" type="email" autocomplete="username" required value=${email} onInput=${(e) => setEmail(e.target.value)} /></${Field}>
+      <div class="actions"><button type="submit">Get a password link</button><a class="button secondary" href="/console/sign-in">Back</a></div>
+    </form>
+  </${AuthCard}>`;
+}
+
+const tokenFromHash = () => new URLSearchParams(location.hash.slice(1)).get('token') || '';
+
+export function ResetPage({ refresh }) {
+  const [token] = useState(tokenFromHash);
+  if (!token) return html`<${AuthCard} title="Open the link from your mail"><p>This page needs the one-time link you were given. <a href="/console/forgot">Ask for a new link</a>.</p></${AuthCard}>`;
+  return html`<${AuthCard} title="Set a new password" sub="Setting it signs you out on every other device.">
+    <${CredentialsForm} fixedEmail="" submitLabel="Set password and sign in" newPassword onSubmit=${async ({ password }) => {
+      await post('/console/api/password/reset', { token, password });
+      history.replaceState(null, '', '/console/reset');
+      await enter(refresh);
+    }} />
+  </${AuthCard}>`;
+}
+
+export function InvitePage({ refresh }) {
+  const [token] = useState(tokenFromHash);
+  const [invite, setInvite] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    if (token) post('/console/api/invitations/describe', { token }).then(setInvite, setError);
+  }, [token]);
+  if (!token || error) {
+    return html`<${AuthCard} title="This invitation cannot be used"><p>${error ? error.message : 'Open the invitation link you were given.'}</p><a href="/console/sign-in">Go to sign-in</a></${AuthCard}>`;
+  }
+  if (!invite) return html`<${AuthCard} title="Opening your invitation…" />`;
+  return html`<${AuthCard} title="Accept your invitation" sub=${invite.credits !== '0.00' ? `Your account starts with ${invite.credits} credits.` : 'Choose a password to open your account.'}>
+    <${CredentialsForm} fixedEmail=${invite.email} submitLabel="Open my account" newPassword onSubmit=${async ({ password }) => {
+      await post('/console/api/invitations/accept', { token, password });
+      history.replaceState(null, '', '/console/invite');
+      await enter(refresh);
+    }} />
+  </${AuthCard}>`;
+}

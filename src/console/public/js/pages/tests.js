@@ -1,0 +1,373 @@
+// Tracked tests (API-NOTES "Tracking"): a run definition measured again on a schedule, within a
+// monthly budget; pause, run now, edit; the history as charts (uPlot, loaded only on this page)
+// with the numbers of every chart in a table beside it for screen readers and spreadsheets.
+import { html, useEffect, useRef, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Field, useData, pct, when, ago, platformName, statusText } from '../ui.js';
+import { get, post, patch, del, idempotencyKey } from '../api.js';
+
+const KIND = { ai_citations: 'Visibility', content_intelligence: 'Content' };
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const SKIP_TEXT = {
+  budget_exceeded: 'the monthly budget would be exceeded',
+  insufficient_credits: 'the balance could not fund the whole run',
+  account_suspended: 'the account was suspended',
+  key_revoked: 'the key that set the schedule was revoked',
+  missing_scope: 'the key that set the schedule lacks the scope',
+  invalid_definition: 'the definition can no longer run',
+  platform_unavailable: 'a platform is unavailable',
+};
+
+/** A schedule in words: the common cron shapes this page writes, the raw expression otherwise. */
+function describeSchedule(s) {
+  if (!s) return 'Not scheduled (run it by hand)';
+  const m = /^(\d+) (\d+) (\*|\d+) \* (\*|\d)$/.exec(s.cron);
+  const at = m ? `${m[2].padStart(2, '0')}:${m[1].padStart(2, '0')}` : null;
+  if (m && m[3] === '*' && m[4] === '*') return `Daily at ${at} (${s.timezone})`;
+  if (m && m[3] === '*') return `Every ${WEEKDAYS[Number(m[4])]} at ${at} (${s.timezone})`;
+  if (m && m[4] === '*') return `Monthly on day ${m[3]} at ${at} (${s.timezone})`;
+  return `cron “${s.cron}” (${s.timezone})`;
+}
+
+export function TestsPage() {
+  const tests = useData(() => get('/v1/tests?limit=50'));
+  return html`<${PageHead} title="Tracked tests" sub="A page and its prompts measured again on a schedule, within a monthly budget, so you see the trend.">
+      <a class="button" href="/console/tests/new">New tracked test</a>
+    </${PageHead}>
+    <${ErrorNote} error=${tests.error} />
+    ${!tests.data
+      ? html`<${Loading} />`
+      : tests.data.tests.length === 0
+        ? html`<div class="card"><${Empty} title="No tracked tests yet"><p>Track a brand's visibility weekly, or a page's content score monthly. Every run you make also lands in a test for its page.</p><a class="button" href="/console/tests/new">Track something</a></${Empty}></div>`
+        : html`<div class="card"><${Table} caption="Tracked tests" captionHidden rowKey=${(t) => t.id} rows=${tests.data.tests} columns=${[
+            { label: 'Test', cell: (t) => html`<a href=${'/console/tests/' + t.id}><strong>${t.name}</strong></a><div class="small muted">${t.url}</div>`, wide: true },
+            { label: 'Kind', cell: (t) => KIND[t.test_type] },
+            { label: 'Schedule', cell: (t) => (t.paused ? html`<${Badge} value="warn" label="paused" />` : describeSchedule(t.schedule)) },
+            { label: 'Next run', cell: (t) => (t.next_run_at ? when(t.next_run_at) : '—') },
+            { label: 'This month', cell: (t) => `${t.credits_used_this_month}${t.monthly_credit_budget ? ` / ${t.monthly_credit_budget}` : ''} cr` },
+            { label: 'Runs', cell: (t) => t.run_count, num: true },
+            { label: 'Last run', cell: (t) => ago(t.last_run_at) },
+          ]} /></div>`}`;
+}
+
+// ---- Create and edit ----
+
+function scheduleFromForm(f) {
+  if (f.mode === 'none') return null;
+  const [hh, mm] = (f.time || '06:00').split(':').map(Number);
+  if (f.mode === 'daily') return { cron: `${mm} ${hh} * * *`, timezone: f.timezone };
+  if (f.mode === 'weekly') return { cron: `${mm} ${hh} * * ${f.weekday}`, timezone: f.timezone };
+  if (f.mode === 'monthly') return { cron: `${mm} ${hh} ${f.monthday} * *`, timezone: f.timezone };
+  return { cron: f.cron.trim(), timezone: f.timezone };
+}
+
+function formFromSchedule(s) {
+  const tz = (s && s.timezone) || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  const base = { mode: 'weekly', time: '06:00', weekday: '1', monthday: '1', cron: '0 6 * * 1', timezone: tz };
+  if (s === undefined) return base;
+  if (s === null) return { ...base, mode: 'none' };
+  const m = /^(\d+) (\d+) (\*|\d+) \* (\*|\d)$/.exec(s.cron);
+  if (!m) return { ...base, mode: 'cron', cron: s.cron };
+  const time = `${m[2].padStart(2, '0')}:${m[1].padStart(2, '0')}`;
+  if (m[3] === '*' && m[4] === '*') return { ...base, mode: 'daily', time };
+  if (m[3] === '*') return { ...base, mode: 'weekly', time, weekday: m[4] };
+  if (m[4] === '*') return { ...base, mode: 'monthly', time, monthday: m[3] };
+  return { ...base, mode: 'cron', cron: s.cron };
+}
+
+export function TestEditPage({ id }) {
+  const existing = useData(() => (id ? get(`/v1/tests/${id}`) : Promise.resolve(null)), [id]);
+  const models = useData(() => get('/v1/visibility/models'));
+  if (existing.error || models.error) return html`<${PageHead} title=${id ? 'Edit tracked test' : 'New tracked test'} /><${ErrorNote} error=${existing.error || models.error} />`;
+  if (existing.loading || !models.data) return html`<${PageHead} title=${id ? 'Edit tracked test' : 'New tracked test'} /><${Loading} />`;
+  return html`<${TestForm} test=${existing.data} listing=${models.data.platforms} />`;
+}
+
+function TestForm({ test, listing }) {
+  const d = (test && test.definition) || {};
+  const [type, setType] = useState(test ? test.test_type : 'ai_citations');
+  const [name, setName] = useState(test ? test.name : '');
+  const [url, setUrl] = useState(d.url || (test && test.url) || '');
+  const [brand, setBrand] = useState(d.target_entity || (test && test.target_entity) || '');
+  const [competitors, setCompetitors] = useState((d.competitors || []).join(', '));
+  const [prompts, setPrompts] = useState((d.prompts || []).join('\n'));
+  const [platforms, setPlatforms] = useState(new Set(d.platforms || ['openai', 'perplexity']));
+  const [repeats, setRepeats] = useState(String(d.repeats || 1));
+  const [depth, setDepth] = useState(d.analysis_depth || 'score');
+  const [sched, setSched] = useState(() => formFromSchedule(test ? test.schedule : undefined));
+  const [budget, setBudget] = useState(test && test.monthly_credit_budget ? test.monthly_credit_budget : '');
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+
+  const promptList = prompts.split('\n').map((s) => s.trim()).filter(Boolean);
+  const price = (p) => Number(((listing[p] || []).find((m) => m.default) || {}).credits_per_probe || 0);
+  const perRun = type === 'ai_citations' ? promptList.length * [...platforms].reduce((s, p) => s + price(p), 0) * Number(repeats || 1) : depth === 'full' ? 6 : 3;
+  const set = (k) => (e) => setSched({ ...sched, [k]: e.target.value });
+
+  const submit = async (e) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    const definition =
+      type === 'ai_citations'
+        ? { url: url.trim(), target_entity: brand.trim(), prompts: promptList, platforms: [...platforms], competitors: competitors.split(',').map((s) => s.trim()).filter(Boolean), ...(Number(repeats) > 1 ? { repeats: Number(repeats) } : {}) }
+        : { url: url.trim(), analysis_depth: depth };
+    const body = { name: name.trim() || undefined, definition, schedule: scheduleFromForm(sched), monthly_credit_budget: budget === '' ? null : budget };
+    try {
+      const saved = test ? await patch(`/v1/tests/${test.id}`, body) : await post('/v1/tests', { test_type: type, ...body });
+      navigate('/console/tests/' + saved.id);
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  };
+
+  return html`<${PageHead} title=${test ? `Edit “${test.name}”` : 'New tracked test'} sub="Scheduled runs spend credits like any run; the budget caps a calendar month." />
+    <form onSubmit=${submit}>
+      <section class="card" aria-labelledby="def-title"><h2 id="def-title">What to measure</h2>
+        ${test
+          ? null
+          : html`<fieldset><legend>Kind</legend>
+              <label class="check"><input type="radio" name="type" checked=${type === 'ai_citations'} onChange=${() => setType('ai_citations')} /><span><strong>AI Visibility</strong> — do assistants mention the brand for these prompts?</span></label>
+              <label class="check"><input type="radio" name="type" checked=${type === 'content_intelligence'} onChange=${() => setType('content_intelligence')} /><span><strong>Content Intelligence</strong> — how citable is the page?</span></label>
+            </fieldset>`}
+        <div class="form-grid">
+          <${Field} id="t-name" label="Name (optional)"><input id="t-name" type="text" maxlength="200" value=${name} onInput=${(e) => setName(e.target.value)} /></${Field}>
+          <${Field} id="t-url" label="Page URL"><input id="t-url" type="url" required value=${url} onInput=${(e) => setUrl(e.target.value)} /></${Field}>
+        </div>
+        ${type === 'ai_citations'
+          ? html`<div class="form-grid">
+                <${Field} id="t-brand" label="Brand"><input id="t-brand" type="text" required value=${brand} onInput=${(e) => setBrand(e.target.value)} /></${Field}>
+                <${Field} id="t-competitors" label="Competitors (comma-separated)"><input id="t-competitors" type="text" value=${competitors} onInput=${(e) => setCompetitors(e.target.value)} /></${Field}>
+              </div>
+              <${Field} id="t-prompts" label="Prompts, one per line"><textarea id="t-prompts" rows="5" value=${prompts} onInput=${(e) => setPrompts(e.target.value)}></textarea></${Field}>
+              <fieldset><legend>Platforms (default models)</legend><div class="checks">
+                ${Object.keys(listing).map((p) => html`<label class="check"><input type="checkbox" checked=${platforms.has(p)} onChange=${() => { const n = new Set(platforms); n.has(p) ? n.delete(p) : n.add(p); setPlatforms(n); }} /><span>${platformName(p)} <span class="small muted">${price(p).toFixed(2)} cr</span></span></label>`)}
+              </div></fieldset>
+              <${Field} id="t-repeats" label="Repeats per probe" hint="Asking each prompt more than once narrows the interval around the mention rate."><select id="t-repeats" value=${repeats} onChange=${(e) => setRepeats(e.target.value)} aria-describedby="t-repeats-hint">${[1, 2, 3, 5, 10].map((n) => html`<option value=${n}>${n}</option>`)}</select></${Field}>`
+          : html`<fieldset><legend>Depth</legend>
+              <label class="check"><input type="radio" name="depth" checked=${depth === 'score'} onChange=${() => setDepth('score')} /><span>Score (3 credits)</span></label>
+              <label class="check"><input type="radio" name="depth" checked=${depth === 'full'} onChange=${() => setDepth('full')} /><span>Full, with trends, prompt ideas and the audit (6 credits)</span></label></fieldset>`}
+      </section>
+      <section class="card" aria-labelledby="sched-title"><h2 id="sched-title">Schedule and budget</h2>
+        <div class="form-grid">
+          <${Field} id="t-mode" label="Repeat"><select id="t-mode" value=${sched.mode} onChange=${set('mode')}>
+            <option value="none">Not scheduled (run it by hand)</option><option value="daily">Daily</option><option value="weekly">Weekly</option><option value="monthly">Monthly</option><option value="cron">Custom (cron)</option>
+          </select></${Field}>
+          ${sched.mode === 'weekly' ? html`<${Field} id="t-weekday" label="Day"><select id="t-weekday" value=${sched.weekday} onChange=${set('weekday')}>${WEEKDAYS.map((w, i) => html`<option value=${String(i)}>${w}</option>`)}</select></${Field}>` : null}
+          ${sched.mode === 'monthly' ? html`<${Field} id="t-monthday" label="Day of the month"><input id="t-monthday" type="number" min="1" max="28" value=${sched.monthday} onInput=${set('monthday')} /></${Field}>` : null}
+          ${['daily', 'weekly', 'monthly'].includes(sched.mode) ? html`<${Field} id="t-time" label="Time"><input id="t-time" type="time" value=${sched.time} onInput=${set('time')} /></${Field}>` : null}
+          ${sched.mode === 'cron' ? html`<${Field} id="t-cron" label="Cron expression" hint="minute hour day month weekday"><input id="t-cron" type="text" value=${sched.cron} onInput=${set('cron')} aria-describedby="t-cron-hint" /></${Field}>` : null}
+          ${sched.mode !== 'none' ? html`<${Field} id="t-tz" label="Time zone"><input id="t-tz" type="text" value=${sched.timezone} onInput=${set('timezone')} /></${Field}>` : null}
+          <${Field} id="t-budget" label="Monthly budget (credits, optional)" hint="A scheduled run that would pass it is skipped, and says so."><input id="t-budget" type="number" min="0" step="0.01" value=${budget} onInput=${(e) => setBudget(e.target.value)} aria-describedby="t-budget-hint" /></${Field}>
+        </div>
+        <p>One run costs <strong>${perRun.toFixed(2)} credits</strong>${type === 'ai_citations' ? ` (${promptList.length} prompts × ${platforms.size} platforms × ${repeats} repeat${repeats === '1' ? '' : 's'})` : ''}.</p>
+        <${ErrorNote} error=${error} />
+        <div class="actions"><button type="submit" disabled=${busy}>${test ? 'Save changes' : 'Create tracked test'}</button><a class="button secondary" href=${test ? '/console/tests/' + test.id : '/console/tests'}>Cancel</a></div>
+      </section>
+    </form>`;
+}
+
+// ---- Charts ----
+
+const COLORS = ['#2f4bb0', '#b35c00', '#0f7b6c', '#a1256b', '#5b6b00', '#6a3fb5', '#9a3412', '#0369a1'];
+let uplotModule = null;
+function loadUplot() {
+  if (!uplotModule) {
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = '/console/assets/vendor/uplot.css';
+    document.head.appendChild(link);
+    uplotModule = import('uplot').then((m) => m.default);
+  }
+  return uplotModule;
+}
+
+/**
+ * One chart: x = point times, series = [{label, values}], optional interval band (low/high) for
+ * the first series; the same numbers in a table (`rows`) under "Show the numbers".
+ */
+function Chart({ id, title, summary, times, series, band, percent = true, max, columns, rows }) {
+  const box = useRef(null);
+  useEffect(() => {
+    let plot = null;
+    let observer = null;
+    let live = true;
+    loadUplot().then((uPlot) => {
+      if (!live || !box.current) return;
+      const data = [times, ...series.map((s) => s.values)];
+      const ss = [{ value: (u, v) => (v == null ? '' : new Date(v * 1000).toLocaleDateString()) }];
+      series.forEach((s, i) => ss.push({ label: s.label, stroke: COLORS[i % COLORS.length], width: 2, points: { show: true, size: 6 }, spanGaps: true, value: (u, v) => (v == null ? '—' : percent ? pct(v) : String(v)) }));
+      const bands = [];
+      if (band) {
+        data.push(band.high, band.low);
+        ss.push({ label: `${series[0].label} 95% high`, stroke: 'transparent', points: { show: false }, width: 0 });
+        ss.push({ label: `${series[0].label} 95% low`, stroke: 'transparent', points: { show: false }, width: 0 });
+        bands.push({ series: [ss.length - 2, ss.length - 1], fill: 'rgba(47, 75, 176, 0.15)' });
+      }
+      const width = () => Math.max(260, box.current.clientWidth);
+      plot = new uPlot(
+        {
+          width: width(),
+          height: 240,
+          series: ss,
+          bands,
+          scales: {
+            // Points close together (two runs a minute apart) still get a readable span of days.
+            x: { time: true, range: (u, lo, hi) => { const pad = Math.max(86400, (hi - lo) * 0.05); return [lo - pad, hi + pad]; } },
+            y: { range: (u, lo, hi) => [0, percent ? 1 : max ?? Math.max(1, Math.ceil((hi || 0) * 1.1))] } },
+          axes: [{}, { values: (u, vals) => vals.map((v) => (percent ? `${Math.round(v * 100)}%` : v)) }],
+          legend: { show: false },
+        },
+        data,
+        box.current,
+      );
+      observer = new ResizeObserver(() => plot && plot.setSize({ width: width(), height: 240 }));
+      observer.observe(box.current);
+    });
+    return () => {
+      live = false;
+      if (observer) observer.disconnect();
+      if (plot) plot.destroy();
+    };
+  }, [JSON.stringify([times, series, band])]);
+  return html`<section class="card" aria-labelledby=${id}>
+    <h2 id=${id}>${title}</h2>
+    <ul class="legend plain-inline" aria-hidden="true">${series.map((s, i) => html`<li><span class="swatch" style=${{ background: COLORS[i % COLORS.length] }}></span>${s.label}</li>`)}${band ? html`<li><span class="swatch band"></span>95% interval of ${series[0].label.toLowerCase()}</li>` : null}</ul>
+    <div class="chart" ref=${box} role="img" aria-label=${`${title}: ${summary}. The numbers are in the table below the chart.`} data-testid=${id + '-chart'}></div>
+    <details class="data-table"><summary>Show the numbers</summary><${Table} caption=${title} rows=${rows} columns=${columns} /></details>
+  </section>`;
+}
+
+const at = (iso) => Math.floor(Date.parse(iso) / 1000);
+const shortDate = (iso) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+const ciText = (c) => (c && c.low != null ? `${pct(c.low)}–${pct(c.high)}` : '—');
+
+function VisibilityCharts({ points }) {
+  const times = points.map((p) => at(p.end));
+  const platforms = [...new Set(points.flatMap((p) => (p.by_platform || []).map((b) => b.platform)))];
+  const rateOf = (p, platform) => ((p.by_platform || []).find((b) => b.platform === platform) || {}).mention_rate ?? null;
+  const competitors = [...new Set(points.flatMap((p) => (p.competitors || []).map((c) => c.name)))];
+  const sovOf = (p, name) => ((p.competitors || []).find((c) => c.name === name) || {}).share_of_voice ?? null;
+  const domainTotals = new Map();
+  for (const p of points) for (const d of p.cited_domains || []) domainTotals.set(d.domain, (domainTotals.get(d.domain) || 0) + d.count);
+  const domains = [...domainTotals].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([d]) => d);
+  const countOf = (p, domain) => ((p.cited_domains || []).find((d) => d.domain === domain) || {}).count ?? 0;
+  const last = points[points.length - 1];
+  return html`
+    <${Chart} id="rate" title="Mention rate over time" summary=${`${points.length} points; latest ${pct(last.mention_rate)} (95% interval ${ciText(last.mention_rate_ci)})`}
+      times=${times}
+      series=${[{ label: 'All platforms', values: points.map((p) => p.mention_rate) }, ...platforms.map((pl) => ({ label: platformName(pl), values: points.map((p) => rateOf(p, pl)) }))]}
+      band=${{ low: points.map((p) => (p.mention_rate_ci ? p.mention_rate_ci.low : null)), high: points.map((p) => (p.mention_rate_ci ? p.mention_rate_ci.high : null)) }}
+      rows=${points}
+      columns=${[
+        { label: 'Date', cell: (p) => shortDate(p.end) },
+        { label: 'Mention rate', cell: (p) => pct(p.mention_rate), num: true },
+        { label: '95% interval', cell: (p) => ciText(p.mention_rate_ci) },
+        ...platforms.map((pl) => ({ label: platformName(pl), cell: (p) => pct(rateOf(p, pl)), num: true })),
+        { label: 'Answers', cell: (p) => p.succeeded, num: true },
+      ]} />
+    <${Chart} id="sov" title="Share of voice" summary=${`latest: your brand ${pct(last.share_of_voice)}`}
+      times=${times}
+      series=${[{ label: 'Your brand', values: points.map((p) => p.share_of_voice) }, ...competitors.map((c) => ({ label: c, values: points.map((p) => sovOf(p, c)) }))]}
+      rows=${points}
+      columns=${[{ label: 'Date', cell: (p) => shortDate(p.end) }, { label: 'Your brand', cell: (p) => pct(p.share_of_voice), num: true }, ...competitors.map((c) => ({ label: c, cell: (p) => pct(sovOf(p, c)), num: true }))]} />
+    ${domains.length
+      ? html`<${Chart} id="domains" title="Cited domains over time" summary=${`top domains: ${domains.join(', ')}`} percent=${false}
+          times=${times} series=${domains.map((d) => ({ label: d, values: points.map((p) => countOf(p, d)) }))}
+          rows=${points} columns=${[{ label: 'Date', cell: (p) => shortDate(p.end) }, ...domains.map((d) => ({ label: d, cell: (p) => countOf(p, d), num: true }))]} />`
+      : null}`;
+}
+
+const CI_SERIES = [['overall_score', 'Overall'], ['content_depth', 'Depth'], ['content_freshness', 'Freshness'], ['sufficiency_score', 'Sufficiency']];
+function ContentCharts({ points }) {
+  const times = points.map((p) => at(p.end));
+  const last = points[points.length - 1];
+  return html`<${Chart} id="scores" title="Content Intelligence scores over time" summary=${`latest overall ${last.overall_score ?? '—'} (${last.overall_band || 'no band'})`} percent=${false} max=${100}
+    times=${times} series=${CI_SERIES.map(([k, label]) => ({ label, values: points.map((p) => p[k] ?? null) }))}
+    rows=${points} columns=${[{ label: 'Date', cell: (p) => shortDate(p.end) }, ...CI_SERIES.map(([k, label]) => ({ label, cell: (p) => (p[k] == null ? '—' : Math.round(p[k])), num: true }))]} />`;
+}
+
+export function TestPage({ id }) {
+  const test = useData(() => get(`/v1/tests/${id}`), [id]);
+  const [windowKind, setWindowKind] = useState('run');
+  const [days, setDays] = useState(90);
+  const history = useData(() => get(`/v1/tests/${id}/history?window=${windowKind}&days=${days}`), [id, windowKind, days]);
+  const [error, setError] = useState(null);
+  const [notice, setNotice] = useState(null);
+  useEffect(() => {
+    // While a run started here is still going, the runs list and the charts follow it.
+    if (!test.data || !(test.data.runs || []).some((r) => ['queued', 'running'].includes(r.status))) return;
+    const t = setTimeout(() => (test.reload(), history.reload()), 1500);
+    return () => clearTimeout(t);
+  }, [test.data]);
+  if (test.error && !test.data) return html`<${PageHead} title="Tracked test" /><${ErrorNote} error=${test.error} />`;
+  if (!test.data) return html`<${PageHead} title="Tracked test" /><${Loading} />`;
+  const t = test.data;
+  const act = async (fn, message) => {
+    setError(null);
+    setNotice(null);
+    try {
+      await fn();
+      if (message) setNotice(message);
+      await test.reload();
+      history.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const runNow = () => act(() => post(`/v1/tests/${id}/runs`, { idempotency_key: idempotencyKey() }), 'Run queued. The charts update when it finishes.');
+  const togglePause = () => act(() => patch(`/v1/tests/${id}`, { paused: !t.paused }), t.paused ? 'Schedule resumed.' : 'Schedule paused: no scheduled runs until you resume.');
+  const remove = () => {
+    if (!confirm(`Delete “${t.name}”? Its runs stay readable.`)) return;
+    act(async () => {
+      await del(`/v1/tests/${id}`);
+      navigate('/console/tests');
+    });
+  };
+  const h = history.data;
+  const points = h ? h.points.filter((p) => (t.test_type === 'ai_citations' ? p.succeeded > 0 : p.overall_score != null)) : [];
+  const cmp = h && h.comparison;
+  return html`<${PageHead} title=${t.name} sub=${html`<a href=${t.url} rel="noopener noreferrer" target="_blank">${t.url}</a> · ${KIND[t.test_type]}`}>
+      <button type="button" onClick=${runNow} disabled=${!t.definition}>Run now</button>
+      ${t.schedule ? html`<button type="button" class="secondary" onClick=${togglePause}>${t.paused ? 'Resume schedule' : 'Pause schedule'}</button>` : null}
+      <a class="button secondary" href=${`/console/tests/${id}/edit`}>${t.definition ? 'Edit' : 'Add a schedule'}</a>
+      <button type="button" class="danger" onClick=${remove}>Delete</button>
+    </${PageHead}>
+    <${ErrorNote} error=${error} />
+    ${notice ? html`<${Note} kind="ok"><p>${notice}</p></${Note}>` : null}
+    ${!t.definition ? html`<${Note} kind="info"><p>This test was made by a run. Add a schedule to measure it again automatically (the definition is taken from your form).</p></${Note}>` : null}
+    ${t.last_skip ? html`<${Note} kind="warn"><p>The run due ${when(t.last_skip.slot)} was skipped: ${SKIP_TEXT[t.last_skip.reason] || statusText(t.last_skip.reason)}.${t.last_skip.message ? ' ' + t.last_skip.message : ''}</p></${Note}>` : null}
+    <div class="stats">
+      <${Stat} label="Schedule" value=${html`<span class="small">${t.paused ? 'Paused' : describeSchedule(t.schedule)}</span>`} sub=${t.next_run_at ? `next ${when(t.next_run_at)}` : null} />
+      <${Stat} label="This month" value=${`${t.credits_used_this_month} cr`} sub=${t.monthly_credit_budget ? `of a ${t.monthly_credit_budget} budget` : 'no budget set'} />
+      <${Stat} label="Runs" value=${t.run_count} sub=${t.last_run_at ? `last ${ago(t.last_run_at)}` : 'none yet'} />
+      ${cmp && cmp.change != null
+        ? html`<${Stat} label="Latest change" value=${t.test_type === 'ai_citations' ? `${cmp.change > 0 ? '+' : ''}${(cmp.change * 100).toFixed(0)} pts` : `${cmp.change > 0 ? '+' : ''}${cmp.change}`}
+            sub=${cmp.change_significant === true ? 'statistically significant' : cmp.change_significant === false ? 'within the noise (not significant)' : 'vs the previous point'} />`
+        : null}
+    </div>
+    <div class="row spread"><h2 style=${{ margin: 0 }}>History</h2>
+      <div class="row">
+        <label class="label-text" for="h-window">Points</label>
+        <select id="h-window" style=${{ width: 'auto' }} value=${windowKind} onChange=${(e) => setWindowKind(e.target.value)}><option value="run">One per run</option><option value="7d">Weekly (pooled)</option><option value="30d">Monthly (pooled)</option></select>
+        <label class="label-text" for="h-days">Period</label>
+        <select id="h-days" style=${{ width: 'auto' }} value=${days} onChange=${(e) => setDays(Number(e.target.value))}><option value="30">30 days</option><option value="90">90 days</option><option value="365">A year</option></select>
+        <a href=${`/v1/tests/${id}/history?window=${windowKind}&days=${days}&format=csv`} download>Download CSV</a>
+      </div></div>
+    <${ErrorNote} error=${history.error} />
+    ${!h
+      ? html`<${Loading} what="Loading the history" />`
+      : points.length === 0
+        ? html`<div class="card" style=${{ marginTop: '12px' }}><${Empty} title="No finished runs in this period"><p>${t.definition ? 'Run it now, or wait for the schedule.' : 'Runs of this page appear here.'}</p></${Empty}></div>`
+        : html`<div style=${{ marginTop: '12px' }}>${t.test_type === 'ai_citations' ? html`<${VisibilityCharts} points=${points} />` : html`<${ContentCharts} points=${points} />`}</div>`}
+    ${h && h.skipped.length ? html`<section class="card"><h2>Skipped runs</h2><ul class="plain">${h.skipped.map((s) => html`<li>${when(s.slot)}: ${SKIP_TEXT[s.reason] || statusText(s.reason)}</li>`)}</ul></section>` : null}
+    <section class="card" aria-labelledby="t-runs"><h2 id="t-runs">Runs</h2>
+      ${(t.runs || []).length === 0
+        ? html`<p class="muted">No runs yet.</p>`
+        : html`<${Table} caption="Runs of this test" captionHidden rowKey=${(r) => r.run_id} rows=${t.runs} columns=${[
+            { label: 'Run', cell: (r) => html`<a href=${(r.run_id.startsWith('ci_') ? '/console/content/' : '/console/runs/') + r.run_id}>${when(r.created_at)}</a>` },
+            { label: 'Source', cell: (r) => r.source || '—' },
+            { label: 'Status', cell: (r) => html`<${Badge} value=${r.status} />` },
+            { label: 'Result', cell: (r) => (r.summary ? pct(r.summary.mention_rate) : r.overall_score != null ? `${r.overall_score}/100` : '—'), num: true },
+          ]} />`}
+    </section>`;
+}

@@ -1,0 +1,323 @@
+// AI Visibility: the runs list (live status), the new-run form (models, exact cost, what a
+// partly funded run will and will not run), and the run page, which refreshes itself until the
+// run ends and shows the mention rate with its interval, band, platforms, share of voice, cited
+// domains and every answer with the brand and competitors marked.
+import { html, useEffect, useMemo, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, pct, when, ago, platformName, TERMINAL, statusText } from '../ui.js';
+import { get, post, idempotencyKey } from '../api.js';
+
+const DRAFT_KEY = 'sightline_run_draft';
+/** Another page (a Content Intelligence report's prompt ideas) hands the form a draft this way. */
+export function saveRunDraft(draft) {
+  sessionStorage.setItem(DRAFT_KEY, JSON.stringify(draft));
+}
+
+const progressOf = (run) => {
+  const c = run.probe_counts || {};
+  const done = (c.succeeded || 0) + (c.errored || 0) + (c.cancelled || 0);
+  const total = run.queued_probe_count ?? run.probe_count;
+  return { done, total };
+};
+
+export function RunsPage() {
+  const [pages, setPages] = useState([]);
+  const runs = useData(() => get('/v1/visibility/runs?limit=20'), [], { every: 3000, keepPolling: (d) => !!d && d.runs.some((r) => !TERMINAL.has(r.status)) });
+  const [more, setMore] = useState({ error: null, busy: false });
+  const first = runs.data;
+  const all = first ? [...first.runs, ...pages.flatMap((p) => p.runs)] : [];
+  const last = pages.length ? pages[pages.length - 1] : first;
+  const loadMore = async () => {
+    setMore({ error: null, busy: true });
+    try {
+      const next = await get(`/v1/visibility/runs?limit=20&starting_after=${encodeURIComponent(last.next_starting_after)}`);
+      setPages([...pages, next]);
+      setMore({ error: null, busy: false });
+    } catch (error) {
+      setMore({ error, busy: false });
+    }
+  };
+  return html`<${PageHead} title="AI Visibility" sub="Do AI assistants mention and cite your brand? Each run asks your prompts on the platforms you pick.">
+      <a class="button" href="/console/runs/new">New visibility run</a>
+    </${PageHead}>
+    <${ErrorNote} error=${runs.error} />
+    ${!first
+      ? html`<${Loading} what="Loading runs" />`
+      : all.length === 0
+        ? html`<div class="card"><${Empty} title="No visibility runs yet"><p>Start with the prompts your customers type into ChatGPT or Perplexity.</p><a class="button" href="/console/runs/new">Create your first run</a></${Empty}></div>`
+        : html`<div class="card"><${Table} caption="Visibility runs, newest first" captionHidden rowKey=${(r) => r.run_id} rows=${all} columns=${[
+            { label: 'Brand', cell: (r) => html`<a href=${'/console/runs/' + r.run_id}><strong>${r.target_entity}</strong></a><div class="small muted">${r.url}</div>`, wide: true },
+            { label: 'Status', cell: (r) => html`<${Badge} value=${r.status} />` },
+            { label: 'Progress', cell: (r) => { const p = progressOf(r); return `${p.done}/${p.total} probes`; } },
+            { label: 'Mention rate', cell: (r) => pct(r.summary && r.summary.mention_rate), num: true },
+            { label: 'Band', cell: (r) => html`<${Badge} value=${r.summary && r.summary.visibility_band} />` },
+            { label: 'Credits', cell: (r) => `${r.billing.settled_credits} / ${r.billing.reserved_credits}`, num: true },
+            { label: 'Created', cell: (r) => ago(r.created_at) },
+          ]} />
+          <${ErrorNote} error=${more.error} />
+          ${last && last.has_more ? html`<div class="actions"><button type="button" class="secondary" disabled=${more.busy} onClick=${loadMore}>Load older runs</button></div>` : null}
+          <p class="small muted">Credits: settled / reserved.</p></div>`}`;
+}
+
+/** Probes of a matrix request in the order the server funds them: prompt, then platform. */
+function planProbes(prompts, platforms, prices) {
+  const probes = [];
+  for (const prompt of prompts) for (const platform of platforms) probes.push({ prompt, platform, price: prices[platform] });
+  return probes;
+}
+
+/** Walks probes as the server does: each that fits the remaining balance is funded; the first that does not stops it. */
+function fundingOf(probes, available) {
+  let left = Math.round(available * 100);
+  let funded = 0;
+  for (const p of probes) {
+    const cents = Math.round(p.price * 100);
+    if (cents > left) break;
+    left -= cents;
+    funded++;
+  }
+  const total = probes.reduce((s, p) => s + Math.round(p.price * 100), 0) / 100;
+  const fundedCost = probes.slice(0, funded).reduce((s, p) => s + Math.round(p.price * 100), 0) / 100;
+  return { funded, skipped: probes.slice(funded), total, fundedCost };
+}
+
+export function NewRunPage() {
+  const models = useData(() => get('/v1/visibility/models'));
+  const usage = useData(() => get('/v1/usage?recent_limit=1'));
+  const draft = useMemo(() => {
+    const raw = sessionStorage.getItem(DRAFT_KEY);
+    sessionStorage.removeItem(DRAFT_KEY);
+    return raw ? JSON.parse(raw) : {};
+  }, []);
+  const [url, setUrl] = useState(draft.url || '');
+  const [brand, setBrand] = useState(draft.target_entity || '');
+  const [competitors, setCompetitors] = useState((draft.competitors || []).join(', '));
+  const [promptText, setPromptText] = useState((draft.prompts || []).join('\n'));
+  const [language, setLanguage] = useState(draft.language || 'en');
+  const [country, setCountry] = useState(draft.country || 'US');
+  const [chosen, setChosen] = useState({});
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const [suggesting, setSuggesting] = useState(false);
+  const [idemKey] = useState(idempotencyKey);
+
+  const listing = models.data ? models.data.platforms : {};
+  const platformIds = Object.keys(listing);
+  useEffect(() => {
+    if (!models.data) return;
+    const init = {};
+    for (const p of platformIds) {
+      const def = listing[p].find((m) => m.default) || listing[p][0];
+      init[p] = { on: ['openai', 'perplexity'].includes(p) && def.available, model: def.id };
+    }
+    setChosen(init);
+  }, [models.data]);
+
+  const prompts = promptText.split('\n').map((s) => s.trim()).filter(Boolean);
+  const platforms = platformIds.filter((p) => chosen[p] && chosen[p].on);
+  const prices = {};
+  for (const p of platforms) prices[p] = Number((listing[p].find((m) => m.id === chosen[p].model) || {}).credits_per_probe || 0);
+  const probes = planProbes(prompts, platforms, prices);
+  const available = usage.data ? Number(usage.data.credits.available_credit_units) : null;
+  const funding = available === null ? null : fundingOf(probes, available);
+  const competitorList = competitors.split(',').map((s) => s.trim()).filter(Boolean);
+  const ready = url.trim() && brand.trim() && prompts.length > 0 && platforms.length > 0;
+
+  const body = () => {
+    const models = {};
+    for (const p of platforms) {
+      const def = listing[p].find((m) => m.default);
+      if (!def || def.id !== chosen[p].model) models[p] = chosen[p].model;
+    }
+    return {
+      url: url.trim(), target_entity: brand.trim(), prompts, platforms, ...(Object.keys(models).length ? { models } : {}),
+      competitors: competitorList, language: language.trim() || 'en', country: country.trim() || 'US', idempotency_key: idemKey,
+    };
+  };
+
+  const queue = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await post('/v1/visibility/runs', body());
+      navigate('/console/runs/' + res.run_id);
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+      setConfirming(false);
+    }
+  };
+  const submit = (e) => {
+    e.preventDefault();
+    if (!ready) return;
+    if (funding && funding.funded < probes.length) setConfirming(true);
+    else queue();
+  };
+  const suggest = async () => {
+    setSuggesting(true);
+    setError(null);
+    try {
+      const res = await post('/v1/visibility/prompts/suggest', { url: url.trim(), ...(brand.trim() ? { brand_name: brand.trim() } : {}), competitors: competitorList, language, country, count: 8 });
+      setPromptText([...prompts, ...res.prompts].join('\n'));
+      usage.reload();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setSuggesting(false);
+    }
+  };
+
+  if (models.error || usage.error) return html`<${PageHead} title="New visibility run" /><${ErrorNote} error=${models.error || usage.error} />`;
+  if (!models.data || !usage.data) return html`<${PageHead} title="New visibility run" /><${Loading} />`;
+
+  return html`<${PageHead} title="New visibility run" sub="One probe is one prompt asked on one platform. You see the exact cost before anything is queued." />
+    <form onSubmit=${submit}>
+      <div class="grid">
+        <section class="card" aria-labelledby="what-title"><h2 id="what-title">What to look for</h2>
+          <${Field} id="run-url" label="Your page URL" hint="Answers that cite this site count as mentions."><input id="run-url" type="url" required placeholder="https://www.example.com" value=${url} onInput=${(e) => setUrl(e.target.value)} aria-describedby="run-url-hint" /></${Field}>
+          <${Field} id="run-brand" label="Brand"><input id="run-brand" type="text" required placeholder="Example" value=${brand} onInput=${(e) => setBrand(e.target.value)} /></${Field}>
+          <${Field} id="run-competitors" label="Competitors" hint="Comma-separated, up to 10."><input id="run-competitors" type="text" placeholder="Rival One, Rival Two" value=${competitors} onInput=${(e) => setCompetitors(e.target.value)} aria-describedby="run-competitors-hint" /></${Field}>
+          <div class="form-grid">
+            <${Field} id="run-language" label="Language"><input id="run-language" type="text" value=${language} onInput=${(e) => setLanguage(e.target.value)} /></${Field}>
+            <${Field} id="run-country" label="Country"><input id="run-country" type="text" value=${country} onInput=${(e) => setCountry(e.target.value)} /></${Field}>
+          </div>
+        </section>
+        <section class="card" aria-labelledby="prompts-title"><h2 id="prompts-title">Prompts</h2>
+          <${Field} id="run-prompts" label="One prompt per line" hint=${`${prompts.length} prompt${prompts.length === 1 ? '' : 's'}, at most 500 characters each.`}>
+            <textarea id="run-prompts" rows="7" placeholder="best project management tool for agencies" value=${promptText} onInput=${(e) => setPromptText(e.target.value)} aria-describedby="run-prompts-hint"></textarea>
+          </${Field}>
+          <button type="button" class="secondary" disabled=${!url.trim() || suggesting} onClick=${suggest}>${suggesting ? 'Suggesting…' : 'Suggest prompts from the page (1 credit)'}</button>
+        </section>
+      </div>
+      <section class="card" aria-labelledby="platforms-title" style=${{ marginTop: '16px' }}><h2 id="platforms-title">Platforms and models</h2>
+        <div class="checks">${platformIds.map((p) => {
+          const c = chosen[p] || {};
+          const available = listing[p].some((m) => m.available);
+          return html`<div class="field">
+            <label class="check"><input type="checkbox" checked=${!!c.on} disabled=${!available} onChange=${() => setChosen({ ...chosen, [p]: { ...c, on: !c.on } })} /><span><strong>${platformName(p)}</strong>${available ? '' : ' (not available on this server)'}</span></label>
+            <label class="visually-hidden" for=${'model-' + p}>${platformName(p)} model</label>
+            <select id=${'model-' + p} value=${c.model} disabled=${!c.on} onChange=${(e) => setChosen({ ...chosen, [p]: { ...c, model: e.target.value } })}>
+              ${listing[p].map((m) => html`<option value=${m.id} disabled=${!m.available}>${m.label} — ${m.credits_per_probe} cr/probe${m.default ? ' (default)' : ''}</option>`)}
+            </select></div>`;
+        })}</div>
+      </section>
+      <section class="card" aria-labelledby="cost-title" aria-live="polite"><h2 id="cost-title">Cost</h2>
+        ${probes.length === 0
+          ? html`<p class="muted">Add prompts and pick platforms to see the cost.</p>`
+          : html`<div class="stats">
+              <${Stat} label="Probes" value=${probes.length} sub=${`${prompts.length} prompts × ${platforms.length} platforms`} />
+              <${Stat} label="Cost" value=${funding.total.toFixed(2) + ' cr'} sub=${platforms.map((p) => `${platformName(p)} ${prices[p].toFixed(2)}`).join(' · ')} />
+              <${Stat} label="Your balance" value=${available.toFixed(2) + ' cr'} sub=${funding.funded < probes.length ? 'does not cover the whole run' : 'covers the whole run'} />
+            </div>
+            ${funding.funded === 0
+              ? html`<${Note} kind="error"><p><strong>Your balance covers none of this run.</strong> The first probe costs ${probes[0].price.toFixed(2)} credits and ${available.toFixed(2)} are available. Ask the operator for credits, or pick fewer prompts or cheaper models.</p></${Note}>`
+              : funding.funded < probes.length
+                ? html`<${Note} kind="warn"><p>Your balance covers <strong>${funding.funded} of ${probes.length} probes</strong> (${funding.fundedCost.toFixed(2)} cr). The other ${funding.skipped.length} will be skipped.</p></${Note}>`
+                : null}`}
+        <${ErrorNote} error=${error} />
+        ${confirming
+          ? html`<div class="note warn" role="alertdialog" aria-labelledby="confirm-title" aria-describedby="confirm-desc" data-testid="partial-confirm">
+              <h3 id="confirm-title" style=${{ marginTop: 0 }}>Queue a partial run?</h3>
+              <p id="confirm-desc"><strong>${funding.funded} probes will run</strong> for ${funding.fundedCost.toFixed(2)} credits. <strong>${funding.skipped.length} will be skipped</strong> for lack of credits:</p>
+              <ul>${funding.skipped.slice(0, 12).map((p) => html`<li>${platformName(p.platform)}: “${p.prompt}”</li>`)}${funding.skipped.length > 12 ? html`<li>and ${funding.skipped.length - 12} more</li>` : null}</ul>
+              <div class="actions"><button type="button" onClick=${queue} disabled=${busy}>Run ${funding.funded} probes</button><button type="button" class="secondary" onClick=${() => setConfirming(false)}>Go back</button></div>
+            </div>`
+          : html`<div class="actions"><button type="submit" disabled=${!ready || busy || (funding && funding.funded === 0)}>${busy ? 'Queueing…' : probes.length ? `Queue ${probes.length} probes for ${funding.total.toFixed(2)} cr` : 'Queue run'}</button></div>`}
+      </section>
+    </form>`;
+}
+
+function escapeRe(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The answer with the brand and competitors marked (whole words, any case). */
+function Highlighted({ text, brand, competitors }) {
+  const names = [brand, ...competitors].filter(Boolean).sort((a, b) => b.length - a.length);
+  if (!names.length || !text) return text;
+  const re = new RegExp(`(?<![\\p{L}\\p{N}])(${names.map(escapeRe).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
+  const parts = [];
+  let last = 0;
+  for (const m of text.matchAll(re)) {
+    if (m.index > last) parts.push(text.slice(last, m.index));
+    const isBrand = m[0].toLowerCase() === brand.toLowerCase();
+    parts.push(html`<mark class=${isBrand ? 'hl-brand' : 'hl-comp'}>${m[0]}</mark>`);
+    last = m.index + m[0].length;
+  }
+  parts.push(text.slice(last));
+  return parts;
+}
+
+function ci(c) {
+  return c && c.low !== null && c.low !== undefined ? `${pct(c.low)}–${pct(c.high)}` : null;
+}
+
+export function RunPage({ id }) {
+  const run = useData(() => get(`/v1/visibility/runs/${id}?include_results=true`), [id], { every: 1500, keepPolling: (d) => !d || !TERMINAL.has(d.status) });
+  const [cancelError, setCancelError] = useState(null);
+  const [platformFilter, setPlatformFilter] = useState('all');
+  if (run.error && !run.data) {
+    return html`<${PageHead} title="Visibility run" /><${ErrorNote} error=${run.error.status === 404 ? new Error('This run does not exist or belongs to another account.') : run.error} /><a href="/console/runs">Back to runs</a>`;
+  }
+  if (!run.data) return html`<${PageHead} title="Visibility run" /><${Loading} />`;
+  const r = run.data;
+  const s = r.summary || {};
+  const { done, total } = progressOf(r);
+  const live = !TERMINAL.has(r.status);
+  const cancel = async () => {
+    setCancelError(null);
+    try {
+      await post(`/v1/visibility/runs/${id}/cancel`);
+      run.reload();
+    } catch (err) {
+      setCancelError(err);
+    }
+  };
+  const mentionTotal = (s.brand_mentions || 0) + (s.competitors || []).reduce((a, c) => a + c.mentions, 0);
+  const sov = (own, given) => (given !== undefined ? given : mentionTotal ? own / mentionTotal : null);
+  const probes = (r.probes || []).filter((p) => platformFilter === 'all' || p.platform === platformFilter);
+  const platformsInRun = [...new Set((r.probes || []).map((p) => p.platform))];
+  return html`<${PageHead} title=${`${r.target_entity}: visibility run`} sub=${html`<a href=${r.url} rel="noopener noreferrer" target="_blank">${r.url}</a> · ${r.language}-${r.country} · created ${when(r.created_at)}${r.engine === 'sandbox' ? ' · sandbox answers' : ''}`}>
+      ${live ? html`<button type="button" class="danger" onClick=${cancel}>Cancel queued probes</button>` : null}
+    </${PageHead}>
+    <${ErrorNote} error=${cancelError} />
+    <section class="card" aria-labelledby="progress-title"><div class="row spread"><h2 id="progress-title" style=${{ margin: 0 }}>Progress</h2><span data-testid="run-status"><${Badge} value=${r.status} /></span></div>
+      <div class="progress" role="progressbar" aria-label="Probes finished" aria-valuemin="0" aria-valuemax=${total} aria-valuenow=${done}><span style=${{ width: (total ? (done / total) * 100 : 0) + '%' }}></span></div>
+      <p data-testid="run-progress" aria-live="polite">${done} of ${total} probes finished${live ? ' — this page updates itself' : ''}. Credits: ${r.billing.reserved_credits} reserved, ${r.billing.settled_credits} settled, ${r.billing.released_credits} released.</p>
+      ${r.skipped_probe_count ? html`<${Note} kind="warn"><p>${r.skipped_probe_count} probes were skipped for lack of credits.</p></${Note}>` : null}
+    </section>
+    <div class="stats">
+      <${Stat} label="Mention rate" value=${html`<span data-testid="mention-rate">${pct(s.mention_rate)}</span>`} sub=${ci(s.mention_rate_ci) ? `95% interval ${ci(s.mention_rate_ci)}` : s.completed_probe_count ? `${s.brand_mentions} of ${s.completed_probe_count} answers` : 'no answers yet'} />
+      <${Stat} label="Visibility band" value=${html`<${Badge} value=${s.visibility_band} />`} />
+      <${Stat} label="Citation rate" value=${pct(s.citation_rate)} sub="answers citing your site" />
+      <${Stat} label="Share of voice" value=${pct(sov(s.brand_mentions || 0, s.share_of_voice))} sub="your mentions among all tracked brands" />
+    </div>
+    <div class="grid">
+      <section class="card" aria-labelledby="plat-title"><h2 id="plat-title">By platform</h2>
+        ${(s.by_platform || []).length === 0 ? html`<p class="muted">No answers yet.</p>` : (s.by_platform || []).map((b) => html`<${Meter} label=${platformName(b.platform)} value=${b.mention_rate} text=${pct(b.mention_rate) + (ci(b.mention_rate_ci) ? ` (${ci(b.mention_rate_ci)})` : '')} />`)}
+      </section>
+      <section class="card" aria-labelledby="sov-title"><h2 id="sov-title">Share of voice</h2>
+        ${mentionTotal === 0 && s.share_of_voice == null
+          ? html`<p class="muted">No tracked brand is mentioned yet.${(r.competitors || []).length ? '' : ' Add competitors to a run to compare.'}</p>`
+          : html`<${Meter} kind="target" label=${r.target_entity} value=${sov(s.brand_mentions || 0, s.share_of_voice)} text=${pct(sov(s.brand_mentions || 0, s.share_of_voice))} />
+            ${(s.competitors || []).map((c) => html`<${Meter} kind="comp" label=${c.name} value=${sov(c.mentions, c.share_of_voice)} text=${pct(sov(c.mentions, c.share_of_voice))} />`)}`}
+      </section>
+      <section class="card" aria-labelledby="dom-title"><h2 id="dom-title">Cited domains</h2>
+        ${(s.cited_domains || []).length === 0 ? html`<p class="muted">No citations yet.</p>` : html`<ul class="plain">${s.cited_domains.slice(0, 12).map((d) => html`<li class="row spread"><span>${d.domain}</span><span class="muted">${d.count}×</span></li>`)}</ul>`}
+      </section>
+    </div>
+    <section aria-labelledby="answers-title" style=${{ marginTop: '16px' }}>
+      <div class="row spread"><h2 id="answers-title">Answers</h2>
+        <div class="row"><label for="platform-filter" class="label-text">Platform</label>
+          <select id="platform-filter" style=${{ width: 'auto' }} value=${platformFilter} onChange=${(e) => setPlatformFilter(e.target.value)}><option value="all">All</option>${platformsInRun.map((p) => html`<option value=${p}>${platformName(p)}</option>`)}</select></div>
+      </div>
+      <div class="legend" aria-hidden="true"><span><mark class="hl-brand">${r.target_entity}</mark> your brand</span>${(r.competitors || []).length ? html`<span><mark class="hl-comp">competitor</mark> competitors</span>` : null}</div>
+      ${probes.map((p) => html`<article class="answer" key=${p.probe_id} aria-label=${`${platformName(p.platform)}: ${p.prompt}`}>
+        <header><strong>${platformName(p.platform)}</strong><span class="small muted">${p.model}</span><${Badge} value=${p.status} />
+          ${p.status === 'succeeded' ? html`<${Badge} value=${p.brand_mentioned ? 'Good' : 'Low'} label=${p.brand_mentioned ? 'mentioned' : 'not mentioned'} />` : null}
+          ${p.list_rank ? html`<span class="small">rank #${p.list_rank} in list</span>` : null}</header>
+        <p><strong>Prompt:</strong> ${p.prompt}</p>
+        ${p.answer ? html`<div class="text" tabindex="0" role="region" aria-label=${'Answer from ' + platformName(p.platform)}><${Highlighted} text=${p.answer} brand=${p.target_entity || r.target_entity} competitors=${r.competitors || []} /></div>` : p.status === 'errored' ? html`<p class="muted">${(p.error && p.error.message) || 'This probe failed; its credits were released.'}</p>` : html`<p class="muted">${statusText(p.status)}…</p>`}
+        ${(p.citations || []).length ? html`<h3 class="small">Citations</h3><ol class="small">${p.citations.map((c) => html`<li><a href=${c.url} rel="noopener noreferrer nofollow" target="_blank">${c.title || c.url}</a> <span class="muted">${c.domain}</span></li>`)}</ol>` : null}
+      </article>`)}
+    </section>`;
+}

@@ -1,0 +1,167 @@
+// Shared pieces of the console: Preact + htm (no build step), a small path router, formatting,
+// and the components every page uses (notices, empty states, tables that reflow, badges).
+import { h, render } from 'preact';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import htm from 'htm';
+
+export const html = htm.bind(h);
+export { h, render, useCallback, useEffect, useMemo, useRef, useState };
+
+// ---- Router: real paths under /console, history API, links intercepted ----
+const listeners = new Set();
+export function navigate(path, { replace = false, state = null } = {}) {
+  if (replace) history.replaceState(state, '', path);
+  else history.pushState(state, '', path);
+  listeners.forEach((fn) => fn());
+  window.scrollTo(0, 0);
+}
+window.addEventListener('popstate', () => listeners.forEach((fn) => fn()));
+export function useLocation() {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const fn = () => setTick((t) => t + 1);
+    listeners.add(fn);
+    return () => listeners.delete(fn);
+  }, []);
+  return { path: location.pathname, search: new URLSearchParams(location.search), hash: location.hash };
+}
+document.addEventListener('click', (e) => {
+  const a = e.target.closest && e.target.closest('a[href^="/console"]');
+  if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || a.target) return;
+  e.preventDefault();
+  navigate(a.getAttribute('href'));
+});
+
+// ---- Formatting ----
+export const pct = (x, digits = 0) => (x === null || x === undefined ? '—' : `${(x * 100).toFixed(digits)}%`);
+export const credits = (s) => (s === null || s === undefined ? '—' : `${s} cr`);
+export function when(iso) {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+export function ago(iso) {
+  if (!iso) return 'never';
+  const s = Math.round((Date.now() - Date.parse(iso)) / 1000);
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
+  return `${Math.round(s / 86400)} days ago`;
+}
+export const TERMINAL = new Set(['completed', 'partially_completed', 'failed', 'cancelled']);
+export const PLATFORM_NAMES = { openai: 'ChatGPT', perplexity: 'Perplexity', gemini: 'Gemini', grok: 'Grok', claude: 'Claude', deepseek: 'DeepSeek' };
+export const platformName = (p) => PLATFORM_NAMES[p] || p;
+export const statusText = (s) => (s || '').replace(/_/g, ' ');
+
+// ---- Components ----
+export function Badge({ value, label }) {
+  if (value === null || value === undefined) return html`<span class="badge">—</span>`;
+  return html`<span class=${'badge ' + value}>${label || statusText(value)}</span>`;
+}
+
+export function Note({ kind = 'info', children, role }) {
+  return html`<div class=${'note ' + kind} role=${role || (kind === 'error' ? 'alert' : 'status')}>${children}</div>`;
+}
+
+export function ErrorNote({ error }) {
+  if (!error) return null;
+  return html`<${Note} kind="error"><p>${error.message || String(error)}</p></${Note}>`;
+}
+
+export function Empty({ title, children }) {
+  return html`<div class="empty"><strong>${title}</strong>${children}</div>`;
+}
+
+export function PageHead({ title, sub, children }) {
+  useEffect(() => {
+    document.title = `${title} · sightline`;
+  }, [title]);
+  return html`<div class="page-head"><div><h1 id="page-title" tabindex="-1">${title}</h1>${sub ? html`<p>${sub}</p>` : null}</div>${children ? html`<div class="row">${children}</div>` : null}</div>`;
+}
+
+export function Stat({ label, value, sub }) {
+  return html`<div class="stat"><div class="label">${label}</div><div class="value">${value}</div>${sub ? html`<div class="sub">${sub}</div>` : null}</div>`;
+}
+
+/**
+ * A table that becomes one card per row on narrow screens. columns: [{label, cell(row), num?, wide?}].
+ * rowHref makes the first cell a link (rows are tappable targets, not tiny text).
+ */
+export function Table({ caption, columns, rows, rowKey, captionHidden = false }) {
+  return html`<div class="table-wrap"><table class="responsive">
+    ${caption ? html`<caption class=${captionHidden ? 'visually-hidden' : ''}>${caption}</caption>` : null}
+    <thead><tr>${columns.map((c) => html`<th scope="col" class=${c.num ? 'num' : ''}>${c.label}</th>`)}</tr></thead>
+    <tbody>${rows.map(
+      (r, i) => html`<tr key=${rowKey ? rowKey(r) : i}>${columns.map((c) => html`<td data-label=${c.label} class=${(c.num ? 'num ' : '') + (c.wide ? 'wide' : '')}>${c.cell(r)}</td>`)}</tr>`,
+    )}</tbody>
+  </table></div>`;
+}
+
+export function Field({ id, label, hint, children }) {
+  return html`<div class="field"><label for=${id}>${label}</label>${children}${hint ? html`<span class="hint" id=${id + '-hint'}>${hint}</span>` : null}</div>`;
+}
+
+/** Loads data once (and again when deps change); `reload` refetches; `every` ms polls while `keepPolling(data)`. */
+export function useData(load, deps = [], { every = 0, keepPolling = () => false } = {}) {
+  const [state, setState] = useState({ data: null, error: null, loading: true });
+  const tick = useRef(0);
+  const reload = useCallback(async () => {
+    const mine = ++tick.current;
+    try {
+      const data = await load();
+      if (mine === tick.current) setState({ data, error: null, loading: false });
+      return data;
+    } catch (error) {
+      if (mine === tick.current) setState((s) => ({ data: s.data, error, loading: false }));
+      return null;
+    }
+  }, deps);
+  useEffect(() => {
+    let stopped = false;
+    let timer = null;
+    const loop = async () => {
+      const data = await reload();
+      if (!stopped && every && keepPolling(data)) timer = setTimeout(loop, every);
+    };
+    setState((s) => ({ ...s, loading: true }));
+    loop();
+    return () => {
+      stopped = true;
+      tick.current++;
+      clearTimeout(timer);
+    };
+  }, [reload]);
+  return { ...state, reload };
+}
+
+export function Loading({ what = 'Loading' }) {
+  return html`<p class="muted" role="status">${what}…</p>`;
+}
+
+/** A copy button for a secret or a snippet; falls back to selecting the text where the clipboard API is missing (plain http). */
+export function CopyButton({ text, targetId, label = 'Copy' }) {
+  const [done, setDone] = useState(false);
+  const copy = async () => {
+    try {
+      if (navigator.clipboard && window.isSecureContext) await navigator.clipboard.writeText(text);
+      else {
+        const el = document.getElementById(targetId);
+        el.focus();
+        el.select();
+        document.execCommand('copy');
+      }
+      setDone(true);
+      setTimeout(() => setDone(false), 2500);
+    } catch {
+      const el = document.getElementById(targetId);
+      if (el) el.select();
+    }
+  };
+  return html`<button type="button" class="secondary" onClick=${copy}>${done ? 'Copied' : label}</button><span class="visually-hidden" role="status">${done ? 'Copied to the clipboard' : ''}</span>`;
+}
+
+/** A labelled horizontal bar with its value as text (the bar is decoration; the number is the data). */
+export function Meter({ label, value, text, kind = '' }) {
+  const width = Math.max(0, Math.min(1, value || 0)) * 100;
+  return html`<div class="meter-row"><span>${label}</span><div class=${'bar ' + kind} aria-hidden="true"><span style=${{ width: width + '%' }}></span></div><span class="v">${text}</span></div>`;
+}

@@ -1,0 +1,45 @@
+// Mail for one-time links (password reset, invitation), through nodemailer when the operator set
+// SIGHTLINE_SMTP_URL. Without it nothing is sent: the operator prints links with the CLI
+// (`sightline users reset-link`, `sightline users invite`), and the console says so.
+import nodemailer from 'nodemailer';
+
+export interface Mailer {
+  /** Whether a transport is configured: without one, links are printed by the operator's CLI. */
+  readonly configured: boolean;
+  send(to: string, subject: string, text: string): Promise<void>;
+  close(): void;
+}
+
+export function createMailer(smtpUrl: string | undefined, from: string): Mailer {
+  if (!smtpUrl) {
+    return {
+      configured: false,
+      send: async () => {
+        throw new Error('no mail transport is configured (SIGHTLINE_SMTP_URL)');
+      },
+      close: () => {},
+    };
+  }
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    configured: true,
+    async send(to, subject, text) {
+      await transport.sendMail({ from, to, subject, text });
+    },
+    close: () => transport.close(),
+  };
+}
+
+export function resetMail(link: string) {
+  return {
+    subject: 'Reset your sightline password',
+    text: `Someone asked to set a new password for this email on sightline.\n\nSet it here (the link works once, for an hour):\n${link}\n\nIf it was not you, ignore this mail; your password stays as it is.\n`,
+  };
+}
+
+export function inviteMail(link: string, credits: string) {
+  return {
+    subject: 'You are invited to sightline',
+    text: `You are invited to open an account on sightline${credits !== '0.00' ? ` with ${credits} credits` : ''}.\n\nChoose your password here (the link works once, for seven days):\n${link}\n`,
+  };
+}

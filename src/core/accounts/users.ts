@@ -1,0 +1,258 @@
+// Console users: people who sign in with an email and a password and act for one account.
+// The one thing to know: no answer here tells a caller whether an email has a user. Sign-in
+// fails the same way (same error, same scrypt work) for an unknown email and a wrong password,
+// the failed-attempt counter and its lockout are kept per email whether or not it exists, and a
+// reset request answers nothing about the email (the link goes by mail or through the operator).
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.ts';
+import type { Database, UsersTable } from '../../db/schema.ts';
+import { AppError } from '../errors.ts';
+import { newId, nowIso } from '../ids.ts';
+import { formatCredits } from '../money.ts';
+import type { Store, Tx } from '../store.ts';
+import { checkGrant, getBalance, grantIn } from '../billing/ledger.ts';
+import { createAccount, hashKey, normalizeEmail } from './accounts.ts';
+import { checkPasswordStrength, hashPassword, verifyPassword } from './passwords.ts';
+import { randomToken, revokeUserSessions } from './sessions.ts';
+
+export type SignupMode = 'invite' | 'open' | 'closed';
+
+/** Failed sign-ins per email within LOCK_WINDOW_MS before the email is locked for LOCK_MS. */
+export const MAX_FAILED_LOGINS = 5;
+export const LOCK_WINDOW_MS = 15 * 60_000;
+export const LOCK_MS = 15 * 60_000;
+const RESET_TTL_MS = 60 * 60_000;
+const INVITE_TTL_MS = 7 * 24 * 3600_000;
+
+export type User = Pick<UsersTable, 'id' | 'account_id' | 'email' | 'role' | 'created_at'>;
+
+function publicUser(u: UsersTable): User {
+  return { id: u.id, account_id: u.account_id, email: u.email, role: u.role, created_at: u.created_at };
+}
+
+function checkEmail(email: unknown): string {
+  const normalized = typeof email === 'string' ? normalizeEmail(email) : '';
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(normalized) || normalized.length > 254) throw new AppError('invalid_request', 'Enter a valid email address.');
+  return normalized;
+}
+
+/** Whether the instance still needs its owner: no operator has signed up yet. */
+export async function needsOwner(db: Kysely<Database>): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('role', '=', 'operator').limit(1).executeTakeFirst();
+  return !row;
+}
+
+/** Serializes the "is there an owner yet" decision (SQLite's single writer does it already). */
+async function lockUsers(store: Store, trx: Tx) {
+  if (store.dialect === 'postgres') await sql`lock table users in share row exclusive mode`.execute(trx);
+}
+
+/**
+ * A user for an email: attached to the account that already has the email (one made by the CLI)
+ * or to a new account. Inside the caller's transaction.
+ */
+async function insertUser(trx: Tx, email: string, passwordHash: string | null, role: User['role']): Promise<UsersTable> {
+  const taken = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  if (taken) throw new AppError('invalid_request', 'This email cannot sign up here. If it has an account already, sign in or reset its password.');
+  const existing = await trx.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirst();
+  const accountId = existing?.id ?? (await createAccount(trx, email)).id;
+  const now = nowIso();
+  const row: UsersTable = { id: newId('usr'), account_id: accountId, email, password_hash: passwordHash, role, created_at: now, password_changed_at: passwordHash ? now : null };
+  await trx.insertInto('users').values(row).execute();
+  return row;
+}
+
+/** The first visit: the owner (operator) of an instance that has none. */
+export async function createOwner(store: Store, email: unknown, password: string): Promise<User> {
+  const normalized = checkEmail(email);
+  const hash = await hashPassword(password);
+  return store.db.transaction().execute(async (trx) => {
+    await lockUsers(store, trx);
+    const owner = await trx.selectFrom('users').select('id').where('role', '=', 'operator').limit(1).executeTakeFirst();
+    if (owner) throw new AppError('signup_closed', 'This instance has its owner already; sign in instead.');
+    return publicUser(await insertUser(trx, normalized, hash, 'operator'));
+  });
+}
+
+/** Self sign-up, when the operator opened it (SIGHTLINE_SIGNUP=open). */
+export async function signUp(store: Store, mode: SignupMode, email: unknown, password: string): Promise<User> {
+  if (mode !== 'open') throw new AppError('signup_closed');
+  const normalized = checkEmail(email);
+  const hash = await hashPassword(password);
+  return store.db.transaction().execute(async (trx) => publicUser(await insertUser(trx, normalized, hash, 'member')));
+}
+
+/** Checks an email and password; throws invalid_credentials or login_locked (see the header). */
+export async function signIn(db: Kysely<Database>, email: unknown, password: unknown): Promise<User> {
+  const key = typeof email === 'string' ? normalizeEmail(email).slice(0, 254) : '';
+  const throttle = await db.selectFrom('login_throttle').select(['locked_until']).where('email', '=', key).executeTakeFirst();
+  if (throttle?.locked_until && Date.parse(throttle.locked_until) > Date.now()) throw new AppError('login_locked');
+  const user = key ? await db.selectFrom('users').selectAll().where('email', '=', key).executeTakeFirst() : undefined;
+  const ok = await verifyPassword(typeof password === 'string' ? password : '', user?.password_hash ?? null);
+  if (!ok || !user) {
+    if (key) await recordFailedLogin(db, key);
+    throw new AppError('invalid_credentials');
+  }
+  await db.deleteFrom('login_throttle').where('email', '=', key).execute();
+  return publicUser(user);
+}
+
+/** One more failed sign-in for an email: counted atomically within the window; the limit locks it. */
+async function recordFailedLogin(db: Kysely<Database>, email: string): Promise<void> {
+  const now = Date.now();
+  const windowStart = new Date(now - LOCK_WINDOW_MS).toISOString();
+  const bumped = await db
+    .updateTable('login_throttle')
+    .set({ failures: sql`failures + 1` })
+    .where('email', '=', email)
+    .where('window_started_at', '>', windowStart)
+    .returning('failures')
+    .executeTakeFirst();
+  let failures = bumped?.failures ?? 1;
+  if (!bumped) {
+    await db
+      .insertInto('login_throttle')
+      .values({ email, failures: 1, window_started_at: new Date(now).toISOString(), locked_until: null })
+      .onConflict((oc) => oc.column('email').doUpdateSet({ failures: 1, window_started_at: new Date(now).toISOString(), locked_until: null }))
+      .execute();
+    failures = 1;
+  }
+  if (failures >= MAX_FAILED_LOGINS) {
+    await db.updateTable('login_throttle').set({ locked_until: new Date(now + LOCK_MS).toISOString() }).where('email', '=', email).execute();
+  }
+}
+
+export async function getUser(db: Kysely<Database>, userId: string): Promise<User> {
+  const u = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  if (!u) throw new AppError('not_found', 'user not found');
+  return publicUser(u);
+}
+
+/** Where users reach the console, for links in mail and printed by the CLI. */
+export function consolePublicUrl(config: Pick<Config, 'SIGHTLINE_PUBLIC_URL' | 'PORT'>): string {
+  return config.SIGHTLINE_PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+}
+
+/** The link a one-time token is sent as; the token sits in the fragment, so it reaches no server log. */
+export function tokenLink(baseUrl: string, kind: 'reset' | 'invite', token: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/console/${kind === 'reset' ? 'reset' : 'invite'}#token=${token}`;
+}
+
+async function issueToken(db: Kysely<Database> | Tx, t: { kind: 'reset' | 'invite'; email: string; userId: string | null; credits?: number; createdBy?: string | null }) {
+  const token = randomToken();
+  const now = Date.now();
+  await db
+    .insertInto('auth_tokens')
+    .values({
+      id: newId('tok'),
+      kind: t.kind,
+      email: t.email,
+      user_id: t.userId,
+      token_hash: hashKey(token),
+      credits: t.credits ?? 0,
+      created_by: t.createdBy ?? null,
+      created_at: new Date(now).toISOString(),
+      expires_at: new Date(now + (t.kind === 'reset' ? RESET_TTL_MS : INVITE_TTL_MS)).toISOString(),
+      used_at: null,
+    })
+    .execute();
+  return token;
+}
+
+/**
+ * A password-reset token for an email, or null when nothing has that email. An account made by
+ * the CLI gets its user here (no password yet): its first password comes through this flow.
+ */
+export async function createResetToken(store: Store, email: unknown): Promise<{ token: string; email: string } | null> {
+  const normalized = typeof email === 'string' ? normalizeEmail(email) : '';
+  if (!normalized) return null;
+  return store.db.transaction().execute(async (trx) => {
+    let user = await trx.selectFrom('users').selectAll().where('email', '=', normalized).executeTakeFirst();
+    if (!user) {
+      const account = await trx.selectFrom('accounts').select('id').where('email', '=', normalized).executeTakeFirst();
+      if (!account) return null;
+      user = await insertUser(trx, normalized, null, 'member');
+    }
+    return { token: await issueToken(trx, { kind: 'reset', email: normalized, userId: user.id }), email: normalized };
+  });
+}
+
+/** The unused, unexpired token row of a kind, claimed (marked used) inside the transaction. */
+async function claimToken(trx: Tx, kind: 'reset' | 'invite', token: unknown) {
+  if (typeof token !== 'string' || token.length < 20 || token.length > 200) throw new AppError('invalid_token');
+  const row = await trx.selectFrom('auth_tokens').selectAll().where('token_hash', '=', hashKey(token)).where('kind', '=', kind).executeTakeFirst();
+  if (!row || row.used_at || Date.parse(row.expires_at) <= Date.now()) throw new AppError('invalid_token');
+  const claimed = await trx.updateTable('auth_tokens').set({ used_at: nowIso() }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) throw new AppError('invalid_token');
+  return row;
+}
+
+/** Sets a new password from a reset link and ends every session of that user. */
+export async function resetPassword(store: Store, token: unknown, password: string): Promise<User> {
+  checkPasswordStrength(password);
+  const hash = await hashPassword(password);
+  const user = await store.db.transaction().execute(async (trx) => {
+    const row = await claimToken(trx, 'reset', token);
+    await trx.updateTable('users').set({ password_hash: hash, password_changed_at: nowIso() }).where('id', '=', row.user_id!).execute();
+    return trx.selectFrom('users').selectAll().where('id', '=', row.user_id!).executeTakeFirstOrThrow();
+  });
+  await revokeUserSessions(store.db, user.id);
+  await store.db.deleteFrom('login_throttle').where('email', '=', user.email).execute();
+  return publicUser(user);
+}
+
+/** An operator's invitation: a link that opens an account for the email, with optional credits. */
+export async function createInvite(store: Store, mode: SignupMode, email: unknown, credits: number, createdBy: string) {
+  if (mode === 'closed') throw new AppError('signup_closed', 'Sign-up is closed on this instance (SIGHTLINE_SIGNUP=closed): create accounts with the CLI.');
+  const normalized = checkEmail(email);
+  if (credits > 0) checkGrant(credits);
+  const taken = await store.db.selectFrom('users').select('id').where('email', '=', normalized).executeTakeFirst();
+  if (taken) throw new AppError('invalid_request', `${normalized} has a user already.`);
+  return { token: await issueToken(store.db, { kind: 'invite', email: normalized, userId: null, credits, createdBy }), email: normalized };
+}
+
+/** What an invitation link is for, shown before the invitee picks a password. */
+export async function describeInvite(db: Kysely<Database>, token: unknown) {
+  if (typeof token !== 'string') throw new AppError('invalid_token');
+  const row = await db.selectFrom('auth_tokens').selectAll().where('token_hash', '=', hashKey(token)).where('kind', '=', 'invite').executeTakeFirst();
+  if (!row || row.used_at || Date.parse(row.expires_at) <= Date.now()) throw new AppError('invalid_token');
+  return { email: row.email, credits: formatCredits(row.credits), expires_at: row.expires_at };
+}
+
+/** Accepts an invitation: the user (and its account, with the invitation's credits) in one transaction. */
+export async function acceptInvite(store: Store, mode: SignupMode, token: unknown, password: string): Promise<User> {
+  if (mode === 'closed') throw new AppError('signup_closed');
+  const hash = await hashPassword(password);
+  return store.db.transaction().execute(async (trx) => {
+    const row = await claimToken(trx, 'invite', token);
+    const user = await insertUser(trx, row.email, hash, 'member');
+    if (row.credits > 0) await grantIn(trx, user.account_id, row.credits, { source: 'console', action: 'credits.invite' });
+    return publicUser(user);
+  });
+}
+
+/** The operator's view: every account with its balance and its users. */
+export async function listAccountsForOperator(db: Kysely<Database>) {
+  const accounts = await db.selectFrom('accounts').select(['id', 'email', 'status', 'created_at']).orderBy('id', 'desc').limit(500).execute();
+  const users = await db.selectFrom('users').select(['id', 'account_id', 'email', 'role']).execute();
+  const invites = await db
+    .selectFrom('auth_tokens')
+    .select(['id', 'email', 'credits', 'created_at', 'expires_at'])
+    .where('kind', '=', 'invite')
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', nowIso())
+    .orderBy('id', 'desc')
+    .execute();
+  const rows = [];
+  for (const a of accounts) {
+    const balance = await getBalance(db, a.id);
+    rows.push({
+      ...a,
+      available_credits: formatCredits(balance.available),
+      reserved_credits: formatCredits(balance.reserved),
+      users: users.filter((u) => u.account_id === a.id).map((u) => ({ id: u.id, email: u.email, role: u.role })),
+    });
+  }
+  return { accounts: rows, invitations: invites.map((i) => ({ ...i, credits: formatCredits(i.credits) })) };
+}

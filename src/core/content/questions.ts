@@ -1,0 +1,205 @@
+// Questions people would type about a topic, in each supported language, and the filter that
+// decides whether a phrase is a topic at all. The one thing to know: a template is only used
+// with a word that fits it. Topics are noun phrases (no "not", "when", people's names, the site's
+// own name); cost and "which is best" questions are only asked about things that are bought (a
+// vendor's page, or a topic the page prices); and the German, French and Spanish templates are
+// built so that no article or gender has to be guessed ("Was versteht man unter X?",
+// "X : de quoi s'agit-il ?", "X: ¿qué es y para qué sirve?"). The page's own questions come first.
+import pluralize from 'pluralize';
+import type { PageDocument } from '../pages/document.ts';
+import { nlp } from './nlp.ts';
+import { isQuestion } from './signals.ts';
+import { fold, stopwords, words, type Lang } from './text.ts';
+
+export type QuestionIntent = 'informational' | 'commercial' | 'comparison' | 'navigational';
+
+export interface TopicQuestion {
+  question: string;
+  intent: QuestionIntent;
+}
+
+/** Words that label page furniture or carry no topic on their own. */
+const NOT_TOPICS = new Set([
+  'source', 'sources', 'quelle', 'quellen', 'fuente', 'fuentes', 'not', 'when', 'where', 'what', 'which', 'user', 'users', 'none',
+  'general', 'home', 'menu', 'reply', 'replies', 'comment', 'comments', 'share', 'updated', 'published', 'login', 'search', 'result',
+  'results', 'page', 'click', 'link', 'links', 'image', 'photo', 'video', 'small', 'large', 'big', 'new', 'old', 'other', 'thing',
+  'option', 'options', 'way', 'ways', 'part', 'kind', 'lot', 'bit', 'case', 'example', 'order', 'document', 'calls', 'call', 'team',
+  'teams', 'company', 'companies', 'everything', 'something', 'anything', 'nothing', 'everyone', 'someone', 'data', 'unternehmen', 'firma', 'entreprise', 'empresa', 'measurable', 'objective', 'quarter',
+]);
+const PRICE_WORDS = /(?:[$€£¥]\s?\d|\d\s?(?:€|eur|usd)\b|\b(price|prices|pricing|cost|costs|plan|plans|per month|per user|subscription|preis|preise|kosten|kostet|tarif|prix|coût|coûte|tarifs|precio|precios|cuesta|coste)\b)/i;
+
+export interface TopicContext {
+  lang: Lang;
+  /** Names that are not topics: the brand, the site name, people named on the page. */
+  names: string[];
+  /** Original text of the page (German nouns are recognised by their capital). */
+  text: string;
+}
+
+/** Is this phrase a topic a person would ask about? */
+export function isTopic(phrase: string, ctx: TopicContext): boolean {
+  const p = phrase.trim();
+  if (p.length < 3) return false;
+  const lower = p.toLowerCase();
+  if (ctx.names.some((n) => n && (lower === n.toLowerCase() || lower.includes(n.toLowerCase()) || n.toLowerCase().includes(lower)))) return false;
+  const ws = words(p);
+  if (!ws.length || ws.length > 5) return false;
+  const stop = stopwords(ctx.lang);
+  if (stop.has(ws[0]!.toLowerCase()) || stop.has(ws[ws.length - 1]!.toLowerCase())) return false;
+  if (ws.length === 1) {
+    if (NOT_TOPICS.has(lower) || NOT_TOPICS.has(fold(lower, ctx.lang))) return false;
+    if (ctx.lang === 'en') {
+      const t = nlp(p);
+      return t.has('#Noun') && !t.has('#Adjective') && !t.has('#Adverb') && !t.has('#Verb') && !t.has('#Person');
+    }
+    if (ctx.lang === 'de') return new RegExp(`\\b${escape(p[0]!.toUpperCase() + p.slice(1))}\\b`, 'u').test(ctx.text);
+    // French and Spanish adjectives do not head a topic ("automatiques", "rápido").
+    if ((ctx.lang === 'fr' || ctx.lang === 'es' || ctx.lang === 'it' || ctx.lang === 'pt') && /(iques?|ables?|ibles?|eux|euses?|ives?|ifs?|ales?|aux|icos?|icas?|ivos?|ivas?|osos?|osas?)$/i.test(p)) return false;
+    return p.length >= 6;
+  }
+  if (ctx.lang === 'en') {
+    // "key result", "motor noise", "project management software": ends in a noun.
+    const last = nlp(ws[ws.length - 1]!);
+    if (!last.has('#Noun') || last.has('#Person')) return false;
+  }
+  return !ws.every((w) => NOT_TOPICS.has(w.toLowerCase()));
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Is the topic something bought: priced on the page, or sold by the site? */
+export function isCommercial(topic: string, doc: PageDocument, vendor: boolean): boolean {
+  if (vendor) return true;
+  const tokens = words(topic).map((w) => w.toLowerCase());
+  for (const b of doc.blocks) {
+    const texts = b.kind === 'paragraph' || b.kind === 'quote' || b.kind === 'heading' ? [b.text] : b.kind === 'list' ? b.items : b.kind === 'table' ? b.rows.map((r) => r.join(' ')) : [];
+    for (const t of texts) if (PRICE_WORDS.test(t) && tokens.every((k) => t.toLowerCase().includes(k))) return true;
+  }
+  return false;
+}
+
+/** English noun forms: "a standing desk" / "standing desks", or "project management software" for both. */
+export function englishForms(topic: string, text?: string): { single: string; plural: string; mass: boolean } {
+  const ws = topic.split(/\s+/);
+  const head = ws[ws.length - 1]!;
+  const lower = head.toLowerCase();
+  // Acronyms and names with digits ("HTTPS", "GPT-4") are used as they are.
+  if (/^[\p{Lu}\d-]{2,}s?$/u.test(head) || /\d/.test(head)) return { single: topic, plural: topic, mass: true };
+  if (text) {
+    // How the page itself uses the word decides: "a task", "tasks" → countable; "storage" only → mass.
+    const sing = pluralize.singular(lower);
+    const plur = pluralize.plural(sing);
+    const countable = new RegExp(`\\b(?:a|an|each|every|one|another)\\s+(?:[\\p{L}-]+\\s+){0,2}${escape(sing)}\\b|\\b${escape(plur)}\\b`, 'iu').test(text);
+    if (!countable && plur !== sing) return { single: topic, plural: topic, mass: true };
+  }
+  const mass = pluralize.isPlural(lower) ? pluralize.singular(lower) === lower : pluralize.plural(lower) === lower;
+  if (mass) return { single: topic, plural: topic, mass: true };
+  const singularHead = pluralize.isPlural(lower) ? pluralize.singular(head) : head;
+  const singular = [...ws.slice(0, -1), singularHead].join(' ');
+  const article = /^[aeiou]/i.test(singular) && !/^(uni|use|eu)/i.test(singular) ? 'an' : 'a';
+  return { single: `${article} ${singular}`, plural: [...ws.slice(0, -1), pluralize.plural(singularHead)].join(' '), mass: false };
+}
+
+/** The questions of one topic: the page's own first, then the templates that fit it. */
+export function topicQuestions(
+  topic: string,
+  opts: { lang: Lang; commercial: boolean; other?: string | null; pageQuestions?: string[]; main?: boolean; text?: string },
+): TopicQuestion[] {
+  const out: TopicQuestion[] = [];
+  const seen = new Set<string>();
+  const push = (question: string, intent: QuestionIntent) => {
+    const k = question.toLowerCase();
+    if (!seen.has(k)) (seen.add(k), out.push({ question, intent }));
+  };
+  const tokens = words(topic).map((w) => w.toLowerCase());
+  for (const q of opts.pageQuestions ?? []) {
+    const lower = q.toLowerCase();
+    if (tokens.every((t) => lower.includes(t))) push(q.trim(), PRICE_WORDS.test(q) ? 'commercial' : / vs\.? | or | oder | ou | o /i.test(q) ? 'comparison' : 'informational');
+  }
+  const other = opts.commercial ? opts.other ?? null : null;
+  // A secondary topic gets the page's own questions and one open question; the "what is / how
+  // does it work / what does it cost" templates are for the page's main topic only, where they fit.
+  const main = opts.main ?? true;
+  switch (opts.lang) {
+    case 'en': {
+      const f = englishForms(topic, opts.text);
+      if (!main) {
+        push(`What should I know about ${f.mass ? topic : f.plural}?`, 'informational');
+        break;
+      }
+      push(f.mass ? `What is ${topic}?` : `What is ${f.single}?`, 'informational');
+      if (opts.commercial) {
+        push(`How do I choose the right ${f.mass ? topic : f.single.replace(/^an? /, '')}?`, 'commercial');
+        push(f.mass ? `How much does ${topic} cost?` : `How much does ${f.single} cost?`, 'commercial');
+        if (other) push(`${cap(topic)} or ${other}: which is better?`, 'comparison');
+      }
+      break;
+    }
+    case 'de':
+      // Colon forms: no case or article has to be guessed for the noun.
+      if (!main) {
+        push(`${cap(topic)}: Was sollte ich wissen?`, 'informational');
+        break;
+      }
+      push(`${cap(topic)}: Was ist das und wie funktioniert es?`, 'informational');
+      if (opts.commercial) {
+        push(`${cap(topic)}: Worauf sollte ich bei der Auswahl achten?`, 'commercial');
+        push(`${cap(topic)}: Mit welchen Kosten muss ich rechnen?`, 'commercial');
+        if (other) push(`${cap(topic)} oder ${other}: Was ist besser?`, 'comparison');
+      }
+      break;
+    case 'fr':
+      if (!main) {
+        push(`${cap(topic)} : que faut-il savoir ?`, 'informational');
+        break;
+      }
+      push(`${cap(topic)} : de quoi s'agit-il ?`, 'informational');
+      if (opts.commercial) {
+        push(`${cap(topic)} : comment bien choisir ?`, 'commercial');
+        push(`${cap(topic)} : combien ça coûte ?`, 'commercial');
+        if (other) push(`${cap(topic)} ou ${other} : que choisir ?`, 'comparison');
+      }
+      break;
+    case 'es':
+      if (!main) {
+        push(`${cap(topic)}: ¿qué hay que saber?`, 'informational');
+        break;
+      }
+      push(`${cap(topic)}: ¿qué es y para qué sirve?`, 'informational');
+      if (opts.commercial) {
+        push(`${cap(topic)}: ¿cómo elegir bien?`, 'commercial');
+        push(`${cap(topic)}: ¿cuánto cuesta?`, 'commercial');
+        if (other) push(`${cap(topic)} o ${other}: ¿cuál elegir?`, 'comparison');
+      }
+      break;
+    default:
+      // Italian, Dutch, Portuguese: only the page's own questions; no template we could not check.
+      break;
+  }
+  return out;
+}
+
+/** Question-style headings of the page (H2–H4): what its author already answers. */
+export function pageQuestions(doc: PageDocument, lang: Lang): string[] {
+  return doc.headings.filter((h) => h.level >= 2 && h.level <= 4 && h.text.trim().endsWith('?') && isQuestion(h.text, lang)).map((h) => h.text.trim());
+}
+
+/** Does the site sell something (vs a publisher, forum or reference site)? */
+export function isVendor(docs: PageDocument[], types: string[][]): boolean {
+  const sold = /^(Product|ProductGroup|Offer|AggregateOffer|Service|SoftwareApplication|WebApplication|LocalBusiness|Store|OnlineStore|ProfessionalService)$/;
+  if (types.some((ts) => ts.some((t) => sold.test(t)))) return true;
+  for (const d of docs) {
+    for (const l of d.links.all) {
+      try {
+        if (/^\/(pricing|preise|tarifs|precios|plans|products?|shop|store|cart|checkout|buy|demo|services?|leistungen)(\/|$)/i.test(new URL(l.href).pathname)) return true;
+      } catch {
+        /* not a URL */
+      }
+    }
+  }
+  return false;
+}
+
+export function cap(s: string): string {
+  return s ? s[0]!.toUpperCase() + s.slice(1) : s;
+}

@@ -1,0 +1,147 @@
+// The answer-analysis parts of a probe and of a run summary (API-NOTES "Answer analysis"), from
+// probe rows, for every reader of probes: the run read, MCP, and exports and history (tracking),
+// which call these same functions on their own probe rows.
+// The one thing to know: a summary's sentiment shares and prominence means are over the probes
+// that mention the brand (for the target: brand_mentioned, citations included); probes analysed
+// before this existed (analysis null) are left out of them, never counted as zeros.
+import { foldName } from '../../../text/entity-matcher.ts';
+import type { BrandEntry, ProbeAnalysis } from './brands.ts';
+
+/** What these functions read of a probe row. */
+export interface AnalysisProbeRow {
+  platform: string;
+  status: string;
+  /** The stored JSON (visibility_probes.analysis), or null. */
+  analysis?: string | null;
+}
+
+export function parseProbeAnalysis(raw: string | null | undefined): ProbeAnalysis | null {
+  if (!raw) return null;
+  try {
+    return JSON.parse(raw) as ProbeAnalysis;
+  } catch {
+    return null;
+  }
+}
+
+/** The probe's `brands`, `judge` and `judge_error` (brands null when the probe has no analysed answer). */
+export function probeAnalysisFields(row: Pick<AnalysisProbeRow, 'status' | 'analysis'>) {
+  const a = row.status === 'succeeded' ? parseProbeAnalysis(row.analysis) : null;
+  return { brands: a ? a.brands : null, judge: a?.judge ?? null, judge_error: a?.judge_error ?? null };
+}
+
+const round4 = (x: number) => Math.round(x * 10000) / 10000;
+
+export interface SentimentShares {
+  positive: number;
+  neutral: number;
+  negative: number;
+  unknown: number;
+}
+
+export interface Prominence {
+  first_mention_share: number | null;
+  pawc: number | null;
+}
+
+class BrandTally {
+  mentioning = 0;
+  sentiment = { positive: 0, neutral: 0, negative: 0, unknown: 0 };
+  firstShares: number[] = [];
+  pawcs: number[] = [];
+
+  add(b: BrandEntry) {
+    if (!b.mentioned) return;
+    this.mentioning++;
+    this.sentiment[b.sentiment ?? 'unknown']++;
+    if (b.first_mention_share !== null) this.firstShares.push(b.first_mention_share);
+    this.pawcs.push(b.pawc);
+  }
+
+  sentimentShares(): SentimentShares | null {
+    if (this.mentioning === 0) return null;
+    const n = this.mentioning;
+    const s = this.sentiment;
+    return { positive: round4(s.positive / n), neutral: round4(s.neutral / n), negative: round4(s.negative / n), unknown: round4(s.unknown / n) };
+  }
+
+  prominence(): Prominence {
+    const mean = (xs: number[]) => (xs.length ? round4(xs.reduce((a, b) => a + b, 0) / xs.length) : null);
+    return { first_mention_share: mean(this.firstShares), pawc: mean(this.pawcs) };
+  }
+}
+
+export interface DiscoveredEntity {
+  name: string;
+  mentions: number;
+  platforms: string[];
+}
+
+export interface AnswerAnalysisSummary {
+  sentiment: SentimentShares | null;
+  prominence: Prominence;
+  competitors: Map<string, { sentiment: SentimentShares | null; prominence: Prominence }>;
+  by_platform: Map<string, { sentiment: SentimentShares | null; prominence: Prominence }>;
+  discovered_entities: DiscoveredEntity[];
+}
+
+export const MAX_DISCOVERED_ENTITIES = 25;
+
+/** The run-level additions, from the run's probe rows and its competitors (as given). */
+export function answerAnalysisSummary(probes: readonly AnalysisProbeRow[], competitors: readonly string[]): AnswerAnalysisSummary {
+  const target = new BrandTally();
+  const perCompetitor = new Map(competitors.map((c) => [c, new BrandTally()]));
+  const perPlatform = new Map<string, BrandTally>();
+  const entities = new Map<string, { name: string; mentions: number; platforms: Set<string> }>();
+  for (const p of probes) {
+    if (!perPlatform.has(p.platform)) perPlatform.set(p.platform, new BrandTally());
+    if (p.status !== 'succeeded') continue;
+    const a = parseProbeAnalysis(p.analysis);
+    if (!a) continue;
+    for (const b of a.brands) {
+      if (b.role === 'target') {
+        target.add(b);
+        perPlatform.get(p.platform)!.add(b);
+      } else perCompetitor.get(b.name)?.add(b);
+    }
+    const seen = new Set<string>();
+    for (const name of a.entities ?? []) {
+      const key = foldName(name);
+      if (!key || seen.has(key)) continue;
+      seen.add(key);
+      const e = entities.get(key) ?? { name, mentions: 0, platforms: new Set<string>() };
+      e.mentions++;
+      e.platforms.add(p.platform);
+      entities.set(key, e);
+    }
+  }
+  return {
+    sentiment: target.sentimentShares(),
+    prominence: target.prominence(),
+    competitors: new Map([...perCompetitor].map(([name, t]) => [name, { sentiment: t.sentimentShares(), prominence: t.prominence() }])),
+    by_platform: new Map([...perPlatform].map(([platform, t]) => [platform, { sentiment: t.sentimentShares(), prominence: t.prominence() }])),
+    discovered_entities: [...entities.values()]
+      .sort((x, y) => y.mentions - x.mentions || x.name.localeCompare(y.name))
+      .slice(0, MAX_DISCOVERED_ENTITIES)
+      .map((e) => ({ name: e.name, mentions: e.mentions, platforms: [...e.platforms].sort() })),
+  };
+}
+
+/**
+ * Adds the answer-analysis fields to a run summary in place: `sentiment`, `prominence` and
+ * `discovered_entities` on the summary, and `sentiment` and `prominence` on each of its
+ * `competitors` (by name) and `by_platform` (by platform) entries, whatever else they hold.
+ */
+export function addAnswerAnalysisSummary(summary: Record<string, unknown>, probes: readonly AnalysisProbeRow[], competitors: readonly string[]) {
+  const s = answerAnalysisSummary(probes, competitors);
+  summary.sentiment = s.sentiment;
+  summary.prominence = s.prominence;
+  for (const entry of (summary.competitors ?? []) as Record<string, unknown>[]) {
+    Object.assign(entry, s.competitors.get(entry.name as string) ?? { sentiment: null, prominence: { first_mention_share: null, pawc: null } });
+  }
+  for (const entry of (summary.by_platform ?? []) as Record<string, unknown>[]) {
+    Object.assign(entry, s.by_platform.get(entry.platform as string) ?? { sentiment: null, prominence: { first_mention_share: null, pawc: null } });
+  }
+  summary.discovered_entities = s.discovered_entities;
+  return summary;
+}

@@ -1,0 +1,187 @@
+// The judge: how an answer speaks of each brand it names (positive | neutral | negative), whether
+// it recommends it, and which other brands it names. In live mode a model the operator names
+// (SIGHTLINE_JUDGE_MODEL=platform:model) answers through the same platform drivers as the probes,
+// with its output validated by a zod schema; its cost is the operator's, never the user's. The
+// sandbox engine simulates a verdict, labelled engine "sandbox".
+// The one thing to know: a verdict is a measurement or nothing. A failed call, unparsable or
+// invalid output, or a verdict missing a brand the answer names leaves every judged field null
+// and records judge_error; nothing is filled in by guess.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { PlatformError, PLATFORMS, type Engine, type PlatformName } from '../../platforms/types.ts';
+import { createEntityMatcher, foldName, foldText } from '../../text/entity-matcher.ts';
+import type { AskPlatform } from './probe-executor.ts';
+
+export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
+export type Sentiment = (typeof SENTIMENTS)[number];
+
+export interface JudgeInfo {
+  platform: string;
+  model: string;
+  engine: Engine;
+}
+
+export interface JudgeInput {
+  prompt: string;
+  answer: string;
+  language: string;
+  /** The brands the answer names (target and competitors), as given. */
+  brands: string[];
+  signal: AbortSignal;
+}
+
+export type JudgeResult =
+  | { ok: true; judge: JudgeInfo; brands: Map<string, { sentiment: Sentiment; recommended: boolean }>; entities: string[] | null }
+  | { ok: false; judge: JudgeInfo; error: { code: string; message: string } };
+
+export interface Judge {
+  readonly engine: Engine;
+  judge(input: JudgeInput): Promise<JudgeResult>;
+}
+
+/** What the judge model must return (also sent to it, as the shape to follow). */
+export const JudgeOutputSchema = z.object({
+  brands: z
+    .array(z.object({ name: z.string().min(1).max(200), sentiment: z.enum(SENTIMENTS), recommended: z.boolean() }).strict())
+    .max(50),
+  other_brands: z.array(z.string().min(1).max(100)).max(50).optional(),
+});
+export type JudgeOutput = z.infer<typeof JudgeOutputSchema>;
+
+/** Parses `platform:model` (SIGHTLINE_JUDGE_MODEL); throws a readable error otherwise. */
+export function parseJudgeModel(spec: string): { platform: PlatformName; model: string } {
+  const at = spec.indexOf(':');
+  const platform = spec.slice(0, at).trim() as PlatformName;
+  const model = spec.slice(at + 1).trim();
+  if (at < 1 || !model || !PLATFORMS.includes(platform)) {
+    throw new Error(`SIGHTLINE_JUDGE_MODEL must be platform:model with platform one of ${PLATFORMS.join(', ')} (got "${spec}").`);
+  }
+  return { platform, model };
+}
+
+export function judgePrompt(input: Pick<JudgeInput, 'prompt' | 'answer' | 'brands'>): string {
+  return [
+    'You are a careful analyst. Read the AI assistant answer below and judge how it speaks of each listed brand.',
+    'Reply with JSON only, no prose and no code fence, exactly in this shape:',
+    '{"brands": [{"name": "<brand as listed>", "sentiment": "positive" | "neutral" | "negative", "recommended": true | false}], "other_brands": ["<other brand, product or organisation the answer names>"]}',
+    'Rules: one entry per listed brand, named exactly as listed. "recommended" is true only when the answer recommends the brand to the user. An answer that says it found no information about a brand is neutral and does not recommend it. "other_brands" lists brands, products and organisations the answer names that are not listed, as written in the answer.',
+    `Listed brands: ${JSON.stringify(input.brands)}`,
+    `User question: ${JSON.stringify(input.prompt)}`,
+    'Answer:',
+    '"""',
+    input.answer,
+    '"""',
+  ].join('\n');
+}
+
+/** The JSON object in a model's reply: the whole reply, or the text between its first "{" and last "}" (code fences, stray prose). */
+function extractJson(text: string): unknown {
+  const trimmed = text.trim();
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    const start = trimmed.indexOf('{');
+    const end = trimmed.lastIndexOf('}');
+    if (start < 0 || end <= start) throw new Error('no JSON object in the reply');
+    return JSON.parse(trimmed.slice(start, end + 1));
+  }
+}
+
+/**
+ * Checks a judge reply against the schema and the brands asked about, and keeps only other
+ * brands the answer really names (a judge may invent). Returns the verdict or the reason it is
+ * unusable.
+ */
+export function readVerdict(
+  reply: string,
+  input: Pick<JudgeInput, 'answer' | 'brands'>,
+): { ok: true; brands: Map<string, { sentiment: Sentiment; recommended: boolean }>; entities: string[] } | { ok: false; error: { code: string; message: string } } {
+  let parsed: unknown;
+  try {
+    parsed = extractJson(reply);
+  } catch (err) {
+    return { ok: false, error: { code: 'judge_invalid_output', message: `The judge's reply is not JSON: ${(err as Error).message}.`.slice(0, 300) } };
+  }
+  const result = JudgeOutputSchema.safeParse(parsed);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    return { ok: false, error: { code: 'judge_invalid_output', message: `The judge's reply does not match the schema: ${issue?.path.join('.') || '(root)'}: ${issue?.message}.`.slice(0, 300) } };
+  }
+  const byKey = new Map(result.data.brands.map((b) => [foldName(b.name), b]));
+  const brands = new Map<string, { sentiment: Sentiment; recommended: boolean }>();
+  for (const name of input.brands) {
+    const b = byKey.get(foldName(name));
+    if (!b) return { ok: false, error: { code: 'judge_invalid_output', message: `The judge's reply has no verdict for "${name}".`.slice(0, 300) } };
+    brands.set(name, { sentiment: b.sentiment, recommended: b.recommended });
+  }
+  const folded = foldText(input.answer);
+  const entities = (result.data.other_brands ?? []).filter((e) => createEntityMatcher(e).findFolded(folded).length > 0);
+  return { ok: true, brands, entities };
+}
+
+/** A judge that asks a live model through the platform drivers. */
+export function createLiveJudge(spec: string, ask: AskPlatform): Judge {
+  const { platform, model } = parseJudgeModel(spec);
+  return {
+    engine: 'live',
+    async judge(input) {
+      const info: JudgeInfo = { platform, model, engine: 'live' };
+      let reply: string;
+      try {
+        const answer = await ask({
+          platform,
+          modelId: model,
+          providerModel: model,
+          prompt: judgePrompt(input),
+          language: 'en',
+          country: '',
+          targetEntity: '',
+          targetUrl: '',
+          competitors: [],
+          signal: input.signal,
+        });
+        reply = answer.text;
+        info.model = answer.model || model;
+      } catch (err) {
+        if (input.signal.aborted && !(err instanceof PlatformError)) throw err;
+        const error =
+          err instanceof PlatformError
+            ? { code: `judge_${err.code}`.replace(/^judge_judge_/, 'judge_'), message: err.message.slice(0, 300) }
+            : { code: 'judge_failed', message: 'The judge call failed unexpectedly.' };
+        return { ok: false, judge: info, error };
+      }
+      const verdict = readVerdict(reply, input);
+      return verdict.ok ? { ok: true, judge: info, brands: verdict.brands, entities: verdict.entities } : { ok: false, judge: info, error: verdict.error };
+    },
+  };
+}
+
+/**
+ * The sandbox's simulated judge: a verdict per brand seeded by sha256(answer, brand), so the same
+ * answer always gets the same verdict. Labelled engine "sandbox"; never presented as measured.
+ */
+export function createSandboxJudge(): Judge {
+  return {
+    engine: 'sandbox',
+    async judge(input) {
+      const brands = new Map<string, { sentiment: Sentiment; recommended: boolean }>();
+      for (const name of input.brands) {
+        const d = createHash('sha256').update(JSON.stringify([input.answer, name])).digest();
+        const roll = d.readUInt16BE(0) / 65536;
+        const sentiment: Sentiment = roll < 0.55 ? 'positive' : roll < 0.85 ? 'neutral' : 'negative';
+        brands.set(name, { sentiment, recommended: sentiment === 'positive' && d.readUInt8(2) < 200 });
+      }
+      return { ok: true, judge: { platform: 'sandbox', model: 'sandbox-judge', engine: 'sandbox' }, brands, entities: null };
+    },
+  };
+}
+
+/**
+ * The judge for an engine: the sandbox simulates; live mode judges only when the operator named
+ * a judge model, else null (and every judged field stays null).
+ */
+export function createJudge(opts: { engine: Engine; spec: string | undefined; ask: AskPlatform }): Judge | null {
+  if (opts.engine === 'sandbox') return createSandboxJudge();
+  const spec = opts.spec?.trim();
+  return spec ? createLiveJudge(spec, opts.ask) : null;
+}

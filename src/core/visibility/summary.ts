@@ -1,0 +1,125 @@
+// A visibility summary from probe rows: mention and citation rates with their Wilson intervals,
+// share of voice against the competitors, cited domains and the same per platform. One function
+// serves a run's read, a list's compact runs and a tracked test's history (which pools the probes
+// of several runs), so a rate means the same thing everywhere. Only succeeded probes count.
+import { rate, shareOfVoice, wilsonInterval } from '../tracking/stats.ts';
+
+export function visibilityBand(rate: number | null): string | null {
+  if (rate === null) return null;
+  if (rate === 0) return 'Invisible';
+  if (rate < 0.25) return 'Low';
+  if (rate < 0.5) return 'Moderate';
+  if (rate < 0.75) return 'Good';
+  return 'Strong';
+}
+
+/** What a summary reads of a probe (rows as stored: 0/1 flags, JSON text lists). */
+export interface SummaryProbe {
+  platform: string;
+  status: string;
+  brand_mentioned: number | null;
+  citation_mentioned: number | null;
+  competitors: string | null;
+  citations: string | null;
+}
+
+interface Tally {
+  probes: number;
+  succeeded: number;
+  mentions: number;
+  citations: number;
+  competitorMentions: Map<string, number>;
+}
+
+const newTally = (competitors: readonly string[]): Tally => ({
+  probes: 0,
+  succeeded: 0,
+  mentions: 0,
+  citations: 0,
+  competitorMentions: new Map(competitors.map((c) => [c, 0])),
+});
+
+function add(t: Tally, p: SummaryProbe, mentioned: readonly string[]) {
+  t.probes++;
+  if (p.status !== 'succeeded') return;
+  t.succeeded++;
+  if (p.brand_mentioned === 1) t.mentions++;
+  if (p.citation_mentioned === 1) t.citations++;
+  for (const c of mentioned) t.competitorMentions.set(c, (t.competitorMentions.get(c) ?? 0) + 1);
+}
+
+/** Mentions of the target plus every competitor: the denominator of share of voice. */
+const voiceTotal = (t: Tally) => t.mentions + [...t.competitorMentions.values()].reduce((a, b) => a + b, 0);
+
+function competitorEntries(t: Tally) {
+  const total = voiceTotal(t);
+  return [...t.competitorMentions].map(([name, mentions]) => ({
+    name,
+    mentions,
+    mention_rate: rate(mentions, t.succeeded),
+    mention_rate_ci: wilsonInterval(mentions, t.succeeded),
+    share_of_voice: shareOfVoice(mentions, total),
+  }));
+}
+
+/** The headline numbers of a tally: what a run summary, a platform entry and a history point share. */
+function headline(t: Tally) {
+  const mentionRate = rate(t.mentions, t.succeeded);
+  return {
+    mention_rate: mentionRate,
+    mention_rate_ci: wilsonInterval(t.mentions, t.succeeded),
+    visibility_band: visibilityBand(mentionRate),
+    citation_rate: rate(t.citations, t.succeeded),
+    share_of_voice: shareOfVoice(t.mentions, voiceTotal(t)),
+  };
+}
+
+const parseList = <T>(json: string | null): T[] => (json ? (JSON.parse(json) as T[]) : []);
+
+/**
+ * The summary of `probes` against `competitors` (the run's list; names a probe reports that are
+ * not in it are counted too, so pooled runs with different lists lose nothing).
+ */
+export function summarizeProbes(probes: readonly SummaryProbe[], competitors: readonly string[]) {
+  const all = newTally(competitors);
+  const platforms = new Map<string, Tally>();
+  const domains = new Map<string, number>();
+  for (const p of probes) {
+    const mentioned = p.status === 'succeeded' ? parseList<string>(p.competitors) : [];
+    add(all, p, mentioned);
+    let pt = platforms.get(p.platform);
+    if (!pt) platforms.set(p.platform, (pt = newTally(competitors)));
+    add(pt, p, mentioned);
+    if (p.status !== 'succeeded') continue;
+    const seen = new Set<string>();
+    for (const c of parseList<{ domain?: string }>(p.citations)) {
+      if (c.domain && !seen.has(c.domain)) {
+        seen.add(c.domain);
+        domains.set(c.domain, (domains.get(c.domain) ?? 0) + 1);
+      }
+    }
+  }
+  const top = headline(all);
+  return {
+    ...top,
+    overall_score: top.mention_rate,
+    brand_mentions: all.mentions,
+    citation_mentions: all.citations,
+    completed_probe_count: all.succeeded,
+    competitors: competitorEntries(all),
+    cited_domains: [...domains]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, 50)
+      .map(([domain, count]) => ({ domain, count })),
+    by_platform: [...platforms].map(([platform, t]) => ({
+      platform,
+      probes: t.probes,
+      succeeded: t.succeeded,
+      brand_mentions: t.mentions,
+      ...headline(t),
+      competitors: competitorEntries(t),
+    })),
+  };
+}
+
+export type VisibilitySummary = ReturnType<typeof summarizeProbes>;

@@ -1,0 +1,36 @@
+// GET /v1/tests/{test_id}/history: the test's series (per run or pooled 7d/30d windows), skipped
+// slots and the latest change with its significance; format=csv for a spreadsheet.
+import { stringify } from 'csv-stringify/sync';
+import { z } from 'zod';
+import { HISTORY_CSV_COLUMNS, HISTORY_WINDOWS, historyCsvRows, testHistory } from '../../../core/tracking/history.ts';
+import { actionContext } from '../../plugins/auth.ts';
+import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
+
+export default defineRoute({
+  method: 'GET',
+  url: '/v1/tests/:test_id/history',
+  summary: 'A tracked test over time: rates with intervals, share of voice, skipped slots, significance of the latest change',
+  tags: ['tests'],
+  action: 'tests.history',
+  scope: 'tests:read',
+  params: z.object({ test_id: z.string().max(64) }),
+  querystring: z.object({
+    days: clampedInt(90, 1, 730),
+    window: filterParam(HISTORY_WINDOWS),
+    format: filterParam(['json', 'csv']),
+  }),
+  response: z
+    .object({ test_id: z.string(), test_type: z.string(), window: z.string(), points: z.array(z.object({}).passthrough()), skipped: z.array(z.object({}).passthrough()) })
+    .passthrough(),
+  errors: [400, 404, 422],
+  handler: async ({ params, query, request, reply }, core) => {
+    const window = filterValue('window', query.window, HISTORY_WINDOWS) ?? 'run';
+    const format = filterValue('format', query.format, ['json', 'csv'] as const) ?? 'json';
+    const history = await testHistory(core.store, actionContext(request).accountId, params.test_id, { days: query.days, window });
+    if (format === 'json') return history;
+    const columns = [...HISTORY_CSV_COLUMNS[history.test_type === 'ai_citations' ? 'ai_citations' : 'content_intelligence']];
+    reply.header('content-type', 'text/csv; charset=utf-8');
+    reply.header('content-disposition', `attachment; filename="${params.test_id}-history.csv"`);
+    return reply.send(stringify(historyCsvRows(history), { header: true, columns }));
+  },
+});

@@ -1,0 +1,38 @@
+// GET /v1/visibility/runs/{run_id}/export?format=csv|jsonl: one row per probe, streamed a page of
+// probes at a time (core/visibility/export.ts), so a large run never sits in memory whole.
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import { z } from 'zod';
+import { assertRunVisible, csvRecord, EXPORT_COLUMNS, exportRunRows } from '../../../core/visibility/export.ts';
+import { actionContext } from '../../plugins/auth.ts';
+import { defineRoute, filterParam, filterValue } from '../../schemas.ts';
+
+const FORMATS = ['csv', 'jsonl'] as const;
+
+export default defineRoute({
+  method: 'GET',
+  url: '/v1/visibility/runs/:run_id/export',
+  summary: 'Export a run, one row per probe (CSV per RFC 4180 with a header row, or JSON Lines)',
+  tags: ['visibility'],
+  action: 'visibility.runs.export',
+  scope: 'runs:read',
+  params: z.object({ run_id: z.string().max(64) }),
+  querystring: z.object({ format: filterParam(FORMATS) }),
+  response: z.string().describe('text/csv or application/x-ndjson, UTF-8'),
+  errors: [400, 404, 422],
+  handler: async ({ params, query, request, reply }, core) => {
+    const format = filterValue('format', query.format, FORMATS) ?? 'csv';
+    const { accountId } = actionContext(request);
+    await assertRunVisible(core.store, accountId, params.run_id);
+    const rows = exportRunRows(core.store, accountId, params.run_id);
+    reply.header('content-disposition', `attachment; filename="${params.run_id}.${format}"`);
+    if (format === 'jsonl') {
+      reply.header('content-type', 'application/x-ndjson; charset=utf-8');
+      return reply.send(Readable.from((async function* () { for await (const r of rows) yield `${JSON.stringify(r)}\n`; })()));
+    }
+    reply.header('content-type', 'text/csv; charset=utf-8');
+    const csv = stringify({ header: true, columns: [...EXPORT_COLUMNS] });
+    Readable.from((async function* () { for await (const r of rows) yield csvRecord(r); })()).pipe(csv);
+    return reply.send(csv);
+  },
+});

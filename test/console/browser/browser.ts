@@ -1,0 +1,95 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// One headless Chromium (Debian's package, driven by playwright-core) and one real server on a
+// loopback port, shared by the tests of a file. Screenshots go to test-artifacts/screenshots
+// (ignored by git) for a reviewer; axe-core runs inside the page.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../../helpers/harness.ts';
+
+export const CHROMIUM = process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium';
+export const SCREENSHOTS = new URL('../../../test-artifacts/screenshots/', import.meta.url).pathname;
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+
+export interface BrowserRig {
+  server: TestServer;
+  base: string;
+  /** The browser, on a fresh profile (--user-data-dir of its own): one cookie jar for the file. */
+  context: BrowserContext;
+  /** A new page at the given width. */
+  open(width?: number): Promise<Page>;
+  screenshot(page: Page, name: string): Promise<void>;
+  /** Requests the pages made to any other host (refused): must stay empty. */
+  foreign: string[];
+  /** Uncaught errors in the pages' scripts: must stay empty. */
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+export async function startRig(env: Record<string, string> = {}): Promise<BrowserRig> {
+  const server = await startTestServer(env);
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = server.app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const profile = mkdtempSync(join(tmpdir(), 'sightline-chromium-'));
+  // Playwright passes the profile directory as --user-data-dir itself (it refuses the flag in args).
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    baseURL: base,
+    viewport: { width: 1280, height: 900 },
+  });
+  const foreign: string[] = [];
+  const pageErrors: string[] = [];
+  // No request may leave the instance (no CDN, no fonts from elsewhere): recorded and refused.
+  await context.route((url) => !url.href.startsWith(base), (route) => {
+    foreign.push(route.request().url());
+    return route.abort();
+  });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return {
+    server,
+    base,
+    context,
+    foreign,
+    pageErrors,
+    async open(width = 1280) {
+      const page = await context.newPage();
+      await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
+      page.on('pageerror', (err) => pageErrors.push(`${page.url()}: ${err.message}`));
+      return page;
+    },
+    async screenshot(page, name) {
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    },
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+      await server.close();
+    },
+  };
+}
+
+/** axe-core's serious and critical violations on the page as it is now. */
+export async function axeViolations(page: Page): Promise<{ id: string; impact: string; help: string; nodes: string[] }[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+  await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(async () => {
+    const axe = (window as any).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n: any) => n.target.join(' ')) }));
+  });
+  return result.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Whether the page scrolls sideways at its current width. */
+export async function horizontalOverflow(page: Page): Promise<{ scrollWidth: number; innerWidth: number }> {
+  return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+}

@@ -1,0 +1,122 @@
+// The judge of sentiment and recommendation in live mode (issue #18), end to end through the HTTP
+// API against fake providers: probes answered by one platform, the judge (SIGHTLINE_JUDGE_MODEL)
+// by another, through the same drivers. Valid output fills the fields and records the judge's
+// model; invalid output and a failing judge leave them null with judge_error; without a judge
+// they are null. The judge moves no credits.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startFakeProvider, type FakeProvider, type FakeStep } from '../fakes/providers/index.ts';
+import { startTestServer, type TestServer } from '../helpers/harness.ts';
+
+const ANSWER = [
+  'Top CRMs for agencies:',
+  '',
+  '1. **HubSpot** – generous free tier',
+  '2. **Acme CRM** – simple pipelines, recommended for small agencies',
+  '3. **Freshsales** – built for calling',
+  '',
+  'Avoid Pipedrive if you need marketing features.',
+].join('\n');
+
+describe('the judge in live mode', () => {
+  let judged: TestServer;
+  let unjudged: TestServer;
+  let claude: FakeProvider;
+  let openai: FakeProvider;
+  let mode: 'valid' | 'invalid' | 'fail' = 'valid';
+
+  before(async () => {
+    claude = await startFakeProvider('claude', () => ({ answer: { text: ANSWER, citations: [{ url: 'https://reviews.example/crm', title: 'CRM reviews' }] } }));
+    openai = await startFakeProvider('openai', (req): FakeStep => {
+      assert.match(JSON.stringify(req.body), /careful analyst/);
+      if (mode === 'fail') return { status: 400, error: 'model not allowed' };
+      const text =
+        mode === 'invalid'
+          ? '{"brands": [{"name": "Acme CRM", "sentiment": "glowing", "recommended": true}]}'
+          : JSON.stringify({
+              brands: [
+                { name: 'Acme CRM', sentiment: 'positive', recommended: true },
+                { name: 'HubSpot', sentiment: 'positive', recommended: false },
+                { name: 'Pipedrive', sentiment: 'negative', recommended: false },
+              ],
+              other_brands: ['Freshsales', 'Salesforce'],
+            });
+      return { answer: { text, model: 'gpt-judge-2026-01-01' } };
+    });
+    const env = { SIGHTLINE_PLATFORM_ENGINE: 'live', SIGHTLINE_PROBE_MAX_ATTEMPTS: '1', ...claude.env, ...openai.env };
+    judged = await startTestServer({ ...env, SIGHTLINE_JUDGE_MODEL: 'openai:gpt-judge' });
+    unjudged = await startTestServer(env);
+  });
+  after(async () => {
+    await judged.close();
+    await unjudged.close();
+    await Promise.all([claude.close(), openai.close()]);
+  });
+
+  async function run(s: TestServer) {
+    const { key } = await s.account({ credits: 50 });
+    const res = await s.request('POST', '/v1/visibility/runs', {
+      key,
+      body: { url: 'https://acme-crm.example', target_entity: 'Acme CRM', competitors: ['HubSpot', 'Pipedrive', 'Zoho'], prompts: ['best crm for agencies'], platforms: ['claude'] },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const done = await s.waitForRun(key, res.json().run_id);
+    return (await s.request('GET', `/v1/visibility/runs/${done.run_id}?include_probes=true`, { key })).json();
+  }
+
+  test('valid output: sentiment and recommendation per brand, the judge recorded, its other brands discovered, no credits for it', async () => {
+    mode = 'valid';
+    const before = openai.requests.length;
+    const r = await run(judged);
+    assert.equal(openai.requests.length, before + 1);
+    assert.equal(openai.requests.at(-1)!.body.model, 'gpt-judge');
+    const p = r.probes[0];
+    assert.deepEqual(p.judge, { platform: 'openai', model: 'gpt-judge-2026-01-01', engine: 'live' });
+    assert.equal(p.judge_error, null);
+    const byName = Object.fromEntries(p.brands.map((b: { name: string }) => [b.name, b]));
+    assert.deepEqual([byName['Acme CRM'].sentiment, byName['Acme CRM'].recommended, byName['Acme CRM'].list_rank], ['positive', true, 2]);
+    assert.deepEqual([byName.HubSpot.sentiment, byName.HubSpot.recommended, byName.HubSpot.list_rank], ['positive', false, 1]);
+    assert.deepEqual([byName.Pipedrive.sentiment, byName.Pipedrive.recommended], ['negative', false]);
+    assert.deepEqual([byName.Zoho.mentioned, byName.Zoho.sentiment, byName.Zoho.recommended], [false, null, false]);
+    assert.deepEqual(r.summary.sentiment, { positive: 1, neutral: 0, negative: 0, unknown: 0 });
+    assert.equal(r.summary.competitors.find((c: { name: string }) => c.name === 'Pipedrive').sentiment.negative, 1);
+    // "Salesforce" is not in the answer: a judge's invention is dropped.
+    assert.deepEqual(r.summary.discovered_entities, [{ name: 'Freshsales', mentions: 1, platforms: ['claude'] }]);
+    assert.equal(r.billing.settled_credits, '4.00', 'only the claude probe is billed');
+  });
+
+  test('invalid output: fields null, judge_error set, the probe still succeeds', async () => {
+    mode = 'invalid';
+    const r = await run(judged);
+    const p = r.probes[0];
+    assert.equal(p.status, 'succeeded');
+    assert.equal(p.judge_error.code, 'judge_invalid_output');
+    assert.deepEqual(p.judge, { platform: 'openai', model: 'gpt-judge-2026-01-01', engine: 'live' });
+    for (const b of p.brands) assert.deepEqual([b.sentiment, b.recommended], [null, null]);
+    assert.deepEqual(r.summary.sentiment, { positive: 0, neutral: 0, negative: 0, unknown: 1 });
+    assert.equal(r.billing.settled_credits, '4.00');
+  });
+
+  test('a failing judge: fields null, judge_error carries the provider failure', async () => {
+    mode = 'fail';
+    const r = await run(judged);
+    const p = r.probes[0];
+    assert.equal(p.status, 'succeeded');
+    assert.match(p.judge_error.code, /^judge_provider_/);
+    for (const b of p.brands) assert.deepEqual([b.sentiment, b.recommended], [null, null]);
+    // The deterministic parts stay.
+    assert.ok(p.brands[0].pawc > 0);
+    assert.deepEqual(r.summary.discovered_entities, [{ name: 'Freshsales', mentions: 1, platforms: ['claude'] }]);
+  });
+
+  test('without a judge model: no judge, every sentiment and recommendation null', async () => {
+    const before = openai.requests.length;
+    const r = await run(unjudged);
+    assert.equal(openai.requests.length, before);
+    const p = r.probes[0];
+    assert.equal(p.judge, null);
+    assert.equal(p.judge_error, null);
+    for (const b of p.brands) assert.deepEqual([b.sentiment, b.recommended], [null, null]);
+    assert.ok(p.brands[0].first_mention_share > 0);
+  });
+});
