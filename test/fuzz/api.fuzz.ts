@@ -22,6 +22,15 @@ const VALID: Record<string, Record<string, unknown>> = {
   '/v1/content-intelligence/trends/discover': { url: 'https://acme.invalid', max_trends: 3 },
   '/v1/content-intelligence/content/score': { url: 'https://acme.invalid', trends: ['crm'] },
   '/v1/content-intelligence/runs': { url: 'https://acme.invalid', analysis_depth: 'score', idempotency_key: 'c1' },
+  '/v1/tests': {
+    test_type: 'ai_citations',
+    name: 'Fuzz',
+    definition: { url: 'https://acme.invalid', target_entity: 'Acme', prompts: ['best crm'], platforms: ['openai'] },
+    schedule: { cron: '0 6 * * 1', timezone: 'Europe/Berlin' },
+    monthly_credit_budget: '10.00',
+  },
+  '/v1/tests/{test_id}': { name: 'Renamed', paused: true, schedule: null },
+  '/v1/tests/{test_id}/runs': { idempotency_key: 't1' },
 };
 
 const oddString = fc.oneof(
@@ -110,7 +119,7 @@ describe('fuzz', () => {
               method: method as 'GET',
               url,
               headers,
-              ...(method === 'POST' ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+              ...(method === 'POST' || method === 'PATCH' ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
             });
             assert.ok(acceptable(res.statusCode, res.body), `${method} ${url} → ${res.statusCode} ${res.body.slice(0, 300)}`);
             if (res.statusCode !== 200) assert.equal(await balance(), before, `${method} ${url} → ${res.statusCode} moved credits`);
