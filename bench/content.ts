@@ -141,6 +141,8 @@ if (!skipWcxb && existsSync(join(DATASET, 'ground-truth.jsonl.gz'))) {
   const t0 = performance.now();
   for (let i = 0; i < gt.length; i += wcxbStep) {
     const g = gt[i]!;
+    // A few dataset pages have no address: give them one that names the page.
+    g.url ||= `https://wcxb.example/${g.id}`;
     const html = gunzipSync(readFileSync(join(DATASET, 'html', `${g.id}.html.gz`))).toString();
     const loader: SiteLoader = {
       loadPage: async (url) => (url === g.url ? { document: extractPage(html, g.url), status: 200, headers: {} } : null),

@@ -73,10 +73,27 @@ const ConfigSchema = z.object({
   SIGHTLINE_DB_POOL_WAIT_MS: intFromEnv(3000, 1),
   /** Jobs in flight per account across every worker; 0 = no cap (fair round-robin still applies). */
   SIGHTLINE_ACCOUNT_CONCURRENCY: intFromEnv(0, 0),
+  /** A worker's lease on a job it runs (renewed every third of it); a dead worker's jobs come back after it. */
+  SIGHTLINE_JOB_LEASE_MS: intFromEnv(30_000, 100),
   /** A job's time budget, enforced by the worker's watchdog (the job is given up, its credits released). */
   SIGHTLINE_JOB_TIMEOUT_MS: intFromEnv(600_000, 0),
   /** How long an idempotency_key is remembered, from its run's creation (Stripe: 24 h). */
   SIGHTLINE_IDEMPOTENCY_TTL_SECONDS: intFromEnv(86_400, 1),
+  /** HTTP edge timeouts (README "HTTP edge"). */
+  SIGHTLINE_HTTP_HEADERS_TIMEOUT_MS: intFromEnv(10_000, 1),
+  SIGHTLINE_HTTP_REQUEST_TIMEOUT_MS: intFromEnv(30_000, 1),
+  SIGHTLINE_HTTP_KEEPALIVE_TIMEOUT_MS: intFromEnv(5_000, 1),
+  SIGHTLINE_HTTP_IDLE_TIMEOUT_MS: intFromEnv(120_000, 1),
+  /** Outbound page fetches at once per process, and how many may wait before 503 fetch_capacity. */
+  SIGHTLINE_FETCH_CONCURRENCY: intFromEnv(16, 1),
+  SIGHTLINE_FETCH_QUEUE: intFromEnv(256, 0),
+  /** GET /metrics on the API port needs `Authorization: Bearer <token>`; unset, it is not served there. */
+  SIGHTLINE_METRICS_TOKEN: z.string().optional(),
+  /** Serve GET /metrics (no auth) on this port of its own; 0 = off. */
+  SIGHTLINE_METRICS_PORT: intFromEnv(0, 0),
+  SIGHTLINE_METRICS_HOST: z.string().optional().default('127.0.0.1'),
+  /** How long SIGTERM/SIGINT waits for running jobs and requests before aborting them. */
+  SIGHTLINE_SHUTDOWN_GRACE_MS: intFromEnv(10_000, 0),
   /** Worker threads that run Content Intelligence analysis (scoring, trends, prompt ideas) off the event loop; 0 = none. */
   SIGHTLINE_ANALYSIS_THREADS: intFromEnv(1, 0),
   /** Live mode: the model (platform:model, e.g. openai:gpt-5-mini) that writes trends and prompt ideas; unset = the offline generator. */

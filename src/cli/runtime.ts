@@ -10,18 +10,22 @@ import { createPlatformGate } from '../platforms/gate.ts';
 import { createDrivers, platformSettingsFromEnv, PLATFORM_ENV_PREFIX } from '../platforms/registry.ts';
 import { gatedAsk } from '../platforms/retry.ts';
 import { undiciFetch } from '../platforms/live/http.ts';
-import { PLATFORMS, type PlatformName } from '../platforms/types.ts';
+import { PlatformError, PLATFORMS, type PlatformName } from '../platforms/types.ts';
+import type { Logger } from 'pino';
+import { getMetrics } from '../ops/metrics.ts';
 
 export interface Runtime {
   handle: DatabaseHandle;
   core: Core;
-  close(): Promise<void>;
+  /** `graceMs`: how long running jobs may finish before they are aborted (and go back to the queue). */
+  close(opts?: { graceMs?: number }): Promise<void>;
 }
 
 /** The sandbox answers locally, so it may run wider than a provider's default of 4. */
 const SANDBOX_DEFAULT_CONCURRENCY = 16;
 
 export function buildPlatforms(config: Config, opts: { fetch?: typeof fetch } = {}) {
+  const metrics = getMetrics();
   const engine = config.SIGHTLINE_PLATFORM_ENGINE;
   const settings = platformSettingsFromEnv(config.env);
   if (engine === 'sandbox') {
@@ -41,19 +45,37 @@ export function buildPlatforms(config: Config, opts: { fetch?: typeof fetch } = 
   const gate = createPlatformGate(settings);
   // Every attempt (retries included) passes the platform's gate: concurrency and requests/minute.
   // The attempt timeout starts once the gate admits it; the wait is bounded by the probe's signal.
-  const ask = gatedAsk(drivers, gate, (p) => ({ timeoutMs: settings[p].timeoutMs, maxAttempts: settings[p].maxAttempts }));
+  const gated = gatedAsk(drivers, gate, (p) => ({ timeoutMs: settings[p].timeoutMs, maxAttempts: settings[p].maxAttempts }));
+  // Provider latency and errors per platform (retries included), for /metrics.
+  const ask: typeof gated = async (req) => {
+    const started = performance.now();
+    try {
+      const answer = await gated(req);
+      metrics.providerCall(req.platform, 'ok', (performance.now() - started) / 1000);
+      return answer;
+    } catch (err) {
+      metrics.providerCall(req.platform, err instanceof PlatformError ? err.code : 'error', (performance.now() - started) / 1000);
+      throw err;
+    }
+  };
   const concurrency = Object.fromEntries(PLATFORMS.map((p) => [p, settings[p].concurrency])) as Record<PlatformName, number>;
   return { drivers, ask, concurrency };
 }
 
 export async function openRuntime(
   config: Config,
-  opts: { migrate?: boolean; fetch?: typeof fetch; core?: Partial<CoreOptions>; onDatabaseEvent?: OpenOptions['onDatabaseEvent'] } = {},
+  opts: { migrate?: boolean; fetch?: typeof fetch; core?: Partial<CoreOptions>; onDatabaseEvent?: OpenOptions['onDatabaseEvent']; log?: Logger } = {},
 ): Promise<Runtime> {
+  const metrics = getMetrics();
   const handle = openDatabase(config.DATABASE_URL, {
     pool: { max: config.SIGHTLINE_DB_POOL_MAX, waitMs: config.SIGHTLINE_DB_POOL_WAIT_MS },
-    onDatabaseEvent: opts.onDatabaseEvent,
+    onDatabaseEvent: (event, err) => {
+      metrics.databaseEvent(event);
+      opts.log?.warn({ event, error: (err as Error)?.message }, `database ${event}`);
+      opts.onDatabaseEvent?.(event, err);
+    },
   });
+  metrics.attach(storeOf(handle), handle.pgPool);
   if (opts.migrate !== false) await migrateToLatest(handle.db);
   const platforms = buildPlatforms(config, { fetch: opts.fetch });
   const core = createCore({
@@ -62,13 +84,16 @@ export async function openRuntime(
     drivers: platforms.drivers,
     ask: platforms.ask,
     platformConcurrency: platforms.concurrency,
+    jobLog: opts.log,
+    onJobOutcome: (job, outcome, ms) => metrics.jobOutcome(job.kind, job.lane, outcome, ms / 1000),
+    onWorkerError: opts.log ? (err) => opts.log!.error({ error: (err as Error)?.message }, 'worker error') : undefined,
     ...opts.core,
   });
   return {
     handle,
     core,
-    async close() {
-      await core.close();
+    async close(closeOpts = {}) {
+      await core.close(closeOpts);
       await handle.close();
     },
   };

@@ -578,6 +578,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
         };
     };
     activityRead: {
@@ -717,6 +734,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
         };
     };
     visibilityModelsList: {
@@ -811,6 +845,23 @@ export interface operations {
             };
             /** @description Extraction, provider or unexpected failure */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1040,6 +1091,23 @@ export interface operations {
             };
             /** @description Extraction, provider or unexpected failure */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1371,6 +1439,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
         };
     };
     visibilityRunsCreate: {
@@ -1598,6 +1683,23 @@ export interface operations {
             };
             /** @description Extraction, provider or unexpected failure */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2023,6 +2125,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
         };
     };
     visibilityProbesRead: {
@@ -2229,6 +2348,23 @@ export interface operations {
             };
             /** @description Extraction, provider or unexpected failure */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2601,6 +2737,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
         };
     };
     visibilityRunsExport: {
@@ -2761,6 +2914,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
         };
     };
     testsList: {
@@ -2885,6 +3055,23 @@ export interface operations {
             };
             /** @description Extraction, provider or unexpected failure */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3110,6 +3297,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
         };
     };
     testsRead: {
@@ -3259,6 +3463,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
         };
     };
     testsDelete: {
@@ -3373,6 +3594,23 @@ export interface operations {
             };
             /** @description Extraction, provider or unexpected failure */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3613,6 +3851,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
         };
     };
     testsRunsCreate: {
@@ -3834,6 +4089,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
         };
     };
     testsHistory: {
@@ -4010,6 +4282,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
         };
     };
     reportsByUrlRead: {
@@ -4156,6 +4445,23 @@ export interface operations {
             };
             /** @description Extraction, provider or unexpected failure */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4386,7 +4692,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Credit storage unavailable */
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4631,7 +4937,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Credit storage unavailable */
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4877,7 +5183,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Credit storage unavailable */
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5157,7 +5463,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Credit storage unavailable */
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5324,6 +5630,23 @@ export interface operations {
             };
             /** @description Extraction, provider or unexpected failure */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5541,7 +5864,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Credit storage unavailable */
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5721,6 +6044,23 @@ export interface operations {
             };
             /** @description Extraction, provider or unexpected failure */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

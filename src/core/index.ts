@@ -63,7 +63,10 @@ export interface Core {
   startWorker(): Worker;
   /** Wakes the in-process worker when work was queued. */
   notifyWork(): void;
-  close(): Promise<void>;
+  /** The in-process worker, once started. */
+  readonly startedWorker: Worker | null;
+  /** Stops the worker (running jobs get `graceMs`, default 10 s, then are aborted) and flushes logs. */
+  close(opts?: { graceMs?: number }): Promise<void>;
 }
 
 /** Content Intelligence runs analysed at once per worker (each fetches a handful of pages). */
@@ -86,6 +89,8 @@ export function createCore(opts: CoreOptions): Core {
   const activity = new ActivityLog(opts.store);
   const pages = createPageLoader({
     extractor: createPageExtractor({ threads: opts.config.SIGHTLINE_EXTRACT_THREADS }),
+    fetchConcurrency: opts.config.SIGHTLINE_FETCH_CONCURRENCY,
+    fetchQueue: opts.config.SIGHTLINE_FETCH_QUEUE,
     ...opts.pages,
     allow: opts.pages?.allow ?? fetchAllowlist(opts.config.SIGHTLINE_FETCH_ALLOW),
   });
@@ -137,6 +142,7 @@ export function createCore(opts: CoreOptions): Core {
         globalLaneLimits: true,
         accountConcurrency: opts.config.SIGHTLINE_ACCOUNT_CONCURRENCY || undefined,
         jobTimeoutMs: opts.config.SIGHTLINE_JOB_TIMEOUT_MS,
+        leaseMs: opts.config.SIGHTLINE_JOB_LEASE_MS,
         onError: opts.onWorkerError,
         log: opts.jobLog,
         onOutcome: opts.onJobOutcome,
@@ -151,9 +157,12 @@ export function createCore(opts: CoreOptions): Core {
       return worker;
     },
     notifyWork: () => worker?.workQueued(),
-    async close() {
+    get startedWorker() {
+      return worker;
+    },
+    async close(closeOpts = {}) {
       if (scheduler) await scheduler.stop();
-      if (worker) await worker.stop();
+      if (worker) await worker.stop(closeOpts.graceMs);
       await activity.flush();
       await pages.close();
       await analysis.close();

@@ -10,6 +10,8 @@ import type { Core } from '../core/index.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerInputGuards } from './plugins/input-guards.ts';
+import { httpTimeouts, registerEdge } from './plugins/edge.ts';
+import { registerObservability } from './plugins/observability.ts';
 import type { KeyRateLimiter } from './plugins/rate-limit.ts';
 import { registerRoutes } from './routes/index.ts';
 import { registerMcpEndpoint } from '../mcp/server.ts';
@@ -31,6 +33,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? false,
     genReqId: () => newId('req'),
     bodyLimit: 1024 * 1024,
+    ...httpTimeouts(opts.core.config),
     logController: new LogController({ disableRequestLogging: true }),
     // Unknown query parameters are ignored, booleans and numbers come as strings: zod coerces.
     ajv: undefined,
@@ -39,20 +42,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  // An empty JSON body is "no body" (POST …/cancel needs none); malformed JSON is a 422.
-  app.removeContentTypeParser('application/json');
-  // Bodies are JSON only: text/plain (which Fastify parses by default) is a 415 like any other type.
-  app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      const err = Object.assign(new Error('Body is not valid JSON.'), { statusCode: 400, code: 'SIGHTLINE_INVALID_JSON' });
-      done(err, undefined);
-    }
-  });
+  registerEdge(app);
   // Responses are plain JSON built by the core; the schemas document them, they don't filter them.
   // A shared answer (shareAnswer: one the core hands out again, e.g. usage) keeps its text.
   app.setSerializerCompiler(() => toJson);
@@ -64,6 +54,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   registerInputGuards(app);
+  registerObservability(app, opts.core.config);
   registerAuth(app, opts.core, opts.rateLimiter);
 
   await app.register(swagger, {

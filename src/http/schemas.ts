@@ -38,7 +38,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: 'Schema validation failed',
   429: 'Rate limit exceeded for this API key',
   500: 'Extraction, provider or unexpected failure',
-  503: 'Credit storage unavailable',
+  503: 'The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After',
 };
 
 /** Clamped integer query parameter: out of range is clamped, not an error; non-numeric is 422. */
@@ -144,7 +144,8 @@ export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<Any
   // Besides the route's own errors, every authenticated route can answer 401/403/429 and an
   // unexpected 500; a route that reads query parameters 422 (a non-numeric limit); a route that
   // takes a body 413 (over 1 MiB), 415 (not JSON) and 422 (malformed JSON).
-  const statuses = new Set([...spec.errors, 401, 403, 429, 500]);
+  // Any route can also answer 503 database_unavailable (issue #19).
+  const statuses = new Set([...spec.errors, 401, 403, 429, 500, 503]);
   if (spec.querystring) statuses.add(422);
   if (spec.params) statuses.add(414);
   if (spec.body || spec.method === 'POST' || spec.method === 'PATCH') for (const s of [413, 415, 422]) statuses.add(s);

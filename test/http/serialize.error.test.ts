@@ -196,12 +196,12 @@ describe('POST /v1/pages/content/serialize (errors)', () => {
     assert.deepEqual(activity.map((a: { http_status: number; credits: string }) => [a.http_status, a.credits]), [[500, '0.00'], [500, '0.00']]);
   });
 
-  test('a redirect to a URL that cannot be fetched is the page failing (500), not an invalid request URL (400)', async () => {
+  test('a redirect to a URL that cannot be fetched (another scheme, credentials) is refused with 400 fetch_blocked, not a 500', async () => {
     const { key } = await s.account({ credits: 5 });
     for (const path of ['/to-ftp', '/to-credentials']) {
       const res = await post(key, { url: site.url(path) });
-      assert.equal(res.status, 500, JSON.stringify(res.body));
-      assert.equal(res.body.detail.error, 'extraction_failed');
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.detail.error, 'fetch_blocked');
       assert.equal(res.body.detail.fetch_error, 'bad_redirect');
     }
     await assertNothingCharged(key, '5.00');

@@ -4,28 +4,14 @@
 // free connection answers 503 after a short wait, never 500. Only this file's database is touched.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { getBalance } from '../../src/core/billing/ledger.ts';
 import { openDatabase } from '../../src/db/connection.ts';
 import { DatabaseUnavailableError } from '../../src/db/resilience.ts';
 import { migrateToLatest } from '../../src/db/migrations.ts';
+import { terminateBackends } from '../helpers/postgres.ts';
 import { freshDatabaseUrl, startTestServer, usingPostgres, type TestServer } from '../helpers/harness.ts';
 
-/** Terminates every connection to `dbName` except the admin's own; returns how many. */
-async function terminateAll(dbName: string): Promise<number> {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  try {
-    const { rows } = await admin.query(
-      'select count(*) filter (where pg_terminate_backend(pid)) as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
-      [dbName],
-    );
-    return Number(rows[0].n);
-  } finally {
-    await admin.end();
-  }
-}
 
 const dbNameOf = (s: TestServer) => (s.runtime.handle.pgPool!.options as { connectionString: string }).connectionString.split('/').pop()!;
 
@@ -64,7 +50,7 @@ describe('Postgres connection loss', { skip: !usingPostgres && 'needs DATABASE_U
     })();
     for (let i = 0; i < 3; i++) {
       await new Promise((r) => setTimeout(r, 150));
-      await terminateAll(dbNameOf(s));
+      await terminateBackends(dbNameOf(s));
     }
     const run = await s.waitForRun(key, created.run_id, 60_000);
     reading = false;
@@ -84,7 +70,7 @@ describe('Postgres connection loss', { skip: !usingPostgres && 'needs DATABASE_U
     const db = s.runtime.core.store.db;
     const pending = sql<{ x: number }>`select 1 as x from pg_sleep(0.4)`.execute(db);
     await new Promise((r) => setTimeout(r, 150));
-    assert.ok((await terminateAll(dbNameOf(s))) >= 1);
+    assert.ok((await terminateBackends(dbNameOf(s))) >= 1);
     const { rows } = await pending;
     assert.equal(rows[0]!.x, 1);
   });
@@ -96,7 +82,7 @@ describe('Postgres connection loss', { skip: !usingPostgres && 'needs DATABASE_U
     await db.transaction().execute(async (trx) => {
       calls++;
       await sql`insert into resilience_probe values (${calls})`.execute(trx);
-      if (calls === 1) await terminateAll(dbNameOf(s));
+      if (calls === 1) await terminateBackends(dbNameOf(s));
       await sql`select 1`.execute(trx);
     });
     assert.equal(calls, 2);
@@ -108,7 +94,7 @@ describe('Postgres connection loss', { skip: !usingPostgres && 'needs DATABASE_U
     const db = s.runtime.core.store.db;
     const pending = sql`update resilience_probe set n = n + 1 where (select true from pg_sleep(0.4))`.execute(db).then(() => null, (e: unknown) => e);
     await new Promise((r) => setTimeout(r, 150));
-    await terminateAll(dbNameOf(s));
+    await terminateBackends(dbNameOf(s));
     assert.ok((await pending) instanceof DatabaseUnavailableError);
   });
 });

@@ -17,6 +17,7 @@ export function needsJavaScript(page: LoadedPage): boolean {
 }
 
 export async function robotsFor(pageUrl: string, loader: SiteLoader): Promise<{ report: RobotsReport; access: CrawlerAccess[] }> {
+  if (!URL.canParse(pageUrl)) return evaluateRobots(null, 'http://invalid/robots.txt', 'http://invalid/');
   const origin = new URL(pageUrl).origin;
   const robotsUrl = `${origin}/robots.txt`;
   const res = await loader.fetchText(robotsUrl).catch(() => null);

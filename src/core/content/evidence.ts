@@ -31,8 +31,10 @@ export interface Evidence {
   vague_attribution: string[];
   /** The most repeated phrase when it is stuffed (≥ 8 uses and ≥ 8% of the words), else null. */
   keyword_stuffing: { phrase: string; count: number; density: number } | null;
-  /** A reference or sources list at the end of the page (heading "Sources", "References"…). */
+  /** Entries of a reference or sources list at the end of the page (heading "Sources", "References"…). */
   reference_list: number;
+  /** …of which link their source. */
+  reference_links: number;
 }
 
 // Statistical claims: a share, a multiplier, "N out of M", a large count. These need a source.
@@ -137,7 +139,11 @@ function hasNamedSource(text: string, footnotes: boolean): boolean {
 }
 
 export function measureEvidence(doc: PageDocument, lang: Lang, mainPhrase: string | null, nowYear = new Date().getUTCFullYear()): Evidence {
-  const { list, referenceList } = passages(doc.blocks);
+  const fromBlocks = passages(doc.blocks);
+  const list = fromBlocks.list;
+  // A reference list inside the main text, or the one the extractor keeps beside it.
+  const references = doc.page?.references ?? [];
+  const referenceList = Math.max(fromBlocks.referenceList, references.length);
   const pageHost = hostOf(doc.url);
   const external = doc.links.main.filter((l) => {
     const h = hostOf(l.href);
@@ -157,6 +163,7 @@ export function measureEvidence(doc: PageDocument, lang: Lang, mainPhrase: strin
     vague_attribution: [],
     keyword_stuffing: null,
     reference_list: referenceList,
+    reference_links: references.filter((r) => r.href).length,
   };
   const domains = new Set<string>();
   for (const p of list) {
@@ -183,6 +190,7 @@ export function measureEvidence(doc: PageDocument, lang: Lang, mainPhrase: strin
       else if (claim && !p.row) out.unsourced_figures.push(p.text.length > 120 ? p.text.slice(0, 117) + '...' : p.text);
     }
   }
+  for (const r of references) if (r.href) domains.add(hostOf(r.href));
   out.linked_domains = [...domains].sort();
   out.keyword_stuffing = stuffing(doc, lang, mainPhrase);
   return out;

@@ -151,8 +151,10 @@ export const REWARDS: Reward[] = [
     component: 'citability',
     label: 'Claims name their source',
     weights: [10, 0, 0, 0, 0, 6, 2, 0],
-    value: ({ s }) => sat(s.evidence.attributed_claims + s.evidence.linked_claims, 3),
-    evidence: ({ s }) => `${plural(s.evidence.attributed_claims, 'passage')} name a source, ${s.evidence.linked_claims} link one (3 or more earn full points).`,
+    // A reference list at the end names the sources too (each entry counts like a claim's source).
+    value: ({ s }) => sat(s.evidence.attributed_claims + s.evidence.linked_claims + s.evidence.reference_list, 3),
+    evidence: ({ s }) =>
+      `${plural(s.evidence.attributed_claims, 'passage')} name a source, ${s.evidence.linked_claims} link one${s.evidence.reference_list ? `, and a reference list holds ${s.evidence.reference_list} entries` : ''} (3 or more earn full points).`,
     fix: ({ s }) => void (s.evidence.attributed_claims = Math.max(s.evidence.attributed_claims, 3)),
   },
   {
@@ -160,8 +162,11 @@ export const REWARDS: Reward[] = [
     component: 'citability',
     label: 'Sources are linked',
     weights: [6, 0, 0, 0, 0, 3, 0, 0],
-    value: ({ s }) => sat(s.evidence.linked_claims, 2),
-    evidence: ({ s }) => (s.evidence.linked_domains.length ? `Links sources on ${s.evidence.linked_domains.slice(0, 5).join(', ')} in ${plural(s.evidence.linked_claims, 'passage')}.` : 'No passage links an external source.'),
+    value: ({ s }) => sat(s.evidence.linked_claims + s.evidence.reference_links, 2),
+    evidence: ({ s }) =>
+      s.evidence.linked_domains.length
+        ? `Links sources on ${s.evidence.linked_domains.slice(0, 5).join(', ')} in ${plural(s.evidence.linked_claims, 'passage')}${s.evidence.reference_links ? ` and ${plural(s.evidence.reference_links, 'reference')}` : ''}.`
+        : 'No passage links an external source.',
     fix: ({ s }) => void (s.evidence.linked_claims = Math.max(s.evidence.linked_claims, 2)),
   },
   {

@@ -237,8 +237,18 @@ function detectPageType(doc: PageDocument, types: string[], paras: number, lang:
   if (/\/(tags?|archive|page\/\d+|author)(\/|$)/.test(path)) vote('listing', 3, 'archive URL');
   if (/\/(services?|solutions?|leistungen|dienstleistungen|prestations|servicios|landing|lp)(\/|$)/.test(path)) vote('service', 3, 'service URL');
   if (/\/(forum|forums|community|discussions?|questions|threads?|t|r)(\/|$)/.test(path)) vote('forum', 4, 'forum URL');
+  const og = (doc.openGraph['type'] ?? '').toLowerCase();
+  if (og === 'product' || og === 'og:product') vote('product', 4, 'og:type product');
+  if (og === 'product.group') vote('collection', 5, 'og:type product.group');
+  if (og === 'article') vote('article', 2, 'og:type article');
   const codeBlocks = doc.blocks.filter((b) => b.kind === 'code').length;
   if (codeBlocks >= 2) vote('documentation', 2, 'code blocks');
+  // Headings that are links to other pages, one after another: an archive or a list of results.
+  const linkTexts = new Set(doc.links.main.filter((l) => l.href.split('#')[0] !== doc.url.split('#')[0]).map((l) => l.text.trim()));
+  const subheadings = doc.blocks.filter((b) => b.kind === 'heading' && b.level >= 2);
+  const linkedHeadings = subheadings.filter((b) => linkTexts.has((b as { text: string }).text.trim())).length;
+  // Most subheadings link away (an article's headings name its own sections).
+  if (linkedHeadings >= 4 && linkedHeadings * 3 >= subheadings.length * 2) vote('listing', 4, 'headings that link to other pages');
   const text = doc.bodyText;
   const cart = /\b(add to (cart|basket|bag)|in den warenkorb|ajouter au panier|añadir al carrito|buy now|jetzt kaufen)\b/i;
   const prices = countMatches(text, /(?:[$€£]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|EUR|USD)\b)/);

@@ -1,6 +1,6 @@
 // Shared types of the Content Intelligence engine: the injected SiteLoader (the engine never
 // touches the network itself) and the result shapes of each action. Every result carries
-// `generator: 'offline'` so a later model-enhanced generator can be told apart.
+// `generator`: 'offline' (the built-in generator) or 'model' (SIGHTLINE_CONTENT_MODEL wrote it).
 import type { PageDocument } from '../pages/document.ts';
 
 /** What the engine needs from the outside world. The service adapts the real SSRF-safe

@@ -50,5 +50,7 @@ export interface PageDocument {
     scripts: number;
     appRoot: boolean;
     noscriptNeedsJs: boolean;
+    /** Entries of a reference or sources list after the main content (kept out of the main text). */
+    references?: { text: string; href: string | null }[];
   };
 }

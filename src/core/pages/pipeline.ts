@@ -11,6 +11,7 @@ import { createPageExtractor, type ExtractedPage, type PageExtractor } from './e
 import { EMPTY_ALLOWLIST, type FetchAllowlist } from './fetch/address-policy.ts';
 import { FetchError } from './fetch/errors.ts';
 import { fetchPage, type FetchOptions, type FetchedPage } from './fetch/fetch-page.ts';
+import { createFetchGate } from './fetch-gate.ts';
 
 /** What was fetched, without the raw body (the document and content view carry the content). */
 export type FetchedPageInfo = Omit<FetchedPage, 'body'>;
@@ -41,6 +42,10 @@ export interface PageLoaderOptions {
   fetchOptions?: Omit<FetchOptions, 'allow' | 'accept'>;
   /** Clock, replaceable in tests. */
   now?: () => number;
+  /** Outbound fetches at once per process (SIGHTLINE_FETCH_CONCURRENCY). Default 16. */
+  fetchConcurrency?: number;
+  /** Fetches waiting for a slot before 503 fetch_capacity (SIGHTLINE_FETCH_QUEUE). Default 256. */
+  fetchQueue?: number;
 }
 
 /** Results are shared between callers (and with the cache): treat them as read-only. */
@@ -188,9 +193,11 @@ export function createPageLoader(opts: PageLoaderOptions = {}): PageLoader {
     weighResult,
     opts.now ?? Date.now,
   );
+  // Shared fetches (the cache's in-flight sharing) take one slot, not one per caller.
+  const gate = createFetchGate(opts.fetchConcurrency ?? 16, opts.fetchQueue ?? 256);
 
   async function loadUncached(url: string): Promise<LoadedPage> {
-    const page = await fetchPage(url, { ...opts.fetchOptions, allow, accept: 'html' });
+    const page = await gate.run(() => fetchPage(url, { ...opts.fetchOptions, allow, accept: 'html' }));
     const { body, ...fetched } = page;
     return finishLoad(fetched, extractor.extract(body, page.finalUrl));
   }
@@ -219,7 +226,7 @@ export function createPageLoader(opts: PageLoaderOptions = {}): PageLoader {
         return Promise.reject(err);
       }
       return cache.getOrCreate(`text ${key}`, () =>
-        fetchPage(key, { allowHttpErrors: true, ...opts.fetchOptions, allow, accept: 'any' }),
+        gate.run(() => fetchPage(key, { allowHttpErrors: true, ...opts.fetchOptions, allow, accept: 'any' })),
       );
     },
     async fetchAs(url, userAgent) {

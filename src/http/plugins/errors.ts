@@ -65,6 +65,8 @@ export function registerErrorHandling(app: FastifyInstance) {
         return sendError(reply, request, 'payload_too_large', ERROR_CODES.payload_too_large.message);
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return sendError(reply, request, 'unsupported_media_type', ERROR_CODES.unsupported_media_type.message);
+      case 'SIGHTLINE_UNSUPPORTED_CHARSET':
+        return sendError(reply, request, 'unsupported_media_type', fe.message);
       case 'SIGHTLINE_INVALID_JSON':
         return reply.status(422).send({ detail: [{ loc: ['body'], msg: 'Body is not valid JSON.', type: 'json_invalid' }] });
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':

@@ -196,3 +196,10 @@ test('every point traces to a named signal, and each recommendation gain is conf
   assert.ok(Math.abs(after.overall_score - before.overall_score - supplied.expected_impact) <= 1, `${after.overall_score} - ${before.overall_score} vs ${supplied.expected_impact}`);
   assert.ok(rec.expected_impact > 0);
 });
+
+test('sources listed in a reference list after the article count: the page is not told to add sources', async () => {
+  const r = await score('https://acme-pm.test/twins/references');
+  assert.equal(r.signals.evidence.reference_list, 3);
+  assert.ok(r.signals.evidence.linked_domains.includes('gartner.com'));
+  for (const s of ['named_sources', 'linked_sources', 'sourced_statistics']) assert.ok(!signalsOf(r).includes(s), `${s} recommended: ${signalsOf(r).join(',')}`);
+});

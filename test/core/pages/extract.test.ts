@@ -578,3 +578,23 @@ test("whole lines of site chrome go (account links, call-to-action labels, badge
   inOrder(text, ['Setting up your account', 'Profiles is explained', 'Sign in', 'Sign in to your dashboard', 'Pick a plan', 'Billing is explained']);
   for (const gone of ['Best seller', 'Read more', 'Log in', 'Register\n', 'Click here to register', 'Shop now']) assert.ok(!text.includes(gone), `${gone} in:\n${text}`);
 });
+
+test('a reference list after the article is kept beside the main text (its evidence); comments and "more from" rails are not', () => {
+  const body = Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i} explains how adults need seven to nine hours of sleep, according to the CDC, and what happens when they sleep less for weeks.</p>`).join('');
+  const html = `<html><head><title>Sleep</title></head><body><main><article><h1>How much sleep do adults need?</h1>${body}
+    <figure><img src="x.png"><figcaption>Figure 1: 35% of US adults sleep less than 7 hours (CDC, 2022).</figcaption></figure></article>
+    <section class="references"><h2>References</h2><ol>
+      <li><a href="https://www.cdc.gov/sleep/data">CDC. Sleep and Sleep Disorders: Data and Statistics. 2022.</a></li>
+      <li><a href="https://aasm.org/consensus">Watson NF et al. Recommended Amount of Sleep for a Healthy Adult. Sleep, 2015.</a></li></ol></section>
+    <section class="comments"><h3>3 comments</h3><p>Great post! Reply</p></section>
+    <aside class="related"><h3>More from Health</h3><ul><li><a href="/x">Ten foods for better sleep</a></li><li><a href="/y">Why naps work</a></li></ul></aside>
+    </main></body></html>`;
+  const doc = extractPage(html, 'https://news.example/health/sleep');
+  // Beside, not in, the main text: WCXB's ground truth (and the content view) end with the article.
+  assert.ok(!doc.bodyText.includes('Recommended Amount of Sleep'));
+  assert.deepEqual(doc.page!.references!.map((r) => r.href), ['https://www.cdc.gov/sleep/data', 'https://aasm.org/consensus']);
+  assert.match(doc.page!.references![1]!.text, /Recommended Amount of Sleep for a Healthy Adult/);
+  assert.ok(doc.bodyText.includes('Figure 1: 35% of US adults'), 'a data caption stays');
+  assert.ok(!doc.bodyText.includes('Great post'));
+  assert.ok(!doc.bodyText.includes('Ten foods for better sleep'));
+});

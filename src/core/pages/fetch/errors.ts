@@ -69,8 +69,8 @@ export function isFetchError(err: unknown): err is FetchError {
 }
 
 /**
- * The API error to render for a fetch failure: a refused address is the caller's doing (400
- * fetch_blocked), a malformed URL 400 invalid_url, anything else the page's doing (500
+ * The API error to render for a fetch failure: a refused address or redirect target is the
+ * caller's doing (400 fetch_blocked), a malformed URL 400 invalid_url, anything else the page's doing (500
  * extraction_failed). Surfaces that answer "not billable" instead of an error (serialization of
  * an unsupported page) check `code` before calling this.
  */
@@ -78,6 +78,9 @@ export function fetchErrorToAppError(err: FetchError): AppError {
   const extra = { fetch_error: err.code, ...(err.status !== null ? { http_status: err.status } : {}) };
   switch (err.code) {
     case 'blocked_address':
+    // A redirect to a scheme or URL the fetcher refuses (file:, gopher:, credentials) is refused
+    // like a blocked address: a 4xx the caller can act on, not the server failing (issue #19).
+    case 'bad_redirect':
       return new AppError('fetch_blocked', err.message, extra);
     case 'invalid_url':
     case 'unsupported_scheme':

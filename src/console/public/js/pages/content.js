@@ -64,7 +64,7 @@ export function NewContentRunPage() {
     </form>`;
 }
 
-const COMPONENT_NAMES = { depth: 'Depth', freshness: 'Freshness', structure: 'Structure', citability: 'Citability', metadata: 'Metadata', trend_coverage: 'Trend coverage' };
+const COMPONENT_NAMES = { depth: 'Depth', freshness: 'Freshness', structure: 'Structure', citability: 'Citability', metadata: 'Metadata', trend_coverage: 'Trend coverage', trust: 'Trust', access: 'Crawler access' };
 const bandOf = (n) => (n < 40 ? 'Poor' : n < 60 ? 'Fair' : n < 80 ? 'Good' : 'Strong');
 
 function Scores({ r }) {

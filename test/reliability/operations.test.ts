@@ -1,0 +1,98 @@
+// Operations: `serve` on a taken port exits 1 before starting its worker; SIGTERM shuts down
+// gracefully and says so; every request is one structured log line that never holds a key;
+// GET /metrics is Prometheus text behind its token.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { freshDatabaseUrl, startTestServer, type TestServer } from '../helpers/harness.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/sightline.js', import.meta.url));
+
+function start(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, SIGHTLINE_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, output: () => out };
+}
+
+async function waitFor(cond: () => boolean, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('serve as a process', () => {
+  let db: Awaited<ReturnType<typeof freshDatabaseUrl>>;
+  before(async () => {
+    db = await freshDatabaseUrl();
+  });
+  after(async () => db.drop());
+
+  test('a port that is taken: exit code 1, no worker started', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as AddressInfo).port;
+    const p = start(['serve', '--port', String(port)], { DATABASE_URL: db.url, HOST: '127.0.0.1' });
+    const code = await p.exited;
+    blocker.close();
+    assert.equal(code, 1, p.output());
+    assert.match(p.output(), /cannot listen/);
+    assert.doesNotMatch(p.output(), /"msg":"job /);
+  });
+
+  test('SIGTERM: graceful shutdown, logged; request lines carry route, status and account, never the key', async () => {
+    const p = start(['serve', '--port', '0'], { DATABASE_URL: db.url, HOST: '127.0.0.1' });
+    await waitFor(() => /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.test(p.output()));
+    const port = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(p.output())![1];
+    const secret = 'svc_api_live_' + 'Z'.repeat(40);
+    const res = await fetch(`http://127.0.0.1:${port}/v1/usage`, { headers: { authorization: `Bearer ${secret}` } });
+    assert.equal(res.status, 401);
+    await waitFor(() => /"msg":"request"/.test(p.output()));
+    p.child.kill('SIGTERM');
+    assert.equal(await p.exited, 0, p.output());
+    const lines = p.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    const request = lines.find((l) => l.msg === 'request');
+    assert.equal(request.route, '/v1/usage');
+    assert.equal(request.status, 401);
+    assert.equal(request.method, 'GET');
+    assert.ok(typeof request.ms === 'number' && request.req_id.startsWith('req_'));
+    assert.ok(!p.output().includes(secret), 'the key is never logged');
+    assert.ok(lines.some((l) => l.msg.startsWith('shutdown started') && l.signal === 'SIGTERM'));
+    assert.ok(lines.some((l) => l.msg === 'shutdown complete'));
+  });
+});
+
+describe('GET /metrics', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ SIGHTLINE_METRICS_TOKEN: 'metrics-secret' });
+  });
+  after(async () => s.close());
+
+  test('Prometheus text behind its token: requests per route, queue, credits, job outcomes', async () => {
+    const { key } = await s.account({ credits: 10 });
+    const run = await s.request('POST', '/v1/visibility/runs', {
+      key,
+      body: { url: 'https://acme.example', target_entity: 'Acme', prompts: ['q'], platforms: ['openai'] },
+    });
+    await s.waitForRun(key, run.json().run_id);
+    assert.equal((await s.request('GET', '/metrics')).statusCode, 401);
+    assert.equal((await s.request('GET', '/metrics', { headers: { authorization: 'Bearer wrong-secret!' } })).statusCode, 401);
+    const res = await s.request('GET', '/metrics', { headers: { authorization: 'Bearer metrics-secret' } });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.headers['content-type'] as string, /text\/plain/);
+    const text = res.body;
+    assert.match(text, /sightline_http_requests_total\{method="POST",route="\/v1\/visibility\/runs",status="200"\} \d+/);
+    assert.match(text, /sightline_http_request_duration_seconds_bucket/);
+    assert.match(text, /sightline_jobs_total\{kind="visibility.probe",lane="openai",outcome="done"\} \d+/);
+    assert.match(text, /sightline_provider_call_duration_seconds_count\{platform="openai",outcome="ok"\} \d+/);
+    assert.match(text, /sightline_credits_hundredths\{state="settled"\} \d+/);
+    assert.match(text, /process_resident_memory_bytes/);
+  });
+});
