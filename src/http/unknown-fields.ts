@@ -40,7 +40,7 @@ function unionObjectOption(options: z.ZodType[], value: Record<string, unknown>)
   let bestHits = -1;
   for (const o of objects) {
     const shape = defOf(objectSchemaOf(o)!).shape ?? {};
-    const hits = Object.keys(value).filter((k) => k in shape).length;
+    const hits = Object.keys(value).filter((k) => Object.hasOwn(shape, k)).length;
     if (hits > bestHits) [best, bestHits] = [o, hits];
   }
   return best;
@@ -83,7 +83,8 @@ export function extraFields(schema: z.ZodType, value: unknown, loc: (string | nu
       const shape = def.shape ?? {};
       const found: ExtraField[] = [];
       for (const [key, v] of Object.entries(value)) {
-        const field = shape[key];
+        // Own keys only: `valueOf` or `constructor` in a body must not find Object.prototype's.
+        const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
         if (field) found.push(...extraFields(field, v, [...loc, key]));
         else if (!def.catchall) found.push({ loc: [...loc, key], msg: EXTRA_FORBIDDEN_MESSAGE, type: 'extra_forbidden' });
       }

@@ -83,4 +83,22 @@ describe('strict request bodies', () => {
     }
     await client.close();
   });
+
+  test("keys named like Object.prototype's members (valueOf, constructor, toString) are unknown fields, not a 500", async () => {
+    const { accountId, key } = await s.account({ credits: 20 });
+    for (const field of ['valueOf', 'constructor', 'toString', 'hasOwnProperty']) {
+      const res = await s.request('POST', '/v1/visibility/runs', {
+        key,
+        body: { url: 'https://acme.example', target_entity: 'Acme', prompts: ['x'], platforms: ['deepseek'], [field]: 0 },
+      });
+      assert.equal(res.statusCode, 422, field);
+      assert.deepEqual(res.json().detail[0].loc, ['body', field]);
+    }
+    const base = s.app.server.listening ? `http://127.0.0.1:${(s.app.server.address() as { port: number }).port}` : await s.app.listen({ port: 0, host: '127.0.0.1' });
+    const client = await connectMcp(base, await s.key(accountId, { kind: 'mcp' }));
+    const r: any = await client.callTool({ name: 'get_visibility_run', arguments: { run_id: 'vis_x', valueOf: 0 } });
+    assert.equal(r.isError, true);
+    assert.deepEqual(JSON.parse(r.content[0].text).detail, [{ loc: ['arguments', 'valueOf'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }]);
+    await client.close();
+  });
 });
