@@ -9,6 +9,18 @@ import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { serveFixtureSite } from './content-sites.ts';
 
+/**
+ * The fixture site's request count once no request has arrived for half a second: runs queued by
+ * an earlier test may still be fetching in the worker, and their requests are not this test's.
+ */
+async function quietRequestCount(site: FixtureServer): Promise<number> {
+  for (let n = -1; ; ) {
+    if (n === site.requests.length) return n;
+    n = site.requests.length;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
 describe('Content Intelligence endpoints (security)', () => {
   let site: FixtureServer;
   let s: TestServer;
@@ -35,7 +47,7 @@ describe('Content Intelligence endpoints (security)', () => {
   test('401 without a key, with a malformed or unknown key, and with an MCP token; nothing fetched or reserved', async () => {
     const { accountId, key } = await s.account({ credits: 10 });
     const mcp = await s.key(accountId, { kind: 'mcp' });
-    const before = site.requests.length;
+    const before = await quietRequestCount(site);
     for (const ep of endpoints('ci_anything')) {
       const anon = await s.request(ep.method, ep.path, { body: ep.body });
       assert.equal(anon.statusCode, 401, `${ep.path} ${anon.body}`);
@@ -60,7 +72,7 @@ describe('Content Intelligence endpoints (security)', () => {
     await s.waitForRun(full, run.run_id);
     const readOnly = await s.key(accountId, { readOnly: true });
     const serializeOnly = await s.key(accountId, { scopes: ['pages:content:serialize'] });
-    const before = site.requests.length;
+    const before = await quietRequestCount(site);
     const runsBefore = (await s.request('GET', '/v1/content-intelligence/runs', { key: full })).json().runs.length;
     const usedBefore = (await s.request('GET', '/v1/usage', { key: full })).json().credits.used_credit_units;
     for (const ep of endpoints(run.run_id)) {
@@ -85,7 +97,7 @@ describe('Content Intelligence endpoints (security)', () => {
   test('403 account_suspended for every endpoint; nothing fetched or reserved', async () => {
     const { accountId, key } = await s.account({ credits: 10 });
     await setAccountStatus(s.runtime.core.store.db, accountId, 'suspended');
-    const before = site.requests.length;
+    const before = await quietRequestCount(site);
     for (const ep of endpoints('ci_anything')) {
       const res = await s.request(ep.method, ep.path, { key, body: ep.body });
       assert.equal(res.statusCode, 403, `${ep.path} ${res.body}`);
