@@ -40,7 +40,8 @@ export type CiAnalyzer = (run: {
   signal?: AbortSignal;
 }) => Promise<{ result: Record<string, unknown>; overallScore: number | null; overallBand: string | null }>;
 
-function priceFor(depth: 'score' | 'full') {
+/** What a Content Intelligence run of this depth reserves (hundredths). */
+export function priceFor(depth: 'score' | 'full') {
   return depth === 'full' ? ACTION_PRICES['content_intelligence.runs.full'] : ACTION_PRICES['content_intelligence.runs.score'];
 }
 

@@ -1,6 +1,7 @@
 // The document model the extractor produces from one HTML page. Serialization renders it as the
 // content view; Content Intelligence reads its metadata and blocks for signals. Everything here
 // is plain data (JSON-serializable) so it can be cached and stored with a run.
+import type { PageFacts } from './extract/metadata.ts';
 
 export interface Heading {
   level: number; // 1..6
@@ -43,13 +44,7 @@ export interface PageDocument {
   wordCount: number;
   /** Whole-page facts beyond the main content (every H1, robots meta by agent, nosnippet
    * regions, JavaScript dependence); absent on documents stored before they were read. */
-  page?: {
-    h1s: string[];
-    robotsMeta: Record<string, string>;
-    nosnippetRegions: number;
-    scripts: number;
-    appRoot: boolean;
-    noscriptNeedsJs: boolean;
+  page?: PageFacts & {
     /** Entries of a reference or sources list after the main content (kept out of the main text). */
     references?: { text: string; href: string | null }[];
   };

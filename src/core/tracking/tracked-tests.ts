@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { requireScope, type Principal } from '../accounts/accounts.ts';
 import type { Scope } from '../accounts/scopes.ts';
 import type { ActionContext } from '../billing/actions.ts';
-import { ACTION_PRICES } from '../billing/actions.ts';
+import { priceFor } from '../content/runs.ts';
 import { AppError } from '../errors.ts';
 import { isUniqueViolation } from '../idempotency.ts';
 import { nowIso } from '../ids.ts';
@@ -66,9 +66,7 @@ export function checkDefinition(deps: Pick<TrackingDeps, 'visibility'>, testType
   }
   const url = typeof body.url === 'string' ? body.url.trim() : '';
   if (!parseHttpUrl(url)) throw new AppError('invalid_url', 'definition.url must be an absolute http(s) URL.', { url: body.url });
-  const depth = body.analysis_depth ?? 'score';
-  const estimate = depth === 'full' ? ACTION_PRICES['content_intelligence.runs.full'] : ACTION_PRICES['content_intelligence.runs.score'];
-  return { definition: body, url, targetEntity: null, estimate };
+  return { definition: body, url, targetEntity: null, estimate: priceFor(body.analysis_depth === 'full' ? 'full' : 'score') };
 }
 
 export interface TrackedTestInput {
