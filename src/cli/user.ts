@@ -220,7 +220,7 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
   ).action(
     act(async (c, testId: string, o: { window: string; days: string }) => {
       const d = await answer(c.GET('/v1/tests/{test_id}/history', { params: { path: { test_id: testId }, query: { window: o.window, days: Number(o.days) } } }));
-      const points = (d.points as Record<string, unknown>[]).map((p) => `  ${String(p.start)}  mention rate ${String(p.mention_rate ?? p.overall_score ?? '—')}`);
+      const points = (d.points as Record<string, unknown>[]).map((p) => `  ${String(p.start)}  ${pointLine(p)}`);
       return { doc: d, human: [`${d.test_id} (${d.window})`, ...points].join('\n') };
     }),
   );
@@ -306,3 +306,11 @@ export async function runUserCli(argv: string[], io: Io, version: string): Promi
 }
 
 export const USER_COMMANDS = new Set(['visibility', 'tests', 'usage', 'doctor']);
+
+/** One history point for people: a visibility rate with its 95% interval and probe count, or a content score. */
+function pointLine(p: Record<string, unknown>): string {
+  if (p.overall_score !== undefined) return `score ${String(p.overall_score ?? '—')} (${String(p.overall_band ?? 'no result')})`;
+  const ci = p.mention_rate_ci as { low: number; high: number } | null;
+  const interval = ci ? ` [95% ${ci.low}–${ci.high}]` : '';
+  return `mention rate ${String(p.mention_rate ?? '—')}${interval} over ${String(p.succeeded ?? 0)} answers`;
+}
