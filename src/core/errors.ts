@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   invalid_request: { status: 400, message: 'The request is invalid.' },
   invalid_token: { status: 400, message: 'This link is invalid, used or expired; ask for a new one.' },
   weak_password: { status: 400, message: 'Passwords need at least 10 characters.' },
+  wrong_password: { status: 400, message: 'The current password is not right.' },
   invalid_schedule: { status: 400, message: 'The schedule needs a valid five-field cron expression and an IANA time zone.' },
   fetch_blocked: { status: 400, message: 'The URL points at an address this server may not fetch.' },
   unauthorized: { status: 401, message: 'Missing or invalid API key.' },

@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { createSession, listSessions, revokeSession, revokeUserSessions } from '../../core/accounts/sessions.ts';
-import { acceptInvite, createOwner, createResetToken, describeInvite, resetPassword, signIn, signUp, tokenLink, type User } from '../../core/accounts/users.ts';
+import { acceptInvite, changePassword, createOwner, createResetToken, describeInvite, resetPassword, signIn, signUp, tokenLink, type User } from '../../core/accounts/users.ts';
 import { resetMail } from '../../core/accounts/mail.ts';
 import { toApiTime } from '../../core/ids.ts';
 import { clearSessionCookie, setSessionCookie } from '../../http/plugins/session.ts';
@@ -14,7 +14,7 @@ const Credentials = z.object({ email: z.string().max(254), password: z.string().
 const TokenAndPassword = z.object({ token: z.string().max(200), password: z.string().max(1024) }).strict();
 
 const pub = (action: string, authLimited = true) => ({ schema: { hide: true }, config: { console: { access: 'public' as const, action, authLimited } } });
-const user = (action: string) => ({ schema: { hide: true }, config: { console: { access: 'user' as const, action } } });
+const user = (action: string, authLimited = false) => ({ schema: { hide: true }, config: { console: { access: 'user' as const, action, authLimited } } });
 
 export function registerAuthRoutes(api: FastifyInstance, { core, mailer, publicUrl }: ConsoleContext) {
   const db = core.store.db;
@@ -82,6 +82,17 @@ export function registerAuthRoutes(api: FastifyInstance, { core, mailer, publicU
     }
     return { mailed: mailer.configured };
   });
+
+  // Signed in: the current password and a new one; every other session ends, this one stays.
+  api.post(
+    '/console/api/password/change',
+    { ...user('password.change', true), schema: { hide: true, body: z.object({ current_password: z.string().max(1024), new_password: z.string().max(1024) }).strict() } },
+    async (request) => {
+      const me = userOf(request);
+      const body = request.body as { current_password: string; new_password: string };
+      return { changed: true, ...(await changePassword(core.store, me.userId, body.current_password, body.new_password, me.sessionId)) };
+    },
+  );
 
   api.post('/console/api/password/reset', { ...pub('password.reset'), schema: { hide: true, body: TokenAndPassword } }, async (request, reply) => {
     const body = request.body as z.infer<typeof TokenAndPassword>;

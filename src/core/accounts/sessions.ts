@@ -99,9 +99,14 @@ export async function revokeSession(db: Kysely<Database>, sessionId: string): Pr
   await db.updateTable('sessions').set({ revoked_at: nowIso() }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
 }
 
-/** Signs a user out everywhere: every session of theirs stops working at once. Returns how many ended. */
-export async function revokeUserSessions(db: Kysely<Database>, userId: string): Promise<number> {
-  const res = await db.updateTable('sessions').set({ revoked_at: nowIso() }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
+/**
+ * Signs a user out everywhere: every session of theirs stops working at once, but for `except`
+ * (the session that changed the password stays signed in). Returns how many ended.
+ */
+export async function revokeUserSessions(db: Kysely<Database>, userId: string, except?: string): Promise<number> {
+  let q = db.updateTable('sessions').set({ revoked_at: nowIso() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  if (except) q = q.where('id', '!=', except);
+  const res = await q.executeTakeFirst();
   return Number(res.numUpdatedRows);
 }
 

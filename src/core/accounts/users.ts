@@ -202,6 +202,27 @@ export async function resetPassword(store: Store, token: unknown, password: stri
   return publicUser(user);
 }
 
+/**
+ * Changes a signed-in user's password. The current one must be given (a session left open on a
+ * shared computer is not enough), and a wrong one counts towards the same per-email lockout as a
+ * failed sign-in, so a stolen session cannot guess it either. Every other session of the user
+ * ends; `keepSessionId` (the one that made the change) stays signed in.
+ */
+export async function changePassword(store: Store, userId: string, current: unknown, next: string, keepSessionId: string): Promise<{ sessions_ended: number }> {
+  const user = await store.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  if (!user) throw new AppError('not_found', 'user not found');
+  const throttle = await store.db.selectFrom('login_throttle').select(['locked_until']).where('email', '=', user.email).executeTakeFirst();
+  if (throttle?.locked_until && Date.parse(throttle.locked_until) > Date.now()) throw new AppError('login_locked');
+  if (!(await verifyPassword(typeof current === 'string' ? current : '', user.password_hash))) {
+    await recordFailedLogin(store.db, user.email);
+    throw new AppError('wrong_password');
+  }
+  const hash = await hashPassword(next);
+  await store.db.updateTable('users').set({ password_hash: hash, password_changed_at: nowIso() }).where('id', '=', userId).execute();
+  await store.db.deleteFrom('login_throttle').where('email', '=', user.email).execute();
+  return { sessions_ended: await revokeUserSessions(store.db, userId, keepSessionId) };
+}
+
 /** An operator's invitation: a link that opens an account for the email, with optional credits. */
 export async function createInvite(store: Store, mode: SignupMode, email: unknown, credits: number, createdBy: string) {
   if (mode === 'closed') throw new AppError('signup_closed', 'Sign-up is closed on this instance (SIGHTLINE_SIGNUP=closed): create accounts with the CLI.');

@@ -195,13 +195,43 @@ describe('console sign-in in a browser', () => {
     await rig.screenshot(page, 'operator-desktop');
   });
 
+  test('changing the password while signed in: the current one is required, other sessions end, this one stays', async () => {
+    const otherBrowser = await csrfClient('10.4.4.4');
+    assert.equal((await otherBrowser.post('/console/api/sign-in', { email: OWNER.email, password: OWNER.password })).statusCode, 200);
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('heading', { name: 'Change password' }).waitFor();
+    // A wrong current password is refused and changes nothing.
+    await page.getByLabel('Current password').fill('not my password at all');
+    await page.getByLabel('New password').fill('a brand new passphrase');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('The current password is not right.').waitFor();
+    assert.equal((await otherBrowser.get('/v1/usage')).statusCode, 200, 'a refused change ends no session');
+    // A weak new password is refused by the server's rule.
+    await page.getByLabel('Current password').fill(OWNER.password);
+    await page.getByLabel('New password').fill('short');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Passwords need at least 10 characters.').waitFor();
+    await page.getByLabel('New password').fill('a brand new passphrase');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed. 1 other session was signed out.').waitFor();
+    assert.equal((await otherBrowser.get('/v1/usage')).statusCode, 401, 'the other session ended');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Change password' }).waitFor(); // still signed in here
+    const fresh = await csrfClient('10.4.4.5');
+    assert.equal((await fresh.post('/console/api/sign-in', { email: OWNER.email, password: OWNER.password })).statusCode, 401, 'the old password no longer works');
+    assert.equal((await fresh.post('/console/api/sign-in', { email: OWNER.email, password: 'a brand new passphrase' })).statusCode, 200);
+    OWNER.password = 'a brand new passphrase';
+    await rig.screenshot(page, 'account-password-desktop');
+    await page.getByRole('link', { name: 'Operator' }).click();
+  });
+
   test('sign out everywhere ends every session of the user', async () => {
     const otherBrowser = await csrfClient('10.3.3.3');
     const other = await otherBrowser.post('/console/api/sign-in', { email: OWNER.email, password: OWNER.password });
     assert.equal(other.statusCode, 200);
     assert.equal((await otherBrowser.get('/v1/usage')).statusCode, 200);
     await page.getByRole('link', { name: 'Account' }).click();
-    await page.getByText('Another browser').waitFor();
+    await page.getByText('Another browser').first().waitFor();
     page.once('dialog', (d) => d.accept());
     await page.getByRole('button', { name: 'Sign out everywhere' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();

@@ -1,6 +1,7 @@
 // The account: balance, open reservations, the ledger (grants, charges, releases) and the
-// activity log, each with its filter; the user's sessions and "sign out everywhere".
-import { html, useState, navigate, PageHead, Table, Badge, ErrorNote, Empty, Loading, Stat, useData, when, statusText } from '../ui.js';
+// activity log, each with its filter; the user's sessions and "sign out everywhere"; changing
+// the password (the current one is asked for; every other session ends).
+import { html, useState, navigate, PageHead, Table, Badge, ErrorNote, Empty, Loading, Stat, Field, Note, useData, when, statusText } from '../ui.js';
 import { get, post } from '../api.js';
 
 function Ledger() {
@@ -70,7 +71,47 @@ function Activity() {
   </section>`;
 }
 
-function Sessions({ refresh }) {
+function ChangePassword({ email, onChanged }) {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const [done, setDone] = useState(null);
+  const submit = async (e) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    setDone(null);
+    try {
+      const res = await post('/console/api/password/change', { current_password: current, new_password: next });
+      setCurrent('');
+      setNext('');
+      setDone(res);
+      onChanged();
+    } catch (err) {
+      setError(err);
+    }
+    setBusy(false);
+  };
+  return html`<section class="card" aria-labelledby="pw-title"><h2 id="pw-title">Change password</h2>
+    <form onSubmit=${submit} novalidate>
+      <${ErrorNote} error=${error} />
+      ${done
+        ? html`<${Note} kind="ok"><p>Password changed.${done.sessions_ended ? ` ${done.sessions_ended} other ${done.sessions_ended === 1 ? 'session was' : 'sessions were'} signed out.` : ''}</p></${Note}>`
+        : null}
+      <input type="email" name="username" autocomplete="username" value=${email} readonly hidden />
+      <${Field} id="current-password" label="Current password">
+        <input id="current-password" type="password" autocomplete="current-password" required value=${current} onInput=${(e) => setCurrent(e.target.value)} />
+      </${Field}>
+      <${Field} id="new-password" label="New password" hint="At least 10 characters. Every other browser signed in as you is signed out.">
+        <input id="new-password" type="password" autocomplete="new-password" required minlength="10" aria-describedby="new-password-hint" value=${next} onInput=${(e) => setNext(e.target.value)} />
+      </${Field}>
+      <div class="actions"><button type="submit" disabled=${busy}>${busy ? 'Please wait…' : 'Change password'}</button></div>
+    </form>
+  </section>`;
+}
+
+function Sessions() {
   const sessions = useData(() => get('/console/api/sessions'));
   const [error, setError] = useState(null);
   const everywhere = async () => {
@@ -92,6 +133,12 @@ function Sessions({ refresh }) {
   </section>`;
 }
 
+/** Sessions and the password form: a change ends the other sessions, so the list reloads. */
+function SessionsAndPassword({ email }) {
+  const [round, setRound] = useState(0);
+  return html`<${Sessions} key=${round} /><${ChangePassword} email=${email} onChanged=${() => setRound(round + 1)} />`;
+}
+
 export function AccountPage({ session }) {
   const usage = useData(() => get('/v1/usage?recent_limit=1'));
   const c = usage.data && usage.data.credits;
@@ -107,5 +154,5 @@ export function AccountPage({ session }) {
       : html`<${Loading} />`}
     <${Ledger} />
     <${Activity} />
-    <${Sessions} />`;
+    <${SessionsAndPassword} email=${session.user.email} />`;
 }
