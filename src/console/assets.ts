@@ -1,5 +1,5 @@
 // The console's static files: its own modules under src/console/public, and the few libraries it
-// imports (Preact, htm, uPlot) straight from node_modules, as they are published. No build step:
+// imports (Preact, htm, uPlot, marked) straight from node_modules, as they are published. No build step:
 // every file is read once at start, gzipped once, and served with an ETag. The page's one inline
 // script, the import map that names the libraries, is allowed by its hash in the CSP.
 import { createHash } from 'node:crypto';
@@ -34,6 +34,7 @@ const VENDOR: Record<string, () => string> = {
   'htm.mjs': () => join(dirname(require.resolve('htm')), 'htm.module.js'),
   'uplot.mjs': () => join(dirname(require.resolve('uplot')), 'uPlot.esm.js'),
   'uplot.css': () => join(dirname(require.resolve('uplot')), 'uPlot.min.css'),
+  'marked.mjs': () => require.resolve('marked'),
 };
 
 export const IMPORT_MAP = JSON.stringify({
@@ -42,6 +43,7 @@ export const IMPORT_MAP = JSON.stringify({
     'preact/hooks': '/console/assets/vendor/hooks.mjs',
     htm: '/console/assets/vendor/htm.mjs',
     uplot: '/console/assets/vendor/uplot.mjs',
+    marked: '/console/assets/vendor/marked.mjs',
   },
 });
 

@@ -4,6 +4,7 @@
 // domains and every answer with the brand and competitors marked.
 import { html, useEffect, useMemo, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, pct, when, ago, platformName, TERMINAL, statusText } from '../ui.js';
 import { get, post, idempotencyKey } from '../api.js';
+import { Markdown } from '../markdown.js';
 
 const DRAFT_KEY = 'sightline_run_draft';
 /** Another page (a Content Intelligence report's prompt ideas) hands the form a draft this way. */
@@ -235,21 +236,26 @@ function escapeRe(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The answer with the brand and competitors marked (whole words, any case). */
-function Highlighted({ text, brand, competitors }) {
+/**
+ * A marker of the brand and competitors (whole words, any case) for the answer's plain-text runs;
+ * the answer itself is Markdown, rendered by markdown.js.
+ */
+function marker(brand, competitors) {
   const names = [brand, ...competitors].filter(Boolean).sort((a, b) => b.length - a.length);
-  if (!names.length || !text) return text;
+  if (!names.length) return (text) => text;
   const re = new RegExp(`(?<![\\p{L}\\p{N}])(${names.map(escapeRe).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
-  const parts = [];
-  let last = 0;
-  for (const m of text.matchAll(re)) {
-    if (m.index > last) parts.push(text.slice(last, m.index));
-    const isBrand = m[0].toLowerCase() === brand.toLowerCase();
-    parts.push(html`<mark class=${isBrand ? 'hl-brand' : 'hl-comp'}>${m[0]}</mark>`);
-    last = m.index + m[0].length;
-  }
-  parts.push(text.slice(last));
-  return parts;
+  return (text) => {
+    const parts = [];
+    let last = 0;
+    for (const m of text.matchAll(re)) {
+      if (m.index > last) parts.push(text.slice(last, m.index));
+      const isBrand = m[0].toLowerCase() === brand.toLowerCase();
+      parts.push(html`<mark class=${isBrand ? 'hl-brand' : 'hl-comp'}>${m[0]}</mark>`);
+      last = m.index + m[0].length;
+    }
+    parts.push(text.slice(last));
+    return parts;
+  };
 }
 
 function ci(c) {
@@ -335,7 +341,7 @@ export function RunPage({ id }) {
           ${p.brands && p.brands[0] && p.brands[0].sentiment ? html`<span class="small">${p.brands[0].sentiment}${p.brands[0].recommended ? ', recommended' : ''}${p.judge && p.judge.engine === 'sandbox' ? ' (simulated)' : ''}</span>` : null}
           ${p.judge_error ? html`<span class="small muted">not judged: ${p.judge_error.code}</span>` : null}</header>
         <p><strong>Prompt:</strong> ${p.prompt}</p>
-        ${p.answer ? html`<div class="text" tabindex="0" role="region" aria-label=${'Answer from ' + platformName(p.platform)}><${Highlighted} text=${p.answer} brand=${p.target_entity || r.target_entity} competitors=${r.competitors || []} /></div>` : p.status === 'errored' ? html`<p class="muted">${(p.error && p.error.message) || 'This probe failed; its credits were released.'}</p>` : html`<p class="muted">${statusText(p.status)}…</p>`}
+        ${p.answer ? html`<div class="text" tabindex="0" role="region" aria-label=${'Answer from ' + platformName(p.platform)}><${Markdown} text=${p.answer} mark=${marker(p.target_entity || r.target_entity, r.competitors || [])} /></div>` : p.status === 'errored' ? html`<p class="muted">${(p.error && p.error.message) || 'This probe failed; its credits were released.'}</p>` : html`<p class="muted">${statusText(p.status)}…</p>`}
         ${(p.citations || []).length ? html`<h3 class="small">Citations</h3><ol class="small">${p.citations.map((c) => html`<li><a href=${c.url} rel="noopener noreferrer nofollow" target="_blank">${c.title || c.url}</a> <span class="muted">${c.domain}</span></li>`)}</ol>` : null}
       </article>`)}
     </section>`;
