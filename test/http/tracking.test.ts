@@ -137,6 +137,12 @@ describe('tracking over HTTP', () => {
     assert.equal(read.run_count, 1);
     assert.equal(read.runs[0].run_id, now.json().run_id);
     assert.equal(read.credits_used_this_month, '2.00');
+    // The list reads each test's month (tests in other time zones too) the same as one test's read.
+    const other = (await s.request('POST', '/v1/tests', { key, body: { test_type: 'ai_citations', name: 'Tokyo', definition: { ...definition, target_entity: 'OtherBrand' }, schedule: { cron: '0 9 * * 1', timezone: 'Asia/Tokyo' } } })).json();
+    const listed = (await s.request('GET', '/v1/tests', { key })).json().tests as Array<{ id: string; credits_used_this_month: string }>;
+    assert.equal(listed.find((x) => x.id === t.id)?.credits_used_this_month, '2.00');
+    assert.equal(listed.find((x) => x.id === other.id)?.credits_used_this_month, '0.00');
+    assert.equal((await s.request('DELETE', `/v1/tests/${other.id}`, { key })).statusCode, 200);
     // A run created the ordinary way for the same URL and brand joins the same test.
     const plain = (await s.request('POST', '/v1/visibility/runs', { key, body: { ...definition, repeats: 1 } })).json();
     await s.waitForRun(key, plain.run_id);

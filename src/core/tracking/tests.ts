@@ -84,18 +84,20 @@ export const budgetTimeZone = (t: Pick<TestRow, 'schedule_timezone'>) => t.sched
  * minus what was released, so a running run counts what it holds and a finished one what it paid.
  */
 export async function creditsUsedSince(db: Executor, testId: string, sinceIso: string): Promise<number> {
-  const { rows } = await sql<{ used: number | string | null }>`
-    select coalesce(sum(l.amount - l.released_amount), 0) as used from ledger_entries l
-      join (select ledger_entry_id from visibility_runs where test_id = ${testId} and created_at >= ${sinceIso}
-            union all
-            select ledger_entry_id from ci_runs where test_id = ${testId} and created_at >= ${sinceIso}) r
-        on r.ledger_entry_id = l.id`.execute(db);
-  return Number(rows[0]?.used ?? 0);
+  return (await creditsUsedSinceByTest(db, [testId], sinceIso)).get(testId) ?? 0;
 }
 
-/** Credits used by the test's runs in the current calendar month of its time zone. */
-export async function creditsUsedThisMonth(db: Executor, t: Pick<TestRow, 'id' | 'schedule_timezone'>, at = new Date()): Promise<number> {
-  return creditsUsedSince(db, t.id, monthStart(budgetTimeZone(t), at).toISOString());
+/** creditsUsedSince for several tests in one statement: the used credits by test id. */
+async function creditsUsedSinceByTest(db: Executor, testIds: string[], sinceIso: string): Promise<Map<string, number>> {
+  const ids = sql.join(testIds.map((id) => sql`${id}`));
+  const { rows } = await sql<{ test_id: string; used: number | string | null }>`
+    select r.test_id, coalesce(sum(l.amount - l.released_amount), 0) as used from ledger_entries l
+      join (select test_id, ledger_entry_id from visibility_runs where test_id in (${ids}) and created_at >= ${sinceIso}
+            union all
+            select test_id, ledger_entry_id from ci_runs where test_id in (${ids}) and created_at >= ${sinceIso}) r
+        on r.ledger_entry_id = l.id
+     group by r.test_id`.execute(db);
+  return new Map(rows.map((r) => [r.test_id, Number(r.used ?? 0)]));
 }
 
 function renderTest(t: TestRow, count: number, usedThisMonth: number) {
@@ -122,12 +124,21 @@ function renderTest(t: TestRow, count: number, usedThisMonth: number) {
   return out;
 }
 
+/**
+ * Tests as the API shows them. Credits used this month are read with one statement per distinct
+ * month start (tests in the same time zone share one), not one per test.
+ */
 async function renderAll(db: Executor, rows: TestRow[]) {
   const counts = await runCounts(db, rows.map((r) => r.id));
   const now = new Date();
-  const out = [];
-  for (const r of rows) out.push(renderTest(r, counts.get(r.id) ?? 0, await creditsUsedThisMonth(db, r, now)));
-  return out;
+  const bySince = new Map<string, string[]>();
+  for (const r of rows) {
+    const since = monthStart(budgetTimeZone(r), now).toISOString();
+    bySince.set(since, [...(bySince.get(since) ?? []), r.id]);
+  }
+  const used = new Map<string, number>();
+  for (const [since, ids] of bySince) for (const [id, n] of await creditsUsedSinceByTest(db, ids, since)) used.set(id, n);
+  return rows.map((r) => renderTest(r, counts.get(r.id) ?? 0, used.get(r.id) ?? 0));
 }
 
 export async function listTests(store: Store, accountId: string, opts: { limit: number; testType?: TestType }) {
