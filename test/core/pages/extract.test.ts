@@ -598,3 +598,48 @@ test('a reference list after the article is kept beside the main text (its evide
   assert.ok(!doc.bodyText.includes('Great post'));
   assert.ok(!doc.bodyText.includes('Ten foods for better sleep'));
 });
+
+// News pages: what sits beside the article is not the article. Each fixture under
+// test/fixtures/extract/news is one class of such boxes, found by generic signals.
+const news = (name: string, url: string) => extractPage(fixture(`news/${name}`), url);
+const absent = (text: string, parts: string[]) => {
+  for (const p of parts) assert.ok(!text.includes(p), `"${p}" should be removed from:\n${text}`);
+};
+
+test('news: a readers\' comment thread under the article goes, even when it holds more prose than the article', () => {
+  const doc = news('comments.html', 'https://gazette.example/news/tram-line');
+  inOrder(doc.bodyText, ['ending a debate', 'first trams to carry passengers', 'only a tram would carry']);
+  absent(doc.bodyText, ['thoughts on', 'Finally!', 'Buses would have been cheaper', 'Priya', 'Reply']);
+});
+
+test('news: schema.org Comment items and a "Discussion about this post" title go with their box', () => {
+  const doc = news('comment-microdata.html', 'https://gazette.example/news/bread');
+  inOrder(doc.bodyText, ['Every morning before dawn', 'since 1911']);
+  absent(doc.bodyText, ['Discussion about this post', 'I walk my dog', 'My grandfather', 'Does anyone know']);
+});
+
+test('news: "More from …" and "Read next" rails of other stories go, boxed or as a title followed by links', () => {
+  const doc = news('rails.html', 'https://gazette.example/news/coast-road');
+  inOrder(doc.bodyText, ['coast road between the harbour', 'Engineers will inspect', 'two extra services']);
+  absent(doc.bodyText, ['More from The Harbour Gazette', 'Ferry timetable', 'Lighthouse keeper', 'Read next', 'Who pays for the sea wall', 'harbour budget']);
+});
+
+test('news: a newsletter sign-up (a form taking only an e-mail), a paywall teaser and a share bar go; the article around them stays', () => {
+  const doc = news('teasers.html', 'https://gazette.example/news/net-maker');
+  inOrder(doc.bodyText, ['Anna Berg has mended', 'three weeks', 'teach a course next summer']);
+  absent(doc.bodyText, ['in your inbox', 'Sign me up', 'Already a subscriber', 'keep reading', 'Share on Facebook']);
+});
+
+test('news: on a forum the replies are the content and stay', () => {
+  const doc = news('forum-thread.html', 'https://anglers.example/forum/best-bait-for-mackerel');
+  inOrder(doc.bodyText, ['catch nothing but weed', 'Feathers, always feathers', 'Strips of fresh mackerel', 'Try the west quay']);
+});
+
+test('news: on a page that is not an article (a section front of headlines), "Most read" and "More on …" are part of the list', () => {
+  const html = `<html><head><title>Science news</title></head><body><main><h1>Science</h1>
+    <section><h2>Top stories</h2><ul>${[1, 2, 3, 4].map((i) => `<li><a href="/s/${i}">Science headline number ${i} about the sea</a></li>`).join('')}</ul></section>
+    <section><h2>Most read</h2><ul>${[5, 6, 7, 8].map((i) => `<li><a href="/s/${i}">Popular headline number ${i} about the moon</a></li>`).join('')}</ul></section>
+    </main></body></html>`;
+  const doc = extractPage(html, 'https://gazette.example/science');
+  inOrder(doc.bodyText, ['Science headline number 1', 'Most read', 'Popular headline number 8']);
+});
