@@ -7,6 +7,7 @@ import { extractPage } from '../../../src/core/pages/extract/index.ts';
 import { weakBoilerplate } from '../../../src/core/pages/extract/boilerplate.ts';
 import { findFirst, parseHtml } from '../../../src/core/pages/extract/dom.ts';
 import { renderContentView } from '../../../src/core/pages/content-view.ts';
+import { scoreDocument } from '../../../src/core/content/score.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/extract/${name}`, import.meta.url), 'utf8');
 
@@ -642,4 +643,33 @@ test('news: on a page that is not an article (a section front of headlines), "Mo
     </main></body></html>`;
   const doc = extractPage(html, 'https://gazette.example/science');
   inOrder(doc.bodyText, ['Science headline number 1', 'Most read', 'Popular headline number 8']);
+});
+
+test("the page's H1 above the main block is the content view's title, and the content score sees one H1 (no \"Add an H1\")", () => {
+  const doc = extractPage(fixture('h1-above-main.html'), 'https://harbour.example/tides/inner-harbour');
+  // The H1 sits in a band above <main>: not part of the main text (WCXB scores the body alone)…
+  assert.ok(!doc.blocks.some((b) => b.kind === 'heading' && b.level === 1));
+  assert.ok(!doc.bodyText.includes('Tide tables for the inner harbour'));
+  // …but the view keeps it, as its title, in place of the <title>.
+  const view = renderContentView(doc);
+  assert.equal(view.split('\n')[0], '# Tide tables for the inner harbour');
+  assert.equal(view.match(/^# /gm)?.length, 1, 'one H1 in the view');
+  const r = scoreDocument(doc, { now: new Date('2025-06-01T00:00:00Z') });
+  assert.equal(r.signals.structure.h1_count, 1);
+  assert.deepEqual(r.signals.structure.h1_texts, ['Tide tables for the inner harbour']);
+  assert.ok(!r.recommendations.some((x) => x.signal === 'h1'), r.recommendations.map((x) => x.signal).join(','));
+  // A page whose H1 is in its main block keeps the <title> as the view's title line.
+  const inMain = extractPage('<html><head><title>Page title</title></head><body><main><h1>Heading in main</h1><p>Some body text that is long enough to be prose for the extractor to keep.</p></main></body></html>', 'https://harbour.example/x');
+  assert.equal(renderContentView(inMain).split('\n')[0], '# Page title');
+});
+
+test('figure captions that carry data (a figure\'s readings, a table\'s averages) are kept in the main text and the view', () => {
+  const doc = extractPage(fixture('h1-above-main.html'), 'https://harbour.example/tides/inner-harbour');
+  inOrder(doc.bodyText, [
+    'two high tides a day',
+    'Figure 1. Water height at the east quay on 3 March 2025: high water 06:12 (4.6 m), low water 12:31 (0.4 m).',
+    'Table 1. Spring tide heights, 2025 average: 4.4 m high water, 0.5 m low water (n = 24 tides).',
+    'Boats drawing more than 1.8 metres',
+  ]);
+  assert.ok(renderContentView(doc).includes('Table 1. Spring tide heights, 2025 average'));
 });
