@@ -10,6 +10,7 @@ import { productExtras, pruneBoilerplate, textLength, weakBoilerplate } from './
 import { linkBoxes, measure, pricesOutside, productCardLists, relatedRails, selectMain, spaceAwareLength } from './main-content.ts';
 import { BlockWriter, blocksToText, SKIP_TAGS } from './blocks.ts';
 import { articleExtras, pageCommentThreads } from './article-extras.ts';
+import { readLayout } from './layout.ts';
 
 /** Weak boilerplate (sidebars, related rails) inside the main subtree goes below this share of its text. */
 const WEAK_SHARE = 0.5;
@@ -637,6 +638,7 @@ export function extractPage(html: string, url: string): PageDocument {
     const source = typeof html !== 'string' ? '' : html.includes('<![CDATA[') || html.includes(']]>') ? html.replace(/<!\[CDATA\[|\]\]>/g, '') : html;
     const dom = parseHtml(source);
     meta = readMetadata(dom, url);
+    const layout = readLayout(dom);
     const all = collectLinks(dom, meta.baseUrl);
     let body: Element | null = findFirst(dom, 'body');
     if (!body) {
@@ -797,7 +799,7 @@ export function extractPage(html: string, url: string): PageDocument {
       links: { main: mainLinks, all },
       bodyText,
       wordCount: words,
-      page: { ...meta.signals, references: referenceItems },
+      page: { ...meta.signals, references: referenceItems, layout },
     };
   } catch {
     return emptyDocument(url, meta);
