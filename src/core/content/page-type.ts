@@ -42,7 +42,10 @@ export function detectPageType(doc: PageDocument): { type: PageType; reason: str
   if (/\/(search|suche|recherche|buscar|results)(\/|$)/.test(path) || /[?&](q|query|s|search|k)=/.test(query)) vote('listing', 6, 'search URL');
   if (/\/(docs?|documentation|reference|api|manual|handbook|kb|knowledge-base|help)(\/|$)/.test(path)) vote('documentation', 4, 'documentation URL');
   if (/\/(?:v\d+(?:\.\d+)*|latest|stable|current|master|main)\//.test(path) && scores.documentation > 0) vote('documentation', 2, 'versioned documentation URL');
-  if (/\/(blog|news|articles?|magazine|insights|ratgeber|actualites|noticias|story|stories)(\/|$)/.test(path)) vote('article', 3, 'blog/news URL');
+  // A section's own front (/news, /blog, /news/technology) lists its stories; a story sits below it.
+  const SECTION = /\/(blog|news|articles?|magazine|insights|ratgeber|actualites|noticias|story|stories)(\/|$)/;
+  if (/\/(?:blog|news|articles|magazine|insights|stories|category|categories|topics?)(?:\/[a-z]{2,20})?\/?$/.test(path) && !/\d/.test(path) && !query) vote('listing', 4, 'section front URL');
+  else if (SECTION.test(path)) vote('article', 3, 'blog/news URL');
   if (/\/(products?|p|item|dp|produkt|produit|producto)(\/|$)/.test(path)) vote('product', 3, 'product URL');
   if (/\/(collections?|category|categories|kategorie|categorie|categoria|shop|store|c)(\/|$)/.test(path) && !/\/(products?|p)\//.test(path)) vote('collection', 3, 'collection URL');
   if (/\/(tags?|archive|page\/\d+|author)(\/|$)/.test(path)) vote('listing', 3, 'archive URL');
@@ -67,7 +70,9 @@ export function detectPageType(doc: PageDocument): { type: PageType; reason: str
   // Many priced items and little prose: a category grid.
   if (prices >= 6 && paras <= prices) vote('collection', 3, 'many priced items');
   if (/\b(\d[\d,.]* (results|products|items|treffer|ergebnisse|résultats|resultados))\b/i.test(text) && prices >= 3) vote('collection', 2, 'result count');
-  if (/\b(results for|search results|suchergebnisse|résultats pour|resultados de)\b/i.test(text)) vote('listing', 3, 'search results text');
+  // A results page heads its list with a short line ("Search results for …", "12 results for …");
+  // the same words inside a sentence ("rank higher in search results") say nothing.
+  if (text.split('\n').some((l) => l.length <= 100 && /^(?:\d[\d,.]*\s+)?(?:search results|results for|suchergebnisse|résultats (?:pour|de (?:la )?recherche)|resultados (?:de|para))\b/i.test(l.trim()))) vote('listing', 3, 'search results heading');
   if (countMatches(text, /\b(reply|replies|posted by|upvotes?|quote|antworten|répondre|responder|joined|beiträge)\b/i) >= 3) vote('forum', 3, 'reply/post markers');
   if (doc.links.main.length >= 12 && paras <= doc.links.main.length / 3 && prices < 6) vote('listing', 3, 'many links, little prose');
   if (doc.dates.published && paras >= 4) vote('article', 2, 'dated prose');

@@ -46,3 +46,13 @@ test('service: calls to action and no publication date; a dated article (og:type
   const dated = page(body.replace('<h1>', '<time datetime="2025-03-01">1 March 2025</time><h1>')).replace('<head>', '<head><meta property="og:type" content="article"><meta property="article:published_time" content="2025-03-01T08:00:00Z">');
   assert.equal(typeOf(dated, 'https://tours.example/teams').type, 'article');
 });
+
+test('listing: a section front URL (/news/technology) and a "Search results for" heading; the words inside a sentence or a story URL say nothing', () => {
+  const headlines = page(`<main><h1>Technology</h1>${para(5, 'today\'s technology news')}</main>`);
+  assert.deepEqual(typeOf(headlines, 'https://gazette.example/news/technology'), { type: 'listing', reason: 'section front URL' });
+  assert.equal(typeOf(headlines, 'https://gazette.example/news/technology/2025/new-chip-factory').type, 'article');
+  const results = page(`<main><h2>Search results for "harbour"</h2>${para(2, 'a harbour result')}</main>`);
+  assert.equal(typeOf(results, 'https://gazette.example/x/find').type, 'listing');
+  const prose = page(`<main><h1>Ranking a practice</h1><p>Good pages rank your practice higher in search results and bring patients who need you.</p>${para(4, 'local search')}</main>`);
+  assert.equal(typeOf(prose, 'https://clinic.example/x/seo-tips').type, 'article');
+});
