@@ -6,7 +6,7 @@
 // enough prose must be left outside all of them.
 import { isElement, walk, type Element } from './dom.ts';
 import { textLength } from './boilerplate.ts';
-import { isAncestor, isCommentSection, titledBoxes, walkNumbered, type Stats } from './main-content.ts';
+import { findTitles, isAncestor, isCommentSection, titledBoxes, walkNumbered, type Stats } from './main-content.ts';
 
 /** Microdata of one comment (schema.org Comment, the older UserComments) or a comment slot. */
 const COMMENT_ITEMTYPE = /schema\.org\/(?:Comment|UserComments)\s*$/i;
@@ -86,9 +86,9 @@ export interface ArticleExtras {
 export function articleExtras(root: Element, stats: Stats, opts: { article: boolean }): ArticleExtras {
   const h1 = firstH1(root, stats);
   const keeps = (box: Element) => box !== root && !(h1 && (box === h1 || isAncestor(h1, box))) && startsAfterProse(box, root, stats);
-  const line = { wholeLine: true };
-  const comments = topMost([...commentBoxes(root, stats), ...titledBoxes(root, stats, COMMENT_TITLE, 1, line)]).filter(keeps);
-  let rails = !opts.article ? [] : titledBoxes(root, stats, STORY_RAIL_TITLE, RAIL_MAX_SHARE, line).flatMap((box) => {
+  const [commentTitles, railTitles, teaserTitles] = findTitles(root, stats, [COMMENT_TITLE, STORY_RAIL_TITLE, TEASER_TITLE], true);
+  const comments = topMost([...commentBoxes(root, stats), ...titledBoxes(root, stats, COMMENT_TITLE, 1, { titles: commentTitles })]).filter(keeps);
+  let rails = !opts.article ? [] : titledBoxes(root, stats, STORY_RAIL_TITLE, RAIL_MAX_SHARE, { titles: railTitles }).flatMap((box) => {
     if (!keeps(box) || comments.some((c) => c === box || isAncestor(box, c))) return [];
     // A title alone in the flow (no box of its own): the rail is what follows it up to the next
     // heading of its level.
@@ -110,7 +110,7 @@ export function articleExtras(root: Element, stats: Stats, opts: { article: bool
   const restText = stats.text[r]! - rails.reduce((n, el) => n + stats.textOf(el), 0);
   const restLink = stats.link[r]! - rails.reduce((n, el) => n + stats.link[stats.of(el)]!, 0);
   if (restLink > REST_LINK_SHARE * restText) rails = [];
-  const teasers = !opts.article ? [] : titledBoxes(root, stats, TEASER_TITLE, RAIL_MAX_SHARE, line).filter((box) => keeps(box) && stats.textOf(box) <= TEASER_MAX_TEXT);
+  const teasers = !opts.article ? [] : titledBoxes(root, stats, TEASER_TITLE, RAIL_MAX_SHARE, { titles: teaserTitles }).filter((box) => keeps(box) && stats.textOf(box) <= TEASER_MAX_TEXT);
   const all = topMost([...comments, ...rails, ...teasers]);
   const rest = stats.goodOf(root) - all.reduce((n, el) => n + stats.goodOf(el), 0);
   if (!all.length || rest < ARTICLE_REST) return { comments: [], rails: [], teasers: [] };

@@ -30,6 +30,7 @@ export interface PageLayout {
 
 const CART = /\b(?:add(?:ing)? to (?:cart|basket|bag|trolley)|buy (?:it )?now|in den (?:warenkorb|einkaufswagen)|jetzt kaufen|ajouter au panier|acheter(?: maintenant)?|añadir al carrito|comprar(?: ahora)?|aggiungi al carrello|in winkelwagen)\b/i;
 const CTA = /^(?:get started|get a (?:quote|demo|free quote)|book (?:a|your) (?:call|demo|consultation|meeting|appointment)|request (?:a )?(?:demo|quote|consultation|proposal)|contact (?:us|sales)|talk to (?:sales|an expert|us)|schedule (?:a )?(?:call|demo|consultation)|start (?:your )?free trial|try (?:it )?(?:for )?free|sign up(?: for)? free|free consultation|get in touch|let['’]s talk|kostenlos testen|jetzt anfragen|kontakt(?:ieren sie uns)?|demander un devis|nous contacter|contáctanos|solicitar (?:demo|presupuesto))\b/i;
+const BUTTON_LIKE = /btn|button|cta|add-?to-?cart|buy/i;
 const PRICE_CLASS = /(?:^|\s)[\w-]*price[\w-]*(?:\s|$)/i;
 const PRICE_TEXT = /[$£€¥₹]\s?\d|\d[\d.,]*\s?(?:[$£€¥₹]|(?:USD|EUR|GBP|CHF|zł|kr)\b)/;
 const OFFER_ITEMTYPE = /schema\.org\/(?:Offer|AggregateOffer)\s*$/i;
@@ -54,15 +55,18 @@ function shortText(el: Element, max = 120): string {
   return out.replace(/\s+/g, ' ').trim().slice(0, max);
 }
 
+/** True when an element below el passes test. Recursive without a stack array: the tree's
+ * depth is capped by parseHtml (MAX_TREE_DEPTH), and this runs for many boxes of a big page. */
 function has(el: Element, test: (e: Element) => boolean): boolean {
-  let found = false;
-  walk(el, (n) => {
-    if (found || !isElement(n)) return false;
-    if (test(n)) found = true;
-    return !found;
-  });
-  return found;
+  for (const k of el.children) if (isElement(k) && !SKIP.has(k.name) && (test(k) || has(k, test))) return true;
+  return false;
 }
+const isLink = (e: Element) => e.name === 'a';
+const isTitleOrPicture = (e: Element) => HEADINGS.has(e.name) || e.name === 'img' || e.name === 'picture';
+const isTimeOrAuthor = (e: Element) => e.name === 'time' || AUTHOR_CLASS.test(e.attribs.class ?? '') || AUTHOR_CLASS.test(e.attribs.itemprop ?? '');
+const isSearchField = (e: Element) => e.name === 'input' && ((e.attribs.type ?? '').toLowerCase() === 'search' || SEARCH_FIELD.test(e.attribs.name ?? ''));
+/** A class or id word test without building "class id" for every element. */
+const named = (a: Element['attribs'], re: RegExp) => (a.class !== undefined && re.test(a.class)) || (a.id !== undefined && re.test(a.id));
 
 function shape(el: Element): string {
   const first = /\S+/.exec(el.attribs.class ?? '');
@@ -82,16 +86,19 @@ export function readLayout(root: Element | { children: Element['children'] }): P
   const visit = (el: Element, listDepth: number, inTree: boolean, inPrice: boolean, inPost: boolean): void => {
     const a = el.attribs;
     const name = el.name;
-    const cls = `${a.class ?? ''} ${a.id ?? ''}`;
     if (name === 'pre') out.codeBlocks++;
-    if ((name === 'a' || name === 'link') && /(?:^|\s)(?:next|prev)(?:\s|$)/i.test(a.rel ?? '')) out.pagination = true;
-    if (name === 'a' && a.href && PAGE_LINK.test(a.href)) out.pagination = true;
-    if (PAGER.test(cls) || /pagination|pager/i.test(a['aria-label'] ?? '')) out.pagination = true;
-    if (name === 'form' && (a.role === 'search' || has(el, (e) => e.name === 'input' && ((e.attribs.type ?? '').toLowerCase() === 'search' || SEARCH_FIELD.test(e.attribs.name ?? ''))))) out.searchForms++;
+    if (!out.pagination) {
+      if ((name === 'a' || name === 'link') && a.rel !== undefined && /(?:^|\s)(?:next|prev)(?:\s|$)/i.test(a.rel)) out.pagination = true;
+      else if (name === 'a' && a.href && PAGE_LINK.test(a.href)) out.pagination = true;
+      else if (named(a, PAGER) || (a['aria-label'] !== undefined && /pagination|pager/i.test(a['aria-label']))) out.pagination = true;
+    }
+    if (name === 'form' && (a.role === 'search' || has(el, isSearchField))) out.searchForms++;
     else if (a.role === 'search') out.searchForms++;
-    if (name === 'button' || name === 'a' || (name === 'input' && /^(?:submit|button)$/i.test(a.type ?? ''))) {
+    // A link counts when it is drawn as a button (class btn/button/cta, role=button): reading every
+    // link's text would cost a string per link of a big page.
+    if (name === 'button' || (name === 'a' && (a.role === 'button' || named(a, BUTTON_LIKE))) || (name === 'input' && /^(?:submit|button)$/i.test(a.type ?? ''))) {
       const label = name === 'input' ? (a.value ?? '') : `${shortText(el, 60)} ${a['aria-label'] ?? ''} ${a.title ?? ''}`;
-      if (CART.test(label) || /add-?to-?cart/i.test(`${a.name ?? ''} ${cls}`)) out.cartButtons++;
+      if (CART.test(label) || /add-?to-?cart/i.test(a.name ?? '') || named(a, /add-?to-?cart/i)) out.cartButtons++;
       else if (CTA.test(label.trim())) out.ctas++;
     }
     let price = inPrice;
@@ -100,11 +107,11 @@ export function readLayout(root: Element | { children: Element['children'] }): P
       price = true;
     }
     let post = inPost;
-    if (!inPost && ((a.itemtype && POST_ITEMTYPE.test(a.itemtype)) || (POST_CLASS.test(a.class ?? '') && has(el, (e) => e.name === 'time' || AUTHOR_CLASS.test(`${e.attribs.class ?? ''} ${e.attribs.itemprop ?? ''}`))))) {
+    if (!inPost && ((a.itemtype && POST_ITEMTYPE.test(a.itemtype)) || (a.class !== undefined && POST_CLASS.test(a.class) && has(el, isTimeOrAuthor)))) {
       out.posts++;
       post = true;
     }
-    let tree = inTree || name === 'aside' || (name === 'nav' && !/header|footer/i.test(cls)) || TREE_BOX.test(cls);
+    let tree = inTree || name === 'aside' || (name === 'nav' && !named(a, /header|footer/i)) || named(a, TREE_BOX);
     if (name === 'header' || name === 'footer') tree = false;
     const depth = name === 'ul' || name === 'ol' ? listDepth + 1 : listDepth;
     if (tree && name === 'a' && listDepth >= 2) out.navTreeLinks++;
@@ -113,23 +120,23 @@ export function readLayout(root: Element | { children: Element['children'] }): P
   };
   // Same-shaped children of one parent that each look like a card: a link and a heading or image.
   const cardGroups = (parent: Element): void => {
-    const groups = new Map<string, Element[]>();
     let kids = 0;
+    for (const k of parent.children) if (isElement(k) && !SKIP.has(k.name)) kids++;
+    if (kids < 4 || kids <= out.cards) return;
+    const groups = new Map<string, Element[]>();
     for (const k of parent.children) {
       if (!isElement(k) || SKIP.has(k.name)) continue;
-      kids++;
       const s = shape(k);
       const g = groups.get(s);
       if (g) g.push(k);
       else groups.set(s, [k]);
     }
-    if (kids < 4) return;
     for (const g of groups.values()) {
       if (g.length < 4 || g.length <= out.cards) continue;
       let cards = 0;
       let priced = 0;
       for (const k of g) {
-        if (!has(k, (e) => e.name === 'a') || !has(k, (e) => HEADINGS.has(e.name) || e.name === 'img' || e.name === 'picture')) continue;
+        if (!(k.name === 'a' || has(k, isLink)) || !has(k, isTitleOrPicture)) continue;
         cards++;
         if (PRICE_TEXT.test(shortText(k, 300))) priced++;
       }

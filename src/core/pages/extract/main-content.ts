@@ -527,16 +527,8 @@ export function relatedRails(root: Element, stats: Stats): Element[] {
  * largest ancestor that starts with the title, holds no later heading of the same or a higher
  * level (the next section), not the page's <h1>, and not more than maxShare of root's text.
  */
-export function titledBoxes(root: Element, stats: Stats, title: RegExp, maxShare: number, opts: { wholeLine?: boolean } = {}): Element[] {
-  const titles: Element[] = [];
-  walkNumbered(root, stats, (i) => {
-    const el = stats.els[i]!;
-    const len = stats.text[i]!;
-    if (len === 0) return false;
-    if (len > RELATED_TITLE_MAX || el === root) return true;
-    if (title.test(plainText(el)) && (!opts.wholeLine || isWholeLine(el, stats))) titles.push(el);
-    return false;
-  });
+export function titledBoxes(root: Element, stats: Stats, title: RegExp, maxShare: number, opts: { wholeLine?: boolean; titles?: Element[] } = {}): Element[] {
+  const titles = opts.titles ?? findTitles(root, stats, [title], opts.wholeLine ?? false)[0]!;
   if (!titles.length) return [];
   // Each title climbs and searches its boxes: a bounded number keeps a page of thousands of
   // "More from …" cards linear.
@@ -559,6 +551,26 @@ export function titledBoxes(root: Element, stats: Stats, title: RegExp, maxShare
     if (!out.some((o) => o === box || isAncestor(box, o))) out.push(box);
   }
   return out.filter((o) => !out.some((x) => x !== o && isAncestor(o, x)));
+}
+
+/**
+ * Short titles under root for each of several kinds, in one walk: the top-most elements whose
+ * text is short enough to be a title and matches the kind's pattern (wholeLine: and is a whole
+ * line, not a phrase inside a sentence). Titles of different kinds are looked for in the same
+ * lines, and a big page has a hundred thousand of them: each is read once and not kept.
+ */
+export function findTitles(root: Element, stats: Stats, kinds: RegExp[], wholeLine: boolean): Element[][] {
+  const out: Element[][] = kinds.map(() => []);
+  walkNumbered(root, stats, (i) => {
+    const el = stats.els[i]!;
+    const len = stats.text[i]!;
+    if (len === 0) return false;
+    if (len > RELATED_TITLE_MAX || el === root) return true;
+    const text = plainText(el);
+    for (let k = 0; k < kinds.length; k++) if (kinds[k]!.test(text) && (!wholeLine || isWholeLine(el, stats))) out[k]!.push(el);
+    return false;
+  });
+  return out;
 }
 
 /** True when el is a heading or block, or all the text of its nearest block (a title, not a
