@@ -106,15 +106,14 @@ export function articleExtras(root: Element, stats: Stats, opts: { article: bool
   });
   // Rails go beside prose only: where the rest is headlines too (a news front page, a section's
   // archive), "Most read" and "More on …" are sections of the list itself.
-  const r = stats.of(root);
-  const restText = stats.text[r]! - rails.reduce((n, el) => n + stats.textOf(el), 0);
-  const restLink = stats.link[r]! - rails.reduce((n, el) => n + stats.link[stats.of(el)]!, 0);
+  const restText = stats.textOf(root) - rails.reduce((n, el) => n + stats.textOf(el), 0);
+  const restLink = stats.link[stats.of(root)]! - rails.reduce((n, el) => n + stats.link[stats.of(el)]!, 0);
   if (restLink > REST_LINK_SHARE * restText) rails = [];
   const teasers = !opts.article ? [] : titledBoxes(root, stats, TEASER_TITLE, RAIL_MAX_SHARE, { titles: teaserTitles }).filter((box) => keeps(box) && stats.textOf(box) <= TEASER_MAX_TEXT);
   const all = topMost([...comments, ...rails, ...teasers]);
   const rest = stats.goodOf(root) - all.reduce((n, el) => n + stats.goodOf(el), 0);
   if (!all.length || rest < ARTICLE_REST) return { comments: [], rails: [], teasers: [] };
-  return { comments: comments.filter((c) => all.includes(c)), rails: rails.filter((r) => all.includes(r)), teasers: teasers.filter((t) => all.includes(t)) };
+  return { comments: comments.filter((c) => all.includes(c)), rails: rails.filter((x) => all.includes(x)), teasers: teasers.filter((t) => all.includes(t)) };
 }
 
 /** Top-most boxes under root named as a comment thread, or holding one schema.org Comment. */
