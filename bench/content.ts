@@ -16,6 +16,7 @@
 //
 //   npm run bench:content
 //   npm run bench:content -- --wcxb-step 5 --load-seconds 15 --skip-load --skip-wcxb
+//   npm run bench:content -- --types [--wrong]    # page types of every WCXB dev page, confusion table
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -37,6 +38,17 @@ const loadSeconds = args.num('--load-seconds', 10);
 const skipLoad = args.flag('--skip-load');
 const skipWcxb = args.flag('--skip-wcxb');
 const DATASET = join(here, '../../shared/datasets/wcxb-dev');
+
+// --types: page-type detection on every WCXB dev page (or every --wcxb-step-th), then exit.
+if (args.flag('--types')) {
+  const { evaluateWcxbTypes, confusionLines } = await import('./lib/wcxb-types.ts');
+  const e = evaluateWcxbTypes(DATASET, Math.max(1, Math.round(args.num('--wcxb-step', 1))));
+  console.log(`== WCXB dev page types (${e.pages} pages; rows: WCXB label, columns: ours; "right" counts home on WCXB service/listing/collection)`);
+  for (const line of confusionLines(e)) console.log(line);
+  console.log(`page type accuracy: strict ${fmt((100 * e.strict) / e.pages, 1)}%, with home mapped ${fmt((100 * e.mapped) / e.pages, 1)}% of ${e.pages} pages`);
+  if (args.flag('--wrong')) for (const w of e.wrong) console.log(`  ${w.id} ${w.want} → ${w.got} (${w.reason}) ${w.url}`);
+  process.exit(0);
+}
 const now = new Date(manifest.now);
 const results: { name: string; pass: boolean; detail: string }[] = [];
 const judge = (name: string, pass: boolean, detail: string) => {

@@ -88,9 +88,20 @@ class ViewBuilder {
   }
 }
 
+/**
+ * The view's title: the page's H1 when it sits outside the main block (a page header above
+ * it, which the extractor leaves out of the main text), since that heading is the title a
+ * reader sees and the view would otherwise show no H1 at all; else the <title>.
+ */
+function viewTitle(doc: PageDocument): string {
+  const outside = doc.page?.h1s?.[0];
+  if (outside && !doc.blocks.some((b) => b.kind === 'heading' && b.level === 1)) return oneLine(outside);
+  return doc.title ? oneLine(doc.title) : '';
+}
+
 export function renderContentView(doc: PageDocument): string {
   const out = new ViewBuilder();
-  const title = doc.title ? oneLine(doc.title) : '';
+  const title = viewTitle(doc);
   if (title) out.push(`# ${title}`);
   const description = doc.description ? oneLine(doc.description) : '';
   if (description) out.push(description);

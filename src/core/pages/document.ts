@@ -2,6 +2,7 @@
 // content view; Content Intelligence reads its metadata and blocks for signals. Everything here
 // is plain data (JSON-serializable) so it can be cached and stored with a run.
 import type { PageFacts } from './extract/metadata.ts';
+import type { PageLayout } from './extract/layout.ts';
 
 export interface Heading {
   level: number; // 1..6
@@ -47,5 +48,7 @@ export interface PageDocument {
   page?: PageFacts & {
     /** Entries of a reference or sources list after the main content (kept out of the main text). */
     references?: { text: string; href: string | null }[];
+    /** Whole-page structure that marks the page's kind (buy buttons, pager, docs sidebar, posts, cards). */
+    layout?: PageLayout;
   };
 }

@@ -7,6 +7,7 @@ import { extractPage } from '../../../src/core/pages/extract/index.ts';
 import { weakBoilerplate } from '../../../src/core/pages/extract/boilerplate.ts';
 import { findFirst, parseHtml } from '../../../src/core/pages/extract/dom.ts';
 import { renderContentView } from '../../../src/core/pages/content-view.ts';
+import { scoreDocument } from '../../../src/core/content/score.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/extract/${name}`, import.meta.url), 'utf8');
 
@@ -597,4 +598,78 @@ test('a reference list after the article is kept beside the main text (its evide
   assert.ok(doc.bodyText.includes('Figure 1: 35% of US adults'), 'a data caption stays');
   assert.ok(!doc.bodyText.includes('Great post'));
   assert.ok(!doc.bodyText.includes('Ten foods for better sleep'));
+});
+
+// News pages: what sits beside the article is not the article. Each fixture under
+// test/fixtures/extract/news is one class of such boxes, found by generic signals.
+const news = (name: string, url: string) => extractPage(fixture(`news/${name}`), url);
+const absent = (text: string, parts: string[]) => {
+  for (const p of parts) assert.ok(!text.includes(p), `"${p}" should be removed from:\n${text}`);
+};
+
+test('news: a readers\' comment thread under the article goes, even when it holds more prose than the article', () => {
+  const doc = news('comments.html', 'https://gazette.example/news/tram-line');
+  inOrder(doc.bodyText, ['ending a debate', 'first trams to carry passengers', 'only a tram would carry']);
+  absent(doc.bodyText, ['thoughts on', 'Finally!', 'Buses would have been cheaper', 'Priya', 'Reply']);
+});
+
+test('news: schema.org Comment items and a "Discussion about this post" title go with their box', () => {
+  const doc = news('comment-microdata.html', 'https://gazette.example/news/bread');
+  inOrder(doc.bodyText, ['Every morning before dawn', 'since 1911']);
+  absent(doc.bodyText, ['Discussion about this post', 'I walk my dog', 'My grandfather', 'Does anyone know']);
+});
+
+test('news: "More from …" and "Read next" rails of other stories go, boxed or as a title followed by links', () => {
+  const doc = news('rails.html', 'https://gazette.example/news/coast-road');
+  inOrder(doc.bodyText, ['coast road between the harbour', 'Engineers will inspect', 'two extra services']);
+  absent(doc.bodyText, ['More from The Harbour Gazette', 'Ferry timetable', 'Lighthouse keeper', 'Read next', 'Who pays for the sea wall', 'harbour budget']);
+});
+
+test('news: a newsletter sign-up (a form taking only an e-mail), a paywall teaser and a share bar go; the article around them stays', () => {
+  const doc = news('teasers.html', 'https://gazette.example/news/net-maker');
+  inOrder(doc.bodyText, ['Anna Berg has mended', 'three weeks', 'teach a course next summer']);
+  absent(doc.bodyText, ['in your inbox', 'Sign me up', 'Already a subscriber', 'keep reading', 'Share on Facebook']);
+});
+
+test('news: on a forum the replies are the content and stay', () => {
+  const doc = news('forum-thread.html', 'https://anglers.example/forum/best-bait-for-mackerel');
+  inOrder(doc.bodyText, ['catch nothing but weed', 'Feathers, always feathers', 'Strips of fresh mackerel', 'Try the west quay']);
+});
+
+test('news: on a page that is not an article (a section front of headlines), "Most read" and "More on …" are part of the list', () => {
+  const html = `<html><head><title>Science news</title></head><body><main><h1>Science</h1>
+    <section><h2>Top stories</h2><ul>${[1, 2, 3, 4].map((i) => `<li><a href="/s/${i}">Science headline number ${i} about the sea</a></li>`).join('')}</ul></section>
+    <section><h2>Most read</h2><ul>${[5, 6, 7, 8].map((i) => `<li><a href="/s/${i}">Popular headline number ${i} about the moon</a></li>`).join('')}</ul></section>
+    </main></body></html>`;
+  const doc = extractPage(html, 'https://gazette.example/science');
+  inOrder(doc.bodyText, ['Science headline number 1', 'Most read', 'Popular headline number 8']);
+});
+
+test("the page's H1 above the main block is the content view's title, and the content score sees one H1 (no \"Add an H1\")", () => {
+  const doc = extractPage(fixture('h1-above-main.html'), 'https://harbour.example/tides/inner-harbour');
+  // The H1 sits in a band above <main>: not part of the main text (WCXB scores the body alone)…
+  assert.ok(!doc.blocks.some((b) => b.kind === 'heading' && b.level === 1));
+  assert.ok(!doc.bodyText.includes('Tide tables for the inner harbour'));
+  // …but the view keeps it, as its title, in place of the <title>.
+  const view = renderContentView(doc);
+  assert.equal(view.split('\n')[0], '# Tide tables for the inner harbour');
+  assert.equal(view.match(/^# /gm)?.length, 1, 'one H1 in the view');
+  const r = scoreDocument(doc, { now: new Date('2025-06-01T00:00:00Z') });
+  assert.equal(r.signals.structure.h1_count, 1);
+  assert.deepEqual(r.signals.structure.h1_texts, ['Tide tables for the inner harbour']);
+  assert.ok(!r.recommendations.some((x) => x.signal === 'h1'), r.recommendations.map((x) => x.signal).join(','));
+  // A page whose H1 is in its main block keeps the <title> as the view's title line.
+  const inMain = extractPage('<html><head><title>Page title</title></head><body><main><h1>Heading in main</h1><p>Some body text that is long enough to be prose for the extractor to keep.</p></main></body></html>', 'https://harbour.example/x');
+  assert.equal(renderContentView(inMain).split('\n')[0], '# Page title');
+});
+
+test('figure captions that carry data (a figure\'s readings, a table\'s averages) are kept in the main text and the view', () => {
+  const doc = extractPage(fixture('h1-above-main.html'), 'https://harbour.example/tides/inner-harbour');
+  inOrder(doc.bodyText, [
+    'two high tides a day',
+    'Figure 1. Water height at the east quay on 3 March 2025: high water 06:12 (4.6 m), low water 12:31 (0.4 m).',
+    'Table 1. Spring tide heights, 2025 average: 4.4 m high water, 0.5 m low water (n = 24 tides).',
+    'Boats drawing more than 1.8 metres',
+  ]);
+  assert.ok(renderContentView(doc).includes('Table 1. Spring tide heights, 2025 average'));
 });

@@ -158,6 +158,7 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
   // The page's own <main> (or role=main): a page footer beside it is never the content, however
   // much legal text it holds.
   const main = findMain(body);
+  const signups = signupBoxes(body);
   walk(body, (n) => {
     if (n.type === 'comment' || n.type === 'directive' || n.type === 'cdata') {
       gone.push(n);
@@ -166,6 +167,10 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
     if (!isElement(n)) return;
     const el = n;
     const name = el.name;
+    if (signups.has(el)) {
+      gone.push(el);
+      return false;
+    }
     // A form that holds much of the page is a wrapper (forum moderation forms around a whole
     // thread, ASP.NET pages), not a search or login box.
     if (ALWAYS_DROP.has(name) || (name === 'form' && isUtilityForm(el) && !(opts.bodyTextLength && textLength(el) / opts.bodyTextLength > FORM_SPARE_SHARE))) {
@@ -324,6 +329,49 @@ function insideMain(el: Element): boolean {
 function isInside(el: Element, tag: string): boolean {
   for (let p = el.parent; p; p = p.parent) if (isElement(p) && p.name === tag) return true;
   return false;
+}
+
+/** Most text (characters) of the box around a sign-up form that goes with it (its pitch:
+ * "Get the best stories in your inbox every morning"). */
+const SIGNUP_BOX_TEXT = 400;
+/** Inputs that take no typing. */
+const NOT_TYPED = /^(?:hidden|submit|button|checkbox|radio|image|reset)$/i;
+
+/**
+ * Newsletter sign-ups and "subscribe to keep reading" boxes: a form whose only typed field (at
+ * most one other, a name) takes an e-mail address, with no text area (a contact form has one)
+ * and no password (a login), and the small box around it that pitches it.
+ */
+function signupBoxes(body: Element): Set<Element> {
+  const out = new Set<Element>();
+  walk(body, (n) => {
+    if (!isElement(n)) return false;
+    if (n.name !== 'form') return !ALWAYS_DROP.has(n.name) || n.name === 'form';
+    let email = false;
+    let typed = 0;
+    let other = false;
+    walk(n, (k) => {
+      if (!isElement(k)) return false;
+      if (k.name === 'textarea' || k.name === 'select') other = true;
+      if (k.name === 'input') {
+        const type = (k.attribs.type ?? 'text').toLowerCase();
+        if (type === 'password') other = true;
+        if (NOT_TYPED.test(type)) return false;
+        typed++;
+        if (type === 'email' || /e-?mail/i.test(`${k.attribs.name ?? ''} ${k.attribs.id ?? ''} ${k.attribs.placeholder ?? ''} ${k.attribs.autocomplete ?? ''}`)) email = true;
+      }
+      return true;
+    });
+    if (!email || other || typed > 2) return false;
+    let box: Element = n;
+    for (let p = n.parent; p && isElement(p) && p !== body; p = p.parent) {
+      if (p.name === 'main' || p.name === 'article' || p.attribs.role === 'main' || textLength(p) > SIGNUP_BOX_TEXT || containsH1(p)) break;
+      box = p;
+    }
+    out.add(box);
+    return false;
+  });
+  return out;
 }
 
 function isUtilityForm(form: Element): boolean {

@@ -9,6 +9,8 @@ import { readMetadata, resolveUrl, type PageMetadata } from './metadata.ts';
 import { productExtras, pruneBoilerplate, textLength, weakBoilerplate } from './boilerplate.ts';
 import { linkBoxes, measure, pricesOutside, productCardLists, relatedRails, selectMain, spaceAwareLength } from './main-content.ts';
 import { BlockWriter, blocksToText, SKIP_TAGS } from './blocks.ts';
+import { articleExtras, pageCommentThreads } from './article-extras.ts';
+import { readLayout } from './layout.ts';
 
 /** Weak boilerplate (sidebars, related rails) inside the main subtree goes below this share of its text. */
 const WEAK_SHARE = 0.5;
@@ -20,9 +22,6 @@ const PRODUCT_CARDS_SHARE = 0.5;
 const PRODUCT_CARDS_MINOR = 0.35;
 /** Reviews and other products' carousels go before the main box is chosen below this share of the page. */
 const PRODUCT_EXTRAS_SHARE = 0.5;
-/** Comment boxes go whatever their share when the rest of the main box holds this much prose. */
-const KEEP_PROSE = 2000;
-const COMMENTS = /(?:^|[^a-z])(?:comments|comment-list|commentlist|comments-area|disqus|disqus_thread)(?:$|[^a-z])/i;
 /** A sidebar box (class or id token "sidebar") holding a CMS's widgets (class token "widget" or "widget_…"). */
 const SIDEBAR_TOKEN = /(?:^|\s)sidebar(?:\s|$)/i;
 const WIDGET_TOKEN = /(?:^|\s)(?:widget|widget_[\w-]+)(?:\s|$)/i;
@@ -31,10 +30,6 @@ function isWidgetArea(el: Element): boolean {
   let widgets = 0;
   for (const child of el.children) if (isElement(child) && WIDGET_TOKEN.test(child.attribs.class ?? '')) widgets++;
   return widgets >= 1;
-}
-
-function isCommentBox(el: Element): boolean {
-  return COMMENTS.test(`${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`);
 }
 
 /** Below this many words of extracted text, the JSON-LD body is used when it says more. */
@@ -67,9 +62,37 @@ function jsonLdBody(meta: PageMetadata): string | null {
 const POST_CHROME = /(?:^|[^a-z])(?:quote|ipsquote|quotecontent|signature|sig|userinfo|user-info|postprofile|message-userdetails|message-user|author-info|userdetails|user-details|postbit-user)(?:$|[^a-z])/i;
 /** Forum and Q&A URL shapes and structured data: there the replies are the content. */
 const FORUM_URL = /(?:^|\/)(?:forums?|threads?|topics?|t|discussions?|community|questions|post|comments|viewtopic|showthread)(?:\/|\.php|$)/i;
+/** A path segment or host label that names a forum ("/travel-forum/…", "forums.example.com", "someforum.com"). */
+const FORUM_NAME = /forum/i;
 const FORUM_TYPES = /^(?:https?:\/\/schema\.org\/)?(?:DiscussionForumPosting|QAPage|SocialMediaPosting|Question)$/i;
-function isForumPage(meta: PageMetadata, url: string): boolean {
-  if (FORUM_URL.test(pathOf(url)) || /forum/i.test(meta.openGraph.type ?? '')) return true;
+/** The same types in microdata (itemtype="https://schema.org/DiscussionForumPosting"). */
+const FORUM_ITEMTYPE = /^\s*https?:\/\/schema\.org\/(?:DiscussionForumPosting|QAPage|SocialMediaPosting)\s*$/i;
+/** Microdata of an article (schema.org Article and its news and blog kinds). */
+const ARTICLE_ITEMTYPE = /^\s*https?:\/\/schema\.org\/(?:Article|NewsArticle|BlogPosting|ReportageNewsArticle|AnalysisNewsArticle|OpinionNewsArticle|Report|ScholarlyArticle|TechArticle)\s*$/i;
+const ARTICLE_TYPES = /^(?:https?:\/\/schema\.org\/)?(?:Article|NewsArticle|BlogPosting|ReportageNewsArticle|AnalysisNewsArticle|OpinionNewsArticle|Report|ScholarlyArticle|TechArticle|LiveBlogPosting)$/i;
+/** The page says it is an article: og:type article, or a schema.org Article (JSON-LD or microdata). */
+function declaresArticle(meta: PageMetadata, articleItems: number): boolean {
+  return articleItems > 0 || /^article$/i.test(meta.openGraph.type ?? '') || hasJsonLdType(meta, ARTICLE_TYPES);
+}
+/** The main box is an <article> or sits in one, or holds the text the markup names as an article's body. */
+function isArticleBox(root: Element): boolean {
+  for (let p: ParentNode | null = root; p && isElement(p as AnyNode); p = (p as Element).parent) if ((p as Element).name === 'article') return true;
+  let body = false;
+  walk(root, (n) => {
+    if (body || !isElement(n)) return false;
+    if (n.attribs.itemprop === 'articleBody') body = true;
+    return !body;
+  });
+  return body;
+}
+function isForumPage(meta: PageMetadata, url: string, forumItems: number): boolean {
+  if (FORUM_URL.test(pathOf(url)) || /forum/i.test(meta.openGraph.type ?? '') || forumItems > 0) return true;
+  try {
+    const u = new URL(url);
+    if (FORUM_NAME.test(u.hostname) || u.pathname.split('/').slice(0, -1).some((seg) => FORUM_NAME.test(seg))) return true;
+  } catch {
+    // no URL: the other signals decide
+  }
   return hasJsonLdType(meta, FORUM_TYPES);
 }
 /** Boxes of bare links inside the main subtree go below this share of its text. */
@@ -615,6 +638,7 @@ export function extractPage(html: string, url: string): PageDocument {
     const source = typeof html !== 'string' ? '' : html.includes('<![CDATA[') || html.includes(']]>') ? html.replace(/<!\[CDATA\[|\]\]>/g, '') : html;
     const dom = parseHtml(source);
     meta = readMetadata(dom, url);
+    const layout = readLayout(dom);
     const all = collectLinks(dom, meta.baseUrl);
     let body: Element | null = findFirst(dom, 'body');
     if (!body) {
@@ -632,12 +656,18 @@ export function extractPage(html: string, url: string): PageDocument {
     placeStreamedSegments(body);
     let bodyTextLength = 0;
     let productItems = 0;
+    let forumItems = 0;
+    let articleItems = 0;
     walk(body, (n) => {
       if (isText(n)) bodyTextLength += spaceAwareLength(n.data);
       else if (isElement(n)) {
         if (SKIP_TAGS.has(n.name)) return false;
         const t = n.attribs.itemtype;
-        if (t !== undefined && PRODUCT_ITEMTYPE.test(t)) productItems++;
+        if (t !== undefined) {
+          if (PRODUCT_ITEMTYPE.test(t)) productItems++;
+          else if (FORUM_ITEMTYPE.test(t)) forumItems++;
+          else if (ARTICLE_ITEMTYPE.test(t)) articleItems++;
+        }
       }
       return true;
     });
@@ -658,8 +688,12 @@ export function extractPage(html: string, url: string): PageDocument {
       for (const el of extras) extrasText += textLength(el);
       if (extras.length && extrasText < bodyTextLength * PRODUCT_EXTRAS_SHARE) removeNodes(extras);
     }
+    const forum = !product && isForumPage(meta, url, forumItems);
+    // Readers' comments under an article can hold more prose than the article: they go before
+    // the main box is chosen (on a forum the replies are the content).
+    if (!product && !collection && !forum) removeNodes(pageCommentThreads(body, textLength(body)));
     const stats = measure(body);
-    const forum = !product && isForumPage(meta, url);
+    const article = !product && !collection && !forum && declaresArticle(meta, articleItems);
     const roots = selectMain(body, stats, { keepHeading: product, forum });
     for (const r of roots) {
       // Rails of other products ("Customers also viewed") titled as such go on product pages.
@@ -674,6 +708,16 @@ export function extractPage(html: string, url: string): PageDocument {
         const cardText = cards.reduce((n, el) => n + stats.textOf(el), 0);
         if (cards.length && cardText < stats.textOf(r) * PRODUCT_CARDS_SHARE && (pricesOutside(r, cards) > 0 || cardText < stats.textOf(r) * PRODUCT_CARDS_MINOR)) removeNodes(cards);
       }
+      // Beside an article: the readers' comments, rails of other stories and sign-up or paywall
+      // teasers (not on a forum, where the replies are the content, nor on a list of items).
+      // `gone`: text of r removed by a rule that the shares after it must not count (stats are
+      // of the tree before any removal).
+      let gone = 0;
+      if (!product && !collection && !forum) {
+        const { comments, rails, teasers } = articleExtras(r, stats, { article: article || isArticleBox(r) });
+        for (const box of [...comments, ...rails, ...teasers]) gone += stats.textOf(box);
+        removeNodes([...comments, ...rails, ...teasers]);
+      }
       // Sidebars and related rails inside the main subtree go when they are a minority of it;
       // when they are most of it, they are the page (a listing or collection).
       // A product page's own extras (reviews, shipping terms, banners) are not looked for on a
@@ -682,21 +726,12 @@ export function extractPage(html: string, url: string): PageDocument {
       const weakText = weak.reduce((n, el) => n + stats.textOf(el), 0);
       // On a product page reviews and other products' carousels go unless they are nearly all
       // of it: the description they sit beside is short.
-      // Text of r removed by a rule below that the shares after it must not count (stats are of
-      // the tree before any removal).
-      let gone = 0;
       if (weak.length && weakText < stats.textOf(r) * (product ? PRODUCT_WEAK_SHARE : WEAK_SHARE)) removeNodes(weak);
       else if (weak.some(isWidgetArea)) {
         // A sidebar of widgets (a CMS's widget area) is never the page, however short the page.
         const areas = weak.filter(isWidgetArea);
-        gone = areas.reduce((n, el) => n + stats.textOf(el), 0);
+        gone += areas.reduce((n, el) => n + stats.textOf(el), 0);
         removeNodes(areas);
-      } else if (!forum) {
-        // Comments under an article go whatever their share when the article alone is long
-        // (on a forum the replies are the content).
-        const comments = weak.filter(isCommentBox);
-        const rest = stats.goodOf(r) - comments.reduce((n, el) => n + stats.goodOf(el), 0);
-        if (comments.length && rest >= KEEP_PROSE) removeNodes(comments);
       }
       // Same rule for boxes of bare links (menus, tag lists) left inside the main subtree.
       const boxes = linkBoxes(r, stats);
@@ -764,7 +799,7 @@ export function extractPage(html: string, url: string): PageDocument {
       links: { main: mainLinks, all },
       bodyText,
       wordCount: words,
-      page: { ...meta.signals, references: referenceItems },
+      page: { ...meta.signals, references: referenceItems, layout },
     };
   } catch {
     return emptyDocument(url, meta);

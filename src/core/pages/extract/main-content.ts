@@ -412,7 +412,7 @@ function isArticleBody(el: Element): boolean {
 }
 
 /** Pre-order walk over measured elements under (and including) root; visit returns false to skip children. */
-function walkNumbered(root: Element, stats: Stats, visit: (i: number) => boolean): void {
+export function walkNumbered(root: Element, stats: Stats, visit: (i: number) => boolean): void {
   const stack: Element[] = [root];
   while (stack.length) {
     const el = stack.pop()!;
@@ -422,13 +422,15 @@ function walkNumbered(root: Element, stats: Stats, visit: (i: number) => boolean
   }
 }
 
-const COMMENT_SECTION = /(?:^|[^a-z])(?:comments|comment-list|commentlist|comments-area|disqus_thread)(?:$|[^a-z])/i;
-function isCommentSection(el: Element): boolean {
+/** Class/id words of a readers' comment thread (WordPress, Blogger, Disqus, most CMSs). */
+const COMMENT_SECTION = /(?:^|[^a-z])(?:comments|comment-?list|commentlist|comments?-?(?:area|section|thread|wrap|wrapper|container)|commentwrap|disqus|disqus_thread)(?:$|[^a-z])/i;
+/** A box whose class or id names it as a comment thread. */
+export function isCommentSection(el: Element): boolean {
   const a = el.attribs;
   return (a.class !== undefined || a.id !== undefined) && COMMENT_SECTION.test(`${a.class ?? ''} ${a.id ?? ''}`);
 }
 
-function isAncestor(node: Element, ancestor: Element): boolean {
+export function isAncestor(node: Element, ancestor: Element): boolean {
   for (let p: AnyNode | null = node.parent; p; p = p.parent) if (p === ancestor) return true;
   return false;
 }
@@ -489,7 +491,7 @@ function headingLevel(el: Element): number {
   return m ? Number(m[1]) : 2;
 }
 
-function plainText(el: Element): string {
+export function plainText(el: Element): string {
   const parts: string[] = [];
   const stack: AnyNode[] = [el];
   while (stack.length) {
@@ -514,37 +516,36 @@ function firstText(el: Element): AnyNode | null {
 
 /**
  * Rails of other products inside root (a product page's main box): a short title that names one
- * ("Similar items", "Customers also viewed") and the box that it opens, i.e. the largest
- * ancestor that starts with the title, holds no later heading of the same or a higher level (the
- * next section), not the page's <h1>, and not most of root's text.
+ * ("Similar items", "Customers also viewed") and the box that it opens (see titledBoxes).
  */
 export function relatedRails(root: Element, stats: Stats): Element[] {
-  const titles: Element[] = [];
-  walkNumbered(root, stats, (i) => {
-    const el = stats.els[i]!;
-    const len = stats.text[i]!;
-    if (len === 0) return false;
-    if (len > RELATED_TITLE_MAX || el === root) return true;
-    if (RELATED_TITLE.test(plainText(el))) titles.push(el);
-    return false;
-  });
+  return titledBoxes(root, stats, RELATED_TITLE, RELATED_MAX_SHARE);
+}
+
+/**
+ * Boxes inside root opened by a short title that matches `title`: for each such title, the
+ * largest ancestor that starts with the title, holds no later heading of the same or a higher
+ * level (the next section), not the page's <h1>, and not more than maxShare of root's text.
+ */
+export function titledBoxes(root: Element, stats: Stats, title: RegExp, maxShare: number, opts: { wholeLine?: boolean; titles?: Element[] } = {}): Element[] {
+  const titles = opts.titles ?? findTitles(root, stats, [title], opts.wholeLine ?? false)[0]!;
   if (!titles.length) return [];
   // Each title climbs and searches its boxes: a bounded number keeps a page of thousands of
   // "More from …" cards linear.
   if (titles.length > RELATED_MAX_TITLES) titles.length = RELATED_MAX_TITLES;
   const h1 = findFirst(root, 'h1');
-  const limit = stats.textOf(root) * RELATED_MAX_SHARE;
+  const limit = stats.textOf(root) * maxShare;
   const out: Element[] = [];
-  for (const title of titles) {
-    const level = headingLevel(title);
-    let box = title;
+  for (const t of titles) {
+    const level = headingLevel(t);
+    let box = t;
     for (let up = 0; up < RELATED_MAX_CLIMB; up++) {
       const p = box.parent;
       if (!p || !isElement(p) || p === root) break;
       if (stats.textOf(p) > limit || (h1 && isAncestor(h1, p))) break;
       const first = firstText(p);
-      if (!first || !(first === title || isAncestor(first as Element, title))) break;
-      if (laterSection(p, title, level, stats)) break;
+      if (!first || !(first === t || isAncestor(first as Element, t))) break;
+      if (laterSection(p, t, level, stats, title)) break;
       box = p;
     }
     if (!out.some((o) => o === box || isAncestor(box, o))) out.push(box);
@@ -552,15 +553,47 @@ export function relatedRails(root: Element, stats: Stats): Element[] {
   return out.filter((o) => !out.some((x) => x !== o && isAncestor(o, x)));
 }
 
+/**
+ * Short titles under root for each of several kinds, in one walk: the top-most elements whose
+ * text is short enough to be a title and matches the kind's pattern (wholeLine: and is a whole
+ * line, not a phrase inside a sentence). Titles of different kinds are looked for in the same
+ * lines, and a big page has a hundred thousand of them: each is read once and not kept.
+ */
+export function findTitles(root: Element, stats: Stats, kinds: RegExp[], wholeLine: boolean): Element[][] {
+  const out: Element[][] = kinds.map(() => []);
+  walkNumbered(root, stats, (i) => {
+    const el = stats.els[i]!;
+    const len = stats.text[i]!;
+    if (len === 0) return false;
+    if (len > RELATED_TITLE_MAX || el === root) return true;
+    const text = plainText(el);
+    for (let k = 0; k < kinds.length; k++) if (kinds[k]!.test(text) && (!wholeLine || isWholeLine(el, stats))) out[k]!.push(el);
+    return false;
+  });
+  return out;
+}
+
+/** True when el is a heading or block, or all the text of its nearest block (a title, not a
+ * link or phrase inside a sentence). */
+function isWholeLine(el: Element, stats: Stats): boolean {
+  let block: Element = el;
+  while (!BLOCK_TAGS.has(block.name) && !HEADINGS.has(block.name)) {
+    const p = block.parent;
+    if (!p || !isElement(p)) return false;
+    block = p;
+  }
+  return block === el || stats.textOf(block) === stats.textOf(el);
+}
+
 /** True when box holds a heading of level <= level, outside title and outside repeated items
- * (cards' titles), that is not itself a rail's title. */
-function laterSection(box: Element, title: Element, level: number, stats: Stats): boolean {
+ * (cards' titles), that is not itself a title of the same kind. */
+function laterSection(box: Element, title: Element, level: number, stats: Stats, kind: RegExp): boolean {
   let found = false;
   const stack: AnyNode[] = [box];
   while (stack.length && !found) {
     const n = stack.pop()!;
     if (!isElement(n) || n === title || SKIP_TAGS.has(n.name)) continue;
-    if (HEADINGS.has(n.name) && headingLevel(n) <= level && !isRepeatedItem(n, stats) && !RELATED_TITLE.test(plainText(n))) found = true;
+    if (HEADINGS.has(n.name) && headingLevel(n) <= level && !isRepeatedItem(n, stats) && !kind.test(plainText(n))) found = true;
     for (const k of n.children) stack.push(k);
   }
   return found;

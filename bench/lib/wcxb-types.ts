@@ -1,0 +1,67 @@
+// Page-type detection on every WCXB dev page against the dataset's own labels: accuracy and a
+// confusion table (rows: the dataset's label, columns: ours). WCXB labels article, service,
+// listing, forum, product, documentation and collection; our eighth type, home (a site's root
+// URL, judged by its own rules), has no WCXB label: the dataset calls a company's front page
+// `service`, a news or blog front page `listing` and a shop's front page `collection`. So two
+// figures are printed: strict (home is always wrong) and mapped (home counts as right on a
+// root-URL page that WCXB labels service, listing or collection).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { detectPageType } from '../../src/core/content/page-type.ts';
+import { extractPage } from '../../src/core/pages/extract/index.ts';
+
+const HOME_AS = new Set(['service', 'listing', 'collection']);
+
+export interface TypeEval {
+  pages: number;
+  strict: number;
+  mapped: number;
+  confusion: Record<string, Record<string, number>>;
+  wrong: { id: string; url: string; want: string; got: string; reason: string }[];
+}
+
+/** Decodes page bytes with the charset the page declares (first 2 KB), UTF-8 otherwise. */
+function decode(bytes: Buffer): string {
+  const m = /<meta[^>]+charset\s*=\s*["']?\s*([\w-]+)/i.exec(bytes.subarray(0, 2048).toString('latin1'));
+  try {
+    return new TextDecoder(m ? m[1]!.toLowerCase() : 'utf-8').decode(bytes);
+  } catch {
+    return new TextDecoder('utf-8').decode(bytes);
+  }
+}
+
+export function evaluateWcxbTypes(dataset: string, step = 1): TypeEval {
+  const gt = gunzipSync(readFileSync(join(dataset, 'ground-truth.jsonl.gz')))
+    .toString()
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { id: string; url: string; page_type: string });
+  const out: TypeEval = { pages: 0, strict: 0, mapped: 0, confusion: {}, wrong: [] };
+  for (let i = 0; i < gt.length; i += step) {
+    const g = gt[i]!;
+    const url = g.url || `https://wcxb.example/${g.id}`;
+    const doc = extractPage(decode(gunzipSync(readFileSync(join(dataset, 'html', `${g.id}.html.gz`)))), url);
+    const { type, reason } = detectPageType(doc);
+    out.pages++;
+    (out.confusion[g.page_type] ??= {})[type] = (out.confusion[g.page_type]![type] ?? 0) + 1;
+    if (type === g.page_type) {
+      out.strict++;
+      out.mapped++;
+    } else if (type === 'home' && HOME_AS.has(g.page_type)) out.mapped++;
+    else out.wrong.push({ id: g.id, url, want: g.page_type, got: type, reason });
+  }
+  return out;
+}
+
+/** The confusion table as aligned text lines, with each row's recall. */
+export function confusionLines(e: TypeEval): string[] {
+  const cols = ['article', 'product', 'collection', 'listing', 'documentation', 'forum', 'service', 'home'];
+  const lines = [`  ${'WCXB \\ ours'.padEnd(14)}${cols.map((c) => c.slice(0, 7).padStart(8)).join('')}   right`];
+  for (const [want, row] of Object.entries(e.confusion).sort()) {
+    const n = Object.values(row).reduce((a, b) => a + b, 0);
+    const right = (row[want] ?? 0) + (HOME_AS.has(want) ? (row.home ?? 0) : 0);
+    lines.push(`  ${want.padEnd(14)}${cols.map((c) => String(row[c] ?? '').padStart(8)).join('')}   ${((100 * right) / n).toFixed(1)}% of ${n}`);
+  }
+  return lines;
+}

@@ -1,0 +1,247 @@
+// What sits beside an article inside its main box and is not the article: the readers' comment
+// thread, rails of other stories ("Related stories", "More from …", "Read next"), and newsletter
+// sign-ups and paywall teasers. The one thing to know: every box is found by what it says it
+// is (class/id words, schema.org microdata, ARIA, or a short title that opens it), never by
+// site, and goes only while the article itself stays: the page's <h1> is never inside a box, and
+// enough prose must be left outside all of them.
+import { isElement, walk, type Element } from './dom.ts';
+import { textLength } from './boilerplate.ts';
+import { findTitles, isAncestor, isCommentSection, titledBoxes, walkNumbered, type Stats } from './main-content.ts';
+
+/** Microdata of one comment (schema.org Comment, the older UserComments) or a comment slot. */
+const COMMENT_ITEMTYPE = /schema\.org\/(?:Comment|UserComments)\s*$/i;
+
+/**
+ * Titles that open a comment thread: "Comments", "12 Comments", "Comments (4)", "3 thoughts on
+ * “…”", "2 Responses to …", "Leave a reply", "Join the discussion", "Discussion about this
+ * post", and the same in German, French and Spanish.
+ */
+const COMMENT_TITLE = new RegExp(
+  '^(?:(?:\\d+\\s+)?(?:comments|reader comments|trackbacks|pingbacks|kommentare|commentaires|comentarios)|\\d+\\s+(?:comment|responses?|replies|kommentar|commentaire|comentario))(?:\\s*\\(\\d+\\)|\\s+\\d+)?\\s*:?$|' +
+    '^(?:\\d+|one|two|three)\\s+(?:thoughts?|responses?|replies|comments?)\\s+(?:on|to)\\b|' +
+    '^(?:leave|post|add|write|submit)\\s+(?:a|your)\\s+(?:comment|reply|response)\\b|^join the (?:discussion|conversation)\\b|' +
+    '^discussion about this (?:post|article|story)$|^(?:schreibe?n? (?:sie )?einen kommentar|laisser un commentaire|deja un comentario)\\b',
+  'i',
+);
+
+/**
+ * Titles of rails of other stories beside an article: "Related", "Related articles", "More from
+ * The Times", "More stories", "Read next", "You may also like", "Most popular", "Trending",
+ * "Recommended for you", "Latest news", "Don't miss", "Editor's picks", and the same in German,
+ * French and Spanish ("Mehr zum Thema", "À lire aussi", "Te puede interesar").
+ */
+const STORY_RAIL_TITLE = new RegExp(
+  '^(?:related(?:\\s+(?:stories|articles|posts|content|news|reading|coverage|links|topics|guides))?|' +
+    'more (?:from|on|in|stories|news|articles|posts|to read|to explore|like this|reading)\\b.*|' +
+    '(?:read|what to read) next\\b.*|read also|also read|up next|you (?:may|might|will|could) (?:also )?(?:like|enjoy|be interested)\\b.*|' +
+    "most (?:popular|read|viewed|shared|emailed)\\b.*|trending(?: now| stories| articles| posts)?|popular (?:posts|stories|articles|now|on)\\b.*|" +
+    "recommended(?: for you| stories| articles| reading| posts)?|latest (?:news|stories|articles|posts|headlines)\\b.*|" +
+    "top stories|(?:don['’]t|do not) miss\\b.*|editor['’]?s['’]? (?:picks|choice)|(?:recent|other|similar) (?:posts|stories|articles)|" +
+    'mehr zum thema|das könnte sie (?:auch )?interessieren|weitere artikel|lesen sie auch|' +
+    'à lire aussi|a lire aussi|sur le même sujet|articles? similaires|dans la même rubrique|' +
+    'te puede interesar|también te puede interesar|noticias relacionadas|artículos relacionados|lo más leído)\\s*:?$',
+  'i',
+);
+
+/**
+ * Titles of newsletter sign-ups and paywall teasers: "Sign up for our newsletter", "Get the
+ * newsletter", "Subscribe to …", "Never miss a story", "Already a subscriber?", "Subscribe to
+ * continue reading", "This article is for subscribers".
+ */
+const TEASER_TITLE = new RegExp(
+  '^(?:(?:sign up|subscribe|register|signup) (?:now |today )?(?:for|to) (?:our|the|my)\\b.*|subscribe (?:now|today|for free)\\b.*|(?:get|join) (?:our|the) (?:free |weekly |daily )?newsletters?\\b.*|' +
+    '(?:our|the) (?:free |weekly |daily )?newsletters?|newsletters?(?: sign-?up)?|never miss (?:a|an)\\s.*|stay (?:informed|in the loop|up to date|updated)\\b.*|' +
+    '(?:get|delivered) .{0,40}\\bto your inbox\\b.*|already (?:a )?(?:subscriber|member)\\b.*|(?:continue|keep) reading\\b.*(?:subscri|member|sign).*|' +
+    '(?:this|the) (?:article|story|content) is (?:for|only for|available to|reserved for) (?:subscribers|members)\\b.*|' +
+    '(?:unlock|get) (?:unlimited|full) access\\b.*|support (?:our|independent) journalism\\b.*)$',
+  'i',
+);
+
+/** Most text (characters) of a newsletter or paywall box: past this it is copy. */
+const TEASER_MAX_TEXT = 600;
+/** A rail of other stories is mostly links (their headlines): at least this share of its text. */
+const RAIL_LINK_SHARE = 0.25;
+/** Least links in a rail of other stories. */
+const RAIL_MIN_LINKS = 2;
+/** A titled box never takes more than this share of the main box (a comment thread may). */
+const RAIL_MAX_SHARE = 0.5;
+/** Rails go only when the rest of the main box has at most this share of its text in links. */
+const REST_LINK_SHARE = 0.3;
+/** A comment-named box with more than this share of the main box's text is a wrapper. */
+const WRAPPER_SHARE = 0.9;
+/** Least prose (characters) the article must keep once comments, rails and teasers are gone. */
+const ARTICLE_REST = 250;
+
+export interface ArticleExtras {
+  comments: Element[];
+  rails: Element[];
+  teasers: Element[];
+}
+
+/**
+ * The comment threads, story rails and sign-up or paywall teasers inside root, the main box of
+ * a page that is neither a forum thread (where replies are the content) nor a list of items.
+ * Empty when removing them would leave less than ARTICLE_REST characters of prose.
+ */
+export function articleExtras(root: Element, stats: Stats, opts: { article: boolean }): ArticleExtras {
+  const h1 = firstH1(root, stats);
+  const keeps = (box: Element) => box !== root && !(h1 && (box === h1 || isAncestor(h1, box))) && startsAfterProse(box, root, stats);
+  const [commentTitles, railTitles, teaserTitles] = findTitles(root, stats, [COMMENT_TITLE, STORY_RAIL_TITLE, TEASER_TITLE], true);
+  const comments = topMost([...commentBoxes(root, stats), ...titledBoxes(root, stats, COMMENT_TITLE, 1, { titles: commentTitles })]).filter(keeps);
+  let rails = !opts.article ? [] : titledBoxes(root, stats, STORY_RAIL_TITLE, RAIL_MAX_SHARE, { titles: railTitles }).flatMap((box) => {
+    if (!keeps(box) || comments.some((c) => c === box || isAncestor(box, c))) return [];
+    // A title alone in the flow (no box of its own): the rail is what follows it up to the next
+    // heading of its level.
+    const run = HEADING.test(box.name) || stats.anchors[stats.of(box)] === 0 ? followingRun(box, stats) : [box];
+    let text = 0;
+    let link = 0;
+    let anchors = 0;
+    for (const el of run) {
+      const i = stats.of(el);
+      text += stats.text[i]!;
+      link += stats.link[i]!;
+      anchors += stats.anchors[i]!;
+    }
+    return anchors >= RAIL_MIN_LINKS && link >= RAIL_LINK_SHARE * text && text <= RAIL_MAX_SHARE * stats.textOf(root) ? run : [];
+  });
+  // Rails go beside prose only: where the rest is headlines too (a news front page, a section's
+  // archive), "Most read" and "More on …" are sections of the list itself.
+  const restText = stats.textOf(root) - rails.reduce((n, el) => n + stats.textOf(el), 0);
+  const restLink = stats.link[stats.of(root)]! - rails.reduce((n, el) => n + stats.link[stats.of(el)]!, 0);
+  if (restLink > REST_LINK_SHARE * restText) rails = [];
+  const teasers = !opts.article ? [] : titledBoxes(root, stats, TEASER_TITLE, RAIL_MAX_SHARE, { titles: teaserTitles }).filter((box) => keeps(box) && stats.textOf(box) <= TEASER_MAX_TEXT);
+  const all = topMost([...comments, ...rails, ...teasers]);
+  const rest = stats.goodOf(root) - all.reduce((n, el) => n + stats.goodOf(el), 0);
+  if (!all.length || rest < ARTICLE_REST) return { comments: [], rails: [], teasers: [] };
+  return { comments: comments.filter((c) => all.includes(c)), rails: rails.filter((x) => all.includes(x)), teasers: teasers.filter((t) => all.includes(t)) };
+}
+
+/** Top-most boxes under root named as a comment thread, or holding one schema.org Comment. */
+function commentBoxes(root: Element, stats: Stats): Element[] {
+  const out: Element[] = [];
+  walkNumbered(root, stats, (i) => {
+    const el = stats.els[i]!;
+    if (el === root) return true;
+    if (isThreadBox(el)) {
+      // A box so named that holds nearly all of root wraps the article too: the thread is inside.
+      if (stats.text[i]! > WRAPPER_SHARE * stats.textOf(root)) return true;
+      out.push(el);
+      return false;
+    }
+    return true;
+  });
+  return out;
+}
+
+/** Inline boxes named for comments are comment-count links ("12 comments") on a card or byline. */
+const INLINE = new Set(['a', 'span', 'small', 'b', 'strong', 'em', 'i', 'time', 'button', 'label']);
+/** Least text (characters) of a comment thread taken out of a whole page. */
+const THREAD_MIN_TEXT = 100;
+
+/** A box named as a comment thread (class/id), or one schema.org Comment, that is not inline. */
+function isThreadBox(el: Element): boolean {
+  if (INLINE.has(el.name)) return false;
+  const a = el.attribs;
+  return isCommentSection(el) || a.itemprop === 'comment' || (a.itemtype !== undefined && COMMENT_ITEMTYPE.test(a.itemtype));
+}
+
+function holdsHeadOrMain(el: Element): boolean {
+  let found = false;
+  walk(el, (n) => {
+    if (found || !isElement(n)) return false;
+    if (n.name === 'h1' || n.name === 'main' || n.attribs.role === 'main') found = true;
+    return !found;
+  });
+  return found;
+}
+
+const HEADING = /^h[1-6]$/;
+
+/** The title and its following siblings up to the next heading of its level or higher (or a box
+ * holding one). */
+function followingRun(title: Element, stats: Stats): Element[] {
+  const level = HEADING.test(title.name) ? Number(title.name[1]) : 6;
+  const parent = title.parent;
+  if (!parent || !isElement(parent)) return [title];
+  const run = [title];
+  let after = false;
+  for (const k of parent.children) {
+    if (k === title) {
+      after = true;
+      continue;
+    }
+    if (!after || !isElement(k) || stats.of(k) < 0) continue;
+    if (opensSection(k, level)) break;
+    run.push(k);
+  }
+  return run;
+}
+
+function opensSection(el: Element, level: number): boolean {
+  let found = false;
+  walk(el, (n) => {
+    if (found || !isElement(n)) return false;
+    if (HEADING.test(n.name) && Number(n.name[1]) <= level) found = true;
+    return !found;
+  });
+  return found || (HEADING.test(el.name) && Number(el.name[1]) <= level);
+}
+
+function firstH1(root: Element, stats: Stats): Element | null {
+  let found: Element | null = null;
+  walkNumbered(root, stats, (i) => {
+    if (found) return false;
+    if (stats.els[i]!.name === 'h1') found = stats.els[i]!;
+    return !found;
+  });
+  return found;
+}
+
+/** True when some of root's prose comes before box in document order: a thread or a rail follows
+ * the article; a box that opens the main box is its start, not something beside it. */
+function startsAfterProse(box: Element, root: Element, stats: Stats): boolean {
+  for (let el: Element = box; el !== root; ) {
+    const parent = el.parent;
+    if (!parent || !isElement(parent)) return false;
+    for (const k of parent.children) {
+      if (k === el) break;
+      if (isElement(k) && stats.goodOf(k) > 0) return true;
+    }
+    el = parent;
+  }
+  return false;
+}
+
+function topMost(boxes: Element[]): Element[] {
+  const unique = [...new Set(boxes)];
+  return unique.filter((b) => !unique.some((o) => o !== b && isAncestor(b, o)));
+}
+
+
+/** Least text (characters) the page must keep outside its comment threads for them to go before
+ * the main box is chosen. */
+const PAGE_REST = 500;
+
+/**
+ * Comment threads of a whole (pruned) page that is not a forum, taken out before the main box is
+ * chosen: a long thread holds more prose than the article it is under and would be chosen
+ * instead. Top-most boxes named as a thread (class/id) or holding one schema.org Comment; none
+ * when the page keeps less than PAGE_REST characters without them.
+ */
+export function pageCommentThreads(body: Element, bodyText: number): Element[] {
+  const out: Element[] = [];
+  walk(body, (n) => {
+    if (!isElement(n)) return false;
+    const a = n.attribs;
+    if (isThreadBox(n)) {
+      // A wrapper that holds the article's title or the page's <main> (a layout box with an
+      // unlucky name): look inside.
+      if (holdsHeadOrMain(n)) return true;
+      if (textLength(n) >= THREAD_MIN_TEXT) out.push(n);
+      return false;
+    }
+    return true;
+  });
+  const threads = out.reduce((sum, el) => sum + textLength(el), 0);
+  return out.length && bodyText - threads >= PAGE_REST ? out : [];
+}
