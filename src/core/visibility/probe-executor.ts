@@ -27,6 +27,7 @@ import type { Judge } from './judge.ts';
 import { PROBE_JOB_KIND } from './runs.ts';
 import type { Catalog } from './catalog.ts';
 import { isDatabaseUnavailable } from '../../db/resilience.ts';
+import { ANSWER_MAX_CHARS } from '../limits.ts';
 
 /** Asks a platform (with the retry and pacing policy of the composition root). */
 export type AskPlatform = (req: ProbeRequest) => Promise<ProbeAnswer>;
@@ -217,7 +218,7 @@ async function callPlatform(
     if (!answer.text.trim() && answer.citations.length === 0) {
       return { failure: { code: 'provider_empty_answer', message: 'The platform returned neither an answer nor citations.' } };
     }
-    return { answer: { ...answer, raw: capRaw(answer.raw ?? null, RAW_LIMIT_BYTES) } };
+    return { answer: { ...answer, text: capAnswer(answer.text), raw: capRaw(answer.raw ?? null, RAW_LIMIT_BYTES) } };
   } catch (err) {
     if (counting.failed) {
       if (counting.error instanceof ProbeEnded) return null;
@@ -231,6 +232,13 @@ async function callPlatform(
           : { code: 'provider_failed', message: 'The platform call failed unexpectedly.' },
     };
   }
+}
+
+/** The answer cut to ANSWER_MAX_CHARS (never between the two halves of a surrogate pair). */
+function capAnswer(text: string): string {
+  if (text.length <= ANSWER_MAX_CHARS) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[ANSWER_MAX_CHARS - 1]!) ? ANSWER_MAX_CHARS - 1 : ANSWER_MAX_CHARS;
+  return text.slice(0, end);
 }
 
 /**
