@@ -1987,6 +1987,7 @@ export interface operations {
                                 code: string;
                                 message: string | null;
                             } | null;
+                            /** @description How many times the platform was called for this probe: more than 1 only when a worker stopped (or lost its job) after calling and before the answer was kept; a worker taking over a probe whose answer was kept does not call again */
                             attempts: number;
                             started_at: string | null;
                             completed_at: string | null;
@@ -2227,6 +2228,7 @@ export interface operations {
                             code: string;
                             message: string | null;
                         } | null;
+                        /** @description How many times the platform was called for this probe: more than 1 only when a worker stopped (or lost its job) after calling and before the answer was kept; a worker taking over a probe whose answer was kept does not call again */
                         attempts: number;
                         started_at: string | null;
                         completed_at: string | null;

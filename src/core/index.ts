@@ -91,6 +91,7 @@ export function createCore(opts: CoreOptions): Core {
     extractor: createPageExtractor({ threads: opts.config.SIGHTLINE_EXTRACT_THREADS }),
     fetchConcurrency: opts.config.SIGHTLINE_FETCH_CONCURRENCY,
     fetchQueue: opts.config.SIGHTLINE_FETCH_QUEUE,
+    fetchPerAccount: opts.config.SIGHTLINE_FETCH_ACCOUNT_CONCURRENCY,
     ...opts.pages,
     allow: opts.pages?.allow ?? fetchAllowlist(opts.config.SIGHTLINE_FETCH_ALLOW),
   });

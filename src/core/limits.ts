@@ -22,3 +22,12 @@ export const INPUT_LIMITS = {
   /** extraction_mode and other short keywords checked by the core. */
   keyword: 32,
 } as const;
+
+/**
+ * The longest platform answer a probe keeps and analyses, in characters (README "Job time
+ * budget"); a longer one is cut here. Real answers are far shorter (a few thousand characters; a
+ * model's output limit of 8–16k tokens is about 32–64k), and the answer analysis is linear in its
+ * length, so no answer can hold a worker's event loop for long (about 0.2 s at this length,
+ * measured under load), and the watchdog and the lease heartbeat keep their time.
+ */
+export const ANSWER_MAX_CHARS = 100_000;

@@ -371,6 +371,17 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0009_probe_checkpoint': {
+    // A probe's provider outcome (its answer, or the platform's error), kept durably as soon as the
+    // platform answers and before the answer is analysed (issue #19): a worker that takes over the
+    // probe after the first one died resumes from it instead of asking the platform again. Cleared
+    // when the probe settles. Re-runnable: a present column is kept.
+    async up(db: Kysely<any>) {
+      const tables = await db.introspection.getTables();
+      const has = !!tables.find((t) => t.name === 'visibility_probes')?.columns.some((c) => c.name === 'checkpoint');
+      if (!has) await db.schema.alterTable('visibility_probes').addColumn('checkpoint', 'text').execute();
+    },
+  },
 };
 
 

@@ -145,9 +145,21 @@ export interface VisibilityProbesTable {
   analysis: string | null; // JSON ProbeAnalysis (core/visibility/analysis/brands.ts), 0006
   error_code: string | null;
   error_message: string | null;
+  /**
+   * How many times a worker called the platform for this probe: counted when the first request of
+   * a call is about to be sent (retries of that request inside the call are not counted), never for
+   * a worker that resumes from the checkpoint. More than 1 means the platform was asked again
+   * because a worker died (or lost its lease) before the answer was checkpointed.
+   */
   attempts: number;
   started_at: string | null;
   completed_at: string | null;
+  /**
+   * The provider's outcome while the probe is still running: JSON `{ answer }` (raw capped) or
+   * `{ failure: { code, message } }`, written (fenced by the job's lease) as soon as the platform
+   * answers, before the analysis; null once the probe settles (migration 0009).
+   */
+  checkpoint: string | null;
   /** 1..N: which ask of the same (prompt, platform) this probe is (migration 0005). */
   repeat: Generated<number>;
 }

@@ -227,6 +227,17 @@ export async function holdLease(db: Executor, lease: Lease): Promise<void> {
   if (Number(res.numAffectedRows) !== 1) throw new LeaseLost(lease.jobId);
 }
 
+/**
+ * The fence as a condition of one statement, for a write outside a transaction (a probe's
+ * checkpoint, its call count): true while the job is still running under this very claim, as
+ * holdLease checks. On Postgres the job's row is locked (FOR SHARE) until the statement ends: a
+ * worker taking the job over at the same moment either waits for the write or, having taken it
+ * first, makes the condition false; SQLite runs one writer at a time.
+ */
+export function leaseHeld(dialect: Store['dialect'], lease: Lease) {
+  return sql`exists (select 1 from jobs where id = ${lease.jobId} and lease_owner = ${lease.owner} and attempts = ${lease.attempt} and status = 'running' ${dialect === 'postgres' ? sql`for share` : sql``})`;
+}
+
 /** Extends the leases of jobs this worker still holds; returns the ids it still holds. */
 export async function renewLeases(db: Executor, workerId: string, jobIds: string[], leaseMs: number): Promise<Set<string>> {
   const held = new Set<string>();

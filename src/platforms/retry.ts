@@ -101,12 +101,20 @@ export async function askWithRetry(driver: PlatformDriver, req: ProbeRequest, po
   const sleep = policy.sleep ?? defaultSleep;
   const random = policy.random ?? Math.random;
 
+  // The caller's hook runs once, in the first attempt's admitted slot, just before it is sent.
+  let beforeSend = req.beforeSend;
+  const send = async () => {
+    if (beforeSend) {
+      const hook = beforeSend;
+      beforeSend = undefined;
+      await hook();
+    }
+    return attemptOnce(driver, req, policy.timeoutMs);
+  };
   for (let attempt = 1; ; attempt++) {
     if (req.signal?.aborted) throw abortError(req.signal);
     try {
-      return await (policy.admit
-        ? policy.admit(() => attemptOnce(driver, req, policy.timeoutMs), req.signal)
-        : attemptOnce(driver, req, policy.timeoutMs));
+      return await (policy.admit ? policy.admit(send, req.signal) : send());
     } catch (err) {
       if (req.signal?.aborted) throw abortError(req.signal);
       if (!(err instanceof PlatformError) || !err.retryable || attempt >= maxAttempts) throw err;

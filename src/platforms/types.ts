@@ -29,6 +29,12 @@ export interface ProbeRequest {
    */
   repeat?: number;
   signal?: AbortSignal;
+  /**
+   * Called once per ask, right before its first request is sent (after the platform's gate admitted
+   * it; retries inside the ask do not call it again): the probe counts the call here. If it
+   * rejects, nothing is sent and the ask rejects with its error.
+   */
+  beforeSend?: () => Promise<void>;
 }
 
 export interface Citation {

@@ -5,8 +5,9 @@
 // terminated twice. Afterwards: every run terminal, every account's ledger exact with nothing
 // reserved, every run's charge settled exactly for its succeeded probes and released for the rest
 // (no probe settled twice), no 5xx but 503, no process exited except those killed, and probes
-// executed more than once at most 2% (CHAOS_DUPLICATE_LIMIT; the target, 0.5%, is reported as
-// duplicate_target_met). Prints one JSON summary; exit 0 when every check holds.
+// whose platform was called more than once (attempts > 1: attempts counts platform calls) at most
+// 0.5% (CHAOS_DUPLICATE_LIMIT, the target). Prints one JSON summary; exit 0 when every
+// check holds.
 // Only the processes it starts are signalled, and only its own database's connections terminated.
 import { sql } from 'kysely';
 import { createAccount, createKey } from '../../src/core/accounts/accounts.ts';
@@ -22,11 +23,11 @@ const RUNS = Number(process.env.CHAOS_RUNS ?? 300);
 const ACCOUNTS = 20;
 const KILLS = Number(process.env.CHAOS_KILLS ?? 4);
 const DUPLICATE_TARGET = 0.005;
-// The gate: the target is 0.5%, measured 0.33–0.34% in two runs and 0.98% in a third
-// (a probe in flight in a SIGKILLed worker runs again, so the rate follows how busy the killed
-// workers were). The run fails above the limit and reports the target separately, so a miss of
-// the target shows in the summary without failing CI on the noise of four random kills.
-const DUPLICATE_LIMIT = Number(process.env.CHAOS_DUPLICATE_LIMIT ?? 0.02);
+// The gate is the target. A probe's answer is checkpointed before it is analysed and a
+// takeover resumes from it (probe-executor.ts), so only a worker killed while the platform is
+// answering makes a second call: 0.07–0.26% in four runs (README), against 0.53–1.00% before
+// the checkpoint, when a kill anywhere between the call and the settle made one.
+const DUPLICATE_LIMIT = Number(process.env.CHAOS_DUPLICATE_LIMIT ?? DUPLICATE_TARGET);
 const BOUND_MS = 5 * 60_000;
 const PLATFORMS = ['openai', 'perplexity', 'gemini', 'grok', 'claude', 'deepseek'];
 

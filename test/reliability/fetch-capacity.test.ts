@@ -1,10 +1,14 @@
-// The cap on concurrent outbound page fetches per process (src/core/pages/fetch-gate.ts): with
+// The caps on concurrent outbound page fetches (src/core/pages/fetch-gate.ts). Per process: with
 // one fetch at a time and one waiting, a third concurrent serialization of distinct pages is
 // refused at once with 503 fetch_capacity and Retry-After, nothing charged; the others succeed.
+// Per account: an account with its cap of fetches in flight is refused the next one (503
+// fetch_capacity) while another account's fetch goes through, and its places come back however
+// its fetches end (answer, error, abort).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
+import { createFetchGate } from '../../src/core/pages/fetch-gate.ts';
 
 const page = (n: number) => `<html><head><title>Page ${n}</title></head><body><main><p>Ordinary words on page ${n}, enough of them to make a content view.</p></main></body></html>`;
 
@@ -39,5 +43,80 @@ describe('outbound fetch capacity', () => {
     const usage = (await s.request('GET', '/v1/usage', { key })).json().credits;
     assert.equal(usage.used_credit_units, '2.00');
     assert.equal(usage.reserved_credit_units, '0.00');
+  });
+});
+
+describe('outbound fetch capacity per account', () => {
+  let site: FixtureServer;
+  let s: TestServer;
+  before(async () => {
+    site = await startFixtureServer({
+      // Slow enough that an account's first two fetches are still running when its third arrives.
+      ...Object.fromEntries([1, 2, 3, 4, 5, 6].map((n) => [`/p${n}`, { headers: { 'content-type': 'text/html' }, body: page(n), delayMs: 800 }])),
+      '/broken': { status: 500, headers: { 'content-type': 'text/html' }, body: 'down' },
+    });
+    s = await startTestServer(
+      { SIGHTLINE_FETCH_ALLOW: `127.0.0.1:${site.port}`, SIGHTLINE_FETCH_CONCURRENCY: '8', SIGHTLINE_FETCH_QUEUE: '8', SIGHTLINE_FETCH_ACCOUNT_CONCURRENCY: '2' },
+      { worker: false },
+    );
+  });
+  after(async () => {
+    await s.close();
+    await site.close();
+  });
+
+  const serialize = (key: string, url: string) => s.request('POST', '/v1/pages/content/serialize', { key, body: { url } });
+
+  test("an account past its cap is refused 503 fetch_capacity while another account's fetch goes through", async () => {
+    const a = await s.account({ credits: 10 });
+    const b = await s.account({ credits: 10 });
+    const before = site.requests.length;
+    const [a1, a2, a3, b1] = await Promise.all([
+      serialize(a.key, site.url('/p1')),
+      serialize(a.key, site.url('/p2')),
+      serialize(a.key, site.url('/p3')),
+      serialize(b.key, site.url('/p4')),
+    ]);
+    assert.deepEqual([a1, a2, a3].map((r) => r.statusCode).sort(), [200, 200, 503]);
+    const refused = [a1, a2, a3].find((r) => r.statusCode === 503)!;
+    assert.equal(refused.json().detail.error, 'fetch_capacity');
+    assert.equal(refused.headers['retry-after'], '2');
+    assert.equal(b1.statusCode, 200, 'the other account is not held back');
+    assert.equal(site.requests.length - before, 3, 'the refused request fetched nothing');
+    const usage = (await s.request('GET', '/v1/usage', { key: a.key })).json().credits;
+    assert.equal(usage.used_credit_units, '2.00');
+    assert.equal(usage.reserved_credit_units, '0.00');
+  });
+
+  test('places come back after answers and errors: the account fetches up to its cap again', async () => {
+    const a = await s.account({ credits: 10 });
+    // Two that fail in the fetch: a target the address policy refuses, and an HTTP 500.
+    const refusedTarget = await serialize(a.key, `http://127.0.0.1:${site.port + 1}/x`);
+    assert.equal(refusedTarget.statusCode, 400);
+    assert.equal(refusedTarget.json().detail.error, 'fetch_blocked');
+    const broken = await serialize(a.key, site.url('/broken'));
+    assert.equal(broken.statusCode, 200);
+    assert.equal(broken.json().serialization.http_status, 500);
+    assert.equal(broken.json().serialization.billing.billable, false);
+    // Two answered, then two at once again: both within the cap.
+    assert.deepEqual((await Promise.all([serialize(a.key, site.url('/p5')), serialize(a.key, site.url('/p6'))])).map((r) => r.statusCode), [200, 200]);
+    assert.deepEqual((await Promise.all([serialize(a.key, site.url('/p1?again')), serialize(a.key, site.url('/p2?again'))])).map((r) => r.statusCode), [200, 200]);
+  });
+
+  test("an aborted fetch gives its account's place back (the gate)", async () => {
+    const gate = createFetchGate({ concurrency: 4, queue: 4, perAccount: 1 });
+    const abort = new AbortController();
+    const aborted = gate.run(
+      () => new Promise((_, reject) => abort.signal.addEventListener('abort', () => reject(abort.signal.reason))),
+      'acct_a',
+    );
+    assert.equal(gate.held('acct_a'), 1);
+    await assert.rejects(gate.run(async () => 'second', 'acct_a'), (err: any) => err.code === 'fetch_capacity');
+    assert.equal(await gate.run(async () => 'other account', 'acct_b'), 'other account');
+    abort.abort(new DOMException('aborted', 'AbortError'));
+    await assert.rejects(aborted, (err: any) => err.name === 'AbortError');
+    assert.equal(gate.held('acct_a'), 0);
+    assert.equal(gate.active, 0);
+    assert.equal(await gate.run(async () => 'again', 'acct_a'), 'again');
   });
 });

@@ -5,7 +5,7 @@
 // serve fixtures and production uses the SSRF-safe fetcher; a fetch that fails is "not known",
 // never a guess.
 import { crawlFacts, evaluateRobots, headerValue, REFETCH_AS, type CrawlFacts, type CrawlerAccess, type RobotsReport } from './crawlers.ts';
-import type { LoadedPage, SiteLoader } from './types.ts';
+import { notThere, type LoadedPage, type SiteLoader } from './types.ts';
 
 /** The copy needs JavaScript: an empty app root or a "please enable JavaScript" notice with almost no text. */
 export function needsJavaScript(page: LoadedPage): boolean {
@@ -20,7 +20,7 @@ export async function robotsFor(pageUrl: string, loader: SiteLoader): Promise<{ 
   if (!URL.canParse(pageUrl)) return evaluateRobots(null, 'http://invalid/robots.txt', 'http://invalid/');
   const origin = new URL(pageUrl).origin;
   const robotsUrl = `${origin}/robots.txt`;
-  const res = await loader.fetchText(robotsUrl).catch(() => null);
+  const res = await loader.fetchText(robotsUrl).catch(notThere);
   return evaluateRobots(res, robotsUrl, pageUrl);
 }
 
@@ -55,7 +55,7 @@ export async function refetchAsCrawlers(page: LoadedPage, loader: SiteLoader): P
   const baseWords = page.document.wordCount;
   const out: RefetchResult[] = [];
   for (const c of REFETCH_AS) {
-    const res = await loader.fetchAs(page.document.url, c.user_agent!).catch(() => null);
+    const res = await loader.fetchAs(page.document.url, c.user_agent!).catch(notThere);
     if (!res) {
       out.push({ agent: c.token, status: null, words: null, outcome: 'error', detail: `The fetch as ${c.token} failed (connection refused, reset or timed out).` });
       continue;

@@ -10,7 +10,7 @@ import { jsonLdTypes } from './keyphrases.ts';
 import { hostOf, sameUrl } from './signals.ts';
 import { loadPrimary } from './site.ts';
 import { cmp } from './text.ts';
-import { bandOf, clampScore, type AuditCheck, type AuditResult, type Priority, type Recommendation, type SiteLoader } from './types.ts';
+import { bandOf, clampScore, notThere, type AuditCheck, type AuditResult, type Priority, type Recommendation, type SiteLoader } from './types.ts';
 
 const WEIGHTS: Record<string, number> = {
   robots_txt: 2,
@@ -177,7 +177,7 @@ export async function auditSite(url: string, loader: SiteLoader): Promise<AuditR
   }
 
   // --- llms.txt
-  const llmsRes = await loader.fetchText(`${origin}/llms.txt`).catch(() => null);
+  const llmsRes = await loader.fetchText(`${origin}/llms.txt`).catch(notThere);
   let llms: LlmsTxtReport = { present: false, valid: false, title: null, summary: null, sections: 0, links: 0, errors: [] };
   if (llmsRes && llmsRes.status < 300 && !looksLikeHtml(llmsRes.body, llmsRes.contentType)) {
     llms = validateLlmsTxt(llmsRes.body);
@@ -196,13 +196,13 @@ export async function auditSite(url: string, loader: SiteLoader): Promise<AuditR
   let sitemapFound: string | null = null;
   const locs: string[] = [];
   for (const sm of candidates) {
-    const res = await loader.fetchText(sm).catch(() => null);
+    const res = await loader.fetchText(sm).catch(notThere);
     if (!res || res.status >= 300 || !/<(urlset|sitemapindex)[\s>]/i.test(res.body)) continue;
     sitemapFound ??= sm;
     const parsed = sitemapLocs(res.body);
     if (parsed.index) {
       for (const child of parsed.locs.slice(0, 3)) {
-        const cr = await loader.fetchText(child).catch(() => null);
+        const cr = await loader.fetchText(child).catch(notThere);
         if (cr && cr.status < 300) locs.push(...sitemapLocs(cr.body).locs);
       }
     } else locs.push(...parsed.locs);

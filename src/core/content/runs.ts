@@ -3,6 +3,7 @@
 // on success and released on failure, in the same transaction that records the outcome.
 // Idempotency keys work as for visibility runs: a unique constraint decides the race.
 import { enqueueJobs, holdLease, type Lease } from '../../jobs/queue.ts';
+import { RetryLater } from '../../jobs/worker.ts';
 import { ACTION_PRICES, type ActionContext } from '../billing/actions.ts';
 import { chargeState, lockAccount, releaseCharge, reserveCharge, settleCharge } from '../billing/ledger.ts';
 import { AppError } from '../errors.ts';
@@ -38,6 +39,8 @@ export type CiAnalyzer = (run: {
   industry?: string;
   /** Aborted when the worker stops: the analysis gives up at its next step (then throws). */
   signal?: AbortSignal;
+  /** The run's account: its page fetches count against the per-account fetch cap. */
+  accountId?: string;
 }) => Promise<{ result: Record<string, unknown>; overallScore: number | null; overallBand: string | null }>;
 
 /** What a Content Intelligence run of this depth reserves (hundredths). */
@@ -131,6 +134,9 @@ export async function createCiRun(store: Store, ctx: ActionContext, input: Creat
  * error goes to the worker, which retries the job later, and the run stays running with its
  * reservation until then. An analysis that finished is recorded even so.
  */
+/** How long a run refused a page fetch (503 fetch_capacity) waits before it is tried again. */
+const FETCH_CAPACITY_RETRY_MS = 2000;
+
 export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: string, signal?: AbortSignal, lease?: Lease): Promise<void> {
   signal?.throwIfAborted();
   const claimed = await store.db
@@ -153,9 +159,12 @@ export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: str
       trends: extra.trends,
       industry: extra.industry ?? undefined,
       signal,
+      accountId: run.account_id,
     });
   } catch (err) {
     if (signal?.aborted) throw err; // the worker is stopping, not the analysis failing: retried later
+    // Too many page fetches in this process (or of this account) right now: the run waits its turn.
+    if (err instanceof AppError && err.code === 'fetch_capacity') throw new RetryLater(FETCH_CAPACITY_RETRY_MS, err.message);
     failure = publicFailure(err, runId);
   }
   await store.db.transaction().execute(async (trx) => {

@@ -11,7 +11,7 @@ import { ACTION_PRICES, runPaidAction, type ActionContext } from '../billing/act
 import { AppError, FieldError } from '../errors.ts';
 import { formatCredits } from '../money.ts';
 import { FetchError, fetchErrorToAppError } from '../pages/fetch/errors.ts';
-import type { PageLoader } from '../pages/pipeline.ts';
+import type { FetchFor, PageLoader } from '../pages/pipeline.ts';
 import { parseHttpUrl } from '../reports/url.ts';
 import type { Store } from '../store.ts';
 import { auditSite, discoverTrends, scoreContent, suggestPrompts, type SiteLoader, type TrendInput } from './index.ts';
@@ -98,11 +98,11 @@ export interface ContentServiceDeps {
  * robots.txt, llms.txt, sitemaps) as "not there". Text resources follow the SiteLoader contract
  * and answer null when they cannot be had.
  */
-export function siteLoaderFor(pages: PageLoader): SiteLoader {
+export function siteLoaderFor(pages: PageLoader, who: FetchFor = {}): SiteLoader {
   return {
     async loadPage(url) {
       try {
-        const page = await pages.load(url);
+        const page = await pages.load(url, who);
         return { document: page.document, status: page.fetched.status, headers: page.fetched.headers };
       } catch (err) {
         if (err instanceof FetchError) throw fetchErrorToAppError(err);
@@ -111,7 +111,7 @@ export function siteLoaderFor(pages: PageLoader): SiteLoader {
     },
     async fetchAs(url, userAgent) {
       try {
-        const { status, document } = await pages.fetchAs(url, userAgent);
+        const { status, document } = await pages.fetchAs(url, userAgent, who);
         return { status, words: document.wordCount, title: document.title, text: document.bodyText.slice(0, 2000) };
       } catch (err) {
         if (err instanceof FetchError) return null;
@@ -120,7 +120,7 @@ export function siteLoaderFor(pages: PageLoader): SiteLoader {
     },
     async fetchText(url) {
       try {
-        const res = await pages.fetchText(url);
+        const res = await pages.fetchText(url, who);
         return { status: res.status, body: res.body, contentType: res.contentType };
       } catch (err) {
         if (err instanceof FetchError) return null;
@@ -174,11 +174,13 @@ function billing(price: number, charged: number, billable: boolean): Billing {
 }
 
 export function createContentService(deps: ContentServiceDeps) {
-  const loader = siteLoaderFor(deps.pages);
+  /** The loader for one account's work: its fetches count against that account's fetch cap. */
+  const loaderFor = (accountId: string | undefined) => siteLoaderFor(deps.pages, { accountId });
   const now = deps.now ?? (() => new Date());
   const analysis = deps.analysis ?? inProcessAnalysis;
 
   const analyze: CiAnalyzer = async (run) => {
+    const loader = loaderFor(run.accountId);
     const trends = suppliedTrends(run.trends);
     const language = run.language;
     const score = await scoreContent({ url: run.url, trends, industry: run.industry, language, country: run.country }, loader, { now: now(), analysis });
@@ -226,7 +228,7 @@ export function createContentService(deps: ContentServiceDeps) {
         billable: true,
         result: await suggestPrompts(
           { url, brand: text(req.brand_name) ?? text(req.target_entity), language: text(req.language), country: text(req.country), competitors, count },
-          loader,
+          loaderFor(ctx.accountId),
           deps.contentModel,
           undefined,
           analysis,
@@ -242,7 +244,7 @@ export function createContentService(deps: ContentServiceDeps) {
       const price = ACTION_PRICES[TRENDS_ACTION];
       const { result, billable, charged } = await runPaidAction(deps.store, ctx, TRENDS_ACTION, price, async () => ({
         billable: true,
-        result: await discoverTrends({ url, language: text(req.language), country: text(req.country), industry: text(req.industry), maxTrends }, loader, deps.contentModel, undefined, analysis),
+        result: await discoverTrends({ url, language: text(req.language), country: text(req.country), industry: text(req.industry), maxTrends }, loaderFor(ctx.accountId), deps.contentModel, undefined, analysis),
       }));
       return { ...result, billing: billing(price, charged, billable) };
     },
@@ -260,7 +262,7 @@ export function createContentService(deps: ContentServiceDeps) {
         billable: true,
         result: await scoreContent(
           { url, trends, industry: text(req.industry), language: text(req.language), country: text(req.country) },
-          loader,
+          loaderFor(ctx.accountId),
           { now: now(), analysis },
         ),
       }));

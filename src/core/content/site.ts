@@ -4,7 +4,7 @@
 // first, then document order), so the same site gives the same sample every time.
 import { AppError } from '../errors.ts';
 import { hostOf } from './signals.ts';
-import type { LoadedPage, SiteLoader } from './types.ts';
+import { notThere, type LoadedPage, type SiteLoader } from './types.ts';
 
 export interface LoadedSite {
   page: LoadedPage;
@@ -63,7 +63,7 @@ export async function loadSite(url: string, loader: SiteLoader, maxRelated = 3):
   for (const candidate of relatedCandidates(page)) {
     if (related.length >= maxRelated || tries >= maxRelated * 2) break;
     tries++;
-    const p = await loader.loadPage(candidate).catch(() => null);
+    const p = await loader.loadPage(candidate).catch(notThere);
     if (p && p.status < 400 && p.document.wordCount > 0) related.push(p);
   }
   return { page, related };

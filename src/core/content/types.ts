@@ -2,6 +2,7 @@
 // touches the network itself) and the result shapes of each action. Every result carries
 // `generator`: 'offline' (the built-in generator) or 'model' (SIGHTLINE_CONTENT_MODEL wrote it).
 import type { PageDocument } from '../pages/document.ts';
+import { AppError } from '../errors.ts';
 
 /** What the engine needs from the outside world. The service adapts the real SSRF-safe
  * pipeline to it; tests serve fixture files. Both methods return null when the resource cannot
@@ -13,6 +14,16 @@ export interface SiteLoader {
   fetchText(url: string): Promise<FetchedText | null>;
   /** Fetch a page again, uncached, with another User-Agent (a crawler's), and extract it. */
   fetchAs?(url: string, userAgent: string): Promise<{ status: number; words: number; title: string | null; text: string } | null>;
+}
+
+/**
+ * For `.catch` on a secondary resource (robots.txt, llms.txt, sitemaps, related pages, crawler
+ * re-fetches): a failure means "not there" (null), except a refusal for capacity (503
+ * fetch_capacity), which fails the whole action rather than being reported as a missing resource.
+ */
+export function notThere(err: unknown): null {
+  if (err instanceof AppError && err.code === 'fetch_capacity') throw err;
+  return null;
 }
 
 export interface LoadedPage {

@@ -46,23 +46,30 @@ export interface PageLoaderOptions {
   fetchConcurrency?: number;
   /** Fetches waiting for a slot before 503 fetch_capacity (SIGHTLINE_FETCH_QUEUE). Default 256. */
   fetchQueue?: number;
+  /** Fetches of one account running or waiting before 503 fetch_capacity (SIGHTLINE_FETCH_ACCOUNT_CONCURRENCY); 0 = none. Default 0. */
+  fetchPerAccount?: number;
+}
+
+/** Who a fetch is for: its account counts it against the per-account cap (fetch-gate.ts). */
+export interface FetchFor {
+  accountId?: string;
 }
 
 /** Results are shared between callers (and with the cache): treat them as read-only. */
 export interface PageLoader {
   /** Fetches an HTML page and extracts it. Throws FetchError (unsupported_content for non-HTML). */
-  load(url: string): Promise<LoadedPage>;
+  load(url: string, who?: FetchFor): Promise<LoadedPage>;
   /**
    * Fetches a text resource (robots.txt, llms.txt, sitemap.xml): any non-binary type, and 4xx/5xx
    * answers are returned rather than thrown (a 404 robots.txt means "no rules").
    */
-  fetchText(url: string): Promise<FetchedPage>;
+  fetchText(url: string, who?: FetchFor): Promise<FetchedPage>;
   /**
    * Fetches a page again, uncached, with another User-Agent (a crawler's), answering its status
    * and extracted text even for 4xx/5xx: used to see a CDN or firewall that treats crawlers
    * differently. Throws FetchError when nothing could be fetched.
    */
-  fetchAs(url: string, userAgent: string): Promise<{ status: number; document: PageDocument }>;
+  fetchAs(url: string, userAgent: string, who?: FetchFor): Promise<{ status: number; document: PageDocument }>;
   /** Forgets every cached result. */
   clear(): void;
   /** Stops the extraction threads (the loader still works; they start again when needed). */
@@ -193,11 +200,12 @@ export function createPageLoader(opts: PageLoaderOptions = {}): PageLoader {
     weighResult,
     opts.now ?? Date.now,
   );
-  // Shared fetches (the cache's in-flight sharing) take one slot, not one per caller.
-  const gate = createFetchGate(opts.fetchConcurrency ?? 16, opts.fetchQueue ?? 256);
+  // Shared fetches (the cache's in-flight sharing) take one slot, not one per caller: the account
+  // of the caller that started it.
+  const gate = createFetchGate({ concurrency: opts.fetchConcurrency ?? 16, queue: opts.fetchQueue ?? 256, perAccount: opts.fetchPerAccount ?? 0 });
 
-  async function loadUncached(url: string): Promise<LoadedPage> {
-    const page = await gate.run(() => fetchPage(url, { ...opts.fetchOptions, allow, accept: 'html' }));
+  async function loadUncached(url: string, who: FetchFor): Promise<LoadedPage> {
+    const page = await gate.run(() => fetchPage(url, { ...opts.fetchOptions, allow, accept: 'html' }), who.accountId);
     const { body, ...fetched } = page;
     return finishLoad(fetched, extractor.extract(body, page.finalUrl));
   }
@@ -209,16 +217,16 @@ export function createPageLoader(opts: PageLoaderOptions = {}): PageLoader {
   }
 
   return {
-    load(url) {
+    load(url, who = {}) {
       let key: string;
       try {
         key = normalizePageUrl(url);
       } catch (err) {
         return Promise.reject(err);
       }
-      return cache.getOrCreate(`page ${key}`, () => loadUncached(key));
+      return cache.getOrCreate(`page ${key}`, () => loadUncached(key, who));
     },
-    fetchText(url) {
+    fetchText(url, who = {}) {
       let key: string;
       try {
         key = normalizePageUrl(url);
@@ -226,11 +234,12 @@ export function createPageLoader(opts: PageLoaderOptions = {}): PageLoader {
         return Promise.reject(err);
       }
       return cache.getOrCreate(`text ${key}`, () =>
-        gate.run(() => fetchPage(key, { allowHttpErrors: true, ...opts.fetchOptions, allow, accept: 'any' })),
+        gate.run(() => fetchPage(key, { allowHttpErrors: true, ...opts.fetchOptions, allow, accept: 'any' }), who.accountId),
       );
     },
-    async fetchAs(url, userAgent) {
-      const page = await fetchPage(normalizePageUrl(url), { allowHttpErrors: true, ...opts.fetchOptions, allow, accept: 'html', userAgent });
+    async fetchAs(url, userAgent, who = {}) {
+      const key = normalizePageUrl(url);
+      const page = await gate.run(() => fetchPage(key, { allowHttpErrors: true, ...opts.fetchOptions, allow, accept: 'html', userAgent }), who.accountId);
       const { document } = await extractor.extract(page.body, page.finalUrl);
       return { status: page.status, document };
     },

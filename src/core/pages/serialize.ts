@@ -171,7 +171,7 @@ export async function serializePage(
   const { result } = await runPaidAction(deps.store, ctx, SERIALIZE_ACTION, ACTION_PRICES[SERIALIZE_ACTION], async () => {
     let loaded: LoadedPage;
     try {
-      loaded = await deps.pages.load(valid.url);
+      loaded = await deps.pages.load(valid.url, { accountId: ctx.accountId });
     } catch (err) {
       if (!(err instanceof FetchError)) throw err;
       if (err.code === 'unsupported_content' || err.code === 'http_error') {

@@ -1,8 +1,17 @@
-// Runs one probe: mark it running, ask the platform, analyze the answer, and record the outcome
-// together with its credit movement. Every outcome is a conditional update on the probe's
-// status (only an unfinished probe can finish), so a probe that runs twice (its worker died, the
-// lease expired, another worker took it) still settles exactly once, and a cancelled probe is
-// never started.
+// Runs one probe: mark it running, ask the platform, checkpoint its outcome, analyze the answer,
+// and record the outcome together with its credit movement. Every outcome is a conditional update
+// on the probe's status (only an unfinished probe can finish), so a probe that runs twice (its
+// worker died, the lease expired, another worker took it) still settles exactly once, and a
+// cancelled probe is never started.
+//
+// The platform is asked at most once per probe as long as workers die only after it answered: the
+// answer (or the platform's error) is written to the probe's `checkpoint`, fenced by the job's
+// lease, as soon as it arrives, before the CPU-heavy analysis and the settling transaction. A
+// worker that takes the probe over finds the checkpoint and resumes from it (analysis + settle)
+// without calling the platform. `attempts` counts calls to the platform: it grows right before a
+// call's first request is sent (ProbeRequest.beforeSend), in a statement fenced by the lease, so a
+// worker whose lease was taken over never sends, and a worker that dies before sending counts
+// nothing.
 import { sql } from 'kysely';
 import type { Citation, PlatformName, ProbeAnswer, ProbeRequest } from '../../platforms/types.ts';
 import { PlatformError } from '../../platforms/types.ts';
@@ -10,13 +19,15 @@ import { capRaw } from '../../platforms/live/raw.ts';
 import { lockAccount, releaseCharge, settleCharge } from '../billing/ledger.ts';
 import { nowIso } from '../ids.ts';
 import type { Store, Tx } from '../store.ts';
-import { finishJob, holdLease, leaseOf, markJobFinished, type Job, type Lease } from '../../jobs/queue.ts';
+import { finishJob, holdLease, LeaseLost, leaseHeld, leaseOf, markJobFinished, type Job, type Lease } from '../../jobs/queue.ts';
 import type { GiveUpCode } from '../../jobs/worker.ts';
-import { analyzeAnswer, type AnswerAnalysis } from './analysis.ts';
-import { analyseProbe, type ProbeAnalysis } from './analysis/brands.ts';
+import { analyzeAnswer } from './analysis.ts';
+import { analyseProbe } from './analysis/brands.ts';
 import type { Judge } from './judge.ts';
 import { PROBE_JOB_KIND } from './runs.ts';
 import type { Catalog } from './catalog.ts';
+import { isDatabaseUnavailable } from '../../db/resilience.ts';
+import { ANSWER_MAX_CHARS } from '../limits.ts';
 
 /** Asks a platform (with the retry and pacing policy of the composition root). */
 export type AskPlatform = (req: ProbeRequest) => Promise<ProbeAnswer>;
@@ -66,7 +77,14 @@ interface ProbeRow {
   target_entity: string;
   price: number;
   repeat: number;
+  checkpoint: string | null;
 }
+
+/** What the platform gave for a probe: its answer (raw already capped), or why it gave none. */
+type ProviderOutcome = { answer: ProbeAnswer } | { failure: { code: string; message: string } };
+
+/** The probe finished or was cancelled before its platform call was sent: nothing to do. */
+class ProbeEnded extends Error {}
 
 /**
  * Runs the probe. Its job (the one whose ref_id is this probe) is marked done in the same
@@ -78,28 +96,107 @@ export async function executeProbe(
   deps: { store: Store; catalog: Catalog; ask: AskPlatform; judge?: Judge | null },
   probeId: string,
   signal: AbortSignal,
-  /** The worker's claim: the outcome is recorded only while it holds (see holdLease). */
+  /** The worker's claim: the call is counted, checkpointed and recorded only while it holds (see holdLease). */
   lease?: Lease,
 ): Promise<void> {
   const { store } = deps;
-  const startedAt = nowIso();
-  // Marks it running and reads it in one statement (a cancelled or finished probe is not claimed).
+  // Marks it running and reads it, with any checkpoint, in one statement (a cancelled or finished
+  // probe is not started).
   const { rows: started } = await sql<ProbeRow>`
-    update visibility_probes set status = 'running', started_at = ${startedAt}, attempts = attempts + 1
+    update visibility_probes set status = 'running', started_at = ${nowIso()}
      where id = ${probeId} and status in ('queued', 'running')
-    returning id, run_id, prompt, platform, model, language, country, target_entity, price, repeat`.execute(store.db);
+    returning id, run_id, prompt, platform, model, language, country, target_entity, price, repeat, checkpoint`.execute(store.db);
   const row = started[0];
   if (!row) return; // cancelled or already finished
   const run = await runInfo(store, row.run_id);
   const probe = { ...row, price: Number(row.price), url: run.url, ledger_entry_id: run.ledger_entry_id };
-  const platform = probe.platform as PlatformName;
-  const model = deps.catalog.get(platform)?.models.find((m) => m.id === probe.model);
   const competitors = run.competitors;
 
-  let answer: ProbeAnswer | null = null;
-  let failure: { code: string; message: string } | null = null;
+  // A previous worker's platform outcome, or a new call (counted, then checkpointed).
+  let outcome: ProviderOutcome;
+  if (row.checkpoint) {
+    outcome = JSON.parse(row.checkpoint) as ProviderOutcome;
+  } else {
+    const called = await callPlatform(deps, probe, competitors, signal, lease);
+    if (!called) return; // the probe ended before the call was sent
+    outcome = called;
+    await saveCheckpoint(store, probeId, outcome, lease);
+  }
+
+  // The analysis is pure but for the judge's call, so it runs before the transaction opens. The
+  // judge is the operator's cost: it moves no credits.
+  const answer = 'answer' in outcome ? outcome.answer : null;
+  const analysis = answer
+    ? analyzeAnswer({
+        text: answer.text,
+        citations: answer.citations,
+        targetEntity: probe.target_entity,
+        targetUrl: probe.url,
+        competitors,
+        language: probe.language,
+      })
+    : null;
+  const probeAnalysis =
+    answer && analysis
+      ? await analyseProbe({
+          prompt: probe.prompt,
+          text: answer.text,
+          language: probe.language,
+          target: probe.target_entity,
+          competitors,
+          analysis,
+          judge: deps.judge ?? null,
+          signal,
+        })
+      : null;
+
+  const completedAt = nowIso();
+  await store.db.transaction().execute(async (trx) => {
+    // The account first, as every transaction that moves credits does (see lockAccount).
+    await lockAccount(store, trx, run.account_id);
+    // A worker whose job was taken over (or given up by the watchdog) records nothing.
+    if (lease) await holdLease(trx, lease);
+    if (!answer || !analysis) {
+      const failure = 'failure' in outcome ? outcome.failure : { code: 'provider_failed', message: 'The platform call failed unexpectedly.' };
+      await recordProbeFailure(trx, { id: probeId, ledger_entry_id: probe.ledger_entry_id, price: probe.price }, failure, completedAt);
+      await finishProbeJob(trx, probeId, completedAt);
+      return;
+    }
+    const citations: Citation[] = answer.citations;
+    const res = await sql`
+      update visibility_probes
+         set status = 'succeeded', reported_model = ${answer.model},
+             brand_mentioned = ${analysis.brand_mentioned ? 1 : 0}, text_mentioned = ${analysis.text_mentioned ? 1 : 0},
+             citation_mentioned = ${analysis.citation_mentioned ? 1 : 0}, mention_position = ${analysis.mention_position},
+             list_rank = ${analysis.list_rank}, competitors = ${JSON.stringify(analysis.competitors)},
+             citations = ${JSON.stringify(citations)}, answer = ${answer.text}, raw = ${JSON.stringify(answer.raw ?? null)},
+             analysis = ${JSON.stringify(probeAnalysis)}, checkpoint = null,
+             error_code = null, error_message = null, completed_at = ${completedAt}
+       where id = ${probeId} and status = 'running'`.execute(trx);
+    if (Number(res.numAffectedRows) === 1) await settleCharge(trx, probe.ledger_entry_id, probe.price);
+    await finishProbeJob(trx, probeId, completedAt);
+  });
+  markJobFinished(signal);
+}
+
+/**
+ * Asks the platform once, counting the call right before its first request is sent (see
+ * countCall). Answers the outcome, or null when the probe ended before anything was sent.
+ * Throws when the worker is stopping or lost its lease (nothing recorded; the job runs again).
+ */
+async function callPlatform(
+  deps: { catalog: Catalog; ask: AskPlatform; store: Store },
+  probe: ProbeRow & { url: string },
+  competitors: string[],
+  signal: AbortSignal,
+  lease: Lease | undefined,
+): Promise<ProviderOutcome | null> {
+  const platform = probe.platform as PlatformName;
+  const model = deps.catalog.get(platform)?.models.find((m) => m.id === probe.model);
+  // An error of the counting step is the worker's (lease lost, database down), never the platform's.
+  const counting: { failed: boolean; error?: unknown } = { failed: false };
   try {
-    answer = await deps.ask({
+    const answer = await deps.ask({
       platform,
       modelId: probe.model,
       providerModel: model?.providerModel ?? probe.model,
@@ -111,69 +208,81 @@ export async function executeProbe(
       competitors,
       repeat: Number(probe.repeat ?? 1),
       signal,
+      beforeSend: () =>
+        countCall(deps.store, probe.id, lease).catch((error: unknown) => {
+          counting.failed = true;
+          counting.error = error;
+          throw error;
+        }),
     });
     if (!answer.text.trim() && answer.citations.length === 0) {
-      failure = { code: 'provider_empty_answer', message: 'The platform returned neither an answer nor citations.' };
+      return { failure: { code: 'provider_empty_answer', message: 'The platform returned neither an answer nor citations.' } };
     }
+    return { answer: { ...answer, text: capAnswer(answer.text), raw: capRaw(answer.raw ?? null, RAW_LIMIT_BYTES) } };
   } catch (err) {
-    if (signal.aborted && !(err instanceof PlatformError)) throw err; // worker shutting down: let the lease expire and retry
-    failure =
-      err instanceof PlatformError
-        ? { code: err.code, message: err.message }
-        : { code: 'provider_failed', message: 'The platform call failed unexpectedly.' };
-  }
-
-  // The analysis is pure but for the judge's call, so it runs before the transaction opens. The
-  // judge is the operator's cost: it moves no credits.
-  let analysis: AnswerAnalysis | null = null;
-  let probeAnalysis: ProbeAnalysis | null = null;
-  if (answer && !failure) {
-    analysis = analyzeAnswer({
-      text: answer.text,
-      citations: answer.citations,
-      targetEntity: probe.target_entity,
-      targetUrl: probe.url,
-      competitors,
-      language: probe.language,
-    });
-    probeAnalysis = await analyseProbe({
-      prompt: probe.prompt,
-      text: answer.text,
-      language: probe.language,
-      target: probe.target_entity,
-      competitors,
-      analysis,
-      judge: deps.judge ?? null,
-      signal,
-    });
-  }
-
-  const completedAt = nowIso();
-  await store.db.transaction().execute(async (trx) => {
-    // The account first, as every transaction that moves credits does (see lockAccount).
-    await lockAccount(store, trx, run.account_id);
-    // A worker whose job was taken over (or given up by the watchdog) records nothing.
-    if (lease) await holdLease(trx, lease);
-    if (failure || !answer || !analysis) {
-      await recordProbeFailure(trx, { id: probeId, ledger_entry_id: probe.ledger_entry_id, price: probe.price }, failure!, completedAt);
-      await finishProbeJob(trx, probeId, completedAt);
-      return;
+    if (counting.failed) {
+      if (counting.error instanceof ProbeEnded) return null;
+      throw counting.error;
     }
-    const citations: Citation[] = answer.citations;
+    if (signal.aborted && !(err instanceof PlatformError)) throw err; // worker shutting down: let the lease expire and retry
+    return {
+      failure:
+        err instanceof PlatformError
+          ? { code: err.code, message: err.message }
+          : { code: 'provider_failed', message: 'The platform call failed unexpectedly.' },
+    };
+  }
+}
+
+/** The answer cut to ANSWER_MAX_CHARS (never between the two halves of a surrogate pair). */
+function capAnswer(text: string): string {
+  if (text.length <= ANSWER_MAX_CHARS) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[ANSWER_MAX_CHARS - 1]!) ? ANSWER_MAX_CHARS - 1 : ANSWER_MAX_CHARS;
+  return text.slice(0, end);
+}
+
+/**
+ * Counts a platform call, fenced by the lease in the same statement: a worker whose job was taken
+ * over throws LeaseLost here and sends nothing; a probe that finished or was cancelled meanwhile
+ * throws ProbeEnded.
+ */
+async function countCall(store: Store, probeId: string, lease: Lease | undefined): Promise<void> {
+  const res = await sql`
+    update visibility_probes set attempts = attempts + 1
+     where id = ${probeId} and status = 'running' ${lease ? sql`and ${leaseHeld(store.dialect, lease)}` : sql``}`.execute(store.db);
+  if (Number(res.numAffectedRows) === 1) return;
+  if (lease && !(await stillHeld(store, lease))) throw new LeaseLost(lease.jobId);
+  throw new ProbeEnded(`probe ${probeId} ended before its platform call`);
+}
+
+/**
+ * Keeps the platform's outcome on the probe until it settles, fenced by the lease in the same
+ * statement (a worker whose job was taken over throws LeaseLost and stops: the new holder asks or
+ * resumes by itself). One statement, not a transaction: the window in which a dying worker loses
+ * an answer is this one round trip. A checkpoint that cannot be written because the database is
+ * unreachable is skipped: the answer is still in hand, and the settling transaction (retried on a
+ * fresh connection) records it; only a death in between would ask the platform again.
+ */
+async function saveCheckpoint(store: Store, probeId: string, outcome: ProviderOutcome, lease: Lease | undefined): Promise<void> {
+  let written: boolean;
+  try {
     const res = await sql`
-      update visibility_probes
-         set status = 'succeeded', reported_model = ${answer.model},
-             brand_mentioned = ${analysis.brand_mentioned ? 1 : 0}, text_mentioned = ${analysis.text_mentioned ? 1 : 0},
-             citation_mentioned = ${analysis.citation_mentioned ? 1 : 0}, mention_position = ${analysis.mention_position},
-             list_rank = ${analysis.list_rank}, competitors = ${JSON.stringify(analysis.competitors)},
-             citations = ${JSON.stringify(citations)}, answer = ${answer.text}, raw = ${JSON.stringify(capRaw(answer.raw ?? null, RAW_LIMIT_BYTES))},
-             analysis = ${JSON.stringify(probeAnalysis)},
-             error_code = null, error_message = null, completed_at = ${completedAt}
-       where id = ${probeId} and status = 'running'`.execute(trx);
-    if (Number(res.numAffectedRows) === 1) await settleCharge(trx, probe.ledger_entry_id, probe.price);
-    await finishProbeJob(trx, probeId, completedAt);
-  });
-  markJobFinished(signal);
+      update visibility_probes set checkpoint = ${JSON.stringify(outcome)}
+       where id = ${probeId} and status = 'running' ${lease ? sql`and ${leaseHeld(store.dialect, lease)}` : sql``}`.execute(store.db);
+    written = Number(res.numAffectedRows) === 1;
+  } catch (err) {
+    if (isDatabaseUnavailable(err)) return;
+    throw err;
+  }
+  // Nothing written: the lease was taken over (stop), or the probe was cancelled (the settle records nothing).
+  if (!written && lease && !(await stillHeld(store, lease))) throw new LeaseLost(lease.jobId);
+}
+
+/** Whether the claim still holds its job (only asked after a fenced write changed nothing). */
+async function stillHeld(store: Store, lease: Lease): Promise<boolean> {
+  const { rows } = await sql`
+    select 1 as x from jobs where id = ${lease.jobId} and lease_owner = ${lease.owner} and attempts = ${lease.attempt} and status = 'running'`.execute(store.db);
+  return rows.length === 1;
 }
 
 /**
@@ -190,7 +299,7 @@ async function recordProbeFailure(
   const res = await sql`
     update visibility_probes
        set status = 'errored', error_code = ${failure.code}, error_message = ${failure.message.slice(0, 500)},
-           completed_at = ${completedAt}
+           checkpoint = null, completed_at = ${completedAt}
      where id = ${probe.id} and status in ('queued', 'running')`.execute(trx);
   if (Number(res.numAffectedRows) === 1) await releaseCharge(trx, probe.ledger_entry_id, probe.price);
 }

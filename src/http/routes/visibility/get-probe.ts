@@ -44,7 +44,7 @@ export const Probe = z
     judge: z.object({ platform: z.string(), model: z.string(), engine: z.string() }).passthrough().nullable().optional().describe('The model that judged sentiment and recommendation, or null'),
     judge_error: z.object({ code: z.string(), message: z.string() }).passthrough().nullable().optional().describe('Why the judge gave no verdict, or null'),
     error: z.object({ code: z.string(), message: z.string().nullable() }).nullable(),
-    attempts: z.number().int(),
+    attempts: z.number().int().describe('How many times the platform was called for this probe: more than 1 only when a worker stopped (or lost its job) after calling and before the answer was kept; a worker taking over a probe whose answer was kept does not call again'),
     started_at: z.string().nullable(),
     completed_at: z.string().nullable(),
     credits: z.object({ reserved: Credits, settled: Credits, released: Credits }),
