@@ -87,7 +87,7 @@ const ConfigSchema = z.object({
   /** Outbound page fetches at once per process, and how many may wait before 503 fetch_capacity. */
   SIGHTLINE_FETCH_CONCURRENCY: intFromEnv(16, 1),
   SIGHTLINE_FETCH_QUEUE: intFromEnv(256, 0),
-  /** Outbound page fetches of one account in a process (running or waiting) before 503 fetch_capacity; 0 = no cap. */
+  /** Outbound page fetches of one account running at once in a process (more wait, up to a quarter of the queue); 0 = no cap. */
   SIGHTLINE_FETCH_ACCOUNT_CONCURRENCY: intFromEnv(4, 0),
   /** GET /metrics on the API port needs `Authorization: Bearer <token>`; unset, it is not served there. */
   SIGHTLINE_METRICS_TOKEN: z.string().optional(),
