@@ -11,14 +11,15 @@ interface Node {
   options: Option[];
 }
 
-function walk(cmd: Command, path: string, out: Node[]): Node[] {
+/** Every command of the tree, each with its own options and the program's (--profile, --verbose), which apply anywhere. */
+function walk(cmd: Command, path: string, out: Node[], globals: Option[] = cmd.options.filter((o) => o.long !== '--version')): Node[] {
   const subs = cmd.commands.filter((c) => c.name() !== 'help');
   out.push({
     path,
     subcommands: subs.map((c) => ({ name: c.name(), description: c.description() })),
-    options: [...cmd.options],
+    options: path ? [...cmd.options, ...globals] : [...cmd.options],
   });
-  for (const c of subs) walk(c, path ? `${path} ${c.name()}` : c.name(), out);
+  for (const c of subs) walk(c, path ? `${path} ${c.name()}` : c.name(), out, globals);
   return out;
 }
 

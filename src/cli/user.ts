@@ -480,8 +480,7 @@ function registerAccountCommands(program: Command, io: Io, setExit: (code: numbe
 
 /** The whole command tree for completion: the user commands, and the operator commands of src/cli/admin.ts as stubs. */
 function completionTree(io: Io, version: string): Command {
-  const tree = globalOptions(new Command('sightline')).option('--help').option('--version');
-  userCommands(tree, io, () => {}, version);
+  const tree = buildProgram(io, version, () => {});
   const groups = new Map<string, Command>();
   for (const [command, flags] of Object.entries(OPERATOR_COMMANDS)) {
     const [group, name] = command.split(' ');
@@ -532,15 +531,21 @@ function globalOptions(program: Command): Command {
     .configureHelp({ showGlobalOptions: true });
 }
 
-/** Runs a user command line (argv without node and the script); resolves to the exit code. */
-export async function runUserCli(argv: string[], io: Io, version: string): Promise<number> {
-  let exit: number = EXIT.ok;
+/** The user commands' commander program; each action reports its exit code through `setExit`. */
+export function buildProgram(io: Io, version: string, setExit: (code: number) => void): Command {
   const program = globalOptions(new Command('sightline').version(version))
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) });
-  userCommands(program, io, (code) => (exit = code), version);
+  userCommands(program, io, setExit, version);
   const all = (c: Command): Command[] => [c, ...c.commands.flatMap(all)];
   for (const cmd of all(program)) cmd.exitOverride();
+  return program;
+}
+
+/** Runs a user command line (argv without node and the script); resolves to the exit code. */
+export async function runUserCli(argv: string[], io: Io, version: string): Promise<number> {
+  let exit: number = EXIT.ok;
+  const program = buildProgram(io, version, (code) => (exit = code));
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
