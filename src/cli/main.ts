@@ -14,6 +14,8 @@ if (isUserCommandLine(argv)) {
       err: (s) => process.stderr.write(s.endsWith('\n') || s.startsWith('\r') ? s : s + '\n'),
       isTTY: !!process.stderr.isTTY,
       env: process.env,
+      stdout: process.stdout,
+      stdin: process.stdin,
     },
     version,
   );
