@@ -17,6 +17,7 @@ import { consolePublicUrl, createInvite, createResetToken, tokenLink } from '../
 import { openRuntime } from './runtime.ts';
 import { runServe, runWorker } from './serve.ts';
 import { COMMANDS, OPTIONS, SINGLE_WORD, type Flag } from './operator-commands.ts';
+import { CLI_COMMANDS } from './commands.gen.ts';
 
 const USAGE = `sightline — AI Visibility and Content Intelligence service
 
@@ -38,21 +39,33 @@ Usage:
   sightline users invite --email EMAIL [--credits N] [--json]
                                                a console invitation link (SIGHTLINE_SIGNUP invite|open)
 
-User commands (a client of a running server; SIGHTLINE_API_URL, SIGHTLINE_API_KEY; each has --help):
-  sightline visibility models|estimate|run|status|list|cancel [--json]
-  sightline tests list|show|history|pause|resume|run [--json]
-  sightline usage [--json]
-  sightline doctor [--json]                    checks URL, clock, database, version, key
+User commands (a client of a running server: \`sightline login\`, or SIGHTLINE_API_URL and
+SIGHTLINE_API_KEY; each has --help and --json):
+${userCommandList()}
+  sightline login|logout [--profile NAME]      save or forget a server URL and API key
+  sightline doctor                             checks URL, clock, database, version, key
+  sightline completion bash|zsh|fish           a shell completion script
   sightline --version
 
 Exit codes: 0 done, 1 the command failed, 2 usage error (nothing was done); user commands:
 3 auth or scope, 4 credits, 5 not found, 6 rate limited, 7 server unreachable or failing.
 With --json, stdout holds one JSON document: the result, or {"error", "message"} on failure.
-Every command takes --verbose: it prints the database it uses to stderr.
+Every command takes --verbose: it prints the database it uses to stderr (a user command: the
+server, profile and key source it uses).
 Environment: DATABASE_URL (default sqlite:<SIGHTLINE_DATA_DIR or the package's data/>/sightline.db,
 the same file from any working directory), PORT (8080), HOST, SIGHTLINE_* (see README).`;
 
 
+
+/** The user commands of the catalog (src/cli/commands.gen.ts), a line per group: `sightline tests list|show|…`. */
+function userCommandList(): string {
+  const groups = new Map<string, string[]>();
+  for (const { command } of CLI_COMMANDS) {
+    const [group, name] = command.split(' ');
+    groups.set(group, [...(groups.get(group) ?? []), ...(name ? [name] : [])]);
+  }
+  return [...groups].map(([group, names]) => `  sightline ${group}${names.length ? ` ${names.join('|')}` : ''}`).join('\n');
+}
 
 /** A bad command line: exit 2, nothing done. */
 class UsageError extends Error {}

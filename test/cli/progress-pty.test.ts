@@ -1,12 +1,11 @@
 // The progress display of `visibility run --watch` on a pseudo-terminal (util-linux `script`),
 // against a real server with the sandbox engine: on a terminal one bar redrawn in place, with
 // probes done/total and credits, in colour; no colour with NO_COLOR; piped, plain lines only.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { startTestServer, type TestServer } from '../helpers/harness.ts';
-import { BIN, runCli } from '../helpers/cli.ts';
+import { BIN, runCli, serverForCli } from '../helpers/cli.ts';
 
 const exec = promisify(execFile);
 /** Colour and other text styles (SGR), as opposed to the line clearing a redraw uses. */
@@ -14,13 +13,7 @@ const SGR = /\x1b\[[0-9;]*m/;
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 describe('user CLI: the progress display on a terminal', () => {
-  let s: TestServer;
-  let base: string;
-  before(async () => {
-    s = await startTestServer();
-    base = await s.app.listen({ port: 0, host: '127.0.0.1' });
-  });
-  after(async () => s.close());
+  const srv = serverForCli();
 
   // Probes that take a while, so the first reads see them unfinished.
   const RUN = ['visibility', 'run', 'https://acme.example', '--brand', 'Acme', '--prompt', 'anvils [[sandbox:mention]] [[sandbox:delay=1500]]', '--prompt', 'hammers [[sandbox:no-mention]] [[sandbox:delay=1500]]', '--platform', 'openai', '--platform', 'claude', '--watch'];
@@ -30,7 +23,7 @@ describe('user CLI: the progress display on a terminal', () => {
     const command = [process.execPath, BIN, ...RUN].map(shellQuote).join(' ');
     const clean: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'NO_COLOR') clean[k] = v;
-    const r = await exec('script', ['-qfec', command, '/dev/null'], { env: { ...clean, TERM: 'xterm-256color', SIGHTLINE_API_URL: base, SIGHTLINE_API_KEY: key, ...env } }).then(
+    const r = await exec('script', ['-qfec', command, '/dev/null'], { env: { ...clean, TERM: 'xterm-256color', SIGHTLINE_API_URL: srv.base, SIGHTLINE_API_KEY: key, ...env } }).then(
       (x) => ({ code: 0, screen: x.stdout }),
       (e) => ({ code: e.code as number, screen: e.stdout as string }),
     );
@@ -38,7 +31,7 @@ describe('user CLI: the progress display on a terminal', () => {
   }
 
   test('on a terminal: one bar redrawn in place with probes done/total, status and credits, in colour', async () => {
-    const { key } = await s.account({ credits: 20 });
+    const { key } = await srv.s.account({ credits: 20 });
     const { code, screen } = await onTerminal(key);
     assert.equal(code, 0, screen);
     const plain = screen.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
@@ -51,7 +44,7 @@ describe('user CLI: the progress display on a terminal', () => {
   });
 
   test('NO_COLOR on a terminal: the same redrawn bar, without colour', async () => {
-    const { key } = await s.account({ credits: 20 });
+    const { key } = await srv.s.account({ credits: 20 });
     const { code, screen } = await onTerminal(key, { NO_COLOR: '1' });
     assert.equal(code, 0, screen);
     assert.doesNotMatch(screen, SGR);
@@ -59,8 +52,8 @@ describe('user CLI: the progress display on a terminal', () => {
   });
 
   test('piped: plain progress lines, one per change, no escape codes', async () => {
-    const { key } = await s.account({ credits: 20 });
-    const r = await runCli(RUN, { env: { SIGHTLINE_API_URL: base, SIGHTLINE_API_KEY: key, FORCE_COLOR: '1' } });
+    const { key } = await srv.s.account({ credits: 20 });
+    const r = await runCli(RUN, { env: { SIGHTLINE_API_URL: srv.base, SIGHTLINE_API_KEY: key, FORCE_COLOR: '1' } });
     assert.equal(r.code, 0, r.err);
     assert.doesNotMatch(r.err, /\x1b/);
     assert.doesNotMatch(r.err, /\r/);

@@ -8,34 +8,29 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { serveFixtureSite } from '../http/content-sites.ts';
-import { runCli } from '../helpers/cli.ts';
+import { runCli, serverForCli } from '../helpers/cli.ts';
 
 describe('user CLI: pages, content, exports, tracked tests, reports, activity', () => {
-  let s: TestServer;
   let site: FixtureServer;
-  let base: string;
   let dir: string;
   let PAGE: string;
   before(async () => {
     site = await serveFixtureSite('acme-pm.test');
-    s = await startTestServer({ SIGHTLINE_FETCH_ALLOW: `127.0.0.1:${site.port}` });
-    base = await s.app.listen({ port: 0, host: '127.0.0.1' });
     dir = mkdtempSync(join(tmpdir(), 'sightline-cli-'));
     PAGE = site.url('/blog/project-management-guide');
   });
   after(async () => {
-    await s.close();
     await site.close();
     rmSync(dir, { recursive: true, force: true });
   });
+  const srv = serverForCli(() => ({ SIGHTLINE_FETCH_ALLOW: `127.0.0.1:${site.port}` }));
 
-  const as = (key: string) => (...args: string[]) => runCli(args, { env: { SIGHTLINE_API_URL: base, SIGHTLINE_API_KEY: key } });
+  const as = (key: string) => (...args: string[]) => runCli(args, { env: { SIGHTLINE_API_URL: srv.base, SIGHTLINE_API_KEY: key } });
 
   test('page serialize, suggest-prompts, trends, ci score, ci run --watch, ci status and ci list', async () => {
-    const { key } = await s.account({ credits: 20 });
+    const { key } = await srv.s.account({ credits: 20 });
     const cli = as(key);
     const page = await cli('page', 'serialize', PAGE, '--max-chars', '200', '--json');
     assert.equal(page.code, 0, page.err);
@@ -79,7 +74,7 @@ describe('user CLI: pages, content, exports, tracked tests, reports, activity', 
   });
 
   test('visibility probe and export: CSV to stdout, JSON Lines to --output', async () => {
-    const { key } = await s.account({ credits: 20 });
+    const { key } = await srv.s.account({ credits: 20 });
     const cli = as(key);
     const prompts = join(dir, 'prompts.txt');
     writeFileSync(prompts, 'best anvils, "heavy" [[sandbox:mention]]\n\nanvil makers [[sandbox:no-mention]]\n');
@@ -109,7 +104,7 @@ describe('user CLI: pages, content, exports, tracked tests, reports, activity', 
   });
 
   test('tests create, schedule, update, delete; reports by-url; activity pages with --starting-after', async () => {
-    const { key } = await s.account({ credits: 20 });
+    const { key } = await srv.s.account({ credits: 20 });
     const cli = as(key);
     const definition = join(dir, 'definition.json');
     writeFileSync(definition, JSON.stringify({ url: 'https://acme.example/pricing', target_entity: 'Acme', prompts: ['anvils [[sandbox:mention]]'], platforms: ['openai'] }));
@@ -132,7 +127,7 @@ describe('user CLI: pages, content, exports, tracked tests, reports, activity', 
     const renamed = await cli('tests', 'update', id, '--name', 'Pricing page', '--json');
     assert.equal(renamed.json.name, 'Pricing page');
     const ran = await cli('tests', 'run', id, '--json');
-    await s.waitForRun(key, ran.json.run_id);
+    await srv.s.waitForRun(key, ran.json.run_id);
 
     const reports = await cli('reports', 'by-url', 'https://ACME.example/pricing/', '--json');
     assert.equal(reports.code, 0, reports.err);

@@ -1,6 +1,8 @@
 // Runs the `sightline` bin as a user would, in a child process: its stdout, stderr and exit code,
 // with --json output parsed; `input` is piped to stdin (login reads a key from a pipe).
 import { spawn } from 'node:child_process';
+import { after, before } from 'node:test';
+import { startTestServer, type TestServer } from './harness.ts';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/sightline.js', import.meta.url));
@@ -29,4 +31,18 @@ export function runCli(args: string[], opts: { env?: Record<string, string | und
     child.on('close', (code) => resolve({ code: code ?? -1, out, err, json: args.includes('--json') && out.trim() ? JSON.parse(out) : undefined }));
     child.stdin.end(opts.input ?? '');
   });
+}
+
+/**
+ * A test server listening on a loopback port for the CLI to reach: started before the suite's
+ * tests (after the hooks registered earlier, so `env` may read a fixture site's port), closed after.
+ */
+export function serverForCli(env: () => Record<string, string> = () => ({})): { s: TestServer; base: string } {
+  const ctx = {} as { s: TestServer; base: string };
+  before(async () => {
+    ctx.s = await startTestServer(env());
+    ctx.base = await ctx.s.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => ctx.s.close());
+  return ctx;
 }
