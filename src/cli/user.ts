@@ -518,6 +518,7 @@ export function isUserCommandLine(argv: string[]): boolean {
   const first = argv[0];
   if (first === undefined) return false;
   if (first === '--version' || first === '-V' || first === '--profile' || first.startsWith('--profile=')) return true;
+  if (first === 'help') return USER_COMMANDS.has(argv[1]);
   return USER_COMMANDS.has(first);
 }
 
@@ -550,7 +551,8 @@ export async function runUserCli(argv: string[], io: Io, version: string): Promi
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+      // Help asked for (--help, help) is a success; help shown for a group without its subcommand is a usage error.
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || (err.code === 'commander.help' && err.exitCode === 0)) return EXIT.ok;
       return EXIT.usage;
     }
     if (err instanceof CallFailed) {
