@@ -240,7 +240,6 @@ type Call = (method: string, path: string, init: unknown) => Promise<Reply>;
 /** Builds the user commands onto `program`; each action sets the exit code through `setExit`. */
 export function userCommands(program: Command, io: Io, setExit: (code: number) => void, version: string) {
   const json = (cmd: Command) => cmd.addOption(new Option('--json', 'print one JSON document'));
-  const common = json;
   const act =
     <A extends unknown[]>(fn: (cmd: Command, ...args: A) => Promise<{ doc: unknown; human: string } | null>) =>
     async (...args: A) => {
@@ -272,7 +271,7 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
   const built = new Map<string, Built>();
   for (const def of CLI_COMMANDS) {
     const words = def.command.split(' ');
-    const cmd = common(parentOf(words).command(words[words.length - 1]).description(def.description));
+    const cmd = json(parentOf(words).command(words[words.length - 1]).description(def.description));
     for (const a of def.args) cmd.argument(`<${a.flag}>`, a.description);
     const fields: Built['fields'] = [];
     for (const f of def.options) {
@@ -322,7 +321,7 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
     );
   }
 
-  registerAccountCommands(program, io, setExit, version, common, act);
+  registerLocalCommands(program, io, setExit, version, json, act);
 }
 
 /** Runs a command of the table with positional arguments only (a watch polling the run's read). */
@@ -391,8 +390,8 @@ const EXTRAS: Record<string, { options?: () => Option[]; after?: (x: AfterContex
 type Act = <A extends unknown[]>(fn: (cmd: Command, ...args: A) => Promise<{ doc: unknown; human: string } | null>) => (...args: A) => Promise<void>;
 
 /** The commands that are no API operation: login, logout, doctor, completion. */
-function registerAccountCommands(program: Command, io: Io, setExit: (code: number) => void, version: string, common: (c: Command) => Command, act: Act) {
-  common(
+function registerLocalCommands(program: Command, io: Io, setExit: (code: number) => void, version: string, json: (c: Command) => Command, act: Act) {
+  json(
     program
       .command('login')
       .description('save an API URL and key as a profile (file mode 0600), after checking the key against the server; the key is read from a hidden prompt, or from stdin when piped')
@@ -413,7 +412,7 @@ function registerAccountCommands(program: Command, io: Io, setExit: (code: numbe
     }),
   );
 
-  common(program.command('logout').description("forget a profile's saved URL and key (the key itself stays valid on the server)")).action(
+  json(program.command('logout').description("forget a profile's saved URL and key (the key itself stays valid on the server)")).action(
     act(async (c: Command) => {
       const name = profileName(c.optsWithGlobals().profile as string | undefined, io.env);
       const removed = removeProfile(io.env, name);
@@ -421,7 +420,7 @@ function registerAccountCommands(program: Command, io: Io, setExit: (code: numbe
     }),
   );
 
-  common(program.command('doctor').description('check the server URL, readiness, the API key, the clock and the server version')).action(async (opts: { json?: boolean }, cmd: Command) => {
+  json(program.command('doctor').description('check the server URL, readiness, the API key, the clock and the server version')).action(async (opts: { json?: boolean }, cmd: Command) => {
     const asJson = !!opts.json;
     const checks: { check: string; ok: boolean; detail: string }[] = [];
     let worst: number = EXIT.ok;
