@@ -45,7 +45,10 @@ export function kindOf(schema: Json): { kind: FieldKind; choices?: string[] } {
   if (alts.length === 1) {
     if (s.type === 'integer') return { kind: 'integer' };
     if (s.type === 'number') return { kind: 'number' };
-    if (s.type === 'string') return s.enum ? { kind: 'string', choices: s.enum } : { kind: 'string' };
+    if (s.type === 'string') {
+      const choices = s.enum ?? s['x-choices'];
+      return choices ? { kind: 'string', choices } : { kind: 'string' };
+    }
     if (s.type === 'array') {
       const items = withoutNull(s.items ?? {});
       const itemAlts: Json[] = items.anyOf ?? [items];

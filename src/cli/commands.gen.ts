@@ -44,7 +44,14 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "kind",
         "description": "One of: all, visibility, content_intelligence, pages, reads.",
-        "required": false
+        "required": false,
+        "choices": [
+          "all",
+          "visibility",
+          "content_intelligence",
+          "pages",
+          "reads"
+        ]
       },
       {
         "field": "starting_after",
@@ -319,7 +326,15 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "status",
         "description": "One of: queued, running, completed, partially_completed, failed, cancelled.",
-        "required": false
+        "required": false,
+        "choices": [
+          "queued",
+          "running",
+          "completed",
+          "partially_completed",
+          "failed",
+          "cancelled"
+        ]
       }
     ],
     "fixed": {},
@@ -441,7 +456,11 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "format",
         "description": "One of: csv, jsonl.",
-        "required": false
+        "required": false,
+        "choices": [
+          "csv",
+          "jsonl"
+        ]
       }
     ],
     "fixed": {},
@@ -469,7 +488,11 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "test-type",
         "description": "One of: ai_citations, content_intelligence.",
-        "required": false
+        "required": false,
+        "choices": [
+          "ai_citations",
+          "content_intelligence"
+        ]
       }
     ],
     "fixed": {},
@@ -829,7 +852,12 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "window",
         "description": "One of: run, 7d, 30d.",
-        "required": false
+        "required": false,
+        "choices": [
+          "run",
+          "7d",
+          "30d"
+        ]
       },
       {
         "field": "format",
@@ -837,7 +865,11 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "format",
         "description": "One of: json, csv.",
-        "required": false
+        "required": false,
+        "choices": [
+          "json",
+          "csv"
+        ]
       }
     ],
     "fixed": {},
@@ -866,7 +898,11 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "test-type",
         "description": "One of: ai_citations, content_intelligence.",
-        "required": false
+        "required": false,
+        "choices": [
+          "ai_citations",
+          "content_intelligence"
+        ]
       },
       {
         "field": "days",
@@ -1219,7 +1255,13 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "status",
         "description": "One of: queued, running, completed, failed.",
-        "required": false
+        "required": false,
+        "choices": [
+          "queued",
+          "running",
+          "completed",
+          "failed"
+        ]
       }
     ],
     "fixed": {},

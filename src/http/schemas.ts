@@ -55,7 +55,15 @@ export const clampedInt = (def: number, min: number, max: number) =>
  * names no filter is a 400 invalid_filter (SPEC 7: "passed schema validation but holds an
  * invalid … filter"), not a 422. Read it with `filterValue`.
  */
-export const filterParam = (values: readonly string[]) => z.string().max(INPUT_LIMITS.keyword).optional().describe(`One of: ${values.join(', ')}.`);
+export const filterParam = (values: readonly string[]) =>
+  z
+    .string()
+    .max(INPUT_LIMITS.keyword)
+    .optional()
+    .describe(`One of: ${values.join(', ')}.`)
+    // The values for tools that offer them (the CLI's choices and completion), without making
+    // another value a schema error: an enum would turn the documented 400 into a 422.
+    .meta({ 'x-choices': [...values] });
 
 /** The filter's value, checked against the allowed ones (see filterParam); undefined when absent. */
 export function filterValue<T extends string>(name: string, value: string | undefined, values: readonly T[]): T | undefined {

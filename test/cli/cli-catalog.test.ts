@@ -93,6 +93,7 @@ describe('user CLI derived from the catalog of operations', () => {
     assert.deepEqual(await complete('sightline', 'visibility', 'run', 'https://a.example', '--platform', 'c'), ['claude']);
     assert.deepEqual(await complete('sightline', 'visibility', 'run', '--brand', 'tests', '--wa'), ['--watch'], 'an option value is not taken for a subcommand');
     assert.deepEqual(await complete('sightline', 'acc'), ['accounts'], 'operator commands complete too');
+    assert.deepEqual(await complete('sightline', 'visibility', 'export', 'vis_1', '--format', ''), ['csv', 'jsonl'], 'a filter completes its values');
     assert.deepEqual((await complete('sightline', 'keys', '')).filter((w) => !w.startsWith('-')), ['create', 'revoke']);
     assert.deepEqual(await complete('sightline', 'keys', 'create', '--re'), ['--read-only']);
     const fish = (await runCli(['completion', 'fish'])).out;

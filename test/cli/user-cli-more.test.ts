@@ -153,7 +153,8 @@ describe('user CLI: pages, content, exports, tracked tests, reports, activity', 
     const cursor = await cli('activity', '--starting-after', 'act_nope', '--json');
     assert.equal(cursor.code, 1);
     assert.equal(cursor.json.error, 'invalid_cursor');
-    const kind = await cli('activity', '--kind', 'everything', '--json');
-    assert.equal(kind.json.error, 'invalid_filter');
+    const kind = await cli('activity', '--kind', 'everything');
+    assert.equal(kind.code, 2, 'a filter outside its values is a usage error, nothing is sent');
+    assert.match(kind.err, /Allowed choices are all, visibility, content_intelligence, pages, reads/);
   });
 });
