@@ -309,7 +309,11 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
           const target = output ? createWriteStream(output) : io.stdout!;
           let bytes = 0;
           const counted = Readable.fromWeb(stream!).on('data', (chunk: Buffer) => (bytes += chunk.length));
-          await pipeline(counted, target as Writable, { end: !!output });
+          try {
+            await pipeline(counted, target as Writable, { end: !!output });
+          } catch (err) {
+            throw new CallFailed(EXIT.usage, { error: 'write_failed', message: `cannot write ${output ?? 'stdout'}: ${(err as Error).message}` });
+          }
           if (!output) return null;
           return { doc: { output, bytes, content_type: contentType }, human: `wrote ${bytes} bytes (${contentType.split(';')[0]}) to ${output}` };
         }
