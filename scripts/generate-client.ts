@@ -1,10 +1,18 @@
 // `npm run client:generate`: the typed client's types (src/client/schema.d.ts) from the OpenAPI
-// document the server serves, with openapi-typescript. The test test/client/client.test.ts fails
-// when the committed file differs from what the current document generates.
+// document the server serves, with openapi-typescript, and the user CLI's table of commands
+// (src/cli/commands.gen.ts) from the catalog of operations. Tests fail when either committed
+// file differs from what the current catalog generates (test/cli/user-cli.test.ts,
+// test/cli/cli-catalog.test.ts).
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { clientSchemaSource } from './client-schema.ts';
+import { cliTableSource } from './cli-table.ts';
 
-const out = fileURLToPath(new URL('../src/client/schema.d.ts', import.meta.url));
-writeFileSync(out, await clientSchemaSource());
-console.log(`wrote ${out}`);
+for (const [file, source] of [
+  ['../src/client/schema.d.ts', await clientSchemaSource()],
+  ['../src/cli/commands.gen.ts', cliTableSource()],
+] as const) {
+  const out = fileURLToPath(new URL(file, import.meta.url));
+  writeFileSync(out, source);
+  console.log(`wrote ${out}`);
+}

@@ -1,20 +1,44 @@
 // The user commands of the `sightline` bin: a client of a running server's HTTP API through the
-// typed client (src/client), configured by SIGHTLINE_API_URL and SIGHTLINE_API_KEY. Parsed by
-// commander (per-command --help). With --json, stdout holds exactly one JSON document (the
-// answer, or {"error", "message", …} on failure); progress and messages go to stderr.
+// typed client (src/client). The commands are built from the table derived from the catalog of
+// operations (src/cli/commands.gen.ts): each operation's positional arguments and options, typed
+// by its input schema; a human formatter per command (src/cli/formatters.ts). Configured by
+// SIGHTLINE_API_URL and SIGHTLINE_API_KEY, or a profile saved by `sightline login`.
+// With --json, stdout holds exactly one JSON document (the answer, or {"error", "message", …} on
+// failure); progress and messages go to stderr.
 // Exit codes by failure class: 0 done, 1 the request was refused (400/422), 2 usage error,
 // 3 authentication or scope (401/403), 4 credits (402), 5 not found (404), 6 rate limited (429),
 // 7 server unreachable or failing (5xx).
-import { Command, CommanderError, Option } from 'commander';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { createSightlineClient, type SightlineClient } from '../client/index.ts';
+import type { CliCommandDef, CliField } from './command-table.ts';
+import { CLI_COMMANDS } from './commands.gen.ts';
+import { completionScript, SHELLS } from './completion.ts';
+import { ciRunLine, FORMATTERS, probeCounts, visibilityRunLine } from './formatters.ts';
+import { COMMANDS as OPERATOR_COMMANDS, OPTIONS as OPERATOR_OPTIONS } from './operator-commands.ts';
+import { configPath, connection, DEFAULT_API_URL, profileName, removeProfile, saveProfile } from './profiles.ts';
+import { progressDisplay } from './progress.ts';
 
 export const EXIT = { ok: 0, refused: 1, usage: 2, auth: 3, credits: 4, notFound: 5, rateLimited: 6, server: 7 } as const;
 
 const HINTS: Record<number, string> = {
-  401: 'check SIGHTLINE_API_KEY: it must be an API key (svc_api_live_…) of this server; `sightline keys create --account ID` makes one',
+  401: 'check the API key: it must be an API key (svc_api_live_…) of this server, in SIGHTLINE_API_KEY or saved by `sightline login`; an operator makes one with `sightline keys create --account ID`',
   402: 'not enough credits: see `sightline usage`, or ask the operator (`sightline credits grant`)',
-  403: 'the key lacks the scope this needs, or the account is suspended',
+  403: 'the key lacks the scope this needs, or the account is suspended: use a key with that scope (`sightline keys create --account ID`)',
   429: 'rate limited: wait for the Retry-After seconds and retry',
+};
+
+/** Descriptions of the command groups (the commands themselves describe themselves from the catalog). */
+const GROUPS: Record<string, string> = {
+  visibility: 'AI Visibility: do AI platforms mention a brand? Runs, prompts, exports',
+  tests: 'saved and tracked tests: schedules, budgets, history',
+  ci: 'Content Intelligence: score pages, queue and read runs',
+  page: 'web pages as text',
+  reports: 'saved reports',
 };
 
 /** A failed call, with the exit code of its class. */
@@ -36,13 +60,15 @@ function exitFor(status: number): number {
   return EXIT.refused;
 }
 
+type Reply = { data?: unknown; error?: unknown; response: Response };
+
 /** The answer of an openapi-fetch call, or a CallFailed carrying the API's error. */
-async function answer<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
-  let res: { data?: T; error?: unknown; response: Response };
+async function answer<T>(call: Promise<Reply>): Promise<T> {
+  let res: Reply;
   try {
     res = await call;
   } catch (err) {
-    throw new CallFailed(EXIT.server, { error: 'unreachable', message: `cannot reach the server: ${(err as Error).message} (check SIGHTLINE_API_URL)` });
+    throw new CallFailed(EXIT.server, { error: 'unreachable', message: `cannot reach the server: ${(err as Error).message} (check SIGHTLINE_API_URL or the profile's URL)` });
   }
   if (res.response.ok) return res.data as T;
   const detail = (res.error as { detail?: unknown } | undefined)?.detail;
@@ -56,72 +82,172 @@ async function answer<T>(call: Promise<{ data?: T; error?: unknown; response: Re
   throw new CallFailed(exitFor(res.response.status), body);
 }
 
-interface Io {
+export interface Io {
   out: (s: string) => void;
   err: (s: string) => void;
+  /** Whether stderr (where progress goes) is a terminal. */
   isTTY: boolean;
   env: Record<string, string | undefined>;
+  /** Raw stdout, for a streamed export. */
+  stdout?: NodeJS.WritableStream;
+  /** Where `login` reads the key: a hidden prompt on a terminal, else the first line piped in. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
-function clientFrom(env: Io['env']): SightlineClient {
-  const apiKey = env.SIGHTLINE_API_KEY?.trim();
-  if (!apiKey) throw new CallFailed(EXIT.auth, { error: 'missing_api_key', message: 'set SIGHTLINE_API_KEY to an API key (svc_api_live_…)' });
-  return createSightlineClient({ baseUrl: env.SIGHTLINE_API_URL?.trim() || 'http://localhost:8080', apiKey });
+/** The connection of a command: its --profile (or SIGHTLINE_PROFILE) and the environment. */
+function resolveConnection(io: Io, cmd: Command) {
+  const name = profileName(cmd.optsWithGlobals().profile as string | undefined, io.env);
+  try {
+    return { name, ...connection(io.env, name) };
+  } catch (err) {
+    throw new CallFailed(EXIT.usage, { error: 'invalid_config', message: `cannot read ${configPath(io.env)}: ${(err as Error).message}` });
+  }
 }
+
+function clientFor(io: Io, cmd: Command): SightlineClient {
+  const c = resolveConnection(io, cmd);
+  if (cmd.optsWithGlobals().verbose) io.err(`sightline: API ${c.apiUrl} (profile ${c.name}${c.profile ? '' : ', not saved'}; key from ${io.env.SIGHTLINE_API_KEY?.trim() ? 'SIGHTLINE_API_KEY' : c.apiKey ? 'the profile' : 'nowhere'})`);
+  if (!c.apiKey) {
+    throw new CallFailed(EXIT.auth, { error: 'missing_api_key', message: `no API key: set SIGHTLINE_API_KEY to an API key (svc_api_live_…), or save one with \`sightline login${c.name === 'default' ? '' : ` --profile ${c.name}`}\`` });
+  }
+  return createSightlineClient({ baseUrl: c.apiUrl, apiKey: c.apiKey });
+}
+
+// ---- options from the table ------------------------------------------------------------------
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
-const TERMINAL = new Set(['completed', 'partially_completed', 'failed', 'cancelled']);
 
-type RunBody = {
-  url: string;
-  target_entity: string;
-  prompts: string[];
-  platforms: ('openai' | 'perplexity' | 'gemini' | 'grok' | 'claude' | 'deepseek')[];
-  competitors?: string[];
-  repeats?: number;
-  models?: Record<string, string>;
-  idempotency_key?: string;
-};
-
-function runBody(url: string, o: { brand: string; prompt: string[]; platform: string[]; competitor?: string[]; repeats?: string; model?: string[]; idempotencyKey?: string }): RunBody {
-  const body: RunBody = { url, target_entity: o.brand, prompts: o.prompt, platforms: o.platform as RunBody['platforms'] };
-  if (o.competitor?.length) body.competitors = o.competitor;
-  if (o.repeats !== undefined) body.repeats = Number(o.repeats);
-  if (o.model?.length) body.models = Object.fromEntries(o.model.map((m) => m.split('=', 2) as [string, string]));
-  if (o.idempotencyKey) body.idempotency_key = o.idempotencyKey;
-  return body;
+function integer(flag: string) {
+  return (value: string) => {
+    if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError(`--${flag} takes an integer`);
+    return Number(value);
+  };
 }
 
-function runOptions(cmd: Command): Command {
-  return cmd
-    .argument('<url>', 'the page whose brand is measured')
-    .requiredOption('--brand <name>', 'the brand (target entity) to look for')
-    .requiredOption('--prompt <text>', 'a question to ask (repeat for more)', collect)
-    .requiredOption('--platform <name>', 'openai, perplexity, gemini, grok, claude or deepseek (repeat for more)', collect)
-    .option('--competitor <name>', 'a competitor to count (repeat for more)', collect)
-    .option('--model <platform=model>', 'a model per platform, e.g. openai=gpt-5.1 (repeat for more)', collect)
-    .option('--repeats <n>', 'ask each probe n times (1..10)');
+/** A JSON value, or @FILE to read it from a file. */
+function jsonValue(value: string): unknown {
+  let text = value;
+  if (value.startsWith('@')) {
+    try {
+      text = readFileSync(value.slice(1), 'utf8');
+    } catch (err) {
+      throw new InvalidArgumentError(`cannot read ${value.slice(1)}: ${(err as Error).message}`);
+    }
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new InvalidArgumentError(`not JSON: ${(err as Error).message}`);
+  }
 }
 
-function progressLine(run: { status: string; probe_count: number; probe_counts: Record<string, number>; billing: { settled_credits: string; reserved_credits: string } }): string {
-  const c = run.probe_counts;
-  const done = c.succeeded + c.errored + c.cancelled + c.skipped;
-  const width = 20;
-  const filled = run.probe_count ? Math.round((done / run.probe_count) * width) : width;
-  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${run.probe_count} probes · ${run.status} · ${run.billing.settled_credits} of ${run.billing.reserved_credits} credits settled`;
+/** The commander option of a field, typed by its kind. */
+function optionOf(f: CliField): Option {
+  const desc = f.description || f.field;
+  switch (f.kind) {
+    case 'boolean':
+      return new Option(`--${f.flag}`, desc);
+    case 'null':
+      return new Option(`--${f.flag}`, desc);
+    case 'integer':
+      return new Option(`--${f.flag} <n>`, desc).argParser(integer(f.flag));
+    case 'number':
+      return new Option(`--${f.flag} <x>`, desc).argParser((v) => {
+        if (v.trim() === '' || !Number.isFinite(Number(v))) throw new InvalidArgumentError(`--${f.flag} takes a number`);
+        return Number(v);
+      });
+    case 'list': {
+      const o = new Option(`--${f.flag} <value>`, `${desc} (repeat for more)`);
+      if (f.choices) o.choices(f.choices);
+      return o.argParser((v: string, prev?: string[]) => {
+        if (f.choices && !f.choices.includes(v)) throw new InvalidArgumentError(`Allowed choices are ${f.choices.join(', ')}.`);
+        return collect(v, prev);
+      });
+    }
+    case 'map':
+      return new Option(`--${f.flag} <key=value>`, `${desc} (repeat for more)`).argParser((v: string, prev?: string[]) => {
+        if (!/^[^=]+=.+$/.test(v)) throw new InvalidArgumentError(`--${f.flag} takes key=value, e.g. openai=gpt-5.1`);
+        return collect(v, prev);
+      });
+    case 'json':
+      return new Option(`--${f.flag} <json>`, `${desc} (JSON, or @FILE)`).argParser(jsonValue);
+    default: {
+      const o = new Option(`--${f.flag} <value>`, desc);
+      if (f.choices) o.choices(f.choices);
+      return o;
+    }
+  }
 }
 
-/** Builds the user commands onto `program`; each action resolves to an exit code. */
+function setPath(target: Record<string, unknown>, dotted: string, value: unknown) {
+  const keys = dotted.split('.');
+  let node = target;
+  for (const k of keys.slice(0, -1)) node = (node[k] ??= {}) as Record<string, unknown>;
+  node[keys[keys.length - 1]] = value;
+}
+
+/** The lines of a file, trimmed, without empty ones (--prompt-file). */
+function fileLines(path: string): string[] {
+  try {
+    return readFileSync(path, 'utf8')
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter(Boolean);
+  } catch (err) {
+    throw new CallFailed(EXIT.usage, { error: 'usage_error', message: `cannot read ${path}: ${(err as Error).message}` });
+  }
+}
+
+interface Built {
+  def: CliCommandDef;
+  /** Each option of the command with the field it fills (a file option fills its list). */
+  fields: { option: Option; field: CliField; fromFile?: boolean }[];
+}
+
+/** The request a command line makes: path parameters, query and body from its arguments and options. */
+function requestOf(built: Built, cmd: Command, positionals: string[]) {
+  const { def } = built;
+  const input = { path: {} as Record<string, unknown>, query: {} as Record<string, unknown>, body: {} as Record<string, unknown> };
+  def.args.forEach((a, i) => setPath(input[a.in], a.field, positionals[i]));
+  const opts = cmd.opts();
+  for (const { option, field, fromFile } of built.fields) {
+    const name = option.attributeName();
+    if (cmd.getOptionValueSource(name) !== 'cli') continue;
+    const value = opts[name];
+    if (fromFile) {
+      const part = input[field.in];
+      part[field.field] = [...((part[field.field] as string[] | undefined) ?? []), ...fileLines(value as string)];
+    } else if (field.kind === 'null') {
+      setPath(input[field.in], field.field, null);
+    } else if (field.kind === 'map') {
+      setPath(input[field.in], field.field, Object.fromEntries((value as string[]).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])));
+    } else if (field.kind === 'list') {
+      const part = input[field.in];
+      part[field.field] = [...((part[field.field] as string[] | undefined) ?? []), ...(value as string[])];
+    } else {
+      setPath(input[field.in], field.field, value);
+    }
+  }
+  for (const [k, v] of Object.entries(def.fixed)) input.body[k] = v;
+  const sendsBody = def.method === 'post' || def.method === 'patch';
+  return { params: { path: input.path, query: input.query }, ...(sendsBody ? { body: input.body } : {}) };
+}
+
+type Call = (method: string, path: string, init: unknown) => Promise<Reply>;
+
+// ---- the program -----------------------------------------------------------------------------
+
+/** Builds the user commands onto `program`; each action sets the exit code through `setExit`. */
 export function userCommands(program: Command, io: Io, setExit: (code: number) => void, version: string) {
   const json = (cmd: Command) => cmd.addOption(new Option('--json', 'print one JSON document'));
   const act =
-    <A extends unknown[]>(fn: (client: SightlineClient, ...args: A) => Promise<{ doc: unknown; human: string }>) =>
+    <A extends unknown[]>(fn: (cmd: Command, ...args: A) => Promise<{ doc: unknown; human: string } | null>) =>
     async (...args: A) => {
       const cmd = args[args.length - 1] as Command;
       const asJson = !!cmd.opts().json;
       try {
-        const { doc, human } = await fn(clientFrom(io.env), ...args);
-        io.out(asJson ? JSON.stringify(doc) : human);
+        const result = await fn(cmd, ...args);
+        if (result) io.out(asJson ? JSON.stringify(result.doc) : result.human);
         setExit(EXIT.ok);
       } catch (err) {
         if (!(err instanceof CallFailed)) throw err;
@@ -131,123 +257,191 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
       }
     };
 
-  const vis = program.command('visibility').description('AI Visibility runs on a sightline server (SIGHTLINE_API_URL, SIGHTLINE_API_KEY)');
+  const groups = new Map<string, Command>();
+  const parentOf = (words: string[]) => {
+    if (words.length === 1) return program;
+    let group = groups.get(words[0]);
+    if (!group) {
+      group = program.command(words[0]).description(GROUPS[words[0]] ?? words[0]);
+      groups.set(words[0], group);
+    }
+    return group;
+  };
 
-  json(vis.command('models').description('selectable models per platform and their price per probe')).action(
-    act(async (c) => {
-      const d = await answer(c.GET('/v1/visibility/models'));
-      const lines = Object.entries(d.platforms).flatMap(([p, models]) =>
-        models.map((m) => `${p.padEnd(11)} ${m.id.padEnd(28)} ${m.credits_per_probe.padStart(6)} credits${m.default ? '  (default)' : ''}${m.available ? '' : '  unavailable'}`),
-      );
-      return { doc: d, human: lines.join('\n') };
-    }),
-  );
+  const built = new Map<string, Built>();
+  for (const def of CLI_COMMANDS) {
+    const words = def.command.split(' ');
+    const cmd = json(parentOf(words).command(words[words.length - 1]).description(def.description));
+    for (const a of def.args) cmd.argument(`<${a.flag}>`, a.description);
+    const fields: Built['fields'] = [];
+    for (const f of def.options) {
+      const option = optionOf(f);
+      if (f.required && !f.file) option.makeOptionMandatory();
+      cmd.addOption(option);
+      fields.push({ option, field: f });
+      if (f.file) {
+        const fromFile = new Option(`--${f.flag}-file <file>`, `read ${f.flag}s from a file, one a line`);
+        cmd.addOption(fromFile);
+        fields.push({ option: fromFile, field: f, fromFile: true });
+      }
+    }
+    // A null option (--no-schedule) and the options it would contradict (--cron) exclude each other.
+    for (const { option, field } of fields) {
+      if (field.kind === 'null') option.conflicts(fields.filter((x) => x.field.field.startsWith(`${field.field}.`)).map((x) => x.option.attributeName()));
+    }
+    const entry = { def, fields };
+    built.set(def.command, entry);
+    const formatter = FORMATTERS[def.command];
+    const extra = EXTRAS[def.command];
+    if (def.download) cmd.addOption(new Option('--output <file>', 'write the answer to FILE instead of stdout'));
+    extra?.options?.().forEach((o) => cmd.addOption(o));
+    cmd.action(
+      act(async (c: Command, ...rest: unknown[]) => {
+        const positionals = rest.slice(0, def.args.length) as string[];
+        const client = clientFor(io, c);
+        const init = requestOf(entry, c, positionals);
+        let response: Response | undefined;
+        const call = (client.request as unknown as Call)(def.method, def.path, { ...init, parseAs: 'stream' });
+        const stream = await answer<WebReadableStream | null>(call.then((r) => ((response = r.response), r)));
+        const contentType = response!.headers.get('content-type') ?? '';
+        const output = c.opts().output as string | undefined;
+        if (output || !contentType.includes('application/json')) {
+          const target = output ? createWriteStream(output) : io.stdout!;
+          let bytes = 0;
+          const counted = Readable.fromWeb(stream!).on('data', (chunk: Buffer) => (bytes += chunk.length));
+          try {
+            await pipeline(counted, target as Writable, { end: !!output });
+          } catch (err) {
+            throw new CallFailed(EXIT.usage, { error: 'write_failed', message: `cannot write ${output ?? 'stdout'}: ${(err as Error).message}` });
+          }
+          if (!output) return null;
+          return { doc: { output, bytes, content_type: contentType }, human: `wrote ${bytes} bytes (${contentType.split(';')[0]}) to ${output}` };
+        }
+        const doc = stream ? JSON.parse(await new Response(stream as ReadableStream).text()) : null;
+        const human = formatter.human(doc as never);
+        if (extra?.after) return extra.after({ c, doc, human, client, io, call: (command, args) => callCommand(built.get(command)!, client, args) });
+        return { doc, human };
+      }),
+    );
+  }
 
-  json(runOptions(vis.command('estimate').description('what a run would cost and reserve now (free)'))).action(
-    act(async (c, url: string, o: Parameters<typeof runBody>[1]) => {
-      const d = await answer(c.POST('/v1/visibility/runs/estimate', { body: runBody(url, o) }));
+  registerLocalCommands(program, io, setExit, version, json, act);
+}
+
+/** Runs a command of the table with positional arguments only (a watch polling the run's read). */
+async function callCommand(entry: Built, client: SightlineClient, args: string[]): Promise<unknown> {
+  const path: Record<string, string> = {};
+  entry.def.args.forEach((a, i) => (path[a.field] = args[i]));
+  return answer((client.request as unknown as Call)(entry.def.method, entry.def.path, { params: { path } }));
+}
+
+const TERMINAL = new Set(['completed', 'partially_completed', 'failed', 'cancelled']);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface AfterContext {
+  c: Command;
+  doc: unknown;
+  human: string;
+  client: SightlineClient;
+  io: Io;
+  call: (command: string, args: string[]) => Promise<unknown>;
+}
+
+/**
+ * `--watch`: reads the queued run with `readCommand` every half second, showing its progress,
+ * until it ends; answers the last read.
+ */
+async function watch<R extends { status: string; billing: { settled_credits: string; reserved_credits: string } }>(
+  x: AfterContext,
+  readCommand: string,
+  progressOf: (run: R) => { done: number; total: number; unit: string },
+  ended: (run: R) => boolean,
+  human: (run: R) => string,
+): Promise<{ doc: unknown; human: string }> {
+  if (!x.c.opts().watch) return { doc: x.doc, human: x.human };
+  const progress = progressDisplay(x.io.err, x.io.isTTY, x.io.env);
+  for (;;) {
+    const run = (await x.call(readCommand, [(x.doc as { run_id: string }).run_id])) as R;
+    progress.update({ ...progressOf(run), status: run.status, credits: `${run.billing.settled_credits} of ${run.billing.reserved_credits}` });
+    if (ended(run)) {
+      progress.end();
+      return { doc: run, human: human(run) };
+    }
+    await sleep(500);
+  }
+}
+
+/** What some commands add to their operation: --watch follows a queued run to its end. */
+const EXTRAS: Record<string, { options?: () => Option[]; after?: (x: AfterContext) => Promise<{ doc: unknown; human: string }> }> = {
+  'visibility run': {
+    options: () => [new Option('--watch', 'follow the run until it ends, with a progress bar on stderr')],
+    after: (x) =>
+      watch<Parameters<typeof visibilityRunLine>[0]>(x, 'visibility status', (run) => ({ ...probeCounts(run), unit: 'probes' }), (run) => TERMINAL.has(run.status), visibilityRunLine),
+  },
+  'ci run': {
+    options: () => [new Option('--watch', 'follow the run until it ends, with its progress on stderr')],
+    after: (x) =>
+      watch<Parameters<typeof ciRunLine>[0]>(
+        x,
+        'ci status',
+        (run) => ({ done: TERMINAL.has(run.status) ? 1 : 0, total: 1, unit: 'analysis' }),
+        (run) => TERMINAL.has(run.status),
+        ciRunLine,
+      ),
+  },
+};
+
+type Act = <A extends unknown[]>(fn: (cmd: Command, ...args: A) => Promise<{ doc: unknown; human: string } | null>) => (...args: A) => Promise<void>;
+
+/** The commands that are no API operation: login, logout, doctor, completion. */
+function registerLocalCommands(program: Command, io: Io, setExit: (code: number) => void, version: string, json: (c: Command) => Command, act: Act) {
+  json(
+    program
+      .command('login')
+      .description('save an API URL and key as a profile (file mode 0600), after checking the key against the server; the key is read from a hidden prompt, or from stdin when piped')
+      .option('--url <url>', `the server (default: SIGHTLINE_API_URL, the profile's URL, or ${DEFAULT_API_URL})`),
+  ).action(
+    act(async (c: Command) => {
+      const name = profileName(c.optsWithGlobals().profile as string | undefined, io.env);
+      const current = resolveConnection(io, c);
+      const apiUrl = (c.opts().url as string | undefined)?.trim() || current.apiUrl;
+      const apiKey = await readKey(io);
+      if (!apiKey) throw new CallFailed(EXIT.usage, { error: 'missing_api_key', message: 'no API key given (type it at the prompt, or pipe it in)' });
+      const usage = await answer<{ credits: { available_credit_units: string } }>(createSightlineClient({ baseUrl: apiUrl, apiKey }).GET('/v1/usage'));
+      const path = saveProfile(io.env, name, { api_url: apiUrl, api_key: apiKey });
       return {
-        doc: d,
-        human: `${d.probe_count} probes, ${d.estimated_credits} credits; available ${d.available_credits}; a run now would queue ${d.fundable_probe_count} (${d.would_be_status}) and reserve ${d.would_reserve_credits}`,
+        doc: { profile: name, api_url: apiUrl, config_path: path, available_credits: usage.credits.available_credit_units },
+        human: `logged in to ${apiUrl} as profile ${name} (${usage.credits.available_credit_units} credits available); saved to ${path}`,
       };
     }),
   );
 
-  json(
-    runOptions(vis.command('run').description('queue a run (reserves credits); --watch follows it to the end'))
-      .option('--idempotency-key <key>', 'retry-safe key: the same key returns the same run, charged once')
-      .option('--watch', 'follow the run until it ends, with progress on stderr'),
-  ).action(
-    act(async (c, url: string, o: Parameters<typeof runBody>[1] & { watch?: boolean }) => {
-      const created = await answer(c.POST('/v1/visibility/runs', { body: runBody(url, o) }));
-      if (!o.watch) return { doc: created, human: `run ${created.run_id} ${created.status}: ${created.queued_probe_count}/${created.probe_count} probes, ${created.reserved_credits} credits reserved` };
-      const tty = io.isTTY && !io.env.NO_COLOR;
-      for (;;) {
-        const run = await answer(c.GET('/v1/visibility/runs/{run_id}', { params: { path: { run_id: created.run_id } } }));
-        const line = progressLine(run as never);
-        io.err(tty ? `\r${line}` : line);
-        if (TERMINAL.has(run.status)) {
-          if (tty) io.err('\n');
-          return { doc: run, human: `run ${run.run_id} ${run.status}: mention rate ${run.summary.mention_rate ?? '—'} (${run.visibility_band ?? 'no answers'})` };
-        }
-        await new Promise((r) => setTimeout(r, 500));
-      }
+  json(program.command('logout').description("forget a profile's saved URL and key (the key itself stays valid on the server)")).action(
+    act(async (c: Command) => {
+      const name = profileName(c.optsWithGlobals().profile as string | undefined, io.env);
+      const removed = removeProfile(io.env, name);
+      return { doc: { profile: name, removed }, human: removed ? `removed profile ${name} from ${configPath(io.env)}` : `no profile ${name} in ${configPath(io.env)}` };
     }),
   );
 
-  json(vis.command('status').description('one run: status, counts, billing, summary').argument('<run_id>', 'vis_… id')).action(
-    act(async (c, runId: string) => {
-      const run = await answer(c.GET('/v1/visibility/runs/{run_id}', { params: { path: { run_id: runId } } }));
-      return { doc: run, human: `${progressLine(run as never)}\nmention rate ${run.summary.mention_rate ?? '—'} (${run.visibility_band ?? 'no answers'})` };
-    }),
-  );
-
-  json(vis.command('list').description('runs, newest first').option('--limit <n>', 'at most n runs (1..100)', '20')).action(
-    act(async (c, o: { limit: string }) => {
-      const d = await answer(c.GET('/v1/visibility/runs', { params: { query: { limit: Number(o.limit) } } }));
-      return { doc: d, human: d.runs.map((r) => `${r.run_id}  ${r.status.padEnd(19)} ${r.target_entity}  ${r.url}`).join('\n') || 'no runs' };
-    }),
-  );
-
-  json(vis.command('cancel').description('cancel the queued probes of a run (credits released)').argument('<run_id>', 'vis_… id')).action(
-    act(async (c, runId: string) => {
-      const run = await answer(c.POST('/v1/visibility/runs/{run_id}/cancel', { params: { path: { run_id: runId } } }));
-      return { doc: run, human: `run ${run.run_id} ${run.status}; released ${run.billing.released_credits} credits` };
-    }),
-  );
-
-  const tests = program.command('tests').description('saved and tracked tests');
-  json(tests.command('list').description('saved tests, most recently run first').option('--limit <n>', 'at most n tests (1..50)', '50')).action(
-    act(async (c, o: { limit: string }) => {
-      const d = await answer(c.GET('/v1/tests', { params: { query: { limit: Number(o.limit) } } }));
-      return { doc: d, human: d.tests.map((t) => `${t.id}  ${t.test_type.padEnd(20)} ${t.paused ? 'paused ' : ''}${t.name}`).join('\n') || 'no tests' };
-    }),
-  );
-  json(tests.command('show').description('one test with its runs').argument('<test_id>', 'test_… id')).action(
-    act(async (c, testId: string) => {
-      const t = await answer(c.GET('/v1/tests/{test_id}', { params: { path: { test_id: testId } } }));
-      const runs = t.runs.map((r) => `  ${r.run_id}  ${r.status.padEnd(19)} score ${r.overall_score ?? '—'} ${r.visibility_band ?? r.overall_band ?? ''}`);
-      return { doc: t, human: [`${t.id} ${t.name} (${t.test_type}) ${t.url}`, ...runs].join('\n') };
-    }),
-  );
-  json(
-    tests
-      .command('history')
-      .description('a test over time: rates with 95% intervals per run or window')
-      .argument('<test_id>', 'test_… id')
-      .option('--window <w>', 'run, 7d or 30d', 'run')
-      .option('--days <n>', 'how far back (1..730)', '90'),
-  ).action(
-    act(async (c, testId: string, o: { window: string; days: string }) => {
-      const d = await answer(c.GET('/v1/tests/{test_id}/history', { params: { path: { test_id: testId }, query: { window: o.window, days: Number(o.days) } } }));
-      const points = (d.points as Record<string, unknown>[]).map((p) => `  ${String(p.start)}  ${pointLine(p)}`);
-      return { doc: d, human: [`${d.test_id} (${d.window})`, ...points].join('\n') };
-    }),
-  );
-  for (const [name, paused] of [['pause', true], ['resume', false]] as const) {
-    json(tests.command(name).description(`${name} a tracked test's schedule`).argument('<test_id>', 'test_… id')).action(
-      act(async (c, testId: string) => {
-        const t = await answer(c.PATCH('/v1/tests/{test_id}', { params: { path: { test_id: testId } }, body: { paused } }));
-        return { doc: t, human: `${t.id} ${t.paused ? 'paused' : 'active'}` };
-      }),
-    );
-  }
-  json(tests.command('run').description("run a tracked test's definition now (costs what the definition costs)").argument('<test_id>', 'test_… id')).action(
-    act(async (c, testId: string) => {
-      const r = await answer(c.POST('/v1/tests/{test_id}/runs', { params: { path: { test_id: testId } }, body: {} }));
-      return { doc: r, human: `run ${r.run_id} ${r.status} for ${r.test_id}` };
-    }),
-  );
-
-  json(program.command('doctor').description('check the server URL, readiness, the API key, the clock and the server version')).action(async (opts: { json?: boolean }) => {
+  json(program.command('doctor').description('check the server URL, readiness, the API key, the clock and the server version')).action(async (opts: { json?: boolean }, cmd: Command) => {
     const asJson = !!opts.json;
-    const baseUrl = io.env.SIGHTLINE_API_URL?.trim() || 'http://localhost:8080';
     const checks: { check: string; ok: boolean; detail: string }[] = [];
     let worst: number = EXIT.ok;
     const fail = (check: string, detail: string, exit: number) => {
       checks.push({ check, ok: false, detail });
       if (worst === EXIT.ok) worst = exit;
     };
+    let conn: ReturnType<typeof resolveConnection>;
+    try {
+      conn = resolveConnection(io, cmd);
+    } catch (err) {
+      if (!(err instanceof CallFailed)) throw err;
+      fail('config', err.message, err.exit);
+      io.out(asJson ? JSON.stringify({ ok: false, checks }) : `FAIL config          ${err.message}`);
+      return setExit(worst);
+    }
+    const baseUrl = conn.apiUrl;
     try {
       const health = await fetch(new URL('/healthz', baseUrl));
       checks.push({ check: 'url', ok: health.ok, detail: `${baseUrl} answers ${health.status}` });
@@ -261,12 +455,13 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
       const doc = (await (await fetch(new URL('/openapi.json', baseUrl))).json()) as { info?: { version?: string } };
       checks.push({ check: 'server_version', ok: true, detail: `API ${doc.info?.version ?? 'unknown'}; this CLI ${version}` });
     } catch (err) {
-      fail('url', `cannot reach ${baseUrl}: ${(err as Error).message} (check SIGHTLINE_API_URL)`, EXIT.server);
+      fail('url', `cannot reach ${baseUrl}: ${(err as Error).message} (check SIGHTLINE_API_URL or the profile's URL)`, EXIT.server);
     }
     if (worst !== EXIT.server) {
       try {
-        const usage = await answer(clientFrom(io.env).GET('/v1/usage'));
-        checks.push({ check: 'api_key', ok: true, detail: `accepted; ${usage.credits.available_credit_units} credits available` });
+        const usage = await answer<{ credits: { available_credit_units: string } }>(clientFor(io, cmd).GET('/v1/usage'));
+        const source = io.env.SIGHTLINE_API_KEY?.trim() ? 'SIGHTLINE_API_KEY' : `profile ${conn.name}`;
+        checks.push({ check: 'api_key', ok: true, detail: `accepted (from ${source}); ${usage.credits.available_credit_units} credits available` });
       } catch (err) {
         if (!(err instanceof CallFailed)) throw err;
         fail('api_key', `${err.message}${err.body.hint ? ` (${err.body.hint})` : ''}`, err.exit);
@@ -276,41 +471,98 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
     setExit(worst);
   });
 
-  json(program.command('usage').description('credit balance and recent credit movements')).action(
-    act(async (c) => {
-      const d = await answer(c.GET('/v1/usage'));
-      return { doc: d, human: `available ${d.credits.available_credit_units}, reserved ${d.credits.reserved_credit_units}, used ${d.credits.used_credit_units}` };
-    }),
-  );
+  program
+    .command('completion')
+    .description('print a shell completion script: source <(sightline completion bash)')
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
+    .action((shell: (typeof SHELLS)[number]) => {
+      io.out(completionScript(shell, completionTree(io, version)).replace(/\n$/, ''));
+      setExit(EXIT.ok);
+    });
+}
+
+/** The whole command tree for completion: the user commands, and the operator commands of src/cli/admin.ts as stubs. */
+function completionTree(io: Io, version: string): Command {
+  const tree = buildProgram(io, version, () => {});
+  const groups = new Map<string, Command>();
+  for (const [command, flags] of Object.entries(OPERATOR_COMMANDS)) {
+    const [group, name] = command.split(' ');
+    let cmd: Command;
+    if (name) {
+      if (!groups.has(group)) groups.set(group, tree.command(group).description(`operator: ${group}`));
+      cmd = groups.get(group)!.command(name).description(`operator: ${command}`);
+    } else cmd = tree.command(group).description(`operator: ${command}`);
+    for (const f of flags) cmd.option(OPERATOR_OPTIONS[f].type === 'string' ? `--${f} <value>` : `--${f}`);
+  }
+  return tree;
+}
+
+/** The API key for `login`: typed at a prompt that does not echo it, or the first line of stdin. */
+async function readKey(io: Io): Promise<string> {
+  const stdin = io.stdin ?? process.stdin;
+  if (stdin.isTTY) {
+    const silent = new Writable({ write: (_chunk, _enc, done) => done() });
+    const rl = createInterface({ input: stdin, output: silent, terminal: true });
+    io.err('API key (svc_api_live_…, not shown): ');
+    try {
+      return (await rl.question('')).trim();
+    } finally {
+      rl.close();
+      io.err('\n');
+    }
+  }
+  let text = '';
+  for await (const chunk of stdin) text += String(chunk);
+  return text.split(/\r?\n/)[0]?.trim() ?? '';
+}
+
+/** The first words that are user commands (and --version, --profile): everything else is an operator command (src/cli/admin.ts). */
+export function isUserCommandLine(argv: string[]): boolean {
+  const first = argv[0];
+  if (first === undefined) return false;
+  if (first === '--version' || first === '-V' || first === '--profile' || first.startsWith('--profile=')) return true;
+  if (first === 'help') return USER_COMMANDS.has(argv[1]);
+  return USER_COMMANDS.has(first);
+}
+
+export const USER_COMMANDS = new Set([...CLI_COMMANDS.map((c) => c.command.split(' ')[0]), 'login', 'logout', 'doctor', 'completion']);
+
+/** The options every user command takes, shown in each command's --help. */
+function globalOptions(program: Command): Command {
+  return program
+    .addOption(new Option('--profile <name>', 'the saved profile to use (default: SIGHTLINE_PROFILE, else "default")'))
+    .addOption(new Option('--verbose', 'say which server, profile and key source the command uses'))
+    .configureHelp({ showGlobalOptions: true });
+}
+
+/** The user commands' commander program; each action reports its exit code through `setExit`. */
+export function buildProgram(io: Io, version: string, setExit: (code: number) => void): Command {
+  const program = globalOptions(new Command('sightline').version(version))
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) });
+  userCommands(program, io, setExit, version);
+  const all = (c: Command): Command[] => [c, ...c.commands.flatMap(all)];
+  for (const cmd of all(program)) cmd.exitOverride();
+  return program;
 }
 
 /** Runs a user command line (argv without node and the script); resolves to the exit code. */
 export async function runUserCli(argv: string[], io: Io, version: string): Promise<number> {
   let exit: number = EXIT.ok;
-  const program = new Command('sightline')
-    .version(version)
-    .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) });
-  userCommands(program, io, (code) => (exit = code), version);
-  for (const cmd of program.commands.flatMap((c) => [c, ...c.commands])) cmd.exitOverride();
+  const program = buildProgram(io, version, (code) => (exit = code));
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+      // Help asked for (--help, help) is a success; help shown for a group without its subcommand is a usage error.
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || (err.code === 'commander.help' && err.exitCode === 0)) return EXIT.ok;
       return EXIT.usage;
+    }
+    if (err instanceof CallFailed) {
+      io.err(`sightline: ${err.message}`);
+      return err.exit;
     }
     throw err;
   }
   return exit;
-}
-
-export const USER_COMMANDS = new Set(['visibility', 'tests', 'usage', 'doctor']);
-
-/** One history point for people: a visibility rate with its 95% interval and probe count, or a content score. */
-function pointLine(p: Record<string, unknown>): string {
-  if (p.overall_score !== undefined) return `score ${String(p.overall_score ?? '—')} (${String(p.overall_band ?? 'no result')})`;
-  const ci = p.mention_rate_ci as { low: number; high: number } | null;
-  const interval = ci ? ` [95% ${ci.low}–${ci.high}]` : '';
-  return `mention rate ${String(p.mention_rate ?? '—')}${interval} over ${String(p.succeeded ?? 0)} answers`;
 }

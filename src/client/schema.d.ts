@@ -58,7 +58,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Recent request activity, newest first */
+        /** Recent request activity, newest first, with cursor pagination */
         get: operations["activityRead"];
         put?: never;
         post?: never;
@@ -604,6 +604,8 @@ export interface operations {
                 limit?: number;
                 /** @description One of: all, visibility, content_intelligence, pages, reads. */
                 kind?: string;
+                /** @description Cursor: the next_starting_after of the previous page (an activity id) */
+                starting_after?: string;
             };
             header?: never;
             path?: never;
@@ -631,6 +633,9 @@ export interface operations {
                             key_prefix: string | null;
                             request_id: string;
                         }[];
+                        has_more: boolean;
+                        /** @description Pass as starting_after for the next page; null on the last */
+                        next_starting_after: string | null;
                     };
                 };
             };
@@ -2966,6 +2971,23 @@ export interface operations {
                             created_at: string;
                             last_run_at: string | null;
                             run_count: number;
+                            definition: {
+                                [key: string]: unknown;
+                            } | null;
+                            schedule: {
+                                cron: string;
+                                timezone: string;
+                            } | null;
+                            paused: boolean;
+                            next_run_at: string | null;
+                            monthly_credit_budget: string | null;
+                            credits_used_this_month: string;
+                            last_skip: {
+                                slot: string;
+                                reason: string;
+                                message?: string;
+                                at: string;
+                            } | null;
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -3143,6 +3165,23 @@ export interface operations {
                         created_at: string;
                         last_run_at: string | null;
                         run_count: number;
+                        definition: {
+                            [key: string]: unknown;
+                        } | null;
+                        schedule: {
+                            cron: string;
+                            timezone: string;
+                        } | null;
+                        paused: boolean;
+                        next_run_at: string | null;
+                        monthly_credit_budget: string | null;
+                        credits_used_this_month: string;
+                        last_skip: {
+                            slot: string;
+                            reason: string;
+                            message?: string;
+                            at: string;
+                        } | null;
                     } & {
                         [key: string]: unknown;
                     };
@@ -3346,6 +3385,23 @@ export interface operations {
                         created_at: string;
                         last_run_at: string | null;
                         run_count: number;
+                        definition: {
+                            [key: string]: unknown;
+                        } | null;
+                        schedule: {
+                            cron: string;
+                            timezone: string;
+                        } | null;
+                        paused: boolean;
+                        next_run_at: string | null;
+                        monthly_credit_budget: string | null;
+                        credits_used_this_month: string;
+                        last_skip: {
+                            slot: string;
+                            reason: string;
+                            message?: string;
+                            at: string;
+                        } | null;
                         runs: ({
                             run_id: string;
                             status: string;
@@ -3680,6 +3736,23 @@ export interface operations {
                         created_at: string;
                         last_run_at: string | null;
                         run_count: number;
+                        definition: {
+                            [key: string]: unknown;
+                        } | null;
+                        schedule: {
+                            cron: string;
+                            timezone: string;
+                        } | null;
+                        paused: boolean;
+                        next_run_at: string | null;
+                        monthly_credit_budget: string | null;
+                        credits_used_this_month: string;
+                        last_skip: {
+                            slot: string;
+                            reason: string;
+                            message?: string;
+                            at: string;
+                        } | null;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4342,6 +4415,23 @@ export interface operations {
                                 created_at: string;
                                 last_run_at: string | null;
                                 run_count: number;
+                                definition: {
+                                    [key: string]: unknown;
+                                } | null;
+                                schedule: {
+                                    cron: string;
+                                    timezone: string;
+                                } | null;
+                                paused: boolean;
+                                next_run_at: string | null;
+                                monthly_credit_budget: string | null;
+                                credits_used_this_month: string;
+                                last_skip: {
+                                    slot: string;
+                                    reason: string;
+                                    message?: string;
+                                    at: string;
+                                } | null;
                             } & {
                                 [key: string]: unknown;
                             };

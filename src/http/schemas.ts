@@ -55,7 +55,15 @@ export const clampedInt = (def: number, min: number, max: number) =>
  * names no filter is a 400 invalid_filter (SPEC 7: "passed schema validation but holds an
  * invalid … filter"), not a 422. Read it with `filterValue`.
  */
-export const filterParam = (values: readonly string[]) => z.string().max(INPUT_LIMITS.keyword).optional().describe(`One of: ${values.join(', ')}.`);
+export const filterParam = (values: readonly string[]) =>
+  z
+    .string()
+    .max(INPUT_LIMITS.keyword)
+    .optional()
+    .describe(`One of: ${values.join(', ')}.`)
+    // The values for tools that offer them (the CLI's choices and completion), without making
+    // another value a schema error: an enum would turn the documented 400 into a 422.
+    .meta({ 'x-choices': [...values] });
 
 /** The filter's value, checked against the allowed ones (see filterParam); undefined when absent. */
 export function filterValue<T extends string>(name: string, value: string | undefined, values: readonly T[]): T | undefined {
@@ -103,6 +111,32 @@ export interface RouteSpec<Q extends AnyZod, B extends AnyZod, P extends AnyZod>
   ) => unknown;
   /** The operation as an MCP tool (its name, title, hints and description stating any cost). */
   tool?: ToolSpec;
+  /** The operation as `sightline` user commands (one, or several over one operation: tests pause/resume/schedule). */
+  cli: CliSpec | CliSpec[];
+}
+
+/**
+ * How an operation is offered on the command line. The options are derived from the input
+ * schemas by scripts/cli-table.ts into src/cli/commands.gen.ts (`npm run client:generate`), from
+ * which src/cli/user.ts builds the commands: each input field is an option named after it in
+ * kebab-case (a list or a map singular, repeatable: `--prompt`, `--model k=v`), typed by its
+ * schema; only what reads badly or is not an input is declared here.
+ */
+export interface CliSpec {
+  /** The words after `sightline`: one (`usage`) or a group and a name (`visibility run`). */
+  command: string;
+  /** The --help line; default: the operation's summary. */
+  description?: string;
+  /** Input fields taken as positional arguments, in order. */
+  args?: string[];
+  /** Option names where the derived one reads badly; a dotted key names a property of an object field (`schedule.cron`), which then becomes options of its own. */
+  flags?: Record<string, string>;
+  /** The input fields the command offers (default: every field); the others are left to sibling commands of the same operation. */
+  fields?: string[];
+  /** Values the command always sends (`tests pause`: paused true). */
+  fixed?: Record<string, unknown>;
+  /** List fields that can also be read from a file, one item a line (`--prompt-file`). */
+  files?: string[];
 }
 
 /**

@@ -1,31 +1,23 @@
 // The `tests` user commands against a running server: list, show, history, pause, resume, run.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
-import { startTestServer, type TestServer } from '../helpers/harness.ts';
+import { BIN, serverForCli } from '../helpers/cli.ts';
 
 const exec = promisify(execFile);
-const BIN = fileURLToPath(new URL('../../bin/sightline.js', import.meta.url));
 
 describe('user CLI: tests', () => {
-  let s: TestServer;
-  let base: string;
-  before(async () => {
-    s = await startTestServer();
-    base = await s.app.listen({ port: 0, host: '127.0.0.1' });
-  });
-  after(async () => s.close());
+  const srv = serverForCli();
 
   const cli = async (key: string, ...args: string[]) => {
-    const r = await exec(process.execPath, [BIN, ...args, '--json'], { env: { ...process.env, SIGHTLINE_API_URL: base, SIGHTLINE_API_KEY: key } }).catch((e) => e);
+    const r = await exec(process.execPath, [BIN, ...args, '--json'], { env: { ...process.env, SIGHTLINE_API_URL: srv.base, SIGHTLINE_API_KEY: key } }).catch((e) => e);
     return { code: (r.code as number | undefined) ?? 0, json: JSON.parse(r.stdout) };
   };
 
   test('list, show, history, pause, resume and run a tracked test', async () => {
-    const { key } = await s.account({ credits: 20 });
-    const created = await s.request('POST', '/v1/tests', {
+    const { key } = await srv.s.account({ credits: 20 });
+    const created = await srv.s.request('POST', '/v1/tests', {
       key,
       body: { test_type: 'ai_citations', definition: { url: 'https://acme.example', target_entity: 'Acme', prompts: ['anvils [[sandbox:mention]]'], platforms: ['openai'] } },
     });
@@ -35,7 +27,7 @@ describe('user CLI: tests', () => {
     const ran = await cli(key, 'tests', 'run', id);
     assert.equal(ran.code, 0);
     assert.equal(ran.json.test_id, id);
-    await s.waitForRun(key, ran.json.run_id);
+    await srv.s.waitForRun(key, ran.json.run_id);
     const shown = await cli(key, 'tests', 'show', id);
     assert.deepEqual(shown.json.runs.map((r: any) => [r.run_id, r.overall_score, r.visibility_band]), [[ran.json.run_id, 1, 'Strong']]);
     const history = await cli(key, 'tests', 'history', id);
@@ -46,7 +38,7 @@ describe('user CLI: tests', () => {
   });
 
   test('doctor checks the URL, the clock, the database, the version and the key', async () => {
-    const { key } = await s.account({ credits: 3 });
+    const { key } = await srv.s.account({ credits: 3 });
     const ok = await cli(key, 'doctor');
     assert.equal(ok.code, 0);
     assert.equal(ok.json.ok, true);

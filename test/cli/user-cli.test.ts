@@ -1,28 +1,20 @@
 // The user commands of the bin against a running server, as a script uses them (--json parsed),
 // with exit codes per failure class; and the typed client's generated types match the document.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
-import { startTestServer, type TestServer } from '../helpers/harness.ts';
+import { BIN, serverForCli } from '../helpers/cli.ts';
 import { clientSchemaSource } from '../../scripts/client-schema.ts';
 
 const exec = promisify(execFile);
-const BIN = fileURLToPath(new URL('../../bin/sightline.js', import.meta.url));
 
 describe('user CLI', () => {
-  let s: TestServer;
-  let base: string;
-  before(async () => {
-    s = await startTestServer();
-    base = await s.app.listen({ port: 0, host: '127.0.0.1' });
-  });
-  after(async () => s.close());
+  const srv = serverForCli();
 
   async function cli(key: string | undefined, ...args: string[]): Promise<{ code: number; out: string; err: string; json: any }> {
-    const env: Record<string, string | undefined> = { ...process.env, SIGHTLINE_API_URL: base, SIGHTLINE_API_KEY: key, NO_COLOR: '1' };
+    const env: Record<string, string | undefined> = { ...process.env, SIGHTLINE_API_URL: srv.base, SIGHTLINE_API_KEY: key, NO_COLOR: '1' };
     if (key === undefined) delete env.SIGHTLINE_API_KEY;
     const res = await exec(process.execPath, [BIN, ...args], { env: env as NodeJS.ProcessEnv }).then(
       (r) => ({ code: 0, out: r.stdout, err: r.stderr }),
@@ -35,7 +27,7 @@ describe('user CLI', () => {
   const RUN = ['https://acme.example', '--brand', 'Acme', '--prompt', 'best anvils [[sandbox:mention]]', '--prompt', 'anvil makers [[sandbox:no-mention]]', '--platform', 'openai', '--platform', 'claude'];
 
   test('models, estimate, run --watch, status, list, cancel and usage answer JSON from the server', async () => {
-    const { key } = await s.account({ credits: 50 });
+    const { key } = await srv.s.account({ credits: 50 });
     const models = await cli(key, 'visibility', 'models', '--json');
     assert.equal(models.code, 0);
     assert.ok(models.json.platforms.openai.length > 0);
@@ -51,7 +43,7 @@ describe('user CLI', () => {
     const status = await cli(key, 'visibility', 'status', run.json.run_id, '--json');
     assert.equal(status.json.run_id, run.json.run_id);
     const human = await cli(key, 'visibility', 'status', run.json.run_id);
-    assert.match(human.out, /mention rate 0\.5 \(Good\)/);
+    assert.match(human.out, /mention rate 0\.5 \[95% 0\.15–0\.85\] \(Good\)/);
     const list = await cli(key, 'visibility', 'list', '--json', '--limit', '5');
     assert.deepEqual(list.json.runs.map((r: any) => r.run_id), [run.json.run_id]);
     const queued = await cli(key, 'visibility', 'run', 'https://acme.example', '--brand', 'Acme', '--prompt', 'slow [[sandbox:delay=5000]]', '--platform', 'openai', '--json');
@@ -64,7 +56,7 @@ describe('user CLI', () => {
   });
 
   test('exit codes per failure class, with the API error as the JSON document and a hint on stderr', async () => {
-    const { key } = await s.account({ credits: 1 });
+    const { key } = await srv.s.account({ credits: 1 });
     const noKey = await cli(undefined, 'usage', '--json');
     assert.equal(noKey.code, 3);
     assert.equal(noKey.json.error, 'missing_api_key');

@@ -57,13 +57,13 @@ describe('migrations on a database with data', () => {
     await act('act_3', 'acct_a');
     assert.deepEqual(await migrateToLatest(handle.db, '0004_activity_account_key'), ['0004_activity_account_key']);
     const log = new ActivityLog(storeOf(handle));
-    assert.deepEqual((await log.list('acct_a', 10, 'all')).map((r) => [r.id, r.request_id, r.path, r.http_status]), [
+    assert.deepEqual((await log.list('acct_a', { limit: 10, kind: 'all' })).items.map((r) => [r.id, r.request_id, r.path, r.http_status]), [
       ['act_3', 'req_act_3', '/v1/usage', 200],
       ['act_1', 'req_act_1', '/v1/usage', 200],
     ]);
-    assert.equal((await log.list('acct_b', 10, 'all')).length, 1);
+    assert.equal((await log.list('acct_b', { limit: 10, kind: 'all' })).items.length, 1);
     await assert.rejects(act('act_1', 'acct_a'), 'an id is unique within its account');
     log.record({ id: 'act_4', account_id: 'acct_b', key_id: null, key_prefix: null, source: 'api', action: 'usage.read', method: 'GET', path: '/v1/usage', http_status: 200, status: 'ok', credits: 0, request_id: 'req_4', created_at: t });
-    assert.deepEqual((await log.list('acct_b', 10, 'all')).map((r) => r.id), ['act_4', 'act_2'], 'batched writes still land');
+    assert.deepEqual((await log.list('acct_b', { limit: 10, kind: 'all' })).items.map((r) => r.id), ['act_4', 'act_2'], 'batched writes still land');
   });
 });

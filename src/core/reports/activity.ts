@@ -6,6 +6,7 @@ import type { ActivityTable, Database } from '../../db/schema.ts';
 import type { Store } from '../store.ts';
 import { newId, nowIso, toApiTime } from '../ids.ts';
 import { formatCredits } from '../money.ts';
+import { AppError } from '../errors.ts';
 
 /** The activity table's columns, in the order the insert statements name and bind them. */
 const COLUMNS = [
@@ -170,15 +171,24 @@ export class ActivityLog {
     return statements;
   }
 
-  async list(accountId: string, limit: number, kind: ActivityKind) {
+  /** A page of the account's activity, newest first; `startingAfter` is the last id of the previous page (400 invalid_cursor if it is not this account's). */
+  async list(accountId: string, opts: { limit: number; kind: ActivityKind; startingAfter?: string }) {
     await this.flush();
+    if (opts.startingAfter !== undefined) {
+      const cursor = await this.db.selectFrom('activity').select('id').where('id', '=', opts.startingAfter).where('account_id', '=', accountId).executeTakeFirst();
+      if (!cursor) throw new AppError('invalid_cursor', undefined, { starting_after: opts.startingAfter });
+    }
+    const { kind } = opts;
     let q = this.db.selectFrom('activity').selectAll().where('account_id', '=', accountId);
+    if (opts.startingAfter !== undefined) q = q.where('id', '<', opts.startingAfter);
     if (kind === 'visibility') q = q.where('action', 'like', 'visibility.%');
     else if (kind === 'content_intelligence') q = q.where('action', 'like', 'content_intelligence.%');
     else if (kind === 'pages') q = q.where('action', 'like', 'pages.%');
     else if (kind === 'reads') q = q.where((eb) => eb.or([eb('action', 'like', '%.read'), eb('action', 'like', '%.list')]));
-    const rows = await q.orderBy('id', 'desc').limit(limit).execute();
-    return rows.map((r) => ({
+    const found = await q.orderBy('id', 'desc').limit(opts.limit + 1).execute();
+    const rows = found.slice(0, opts.limit);
+    const hasMore = found.length > opts.limit;
+    const items = rows.map((r) => ({
       id: r.id,
       created_at: toApiTime(r.created_at),
       source: r.source,
@@ -191,5 +201,6 @@ export class ActivityLog {
       key_prefix: r.key_prefix,
       request_id: r.request_id,
     }));
+    return { items, has_more: hasMore, next_starting_after: hasMore ? rows[rows.length - 1].id : null };
   }
 }

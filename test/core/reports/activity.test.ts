@@ -40,7 +40,7 @@ describe('activity log writes', () => {
   it('writes every recorded row once, in chunks and singly, and lists them newest first', async () => {
     const log = new ActivityLog(store);
     for (let i = 0; i < 123; i++) log.record(row(`test.bulk.${i}`)); // two chunks of 50 and 23 single rows
-    const listed = await log.list(accountId, 100, 'all');
+    const { items: listed } = await log.list(accountId, { limit: 100, kind: 'all' });
     assert.equal(listed.length, 100);
     assert.equal(listed[0]!.action, 'test.bulk.122');
     const count = await handle.db.selectFrom('activity').select((eb) => eb.fn.countAll<number>().as('n')).where('action', 'like', 'test.bulk.%').executeTakeFirstOrThrow();

@@ -1,8 +1,13 @@
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../../../core/limits.ts';
 import { ACTIVITY_KINDS } from '../../../core/reports/activity.ts';
 import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
 
-const Query = z.object({ limit: clampedInt(20, 1, 100), kind: filterParam(ACTIVITY_KINDS) });
+const Query = z.object({
+  limit: clampedInt(20, 1, 100),
+  kind: filterParam(ACTIVITY_KINDS),
+  starting_after: z.string().max(INPUT_LIMITS.id).optional().describe('Cursor: the next_starting_after of the previous page (an activity id)'),
+});
 const Item = z.object({
   id: z.string(),
   created_at: z.string(),
@@ -20,20 +25,19 @@ const Item = z.object({
 export default defineRoute({
   method: 'GET',
   url: '/v1/activity',
-  summary: 'Recent request activity, newest first',
+  summary: 'Recent request activity, newest first, with cursor pagination',
   tags: ['usage'],
   action: 'activity.read',
   scope: 'runs:read',
   querystring: Query,
-  response: z.object({ items: z.array(Item) }),
+  response: z.object({ items: z.array(Item), has_more: z.boolean(), next_starting_after: z.string().nullable().describe('Pass as starting_after for the next page; null on the last') }),
   errors: [400, 422],
-  run: async (a, ctx, core) => ({
-    items: await core.activity.list(ctx.accountId, a.limit, filterValue('kind', a.kind, ACTIVITY_KINDS) ?? 'all'),
-  }),
+  run: (a, ctx, core) => core.activity.list(ctx.accountId, { limit: a.limit, kind: filterValue('kind', a.kind, ACTIVITY_KINDS) ?? 'all', startingAfter: a.starting_after }),
+  cli: { command: 'activity', description: 'recent requests of this account over every surface, newest first' },
   tool: {
     name: 'list_activity',
     title: 'Recent activity',
     description:
-      'Recent requests of this account over every surface (API, MCP, console), newest first (limit 1..100, default 20, clamped); kind filters by action family.',
+      'Recent requests of this account over every surface (API, MCP, console), newest first (limit 1..100, default 20, clamped); kind filters by action family; pass next_starting_after as starting_after for the next page.',
   },
 });

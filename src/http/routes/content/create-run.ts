@@ -38,6 +38,7 @@ export default defineRoute({
   response: Response,
   errors: [400, 402, 413, 422, 503],
   run: (a, ctx, core) => core.content.createRun(ctx, a),
+  cli: { command: 'ci run', description: 'queue a Content Intelligence run (score: 3 credits, full: 6); --watch follows it', args: ['url'] },
   tool: {
     name: 'create_content_intelligence_run',
     title: 'Queue a Content Intelligence run', openWorld: true,

@@ -38,6 +38,7 @@ export default defineRoute({
   response: Response,
   errors: [400, 402, 413, 422, 500, 503],
   run: (a, ctx, core) => core.content.discoverTrends(ctx, a),
+  cli: { command: 'trends', description: "content trends for a page's field, with the gap on the page (1 credit)", args: ['url'] },
   tool: {
     name: 'discover_trends',
     title: 'Discover content trends', openWorld: true,

@@ -18,6 +18,7 @@ export default defineRoute({
   errors: [404, 422],
   run: (a, ctx, core) =>
     core.content.getRun(ctx.accountId, a.run_id, { includeResult: a.include_result }),
+  cli: { command: 'ci status', description: 'one Content Intelligence run (--include-result for the analysis)', args: ['run_id'] },
   tool: {
     name: 'get_content_intelligence_run',
     title: 'Read a Content Intelligence run',

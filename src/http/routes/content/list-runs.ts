@@ -22,6 +22,7 @@ export default defineRoute({
   errors: [400, 422],
   run: (a, ctx, core) =>
     core.content.listRuns(ctx.accountId, { limit: a.limit, startingAfter: a.starting_after, status: filterValue('status', a.status, CI_STATUSES) }),
+  cli: { command: 'ci list', description: 'Content Intelligence runs, newest first' },
   tool: {
     name: 'list_content_intelligence_runs',
     title: 'List Content Intelligence runs',

@@ -54,6 +54,7 @@ export default defineRoute({
   response: ContentScore.extend({ billing: Billing }),
   errors: [400, 402, 413, 422, 500, 503],
   run: (a, ctx, core) => core.content.scoreContent(ctx, a),
+  cli: { command: 'ci score', description: 'score a page for AI citation, with recommendations (2 credits with --trend, 3 without)', args: ['url'] },
   tool: {
     name: 'score_content',
     title: 'Score a page for AI citation', openWorld: true,

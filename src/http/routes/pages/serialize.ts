@@ -53,6 +53,7 @@ export default defineRoute({
   response: Response,
   errors: [400, 402, 413, 422, 500, 503],
   run: (a, ctx, core) => serializePage({ store: core.store, pages: core.pages }, ctx, a),
+  cli: { command: 'page serialize', description: "a page's main content as normalized text, a slice at a time (1 credit)", args: ['url'] },
   tool: {
     name: 'serialize_page',
     title: 'Read a web page as text', openWorld: true,

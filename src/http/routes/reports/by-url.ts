@@ -27,6 +27,7 @@ export default defineRoute({
   errors: [400, 422],
   run: (a, ctx, core) =>
     reportsByUrl(core.store, ctx.accountId, { url: a.url, testType: filterValue('test_type', a.test_type, TEST_TYPES), days: a.days, limit: a.limit }),
+  cli: { command: 'reports by-url', description: 'saved tests for a URL and their recent runs', args: ['url'] },
   tool: {
     name: 'get_reports_by_url',
     title: 'Reports for a URL',

@@ -26,6 +26,7 @@ export default defineRoute({
   response: SavedTest,
   errors: [400, 404, 422],
   run: (a, _ctx, core, principal) => createTrackedTest(core.tracking, principal, { ...a, definition: parseDefinition(a.test_type, a.definition) }),
+  cli: { command: 'tests create', description: 'a tracked test from a run definition (JSON, or @file), with an optional schedule and budget', flags: { 'schedule.cron': 'cron', 'schedule.timezone': 'timezone', monthly_credit_budget: 'budget' } },
   tool: {
     name: 'create_tracked_test',
     title: 'Create a tracked test', openWorld: true,

@@ -16,6 +16,7 @@ export default defineRoute({
   errors: [404],
   run: (a, _ctx, core, principal) =>
     deleteTrackedTest(core.tracking, principal, a.test_id),
+  cli: { command: 'tests delete', description: 'delete a tracked test (its runs stay readable)', args: ['test_id'] },
   tool: {
     name: 'delete_tracked_test',
     title: 'Delete a tracked test', destructive: true, idempotent: true,

@@ -15,6 +15,7 @@ export default defineRoute({
   response: SavedTest.extend({ runs: z.array(ReportRun) }),
   errors: [404],
   run: (a, ctx, core) => getTestWithRuns(core.store, ctx.accountId, a.test_id),
+  cli: { command: 'tests show', description: 'one test with its runs', args: ['test_id'] },
   tool: {
     name: 'get_test',
     title: 'Read a saved test',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listTests, TEST_TYPES } from '../../../core/tracking/tests.ts';
 import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
+import { TrackedTestFields } from './shapes.ts';
 
 export const SavedTest = z
   .object({
@@ -12,6 +13,7 @@ export const SavedTest = z
     created_at: z.string(),
     last_run_at: z.string().nullable(),
     run_count: z.number().int(),
+    ...TrackedTestFields,
   })
   .passthrough();
 
@@ -28,6 +30,7 @@ export default defineRoute({
   run: async (a, ctx, core) => ({
     tests: await listTests(core.store, ctx.accountId, { limit: a.limit, testType: filterValue('test_type', a.test_type, TEST_TYPES) }),
   }),
+  cli: { command: 'tests list', description: 'saved tests, most recently run first' },
   tool: {
     name: 'list_tests',
     title: 'List saved tests',

@@ -18,6 +18,7 @@ export default defineRoute({
   response: z.object({ run_id: z.string(), status: z.string(), test_id: z.string() }).passthrough(),
   errors: [400, 402, 404, 422],
   run: (a, ctx, core, principal) => runTrackedTestNow(core.tracking, principal, ctx, a.test_id, a.idempotency_key),
+  cli: { command: 'tests run', description: "run a tracked test's definition now (costs what the definition costs)", args: ['test_id'] },
   tool: {
     name: 'run_tracked_test',
     title: 'Run a tracked test now', openWorld: true,

@@ -25,6 +25,7 @@ export default defineRoute({
   errors: [400, 404, 422],
   run: (a, ctx, core) =>
       testHistory(core.store, ctx.accountId, a.test_id, { days: a.days, window: filterValue('window', a.window, HISTORY_WINDOWS) ?? 'run' }),
+  cli: { command: 'tests history', description: 'a test over time: rates with 95% intervals per run or window (--format csv to a file with --output)', args: ['test_id'] },
   tool: {
     name: 'get_test_history',
     title: 'Tracked test history',

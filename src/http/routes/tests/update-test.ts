@@ -32,6 +32,12 @@ export default defineRoute({
       }
       return updateTrackedTest(core.tracking, principal, test_id, patch);
     },
+  cli: [
+    { command: 'tests update', description: "change a tracked test's name, definition, schedule or budget", args: ['test_id'], flags: { 'schedule.cron': 'cron', 'schedule.timezone': 'timezone', monthly_credit_budget: 'budget' } },
+    { command: 'tests schedule', description: 'set when a tracked test runs (cron, time zone) and its monthly credit budget; --no-schedule removes the schedule', args: ['test_id'], fields: ['schedule', 'monthly_credit_budget'], flags: { 'schedule.cron': 'cron', 'schedule.timezone': 'timezone', monthly_credit_budget: 'budget' } },
+    { command: 'tests pause', description: "pause a tracked test's schedule", args: ['test_id'], fields: [], fixed: { paused: true } },
+    { command: 'tests resume', description: "resume a tracked test's schedule", args: ['test_id'], fields: [], fixed: { paused: false } },
+  ],
   tool: {
     name: 'update_tracked_test',
     title: 'Change a tracked test', idempotent: true, openWorld: true,

@@ -28,6 +28,7 @@ export default defineRoute({
   errors: [422],
   run: (a, ctx, core) =>
     getUsage(core.store, ctx.accountId, a.recent_limit),
+  cli: { command: 'usage', description: 'credit balance and recent credit movements' },
   tool: {
     name: 'get_usage',
     title: 'Credit balance and ledger',

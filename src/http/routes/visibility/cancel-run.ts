@@ -19,6 +19,7 @@ export default defineRoute({
     await cancelVisibilityRun(core.store, ctx.accountId, a.run_id);
     return getVisibilityRun(core.store, ctx.accountId, a.run_id);
   },
+  cli: { command: 'visibility cancel', description: 'cancel the queued probes of a run (credits released)', args: ['run_id'] },
   tool: {
     name: 'cancel_visibility_run',
     title: 'Cancel a visibility run', destructive: true, idempotent: true,

@@ -77,6 +77,7 @@ export default defineRoute({
   response: CreateVisibilityRunResponse,
   errors: [400, 402, 413, 422],
   run: (a, ctx, core) => createVisibilityRun(core.visibility, ctx, a),
+  cli: { command: 'visibility run', description: 'queue a run (reserves credits); --watch follows it to the end', args: ['url'], flags: { target_entity: 'brand' }, files: ['prompts'] },
   tool: {
     name: 'create_visibility_run',
     title: 'Queue a visibility run', openWorld: true,

@@ -25,6 +25,7 @@ export default defineRoute({
   response: EstimateVisibilityRunResponse,
   errors: [400, 422],
   run: (a, ctx, core) => estimateVisibilityRun(core.visibility, ctx.accountId, a),
+  cli: { command: 'visibility estimate', description: 'what a run would cost and reserve now (free)', args: ['url'], flags: { target_entity: 'brand' }, files: ['prompts'] },
   tool: {
     name: 'estimate_visibility_run',
     title: 'Quote a visibility run (free)', readOnly: true,

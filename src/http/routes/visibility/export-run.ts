@@ -41,6 +41,7 @@ export default defineRoute({
       }
       return { run_id: a.run_id, rows, truncated, export_path: `/v1/visibility/runs/${a.run_id}/export?format=${a.format ?? 'csv'}` };
     },
+  cli: { command: 'visibility export', description: 'every probe of a run as CSV or JSON Lines, streamed to stdout or --output', args: ['run_id'] },
   tool: {
     name: 'export_visibility_run',
     title: 'Export a visibility run', output: ExportRows,

@@ -63,6 +63,7 @@ export default defineRoute({
   response: Probe.extend({ run_id: z.string() }),
   errors: [404, 422],
   run: (a, ctx, core) => getVisibilityProbe(core.store, ctx.accountId, a.run_id, a.probe_id),
+  cli: { command: 'visibility probe', description: "one probe's full answer, citations and analysis", args: ['run_id', 'probe_id'] },
   tool: {
     name: 'get_visibility_probe',
     title: 'Read one probe answer',

@@ -23,6 +23,7 @@ export default defineRoute({
   errors: [404, 422],
   run: (a, ctx, core) =>
       getVisibilityRun(core.store, ctx.accountId, a.run_id, { includeProbes: a.include_probes, includeResults: a.include_results, includeRaw: a.include_raw }),
+  cli: { command: 'visibility status', description: 'one run: status, counts, billing, summary', args: ['run_id'] },
   tool: {
     name: 'get_visibility_run',
     title: 'Read a visibility run',

@@ -26,6 +26,7 @@ export default defineRoute({
   errors: [],
   run: (_a, _ctx, core) =>
     core.modelListing(),
+  cli: { command: 'visibility models', description: 'selectable models per platform and their price per probe' },
   tool: {
     name: 'list_visibility_models',
     title: 'AI models and prices',

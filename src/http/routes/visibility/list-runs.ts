@@ -20,6 +20,7 @@ export default defineRoute({
   errors: [400, 422],
   run: (a, ctx, core) =>
     listVisibilityRuns(core.store, ctx.accountId, { limit: a.limit, startingAfter: a.starting_after, status: filterValue('status', a.status, RUN_STATUSES) }),
+  cli: { command: 'visibility list', description: 'runs, newest first' },
   tool: {
     name: 'list_visibility_runs',
     title: 'List visibility runs',

@@ -49,6 +49,7 @@ export default defineRoute({
   response: Response,
   errors: [400, 402, 413, 422, 500, 503],
   run: (a, ctx, core) => core.content.suggestPrompts(ctx, a),
+  cli: { command: 'visibility suggest-prompts', description: 'prompt ideas worth tracking for a page (1 credit)', args: ['url'], flags: { brand_name: 'brand' } },
   tool: {
     name: 'suggest_prompts',
     title: 'Suggest prompts to track', openWorld: true,

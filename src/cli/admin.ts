@@ -1,0 +1,362 @@
+// The operator commands of the `sightline` bin (API-NOTES operating contract): serve, worker,
+// migrate and the admin commands, which open the database themselves. With --json, stdout holds exactly one JSON document (the result, or on failure
+// {"error": code, "message"}); everything else goes to stderr. Exit codes: 0 success, 1 the
+// command failed, 2 usage error (bad command, flag or flag value: nothing was done).
+// Every flag is checked before the database is opened, so a usage error never writes anything.
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig, type Config } from '../config.ts';
+import { createKey, openAccount, revokeKey, setAccountStatus } from '../core/accounts/accounts.ts';
+import { isScope, SCOPES } from '../core/accounts/scopes.ts';
+import { checkGrant, grantCredits, reconcileBalances } from '../core/billing/ledger.ts';
+import { AppError } from '../core/errors.ts';
+import { formatCredits, parseCredits } from '../core/money.ts';
+import { openDatabase } from '../db/connection.ts';
+import { migrateToLatest } from '../db/migrations.ts';
+import { consolePublicUrl, createInvite, createResetToken, tokenLink } from '../core/accounts/users.ts';
+import { openRuntime } from './runtime.ts';
+import { runServe, runWorker } from './serve.ts';
+import { COMMANDS, OPTIONS, SINGLE_WORD, type Flag } from './operator-commands.ts';
+import { CLI_COMMANDS } from './commands.gen.ts';
+
+const USAGE = `sightline — AI Visibility and Content Intelligence service
+
+Usage:
+  sightline serve [--port N] [--no-worker]     API server (+ embedded worker)
+  sightline worker                             a worker process only
+  sightline migrate [--json]                   apply database migrations
+  sightline accounts create --email EMAIL [--credits N] [--json]
+  sightline accounts suspend --account ID [--json]
+  sightline accounts unsuspend --account ID [--json]
+  sightline keys create --account ID [--name NAME] [--read-only | --scopes a,b] [--mcp] [--json]
+  sightline keys revoke --key ID [--json]
+  sightline credits grant --account ID --credits N [--top-up] [--json]
+                                               (--top-up: bought credits, at least 250)
+  sightline credits reconcile [--json]         recompute balances from the ledger (processes stopped)
+  sightline users reset-link --email EMAIL [--json]
+                                               a one-time console password link (also the first
+                                               password of an account made with accounts create)
+  sightline users invite --email EMAIL [--credits N] [--json]
+                                               a console invitation link (SIGHTLINE_SIGNUP invite|open)
+
+User commands (a client of a running server: \`sightline login\`, or SIGHTLINE_API_URL and
+SIGHTLINE_API_KEY; each has --help and --json):
+${userCommandList()}
+  sightline login|logout [--profile NAME]      save or forget a server URL and API key
+  sightline doctor                             checks URL, clock, database, version, key
+  sightline completion bash|zsh|fish           a shell completion script
+  sightline --version
+
+Exit codes: 0 done, 1 the command failed, 2 usage error (nothing was done); user commands:
+3 auth or scope, 4 credits, 5 not found, 6 rate limited, 7 server unreachable or failing.
+With --json, stdout holds one JSON document: the result, or {"error", "message"} on failure.
+Every command takes --verbose: it prints the database it uses to stderr (a user command: the
+server, profile and key source it uses).
+Environment: DATABASE_URL (default sqlite:<SIGHTLINE_DATA_DIR or the package's data/>/sightline.db,
+the same file from any working directory), PORT (8080), HOST, SIGHTLINE_* (see README).`;
+
+
+
+/** The user commands of the catalog (src/cli/commands.gen.ts), a line per group: `sightline tests list|show|…`. */
+function userCommandList(): string {
+  const groups = new Map<string, string[]>();
+  for (const { command } of CLI_COMMANDS) {
+    const [group, name] = command.split(' ');
+    groups.set(group, [...(groups.get(group) ?? []), ...(name ? [name] : [])]);
+  }
+  return [...groups].map(([group, names]) => `  sightline ${group}${names.length ? ` ${names.join('|')}` : ''}`).join('\n');
+}
+
+/** A bad command line: exit 2, nothing done. */
+class UsageError extends Error {}
+
+/** A failure that is not the core's: exit 1 with a code for the --json error document. */
+class CliError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value.trim() === '') throw new UsageError(`missing --${flag}`);
+  return value.trim();
+}
+
+function creditsFlag(value: string): number {
+  try {
+    return parseCredits(value);
+  } catch (err) {
+    throw new UsageError(`invalid --credits: ${(err as Error).message} (a number of credits with at most two decimals, e.g. 25 or 2.50)`);
+  }
+}
+
+/** `--scopes a,b`: a non-empty list of known scopes; an empty list would mean every scope. */
+function scopesFlag(value: string): string[] {
+  const scopes = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (scopes.length === 0) throw new UsageError(`--scopes needs at least one scope (one of ${SCOPES.join(', ')})`);
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (unknown.length) throw new UsageError(`unknown scope${unknown.length > 1 ? 's' : ''} in --scopes: ${unknown.join(', ')} (known: ${SCOPES.join(', ')})`);
+  return scopes;
+}
+
+/** The arguments before a `--` terminator: where flags are. */
+function flagArgs(argv: string[]): string[] {
+  const end = argv.indexOf('--');
+  return end === -1 ? argv : argv.slice(0, end);
+}
+
+/**
+ * A string flag followed by nothing or by another flag is a missing value; followed by "-5" a
+ * negative one. node's parseArgs says both in several lines; this says it in one.
+ */
+function checkFlagValues(argv: string[]): void {
+  const args = flagArgs(argv);
+  args.forEach((arg, i) => {
+    if (!arg.startsWith('--') || arg.includes('=')) return;
+    const name = arg.slice(2);
+    if (!(name in OPTIONS) || OPTIONS[name as Flag].type !== 'string') return;
+    const next = args[i + 1];
+    if (next === undefined || (next.startsWith('-') && !/^-\d/.test(next))) throw new UsageError(`missing value for --${name}`);
+    if (/^-\d/.test(next)) throw new UsageError(`invalid --${name}: ${next} (must not be negative)`);
+  });
+}
+
+function parse(argv: string[]) {
+  checkFlagValues(argv);
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      const option = /'([^']+)'/.exec((err as Error).message)?.[1];
+      throw new UsageError(`unknown flag ${option ?? ''}`.trim());
+    }
+    if (code?.startsWith('ERR_PARSE_ARGS_')) throw new UsageError((err as Error).message.split('\n').join(' '));
+    throw err;
+  }
+}
+
+function print(json: boolean | undefined, doc: Record<string, unknown>, human: string) {
+  if (json) process.stdout.write(JSON.stringify(doc) + '\n');
+  else process.stdout.write(human + '\n');
+}
+
+/** Whether --json was asked for, read from the raw arguments so that it holds even when parsing fails. */
+function wantsJson(argv: string[]): boolean {
+  return flagArgs(argv).includes('--json');
+}
+
+function configFrom(port: string | undefined): Config {
+  if (port !== undefined && (!/^\d+$/.test(port) || Number(port) > 65535)) throw new UsageError(`invalid --port: ${port} (an integer 0..65535)`);
+  try {
+    return loadConfig({ ...process.env, ...(port !== undefined ? { PORT: port } : {}) });
+  } catch (err) {
+    throw new CliError('invalid_configuration', (err as Error).message.split('\n').map((l) => l.trim()).join(' '));
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv);
+  if (values.help) {
+    print(values.json, { usage: USAGE }, USAGE);
+    return 0;
+  }
+  if (positionals.length === 0) throw new UsageError('missing command');
+  const words = SINGLE_WORD.has(positionals[0]) ? 1 : 2;
+  const command = positionals.slice(0, words).join(' ');
+  const allowed = COMMANDS[command];
+  if (!allowed) throw new UsageError(`unknown command: ${command}`);
+  if (positionals.length > words) throw new UsageError(`unexpected argument: ${positionals[words]}`);
+  for (const flag of Object.keys(values) as Flag[]) {
+    if (flag !== 'help' && flag !== 'verbose' && !allowed.includes(flag)) throw new UsageError(`--${flag} does not apply to ${command}`);
+  }
+
+  // Everything the command needs from its flags, checked before the database is touched.
+  const config = configFrom(values.port);
+  if (values.verbose) process.stderr.write(`sightline: database ${describeDatabase(config)}\n`);
+  switch (command) {
+    case 'serve':
+      return runServe(config, { worker: !values['no-worker'] });
+    case 'worker':
+      return runWorker(config);
+    case 'migrate':
+      return migrate(config, values.json);
+    case 'accounts create': {
+      const email = required(values.email, 'email');
+      const credits = values.credits === undefined ? 0 : creditsFlag(values.credits);
+      if (credits > 0) checkGrant(credits);
+      return withRuntime(config, async ({ core }) => {
+        const { account, key, available } = await openAccount(core.store, email, credits, { source: 'cli' });
+        print(
+          values.json,
+          { account_id: account.id, email: account.email, api_key: key.api_key, key_id: key.key_id, available_credits: formatCredits(available) },
+          `account ${account.id} (${account.email})\napi key (shown once): ${key.api_key}\navailable credits: ${formatCredits(available)}`,
+        );
+        return 0;
+      });
+    }
+    case 'accounts suspend':
+    case 'accounts unsuspend': {
+      const id = required(values.account, 'account');
+      const status = command === 'accounts suspend' ? 'suspended' : 'active';
+      return withRuntime(config, async ({ core }) => {
+        await setAccountStatus(core.store.db, id, status);
+        print(values.json, { account_id: id, status }, `account ${id} is ${status}`);
+        return 0;
+      });
+    }
+    case 'keys create': {
+      const account = required(values.account, 'account');
+      if (values['read-only'] && values.scopes !== undefined) {
+        throw new UsageError('--read-only and --scopes exclude each other (--read-only means --scopes tests:read,runs:read)');
+      }
+      const scopes = values.scopes === undefined ? undefined : scopesFlag(values.scopes);
+      return withRuntime(config, async ({ core }) => {
+        const k = await createKey(core.store.db, account, {
+          name: values.name,
+          readOnly: values['read-only'],
+          scopes,
+          kind: values.mcp ? 'mcp' : 'api',
+        });
+        print(values.json, { key_id: k.key_id, api_key: k.api_key, scopes: k.scopes }, `key ${k.key_id} (shown once): ${k.api_key}\nscopes: ${k.scopes.join(' ')}`);
+        return 0;
+      });
+    }
+    case 'keys revoke': {
+      const id = required(values.key, 'key');
+      return withRuntime(config, async ({ core }) => {
+        await revokeKey(core.store.db, id);
+        print(values.json, { key_id: id, revoked: true }, `key ${id} revoked`);
+        return 0;
+      });
+    }
+    case 'credits grant': {
+      const id = required(values.account, 'account');
+      const amount = creditsFlag(required(values.credits, 'credits'));
+      if (amount === 0) throw new UsageError('invalid --credits: a grant must be more than 0');
+      const topUp = values['top-up'] === true;
+      return withRuntime(config, async ({ core }) => {
+        const { entryId, balance } = await grantCredits(core.store, id, amount, { source: 'cli', topUp });
+        print(
+          values.json,
+          { account_id: id, granted_credits: formatCredits(amount), available_credits: formatCredits(balance.available), ledger_entry_id: entryId, top_up: topUp },
+          `${topUp ? 'topped up' : 'granted'} ${formatCredits(amount)} credits to ${id}; available ${formatCredits(balance.available)}`,
+        );
+        return 0;
+      });
+    }
+    case 'credits reconcile':
+      return withRuntime(config, async ({ core }) => {
+        const { accounts, corrected } = await reconcileBalances(core.store);
+        const rows = corrected.map((c) => ({
+          account_id: c.accountId,
+          available_before: formatCredits(c.before.available),
+          available_after: formatCredits(c.after.available),
+        }));
+        print(values.json, { accounts_checked: accounts, corrected: rows }, `checked ${accounts} accounts; corrected ${corrected.length}${rows.map((r) => `\n  ${r.account_id}: available ${r.available_before} -> ${r.available_after}`).join('')}`);
+        return 0;
+      });
+    case 'users reset-link': {
+      const email = required(values.email, 'email');
+      return withRuntime(config, async ({ core }) => {
+        const issued = await createResetToken(core.store, email);
+        if (!issued) throw new AppError('not_found', `no account or user has the email ${email}`);
+        const link = tokenLink(consolePublicUrl(core.config), 'reset', issued.token);
+        print(values.json, { email: issued.email, link, expires_in_minutes: 60 }, `password link for ${issued.email} (works once, for an hour):\n${link}`);
+        return 0;
+      });
+    }
+    case 'users invite': {
+      const email = required(values.email, 'email');
+      const credits = values.credits === undefined ? 0 : creditsFlag(values.credits);
+      return withRuntime(config, async ({ core }) => {
+        const invite = await createInvite(core.store, config.SIGHTLINE_SIGNUP, email, credits, 'cli');
+        const link = tokenLink(consolePublicUrl(core.config), 'invite', invite.token);
+        print(values.json, { email: invite.email, link, credits: formatCredits(credits) }, `invitation for ${invite.email} (works once, for seven days):\n${link}`);
+        return 0;
+      });
+    }
+    default:
+      throw new UsageError(`unknown command: ${command}`);
+  }
+}
+
+/** The database a command uses, for --verbose: the SQLite file's absolute path, or Postgres without its password. */
+export function describeDatabase(config: Config): string {
+  const url = config.DATABASE_URL;
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length);
+    const source = config.env.DATABASE_URL?.trim() ? 'DATABASE_URL' : config.env.SIGHTLINE_DATA_DIR?.trim() ? 'SIGHTLINE_DATA_DIR' : 'default data directory';
+    return `sqlite:${path === ':memory:' ? path : resolve(path)} (${source})`;
+  }
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return `${u.toString()} (DATABASE_URL)`;
+  } catch {
+    return 'postgres (DATABASE_URL)';
+  }
+}
+
+async function withRuntime(config: Config, fn: (runtime: Awaited<ReturnType<typeof openRuntime>>) => Promise<number>): Promise<number> {
+  const runtime = await openRuntime(config);
+  try {
+    return await fn(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
+
+/** `sightline migrate`: applies what is pending and names it ({"applied": [...]}, empty when up to date). */
+async function migrate(config: Config, json: boolean | undefined): Promise<number> {
+  const handle = openDatabase(config.DATABASE_URL);
+  try {
+    const applied = await migrateToLatest(handle.db);
+    print(
+      json,
+      { applied, database: handle.dialect },
+      applied.length ? `applied ${applied.length} migration${applied.length > 1 ? 's' : ''}: ${applied.join(', ')}` : 'database is up to date',
+    );
+    return 0;
+  } finally {
+    await handle.close();
+  }
+}
+
+function fail(argv: string[], err: unknown): number {
+  const json = wantsJson(argv);
+  let code: string;
+  let message: string;
+  let extra: Record<string, unknown> = {};
+  let exit = 1;
+  if (err instanceof UsageError) {
+    code = 'usage_error';
+    message = err.message;
+    exit = 2;
+    process.stderr.write(`sightline: ${message} (see sightline --help)\n`);
+  } else if (err instanceof AppError) {
+    ({ code, message, extra } = err);
+    process.stderr.write(`sightline: ${message}\n`);
+  } else if (err instanceof CliError) {
+    ({ code, message } = err);
+    process.stderr.write(`sightline: ${message}\n`);
+  } else {
+    // Unexpected (the database unreachable, a bug): the stack goes to stderr for the operator.
+    code = 'internal_error';
+    message = (err as Error)?.message ?? String(err);
+    process.stderr.write(`sightline: ${(err as Error)?.stack ?? String(err)}\n`);
+  }
+  if (json) process.stdout.write(JSON.stringify({ error: code, message, ...extra }) + '\n');
+  return exit;
+}
+
+/** Runs an operator command line; resolves to the exit code (undefined or -1: a server that keeps running sets its own). */
+export function runAdmin(argv: string[]): Promise<number | undefined> {
+  return main(argv).catch((err) => fail(argv, err));
+}

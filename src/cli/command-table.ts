@@ -1,0 +1,41 @@
+// The shape of the user CLI's table of commands (src/cli/commands.gen.ts, derived from the catalog
+// of operations by scripts/cli-table.ts). The operation ids and paths are the typed client's, so
+// a table that names an operation the client lacks does not type-check.
+import type { operations, paths } from '../client/schema.d.ts';
+
+/**
+ * How an input field is written: a string, a number, a flag (boolean), a repeatable option
+ * (list: `--prompt a --prompt b`; map: `--model openai=gpt-5.1`), a JSON value (or @file), or
+ * `null`: a `--no-<field>` flag that sends null (a schedule removed).
+ */
+export type FieldKind = 'string' | 'integer' | 'number' | 'boolean' | 'list' | 'map' | 'json' | 'null';
+
+export interface CliField {
+  /** The input field; a dotted name is a property of an object field (schedule.cron). */
+  field: string;
+  /** Where the typed client sends it. */
+  in: 'path' | 'query' | 'body';
+  kind: FieldKind;
+  /** The option without its dashes, or the positional argument's name. */
+  flag: string;
+  description: string;
+  required: boolean;
+  choices?: string[];
+  /** A list also read from a file, one item a line: --<flag>-file. */
+  file?: boolean;
+}
+
+export interface CliCommandDef {
+  /** The words after `sightline`. */
+  command: string;
+  operationId: keyof operations;
+  method: 'get' | 'post' | 'patch' | 'delete';
+  path: keyof paths;
+  description: string;
+  args: CliField[];
+  options: CliField[];
+  /** Input values the command always sends. */
+  fixed: Record<string, unknown>;
+  /** The operation can answer a file (CSV, JSON Lines): the command takes --output FILE. */
+  download: boolean;
+}

@@ -1,0 +1,157 @@
+// Human output of the user commands, one formatter per command of the table (src/cli/commands.gen.ts),
+// each typed by its operation's 200 answer in the generated client, so a field renamed in the API
+// fails the type check here. With --json the CLI prints the answer itself instead.
+import type { operations } from '../client/schema.d.ts';
+
+type Ok<K extends keyof operations> = operations[K] extends { responses: { 200: { content: { 'application/json': infer T } } } } ? T : never;
+
+export interface Formatter {
+  operationId: keyof operations;
+  human: (answer: never) => string;
+}
+
+const fmt = <K extends keyof operations>(operationId: K, human: (d: Ok<K>) => string): Formatter => ({ operationId, human: human as Formatter['human'] });
+
+const dash = (v: unknown) => (v === null || v === undefined ? '—' : String(v));
+const lines = (rows: string[], empty: string) => (rows.length ? rows.join('\n') : empty);
+
+/** A run's probes done of all, status and credits: the progress line and the status read share it. */
+export function probeCounts(run: { probe_count: number; probe_counts: Record<string, number> }): { done: number; total: number } {
+  const c = run.probe_counts;
+  return { done: (c.succeeded ?? 0) + (c.errored ?? 0) + (c.cancelled ?? 0) + (c.skipped ?? 0), total: run.probe_count };
+}
+
+type VisibilityRun = Ok<'visibilityRunsRead'>;
+type CiRun = Ok<'contentIntelligenceRunsRead'>;
+
+export function visibilityRunLine(run: VisibilityRun): string {
+  const { done, total } = probeCounts(run);
+  const ci = run.summary.mention_rate_ci;
+  const interval = ci ? ` [95% ${ci.low}–${ci.high}]` : '';
+  return [
+    `run ${run.run_id} ${run.status}: ${done}/${total} probes, ${run.billing.settled_credits} of ${run.billing.reserved_credits} credits settled`,
+    `mention rate ${dash(run.summary.mention_rate)}${interval} (${run.visibility_band ?? 'no answers'})`,
+  ].join('\n');
+}
+
+export function ciRunLine(run: Pick<CiRun, 'run_id' | 'status' | 'analysis_depth' | 'overall_score' | 'overall_band' | 'billing' | 'error' | 'url'>): string {
+  const score = run.overall_score === null ? '' : `, score ${run.overall_score} (${dash(run.overall_band)})`;
+  const error = run.error ? `, ${run.error.code}: ${dash(run.error.message)}` : '';
+  return `run ${run.run_id} ${run.status} (${run.analysis_depth}) ${run.url}${score}${error}; ${run.billing.settled_credits} of ${run.billing.reserved_credits} credits settled`;
+}
+
+function testLine(t: Ok<'testsUpdate'>): string {
+  const schedule = t.schedule ? `, ${t.schedule.cron} ${t.schedule.timezone}${t.paused ? ' (paused)' : ''}, next ${dash(t.next_run_at)}` : t.paused ? ', paused' : ', on demand';
+  const budget = t.monthly_credit_budget ? `, budget ${t.credits_used_this_month} of ${t.monthly_credit_budget} credits this month` : '';
+  const skip = t.last_skip ? `\nlast skipped ${t.last_skip.slot}: ${t.last_skip.reason}` : '';
+  return `${t.id} ${t.name} (${t.test_type}) ${t.url}${schedule}${budget}${skip}`;
+}
+
+/** One history point: a visibility rate with its 95% interval and answer count, or a content score. */
+function pointLine(p: Record<string, unknown>): string {
+  if (p.overall_score !== undefined) return `score ${dash(p.overall_score)} (${String(p.overall_band ?? 'no result')})`;
+  const ci = p.mention_rate_ci as { low: number; high: number } | null;
+  const interval = ci ? ` [95% ${ci.low}–${ci.high}]` : '';
+  return `mention rate ${dash(p.mention_rate)}${interval} over ${String(p.succeeded ?? 0)} answers`;
+}
+
+function listPage<T>(rows: T[], line: (r: T) => string, next: string | null | undefined, empty: string): string {
+  return lines(rows.map(line), empty) + (next ? `\nmore: --starting-after ${next}` : '');
+}
+
+export const FORMATTERS: Record<string, Formatter> = {
+  usage: fmt('usageRead', (d) =>
+    [
+      `available ${d.credits.available_credit_units}, reserved ${d.credits.reserved_credit_units}, used ${d.credits.used_credit_units} credits`,
+      ...d.recent.map((r) => `  ${r.time}  ${r.credits.padStart(8)}  ${r.action} (${r.status}, ${r.source})${r.run_id ? ` ${r.run_id}` : ''}`),
+    ].join('\n'),
+  ),
+  activity: fmt('activityRead', (d) =>
+    listPage(
+      d.items,
+      (i) => `${i.created_at}  ${String(i.http_status)}  ${i.method.padEnd(6)} ${i.action.padEnd(34)} ${i.credits.padStart(6)}  ${i.source}`,
+      d.next_starting_after,
+      'no activity',
+    ),
+  ),
+  'visibility models': fmt('visibilityModelsList', (d) =>
+    Object.entries(d.platforms)
+      .flatMap(([p, models]) =>
+        models.map((m) => `${p.padEnd(11)} ${m.id.padEnd(28)} ${m.credits_per_probe.padStart(6)} credits${m.default ? '  (default)' : ''}${m.available ? '' : '  unavailable'}`),
+      )
+      .join('\n'),
+  ),
+  'visibility estimate': fmt(
+    'visibilityRunsEstimate',
+    (d) =>
+      `${d.probe_count} probes, ${d.estimated_credits} credits; available ${d.available_credits}; a run now would queue ${d.fundable_probe_count} (${d.would_be_status}) and reserve ${d.would_reserve_credits}`,
+  ),
+  'visibility run': fmt(
+    'visibilityRunsCreate',
+    (d) => `run ${d.run_id} ${d.status}: ${d.queued_probe_count}/${d.probe_count} probes, ${d.reserved_credits} credits reserved${d.skipped_reason ? ` (${d.skipped_probe_count} skipped: ${d.skipped_reason})` : ''}`,
+  ),
+  'visibility list': fmt('visibilityRunsList', (d) =>
+    listPage(d.runs, (r) => `${r.run_id}  ${r.status.padEnd(19)} ${r.target_entity}  ${r.url}`, d.next_starting_after, 'no runs'),
+  ),
+  'visibility status': fmt('visibilityRunsRead', (run) => {
+    const probes = (run.probes ?? []).map(
+      (p) => `  ${p.probe_id}  ${p.platform.padEnd(10)} ${p.status.padEnd(9)} ${p.brand_mentioned === null ? '—' : p.brand_mentioned ? 'mentioned' : 'not mentioned'}  ${p.prompt}`,
+    );
+    return [visibilityRunLine(run), ...probes].join('\n');
+  }),
+  'visibility probe': fmt('visibilityProbesRead', (p) =>
+    [
+      `${p.probe_id} ${p.platform}/${p.model} (${p.engine}) ${p.status}: ${p.brand_mentioned ? `${p.target_entity} mentioned` : p.brand_mentioned === false ? `${p.target_entity} not mentioned` : 'no answer'}`,
+      `prompt: ${p.prompt}`,
+      ...(p.error ? [`error: ${p.error.code} ${dash(p.error.message)}`] : []),
+      ...(p.answer ? ['', p.answer, ''] : []),
+      ...p.citations.map((c) => `  [${c.domain}] ${c.url}`),
+    ].join('\n'),
+  ),
+  'visibility cancel': fmt('visibilityRunsCancel', (run) => `run ${run.run_id} ${run.status}; released ${run.billing.released_credits} credits`),
+  'visibility export': fmt('visibilityRunsExport', (d) => String(d)),
+  'visibility suggest-prompts': fmt('visibilityPromptsSuggest', (d) =>
+    [`${d.brand ?? d.url} (${d.industry}), ${d.billing.credits} credits`, ...d.suggestions.map((s) => `  ${s.funnel_stage.padEnd(13)} ${s.prompt}`)].join('\n'),
+  ),
+  'tests list': fmt('testsList', (d) => lines(d.tests.map((t) => `${t.id}  ${t.test_type.padEnd(20)} ${t.paused ? 'paused ' : ''}${t.name}`), 'no tests')),
+  'tests show': fmt('testsRead', (t) =>
+    [testLine(t), ...t.runs.map((r) => `  ${r.run_id}  ${r.status.padEnd(19)} score ${dash(r.overall_score)} ${r.visibility_band ?? r.overall_band ?? ''}`)].join('\n'),
+  ),
+  'tests create': fmt('testsCreate', testLine),
+  'tests update': fmt('testsUpdate', testLine),
+  'tests schedule': fmt('testsUpdate', testLine),
+  'tests pause': fmt('testsUpdate', (t) => `${t.id} paused`),
+  'tests resume': fmt('testsUpdate', (t) => `${t.id} ${t.paused ? 'paused' : 'active'}${t.next_run_at ? `, next run ${t.next_run_at}` : ''}`),
+  'tests delete': fmt('testsDelete', (d) => `${d.id} deleted (its runs stay readable)`),
+  'tests run': fmt('testsRunsCreate', (r) => `run ${r.run_id} ${r.status} for ${r.test_id}`),
+  'tests history': fmt('testsHistory', (d) => [`${d.test_id} (${d.window})`, ...d.points.map((p) => `  ${String(p.start)}  ${pointLine(p)}`)].join('\n')),
+  'reports by-url': fmt('reportsByUrlRead', (d) =>
+    lines(
+      d.matches.flatMap((m) => [
+        `${m.test.id} ${m.test.name} (${m.test.test_type})`,
+        ...m.runs.map((r) => `  ${r.run_id}  ${r.status.padEnd(19)} score ${dash(r.overall_score)} ${r.visibility_band ?? r.overall_band ?? ''}`),
+      ]),
+      `no reports for ${d.url} in ${d.days} days`,
+    ),
+  ),
+  'page serialize': fmt('pagesContentSerialize', ({ serialization: s }) =>
+    [
+      s.content_view,
+      '',
+      `— ${s.final_url}: chars ${s.content_view_offset}..${s.content_view_offset + s.content_view_chars} of ${s.total_chars}${s.next_offset === null ? '' : `; more: --offset ${s.next_offset}`}`,
+    ].join('\n'),
+  ),
+  trends: fmt('contentIntelligenceTrendsDiscover', (d) =>
+    [`${d.url} (${d.industry}), ${d.billing.credits} credits`, ...d.trends.map((t) => `  ${String(t.relevance).padStart(3)}  ${t.name}: ${t.action}`)].join('\n'),
+  ),
+  'ci score': fmt('contentIntelligenceContentScore', (d) =>
+    [
+      `${d.url}: ${d.overall_score} (${d.overall_band}), ${d.billing.credits} credits`,
+      `depth ${d.content_depth.score} (${d.content_depth.band}), freshness ${d.content_freshness.score} (${d.content_freshness.band})`,
+      ...d.recommendations.map((r) => `  ${r.priority.padEnd(6)} ${r.title} (+${r.expected_impact})`),
+    ].join('\n'),
+  ),
+  'ci run': fmt('contentIntelligenceRunsCreate', (d) => `run ${d.run_id} ${d.status} (${d.analysis_depth}): ${d.reserved_credits} credits reserved`),
+  'ci list': fmt('contentIntelligenceRunsList', (d) => listPage(d.runs, ciRunLine, d.next_starting_after, 'no runs')),
+  'ci status': fmt('contentIntelligenceRunsRead', ciRunLine),
+};
