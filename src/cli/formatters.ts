@@ -24,14 +24,36 @@ export function probeCounts(run: { probe_count: number; probe_counts: Record<str
 type VisibilityRun = Ok<'visibilityRunsRead'>;
 type CiRun = Ok<'contentIntelligenceRunsRead'>;
 
+/** A 0..1 rate as a whole percentage ("83%"), "—" while there is none. */
+const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${Math.round(v * 100)}%`);
+/** A 95% interval as " (95% CI 44–97%)", or nothing. */
+const interval = (ci: { low: number; high: number } | null | undefined) => (ci ? ` (95% CI ${Math.round(ci.low * 100)}–${Math.round(ci.high * 100)}%)` : '');
+
 export function visibilityRunLine(run: VisibilityRun): string {
   const { done, total } = probeCounts(run);
-  const ci = run.summary.mention_rate_ci;
-  const interval = ci ? ` [95% ${ci.low}–${ci.high}]` : '';
+  const s = run.summary;
+  const answers = s.completed_probe_count ? `, ${s.brand_mentions} of ${s.completed_probe_count} answers` : '';
   return [
     `run ${run.run_id} ${run.status}: ${done}/${total} probes, ${run.billing.settled_credits} of ${run.billing.reserved_credits} credits settled`,
-    `mention rate ${dash(run.summary.mention_rate)}${interval} (${run.visibility_band ?? 'no answers'})`,
+    `mention rate ${pct(s.mention_rate)}${interval(s.mention_rate_ci)}${answers} (${run.visibility_band ?? 'no answers'})`,
   ].join('\n');
+}
+
+/** The run's summary beyond the headline: per platform, citations, share of voice, competitors, cited domains. */
+function visibilitySummary(run: VisibilityRun): string[] {
+  const s = run.summary;
+  if (!s.completed_probe_count) return [];
+  const out = [`citation rate ${pct(s.citation_rate)}${s.share_of_voice === undefined || s.share_of_voice === null ? '' : `, share of voice ${pct(s.share_of_voice)}`}`];
+  if (s.by_platform.length) {
+    out.push('by platform:');
+    for (const b of s.by_platform) out.push(`  ${b.platform.padEnd(11)} ${pct(b.mention_rate).padStart(4)}${interval(b.mention_rate_ci)} over ${b.probes} probes${b.visibility_band ? ` (${b.visibility_band})` : ''}`);
+  }
+  if (s.competitors.length) {
+    out.push('competitors:');
+    for (const c of s.competitors) out.push(`  ${c.name.padEnd(20)} ${pct(c.mention_rate).padStart(4)} mentioned${c.share_of_voice === undefined || c.share_of_voice === null ? '' : `, share of voice ${pct(c.share_of_voice)}`}`);
+  }
+  if (s.cited_domains.length) out.push(`cited domains: ${s.cited_domains.slice(0, 8).map((d) => `${d.domain} (${d.count})`).join(', ')}`);
+  return out;
 }
 
 export function ciRunLine(run: Pick<CiRun, 'run_id' | 'status' | 'analysis_depth' | 'overall_score' | 'overall_band' | 'billing' | 'error' | 'url'>): string {
@@ -50,9 +72,7 @@ function testLine(t: Ok<'testsUpdate'>): string {
 /** One history point: a visibility rate with its 95% interval and answer count, or a content score. */
 function pointLine(p: Record<string, unknown>): string {
   if (p.overall_score !== undefined) return `score ${dash(p.overall_score)} (${String(p.overall_band ?? 'no result')})`;
-  const ci = p.mention_rate_ci as { low: number; high: number } | null;
-  const interval = ci ? ` [95% ${ci.low}–${ci.high}]` : '';
-  return `mention rate ${dash(p.mention_rate)}${interval} over ${String(p.succeeded ?? 0)} answers`;
+  return `mention rate ${pct(p.mention_rate as number | null)}${interval(p.mention_rate_ci as { low: number; high: number } | null)} over ${String(p.succeeded ?? 0)} answers`;
 }
 
 function listPage<T>(rows: T[], line: (r: T) => string, next: string | null | undefined, empty: string): string {
@@ -97,7 +117,7 @@ export const FORMATTERS: Record<string, Formatter> = {
     const probes = (run.probes ?? []).map(
       (p) => `  ${p.probe_id}  ${p.platform.padEnd(10)} ${p.status.padEnd(9)} ${p.brand_mentioned === null ? '—' : p.brand_mentioned ? 'mentioned' : 'not mentioned'}  ${p.prompt}`,
     );
-    return [visibilityRunLine(run), ...probes].join('\n');
+    return [visibilityRunLine(run), ...visibilitySummary(run), ...(probes.length ? ['probes:', ...probes] : [])].join('\n');
   }),
   'visibility probe': fmt('visibilityProbesRead', (p) =>
     [

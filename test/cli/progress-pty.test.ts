@@ -40,7 +40,7 @@ describe('user CLI: the progress display on a terminal', () => {
     assert.match(screen, /\r\x1b\[2K/, 'each redraw returns to the start of the line and clears it');
     assert.match(screen, /\x1b\[32m#+\x1b\[39m/, 'the done part of the bar is green');
     assert.match(screen, /\x1b\[32mcompleted\x1b\[39m/, 'the final status is green');
-    assert.match(plain, /mention rate 0\.5/, 'the result follows on stdout');
+    assert.match(plain, /mention rate 50%/, 'the result follows on stdout');
   });
 
   test('NO_COLOR on a terminal: the same redrawn bar, without colour', async () => {

@@ -43,7 +43,9 @@ describe('user CLI', () => {
     const status = await cli(key, 'visibility', 'status', run.json.run_id, '--json');
     assert.equal(status.json.run_id, run.json.run_id);
     const human = await cli(key, 'visibility', 'status', run.json.run_id);
-    assert.match(human.out, /mention rate 0\.5 \[95% 0\.15–0\.85\] \(Good\)/);
+    assert.match(human.out, /mention rate 50% \(95% CI 15–85%\), 2 of 4 answers \(Good\)/);
+    assert.match(human.out, /by platform:\n {2}\S+ +\d+%/);
+    assert.match(human.out, /cited domains: \S+ \(\d+\)/);
     const list = await cli(key, 'visibility', 'list', '--json', '--limit', '5');
     assert.deepEqual(list.json.runs.map((r: any) => r.run_id), [run.json.run_id]);
     const queued = await cli(key, 'visibility', 'run', 'https://acme.example', '--brand', 'Acme', '--prompt', 'slow [[sandbox:delay=5000]]', '--platform', 'openai', '--json');
