@@ -5,6 +5,7 @@
 // vendor's page, or a topic the page prices); and the German, French and Spanish templates are
 // built so that no article or gender has to be guessed ("Was versteht man unter X?",
 // "X : de quoi s'agit-il ?", "X: ¿qué es y para qué sirve?"). The page's own questions come first.
+import { everydayWordRank } from '../../text/everyday-words.ts';
 import pluralize from 'pluralize';
 import type { PageDocument } from '../pages/document.ts';
 import { nlp } from './nlp.ts';
@@ -34,6 +35,25 @@ export interface TopicContext {
   names: string[];
   /** Original text of the page (German nouns are recognised by their capital). */
   text: string;
+}
+
+/**
+ * Words at least this common in everyday use (rank among the language's 10,000 most frequent
+ * words, src/text/everyday-words.ts) are too vague alone to be one of a page's topics ("tool",
+ * "business", "experts", "header"); see isVagueWord.
+ */
+const VAGUE_WORD_RANK = 5000;
+
+/**
+ * Is this a single everyday word, too vague to be a topic beside the page's main one? A page about
+ * coffee has "coffee" as its main topic; beside "project management software", "tool" is noise.
+ * Acronyms ("API", "CRM") and rarer words ("workspace", "webhooks") are specific enough.
+ */
+export function isVagueWord(phrase: string, lang: Lang): boolean {
+  const p = phrase.trim();
+  if (words(p).length !== 1 || /^\p{Lu}{2,}$/u.test(p)) return false;
+  const rank = everydayWordRank(p, lang);
+  return rank !== null && rank <= VAGUE_WORD_RANK;
 }
 
 /** Is this phrase a topic a person would ask about? */

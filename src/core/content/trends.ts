@@ -6,7 +6,7 @@
 import type { PageDocument } from '../pages/document.ts';
 import { clusterTopics, extractEntities, extractKeyphrases, jsonLdTypes, phraseTokens, type TopicCluster } from './keyphrases.ts';
 import { hostOf, pageTexts, isQuestion } from './signals.ts';
-import { isCommercial, isTopic, isVendor, pageQuestions, topicQuestions, type QuestionIntent } from './questions.ts';
+import { isCommercial, isTopic, isVagueWord, isVendor, pageQuestions, topicQuestions, type QuestionIntent } from './questions.ts';
 import { loadSite, type LoadedSite } from './site.ts';
 import { fold, normalizeLang, sentences, words, type Lang } from './text.ts';
 import type { DiscoverTrendsInput, SiteLoader, Trend, TrendCoverage, TrendsResult } from './types.ts';
@@ -33,7 +33,8 @@ export function nonTopicNames(site: { page: PageDocument; related: PageDocument[
 }
 
 /** Topic clusters of the page plus its related pages, with a 0..100 relevance. Only phrases that
- * are topics (see questions.ts isTopic): no people, no site name, no lone adjectives. */
+ * are topics (see questions.ts isTopic): no people, no site name, no lone adjectives, and no lone
+ * everyday word beside the main topic (isVagueWord). */
 export function fieldTopics(site: { page: PageDocument; related: PageDocument[] }, lang: Lang, max = 10): FieldTopic[] {
   const texts = [
     ...pageTexts(site.page, 0, 1),
@@ -58,7 +59,8 @@ export function fieldTopics(site: { page: PageDocument; related: PageDocument[] 
     return { name: label.phrase, tokens: label.tokens, relevance: Math.max(1, Math.min(100, relevance)) };
   });
   out.sort((a, b) => b.relevance - a.relevance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return out.slice(0, max);
+  // A single everyday word can be the main topic (a page about coffee), never one beside it.
+  return out.filter((t, i) => i === 0 || !isVagueWord(t.name, lang)).slice(0, max);
 }
 
 interface Mentions {

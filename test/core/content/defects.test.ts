@@ -13,6 +13,7 @@ import {
   auditSite,
   directivesFor,
   evaluateRobots,
+  discoverTrends,
   scoreContent,
   scoreDocument,
   validateLlmsTxt,
@@ -202,4 +203,13 @@ test('sources listed in a reference list after the article count: the page is no
   assert.equal(r.signals.evidence.reference_list, 3);
   assert.ok(r.signals.evidence.linked_domains.includes('gartner.com'));
   for (const s of ['named_sources', 'linked_sources', 'sourced_statistics']) assert.ok(!signalsOf(r).includes(s), `${s} recommended: ${signalsOf(r).join(',')}`);
+});
+
+test('trends are topics: no lone everyday word ("tool", "business", "experts") beside the main topic; acronyms and rarer terms stay', async () => {
+  for (const url of ['https://acme-pm.test/twins/stuffed', 'https://acme-pm.test/blog/project-management-guide']) {
+    const names = (await discoverTrends({ url }, fixtureLoader())).trends.map((t) => t.name);
+    assert.equal(names[0], 'project management software', url);
+    for (const vague of ['tool', 'business', 'experts', 'header', 'task', 'status', 'owners']) assert.ok(!names.includes(vague), `${url}: ${vague} in ${names.join(', ')}`);
+    assert.ok(names.includes('API'), `${url}: the acronym stays (${names.join(', ')})`);
+  }
 });
