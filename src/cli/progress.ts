@@ -20,7 +20,9 @@ const STATUS_STYLE: Record<string, Style> = { completed: 'green', partially_comp
 
 export function progressDisplay(write: (s: string) => void, isTTY: boolean, env: Record<string, string | undefined>): Progress {
   const colour = colourWanted(isTTY, env);
-  const paint = (style: Style, text: string) => (colour ? styleText(style, text) : text);
+  // Colour is decided here (a terminal, no NO_COLOR); styleText's own check looks at stdout and at
+  // variables such as CI, which would strip it from a terminal's stderr.
+  const paint = (style: Style, text: string) => (colour ? styleText(style, text, { validateStream: false }) : text);
   let last = '';
   let drawn = false;
   return {
