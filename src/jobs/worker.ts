@@ -8,6 +8,7 @@
 // including the reclaim of a dead worker's job: a job claimed past max_attempts is given up
 // without running, so a job that crashes its worker every time ends too.
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Store } from '../core/store.ts';
 import { anyExpiredLease, claimJobs, finishJob, jobFinishedByHandler, LeaseLost, leaseOf, renewLeases, retryJobLater, type Job } from './queue.ts';
 
@@ -88,8 +89,18 @@ interface InFlight {
   leaseLost?: boolean;
 }
 
+export function workerId(): string {
+  const host = hostname().replace(/[^A-Za-z0-9.-]/g, '').slice(0, 63) || 'host';
+  return `wrk_${host}_${process.pid}_${randomBytes(4).toString('hex')}`;
+}
+
 export class Worker {
-  readonly id = `wrk_${randomBytes(6).toString('hex')}`;
+  /**
+   * Written to every job it claims (jobs.lease_owner): host and process id say which process holds
+   * a job (what an operator looks for when one stalls), the random part tells apart two workers of
+   * one process.
+   */
+  readonly id = workerId();
   private readonly inFlight = new Map<string, InFlight>();
   private readonly perLane = new Map<string, number>();
   private readonly idleUntil = new Map<string, number>();
