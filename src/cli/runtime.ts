@@ -47,14 +47,19 @@ export function buildPlatforms(config: Config, opts: { fetch?: typeof fetch } = 
   // The attempt timeout starts once the gate admits it; the wait is bounded by the probe's signal.
   const gated = gatedAsk(drivers, gate, (p) => ({ timeoutMs: settings[p].timeoutMs, maxAttempts: settings[p].maxAttempts }));
   // Provider latency and errors per platform (retries included), for /metrics.
+  // A call refused by the caller's beforeSend (the worker lost its lease, the probe ended) was
+  // never sent: it is not a provider call and counts nowhere.
   const ask: typeof gated = async (req) => {
     const started = performance.now();
+    let refused = false;
+    const hook = req.beforeSend;
+    const counted = hook ? { ...req, beforeSend: () => hook().catch((err: unknown) => ((refused = true), Promise.reject(err))) } : req;
     try {
-      const answer = await gated(req);
+      const answer = await gated(counted);
       metrics.providerCall(req.platform, 'ok', (performance.now() - started) / 1000);
       return answer;
     } catch (err) {
-      metrics.providerCall(req.platform, err instanceof PlatformError ? err.code : 'error', (performance.now() - started) / 1000);
+      if (!refused) metrics.providerCall(req.platform, err instanceof PlatformError ? err.code : 'error', (performance.now() - started) / 1000);
       throw err;
     }
   };

@@ -12,6 +12,7 @@ import { Fleet } from '../helpers/processes.ts';
 import { claimJobs, LeaseLost, leaseOf } from '../../src/jobs/queue.ts';
 import { executeProbe } from '../../src/core/visibility/probe-executor.ts';
 import { buildPlatforms } from '../../src/cli/runtime.ts';
+import { getMetrics } from '../../src/ops/metrics.ts';
 import { getBalance, ledgerBalance } from '../../src/core/billing/ledger.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -24,6 +25,12 @@ async function until(what: string, check: () => boolean | Promise<boolean>, ms =
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(20);
   }
+}
+
+/** Provider calls of a platform in the metrics (every outcome), as /metrics reports them. */
+async function providerCallsMetered(platform: string): Promise<number> {
+  const metric = await getMetrics().registry.getSingleMetric('sightline_provider_call_duration_seconds')!.get();
+  return (metric.values as { metricName?: string; labels: Record<string, unknown>; value: number }[]).filter((v) => v.metricName === 'sightline_provider_call_duration_seconds_count' && v.labels.platform === platform).reduce((n, v) => n + v.value, 0);
 }
 
 describe('probe answers checkpointed before analysis', () => {
@@ -153,8 +160,10 @@ describe('probe answers checkpointed before analysis', () => {
     await s.runtime.core.store.db.updateTable('jobs').set({ lease_until: new Date(Date.now() - 1000).toISOString() }).where('id', '=', b!.id).execute();
     const [c] = await claimJobs(store, 'wrk_c', ['claude'], 1, 30_000);
     assert.equal(c?.id, b!.id);
+    const metered = await providerCallsMetered('claude');
     await assert.rejects(executeProbe(deps, probeId, new AbortController().signal, leaseOf(b!)), LeaseLost);
     assert.equal(probeCalls() - before, 1, 'B never called the platform');
+    assert.equal(await providerCallsMetered('claude'), metered, 'a refused send is no provider call in /metrics');
 
     // C holds the lease: it asks (A's answer was never kept), checkpoints and settles once.
     await executeProbe(deps, probeId, new AbortController().signal, leaseOf(c!));
