@@ -382,6 +382,22 @@ const migrations: Record<string, Migration> = {
       if (!has) await db.schema.alterTable('visibility_probes').addColumn('checkpoint', 'text').execute();
     },
   },
+  '0010_runs_started_by_test': {
+    // Whether a run was started by its tracked test (on schedule or "run now") rather than attached
+    // to it because it asked about the same page (and brand). A test's monthly credit budget counts
+    // only the runs it started: a one-off run of the same page is the user's, not the schedule's.
+    // Runs from before this migration: the scheduled ones were the test's (a "run now" cannot be
+    // told apart from a one-off any more and counts as one-off).
+    async up(db: Kysely<any>) {
+      const tables = await db.introspection.getTables();
+      for (const table of ['visibility_runs', 'ci_runs']) {
+        const has = !!tables.find((t) => t.name === table)?.columns.some((c) => c.name === 'started_by_test');
+        if (has) continue;
+        await db.schema.alterTable(table).addColumn('started_by_test', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        await db.updateTable(table).set({ started_by_test: 1 }).where('source', '=', 'schedule').execute();
+      }
+    },
+  },
 };
 
 

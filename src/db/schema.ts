@@ -99,6 +99,8 @@ export interface VisibilityRunsTable {
   account_id: string;
   test_id: string;
   source: string;
+  /** 1 when its tracked test started it (schedule or run now), 0 when attached by URL (0010). */
+  started_by_test: Generated<number>;
   engine: 'live' | 'sandbox';
   url: string;
   target_entity: string;
@@ -187,6 +189,8 @@ export interface CiRunsTable {
   account_id: string;
   test_id: string;
   source: string;
+  /** 1 when its tracked test started it (schedule or run now), 0 when attached by URL (0010). */
+  started_by_test: Generated<number>;
   url: string;
   analysis_depth: 'score' | 'full';
   language: string;

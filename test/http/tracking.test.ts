@@ -94,6 +94,24 @@ describe('tracking over HTTP', () => {
     assert.ok('share_of_voice' in sm.by_platform[0]);
   });
 
+  test('a tracked test adopts the earlier runs of its page and brand into its history, but its budget counts only the runs it starts', async () => {
+    const { key } = await s.account({ credits: 100 });
+    const definition = { url: 'https://adopt.example/', target_entity: 'Adopt', prompts: ['best anvils', 'cheap anvils'], platforms: ['openai', 'claude'] };
+    const earlier = (await s.request('POST', '/v1/visibility/runs', { key, body: definition })).json();
+    await s.waitForRun(key, earlier.run_id);
+    const t = (
+      await s.request('POST', '/v1/tests', { key, body: { test_type: 'ai_citations', definition: { ...definition, prompts: ['best anvils'], platforms: ['openai'] }, schedule: { cron: '0 6 * * 1', timezone: 'UTC' }, monthly_credit_budget: '5.00' } })
+    ).json();
+    assert.equal(t.run_count, 1, 'the earlier run is in its history');
+    assert.equal(t.credits_used_this_month, '0.00', 'but not in its budget');
+    const now = (await s.request('POST', `/v1/tests/${t.id}/runs`, { key, body: {} })).json();
+    await s.waitForRun(key, now.run_id);
+    const read = (await s.request('GET', `/v1/tests/${t.id}`, { key })).json();
+    assert.equal(read.run_count, 2);
+    assert.equal(read.credits_used_this_month, now.estimated_credits ?? read.credits_used_this_month);
+    assert.ok(Number(read.credits_used_this_month) > 0 && Number(read.credits_used_this_month) < Number(earlier.estimated_credits), JSON.stringify(read));
+  });
+
   test('tracked tests: create with a schedule, read, update, pause, run now, delete (runs stay readable)', async () => {
     const { key } = await s.account({ credits: 100 });
     const definition = { url: 'https://globex.example/', target_entity: 'Globex', prompts: ['best widgets'], platforms: ['deepseek'], repeats: 2, competitors: ['Initech'] };
@@ -146,7 +164,9 @@ describe('tracking over HTTP', () => {
     // A run created the ordinary way for the same URL and brand joins the same test.
     const plain = (await s.request('POST', '/v1/visibility/runs', { key, body: { ...definition, repeats: 1 } })).json();
     await s.waitForRun(key, plain.run_id);
-    assert.equal((await s.request('GET', `/v1/tests/${t.id}`, { key })).json().run_count, 2);
+    const joined = (await s.request('GET', `/v1/tests/${t.id}`, { key })).json();
+    assert.equal(joined.run_count, 2);
+    assert.equal(joined.credits_used_this_month, '2.00', 'a one-off run of the same page joins the history, not the budget');
 
     const del = await s.request('DELETE', `/v1/tests/${t.id}`, { key });
     assert.deepEqual(del.json(), { id: t.id, deleted: true });

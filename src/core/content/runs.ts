@@ -92,6 +92,7 @@ export async function createCiRun(store: Store, ctx: ActionContext, input: Creat
           id: runId,
           account_id: ctx.accountId,
           test_id: testId,
+          started_by_test: opts.testId ? 1 : 0,
           source: ctx.source,
           url: input.url.trim(),
           analysis_depth: depth,

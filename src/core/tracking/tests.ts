@@ -80,8 +80,11 @@ async function runCounts(db: Executor, testIds: string[]): Promise<Map<string, n
 export const budgetTimeZone = (t: Pick<TestRow, 'schedule_timezone'>) => t.schedule_timezone ?? 'UTC';
 
 /**
- * Credits a test's runs have taken since `sinceIso` (hundredths): what their charges reserved
- * minus what was released, so a running run counts what it holds and a finished one what it paid.
+ * Credits the runs a test started (on schedule or "run now") have taken since `sinceIso`
+ * (hundredths): what their charges reserved minus what was released, so a running run counts what
+ * it holds and a finished one what it paid. Runs attached to the test only because they asked about
+ * the same page (one-off runs, and those from before the test was tracked) are the user's, not the
+ * budget's.
  */
 export async function creditsUsedSince(db: Executor, testId: string, sinceIso: string): Promise<number> {
   return (await creditsUsedSinceByTest(db, [testId], sinceIso)).get(testId) ?? 0;
@@ -92,9 +95,9 @@ async function creditsUsedSinceByTest(db: Executor, testIds: string[], sinceIso:
   const ids = sql.join(testIds.map((id) => sql`${id}`));
   const { rows } = await sql<{ test_id: string; used: number | string | null }>`
     select r.test_id, coalesce(sum(l.amount - l.released_amount), 0) as used from ledger_entries l
-      join (select test_id, ledger_entry_id from visibility_runs where test_id in (${ids}) and created_at >= ${sinceIso}
+      join (select test_id, ledger_entry_id from visibility_runs where test_id in (${ids}) and started_by_test = 1 and created_at >= ${sinceIso}
             union all
-            select test_id, ledger_entry_id from ci_runs where test_id in (${ids}) and created_at >= ${sinceIso}) r
+            select test_id, ledger_entry_id from ci_runs where test_id in (${ids}) and started_by_test = 1 and created_at >= ${sinceIso}) r
         on r.ledger_entry_id = l.id
      group by r.test_id`.execute(db);
   return new Map(rows.map((r) => [r.test_id, Number(r.used ?? 0)]));

@@ -113,6 +113,7 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
           id: runId,
           account_id: ctx.accountId,
           test_id: testId,
+          started_by_test: opts.testId ? 1 : 0,
           source: ctx.source,
           engine: deps.engine,
           url: plan.url,
