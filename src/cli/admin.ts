@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config.ts';
-import { createKey, openAccount, revokeKey, setAccountStatus } from '../core/accounts/accounts.ts';
+import { createKey, normalizeEmail, openAccount, revokeKey, setAccountStatus } from '../core/accounts/accounts.ts';
 import { isScope, SCOPES } from '../core/accounts/scopes.ts';
 import { checkGrant, grantCredits, reconcileBalances } from '../core/billing/ledger.ts';
 import { AppError } from '../core/errors.ts';
@@ -29,7 +29,7 @@ Usage:
   sightline accounts unsuspend --account ID [--json]
   sightline keys create --account ID [--name NAME] [--read-only | --scopes a,b] [--mcp] [--json]
   sightline keys revoke --key ID [--json]
-  sightline credits grant --account ID --credits N [--top-up] [--json]
+  sightline credits grant --account ID|--email ADDRESS --credits N [--top-up] [--json]
                                                (--top-up: bought credits, at least 250)
   sightline credits reconcile [--json]         recompute balances from the ledger (processes stopped)
   sightline users reset-link --email EMAIL [--json]
@@ -236,11 +236,12 @@ async function main(argv: string[]): Promise<number> {
       });
     }
     case 'credits grant': {
-      const id = required(values.account, 'account');
+      if ((values.account === undefined) === (values.email === undefined)) throw new UsageError('give the account as --account ID or --email ADDRESS (one of them)');
       const amount = creditsFlag(required(values.credits, 'credits'));
       if (amount === 0) throw new UsageError('invalid --credits: a grant must be more than 0');
       const topUp = values['top-up'] === true;
       return withRuntime(config, async ({ core }) => {
+        const id = values.account !== undefined ? required(values.account, 'account') : await accountIdByEmail(core.store, required(values.email, 'email'));
         const { entryId, balance } = await grantCredits(core.store, id, amount, { source: 'cli', topUp });
         print(
           values.json,
@@ -301,6 +302,13 @@ export function describeDatabase(config: Config): string {
   } catch {
     return 'postgres (DATABASE_URL)';
   }
+}
+
+/** The account of an email address (the console owner's, say): not_found when there is none. */
+async function accountIdByEmail(store: { db: ReturnType<typeof openDatabase>['db'] }, email: string): Promise<string> {
+  const row = await store.db.selectFrom('accounts').select('id').where('email', '=', normalizeEmail(email)).executeTakeFirst();
+  if (!row) throw new AppError('not_found', `no account with email ${normalizeEmail(email)}`);
+  return row.id;
 }
 
 /** The engine is loaded only by the commands that need it, so help and usage errors answer at once. */

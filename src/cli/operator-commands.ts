@@ -29,7 +29,7 @@ export const COMMANDS: Record<string, readonly Flag[]> = {
   'accounts unsuspend': ['account', 'json'],
   'keys create': ['account', 'name', 'read-only', 'scopes', 'mcp', 'json'],
   'keys revoke': ['key', 'json'],
-  'credits grant': ['account', 'credits', 'top-up', 'json'],
+  'credits grant': ['account', 'email', 'credits', 'top-up', 'json'],
   'credits reconcile': ['json'],
   'users reset-link': ['email', 'json'],
   'users invite': ['email', 'credits', 'json'],

@@ -56,6 +56,10 @@ describe('sightline CLI', () => {
     const grant = await json('credits', 'grant', '--account', acct.account_id, '--credits', '2.5');
     assert.equal(grant.available_credits, '27.50');
     assert.equal(grant.top_up, false);
+    // By email (the console owner's account has no id to copy): the same account, any case.
+    const byEmail = await json('credits', 'grant', '--email', 'OPS@example.com', '--credits', '1');
+    assert.equal(byEmail.account_id, acct.account_id);
+    assert.equal(byEmail.available_credits, '28.50');
     // A top-up records bought credits: 250 (5.00 EUR) at least; an operator grant has no minimum.
     await assert.rejects(
       cli('credits', 'grant', '--account', acct.account_id, '--credits', '249.99', '--top-up'),
@@ -73,7 +77,7 @@ describe('sightline CLI', () => {
     );
     const topUp = await json('credits', 'grant', '--account', acct.account_id, '--credits', '250', '--top-up');
     assert.equal(topUp.top_up, true);
-    assert.equal(topUp.available_credits, '277.50');
+    assert.equal(topUp.available_credits, '278.50');
     const usage = await usageOf(acct.account_id);
     assert.equal(usage.recent[0].action, 'credits.top_up');
     assert.equal(usage.recent[0].credits, '250.00');
@@ -109,5 +113,7 @@ describe('sightline CLI', () => {
     await assert.rejects(cli('keys', 'create'), (err: { code: number; stderr: string }) => err.code === 2 && /missing --account/.test(err.stderr));
     await assert.rejects(cli('frobnicate'), (err: { code: number }) => err.code === 2);
     await assert.rejects(cli('credits', 'grant', '--account', 'acct_nope', '--credits', '5'), (err: { code: number; stderr: string }) => err.code === 1 && /not found/.test(err.stderr));
+    await assert.rejects(cli('credits', 'grant', '--email', 'nobody@example.com', '--credits', '5'), (err: { code: number; stderr: string }) => err.code === 1 && /no account with email nobody@example\.com/.test(err.stderr));
+    await assert.rejects(cli('credits', 'grant', '--credits', '5'), (err: { code: number; stderr: string }) => err.code === 2 && /--account ID or --email ADDRESS/.test(err.stderr));
   });
 });
