@@ -41,6 +41,7 @@ export const ERROR_CODES = {
   payload_too_large: { status: 413, message: 'The request body is larger than 1 MiB.' },
   uri_too_long: { status: 414, message: 'A path parameter is longer than 100 characters; no id is that long.' },
   unsupported_media_type: { status: 415, message: 'Request bodies must be JSON (Content-Type: application/json).' },
+  method_not_allowed: { status: 405, message: 'This MCP server is stateless: use POST /mcp.' },
   idempotency_key_reused: {
     status: 422,
     message: 'This idempotency_key was already used with a different request; use a new key for a different request.',

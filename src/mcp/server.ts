@@ -15,7 +15,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { authenticate, requireScope, touchKey, type Principal } from '../core/accounts/accounts.ts';
 import type { ActionContext } from '../core/billing/actions.ts';
-import { AppError } from '../core/errors.ts';
+import { AppError, ERROR_CODES } from '../core/errors.ts';
 import { toJson } from '../core/freeze.ts';
 import type { Core } from '../core/index.ts';
 import { bearerToken } from '../http/plugins/auth.ts';
@@ -90,8 +90,26 @@ function buildServer(core: Core, principal: Principal, request: FastifyRequest, 
 
 
 export function registerMcpEndpoint(app: FastifyInstance, core: Core, limiter: KeyRateLimiter) {
-  app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
-    const principal = await authenticate(core.store.db, bearerToken(request), 'mcp');
+  app.post(
+    '/mcp',
+    {
+      schema: { hide: true },
+      // The token is checked before the body is read, as on /v1: a refused request reads nothing.
+      onRequest: async (request) => {
+        request.principal = await authenticate(core.store.db, bearerToken(request), 'mcp');
+      },
+      // A body that is not JSON is JSON-RPC's parse error, as the transport itself answers one;
+      // every other error goes on to the API's handler.
+      errorHandler: (error, _request, reply) => {
+        const code = (error as { code?: string }).code;
+        if (code === 'SIGHTLINE_INVALID_JSON' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
+          return reply.status(400).send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not valid JSON.' } });
+        }
+        throw error;
+      },
+    },
+    async (request, reply) => {
+    const principal = request.principal!;
     const activity = new McpActivity(core, principal, request.id);
     const messages = jsonRpcMessages(request.body);
     reply.raw.once('close', () => activity.requestDone(messages, reply.raw.statusCode));
@@ -120,9 +138,10 @@ export function registerMcpEndpoint(app: FastifyInstance, core: Core, limiter: K
         reply.raw.end(JSON.stringify({ detail: { error: 'internal_error', message: 'Unexpected server error.', request_id: request.id } }));
       }
     }
-  });
+  },
+  );
   const notAllowed = async (_request: unknown, reply: { status: (n: number) => { send: (b: unknown) => unknown } }) =>
-    reply.status(405).send({ detail: { error: 'method_not_allowed', message: 'This MCP server is stateless: use POST /mcp.' } });
+    reply.status(405).send({ detail: { error: 'method_not_allowed', message: ERROR_CODES.method_not_allowed.message } });
   app.get('/mcp', { schema: { hide: true } }, notAllowed as never);
   app.delete('/mcp', { schema: { hide: true } }, notAllowed as never);
 }

@@ -146,4 +146,26 @@ describe('MCP tools for agents', () => {
     assert.equal(body.detail.error, 'api_key_not_allowed');
     assert.match(body.detail.message, /MCP token/);
   });
+
+  test('a body that is not JSON is the JSON-RPC parse error (-32700); without a token it is 401 before the body is read', async () => {
+    const { accountId } = await s.account();
+    const token = await s.key(accountId, { kind: 'mcp' });
+    const post = (authorization: string | undefined, body: string) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { ...(authorization ? { authorization } : {}), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      });
+    for (const bad of ['{"jsonrpc": "2.0", "id": 1, "method": ', 'not json']) {
+      const res = await post(`Bearer ${token}`, bad);
+      assert.equal(res.status, 400);
+      assert.deepEqual(await res.json(), { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not valid JSON.' } });
+    }
+    const anonymous = await post(undefined, 'not json');
+    assert.equal(anonymous.status, 401);
+    assert.equal(((await anonymous.json()) as any).detail.error, 'unauthorized');
+    // A well-formed call still works.
+    const ok = await post(`Bearer ${token}`, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+    assert.equal(ok.status, 200);
+  });
 });
