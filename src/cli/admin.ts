@@ -56,6 +56,24 @@ the same file from any working directory), PORT (8080), HOST, SIGHTLINE_* (see R
 
 
 
+/**
+ * `sightline accounts create --help`: the command's own lines of the usage (its synopsis and the
+ * notes under it) and the exit codes; undefined for anything that is not an operator command.
+ */
+function commandUsage(positionals: string[]): string | undefined {
+  const words = SINGLE_WORD.has(positionals[0] ?? '') ? 1 : 2;
+  const command = positionals.slice(0, words).join(' ');
+  if (!COMMANDS[command]) return undefined;
+  const lines = USAGE.split('\n');
+  const own: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i]!.startsWith(`  sightline ${command} `) && lines[i] !== `  sightline ${command}`) continue;
+    own.push(lines[i]!);
+    while (i + 1 < lines.length && /^ {20,}\S/.test(lines[i + 1]!)) own.push(lines[++i]!);
+  }
+  return ['Usage:', ...own, '', 'Exit codes: 0 done, 1 the command failed, 2 usage error (nothing was done).', '--verbose prints the database it uses to stderr.'].join('\n');
+}
+
 /** The user commands of the catalog (src/cli/commands.gen.ts), a line per group: `sightline tests list|show|…`. */
 function userCommandList(): string {
   const groups = new Map<string, string[]>();
@@ -163,7 +181,8 @@ function configFrom(port: string | undefined): Config {
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv);
   if (values.help) {
-    print(values.json, { usage: USAGE }, USAGE);
+    const usage = commandUsage(positionals) ?? USAGE;
+    print(values.json, { usage }, usage);
     return 0;
   }
   if (positionals.length === 0) throw new UsageError('missing command');

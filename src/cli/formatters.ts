@@ -149,7 +149,12 @@ export const FORMATTERS: Record<string, Formatter> = {
     lines(
       d.matches.flatMap((m) => [
         `${m.test.id} ${m.test.name} (${m.test.test_type})`,
-        ...m.runs.map((r) => `  ${r.run_id}  ${r.status.padEnd(19)} score ${dash(r.overall_score)} ${r.visibility_band ?? r.overall_band ?? ''}`),
+        // A visibility run's score is its mention rate (0..1), a Content Intelligence run's 0..100.
+        ...m.runs.map((r) =>
+          m.test.test_type === 'ai_citations'
+            ? `  ${r.run_id}  ${r.status.padEnd(19)} mention rate ${pct(r.overall_score)} ${r.visibility_band ?? ''}`
+            : `  ${r.run_id}  ${r.status.padEnd(19)} score ${r.overall_score === null || r.overall_score === undefined ? '—' : `${Math.round(r.overall_score)}/100`} ${r.overall_band ?? ''}`,
+        ),
       ]),
       `no reports for ${d.url} in ${d.days} days`,
     ),

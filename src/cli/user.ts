@@ -298,8 +298,9 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
     cmd.action(
       act(async (c: Command, ...rest: unknown[]) => {
         const positionals = rest.slice(0, def.args.length) as string[];
-        const client = clientFor(io, c);
         const init = requestOf(entry, c, positionals);
+        extra?.check?.(init.body ?? {});
+        const client = clientFor(io, c);
         let response: Response | undefined;
         const call = (client.request as unknown as Call)(def.method, def.path, { ...init, parseAs: 'stream' });
         const stream = await answer<WebReadableStream | null>(call.then((r) => ((response = r.response), r)));
@@ -371,13 +372,34 @@ async function watch<R extends { status: string; billing: { settled_credits: str
   }
 }
 
-/** What some commands add to their operation: --watch follows a queued run to its end. */
-const EXTRAS: Record<string, { options?: () => Option[]; after?: (x: AfterContext) => Promise<{ doc: unknown; human: string }> }> = {
+/**
+ * A visibility run or estimate needs questions: said in the CLI's own flags before anything is
+ * sent (the API would answer in its field names).
+ */
+function questionsGiven(body: Record<string, unknown>) {
+  if (body.prompts === undefined && body.probes === undefined) {
+    throw new CallFailed(EXIT.usage, {
+      error: 'usage_error',
+      message: 'give the questions as --prompt TEXT (repeatable) or --prompt-file FILE and the assistants as --platform NAME (repeatable), or every probe as --probes JSON',
+    });
+  }
+}
+
+/**
+ * What some commands add to their operation: --watch follows a queued run to its end; `check`
+ * refuses a request the command line left incomplete.
+ */
+const EXTRAS: Record<
+  string,
+  { options?: () => Option[]; check?: (body: Record<string, unknown>) => void; after?: (x: AfterContext) => Promise<{ doc: unknown; human: string }> }
+> = {
   'visibility run': {
     options: () => [new Option('--watch', 'follow the run until it ends, with a progress bar on stderr')],
+    check: questionsGiven,
     after: (x) =>
       watch<Parameters<typeof visibilityRunLine>[0]>(x, 'visibility status', (run) => ({ ...probeCounts(run), unit: 'probes' }), (run) => TERMINAL.has(run.status), visibilityRunLine),
   },
+  'visibility estimate': { check: questionsGiven },
   'ci run': {
     options: () => [new Option('--watch', 'follow the run until it ends, with its progress on stderr')],
     after: (x) =>

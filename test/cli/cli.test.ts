@@ -109,6 +109,13 @@ describe('sightline CLI', () => {
     assert.equal((await usageOf(acct.account_id)).credits.available_credit_units, '40.00');
   });
 
+  test('an operator command\'s --help is its own usage, not the whole list', async () => {
+    const { stdout } = await cli('credits', 'grant', '--help');
+    assert.match(stdout, /^Usage:\n  sightline credits grant --account ID\|--email ADDRESS --credits N/);
+    assert.match(stdout, /--top-up: bought credits/);
+    assert.doesNotMatch(stdout, /accounts create|visibility run/);
+  });
+
   test('usage errors exit 2 and say what is wrong; unknown accounts exit 1', async () => {
     await assert.rejects(cli('keys', 'create'), (err: { code: number; stderr: string }) => err.code === 2 && /missing --account/.test(err.stderr));
     await assert.rejects(cli('frobnicate'), (err: { code: number }) => err.code === 2);

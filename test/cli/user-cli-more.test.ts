@@ -133,7 +133,7 @@ describe('user CLI: pages, content, exports, tracked tests, reports, activity', 
     assert.equal(reports.code, 0, reports.err);
     assert.deepEqual(reports.json.matches.map((m: any) => [m.test.id, m.runs.map((r: any) => r.run_id)]), [[id, [ran.json.run_id]]]);
     const reportsHuman = await cli('reports', 'by-url', 'https://acme.example/pricing');
-    assert.match(reportsHuman.out, new RegExp(`${id} Pricing page \\(ai_citations\\)\\n  ${ran.json.run_id}  completed`));
+    assert.match(reportsHuman.out, new RegExp(`${id} Pricing page \\(ai_citations\\)\\n  ${ran.json.run_id}  completed +mention rate \\d+% \\w+`));
 
     const deleted = await cli('tests', 'delete', id, '--json');
     assert.deepEqual(deleted.json, { id, deleted: true });

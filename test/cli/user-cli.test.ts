@@ -78,6 +78,11 @@ describe('user CLI', () => {
     const usage = await cli(key, 'visibility', 'run', 'https://acme.example');
     assert.equal(usage.code, 2);
     assert.match(usage.err, /--brand/);
+    // No questions: said in the CLI's flags, before anything is sent (the key is not even needed).
+    const noPrompts = await cli(undefined, 'visibility', 'run', 'https://acme.example', '--brand', 'Acme', '--json');
+    assert.equal(noPrompts.code, 2);
+    assert.equal(noPrompts.json.error, 'usage_error');
+    assert.match(noPrompts.json.message, /--prompt TEXT .* --platform NAME/);
     const down = await exec(process.execPath, [BIN, 'usage', '--json'], { env: { ...process.env, SIGHTLINE_API_URL: 'http://127.0.0.1:9', SIGHTLINE_API_KEY: key } }).catch((e) => e);
     assert.equal(down.code, 7);
     assert.equal(JSON.parse(down.stdout).error, 'unreachable');
