@@ -6,10 +6,10 @@
 // The one thing to know: a verdict is a measurement or nothing. A failed call, unparsable or
 // invalid output, or a verdict missing a brand the answer names leaves every judged field null
 // and records judge_error; nothing is filled in by guess.
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { PlatformError, PLATFORMS, type Engine, type PlatformName } from '../../platforms/types.ts';
 import { createEntityMatcher, foldName, foldText } from '../../text/entity-matcher.ts';
+import { sentenceWeights } from './analysis/prominence.ts';
 import type { AskPlatform } from './probe-executor.ts';
 
 export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
@@ -157,20 +157,63 @@ export function createLiveJudge(spec: string, ask: AskPlatform): Judge {
 }
 
 /**
- * The sandbox's simulated judge: a verdict per brand seeded by sha256(answer, brand), so the same
- * answer always gets the same verdict. Labelled engine "sandbox"; never presented as measured.
+ * Words that speak for or against a brand in the sentences naming it, for the sandbox's simulated
+ * judge (en, de, fr, es; matched at word starts, so "recommend" covers "recommended").
+ */
+const SANDBOX_CUES = {
+  positive: [
+    'recommend', 'best', 'strong', 'great', 'excellent', 'good', 'praised', 'reliable', 'popular', 'stands out', 'top', 'generous',
+    'powerful', 'intuitive', 'worth', 'solid', 'clean', 'flexible', 'favourite', 'favorite',
+    'empfohlen', 'empfehl', 'gut', 'stark', 'beliebt', 'zuverlässig', 'gelungen', 'leistungsfähig', 'übersichtlich', 'großzügig',
+    'recommand', 'meilleur', 'excellent', 'fiable', 'populaire', 'puissant', 'intuiti', 'généreu',
+    'recomend', 'mejor', 'excelente', 'fiable', 'popular', 'potente', 'intuitiv', 'generos',
+  ],
+  negative: [
+    'however', 'drawback', 'downside', 'lack', 'expensive', 'complain', 'critici', 'steep', 'limited', 'slow', 'buggy', 'avoid',
+    'weak', 'poor', 'outdated', 'worse', 'worst', 'not recommended', 'problem',
+    'allerdings', 'nachteil', 'teuer', 'fehlt', 'steiler', 'begrenzt', 'langsam', 'schwach', 'veraltet', 'kritisiert',
+    'cependant', 'inconvénient', 'cher', 'manque', 'limité', 'lent', 'faible', 'critiqu',
+    'sin embargo', 'desventaja', 'caro', 'carece', 'limitad', 'lento', 'débil', 'critica',
+  ],
+  recommends: ['recommend', 'worth', 'pick', 'choose', 'best', 'top', 'empfohlen', 'empfehl', 'recommand', 'recomend'],
+};
+
+/** How many of the cues start a word of `text` (lower-cased). */
+function cueCount(text: string, cues: readonly string[]): number {
+  let n = 0;
+  for (const cue of cues) if (new RegExp(`(^|[^\\p{L}])${cue}`, 'u').test(text)) n++;
+  return n;
+}
+
+/**
+ * The sandbox's simulated judge: reads the sentences that name each brand and weighs the words
+ * for and against it, so its verdict agrees with what the (simulated) answer says: a brand
+ * described as strong or recommended is positive, one described as expensive or lacking is
+ * negative, one only listed is neutral; recommended when positive and recommended in so many
+ * words, or the first item of a list. Deterministic; labelled engine "sandbox", never presented
+ * as measured.
  */
 export function createSandboxJudge(): Judge {
   return {
     engine: 'sandbox',
     async judge(input) {
       const brands = new Map<string, { sentiment: Sentiment; recommended: boolean }>();
-      const answerDigest = createHash('sha256').update(input.answer).digest('hex');
+      const { starts } = sentenceWeights(input.answer);
+      const sentenceOf = (offset: number) => {
+        let i = 0;
+        while (i + 1 < starts.length && starts[i + 1]! <= offset) i++;
+        return input.answer.slice(starts[i] ?? 0, starts[i + 1] ?? input.answer.length).toLowerCase();
+      };
+      const firstListItem = /^\s*(?:1[.)]|[-*•])\s+(.*)$/m.exec(input.answer)?.[1] ?? '';
       for (const name of input.brands) {
-        const d = createHash('sha256').update(`${answerDigest}\n${name}`).digest();
-        const roll = d.readUInt16BE(0) / 65536;
-        const sentiment: Sentiment = roll < 0.55 ? 'positive' : roll < 0.85 ? 'neutral' : 'negative';
-        brands.set(name, { sentiment, recommended: sentiment === 'positive' && d.readUInt8(2) < 200 });
+        const matcher = createEntityMatcher(name, [], { language: input.language });
+        const offsets = matcher.find(input.answer);
+        if (offsets.length === 0) continue;
+        const said = [...new Set(offsets.map(sentenceOf))].join(' ');
+        const balance = cueCount(said, SANDBOX_CUES.positive) - cueCount(said, SANDBOX_CUES.negative);
+        const sentiment: Sentiment = balance > 0 ? 'positive' : balance < 0 ? 'negative' : 'neutral';
+        const firstListed = matcher.find(firstListItem).length > 0;
+        brands.set(name, { sentiment, recommended: sentiment === 'positive' && (cueCount(said, SANDBOX_CUES.recommends) > 0 || firstListed) });
       }
       return { ok: true, judge: { platform: 'sandbox', model: 'sandbox-judge', engine: 'sandbox' }, brands, entities: null };
     },

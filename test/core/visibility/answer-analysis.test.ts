@@ -143,6 +143,21 @@ describe('judge output', () => {
     assert.deepEqual([sandbox.brands[2]!.sentiment, sandbox.brands[2]!.recommended], [null, false]);
     assert.deepEqual(await analyseProbe({ ...base, judge: createSandboxJudge() }), sandbox);
   });
+
+  test('the sandbox judge agrees with what the answer says about each brand', async () => {
+    const answer = 'Here are good options:\n1. Acme, recommended for its intuitive interface.\n2. Globex lacks integrations and is expensive.\n3. Initech.\nHowever, Umbrella is slow.';
+    const verdict = await createSandboxJudge().judge({ prompt: 'best crm', answer, language: 'en', brands: ['Acme', 'Globex', 'Initech', 'Umbrella'], signal: new AbortController().signal });
+    assert.ok(verdict.ok);
+    assert.deepEqual(Object.fromEntries(verdict.brands), {
+      Acme: { sentiment: 'positive', recommended: true },
+      Globex: { sentiment: 'negative', recommended: false },
+      Initech: { sentiment: 'neutral', recommended: false },
+      Umbrella: { sentiment: 'negative', recommended: false },
+    });
+    const de = await createSandboxJudge().judge({ prompt: 'bestes crm', answer: 'Acme wird häufig empfohlen. Globex ist allerdings teuer.', language: 'de', brands: ['Acme', 'Globex'], signal: new AbortController().signal });
+    assert.ok(de.ok);
+    assert.deepEqual([de.brands.get('Acme')?.sentiment, de.brands.get('Globex')?.sentiment], ['positive', 'negative']);
+  });
 });
 
 describe('run summary additions', () => {
