@@ -213,7 +213,7 @@ describe('the console in a browser', () => {
   });
 
   test('account: balance, reservations, the ledger and the activity log with filters', async () => {
-    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('link', { name: 'Account', exact: true }).click();
     await page.getByRole('heading', { name: 'Credit ledger' }).waitFor();
     const ledger = page.getByRole('table', { name: 'Ledger entries, newest first' });
     await ledger.getByText('credits.grant').first().waitFor();

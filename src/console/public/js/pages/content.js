@@ -1,9 +1,10 @@
 // Content Intelligence: queue an analysis of a page and read its report the way an analyst
 // would — overall and component scores with bands, ranked recommendations, trend coverage, the
 // per-crawler audit, and prompt ideas that become a visibility run with one button.
-import { html, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, when, ago, TERMINAL } from '../ui.js';
+import { html, useEffect, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, when, ago, TERMINAL } from '../ui.js';
 import { get, post, idempotencyKey } from '../api.js';
 import { saveRunDraft } from './visibility.js';
+import { refreshBalance } from '../balance.js';
 
 const PRICE = { score: '3.00', full: '6.00' };
 
@@ -124,6 +125,11 @@ function Audit({ audit }) {
 
 export function ContentReportPage({ id }) {
   const run = useData(() => get(`/v1/content-intelligence/runs/${id}?include_result=true`), [id], { every: 1500, keepPolling: (d) => !d || !TERMINAL.has(d.status) });
+  // A failed analysis releases its credits.
+  const status = run.data && run.data.status;
+  useEffect(() => {
+    if (TERMINAL.has(status)) refreshBalance();
+  }, [status]);
   if (run.error && !run.data) return html`<${PageHead} title="Content report" /><${ErrorNote} error=${run.error.status === 404 ? new Error('This report does not exist or belongs to another account.') : run.error} />`;
   if (!run.data) return html`<${PageHead} title="Content report" /><${Loading} />`;
   const d = run.data;
