@@ -270,6 +270,8 @@ describe('the console in a browser', () => {
     const chart = page.getByTestId('rate-chart');
     await chart.locator('canvas').waitFor();
     await page.getByTestId('sov-chart').locator('canvas').waitFor();
+    // Two runs seconds apart on an axis of days: dots, not a line that would be a vertical spike.
+    await page.getByTestId('rate-dots').waitFor();
     const rateSection = page.getByRole('region', { name: 'Mention rate over time' });
     await rateSection.getByText('Show the numbers').click();
     const table = rateSection.getByRole('table', { name: 'Mention rate over time' });

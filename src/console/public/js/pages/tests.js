@@ -187,6 +187,7 @@ function loadUplot() {
  */
 function Chart({ id, title, summary, times, series, band, percent = true, max, columns, rows }) {
   const box = useRef(null);
+  const dots = crowded(times);
   useEffect(() => {
     let plot = null;
     let observer = null;
@@ -195,9 +196,11 @@ function Chart({ id, title, summary, times, series, band, percent = true, max, c
       if (!live || !box.current) return;
       const data = [times, ...series.map((s) => s.values)];
       const ss = [{ value: (u, v) => (v == null ? '' : new Date(v * 1000).toLocaleDateString()) }];
-      series.forEach((s, i) => ss.push({ label: s.label, stroke: COLORS[i % COLORS.length], width: 2, points: { show: true, size: 6 }, spanGaps: true, value: (u, v) => (v == null ? '—' : percent ? pct(v) : String(v)) }));
+      // Dots only when points crowd: a line between two runs minutes apart is a vertical spike.
+      const line = (color) => (dots ? { paths: () => null, points: { show: true, size: 9, fill: color } } : { width: 2, points: { show: true, size: 6 } });
+      series.forEach((s, i) => ss.push({ label: s.label, stroke: COLORS[i % COLORS.length], ...line(COLORS[i % COLORS.length]), spanGaps: true, value: (u, v) => (v == null ? '—' : percent ? pct(v) : String(v)) }));
       const bands = [];
-      if (band) {
+      if (band && !dots) {
         data.push(band.high, band.low);
         ss.push({ label: `${series[0].label} 95% high`, stroke: 'transparent', points: { show: false }, width: 0 });
         ss.push({ label: `${series[0].label} 95% low`, stroke: 'transparent', points: { show: false }, width: 0 });
@@ -233,7 +236,8 @@ function Chart({ id, title, summary, times, series, band, percent = true, max, c
   }, [JSON.stringify([times, series, band])]);
   return html`<section class="card" aria-labelledby=${id}>
     <h2 id=${id}>${title}</h2>
-    <ul class="legend plain-inline" aria-hidden="true">${series.map((s, i) => html`<li><span class="swatch" style=${{ background: COLORS[i % COLORS.length] }}></span>${s.label}</li>`)}${band ? html`<li><span class="swatch band"></span>95% interval of ${series[0].label.toLowerCase()}</li>` : null}</ul>
+    <ul class="legend plain-inline" aria-hidden="true">${series.map((s, i) => html`<li><span class="swatch" style=${{ background: COLORS[i % COLORS.length] }}></span>${s.label}</li>`)}${band && !dots ? html`<li><span class="swatch band"></span>95% interval of ${series[0].label.toLowerCase()}</li>` : null}</ul>
+    ${dots ? html`<p class="small muted" data-testid=${id + '-dots'}>Some runs are close together in time: each is drawn as a dot, not joined by a line${band ? '; the 95% intervals are in the table' : ''}.</p>` : null}
     <div class="chart" ref=${box} role="img" aria-label=${`${title}: ${summary}. The numbers are in the table below the chart.`} data-testid=${id + '-chart'}></div>
     <details class="data-table"><summary>Show the numbers</summary><${Table} caption=${title} rows=${rows} columns=${columns} /></details>
   </section>`;
@@ -248,6 +252,15 @@ function xRange(times) {
   const hi = Math.max(...times);
   const pad = Math.max(86400, (hi - lo) * 0.05);
   return [lo - pad, hi + pad];
+}
+/**
+ * Whether two neighbouring points are closer than 1% of the axis: on a two-day axis, runs
+ * minutes apart. A line between them would be a vertical spike, so the chart draws dots.
+ */
+function crowded(times) {
+  const [lo, hi] = xRange(times);
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted.some((t, i) => i > 0 && t - sorted[i - 1] < (hi - lo) / 100);
 }
 const shortDate = (iso) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 const ciText = (c) => (c && c.low != null ? `${pct(c.low)}–${pct(c.high)}` : '—');
