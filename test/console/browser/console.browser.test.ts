@@ -250,6 +250,7 @@ describe('the console in a browser', () => {
     const boxes = await Promise.all(['Day', 'Time', 'Time zone'].map((label) => page.getByLabel(label, { exact: true }).boundingBox()));
     assert.deepEqual(new Set(boxes.map((b) => b!.height)).size, 1, JSON.stringify(boxes));
     assert.deepEqual(new Set(boxes.map((b) => b!.y)).size, 1, JSON.stringify(boxes));
+    await page.getByTestId('adopt-note').getByText('Runs you already made for this page and brand join this test').waitFor();
     await page.getByLabel('Monthly budget (credits, optional)').fill('50');
     await page.getByText('One run costs 8.00 credits').waitFor();
     await rig.screenshot(page, 'test-new-desktop');

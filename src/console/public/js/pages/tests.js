@@ -160,8 +160,11 @@ function TestForm({ test, listing }) {
           <${Field} id="t-budget" label="Monthly budget (credits, optional)" hint="A scheduled run that would pass it is skipped, and says so."><input id="t-budget" type="number" min="0" step="0.01" value=${budget} onInput=${(e) => setBudget(e.target.value)} aria-describedby="t-budget-hint" /></${Field}>
         </div>
         <p>One run costs <strong>${perRun.toFixed(2)} credits</strong>${type === 'ai_citations' ? ` (${promptList.length} prompts × ${platforms.size} platforms × ${repeats} repeat${repeats === '1' ? '' : 's'})` : ''}.</p>
+        ${test
+          ? null
+          : html`<p class="small muted" id="t-adopt-note" data-testid="adopt-note">Runs you already made for ${type === 'ai_citations' ? 'this page and brand' : 'this page'} join this test: they appear in its history, and those from this month count towards its monthly budget, as does any later run for ${type === 'ai_citations' ? 'them' : 'it'}.</p>`}
         <${ErrorNote} error=${error} />
-        <div class="actions"><button type="submit" disabled=${busy}>${test ? 'Save changes' : 'Create tracked test'}</button><a class="button secondary" href=${test ? '/console/tests/' + test.id : '/console/tests'}>Cancel</a></div>
+        <div class="actions"><button type="submit" disabled=${busy} aria-describedby=${test ? undefined : 't-adopt-note'}>${test ? 'Save changes' : 'Create tracked test'}</button><a class="button secondary" href=${test ? '/console/tests/' + test.id : '/console/tests'}>Cancel</a></div>
       </section>
     </form>`;
 }
