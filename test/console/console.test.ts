@@ -98,6 +98,28 @@ describe('web console over HTTP', () => {
     assert.notEqual(fromConsole.json().run_id, fromApi.json().run_id);
   });
 
+  test('the console reads the balance without an activity row; /v1/usage still records usage.read for a session and a key', async () => {
+    const owner = await s.account({ email: 'balance-reader@example.com', credits: 12.5 });
+    const issued = await createResetToken(s.runtime.core.store, 'balance-reader@example.com');
+    await resetPassword(s.runtime.core.store, issued!.token, 'balance reader password');
+    const { cookie } = await signedIn(s, 'balance-reader@example.com', 'balance reader password');
+    assert.equal((await s.request('GET', '/console/api/balance')).statusCode, 401);
+    const usageReads = async () => (await s.runtime.core.activity.list(owner.accountId, { limit: 100, kind: 'all' })).items.filter((i) => i.action === 'usage.read');
+    for (let i = 0; i < 3; i++) {
+      const balance = await s.request('GET', '/console/api/balance', { headers: { cookie } });
+      assert.equal(balance.statusCode, 200);
+      assert.deepEqual(balance.json().credits, (await s.request('GET', '/v1/usage', { key: owner.key })).json().credits);
+      assert.equal(balance.json().credits.available_credit_units, '12.50');
+    }
+    const rows = await s.runtime.core.activity.list(owner.accountId, { limit: 100, kind: 'all' });
+    assert.deepEqual(rows.items.map((i) => i.path).filter((p) => p.startsWith('/console/')), [], 'no console balance read recorded');
+    assert.equal((await usageReads()).length, 3, 'each key read of /v1/usage recorded');
+    await s.request('GET', '/v1/usage', { headers: { cookie } });
+    const reads = await usageReads();
+    assert.equal(reads.length, 4);
+    assert.equal(reads[0]!.source, 'console', 'a session reading /v1/usage is recorded as before');
+  });
+
   test('console endpoints need a session, and operator endpoints the operator', async () => {
     assert.equal((await s.request('GET', '/console/api/keys')).statusCode, 401);
     assert.equal((await s.request('GET', '/console/api/operator/accounts')).statusCode, 401);

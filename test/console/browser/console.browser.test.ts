@@ -198,6 +198,11 @@ describe('the console in a browser', () => {
     await page.getByTestId('ci-status').getByText('completed').waitFor({ timeout: 60_000 });
     assert.match(await page.getByTestId('ci-overall').innerText(), /^\d+$/);
     await page.getByRole('heading', { name: 'Recommendations' }).waitFor();
+    // Priorities read as urgency (high red, medium amber, low grey), never as a "Good" band; +1 is one point.
+    const recs = page.getByRole('region', { name: 'Recommendations' });
+    assert.equal(await recs.locator('.badge.Good, .badge.Fair, .badge.Poor').count(), 0);
+    assert.ok((await recs.locator('.badge.priority-high, .badge.priority-medium, .badge.priority-low').count()) > 0);
+    assert.doesNotMatch(await recs.innerText(), /\+1 points expected/);
     await page.getByRole('heading', { name: 'AI-readiness audit' }).waitFor();
     const crawlers = page.getByRole('table', { name: 'Whether each AI crawler may fetch the page' });
     assert.ok((await crawlers.getByRole('row').count()) > 2, 'one row per AI crawler');
@@ -213,7 +218,7 @@ describe('the console in a browser', () => {
   });
 
   test('account: balance, reservations, the ledger and the activity log with filters', async () => {
-    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('link', { name: 'Account', exact: true }).click();
     await page.getByRole('heading', { name: 'Credit ledger' }).waitFor();
     const ledger = page.getByRole('table', { name: 'Ledger entries, newest first' });
     await ledger.getByText('credits.grant').first().waitFor();
@@ -241,6 +246,11 @@ describe('the console in a browser', () => {
     await page.getByLabel('Day', { exact: true }).selectOption('1');
     await page.getByLabel('Time', { exact: true }).fill('06:00');
     await page.getByLabel('Time zone').fill('Europe/Berlin');
+    // Day, Time and Time zone stand in one row: the same height (a time input is taller by default).
+    const boxes = await Promise.all(['Day', 'Time', 'Time zone'].map((label) => page.getByLabel(label, { exact: true }).boundingBox()));
+    assert.deepEqual(new Set(boxes.map((b) => b!.height)).size, 1, JSON.stringify(boxes));
+    assert.deepEqual(new Set(boxes.map((b) => b!.y)).size, 1, JSON.stringify(boxes));
+    await page.getByTestId('adopt-note').getByText('Runs you already made for this page and brand join this test').waitFor();
     await page.getByLabel('Monthly budget (credits, optional)').fill('50');
     await page.getByText('One run costs 8.00 credits').waitFor();
     await rig.screenshot(page, 'test-new-desktop');
@@ -261,6 +271,8 @@ describe('the console in a browser', () => {
     const chart = page.getByTestId('rate-chart');
     await chart.locator('canvas').waitFor();
     await page.getByTestId('sov-chart').locator('canvas').waitFor();
+    // Two runs seconds apart on an axis of days: dots, not a line that would be a vertical spike.
+    await page.getByTestId('rate-dots').waitFor();
     const rateSection = page.getByRole('region', { name: 'Mention rate over time' });
     await rateSection.getByText('Show the numbers').click();
     const table = rateSection.getByRole('table', { name: 'Mention rate over time' });

@@ -2,6 +2,7 @@
 // on every state-changing request, and errors turned into sentences a user can act on.
 let csrfToken = '';
 let onSignedOut = () => {};
+let onChanged = () => {};
 
 export function setCsrfToken(token) {
   csrfToken = token || '';
@@ -10,6 +11,14 @@ export function setCsrfToken(token) {
 /** Called when a request answers 401: the session ended (signed out elsewhere, expired). */
 export function whenSignedOut(fn) {
   onSignedOut = fn;
+}
+
+/**
+ * Called after every successful change made through the public API or the operator's endpoints:
+ * the things that can move a balance (a run queued or cancelled, a paid call, a grant).
+ */
+export function whenChanged(fn) {
+  onChanged = fn;
 }
 
 export class ApiError extends Error {
@@ -53,6 +62,7 @@ export async function api(method, path, body) {
     if (res.status === 401 && !path.startsWith('/console/api/sign-in') && !path.startsWith('/console/api/setup')) onSignedOut();
     throw err;
   }
+  if (method !== 'GET' && (path.startsWith('/v1/') || path.startsWith('/console/api/operator/'))) onChanged();
   return data;
 }
 

@@ -2,6 +2,7 @@
 // Pages are modules loaded on first visit, so the first load carries only what it shows.
 import { html, render, useEffect, useState, useLocation, navigate, Loading, Note, ErrorNote } from './ui.js';
 import { get, post, setCsrfToken, whenSignedOut } from './api.js';
+import { forgetBalance, refreshBalance, useBalance } from './balance.js';
 
 const PAGES = {
   auth: () => import('./pages/auth.js'),
@@ -65,10 +66,13 @@ const NAV = [
 function Shell({ session, refresh }) {
   const { path } = useLocation();
   const [module, name, params] = route(path);
-  const [balance, setBalance] = useState(null);
+  const { credits } = useBalance();
+  // Read again on every page (a run may have settled or released credits meanwhile); changes
+  // made in the console and the tab regaining focus read it too (balance.js).
   useEffect(() => {
-    get('/v1/usage?recent_limit=1').then((u) => setBalance(u.credits.available_credit_units), () => setBalance(null));
+    refreshBalance();
   }, [path]);
+  useEffect(() => forgetBalance, []);
   const signOut = async () => {
     try {
       await post('/console/api/sign-out');
@@ -85,7 +89,7 @@ function Shell({ session, refresh }) {
       <nav class="nav" aria-label="Main">${nav.map(([href, label, active]) => html`<a href=${href} aria-current=${active(path) ? 'page' : undefined}>${label}</a>`)}</nav>
       <div class="who">
         <span>Signed in as <strong>${session.user.email}</strong></span>
-        <span>Balance <strong data-testid="balance">${balance === null ? '…' : balance + ' cr'}</strong></span>
+        <span>Balance <strong data-testid="balance">${credits ? credits.available_credit_units + ' cr' : '…'}</strong></span>
         <button type="button" class="link" onClick=${signOut}>Sign out</button>
       </div>
     </div></header>

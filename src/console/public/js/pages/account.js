@@ -3,6 +3,7 @@
 // the password (the current one is asked for; every other session ends).
 import { html, useState, navigate, PageHead, Table, Badge, ErrorNote, Empty, Loading, Stat, Field, Note, useData, when, statusText } from '../ui.js';
 import { get, post } from '../api.js';
+import { useBalance } from '../balance.js';
 
 function Ledger() {
   const [kind, setKind] = useState('all');
@@ -140,10 +141,12 @@ function SessionsAndPassword({ email }) {
 }
 
 export function AccountPage({ session }) {
-  const usage = useData(() => get('/v1/usage?recent_limit=1'));
-  const c = usage.data && usage.data.credits;
+  // The header's balance (balance.js): read without an activity row, so this page's visit does
+  // not show up in its own activity list as usage.read.
+  const balance = useBalance();
+  const c = balance.credits;
   return html`<${PageHead} title="Account" sub=${html`${session.user.email} · account <code>${session.account.id}</code> · ${statusText(session.account.status)}`} />
-    <${ErrorNote} error=${usage.error} />
+    <${ErrorNote} error=${c ? null : balance.error} />
     ${c
       ? html`<div class="stats">
           <${Stat} label="Available" value=${c.available_credit_units} sub="credits (1 credit = 0.02 EUR)" />

@@ -1,9 +1,10 @@
 // Content Intelligence: queue an analysis of a page and read its report the way an analyst
 // would — overall and component scores with bands, ranked recommendations, trend coverage, the
 // per-crawler audit, and prompt ideas that become a visibility run with one button.
-import { html, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, when, ago, TERMINAL } from '../ui.js';
+import { html, useEffect, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, when, ago, TERMINAL } from '../ui.js';
 import { get, post, idempotencyKey } from '../api.js';
 import { saveRunDraft } from './visibility.js';
+import { refreshBalance } from '../balance.js';
 
 const PRICE = { score: '3.00', full: '6.00' };
 
@@ -124,6 +125,11 @@ function Audit({ audit }) {
 
 export function ContentReportPage({ id }) {
   const run = useData(() => get(`/v1/content-intelligence/runs/${id}?include_result=true`), [id], { every: 1500, keepPolling: (d) => !d || !TERMINAL.has(d.status) });
+  // A failed analysis releases its credits.
+  const status = run.data && run.data.status;
+  useEffect(() => {
+    if (TERMINAL.has(status)) refreshBalance();
+  }, [status]);
   if (run.error && !run.data) return html`<${PageHead} title="Content report" /><${ErrorNote} error=${run.error.status === 404 ? new Error('This report does not exist or belongs to another account.') : run.error} />`;
   if (!run.data) return html`<${PageHead} title="Content report" /><${Loading} />`;
   const d = run.data;
@@ -139,7 +145,7 @@ export function ContentReportPage({ id }) {
     <section class="card" aria-labelledby="recs-title"><h2 id="recs-title">Recommendations</h2>
       ${recs.length === 0
         ? html`<p class="muted">Nothing to fix that this analysis measures.</p>`
-        : html`<ol>${recs.map((x) => html`<li style=${{ marginBottom: '10px' }}><strong>${x.title}</strong> <${Badge} value=${x.priority === 'high' ? 'Poor' : x.priority === 'medium' ? 'Fair' : 'Good'} label=${x.priority + ' priority'} /> <span class="small muted">+${x.expected_impact} points expected</span><br />${x.recommendation}</li>`)}</ol>`}
+        : html`<ol>${recs.map((x) => html`<li style=${{ marginBottom: '10px' }}><strong>${x.title}</strong> <${Badge} value=${'priority-' + x.priority} label=${x.priority + ' priority'} /> <span class="small muted">+${x.expected_impact} ${x.expected_impact === 1 ? 'point' : 'points'} expected</span><br />${x.recommendation}</li>`)}</ol>`}
     </section>
     ${(r.trend_coverage || []).length
       ? html`<section class="card" aria-labelledby="trends-title"><h2 id="trends-title">Trend coverage</h2>

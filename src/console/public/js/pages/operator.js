@@ -1,7 +1,7 @@
 // The operator's view of the instance: every account with its balance and users; suspend or
 // reactivate; grant credits; invite someone (the link is shown to copy, and mailed when a
 // transport is configured).
-import { html, useState, PageHead, Table, Badge, Note, ErrorNote, Loading, Field, CopyButton, useData, when } from '../ui.js';
+import { html, useEffect, useState, PageHead, Table, Badge, Note, ErrorNote, Loading, Field, CopyButton, useData, when } from '../ui.js';
 import { get, post } from '../api.js';
 
 function Invite({ onDone }) {
@@ -37,34 +37,44 @@ function Invite({ onDone }) {
   </section>`;
 }
 
+/** One account's grant form: its error and a short confirmation here, the full one above the table (onDone). */
 function Grant({ account, onDone }) {
   const [amount, setAmount] = useState('');
+  const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
+  const [done, setDone] = useState(null);
   const submit = async (e) => {
     e.preventDefault();
     setError(null);
+    setDone(null);
+    setBusy(true);
     try {
-      await post(`/console/api/operator/accounts/${account.id}/grant`, { credits: amount });
+      const res = await post(`/console/api/operator/accounts/${account.id}/grant`, { credits: amount });
       setAmount('');
-      onDone();
+      setDone(res.granted_credits);
+      onDone(res);
     } catch (err) {
       setError(err);
     }
+    setBusy(false);
   };
   const id = 'grant-' + account.id;
   return html`<form class="row" onSubmit=${submit}>
     <label class="visually-hidden" for=${id}>Credits to grant to ${account.email}</label>
-    <input id=${id} type="number" min="0.01" step="0.01" placeholder="credits" style=${{ width: '7.5em' }} value=${amount} onInput=${(e) => setAmount(e.target.value)} />
-    <button type="submit" class="secondary" disabled=${!amount}>Grant</button>
-    ${error ? html`<span class="small" style=${{ color: 'var(--danger)' }} role="alert">${error.message}</span>` : null}
+    <input id=${id} type="number" min="0.01" step="0.01" placeholder="credits" class="credits-input" value=${amount} onInput=${(e) => setAmount(e.target.value)} aria-invalid=${error ? 'true' : undefined} aria-describedby=${error ? id + '-error' : undefined} />
+    <button type="submit" class="secondary" disabled=${!amount || busy}>${busy ? 'Granting…' : 'Grant'}</button>
+    ${error ? html`<span class="small field-error" id=${id + '-error'} role="alert">Not granted: ${error.message}</span>` : null}
+    ${done ? html`<span class="small field-ok">Granted ${done}</span>` : null}
   </form>`;
 }
 
 export function OperatorPage({ session }) {
   const data = useData(() => get('/console/api/operator/accounts'));
   const [error, setError] = useState(null);
+  const [granted, setGranted] = useState(null);
   const setStatus = async (a, action) => {
     setError(null);
+    setGranted(null);
     try {
       await post(`/console/api/operator/accounts/${a.id}/${action}`);
       data.reload();
@@ -72,10 +82,25 @@ export function OperatorPage({ session }) {
       setError(err);
     }
   };
+  const loaded = !!data.data;
+  useEffect(() => {
+    // A link to one account's grant form (the zero-balance note: /console/operator#grant-<account>).
+    const target = loaded && location.hash.startsWith('#grant-') && document.getElementById(location.hash.slice(1));
+    if (!target) return;
+    target.scrollIntoView({ block: 'center' });
+    target.focus({ preventScroll: true });
+  }, [loaded]);
+  const afterGrant = (account) => (res) => {
+    setGranted({ ...res, email: account.email, own: account.id === session.account.id });
+    data.reload();
+  };
   return html`<${PageHead} title="Operator" sub="Every account on this instance." />
     <${Invite} onDone=${() => data.reload()} />
     <section class="card" aria-labelledby="acc-title"><h2 id="acc-title">Accounts</h2>
       <${ErrorNote} error=${error || data.error} />
+      ${granted
+        ? html`<div data-testid="grant-confirmation"><${Note} kind="ok"><p>Granted <strong>${granted.granted_credits} credits</strong> to ${granted.own ? 'your account' : html`<strong>${granted.email}</strong>`}${granted.own ? ` (${granted.email})` : ''}. ${granted.own ? 'Your' : 'Its'} balance is now ${granted.available_credits} credits.</p></${Note}></div>`
+        : null}
       ${!data.data
         ? html`<${Loading} />`
         : html`<${Table} caption="Accounts" captionHidden rowKey=${(a) => a.id} rows=${data.data.accounts} columns=${[
@@ -84,7 +109,7 @@ export function OperatorPage({ session }) {
             { label: 'Available', cell: (a) => a.available_credits, num: true },
             { label: 'Reserved', cell: (a) => a.reserved_credits, num: true },
             { label: 'Created', cell: (a) => when(a.created_at) },
-            { label: 'Grant credits', cell: (a) => html`<${Grant} account=${a} onDone=${() => data.reload()} />` },
+            { label: 'Grant credits', cell: (a) => html`<${Grant} account=${a} onDone=${afterGrant(a)} />` },
             { label: 'Access', cell: (a) => (a.id === session.account.id ? html`<span class="muted small">your account</span>` : a.status === 'active' ? html`<button type="button" class="danger" onClick=${() => setStatus(a, 'suspend')}>Suspend</button>` : html`<button type="button" class="secondary" onClick=${() => setStatus(a, 'unsuspend')}>Reactivate</button>`) },
           ]} />
           ${data.data.invitations.length

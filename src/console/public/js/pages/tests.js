@@ -160,8 +160,11 @@ function TestForm({ test, listing }) {
           <${Field} id="t-budget" label="Monthly budget (credits, optional)" hint="A scheduled run that would pass it is skipped, and says so."><input id="t-budget" type="number" min="0" step="0.01" value=${budget} onInput=${(e) => setBudget(e.target.value)} aria-describedby="t-budget-hint" /></${Field}>
         </div>
         <p>One run costs <strong>${perRun.toFixed(2)} credits</strong>${type === 'ai_citations' ? ` (${promptList.length} prompts × ${platforms.size} platforms × ${repeats} repeat${repeats === '1' ? '' : 's'})` : ''}.</p>
+        ${test
+          ? null
+          : html`<p class="small muted" id="t-adopt-note" data-testid="adopt-note">Runs you already made for ${type === 'ai_citations' ? 'this page and brand' : 'this page'} join this test: they appear in its history, and those from this month count towards its monthly budget, as does any later run for ${type === 'ai_citations' ? 'them' : 'it'}.</p>`}
         <${ErrorNote} error=${error} />
-        <div class="actions"><button type="submit" disabled=${busy}>${test ? 'Save changes' : 'Create tracked test'}</button><a class="button secondary" href=${test ? '/console/tests/' + test.id : '/console/tests'}>Cancel</a></div>
+        <div class="actions"><button type="submit" disabled=${busy} aria-describedby=${test ? undefined : 't-adopt-note'}>${test ? 'Save changes' : 'Create tracked test'}</button><a class="button secondary" href=${test ? '/console/tests/' + test.id : '/console/tests'}>Cancel</a></div>
       </section>
     </form>`;
 }
@@ -187,6 +190,7 @@ function loadUplot() {
  */
 function Chart({ id, title, summary, times, series, band, percent = true, max, columns, rows }) {
   const box = useRef(null);
+  const dots = crowded(times);
   useEffect(() => {
     let plot = null;
     let observer = null;
@@ -195,9 +199,11 @@ function Chart({ id, title, summary, times, series, band, percent = true, max, c
       if (!live || !box.current) return;
       const data = [times, ...series.map((s) => s.values)];
       const ss = [{ value: (u, v) => (v == null ? '' : new Date(v * 1000).toLocaleDateString()) }];
-      series.forEach((s, i) => ss.push({ label: s.label, stroke: COLORS[i % COLORS.length], width: 2, points: { show: true, size: 6 }, spanGaps: true, value: (u, v) => (v == null ? '—' : percent ? pct(v) : String(v)) }));
+      // Dots only when points crowd: a line between two runs minutes apart is a vertical spike.
+      const line = (color) => (dots ? { paths: () => null, points: { show: true, size: 9, fill: color } } : { width: 2, points: { show: true, size: 6 } });
+      series.forEach((s, i) => ss.push({ label: s.label, stroke: COLORS[i % COLORS.length], ...line(COLORS[i % COLORS.length]), spanGaps: true, value: (u, v) => (v == null ? '—' : percent ? pct(v) : String(v)) }));
       const bands = [];
-      if (band) {
+      if (band && !dots) {
         data.push(band.high, band.low);
         ss.push({ label: `${series[0].label} 95% high`, stroke: 'transparent', points: { show: false }, width: 0 });
         ss.push({ label: `${series[0].label} 95% low`, stroke: 'transparent', points: { show: false }, width: 0 });
@@ -233,7 +239,8 @@ function Chart({ id, title, summary, times, series, band, percent = true, max, c
   }, [JSON.stringify([times, series, band])]);
   return html`<section class="card" aria-labelledby=${id}>
     <h2 id=${id}>${title}</h2>
-    <ul class="legend plain-inline" aria-hidden="true">${series.map((s, i) => html`<li><span class="swatch" style=${{ background: COLORS[i % COLORS.length] }}></span>${s.label}</li>`)}${band ? html`<li><span class="swatch band"></span>95% interval of ${series[0].label.toLowerCase()}</li>` : null}</ul>
+    <ul class="legend plain-inline" aria-hidden="true">${series.map((s, i) => html`<li><span class="swatch" style=${{ background: COLORS[i % COLORS.length] }}></span>${s.label}</li>`)}${band && !dots ? html`<li><span class="swatch band"></span>95% interval of ${series[0].label.toLowerCase()}</li>` : null}</ul>
+    ${dots ? html`<p class="small muted" data-testid=${id + '-dots'}>Some runs are close together in time: each is drawn as a dot, not joined by a line${band ? '; the 95% intervals are in the table' : ''}.</p>` : null}
     <div class="chart" ref=${box} role="img" aria-label=${`${title}: ${summary}. The numbers are in the table below the chart.`} data-testid=${id + '-chart'}></div>
     <details class="data-table"><summary>Show the numbers</summary><${Table} caption=${title} rows=${rows} columns=${columns} /></details>
   </section>`;
@@ -248,6 +255,15 @@ function xRange(times) {
   const hi = Math.max(...times);
   const pad = Math.max(86400, (hi - lo) * 0.05);
   return [lo - pad, hi + pad];
+}
+/**
+ * Whether two neighbouring points are closer than 1% of the axis: on a two-day axis, runs
+ * minutes apart. A line between them would be a vertical spike, so the chart draws dots.
+ */
+function crowded(times) {
+  const [lo, hi] = xRange(times);
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted.some((t, i) => i > 0 && t - sorted[i - 1] < (hi - lo) / 100);
 }
 const shortDate = (iso) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 const ciText = (c) => (c && c.low != null ? `${pct(c.low)}–${pct(c.high)}` : '—');

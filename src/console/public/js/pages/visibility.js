@@ -5,6 +5,7 @@
 import { html, useEffect, useMemo, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, pct, when, ago, platformName, TERMINAL, statusText } from '../ui.js';
 import { get, post, idempotencyKey } from '../api.js';
 import { Markdown } from '../markdown.js';
+import { HowToGetCredits, ZeroBalanceNote, refreshBalance, useBalance } from '../balance.js';
 
 const DRAFT_KEY = 'sightline_run_draft';
 /** Another page (a Content Intelligence report's prompt ideas) hands the form a draft this way. */
@@ -19,7 +20,7 @@ const progressOf = (run) => {
   return { done, total };
 };
 
-export function RunsPage() {
+export function RunsPage({ session }) {
   const [pages, setPages] = useState([]);
   const runs = useData(() => get('/v1/visibility/runs?limit=20'), [], { every: 3000, keepPolling: (d) => !!d && d.runs.some((r) => !TERMINAL.has(r.status)) });
   const [more, setMore] = useState({ error: null, busy: false });
@@ -39,6 +40,7 @@ export function RunsPage() {
   return html`<${PageHead} title="AI Visibility" sub="Do AI assistants mention and cite your brand? Each run asks your prompts on the platforms you pick.">
       <a class="button" href="/console/runs/new">New visibility run</a>
     </${PageHead}>
+    <${ZeroBalanceNote} session=${session} />
     <${ErrorNote} error=${runs.error} />
     ${!first
       ? html`<${Loading} what="Loading runs" />`
@@ -80,9 +82,9 @@ function fundingOf(probes, available) {
   return { funded, skipped: probes.slice(funded), total, fundedCost };
 }
 
-export function NewRunPage() {
+export function NewRunPage({ session }) {
   const models = useData(() => get('/v1/visibility/models'));
-  const usage = useData(() => get('/v1/usage?recent_limit=1'));
+  const balance = useBalance();
   const draft = useMemo(() => {
     const raw = sessionStorage.getItem(DRAFT_KEY);
     sessionStorage.removeItem(DRAFT_KEY);
@@ -119,7 +121,7 @@ export function NewRunPage() {
   const prices = {};
   for (const p of platforms) prices[p] = Number((listing[p].find((m) => m.id === chosen[p].model) || {}).credits_per_probe || 0);
   const probes = planProbes(prompts, platforms, prices, repeats);
-  const available = usage.data ? Number(usage.data.credits.available_credit_units) : null;
+  const available = balance.credits ? Number(balance.credits.available_credit_units) : null;
   const funding = available === null ? null : fundingOf(probes, available);
   const competitorList = competitors.split(',').map((s) => s.trim()).filter(Boolean);
   const ready = url.trim() && brand.trim() && prompts.length > 0 && platforms.length > 0;
@@ -161,7 +163,6 @@ export function NewRunPage() {
     try {
       const res = await post('/v1/visibility/prompts/suggest', { url: url.trim(), ...(brand.trim() ? { brand_name: brand.trim() } : {}), competitors: competitorList, language, country, count: 8 });
       setPromptText([...prompts, ...res.prompts].join('\n'));
-      usage.reload();
     } catch (err) {
       setError(err);
     } finally {
@@ -169,10 +170,12 @@ export function NewRunPage() {
     }
   };
 
-  if (models.error || usage.error) return html`<${PageHead} title="New visibility run" /><${ErrorNote} error=${models.error || usage.error} />`;
-  if (!models.data || !usage.data) return html`<${PageHead} title="New visibility run" /><${Loading} />`;
+  const balanceError = balance.credits ? null : balance.error;
+  if (models.error || balanceError) return html`<${PageHead} title="New visibility run" /><${ErrorNote} error=${models.error || balanceError} />`;
+  if (!models.data || !balance.credits) return html`<${PageHead} title="New visibility run" /><${Loading} />`;
 
   return html`<${PageHead} title="New visibility run" sub="One probe is one prompt asked on one platform. You see the exact cost before anything is queued." />
+    <${ZeroBalanceNote} session=${session} />
     <form onSubmit=${submit}>
       <div class="grid">
         <section class="card" aria-labelledby="what-title"><h2 id="what-title">What to look for</h2>
@@ -215,7 +218,7 @@ export function NewRunPage() {
               <${Stat} label="Your balance" value=${available.toFixed(2) + ' cr'} sub=${funding.funded < probes.length ? 'does not cover the whole run' : 'covers the whole run'} />
             </div>
             ${funding.funded === 0
-              ? html`<${Note} kind="error"><p><strong>Your balance covers none of this run.</strong> The first probe costs ${probes[0].price.toFixed(2)} credits and ${available.toFixed(2)} are available. Ask the operator for credits, or pick fewer prompts or cheaper models.</p></${Note}>`
+              ? html`<${Note} kind="error"><p><strong>Your balance covers none of this run.</strong> The first probe costs ${probes[0].price.toFixed(2)} credits and ${available.toFixed(2)} are available. Pick fewer prompts or cheaper models, or get more credits. <${HowToGetCredits} session=${session} /></p></${Note}>`
               : funding.funded < probes.length
                 ? html`<${Note} kind="warn"><p>Your balance covers <strong>${funding.funded} of ${probes.length} probes</strong> (${funding.fundedCost.toFixed(2)} cr). The other ${funding.skipped.length} will be skipped.</p></${Note}>`
                 : null}`}
@@ -266,6 +269,11 @@ export function RunPage({ id }) {
   const run = useData(() => get(`/v1/visibility/runs/${id}?include_results=true`), [id], { every: 1500, keepPolling: (d) => !d || !TERMINAL.has(d.status) });
   const [cancelError, setCancelError] = useState(null);
   const [platformFilter, setPlatformFilter] = useState('all');
+  // A run that ends settles its reservation and releases what failed or was cancelled.
+  const status = run.data && run.data.status;
+  useEffect(() => {
+    if (TERMINAL.has(status)) refreshBalance();
+  }, [status]);
   if (run.error && !run.data) {
     return html`<${PageHead} title="Visibility run" /><${ErrorNote} error=${run.error.status === 404 ? new Error('This run does not exist or belongs to another account.') : run.error} /><a href="/console/runs">Back to runs</a>`;
   }
