@@ -43,14 +43,15 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "query",
         "kind": "string",
         "flag": "kind",
-        "description": "One of: all, visibility, content_intelligence, pages, reads.",
+        "description": "One of: all, visibility, content_intelligence, pages, reads, actions.",
         "required": false,
         "choices": [
           "all",
           "visibility",
           "content_intelligence",
           "pages",
-          "reads"
+          "reads",
+          "actions"
         ]
       },
       {

@@ -602,7 +602,7 @@ export interface operations {
             query?: {
                 /** @description 1..100, default 20; a value out of range is clamped */
                 limit?: number;
-                /** @description One of: all, visibility, content_intelligence, pages, reads. */
+                /** @description One of: all, visibility, content_intelligence, pages, reads, actions. */
                 kind?: string;
                 /** @description Cursor: the next_starting_after of the previous page (an activity id) */
                 starting_after?: string;

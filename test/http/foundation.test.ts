@@ -112,6 +112,10 @@ describe('foundation', () => {
     assert.ok(vis.every((i: { action: string }) => i.action.startsWith('visibility.')));
     const reads = (await s.request('GET', '/v1/activity?kind=reads', { key })).json().items;
     assert.ok(reads.length >= 2 && reads.every((i: { action: string }) => !i.action.endsWith('.create')));
+    // actions: the complement of reads.
+    const actions = (await s.request('GET', '/v1/activity?kind=actions&limit=100', { key })).json().items;
+    assert.ok(actions.length >= 1 && actions.some((i: { action: string }) => i.action.endsWith('.create')));
+    assert.ok(actions.every((i: { action: string }) => !/\.(read|list)$/.test(i.action)), JSON.stringify(actions.map((i: { action: string }) => i.action)));
   });
 
   test('OpenAPI 3.1 document lists every route with its error statuses; /docs renders', async () => {

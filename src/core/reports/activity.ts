@@ -31,7 +31,7 @@ function sameShared(values: unknown[], a: number, b: number): boolean {
   return true;
 }
 
-export const ACTIVITY_KINDS = ['all', 'visibility', 'content_intelligence', 'pages', 'reads'] as const;
+export const ACTIVITY_KINDS = ['all', 'visibility', 'content_intelligence', 'pages', 'reads', 'actions'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 export class ActivityLog {
@@ -185,6 +185,9 @@ export class ActivityLog {
     else if (kind === 'content_intelligence') q = q.where('action', 'like', 'content_intelligence.%');
     else if (kind === 'pages') q = q.where('action', 'like', 'pages.%');
     else if (kind === 'reads') q = q.where((eb) => eb.or([eb('action', 'like', '%.read'), eb('action', 'like', '%.list')]));
+    // Everything but reads: what changed something or cost something (a console polling a run
+    // records a read every few seconds).
+    else if (kind === 'actions') q = q.where((eb) => eb.and([eb('action', 'not like', '%.read'), eb('action', 'not like', '%.list')]));
     const found = await q.orderBy('id', 'desc').limit(opts.limit + 1).execute();
     const rows = found.slice(0, opts.limit);
     const hasMore = found.length > opts.limit;

@@ -43,7 +43,8 @@ function Ledger() {
 }
 
 function Activity() {
-  const [kind, setKind] = useState('all');
+  // Actions first: the console's own polling of a run records a read every few seconds.
+  const [kind, setKind] = useState('actions');
   const [limit, setLimit] = useState(25);
   const act = useData(() => get(`/v1/activity?kind=${kind}&limit=${limit}`), [kind, limit]);
   return html`<section class="card" aria-labelledby="act-title">
@@ -51,7 +52,7 @@ function Activity() {
       <div class="row">
         <label class="label-text" for="act-kind">Kind</label>
         <select id="act-kind" style=${{ width: 'auto' }} value=${kind} onChange=${(e) => setKind(e.target.value)}>
-          <option value="all">All requests</option><option value="visibility">Visibility</option><option value="content_intelligence">Content Intelligence</option><option value="pages">Pages</option><option value="reads">Reads</option>
+          <option value="actions">Actions (no reads)</option><option value="all">All requests</option><option value="visibility">Visibility</option><option value="content_intelligence">Content Intelligence</option><option value="pages">Pages</option><option value="reads">Reads</option>
         </select>
         <label class="label-text" for="act-limit">Rows</label>
         <select id="act-limit" style=${{ width: 'auto' }} value=${limit} onChange=${(e) => setLimit(Number(e.target.value))}><option>25</option><option>50</option><option>100</option></select>

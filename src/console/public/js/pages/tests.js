@@ -162,7 +162,7 @@ function TestForm({ test, listing }) {
         <p>One run costs <strong>${perRun.toFixed(2)} credits</strong>${type === 'ai_citations' ? ` (${promptList.length} prompts × ${platforms.size} platforms × ${repeats} repeat${repeats === '1' ? '' : 's'})` : ''}.</p>
         ${test
           ? null
-          : html`<p class="small muted" id="t-adopt-note" data-testid="adopt-note">Runs you already made for ${type === 'ai_citations' ? 'this page and brand' : 'this page'} join this test: they appear in its history, and those from this month count towards its monthly budget, as does any later run for ${type === 'ai_citations' ? 'them' : 'it'}.</p>`}
+          : html`<p class="small muted" id="t-adopt-note" data-testid="adopt-note">Runs you already made for ${type === 'ai_citations' ? 'this page and brand' : 'this page'} join this test: they appear in its history, as will any later one-off run for ${type === 'ai_citations' ? 'them' : 'it'}. Only the runs the test starts itself (on schedule or with Run now) count towards its monthly budget.</p>`}
         <${ErrorNote} error=${error} />
         <div class="actions"><button type="submit" disabled=${busy} aria-describedby=${test ? undefined : 't-adopt-note'}>${test ? 'Save changes' : 'Create tracked test'}</button><a class="button secondary" href=${test ? '/console/tests/' + test.id : '/console/tests'}>Cancel</a></div>
       </section>
