@@ -69,3 +69,82 @@ test('site names come from every page read: repeated title affixes, the header l
   assert.ok(names.includes('Zephyrly'), names.join(', '));
   assert.ok(!names.some((n) => /^127/.test(n)), names.join(', '));
 });
+
+test('section advice only where there are sections, and never "0 of 0"', async () => {
+  const r = await scoreDemo('/blog/project-management-tips');
+  const signals = r.recommendations.map((x) => x.signal);
+  assert.equal(r.signals.citability.sections, 0);
+  assert.ok(signals.includes('sections'), signals.join(','));
+  assert.ok(!signals.includes('section_answers'), 'the "add sections" advice covers it');
+  const texts = [...r.recommendations.map((x) => `${x.title} ${x.recommendation}`), ...r.score_breakdown.map((p) => p.evidence)];
+  for (const t of texts) assert.doesNotMatch(t, /\b0 of 0\b/);
+  // The sections advice carries the points of both signals, measured by re-scoring.
+  const sections = r.recommendations.find((x) => x.signal === 'sections')!;
+  assert.deepEqual(sections.signals, ['sections', 'section_answers']);
+});
+
+test('one recommendation per action: sourcing advice merged, named with every signal it changes, its gain measured', async () => {
+  const r = await scoreDemo('/blog/best-project-management-software');
+  const titles = r.recommendations.map((x) => x.title);
+  assert.equal(new Set(titles).size, titles.length, titles.join(' | '));
+  const sourcing = r.recommendations.filter((x) => (x.signals ?? [x.signal]).some((s) => ['named_sources', 'linked_sources', 'sourced_statistics', 'unsourced_figures', 'vague_attribution'].includes(s)));
+  assert.ok(sourcing.length <= 2, sourcing.map((x) => x.title).join(' | '));
+  const named = new Set(sourcing.flatMap((x) => x.signals ?? [x.signal]));
+  for (const s of ['named_sources', 'linked_sources', 'sourced_statistics', 'unsourced_figures', 'vague_attribution']) assert.ok(named.has(s), `${s} named by a recommendation`);
+  assert.ok(!titles.includes('Link your sources'), 'no "link your sources" when no source is named');
+  const figures = sourcing.find((x) => x.signal === 'unsourced_figures')!;
+  assert.deepEqual(figures.signals, ['unsourced_figures', 'sourced_statistics']);
+  // Every signal of a merged recommendation is short of its best now; the gain is positive.
+  for (const x of r.recommendations) {
+    assert.ok(x.expected_impact > 0, x.title);
+    for (const s of (x.signals ?? []).filter((s) => s !== 'trend_gap')) assert.ok(r.score_breakdown.some((p) => p.signal === s && (p.points < 0 || p.points < p.max)), `${x.title}: ${s}`);
+  }
+});
+
+test('a merged recommendation gains what the page gains once its change is made', () => {
+  const url = 'https://blog.example/post';
+  const para = (t: string) => `<p>${t}</p>`;
+  const html = (body: string) => `<!doctype html><html lang="en"><head><title>Crop rotation for small farms</title></head><body><main><h1>Crop rotation for small farms</h1>${body}</main></body></html>`;
+  const claims = [
+    'Experts say rotating legumes restores nitrogen for the next crop on most soils.',
+    'Studies show that most small farms rotate on a three-year cycle.',
+    'It is widely believed that higher yields follow a legume year.',
+  ];
+  const before = scoreDocument(extractPage(html(claims.map(para).join('')), url), { trends: ['crop rotation'] });
+  const rec = before.recommendations.find((x) => x.signal === 'vague_attribution')!;
+  assert.ok(rec.signals!.includes('named_sources'), JSON.stringify(rec));
+  // Make the change: name (and link) the source of each claim.
+  const fixed = [
+    'According to the <a href="https://www.fao.org/soils">FAO Soils Portal</a>, rotating legumes restores nitrogen for the next crop on most soils.',
+    'The <a href="https://www.usda.gov/census">USDA 2022 Census of Agriculture</a> found that most small farms rotate on a three-year cycle.',
+    'According to the <a href="https://www.rothamsted.ac.uk/trials">Rothamsted long-term trials</a>, higher yields follow a legume year.',
+  ];
+  const after = scoreDocument(extractPage(html(fixed.map(para).join('')), url), { trends: ['crop rotation'] });
+  assert.ok(!after.recommendations.some((x) => (x.signals ?? [x.signal]).includes('vague_attribution')));
+  assert.ok(Math.abs(after.overall_score - before.overall_score - rec.expected_impact) <= 1, `${after.overall_score} - ${before.overall_score} vs ${rec.expected_impact}`);
+});
+
+test('an opening that repeats the keyword is not a direct answer', async () => {
+  const r = await scoreDemo('/blog/best-project-management-software');
+  const point = r.score_breakdown.find((p) => p.signal === 'answer_first')!;
+  assert.ok(point.points < point.max, `${point.points}/${point.max}: ${point.evidence}`);
+  assert.match(point.evidence, /repeats/);
+  const rec = r.recommendations.find((x) => x.signal === 'answer_first')!;
+  assert.match(rec.recommendation, /repeats "project management software"/);
+  // The focused guide, which names its topic once in its answer, keeps the full points.
+  const good = await scoreDemo('/blog/project-management-guide');
+  const g = good.score_breakdown.find((p) => p.signal === 'answer_first')!;
+  assert.equal(g.points, g.max);
+});
+
+test('a declared but old date: "update the page", never "declare a date"', () => {
+  const html = `<!doctype html><html lang="en"><head><title>Crop rotation for small farms</title>
+    <script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","headline":"Crop rotation","datePublished":"2024-01-02","dateModified":"2024-03-01"}</script></head>
+    <body><main><h1>Crop rotation for small farms</h1><p>Crop rotation is the practice of growing a different crop on the same field each season so that soil nutrients recover and pests lose their host plants.</p></main></body></html>`;
+  const r = scoreDocument(extractPage(html, 'https://blog.example/rotation'), { now: new Date('2025-06-01T00:00:00Z'), trends: ['crop rotation'] });
+  const rec = r.recommendations.find((x) => x.signal === 'declared_date')!;
+  assert.doesNotMatch(rec.title, /^Declare/);
+  assert.match(rec.title, /Update the page: last updated 457 days ago/);
+  const none = scoreDocument(extractPage(html.replace(/<script[\s\S]*?<\/script>/, ''), 'https://blog.example/rotation'), { now: new Date('2025-06-01T00:00:00Z'), trends: ['crop rotation'] });
+  assert.match(none.recommendations.find((x) => x.signal === 'declared_date')!.title, /^Declare/);
+});
