@@ -139,7 +139,7 @@ export function ContentReportPage({ id }) {
     <section class="card" aria-labelledby="recs-title"><h2 id="recs-title">Recommendations</h2>
       ${recs.length === 0
         ? html`<p class="muted">Nothing to fix that this analysis measures.</p>`
-        : html`<ol>${recs.map((x) => html`<li style=${{ marginBottom: '10px' }}><strong>${x.title}</strong> <${Badge} value=${x.priority === 'high' ? 'Poor' : x.priority === 'medium' ? 'Fair' : 'Good'} label=${x.priority + ' priority'} /> <span class="small muted">+${x.expected_impact} points expected</span><br />${x.recommendation}</li>`)}</ol>`}
+        : html`<ol>${recs.map((x) => html`<li style=${{ marginBottom: '10px' }}><strong>${x.title}</strong> <${Badge} value=${x.priority === 'high' ? 'Poor' : x.priority === 'medium' ? 'Fair' : 'Good'} label=${x.priority + ' priority'} /> <span class="small muted">+${x.expected_impact} ${x.expected_impact === 1 ? 'point' : 'points'} expected</span><br />${x.recommendation}</li>`)}</ol>`}
     </section>
     ${(r.trend_coverage || []).length
       ? html`<section class="card" aria-labelledby="trends-title"><h2 id="trends-title">Trend coverage</h2>
