@@ -148,3 +148,18 @@ test('a declared but old date: "update the page", never "declare a date"', () =>
   const none = scoreDocument(extractPage(html.replace(/<script[\s\S]*?<\/script>/, ''), 'https://blog.example/rotation'), { now: new Date('2025-06-01T00:00:00Z'), trends: ['crop rotation'] });
   assert.match(none.recommendations.find((x) => x.signal === 'declared_date')!.title, /^Declare/);
 });
+
+test('the demo site serves dates relative to today: the good guide is fresh whenever the demo runs', async () => {
+  const routes = demoSiteRoutes(DEMO);
+  const dates = [...routes.values()].flatMap((r) => [...r.body.matchAll(/\b(20\d\d-\d\d-\d\d)\b/g)].map((m) => m[1]!));
+  const newest = dates.sort().at(-1)!;
+  const age = (Date.now() - Date.parse(newest)) / 86_400_000;
+  assert.ok(age >= 0 && age <= 10, `newest demo date ${newest}`);
+  const guide = await scoreDemo('/blog/project-management-guide');
+  const fresh = guide.score_breakdown.find((p) => p.signal === 'declared_date')!;
+  assert.equal(fresh.points, fresh.max, fresh.evidence);
+  // A year shown next to a date moves with it ("Updated May 10, 2025" stays the declared date).
+  const html = routes.get('/blog/project-management-guide')!.body;
+  const visible = /Updated <time datetime="([\d-]+)">([^<]+)<\/time>/.exec(html)!;
+  assert.equal(new Date(visible[2] + ' UTC').toISOString().slice(0, 10), visible[1]);
+});
