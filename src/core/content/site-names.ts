@@ -5,7 +5,6 @@
 // brand, the site-level JSON-LD (Organization, WebSite, publisher, a product's brand), and a
 // title prefix or suffix ("… | Acme PM") that repeats across pages with different titles.
 import type { PageDocument } from '../pages/document.ts';
-import { walkJsonLd } from './keyphrases.ts';
 
 /** Organisation-like schema.org types whose name, at the top of a page's JSON-LD, is the site's. */
 const SITE_TYPES = /^(?:Organization|Corporation|LocalBusiness|NGO|NewsMediaOrganization|OnlineStore|OnlineBusiness|Store|WebSite|Brand)$/;
@@ -35,9 +34,9 @@ function declaredNames(doc: PageDocument): string[] {
   for (const node of topNodes(doc.jsonLd)) {
     if (typesOf(node).some((t) => SITE_TYPES.test(t))) names.push(nameOf(node.name), nameOf(node.alternateName));
     if (typesOf(node).some((t) => /^(?:Product|SoftwareApplication)$/.test(t))) names.push(nameOf(node.brand), nameOf(node.manufacturer));
+    // The publisher of the page itself (an Article's), not of a work it cites.
+    if (node.publisher) names.push(nameOf(node.publisher));
   }
-  // The publisher, wherever it is declared (an Article's publisher sits inside the Article).
-  for (const node of walkJsonLd(doc.jsonLd)) if (node.publisher) names.push(nameOf(node.publisher));
   return names.filter((n): n is string => !!n);
 }
 

@@ -73,24 +73,36 @@ function boxWords(el: Element): string {
 
 const isHomeLink = (el: Element) => el.name === 'a' && /^(?:https?:\/\/[^/?#]+)?\/?(?:index\.html?)?$/i.test((attr(el, 'href') ?? '').trim());
 
+const linksHome = (el: Element, depth = 0): boolean =>
+  isHomeLink(el) || (depth < 2 && el.children.some((c) => isElement(c) && linksHome(c, depth + 1)));
+
 /**
- * The site's name shown by the header's logo or brand, or null: an image (alt) or element (text)
- * marked as a logo or brand, inside the page header or a link to the home page. Logos elsewhere
- * (a wall of customer logos) name other companies.
+ * The site's name shown by its logo or brand, or null: a logo image (alt) in a link to the home
+ * page, or marked as a logo inside the page header; a brand element (text) that links home
+ * (`<a class="navbar-brand" href="/">`, `<p class="site-title"><a href="/">`). Logos elsewhere
+ * (a wall of customer logos) name other companies; a header banner that links nowhere is a slogan.
  */
 function brandOf(el: Element): string | null {
-  const image = el.name === 'img' || el.name === 'svg';
-  let marked = BRAND_BOX.test(boxWords(el));
-  let home = isHomeLink(el);
-  let header = false;
-  for (let p = el.parent as Element | null, depth = 0; p && isElement(p) && depth < 40; p = p.parent as Element | null, depth++) {
-    // An image takes its box from the link or box around it; a text element is the box itself.
-    if (image && depth < 3 && BRAND_BOX.test(boxWords(p))) marked = true;
-    if (image && depth < 3 && isHomeLink(p)) home = true;
-    if (p.name === 'header' || attr(p, 'role') === 'banner') header = true;
+  let text: string | undefined;
+  if (el.name === 'img' || el.name === 'svg') {
+    let marked = BRAND_BOX.test(boxWords(el));
+    let home = false;
+    let p = el.parent as Element | null;
+    for (let depth = 0; p && isElement(p) && depth < 3; p = p.parent as Element | null, depth++) {
+      if (BRAND_BOX.test(boxWords(p))) marked = true;
+      if (isHomeLink(p)) home = true;
+    }
+    if (!home) {
+      if (!marked) return null;
+      let header = false;
+      for (let q = el.parent as Element | null, depth = 0; q && isElement(q) && depth < 40 && !header; q = q.parent as Element | null, depth++) header = q.name === 'header' || attr(q, 'role') === 'banner';
+      if (!header) return null;
+    }
+    text = el.name === 'img' ? attr(el, 'alt') : attr(el, 'aria-label');
+  } else {
+    if (!BRAND_BOX.test(boxWords(el)) || !linksHome(el)) return null;
+    text = rawText(el);
   }
-  if (!(home && (image || marked)) && !(marked && header)) return null;
-  const text = image ? (el.name === 'img' ? attr(el, 'alt') : attr(el, 'aria-label')) : rawText(el);
   const name = normalizeSpace((text ?? '').replace(BRAND_NOISE, ' ')).replace(/^[\s|:–—·-]+|[\s|:–—·-]+$/g, '');
   // A name is a few words, not a slogan or a menu.
   return name.length >= 2 && name.length <= 40 && name.split(' ').length <= 4 && /\p{L}/u.test(name) ? name : null;
