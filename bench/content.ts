@@ -164,7 +164,7 @@ if (!skipWcxb && existsSync(join(DATASET, 'ground-truth.jsonl.gz'))) {
     (confusion[g.page_type] ??= {})[r.page_type] = (confusion[g.page_type]![r.page_type] ?? 0) + 1;
     n++;
     if (r.page_type === g.page_type) right++;
-    const recs = new Set(r.recommendations.map((x) => x.signal));
+    const recs = new Set(r.recommendations.flatMap((x) => x.signals ?? [x.signal]));
     const rules: [boolean, string][] = [];
     if (['product', 'collection', 'listing'].includes(g.page_type)) rules.push([!recs.has('author'), 'author advice to a shop/listing page']);
     if (g.page_type === 'documentation') rules.push([!recs.has('schema'), 'schema advice to reference docs']);

@@ -5,31 +5,14 @@
 // address the site is served on, so canonical URLs, the sitemap and links point back at it.
 // The server's fetcher refuses loopback unless allowed: start sightline with the printed
 // SIGHTLINE_FETCH_ALLOW.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
-import { extname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { demoSiteRoutes, type DemoRoute } from './demo-site-files.ts';
 
-const ROOT = fileURLToPath(new URL('../../demo/site/', import.meta.url));
 const portArg = process.argv.indexOf('--port');
 const port = Number(portArg > 0 ? process.argv[portArg + 1] : process.env.DEMO_PORT ?? 8787);
 const host = '127.0.0.1';
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.xml': 'application/xml', '.txt': 'text/plain; charset=utf-8' };
 
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)]));
-}
-
-const routes = new Map<string, { type: string; body: string }>();
-function load(origin: string) {
-  for (const file of files(ROOT)) {
-    const rel = '/' + relative(ROOT, file).split('\\').join('/');
-    const route = { type: TYPES[extname(file)] ?? 'application/octet-stream', body: readFileSync(file, 'utf8').replaceAll('https://acme-pm.test', origin) };
-    routes.set(rel, route);
-    if (rel.endsWith('/index.html')) routes.set(rel.slice(0, -'index.html'.length), route);
-    else if (rel.endsWith('.html')) routes.set(rel.slice(0, -'.html'.length), route);
-  }
-}
+let routes = new Map<string, DemoRoute>();
 
 const server = http.createServer((req, res) => {
   const path = new URL(req.url ?? '/', 'http://localhost').pathname;
@@ -42,7 +25,8 @@ server.listen(port, host, () => {
   const address = server.address();
   const actual = typeof address === 'object' && address ? address.port : port;
   const origin = `http://${host}:${actual}`;
-  load(origin);  const pages = [...routes.keys()].filter((p) => !p.endsWith('.html') && !/\.(txt|xml)$/.test(p));
+  routes = demoSiteRoutes(origin);
+  const pages = [...routes.keys()].filter((p) => !p.endsWith('.html') && !/\.(txt|xml)$/.test(p));
   process.stdout.write(
     [
       `Demo site on ${origin} (Ctrl-C stops it). Pages:`,

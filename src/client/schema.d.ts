@@ -5378,6 +5378,8 @@ export interface operations {
                             expected_impact: number;
                             /** @description Stable code of the measured defect */
                             signal: string;
+                            /** @description Every signal the change moves, signal first: one action can fix several (naming a source also replaces "experts say"); expected_impact is measured with all of them fixed */
+                            signals?: string[];
                         } & {
                             [key: string]: unknown;
                         })[];

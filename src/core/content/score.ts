@@ -143,8 +143,18 @@ export const REWARDS: Reward[] = [
     label: 'Direct answer early',
     weights: [8, 4, 2, 0, 6, 6, 0, 6],
     value: ({ s }) => (s.citability.answer_first ? 1 : 0),
-    evidence: ({ s }) => (s.citability.answer_first ? `Opens with a ${s.citability.lead_paragraph_words}-word answer paragraph.` : s.citability.lead_paragraph_words ? `The first paragraph (${s.citability.lead_paragraph_words} words) is not a direct answer.` : 'No opening paragraph.'),
-    fix: ({ s }) => void (s.citability.answer_first = true),
+    evidence: ({ s }) =>
+      s.citability.answer_first
+        ? `Opens with a ${s.citability.lead_paragraph_words}-word answer paragraph.`
+        : s.citability.lead_repeats
+          ? `The first paragraph (${s.citability.lead_paragraph_words} words) repeats "${s.citability.lead_repeats}" instead of answering.`
+          : s.citability.lead_paragraph_words
+            ? `The first paragraph (${s.citability.lead_paragraph_words} words) is not a direct answer.`
+            : 'No opening paragraph.',
+    fix: ({ s }) => {
+      s.citability.answer_first = true;
+      s.citability.lead_repeats = null;
+    },
   },
   {
     signal: 'named_sources',
@@ -175,7 +185,10 @@ export const REWARDS: Reward[] = [
     label: 'Statistics say where they come from',
     weights: [8, 0, 0, 0, 0, 4, 0, 0],
     value: ({ s }) => sat(s.evidence.sourced_statistics, 2),
-    evidence: ({ s }) => `${s.evidence.sourced_statistics} of ${plural(s.evidence.statistics, 'passage')} with figures name or link a source (2 earn full points).`,
+    evidence: ({ s }) =>
+      s.evidence.statistics
+        ? `${s.evidence.sourced_statistics} of ${plural(s.evidence.statistics, 'passage')} with figures name or link a source (2 earn full points).`
+        : 'No passage gives a figure (2 with a named or linked source earn full points).',
     fix: ({ s }) => {
       s.evidence.sourced_statistics = Math.max(2, s.evidence.sourced_statistics);
       s.evidence.statistics = Math.max(s.evidence.statistics, s.evidence.sourced_statistics);
@@ -216,8 +229,13 @@ export const REWARDS: Reward[] = [
     component: 'structure',
     label: 'Sections open with their answer',
     weights: [3, 0, 0, 0, 3, 2, 0, 0],
-    value: ({ s }) => (s.citability.sections ? s.citability.sections_answer_first / s.citability.sections : 0),
-    evidence: ({ s }) => `${s.citability.sections_answer_first} of ${plural(s.citability.sections, 'section')} open with a short answer, list or table.`,
+    // No sections: nothing to open where the text needs none; where it does, the sections
+    // advice adds them (each opening with its answer), so the points wait on it.
+    value: ({ s }) => (s.citability.sections ? s.citability.sections_answer_first / s.citability.sections : neededSections(s.structure.word_count) === 0 ? 1 : 0),
+    evidence: ({ s }) =>
+      s.citability.sections
+        ? `${s.citability.sections_answer_first} of ${plural(s.citability.sections, 'section')} open with a short answer, list or table.`
+        : `No H2/H3 sections${neededSections(s.structure.word_count) === 0 ? ', and the text is short enough to need none' : ' to open with their answer'}.`,
     fix: ({ s }) => {
       s.citability.sections = Math.max(1, s.citability.sections);
       s.citability.sections_answer_first = s.citability.sections;
@@ -496,26 +514,31 @@ interface RuleContext {
 
 const q = (s: string) => `"${s}"`;
 
-/** The text of each signal's recommendation: what to change on this page, concretely. */
-const ADVICE: Record<string, { title: string; text(c: RuleContext): string }> = {
+/**
+ * The text of each signal's recommendation: what to change on this page, concretely. `also`
+ * holds the signals that joined it as one action (see ACTIONS), so the text asks for all of it.
+ */
+const ADVICE: Record<string, { title: string | ((c: RuleContext, also: Set<string>) => string); text(c: RuleContext, also: Set<string>): string }> = {
   answer_first: {
     title: 'Lead with a direct answer',
     text: ({ s, doc }) =>
-      s.citability.lead_paragraph_words > 100
+      s.citability.lead_repeats
+        ? `Rewrite the opening paragraph: it repeats ${q(s.citability.lead_repeats)} instead of answering. Say in 40–60 words what the page answers and for whom, with one specific fact, and name the phrase once.`
+        : s.citability.lead_paragraph_words > 100
         ? `Replace the ${s.citability.lead_paragraph_words}-word opening paragraph with a 40–60 word answer to what ${q(pageName(doc, s))} promises; move the background below it.`
         : `Open the page with a 40–60 word paragraph that answers what ${q(pageName(doc, s))} promises, before any introduction.`,
   },
   named_sources: {
-    title: 'Name the source of each claim',
-    text: ({ s }) =>
-      `Name who says so next to the page's main claims (${s.evidence.attributed_claims + s.evidence.linked_claims} passages do today): "according to <organisation>'s <year> <report>", a study's authors, an official body.`,
+    title: (_c, also) => (also.has('linked_sources') ? 'Name and link the source of each claim' : 'Name the source of each claim'),
+    text: ({ s }, also) =>
+      `Name who says so next to the page's main claims (${s.evidence.attributed_claims + s.evidence.linked_claims} passages do today): "according to <organisation>'s <year> <report>", a study's authors, an official body${also.has('linked_sources') ? ', linked in the sentence that uses it (the report, dataset or standard itself, not a homepage)' : ''}.`,
   },
   linked_sources: {
     title: 'Link your sources',
     text: () => 'Link each named source in the sentence that uses it (the report, dataset or standard itself, not a homepage), so an assistant can verify and cite the claim.',
   },
   sourced_statistics: {
-    title: 'Back figures with sources',
+    title: ({ s }) => (s.evidence.statistics ? 'Back figures with sources' : 'Add sourced figures'),
     text: ({ s }) =>
       s.evidence.statistics
         ? `${s.evidence.statistics - s.evidence.sourced_statistics} of ${s.evidence.statistics} passages with figures give no source: add the publisher and year to each figure and link it.`
@@ -537,8 +560,8 @@ const ADVICE: Record<string, { title: string; text(c: RuleContext): string }> = 
   },
   sections: {
     title: 'Break the text into sections',
-    text: ({ s }) =>
-      `Split the ${s.structure.word_count} words (${s.structure.h2_count + s.structure.h3_count} subheadings now) into H2/H3 sections of 150–350 words, each heading saying what the section answers.`,
+    text: ({ s }, also) =>
+      `Split the ${s.structure.word_count} words (${s.structure.h2_count + s.structure.h3_count} subheadings now) into H2/H3 sections of 150–350 words, each heading saying what the section answers${also.has('section_answers') ? ' and each section opening with a 1–2 sentence answer to it' : ''}.`,
   },
   section_answers: {
     title: 'Open each section with its answer',
@@ -572,7 +595,8 @@ const ADVICE: Record<string, { title: string; text(c: RuleContext): string }> = 
         : 'Add an Organization (name, url, logo, sameAs) as publisher in the JSON-LD.',
   },
   declared_date: {
-    title: 'Declare when the page was updated',
+    // A page that declares an old date is told to update it, not to declare one.
+    title: ({ s }) => (s.freshness.newest_source === 'json-ld/meta' ? `Update the page: last updated ${plural(s.freshness.age_days ?? 0, 'day')} ago` : 'Declare when the page was updated'),
     text: ({ s }) =>
       s.freshness.newest_source === 'json-ld/meta'
         ? `The declared date is ${s.freshness.newest} (${s.freshness.age_days} days ago): review the facts and figures, then set dateModified in the JSON-LD and a visible "Updated" date.`
@@ -602,11 +626,15 @@ const ADVICE: Record<string, { title: string; text(c: RuleContext): string }> = 
   },
   unsourced_figures: {
     title: 'Source or remove unsourced figures',
-    text: ({ s }) => `Give each figure its source or remove it; ${plural(s.evidence.unsourced_figures.length, 'passage')} state figures with none, e.g. ${q(s.evidence.unsourced_figures[0] ?? '')}.`,
+    text: ({ s }) =>
+      `Give each figure its source (publisher and year, linked) or remove it; ${plural(s.evidence.unsourced_figures.length, 'passage')} state figures with none, e.g. ${q(s.evidence.unsourced_figures[0] ?? '')}.`,
   },
   vague_attribution: {
-    title: 'Replace vague attribution with names',
-    text: ({ s }) => `Replace ${[...new Set(s.evidence.vague_attribution)].slice(0, 3).map(q).join(', ')} with the named study, organisation or person, linked.`,
+    title: (_c, also) => (also.size ? 'Name and link the source of each claim' : 'Replace vague attribution with names'),
+    text: ({ s }, also) =>
+      `Replace ${[...new Set(s.evidence.vague_attribution)].slice(0, 3).map(q).join(', ')} with the named study, organisation or person, linked in the sentence (the report itself, not a homepage)` +
+      (also.has('named_sources') ? `; name the source of the page's other main claims the same way (${s.evidence.attributed_claims + s.evidence.linked_claims} passages do today)` : '') +
+      '.',
   },
   outdated_figures: {
     title: 'Update old figures',
@@ -647,44 +675,71 @@ function priorityOf(impact: number): Priority {
   return impact >= 8 ? 'high' : impact >= 4 ? 'medium' : 'low';
 }
 
-/** Each signal short of its best, with the gain measured by scoring the fixed facts. */
-function recommend(f: ScoreFacts, now: Tally, ctx: RuleContext, coverage: TrendCoverage[], topics: FieldTopic[]): Recommendation[] {
+/**
+ * Signals that one action changes together, so they make one recommendation: naming a claim's
+ * source is the same edit as replacing "experts say" and as linking it; sourcing the figures
+ * the page states is how its statistics get their source; adding sections is how sections open
+ * with their answer. The first of a group that is short of its best leads; the gain is measured
+ * with all of them fixed.
+ */
+const ACTIONS: string[][] = [
+  ['vague_attribution', 'named_sources', 'linked_sources'],
+  ['unsourced_figures', 'sourced_statistics'],
+  ['sections', 'section_answers'],
+];
+
+interface Fix {
+  signal: string;
+  component: Component;
+  apply(f: ScoreFacts): void;
+}
+
+/** Each action that would raise the score, with the gain measured by scoring the fixed facts. */
+function recommend(f: ScoreFacts, now: Tally, ctx: RuleContext, coverage: TrendCoverage[]): Recommendation[] {
   const out: (Recommendation & { order: number })[] = [];
-  const push = (signal: string, component: Component, fixed: ScoreFacts, order: number, title?: string, text?: string) => {
+  const push = (fixes: Fix[], order: number, title?: string, text?: string) => {
+    const fixed = clone(f);
+    for (const x of fixes) x.apply(fixed);
+    const { signal, component } = fixes[0]!;
     // Measured on the unrounded sums, so a fix worth 0.8 points is +1, not lost to rounding.
     const gain = Math.round(tally(fixed).sum - now.sum);
     // Blocked crawlers are always reported: below the cap the gain is 0 today, but the cap
     // keeps every other fix from counting until they are let in.
     if (gain <= 0 && signal !== 'crawl_access') return;
     const advice = ADVICE[signal]!;
-    out.push({ priority: signal === 'crawl_access' ? 'high' : priorityOf(gain), title: title ?? advice.title, recommendation: text ?? advice.text(ctx), expected_impact: gain, signal, component, order });
+    const also = new Set(fixes.slice(1).map((x) => x.signal));
+    out.push({
+      priority: signal === 'crawl_access' ? 'high' : priorityOf(gain),
+      title: title ?? (typeof advice.title === 'string' ? advice.title : advice.title(ctx, also)),
+      recommendation: text ?? advice.text(ctx, also),
+      expected_impact: gain,
+      signal,
+      signals: fixes.map((x) => x.signal),
+      component,
+      order,
+    });
   };
-  let order = 0;
+  const fixes: Fix[] = [];
   if (now.points.some((p) => p.signal === 'crawl_access')) {
-    const fixed = clone(f);
-    fixed.crawl!.blocked_search = [];
-    fixed.crawl!.noindex = [];
-    push('crawl_access', 'access', fixed, order++);
+    fixes.push({ signal: 'crawl_access', component: 'access', apply: (x) => ((x.crawl!.blocked_search = []), (x.crawl!.noindex = [])) });
   }
-  for (const p of PENALTIES) {
-    if (!now.points.some((x) => x.signal === p.signal)) continue;
-    const fixed = clone(f);
-    p.fix(fixed);
-    push(p.signal, p.component, fixed, order++);
-  }
+  for (const p of PENALTIES) if (now.points.some((x) => x.signal === p.signal)) fixes.push({ signal: p.signal, component: p.component, apply: p.fix });
   for (const r of REWARDS) {
     const point = now.points.find((x) => x.signal === r.signal);
-    if (!point || point.points >= point.max || r.signal === 'trend_coverage') continue;
-    const fixed = clone(f);
-    r.fix(fixed);
-    push(r.signal, r.component, fixed, order++);
+    if (point && point.points < point.max && r.signal !== 'trend_coverage') fixes.push({ signal: r.signal, component: r.component, apply: r.fix });
   }
+  // One recommendation per action: a signal joins the first fix of its group.
+  const actions: Fix[][] = [];
+  for (const x of fixes) {
+    const group = ACTIONS.find((g) => g.includes(x.signal));
+    const joined = group && actions.find((a) => group.includes(a[0]!.signal));
+    if (joined) joined.push(x);
+    else actions.push([x]);
+  }
+  actions.forEach((a, i) => push(a, i));
   coverage.forEach((cv, i) => {
     if (cv.coverage >= 40) return;
-    const fixed = clone(f);
-    fixed.coverage[i] = 100;
-    push('trend_gap', 'depth', fixed, 100 + i, `Cover "${cv.trend}"`, cv.action);
-    void topics;
+    push([{ signal: 'trend_gap', component: 'depth', apply: (x) => void (x.coverage[i] = 100) }], 100 + i, `Cover "${cv.trend}"`, cv.action);
   });
   out.sort((a, b) => b.expected_impact - a.expected_impact || a.order - b.order);
   return out.map(({ order: _o, ...r }) => r);
@@ -705,7 +760,7 @@ export function scoreDocument(doc: PageDocument, extras: ScoreExtras = {}): Cont
   const t = tally(facts);
   const overall = t.overall;
   const ctx: RuleContext = { s, doc, topic, lang, crawl };
-  const recommendations = recommend(facts, t, ctx, coverage, topics);
+  const recommendations = recommend(facts, t, ctx, coverage);
 
   const notesOf = (comp: Component) => t.points.filter((p) => p.component === comp).map((p) => `${p.label}: ${p.points}/${p.max} (${p.evidence})`);
   // The depth component ("sufficiency"): is what the page says enough to answer from? Structure,

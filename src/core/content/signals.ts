@@ -5,7 +5,7 @@
 import type { Block, PageDocument } from '../pages/document.ts';
 import { extractEntities, extractKeyphrases, clusterTopics, jsonLdTypes, walkJsonLd, type Entity, type Keyphrase, type TopicCluster, type WeightedText } from './keyphrases.ts';
 import { measureReadability, type ReadabilityResult } from './readability.ts';
-import { cmp, countMatches, normalizeLang, sentences, words, type Lang } from './text.ts';
+import { cmp, countMatches, fold, normalizeLang, sentences, stopwords, words, type Lang } from './text.ts';
 import type { PageType } from './types.ts';
 import { measureEvidence, type Evidence } from './evidence.ts';
 import { detectPageType } from './page-type.ts';
@@ -62,6 +62,8 @@ export interface PageSignals {
   citability: {
     lead_paragraph_words: number;
     answer_first: boolean;
+    /** The phrase the opening paragraph repeats instead of answering (then answer_first is false), or null. */
+    lead_repeats: string | null;
     sections: number;
     sections_answer_first: number;
     statistics: number;
@@ -198,6 +200,34 @@ export function visibleDates(text: string): string[] {
   return [...out].sort(cmp);
 }
 
+/**
+ * The phrase an opening repeats instead of answering ("Best project management software is the
+ * best project management software for teams that need the best project management software"),
+ * or null. Repetition, not length: a third of the first sentence's content words said again, or
+ * half of the paragraph's. A focused answer names its topic once or twice among new words.
+ */
+export function repeatedOpening(text: string, lang: Lang): string | null {
+  const stop = stopwords(lang);
+  const content = (t: string) => words(t).map((w) => fold(w, lang)).filter((w) => !stop.has(w) && !/^\d+$/.test(w));
+  const repeatedShare = (toks: string[]) => (toks.length ? (toks.length - new Set(toks).size) / toks.length : 0);
+  const first = content(sentences(text)[0] ?? '');
+  const all = content(text);
+  if (!((first.length >= 4 && repeatedShare(first) >= 0.3) || (all.length >= 12 && repeatedShare(all) >= 0.5))) return null;
+  // Name the repeated phrase: the longest run of 1–4 words, bounded by content words, said most often.
+  const toks = words(text).map((w) => fold(w, lang));
+  let best: { phrase: string; score: number } | null = null;
+  for (let n = 4; n >= 1; n--) {
+    const counts = new Map<string, number>();
+    for (let i = 0; i + n <= toks.length; i++) {
+      const gram = toks.slice(i, i + n);
+      if (stop.has(gram[0]!) || stop.has(gram[n - 1]!) || /^\d+$/.test(gram[0]!)) continue;
+      counts.set(gram.join(' '), (counts.get(gram.join(' ')) ?? 0) + 1);
+    }
+    for (const [phrase, c] of counts) if (c >= 2 && (!best || c * n > best.score)) best = { phrase, score: c * n };
+  }
+  return best?.phrase ?? null;
+}
+
 function firstString(v: unknown): string | null {
   if (typeof v === 'string') return v.trim() || null;
   if (Array.isArray(v)) {
@@ -271,7 +301,8 @@ export function measureSignals(doc: PageDocument, opts: SignalOptions = {}): Pag
   const lead = paras.find((p) => wc(p.text) >= 12 && !BYLINE[lang].test(p.text) && !/^(updated|published|last updated|aktualisiert|mis à jour|actualizado)\b/i.test(p.text));
   const leadWords = lead ? wc(lead.text) : 0;
   const leadFirstSentence = lead ? wc(sentences(lead.text)[0] ?? '') : 0;
-  const answerFirst = !!lead && leadWords >= 20 && leadWords <= 100 && leadFirstSentence <= 45 && !FILLER_OPENER.test(lead.text);
+  const leadRepeats = lead ? repeatedOpening(lead.text, lang) : null;
+  const answerFirst = !!lead && leadWords >= 20 && leadWords <= 100 && leadFirstSentence <= 45 && !FILLER_OPENER.test(lead.text) && !leadRepeats;
 
   // --- statistics, quotations, sources, definitions
   const allSentences = [
@@ -406,6 +437,7 @@ export function measureSignals(doc: PageDocument, opts: SignalOptions = {}): Pag
     citability: {
       lead_paragraph_words: leadWords,
       answer_first: answerFirst,
+      lead_repeats: leadRepeats,
       sections,
       sections_answer_first: sectionsAnswerFirst,
       statistics: statSentences.length,

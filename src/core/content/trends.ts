@@ -8,6 +8,7 @@ import { clusterTopics, extractEntities, extractKeyphrases, jsonLdTypes, phraseT
 import { hostOf, pageTexts, isQuestion } from './signals.ts';
 import { isCommercial, isTopic, isVagueWord, isVendor, pageQuestions, topicQuestions, type QuestionIntent } from './questions.ts';
 import { loadSite, type LoadedSite } from './site.ts';
+import { siteNames } from './site-names.ts';
 import { fold, normalizeLang, sentences, words, type Lang } from './text.ts';
 import type { DiscoverTrendsInput, SiteLoader, Trend, TrendCoverage, TrendsResult } from './types.ts';
 import { GenerationError, generateTrends, type ContentModel } from './generator.ts';
@@ -20,13 +21,15 @@ export interface FieldTopic {
   relevance: number;
 }
 
-/** Names that are never topics: the site and brand, and the people the page names. */
+/** Names that are never topics: the site's and its publisher's names (from every page read: see
+ * site-names.ts), the host, and the people and organisations the page names. */
 export function nonTopicNames(site: { page: PageDocument; related: PageDocument[] }, lang: Lang): string[] {
   const doc = site.page;
-  const names = new Set<string>();
+  const names = new Set<string>(siteNames([doc, ...site.related]));
   for (const e of extractEntities(doc.bodyText, doc.jsonLd, lang)) if (e.type === 'person' || e.type === 'organization' || e.type === 'brand') names.add(e.name);
-  if (doc.openGraph['site_name']) names.add(doc.openGraph['site_name']);
-  const host = hostOf(doc.url).split('.')[0];
+  const hostname = hostOf(doc.url);
+  // An address (127.0.0.1, [::1]) names nothing.
+  const host = /^[\d.]+$|:|^localhost$/.test(hostname) ? '' : hostname.split('.')[0];
   if (host && host.length > 2) names.add(host.replace(/-/g, ' '));
   if (host) names.add(host.replace(/-/g, ''));
   return [...names];

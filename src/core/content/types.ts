@@ -75,6 +75,10 @@ export interface Recommendation {
   /** Gain in overall score points (integer): the page scored again with the signal fixed, minus the score now. */
   expected_impact: number;
   signal: string;
+  /** Every signal the change moves, `signal` first: one action can fix several (naming a claim's
+   * source also replaces "experts say"); the gain is measured with all of them fixed. Absent on
+   * audit recommendations. */
+  signals?: string[];
   /** The score component the signal belongs to (absent on audit recommendations). */
   component?: string;
 }

@@ -48,7 +48,7 @@ test('scoreContent returns exactly the API fields plus signals, components and g
     assert.ok(isScore(t.coverage));
   }
   for (const rec of r.recommendations) {
-    assert.deepEqual(Object.keys(rec).sort(), ['component', 'expected_impact', 'priority', 'recommendation', 'signal', 'title']);
+    assert.deepEqual(Object.keys(rec).sort(), ['component', 'expected_impact', 'priority', 'recommendation', 'signal', 'signals', 'title']);
     assert.ok(['high', 'medium', 'low'].includes(rec.priority));
   }
   assert.ok(r.overall_score >= 80, `guide scores ${r.overall_score}`);

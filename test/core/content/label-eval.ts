@@ -54,7 +54,8 @@ export function evaluate(url: string, language?: string): Promise<Evaluated> {
 /** Every label of one case that does not hold, as readable strings (empty = agrees). */
 export function disagreements(c: LabelCase, r: Evaluated): string[] {
   const out: string[] = [];
-  const recs = new Set(r.score.recommendations.map((x) => x.signal));
+  // A recommendation that makes one change for several signals names each of them.
+  const recs = new Set(r.score.recommendations.flatMap((x) => x.signals ?? [x.signal]));
   const audit = new Set(r.audit.recommendations.map((x) => x.signal));
   if (r.score.page_type !== c.page_type) out.push(`page_type ${r.score.page_type} (${r.score.signals.page_type_reason}), expected ${c.page_type}`);
   if (c.band && !c.band.includes(r.score.overall_band)) out.push(`band ${r.score.overall_band} (${r.score.overall_score}), expected ${c.band.join('/')}`);

@@ -673,3 +673,14 @@ test('figure captions that carry data (a figure\'s readings, a table\'s averages
   ]);
   assert.ok(renderContentView(doc).includes('Table 1. Spring tide heights, 2025 average'));
 });
+
+test('site names outside the main content: application-name, the header logo, a brand that links home; not customer logos or header slogans', () => {
+  const names = (top: string, head = '') =>
+    extractPage(`<html><head>${head}</head><body>${top}<main><p>Snow chains give a car grip on packed snow and ice, fitted before the road turns white.</p></main></body></html>`, 'https://outdoor.example/a').page?.siteNames;
+  assert.deepEqual(names('<header><a href="/" class="logo"><img src="/l.svg" alt="Zephyrly logo"></a><nav><a href="/">Home</a></nav></header>'), ['Zephyrly']);
+  assert.deepEqual(names('<header><div class="site-logo"><img src="/l.svg" alt="Nordwind"></div></header>'), ['Nordwind']);
+  assert.deepEqual(names('<header><p class="site-title"><a href="https://outdoor.example/">Trail Notes</a></p></header>'), ['Trail Notes']);
+  assert.deepEqual(names('<nav><a class="navbar-brand" href="/">Acme <b>PM</b></a></nav>'), ['Acme PM']);
+  assert.deepEqual(names('', '<meta name="application-name" content="Zephyrly">'), ['Zephyrly']);
+  assert.deepEqual(names('<header><div class="brand-bar">Free shipping over $50</div></header><section class="logo-cloud"><img alt="Asana"><img alt="Trello"></section>'), []);
+});

@@ -87,6 +87,7 @@ export function normalizeSpace(text: string): string {
 const KEPT_ATTRIBUTES = new Set([
   'class', 'id', 'role', 'style', 'hidden', 'type', 'href', 'rel', 'itemprop', 'itemtype', 'content', 'property', 'name', 'lang',
   'xml:lang', 'datetime', 'pubdate', 'aria-label', 'title', 'http-equiv', 'data-lang', 'data-language', 'action', 'charset', 'data-nosnippet',
+  'alt', // a header logo's alt text names the site (metadata.ts)
 ]);
 
 /** Shared by all elements without a kept attribute; the extractor never writes attributes. */

@@ -20,10 +20,13 @@ export interface PageMetadata {
 
 /** Whole-page facts Content Intelligence needs that the main content cannot show: every H1 (a
  * page's H1 often sits above the main block), every robots meta tag by agent (`robots`,
- * `googlebot`, `bingbot`, `gptbot`…), `data-nosnippet` regions, and what says the copy needs
- * JavaScript (script count, an empty app root, a noscript "enable JavaScript" notice). */
+ * `googlebot`, `bingbot`, `gptbot`…), `data-nosnippet` regions, what says the copy needs
+ * JavaScript (script count, an empty app root, a noscript "enable JavaScript" notice), and the
+ * names the page gives its site (application-name, the logo's alt text, the header brand). */
 export interface PageFacts {
   h1s: string[];
+  /** Names of the site or its publisher shown outside the main content; absent on documents stored before. */
+  siteNames?: string[];
   robotsMeta: Record<string, string>;
   nosnippetRegions: number;
   scripts: number;
@@ -34,6 +37,12 @@ export interface PageFacts {
 /** Meta names that are robots directives for one crawler (or all: `robots`). */
 const ROBOTS_META = /^(robots|googlebot(?:-news)?|bingbot|msnbot|gptbot|oai-searchbot|chatgpt-user|claudebot|claude-searchbot|claude-user|perplexitybot|perplexity-user|applebot|amazonbot|duckduckbot|ccbot|bytespider|meta-externalagent)$/;
 const APP_ROOT_IDS = /^(root|app|__next|__nuxt|svelte|q-app|ember-app)$/i;
+/** Meta names whose content is the site's name. */
+const SITE_NAME_META = new Set(['application-name', 'apple-mobile-web-app-title']);
+/** A class or id word of a site's logo or header brand ("logo", "site-title", "navbar-brand"). */
+const BRAND_BOX = /(?:^|[\s_-])(?:logo|brand|site-?title|site-?name|wordmark)(?:$|[\s_-])/i;
+/** Words around a brand in logo alt texts and home links ("Acme logo", "Back to home"). */
+const BRAND_NOISE = /\b(?:logo(?:type)?|home ?page|home|go to|back to|link to|startseite|accueil|inicio)\b/gi;
 
 const PUBLISHED_META = new Set([
   'article:published_time', 'og:published_time', 'datepublished', 'date', 'pubdate', 'publishdate',
@@ -56,6 +65,47 @@ export function toIsoDate(value: unknown): string | null {
   const year = new Date(t).getUTCFullYear();
   if (year < 1990 || year > 2100) return null;
   return new Date(t).toISOString();
+}
+
+function boxWords(el: Element): string {
+  return `${attr(el, 'class') ?? ''} ${attr(el, 'id') ?? ''}`;
+}
+
+const isHomeLink = (el: Element) => el.name === 'a' && /^(?:https?:\/\/[^/?#]+)?\/?(?:index\.html?)?$/i.test((attr(el, 'href') ?? '').trim());
+
+const linksHome = (el: Element, depth = 0): boolean =>
+  isHomeLink(el) || (depth < 2 && el.children.some((c) => isElement(c) && linksHome(c, depth + 1)));
+
+/**
+ * The site's name shown by its logo or brand, or null: a logo image (alt) in a link to the home
+ * page, or marked as a logo inside the page header; a brand element (text) that links home
+ * (`<a class="navbar-brand" href="/">`, `<p class="site-title"><a href="/">`). Logos elsewhere
+ * (a wall of customer logos) name other companies; a header banner that links nowhere is a slogan.
+ */
+function brandOf(el: Element): string | null {
+  let text: string | undefined;
+  if (el.name === 'img' || el.name === 'svg') {
+    let marked = BRAND_BOX.test(boxWords(el));
+    let home = false;
+    let p = el.parent as Element | null;
+    for (let depth = 0; p && isElement(p) && depth < 3; p = p.parent as Element | null, depth++) {
+      if (BRAND_BOX.test(boxWords(p))) marked = true;
+      if (isHomeLink(p)) home = true;
+    }
+    if (!home) {
+      if (!marked) return null;
+      let header = false;
+      for (let q = el.parent as Element | null, depth = 0; q && isElement(q) && depth < 40 && !header; q = q.parent as Element | null, depth++) header = q.name === 'header' || attr(q, 'role') === 'banner';
+      if (!header) return null;
+    }
+    text = el.name === 'img' ? attr(el, 'alt') : attr(el, 'aria-label');
+  } else {
+    if (!BRAND_BOX.test(boxWords(el)) || !linksHome(el)) return null;
+    text = rawText(el);
+  }
+  const name = normalizeSpace((text ?? '').replace(BRAND_NOISE, ' ')).replace(/^[\s|:–—·-]+|[\s|:–—·-]+$/g, '');
+  // A name is a few words, not a slogan or a menu.
+  return name.length >= 2 && name.length <= 40 && name.split(' ').length <= 4 && /\p{L}/u.test(name) ? name : null;
 }
 
 export function resolveUrl(href: string | undefined, base: string): string | null {
@@ -116,11 +166,13 @@ export function readMetadata(doc: ParentNode, url: string): PageMetadata {
   const published: string[] = [];
   const modified: string[] = [];
   const found: string[] = [];
-  const facts: PageFacts = { h1s: [], robotsMeta: {}, nosnippetRegions: 0, scripts: 0, appRoot: false, noscriptNeedsJs: false };
+  const facts: PageFacts = { h1s: [], siteNames: [], robotsMeta: {}, nosnippetRegions: 0, scripts: 0, appRoot: false, noscriptNeedsJs: false };
+  const siteName = (name: string | null) => void (name && !facts.siteNames!.includes(name) && facts.siteNames!.length < 5 && facts.siteNames!.push(name));
 
   walk(doc, (n) => {
     if (!isElement(n)) return;
     const el: Element = n;
+    if (el.name !== 'header' && el.name !== 'body' && el.name !== 'html') siteName(brandOf(el));
     switch (el.name) {
       case 'html': {
         const lang = attr(el, 'lang') ?? attr(el, 'xml:lang');
@@ -160,6 +212,7 @@ export function readMetadata(doc: ParentNode, url: string): PageMetadata {
         }
         if (!metaByName.has(key)) metaByName.set(key, value);
         if (key === 'robots' && metaRobots === null) metaRobots = value;
+        if (SITE_NAME_META.has(key)) siteName(value.length <= 40 ? value : null);
         if (ROBOTS_META.test(key)) facts.robotsMeta[key] = facts.robotsMeta[key] ? `${facts.robotsMeta[key]}, ${value}` : value;
         if (key === 'content-language' && !language && value) language = value;
         if (PUBLISHED_META.has(key)) {

@@ -44,6 +44,10 @@ export const Recommendation = z
     recommendation: z.string(),
     expected_impact: z.number().int().describe('Estimated gain in overall score points'),
     signal: z.string().describe('Stable code of the measured defect'),
+    signals: z
+      .array(z.string())
+      .optional()
+      .describe('Every signal the change moves, signal first: one action can fix several (naming a source also replaces "experts say"); expected_impact is measured with all of them fixed'),
   })
   .passthrough();
 
