@@ -20,6 +20,7 @@ import { crawlFactsFor } from './access.ts';
 import type { Analysis } from './analysis.ts';
 import { normalizeLang, type Lang } from './text.ts';
 import { assessTrend, cap, fieldTopics, suppliedTopics, type FieldTopic } from './trends.ts';
+import { isVagueWord } from './questions.ts';
 import {
   bandOf,
   clampScore,
@@ -745,6 +746,15 @@ function recommend(f: ScoreFacts, now: Tally, ctx: RuleContext, coverage: TrendC
   return out.map(({ order: _o, ...r }) => r);
 }
 
+/**
+ * What the summary says the page is about: its leading keyphrase, unless that is a lone everyday
+ * word ("tool"), where the title says it better ("project management tips").
+ */
+function summaryTopic(topic: string, doc: PageDocument, lang: Lang): string {
+  const title = doc.title ? stripSiteName(doc.title).toLowerCase().trim() : '';
+  return isVagueWord(topic, lang) && title ? title : topic;
+}
+
 export function scoreDocument(doc: PageDocument, extras: ScoreExtras = {}): ContentScore {
   const s = measureSignals(doc, { headers: extras.headers, now: extras.now, language: extras.language });
   const lang = s.language;
@@ -781,7 +791,7 @@ export function scoreDocument(doc: PageDocument, extras: ScoreExtras = {}): Cont
   const best = [...parts].sort((a, b) => b[1] - a[1])[0]!;
   const worst = [...parts].sort((a, b) => a[1] - b[1])[0]!;
   const summary =
-    `${bandOf(overall)} (${overall}/100) ${s.page_type} page about ${q(topic)}. ` +
+    `${bandOf(overall)} (${overall}/100) ${s.page_type} page about ${q(summaryTopic(topic, doc, lang))}. ` +
     `Strongest: ${best[0]} (${best[1]}); weakest: ${worst[0]} (${worst[1]}). ` +
     (recommendations.length ? `${recommendations.length} recommendations; first: ${recommendations[0]!.title.toLowerCase()} (+${recommendations[0]!.expected_impact}).` : 'No recommendations.');
 

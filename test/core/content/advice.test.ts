@@ -83,6 +83,13 @@ test('section advice only where there are sections, and never "0 of 0"', async (
   assert.deepEqual(sections.signals, ['sections', 'section_answers']);
 });
 
+test('the summary names what the page is about: its title where the leading keyphrase is a lone everyday word', async () => {
+  const weak = await scoreDemo('/blog/project-management-tips');
+  assert.match(weak.overall.summary, /page about "project management tips"/, weak.overall.summary);
+  const good = await scoreDemo('/blog/project-management-guide');
+  assert.doesNotMatch(good.overall.summary, /page about "(tool|business|tips)"/, good.overall.summary);
+});
+
 test('one recommendation per action: sourcing advice merged, named with every signal it changes, its gain measured', async () => {
   const r = await scoreDemo('/blog/best-project-management-software');
   const titles = r.recommendations.map((x) => x.title);
