@@ -140,6 +140,15 @@ const FETCH_CAPACITY_RETRY_MS = 2000;
 
 export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: string, signal?: AbortSignal, lease?: Lease): Promise<void> {
   signal?.throwIfAborted();
+  // A run still queued when its account was suspended is not analysed: it fails and its credits
+  // are released (one that had started before the suspension finishes).
+  const queued = await store.db
+    .selectFrom('ci_runs')
+    .innerJoin('accounts', 'accounts.id', 'ci_runs.account_id')
+    .select(['ci_runs.status', 'accounts.status as account_status'])
+    .where('ci_runs.id', '=', runId)
+    .executeTakeFirst();
+  const refused = queued?.status === 'queued' && queued.account_status !== 'active';
   const claimed = await store.db
     .updateTable('ci_runs')
     .set({ status: 'running', started_at: nowIso() })
@@ -151,22 +160,26 @@ export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: str
   const extra = run.trends ? (JSON.parse(run.trends) as { trends: unknown[] | null; industry: string | null }) : { trends: null, industry: null };
   let outcome: Awaited<ReturnType<CiAnalyzer>> | null = null;
   let failure: { code: string; message: string } | null = null;
-  try {
-    outcome = await analyze({
-      url: run.url,
-      depth: run.analysis_depth,
-      language: run.language || undefined,
-      country: run.country,
-      trends: extra.trends,
-      industry: extra.industry ?? undefined,
-      signal,
-      accountId: run.account_id,
-    });
-  } catch (err) {
-    if (signal?.aborted) throw err; // the worker is stopping, not the analysis failing: retried later
-    // Too many page fetches in this process (or of this account) right now: the run waits its turn.
-    if (err instanceof AppError && err.code === 'fetch_capacity') throw new RetryLater(FETCH_CAPACITY_RETRY_MS, err.message);
-    failure = publicFailure(err, runId);
+  if (refused) {
+    failure = { code: 'account_suspended', message: 'The account was suspended before this analysis ran; its credits were released.' };
+  } else {
+    try {
+      outcome = await analyze({
+        url: run.url,
+        depth: run.analysis_depth,
+        language: run.language || undefined,
+        country: run.country,
+        trends: extra.trends,
+        industry: extra.industry ?? undefined,
+        signal,
+        accountId: run.account_id,
+      });
+    } catch (err) {
+      if (signal?.aborted) throw err; // the worker is stopping, not the analysis failing: retried later
+      // Too many page fetches in this process (or of this account) right now: the run waits its turn.
+      if (err instanceof AppError && err.code === 'fetch_capacity') throw new RetryLater(FETCH_CAPACITY_RETRY_MS, err.message);
+      failure = publicFailure(err, runId);
+    }
   }
   await store.db.transaction().execute(async (trx) => {
     // The account first, as every transaction that moves credits does (see lockAccount).

@@ -101,13 +101,18 @@ export async function executeProbe(
 ): Promise<void> {
   const { store } = deps;
   // Marks it running and reads it, with any checkpoint, in one statement (a cancelled or finished
-  // probe is not started).
+  // probe is not started, nor a queued one of an account that was suspended meanwhile; one that
+  // had started before the suspension finishes).
   const { rows: started } = await sql<ProbeRow>`
     update visibility_probes set status = 'running', started_at = ${nowIso()}
-     where id = ${probeId} and status in ('queued', 'running')
+     where id = ${probeId}
+       and (status = 'running' or (status = 'queued' and exists (select 1 from accounts a where a.id = visibility_probes.account_id and a.status = 'active')))
     returning id, run_id, prompt, platform, model, language, country, target_entity, price, repeat, checkpoint`.execute(store.db);
   const row = started[0];
-  if (!row) return; // cancelled or already finished
+  if (!row) {
+    if (await refuseSuspended(store, probeId, lease)) markJobFinished(signal);
+    return; // cancelled, already finished, or refused for a suspended account
+  }
   const run = await runInfo(store, row.run_id);
   const probe = { ...row, price: Number(row.price), url: run.url, ledger_entry_id: run.ledger_entry_id };
   const competitors = run.competitors;
@@ -177,6 +182,29 @@ export async function executeProbe(
     await finishProbeJob(trx, probeId, completedAt);
   });
   markJobFinished(signal);
+}
+
+/**
+ * A queued probe of a suspended account is not run: it is errored `account_suspended` and its
+ * credits released (with its job), so suspension stops the account's spending at once. A probe
+ * that is not queued any more (cancelled, finished) is left alone.
+ */
+async function refuseSuspended(store: Store, probeId: string, lease: Lease | undefined): Promise<boolean> {
+  const { rows } = await sql<{ account_id: string; run_id: string; price: number | string; status: string; account_status: string }>`
+    select p.account_id, p.run_id, p.price, p.status, a.status as account_status
+      from visibility_probes p join accounts a on a.id = p.account_id where p.id = ${probeId}`.execute(store.db);
+  const probe = rows[0];
+  if (!probe || probe.status !== 'queued' || probe.account_status === 'active') return false;
+  const run = await runInfo(store, probe.run_id);
+  const now = nowIso();
+  await store.db.transaction().execute(async (trx) => {
+    await lockAccount(store, trx, probe.account_id);
+    if (lease) await holdLease(trx, lease);
+    const failure = { code: 'account_suspended', message: 'The account was suspended before this probe ran; its credits were released.' };
+    await recordProbeFailure(trx, { id: probeId, ledger_entry_id: run.ledger_entry_id, price: Number(probe.price) }, failure, now);
+    await finishProbeJob(trx, probeId, now);
+  });
+  return true;
 }
 
 /**
