@@ -798,7 +798,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "operationId": "testsRunsCreate",
     "method": "post",
     "path": "/v1/tests/{test_id}/runs",
-    "description": "run a tracked test's definition now (costs what the definition costs)",
+    "description": "run a tracked test's definition now (costs what the definition costs; counts towards its monthly budget, which only skips scheduled runs)",
     "args": [
       {
         "field": "test_id",

@@ -234,7 +234,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run a tracked test now (reserves credits like the run kind’s create) */
+        /** Run a tracked test now (reserves credits like the run kind’s create; counts towards the monthly budget, which only skips scheduled runs) */
         post: operations["testsRunsCreate"];
         delete?: never;
         options?: never;

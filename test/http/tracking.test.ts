@@ -103,6 +103,8 @@ describe('tracking over HTTP', () => {
       await s.request('POST', '/v1/tests', { key, body: { test_type: 'ai_citations', definition: { ...definition, prompts: ['best anvils'], platforms: ['openai'] }, schedule: { cron: '0 6 * * 1', timezone: 'UTC' }, monthly_credit_budget: '5.00' } })
     ).json();
     assert.equal(t.run_count, 1, 'the earlier run is in its history');
+    const earlierRun = (await s.request('GET', `/v1/visibility/runs/${earlier.run_id}`, { key })).json();
+    assert.equal(t.last_run_at, earlierRun.created_at, 'it last ran when the adopted run did, not when it was saved');
     assert.equal(t.credits_used_this_month, '0.00', 'but not in its budget');
     const now = (await s.request('POST', `/v1/tests/${t.id}/runs`, { key, body: {} })).json();
     await s.waitForRun(key, now.run_id);

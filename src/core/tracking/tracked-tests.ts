@@ -108,10 +108,12 @@ export async function createTrackedTest(deps: TrackingDeps, principal: Principal
       })
       .where('id', '=', id)
       .execute();
-    // attachToTest stamps last_run_at for the run it expects; a test made here has run only if it had runs.
-    await sql`update tests set last_run_at = null where id = ${id}
-                and not exists (select 1 from visibility_runs where test_id = ${id})
-                and not exists (select 1 from ci_runs where test_id = ${id})`.execute(trx);
+    // attachToTest stamps last_run_at for the run it expects; a test made here last ran when its
+    // latest adopted run did (never, without one).
+    await sql`update tests set last_run_at = (select max(created_at) from (
+                select created_at from visibility_runs where test_id = ${id}
+                union all select created_at from ci_runs where test_id = ${id}) r)
+               where id = ${id}`.execute(trx);
     return id;
   });
   return (await getTestRow(deps.store, principal.accountId, testId)).rendered;
