@@ -62,11 +62,42 @@ export function ciRunLine(run: Pick<CiRun, 'run_id' | 'status' | 'analysis_depth
   return `run ${run.run_id} ${run.status} (${run.analysis_depth}) ${run.url}${score}${error}; ${run.billing.settled_credits} of ${run.billing.reserved_credits} credits settled`;
 }
 
+/** With --include-result: the analysis's summary and its recommendations, as `ci score` shows them. */
+function ciResultLines(result: Record<string, unknown> | null | undefined): string[] {
+  if (!result) return [];
+  const score = (result.score && typeof result.score === 'object' ? result.score : result) as {
+    overall?: { summary?: string };
+    recommendations?: { priority: string; title: string; expected_impact: number }[];
+  };
+  return [
+    ...(score.overall?.summary ? ['', score.overall.summary] : []),
+    ...(score.recommendations ?? []).map((r) => `  ${r.priority.padEnd(6)} ${r.title} (+${r.expected_impact})`),
+  ];
+}
+
 function testLine(t: Ok<'testsUpdate'>): string {
   const schedule = t.schedule ? `, ${t.schedule.cron} ${t.schedule.timezone}${t.paused ? ' (paused)' : ''}, next ${dash(t.next_run_at)}` : t.paused ? ', paused' : ', on demand';
   const budget = t.monthly_credit_budget ? `, budget ${t.credits_used_this_month} of ${t.monthly_credit_budget} credits this month` : '';
   const skip = t.last_skip ? `\nlast skipped ${t.last_skip.slot}: ${t.last_skip.reason}` : '';
   return `${t.id} ${t.name} (${t.test_type}) ${t.url}${schedule}${budget}${skip}`;
+}
+
+/** A run of a saved test: a visibility run's score is its mention rate (0..1), a Content Intelligence run's 0..100. */
+function runScoreLine(testType: string, r: { run_id: string; status: string; overall_score?: number | null; visibility_band?: string | null; overall_band?: string | null }): string {
+  const score =
+    testType === 'ai_citations'
+      ? `mention rate ${pct(r.overall_score)} ${r.visibility_band ?? ''}`
+      : `score ${r.overall_score === null || r.overall_score === undefined ? '—' : `${Math.round(r.overall_score)}/100`} ${r.overall_band ?? ''}`;
+  return `${r.run_id}  ${r.status.padEnd(19)} ${score}`.trimEnd();
+}
+
+/** The latest change of a history against the point before, and whether it is larger than the noise. */
+function comparisonLine(c: Record<string, unknown> | null | undefined): string[] {
+  if (!c || typeof c.change !== 'number') return [];
+  const change = c.change as number;
+  const rate = Math.abs(change) <= 1 && typeof c.latest === 'object';
+  const amount = rate ? `${change >= 0 ? '+' : '−'}${Math.round(Math.abs(change) * 100)} points` : `${change >= 0 ? '+' : '−'}${Math.abs(change)}`;
+  return [`latest change ${amount}: ${c.change_significant ? 'significant (larger than the noise)' : 'within the noise'}`];
 }
 
 /** One history point: a visibility rate with its 95% interval and answer count, or a content score. */
@@ -134,9 +165,7 @@ export const FORMATTERS: Record<string, Formatter> = {
     [`${d.brand ?? d.url} (${d.industry}), ${d.billing.credits} credits`, ...d.suggestions.map((s) => `  ${s.funnel_stage.padEnd(13)} ${s.prompt}`)].join('\n'),
   ),
   'tests list': fmt('testsList', (d) => lines(d.tests.map((t) => `${t.id}  ${t.test_type.padEnd(20)} ${t.paused ? 'paused ' : ''}${t.name}`), 'no tests')),
-  'tests show': fmt('testsRead', (t) =>
-    [testLine(t), ...t.runs.map((r) => `  ${r.run_id}  ${r.status.padEnd(19)} score ${dash(r.overall_score)} ${r.visibility_band ?? r.overall_band ?? ''}`)].join('\n'),
-  ),
+  'tests show': fmt('testsRead', (t) => [testLine(t), ...t.runs.map((r) => `  ${runScoreLine(t.test_type, r)}`)].join('\n')),
   'tests create': fmt('testsCreate', testLine),
   'tests update': fmt('testsUpdate', testLine),
   'tests schedule': fmt('testsUpdate', testLine),
@@ -144,17 +173,19 @@ export const FORMATTERS: Record<string, Formatter> = {
   'tests resume': fmt('testsUpdate', (t) => `${t.id} ${t.paused ? 'paused' : 'active'}${t.next_run_at ? `, next run ${t.next_run_at}` : ''}`),
   'tests delete': fmt('testsDelete', (d) => `${d.id} deleted (its runs stay readable)`),
   'tests run': fmt('testsRunsCreate', (r) => `run ${r.run_id} ${r.status} for ${r.test_id}`),
-  'tests history': fmt('testsHistory', (d) => [`${d.test_id} (${d.window})`, ...d.points.map((p) => `  ${String(p.start)}  ${pointLine(p)}`)].join('\n')),
+  'tests history': fmt('testsHistory', (d) =>
+    [
+      `${d.test_id} (${d.window})`,
+      ...d.points.map((p) => `  ${String(p.start)}  ${pointLine(p)}`),
+      ...d.skipped.map((k) => `  ${String(k.slot)}  skipped: ${String(k.reason)}`),
+      ...comparisonLine((d as { comparison?: Record<string, unknown> | null }).comparison),
+    ].join('\n'),
+  ),
   'reports by-url': fmt('reportsByUrlRead', (d) =>
     lines(
       d.matches.flatMap((m) => [
         `${m.test.id} ${m.test.name} (${m.test.test_type})`,
-        // A visibility run's score is its mention rate (0..1), a Content Intelligence run's 0..100.
-        ...m.runs.map((r) =>
-          m.test.test_type === 'ai_citations'
-            ? `  ${r.run_id}  ${r.status.padEnd(19)} mention rate ${pct(r.overall_score)} ${r.visibility_band ?? ''}`
-            : `  ${r.run_id}  ${r.status.padEnd(19)} score ${r.overall_score === null || r.overall_score === undefined ? '—' : `${Math.round(r.overall_score)}/100`} ${r.overall_band ?? ''}`,
-        ),
+        ...m.runs.map((r) => `  ${runScoreLine(m.test.test_type, r)}`),
       ]),
       `no reports for ${d.url} in ${d.days} days`,
     ),
@@ -178,5 +209,5 @@ export const FORMATTERS: Record<string, Formatter> = {
   ),
   'ci run': fmt('contentIntelligenceRunsCreate', (d) => `run ${d.run_id} ${d.status} (${d.analysis_depth}): ${d.reserved_credits} credits reserved`),
   'ci list': fmt('contentIntelligenceRunsList', (d) => listPage(d.runs, ciRunLine, d.next_starting_after, 'no runs')),
-  'ci status': fmt('contentIntelligenceRunsRead', ciRunLine),
+  'ci status': fmt('contentIntelligenceRunsRead', (run) => [ciRunLine(run), ...ciResultLines((run as { result?: Record<string, unknown> | null }).result)].join('\n')),
 };

@@ -28,8 +28,14 @@ export const EXIT = { ok: 0, refused: 1, usage: 2, auth: 3, credits: 4, notFound
 const HINTS: Record<number, string> = {
   401: 'check the API key: it must be an API key (svc_api_live_…) of this server, in SIGHTLINE_API_KEY or saved by `sightline login`; an operator makes one with `sightline keys create --account ID`',
   402: 'not enough credits: see `sightline usage`, or ask the operator (`sightline credits grant`)',
-  403: 'the key lacks the scope this needs, or the account is suspended: use a key with that scope (`sightline keys create --account ID`)',
+  403: 'the key lacks the scope this needs: use a key with that scope (`sightline keys create --account ID`)',
   429: 'rate limited: wait for the Retry-After seconds and retry',
+};
+
+/** Hints by error code where one status has several causes. */
+const CODE_HINTS: Record<string, string> = {
+  missing_scope: HINTS[403]!,
+  account_suspended: 'the account is suspended: ask the operator (`sightline accounts unsuspend --account ID`)',
 };
 
 /** Descriptions of the command groups (the commands themselves describe themselves from the catalog). */
@@ -78,7 +84,8 @@ async function answer<T>(call: Promise<Reply>): Promise<T> {
       ? { ...(detail as Record<string, unknown>) }
       : { error: `http_${res.response.status}`, message: `HTTP ${res.response.status}` };
   body.status = res.response.status;
-  if (HINTS[res.response.status]) body.hint = HINTS[res.response.status];
+  const hint = CODE_HINTS[String(body.error)] ?? HINTS[res.response.status];
+  if (hint) body.hint = hint;
   throw new CallFailed(exitFor(res.response.status), body);
 }
 

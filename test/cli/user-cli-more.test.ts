@@ -68,6 +68,8 @@ describe('user CLI: pages, content, exports, tracked tests, reports, activity', 
     assert.ok(status.json.result);
     const human = await cli('ci', 'status', run.json.run_id);
     assert.match(human.out, new RegExp(`run ${run.json.run_id} completed \\(score\\) .*score ${run.json.overall_score}`));
+    const withResult = await cli('ci', 'status', run.json.run_id, '--include-result');
+    assert.match(withResult.out, /page about .*\n {2}(high|medium|low) +\S/, 'the result: its summary and recommendations');
     const list = await cli('ci', 'list', '--limit', '5', '--json');
     assert.deepEqual(list.json.runs.map((r: any) => r.run_id), [run.json.run_id]);
     assert.equal((await cli('ci', 'run', PAGE, '--analysis-depth', 'deep')).code, 2, 'a value outside the choices is a usage error');

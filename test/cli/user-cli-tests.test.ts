@@ -32,6 +32,12 @@ describe('user CLI: tests', () => {
     assert.deepEqual(shown.json.runs.map((r: any) => [r.run_id, r.overall_score, r.visibility_band]), [[ran.json.run_id, 1, 'Strong']]);
     const history = await cli(key, 'tests', 'history', id);
     assert.equal(history.json.points.length, 1);
+    // In words: a visibility run reads as its mention rate; history names the latest change.
+    const second = await cli(key, 'tests', 'run', id);
+    await srv.s.waitForRun(key, second.json.run_id);
+    const human = async (...args: string[]) => (await exec(process.execPath, [BIN, ...args], { env: { ...process.env, SIGHTLINE_API_URL: srv.base, SIGHTLINE_API_KEY: key, NO_COLOR: '1' } })).stdout;
+    assert.match(await human('tests', 'show', id), new RegExp(`${ran.json.run_id}  completed +mention rate 100% Strong`));
+    assert.match(await human('tests', 'history', id), /latest change \+0 points: within the noise/);
     assert.equal((await cli(key, 'tests', 'pause', id)).json.paused, true);
     assert.equal((await cli(key, 'tests', 'resume', id)).json.paused, false);
     assert.equal((await cli(key, 'tests', 'show', 'test_nope')).code, 5);

@@ -114,6 +114,22 @@ describe('tracking over HTTP', () => {
     assert.ok(Number(read.credits_used_this_month) > 0 && Number(read.credits_used_this_month) < Number(earlier.estimated_credits), JSON.stringify(read));
   });
 
+  test('history marks a point whose run is still going, and compares only finished points', async () => {
+    const { key } = await s.account({ credits: 100 });
+    const definition = { url: 'https://progress.example/', target_entity: 'Progress', prompts: ['slow anvils [[sandbox:delay=1500]]'], platforms: ['openai'], repeats: 2 };
+    const t = (await s.request('POST', '/v1/tests', { key, body: { test_type: 'ai_citations', definition } })).json();
+    const first = (await s.request('POST', `/v1/tests/${t.id}/runs`, { key, body: {} })).json();
+    await s.waitForRun(key, first.run_id);
+    const second = (await s.request('POST', `/v1/tests/${t.id}/runs`, { key, body: {} })).json();
+    const during = (await s.request('GET', `/v1/tests/${t.id}/history?window=run`, { key })).json();
+    assert.deepEqual(during.points.map((p: any) => [p.run_ids[0], p.complete]), [[first.run_id, true], [second.run_id, false]]);
+    assert.equal(during.comparison, null, 'one finished point: nothing to compare yet');
+    await s.waitForRun(key, second.run_id);
+    const afterwards = (await s.request('GET', `/v1/tests/${t.id}/history?window=run`, { key })).json();
+    assert.deepEqual(afterwards.points.map((p: any) => p.complete), [true, true]);
+    assert.ok(afterwards.comparison && afterwards.comparison.latest.start === afterwards.points[1].start);
+  });
+
   test('tracked tests: create with a schedule, read, update, pause, run now, delete (runs stay readable)', async () => {
     const { key } = await s.account({ credits: 100 });
     const definition = { url: 'https://globex.example/', target_entity: 'Globex', prompts: ['best widgets'], platforms: ['deepseek'], repeats: 2, competitors: ['Initech'] };

@@ -94,6 +94,8 @@ async function visibilitySeries(store: Store, testId: string, since: string, win
       start: toApiTime(g.start),
       end: toApiTime(g.end),
       run_ids: g.runs.map((r) => r.id),
+      // False while a probe of its runs is still queued or running: its rates may still move.
+      complete: !probes.some((p) => p.status === 'queued' || p.status === 'running'),
       probe_count: probes.length,
       succeeded: s.completed_probe_count,
       brand_mentions: s.brand_mentions,
@@ -109,7 +111,8 @@ async function visibilitySeries(store: Store, testId: string, since: string, win
       prominence: s.prominence,
     };
   });
-  const [previous, latest] = points.slice(-2);
+  // The latest change is between finished points: a run still going would compare a part.
+  const [previous, latest] = points.filter((p) => p.complete).slice(-2);
   let comparison = null;
   if (previous && latest) {
     const test = compareProportions(previous.brand_mentions, previous.succeeded, latest.brand_mentions, latest.succeeded);
