@@ -203,12 +203,13 @@ async function chaos(trafficDone: () => boolean) {
     }
     // Only a worker that has been up a while (tsx starts in seconds here) and while probes run:
     // killing one that is still starting proves nothing.
-    const busy = workers.map((w, i) => [w, i] as const).filter(([w]) => Date.now() - startedAt.get(w)! > 8000);
+    const busy = workers.map((w, i) => [w, i] as const).filter(([w]) => Date.now() - startedAt.get(w)! > 5000);
     if (kills + restarts < KILLS + RESTARTS && t >= nextKill && busy.length && (await runningProbes()) > 0) {
       const i = busy[rand(busy.length)]![1];
       const victim = workers[i]!;
-      // Kills and rolling restarts alternate, kills first, until both counts are reached.
-      const graceful = restarts < RESTARTS && (kills >= KILLS || (kills + restarts) % 2 === 1);
+      // Two kills, then a rolling restart, and so on: kills first, since the traffic may end
+      // before every disruption has had a busy worker to hit.
+      const graceful = restarts < RESTARTS && (kills >= KILLS || (kills > 0 && kills % 2 === 0 && restarts < kills / 2));
       if (graceful) {
         await fleet.kill(victim, 'SIGTERM');
         restarts++;
@@ -222,8 +223,10 @@ async function chaos(trafficDone: () => boolean) {
       await sleep(300);
       workers[i] = startWorker(`worker${i + 1}.${kills + restarts}`);
       startedAt.set(workers[i]!, Date.now());
-      nextKill = t + 3000 + rand(4000);
+      nextKill = t + 2000 + rand(2000);
     }
+    // Nothing left to disrupt: the traffic is done and no probe is queued or running.
+    if (trafficDone() && !terminations.length && (await activeProbes()) === 0) break;
     if (t > 120_000) break;
     await sleep(100);
   }
@@ -326,7 +329,9 @@ async function verify() {
     second_calls_not_explained: unexplained.length,
     jobs_claimed_more_than_once: Number(reclaimed.rows[0]!.n),
     worker_sigkills: stats.kills,
+    worker_sigkills_planned: KILLS,
     worker_rolling_restarts: stats.restarts,
+    worker_rolling_restarts_planned: RESTARTS,
     backends_terminated: stats.terminated,
     creates: stats.creates,
     idempotent_replays: stats.replays,
