@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config.ts';
-import { createKey, normalizeEmail, openAccount, revokeKey, setAccountStatus } from '../core/accounts/accounts.ts';
+import { accountIdByEmail, createKey, openAccount, revokeKey, setAccountStatus } from '../core/accounts/accounts.ts';
 import { isScope, SCOPES } from '../core/accounts/scopes.ts';
 import { checkGrant, grantCredits, reconcileBalances } from '../core/billing/ledger.ts';
 import { AppError } from '../core/errors.ts';
@@ -260,7 +260,7 @@ async function main(argv: string[]): Promise<number> {
       if (amount === 0) throw new UsageError('invalid --credits: a grant must be more than 0');
       const topUp = values['top-up'] === true;
       return withRuntime(config, async ({ core }) => {
-        const id = values.account !== undefined ? required(values.account, 'account') : await accountIdByEmail(core.store, required(values.email, 'email'));
+        const id = values.account !== undefined ? required(values.account, 'account') : await accountIdByEmail(core.store.db, required(values.email, 'email'));
         const { entryId, balance } = await grantCredits(core.store, id, amount, { source: 'cli', topUp });
         print(
           values.json,
@@ -321,13 +321,6 @@ export function describeDatabase(config: Config): string {
   } catch {
     return 'postgres (DATABASE_URL)';
   }
-}
-
-/** The account of an email address (the console owner's, say): not_found when there is none. */
-async function accountIdByEmail(store: { db: ReturnType<typeof openDatabase>['db'] }, email: string): Promise<string> {
-  const row = await store.db.selectFrom('accounts').select('id').where('email', '=', normalizeEmail(email)).executeTakeFirst();
-  if (!row) throw new AppError('not_found', `no account with email ${normalizeEmail(email)}`);
-  return row.id;
 }
 
 /** The engine is loaded only by the commands that need it, so help and usage errors answer at once. */

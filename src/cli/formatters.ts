@@ -95,8 +95,9 @@ function runScoreLine(testType: string, r: { run_id: string; status: string; ove
 function comparisonLine(c: Record<string, unknown> | null | undefined): string[] {
   if (!c || typeof c.change !== 'number') return [];
   const change = c.change as number;
-  const rate = Math.abs(change) <= 1 && typeof c.latest === 'object';
-  const amount = rate ? `${change >= 0 ? '+' : '−'}${Math.round(Math.abs(change) * 100)} points` : `${change >= 0 ? '+' : '−'}${Math.abs(change)}`;
+  // A visibility history compares mention rates (0..1, said in percentage points), a content one scores.
+  const rate = typeof c.latest === 'object' && c.latest !== null && 'mention_rate' in c.latest;
+  const amount = `${change >= 0 ? '+' : '−'}${rate ? `${Math.round(Math.abs(change) * 100)} points` : Math.abs(change)}`;
   return [`latest change ${amount}: ${c.change_significant ? 'significant (larger than the noise)' : 'within the noise'}`];
 }
 

@@ -19,6 +19,7 @@ import { AppError, ERROR_CODES } from '../core/errors.ts';
 import { toJson } from '../core/freeze.ts';
 import type { Core } from '../core/index.ts';
 import { bearerToken } from '../http/plugins/auth.ts';
+import { isInvalidJsonBody } from '../http/plugins/errors.ts';
 import { applyRateLimit, type KeyRateLimiter } from '../http/plugins/rate-limit.ts';
 import { jsonRpcMessages, McpActivity } from './activity.ts';
 import { argumentsHoldNul, argumentsInvalid, argumentsUnknown, toolFailure, type ToolFailure } from './errors.ts';
@@ -101,8 +102,7 @@ export function registerMcpEndpoint(app: FastifyInstance, core: Core, limiter: K
       // A body that is not JSON is JSON-RPC's parse error, as the transport itself answers one;
       // every other error goes on to the API's handler.
       errorHandler: (error, _request, reply) => {
-        const code = (error as { code?: string }).code;
-        if (code === 'SIGHTLINE_INVALID_JSON' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
+        if (isInvalidJsonBody(error)) {
           return reply.status(400).send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not valid JSON.' } });
         }
         throw error;

@@ -54,6 +54,14 @@ export async function createAccount(db: Kysely<Database>, email: string) {
   return account;
 }
 
+/** The id of the account with this email (any case): not_found when there is none. */
+export async function accountIdByEmail(db: Kysely<Database>, email: string): Promise<string> {
+  const normalized = normalizeEmail(email);
+  const row = await db.selectFrom('accounts').select('id').where('email', '=', normalized).executeTakeFirst();
+  if (!row) throw new AppError('not_found', `no account with email ${normalized}`);
+  return row.id;
+}
+
 export async function getAccount(db: Kysely<Database>, accountId: string) {
   const account = await db.selectFrom('accounts').select(['id', 'email', 'status', 'created_at']).where('id', '=', accountId).executeTakeFirst();
   if (!account) throw new AppError('not_found', `account ${accountId} not found`);

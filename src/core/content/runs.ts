@@ -142,13 +142,15 @@ export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: str
   signal?.throwIfAborted();
   // A run still queued when its account was suspended is not analysed: it fails and its credits
   // are released (one that had started before the suspension finishes).
-  const queued = await store.db
+  const run = await store.db
     .selectFrom('ci_runs')
     .innerJoin('accounts', 'accounts.id', 'ci_runs.account_id')
-    .select(['ci_runs.status', 'accounts.status as account_status'])
+    .selectAll('ci_runs')
+    .select('accounts.status as account_status')
     .where('ci_runs.id', '=', runId)
     .executeTakeFirst();
-  const refused = queued?.status === 'queued' && queued.account_status !== 'active';
+  if (!run) return;
+  const refused = run.status === 'queued' && run.account_status !== 'active';
   const claimed = await store.db
     .updateTable('ci_runs')
     .set({ status: 'running', started_at: nowIso() })
@@ -156,7 +158,6 @@ export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: str
     .where('status', 'in', ['queued', 'running'])
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) === 0) return;
-  const run = await store.db.selectFrom('ci_runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
   const extra = run.trends ? (JSON.parse(run.trends) as { trends: unknown[] | null; industry: string | null }) : { trends: null, industry: null };
   let outcome: Awaited<ReturnType<CiAnalyzer>> | null = null;
   let failure: { code: string; message: string } | null = null;

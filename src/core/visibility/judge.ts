@@ -178,10 +178,14 @@ const SANDBOX_CUES = {
   recommends: ['recommend', 'worth', 'pick', 'choose', 'best', 'top', 'empfohlen', 'empfehl', 'recommand', 'recomend'],
 };
 
+/** Each cue as a pattern matching it at a word start, compiled once. */
+const cuePatterns = (cues: readonly string[]) => cues.map((cue) => new RegExp(`(^|[^\\p{L}])${cue}`, 'u'));
+const CUE_PATTERNS = { positive: cuePatterns(SANDBOX_CUES.positive), negative: cuePatterns(SANDBOX_CUES.negative), recommends: cuePatterns(SANDBOX_CUES.recommends) };
+
 /** How many of the cues start a word of `text` (lower-cased). */
-function cueCount(text: string, cues: readonly string[]): number {
+function cueCount(text: string, patterns: readonly RegExp[]): number {
   let n = 0;
-  for (const cue of cues) if (new RegExp(`(^|[^\\p{L}])${cue}`, 'u').test(text)) n++;
+  for (const pattern of patterns) if (pattern.test(text)) n++;
   return n;
 }
 
@@ -210,10 +214,10 @@ export function createSandboxJudge(): Judge {
         const offsets = matcher.find(input.answer);
         if (offsets.length === 0) continue;
         const said = [...new Set(offsets.map(sentenceOf))].join(' ');
-        const balance = cueCount(said, SANDBOX_CUES.positive) - cueCount(said, SANDBOX_CUES.negative);
+        const balance = cueCount(said, CUE_PATTERNS.positive) - cueCount(said, CUE_PATTERNS.negative);
         const sentiment: Sentiment = balance > 0 ? 'positive' : balance < 0 ? 'negative' : 'neutral';
         const firstListed = matcher.find(firstListItem).length > 0;
-        brands.set(name, { sentiment, recommended: sentiment === 'positive' && (cueCount(said, SANDBOX_CUES.recommends) > 0 || firstListed) });
+        brands.set(name, { sentiment, recommended: sentiment === 'positive' && (cueCount(said, CUE_PATTERNS.recommends) > 0 || firstListed) });
       }
       return { ok: true, judge: { platform: 'sandbox', model: 'sandbox-judge', engine: 'sandbox' }, brands, entities: null };
     },

@@ -20,6 +20,13 @@ function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode
   return reply.status(status).send({ detail });
 }
 
+/** A request body that is not JSON (or is empty): what the body parser throws for it. */
+export function isInvalidJsonBody(error: unknown): boolean {
+  const fe = error as FastifyError;
+  if (fe.code === 'SIGHTLINE_INVALID_JSON' || fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return true;
+  return fe.statusCode === 400 && (error instanceof SyntaxError || /JSON/i.test(fe.message ?? ''));
+}
+
 /**
  * Errors Fastify's router answers before any route or hook runs (Fastify's `frameworkErrors`
  * option): a path parameter over maxParamLength (414) or a malformed URL (400), in the API's
@@ -67,12 +74,10 @@ export function registerErrorHandling(app: FastifyInstance) {
         return sendError(reply, request, 'unsupported_media_type', ERROR_CODES.unsupported_media_type.message);
       case 'SIGHTLINE_UNSUPPORTED_CHARSET':
         return sendError(reply, request, 'unsupported_media_type', fe.message);
-      case 'SIGHTLINE_INVALID_JSON':
-        return reply.status(422).send({ detail: [{ loc: ['body'], msg: 'Body is not valid JSON.', type: 'json_invalid' }] });
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return reply.status(422).send({ detail: [{ loc: ['body'], msg: 'Body is empty; send a JSON object.', type: 'missing' }] });
     }
-    if (fe.statusCode === 400 && (error instanceof SyntaxError || /JSON/i.test(fe.message))) {
+    if (isInvalidJsonBody(error)) {
       return reply.status(422).send({ detail: [{ loc: ['body'], msg: 'Body is not valid JSON.', type: 'json_invalid' }] });
     }
     if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
