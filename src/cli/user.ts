@@ -35,7 +35,7 @@ const HINTS: Record<number, string> = {
 /** Hints by error code where one status has several causes. */
 const CODE_HINTS: Record<string, string> = {
   missing_scope: HINTS[403]!,
-  account_suspended: 'the account is suspended: ask the operator (`sightline accounts unsuspend --account ID`)',
+  account_suspended: 'ask the operator to unsuspend it (`sightline accounts unsuspend --account ID`)',
 };
 
 /** Descriptions of the command groups (the commands themselves describe themselves from the catalog). */
