@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { newId, nowIso } from '../ids.ts';
-import { SCOPES, READ_ONLY_SCOPES, type Scope, isScope } from './scopes.ts';
+import { SCOPES, READ_ONLY_SCOPES, type Scope, isScope, parseStoredScopes, storedScopes } from './scopes.ts';
 import { checkGrant, grantIn } from '../billing/ledger.ts';
 import type { Store } from '../store.ts';
 
@@ -100,7 +100,7 @@ export async function createKey(db: Kysely<Database>, accountId: string, opts: C
     kind,
     key_hash: hashKey(raw),
     key_prefix: raw.slice(0, API_KEY_PREFIX.length + 6),
-    scopes: JSON.stringify(scopes),
+    scopes: storedScopes(scopes),
     created_at: nowIso(),
     last_used_at: null,
     revoked_at: null,
@@ -206,7 +206,7 @@ export async function authenticate(db: Kysely<Database>, raw: string | undefined
     keyId: row.key_id,
     keyPrefix: row.key_prefix,
     kind: row.kind,
-    scopes: new Set(JSON.parse(row.scopes) as Scope[]),
+    scopes: new Set(parseStoredScopes(row.scopes)),
   };
   let cache = authCache.get(db);
   if (!cache) authCache.set(db, (cache = new Map()));

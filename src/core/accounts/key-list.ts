@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { toApiTime } from '../ids.ts';
 import { revokeKey } from './accounts.ts';
-import { SCOPES } from './scopes.ts';
+import { SCOPES, parseStoredScopes, storedScopes } from './scopes.ts';
 
 export async function listKeys(db: Kysely<Database>, accountId: string) {
   const rows = await db
@@ -19,7 +19,7 @@ export async function listKeys(db: Kysely<Database>, accountId: string) {
     name: r.name,
     kind: r.kind,
     key_prefix: r.key_prefix,
-    scopes: JSON.parse(r.scopes) as string[],
+    scopes: parseStoredScopes(r.scopes) as string[],
     created_at: toApiTime(r.created_at),
     last_used_at: toApiTime(r.last_used_at),
     revoked_at: toApiTime(r.revoked_at),
@@ -41,7 +41,7 @@ export async function revokeAccountKey(db: Kysely<Database>, accountId: string, 
 export async function scheduleActor(db: Kysely<Database>, id: string): Promise<{ id: string; key_prefix: string | null; scopes: string; revoked_at: string | null } | undefined> {
   if (id.startsWith('usr_')) {
     const user = await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
-    return user && { id: user.id, key_prefix: null, scopes: JSON.stringify(SCOPES), revoked_at: null };
+    return user && { id: user.id, key_prefix: null, scopes: storedScopes(SCOPES), revoked_at: null };
   }
   return db.selectFrom('api_keys').select(['id', 'key_prefix', 'scopes', 'revoked_at']).where('id', '=', id).executeTakeFirst();
 }

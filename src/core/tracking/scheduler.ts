@@ -9,6 +9,7 @@
 // finished by any scheduler later without a second run. A test whose slots were missed (the
 // service was down) runs once, for the latest missed slot.
 import { scheduleActor } from '../accounts/key-list.ts';
+import { parseStoredScopes } from '../accounts/scopes.ts';
 import { sql } from 'kysely';
 import { getAccount } from '../accounts/accounts.ts';
 import type { ActionContext } from '../billing/actions.ts';
@@ -204,7 +205,7 @@ export class Scheduler {
     if (!key || key.revoked_at) {
       return skip('key_revoked', 'The key that scheduled this test was revoked: update the schedule with a live key to resume.');
     }
-    if (!(JSON.parse(key.scopes) as string[]).includes(createScopeOf(testType))) {
+    if (!(parseStoredScopes(key.scopes) as string[]).includes(createScopeOf(testType))) {
       return skip('missing_scope', `The key that scheduled this test lacks the ${createScopeOf(testType)} scope.`);
     }
     let checked;
