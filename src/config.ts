@@ -33,6 +33,9 @@ const intFromEnv = (def: number, min = 0) =>
       return n;
     });
 
+/** A bearer secret anyone can try against /metrics: long enough that guessing it is hopeless. */
+export const METRICS_TOKEN_MIN_LENGTH = 32;
+
 const ConfigSchema = z.object({
   /** Default: sqlite:<SIGHTLINE_DATA_DIR or the package root's data/>/sightline.db (see defaultDatabaseUrl). */
   DATABASE_URL: z.string(),
@@ -90,7 +93,13 @@ const ConfigSchema = z.object({
   /** Outbound page fetches of one account running at once in a process (more wait, up to a quarter of the queue); 0 = no cap. */
   SIGHTLINE_FETCH_ACCOUNT_CONCURRENCY: intFromEnv(4, 0),
   /** GET /metrics on the API port needs `Authorization: Bearer <token>`; unset, it is not served there. */
-  SIGHTLINE_METRICS_TOKEN: z.string().optional(),
+  SIGHTLINE_METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v : undefined))
+    .refine((v) => v === undefined || v.length >= METRICS_TOKEN_MIN_LENGTH, {
+      message: `must be at least ${METRICS_TOKEN_MIN_LENGTH} characters (e.g. openssl rand -hex 32)`,
+    }),
   /** Serve GET /metrics (no auth) on this port of its own; 0 = off. */
   SIGHTLINE_METRICS_PORT: intFromEnv(0, 0),
   SIGHTLINE_METRICS_HOST: z.string().optional().default('127.0.0.1'),

@@ -4,6 +4,8 @@
 import type { Config } from '../config.ts';
 import { openDatabase, type DatabaseHandle, type OpenOptions } from '../db/connection.ts';
 import { migrateToLatest } from '../db/migrations.ts';
+import { AUTH_CHANNEL, listenChannel, notifyChannel, type ChannelListener } from '../db/notify.ts';
+import { clearAuthCache, shareAuthChanges } from '../core/accounts/accounts.ts';
 import { createCore, type Core, type CoreOptions } from '../core/index.ts';
 import { storeOf } from '../core/store.ts';
 import { createPlatformGate } from '../platforms/gate.ts';
@@ -82,6 +84,15 @@ export async function openRuntime(
   });
   metrics.attach(storeOf(handle), handle.pgPool);
   if (opts.migrate !== false) await migrateToLatest(handle.db);
+  // Postgres: revocations and suspensions reach every process's key cache at once (accounts.ts).
+  let authListener: ChannelListener | undefined;
+  if (handle.dialect === 'postgres') {
+    shareAuthChanges(handle.db, () => notifyChannel(handle.db, AUTH_CHANNEL));
+    authListener = listenChannel(config.DATABASE_URL, AUTH_CHANNEL, () => clearAuthCache(handle.db), {
+      onError: (err) => opts.log?.warn({ error: (err as Error)?.message }, 'auth change listener lost its connection; reconnecting'),
+    });
+    await authListener.ready;
+  }
   const platforms = buildPlatforms(config, { fetch: opts.fetch });
   const core = createCore({
     store: storeOf(handle),
@@ -99,6 +110,7 @@ export async function openRuntime(
     core,
     async close(closeOpts = {}) {
       await core.close(closeOpts);
+      await authListener?.close();
       await handle.close();
     },
   };

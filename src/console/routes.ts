@@ -33,6 +33,12 @@ export interface ConsoleContext {
   mailer: Mailer;
   /** Base of links in mail and printed by the CLI. */
   publicUrl: string;
+  /**
+   * Runs `task` once the response has gone out, never awaited by the request: work whose duration
+   * would tell a caller something (mail to an existing user) must not delay the answer. A failure
+   * is logged; closing the server waits for tasks still running.
+   */
+  afterResponse(reply: FastifyReply, what: string, task: () => Promise<void>): void;
 }
 
 /** The signed-in user of a 'user' or 'operator' route (the hook has checked it). */
@@ -84,8 +90,24 @@ export function registerConsole(app: FastifyInstance, core: Core) {
     return sendAsset(request, reply, a);
   });
 
-  const ctx: ConsoleContext = { core, mailer: createMailer(core.config.SIGHTLINE_SMTP_URL, core.config.SIGHTLINE_MAIL_FROM), publicUrl: consolePublicUrl(core.config) };
-  app.addHook('onClose', async () => ctx.mailer.close());
+  const pending = new Set<Promise<void>>();
+  const ctx: ConsoleContext = {
+    core,
+    mailer: createMailer(core.config.SIGHTLINE_SMTP_URL, core.config.SIGHTLINE_MAIL_FROM),
+    publicUrl: consolePublicUrl(core.config),
+    afterResponse(reply, what, task) {
+      reply.raw.once('close', () => {
+        const run: Promise<void> = task()
+          .catch((err) => reply.log.error({ err }, `${what} failed`))
+          .finally(() => pending.delete(run));
+        pending.add(run);
+      });
+    },
+  };
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...pending]);
+    ctx.mailer.close();
+  });
 
   // Sign-in, sign-up and reset forms: SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE attempts per client
   // address, besides the per-email lockout (which guesses spread over many emails would not meet).
@@ -95,6 +117,8 @@ export function registerConsole(app: FastifyInstance, core: Core) {
     api.addHook('onRequest', async (request, reply) => {
       const rule = request.routeOptions.config.console;
       if (!rule) return;
+      // Answers here carry CSRF tokens, new keys and MCP tokens, and account data: no cache keeps them.
+      reply.header('cache-control', 'no-store');
       const session = await sessionOf(core, request);
       if (rule.authLimited) {
         try {

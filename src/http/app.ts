@@ -22,6 +22,20 @@ const DOCS_WORDMARK =
   '<circle cx="14" cy="16" r="9" fill="none" stroke="#fff" stroke-width="3"/><circle cx="14" cy="16" r="3" fill="#fff"/>' +
   '<text x="30" y="23" font-family="system-ui,sans-serif" font-size="20" font-weight="600" fill="#fff">sightline</text></svg>';
 
+/** The API reference page's Content-Security-Policy. */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 export interface AppOptions {
   core: Core;
   rateLimiter: KeyRateLimiter;
@@ -83,6 +97,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     theme: { title: 'sightline API reference' },
     logo: { type: 'image/svg+xml', content: Buffer.from(DOCS_WORDMARK), href: '/docs', target: '_self' },
     uiConfig: { docExpansion: 'list', deepLinking: true, tryItOutEnabled: false },
+    // Its own files only, never framed (clickjacking). Swagger UI sets style attributes as it
+    // renders, hence 'unsafe-inline' for styles (no scripts: script-src stays 'self').
+    staticCSP: DOCS_CSP,
+    uiHooks: {
+      onRequest: (_request, reply, done) => {
+        reply.header('x-frame-options', 'DENY');
+        reply.header('x-content-type-options', 'nosniff');
+        reply.header('referrer-policy', 'no-referrer');
+        done();
+      },
+    },
   });
 
   await registerRoutes(app, opts.core);

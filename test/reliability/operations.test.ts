@@ -71,7 +71,7 @@ describe('serve as a process', () => {
 describe('GET /metrics', () => {
   let s: TestServer;
   before(async () => {
-    s = await startTestServer({ SIGHTLINE_METRICS_TOKEN: 'metrics-secret' });
+    s = await startTestServer({ SIGHTLINE_METRICS_TOKEN: 'metrics-secret-0123456789abcdef0123' });
   });
   after(async () => s.close());
 
@@ -84,7 +84,7 @@ describe('GET /metrics', () => {
     await s.waitForRun(key, run.json().run_id);
     assert.equal((await s.request('GET', '/metrics')).statusCode, 401);
     assert.equal((await s.request('GET', '/metrics', { headers: { authorization: 'Bearer wrong-secret!' } })).statusCode, 401);
-    const res = await s.request('GET', '/metrics', { headers: { authorization: 'Bearer metrics-secret' } });
+    const res = await s.request('GET', '/metrics', { headers: { authorization: 'Bearer metrics-secret-0123456789abcdef0123' } });
     assert.equal(res.statusCode, 200);
     assert.match(res.headers['content-type'] as string, /text\/plain/);
     const text = res.body;

@@ -4,19 +4,21 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { createSession, listSessions, revokeSession, revokeUserSessions } from '../../core/accounts/sessions.ts';
-import { acceptInvite, changePassword, createOwner, createResetToken, describeInvite, resetPassword, signIn, signUp, tokenLink, type User } from '../../core/accounts/users.ts';
-import { resetMail } from '../../core/accounts/mail.ts';
+import { acceptInvite, changePassword, createOwner, createResetToken, describeInvite, resetPassword, signIn, signUp, signUpByMail, signUpEmail, tokenLink, type User } from '../../core/accounts/users.ts';
+import { resetMail, signUpExistingMail, signUpWelcomeMail } from '../../core/accounts/mail.ts';
 import { toApiTime } from '../../core/ids.ts';
 import { clearSessionCookie, setSessionCookie } from '../../http/plugins/session.ts';
 import { userOf, type ConsoleContext } from '../routes.ts';
 
 const Credentials = z.object({ email: z.string().max(254), password: z.string().max(1024) }).strict();
+/** Sign-up: `password` is required without mail (see the route) and not used with it. */
+const SignUp = z.object({ email: z.string().max(254), password: z.string().max(1024).optional() }).strict();
 const TokenAndPassword = z.object({ token: z.string().max(200), password: z.string().max(1024) }).strict();
 
 const pub = (action: string, authLimited = true) => ({ schema: { hide: true }, config: { console: { access: 'public' as const, action, authLimited } } });
 const user = (action: string, authLimited = false) => ({ schema: { hide: true }, config: { console: { access: 'user' as const, action, authLimited } } });
 
-export function registerAuthRoutes(api: FastifyInstance, { core, mailer, publicUrl }: ConsoleContext) {
+export function registerAuthRoutes(api: FastifyInstance, { core, mailer, publicUrl, afterResponse }: ConsoleContext) {
   const db = core.store.db;
   const config = core.config;
 
@@ -33,9 +35,25 @@ export function registerAuthRoutes(api: FastifyInstance, { core, mailer, publicU
     return startSession(request, reply, await createOwner(core.store, body.email, body.password));
   });
 
-  api.post('/console/api/signup', { ...pub('signup'), schema: { hide: true, body: Credentials } }, async (request, reply) => {
-    const body = request.body as z.infer<typeof Credentials>;
-    return startSession(request, reply, await signUp(core.store, config.SIGHTLINE_SIGNUP, body.email, body.password));
+  // Sign-up answers the same whether or not the email has an account, and never signs in (that
+  // would tell). With mail, the address is proven by a password link mailed after the answer (a
+  // welcome to a new email, a notice to a known one) and `password` is not used; without mail,
+  // a new email gets its account with the password given, and its user then signs in.
+  api.post('/console/api/signup', { ...pub('signup'), schema: { hide: true, body: SignUp } }, async (request, reply) => {
+    const body = request.body as z.infer<typeof SignUp>;
+    const email = signUpEmail(config.SIGHTLINE_SIGNUP, body.email);
+    if (mailer.configured) {
+      afterResponse(reply, 'sign-up mail', async () => {
+        const issued = await signUpByMail(core.store, email);
+        if (!issued.token) return;
+        const link = tokenLink(publicUrl, 'reset', issued.token);
+        const mail = issued.created ? signUpWelcomeMail(link) : signUpExistingMail(link);
+        await mailer.send(email, mail.subject, mail.text);
+      });
+    } else {
+      await signUp(core.store, email, body.password ?? '');
+    }
+    return { signed_in: false, mailed: mailer.configured };
   });
 
   api.post('/console/api/sign-in', { ...pub('sign_in'), schema: { hide: true, body: Credentials } }, async (request, reply) => {
@@ -71,14 +89,16 @@ export function registerAuthRoutes(api: FastifyInstance, { core, mailer, publicU
 
   // The answer never says whether the email has a user: the link goes by mail when a transport is
   // configured, and otherwise only the operator can print one (sightline users reset-link).
-  api.post('/console/api/password/forgot', { ...pub('password.forgot'), schema: { hide: true, body: z.object({ email: z.string().max(254) }).strict() } }, async (request) => {
+  api.post('/console/api/password/forgot', { ...pub('password.forgot'), schema: { hide: true, body: z.object({ email: z.string().max(254) }).strict() } }, async (request, reply) => {
     const { email } = request.body as { email: string };
+    // Looked up and sent after the answer: an existing user's request takes as long as anyone's.
     if (mailer.configured) {
-      const issued = await createResetToken(core.store, email);
-      if (issued) {
+      afterResponse(reply, 'reset mail', async () => {
+        const issued = await createResetToken(core.store, email);
+        if (!issued) return;
         const mail = resetMail(tokenLink(publicUrl, 'reset', issued.token));
-        await mailer.send(issued.email, mail.subject, mail.text).catch((err) => request.log.error({ err }, 'reset mail failed'));
-      }
+        await mailer.send(issued.email, mail.subject, mail.text);
+      });
     }
     return { mailed: mailer.configured };
   });

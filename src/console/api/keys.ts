@@ -32,6 +32,7 @@ export function registerKeyRoutes(api: FastifyInstance, { core }: ConsoleContext
       kind: body.kind,
       readOnly: body.access === 'read_only',
       scopes: body.access === 'custom' ? body.scopes : undefined,
+      activeOnly: true,
     });
     return key;
   });

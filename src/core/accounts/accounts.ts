@@ -70,7 +70,7 @@ export async function getAccount(db: Kysely<Database>, accountId: string) {
 
 export async function setAccountStatus(db: Kysely<Database>, accountId: string, status: 'active' | 'suspended') {
   const res = await db.updateTable('accounts').set({ status }).where('id', '=', accountId).executeTakeFirst();
-  authCache.delete(db); // after the write: a lookup racing with it can re-cache the old status for one TTL at most
+  await authChanged(db); // after the write: a lookup racing with it can re-cache the old status for one TTL at most
   if (Number(res.numUpdatedRows) === 0) throw new AppError('not_found', `account ${accountId} not found`);
 }
 
@@ -79,10 +79,13 @@ export interface CreateKeyOptions {
   kind?: KeyKind;
   readOnly?: boolean;
   scopes?: string[];
+  /** Refuse (account_suspended) when the account is suspended: a user's own request, not the operator's. */
+  activeOnly?: boolean;
 }
 
 export async function createKey(db: Kysely<Database>, accountId: string, opts: CreateKeyOptions = {}) {
-  await getAccount(db, accountId);
+  const account = await getAccount(db, accountId);
+  if (opts.activeOnly && account.status === 'suspended') throw new AppError('account_suspended', 'The account is suspended: it cannot make keys.');
   let scopes: Scope[];
   if (opts.scopes && opts.scopes.length > 0) {
     const unknown = opts.scopes.filter((s) => !isScope(s));
@@ -116,7 +119,7 @@ export async function revokeKey(db: Kysely<Database>, keyId: string) {
     .where('id', '=', keyId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
-  authCache.delete(db); // after the write: a lookup racing with it can re-cache the key for one TTL at most
+  await authChanged(db); // after the write: a lookup racing with it can re-cache the key for one TTL at most
   if (Number(res.numUpdatedRows) === 0) {
     const exists = await db.selectFrom('api_keys').select('id').where('id', '=', keyId).executeTakeFirst();
     if (!exists) throw new AppError('not_found', `key ${keyId} not found`);
@@ -126,12 +129,31 @@ export async function revokeKey(db: Kysely<Database>, keyId: string) {
 /**
  * Principals by key hash for AUTH_CACHE_TTL_MS, per database: without it every authenticated
  * request paid a join query (bench:api). Only successful lookups are kept. Revoking a key or
- * suspending an account through this module clears the cache at once; a change made by another
- * process on the same database (a second API process, an admin command) takes effect within the TTL.
+ * suspending an account through this module clears the cache at once. Other processes on the
+ * same database: on Postgres the change is announced (shareAuthChanges: NOTIFY, and every
+ * process LISTENs and clears its cache), so it takes effect there at once too; on SQLite, within
+ * the TTL.
  */
 export const AUTH_CACHE_TTL_MS = 2_000;
 const AUTH_CACHE_MAX = 10_000;
 const authCache = new WeakMap<object, Map<string, { principal: Principal; until: number }>>();
+const authAnnouncers = new WeakMap<object, () => Promise<void>>();
+
+/** Forgets every cached principal of a database (another process announced a change). */
+export function clearAuthCache(db: Kysely<Database>): void {
+  authCache.delete(db);
+}
+
+/** How this process tells the others on `db` that keys or accounts changed (the composition root sets it). */
+export function shareAuthChanges(db: Kysely<Database>, announce: () => Promise<void>): void {
+  authAnnouncers.set(db, announce);
+}
+
+async function authChanged(db: Kysely<Database>): Promise<void> {
+  authCache.delete(db);
+  // A failed announcement leaves the other processes on the TTL; the change itself is written.
+  await authAnnouncers.get(db)?.().catch(() => {});
+}
 
 /** Throws 401 for a token that cannot be a key of this surface, before any lookup. */
 function checkTokenShape(raw: string | undefined, surface: 'api' | 'mcp'): asserts raw is string {

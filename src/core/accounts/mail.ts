@@ -43,3 +43,19 @@ export function inviteMail(link: string, credits: string) {
     text: `You are invited to open an account on sightline${credits !== '0.00' ? ` with ${credits} credits` : ''}.\n\nChoose your password here (the link works once, for seven days):\n${link}\n`,
   };
 }
+
+/** Sign-up with a new email: the link proves the address and sets the first password. */
+export function signUpWelcomeMail(link: string) {
+  return {
+    subject: 'Finish opening your sightline account',
+    text: `Someone asked to open a sightline account for this email.\n\nChoose your password here to finish (the link works once, for an hour):\n${link}\n\nIf it was not you, ignore this mail; without the link nobody can use the account.\n`,
+  };
+}
+
+/** Sign-up with an email that has an account: nothing changed; a password link in case it was the owner. */
+export function signUpExistingMail(link: string) {
+  return {
+    subject: 'Your sightline account',
+    text: `Someone tried to open a sightline account for this email, which has one already. Nothing was changed.\n\nIf it was you, sign in, or set a new password here (the link works once, for an hour):\n${link}\n\nIf it was not you, ignore this mail; your password stays as it is.\n`,
+  };
+}

@@ -4,6 +4,7 @@
 // user hashes against a fixed dummy, so the answer takes as long either way (no existence leak).
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { AppError } from '../errors.ts';
+import { isCommonPassword, trivialPattern } from './common-passwords.ts';
 
 const N = 2 ** 15;
 const R = 8;
@@ -17,11 +18,22 @@ function derive(password: string, salt: Buffer, n: number, r: number, p: number)
   return new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key))));
 }
 
+/**
+ * The password policy (NIST SP 800-63B, 5.1.1.2): at least MIN_PASSWORD_LENGTH characters, no
+ * composition rules, and none that a guesser tries first: only whitespace, one character or a
+ * short group repeated, a run like 1234567890 or abcdefghij, or a password on the bundled list of
+ * common ones (common-passwords.ts). Refusals are `weak_password` with a `reason`.
+ */
 export function checkPasswordStrength(password: string): void {
   if (typeof password !== 'string' || [...password].length < MIN_PASSWORD_LENGTH) {
-    throw new AppError('weak_password', `Passwords need at least ${MIN_PASSWORD_LENGTH} characters.`);
+    throw new AppError('weak_password', `Passwords need at least ${MIN_PASSWORD_LENGTH} characters.`, { reason: 'too_short' });
   }
-  if (password.length > MAX_PASSWORD_LENGTH) throw new AppError('weak_password', `Passwords are at most ${MAX_PASSWORD_LENGTH} characters.`);
+  if (password.length > MAX_PASSWORD_LENGTH) throw new AppError('weak_password', `Passwords are at most ${MAX_PASSWORD_LENGTH} characters.`, { reason: 'too_long' });
+  const trivial = trivialPattern(password);
+  if (trivial) throw new AppError('weak_password', `This password is too easy to guess (${trivial}); a phrase of several words is easy to remember and hard to guess.`, { reason: 'trivial' });
+  if (isCommonPassword(password)) {
+    throw new AppError('weak_password', 'This password is on the list of the most common passwords; a phrase of several words is easy to remember and hard to guess.', { reason: 'common' });
+  }
 }
 
 export async function hashPassword(password: string): Promise<string> {

@@ -49,13 +49,16 @@ async function lockUsers(store: Store, trx: Tx) {
 }
 
 /**
- * A user for an email: attached to the account that already has the email (one made by the CLI)
- * or to a new account. Inside the caller's transaction.
+ * A user for an email, inside the caller's transaction. `join` says whether the user may join the
+ * account that already has the email (one made by the CLI): only a flow that proved the email
+ * (an invitation accepted, a reset link opened) may; otherwise the email must be new to both
+ * users and accounts, and the user gets a new account.
  */
-async function insertUser(trx: Tx, email: string, passwordHash: string | null, role: User['role']): Promise<UsersTable> {
+async function insertUser(trx: Tx, email: string, passwordHash: string | null, role: User['role'], join: boolean): Promise<UsersTable> {
   const taken = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
   if (taken) throw new AppError('invalid_request', 'This email cannot sign up here. If it has an account already, sign in or reset its password.');
   const existing = await trx.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirst();
+  if (existing && !join) throw new AppError('invalid_request', 'An account has this email already: open it with a password link (sightline users reset-link) instead.');
   const accountId = existing?.id ?? (await createAccount(trx, email)).id;
   const now = nowIso();
   const row: UsersTable = { id: newId('usr'), account_id: accountId, email, password_hash: passwordHash, role, created_at: now, password_changed_at: passwordHash ? now : null };
@@ -71,16 +74,64 @@ export async function createOwner(store: Store, email: unknown, password: string
     await lockUsers(store, trx);
     const owner = await trx.selectFrom('users').select('id').where('role', '=', 'operator').limit(1).executeTakeFirst();
     if (owner) throw new AppError('signup_closed', 'This instance has its owner already; sign in instead.');
-    return publicUser(await insertUser(trx, normalized, hash, 'operator'));
+    return publicUser(await insertUser(trx, normalized, hash, 'operator', false));
   });
 }
 
-/** Self sign-up, when the operator opened it (SIGHTLINE_SIGNUP=open). */
-export async function signUp(store: Store, mode: SignupMode, email: unknown, password: string): Promise<User> {
+/**
+ * The email of a self sign-up, checked: sign-up must be open (SIGHTLINE_SIGNUP=open) and the
+ * address well formed. Nothing here looks at the database, so its errors say nothing about it.
+ */
+export function signUpEmail(mode: SignupMode, email: unknown): string {
   if (mode !== 'open') throw new AppError('signup_closed');
-  const normalized = checkEmail(email);
+  return checkEmail(email);
+}
+
+/** Whether any user or account has the email (inside a transaction). */
+async function emailKnown(trx: Kysely<Database> | Tx, email: string): Promise<boolean> {
+  const user = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  if (user) return true;
+  return !!(await trx.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirst());
+}
+
+/**
+ * A new account and its user for an email that nothing has yet; `created: false` (and nothing
+ * written) when a user or an account has it. Sign-up never joins an existing account: only an
+ * invitation or a reset link proves an email. Two sign-ups racing for one new email: the loser
+ * meets the unique index and reads as `created: false`.
+ */
+async function openUserAccount(store: Store, email: string, passwordHash: string | null): Promise<{ created: boolean; userId: string | null }> {
+  try {
+    return await store.db.transaction().execute(async (trx) => {
+      if (await emailKnown(trx, email)) return { created: false, userId: null };
+      return { created: true, userId: (await insertUser(trx, email, passwordHash, 'member', false)).id };
+    });
+  } catch (err) {
+    if (await emailKnown(store.db, email)) return { created: false, userId: null };
+    throw err;
+  }
+}
+
+/**
+ * Self sign-up without mail (the instance cannot prove an email): the password is hashed whether
+ * or not the email is new (equal work), and a new email gets its account and user, who then signs
+ * in. A known email changes nothing. The caller answers the same either way.
+ */
+export async function signUp(store: Store, email: string, password: string): Promise<{ created: boolean }> {
   const hash = await hashPassword(password);
-  return store.db.transaction().execute(async (trx) => publicUser(await insertUser(trx, normalized, hash, 'member')));
+  const { created } = await openUserAccount(store, email, hash);
+  return { created };
+}
+
+/**
+ * Self sign-up with mail: the email is proven by a one-time password link sent to it. A new email
+ * gets its account and a user with no password yet; a known one keeps everything as it is. Either
+ * way the answer is a reset token for the email, which the caller mails (a welcome or a notice).
+ */
+export async function signUpByMail(store: Store, email: string): Promise<{ created: boolean; token: string | null }> {
+  const { created } = await openUserAccount(store, email, null);
+  const issued = await createResetToken(store, email);
+  return { created, token: issued?.token ?? null };
 }
 
 /** Checks an email and password; throws invalid_credentials or login_locked (see the header). */
@@ -139,9 +190,18 @@ export function tokenLink(baseUrl: string, kind: 'reset' | 'invite', token: stri
   return `${baseUrl.replace(/\/+$/, '')}/console/${kind === 'reset' ? 'reset' : 'invite'}#token=${token}`;
 }
 
+/**
+ * Ends every unused password link of an email: a new link, a reset and a password change each
+ * leave at most the newest link (or none) working, so an older mail in an old inbox is dead.
+ */
+async function endResetLinks(db: Kysely<Database> | Tx, email: string): Promise<void> {
+  await db.updateTable('auth_tokens').set({ used_at: nowIso() }).where('kind', '=', 'reset').where('email', '=', email).where('used_at', 'is', null).execute();
+}
+
 async function issueToken(db: Kysely<Database> | Tx, t: { kind: 'reset' | 'invite'; email: string; userId: string | null; credits?: number; createdBy?: string | null }) {
   const token = randomToken();
   const now = Date.now();
+  if (t.kind === 'reset') await endResetLinks(db, t.email);
   await db
     .insertInto('auth_tokens')
     .values({
@@ -172,7 +232,7 @@ export async function createResetToken(store: Store, email: unknown): Promise<{ 
     if (!user) {
       const account = await trx.selectFrom('accounts').select('id').where('email', '=', normalized).executeTakeFirst();
       if (!account) return null;
-      user = await insertUser(trx, normalized, null, 'member');
+      user = await insertUser(trx, normalized, null, 'member', true);
     }
     return { token: await issueToken(trx, { kind: 'reset', email: normalized, userId: user.id }), email: normalized };
   });
@@ -195,6 +255,7 @@ export async function resetPassword(store: Store, token: unknown, password: stri
   const user = await store.db.transaction().execute(async (trx) => {
     const row = await claimToken(trx, 'reset', token);
     await trx.updateTable('users').set({ password_hash: hash, password_changed_at: nowIso() }).where('id', '=', row.user_id!).execute();
+    await endResetLinks(trx, row.email);
     return trx.selectFrom('users').selectAll().where('id', '=', row.user_id!).executeTakeFirstOrThrow();
   });
   await revokeUserSessions(store.db, user.id);
@@ -219,6 +280,7 @@ export async function changePassword(store: Store, userId: string, current: unkn
   }
   const hash = await hashPassword(next);
   await store.db.updateTable('users').set({ password_hash: hash, password_changed_at: nowIso() }).where('id', '=', userId).execute();
+  await endResetLinks(store.db, user.email);
   await store.db.deleteFrom('login_throttle').where('email', '=', user.email).execute();
   return { sessions_ended: await revokeUserSessions(store.db, userId, keepSessionId) };
 }
@@ -247,7 +309,7 @@ export async function acceptInvite(store: Store, mode: SignupMode, token: unknow
   const hash = await hashPassword(password);
   return store.db.transaction().execute(async (trx) => {
     const row = await claimToken(trx, 'invite', token);
-    const user = await insertUser(trx, row.email, hash, 'member');
+    const user = await insertUser(trx, row.email, hash, 'member', true);
     if (row.credits > 0) await grantIn(trx, user.account_id, row.credits, { source: 'console', action: 'credits.invite' });
     return publicUser(user);
   });

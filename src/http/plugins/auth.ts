@@ -69,9 +69,9 @@ export function registerAuth(app: FastifyInstance, core: Core, limiter: KeyRateL
 
   const identify = (request: FastifyRequest, principal: Principal) => {
     request.principal = principal;
-    // The web console is a client of this API; it names itself so its requests are recorded
-    // (and idempotency-scoped) as the console surface.
-    const source = principal.session || request.headers['x-sightline-surface'] === 'console' ? 'console' : 'api';
+    // Only a signed-in console session is the console surface (recorded, and idempotency-scoped,
+    // as `console`); a key is the API whatever its request says about itself.
+    const source = principal.session ? 'console' : 'api';
     request.actionContext = { accountId: principal.accountId, source, requestId: request.id, credits: 0 };
   };
 

@@ -2,6 +2,7 @@
 // slots and the latest change with its significance; format=csv for a spreadsheet.
 import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
+import { CSV_OPTIONS } from '../../../core/csv.ts';
 import { HISTORY_CSV_COLUMNS, HISTORY_WINDOWS, historyCsvRows, testHistory } from '../../../core/tracking/history.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
@@ -40,6 +41,6 @@ export default defineRoute({
     const columns = [...HISTORY_CSV_COLUMNS[history.test_type === 'ai_citations' ? 'ai_citations' : 'content_intelligence']];
     reply.header('content-type', 'text/csv; charset=utf-8');
     reply.header('content-disposition', `attachment; filename="${params.test_id}-history.csv"`);
-    return reply.send(stringify(historyCsvRows(history), { header: true, columns }));
+    return reply.send(stringify(historyCsvRows(history), { ...CSV_OPTIONS, columns }));
   },
 });

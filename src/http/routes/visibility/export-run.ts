@@ -3,6 +3,7 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { z } from 'zod';
+import { CSV_OPTIONS } from '../../../core/csv.ts';
 import { assertRunVisible, csvRecord, EXPORT_COLUMNS, exportRunRows } from '../../../core/visibility/export.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute, filterParam, filterValue } from '../../schemas.ts';
@@ -59,7 +60,7 @@ export default defineRoute({
       return reply.send(Readable.from((async function* () { for await (const r of rows) yield `${JSON.stringify(r)}\n`; })()));
     }
     reply.header('content-type', 'text/csv; charset=utf-8');
-    const csv = stringify({ header: true, columns: [...EXPORT_COLUMNS] });
+    const csv = stringify({ ...CSV_OPTIONS, columns: [...EXPORT_COLUMNS] });
     Readable.from((async function* () { for await (const r of rows) yield csvRecord(r); })()).pipe(csv);
     return reply.send(csv);
   },

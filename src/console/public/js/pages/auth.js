@@ -71,31 +71,50 @@ export function SignInPage({ session, refresh }) {
   </${AuthCard}>`;
 }
 
-export function SignUpPage({ session, refresh }) {
+export function SignUpPage({ session }) {
+  const [done, setDone] = useState(null);
   if (session.signup !== 'open') {
     return html`<${AuthCard} title="Sign-up is by invitation" sub="Accounts on this instance are opened by its operator."><p>Ask the operator for an invitation link, or <a href="/console/sign-in">sign in</a> if you have an account.</p></${AuthCard}>`;
   }
+  // The answer is the same whether or not the email has an account (it never says which).
+  if (done) {
+    return html`<${AuthCard} title=${done.mailed ? 'Check your mail' : 'Now sign in'}>
+      ${done.mailed
+        ? html`<${Note} kind="ok"><p>We sent a link to ${done.email}. Open it to choose your password and finish (it works once, for an hour). If the address has an account already, the mail says so.</p></${Note}>`
+        : html`<${Note} kind="info"><p>If ${done.email} is new here, its account is ready: sign in with the password you chose. If it has an account already, sign in with that account's password, or ask the operator for a password link.</p></${Note}>`}
+      <a class="button" href="/console/sign-in">Sign in</a>
+    </${AuthCard}>`;
+  }
+  if (session.mail) return html`<${AuthCard} title="Create an account" sub="We mail you a link to choose your password."><${EmailForm} submitLabel="Send the link" onSubmit=${async (email) => setDone({ email, ...(await post('/console/api/signup', { email })) })} /></${AuthCard}>`;
   return html`<${AuthCard} title="Create an account">
-    <${CredentialsForm} submitLabel="Create account" newPassword onSubmit=${async (c) => {
-      await post('/console/api/signup', c);
-      await enter(refresh);
-    }} extra=${html`<p class="small" style=${{ marginTop: '14px' }}>Have an account? <a href="/console/sign-in">Sign in</a></p>`} />
+    <${CredentialsForm} submitLabel="Create account" newPassword onSubmit=${async (c) => setDone({ email: c.email, ...(await post('/console/api/signup', c)) })}
+      extra=${html`<p class="small" style=${{ marginTop: '14px' }}>Have an account? <a href="/console/sign-in">Sign in</a></p>`} />
   </${AuthCard}>`;
 }
 
-export function ForgotPage({ session }) {
+/** One email field; `onSubmit` gets the email and returns a promise. */
+function EmailForm({ submitLabel, onSubmit }) {
   const [email, setEmail] = useState('');
-  const [done, setDone] = useState(null);
   const [error, setError] = useState(null);
   const submit = async (e) => {
     e.preventDefault();
     setError(null);
     try {
-      setDone(await post('/console/api/password/forgot', { email }));
+      await onSubmit(email);
     } catch (err) {
       setError(err);
     }
   };
+  return html`<form onSubmit=${submit}>
+      <${ErrorNote} error=${error} />
+      <${Field} id="email" label="Email"><input id="email" type="email" autocomplete="username" required value=${email} onInput=${(e) => setEmail(e.target.value)} /></${Field}>
+      <div class="actions"><button type="submit">${submitLabel}</button><a class="button secondary" href="/console/sign-in">Back</a></div>
+    </form>`;
+}
+
+export function ForgotPage({ session }) {
+  const [email, setEmail] = useState('');
+  const [done, setDone] = useState(null);
   if (done) {
     return html`<${AuthCard} title="Check with your mail or your operator">
       ${done.mailed
@@ -105,11 +124,10 @@ export function ForgotPage({ session }) {
     </${AuthCard}>`;
   }
   return html`<${AuthCard} title="Forgot your password?" sub=${session.mail ? 'We send a one-time link to set a new one.' : 'This instance sends no mail: its operator gives out password links.'}>
-    <form onSubmit=${submit}>
-      <${ErrorNote} error=${error} />
-      <${Field} id="email" label="Email"><input id="email" type="email" autocomplete="username" required value=${email} onInput=${(e) => setEmail(e.target.value)} /></${Field}>
-      <div class="actions"><button type="submit">Get a password link</button><a class="button secondary" href="/console/sign-in">Back</a></div>
-    </form>
+    <${EmailForm} submitLabel="Get a password link" onSubmit=${async (value) => {
+      setEmail(value);
+      setDone(await post('/console/api/password/forgot', { email: value }));
+    }} />
   </${AuthCard}>`;
 }
 
