@@ -5,11 +5,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import net from 'node:net';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { freshDatabaseUrl, startTestServer, type TestServer } from '../helpers/harness.ts';
+import { startSmtpSink } from '../helpers/smtp-sink.ts';
 import { createInvite, createOwner, createResetToken, resetPassword } from '../../src/core/accounts/users.ts';
 import { setAccountStatus } from '../../src/core/accounts/accounts.ts';
 import { grantCredits } from '../../src/core/billing/ledger.ts';
@@ -90,12 +90,18 @@ describe('web console over HTTP', () => {
     await setAccountStatus(s.runtime.core.store.db, owner.account_id, 'active');
   });
 
-  test('the x-sightline-surface header still records a key\'s request as the console and scopes idempotency apart', async () => {
-    const { key } = await s.account({ credits: 10 });
+  test('a key that says x-sightline-surface: console is still the API: recorded as api, one idempotency scope', async () => {
+    const { key, accountId } = await s.account({ credits: 10 });
     const body = { url: 'https://acme.example', target_entity: 'Acme', prompts: ['best anvils'], platforms: ['deepseek'], idempotency_key: 'same' };
-    const fromConsole = await s.request('POST', '/v1/visibility/runs', { key, body, headers: { 'x-sightline-surface': 'console' } });
-    const fromApi = await s.request('POST', '/v1/visibility/runs', { key, body });
-    assert.notEqual(fromConsole.json().run_id, fromApi.json().run_id);
+    const claimed = await s.request('POST', '/v1/visibility/runs', { key, body, headers: { 'x-sightline-surface': 'console' } });
+    const plain = await s.request('POST', '/v1/visibility/runs', { key, body });
+    assert.equal(claimed.statusCode, 200, claimed.body);
+    assert.equal(claimed.json().run_id, plain.json().run_id, 'the same request of the same key: one run');
+    const run = (await s.request('GET', `/v1/visibility/runs/${claimed.json().run_id}`, { key })).json();
+    assert.equal(run.source, 'api');
+    const items = (await s.runtime.core.activity.list(accountId, { limit: 10, kind: 'visibility' })).items;
+    assert.ok(items.length >= 2);
+    assert.deepEqual([...new Set(items.map((i) => i.source))], ['api']);
   });
 
   test('the console reads the balance without an activity row; /v1/usage still records usage.read for a session and a key', async () => {
@@ -174,7 +180,9 @@ describe('sign-up modes', () => {
       for (const s of [open, invite, closed]) await createOwner(s.runtime.core.store, 'owner@example.com', 'owner passphrase ok');
       const opened = await open.request('POST', '/console/api/signup', { body, headers: await formHeaders(open) });
       assert.equal(opened.statusCode, 200, opened.body);
-      assert.equal(opened.json().user.role, 'member');
+      assert.deepEqual(opened.json(), { signed_in: false, mailed: false });
+      const entered = await open.request('POST', '/console/api/sign-in', { body, headers: await formHeaders(open) });
+      assert.equal(entered.json().user.role, 'member');
       const refused = await invite.request('POST', '/console/api/signup', { body, headers: await formHeaders(invite) });
       assert.equal(refused.json().detail.error, 'signup_closed');
       assert.ok((await createInvite(invite.runtime.core.store, 'invite', 'someone@example.com', 0, 'test')).token);
@@ -188,43 +196,6 @@ describe('sign-up modes', () => {
   });
 });
 
-/** Just enough SMTP to receive one mail from nodemailer on loopback. */
-async function startSmtpSink() {
-  const mails: { from: string; to: string[]; data: string }[] = [];
-  const server = net.createServer((socket) => {
-    let buffer = '';
-    let inData = false;
-    let mail = { from: '', to: [] as string[], data: '' };
-    socket.write('220 sink ESMTP\r\n');
-    socket.on('data', (chunk) => {
-      buffer += chunk.toString('utf8');
-      let i;
-      while ((i = buffer.indexOf('\r\n')) >= 0) {
-        const line = buffer.slice(0, i);
-        buffer = buffer.slice(i + 2);
-        if (inData) {
-          if (line === '.') {
-            inData = false;
-            mails.push(mail);
-            mail = { from: '', to: [], data: '' };
-            socket.write('250 queued\r\n');
-          } else mail.data += line.replace(/^\.\./, '.') + '\n';
-          continue;
-        }
-        const verb = line.slice(0, 4).toUpperCase();
-        if (verb === 'EHLO' || verb === 'HELO') socket.write('250 sink\r\n');
-        else if (verb === 'MAIL') (mail.from = line), socket.write('250 ok\r\n');
-        else if (verb === 'RCPT') (mail.to.push(line), socket.write('250 ok\r\n'));
-        else if (verb === 'DATA') (inData = true), socket.write('354 go on\r\n');
-        else if (verb === 'QUIT') socket.end('221 bye\r\n');
-        else socket.write('250 ok\r\n');
-      }
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { port: (server.address() as net.AddressInfo).port, mails, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
 describe('password reset by mail and the operator CLI', () => {
   test('with SIGHTLINE_SMTP_URL the reset link is mailed; the answer is the same for an unknown email', async () => {
     const sink = await startSmtpSink();
@@ -237,6 +208,8 @@ describe('password reset by mail and the operator CLI', () => {
       const unknown = await s.request('POST', '/console/api/password/forgot', { body: { email: 'nobody@example.com' }, headers });
       assert.deepEqual(known.json(), { mailed: true });
       assert.deepEqual(unknown.json(), known.json());
+      await sink.waitFor(1); // sent after the answer
+      await new Promise((r) => setTimeout(r, 200));
       assert.equal(sink.mails.length, 1);
       assert.match(sink.mails[0]!.to.join(), /owner@example\.com/);
       const link = /https:\/\/sightline\.agency\.example\/console\/reset#token=([\w-]+)/.exec(sink.mails[0]!.data.replace(/=\r?\n/g, '').replace(/=3D/g, '='));
