@@ -3,6 +3,8 @@
 // fails the same way (same error, same scrypt work) for an unknown email and a wrong password,
 // the failed-attempt counter and its lockout are kept per email whether or not it exists, and a
 // reset request answers nothing about the email (the link goes by mail or through the operator).
+// Sign-up never joins an existing account and answers alike for a known and a new email: only an
+// invitation or a password link (which prove the email) connect a person to an account that exists.
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
