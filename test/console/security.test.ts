@@ -188,10 +188,15 @@ describe('open sign-up and password reset with mail', () => {
     try {
       await createOwner(s.runtime.core.store, 'owner@example.com', 'owner passphrase ok');
       const victim = await openAccount(s.runtime.core.store, 'victim@example.com');
+      // Over a real socket, as a browser sends it (the mail task starts when the response closes).
+      await s.app.listen({ port: 0, host: '127.0.0.1' });
+      const base = `http://127.0.0.1:${(s.app.server.address() as { port: number }).port}`;
       const timed = async (path: string, body: object) => {
+        const headers = await formHeaders(s);
         const started = performance.now();
-        const res = await s.request('POST', path, { body, headers: await formHeaders(s) });
-        return { res, ms: performance.now() - started, mailsThen: sink.mails.length };
+        const res = await fetch(base + path, { method: 'POST', body: JSON.stringify(body), headers: { ...headers, 'content-type': 'application/json' } });
+        const json = await res.json();
+        return { res: { statusCode: res.status, body: JSON.stringify(json), json: () => json, setCookie: res.headers.get('set-cookie') }, ms: performance.now() - started, mailsThen: sink.mails.length };
       };
       // Reset: the answer comes before the (slow) mail, which still arrives.
       const known = await timed('/console/api/password/forgot', { email: 'owner@example.com' });
@@ -211,6 +216,7 @@ describe('open sign-up and password reset with mail', () => {
       assert.deepEqual(attack.res.json(), fresh.res.json());
       assert.deepEqual(attack.res.json(), { signed_in: false, mailed: true });
       assert.ok(attack.ms < 700 && fresh.ms < 700, `${attack.ms} ${fresh.ms}`);
+      assert.equal(attack.res.setCookie, null, 'no session');
       await sink.waitFor(3);
       const toVictim = sink.mails.find((m) => m.to.join().includes('victim@example.com'))!;
       const toFresh = sink.mails.find((m) => m.to.join().includes('fresh@example.com'))!;
