@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { startTestServer, usingPostgres, type TestServer } from '../helpers/harness.ts';
 import { linkIn, mailText, startSmtpSink } from '../helpers/smtp-sink.ts';
-import { createOwner, createResetToken } from '../../src/core/accounts/users.ts';
+import { createInvite, createOwner, createResetToken } from '../../src/core/accounts/users.ts';
 import { AUTH_CACHE_TTL_MS, openAccount, setAccountStatus } from '../../src/core/accounts/accounts.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openRuntime } from '../../src/cli/runtime.ts';
@@ -70,6 +70,14 @@ describe('open sign-up without mail', () => {
     assert.equal(reset.statusCode, 200, reset.body);
     const owned = await usersOf(s, 'victim@example.com');
     assert.deepEqual(owned.map((u) => u.account_id), [victim.account.id]);
+  });
+
+  test('an invitation for an account the CLI made opens that account (an invitation proves the email)', async () => {
+    const made = await openAccount(s.runtime.core.store, 'invited-cli@example.com', 3_00);
+    const invite = await createInvite(s.runtime.core.store, 'open', 'invited-cli@example.com', 0, 'test');
+    const accepted = await s.request('POST', '/console/api/invitations/accept', { body: { token: invite.token, password: 'invited user passphrase' }, headers: await formHeaders(s) });
+    assert.equal(accepted.statusCode, 200, accepted.body);
+    assert.deepEqual((await usersOf(s, 'invited-cli@example.com')).map((u) => u.account_id), [made.account.id]);
   });
 
   test('owner set-up does not join an account the CLI made either', async () => {
