@@ -21,6 +21,9 @@ import { registerOperatorRoutes } from './api/operator.ts';
 
 export type ConsoleAccess = 'public' | 'user' | 'operator';
 
+/** How long closing the server waits for mail sent after an answer. */
+const MAIL_DRAIN_MS = 5_000;
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Console endpoints: who may call it, and its activity-log name (console.<action>). */
@@ -105,7 +108,10 @@ export function registerConsole(app: FastifyInstance, core: Core) {
     },
   };
   app.addHook('onClose', async () => {
-    await Promise.allSettled([...pending]);
+    // Mail still being sent gets a few seconds (a dead mail server would hold the close for minutes).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...pending]), new Promise((r) => (timer = setTimeout(r, MAIL_DRAIN_MS)))]);
+    clearTimeout(timer);
     ctx.mailer.close();
   });
 
