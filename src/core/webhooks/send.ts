@@ -21,6 +21,9 @@ export interface SendOptions {
   signal?: AbortSignal;
 }
 
+/** undici's own limits (set to the attempt's limit too): whichever fires first, it is the timeout. */
+const UNDICI_TIMEOUTS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
 /** The receiver's answer is read up to this many bytes and dropped (only its status matters). */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -53,10 +56,10 @@ export async function postOnce(url: string, headers: Record<string, string>, bod
     if (code >= 300 && code < 400) return done(false, code, `redirect not followed (HTTP ${code})`);
     return done(false, code, `HTTP ${code}`);
   } catch (err) {
-    if (timeout.aborted) return done(false, null, `timeout: no complete answer within ${opts.timeoutMs} ms`);
+    const code = (err as { code?: string }).code;
+    if (timeout.aborted || UNDICI_TIMEOUTS.has(code ?? '')) return done(false, null, `timeout: no complete answer within ${opts.timeoutMs} ms`);
     if (opts.signal?.aborted) throw opts.signal.reason ?? err; // the worker is stopping: not an attempt outcome
     if (isFetchError(err)) return done(false, null, `${err.code}: ${err.message}`);
-    const code = (err as { code?: string }).code;
     return done(false, null, `network: ${code ?? (err as Error).message ?? 'connection failed'}`);
   } finally {
     agent?.destroy().catch(() => {});
