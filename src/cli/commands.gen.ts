@@ -1597,6 +1597,14 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "flag": "credits-low",
         "description": "Fire credits.low when the available balance falls below this, e.g. \"25.00\"; null turns it off",
         "required": false
+      },
+      {
+        "field": "email_alerts",
+        "in": "body",
+        "kind": "json",
+        "flag": "email-alerts",
+        "description": "Which events each named console user gets by e-mail ([] stops them); users not named keep their choice",
+        "required": false
       }
     ],
     "fixed": {},

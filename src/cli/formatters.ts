@@ -234,5 +234,6 @@ function deliveryLine(d: Ok<'webhooksDeliveriesRetry'>): string {
 }
 
 function alertSettingsLine(d: Ok<'notificationsSettingsGet'>): string {
-  return d.credits_low_threshold === null ? 'credits.low: off' : `credits.low below ${d.credits_low_threshold} credits (${d.credits_low_armed ? 'armed' : 'fired; re-armed by a grant'})`;
+  const credits = d.credits_low_threshold === null ? 'credits.low: off' : `credits.low below ${d.credits_low_threshold} credits (${d.credits_low_armed ? 'armed' : 'fired; re-armed by a grant'})`;
+  return [credits, ...d.email_alerts.map((u) => `  ${u.email}: ${u.events.length ? u.events.join(', ') : 'no e-mail alerts'}`)].join('\n');
 }

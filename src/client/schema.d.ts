@@ -457,14 +457,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the alert settings (credits.low threshold) */
+        /** Read the alert settings (credits.low threshold, e-mail alerts per user) */
         get: operations["notificationsSettingsGet"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Set the credits.low threshold */
+        /** Set the credits.low threshold and the e-mail alerts of the account's users */
         patch: operations["notificationsSettingsUpdate"];
         trace?: never;
     };
@@ -7560,6 +7560,11 @@ export interface operations {
                         credits_low_threshold: string | null;
                         /** @description false after credits.low fired, until a grant lifts the balance back to the threshold */
                         credits_low_armed: boolean;
+                        /** @description Each console user of the account and the events they get by e-mail (needs SMTP on the server) */
+                        email_alerts: {
+                            email: string;
+                            events: string[];
+                        }[];
                     };
                 };
             };
@@ -7662,6 +7667,11 @@ export interface operations {
                 "application/json": {
                     /** @description Fire credits.low when the available balance falls below this, e.g. "25.00"; null turns it off */
                     credits_low_threshold?: (string | number) | null;
+                    /** @description Which events each named console user gets by e-mail ([] stops them); users not named keep their choice */
+                    email_alerts?: {
+                        email: string;
+                        events: ("run.completed" | "tracked_test.changed" | "tracked_test.skipped" | "credits.low" | "crawler.blocked" | "*")[];
+                    }[];
                 };
             };
         };
@@ -7677,6 +7687,28 @@ export interface operations {
                         credits_low_threshold: string | null;
                         /** @description false after credits.low fired, until a grant lifts the balance back to the threshold */
                         credits_low_armed: boolean;
+                        /** @description Each console user of the account and the events they get by e-mail (needs SMTP on the server) */
+                        email_alerts: {
+                            email: string;
+                            events: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid URL, cursor, filter, field combination or model selection */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };

@@ -27,6 +27,7 @@ import { consolePublicUrl } from './accounts/users.ts';
 import { deliverMessage, giveUpDelivery, type DeliveryDeps } from './webhooks/delivery.ts';
 import { onDeliveryQueued, TEST_CHANGE_JOB_KIND, WEBHOOK_JOB_KIND, WEBHOOK_LANE } from './webhooks/events.ts';
 import { checkTestChange } from './tracking/change-events.ts';
+import { ALERT_MAIL_JOB_KIND, sendAlertMail } from './webhooks/alert-mail.ts';
 
 export interface CoreOptions {
   store: Store;
@@ -153,6 +154,7 @@ export function createCore(opts: CoreOptions): Core {
         [CI_JOB_KIND]: (job, signal) => executeCiRun(opts.store, content.analyze, job.ref_id, signal, leaseOf(job)),
         [WEBHOOK_JOB_KIND]: (job, signal) => deliverMessage(webhooks, job, signal),
         [TEST_CHANGE_JOB_KIND]: (job) => checkTestChange(opts.store, job.ref_id),
+        [ALERT_MAIL_JOB_KIND]: (job) => sendAlertMail(webhooks, job.ref_id),
       };
       const extras = workerExtras(opts.store);
       for (const [kind, h] of Object.entries(opts.extraJobs?.handlers ?? {})) handlers[kind] = (job, signal) => h(job.ref_id, signal);

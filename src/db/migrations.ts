@@ -464,6 +464,14 @@ const migrations: Record<string, Migration> = {
       // holds only the queued and running probes, so the check is one seek per settled probe.
       await sql`create index visibility_probes_active on visibility_probes (run_id) where status in ('queued', 'running')`.execute(db);
       await db.schema
+        .createTable('alert_email_prefs')
+        .addColumn('user_id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('events', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('alert_email_prefs_account').on('alert_email_prefs').columns(['account_id']).execute();
+      await db.schema
         .createTable('notification_settings')
         .addColumn('account_id', 'text', (c) => c.primaryKey())
         .addColumn('credits_low_threshold', 'bigint')

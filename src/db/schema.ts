@@ -248,6 +248,7 @@ export interface Database {
   webhook_messages: WebhookMessagesTable;
   webhook_attempts: WebhookAttemptsTable;
   notification_settings: NotificationSettingsTable;
+  alert_email_prefs: AlertEmailPrefsTable;
 }
 
 /** A person who signs in to the console: one email and password, acting for one account. */
@@ -364,6 +365,14 @@ export interface NotificationSettingsTable {
   credits_low_threshold: number | string | null;
   /** Set when credits.low fired; cleared by a grant that lifts the balance to the threshold (re-armed). */
   credits_low_fired_at: string | null;
+  updated_at: string;
+}
+
+/** Which events a console user gets by e-mail (0012); no row: none. */
+export interface AlertEmailPrefsTable {
+  user_id: string;
+  account_id: string;
+  events: string; // JSON array of event names, or ["*"]
   updated_at: string;
 }
 

@@ -177,7 +177,7 @@ describe('webhooks over HTTP', () => {
     const { key, accountId } = await s.account({ credits: 10 });
     const wh = await endpoint(key, '/credits', ['credits.low']);
     const set = await s.request('PATCH', '/v1/notification-settings', { key, body: { credits_low_threshold: '7.50' } });
-    assert.deepEqual(set.json(), { credits_low_threshold: '7.50', credits_low_armed: true });
+    assert.deepEqual(set.json(), { credits_low_threshold: '7.50', credits_low_armed: true, email_alerts: [] });
     assert.equal((await s.request('PATCH', '/v1/notification-settings', { key, body: { credits_low_threshold: '1.234' } })).statusCode, 422);
     const body = { url: URL_, target_entity: 'Acme CRM', prompts: ['crm'], platforms: ['deepseek'] };
     for (let i = 0; i < 4; i++) await s.waitForRun(key, (await s.request('POST', '/v1/visibility/runs', { key, body })).json().run_id);

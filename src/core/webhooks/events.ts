@@ -8,6 +8,8 @@
 import type { Executor } from '../store.ts';
 import { enqueueJobs } from '../../jobs/queue.ts';
 import { newId, nowIso } from '../ids.ts';
+import { ALERT_MAIL_JOB_KIND, alertRecipients } from './alert-mail.ts';
+import { subscribes } from './subscriptions.ts';
 
 /** Every event name an endpoint may subscribe to (or "*": all, including names added later). */
 export const EVENT_TYPES = ['run.completed', 'tracked_test.changed', 'tracked_test.skipped', 'credits.low', 'crawler.blocked'] as const;
@@ -24,10 +26,7 @@ export const TEST_CHANGE_JOB_KIND = 'tracked_test.check';
  */
 export const DELIVERY_JOB_MAX_CLAIMS = 50;
 
-/** Whether an endpoint's subscription list covers an event type. */
-export function subscribes(events: readonly string[], type: string): boolean {
-  return events.includes('*') || events.includes(type);
-}
+export { subscribes };
 
 const wakers = new Set<() => void>();
 
@@ -67,7 +66,15 @@ export async function emitEvent(db: Executor, event: NewEvent): Promise<string |
     .where('deleted_at', 'is', null)
     .execute();
   const targets = endpoints.filter((e) => subscribes(JSON.parse(e.events) as string[], event.type));
-  if (targets.length === 0) return inserted.id;
+  // E-mail alerts: one job per user who chose this event (alert-mail.ts).
+  const recipients = await alertRecipients(db, event.accountId, event.type);
+  if (recipients.length) {
+    await enqueueJobs(db, recipients.map((userId) => ({ kind: ALERT_MAIL_JOB_KIND, lane: WEBHOOK_LANE, refId: `${inserted.id}:${userId}`, accountId: event.accountId, maxAttempts: 5 })));
+  }
+  if (targets.length === 0) {
+    if (recipients.length && wakers.size) setTimeout(() => wakers.forEach((w) => w()), 5).unref();
+    return inserted.id;
+  }
   const messages = targets.map((e) => ({
     id: newId('msg'),
     endpoint_id: e.id,

@@ -15,7 +15,17 @@ function link(base: string, path: string, label: string): string {
   return `<${base.replace(/\/+$/, '')}${path}|${esc(label)}>`;
 }
 
-function describe(type: string, d: Data, base: string): { title: string; body: string; fields: string[]; href: string | null } {
+/** How the words are marked up: Slack mrkdwn here; mail (alert-mail.ts) passes its own. */
+export interface Markup {
+  esc: (s: unknown) => string;
+  bold: (s: string) => string;
+}
+
+const MRKDWN: Markup = { esc, bold: (s) => `*${s}*` };
+
+/** What an event says, in words: a title, a sentence with the numbers, facts, the console page. */
+export function describeEvent(type: string, d: Data, m: Markup = MRKDWN): { title: string; body: string; fields: string[]; href: string | null } {
+  const { esc, bold } = m;
   switch (type) {
     case 'run.completed': {
       const ci = String(d.run_id ?? '').startsWith('ci_');
@@ -23,9 +33,9 @@ function describe(type: string, d: Data, base: string): { title: string; body: s
       return {
         title: `Run ${d.status ?? 'finished'}: ${d.target_entity ?? d.url ?? d.run_id}`,
         body: ci
-          ? `Content Intelligence run for ${esc(d.url)} ended *${esc(d.status)}*${d.overall_score != null ? `, score *${esc(d.overall_score)}* (${esc(d.overall_band)})` : ''}.`
-          : `Visibility run for *${esc(d.target_entity)}* (${esc(d.url)}) ended *${esc(d.status)}*: mentioned in *${pct(rate)}* of answers${d.summary?.visibility_band ? ` (${esc(d.summary.visibility_band)})` : ''}.`,
-        fields: ci ? [] : [`*Probes*\n${esc(d.probe_count)}`, `*Succeeded*\n${esc(d.probe_counts?.succeeded ?? d.summary?.completed_probe_count)}`],
+          ? `Content Intelligence run for ${esc(d.url)} ended ${bold(esc(d.status))}${d.overall_score != null ? `, score ${bold(esc(d.overall_score))} (${esc(d.overall_band)})` : ''}.`
+          : `Visibility run for ${bold(esc(d.target_entity))} (${esc(d.url)}) ended ${bold(esc(d.status))}: mentioned in ${bold(pct(rate))} of answers${d.summary?.visibility_band ? ` (${esc(d.summary.visibility_band)})` : ''}.`,
+        fields: ci ? [] : [`${bold('Probes')}\n${esc(d.probe_count)}`, `${bold('Succeeded')}\n${esc(d.probe_counts?.succeeded ?? d.summary?.completed_probe_count)}`],
         href: d.run_id ? (ci ? `/console/content/${d.run_id}` : `/console/runs/${d.run_id}`) : null,
       };
     }
@@ -33,10 +43,10 @@ function describe(type: string, d: Data, base: string): { title: string; body: s
       const moved = (d.competitors_moved ?? []) as { name: string; change: number }[];
       return {
         title: `Mention rate ${d.direction === 'down' ? 'fell' : 'rose'}: ${d.name ?? d.test_id}`,
-        body: `The mention rate went from *${pct(d.previous?.mention_rate)}* to *${pct(d.latest?.mention_rate)}* (${points(d.change)}), beyond the noise (95% test).`,
+        body: `The mention rate went from ${bold(pct(d.previous?.mention_rate))} to ${bold(pct(d.latest?.mention_rate))} (${points(d.change)}), beyond the noise (95% test).`,
         fields: [
-          `*Latest interval*\n${pct(d.interval?.low)} – ${pct(d.interval?.high)}`,
-          `*Competitors that moved*\n${moved.length ? moved.slice(0, 5).map((c) => `${esc(c.name)} ${points(c.change)}`).join('\n') : 'none'}`,
+          `${bold('Latest interval')}\n${pct(d.interval?.low)} – ${pct(d.interval?.high)}`,
+          `${bold('Competitors that moved')}\n${moved.length ? moved.slice(0, 5).map((c) => `${esc(c.name)} ${points(c.change)}`).join('\n') : 'none'}`,
         ],
         href: d.test_id ? `/console/tests/${d.test_id}` : null,
       };
@@ -44,14 +54,14 @@ function describe(type: string, d: Data, base: string): { title: string; body: s
     case 'tracked_test.skipped':
       return {
         title: `Scheduled run skipped: ${d.name ?? d.test_id}`,
-        body: `The run due at ${esc(d.slot)} was skipped: *${esc(d.reason)}*${d.message ? ` — ${esc(d.message)}` : ''}`,
+        body: `The run due at ${esc(d.slot)} was skipped: ${bold(esc(d.reason))}${d.message ? ` — ${esc(d.message)}` : ''}`,
         fields: [],
         href: d.test_id ? `/console/tests/${d.test_id}` : null,
       };
     case 'credits.low':
       return {
         title: 'Credits are running low',
-        body: `The available balance is *${esc(d.available_credits)}* credits, below the alert threshold of *${esc(d.threshold)}*.`,
+        body: `The available balance is ${bold(esc(d.available_credits))} credits, below the alert threshold of ${bold(esc(d.threshold))}.`,
         fields: [],
         href: '/console/account',
       };
@@ -62,7 +72,7 @@ function describe(type: string, d: Data, base: string): { title: string; body: s
 
 /** The Block Kit message Slack receives for one event. */
 export function slackMessage(type: string, data: Data, publicUrl: string) {
-  const { title, body, fields, href } = describe(type, data ?? {}, publicUrl);
+  const { title, body, fields, href } = describeEvent(type, data ?? {});
   const blocks: Record<string, unknown>[] = [
     { type: 'header', text: { type: 'plain_text', text: cut(title, 150), emoji: true } },
     { type: 'section', text: { type: 'mrkdwn', text: cut(body, 3000) } },

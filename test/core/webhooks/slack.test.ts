@@ -68,7 +68,7 @@ describe('Slack messages', () => {
     );
     assertBlockKit(msg);
     const all = JSON.stringify(msg);
-    assert.match(msg.blocks[0].text.text, /fell/);
+    assert.match((msg.blocks[0] as any).text.text, /fell/);
     assert.match(all, /80\.0%.*35\.0%/);
     assert.match(all, /-45\.0 points/);
     assert.match(all, /Globex \+30\.0 points/);
