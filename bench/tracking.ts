@@ -13,41 +13,18 @@
 //   npm run bench:tracking -- --db sqlite --tests 1000 --idle-tests 10000 --export-probes 10000
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { openRuntime } from '../src/cli/runtime.ts';
 import { Scheduler } from '../src/core/tracking/scheduler.ts';
 import { newId, nowIso } from '../src/core/ids.ts';
 import { buildApp } from '../src/http/app.ts';
 import { createKeyRateLimiter } from '../src/http/plugins/rate-limit.ts';
-import { fmt, mb, parseArgs, seedAccount, tempSqliteUrl } from './lib/common.ts';
+import { fmt, freshBenchDb, mb, parseArgs, seedAccount } from './lib/common.ts';
 
 const args = parseArgs();
 const SELF = fileURLToPath(import.meta.url);
-const PG_BASE = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function freshDb(kind: 'sqlite' | 'postgres'): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (kind === 'sqlite') {
-    const t = tempSqliteUrl('tracking');
-    return { url: t.url, drop: async () => t.cleanup() };
-  }
-  const name = `sightline_bench_tracking_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: PG_BASE });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_BASE);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: PG_BASE });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
+const freshDb = (kind: 'sqlite' | 'postgres') => freshBenchDb(kind, 'tracking');
 
 const open = (url: string, migrate = true) =>
   openRuntime(loadConfig({ ...process.env, DATABASE_URL: url, SIGHTLINE_LOG_LEVEL: 'silent', SIGHTLINE_SCHEDULER_INTERVAL_MS: '0' }), { migrate });

@@ -110,6 +110,35 @@ const ConfigSchema = z.object({
   /** Live mode: the model (platform:model, e.g. openai:gpt-5-mini) that writes trends and prompt ideas; unset = the offline generator. */
   SIGHTLINE_CONTENT_MODEL: z.string().optional(),
   SIGHTLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
+  /** Webhooks (docs/webhooks.md): the time one delivery attempt may take, connect to last byte. */
+  SIGHTLINE_WEBHOOK_TIMEOUT_MS: intFromEnv(15_000, 1),
+  /** The waits before each retry of a failed delivery: durations (ms, s, m, h, d), comma-separated. */
+  SIGHTLINE_WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .optional()
+    .default('5s,5m,30m,2h,5h,10h,10h')
+    .transform((v, ctx) => {
+      const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+      const out: number[] = [];
+      for (const item of v.split(',').map((x) => x.trim()).filter(Boolean)) {
+        const m = /^(\d+)(ms|s|m|h|d)$/.exec(item);
+        if (!m) {
+          ctx.addIssue({ code: 'custom', message: `"${item}" is not a duration like 5s, 5m, 2h` });
+          return z.NEVER;
+        }
+        out.push(Number(m[1]) * units[m[2]!]!);
+      }
+      return out;
+    }),
+  /** An endpoint failing every delivery for this long is disabled (default 5 days). */
+  SIGHTLINE_WEBHOOK_DISABLE_AFTER_MS: intFromEnv(5 * 86_400_000, 0),
+  /** Webhook deliveries in flight per worker process. */
+  SIGHTLINE_WEBHOOK_CONCURRENCY: intFromEnv(16, 1),
+  /** base64 of 32 random bytes: webhook signing secrets are then stored AES-256-GCM encrypted. Unset: stored as issued. */
+  SIGHTLINE_WEBHOOK_SECRET_KEY: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v.trim() === '' || Buffer.from(v.trim(), 'base64').length === 32, { message: 'must be base64 of 32 bytes (openssl rand -base64 32)' }),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

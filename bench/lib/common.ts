@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
+import pg from 'pg';
 import { createAccount, createKey } from '../../src/core/accounts/accounts.ts';
 import { grantCredits } from '../../src/core/billing/ledger.ts';
 import type { Store } from '../../src/core/store.ts';
@@ -29,6 +30,34 @@ export function parseArgs(argv: string[] = process.argv.slice(2)) {
 export function tempSqliteUrl(label: string): { url: string; dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), `sightline-bench-${label}-`));
   return { url: `sqlite:${join(dir, 'bench.db')}`, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A database of its own for one bench phase: a temp SQLite file, or a new Postgres database on
+ * BENCH_POSTGRES_URL (default the local server) that `drop` removes.
+ */
+export async function freshBenchDb(kind: 'sqlite' | 'postgres', label: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (kind === 'sqlite') {
+    const t = tempSqliteUrl(label);
+    return { url: t.url, drop: async () => t.cleanup() };
+  }
+  const base = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `sightline_bench_${label}_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
 }
 
 /** An account with one full-scope API key and `credits` whole credits. */

@@ -1296,5 +1296,318 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "fixed": {},
     "download": false
+  },
+  {
+    "command": "webhooks create",
+    "operationId": "webhooksCreate",
+    "method": "post",
+    "path": "/v1/webhooks",
+    "description": "add a webhook endpoint (prints its signing secret once)",
+    "args": [
+      {
+        "field": "url",
+        "in": "body",
+        "kind": "string",
+        "flag": "url",
+        "description": "Where events are POSTed: a public http(s) URL (or a host the operator allowed)",
+        "required": true
+      }
+    ],
+    "options": [
+      {
+        "field": "events",
+        "in": "body",
+        "kind": "list",
+        "flag": "event",
+        "description": "Events to receive: any of run.completed, tracked_test.changed, tracked_test.skipped, credits.low, crawler.blocked, or [\"*\"] for all (also events added later)",
+        "required": true,
+        "choices": [
+          "run.completed",
+          "tracked_test.changed",
+          "tracked_test.skipped",
+          "credits.low",
+          "crawler.blocked",
+          "*"
+        ]
+      },
+      {
+        "field": "description",
+        "in": "body",
+        "kind": "string",
+        "flag": "description",
+        "description": "A note for people",
+        "required": false
+      },
+      {
+        "field": "format",
+        "in": "body",
+        "kind": "string",
+        "flag": "format",
+        "description": "standard_webhooks (default) or slack",
+        "required": false,
+        "choices": [
+          "standard_webhooks",
+          "slack"
+        ]
+      }
+    ],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "webhooks list",
+    "operationId": "webhooksList",
+    "method": "get",
+    "path": "/v1/webhooks",
+    "description": "webhook endpoints, newest first",
+    "args": [],
+    "options": [],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "webhooks get",
+    "operationId": "webhooksGet",
+    "method": "get",
+    "path": "/v1/webhooks/{webhook_id}",
+    "description": "one webhook endpoint",
+    "args": [
+      {
+        "field": "webhook_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "webhook_id",
+        "description": "Webhook id (wh_…)",
+        "required": true
+      }
+    ],
+    "options": [],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "webhooks update",
+    "operationId": "webhooksUpdate",
+    "method": "patch",
+    "path": "/v1/webhooks/{webhook_id}",
+    "description": "change a webhook endpoint's url, events, description or status",
+    "args": [
+      {
+        "field": "webhook_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "webhook_id",
+        "description": "Webhook id (wh_…)",
+        "required": true
+      }
+    ],
+    "options": [
+      {
+        "field": "url",
+        "in": "body",
+        "kind": "string",
+        "flag": "url",
+        "description": "Where events are POSTed: a public http(s) URL (or a host the operator allowed)",
+        "required": false
+      },
+      {
+        "field": "events",
+        "in": "body",
+        "kind": "list",
+        "flag": "event",
+        "description": "Events to receive: any of run.completed, tracked_test.changed, tracked_test.skipped, credits.low, crawler.blocked, or [\"*\"] for all (also events added later)",
+        "required": false,
+        "choices": [
+          "run.completed",
+          "tracked_test.changed",
+          "tracked_test.skipped",
+          "credits.low",
+          "crawler.blocked",
+          "*"
+        ]
+      },
+      {
+        "field": "description",
+        "in": "body",
+        "kind": "string",
+        "flag": "description",
+        "description": "A note for people; null clears it",
+        "required": false
+      },
+      {
+        "field": "status",
+        "in": "body",
+        "kind": "string",
+        "flag": "status",
+        "description": "enabled or disabled",
+        "required": false,
+        "choices": [
+          "enabled",
+          "disabled"
+        ]
+      }
+    ],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "webhooks enable",
+    "operationId": "webhooksUpdate",
+    "method": "patch",
+    "path": "/v1/webhooks/{webhook_id}",
+    "description": "enable a webhook endpoint again",
+    "args": [
+      {
+        "field": "webhook_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "webhook_id",
+        "description": "Webhook id (wh_…)",
+        "required": true
+      }
+    ],
+    "options": [],
+    "fixed": {
+      "status": "enabled"
+    },
+    "download": false
+  },
+  {
+    "command": "webhooks disable",
+    "operationId": "webhooksUpdate",
+    "method": "patch",
+    "path": "/v1/webhooks/{webhook_id}",
+    "description": "stop deliveries to a webhook endpoint",
+    "args": [
+      {
+        "field": "webhook_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "webhook_id",
+        "description": "Webhook id (wh_…)",
+        "required": true
+      }
+    ],
+    "options": [],
+    "fixed": {
+      "status": "disabled"
+    },
+    "download": false
+  },
+  {
+    "command": "webhooks delete",
+    "operationId": "webhooksDelete",
+    "method": "delete",
+    "path": "/v1/webhooks/{webhook_id}",
+    "description": "delete a webhook endpoint",
+    "args": [
+      {
+        "field": "webhook_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "webhook_id",
+        "description": "Webhook id (wh_…)",
+        "required": true
+      }
+    ],
+    "options": [],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "webhooks deliveries",
+    "operationId": "webhooksDeliveriesList",
+    "method": "get",
+    "path": "/v1/webhooks/{webhook_id}/deliveries",
+    "description": "a webhook endpoint's delivery log",
+    "args": [
+      {
+        "field": "webhook_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "webhook_id",
+        "description": "Webhook id (wh_…)",
+        "required": true
+      }
+    ],
+    "options": [
+      {
+        "field": "limit",
+        "in": "query",
+        "kind": "integer",
+        "flag": "limit",
+        "description": "1..100, default 50; a value out of range is clamped",
+        "required": false
+      }
+    ],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "webhooks retry",
+    "operationId": "webhooksDeliveriesRetry",
+    "method": "post",
+    "path": "/v1/webhooks/{webhook_id}/deliveries/{msg_id}/retry",
+    "description": "deliver a message again now",
+    "args": [
+      {
+        "field": "webhook_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "webhook_id",
+        "description": "Webhook id (wh_…)",
+        "required": true
+      },
+      {
+        "field": "msg_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "msg_id",
+        "description": "Delivery id (msg_…)",
+        "required": true
+      }
+    ],
+    "options": [],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "webhooks settings",
+    "operationId": "notificationsSettingsGet",
+    "method": "get",
+    "path": "/v1/notification-settings",
+    "description": "the alert settings (credits.low threshold)",
+    "args": [],
+    "options": [],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "webhooks set-threshold",
+    "operationId": "notificationsSettingsUpdate",
+    "method": "patch",
+    "path": "/v1/notification-settings",
+    "description": "set the credits.low threshold (--no-credits-low-threshold turns it off)",
+    "args": [],
+    "options": [
+      {
+        "field": "credits_low_threshold",
+        "in": "body",
+        "kind": "string",
+        "flag": "credits-low",
+        "description": "Fire credits.low when the available balance falls below this, e.g. \"25.00\"; null turns it off",
+        "required": false
+      },
+      {
+        "field": "email_alerts",
+        "in": "body",
+        "kind": "json",
+        "flag": "email-alerts",
+        "description": "Which events each named console user gets by e-mail ([] stops them); users not named keep their choice",
+        "required": false
+      }
+    ],
+    "fixed": {},
+    "download": false
   }
 ];

@@ -211,4 +211,29 @@ export const FORMATTERS: Record<string, Formatter> = {
   'ci run': fmt('contentIntelligenceRunsCreate', (d) => `run ${d.run_id} ${d.status} (${d.analysis_depth}): ${d.reserved_credits} credits reserved`),
   'ci list': fmt('contentIntelligenceRunsList', (d) => listPage(d.runs, ciRunLine, d.next_starting_after, 'no runs')),
   'ci status': fmt('contentIntelligenceRunsRead', (run) => [ciRunLine(run), ...ciResultLines((run as { result?: Record<string, unknown> | null }).result)].join('\n')),
+  'webhooks create': fmt('webhooksCreate', (w) => [webhookLine(w), `signing secret (shown only now): ${w.secret}`].join('\n')),
+  'webhooks list': fmt('webhooksList', (d) => lines(d.webhooks.map(webhookLine), 'no webhooks')),
+  'webhooks get': fmt('webhooksGet', webhookLine),
+  'webhooks update': fmt('webhooksUpdate', webhookLine),
+  'webhooks enable': fmt('webhooksUpdate', webhookLine),
+  'webhooks disable': fmt('webhooksUpdate', webhookLine),
+  'webhooks delete': fmt('webhooksDelete', (d) => `${d.id} deleted`),
+  'webhooks deliveries': fmt('webhooksDeliveriesList', (d) => lines(d.deliveries.map(deliveryLine), 'no deliveries')),
+  'webhooks retry': fmt('webhooksDeliveriesRetry', deliveryLine),
+  'webhooks settings': fmt('notificationsSettingsGet', alertSettingsLine),
+  'webhooks set-threshold': fmt('notificationsSettingsUpdate', alertSettingsLine),
 };
+
+function webhookLine(w: Ok<'webhooksGet'>): string {
+  return `${w.id}  ${w.status.padEnd(8)} ${w.url}  ${w.events.join(',')}${w.format === 'slack' ? ' (slack)' : ''}${w.disabled_reason ? ` [${w.disabled_reason}]` : ''}`;
+}
+
+function deliveryLine(d: Ok<'webhooksDeliveriesRetry'>): string {
+  const next = d.next_attempt_at ? `, next ${d.next_attempt_at}` : '';
+  return `${d.id}  ${d.event.padEnd(21)} ${d.status.padEnd(9)} ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}, last ${dash(d.last_status_code)}${d.last_error ? ` (${d.last_error})` : ''}${next}`;
+}
+
+function alertSettingsLine(d: Ok<'notificationsSettingsGet'>): string {
+  const credits = d.credits_low_threshold === null ? 'credits.low: off' : `credits.low below ${d.credits_low_threshold} credits (${d.credits_low_armed ? 'armed' : 'fired; re-armed by a grant'})`;
+  return [credits, ...d.email_alerts.map((u) => `  ${u.email}: ${u.events.length ? u.events.join(', ') : 'no e-mail alerts'}`)].join('\n');
+}

@@ -379,6 +379,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List webhook endpoints */
+        get: operations["webhooksList"];
+        put?: never;
+        /** Create a webhook endpoint (the signing secret is returned only here) */
+        post: operations["webhooksCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a webhook endpoint */
+        get: operations["webhooksGet"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint */
+        delete: operations["webhooksDelete"];
+        options?: never;
+        head?: never;
+        /** Change a webhook endpoint (url, events, description, status) */
+        patch: operations["webhooksUpdate"];
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook endpoint's deliveries, newest first, with their attempts */
+        get: operations["webhooksDeliveriesList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}/deliveries/{msg_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver a message again now (same webhook-id) */
+        post: operations["webhooksDeliveriesRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notification-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the alert settings (credits.low threshold, e-mail alerts per user) */
+        get: operations["notificationsSettingsGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set the credits.low threshold and the e-mail alerts of the account's users */
+        patch: operations["notificationsSettingsUpdate"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6089,6 +6178,1593 @@ export interface operations {
             };
             /** @description A path parameter longer than 100 characters (uri_too_long) */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Schema validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limit exceeded for this API key */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Extraction, provider or unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    webhooksList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: ({
+                            id: string;
+                            url: string;
+                            events: string[];
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "enabled" | "disabled";
+                            /**
+                             * @description standard_webhooks (signed JSON) or slack (a Slack incoming webhook, Block Kit message)
+                             * @enum {string}
+                             */
+                            format: "standard_webhooks" | "slack";
+                            /** @description failing (every delivery failed for 5 days), disabled_by_user, or null */
+                            disabled_reason: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (unauthorized, mcp_token_not_allowed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing scope or suspended account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded for this API key */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Extraction, provider or unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    webhooksCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where events are POSTed: a public http(s) URL (or a host the operator allowed) */
+                    url: string;
+                    /** @description Events to receive: any of run.completed, tracked_test.changed, tracked_test.skipped, credits.low, crawler.blocked, or ["*"] for all (also events added later) */
+                    events: ("run.completed" | "tracked_test.changed" | "tracked_test.skipped" | "credits.low" | "crawler.blocked" | "*")[];
+                    /** @description A note for people */
+                    description?: string | null;
+                    /**
+                     * @description standard_webhooks (default) or slack
+                     * @enum {string}
+                     */
+                    format?: "standard_webhooks" | "slack";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: string[];
+                        description: string | null;
+                        /** @enum {string} */
+                        status: "enabled" | "disabled";
+                        /**
+                         * @description standard_webhooks (signed JSON) or slack (a Slack incoming webhook, Block Kit message)
+                         * @enum {string}
+                         */
+                        format: "standard_webhooks" | "slack";
+                        /** @description failing (every delivery failed for 5 days), disabled_by_user, or null */
+                        disabled_reason: string | null;
+                        created_at: string;
+                        updated_at: string;
+                        /** @description whsec_…: verify signatures with it; shown only once */
+                        secret: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid URL, cursor, filter, field combination or model selection */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (unauthorized, mcp_token_not_allowed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing scope or suspended account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Schema validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limit exceeded for this API key */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Extraction, provider or unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    webhooksGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id (wh_…) */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: string[];
+                        description: string | null;
+                        /** @enum {string} */
+                        status: "enabled" | "disabled";
+                        /**
+                         * @description standard_webhooks (signed JSON) or slack (a Slack incoming webhook, Block Kit message)
+                         * @enum {string}
+                         */
+                        format: "standard_webhooks" | "slack";
+                        /** @description failing (every delivery failed for 5 days), disabled_by_user, or null */
+                        disabled_reason: string | null;
+                        created_at: string;
+                        updated_at: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (unauthorized, mcp_token_not_allowed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing scope or suspended account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Not found or not owned by the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded for this API key */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Extraction, provider or unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    webhooksDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id (wh_…) */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (unauthorized, mcp_token_not_allowed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing scope or suspended account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Not found or not owned by the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded for this API key */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Extraction, provider or unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    webhooksUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id (wh_…) */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where events are POSTed: a public http(s) URL (or a host the operator allowed) */
+                    url?: string;
+                    /** @description Events to receive: any of run.completed, tracked_test.changed, tracked_test.skipped, credits.low, crawler.blocked, or ["*"] for all (also events added later) */
+                    events?: ("run.completed" | "tracked_test.changed" | "tracked_test.skipped" | "credits.low" | "crawler.blocked" | "*")[];
+                    /** @description A note for people; null clears it */
+                    description?: string | null;
+                    /**
+                     * @description enabled or disabled
+                     * @enum {string}
+                     */
+                    status?: "enabled" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: string[];
+                        description: string | null;
+                        /** @enum {string} */
+                        status: "enabled" | "disabled";
+                        /**
+                         * @description standard_webhooks (signed JSON) or slack (a Slack incoming webhook, Block Kit message)
+                         * @enum {string}
+                         */
+                        format: "standard_webhooks" | "slack";
+                        /** @description failing (every delivery failed for 5 days), disabled_by_user, or null */
+                        disabled_reason: string | null;
+                        created_at: string;
+                        updated_at: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid URL, cursor, filter, field combination or model selection */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (unauthorized, mcp_token_not_allowed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing scope or suspended account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Not found or not owned by the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Schema validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limit exceeded for this API key */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Extraction, provider or unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    webhooksDeliveriesList: {
+        parameters: {
+            query?: {
+                /** @description 1..100, default 50; a value out of range is clamped */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Webhook id (wh_…) */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: ({
+                            /** @description The message id (msg_…): the webhook-id header of every attempt */
+                            id: string;
+                            event: string;
+                            event_id: string;
+                            created_at: string;
+                            attempts: number;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed";
+                            last_status_code: number | null;
+                            last_error: string | null;
+                            next_attempt_at: string | null;
+                            attempt_log: {
+                                attempt: number;
+                                started_at: string;
+                                finished_at: string | null;
+                                status_code: number | null;
+                                error: string | null;
+                                duration_ms: number | null;
+                            }[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (unauthorized, mcp_token_not_allowed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing scope or suspended account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Not found or not owned by the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Schema validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limit exceeded for this API key */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Extraction, provider or unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    webhooksDeliveriesRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id (wh_…) */
+                webhook_id: string;
+                /** @description Delivery id (msg_…) */
+                msg_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message id (msg_…): the webhook-id header of every attempt */
+                        id: string;
+                        event: string;
+                        event_id: string;
+                        created_at: string;
+                        attempts: number;
+                        /** @enum {string} */
+                        status: "pending" | "succeeded" | "failed";
+                        last_status_code: number | null;
+                        last_error: string | null;
+                        next_attempt_at: string | null;
+                        attempt_log: {
+                            attempt: number;
+                            started_at: string;
+                            finished_at: string | null;
+                            status_code: number | null;
+                            error: string | null;
+                            duration_ms: number | null;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (unauthorized, mcp_token_not_allowed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing scope or suspended account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Not found or not owned by the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Schema validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limit exceeded for this API key */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Extraction, provider or unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    notificationsSettingsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description credits.low fires when the available balance falls below this ("25.00"); null: never */
+                        credits_low_threshold: string | null;
+                        /** @description false after credits.low fired, until a grant lifts the balance back to the threshold */
+                        credits_low_armed: boolean;
+                        /** @description Each console user of the account and the events they get by e-mail (needs SMTP on the server) */
+                        email_alerts: {
+                            email: string;
+                            events: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (unauthorized, mcp_token_not_allowed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing scope or suspended account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded for this API key */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Extraction, provider or unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    notificationsSettingsUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Fire credits.low when the available balance falls below this, e.g. "25.00"; null turns it off */
+                    credits_low_threshold?: (string | number) | null;
+                    /** @description Which events each named console user gets by e-mail ([] stops them); users not named keep their choice */
+                    email_alerts?: {
+                        email: string;
+                        events: ("run.completed" | "tracked_test.changed" | "tracked_test.skipped" | "credits.low" | "crawler.blocked" | "*")[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description credits.low fires when the available balance falls below this ("25.00"); null: never */
+                        credits_low_threshold: string | null;
+                        /** @description false after credits.low fired, until a grant lifts the balance back to the threshold */
+                        credits_low_armed: boolean;
+                        /** @description Each console user of the account and the events they get by e-mail (needs SMTP on the server) */
+                        email_alerts: {
+                            email: string;
+                            events: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid URL, cursor, filter, field combination or model selection */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (unauthorized, mcp_token_not_allowed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing scope or suspended account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

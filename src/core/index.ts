@@ -22,6 +22,12 @@ import { workerExtras } from './worker-extras.ts';
 import { Scheduler } from './tracking/scheduler.ts';
 import type { TrackingDeps } from './tracking/tracked-tests.ts';
 import { idempotencyPolicy } from './idempotency.ts';
+import { createMailer } from './accounts/mail.ts';
+import { consolePublicUrl } from './accounts/users.ts';
+import { deliverMessage, giveUpDelivery, type DeliveryDeps } from './webhooks/delivery.ts';
+import { onDeliveryQueued, TEST_CHANGE_JOB_KIND, WEBHOOK_JOB_KIND, WEBHOOK_LANE } from './webhooks/events.ts';
+import { checkTestChange } from './tracking/change-events.ts';
+import { ALERT_MAIL_JOB_KIND, sendAlertMail } from './webhooks/alert-mail.ts';
 
 export interface CoreOptions {
   store: Store;
@@ -56,6 +62,8 @@ export interface Core {
   content: ContentService;
   /** Tracked tests: what their runs and the scheduler need. */
   tracking: TrackingDeps;
+  /** Webhook endpoints and their deliveries. */
+  webhooks: DeliveryDeps;
   /** This process's scheduler, once startWorker ran (null when disabled or not started). */
   scheduler(): Scheduler | null;
   modelListing(): ReturnType<typeof catalogListing>;
@@ -104,6 +112,20 @@ export function createCore(opts: CoreOptions): Core {
     contentModel: contentModelFrom(opts.config.SIGHTLINE_CONTENT_MODEL, engine, catalog, opts.drivers, opts.ask),
   });
 
+  const mailer = createMailer(opts.config.SIGHTLINE_SMTP_URL, opts.config.SIGHTLINE_MAIL_FROM);
+  const webhooks: DeliveryDeps = {
+    store: opts.store,
+    allow: opts.pages?.allow ?? fetchAllowlist(opts.config.SIGHTLINE_FETCH_ALLOW),
+    lookup: opts.pages?.fetchOptions?.lookup,
+    secretKey: opts.config.SIGHTLINE_WEBHOOK_SECRET_KEY?.trim() || undefined,
+    timeoutMs: opts.config.SIGHTLINE_WEBHOOK_TIMEOUT_MS,
+    retrySchedule: opts.config.SIGHTLINE_WEBHOOK_RETRY_SCHEDULE,
+    disableAfterMs: opts.config.SIGHTLINE_WEBHOOK_DISABLE_AFTER_MS,
+    mailer,
+    publicUrl: consolePublicUrl(opts.config),
+    log: opts.jobLog,
+  };
+  let stopWaking: (() => void) | null = null;
   const visibility: VisibilityDeps = { store: opts.store, catalog, engine, isAvailable, onQueued: () => worker?.workQueued() };
   const tracking: TrackingDeps = {
     store: opts.store,
@@ -121,6 +143,7 @@ export function createCore(opts: CoreOptions): Core {
     content,
     visibility,
     tracking,
+    webhooks,
     scheduler: () => scheduler,
     modelListing: () => catalogListing(catalog, (p) => ({ engine: opts.drivers[p]?.engine ?? engine, available: isAvailable(p) })),
     startWorker() {
@@ -129,15 +152,20 @@ export function createCore(opts: CoreOptions): Core {
       const handlers: Record<string, JobHandler> = {
         [PROBE_JOB_KIND]: (job, signal) => executeProbe({ store: opts.store, catalog, ask: opts.ask, judge }, job.ref_id, signal, leaseOf(job)),
         [CI_JOB_KIND]: (job, signal) => executeCiRun(opts.store, content.analyze, job.ref_id, signal, leaseOf(job)),
+        [WEBHOOK_JOB_KIND]: (job, signal) => deliverMessage(webhooks, job, signal),
+        [TEST_CHANGE_JOB_KIND]: (job) => checkTestChange(opts.store, job.ref_id),
+        [ALERT_MAIL_JOB_KIND]: (job) => sendAlertMail(webhooks, job.ref_id),
       };
+      const extras = workerExtras(opts.store);
       for (const [kind, h] of Object.entries(opts.extraJobs?.handlers ?? {})) handlers[kind] = (job, signal) => h(job.ref_id, signal);
       worker = new Worker({
         store: opts.store,
         handlers,
         // Giving up jobs out of attempts (their credits released), releasing abandoned action reservations.
-        ...workerExtras(opts.store),
+        ...extras,
+        giveUp: { ...extras.giveUp, [WEBHOOK_JOB_KIND]: (job, reason) => giveUpDelivery(webhooks, job, reason) },
         // Content Intelligence runs get a lane of their own, so page fetching never waits behind probes.
-        laneConcurrency: { ...opts.platformConcurrency, [CI_LANE]: CI_LANE_CONCURRENCY, ...(opts.extraJobs?.lanes ?? {}) },
+        laneConcurrency: { ...opts.platformConcurrency, [CI_LANE]: CI_LANE_CONCURRENCY, ...(opts.extraJobs?.lanes ?? {}), [WEBHOOK_LANE]: opts.config.SIGHTLINE_WEBHOOK_CONCURRENCY },
         concurrency: opts.workerConcurrency ?? opts.config.SIGHTLINE_WORKER_CONCURRENCY,
         // Lane limits (provider concurrency per platform) hold across every worker process.
         globalLaneLimits: true,
@@ -149,6 +177,8 @@ export function createCore(opts: CoreOptions): Core {
         onOutcome: opts.onJobOutcome,
       });
       worker.start();
+      const started = worker;
+      stopWaking = onDeliveryQueued(() => started.workQueued());
       // Every process that works the queue also takes due slots of tracked tests: the database
       // makes each slot one run however many processes do (tracking/scheduler.ts).
       if (opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS > 0) {
@@ -164,6 +194,8 @@ export function createCore(opts: CoreOptions): Core {
     async close(closeOpts = {}) {
       if (scheduler) await scheduler.stop();
       if (worker) await worker.stop(closeOpts.graceMs);
+      stopWaking?.();
+      mailer.close();
       await activity.flush();
       await pages.close();
       await analysis.close();

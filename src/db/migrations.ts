@@ -398,6 +398,88 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0012_webhooks': {
+    // Webhooks and alerts: endpoints (their signing secret kept, since every delivery is signed
+    // with it), events (dedupe_key unique: an event is produced once however many workers and
+    // schedulers notice it), messages (one event for one endpoint, its id the webhook-id of
+    // every attempt), attempts ((message, attempt) unique: an attempt is made once) and each
+    // account's alert settings (the credits.low threshold).
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('webhook_endpoints')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull().defaultTo('webhook'))
+        .addColumn('events', 'text', (c) => c.notNull())
+        .addColumn('description', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('failing_since', 'text')
+        .addColumn('disabled_reason', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('deleted_at', 'text')
+        .execute();
+      await db.schema.createIndex('webhook_endpoints_account').on('webhook_endpoints').columns(['account_id', 'id']).execute();
+      await db.schema
+        .createTable('webhook_events')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('dedupe_key', 'text', (c) => c.notNull().unique())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('webhook_events_account').on('webhook_events').columns(['account_id', 'id']).execute();
+      await db.schema
+        .createTable('webhook_messages')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('endpoint_id', 'text', (c) => c.notNull())
+        .addColumn('event_id', 'text', (c) => c.notNull())
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('event_type', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('last_status_code', 'integer')
+        .addColumn('last_error', 'text')
+        .addColumn('next_attempt_at', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addUniqueConstraint('webhook_messages_event_endpoint', ['event_id', 'endpoint_id'])
+        .execute();
+      await db.schema.createIndex('webhook_messages_endpoint').on('webhook_messages').columns(['endpoint_id', 'id']).execute();
+      await db.schema
+        .createTable('webhook_attempts')
+        .addColumn('message_id', 'text', (c) => c.notNull())
+        .addColumn('attempt', 'integer', (c) => c.notNull())
+        .addColumn('started_at', 'text', (c) => c.notNull())
+        .addColumn('finished_at', 'text')
+        .addColumn('status_code', 'integer')
+        .addColumn('error', 'text')
+        .addColumn('duration_ms', 'integer')
+        .addPrimaryKeyConstraint('webhook_attempts_pkey', ['message_id', 'attempt'])
+        .execute();
+      // Whether a run has a probe left (run.completed is emitted when none is): a partial index
+      // holds only the queued and running probes, so the check is one seek per settled probe.
+      await sql`create index visibility_probes_active on visibility_probes (run_id) where status in ('queued', 'running')`.execute(db);
+      await db.schema
+        .createTable('alert_email_prefs')
+        .addColumn('user_id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('events', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('alert_email_prefs_account').on('alert_email_prefs').columns(['account_id']).execute();
+      await db.schema
+        .createTable('notification_settings')
+        .addColumn('account_id', 'text', (c) => c.primaryKey())
+        .addColumn('credits_low_threshold', 'bigint')
+        .addColumn('credits_low_fired_at', 'text')
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 

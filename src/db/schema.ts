@@ -243,6 +243,12 @@ export interface Database {
   sessions: SessionsTable;
   auth_tokens: AuthTokensTable;
   login_throttle: LoginThrottleTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_messages: WebhookMessagesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  notification_settings: NotificationSettingsTable;
+  alert_email_prefs: AlertEmailPrefsTable;
 }
 
 /** A person who signs in to the console: one email and password, acting for one account. */
@@ -292,6 +298,82 @@ export interface LoginThrottleTable {
   failures: number;
   window_started_at: string;
   locked_until: string | null;
+}
+
+/** A webhook endpoint (0012): where an account's events are POSTed, Standard Webhooks signed. */
+export interface WebhookEndpointsTable {
+  id: string;
+  account_id: string;
+  url: string;
+  /** 'webhook' (Standard Webhooks JSON) or 'slack' (a Slack incoming webhook, Block Kit message). */
+  kind: string;
+  events: string; // JSON array of event names, or ["*"]
+  description: string | null;
+  status: 'enabled' | 'disabled';
+  /** The signing secret (whsec_…), or `enc:v1:…` when SIGHTLINE_WEBHOOK_SECRET_KEY encrypts it at rest. */
+  secret: string;
+  /** When the endpoint started failing every delivery (cleared by a success); disabled after SIGHTLINE_WEBHOOK_DISABLE_AFTER_MS. */
+  failing_since: string | null;
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+/** One event an account produced; dedupe_key (unique) makes each event happen once however many processes notice it. */
+export interface WebhookEventsTable {
+  id: string;
+  account_id: string;
+  type: string;
+  dedupe_key: string;
+  data: string; // JSON
+  created_at: string;
+}
+
+/** One event for one endpoint: the message whose id is `webhook-id` on every attempt. */
+export interface WebhookMessagesTable {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  account_id: string;
+  event_type: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  /** Attempts made so far (manual retries included). */
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One attempt to deliver a message; (message_id, attempt) unique, so one attempt is made once. */
+export interface WebhookAttemptsTable {
+  message_id: string;
+  attempt: number;
+  started_at: string;
+  finished_at: string | null;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number | null;
+}
+
+/** Per-account alert settings (0012). */
+export interface NotificationSettingsTable {
+  account_id: string;
+  /** credits.low fires when the available balance falls below this (hundredths); null: never. */
+  credits_low_threshold: number | string | null;
+  /** Set when credits.low fired; cleared by a grant that lifts the balance to the threshold (re-armed). */
+  credits_low_fired_at: string | null;
+  updated_at: string;
+}
+
+/** Which events a console user gets by e-mail (0012); no row: none. */
+export interface AlertEmailPrefsTable {
+  user_id: string;
+  account_id: string;
+  events: string; // JSON array of event names, or ["*"]
+  updated_at: string;
 }
 
 export type { Generated };

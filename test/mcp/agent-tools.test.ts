@@ -129,6 +129,23 @@ describe('MCP tools for agents', () => {
     await call('list_content_intelligence_runs');
     await call('get_usage');
     await call('list_activity');
+    // Webhooks: an endpoint on the fixture site (allowed), a delivery from a run, its retry.
+    const hook = await call('create_webhook', { url: site.url('/hook'), events: ['run.completed'] });
+    assert.match(hook.secret, /^whsec_/);
+    await call('list_webhooks');
+    await call('get_webhook', { webhook_id: hook.id });
+    await call('update_webhook', { webhook_id: hook.id, description: 'study' });
+    await call('update_notification_settings', { credits_low_threshold: '5.00' });
+    await call('get_notification_settings');
+    const hooked = await call('create_visibility_run', { ...study, prompts: ['anvils'], platforms: ['openai'] });
+    await s.waitForRun(key, hooked.run_id);
+    let delivered: any[] = [];
+    for (let i = 0; i < 200 && delivered.length === 0; i++) {
+      delivered = (await call('list_webhook_deliveries', { webhook_id: hook.id })).deliveries;
+      if (!delivered.length) await new Promise((r) => setTimeout(r, 50));
+    }
+    await call('retry_webhook_delivery', { webhook_id: hook.id, msg_id: delivered[0].id });
+    await call('delete_webhook', { webhook_id: hook.id });
 
     assert.deepEqual(tools.map((t) => t.name).filter((n) => !called.has(n)), [], 'every tool was called');
     await client.close();

@@ -6,7 +6,8 @@ import nodemailer from 'nodemailer';
 export interface Mailer {
   /** Whether a transport is configured: without one, links are printed by the operator's CLI. */
   readonly configured: boolean;
-  send(to: string, subject: string, text: string): Promise<void>;
+  /** Plain text always; an HTML alternative when given (alerts). */
+  send(to: string, subject: string, text: string, html?: string): Promise<void>;
   close(): void;
 }
 
@@ -23,8 +24,8 @@ export function createMailer(smtpUrl: string | undefined, from: string): Mailer 
   const transport = nodemailer.createTransport(smtpUrl);
   return {
     configured: true,
-    async send(to, subject, text) {
-      await transport.sendMail({ from, to, subject, text });
+    async send(to, subject, text, html) {
+      await transport.sendMail({ from, to, subject, text, ...(html ? { html } : {}) });
     },
     close: () => transport.close(),
   };

@@ -14,6 +14,7 @@ import { newId, nowIso, toApiTime } from '../ids.ts';
 import { formatCredits } from '../money.ts';
 import type { Executor, Store, Tx } from '../store.ts';
 import type { LedgerEntriesTable } from '../../db/schema.ts';
+import { creditsGranted, creditsReserved } from '../webhooks/credit-alerts.ts';
 
 export interface Balance {
   granted: number;
@@ -142,7 +143,9 @@ export async function grantIn(trx: Tx, accountId: string, amount: number, opts: 
     })
     .execute();
   await sql`update accounts set credits_granted = credits_granted + ${amount}, grant_count = grant_count + 1 where id = ${accountId}`.execute(trx);
-  return { entryId, balance: await getBalance(trx, accountId) };
+  const balance = await getBalance(trx, accountId);
+  await creditsGranted(trx, accountId, balance.available);
+  return { entryId, balance };
 }
 
 export interface ReserveRequest {
@@ -220,6 +223,7 @@ export async function reserveCharge(trx: Tx, req: ReserveRequest): Promise<Reser
     })
     .execute();
   await sql`update accounts set credits_reserved = credits_reserved + ${reserved} where id = ${req.accountId}`.execute(trx);
+  await creditsReserved(trx, req.accountId, remaining);
   return { entryId, funded, reserved, estimated, available: remaining };
 }
 

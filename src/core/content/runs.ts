@@ -13,6 +13,7 @@ import { formatCredits } from '../money.ts';
 import { attachToTest, touchTest } from '../tracking/tests.ts';
 import { parseHttpUrl } from '../reports/url.ts';
 import type { Executor, Store } from '../store.ts';
+import { emitEvent } from '../webhooks/events.ts';
 import { isUniqueViolation, releaseExpiredIdempotencyKey, requestFingerprint, runForIdempotencyKey } from '../idempotency.ts';
 
 export const CI_JOB_KIND = 'content_intelligence.run';
@@ -200,7 +201,10 @@ export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: str
         .where('id', '=', runId)
         .where('status', '=', 'running')
         .executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 1) await settleCharge(trx, run.ledger_entry_id, run.price);
+      if (Number(res.numUpdatedRows) === 1) {
+        await settleCharge(trx, run.ledger_entry_id, run.price);
+        await ciRunSettled(trx, runId);
+      }
     } else {
       await failCiRun(trx, { id: runId, ledger_entry_id: run.ledger_entry_id, price: run.price }, failure!, ['running']);
     }
@@ -226,7 +230,19 @@ export async function failCiRun(
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) return false;
   await releaseCharge(trx, run.ledger_entry_id, run.price);
+  await ciRunSettled(trx, run.id);
   return true;
+}
+
+/**
+ * run.completed for a Content Intelligence run that just reached completed or failed, in the
+ * transaction of that conditional status change (so once; the dedupe key agrees).
+ */
+async function ciRunSettled(db: Executor, runId: string): Promise<void> {
+  const [run] = await compactCiRuns(db, [runId]);
+  const owner = await db.selectFrom('ci_runs').select('account_id').where('id', '=', runId).executeTakeFirst();
+  if (!run || !owner) return;
+  await emitEvent(db, { accountId: owner.account_id, type: 'run.completed', dedupeKey: `run.completed:${runId}`, data: run });
 }
 
 type CiRow = {

@@ -20,6 +20,7 @@ import { createVisibilityRun } from '../visibility/runs.ts';
 import { latestSlotAtOrBefore, monthStart, nextSlotAfter, type Schedule } from './schedule.ts';
 import { budgetTimeZone, creditsUsedSince, type TestType } from './tests.ts';
 import { checkDefinition, createScopeOf, type TrackingDeps } from './tracked-tests.ts';
+import { slotSkipped } from './change-events.ts';
 
 export const SKIP_REASONS = ['budget_exceeded', 'insufficient_credits', 'account_suspended', 'key_revoked', 'missing_scope', 'invalid_definition'] as const;
 
@@ -197,7 +198,7 @@ export class Scheduler {
     if (!claim || claim.status !== 'claimed') return 'done';
     const test = await store.db.selectFrom('tests').selectAll().where('id', '=', testId).executeTakeFirstOrThrow();
     const testType = test.test_type as TestType;
-    const skip = (reason: string, message: string, estimate: number | null = null) => this.skip(test.id, slot, reason, message, estimate);
+    const skip = (reason: string, message: string, estimate: number | null = null) => this.skip(test, slot, reason, message, estimate);
 
     const account = await getAccount(store.db, test.account_id);
     if (!account || account.status !== 'active') return skip('account_suspended', 'The account is suspended: scheduled runs do not run.');
@@ -257,22 +258,29 @@ export class Scheduler {
     return Number(res.numUpdatedRows) > 0 ? 'run' : 'done';
   }
 
-  private async skip(testId: string, slot: string, reason: string, message: string, estimate: number | null): Promise<'skipped' | 'done'> {
+  private async skip(test: { id: string; account_id: string; name: string }, slot: string, reason: string, message: string, estimate: number | null): Promise<'skipped' | 'done'> {
     const at = nowIso();
-    const res = await this.deps.store.db
-      .updateTable('test_slots')
-      .set({ status: 'skipped', reason, message, estimated_credits: estimate, finished_at: at })
-      .where('test_id', '=', testId)
-      .where('slot', '=', slot)
-      .where('status', '=', 'claimed')
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) return 'done';
-    this.opts.log?.warn({ test_id: testId, slot, reason }, `scheduled slot skipped: ${reason}`);
-    await this.deps.store.db
-      .updateTable('tests')
-      .set({ last_skip: JSON.stringify({ slot: toApiTime(slot), reason, message, at: toApiTime(at) }) })
-      .where('id', '=', testId)
-      .execute();
+    // The slot's conditional claimed → skipped update and its event commit together: a slot is
+    // skipped, and tracked_test.skipped emitted, once however many schedulers decide it.
+    const skipped = await this.deps.store.db.transaction().execute(async (trx) => {
+      const res = await trx
+        .updateTable('test_slots')
+        .set({ status: 'skipped', reason, message, estimated_credits: estimate, finished_at: at })
+        .where('test_id', '=', test.id)
+        .where('slot', '=', slot)
+        .where('status', '=', 'claimed')
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 0) return false;
+      await trx
+        .updateTable('tests')
+        .set({ last_skip: JSON.stringify({ slot: toApiTime(slot), reason, message, at: toApiTime(at) }) })
+        .where('id', '=', test.id)
+        .execute();
+      await slotSkipped(trx, test, slot, reason, message);
+      return true;
+    });
+    if (!skipped) return 'done';
+    this.opts.log?.warn({ test_id: test.id, slot, reason }, `scheduled slot skipped: ${reason}`);
     return 'skipped';
   }
 

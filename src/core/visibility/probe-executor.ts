@@ -24,6 +24,7 @@ import type { GiveUpCode } from '../../jobs/worker.ts';
 import { analyzeAnswer } from './analysis.ts';
 import { analyseProbe } from './analysis/brands.ts';
 import type { Judge } from './judge.ts';
+import { visibilityRunSettled } from './run-events.ts';
 import { PROBE_JOB_KIND } from './runs.ts';
 import type { Catalog } from './catalog.ts';
 import { isDatabaseUnavailable } from '../../db/resilience.ts';
@@ -165,6 +166,7 @@ export async function executeProbe(
       const failure = 'failure' in outcome ? outcome.failure : { code: 'provider_failed', message: 'The platform call failed unexpectedly.' };
       await recordProbeFailure(trx, { id: probeId, ledger_entry_id: probe.ledger_entry_id, price: probe.price }, failure, completedAt);
       await finishProbeJob(trx, probeId, completedAt);
+      await visibilityRunSettled(trx, row.run_id);
       return;
     }
     const citations: Citation[] = answer.citations;
@@ -180,6 +182,7 @@ export async function executeProbe(
        where id = ${probeId} and status = 'running'`.execute(trx);
     if (Number(res.numAffectedRows) === 1) await settleCharge(trx, probe.ledger_entry_id, probe.price);
     await finishProbeJob(trx, probeId, completedAt);
+    await visibilityRunSettled(trx, row.run_id);
   });
   markJobFinished(signal);
 }
@@ -203,6 +206,7 @@ async function refuseSuspended(store: Store, probeId: string, lease: Lease | und
     const failure = { code: 'account_suspended', message: 'The account was suspended before this probe ran; its credits were released.' };
     await recordProbeFailure(trx, { id: probeId, ledger_entry_id: run.ledger_entry_id, price: Number(probe.price) }, failure, now);
     await finishProbeJob(trx, probeId, now);
+    await visibilityRunSettled(trx, probe.run_id);
   });
   return true;
 }
@@ -356,6 +360,7 @@ export async function giveUpProbe(store: Store, job: Job, reason: string, code: 
     await holdLease(trx, lease);
     await recordProbeFailure(trx, { id: job.ref_id, ledger_entry_id: run.ledger_entry_id, price: Number(row.price) }, GIVE_UP_FAILURES[code], completedAt);
     await finishJob(trx, job.id, 'failed', reason, lease);
+    await visibilityRunSettled(trx, row.run_id);
   });
 }
 

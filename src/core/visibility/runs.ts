@@ -15,6 +15,7 @@ import { attachToTest, touchTest } from '../tracking/tests.ts';
 import { isUniqueViolation, releaseExpiredIdempotencyKey, requestFingerprint, runForIdempotencyKey } from '../idempotency.ts';
 import type { Store } from '../store.ts';
 import type { Catalog } from './catalog.ts';
+import { visibilityRunSettled } from './run-events.ts';
 import { planRun, type CreateRunInput } from './plan.ts';
 
 export const PROBE_JOB_KIND = 'visibility.probe';
@@ -247,5 +248,7 @@ export async function cancelVisibilityRun(store: Store, accountId: string, runId
     if (cancelled.length === 0) return;
     await releaseCharge(trx, run.ledger_entry_id, cancelled.reduce((a, p) => a + p.price, 0));
     await cancelJobsFor(trx, cancelled.map((p) => p.id));
+    // Nothing running either: the run is over (cancelled) and says so once.
+    await visibilityRunSettled(trx, runId);
   });
 }

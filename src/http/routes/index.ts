@@ -28,11 +28,21 @@ import scoreContent from './content/score-content.ts';
 import createCiRun from './content/create-run.ts';
 import listCiRuns from './content/list-runs.ts';
 import getCiRun from './content/get-run.ts';
+import createWebhook from './webhooks/create-webhook.ts';
+import listWebhooks from './webhooks/list-webhooks.ts';
+import getWebhook from './webhooks/get-webhook.ts';
+import updateWebhook from './webhooks/update-webhook.ts';
+import deleteWebhook from './webhooks/delete-webhook.ts';
+import listDeliveries from './webhooks/list-deliveries.ts';
+import retryDelivery from './webhooks/retry-delivery.ts';
+import getNotificationSettings from './webhooks/get-settings.ts';
+import updateNotificationSettings from './webhooks/update-settings.ts';
 
 /** The one catalog of operations: HTTP routes, MCP tools (src/mcp/tools.ts) and the OpenAPI document derive from it. */
 export const OPERATIONS = [getUsage, listActivity, listModels, estimateRun, createRun, listRuns, getRun, getProbe, cancelRun, exportRun, listTests, getTest, createTest, updateTest,
   deleteTest, runTest, testHistory, reportsByUrl, serializePage,
-  suggestPrompts, discoverTrends, scoreContent, createCiRun, listCiRuns, getCiRun];
+  suggestPrompts, discoverTrends, scoreContent, createCiRun, listCiRuns, getCiRun,
+  createWebhook, listWebhooks, getWebhook, updateWebhook, deleteWebhook, listDeliveries, retryDelivery, getNotificationSettings, updateNotificationSettings];
 
 export async function registerRoutes(app: FastifyInstance, core: Core) {
   registerHealthRoutes(app, core);

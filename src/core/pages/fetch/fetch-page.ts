@@ -205,6 +205,29 @@ function pinnedLookup(pins: Map<string, ResolvedAddress[]>) {
   };
 }
 
+/** A URL the address policy let through: its checked addresses and a socket lookup pinned to them. */
+export interface CheckedTarget {
+  url: URL;
+  addresses: ResolvedAddress[];
+  /** For undici's `connect.lookup`: answers only the checked addresses (see pinnedLookup). */
+  connectLookup: ReturnType<typeof pinnedLookup>;
+}
+
+/**
+ * The fetcher's URL and address checks for another request this server makes to a URL a user
+ * gave (a webhook delivery): parse and syntax check, resolve, check every address, pin. Throws
+ * FetchError (invalid_url, unsupported_scheme, blocked_address, network, timeout).
+ */
+export async function checkOutboundTarget(
+  input: string,
+  opts: { allow?: FetchAllowlist; lookup?: HostResolver; timeoutMs?: number } = {},
+): Promise<CheckedTarget> {
+  const url = parseTarget(input);
+  const addresses = await resolveAndCheck(url, opts.allow ?? EMPTY_ALLOWLIST, opts.lookup ?? defaultResolver, opts.timeoutMs ?? DEFAULTS.connectTimeoutMs);
+  const pins = new Map([[bareHost(url).toLowerCase(), addresses]]);
+  return { url, addresses, connectLookup: pinnedLookup(pins) };
+}
+
 /**
  * Stops reading a stream we no longer want. undici reports a destroyed body as an 'error'
  * (RequestAbortedError); we asked for it, so that error is swallowed rather than left unhandled.

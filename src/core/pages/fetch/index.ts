@@ -1,7 +1,7 @@
 // The page fetcher's public surface: fetch one URL safely (fetchPage), the address policy it
 // enforces, and its typed errors. Import from here rather than from the files behind it.
-export { fetchPage, defaultResolver, USER_AGENT } from './fetch-page.ts';
-export type { FetchOptions, FetchedPage, HostResolver, ResolvedAddress } from './fetch-page.ts';
+export { fetchPage, defaultResolver, USER_AGENT, checkOutboundTarget } from './fetch-page.ts';
+export type { FetchOptions, FetchedPage, HostResolver, ResolvedAddress, CheckedTarget } from './fetch-page.ts';
 export {
   isPublicAddress,
   isAddressAllowed,

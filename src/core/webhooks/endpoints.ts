@@ -1,0 +1,226 @@
+// Webhook endpoints of an account: create (the whsec_ secret shown once), list, read, change,
+// delete; their delivery log and a manual retry. The URL must pass the page fetcher's address
+// policy (public http(s), or a host the operator allowed in SIGHTLINE_FETCH_ALLOW), checked here
+// and again, on the address actually connected to, at every delivery (delivery.ts).
+import { sql } from 'kysely';
+import { AppError } from '../errors.ts';
+import { newId, nowIso, toApiTime } from '../ids.ts';
+import { enqueueJobs } from '../../jobs/queue.ts';
+import { checkOutboundTarget, isFetchError, type FetchAllowlist, type HostResolver } from '../pages/fetch/index.ts';
+import type { Store } from '../store.ts';
+import { DELIVERY_JOB_MAX_CLAIMS, WEBHOOK_JOB_KIND, WEBHOOK_LANE } from './events.ts';
+import { newWebhookSecret, sealSecret } from './signing.ts';
+import type { WebhookEndpointsTable, WebhookMessagesTable } from '../../db/schema.ts';
+
+/** What endpoint operations and deliveries need from the composition root. */
+export interface WebhookDeps {
+  store: Store;
+  /** The page fetcher's allowlist (SIGHTLINE_FETCH_ALLOW). */
+  allow: FetchAllowlist;
+  /** Name resolution (tests replace it; default: the system resolver). */
+  lookup?: HostResolver;
+  /** SIGHTLINE_WEBHOOK_SECRET_KEY: secrets are stored encrypted when set. */
+  secretKey?: string;
+}
+
+export const WEBHOOK_FORMATS = ['standard_webhooks', 'slack'] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
+const URL_MESSAGES: Record<string, string> = {
+  blocked_address: 'The url points at an address webhooks may not reach (private, loopback, link-local or otherwise not public).',
+  network: 'The url\'s host name could not be resolved.',
+  timeout: 'The url\'s host name could not be resolved in time.',
+};
+
+/** The URL, normalized, when the address policy lets it through; else 400 invalid_url. */
+export async function checkWebhookUrl(deps: Pick<WebhookDeps, 'allow' | 'lookup'>, url: string): Promise<string> {
+  try {
+    const target = await checkOutboundTarget(url, { allow: deps.allow, lookup: deps.lookup });
+    return target.url.href;
+  } catch (err) {
+    if (isFetchError(err)) throw new AppError('invalid_url', URL_MESSAGES[err.code] ?? 'The url is not a valid http(s) URL.', { reason: err.code });
+    throw err;
+  }
+}
+
+export function renderEndpoint(e: WebhookEndpointsTable) {
+  return {
+    id: e.id,
+    url: e.url,
+    events: JSON.parse(e.events) as string[],
+    description: e.description,
+    status: e.status,
+    format: (e.kind === 'slack' ? 'slack' : 'standard_webhooks') as WebhookFormat,
+    disabled_reason: e.disabled_reason,
+    created_at: toApiTime(e.created_at),
+    updated_at: toApiTime(e.updated_at),
+  };
+}
+
+export async function createEndpoint(
+  deps: WebhookDeps,
+  accountId: string,
+  input: { url: string; events: string[]; description?: string | null; format?: WebhookFormat },
+) {
+  const url = await checkWebhookUrl(deps, input.url);
+  const secret = newWebhookSecret();
+  const now = nowIso();
+  const row: WebhookEndpointsTable = {
+    id: newId('wh'),
+    account_id: accountId,
+    url,
+    kind: input.format === 'slack' ? 'slack' : 'webhook',
+    events: JSON.stringify(normalizeEvents(input.events)),
+    description: input.description ?? null,
+    status: 'enabled',
+    secret: sealSecret(secret, deps.secretKey),
+    failing_since: null,
+    disabled_reason: null,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  };
+  await deps.store.db.insertInto('webhook_endpoints').values(row).execute();
+  // The only time the secret is shown.
+  return { ...renderEndpoint(row), secret };
+}
+
+/** "*" subsumes the rest; duplicates go. */
+function normalizeEvents(events: string[]): string[] {
+  return events.includes('*') ? ['*'] : [...new Set(events)];
+}
+
+async function findEndpoint(store: Store, accountId: string, id: string): Promise<WebhookEndpointsTable> {
+  const row = await store.db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw new AppError('not_found', `Webhook ${id} not found.`);
+  return row;
+}
+
+export async function listEndpoints(store: Store, accountId: string) {
+  const rows = await store.db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('deleted_at', 'is', null)
+    .orderBy('id', 'desc')
+    .execute();
+  return { webhooks: rows.map(renderEndpoint) };
+}
+
+export async function getEndpoint(store: Store, accountId: string, id: string) {
+  return renderEndpoint(await findEndpoint(store, accountId, id));
+}
+
+export async function updateEndpoint(
+  deps: WebhookDeps,
+  accountId: string,
+  id: string,
+  patch: { url?: string; events?: string[]; description?: string | null; status?: 'enabled' | 'disabled' },
+) {
+  const current = await findEndpoint(deps.store, accountId, id);
+  const set: Partial<WebhookEndpointsTable> = { updated_at: nowIso() };
+  if (patch.url !== undefined) set.url = await checkWebhookUrl(deps, patch.url);
+  if (patch.events !== undefined) set.events = JSON.stringify(normalizeEvents(patch.events));
+  if (patch.description !== undefined) set.description = patch.description;
+  if (patch.status !== undefined && patch.status !== current.status) {
+    set.status = patch.status;
+    // Enabled again by hand: the failure clock starts over.
+    set.failing_since = null;
+    set.disabled_reason = patch.status === 'disabled' ? 'disabled_by_user' : null;
+  }
+  await deps.store.db.updateTable('webhook_endpoints').set(set).where('id', '=', current.id).execute();
+  return renderEndpoint({ ...current, ...set });
+}
+
+/** Deletes the endpoint: nothing more is delivered to it (its pending deliveries end failed). */
+export async function deleteEndpoint(store: Store, accountId: string, id: string) {
+  const current = await findEndpoint(store, accountId, id);
+  const now = nowIso();
+  await store.db.updateTable('webhook_endpoints').set({ deleted_at: now, status: 'disabled', updated_at: now }).where('id', '=', current.id).execute();
+  return { id: current.id, deleted: true as const };
+}
+
+function renderDelivery(m: WebhookMessagesTable, attempts: { attempt: number; started_at: string; finished_at: string | null; status_code: number | null; error: string | null; duration_ms: number | null }[]) {
+  return {
+    id: m.id,
+    event: m.event_type,
+    event_id: m.event_id,
+    created_at: toApiTime(m.created_at),
+    attempts: m.attempts,
+    status: m.status,
+    last_status_code: m.last_status_code,
+    last_error: m.last_error,
+    next_attempt_at: m.status === 'pending' ? toApiTime(m.next_attempt_at) : null,
+    attempt_log: attempts.map((a) => ({
+      attempt: a.attempt,
+      started_at: toApiTime(a.started_at),
+      finished_at: toApiTime(a.finished_at),
+      status_code: a.status_code,
+      error: a.error,
+      duration_ms: a.duration_ms,
+    })),
+  };
+}
+
+export type Delivery = ReturnType<typeof renderDelivery>;
+
+async function renderDeliveries(store: Store, messages: WebhookMessagesTable[]): Promise<Delivery[]> {
+  if (messages.length === 0) return [];
+  const attempts = await store.db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('message_id', 'in', messages.map((m) => m.id))
+    .orderBy('message_id')
+    .orderBy('attempt')
+    .execute();
+  return messages.map((m) => renderDelivery(m, attempts.filter((a) => a.message_id === m.id)));
+}
+
+/** The endpoint's deliveries, newest first, each with its attempts. */
+export async function listDeliveries(store: Store, accountId: string, endpointId: string, limit: number) {
+  const endpoint = await findEndpoint(store, accountId, endpointId);
+  const messages = await store.db
+    .selectFrom('webhook_messages')
+    .selectAll()
+    .where('endpoint_id', '=', endpoint.id)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return { deliveries: await renderDeliveries(store, messages) };
+}
+
+/**
+ * Delivers a message again now. A message still in its retry schedule has its next attempt
+ * moved to now; a delivered or failed one is made pending and gets one job: the status change is
+ * conditional, so two retries at once queue one attempt. A failed attempt of a message past its
+ * schedule ends it failed again; one still inside its schedule continues it.
+ */
+export async function retryDelivery(store: Store, accountId: string, endpointId: string, messageId: string, onQueued?: () => void) {
+  const endpoint = await findEndpoint(store, accountId, endpointId);
+  const now = nowIso();
+  await store.db.transaction().execute(async (trx) => {
+    const msg = await trx.selectFrom('webhook_messages').selectAll().where('id', '=', messageId).where('endpoint_id', '=', endpoint.id).executeTakeFirst();
+    if (!msg) throw new AppError('not_found', `Delivery ${messageId} not found.`);
+    const reopened = await trx
+      .updateTable('webhook_messages')
+      .set({ status: 'pending', next_attempt_at: now, updated_at: now })
+      .where('id', '=', msg.id)
+      .where('status', '!=', 'pending')
+      .executeTakeFirst();
+    if (Number(reopened.numUpdatedRows) === 1) {
+      await enqueueJobs(trx, [{ kind: WEBHOOK_JOB_KIND, lane: WEBHOOK_LANE, refId: msg.id, accountId, maxAttempts: DELIVERY_JOB_MAX_CLAIMS }]);
+    } else {
+      await sql`update jobs set run_after = ${now}, updated_at = ${now} where ref_id = ${msg.id} and kind = ${WEBHOOK_JOB_KIND} and status = 'queued'`.execute(trx);
+      await trx.updateTable('webhook_messages').set({ next_attempt_at: now, updated_at: now }).where('id', '=', msg.id).execute();
+    }
+  });
+  onQueued?.();
+  const msg = await store.db.selectFrom('webhook_messages').selectAll().where('id', '=', messageId).executeTakeFirstOrThrow();
+  return (await renderDeliveries(store, [msg]))[0]!;
+}
