@@ -87,16 +87,19 @@ export function registerConsole(app: FastifyInstance, core: Core) {
   const ctx: ConsoleContext = { core, mailer: createMailer(core.config.SIGHTLINE_SMTP_URL, core.config.SIGHTLINE_MAIL_FROM), publicUrl: consolePublicUrl(core.config) };
   app.addHook('onClose', async () => ctx.mailer.close());
 
-  // Sign-in, sign-up and reset forms: SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE attempts per client
-  // address, besides the per-email lockout (which guesses spread over many emails would not meet).
+  // Sign-in, sign-up, sign-out, reset and set-up forms: SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE attempts
+  // per client address (the real client behind SIGHTLINE_TRUST_PROXY), besides the per-email
+  // lockout (which guesses spread over many emails would not meet).
   const authLimiter = new RateLimiterMemory({ points: core.config.SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE, duration: 60 });
 
   app.register(async (api) => {
     api.addHook('onRequest', async (request, reply) => {
       const rule = request.routeOptions.config.console;
       if (!rule) return;
-      const session = await sessionOf(core, request);
-      if (rule.authLimited) {
+      // Limited before anything else is done for it (the session lookup, reading the body): every
+      // state-changing pre-session route (sign-in, sign-up, sign-out, reset, set-up, invitations)
+      // and the signed-in routes marked authLimited (password change).
+      if (rule.authLimited || (rule.access === 'public' && request.method !== 'GET')) {
         try {
           await authLimiter.consume(request.ip);
         } catch (res) {
@@ -104,6 +107,7 @@ export function registerConsole(app: FastifyInstance, core: Core) {
           throw new AppError('rate_limited', 'Too many attempts from this address; wait a minute.');
         }
       }
+      const session = await sessionOf(core, request);
       if (rule.access === 'public') {
         checkCsrf(request, session?.csrfToken ?? cookiesOf(request)[PRE_SESSION_CSRF_COOKIE]);
         return;

@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, ERROR_CODES, FieldError, ValidationFailed, type ErrorCode } from '../../core/errors.ts';
 import { isDatabaseUnavailable } from '../../db/resilience.ts';
+import { JSON_TOO_DEEP } from './edge.ts';
 
 /** Seconds a client should wait before retrying a 503 (database or fetch capacity). */
 export const RETRY_AFTER_SECONDS = 2;
@@ -74,6 +75,8 @@ export function registerErrorHandling(app: FastifyInstance) {
         return sendError(reply, request, 'unsupported_media_type', ERROR_CODES.unsupported_media_type.message);
       case 'SIGHTLINE_UNSUPPORTED_CHARSET':
         return sendError(reply, request, 'unsupported_media_type', fe.message);
+      case JSON_TOO_DEEP:
+        return reply.status(422).send({ detail: [{ loc: ['body'], msg: fe.message, type: 'json_too_deep' }] });
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return reply.status(422).send({ detail: [{ loc: ['body'], msg: 'Body is empty; send a JSON object.', type: 'missing' }] });
     }
