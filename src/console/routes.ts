@@ -11,7 +11,7 @@ import type { SessionUser } from '../core/accounts/sessions.ts';
 import { AppError } from '../core/errors.ts';
 import type { Core } from '../core/index.ts';
 import { createMailer, type Mailer } from '../core/accounts/mail.ts';
-import { checkCsrf, cookiesOf, PRE_SESSION_CSRF_COOKIE, sessionOf, setPreSessionCsrfCookie } from '../http/plugins/session.ts';
+import { checkCsrf, preSessionCsrfOf, sessionOf, setPreSessionCsrfCookie } from '../http/plugins/session.ts';
 import { consolePublicUrl, needsOwner } from '../core/accounts/users.ts';
 import { loadAssets } from './assets.ts';
 import { registerAuthRoutes } from './api/auth.ts';
@@ -75,7 +75,8 @@ export function registerConsole(app: FastifyInstance, core: Core) {
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console'));
   app.get('/console', { schema: { hide: true } }, async (request, reply) => sendAsset(request, reply, shell));
   app.get<{ Params: { '*': string } }>('/console/*', { schema: { hide: true } }, async (request, reply) => {
-    if (request.params['*'].startsWith('api/')) throw new AppError('not_found');
+    // Not a page: the console API's own answer (404, or 405 for a path it has with another method).
+    if (request.params['*'].startsWith('api/')) return reply.callNotFound();
     return sendAsset(request, reply, shell);
   });
   app.get<{ Params: { '*': string } }>('/console/assets/*', { schema: { hide: true } }, async (request, reply) => {
@@ -109,7 +110,7 @@ export function registerConsole(app: FastifyInstance, core: Core) {
       }
       const session = await sessionOf(core, request);
       if (rule.access === 'public') {
-        checkCsrf(request, session?.csrfToken ?? cookiesOf(request)[PRE_SESSION_CSRF_COOKIE]);
+        checkCsrf(request, session?.csrfToken ?? preSessionCsrfOf(request));
         return;
       }
       if (!session) throw new AppError('unauthorized', 'Sign in first.');
@@ -152,7 +153,7 @@ export function registerConsole(app: FastifyInstance, core: Core) {
           account: { id: session.accountId, status: session.accountStatus },
         };
       }
-      let token = cookiesOf(request)[PRE_SESSION_CSRF_COOKIE];
+      let token = preSessionCsrfOf(request);
       if (!token || token.length < 20 || token.length > 100) {
         token = randomBytes(24).toString('base64url');
         setPreSessionCsrfCookie(request, reply, token);

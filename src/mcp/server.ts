@@ -144,8 +144,10 @@ export function registerMcpEndpoint(app: FastifyInstance, core: Core, limiter: K
     }
   },
   );
-  const notAllowed = async (_request: unknown, reply: { status: (n: number) => { send: (b: unknown) => unknown } }) =>
-    reply.status(405).send({ detail: { error: 'method_not_allowed', message: ERROR_CODES.method_not_allowed.message } });
+  const notAllowed = async (_request: unknown, reply: { header: (k: string, v: string) => unknown; status: (n: number) => { send: (b: unknown) => unknown } }) => {
+    reply.header('allow', 'POST');
+    return reply.status(405).send({ detail: { error: 'method_not_allowed', message: ERROR_CODES.method_not_allowed.message } });
+  };
   app.get('/mcp', { schema: { hide: true } }, notAllowed as never);
   app.delete('/mcp', { schema: { hide: true } }, notAllowed as never);
 }
