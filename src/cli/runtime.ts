@@ -13,6 +13,7 @@ import { undiciFetch } from '../platforms/live/http.ts';
 import { PlatformError, PLATFORMS, type PlatformName } from '../platforms/types.ts';
 import type { Logger } from 'pino';
 import { getMetrics } from '../ops/metrics.ts';
+import { CI_LANE } from '../core/content/runs.ts';
 
 export interface Runtime {
   handle: DatabaseHandle;
@@ -80,7 +81,7 @@ export async function openRuntime(
       opts.onDatabaseEvent?.(event, err);
     },
   });
-  metrics.attach(storeOf(handle), handle.pgPool);
+  metrics.attach(storeOf(handle), handle.pgPool, [...PLATFORMS, CI_LANE]);
   if (opts.migrate !== false) await migrateToLatest(handle.db);
   const platforms = buildPlatforms(config, { fetch: opts.fetch });
   const core = createCore({
