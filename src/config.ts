@@ -3,6 +3,7 @@
 // values down, so tests can build a server from an explicit config.
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 /** The checkout's root (where package.json is): the default data directory lives under it. */
@@ -66,8 +67,22 @@ const ConfigSchema = z.object({
   /** Console sign-in, sign-up and reset attempts per client address per minute (besides the per-email lockout). */
   SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE: intFromEnv(20, 1),
   SIGHTLINE_MAIL_FROM: z.string().optional().default('sightline <no-reply@localhost>'),
-  /** The address users reach the console at, for links in mail (default http://localhost:PORT). */
-  SIGHTLINE_PUBLIC_URL: z.string().url().optional(),
+  /**
+   * The console's public origin (https://sightline.example.com), for links in mail (default
+   * http://localhost:PORT). https here means Secure `__Host-` cookies and HSTS (docs/operating-security.md).
+   */
+  SIGHTLINE_PUBLIC_URL: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return undefined;
+      const origin = publicOrigin(v.trim());
+      if (!origin) {
+        ctx.addIssue({ code: 'custom', message: `must be the console's public origin, http(s)://host[:port] with no path, query or credentials (e.g. https://sightline.example.com); got ${JSON.stringify(v.slice(0, 100))}` });
+        return z.NEVER;
+      }
+      return origin;
+    }),
   /** How often each worker process's scheduler looks for due slots of tracked tests; 0 = no scheduler in this process. */
   SIGHTLINE_SCHEDULER_INTERVAL_MS: intFromEnv(5000, 0),
   /** Postgres connections per process; keep N processes × this + 10 ≤ max_connections (README). */
@@ -139,7 +154,47 @@ const ConfigSchema = z.object({
     .string()
     .optional()
     .refine((v) => v === undefined || v.trim() === '' || Buffer.from(v.trim(), 'base64').length === 32, { message: 'must be base64 of 32 bytes (openssl rand -base64 32)' }),
+  /**
+   * Reverse proxies whose X-Forwarded-For/-Proto/-Host are believed: comma-separated addresses,
+   * CIDRs, or loopback / linklocal / uniquelocal; empty: none (the socket's peer is the client).
+   */
+  SIGHTLINE_TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const entries = (v ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+      const bad = entries.filter((e) => !isProxyAddress(e));
+      if (bad.length) {
+        ctx.addIssue({ code: 'custom', message: `each entry must be an IP address, a CIDR (10.0.0.0/8, fd00::/8) or one of ${PROXY_RANGE_NAMES.join(', ')}; not ${bad.map((b) => JSON.stringify(b.slice(0, 60))).join(', ')}` });
+        return z.NEVER;
+      }
+      return entries;
+    }),
 });
+
+/** Names proxy-addr (Fastify's trustProxy) knows for whole ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  if (!entry.includes('/')) return ipaddr.isValid(entry);
+  const [addr, bits] = entry.split('/') as [string, string];
+  if (!ipaddr.isValid(addr) || !/^\d{1,3}$/.test(bits)) return false;
+  return Number(bits) <= (ipaddr.parse(addr).kind() === 'ipv4' ? 32 : 128);
+}
+
+/** `value` as an origin (scheme, host, port) when it is an http(s) URL with nothing else; else undefined. */
+function publicOrigin(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) return undefined;
+  return url.origin;
+}
 
 export type Config = z.infer<typeof ConfigSchema> & {
   /** The whole environment, for the platform drivers' per-provider settings. */

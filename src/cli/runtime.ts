@@ -15,6 +15,7 @@ import { undiciFetch } from '../platforms/live/http.ts';
 import { PlatformError, PLATFORMS, type PlatformName } from '../platforms/types.ts';
 import type { Logger } from 'pino';
 import { getMetrics } from '../ops/metrics.ts';
+import { CI_LANE } from '../core/content/runs.ts';
 
 export interface Runtime {
   handle: DatabaseHandle;
@@ -82,7 +83,7 @@ export async function openRuntime(
       opts.onDatabaseEvent?.(event, err);
     },
   });
-  metrics.attach(storeOf(handle), handle.pgPool);
+  metrics.attach(storeOf(handle), handle.pgPool, [...PLATFORMS, CI_LANE]);
   if (opts.migrate !== false) await migrateToLatest(handle.db);
   // Postgres: revocations and suspensions reach every process's key cache at once (accounts.ts).
   let authListener: ChannelListener | undefined;

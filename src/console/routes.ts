@@ -11,7 +11,7 @@ import type { SessionUser } from '../core/accounts/sessions.ts';
 import { AppError } from '../core/errors.ts';
 import type { Core } from '../core/index.ts';
 import { createMailer, type Mailer } from '../core/accounts/mail.ts';
-import { checkCsrf, cookiesOf, PRE_SESSION_CSRF_COOKIE, sessionOf, setPreSessionCsrfCookie } from '../http/plugins/session.ts';
+import { checkCsrf, preSessionCsrfOf, sessionOf, setPreSessionCsrfCookie } from '../http/plugins/session.ts';
 import { consolePublicUrl, needsOwner } from '../core/accounts/users.ts';
 import { loadAssets } from './assets.ts';
 import { registerAuthRoutes } from './api/auth.ts';
@@ -84,7 +84,8 @@ export function registerConsole(app: FastifyInstance, core: Core) {
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console'));
   app.get('/console', { schema: { hide: true } }, async (request, reply) => sendAsset(request, reply, shell));
   app.get<{ Params: { '*': string } }>('/console/*', { schema: { hide: true } }, async (request, reply) => {
-    if (request.params['*'].startsWith('api/')) throw new AppError('not_found');
+    // Not a page: the console API's own answer (404, or 405 for a path it has with another method).
+    if (request.params['*'].startsWith('api/')) return reply.callNotFound();
     return sendAsset(request, reply, shell);
   });
   app.get<{ Params: { '*': string } }>('/console/assets/*', { schema: { hide: true } }, async (request, reply) => {
@@ -115,8 +116,9 @@ export function registerConsole(app: FastifyInstance, core: Core) {
     ctx.mailer.close();
   });
 
-  // Sign-in, sign-up and reset forms: SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE attempts per client
-  // address, besides the per-email lockout (which guesses spread over many emails would not meet).
+  // Sign-in, sign-up, sign-out, reset and set-up forms: SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE attempts
+  // per client address (the real client behind SIGHTLINE_TRUST_PROXY), besides the per-email
+  // lockout (which guesses spread over many emails would not meet).
   const authLimiter = new RateLimiterMemory({ points: core.config.SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE, duration: 60 });
 
   app.register(async (api) => {
@@ -125,8 +127,10 @@ export function registerConsole(app: FastifyInstance, core: Core) {
       if (!rule) return;
       // Answers here carry CSRF tokens, new keys and MCP tokens, and account data: no cache keeps them.
       reply.header('cache-control', 'no-store');
-      const session = await sessionOf(core, request);
-      if (rule.authLimited) {
+      // Limited before anything else is done for it (the session lookup, reading the body): every
+      // state-changing pre-session route (sign-in, sign-up, sign-out, reset, set-up, invitations)
+      // and the signed-in routes marked authLimited (password change).
+      if (rule.authLimited || (rule.access === 'public' && request.method !== 'GET')) {
         try {
           await authLimiter.consume(request.ip);
         } catch (res) {
@@ -134,8 +138,9 @@ export function registerConsole(app: FastifyInstance, core: Core) {
           throw new AppError('rate_limited', 'Too many attempts from this address; wait a minute.');
         }
       }
+      const session = await sessionOf(core, request);
       if (rule.access === 'public') {
-        checkCsrf(request, session?.csrfToken ?? cookiesOf(request)[PRE_SESSION_CSRF_COOKIE]);
+        checkCsrf(request, session?.csrfToken ?? preSessionCsrfOf(request));
         return;
       }
       if (!session) throw new AppError('unauthorized', 'Sign in first.');
@@ -178,7 +183,7 @@ export function registerConsole(app: FastifyInstance, core: Core) {
           account: { id: session.accountId, status: session.accountStatus },
         };
       }
-      let token = cookiesOf(request)[PRE_SESSION_CSRF_COOKIE];
+      let token = preSessionCsrfOf(request);
       if (!token || token.length < 20 || token.length > 100) {
         token = randomBytes(24).toString('base64url');
         setPreSessionCsrfCookie(request, reply, token);

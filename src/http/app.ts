@@ -12,6 +12,7 @@ import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerInputGuards } from './plugins/input-guards.ts';
 import { httpTimeouts, registerEdge } from './plugins/edge.ts';
 import { registerObservability } from './plugins/observability.ts';
+import { registerPublicOrigin, trustProxyOption } from './plugins/public-origin.ts';
 import type { KeyRateLimiter } from './plugins/rate-limit.ts';
 import { registerRoutes } from './routes/index.ts';
 import { registerMcpEndpoint } from '../mcp/server.ts';
@@ -48,6 +49,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     genReqId: () => newId('req'),
     bodyLimit: 1024 * 1024,
     ...httpTimeouts(opts.core.config),
+    // X-Forwarded-For/-Proto/-Host are believed only from SIGHTLINE_TRUST_PROXY's proxies.
+    trustProxy: trustProxyOption(opts.core.config),
     logController: new LogController({ disableRequestLogging: true }),
     // Unknown query parameters are ignored, booleans and numbers come as strings: zod coerces.
     ajv: undefined,
@@ -57,6 +60,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(validatorCompiler);
   registerEdge(app);
+  registerPublicOrigin(app, opts.core.config);
   // Responses are plain JSON built by the core; the schemas document them, they don't filter them.
   // A shared answer (shareAnswer: one the core hands out again, e.g. usage) keeps its text.
   app.setSerializerCompiler(() => toJson);
@@ -80,7 +84,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
         description:
           'AI Visibility and Content Intelligence. Every /v1 request carries `Authorization: Bearer svc_api_live_…`. ' +
-          'Errors: 422 `{"detail": [{"loc","msg","type"}]}`, otherwise `{"detail": {"error","message"}}`.',
+          'Errors: 422 `{"detail": [{"loc","msg","type"}]}`, otherwise `{"detail": {"error","message"}}`. ' +
+          'A method a path does not have is 405 `method_not_allowed` with an `Allow` header; a path no operation has is 404 `not_found`. ' +
+          'A request body nested deeper than 64 levels of arrays and objects is 422 with type `json_too_deep`.',
       },
       // Relative: the document describes whichever server serves it (and /docs tries requests there).
       servers: [{ url: '/', description: 'This sightline server' }],

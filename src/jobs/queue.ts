@@ -275,6 +275,20 @@ export async function retryJobLater(db: Executor, jobId: string, delayMs: number
      where id = ${jobId} ${fence(lease)}`.execute(db);
 }
 
+/**
+ * Hands a job back to the queue at once, as its worker stops (graceful shutdown): queued, lease
+ * cleared, runnable now. The interrupted claim stays counted (every claim is an attempt), so a job
+ * interrupted on its last attempt is given up instead (worker.ts). Fenced by the lease; answers
+ * whether the job was still this claim's.
+ */
+export async function requeueJob(db: Executor, lease: Lease, error: string): Promise<boolean> {
+  const res = await sql`
+    update jobs set status = 'queued', lease_owner = null, lease_until = null, run_after = ${nowIso()},
+           last_error = ${error}, updated_at = ${nowIso()}
+     where id = ${lease.jobId} ${fence(lease)}`.execute(db);
+  return Number(res.numAffectedRows) === 1;
+}
+
 export async function cancelJobsFor(db: Executor, refIds: string[]): Promise<void> {
   for (let i = 0; i < refIds.length; i += 500) {
     await db

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Store } from '../core/store.ts';
-import { anyExpiredLease, claimJobs, finishJob, jobFinishedByHandler, LeaseLost, leaseOf, renewLeases, retryJobLater, type Job } from './queue.ts';
+import { anyExpiredLease, claimJobs, finishJob, jobFinishedByHandler, LeaseLost, leaseOf, renewLeases, requeueJob, retryJobLater, type Job } from './queue.ts';
 
 /** The longest a worker waits between claims while the database is unreachable. */
 const MAX_BACKOFF_MS = 5000;
@@ -30,6 +30,20 @@ export type JobHandler = (job: Job, signal: AbortSignal) => Promise<void>;
  * throws, the job stays claimed: its lease expires and the next claim gives it up again.
  */
 export type GiveUpHandler = (job: Job, reason: string, code?: GiveUpCode) => Promise<void>;
+
+/**
+ * Hands a job its worker stopped (shutdown) back to the queue with the business side made
+ * queued again (a probe reads `queued`, not `running`), in one transaction: requeueJob (queue.ts)
+ * plus its own update. A kind without one only has its job requeued.
+ */
+export type ReleaseHandler = (job: Job) => Promise<void>;
+
+/** The reason a stopping worker aborts the jobs still running when its grace period ends. */
+export class WorkerStopping extends Error {
+  constructor() {
+    super('the worker is shutting down');
+  }
+}
 
 /** Why a job is given up: out of attempts, or stopped by the watchdog after its time budget. */
 export type GiveUpCode = 'worker_gave_up' | 'job_timeout';
@@ -53,6 +67,8 @@ export interface WorkerOptions {
   handlers: Record<string, JobHandler>;
   /** Per job kind; a kind without one is only marked failed when given up. */
   giveUp?: Record<string, GiveUpHandler>;
+  /** Per job kind: how a job interrupted by shutdown goes back to the queue (see ReleaseHandler). */
+  release?: Record<string, ReleaseHandler>;
   /** Run once at start, then periodically, while the worker runs. */
   periodic?: PeriodicTask[];
   /** Max jobs in flight per lane; lanes not listed use defaultLaneConcurrency. */
@@ -79,7 +95,7 @@ export interface WorkerOptions {
   onOutcome?: (job: Job, outcome: JobOutcome, ms: number) => void;
 }
 
-export type JobOutcome = 'done' | 'retry' | 'gave_up' | 'timeout' | 'lease_lost';
+export type JobOutcome = 'done' | 'retry' | 'gave_up' | 'timeout' | 'lease_lost' | 'released';
 
 interface InFlight {
   job: Job;
@@ -173,7 +189,11 @@ export class Worker {
     this.wake?.();
   }
 
-  /** Stops claiming, waits for running jobs (aborting them after graceMs). */
+  /**
+   * Stops claiming, waits for running jobs, and after graceMs aborts those still running and hands
+   * them back to the queue (release), so another worker takes them at once instead of after their
+   * lease runs out.
+   */
   async stop(graceMs = 10_000): Promise<void> {
     if (!this.running) return;
     this.running = false;
@@ -182,7 +202,7 @@ export class Worker {
     await this.loopDone;
     await Promise.allSettled([...this.periodicRuns]);
     const all = [...this.inFlight.values()];
-    const timer = setTimeout(() => all.forEach((f) => f.controller.abort()), graceMs);
+    const timer = setTimeout(() => all.forEach((f) => f.controller.abort(new WorkerStopping())), graceMs);
     await Promise.allSettled(all.map((f) => f.done));
     clearTimeout(timer);
     if (this.heartbeat) clearInterval(this.heartbeat);
@@ -317,6 +337,10 @@ export class Worker {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (err instanceof LeaseLost || entry.leaseLost) return outcome('lease_lost', {}, 'warn');
+      if (signal.reason instanceof WorkerStopping && job.attempts < job.max_attempts) {
+        await this.release(job);
+        return outcome('released', {}, 'warn');
+      }
       this.opts.onError?.(err, job);
       if (!(err instanceof RetryLater) && job.attempts >= job.max_attempts) {
         await this.giveUp(job, message);
@@ -343,6 +367,18 @@ export class Worker {
       return await Promise.race([run.then(() => false as const), budget]);
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /** Shutdown: the job goes back to the queue through its kind's release handler (or only the job row). */
+  private async release(job: Job): Promise<void> {
+    const handler = this.opts.release?.[job.kind];
+    try {
+      if (handler) await handler(job);
+      else await requeueJob(this.opts.store.db, leaseOf(job), 'interrupted by worker shutdown');
+    } catch (err) {
+      // Not released (the database is gone, or the lease was taken over): the lease runs out instead.
+      if (!(err instanceof LeaseLost)) this.opts.onError?.(err, job);
     }
   }
 

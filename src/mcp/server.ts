@@ -20,6 +20,7 @@ import { toJson } from '../core/freeze.ts';
 import type { Core } from '../core/index.ts';
 import { bearerToken } from '../http/plugins/auth.ts';
 import { isInvalidJsonBody } from '../http/plugins/errors.ts';
+import { JSON_TOO_DEEP } from '../http/plugins/edge.ts';
 import { applyRateLimit, type KeyRateLimiter } from '../http/plugins/rate-limit.ts';
 import { jsonRpcMessages, McpActivity } from './activity.ts';
 import { argumentsHoldNul, argumentsInvalid, argumentsUnknown, toolFailure, type ToolFailure } from './errors.ts';
@@ -100,8 +101,11 @@ export function registerMcpEndpoint(app: FastifyInstance, core: Core, limiter: K
         request.principal = await authenticate(core.store.db, bearerToken(request), 'mcp');
       },
       // A body that is not JSON is JSON-RPC's parse error, as the transport itself answers one;
-      // every other error goes on to the API's handler.
+      // so is a body nested too deep to parse; every other error goes on to the API's handler.
       errorHandler: (error, _request, reply) => {
+        if ((error as { code?: string }).code === JSON_TOO_DEEP) {
+          return reply.status(400).send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${error.message}` } });
+        }
         if (isInvalidJsonBody(error)) {
           return reply.status(400).send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not valid JSON.' } });
         }
@@ -140,8 +144,10 @@ export function registerMcpEndpoint(app: FastifyInstance, core: Core, limiter: K
     }
   },
   );
-  const notAllowed = async (_request: unknown, reply: { status: (n: number) => { send: (b: unknown) => unknown } }) =>
-    reply.status(405).send({ detail: { error: 'method_not_allowed', message: ERROR_CODES.method_not_allowed.message } });
+  const notAllowed = async (_request: unknown, reply: { header: (k: string, v: string) => unknown; status: (n: number) => { send: (b: unknown) => unknown } }) => {
+    reply.header('allow', 'POST');
+    return reply.status(405).send({ detail: { error: 'method_not_allowed', message: ERROR_CODES.method_not_allowed.message } });
+  };
   app.get('/mcp', { schema: { hide: true } }, notAllowed as never);
   app.delete('/mcp', { schema: { hide: true } }, notAllowed as never);
 }

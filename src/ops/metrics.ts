@@ -3,6 +3,8 @@
 // (queue depth and age per lane, credit totals, pool use). The one thing to know: the registry
 // is one per process (prom-client names are process-global), so the database gauges read the
 // store attached last (the process's own; tests that build several servers see the newest).
+// Every process reads them, a worker or not (an API process has the same queue to report),
+// at most once per QUEUE_READ_CACHE_MS.
 import client from 'prom-client';
 import { sql } from 'kysely';
 import type pg from 'pg';
@@ -14,11 +16,18 @@ export interface Metrics {
   jobOutcome(kind: string, lane: string, outcome: string, seconds: number): void;
   providerCall(platform: string, outcome: string, seconds: number): void;
   databaseEvent(event: string): void;
-  /** Where the database gauges are read from (the process's store and its pg pool, if any). */
-  attach(store: Store, pool?: pg.Pool): void;
+  /**
+   * Where the database gauges are read from (the process's store and its pg pool, if any), and the
+   * lanes the queue gauges always report (0 when empty), so every process, with a worker or not,
+   * has a sample per lane.
+   */
+  attach(store: Store, pool?: pg.Pool, lanes?: readonly string[]): void;
   render(): Promise<string>;
   contentType: string;
 }
+
+/** How long a read of the queue and credit gauges is reused (a scrape every second or more costs one query). */
+export const QUEUE_READ_CACHE_MS = 1000;
 
 let singleton: Metrics | undefined;
 
@@ -32,6 +41,10 @@ function createMetrics(): Metrics {
   client.collectDefaultMetrics({ register: registry });
   let store: Store | undefined;
   let pool: pg.Pool | undefined;
+  let knownLanes: readonly string[] = [];
+  /** The queue and credit gauges are read at most once per QUEUE_READ_CACHE_MS: many scrapers cost one query. */
+  let lastRead = 0;
+  let reading: Promise<void> | null = null;
 
   const requests = new client.Counter({ name: 'sightline_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
   const histogram = (name: string, help: string, labelNames: string[], buckets: number[]) =>
@@ -66,12 +79,26 @@ function createMetrics(): Metrics {
       poolGauge.set({ state: 'waiting' }, pool.waitingCount);
     }
     if (!store) return;
+    if (Date.now() - lastRead < QUEUE_READ_CACHE_MS) return;
+    reading ??= readQueueAndCredits(store).finally(() => {
+      lastRead = Date.now();
+      reading = null;
+    });
+    await reading;
+  }
+
+  async function readQueueAndCredits(store: Store): Promise<void> {
     try {
       const { rows: lanes } = await sql<{ lane: string; status: string; n: number | string; oldest: string | null }>`
         select lane, status, count(*) as n, min(run_after) as oldest from jobs where status in ('queued', 'running') group by lane, status`.execute(store.db);
       queueDepth.reset();
       queueAge.reset();
       running.reset();
+      for (const lane of knownLanes) {
+        queueDepth.set({ lane }, 0);
+        queueAge.set({ lane }, 0);
+        running.set({ lane }, 0);
+      }
       const now = Date.now();
       for (const r of lanes) {
         if (r.status === 'running') running.set({ lane: r.lane }, Number(r.n));
@@ -106,9 +133,11 @@ function createMetrics(): Metrics {
     },
     providerCall: (platform, outcome, seconds) => provider.observe({ platform, outcome }, seconds),
     databaseEvent: (event) => dbEvents.inc({ event }),
-    attach(s, p) {
+    attach(s, p, lanes = []) {
       store = s;
       pool = p;
+      knownLanes = lanes;
+      lastRead = 0;
     },
     async render() {
       await collectFromDatabase();

@@ -72,6 +72,35 @@ describe('HTTP edge', () => {
     assert.ok(sent < size / 4, `the server stopped reading early (client wrote ${sent} of ${size} bytes)`);
   });
 
+  test('several silent connections are all closed at the headers timeout (the server ends them, not the client)', async () => {
+    const t0 = Date.now();
+    const sockets = Array.from({ length: 5 }, () => open());
+    const received = await Promise.all(sockets.map((x) => x.closed));
+    assert.ok(Date.now() - t0 < 5000, `closed after ${Date.now() - t0} ms`);
+    // Node answers 408 before it closes a connection that never sent its headers.
+    for (const r of received) assert.ok(r === '' || /^HTTP\/1\.1 408/.test(r), r);
+  });
+
+  test('an unauthenticated chunked upload is answered 401 first, then the connection closes (/v1 and /mcp)', async () => {
+    for (const path of ['/v1/visibility/runs', '/mcp']) {
+      const { socket, closed } = open();
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+      let open_ = true;
+      void closed.then(() => (open_ = false));
+      const chunk = `10000\r\n${' '.repeat(0x10000)}\r\n`;
+      let sent = 0;
+      while (open_ && sent < 256) {
+        if (!socket.write(chunk)) await new Promise((r) => socket.once('drain', r).once('close', r));
+        sent++;
+      }
+      const received = await closed;
+      assert.match(received, /^HTTP\/1\.1 401/, path);
+      assert.match(received, /connection: close/i);
+      assert.match(received, /"error":"unauthorized"/);
+      assert.ok(sent < 256, `${path}: the server stopped reading (client wrote ${sent} chunks of 64 KiB)`);
+    }
+  });
+
   test('only UTF-8 JSON: another charset or invalid UTF-8 bytes are 415; charset=utf-8 is fine', async () => {
     const { key } = await s.account({ credits: 5 });
     const post = (contentType: string, payload: Buffer | string) =>

@@ -4,7 +4,7 @@
 // reservation released (failCiRun, as for a failed analysis), in one transaction that locks the
 // account first. Only a queued or running run changes: one that completed or failed
 // meanwhile keeps its outcome.
-import { finishJob, holdLease, leaseOf, type Job } from '../../jobs/queue.ts';
+import { finishJob, holdLease, LeaseLost, leaseOf, requeueJob, type Job } from '../../jobs/queue.ts';
 import type { GiveUpCode } from '../../jobs/worker.ts';
 import { lockAccount } from '../billing/ledger.ts';
 import type { Store } from '../store.ts';
@@ -27,5 +27,13 @@ export async function giveUpCiRun(store: Store, job: Job, reason: string, code: 
         : { code, message: 'The analysis could not be run: every attempt was interrupted.' };
     await failCiRun(trx, { id: job.ref_id, ledger_entry_id: run.ledger_entry_id, price: Number(run.price) }, failure, ['queued', 'running']);
     await finishJob(trx, job.id, 'failed', reason, lease);
+  });
+}
+
+/** Shutdown: a Content Intelligence run its worker stopped goes back to `queued` with its job, at once. */
+export async function releaseCiRun(store: Store, job: Job): Promise<void> {
+  await store.db.transaction().execute(async (trx) => {
+    if (!(await requeueJob(trx, leaseOf(job), 'interrupted by worker shutdown'))) throw new LeaseLost(job.id);
+    await trx.updateTable('ci_runs').set({ status: 'queued' }).where('id', '=', job.ref_id).where('status', '=', 'running').execute();
   });
 }

@@ -19,7 +19,7 @@ import { capRaw } from '../../platforms/live/raw.ts';
 import { lockAccount, releaseCharge, settleCharge } from '../billing/ledger.ts';
 import { nowIso } from '../ids.ts';
 import type { Store, Tx } from '../store.ts';
-import { finishJob, holdLease, LeaseLost, leaseHeld, leaseOf, markJobFinished, type Job, type Lease } from '../../jobs/queue.ts';
+import { finishJob, holdLease, LeaseLost, leaseHeld, leaseOf, markJobFinished, requeueJob, type Job, type Lease } from '../../jobs/queue.ts';
 import type { GiveUpCode } from '../../jobs/worker.ts';
 import { analyzeAnswer } from './analysis.ts';
 import { analyseProbe } from './analysis/brands.ts';
@@ -361,6 +361,18 @@ export async function giveUpProbe(store: Store, job: Job, reason: string, code: 
     await recordProbeFailure(trx, { id: job.ref_id, ledger_entry_id: run.ledger_entry_id, price: Number(row.price) }, GIVE_UP_FAILURES[code], completedAt);
     await finishJob(trx, job.id, 'failed', reason, lease);
     await visibilityRunSettled(trx, row.run_id);
+  });
+}
+
+/**
+ * Shutdown: the probe its worker stopped goes back to `queued` with its job (requeueJob), in one
+ * transaction fenced by the lease, so another worker takes it at once. Its reservation and any
+ * checkpointed answer stay: the next run settles them without asking the platform again.
+ */
+export async function releaseProbe(store: Store, job: Job): Promise<void> {
+  await store.db.transaction().execute(async (trx) => {
+    if (!(await requeueJob(trx, leaseOf(job), 'interrupted by worker shutdown'))) throw new LeaseLost(job.id);
+    await sql`update visibility_probes set status = 'queued', started_at = null where id = ${job.ref_id} and status = 'running'`.execute(trx);
   });
 }
 

@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from '../../config.ts';
+import { JSON_TOO_DEEP_MESSAGE, jsonNestsDeeperThan } from '../../text/json-depth.ts';
 
 /** Fastify/Node server options for the timeouts (README "HTTP edge"). */
 export function httpTimeouts(config: Config): Pick<FastifyServerOptions, 'connectionTimeout' | 'keepAliveTimeout' | 'requestTimeout'> & {
@@ -29,6 +30,9 @@ export function httpTimeouts(config: Config): Pick<FastifyServerOptions, 'connec
 }
 
 const UTF8 = /^utf-?8$/i;
+
+/** The code of the parser's error for a body nested deeper than MAX_JSON_DEPTH. */
+export const JSON_TOO_DEEP = 'SIGHTLINE_JSON_TOO_DEEP';
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 function mediaError(message: string) {
@@ -41,7 +45,8 @@ const unreadBody = (raw: IncomingMessage) => raw.complete === false && raw.socke
 export function registerEdge(app: FastifyInstance) {
   // JSON bodies must be UTF-8 (RFC 8259): a charset other than UTF-8 is 415, and so are bytes that
   // are not valid UTF-8 (decoding them leniently would change the text). An empty body is "no
-  // body" (POST …/cancel needs none); malformed JSON is a 422.
+  // body" (POST …/cancel needs none); malformed JSON is a 422, and so is JSON nested deeper than
+  // MAX_JSON_DEPTH (found by a linear scan before JSON.parse recurses).
   app.removeContentTypeParser('application/json');
   // Fastify's built-in text/plain parser would hand a string to a JSON schema (a 422): any body
   // but JSON is 415.
@@ -56,6 +61,10 @@ export function registerEdge(app: FastifyInstance) {
       return done(mediaError('The request body is not valid UTF-8.'), undefined);
     }
     if (text.trim() === '') return done(null, undefined);
+    // Nesting is bounded before JSON.parse recurses into it (src/text/json-depth.ts).
+    if (jsonNestsDeeperThan(body as Buffer)) {
+      return done(Object.assign(new Error(JSON_TOO_DEEP_MESSAGE), { statusCode: 422, code: JSON_TOO_DEEP }), undefined);
+    }
     try {
       done(null, JSON.parse(text));
     } catch {

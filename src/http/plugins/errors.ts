@@ -6,6 +6,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, ERROR_CODES, FieldError, ValidationFailed, type ErrorCode } from '../../core/errors.ts';
 import { isDatabaseUnavailable } from '../../db/resilience.ts';
+import { JSON_TOO_DEEP } from './edge.ts';
+import { trackRouteMethods } from './methods.ts';
 
 /** Seconds a client should wait before retrying a 503 (database or fetch capacity). */
 export const RETRY_AFTER_SECONDS = 2;
@@ -39,6 +41,7 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
 }
 
 export function registerErrorHandling(app: FastifyInstance) {
+  const methodsOf = trackRouteMethods(app);
   app.setErrorHandler((error: FastifyError | AppError | FieldError | Error, request, reply) => {
     if (error instanceof AppError) {
       return sendError(reply, request, error.code, error.message, error.extra);
@@ -74,6 +77,8 @@ export function registerErrorHandling(app: FastifyInstance) {
         return sendError(reply, request, 'unsupported_media_type', ERROR_CODES.unsupported_media_type.message);
       case 'SIGHTLINE_UNSUPPORTED_CHARSET':
         return sendError(reply, request, 'unsupported_media_type', fe.message);
+      case JSON_TOO_DEEP:
+        return reply.status(422).send({ detail: [{ loc: ['body'], msg: fe.message, type: 'json_too_deep' }] });
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return reply.status(422).send({ detail: [{ loc: ['body'], msg: 'Body is empty; send a JSON object.', type: 'missing' }] });
     }
@@ -87,7 +92,14 @@ export function registerErrorHandling(app: FastifyInstance) {
     return sendError(reply, request, 'internal_error', ERROR_CODES.internal_error.message);
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, request, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    // The path exists with other methods: 405 with Allow (DELETE /v1/usage), not 404.
+    const allowed = methodsOf(path);
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendError(reply, request, 'method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`);
+    }
+    return sendError(reply, request, 'not_found', `No route ${request.method} ${path}.`);
+  });
 }

@@ -11,10 +11,13 @@ import { SCOPES } from '../../core/accounts/scopes.ts';
 import { csrfMatches, resolveSession, SESSION_MAX_AGE_MS, type SessionUser } from '../../core/accounts/sessions.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Core } from '../../core/index.ts';
+import { cookiePolicyOf } from './public-origin.ts';
 
+/** The cookies' names; behind an https public origin they carry the `__Host-` prefix (public-origin.ts). */
 export const SESSION_COOKIE = 'sightline_session';
 /** Before sign-in: a random value the page echoes in x-csrf-token (double submit) on the sign-in forms. */
 export const PRE_SESSION_CSRF_COOKIE = 'sightline_csrf';
+const cookieName = (request: FastifyRequest, name: string) => cookiePolicyOf(request).prefix + name;
 export const CSRF_HEADER = 'x-csrf-token';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -33,7 +36,7 @@ export function cookiesOf(request: FastifyRequest): Record<string, string | unde
 
 export async function sessionOf(core: Core, request: FastifyRequest): Promise<SessionUser | null> {
   if (request.consoleSession === undefined) {
-    request.consoleSession = (await resolveSession(core.store.db, cookiesOf(request)[SESSION_COOKIE])) ?? null;
+    request.consoleSession = (await resolveSession(core.store.db, cookiesOf(request)[cookieName(request, SESSION_COOKIE)])) ?? null;
   }
   return request.consoleSession;
 }
@@ -64,18 +67,25 @@ export async function consolePrincipal(core: Core, request: FastifyRequest): Pro
   return sessionPrincipal(session);
 }
 
+/** The pre-session CSRF cookie's value, if the browser sent one. */
+export function preSessionCsrfOf(request: FastifyRequest): string | undefined {
+  return cookiesOf(request)[cookieName(request, PRE_SESSION_CSRF_COOKIE)];
+}
+
 function cookieOptions(request: FastifyRequest, maxAgeSeconds: number) {
-  return { httpOnly: true, secure: request.protocol === 'https', sameSite: 'strict' as const, path: '/', maxAge: maxAgeSeconds };
+  // request.protocol is https only on a direct TLS socket or as a trusted proxy says (SIGHTLINE_TRUST_PROXY).
+  const secure = cookiePolicyOf(request).secure || request.protocol === 'https';
+  return { httpOnly: true, secure, sameSite: 'strict' as const, path: '/', maxAge: maxAgeSeconds };
 }
 
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
-  reply.header('set-cookie', serializeCookie(SESSION_COOKIE, token, cookieOptions(request, SESSION_MAX_AGE_MS / 1000)));
+  reply.header('set-cookie', serializeCookie(cookieName(request, SESSION_COOKIE), token, cookieOptions(request, SESSION_MAX_AGE_MS / 1000)));
 }
 
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('set-cookie', serializeCookie(SESSION_COOKIE, '', cookieOptions(request, 0)));
+  reply.header('set-cookie', serializeCookie(cookieName(request, SESSION_COOKIE), '', cookieOptions(request, 0)));
 }
 
 export function setPreSessionCsrfCookie(request: FastifyRequest, reply: FastifyReply, value: string): void {
-  reply.header('set-cookie', serializeCookie(PRE_SESSION_CSRF_COOKIE, value, cookieOptions(request, 24 * 3600)));
+  reply.header('set-cookie', serializeCookie(cookieName(request, PRE_SESSION_CSRF_COOKIE), value, cookieOptions(request, 24 * 3600)));
 }
