@@ -8,7 +8,7 @@ import { Socket } from 'node:net';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from '../../config.ts';
 
-/** Fastify/Node server options for the timeouts (README "HTTP edge"). */
+/** Fastify/Node server options for the timeouts (docs/operating.md, "HTTP edge"). */
 export function httpTimeouts(config: Config): Pick<FastifyServerOptions, 'connectionTimeout' | 'keepAliveTimeout' | 'requestTimeout'> & {
   http: { headersTimeout: number; connectionsCheckingInterval: number };
 } {

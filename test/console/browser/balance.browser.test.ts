@@ -1,5 +1,5 @@
 // The balance in the console, in a real Chromium against a real server: the owner of a fresh
-// instance (README Quick start) is told their balance is zero and led to the grant form; the
+// instance (docs/getting-started.md) is told their balance is zero and led to the grant form; the
 // header follows a grant, a cancelled run and the tab regaining focus without a page change; the
 // header's background balance reads leave no usage.read rows in the activity log while explicit
 // actions still do; a member with no credits is told to ask the operator.
