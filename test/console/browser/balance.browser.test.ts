@@ -8,12 +8,12 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createResetToken, resetPassword } from '../../../src/core/accounts/users.ts';
 import { getBalance, grantCredits } from '../../../src/core/billing/ledger.ts';
-import { axeViolations, startRig, type BrowserRig } from './browser.ts';
+import { axeViolations, startRig, type BrowserRig, browserSkip } from './browser.ts';
 
 const OWNER = { email: 'owner@balance.example', password: 'owner balance passphrase' };
 const MEMBER = { email: 'member@balance.example', password: 'member balance passphrase' };
 
-describe('the balance in the console', () => {
+describe('the balance in the console', { skip: browserSkip() }, () => {
   let rig: BrowserRig;
   let page: Page;
   let accountId: string;
