@@ -6,12 +6,17 @@
 // imports of `.ts` files become `.js`, the worker threads' `.mjs` entries and the console's
 // static files are copied. dist/ is built beside, then swapped in, so a process never loads a
 // half-written tree; dist/.built-at records when the sources were read (see bin/dist.js).
+// A few pure-JavaScript dependencies that cost most of an operator command's start (kysely alone
+// is hundreds of small modules) are bundled into dist/vendor/ as one file each; only dist/ uses
+// those copies, and nothing outside src/ shares their objects.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SRC = join(ROOT, 'src');
+/** Bundled into dist/vendor/<name>.js; `external`: what the bundle still loads from node_modules. */
+const VENDOR = { kysely: [], pg: ['pg-native', 'pg-cloudflare'], nodemailer: [] };
 const DIST = join(ROOT, 'dist');
 export const STAMP = '.built-at';
 
@@ -19,9 +24,15 @@ function walk(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
 }
 
-/** `./x.ts` → `./x.js` in relative import and export specifiers (static and dynamic). */
-export function rewriteSpecifiers(code) {
-  return code.replace(/((?:\bfrom|\bimport)\s*\(?\s*)(["'])(\.{1,2}\/[^"'\n]*?)\.ts\2/g, '$1$2$3.js$2');
+/**
+ * `./x.ts` → `./x.js` in relative import and export specifiers (static and dynamic); with
+ * `vendorPrefix` (the way from the file to dist/, e.g. `../`), the vendored packages' bare names
+ * become their bundles.
+ */
+export function rewriteSpecifiers(code, vendorPrefix) {
+  const out = code.replace(/((?:\bfrom|\bimport)\s*\(?\s*)(["'])(\.{1,2}\/[^"'\n]*?)\.ts\2/g, '$1$2$3.js$2');
+  if (vendorPrefix === undefined) return out;
+  return out.replace(/(\bfrom\s*)(["'])([a-z-]+)\2/g, (m, from, q, name) => (name in VENDOR ? `${from}${q}${vendorPrefix}vendor/${name}.js${q}` : m));
 }
 
 export async function build({ quiet = false } = {}) {
@@ -46,7 +57,22 @@ export async function build({ quiet = false } = {}) {
   });
   for (const file of result.outputFiles) {
     mkdirSync(dirname(file.path), { recursive: true });
-    writeFileSync(file.path, file.path.endsWith('.js') ? rewriteSpecifiers(file.text) : file.contents);
+    const toDist = relative(dirname(file.path), out).split('\\').join('/');
+    writeFileSync(file.path, file.path.endsWith('.js') ? rewriteSpecifiers(file.text, toDist ? `${toDist}/` : './') : file.contents);
+  }
+  for (const [name, external] of Object.entries(VENDOR)) {
+    await esbuild({
+      entryPoints: { [name]: name },
+      outdir: join(out, 'vendor'),
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      external,
+      // CommonJS inside an ES module bundle: give it the require() it expects.
+      banner: { js: "import { createRequire as __vendorRequire } from 'node:module'; const require = __vendorRequire(import.meta.url);" },
+      logLevel: 'silent',
+    });
   }
   for (const f of files.filter((f) => f.endsWith('.mjs'))) {
     const target = join(out, relative(SRC, f));

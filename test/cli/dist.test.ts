@@ -31,6 +31,13 @@ test('relative .ts specifiers become .js; packages and other strings stay', () =
   );
 });
 
+test('the vendored packages are imported from their bundles in dist/vendor/', () => {
+  assert.equal(
+    rewriteSpecifiers('import { Kysely } from "kysely";\nimport pg from "pg";\nimport z from "zod";', '../'),
+    'import { Kysely } from "../vendor/kysely.js";\nimport pg from "../vendor/pg.js";\nimport z from "zod";',
+  );
+});
+
 test('a stale dist/ is rebuilt before the bin runs it', () => {
   const stamp = root('dist/.built-at');
   execFileSync(process.execPath, [root('bin/sightline.js'), '--version'], { encoding: 'utf8' }); // builds if missing
