@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The `sightline` bin: runs the TypeScript CLI through tsx so the checkout needs no build step.
-import { register } from 'tsx/esm/api';
-import { fileURLToPath } from 'node:url';
-register();
-await import(fileURLToPath(new URL('../src/cli/main.ts', import.meta.url)));
+// The `sightline` bin: runs the compiled JavaScript in dist/ when it is fresh, rebuilding it when
+// the sources are newer, else the TypeScript through tsx (bin/dist.js says when).
+import { cliEntry } from './dist.js';
+
+await import(await cliEntry());

@@ -38,18 +38,44 @@ const intFromEnv = (def: number, min = 0) =>
 export const METRICS_TOKEN_MIN_LENGTH = 32;
 
 const ConfigSchema = z.object({
-  /** Default: sqlite:<SIGHTLINE_DATA_DIR or the package root's data/>/sightline.db (see defaultDatabaseUrl). */
+  /**
+   * `sqlite:/path/file.db` or `postgres://…`. Migrations run on start and with `sightline migrate`.
+   * @default `sqlite:<data dir>/sightline.db`
+   */
   DATABASE_URL: z.string(),
+  /**
+   * Where the default SQLite file lives. Resolved from the package, not the working directory, so `npx
+   * sightline …` run from a subfolder reaches the server's database; `--verbose` on any CLI command
+   * prints the database it used. @default `data/` under the package root
+   */
   SIGHTLINE_DATA_DIR: z.string().optional(),
+  /** Where the API listens (port). */
   PORT: intFromEnv(8080, 0),
+  /** Where the API listens (address). */
   HOST: z.string().optional().default('0.0.0.0'),
+  /** Requests per minute per API key (429 with `Retry-After` and `RateLimit-*` headers). */
   SIGHTLINE_RATE_LIMIT_PER_MINUTE: intFromEnv(600, 1),
+  /** Keep rate-limit counters in Redis; otherwise they live in the database, shared by all processes. */
   SIGHTLINE_REDIS_URL: z.string().optional(),
+  /**
+   * Hosts, `host:port` pairs or CIDRs the page fetcher may reach although they are not public
+   * (intranets, tests), comma-separated. @default empty
+   */
   SIGHTLINE_FETCH_ALLOW: z.string().optional().default(''),
+  /** `sandbox` (deterministic, locally simulated answers) or `live` (real provider APIs). */
   SIGHTLINE_PLATFORM_ENGINE: z.enum(['sandbox', 'live']).optional().default('sandbox'),
+  /**
+   * The model catalog: models, prices per probe, default/latest/prior roles. @default
+   * `catalog/models.json`
+   */
   SIGHTLINE_CATALOG_PATH: z.string().optional(),
+  /** Simulated answer latency of the sandbox engine. */
   SIGHTLINE_SANDBOX_LATENCY_MS: intFromEnv(0, 0),
-  /** The judge of sentiment and recommendation in live mode, `platform:model` (e.g. openai:gpt-4o-mini); unset: none. */
+  /**
+   * `platform:model` (e.g. `openai:gpt-4o-mini`): the model that judges sentiment and recommendation in
+   * `live` mode, through that platform's driver and key; the operator pays for it, users are never
+   * billed. Unset: those fields are null (docs/concepts.md, "Answer analysis").
+   */
   SIGHTLINE_JUDGE_MODEL: z
     .string()
     .optional()
@@ -57,15 +83,30 @@ const ConfigSchema = z.object({
     .refine((v) => v === undefined || /^(openai|perplexity|gemini|grok|claude|deepseek):\S+$/.test(v), {
       message: 'must be platform:model, platform one of openai, perplexity, gemini, grok, claude, deepseek',
     }),
+  /** Jobs in flight per worker process overall. */
   SIGHTLINE_WORKER_CONCURRENCY: intFromEnv(32, 1),
-  /** Worker threads that extract big pages (≥ 256 KiB of HTML) off the event loop; 0 = none. */
+  /**
+   * Worker threads that extract big pages (256 KiB of HTML or more) off the event loop, each with a 512
+   * MB heap limit (a page that exceeds it answers `extraction_failed`, nothing charged); 0 extracts
+   * every page on the calling thread.
+   */
   SIGHTLINE_EXTRACT_THREADS: intFromEnv(1, 0),
-  /** Who may open an account in the console after the owner: by invitation, anyone, or nobody. */
+  /**
+   * Console sign-up after the owner: `invite` (by the operator's invitation links), `open` (anyone),
+   * `closed` (accounts only from the CLI).
+   */
   SIGHTLINE_SIGNUP: z.enum(['invite', 'open', 'closed']).optional().default('invite'),
-  /** SMTP transport for password-reset and invitation mail (smtp(s)://user:pass@host:port); unset: links are printed by the CLI. */
+  /**
+   * `smtp(s)://user:pass@host:port`: password-reset and invitation links are mailed (nodemailer). Unset:
+   * the operator prints them with `sightline users reset-link` / `users invite`.
+   */
   SIGHTLINE_SMTP_URL: z.string().optional(),
-  /** Console sign-in, sign-up and reset attempts per client address per minute (besides the per-email lockout). */
+  /**
+   * Console sign-in, sign-up and reset attempts per client address per minute (besides the per-email
+   * lockout).
+   */
   SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE: intFromEnv(20, 1),
+  /** Sender of password-reset and invitation mail. */
   SIGHTLINE_MAIL_FROM: z.string().optional().default('sightline <no-reply@localhost>'),
   /**
    * The console's public origin (https://sightline.example.com), for links in mail (default
@@ -83,31 +124,62 @@ const ConfigSchema = z.object({
       }
       return origin;
     }),
-  /** How often each worker process's scheduler looks for due slots of tracked tests; 0 = no scheduler in this process. */
+  /**
+   * How often each process that runs a worker looks for due slots of tracked tests; 0 = no scheduler in
+   * this process.
+   */
   SIGHTLINE_SCHEDULER_INTERVAL_MS: intFromEnv(5000, 0),
-  /** Postgres connections per process; keep N processes × this + 10 ≤ max_connections (README). */
+  /**
+   * Postgres connections per process; keep processes × this + 10 ≤ `max_connections` (docs/operating.md,
+   * "Postgres").
+   */
   SIGHTLINE_DB_POOL_MAX: intFromEnv(10, 1),
-  /** How long a query waits for a free pooled connection before answering 503 database_unavailable. */
+  /**
+   * How long a query waits for a free pooled connection before the request answers 503
+   * `database_unavailable`.
+   */
   SIGHTLINE_DB_POOL_WAIT_MS: intFromEnv(3000, 1),
-  /** Jobs in flight per account across every worker; 0 = no cap (fair round-robin still applies). */
+  /**
+   * Jobs in flight per account across every worker; 0 = no cap (claims stay round-robin over accounts
+   * either way).
+   */
   SIGHTLINE_ACCOUNT_CONCURRENCY: intFromEnv(0, 0),
-  /** A worker's lease on a job it runs (renewed every third of it); a dead worker's jobs come back after it. */
+  /**
+   * A worker's lease on a job (renewed every third of it); a dead worker's jobs are taken over once it
+   * runs out.
+   */
   SIGHTLINE_JOB_LEASE_MS: intFromEnv(30_000, 100),
-  /** A job's time budget, enforced by the worker's watchdog (the job is given up, its credits released). */
+  /**
+   * A job's time budget: past it the worker's watchdog stops the job and ends it `job_timeout`, its
+   * credits released.
+   */
   SIGHTLINE_JOB_TIMEOUT_MS: intFromEnv(600_000, 0),
-  /** How long an idempotency_key is remembered, from its run's creation (Stripe: 24 h). */
+  /** How long an `idempotency_key` is remembered, counted from its run's creation (Stripe: 24 h). */
   SIGHTLINE_IDEMPOTENCY_TTL_SECONDS: intFromEnv(86_400, 1),
-  /** HTTP edge timeouts (README "HTTP edge"). */
+  /**
+   * Receiving a request's headers; past it the connection is closed (408). See docs/operating.md, "HTTP
+   * edge".
+   */
   SIGHTLINE_HTTP_HEADERS_TIMEOUT_MS: intFromEnv(10_000, 1),
+  /** Receiving the whole request with its body; past it the connection is closed (408). */
   SIGHTLINE_HTTP_REQUEST_TIMEOUT_MS: intFromEnv(30_000, 1),
+  /** An idle keep-alive connection between requests. */
   SIGHTLINE_HTTP_KEEPALIVE_TIMEOUT_MS: intFromEnv(5_000, 1),
+  /** A socket with no traffic either way. */
   SIGHTLINE_HTTP_IDLE_TIMEOUT_MS: intFromEnv(120_000, 1),
-  /** Outbound page fetches at once per process, and how many may wait before 503 fetch_capacity. */
+  /** Outbound page fetches at once per process. */
   SIGHTLINE_FETCH_CONCURRENCY: intFromEnv(16, 1),
+  /** Outbound page fetches that may wait per process; past that 503 `fetch_capacity`. */
   SIGHTLINE_FETCH_QUEUE: intFromEnv(256, 0),
-  /** Outbound page fetches of one account running at once in a process (more wait, up to a quarter of the queue); 0 = no cap. */
+  /**
+   * Outbound page fetches of one account running at once in a process; more wait, up to a quarter of
+   * `SIGHTLINE_FETCH_QUEUE`, then 503 `fetch_capacity` for that account only. 0 = no cap.
+   */
   SIGHTLINE_FETCH_ACCOUNT_CONCURRENCY: intFromEnv(4, 0),
-  /** GET /metrics on the API port needs `Authorization: Bearer <token>`; unset, it is not served there. */
+  /**
+   * Serve `GET /metrics` on the API port to `Authorization: Bearer <token>` (at least 32 characters);
+   * unset, it is not served there.
+   */
   SIGHTLINE_METRICS_TOKEN: z
     .string()
     .optional()
@@ -115,15 +187,25 @@ const ConfigSchema = z.object({
     .refine((v) => v === undefined || v.length >= METRICS_TOKEN_MIN_LENGTH, {
       message: `must be at least ${METRICS_TOKEN_MIN_LENGTH} characters (e.g. openssl rand -hex 32)`,
     }),
-  /** Serve GET /metrics (no auth) on this port of its own; 0 = off. */
+  /** Serve `GET /metrics` without auth on a port of its own (worker processes too); 0 = off. */
   SIGHTLINE_METRICS_PORT: intFromEnv(0, 0),
+  /** The address of that metrics port (bind it to a private address). */
   SIGHTLINE_METRICS_HOST: z.string().optional().default('127.0.0.1'),
-  /** How long SIGTERM/SIGINT waits for running jobs and requests before aborting them. */
+  /** On SIGTERM/SIGINT, how long running requests and jobs may finish before they are aborted. */
   SIGHTLINE_SHUTDOWN_GRACE_MS: intFromEnv(10_000, 0),
-  /** Worker threads that run Content Intelligence analysis (scoring, trends, prompt ideas) off the event loop; 0 = none. */
+  /**
+   * Worker threads that run Content Intelligence analysis (scoring, trends, prompt ideas) off the event
+   * loop, one operation per thread at a time, the rest queued; 0 runs it on the calling thread.
+   */
   SIGHTLINE_ANALYSIS_THREADS: intFromEnv(1, 0),
-  /** Live mode: the model (platform:model, e.g. openai:gpt-5-mini) that writes trends and prompt ideas; unset = the offline generator. */
+  /**
+   * Live mode: `platform:model` (e.g. `openai:gpt-5-mini`, model a catalog id or
+   * `default`/`latest`/`prior`) that writes trends and prompt ideas through the platform drivers (with
+   * web search where the platform has it). Unset, or in sandbox mode: the offline generator. A name that
+   * does not resolve stops the start.
+   */
   SIGHTLINE_CONTENT_MODEL: z.string().optional(),
+  /** pino log level. */
   SIGHTLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
   /** Webhooks (docs/webhooks.md): the time one delivery attempt may take, connect to last byte. */
   SIGHTLINE_WEBHOOK_TIMEOUT_MS: intFromEnv(15_000, 1),
@@ -214,4 +296,9 @@ let cached: Config | undefined;
 export function getConfig(): Config {
   cached ??= loadConfig();
   return cached;
+}
+
+/** Every variable the schema reads, in its order (docs/configuration.md is generated from it). */
+export function configKeys(): string[] {
+  return Object.keys(ConfigSchema.shape);
 }

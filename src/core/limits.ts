@@ -1,4 +1,4 @@
-// The documented maximum length of every free-text input, in characters (README "Input limits").
+// The documented maximum length of every free-text input, in characters (docs/api.md, "Input limits").
 // The HTTP schemas (and through them the MCP tools) enforce them with a 422, so no input can cost
 // CPU, storage or an index entry out of proportion: a name is matched against every answer and
 // copied into every probe row, and Postgres refuses an index entry over about 2.7 KB.
@@ -24,8 +24,8 @@ export const INPUT_LIMITS = {
 } as const;
 
 /**
- * The longest platform answer a probe keeps and analyses, in characters (README "Job time
- * budget"); a longer one is cut here. Real answers are far shorter (a few thousand characters; a
+ * The longest platform answer a probe keeps and analyses, in characters (docs/operating.md, "Job
+ * claiming"); a longer one is cut here. Real answers are far shorter (a few thousand characters; a
  * model's output limit of 8–16k tokens is about 32–64k), and the answer analysis is linear in its
  * length, so no answer can hold a worker's event loop for long (about 0.2 s at this length,
  * measured under load), and the watchdog and the lease heartbeat keep their time.

@@ -178,7 +178,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-/** Postgres pool defaults (SIGHTLINE_DB_POOL_MAX, SIGHTLINE_DB_POOL_WAIT_MS; README "Database connections"). */
+/** Postgres pool defaults (SIGHTLINE_DB_POOL_MAX, SIGHTLINE_DB_POOL_WAIT_MS; docs/operating.md, "Postgres"). */
 export const DEFAULT_POOL: PoolOptions = { max: 10, waitMs: 3000 };
 
 export interface OpenOptions {

@@ -6,13 +6,14 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { BIN, runCli, serverForCli } from '../helpers/cli.ts';
+import { ptySkip } from '../helpers/prerequisites.ts';
 
 const exec = promisify(execFile);
 /** Colour and other text styles (SGR), as opposed to the line clearing a redraw uses. */
 const SGR = /\x1b\[[0-9;]*m/;
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-describe('user CLI: the progress display on a terminal', () => {
+describe('user CLI: the progress display on a terminal', { skip: ptySkip() }, () => {
   const srv = serverForCli();
 
   // Probes that take a while, so the first reads see them unfinished.

@@ -1,4 +1,4 @@
-// Every free-text input has a documented maximum (src/core/limits.ts, README "Input limits"),
+// Every free-text input has a documented maximum (src/core/limits.ts, docs/api.md, "Input limits"),
 // checked by the schema: one character over is a 422 naming the field, at the limit is accepted,
 // and nothing is charged for a refused request. The MCP tools share the route schemas.
 import { after, before, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// Nothing a probe job runs holds a worker's event loop for long (README "Job time budget"): the
+// Nothing a probe job runs holds a worker's event loop for long (docs/operating.md, "Job claiming"): the
 // answer analysis is linear in the answer's length, and the answer is cut to ANSWER_MAX_CHARS
 // before it is checkpointed, analysed and stored, whatever the platform sends. (When a process
 // stalls anyway, its lease runs out and another worker takes the job over, its own late writes

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from '../../config.ts';
 import { JSON_TOO_DEEP_MESSAGE, jsonNestsDeeperThan } from '../../text/json-depth.ts';
 
-/** Fastify/Node server options for the timeouts (README "HTTP edge"). */
+/** Fastify/Node server options for the timeouts (docs/operating.md, "HTTP edge"). */
 export function httpTimeouts(config: Config): Pick<FastifyServerOptions, 'connectionTimeout' | 'keepAliveTimeout' | 'requestTimeout'> & {
   http: { headersTimeout: number; connectionsCheckingInterval: number };
 } {

@@ -7,11 +7,11 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { openAccount } from '../../../src/core/accounts/accounts.ts';
 import { createResetToken, MAX_FAILED_LOGINS } from '../../../src/core/accounts/users.ts';
-import { axeViolations, startRig, type BrowserRig } from './browser.ts';
+import { axeViolations, startRig, type BrowserRig, browserSkip } from './browser.ts';
 
 const OWNER = { email: 'owner@agency.example', password: 'a long owner passphrase' };
 
-describe('console sign-in in a browser', () => {
+describe('console sign-in in a browser', { skip: browserSkip() }, () => {
   let rig: BrowserRig;
   let page: Page;
   before(async () => {

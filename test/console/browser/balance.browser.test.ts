@@ -1,5 +1,5 @@
 // The balance in the console, in a real Chromium against a real server: the owner of a fresh
-// instance (README Quick start) is told their balance is zero and led to the grant form; the
+// instance (docs/getting-started.md) is told their balance is zero and led to the grant form; the
 // header follows a grant, a cancelled run and the tab regaining focus without a page change; the
 // header's background balance reads leave no usage.read rows in the activity log while explicit
 // actions still do; a member with no credits is told to ask the operator.
@@ -8,12 +8,12 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createResetToken, resetPassword } from '../../../src/core/accounts/users.ts';
 import { getBalance, grantCredits } from '../../../src/core/billing/ledger.ts';
-import { axeViolations, startRig, type BrowserRig } from './browser.ts';
+import { axeViolations, startRig, type BrowserRig, browserSkip } from './browser.ts';
 
 const OWNER = { email: 'owner@balance.example', password: 'owner balance passphrase' };
 const MEMBER = { email: 'member@balance.example', password: 'member balance passphrase' };
 
-describe('the balance in the console', () => {
+describe('the balance in the console', { skip: browserSkip() }, () => {
   let rig: BrowserRig;
   let page: Page;
   let accountId: string;

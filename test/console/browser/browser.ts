@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../helpers/harness.ts';
+import { assertBrowser, CHROMIUM } from '../../helpers/prerequisites.ts';
 
-export const CHROMIUM = process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium';
+export { browserSkip, CHROMIUM } from '../../helpers/prerequisites.ts';
 export const SCREENSHOTS = new URL('../../../test-artifacts/screenshots/', import.meta.url).pathname;
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -33,6 +34,7 @@ export interface BrowserRig {
 }
 
 export async function startRig(env: Record<string, string> = {}): Promise<BrowserRig> {
+  assertBrowser();
   const server = await startTestServer(env);
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const address = server.app.server.address();

@@ -12,11 +12,11 @@ import { createOwner } from '../../../src/core/accounts/users.ts';
 import { grantCredits } from '../../../src/core/billing/ledger.ts';
 import type { FixtureServer } from '../../helpers/fixture-server.ts';
 import { serveFixtureSite } from '../../http/content-sites.ts';
-import { axeViolations, horizontalOverflow, startRig, type BrowserRig } from './browser.ts';
+import { axeViolations, horizontalOverflow, startRig, type BrowserRig, browserSkip } from './browser.ts';
 
 const OWNER = { email: 'marketing@acme.example', password: 'acme marketing passphrase' };
 
-describe('the console in a browser', () => {
+describe('the console in a browser', { skip: browserSkip() }, () => {
   let rig: BrowserRig;
   let page: Page;
   let site: FixtureServer;

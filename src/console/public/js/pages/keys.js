@@ -12,7 +12,11 @@ const SCOPES = [
   ['content_intelligence:trends:discover', 'Discover trends (1 credit)'],
   ['content_intelligence:content:score', 'Score content (2–3 credits)'],
   ['content_intelligence:runs:create', 'Queue Content Intelligence runs'],
+  ['webhooks:write', 'Manage webhooks and alert settings'],
+  ['sites:read', 'Read site log reports (AI crawlers, AI referrals)'],
+  ['sites:write', 'Add sites and upload their access logs'],
 ];
+const SCOPE_COUNT = SCOPES.length;
 
 function NewSecret({ created, onDone }) {
   const mcp = created.kind === 'mcp';
@@ -112,7 +116,7 @@ export function KeysPage() {
               { label: 'Name', cell: (k) => html`<strong>${k.name}</strong>` },
               { label: 'Prefix', cell: (k) => html`<code>${k.key_prefix}…</code>` },
               { label: 'Kind', cell: (k) => (k.kind === 'mcp' ? 'MCP token' : 'API key') },
-              { label: 'Scopes', cell: (k) => html`<span class="small">${k.scopes.length === 8 ? 'Full access' : k.scopes.join(', ')}</span>` },
+              { label: 'Scopes', cell: (k) => html`<span class="small">${k.scopes.length === SCOPE_COUNT ? 'Full access' : k.scopes.join(', ')}</span>` },
               { label: 'Created', cell: (k) => when(k.created_at) },
               { label: 'Last used', cell: (k) => (k.revoked_at ? html`<${Badge} value="revoked" />` : ago(k.last_used_at)) },
               { label: 'Action', cell: (k) => (k.revoked_at ? html`<span class="muted small">Revoked ${when(k.revoked_at)}</span>` : html`<button type="button" class="danger" onClick=${() => revoke(k)} aria-label=${'Revoke ' + k.name}>Revoke</button>`) },
