@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createAccount } from '../../../src/core/accounts/accounts.ts';
 import { createSession, csrfMatches, listSessions, resolveSession, revokeSession, revokeUserSessions } from '../../../src/core/accounts/sessions.ts';
-import { createOwner, MAX_FAILED_LOGINS, needsOwner, signIn, signUp } from '../../../src/core/accounts/users.ts';
+import { createOwner, MAX_FAILED_LOGINS, needsOwner, signIn, signUp, signUpEmail } from '../../../src/core/accounts/users.ts';
 import { AppError, type ErrorCode } from '../../../src/core/errors.ts';
 import { openFreshDatabase } from '../../helpers/harness.ts';
 
@@ -28,18 +28,21 @@ describe('core users and sessions', () => {
     await rejectsWith(createOwner(fresh.store, 'weak@example.com', 'short'), 'weak_password');
   });
 
-  test('sign-up follows the mode; a user joins the account the CLI made for the same email', async () => {
-    await rejectsWith(signUp(fresh.store, 'invite', 'a@example.com', 'a long enough password'), 'signup_closed');
-    await rejectsWith(signUp(fresh.store, 'closed', 'a@example.com', 'a long enough password'), 'signup_closed');
-    const account = await createAccount(db(), 'cli-made@example.com');
-    const member = await signUp(fresh.store, 'open', 'cli-made@example.com', 'a long enough password');
-    assert.equal(member.account_id, account.id);
+  test('sign-up follows the mode and never joins an account that already has the email', async () => {
+    assert.throws(() => signUpEmail('invite', 'a@example.com'), (e: unknown) => e instanceof AppError && e.code === 'signup_closed');
+    assert.throws(() => signUpEmail('closed', 'a@example.com'), (e: unknown) => e instanceof AppError && e.code === 'signup_closed');
+    assert.equal(signUpEmail('open', 'A@Example.com'), 'a@example.com');
+    await createAccount(db(), 'cli-made@example.com');
+    assert.deepEqual(await signUp(fresh.store, 'cli-made@example.com', 'an attacker password'), { created: false });
+    await rejectsWith(signIn(db(), 'cli-made@example.com', 'an attacker password'), 'invalid_credentials');
+    assert.deepEqual(await signUp(fresh.store, 'new-user@example.com', 'a long enough password'), { created: true });
+    const member = await signIn(db(), 'new-user@example.com', 'a long enough password');
     assert.equal(member.role, 'member');
-    await rejectsWith(signUp(fresh.store, 'open', 'cli-made@example.com', 'a long enough password'), 'invalid_request');
+    assert.deepEqual(await signUp(fresh.store, 'new-user@example.com', 'another long password'), { created: false });
   });
 
   test('sign-in: right password in, wrong one refused, and the email locks after repeated failures', async () => {
-    await signUp(fresh.store, 'open', 'lock@example.com', 'the right password');
+    await signUp(fresh.store, 'lock@example.com', 'the right password');
     assert.equal((await signIn(db(), 'LOCK@example.com', 'the right password')).email, 'lock@example.com');
     await rejectsWith(signIn(db(), 'lock@example.com', 'a wrong password'), 'invalid_credentials');
     await rejectsWith(signIn(db(), 'nobody@example.com', 'a wrong password'), 'invalid_credentials');
@@ -48,7 +51,8 @@ describe('core users and sessions', () => {
   });
 
   test('a session resolves by its token until it is revoked; signing out everywhere keeps one if asked', async () => {
-    const user = await signUp(fresh.store, 'open', 'sessions@example.com', 'a long enough password');
+    await signUp(fresh.store, 'sessions@example.com', 'a long enough password');
+    const user = await signIn(db(), 'sessions@example.com', 'a long enough password');
     const one = await createSession(db(), user.id, 'test-agent');
     const two = await createSession(db(), user.id, undefined);
     const three = await createSession(db(), user.id, undefined);
