@@ -180,6 +180,14 @@ export const FORMATTERS: Record<string, Formatter> = {
       ...d.points.map((p) => `  ${String(p.start)}  ${pointLine(p)}`),
       ...d.skipped.map((k) => `  ${String(k.slot)}  skipped: ${String(k.reason)}`),
       ...comparisonLine((d as { comparison?: Record<string, unknown> | null }).comparison),
+      ...(d.other_runs?.length ? [`${d.other_runs.length} run(s) of another definition left out (one-off runs; --include all pools them): ${d.other_runs.map((r) => r.run_id).join(', ')}`] : []),
+    ].join('\n'),
+  ),
+  'tests plan': fmt('testsSamplePlan', (d) =>
+    [
+      `${d.test_id}: ${d.repeats_needed === null ? 'no number of repeats reaches this goal' : `${d.repeats_needed} repeats per prompt × platform per run needed`}${d.feasible ? '' : ` (a run asks at most ${String(d.max_repeats)}; pool runs with --window 7d or 30d, or widen the goal)`}`,
+      `credits per run ${d.current.credits_per_run} now, ${d.planned.credits_per_run} at ${String(d.repeats_recommended)} repeats; per month ${dash(d.current.credits_per_month)} now, ${dash(d.planned.credits_per_month)} planned`,
+      ...d.cells.map((c) => `  ${String(c.platform).padEnd(11)} ${dash(c.repeats_per_run).padStart(5)}  ${c.prompt}`),
     ].join('\n'),
   ),
   'reports by-url': fmt('reportsByUrlRead', (d) =>

@@ -379,6 +379,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tests/{test_id}/sample-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Plan the sample: repeats per prompt × platform for an interval half-width or to detect a change, and the credits a month */
+        get: operations["testsSamplePlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1333,6 +1350,42 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
+                                by_prompt?: ({
+                                    prompt: string;
+                                    /** @description Probes of this prompt (every status) */
+                                    probes: number;
+                                    /** @description Succeeded probes: the n every rate of this entry rests on */
+                                    succeeded: number;
+                                    /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                    mention_rate: number | null;
+                                    /** @description 95% Wilson score interval of the rate; null while no probe succeeded */
+                                    mention_rate_ci: {
+                                        low: number;
+                                        high: number;
+                                        level: number;
+                                        /** @enum {string} */
+                                        method: "wilson";
+                                    } | null;
+                                    /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                    share_of_voice: number | null;
+                                    by_platform: ({
+                                        platform: string;
+                                        /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                        mention_rate: number | null;
+                                        probes: number;
+                                    } & {
+                                        [key: string]: unknown;
+                                    })[];
+                                    competitors: ({
+                                        name: string;
+                                        /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                        mention_rate: number | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    })[];
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
                             } & {
                                 [key: string]: unknown;
                             };
@@ -1922,6 +1975,42 @@ export interface operations {
                                 name: string;
                                 mentions: number;
                                 platforms: string[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            by_prompt?: ({
+                                prompt: string;
+                                /** @description Probes of this prompt (every status) */
+                                probes: number;
+                                /** @description Succeeded probes: the n every rate of this entry rests on */
+                                succeeded: number;
+                                /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                mention_rate: number | null;
+                                /** @description 95% Wilson score interval of the rate; null while no probe succeeded */
+                                mention_rate_ci: {
+                                    low: number;
+                                    high: number;
+                                    level: number;
+                                    /** @enum {string} */
+                                    method: "wilson";
+                                } | null;
+                                /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                share_of_voice: number | null;
+                                by_platform: ({
+                                    platform: string;
+                                    /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                    mention_rate: number | null;
+                                    probes: number;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                competitors: ({
+                                    name: string;
+                                    /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                    mention_rate: number | null;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
                             } & {
                                 [key: string]: unknown;
                             })[];
@@ -2582,6 +2671,42 @@ export interface operations {
                                 name: string;
                                 mentions: number;
                                 platforms: string[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            by_prompt?: ({
+                                prompt: string;
+                                /** @description Probes of this prompt (every status) */
+                                probes: number;
+                                /** @description Succeeded probes: the n every rate of this entry rests on */
+                                succeeded: number;
+                                /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                mention_rate: number | null;
+                                /** @description 95% Wilson score interval of the rate; null while no probe succeeded */
+                                mention_rate_ci: {
+                                    low: number;
+                                    high: number;
+                                    level: number;
+                                    /** @enum {string} */
+                                    method: "wilson";
+                                } | null;
+                                /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                share_of_voice: number | null;
+                                by_platform: ({
+                                    platform: string;
+                                    /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                    mention_rate: number | null;
+                                    probes: number;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                competitors: ({
+                                    name: string;
+                                    /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                    mention_rate: number | null;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
                             } & {
                                 [key: string]: unknown;
                             })[];
@@ -4192,6 +4317,8 @@ export interface operations {
                 window?: string;
                 /** @description One of: json, csv. */
                 format?: string;
+                /** @description comparable (default): only runs the test started and runs with its definition; all: every run attached to the test, one-off runs included */
+                include?: string;
             };
             header?: never;
             path: {
@@ -4218,6 +4345,14 @@ export interface operations {
                         skipped: {
                             [key: string]: unknown;
                         }[];
+                        /** @description Runs attached to the test with another definition (one-off runs): left out of points and comparison unless include=all */
+                        other_runs?: ({
+                            run_id: string;
+                            created_at: string | null;
+                            source: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     } & {
                         [key: string]: unknown;
                     };
@@ -6033,6 +6168,229 @@ export interface operations {
                         } | null;
                     } & {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (unauthorized, mcp_token_not_allowed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing scope or suspended account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Not found or not owned by the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Schema validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limit exceeded for this API key */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Extraction, provider or unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    testsSamplePlan: {
+        parameters: {
+            query?: {
+                /** @description Goal: the 95% (or `confidence`) interval at most ± this, e.g. 0.10 */
+                half_width?: number;
+                /** @description Goal: detect a change of this size between two periods, e.g. 0.15 */
+                change?: number;
+                /** @description The change to detect: drop (default) or rise */
+                direction?: string;
+                /** @description Confidence level, default 0.95 */
+                confidence?: number;
+                /** @description Power for a change goal, default 0.8 */
+                power?: number;
+                /** @description prompt_platform (default): every prompt × platform reaches the goal; overall: the test rate does */
+                level?: string;
+                /** @description A period compared: one run (default) or the runs of a 7d or 30d window */
+                window?: string;
+                /** @description 1..730, default 90; a value out of range is clamped */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Tracked test id (test_…) */
+                test_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        goal: {
+                            /** @enum {string} */
+                            type: "half_width" | "change";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description Repeats per prompt × platform per run the goal needs; null when none reaches it */
+                        repeats_needed: number | null;
+                        /** @description repeats_needed capped at max_repeats */
+                        repeats_recommended: number;
+                        feasible: boolean;
+                        cells: ({
+                            prompt: string;
+                            platform: string;
+                            probes_needed_per_period: number | null;
+                            repeats_per_run: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        runs_per_month: number | null;
+                        current: {
+                            credits_per_run: string;
+                            credits_per_month: string | null;
+                        };
+                        planned: {
+                            credits_per_run: string;
+                            credits_per_month: string | null;
+                        };
+                        test_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid URL, cursor, filter, field combination or model selection */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };

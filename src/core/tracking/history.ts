@@ -77,8 +77,8 @@ export async function testHistory(store: Store, accountId: string, testId: strin
   return { ...base, ...(await contentSeries(store, testId, since, opts.window, now)), skipped };
 }
 
-async function visibilitySeries(store: Store, test: { id: string; definition: string | null }, since: string, opts: HistoryOptions, now: Date) {
-  const testId = test.id;
+/** A test's visibility runs created since `since` (oldest first) and their probes in asking order. */
+export async function loadVisibilityRuns(store: Store, testId: string, since: string) {
   const runs = await store.db
     .selectFrom('visibility_runs')
     .select(['id', 'created_at', 'competitors', 'source', 'started_by_test'])
@@ -103,6 +103,12 @@ async function visibilitySeries(store: Store, test: { id: string; definition: st
       probesOf.set(p.run_id, list);
     }
   }
+  return { runs, probesOf };
+}
+
+async function visibilitySeries(store: Store, test: { id: string; definition: string | null }, since: string, opts: HistoryOptions, now: Date) {
+  const testId = test.id;
+  const { runs, probesOf } = await loadVisibilityRuns(store, testId, since);
   // Like with like: the runs the test started, and runs made elsewhere with the test's definition.
   const split = splitComparable(runs, probesOf, plannedDefinitionId(test.definition, opts.catalog));
   const pooled = opts.include === 'all' ? runs : split.comparable;

@@ -28,11 +28,13 @@ import scoreContent from './content/score-content.ts';
 import createCiRun from './content/create-run.ts';
 import listCiRuns from './content/list-runs.ts';
 import getCiRun from './content/get-run.ts';
+import testSamplePlan from './tests/sample-plan.ts';
 
 /** The one catalog of operations: HTTP routes, MCP tools (src/mcp/tools.ts) and the OpenAPI document derive from it. */
 export const OPERATIONS = [getUsage, listActivity, listModels, estimateRun, createRun, listRuns, getRun, getProbe, cancelRun, exportRun, listTests, getTest, createTest, updateTest,
   deleteTest, runTest, testHistory, reportsByUrl, serializePage,
-  suggestPrompts, discoverTrends, scoreContent, createCiRun, listCiRuns, getCiRun];
+  suggestPrompts, discoverTrends, scoreContent, createCiRun, listCiRuns, getCiRun,
+  testSamplePlan];
 
 export async function registerRoutes(app: FastifyInstance, core: Core) {
   registerHealthRoutes(app, core);
