@@ -107,6 +107,11 @@ function pointLine(p: Record<string, unknown>): string {
   return `mention rate ${pct(p.mention_rate as number | null)}${interval(p.mention_rate_ci as { low: number; high: number } | null)} over ${String(p.succeeded ?? 0)} answers`;
 }
 
+/** A project in one line: name, brand, markets, prompts and tests. */
+function projectLine(p: { id: string; name: string; brand: { name: string }; markets: { language: string; country: string }[]; prompt_count: number; tests: unknown[] }): string {
+  return `${p.id} ${p.name} (${p.brand.name}): ${p.markets.map((m) => `${m.language}-${m.country}`).join(', ')}; ${p.prompt_count} prompts, ${p.tests.length} tests`;
+}
+
 function listPage<T>(rows: T[], line: (r: T) => string, next: string | null | undefined, empty: string): string {
   return lines(rows.map(line), empty) + (next ? `\nmore: --starting-after ${next}` : '');
 }
@@ -181,6 +186,25 @@ export const FORMATTERS: Record<string, Formatter> = {
       ...d.skipped.map((k) => `  ${String(k.slot)}  skipped: ${String(k.reason)}`),
       ...comparisonLine((d as { comparison?: Record<string, unknown> | null }).comparison),
       ...(d.other_runs?.length ? [`${d.other_runs.length} run(s) of another definition left out (one-off runs; --include all pools them): ${d.other_runs.map((r) => r.run_id).join(', ')}`] : []),
+    ].join('\n'),
+  ),
+  'projects create': fmt('projectsCreate', (p) => projectLine(p)),
+  'projects list': fmt('projectsList', (d) => lines(d.projects.map(projectLine), 'no projects')),
+  'projects show': fmt('projectsRead', (p) => [projectLine(p), ...p.prompts.map((x) => `  ${x.id}  ${x.prompt}${x.topics.length ? `  [${x.topics.join(', ')}]` : ''}`)].join('\n')),
+  'projects update': fmt('projectsUpdate', (p) => projectLine(p)),
+  'projects delete': fmt('projectsDelete', (d) => `${d.id} deleted (its runs stay readable)`),
+  'projects prompts': fmt('projectsPromptsImport', (d) => `${d.added} added, ${d.duplicates} already there; ${d.prompt_count} prompts in ${d.project_id}`),
+  'projects remove-prompt': fmt('projectsPromptsDelete', (d) => `${d.id} removed`),
+  'projects run': fmt('projectsRunsCreate', (d) => lines(d.runs.map((r) => `run ${r.run_id} for ${dash(r.market)} (${r.test_id})`), 'no tests to run: add prompts first')),
+  'projects dashboard': fmt('projectsDashboard', (d) =>
+    [
+      ...d.series.map((p) => {
+        const b = (p as { brand?: { mention_rate: number | null; mention_rate_ci: { low: number; high: number } | null; n: number; thin: boolean } }).brand;
+        return `  ${String(p.start)}  mention rate ${pct(b?.mention_rate)}${interval(b?.mention_rate_ci)} over ${String(b?.n ?? 0)} answers${b?.thin ? ' (thin)' : ''}`;
+      }),
+      'prompts (latest window):',
+      ...d.matrix.map((m) => `  ${pct(m.mention_rate as number | null).padStart(4)} n=${String(m.n).padEnd(4)}${m.thin ? ' thin' : '     '}  ${m.prompt}`),
+      ...(d.competitors_named_brand_absent.length ? ['competitors named, you not:', ...d.competitors_named_brand_absent.map((g) => `  ${g.prompt}`)] : []),
     ].join('\n'),
   ),
   'tests plan': fmt('testsSamplePlan', (d) =>

@@ -27,7 +27,7 @@ interface RunRef {
 }
 
 /** Groups runs (oldest first) into points: one per run, or one per window ending at `now`. */
-function group<R extends RunRef>(runs: R[], window: HistoryWindow, now: Date): { start: string; end: string; runs: R[] }[] {
+export function group<R extends RunRef>(runs: R[], window: HistoryWindow, now: Date): { start: string; end: string; runs: R[] }[] {
   if (window === 'run') return runs.map((r) => ({ start: r.created_at, end: r.created_at, runs: [r] }));
   const width = WINDOW_MS[window];
   const buckets = new Map<number, R[]>();

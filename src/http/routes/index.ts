@@ -29,12 +29,22 @@ import createCiRun from './content/create-run.ts';
 import listCiRuns from './content/list-runs.ts';
 import getCiRun from './content/get-run.ts';
 import testSamplePlan from './tests/sample-plan.ts';
+import createProject from './projects/create-project.ts';
+import listProjects from './projects/list-projects.ts';
+import getProject from './projects/get-project.ts';
+import updateProject from './projects/update-project.ts';
+import deleteProject from './projects/delete-project.ts';
+import importProjectPrompts from './projects/import-prompts.ts';
+import deleteProjectPrompt from './projects/delete-prompt.ts';
+import runProject from './projects/run-project.ts';
+import projectDashboard from './projects/project-dashboard.ts';
 
 /** The one catalog of operations: HTTP routes, MCP tools (src/mcp/tools.ts) and the OpenAPI document derive from it. */
 export const OPERATIONS = [getUsage, listActivity, listModels, estimateRun, createRun, listRuns, getRun, getProbe, cancelRun, exportRun, listTests, getTest, createTest, updateTest,
   deleteTest, runTest, testHistory, reportsByUrl, serializePage,
   suggestPrompts, discoverTrends, scoreContent, createCiRun, listCiRuns, getCiRun,
-  testSamplePlan];
+  testSamplePlan, createProject, listProjects, getProject, updateProject, deleteProject, importProjectPrompts, deleteProjectPrompt, runProject,
+  projectDashboard];
 
 export async function registerRoutes(app: FastifyInstance, core: Core) {
   registerHealthRoutes(app, core);
