@@ -1877,5 +1877,103 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "fixed": {},
     "download": false
+  },
+  {
+    "command": "projects plan",
+    "operationId": "projectsSamplePlan",
+    "method": "get",
+    "path": "/v1/projects/{project_id}/sample-plan",
+    "description": "repeats needed per market for ±half-width (--half-width 0.1) or a change (--change 0.15), with credits a month",
+    "args": [
+      {
+        "field": "project_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "project_id",
+        "description": "Project id (proj_…)",
+        "required": true
+      }
+    ],
+    "options": [
+      {
+        "field": "half_width",
+        "in": "query",
+        "kind": "number",
+        "flag": "half-width",
+        "description": "Goal: the 95% (or `confidence`) interval at most ± this, e.g. 0.10",
+        "required": false
+      },
+      {
+        "field": "change",
+        "in": "query",
+        "kind": "number",
+        "flag": "change",
+        "description": "Goal: detect a change of this size between two periods, e.g. 0.15",
+        "required": false
+      },
+      {
+        "field": "direction",
+        "in": "query",
+        "kind": "string",
+        "flag": "direction",
+        "description": "The change to detect: drop (default) or rise",
+        "required": false,
+        "choices": [
+          "drop",
+          "rise"
+        ]
+      },
+      {
+        "field": "confidence",
+        "in": "query",
+        "kind": "number",
+        "flag": "confidence",
+        "description": "Confidence level, default 0.95",
+        "required": false
+      },
+      {
+        "field": "power",
+        "in": "query",
+        "kind": "number",
+        "flag": "power",
+        "description": "Power for a change goal, default 0.8",
+        "required": false
+      },
+      {
+        "field": "level",
+        "in": "query",
+        "kind": "string",
+        "flag": "level",
+        "description": "prompt_platform (default): every prompt × platform reaches the goal; overall: the test rate does",
+        "required": false,
+        "choices": [
+          "prompt_platform",
+          "overall"
+        ]
+      },
+      {
+        "field": "window",
+        "in": "query",
+        "kind": "string",
+        "flag": "window",
+        "description": "A period compared: one run (default) or the runs of a 7d or 30d window",
+        "required": false,
+        "choices": [
+          "run",
+          "7d",
+          "30d"
+        ]
+      },
+      {
+        "field": "days",
+        "in": "query",
+        "kind": "integer",
+        "flag": "days",
+        "description": "1..730, default 90; a value out of range is clamped",
+        "required": false
+      }
+    ],
+    "fixed": {},
+    "download": false
   }
 ];

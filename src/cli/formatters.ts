@@ -207,6 +207,13 @@ export const FORMATTERS: Record<string, Formatter> = {
       ...(d.competitors_named_brand_absent.length ? ['competitors named, you not:', ...d.competitors_named_brand_absent.map((g) => `  ${g.prompt}`)] : []),
     ].join('\n'),
   ),
+  'projects plan': fmt('projectsSamplePlan', (d) =>
+    [
+      `${d.project_id}: ${d.repeats_needed === null ? 'no number of repeats reaches this goal' : `${d.repeats_needed} repeats per prompt × platform per run needed`}${d.feasible ? '' : ' (not reachable within 10 repeats per run in every market)'}`,
+      `credits per month ${dash(d.current_credits_per_month)} now, ${dash(d.planned_credits_per_month)} planned`,
+      ...d.markets.map((m) => `  ${dash(m.market)}  ${dash(m.repeats_needed)} repeats needed, ${m.planned.credits_per_run} credits per run`),
+    ].join('\n'),
+  ),
   'tests plan': fmt('testsSamplePlan', (d) =>
     [
       `${d.test_id}: ${d.repeats_needed === null ? 'no number of repeats reaches this goal' : `${d.repeats_needed} repeats per prompt × platform per run needed`}${d.feasible ? '' : ` (a run asks at most ${String(d.max_repeats)}; pool runs with --window 7d or 30d, or widen the goal)`}`,

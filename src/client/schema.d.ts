@@ -501,6 +501,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project_id}/sample-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Plan a project's sample: repeats per prompt × platform per market for a half-width or a change, and credits a month */
+        get: operations["projectsSamplePlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -8359,6 +8376,239 @@ export interface operations {
                         })[];
                         competitors_named_brand_absent: ({
                             prompt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid URL, cursor, filter, field combination or model selection */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (unauthorized, mcp_token_not_allowed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing scope or suspended account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Not found or not owned by the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Schema validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limit exceeded for this API key */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Extraction, provider or unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    projectsSamplePlan: {
+        parameters: {
+            query?: {
+                /** @description Goal: the 95% (or `confidence`) interval at most ± this, e.g. 0.10 */
+                half_width?: number;
+                /** @description Goal: detect a change of this size between two periods, e.g. 0.15 */
+                change?: number;
+                /** @description The change to detect: drop (default) or rise */
+                direction?: string;
+                /** @description Confidence level, default 0.95 */
+                confidence?: number;
+                /** @description Power for a change goal, default 0.8 */
+                power?: number;
+                /** @description prompt_platform (default): every prompt × platform reaches the goal; overall: the test rate does */
+                level?: string;
+                /** @description A period compared: one run (default) or the runs of a 7d or 30d window */
+                window?: string;
+                /** @description 1..730, default 90; a value out of range is clamped */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Project id (proj_…) */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project_id: string;
+                        repeats_needed: number | null;
+                        feasible: boolean;
+                        current_credits_per_month: string | null;
+                        planned_credits_per_month: string | null;
+                        markets: ({
+                            goal: {
+                                /** @enum {string} */
+                                type: "half_width" | "change";
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description Repeats per prompt × platform per run the goal needs; null when none reaches it */
+                            repeats_needed: number | null;
+                            /** @description repeats_needed capped at max_repeats */
+                            repeats_recommended: number;
+                            feasible: boolean;
+                            cells: ({
+                                prompt: string;
+                                platform: string;
+                                probes_needed_per_period: number | null;
+                                repeats_per_run: number | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            runs_per_month: number | null;
+                            current: {
+                                credits_per_run: string;
+                                credits_per_month: string | null;
+                            };
+                            planned: {
+                                credits_per_run: string;
+                                credits_per_month: string | null;
+                            };
+                            market: string | null;
+                            test_id: string;
                         } & {
                             [key: string]: unknown;
                         })[];

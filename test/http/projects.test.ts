@@ -150,3 +150,33 @@ describe('projects', () => {
     assert.equal((await s.request('GET', `/v1/tests/${u.tests[0].test_id}`, { key })).statusCode, 404);
   });
 });
+
+describe('project sample plan', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ SIGHTLINE_SCHEDULER_INTERVAL_MS: '0' });
+  });
+  after(async () => s.close());
+
+  test('each market planned from 50% before any run; the project total a month', async () => {
+    const { key } = await s.account({ credits: 10 });
+    const p = (
+      await s.request('POST', '/v1/projects', {
+        key,
+        body: { url: 'https://plan.example/', brand: { name: 'Plano' }, markets: [{ language: 'en', country: 'US' }, { language: 'de', country: 'DE' }], platforms: ['deepseek'], schedule: { cron: '0 6 * * *', timezone: 'UTC' }, prompts: [{ prompt: 'a' }, { prompt: 'b' }] },
+      })
+    ).json();
+    const plan = (await s.request('GET', `/v1/projects/${p.id}/sample-plan?half_width=0.1&window=30d`, { key })).json();
+    assert.equal(plan.markets.length, 2);
+    for (const m of plan.markets) {
+      assert.equal(m.runs_per_period, 30);
+      assert.equal(m.repeats_needed, 4, '93 answers over 30 daily runs');
+      assert.equal(m.planned.credits_per_run, '8.00', '2 prompts × deepseek 1.00 × 4 repeats');
+    }
+    assert.equal(plan.repeats_needed, 4);
+    assert.equal(plan.feasible, true);
+    assert.equal(plan.current_credits_per_month, '120.00', '2 markets × 30 runs × 2.00');
+    assert.equal(plan.planned_credits_per_month, '480.00');
+    assert.equal((await s.request('GET', `/v1/projects/${p.id}/sample-plan`, { key })).json().detail.error, 'invalid_request');
+  });
+});

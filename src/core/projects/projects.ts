@@ -12,12 +12,13 @@ import { requireScope, type Principal } from '../accounts/accounts.ts';
 import type { ActionContext } from '../billing/actions.ts';
 import { AppError } from '../errors.ts';
 import { newId, nowIso, toApiTime } from '../ids.ts';
-import { formatCredits } from '../money.ts';
+import { formatCredits, parseCredits } from '../money.ts';
+import { testSamplePlan, type SamplePlanOptions } from '../tracking/sample-plan.ts';
 import { normalizeUrl, parseHttpUrl } from '../reports/url.ts';
 import type { Executor } from '../store.ts';
 import { nextSlotAfter, parseSchedule } from '../tracking/schedule.ts';
 import { checkDefinition, parseBudget, runTrackedTestNow, type TrackingDeps } from '../tracking/tracked-tests.ts';
-import { foldEntity, getTestRow } from '../tracking/tests.ts';
+import { findTest, foldEntity, getTestRow } from '../tracking/tests.ts';
 import { addPrompts, deletePrompt, listPrompts, parsePromptText, type PromptInput } from './prompts.ts';
 
 export interface BrandInput {
@@ -318,4 +319,31 @@ export async function removeProjectPrompt(deps: TrackingDeps, principal: Princip
     await resyncProject(deps, trx, principal, projectId);
   });
   return { id: promptId, deleted: true };
+}
+
+/**
+ * The sample plan of every market's test (tracking/sample-plan.ts) and the project's total
+ * credits per month now and as planned.
+ */
+export async function projectSamplePlan(deps: TrackingDeps, accountId: string, projectId: string, opts: SamplePlanOptions) {
+  await findProject(deps.store.db, accountId, projectId);
+  const markets: (Awaited<ReturnType<typeof testSamplePlan>> & { market: string | null })[] = [];
+  for (const t of await projectTests(deps.store.db, projectId)) {
+    const test = await findTest(deps.store.db, accountId, t.id);
+    if (!test.definition) continue;
+    markets.push({ market: t.market ?? null, ...(await testSamplePlan(deps.store, accountId, t.id, opts)) });
+  }
+  const total = (pick: (m: (typeof markets)[number]) => string | null): string | null => {
+    const values = markets.map(pick);
+    return values.some((v) => v === null) || values.length === 0 ? null : formatCredits(values.reduce((a, v) => a + parseCredits(v!), 0));
+  };
+  return {
+    project_id: projectId,
+    goal: opts.goal,
+    repeats_needed: markets.some((m) => m.repeats_needed === null) ? null : Math.max(0, ...markets.map((m) => m.repeats_needed!)),
+    feasible: markets.length > 0 && markets.every((m) => m.feasible),
+    current_credits_per_month: total((m) => m.current.credits_per_month),
+    planned_credits_per_month: total((m) => m.planned.credits_per_month),
+    markets,
+  };
 }

@@ -38,13 +38,14 @@ import importProjectPrompts from './projects/import-prompts.ts';
 import deleteProjectPrompt from './projects/delete-prompt.ts';
 import runProject from './projects/run-project.ts';
 import projectDashboard from './projects/project-dashboard.ts';
+import projectSamplePlan from './projects/project-sample-plan.ts';
 
 /** The one catalog of operations: HTTP routes, MCP tools (src/mcp/tools.ts) and the OpenAPI document derive from it. */
 export const OPERATIONS = [getUsage, listActivity, listModels, estimateRun, createRun, listRuns, getRun, getProbe, cancelRun, exportRun, listTests, getTest, createTest, updateTest,
   deleteTest, runTest, testHistory, reportsByUrl, serializePage,
   suggestPrompts, discoverTrends, scoreContent, createCiRun, listCiRuns, getCiRun,
   testSamplePlan, createProject, listProjects, getProject, updateProject, deleteProject, importProjectPrompts, deleteProjectPrompt, runProject,
-  projectDashboard];
+  projectDashboard, projectSamplePlan];
 
 export async function registerRoutes(app: FastifyInstance, core: Core) {
   registerHealthRoutes(app, core);
