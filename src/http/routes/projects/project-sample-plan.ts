@@ -2,10 +2,8 @@
 // project's credits a month now and as planned.
 import { z } from 'zod';
 import { projectSamplePlan } from '../../../core/projects/projects.ts';
-import { PLAN_LEVELS, type PlanWindow } from '../../../core/tracking/sample-plan.ts';
-import { HISTORY_WINDOWS } from '../../../core/tracking/history.ts';
-import { defineRoute, filterValue } from '../../schemas.ts';
-import { SamplePlanQuery, SamplePlanResponse, sampleGoal } from '../tests/sample-plan.ts';
+import { defineRoute } from '../../schemas.ts';
+import { SamplePlanQuery, SamplePlanResponse, samplePlanOptions } from '../tests/sample-plan.ts';
 import { ProjectId } from './shapes.ts';
 
 export default defineRoute({
@@ -29,13 +27,7 @@ export default defineRoute({
     .passthrough(),
   errors: [400, 404, 422],
   run: (a, ctx, core) =>
-    projectSamplePlan(core.tracking, ctx.accountId, a.project_id, {
-      goal: sampleGoal(a),
-      level: filterValue('level', a.level, PLAN_LEVELS) ?? 'prompt_platform',
-      window: (filterValue('window', a.window, HISTORY_WINDOWS) ?? 'run') as PlanWindow,
-      days: a.days,
-      catalog: core.catalog,
-    }),
+    projectSamplePlan(core.tracking, ctx.accountId, a.project_id, samplePlanOptions(a, core.catalog)),
   cli: { command: 'projects plan', description: 'repeats needed per market for ±half-width (--half-width 0.1) or a change (--change 0.15), with credits a month', args: ['project_id'] },
   tool: {
     name: 'plan_project_sample',

@@ -3,7 +3,7 @@
 // month that costs on its schedule. Free: it reads and computes.
 import { z } from 'zod';
 import { AppError } from '../../../core/errors.ts';
-import { PLAN_LEVELS, testSamplePlan, type PlanWindow, type SampleGoal } from '../../../core/tracking/sample-plan.ts';
+import { PLAN_LEVELS, testSamplePlan, type PlanWindow, type SampleGoal, type SamplePlanOptions } from '../../../core/tracking/sample-plan.ts';
 import { HISTORY_WINDOWS } from '../../../core/tracking/history.ts';
 import { clampedInt, defineRoute, filterParam, filterValue } from '../../schemas.ts';
 
@@ -25,6 +25,20 @@ export function sampleGoal(q: { half_width?: number; change?: number; direction?
   }
   if (q.half_width !== undefined) return { type: 'half_width', half_width: q.half_width, confidence: q.confidence };
   return { type: 'change', change: q.change!, direction: filterValue('direction', q.direction, ['drop', 'rise'] as const) ?? 'drop', confidence: q.confidence, power: q.power };
+}
+
+/** The planner's options from the query (shared with the project's plan). */
+export function samplePlanOptions(
+  a: { half_width?: number; change?: number; direction?: string; confidence: number; power: number; level?: string; window?: string; days: number },
+  catalog: SamplePlanOptions['catalog'],
+): SamplePlanOptions {
+  return {
+    goal: sampleGoal(a),
+    level: filterValue('level', a.level, PLAN_LEVELS) ?? 'prompt_platform',
+    window: (filterValue('window', a.window, HISTORY_WINDOWS) ?? 'run') as PlanWindow,
+    days: a.days,
+    catalog,
+  };
 }
 
 export const SamplePlanResponse = z
@@ -52,13 +66,7 @@ export default defineRoute({
   response: SamplePlanResponse.extend({ test_id: z.string() }),
   errors: [400, 404, 422],
   run: (a, ctx, core) =>
-    testSamplePlan(core.store, ctx.accountId, a.test_id, {
-      goal: sampleGoal(a),
-      level: filterValue('level', a.level, PLAN_LEVELS) ?? 'prompt_platform',
-      window: (filterValue('window', a.window, HISTORY_WINDOWS) ?? 'run') as PlanWindow,
-      days: a.days,
-      catalog: core.catalog,
-    }),
+    testSamplePlan(core.store, ctx.accountId, a.test_id, samplePlanOptions(a, core.catalog)),
   cli: { command: 'tests plan', description: 'repeats needed for ±half-width (--half-width 0.1) or to detect a change (--change 0.15), with credits a month', args: ['test_id'] },
   tool: {
     name: 'plan_test_sample',
