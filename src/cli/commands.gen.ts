@@ -1436,7 +1436,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "json",
         "flag": "brand",
-        "description": "",
+        "description": "The brand: {name, aliases, domains}",
         "required": true
       },
       {
@@ -1601,7 +1601,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "string",
         "flag": "url",
-        "description": "The brand's page or site, e.g. https://acme.example/",
+        "description": "The brand's page or site",
         "required": false
       },
       {
@@ -1609,7 +1609,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "json",
         "flag": "brand",
-        "description": "",
+        "description": "The brand: {name, aliases, domains}",
         "required": false
       },
       {

@@ -6831,6 +6831,7 @@ export interface operations {
                     name?: string | null;
                     /** @description The brand's page or site, e.g. https://acme.example/ */
                     url: string;
+                    /** @description The brand: {name, aliases, domains} */
                     brand: {
                         /** @description The name answers are searched for */
                         name: string;
@@ -7431,8 +7432,9 @@ export interface operations {
                 "application/json": {
                     /** @description Display name; default: the brand name */
                     name?: string | null;
-                    /** @description The brand's page or site, e.g. https://acme.example/ */
+                    /** @description The brand's page or site */
                     url?: string;
+                    /** @description The brand: {name, aliases, domains} */
                     brand?: {
                         /** @description The name answers are searched for */
                         name: string;

@@ -18,8 +18,8 @@ export const PromptItem = z
 export const ProjectFields = {
   name: z.string().max(200).nullish().describe('Display name; default: the brand name'),
   url: z.string().max(2048).describe("The brand's page or site, e.g. https://acme.example/"),
-  brand: Brand,
-  competitors: z.array(Brand).max(10).optional().describe('Up to 10 competitors, each with aliases and domains'),
+  brand: Brand.describe('The brand: {name, aliases, domains}'),
+  competitors: z.array(Brand.describe('A competitor: {name, aliases, domains}')).max(10).optional().describe('Up to 10 competitors, each with aliases and domains'),
   markets: z
     .array(z.object({ language: z.string().min(2).max(16), country: z.string().min(2).max(8) }).strict())
     .min(1)

@@ -15,9 +15,9 @@ export default defineRoute({
   params: ProjectId,
   body: z.object({
     ...ProjectFields,
-    url: ProjectFields.url.optional(),
-    brand: ProjectFields.brand.optional(),
-    platforms: ProjectFields.platforms.optional(),
+    url: ProjectFields.url.optional().describe("The brand's page or site"),
+    brand: ProjectFields.brand.optional().describe('The brand: {name, aliases, domains}'),
+    platforms: ProjectFields.platforms.optional().describe('Platforms every prompt is asked on'),
   }),
   response: Project,
   errors: [400, 404, 422],
