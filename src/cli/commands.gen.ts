@@ -871,6 +871,18 @@ export const CLI_COMMANDS: CliCommandDef[] = [
           "json",
           "csv"
         ]
+      },
+      {
+        "field": "include",
+        "in": "query",
+        "kind": "string",
+        "flag": "include",
+        "description": "comparable (default): only runs the test started and runs with its definition; all: every run attached to the test, one-off runs included",
+        "required": false,
+        "choices": [
+          "comparable",
+          "all"
+        ]
       }
     ],
     "fixed": {},
@@ -1604,6 +1616,673 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "json",
         "flag": "email-alerts",
         "description": "Which events each named console user gets by e-mail ([] stops them); users not named keep their choice",
+        "required": false
+      }
+    ],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "tests plan",
+    "operationId": "testsSamplePlan",
+    "method": "get",
+    "path": "/v1/tests/{test_id}/sample-plan",
+    "description": "repeats needed for ±half-width (--half-width 0.1) or to detect a change (--change 0.15), with credits a month",
+    "args": [
+      {
+        "field": "test_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "test_id",
+        "description": "Tracked test id (test_…)",
+        "required": true
+      }
+    ],
+    "options": [
+      {
+        "field": "half_width",
+        "in": "query",
+        "kind": "number",
+        "flag": "half-width",
+        "description": "Goal: the 95% (or `confidence`) interval at most ± this, e.g. 0.10",
+        "required": false
+      },
+      {
+        "field": "change",
+        "in": "query",
+        "kind": "number",
+        "flag": "change",
+        "description": "Goal: detect a change of this size between two periods, e.g. 0.15",
+        "required": false
+      },
+      {
+        "field": "direction",
+        "in": "query",
+        "kind": "string",
+        "flag": "direction",
+        "description": "The change to detect: drop (default) or rise",
+        "required": false,
+        "choices": [
+          "drop",
+          "rise"
+        ]
+      },
+      {
+        "field": "confidence",
+        "in": "query",
+        "kind": "number",
+        "flag": "confidence",
+        "description": "Confidence level, default 0.95",
+        "required": false
+      },
+      {
+        "field": "power",
+        "in": "query",
+        "kind": "number",
+        "flag": "power",
+        "description": "Power for a change goal, default 0.8",
+        "required": false
+      },
+      {
+        "field": "level",
+        "in": "query",
+        "kind": "string",
+        "flag": "level",
+        "description": "prompt_platform (default): every prompt × platform reaches the goal; overall: the test rate does",
+        "required": false,
+        "choices": [
+          "prompt_platform",
+          "overall"
+        ]
+      },
+      {
+        "field": "window",
+        "in": "query",
+        "kind": "string",
+        "flag": "window",
+        "description": "A period compared: one run (default) or the runs of a 7d or 30d window",
+        "required": false,
+        "choices": [
+          "run",
+          "7d",
+          "30d"
+        ]
+      },
+      {
+        "field": "days",
+        "in": "query",
+        "kind": "integer",
+        "flag": "days",
+        "description": "1..730, default 90; a value out of range is clamped",
+        "required": false
+      }
+    ],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "projects create",
+    "operationId": "projectsCreate",
+    "method": "post",
+    "path": "/v1/projects",
+    "description": "a brand workspace (JSON fields, or @file): brand, competitors, markets, platforms, schedule, prompts",
+    "args": [],
+    "options": [
+      {
+        "field": "name",
+        "in": "body",
+        "kind": "string",
+        "flag": "name",
+        "description": "Display name; default: the brand name",
+        "required": false
+      },
+      {
+        "field": "url",
+        "in": "body",
+        "kind": "string",
+        "flag": "url",
+        "description": "The brand's page or site, e.g. https://acme.example/",
+        "required": true
+      },
+      {
+        "field": "brand",
+        "in": "body",
+        "kind": "json",
+        "flag": "brand",
+        "description": "The brand: {name, aliases, domains}",
+        "required": true
+      },
+      {
+        "field": "competitors",
+        "in": "body",
+        "kind": "json",
+        "flag": "competitors",
+        "description": "Up to 10 competitors, each with aliases and domains",
+        "required": false
+      },
+      {
+        "field": "markets",
+        "in": "body",
+        "kind": "json",
+        "flag": "markets",
+        "description": "Language + country pairs; one tracked test per market (default en-US)",
+        "required": false
+      },
+      {
+        "field": "platforms",
+        "in": "body",
+        "kind": "list",
+        "flag": "platform",
+        "description": "Platforms every prompt is asked on",
+        "required": true,
+        "choices": [
+          "openai",
+          "perplexity",
+          "gemini",
+          "grok",
+          "claude",
+          "deepseek"
+        ]
+      },
+      {
+        "field": "models",
+        "in": "body",
+        "kind": "map",
+        "flag": "model",
+        "description": "Model per platform (id or keyword), as in a visibility run",
+        "required": false
+      },
+      {
+        "field": "repeats",
+        "in": "body",
+        "kind": "integer",
+        "flag": "repeats",
+        "description": "Asks per prompt × platform per run (1..10, default 1)",
+        "required": false
+      },
+      {
+        "field": "schedule.cron",
+        "in": "body",
+        "kind": "string",
+        "flag": "cron",
+        "description": "Five-field cron expression (minute hour day month weekday), e.g. \"0 6 * * 1\"",
+        "required": false
+      },
+      {
+        "field": "schedule.timezone",
+        "in": "body",
+        "kind": "string",
+        "flag": "timezone",
+        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
+        "required": false
+      },
+      {
+        "field": "schedule",
+        "in": "body",
+        "kind": "null",
+        "flag": "no-schedule",
+        "description": "send schedule: null (When its tests run: {cron, timezone}; null: only on demand)",
+        "required": false
+      },
+      {
+        "field": "monthly_credit_budget",
+        "in": "body",
+        "kind": "string",
+        "flag": "budget",
+        "description": "Credits a month for the project, shared evenly between its markets; null = no budget",
+        "required": false
+      },
+      {
+        "field": "prompts",
+        "in": "body",
+        "kind": "json",
+        "flag": "prompts",
+        "description": "The first prompts of the library, with topics",
+        "required": false
+      }
+    ],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "projects list",
+    "operationId": "projectsList",
+    "method": "get",
+    "path": "/v1/projects",
+    "description": "projects with their markets, prompt counts and tests",
+    "args": [],
+    "options": [
+      {
+        "field": "limit",
+        "in": "query",
+        "kind": "integer",
+        "flag": "limit",
+        "description": "1..100, default 50; a value out of range is clamped",
+        "required": false
+      }
+    ],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "projects show",
+    "operationId": "projectsRead",
+    "method": "get",
+    "path": "/v1/projects/{project_id}",
+    "description": "one project with its prompts and tests",
+    "args": [
+      {
+        "field": "project_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "project_id",
+        "description": "Project id (proj_…)",
+        "required": true
+      }
+    ],
+    "options": [],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "projects update",
+    "operationId": "projectsUpdate",
+    "method": "patch",
+    "path": "/v1/projects/{project_id}",
+    "description": "change a project's brand, competitors, markets, platforms, schedule or budget",
+    "args": [
+      {
+        "field": "project_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "project_id",
+        "description": "Project id (proj_…)",
+        "required": true
+      }
+    ],
+    "options": [
+      {
+        "field": "name",
+        "in": "body",
+        "kind": "string",
+        "flag": "name",
+        "description": "Display name; default: the brand name",
+        "required": false
+      },
+      {
+        "field": "url",
+        "in": "body",
+        "kind": "string",
+        "flag": "url",
+        "description": "The brand's page or site",
+        "required": false
+      },
+      {
+        "field": "brand",
+        "in": "body",
+        "kind": "json",
+        "flag": "brand",
+        "description": "The brand: {name, aliases, domains}",
+        "required": false
+      },
+      {
+        "field": "competitors",
+        "in": "body",
+        "kind": "json",
+        "flag": "competitors",
+        "description": "Up to 10 competitors, each with aliases and domains",
+        "required": false
+      },
+      {
+        "field": "markets",
+        "in": "body",
+        "kind": "json",
+        "flag": "markets",
+        "description": "Language + country pairs; one tracked test per market (default en-US)",
+        "required": false
+      },
+      {
+        "field": "platforms",
+        "in": "body",
+        "kind": "list",
+        "flag": "platform",
+        "description": "Platforms every prompt is asked on",
+        "required": false,
+        "choices": [
+          "openai",
+          "perplexity",
+          "gemini",
+          "grok",
+          "claude",
+          "deepseek"
+        ]
+      },
+      {
+        "field": "models",
+        "in": "body",
+        "kind": "map",
+        "flag": "model",
+        "description": "Model per platform (id or keyword), as in a visibility run",
+        "required": false
+      },
+      {
+        "field": "repeats",
+        "in": "body",
+        "kind": "integer",
+        "flag": "repeats",
+        "description": "Asks per prompt × platform per run (1..10, default 1)",
+        "required": false
+      },
+      {
+        "field": "schedule.cron",
+        "in": "body",
+        "kind": "string",
+        "flag": "cron",
+        "description": "Five-field cron expression (minute hour day month weekday), e.g. \"0 6 * * 1\"",
+        "required": false
+      },
+      {
+        "field": "schedule.timezone",
+        "in": "body",
+        "kind": "string",
+        "flag": "timezone",
+        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
+        "required": false
+      },
+      {
+        "field": "schedule",
+        "in": "body",
+        "kind": "null",
+        "flag": "no-schedule",
+        "description": "send schedule: null (When its tests run: {cron, timezone}; null: only on demand)",
+        "required": false
+      },
+      {
+        "field": "monthly_credit_budget",
+        "in": "body",
+        "kind": "string",
+        "flag": "budget",
+        "description": "Credits a month for the project, shared evenly between its markets; null = no budget",
+        "required": false
+      }
+    ],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "projects delete",
+    "operationId": "projectsDelete",
+    "method": "delete",
+    "path": "/v1/projects/{project_id}",
+    "description": "delete a project and its schedule (runs stay readable)",
+    "args": [
+      {
+        "field": "project_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "project_id",
+        "description": "Project id (proj_…)",
+        "required": true
+      }
+    ],
+    "options": [],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "projects prompts",
+    "operationId": "projectsPromptsImport",
+    "method": "post",
+    "path": "/v1/projects/{project_id}/prompts",
+    "description": "add prompts (--text \"…\" lines, or --format csv with a prompt,topics header; --topics for all)",
+    "args": [
+      {
+        "field": "project_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "project_id",
+        "description": "Project id (proj_…)",
+        "required": true
+      }
+    ],
+    "options": [
+      {
+        "field": "prompts",
+        "in": "body",
+        "kind": "json",
+        "flag": "prompts",
+        "description": "Prompts with topics",
+        "required": false
+      },
+      {
+        "field": "text",
+        "in": "body",
+        "kind": "string",
+        "flag": "text",
+        "description": "Pasted prompts: one per line, or CSV with a header (prompt, topics)",
+        "required": false
+      },
+      {
+        "field": "format",
+        "in": "body",
+        "kind": "string",
+        "flag": "format",
+        "description": "How text is written (default lines)",
+        "required": false,
+        "choices": [
+          "lines",
+          "csv"
+        ]
+      },
+      {
+        "field": "topics",
+        "in": "body",
+        "kind": "list",
+        "flag": "topic",
+        "description": "Topics given to every prompt of this import",
+        "required": false
+      }
+    ],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "projects remove-prompt",
+    "operationId": "projectsPromptsDelete",
+    "method": "delete",
+    "path": "/v1/projects/{project_id}/prompts/{prompt_id}",
+    "description": "remove a prompt from a project's library",
+    "args": [
+      {
+        "field": "project_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "project_id",
+        "description": "Project id (proj_…)",
+        "required": true
+      },
+      {
+        "field": "prompt_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "prompt_id",
+        "description": "Prompt id (pp_…)",
+        "required": true
+      }
+    ],
+    "options": [],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "projects run",
+    "operationId": "projectsRunsCreate",
+    "method": "post",
+    "path": "/v1/projects/{project_id}/runs",
+    "description": "run a project's tests now (one run per market)",
+    "args": [
+      {
+        "field": "project_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "project_id",
+        "description": "Project id (proj_…)",
+        "required": true
+      }
+    ],
+    "options": [],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "projects dashboard",
+    "operationId": "projectsDashboard",
+    "method": "get",
+    "path": "/v1/projects/{project_id}/dashboard",
+    "description": "brand and competitors over time, the prompt × platform matrix, topics, competitor-only prompts",
+    "args": [
+      {
+        "field": "project_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "project_id",
+        "description": "Project id (proj_…)",
+        "required": true
+      }
+    ],
+    "options": [
+      {
+        "field": "days",
+        "in": "query",
+        "kind": "integer",
+        "flag": "days",
+        "description": "1..730, default 90; a value out of range is clamped",
+        "required": false
+      },
+      {
+        "field": "window",
+        "in": "query",
+        "kind": "string",
+        "flag": "window",
+        "description": "The period of the series and of the matrix: 7d (default) or 30d",
+        "required": false,
+        "choices": [
+          "7d",
+          "30d"
+        ]
+      },
+      {
+        "field": "topic",
+        "in": "query",
+        "kind": "string",
+        "flag": "topic",
+        "description": "Only prompts with this topic",
+        "required": false
+      },
+      {
+        "field": "market",
+        "in": "query",
+        "kind": "string",
+        "flag": "market",
+        "description": "Only this market, e.g. en-US",
+        "required": false
+      }
+    ],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "projects plan",
+    "operationId": "projectsSamplePlan",
+    "method": "get",
+    "path": "/v1/projects/{project_id}/sample-plan",
+    "description": "repeats needed per market for ±half-width (--half-width 0.1) or a change (--change 0.15), with credits a month",
+    "args": [
+      {
+        "field": "project_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "project_id",
+        "description": "Project id (proj_…)",
+        "required": true
+      }
+    ],
+    "options": [
+      {
+        "field": "half_width",
+        "in": "query",
+        "kind": "number",
+        "flag": "half-width",
+        "description": "Goal: the 95% (or `confidence`) interval at most ± this, e.g. 0.10",
+        "required": false
+      },
+      {
+        "field": "change",
+        "in": "query",
+        "kind": "number",
+        "flag": "change",
+        "description": "Goal: detect a change of this size between two periods, e.g. 0.15",
+        "required": false
+      },
+      {
+        "field": "direction",
+        "in": "query",
+        "kind": "string",
+        "flag": "direction",
+        "description": "The change to detect: drop (default) or rise",
+        "required": false,
+        "choices": [
+          "drop",
+          "rise"
+        ]
+      },
+      {
+        "field": "confidence",
+        "in": "query",
+        "kind": "number",
+        "flag": "confidence",
+        "description": "Confidence level, default 0.95",
+        "required": false
+      },
+      {
+        "field": "power",
+        "in": "query",
+        "kind": "number",
+        "flag": "power",
+        "description": "Power for a change goal, default 0.8",
+        "required": false
+      },
+      {
+        "field": "level",
+        "in": "query",
+        "kind": "string",
+        "flag": "level",
+        "description": "prompt_platform (default): every prompt × platform reaches the goal; overall: the test rate does",
+        "required": false,
+        "choices": [
+          "prompt_platform",
+          "overall"
+        ]
+      },
+      {
+        "field": "window",
+        "in": "query",
+        "kind": "string",
+        "flag": "window",
+        "description": "A period compared: one run (default) or the runs of a 7d or 30d window",
+        "required": false,
+        "choices": [
+          "run",
+          "7d",
+          "30d"
+        ]
+      },
+      {
+        "field": "days",
+        "in": "query",
+        "kind": "integer",
+        "flag": "days",
+        "description": "1..730, default 90; a value out of range is clamped",
         "required": false
       }
     ],

@@ -107,6 +107,11 @@ function pointLine(p: Record<string, unknown>): string {
   return `mention rate ${pct(p.mention_rate as number | null)}${interval(p.mention_rate_ci as { low: number; high: number } | null)} over ${String(p.succeeded ?? 0)} answers`;
 }
 
+/** A project in one line: name, brand, markets, prompts and tests. */
+function projectLine(p: { id: string; name: string; brand: { name: string }; markets: { language: string; country: string }[]; prompt_count: number; tests: unknown[] }): string {
+  return `${p.id} ${p.name} (${p.brand.name}): ${p.markets.map((m) => `${m.language}-${m.country}`).join(', ')}; ${p.prompt_count} prompts, ${p.tests.length} tests`;
+}
+
 function listPage<T>(rows: T[], line: (r: T) => string, next: string | null | undefined, empty: string): string {
   return lines(rows.map(line), empty) + (next ? `\nmore: --starting-after ${next}` : '');
 }
@@ -180,6 +185,40 @@ export const FORMATTERS: Record<string, Formatter> = {
       ...d.points.map((p) => `  ${String(p.start)}  ${pointLine(p)}`),
       ...d.skipped.map((k) => `  ${String(k.slot)}  skipped: ${String(k.reason)}`),
       ...comparisonLine((d as { comparison?: Record<string, unknown> | null }).comparison),
+      ...(d.other_runs?.length ? [`${d.other_runs.length} run(s) of another definition left out (one-off runs; --include all pools them): ${d.other_runs.map((r) => r.run_id).join(', ')}`] : []),
+    ].join('\n'),
+  ),
+  'projects create': fmt('projectsCreate', (p) => projectLine(p)),
+  'projects list': fmt('projectsList', (d) => lines(d.projects.map(projectLine), 'no projects')),
+  'projects show': fmt('projectsRead', (p) => [projectLine(p), ...p.prompts.map((x) => `  ${x.id}  ${x.prompt}${x.topics.length ? `  [${x.topics.join(', ')}]` : ''}`)].join('\n')),
+  'projects update': fmt('projectsUpdate', (p) => projectLine(p)),
+  'projects delete': fmt('projectsDelete', (d) => `${d.id} deleted (its runs stay readable)`),
+  'projects prompts': fmt('projectsPromptsImport', (d) => `${d.added} added, ${d.duplicates} already there; ${d.prompt_count} prompts in ${d.project_id}`),
+  'projects remove-prompt': fmt('projectsPromptsDelete', (d) => `${d.id} removed`),
+  'projects run': fmt('projectsRunsCreate', (d) => lines(d.runs.map((r) => `run ${r.run_id} for ${dash(r.market)} (${r.test_id})`), 'no tests to run: add prompts first')),
+  'projects dashboard': fmt('projectsDashboard', (d) =>
+    [
+      ...d.series.map((p) => {
+        const b = (p as { brand?: { mention_rate: number | null; mention_rate_ci: { low: number; high: number } | null; n: number; thin: boolean } }).brand;
+        return `  ${String(p.start)}  mention rate ${pct(b?.mention_rate)}${interval(b?.mention_rate_ci)} over ${String(b?.n ?? 0)} answers${b?.thin ? ' (thin)' : ''}`;
+      }),
+      'prompts (latest window):',
+      ...d.matrix.map((m) => `  ${pct(m.mention_rate as number | null).padStart(4)} n=${String(m.n).padEnd(4)}${m.thin ? ' thin' : '     '}  ${m.prompt}`),
+      ...(d.competitors_named_brand_absent.length ? ['competitors named, you not:', ...d.competitors_named_brand_absent.map((g) => `  ${g.prompt}`)] : []),
+    ].join('\n'),
+  ),
+  'projects plan': fmt('projectsSamplePlan', (d) =>
+    [
+      `${d.project_id}: ${d.repeats_needed === null ? 'no number of repeats reaches this goal' : `${d.repeats_needed} repeats per prompt × platform per run needed`}${d.feasible ? '' : ' (not reachable within 10 repeats per run in every market)'}`,
+      `credits per month ${dash(d.current_credits_per_month)} now, ${dash(d.planned_credits_per_month)} planned`,
+      ...d.markets.map((m) => `  ${dash(m.market)}  ${dash(m.repeats_needed)} repeats needed, ${m.planned.credits_per_run} credits per run`),
+    ].join('\n'),
+  ),
+  'tests plan': fmt('testsSamplePlan', (d) =>
+    [
+      `${d.test_id}: ${d.repeats_needed === null ? 'no number of repeats reaches this goal' : `${d.repeats_needed} repeats per prompt × platform per run needed`}${d.feasible ? '' : ` (a run asks at most ${String(d.max_repeats)}; pool runs with --window 7d or 30d, or widen the goal)`}`,
+      `credits per run ${d.current.credits_per_run} now, ${d.planned.credits_per_run} at ${String(d.repeats_recommended)} repeats; per month ${dash(d.current.credits_per_month)} now, ${dash(d.planned.credits_per_month)} planned`,
+      ...d.cells.map((c) => `  ${String(c.platform).padEnd(11)} ${dash(c.repeats_per_run).padStart(5)}  ${c.prompt}`),
     ].join('\n'),
   ),
   'reports by-url': fmt('reportsByUrlRead', (d) =>

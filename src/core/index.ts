@@ -153,7 +153,7 @@ export function createCore(opts: CoreOptions): Core {
         [PROBE_JOB_KIND]: (job, signal) => executeProbe({ store: opts.store, catalog, ask: opts.ask, judge }, job.ref_id, signal, leaseOf(job)),
         [CI_JOB_KIND]: (job, signal) => executeCiRun(opts.store, content.analyze, job.ref_id, signal, leaseOf(job)),
         [WEBHOOK_JOB_KIND]: (job, signal) => deliverMessage(webhooks, job, signal),
-        [TEST_CHANGE_JOB_KIND]: (job) => checkTestChange(opts.store, job.ref_id),
+        [TEST_CHANGE_JOB_KIND]: (job) => checkTestChange(opts.store, catalog, job.ref_id),
         [ALERT_MAIL_JOB_KIND]: (job) => sendAlertMail(webhooks, job.ref_id),
       };
       const extras = workerExtras(opts.store);

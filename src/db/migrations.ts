@@ -480,6 +480,46 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0014_projects': {
+    // Projects: one brand's workspace (its competitors, markets, platforms, schedule and budget)
+    // with a prompt library tagged by topic. A project's tracked tests are saved tests that name
+    // it (project_id) and their market ("en-US"); they are kept apart from the tests that runs
+    // attach to by page and brand, so a one-off run never joins a project's series.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('projects')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('brand', 'text', (c) => c.notNull())
+        .addColumn('competitors', 'text', (c) => c.notNull())
+        .addColumn('markets', 'text', (c) => c.notNull())
+        .addColumn('platforms', 'text', (c) => c.notNull())
+        .addColumn('models', 'text')
+        .addColumn('repeats', 'integer', (c) => c.notNull())
+        .addColumn('schedule_cron', 'text')
+        .addColumn('schedule_timezone', 'text')
+        .addColumn('monthly_credit_budget', 'integer')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('deleted_at', 'text')
+        .execute();
+      await db.schema.createIndex('projects_account').on('projects').columns(['account_id', 'id']).execute();
+      await db.schema
+        .createTable('project_prompts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id'))
+        .addColumn('prompt', 'text', (c) => c.notNull())
+        .addColumn('topics', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addUniqueConstraint('project_prompts_unique', ['project_id', 'prompt'])
+        .execute();
+      await db.schema.alterTable('tests').addColumn('project_id', 'text').execute();
+      await db.schema.alterTable('tests').addColumn('market', 'text').execute();
+      await db.schema.createIndex('tests_project').on('tests').column('project_id').execute();
+    },
+  },
 };
 
 

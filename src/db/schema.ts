@@ -78,6 +78,9 @@ export interface TestsTable {
   key_id: string | null;
   last_skip: string | null; // JSON {slot, reason, at}
   deleted_at: string | null;
+  /** The project whose tracked test this is, and its market ("en-US") (0014); null otherwise. */
+  project_id?: string | null;
+  market?: string | null;
 }
 
 /** One row per due slot of a scheduled test: the exactly-once key and what became of the slot. */
@@ -249,6 +252,8 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   notification_settings: NotificationSettingsTable;
   alert_email_prefs: AlertEmailPrefsTable;
+  projects: ProjectsTable;
+  project_prompts: ProjectPromptsTable;
 }
 
 /** A person who signs in to the console: one email and password, acting for one account. */
@@ -377,3 +382,32 @@ export interface AlertEmailPrefsTable {
 }
 
 export type { Generated };
+
+/** A brand's workspace (0014): JSON columns hold the brand, competitors, markets, platforms, models. */
+export interface ProjectsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  url: string;
+  brand: string; // JSON {name, aliases, domains}
+  competitors: string; // JSON [{name, aliases, domains}]
+  markets: string; // JSON [{language, country}]
+  platforms: string; // JSON [platform]
+  models: string | null; // JSON {platform: model} or null
+  repeats: number;
+  schedule_cron: string | null;
+  schedule_timezone: string | null;
+  monthly_credit_budget: number | string | null; // hundredths
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+/** A prompt of a project's library (0014), with its topics (JSON array of tags). */
+export interface ProjectPromptsTable {
+  id: string;
+  project_id: string;
+  prompt: string;
+  topics: string;
+  created_at: string;
+}

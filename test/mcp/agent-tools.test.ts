@@ -113,7 +113,19 @@ describe('MCP tools for agents', () => {
     const now = await call('run_tracked_test', { test_id: tracked.id });
     await s.waitForRun(key, now.run_id);
     await call('get_test_history', { test_id: tracked.id });
+    await call('plan_test_sample', { test_id: tracked.id, half_width: 0.1 });
     await call('delete_tracked_test', { test_id: tracked.id });
+    const project = await call('create_project', { url: 'https://project.example', brand: { name: 'Acme' }, platforms: ['openai'], prompts: [{ prompt: 'anvils', topics: ['tools'] }] });
+    await call('list_projects');
+    await call('update_project', { project_id: project.id, repeats: 2 });
+    await call('import_project_prompts', { project_id: project.id, text: 'hammers\nnails' });
+    const withPrompts = await call('get_project', { project_id: project.id });
+    await call('delete_project_prompt', { project_id: project.id, prompt_id: withPrompts.prompts[2].id });
+    const projectRuns = await call('run_project', { project_id: project.id });
+    await s.waitForRun(key, projectRuns.runs[0].run_id);
+    await call('get_project_dashboard', { project_id: project.id });
+    await call('plan_project_sample', { project_id: project.id, change: 0.15 });
+    await call('delete_project', { project_id: project.id });
 
     const page = site.url('/blog/project-management-guide');
     await call('serialize_page', { url: page, max_chars: 500 });

@@ -7,6 +7,7 @@ import type { Executor, Store } from '../store.ts';
 import { toApiTime } from '../ids.ts';
 import { emitEvent } from '../webhooks/events.ts';
 import { testHistory } from './history.ts';
+import type { Catalog } from '../visibility/catalog.ts';
 import { compareProportions } from './stats.ts';
 
 type Point = {
@@ -21,12 +22,12 @@ type Point = {
  * The job behind tracked_test.changed: the test's history (one point per run) and, when its
  * latest comparison is significant, the event, named by the test and the latest point's runs.
  */
-export async function checkTestChange(store: Store, runId: string): Promise<void> {
+export async function checkTestChange(store: Store, catalog: Catalog, runId: string): Promise<void> {
   const run = await store.db.selectFrom('visibility_runs').select(['account_id', 'test_id']).where('id', '=', runId).executeTakeFirst();
   if (!run) return;
   const test = await store.db.selectFrom('tests').select(['id', 'name', 'deleted_at']).where('id', '=', run.test_id).executeTakeFirst();
   if (!test || test.deleted_at) return;
-  const history = (await testHistory(store, run.account_id, test.id, { days: 90, window: 'run' })) as unknown as {
+  const history = (await testHistory(store, run.account_id, test.id, { days: 90, window: 'run', catalog })) as unknown as {
     points: (Point & { complete: boolean })[];
     comparison: { previous: Record<string, unknown>; latest: Record<string, any>; change: number | null; change_significant: boolean | null } | null;
   };

@@ -4,12 +4,15 @@
 // that were skipped and why, and a comparison of the latest point with the one before: the
 // change and whether it is larger than the noise (a two-proportion z-test at 95%, stats.ts).
 // Windows are anchored at the time of the read: the latest window ends now.
-import { compareProportions, round4 } from './stats.ts';
+import { round4 } from './stats.ts';
 import type { Store } from '../store.ts';
 import { toApiTime } from '../ids.ts';
-import { summarizeProbes, type SummaryProbe } from '../visibility/summary.ts';
+import { summarizeProbes } from '../visibility/summary.ts';
 import { addAnswerAnalysisSummary } from '../visibility/analysis/summary.ts';
 import { findTest } from './tests.ts';
+import type { Catalog } from '../visibility/catalog.ts';
+import { promptCsvRows, summarizeByPrompt } from '../visibility/by-prompt.ts';
+import { latestComparison, plannedDefinitionId, splitComparable, type HistoryProbe } from './comparable.ts';
 
 export const HISTORY_WINDOWS = ['run', '7d', '30d'] as const;
 export type HistoryWindow = (typeof HISTORY_WINDOWS)[number];
@@ -24,7 +27,7 @@ interface RunRef {
 }
 
 /** Groups runs (oldest first) into points: one per run, or one per window ending at `now`. */
-function group<R extends RunRef>(runs: R[], window: HistoryWindow, now: Date): { start: string; end: string; runs: R[] }[] {
+export function group<R extends RunRef>(runs: R[], window: HistoryWindow, now: Date): { start: string; end: string; runs: R[] }[] {
   if (window === 'run') return runs.map((r) => ({ start: r.created_at, end: r.created_at, runs: [r] }));
   const width = WINDOW_MS[window];
   const buckets = new Map<number, R[]>();
@@ -43,7 +46,19 @@ function group<R extends RunRef>(runs: R[], window: HistoryWindow, now: Date): {
     }));
 }
 
-export async function testHistory(store: Store, accountId: string, testId: string, opts: { days: number; window: HistoryWindow; now?: Date }) {
+export const HISTORY_INCLUDES = ['comparable', 'all'] as const;
+
+export interface HistoryOptions {
+  days: number;
+  window: HistoryWindow;
+  now?: Date;
+  /** `all` pools every attached run, one-off runs of other definitions included. */
+  include?: (typeof HISTORY_INCLUDES)[number];
+  /** Plans the test's definition to its definition id. */
+  catalog: Catalog;
+}
+
+export async function testHistory(store: Store, accountId: string, testId: string, opts: HistoryOptions) {
   const test = await findTest(store.db, accountId, testId);
   const now = opts.now ?? new Date();
   const since = new Date(now.getTime() - opts.days * 86_400_000).toISOString();
@@ -58,26 +73,29 @@ export async function testHistory(store: Store, accountId: string, testId: strin
       .execute()
   ).map((s) => ({ slot: toApiTime(s.slot), reason: s.reason, message: s.message }));
   const base = { test_id: test.id, test_type: test.test_type, window: opts.window, days: opts.days };
-  if (test.test_type === 'ai_citations') return { ...base, ...(await visibilitySeries(store, testId, since, opts.window, now)), skipped };
+  if (test.test_type === 'ai_citations') return { ...base, include: opts.include ?? 'comparable', ...(await visibilitySeries(store, test, since, opts, now)), skipped };
   return { ...base, ...(await contentSeries(store, testId, since, opts.window, now)), skipped };
 }
 
-async function visibilitySeries(store: Store, testId: string, since: string, window: HistoryWindow, now: Date) {
+/** A test's visibility runs created since `since` (oldest first) and their probes in asking order. */
+export async function loadVisibilityRuns(store: Store, testId: string, since: string) {
   const runs = await store.db
     .selectFrom('visibility_runs')
-    .select(['id', 'created_at', 'competitors'])
+    .select(['id', 'created_at', 'competitors', 'source', 'started_by_test'])
     .where('test_id', '=', testId)
     .where('created_at', '>=', since)
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  const probesOf = new Map<string, (SummaryProbe & { analysis: string | null })[]>();
+  const probesOf = new Map<string, HistoryProbe[]>();
   const ids = runs.map((r) => r.id);
   for (let i = 0; i < ids.length; i += 500) {
     const rows = await store.db
       .selectFrom('visibility_probes')
-      .select(['run_id', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'analysis'])
+      .select(['run_id', 'seq', 'prompt', 'platform', 'model', 'language', 'country', 'target_entity', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'analysis'])
       .where('run_id', 'in', ids.slice(i, i + 500))
+      .orderBy('run_id')
+      .orderBy('seq')
       .execute();
     for (const p of rows) {
       const list = probesOf.get(p.run_id) ?? [];
@@ -85,15 +103,27 @@ async function visibilitySeries(store: Store, testId: string, since: string, win
       probesOf.set(p.run_id, list);
     }
   }
-  const points = group(runs, window, now).map((g) => {
+  return { runs, probesOf };
+}
+
+async function visibilitySeries(store: Store, test: { id: string; definition: string | null }, since: string, opts: HistoryOptions, now: Date) {
+  const testId = test.id;
+  const { runs, probesOf } = await loadVisibilityRuns(store, testId, since);
+  // Like with like: the runs the test started, and runs made elsewhere with the test's definition.
+  const split = splitComparable(runs, probesOf, plannedDefinitionId(test.definition, opts.catalog));
+  const pooled = opts.include === 'all' ? runs : split.comparable;
+  const points = group(pooled, opts.window, now).map((g) => {
     const competitors = [...new Set(g.runs.flatMap((r) => JSON.parse(r.competitors) as string[]))];
     const probes = g.runs.flatMap((r) => probesOf.get(r.id) ?? []);
     // Sentiment, prominence and discovered entities (answer analysis) over the same probes.
     const s = addAnswerAnalysisSummary(summarizeProbes(probes, competitors), probes, competitors) as ReturnType<typeof summarizeProbes> & Record<string, unknown>;
+    const definitions = [...new Set(g.runs.map((r) => split.definitionOf.get(r.id)!))];
     return {
       start: toApiTime(g.start),
       end: toApiTime(g.end),
       run_ids: g.runs.map((r) => r.id),
+      // The definition every run of the point shares; null when the point pools several.
+      definition_id: definitions.length === 1 ? definitions[0] : null,
       // False while a probe of its runs is still queued or running: its rates may still move.
       complete: !probes.some((p) => p.status === 'queued' || p.status === 'running'),
       probe_count: probes.length,
@@ -109,24 +139,10 @@ async function visibilitySeries(store: Store, testId: string, since: string, win
       cited_domains: s.cited_domains.slice(0, 10),
       sentiment: s.sentiment,
       prominence: s.prominence,
+      by_prompt: summarizeByPrompt(probes, competitors),
     };
   });
-  // The latest change is between finished points: a run still going would compare a part.
-  const [previous, latest] = points.filter((p) => p.complete).slice(-2);
-  let comparison = null;
-  if (previous && latest) {
-    const test = compareProportions(previous.brand_mentions, previous.succeeded, latest.brand_mentions, latest.succeeded);
-    comparison = {
-      previous: { start: previous.start, end: previous.end, mention_rate: previous.mention_rate, mention_rate_ci: previous.mention_rate_ci, succeeded: previous.succeeded },
-      latest: { start: latest.start, end: latest.end, mention_rate: latest.mention_rate, mention_rate_ci: latest.mention_rate_ci, succeeded: latest.succeeded },
-      change: test?.change ?? null,
-      change_significant: test?.change_significant ?? null,
-      test: 'two_proportion_z',
-      z: test?.z ?? null,
-      p_value: test?.p_value ?? null,
-    };
-  }
-  return { points, comparison };
+  return { points, comparison: latestComparison(points), other_runs: opts.include === 'all' ? [] : split.others, definition_id: split.testDefinition };
 }
 
 /** A component's score from a stored result: `{score}` objects and plain numbers alike. */
@@ -191,7 +207,7 @@ function scoreBand(score: number): string {
 export function historyCsvRows(history: Awaited<ReturnType<typeof testHistory>>): Record<string, unknown>[] {
   const rows: Record<string, unknown>[] = [];
   for (const p of history.points as Record<string, any>[]) {
-    const base = { start: p.start, end: p.end, run_ids: (p.run_ids as string[]).join('; ') };
+    const base = { start: p.start, end: p.end, run_ids: (p.run_ids as string[]).join('; '), definition_id: p.definition_id ?? null };
     if (history.test_type !== 'ai_citations') {
       rows.push({ ...base, series: 'all', overall_score: p.overall_score, overall_band: p.overall_band, ...Object.fromEntries(CI_COMPONENTS.map((c) => [c, p[c]])) });
       continue;
@@ -211,12 +227,16 @@ export function historyCsvRows(history: Awaited<ReturnType<typeof testHistory>>)
     rows.push(line('all', p));
     for (const b of p.by_platform) rows.push(line(`platform:${b.platform}`, b));
     for (const c of p.competitors) rows.push(line(`competitor:${c.name}`, { ...c, succeeded: p.succeeded }));
+    rows.push(...promptCsvRows(base, p.by_prompt ?? []));
+  }
+  for (const r of ('other_runs' in history ? history.other_runs : []) ?? []) {
+    rows.push({ start: r.created_at, end: r.created_at, run_ids: r.run_id, definition_id: r.definition_id, series: `other_run:${r.source}` });
   }
   for (const s of history.skipped) rows.push({ start: s.slot, end: s.slot, run_ids: '', series: 'skipped', skip_reason: s.reason });
   return rows;
 }
 
 export const HISTORY_CSV_COLUMNS = {
-  ai_citations: ['start', 'end', 'series', 'run_ids', 'probe_count', 'succeeded', 'mention_rate', 'mention_rate_ci_low', 'mention_rate_ci_high', 'citation_rate', 'visibility_band', 'share_of_voice', 'skip_reason'],
+  ai_citations: ['start', 'end', 'series', 'run_ids', 'probe_count', 'succeeded', 'mention_rate', 'mention_rate_ci_low', 'mention_rate_ci_high', 'citation_rate', 'visibility_band', 'share_of_voice', 'skip_reason', 'definition_id'],
   content_intelligence: ['start', 'end', 'series', 'run_ids', 'overall_score', 'overall_band', ...CI_COMPONENTS, 'skip_reason'],
 } as const;

@@ -52,7 +52,7 @@ export function shareOfVoice(mentions: number, totalMentions: number): number | 
 }
 
 /** Standard normal CDF (Abramowitz & Stegun 26.2.17; absolute error below 7.5e-8). */
-function normalCdf(x: number): number {
+export function normalCdf(x: number): number {
   const t = 1 / (1 + 0.2316419 * Math.abs(x));
   const d = 0.3989422804014327 * Math.exp((-x * x) / 2);
   const tail = d * t * (0.31938153 + t * (-0.356563782 + t * (1.781477937 + t * (-1.821255978 + t * 1.330274429))));

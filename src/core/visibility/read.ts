@@ -7,6 +7,7 @@ import { toApiTime } from '../ids.ts';
 import { formatCredits } from '../money.ts';
 import type { Executor, Store } from '../store.ts';
 import { summarizeProbes, visibilityBand, type SummaryProbe } from './summary.ts';
+import { summarizeByPrompt, type PromptProbe } from './by-prompt.ts';
 import { addAnswerAnalysisSummary, probeAnalysisFields } from './analysis/summary.ts';
 
 export { visibilityBand };
@@ -108,6 +109,7 @@ function renderCompact(run: RunRow, agg: Aggregate, probes: readonly SummaryProb
   const active = agg.counts.queued + agg.counts.running;
   const competitors = JSON.parse(run.competitors) as string[];
   const summary = summarizeProbes(probes, competitors) as Record<string, unknown> & { overall_score: number | null; visibility_band: string | null };
+  summary.by_prompt = summarizeByPrompt(probes as readonly PromptProbe[], competitors);
   return {
     run_id: run.id,
     object: 'visibility_run',
@@ -280,7 +282,7 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
   // holds compact runs, and a compact run's summary has them).
   const probes = await db
     .selectFrom('visibility_probes')
-    .select(['run_id', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'started_at', 'completed_at', 'analysis'])
+    .select(['run_id', 'prompt', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'started_at', 'completed_at', 'analysis'])
     .where('run_id', 'in', runIds)
     .orderBy('run_id')
     .orderBy('seq')

@@ -37,12 +37,25 @@ import listDeliveries from './webhooks/list-deliveries.ts';
 import retryDelivery from './webhooks/retry-delivery.ts';
 import getNotificationSettings from './webhooks/get-settings.ts';
 import updateNotificationSettings from './webhooks/update-settings.ts';
+import testSamplePlan from './tests/sample-plan.ts';
+import createProject from './projects/create-project.ts';
+import listProjects from './projects/list-projects.ts';
+import getProject from './projects/get-project.ts';
+import updateProject from './projects/update-project.ts';
+import deleteProject from './projects/delete-project.ts';
+import importProjectPrompts from './projects/import-prompts.ts';
+import deleteProjectPrompt from './projects/delete-prompt.ts';
+import runProject from './projects/run-project.ts';
+import projectDashboard from './projects/project-dashboard.ts';
+import projectSamplePlan from './projects/project-sample-plan.ts';
 
 /** The one catalog of operations: HTTP routes, MCP tools (src/mcp/tools.ts) and the OpenAPI document derive from it. */
 export const OPERATIONS = [getUsage, listActivity, listModels, estimateRun, createRun, listRuns, getRun, getProbe, cancelRun, exportRun, listTests, getTest, createTest, updateTest,
   deleteTest, runTest, testHistory, reportsByUrl, serializePage,
   suggestPrompts, discoverTrends, scoreContent, createCiRun, listCiRuns, getCiRun,
-  createWebhook, listWebhooks, getWebhook, updateWebhook, deleteWebhook, listDeliveries, retryDelivery, getNotificationSettings, updateNotificationSettings];
+  createWebhook, listWebhooks, getWebhook, updateWebhook, deleteWebhook, listDeliveries, retryDelivery, getNotificationSettings, updateNotificationSettings,
+  testSamplePlan, createProject, listProjects, getProject, updateProject, deleteProject, importProjectPrompts, deleteProjectPrompt, runProject,
+  projectDashboard, projectSamplePlan];
 
 export async function registerRoutes(app: FastifyInstance, core: Core) {
   registerHealthRoutes(app, core);

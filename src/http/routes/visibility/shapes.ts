@@ -35,6 +35,21 @@ const CompetitorStats = z
   })
   .passthrough();
 
+/** One prompt's numbers (`by_prompt` of a run summary and of a history point). */
+export const PromptStats = z
+  .object({
+    prompt: z.string(),
+    probes: z.number().int().describe('Probes of this prompt (every status)'),
+    succeeded: z.number().int().describe('Succeeded probes: the n every rate of this entry rests on'),
+    mention_rate: Rate,
+    mention_rate_ci: Interval,
+    share_of_voice: Rate,
+    by_platform: z.array(z.object({ platform: z.string(), mention_rate: Rate, probes: z.number().int() }).passthrough()),
+    competitors: z.array(z.object({ name: z.string(), mention_rate: Rate }).passthrough()),
+  })
+  .passthrough()
+  .describe("One prompt's numbers, in the run's prompt order");
+
 export const RunSummary = z
   .object({
     mention_rate: Rate,
@@ -66,6 +81,7 @@ export const RunSummary = z
     sentiment: Sentiment.optional(),
     prominence: Prominence.optional(),
     discovered_entities: z.array(z.object({ name: z.string(), mentions: z.number().int(), platforms: z.array(z.string()) }).passthrough()).optional(),
+    by_prompt: z.array(PromptStats).optional(),
   })
   .passthrough();
 

@@ -1,0 +1,349 @@
+// Projects: one brand's workspace. A project holds the brand (name, aliases, domains), its
+// competitors (each with aliases and domains), its markets (language + country), platforms and
+// models, repeats, a schedule and a monthly budget, and a prompt library tagged by topic
+// (prompts.ts). Its measurements are tracked tests, one per market, kept in step with the project
+// (syncProjectTests): each asks every prompt of the library on every platform in its market. The
+// one thing to know: a project's tests are saved tests with a project-scoped identity, so runs
+// made elsewhere for the same page and brand attach to the ordinary test, never to a project's.
+import { sql } from 'kysely';
+import type { Selectable } from 'kysely';
+import type { ProjectsTable } from '../../db/schema.ts';
+import { requireScope, type Principal } from '../accounts/accounts.ts';
+import type { ActionContext } from '../billing/actions.ts';
+import { AppError } from '../errors.ts';
+import { newId, nowIso, toApiTime } from '../ids.ts';
+import { formatCredits, parseCredits } from '../money.ts';
+import { testSamplePlan, type SamplePlanOptions } from '../tracking/sample-plan.ts';
+import { normalizeUrl, parseHttpUrl } from '../reports/url.ts';
+import type { Executor } from '../store.ts';
+import { nextSlotAfter, parseSchedule } from '../tracking/schedule.ts';
+import { checkDefinition, parseBudget, runTrackedTestNow, type TrackingDeps } from '../tracking/tracked-tests.ts';
+import { findTest, foldEntity, getTestRow } from '../tracking/tests.ts';
+import { addPrompts, deletePrompt, listPrompts, parsePromptText, type PromptInput } from './prompts.ts';
+
+export interface BrandInput {
+  name: string;
+  aliases?: string[];
+  domains?: string[];
+}
+
+export interface Market {
+  language: string;
+  country: string;
+}
+
+export interface ProjectInput {
+  name?: string | null;
+  url: string;
+  brand: BrandInput;
+  competitors?: BrandInput[];
+  markets?: Market[];
+  platforms: string[];
+  models?: Record<string, string> | null;
+  repeats?: number;
+  schedule?: { cron: string; timezone?: string | null } | null;
+  monthly_credit_budget?: string | number | null;
+  prompts?: PromptInput[];
+}
+
+export type ProjectPatch = Partial<Omit<ProjectInput, 'prompts'>>;
+
+type ProjectRow = Selectable<ProjectsTable>;
+
+const WRITE_SCOPE = 'visibility:runs:create' as const;
+
+/** A market's key: "en-US". */
+export const marketKey = (m: Market) => `${m.language}-${m.country}`;
+
+const cleanList = (xs: readonly string[] | undefined) => [...new Set((xs ?? []).map((x) => x.trim()).filter(Boolean))];
+
+function cleanBrand(b: BrandInput, what: string): Required<BrandInput> {
+  const name = b.name?.trim();
+  if (!name) throw new AppError('invalid_request', `${what}.name must not be empty.`);
+  return { name, aliases: cleanList(b.aliases).filter((a) => foldEntity(a) !== foldEntity(name)), domains: cleanList(b.domains).map((d) => d.toLowerCase()) };
+}
+
+function cleanMarkets(markets: Market[] | undefined): Market[] {
+  const list = (markets?.length ? markets : [{ language: 'en', country: 'US' }]).map((m) => ({ language: m.language.trim().toLowerCase(), country: m.country.trim().toUpperCase() }));
+  const seen = new Set<string>();
+  return list.filter((m) => {
+    if (!m.language || !m.country) throw new AppError('invalid_request', 'Every market needs a language and a country, e.g. {"language": "de", "country": "DE"}.');
+    const k = marketKey(m);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** The project's settings as stored, checked. */
+function projectColumns(input: ProjectInput) {
+  if (!parseHttpUrl(input.url)) throw new AppError('invalid_url', 'url must be an absolute http(s) URL.', { url: input.url });
+  const brand = cleanBrand(input.brand, 'brand');
+  const competitors = (input.competitors ?? []).map((c, i) => cleanBrand(c, `competitors[${i}]`));
+  const schedule = input.schedule ? parseSchedule(input.schedule) : null;
+  return {
+    name: input.name?.trim() || brand.name,
+    url: input.url.trim(),
+    brand: JSON.stringify(brand),
+    competitors: JSON.stringify(competitors),
+    markets: JSON.stringify(cleanMarkets(input.markets)),
+    platforms: JSON.stringify([...new Set(input.platforms)]),
+    models: input.models && Object.keys(input.models).length ? JSON.stringify(input.models) : null,
+    repeats: input.repeats ?? 1,
+    schedule_cron: schedule?.cron ?? null,
+    schedule_timezone: schedule?.timezone ?? null,
+    monthly_credit_budget: parseBudget(input.monthly_credit_budget),
+  };
+}
+
+function inputOf(row: ProjectRow): ProjectInput {
+  return {
+    name: row.name,
+    url: row.url,
+    brand: JSON.parse(row.brand),
+    competitors: JSON.parse(row.competitors),
+    markets: JSON.parse(row.markets),
+    platforms: JSON.parse(row.platforms),
+    models: row.models ? JSON.parse(row.models) : null,
+    repeats: row.repeats,
+    schedule: row.schedule_cron ? { cron: row.schedule_cron, timezone: row.schedule_timezone } : null,
+    monthly_credit_budget: row.monthly_credit_budget === null ? null : formatCredits(Number(row.monthly_credit_budget)),
+  };
+}
+
+/** The run definition of a market: every prompt of the library on every platform. */
+export function marketDefinition(p: ProjectInput, market: Market, prompts: readonly string[]): Record<string, unknown> {
+  return {
+    url: p.url,
+    target_entity: p.brand.name,
+    prompts,
+    platforms: p.platforms,
+    ...(p.models ? { models: p.models } : {}),
+    repeats: p.repeats ?? 1,
+    competitors: (p.competitors ?? []).map((c) => c.name),
+    language: market.language,
+    country: market.country,
+  };
+}
+
+/** A project of the account (not deleted), or 404. */
+export async function findProject(db: Executor, accountId: string, projectId: string): Promise<ProjectRow> {
+  const row = await db.selectFrom('projects').selectAll().where('id', '=', projectId).where('account_id', '=', accountId).where('deleted_at', 'is', null).executeTakeFirst();
+  if (!row) throw new AppError('not_found', `Project ${projectId} not found.`);
+  return row;
+}
+
+/** The project's tracked tests (not deleted), one per market. */
+export async function projectTests(db: Executor, projectId: string) {
+  return db.selectFrom('tests').select(['id', 'market']).where('project_id', '=', projectId).where('deleted_at', 'is', null).orderBy('id').execute();
+}
+
+/** Deletes a test as DELETE /v1/tests does: hidden, unscheduled, its identity freed, its runs kept. */
+async function softDeleteTest(db: Executor, id: string) {
+  await db
+    .updateTable('tests')
+    .set({ deleted_at: nowIso(), schedule_cron: null, next_run_at: null, target_key: sql<string>`target_key || ${` #deleted:${id}`}` })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Brings the project's tests in step with it: one per market with the market's definition, the
+ * project's schedule and its budget shared evenly between markets; tests of markets no longer
+ * listed are deleted (their runs stay readable). Without prompts there is nothing to run yet: the
+ * tests keep no definition and no schedule.
+ */
+async function syncProjectTests(deps: TrackingDeps, db: Executor, principal: Principal, row: ProjectRow) {
+  const p = inputOf(row);
+  const prompts = (await listPrompts(db, row.id)).map((x) => x.prompt);
+  const markets = p.markets!;
+  const existing = new Map((await projectTests(db, row.id)).map((t) => [t.market!, t.id]));
+  const budget = row.monthly_credit_budget === null ? null : Math.floor(Number(row.monthly_credit_budget) / markets.length);
+  const now = new Date();
+  for (const m of markets) {
+    const definition = prompts.length ? checkDefinition(deps, 'ai_citations', marketDefinition(p, m, prompts)).definition : null;
+    const schedule = definition && row.schedule_cron ? { cron: row.schedule_cron, timezone: row.schedule_timezone ?? 'UTC' } : null;
+    const set = {
+      name: `${row.name} (${marketKey(m)})`,
+      url: p.url,
+      url_key: normalizeUrl(p.url),
+      target_entity: p.brand.name,
+      definition: definition ? JSON.stringify(definition) : null,
+      schedule_cron: schedule?.cron ?? null,
+      schedule_timezone: schedule?.timezone ?? null,
+      next_run_at: schedule ? nextSlotAfter(schedule, now).toISOString() : null,
+      monthly_credit_budget: budget,
+      key_id: principal.keyId,
+    };
+    const id = existing.get(marketKey(m));
+    existing.delete(marketKey(m));
+    if (id) {
+      await db.updateTable('tests').set(set).where('id', '=', id).execute();
+      continue;
+    }
+    await db
+      .insertInto('tests')
+      .values({
+        ...set,
+        id: newId('test'),
+        account_id: row.account_id,
+        test_type: 'ai_citations',
+        // A project-scoped identity: runs attached by page and brand never land here.
+        target_key: `${foldEntity(p.brand.name)} #project:${row.id}:${marketKey(m)}`,
+        created_at: nowIso(),
+        last_run_at: null,
+        paused: 0,
+        project_id: row.id,
+        market: marketKey(m),
+      })
+      .execute();
+  }
+  for (const [, id] of existing) await softDeleteTest(db, id);
+}
+
+async function renderProject(deps: TrackingDeps, row: ProjectRow) {
+  const p = inputOf(row);
+  const prompts = await listPrompts(deps.store.db, row.id);
+  const topics = new Map<string, number>();
+  for (const x of prompts) for (const t of x.topics) topics.set(t, (topics.get(t) ?? 0) + 1);
+  const tests = [];
+  for (const t of await projectTests(deps.store.db, row.id)) {
+    const r = (await getTestRow(deps.store, row.account_id, t.id)).rendered;
+    tests.push({ test_id: t.id, market: t.market, next_run_at: r.next_run_at, last_run_at: r.last_run_at, run_count: r.run_count, monthly_credit_budget: r.monthly_credit_budget, credits_used_this_month: r.credits_used_this_month });
+  }
+  return {
+    id: row.id,
+    object: 'project',
+    ...p,
+    competitors: p.competitors ?? [],
+    prompt_count: prompts.length,
+    topics: [...topics].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([topic, n]) => ({ topic, prompts: n })),
+    prompts,
+    tests,
+    created_at: toApiTime(row.created_at),
+    updated_at: toApiTime(row.updated_at),
+  };
+}
+
+export async function createProject(deps: TrackingDeps, principal: Principal, input: ProjectInput) {
+  requireScope(principal, WRITE_SCOPE);
+  const columns = projectColumns(input);
+  const now = nowIso();
+  const id = newId('proj');
+  await deps.store.db.transaction().execute(async (trx) => {
+    await trx.insertInto('projects').values({ id, account_id: principal.accountId, ...columns, created_at: now, updated_at: now, deleted_at: null }).execute();
+    if (input.prompts?.length) await addPrompts(trx, id, input.prompts);
+    await syncProjectTests(deps, trx, principal, await findProject(trx, principal.accountId, id));
+  });
+  return getProject(deps, principal.accountId, id);
+}
+
+export async function getProject(deps: TrackingDeps, accountId: string, projectId: string) {
+  return renderProject(deps, await findProject(deps.store.db, accountId, projectId));
+}
+
+export async function listProjects(deps: TrackingDeps, accountId: string, limit: number) {
+  const rows = await deps.store.db.selectFrom('projects').selectAll().where('account_id', '=', accountId).where('deleted_at', 'is', null).orderBy('id', 'desc').limit(limit).execute();
+  const projects = [];
+  for (const r of rows) {
+    const { prompts: _p, ...rest } = await renderProject(deps, r);
+    projects.push(rest);
+  }
+  return { object: 'list', projects };
+}
+
+export async function updateProject(deps: TrackingDeps, principal: Principal, projectId: string, patch: ProjectPatch) {
+  requireScope(principal, WRITE_SCOPE);
+  await deps.store.db.transaction().execute(async (trx) => {
+    const row = await findProject(trx, principal.accountId, projectId);
+    const merged: ProjectInput = { ...inputOf(row), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as ProjectInput;
+    await trx.updateTable('projects').set({ ...projectColumns(merged), updated_at: nowIso() }).where('id', '=', projectId).execute();
+    await syncProjectTests(deps, trx, principal, await findProject(trx, principal.accountId, projectId));
+  });
+  return getProject(deps, principal.accountId, projectId);
+}
+
+/** Re-plans the project's tests after its library changed (prompts.ts calls it in the same transaction). */
+export async function resyncProject(deps: TrackingDeps, db: Executor, principal: Principal, projectId: string) {
+  await db.updateTable('projects').set({ updated_at: nowIso() }).where('id', '=', projectId).execute();
+  await syncProjectTests(deps, db, principal, await findProject(db, principal.accountId, projectId));
+}
+
+export async function deleteProject(deps: TrackingDeps, principal: Principal, projectId: string) {
+  requireScope(principal, WRITE_SCOPE);
+  await deps.store.db.transaction().execute(async (trx) => {
+    await findProject(trx, principal.accountId, projectId);
+    await trx.updateTable('projects').set({ deleted_at: nowIso() }).where('id', '=', projectId).execute();
+    for (const t of await projectTests(trx, projectId)) await softDeleteTest(trx, t.id);
+  });
+  return { id: projectId, deleted: true };
+}
+
+/** Runs every market's test now, as the caller. */
+export async function runProjectNow(deps: TrackingDeps, principal: Principal, ctx: ActionContext, projectId: string) {
+  requireScope(principal, WRITE_SCOPE);
+  await findProject(deps.store.db, principal.accountId, projectId);
+  const tests = await projectTests(deps.store.db, projectId);
+  const runs = [];
+  for (const t of tests) runs.push({ market: t.market, ...(await runTrackedTestNow(deps, principal, ctx, t.id)) });
+  return { project_id: projectId, runs };
+}
+
+export interface PromptImport {
+  prompts?: PromptInput[];
+  text?: string;
+  format?: 'lines' | 'csv';
+  topics?: string[];
+}
+
+/** Adds prompts to the library (a list, or pasted lines or CSV) and re-plans the project's tests. */
+export async function importProjectPrompts(deps: TrackingDeps, principal: Principal, projectId: string, input: PromptImport) {
+  requireScope(principal, WRITE_SCOPE);
+  const list: PromptInput[] = (input.prompts ?? []).map((p) => ({ prompt: p.prompt, topics: [...(input.topics ?? []), ...(p.topics ?? [])] }));
+  if (input.text !== undefined) list.push(...parsePromptText(input.text, input.format ?? 'lines', input.topics));
+  if (list.length === 0) throw new AppError('invalid_request', 'Give prompts (a list) or text (pasted lines or CSV).');
+  return deps.store.db.transaction().execute(async (trx) => {
+    await findProject(trx, principal.accountId, projectId);
+    const result = await addPrompts(trx, projectId, list);
+    await resyncProject(deps, trx, principal, projectId);
+    return { project_id: projectId, ...result };
+  });
+}
+
+/** Removes a prompt from the library and re-plans the project's tests. */
+export async function removeProjectPrompt(deps: TrackingDeps, principal: Principal, projectId: string, promptId: string) {
+  requireScope(principal, WRITE_SCOPE);
+  await deps.store.db.transaction().execute(async (trx) => {
+    await findProject(trx, principal.accountId, projectId);
+    await deletePrompt(trx, projectId, promptId);
+    await resyncProject(deps, trx, principal, projectId);
+  });
+  return { id: promptId, deleted: true };
+}
+
+/**
+ * The sample plan of every market's test (tracking/sample-plan.ts) and the project's total
+ * credits per month now and as planned.
+ */
+export async function projectSamplePlan(deps: TrackingDeps, accountId: string, projectId: string, opts: SamplePlanOptions) {
+  await findProject(deps.store.db, accountId, projectId);
+  const markets: (Awaited<ReturnType<typeof testSamplePlan>> & { market: string | null })[] = [];
+  for (const t of await projectTests(deps.store.db, projectId)) {
+    const test = await findTest(deps.store.db, accountId, t.id);
+    if (!test.definition) continue;
+    markets.push({ market: t.market ?? null, ...(await testSamplePlan(deps.store, accountId, t.id, opts)) });
+  }
+  const total = (pick: (m: (typeof markets)[number]) => string | null): string | null => {
+    const values = markets.map(pick);
+    return values.some((v) => v === null) || values.length === 0 ? null : formatCredits(values.reduce((a, v) => a + parseCredits(v!), 0));
+  };
+  return {
+    project_id: projectId,
+    goal: opts.goal,
+    repeats_needed: markets.some((m) => m.repeats_needed === null) ? null : Math.max(0, ...markets.map((m) => m.repeats_needed!)),
+    feasible: markets.length > 0 && markets.every((m) => m.feasible),
+    current_credits_per_month: total((m) => m.current.credits_per_month),
+    planned_credits_per_month: total((m) => m.planned.credits_per_month),
+    markets,
+  };
+}

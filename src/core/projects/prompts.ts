@@ -1,0 +1,72 @@
+// A project's prompt library: prompts with topics (tags), added one by one, as a list, or in bulk
+// from pasted lines or CSV (a `prompt` column and an optional `topics` column, topics separated by
+// ";" or "|"). A prompt already in the library is not added twice (the import says how many).
+import { parse } from 'csv-parse/sync';
+import { AppError } from '../errors.ts';
+import { newId, nowIso } from '../ids.ts';
+import type { Executor } from '../store.ts';
+
+export interface PromptInput {
+  prompt: string;
+  topics?: string[];
+}
+
+export const MAX_PROMPT_CHARS = 500;
+export const MAX_PROJECT_PROMPTS = 1000;
+
+const cleanTopics = (topics: readonly string[] | undefined) => [...new Set((topics ?? []).map((t) => t.trim().toLowerCase()).filter(Boolean))];
+
+export async function listPrompts(db: Executor, projectId: string) {
+  const rows = await db.selectFrom('project_prompts').select(['id', 'prompt', 'topics']).where('project_id', '=', projectId).orderBy('id').execute();
+  return rows.map((r) => ({ id: r.id, prompt: r.prompt, topics: JSON.parse(r.topics) as string[] }));
+}
+
+/** Adds prompts not yet in the library; the others only gain the topics given. */
+export async function addPrompts(db: Executor, projectId: string, prompts: readonly PromptInput[]) {
+  const existing = new Map((await listPrompts(db, projectId)).map((p) => [p.prompt, p]));
+  let added = 0;
+  let duplicates = 0;
+  for (const raw of prompts) {
+    const prompt = raw.prompt.trim().replace(/\s+/g, ' ');
+    if (!prompt) continue;
+    if (prompt.length > MAX_PROMPT_CHARS) throw new AppError('invalid_request', `A prompt is at most ${MAX_PROMPT_CHARS} characters.`, { prompt: prompt.slice(0, 80) });
+    const topics = cleanTopics(raw.topics);
+    const known = existing.get(prompt);
+    if (known) {
+      duplicates++;
+      const merged = cleanTopics([...known.topics, ...topics]);
+      if (merged.length !== known.topics.length) {
+        await db.updateTable('project_prompts').set({ topics: JSON.stringify(merged) }).where('id', '=', known.id).execute();
+        known.topics = merged;
+      }
+      continue;
+    }
+    const row = { id: newId('pp'), project_id: projectId, prompt, topics: JSON.stringify(topics), created_at: nowIso() };
+    await db.insertInto('project_prompts').values(row).execute();
+    existing.set(prompt, { id: row.id, prompt, topics });
+    added++;
+  }
+  if (existing.size > MAX_PROJECT_PROMPTS) throw new AppError('invalid_request', `A project holds at most ${MAX_PROJECT_PROMPTS} prompts.`);
+  return { added, duplicates, prompt_count: existing.size };
+}
+
+/** Prompts from pasted text: one per line, or CSV with a `prompt` column (and `topics`). */
+export function parsePromptText(text: string, format: 'lines' | 'csv', topics: readonly string[] = []): PromptInput[] {
+  if (format === 'lines') {
+    return text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).map((prompt) => ({ prompt, topics: [...topics] }));
+  }
+  let rows: Record<string, string>[];
+  try {
+    rows = parse(text, { columns: (h: string[]) => h.map((x) => x.trim().toLowerCase()), skip_empty_lines: true, relax_column_count: true, bom: true, trim: true });
+  } catch (err) {
+    throw new AppError('invalid_request', `The CSV could not be read: ${(err as Error).message}`);
+  }
+  if (rows.length && !('prompt' in rows[0])) throw new AppError('invalid_request', 'The CSV needs a header row with a "prompt" column (and optionally "topics").');
+  return rows.map((r) => ({ prompt: r.prompt ?? '', topics: [...topics, ...(r.topics ?? '').split(/[;|]/)] }));
+}
+
+/** Removes one prompt from the library. */
+export async function deletePrompt(db: Executor, projectId: string, promptId: string) {
+  const res = await db.deleteFrom('project_prompts').where('project_id', '=', projectId).where('id', '=', promptId).executeTakeFirst();
+  if (Number(res.numDeletedRows) === 0) throw new AppError('not_found', `Prompt ${promptId} not found in project ${projectId}.`);
+}

@@ -1,0 +1,76 @@
+// Per-prompt numbers of a run or of pooled runs: for each prompt (in the order the probes were
+// asked, so a run's prompt order), how many probes it had, how many succeeded, the brand's mention
+// rate with its Wilson interval, share of voice, and the same rate per platform and per competitor.
+// It is the run summary of the prompt's own probes (summarizeProbes), so a rate here means exactly
+// what it means in the summary: only succeeded probes count.
+import { summarizeProbes, type SummaryProbe } from './summary.ts';
+
+export interface PromptProbe extends SummaryProbe {
+  prompt: string;
+}
+
+/** The probes grouped by prompt, groups in order of each prompt's first probe. */
+export function groupByPrompt<P extends PromptProbe>(probes: readonly P[]): Map<string, P[]> {
+  const groups = new Map<string, P[]>();
+  for (const p of probes) {
+    const list = groups.get(p.prompt);
+    if (list) list.push(p);
+    else groups.set(p.prompt, [p]);
+  }
+  return groups;
+}
+
+/** One prompt's entry: the summary's headline numbers over that prompt's probes. */
+export function promptEntry(prompt: string, probes: readonly SummaryProbe[], competitors: readonly string[]) {
+  const s = summarizeProbes(probes, competitors);
+  return {
+    prompt,
+    probes: probes.length,
+    succeeded: s.completed_probe_count,
+    brand_mentions: s.brand_mentions,
+    mention_rate: s.mention_rate,
+    mention_rate_ci: s.mention_rate_ci,
+    citation_rate: s.citation_rate,
+    share_of_voice: s.share_of_voice,
+    by_platform: s.by_platform.map((b) => ({
+      platform: b.platform,
+      mention_rate: b.mention_rate,
+      mention_rate_ci: b.mention_rate_ci,
+      probes: b.probes,
+      succeeded: b.succeeded,
+      brand_mentions: b.brand_mentions,
+      competitors: b.competitors.map((c) => ({ name: c.name, mention_rate: c.mention_rate, mentions: c.mentions })),
+    })),
+    competitors: s.competitors.map((c) => ({ name: c.name, mention_rate: c.mention_rate, mention_rate_ci: c.mention_rate_ci, mentions: c.mentions })),
+    cited_domains: s.cited_domains.slice(0, 10),
+  };
+}
+
+export type PromptSummary = ReturnType<typeof promptEntry>;
+
+/** `by_prompt` of a summary: one entry per prompt, in the order the prompts were first asked. */
+export function summarizeByPrompt(probes: readonly PromptProbe[], competitors: readonly string[]): PromptSummary[] {
+  return [...groupByPrompt(probes)].map(([prompt, list]) => promptEntry(prompt, list, competitors));
+}
+
+/**
+ * CSV rows for the per-prompt entries of a history point (series `prompt:<text>`, and
+ * `prompt:<text>|platform:<name>` per platform), beside the point's own `base` columns.
+ */
+export function promptCsvRows(base: Record<string, unknown>, entries: readonly PromptSummary[]): Record<string, unknown>[] {
+  const rows: Record<string, unknown>[] = [];
+  const line = (series: string, x: { probes: number; succeeded: number; mention_rate: number | null; mention_rate_ci: { low: number; high: number } | null }) => ({
+    ...base,
+    series,
+    probe_count: x.probes,
+    succeeded: x.succeeded,
+    mention_rate: x.mention_rate,
+    mention_rate_ci_low: x.mention_rate_ci?.low ?? null,
+    mention_rate_ci_high: x.mention_rate_ci?.high ?? null,
+  });
+  for (const e of entries) {
+    rows.push({ ...line(`prompt:${e.prompt}`, e), citation_rate: e.citation_rate, share_of_voice: e.share_of_voice });
+    for (const b of e.by_platform) rows.push(line(`prompt:${e.prompt}|platform:${b.platform}`, b));
+  }
+  return rows;
+}

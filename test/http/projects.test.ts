@@ -1,0 +1,182 @@
+// Projects through the HTTP API and MCP on the sandbox engine: create a brand workspace with
+// competitors, two markets and 12 prompts imported in 3 topics (CSV and pasted lines), run it
+// twice, read the dashboard (series, matrix with n and thin flags, topics, competitor-only
+// prompts), filter by topic, keep a one-off run apart; scopes, validation and another account's 404.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from '../helpers/harness.ts';
+import { connectMcp } from '../helpers/mcp-client.ts';
+
+describe('projects', () => {
+  let s: TestServer;
+  let base: string;
+  before(async () => {
+    s = await startTestServer({ SIGHTLINE_SCHEDULER_INTERVAL_MS: '0' });
+    base = await s.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => s.close());
+
+  const body = {
+    name: 'Acme',
+    url: 'https://acme-crm.example/',
+    brand: { name: 'Acme CRM', aliases: ['Acme'], domains: ['acme-crm.example'] },
+    competitors: [{ name: 'HubSpot', domains: ['hubspot.com'] }, { name: 'Pipedrive', aliases: ['Pipe Drive'] }],
+    markets: [{ language: 'en', country: 'US' }, { language: 'de', country: 'de' }],
+    platforms: ['deepseek', 'openai'],
+    repeats: 2,
+    schedule: { cron: '0 6 * * *', timezone: 'UTC' },
+    monthly_credit_budget: '300.00',
+  };
+
+  test('a project end to end: create, import 12 prompts in 3 topics, run twice, dashboard, topic filter, one-off run kept apart', async () => {
+    const { accountId, key } = await s.account({ credits: 2000 });
+    const created = await s.request('POST', '/v1/projects', { key, body: { ...body, prompts: [{ prompt: 'best crm for agencies', topics: ['Agencies'] }] } });
+    assert.equal(created.statusCode, 200, created.body);
+    const p = created.json();
+    assert.match(p.id, /^proj_/);
+    assert.deepEqual(p.markets, [{ language: 'en', country: 'US' }, { language: 'de', country: 'DE' }]);
+    assert.deepEqual(p.brand, { name: 'Acme CRM', aliases: ['Acme'], domains: ['acme-crm.example'] });
+    assert.equal(p.tests.length, 2);
+    assert.deepEqual(p.tests.map((t: any) => t.market).sort(), ['de-DE', 'en-US']);
+    assert.equal(p.tests[0].monthly_credit_budget, '150.00', 'the budget shared between markets');
+
+    const csv = 'prompt,topics\n"crm for a small agency, cheap [[sandbox:mention]]",agencies\nagency crm with invoicing,agencies;billing\nwhich crm do agencies use [[sandbox:no-mention]],agencies\n';
+    const a = (await s.request('POST', `/v1/projects/${p.id}/prompts`, { key, body: { text: csv, format: 'csv' } })).json();
+    assert.deepEqual(a, { project_id: p.id, added: 3, duplicates: 0, prompt_count: 4 });
+    const lines = ['crm pricing compared', 'cheapest crm [[sandbox:no-mention]]', 'crm with free tier', 'crm discounts for startups'].join('\n');
+    const b = (await s.request('POST', `/v1/projects/${p.id}/prompts`, { key, body: { text: `${lines}\n\nbest crm for agencies\n`, topics: ['Pricing'] } })).json();
+    assert.deepEqual(b, { project_id: p.id, added: 4, duplicates: 1, prompt_count: 8 });
+    const c = (await s.request('POST', `/v1/projects/${p.id}/prompts`, {
+      key,
+      body: { prompts: ['crm integrations with gmail', 'crm api quality', 'crm with zapier', 'crm for developers [[sandbox:mention]]'].map((prompt) => ({ prompt, topics: ['integrations'] })) },
+    })).json();
+    assert.equal(c.prompt_count, 12);
+    const full = (await s.request('GET', `/v1/projects/${p.id}`, { key })).json();
+    assert.deepEqual(full.topics.map((t: any) => [t.topic, t.prompts]), [['pricing', 5], ['agencies', 4], ['integrations', 4], ['billing', 1]]);
+    assert.equal(full.prompts.find((x: any) => x.prompt === 'best crm for agencies').topics.join(','), 'agencies,pricing');
+
+    // Each market's test asks the 12 prompts on 2 platforms twice.
+    const test0 = (await s.request('GET', `/v1/tests/${full.tests[0].test_id}`, { key })).json();
+    assert.equal(test0.definition.prompts.length, 12);
+    assert.equal(test0.schedule.cron, '0 6 * * *');
+
+    for (let i = 0; i < 2; i++) {
+      const run = (await s.request('POST', `/v1/projects/${p.id}/runs`, { key, body: {} })).json();
+      assert.equal(run.runs.length, 2);
+      for (const r of run.runs) {
+        assert.equal(r.probe_count, 48);
+        await s.waitForRun(key, r.run_id, 60_000);
+      }
+    }
+    // A one-off run for the same page and brand stays out of the project.
+    const oneOff = (await s.request('POST', '/v1/visibility/runs', { key, body: { url: body.url, target_entity: 'Acme CRM', prompts: ['best crm for agencies'], platforms: ['gemini'] } })).json();
+    await s.waitForRun(key, oneOff.run_id);
+    assert.ok(!full.tests.some((t: any) => t.test_id === oneOff.test_id), 'attached to an ordinary test, not the project');
+
+    const d = (await s.request('GET', `/v1/projects/${p.id}/dashboard`, { key })).json();
+    assert.deepEqual(d.thin_evidence, { min_answers: 10, max_half_width: 0.2 });
+    assert.equal(d.series.length, 1);
+    assert.equal(d.series[0].run_ids.length, 4);
+    assert.ok(!d.series[0].run_ids.includes(oneOff.run_id));
+    assert.equal(d.series[0].brand.n, 4 * 48);
+    assert.equal(d.series[0].brand.thin, false);
+    assert.deepEqual(d.series[0].competitors.map((x: any) => x.name), ['HubSpot', 'Pipedrive']);
+    assert.ok('sentiment' in d.series[0].brand && 'prominence' in d.series[0].brand && 'share_of_voice' in d.series[0].brand);
+    assert.equal(d.matrix.length, 12);
+    const forced = d.matrix.find((m: any) => m.prompt === 'crm for developers [[sandbox:mention]]');
+    assert.equal(forced.mention_rate, 1);
+    assert.equal(forced.n, 16, '2 markets × 2 runs × 2 platforms × 2 repeats');
+    assert.equal(forced.thin, false, '16 answers, 16 of 16: interval 0.81–1, half-width under 0.2');
+    assert.deepEqual(forced.platforms.map((x: any) => [x.platform, x.n, x.thin]), [['deepseek', 8, true], ['openai', 8, true]]);
+    const never = d.matrix.find((m: any) => m.prompt === 'cheapest crm [[sandbox:no-mention]]');
+    assert.equal(never.mention_rate, 0);
+    for (const g of d.competitors_named_brand_absent) {
+      const row = d.matrix.find((m: any) => m.prompt === g.prompt);
+      assert.equal(row.mention_rate, 0);
+      assert.ok(g.competitors.length > 0 && g.competitors.every((x: any) => x.mention_rate > 0));
+    }
+    assert.deepEqual(d.topics.map((t: any) => t.topic), ['agencies', 'billing', 'integrations', 'pricing']);
+    const integrations = d.topics.find((t: any) => t.topic === 'integrations');
+    assert.equal(integrations.n, 4 * 16);
+    const filtered = (await s.request('GET', `/v1/projects/${p.id}/dashboard?topic=Integrations`, { key })).json();
+    assert.equal(filtered.matrix.length, 4);
+    assert.equal(filtered.series[0].brand.n, 4 * 16);
+    assert.equal(filtered.topics.length, 1);
+    const us = (await s.request('GET', `/v1/projects/${p.id}/dashboard?market=en-US`, { key })).json();
+    assert.equal(us.series[0].run_ids.length, 2);
+
+    // MCP: the same operations as tools.
+    const client = await connectMcp(base, await s.key(accountId, { kind: 'mcp' }));
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    for (const name of ['create_project', 'get_project', 'get_project_dashboard', 'import_project_prompts', 'run_project']) assert.ok(tools.includes(name), name);
+    const viaMcp = JSON.parse(((await client.callTool({ name: 'get_project_dashboard', arguments: { project_id: p.id, topic: 'pricing' } })) as any).content[0].text);
+    assert.equal(viaMcp.matrix.length, 5);
+    await client.close();
+  });
+
+  test('updates follow into the tests; delete; errors, scopes and another account', async () => {
+    const { accountId, key } = await s.account({ credits: 100 });
+    const p = (await s.request('POST', '/v1/projects', { key, body: { ...body, prompts: [{ prompt: 'a' }, { prompt: 'b' }] } })).json();
+    const u = (await s.request('PATCH', `/v1/projects/${p.id}`, { key, body: { markets: [{ language: 'fr', country: 'FR' }], repeats: 3 } })).json();
+    assert.deepEqual(u.tests.map((t: any) => t.market), ['fr-FR']);
+    assert.equal(u.tests[0].monthly_credit_budget, '300.00');
+    const t = (await s.request('GET', `/v1/tests/${u.tests[0].test_id}`, { key })).json();
+    assert.equal(t.definition.repeats, 3);
+    assert.equal(t.definition.language, 'fr');
+    const gone = (await s.request('GET', `/v1/tests/${p.tests[0].test_id}`, { key }));
+    assert.equal(gone.statusCode, 404, 'the removed market test is deleted');
+    const promptId = u.prompts ? u.prompts[0].id : (await s.request('GET', `/v1/projects/${p.id}`, { key })).json().prompts[0].id;
+    assert.deepEqual((await s.request('DELETE', `/v1/projects/${p.id}/prompts/${promptId}`, { key })).json(), { id: promptId, deleted: true });
+    assert.equal((await s.request('GET', `/v1/tests/${u.tests[0].test_id}`, { key })).json().definition.prompts.length, 1);
+
+    const other = await s.account({ credits: 1 });
+    for (const [method, path] of [['GET', `/v1/projects/${p.id}`], ['GET', `/v1/projects/${p.id}/dashboard`], ['PATCH', `/v1/projects/${p.id}`], ['DELETE', `/v1/projects/${p.id}`], ['POST', `/v1/projects/${p.id}/runs`]] as const) {
+      const res = await s.request(method, path, { key: other.key, body: method === 'PATCH' ? { repeats: 2 } : method === 'POST' ? {} : undefined });
+      assert.equal(res.statusCode, 404, `${method} ${path}`);
+    }
+    assert.equal((await s.request('GET', '/v1/projects', { key: other.key })).json().projects.length, 0);
+    const readOnly = await s.key(accountId, { scopes: ['tests:read', 'runs:read'] });
+    assert.equal((await s.request('GET', `/v1/projects/${p.id}`, { key: readOnly })).statusCode, 200);
+    const refused = await s.request('POST', '/v1/projects', { key: readOnly, body });
+    assert.equal(refused.statusCode, 403);
+    assert.equal(refused.json().detail.required_scope, 'visibility:runs:create');
+    const typo = await s.request('POST', '/v1/projects', { key, body: { ...body, competitor: 'x' } });
+    assert.equal(typo.statusCode, 422);
+    assert.equal((await s.request('POST', '/v1/projects', { key, body: { ...body, url: 'nope' } })).json().detail.error, 'invalid_url');
+    assert.equal((await s.request('POST', '/v1/projects', { key, body: { ...body, schedule: { cron: 'bad' } } })).json().detail.error, 'invalid_schedule');
+    assert.equal((await s.request('POST', `/v1/projects/${p.id}/prompts`, { key, body: { text: 'x,y\n1,2', format: 'csv' } })).json().detail.error, 'invalid_request');
+    assert.deepEqual((await s.request('DELETE', `/v1/projects/${p.id}`, { key })).json(), { id: p.id, deleted: true });
+    assert.equal((await s.request('GET', `/v1/projects/${p.id}`, { key })).statusCode, 404);
+    assert.equal((await s.request('GET', `/v1/tests/${u.tests[0].test_id}`, { key })).statusCode, 404);
+  });
+});
+
+describe('project sample plan', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ SIGHTLINE_SCHEDULER_INTERVAL_MS: '0' });
+  });
+  after(async () => s.close());
+
+  test('each market planned from 50% before any run; the project total a month', async () => {
+    const { key } = await s.account({ credits: 10 });
+    const p = (
+      await s.request('POST', '/v1/projects', {
+        key,
+        body: { url: 'https://plan.example/', brand: { name: 'Plano' }, markets: [{ language: 'en', country: 'US' }, { language: 'de', country: 'DE' }], platforms: ['deepseek'], schedule: { cron: '0 6 * * *', timezone: 'UTC' }, prompts: [{ prompt: 'a' }, { prompt: 'b' }] },
+      })
+    ).json();
+    const plan = (await s.request('GET', `/v1/projects/${p.id}/sample-plan?half_width=0.1&window=30d`, { key })).json();
+    assert.equal(plan.markets.length, 2);
+    for (const m of plan.markets) {
+      assert.equal(m.runs_per_period, 30);
+      assert.equal(m.repeats_needed, 4, '93 answers over 30 daily runs');
+      assert.equal(m.planned.credits_per_run, '8.00', '2 prompts × deepseek 1.00 × 4 repeats');
+    }
+    assert.equal(plan.repeats_needed, 4);
+    assert.equal(plan.feasible, true);
+    assert.equal(plan.current_credits_per_month, '120.00', '2 markets × 30 runs × 2.00');
+    assert.equal(plan.planned_credits_per_month, '480.00');
+    assert.equal((await s.request('GET', `/v1/projects/${p.id}/sample-plan`, { key })).json().detail.error, 'invalid_request');
+  });
+});
