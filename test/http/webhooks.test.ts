@@ -7,6 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
+import { startFakeProvider, type FakeProvider } from '../fakes/providers/index.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { startReceiver, until, type Receiver, type Received } from '../helpers/webhook-receiver.ts';
 import { Scheduler } from '../../src/core/tracking/scheduler.ts';
@@ -211,14 +212,33 @@ describe('webhooks over HTTP', () => {
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(rx.received.filter((r) => r.path === '/skips').length, 1);
   });
+});
+
+describe('webhooks: tracked_test.changed from two comparable runs whose answers differ', () => {
+  // Live mode against a fake DeepSeek: the test's definition stays the same (history compares only
+  // like with like) while the answers change between the two runs.
+  let s: TestServer;
+  let rx: Receiver;
+  let deepseek: FakeProvider;
+  let mention = true;
+  before(async () => {
+    rx = await startReceiver();
+    deepseek = await startFakeProvider('deepseek', () => ({ answer: { text: mention ? 'Acme CRM and Globex both fit small teams.' : 'Globex fits small teams best.' } }));
+    s = await startTestServer({ SIGHTLINE_SCHEDULER_INTERVAL_MS: '0', SIGHTLINE_FETCH_ALLOW: '127.0.0.1', SIGHTLINE_PLATFORM_ENGINE: 'live', ...deepseek.env });
+  });
+  after(async () => {
+    await s.close();
+    await rx.close();
+    await deepseek.close();
+  });
 
   test('tracked_test.changed when the history comparison becomes significant, with direction, size, interval and competitors that moved', async () => {
     const { key } = await s.account({ credits: 200 });
-    const wh = await endpoint(key, '/changes', ['tracked_test.changed']);
-    const def = (directive: string) => ({ url: URL_, target_entity: 'Acme CRM', competitors: ['Globex'], prompts: [`${directive} best crm`], platforms: ['deepseek'], repeats: 10 });
-    const t = (await s.request('POST', '/v1/tests', { key, body: { test_type: 'ai_citations', definition: def('[[sandbox:mention]]') } })).json();
+    const wh = (await s.request('POST', '/v1/webhooks', { key, body: { url: rx.url('/changes'), events: ['tracked_test.changed'] } })).json();
+    const definition = { url: URL_, target_entity: 'Acme CRM', competitors: ['Globex'], prompts: ['best crm'], platforms: ['deepseek'], repeats: 10 };
+    const t = (await s.request('POST', '/v1/tests', { key, body: { test_type: 'ai_citations', definition } })).json();
     await s.waitForRun(key, (await s.request('POST', `/v1/tests/${t.id}/runs`, { key, body: {} })).json().run_id);
-    assert.equal((await s.request('PATCH', `/v1/tests/${t.id}`, { key, body: { definition: def('[[sandbox:no-mention]]') } })).statusCode, 200);
+    mention = false;
     const second = (await s.request('POST', `/v1/tests/${t.id}/runs`, { key, body: {} })).json();
     await s.waitForRun(key, second.run_id);
     const [hit] = await rx.waitFor(1, (r) => r.path === '/changes');
