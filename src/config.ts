@@ -101,6 +101,8 @@ const ConfigSchema = z.object({
   /** Live mode: the model (platform:model, e.g. openai:gpt-5-mini) that writes trends and prompt ideas; unset = the offline generator. */
   SIGHTLINE_CONTENT_MODEL: z.string().optional(),
   SIGHTLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
+  /** A crawler IP ranges file written by `sightline crawlers refresh`; unset = the bundled snapshot (catalog/crawler-ip-ranges.json). */
+  SIGHTLINE_CRAWLER_RANGES_PATH: z.string().optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

@@ -45,7 +45,8 @@ function incrementRandom(): void {
   freshRandom();
 }
 
-export type IdPrefix = 'vis' | 'ci' | 'probe' | 'test' | 'key' | 'acct' | 'act' | 'req' | 'led' | 'job' | 'usr' | 'ses' | 'tok';
+export type IdPrefix = 'vis' | 'ci' | 'probe' | 'test' | 'key' | 'acct' | 'act' | 'req' | 'led' | 'job' | 'usr' | 'ses' | 'tok'
+  | 'site';
 
 let lastTimeText = '';
 

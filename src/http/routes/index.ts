@@ -28,11 +28,19 @@ import scoreContent from './content/score-content.ts';
 import createCiRun from './content/create-run.ts';
 import listCiRuns from './content/list-runs.ts';
 import getCiRun from './content/get-run.ts';
+import createSite from './sites/create-site.ts';
+import listSites from './sites/list-sites.ts';
+import getSite from './sites/get-site.ts';
+import deleteSite from './sites/delete-site.ts';
+import uploadLogs from './sites/upload-logs.ts';
+import siteCrawlers from './sites/site-crawlers.ts';
+import siteReferrals from './sites/site-referrals.ts';
 
 /** The one catalog of operations: HTTP routes, MCP tools (src/mcp/tools.ts) and the OpenAPI document derive from it. */
 export const OPERATIONS = [getUsage, listActivity, listModels, estimateRun, createRun, listRuns, getRun, getProbe, cancelRun, exportRun, listTests, getTest, createTest, updateTest,
   deleteTest, runTest, testHistory, reportsByUrl, serializePage,
-  suggestPrompts, discoverTrends, scoreContent, createCiRun, listCiRuns, getCiRun];
+  suggestPrompts, discoverTrends, scoreContent, createCiRun, listCiRuns, getCiRun,
+  createSite, listSites, getSite, deleteSite, uploadLogs, siteCrawlers, siteReferrals];
 
 export async function registerRoutes(app: FastifyInstance, core: Core) {
   registerHealthRoutes(app, core);
