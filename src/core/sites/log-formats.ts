@@ -56,30 +56,46 @@ const digits = (s: string, from: number, n: number) => {
   return v;
 };
 
-/** `10/Oct/2000:13:55:36 -0700` → ms since the epoch. */
-export function parseClfTime(t: string): number {
-  if (t.length < 26) return NaN;
-  const month = MONTHS[t.slice(3, 6)];
+const MONTH_BY_CODE = new Map(Object.entries(MONTHS).map(([name, m]) => [name.charCodeAt(0) * 65536 + name.charCodeAt(1) * 256 + name.charCodeAt(2), m]));
+/** The last day converted: consecutive log lines are nearly always on the same day. */
+let lastDayKey = -1;
+let lastDayMs = 0;
+
+/** `10/Oct/2000:13:55:36 -0700` (at `at` in `t`) → ms since the epoch. */
+export function parseClfTime(t: string, at = 0): number {
+  if (t.length < at + 26) return NaN;
+  const month = MONTH_BY_CODE.get(t.charCodeAt(at + 3) * 65536 + t.charCodeAt(at + 4) * 256 + t.charCodeAt(at + 5));
   if (month === undefined) return NaN;
-  const utc = Date.UTC(digits(t, 7, 4), month, digits(t, 0, 2), digits(t, 12, 2), digits(t, 15, 2), digits(t, 18, 2));
-  const sign = t.charCodeAt(21) === 45 ? -1 : 1;
-  const offset = sign * (digits(t, 22, 2) * 60 + digits(t, 24, 2));
-  return utc - offset * 60_000;
-}
-
-function splitTarget(target: string): { path: string; query: string } {
-  const q = target.indexOf('?');
-  return q < 0 ? { path: target, query: '' } : { path: target.slice(0, q), query: target.slice(q + 1) };
-}
-
-/** An absolute-form request target (`GET http://host/path`) keeps only its path. */
-function pathOf(target: string): { path: string; query: string; host: string | null } {
-  if (target.startsWith('http://') || target.startsWith('https://')) {
-    const slash = target.indexOf('/', target.indexOf('//') + 2);
-    const host = target.slice(target.indexOf('//') + 2, slash < 0 ? undefined : slash);
-    return { ...splitTarget(slash < 0 ? '/' : target.slice(slash)), host };
+  const year = digits(t, at + 7, 4);
+  const day = digits(t, at, 2);
+  const dayKey = year * 10_000 + month * 100 + day;
+  if (dayKey !== lastDayKey) {
+    lastDayMs = Date.UTC(year, month, day);
+    lastDayKey = dayKey;
   }
-  return { ...splitTarget(target), host: null };
+  const clock = digits(t, at + 12, 2) * 3_600_000 + digits(t, at + 15, 2) * 60_000 + digits(t, at + 18, 2) * 1000;
+  const sign = t.charCodeAt(at + 21) === 45 ? -1 : 1;
+  const offset = sign * (digits(t, at + 22, 2) * 60 + digits(t, at + 24, 2));
+  return lastDayMs + clock - offset * 60_000;
+}
+
+/** Every parser's records are made here, so they share one shape (the classifier stays fast). */
+function record(time: number, ip: string, method: string, host: string | null, target: string, status: number, userAgent: string, referer: string, challenged: boolean): LogRecord {
+  const q = target.indexOf('?');
+  return {
+    time, ip, method, host,
+    path: q < 0 ? target : target.slice(0, q),
+    query: q < 0 ? '' : target.slice(q + 1),
+    status, userAgent, referer, challenged,
+  };
+}
+
+/** An absolute-form request target (`GET http://host/path`): its host and the rest. */
+function absoluteTarget(target: string): { host: string | null; target: string } {
+  if (target.charCodeAt(0) === 47 || !(target.startsWith('http://') || target.startsWith('https://'))) return { host: null, target };
+  const from = target.indexOf('//') + 2;
+  const slash = target.indexOf('/', from);
+  return { host: target.slice(from, slash < 0 ? undefined : slash), target: slash < 0 ? '/' : target.slice(slash) };
 }
 
 /** nginx/Apache combined (and common, which simply lacks the two quoted fields at the end). */
@@ -92,7 +108,7 @@ export class CombinedParser implements LineParser {
     if (open < 0) return null;
     const close = line.indexOf(']', open);
     if (close < 0 || line.charCodeAt(close + 1) !== 32 || line.charCodeAt(close + 2) !== 34) return null;
-    const time = parseClfTime(line.slice(open + 1, close));
+    const time = close - open === 27 ? parseClfTime(line, open + 1) : NaN;
     if (Number.isNaN(time)) return null;
     // The request line ends at the quote followed by " <status>"; a quote inside is escaped.
     let reqEnd = close + 3;
@@ -109,8 +125,7 @@ export class CombinedParser implements LineParser {
     const m1 = request.indexOf(' ');
     const m2 = request.lastIndexOf(' ');
     const method = m1 > 0 ? request.slice(0, m1) : '';
-    const target = m1 > 0 ? request.slice(m1 + 1, m2 > m1 ? m2 : undefined) : '';
-    const { path, query, host } = pathOf(target);
+    const abs = absoluteTarget(m1 > 0 ? request.slice(m1 + 1, m2 > m1 ? m2 : undefined) : '');
     let referer = '';
     let userAgent = '';
     const afterBytes = line.indexOf(' "', reqEnd + 6);
@@ -122,18 +137,7 @@ export class CombinedParser implements LineParser {
         userAgent = uaEnd > refEnd + 3 ? line.slice(refEnd + 3, uaEnd) : '';
       }
     }
-    return {
-      time,
-      ip: line.slice(0, sp),
-      method,
-      host,
-      path,
-      query,
-      status,
-      userAgent: userAgent === '-' ? '' : userAgent,
-      referer: referer === '-' ? '' : referer,
-      challenged: false,
-    };
+    return record(time, line.slice(0, sp), method, abs.host, abs.target, status, userAgent === '-' ? '' : userAgent, referer === '-' ? '' : referer, false);
   }
 }
 
@@ -182,17 +186,10 @@ export class CloudflareParser implements LineParser {
     const status = Number(o.EdgeResponseStatus);
     if (!uri || !Number.isInteger(status)) return null;
     const action = `${str(o.SecurityAction)} ${str(o.WAFAction)}`;
-    return {
-      time: parseJsonTime(o.EdgeStartTimestamp),
-      ip: str(o.ClientIP),
-      method: str(o.ClientRequestMethod),
-      host: str(o.ClientRequestHost) || null,
-      ...splitTarget(uri),
-      status,
-      userAgent: str(o.ClientRequestUserAgent),
-      referer: str(o.ClientRequestReferer),
-      challenged: CHALLENGES.test(action) && !SOLVED.test(action),
-    };
+    return record(
+      parseJsonTime(o.EdgeStartTimestamp), str(o.ClientIP), str(o.ClientRequestMethod), str(o.ClientRequestHost) || null, uri, status,
+      str(o.ClientRequestUserAgent), str(o.ClientRequestReferer), CHALLENGES.test(action) && !SOLVED.test(action),
+    );
   }
 }
 
@@ -206,17 +203,7 @@ export class VercelParser implements LineParser {
     const status = Number(proxy.statusCode);
     if (!target || !Number.isInteger(status) || status < 100) return null;
     const ua = Array.isArray(proxy.userAgent) ? proxy.userAgent.filter((u) => typeof u === 'string').join(' ') : str(proxy.userAgent);
-    return {
-      time: parseJsonTime(proxy.timestamp ?? o.timestamp),
-      ip: str(proxy.clientIp),
-      method: str(proxy.method),
-      host: str(proxy.host) || str(o.host) || null,
-      ...splitTarget(target),
-      status,
-      userAgent: ua,
-      referer: str(proxy.referer),
-      challenged: false,
-    };
+    return record(parseJsonTime(proxy.timestamp ?? o.timestamp), str(proxy.clientIp), str(proxy.method), str(proxy.host) || str(o.host) || null, target, status, ua, str(proxy.referer), false);
   }
 }
 
@@ -259,18 +246,11 @@ export class CloudFrontParser implements LineParser {
     if (Number.isNaN(status) || f[i.status].length !== 3 || Number.isNaN(time)) return null;
     const query = i.query >= 0 ? f[i.query] : '-';
     const host = i.host >= 0 ? f[i.host] : '-';
-    return {
-      time,
-      ip: i.ip >= 0 ? f[i.ip] : '',
-      method: i.method >= 0 ? f[i.method] : '',
-      host: host && host !== '-' ? host : null,
-      path: f[i.stem],
-      query: query && query !== '-' ? query : '',
-      status,
-      userAgent: decodeW3c(i.ua >= 0 ? f[i.ua] : ''),
-      referer: decodeW3c(i.referer >= 0 ? f[i.referer] : ''),
-      challenged: false,
-    };
+    return record(
+      time, i.ip >= 0 ? f[i.ip] : '', i.method >= 0 ? f[i.method] : '', host && host !== '-' ? host : null,
+      query && query !== '-' ? `${f[i.stem]}?${query}` : f[i.stem], status,
+      decodeW3c(i.ua >= 0 ? f[i.ua] : ''), decodeW3c(i.referer >= 0 ? f[i.referer] : ''), false,
+    );
   }
 }
 
