@@ -103,6 +103,8 @@ const ConfigSchema = z.object({
   SIGHTLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
   /** A crawler IP ranges file written by `sightline crawlers refresh`; unset = the bundled snapshot (catalog/crawler-ip-ranges.json). */
   SIGHTLINE_CRAWLER_RANGES_PATH: z.string().optional(),
+  /** A citation sources file (catalog/citation-sources.json's shape) extending and overriding the bundled one. */
+  SIGHTLINE_CITATION_SOURCES_PATH: z.string().optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {
