@@ -58,3 +58,25 @@ test('run figures: share by class and domain, top URLs, sources cited when a com
     ],
   );
 });
+
+test('a run read, a run list and a test history carry citation_sources (real server)', async () => {
+  const { startTestServer } = await import('../helpers/harness.ts');
+  const s = await startTestServer();
+  try {
+    const { key } = await s.account({ credits: 50 });
+    const created = (await s.request('POST', '/v1/visibility/runs', { key, body: { url: 'https://acme.example/', target_entity: 'Acme', competitors: ['Globex'], prompts: ['best anvils [[sandbox:mention]]'], platforms: ['openai', 'perplexity'] } })).json();
+    await s.waitForRun(key, created.run_id);
+    const run = (await s.request('GET', `/v1/visibility/runs/${created.run_id}`, { key })).json();
+    const cs = run.summary.citation_sources;
+    assert.equal(typeof cs.citation_count, 'number');
+    assert.deepEqual(cs.citation_share_by_class.map((c: { class: string }) => c.class), ['owned', 'competitor', 'community', 'reference', 'video', 'review', 'news', 'other']);
+    assert.equal(cs.citation_share_by_class.reduce((n: number, c: { citations: number }) => n + c.citations, 0), cs.citation_count);
+    assert.ok(Array.isArray(cs.competitor_only_sources));
+    const list = (await s.request('GET', '/v1/visibility/runs', { key })).json();
+    assert.deepEqual(list.runs[0].summary.citation_sources, cs);
+    const history = (await s.request('GET', `/v1/tests/${run.test_id}/history`, { key })).json();
+    assert.ok(history.points.every((p: { citation_sources?: unknown }) => p.citation_sources));
+  } finally {
+    await s.close();
+  }
+});

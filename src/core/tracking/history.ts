@@ -4,6 +4,7 @@
 // that were skipped and why, and a comparison of the latest point with the one before: the
 // change and whether it is larger than the noise (a two-proportion z-test at 95%, stats.ts).
 // Windows are anchored at the time of the read: the latest window ends now.
+import { addCitationSourcesSummary } from '../visibility/citation-sources.ts';
 import { compareProportions, round4 } from './stats.ts';
 import type { Store } from '../store.ts';
 import { toApiTime } from '../ids.ts';
@@ -65,7 +66,7 @@ export async function testHistory(store: Store, accountId: string, testId: strin
 async function visibilitySeries(store: Store, testId: string, since: string, window: HistoryWindow, now: Date) {
   const runs = await store.db
     .selectFrom('visibility_runs')
-    .select(['id', 'created_at', 'competitors'])
+    .select(['id', 'created_at', 'competitors', 'url'])
     .where('test_id', '=', testId)
     .where('created_at', '>=', since)
     .orderBy('created_at')
@@ -76,7 +77,7 @@ async function visibilitySeries(store: Store, testId: string, since: string, win
   for (let i = 0; i < ids.length; i += 500) {
     const rows = await store.db
       .selectFrom('visibility_probes')
-      .select(['run_id', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'analysis'])
+      .select(['run_id', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'analysis', 'prompt'])
       .where('run_id', 'in', ids.slice(i, i + 500))
       .execute();
     for (const p of rows) {
@@ -90,6 +91,7 @@ async function visibilitySeries(store: Store, testId: string, since: string, win
     const probes = g.runs.flatMap((r) => probesOf.get(r.id) ?? []);
     // Sentiment, prominence and discovered entities (answer analysis) over the same probes.
     const s = addAnswerAnalysisSummary(summarizeProbes(probes, competitors), probes, competitors) as ReturnType<typeof summarizeProbes> & Record<string, unknown>;
+    addCitationSourcesSummary(s, probes, { urls: [...new Set(g.runs.map((r) => r.url))], competitors });
     return {
       start: toApiTime(g.start),
       end: toApiTime(g.end),
@@ -107,6 +109,7 @@ async function visibilitySeries(store: Store, testId: string, since: string, win
       by_platform: s.by_platform,
       competitors: s.competitors,
       cited_domains: s.cited_domains.slice(0, 10),
+      citation_sources: s.citation_sources,
       sentiment: s.sentiment,
       prominence: s.prominence,
     };

@@ -161,3 +161,45 @@ export function summarizeCitationSources(probes: readonly CitingProbe[], brand: 
       .sort((a, b) => a.prompt.localeCompare(b.prompt)),
   };
 }
+
+/** What the adder reads of a stored probe: its prompt, flags and JSON text lists. */
+export interface StoredCitingProbe {
+  prompt?: string;
+  status: string;
+  brand_mentioned: number | null;
+  competitors: string | null;
+  citations: string | null;
+}
+
+const list = <T>(text: string | null): T[] => {
+  try {
+    const v = text ? (JSON.parse(text) as unknown) : [];
+    return Array.isArray(v) ? (v as T[]) : [];
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * Adds `citation_sources` to a run (or history point) summary: the figures above over the
+ * succeeded probes, the brand's domain taken from the run's URL(s). Additive: nothing else changes.
+ */
+export function addCitationSourcesSummary(summary: Record<string, unknown>, probes: readonly StoredCitingProbe[], run: { urls: string[]; competitors: readonly string[] }, extraCatalog?: string) {
+  const domains = run.urls.flatMap((u) => {
+    const h = hostOf(u)?.host;
+    return h ? [h] : [];
+  });
+  const citing = probes
+    .filter((p) => p.status === 'succeeded')
+    .map((p) => ({
+      prompt: p.prompt ?? '',
+      brand_mentioned: p.brand_mentioned === 1,
+      competitors: list<string>(p.competitors),
+      citations: list<{ url?: string } | string>(p.citations).flatMap((c) => (typeof c === 'string' ? [c] : c?.url ? [c.url] : [])),
+    }));
+  const figures = summarizeCitationSources(citing, { domains, competitors: run.competitors.map((name) => ({ name })) }, citationSources(extraCatalog));
+  // Without prompts (a read that did not load them) the per-prompt list would be one nameless group.
+  if (probes.some((p) => p.prompt === undefined)) (figures as { competitor_only_sources?: unknown }).competitor_only_sources = undefined;
+  summary.citation_sources = figures;
+  return summary;
+}
