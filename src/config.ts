@@ -252,6 +252,10 @@ const ConfigSchema = z.object({
       }
       return entries;
     }),
+  /** A crawler IP ranges file written by `sightline crawlers refresh`; unset = the bundled snapshot (catalog/crawler-ip-ranges.json). */
+  SIGHTLINE_CRAWLER_RANGES_PATH: z.string().optional(),
+  /** A citation sources file (catalog/citation-sources.json's shape) extending and overriding the bundled one. */
+  SIGHTLINE_CITATION_SOURCES_PATH: z.string().optional(),
 });
 
 /** Names proxy-addr (Fastify's trustProxy) knows for whole ranges. */

@@ -37,6 +37,9 @@ Usage:
                                                password of an account made with accounts create)
   sightline users invite --email EMAIL [--credits N] [--json]
                                                a console invitation link (SIGHTLINE_SIGNUP invite|open)
+  sightline crawlers refresh [--output FILE] [--json]
+                                               download the AI crawlers' published IP ranges into
+                                               FILE (default SIGHTLINE_CRAWLER_RANGES_PATH)
 
 User commands (a client of a running server: \`sightline login\`, or SIGHTLINE_API_URL and
 SIGHTLINE_API_KEY; each has --help and --json):
@@ -301,9 +304,38 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       });
     }
+    case 'crawlers refresh':
+      return refreshCrawlers(config, values.output, values.json);
     default:
       throw new UsageError(`unknown command: ${command}`);
   }
+}
+
+/**
+ * `crawlers refresh`: the vendors' published IP range files downloaded again into the file the
+ * server reads (SIGHTLINE_CRAWLER_RANGES_PATH), starting from that file or the bundled snapshot.
+ * A vendor that cannot be reached keeps its previous ranges. SIGHTLINE_CRAWLER_RANGES_MIRROR
+ * fetches each file's path from another base URL (a mirror inside a closed network).
+ */
+async function refreshCrawlers(config: Config, output: string | undefined, json: boolean | undefined): Promise<number> {
+  const target = output ?? config.SIGHTLINE_CRAWLER_RANGES_PATH;
+  if (!target) throw new UsageError('give --output FILE, or set SIGHTLINE_CRAWLER_RANGES_PATH (the file the server reads the ranges from)');
+  const { existsSync, writeFileSync, renameSync } = await import('node:fs');
+  const { readRangesFile, refreshCrawlerRanges } = await import('../core/sites/ip-ranges.ts');
+  const current = readRangesFile(existsSync(target) ? target : undefined);
+  const mirror = config.env.SIGHTLINE_CRAWLER_RANGES_MIRROR?.trim().replace(/\/+$/, '');
+  const rewrite = mirror ? (url: string) => mirror + new URL(url).pathname : undefined;
+  const { file, outcomes } = await refreshCrawlerRanges(current, { rewrite });
+  const tmp = `${target}.tmp-${process.pid}`;
+  writeFileSync(tmp, JSON.stringify(file, null, 1) + '\n');
+  renameSync(tmp, target);
+  const updated = outcomes.filter((o) => o.status === 'updated').length;
+  print(
+    json,
+    { path: resolve(target), snapshot_date: file.snapshot_date, updated, kept: outcomes.length - updated, crawlers: outcomes },
+    [`wrote ${resolve(target)}: ${updated} of ${outcomes.length} crawlers updated`, ...outcomes.map((o) => `  ${o.crawler.padEnd(16)} ${o.status.padEnd(7)} ${o.prefixes} prefixes${o.error ? ` (${o.error})` : ''}`)].join('\n'),
+  );
+  return updated > 0 ? 0 : 1;
 }
 
 /** The database a command uses, for --verbose: the SQLite file's absolute path, or Postgres without its password. */

@@ -2288,5 +2288,179 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "fixed": {},
     "download": false
+  },
+  {
+    "command": "sites create",
+    "operationId": "sitesCreate",
+    "method": "post",
+    "path": "/v1/sites",
+    "description": "a site whose access logs you upload (an existing domain returns the existing site)",
+    "args": [
+      {
+        "field": "domain",
+        "in": "body",
+        "kind": "string",
+        "flag": "domain",
+        "description": "Host name, e.g. example.com (a URL is accepted; www. is folded)",
+        "required": true
+      }
+    ],
+    "options": [
+      {
+        "field": "name",
+        "in": "body",
+        "kind": "string",
+        "flag": "name",
+        "description": "Display name; default: the domain",
+        "required": false
+      }
+    ],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "sites list",
+    "operationId": "sitesList",
+    "method": "get",
+    "path": "/v1/sites",
+    "description": "the account's sites",
+    "args": [],
+    "options": [],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "sites show",
+    "operationId": "sitesRead",
+    "method": "get",
+    "path": "/v1/sites/{site_id}",
+    "description": "one site",
+    "args": [
+      {
+        "field": "site_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "site_id",
+        "description": "Site id (site_…)",
+        "required": true
+      }
+    ],
+    "options": [],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "sites delete",
+    "operationId": "sitesDelete",
+    "method": "delete",
+    "path": "/v1/sites/{site_id}",
+    "description": "delete a site and its log data",
+    "args": [
+      {
+        "field": "site_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "site_id",
+        "description": "Site id (site_…)",
+        "required": true
+      }
+    ],
+    "options": [],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "logs ingest",
+    "operationId": "sitesLogsUpload",
+    "method": "post",
+    "path": "/v1/sites/{site_id}/logs",
+    "description": "upload an access log file (or follow a growing one) to a site",
+    "args": [],
+    "options": [
+      {
+        "field": "site_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "site",
+        "description": "Site id (site_…)",
+        "required": true
+      },
+      {
+        "field": "format",
+        "in": "query",
+        "kind": "string",
+        "flag": "format",
+        "description": "One of: auto, combined, common, cloudflare, cloudfront, vercel.",
+        "required": false,
+        "choices": [
+          "auto",
+          "combined",
+          "common",
+          "cloudflare",
+          "cloudfront",
+          "vercel"
+        ]
+      }
+    ],
+    "fixed": {},
+    "download": true
+  },
+  {
+    "command": "sites crawlers",
+    "operationId": "sitesCrawlers",
+    "method": "get",
+    "path": "/v1/sites/{site_id}/crawlers",
+    "description": "AI crawlers seen in the logs, most hits first",
+    "args": [
+      {
+        "field": "site_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "site_id",
+        "description": "Site id (site_…)",
+        "required": true
+      }
+    ],
+    "options": [
+      {
+        "field": "days",
+        "in": "query",
+        "kind": "integer",
+        "flag": "days",
+        "description": "1..365, default 30; a value out of range is clamped",
+        "required": false
+      }
+    ],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "sites referrals",
+    "operationId": "sitesReferrals",
+    "method": "get",
+    "path": "/v1/sites/{site_id}/referrals",
+    "description": "visits referred by AI assistants, most first",
+    "args": [
+      {
+        "field": "site_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "site_id",
+        "description": "Site id (site_…)",
+        "required": true
+      }
+    ],
+    "options": [
+      {
+        "field": "days",
+        "in": "query",
+        "kind": "integer",
+        "flag": "days",
+        "description": "1..365, default 30; a value out of range is clamped",
+        "required": false
+      }
+    ],
+    "fixed": {},
+    "download": false
   }
 ];

@@ -116,6 +116,8 @@ function listPage<T>(rows: T[], line: (r: T) => string, next: string | null | un
   return lines(rows.map(line), empty) + (next ? `\nmore: --starting-after ${next}` : '');
 }
 
+const siteLine = (s: { id: string; domain: string; name: string }) => `${s.id}  ${s.domain}${s.name !== s.domain ? ` (${s.name})` : ''}`;
+
 export const FORMATTERS: Record<string, Formatter> = {
   usage: fmt('usageRead', (d) =>
     [
@@ -249,6 +251,26 @@ export const FORMATTERS: Record<string, Formatter> = {
   ),
   'ci run': fmt('contentIntelligenceRunsCreate', (d) => `run ${d.run_id} ${d.status} (${d.analysis_depth}): ${d.reserved_credits} credits reserved`),
   'ci list': fmt('contentIntelligenceRunsList', (d) => listPage(d.runs, ciRunLine, d.next_starting_after, 'no runs')),
+  'sites create': fmt('sitesCreate', siteLine),
+  'sites list': fmt('sitesList', (d) => lines(d.sites.map(siteLine), 'no sites')),
+  'sites show': fmt('sitesRead', siteLine),
+  'sites delete': fmt('sitesDelete', (d) => `${d.id} deleted with its log data`),
+  'sites crawlers': fmt('sitesCrawlers', (d) =>
+    lines(
+      d.crawlers.flatMap((c) => [
+        `${c.name.padEnd(18)} ${c.role.padEnd(8)} ${String(c.hits).padStart(7)} hits (${c.verified_hits} verified, ${c.unverified_hits} not), ${c.blocked_hits} blocked, last ${c.last_seen}`,
+        ...c.top_paths.slice(0, 3).map((p) => `    ${String(p.hits).padStart(7)}  ${p.path}${p.blocked_hits ? ` (${p.blocked_hits} blocked)` : ''}`),
+      ]),
+      `no AI crawlers in the logs from ${d.from} to ${d.to}`,
+    ),
+  ),
+  'sites referrals': fmt('sitesReferrals', (d) =>
+    lines(
+      d.sources.flatMap((s) => [`${s.source.padEnd(11)} ${String(s.visits).padStart(7)} visits`, ...s.top_landing_pages.slice(0, 3).map((p) => `    ${String(p.visits).padStart(7)}  ${p.path}`)]),
+      `no AI referral visits from ${d.from} to ${d.to}`,
+    ),
+  ),
+  'logs ingest': fmt('sitesLogsUpload', (d) => `${d.lines} lines (${d.format}): ${d.ai_crawler_hits} AI crawler hits, ${d.ai_referral_visits} AI referral visits, ${d.duplicates} duplicates, ${d.skipped} skipped`),
   'ci status': fmt('contentIntelligenceRunsRead', (run) => [ciRunLine(run), ...ciResultLines((run as { result?: Record<string, unknown> | null }).result)].join('\n')),
   'webhooks create': fmt('webhooksCreate', (w) => [webhookLine(w), `signing secret (shown only now): ${w.secret}`].join('\n')),
   'webhooks list': fmt('webhooksList', (d) => lines(d.webhooks.map(webhookLine), 'no webhooks')),

@@ -14,6 +14,7 @@ export const OPTIONS = {
   mcp: { type: 'boolean' },
   'top-up': { type: 'boolean' },
   key: { type: 'string' },
+  output: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   verbose: { type: 'boolean', short: 'v' },
 } as const;
@@ -33,5 +34,6 @@ export const COMMANDS: Record<string, readonly Flag[]> = {
   'credits reconcile': ['json'],
   'users reset-link': ['email', 'json'],
   'users invite': ['email', 'credits', 'json'],
+  'crawlers refresh': ['output', 'json'],
 };
 export const SINGLE_WORD = new Set(['serve', 'worker', 'migrate']);

@@ -22,6 +22,7 @@ import { ciRunLine, FORMATTERS, probeCounts, visibilityRunLine } from './formatt
 import { COMMANDS as OPERATOR_COMMANDS, OPTIONS as OPERATOR_OPTIONS } from './operator-commands.ts';
 import { configPath, connection, DEFAULT_API_URL, profileName, removeProfile, saveProfile } from './profiles.ts';
 import { progressDisplay } from './progress.ts';
+import { ingestFile, uploadPiece, type Send } from './log-ingest.ts';
 
 export const EXIT = { ok: 0, refused: 1, usage: 2, auth: 3, credits: 4, notFound: 5, rateLimited: 6, server: 7 } as const;
 
@@ -45,6 +46,8 @@ const GROUPS: Record<string, string> = {
   ci: 'Content Intelligence: score pages, queue and read runs',
   page: 'web pages as text',
   reports: 'saved reports',
+  sites: 'sites: AI crawlers and AI referrals read from access logs',
+  logs: 'access logs: upload a file or follow a growing one',
 };
 
 /** A failed call, with the exit code of its class. */
@@ -298,6 +301,10 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
     }
     const entry = { def, fields };
     built.set(def.command, entry);
+    if (def.command === 'logs ingest') {
+      logsIngest(cmd, io, act);
+      continue;
+    }
     const formatter = FORMATTERS[def.command];
     const extra = EXTRAS[def.command];
     if (def.download) cmd.addOption(new Option('--output <file>', 'write the answer to FILE instead of stdout'));
@@ -334,6 +341,45 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
   }
 
   registerLocalCommands(program, io, setExit, version, json, act);
+}
+
+/**
+ * `logs ingest FILE --site ID [--format F] [--follow]`: the file goes up in pieces of whole lines
+ * (src/cli/log-ingest.ts), not as one request body; --follow reads what is appended until
+ * SIGINT/SIGTERM, then prints the totals.
+ */
+function logsIngest(cmd: Command, io: Io, act: Act) {
+  // FILE is the command's own argument, not an input field of the operation (the catalog's
+  // table lists those), so it is read from the excess arguments.
+  cmd.usage('FILE --site SITE_ID [--format FORMAT] [--follow] [--json]');
+  cmd.allowExcessArguments(true);
+  cmd.addOption(new Option('--follow', 'keep reading what is appended to the file (rotation included) until interrupted'));
+  cmd.action(
+    act(async (c: Command) => {
+      const file = c.args[0];
+      if (!file || c.args.length > 1) throw new CallFailed(EXIT.usage, { error: 'usage_error', message: 'give exactly one FILE: sightline logs ingest FILE --site SITE_ID' });
+      const o = c.opts() as { site: string; format?: string; follow?: boolean };
+      const client = clientFor(io, c);
+      const send: Send = (piece) => answer(uploadPiece(client, o.site, o.format, piece) as Promise<Reply>);
+      const stop = new AbortController();
+      const onSignal = () => stop.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        const t = await ingestFile(file, o.site, send, { follow: !!o.follow, signal: stop.signal, pollMs: Number(io.env.SIGHTLINE_FOLLOW_POLL_MS) || undefined }).catch((err: unknown) => {
+          if (err instanceof CallFailed) throw err;
+          throw new CallFailed(EXIT.usage, { error: 'read_failed', message: `cannot read ${file}: ${(err as Error).message}` });
+        });
+        return {
+          doc: t,
+          human: `${t.file} → ${t.site_id}: ${t.lines} lines (${t.format ?? 'no format'}) in ${t.requests} requests; ${t.ai_crawler_hits} AI crawler hits, ${t.ai_referral_visits} AI referral visits, ${t.duplicates} duplicates, ${t.skipped} skipped`,
+        };
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    }),
+  );
 }
 
 /** Runs a command of the table with positional arguments only (a watch polling the run's read). */

@@ -480,6 +480,55 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0013_sites': {
+    // Sites and their access logs, kept only as rollups (src/core/sites): raw lines and client
+    // addresses are never stored. A line's hash is kept per site so that the same lines sent
+    // again count once; the rollups are hourly per crawler, path, status and verification, and
+    // per referring assistant and landing page.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('sites')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('domain', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('sites_account_domain').ifNotExists().unique().on('sites').columns(['account_id', 'domain']).execute();
+      await db.schema
+        .createTable('site_log_lines')
+        .ifNotExists()
+        .addColumn('site_id', 'text', (c) => c.notNull())
+        .addColumn('line_hash', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('site_log_lines_pk', ['site_id', 'line_hash'])
+        .execute();
+      await db.schema
+        .createTable('site_crawler_hits')
+        .ifNotExists()
+        .addColumn('site_id', 'text', (c) => c.notNull())
+        .addColumn('hour', 'text', (c) => c.notNull())
+        .addColumn('crawler', 'text', (c) => c.notNull())
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('status_class', 'text', (c) => c.notNull())
+        .addColumn('verified', 'integer', (c) => c.notNull())
+        .addColumn('blocked', 'integer', (c) => c.notNull())
+        .addColumn('hits', 'integer', (c) => c.notNull())
+        .addColumn('last_seen', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('site_crawler_hits_pk', ['site_id', 'hour', 'crawler', 'path', 'status_class', 'verified', 'blocked'])
+        .execute();
+      await db.schema
+        .createTable('site_referral_visits')
+        .ifNotExists()
+        .addColumn('site_id', 'text', (c) => c.notNull())
+        .addColumn('hour', 'text', (c) => c.notNull())
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('visits', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('site_referral_visits_pk', ['site_id', 'hour', 'source', 'path'])
+        .execute();
+    },
+  },
   '0014_projects': {
     // Projects: one brand's workspace (its competitors, markets, platforms, schedule and budget)
     // with a prompt library tagged by topic. A project's tracked tests are saved tests that name

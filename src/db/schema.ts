@@ -254,6 +254,10 @@ export interface Database {
   alert_email_prefs: AlertEmailPrefsTable;
   projects: ProjectsTable;
   project_prompts: ProjectPromptsTable;
+  sites: SitesTable;
+  site_log_lines: SiteLogLinesTable;
+  site_crawler_hits: SiteCrawlerHitsTable;
+  site_referral_visits: SiteReferralVisitsTable;
 }
 
 /** A person who signs in to the console: one email and password, acting for one account. */
@@ -410,4 +414,42 @@ export interface ProjectPromptsTable {
   prompt: string;
   topics: string;
   created_at: string;
+}
+
+/** A web site whose access logs an account uploads (src/core/sites). */
+export interface SitesTable {
+  id: string;
+  account_id: string;
+  /** Host name, lowercased, `www.` folded; unique per account. */
+  domain: string;
+  name: string;
+  created_at: string;
+}
+
+/** A hash of each log line already counted for a site (idempotent re-upload); the line itself is not kept. */
+export interface SiteLogLinesTable {
+  site_id: string;
+  line_hash: string;
+}
+
+/** AI crawler requests, rolled up per hour (YYYY-MM-DDTHH), crawler, path, status class and verification. */
+export interface SiteCrawlerHitsTable {
+  site_id: string;
+  hour: string;
+  crawler: string;
+  path: string;
+  status_class: '2xx' | '3xx' | '4xx' | '5xx';
+  verified: number;
+  blocked: number;
+  hits: number | string;
+  last_seen: string;
+}
+
+/** Page visits referred by an AI assistant, rolled up per hour, source and landing page. */
+export interface SiteReferralVisitsTable {
+  site_id: string;
+  hour: string;
+  source: string;
+  path: string;
+  visits: number | string;
 }

@@ -111,6 +111,11 @@ export interface RouteSpec<Q extends AnyZod, B extends AnyZod, P extends AnyZod>
   ) => unknown;
   /** The operation as an MCP tool (its name, title, hints and description stating any cost). */
   tool?: ToolSpec;
+  /**
+   * HTTP only: the body is raw bytes of these media types, handed to `handler` unread as a
+   * RawBody (a log upload streamed into the core), never parsed or buffered.
+   */
+  rawBody?: readonly string[];
   /** The operation as `sightline` user commands (one, or several over one operation: tests pause/resume/schedule). */
   cli: CliSpec | CliSpec[];
 }
@@ -155,6 +160,8 @@ export interface ToolSpec {
   readOnly?: boolean;
   /** The tool's answer when it is not the route's 200 response (the HTTP route streams a file). */
   output?: z.ZodType;
+  /** Arguments only the tool takes: what HTTP sends another way (a log upload's raw body as `lines`). */
+  extraInput?: z.ZodRawShape;
 }
 
 /** The parsed output of one part of a route's input; `unknown` (no keys) for a part it lacks. */
@@ -174,7 +181,39 @@ export function operationIdOf(action: string): string {
   return action.replace(/[._]([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
 
+/**
+ * A request body handed through unread (see RouteSpec.rawBody). The stream sits in a private
+ * field so that the input guards, which walk a parsed body's properties, see nothing to walk.
+ */
+export class RawBody {
+  readonly #stream: AsyncIterable<Buffer>;
+  constructor(stream: AsyncIterable<Buffer>) {
+    this.#stream = stream;
+  }
+  get stream(): AsyncIterable<Buffer> {
+    return this.#stream;
+  }
+}
+
+/** Mounts a raw-body route in a scope of its own, whose content-type parsers hand the stream through. */
+function mountRawBodyRoute(app: FastifyInstance, core: Core, spec: RouteSpec<AnyZod, AnyZod, AnyZod>) {
+  const types = new Set(spec.rawBody!.map((t) => t.toLowerCase()));
+  void app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('*', (request, payload, done) => {
+      const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      if (!types.has(type)) {
+        const err = Object.assign(new Error(`Send the body as one of: ${[...types].join(', ')}.`), { statusCode: 415, code: 'SIGHTLINE_UNSUPPORTED_CHARSET' });
+        return done(err, undefined);
+      }
+      done(null, new RawBody(payload as AsyncIterable<Buffer>));
+    });
+    mountRoute(scope, core, { ...spec, rawBody: undefined });
+  });
+}
+
 export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<AnyZod, AnyZod, AnyZod>) {
+  if (spec.rawBody) return mountRawBodyRoute(app, core, spec);
   // Besides the route's own errors, every authenticated route can answer 401/403/429 and an
   // unexpected 500; a route that reads query parameters 422 (a non-numeric limit); a route that
   // takes a body 413 (over 1 MiB), 415 (not JSON) and 422 (malformed JSON).

@@ -42,6 +42,7 @@ function argumentsOf(route: AnyRoute): z.ZodObject {
     while (part instanceof z.ZodOptional || part instanceof z.ZodNullable) part = part.unwrap() as z.ZodType;
     if (part instanceof z.ZodObject) Object.assign(shape, part.shape);
   }
+  if (route.tool?.extraInput) Object.assign(shape, route.tool.extraInput);
   return z.object(shape);
 }
 

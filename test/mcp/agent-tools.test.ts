@@ -159,6 +159,22 @@ describe('MCP tools for agents', () => {
     await call('retry_webhook_delivery', { webhook_id: hook.id, msg_id: delivered[0].id });
     await call('delete_webhook', { webhook_id: hook.id });
 
+    // Sites: a site, log lines through the tool, the two reports, then the site goes.
+    const siteRow = await call('create_site', { domain: 'acme.example' });
+    await call('list_sites');
+    await call('get_site', { site_id: siteRow.id });
+    const when = new Date(Date.now() - 3_600_000);
+    const clf = `${String(when.getUTCDate()).padStart(2, '0')}/${when.toUTCString().slice(8, 11)}/${when.getUTCFullYear()}:${when.toISOString().slice(11, 19)} +0000`;
+    const uploaded = await call('upload_site_logs', {
+      site_id: siteRow.id,
+      lines: `20.171.206.5 - - [${clf}] "GET /pricing HTTP/1.1" 200 10 "-" "Mozilla/5.0 (compatible; GPTBot/1.1; +https://openai.com/gptbot)"\n1.2.3.4 - - [${clf}] "GET /pricing HTTP/1.1" 200 10 "https://chatgpt.com/" "Mozilla/5.0"\n`,
+    });
+    assert.deepEqual([uploaded.format, uploaded.ai_crawler_hits, uploaded.ai_referral_visits], ['combined', 1, 1]);
+    const crawlers = await call('get_site_crawlers', { site_id: siteRow.id });
+    assert.equal(crawlers.crawlers[0].verified_hits, 1);
+    await call('get_site_referrals', { site_id: siteRow.id, days: 7 });
+    await call('delete_site', { site_id: siteRow.id });
+
     assert.deepEqual(tools.map((t) => t.name).filter((n) => !called.has(n)), [], 'every tool was called');
     await client.close();
   });

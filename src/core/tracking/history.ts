@@ -4,6 +4,7 @@
 // that were skipped and why, and a comparison of the latest point with the one before: the
 // change and whether it is larger than the noise (a two-proportion z-test at 95%, stats.ts).
 // Windows are anchored at the time of the read: the latest window ends now.
+import { addCitationSourcesSummary } from '../visibility/citation-sources.ts';
 import { round4 } from './stats.ts';
 import type { Store } from '../store.ts';
 import { toApiTime } from '../ids.ts';
@@ -81,7 +82,7 @@ export async function testHistory(store: Store, accountId: string, testId: strin
 export async function loadVisibilityRuns(store: Store, testId: string, since: string) {
   const runs = await store.db
     .selectFrom('visibility_runs')
-    .select(['id', 'created_at', 'competitors', 'source', 'started_by_test'])
+    .select(['id', 'created_at', 'competitors', 'source', 'started_by_test', 'url'])
     .where('test_id', '=', testId)
     .where('created_at', '>=', since)
     .orderBy('created_at')
@@ -118,6 +119,7 @@ async function visibilitySeries(store: Store, test: { id: string; definition: st
     // Sentiment, prominence and discovered entities (answer analysis) over the same probes.
     const s = addAnswerAnalysisSummary(summarizeProbes(probes, competitors), probes, competitors) as ReturnType<typeof summarizeProbes> & Record<string, unknown>;
     const definitions = [...new Set(g.runs.map((r) => split.definitionOf.get(r.id)!))];
+    addCitationSourcesSummary(s, probes, { urls: [...new Set(g.runs.map((r) => r.url))], competitors });
     return {
       start: toApiTime(g.start),
       end: toApiTime(g.end),
@@ -137,6 +139,7 @@ async function visibilitySeries(store: Store, test: { id: string; definition: st
       by_platform: s.by_platform,
       competitors: s.competitors,
       cited_domains: s.cited_domains.slice(0, 10),
+      citation_sources: s.citation_sources,
       sentiment: s.sentiment,
       prominence: s.prominence,
       by_prompt: summarizeByPrompt(probes, competitors),

@@ -1,6 +1,7 @@
 // Reading visibility runs: status, counts, billing and summary are all derived from the probe
 // rows and the run's ledger entry at read time (API-NOTES: status is never stored apart from
 // the probes). Compact by default; include_probes / include_results add the heavier parts.
+import { addCitationSourcesSummary } from './citation-sources.ts';
 import { chargeState } from '../billing/ledger.ts';
 import { AppError } from '../errors.ts';
 import { toApiTime } from '../ids.ts';
@@ -268,6 +269,7 @@ export async function getVisibilityRun(
   if (!run) throw new AppError('not_found', `Visibility run ${runId} not found.`);
   const out: Record<string, unknown> & ReturnType<typeof renderCompact> = renderCompact(run, aggregate(probes), probes);
   addAnswerAnalysisSummary(out.summary, probes, out.competitors);
+  addCitationSourcesSummary(out.summary, probes, { urls: [out.url], competitors: out.competitors });
   if (opts.includeProbes || withResults) {
     out.probes = probes.map((p) => renderProbe(p, { results: withResults, raw: !!opts.includeRaw }));
   }
@@ -299,6 +301,7 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
       const own = probesOf.get(r.id) ?? [];
       const out = renderCompact(r, aggregate(own), own);
       addAnswerAnalysisSummary(out.summary, own, out.competitors);
+      addCitationSourcesSummary(out.summary, own, { urls: [out.url], competitors: out.competitors });
       return [r.id, out];
     }),
   );

@@ -48,6 +48,13 @@ import deleteProjectPrompt from './projects/delete-prompt.ts';
 import runProject from './projects/run-project.ts';
 import projectDashboard from './projects/project-dashboard.ts';
 import projectSamplePlan from './projects/project-sample-plan.ts';
+import createSite from './sites/create-site.ts';
+import listSites from './sites/list-sites.ts';
+import getSite from './sites/get-site.ts';
+import deleteSite from './sites/delete-site.ts';
+import uploadLogs from './sites/upload-logs.ts';
+import siteCrawlers from './sites/site-crawlers.ts';
+import siteReferrals from './sites/site-referrals.ts';
 
 /** The one catalog of operations: HTTP routes, MCP tools (src/mcp/tools.ts) and the OpenAPI document derive from it. */
 export const OPERATIONS = [getUsage, listActivity, listModels, estimateRun, createRun, listRuns, getRun, getProbe, cancelRun, exportRun, listTests, getTest, createTest, updateTest,
@@ -55,7 +62,9 @@ export const OPERATIONS = [getUsage, listActivity, listModels, estimateRun, crea
   suggestPrompts, discoverTrends, scoreContent, createCiRun, listCiRuns, getCiRun,
   createWebhook, listWebhooks, getWebhook, updateWebhook, deleteWebhook, listDeliveries, retryDelivery, getNotificationSettings, updateNotificationSettings,
   testSamplePlan, createProject, listProjects, getProject, updateProject, deleteProject, importProjectPrompts, deleteProjectPrompt, runProject,
-  projectDashboard, projectSamplePlan];
+  projectDashboard, projectSamplePlan,
+
+  createSite, listSites, getSite, deleteSite, uploadLogs, siteCrawlers, siteReferrals];
 
 export async function registerRoutes(app: FastifyInstance, core: Core) {
   registerHealthRoutes(app, core);

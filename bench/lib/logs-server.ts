@@ -1,0 +1,30 @@
+// Child process for bench:logs: the real sightline HTTP server on 127.0.0.1 with a fresh SQLite
+// database, an account with a key and one site. Prints one JSON line {"port","key","site","pid"}
+// when listening and exits when stdin closes. The request timeout is raised: one upload of a
+// gigabyte of log lines takes longer than the default 30 s (`logs ingest` sends pieces instead).
+import { loadConfig } from '../../src/config.ts';
+import { openRuntime } from '../../src/cli/runtime.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { createKeyRateLimiter } from '../../src/http/plugins/rate-limit.ts';
+import { createSite } from '../../src/core/sites/sites.ts';
+import { seedAccount, tempSqliteUrl } from './common.ts';
+
+const db = tempSqliteUrl('logs');
+const config = loadConfig({ DATABASE_URL: db.url, SIGHTLINE_LOG_LEVEL: 'silent', SIGHTLINE_HTTP_REQUEST_TIMEOUT_MS: '3600000', SIGHTLINE_HTTP_IDLE_TIMEOUT_MS: '3600000' });
+const runtime = await openRuntime(config);
+const rateLimiter = await createKeyRateLimiter({ perMinute: config.SIGHTLINE_RATE_LIMIT_PER_MINUTE, handle: runtime.handle });
+const app = await buildApp({ core: runtime.core, rateLimiter });
+const { key, accountId } = await seedAccount(runtime.core.store, 0);
+const site = await createSite(runtime.core.store, accountId, { domain: 'bench.example' });
+await app.listen({ host: '127.0.0.1', port: 0 });
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : 0;
+process.stdout.write(JSON.stringify({ port, key, site: site.id, pid: process.pid }) + '\n');
+process.stdin.resume();
+process.stdin.on('end', async () => {
+  await app.close();
+  await rateLimiter.close();
+  await runtime.close();
+  db.cleanup();
+  process.exit(0);
+});

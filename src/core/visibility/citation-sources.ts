@@ -1,0 +1,205 @@
+// Where AI answers get their facts: every cited URL classed as the brand's own (`owned`: the
+// test's URL domain and any brand domains), a named competitor's (`competitor`: its domains when
+// known, else a domain named after it), or by kind of site from catalog/citation-sources.json
+// (community, reference, video, review, news), else `other`; and the per-run figures built on
+// that: citation share by class and by domain, the most-cited URLs, and per prompt the sources
+// cited when a competitor is named and the brand is not (an outreach list). The one thing to
+// know: a catalog entry may carry a path (`nytimes.com/wirecutter`), and the longest matching
+// entry wins, so a review section of a news site is a review.
+import { readFileSync } from 'node:fs';
+
+export const CITATION_CLASSES = ['owned', 'competitor', 'community', 'reference', 'video', 'review', 'news', 'other'] as const;
+export type CitationClass = (typeof CITATION_CLASSES)[number];
+type Kind = Exclude<CitationClass, 'owned' | 'competitor' | 'other'>;
+
+export interface CitationCatalog {
+  kinds: Partial<Record<Kind, string[]>>;
+}
+
+const BUNDLED = new URL('../../../catalog/citation-sources.json', import.meta.url);
+
+/** Entries by host (and optional path prefix), longest first within a host. */
+export class CitationSources {
+  private readonly byHost = new Map<string, { path: string; kind: Kind }[]>();
+  constructor(catalogs: CitationCatalog[]) {
+    // Later catalogs (the operator's) override earlier ones for the same entry.
+    for (const catalog of catalogs) {
+      for (const [kind, entries] of Object.entries(catalog.kinds) as [Kind, string[]][]) {
+        for (const entry of entries ?? []) {
+          const slash = entry.indexOf('/');
+          const host = (slash < 0 ? entry : entry.slice(0, slash)).toLowerCase().replace(/^www\./, '');
+          const path = slash < 0 ? '' : entry.slice(slash).toLowerCase();
+          const list = (this.byHost.get(host) ?? []).filter((e) => e.path !== path);
+          list.push({ path, kind });
+          list.sort((a, b) => b.path.length - a.path.length);
+          this.byHost.set(host, list);
+        }
+      }
+    }
+  }
+
+  /** The kind of a host and path, by the most specific entry (a subdomain counts as its parent). */
+  kindOf(host: string, path: string): Kind | null {
+    const p = path.toLowerCase();
+    for (let h = host; h.includes('.'); h = h.slice(h.indexOf('.') + 1)) {
+      const entries = this.byHost.get(h);
+      const hit = entries?.find((e) => !e.path || p === e.path || p.startsWith(e.path.endsWith('/') ? e.path : `${e.path}/`) || p.startsWith(`${e.path}?`));
+      if (hit) return hit.kind;
+    }
+    return null;
+  }
+}
+
+let loaded: { key: string; sources: CitationSources } | null = null;
+/** The bundled catalog, extended by the operator's file (SIGHTLINE_CITATION_SOURCES_PATH) when given. */
+export function citationSources(extraPath?: string): CitationSources {
+  const key = extraPath ?? '';
+  if (!loaded || loaded.key !== key) {
+    const catalogs = [JSON.parse(readFileSync(BUNDLED, 'utf8')) as CitationCatalog];
+    if (extraPath) catalogs.push(JSON.parse(readFileSync(extraPath, 'utf8')) as CitationCatalog);
+    loaded = { key, sources: new CitationSources(catalogs) };
+  }
+  return loaded.sources;
+}
+
+export interface Brand {
+  /** The test's URL domain and any other domains of the brand. */
+  domains: string[];
+  /** Competitors by name, with their domains when known. */
+  competitors: { name: string; domains?: string[] }[];
+}
+
+const hostOf = (url: string): { host: string; path: string } | null => {
+  try {
+    const u = new URL(url);
+    return { host: u.hostname.toLowerCase().replace(/^www\./, ''), path: u.pathname + u.search };
+  } catch {
+    return null;
+  }
+};
+
+const sameSite = (host: string, domain: string) => {
+  const d = domain.toLowerCase().replace(/^www\./, '');
+  return host === d || host.endsWith(`.${d}`);
+};
+const slug = (name: string) => name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '');
+
+export interface ClassifiedCitation {
+  url: string;
+  domain: string;
+  class: CitationClass;
+  /** The competitor a `competitor` citation belongs to. */
+  competitor?: string;
+}
+
+/** One cited URL's class for a brand (null: not an http(s) URL). */
+export function classifyCitation(url: string, brand: Brand, sources: CitationSources): ClassifiedCitation | null {
+  const parsed = hostOf(url);
+  if (!parsed || !parsed.host.includes('.')) return null;
+  const { host, path } = parsed;
+  if (brand.domains.some((d) => sameSite(host, d))) return { url, domain: host, class: 'owned' };
+  for (const c of brand.competitors) {
+    const known = c.domains?.length ? c.domains.some((d) => sameSite(host, d)) : false;
+    // No domains given: a host whose name before its suffix is the competitor's name (globex.com, www.globex.co.uk).
+    const named = !c.domains?.length && slug(c.name).length >= 3 && host.split('.').some((label, i, all) => i < all.length - 1 && label === slug(c.name));
+    if (known || named) return { url, domain: host, class: 'competitor', competitor: c.name };
+  }
+  return { url, domain: host, class: sources.kindOf(host, path) ?? 'other' };
+}
+
+export interface CitingProbe {
+  prompt: string;
+  brand_mentioned: boolean;
+  /** Competitor names the answer mentioned. */
+  competitors: string[];
+  citations: string[];
+}
+
+const share = (n: number, total: number) => (total ? Math.round((n / total) * 10_000) / 10_000 : 0);
+
+/**
+ * The citation figures of a run's answers: share by class and by domain, the most-cited URLs,
+ * and, per prompt, the sources cited in answers that named a competitor but not the brand.
+ */
+export function summarizeCitationSources(probes: readonly CitingProbe[], brand: Brand, sources: CitationSources, opts: { topUrls?: number; topDomains?: number } = {}) {
+  const byClass = new Map<CitationClass, number>(CITATION_CLASSES.map((c) => [c, 0]));
+  const byDomain = new Map<string, { domain: string; class: CitationClass; citations: number }>();
+  const byUrl = new Map<string, { url: string; domain: string; class: CitationClass; citations: number }>();
+  const gaps = new Map<string, { prompt: string; competitors: Set<string>; sources: Map<string, { url: string; domain: string; class: CitationClass; citations: number }> }>();
+  let total = 0;
+  for (const p of probes) {
+    const competitorOnly = !p.brand_mentioned && p.competitors.length > 0;
+    for (const url of new Set(p.citations)) {
+      const c = classifyCitation(url, brand, sources);
+      if (!c) continue;
+      total++;
+      byClass.set(c.class, byClass.get(c.class)! + 1);
+      const d = byDomain.get(c.domain) ?? { domain: c.domain, class: c.class, citations: 0 };
+      d.citations++;
+      byDomain.set(c.domain, d);
+      const u = byUrl.get(url) ?? { url, domain: c.domain, class: c.class, citations: 0 };
+      u.citations++;
+      byUrl.set(url, u);
+      if (competitorOnly && c.class !== 'owned') {
+        const g = gaps.get(p.prompt) ?? { prompt: p.prompt, competitors: new Set<string>(), sources: new Map() };
+        for (const name of p.competitors) g.competitors.add(name);
+        const s = g.sources.get(url) ?? { url, domain: c.domain, class: c.class, citations: 0 };
+        s.citations++;
+        g.sources.set(url, s);
+        gaps.set(p.prompt, g);
+      }
+    }
+  }
+  const byCount = <T extends { citations: number }>(key: (x: T) => string) => (a: T, b: T) => b.citations - a.citations || key(a).localeCompare(key(b));
+  return {
+    citation_count: total,
+    citation_share_by_class: CITATION_CLASSES.map((c) => ({ class: c, citations: byClass.get(c)!, share: share(byClass.get(c)!, total) })),
+    citation_share_by_domain: [...byDomain.values()].sort(byCount((x) => x.domain)).slice(0, opts.topDomains ?? 25).map((d) => ({ ...d, share: share(d.citations, total) })),
+    top_cited_urls: [...byUrl.values()].sort(byCount((x) => x.url)).slice(0, opts.topUrls ?? 20),
+    competitor_only_sources: [...gaps.values()]
+      .map((g) => ({ prompt: g.prompt, competitors: [...g.competitors].sort(), sources: [...g.sources.values()].sort(byCount((x) => x.url)) }))
+      .sort((a, b) => a.prompt.localeCompare(b.prompt)),
+  };
+}
+
+/** What the adder reads of a stored probe: its prompt, flags and JSON text lists. */
+export interface StoredCitingProbe {
+  prompt?: string;
+  status: string;
+  brand_mentioned: number | null;
+  competitors: string | null;
+  citations: string | null;
+}
+
+const list = <T>(text: string | null): T[] => {
+  try {
+    const v = text ? (JSON.parse(text) as unknown) : [];
+    return Array.isArray(v) ? (v as T[]) : [];
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * Adds `citation_sources` to a run (or history point) summary: the figures above over the
+ * succeeded probes, the brand's domain taken from the run's URL(s). Additive: nothing else changes.
+ */
+export function addCitationSourcesSummary(summary: Record<string, unknown>, probes: readonly StoredCitingProbe[], run: { urls: string[]; competitors: readonly string[] }, extraCatalog?: string) {
+  const domains = run.urls.flatMap((u) => {
+    const h = hostOf(u)?.host;
+    return h ? [h] : [];
+  });
+  const citing = probes
+    .filter((p) => p.status === 'succeeded')
+    .map((p) => ({
+      prompt: p.prompt ?? '',
+      brand_mentioned: p.brand_mentioned === 1,
+      competitors: list<string>(p.competitors),
+      citations: list<{ url?: string } | string>(p.citations).flatMap((c) => (typeof c === 'string' ? [c] : c?.url ? [c.url] : [])),
+    }));
+  const figures = summarizeCitationSources(citing, { domains, competitors: run.competitors.map((name) => ({ name })) }, citationSources(extraCatalog));
+  // Without prompts (a read that did not load them) the per-prompt list would be one nameless group.
+  if (probes.some((p) => p.prompt === undefined)) (figures as { competitor_only_sources?: unknown }).competitor_only_sources = undefined;
+  summary.citation_sources = figures;
+  return summary;
+}
