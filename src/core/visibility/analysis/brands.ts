@@ -5,7 +5,7 @@
 // holds (summed into the run's discovered_entities).
 // The one thing to know: everything but sentiment and recommended is computed here from the text,
 // deterministically; those two come only from a judge (judge.ts), else they are null.
-import type { AnswerAnalysis } from '../analysis.ts';
+import type { AnswerAnalysis, MentionEvidence } from '../analysis.ts';
 import type { Judge, JudgeInfo, Sentiment } from '../judge.ts';
 import { findNamedEntities, withoutListed } from './entities.ts';
 import { firstMentionShare, pawc, sentenceWeights } from './prominence.ts';
@@ -20,6 +20,8 @@ export interface BrandEntry {
   pawc: number;
   sentiment: Sentiment | null;
   recommended: boolean | null;
+  /** Which rule decided `mentioned`, and the text it read (null when nothing resembled the name). */
+  evidence?: MentionEvidence | null;
 }
 
 export interface ProbeAnalysis {
@@ -55,6 +57,7 @@ export function brandEntries(text: string, target: string, competitors: string[]
       pawc: pawc(sentences, a.target_spans),
       sentiment: null,
       recommended: null,
+      evidence: a.target_evidence ?? null,
     },
   ];
   const seen = new Set<string>();
@@ -73,6 +76,7 @@ export function brandEntries(text: string, target: string, competitors: string[]
       pawc: pawc(sentences, spans),
       sentiment: null,
       recommended: null,
+      evidence: a.competitor_evidence?.[name] ?? null,
     });
   }
   return entries;
