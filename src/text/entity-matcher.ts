@@ -68,16 +68,45 @@ function foldCodePoint(cp: number): string {
  * paragraph break (two or more line breaks), so multi-word names match across a single space
  * or newline but never across paragraphs.
  */
+let lastFold: FoldedText | undefined;
+
 export function foldText(text: string): FoldedText {
+  // The target, each competitor, the judge and the entity finder read the same answer in turn.
+  if (lastFold !== undefined && lastFold.text === text) return lastFold;
+  lastFold = foldTextUncached(text);
+  return lastFold;
+}
+
+function isAsciiWordish(code: number): boolean {
+  return code < 128 && code > 32;
+}
+
+function foldTextUncached(text: string): FoldedText {
   let folded = '';
   const offsets: number[] = [];
   const n = text.length;
   let i = 0;
   while (i < n) {
     const code = text.charCodeAt(i);
+    if (isAsciiWordish(code) || (code === 32 && isAsciiWordish(text.charCodeAt(i + 1)))) {
+      // ASCII fast path: a run of printable ASCII with single spaces folds to its lower case.
+      let j = i + 1;
+      for (;;) {
+        const c = text.charCodeAt(j);
+        if (isAsciiWordish(c) || (c === 32 && isAsciiWordish(text.charCodeAt(j + 1)) && text.charCodeAt(j - 1) !== 32)) j++;
+        else break;
+      }
+      if (code === 32 && i > 0 && WHITESPACE.test(text[i - 1]!)) {
+        // A space right after other whitespace belongs to that run: fold it the slow way.
+      } else {
+        folded += text.slice(i, j).toLowerCase();
+        for (let k = i; k < j; k++) offsets.push(k);
+        i = j;
+        continue;
+      }
+    }
     if (code < 128 && code !== 32 && (code < 9 || code > 13)) {
-      // ASCII fast path (not whitespace).
-      folded += code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : text[i];
+      folded += text[i];
       offsets.push(i);
       i++;
       continue;

@@ -9,6 +9,8 @@ import type { AnswerAnalysis, MentionEvidence } from '../analysis.ts';
 import type { Judge, JudgeInfo, Sentiment } from '../judge.ts';
 import { findNamedEntities, withoutListed } from './entities.ts';
 import { firstMentionShare, pawc, sentenceWeights } from './prominence.ts';
+import { addStepTime } from './step-times.ts';
+import { performance } from 'node:perf_hooks';
 
 export interface BrandEntry {
   name: string;
@@ -88,8 +90,12 @@ export function brandEntries(text: string, target: string, competitors: string[]
  * by it (false) and has no sentiment (null); a failed judge leaves both null for every brand.
  */
 export async function analyseProbe(input: ProbeAnalysisInput): Promise<ProbeAnalysis> {
+  sentenceWeights(input.text); // timed as 'prominence'; brandEntries and the judge reuse it
+  let t = performance.now();
   const brands = brandEntries(input.text, input.target, input.competitors, input.analysis);
+  t = addStepTime('brands', t);
   let entities = findNamedEntities(input.text, { language: input.language, exclude: [input.target, ...input.competitors] });
+  t = addStepTime('entities', t);
   const named = brands.filter((b) => b.mentioned).map((b) => b.name);
   if (!input.judge || named.length === 0) return { brands, judge: null, judge_error: null, entities };
   const verdict = await input.judge.judge({ prompt: input.prompt, answer: input.text, language: input.language, brands: named, signal: input.signal });

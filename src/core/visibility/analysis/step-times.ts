@@ -1,0 +1,27 @@
+// Time spent per step of a probe's answer analysis in this process (mentions, prominence, brands,
+// entities, the sandbox judge) and in run summaries, for `npm run bench:runs`, which prints the
+// split per probe; what the process spent besides (HTTP, database, worker, the platform) is the
+// rest of its CPU time.
+// The one thing to know: only synchronous work is timed (performance.now around code that does
+// not await), so no other probe's work, interleaved at an await, is ever counted in a step.
+import { performance } from 'node:perf_hooks';
+
+export type ProbeStep = 'mentions' | 'prominence' | 'brands' | 'entities' | 'judge' | 'summary';
+
+const totals = new Map<ProbeStep, number>();
+
+/** Adds the time since `t0` (performance.now()) to a step; returns now, to chain steps. */
+export function addStepTime(step: ProbeStep, t0: number): number {
+  const now = performance.now();
+  totals.set(step, (totals.get(step) ?? 0) + (now - t0));
+  return now;
+}
+
+/** The accumulated milliseconds per step since the process started (or the last reset). */
+export function stepTimes(): Record<string, number> {
+  return Object.fromEntries(totals);
+}
+
+export function resetStepTimes(): void {
+  totals.clear();
+}
