@@ -25,7 +25,7 @@ export interface FoldedText {
   /** The folded text that matching runs on. */
   folded: string;
   /** offsets[i] = original UTF-16 index of folded[i]; offsets[folded.length] = original length. */
-  offsets: number[];
+  offsets: Int32Array;
   /** The original text (case checks of camel-case spellings, see nameVariants). */
   text: string;
 }
@@ -83,8 +83,16 @@ function isAsciiWordish(code: number): boolean {
 
 function foldTextUncached(text: string): FoldedText {
   let folded = '';
-  const offsets: number[] = [];
   const n = text.length;
+  // Folding rarely grows text (ß → ss, ﬁ → fi); the array doubles when it does.
+  let offsets = new Int32Array(n + 16);
+  let len = 0;
+  const room = (more: number) => {
+    if (len + more <= offsets.length) return;
+    const grown = new Int32Array(Math.max(offsets.length * 2, len + more + 16));
+    grown.set(offsets);
+    offsets = grown;
+  };
   let i = 0;
   while (i < n) {
     const code = text.charCodeAt(i);
@@ -100,14 +108,16 @@ function foldTextUncached(text: string): FoldedText {
         // A space right after other whitespace belongs to that run: fold it the slow way.
       } else {
         folded += text.slice(i, j).toLowerCase();
-        for (let k = i; k < j; k++) offsets.push(k);
+        room(j - i);
+        for (let k = i; k < j; k++) offsets[len++] = k;
         i = j;
         continue;
       }
     }
     if (code < 128 && code !== 32 && (code < 9 || code > 13)) {
       folded += text[i];
-      offsets.push(i);
+      room(1);
+      offsets[len++] = i;
       i++;
       continue;
     }
@@ -125,16 +135,19 @@ function foldTextUncached(text: string): FoldedText {
         i++;
       }
       folded += breaks >= 2 ? '\n' : ' ';
-      offsets.push(start);
+      room(1);
+      offsets[len++] = start;
       continue;
     }
     const f = foldCodePoint(cp);
-    for (let k = 0; k < f.length; k++) offsets.push(i);
+    room(f.length);
+    for (let k = 0; k < f.length; k++) offsets[len++] = i;
     folded += f;
     i += ch.length;
   }
-  offsets.push(n);
-  return { folded, offsets, text };
+  room(1);
+  offsets[len++] = n;
+  return { folded, offsets: offsets.subarray(0, len), text };
 }
 
 /** Folds a name or alias the same way as text, trimmed. */

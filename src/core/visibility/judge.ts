@@ -11,8 +11,7 @@ import { PlatformError, PLATFORMS, type Engine, type PlatformName } from '../../
 import { createEntityMatcher, foldName, foldText } from '../../text/entity-matcher.ts';
 import { sentenceWeights } from './analysis/prominence.ts';
 import type { AskPlatform } from './probe-executor.ts';
-import { addStepTime } from './analysis/step-times.ts';
-import { performance } from 'node:perf_hooks';
+import { addStepTime, stepClock } from './analysis/step-times.ts';
 
 export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
 export type Sentiment = (typeof SENTIMENTS)[number];
@@ -219,7 +218,7 @@ export function createSandboxJudge(): Judge {
   return {
     engine: 'sandbox',
     async judge(input) {
-      const t0 = performance.now();
+      const t0 = stepClock();
       const brands = new Map<string, { sentiment: Sentiment; recommended: boolean }>();
       const { starts } = sentenceWeights(input.answer);
       const sentenceOf = (offset: number) => {

@@ -28,8 +28,7 @@ import { PROBE_JOB_KIND } from './runs.ts';
 import type { Catalog } from './catalog.ts';
 import { isDatabaseUnavailable } from '../../db/resilience.ts';
 import { ANSWER_MAX_CHARS } from '../limits.ts';
-import { addStepTime } from './analysis/step-times.ts';
-import { performance } from 'node:perf_hooks';
+import { addStepTime, stepClock } from './analysis/step-times.ts';
 
 /** Asks a platform (with the retry and pacing policy of the composition root). */
 export type AskPlatform = (req: ProbeRequest) => Promise<ProbeAnswer>;
@@ -133,7 +132,7 @@ export async function executeProbe(
   // The analysis is pure but for the judge's call, so it runs before the transaction opens. The
   // judge is the operator's cost: it moves no credits.
   const answer = 'answer' in outcome ? outcome.answer : null;
-  const tAnalysis = performance.now();
+  const tAnalysis = stepClock();
   const analysis = answer
     ? analyzeAnswer({
         text: answer.text,

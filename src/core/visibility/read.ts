@@ -1,8 +1,7 @@
 // Reading visibility runs: status, counts, billing and summary are all derived from the probe
 // rows and the run's ledger entry at read time (API-NOTES: status is never stored apart from
 // the probes). Compact by default; include_probes / include_results add the heavier parts.
-import { performance } from 'node:perf_hooks';
-import { addStepTime } from './analysis/step-times.ts';
+import { addStepTime, stepClock } from './analysis/step-times.ts';
 import { chargeState } from '../billing/ledger.ts';
 import { AppError } from '../errors.ts';
 import { toApiTime } from '../ids.ts';
@@ -294,7 +293,7 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
     probesOf.set(p.run_id, list);
   }
   const rows = await runQuery(db).where('visibility_runs.id', 'in', runIds).execute();
-  const t0 = performance.now();
+  const t0 = stepClock();
   const byId = new Map(
     rows.map((r) => {
       const own = probesOf.get(r.id) ?? [];

@@ -9,8 +9,7 @@ import type { AnswerAnalysis, MentionEvidence } from '../analysis.ts';
 import type { Judge, JudgeInfo, Sentiment } from '../judge.ts';
 import { findNamedEntities, withoutListed } from './entities.ts';
 import { firstMentionShare, pawc, sentenceWeights } from './prominence.ts';
-import { addStepTime } from './step-times.ts';
-import { performance } from 'node:perf_hooks';
+import { addStepTime, stepClock } from './step-times.ts';
 
 export interface BrandEntry {
   name: string;
@@ -91,7 +90,7 @@ export function brandEntries(text: string, target: string, competitors: string[]
  */
 export async function analyseProbe(input: ProbeAnalysisInput): Promise<ProbeAnalysis> {
   sentenceWeights(input.text); // timed as 'prominence'; brandEntries and the judge reuse it
-  let t = performance.now();
+  let t = stepClock();
   const brands = brandEntries(input.text, input.target, input.competitors, input.analysis);
   t = addStepTime('brands', t);
   let entities = findNamedEntities(input.text, { language: input.language, exclude: [input.target, ...input.competitors] });

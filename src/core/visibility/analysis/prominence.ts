@@ -7,9 +7,8 @@
 // and words come from Intl.Segmenter where a script without spaces occurs (CJK, Thai), elsewhere
 // from terminal punctuation and letter runs; a line break also ends a sentence, so each list item
 // is one. Linear in the answer length.
-import { performance } from 'node:perf_hooks';
 import type { MentionSpan } from '../../../text/entity-matcher.ts';
-import { addStepTime } from './step-times.ts';
+import { addStepTime, stepClock } from './step-times.ts';
 
 export interface SentenceWeights {
   /** Original UTF-16 start of each sentence, ascending. */
@@ -77,7 +76,7 @@ let lastWeights: { text: string; weights: SentenceWeights } | undefined;
 
 export function sentenceWeights(text: string): SentenceWeights {
   if (lastWeights?.text === text) return lastWeights.weights;
-  const t0 = performance.now();
+  const t0 = stepClock();
   const weights = computeSentenceWeights(text);
   lastWeights = { text, weights };
   addStepTime('prominence', t0);

@@ -2,17 +2,24 @@
 // entities, the sandbox judge) and in run summaries, for `npm run bench:runs`, which prints the
 // split per probe; what the process spent besides (HTTP, database, worker, the platform) is the
 // rest of its CPU time.
-// The one thing to know: only synchronous work is timed (performance.now around code that does
-// not await), so no other probe's work, interleaved at an await, is ever counted in a step.
-import { performance } from 'node:perf_hooks';
+// The one thing to know: only synchronous work is timed (stepClock() around code that does not
+// await), so no other probe's work, interleaved at an await, is ever counted in a step; the clock
+// is the process's CPU time (getrusage), so time spent waiting for a CPU on a loaded machine is
+// not counted either.
+
+/** The process's CPU time so far, ms (user + system). */
+export function stepClock(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
 
 export type ProbeStep = 'mentions' | 'prominence' | 'brands' | 'entities' | 'judge' | 'summary';
 
 const totals = new Map<ProbeStep, number>();
 
-/** Adds the time since `t0` (performance.now()) to a step; returns now, to chain steps. */
+/** Adds the time since `t0` (stepClock()) to a step; returns now, to chain steps. */
 export function addStepTime(step: ProbeStep, t0: number): number {
-  const now = performance.now();
+  const now = stepClock();
   totals.set(step, (totals.get(step) ?? 0) + (now - t0));
   return now;
 }
