@@ -1970,6 +1970,11 @@ export interface operations {
                                 pawc: number | null;
                                 sentiment: ("positive" | "neutral" | "negative") | null;
                                 recommended: boolean | null;
+                                /** @description Which rule decided `mentioned` (exact, inflected, attached, capitalised, possessive, …, everyday_word_rejected, citation) and the text it read */
+                                evidence?: {
+                                    rule: string;
+                                    text: string;
+                                } | null;
                             } & {
                                 [key: string]: unknown;
                             })[];
@@ -2211,6 +2216,11 @@ export interface operations {
                             pawc: number | null;
                             sentiment: ("positive" | "neutral" | "negative") | null;
                             recommended: boolean | null;
+                            /** @description Which rule decided `mentioned` (exact, inflected, attached, capitalised, possessive, …, everyday_word_rejected, citation) and the text it read */
+                            evidence?: {
+                                rule: string;
+                                text: string;
+                            } | null;
                         } & {
                             [key: string]: unknown;
                         })[];

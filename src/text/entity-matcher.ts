@@ -68,13 +68,19 @@ function foldCodePoint(cp: number): string {
  * paragraph break (two or more line breaks), so multi-word names match across a single space
  * or newline but never across paragraphs.
  */
-let lastFold: FoldedText | undefined;
+/**
+ * The last few folds, newest first: the target, each competitor, the judge and the entity finder
+ * read the same answer in turn, with short strings (a list item, a name) folded in between.
+ */
+const recentFolds: FoldedText[] = [];
+const RECENT_FOLDS = 4;
 
 export function foldText(text: string): FoldedText {
-  // The target, each competitor, the judge and the entity finder read the same answer in turn.
-  if (lastFold !== undefined && lastFold.text === text) return lastFold;
-  lastFold = foldTextUncached(text);
-  return lastFold;
+  for (const f of recentFolds) if (f.text === text) return f;
+  const f = foldTextUncached(text);
+  recentFolds.unshift(f);
+  if (recentFolds.length > RECENT_FOLDS) recentFolds.pop();
+  return f;
 }
 
 function isAsciiWordish(code: number): boolean {
