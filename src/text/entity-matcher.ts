@@ -30,7 +30,13 @@ export interface FoldedText {
   text: string;
 }
 
-const WHITESPACE = /[\s\u0085]/u;
+/** Whitespace by code unit (JavaScript's \s plus NEL, U+0085): no regular expression per character. */
+function isWhitespaceCode(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return (
+    c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
 /** Removed while folding: combining marks and invisible formatting (soft hyphen, zero-width space, ...). */
 const STRIP = /[\p{Mn}\p{Me}\p{Cf}]/gu;
 const APOSTROPHES = /[\u2018\u2019\u201B\u02BC\u2032\uFF07]/gu;
@@ -110,7 +116,7 @@ function foldTextUncached(text: string): FoldedText {
         if (isAsciiWordish(c) || (c === 32 && isAsciiWordish(text.charCodeAt(j + 1)) && text.charCodeAt(j - 1) !== 32)) j++;
         else break;
       }
-      if (code === 32 && i > 0 && WHITESPACE.test(text[i - 1]!)) {
+      if (code === 32 && i > 0 && isWhitespaceCode(text.charCodeAt(i - 1))) {
         // A space right after other whitespace belongs to that run: fold it the slow way.
       } else {
         folded += text.slice(i, j).toLowerCase();
@@ -127,17 +133,15 @@ function foldTextUncached(text: string): FoldedText {
       i++;
       continue;
     }
-    const cp = text.codePointAt(i)!;
-    const ch = String.fromCodePoint(cp);
-    if (WHITESPACE.test(ch)) {
+    if (isWhitespaceCode(code)) {
       const start = i;
       let breaks = 0;
       while (i < n) {
-        const c = text[i];
-        if (c === '\n' || c === '\u2028' || c === '\u2029') breaks++;
-        else if (c === '\r') {
-          if (text[i + 1] !== '\n') breaks++;
-        } else if (!WHITESPACE.test(c)) break;
+        const c = text.charCodeAt(i);
+        if (c === 10 || c === 0x2028 || c === 0x2029) breaks++;
+        else if (c === 13) {
+          if (text.charCodeAt(i + 1) !== 10) breaks++;
+        } else if (!isWhitespaceCode(c)) break;
         i++;
       }
       folded += breaks >= 2 ? '\n' : ' ';
@@ -145,6 +149,8 @@ function foldTextUncached(text: string): FoldedText {
       offsets[len++] = start;
       continue;
     }
+    const cp = text.codePointAt(i)!;
+    const ch = cp > 0xffff ? String.fromCodePoint(cp) : text[i]!;
     const f = foldCodePoint(cp);
     room(f.length);
     for (let k = 0; k < f.length; k++) offsets[len++] = i;

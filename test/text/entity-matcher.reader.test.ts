@@ -119,3 +119,14 @@ describe('evidence on the probe brand entries', () => {
     assert.deepEqual(cited.target_evidence, { rule: 'citation', text: 'jaguar.com' });
   });
 });
+
+describe('folding, after the fast paths', () => {
+  test('no-break space and NEL are spaces, CRLF CRLF is a paragraph, ASCII runs keep their offsets', () => {
+    const text = 'See DEMAND\u00a0IQ, Demand\r\n\r\nIQ, demand\u0085IQ and  Demand   IQ.';
+    const hits = createEntityMatcher('Demand IQ').find(text);
+    assert.deepEqual(hits, [text.indexOf('DEMAND'), text.indexOf('demand'), text.lastIndexOf('Demand')]);
+    const ft = foldText(text);
+    assert.equal(ft.folded.length + 1, ft.offsets.length);
+    assert.equal(ft.offsets[ft.folded.length], text.length);
+  });
+});
