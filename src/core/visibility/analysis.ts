@@ -22,7 +22,7 @@ export type { EntityMatcher };
  * was the everyday word; null when nothing in the answer resembles the name.
  */
 export interface MentionEvidence {
-  rule: MentionRule | 'citation' | 'judge_confirmed';
+  rule: MentionRule | 'citation';
   text: string;
 }
 
