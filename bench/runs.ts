@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { PLATFORMS, type PlatformName } from '../src/platforms/types.ts';
 import { fmt, mb, parseArgs, startCpuProfile } from './lib/common.ts';
 import { ENGINES, startBenchService, type BenchService } from './lib/runs-service.ts';
+import { resetStepTimes, stepTimes } from '../src/core/visibility/analysis/step-times.ts';
 
 const args = parseArgs();
 const probes = args.num('--probes', 2000);
@@ -157,6 +158,8 @@ export interface CompletionResult {
   wall_ms: number;
   /** CPU time of the whole process during the run, per probe (µs): high values mean CPU-bound. */
   cpu_us_per_probe: number;
+  /** Time per probe (µs) in each answer-analysis step and in run summaries read by the polls; `other` is the rest of the CPU (HTTP, database, worker, platform). */
+  steps_us_per_probe: Record<string, number>;
   /** Event-loop thread during the run (Linux): share of the wall time on a CPU, and runnable but waiting for one. */
   main_thread_on_cpu_pct?: number;
   main_thread_runqueue_wait_pct?: number;
@@ -195,6 +198,7 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
       competitors: ['Globex', 'Initech'],
       probes: Array.from({ length: n }, (_, i) => ({ prompt: `best crm tools for teams, variant ${i}`, platform: platforms[i % platforms.length] })),
     };
+    resetStepTimes();
     const cpu0 = process.cpuUsage();
     const sched0 = mainThreadSched();
     const t0 = performance.now();
@@ -215,6 +219,7 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
     }
     const wallMs = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
+    const steps = stepTimes();
     const sched1 = mainThreadSched();
     clearInterval(sampler);
     gc?.();
@@ -256,6 +261,7 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
       create_ms: Math.round(createMs),
       wall_ms: Math.round(wallMs),
       cpu_us_per_probe: Math.round((cpu.user + cpu.system) / n),
+      steps_us_per_probe: stepSplit(steps, (cpu.user + cpu.system) / 1000, n),
       ...(sched0 && sched1
         ? {
             main_thread_on_cpu_pct: Math.round((100 * (sched1.cpuMs - sched0.cpuMs)) / wallMs),
@@ -273,6 +279,18 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
   } finally {
     await service.close();
   }
+}
+
+/** Per-probe µs of each step, and `other`: the process's CPU not spent in a timed step. */
+function stepSplit(steps: Record<string, number>, cpuMs: number, n: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  let timed = 0;
+  for (const [step, ms] of Object.entries(steps)) {
+    out[step] = Math.round((ms * 1000) / n);
+    timed += ms;
+  }
+  out.other = Math.round(((cpuMs - timed) * 1000) / n);
+  return out;
 }
 
 function completionInChild(n: number): Promise<CompletionResult> {
@@ -312,6 +330,11 @@ function reportCompletion(r: CompletionResult) {
       `completion ${fmt(r.probes)} probes × ${r.latency_ms} ms / ${r.concurrency} in flight (lanes ${r.lane_concurrency}/platform, max seen ${r.max_in_flight_seen}): ` +
         `wall ${fmt(r.wall_ms / 1000, 2)} s, ideal ${fmt(r.ideal_ms / 1000, 2)} s, ratio ${r.ratio.toFixed(2)}× (target ≤ 1.25×) — ${r.status} (${fmt(r.succeeded)} succeeded), create ${r.create_ms} ms, CPU ${fmt(r.cpu_us_per_probe)} µs/probe`,
     );
+  }
+  if (r.steps_us_per_probe) {
+    const order = ['mentions', 'prominence', 'brands', 'entities', 'judge', 'summary', 'other'];
+    const parts = order.filter((k) => r.steps_us_per_probe[k] !== undefined).map((k) => `${k} ${fmt(r.steps_us_per_probe[k])}`);
+    log(`steps      CPU per probe by step (µs): ${parts.join(', ')} (summary: the run summaries the polls read; other: HTTP, database, worker, platform simulation)`);
   }
   if (r.main_thread_on_cpu_pct !== undefined) {
     log(

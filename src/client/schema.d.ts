@@ -2357,6 +2357,11 @@ export interface operations {
                                 pawc: number | null;
                                 sentiment: ("positive" | "neutral" | "negative") | null;
                                 recommended: boolean | null;
+                                /** @description Which rule decided `mentioned` (exact, inflected, attached, capitalised, possessive, …, everyday_word_rejected, citation) and the text it read */
+                                evidence?: {
+                                    rule: string;
+                                    text: string;
+                                } | null;
                             } & {
                                 [key: string]: unknown;
                             })[];
@@ -2598,6 +2603,11 @@ export interface operations {
                             pawc: number | null;
                             sentiment: ("positive" | "neutral" | "negative") | null;
                             recommended: boolean | null;
+                            /** @description Which rule decided `mentioned` (exact, inflected, attached, capitalised, possessive, …, everyday_word_rejected, citation) and the text it read */
+                            evidence?: {
+                                rule: string;
+                                text: string;
+                            } | null;
                         } & {
                             [key: string]: unknown;
                         })[];

@@ -19,17 +19,24 @@
 // look-arounds.
 
 import { everydayWordRank } from './everyday-words.ts';
+import { ARABIC_PROCLITIC, inflectionFor, isJapaneseGenericNoun, JAPANESE_DERIVATIONAL, KOREAN_PARTICLES, lowerFor, primaryLanguage, type Inflection } from './morphology.ts';
 
 export interface FoldedText {
   /** The folded text that matching runs on. */
   folded: string;
   /** offsets[i] = original UTF-16 index of folded[i]; offsets[folded.length] = original length. */
-  offsets: number[];
+  offsets: Int32Array;
   /** The original text (case checks of camel-case spellings, see nameVariants). */
   text: string;
 }
 
-const WHITESPACE = /[\s\u0085]/u;
+/** Whitespace by code unit (JavaScript's \s plus NEL, U+0085): no regular expression per character. */
+function isWhitespaceCode(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return (
+    c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
 /** Removed while folding: combining marks and invisible formatting (soft hyphen, zero-width space, ...). */
 const STRIP = /[\p{Mn}\p{Me}\p{Cf}]/gu;
 const APOSTROPHES = /[\u2018\u2019\u201B\u02BC\u2032\uFF07]/gu;
@@ -67,44 +74,92 @@ function foldCodePoint(cp: number): string {
  * paragraph break (two or more line breaks), so multi-word names match across a single space
  * or newline but never across paragraphs.
  */
+/**
+ * The last few folds, newest first: the target, each competitor, the judge and the entity finder
+ * read the same answer in turn, with short strings (a list item, a name) folded in between.
+ */
+const recentFolds: FoldedText[] = [];
+const RECENT_FOLDS = 4;
+
 export function foldText(text: string): FoldedText {
+  for (const f of recentFolds) if (f.text === text) return f;
+  const f = foldTextUncached(text);
+  recentFolds.unshift(f);
+  if (recentFolds.length > RECENT_FOLDS) recentFolds.pop();
+  return f;
+}
+
+function isAsciiWordish(code: number): boolean {
+  return code < 128 && code > 32;
+}
+
+function foldTextUncached(text: string): FoldedText {
   let folded = '';
-  const offsets: number[] = [];
   const n = text.length;
+  // Folding rarely grows text (ß → ss, ﬁ → fi); the array doubles when it does.
+  let offsets = new Int32Array(n + 16);
+  let len = 0;
+  const room = (more: number) => {
+    if (len + more <= offsets.length) return;
+    const grown = new Int32Array(Math.max(offsets.length * 2, len + more + 16));
+    grown.set(offsets);
+    offsets = grown;
+  };
   let i = 0;
   while (i < n) {
     const code = text.charCodeAt(i);
+    if (isAsciiWordish(code) || (code === 32 && isAsciiWordish(text.charCodeAt(i + 1)))) {
+      // ASCII fast path: a run of printable ASCII with single spaces folds to its lower case.
+      let j = i + 1;
+      for (;;) {
+        const c = text.charCodeAt(j);
+        if (isAsciiWordish(c) || (c === 32 && isAsciiWordish(text.charCodeAt(j + 1)) && text.charCodeAt(j - 1) !== 32)) j++;
+        else break;
+      }
+      if (code === 32 && i > 0 && isWhitespaceCode(text.charCodeAt(i - 1))) {
+        // A space right after other whitespace belongs to that run: fold it the slow way.
+      } else {
+        folded += text.slice(i, j).toLowerCase();
+        room(j - i);
+        for (let k = i; k < j; k++) offsets[len++] = k;
+        i = j;
+        continue;
+      }
+    }
     if (code < 128 && code !== 32 && (code < 9 || code > 13)) {
-      // ASCII fast path (not whitespace).
-      folded += code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : text[i];
-      offsets.push(i);
+      folded += text[i];
+      room(1);
+      offsets[len++] = i;
       i++;
       continue;
     }
-    const cp = text.codePointAt(i)!;
-    const ch = String.fromCodePoint(cp);
-    if (WHITESPACE.test(ch)) {
+    if (isWhitespaceCode(code)) {
       const start = i;
       let breaks = 0;
       while (i < n) {
-        const c = text[i];
-        if (c === '\n' || c === '\u2028' || c === '\u2029') breaks++;
-        else if (c === '\r') {
-          if (text[i + 1] !== '\n') breaks++;
-        } else if (!WHITESPACE.test(c)) break;
+        const c = text.charCodeAt(i);
+        if (c === 10 || c === 0x2028 || c === 0x2029) breaks++;
+        else if (c === 13) {
+          if (text.charCodeAt(i + 1) !== 10) breaks++;
+        } else if (!isWhitespaceCode(c)) break;
         i++;
       }
       folded += breaks >= 2 ? '\n' : ' ';
-      offsets.push(start);
+      room(1);
+      offsets[len++] = start;
       continue;
     }
+    const cp = text.codePointAt(i)!;
+    const ch = cp > 0xffff ? String.fromCodePoint(cp) : text[i]!;
     const f = foldCodePoint(cp);
-    for (let k = 0; k < f.length; k++) offsets.push(i);
+    room(f.length);
+    for (let k = 0; k < f.length; k++) offsets[len++] = i;
     folded += f;
     i += ch.length;
   }
-  offsets.push(n);
-  return { folded, offsets, text };
+  room(1);
+  offsets[len++] = n;
+  return { folded, offsets: offsets.subarray(0, len), text };
 }
 
 /** Folds a name or alias the same way as text, trimmed. */
@@ -317,10 +372,48 @@ function capitalized(ft: FoldedText, at: number, capitals: readonly number[]): b
   return true;
 }
 
+/**
+ * Which rule decided one occurrence (the probe's `brands[].evidence.rule`):
+ * - `exact`: a whole-word spelling of the name, a variant or an alias;
+ * - `inflected`: a declined form (Russian and Polish cases, German genitive -s, Turkish suffixes);
+ * - `attached`: a particle or clitic written on the name (Arabic و ب ل ف ك, a Korean particle, a
+ *   Japanese generic noun in the same katakana run);
+ * - for a name that is also an everyday word, how the answer writes it as a name: `capitalised`
+ *   (inside a sentence), `capitals`, `possessive`, `hyphenated`, `product_word` (followed by a
+ *   product's name or a product noun), `list_label`, `emphasis`, `sentence_start` (at a sentence
+ *   start, confirmed by another mention or because the answer never uses the word otherwise),
+ *   `lower_case_answer` (the answer is written without capitals and the name reads as one);
+ * - `everyday_word_rejected`: the occurrence is the everyday word, not the name (only recorded
+ *   for rejections).
+ */
+export type MentionRule =
+  | 'exact'
+  | 'inflected'
+  | 'attached'
+  | 'capitalised'
+  | 'capitals'
+  | 'possessive'
+  | 'hyphenated'
+  | 'product_word'
+  | 'list_label'
+  | 'emphasis'
+  | 'sentence_start'
+  | 'lower_case_answer'
+  | 'everyday_word_rejected';
+
 /** One mention: original UTF-16 range [start, end). */
 export interface MentionSpan {
   start: number;
   end: number;
+  /** The rule that made it a mention (see MentionRule); absent on spans built elsewhere. */
+  rule?: MentionRule;
+}
+
+/** Every occurrence a matcher looked at: the mentions, and the candidates it turned down. */
+export interface MentionDecisions {
+  spans: MentionSpan[];
+  /** Candidates rejected as everyday words (original ranges), ascending. */
+  rejected: MentionSpan[];
 }
 
 export interface EntityMatcher {
@@ -328,8 +421,10 @@ export interface EntityMatcher {
   find(text: string): number[];
   /** Same as find, on text already folded (lets one fold serve many matchers). */
   findFolded(text: FoldedText): number[];
-  /** The mentions' original ranges, ascending, non-overlapping. */
+  /** The mentions' original ranges, ascending, non-overlapping, each with its rule. */
   findSpans(text: FoldedText): MentionSpan[];
+  /** The mentions and the rejected candidates, with the rule of each. */
+  decide(text: FoldedText): MentionDecisions;
   /** The folded spellings this matcher looks for. */
   readonly variants: readonly string[];
 }
@@ -337,8 +432,9 @@ export interface EntityMatcher {
 export interface MatcherOptions {
   /**
    * The answer's language (BCP 47). When given, a name that is also one of the language's
-   * everyday words ("Zoom", "You", "Monday") counts only where the answer writes it as a name:
-   * see everydayOccurrence.
+   * everyday words ("Zoom", "You", "Monday") counts only where the answer writes it as a name
+   * (see classifyEveryday), and the language's inflected and attached forms of the name count
+   * (src/text/morphology.ts).
    */
   language?: string;
 }
@@ -347,22 +443,54 @@ const SENTENCE_END = new Set(['.', '!', '?', '…', '。', '！', '？', ';']);
 const MARKUP_BEFORE = new Set(['*', '_', '[', '`', '#', '>', '(', '"', "'", '“', '‘', '«', '„', '¿', '¡']);
 const EMPHASIS = new Set(['*', '_', '[', '`', '#']);
 const BULLETS = new Set(['-', '+', '•', '▪', '◦', '‣', '●']);
+const APOSTROPHE_AFTER = new Set(["'", '’', '‘', 'ʼ', '′', '＇']);
 const LOOK_AROUND = 16;
+/**
+ * Nouns that name a product after a brand ("Signal app", "Zoom account"): the brand followed by
+ * one of them, or by a capitalised word ("Apple Music", "Zoom Rooms"), names the brand.
+ */
+const PRODUCT_NOUNS = new Set(['app', 'apps', 'api', 'cloud', 'pay', 'store', 'account', 'accounts', 'subscription', 'plugin', 'extension', 'desktop', 'client']);
 
 function isLower(ch: string): boolean {
   return ch !== ch.toUpperCase() && ch === ch.toLowerCase();
 }
 
-/**
- * How an everyday-word name is written at one occurrence (original range [start, end)):
- * 'no' in lower case ("zoom in on the chart", "you can"); 'name' capitalised inside a sentence
- * ("meet on Zoom"), emphasised (`**Zoom**`, `[Zoom](…)`, a heading) or as a list item's label
- * ("- Zoom: video calls"); 'initial' capitalised only because it starts a sentence ("You can…",
- * "Zoom into the chart"), which counts only when the answer also names it elsewhere. Bounded
- * look-arounds (LOOK_AROUND characters), so linear overall.
- */
-function everydayOccurrence(text: string, start: number, end: number): 'no' | 'name' | 'initial' {
-  if (isLower(text[start]!)) return 'no';
+function isUpper(ch: string): boolean {
+  return ch !== ch.toLowerCase() && ch === ch.toUpperCase();
+}
+
+/** Whether a span is written in capitals (two letters at least, every cased letter upper). */
+function inCapitals(s: string): boolean {
+  let letters = 0;
+  for (const ch of s) {
+    if (isLower(ch)) return false;
+    if (isUpper(ch)) letters++;
+  }
+  return letters >= 2;
+}
+
+/** Whether the word after `end` (past one space) is written in capitals too ("AMAZON and EBAY" is not a shouted line). */
+function neighbourInCapitals(text: string, start: number, end: number): boolean {
+  const after = /^[\s,;:]+(\p{L}+)/u.exec(text.slice(end, end + 24));
+  const before = /(\p{L}+)[\s,;:]+$/u.exec(text.slice(Math.max(0, start - 24), start));
+  const caps = (w: string | undefined) => w !== undefined && w.length >= 2 && inCapitals(w) && !/^(?:AND|OR|VS|ET|UND|Y|E|O)$/u.test(w);
+  return caps(after?.[1]) && caps(before?.[1]);
+}
+
+/** A line in title case ("The Best Orange Juice Brands"): most of its words start with a capital. */
+function titleCaseLine(text: string, start: number): boolean {
+  let from = start;
+  while (from > 0 && text[from - 1] !== '\n' && start - from < 200) from--;
+  let to = start;
+  while (to < text.length && text[to] !== '\n' && to - start < 200) to++;
+  const words = text.slice(from, to).match(/\p{L}+/gu) ?? [];
+  if (words.length < 4) return false;
+  const capital = words.filter((w) => isUpper(w[0]!)).length;
+  return capital / words.length >= 0.75;
+}
+
+/** Where an occurrence stands: at the start of a sentence or list item, and whether it is emphasised. */
+function position(text: string, start: number): { initial: boolean; emphasised: boolean } {
   let emphasised = false;
   let initial = false;
   let i = start - 1;
@@ -384,14 +512,80 @@ function everydayOccurrence(text: string, start: number, end: number): 'no' | 'n
     while (j >= 0 && /\d/.test(text[j]!)) j--;
     initial = j < 0 || text[j] === '\n' || text[j] === ' ' || text[j] === '\t';
   }
-  if (!initial) return 'name';
-  if (emphasised) return 'name';
-  // A list item's label: the name followed by ":" or a dash, or alone on its line.
+  return { initial, emphasised };
+}
+
+/** A list item's label: the name followed by ":" or a dash, or alone on its line. */
+function isListLabel(text: string, end: number): boolean {
   let k = end;
   while (k < text.length && k < end + LOOK_AROUND && (text[k] === '*' || text[k] === '_' || text[k] === ']' || text[k] === '`')) k++;
   const after = text.slice(k, k + 3);
-  if (k >= text.length || after[0] === '\n' || after[0] === ':' || after[0] === '：' || /^ [–—-] /.test(after) || /^[–—]/.test(after)) return 'name';
-  return 'initial';
+  return k >= text.length || after[0] === '\n' || after[0] === ':' || after[0] === '：' || /^ [–—-] /.test(after) || /^[–—]/.test(after);
+}
+
+/**
+ * The signs, at one occurrence, that an everyday word is written as a name, whatever its case:
+ * a possessive ("Zoom's", "Expensys'"), a hyphenated compound ("Notion-based", "ACME-powered"), a
+ * product word after it ("Apple Music", "Signal app").
+ */
+function nameSignal(text: string, start: number, end: number): MentionRule | null {
+  const next = text[end];
+  if (next !== undefined && APOSTROPHE_AFTER.has(next)) {
+    const after = text[end + 1];
+    if (after === 's' || after === undefined || !/\p{L}/u.test(after)) return 'possessive';
+    // Turkish writes an apostrophe between a proper noun and its suffixes ("Getir'den").
+    return 'inflected';
+  }
+  if (next === '-' && /\p{L}/u.test(text[end + 1] ?? '') && !isLower(text[start]!)) return 'hyphenated';
+  const word = /^ (\p{L}[\p{L}\p{N}]*)/u.exec(text.slice(end, end + 32))?.[1];
+  if (word !== undefined) {
+    if (PRODUCT_NOUNS.has(word)) return 'product_word';
+    if (isUpper(word[0]!) && !isLower(text[start]!) && word !== 'I') return 'product_word';
+  }
+  return null;
+}
+
+/** In a lower-case answer, a name joined to another by "and", "or", "vs" or a comma reads as one of a list of names. */
+function coordinated(text: string, start: number, end: number): boolean {
+  return /^(?:,| and | or | vs\.? | y | et | und | e | o )/u.test(text.slice(end, end + 6)) || /(?:,| and | or | vs\.? | y | et | und | e | o )$/u.test(text.slice(Math.max(0, start - 6), start));
+}
+
+type Everyday = 'lower' | 'initial';
+
+/**
+ * How an everyday-word name is written at one occurrence (original range [start, end)): 'no' is
+ * the everyday word ("zoom in on the chart", "you can"); a MentionRule is the name; 'initial'
+ * is capitalised only because it starts a sentence or a title-case line ("You can…", "Zoom into
+ * the chart"), which counts only when the answer names it elsewhere, or, for rarer words, never
+ * uses the word otherwise. Bounded look-arounds (LOOK_AROUND characters), so linear overall.
+ */
+function classifyEveryday(ft: FoldedText, start: number, end: number, everyday: Everyday): MentionRule | 'no' | 'initial' {
+  const { text } = ft;
+  const span = text.slice(start, end);
+  const first = span[0]!;
+  if (isLower(first)) {
+    if (!lowerCaseAnswer(ft)) return 'no';
+    const signal = nameSignal(text, start, end);
+    if (signal) return signal;
+    if (isListLabel(text, end) && position(text, start).initial) return 'list_label';
+    if (everyday === 'lower' || coordinated(text, start, end)) return 'lower_case_answer';
+    return 'initial';
+  }
+  if (inCapitals(span) && !neighbourInCapitals(text, start, end)) return 'capitals';
+  const signal = nameSignal(text, start, end);
+  if (signal) return signal;
+  const { initial, emphasised } = position(text, start);
+  if (emphasised) return 'emphasis';
+  if (initial && isListLabel(text, end)) return 'list_label';
+  if (initial || titleCaseLine(text, start)) return 'initial';
+  return 'capitalised';
+}
+
+/** Whether the answer uses no capital letter at all (cached on the folded text). */
+function lowerCaseAnswer(ft: FoldedText): boolean {
+  const cache = ft as FoldedText & { lowerCase?: boolean };
+  cache.lowerCase ??= ft.text === ft.text.toLowerCase();
+  return cache.lowerCase;
 }
 
 interface Spelling extends NameVariant {
@@ -399,13 +593,17 @@ interface Spelling extends NameVariant {
    * An everyday word of the answer's language (see MatcherOptions.language): 'lower' drops the
    * lower-case occurrences; 'initial' (the most frequent words) also holds back sentence-initial ones.
    */
-  everyday: 'lower' | 'initial' | null;
+  everyday: Everyday | null;
+  /** Set on a stem spelling: which whole words starting with it are the name (src/text/morphology.ts). */
+  inflection?: Inflection;
+  /** The name's own folded spelling of a stem spelling (that word is the exact match's). */
+  whole?: string;
 }
 
 /**
  * Words up to this frequency rank are common enough to open sentences as ordinary words ("You
  * can…", "Zoom into…"); rarer ones ("Notion", rank 7727 in English; "Telefónica", 6054 in Spanish)
- * at a sentence start are names.
+ * at a sentence start are names unless the answer also uses the word as a word.
  */
 const INITIAL_RULE_RANK = 5000;
 
@@ -428,20 +626,45 @@ export function createEntityMatcher(name: string, aliases: string[] = [], opts: 
   return matcher;
 }
 
+const COMBINING = /\p{M}/u;
+const ARABIC_LETTER = /\p{Script=Arabic}/u;
+const HANGUL = /\p{Script=Hangul}/u;
+/** Katakana and the prolonged sound mark (ー is Script=Common). */
+const KATAKANA_RUN = /^[\u30A0-\u30FF\u31F0-\u31FF\uFF66-\uFF9F]+/u;
+
+/** The original text right after `end` in one script: a Korean particle or a katakana noun candidate. */
+function runAfter(text: string, end: number, script: RegExp, max: number): string {
+  let k = end;
+  while (k < text.length && k - end < max && script.test(text[k]!)) k++;
+  return text.slice(end, k);
+}
+
 function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOptions): EntityMatcher {
   const byText = new Map<string, NameVariant>();
   for (const v of [name, ...aliases].flatMap(nameVariants)) {
     const known = byText.get(v.text);
     if (!known || (known.capitals && !v.capitals)) byText.set(v.text, v);
   }
+  const language = opts.language !== undefined ? primaryLanguage(opts.language) : undefined;
   // Everyday-word names: the name (and the name without its legal form) as one word of the language.
-  const everyday = new Map<string, 'lower' | 'initial'>();
-  if (opts.language !== undefined) {
-    for (const n of [name, withoutLegalForm(name)]) {
+  const everyday = new Map<string, Everyday>();
+  const stems: Spelling[] = [];
+  const brandLower = new Set<string>();
+  if (language !== undefined) {
+    for (const n of [name, withoutLegalForm(name), ...aliases]) {
       const word = n?.trim();
-      if (!word || !/^\p{L}+$/u.test(word) || word.toUpperCase() === word.toLowerCase()) continue;
-      const rank = everydayWordRank(word, opts.language);
-      if (rank !== null) everyday.set(foldName(word), rank <= INITIAL_RULE_RANK ? 'initial' : 'lower');
+      if (!word || !/^\p{L}+$/u.test(word)) continue;
+      brandLower.add(lowerFor(language, word));
+      const inflection = inflectionFor(word, language);
+      if (inflection) {
+        const text = foldName(inflection.stem);
+        if (text) stems.push({ text, everyday: null, inflection, whole: foldName(word) });
+      }
+      if (n === name || n === withoutLegalForm(name)) {
+        if (word.toUpperCase() === word.toLowerCase()) continue;
+        const rank = everydayWordRank(word, opts.language!);
+        if (rank !== null) everyday.set(foldName(word), rank <= INITIAL_RULE_RANK ? 'initial' : 'lower');
+      }
     }
   }
   // Longest first, so at one start position the longest spelling wins.
@@ -449,47 +672,166 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
     .sort((a, b) => b.text.length - a.text.length)
     .map((v) => ({ ...v, everyday: v.capitals ? null : (everyday.get(v.text) ?? null) }));
   const variants = spellings.map((v) => v.text);
+  for (const s of stems) s.everyday = s.whole !== undefined ? (everyday.get(s.whole) ?? null) : null;
+  const all = [...spellings, ...stems];
+  // A one-word name written with an initial capital ("Puma", not "eBay" or "monday.com").
+  const capitalName = language !== undefined && /^\p{Lu}\p{L}*$/u.test((withoutLegalForm(name) ?? name).trim());
 
-  function findSpans(ft: FoldedText): MentionSpan[] {
+  /** A letter with a diacritic the name lacks, making an everyday word ("Über" is not "Uber"). */
+  function diacriticWord(text: string, start: number, end: number): boolean {
+    if (language === undefined) return false;
+    const span = text.slice(start, end);
+    const marks = span.normalize('NFD').replace(/[^\p{M}]/gu, '').length;
+    if (marks === 0) return false;
+    const lower = lowerFor(language, span.normalize('NFC'));
+    if (brandLower.has(lower)) return false;
+    for (const b of brandLower) if (b.normalize('NFD').replace(/[^\p{M}]/gu, '').length >= marks) return false;
+    return everydayWordRank(lower, language) !== null;
+  }
+
+  /** Whether the whole word around an attached name is itself an everyday word ("فنون" is "arts", not "ف" + "نون"). */
+  function wordIsEveryday(word: string): boolean {
+    return language !== undefined && everydayWordRank(word, language, { anyCase: true }) !== null;
+  }
+
+  /** An occurrence whose right edge touches more of the word: an attached particle or noun, or null. */
+  function attachedRight(ft: FoldedText, at: number, end: number): MentionRule | null {
+    const { text, offsets } = ft;
+    const o = offsets[end]!;
+    const next = text[o] ?? '';
+    if (HANGUL.test(next)) {
+      const run = runAfter(text, o, HANGUL, 6);
+      return KOREAN_PARTICLES.has(run) ? 'attached' : null;
+    }
+    if (KATAKANA_RUN.test(next) && KATAKANA_RUN.test(text[o - 1] ?? '')) {
+      const run = KATAKANA_RUN.exec(text.slice(o, o + 12))![0];
+      for (let k = run.length; k >= 2; k--) if (isJapaneseGenericNoun(run.slice(0, k))) return 'attached';
+    }
+    return null;
+  }
+
+  /** An occurrence whose left edge touches more of the word: Arabic proclitics, or null. */
+  function attachedLeft(ft: FoldedText, at: number, end: number): boolean {
+    const { folded, text, offsets } = ft;
+    if (!ARABIC_LETTER.test(folded[at] ?? '')) return false;
+    let s = at;
+    while (s > 0 && at - s < 3 && ARABIC_LETTER.test(folded[s - 1]!)) s--;
+    if (s > 0 && ARABIC_LETTER.test(folded[s - 1]!)) return false;
+    if (!leftBoundary(ft, s) || !ARABIC_PROCLITIC.test(folded.slice(s, at))) return false;
+    return !wordIsEveryday(text.slice(offsets[s]!, offsets[end]!));
+  }
+
+  /** The end (folded) of the word that starts a stem match, when it runs past the stem. */
+  function wordEnd(ft: FoldedText, end: number): number {
+    const { folded } = ft;
+    let k = end;
+    while (k < folded.length && k - end < 12) {
+      const cp = folded.codePointAt(k)!;
+      if (!blocksBoundary(cp) || cp === UNDERSCORE) break;
+      k += cp > 0xffff ? 2 : 1;
+    }
+    return k;
+  }
+
+  function decide(ft: FoldedText): MentionDecisions {
     const { folded, offsets, text } = ft;
-    const hits: { start: number; end: number; initial: boolean }[] = [];
+    const hits: { start: number; end: number; rule: MentionRule | 'initial'; everyday: Everyday | null }[] = [];
+    const rejected: MentionSpan[] = [];
     let named = false;
-    for (const { text: v, capitals, everyday } of spellings) {
+    let usedAsWord = false;
+    for (const spelling of all) {
+      const { text: v, capitals, inflection } = spelling;
       // indexOf is linear per variant: no regex, so no catastrophic backtracking.
       let from = 0;
       for (;;) {
         const at = folded.indexOf(v, from);
         if (at < 0) break;
         from = at + 1;
-        const end = at + v.length;
-        if (!leftBoundary(ft, at) || !rightBoundary(ft, end)) continue;
-        if (capitals && !capitalized(ft, at, capitals)) continue;
-        let initial = false;
-        if (everyday) {
-          const how = everydayOccurrence(text, offsets[at]!, offsets[end]!);
-          if (how === 'no') continue;
-          initial = how === 'initial' && everyday === 'initial';
+        let end = at + v.length;
+        let rule: MentionRule = 'exact';
+        if (inflection) {
+          if (!leftBoundary(ft, at)) continue;
+          const stop = wordEnd(ft, end);
+          if (stop === end && v === spelling.whole) continue;
+          if (!rightBoundary(ft, stop)) continue;
+          if (folded.slice(at, stop) === spelling.whole) continue; // the exact spelling's match
+          if (!inflection.accepts(lowerFor(language!, text.slice(offsets[at]!, offsets[stop]!)))) continue;
+          end = stop;
+          rule = 'inflected';
+        } else {
+          let left = leftBoundary(ft, at);
+          if (!left && language !== undefined && attachedLeft(ft, at, end)) {
+            left = true;
+            rule = 'attached';
+          }
+          if (!left) continue;
+          if (!rightBoundary(ft, end)) {
+            const attached = language !== undefined ? attachedRight(ft, at, end) : null;
+            if (!attached) continue;
+            rule = 'attached';
+          }
+          if (capitals && !capitalized(ft, at, capitals)) continue;
         }
-        if (!initial) named = true;
-        hits.push({ start: at, end, initial });
+        const start = offsets[at]!;
+        const stop = offsets[end]!;
+        if (language !== undefined) {
+          if (diacriticWord(text, start, stop) || (language === 'ja' && JAPANESE_DERIVATIONAL_AFTER.test(text.slice(stop, stop + 2)))) {
+            rejected.push({ start, end: stop, rule: 'everyday_word_rejected' });
+            continue;
+          }
+        }
+        let decided: MentionRule | 'initial' = rule;
+        if (capitalName && isLower(text[start]!) && !lowerCaseAnswer(ft)) {
+          // A capitalised name written in lower case in an answer that capitalises: the everyday
+          // word ("a puma", "cut them some slack", "на магните"), not the name.
+          usedAsWord = true;
+          rejected.push({ start, end: stop, rule: 'everyday_word_rejected' });
+          continue;
+        }
+        if (rule === 'exact' && spelling.everyday) {
+          const how = classifyEveryday(ft, start, stop, spelling.everyday);
+          if (how === 'no') {
+            usedAsWord = true;
+            rejected.push({ start, end: stop, rule: 'everyday_word_rejected' });
+            continue;
+          }
+          decided = how === 'initial' ? 'initial' : rule === 'exact' ? how : rule;
+        }
+        if (decided !== 'initial') named = true;
+        hits.push({ start: at, end, rule: decided, everyday: spelling.everyday });
       }
     }
     hits.sort((a, b) => a.start - b.start || b.end - a.end);
-    const result: MentionSpan[] = [];
+    const spans: MentionSpan[] = [];
     let lastEnd = -1;
     for (const h of hits) {
-      if (h.start < lastEnd || (h.initial && !named)) continue;
+      if (h.start < lastEnd) continue;
+      let rule = h.rule;
+      if (rule === 'initial') {
+        // A sentence-initial everyday word is the name when the answer names it elsewhere, or,
+        // for a rarer word, when the answer never uses it as the word.
+        if (named || (h.everyday === 'lower' && !usedAsWord)) rule = 'sentence_start';
+        else {
+          rejected.push({ start: offsets[h.start]!, end: offsets[h.end]!, rule: 'everyday_word_rejected' });
+          continue;
+        }
+      }
       lastEnd = h.end;
-      result.push({ start: offsets[h.start]!, end: offsets[h.end]! });
+      spans.push({ start: offsets[h.start]!, end: offsets[h.end]!, rule });
     }
-    return result;
+    rejected.sort((a, b) => a.start - b.start);
+    return { spans, rejected };
   }
 
+  const findSpans = (ft: FoldedText) => decide(ft).spans;
   const findFolded = (ft: FoldedText) => findSpans(ft).map((h) => h.start);
   return {
     variants,
     findFolded,
     findSpans,
+    decide,
     find: (text: string) => findFolded(foldText(text)),
   };
 }
+
+const JAPANESE_DERIVATIONAL_AFTER = new RegExp(`^(?:${[...JAPANESE_DERIVATIONAL].join('|')})`, 'u');

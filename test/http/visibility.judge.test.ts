@@ -78,6 +78,9 @@ describe('the judge in live mode', () => {
     assert.deepEqual([byName.HubSpot.sentiment, byName.HubSpot.recommended, byName.HubSpot.list_rank], ['positive', false, 1]);
     assert.deepEqual([byName.Pipedrive.sentiment, byName.Pipedrive.recommended], ['negative', false]);
     assert.deepEqual([byName.Zoho.mentioned, byName.Zoho.sentiment, byName.Zoho.recommended], [false, null, false]);
+    // Each entry says which rule decided it and what it read (null: nothing resembled the name).
+    assert.deepEqual(byName['Acme CRM'].evidence, { rule: 'exact', text: 'Acme CRM' });
+    assert.equal(byName.Zoho.evidence, null);
     assert.deepEqual(r.summary.sentiment, { positive: 1, neutral: 0, negative: 0, unknown: 0 });
     assert.equal(r.summary.competitors.find((c: { name: string }) => c.name === 'Pipedrive').sentiment.negative, 1);
     // "Salesforce" is not in the answer: a judge's invention is dropped.

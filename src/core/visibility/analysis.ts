@@ -7,13 +7,24 @@
 // in words. An address pointing at the target's domain is citation evidence (citation_mentioned).
 
 import type { Citation } from '../../platforms/types.ts';
-import { createEntityMatcher, foldText, type EntityMatcher, type FoldedText, type MentionSpan } from '../../text/entity-matcher.ts';
+import { createEntityMatcher, foldText, type EntityMatcher, type FoldedText, type MentionRule, type MentionSpan } from '../../text/entity-matcher.ts';
 import { domainMatches, registrableDomain } from '../../text/domains.ts';
 import { findAddresses, isProseMention, type AddressRange } from '../../text/links.ts';
 import { findListSegments, rankAt } from './analysis/lists.ts';
 
 export { createEntityMatcher, registrableDomain, domainMatches };
 export type { EntityMatcher };
+
+/**
+ * Which rule decided whether the answer names a brand, and the text it read (a probe's
+ * `brands[].evidence`): the first mention's rule (see MentionRule), `citation` when only the
+ * platform's citation of the brand's site counts, `everyday_word_rejected` when every candidate
+ * was the everyday word; null when nothing in the answer resembles the name.
+ */
+export interface MentionEvidence {
+  rule: MentionRule | 'citation';
+  text: string;
+}
 
 export interface AnswerAnalysis {
   /** Target entity appears as whole words in the text, or citation_mentioned. */
@@ -39,6 +50,10 @@ export interface AnswerAnalysis {
   competitor_spans: Record<string, MentionSpan[]>;
   /** 1-based list rank of each mentioned competitor's first listed mention (null when none is in a list). */
   competitor_list_ranks: Record<string, number | null>;
+  /** Why the target counts as mentioned or not (see MentionEvidence). */
+  target_evidence: MentionEvidence | null;
+  /** The same per competitor, by name as given (mentioned or not). */
+  competitor_evidence: Record<string, MentionEvidence | null>;
 }
 
 export interface AnalyzeAnswerInput {
@@ -65,9 +80,12 @@ export function citationDomain(c: Citation): string {
   return registrableDomain(c.url);
 }
 
-function proseMentions(matcher: EntityMatcher, folded: FoldedText, addresses: AddressRange[]): MentionSpan[] {
-  const all = matcher.findSpans(folded);
-  return addresses.length ? all.filter((m) => isProseMention(addresses, m.start, m.end)) : all;
+function proseMentions(matcher: EntityMatcher, folded: FoldedText, addresses: AddressRange[]): { spans: MentionSpan[]; evidence: MentionEvidence | null } {
+  const { spans: all, rejected } = matcher.decide(folded);
+  const spans = addresses.length ? all.filter((m) => isProseMention(addresses, m.start, m.end)) : all;
+  const first = spans[0] ?? rejected[0];
+  const evidence = first ? { rule: first.rule ?? 'exact', text: folded.text.slice(first.start, first.end) } : null;
+  return { spans, evidence };
 }
 
 function firstListRank(segments: ReturnType<typeof findListSegments>, spans: MentionSpan[]): number | null {
@@ -84,9 +102,10 @@ export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
   const addresses = findAddresses(text);
   const matcherOptions = input.language ? { language: input.language } : {};
 
-  const targetSpans = input.targetEntity.trim()
+  const target = input.targetEntity.trim()
     ? proseMentions(createEntityMatcher(input.targetEntity, input.aliases ?? [], matcherOptions), folded, addresses)
-    : [];
+    : { spans: [], evidence: null };
+  const targetSpans = target.spans;
   let segments: ReturnType<typeof findListSegments> | undefined;
   const listSegments = () => (segments ??= findListSegments(text));
   const listRank = targetSpans.length ? firstListRank(listSegments(), targetSpans) : null;
@@ -95,13 +114,15 @@ export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
   const competitorPositions: Record<string, number> = {};
   const competitorSpans: Record<string, MentionSpan[]> = {};
   const competitorRanks: Record<string, number | null> = {};
+  const competitorEvidence: Record<string, MentionEvidence | null> = {};
   const seen = new Set<string>();
   for (const name of input.competitors ?? []) {
     // Spelling variants of one name ("ClickUp", "Click Up") are one competitor: the first wins.
     const matcher = createEntityMatcher(name, [], matcherOptions);
     if (!matcher.variants.length || matcher.variants.some((v) => seen.has(v))) continue;
     for (const v of matcher.variants) seen.add(v);
-    const hits = proseMentions(matcher, folded, addresses);
+    const { spans: hits, evidence } = proseMentions(matcher, folded, addresses);
+    competitorEvidence[name] = evidence;
     if (hits.length) {
       competitors.push(name);
       competitorPositions[name] = hits[0]!.start;
@@ -137,5 +158,8 @@ export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
     target_spans: targetSpans,
     competitor_spans: competitorSpans,
     competitor_list_ranks: competitorRanks,
+    target_evidence:
+      textMentioned || !citedByPlatform ? target.evidence : { rule: 'citation', text: citedDomains.find((d) => domainMatches(d, targetDomain)) ?? targetDomain },
+    competitor_evidence: competitorEvidence,
   };
 }

@@ -11,6 +11,7 @@ import { PlatformError, PLATFORMS, type Engine, type PlatformName } from '../../
 import { createEntityMatcher, foldName, foldText } from '../../text/entity-matcher.ts';
 import { sentenceWeights } from './analysis/prominence.ts';
 import type { AskPlatform } from './probe-executor.ts';
+import { addStepTime, stepClock } from './analysis/step-times.ts';
 
 export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
 export type Sentiment = (typeof SENTIMENTS)[number];
@@ -178,14 +179,30 @@ const SANDBOX_CUES = {
   recommends: ['recommend', 'worth', 'pick', 'choose', 'best', 'top', 'empfohlen', 'empfehl', 'recommand', 'recomend'],
 };
 
-/** Each cue as a pattern matching it at a word start, compiled once. */
-const cuePatterns = (cues: readonly string[]) => cues.map((cue) => new RegExp(`(^|[^\\p{L}])${cue}`, 'u'));
-const CUE_PATTERNS = { positive: cuePatterns(SANDBOX_CUES.positive), negative: cuePatterns(SANDBOX_CUES.negative), recommends: cuePatterns(SANDBOX_CUES.recommends) };
+/** Every cue by its first two letters, to find the cues starting at a word start in one pass. */
+const CUES_BY_PREFIX = new Map<string, string[]>();
+for (const cue of new Set([...SANDBOX_CUES.positive, ...SANDBOX_CUES.negative, ...SANDBOX_CUES.recommends])) {
+  const key = cue.slice(0, 2);
+  CUES_BY_PREFIX.set(key, [...(CUES_BY_PREFIX.get(key) ?? []), cue]);
+}
+const LETTER = /\p{L}/u;
 
-/** How many of the cues start a word of `text` (lower-cased). */
-function cueCount(text: string, patterns: readonly RegExp[]): number {
+/** The cues that start a word of `text` (lower-cased): at its start or after a character that is not a letter. */
+function cuesIn(text: string): Set<string> {
+  const found = new Set<string>();
+  for (let i = 0; i < text.length - 1; i++) {
+    const before = i === 0 ? 32 : text.charCodeAt(i - 1);
+    if (before < 128 ? (before >= 97 && before <= 122) || (before >= 65 && before <= 90) : LETTER.test(text[i - 1]!)) continue;
+    const candidates = CUES_BY_PREFIX.get(text.slice(i, i + 2));
+    if (candidates) for (const cue of candidates) if (text.startsWith(cue, i)) found.add(cue);
+  }
+  return found;
+}
+
+/** How many entries of a cue list were found (a cue listed twice counts twice). */
+function cueCount(found: Set<string>, cues: readonly string[]): number {
   let n = 0;
-  for (const pattern of patterns) if (pattern.test(text)) n++;
+  for (const cue of cues) if (found.has(cue)) n++;
   return n;
 }
 
@@ -201,6 +218,7 @@ export function createSandboxJudge(): Judge {
   return {
     engine: 'sandbox',
     async judge(input) {
+      const t0 = stepClock();
       const brands = new Map<string, { sentiment: Sentiment; recommended: boolean }>();
       const { starts } = sentenceWeights(input.answer);
       const sentenceOf = (offset: number) => {
@@ -214,11 +232,13 @@ export function createSandboxJudge(): Judge {
         const offsets = matcher.find(input.answer);
         if (offsets.length === 0) continue;
         const said = [...new Set(offsets.map(sentenceOf))].join(' ');
-        const balance = cueCount(said, CUE_PATTERNS.positive) - cueCount(said, CUE_PATTERNS.negative);
+        const found = cuesIn(said);
+        const balance = cueCount(found, SANDBOX_CUES.positive) - cueCount(found, SANDBOX_CUES.negative);
         const sentiment: Sentiment = balance > 0 ? 'positive' : balance < 0 ? 'negative' : 'neutral';
         const firstListed = matcher.find(firstListItem).length > 0;
-        brands.set(name, { sentiment, recommended: sentiment === 'positive' && (cueCount(said, CUE_PATTERNS.recommends) > 0 || firstListed) });
+        brands.set(name, { sentiment, recommended: sentiment === 'positive' && (cueCount(found, SANDBOX_CUES.recommends) > 0 || firstListed) });
       }
+      addStepTime('judge', t0);
       return { ok: true, judge: { platform: 'sandbox', model: 'sandbox-judge', engine: 'sandbox' }, brands, entities: null };
     },
   };

@@ -29,6 +29,7 @@ import { PROBE_JOB_KIND } from './runs.ts';
 import type { Catalog } from './catalog.ts';
 import { isDatabaseUnavailable } from '../../db/resilience.ts';
 import { ANSWER_MAX_CHARS } from '../limits.ts';
+import { addStepTime, stepClock } from './analysis/step-times.ts';
 
 /** Asks a platform (with the retry and pacing policy of the composition root). */
 export type AskPlatform = (req: ProbeRequest) => Promise<ProbeAnswer>;
@@ -132,6 +133,7 @@ export async function executeProbe(
   // The analysis is pure but for the judge's call, so it runs before the transaction opens. The
   // judge is the operator's cost: it moves no credits.
   const answer = 'answer' in outcome ? outcome.answer : null;
+  const tAnalysis = stepClock();
   const analysis = answer
     ? analyzeAnswer({
         text: answer.text,
@@ -142,6 +144,7 @@ export async function executeProbe(
         language: probe.language,
       })
     : null;
+  addStepTime('mentions', tAnalysis);
   const probeAnalysis =
     answer && analysis
       ? await analyseProbe({

@@ -2,6 +2,7 @@
 // rows and the run's ledger entry at read time (API-NOTES: status is never stored apart from
 // the probes). Compact by default; include_probes / include_results add the heavier parts.
 import { addCitationSourcesSummary } from './citation-sources.ts';
+import { addStepTime, stepClock } from './analysis/step-times.ts';
 import { chargeState } from '../billing/ledger.ts';
 import { AppError } from '../errors.ts';
 import { toApiTime } from '../ids.ts';
@@ -296,6 +297,7 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
     probesOf.set(p.run_id, list);
   }
   const rows = await runQuery(db).where('visibility_runs.id', 'in', runIds).execute();
+  const t0 = stepClock();
   const byId = new Map(
     rows.map((r) => {
       const own = probesOf.get(r.id) ?? [];
@@ -305,6 +307,7 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
       return [r.id, out];
     }),
   );
+  addStepTime('summary', t0);
   return runIds.map((id) => byId.get(id)!).filter(Boolean);
 }
 

@@ -137,6 +137,8 @@ describe('analyzeAnswer', () => {
       target_spans: [],
       competitor_spans: {},
       competitor_list_ranks: {},
+      target_evidence: null,
+      competitor_evidence: {},
     });
   });
 

@@ -56,7 +56,7 @@ describe('prominence', () => {
   test('a brand cited but not named in the text: mentioned, no position, pawc 0', () => {
     const a = analyzeAnswer({ text: 'Several tools exist.', citations: [{ title: null, url: 'https://acme.com/x', domain: 'acme.com' }], targetEntity: 'Acme', targetUrl: 'https://acme.com', competitors: [] });
     const [target] = brandEntries('Several tools exist.', 'Acme', [], a);
-    assert.deepEqual(target, { name: 'Acme', role: 'target', mentioned: true, mention_position: null, list_rank: null, first_mention_share: null, pawc: 0, sentiment: null, recommended: null });
+    assert.deepEqual(target, { name: 'Acme', role: 'target', mentioned: true, mention_position: null, list_rank: null, first_mention_share: null, pawc: 0, sentiment: null, recommended: null, evidence: { rule: 'citation', text: 'acme.com' } });
   });
 });
 

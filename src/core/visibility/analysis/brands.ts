@@ -5,10 +5,11 @@
 // holds (summed into the run's discovered_entities).
 // The one thing to know: everything but sentiment and recommended is computed here from the text,
 // deterministically; those two come only from a judge (judge.ts), else they are null.
-import type { AnswerAnalysis } from '../analysis.ts';
+import type { AnswerAnalysis, MentionEvidence } from '../analysis.ts';
 import type { Judge, JudgeInfo, Sentiment } from '../judge.ts';
 import { findNamedEntities, withoutListed } from './entities.ts';
 import { firstMentionShare, pawc, sentenceWeights } from './prominence.ts';
+import { addStepTime, stepClock } from './step-times.ts';
 
 export interface BrandEntry {
   name: string;
@@ -20,6 +21,8 @@ export interface BrandEntry {
   pawc: number;
   sentiment: Sentiment | null;
   recommended: boolean | null;
+  /** Which rule decided `mentioned`, and the text it read (null when nothing resembled the name). */
+  evidence?: MentionEvidence | null;
 }
 
 export interface ProbeAnalysis {
@@ -55,6 +58,7 @@ export function brandEntries(text: string, target: string, competitors: string[]
       pawc: pawc(sentences, a.target_spans),
       sentiment: null,
       recommended: null,
+      evidence: a.target_evidence ?? null,
     },
   ];
   const seen = new Set<string>();
@@ -73,6 +77,7 @@ export function brandEntries(text: string, target: string, competitors: string[]
       pawc: pawc(sentences, spans),
       sentiment: null,
       recommended: null,
+      evidence: a.competitor_evidence?.[name] ?? null,
     });
   }
   return entries;
@@ -84,8 +89,12 @@ export function brandEntries(text: string, target: string, competitors: string[]
  * by it (false) and has no sentiment (null); a failed judge leaves both null for every brand.
  */
 export async function analyseProbe(input: ProbeAnalysisInput): Promise<ProbeAnalysis> {
+  sentenceWeights(input.text); // timed as 'prominence'; brandEntries and the judge reuse it
+  let t = stepClock();
   const brands = brandEntries(input.text, input.target, input.competitors, input.analysis);
+  t = addStepTime('brands', t);
   let entities = findNamedEntities(input.text, { language: input.language, exclude: [input.target, ...input.competitors] });
+  t = addStepTime('entities', t);
   const named = brands.filter((b) => b.mentioned).map((b) => b.name);
   if (!input.judge || named.length === 0) return { brands, judge: null, judge_error: null, entities };
   const verdict = await input.judge.judge({ prompt: input.prompt, answer: input.text, language: input.language, brands: named, signal: input.signal });

@@ -8,6 +8,7 @@
 // from terminal punctuation and letter runs; a line break also ends a sentence, so each list item
 // is one. Linear in the answer length.
 import type { MentionSpan } from '../../../text/entity-matcher.ts';
+import { addStepTime, stepClock } from './step-times.ts';
 
 export interface SentenceWeights {
   /** Original UTF-16 start of each sentence, ascending. */
@@ -67,7 +68,22 @@ function sentencesOf(line: string): { segment: string; index: number }[] {
 }
 
 /** Sentences of the answer with their position-adjusted word counts. */
+/**
+ * The last answer's weights: the brand entries and the sandbox judge read the same answer one
+ * after the other, so the second call costs nothing.
+ */
+let lastWeights: { text: string; weights: SentenceWeights } | undefined;
+
 export function sentenceWeights(text: string): SentenceWeights {
+  if (lastWeights?.text === text) return lastWeights.weights;
+  const t0 = stepClock();
+  const weights = computeSentenceWeights(text);
+  lastWeights = { text, weights };
+  addStepTime('prominence', t0);
+  return weights;
+}
+
+function computeSentenceWeights(text: string): SentenceWeights {
   const pieces: { start: number; words: number }[] = [];
   let lineStart = 0;
   for (const line of text.split('\n')) {

@@ -36,6 +36,11 @@ export const Probe = z
             pawc: z.number().nullable(),
             sentiment: z.enum(['positive', 'neutral', 'negative']).nullable(),
             recommended: z.boolean().nullable(),
+            evidence: z
+              .object({ rule: z.string(), text: z.string() })
+              .nullable()
+              .optional()
+              .describe('Which rule decided `mentioned` (exact, inflected, attached, capitalised, possessive, …, everyday_word_rejected, citation) and the text it read'),
           })
           .passthrough(),
       )

@@ -1,0 +1,34 @@
+// Time spent per step of a probe's answer analysis in this process (mentions, prominence, brands,
+// entities, the sandbox judge) and in run summaries, for `npm run bench:runs`, which prints the
+// split per probe; what the process spent besides (HTTP, database, worker, the platform) is the
+// rest of its CPU time.
+// The one thing to know: only synchronous work is timed (stepClock() around code that does not
+// await), so no other probe's work, interleaved at an await, is ever counted in a step; the clock
+// is the process's CPU time (getrusage), so time spent waiting for a CPU on a loaded machine is
+// not counted either.
+
+/** The process's CPU time so far, ms (user + system). */
+export function stepClock(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+export type ProbeStep = 'mentions' | 'prominence' | 'brands' | 'entities' | 'judge' | 'summary';
+
+const totals = new Map<ProbeStep, number>();
+
+/** Adds the time since `t0` (stepClock()) to a step; returns now, to chain steps. */
+export function addStepTime(step: ProbeStep, t0: number): number {
+  const now = stepClock();
+  totals.set(step, (totals.get(step) ?? 0) + (now - t0));
+  return now;
+}
+
+/** The accumulated milliseconds per step since the process started (or the last reset). */
+export function stepTimes(): Record<string, number> {
+  return Object.fromEntries(totals);
+}
+
+export function resetStepTimes(): void {
+  totals.clear();
+}

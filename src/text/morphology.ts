@@ -1,0 +1,196 @@
+// Inflected and attached forms of a brand name, per language: which longer words are the name.
+// The one thing to know: every rule here answers one question for one candidate word — "is this
+// word the brand, declined or with a particle attached?" — and the matcher asks it only where a
+// plain whole-word match failed, so a brand's exact spelling never depends on this module.
+//
+// - Russian, Ukrainian, Belarusian: Snowball's Russian stemmer (snowball-stemmers): the word and
+//   the name share a stem, and the word is the stem plus at most four letters ("Сбербанка",
+//   "Ладе"). Ukrainian has no Snowball stemmer; its noun endings overlap Russian's for the cases
+//   that matter here ("Приватбанку"), so the Russian one is used.
+// - Polish has no Snowball stemmer: POLISH_ENDINGS below, the noun declension endings of the
+//   three genders, with the stem alternations of the dative and locative (k → c, g → dz, r → rz,
+//   t → ci, d → dzi, ł → l; "Żabka" → "Żabce", "Toyota" → "Toyocie"), generate the forms.
+// - German: the genitive -s ("Zalandos", "Lidls"); a name ending in s, x, z or ß takes an
+//   apostrophe, which the plain match already reads as a boundary.
+// - Turkish: Snowball's Turkish stemmer: the word stems to the name ("Trendyoldan", "Getirle");
+//   after an apostrophe ("Getir'den") the plain match already holds.
+// - Arabic: proclitics written attached (و ف conjunctions, ب ل ك prepositions; deliberately
+//   not the article ال, which makes the name's letters a common noun: "الطلبات" is "the orders"),
+//   ARABIC_PROCLITIC, unless the whole attached word is itself an everyday word ("فنون", "arts").
+// - Korean: a particle after the name (KOREAN_PARTICLES: case, topic and auxiliary particles).
+// - Japanese: a katakana name followed, in the same katakana run, by a generic noun that is one of
+//   the language's everyday words (from the frequency list: "メルカリ|アプリ", "ソニー|ストア");
+//   a kanji name followed by a derivational suffix (JAPANESE_DERIVATIONAL: 楽天|的 "optimistic")
+//   is a different word.
+import * as snowball from 'snowball-stemmers';
+import { everydayWordRank } from './everyday-words.ts';
+
+export type Language = string;
+
+/** The primary subtag, lower case ("pt-BR" → "pt"). */
+export function primaryLanguage(language: string | undefined): string {
+  return (language || '').toLowerCase().split(/[-_]/)[0]!;
+}
+
+const stemmers = new Map<string, ReturnType<typeof snowball.newStemmer>>();
+function stemmer(algorithm: string) {
+  let s = stemmers.get(algorithm);
+  if (!s) {
+    s = snowball.newStemmer(algorithm);
+    stemmers.set(algorithm, s);
+  }
+  return s;
+}
+
+const SNOWBALL_BY_LANGUAGE: Record<string, string> = { ru: 'russian', uk: 'russian', be: 'russian', tr: 'turkish' };
+
+/**
+ * An inflection rule for one name: `search` is the text to look for (the name's stem, folded by
+ * the caller), and `accepts(word)` says whether a whole word starting with it is the name.
+ * `word` is the candidate in its original spelling, lower-cased for the language.
+ */
+export interface Inflection {
+  /** The shortest prefix every form shares, original spelling, lower case. */
+  stem: string;
+  accepts(word: string): boolean;
+}
+
+/** Lower-cases for the language (Turkish dotted and dotless i). */
+export function lowerFor(language: string, s: string): string {
+  return primaryLanguage(language) === 'tr' || primaryLanguage(language) === 'az' ? s.toLocaleLowerCase('tr') : s.toLowerCase();
+}
+
+/**
+ * Polish noun endings by the name's final letters: [what the name ends with, what replaces it in
+ * each form]. The first matching row wins. Sources: the regular declension paradigms of Polish
+ * feminine -a nouns (with the dative/locative alternations), masculine hard-stem nouns and
+ * neuter -o nouns.
+ */
+const POLISH_ENDINGS: [RegExp, string[]][] = [
+  // feminine -ka, -ga, -cha: Żabka → Żabki, Żabce, Żabkę, Żabką, Żabko; plural Żabek, Żabkom, Żabkami, Żabkach
+  [/ka$/, ['ka', 'ki', 'ce', 'kę', 'ką', 'ko', 'kom', 'kami', 'kach']],
+  [/ga$/, ['ga', 'gi', 'dze', 'gę', 'gą', 'go', 'gom', 'gami', 'gach']],
+  [/cha$/, ['cha', 'chy', 'sze', 'chę', 'chą', 'cho']],
+  // feminine -ia / -ja: Nokia → Nokii, Nokię, Nokią
+  [/ia$/, ['ia', 'ii', 'ię', 'ią', 'io']],
+  [/ja$/, ['ja', 'ji', 'ję', 'ją', 'jo']],
+  // feminine -ra, -ta, -da, -ła, -na, -sa, -za, -wa, -ma, -pa, -ba, -fa, -la
+  [/ra$/, ['ra', 'ry', 'rze', 'rę', 'rą', 'ro', 'rom', 'rami', 'rach']],
+  [/ta$/, ['ta', 'ty', 'cie', 'tę', 'tą', 'to', 'tom', 'tami', 'tach']],
+  [/da$/, ['da', 'dy', 'dzie', 'dę', 'dą', 'do', 'dom', 'dami', 'dach']],
+  [/ła$/, ['ła', 'ły', 'le', 'łę', 'łą', 'ło']],
+  [/([nswmpbfz])a$/, ['$1a', '$1y', '$1ie', '$1ę', '$1ą', '$1o', '$1om', '$1ami', '$1ach']],
+  [/la$/, ['la', 'li', 'lę', 'lą', 'lo']],
+  // neuter -o: Allegro → Allegra, Allegru, Allegrem, Allegrze (many foreign neuters stay undeclined)
+  [/ro$/, ['ro', 'ra', 'ru', 'rem', 'rze']],
+  [/to$/, ['to', 'ta', 'tu', 'tem', 'cie']],
+  [/ko$/, ['ko', 'ka', 'ku', 'kiem']],
+  [/o$/, ['o', 'a', 'u', 'em', 'ie']],
+  // masculine consonant stems: Orlen → Orlenu, Orlena, Orlenowi, Orlenem, Orlenie; Lidl → Lidla, Lidlu, Lidlem
+  [/k$/, ['k', 'ka', 'ku', 'kowi', 'kiem', 'ki', 'ków']],
+  [/g$/, ['g', 'ga', 'gu', 'gowi', 'giem', 'gi', 'gów']],
+  [/ch$/, ['ch', 'cha', 'chu', 'chowi', 'chem', 'chy', 'chów']],
+  [/r$/, ['r', 'ra', 'ru', 'rowi', 'rem', 'rze', 'ry', 'rów']],
+  [/t$/, ['t', 'ta', 'tu', 'towi', 'tem', 'cie', 'ty', 'tów']],
+  [/d$/, ['d', 'da', 'du', 'dowi', 'dem', 'dzie', 'dy', 'dów']],
+  [/ł$/, ['ł', 'ła', 'łu', 'łowi', 'łem', 'le', 'ły', 'łów']],
+  [/l$/, ['l', 'la', 'lu', 'lowi', 'lem', 'le', 'li', 'lów']],
+  [/(nn|ss)$/, ['$1', '$1a', '$1u', '$1owi', '$1em', '$1ie', '$1y', '$1ów']],
+  [/([nswmpbfz])$/, ['$1', '$1a', '$1u', '$1owi', '$1em', '$1ie', '$1y', '$1ów']],
+  [/([cjx])$/, ['$1', '$1a', '$1u', '$1owi', '$1em', '$1e', '$1y', '$1ów']],
+];
+
+function polishForms(lower: string): string[] | null {
+  for (const [ending, forms] of POLISH_ENDINGS) {
+    const m = ending.exec(lower);
+    if (!m) continue;
+    const base = lower.slice(0, m.index);
+    return forms.map((f) => base + f.replace('$1', m[1] ?? ''));
+  }
+  return null;
+}
+
+function stripMarks(s: string): string {
+  return s.normalize('NFKD').replace(/\p{M}/gu, '');
+}
+
+function commonPrefix(words: string[]): string {
+  let p = words[0] ?? '';
+  for (const w of words) while (!w.startsWith(p)) p = p.slice(0, -1);
+  return p;
+}
+
+/** Russian and Turkish endings are short: a longer tail is another word built on the name. */
+const MAX_TAIL: Record<string, number> = { russian: 4, turkish: 7 };
+
+/**
+ * The inflection rule of a one-word name in a language, or null when the language has none here
+ * or the name is too short to inflect safely (a stem under three letters matches too much).
+ */
+export function inflectionFor(name: string, language: string): Inflection | null {
+  const lang = primaryLanguage(language);
+  const lower = lowerFor(lang, name.trim());
+  if (!/^\p{L}+$/u.test(lower) || [...lower].length < 3) return null;
+  const algorithm = SNOWBALL_BY_LANGUAGE[lang];
+  if (algorithm === 'russian') {
+    if (!/\p{Script=Cyrillic}/u.test(lower)) return null;
+    const s = stemmer(algorithm);
+    const stem = s.stem(lower);
+    if ([...stem].length < 3) return null;
+    const maxTail = MAX_TAIL[algorithm]!;
+    // The stemmer may take a name's own last letters for an ending ("газпром" → "газпр", as if
+    // instrumental) while its declined forms stem to the whole name ("газпрома" → "газпром").
+    return {
+      stem,
+      accepts: (word) => {
+        if (word.length - lower.length > maxTail || !word.startsWith(stem)) return false;
+        const w = s.stem(word);
+        return w === stem || w === lower;
+      },
+    };
+  }
+  if (algorithm === 'turkish') {
+    const s = stemmer(algorithm);
+    const own = s.stem(lower);
+    const maxTail = MAX_TAIL[algorithm]!;
+    // A short name may stem shorter than itself ("getir" → "ge"); the declined word stems to the name.
+    // A name ending in a buffer-like vowel stems one letter shorter ("yemeksepeti" → "yemeksepet"),
+    // as its declined forms do.
+    const ownCounts = own.length >= lower.length - 1;
+    return {
+      stem: lower.length > own.length && ownCounts ? own : lower,
+      accepts: (word) => word.length - lower.length <= maxTail && word !== lower && (s.stem(word) === lower || (ownCounts && s.stem(word) === own)),
+    };
+  }
+  if (lang === 'pl') {
+    const forms = polishForms(lower);
+    if (!forms) return null;
+    const set = new Set([...forms, ...forms.map(stripMarks)]);
+    const stem = commonPrefix([lower, ...forms]);
+    if ([...stem].length < 3) return null;
+    return { stem, accepts: (word) => set.has(word) || set.has(stripMarks(word)) };
+  }
+  if (lang === 'de') {
+    if (/[sxzß]$/u.test(lower)) return null;
+    return { stem: lower, accepts: (word) => word === lower + 's' };
+  }
+  return null;
+}
+
+/** Arabic proclitics written attached to the next word: conjunction, preposition, article. */
+export const ARABIC_PROCLITIC = /^(?:[وف][بلك]?|[بلك])$/u;
+
+/** Korean particles that follow a noun (case, topic, auxiliary), and their common chains. */
+export const KOREAN_PARTICLES = new Set([
+  '은', '는', '이', '가', '을', '를', '의', '에', '에서', '에게', '께', '한테', '와', '과', '랑', '이랑', '하고', '도', '만', '로', '으로',
+  '처럼', '보다', '까지', '부터', '마저', '조차', '이나', '나', '이라', '라', '이란', '란', '이며', '며', '에도', '에서도', '에서는', '에는',
+  '으로는', '로는', '과는', '와는', '에게는', '만의', '이다', '입니다', '이에요', '예요', '였다', '이었다', '보다는', '처럼', '께서', '에서의', '으로도', '로도',
+]);
+
+/** Suffixes that derive a new Japanese word from a kanji noun (楽天的 "optimistic", 楽天家 "optimist"). */
+export const JAPANESE_DERIVATIONAL = new Set(['的', '家', '性', '化', '観', '主義', '論']);
+
+/** Whether `run` (a katakana continuation after a katakana name) is a generic noun of Japanese. */
+export function isJapaneseGenericNoun(run: string): boolean {
+  return [...run].length >= 2 && everydayWordRank(run, 'ja', { anyCase: true }) !== null;
+}
