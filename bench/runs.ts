@@ -22,7 +22,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { PLATFORMS, type PlatformName } from '../src/platforms/types.ts';
+import { API_PLATFORMS as PLATFORMS, type PlatformName } from '../src/platforms/types.ts';
 import { fmt, mb, parseArgs, startCpuProfile } from './lib/common.ts';
 import { ENGINES, startBenchService, type BenchService } from './lib/runs-service.ts';
 

@@ -7,7 +7,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { undiciFetch } from '../../src/platforms/live/http.ts';
-import type { PlatformName } from '../../src/platforms/types.ts';
+import type { ApiPlatform as PlatformName } from '../../src/platforms/types.ts';
 import type { FakesConfig, FakesStats } from './live-fakes.ts';
 import type { EngineFactory, ProviderStats } from './runs-service.ts';
 

@@ -12,7 +12,7 @@
 import dc from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { PlatformName } from '../../src/platforms/types.ts';
+import type { ApiPlatform as PlatformName } from '../../src/platforms/types.ts';
 import { startFakeProvider, type FakeAnswer, type FakeProvider } from '../../test/fakes/providers/index.ts';
 
 export interface FakesConfig {

@@ -15,7 +15,7 @@ import { openDatabase } from '../../src/db/connection.ts';
 import { migrateToLatest } from '../../src/db/migrations.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createKeyRateLimiter } from '../../src/http/plugins/rate-limit.ts';
-import { PLATFORMS, type PlatformName } from '../../src/platforms/types.ts';
+import { API_PLATFORMS as PLATFORMS, type PlatformName } from '../../src/platforms/types.ts';
 import { seedAccount, tempSqliteUrl } from './common.ts';
 import { liveEngine } from './live-engine.ts';
 

@@ -76,7 +76,7 @@ async function visibilitySeries(store: Store, testId: string, since: string, win
   for (let i = 0; i < ids.length; i += 500) {
     const rows = await store.db
       .selectFrom('visibility_probes')
-      .select(['run_id', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'analysis'])
+      .select(['run_id', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'analysis', 'ai_answer_present'])
       .where('run_id', 'in', ids.slice(i, i + 500))
       .execute();
     for (const p of rows) {

@@ -176,6 +176,10 @@ type ProbeRow = {
   answer?: string | null;
   raw?: string | null;
   analysis?: string | null;
+  surface: string;
+  provider: string | null;
+  ai_answer_present: number | null;
+  city: string | null;
 };
 
 const bool = (v: number | null) => (v === null ? null : v === 1);
@@ -193,6 +197,10 @@ function renderProbe(p: ProbeRow, opts: { results: boolean; raw: boolean }) {
     engine: p.engine,
     language: p.language,
     country: p.country,
+    city: p.city,
+    surface: p.surface,
+    provider: p.provider,
+    ai_answer_present: bool(p.ai_answer_present),
     target_entity: p.target_entity,
     status: p.status,
     brand_mentioned: bool(p.brand_mentioned),
@@ -222,6 +230,7 @@ const PROBE_COLUMNS = [
   'id', 'seq', 'prompt', 'platform', 'model', 'engine', 'language', 'country', 'target_entity', 'status', 'price',
   'reported_model', 'brand_mentioned', 'text_mentioned', 'citation_mentioned', 'mention_position', 'list_rank',
   'competitors', 'citations', 'error_code', 'error_message', 'attempts', 'started_at', 'completed_at', 'repeat', 'analysis',
+  'surface', 'provider', 'ai_answer_present', 'city',
 ] as const;
 
 /**
@@ -280,7 +289,7 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
   // holds compact runs, and a compact run's summary has them).
   const probes = await db
     .selectFrom('visibility_probes')
-    .select(['run_id', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'started_at', 'completed_at', 'analysis'])
+    .select(['run_id', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'started_at', 'completed_at', 'analysis', 'ai_answer_present'])
     .where('run_id', 'in', runIds)
     .orderBy('run_id')
     .orderBy('seq')

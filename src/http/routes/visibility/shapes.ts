@@ -60,6 +60,8 @@ export const RunSummary = z
           citation_rate: Rate.optional(),
           sentiment: Sentiment.optional(),
           prominence: Prominence.optional(),
+          ai_answer_rate: Rate.optional().describe('Consumer surfaces only: share of succeeded probes whose result showed an AI answer'),
+          ai_answer_rate_ci: Interval.optional(),
         })
         .passthrough(),
     ),
