@@ -168,7 +168,7 @@ for (const [platform, provider] of COMBOS) {
   });
 
   test(`${name}: wrong credentials are provider_auth_failed and no secret shows`, async () => {
-    const wrong = provider === 'serpapi' ? { SERPAPI_API_KEY: 'serpapi-wrong-key-abcdef0123456789' } : { DATAFORSEO_PASSWORD: 'dfs-wrong-password-abcdef0123' };
+    const wrong: Record<string, string> = provider === 'serpapi' ? { SERPAPI_API_KEY: 'serpapi-wrong-key-abcdef0123456789' } : { DATAFORSEO_PASSWORD: 'dfs-wrong-password-abcdef0123' };
     const secret = Object.values(wrong)[0]!;
     const { driver } = await setup(platform, provider, {}, wrong);
     const err = await driver.ask(request(platform)).catch((e: unknown) => e);
