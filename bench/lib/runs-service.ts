@@ -30,6 +30,13 @@ export interface EngineOptions {
   delayMinMs?: number;
   delayMaxMs?: number;
   seed?: number;
+  /** Live: add the consumer surfaces (fake DataForSEO task flow); default true. */
+  consumer?: boolean;
+  /** Live: lane width of each consumer surface (default 64). */
+  consumerLaneConcurrency?: number;
+  /** Live: a consumer task is ready after a delay drawn uniformly from [taskMinMs, taskMaxMs]. */
+  taskMinMs?: number;
+  taskMaxMs?: number;
 }
 
 /** What an engine's providers observed, for the ideal and the report. */

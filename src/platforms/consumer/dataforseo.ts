@@ -136,7 +136,9 @@ export function createDataForSeoDriver(platform: ConsumerPlatform, config: DataF
         try {
           body = await requestJson(http, `${base}/v3/${path}/tasks_ready`, { method: 'GET', headers });
         } catch (err) {
-          // A failed poll fails every waiter alike; their retries post again.
+          // A passing failure (throttled, 5xx, network) leaves the posted tasks valid: poll again.
+          // Anything else (credentials refused) fails every waiter alike; nothing will come.
+          if (err instanceof PlatformError && err.retryable) continue;
           for (const [id, w] of waiting) {
             waiting.delete(id);
             w.reject(err);

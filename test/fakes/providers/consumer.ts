@@ -172,9 +172,9 @@ const RESULT_FIXTURE: Record<string, string> = {
 
 const API_RE = /^\/v3\/(serp\/google\/organic|serp\/google\/ai_mode|ai_optimization\/chat_gpt\/llm_scraper)\/(task_post|tasks_ready|task_get\/advanced\/([^/]+)|live\/advanced)$/;
 
-export async function startFakeDataForSeo(opts: DataForSeoOptions = {}): Promise<FakeConsumerProvider & { tasks: Map<string, { readyAt: number; collected: boolean; api: string }> }> {
+export async function startFakeDataForSeo(opts: DataForSeoOptions = {}): Promise<FakeConsumerProvider & { tasks: Map<string, { readyAt: number; postedAt: number; collected: boolean; api: string }> }> {
   const auth = `Basic ${Buffer.from(`${DATAFORSEO_TEST_LOGIN}:${DATAFORSEO_TEST_PASSWORD}`).toString('base64')}`;
-  const tasks = new Map<string, { readyAt: number; collected: boolean; api: string; data: any }>();
+  const tasks = new Map<string, { readyAt: number; postedAt: number; collected: boolean; api: string; data: any }>();
   const latency = () => (typeof opts.taskLatencyMs === 'function' ? opts.taskLatencyMs() : (opts.taskLatencyMs ?? 30));
 
   const resultEnvelope = (api: string, id: string, data: any) => {
@@ -208,7 +208,8 @@ export async function startFakeDataForSeo(opts: DataForSeoOptions = {}): Promise
       if (fn === 'task_post' && r.method === 'POST') {
         const data = Array.isArray(r.body) ? r.body[0] : undefined;
         const id = randomUUID();
-        tasks.set(id, { readyAt: Date.now() + latency(), collected: false, api, data });
+        const postedAt = Date.now();
+        tasks.set(id, { readyAt: postedAt + latency(), postedAt, collected: false, api, data });
         const env = fixture('dataforseo/task-post.json');
         Object.assign(env.tasks[0], { id, path: ['v3', ...api.split('/'), 'task_post'], data: { ...env.tasks[0].data, ...data } });
         return { body: env };
