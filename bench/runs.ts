@@ -18,11 +18,13 @@
 //   npm run bench:runs -- --json                  # one JSON summary on stdout
 //   npm run bench:runs -- --skip-create           # completion and memory only
 //   npm run bench:runs -- --live --skip-create    # live mode: --lane-concurrency 16 --delay-min 200 --delay-max 800 --seed 1
+//     live mode adds Google AI Overviews, AI Mode and the ChatGPT app through a fake DataForSEO task
+//     flow (--consumer-lane-concurrency 64 --task-min 5000 --task-max 40000; --no-consumer drops them)
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { PLATFORMS, type PlatformName } from '../src/platforms/types.ts';
+import { API_PLATFORMS as PLATFORMS, type PlatformName } from '../src/platforms/types.ts';
 import { fmt, mb, parseArgs, startCpuProfile } from './lib/common.ts';
 import { ENGINES, startBenchService, type BenchService } from './lib/runs-service.ts';
 import { resetStepTimes, stepTimes } from '../src/core/visibility/analysis/step-times.ts';
@@ -31,7 +33,8 @@ const args = parseArgs();
 const probes = args.num('--probes', 2000);
 const smallProbes = args.num('--small-probes', 500);
 const latencyMs = args.num('--latency', 500);
-const concurrency = args.num('--concurrency', 64);
+// Live mode adds three consumer lanes of 64 (see bench/lib/live-engine.ts), so its default is their sum with the API lanes.
+const concurrency = args.num('--concurrency', args.flag('--live') && !args.flag('--no-consumer') ? 3 * 16 + 3 * 64 : 64);
 const creates = args.num('--creates', 300);
 const engineName = args.flag('--live') ? 'live' : (args.opt('--engine') ?? 'sandbox');
 const laneArg = args.opt('--lane-concurrency');
@@ -41,6 +44,10 @@ const engineOpts = {
   delayMinMs: args.num('--delay-min', 200),
   delayMaxMs: args.num('--delay-max', 800),
   seed: args.num('--seed', 1),
+  consumer: !args.flag('--no-consumer'),
+  consumerLaneConcurrency: args.num('--consumer-lane-concurrency', 64),
+  taskMinMs: args.num('--task-min', 5_000),
+  taskMaxMs: args.num('--task-max', 40_000),
 };
 const pollMs = args.num('--poll-ms', 100);
 const asJson = args.flag('--json');
@@ -299,6 +306,8 @@ function completionInChild(n: number): Promise<CompletionResult> {
     '--expose-gc', '--import', 'tsx', script, '--child', '--probes', String(n), '--latency', String(latencyMs), '--concurrency', String(concurrency),
     '--engine', engineName, '--poll-ms', String(pollMs), '--delay-min', String(engineOpts.delayMinMs), '--delay-max', String(engineOpts.delayMaxMs),
     '--seed', String(engineOpts.seed), ...(engineOpts.laneConcurrency !== undefined ? ['--lane-concurrency', String(engineOpts.laneConcurrency)] : []),
+    '--consumer-lane-concurrency', String(engineOpts.consumerLaneConcurrency), '--task-min', String(engineOpts.taskMinMs), '--task-max', String(engineOpts.taskMaxMs),
+    ...(engineOpts.consumer ? [] : ['--no-consumer']),
   ];
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, childArgs, { stdio: ['ignore', 'pipe', 'inherit'] });

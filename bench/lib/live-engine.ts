@@ -7,12 +7,19 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { undiciFetch } from '../../src/platforms/live/http.ts';
-import type { PlatformName } from '../../src/platforms/types.ts';
+import type { ApiPlatform, PlatformName } from '../../src/platforms/types.ts';
 import type { FakesConfig, FakesStats } from './live-fakes.ts';
 import type { EngineFactory, ProviderStats } from './runs-service.ts';
 
 /** The platforms the live bench spreads its probes over (three providers with distinct wire formats). */
-export const LIVE_PLATFORMS: readonly PlatformName[] = ['openai', 'claude', 'perplexity'];
+export const LIVE_PLATFORMS: readonly ApiPlatform[] = ['openai', 'claude', 'perplexity'];
+
+/**
+ * Consumer surfaces the live bench adds (through one fake DataForSEO with its task flow: a task is
+ * ready 5–40 s after it was posted). Their lanes are wide (default 64): a probe waiting for a task
+ * holds a lane slot but no CPU.
+ */
+export const LIVE_CONSUMER_PLATFORMS: readonly PlatformName[] = ['google_ai_overview', 'google_ai_mode', 'chatgpt_app'];
 
 /** True for http(s) URLs whose host is a loopback address literal (127.0.0.0/8 or ::1). */
 export function isLoopbackUrl(url: URL): boolean {
@@ -58,14 +65,32 @@ function request<T>(child: ChildProcess, msg: { type: string }, reply: string): 
   });
 }
 
-export const liveEngine: EngineFactory = async ({ concurrency, laneConcurrency = 16, delayMinMs = 200, delayMaxMs = 800, seed = 1 }) => {
-  const platforms = [...LIVE_PLATFORMS];
-  if (concurrency < laneConcurrency * platforms.length) {
+export const liveEngine: EngineFactory = async ({
+  concurrency,
+  laneConcurrency = 16,
+  delayMinMs = 200,
+  delayMaxMs = 800,
+  seed = 1,
+  consumer = true,
+  consumerLaneConcurrency = 64,
+  taskMinMs = 5_000,
+  taskMaxMs = 40_000,
+}) => {
+  const apiPlatforms = [...LIVE_PLATFORMS];
+  const consumerPlatforms = consumer ? [...LIVE_CONSUMER_PLATFORMS] : [];
+  const platforms: PlatformName[] = [...apiPlatforms, ...consumerPlatforms];
+  const lanes = laneConcurrency * apiPlatforms.length + consumerLaneConcurrency * consumerPlatforms.length;
+  if (concurrency < lanes) {
     // The overall limit would bind before the per-platform lanes, and the ideal would be a different one.
-    throw new Error(`live engine: --concurrency ${concurrency} is below the sum of the lanes (${platforms.length} × ${laneConcurrency})`);
+    throw new Error(
+      `live engine: --concurrency ${concurrency} is below the sum of the lanes (${apiPlatforms.length} × ${laneConcurrency}` +
+        (consumerPlatforms.length ? ` + ${consumerPlatforms.length} × ${consumerLaneConcurrency} consumer` : '') +
+        ` = ${lanes}); pass --concurrency ${lanes} or --no-consumer`,
+    );
   }
   if (!(delayMinMs >= 0 && delayMaxMs >= delayMinMs)) throw new Error(`live engine: need 0 ≤ delay min ≤ delay max (got ${delayMinMs}–${delayMaxMs})`);
-  const cfg: FakesConfig = { platforms, delayMinMs, delayMaxMs, seed };
+  if (!(taskMinMs >= 0 && taskMaxMs >= taskMinMs)) throw new Error(`live engine: need 0 ≤ task min ≤ task max (got ${taskMinMs}–${taskMaxMs})`);
+  const cfg: FakesConfig = { platforms: apiPlatforms, delayMinMs, delayMaxMs, seed, consumerPlatforms, taskMinMs, taskMaxMs };
   const child = fork(fileURLToPath(new URL('./live-fakes.ts', import.meta.url)), ['--fakes', JSON.stringify(cfg)], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -78,17 +103,22 @@ export const liveEngine: EngineFactory = async ({ concurrency, laneConcurrency =
     }
   }
   const refused = new Set<string>();
-  const laneEnv = Object.fromEntries(platforms.map((p) => [`SIGHTLINE_${p.toUpperCase()}_CONCURRENCY`, String(laneConcurrency)]));
+  const laneEnv = Object.fromEntries([
+    ...apiPlatforms.map((p) => [`SIGHTLINE_${p.toUpperCase()}_CONCURRENCY`, String(laneConcurrency)]),
+    ...consumerPlatforms.map((p) => [`SIGHTLINE_${p.toUpperCase()}_CONCURRENCY`, String(consumerLaneConcurrency)]),
+  ]);
   const nominal = (delayMinMs + delayMaxMs) / 2;
   let closed = false;
 
   return {
     name: 'live (fake providers)',
     platforms,
-    env: { SIGHTLINE_PLATFORM_ENGINE: 'live', ...ready.env, ...laneEnv },
+    // The shared tasks_ready poller asks every second: the wait past a task's readiness is ~0.5 s on average.
+    env: { SIGHTLINE_PLATFORM_ENGINE: 'live', SIGHTLINE_DATAFORSEO_POLL_MS: '1000', ...ready.env, ...laneEnv },
     fetch: loopbackOnlyFetch((origin) => refused.add(origin)),
     describe: () =>
-      `fakes ${platforms.join(', ')} on 127.0.0.1 (own process), delay uniform ${delayMinMs}–${delayMaxMs} ms (seed ${seed}, nominal mean ${nominal} ms); ` +
+      `fakes ${apiPlatforms.join(', ')} on 127.0.0.1 (own process), delay uniform ${delayMinMs}–${delayMaxMs} ms (seed ${seed}, nominal mean ${nominal} ms); ` +
+      (consumerPlatforms.length ? `consumer ${consumerPlatforms.join(', ')} via fake DataForSEO task flow, task ready after uniform ${taskMinMs}–${taskMaxMs} ms, tasks_ready polled every 1000 ms; ` : '') +
       `${Object.entries(laneEnv)
         .map(([k, v]) => `${k}=${v}`)
         .join(' ')}, SIGHTLINE_WORKER_CONCURRENCY=${concurrency}`,

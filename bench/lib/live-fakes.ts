@@ -12,15 +12,30 @@
 import dc from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { PlatformName } from '../../src/platforms/types.ts';
+import type { ApiPlatform as PlatformName } from '../../src/platforms/types.ts';
 import { startFakeProvider, type FakeAnswer, type FakeProvider } from '../../test/fakes/providers/index.ts';
+import { startFakeDataForSeo } from '../../test/fakes/providers/consumer.ts';
 
 export interface FakesConfig {
   platforms: PlatformName[];
   delayMinMs: number;
   delayMaxMs: number;
   seed: number;
+  /**
+   * Consumer surfaces served by one fake DataForSEO with its task flow: each posted task is ready
+   * after a delay drawn uniformly from [taskMinMs, taskMaxMs] (seeded). Empty: none.
+   */
+  consumerPlatforms?: string[];
+  taskMinMs?: number;
+  taskMaxMs?: number;
 }
+
+/** DataForSEO API path of each consumer surface the bench uses (as src/platforms/consumer/dataforseo.ts). */
+const DFS_API: Record<string, string> = {
+  google_ai_overview: 'serp/google/organic',
+  google_ai_mode: 'serp/google/ai_mode',
+  chatgpt_app: 'ai_optimization/chat_gpt/llm_scraper',
+};
 
 export interface PlatformLatency {
   /** Provider requests answered (redirect lookups and unknown paths included, if any). */
@@ -148,6 +163,37 @@ export async function startFakes(cfg: FakesConfig) {
     fakes.push(fake);
   }
   const env = Object.assign({}, ...fakes.map((f) => f.env)) as Record<string, string>;
+  const origins = fakes.map((f) => f.origin);
+
+  // Consumer surfaces: one fake DataForSEO; the time until a task is ready is drawn per task and
+  // recorded per surface (the probe's provider latency is that wait, not an HTTP request's).
+  const consumer = cfg.consumerPlatforms ?? [];
+  const taskDrawn: Record<string, number[]> = Object.fromEntries(consumer.map((p) => [p, []]));
+  let dfs: Awaited<ReturnType<typeof startFakeDataForSeo>> | undefined;
+  if (consumer.length) {
+    const rand = mulberry32(cfg.seed + 0x51f15eed);
+    const lo = cfg.taskMinMs ?? 5_000;
+    const hi = cfg.taskMaxMs ?? 40_000;
+    dfs = await startFakeDataForSeo({ taskLatencyMs: () => lo + rand() * (hi - lo) });
+    Object.assign(env, dfs.env);
+    origins.push(dfs.origin);
+    for (const p of consumer) env[`SIGHTLINE_${p.toUpperCase()}_PROVIDER`] = 'dataforseo';
+  }
+  const consumerStats = (): Record<string, PlatformLatency> => {
+    if (!dfs) return {};
+    for (const p of consumer) taskDrawn[p] = [];
+    for (const t of dfs.tasks.values()) {
+      const p = consumer.find((c) => DFS_API[c] === t.api);
+      if (p) taskDrawn[p]!.push(t.readyAt - t.postedAt);
+    }
+    return Object.fromEntries(
+      consumer.map((p) => {
+        const xs = taskDrawn[p]!;
+        const m = round(mean(xs));
+        return [p, { requests: xs.length, drawnMeanMs: m, servedMeanMs: m, servedP50Ms: round(pct(xs, 50)), servedP99Ms: round(pct(xs, 99)), servedMaxMs: round(Math.max(0, ...xs)), maxOpen: 0, avgOpen: 0 }];
+      }),
+    );
+  };
 
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
   const pct = (xs: number[], p: number) => {
@@ -158,7 +204,7 @@ export async function startFakes(cfg: FakesConfig) {
   const round = (n: number) => Number(n.toFixed(1));
   return {
     env,
-    origins: fakes.map((f) => f.origin),
+    origins,
     stats(): FakesStats {
       const platforms: Record<string, PlatformLatency> = {};
       let total = 0;
@@ -176,13 +222,14 @@ export async function startFakes(cfg: FakesConfig) {
           avgOpen: s.length ? round(s.reduce((a, b) => a + b, 0) / (open[p]!.last - open[p]!.first)) : 0,
         };
       }
+      Object.assign(platforms, consumerStats());
       const cpu = process.cpuUsage(cpu0);
       return { platforms, cpuUsPerRequest: total ? Math.round((cpu.user + cpu.system) / total) : 0 };
     },
     async close() {
       dc.unsubscribe('http.server.request.start', onStart);
       dc.unsubscribe('http.server.response.finish', onFinish);
-      await Promise.all(fakes.map((f) => f.close()));
+      await Promise.all([...fakes.map((f) => f.close()), dfs?.close()]);
     },
   };
 }

@@ -15,7 +15,7 @@ import { openDatabase } from '../../src/db/connection.ts';
 import { migrateToLatest } from '../../src/db/migrations.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createKeyRateLimiter } from '../../src/http/plugins/rate-limit.ts';
-import { PLATFORMS, type PlatformName } from '../../src/platforms/types.ts';
+import { API_PLATFORMS as PLATFORMS, type PlatformName } from '../../src/platforms/types.ts';
 import { seedAccount, tempSqliteUrl } from './common.ts';
 import { liveEngine } from './live-engine.ts';
 
@@ -30,6 +30,13 @@ export interface EngineOptions {
   delayMinMs?: number;
   delayMaxMs?: number;
   seed?: number;
+  /** Live: add the consumer surfaces (fake DataForSEO task flow); default true. */
+  consumer?: boolean;
+  /** Live: lane width of each consumer surface (default 64). */
+  consumerLaneConcurrency?: number;
+  /** Live: a consumer task is ready after a delay drawn uniformly from [taskMinMs, taskMaxMs]. */
+  taskMinMs?: number;
+  taskMaxMs?: number;
 }
 
 /** What an engine's providers observed, for the ideal and the report. */

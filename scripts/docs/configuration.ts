@@ -7,12 +7,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { configKeys, loadConfig } from '../../src/config.ts';
 import { PLATFORM_ENV_PREFIX } from '../../src/platforms/registry.ts';
-import { PLATFORMS, type PlatformName } from '../../src/platforms/types.ts';
+import { API_PLATFORMS, PLATFORMS, type ApiPlatform } from '../../src/platforms/types.ts';
 
 const CONFIG_SOURCE = fileURLToPath(new URL('../../src/config.ts', import.meta.url));
 
 /** What each platform's live driver calls (the driver files say how, with their sources). */
-const PLATFORM_API: Record<PlatformName, string> = {
+const PLATFORM_API: Record<ApiPlatform, string> = {
   openai: 'ChatGPT: the Responses API with web search and the probe\'s country.',
   perplexity: 'Perplexity Sonar with search results.',
   gemini: 'Gemini with Google Search grounding.',
@@ -66,7 +66,7 @@ export function configurationMarkdown(): string {
     const d = docs.get(key)!;
     return `| \`${key}\` | ${cell(d.default ?? shownDefault(defaults[key]))} | ${cell(d.description)} |`;
   });
-  const platformRows = PLATFORMS.map((p) => {
+  const platformRows = API_PLATFORMS.map((p) => {
     const prefix = PLATFORM_ENV_PREFIX[p];
     return `| \`${prefix}_API_KEY\` / \`${prefix}_BASE_URL\` | — | ${PLATFORM_API[p]} |`;
   });
@@ -96,6 +96,11 @@ OpenAI-compatible self-hosted server stand in.
 | Variable | Default | Meaning |
 |---|---|---|
 ${platformRows.join('\n')}
+| \`SERPAPI_API_KEY\` / \`SERPAPI_BASE_URL\` | — | SerpApi: serves \`google_ai_overview\`, \`google_ai_mode\` and \`copilot\` ([consumer-surfaces.md](consumer-surfaces.md)). |
+| \`DATAFORSEO_LOGIN\` / \`DATAFORSEO_PASSWORD\` / \`DATAFORSEO_BASE_URL\` | — | DataForSEO: serves \`google_ai_overview\`, \`google_ai_mode\` and \`chatgpt_app\`. |
+| \`SIGHTLINE_<PLATFORM>_PROVIDER\` | the first configured | \`serpapi\` or \`dataforseo\` for a consumer surface both can serve; one that cannot serve it stops the start. |
+| \`SIGHTLINE_DATAFORSEO_METHOD\` | \`task\` | \`task\` (task_post, tasks_ready, task_get) or \`live\` (the live endpoints). |
+| \`SIGHTLINE_DATAFORSEO_POLL_MS\` | \`2000\` | How often the DataForSEO tasks_ready poller asks per surface. |
 | \`SIGHTLINE_<PLATFORM>_CONCURRENCY\` | 4 live, 16 sandbox | Probes in flight per platform, counted across every worker process. \`<PLATFORM>\` is the platform name upper-cased: ${PLATFORMS.map((p) => `\`${p.toUpperCase()}\``).join(', ')}. |
 | \`SIGHTLINE_<PLATFORM>_RPM\` | 0 (unlimited) | Provider requests per minute per worker: divide the provider's limit by the number of workers. |
 | \`SIGHTLINE_PROBE_TIMEOUT_MS\` | \`120000\` | Per-attempt timeout of a provider call. |

@@ -124,7 +124,11 @@ export const CLI_COMMANDS: CliCommandDef[] = [
           "gemini",
           "grok",
           "claude",
-          "deepseek"
+          "deepseek",
+          "google_ai_overview",
+          "google_ai_mode",
+          "copilot",
+          "chatgpt_app"
         ]
       },
       {
@@ -173,6 +177,14 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "country",
         "description": "Country the question is asked from (e.g. US, DE); default US",
+        "required": false
+      },
+      {
+        "field": "city",
+        "in": "body",
+        "kind": "string",
+        "flag": "city",
+        "description": "City the question is asked from, for consumer surfaces that take one (supports_city in the models listing); others ignore it",
         "required": false
       },
       {
@@ -234,7 +246,11 @@ export const CLI_COMMANDS: CliCommandDef[] = [
           "gemini",
           "grok",
           "claude",
-          "deepseek"
+          "deepseek",
+          "google_ai_overview",
+          "google_ai_mode",
+          "copilot",
+          "chatgpt_app"
         ]
       },
       {
@@ -283,6 +299,14 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "country",
         "description": "Country the question is asked from (e.g. US, DE); default US",
+        "required": false
+      },
+      {
+        "field": "city",
+        "in": "body",
+        "kind": "string",
+        "flag": "city",
+        "description": "City the question is asked from, for consumer surfaces that take one (supports_city in the models listing); others ignore it",
         "required": false
       },
       {
@@ -1781,7 +1805,11 @@ export const CLI_COMMANDS: CliCommandDef[] = [
           "gemini",
           "grok",
           "claude",
-          "deepseek"
+          "deepseek",
+          "google_ai_overview",
+          "google_ai_mode",
+          "copilot",
+          "chatgpt_app"
         ]
       },
       {
@@ -1954,7 +1982,11 @@ export const CLI_COMMANDS: CliCommandDef[] = [
           "gemini",
           "grok",
           "claude",
-          "deepseek"
+          "deepseek",
+          "google_ai_overview",
+          "google_ai_mode",
+          "copilot",
+          "chatgpt_app"
         ]
       },
       {

@@ -1100,6 +1100,15 @@ export interface operations {
                                 /** @enum {string} */
                                 engine: "sandbox" | "live";
                                 available: boolean;
+                                /**
+                                 * @description api: the provider's API; consumer: the answer people see in the product, read through a SERP or scraping provider
+                                 * @enum {string}
+                                 */
+                                surface: "api" | "consumer";
+                                /** @description Consumer surfaces: serpapi, dataforseo (sandbox in sandbox mode), null when none is configured; null for API platforms */
+                                provider: string | null;
+                                supports_country: boolean;
+                                supports_city: boolean;
                             }[];
                         };
                         roles: {
@@ -1234,15 +1243,17 @@ export interface operations {
                     /** @description Matrix mode: questions to ask every platform (≤ 500 characters each); with platforms, instead of probes */
                     prompts?: string[];
                     /** @description Matrix mode: platforms to ask every prompt */
-                    platforms?: ("openai" | "perplexity" | "gemini" | "grok" | "claude" | "deepseek")[];
+                    platforms?: ("openai" | "perplexity" | "gemini" | "grok" | "claude" | "deepseek" | "google_ai_overview" | "google_ai_mode" | "copilot" | "chatgpt_app")[];
                     /** @description Explicit mode: each probe with its own platform, model, language, country and target; instead of prompts and platforms */
                     probes?: {
                         prompt: string;
                         /** @enum {string} */
-                        platform: "openai" | "perplexity" | "gemini" | "grok" | "claude" | "deepseek";
+                        platform: "openai" | "perplexity" | "gemini" | "grok" | "claude" | "deepseek" | "google_ai_overview" | "google_ai_mode" | "copilot" | "chatgpt_app";
                         model?: string;
                         language?: string;
                         country?: string;
+                        /** @description City within the country, for consumer surfaces that take one */
+                        city?: string;
                         target_entity?: string;
                         /** @description How many times this probe is asked; defaults to the run's repeats */
                         repeats?: number;
@@ -1259,6 +1270,8 @@ export interface operations {
                     language?: string;
                     /** @description Country the question is asked from (e.g. US, DE); default US */
                     country?: string;
+                    /** @description City the question is asked from, for consumer surfaces that take one (supports_city in the models listing); others ignore it */
+                    city?: string;
                     /** @description Retry-safe key: the same key with the same body returns the same run, charged once */
                     idempotency_key?: string;
                 };
@@ -1622,6 +1635,16 @@ export interface operations {
                                     } & {
                                         [key: string]: unknown;
                                     }) | null;
+                                    /** @description Consumer surfaces only: share of succeeded probes whose result showed an AI answer */
+                                    ai_answer_rate?: number | null;
+                                    /** @description 95% Wilson score interval of the rate; null while no probe succeeded */
+                                    ai_answer_rate_ci?: {
+                                        low: number;
+                                        high: number;
+                                        level: number;
+                                        /** @enum {string} */
+                                        method: "wilson";
+                                    } | null;
                                 } & {
                                     [key: string]: unknown;
                                 })[];
@@ -1678,6 +1701,60 @@ export interface operations {
                                         name: string;
                                         /** @description 0..1, at most 4 decimals; null while no probe succeeded */
                                         mention_rate: number | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    })[];
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                /** @description Single-run read only, when the run asked an API platform and its consumer surface (openai ↔ chatgpt_app, copilot; gemini ↔ google_ai_overview, google_ai_mode) */
+                                surface_comparison?: ({
+                                    api_platform: string;
+                                    consumer_platform: string;
+                                    prompts_compared: number;
+                                    /** @description Mean over compared prompts of the Jaccard overlap of brands named (target and competitors) */
+                                    brand_jaccard: number | null;
+                                    /** @description Mean over compared prompts of the Jaccard overlap of cited domains */
+                                    cited_domain_jaccard: number | null;
+                                    api: {
+                                        probes: number;
+                                        /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                        mention_rate: number | null;
+                                        /** @description 95% Wilson score interval of the rate; null while no probe succeeded */
+                                        mention_rate_ci: {
+                                            low: number;
+                                            high: number;
+                                            level: number;
+                                            /** @enum {string} */
+                                            method: "wilson";
+                                        } | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                    consumer: {
+                                        probes: number;
+                                        /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                        mention_rate: number | null;
+                                        /** @description 95% Wilson score interval of the rate; null while no probe succeeded */
+                                        mention_rate_ci: {
+                                            low: number;
+                                            high: number;
+                                            level: number;
+                                            /** @enum {string} */
+                                            method: "wilson";
+                                        } | null;
+                                        /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                        ai_answer_rate: number | null;
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                    disagreements: ({
+                                        prompt: string;
+                                        api_mentioned: boolean;
+                                        consumer_mentioned: boolean;
+                                        consumer_ai_answer_present: boolean;
+                                        brands_only_api: string[];
+                                        brands_only_consumer: string[];
                                     } & {
                                         [key: string]: unknown;
                                     })[];
@@ -1849,15 +1926,17 @@ export interface operations {
                     /** @description Matrix mode: questions to ask every platform (≤ 500 characters each); with platforms, instead of probes */
                     prompts?: string[];
                     /** @description Matrix mode: platforms to ask every prompt */
-                    platforms?: ("openai" | "perplexity" | "gemini" | "grok" | "claude" | "deepseek")[];
+                    platforms?: ("openai" | "perplexity" | "gemini" | "grok" | "claude" | "deepseek" | "google_ai_overview" | "google_ai_mode" | "copilot" | "chatgpt_app")[];
                     /** @description Explicit mode: each probe with its own platform, model, language, country and target; instead of prompts and platforms */
                     probes?: {
                         prompt: string;
                         /** @enum {string} */
-                        platform: "openai" | "perplexity" | "gemini" | "grok" | "claude" | "deepseek";
+                        platform: "openai" | "perplexity" | "gemini" | "grok" | "claude" | "deepseek" | "google_ai_overview" | "google_ai_mode" | "copilot" | "chatgpt_app";
                         model?: string;
                         language?: string;
                         country?: string;
+                        /** @description City within the country, for consumer surfaces that take one */
+                        city?: string;
                         target_entity?: string;
                         /** @description How many times this probe is asked; defaults to the run's repeats */
                         repeats?: number;
@@ -1874,6 +1953,8 @@ export interface operations {
                     language?: string;
                     /** @description Country the question is asked from (e.g. US, DE); default US */
                     country?: string;
+                    /** @description City the question is asked from, for consumer surfaces that take one (supports_city in the models listing); others ignore it */
+                    city?: string;
                     /** @description Retry-safe key: the same key with the same body returns the same run, charged once */
                     idempotency_key?: string;
                 };
@@ -2250,6 +2331,16 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 }) | null;
+                                /** @description Consumer surfaces only: share of succeeded probes whose result showed an AI answer */
+                                ai_answer_rate?: number | null;
+                                /** @description 95% Wilson score interval of the rate; null while no probe succeeded */
+                                ai_answer_rate_ci?: {
+                                    low: number;
+                                    high: number;
+                                    level: number;
+                                    /** @enum {string} */
+                                    method: "wilson";
+                                } | null;
                             } & {
                                 [key: string]: unknown;
                             })[];
@@ -2312,6 +2403,60 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             })[];
+                            /** @description Single-run read only, when the run asked an API platform and its consumer surface (openai ↔ chatgpt_app, copilot; gemini ↔ google_ai_overview, google_ai_mode) */
+                            surface_comparison?: ({
+                                api_platform: string;
+                                consumer_platform: string;
+                                prompts_compared: number;
+                                /** @description Mean over compared prompts of the Jaccard overlap of brands named (target and competitors) */
+                                brand_jaccard: number | null;
+                                /** @description Mean over compared prompts of the Jaccard overlap of cited domains */
+                                cited_domain_jaccard: number | null;
+                                api: {
+                                    probes: number;
+                                    /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                    mention_rate: number | null;
+                                    /** @description 95% Wilson score interval of the rate; null while no probe succeeded */
+                                    mention_rate_ci: {
+                                        low: number;
+                                        high: number;
+                                        level: number;
+                                        /** @enum {string} */
+                                        method: "wilson";
+                                    } | null;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                consumer: {
+                                    probes: number;
+                                    /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                    mention_rate: number | null;
+                                    /** @description 95% Wilson score interval of the rate; null while no probe succeeded */
+                                    mention_rate_ci: {
+                                        low: number;
+                                        high: number;
+                                        level: number;
+                                        /** @enum {string} */
+                                        method: "wilson";
+                                    } | null;
+                                    /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                    ai_answer_rate: number | null;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                disagreements: ({
+                                    prompt: string;
+                                    api_mentioned: boolean;
+                                    consumer_mentioned: boolean;
+                                    consumer_ai_answer_present: boolean;
+                                    brands_only_api: string[];
+                                    brands_only_consumer: string[];
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
                         } & {
                             [key: string]: unknown;
                         };
@@ -2327,6 +2472,17 @@ export interface operations {
                             engine: "live" | "sandbox";
                             language: string;
                             country: string;
+                            /** @description City the probe was localised to (consumer surfaces that take one), else null */
+                            city?: string | null;
+                            /**
+                             * @description api: asked through the provider API; consumer: read from the product through a SERP or scraping provider
+                             * @enum {string}
+                             */
+                            surface?: "api" | "consumer";
+                            /** @description Consumer surfaces: the provider that fetched the answer; null for API platforms */
+                            provider?: string | null;
+                            /** @description Consumer surfaces: false when the result carried no AI answer (the probe still succeeds); null for API platforms */
+                            ai_answer_present?: boolean | null;
                             target_entity: string;
                             /** @enum {string} */
                             status: "queued" | "running" | "succeeded" | "errored" | "cancelled" | "skipped";
@@ -2573,6 +2729,17 @@ export interface operations {
                         engine: "live" | "sandbox";
                         language: string;
                         country: string;
+                        /** @description City the probe was localised to (consumer surfaces that take one), else null */
+                        city?: string | null;
+                        /**
+                         * @description api: asked through the provider API; consumer: read from the product through a SERP or scraping provider
+                         * @enum {string}
+                         */
+                        surface?: "api" | "consumer";
+                        /** @description Consumer surfaces: the provider that fetched the answer; null for API platforms */
+                        provider?: string | null;
+                        /** @description Consumer surfaces: false when the result carried no AI answer (the probe still succeeds); null for API platforms */
+                        ai_answer_present?: boolean | null;
                         target_entity: string;
                         /** @enum {string} */
                         status: "queued" | "running" | "succeeded" | "errored" | "cancelled" | "skipped";
@@ -2956,6 +3123,16 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 }) | null;
+                                /** @description Consumer surfaces only: share of succeeded probes whose result showed an AI answer */
+                                ai_answer_rate?: number | null;
+                                /** @description 95% Wilson score interval of the rate; null while no probe succeeded */
+                                ai_answer_rate_ci?: {
+                                    low: number;
+                                    high: number;
+                                    level: number;
+                                    /** @enum {string} */
+                                    method: "wilson";
+                                } | null;
                             } & {
                                 [key: string]: unknown;
                             })[];
@@ -3012,6 +3189,60 @@ export interface operations {
                                     name: string;
                                     /** @description 0..1, at most 4 decimals; null while no probe succeeded */
                                     mention_rate: number | null;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description Single-run read only, when the run asked an API platform and its consumer surface (openai ↔ chatgpt_app, copilot; gemini ↔ google_ai_overview, google_ai_mode) */
+                            surface_comparison?: ({
+                                api_platform: string;
+                                consumer_platform: string;
+                                prompts_compared: number;
+                                /** @description Mean over compared prompts of the Jaccard overlap of brands named (target and competitors) */
+                                brand_jaccard: number | null;
+                                /** @description Mean over compared prompts of the Jaccard overlap of cited domains */
+                                cited_domain_jaccard: number | null;
+                                api: {
+                                    probes: number;
+                                    /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                    mention_rate: number | null;
+                                    /** @description 95% Wilson score interval of the rate; null while no probe succeeded */
+                                    mention_rate_ci: {
+                                        low: number;
+                                        high: number;
+                                        level: number;
+                                        /** @enum {string} */
+                                        method: "wilson";
+                                    } | null;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                consumer: {
+                                    probes: number;
+                                    /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                    mention_rate: number | null;
+                                    /** @description 95% Wilson score interval of the rate; null while no probe succeeded */
+                                    mention_rate_ci: {
+                                        low: number;
+                                        high: number;
+                                        level: number;
+                                        /** @enum {string} */
+                                        method: "wilson";
+                                    } | null;
+                                    /** @description 0..1, at most 4 decimals; null while no probe succeeded */
+                                    ai_answer_rate: number | null;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                disagreements: ({
+                                    prompt: string;
+                                    api_mentioned: boolean;
+                                    consumer_mentioned: boolean;
+                                    consumer_ai_answer_present: boolean;
+                                    brands_only_api: string[];
+                                    brands_only_consumer: string[];
                                 } & {
                                     [key: string]: unknown;
                                 })[];
@@ -8628,7 +8859,7 @@ export interface operations {
                         country: string;
                     }[];
                     /** @description Platforms every prompt is asked on */
-                    platforms: ("openai" | "perplexity" | "gemini" | "grok" | "claude" | "deepseek")[];
+                    platforms: ("openai" | "perplexity" | "gemini" | "grok" | "claude" | "deepseek" | "google_ai_overview" | "google_ai_mode" | "copilot" | "chatgpt_app")[];
                     /** @description Model per platform (id or keyword), as in a visibility run */
                     models?: {
                         [key: string]: string;
@@ -9231,7 +9462,7 @@ export interface operations {
                         country: string;
                     }[];
                     /** @description Platforms every prompt is asked on */
-                    platforms?: ("openai" | "perplexity" | "gemini" | "grok" | "claude" | "deepseek")[];
+                    platforms?: ("openai" | "perplexity" | "gemini" | "grok" | "claude" | "deepseek" | "google_ai_overview" | "google_ai_mode" | "copilot" | "chatgpt_app")[];
                     /** @description Model per platform (id or keyword), as in a visibility run */
                     models?: {
                         [key: string]: string;

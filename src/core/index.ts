@@ -145,7 +145,8 @@ export function createCore(opts: CoreOptions): Core {
     tracking,
     webhooks,
     scheduler: () => scheduler,
-    modelListing: () => catalogListing(catalog, (p) => ({ engine: opts.drivers[p]?.engine ?? engine, available: isAvailable(p) })),
+    modelListing: () =>
+      catalogListing(catalog, (p) => ({ engine: opts.drivers[p]?.engine ?? engine, available: isAvailable(p), provider: opts.drivers[p]?.provider ?? null })),
     startWorker() {
       if (worker) return worker;
       // Each handler gets its claim's lease: an outcome is recorded only while it holds.

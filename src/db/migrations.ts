@@ -569,6 +569,22 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('tests_project').on('tests').column('project_id').execute();
     },
   },
+  '0015_surfaces': {
+    // Consumer surfaces (Google AI Overviews, AI Mode, Copilot, the ChatGPT app read through SERP
+    // and scraping providers): which surface a probe asked (`api` | `consumer`; older probes are all
+    // API probes), the provider that fetched it, whether the result carried an AI answer at all
+    // (null for API probes), and the city a consumer probe was localised to. Re-runnable.
+    async up(db: Kysely<any>) {
+      const tables = await db.introspection.getTables();
+      const columns = tables.find((t) => t.name === 'visibility_probes')?.columns.map((c) => c.name) ?? [];
+      if (!columns.includes('surface')) {
+        await db.schema.alterTable('visibility_probes').addColumn('surface', 'text', (c) => c.notNull().defaultTo('api')).execute();
+      }
+      if (!columns.includes('provider')) await db.schema.alterTable('visibility_probes').addColumn('provider', 'text').execute();
+      if (!columns.includes('ai_answer_present')) await db.schema.alterTable('visibility_probes').addColumn('ai_answer_present', 'integer').execute();
+      if (!columns.includes('city')) await db.schema.alterTable('visibility_probes').addColumn('city', 'text').execute();
+    },
+  },
 };
 
 

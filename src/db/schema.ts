@@ -167,6 +167,14 @@ export interface VisibilityProbesTable {
   checkpoint: string | null;
   /** 1..N: which ask of the same (prompt, platform) this probe is (migration 0005). */
   repeat: Generated<number>;
+  /** 'api' | 'consumer' (migration 0015). */
+  surface: Generated<string>;
+  /** Consumer surfaces: the SERP or scraping provider that fetched the answer (0015). */
+  provider: string | null;
+  /** Consumer surfaces: 1 when the result carried an AI answer, 0 when not; null for API probes (0015). */
+  ai_answer_present: number | null;
+  /** Consumer surfaces: the city the probe was localised to, when one was given (0015). */
+  city: string | null;
 }
 
 export interface JobsTable {

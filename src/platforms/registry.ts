@@ -10,7 +10,11 @@ import { createGrokDriver } from './grok.ts';
 import { createOpenAIDriver } from './openai.ts';
 import { createPerplexityDriver } from './perplexity.ts';
 import { createSandboxDriver } from './sandbox.ts';
-import { PLATFORMS, type PlatformDriver, type PlatformName } from './types.ts';
+import { CONSUMER_PLATFORMS, PLATFORMS, type ConsumerPlatform, type PlatformDriver, type PlatformName } from './types.ts';
+import { chooseProvider, validateProviderChoices } from './consumer/providers.ts';
+import { createSerpApiDriver } from './consumer/serpapi.ts';
+import { createDataForSeoDriver } from './consumer/dataforseo.ts';
+import { createConsumerDriver } from './consumer/driver.ts';
 import type { LiveDriverConfig } from './live/driver.ts';
 
 export type Env = Record<string, string | undefined>;
@@ -23,6 +27,11 @@ export const PLATFORM_ENV_PREFIX: Record<PlatformName, string> = {
   grok: 'XAI',
   claude: 'ANTHROPIC',
   deepseek: 'DEEPSEEK',
+  // Consumer surfaces take their credentials from their provider (SERPAPI_*, DATAFORSEO_*).
+  google_ai_overview: 'GOOGLE_AI_OVERVIEW',
+  google_ai_mode: 'GOOGLE_AI_MODE',
+  copilot: 'COPILOT',
+  chatgpt_app: 'CHATGPT_APP',
 };
 
 export interface PlatformSettings {
@@ -59,6 +68,8 @@ export function createDrivers(opts: {
   fetch?: typeof fetch;
 }): Record<PlatformName, PlatformDriver> {
   const { env } = opts;
+  // A SIGHTLINE_<PLATFORM>_PROVIDER naming a provider that cannot serve the surface stops the start.
+  validateProviderChoices(env);
   if (opts.engine === 'sandbox') {
     return Object.fromEntries(
       PLATFORMS.map((p) => [p, createSandboxDriver(p, { latencyMs: opts.sandboxLatencyMs })]),
@@ -77,7 +88,39 @@ export function createDrivers(opts: {
     grok: createGrokDriver(liveConfig('grok', env, opts.fetch)),
     claude: createClaudeDriver(liveConfig('claude', env, opts.fetch)),
     deepseek: createDeepSeekDriver(liveConfig('deepseek', env, opts.fetch)),
+    ...consumerDrivers(env, opts.fetch),
   };
+}
+
+/**
+ * The consumer-surface drivers: each through the provider chosen for it (chooseProvider throws on
+ * a provider that cannot serve it, so a bad SIGHTLINE_<PLATFORM>_PROVIDER stops the start). A
+ * surface no configured provider serves gets a driver that is not available.
+ */
+function consumerDrivers(env: Env, fetchFn?: typeof fetch): Record<ConsumerPlatform, PlatformDriver> {
+  const out = {} as Record<ConsumerPlatform, PlatformDriver>;
+  const pollMs = intSetting(env, 'SIGHTLINE_DATAFORSEO_POLL_MS', 2000, 10);
+  const method = nonEmpty(env.SIGHTLINE_DATAFORSEO_METHOD)?.toLowerCase() ?? 'task';
+  if (method !== 'task' && method !== 'live') throw new Error(`SIGHTLINE_DATAFORSEO_METHOD must be task or live (got "${method}").`);
+  for (const p of CONSUMER_PLATFORMS) {
+    const provider = chooseProvider(p, env);
+    if (provider === 'serpapi') {
+      out[p] = createSerpApiDriver(p, { apiKey: nonEmpty(env.SERPAPI_API_KEY), baseURL: nonEmpty(env.SERPAPI_BASE_URL), fetch: fetchFn });
+    } else if (provider === 'dataforseo') {
+      out[p] = createDataForSeoDriver(p, {
+        login: nonEmpty(env.DATAFORSEO_LOGIN),
+        password: nonEmpty(env.DATAFORSEO_PASSWORD),
+        baseURL: nonEmpty(env.DATAFORSEO_BASE_URL),
+        fetch: fetchFn,
+        method,
+        pollIntervalMs: pollMs,
+      });
+    } else {
+      // Not configured: the listing says unavailable and a run asking for it is refused.
+      out[p] = { ...createConsumerDriver({ platform: p, provider: 'serpapi', secrets: [], configured: false, call: async () => ({ text: null, citations: [], model: null, raw: null }) }), provider: null };
+    }
+  }
+  return out;
 }
 
 function intSetting(env: Env, name: string, fallback: number, min: number): number {

@@ -13,6 +13,12 @@
 //   [[sandbox:no-mention]]       the target entity appears neither in the text nor in citation domains
 //   [[sandbox:cite]]             a citation of the target URL's domain (no-mention wins over cite)
 //   [[sandbox:delay=MS]]         wait MS ms (capped at 30 s, abortable) before answering or failing
+//   [[sandbox:no-ai-answer]]     consumer surfaces: the result carries no AI answer
+//   [[sandbox:ai-answer]]        consumer surfaces: the result always carries an AI answer
+// Consumer surfaces (google_ai_overview, google_ai_mode, copilot, chatgpt_app) are simulated too,
+// labelled like every sandbox answer; without a directive the seed decides whether the result
+// carries an AI answer at all (AI Overviews are missing most often), and a result without one is
+// an empty answer with aiAnswerPresent false, as the live consumer drivers report it.
 // When both mention and no-mention are given, the last one in the prompt wins.
 //
 // The driver reuses the answer analysis's matcher (src/text, shared with core/visibility/analysis) so a
@@ -21,6 +27,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  isConsumerPlatform,
   PlatformError,
   type Citation,
   type PlatformDriver,
@@ -42,6 +49,8 @@ export interface SandboxDirectives {
   mention: 'force' | 'forbid' | null;
   cite: boolean;
   delayMs: number;
+  /** Consumer surfaces: 'force' always an AI answer, 'forbid' never, null lets the seed decide. */
+  aiAnswer?: 'force' | 'forbid' | null;
 }
 
 const DIRECTIVE = /\[\[\s*sandbox\s*:\s*([a-z-]+)\s*(?:=\s*(\d{1,9})\s*)?\]\]/gi;
@@ -55,6 +64,8 @@ export function parseSandboxDirectives(prompt: string): SandboxDirectives {
     else if (name === 'mention') d.mention = 'force';
     else if (name === 'no-mention') d.mention = 'forbid';
     else if (name === 'cite') d.cite = true;
+    else if (name === 'no-ai-answer') d.aiAnswer = 'forbid';
+    else if (name === 'ai-answer') d.aiAnswer = 'force';
     else if (name === 'delay' && m[2] !== undefined) d.delayMs = Math.min(Number(m[2]), SANDBOX_MAX_DELAY_MS);
     // Unknown directives are stripped and ignored.
   }
@@ -323,7 +334,25 @@ const PLATFORM_LABELS: Record<PlatformName, string> = {
   grok: 'Grok',
   claude: 'Claude',
   deepseek: 'DeepSeek',
+  google_ai_overview: 'Google AI Overviews',
+  google_ai_mode: 'Google AI Mode',
+  copilot: 'Microsoft Copilot',
+  chatgpt_app: 'the ChatGPT app',
 };
+
+/**
+ * How often a simulated consumer result carries no AI answer (per mille). Google shows AI
+ * Overviews for a minority of queries; the chat surfaces nearly always answer.
+ */
+const NO_AI_ANSWER_PER_MILLE: Partial<Record<PlatformName, number>> = {
+  google_ai_overview: 350,
+  google_ai_mode: 50,
+  copilot: 100,
+  chatgpt_app: 20,
+};
+
+/** The simulated provider of a consumer surface (what `provider` says in sandbox mode). */
+const SANDBOX_PROVIDER = 'sandbox';
 
 const BRAND_HEADS = ['Nex', 'Bright', 'Lumi', 'Vant', 'Quill', 'Orbi', 'Tera', 'Sol', 'Kin', 'Zen', 'Vero', 'Pulse', 'Astra', 'Fern', 'Cobalt', 'Harbor', 'Nimbus', 'Beacon', 'Mosaic', 'Juno'];
 const BRAND_TAILS = ['ora', 'ly', 'io', 'lane', 'wise', 'stack', 'hub', 'desk', 'loop', 'works', 'ify', 'point', 'base', 'grid'];
@@ -508,6 +537,7 @@ export function createSandboxDriver(platform: PlatformName, opts: { latencyMs?: 
   return {
     platform,
     engine: 'sandbox',
+    ...(isConsumerPlatform(platform) ? { provider: SANDBOX_PROVIDER } : {}),
     available: () => true,
     async ask(req: ProbeRequest): Promise<ProbeAnswer> {
       req.signal?.throwIfAborted();
@@ -531,6 +561,23 @@ export function createSandboxDriver(platform: PlatformName, opts: { latencyMs?: 
 
       const digest = sandboxSeed(req, d.prompt);
       const seed = digest.subarray(0, 8).toString('hex');
+      const consumer = isConsumerPlatform(platform);
+      if (consumer) {
+        // The last two bytes of the digest decide presence, independently of the answer's content.
+        const roll = digest.readUInt16BE(digest.length - 2) % 1000;
+        const absent = d.aiAnswer === 'forbid' || (d.aiAnswer !== 'force' && roll < (NO_AI_ANSWER_PER_MILLE[platform] ?? 0));
+        if (absent) {
+          return {
+            text: '',
+            citations: [],
+            model: `sandbox:${req.providerModel}`,
+            engine: 'sandbox',
+            raw: { engine: 'sandbox', seed, ai_answer: null },
+            aiAnswerPresent: false,
+            provider: SANDBOX_PROVIDER,
+          };
+        }
+      }
       const rng = new Rng(digest);
       const body = generate(req, d, rng);
       const text = `${labelLine(platform, req.targetEntity)}\n\n${body.text}`;
@@ -541,6 +588,7 @@ export function createSandboxDriver(platform: PlatformName, opts: { latencyMs?: 
         engine: 'sandbox',
         raw: { engine: 'sandbox', seed },
         usage: { input_tokens: Math.ceil(d.prompt.length / 4), output_tokens: Math.ceil(text.length / 4) },
+        ...(consumer ? { aiAnswerPresent: true, provider: SANDBOX_PROVIDER } : {}),
       };
     },
   };

@@ -3,8 +3,25 @@
 // concurrency live around the driver (src/platforms/retry.ts and the worker), so every driver
 // only has to classify its failures with PlatformError.
 
-export const PLATFORMS = ['openai', 'perplexity', 'gemini', 'grok', 'claude', 'deepseek'] as const;
+export const API_PLATFORMS = ['openai', 'perplexity', 'gemini', 'grok', 'claude', 'deepseek'] as const;
+/**
+ * Consumer surfaces: the answers people read in the products, fetched through SERP and scraping
+ * providers (src/platforms/consumer). They sit behind the same driver interface as the APIs.
+ */
+export const CONSUMER_PLATFORMS = ['google_ai_overview', 'google_ai_mode', 'copilot', 'chatgpt_app'] as const;
+export const PLATFORMS = [...API_PLATFORMS, ...CONSUMER_PLATFORMS] as const;
 export type PlatformName = (typeof PLATFORMS)[number];
+export type ApiPlatform = (typeof API_PLATFORMS)[number];
+export type ConsumerPlatform = (typeof CONSUMER_PLATFORMS)[number];
+export type Surface = 'api' | 'consumer';
+
+export function isConsumerPlatform(p: string): p is ConsumerPlatform {
+  return (CONSUMER_PLATFORMS as readonly string[]).includes(p);
+}
+
+export function surfaceOf(p: string): Surface {
+  return isConsumerPlatform(p) ? 'consumer' : 'api';
+}
 
 export type Engine = 'live' | 'sandbox';
 
@@ -19,6 +36,8 @@ export interface ProbeRequest {
   language: string;
   /** ISO 3166-1 alpha-2 market, e.g. "US", "DE". */
   country: string;
+  /** A city within the country, for providers that localise below the country (consumer surfaces). */
+  city?: string | null;
   targetEntity: string;
   /** The URL being evaluated (the sandbox sometimes cites its domain). */
   targetUrl: string;
@@ -56,6 +75,13 @@ export interface ProbeAnswer {
   /** Provider response (or a summary of it) for audit; callers cap its size before storing. */
   raw: unknown;
   usage?: { input_tokens?: number; output_tokens?: number };
+  /**
+   * Consumer surfaces only: false when the provider's result carried no AI answer (text is then
+   * empty and citations empty; the probe still succeeds). Undefined for API platforms.
+   */
+  aiAnswerPresent?: boolean;
+  /** Consumer surfaces only: the SERP or scraping provider that fetched the answer. */
+  provider?: string;
 }
 
 /**
@@ -84,6 +110,8 @@ export class PlatformError extends Error {
 export interface PlatformDriver {
   readonly platform: PlatformName;
   readonly engine: Engine;
+  /** Consumer surfaces: the provider serving it (null when none is configured); API platforms: absent. */
+  readonly provider?: string | null;
   /** False when the driver cannot run (e.g. live mode without an API key). */
   available(): boolean;
   ask(req: ProbeRequest): Promise<ProbeAnswer>;

@@ -15,7 +15,9 @@ describe('visibility runs (happy paths)', () => {
   test('the models listing prices every model and names the roles', async () => {
     const { key } = await s.account();
     const body = (await s.request('GET', '/v1/visibility/models', { key })).json();
-    assert.deepEqual(Object.keys(body.platforms).sort(), ['claude', 'deepseek', 'gemini', 'grok', 'openai', 'perplexity']);
+    assert.deepEqual(Object.keys(body.platforms).sort(), [
+      'chatgpt_app', 'claude', 'copilot', 'deepseek', 'gemini', 'google_ai_mode', 'google_ai_overview', 'grok', 'openai', 'perplexity',
+    ]);
     for (const [platform, models] of Object.entries(body.platforms) as [string, any[]][]) {
       const def = models.filter((m) => m.default);
       assert.equal(def.length, 1, `${platform} has one default`);

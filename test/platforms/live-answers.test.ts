@@ -9,7 +9,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createDrivers } from '../../src/platforms/registry.ts';
 import { MAX_CONTINUATIONS } from '../../src/platforms/claude.ts';
-import { PlatformError, type PlatformName, type ProbeAnswer, type ProbeRequest } from '../../src/platforms/types.ts';
+import { PlatformError, type ApiPlatform as PlatformName, type ProbeAnswer, type ProbeRequest } from '../../src/platforms/types.ts';
 import { analyzeAnswer } from '../../src/core/visibility/analysis.ts';
 import { probeRequest, startFakeProvider, type FakeProvider } from '../fakes/providers/index.ts';
 import { startTestServer } from '../helpers/harness.ts';

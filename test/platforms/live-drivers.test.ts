@@ -6,7 +6,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createDrivers } from '../../src/platforms/registry.ts';
-import { PLATFORMS, PlatformError, type PlatformName } from '../../src/platforms/types.ts';
+import { API_PLATFORMS, PlatformError, type ApiPlatform as PlatformName } from '../../src/platforms/types.ts';
 import { probeRequest, startFakeProvider, DEFAULT_ANSWER_TEXT, type FakeProvider } from '../fakes/providers/index.ts';
 
 // Provider tool warnings are noise in test output.
@@ -186,7 +186,7 @@ test('deepseek: OpenAI-compatible chat completions, no tools, market in the syst
   assert.equal(answer.model, 'deepseek-chat');
 });
 
-for (const platform of PLATFORMS) {
+for (const platform of API_PLATFORMS) {
   test(`${platform}: an answer without citations parses to an empty list`, async () => {
     const { driver } = await driverFor(platform, [{ answer: { text: 'No sources here.', citations: [] } }]);
     const answer = await driver.ask(probeRequest(platform));
@@ -286,7 +286,7 @@ test('gemini: a blocked prompt (promptFeedback.blockReason) is provider_refused'
 
 test('a live driver without an API key is unavailable and refuses to ask', async () => {
   const drivers = createDrivers({ engine: 'live', env: {} });
-  for (const p of PLATFORMS) {
+  for (const p of API_PLATFORMS) {
     assert.equal(drivers[p].available(), false, p);
     assert.equal(drivers[p].engine, 'live');
     await assert.rejects(drivers[p].ask(probeRequest(p)), (e: unknown) => e instanceof PlatformError && e.code === 'provider_not_configured');

@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createDrivers, platformSettingsFromEnv } from '../../src/platforms/registry.ts';
-import { PLATFORMS } from '../../src/platforms/types.ts';
+import { API_PLATFORMS, PLATFORMS } from '../../src/platforms/types.ts';
 import { probeRequest, startFakeProviders } from '../fakes/providers/index.ts';
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
@@ -25,16 +25,17 @@ test('live engine: available exactly where an API key is set (blank counts as un
     env: { OPENAI_API_KEY: 'sk-live-1234567890', XAI_API_KEY: '  ', ANTHROPIC_API_KEY: 'sk-ant-1234567890', GEMINI_API_KEY: undefined },
   });
   const available = PLATFORMS.filter((p) => drivers[p].available());
+  // No SerpApi or DataForSEO credentials: no consumer surface is available.
   assert.deepEqual(available, ['openai', 'claude']);
   for (const p of PLATFORMS) assert.equal(drivers[p].engine, 'live');
 });
 
-const fakes = await startFakeProviders(PLATFORMS);
+const fakes = await startFakeProviders(API_PLATFORMS);
 after(() => fakes.close());
 
 test('live engine: every driver reaches its own base URL with its own key', async () => {
   const drivers = createDrivers({ engine: 'live', env: fakes.env });
-  for (const p of PLATFORMS) {
+  for (const p of API_PLATFORMS) {
     const answer = await drivers[p].ask(probeRequest(p));
     assert.equal(answer.engine, 'live', p);
     assert.equal(fakes.fakes[p]!.requests.length, 1, p);

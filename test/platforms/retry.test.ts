@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { askWithRetry, backoffDelay } from '../../src/platforms/retry.ts';
 import { parseRetryAfter } from '../../src/platforms/live/errors.ts';
 import { createDrivers } from '../../src/platforms/registry.ts';
-import { PlatformError, type PlatformDriver, type PlatformName, type ProbeRequest } from '../../src/platforms/types.ts';
+import { PlatformError, type PlatformDriver, type ApiPlatform as PlatformName, type ProbeRequest } from '../../src/platforms/types.ts';
 import { probeRequest, startFakeProvider, type FakeProvider, type FakeScript } from '../fakes/providers/index.ts';
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;

@@ -3,7 +3,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSandboxDriver, parseSandboxDirectives } from '../../src/platforms/sandbox.ts';
-import { PlatformError, PLATFORMS, type ProbeRequest } from '../../src/platforms/types.ts';
+import { PlatformError, API_PLATFORMS as PLATFORMS, type ProbeRequest } from '../../src/platforms/types.ts';
 import { analyzeAnswer, registrableDomain } from '../../src/core/visibility/analysis.ts';
 
 const base: ProbeRequest = {
@@ -56,7 +56,7 @@ describe('sandbox driver', () => {
     assert.equal(seeds.size, 7);
   });
 
-  test('labelled, sandbox-prefixed model, raw carries the seed, citations well formed', async () => {
+  test('labelled, sandbox-prefixed model, raw carries the seed, citations well formed (API platforms)', async () => {
     for (const platform of PLATFORMS) {
       const a = await createSandboxDriver(platform).ask({ ...base, platform });
       assert.match(a.text.split('\n')[0], /^\[sandbox answer — simulated, not (from \w+|a real AI answer)\]$/);

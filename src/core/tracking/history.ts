@@ -93,7 +93,7 @@ export async function loadVisibilityRuns(store: Store, testId: string, since: st
   for (let i = 0; i < ids.length; i += 500) {
     const rows = await store.db
       .selectFrom('visibility_probes')
-      .select(['run_id', 'seq', 'prompt', 'platform', 'model', 'language', 'country', 'target_entity', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'analysis'])
+      .select(['run_id', 'seq', 'prompt', 'platform', 'model', 'language', 'country', 'target_entity', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'analysis', 'ai_answer_present'])
       .where('run_id', 'in', ids.slice(i, i + 500))
       .orderBy('run_id')
       .orderBy('seq')

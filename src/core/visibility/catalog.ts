@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { PLATFORMS, type PlatformName } from '../../platforms/types.ts';
+import { PLATFORMS, isConsumerPlatform, surfaceOf, type PlatformName } from '../../platforms/types.ts';
+import { LOCATION_SUPPORT } from '../../platforms/consumer/providers.ts';
 import { AppError } from '../errors.ts';
 import { formatCredits, parseCredits } from '../money.ts';
 
@@ -98,7 +99,22 @@ export function resolvePlatformName(key: string): PlatformName | null {
   return PLATFORM_ALIASES[k] ?? null;
 }
 
-export function catalogListing(catalog: Catalog, availability: (p: PlatformName) => { engine: string; available: boolean }) {
+/** Where a platform's probes can be localised: API platforms take the country (no city). */
+function locationSupport(p: PlatformName): { supports_country: boolean; supports_city: boolean } {
+  if (!isConsumerPlatform(p)) return { supports_country: true, supports_city: false };
+  const s = LOCATION_SUPPORT[p];
+  return { supports_country: s.country, supports_city: s.city };
+}
+
+/** Whether a platform's probes take a city (consumer surfaces that localise below the country). */
+export function supportsCity(p: PlatformName): boolean {
+  return locationSupport(p).supports_city;
+}
+
+export function catalogListing(
+  catalog: Catalog,
+  availability: (p: PlatformName) => { engine: string; available: boolean; provider?: string | null },
+) {
   const platforms: Record<string, unknown[]> = {};
   const roles: Record<string, unknown> = {};
   for (const p of catalog.values()) {
@@ -112,6 +128,9 @@ export function catalogListing(catalog: Catalog, availability: (p: PlatformName)
       credits_per_probe: formatCredits(m.price),
       engine: a.engine,
       available: a.available,
+      surface: surfaceOf(p.name),
+      provider: isConsumerPlatform(p.name) ? (a.provider ?? null) : null,
+      ...locationSupport(p.name),
     }));
     roles[p.name] = { ...p.roles };
   }

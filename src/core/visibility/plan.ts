@@ -5,7 +5,7 @@
 import { PLATFORMS, type PlatformName } from '../../platforms/types.ts';
 import { AppError } from '../errors.ts';
 import { parseHttpUrl } from '../reports/url.ts';
-import { resolveModel, resolvePlatformName, type Catalog } from './catalog.ts';
+import { resolveModel, resolvePlatformName, supportsCity, type Catalog } from './catalog.ts';
 import { foldName } from '../../text/entity-matcher.ts';
 
 /**
@@ -38,6 +38,8 @@ export interface CreateRunInput {
     model?: string;
     language?: string;
     country?: string;
+    /** A city within the country (consumer surfaces that take one; others ignore it). */
+    city?: string;
     target_entity?: string;
     /** How many times this probe is asked (1..10); defaults to the run's `repeats`. */
     repeats?: number;
@@ -48,6 +50,8 @@ export interface CreateRunInput {
   competitors?: string[];
   language?: string;
   country?: string;
+  /** A city within the country, for consumer surfaces that localise below the country. */
+  city?: string;
   idempotency_key?: string;
 }
 
@@ -60,6 +64,8 @@ export interface PlannedProbe {
   price: number;
   language: string;
   country: string;
+  /** The city given for the probe (stored and sent only for surfaces that take one), else null. */
+  city: string | null;
   targetEntity: string;
   /** 1..N: which ask of the same probe this is (the sandbox seeds its answer with it). */
   repeat: number;
@@ -101,6 +107,8 @@ export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p
 
   const language = clean(input.language) ?? 'en';
   const country = (clean(input.country) ?? 'US').toUpperCase();
+  const city = clean(input.city) ?? null;
+  const cityFor = (platform: PlatformName, given: string | null) => (given && supportsCity(platform) ? given : null);
   const competitors = distinctNames(input.competitors ?? []);
   const probes: PlannedProbe[] = [];
   const runRepeats = repeatsOf(input.repeats, 1);
@@ -146,6 +154,7 @@ export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p
             price: m.price,
             language,
             country,
+            city: cityFor(platform, city),
             targetEntity,
             repeat,
           });
@@ -174,6 +183,7 @@ export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p
           price: m.price,
           language: clean(p.language) ?? language,
           country: (clean(p.country) ?? country).toUpperCase(),
+          city: cityFor(p.platform, clean(p.city) ?? city),
           targetEntity: clean(p.target_entity) ?? targetEntity,
           repeat,
         });

@@ -80,6 +80,7 @@ interface ProbeRow {
   price: number;
   repeat: number;
   checkpoint: string | null;
+  city: string | null;
 }
 
 /** What the platform gave for a probe: its answer (raw already capped), or why it gave none. */
@@ -109,7 +110,7 @@ export async function executeProbe(
     update visibility_probes set status = 'running', started_at = ${nowIso()}
      where id = ${probeId}
        and (status = 'running' or (status = 'queued' and exists (select 1 from accounts a where a.id = visibility_probes.account_id and a.status = 'active')))
-    returning id, run_id, prompt, platform, model, language, country, target_entity, price, repeat, checkpoint`.execute(store.db);
+    returning id, run_id, prompt, platform, model, language, country, target_entity, price, repeat, checkpoint, city`.execute(store.db);
   const row = started[0];
   if (!row) {
     if (await refuseSuspended(store, probeId, lease)) markJobFinished(signal);
@@ -180,6 +181,8 @@ export async function executeProbe(
              citation_mentioned = ${analysis.citation_mentioned ? 1 : 0}, mention_position = ${analysis.mention_position},
              list_rank = ${analysis.list_rank}, competitors = ${JSON.stringify(analysis.competitors)},
              citations = ${JSON.stringify(citations)}, answer = ${answer.text}, raw = ${JSON.stringify(answer.raw ?? null)},
+             provider = ${answer.provider ?? null},
+             ai_answer_present = ${answer.aiAnswerPresent === undefined ? null : answer.aiAnswerPresent ? 1 : 0},
              analysis = ${JSON.stringify(probeAnalysis)}, checkpoint = null,
              error_code = null, error_message = null, completed_at = ${completedAt}
        where id = ${probeId} and status = 'running'`.execute(trx);
@@ -238,6 +241,7 @@ async function callPlatform(
       prompt: probe.prompt,
       language: probe.language,
       country: probe.country,
+      city: probe.city,
       targetEntity: probe.target_entity,
       targetUrl: probe.url,
       competitors,
@@ -250,7 +254,8 @@ async function callPlatform(
           throw error;
         }),
     });
-    if (!answer.text.trim() && answer.citations.length === 0) {
+    // A consumer result without an AI answer is an outcome, not a failure (the provider charged for it).
+    if (!answer.text.trim() && answer.citations.length === 0 && answer.aiAnswerPresent !== false) {
       return { failure: { code: 'provider_empty_answer', message: 'The platform returned neither an answer nor citations.' } };
     }
     return { answer: { ...answer, text: capAnswer(answer.text), raw: capRaw(answer.raw ?? null, RAW_LIMIT_BYTES) } };

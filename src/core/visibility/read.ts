@@ -10,6 +10,7 @@ import { formatCredits } from '../money.ts';
 import type { Executor, Store } from '../store.ts';
 import { summarizeProbes, visibilityBand, type SummaryProbe } from './summary.ts';
 import { summarizeByPrompt, type PromptProbe } from './by-prompt.ts';
+import { addSurfaceComparison } from './surface-comparison.ts';
 import { addAnswerAnalysisSummary, probeAnalysisFields } from './analysis/summary.ts';
 
 export { visibilityBand };
@@ -180,6 +181,10 @@ type ProbeRow = {
   answer?: string | null;
   raw?: string | null;
   analysis?: string | null;
+  surface: string;
+  provider: string | null;
+  ai_answer_present: number | null;
+  city: string | null;
 };
 
 const bool = (v: number | null) => (v === null ? null : v === 1);
@@ -197,6 +202,10 @@ function renderProbe(p: ProbeRow, opts: { results: boolean; raw: boolean }) {
     engine: p.engine,
     language: p.language,
     country: p.country,
+    city: p.city,
+    surface: p.surface,
+    provider: p.provider,
+    ai_answer_present: bool(p.ai_answer_present),
     target_entity: p.target_entity,
     status: p.status,
     brand_mentioned: bool(p.brand_mentioned),
@@ -226,6 +235,7 @@ const PROBE_COLUMNS = [
   'id', 'seq', 'prompt', 'platform', 'model', 'engine', 'language', 'country', 'target_entity', 'status', 'price',
   'reported_model', 'brand_mentioned', 'text_mentioned', 'citation_mentioned', 'mention_position', 'list_rank',
   'competitors', 'citations', 'error_code', 'error_message', 'attempts', 'started_at', 'completed_at', 'repeat', 'analysis',
+  'surface', 'provider', 'ai_answer_present', 'city',
 ] as const;
 
 /**
@@ -271,6 +281,7 @@ export async function getVisibilityRun(
   const out: Record<string, unknown> & ReturnType<typeof renderCompact> = renderCompact(run, aggregate(probes), probes);
   addAnswerAnalysisSummary(out.summary, probes, out.competitors);
   addCitationSourcesSummary(out.summary, probes, { urls: [out.url], competitors: out.competitors });
+  addSurfaceComparison(out.summary, probes, run.target_entity);
   if (opts.includeProbes || withResults) {
     out.probes = probes.map((p) => renderProbe(p, { results: withResults, raw: !!opts.includeRaw }));
   }
@@ -285,7 +296,7 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
   // holds compact runs, and a compact run's summary has them).
   const probes = await db
     .selectFrom('visibility_probes')
-    .select(['run_id', 'prompt', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'started_at', 'completed_at', 'analysis'])
+    .select(['run_id', 'prompt', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'started_at', 'completed_at', 'analysis', 'ai_answer_present'])
     .where('run_id', 'in', runIds)
     .orderBy('run_id')
     .orderBy('seq')

@@ -4,7 +4,7 @@
 // constraint on (account, source, idempotency_key) makes concurrent identical creates produce
 // exactly one run: the loser of the race reads the winner's run and returns its handle.
 import { sql } from 'kysely';
-import type { PlatformName } from '../../platforms/types.ts';
+import { surfaceOf, type PlatformName } from '../../platforms/types.ts';
 import { enqueueJobs, cancelJobsFor } from '../../jobs/queue.ts';
 import type { ActionContext } from '../billing/actions.ts';
 import { fundInOrder, getBalance, lockAccount, releaseCharge, reserveCharge } from '../billing/ledger.ts';
@@ -146,6 +146,10 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
         engine: deps.engine,
         language: p.language,
         country: p.country,
+        city: p.city,
+        surface: surfaceOf(p.platform),
+        provider: null,
+        ai_answer_present: null,
         target_entity: p.targetEntity,
         status: reservation.funded[i] ? ('queued' as const) : ('skipped' as const),
         price: p.price,

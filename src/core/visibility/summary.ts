@@ -3,6 +3,7 @@
 // serves a run's read, a list's compact runs and a tracked test's history (which pools the probes
 // of several runs), so a rate means the same thing everywhere. Only succeeded probes count.
 import { rate, shareOfVoice, wilsonInterval } from '../tracking/stats.ts';
+import { isConsumerPlatform } from '../../platforms/types.ts';
 
 export function visibilityBand(rate: number | null): string | null {
   if (rate === null) return null;
@@ -21,6 +22,8 @@ export interface SummaryProbe {
   citation_mentioned: number | null;
   competitors: string | null;
   citations: string | null;
+  /** Consumer surfaces: 1 when the result carried an AI answer, 0 when not; null for API probes. */
+  ai_answer_present?: number | null;
 }
 
 interface Tally {
@@ -28,6 +31,8 @@ interface Tally {
   succeeded: number;
   mentions: number;
   citations: number;
+  /** Succeeded probes whose result carried an AI answer (consumer surfaces). */
+  aiAnswers: number;
   competitorMentions: Map<string, number>;
 }
 
@@ -36,6 +41,7 @@ const newTally = (competitors: readonly string[]): Tally => ({
   succeeded: 0,
   mentions: 0,
   citations: 0,
+  aiAnswers: 0,
   competitorMentions: new Map(competitors.map((c) => [c, 0])),
 });
 
@@ -45,6 +51,7 @@ function add(t: Tally, p: SummaryProbe, mentioned: readonly string[]) {
   t.succeeded++;
   if (p.brand_mentioned === 1) t.mentions++;
   if (p.citation_mentioned === 1) t.citations++;
+  if (p.ai_answer_present === 1) t.aiAnswers++;
   for (const c of mentioned) t.competitorMentions.set(c, (t.competitorMentions.get(c) ?? 0) + 1);
 }
 
@@ -118,6 +125,10 @@ export function summarizeProbes(probes: readonly SummaryProbe[], competitors: re
       brand_mentions: t.mentions,
       ...headline(t),
       competitors: competitorEntries(t),
+      // Consumer surfaces: the share of succeeded probes whose result showed an AI answer at all.
+      ...(isConsumerPlatform(platform)
+        ? { ai_answer_rate: rate(t.aiAnswers, t.succeeded), ai_answer_rate_ci: wilsonInterval(t.aiAnswers, t.succeeded) }
+        : {}),
     })),
   };
 }

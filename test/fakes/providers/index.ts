@@ -12,7 +12,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import type { PlatformName } from '../../../src/platforms/types.ts';
+import type { ApiPlatform as PlatformName } from '../../../src/platforms/types.ts';
 
 export interface FakeCitation {
   url: string;

@@ -24,6 +24,7 @@ export const CreateVisibilityRunBody = z.object({
         model: z.string().max(INPUT_LIMITS.model).optional(),
         language: z.string().max(INPUT_LIMITS.language).optional(),
         country: z.string().max(INPUT_LIMITS.country).optional(),
+        city: z.string().max(INPUT_LIMITS.name).optional().describe('City within the country, for consumer surfaces that take one'),
         target_entity: z.string().max(INPUT_LIMITS.name).optional(),
         repeats: Repeats.optional().describe('How many times this probe is asked; defaults to the run\'s repeats'),
       }),
@@ -36,6 +37,11 @@ export const CreateVisibilityRunBody = z.object({
   competitors: z.array(z.string().max(INPUT_LIMITS.name)).max(10).optional().describe('Competitor names to count in every answer (at most 10)'),
   language: z.string().max(INPUT_LIMITS.language).optional().describe('Answer language (e.g. en, de); default en'),
   country: z.string().max(INPUT_LIMITS.country).optional().describe('Country the question is asked from (e.g. US, DE); default US'),
+  city: z
+    .string()
+    .max(INPUT_LIMITS.name)
+    .optional()
+    .describe('City the question is asked from, for consumer surfaces that take one (supports_city in the models listing); others ignore it'),
   idempotency_key: z.string().max(INPUT_LIMITS.idempotencyKey).optional().describe('Retry-safe key: the same key with the same body returns the same run, charged once'),
 }).meta({
   examples: [

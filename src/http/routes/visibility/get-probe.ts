@@ -15,6 +15,14 @@ export const Probe = z
     engine: z.enum(['live', 'sandbox']),
     language: z.string(),
     country: z.string(),
+    city: z.string().nullable().optional().describe('City the probe was localised to (consumer surfaces that take one), else null'),
+    surface: z.enum(['api', 'consumer']).optional().describe('api: asked through the provider API; consumer: read from the product through a SERP or scraping provider'),
+    provider: z.string().nullable().optional().describe('Consumer surfaces: the provider that fetched the answer; null for API platforms'),
+    ai_answer_present: z
+      .boolean()
+      .nullable()
+      .optional()
+      .describe('Consumer surfaces: false when the result carried no AI answer (the probe still succeeds); null for API platforms'),
     target_entity: z.string(),
     status: z.enum(['queued', 'running', 'succeeded', 'errored', 'cancelled', 'skipped']),
     brand_mentioned: z.boolean().nullable(),

@@ -10,6 +10,10 @@ const Model = z.object({
   credits_per_probe: z.string(),
   engine: z.enum(['sandbox', 'live']),
   available: z.boolean(),
+  surface: z.enum(['api', 'consumer']).describe('api: the provider\'s API; consumer: the answer people see in the product, read through a SERP or scraping provider'),
+  provider: z.string().nullable().describe('Consumer surfaces: serpapi, dataforseo (sandbox in sandbox mode), null when none is configured; null for API platforms'),
+  supports_country: z.boolean(),
+  supports_city: z.boolean(),
 });
 
 export default defineRoute({

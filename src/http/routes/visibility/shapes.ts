@@ -75,6 +75,8 @@ export const RunSummary = z
           citation_rate: Rate.optional(),
           sentiment: Sentiment.optional(),
           prominence: Prominence.optional(),
+          ai_answer_rate: Rate.optional().describe('Consumer surfaces only: share of succeeded probes whose result showed an AI answer'),
+          ai_answer_rate_ci: Interval.optional(),
         })
         .passthrough(),
     ),
@@ -82,6 +84,34 @@ export const RunSummary = z
     prominence: Prominence.optional(),
     discovered_entities: z.array(z.object({ name: z.string(), mentions: z.number().int(), platforms: z.array(z.string()) }).passthrough()).optional(),
     by_prompt: z.array(PromptStats).optional(),
+    surface_comparison: z
+      .array(
+        z
+          .object({
+            api_platform: z.string(),
+            consumer_platform: z.string(),
+            prompts_compared: z.number().int(),
+            brand_jaccard: Rate.describe('Mean over compared prompts of the Jaccard overlap of brands named (target and competitors)'),
+            cited_domain_jaccard: Rate.describe('Mean over compared prompts of the Jaccard overlap of cited domains'),
+            api: z.object({ probes: z.number().int(), mention_rate: Rate, mention_rate_ci: Interval }).passthrough(),
+            consumer: z.object({ probes: z.number().int(), mention_rate: Rate, mention_rate_ci: Interval, ai_answer_rate: Rate }).passthrough(),
+            disagreements: z.array(
+              z
+                .object({
+                  prompt: z.string(),
+                  api_mentioned: z.boolean(),
+                  consumer_mentioned: z.boolean(),
+                  consumer_ai_answer_present: z.boolean(),
+                  brands_only_api: z.array(z.string()),
+                  brands_only_consumer: z.array(z.string()),
+                })
+                .passthrough(),
+            ),
+          })
+          .passthrough(),
+      )
+      .optional()
+      .describe('Single-run read only, when the run asked an API platform and its consumer surface (openai ↔ chatgpt_app, copilot; gemini ↔ google_ai_overview, google_ai_mode)'),
   })
   .passthrough();
 
