@@ -90,7 +90,7 @@ describe('user CLI derived from the catalog of operations', () => {
     assert.deepEqual(await complete('sightline', 'visibility', 'ru'), ['run']);
     assert.deepEqual((await complete('sightline', 'ci', '')).filter((w) => !w.startsWith('-')), ['list', 'run', 'score', 'status']);
     assert.deepEqual(await complete('sightline', 'tests', 'schedule', 'test_1', '--c'), ['--cron']);
-    assert.deepEqual(await complete('sightline', 'visibility', 'run', 'https://a.example', '--platform', 'c'), ['claude']);
+    assert.deepEqual(await complete('sightline', 'visibility', 'run', 'https://a.example', '--platform', 'cl'), ['claude']);
     assert.deepEqual(await complete('sightline', 'visibility', 'run', '--brand', 'tests', '--wa'), ['--watch'], 'an option value is not taken for a subcommand');
     assert.deepEqual(await complete('sightline', 'acc'), ['accounts'], 'operator commands complete too');
     assert.deepEqual(await complete('sightline', 'visibility', 'export', 'vis_1', '--format', ''), ['csv', 'jsonl'], 'a filter completes its values');
