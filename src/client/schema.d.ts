@@ -1707,6 +1707,17 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
+                                /** @description Single-run read only: where the answers come from, each (country, city) with its answers (succeeded probes) per platform, most answers first */
+                                locations?: ({
+                                    country: string | null;
+                                    city: string | null;
+                                    platforms: {
+                                        platform: string;
+                                        answers: number;
+                                    }[];
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
                                 /** @description Single-run read only, when the run asked an API platform and its consumer surface (openai ↔ chatgpt_app, copilot; gemini ↔ google_ai_overview, google_ai_mode) */
                                 surface_comparison?: ({
                                     api_platform: string;
@@ -2400,6 +2411,17 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description Single-run read only: where the answers come from, each (country, city) with its answers (succeeded probes) per platform, most answers first */
+                            locations?: ({
+                                country: string | null;
+                                city: string | null;
+                                platforms: {
+                                    platform: string;
+                                    answers: number;
+                                }[];
                             } & {
                                 [key: string]: unknown;
                             })[];
@@ -3192,6 +3214,17 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description Single-run read only: where the answers come from, each (country, city) with its answers (succeeded probes) per platform, most answers first */
+                            locations?: ({
+                                country: string | null;
+                                city: string | null;
+                                platforms: {
+                                    platform: string;
+                                    answers: number;
+                                }[];
                             } & {
                                 [key: string]: unknown;
                             })[];

@@ -109,6 +109,14 @@ describe('a live run over API and consumer platforms', () => {
     assert.equal(rates.chatgpt_app.ai_answer_rate, 1);
     assert.equal(rates.openai.ai_answer_rate, undefined);
 
+    // Which location each answer is from: the city where the surface takes one, the country for
+    // the API platform, none for Copilot (it takes no location).
+    assert.deepEqual(run.summary.locations, [
+      { country: 'DE', city: 'Munich', platforms: [{ platform: 'chatgpt_app', answers: 1 }, { platform: 'google_ai_overview', answers: 1 }] },
+      { country: 'DE', city: null, platforms: [{ platform: 'openai', answers: 1 }] },
+      { country: null, city: null, platforms: [{ platform: 'copilot', answers: 1 }] },
+    ]);
+
     const cmp = run.summary.surface_comparison;
     assert.deepEqual(cmp.map((c: any) => `${c.api_platform}:${c.consumer_platform}`), ['openai:chatgpt_app', 'openai:copilot']);
     const [vsApp, vsCopilot] = cmp;

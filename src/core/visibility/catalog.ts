@@ -100,7 +100,7 @@ export function resolvePlatformName(key: string): PlatformName | null {
 }
 
 /** Where a platform's probes can be localised: API platforms take the country (no city). */
-function locationSupport(p: PlatformName): { supports_country: boolean; supports_city: boolean } {
+export function locationSupport(p: PlatformName): { supports_country: boolean; supports_city: boolean } {
   if (!isConsumerPlatform(p)) return { supports_country: true, supports_city: false };
   const s = LOCATION_SUPPORT[p];
   return { supports_country: s.country, supports_city: s.city };

@@ -11,6 +11,9 @@ import type { Executor, Store } from '../store.ts';
 import { summarizeProbes, visibilityBand, type SummaryProbe } from './summary.ts';
 import { summarizeByPrompt, type PromptProbe } from './by-prompt.ts';
 import { addSurfaceComparison } from './surface-comparison.ts';
+import { summarizeLocations } from './locations.ts';
+import { locationSupport } from './catalog.ts';
+import type { PlatformName } from '../../platforms/types.ts';
 import { addAnswerAnalysisSummary, probeAnalysisFields } from './analysis/summary.ts';
 
 export { visibilityBand };
@@ -282,6 +285,7 @@ export async function getVisibilityRun(
   addAnswerAnalysisSummary(out.summary, probes, out.competitors);
   addCitationSourcesSummary(out.summary, probes, { urls: [out.url], competitors: out.competitors });
   addSurfaceComparison(out.summary, probes, run.target_entity);
+  (out.summary as Record<string, unknown>).locations = summarizeLocations(probes, (p) => locationSupport(p as PlatformName));
   if (opts.includeProbes || withResults) {
     out.probes = probes.map((p) => renderProbe(p, { results: withResults, raw: !!opts.includeRaw }));
   }

@@ -84,6 +84,18 @@ export const RunSummary = z
     prominence: Prominence.optional(),
     discovered_entities: z.array(z.object({ name: z.string(), mentions: z.number().int(), platforms: z.array(z.string()) }).passthrough()).optional(),
     by_prompt: z.array(PromptStats).optional(),
+    locations: z
+      .array(
+        z
+          .object({
+            country: z.string().nullable(),
+            city: z.string().nullable(),
+            platforms: z.array(z.object({ platform: z.string(), answers: z.number().int() })),
+          })
+          .passthrough(),
+      )
+      .optional()
+      .describe('Single-run read only: where the answers come from, each (country, city) with its answers (succeeded probes) per platform, most answers first'),
     surface_comparison: z
       .array(
         z
