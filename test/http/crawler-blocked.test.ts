@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { startReceiver, until, type Receiver } from '../helpers/webhook-receiver.ts';
 import { IP, render, UA, type LogEvent } from '../helpers/access-logs.ts';
+import { describeEvent } from '../../src/core/webhooks/slack.ts';
 
 const ROBOTS = ['User-agent: OAI-SearchBot', 'User-agent: ChatGPT-User', 'Disallow: /private', '', 'User-agent: *', 'Allow: /', ''].join('\n');
 
@@ -74,6 +75,8 @@ describe('crawler.blocked from site logs', () => {
     );
     assert.ok(Date.parse(body.data.from) < Date.parse(body.data.to));
     assert.equal(site.hits('/robots.txt'), 1);
+    // Slack and e-mail alerts say it in words.
+    assert.equal(describeEvent('crawler.blocked', body.data).title, 'OAI-SearchBot is refused on /docs');
     await checksDone(siteId);
 
     // The same lines again: duplicates, nothing new. A new refusal the same UTC day: the check
