@@ -28,6 +28,7 @@ import { deliverMessage, giveUpDelivery, type DeliveryDeps } from './webhooks/de
 import { onDeliveryQueued, TEST_CHANGE_JOB_KIND, WEBHOOK_JOB_KIND, WEBHOOK_LANE } from './webhooks/events.ts';
 import { checkTestChange } from './tracking/change-events.ts';
 import { ALERT_MAIL_JOB_KIND, sendAlertMail } from './webhooks/alert-mail.ts';
+import { checkCrawlerBlocked, CRAWLER_BLOCKED_JOB_KIND } from './sites/blocked.ts';
 
 export interface CoreOptions {
   store: Store;
@@ -156,6 +157,7 @@ export function createCore(opts: CoreOptions): Core {
         [WEBHOOK_JOB_KIND]: (job, signal) => deliverMessage(webhooks, job, signal),
         [TEST_CHANGE_JOB_KIND]: (job) => checkTestChange(opts.store, catalog, job.ref_id),
         [ALERT_MAIL_JOB_KIND]: (job) => sendAlertMail(webhooks, job.ref_id),
+        [CRAWLER_BLOCKED_JOB_KIND]: async (job) => void (await checkCrawlerBlocked({ store: opts.store, pages, log: opts.jobLog }, job.ref_id)),
       };
       const extras = workerExtras(opts.store);
       for (const [kind, h] of Object.entries(opts.extraJobs?.handlers ?? {})) handlers[kind] = (job, signal) => h(job.ref_id, signal);

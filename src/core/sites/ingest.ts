@@ -12,7 +12,11 @@ import { toApiTime } from '../ids.ts';
 import type { Store, Tx } from '../store.ts';
 import { crawlerOf, foldHost, isAsset, isBlocked, referralSourceOf, statusClass } from './classify.ts';
 import type { CrawlerRanges } from './ip-ranges.ts';
+import { AI_CRAWLERS, SEARCH_ROLES } from '../content/crawlers.ts';
 import { detectFormat, parserFor, type LineParser, type LogFormat, type LogRecord } from './log-formats.ts';
+
+/** Crawlers whose refusals can be `crawler.blocked` events (training crawlers are left out). */
+const SEARCH_TOKENS = new Set(AI_CRAWLERS.filter((c) => SEARCH_ROLES.has(c.role)).map((c) => c.token));
 
 /** The largest upload one request may carry (compressed bytes as sent). */
 export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
@@ -148,8 +152,16 @@ export async function ingestLog(
   store: Store,
   site: { id: string; domain: string },
   body: AsyncIterable<Buffer>,
-  opts: { format: LogFormat | 'auto'; ranges: CrawlerRanges },
+  opts: {
+    format: LogFormat | 'auto';
+    ranges: CrawlerRanges;
+    /** Told, after the last batch, how many new lines were search or user crawlers refused (crawler.blocked checks). */
+    onBlockedHits?: (count: number) => Promise<void>;
+  },
 ): Promise<IngestSummary> {
+  // An allow-listed `host:port` domain: log lines name the host, with or without the port.
+  const siteHost = foldHost(site.domain);
+  let newBlocked = 0;
   const sum = { lines: 0, parsed: 0, skipped: 0, duplicates: 0, ai_crawler_hits: 0, ai_referral_visits: 0 };
   let minTime = Infinity;
   let maxTime = -Infinity;
@@ -163,6 +175,7 @@ export async function ingestLog(
     sum.duplicates += duplicates;
     sum.ai_crawler_hits += added.crawler;
     sum.ai_referral_visits += added.referral;
+    newBlocked += added.blocked;
     batch = [];
   };
 
@@ -176,7 +189,7 @@ export async function ingestLog(
       else sum.skipped++;
       return;
     }
-    if (r.host && foldHost(r.host) !== site.domain) {
+    if (r.host && foldHost(r.host) !== siteHost) {
       sum.skipped++;
       return;
     }
@@ -205,6 +218,7 @@ export async function ingestLog(
     for (const l of sniffed.splice(0)) await handle(l);
   }
   await flush();
+  if (newBlocked) await opts.onBlockedHits?.(newBlocked);
   return {
     format: parser.format,
     ...sum,
@@ -257,9 +271,11 @@ async function addToRollups(trx: Tx, siteId: string, fresh: Counted[]) {
   const referralRows = new Map<string, { site_id: string; hour: string; source: string; path: string; visits: number }>();
   let crawler = 0;
   let referral = 0;
+  let blocked = 0;
   for (const c of fresh) {
     if (c.kind === 'crawler') {
       crawler++;
+      if (c.blocked && SEARCH_TOKENS.has(c.crawler)) blocked++;
       const key = `${c.hour}\u0001${c.crawler}\u0001${c.path}\u0001${c.status_class}\u0001${c.verified}\u0001${c.blocked}`;
       const row = crawlerRows.get(key);
       if (row) {
@@ -295,5 +311,5 @@ async function addToRollups(trx: Tx, siteId: string, fresh: Counted[]) {
       .onConflict((oc) => oc.columns(['site_id', 'hour', 'source', 'path']).doUpdateSet({ visits: sql`site_referral_visits.visits + excluded.visits` }))
       .execute();
   }
-  return { crawler, referral };
+  return { crawler, referral, blocked };
 }

@@ -7,6 +7,7 @@ import { AppError } from '../errors.ts';
 import { newId, nowIso, toApiTime } from '../ids.ts';
 import type { Store } from '../store.ts';
 import { foldHost } from './classify.ts';
+import type { FetchAllowlist } from '../pages/fetch/index.ts';
 
 export interface SiteView {
   id: string;
@@ -22,8 +23,13 @@ const view = (r: { id: string; domain: string; name: string; created_at: string 
   created_at: toApiTime(r.created_at),
 });
 
-/** A host name as a site's domain (a URL or a bare host is accepted; `www.` folded). */
-export function parseSiteDomain(input: string): string {
+/**
+ * A host name as a site's domain (a URL or a bare host is accepted; `www.` folded). A `host:port`
+ * domain (a staging or intranet site) is accepted only when the fetcher's allowlist
+ * (SIGHTLINE_FETCH_ALLOW) names that host and port: robots.txt is then read over plain http
+ * (see siteOrigin).
+ */
+export function parseSiteDomain(input: string, allow?: FetchAllowlist): string {
   let text = input.trim();
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
     try {
@@ -32,6 +38,11 @@ export function parseSiteDomain(input: string): string {
       /* fall through to the check below */
     }
   }
+  const withPort = /^([^:/\s]+):(\d{1,5})(?:\/.*)?$/.exec(text.toLowerCase());
+  if (withPort && allow) {
+    const [, name, port] = withPort as unknown as [string, string, string];
+    if (Number(port) >= 1 && Number(port) <= 65535 && allow.allows(name, Number(port), name)) return `${foldHost(name)}:${Number(port)}`;
+  }
   const host = foldHost(text.replace(/\/.*$/, ''));
   if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/.test(host)) {
     throw new AppError('invalid_request', 'domain must be a host name such as example.com.', { domain: input.slice(0, 200) });
@@ -39,9 +50,14 @@ export function parseSiteDomain(input: string): string {
   return host;
 }
 
+/** Where the site's robots.txt lives: https, or http for an allow-listed `host:port` domain. */
+export function siteOrigin(domain: string): string {
+  return /:\d+$/.test(domain) ? `http://${domain}` : `https://${domain}`;
+}
+
 /** Creates the site, or returns the account's existing site of that domain. */
-export async function createSite(store: Store, accountId: string, input: { domain: string; name?: string | null }): Promise<SiteView> {
-  const domain = parseSiteDomain(input.domain);
+export async function createSite(store: Store, accountId: string, input: { domain: string; name?: string | null }, allow?: FetchAllowlist): Promise<SiteView> {
+  const domain = parseSiteDomain(input.domain, allow);
   const existing = await store.db.selectFrom('sites').selectAll().where('account_id', '=', accountId).where('domain', '=', domain).executeTakeFirst();
   if (existing) return view(existing);
   const row = { id: newId('site'), account_id: accountId, domain, name: input.name?.trim() || domain, created_at: nowIso() };

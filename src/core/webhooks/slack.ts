@@ -65,6 +65,13 @@ export function describeEvent(type: string, d: Data, m: Markup = MRKDWN): { titl
         fields: [],
         href: '/console/account',
       };
+    case 'crawler.blocked':
+      return {
+        title: `${d.crawler ?? 'An AI crawler'} is refused on ${d.path ?? 'a page'}`,
+        body: `${bold(esc(d.crawler))} (${esc(d.vendor)}, ${esc(d.role)}) was refused ${bold(esc(d.blocked_hits))} of ${esc(d.hits)} times on ${bold(esc(d.path))}, a page robots.txt allows it to fetch: a CDN or firewall rule keeps it out.`,
+        fields: [`${bold('Site')}\n${esc(d.site_id)}`, `${bold('Logs read')}\n${esc(d.from)} – ${esc(d.to)}`],
+        href: null,
+      };
     default:
       return { title: type, body: `\`${esc(type)}\` happened.`, fields: [], href: null };
   }

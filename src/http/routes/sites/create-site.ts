@@ -17,7 +17,7 @@ export default defineRoute({
   }),
   response: Site,
   errors: [400, 422],
-  run: (a, ctx, core) => createSite(core.store, ctx.accountId, a),
+  run: (a, ctx, core) => createSite(core.store, ctx.accountId, a, core.webhooks.allow),
   cli: { command: 'sites create', description: 'a site whose access logs you upload (an existing domain returns the existing site)', args: ['domain'] },
   tool: {
     name: 'create_site',

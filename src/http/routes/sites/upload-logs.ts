@@ -8,6 +8,8 @@ import { crawlerRanges } from '../../../core/sites/ip-ranges.ts';
 import { ingestLog, MAX_UPLOAD_BYTES } from '../../../core/sites/ingest.ts';
 import { LOG_FORMATS } from '../../../core/sites/log-formats.ts';
 import { getSiteRow } from '../../../core/sites/sites.ts';
+import { queueBlockedCheck } from '../../../core/sites/blocked.ts';
+import type { Core } from '../../../core/index.ts';
 import { actionContext } from '../../plugins/auth.ts';
 import { defineRoute, filterParam, filterValue, RawBody } from '../../schemas.ts';
 import { IngestSummary, SiteParams } from './shapes.ts';
@@ -16,6 +18,18 @@ const FORMATS = ['auto', ...LOG_FORMATS] as const;
 
 /** The media types a log upload may be sent as (gzip also as Content-Encoding: gzip). */
 export const LOG_MEDIA_TYPES = ['text/plain', 'application/x-ndjson', 'application/gzip', 'application/x-gzip', 'application/octet-stream'];
+
+/** Reading options; refused search or user crawlers queue a `crawler.blocked` check (core/sites/blocked.ts). */
+function ingestOptions(core: Core, site: { id: string; account_id: string }, format: (typeof FORMATS)[number]) {
+  return {
+    format,
+    ranges: crawlerRanges(core.config.SIGHTLINE_CRAWLER_RANGES_PATH),
+    onBlockedHits: async () => {
+      await queueBlockedCheck(core.store, site);
+      core.notifyWork();
+    },
+  };
+}
 
 export default defineRoute({
   method: 'POST',
@@ -35,7 +49,7 @@ export default defineRoute({
     if (typeof lines !== 'string') throw new AppError('invalid_request', 'Send the log lines as `lines` (text), or upload the file over HTTP.');
     const site = await getSiteRow(core.store, ctx.accountId, a.site_id);
     const format = filterValue('format', a.format, FORMATS) ?? 'auto';
-    return ingestLog(core.store, site, Readable.from([Buffer.from(lines)]), { format, ranges: crawlerRanges(core.config.SIGHTLINE_CRAWLER_RANGES_PATH) });
+    return ingestLog(core.store, site, Readable.from([Buffer.from(lines)]), ingestOptions(core, site, format));
   },
   cli: { command: 'logs ingest', description: 'upload an access log file (or follow a growing one) to a site', flags: { site_id: 'site' } },
   tool: {
@@ -54,6 +68,6 @@ export default defineRoute({
     if (length > MAX_UPLOAD_BYTES) throw new AppError('payload_too_large', 'A log upload is at most 512 MiB per request; split the file.');
     const body = request.body instanceof RawBody ? request.body.stream : null;
     if (!body) throw new AppError('invalid_request', 'Send the log lines as the request body.');
-    return ingestLog(core.store, site, body, { format, ranges: crawlerRanges(core.config.SIGHTLINE_CRAWLER_RANGES_PATH) });
+    return ingestLog(core.store, site, body, ingestOptions(core, site, format));
   },
 });
