@@ -48,6 +48,8 @@ const GROUPS: Record<string, string> = {
   reports: 'saved reports',
   sites: 'sites: AI crawlers and AI referrals read from access logs',
   logs: 'access logs: upload a file or follow a growing one',
+  webhooks: 'webhooks and alerts: signed deliveries, their log and retries, credits.low threshold',
+  projects: 'projects: a brand workspace with competitors, markets, prompt library and dashboard',
 };
 
 /** A failed call, with the exit code of its class. */

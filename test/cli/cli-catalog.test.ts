@@ -97,7 +97,7 @@ describe('user CLI derived from the catalog of operations', () => {
     assert.deepEqual((await complete('sightline', 'keys', '')).filter((w) => !w.startsWith('-')), ['create', 'revoke']);
     assert.deepEqual(await complete('sightline', 'keys', 'create', '--re'), ['--read-only']);
     const fish = (await runCli(['completion', 'fish'])).out;
-    assert.match(fish, /__fish_seen_subcommand_from visibility; and __fish_seen_subcommand_from run' -l platform -x -a 'openai perplexity gemini grok claude deepseek'/);
+    assert.match(fish, /__fish_seen_subcommand_from visibility; and __fish_seen_subcommand_from run' -l platform -x -a 'openai perplexity gemini grok claude deepseek google_ai_overview google_ai_mode copilot chatgpt_app'/);
     const zsh = (await runCli(['completion', 'zsh'])).out;
     assert.match(zsh, /^#compdef sightline/);
     assert.match(zsh, /bashcompinit/);
