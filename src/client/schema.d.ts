@@ -1707,7 +1707,7 @@ export interface operations {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
-                                /** @description Single-run read only: where the answers come from, each (country, city) with its answers (succeeded probes) per platform, most answers first */
+                                /** @description Where the answers come from, each (country, city) with its answers (succeeded probes) per platform, most answers first */
                                 locations?: ({
                                     country: string | null;
                                     city: string | null;
@@ -2414,7 +2414,7 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             })[];
-                            /** @description Single-run read only: where the answers come from, each (country, city) with its answers (succeeded probes) per platform, most answers first */
+                            /** @description Where the answers come from, each (country, city) with its answers (succeeded probes) per platform, most answers first */
                             locations?: ({
                                 country: string | null;
                                 city: string | null;
@@ -3217,7 +3217,7 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             })[];
-                            /** @description Single-run read only: where the answers come from, each (country, city) with its answers (succeeded probes) per platform, most answers first */
+                            /** @description Where the answers come from, each (country, city) with its answers (succeeded probes) per platform, most answers first */
                             locations?: ({
                                 country: string | null;
                                 city: string | null;

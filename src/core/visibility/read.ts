@@ -11,7 +11,7 @@ import type { Executor, Store } from '../store.ts';
 import { summarizeProbes, visibilityBand, type SummaryProbe } from './summary.ts';
 import { summarizeByPrompt, type PromptProbe } from './by-prompt.ts';
 import { addSurfaceComparison } from './surface-comparison.ts';
-import { summarizeLocations } from './locations.ts';
+import { summarizeLocations, type LocationProbe } from './locations.ts';
 import { locationSupport } from './catalog.ts';
 import type { PlatformName } from '../../platforms/types.ts';
 import { addAnswerAnalysisSummary, probeAnalysisFields } from './analysis/summary.ts';
@@ -116,6 +116,7 @@ function renderCompact(run: RunRow, agg: Aggregate, probes: readonly SummaryProb
   const competitors = JSON.parse(run.competitors) as string[];
   const summary = summarizeProbes(probes, competitors) as Record<string, unknown> & { overall_score: number | null; visibility_band: string | null };
   summary.by_prompt = summarizeByPrompt(probes as readonly PromptProbe[], competitors);
+  summary.locations = summarizeLocations(probes as unknown as readonly LocationProbe[], (p) => locationSupport(p as PlatformName));
   return {
     run_id: run.id,
     object: 'visibility_run',
@@ -285,7 +286,6 @@ export async function getVisibilityRun(
   addAnswerAnalysisSummary(out.summary, probes, out.competitors);
   addCitationSourcesSummary(out.summary, probes, { urls: [out.url], competitors: out.competitors });
   addSurfaceComparison(out.summary, probes, run.target_entity);
-  (out.summary as Record<string, unknown>).locations = summarizeLocations(probes, (p) => locationSupport(p as PlatformName));
   if (opts.includeProbes || withResults) {
     out.probes = probes.map((p) => renderProbe(p, { results: withResults, raw: !!opts.includeRaw }));
   }
@@ -300,7 +300,7 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
   // holds compact runs, and a compact run's summary has them).
   const probes = await db
     .selectFrom('visibility_probes')
-    .select(['run_id', 'prompt', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'started_at', 'completed_at', 'analysis', 'ai_answer_present'])
+    .select(['run_id', 'prompt', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'started_at', 'completed_at', 'analysis', 'ai_answer_present', 'country', 'city'])
     .where('run_id', 'in', runIds)
     .orderBy('run_id')
     .orderBy('seq')

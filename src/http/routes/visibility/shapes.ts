@@ -95,7 +95,7 @@ export const RunSummary = z
           .passthrough(),
       )
       .optional()
-      .describe('Single-run read only: where the answers come from, each (country, city) with its answers (succeeded probes) per platform, most answers first'),
+      .describe('Where the answers come from, each (country, city) with its answers (succeeded probes) per platform, most answers first'),
     surface_comparison: z
       .array(
         z
