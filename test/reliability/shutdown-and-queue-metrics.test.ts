@@ -35,7 +35,7 @@ describe('queue metrics in an API process, and graceful shutdown of a worker', (
   const env = () => ({
     DATABASE_URL: db.url,
     SIGHTLINE_LOG_LEVEL: 'warn',
-    SIGHTLINE_METRICS_TOKEN: 'a-metrics-token-for-tests',
+    SIGHTLINE_METRICS_TOKEN: 'a-metrics-token-for-the-queue-tests-0123',
     SIGHTLINE_SHUTDOWN_GRACE_MS: '300',
     SIGHTLINE_SCHEDULER_INTERVAL_MS: '0',
   });
@@ -55,7 +55,7 @@ describe('queue metrics in an API process, and graceful shutdown of a worker', (
   });
 
   const scrape = async () => {
-    const res = await fetch(`http://127.0.0.1:${api.port}/metrics`, { headers: { authorization: 'Bearer a-metrics-token-for-tests' } });
+    const res = await fetch(`http://127.0.0.1:${api.port}/metrics`, { headers: { authorization: 'Bearer a-metrics-token-for-the-queue-tests-0123' } });
     assert.equal(res.status, 200);
     return res.text();
   };
