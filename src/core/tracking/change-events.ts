@@ -28,11 +28,15 @@ export async function checkTestChange(store: Store, catalog: Catalog, runId: str
   const test = await store.db.selectFrom('tests').select(['id', 'name', 'deleted_at']).where('id', '=', run.test_id).executeTakeFirst();
   if (!test || test.deleted_at) return;
   const history = (await testHistory(store, run.account_id, test.id, { days: 90, window: 'run', catalog })) as unknown as {
-    points: (Point & { complete: boolean })[];
-    comparison: { previous: Record<string, unknown>; latest: Record<string, any>; change: number | null; change_significant: boolean | null } | null;
+    points: (Point & { complete: boolean; start: string; definition_id: string | null })[];
+    comparison: { previous: Record<string, unknown>; latest: Record<string, any>; definition_id: string | null; change: number | null; change_significant: boolean | null } | null;
   };
   const c = history.comparison;
-  const [previous, latest] = history.points.filter((p) => p.complete).slice(-2);
+  // The two points the comparison chose (same definition), not merely the last two finished ones.
+  const chosen = (side: { start?: unknown } | undefined) =>
+    side && history.points.find((p) => p.complete && p.definition_id === c?.definition_id && p.start === side.start);
+  const previous = chosen(c?.previous);
+  const latest = chosen(c?.latest);
   if (!c || c.change_significant !== true || c.change === null || !previous || !latest) return;
   const change = c.change;
   const competitors_moved = latest.competitors.flatMap((lc) => {
