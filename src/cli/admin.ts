@@ -323,7 +323,8 @@ async function refreshCrawlers(config: Config, output: string | undefined, json:
   const { existsSync, writeFileSync, renameSync } = await import('node:fs');
   const { readRangesFile, refreshCrawlerRanges } = await import('../core/sites/ip-ranges.ts');
   const current = readRangesFile(existsSync(target) ? target : undefined);
-  const mirror = config.env.SIGHTLINE_CRAWLER_RANGES_MIRROR?.trim().replace(/\/+$/, '');
+  const { cleanBaseURL } = await import('../platforms/live/driver.ts');
+  const mirror = cleanBaseURL(config.env.SIGHTLINE_CRAWLER_RANGES_MIRROR);
   const rewrite = mirror ? (url: string) => mirror + new URL(url).pathname : undefined;
   const { file, outcomes } = await refreshCrawlerRanges(current, { rewrite });
   const tmp = `${target}.tmp-${process.pid}`;

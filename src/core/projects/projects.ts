@@ -17,7 +17,7 @@ import { testSamplePlan, type SamplePlanOptions } from '../tracking/sample-plan.
 import { normalizeUrl, parseHttpUrl } from '../reports/url.ts';
 import type { Executor } from '../store.ts';
 import { nextSlotAfter, parseSchedule } from '../tracking/schedule.ts';
-import { checkDefinition, parseBudget, runTrackedTestNow, type TrackingDeps } from '../tracking/tracked-tests.ts';
+import { checkDefinition, parseBudget, runTrackedTestNow, softDeleteTestRow, type TrackingDeps } from '../tracking/tracked-tests.ts';
 import { findTest, foldEntity, getTestRow } from '../tracking/tests.ts';
 import { addPrompts, deletePrompt, listPrompts, parsePromptText, type PromptInput } from './prompts.ts';
 
@@ -138,15 +138,6 @@ export async function projectTests(db: Executor, projectId: string) {
   return db.selectFrom('tests').select(['id', 'market']).where('project_id', '=', projectId).where('deleted_at', 'is', null).orderBy('id').execute();
 }
 
-/** Deletes a test as DELETE /v1/tests does: hidden, unscheduled, its identity freed, its runs kept. */
-async function softDeleteTest(db: Executor, id: string) {
-  await db
-    .updateTable('tests')
-    .set({ deleted_at: nowIso(), schedule_cron: null, next_run_at: null, target_key: sql<string>`target_key || ${` #deleted:${id}`}` })
-    .where('id', '=', id)
-    .execute();
-}
-
 /**
  * Brings the project's tests in step with it: one per market with the market's definition, the
  * project's schedule and its budget shared evenly between markets; tests of markets no longer
@@ -198,7 +189,7 @@ async function syncProjectTests(deps: TrackingDeps, db: Executor, principal: Pri
       })
       .execute();
   }
-  for (const [, id] of existing) await softDeleteTest(db, id);
+  for (const [, id] of existing) await softDeleteTestRow(db, row.account_id, id);
 }
 
 async function renderProject(deps: TrackingDeps, row: ProjectRow) {
@@ -274,7 +265,7 @@ export async function deleteProject(deps: TrackingDeps, principal: Principal, pr
   await deps.store.db.transaction().execute(async (trx) => {
     await findProject(trx, principal.accountId, projectId);
     await trx.updateTable('projects').set({ deleted_at: nowIso() }).where('id', '=', projectId).execute();
-    for (const t of await projectTests(trx, projectId)) await softDeleteTest(trx, t.id);
+    for (const t of await projectTests(trx, projectId)) await softDeleteTestRow(trx, principal.accountId, t.id);
   });
   return { id: projectId, deleted: true };
 }

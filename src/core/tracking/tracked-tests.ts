@@ -15,7 +15,7 @@ import { nowIso } from '../ids.ts';
 import { parseCredits } from '../money.ts';
 import type { ActivityLog } from '../reports/activity.ts';
 import { normalizeUrl, parseHttpUrl } from '../reports/url.ts';
-import type { Store } from '../store.ts';
+import type { Executor, Store } from '../store.ts';
 import { planRun, type CreateRunInput } from '../visibility/plan.ts';
 import { createVisibilityRun, type VisibilityDeps } from '../visibility/runs.ts';
 import { nextSlotAfter, parseSchedule, type Schedule } from './schedule.ts';
@@ -181,7 +181,13 @@ export async function deleteTrackedTest(deps: TrackingDeps, principal: Principal
   const { accountId } = principal;
   const row = await findTest(deps.store.db, accountId, testId);
   requireScope(principal, createScopeOf(row.test_type as TestType));
-  await deps.store.db
+  await softDeleteTestRow(deps.store.db, accountId, testId);
+  return { id: testId, deleted: true };
+}
+
+/** Deletes a test row: hidden, unscheduled, its identity freed (a new test may take it), its runs kept. */
+export async function softDeleteTestRow(db: Executor, accountId: string, testId: string): Promise<void> {
+  await db
     .updateTable('tests')
     .set({
       deleted_at: nowIso(),
@@ -192,7 +198,6 @@ export async function deleteTrackedTest(deps: TrackingDeps, principal: Principal
     .where('id', '=', testId)
     .where('account_id', '=', accountId)
     .execute();
-  return { id: testId, deleted: true };
 }
 
 /** Runs the test's definition now, as the caller (their scopes, their access source), attached to the test. */
