@@ -6,6 +6,7 @@
 import type { Executor, Store } from '../store.ts';
 import { toApiTime } from '../ids.ts';
 import { emitEvent } from '../webhooks/events.ts';
+import { comparedPoints } from './comparable.ts';
 import { testHistory } from './history.ts';
 import type { Catalog } from '../visibility/catalog.ts';
 import { compareProportions } from './stats.ts';
@@ -32,11 +33,8 @@ export async function checkTestChange(store: Store, catalog: Catalog, runId: str
     comparison: { previous: Record<string, unknown>; latest: Record<string, any>; definition_id: string | null; change: number | null; change_significant: boolean | null } | null;
   };
   const c = history.comparison;
-  // The two points the comparison chose (same definition), not merely the last two finished ones.
-  const chosen = (side: { start?: unknown } | undefined) =>
-    side && history.points.find((p) => p.complete && p.definition_id === c?.definition_id && p.start === side.start);
-  const previous = chosen(c?.previous);
-  const latest = chosen(c?.latest);
+  // The two points the comparison set against each other (same definition), not merely the last two.
+  const { previous, latest } = comparedPoints(history.points);
   if (!c || c.change_significant !== true || c.change === null || !previous || !latest) return;
   const change = c.change;
   const competitors_moved = latest.competitors.flatMap((lc) => {

@@ -97,15 +97,20 @@ interface ComparablePoint {
   mention_rate_ci: unknown;
 }
 
+/** The two points a comparison sets against each other: the latest finished one and the most recent earlier finished one of its definition. */
+export function comparedPoints<P extends Pick<ComparablePoint, 'complete' | 'definition_id'>>(points: readonly P[]): { previous?: P; latest?: P } {
+  const done = points.filter((p) => p.complete && p.definition_id !== null);
+  const latest = done.at(-1);
+  return { latest, previous: latest && done.slice(0, -1).findLast((p) => p.definition_id === latest.definition_id) };
+}
+
 /**
  * The latest finished point against the most recent earlier finished point of the same
  * definition (a point pooling several definitions is never compared), with the two-proportion
  * z-test of stats.ts; null when there is no such pair.
  */
 export function latestComparison(points: readonly ComparablePoint[]) {
-  const done = points.filter((p) => p.complete && p.definition_id !== null);
-  const latest = done.at(-1);
-  const previous = latest && done.slice(0, -1).findLast((p) => p.definition_id === latest.definition_id);
+  const { previous, latest } = comparedPoints(points);
   if (!latest || !previous) return null;
   const test = compareProportions(previous.brand_mentions, previous.succeeded, latest.brand_mentions, latest.succeeded);
   const side = (p: ComparablePoint) => ({ start: p.start, end: p.end, mention_rate: p.mention_rate, mention_rate_ci: p.mention_rate_ci, succeeded: p.succeeded });
