@@ -13,15 +13,15 @@ import { compactVisibilityRuns } from './read.ts';
 export async function visibilityRunSettled(db: Executor, runId: string): Promise<void> {
   const { rows } = await sql`select 1 as x from visibility_probes where run_id = ${runId} and status in ('queued', 'running') limit 1`.execute(db);
   if (rows.length > 0) return;
-  const [run] = await compactVisibilityRuns(db, [runId]);
-  if (!run) return;
-  await runCompleted(db, run.run_id, run);
-}
-
-async function runCompleted(db: Executor, runId: string, run: unknown): Promise<void> {
+  // A repeated notice (a cancel after the last settlement, a give-up) finds the event already there:
+  // the compact run, with every summary, is built only for the first.
+  const dedupeKey = `run.completed:${runId}`;
+  if (await db.selectFrom('webhook_events').select('id').where('dedupe_key', '=', dedupeKey).executeTakeFirst()) return;
   const owner = await db.selectFrom('visibility_runs').select(['account_id', 'test_id']).where('id', '=', runId).executeTakeFirst();
   if (!owner) return;
-  const eventId = await emitEvent(db, { accountId: owner.account_id, type: 'run.completed', dedupeKey: `run.completed:${runId}`, data: run });
+  const [run] = await compactVisibilityRuns(db, [runId]);
+  if (!run) return;
+  const eventId = await emitEvent(db, { accountId: owner.account_id, type: 'run.completed', dedupeKey, data: run });
   if (!eventId) return;
   // A tracked test's run: whether its history now shows a significant change is worked out by a
   // job (the history reads every run of the test, too much for the settling transaction).
@@ -30,4 +30,3 @@ async function runCompleted(db: Executor, runId: string, run: unknown): Promise<
     await enqueueJobs(db, [{ kind: TEST_CHANGE_JOB_KIND, lane: WEBHOOK_LANE, refId: runId, accountId: owner.account_id, maxAttempts: 5 }]);
   }
 }
-
