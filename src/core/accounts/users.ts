@@ -104,10 +104,8 @@ async function emailKnown(trx: Kysely<Database> | Tx, email: string): Promise<bo
  */
 async function openUserAccount(store: Store, email: string, passwordHash: string | null): Promise<{ created: boolean; userId: string | null }> {
   try {
-    return await store.db.transaction().execute(async (trx) => {
-      if (await emailKnown(trx, email)) return { created: false, userId: null };
-      return { created: true, userId: (await insertUser(trx, email, passwordHash, 'member', false)).id };
-    });
+    // insertUser refuses a known email (a user or an account has it); the catch reads that as created: false.
+    return await store.db.transaction().execute(async (trx) => ({ created: true, userId: (await insertUser(trx, email, passwordHash, 'member', false)).id }));
   } catch (err) {
     if (await emailKnown(store.db, email)) return { created: false, userId: null };
     throw err;
