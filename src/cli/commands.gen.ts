@@ -1639,7 +1639,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "json",
         "flag": "email-alerts",
-        "description": "Which events each named console user gets by e-mail ([] stops them); users not named keep their choice",
+        "description": "Which events each named console user gets by e-mail ([] stops them; digest.weekly is the weekly digest, sent Mondays from 08:00 UTC); users not named keep their choice",
         "required": false
       }
     ],

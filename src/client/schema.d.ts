@@ -8285,10 +8285,10 @@ export interface operations {
                 "application/json": {
                     /** @description Fire credits.low when the available balance falls below this, e.g. "25.00"; null turns it off */
                     credits_low_threshold?: (string | number) | null;
-                    /** @description Which events each named console user gets by e-mail ([] stops them); users not named keep their choice */
+                    /** @description Which events each named console user gets by e-mail ([] stops them; digest.weekly is the weekly digest, sent Mondays from 08:00 UTC); users not named keep their choice */
                     email_alerts?: {
                         email: string;
-                        events: ("run.completed" | "tracked_test.changed" | "tracked_test.skipped" | "credits.low" | "crawler.blocked" | "*")[];
+                        events: ("run.completed" | "tracked_test.changed" | "tracked_test.skipped" | "credits.low" | "crawler.blocked" | "digest.weekly" | "*")[];
                     }[];
                 };
             };
