@@ -160,7 +160,23 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "list",
         "flag": "competitor",
-        "description": "Competitor names to count in every answer (at most 10)",
+        "description": "Competitors to count in every answer (at most 10): a name, or {name, aliases, domains}",
+        "required": false
+      },
+      {
+        "field": "target_aliases",
+        "in": "body",
+        "kind": "list",
+        "flag": "target-alias",
+        "description": "Other names of the target that count as mentions of it (a short name, a former name; at most 10)",
+        "required": false
+      },
+      {
+        "field": "target_domains",
+        "in": "body",
+        "kind": "list",
+        "flag": "target-domain",
+        "description": "The target's domains besides the URL's: citing them counts as citation_mentioned and as owned (at most 10)",
         "required": false
       },
       {
@@ -282,7 +298,23 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "list",
         "flag": "competitor",
-        "description": "Competitor names to count in every answer (at most 10)",
+        "description": "Competitors to count in every answer (at most 10): a name, or {name, aliases, domains}",
+        "required": false
+      },
+      {
+        "field": "target_aliases",
+        "in": "body",
+        "kind": "list",
+        "flag": "target-alias",
+        "description": "Other names of the target that count as mentions of it (a short name, a former name; at most 10)",
+        "required": false
+      },
+      {
+        "field": "target_domains",
+        "in": "body",
+        "kind": "list",
+        "flag": "target-domain",
+        "description": "The target's domains besides the URL's: citing them counts as citation_mentioned and as owned (at most 10)",
         "required": false
       },
       {

@@ -599,6 +599,15 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0018_brand_terms': {
+    // A run's brand terms: the target's aliases and extra domains and each competitor's, as
+    // given (JSON); null for runs that named the brands only. Re-runnable.
+    async up(db: Kysely<any>) {
+      const tables = await db.introspection.getTables();
+      const columns = tables.find((t) => t.name === 'visibility_runs')?.columns.map((c) => c.name) ?? [];
+      if (!columns.includes('brand_terms')) await db.schema.alterTable('visibility_runs').addColumn('brand_terms', 'text').execute();
+    },
+  },
 };
 
 

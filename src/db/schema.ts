@@ -108,6 +108,8 @@ export interface VisibilityRunsTable {
   url: string;
   target_entity: string;
   competitors: string; // JSON array
+  /** What the run knows of the brands beyond names (aliases, domains), JSON BrandTerms; null when none were given (0018). */
+  brand_terms?: string | null;
   language: string;
   country: string;
   idempotency_key: string | null;
