@@ -10468,6 +10468,31 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        /** @description AI crawler requests (refused ones apart) and AI referral visits from the access logs of the account's sites on the brand's domains, over the same days; null when the account has no site on the brand's domains */
+                        site_activity: {
+                            sites: {
+                                id: string;
+                                domain: string;
+                            }[];
+                            crawler_requests: number;
+                            crawler_refused: number;
+                            referral_visits: number;
+                            crawlers: {
+                                name: string;
+                                requests: number;
+                                refused: number;
+                            }[];
+                            referrals: {
+                                source: string;
+                                visits: number;
+                            }[];
+                            days: {
+                                day: string;
+                                crawler_requests: number;
+                                crawler_refused: number;
+                                referral_visits: number;
+                            }[];
+                        } | null;
                     } & {
                         [key: string]: unknown;
                     };

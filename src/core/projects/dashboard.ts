@@ -15,6 +15,7 @@ import { summarizeProbes } from '../visibility/summary.ts';
 import { addAnswerAnalysisSummary } from '../visibility/analysis/summary.ts';
 import { findProject, projectTests } from './projects.ts';
 import { listPrompts } from './prompts.ts';
+import { projectSiteActivity } from './site-activity.ts';
 
 /** When a rate is too thin to act on (documented in docs/projects.md). */
 export const THIN_EVIDENCE = { min_answers: 10, max_half_width: 0.2 } as const;
@@ -144,5 +145,7 @@ export async function projectDashboard(store: Store, accountId: string, projectI
     matrix,
     topics,
     competitors_named_brand_absent: competitorsOnly,
+    // What the brand's own site logs say over the same span (null: no site of the brand's domains).
+    site_activity: await projectSiteActivity(store.db, accountId, { url: project.url, domains: (JSON.parse(project.brand) as { domains?: string[] }).domains ?? [] }, new Date(since), now),
   };
 }
