@@ -29,6 +29,7 @@ import { onDeliveryQueued, TEST_CHANGE_JOB_KIND, WEBHOOK_JOB_KIND, WEBHOOK_LANE 
 import { checkTestChange } from './tracking/change-events.ts';
 import { ALERT_MAIL_JOB_KIND, sendAlertMail } from './webhooks/alert-mail.ts';
 import { claimDigests, DIGEST_JOB_KIND, sendDigestMail } from './webhooks/digest.ts';
+import { useOperatorCitationCatalog } from './visibility/citation-sources.ts';
 import { checkCrawlerBlocked, CRAWLER_BLOCKED_JOB_KIND } from './sites/blocked.ts';
 
 export interface CoreOptions {
@@ -85,6 +86,7 @@ const CI_LANE_CONCURRENCY = 2;
 export function createCore(opts: CoreOptions): Core {
   idempotencyPolicy.ttlMs = opts.config.SIGHTLINE_IDEMPOTENCY_TTL_SECONDS * 1000;
   const catalog = opts.catalog ?? loadCatalog(opts.config.SIGHTLINE_CATALOG_PATH);
+  useOperatorCitationCatalog(opts.config.SIGHTLINE_CITATION_SOURCES_PATH);
   const isAvailable = (p: PlatformName) => catalog.has(p) && !!opts.drivers[p]?.available();
   const engine = opts.drivers[PLATFORMS[0]]?.engine ?? 'sandbox';
   let worker: Worker | null = null;

@@ -78,6 +78,9 @@ describe('brand aliases and domains', () => {
     assert.equal(classes.owned, 1);
     assert.equal(classes.competitor, 1);
     assert.equal(classes.community, 1);
+    // The export classes each citation URL in order, the competitor's by name.
+    const exported = (await s.request('GET', `/v1/visibility/runs/${r.run_id}/export?format=jsonl`, { key })).body.trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(exported[0].citation_classes, ['owned', 'competitor:Salesforce', 'community']);
     // A listed run equals its read, terms included.
     const listed = (await s.request('GET', '/v1/visibility/runs', { key })).json().runs[0];
     assert.deepEqual(listed.brand_terms, r.brand_terms);

@@ -10,6 +10,7 @@ import type { PlatformName } from '../../platforms/types.ts';
 import { foldName } from '../../text/entity-matcher.ts';
 import type { Catalog } from '../visibility/catalog.ts';
 import { planRun, type BrandTerms, type CreateRunInput } from '../visibility/plan.ts';
+import { storedBrandTerms } from '../visibility/citation-sources.ts';
 import type { PromptProbe } from '../visibility/by-prompt.ts';
 import { toApiTime } from '../ids.ts';
 import { compareProportions } from './stats.ts';
@@ -53,9 +54,6 @@ function canonicalTerms(t: BrandTerms) {
   };
 }
 
-/** A stored run's brand terms (null when it has none). */
-export const storedTerms = (json: string | null | undefined): BrandTerms | null => (json ? (JSON.parse(json) as BrandTerms) : null);
-
 /**
  * The definition id a test's stored definition plans to, or null when it has none (a test made
  * implicitly by a run) or it no longer plans (a model left the catalog). Availability is not
@@ -98,7 +96,7 @@ export function splitComparable<R extends HistoryRun>(runs: readonly R[], probes
   const comparable: R[] = [];
   const others: { run_id: string; created_at: string | null; source: string; definition_id: string }[] = [];
   for (const r of runs) {
-    const id = definitionId(probesOf.get(r.id) ?? [], JSON.parse(r.competitors) as string[], storedTerms(r.brand_terms));
+    const id = definitionId(probesOf.get(r.id) ?? [], JSON.parse(r.competitors) as string[], storedBrandTerms(r.brand_terms));
     definitionOf.set(r.id, id);
     if (testDefinition === null || Number(r.started_by_test) === 1 || id === testDefinition) comparable.push(r);
     else others.push({ run_id: r.id, created_at: toApiTime(r.created_at), source: r.source, definition_id: id });

@@ -4,7 +4,7 @@
 // that were skipped and why, and a comparison of the latest point with the one before: the
 // change and whether it is larger than the noise (a two-proportion z-test at 95%, stats.ts).
 // Windows are anchored at the time of the read: the latest window ends now.
-import { addCitationSourcesSummary } from '../visibility/citation-sources.ts';
+import { addCitationSourcesSummary, storedBrandTerms } from '../visibility/citation-sources.ts';
 import { round4 } from './stats.ts';
 import type { Store } from '../store.ts';
 import { toApiTime } from '../ids.ts';
@@ -13,7 +13,7 @@ import { addAnswerAnalysisSummary } from '../visibility/analysis/summary.ts';
 import { findTest } from './tests.ts';
 import type { Catalog } from '../visibility/catalog.ts';
 import { promptCsvRows, summarizeByPrompt } from '../visibility/by-prompt.ts';
-import { latestComparison, plannedDefinitionId, splitComparable, storedTerms, type HistoryProbe } from './comparable.ts';
+import { latestComparison, plannedDefinitionId, splitComparable, type HistoryProbe } from './comparable.ts';
 import type { BrandTerms } from '../visibility/plan.ts';
 
 export const HISTORY_WINDOWS = ['run', '7d', '30d'] as const;
@@ -140,7 +140,7 @@ async function visibilitySeries(store: Store, test: { id: string; definition: st
     // Sentiment, prominence and discovered entities (answer analysis) over the same probes.
     const s = addAnswerAnalysisSummary(summarizeProbes(probes, competitors), probes, competitors) as ReturnType<typeof summarizeProbes> & Record<string, unknown>;
     const definitions = [...new Set(g.runs.map((r) => split.definitionOf.get(r.id)!))];
-    addCitationSourcesSummary(s, probes, { urls: [...new Set(g.runs.map((r) => r.url))], competitors, brandTerms: pooledTerms(g.runs.map((r) => storedTerms(r.brand_terms))) });
+    addCitationSourcesSummary(s, probes, { urls: [...new Set(g.runs.map((r) => r.url))], competitors, brandTerms: pooledTerms(g.runs.map((r) => storedBrandTerms(r.brand_terms))) });
     return {
       start: toApiTime(g.start),
       end: toApiTime(g.end),

@@ -52,8 +52,20 @@ export class CitationSources {
 }
 
 let loaded: { key: string; sources: CitationSources } | null = null;
+let operatorCatalog: string | undefined;
+
+/**
+ * The operator's catalog file (SIGHTLINE_CITATION_SOURCES_PATH), set once when the core is built:
+ * every classification of the process then uses it. Read now, so a broken file fails the start.
+ */
+export function useOperatorCitationCatalog(path: string | undefined): void {
+  operatorCatalog = path?.trim() || undefined;
+  loaded = null;
+  citationSources();
+}
+
 /** The bundled catalog, extended by the operator's file (SIGHTLINE_CITATION_SOURCES_PATH) when given. */
-export function citationSources(extraPath?: string): CitationSources {
+export function citationSources(extraPath: string | undefined = operatorCatalog): CitationSources {
   const key = extraPath ?? '';
   if (!loaded || loaded.key !== key) {
     const catalogs = [JSON.parse(readFileSync(BUNDLED, 'utf8')) as CitationCatalog];
@@ -181,6 +193,20 @@ const list = <T>(text: string | null): T[] => {
   }
 };
 
+/** A stored run's brand terms column, parsed (null when it has none). */
+export const storedBrandTerms = (json: string | null | undefined): BrandTerms | null => (json ? (JSON.parse(json) as BrandTerms) : null);
+
+/** The brand a run's citations are classed for: its URLs' hosts and brand domains, its competitors with theirs. */
+export function citationBrand(run: { urls: readonly string[]; competitors: readonly string[]; brandTerms?: BrandTerms | null }): Brand {
+  const domains = run.urls.flatMap((u) => {
+    const h = hostOf(u)?.host;
+    return h ? [h] : [];
+  });
+  for (const d of run.brandTerms?.target_domains ?? []) if (!domains.includes(d)) domains.push(d);
+  const domainsOf = new Map((run.brandTerms?.competitors ?? []).map((c) => [c.name, c.domains]));
+  return { domains, competitors: run.competitors.map((name) => ({ name, domains: domainsOf.get(name) })) };
+}
+
 /**
  * Adds `citation_sources` to a run (or history point) summary: the figures above over the
  * succeeded probes, the brand's domain taken from the run's URL(s). Additive: nothing else changes.
@@ -191,12 +217,7 @@ export function addCitationSourcesSummary(
   run: { urls: string[]; competitors: readonly string[]; brandTerms?: BrandTerms | null },
   extraCatalog?: string,
 ) {
-  const domains = run.urls.flatMap((u) => {
-    const h = hostOf(u)?.host;
-    return h ? [h] : [];
-  });
-  for (const d of run.brandTerms?.target_domains ?? []) if (!domains.includes(d)) domains.push(d);
-  const domainsOf = new Map((run.brandTerms?.competitors ?? []).map((c) => [c.name, c.domains]));
+  const brand = citationBrand(run);
   const citing = probes
     .filter((p) => p.status === 'succeeded')
     .map((p) => ({
@@ -205,7 +226,7 @@ export function addCitationSourcesSummary(
       competitors: list<string>(p.competitors),
       citations: list<{ url?: string } | string>(p.citations).flatMap((c) => (typeof c === 'string' ? [c] : c?.url ? [c.url] : [])),
     }));
-  const figures = summarizeCitationSources(citing, { domains, competitors: run.competitors.map((name) => ({ name, domains: domainsOf.get(name) })) }, citationSources(extraCatalog));
+  const figures = summarizeCitationSources(citing, brand, citationSources(extraCatalog));
   // Without prompts (a read that did not load them) the per-prompt list would be one nameless group.
   if (probes.some((p) => p.prompt === undefined)) (figures as { competitor_only_sources?: unknown }).competitor_only_sources = undefined;
   summary.citation_sources = figures;
