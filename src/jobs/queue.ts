@@ -7,7 +7,7 @@
 // a platform) and the id of the thing to work on.
 import { sql } from 'kysely';
 import type { JobsTable } from '../db/schema.ts';
-import { newId, nowIso } from '../core/ids.ts';
+import { newId, nowIso } from '../lib/ids.ts';
 import type { Executor, Store } from '../core/store.ts';
 
 export type Job = JobsTable;

@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database, UsersTable } from '../../db/schema.ts';
 import { AppError } from '../errors.ts';
-import { newId, nowIso } from '../ids.ts';
+import { newId, nowIso } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
 import type { Store, Tx } from '../store.ts';
 import { checkGrant, getBalance, grantIn } from '../billing/ledger.ts';

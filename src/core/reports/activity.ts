@@ -4,7 +4,7 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { ActivityTable, Database } from '../../db/schema.ts';
 import type { Store } from '../store.ts';
-import { newId, nowIso, toApiTime } from '../ids.ts';
+import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
 import { AppError } from '../errors.ts';
 

@@ -5,7 +5,7 @@ import type { Store } from '../store.ts';
 import { compactVisibilityRuns, runIdsForTest } from '../visibility/read.ts';
 import { compactCiRuns, ciRunIdsForTest } from '../content/runs.ts';
 import { findTestsByUrl, getTestRow, type TestType } from '../tracking/tests.ts';
-import { parseHttpUrl } from './url.ts';
+import { parseHttpUrl } from '../../lib/url.ts';
 import { AppError } from '../errors.ts';
 
 async function runsOfTest(store: Store, test: { id: string; test_type: string }, limit: number, sinceIso?: string) {

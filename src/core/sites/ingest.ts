@@ -8,7 +8,7 @@ import { createGunzip } from 'node:zlib';
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { AppError } from '../errors.ts';
-import { toApiTime } from '../ids.ts';
+import { toApiTime } from '../../lib/ids.ts';
 import type { Store, Tx } from '../store.ts';
 import { crawlerOf, foldHost, isAsset, isBlocked, referralSourceOf, statusClass } from './classify.ts';
 import type { CrawlerRanges } from './ip-ranges.ts';

@@ -4,12 +4,12 @@
 // point's runs (so a job run twice emits once). A skip is emitted in the transaction of the
 // scheduler's conditional claimed → skipped update of the slot, named by test and slot.
 import type { Executor, Store } from '../store.ts';
-import { toApiTime } from '../ids.ts';
+import { toApiTime } from '../../lib/ids.ts';
 import { emitEvent } from '../webhooks/events.ts';
 import { comparedPoints } from './comparable.ts';
 import { testHistory } from './history.ts';
 import type { Catalog } from '../visibility/catalog.ts';
-import { compareProportions } from './stats.ts';
+import { compareProportions } from '../../lib/stats.ts';
 
 type Point = {
   run_ids: string[];

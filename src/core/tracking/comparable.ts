@@ -11,8 +11,8 @@ import { foldName } from '../../text/entity-matcher.ts';
 import type { Catalog } from '../visibility/catalog.ts';
 import { planRun, type CreateRunInput } from '../visibility/plan.ts';
 import type { PromptProbe } from '../visibility/by-prompt.ts';
-import { toApiTime } from '../ids.ts';
-import { compareProportions } from './stats.ts';
+import { toApiTime } from '../../lib/ids.ts';
+import { compareProportions } from '../../lib/stats.ts';
 
 /** What a definition id reads of a planned or stored probe. */
 export interface DefinitionProbe {

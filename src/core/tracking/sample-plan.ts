@@ -15,7 +15,7 @@ import { MAX_REPEATS, planRun, type CreateRunInput } from '../visibility/plan.ts
 import { plannedDefinitionId, splitComparable } from './comparable.ts';
 import { loadVisibilityRuns } from './history.ts';
 import { nextSlotAfter, type Schedule } from './schedule.ts';
-import { normalCdf, round4, Z_95 } from './stats.ts';
+import { normalCdf, round4, Z_95 } from '../../lib/stats.ts';
 import { findTest } from './tests.ts';
 
 /** The largest n the planner reports; a goal needing more is reported as not reachable. */

@@ -7,6 +7,7 @@
 // know: a catalog entry may carry a path (`nytimes.com/wirecutter`), and the longest matching
 // entry wins, so a review section of a news site is a review.
 import { readFileSync } from 'node:fs';
+import { hostAndPath } from '../../lib/url.ts';
 
 export const CITATION_CLASSES = ['owned', 'competitor', 'community', 'reference', 'video', 'review', 'news', 'other'] as const;
 export type CitationClass = (typeof CITATION_CLASSES)[number];
@@ -69,15 +70,6 @@ export interface Brand {
   competitors: { name: string; domains?: string[] }[];
 }
 
-const hostOf = (url: string): { host: string; path: string } | null => {
-  try {
-    const u = new URL(url);
-    return { host: u.hostname.toLowerCase().replace(/^www\./, ''), path: u.pathname + u.search };
-  } catch {
-    return null;
-  }
-};
-
 const sameSite = (host: string, domain: string) => {
   const d = domain.toLowerCase().replace(/^www\./, '');
   return host === d || host.endsWith(`.${d}`);
@@ -94,7 +86,7 @@ export interface ClassifiedCitation {
 
 /** One cited URL's class for a brand (null: not an http(s) URL). */
 export function classifyCitation(url: string, brand: Brand, sources: CitationSources): ClassifiedCitation | null {
-  const parsed = hostOf(url);
+  const parsed = hostAndPath(url);
   if (!parsed || !parsed.host.includes('.')) return null;
   const { host, path } = parsed;
   if (brand.domains.some((d) => sameSite(host, d))) return { url, domain: host, class: 'owned' };
@@ -186,7 +178,7 @@ const list = <T>(text: string | null): T[] => {
  */
 export function addCitationSourcesSummary(summary: Record<string, unknown>, probes: readonly StoredCitingProbe[], run: { urls: string[]; competitors: readonly string[] }, extraCatalog?: string) {
   const domains = run.urls.flatMap((u) => {
-    const h = hostOf(u)?.host;
+    const h = hostAndPath(u)?.host;
     return h ? [h] : [];
   });
   const citing = probes

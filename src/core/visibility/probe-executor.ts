@@ -17,7 +17,7 @@ import type { Citation, PlatformName, ProbeAnswer, ProbeRequest } from '../../pl
 import { PlatformError } from '../../platforms/types.ts';
 import { capRaw } from '../../platforms/live/raw.ts';
 import { lockAccount, releaseCharge, settleCharge } from '../billing/ledger.ts';
-import { nowIso } from '../ids.ts';
+import { nowIso } from '../../lib/ids.ts';
 import type { Store, Tx } from '../store.ts';
 import { finishJob, holdLease, LeaseLost, leaseHeld, leaseOf, markJobFinished, requeueJob, type Job, type Lease } from '../../jobs/queue.ts';
 import type { GiveUpCode } from '../../jobs/worker.ts';

@@ -5,7 +5,7 @@ import { addCitationSourcesSummary } from './citation-sources.ts';
 import { addStepTime, stepClock } from './analysis/step-times.ts';
 import { chargeState } from '../billing/ledger.ts';
 import { AppError } from '../errors.ts';
-import { toApiTime } from '../ids.ts';
+import { toApiTime } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
 import type { Executor, Store } from '../store.ts';
 import { summarizeProbes, visibilityBand, type SummaryProbe } from './summary.ts';

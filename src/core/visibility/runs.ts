@@ -9,7 +9,7 @@ import { enqueueJobs, cancelJobsFor } from '../../jobs/queue.ts';
 import type { ActionContext } from '../billing/actions.ts';
 import { fundInOrder, getBalance, lockAccount, releaseCharge, reserveCharge } from '../billing/ledger.ts';
 import { AppError } from '../errors.ts';
-import { newId, nowIso } from '../ids.ts';
+import { newId, nowIso } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
 import { attachToTest, touchTest } from '../tracking/tests.ts';
 import { isUniqueViolation, releaseExpiredIdempotencyKey, requestFingerprint, runForIdempotencyKey } from '../idempotency.ts';

@@ -4,7 +4,7 @@
 // and again, on the address actually connected to, at every delivery (delivery.ts).
 import { sql } from 'kysely';
 import { AppError } from '../errors.ts';
-import { newId, nowIso, toApiTime } from '../ids.ts';
+import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import { enqueueJobs } from '../../jobs/queue.ts';
 import { checkOutboundTarget, isFetchError, type FetchAllowlist, type HostResolver } from '../pages/fetch/index.ts';
 import type { Store } from '../store.ts';

@@ -7,7 +7,7 @@
 // delivery jobs are inserted in that same transaction, so a committed event is always delivered.
 import type { Executor } from '../store.ts';
 import { enqueueJobs } from '../../jobs/queue.ts';
-import { newId, nowIso } from '../ids.ts';
+import { newId, nowIso } from '../../lib/ids.ts';
 import { ALERT_MAIL_JOB_KIND, alertRecipients } from './alert-mail.ts';
 import { subscribes } from './subscriptions.ts';
 

@@ -2,7 +2,7 @@
 // its console users gets by e-mail. Setting or changing it
 // re-arms the alert, so a threshold set above the current balance fires at the next reservation.
 import { formatCredits, parseCredits } from '../money.ts';
-import { nowIso } from '../ids.ts';
+import { nowIso } from '../../lib/ids.ts';
 import type { Store } from '../store.ts';
 import { listAlertEmails, setAlertEmails } from './alert-mail.ts';
 
