@@ -8,7 +8,7 @@
 import { sql } from 'kysely';
 import type { JobsTable } from '../db/schema.ts';
 import { newId, nowIso } from '../lib/ids.ts';
-import type { Executor, Store } from '../core/store.ts';
+import type { Executor, Store } from '../db/store.ts';
 
 export type Job = JobsTable;
 

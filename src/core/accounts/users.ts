@@ -12,7 +12,7 @@ import type { Database, UsersTable } from '../../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { newId, nowIso } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
-import type { Store, Tx } from '../store.ts';
+import type { Store, Tx } from '../../db/store.ts';
 import { checkGrant, getBalance, grantIn } from '../billing/ledger.ts';
 import { createAccount, hashKey, normalizeEmail } from './accounts.ts';
 import { checkPasswordStrength, hashPassword, verifyPassword } from './passwords.ts';

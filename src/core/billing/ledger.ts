@@ -12,7 +12,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { AppError } from '../errors.ts';
 import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
-import type { Executor, Store, Tx } from '../store.ts';
+import type { Executor, Store, Tx } from '../../db/store.ts';
 import type { LedgerEntriesTable } from '../../db/schema.ts';
 import { creditsGranted, creditsReserved } from '../webhooks/credit-alerts.ts';
 

@@ -12,7 +12,7 @@ import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
 import { attachToTest, touchTest } from '../tracking/tests.ts';
 import { parseHttpUrl } from '../../lib/url.ts';
-import type { Executor, Store } from '../store.ts';
+import type { Executor, Store } from '../../db/store.ts';
 import { emitEvent } from '../webhooks/events.ts';
 import { isUniqueViolation, releaseExpiredIdempotencyKey, requestFingerprint, runForIdempotencyKey } from '../idempotency.ts';
 

@@ -13,7 +13,7 @@ import { formatCredits } from '../money.ts';
 import { FetchError, fetchErrorToAppError } from '../pages/fetch/errors.ts';
 import type { FetchFor, PageLoader } from '../pages/pipeline.ts';
 import { parseHttpUrl } from '../../lib/url.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import { auditSite, discoverTrends, scoreContent, suggestPrompts, type SiteLoader, type TrendInput } from './index.ts';
 import { CI_STATUSES, createCiRun, getCiRun, listCiRuns, type CiAnalyzer } from './runs.ts';
 import type { ContentModel } from './generator.ts';

@@ -15,7 +15,7 @@ import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import { formatCredits, parseCredits } from '../money.ts';
 import { testSamplePlan, type SamplePlanOptions } from '../tracking/sample-plan.ts';
 import { normalizeUrl, parseHttpUrl } from '../../lib/url.ts';
-import type { Executor } from '../store.ts';
+import type { Executor } from '../../db/store.ts';
 import { nextSlotAfter, parseSchedule } from '../tracking/schedule.ts';
 import { checkDefinition, parseBudget, runTrackedTestNow, softDeleteTestRow, type TrackingDeps } from '../tracking/tracked-tests.ts';
 import { findTest, foldEntity, getTestRow } from '../tracking/tests.ts';

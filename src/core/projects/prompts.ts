@@ -4,7 +4,7 @@
 import { parse } from 'csv-parse/sync';
 import { AppError } from '../errors.ts';
 import { newId, nowIso } from '../../lib/ids.ts';
-import type { Executor } from '../store.ts';
+import type { Executor } from '../../db/store.ts';
 
 export interface PromptInput {
   prompt: string;

@@ -1,7 +1,7 @@
 // Saved-test reads and reports by URL: the runs of each matching saved test, newest first,
 // each as a compact summary (visibility: overall_score + visibility_band; Content
 // Intelligence: overall_score + overall_band).
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import { compactVisibilityRuns, runIdsForTest } from '../visibility/read.ts';
 import { compactCiRuns, ciRunIdsForTest } from '../content/runs.ts';
 import { findTestsByUrl, getTestRow, type TestType } from '../tracking/tests.ts';

@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { AppError } from '../errors.ts';
 import { toApiTime } from '../../lib/ids.ts';
-import type { Store, Tx } from '../store.ts';
+import type { Store, Tx } from '../../db/store.ts';
 import { crawlerOf, foldHost, isAsset, isBlocked, referralSourceOf, statusClass } from './classify.ts';
 import type { CrawlerRanges } from './ip-ranges.ts';
 import { AI_CRAWLERS, SEARCH_ROLES } from '../content/crawlers.ts';

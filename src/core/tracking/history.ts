@@ -6,7 +6,7 @@
 // Windows are anchored at the time of the read: the latest window ends now.
 import { addCitationSourcesSummary } from '../visibility/citation-sources.ts';
 import { round4 } from '../../lib/stats.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import { toApiTime } from '../../lib/ids.ts';
 import { summarizeProbes } from '../visibility/summary.ts';
 import { addAnswerAnalysisSummary } from '../visibility/analysis/summary.ts';

@@ -9,7 +9,7 @@
 // demanding, where nothing succeeded yet). Pure arithmetic at the top, one loader below.
 import { AppError } from '../errors.ts';
 import { formatCredits } from '../money.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import type { Catalog } from '../visibility/catalog.ts';
 import { MAX_REPEATS, planRun, type CreateRunInput } from '../visibility/plan.ts';
 import { plannedDefinitionId, splitComparable } from './comparable.ts';

@@ -8,7 +8,7 @@ import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import type { Selectable } from 'kysely';
 import type { TestsTable } from '../../db/schema.ts';
 import { formatCredits } from '../money.ts';
-import type { Executor, Store } from '../store.ts';
+import type { Executor, Store } from '../../db/store.ts';
 import { monthStart } from './schedule.ts';
 import { normalizeUrl } from '../../lib/url.ts';
 

@@ -15,7 +15,7 @@ import { nowIso } from '../../lib/ids.ts';
 import { parseCredits } from '../money.ts';
 import type { ActivityLog } from '../reports/activity.ts';
 import { normalizeUrl, parseHttpUrl } from '../../lib/url.ts';
-import type { Executor, Store } from '../store.ts';
+import type { Executor, Store } from '../../db/store.ts';
 import { planRun, type CreateRunInput } from '../visibility/plan.ts';
 import { createVisibilityRun, type VisibilityDeps } from '../visibility/runs.ts';
 import { nextSlotAfter, parseSchedule, type Schedule } from './schedule.ts';

@@ -7,7 +7,7 @@ import { chargeState } from '../billing/ledger.ts';
 import { AppError } from '../errors.ts';
 import { toApiTime } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
-import type { Executor, Store } from '../store.ts';
+import type { Executor, Store } from '../../db/store.ts';
 import { summarizeProbes, visibilityBand, type SummaryProbe } from './summary.ts';
 import { summarizeByPrompt, type PromptProbe } from './by-prompt.ts';
 import { addSurfaceComparison } from './surface-comparison.ts';

@@ -13,7 +13,7 @@ import { newId, nowIso } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
 import { attachToTest, touchTest } from '../tracking/tests.ts';
 import { isUniqueViolation, releaseExpiredIdempotencyKey, requestFingerprint, runForIdempotencyKey } from '../idempotency.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import type { Catalog } from './catalog.ts';
 import { visibilityRunSettled } from './run-events.ts';
 import { planRun, type CreateRunInput } from './plan.ts';

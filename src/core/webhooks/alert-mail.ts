@@ -6,7 +6,7 @@
 import { AppError } from '../errors.ts';
 import { nowIso, toApiTime } from '../../lib/ids.ts';
 import type { Mailer } from '../accounts/mail.ts';
-import type { Executor, Store } from '../store.ts';
+import type { Executor, Store } from '../../db/store.ts';
 import { describeEvent, type Markup } from './slack.ts';
 import { subscribes } from './subscriptions.ts';
 

@@ -4,7 +4,7 @@
 // balance flapping around the threshold as runs settle would alert again and again.
 import { formatCredits } from '../money.ts';
 import { nowIso } from '../../lib/ids.ts';
-import type { Executor } from '../store.ts';
+import type { Executor } from '../../db/store.ts';
 import { emitEvent } from './events.ts';
 
 /**

@@ -7,7 +7,7 @@ import { AppError } from '../errors.ts';
 import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import { enqueueJobs } from '../../jobs/queue.ts';
 import { checkOutboundTarget, isFetchError, type FetchAllowlist, type HostResolver } from '../pages/fetch/index.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import { DELIVERY_JOB_MAX_CLAIMS, WEBHOOK_JOB_KIND, WEBHOOK_LANE } from './events.ts';
 import { newWebhookSecret, sealSecret } from './signing.ts';
 import type { WebhookEndpointsTable, WebhookMessagesTable } from '../../db/schema.ts';
