@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildPlatforms } from '../../src/cli/runtime.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createCore, type Core } from '../../src/core/index.ts';
-import { storeOf } from '../../src/core/store.ts';
+import { storeOf } from '../../src/db/store.ts';
 import { openDatabase } from '../../src/db/connection.ts';
 import { migrateToLatest } from '../../src/db/migrations.ts';
 import { buildApp } from '../../src/http/app.ts';

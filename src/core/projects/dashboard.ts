@@ -4,9 +4,9 @@
 // up; and the prompts where competitors are named and the brand is not. Only comparable runs of
 // the project's tests count (tracking/comparable.ts). Every rate carries `n`, the answers it
 // rests on, and `thin`: true when n < 10 or the 95% interval is wider than ±0.20.
-import { round4 } from '../tracking/stats.ts';
-import type { Store } from '../store.ts';
-import { toApiTime } from '../ids.ts';
+import { round4 } from '../../lib/stats.ts';
+import type { Store } from '../../db/store.ts';
+import { toApiTime } from '../../lib/ids.ts';
 import { plannedDefinitionId, splitComparable, type HistoryProbe } from '../tracking/comparable.ts';
 import { group, loadVisibilityRuns } from '../tracking/history.ts';
 import type { Catalog } from '../visibility/catalog.ts';

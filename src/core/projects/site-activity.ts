@@ -3,7 +3,7 @@
 // account's sites whose domain is one of the brand's (the project URL's host or a brand domain).
 // Only rollups are read (src/core/sites): nothing here sees a log line or an address.
 import { registrableDomain, domainMatches } from '../../text/domains.ts';
-import type { Executor } from '../store.ts';
+import type { Executor } from '../../db/store.ts';
 
 export interface SiteActivity {
   sites: { id: string; domain: string }[];

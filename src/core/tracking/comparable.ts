@@ -12,8 +12,8 @@ import type { Catalog } from '../visibility/catalog.ts';
 import { planRun, type BrandTerms, type CreateRunInput } from '../visibility/plan.ts';
 import { storedBrandTerms } from '../visibility/citation-sources.ts';
 import type { PromptProbe } from '../visibility/by-prompt.ts';
-import { toApiTime } from '../ids.ts';
-import { compareProportions } from './stats.ts';
+import { toApiTime } from '../../lib/ids.ts';
+import { compareProportions } from '../../lib/stats.ts';
 
 /** What a definition id reads of a planned or stored probe. */
 export interface DefinitionProbe {

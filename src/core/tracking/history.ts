@@ -5,9 +5,9 @@
 // change and whether it is larger than the noise (a two-proportion z-test at 95%, stats.ts).
 // Windows are anchored at the time of the read: the latest window ends now.
 import { addCitationSourcesSummary, storedBrandTerms } from '../visibility/citation-sources.ts';
-import { round4 } from './stats.ts';
-import type { Store } from '../store.ts';
-import { toApiTime } from '../ids.ts';
+import { round4 } from '../../lib/stats.ts';
+import type { Store } from '../../db/store.ts';
+import { toApiTime } from '../../lib/ids.ts';
 import { summarizeProbes } from '../visibility/summary.ts';
 import { addAnswerAnalysisSummary } from '../visibility/analysis/summary.ts';
 import { findTest } from './tests.ts';

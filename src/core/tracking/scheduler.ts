@@ -14,7 +14,7 @@ import { sql } from 'kysely';
 import { getAccount } from '../accounts/accounts.ts';
 import type { ActionContext } from '../billing/actions.ts';
 import { AppError } from '../errors.ts';
-import { newId, nowIso, toApiTime } from '../ids.ts';
+import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import type { CreateRunInput } from '../visibility/plan.ts';
 import { createVisibilityRun } from '../visibility/runs.ts';
 import { latestSlotAtOrBefore, monthStart, nextSlotAfter, type Schedule } from './schedule.ts';

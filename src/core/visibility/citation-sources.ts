@@ -8,6 +8,7 @@
 // entry wins, so a review section of a news site is a review.
 import { readFileSync } from 'node:fs';
 import type { BrandTerms } from './plan.ts';
+import { hostAndPath } from '../../lib/url.ts';
 
 export const CITATION_CLASSES = ['owned', 'competitor', 'community', 'reference', 'video', 'review', 'news', 'other'] as const;
 export type CitationClass = (typeof CITATION_CLASSES)[number];
@@ -82,15 +83,6 @@ export interface Brand {
   competitors: { name: string; domains?: string[] }[];
 }
 
-const hostOf = (url: string): { host: string; path: string } | null => {
-  try {
-    const u = new URL(url);
-    return { host: u.hostname.toLowerCase().replace(/^www\./, ''), path: u.pathname + u.search };
-  } catch {
-    return null;
-  }
-};
-
 const sameSite = (host: string, domain: string) => {
   const d = domain.toLowerCase().replace(/^www\./, '');
   return host === d || host.endsWith(`.${d}`);
@@ -107,7 +99,7 @@ export interface ClassifiedCitation {
 
 /** One cited URL's class for a brand (null: not an http(s) URL). */
 export function classifyCitation(url: string, brand: Brand, sources: CitationSources): ClassifiedCitation | null {
-  const parsed = hostOf(url);
+  const parsed = hostAndPath(url);
   if (!parsed || !parsed.host.includes('.')) return null;
   const { host, path } = parsed;
   if (brand.domains.some((d) => sameSite(host, d))) return { url, domain: host, class: 'owned' };
@@ -199,7 +191,7 @@ export const storedBrandTerms = (json: string | null | undefined): BrandTerms | 
 /** The brand a run's citations are classed for: its URLs' hosts and brand domains, its competitors with theirs. */
 export function citationBrand(run: { urls: readonly string[]; competitors: readonly string[]; brandTerms?: BrandTerms | null }): Brand {
   const domains = run.urls.flatMap((u) => {
-    const h = hostOf(u)?.host;
+    const h = hostAndPath(u)?.host;
     return h ? [h] : [];
   });
   for (const d of run.brandTerms?.target_domains ?? []) if (!domains.includes(d)) domains.push(d);

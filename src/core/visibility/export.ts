@@ -2,7 +2,7 @@
 // a 10,000-probe run never holds the whole run (or the whole file) in memory: the HTTP route
 // streams each page out as CSV (RFC 4180, via csv-stringify) or JSON Lines before reading the next.
 import { AppError } from '../errors.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import { probeAnalysisFields } from './analysis/summary.ts';
 import { citationBrand, citationSources, classifyCitation, storedBrandTerms } from './citation-sources.ts';
 

@@ -4,7 +4,7 @@
 // to concrete catalog models (and their prices). Pure: no I/O.
 import { PLATFORMS, type PlatformName } from '../../platforms/types.ts';
 import { AppError } from '../errors.ts';
-import { parseHttpUrl } from '../reports/url.ts';
+import { parseHttpUrl } from '../../lib/url.ts';
 import { resolveModel, resolvePlatformName, supportsCity, type Catalog } from './catalog.ts';
 import { foldName } from '../../text/entity-matcher.ts';
 import { registrableDomain } from '../../text/domains.ts';

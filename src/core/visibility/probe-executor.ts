@@ -13,12 +13,12 @@
 // worker whose lease was taken over never sends, and a worker that dies before sending counts
 // nothing.
 import { sql } from 'kysely';
-import type { Citation, PlatformName, ProbeAnswer, ProbeRequest } from '../../platforms/types.ts';
+import type { AskPlatform, Citation, PlatformName, ProbeAnswer, ProbeRequest } from '../../platforms/types.ts';
 import { PlatformError } from '../../platforms/types.ts';
 import { capRaw } from '../../platforms/live/raw.ts';
 import { lockAccount, releaseCharge, settleCharge } from '../billing/ledger.ts';
-import { nowIso } from '../ids.ts';
-import type { Store, Tx } from '../store.ts';
+import { nowIso } from '../../lib/ids.ts';
+import type { Store, Tx } from '../../db/store.ts';
 import { finishJob, holdLease, LeaseLost, leaseHeld, leaseOf, markJobFinished, requeueJob, type Job, type Lease } from '../../jobs/queue.ts';
 import type { GiveUpCode } from '../../jobs/worker.ts';
 import { analysisTerms, analyzeAnswer } from './analysis.ts';
@@ -31,9 +31,6 @@ import type { Catalog } from './catalog.ts';
 import { isDatabaseUnavailable } from '../../db/resilience.ts';
 import { ANSWER_MAX_CHARS } from '../limits.ts';
 import { addStepTime, stepClock } from './analysis/step-times.ts';
-
-/** Asks a platform (with the retry and pacing policy of the composition root). */
-export type AskPlatform = (req: ProbeRequest) => Promise<ProbeAnswer>;
 
 const RAW_LIMIT_BYTES = 64 * 1024;
 

@@ -4,9 +4,9 @@
 // ref names both). The mail is plain text with an HTML alternative: one short table-free layout
 // with inline styles, which common mail clients render alike.
 import { AppError } from '../errors.ts';
-import { nowIso, toApiTime } from '../ids.ts';
+import { nowIso, toApiTime } from '../../lib/ids.ts';
 import type { Mailer } from '../accounts/mail.ts';
-import type { Executor, Store } from '../store.ts';
+import type { Executor, Store } from '../../db/store.ts';
 import { describeEvent, type Markup } from './slack.ts';
 import { subscribes } from './subscriptions.ts';
 

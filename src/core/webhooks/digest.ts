@@ -11,11 +11,11 @@
 // restarts. A digest is claimed only within a day of its due time: a service that was down all
 // Monday skips that week rather than sending a stale digest later in the week.
 import type { Mailer } from '../accounts/mail.ts';
-import { nowIso, toApiTime } from '../ids.ts';
+import { nowIso, toApiTime } from '../../lib/ids.ts';
 import { enqueueJobs } from '../../jobs/queue.ts';
 import { projectDashboard } from '../projects/dashboard.ts';
-import type { Store } from '../store.ts';
-import { compareProportions } from '../tracking/stats.ts';
+import type { Store } from '../../db/store.ts';
+import { compareProportions } from '../../lib/stats.ts';
 import type { Catalog } from '../visibility/catalog.ts';
 import { WEBHOOK_LANE } from './events.ts';
 import { subscribes } from './subscriptions.ts';

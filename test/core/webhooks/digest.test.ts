@@ -3,7 +3,7 @@
 // numbers against the project dashboard, site highlights from uploaded logs, and who gets it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newId, nowIso } from '../../../src/core/ids.ts';
+import { newId, nowIso } from '../../../src/lib/ids.ts';
 import { claimDigests, dueDigestWeek } from '../../../src/core/webhooks/digest.ts';
 import { startTestServer, type TestServer } from '../../helpers/harness.ts';
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.ts';
