@@ -2,7 +2,7 @@
 // partly funded run will and will not run), and the run page, which refreshes itself until the
 // run ends and shows the mention rate with its interval, band, platforms, share of voice, cited
 // domains and every answer with the brand and competitors marked.
-import { html, useEffect, useMemo, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, pct, when, ago, platformName, TERMINAL, statusText } from '../ui.js';
+import { html, useEffect, useMemo, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, pct, when, ago, platformName, PLATFORM_NAMES, TERMINAL, statusText } from '../ui.js';
 import { get, post, idempotencyKey } from '../api.js';
 import { Markdown } from '../markdown.js';
 import { HowToGetCredits, ZeroBalanceNote, refreshBalance, useBalance } from '../balance.js';
@@ -20,43 +20,95 @@ const progressOf = (run) => {
   return { done, total };
 };
 
+const RUN_STATUS_CHOICES = ['queued', 'running', 'completed', 'partially_completed', 'failed', 'cancelled'];
+const SOURCE_NAMES = { api: 'API', console: 'Console', mcp: 'AI assistant (MCP)', schedule: 'Schedule' };
+const sourceName = (s) => SOURCE_NAMES[s] || s;
+const PAGE_SIZE = 20;
+
+/** The platforms a run asked, from its summary (per-platform rates, else its prompts' platforms). */
+const runPlatforms = (r) => {
+  const s = r.summary || {};
+  const set = new Set((s.by_platform || []).map((b) => b.platform));
+  for (const e of s.by_prompt || []) for (const b of e.by_platform || []) set.add(b.platform);
+  return [...set];
+};
+
+/** The first prompt of a run and how many more it asked: what tells two runs of one brand apart. */
+const promptLine = (r) => {
+  const list = ((r.summary || {}).by_prompt || []).map((e) => e.prompt);
+  if (!list.length) return `${r.prompt_count} prompt${r.prompt_count === 1 ? '' : 's'}`;
+  return `“${list[0]}”${r.prompt_count > 1 ? ` + ${r.prompt_count - 1} more` : ''}`;
+};
+
 export function RunsPage({ session }) {
-  const [pages, setPages] = useState([]);
-  const runs = useData(() => get('/v1/visibility/runs?limit=20'), [], { every: 3000, keepPolling: (d) => !!d && d.runs.some((r) => !TERMINAL.has(r.status)) });
-  const [more, setMore] = useState({ error: null, busy: false });
-  const first = runs.data;
-  const all = first ? [...first.runs, ...pages.flatMap((p) => p.runs)] : [];
-  const last = pages.length ? pages[pages.length - 1] : first;
-  const loadMore = async () => {
-    setMore({ error: null, busy: true });
-    try {
-      const next = await get(`/v1/visibility/runs?limit=20&starting_after=${encodeURIComponent(last.next_starting_after)}`);
-      setPages([...pages, next]);
-      setMore({ error: null, busy: false });
-    } catch (error) {
-      setMore({ error, busy: false });
-    }
+  const [filters, setFilters] = useState({ q: '', status: '', source: '', platform: '', project_id: '', sort: 'newest' });
+  const [typed, setTyped] = useState('');
+  // Cursors of the pages before the current one (paging back pops one).
+  const [cursors, setCursors] = useState([]);
+  const cursor = cursors.length ? cursors[cursors.length - 1] : null;
+  const query = useMemo(() => {
+    const qs = new URLSearchParams({ limit: String(PAGE_SIZE) });
+    for (const [k, v] of Object.entries(filters)) if (v && !(k === 'sort' && v === 'newest')) qs.set(k, v);
+    if (cursor) qs.set('starting_after', cursor);
+    return qs.toString();
+  }, [filters, cursor]);
+  const runs = useData(() => get(`/v1/visibility/runs?${query}`), [query], { every: 3000, keepPolling: (d) => !!d && d.runs.some((r) => !TERMINAL.has(r.status)) });
+  const models = useData(() => get('/v1/visibility/models'));
+  const projects = useData(() => get('/v1/projects').catch(() => ({ projects: [] })));
+  // Typing searches after a short pause (no request per keystroke).
+  useEffect(() => {
+    const t = setTimeout(() => {
+      if (typed.trim() !== filters.q) {
+        setFilters((f) => ({ ...f, q: typed.trim() }));
+        setCursors([]);
+      }
+    }, 300);
+    return () => clearTimeout(t);
+  }, [typed]);
+  const set = (key) => (e) => {
+    setFilters({ ...filters, [key]: e.target.value });
+    setCursors([]);
   };
+  const filtered = Object.entries(filters).some(([k, v]) => v && k !== 'sort');
+  const data = runs.data;
+  const platformIds = models.data ? Object.keys(models.data.platforms) : Object.keys(PLATFORM_NAMES);
+  const projectList = (projects.data && projects.data.projects) || [];
+  const select = (id, label, key, options) => html`<div class="field"><label for=${id}>${label}</label>
+    <select id=${id} value=${filters[key]} onChange=${set(key)}>${options.map(([v, text]) => html`<option value=${v}>${text}</option>`)}</select></div>`;
+  const pageNumber = cursors.length + 1;
   return html`<${PageHead} title="AI Visibility" sub="Do AI assistants mention and cite your brand? Each run asks your prompts on the platforms you pick.">
       <a class="button" href="/console/runs/new">New visibility run</a>
     </${PageHead}>
     <${ZeroBalanceNote} session=${session} />
+    <form class="card filters" role="search" aria-label="Find runs" onSubmit=${(e) => { e.preventDefault(); setFilters({ ...filters, q: typed.trim() }); setCursors([]); }}>
+      <div class="field grow"><label for="runs-q">Search</label><input id="runs-q" type="search" placeholder="Brand, page or prompt" value=${typed} onInput=${(e) => setTyped(e.target.value)} /></div>
+      ${select('runs-status', 'Status', 'status', [['', 'Any status'], ...RUN_STATUS_CHOICES.map((v) => [v, statusText(v)])])}
+      ${select('runs-source', 'Started from', 'source', [['', 'Anywhere'], ...Object.entries(SOURCE_NAMES)])}
+      ${select('runs-platform', 'Platform', 'platform', [['', 'Any platform'], ...platformIds.map((p) => [p, platformName(p)])])}
+      ${projectList.length ? select('runs-project', 'Project', 'project_id', [['', 'Any project'], ...projectList.map((p) => [p.id, p.name])]) : null}
+      ${select('runs-sort', 'Sort', 'sort', [['newest', 'Newest first'], ['oldest', 'Oldest first']])}
+    </form>
     <${ErrorNote} error=${runs.error} />
-    ${!first
+    ${!data
       ? html`<${Loading} what="Loading runs" />`
-      : all.length === 0
+      : data.runs.length === 0 && !filtered && !cursor
         ? html`<div class="card"><${Empty} title="No visibility runs yet"><p>Start with the prompts your customers type into ChatGPT or Perplexity.</p><a class="button" href="/console/runs/new">Create your first run</a></${Empty}></div>`
-        : html`<div class="card"><${Table} caption="Visibility runs, newest first" captionHidden rowKey=${(r) => r.run_id} rows=${all} columns=${[
-            { label: 'Brand', cell: (r) => html`<a href=${'/console/runs/' + r.run_id}><strong>${r.target_entity}</strong></a><div class="small muted">${r.url}</div>`, wide: true },
-            { label: 'Status', cell: (r) => html`<${Badge} value=${r.status} />` },
-            { label: 'Progress', cell: (r) => { const p = progressOf(r); return `${p.done}/${p.total} probes`; } },
-            { label: 'Mention rate', cell: (r) => pct(r.summary && r.summary.mention_rate), num: true },
-            { label: 'Band', cell: (r) => html`<${Badge} value=${r.summary && r.summary.visibility_band} />` },
+        : data.runs.length === 0
+          ? html`<div class="card"><${Empty} title="No run matches"><p>Try other words or fewer filters.</p></${Empty}></div>`
+          : html`<div class="card"><${Table} caption=${`Visibility runs, ${filters.sort === 'oldest' ? 'oldest' : 'newest'} first`} captionHidden rowKey=${(r) => r.run_id} rows=${data.runs} columns=${[
+            { label: 'Brand', cell: (r) => html`<a href=${'/console/runs/' + r.run_id}><strong>${r.target_entity}</strong></a><div class="small muted clip">${r.url}</div><div class="small clip">${promptLine(r)}</div>`, wide: true },
+            { label: 'Status', cell: (r) => { const p = progressOf(r); return html`<${Badge} value=${r.status} />${TERMINAL.has(r.status) && p.done === p.total ? null : html`<div class="small muted">${p.done}/${p.total} probes</div>`}`; } },
+            { label: 'Platforms', cell: (r) => runPlatforms(r).map(platformName).join(', ') || '—' },
+            { label: 'Source', cell: (r) => sourceName(r.source) },
+            { label: 'Mention rate', cell: (r) => html`${pct(r.summary && r.summary.mention_rate)} ${r.summary && r.summary.visibility_band ? html`<${Badge} value=${r.summary.visibility_band} />` : null}`, num: true },
             { label: 'Credits', cell: (r) => `${r.billing.settled_credits} / ${r.billing.reserved_credits}`, num: true },
-            { label: 'Created', cell: (r) => ago(r.created_at) },
+            { label: 'Created', cell: (r) => html`<span title=${ago(r.created_at)}>${when(r.created_at)}</span>` },
           ]} />
-          <${ErrorNote} error=${more.error} />
-          ${last && last.has_more ? html`<div class="actions"><button type="button" class="secondary" disabled=${more.busy} onClick=${loadMore}>Load older runs</button></div>` : null}
+          <nav class="pager" aria-label="Pages of runs">
+            <button type="button" class="secondary" disabled=${!cursors.length} onClick=${() => setCursors(cursors.slice(0, -1))}>Previous</button>
+            <span class="small muted" aria-live="polite">Page ${pageNumber}</span>
+            <button type="button" class="secondary" disabled=${!data.has_more} onClick=${() => setCursors([...cursors, data.next_starting_after])}>Next</button>
+          </nav>
           <p class="small muted">Credits: settled / reserved.</p></div>`}`;
 }
 

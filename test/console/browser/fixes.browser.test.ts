@@ -1,0 +1,89 @@
+// The console fixes a marketer asked for, in a real Chromium against a real server: the runs list
+// with search, filters, sort and paging; the run page with answers grouped by prompt, collapsed,
+// with repeat labels and the per-prompt numbers; screenshots at 1280 and 390 px without sideways
+// scroll.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { createOwner } from '../../../src/core/accounts/users.ts';
+import { grantCredits } from '../../../src/core/billing/ledger.ts';
+import { axeViolations, horizontalOverflow, startRig, type BrowserRig, browserSkip } from './browser.ts';
+
+const OWNER = { email: 'fixes@acme.example', password: 'acme fixes passphrase here' };
+
+describe('console fixes in a browser', { skip: browserSkip() }, () => {
+  let rig: BrowserRig;
+  let page: Page;
+  let accountId: string;
+  let key: string;
+  const runIds: string[] = [];
+
+  async function checkWidths(name: string) {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
+      await page.waitForTimeout(150);
+      const { scrollWidth, innerWidth } = await horizontalOverflow(page);
+      assert.ok(scrollWidth <= innerWidth, `${name} at ${width} px scrolls sideways: ${scrollWidth} > ${innerWidth}`);
+      assert.deepEqual(await axeViolations(page), [], `${name} at ${width} px`);
+      await rig.screenshot(page, `fixes-${name}-${width === 390 ? '390' : 'desktop'}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+
+  before(async () => {
+    rig = await startRig();
+    accountId = (await createOwner(rig.server.runtime.core.store, OWNER.email, OWNER.password)).account_id;
+    await grantCredits(rig.server.runtime.core.store, accountId, 500 * 100);
+    key = await rig.server.key(accountId);
+    const mk = async (target: string, url: string, prompts: string[], platforms: string[], repeats = 1) => {
+      const res = await rig.server.request('POST', '/v1/visibility/runs', { key, body: { url, target_entity: target, prompts, platforms, competitors: ['Rival'], repeats } });
+      assert.equal(res.statusCode, 200, res.body);
+      runIds.push(res.json().run_id);
+    };
+    // 22 small runs (more than a page), then one big run: 3 prompts × 3 platforms × 3 asks.
+    for (let i = 0; i < 22; i++) await mk(i % 2 ? 'Globex' : 'Acme', `https://site${i}.example/`, [`question ${i} [[sandbox:mention]]`], [i % 3 ? 'deepseek' : 'openai']);
+    await mk('Acme', 'https://acme.example/', ['best project tool for agencies [[sandbox:mention]]', 'acme alternatives', 'project software pricing'], ['openai', 'perplexity', 'deepseek'], 3);
+    for (const id of runIds) await rig.server.waitForRun(key, id);
+    page = await rig.open();
+    await page.goto('/console/sign-in');
+    await page.getByLabel('Email').fill(OWNER.email);
+    await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'AI Visibility' }).waitFor();
+  });
+  after(async () => {
+    assert.deepEqual(rig.foreign, [], 'no request left the instance');
+    assert.deepEqual(rig.pageErrors, [], 'no script error in any page');
+    await rig.close();
+  });
+
+  test('runs list: search, filters, sort and paging, with platform, source and time columns', async () => {
+    const rows = page.locator('table tbody tr');
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), 20);
+    const first = await rows.first().innerText();
+    assert.match(first, /ChatGPT, Perplexity, DeepSeek|ChatGPT, DeepSeek, Perplexity|DeepSeek/);
+    assert.match(first, /API/);
+    assert.match(first, /\+ 2 more/);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Page 2').waitFor();
+    assert.equal(await rows.count(), 3);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.getByText('Page 1').waitFor();
+    await page.getByLabel('Search').fill('globex');
+    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 11);
+    await page.getByLabel('Platform').selectOption('openai');
+    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 4);
+    await page.getByLabel('Search').fill('');
+    await page.getByLabel('Sort').selectOption('oldest');
+    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 9);
+    assert.match(await rows.first().innerText(), /question 0/);
+    await page.getByLabel('Status').selectOption('failed');
+    await page.getByText('No run matches').waitFor();
+    await page.getByLabel('Status').selectOption('');
+    await page.getByLabel('Platform').selectOption('');
+    await page.getByLabel('Sort').selectOption('newest');
+    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 20);
+    await checkWidths('runs');
+  });
+});
