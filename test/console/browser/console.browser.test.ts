@@ -124,10 +124,10 @@ describe('the console in a browser', { skip: browserSkip() }, () => {
     assert.match(await page.getByTestId('mention-rate').innerText(), /\d+%/);
     // Answers with the brand marked, per platform.
     assert.ok((await page.locator('mark.hl-brand').count()) > 0, 'the brand is highlighted in the answers');
-    assert.equal(await page.locator('article.answer').count(), 4);
+    assert.equal(await page.locator('details.answer').count(), 4);
     // Answers are Markdown, shown rendered: lists and emphasis as elements, no raw markup left.
-    assert.ok((await page.locator('article.answer .text').locator('li, strong').count()) > 0, 'Markdown lists and emphasis are rendered');
-    assert.doesNotMatch((await page.locator('article.answer .text').allInnerTexts()).join('\n'), /\*\*/);
+    assert.ok((await page.locator('details.answer .text').locator('li, strong').count()) > 0, 'Markdown lists and emphasis are rendered');
+    assert.doesNotMatch((await page.locator('details.answer .text').allInnerTexts()).join('\n'), /\*\*/);
     await page.getByRole('heading', { name: 'Share of voice' }).waitFor();
     // The answer analysis (issue #18): sentiment shares, labelled simulated in the sandbox.
     assert.match(await page.getByTestId('answer-analysis').innerText(), /No answer mentions you yet|positive, .* neutral, .* negative.*\(simulated\)/);

@@ -86,4 +86,35 @@ describe('console fixes in a browser', { skip: browserSkip() }, () => {
     await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 20);
     await checkWidths('runs');
   });
+
+  test('run page: answers grouped by prompt, collapsed, with repeat labels and per-prompt numbers', async () => {
+    const big = runIds[runIds.length - 1];
+    await page.goto(`/console/runs/${big}`);
+    await page.getByTestId('run-status').getByText('completed', { exact: true }).waitFor();
+    const groups = page.getByTestId('prompt-group');
+    assert.equal(await groups.count(), 3);
+    assert.equal(await page.locator('details.answer').count(), 27);
+    assert.equal(await page.locator('details.answer[open]').count(), 0, 'answers start collapsed');
+    const firstGroup = await groups.first().innerText();
+    assert.match(firstGroup, /best project tool for agencies/);
+    assert.match(firstGroup, /Mentioned in \d+ of 9 answers/);
+    assert.match(firstGroup, /ChatGPT \d+%/);
+    assert.match(firstGroup, /ask 3 of 3/);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    console.log(`# 27-answer run page: ${height} px tall at 1280 px, collapsed`);
+    assert.ok(height < 6000, `run page is ${height} px tall`);
+    await page.locator('details.answer summary').first().click();
+    await page.locator('details.answer[open] .text').first().waitFor();
+    await page.getByRole('button', { name: 'Expand all answers' }).click();
+    assert.equal(await page.locator('details.answer[open]').count(), 27);
+    await page.getByRole('button', { name: 'Collapse all answers' }).click();
+    assert.equal(await page.locator('details.answer[open]').count(), 0);
+    await page.getByLabel('Platform', { exact: true }).selectOption('deepseek');
+    assert.equal(await page.locator('details.answer').count(), 9);
+    await page.getByLabel('Platform', { exact: true }).selectOption('all');
+    await checkWidths('run');
+    await page.setViewportSize({ width: 390, height: 844 });
+    console.log(`# 27-answer run page: ${await page.evaluate(() => document.documentElement.scrollHeight)} px tall at 390 px, collapsed`);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
 });

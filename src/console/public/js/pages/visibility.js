@@ -321,6 +321,7 @@ export function RunPage({ id }) {
   const run = useData(() => get(`/v1/visibility/runs/${id}?include_results=true`), [id], { every: 1500, keepPolling: (d) => !d || !TERMINAL.has(d.status) });
   const [cancelError, setCancelError] = useState(null);
   const [platformFilter, setPlatformFilter] = useState('all');
+  const [expanded, setExpanded] = useState({ open: false, gen: 0 });
   // A run that ends settles its reservation and releases what failed or was cancelled.
   const status = run.data && run.data.status;
   useEffect(() => {
@@ -347,6 +348,17 @@ export function RunPage({ id }) {
   const sov = (own, given) => (given !== undefined ? given : mentionTotal ? own / mentionTotal : null);
   const probes = (r.probes || []).filter((p) => platformFilter === 'all' || p.platform === platformFilter);
   const platformsInRun = [...new Set((r.probes || []).map((p) => p.platform))];
+  // How many times each prompt was asked on each platform: the "ask 2 of 3" labels.
+  const asks = {};
+  for (const p of r.probes || []) asks[p.prompt + '|' + p.platform] = Math.max(asks[p.prompt + '|' + p.platform] || 0, p.repeat || 1);
+  // Answers grouped by prompt, in the run's prompt order, each group headed by its own numbers.
+  const byPrompt = new Map((s.by_prompt || []).map((e) => [e.prompt, e]));
+  const groups = [];
+  for (const p of probes) {
+    let g = groups.find((x) => x.prompt === p.prompt);
+    if (!g) groups.push((g = { prompt: p.prompt, entry: byPrompt.get(p.prompt), probes: [] }));
+    g.probes.push(p);
+  }
   return html`<${PageHead} title=${`${r.target_entity}: visibility run`} sub=${html`<a href=${r.url} rel="noopener noreferrer" target="_blank">${r.url}</a> · ${r.language}-${r.country} · created ${when(r.created_at)}${r.engine === 'sandbox' ? ' · sandbox answers' : ''}`}>
       <a class="button secondary" href=${`/v1/visibility/runs/${id}/export?format=csv`} download>Download CSV</a>
       ${live ? html`<button type="button" class="danger" onClick=${cancel}>Cancel queued probes</button>` : null}
@@ -389,20 +401,25 @@ export function RunPage({ id }) {
       </section>
     </div>
     <section aria-labelledby="answers-title" style=${{ marginTop: '16px' }}>
-      <div class="row spread"><h2 id="answers-title">Answers</h2>
+      <div class="row spread"><h2 id="answers-title">Answers by prompt</h2>
         <div class="row"><label for="platform-filter" class="label-text">Platform</label>
-          <select id="platform-filter" style=${{ width: 'auto' }} value=${platformFilter} onChange=${(e) => setPlatformFilter(e.target.value)}><option value="all">All</option>${platformsInRun.map((p) => html`<option value=${p}>${platformName(p)}</option>`)}</select></div>
+          <select id="platform-filter" style=${{ width: 'auto' }} value=${platformFilter} onChange=${(e) => setPlatformFilter(e.target.value)}><option value="all">All</option>${platformsInRun.map((p) => html`<option value=${p}>${platformName(p)}</option>`)}</select>
+          <button type="button" class="secondary" onClick=${() => setExpanded({ open: !expanded.open, gen: expanded.gen + 1 })}>${expanded.open ? 'Collapse all answers' : 'Expand all answers'}</button></div>
       </div>
       <div class="legend" aria-hidden="true"><span><mark class="hl-brand">${r.target_entity}</mark> your brand</span>${(r.competitors || []).length ? html`<span><mark class="hl-comp">competitor</mark> competitors</span>` : null}</div>
-      ${probes.map((p) => html`<article class="answer" key=${p.probe_id} aria-label=${`${platformName(p.platform)}: ${p.prompt}`}>
-        <header><strong>${platformName(p.platform)}</strong><span class="small muted">${p.model}</span><${Badge} value=${p.status} />
-          ${p.status === 'succeeded' ? html`<${Badge} value=${p.brand_mentioned ? 'Good' : 'Low'} label=${p.brand_mentioned ? 'mentioned' : 'not mentioned'} />` : null}
-          ${p.list_rank ? html`<span class="small">rank #${p.list_rank} in list</span>` : null}
-          ${p.brands && p.brands[0] && p.brands[0].sentiment ? html`<span class="small">${p.brands[0].sentiment}${p.brands[0].recommended ? ', recommended' : ''}${p.judge && p.judge.engine === 'sandbox' ? ' (simulated)' : ''}</span>` : null}
-          ${p.judge_error ? html`<span class="small muted">not judged: ${p.judge_error.code}</span>` : null}</header>
-        <p><strong>Prompt:</strong> ${p.prompt}</p>
-        ${p.answer ? html`<div class="text" tabindex="0" role="region" aria-label=${'Answer from ' + platformName(p.platform)}><${Markdown} text=${p.answer} mark=${marker(p.target_entity || r.target_entity, r.competitors || [])} /></div>` : p.status === 'errored' ? html`<p class="muted">${(p.error && p.error.message) || 'This probe failed; its credits were released.'}</p>` : html`<p class="muted">${statusText(p.status)}…</p>`}
-        ${(p.citations || []).length ? html`<h3 class="small">Citations</h3><ol class="small">${p.citations.map((c) => html`<li><a href=${c.url} rel="noopener noreferrer nofollow" target="_blank">${c.title || c.url}</a> <span class="muted">${c.domain}</span></li>`)}</ol>` : null}
-      </article>`)}
+      ${groups.map((g, gi) => html`<section class="prompt-group card" key=${g.prompt} aria-labelledby=${'prompt-' + gi} data-testid="prompt-group">
+        <h3 id=${'prompt-' + gi}>${g.prompt}</h3>
+        ${g.entry ? html`<p class="small prompt-numbers">Mentioned in <strong>${g.entry.brand_mentions} of ${g.entry.succeeded}</strong> answers (${pct(g.entry.mention_rate)}${ci(g.entry.mention_rate_ci) ? `, 95% interval ${ci(g.entry.mention_rate_ci)}` : ''})${g.entry.by_platform.length ? ' · ' : ''}${g.entry.by_platform.map((b, i) => html`${i ? ' · ' : ''}<span class="nowrap">${platformName(b.platform)} ${pct(b.mention_rate)}</span>`)}${g.entry.competitors.some((c) => c.mentions) ? html`<br /><span class="muted">Competitors: ${g.entry.competitors.filter((c) => c.mentions).map((c) => `${c.name} ${pct(c.mention_rate)}`).join(' · ')}</span>` : null}</p>` : null}
+        ${g.probes.map((p) => html`<details class="answer" key=${p.probe_id + ':' + expanded.gen} open=${expanded.open}>
+          <summary><strong>${platformName(p.platform)}</strong>${asks[p.prompt + '|' + p.platform] > 1 ? html`<span class="small repeat">ask ${p.repeat} of ${asks[p.prompt + '|' + p.platform]}</span>` : null}<${Badge} value=${p.status} />
+            ${p.status === 'succeeded' ? html`<${Badge} value=${p.brand_mentioned ? 'Good' : 'Low'} label=${p.brand_mentioned ? 'mentioned' : 'not mentioned'} />` : null}
+            ${p.list_rank ? html`<span class="small">rank #${p.list_rank} in list</span>` : null}
+            ${p.brands && p.brands[0] && p.brands[0].sentiment ? html`<span class="small">${p.brands[0].sentiment}${p.brands[0].recommended ? ', recommended' : ''}${p.judge && p.judge.engine === 'sandbox' ? ' (simulated)' : ''}</span>` : null}
+            ${p.judge_error ? html`<span class="small muted">not judged: ${p.judge_error.code}</span>` : null}
+            <span class="small muted model">${p.model}</span></summary>
+          ${p.answer ? html`<div class="text" role="region" aria-label=${'Answer from ' + platformName(p.platform)}><${Markdown} text=${p.answer} mark=${marker(p.target_entity || r.target_entity, r.competitors || [])} /></div>` : p.status === 'errored' ? html`<p class="muted">${(p.error && p.error.message) || 'This probe failed; its credits were released.'}</p>` : html`<p class="muted">${statusText(p.status)}…</p>`}
+          ${(p.citations || []).length ? html`<h4 class="small">Citations</h4><ol class="small">${p.citations.map((c) => html`<li><a href=${c.url} rel="noopener noreferrer nofollow" target="_blank">${c.title || c.url}</a> <span class="muted">${c.domain}</span></li>`)}</ol>` : null}
+        </details>`)}
+      </section>`)}
     </section>`;
 }
