@@ -2,7 +2,7 @@
 // partly funded run will and will not run), and the run page, which refreshes itself until the
 // run ends and shows the mention rate with its interval, band, platforms, share of voice, cited
 // domains and every answer with the brand and competitors marked.
-import { html, useEffect, useMemo, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, pct, when, ago, platformName, PLATFORM_NAMES, TERMINAL, statusText } from '../ui.js';
+import { html, useEffect, useMemo, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, pct, when, ago, platformName, PLATFORM_NAMES, TERMINAL, statusText, sourceName } from '../ui.js';
 import { get, post, idempotencyKey } from '../api.js';
 import { Markdown } from '../markdown.js';
 import { HowToGetCredits, ZeroBalanceNote, refreshBalance, useBalance } from '../balance.js';
@@ -22,7 +22,6 @@ const progressOf = (run) => {
 
 const RUN_STATUS_CHOICES = ['queued', 'running', 'completed', 'partially_completed', 'failed', 'cancelled'];
 const SOURCE_NAMES = { api: 'API', console: 'Console', mcp: 'AI assistant (MCP)', schedule: 'Schedule' };
-const sourceName = (s) => SOURCE_NAMES[s] || s;
 const PAGE_SIZE = 20;
 
 /** The platforms a run asked, from its summary (per-platform rates, else its prompts' platforms). */
@@ -154,6 +153,7 @@ export function NewRunPage({ session }) {
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
   const [suggesting, setSuggesting] = useState(false);
+  const [suggestError, setSuggestError] = useState(null);
   const [idemKey] = useState(idempotencyKey);
 
   const listing = models.data ? models.data.platforms : {};
@@ -211,12 +211,12 @@ export function NewRunPage({ session }) {
   };
   const suggest = async () => {
     setSuggesting(true);
-    setError(null);
+    setSuggestError(null);
     try {
       const res = await post('/v1/visibility/prompts/suggest', { url: url.trim(), ...(brand.trim() ? { brand_name: brand.trim() } : {}), competitors: competitorList, language, country, count: 8 });
       setPromptText([...prompts, ...res.prompts].join('\n'));
     } catch (err) {
-      setError(err);
+      setSuggestError(err);
     } finally {
       setSuggesting(false);
     }
@@ -247,6 +247,7 @@ export function NewRunPage({ session }) {
             <textarea id="run-prompts" rows="7" placeholder="best project management tool for agencies" value=${promptText} onInput=${(e) => setPromptText(e.target.value)} aria-describedby="run-prompts-hint"></textarea>
           </${Field}>
           <button type="button" class="secondary" disabled=${!url.trim() || suggesting} onClick=${suggest}>${suggesting ? 'Suggesting…' : 'Suggest prompts from the page (1 credit)'}</button>
+          <div data-testid="suggest-error" aria-live="polite"><${ErrorNote} error=${suggestError} /></div>
         </section>
       </div>
       <section class="card" aria-labelledby="platforms-title" style=${{ marginTop: '16px' }}><h2 id="platforms-title">Platforms and models</h2>
@@ -258,7 +259,8 @@ export function NewRunPage({ session }) {
             <label class="visually-hidden" for=${'model-' + p}>${platformName(p)} model</label>
             <select id=${'model-' + p} value=${c.model} disabled=${!c.on} onChange=${(e) => setChosen({ ...chosen, [p]: { ...c, model: e.target.value } })}>
               ${listing[p].map((m) => html`<option value=${m.id} disabled=${!m.available}>${m.label} — ${m.credits_per_probe} cr/probe${m.default ? ' (default)' : ''}</option>`)}
-            </select></div>`;
+            </select>
+            ${c.model ? html`<span class="small muted model-price">${(listing[p].find((m) => m.id === c.model) || {}).credits_per_probe} cr per probe</span>` : null}</div>`;
         })}</div>
       </section>
       <section class="card" aria-labelledby="cost-title" aria-live="polite"><h2 id="cost-title">Cost</h2>
