@@ -117,4 +117,35 @@ describe('console fixes in a browser', { skip: browserSkip() }, () => {
     console.log(`# 27-answer run page: ${await page.evaluate(() => document.documentElement.scrollHeight)} px tall at 390 px, collapsed`);
     await page.setViewportSize({ width: 1280, height: 900 });
   });
+
+  test('phones: the header and sandbox banner stay short; the account page names actions', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/console/account');
+    await page.getByRole('heading', { name: 'Credit ledger' }).waitFor();
+    const top = await page.evaluate(() => document.querySelector('main')!.getBoundingClientRect().top);
+    console.log(`# header and banner at 390 px: ${Math.round(top)} px of 844`);
+    assert.ok(top < 844 / 5, `the page starts ${top} px down`);
+    const ledger = page.getByRole('table', { name: 'Ledger entries, newest first' });
+    await ledger.getByText('Visibility run', { exact: true }).first().waitFor();
+    assert.doesNotMatch(await ledger.innerText(), /visibility\.runs\.create/);
+    // No word split across lines in the ledger's cells: each text node's words fit its line.
+    const split = await page.evaluate(() => {
+      const out: string[] = [];
+      for (const td of document.querySelectorAll('table td')) {
+        const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const text = n.textContent ?? '';
+          for (const m of text.matchAll(/[A-Za-z]{4,}/g)) {
+            const r = document.createRange();
+            r.setStart(n, m.index!);
+            r.setEnd(n, m.index! + m[0].length);
+            if (r.getClientRects().length > 1) out.push(m[0]);
+          }
+        }
+      }
+      return out;
+    });
+    assert.deepEqual(split, [], 'words broken across lines');
+    await checkWidths('account');
+  });
 });
