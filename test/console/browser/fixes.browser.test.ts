@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createOwner } from '../../../src/core/accounts/users.ts';
 import { grantCredits } from '../../../src/core/billing/ledger.ts';
-import { axeViolations, horizontalOverflow, startRig, type BrowserRig, browserSkip } from './browser.ts';
+import { axeViolations, horizontalOverflow, SCREENSHOTS, startRig, type BrowserRig, browserSkip } from './browser.ts';
 
 const OWNER = { email: 'fixes@acme.example', password: 'acme fixes passphrase here' };
 
@@ -26,6 +26,12 @@ describe('console fixes in a browser', { skip: browserSkip() }, () => {
       assert.ok(scrollWidth <= innerWidth, `${name} at ${width} px scrolls sideways: ${scrollWidth} > ${innerWidth}`);
       assert.deepEqual(await axeViolations(page), [], `${name} at ${width} px`);
       await rig.screenshot(page, `fixes-${name}-${width === 390 ? '390' : 'desktop'}`);
+      // The first screen at 390 px, and the middle of the page, as a phone shows them.
+      if (width === 390) {
+        await page.screenshot({ path: `${SCREENSHOTS}fixes-${name}-390-top.png` });
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2));
+        await page.screenshot({ path: `${SCREENSHOTS}fixes-${name}-390-middle.png` });
+      }
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   }
