@@ -52,7 +52,18 @@ export function ago(iso) {
   return `${Math.round(s / 86400)} days ago`;
 }
 export const TERMINAL = new Set(['completed', 'partially_completed', 'failed', 'cancelled']);
-export const PLATFORM_NAMES = { openai: 'ChatGPT', perplexity: 'Perplexity', gemini: 'Gemini', grok: 'Grok', claude: 'Claude', deepseek: 'DeepSeek' };
+export const PLATFORM_NAMES = {
+  openai: 'ChatGPT',
+  perplexity: 'Perplexity',
+  gemini: 'Gemini',
+  grok: 'Grok',
+  claude: 'Claude',
+  deepseek: 'DeepSeek',
+  google_ai_overview: 'Google AI Overviews',
+  google_ai_mode: 'Google AI Mode',
+  copilot: 'Copilot',
+  chatgpt_app: 'ChatGPT app',
+};
 export const platformName = (p) => PLATFORM_NAMES[p] || p;
 export const statusText = (s) => (s || '').replace(/_/g, ' ');
 
