@@ -1264,8 +1264,18 @@ export interface operations {
                     };
                     /** @description Ask each (prompt, platform) probe this many times, as separate billed probes (default 1) */
                     repeats?: number;
-                    /** @description Competitor names to count in every answer (at most 10) */
-                    competitors?: string[];
+                    /** @description Competitors to count in every answer (at most 10): a name, or {name, aliases, domains} */
+                    competitors?: (string | {
+                        name: string;
+                        /** @description Other names that count as this competitor */
+                        aliases?: string[];
+                        /** @description The competitor's domains: citations of them are classed as this competitor's */
+                        domains?: string[];
+                    })[];
+                    /** @description Other names of the target that count as mentions of it (a short name, a former name; at most 10) */
+                    target_aliases?: string[];
+                    /** @description The target's domains besides the URL's: citing them counts as citation_mentioned and as owned (at most 10) */
+                    target_domains?: string[];
                     /** @description Answer language (e.g. en, de); default en */
                     language?: string;
                     /** @description Country the question is asked from (e.g. US, DE); default US */
@@ -1509,6 +1519,16 @@ export interface operations {
                             url: string;
                             target_entity: string;
                             competitors: string[];
+                            /** @description The brands' aliases and domains the run was given (target_aliases, target_domains, competitors as objects); null when it named the brands only */
+                            brand_terms: {
+                                target_aliases: string[];
+                                target_domains: string[];
+                                competitors: {
+                                    name: string;
+                                    aliases: string[];
+                                    domains: string[];
+                                }[];
+                            } | null;
                             language: string;
                             country: string;
                             /** @description The saved test the run belongs to */
@@ -1968,8 +1988,18 @@ export interface operations {
                     };
                     /** @description Ask each (prompt, platform) probe this many times, as separate billed probes (default 1) */
                     repeats?: number;
-                    /** @description Competitor names to count in every answer (at most 10) */
-                    competitors?: string[];
+                    /** @description Competitors to count in every answer (at most 10): a name, or {name, aliases, domains} */
+                    competitors?: (string | {
+                        name: string;
+                        /** @description Other names that count as this competitor */
+                        aliases?: string[];
+                        /** @description The competitor's domains: citations of them are classed as this competitor's */
+                        domains?: string[];
+                    })[];
+                    /** @description Other names of the target that count as mentions of it (a short name, a former name; at most 10) */
+                    target_aliases?: string[];
+                    /** @description The target's domains besides the URL's: citing them counts as citation_mentioned and as owned (at most 10) */
+                    target_domains?: string[];
                     /** @description Answer language (e.g. en, de); default en */
                     language?: string;
                     /** @description Country the question is asked from (e.g. US, DE); default US */
@@ -2216,6 +2246,16 @@ export interface operations {
                         url: string;
                         target_entity: string;
                         competitors: string[];
+                        /** @description The brands' aliases and domains the run was given (target_aliases, target_domains, competitors as objects); null when it named the brands only */
+                        brand_terms: {
+                            target_aliases: string[];
+                            target_domains: string[];
+                            competitors: {
+                                name: string;
+                                aliases: string[];
+                                domains: string[];
+                            }[];
+                        } | null;
                         language: string;
                         country: string;
                         /** @description The saved test the run belongs to */
@@ -3019,6 +3059,16 @@ export interface operations {
                         url: string;
                         target_entity: string;
                         competitors: string[];
+                        /** @description The brands' aliases and domains the run was given (target_aliases, target_domains, competitors as objects); null when it named the brands only */
+                        brand_terms: {
+                            target_aliases: string[];
+                            target_domains: string[];
+                            competitors: {
+                                name: string;
+                                aliases: string[];
+                                domains: string[];
+                            }[];
+                        } | null;
                         language: string;
                         country: string;
                         /** @description The saved test the run belongs to */
@@ -8295,10 +8345,10 @@ export interface operations {
                 "application/json": {
                     /** @description Fire credits.low when the available balance falls below this, e.g. "25.00"; null turns it off */
                     credits_low_threshold?: (string | number) | null;
-                    /** @description Which events each named console user gets by e-mail ([] stops them); users not named keep their choice */
+                    /** @description Which events each named console user gets by e-mail ([] stops them; digest.weekly is the weekly digest, sent Mondays from 08:00 UTC); users not named keep their choice */
                     email_alerts?: {
                         email: string;
-                        events: ("run.completed" | "tracked_test.changed" | "tracked_test.skipped" | "credits.low" | "crawler.blocked" | "*")[];
+                        events: ("run.completed" | "tracked_test.changed" | "tracked_test.skipped" | "credits.low" | "crawler.blocked" | "digest.weekly" | "*")[];
                     }[];
                 };
             };

@@ -28,6 +28,7 @@ import { deliverMessage, giveUpDelivery, type DeliveryDeps } from './webhooks/de
 import { onDeliveryQueued, TEST_CHANGE_JOB_KIND, WEBHOOK_JOB_KIND, WEBHOOK_LANE } from './webhooks/events.ts';
 import { checkTestChange } from './tracking/change-events.ts';
 import { ALERT_MAIL_JOB_KIND, sendAlertMail } from './webhooks/alert-mail.ts';
+import { claimDigests, DIGEST_JOB_KIND, sendDigestMail } from './webhooks/digest.ts';
 import { checkCrawlerBlocked, CRAWLER_BLOCKED_JOB_KIND } from './sites/blocked.ts';
 
 export interface CoreOptions {
@@ -157,6 +158,7 @@ export function createCore(opts: CoreOptions): Core {
         [WEBHOOK_JOB_KIND]: (job, signal) => deliverMessage(webhooks, job, signal),
         [TEST_CHANGE_JOB_KIND]: (job) => checkTestChange(opts.store, catalog, job.ref_id),
         [ALERT_MAIL_JOB_KIND]: (job) => sendAlertMail(webhooks, job.ref_id),
+        [DIGEST_JOB_KIND]: (job) => sendDigestMail({ ...webhooks, catalog }, job.ref_id),
         [CRAWLER_BLOCKED_JOB_KIND]: async (job) => void (await checkCrawlerBlocked({ store: opts.store, pages, log: opts.jobLog }, job.ref_id)),
       };
       const extras = workerExtras(opts.store);
@@ -185,7 +187,12 @@ export function createCore(opts: CoreOptions): Core {
       // Every process that works the queue also takes due slots of tracked tests: the database
       // makes each slot one run however many processes do (tracking/scheduler.ts).
       if (opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS > 0) {
-        scheduler = new Scheduler(tracking, { intervalMs: opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS, onError: opts.onWorkerError, log: opts.jobLog });
+        scheduler = new Scheduler(tracking, {
+          intervalMs: opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS,
+          onError: opts.onWorkerError,
+          log: opts.jobLog,
+          afterTick: (now) => claimDigests(opts.store, now),
+        });
         scheduler.start();
       }
       return worker;

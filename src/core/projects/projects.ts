@@ -120,7 +120,11 @@ export function marketDefinition(p: ProjectInput, market: Market, prompts: reado
     platforms: p.platforms,
     ...(p.models ? { models: p.models } : {}),
     repeats: p.repeats ?? 1,
-    competitors: (p.competitors ?? []).map((c) => c.name),
+    // Aliases and domains go with the names: the matcher counts an alias as the brand, and
+    // citations of a brand's domains are its own (or the named competitor's).
+    competitors: (p.competitors ?? []).map((c) => (c.aliases?.length || c.domains?.length ? { name: c.name, aliases: c.aliases ?? [], domains: c.domains ?? [] } : c.name)),
+    ...(p.brand.aliases?.length ? { target_aliases: p.brand.aliases } : {}),
+    ...(p.brand.domains?.length ? { target_domains: p.brand.domains } : {}),
     language: market.language,
     country: market.country,
   };

@@ -7,6 +7,7 @@
 // know: a catalog entry may carry a path (`nytimes.com/wirecutter`), and the longest matching
 // entry wins, so a review section of a news site is a review.
 import { readFileSync } from 'node:fs';
+import type { BrandTerms } from './plan.ts';
 
 export const CITATION_CLASSES = ['owned', 'competitor', 'community', 'reference', 'video', 'review', 'news', 'other'] as const;
 export type CitationClass = (typeof CITATION_CLASSES)[number];
@@ -184,11 +185,18 @@ const list = <T>(text: string | null): T[] => {
  * Adds `citation_sources` to a run (or history point) summary: the figures above over the
  * succeeded probes, the brand's domain taken from the run's URL(s). Additive: nothing else changes.
  */
-export function addCitationSourcesSummary(summary: Record<string, unknown>, probes: readonly StoredCitingProbe[], run: { urls: string[]; competitors: readonly string[] }, extraCatalog?: string) {
+export function addCitationSourcesSummary(
+  summary: Record<string, unknown>,
+  probes: readonly StoredCitingProbe[],
+  run: { urls: string[]; competitors: readonly string[]; brandTerms?: BrandTerms | null },
+  extraCatalog?: string,
+) {
   const domains = run.urls.flatMap((u) => {
     const h = hostOf(u)?.host;
     return h ? [h] : [];
   });
+  for (const d of run.brandTerms?.target_domains ?? []) if (!domains.includes(d)) domains.push(d);
+  const domainsOf = new Map((run.brandTerms?.competitors ?? []).map((c) => [c.name, c.domains]));
   const citing = probes
     .filter((p) => p.status === 'succeeded')
     .map((p) => ({
@@ -197,7 +205,7 @@ export function addCitationSourcesSummary(summary: Record<string, unknown>, prob
       competitors: list<string>(p.competitors),
       citations: list<{ url?: string } | string>(p.citations).flatMap((c) => (typeof c === 'string' ? [c] : c?.url ? [c.url] : [])),
     }));
-  const figures = summarizeCitationSources(citing, { domains, competitors: run.competitors.map((name) => ({ name })) }, citationSources(extraCatalog));
+  const figures = summarizeCitationSources(citing, { domains, competitors: run.competitors.map((name) => ({ name, domains: domainsOf.get(name) })) }, citationSources(extraCatalog));
   // Without prompts (a read that did not load them) the per-prompt list would be one nameless group.
   if (probes.some((p) => p.prompt === undefined)) (figures as { competitor_only_sources?: unknown }).competitor_only_sources = undefined;
   summary.citation_sources = figures;

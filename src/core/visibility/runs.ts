@@ -120,6 +120,7 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
           url: plan.url,
           target_entity: plan.targetEntity,
           competitors: JSON.stringify(plan.competitors),
+          brand_terms: plan.brandTerms ? JSON.stringify(plan.brandTerms) : null,
           language: plan.language,
           country: plan.country,
           idempotency_key: key ?? null,
