@@ -109,7 +109,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List visibility runs, newest first, with cursor pagination, search and filters */
+        /** List visibility runs, newest first, with cursor pagination */
         get: operations["visibilityRunsList"];
         put?: never;
         /** Queue a visibility run (matrix or explicit probes); reserves credits probe by probe */

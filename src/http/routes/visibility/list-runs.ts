@@ -8,7 +8,7 @@ import { RunList } from './shapes.ts';
 export default defineRoute({
   method: 'GET',
   url: '/v1/visibility/runs',
-  summary: 'List visibility runs, newest first, with cursor pagination, search and filters',
+  summary: 'List visibility runs, newest first, with cursor pagination',
   tags: ['visibility'],
   action: 'visibility.runs.list',
   scope: 'runs:read',
