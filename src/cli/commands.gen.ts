@@ -392,6 +392,68 @@ export const CLI_COMMANDS: CliCommandDef[] = [
           "failed",
           "cancelled"
         ]
+      },
+      {
+        "field": "source",
+        "in": "query",
+        "kind": "string",
+        "flag": "source",
+        "description": "Only runs started from this place: api, console, mcp, schedule (schedule: a tracked test's schedule).",
+        "required": false,
+        "choices": [
+          "api",
+          "console",
+          "mcp",
+          "schedule"
+        ]
+      },
+      {
+        "field": "platform",
+        "in": "query",
+        "kind": "string",
+        "flag": "platform",
+        "description": "Only runs that asked this platform. One of: openai, perplexity, gemini, grok, claude, deepseek, google_ai_overview, google_ai_mode, copilot, chatgpt_app.",
+        "required": false,
+        "choices": [
+          "openai",
+          "perplexity",
+          "gemini",
+          "grok",
+          "claude",
+          "deepseek",
+          "google_ai_overview",
+          "google_ai_mode",
+          "copilot",
+          "chatgpt_app"
+        ]
+      },
+      {
+        "field": "project_id",
+        "in": "query",
+        "kind": "string",
+        "flag": "project-id",
+        "description": "Only runs of this project's tracked tests (a project id).",
+        "required": false
+      },
+      {
+        "field": "q",
+        "in": "query",
+        "kind": "string",
+        "flag": "q",
+        "description": "Search: every word must appear, case-insensitively, in the brand, the page URL or a prompt.",
+        "required": false
+      },
+      {
+        "field": "sort",
+        "in": "query",
+        "kind": "string",
+        "flag": "sort",
+        "description": "newest (default) or oldest first; starting_after pages on in the same order.",
+        "required": false,
+        "choices": [
+          "newest",
+          "oldest"
+        ]
       }
     ],
     "fixed": {},

@@ -1477,6 +1477,16 @@ export interface operations {
                 starting_after?: string;
                 /** @description One of: queued, running, completed, partially_completed, failed, cancelled. */
                 status?: string;
+                /** @description Only runs started from this place: api, console, mcp, schedule (schedule: a tracked test's schedule). */
+                source?: string;
+                /** @description Only runs that asked this platform. One of: openai, perplexity, gemini, grok, claude, deepseek, google_ai_overview, google_ai_mode, copilot, chatgpt_app. */
+                platform?: string;
+                /** @description Only runs of this project's tracked tests (a project id). */
+                project_id?: string;
+                /** @description Search: every word must appear, case-insensitively, in the brand, the page URL or a prompt. */
+                q?: string;
+                /** @description newest (default) or oldest first; starting_after pages on in the same order. */
+                sort?: string;
             };
             header?: never;
             path?: never;

@@ -97,7 +97,7 @@ function Shell({ session, refresh }) {
       ? html`<div class="banner"><${Note} kind="error">This account is suspended: runs and API calls are refused. Contact the operator of this instance.</${Note}></div>`
       : null}
     ${session.engine === 'sandbox'
-      ? html`<div class="banner"><${Note} kind="warn"><p>Sandbox engine: answers are simulated on this server, not asked of real AI platforms. The operator switches to live platforms with SIGHTLINE_PLATFORM_ENGINE=live.</p></${Note}></div>`
+      ? html`<div class="banner"><${Note} kind="warn"><p>Sandbox engine: answers are simulated<span class="wide-only"> on this server, not asked of real AI platforms. The operator switches to live platforms with SIGHTLINE_PLATFORM_ENGINE=live</span>.</p></${Note}></div>`
       : null}
     <main id="main">${module ? html`<${Lazy} key=${path} module=${module} name=${name} props=${{ ...params, session }} />` : html`<${NotFound} />`}</main>`;
 }
