@@ -137,7 +137,7 @@ function Deliveries({ endpoint }) {
               cell: (d) =>
                 d.status === 'pending'
                   ? html`<span class="muted small">Sending</span>`
-                  : html`<button type="button" class="secondary" onClick=${() => retry(d)} aria-label=${`Send ${d.event} ${d.id} again`}>Send again</button>`,
+                  : html`<button type="button" class="secondary" onClick=${() => retry(d)} aria-label=${`Send again: ${d.event} ${d.id}`}>Send again</button>`,
             },
           ]} />`}
   </div>`;
