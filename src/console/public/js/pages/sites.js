@@ -165,7 +165,9 @@ function daysOf(from, to) {
  * A small bar chart of a count per day over the window (SVG, no library): `daily` holds the days
  * that had any; `blocked` (optional) draws the refused part of each bar in red.
  */
-function DayBars({ days, daily, value, blocked, label }) {
+const shortDay = (day) => new Date(day + 'T12:00:00Z').toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+function DayBars({ days, daily, value, blocked, label, note }) {
   const by = new Map(daily.map((d) => [d.day, d]));
   const values = days.map((d) => (by.get(d) ? by.get(d)[value] : 0));
   const refused = blocked ? days.map((d) => (by.get(d) ? by.get(d)[blocked] : 0)) : null;
@@ -177,7 +179,7 @@ function DayBars({ days, daily, value, blocked, label }) {
   const busiest = days[values.indexOf(Math.max(...values))];
   const total = values.reduce((a, b) => a + b, 0);
   const text = `${label}: ${total} over ${days.length} days${total ? `, most on ${busiest} (${Math.max(...values)})` : ''}${refused ? `, ${refused.reduce((a, b) => a + b, 0)} refused` : ''}.`;
-  return html`<svg class="daybars" viewBox=${`0 0 ${W} ${H}`} preserveAspectRatio="none" role="img" aria-label=${text}>
+  return html`<div class="daybars-wrap"><svg class="daybars" viewBox=${`0 0 ${W} ${H}`} preserveAspectRatio="none" role="img" aria-label=${text}>
     <title>${text}</title>
     <line x1="0" y1=${H - 0.5} x2=${W} y2=${H - 0.5} class="axis" />
     ${values.map((v, i) => {
@@ -186,7 +188,8 @@ function DayBars({ days, daily, value, blocked, label }) {
       const r = refused && refused[i] ? Math.max(2, (refused[i] / max) * (H - 2)) : 0;
       return html`<g><rect x=${i * step + (step - bw) / 2} y=${H - h} width=${bw} height=${h} class="ok" />${r ? html`<rect x=${i * step + (step - bw) / 2} y=${H - r} width=${bw} height=${r} class="refused" />` : null}</g>`;
     })}
-  </svg>`;
+  </svg>
+  <div class="daybars-axis small muted" aria-hidden="true"><span>${shortDay(days[0])}</span><span>${note}</span><span>${shortDay(days[days.length - 1])}</span></div></div>`;
 }
 
 function StatusClasses({ status }) {
@@ -202,8 +205,7 @@ function CrawlerCard({ c, days }) {
     </div>
     <div class="crawler-body">
       <div>
-        <${DayBars} days=${days} daily=${c.daily} value="hits" blocked="blocked_hits" label=${c.name + ' hits per day'} />
-        <p class="small muted chart-note">Hits per day${c.blocked_hits ? ', refused part in red' : ''}.</p>
+        <${DayBars} days=${days} daily=${c.daily} value="hits" blocked="blocked_hits" label=${c.name + ' hits per day'} note=${c.blocked_hits ? 'hits per day, refused in red' : 'hits per day'} />
       </div>
       <dl class="facts small">
         <dt>Hits</dt><dd><strong>${n(c.hits)}</strong></dd>
@@ -252,7 +254,7 @@ function ReferralReport({ report }) {
       return html`<article class="crawler card" aria-labelledby=${id} data-testid="referral-source">
         <div class="row spread"><h4 id=${id}>${name}</h4><strong>${n(s.visits)} ${s.visits === 1 ? 'visit' : 'visits'}</strong></div>
         <div class="crawler-body">
-          <div><${DayBars} days=${days} daily=${s.daily} value="visits" label=${name + ' visits per day'} /><p class="small muted chart-note">Visits per day.</p></div>
+          <div><${DayBars} days=${days} daily=${s.daily} value="visits" label=${name + ' visits per day'} note="visits per day" /></div>
           <${Table} caption=${'Landing pages from ' + name} rowKey=${(p) => p.path} rows=${s.top_landing_pages} columns=${[
             { label: 'Landing page', cell: (p) => html`<code>${p.path}</code>`, wide: true },
             { label: 'Visits', cell: (p) => n(p.visits), num: true },
