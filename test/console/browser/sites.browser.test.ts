@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createOwner } from '../../../src/core/accounts/users.ts';
 import { IP, logText, render, UA, type LogEvent } from '../../helpers/access-logs.ts';
+import { until } from '../../helpers/webhook-receiver.ts';
 import { axeViolations, horizontalOverflow, startRig, type BrowserRig, browserSkip } from './browser.ts';
 
 const OWNER = { email: 'owner@sites.example', password: 'owner sites passphrase' };
@@ -101,6 +102,24 @@ describe('the Sites pages', { skip: browserSkip() }, () => {
     const days = tenDays(Date.now());
     summary = await upload('ten-days.log', days);
     await summary.locator('.stat').filter({ hasText: 'AI crawler hits' }).locator('.value').getByText('57').waitFor(); // 55 GPTBot + 2 OAI-SearchBot
+
+    // A slow link: the progress bar moves while the file is sent. Ordinary visitors only, so the
+    // reports below stay as they are.
+    const plain = Array.from({ length: 3000 }, (_, i) =>
+      render.combined({ ip: IP.browser, time: Date.now() - 3 * 3_600_000 - i * 1000, method: 'GET', host: DOMAIN, path: `/catalogue/item-${i}`, status: 200, ua: UA.browser }),
+    ).join('\n');
+    const cdp = await rig.context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
+    await page.getByLabel('Log file').setInputFiles({ name: 'visitors.log', mimeType: 'text/plain', buffer: Buffer.from(plain) });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    const bar = page.getByRole('progressbar', { name: 'Upload' });
+    await bar.waitFor();
+    await until(async () => Number((await bar.getAttribute('aria-valuenow').catch(() => '0')) ?? 0) > 0, 10_000);
+    await page.getByTestId('upload-summary').waitFor();
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    assert.equal(await stat(page.getByTestId('upload-summary'), 'Requests read'), '3,000');
+    assert.equal(await bar.count(), 0);
 
     const crawlers = page.getByTestId('crawlers-report');
     await crawlers.getByTestId('crawler').filter({ hasText: 'GPTBot' }).locator('dd strong').first().getByText('64', { exact: true }).waitFor(); // 9 + 55
