@@ -256,13 +256,15 @@ function EmailChoice({ entry, onSaved }) {
 
 export function AlertsPage() {
   const [created, setCreated] = useState(null);
+  const [added, setAdded] = useState('');
   const hooks = useData(() => get('/v1/webhooks'));
   const settings = useData(() => get('/v1/notification-settings'));
   const list = hooks.data ? hooks.data.webhooks : [];
   return html`<${PageHead} title="Alerts" sub="Where sightline tells you that something happened: your webhook endpoints, Slack channels and e-mail." />
     ${created
       ? html`<${NewSecret} created=${created} onDone=${() => setCreated(null)} />`
-      : html`<${AddForm} onCreated=${(c) => { setCreated(c); hooks.reload(); }} />`}
+      : html`<${AddForm} onCreated=${(c) => { setAdded(''); if (c.format === 'slack') setAdded(`Slack channel added: ${c.url}`); else setCreated(c); hooks.reload(); }} />`}
+    ${added ? html`<${Note} kind="ok"><p>${added}</p></${Note}>` : null}
     <section class="card" aria-labelledby="dest-title"><h2 id="dest-title">Destinations</h2>
       <${ErrorNote} error=${hooks.error} />
       ${hooks.loading && !hooks.data
