@@ -11540,6 +11540,13 @@ export interface operations {
                                 hits: number;
                                 blocked_hits: number;
                             }[];
+                            /** @description Hits per UTC day that had any, oldest first */
+                            daily: {
+                                /** @description UTC day, YYYY-MM-DD */
+                                day: string;
+                                hits: number;
+                                blocked_hits: number;
+                            }[];
                         }[];
                     };
                 };
@@ -11711,6 +11718,12 @@ export interface operations {
                             visits: number;
                             top_landing_pages: {
                                 path: string;
+                                visits: number;
+                            }[];
+                            /** @description Visits per UTC day that had any, oldest first */
+                            daily: {
+                                /** @description UTC day, YYYY-MM-DD */
+                                day: string;
                                 visits: number;
                             }[];
                         }[];
