@@ -141,7 +141,7 @@ describe('the balance in the console', { skip: browserSkip() }, () => {
     await page.getByRole('link', { name: 'Account', exact: true }).click();
     await page.getByLabel('Rows').selectOption('100');
     const activity = page.getByRole('table', { name: 'Recent requests' });
-    await activity.getByText('console.operator.credits.grant').first().waitFor();
+    await activity.getByText('Credits granted').first().waitFor();
     assert.doesNotMatch(await activity.innerText(), /usage\.read/);
     assert.match(await page.locator('.stats').first().innerText(), /Available\s+\d+\.\d\d/i);
   });
