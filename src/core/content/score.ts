@@ -13,25 +13,14 @@
 // product page is never told to add an author byline). A recommendation's `expected_impact` is
 // the overall score of the page with its signal fixed minus the score now.
 import type { PageDocument } from '../pages/document.ts';
-import type { CrawlFacts } from './crawlers.ts';
-import { measureSignals, stripSiteName, type PageSignals } from './signals.ts';
-import { loadPrimary, loadSite } from './site.ts';
-import { crawlFactsFor } from './access.ts';
-import type { Analysis } from './analysis.ts';
+import { measureSignals, stripSiteName } from './signals.ts';
 import { normalizeLang, type Lang } from './text.ts';
 import { assessTrend, cap, fieldTopics, suppliedTopics, type FieldTopic } from './trends.ts';
 import { isVagueWord } from './questions.ts';
-import {
-  bandOf,
-  clampScore,
-  type ContentScore,
-  type PageType,
-  type Priority,
-  type Recommendation,
-  type ScoreContentInput,
-  type SiteLoader,
-  type TrendCoverage,
-} from './types.ts';
+import { bandOf, clampScore } from './bands.ts';
+import type { Component, ContentScore, CrawlFacts, PageSignals, PageType, Priority, Recommendation, ScorePoint, TrendCoverage } from './types.ts';
+
+export type { Component, ScorePoint };
 
 export interface ScoreExtras {
   /** Response headers of the page (Last-Modified is a weak freshness fallback; X-Robots-Tag). */
@@ -48,19 +37,7 @@ export interface ScoreExtras {
   crawl?: CrawlFacts | null;
 }
 
-export type Component = 'citability' | 'structure' | 'trust' | 'freshness' | 'metadata' | 'depth' | 'access';
 
-/** What one signal contributes to the overall score. */
-export interface ScorePoint {
-  signal: string;
-  component: Component;
-  label: string;
-  /** Points in the overall score (one decimal; negative for penalties and caps). */
-  points: number;
-  /** The most this signal can add (0 for penalties). */
-  max: number;
-  evidence: string;
-}
 
 /** Facts the points are computed from: the page's signals plus coverage and crawl access. */
 export interface ScoreFacts {
@@ -829,41 +806,5 @@ export function scoreDocument(doc: PageDocument, extras: ScoreExtras = {}): Cont
   };
 }
 
-export interface ScoreOptions {
-  now?: Date;
-  /** Where the CPU-bound scoring runs (an analysis thread in the server); default: here. */
-  analysis?: Pick<Analysis, 'score'>;
-}
-
-export async function scoreContent(input: ScoreContentInput, loader: SiteLoader, options: ScoreOptions = {}): Promise<ContentScore> {
-  const analysis = options.analysis ?? { score: async (doc: PageDocument, extras: ScoreExtras) => scoreDocument(doc, extras) };
-  const supplied = (input.trends ?? []).filter((t) => (typeof t === 'string' ? t.trim() : t?.name?.trim()));
-  if (supplied.length) {
-    // Supplied trends are used as given: no discovery, so no related pages are loaded.
-    const page = await loadPrimary(input.url, loader);
-    const crawl = await crawlFactsFor(page, loader);
-    return withInputUrl(
-      await analysis.score(page.document, { headers: page.headers, now: options.now, language: input.language, trends: supplied, trendSource: 'supplied', crawl }),
-      input.url,
-    );
-  }
-  const site = await loadSite(input.url, loader, 3);
-  const crawl = await crawlFactsFor(site.page, loader);
-  return withInputUrl(
-    await analysis.score(site.page.document, {
-      headers: site.page.headers,
-      now: options.now,
-      language: input.language,
-      related: site.related.map((p) => p.document),
-      trendSource: 'discovered',
-      crawl,
-    }),
-    input.url,
-  );
-}
-
-function withInputUrl(r: ContentScore, url: string): ContentScore {
-  return { ...r, url };
-}
 
 export { normalizeLang, cap };
