@@ -85,7 +85,10 @@ export function createAnalysisPool(opts: AnalysisPoolOptions = {}): AnalysisPool
     score: (doc, extras) => run('score', [doc, extras]),
     trends: (site, input) => run('trends', [site, input]),
     prompts: (site, input) => run('prompts', [site, input]),
-    close: () => pool.close(),
+    // Queued and running operations are rejected at once; the threads' exits are not waited for.
+    async close() {
+      void pool.close();
+    },
     stats: () => pool.stats(),
   };
 }

@@ -8,7 +8,7 @@ import { measureReadability } from './readability.ts';
 import { cmp, countMatches, fold, normalizeLang, sentences, stopwords, words, type Lang } from './text.ts';
 import type { PageSignals } from './types.ts';
 import { measureEvidence } from './evidence.ts';
-import { detectPageType } from './page-type.ts';
+import { detectPageType } from '../pages/page-kind.ts';
 
 export type { PageSignals };
 

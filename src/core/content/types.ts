@@ -2,6 +2,7 @@
 // touches the network itself) and the result shapes of each action. Every result carries
 // `generator`: 'offline' (the built-in generator) or 'model' (SIGHTLINE_CONTENT_MODEL wrote it).
 import type { PageDocument } from '../pages/document.ts';
+import type { PageType } from '../pages/page-kind.ts';
 import type { Evidence } from './evidence.ts';
 import type { Entity, Keyphrase, TopicCluster } from './keyphrases.ts';
 import type { ReadabilityResult } from './readability.ts';
@@ -42,10 +43,9 @@ export interface GeneratorInfo {
   /** Set when the model failed or its output was rejected: the offline generator answered instead. */
   fallback?: { platform: string; model: string; reason: string };
 }
+export type { PageType };
 export type Band = 'Poor' | 'Fair' | 'Good' | 'Strong';
 export type Priority = 'high' | 'medium' | 'low';
-/** listing = search results and archives; collection = a shop's category of products. */
-export type PageType = 'article' | 'product' | 'collection' | 'listing' | 'documentation' | 'service' | 'forum' | 'home';
 
 
 
