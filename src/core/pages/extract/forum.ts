@@ -1,4 +1,4 @@
-// Forum and Q&A pages, once the extractor treats a page as one (page-kind.ts): there the replies
+// Forum and Q&A pages, once the extractor treats a page as one (../page-kind.ts): there the replies
 // are the content, and what repeats on every post is not.
 import { isElement, walk, type Element } from './dom.ts';
 import { POST_CHROME } from './rules.ts';

@@ -7,14 +7,15 @@ import type { PageDocument, PageLink } from '../document.ts';
 import { type Element, findFirst, isElement, isText, normalizeSpace, parseHtml, removeNodes, walk } from './dom.ts';
 import { type PageMetadata, readMetadata } from './metadata.ts';
 import { blocksToText, BlockWriter, SKIP_TAGS } from './blocks.ts';
-import { isWidgetArea, productExtras, pruneBoilerplate, textLength, weakBoilerplate } from './boilerplate.ts';
-import { linkBoxes, measure, pricesOutside, productCardLists, relatedRails, selectMain, spaceAwareLength } from './main-content.ts';
+import { isWidgetArea, pruneBoilerplate, textLength, weakBoilerplate } from './boilerplate.ts';
+import { linkBoxes, measure, selectMain, spaceAwareLength } from './main-content.ts';
 import { articleExtras, isArticleBox, pageCommentThreads } from './article-extras.ts';
 import { readLayout } from './layout.ts';
-import { ARTICLE_ITEMTYPE, FORUM_ITEMTYPE, LD_FALLBACK_WORDS, LD_MIN_WORDS, LINK_SHARE, PRODUCT_CARDS_MINOR, PRODUCT_CARDS_SHARE, PRODUCT_EXTRAS_SHARE, PRODUCT_ITEMTYPE, PRODUCT_WEAK_SHARE, UNRELATED_MAX_WORDS, WEAK_SHARE } from './rules.ts';
+import { ARTICLE_ITEMTYPE, FORUM_ITEMTYPE, LD_FALLBACK_WORDS, LD_MIN_WORDS, LINK_SHARE, PRODUCT_ITEMTYPE, PRODUCT_WEAK_SHARE, UNRELATED_MAX_WORDS, WEAK_SHARE } from './rules.ts';
 import { declaresArticle, isCollectionPage, isForumPage, isProductPage } from '../page-kind.ts';
 import { findReferenceLists, referenceEntries, referencesAfter } from './references.ts';
 import { collectLinks } from './links.ts';
+import { removeOtherProducts, removeProductExtras } from './commerce.ts';
 import { postChrome } from './forum.ts';
 import { dedupe, dedupeLines, dropJunkLines, isPlaceholder, undouble } from './junk-lines.ts';
 import { countWords, jsonLdBody, unrelatedToTitle } from './fallbacks.ts';
@@ -93,15 +94,8 @@ export function extractPage(html: string, url: string): PageDocument {
     // a list's cards).
     const product = isProductPage(meta, url) || productItems === 1;
     const collection = isCollectionPage(meta);
-    if (product) {
-      // Shoppers' reviews and carousels of other products are prose-rich and can outweigh a
-      // short description in the choice of the main box: on a product page they go before it,
-      // unless they are most of the page.
-      const extras = productExtras(body);
-      let extrasText = 0;
-      for (const el of extras) extrasText += textLength(el);
-      if (extras.length && extrasText < bodyTextLength * PRODUCT_EXTRAS_SHARE) removeNodes(extras);
-    }
+    // Shoppers' reviews and other products' carousels go before the main box is chosen.
+    if (product) removeProductExtras(body, bodyTextLength);
     const forum = !product && isForumPage(meta, url, forumItems);
     // Readers' comments under an article can hold more prose than the article: they go before
     // the main box is chosen (on a forum the replies are the content).
@@ -110,18 +104,8 @@ export function extractPage(html: string, url: string): PageDocument {
     const article = !product && !collection && !forum && declaresArticle(meta, articleItems);
     const roots = selectMain(body, stats, { keepHeading: product, forum });
     for (const r of roots) {
-      // Rails of other products ("Customers also viewed") titled as such go on product pages.
-      if (product) {
-        removeNodes(relatedRails(r, stats));
-        // Lists of other products' cards (a name link and a price) however titled, unless the
-        // page reads as a collection: the cards are most of the box, the page says so (og:type
-        // product.group, a CollectionPage), or no price stands outside cards that are a third or
-        // more of the box (a category page whose og:type says product). A product shown without
-        // a price (sold out, unavailable) beside a few cards is still a product.
-        const cards = collection ? [] : productCardLists(r, stats);
-        const cardText = cards.reduce((n, el) => n + stats.textOf(el), 0);
-        if (cards.length && cardText < stats.textOf(r) * PRODUCT_CARDS_SHARE && (pricesOutside(r, cards) > 0 || cardText < stats.textOf(r) * PRODUCT_CARDS_MINOR)) removeNodes(cards);
-      }
+      // Rails and lists of other products' cards go from a product page's main box.
+      if (product) removeOtherProducts(r, stats, collection);
       // Beside an article: the readers' comments, rails of other stories and sign-up or paywall
       // teasers (not on a forum, where the replies are the content, nor on a list of items).
       // `gone`: text of r removed by a rule that the shares after it must not count (stats are

@@ -1,7 +1,8 @@
 // The extractor's rule tables: the thresholds, class and URL patterns and word lists its
-// heuristics apply, by the part of the pipeline that applies them (page-kind.ts, references.ts,
-// links.ts, junk-lines.ts, fallbacks.ts, forum.ts, boilerplate.ts and index.ts). Changing a value
-// here changes what the extractor keeps: check it with bench/extract.ts.
+// heuristics apply, by the part of the pipeline that applies them (../page-kind.ts,
+// references.ts, links.ts, junk-lines.ts, fallbacks.ts, commerce.ts, forum.ts, boilerplate.ts
+// and index.ts). Changing a value here changes what the extractor keeps: check it with
+// bench/extract.ts.
 
 // --- Shares of the main box that pruning inside it keeps to
 
