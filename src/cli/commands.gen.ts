@@ -160,7 +160,23 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "list",
         "flag": "competitor",
-        "description": "Competitor names to count in every answer (at most 10)",
+        "description": "Competitors to count in every answer (at most 10): a name, or {name, aliases, domains}",
+        "required": false
+      },
+      {
+        "field": "target_aliases",
+        "in": "body",
+        "kind": "list",
+        "flag": "target-alias",
+        "description": "Other names of the target that count as mentions of it (a short name, a former name; at most 10)",
+        "required": false
+      },
+      {
+        "field": "target_domains",
+        "in": "body",
+        "kind": "list",
+        "flag": "target-domain",
+        "description": "The target's domains besides the URL's: citing them counts as citation_mentioned and as owned (at most 10)",
         "required": false
       },
       {
@@ -282,7 +298,23 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "list",
         "flag": "competitor",
-        "description": "Competitor names to count in every answer (at most 10)",
+        "description": "Competitors to count in every answer (at most 10): a name, or {name, aliases, domains}",
+        "required": false
+      },
+      {
+        "field": "target_aliases",
+        "in": "body",
+        "kind": "list",
+        "flag": "target-alias",
+        "description": "Other names of the target that count as mentions of it (a short name, a former name; at most 10)",
+        "required": false
+      },
+      {
+        "field": "target_domains",
+        "in": "body",
+        "kind": "list",
+        "flag": "target-domain",
+        "description": "The target's domains besides the URL's: citing them counts as citation_mentioned and as owned (at most 10)",
         "required": false
       },
       {
@@ -1639,7 +1671,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "json",
         "flag": "email-alerts",
-        "description": "Which events each named console user gets by e-mail ([] stops them); users not named keep their choice",
+        "description": "Which events each named console user gets by e-mail ([] stops them; digest.weekly is the weekly digest, sent Mondays from 08:00 UTC); users not named keep their choice",
         "required": false
       }
     ],

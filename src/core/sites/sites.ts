@@ -4,8 +4,8 @@
 import { sql } from 'kysely';
 import { AI_CRAWLERS } from '../content/crawlers.ts';
 import { AppError } from '../errors.ts';
-import { newId, nowIso, toApiTime } from '../ids.ts';
-import type { Store } from '../store.ts';
+import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
+import type { Store } from '../../db/store.ts';
 import { foldHost } from './classify.ts';
 import type { FetchAllowlist } from '../pages/fetch/index.ts';
 

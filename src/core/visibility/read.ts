@@ -5,9 +5,9 @@ import { addCitationSourcesSummary } from './citation-sources.ts';
 import { addStepTime, stepClock } from './analysis/step-times.ts';
 import { chargeState } from '../billing/ledger.ts';
 import { AppError } from '../errors.ts';
-import { toApiTime } from '../ids.ts';
+import { toApiTime } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
-import type { Executor, Store } from '../store.ts';
+import type { Executor, Store } from '../../db/store.ts';
 import { summarizeProbes, visibilityBand, type SummaryProbe } from './summary.ts';
 import { summarizeByPrompt, type PromptProbe } from './by-prompt.ts';
 import { addSurfaceComparison } from './surface-comparison.ts';
@@ -15,6 +15,7 @@ import { summarizeLocations, type LocationProbe } from './locations.ts';
 import { locationSupport } from './catalog.ts';
 import type { PlatformName } from '../../platforms/types.ts';
 import { addAnswerAnalysisSummary, probeAnalysisFields } from './analysis/summary.ts';
+import type { BrandTerms } from './plan.ts';
 
 export { visibilityBand };
 
@@ -71,6 +72,7 @@ type RunRow = {
   url: string;
   target_entity: string;
   competitors: string;
+  brand_terms?: string | null;
   language: string;
   country: string;
   cancel_requested: number;
@@ -96,6 +98,7 @@ function runQuery(db: Executor) {
       'visibility_runs.url',
       'visibility_runs.target_entity',
       'visibility_runs.competitors',
+      'visibility_runs.brand_terms',
       'visibility_runs.language',
       'visibility_runs.country',
       'visibility_runs.cancel_requested',
@@ -126,6 +129,7 @@ function renderCompact(run: RunRow, agg: Aggregate, probes: readonly SummaryProb
     url: run.url,
     target_entity: run.target_entity,
     competitors,
+    brand_terms: run.brand_terms ? (JSON.parse(run.brand_terms) as BrandTerms) : null,
     language: run.language,
     country: run.country,
     test_id: run.test_id,
@@ -284,7 +288,7 @@ export async function getVisibilityRun(
   if (!run) throw new AppError('not_found', `Visibility run ${runId} not found.`);
   const out: Record<string, unknown> & ReturnType<typeof renderCompact> = renderCompact(run, aggregate(probes), probes);
   addAnswerAnalysisSummary(out.summary, probes, out.competitors);
-  addCitationSourcesSummary(out.summary, probes, { urls: [out.url], competitors: out.competitors });
+  addCitationSourcesSummary(out.summary, probes, { urls: [out.url], competitors: out.competitors, brandTerms: out.brand_terms });
   addSurfaceComparison(out.summary, probes, run.target_entity);
   if (opts.includeProbes || withResults) {
     out.probes = probes.map((p) => renderProbe(p, { results: withResults, raw: !!opts.includeRaw }));
@@ -318,7 +322,7 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
       const own = probesOf.get(r.id) ?? [];
       const out = renderCompact(r, aggregate(own), own);
       addAnswerAnalysisSummary(out.summary, own, out.competitors);
-      addCitationSourcesSummary(out.summary, own, { urls: [out.url], competitors: out.competitors });
+      addCitationSourcesSummary(out.summary, own, { urls: [out.url], competitors: out.competitors, brandTerms: out.brand_terms });
       return [r.id, out];
     }),
   );
