@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { detectPageType } from '../../src/core/content/page-type.ts';
+import { detectPageType } from '../../src/core/pages/page-kind.ts';
 import { extractPage } from '../../src/core/pages/extract/index.ts';
 
 const HOME_AS = new Set(['service', 'listing', 'collection']);

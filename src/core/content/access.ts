@@ -5,7 +5,10 @@
 // serve fixtures and production uses the SSRF-safe fetcher; a fetch that fails is "not known",
 // never a guess.
 import { crawlFacts, evaluateRobots, headerValue, REFETCH_AS, type CrawlFacts, type CrawlerAccess, type RobotsReport } from './crawlers.ts';
-import { notThere, type LoadedPage, type SiteLoader } from './types.ts';
+import { notThere } from './site.ts';
+import type { LoadedPage, RefetchResult, SiteLoader } from './types.ts';
+
+export type { RefetchResult };
 
 /** The copy needs JavaScript: an empty app root or a "please enable JavaScript" notice with almost no text. */
 export function needsJavaScript(page: LoadedPage): boolean {
@@ -34,15 +37,6 @@ export async function crawlFactsFor(page: LoadedPage, loader: SiteLoader): Promi
   });
 }
 
-export interface RefetchResult {
-  agent: string;
-  /** HTTP status the crawler's user agent got; null when the fetch failed. */
-  status: number | null;
-  words: number | null;
-  /** `same`, or what differs: `blocked` (4xx/5xx), `challenge` (a bot check page), `empty` (no copy), `error`. */
-  outcome: 'same' | 'blocked' | 'challenge' | 'empty' | 'error';
-  detail: string;
-}
 
 const CHALLENGE = /\b(just a moment|attention required|checking your browser|verify you are (a )?human|access denied|captcha|cf-chl|are you a robot|request blocked|bot detection|ddos protection)\b/i;
 

@@ -9,9 +9,10 @@ import { SEARCH_ROLES, type CrawlerAccess } from './crawlers.ts';
 import { jsonLdTypes } from './keyphrases.ts';
 import { hostOf } from '../../lib/url.ts';
 import { sameUrl } from './signals.ts';
-import { loadPrimary } from './site.ts';
+import { loadPrimary, notThere } from './site.ts';
 import { cmp } from './text.ts';
-import { bandOf, clampScore, notThere, type AuditCheck, type AuditResult, type Priority, type Recommendation, type SiteLoader } from './types.ts';
+import { bandOf, clampScore } from './bands.ts';
+import type { AuditCheck, AuditResult, Priority, Recommendation, SiteLoader } from './types.ts';
 
 const WEIGHTS: Record<string, number> = {
   robots_txt: 2,

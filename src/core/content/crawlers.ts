@@ -8,9 +8,10 @@
 // but never scored as a defect.
 import { readFileSync } from 'node:fs';
 import robotsParserModule from 'robots-parser';
-import type { FetchedText } from './types.ts';
+import type { CrawlerAccess, CrawlerRole, CrawlFacts, FetchedText, RobotsReport } from './types.ts';
 
-export type CrawlerRole = 'training' | 'search' | 'user';
+export type { CrawlerAccess, CrawlerRole, CrawlFacts, RobotsReport };
+
 
 export interface CrawlerEntry {
   vendor: string;
@@ -40,30 +41,7 @@ interface RobotsTxt {
 }
 const robotsParser = robotsParserModule as unknown as (url: string, body: string) => RobotsTxt;
 
-export interface CrawlerAccess {
-  agent: string;
-  vendor: string;
-  role: CrawlerRole;
-  purpose: string;
-  source: string;
-  allowed: boolean;
-  /** The robots.txt line that decided, e.g. "Disallow: /" (null when no rule matched). */
-  rule: string | null;
-  line: number | null;
-  /** A page-level directive that keeps this agent from indexing or quoting the page. */
-  directive: string | null;
-}
 
-export interface RobotsReport {
-  /** `ok` parsed; `missing` 4xx/unreachable (allow all); `error` 5xx (disallow all, RFC 9309 §2.3.1.4). */
-  state: 'ok' | 'missing' | 'error';
-  status: number | null;
-  content_type: string | null;
-  /** The body was an HTML page: parsed anyway (RFC 9309 does not depend on the content type), it usually holds no rules. */
-  html_body: boolean;
-  sitemaps: string[];
-  lines: number;
-}
 
 const looksLikeHtml = (body: string) => /^\s*<(!doctype|html|head|body)/i.test(body);
 
@@ -169,21 +147,6 @@ export function headerValue(headers: Record<string, string>, name: string): stri
   return null;
 }
 
-/** Crawl access the content score needs: which roles are cut off, and the page directives. */
-export interface CrawlFacts {
-  robots: RobotsReport['state'] | 'not_checked';
-  /** Search or user-triggered crawlers that robots.txt blocks from the page. */
-  blocked_search: string[];
-  /** Training crawlers blocked: the owner's choice, shown, not scored. */
-  blocked_training: string[];
-  /** Agents (general robots, Googlebot, Bingbot…) told not to index the page. */
-  noindex: string[];
-  /** Agents whose snippets are forbidden or limited below 50 characters. */
-  snippet_restricted: string[];
-  nosnippet_regions: number;
-  /** The copy needs JavaScript that AI crawlers do not run. */
-  needs_javascript: boolean;
-}
 
 export const SEARCH_ROLES = new Set<CrawlerRole>(['search', 'user']);
 

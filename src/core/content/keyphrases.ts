@@ -6,6 +6,9 @@
 // tie-breaks so the same input always gives the same output.
 import { nlp } from './nlp.ts';
 import { cmp, fold, stopwords, words, type Lang } from './text.ts';
+import { jsonLdTypes, walkJsonLd } from '../pages/json-ld.ts';
+
+export { jsonLdTypes, walkJsonLd };
 
 export type Zone = 'title' | 'h1' | 'heading' | 'description' | 'body';
 export interface WeightedText {
@@ -267,34 +270,4 @@ export function extractEntities(text: string, jsonLd: unknown[], lang: Lang): En
     take(doc.places().out('array') as string[], 'place');
   }
   return [...found.values()].sort((a, b) => b.count - a.count || cmp(a.name, b.name)).slice(0, 20);
-}
-
-/** Every object node in parsed JSON-LD, following @graph and nested values. */
-export function walkJsonLd(roots: unknown[]): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  const stack: unknown[] = [...roots].reverse();
-  let guard = 0;
-  while (stack.length && guard++ < 10_000) {
-    const v = stack.pop();
-    if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
-    } else if (v && typeof v === 'object') {
-      const o = v as Record<string, unknown>;
-      out.push(o);
-      const keys = Object.keys(o);
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const child = o[keys[i]!];
-        if (child && typeof child === 'object') stack.push(child);
-      }
-    }
-  }
-  return out;
-}
-
-export function jsonLdTypes(roots: unknown[]): string[] {
-  const types = new Set<string>();
-  for (const node of walkJsonLd(roots)) {
-    for (const t of ([] as unknown[]).concat(node['@type'] ?? [])) if (typeof t === 'string') types.add(t);
-  }
-  return [...types].sort(cmp);
 }

@@ -6,17 +6,15 @@
 // by itself. Deterministic: same page and input, same prompts in the same order.
 import { extractEntities } from './keyphrases.ts';
 import { measureSignals } from './signals.ts';
-import { loadSite, type LoadedSite } from './site.ts';
-import { inProcessAnalysis, type Analysis } from './analysis.ts';
+import type { LoadedSite } from './site.ts';
 import { normalizeLang, type Lang } from './text.ts';
 import { fieldTopics, inferIndustry } from './trends.ts';
 import { cap, englishForms, isCommercial, isVendor, pageQuestions, topicQuestions, type QuestionIntent } from './questions.ts';
 import { jsonLdTypes } from './keyphrases.ts';
-import type { FunnelStage, Intent, PromptSuggestion, PromptsResult, SiteLoader, SuggestPromptsInput } from './types.ts';
-import { GenerationError, generatePrompts, type ContentModel } from './generator.ts';
-import { nonsense } from './nonsense.ts';
+import type { FunnelStage, Intent, PromptSuggestion, PromptsResult, SuggestPromptsInput } from './types.ts';
 
-const FUNNEL: Record<Intent, FunnelStage> = {
+/** The funnel stage of each prompt intent. */
+export const FUNNEL: Record<Intent, FunnelStage> = {
   category_discovery: 'awareness',
   problem_solution: 'awareness',
   how_to: 'awareness',
@@ -317,36 +315,4 @@ export function promptsFromSite(site: LoadedSite, input: SuggestPromptsInput): P
     prompts: suggestions.map((s) => s.prompt),
     suggestions,
   };
-}
-
-export async function suggestPrompts(
-  input: SuggestPromptsInput,
-  loader: SiteLoader,
-  model?: ContentModel | null,
-  signal?: AbortSignal,
-  analysis: Pick<Analysis, 'prompts'> = inProcessAnalysis,
-): Promise<PromptsResult> {
-  const count = Math.max(1, Math.min(25, Math.floor(input.count ?? 10)));
-  const site = await loadSite(input.url, loader, 2);
-  const offline = await analysis.prompts(site, input);
-  if (!model) return offline;
-  const doc = site.page.document;
-  const related = site.related.map((p) => p.document);
-  const lang = normalizeLang(input.language ?? doc.language);
-  const competitors = (input.competitors ?? []).map((c) => c.trim()).filter(Boolean);
-  const vendor = competitors.length > 0 || isVendor([doc, ...related], [doc, ...related].map((d) => jsonLdTypes(d.jsonLd)));
-  const brand = offline.brand;
-  try {
-    const got = await generatePrompts(model, doc, { lang, country: input.country ?? 'US', count, brand: vendor ? brand : null, competitors, vendor, signal });
-    const items = got.value.prompts.slice(0, count);
-    const bad = nonsense(items.map((p) => ({ kind: 'prompt' as const, text: p.prompt, lang })));
-    // A model that names the brand of a site that sells nothing has not followed the brief.
-    if (!vendor && brand) for (const p of items) if (p.prompt.toLowerCase().includes(brand.toLowerCase())) bad.push(`vendor prompt for a non-vendor: "${p.prompt}"`);
-    if (bad.length) throw new GenerationError(`rejected output: ${bad.slice(0, 2).join('; ')}`);
-    const fromModel: PromptSuggestion[] = items.map((p) => ({ prompt: p.prompt, intent: p.intent, intent_class: p.intent_class, funnel_stage: FUNNEL[p.intent], why: p.why }));
-    return { ...offline, generator: 'model', model: { platform: model.platform, model: got.model }, prompts: fromModel.map((p) => p.prompt), suggestions: fromModel };
-  } catch (err) {
-    if (!(err instanceof GenerationError)) throw err;
-    return { ...offline, fallback: { platform: model.platform, model: model.modelId, reason: err.message } };
-  }
 }

@@ -3,92 +3,15 @@
 // schema, author) and page type. Pure: a PageDocument (plus response headers and a clock)
 // in, plain data out. The thing to know: "now" is an input, so results are reproducible.
 import type { Block, PageDocument } from '../pages/document.ts';
-import { extractEntities, extractKeyphrases, clusterTopics, jsonLdTypes, walkJsonLd, type Entity, type Keyphrase, type TopicCluster, type WeightedText } from './keyphrases.ts';
-import { measureReadability, type ReadabilityResult } from './readability.ts';
+import { extractEntities, extractKeyphrases, clusterTopics, jsonLdTypes, walkJsonLd, type WeightedText } from './keyphrases.ts';
+import { measureReadability } from './readability.ts';
 import { cmp, countMatches, fold, normalizeLang, sentences, stopwords, words, type Lang } from './text.ts';
-import type { PageType } from './types.ts';
-import { measureEvidence, type Evidence } from './evidence.ts';
-import { detectPageType } from './page-type.ts';
+import type { PageSignals } from './types.ts';
+import { measureEvidence } from './evidence.ts';
+import { detectPageType } from '../pages/page-kind.ts';
 import { hostOf } from '../../lib/url.ts';
 
-export interface PageSignals {
-  language: Lang;
-  page_type: PageType;
-  page_type_reason: string;
-  meta: {
-    title: string | null;
-    title_length: number;
-    description: string | null;
-    description_length: number;
-    canonical: string | null;
-    canonical_self: boolean | null;
-    meta_robots: string | null;
-    noindex: boolean;
-    nofollow: boolean;
-    open_graph_missing: string[];
-  };
-  structure: {
-    word_count: number;
-    h1_count: number;
-    h1_texts: string[];
-    h2_count: number;
-    h3_count: number;
-    paragraph_count: number;
-    list_count: number;
-    table_count: number;
-    code_count: number;
-    quote_count: number;
-    long_paragraphs: number;
-    longest_paragraph_words: number;
-    avg_paragraph_words: number;
-    words_per_section: number;
-    question_headings: number;
-    faq: { present: boolean; source: 'json-ld' | 'heading' | 'questions' | null; questions: number };
-  };
-  readability: ReadabilityResult;
-  freshness: {
-    published: string | null;
-    modified: string | null;
-    http_last_modified: string | null;
-    visible_dates: string[];
-    newest: string | null;
-    /** 'json-ld/meta' = declared (JSON-LD, meta tags, <time>); 'http' = Last-Modified only, a weak fallback. Dates in body text never count. */
-    newest_source: 'json-ld/meta' | 'http' | null;
-    age_days: number | null;
-    /** Declared dates after "now" (events, typos, CMS placeholders): ignored. */
-    future_ignored: string[];
-    /** dateModified is not before datePublished. */
-    consistent: boolean;
-  };
-  citability: {
-    lead_paragraph_words: number;
-    answer_first: boolean;
-    /** The phrase the opening paragraph repeats instead of answering (then answer_first is false), or null. */
-    lead_repeats: string | null;
-    sections: number;
-    sections_answer_first: number;
-    statistics: number;
-    statistic_examples: string[];
-    quotations: number;
-    sources_cited: number;
-    source_domains: string[];
-    definitions: number;
-    json_ld_types: string[];
-    json_ld_errors: number;
-    author: string | null;
-    organization: string | null;
-    /** The author can be checked: a JSON-LD Person with url/sameAs, or a byline linking to a profile. */
-    author_checkable: boolean;
-    /** The organization can be checked: JSON-LD with url, sameAs or logo. */
-    organization_checkable: boolean;
-  };
-  evidence: Evidence;
-  /** H1 of the whole page, main block or not (the title a reader sees). */
-  page_h1: string | null;
-  keyphrases: Keyphrase[];
-  entities: Entity[];
-  topics: TopicCluster[];
-}
+export type { PageSignals };
 
 export interface SignalOptions {
   headers?: Record<string, string>;

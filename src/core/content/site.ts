@@ -4,11 +4,21 @@
 // first, then document order), so the same site gives the same sample every time.
 import { AppError } from '../errors.ts';
 import { hostOf } from '../../lib/url.ts';
-import { notThere, type LoadedPage, type SiteLoader } from './types.ts';
+import type { LoadedPage, SiteLoader } from './types.ts';
 
 export interface LoadedSite {
   page: LoadedPage;
   related: LoadedPage[];
+}
+
+/**
+ * For `.catch` on a secondary resource (robots.txt, llms.txt, sitemaps, related pages, crawler
+ * re-fetches): a failure means "not there" (null), except a refusal for capacity (503
+ * fetch_capacity), which fails the whole action rather than being reported as a missing resource.
+ */
+export function notThere(err: unknown): null {
+  if (err instanceof AppError && err.code === 'fetch_capacity') throw err;
+  return null;
 }
 
 const SKIP_PATH = /\.(pdf|jpe?g|png|gif|webp|svg|zip|gz|mp4|mp3|xml|txt|json|css|js)$|\/(login|signin|sign-in|signup|register|cart|checkout|account|logout|wp-admin|feed|rss)(\/|$)/i;

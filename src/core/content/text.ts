@@ -4,6 +4,9 @@
 // their folded form (lower case, English plurals singularized) everywhere in the engine.
 import pluralize from 'pluralize';
 import { deu, eng, fra, ita, nld, por, spa } from 'stopword';
+import { cmp, countMatches } from '../../lib/text-match.ts';
+
+export { cmp, countMatches };
 
 export type Lang = 'en' | 'de' | 'fr' | 'es' | 'it' | 'nl' | 'pt';
 const SUPPORTED: readonly Lang[] = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt'];
@@ -90,14 +93,4 @@ export function syllablesByVowelGroups(word: string, lang: Lang): number {
   const vowels = lang === 'de' ? /[aeiouyäöü]+/g : lang === 'fr' ? /[aeiouyàâéèêëîïôûùüœæ]+/g : /[aeiouyáéíóúü]+/g;
   const groups = w.match(vowels)?.length ?? 0;
   return Math.max(1, groups);
-}
-
-export function countMatches(text: string, re: RegExp): number {
-  const flags = re.flags.includes('g') ? re.flags : re.flags + 'g';
-  return (text.match(new RegExp(re.source, flags)) ?? []).length;
-}
-
-/** Stable string compare for deterministic sorting (no locale dependence). */
-export function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -8,13 +8,10 @@ import { clusterTopics, extractEntities, extractKeyphrases, jsonLdTypes, phraseT
 import { hostOf } from '../../lib/url.ts';
 import { pageTexts, isQuestion } from './signals.ts';
 import { isCommercial, isTopic, isVagueWord, isVendor, pageQuestions, topicQuestions, type QuestionIntent } from './questions.ts';
-import { loadSite, type LoadedSite } from './site.ts';
+import type { LoadedSite } from './site.ts';
 import { siteNames } from './site-names.ts';
 import { fold, normalizeLang, sentences, words, type Lang } from './text.ts';
-import type { DiscoverTrendsInput, SiteLoader, Trend, TrendCoverage, TrendsResult } from './types.ts';
-import { GenerationError, generateTrends, type ContentModel } from './generator.ts';
-import { nonsense } from './nonsense.ts';
-import { inProcessAnalysis, type Analysis } from './analysis.ts';
+import type { DiscoverTrendsInput, Trend, TrendCoverage, TrendsResult } from './types.ts';
 
 export interface FieldTopic {
   name: string;
@@ -175,44 +172,6 @@ export function trendsFromSite(site: LoadedSite, input: DiscoverTrendsInput): Tr
   return { url: input.url, industry: inferIndustry(input.industry, topics), generator: 'offline', trends, sources };
 }
 
-/**
- * Trends of a page's field. With a content model (live mode), the model proposes them (schema-
- * validated, checked by the nonsense rules, each measured against the page); when it fails the
- * offline generator answers and `fallback` says why.
- */
-export async function discoverTrends(
-  input: DiscoverTrendsInput,
-  loader: SiteLoader,
-  model?: ContentModel | null,
-  signal?: AbortSignal,
-  analysis: Pick<Analysis, 'trends'> = inProcessAnalysis,
-): Promise<TrendsResult> {
-  const site = await loadSite(input.url, loader, 3);
-  const offline = await analysis.trends(site, input);
-  if (!model) return offline;
-  const doc = site.page.document;
-  const lang = normalizeLang(input.language ?? doc.language);
-  const related = site.related.map((p) => p.document);
-  const vendor = isVendor([doc, ...related], [doc, ...related].map((d) => jsonLdTypes(d.jsonLd)));
-  const max = Math.max(1, Math.min(25, Math.floor(input.maxTrends ?? 8)));
-  try {
-    const got = await generateTrends(model, doc, { lang, country: input.country ?? 'US', max, industry: input.industry, vendor, signal });
-    const items = got.value.trends.slice(0, max);
-    const bad = nonsense(items.flatMap((t) => [{ kind: 'trend' as const, text: t.name }, ...t.questions.map((q) => ({ kind: 'question' as const, text: q, lang }))]));
-    if (bad.length) throw new GenerationError(`rejected output: ${bad.slice(0, 2).join('; ')}`);
-    const trends: Trend[] = items
-      .map((t) => {
-        const c = assessTrend(doc, t.name, phraseTokens(t.name, lang), lang, t.questions[0]);
-        return { name: t.name, relevance: t.relevance, intent: t.intent, gap: c.gap, action: c.action, questions: t.questions, question_intents: t.questions.map(() => t.intent) };
-      })
-      .sort((a, b) => b.relevance - a.relevance);
-    const sources = [...offline.sources, ...got.citations.map((c) => ({ title: c.title ?? c.domain, url: c.url }))];
-    return { url: input.url, industry: input.industry?.trim() || trends[0]!.name, generator: 'model', model: { platform: model.platform, model: got.model }, trends, sources };
-  } catch (err) {
-    if (!(err instanceof GenerationError)) throw err;
-    return { ...offline, fallback: { platform: model.platform, model: model.modelId, reason: err.message } };
-  }
-}
 
 /** Supplied trend names → tokens (for scoring against supplied trends). */
 export function suppliedTopics(trends: (string | { name: string })[], lang: Lang): FieldTopic[] {

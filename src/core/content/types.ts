@@ -2,7 +2,11 @@
 // touches the network itself) and the result shapes of each action. Every result carries
 // `generator`: 'offline' (the built-in generator) or 'model' (SIGHTLINE_CONTENT_MODEL wrote it).
 import type { PageDocument } from '../pages/document.ts';
-import { AppError } from '../errors.ts';
+import type { PageType } from '../pages/page-kind.ts';
+import type { Evidence } from './evidence.ts';
+import type { Entity, Keyphrase, TopicCluster } from './keyphrases.ts';
+import type { ReadabilityResult } from './readability.ts';
+import type { Lang } from './text.ts';
 
 /** What the engine needs from the outside world. The service adapts the real SSRF-safe
  * pipeline to it; tests serve fixture files. Both methods return null when the resource cannot
@@ -16,15 +20,6 @@ export interface SiteLoader {
   fetchAs?(url: string, userAgent: string): Promise<{ status: number; words: number; title: string | null; text: string } | null>;
 }
 
-/**
- * For `.catch` on a secondary resource (robots.txt, llms.txt, sitemaps, related pages, crawler
- * re-fetches): a failure means "not there" (null), except a refusal for capacity (503
- * fetch_capacity), which fails the whole action rather than being reported as a missing resource.
- */
-export function notThere(err: unknown): null {
-  if (err instanceof AppError && err.code === 'fetch_capacity') throw err;
-  return null;
-}
 
 export interface LoadedPage {
   document: PageDocument;
@@ -48,23 +43,11 @@ export interface GeneratorInfo {
   /** Set when the model failed or its output was rejected: the offline generator answered instead. */
   fallback?: { platform: string; model: string; reason: string };
 }
+export type { PageType };
 export type Band = 'Poor' | 'Fair' | 'Good' | 'Strong';
 export type Priority = 'high' | 'medium' | 'low';
-/** listing = search results and archives; collection = a shop's category of products. */
-export type PageType = 'article' | 'product' | 'collection' | 'listing' | 'documentation' | 'service' | 'forum' | 'home';
 
-/** Band of an integer 0..100 score, as API-NOTES fixes it. */
-export function bandOf(score: number): Band {
-  if (score < 40) return 'Poor';
-  if (score < 60) return 'Fair';
-  if (score < 80) return 'Good';
-  return 'Strong';
-}
 
-export function clampScore(n: number): number {
-  if (!Number.isFinite(n)) return 0;
-  return Math.max(0, Math.min(100, Math.round(n)));
-}
 
 /** One concrete, ranked recommendation. `signal` is the stable code of the measured defect
  * that produced it (e.g. `missing_meta_description`), so clients and tests can key on it. */
@@ -155,11 +138,11 @@ export interface ContentScore {
   trend_coverage: TrendCoverage[];
   recommendations: Recommendation[];
   top_recommendations: string[];
-  signals: import('./signals.ts').PageSignals;
+  signals: PageSignals;
   /** Every point of the overall score by named signal: overall_score is the rounded sum of `points`. */
-  score_breakdown: import('./score.ts').ScorePoint[];
+  score_breakdown: ScorePoint[];
   /** robots.txt and page directives as the AI crawlers meet them (null when not checked). */
-  crawl_access: import('./crawlers.ts').CrawlFacts | null;
+  crawl_access: CrawlFacts | null;
   /** The component scores (0..100) of the breakdown. */
   components: { depth: number; freshness: number; structure: number; citability: number; metadata: number; trend_coverage: number; trust: number; access: number };
   generator: Generator;
@@ -179,11 +162,11 @@ export interface AuditResult {
   score: number;
   band: Band;
   checks: AuditCheck[];
-  crawlers: import('./crawlers.ts').CrawlerAccess[];
-  robots_txt: import('./crawlers.ts').RobotsReport;
-  crawl_access: import('./crawlers.ts').CrawlFacts;
+  crawlers: CrawlerAccess[];
+  robots_txt: RobotsReport;
+  crawl_access: CrawlFacts;
   /** The page fetched again as each major search crawler; null when the loader cannot set a user agent. */
-  crawler_fetch: import('./access.ts').RefetchResult[] | null;
+  crawler_fetch: RefetchResult[] | null;
   llms_txt: { present: boolean; valid: boolean; title: string | null; summary: string | null; sections: number; links: number; errors: string[] };
   sitemap: { url: string | null; found: boolean; lists_page: boolean | null; url_count: number };
   json_ld: { types: string[]; errors: number };
@@ -225,4 +208,150 @@ export interface PromptsResult extends GeneratorInfo {
   generator: Generator;
   prompts: string[];
   suggestions: PromptSuggestion[];
+}
+
+export interface PageSignals {
+  language: Lang;
+  page_type: PageType;
+  page_type_reason: string;
+  meta: {
+    title: string | null;
+    title_length: number;
+    description: string | null;
+    description_length: number;
+    canonical: string | null;
+    canonical_self: boolean | null;
+    meta_robots: string | null;
+    noindex: boolean;
+    nofollow: boolean;
+    open_graph_missing: string[];
+  };
+  structure: {
+    word_count: number;
+    h1_count: number;
+    h1_texts: string[];
+    h2_count: number;
+    h3_count: number;
+    paragraph_count: number;
+    list_count: number;
+    table_count: number;
+    code_count: number;
+    quote_count: number;
+    long_paragraphs: number;
+    longest_paragraph_words: number;
+    avg_paragraph_words: number;
+    words_per_section: number;
+    question_headings: number;
+    faq: { present: boolean; source: 'json-ld' | 'heading' | 'questions' | null; questions: number };
+  };
+  readability: ReadabilityResult;
+  freshness: {
+    published: string | null;
+    modified: string | null;
+    http_last_modified: string | null;
+    visible_dates: string[];
+    newest: string | null;
+    /** 'json-ld/meta' = declared (JSON-LD, meta tags, <time>); 'http' = Last-Modified only, a weak fallback. Dates in body text never count. */
+    newest_source: 'json-ld/meta' | 'http' | null;
+    age_days: number | null;
+    /** Declared dates after "now" (events, typos, CMS placeholders): ignored. */
+    future_ignored: string[];
+    /** dateModified is not before datePublished. */
+    consistent: boolean;
+  };
+  citability: {
+    lead_paragraph_words: number;
+    answer_first: boolean;
+    /** The phrase the opening paragraph repeats instead of answering (then answer_first is false), or null. */
+    lead_repeats: string | null;
+    sections: number;
+    sections_answer_first: number;
+    statistics: number;
+    statistic_examples: string[];
+    quotations: number;
+    sources_cited: number;
+    source_domains: string[];
+    definitions: number;
+    json_ld_types: string[];
+    json_ld_errors: number;
+    author: string | null;
+    organization: string | null;
+    /** The author can be checked: a JSON-LD Person with url/sameAs, or a byline linking to a profile. */
+    author_checkable: boolean;
+    /** The organization can be checked: JSON-LD with url, sameAs or logo. */
+    organization_checkable: boolean;
+  };
+  evidence: Evidence;
+  /** H1 of the whole page, main block or not (the title a reader sees). */
+  page_h1: string | null;
+  keyphrases: Keyphrase[];
+  entities: Entity[];
+  topics: TopicCluster[];
+}
+
+export type Component = 'citability' | 'structure' | 'trust' | 'freshness' | 'metadata' | 'depth' | 'access';
+
+/** What one signal contributes to the overall score. */
+export interface ScorePoint {
+  signal: string;
+  component: Component;
+  label: string;
+  /** Points in the overall score (one decimal; negative for penalties and caps). */
+  points: number;
+  /** The most this signal can add (0 for penalties). */
+  max: number;
+  evidence: string;
+}
+
+export type CrawlerRole = 'training' | 'search' | 'user';
+
+export interface CrawlerAccess {
+  agent: string;
+  vendor: string;
+  role: CrawlerRole;
+  purpose: string;
+  source: string;
+  allowed: boolean;
+  /** The robots.txt line that decided, e.g. "Disallow: /" (null when no rule matched). */
+  rule: string | null;
+  line: number | null;
+  /** A page-level directive that keeps this agent from indexing or quoting the page. */
+  directive: string | null;
+}
+
+export interface RobotsReport {
+  /** `ok` parsed; `missing` 4xx/unreachable (allow all); `error` 5xx (disallow all, RFC 9309 §2.3.1.4). */
+  state: 'ok' | 'missing' | 'error';
+  status: number | null;
+  content_type: string | null;
+  /** The body was an HTML page: parsed anyway (RFC 9309 does not depend on the content type), it usually holds no rules. */
+  html_body: boolean;
+  sitemaps: string[];
+  lines: number;
+}
+
+/** Crawl access the content score needs: which roles are cut off, and the page directives. */
+export interface CrawlFacts {
+  robots: RobotsReport['state'] | 'not_checked';
+  /** Search or user-triggered crawlers that robots.txt blocks from the page. */
+  blocked_search: string[];
+  /** Training crawlers blocked: the owner's choice, shown, not scored. */
+  blocked_training: string[];
+  /** Agents (general robots, Googlebot, Bingbot…) told not to index the page. */
+  noindex: string[];
+  /** Agents whose snippets are forbidden or limited below 50 characters. */
+  snippet_restricted: string[];
+  nosnippet_regions: number;
+  /** The copy needs JavaScript that AI crawlers do not run. */
+  needs_javascript: boolean;
+}
+
+export interface RefetchResult {
+  agent: string;
+  /** HTTP status the crawler's user agent got; null when the fetch failed. */
+  status: number | null;
+  words: number | null;
+  /** `same`, or what differs: `blocked` (4xx/5xx), `challenge` (a bot check page), `empty` (no copy), `error`. */
+  outcome: 'same' | 'blocked' | 'challenge' | 'empty' | 'error';
+  detail: string;
 }

@@ -8,17 +8,20 @@
 // The one thing to know: both paths run the same two functions (extractPage, renderContentView)
 // and return the same plain data; the worker's result crosses the thread boundary as a structured
 // clone. Workers start on first use and stop after being idle, so a process that never sees a big
-// page never pays for one.
+// page never pays for one. The pool itself (size, queue, crash and timeout handling, counts) is
+// src/lib/thread-pool.ts.
 import { deserialize } from 'node:v8';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { PageDocument } from './document.ts';
 import { extractPage } from './extract/index.ts';
 import { renderContentView } from './content-view.ts';
 import { FetchError } from './fetch/errors.ts';
+import { createThreadPool, threadWarning, type ThreadPoolStats } from '../../lib/thread-pool.ts';
+
+export { threadWarning };
 
 export interface ExtractedPage {
   document: PageDocument;
@@ -29,6 +32,8 @@ export interface PageExtractor {
   extract(html: string, url: string): Promise<ExtractedPage>;
   /** Stops the worker threads; later calls start them again. */
   close(): Promise<void>;
+  /** Counts of the worker threads (busy, queued, crashes, timeouts). */
+  stats(): ThreadPoolStats;
 }
 
 export interface ExtractorOptions {
@@ -63,16 +68,6 @@ interface Job {
   url: string;
   resolve(page: ExtractedPage): void;
   reject(err: unknown): void;
-}
-
-interface Thread {
-  worker: Worker;
-  job: Job | null;
-  /** The job's deadline (a page that takes longer stops the thread). */
-  deadline: NodeJS.Timeout | null;
-  /** Set once the worker has loaded the extractor; a worker that dies before that is broken. */
-  ready: boolean;
-  idle: NodeJS.Timeout | null;
 }
 
 /** The worker's entry as a file: it registers tsx in the thread, then loads the TypeScript sources. */
@@ -133,26 +128,12 @@ function extractionFailed(url: string, cause: unknown): FetchError {
   return new FetchError('extraction', undefined, { url, cause });
 }
 
-/** A process warning with the error's stack: how thread pools tell the operator why a thread failed. */
-export function threadWarning(code: string, message: string, err?: unknown): void {
-  const detail = err instanceof Error ? (err.stack ?? err.message) : err === undefined ? '' : String(err);
-  process.emitWarning(detail ? `${message}: ${detail}` : message, { code });
-}
-
 /** Thread failures answer the client with extraction_failed; the operator sees why here. */
 const warn = (message: string, err?: unknown) => threadWarning('SIGHTLINE_EXTRACT_THREAD', message, err);
 
 export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor {
   const size = Math.max(0, opts.threads ?? 1);
   const minChars = opts.minChars ?? 256 * 1024;
-  const maxHeapMb = opts.maxHeapMb ?? 512;
-  const idleMs = opts.idleMs ?? 30_000;
-  const timeoutMs = opts.timeoutMs ?? 60_000;
-  const threads = new Set<Thread>();
-  const queue: Job[] = [];
-  // Workers that cannot even load (no TypeScript loader in this runtime, a broken install) would
-  // fail every big page: after the first such failure big pages are extracted in process.
-  let broken = false;
 
   // An exception here is a bug of the extractor, not a property of the page: it propagates as
   // it is (a logged 500), unlike a thread that dies of the page (extraction_failed).
@@ -164,38 +145,6 @@ export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor 
     }
   };
 
-  /** Takes the thread out of service (no job is given to it any more) and stops it. */
-  function stop(thread: Thread): { job: Job | null; exited: Promise<number> } {
-    threads.delete(thread);
-    if (thread.idle) clearTimeout(thread.idle);
-    if (thread.deadline) clearTimeout(thread.deadline);
-    thread.idle = thread.deadline = null;
-    const job = thread.job;
-    thread.job = null;
-    return { job, exited: thread.worker.terminate() };
-  }
-
-  /** Threads cannot start here: this job and every later big page are extracted in process. */
-  function giveUp(job: Job | null, err: unknown) {
-    if (!broken) warn('page extraction threads cannot start; big pages are extracted on the event loop', err);
-    broken = true;
-    // Nothing was wrong with the page: it runs here instead, like every later one.
-    if (job) runInProcess(job);
-    for (const queued of queue.splice(0)) runInProcess(queued);
-  }
-
-  /** The thread died ('error' or 'exit'): out of memory, a crash, or a stop we asked for. */
-  function retire(thread: Thread, err: unknown) {
-    if (!threads.has(thread)) return; // stopped on purpose; its job was settled then
-    const { job } = stop(thread);
-    if (!thread.ready) return giveUp(job, err);
-    if (job) {
-      warn(`page extraction thread failed on ${job.url}`, err);
-      job.reject(extractionFailed(job.url, err));
-    }
-    dispatch();
-  }
-
   function finish(job: Job, bytes: ArrayBuffer) {
     try {
       job.resolve(deserialize(new Uint8Array(bytes)) as ExtractedPage);
@@ -204,126 +153,59 @@ export function createPageExtractor(opts: ExtractorOptions = {}): PageExtractor 
     }
   }
 
-  /**
-   * The thread has its own copy of the page now: this one is not needed any more (a ready
-   * thread's job ends in its result or in extraction_failed, never back in process), so the
-   * caller's page can be freed while the thread works (5 MiB of body at the fetch cap).
-   */
-  function release(job: Job) {
-    job.html = '';
-  }
-
-  function spawn(entry: URL): Thread {
-    const worker = new Worker(entry, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 16 } });
-    const thread: Thread = { worker, job: null, deadline: null, ready: false, idle: null };
-    worker.on('message', (msg: { ready?: true; bytes?: ArrayBuffer; error?: string }) => {
-      if (msg.ready) {
-        thread.ready = true;
-        if (thread.job) release(thread.job);
-        return;
-      }
-      const job = thread.job;
-      thread.job = null;
-      if (thread.deadline) clearTimeout(thread.deadline);
-      thread.deadline = null;
-      if (!job) return dispatch();
+  const pool = createThreadPool<Job, { ready?: true; bytes?: ArrayBuffer; error?: string }>({
+    name: 'extraction',
+    size,
+    idleMs: opts.idleMs ?? 30_000,
+    timeoutMs: opts.timeoutMs ?? 60_000,
+    resourceLimits: { maxOldGenerationSizeMb: opts.maxHeapMb ?? 512, maxYoungGenerationSizeMb: 16 },
+    // Given, or bundled on first use (workerEntry).
+    entry: () => opts.entry ?? workerEntry(),
+    post: (worker, job) => worker.postMessage({ html: job.html, url: job.url }),
+    /**
+     * The thread has its own copy of the page now: this one is not needed any more (a ready
+     * thread's job ends in its result or in extraction_failed, never back in process), so the
+     * caller's page can be freed while the thread works (5 MiB of body at the fetch cap).
+     */
+    delivered: (job) => {
+      job.html = '';
+    },
+    reply(msg, job) {
       if (!msg.bytes) {
         job.reject(new Error(`page extraction failed in its thread: ${msg.error ?? 'unknown error'}`));
-        return dispatch();
+        return undefined;
       }
       const bytes = msg.bytes;
       if (bytes.byteLength < RESTART_BYTES) {
         finish(job, bytes);
-        return dispatch();
+        return undefined;
       }
       // A huge result: the thread's heap still holds the page's tree and its own copy of the
       // result. Stop the thread before the result is rebuilt here, so the two never coexist.
-      void stop(thread).exited.then(() => {
-        finish(job, bytes);
-        dispatch();
-      });
-    });
-    // Out of memory (ERR_WORKER_OUT_OF_MEMORY), a crash, or terminate(): the job in flight fails.
-    worker.on('error', (err) => retire(thread, err));
-    worker.on('exit', (code) => retire(thread, new Error(`extraction thread exited with code ${code}`)));
-    threads.add(thread);
-    return thread;
-  }
-
-  // The entry threads start from: given, or bundled on first use (workerEntry).
-  let entry: URL | null = opts.entry ?? null;
-  let entryPending = false;
-
-  function dispatch() {
-    while (queue.length) {
-      if (broken) return void queue.splice(0).forEach(runInProcess);
-      let thread = [...threads].find((t) => !t.job);
-      if (!thread && threads.size < size) {
-        if (!entry) {
-          if (!entryPending) {
-            entryPending = true;
-            void workerEntry().then((url) => {
-              entry = url;
-              entryPending = false;
-              dispatch();
-            });
-          }
-          return;
-        }
-        thread = spawn(entry);
-      }
-      if (!thread) return;
-      const job = queue.shift()!;
-      if (thread.idle) clearTimeout(thread.idle);
-      thread.idle = null;
-      thread.job = job;
-      // Busy, the thread keeps the process alive (its job must settle); idle, it never does.
-      thread.worker.ref();
-      const busy = thread;
-      thread.deadline = setTimeout(() => {
-        const { job: late } = stop(busy);
-        const err = new Error(`extraction took longer than ${timeoutMs} ms`);
-        // A thread that never got ready hung while starting, not on the page.
-        if (!busy.ready) return giveUp(late, err);
-        if (late) late.reject(extractionFailed(late.url, err));
-        dispatch();
-      }, timeoutMs);
-      thread.deadline.unref();
-      thread.worker.postMessage({ html: job.html, url: job.url });
-      if (thread.ready) release(job);
-    }
-    for (const thread of threads) {
-      if (thread.job || thread.idle) continue;
-      thread.worker.unref();
-      const idle = thread;
-      thread.idle = setTimeout(() => void stop(idle), idleMs);
-      thread.idle.unref();
-    }
-  }
+      return () => finish(job, bytes);
+    },
+    runHere: runInProcess,
+    failure(job, err, how) {
+      if (how === 'crash') warn(`page extraction thread failed on ${job.url}`, err);
+      return extractionFailed(job.url, err);
+    },
+    closed: (job) => extractionFailed(job.url, new Error('extractor closed')),
+    warn,
+    brokenMessage: 'page extraction threads cannot start; big pages are extracted on the event loop',
+  });
 
   return {
     extract(html, url) {
-      if (size === 0 || broken || html.length < minChars) {
+      if (size === 0 || pool.broken || html.length < minChars) {
         try {
           return Promise.resolve(extractInProcess(html, url));
         } catch (err) {
           return Promise.reject(err);
         }
       }
-      return new Promise<ExtractedPage>((resolve, reject) => {
-        queue.push({ html, url, resolve, reject });
-        dispatch();
-      });
+      return new Promise<ExtractedPage>((resolve, reject) => pool.submit({ html, url, resolve, reject }));
     },
-    async close() {
-      const closed = () => new Error('extractor closed');
-      for (const job of queue.splice(0)) job.reject(extractionFailed(job.url, closed()));
-      const exits = [...threads].map((thread) => {
-        const { job, exited } = stop(thread);
-        job?.reject(extractionFailed(job.url, closed()));
-        return exited;
-      });
-      await Promise.all(exits);
-    },
+    close: () => pool.close(),
+    stats: () => pool.stats(),
   };
 }

@@ -24,6 +24,8 @@ test('a thread answers exactly what the calling thread answers', async () => {
     const docs = await Promise.all(urls.map(async (u) => (await fixtureLoader().loadPage(u))!.document));
     const scores = await Promise.all(docs.map((d) => pool.score(d, { now })));
     assert.deepEqual(scores.map((s) => s.url), urls);
+    // The pool's counts: six operations answered by its one thread, none failed, none waiting.
+    assert.deepEqual(pool.stats(), { size: 1, threads: 1, busy: 0, queued: 0, completed: 6, crashes: 0, timeouts: 0, broken: false });
   } finally {
     await pool.close();
   }

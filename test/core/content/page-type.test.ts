@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractPage } from '../../../src/core/pages/extract/index.ts';
-import { detectPageType } from '../../../src/core/content/page-type.ts';
+import { detectPageType } from '../../../src/core/pages/page-kind.ts';
 
 const page = (body: string, title = 'Page') => `<!doctype html><html lang="en"><head><title>${title}</title></head><body>${body}</body></html>`;
 const typeOf = (html: string, url = 'https://shop.example/p/1234') => detectPageType(extractPage(html, url));

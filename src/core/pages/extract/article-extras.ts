@@ -4,7 +4,7 @@
 // is (class/id words, schema.org microdata, ARIA, or a short title that opens it), never by
 // site, and goes only while the article itself stays: the page's <h1> is never inside a box, and
 // enough prose must be left outside all of them.
-import { isElement, walk, type Element } from './dom.ts';
+import { isElement, walk, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { textLength } from './boilerplate.ts';
 import { findTitles, isAncestor, isCommentSection, titledBoxes, walkNumbered, type Stats } from './main-content.ts';
 
@@ -244,4 +244,16 @@ export function pageCommentThreads(body: Element, bodyText: number): Element[] {
   });
   const threads = out.reduce((sum, el) => sum + textLength(el), 0);
   return out.length && bodyText - threads >= PAGE_REST ? out : [];
+}
+
+/** The main box is an <article> or sits in one, or holds the text the markup names as an article's body. */
+export function isArticleBox(root: Element): boolean {
+  for (let p: ParentNode | null = root; p && isElement(p as AnyNode); p = (p as Element).parent) if ((p as Element).name === 'article') return true;
+  let body = false;
+  walk(root, (n) => {
+    if (body || !isElement(n)) return false;
+    if (n.attribs.itemprop === 'articleBody') body = true;
+    return !body;
+  });
+  return body;
 }

@@ -6,6 +6,7 @@
 import { attr, isElement, isText, removeNodes, walk, type AnyNode, type Element } from './dom.ts';
 import { SKIP_TAGS } from './blocks.ts';
 import { spaceAwareLength } from './main-content.ts';
+import { SIDEBAR_TOKEN, WIDGET_TOKEN } from './rules.ts';
 
 const ALWAYS_DROP = new Set([...SKIP_TAGS].filter((t) => t !== 'img' && t !== 'picture' && t !== 'head' && t !== 'title'));
 ALWAYS_DROP.add('dialog');
@@ -452,4 +453,12 @@ export function productExtras(root: Element): Element[] {
     return true;
   });
   return out;
+}
+
+/** A sidebar box (class or id token "sidebar") holding a CMS's widgets (class token "widget" or "widget_…"). */
+export function isWidgetArea(el: Element): boolean {
+  if (!SIDEBAR_TOKEN.test(el.attribs.class ?? '') && !SIDEBAR_TOKEN.test(el.attribs.id ?? '')) return false;
+  let widgets = 0;
+  for (const child of el.children) if (isElement(child) && WIDGET_TOKEN.test(child.attribs.class ?? '')) widgets++;
+  return widgets >= 1;
 }

@@ -1,7 +1,7 @@
 // Whole-page structure that tells what kind of page this is, read from the full tree before
 // boilerplate is pruned (the buy button, the pager and the docs sidebar are not main content,
 // yet they are what marks a product page, a listing or a manual). Counts only: Content
-// Intelligence weighs them (src/core/content/page-type.ts). The one thing to know: every count is
+// Intelligence weighs them (src/core/pages/page-kind.ts). The one thing to know: every count is
 // of generic markup (form controls, rel/ARIA/class words, repeated sibling shapes), never of a site.
 import { isElement, isText, walk, type Element } from './dom.ts';
 

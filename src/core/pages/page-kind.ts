@@ -1,10 +1,32 @@
-// The page's type (article, product, collection, listing, documentation, forum, service, home),
-// which decides the rules a page is judged by. Votes from schema.org types, the URL, and the
-// page's structure; the type with the most points wins, article when nothing votes.
-import type { PageDocument } from '../pages/document.ts';
-import { jsonLdTypes } from './keyphrases.ts';
-import { countMatches } from './text.ts';
-import type { PageType } from './types.ts';
+// The page's kind, one module for both places that decide it. Two decisions, each with its own
+// rule, over the same declared signals (URL path, og:type, schema.org types):
+//
+// - The extractor's rule (isProductPage, isCollectionPage, isForumPage, declaresArticle) runs on
+//   the page's metadata before any main text exists, and answers yes/no questions that decide
+//   which pruning applies: on a product page other products' cards go, on a forum the replies
+//   are the content, beside an article readers' comments go. It trusts declarations only (og:type,
+//   JSON-LD and microdata types, shop and forum URL shapes), because a wrong "yes" removes text.
+// - Content Intelligence's rule (detectPageType) runs on the extracted PageDocument and picks one
+//   of eight types by votes from schema.org types, URL, the main text and the page's layout; the
+//   type with the most points wins, article when nothing votes. The type decides which score
+//   rules apply (a shop's product page is not told to add an author byline).
+//
+// What differs, and why they stay two rules: the extractor's URL shapes are narrower (a product
+// is /product/x, /dp/x, /itm/x, /ip/x, /pdp/x or /p/…digit; a forum also by a host or folder named
+// "forum"), its JSON-LD reading matches @type in the first 200 nodes, and it has no home, listing,
+// documentation or service kind; detectPageType's URL votes are wider (/p/, /item/, localized
+// shop words), it reads every JSON-LD node, and text and layout can outvote a declaration. Made
+// into one rule, either the extraction of the WCXB pages or the content labels would change.
+import type { PageDocument } from './document.ts';
+import { countMatches } from '../../lib/text-match.ts';
+import type { PageMetadata } from './extract/metadata.ts';
+import { ARTICLE_TYPES, COLLECTION_TYPES, FORUM_NAME, FORUM_TYPES, FORUM_URL, PRODUCT_GROUP_OG, PRODUCT_TYPES, PRODUCT_URL } from './extract/rules.ts';
+import { jsonLdTypes } from './json-ld.ts';
+
+/** listing = search results and archives; collection = a shop's category of products. */
+export type PageType = 'article' | 'product' | 'collection' | 'listing' | 'documentation' | 'service' | 'forum' | 'home';
+
+// --- Content Intelligence's rule: one of eight types, by votes.
 
 /**
  * The page's type, from schema.org types first, then URL and structure. Types decide which rules
@@ -107,5 +129,62 @@ export function detectPageType(doc: PageDocument): { type: PageType; reason: str
     }
   }
   return { type: best, reason: bestScore ? why[best]! : 'default: prose page' };
+}
+
+// --- The extractor's rule: yes/no questions on the page's metadata, before any text is read.
+// Its patterns are rule tables of the extractor (extract/rules.ts: PRODUCT_URL, FORUM_URL, …).
+
+export function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '';
+  }
+}
+
+/** A JSON-LD item (also inside @graph) has a @type matching re. */
+export function hasJsonLdType(meta: PageMetadata, re: RegExp): boolean {
+  const matches = (t: unknown): boolean => (typeof t === 'string' ? re.test(t) : Array.isArray(t) && t.some(matches));
+  const stack: unknown[] = [...meta.jsonLd];
+  for (let n = 0; stack.length && n < 200; n++) {
+    const item = stack.pop();
+    if (Array.isArray(item)) stack.push(...item.slice(0, 50));
+    else if (item && typeof item === 'object') {
+      const o = item as Record<string, unknown>;
+      if (matches(o['@type'])) return true;
+      if (o['@graph']) stack.push(o['@graph']);
+    }
+  }
+  return false;
+}
+
+/** The page declares itself a product (og:type or a JSON-LD Product, also inside @graph). */
+export function isProductPage(meta: PageMetadata, url: string): boolean {
+  if (/product|(?:^|[:.])item$/i.test(meta.openGraph.type ?? '')) return true;
+  // Shop URL shapes: /product/…, /products/…, /dp/ASIN, /itm/123, /ip/…, /p/…-123.
+  if (PRODUCT_URL.test(pathOf(url))) return true;
+  return hasJsonLdType(meta, PRODUCT_TYPES);
+}
+
+/** The page declares itself a collection of products or a list (og:type product.group, a
+ * JSON-LD CollectionPage): there other products' cards are the content. */
+export function isCollectionPage(meta: PageMetadata): boolean {
+  return PRODUCT_GROUP_OG.test(meta.openGraph.type ?? '') || hasJsonLdType(meta, COLLECTION_TYPES);
+}
+
+export function isForumPage(meta: PageMetadata, url: string, forumItems: number): boolean {
+  if (FORUM_URL.test(pathOf(url)) || /forum/i.test(meta.openGraph.type ?? '') || forumItems > 0) return true;
+  try {
+    const u = new URL(url);
+    if (FORUM_NAME.test(u.hostname) || u.pathname.split('/').slice(0, -1).some((seg) => FORUM_NAME.test(seg))) return true;
+  } catch {
+    // no URL: the other signals decide
+  }
+  return hasJsonLdType(meta, FORUM_TYPES);
+}
+
+/** The page says it is an article: og:type article, or a schema.org Article (JSON-LD or microdata). */
+export function declaresArticle(meta: PageMetadata, articleItems: number): boolean {
+  return articleItems > 0 || /^article$/i.test(meta.openGraph.type ?? '') || hasJsonLdType(meta, ARTICLE_TYPES);
 }
 

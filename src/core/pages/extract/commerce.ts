@@ -1,0 +1,33 @@
+// Product pages, once the extractor treats a page as one (../page-kind.ts): what a shop puts around
+// a product's description and is not it. Shoppers' reviews and carousels of other products go
+// before the main box is chosen; rails and lists of other products' cards go from the main box.
+import { removeNodes, type Element } from './dom.ts';
+import { productExtras, textLength } from './boilerplate.ts';
+import { pricesOutside, productCardLists, relatedRails, type Stats } from './main-content.ts';
+import { PRODUCT_CARDS_MINOR, PRODUCT_CARDS_SHARE, PRODUCT_EXTRAS_SHARE } from './rules.ts';
+
+/**
+ * Shoppers' reviews and carousels of other products are prose-rich and can outweigh a short
+ * description in the choice of the main box: they go before it, unless they are most of the page.
+ */
+export function removeProductExtras(body: Element, bodyTextLength: number): void {
+  const extras = productExtras(body);
+  let extrasText = 0;
+  for (const el of extras) extrasText += textLength(el);
+  if (extras.length && extrasText < bodyTextLength * PRODUCT_EXTRAS_SHARE) removeNodes(extras);
+}
+
+/**
+ * From a product page's main box: rails of other products titled as such ("Customers also
+ * viewed"), then lists of other products' cards (a name link and a price) however titled, unless
+ * the page reads as a collection: the cards are most of the box, the page says so (og:type
+ * product.group, a CollectionPage), or no price stands outside cards that are a third or more of
+ * the box (a category page whose og:type says product). A product shown without a price (sold
+ * out, unavailable) beside a few cards is still a product.
+ */
+export function removeOtherProducts(root: Element, stats: Stats, collection: boolean): void {
+  removeNodes(relatedRails(root, stats));
+  const cards = collection ? [] : productCardLists(root, stats);
+  const cardText = cards.reduce((n, el) => n + stats.textOf(el), 0);
+  if (cards.length && cardText < stats.textOf(root) * PRODUCT_CARDS_SHARE && (pricesOutside(root, cards) > 0 || cardText < stats.textOf(root) * PRODUCT_CARDS_MINOR)) removeNodes(cards);
+}

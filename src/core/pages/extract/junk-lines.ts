@@ -1,0 +1,168 @@
+// Lines and blocks of the main text that are not copy: a line written twice (a hidden copy for
+// screen readers), a block repeated word for word, a theme's placeholder text, a widget's state,
+// site chrome, a listing's controls, and on product pages a line that repeats an earlier one.
+import type { PageDocument } from '../document.ts';
+import { CHROME_ACCOUNT, CHROME_LINE, CONTROL_LINE, LISTING_CONTROL, LISTING_CONTROL_MAX, PLACEHOLDER } from './rules.ts';
+
+/** "See all detailsSee all details" -> "See all details": a line that is one text twice (a
+ * visually hidden copy for screen readers beside the visible one) is written once. */
+function undoubleLine(line: string): string {
+  const n = line.length;
+  if (n < 12) return line;
+  const half = n >> 1;
+  if (n % 2 === 0) return line.slice(0, half) === line.slice(half) ? line.slice(0, half) : line;
+  return line[half] === ' ' && line.slice(0, half) === line.slice(half + 1) ? line.slice(0, half) : line;
+}
+
+/** A block with its doubled lines written once (see undoubleLine). */
+export function undouble(b: PageDocument['blocks'][number]): PageDocument['blocks'][number] {
+  switch (b.kind) {
+    // Most blocks have no doubled line: those are kept as they are, not copied (a big page has
+    // a hundred thousand blocks, and the copies would double what the document holds).
+    case 'paragraph':
+    case 'heading': {
+      const lines = b.text.split('\n');
+      let changed = false;
+      for (let i = 0; i < lines.length; i++) {
+        const line = undoubleLine(lines[i]!);
+        if (line !== lines[i]) {
+          lines[i] = line;
+          changed = true;
+        }
+      }
+      return changed ? { ...b, text: lines.join('\n') } : b;
+    }
+    case 'list':
+      return b.items.some((item) => undoubleLine(item) !== item) ? { ...b, items: b.items.map(undoubleLine) } : b;
+    default:
+      return b;
+  }
+}
+
+function blockKey(b: PageDocument['blocks'][number]): string {
+  switch (b.kind) {
+    case 'list':
+      return b.items.join('\n');
+    case 'table':
+      return b.rows.map((r) => r.join('\t')).join('\n');
+    default:
+      return b.text;
+  }
+}
+
+/** Drops a block that repeats an earlier one word for word: responsive layouts render the same
+ * description, specs or card twice (for mobile and desktop, one hidden by CSS we do not run),
+ * and a repeated label or call to action ("Add to cart", "Read more") says nothing new. */
+export function dedupe(blocks: PageDocument['blocks']): PageDocument['blocks'] {
+  const seen = new Set<string>();
+  const out: PageDocument['blocks'] = [];
+  for (const b of blocks) {
+    const key = blockKey(b);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(b);
+  }
+  return out;
+}
+
+export function isPlaceholder(b: PageDocument['blocks'][number]): boolean {
+  return (b.kind === 'paragraph' || b.kind === 'heading') && PLACEHOLDER.test(b.text);
+}
+
+/** A line's words, lowercased: "Free Shipping!" and "free shipping" are one line. */
+function lineKey(line: string): string {
+  return (line.toLowerCase().match(LINE_WORDS) ?? []).join(' ');
+}
+
+const LINE_WORDS = /[\p{L}\p{N}_]+/gu;
+
+/**
+ * On a product page, drops a line (a paragraph's line, a list item, a table row, a heading) whose
+ * words repeat an earlier line's: shops render the same bit twice in different boxes (the price in
+ * the sticky bar and the buy box, a spec in the highlights and the table, a tab's title and its
+ * accordion twin, desktop and mobile copies of a block that differ in markup), which the
+ * block-level `dedupe` misses. Not on other pages: a listing's or a manual's repeated lines
+ * (field labels, steps, code) are each one's own.
+ */
+export function dedupeLines(blocks: PageDocument['blocks']): PageDocument['blocks'] {
+  const seen = new Set<string>();
+  const fresh = (line: string): boolean => {
+    const key = lineKey(line);
+    if (!key) return true;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
+  const out: PageDocument['blocks'] = [];
+  for (const b of blocks) {
+    switch (b.kind) {
+      case 'heading':
+        if (fresh(b.text)) out.push(b);
+        break;
+      case 'paragraph':
+      case 'quote': {
+        const lines = b.text.split('\n');
+        const kept = lines.filter(fresh);
+        if (kept.length === lines.length) out.push(b);
+        else if (kept.some((l) => lineKey(l))) out.push({ ...b, text: kept.join('\n') });
+        break;
+      }
+      case 'list': {
+        const items = b.items.filter(fresh);
+        if (items.length === b.items.length) out.push(b);
+        else if (items.length) out.push({ ...b, items });
+        break;
+      }
+      case 'table': {
+        const rows = b.rows.filter((r, i) => fresh(r.join(' ')) || (b.header && i === 0));
+        if (rows.length === b.rows.length) out.push(b);
+        else if (rows.length > (b.header ? 1 : 0)) out.push({ ...b, rows });
+        break;
+      }
+      default:
+        out.push(b);
+    }
+  }
+  return out;
+}
+
+const isChromeLine = (line: string, heading: boolean) => {
+  const t = line.trim();
+  return t.length <= 40 && CHROME_LINE.test(t) && !(heading && CHROME_ACCOUNT.test(t));
+};
+
+/**
+ * The blocks without the lines that are not copy: a widget's state (CONTROL_LINE), site chrome
+ * (CHROME_LINE) and, in short paragraphs and headings, a listing's controls and counters
+ * (LISTING_CONTROL). One pass over the blocks; a block left without words goes.
+ */
+export function dropJunkLines(blocks: PageDocument['blocks']): PageDocument['blocks'] {
+  const isListingControl = (line: string) => line.length <= LISTING_CONTROL_MAX && LISTING_CONTROL.test(line.trim());
+  const out: PageDocument['blocks'] = [];
+  for (const b of blocks) {
+    if (b.kind === 'heading') {
+      const short = b.text.length <= LISTING_CONTROL_MAX * 4;
+      const lines = b.text.split('\n');
+      const kept = lines.filter((l) => !(short && isListingControl(l)) && !isChromeLine(l, true));
+      if (kept.length === lines.length) out.push(b);
+      else if (kept.some((l) => l.trim())) out.push({ ...b, text: kept.join('\n') });
+    } else if (b.kind === 'paragraph') {
+      const short = b.text.length <= LISTING_CONTROL_MAX * 4;
+      const junk = (l: string) => CONTROL_LINE.test(l) || isChromeLine(l, false) || (short && isListingControl(l));
+      // Most paragraphs are one line: tested as they are, without splitting.
+      if (!b.text.includes('\n')) {
+        if (!junk(b.text)) out.push(b);
+        continue;
+      }
+      const lines = b.text.split('\n');
+      const kept = lines.filter((l) => !junk(l));
+      if (kept.length === lines.length) out.push(b);
+      else if (kept.some((l) => l.trim())) out.push({ ...b, text: kept.join('\n') });
+    } else if (b.kind === 'list') {
+      const items = b.items.filter((i) => !CONTROL_LINE.test(i) && !isChromeLine(i, false));
+      if (items.length === b.items.length) out.push(b);
+      else if (items.length) out.push({ ...b, items });
+    } else out.push(b);
+  }
+  return out;
+}

@@ -1,0 +1,145 @@
+// The extractor's rule tables: the thresholds, class and URL patterns and word lists its
+// heuristics apply, by the part of the pipeline that applies them (../page-kind.ts,
+// references.ts, links.ts, junk-lines.ts, fallbacks.ts, commerce.ts, forum.ts, boilerplate.ts
+// and index.ts). Changing a value here changes what the extractor keeps: check it with
+// bench/extract.ts.
+
+// --- Shares of the main box that pruning inside it keeps to
+
+/** Weak boilerplate (sidebars, related rails) inside the main subtree goes below this share of its text. */
+export const WEAK_SHARE = 0.5;
+
+/** The same on product pages (reviews, carousels of other products). */
+export const PRODUCT_WEAK_SHARE = 0.85;
+
+/** Lists of other products' cards go from a product page's main box below this share of it. */
+export const PRODUCT_CARDS_SHARE = 0.5;
+
+/** Below this share of the box they go even when no price stands outside them. */
+export const PRODUCT_CARDS_MINOR = 0.35;
+
+/** Reviews and other products' carousels go before the main box is chosen below this share of the page. */
+export const PRODUCT_EXTRAS_SHARE = 0.5;
+
+/** Boxes of bare links inside the main subtree go below this share of its text. */
+export const LINK_SHARE = 0.2;
+
+// --- Sidebars of widgets
+
+/** A sidebar box (class or id token "sidebar") holding a CMS's widgets (class token "widget" or "widget_…"). */
+export const SIDEBAR_TOKEN = /(?:^|\s)sidebar(?:\s|$)/i;
+
+export const WIDGET_TOKEN = /(?:^|\s)(?:widget|widget_[\w-]+)(?:\s|$)/i;
+
+// --- Commerce pages: products and collections
+
+export const PRODUCT_URL = /^\/(?:[^/]+\/)*(?:products?|dp|itm|ip|pdp)\/[^/]+|^\/(?:[^/]+\/)*p\/[^/]*\d/i;
+
+/** og:type of a group of products (Facebook's product.group: a shop's collection page). */
+export const PRODUCT_GROUP_OG = /product[.:_]?group/i;
+
+/** JSON-LD types of a page that lists things (a category, a shop's collection, search results). */
+export const COLLECTION_TYPES = /^(?:https?:\/\/schema\.org\/)?(?:CollectionPage|SearchResultsPage)$/i;
+
+/** A microdata item type naming a product (itemtype="https://schema.org/Product"). */
+export const PRODUCT_ITEMTYPE = /^\s*https?:\/\/schema\.org\/(?:Product|IndividualProduct|ProductModel)\s*$/i;
+
+export const PRODUCT_TYPES = /^(?:https?:\/\/schema\.org\/)?(?:Product|ProductGroup|IndividualProduct)$/i;
+
+// --- Forum pages
+
+/** Class words, inside a forum post, of a quoted earlier post, the poster's signature and the
+ * poster's details (join date, post count): XenForo, Invision, phpBB, vBulletin, Discourse. */
+export const POST_CHROME = /(?:^|[^a-z])(?:quote|ipsquote|quotecontent|signature|sig|userinfo|user-info|postprofile|message-userdetails|message-user|author-info|userdetails|user-details|postbit-user)(?:$|[^a-z])/i;
+
+/** Forum and Q&A URL shapes and structured data: there the replies are the content. */
+export const FORUM_URL = /(?:^|\/)(?:forums?|threads?|topics?|t|discussions?|community|questions|post|comments|viewtopic|showthread)(?:\/|\.php|$)/i;
+
+/** A path segment or host label that names a forum ("/travel-forum/…", "forums.example.com", "someforum.com"). */
+export const FORUM_NAME = /forum/i;
+
+export const FORUM_TYPES = /^(?:https?:\/\/schema\.org\/)?(?:DiscussionForumPosting|QAPage|SocialMediaPosting|Question)$/i;
+
+/** The same types in microdata (itemtype="https://schema.org/DiscussionForumPosting"). */
+export const FORUM_ITEMTYPE = /^\s*https?:\/\/schema\.org\/(?:DiscussionForumPosting|QAPage|SocialMediaPosting)\s*$/i;
+
+// --- Articles
+
+/** Microdata of an article (schema.org Article and its news and blog kinds). */
+export const ARTICLE_ITEMTYPE = /^\s*https?:\/\/schema\.org\/(?:Article|NewsArticle|BlogPosting|ReportageNewsArticle|AnalysisNewsArticle|OpinionNewsArticle|Report|ScholarlyArticle|TechArticle)\s*$/i;
+
+export const ARTICLE_TYPES = /^(?:https?:\/\/schema\.org\/)?(?:Article|NewsArticle|BlogPosting|ReportageNewsArticle|AnalysisNewsArticle|OpinionNewsArticle|Report|ScholarlyArticle|TechArticle|LiveBlogPosting)$/i;
+
+// --- References and sources after an article
+
+/** Class or id of a reference list ("references", "reflist", "sources", "footnotes", "bibliography"). */
+export const REFERENCE_CLASS = /(?:^|[\s_-])(?:references?|reflist|sources|citations|footnotes|bibliography|quellen|einzelnachweise|fuentes|referencias|bibliographie)(?:$|[\s_-])/i;
+
+/** A heading that opens a reference list. */
+export const REFERENCE_HEADING = /^(?:sources?|references?|bibliography|citations?|works cited|footnotes|notes and references|quellen|quellenangaben|einzelnachweise|literatur|sources et références|références|bibliographie|fuentes|referencias|bibliografía)\s*:?$/i;
+
+export const REFERENCE_TAGS = new Set(['section', 'div', 'aside', 'ol', 'ul', 'footer']);
+
+/** A reference list this long is a page of its own, not an article's sources. */
+export const REFERENCE_MAX_CHARS = 20_000;
+
+// --- Links
+
+/** Longest link text kept (characters); a link is a label, not a passage. */
+export const LINK_TEXT_MAX = 300;
+
+// --- Fallbacks when the static text says little
+
+/** Below this many words of extracted text, the JSON-LD body is used when it says more. */
+export const LD_FALLBACK_WORDS = 50;
+
+/** Least words of a JSON-LD body worth using. */
+export const LD_MIN_WORDS = 30;
+
+/** Keys of shoppers' or critics' reviews in JSON-LD: a review's text is not the page's body. */
+export const LD_REVIEWS = /^reviews?$/i;
+
+/** Most words of a main text that is judged by whether it relates to the page's title. */
+export const UNRELATED_MAX_WORDS = 8;
+
+/** Scripts written without spaces between words, where whole-word matching says nothing. */
+export const UNSPACED_SCRIPT = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u0e00-\u0e7f]/u;
+
+// --- Junk lines: lines and blocks that are not copy
+
+/** Placeholder copy a theme ships with ("Lorem ipsum dolor sit amet…"), left in a template's
+ * unused slide or tab: never the page's content. */
+export const PLACEHOLDER = /^\s*lorem ipsum\b/i;
+
+/** A line that is a widget's state, not copy: a gallery or carousel position ("3 of 11", "Slide 2
+ * of 5", "Image 4 of 8"), a loading placeholder ("Loading", "Loading…", "Loading reviews..."), a missing
+ * image's note ("Image unavailable"), a zoom hint ("Click to see full view"). */
+export const CONTROL_LINE = /^\s*(?:\d+ of \d+|(?:hero )?(?:image|slide|photo|picture|item)s? \d+ (?:of|\/) \d+|loading(?:(?:\s+\p{L}+){0,2}\s*(?:\.{3}|…))?|click to (?:see|view) full view|image (?:not available|unavailable)\b.*)\s*$/iu;
+
+/**
+ * A listing's controls and counters, as whole lines: "Skip to product list", "Sort by: Best
+ * Match", "View:", "Showing 1–24 of 240 results", "(52 products)", "Products (52)", "1–30 of 143".
+ * They report on and steer the list rather than being part of it.
+ */
+export const LISTING_CONTROL = new RegExp(
+  '^(?:skip to (?:main )?(?:content|product list|products|results)|sort(?: by\\b\\s*:?|\\s*:)(?:\\s*.{0,30})?|(?:view|display|show)\\s*:|(?:items )?per page\\s*:?|' +
+    '(?:showing|displaying|viewing)\\s.{0,40}\\b(?:results?|products?|items?)\\)?|\\(?\\d[\\d,]*\\s+(?:results?|products?|items?)\\)?|' +
+    '(?:products?|results?|items?)\\s*\\(\\d[\\d,]*\\)|\\d[\\d,]*\\s*[–-]\\s*\\d[\\d,]*\\s+of\\s+\\d[\\d,]*(?:\\s+(?:results?|products?|items?))?)$',
+  'i',
+);
+
+/** Longest line tested against LISTING_CONTROL (characters). */
+export const LISTING_CONTROL_MAX = 60;
+
+/**
+ * Whole lines that are a site's chrome wherever they stand: account and cart links ("Log in",
+ * "Register", "Click here to register", "My account", "Cart (2)"), call-to-action link labels
+ * ("Read more", "Read full article", "Shop now", "View all") and merchandising badges ("Best
+ * seller", "Sponsored", "New arrival", "Recommended for you"). Only as a whole line: "Sign in to
+ * your dashboard and open Settings" is a step of a guide.
+ */
+export const CHROME_LINE =
+  /^(?:log ?in|log-in|log ?out|sign ?in|sign-in|sign ?out|register|sign ?up|create (?:an |your )?account|my account|wish ?list|my wish ?list|(?:my |view )?cart(?: \(\d+\))?|checkout|forgot (?:your )?password\??|lost your password\??|click here to (?:log-?in|register|sign ?in)|read more|read (?:the )?full (?:article|story|review)|learn more|shop now|shop all|view all|see all|see more|view more|show more|continue reading|discover more|find out more|best ?seller|sponsored|new arrivals?|recommended for you|new colou?rs?)$/iu;
+
+/** Account and cart words that a heading may rightly be ("Sign in" in a guide's steps). */
+export const CHROME_ACCOUNT = /^(?:log|sign|register|create|my account|forgot|lost|checkout|click here)/iu;
