@@ -136,6 +136,9 @@ const ACTION_NAMES = {
 export function actionName(id) {
   if (!id) return '—';
   if (ACTION_NAMES[id]) return ACTION_NAMES[id];
+  // Console actions are `console.<action>` (an operator's `console.operator.<action>`): the same words, marked.
+  const inner = /^console\.(operator\.)?(.+)$/.exec(id);
+  if (inner && ACTION_NAMES[inner[2]]) return `${ACTION_NAMES[inner[2]]}${inner[1] ? ' (operator)' : ' (console)'}`;
   const words = id.replace(/[._]/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
