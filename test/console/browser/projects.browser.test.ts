@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createOwner } from '../../../src/core/accounts/users.ts';
 import { grantCredits } from '../../../src/core/billing/ledger.ts';
+import { projectTests } from '../../../src/core/projects/projects.ts';
 import { axeViolations, horizontalOverflow, startRig, type BrowserRig, browserSkip } from './browser.ts';
 
 const OWNER = { email: 'brand@acme.example', password: 'acme brand passphrase' };
@@ -46,6 +47,17 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'AI Visibility' }).waitFor();
   });
+  /** Moves the project's runs so far `days` back in time (the runs' own created_at). */
+  async function backdateRuns(projectId: string, days: number) {
+    const db = rig.server.runtime.core.store.db;
+    for (const t of await projectTests(db, projectId)) {
+      for (const r of await db.selectFrom('visibility_runs').select(['id', 'created_at']).where('test_id', '=', t.id).execute()) {
+        const created_at = new Date(Date.parse(r.created_at) - days * 86_400_000).toISOString();
+        await db.updateTable('visibility_runs').set({ created_at }).where('id', '=', r.id).execute();
+      }
+    }
+  }
+
   after(async () => {
     assert.deepEqual(rig.foreign, [], 'no request left the instance');
     assert.deepEqual(rig.pageErrors, [], 'no script error in any page');
@@ -98,22 +110,29 @@ describe('a project in the console', { skip: browserSkip() }, () => {
       await page.getByText('Runs queued, one per market.').waitFor();
       const runs = page.getByRole('table', { name: "Runs of the project's tests" });
       await runs.getByText('completed', { exact: true }).nth(n - 1).waitFor({ timeout: 90_000 });
+      // The first run moved 8 days back: the dashboard's weekly windows then hold one run each,
+      // so the latest window has a previous one to change from (waiting a week is not an option).
+      if (n === 1) await backdateRuns(projectId, 8);
     }
 
     // The dashboard: brand and competitors with n, the chart and its table, the matrix.
     const entities = page.getByRole('table', { name: 'Brand and competitors in the latest window' });
     await entities.getByText('HubSpot').waitFor({ timeout: 20_000 });
     await entities.getByText('Pipedrive').waitFor();
-    assert.match(await entities.innerText(), /n=48/, 'the brand rate rests on 2 runs × 24 answers');
+    assert.match(await entities.innerText(), /n=24/, 'the latest window: one run of 24 answers');
+    assert.match(await entities.innerText(), /pts/, 'the change since the previous window');
     await page.getByTestId('p-rate-chart').locator('canvas').waitFor();
+    const rateSection = page.getByRole('region', { name: 'Mention rate over time' });
+    await rateSection.getByText('Show the numbers').click();
+    assert.equal(await rateSection.getByRole('table').locator('tbody tr').count(), 2, 'two weekly windows');
     const matrix = page.getByRole('table', { name: 'Prompt × platform matrix' });
     await matrix.locator('tbody tr').nth(11).waitFor();
     assert.equal(await matrix.locator('tbody tr').count(), 12);
     const forced = matrix.locator('tbody tr', { hasText: 'crm api quality' });
-    // 2 runs × 2 platforms: 4 answers, all naming the brand, and marked thin (fewer than 10).
-    assert.match(await forced.innerText(), /100%[\s\S]*n=4[\s\S]*thin/);
+    // 1 run × 2 platforms: 2 answers (1 a platform), both naming the brand, thin (fewer than 10), unchanged.
+    assert.match(await forced.innerText(), /100%[\s\S]*n=2[\s\S]*thin[\s\S]*±0 pts[\s\S]*n=1/);
     const never = matrix.locator('tbody tr', { hasText: 'crm pricing compared' });
-    assert.match(await never.innerText(), /0%[\s\S]*n=4/);
+    assert.match(await never.innerText(), /0%[\s\S]*n=2/);
     await page.getByRole('heading', { name: 'Competitors named, you are not' }).waitFor();
     await page.getByRole('heading', { name: 'Topics' }).waitFor();
     const topics = page.getByRole('table', { name: 'Topics in the latest window' });
@@ -125,7 +144,7 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     await page.getByTestId('topic-filter-note').waitFor();
     await matrix.locator('tbody tr').nth(3).waitFor();
     assert.equal(await matrix.locator('tbody tr').count(), 4);
-    assert.match(await entities.innerText(), /n=16/);
+    assert.match(await entities.innerText(), /n=8/);
     await page.getByLabel('Topic', { exact: true }).selectOption('');
     await matrix.locator('tbody tr').nth(11).waitFor();
 
@@ -140,7 +159,7 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     await apart.getByText('a one-off run for this page').waitFor();
     assert.equal(await apart.locator(`a[href="/console/runs/${oneOff.run_id}"]`).count(), 1);
     await entities.getByText('HubSpot').waitFor();
-    assert.match(await entities.innerText(), /n=48/, 'the one-off run is not pooled');
+    assert.match(await entities.innerText(), /n=24/, 'the one-off run is not pooled');
     const tracked = page.getByRole('table', { name: "Runs of the project's tests" });
     assert.equal(await tracked.locator(`a[href="/console/runs/${oneOff.run_id}"]`).count(), 0);
     await rig.screenshot(page, 'project-apart-desktop');

@@ -285,16 +285,16 @@ export function ProjectPage({ id }) {
     <${Facts} p=${p} />
     <div class="row spread dash-controls"><h2 class="inline-h2">Dashboard</h2>
       <div class="row">
-        <label class="label-text" for="d-topic">Topic</label>
-        <select id="d-topic" class="auto" value=${topic} onChange=${(e) => setTopic(e.target.value)}><option value="">All topics</option>${p.topics.map((t) => html`<option value=${t.topic}>${t.topic} (${t.prompts})</option>`)}</select>
+        <span class="ctl"><label class="label-text" for="d-topic">Topic</label>
+        <select id="d-topic" class="auto" value=${topic} onChange=${(e) => setTopic(e.target.value)}><option value="">All topics</option>${p.topics.map((t) => html`<option value=${t.topic}>${t.topic} (${t.prompts})</option>`)}</select></span>
         ${p.markets.length > 1
-          ? html`<label class="label-text" for="d-market">Market</label>
-              <select id="d-market" class="auto" value=${market} onChange=${(e) => setMarket(e.target.value)}><option value="">All markets</option>${p.markets.map((m) => html`<option value=${`${m.language}-${m.country}`}>${m.language}-${m.country}</option>`)}</select>`
+          ? html`<span class="ctl"><label class="label-text" for="d-market">Market</label>
+              <select id="d-market" class="auto" value=${market} onChange=${(e) => setMarket(e.target.value)}><option value="">All markets</option>${p.markets.map((m) => html`<option value=${`${m.language}-${m.country}`}>${m.language}-${m.country}</option>`)}</select></span>`
           : null}
-        <label class="label-text" for="d-window">Windows</label>
-        <select id="d-window" class="auto" value=${windowKind} onChange=${(e) => setWindowKind(e.target.value)}><option value="7d">Weekly</option><option value="30d">Monthly</option></select>
-        <label class="label-text" for="d-days">Period</label>
-        <select id="d-days" class="auto" value=${days} onChange=${(e) => setDays(Number(e.target.value))}><option value="30">30 days</option><option value="90">90 days</option><option value="365">A year</option></select>
+        <span class="ctl"><label class="label-text" for="d-window">Windows</label>
+        <select id="d-window" class="auto" value=${windowKind} onChange=${(e) => setWindowKind(e.target.value)}><option value="7d">Weekly</option><option value="30d">Monthly</option></select></span>
+        <span class="ctl"><label class="label-text" for="d-days">Period</label>
+        <select id="d-days" class="auto" value=${days} onChange=${(e) => setDays(Number(e.target.value))}><option value="30">30 days</option><option value="90">90 days</option><option value="365">A year</option></select></span>
       </div></div>
     <${ErrorNote} error=${dashboard.error} />
     ${!d ? html`<${Loading} what="Loading the dashboard" />` : html`<${Dashboard} d=${d} p=${p} />`}
@@ -342,7 +342,12 @@ function Dashboard({ d, p }) {
     return html`<div class="card"><${Empty} title="No finished runs in this period"><p>${p.prompt_count ? 'Run the project now, or wait for its schedule. Plan the sample first (below) to know how many repeats you need.' : 'Import prompts into the library first.'}</p></${Empty}></div>`;
   }
   const names = [p.brand.name, ...last.competitors.map((c) => c.name)];
-  const entities = [{ name: p.brand.name, brand: true, ...last.brand }, ...last.competitors];
+  const before = d.previous_period ? d.series.at(-2) : null;
+  const beforeOf = (name, i) => (!before ? null : i === 0 ? before.brand : before.competitors.find((c) => c.name === name));
+  const entities = [{ name: p.brand.name, brand: true, ...last.brand }, ...last.competitors].map((e, i) => {
+    const was = beforeOf(e.name, i);
+    return { ...e, change: was && was.mention_rate != null && e.mention_rate != null ? e.mention_rate - was.mention_rate : null };
+  });
   const times = d.series.map((s) => at(s.end));
   const rateOf = (s, i) => (i === 0 ? s.brand : s.competitors[i - 1] || {}).mention_rate ?? null;
   const sovOf = (s, i) => (i === 0 ? s.brand : s.competitors[i - 1] || {}).share_of_voice ?? null;
@@ -359,6 +364,7 @@ function Dashboard({ d, p }) {
       <${Table} caption="Brand and competitors in the latest window" captionHidden rowKey=${(e) => e.name} rows=${entities} columns=${[
         { label: 'Name', cell: (e) => (e.brand ? html`<strong>${e.name}</strong> <span class="small muted">(you)</span>` : e.name) },
         { label: 'Mention rate', cell: (e) => html`<${Rate} r=${e} />` },
+        ...(before ? [{ label: 'Change', cell: (e) => html`<${Change} value=${e.change} />` }] : []),
         { label: 'Share of voice', cell: (e) => pct(e.share_of_voice), num: true },
         { label: 'Sentiment', cell: (e) => sentimentText(e.sentiment) },
         { label: 'Prominence', cell: (e) => (e.prominence && e.prominence.first_mention_share != null ? `first named ${pct(e.prominence.first_mention_share)} into an answer` : '—') },
@@ -400,19 +406,20 @@ function Dashboard({ d, p }) {
 function Matrix({ d, p }) {
   const platforms = p.platforms;
   const cell = (m, pl) => m.platforms.find((x) => x.platform === pl);
+  const compared = !!d.previous_period;
   return html`<section class="card" aria-labelledby="d-matrix"><h2 id="d-matrix">Prompts × platforms</h2>
-    <p class="small muted">For each prompt, the latest window's mention rate on every platform, with its 95% interval, the answers it rests on and the change since the previous window; who else is named; the domains the answers cited.</p>
+    <p class="small muted">For each prompt, the latest window's mention rate on every platform with the answers it rests on (n), ${compared ? `the change since the window of ${shortDate(d.previous_period.start)} – ${shortDate(d.previous_period.end)}` : 'the change once an earlier window has runs'}; who else is named; the domains the answers cited.</p>
     ${d.matrix.length === 0
       ? html`<p class="muted">No prompts${d.topic ? ' with this topic' : ''}.</p>`
       : html`<${Table} caption="Prompt × platform matrix" captionHidden rowKey=${(m) => m.prompt} rows=${d.matrix} columns=${[
           { label: 'Prompt', wide: true, cell: (m) => html`<strong>${m.prompt}</strong><div class="small">${m.topics.map((t) => html`<span class="badge topic">${t}</span> `)}</div>` },
-          { label: 'All platforms', cell: (m) => html`<${Rate} r=${m} /><div><${Change} value=${m.change} /></div>` },
+          { label: 'All platforms', cell: (m) => html`<div><${Rate} r=${m} />${compared ? html`<div><${Change} value=${m.change} /></div>` : null}</div>` },
           ...platforms.map((pl) => ({
             label: platformName(pl),
             cell: (m) => {
               const c = cell(m, pl);
               if (!c) return html`<span class="muted small">no answers</span>`;
-              return html`<${Rate} r=${c} ci=${false} /><div><${Change} value=${c.change} /></div>`;
+              return html`<div><${Rate} r=${c} ci=${false} />${compared ? html`<div><${Change} value=${c.change} /></div>` : null}</div>`;
             },
           })),
           {
