@@ -131,6 +131,9 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     const forced = matrix.locator('tbody tr', { hasText: 'crm api quality' });
     // 1 run × 2 platforms: 2 answers (1 a platform), both naming the brand, thin (fewer than 10), unchanged.
     assert.match(await forced.innerText(), /100%[\s\S]*n=2[\s\S]*thin[\s\S]*±0 pts[\s\S]*n=1/);
+    // The domains and URLs its answers cited, behind one click.
+    await forced.locator('details.cited summary').click();
+    assert.ok((await forced.locator('details.cited a[href^="https://"]').count()) > 0, 'cited URLs listed');
     const never = matrix.locator('tbody tr', { hasText: 'crm pricing compared' });
     assert.match(await never.innerText(), /0%[\s\S]*n=2/);
     await page.getByRole('heading', { name: 'Competitors named, you are not' }).waitFor();

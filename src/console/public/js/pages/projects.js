@@ -357,7 +357,7 @@ function Dashboard({ d, p }) {
       <${Stat} label="Mention rate" value=${pct(last.brand.mention_rate)} sub=${html`95% interval ${ciText(last.brand.mention_rate_ci)} · ${last.brand.n} answers${last.brand.thin ? html` <span class="badge thin">thin</span>` : ''}`} />
       <${Stat} label="Share of voice" value=${pct(last.brand.share_of_voice)} sub="of all brand mentions" />
       <${Stat} label="Sentiment" value=${html`<span class="small">${sentimentText(last.brand.sentiment)}</span>`} />
-      <${Stat} label="Window" value=${html`<span class="small">${shortDate(d.latest_period.start)} – ${shortDate(d.latest_period.end)}</span>`} sub=${`${last.run_ids.length} runs${d.previous_period ? `; compared with ${shortDate(d.previous_period.start)} – ${shortDate(d.previous_period.end)}` : ''}`} />
+      <${Stat} label="Window" value=${html`<span class="small">${shortDate(d.latest_period.start)} – ${shortDate(d.latest_period.end)}</span>`} sub=${`${last.run_ids.length} run${last.run_ids.length === 1 ? '' : 's'}${d.previous_period ? `; compared with ${shortDate(d.previous_period.start)} – ${shortDate(d.previous_period.end)}` : ''}`} />
     </div>
     <p class="small muted" id="thin-note">A rate is marked <span class="badge thin">thin</span> when it rests on fewer than ${d.thin_evidence.min_answers} answers or its 95% interval is wider than ±${Math.round(d.thin_evidence.max_half_width * 100)} points: too little evidence to act on. n is the number of answers.</p>
     <section class="card" aria-labelledby="d-entities"><h2 id="d-entities">Brand and competitors, latest window</h2>
@@ -429,15 +429,20 @@ function Matrix({ d, p }) {
               return named.length ? named.map((c) => `${c.name} ${pct(c.mention_rate)}`).join(', ') : html`<span class="muted">none</span>`;
             },
           },
-          {
-            label: 'Cited',
-            cell: (m) =>
-              m.cited_domains.length
-                ? html`<details class="cited"><summary>${m.cited_domains.length} domain${m.cited_domains.length === 1 ? '' : 's'}</summary><ul class="plain small">${m.cited_domains.map((c) => html`<li>${c.domain} <span class="muted">×${c.count}</span>${c.urls && c.urls.length ? html`<ul class="plain">${c.urls.slice(0, 5).map((u) => html`<li class="muted">${typeof u === 'string' ? u : u.url}</li>`)}</ul>` : null}</li>`)}</ul></details>`
-                : html`<span class="muted">none</span>`,
-          },
+          { label: 'Cited', cell: (m) => html`<${Cited} m=${m} />` },
         ]} />`}
   </section>`;
+}
+
+/** The domains and URLs a prompt's answers cited in the latest window (each counted once an answer). */
+function Cited({ m }) {
+  const urls = m.cited_urls || [];
+  if (!m.cited_domains.length && !urls.length) return html`<span class="muted">none</span>`;
+  const plural = (n, w) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  return html`<details class="cited"><summary>${plural(m.cited_domains.length, 'domain')}${urls.length ? `, ${plural(urls.length, 'URL')}` : ''}</summary>
+    <ul class="plain small">${m.cited_domains.map((c) => html`<li>${c.domain} <span class="muted">×${c.count}</span></li>`)}</ul>
+    ${urls.length ? html`<ul class="plain small urls">${urls.map((u) => html`<li>${/^https?:\/\//.test(u.url) ? html`<a href=${u.url} rel="noopener noreferrer" target="_blank">${u.url}</a>` : u.url} <span class="muted">×${u.count}</span></li>`)}</ul>` : null}
+  </details>`;
 }
 
 function Library({ p, reload }) {
