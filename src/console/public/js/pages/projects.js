@@ -538,8 +538,7 @@ function SamplePlan({ p, reload }) {
   const plan = useData(() => get(`/v1/projects/${p.id}/sample-plan?${kind}=${value}&level=${level}&window=${windowKind}`), [p.id, goal, level, windowKind, p.repeats, p.prompt_count, p.updated_at]);
   const [error, setError] = useState(null);
   const pl = plan.data;
-  const first = pl && pl.markets[0];
-  const recommended = first ? Math.max(...pl.markets.map((m) => m.repeats_recommended)) : null;
+  const recommended = pl && pl.markets.length ? Math.max(...pl.markets.map((m) => m.repeats_recommended)) : null;
   const apply = async () => {
     setError(null);
     try {
@@ -564,7 +563,7 @@ function SamplePlan({ p, reload }) {
         : html`<div class="stats" data-testid="plan">
               <${Stat} label="Repeats needed" value=${pl.repeats_needed ?? 'more than 10'} sub=${pl.feasible ? `you ask ${p.repeats} now` : 'the goal is out of reach at 10 repeats; choose a wider goal or a longer period'} />
               <${Stat} label="Credits a month now" value=${pl.current_credits_per_month ? `${pl.current_credits_per_month} cr` : '—'} sub=${pl.current_credits_per_month ? null : 'no schedule: each run on demand'} />
-              <${Stat} label="As planned" value=${pl.planned_credits_per_month ? `${pl.planned_credits_per_month} cr` : `${first.planned.credits_per_run} cr a run`} sub=${p.monthly_credit_budget ? `budget ${p.monthly_credit_budget} cr a month` : 'no budget set'} />
+              <${Stat} label="As planned" value=${`${pl.planned_credits_per_month || pl.markets.reduce((a, m) => a + Number(m.planned.credits_per_run), 0).toFixed(2)} cr`} sub=${`${pl.planned_credits_per_month ? 'a month' : 'a run'}; ${p.monthly_credit_budget ? `budget ${p.monthly_credit_budget} cr a month` : 'no budget set'}`} />
             </div>
             ${recommended !== null && recommended !== p.repeats
               ? html`<div class="actions"><button type="button" class="secondary" onClick=${apply}>Use ${recommended} repeat${recommended === 1 ? '' : 's'}</button></div>`
@@ -589,7 +588,7 @@ function Runs({ p, runs }) {
             ]} />`}
     </section>
     <section class="card" aria-labelledby="apart-title"><h2 id="apart-title">Runs kept apart</h2>
-      <p class="small muted">Runs for ${p.url} that asked something else than the project (a one-off run, another prompt set) are not in the dashboard's numbers: history compares like with like.</p>
+      <p class="small muted">Runs for ${p.url} that asked something other than the project (a one-off run, another prompt set) are not in the dashboard's numbers: history compares like with like.</p>
       ${!r
         ? html`<${Loading} />`
         : r.apart.length === 0
