@@ -231,7 +231,10 @@ export function ProjectPage({ id }) {
   const q = `window=${windowKind}&days=${days}${topic ? '&topic=' + encodeURIComponent(topic) : ''}${market ? '&market=' + encodeURIComponent(market) : ''}`;
   const dashboard = useData(() => get(`/v1/projects/${id}/dashboard?${q}`), [id, q]);
   const testIds = project.data ? project.data.tests.map((t) => t.test_id).join(',') : '';
-  const runs = useData(() => (project.data ? loadRuns(project.data) : Promise.resolve(null)), [testIds]);
+  // The runs and the plan wait for the dashboard: one server answers them all, and the
+  // dashboard is what the page is for (a big project's first paint is the dashboard's).
+  const settled = !!(dashboard.data || dashboard.error);
+  const runs = useData(() => (project.data && settled ? loadRuns(project.data) : Promise.resolve(null)), [testIds, settled]);
   useEffect(() => {
     // While a run is queued or running, the runs follow it (and the dashboard when one ends).
     if (!runs.data || !runs.data.tracked.some((r) => !TERMINAL.has(r.status))) return;
@@ -241,10 +244,11 @@ export function ProjectPage({ id }) {
   const [error, setError] = useState(null);
   const [notice, setNotice] = useState(null);
   // When a run finishes, the dashboard reads again.
-  const finished = runs.data ? runs.data.tracked.filter((r) => TERMINAL.has(r.status)).length : 0;
+  const finished = runs.data ? runs.data.tracked.filter((r) => TERMINAL.has(r.status)).length : null;
   const seen = useRef(null);
   useEffect(() => {
-    if (seen.current !== null && finished !== seen.current) dashboard.reload();
+    if (finished === null) return;
+    if (seen.current !== null && finished > seen.current) dashboard.reload();
     seen.current = finished;
   }, [finished]);
 
@@ -299,7 +303,7 @@ export function ProjectPage({ id }) {
     <${ErrorNote} error=${dashboard.error} />
     ${!d ? html`<${Loading} what="Loading the dashboard" />` : html`<${Dashboard} d=${d} p=${p} />`}
     <${Library} p=${p} reload=${() => (project.reload(), dashboard.reload())} />
-    <${SamplePlan} p=${p} reload=${project.reload} />
+    ${settled ? html`<${SamplePlan} p=${p} reload=${project.reload} />` : null}
     <${Runs} p=${p} runs=${runs} />`;
 }
 
