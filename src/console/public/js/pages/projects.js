@@ -407,15 +407,25 @@ function Dashboard({ d, p }) {
     </div>`;
 }
 
+const FIRST_ROWS = 60;
+
 function Matrix({ d, p }) {
   const platforms = p.platforms;
   const cell = (m, pl) => m.platforms.find((x) => x.platform === pl);
   const compared = !!d.previous_period;
+  // A big library paints its first rows at once and the rest right after that frame.
+  const [limit, setLimit] = useState(FIRST_ROWS);
+  useEffect(() => {
+    if (d.matrix.length <= limit) return;
+    let timer = null;
+    const frame = requestAnimationFrame(() => (timer = setTimeout(() => setLimit(d.matrix.length), 0)));
+    return () => (cancelAnimationFrame(frame), clearTimeout(timer));
+  }, [d.matrix.length, limit]);
   return html`<section class="card" aria-labelledby="d-matrix"><h2 id="d-matrix">Prompts × platforms</h2>
     <p class="small muted">For each prompt, the latest window's mention rate on every platform with the answers it rests on (n), ${compared ? `the change since the window of ${shortDate(d.previous_period.start)} – ${shortDate(d.previous_period.end)}` : 'the change once an earlier window has runs'}; who else is named; the domains the answers cited.</p>
     ${d.matrix.length === 0
       ? html`<p class="muted">No prompts${d.topic ? ' with this topic' : ''}.</p>`
-      : html`<${Table} caption="Prompt × platform matrix" captionHidden rowKey=${(m) => m.prompt} rows=${d.matrix} columns=${[
+      : html`<${Table} caption="Prompt × platform matrix" captionHidden rowKey=${(m) => m.prompt} rows=${d.matrix.slice(0, limit)} columns=${[
           { label: 'Prompt', wide: true, cell: (m) => html`<strong>${m.prompt}</strong><div class="small">${m.topics.map((t) => html`<span class="badge topic">${t}</span> `)}</div>` },
           { label: 'All platforms', cell: (m) => html`<div><${Rate} r=${m} />${compared ? html`<div><${Change} value=${m.change} /></div>` : null}</div>` },
           ...platforms.map((pl) => ({
@@ -442,8 +452,11 @@ function Matrix({ d, p }) {
 function Cited({ m }) {
   const urls = m.cited_urls || [];
   if (!m.cited_domains.length && !urls.length) return html`<span class="muted">none</span>`;
+  const [open, setOpen] = useState(false);
   const plural = (n, w) => `${n} ${w}${n === 1 ? '' : 's'}`;
-  return html`<details class="cited"><summary>${plural(m.cited_domains.length, 'domain')}${urls.length ? `, ${plural(urls.length, 'URL')}` : ''}</summary>
+  // The lists are built when opened: hundreds of closed lists would only slow the first paint.
+  if (!open) return html`<details class="cited" onToggle=${(e) => e.currentTarget.open && setOpen(true)}><summary>${plural(m.cited_domains.length, 'domain')}${urls.length ? `, ${plural(urls.length, 'URL')}` : ''}</summary></details>`;
+  return html`<details class="cited" open><summary>${plural(m.cited_domains.length, 'domain')}${urls.length ? `, ${plural(urls.length, 'URL')}` : ''}</summary>
     <ul class="plain small">${m.cited_domains.map((c) => html`<li>${c.domain} <span class="muted">×${c.count}</span></li>`)}</ul>
     ${urls.length ? html`<ul class="plain small urls">${urls.map((u) => html`<li>${/^https?:\/\//.test(u.url) ? html`<a href=${u.url} rel="noopener noreferrer" target="_blank">${u.url}</a>` : u.url} <span class="muted">×${u.count}</span></li>`)}</ul>` : null}
   </details>`;
