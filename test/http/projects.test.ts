@@ -88,6 +88,7 @@ describe('projects', () => {
     assert.equal(forced.n, 16, '2 markets × 2 runs × 2 platforms × 2 repeats');
     assert.equal(forced.thin, false, '16 answers, 16 of 16: interval 0.81–1, half-width under 0.2');
     assert.deepEqual(forced.platforms.map((x: any) => [x.platform, x.n, x.thin]), [['deepseek', 8, true], ['openai', 8, true]]);
+    assert.ok(forced.cited_urls.length > 0 && forced.cited_urls.every((u: any) => /^https?:\/\//.test(u.url) && u.count >= 1 && u.count <= forced.n));
     const never = d.matrix.find((m: any) => m.prompt === 'cheapest crm [[sandbox:no-mention]]');
     assert.equal(never.mention_rate, 0);
     for (const g of d.competitors_named_brand_absent) {

@@ -56,6 +56,23 @@ function brandNumbers(probes: HistoryProbe[], competitors: string[]) {
   };
 }
 
+/** The URLs the succeeded answers cited, each counted once an answer, most cited first (top 10). */
+function citedUrls(probes: readonly HistoryProbe[]): { url: string; domain: string | null; count: number }[] {
+  const counts = new Map<string, { url: string; domain: string | null; count: number }>();
+  for (const p of probes) {
+    if (p.status !== 'succeeded' || !p.citations) continue;
+    const seen = new Set<string>();
+    for (const c of JSON.parse(p.citations) as { url?: string; domain?: string }[]) {
+      if (!c.url || seen.has(c.url)) continue;
+      seen.add(c.url);
+      const entry = counts.get(c.url) ?? { url: c.url, domain: c.domain ?? null, count: 0 };
+      entry.count++;
+      counts.set(c.url, entry);
+    }
+  }
+  return [...counts.values()].sort((a, b) => b.count - a.count || a.url.localeCompare(b.url)).slice(0, 10);
+}
+
 export async function projectDashboard(store: Store, accountId: string, projectId: string, opts: DashboardOptions) {
   const project = await findProject(store.db, accountId, projectId);
   const competitors = (JSON.parse(project.competitors) as { name: string }[]).map((c) => c.name);
@@ -116,6 +133,7 @@ export async function projectDashboard(store: Store, accountId: string, projectI
         }),
         competitors: e.competitors.map((c) => ({ name: c.name, mention_rate: c.mention_rate, mention_rate_ci: c.mention_rate_ci, ...evidence(e.succeeded, c) })),
         cited_domains: e.cited_domains,
+        cited_urls: citedUrls(latestByPrompt.get(prompt) ?? []),
       };
     });
 

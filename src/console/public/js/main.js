@@ -9,6 +9,7 @@ const PAGES = {
   visibility: () => import('./pages/visibility.js'),
   content: () => import('./pages/content.js'),
   tests: () => import('./pages/tests.js'),
+  projects: () => import('./pages/projects.js'),
   keys: () => import('./pages/keys.js'),
   account: () => import('./pages/account.js'),
   operator: () => import('./pages/operator.js'),
@@ -31,6 +32,10 @@ function route(path) {
   if (p === '/console/tests/new') return ['tests', 'TestEditPage', {}];
   if ((r = m(/^\/console\/tests\/([\w-]+)\/edit$/))) return ['tests', 'TestEditPage', { id: r[1] }];
   if ((r = m(/^\/console\/tests\/([\w-]+)$/))) return ['tests', 'TestPage', { id: r[1] }];
+  if (p === '/console/projects') return ['projects', 'ProjectsPage', {}];
+  if (p === '/console/projects/new') return ['projects', 'ProjectEditPage', {}];
+  if ((r = m(/^\/console\/projects\/([\w-]+)\/edit$/))) return ['projects', 'ProjectEditPage', { id: r[1] }];
+  if ((r = m(/^\/console\/projects\/([\w-]+)$/))) return ['projects', 'ProjectPage', { id: r[1] }];
   if (p === '/console/keys') return ['keys', 'KeysPage', {}];
   if (p === '/console/account') return ['account', 'AccountPage', {}];
   if (p === '/console/operator') return ['operator', 'OperatorPage', {}];
@@ -61,6 +66,7 @@ function Lazy({ module, name, props }) {
 }
 
 const NAV = [
+  ['/console/projects', 'Projects', (p) => p.startsWith('/console/projects')],
   ['/console/runs', 'Visibility', (p) => p === '/console' || p.startsWith('/console/runs')],
   ['/console/content', 'Content', (p) => p.startsWith('/console/content')],
   ['/console/tests', 'Tracked tests', (p) => p.startsWith('/console/tests')],

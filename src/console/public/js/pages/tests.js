@@ -188,7 +188,7 @@ function loadUplot() {
  * One chart: x = point times, series = [{label, values}], optional interval band (low/high) for
  * the first series; the same numbers in a table (`rows`) under "Show the numbers".
  */
-function Chart({ id, title, summary, times, series, band, percent = true, max, columns, rows }) {
+export function Chart({ id, title, summary, times, series, band, percent = true, max, columns, rows }) {
   const box = useRef(null);
   const dots = crowded(times);
   useEffect(() => {

@@ -1,0 +1,193 @@
+// A project walked end to end in a real headless Chromium against a real server and worker on the
+// sandbox engine: created from the form with two competitors and 12 prompts imported as CSV in 3
+// topics, its sample planned, run twice, the dashboard and the prompt × platform matrix read,
+// filtered by topic, and a one-off run for the same page kept apart from its numbers. Every
+// project page at 1280, 390 and 360 px without sideways scroll and without serious or critical
+// axe-core violations; screenshots under test-artifacts/screenshots.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { createOwner } from '../../../src/core/accounts/users.ts';
+import { grantCredits } from '../../../src/core/billing/ledger.ts';
+import { projectTests } from '../../../src/core/projects/projects.ts';
+import { axeViolations, horizontalOverflow, startRig, type BrowserRig, browserSkip } from './browser.ts';
+
+const OWNER = { email: 'brand@acme.example', password: 'acme brand passphrase' };
+const TOPICS = ['pricing', 'agencies', 'integrations'];
+const PROMPTS = [
+  'crm pricing compared [[sandbox:no-mention]]',
+  'cheapest crm for a small team',
+  'crm with a free tier',
+  'crm discounts for startups [[sandbox:mention]]',
+  'best crm for agencies [[sandbox:mention]]',
+  'agency crm with invoicing',
+  'which crm do agencies use [[sandbox:no-mention]]',
+  'crm for a creative agency',
+  'crm integrations with gmail',
+  'crm with zapier',
+  'crm api quality [[sandbox:mention]]',
+  'crm for developers',
+];
+const CSV = 'prompt,topics\n' + PROMPTS.map((p, i) => `"${p}",${TOPICS[Math.floor(i / 4)]}`).join('\n') + '\n';
+
+describe('a project in the console', { skip: browserSkip() }, () => {
+  let rig: BrowserRig;
+  let page: Page;
+  let accountId: string;
+  const visited: Record<string, string> = {};
+
+  before(async () => {
+    rig = await startRig();
+    accountId = (await createOwner(rig.server.runtime.core.store, OWNER.email, OWNER.password)).account_id;
+    await grantCredits(rig.server.runtime.core.store, accountId, 500 * 100);
+    page = await rig.open();
+    await page.goto('/console/sign-in');
+    await page.getByLabel('Email').fill(OWNER.email);
+    await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'AI Visibility' }).waitFor();
+  });
+  /** Moves the project's runs so far `days` back in time (the runs' own created_at). */
+  async function backdateRuns(projectId: string, days: number) {
+    const db = rig.server.runtime.core.store.db;
+    for (const t of await projectTests(db, projectId)) {
+      for (const r of await db.selectFrom('visibility_runs').select(['id', 'created_at']).where('test_id', '=', t.id).execute()) {
+        const created_at = new Date(Date.parse(r.created_at) - days * 86_400_000).toISOString();
+        await db.updateTable('visibility_runs').set({ created_at }).where('id', '=', r.id).execute();
+      }
+    }
+  }
+
+  after(async () => {
+    assert.deepEqual(rig.foreign, [], 'no request left the instance');
+    assert.deepEqual(rig.pageErrors, [], 'no script error in any page');
+    await rig.close();
+  });
+
+  test('create a project with competitors and 12 prompts in 3 topics, plan, run twice, read the dashboard and the matrix, filter by topic, a one-off run kept apart', async () => {
+    await page.getByRole('link', { name: 'Projects', exact: true }).click();
+    await page.getByText('No projects yet').waitFor();
+    visited['projects-empty'] = '/console/projects';
+    await page.getByRole('link', { name: 'New project' }).first().click();
+    await page.getByLabel('Project name (optional)').fill('Acme CRM');
+    await page.getByLabel('Brand site URL').fill('https://acme-crm.example/');
+    await page.getByLabel('Brand name').fill('Acme CRM');
+    await page.getByLabel('Brand aliases (comma-separated)').fill('Acme');
+    await page.getByLabel('Brand domains (comma-separated)').fill('acme-crm.example');
+    await page.getByLabel('Competitor 1 name').fill('HubSpot');
+    await page.getByLabel('Competitor 1 domains').fill('hubspot.com');
+    await page.getByRole('button', { name: 'Add a competitor' }).click();
+    await page.getByLabel('Competitor 2 name').fill('Pipedrive');
+    await page.getByLabel('Competitor 2 aliases').fill('Pipe Drive');
+    await page.getByText('CSV with a prompt and a topics column').click();
+    await page.getByLabel('Prompts to import').fill(CSV);
+    await page.getByLabel('Repeat', { exact: true }).selectOption('none');
+    await page.getByLabel('Monthly budget (credits, optional)').fill('400');
+    // 12 prompts × 2 platforms (the default ChatGPT and Perplexity, 2 credits each) × 1 repeat × 1 market.
+    await page.getByTestId('project-cost').getByText('48.00 credits').waitFor();
+    await rig.screenshot(page, 'project-new-desktop');
+    visited['project-new'] = '/console/projects/new';
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.waitForURL(/\/console\/projects\/proj_/);
+    const projectPath = new URL(page.url()).pathname;
+    const projectId = projectPath.split('/').at(-1)!;
+    await page.getByRole('heading', { name: 'Acme CRM', level: 1 }).waitFor();
+    await page.getByText('12 prompts in 3 topics').waitFor();
+    await page.getByText('No finished runs in this period').waitFor();
+
+    // Plan before spending: before any run every rate is assumed at 50%.
+    const plan = page.getByTestId('plan');
+    await plan.getByText('Repeats needed').waitFor();
+    await page.getByLabel('Goal').selectOption({ label: 'Each rate within ±10 points' });
+    await page.getByLabel('For', { exact: true }).selectOption('overall');
+    await page.getByLabel('A period compared is').selectOption('run');
+    // ±10 points at 50% needs 93 answers; 24 cells a run → 4 repeats.
+    await plan.getByText('4', { exact: true }).waitFor();
+    await rig.screenshot(page, 'project-planned-desktop');
+
+    for (let n = 1; n <= 2; n++) {
+      await page.getByRole('button', { name: 'Run now' }).click();
+      await page.getByText('Runs queued, one per market.').waitFor();
+      const runs = page.getByRole('table', { name: "Runs of the project's tests" });
+      await runs.getByText('completed', { exact: true }).nth(n - 1).waitFor({ timeout: 90_000 });
+      // The first run moved 8 days back: the dashboard's weekly windows then hold one run each,
+      // so the latest window has a previous one to change from (waiting a week is not an option).
+      if (n === 1) await backdateRuns(projectId, 8);
+    }
+
+    // The dashboard: brand and competitors with n, the chart and its table, the matrix.
+    const entities = page.getByRole('table', { name: 'Brand and competitors in the latest window' });
+    await entities.getByText('HubSpot').waitFor({ timeout: 20_000 });
+    await entities.getByText('Pipedrive').waitFor();
+    assert.match(await entities.innerText(), /n=24/, 'the latest window: one run of 24 answers');
+    assert.match(await entities.innerText(), /pts/, 'the change since the previous window');
+    await page.getByTestId('p-rate-chart').locator('canvas').waitFor();
+    const rateSection = page.getByRole('region', { name: 'Mention rate over time' });
+    await rateSection.getByText('Show the numbers').click();
+    assert.equal(await rateSection.getByRole('table').locator('tbody tr').count(), 2, 'two weekly windows');
+    const matrix = page.getByRole('table', { name: 'Prompt × platform matrix' });
+    await matrix.locator('tbody tr').nth(11).waitFor();
+    assert.equal(await matrix.locator('tbody tr').count(), 12);
+    const forced = matrix.locator('tbody tr', { hasText: 'crm api quality' });
+    // 1 run × 2 platforms: 2 answers (1 a platform), both naming the brand, thin (fewer than 10), unchanged.
+    assert.match(await forced.innerText(), /100%[\s\S]*n=2[\s\S]*thin[\s\S]*±0 pts[\s\S]*n=1/);
+    // The domains and URLs its answers cited, behind one click.
+    await forced.locator('details.cited summary').click();
+    assert.ok((await forced.locator('details.cited a[href^="https://"]').count()) > 0, 'cited URLs listed');
+    const never = matrix.locator('tbody tr', { hasText: 'crm pricing compared' });
+    assert.match(await never.innerText(), /0%[\s\S]*n=2/);
+    await page.getByRole('heading', { name: 'Competitors named, you are not' }).waitFor();
+    await page.getByRole('heading', { name: 'Topics' }).waitFor();
+    const topics = page.getByRole('table', { name: 'Topics in the latest window' });
+    assert.equal(await topics.locator('tbody tr').count(), 3);
+    await rig.screenshot(page, 'project-dashboard-desktop');
+
+    // Filter by topic: only its four prompts, and the series over them.
+    await page.getByLabel('Topic', { exact: true }).selectOption('integrations');
+    await page.getByTestId('topic-filter-note').waitFor();
+    await matrix.locator('tbody tr').nth(3).waitFor();
+    assert.equal(await matrix.locator('tbody tr').count(), 4);
+    assert.match(await entities.innerText(), /n=8/);
+    await page.getByLabel('Topic', { exact: true }).selectOption('');
+    await matrix.locator('tbody tr').nth(11).waitFor();
+
+    // A one-off run for the same page and brand: listed apart, never in the project's numbers.
+    const key = await rig.server.key(accountId);
+    const oneOff = (
+      await rig.server.request('POST', '/v1/visibility/runs', { key, body: { url: 'https://acme-crm.example/', target_entity: 'Acme CRM', prompts: ['crm api quality [[sandbox:mention]]'], platforms: ['gemini'] } })
+    ).json();
+    await rig.server.waitForRun(key, oneOff.run_id);
+    await page.reload();
+    const apart = page.getByRole('table', { name: "Runs kept apart from the project's numbers" });
+    await apart.getByText('a one-off run for this page').waitFor();
+    assert.equal(await apart.locator(`a[href="/console/runs/${oneOff.run_id}"]`).count(), 1);
+    await entities.getByText('HubSpot').waitFor();
+    assert.match(await entities.innerText(), /n=24/, 'the one-off run is not pooled');
+    const tracked = page.getByRole('table', { name: "Runs of the project's tests" });
+    assert.equal(await tracked.locator(`a[href="/console/runs/${oneOff.run_id}"]`).count(), 0);
+    await rig.screenshot(page, 'project-apart-desktop');
+
+    visited['projects'] = '/console/projects';
+    visited['project'] = projectPath;
+    visited['project-settings'] = `/console/projects/${projectId}/edit`;
+  });
+
+  test('every project page: no sideways scroll at 1280, 390 and 360 px, no serious or critical axe violation, screenshots', async () => {
+    for (const [name, path] of Object.entries(visited)) {
+      if (name === 'projects-empty') continue;
+      for (const width of [1280, 390, 360]) {
+        await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
+        await page.goto(path);
+        await page.locator('main h1').waitFor();
+        await page.waitForLoadState('networkidle');
+        if (name === 'project') await page.getByTestId('p-rate-chart').locator('canvas').waitFor();
+        const { scrollWidth, innerWidth } = await horizontalOverflow(page);
+        assert.ok(scrollWidth <= innerWidth, `${name} at ${width} px scrolls sideways: ${scrollWidth} > ${innerWidth}`);
+        const violations = await axeViolations(page);
+        assert.deepEqual(violations, [], `${name} at ${width} px: ${JSON.stringify(violations, null, 1)}`);
+        await rig.screenshot(page, `${name}-${width === 1280 ? 'desktop' : width}`);
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+});
