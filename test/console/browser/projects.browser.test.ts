@@ -167,6 +167,22 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     assert.equal(await tracked.locator(`a[href="/console/runs/${oneOff.run_id}"]`).count(), 0);
     await rig.screenshot(page, 'project-apart-desktop');
 
+    // The brand's own site logs beside the numbers: a refused GPTBot and a ChatGPT referral.
+    const site = (await rig.server.request('POST', '/v1/sites', { key, body: { domain: 'acme-crm.example' } })).json();
+    const stamp = new Date().toUTCString().replace(/^\w+, (\d+) (\w+) (\d+) ([\d:]+) GMT$/, '$1/$2/$3:$4 +0000');
+    const log = [
+      `203.0.113.9 - - [${stamp}] "GET /pricing HTTP/1.1" 403 120 "-" "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.2; +https://openai.com/gptbot"`,
+      `198.51.100.4 - - [${stamp}] "GET /features HTTP/1.1" 200 5120 "https://chatgpt.com/" "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Safari/605.1.15"`,
+    ].join('\n');
+    assert.equal((await rig.server.request('POST', `/v1/sites/${site.id}/logs`, { key, body: `${log}\n`, headers: { 'content-type': 'text/plain' } })).statusCode, 200);
+    await page.reload();
+    const activity = page.getByTestId('site-activity');
+    await activity.waitFor();
+    assert.match(await activity.getByRole('table', { name: 'AI crawlers on your site' }).innerText(), /GPTBot\s+1\s+1/);
+    assert.match(await activity.getByRole('table', { name: 'Visits referred by AI assistants' }).innerText(), /chatgpt\s+1/i);
+    await activity.scrollIntoViewIfNeeded();
+    await rig.screenshot(page, 'project-site-activity-desktop');
+
     visited['projects'] = '/console/projects';
     visited['project'] = projectPath;
     visited['project-settings'] = `/console/projects/${projectId}/edit`;

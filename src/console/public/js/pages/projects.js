@@ -404,7 +404,31 @@ function Dashboard({ d, p }) {
               (g) => html`<li><strong>${g.prompt}</strong> <span class="small muted">n=${g.n}</span>${g.thin ? html` <span class="badge thin">thin</span>` : null}<div class="small">${g.competitors.map((c) => `${c.name} ${pct(c.mention_rate)}`).join(', ')}</div></li>`,
             )}</ul>`}
       </section>
-    </div>`;
+    </div>
+    ${d.site_activity ? html`<${SiteActivity} a=${d.site_activity} days=${d.days} />` : null}`;
+}
+
+/** What the brand's own access logs say over the same days: AI crawlers (refusals apart) and AI referrals. */
+function SiteActivity({ a, days }) {
+  return html`<section class="card" aria-labelledby="d-site" data-testid="site-activity"><h2 id="d-site">Your site: AI crawlers and AI referrals</h2>
+    <p class="small muted">From the access logs of ${a.sites.map((s, i) => html`${i ? ', ' : ''}<a href=${`/console/sites/${s.id}`}>${s.domain}</a>`)} over the last ${days} days.</p>
+    <div class="stats">
+      <${Stat} label="AI crawler requests" value=${a.crawler_requests.toLocaleString()} />
+      <${Stat} label="Refused" value=${a.crawler_refused.toLocaleString()} sub=${a.crawler_refused ? 'answered 401, 403, 429 or 451, or challenged' : 'none'} />
+      <${Stat} label="Visits from AI assistants" value=${a.referral_visits.toLocaleString()} />
+    </div>
+    <div class="grid">
+      <${Table} caption="AI crawlers on your site" rowKey=${(c) => c.name} rows=${a.crawlers} columns=${[
+        { label: 'Crawler', cell: (c) => c.name },
+        { label: 'Requests', cell: (c) => c.requests.toLocaleString(), num: true },
+        { label: 'Refused', cell: (c) => (c.refused ? html`<strong class="bad">${c.refused.toLocaleString()}</strong>` : '0'), num: true },
+      ]} />
+      <${Table} caption="Visits referred by AI assistants" rowKey=${(r) => r.source} rows=${a.referrals} columns=${[
+        { label: 'Assistant', cell: (r) => r.source },
+        { label: 'Visits', cell: (r) => r.visits.toLocaleString(), num: true },
+      ]} />
+    </div>
+  </section>`;
 }
 
 const FIRST_ROWS = 60;
