@@ -86,6 +86,14 @@ describe('Content Intelligence runs', () => {
 
   test('depth full: 6.00, with trends, prompt ideas and an audit carrying the AI-crawler rules of robots.txt', async () => {
     const { key } = await s.account({ credits: 6 });
+    // The shop's own access log: GPTBot (disallowed) and OAI-SearchBot (allowed) refused by a firewall.
+    const site = (await s.request('POST', '/v1/sites', { key, body: { domain: `127.0.0.1:${shop.port}` } })).json();
+    assert.match(site.id ?? '', /^site_/, JSON.stringify(site));
+    const stamp = new Date().toUTCString().replace(/^\w+, (\d+) (\w+) (\d+) ([\d:]+) GMT$/, '$1/$2/$3:$4 +0000');
+    let n = 0;
+    const line = (ua: string, status: number) => `203.0.113.${++n} - - [${stamp}] "GET /products/trail-running-shoe HTTP/1.1" ${status} 120 "-" "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ${ua}"`;
+    const log = [line('GPTBot/1.2', 403), line('OAI-SearchBot/1.0', 403), line('OAI-SearchBot/1.0', 403), line('OAI-SearchBot/1.0', 200)].join('\n');
+    assert.equal((await s.request('POST', `/v1/sites/${site.id}/logs`, { key, body: `${log}\n`, headers: { 'content-type': 'text/plain' } })).statusCode, 200);
     const created = await create(key, { url: SHOE, analysis_depth: 'full', industry: 'Running gear' });
     assert.equal(created.analysis_depth, 'full');
     assert.equal(created.reserved_credits, '6.00');
@@ -111,6 +119,14 @@ describe('Content Intelligence runs', () => {
     assert.equal(crawler('CCBot').allowed, false);
     assert.deepEqual([crawler('PerplexityBot').allowed, crawler('PerplexityBot').rule], [false, 'Disallow: /products/']);
     assert.equal(crawler('OAI-SearchBot').allowed, true, 'falls back to the * group');
+    // The logs beside robots.txt: a refusal robots.txt does not explain is named as such.
+    const evidence = audit.log_evidence;
+    assert.equal(evidence.path, '/products/trail-running-shoe');
+    assert.deepEqual(
+      evidence.crawlers.map((c: { name: string; requests: number; refused: number; robots_allowed: boolean }) => [c.name, c.requests, c.refused, c.robots_allowed]),
+      [['OAI-SearchBot', 3, 2, true], ['GPTBot', 1, 1, false]],
+    );
+    assert.match(evidence.findings[0], /^OAI-SearchBot was refused on 2 of 3 requests for \/products\/trail-running-shoe in the last 7 days although robots\.txt allows it/);
     const signals = audit.recommendations.map((r: { signal: string }) => r.signal);
     for (const sig of ['ai_crawlers_blocked', 'missing_llms_txt', 'missing_sitemap']) assert.ok(signals.includes(sig), `${sig} in ${signals}`);
     assert.equal(audit.llms_txt.present, false);

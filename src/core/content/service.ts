@@ -14,6 +14,8 @@ import { FetchError, fetchErrorToAppError } from '../pages/fetch/errors.ts';
 import type { FetchFor, PageLoader } from '../pages/pipeline.ts';
 import { parseHttpUrl } from '../../lib/url.ts';
 import type { Store } from '../../db/store.ts';
+import { pageLogEvidence, type PageLogEvidence } from '../sites/page-evidence.ts';
+import type { AuditResult } from './types.ts';
 import { auditSite, discoverTrends, scoreContent, suggestPrompts, type SiteLoader, type TrendInput } from './index.ts';
 import { CI_STATUSES, createCiRun, getCiRun, listCiRuns, type CiAnalyzer } from './runs.ts';
 import type { ContentModel } from './generator.ts';
@@ -193,7 +195,9 @@ export function createContentService(deps: ContentServiceDeps) {
       run.signal?.throwIfAborted();
       const prompts = await suggestPrompts({ url: run.url, language, country: run.country }, loader, deps.contentModel, run.signal, analysis);
       run.signal?.throwIfAborted();
-      const audit = await auditSite(run.url, loader);
+      const audit: AuditResult & { log_evidence?: PageLogEvidence | null } = await auditSite(run.url, loader);
+      // What the account's own access logs say about this page (null: no site for its host).
+      if (run.accountId) audit.log_evidence = await pageLogEvidence(deps.store.db, run.accountId, audit.url || run.url, audit.crawlers, { now: now() });
       Object.assign(result, {
         industry: discovered.industry,
         trends: discovered.trends,

@@ -187,6 +187,12 @@ describe('the console in a browser', { skip: browserSkip() }, () => {
 
   test('a Content Intelligence report: scores with bands, ranked fixes, trend coverage, the crawler audit, prompt ideas to a run', async () => {
     await grant(6);
+    // The site's own access log: GPTBot refused on the guide, although robots.txt allows it.
+    const key = await rig.server.key(accountId);
+    const logSite = (await rig.server.request('POST', '/v1/sites', { key, body: { domain: `127.0.0.1:${site.port}` } })).json();
+    const stamp = new Date().toUTCString().replace(/^\w+, (\d+) (\w+) (\d+) ([\d:]+) GMT$/, '$1/$2/$3:$4 +0000');
+    const log = `203.0.113.9 - - [${stamp}] "GET /blog/project-management-guide HTTP/1.1" 403 120 "-" "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.2; +https://openai.com/gptbot"\n`;
+    assert.equal((await rig.server.request('POST', `/v1/sites/${logSite.id}/logs`, { key, body: log, headers: { 'content-type': 'text/plain' } })).statusCode, 200);
     await page.getByRole('link', { name: 'Content', exact: true }).click();
     await page.getByText('No analyses yet').waitFor();
     await page.getByRole('link', { name: 'Analyse a page' }).first().click();
@@ -216,6 +222,10 @@ describe('the console in a browser', { skip: browserSkip() }, () => {
     // The checks do not repeat the crawler table, and read as names, not ids.
     assert.doesNotMatch(await page.getByTestId('audit-checks').innerText(), /ai.crawler/i);
     assert.doesNotMatch((await page.getByTestId('audit-checks').locator('strong').allInnerTexts()).join('|'), /_/);
+    // What the logs say beside robots.txt.
+    assert.match(await page.getByTestId('audit-log-evidence').innerText(), /GPTBot was refused on 1 of 1 requests for \/blog\/project-management-guide in the last 7 days although robots\.txt allows it/);
+    await page.getByTestId('audit-log-evidence').scrollIntoViewIfNeeded();
+    await rig.screenshot(page, 'content-audit-log-evidence-desktop');
     await page.getByRole('heading', { name: 'Components' }).waitFor();
     assert.equal(await page.locator('pre').count(), 0, 'no raw JSON');
     await rig.screenshot(page, 'content-report-desktop');
@@ -284,7 +294,10 @@ describe('the console in a browser', { skip: browserSkip() }, () => {
     await chart.locator('canvas').waitFor();
     await page.getByTestId('sov-chart').locator('canvas').waitFor();
     // Two runs seconds apart on an axis sized to them (not days of empty future): spread out.
-    const [lo, hi] = (await chart.getAttribute('data-x-range'))!.split(',').map(Number);
+    // (The history is polled: wait until the chart holds both runs, not only the first one.)
+    const range = async () => (await chart.getAttribute('data-x-range'))!.split(',').map(Number);
+    for (let i = 0; i < 60 && (await range()).reduce((a, b) => b - a) >= 7200; i++) await page.waitForTimeout(500);
+    const [lo, hi] = await range();
     assert.ok(hi - lo <= 7200, `the time axis spans ${hi - lo} s`);
     assert.ok(hi < Date.now() / 1000 + 600, 'the time axis ends near the last run');
     await page.getByTestId('comp-rate-chart').locator('canvas').waitFor();

@@ -132,6 +132,11 @@ function Audit({ audit }) {
       { label: 'Allowed', cell: (c) => html`<${Badge} value=${c.allowed ? 'pass' : 'fail'} label=${c.allowed ? 'allowed' : 'blocked'} />` },
       { label: 'Deciding rule', cell: (c) => (c.rule ? html`<code>${c.rule}</code>${c.line ? html` <span class="small muted">line ${c.line}</span>` : null}` : html`<span class="muted">no rule: allowed</span>`) },
     ]} />
+    ${audit.log_evidence
+      ? html`<h3>What your access logs say</h3>
+          <p class="small muted">AI crawler requests for ${audit.log_evidence.path} in the last ${audit.log_evidence.days} days, from the uploaded logs of <a href=${`/console/sites/${audit.log_evidence.site_id}`}>${audit.log_evidence.domain}</a>.</p>
+          <ul class="plain" data-testid="audit-log-evidence">${audit.log_evidence.findings.map((f) => html`<li>${f}</li>`)}</ul>`
+      : null}
     <h3>Checks</h3>
     <ul class="plain" data-testid="audit-checks">${audit.checks.filter((c) => !c.id.startsWith('ai_crawler:')).map((c) => html`<li><${Badge} value=${c.status} /> <strong>${CHECK_NAMES[c.id] || componentName(c.id)}</strong> — ${c.detail}</li>`)}</ul>
     <dl class="facts" style=${{ marginTop: '12px' }}>
