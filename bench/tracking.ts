@@ -1,4 +1,4 @@
-// Benchmark for tracked tests (issue 15), on SQLite and on Postgres:
+// Benchmark for tracked tests, on SQLite and on Postgres:
 //   (a) burst: N tracked tests (default 1,000) whose schedules are all due in the same minute,
 //       taken by three scheduler processes at once (as three workers would): the time from the
 //       slot to the last run queued (target under 10 s), and runs created = slots due, exactly;

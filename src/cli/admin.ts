@@ -1,4 +1,4 @@
-// The operator commands of the `sightline` bin (API-NOTES operating contract): serve, worker,
+// The operator commands of the `sightline` bin (docs/operating.md): serve, worker,
 // migrate and the admin commands, which open the database themselves. With --json, stdout holds exactly one JSON document (the result, or on failure
 // {"error": code, "message"}); everything else goes to stderr. Exit codes: 0 success, 1 the
 // command failed, 2 usage error (bad command, flag or flag value: nothing was done).

@@ -15,7 +15,7 @@ export const INPUT_LIMITS = {
   language: 35,
   /** Country or market code. */
   country: 8,
-  /** idempotency_key (SPEC). */
+  /** idempotency_key. */
   idempotencyKey: 160,
   /** An object id in a path, or a list cursor (starting_after). */
   id: 64,

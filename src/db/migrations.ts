@@ -251,7 +251,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0005_tracking': {
-    // Tracking over time (API-NOTES "Tracking"): probes carry their repeat index; a saved test can
+    // Tracking over time (docs/concepts.md): probes carry their repeat index; a saved test can
     // hold a run definition, a cron schedule, a pause flag, a monthly budget and the key whose
     // scopes its scheduled runs act with; test_slots records each due slot once (its primary key
     // is the (test, slot) key that makes a slot produce exactly one run across processes) and
@@ -292,7 +292,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0006_answer_analysis': {
-    // A succeeded probe's answer analysis (issue #18): per-brand prominence, the judge's sentiment
+    // A succeeded probe's answer analysis: per-brand prominence, the judge's sentiment
     // and recommendation, the judge used or its error, and the other names the answer holds, as
     // JSON. Null for probes analysed before it and for probes without an answer.
     async up(db: Kysely<any>) {
@@ -300,7 +300,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0007_reliability': {
-    // Fair, fenced job claiming and Stripe-like idempotency (issue #19). Jobs carry their
+    // Fair, fenced job claiming and Stripe-like idempotency. Jobs carry their
     // account, so a claim can go round-robin over the accounts waiting in a lane (the index walks
     // one account's ready jobs in order) and count an account's jobs in flight. Runs remember a
     // fingerprint of the create request behind their idempotency key. Re-runnable (Kysely does
@@ -321,7 +321,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0008_console_auth': {
-    // Console sign-in (issue 16): people with a password who act for an account, their
+    // Console sign-in: people with a password who act for an account, their
     // server-side sessions, one-time link tokens (password reset, invitation) and the per-email
     // failed-login counter behind the lockout.
     async up(db: Kysely<any>) {
@@ -373,7 +373,7 @@ const migrations: Record<string, Migration> = {
   },
   '0009_probe_checkpoint': {
     // A probe's provider outcome (its answer, or the platform's error), kept durably as soon as the
-    // platform answers and before the answer is analysed (issue #19): a worker that takes over the
+    // platform answers and before the answer is analysed: a worker that takes over the
     // probe after the first one died resumes from it instead of asking the platform again. Cleared
     // when the probe settles. Re-runnable: a present column is kept.
     async up(db: Kysely<any>) {

@@ -6,7 +6,7 @@
 // the same request always yields the same answer, and every answer starts with a label line
 // saying it is simulated, so nobody mistakes it for a real AI answer.
 //
-// Prompt directives (API-NOTES "Platforms and models"), stripped before seeding:
+// Prompt directives (docs/concepts.md, the sandbox engine), stripped before seeding:
 //   [[sandbox:error]]            fail with a non-retryable PlatformError('sandbox_error')
 //   [[sandbox:retryable-error]]  fail with a retryable PlatformError (retryAfterMs 0), every time
 //   [[sandbox:mention]]          the target entity appears in the answer text

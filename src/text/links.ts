@@ -1,7 +1,7 @@
 // Where an answer's text is an address rather than prose: URLs, autolinks, e-mail addresses, bare
 // domains ("acme.com", also as a link's visible text) and Markdown link destinations and
 // reference definitions. A brand inside one of these is citation evidence, not a mention in
-// words (API-NOTES "Visibility runs": a link counts as a mention only when its visible text
+// words (the reader's rule for mentions, docs/mentions.md: a link counts as a mention only when its visible text
 // names the brand in words).
 // The one thing to know: URLs, e-mails and bare domains are found by linkify-it (markdown-it's
 // linkifier: schemes, `www.`, e-mail, and bare host names on known top-level domains, so

@@ -236,7 +236,7 @@ describe('Content Intelligence runs', () => {
     const body = { url: GUIDE, analysis_depth: 'score', idempotency_key: 'ci-retry-1' };
     const a = await create(key, body);
     const b = await create(key, body);
-    // The same key with another body is refused (issue #19, as Stripe): 422 idempotency_key_reused.
+    // The same key with another body is refused (as Stripe does): 422 idempotency_key_reused.
     const c = await s.request('POST', RUNS, { key, body: { ...body, analysis_depth: 'full' } });
     assert.equal(a.idempotent_replay, undefined);
     assert.equal(b.run_id, a.run_id);

@@ -1,5 +1,5 @@
 // Filter parameters (status, kind, test_type): a value outside the filter's set passed the schema
-// but names no filter, so it is a 400 invalid_filter (SPEC 7), not a 422; known values filter.
+// but names no filter, so it is a 400 invalid_filter, not a 422; known values filter.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';

@@ -1,4 +1,4 @@
-// Reports by URL and a saved test's runs as API-NOTES documents them: each compact visibility
+// Reports by URL and a saved test's runs as docs/api.md documents them: each compact visibility
 // run carries overall_score and visibility_band at its top level (besides its summary), and the
 // OpenAPI document says so.
 import { after, before, describe, test } from 'node:test';

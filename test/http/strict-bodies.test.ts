@@ -1,4 +1,4 @@
-// Strict bodies (API-NOTES Conventions): an unknown body field is a 422 extra_forbidden with the
+// Strict bodies: an unknown body field is a 422 extra_forbidden with the
 // field's loc on every route that takes a body, and on every MCP tool; nothing is charged. And
 // Fastify's own router errors (414 for an over-long path parameter) come out in the API's shape.
 import { after, before, describe, test } from 'node:test';

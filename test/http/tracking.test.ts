@@ -323,7 +323,7 @@ describe('tracking over HTTP', () => {
     assert.equal(lines[0].brands[0].role, 'target');
     assert.equal(lines[4].brands, null); // errored: no analysis
     assert.equal(typeof lines[0].brand_mentioned, 'boolean');
-    // Answer analysis (issue #18) rides along in JSON Lines: the target first, then the competitor.
+    // Answer analysis rides along in JSON Lines: the target first, then the competitor.
     assert.deepEqual(lines[0].brands.map((b: { name: string; role: string }) => [b.name, b.role]), [['Acme CRM', 'target'], ['Globex, Inc.', 'competitor']]);
     assert.equal(lines[0].judge.engine, 'sandbox');
     assert.equal(lines[4].brands, null, 'an errored probe has no analysis');

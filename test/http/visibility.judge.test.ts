@@ -1,4 +1,4 @@
-// The judge of sentiment and recommendation in live mode (issue #18), end to end through the HTTP
+// The judge of sentiment and recommendation in live mode, end to end through the HTTP
 // API against fake providers: probes answered by one platform, the judge (SIGHTLINE_JUDGE_MODEL)
 // by another, through the same drivers. Valid output fills the fields and records the judge's
 // model; invalid output and a failing judge leave them null with judge_error; without a judge

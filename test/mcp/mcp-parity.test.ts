@@ -155,7 +155,7 @@ describe('MCP parity with the HTTP API', () => {
     const rows = await activity(key);
     assert.equal(rows.find((i: any) => i.request_id === tooLong.requestId).http_status, 422);
 
-    // SPEC 8.2: out-of-range limits are clamped, never errors.
+    // Out-of-range limits are clamped, never errors.
     for (const [name, args] of [
       ['list_visibility_runs', { limit: 500 }],
       ['list_content_intelligence_runs', { limit: 0 }],

@@ -41,7 +41,7 @@ describe('MCP server', () => {
     assert.equal(run.source, 'mcp');
     const read = parse(await client.callTool({ name: 'get_visibility_run', arguments: { run_id: created.run_id } }));
     assert.equal(read.status, 'completed');
-    // The answer analysis (issue #18) reaches MCP as it reaches the HTTP read.
+    // The answer analysis reaches MCP as it reaches the HTTP read.
     assert.ok('sentiment' in read.summary && 'prominence' in read.summary && Array.isArray(read.summary.discovered_entities));
     const detailed = parse(await client.callTool({ name: 'get_visibility_run', arguments: { run_id: created.run_id, include_probes: true } }));
     assert.equal(detailed.probes[0].brands[0].role, 'target');

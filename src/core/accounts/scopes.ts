@@ -1,4 +1,4 @@
-// The API scopes: SPEC 5.6's eight, plus the scopes added since (webhooks, sites). A key made with
+// The API scopes: the eight of the first release, plus the scopes added since (webhooks, sites). A key made with
 // the default scope set is stored as ["*"] and carries every scope, including scopes added later;
 // keys stored before that with the full original eight are read the same way.
 export const SCOPES = [

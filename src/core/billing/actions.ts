@@ -1,4 +1,4 @@
-// Fixed-price actions (SPEC 8.1): reserve the price before the work, settle it when the work
+// Fixed-price actions: reserve the price before the work, settle it when the work
 // succeeds, release it when the work fails or turns out not billable. A failed action charges
 // nothing. The charge is recorded on the request context so the activity log can show it.
 // A process that dies between the reservation and its settle or release leaves the credits

@@ -92,7 +92,7 @@ export async function reconcileBalances(store: Store): Promise<{ accounts: numbe
   });
 }
 
-/** The smallest top-up that can be bought: 250 credits = 5.00 EUR at 0.02 EUR a credit (SPEC 8), in hundredths. */
+/** The smallest top-up that can be bought: 250 credits = 5.00 EUR at 0.02 EUR a credit, in hundredths. */
 export const MIN_TOP_UP = 250_00;
 /** Most one grant may add: 10,000,000.00 credits. A ledger row's amount is a 32-bit integer of hundredths on Postgres. */
 export const MAX_GRANT = 10_000_000_00;
@@ -160,7 +160,7 @@ export interface ReserveRequest {
 
 export interface Reservation {
   entryId: string;
-  /** funded[i] is true for the items that got credits: a prefix of the items (SPEC 3.2). */
+  /** funded[i] is true for the items that got credits: a prefix of the items (partial funding). */
   funded: boolean[];
   reserved: number;
   estimated: number;
@@ -168,7 +168,7 @@ export interface Reservation {
 }
 
 /**
- * The funding rule alone (SPEC 3.2), shared by reserveCharge and the free estimate so that an
+ * The funding rule alone (fund items in order while the balance lasts), shared by reserveCharge and the free estimate so that an
  * estimate says exactly what a create then reserves: walk the prices in order and stop at the
  * first that no longer fits; `funded` is a prefix.
  */
@@ -259,7 +259,7 @@ export function releaseCharge(db: Executor, entryId: string, amount: number) {
 
 export type ChargeState = 'reserved' | 'settled' | 'released' | 'partially_settled' | 'granted';
 
-/** State of a ledger row, derived from its amounts (SPEC 3.1 credit states). */
+/** State of a ledger row, derived from its amounts (reserved, settled, released). */
 export function chargeState(row: { kind: string; amount: number; settled_amount: number; released_amount: number }): ChargeState {
   if (row.kind === 'grant') return 'granted';
   if (row.amount - row.settled_amount - row.released_amount > 0) return 'reserved';

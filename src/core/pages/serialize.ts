@@ -1,4 +1,4 @@
-// Page content serialization (POST /v1/pages/content/serialize, SPEC 2.6/2.7): load a page
+// Page content serialization (POST /v1/pages/content/serialize): load a page
 // through the shared page loader, answer one slice of its content view, and bill 1 credit.
 //
 // The one thing to know: the credit is reserved before anything is fetched and settled only when
@@ -42,7 +42,7 @@ export interface Serialization {
   next_offset: number | null;
   billing: { billable: boolean; estimated_credits: string };
   payload_limits: { raw_extraction_returned: false; max_chars: number };
-  // Additive fields (API-NOTES "Serialization").
+  // Additive fields (docs/api.md).
   final_url: string;
   title: string | null;
   description: string | null;
@@ -97,7 +97,7 @@ interface ValidRequest {
   offset: number;
 }
 
-/** Everything that refuses the request before a credit is reserved (SPEC 7.1). */
+/** Everything that refuses the request before a credit is reserved. */
 function validate(req: SerializeRequest): ValidRequest {
   const maxChars = req.max_chars ?? DEFAULT_MAX_CHARS;
   if (!Number.isInteger(maxChars) || maxChars < 1 || maxChars > MAX_CHARS_LIMIT) {

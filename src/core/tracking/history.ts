@@ -1,4 +1,4 @@
-// A tracked test's history (API-NOTES "Tracking"): its series over the last `days`, one point per
+// A tracked test's history (docs/concepts.md): its series over the last `days`, one point per
 // run (`window=run`) or per pooled window (`7d`, `30d`: the probes of every run created in the
 // window counted together, so rates rest on more probes and their intervals narrow), the slots
 // that were skipped and why, and a comparison of the latest point with the one before: the
@@ -219,7 +219,7 @@ async function contentSeries(store: Store, testId: string, since: string, window
   return { points, comparison };
 }
 
-/** Content score bands (API-NOTES "Actions"). */
+/** Content score bands (docs/concepts.md). */
 function scoreBand(score: number): string {
   if (score < 40) return 'Poor';
   if (score < 60) return 'Fair';

@@ -5,7 +5,7 @@
 // is claimed by inserting its (test, slot) row into test_slots; the primary key lets one insert
 // win, and the insert only happens while the test is scheduled, not paused and not deleted
 // (pausing stops new slots at once). The winner then creates the run with the idempotency key
-// `slot:<test_id>:<slot>` (API-NOTES), so a claim whose process died before it finished is
+// `slot:<test_id>:<slot>`, so a claim whose process died before it finished is
 // finished by any scheduler later without a second run. A test whose slots were missed (the
 // service was down) runs once, for the latest missed slot.
 import { scheduleActor } from '../accounts/key-list.ts';

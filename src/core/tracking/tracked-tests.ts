@@ -1,4 +1,4 @@
-// Tracked tests (API-NOTES "Tracking"): a saved test that holds a run definition (the create body
+// Tracked tests (docs/concepts.md): a saved test that holds a run definition (the create body
 // of a visibility or Content Intelligence run), an optional cron schedule in a time zone, a pause
 // flag and a monthly credit budget. Create, update, delete and "run now" live here; the
 // scheduler (scheduler.ts) takes due slots. A test's identity is its kind, URL and target entity,
@@ -29,7 +29,7 @@ export interface TrackingDeps {
   activity: ActivityLog;
 }
 
-/** The scope a test's runs need: the create scope of its run kind (API-NOTES "Tracking"). */
+/** The scope a test's runs need: the create scope of its run kind . */
 export function createScopeOf(testType: TestType): Scope {
   return testType === 'ai_citations' ? 'visibility:runs:create' : 'content_intelligence:runs:create';
 }

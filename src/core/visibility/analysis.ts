@@ -163,7 +163,7 @@ export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
 
   return {
     // A brand that appears only inside an address in the text is citation evidence, never a
-    // mention (issue 18); the platform citing the target's site still counts, as API-NOTES says.
+    // mention; the platform citing the target's site still counts (docs/mentions.md).
     brand_mentioned: textMentioned || citedByPlatform,
     text_mentioned: textMentioned,
     citation_mentioned: citationMentioned,

@@ -1,4 +1,4 @@
-// A run's probes as export rows (API-NOTES "Tracking"), read a page at a time so that exporting
+// A run's probes as export rows (docs/api.md), read a page at a time so that exporting
 // a 10,000-probe run never holds the whole run (or the whole file) in memory: the HTTP route
 // streams each page out as CSV (RFC 4180, via csv-stringify) or JSON Lines before reading the next.
 import { AppError } from '../errors.ts';

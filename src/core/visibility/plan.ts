@@ -1,5 +1,5 @@
 // Turns a create-run request into the ordered list of probes to fund and run, applying every
-// rule of SPEC 2.1–2.2 and 4.3 before anything is reserved: one way of describing probes,
+// rule of a run's shape before anything is reserved: one way of describing probes,
 // prompt-major matrix order, inheritance of language/country/target, model keywords resolved
 // to concrete catalog models (and their prices). Pure: no I/O.
 import { PLATFORMS, type PlatformName } from '../../platforms/types.ts';
@@ -197,8 +197,8 @@ export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p
     }
     const resolved = new Map(uniquePlatforms.map((p) => [p, resolveModel(catalog, p, overrides.get(p))]));
     // One probe per (prompt, platform) pair of the request, repeats included: a prompt or a
-    // platform named twice is asked twice, so probe_count = prompt_count × platform_count (SPEC 2.1).
-    // Repeats innermost (API-NOTES "Tracking"): prompt, then platform, then repeat, which is also
+    // platform named twice is asked twice, so probe_count = prompt_count × platform_count.
+    // Repeats innermost: prompt, then platform, then repeat, which is also
     // the order partial funding walks.
     for (const prompt of prompts) {
       for (const platform of platforms) {
@@ -267,7 +267,7 @@ export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p
     language,
     country,
     probes,
-    // Matrix mode counts the request's entries (SPEC 2.3: "prompts in the request", "platforms in
+    // Matrix mode counts the request's entries ("prompts in the request", "platforms in
     // the request"); explicit probes count the distinct prompts and platforms they name. Repeats
     // multiply probe_count, not these.
     promptCount: hasMatrix ? (input.prompts ?? []).length : new Set(probes.map((p) => p.prompt)).size,

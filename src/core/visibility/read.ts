@@ -1,5 +1,5 @@
 // Reading visibility runs: status, counts, billing and summary are all derived from the probe
-// rows and the run's ledger entry at read time (API-NOTES: status is never stored apart from
+// rows and the run's ledger entry at read time (status is never stored apart from
 // the probes). Compact by default; include_probes / include_results add the heavier parts.
 import { addCitationSourcesSummary } from './citation-sources.ts';
 import { addStepTime, stepClock } from './analysis/step-times.ts';
@@ -153,7 +153,7 @@ function renderCompact(run: RunRow, agg: Aggregate, probes: readonly SummaryProb
       released_credits: formatCredits(run.released_amount),
       outstanding_credits: formatCredits(run.amount - run.settled_amount - run.released_amount),
     },
-    // The headline numbers at the top level too (API-NOTES reports by URL: a compact visibility
+    // The headline numbers at the top level too (reports by URL: a compact visibility
     // run carries overall_score and visibility_band, as a Content Intelligence run carries its band).
     overall_score: summary.overall_score,
     visibility_band: summary.visibility_band,
@@ -301,7 +301,7 @@ export async function getVisibilityRun(
 export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
   if (runIds.length === 0) return [];
   // The page's probes, before the ledger totals (see getVisibilityRun): counts, and the summary's
-  // competitors, cited domains and per-platform rates as on the single read (API-NOTES: a list
+  // competitors, cited domains and per-platform rates as on the single read (a list
   // holds compact runs, and a compact run's summary has them).
   const probes = await db
     .selectFrom('visibility_probes')

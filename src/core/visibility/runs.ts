@@ -209,7 +209,7 @@ export async function cancelVisibilityRun(store: Store, accountId: string, runId
       .where('account_id', '=', accountId)
       .executeTakeFirst();
     if (!run) throw new AppError('not_found', `Visibility run ${runId} not found.`);
-    // Cancelling a run that has finished changes nothing (API-NOTES): without a queued or
+    // Cancelling a run that has finished changes nothing: without a queued or
     // running probe, the flag would turn a completed, failed or partially completed run into a
     // cancelled one.
     const active = await trx

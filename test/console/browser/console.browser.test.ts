@@ -129,7 +129,7 @@ describe('the console in a browser', { skip: browserSkip() }, () => {
     assert.ok((await page.locator('details.answer .text').locator('li, strong').count()) > 0, 'Markdown lists and emphasis are rendered');
     assert.doesNotMatch((await page.locator('details.answer .text').allInnerTexts()).join('\n'), /\*\*/);
     await page.getByRole('heading', { name: 'Share of voice' }).waitFor();
-    // The answer analysis (issue #18): sentiment shares, labelled simulated in the sandbox.
+    // The answer analysis: sentiment shares, labelled simulated in the sandbox.
     assert.match(await page.getByTestId('answer-analysis').innerText(), /No answer mentions you yet|positive, .* neutral, .* negative.*\(simulated\)/);
     const run = (await rig.server.app.inject({ method: 'GET', url: `/v1/visibility/runs/${runPath.split('/').pop()}`, headers: { cookie: await cookieHeader() } })).json();
     assert.equal(run.source, 'console', 'queued as the console surface');

@@ -23,7 +23,7 @@ const GUIDE = 'https://acme-pm.test/blog/project-management-guide';
 const isScore = (n: unknown) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 100;
 const BANDS = ['Poor', 'Fair', 'Good', 'Strong'];
 
-test('bands follow API-NOTES thresholds', () => {
+test('bands follow the documented thresholds', () => {
   assert.deepEqual([0, 39, 40, 59, 60, 79, 80, 100].map(bandOf), ['Poor', 'Poor', 'Fair', 'Fair', 'Good', 'Good', 'Strong', 'Strong']);
 });
 

@@ -1,4 +1,4 @@
-// One test per defect class of issue #17, each failing on the scorer before it: stuffing and
+// One test per defect class found in review, each failing on the scorer before it: stuffing and
 // invented, vaguely attributed figures scored like an excellent page; freshness faked by body
 // dates and Last-Modified; crawlability ignored by the headline score; eight crawlers only,
 // snippet controls ignored, a text/html robots.txt taken for missing; page types misread; an H1

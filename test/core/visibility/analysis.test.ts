@@ -214,7 +214,7 @@ describe('analyzeAnswer', () => {
   });
 
   test('short brands inside words are not mentions', () => {
-    // "Box.com" is the target's bare domain: citation evidence, not a mention in words (issue #18).
+    // "Box.com" is the target's bare domain: citation evidence, not a mention in words.
     const a = analyze('Dropbox and Box.com compete; the boxer boxed.', { targetEntity: 'Box', targetUrl: 'https://box.com' });
     assert.equal(a.mention_count, 0);
     assert.equal(a.citation_mentioned, true);

@@ -1,5 +1,5 @@
 // Prominence on hand-computed answers, discovered entities in several languages, the judge's
-// output checks, and the run-summary additions from probe rows (issue #18).
+// output checks, and the run-summary additions from probe rows.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeAnswer } from '../../../src/core/visibility/analysis.ts';

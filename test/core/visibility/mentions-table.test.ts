@@ -1,4 +1,4 @@
-// The labelled answers of issue #18, one test per answer: mentions in words across scripts,
+// The labelled answers, one test per answer: mentions in words across scripts,
 // addresses as citation evidence, emphasis, symbols, everyday-word names, legal forms, accents,
 // negation. `npm run bench:mentions` prints precision and recall over the same table.
 import { test, describe } from 'node:test';

@@ -79,7 +79,7 @@ export function fetchErrorToAppError(err: FetchError): AppError {
   switch (err.code) {
     case 'blocked_address':
     // A redirect to a scheme or URL the fetcher refuses (file:, gopher:, credentials) is refused
-    // like a blocked address: a 4xx the caller can act on, not the server failing (issue #19).
+    // like a blocked address: a 4xx the caller can act on, not the server failing.
     case 'bad_redirect':
       return new AppError('fetch_blocked', err.message, extra);
     case 'invalid_url':

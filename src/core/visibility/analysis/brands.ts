@@ -1,5 +1,5 @@
 // The per-probe answer analysis stored with a succeeded probe (column visibility_probes.analysis,
-// JSON) and shown as the probe's `brands`, `judge` and `judge_error` (API-NOTES "Answer
+// JSON) and shown as the probe's `brands`, `judge` and `judge_error` (docs/concepts.md, "Answer
 // analysis"): for the target and each competitor, whether and where it is named, its list rank,
 // prominence, and the judge's sentiment and recommendation; plus the other names the answer
 // holds (summed into the run's discovered_entities).

@@ -1,4 +1,4 @@
-// The answer-analysis parts of a probe and of a run summary (API-NOTES "Answer analysis"), from
+// The answer-analysis parts of a probe and of a run summary (docs/concepts.md), from
 // probe rows, for every reader of probes: the run read, MCP, and exports and history (tracking),
 // which call these same functions on their own probe rows.
 // The one thing to know: a summary's sentiment shares and prominence means are over the probes
