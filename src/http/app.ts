@@ -14,7 +14,7 @@ import { httpTimeouts, registerEdge } from './plugins/edge.ts';
 import { registerObservability } from './plugins/observability.ts';
 import { registerPublicOrigin, trustProxyOption } from './plugins/public-origin.ts';
 import type { KeyRateLimiter } from './plugins/rate-limit.ts';
-import { registerRoutes } from './routes/index.ts';
+import { registerRoutes } from './routes.ts';
 import { registerMcpEndpoint } from '../mcp/server.ts';
 import { registerConsole } from '../console/routes.ts';
 

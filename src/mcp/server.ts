@@ -25,7 +25,7 @@ import { applyRateLimit, type KeyRateLimiter } from '../http/plugins/rate-limit.
 import { jsonRpcMessages, McpActivity } from './activity.ts';
 import { argumentsHoldNul, argumentsInvalid, argumentsUnknown, toolFailure, type ToolFailure } from './errors.ts';
 import { findNulByte } from '../text/nul-bytes.ts';
-import { extraFields } from '../http/unknown-fields.ts';
+import { extraFields } from '../web/unknown-fields.ts';
 import { inputJsonSchema, MCP_TOOLS, outputJsonSchema, TOOLS_BY_NAME } from './tools.ts';
 
 export { MCP_TOOLS } from './tools.ts';
