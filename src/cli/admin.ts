@@ -14,7 +14,7 @@ import { formatCredits, parseCredits } from '../core/money.ts';
 import { openDatabase } from '../db/connection.ts';
 import { migrateToLatest } from '../db/migrations.ts';
 import { consolePublicUrl, createInvite, createResetToken, tokenLink } from '../core/accounts/users.ts';
-import type { Runtime } from './runtime.ts';
+import type { Runtime } from '../server/runtime.ts';
 import { COMMANDS, OPTIONS, SINGLE_WORD, type Flag } from './operator-commands.ts';
 import { CLI_COMMANDS } from './commands.gen.ts';
 
@@ -203,9 +203,9 @@ async function main(argv: string[]): Promise<number> {
   if (values.verbose) process.stderr.write(`sightline: database ${describeDatabase(config)}\n`);
   switch (command) {
     case 'serve':
-      return (await import('./serve.ts')).runServe(config, { worker: !values['no-worker'] });
+      return (await import('../server/serve.ts')).runServe(config, { worker: !values['no-worker'] });
     case 'worker':
-      return (await import('./serve.ts')).runWorker(config);
+      return (await import('../server/serve.ts')).runWorker(config);
     case 'migrate':
       return migrate(config, values.json);
     case 'accounts create': {
@@ -358,7 +358,7 @@ export function describeDatabase(config: Config): string {
 
 /** The engine is loaded only by the commands that need it, so help and usage errors answer at once. */
 async function withRuntime(config: Config, fn: (runtime: Runtime) => Promise<number>): Promise<number> {
-  const { openRuntime } = await import('./runtime.ts');
+  const { openRuntime } = await import('../server/runtime.ts');
   const runtime = await openRuntime(config);
   try {
     return await fn(runtime);

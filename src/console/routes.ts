@@ -11,7 +11,7 @@ import type { SessionUser } from '../core/accounts/sessions.ts';
 import { AppError } from '../core/errors.ts';
 import type { Core } from '../core/index.ts';
 import { createMailer, type Mailer } from '../core/accounts/mail.ts';
-import { checkCsrf, preSessionCsrfOf, sessionOf, setPreSessionCsrfCookie } from '../http/plugins/session.ts';
+import { checkCsrf, preSessionCsrfOf, sessionOf, setPreSessionCsrfCookie } from '../web/session.ts';
 import { consolePublicUrl, needsOwner } from '../core/accounts/users.ts';
 import { loadAssets } from './assets.ts';
 import { registerAuthRoutes } from './api/auth.ts';

@@ -7,7 +7,7 @@ import type { Core } from '../core/index.ts';
 import { ValidationFailed } from '../core/errors.ts';
 import { ErrorBody, RawBody, ValidationErrorBody, operationIdOf, type RouteSpec } from '../operations/define.ts';
 import { extraFields } from '../web/unknown-fields.ts';
-import { actionContext } from './plugins/auth.ts';
+import { actionContext } from '../web/auth.ts';
 
 type AnyZod = z.ZodType;
 

@@ -6,8 +6,8 @@
 import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { buildApp } from '../http/app.ts';
-import { createKeyRateLimiter } from '../http/plugins/rate-limit.ts';
+import { buildApp } from './app.ts';
+import { createKeyRateLimiter } from '../web/rate-limit.ts';
 import { startMetricsServer } from '../ops/metrics-server.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 

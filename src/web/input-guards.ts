@@ -2,7 +2,7 @@
 // the query or the path parameters (422 with the field's loc, the schema error shape). The MCP
 // endpoint checks its tool arguments itself (src/mcp/server.ts), answering in its own shape.
 import type { FastifyInstance } from 'fastify';
-import { findNulByte, NUL_BYTE_MESSAGE } from '../../text/nul-bytes.ts';
+import { findNulByte, NUL_BYTE_MESSAGE } from '../text/nul-bytes.ts';
 
 const PARTS = [
   ['body', 'body'],

@@ -6,11 +6,11 @@
 // browser's cross-site request (Sec-Fetch-Site) is refused outright.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
-import type { Principal } from '../../core/accounts/accounts.ts';
-import { SCOPES } from '../../core/accounts/scopes.ts';
-import { csrfMatches, resolveSession, SESSION_MAX_AGE_MS, type SessionUser } from '../../core/accounts/sessions.ts';
-import { AppError } from '../../core/errors.ts';
-import type { Core } from '../../core/index.ts';
+import type { Principal } from '../core/accounts/accounts.ts';
+import { SCOPES } from '../core/accounts/scopes.ts';
+import { csrfMatches, resolveSession, SESSION_MAX_AGE_MS, type SessionUser } from '../core/accounts/sessions.ts';
+import { AppError } from '../core/errors.ts';
+import type { Core } from '../core/index.ts';
 import { cookiePolicyOf } from './public-origin.ts';
 
 /** The cookies' names; behind an https public origin they carry the `__Host-` prefix (public-origin.ts). */

@@ -4,8 +4,8 @@
 // only the request id that finds the log line.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, ERROR_CODES, FieldError, ValidationFailed, type ErrorCode } from '../../core/errors.ts';
-import { isDatabaseUnavailable } from '../../db/resilience.ts';
+import { AppError, ERROR_CODES, FieldError, ValidationFailed, type ErrorCode } from '../core/errors.ts';
+import { isDatabaseUnavailable } from '../db/resilience.ts';
 import { JSON_TOO_DEEP } from './edge.ts';
 import { trackRouteMethods } from './methods.ts';
 

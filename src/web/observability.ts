@@ -5,8 +5,8 @@
 // here, and SIGHTLINE_METRICS_PORT serves it on a port of its own (src/ops/metrics-server.ts).
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
-import type { Config } from '../../config.ts';
-import { getMetrics } from '../../ops/metrics.ts';
+import type { Config } from '../config.ts';
+import { getMetrics } from '../ops/metrics.ts';
 
 export function registerObservability(app: FastifyInstance, config: Config) {
   const metrics = getMetrics();

@@ -5,7 +5,7 @@
 // is https, whatever the proxy says of one request; without a public origin, a cookie is Secure
 // only on a request that arrived over https (directly, or as a trusted proxy says).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Config } from '../../config.ts';
+import type { Config } from '../config.ts';
 
 export interface CookiePolicy {
   /** Every cookie is Secure (the public origin is https). */

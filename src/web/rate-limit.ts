@@ -11,8 +11,8 @@ import {
   RateLimiterSQLite,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import type { DatabaseHandle } from '../../db/connection.ts';
-import { AppError } from '../../core/errors.ts';
+import type { DatabaseHandle } from '../db/connection.ts';
+import { AppError } from '../core/errors.ts';
 
 export interface RateLimitDecision {
   allowed: boolean;

@@ -6,8 +6,8 @@
 import type { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import type { Config } from '../../config.ts';
-import { JSON_TOO_DEEP_MESSAGE, jsonNestsDeeperThan } from '../../text/json-depth.ts';
+import type { Config } from '../config.ts';
+import { JSON_TOO_DEEP_MESSAGE, jsonNestsDeeperThan } from '../text/json-depth.ts';
 
 /** Fastify/Node server options for the timeouts (docs/operating.md, "HTTP edge"). */
 export function httpTimeouts(config: Config): Pick<FastifyServerOptions, 'connectionTimeout' | 'keepAliveTimeout' | 'requestTimeout'> & {

@@ -1,5 +1,7 @@
-// Builds the Fastify app: plugins (errors, auth, rate limit, activity, OpenAPI) and routes.
-// No business logic lives here; every handler calls the core.
+// Assembles the process's Fastify app: the shared request plumbing of src/web/ (edge guards,
+// errors, auth, rate limit, activity), the OpenAPI document, and the three surfaces: the HTTP
+// API (src/http/), MCP (src/mcp/) and the console (src/console/). The surfaces never import
+// each other; only this file puts them side by side. No business logic lives here.
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -7,14 +9,14 @@ import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fa
 import { toJson } from '../core/freeze.ts';
 import { newId } from '../core/ids.ts';
 import type { Core } from '../core/index.ts';
-import { registerAuth } from './plugins/auth.ts';
-import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
-import { registerInputGuards } from './plugins/input-guards.ts';
-import { httpTimeouts, registerEdge } from './plugins/edge.ts';
-import { registerObservability } from './plugins/observability.ts';
-import { registerPublicOrigin, trustProxyOption } from './plugins/public-origin.ts';
-import type { KeyRateLimiter } from './plugins/rate-limit.ts';
-import { registerRoutes } from './routes.ts';
+import { registerAuth } from '../web/auth.ts';
+import { frameworkErrors, registerErrorHandling } from '../web/errors.ts';
+import { registerInputGuards } from '../web/input-guards.ts';
+import { httpTimeouts, registerEdge } from '../web/edge.ts';
+import { registerObservability } from '../web/observability.ts';
+import { registerPublicOrigin, trustProxyOption } from '../web/public-origin.ts';
+import type { KeyRateLimiter } from '../web/rate-limit.ts';
+import { registerRoutes } from '../http/routes.ts';
 import { registerMcpEndpoint } from '../mcp/server.ts';
 import { registerConsole } from '../console/routes.ts';
 

@@ -1,10 +1,10 @@
 // Bearer authentication, scope checks, per-key rate limits and the activity log, as hooks on
 // every route that declares an `action` in its config. Public routes (health, docs) declare none.
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, onResponseHookHandler } from 'fastify';
-import { authenticate, authenticateCached, hashKey, requireScope, touchKey, type Principal } from '../../core/accounts/accounts.ts';
-import type { Scope } from '../../core/accounts/scopes.ts';
-import type { ActionContext } from '../../core/billing/actions.ts';
-import type { Core } from '../../core/index.ts';
+import { authenticate, authenticateCached, hashKey, requireScope, touchKey, type Principal } from '../core/accounts/accounts.ts';
+import type { Scope } from '../core/accounts/scopes.ts';
+import type { ActionContext } from '../core/billing/actions.ts';
+import type { Core } from '../core/index.ts';
 import { applyRateLimit, type KeyRateLimiter, type RateLimitDecision } from './rate-limit.ts';
 import { consolePrincipal } from './session.ts';
 
