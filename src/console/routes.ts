@@ -7,48 +7,20 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { SessionUser } from '../core/accounts/sessions.ts';
 import { AppError } from '../core/errors.ts';
 import type { Core } from '../core/index.ts';
-import { createMailer, type Mailer } from '../core/accounts/mail.ts';
+import { createMailer } from '../core/accounts/mail.ts';
 import { checkCsrf, preSessionCsrfOf, sessionOf, setPreSessionCsrfCookie } from '../web/session.ts';
 import { consolePublicUrl, needsOwner } from '../core/accounts/users.ts';
 import { loadAssets } from './assets.ts';
+import type { ConsoleContext } from './context.ts';
 import { registerAuthRoutes } from './api/auth.ts';
 import { registerKeyRoutes } from './api/keys.ts';
 import { registerAccountRoutes } from './api/account.ts';
 import { registerOperatorRoutes } from './api/operator.ts';
 
-export type ConsoleAccess = 'public' | 'user' | 'operator';
-
 /** How long closing the server waits for mail sent after an answer. */
 const MAIL_DRAIN_MS = 5_000;
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Console endpoints: who may call it, and its activity-log name (console.<action>). */
-    console?: { access: ConsoleAccess; action: string; authLimited?: boolean };
-  }
-}
-
-export interface ConsoleContext {
-  core: Core;
-  mailer: Mailer;
-  /** Base of links in mail and printed by the CLI. */
-  publicUrl: string;
-  /**
-   * Runs `task` once the response has gone out, never awaited by the request: work whose duration
-   * would tell a caller something (mail to an existing user) must not delay the answer. A failure
-   * is logged; closing the server waits for tasks still running.
-   */
-  afterResponse(reply: FastifyReply, what: string, task: () => Promise<void>): void;
-}
-
-/** The signed-in user of a 'user' or 'operator' route (the hook has checked it). */
-export function userOf(request: FastifyRequest): SessionUser {
-  if (!request.consoleSession) throw new AppError('unauthorized', 'Sign in first.');
-  return request.consoleSession;
-}
 
 export function registerConsole(app: FastifyInstance, core: Core) {
   const { assets, shell, scriptHash } = loadAssets();

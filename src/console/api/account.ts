@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { listLedger } from '../../core/billing/ledger-list.ts';
 import { getUsage } from '../../core/reports/usage.ts';
-import { userOf, type ConsoleContext } from '../routes.ts';
+import { userOf, type ConsoleContext } from '../context.ts';
 
 const LedgerQuery = z.object({
   kind: z.enum(['all', 'grant', 'charge', 'reserved']).default('all'),

@@ -8,7 +8,7 @@ import { acceptInvite, changePassword, createOwner, createResetToken, describeIn
 import { resetMail, signUpExistingMail, signUpWelcomeMail } from '../../core/accounts/mail.ts';
 import { toApiTime } from '../../core/ids.ts';
 import { clearSessionCookie, setSessionCookie } from '../../web/session.ts';
-import { userOf, type ConsoleContext } from '../routes.ts';
+import { userOf, type ConsoleContext } from '../context.ts';
 
 const Credentials = z.object({ email: z.string().max(254), password: z.string().max(1024) }).strict();
 /** Sign-up: `password` is required without mail (see the route) and not used with it. */

@@ -6,7 +6,7 @@ import { createKey } from '../../core/accounts/accounts.ts';
 import { listKeys, revokeAccountKey } from '../../core/accounts/key-list.ts';
 import { SCOPES } from '../../core/accounts/scopes.ts';
 import { AppError } from '../../core/errors.ts';
-import { userOf, type ConsoleContext } from '../routes.ts';
+import { userOf, type ConsoleContext } from '../context.ts';
 
 const CreateKey = z
   .object({

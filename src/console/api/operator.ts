@@ -8,7 +8,7 @@ import { inviteMail } from '../../core/accounts/mail.ts';
 import { grantCredits } from '../../core/billing/ledger.ts';
 import { formatCredits, parseCredits } from '../../core/money.ts';
 import { AppError } from '../../core/errors.ts';
-import { userOf, type ConsoleContext } from '../routes.ts';
+import { userOf, type ConsoleContext } from '../context.ts';
 
 const op = (action: string) => ({ config: { console: { access: 'operator' as const, action } } });
 const Credits = z.union([z.string().max(20), z.number()]);

@@ -1,0 +1,37 @@
+// What the console's endpoints share: the context they are registered with, the access rule
+// each declares, and the signed-in user of a request. routes.ts and every api/*.ts file import
+// this module, never each other's (routes.ts registers the api files).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { SessionUser } from '../core/accounts/sessions.ts';
+import { AppError } from '../core/errors.ts';
+import type { Core } from '../core/index.ts';
+import type { Mailer } from '../core/accounts/mail.ts';
+
+export type ConsoleAccess = 'public' | 'user' | 'operator';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Console endpoints: who may call it, and its activity-log name (console.<action>). */
+    console?: { access: ConsoleAccess; action: string; authLimited?: boolean };
+  }
+}
+
+export interface ConsoleContext {
+  core: Core;
+  mailer: Mailer;
+  /** Base of links in mail and printed by the CLI. */
+  publicUrl: string;
+  /**
+   * Runs `task` once the response has gone out, never awaited by the request: work whose duration
+   * would tell a caller something (mail to an existing user) must not delay the answer. A failure
+   * is logged; closing the server waits for tasks still running.
+   */
+  afterResponse(reply: FastifyReply, what: string, task: () => Promise<void>): void;
+}
+
+/** The signed-in user of a 'user' or 'operator' route (the hook has checked it). */
+export function userOf(request: FastifyRequest): SessionUser {
+  if (!request.consoleSession) throw new AppError('unauthorized', 'Sign in first.');
+  return request.consoleSession;
+}
+
