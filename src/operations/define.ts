@@ -63,7 +63,46 @@ export const queryBool = z
 
 type AnyZod = z.ZodType;
 
-export interface RouteSpec<Q extends AnyZod, B extends AnyZod, P extends AnyZod> {
+/**
+ * What an operation may answer for a response schema: a value the schema accepts (its input
+ * side: what would parse), now or as a promise. Typing `run` and `handler` with it makes a wrong
+ * answer a compile error, so the response schema (and with it the OpenAPI document, the typed
+ * client and the MCP output schema) describes what is actually sent.
+ */
+export type Answer<R extends AnyZod> = Wire<z.input<R>> | Promise<Wire<z.input<R>>>;
+
+/**
+ * A response type as the core's values meet it: string, number and boolean literals widened to
+ * their type (the core builds `object: 'list'` or `deleted: true` as plain values), arrays
+ * read-only (shared answers are frozen), and the open index signature of a passthrough object
+ * left out (an interface has none). Field names, presence and value types are still checked.
+ */
+export type Wire<T> = T extends string
+  ? string
+  : T extends number
+    ? number
+    : T extends boolean
+      ? boolean
+      : T extends null | undefined
+        ? T
+        : T extends readonly (infer E)[]
+          ? readonly Wire<E>[]
+          : T extends object
+            ? { [K in keyof T as string extends K ? (unknown extends T[K] ? never : K) : K]: Wire<T[K]> }
+            : T;
+
+/**
+ * An answer the core types more loosely than it builds it (`Record<string, unknown>`, a row
+ * typed by the input it was created from): the compiler cannot hold it to the response schema,
+ * so the tests do. Each call marks a core return type to tighten; the call then goes away.
+ */
+export function looseAnswer(value: Promise<object>): Promise<never>;
+export function looseAnswer(value: object | Promise<object>): never;
+export function looseAnswer(value: object | Promise<object>): never {
+  return value as never;
+}
+
+export interface RouteSpec<Q extends AnyZod, B extends AnyZod, P extends AnyZod, R extends AnyZod = AnyZod, O extends AnyZod = R> {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: string;
   summary: string;
@@ -79,7 +118,7 @@ export interface RouteSpec<Q extends AnyZod, B extends AnyZod, P extends AnyZod>
   querystring?: Q;
   body?: B;
   params?: P;
-  response: AnyZod;
+  response: R;
   errors: number[];
   /**
    * The operation's one core call, made by every surface: HTTP (unless `handler` overrides it,
@@ -87,14 +126,14 @@ export interface RouteSpec<Q extends AnyZod, B extends AnyZod, P extends AnyZod>
    * arguments are the path parameters, query and body in one object, as an MCP tool takes them.
    * May answer synchronously (a kept answer): Fastify then sends it without a promise.
    */
-  run: (args: ArgsOf<Q, B, P>, ctx: ActionContext, core: Core, principal: Principal) => unknown;
+  run: (args: ArgsOf<Q, B, P>, ctx: ActionContext, core: Core, principal: Principal) => Answer<NoInfer<O>>;
   /** HTTP only: a handler of its own where the HTTP answer is not run's (a streamed CSV). */
   handler?: (
     input: { query: z.output<Q>; body: z.output<B>; params: z.output<P>; ctx: ActionContext; request: FastifyRequest; reply: FastifyReply },
     core: Core,
-  ) => unknown;
+  ) => Answer<NoInfer<R>> | Promise<Wire<z.input<NoInfer<R>>> | FastifyReply>;
   /** The operation as an MCP tool (its name, title, hints and description stating any cost). */
-  tool?: ToolSpec;
+  tool?: ToolSpec<O>;
   /**
    * HTTP only: the body is raw bytes of these media types, handed to `handler` unread as a
    * RawBody (a log upload streamed into the core), never parsed or buffered.
@@ -133,7 +172,7 @@ export interface CliSpec {
  * marks operations that reach outside the server (AI platforms, web pages); `destructive` ones
  * remove or stop something; `idempotent` writes may be repeated with the same effect.
  */
-export interface ToolSpec {
+export interface ToolSpec<O extends AnyZod = AnyZod> {
   name: string;
   title: string;
   description: string;
@@ -143,7 +182,7 @@ export interface ToolSpec {
   /** A read-only operation that is not a GET (a quote). */
   readOnly?: boolean;
   /** The tool's answer when it is not the route's 200 response (the HTTP route streams a file). */
-  output?: z.ZodType;
+  output?: O;
   /** Arguments only the tool takes: what HTTP sends another way (a log upload's raw body as `lines`). */
   extraInput?: z.ZodRawShape;
 }
@@ -154,8 +193,14 @@ type Out<T> = Bare<T> extends z.ZodObject ? z.output<Bare<T>> : unknown;
 /** An operation's arguments: its path parameters, query and body in one object. */
 export type ArgsOf<Q, B, P> = Out<P> & Out<Q> & Out<B>;
 
-export function defineRoute<Q extends AnyZod = z.ZodUndefined, B extends AnyZod = z.ZodUndefined, P extends AnyZod = z.ZodUndefined>(
-  spec: RouteSpec<Q, B, P>,
+export function defineRoute<
+  Q extends AnyZod = z.ZodUndefined,
+  B extends AnyZod = z.ZodUndefined,
+  P extends AnyZod = z.ZodUndefined,
+  R extends AnyZod = AnyZod,
+  O extends AnyZod = R,
+>(
+  spec: RouteSpec<Q, B, P, R, O>,
 ) {
   return spec;
 }

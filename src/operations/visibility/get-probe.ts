@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../core/limits.ts';
 import { getVisibilityProbe } from '../../core/visibility/read.ts';
-import { defineRoute } from '../define.ts';
+import { defineRoute, looseAnswer } from '../define.ts';
 
 const Credits = z.string().describe('Decimal credits with two places');
 
@@ -75,7 +75,7 @@ export default defineRoute({
   params: z.object({ run_id: z.string().max(INPUT_LIMITS.id).describe('Visibility run id (vis_…)'), probe_id: z.string().max(INPUT_LIMITS.id).describe('Probe id (probe_…), from the run read with include_probes') }),
   response: Probe.extend({ run_id: z.string() }),
   errors: [404, 422],
-  run: (a, ctx, core) => getVisibilityProbe(core.store, ctx.accountId, a.run_id, a.probe_id),
+  run: (a, ctx, core) => looseAnswer(getVisibilityProbe(core.store, ctx.accountId, a.run_id, a.probe_id)),
   cli: { command: 'visibility probe', description: "one probe's full answer, citations and analysis", args: ['run_id', 'probe_id'] },
   tool: {
     name: 'get_visibility_probe',

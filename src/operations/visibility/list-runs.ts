@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../core/limits.ts';
 import { listVisibilityRuns, RUN_STATUSES } from '../../core/visibility/read.ts';
-import { clampedInt, defineRoute, filterParam, filterValue } from '../define.ts';
+import { clampedInt, defineRoute, filterParam, filterValue, looseAnswer } from '../define.ts';
 import { RunList } from './shapes.ts';
 
 export default defineRoute({
@@ -19,7 +19,7 @@ export default defineRoute({
   response: RunList,
   errors: [400, 422],
   run: (a, ctx, core) =>
-    listVisibilityRuns(core.store, ctx.accountId, { limit: a.limit, startingAfter: a.starting_after, status: filterValue('status', a.status, RUN_STATUSES) }),
+    looseAnswer(listVisibilityRuns(core.store, ctx.accountId, { limit: a.limit, startingAfter: a.starting_after, status: filterValue('status', a.status, RUN_STATUSES) })),
   cli: { command: 'visibility list', description: 'runs, newest first' },
   tool: {
     name: 'list_visibility_runs',
