@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INPUT_LIMITS } from '../../core/limits.ts';
 import { PLATFORMS } from '../../platforms/types.ts';
 import { createVisibilityRun } from '../../core/visibility/runs.ts';
-import { MAX_REPEATS } from '../../core/visibility/plan.ts';
+import { MAX_REPEATS, type CreateRunInput } from '../../core/visibility/plan.ts';
 import { RUN_COST } from './shapes.ts';
 import { defineRoute, looseAnswer } from '../define.ts';
 
@@ -56,6 +56,16 @@ export const CreateVisibilityRunBody = z.object({
     },
   ],
 });
+
+/**
+ * The body and the core's CreateRunInput declare one request twice (the core cannot import this
+ * schema). They must keep the same fields, each assignable to the other: a field added to one
+ * alone fails the typecheck here.
+ */
+type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? ([keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false) : false) : false;
+type ProbeOf<T> = T extends { probes?: (infer P)[] } ? P : never;
+type Body = z.output<typeof CreateVisibilityRunBody>;
+export const bodyMatchesCreateRunInput: Mutual<Body, CreateRunInput> & Mutual<ProbeOf<Body>, ProbeOf<CreateRunInput>> = true;
 
 export const CreateVisibilityRunResponse = z.object({
   action_decision_id: z.string(),
