@@ -48,7 +48,7 @@ export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<Any
   // Besides the route's own errors, every authenticated route can answer 401/403/429 and an
   // unexpected 500; a route that reads query parameters 422 (a non-numeric limit); a route that
   // takes a body 413 (over 1 MiB), 415 (not JSON) and 422 (malformed JSON).
-  // Any route can also answer 503 database_unavailable (issue #19).
+  // Any route can also answer 503 database_unavailable.
   const statuses = new Set([...spec.errors, 401, 403, 429, 500, 503]);
   if (spec.querystring) statuses.add(422);
   if (spec.params) statuses.add(414);
@@ -61,7 +61,7 @@ export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<Any
     method: spec.method,
     url: spec.url,
     config: { action: spec.action, scope: spec.scope },
-    // Unknown body fields are a 422 extra_forbidden (API-NOTES Conventions), checked on every
+    // Unknown body fields are a 422 extra_forbidden, checked on every
     // route that takes a body before its schema (which would silently strip them) runs.
     ...(spec.body ? { preValidation: rejectUnknownBodyFields(spec.body) } : {}),
     schema: {

@@ -73,7 +73,7 @@ export const MCP_TOOLS: McpTool[] = (OPERATIONS as AnyRoute[]).filter((r) => r.t
 
 export const TOOLS_BY_NAME = new Map(MCP_TOOLS.map((t) => [t.name, t]));
 
-/** `additionalProperties: false` dropped everywhere: answers may gain fields (SPEC 9.3, additive). */
+/** `additionalProperties: false` dropped everywhere: answers may gain fields (additive). */
 function openObjects(node: unknown): void {
   if (Array.isArray(node)) return node.forEach(openObjects);
   if (node === null || typeof node !== 'object') return;

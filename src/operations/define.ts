@@ -36,8 +36,8 @@ export const clampedInt = (def: number, min: number, max: number) =>
 
 /**
  * A filter query parameter (status, kind, test_type). Any string passes the schema; a value that
- * names no filter is a 400 invalid_filter (SPEC 7: "passed schema validation but holds an
- * invalid … filter"), not a 422. Read it with `filterValue`.
+ * names no filter is a 400 invalid_filter: it passed schema validation but
+ * holds an invalid value, so it is not a 422. Read it with `filterValue`.
  */
 export const filterParam = (values: readonly string[]) =>
   z
@@ -227,7 +227,7 @@ export class RawBody {
 /**
  * Parses a nested part of a body with its own schema (a tracked test's run definition), reporting
  * failures as 422 details under `loc` (e.g. ["body", "definition", "prompts", 0]). Unknown keys
- * are `extra_forbidden` (API-NOTES Conventions).
+ * are `extra_forbidden`.
  */
 export function parseNested<T extends z.ZodType>(schema: T, value: unknown, loc: (string | number)[]): z.output<T> {
   const parsed = schema.safeParse(value);

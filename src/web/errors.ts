@@ -1,4 +1,4 @@
-// The one error handler. Every failure leaves the service in one of two shapes (API-NOTES):
+// The one error handler. Every failure leaves the service in one of two shapes:
 // 422 {"detail": [{"loc", "msg", "type"}]} for schema problems, and
 // {"detail": {"error", "message", ...}} for everything else. 500s never carry a stack trace,
 // only the request id that finds the log line.

@@ -1,4 +1,4 @@
-// Unknown body fields are refused (API-NOTES Conventions): a misspelled field (`competitor`)
+// Unknown body fields are refused: a misspelled field (`competitor`)
 // must never run a paid action without it. Route and tool schemas are plain zod objects (zod
 // strips unknown keys by default), so instead of rebuilding every schema as a strict copy this
 // walks a value alongside its schema and reports each key no object schema declares, as the

@@ -1,4 +1,4 @@
-// POST /v1/content-intelligence/runs (API-NOTES "Actions"): queue a persisted analysis. Depth
+// POST /v1/content-intelligence/runs: queue a persisted analysis. Depth
 // `score` (3 credits) stores a content score; `full` (6 credits) adds trends, prompt ideas and a
 // technical AI-readiness audit. The credits are reserved now and settled or released by the
 // worker; poll GET /v1/content-intelligence/runs/{run_id}.

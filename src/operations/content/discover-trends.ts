@@ -1,4 +1,4 @@
-// POST /v1/content-intelligence/trends/discover (API-NOTES "Actions"): the topics a page's field
+// POST /v1/content-intelligence/trends/discover: the topics a page's field
 // talks about, how well the page covers each, and what to add. 1 credit, released when the page
 // cannot be loaded.
 import { z } from 'zod';

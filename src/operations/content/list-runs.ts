@@ -1,5 +1,5 @@
 // GET /v1/content-intelligence/runs: the account's Content Intelligence runs, newest first, with
-// cursor pagination (SPEC 8.2: limit 1..100 clamped, default 20; starting_after is a run id).
+// cursor pagination (limit 1..100 clamped, default 20; starting_after is a run id).
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../core/limits.ts';
 import { CI_STATUSES } from '../../core/content/runs.ts';

@@ -1,4 +1,4 @@
-// POST /v1/content-intelligence/content/score (API-NOTES "Actions"): score a page and recommend
+// POST /v1/content-intelligence/content/score: score a page and recommend
 // changes without saving a run. 2 credits with supplied trends, 3 without (trends are then
 // discovered from the site). extraction_mode is checked by the core, so an unknown mode is 400
 // unsupported_extraction_mode rather than a schema error.

@@ -1,4 +1,4 @@
-// POST /v1/pages/content/serialize (SPEC 2.6, 2.7, 4.3.1): one slice of a page's content view,
+// POST /v1/pages/content/serialize: one slice of a page's content view,
 // 1 credit per successful request. The schema only checks types and declared bounds (422);
 // extraction_mode and the URL are checked by the core (400), so that an unknown mode gives
 // unsupported_extraction_mode rather than a schema error.

@@ -1,4 +1,4 @@
-// Response shapes of the sites routes (API-NOTES "Sites").
+// Response shapes of the sites routes.
 import { z } from 'zod';
 
 export const Site = z.object({

@@ -1,4 +1,4 @@
-// POST /v1/tests (API-NOTES "Tracking"): a tracked test, from a run definition and an optional
+// POST /v1/tests: a tracked test, from a run definition and an optional
 // schedule. The scope is the create scope of the run kind, checked by the core.
 import { z } from 'zod';
 import { createTrackedTest } from '../../core/tracking/tracked-tests.ts';

@@ -1,4 +1,4 @@
-// Shapes shared by the tracked-test routes (API-NOTES "Tracking"): the schedule, the budget and
+// Shapes shared by the tracked-test routes: the schedule, the budget and
 // the run definition, which is the create body of the test's run kind (checked with that route's
 // own schema, so a definition accepts and refuses exactly what a run create does).
 import { z } from 'zod';

@@ -1,6 +1,5 @@
-// The visibility run as the API answers it (API-NOTES "Visibility runs", "Answer analysis",
-// "Tracking"): every field, for the OpenAPI document, the generated client and the MCP output
-// schemas. Objects stay open (additive fields are allowed, SPEC 9.3).
+// The visibility run as the API answers it, with every field, for the OpenAPI document, the
+// generated client and the MCP output schemas. Objects stay open (answers may gain fields).
 import { z } from 'zod';
 import { Probe } from './get-probe.ts';
 

@@ -1,4 +1,4 @@
-// POST /v1/visibility/prompts/suggest (API-NOTES "Actions"): prompt ideas for a page's brand and
+// POST /v1/visibility/prompts/suggest: prompt ideas for a page's brand and
 // field, for use in a visibility run. 1 credit, charged only when ideas were produced. The schema
 // checks types and bounds (422); the URL is checked by the core (400) before anything is reserved.
 import { z } from 'zod';
