@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { createKey } from '../src/core/accounts/accounts.ts';
 import { openDatabase } from '../src/db/connection.ts';
 import { migrateToLatest } from '../src/db/migrations.ts';
-import { storeOf } from '../src/core/store.ts';
+import { storeOf } from '../src/db/store.ts';
 import { startFixtureServer } from '../test/helpers/fixture-server.ts';
 import { freshDatabaseUrl, usingPostgres } from '../test/helpers/harness.ts';
 import { Fleet, type FleetProcess } from '../test/helpers/processes.ts';

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.ts';
 import { openRuntime } from '../src/server/runtime.ts';
 import { Scheduler } from '../src/core/tracking/scheduler.ts';
-import { newId, nowIso } from '../src/core/ids.ts';
+import { newId, nowIso } from '../src/lib/ids.ts';
 import { buildApp } from '../src/server/app.ts';
 import { createKeyRateLimiter } from '../src/web/rate-limit.ts';
 import { fmt, freshBenchDb, mb, parseArgs, seedAccount } from './lib/common.ts';

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { createAccount, createKey } from '../../src/core/accounts/accounts.ts';
 import { grantCredits } from '../../src/core/billing/ledger.ts';
-import type { Store } from '../../src/core/store.ts';
+import type { Store } from '../../src/db/store.ts';
 import type { Database } from '../../src/db/schema.ts';
 
 export function parseArgs(argv: string[] = process.argv.slice(2)) {

@@ -132,6 +132,7 @@ export const liveEngine: EngineFactory = async ({
       lines.push(`provider   fake process CPU ${stats.cpuUsPerRequest} µs/request; non-loopback requests refused: ${refused.size ? [...refused].join(', ') : 'none'}`);
       return {
         meanLatencyMs: Object.fromEntries(Object.entries(stats.platforms).map(([p, s]) => [p, s.servedMeanMs])),
+        maxLatencyMs: Object.fromEntries(Object.entries(stats.platforms).map(([p, s]) => [p, s.servedMaxMs])),
         nominalLatencyMs: nominal,
         lines,
         detail: { ...stats, delay_min_ms: delayMinMs, delay_max_ms: delayMaxMs, seed, refused: [...refused] },

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildPlatforms } from '../../src/server/runtime.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createCore, type Core } from '../../src/core/index.ts';
-import { storeOf } from '../../src/core/store.ts';
+import { storeOf } from '../../src/db/store.ts';
 import { openDatabase } from '../../src/db/connection.ts';
 import { migrateToLatest } from '../../src/db/migrations.ts';
 import { buildApp } from '../../src/server/app.ts';
@@ -43,6 +43,8 @@ export interface EngineOptions {
 export interface ProviderStats {
   /** Mean answer latency per platform measured on the provider's side, ms; the ideal uses it. */
   meanLatencyMs: Partial<Record<PlatformName, number>>;
+  /** The longest single answer per platform, ms: no schedule finishes a lane before its slowest task. */
+  maxLatencyMs?: Partial<Record<PlatformName, number>>;
   /** The configured (nominal) mean, ms, for the nominal ideal printed next to the realized one. */
   nominalLatencyMs: number;
   /** Report lines, printed as they are. */

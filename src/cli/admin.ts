@@ -6,19 +6,15 @@
 // Every flag is checked before the database is opened, so a usage error never writes anything.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig, type Config } from '../config.ts';
-import { accountIdByEmail, createKey, openAccount, revokeKey } from '../core/accounts/accounts.ts';
+// The engine (configuration, database, accounts, billing) is imported only once a command line has
+// passed its checks, so --help and usage errors load none of it and answer at once.
+import type { Config } from '../config.ts';
 import { isScope, SCOPES } from '../core/accounts/scopes.ts';
-import { checkGrant, reconcileBalances } from '../core/billing/ledger.ts';
 import { AppError } from '../core/errors.ts';
 import { formatCredits, parseCredits } from '../core/money.ts';
-import { openDatabase } from '../db/connection.ts';
-import { migrateToLatest } from '../db/migrations.ts';
-import { consolePublicUrl, createResetToken, tokenLink } from '../core/accounts/users.ts';
 import type { Runtime } from '../server/runtime.ts';
 import { COMMANDS, OPTIONS, SINGLE_WORD, type Flag } from './operator-commands.ts';
 import { OPERATOR_COMMANDS, operatorUsageLines } from '../operations/operator/commands.ts';
-import { grantCreditsOperation, inviteUserOperation, setAccountStatusOperation } from '../operations/operator/actions.ts';
 import { CLI_COMMANDS } from './commands.gen.ts';
 
 const USAGE = `sightline — AI Visibility and Content Intelligence service
@@ -151,8 +147,9 @@ function wantsJson(argv: string[]): boolean {
   return flagArgs(argv).includes('--json');
 }
 
-function configFrom(port: string | undefined): Config {
+async function configFrom(port: string | undefined): Promise<Config> {
   if (port !== undefined && (!/^\d+$/.test(port) || Number(port) > 65535)) throw new UsageError(`invalid --port: ${port} (an integer 0..65535)`);
+  const { loadConfig } = await import('../config.ts');
   try {
     return loadConfig({ ...process.env, ...(port !== undefined ? { PORT: port } : {}) });
   } catch (err) {
@@ -178,7 +175,14 @@ async function main(argv: string[]): Promise<number> {
   }
 
   // Everything the command needs from its flags, checked before the database is touched.
-  const config = configFrom(values.port);
+  const config = await configFrom(values.port);
+  const [{ accountIdByEmail, createKey, openAccount, revokeKey }, { checkGrant, reconcileBalances }, { consolePublicUrl, createResetToken, tokenLink }, { grantCreditsOperation, inviteUserOperation, setAccountStatusOperation }] =
+    await Promise.all([
+      import('../core/accounts/accounts.ts'),
+      import('../core/billing/ledger.ts'),
+      import('../core/accounts/users.ts'),
+      import('../operations/operator/actions.ts'),
+    ]);
   if (values.verbose) process.stderr.write(`sightline: database ${describeDatabase(config)}\n`);
   switch (command) {
     case 'serve':
@@ -347,6 +351,7 @@ async function withRuntime(config: Config, fn: (runtime: Runtime) => Promise<num
 
 /** `sightline migrate`: applies what is pending and names it ({"applied": [...]}, empty when up to date). */
 async function migrate(config: Config, json: boolean | undefined): Promise<number> {
+  const [{ openDatabase }, { migrateToLatest }] = await Promise.all([import('../db/connection.ts'), import('../db/migrations.ts')]);
   const handle = openDatabase(config.DATABASE_URL);
   try {
     const applied = await migrateToLatest(handle.db);

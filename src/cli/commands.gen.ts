@@ -160,7 +160,23 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "list",
         "flag": "competitor",
-        "description": "Competitor names to count in every answer (at most 10)",
+        "description": "Competitors to count in every answer (at most 10): a name, or {name, aliases, domains}",
+        "required": false
+      },
+      {
+        "field": "target_aliases",
+        "in": "body",
+        "kind": "list",
+        "flag": "target-alias",
+        "description": "Other names of the target that count as mentions of it (a short name, a former name; at most 10)",
+        "required": false
+      },
+      {
+        "field": "target_domains",
+        "in": "body",
+        "kind": "list",
+        "flag": "target-domain",
+        "description": "The target's domains besides the URL's: citing them counts as citation_mentioned and as owned (at most 10)",
         "required": false
       },
       {
@@ -282,7 +298,23 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "list",
         "flag": "competitor",
-        "description": "Competitor names to count in every answer (at most 10)",
+        "description": "Competitors to count in every answer (at most 10): a name, or {name, aliases, domains}",
+        "required": false
+      },
+      {
+        "field": "target_aliases",
+        "in": "body",
+        "kind": "list",
+        "flag": "target-alias",
+        "description": "Other names of the target that count as mentions of it (a short name, a former name; at most 10)",
+        "required": false
+      },
+      {
+        "field": "target_domains",
+        "in": "body",
+        "kind": "list",
+        "flag": "target-domain",
+        "description": "The target's domains besides the URL's: citing them counts as citation_mentioned and as owned (at most 10)",
         "required": false
       },
       {
@@ -359,6 +391,68 @@ export const CLI_COMMANDS: CliCommandDef[] = [
           "partially_completed",
           "failed",
           "cancelled"
+        ]
+      },
+      {
+        "field": "source",
+        "in": "query",
+        "kind": "string",
+        "flag": "source",
+        "description": "Only runs started from this place: api, console, mcp, schedule (schedule: a tracked test's schedule).",
+        "required": false,
+        "choices": [
+          "api",
+          "console",
+          "mcp",
+          "schedule"
+        ]
+      },
+      {
+        "field": "platform",
+        "in": "query",
+        "kind": "string",
+        "flag": "platform",
+        "description": "Only runs that asked this platform. One of: openai, perplexity, gemini, grok, claude, deepseek, google_ai_overview, google_ai_mode, copilot, chatgpt_app.",
+        "required": false,
+        "choices": [
+          "openai",
+          "perplexity",
+          "gemini",
+          "grok",
+          "claude",
+          "deepseek",
+          "google_ai_overview",
+          "google_ai_mode",
+          "copilot",
+          "chatgpt_app"
+        ]
+      },
+      {
+        "field": "project_id",
+        "in": "query",
+        "kind": "string",
+        "flag": "project-id",
+        "description": "Only runs of this project's tracked tests (a project id).",
+        "required": false
+      },
+      {
+        "field": "q",
+        "in": "query",
+        "kind": "string",
+        "flag": "q",
+        "description": "Search: every word must appear, case-insensitively, in the brand, the page URL or a prompt.",
+        "required": false
+      },
+      {
+        "field": "sort",
+        "in": "query",
+        "kind": "string",
+        "flag": "sort",
+        "description": "newest (default) or oldest first; starting_after pages on in the same order.",
+        "required": false,
+        "choices": [
+          "newest",
+          "oldest"
         ]
       }
     ],
@@ -1639,7 +1733,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "json",
         "flag": "email-alerts",
-        "description": "Which events each named console user gets by e-mail ([] stops them); users not named keep their choice",
+        "description": "Which events each named console user gets by e-mail ([] stops them; digest.weekly is the weekly digest, sent Mondays from 08:00 UTC); users not named keep their choice",
         "required": false
       }
     ],

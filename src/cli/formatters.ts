@@ -13,6 +13,8 @@ export interface Formatter {
 const fmt = <K extends keyof operations>(operationId: K, human: (d: Ok<K>) => string): Formatter => ({ operationId, human: human as Formatter['human'] });
 
 const dash = (v: unknown) => (v === null || v === undefined ? '—' : String(v));
+/** An API time to the minute, in UTC as the API gives it ("2026-11-27 20:14Z"). */
+const minute = (iso: string | null | undefined) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}Z` : '—'.padEnd(17));
 const lines = (rows: string[], empty: string) => (rows.length ? rows.join('\n') : empty);
 
 /** A run's probes done of all, status and credits: the progress line and the status read share it. */
@@ -150,7 +152,12 @@ export const FORMATTERS: Record<string, Formatter> = {
     (d) => `run ${d.run_id} ${d.status}: ${d.queued_probe_count}/${d.probe_count} probes, ${d.reserved_credits} credits reserved${d.skipped_reason ? ` (${d.skipped_probe_count} skipped: ${d.skipped_reason})` : ''}`,
   ),
   'visibility list': fmt('visibilityRunsList', (d) =>
-    listPage(d.runs, (r) => `${r.run_id}  ${r.status.padEnd(19)} ${r.target_entity}  ${r.url}`, d.next_starting_after, 'no runs'),
+    listPage(
+      d.runs,
+      (r) => `${r.run_id}  ${minute(r.created_at)}  ${r.status.padEnd(19)} ${pct(r.summary.mention_rate).padStart(4)}  ${r.target_entity}  ${r.url}`,
+      d.next_starting_after,
+      'no runs',
+    ),
   ),
   'visibility status': fmt('visibilityRunsRead', (run) => {
     const probes = (run.probes ?? []).map(

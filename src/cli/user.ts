@@ -247,20 +247,23 @@ function requestOf(built: Built, cmd: Command, positionals: string[]) {
 
 type Call = (method: string, path: string, init: unknown) => Promise<Reply>;
 
+/** What a command prints (doc with --json, else human) and, when it is not 0, its exit code. */
+type Outcome = { doc: unknown; human: string; exit?: number };
+
 // ---- the program -----------------------------------------------------------------------------
 
 /** Builds the user commands onto `program`; each action sets the exit code through `setExit`. */
 export function userCommands(program: Command, io: Io, setExit: (code: number) => void, version: string) {
   const json = (cmd: Command) => cmd.addOption(new Option('--json', 'print one JSON document'));
   const act =
-    <A extends unknown[]>(fn: (cmd: Command, ...args: A) => Promise<{ doc: unknown; human: string } | null>) =>
+    <A extends unknown[]>(fn: (cmd: Command, ...args: A) => Promise<Outcome | null>) =>
     async (...args: A) => {
       const cmd = args[args.length - 1] as Command;
       const asJson = !!cmd.opts().json;
       try {
         const result = await fn(cmd, ...args);
         if (result) io.out(asJson ? JSON.stringify(result.doc) : result.human);
-        setExit(EXIT.ok);
+        setExit(result?.exit ?? EXIT.ok);
       } catch (err) {
         if (!(err instanceof CallFailed)) throw err;
         if (asJson) io.out(JSON.stringify(err.body));
@@ -317,6 +320,7 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
         const init = requestOf(entry, c, positionals);
         extra?.check?.(init.body ?? {});
         const client = clientFor(io, c);
+        await extra?.before?.({ c, body: init.body ?? {}, client });
         let response: Response | undefined;
         const call = (client.request as unknown as Call)(def.method, def.path, { ...init, parseAs: 'stream' });
         const stream = await answer<WebReadableStream | null>(call.then((r) => ((response = r.response), r)));
@@ -407,13 +411,13 @@ interface AfterContext {
  * `--watch`: reads the queued run with `readCommand` every half second, showing its progress,
  * until it ends; answers the last read.
  */
-async function watch<R extends { status: string; billing: { settled_credits: string; reserved_credits: string } }>(
+async function watch<R extends { status: string; billing: { settled_credits: string; reserved_credits: string }; error?: { code: string; message?: string | null } | null }>(
   x: AfterContext,
   readCommand: string,
   progressOf: (run: R) => { done: number; total: number; unit: string },
   ended: (run: R) => boolean,
   human: (run: R) => string,
-): Promise<{ doc: unknown; human: string }> {
+): Promise<Outcome> {
   if (!x.c.opts().watch) return { doc: x.doc, human: x.human };
   const progress = progressDisplay(x.io.err, x.io.isTTY, x.io.env);
   for (;;) {
@@ -421,6 +425,12 @@ async function watch<R extends { status: string; billing: { settled_credits: str
     progress.update({ ...progressOf(run), status: run.status, credits: `${run.billing.settled_credits} of ${run.billing.reserved_credits}` });
     if (ended(run)) {
       progress.end();
+      // A run that failed is a failed command: said on stderr, with its error, and exit 1.
+      if (run.status === 'failed') {
+        const why = run.error ? `: ${run.error.code}${run.error.message ? ` (${run.error.message})` : ''}` : '';
+        x.io.err(`sightline: run ${(x.doc as { run_id: string }).run_id} failed${why}`);
+        return { doc: run, human: human(run), exit: EXIT.refused };
+      }
       return { doc: run, human: human(run) };
     }
     await sleep(500);
@@ -441,18 +451,63 @@ function questionsGiven(body: Record<string, unknown>) {
 }
 
 /**
+ * --require-full-funding: the API queues whatever prefix of the probes the balance covers, so the
+ * CLI asks the free estimate first and queues nothing unless every probe would be funded. The
+ * balance can still change between the two requests; the note after the create reports it then.
+ */
+async function fullFundingFirst(x: { c: Command; body: Record<string, unknown>; client: SightlineClient }) {
+  if (!x.c.opts().requireFullFunding) return;
+  const { idempotency_key: _key, ...body } = x.body;
+  const est = await answer<{ probe_count: number; fundable_probe_count: number; estimated_credits: string; available_credits: string }>(
+    (x.client.request as unknown as Call)('post', '/v1/visibility/runs/estimate', { body }),
+  );
+  if (est.fundable_probe_count < est.probe_count) {
+    throw new CallFailed(EXIT.credits, {
+      error: 'insufficient_credits',
+      message: `not queued: the balance covers ${est.fundable_probe_count} of ${est.probe_count} probes (${est.available_credits} of ${est.estimated_credits} credits available)`,
+      hint: HINTS[402],
+      probe_count: est.probe_count,
+      fundable_probe_count: est.fundable_probe_count,
+      estimated_credits: est.estimated_credits,
+      available_credits: est.available_credits,
+    });
+  }
+}
+
+/** A partly funded run is said on stderr: how many probes were queued and how many skipped. */
+function partialNote(x: AfterContext) {
+  const run = x.doc as { run_id: string; probe_count: number; queued_probe_count: number; skipped_probe_count: number; reserved_credits?: string };
+  if (!run || !run.skipped_probe_count) return;
+  x.io.err(
+    `sightline: run ${run.run_id} is partly funded: ${run.queued_probe_count} of ${run.probe_count} probes queued${run.reserved_credits ? ` (${run.reserved_credits} credits reserved)` : ''}, ${run.skipped_probe_count} skipped for lack of credits; pass --require-full-funding to queue nothing in that case`,
+  );
+}
+
+/**
  * What some commands add to their operation: --watch follows a queued run to its end; `check`
  * refuses a request the command line left incomplete.
  */
 const EXTRAS: Record<
   string,
-  { options?: () => Option[]; check?: (body: Record<string, unknown>) => void; after?: (x: AfterContext) => Promise<{ doc: unknown; human: string }> }
+  {
+    options?: () => Option[];
+    check?: (body: Record<string, unknown>) => void;
+    /** Runs before the operation's own request (which it may refuse by throwing CallFailed). */
+    before?: (x: { c: Command; body: Record<string, unknown>; client: SightlineClient }) => Promise<void>;
+    after?: (x: AfterContext) => Promise<Outcome>;
+  }
 > = {
   'visibility run': {
-    options: () => [new Option('--watch', 'follow the run until it ends, with a progress bar on stderr')],
+    options: () => [
+      new Option('--watch', 'follow the run until it ends, with a progress bar on stderr'),
+      new Option('--require-full-funding', 'queue nothing unless the balance covers every probe (checked with a free estimate first; exit 4 otherwise)'),
+    ],
     check: questionsGiven,
-    after: (x) =>
-      watch<Parameters<typeof visibilityRunLine>[0]>(x, 'visibility status', (run) => ({ ...probeCounts(run), unit: 'probes' }), (run) => TERMINAL.has(run.status), visibilityRunLine),
+    before: fullFundingFirst,
+    after: async (x) => {
+      partialNote(x);
+      return watch<Parameters<typeof visibilityRunLine>[0]>(x, 'visibility status', (run) => ({ ...probeCounts(run), unit: 'probes' }), (run) => TERMINAL.has(run.status), visibilityRunLine);
+    },
   },
   'visibility estimate': { check: questionsGiven },
   'ci run': {
@@ -461,14 +516,15 @@ const EXTRAS: Record<
       watch<Parameters<typeof ciRunLine>[0]>(
         x,
         'ci status',
-        (run) => ({ done: TERMINAL.has(run.status) ? 1 : 0, total: 1, unit: 'analysis' }),
+        // A failed analysis is not a full bar: only a completed one counts as done.
+        (run) => ({ done: run.status === 'completed' ? 1 : 0, total: 1, unit: 'analysis' }),
         (run) => TERMINAL.has(run.status),
         ciRunLine,
       ),
   },
 };
 
-type Act = <A extends unknown[]>(fn: (cmd: Command, ...args: A) => Promise<{ doc: unknown; human: string } | null>) => (...args: A) => Promise<void>;
+type Act = <A extends unknown[]>(fn: (cmd: Command, ...args: A) => Promise<Outcome | null>) => (...args: A) => Promise<void>;
 
 /** The commands that are no API operation: login, logout, doctor, completion. */
 function registerLocalCommands(program: Command, io: Io, setExit: (code: number) => void, version: string, json: (c: Command) => Command, act: Act) {

@@ -1264,8 +1264,18 @@ export interface operations {
                     };
                     /** @description Ask each (prompt, platform) probe this many times, as separate billed probes (default 1) */
                     repeats?: number;
-                    /** @description Competitor names to count in every answer (at most 10) */
-                    competitors?: string[];
+                    /** @description Competitors to count in every answer (at most 10): a name, or {name, aliases, domains} */
+                    competitors?: (string | {
+                        name: string;
+                        /** @description Other names that count as this competitor */
+                        aliases?: string[];
+                        /** @description The competitor's domains: citations of them are classed as this competitor's */
+                        domains?: string[];
+                    })[];
+                    /** @description Other names of the target that count as mentions of it (a short name, a former name; at most 10) */
+                    target_aliases?: string[];
+                    /** @description The target's domains besides the URL's: citing them counts as citation_mentioned and as owned (at most 10) */
+                    target_domains?: string[];
                     /** @description Answer language (e.g. en, de); default en */
                     language?: string;
                     /** @description Country the question is asked from (e.g. US, DE); default US */
@@ -1467,6 +1477,16 @@ export interface operations {
                 starting_after?: string;
                 /** @description One of: queued, running, completed, partially_completed, failed, cancelled. */
                 status?: string;
+                /** @description Only runs started from this place: api, console, mcp, schedule (schedule: a tracked test's schedule). */
+                source?: string;
+                /** @description Only runs that asked this platform. One of: openai, perplexity, gemini, grok, claude, deepseek, google_ai_overview, google_ai_mode, copilot, chatgpt_app. */
+                platform?: string;
+                /** @description Only runs of this project's tracked tests (a project id). */
+                project_id?: string;
+                /** @description Search: every word must appear, case-insensitively, in the brand, the page URL or a prompt. */
+                q?: string;
+                /** @description newest (default) or oldest first; starting_after pages on in the same order. */
+                sort?: string;
             };
             header?: never;
             path?: never;
@@ -1499,6 +1519,16 @@ export interface operations {
                             url: string;
                             target_entity: string;
                             competitors: string[];
+                            /** @description The brands' aliases and domains the run was given (target_aliases, target_domains, competitors as objects); null when it named the brands only */
+                            brand_terms: {
+                                target_aliases: string[];
+                                target_domains: string[];
+                                competitors: {
+                                    name: string;
+                                    aliases: string[];
+                                    domains: string[];
+                                }[];
+                            } | null;
                             language: string;
                             country: string;
                             /** @description The saved test the run belongs to */
@@ -1958,8 +1988,18 @@ export interface operations {
                     };
                     /** @description Ask each (prompt, platform) probe this many times, as separate billed probes (default 1) */
                     repeats?: number;
-                    /** @description Competitor names to count in every answer (at most 10) */
-                    competitors?: string[];
+                    /** @description Competitors to count in every answer (at most 10): a name, or {name, aliases, domains} */
+                    competitors?: (string | {
+                        name: string;
+                        /** @description Other names that count as this competitor */
+                        aliases?: string[];
+                        /** @description The competitor's domains: citations of them are classed as this competitor's */
+                        domains?: string[];
+                    })[];
+                    /** @description Other names of the target that count as mentions of it (a short name, a former name; at most 10) */
+                    target_aliases?: string[];
+                    /** @description The target's domains besides the URL's: citing them counts as citation_mentioned and as owned (at most 10) */
+                    target_domains?: string[];
                     /** @description Answer language (e.g. en, de); default en */
                     language?: string;
                     /** @description Country the question is asked from (e.g. US, DE); default US */
@@ -2206,6 +2246,16 @@ export interface operations {
                         url: string;
                         target_entity: string;
                         competitors: string[];
+                        /** @description The brands' aliases and domains the run was given (target_aliases, target_domains, competitors as objects); null when it named the brands only */
+                        brand_terms: {
+                            target_aliases: string[];
+                            target_domains: string[];
+                            competitors: {
+                                name: string;
+                                aliases: string[];
+                                domains: string[];
+                            }[];
+                        } | null;
                         language: string;
                         country: string;
                         /** @description The saved test the run belongs to */
@@ -3009,6 +3059,16 @@ export interface operations {
                         url: string;
                         target_entity: string;
                         competitors: string[];
+                        /** @description The brands' aliases and domains the run was given (target_aliases, target_domains, competitors as objects); null when it named the brands only */
+                        brand_terms: {
+                            target_aliases: string[];
+                            target_domains: string[];
+                            competitors: {
+                                name: string;
+                                aliases: string[];
+                                domains: string[];
+                            }[];
+                        } | null;
                         language: string;
                         country: string;
                         /** @description The saved test the run belongs to */
@@ -8285,10 +8345,10 @@ export interface operations {
                 "application/json": {
                     /** @description Fire credits.low when the available balance falls below this, e.g. "25.00"; null turns it off */
                     credits_low_threshold?: (string | number) | null;
-                    /** @description Which events each named console user gets by e-mail ([] stops them); users not named keep their choice */
+                    /** @description Which events each named console user gets by e-mail ([] stops them; digest.weekly is the weekly digest, sent Mondays from 08:00 UTC); users not named keep their choice */
                     email_alerts?: {
                         email: string;
-                        events: ("run.completed" | "tracked_test.changed" | "tracked_test.skipped" | "credits.low" | "crawler.blocked" | "*")[];
+                        events: ("run.completed" | "tracked_test.changed" | "tracked_test.skipped" | "credits.low" | "crawler.blocked" | "digest.weekly" | "*")[];
                     }[];
                 };
             };
@@ -10418,6 +10478,31 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        /** @description AI crawler requests (refused ones apart) and AI referral visits from the access logs of the account's sites on the brand's domains, over the same days; null when the account has no site on the brand's domains */
+                        site_activity: {
+                            sites: {
+                                id: string;
+                                domain: string;
+                            }[];
+                            crawler_requests: number;
+                            crawler_refused: number;
+                            referral_visits: number;
+                            crawlers: {
+                                name: string;
+                                requests: number;
+                                refused: number;
+                            }[];
+                            referrals: {
+                                source: string;
+                                visits: number;
+                            }[];
+                            days: {
+                                day: string;
+                                crawler_requests: number;
+                                crawler_refused: number;
+                                referral_visits: number;
+                            }[];
+                        } | null;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11455,6 +11540,13 @@ export interface operations {
                                 hits: number;
                                 blocked_hits: number;
                             }[];
+                            /** @description Hits per UTC day that had any, oldest first */
+                            daily: {
+                                /** @description UTC day, YYYY-MM-DD */
+                                day: string;
+                                hits: number;
+                                blocked_hits: number;
+                            }[];
                         }[];
                     };
                 };
@@ -11626,6 +11718,12 @@ export interface operations {
                             visits: number;
                             top_landing_pages: {
                                 path: string;
+                                visits: number;
+                            }[];
+                            /** @description Visits per UTC day that had any, oldest first */
+                            daily: {
+                                /** @description UTC day, YYYY-MM-DD */
+                                day: string;
                                 visits: number;
                             }[];
                         }[];

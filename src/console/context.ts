@@ -1,6 +1,5 @@
-// What the console's endpoints share: the context they are registered with, the access rule
-// each declares, and the signed-in user of a request. routes.ts and every api/*.ts file import
-// this module, never each other's (routes.ts registers the api files).
+// What every console endpoint shares, apart from the routes that register them: who may call
+// an endpoint (its `console.access`), the context the endpoints get, and the signed-in user.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../core/accounts/sessions.ts';
 import { AppError } from '../core/errors.ts';
@@ -34,4 +33,3 @@ export function userOf(request: FastifyRequest): SessionUser {
   if (!request.consoleSession) throw new AppError('unauthorized', 'Sign in first.');
   return request.consoleSession;
 }
-

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { ActionContext } from './billing/actions.ts';
 import { AppError } from './errors.ts';
-import type { Executor, Store } from './store.ts';
+import type { Executor, Store } from '../db/store.ts';
 
 type RunTable = 'visibility_runs' | 'ci_runs';
 

@@ -4,18 +4,18 @@
 import type { Config } from '../config.ts';
 import { Worker, type JobHandler, type JobLog, type JobOutcome } from '../jobs/worker.ts';
 import { leaseOf, type Job } from '../jobs/queue.ts';
-import { PLATFORMS, type PlatformDriver, type PlatformName } from '../platforms/types.ts';
+import { PLATFORMS, type AskPlatform, type PlatformDriver, type PlatformName } from '../platforms/types.ts';
 import { createContentService, type ContentService } from './content/service.ts';
 import { CI_JOB_KIND, CI_LANE, executeCiRun } from './content/runs.ts';
 import { parseFetchAllowlist } from './pages/fetch/index.ts';
 import { createPageLoader, type PageLoader, type PageLoaderOptions } from './pages/pipeline.ts';
 import { createPageExtractor } from './pages/extract-threads.ts';
 import { ActivityLog } from './reports/activity.ts';
-import type { Store } from './store.ts';
+import type { Store } from '../db/store.ts';
 import { catalogListing, loadCatalog, resolveModel, resolvePlatformName, type Catalog } from './visibility/catalog.ts';
 import type { ContentModel } from './content/generator.ts';
 import { createAnalysisPool } from './content/analysis-threads.ts';
-import { executeProbe, type AskPlatform } from './visibility/probe-executor.ts';
+import { executeProbe } from './visibility/probe-executor.ts';
 import { createJudge, parseJudgeModel } from './visibility/judge.ts';
 import { PROBE_JOB_KIND, type VisibilityDeps } from './visibility/runs.ts';
 import { workerExtras } from './worker-extras.ts';
@@ -28,6 +28,8 @@ import { deliverMessage, giveUpDelivery, type DeliveryDeps } from './webhooks/de
 import { onDeliveryQueued, TEST_CHANGE_JOB_KIND, WEBHOOK_JOB_KIND, WEBHOOK_LANE } from './webhooks/events.ts';
 import { checkTestChange } from './tracking/change-events.ts';
 import { ALERT_MAIL_JOB_KIND, sendAlertMail } from './webhooks/alert-mail.ts';
+import { claimDigests, DIGEST_JOB_KIND, sendDigestMail } from './webhooks/digest.ts';
+import { useOperatorCitationCatalog } from './visibility/citation-sources.ts';
 import { checkCrawlerBlocked, CRAWLER_BLOCKED_JOB_KIND } from './sites/blocked.ts';
 
 export interface CoreOptions {
@@ -84,6 +86,7 @@ const CI_LANE_CONCURRENCY = 2;
 export function createCore(opts: CoreOptions): Core {
   idempotencyPolicy.ttlMs = opts.config.SIGHTLINE_IDEMPOTENCY_TTL_SECONDS * 1000;
   const catalog = opts.catalog ?? loadCatalog(opts.config.SIGHTLINE_CATALOG_PATH);
+  useOperatorCitationCatalog(opts.config.SIGHTLINE_CITATION_SOURCES_PATH);
   const isAvailable = (p: PlatformName) => catalog.has(p) && !!opts.drivers[p]?.available();
   const engine = opts.drivers[PLATFORMS[0]]?.engine ?? 'sandbox';
   let worker: Worker | null = null;
@@ -157,6 +160,7 @@ export function createCore(opts: CoreOptions): Core {
         [WEBHOOK_JOB_KIND]: (job, signal) => deliverMessage(webhooks, job, signal),
         [TEST_CHANGE_JOB_KIND]: (job) => checkTestChange(opts.store, catalog, job.ref_id),
         [ALERT_MAIL_JOB_KIND]: (job) => sendAlertMail(webhooks, job.ref_id),
+        [DIGEST_JOB_KIND]: (job) => sendDigestMail({ ...webhooks, catalog }, job.ref_id),
         [CRAWLER_BLOCKED_JOB_KIND]: async (job) => void (await checkCrawlerBlocked({ store: opts.store, pages, log: opts.jobLog }, job.ref_id)),
       };
       const extras = workerExtras(opts.store);
@@ -185,7 +189,12 @@ export function createCore(opts: CoreOptions): Core {
       // Every process that works the queue also takes due slots of tracked tests: the database
       // makes each slot one run however many processes do (tracking/scheduler.ts).
       if (opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS > 0) {
-        scheduler = new Scheduler(tracking, { intervalMs: opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS, onError: opts.onWorkerError, log: opts.jobLog });
+        scheduler = new Scheduler(tracking, {
+          intervalMs: opts.config.SIGHTLINE_SCHEDULER_INTERVAL_MS,
+          onError: opts.onWorkerError,
+          log: opts.jobLog,
+          afterTick: (now) => claimDigests(opts.store, now),
+        });
         scheduler.start();
       }
       return worker;

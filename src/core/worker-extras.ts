@@ -7,7 +7,7 @@ import type { WorkerOptions } from '../jobs/worker.ts';
 import { ACTION_SWEEP_EVERY_MS, releaseAbandonedActionCharges } from './billing/actions.ts';
 import { giveUpCiRun, releaseCiRun } from './content/give-up.ts';
 import { CI_JOB_KIND } from './content/runs.ts';
-import type { Store } from './store.ts';
+import type { Store } from '../db/store.ts';
 import { giveUpProbe, releaseProbe } from './visibility/probe-executor.ts';
 import { PROBE_JOB_KIND } from './visibility/runs.ts';
 

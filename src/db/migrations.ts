@@ -585,6 +585,29 @@ const migrations: Record<string, Migration> = {
       if (!columns.includes('city')) await db.schema.alterTable('visibility_probes').addColumn('city', 'text').execute();
     },
   },
+  '0016_digests': {
+    // The weekly digest's claim: one row per account and week, inserted by the process that queues
+    // that week's digest mails (the primary key makes it once across processes).
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('digest_weeks')
+        .ifNotExists()
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('week', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('digest_weeks_pk', ['account_id', 'week'])
+        .execute();
+    },
+  },
+  '0018_brand_terms': {
+    // A run's brand terms: the target's aliases and extra domains and each competitor's, as
+    // given (JSON); null for runs that named the brands only. Re-runnable.
+    async up(db: Kysely<any>) {
+      const tables = await db.introspection.getTables();
+      const columns = tables.find((t) => t.name === 'visibility_runs')?.columns.map((c) => c.name) ?? [];
+      if (!columns.includes('brand_terms')) await db.schema.alterTable('visibility_runs').addColumn('brand_terms', 'text').execute();
+    },
+  },
 };
 
 

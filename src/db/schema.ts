@@ -108,6 +108,8 @@ export interface VisibilityRunsTable {
   url: string;
   target_entity: string;
   competitors: string; // JSON array
+  /** What the run knows of the brands beyond names (aliases, domains), JSON BrandTerms; null when none were given (0018). */
+  brand_terms?: string | null;
   language: string;
   country: string;
   idempotency_key: string | null;
@@ -266,6 +268,15 @@ export interface Database {
   site_log_lines: SiteLogLinesTable;
   site_crawler_hits: SiteCrawlerHitsTable;
   site_referral_visits: SiteReferralVisitsTable;
+  digest_weeks: DigestWeeksTable;
+}
+
+/** A weekly digest claimed for an account (src/core/webhooks/digest.ts): once per account and week. */
+export interface DigestWeeksTable {
+  account_id: string;
+  /** The week's first day, YYYY-MM-DD (a Monday, UTC). */
+  week: string;
+  created_at: string;
 }
 
 /** A person who signs in to the console: one email and password, acting for one account. */

@@ -7,8 +7,8 @@
 // a platform) and the id of the thing to work on.
 import { sql } from 'kysely';
 import type { JobsTable } from '../db/schema.ts';
-import { newId, nowIso } from '../core/ids.ts';
-import type { Executor, Store } from '../core/store.ts';
+import { newId, nowIso } from '../lib/ids.ts';
+import type { Executor, Store } from '../db/store.ts';
 
 export type Job = JobsTable;
 

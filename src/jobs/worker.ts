@@ -9,7 +9,7 @@
 // without running, so a job that crashes its worker every time ends too.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Store } from '../core/store.ts';
+import type { Store } from '../db/store.ts';
 import { anyExpiredLease, claimJobs, finishJob, jobFinishedByHandler, LeaseLost, leaseOf, renewLeases, requeueJob, retryJobLater, type Job } from './queue.ts';
 
 /** The longest a worker waits between claims while the database is unreachable. */

@@ -8,7 +8,7 @@
 import client from 'prom-client';
 import { sql } from 'kysely';
 import type pg from 'pg';
-import type { Store } from '../core/store.ts';
+import type { Store } from '../db/store.ts';
 
 export interface Metrics {
   registry: client.Registry;

@@ -18,6 +18,7 @@ import type { PlatformDriver, ProbeRequest } from './types.ts';
 import { cleanBaseURL, createLiveDriver, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
 import { marketInstruction } from './live/market.ts';
 import { domainFromTitle, GROUNDING_REDIRECT_HOST, isGroundingRedirect, urlSources, type RawCitation } from './live/citations.ts';
+import { hostAndPath } from '../lib/url.ts';
 
 export interface GeminiDriverConfig extends LiveDriverConfig {
   /** Read the real target of grounding redirect links from Google's Location header (default false). */
@@ -98,14 +99,7 @@ export function createGeminiDriver(config: GeminiDriverConfig): PlatformDriver {
         web.map(async (c): Promise<RawCitation> => {
           if (!isGroundingRedirect(c.url)) return c;
           const resolved = config.resolveRedirects ? await lookupRedirect(c.url, fetchFn, redirectTimeoutMs, req.signal) : null;
-          let resolvedDomain: string | null = null;
-          if (resolved) {
-            try {
-              resolvedDomain = new URL(resolved).hostname.toLowerCase().replace(/^www\./, '');
-            } catch {
-              resolvedDomain = null;
-            }
-          }
+          const resolvedDomain = resolved ? (hostAndPath(resolved)?.host ?? null) : null;
           return { ...c, resolved_url: resolved, domain: resolvedDomain ?? domainFromTitle(c.title) ?? null };
         }),
       );

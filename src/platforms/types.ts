@@ -116,3 +116,6 @@ export interface PlatformDriver {
   available(): boolean;
   ask(req: ProbeRequest): Promise<ProbeAnswer>;
 }
+
+/** Asks one platform; the composition root wraps the drivers with its retry and pacing policy. */
+export type AskPlatform = (req: ProbeRequest) => Promise<ProbeAnswer>;

@@ -7,7 +7,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toJson } from '../core/freeze.ts';
-import { newId } from '../core/ids.ts';
+import { newId } from '../lib/ids.ts';
 import type { Core } from '../core/index.ts';
 import { registerAuth } from '../web/auth.ts';
 import { frameworkErrors, registerErrorHandling } from '../web/errors.ts';

@@ -7,7 +7,7 @@ import { migrateToLatest } from '../db/migrations.ts';
 import { AUTH_CHANNEL, listenChannel, notifyChannel, type ChannelListener } from '../db/notify.ts';
 import { clearAuthCache, shareAuthChanges } from '../core/accounts/accounts.ts';
 import { createCore, type Core, type CoreOptions } from '../core/index.ts';
-import { storeOf } from '../core/store.ts';
+import { storeOf } from '../db/store.ts';
 import { createPlatformGate } from '../platforms/gate.ts';
 import { createDrivers, platformSettingsFromEnv, PLATFORM_ENV_PREFIX } from '../platforms/registry.ts';
 import { gatedAsk } from '../platforms/retry.ts';

@@ -17,7 +17,7 @@ import { createAccount, createKey } from '../../src/core/accounts/accounts.ts';
 import { getBalance, grantCredits, ledgerBalance } from '../../src/core/billing/ledger.ts';
 import { openDatabase } from '../../src/db/connection.ts';
 import { migrateToLatest } from '../../src/db/migrations.ts';
-import { storeOf } from '../../src/core/store.ts';
+import { storeOf } from '../../src/db/store.ts';
 import { freshDatabaseUrl, usingPostgres } from '../helpers/harness.ts';
 import { Fleet, type FleetProcess } from '../helpers/processes.ts';
 import { terminateBackends } from '../helpers/postgres.ts';

@@ -2,8 +2,10 @@
 // sources: the bin rebuilds dist/ when a file under src/ is newer than the build (bin/dist.js).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { test } from 'node:test';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { rewriteSpecifiers } from '../../scripts/build.mjs';
 
@@ -39,12 +41,21 @@ test('the vendored packages are imported from their bundles in dist/vendor/', ()
 });
 
 test('a stale dist/ is rebuilt before the bin runs it', () => {
-  const stamp = root('dist/.built-at');
-  execFileSync(process.execPath, [root('bin/sightline.js'), '--version'], { encoding: 'utf8' }); // builds if missing
+  // On a copy of the checkout (sources, bin, build script, the current dist/ if any), so the
+  // rebuild swaps no dist/ under the other test files' CLI processes running at the same time.
+  const copy = mkdtempSync(join(tmpdir(), 'sightline-dist-'));
+  after(() => rmSync(copy, { recursive: true, force: true }));
+  for (const p of ['src', 'bin', 'scripts', 'package.json', 'dist']) {
+    if (existsSync(root(p))) cpSync(root(p), join(copy, p), { recursive: true, preserveTimestamps: true });
+  }
+  symlinkSync(root('node_modules'), join(copy, 'node_modules'), 'dir');
+  const at = (p: string) => join(copy, p);
+  const stamp = at('dist/.built-at');
+  execFileSync(process.execPath, [at('bin/sightline.js'), '--version'], { encoding: 'utf8' }); // builds if missing
   writeFileSync(stamp, '0\n'); // as if built before every source
-  const out = execFileSync(process.execPath, [root('bin/sightline.js'), '--version'], { encoding: 'utf8' });
-  assert.equal(out.trim(), JSON.parse(readFileSync(root('package.json'), 'utf8')).version);
+  const out = execFileSync(process.execPath, [at('bin/sightline.js'), '--version'], { encoding: 'utf8' });
+  assert.equal(out.trim(), JSON.parse(readFileSync(at('package.json'), 'utf8')).version);
   const builtAt = Number(readFileSync(stamp, 'utf8'));
-  assert.ok(builtAt >= statSync(root('src/cli/main.ts')).mtimeMs, 'dist/ was rebuilt');
-  assert.ok(statSync(root('dist/cli/main.js')).mtimeMs >= statSync(root('src/cli/main.ts')).mtimeMs);
+  assert.ok(builtAt >= statSync(at('src/cli/main.ts')).mtimeMs, 'dist/ was rebuilt');
+  assert.ok(statSync(at('dist/cli/main.js')).mtimeMs >= statSync(at('src/cli/main.ts')).mtimeMs);
 });

@@ -80,3 +80,19 @@ test('a run read, a run list and a test history carry citation_sources (real ser
     await s.close();
   }
 });
+
+test('SIGHTLINE_CITATION_SOURCES_PATH reaches every classification of the server (runs and exports)', async () => {
+  const { startTestServer } = await import('../helpers/harness.ts');
+  const { useOperatorCitationCatalog } = await import('../../src/core/visibility/citation-sources.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'citations-'));
+  const path = join(dir, 'operator.json');
+  writeFileSync(path, JSON.stringify({ kinds: { review: ['anvilratings.test'] } }));
+  const s = await startTestServer({ SIGHTLINE_CITATION_SOURCES_PATH: path });
+  try {
+    assert.equal(classifyCitation('https://www.anvilratings.test/top', BRAND, citationSources())?.class, 'review');
+  } finally {
+    await s.close();
+    useOperatorCitationCatalog(undefined);
+  }
+  assert.equal(classifyCitation('https://www.anvilratings.test/top', BRAND, citationSources())?.class, 'other');
+});

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compareSurfaces, jaccard, type ComparisonProbe } from '../../src/core/visibility/surface-comparison.ts';
-import { wilsonInterval } from '../../src/core/tracking/stats.ts';
+import { wilsonInterval } from '../../src/lib/stats.ts';
 
 const row = (
   platform: string,

@@ -7,7 +7,7 @@ import type { DatabaseHandle } from '../../src/db/connection.ts';
 import { migrateToLatest } from '../../src/db/migrations.ts';
 import { getBalance, ledgerBalance } from '../../src/core/billing/ledger.ts';
 import { ActivityLog } from '../../src/core/reports/activity.ts';
-import { storeOf } from '../../src/core/store.ts';
+import { storeOf } from '../../src/db/store.ts';
 import { openFreshDatabase } from '../helpers/harness.ts';
 
 describe('migrations on a database with data', () => {

@@ -14,7 +14,7 @@ import { createKeyRateLimiter } from '../../src/web/rate-limit.ts';
 import { openRuntime, type Runtime } from '../../src/server/runtime.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/connection.ts';
 import { migrateToLatest } from '../../src/db/migrations.ts';
-import { storeOf, type Store } from '../../src/core/store.ts';
+import { storeOf, type Store } from '../../src/db/store.ts';
 
 export const usingPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 

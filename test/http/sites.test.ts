@@ -115,8 +115,16 @@ describe('sites: access logs of every format', () => {
     const newest = Math.max(...scenario(site.domain, now).events.filter((e) => e.ua.includes('GPTBot/')).map((e) => e.time));
     assert.equal(gpt.last_seen, new Date(Math.floor(newest / 1000) * 1000).toISOString().replace('.000Z', 'Z'));
 
+    // Per UTC day: the days of the scenario's own request times, summing to the totals.
+    const dayOf = (t: number) => new Date(t).toISOString().slice(0, 10);
+    const gptDays = new Map<string, number>();
+    for (const e of scenario(site.domain, now).events.filter((x) => x.ua.includes('GPTBot/'))) gptDays.set(dayOf(e.time), (gptDays.get(dayOf(e.time)) ?? 0) + 1);
+    assert.deepEqual(gpt.daily.map((d: { day: string; hits: number }) => [d.day, d.hits]), [...gptDays].sort());
+    assert.equal(gpt.daily.reduce((n: number, d: { blocked_hits: number }) => n + d.blocked_hits, 0), 2);
+
     const refs = (await s.request('GET', `/v1/sites/${site.id}/referrals`, { key })).json();
-    assert.deepEqual(refs.sources, [
+    for (const src of refs.sources) assert.equal(src.daily.reduce((n: number, d: { visits: number }) => n + d.visits, 0), src.visits, src.source);
+    assert.deepEqual(refs.sources.map(({ daily: _, ...rest }: { daily: unknown }) => rest), [
       { source: 'chatgpt', visits: 3, top_landing_pages: [{ path: '/pricing', visits: 2 }, { path: '/blog/a', visits: 1 }] },
       { source: 'gemini', visits: 1, top_landing_pages: [{ path: '/pricing', visits: 1 }] },
       { source: 'perplexity', visits: 1, top_landing_pages: [{ path: '/pricing', visits: 1 }] },

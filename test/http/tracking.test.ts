@@ -301,8 +301,10 @@ describe('tracking over HTTP', () => {
     assert.deepEqual(Object.keys(rows[0]), [
       'run_id', 'probe_id', 'prompt', 'platform', 'model', 'engine', 'language', 'country', 'repeat', 'status',
       'brand_mentioned', 'citation_mentioned', 'mention_position', 'list_rank', 'competitors', 'cited_domains', 'citation_urls', 'answer',
-      'first_mention_share', 'pawc', 'sentiment', 'recommended',
+      'first_mention_share', 'pawc', 'sentiment', 'recommended', 'citation_classes',
     ]);
+    // One class per citation URL, in the same order.
+    for (const r of rows) assert.equal(r.citation_classes.split('; ').filter(Boolean).length, r.citation_urls.split('; ').filter(Boolean).length);
     // The sandbox simulates a labelled verdict; the target's prominence is there where it was mentioned.
     const mentioned = rows.find((r) => r.brand_mentioned === 'true');
     if (mentioned) assert.notEqual(mentioned.pawc, '');
@@ -316,6 +318,7 @@ describe('tracking over HTTP', () => {
     assert.equal(lines.length, 8);
     assert.equal(lines[0].answer, tricky);
     assert.ok(Array.isArray(lines[0].competitors) && Array.isArray(lines[0].citation_urls));
+    assert.equal(lines[0].citation_classes.length, lines[0].citation_urls.length);
     assert.ok(Array.isArray(lines[0].brands));
     assert.equal(lines[0].brands[0].role, 'target');
     assert.equal(lines[4].brands, null); // errored: no analysis

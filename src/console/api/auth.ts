@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { createSession, listSessions, revokeSession, revokeUserSessions } from '../../core/accounts/sessions.ts';
 import { acceptInvite, changePassword, createOwner, createResetToken, describeInvite, resetPassword, signIn, signUp, signUpByMail, signUpEmail, tokenLink, type User } from '../../core/accounts/users.ts';
 import { resetMail, signUpExistingMail, signUpWelcomeMail } from '../../core/accounts/mail.ts';
-import { toApiTime } from '../../core/ids.ts';
+import { toApiTime } from '../../lib/ids.ts';
 import { clearSessionCookie, setSessionCookie } from '../../web/session.ts';
 import { userOf, type ConsoleContext } from '../context.ts';
 

@@ -5,10 +5,10 @@ import { hash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../errors.ts';
-import { newId, nowIso } from '../ids.ts';
+import { newId, nowIso } from '../../lib/ids.ts';
 import { SCOPES, READ_ONLY_SCOPES, type Scope, isScope, parseStoredScopes, storedScopes } from './scopes.ts';
 import { checkGrant, grantIn } from '../billing/ledger.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 
 export const API_KEY_PREFIX = 'svc_api_live_';
 export const MCP_KEY_PREFIX = 'svc_mcp_live_';

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../errors.ts';
-import { toApiTime } from '../ids.ts';
+import { toApiTime } from '../../lib/ids.ts';
 import { revokeKey } from './accounts.ts';
 import { SCOPES, parseStoredScopes, storedScopes } from './scopes.ts';
 

@@ -6,7 +6,7 @@
 // (the worker runs it at start and every few minutes).
 import { sql } from 'kysely';
 import { AppError } from '../errors.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import { lockAccount, releaseCharge, reserveCharge, settleCharge } from './ledger.ts';
 
 /** Prices in hundredths of a credit. */

@@ -10,9 +10,9 @@
 // spend the same credits.
 import { CompiledQuery, sql } from 'kysely';
 import { AppError } from '../errors.ts';
-import { newId, nowIso, toApiTime } from '../ids.ts';
+import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
-import type { Executor, Store, Tx } from '../store.ts';
+import type { Executor, Store, Tx } from '../../db/store.ts';
 import type { LedgerEntriesTable } from '../../db/schema.ts';
 import { creditsGranted, creditsReserved } from '../webhooks/credit-alerts.ts';
 

@@ -7,7 +7,8 @@
 import { crawlFactsFor, refetchAsCrawlers, robotsFor } from './access.ts';
 import { SEARCH_ROLES, type CrawlerAccess } from './crawlers.ts';
 import { jsonLdTypes } from './keyphrases.ts';
-import { hostOf, sameUrl } from './signals.ts';
+import { hostOf } from '../../lib/url.ts';
+import { sameUrl } from './signals.ts';
 import { loadPrimary } from './site.ts';
 import { cmp } from './text.ts';
 import { bandOf, clampScore, notThere, type AuditCheck, type AuditResult, type Priority, type Recommendation, type SiteLoader } from './types.ts';

@@ -8,6 +8,7 @@
 import type { Block, PageDocument } from '../pages/document.ts';
 import { phraseTokens } from './keyphrases.ts';
 import { fold, stopwords, words, type Lang } from './text.ts';
+import { hostOf } from '../../lib/url.ts';
 
 export interface Evidence {
   passages: number;
@@ -114,14 +115,6 @@ function passages(blocks: Block[]): { list: Passage[]; referenceList: number } {
     else if (b.kind === 'table') for (const r of b.rows) list.push({ text: r.join(' | '), quote: false, row: true });
   }
   return { list, referenceList };
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname.toLowerCase().replace(/^www\./, '');
-  } catch {
-    return '';
-  }
 }
 
 function hasNamedSource(text: string, footnotes: boolean): boolean {

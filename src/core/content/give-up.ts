@@ -7,7 +7,7 @@
 import { finishJob, holdLease, LeaseLost, leaseOf, requeueJob, type Job } from '../../jobs/queue.ts';
 import type { GiveUpCode } from '../../jobs/worker.ts';
 import { lockAccount } from '../billing/ledger.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import { failCiRun } from './runs.ts';
 
 export async function giveUpCiRun(store: Store, job: Job, reason: string, code: GiveUpCode = 'worker_gave_up'): Promise<void> {

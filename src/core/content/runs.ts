@@ -1,20 +1,20 @@
 // Persisted Content Intelligence runs: created with a reservation (3 credits for depth score,
 // 6 for full), analysed by the worker through the same job queue as visibility probes, settled
 // on success and released on failure, in the same transaction that records the outcome.
-// Idempotency keys work as for visibility runs: a unique constraint decides the race.
+// Creation goes through the paid-create path (billing/paid-create.ts), as for visibility runs.
 import { enqueueJobs, holdLease, type Lease } from '../../jobs/queue.ts';
 import { RetryLater } from '../../jobs/worker.ts';
 import { ACTION_PRICES, type ActionContext } from '../billing/actions.ts';
-import { chargeState, lockAccount, releaseCharge, reserveCharge, settleCharge } from '../billing/ledger.ts';
+import { chargeState, lockAccount, releaseCharge, settleCharge } from '../billing/ledger.ts';
+import { createPaidRun } from '../billing/paid-create.ts';
 import { AppError } from '../errors.ts';
 import { fetchErrorToAppError, isFetchError } from '../pages/fetch/errors.ts';
-import { newId, nowIso, toApiTime } from '../ids.ts';
+import { nowIso, toApiTime } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
 import { attachToTest, touchTest } from '../tracking/tests.ts';
-import { parseHttpUrl } from '../reports/url.ts';
-import type { Executor, Store } from '../store.ts';
+import { parseHttpUrl } from '../../lib/url.ts';
+import type { Executor, Store } from '../../db/store.ts';
 import { emitEvent } from '../webhooks/events.ts';
-import { isUniqueViolation, releaseExpiredIdempotencyKey, requestFingerprint, runForIdempotencyKey } from '../idempotency.ts';
 
 export const CI_JOB_KIND = 'content_intelligence.run';
 export const CI_LANE = 'content';
@@ -62,30 +62,23 @@ async function handle(store: Store, accountId: string, runId: string, replay: bo
 }
 
 export async function createCiRun(store: Store, ctx: ActionContext, input: CreateCiRunInput, onQueued?: () => void, opts: { testId?: string } = {}) {
-  const key = input.idempotency_key;
-  const fingerprint = key === undefined ? null : requestFingerprint(input);
-  if (key !== undefined) {
-    const existing = await runForIdempotencyKey(store, 'ci_runs', ctx, key, fingerprint!);
-    if (existing) return handle(store, ctx.accountId, existing.id, true);
-  }
-  if (!parseHttpUrl(input.url)) throw new AppError('invalid_url', 'url must be an absolute http(s) URL.', { url: input.url });
-  const depth = input.analysis_depth ?? 'score';
-  const price = priceFor(depth);
-  const runId = newId('ci');
-  try {
-    await store.db.transaction().execute(async (trx) => {
-      await lockAccount(store, trx, ctx.accountId);
-      if (key !== undefined) await releaseExpiredIdempotencyKey(trx, 'ci_runs', ctx, key);
-      const reservation = await reserveCharge(trx, {
-        accountId: ctx.accountId,
-        source: ctx.source,
-        action: 'content_intelligence.runs.create',
-        refType: 'ci_run',
-        refId: runId,
-        items: [price],
-      });
+  return createPaidRun(store, ctx, {
+    table: 'ci_runs',
+    idPrefix: 'ci',
+    action: 'content_intelligence.runs.create',
+    refType: 'ci_run',
+    input,
+    plan: () => {
+      if (!parseHttpUrl(input.url)) throw new AppError('invalid_url', 'url must be an absolute http(s) URL.', { url: input.url });
+      const depth = input.analysis_depth ?? 'score';
+      return { depth, price: priceFor(depth) };
+    },
+    prices: ({ price }) => [price],
+    answer: (runId, replay) => handle(store, ctx.accountId, runId, replay),
+    onQueued,
+    insert: async (trx, { id: runId, plan: { depth, price }, reservation, idempotencyKey, idempotencyFingerprint, now }) => {
       const testId = opts.testId
-        ? await touchTest(trx, opts.testId, nowIso())
+        ? await touchTest(trx, opts.testId, now)
         : await attachToTest(trx, { accountId: ctx.accountId, testType: 'content_intelligence', url: input.url.trim(), targetEntity: null });
       await trx
         .insertInto('ci_runs')
@@ -101,8 +94,8 @@ export async function createCiRun(store: Store, ctx: ActionContext, input: Creat
           language: input.language?.trim() || '',
           country: (input.country?.trim() || 'US').toUpperCase(),
           trends: input.trends && input.trends.length ? JSON.stringify({ trends: input.trends, industry: input.industry ?? null }) : input.industry ? JSON.stringify({ trends: null, industry: input.industry }) : null,
-          idempotency_key: key ?? null,
-          idempotency_fingerprint: fingerprint,
+          idempotency_key: idempotencyKey,
+          idempotency_fingerprint: idempotencyFingerprint,
           status: 'queued',
           price,
           ledger_entry_id: reservation.entryId,
@@ -111,23 +104,14 @@ export async function createCiRun(store: Store, ctx: ActionContext, input: Creat
           overall_band: null,
           error_code: null,
           error_message: null,
-          created_at: nowIso(),
+          created_at: now,
           started_at: null,
           completed_at: null,
         })
         .execute();
       await enqueueJobs(trx, [{ kind: CI_JOB_KIND, lane: CI_LANE, refId: runId, accountId: ctx.accountId, maxAttempts: 3 }]);
-    });
-    ctx.credits += price;
-  } catch (err) {
-    if (key !== undefined && isUniqueViolation(err)) {
-      const existing = await runForIdempotencyKey(store, 'ci_runs', ctx, key, fingerprint!);
-      if (existing) return handle(store, ctx.accountId, existing.id, true);
-    }
-    throw err;
-  }
-  onQueued?.();
-  return handle(store, ctx.accountId, runId, false);
+    },
+  });
 }
 
 /**

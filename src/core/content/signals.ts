@@ -9,6 +9,7 @@ import { cmp, countMatches, fold, normalizeLang, sentences, stopwords, words, ty
 import type { PageType } from './types.ts';
 import { measureEvidence, type Evidence } from './evidence.ts';
 import { detectPageType } from './page-type.ts';
+import { hostOf } from '../../lib/url.ts';
 
 export interface PageSignals {
   language: Lang;
@@ -98,14 +99,6 @@ export interface SignalOptions {
 const DAY = 86_400_000;
 const paragraphs = (blocks: Block[]) => blocks.filter((b): b is Extract<Block, { kind: 'paragraph' }> => b.kind === 'paragraph');
 const wc = (s: string) => words(s).length;
-
-export function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname.toLowerCase().replace(/^www\./, '');
-  } catch {
-    return '';
-  }
-}
 
 /** Weighted texts of one page for keyphrase extraction. */
 export function pageTexts(doc: PageDocument, source = 0, weight = 1): WeightedText[] {

@@ -3,7 +3,7 @@
 // and depth. The one thing to know: related pages are picked in a fixed order (same section
 // first, then document order), so the same site gives the same sample every time.
 import { AppError } from '../errors.ts';
-import { hostOf } from './signals.ts';
+import { hostOf } from '../../lib/url.ts';
 import { notThere, type LoadedPage, type SiteLoader } from './types.ts';
 
 export interface LoadedSite {

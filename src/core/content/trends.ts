@@ -5,7 +5,8 @@
 // "AI tools for project management" matches text that uses those words in one sentence.
 import type { PageDocument } from '../pages/document.ts';
 import { clusterTopics, extractEntities, extractKeyphrases, jsonLdTypes, phraseTokens, type TopicCluster } from './keyphrases.ts';
-import { hostOf, pageTexts, isQuestion } from './signals.ts';
+import { hostOf } from '../../lib/url.ts';
+import { pageTexts, isQuestion } from './signals.ts';
 import { isCommercial, isTopic, isVagueWord, isVendor, pageQuestions, topicQuestions, type QuestionIntent } from './questions.ts';
 import { loadSite, type LoadedSite } from './site.ts';
 import { siteNames } from './site-names.ts';

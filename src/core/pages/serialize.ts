@@ -10,7 +10,7 @@
 import { ACTION_PRICES, runPaidAction, type ActionContext } from '../billing/actions.ts';
 import { AppError, FieldError } from '../errors.ts';
 import { formatCredits } from '../money.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import type { Heading } from './document.ts';
 import { FetchError, fetchErrorToAppError } from './fetch/errors.ts';
 import { normalizePageUrl, type LoadedPage, type PageLoader } from './pipeline.ts';

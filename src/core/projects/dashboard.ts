@@ -4,9 +4,9 @@
 // up; and the prompts where competitors are named and the brand is not. Only comparable runs of
 // the project's tests count (tracking/comparable.ts). Every rate carries `n`, the answers it
 // rests on, and `thin`: true when n < 10 or the 95% interval is wider than ±0.20.
-import { round4 } from '../tracking/stats.ts';
-import type { Store } from '../store.ts';
-import { toApiTime } from '../ids.ts';
+import { round4 } from '../../lib/stats.ts';
+import type { Store } from '../../db/store.ts';
+import { toApiTime } from '../../lib/ids.ts';
 import { plannedDefinitionId, splitComparable, type HistoryProbe } from '../tracking/comparable.ts';
 import { group, loadVisibilityRuns } from '../tracking/history.ts';
 import type { Catalog } from '../visibility/catalog.ts';
@@ -15,6 +15,7 @@ import { summarizeProbes } from '../visibility/summary.ts';
 import { addAnswerAnalysisSummary } from '../visibility/analysis/summary.ts';
 import { findProject, projectTests } from './projects.ts';
 import { listPrompts } from './prompts.ts';
+import { projectSiteActivity } from './site-activity.ts';
 
 /** When a rate is too thin to act on (documented in docs/projects.md). */
 export const THIN_EVIDENCE = { min_answers: 10, max_half_width: 0.2 } as const;
@@ -144,5 +145,7 @@ export async function projectDashboard(store: Store, accountId: string, projectI
     matrix,
     topics,
     competitors_named_brand_absent: competitorsOnly,
+    // What the brand's own site logs say over the same span (null: no site of the brand's domains).
+    site_activity: await projectSiteActivity(store.db, accountId, { url: project.url, domains: (JSON.parse(project.brand) as { domains?: string[] }).domains ?? [] }, new Date(since), now),
   };
 }

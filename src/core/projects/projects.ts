@@ -11,11 +11,11 @@ import type { ProjectsTable } from '../../db/schema.ts';
 import { requireScope, type Principal } from '../accounts/accounts.ts';
 import type { ActionContext } from '../billing/actions.ts';
 import { AppError } from '../errors.ts';
-import { newId, nowIso, toApiTime } from '../ids.ts';
+import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import { formatCredits, parseCredits } from '../money.ts';
 import { testSamplePlan, type SamplePlanOptions } from '../tracking/sample-plan.ts';
-import { normalizeUrl, parseHttpUrl } from '../reports/url.ts';
-import type { Executor } from '../store.ts';
+import { normalizeUrl, parseHttpUrl } from '../../lib/url.ts';
+import type { Executor } from '../../db/store.ts';
 import { nextSlotAfter, parseSchedule } from '../tracking/schedule.ts';
 import { checkDefinition, parseBudget, runTrackedTestNow, softDeleteTestRow, type TrackingDeps } from '../tracking/tracked-tests.ts';
 import { findTest, foldEntity, getTestRow } from '../tracking/tests.ts';
@@ -120,7 +120,11 @@ export function marketDefinition(p: ProjectInput, market: Market, prompts: reado
     platforms: p.platforms,
     ...(p.models ? { models: p.models } : {}),
     repeats: p.repeats ?? 1,
-    competitors: (p.competitors ?? []).map((c) => c.name),
+    // Aliases and domains go with the names: the matcher counts an alias as the brand, and
+    // citations of a brand's domains are its own (or the named competitor's).
+    competitors: (p.competitors ?? []).map((c) => (c.aliases?.length || c.domains?.length ? { name: c.name, aliases: c.aliases ?? [], domains: c.domains ?? [] } : c.name)),
+    ...(p.brand.aliases?.length ? { target_aliases: p.brand.aliases } : {}),
+    ...(p.brand.domains?.length ? { target_domains: p.brand.domains } : {}),
     language: market.language,
     country: market.country,
   };

@@ -3,8 +3,8 @@
 // ";" or "|"). A prompt already in the library is not added twice (the import says how many).
 import { parse } from 'csv-parse/sync';
 import { AppError } from '../errors.ts';
-import { newId, nowIso } from '../ids.ts';
-import type { Executor } from '../store.ts';
+import { newId, nowIso } from '../../lib/ids.ts';
+import type { Executor } from '../../db/store.ts';
 
 export interface PromptInput {
   prompt: string;

@@ -3,8 +3,8 @@
 // reads flush the buffer first, so a client always sees its own earlier requests.
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { ActivityTable, Database } from '../../db/schema.ts';
-import type { Store } from '../store.ts';
-import { newId, nowIso, toApiTime } from '../ids.ts';
+import type { Store } from '../../db/store.ts';
+import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
 import { AppError } from '../errors.ts';
 

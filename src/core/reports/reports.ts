@@ -1,11 +1,11 @@
 // Saved-test reads and reports by URL: the runs of each matching saved test, newest first,
 // each as a compact summary (visibility: overall_score + visibility_band; Content
 // Intelligence: overall_score + overall_band).
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import { compactVisibilityRuns, runIdsForTest } from '../visibility/read.ts';
 import { compactCiRuns, ciRunIdsForTest } from '../content/runs.ts';
 import { findTestsByUrl, getTestRow, type TestType } from '../tracking/tests.ts';
-import { parseHttpUrl } from './url.ts';
+import { parseHttpUrl } from '../../lib/url.ts';
 import { AppError } from '../errors.ts';
 
 async function runsOfTest(store: Store, test: { id: string; test_type: string }, limit: number, sinceIso?: string) {

@@ -6,7 +6,7 @@
 import { balanceWithRecent } from '../billing/ledger.ts';
 import { formatCredits } from '../money.ts';
 import { shareAnswer } from '../freeze.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 
 export type Usage = Awaited<ReturnType<typeof readUsage>>;
 

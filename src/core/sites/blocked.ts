@@ -13,7 +13,7 @@ import { evaluateRobots } from '../content/crawlers.ts';
 import type { FetchedText } from '../content/types.ts';
 import { FetchError } from '../pages/fetch/index.ts';
 import type { PageLoader } from '../pages/pipeline.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import { emitEvent, WEBHOOK_LANE } from '../webhooks/events.ts';
 import { crawlerBlockedFindings } from './findings.ts';
 import { siteCrawlers, siteOrigin } from './sites.ts';

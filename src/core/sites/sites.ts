@@ -4,8 +4,8 @@
 import { sql } from 'kysely';
 import { AI_CRAWLERS } from '../content/crawlers.ts';
 import { AppError } from '../errors.ts';
-import { newId, nowIso, toApiTime } from '../ids.ts';
-import type { Store } from '../store.ts';
+import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
+import type { Store } from '../../db/store.ts';
 import { foldHost } from './classify.ts';
 import type { FetchAllowlist } from '../pages/fetch/index.ts';
 
@@ -114,6 +114,22 @@ export interface CrawlerReport {
   blocked_hits: number;
   last_seen: string;
   top_paths: { path: string; hits: number; blocked_hits: number }[];
+  /** Hits per UTC day with any (oldest first); days without hits are left out. */
+  daily: { day: string; hits: number; blocked_hits: number }[];
+}
+
+/** Per-key daily sums from rows carrying an hour key (YYYY-MM-DDTHH), oldest day first. */
+function dailyOf<T extends Record<string, number>>(rows: { key: string; hour: string; values: T }[]): Map<string, ({ day: string } & T)[]> {
+  const out = new Map<string, Map<string, { day: string } & T>>();
+  for (const r of rows) {
+    const days = out.get(r.key) ?? new Map<string, { day: string } & T>();
+    const day = String(r.hour).slice(0, 10);
+    const d = days.get(day);
+    if (d) for (const k of Object.keys(r.values)) (d as Record<string, number>)[k] += r.values[k];
+    else days.set(day, { day, ...r.values });
+    out.set(r.key, days);
+  }
+  return new Map([...out].map(([k, days]) => [k, [...days.values()].sort((a, b) => a.day.localeCompare(b.day))]));
 }
 
 /** AI crawler activity on the site over the last `days` days, most hits first. */
@@ -136,7 +152,7 @@ export async function siteCrawlers(store: Store, accountId: string, siteId: stri
     if (!c) {
       c = {
         name: r.crawler, vendor: entry?.vendor ?? '', role: entry?.role ?? 'training', hits: 0, verified_hits: 0, unverified_hits: 0,
-        status: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0 }, blocked_hits: 0, last_seen: '', top_paths: [],
+        status: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0 }, blocked_hits: 0, last_seen: '', top_paths: [], daily: [],
       };
       byName.set(r.crawler, c);
     }
@@ -166,9 +182,23 @@ export async function siteCrawlers(store: Store, accountId: string, siteId: stri
     list.push({ path: p.path, hits: num(p.hits), blocked_hits: num(p.blocked_hits) });
     pathsOf.set(p.crawler, list);
   }
+  const perHour = await store.db
+    .selectFrom('site_crawler_hits')
+    .select(['crawler', 'hour'])
+    .select((eb) => [
+      eb.fn.sum<number>('hits').as('hits'),
+      eb.fn.sum<number>(sql<number>`case when blocked = 1 then hits else 0 end`).as('blocked_hits'),
+    ])
+    .where('site_id', '=', siteId)
+    .where('hour', '>=', w.fromHour)
+    .where('hour', '<=', w.toHour)
+    .groupBy(['crawler', 'hour'])
+    .execute();
+  const daily = dailyOf(perHour.map((r) => ({ key: r.crawler, hour: r.hour, values: { hits: num(r.hits), blocked_hits: num(r.blocked_hits) } })));
   const crawlers = [...byName.values()]
     .map((c) => ({
       ...c,
+      daily: daily.get(c.name) ?? [],
       last_seen: toApiTime(c.last_seen),
       top_paths: (pathsOf.get(c.name) ?? []).sort((a, b) => b.hits - a.hits || a.path.localeCompare(b.path)).slice(0, TOP_PATHS),
     }))
@@ -189,6 +219,16 @@ export async function siteReferrals(store: Store, accountId: string, siteId: str
     .where('hour', '<=', w.toHour)
     .groupBy(['source', 'path'])
     .execute();
+  const perHour = await store.db
+    .selectFrom('site_referral_visits')
+    .select(['source', 'hour'])
+    .select((eb) => eb.fn.sum<number>('visits').as('visits'))
+    .where('site_id', '=', siteId)
+    .where('hour', '>=', w.fromHour)
+    .where('hour', '<=', w.toHour)
+    .groupBy(['source', 'hour'])
+    .execute();
+  const daily = dailyOf(perHour.map((r) => ({ key: r.source, hour: r.hour, values: { visits: num(r.visits) } })));
   const bySource = new Map<string, { source: string; visits: number; top_landing_pages: { path: string; visits: number }[] }>();
   for (const r of rows) {
     const s = bySource.get(r.source) ?? { source: r.source, visits: 0, top_landing_pages: [] };
@@ -197,7 +237,11 @@ export async function siteReferrals(store: Store, accountId: string, siteId: str
     bySource.set(r.source, s);
   }
   const sources = [...bySource.values()]
-    .map((s) => ({ ...s, top_landing_pages: s.top_landing_pages.sort((a, b) => b.visits - a.visits || a.path.localeCompare(b.path)).slice(0, TOP_PATHS) }))
+    .map((s) => ({
+      ...s,
+      top_landing_pages: s.top_landing_pages.sort((a, b) => b.visits - a.visits || a.path.localeCompare(b.path)).slice(0, TOP_PATHS),
+      daily: daily.get(s.source) ?? [],
+    }))
     .sort((a, b) => b.visits - a.visits || a.source.localeCompare(b.source));
   return { site_id: siteId, from: toApiTime(w.from), to: toApiTime(w.to), sources };
 }

@@ -3,13 +3,13 @@
 // and when its latest comparison is significant, the event, named by the test and the latest
 // point's runs (so a job run twice emits once). A skip is emitted in the transaction of the
 // scheduler's conditional claimed → skipped update of the slot, named by test and slot.
-import type { Executor, Store } from '../store.ts';
-import { toApiTime } from '../ids.ts';
+import type { Executor, Store } from '../../db/store.ts';
+import { toApiTime } from '../../lib/ids.ts';
 import { emitEvent } from '../webhooks/events.ts';
 import { comparedPoints } from './comparable.ts';
 import { testHistory } from './history.ts';
 import type { Catalog } from '../visibility/catalog.ts';
-import { compareProportions } from './stats.ts';
+import { compareProportions } from '../../lib/stats.ts';
 
 type Point = {
   run_ids: string[];

@@ -9,10 +9,11 @@ import { createHash } from 'node:crypto';
 import type { PlatformName } from '../../platforms/types.ts';
 import { foldName } from '../../text/entity-matcher.ts';
 import type { Catalog } from '../visibility/catalog.ts';
-import { planRun, type CreateRunInput } from '../visibility/plan.ts';
+import { planRun, type BrandTerms, type CreateRunInput } from '../visibility/plan.ts';
+import { storedBrandTerms } from '../visibility/citation-sources.ts';
 import type { PromptProbe } from '../visibility/by-prompt.ts';
-import { toApiTime } from '../ids.ts';
-import { compareProportions } from './stats.ts';
+import { toApiTime } from '../../lib/ids.ts';
+import { compareProportions } from '../../lib/stats.ts';
 
 /** What a definition id reads of a planned or stored probe. */
 export interface DefinitionProbe {
@@ -25,7 +26,7 @@ export interface DefinitionProbe {
 }
 
 /** The id of a run definition: `def_` and 16 hex digits of a sha256 over its canonical form. */
-export function definitionId(probes: readonly DefinitionProbe[], competitors: readonly string[]): string {
+export function definitionId(probes: readonly DefinitionProbe[], competitors: readonly string[], terms: BrandTerms | null = null): string {
   const asks = new Map<string, number>();
   for (const p of probes) {
     const key = JSON.stringify([p.prompt.trim(), p.platform, p.model, p.language, p.country.toUpperCase(), foldName(p.target_entity)]);
@@ -34,8 +35,23 @@ export function definitionId(probes: readonly DefinitionProbe[], competitors: re
   const canonical = JSON.stringify({
     asks: [...asks].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
     competitors: [...new Set(competitors.map(foldName))].sort(),
+    // Aliases and domains change what counts as a mention, so they are part of the definition;
+    // runs given none keep the ids they had before brand terms existed.
+    ...(terms ? { terms: canonicalTerms(terms) } : {}),
   });
   return `def_${createHash('sha256').update(canonical).digest('hex').slice(0, 16)}`;
+}
+
+const sortedFold = (xs: readonly string[]) => [...new Set(xs.map(foldName))].sort();
+
+function canonicalTerms(t: BrandTerms) {
+  return {
+    target_aliases: sortedFold(t.target_aliases),
+    target_domains: [...new Set(t.target_domains)].sort(),
+    competitors: t.competitors
+      .map((c) => [foldName(c.name), sortedFold(c.aliases), [...new Set(c.domains)].sort()] as const)
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
+  };
 }
 
 /**
@@ -50,6 +66,7 @@ export function plannedDefinitionId(definitionJson: string | null, catalog: Cata
     return definitionId(
       plan.probes.map((p) => ({ prompt: p.prompt, platform: p.platform, model: p.modelId, language: p.language, country: p.country, target_entity: p.targetEntity })),
       plan.competitors,
+      plan.brandTerms,
     );
   } catch {
     return null;
@@ -65,6 +82,7 @@ interface HistoryRun {
   source: string;
   started_by_test: number;
   competitors: string;
+  brand_terms?: string | null;
 }
 
 /**
@@ -78,7 +96,7 @@ export function splitComparable<R extends HistoryRun>(runs: readonly R[], probes
   const comparable: R[] = [];
   const others: { run_id: string; created_at: string | null; source: string; definition_id: string }[] = [];
   for (const r of runs) {
-    const id = definitionId(probesOf.get(r.id) ?? [], JSON.parse(r.competitors) as string[]);
+    const id = definitionId(probesOf.get(r.id) ?? [], JSON.parse(r.competitors) as string[], storedBrandTerms(r.brand_terms));
     definitionOf.set(r.id, id);
     if (testDefinition === null || Number(r.started_by_test) === 1 || id === testDefinition) comparable.push(r);
     else others.push({ run_id: r.id, created_at: toApiTime(r.created_at), source: r.source, definition_id: id });

@@ -4,16 +4,17 @@
 // that were skipped and why, and a comparison of the latest point with the one before: the
 // change and whether it is larger than the noise (a two-proportion z-test at 95%, stats.ts).
 // Windows are anchored at the time of the read: the latest window ends now.
-import { addCitationSourcesSummary } from '../visibility/citation-sources.ts';
-import { round4 } from './stats.ts';
-import type { Store } from '../store.ts';
-import { toApiTime } from '../ids.ts';
+import { addCitationSourcesSummary, storedBrandTerms } from '../visibility/citation-sources.ts';
+import { round4 } from '../../lib/stats.ts';
+import type { Store } from '../../db/store.ts';
+import { toApiTime } from '../../lib/ids.ts';
 import { summarizeProbes } from '../visibility/summary.ts';
 import { addAnswerAnalysisSummary } from '../visibility/analysis/summary.ts';
 import { findTest } from './tests.ts';
 import type { Catalog } from '../visibility/catalog.ts';
 import { promptCsvRows, summarizeByPrompt } from '../visibility/by-prompt.ts';
 import { latestComparison, plannedDefinitionId, splitComparable, type HistoryProbe } from './comparable.ts';
+import type { BrandTerms } from '../visibility/plan.ts';
 
 export const HISTORY_WINDOWS = ['run', '7d', '30d'] as const;
 export type HistoryWindow = (typeof HISTORY_WINDOWS)[number];
@@ -82,7 +83,7 @@ export async function testHistory(store: Store, accountId: string, testId: strin
 export async function loadVisibilityRuns(store: Store, testId: string, since: string) {
   const runs = await store.db
     .selectFrom('visibility_runs')
-    .select(['id', 'created_at', 'competitors', 'source', 'started_by_test', 'url'])
+    .select(['id', 'created_at', 'competitors', 'brand_terms', 'source', 'started_by_test', 'url'])
     .where('test_id', '=', testId)
     .where('created_at', '>=', since)
     .orderBy('created_at')
@@ -107,6 +108,26 @@ export async function loadVisibilityRuns(store: Store, testId: string, since: st
   return { runs, probesOf };
 }
 
+/** The brand terms of several runs in one: every domain any of them knew (null when none had terms). */
+function pooledTerms(list: (BrandTerms | null)[]): BrandTerms | null {
+  const known = list.filter((t): t is BrandTerms => t !== null);
+  if (known.length === 0) return null;
+  const competitors = new Map<string, { name: string; aliases: string[]; domains: string[] }>();
+  for (const t of known) {
+    for (const c of t.competitors) {
+      const e = competitors.get(c.name) ?? { name: c.name, aliases: [], domains: [] };
+      e.aliases = [...new Set([...e.aliases, ...c.aliases])];
+      e.domains = [...new Set([...e.domains, ...c.domains])];
+      competitors.set(c.name, e);
+    }
+  }
+  return {
+    target_aliases: [...new Set(known.flatMap((t) => t.target_aliases))],
+    target_domains: [...new Set(known.flatMap((t) => t.target_domains))],
+    competitors: [...competitors.values()],
+  };
+}
+
 async function visibilitySeries(store: Store, test: { id: string; definition: string | null }, since: string, opts: HistoryOptions, now: Date) {
   const testId = test.id;
   const { runs, probesOf } = await loadVisibilityRuns(store, testId, since);
@@ -119,7 +140,7 @@ async function visibilitySeries(store: Store, test: { id: string; definition: st
     // Sentiment, prominence and discovered entities (answer analysis) over the same probes.
     const s = addAnswerAnalysisSummary(summarizeProbes(probes, competitors), probes, competitors) as ReturnType<typeof summarizeProbes> & Record<string, unknown>;
     const definitions = [...new Set(g.runs.map((r) => split.definitionOf.get(r.id)!))];
-    addCitationSourcesSummary(s, probes, { urls: [...new Set(g.runs.map((r) => r.url))], competitors });
+    addCitationSourcesSummary(s, probes, { urls: [...new Set(g.runs.map((r) => r.url))], competitors, brandTerms: pooledTerms(g.runs.map((r) => storedBrandTerms(r.brand_terms))) });
     return {
       start: toApiTime(g.start),
       end: toApiTime(g.end),

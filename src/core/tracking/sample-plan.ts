@@ -9,13 +9,13 @@
 // demanding, where nothing succeeded yet). Pure arithmetic at the top, one loader below.
 import { AppError } from '../errors.ts';
 import { formatCredits } from '../money.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import type { Catalog } from '../visibility/catalog.ts';
 import { MAX_REPEATS, planRun, type CreateRunInput } from '../visibility/plan.ts';
 import { plannedDefinitionId, splitComparable } from './comparable.ts';
 import { loadVisibilityRuns } from './history.ts';
 import { nextSlotAfter, type Schedule } from './schedule.ts';
-import { normalCdf, round4, Z_95 } from './stats.ts';
+import { normalCdf, round4, Z_95 } from '../../lib/stats.ts';
 import { findTest } from './tests.ts';
 
 /** The largest n the planner reports; a goal needing more is reported as not reachable. */

@@ -14,7 +14,7 @@ import { sql } from 'kysely';
 import { getAccount } from '../accounts/accounts.ts';
 import type { ActionContext } from '../billing/actions.ts';
 import { AppError } from '../errors.ts';
-import { newId, nowIso, toApiTime } from '../ids.ts';
+import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import type { CreateRunInput } from '../visibility/plan.ts';
 import { createVisibilityRun } from '../visibility/runs.ts';
 import { latestSlotAtOrBefore, monthStart, nextSlotAfter, type Schedule } from './schedule.ts';
@@ -36,6 +36,8 @@ export interface SchedulerOptions {
   /** A claim older than this whose run was not recorded is finished by any scheduler (default 2 min). */
   staleClaimMs?: number;
   onError?: (err: unknown) => void;
+  /** Called with the clock at the end of every tick (the weekly digest's claim rides on it). */
+  afterTick?: (now: Date) => Promise<unknown>;
   /** Where each slot's outcome is logged (the worker's pino logger in `serve` and `worker`). */
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
@@ -95,6 +97,7 @@ export class Scheduler {
       if (due.length < batch || this.stopped) break;
     }
     await this.executeAll(await this.staleClaims(), result);
+    if (this.opts.afterTick && !this.stopped) await this.opts.afterTick(this.now());
     return result;
   }
 

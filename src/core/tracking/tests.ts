@@ -4,13 +4,13 @@
 // run definition and a schedule (tracked-tests.ts); a deleted test is hidden from every read.
 import { sql } from 'kysely';
 import { AppError } from '../errors.ts';
-import { newId, nowIso, toApiTime } from '../ids.ts';
+import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import type { Selectable } from 'kysely';
 import type { TestsTable } from '../../db/schema.ts';
 import { formatCredits } from '../money.ts';
-import type { Executor, Store } from '../store.ts';
+import type { Executor, Store } from '../../db/store.ts';
 import { monthStart } from './schedule.ts';
-import { normalizeUrl } from '../reports/url.ts';
+import { normalizeUrl } from '../../lib/url.ts';
 
 export const TEST_TYPES = ['ai_citations', 'content_intelligence'] as const;
 export type TestType = (typeof TEST_TYPES)[number];

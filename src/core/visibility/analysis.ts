@@ -11,6 +11,7 @@ import { createEntityMatcher, foldText, type EntityMatcher, type FoldedText, typ
 import { domainMatches, registrableDomain } from '../../text/domains.ts';
 import { findAddresses, isProseMention, type AddressRange } from '../../text/links.ts';
 import { findListSegments, rankAt } from './analysis/lists.ts';
+import type { BrandTerms } from './plan.ts';
 
 export { createEntityMatcher, registrableDomain, domainMatches };
 export type { EntityMatcher };
@@ -62,9 +63,24 @@ export interface AnalyzeAnswerInput {
   targetEntity: string;
   targetUrl: string;
   competitors: string[];
+  /** Other names of the target that count as mentions of it. */
   aliases?: string[];
+  /** The target's domains besides the URL's: citing them is citation evidence for it. */
+  targetDomains?: string[];
+  /** Other names of each competitor, by name. */
+  competitorAliases?: Record<string, string[]>;
   /** The answer's language (BCP 47): names that are everyday words count only where written as names. */
   language?: string;
+}
+
+/** The analysis inputs a run's brand terms give (none when it has none). */
+export function analysisTerms(terms: BrandTerms | null): Pick<AnalyzeAnswerInput, 'aliases' | 'targetDomains' | 'competitorAliases'> {
+  if (!terms) return {};
+  return {
+    aliases: terms.target_aliases,
+    targetDomains: terms.target_domains,
+    competitorAliases: Object.fromEntries(terms.competitors.map((c) => [c.name, c.aliases])),
+  };
 }
 
 /** Domain a citation really points at: resolved_url, then the domain field, then the url. */
@@ -118,7 +134,7 @@ export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
   const seen = new Set<string>();
   for (const name of input.competitors ?? []) {
     // Spelling variants of one name ("ClickUp", "Click Up") are one competitor: the first wins.
-    const matcher = createEntityMatcher(name, [], matcherOptions);
+    const matcher = createEntityMatcher(name, input.competitorAliases?.[name] ?? [], matcherOptions);
     if (!matcher.variants.length || matcher.variants.some((v) => seen.has(v))) continue;
     for (const v of matcher.variants) seen.add(v);
     const { spans: hits, evidence } = proseMentions(matcher, folded, addresses);
@@ -139,8 +155,10 @@ export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
   const targetDomain = registrableDomain(input.targetUrl ?? '');
   // An address in the text pointing at the target's site (a link, an autolink, "acme.com",
   // sales@acme.com) is evidence of the same kind as a citation of it.
-  const citedByPlatform = citedDomains.some((d) => domainMatches(d, targetDomain));
-  const citationMentioned = citedByPlatform || addresses.some((a) => domainMatches(a.domain, targetDomain));
+  const ownDomains = [targetDomain, ...(input.targetDomains ?? [])].filter(Boolean);
+  const isOwn = (d: string) => ownDomains.some((own) => domainMatches(d, own));
+  const citedByPlatform = citedDomains.some(isOwn);
+  const citationMentioned = citedByPlatform || addresses.some((a) => isOwn(a.domain));
   const textMentioned = targetSpans.length > 0;
 
   return {
@@ -159,7 +177,7 @@ export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
     competitor_spans: competitorSpans,
     competitor_list_ranks: competitorRanks,
     target_evidence:
-      textMentioned || !citedByPlatform ? target.evidence : { rule: 'citation', text: citedDomains.find((d) => domainMatches(d, targetDomain)) ?? targetDomain },
+      textMentioned || !citedByPlatform ? target.evidence : { rule: 'citation', text: citedDomains.find(isOwn) ?? targetDomain },
     competitor_evidence: competitorEvidence,
   };
 }

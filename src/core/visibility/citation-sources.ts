@@ -7,6 +7,8 @@
 // know: a catalog entry may carry a path (`nytimes.com/wirecutter`), and the longest matching
 // entry wins, so a review section of a news site is a review.
 import { readFileSync } from 'node:fs';
+import type { BrandTerms } from './plan.ts';
+import { hostAndPath } from '../../lib/url.ts';
 
 export const CITATION_CLASSES = ['owned', 'competitor', 'community', 'reference', 'video', 'review', 'news', 'other'] as const;
 export type CitationClass = (typeof CITATION_CLASSES)[number];
@@ -51,8 +53,20 @@ export class CitationSources {
 }
 
 let loaded: { key: string; sources: CitationSources } | null = null;
+let operatorCatalog: string | undefined;
+
+/**
+ * The operator's catalog file (SIGHTLINE_CITATION_SOURCES_PATH), set once when the core is built:
+ * every classification of the process then uses it. Read now, so a broken file fails the start.
+ */
+export function useOperatorCitationCatalog(path: string | undefined): void {
+  operatorCatalog = path?.trim() || undefined;
+  loaded = null;
+  citationSources();
+}
+
 /** The bundled catalog, extended by the operator's file (SIGHTLINE_CITATION_SOURCES_PATH) when given. */
-export function citationSources(extraPath?: string): CitationSources {
+export function citationSources(extraPath: string | undefined = operatorCatalog): CitationSources {
   const key = extraPath ?? '';
   if (!loaded || loaded.key !== key) {
     const catalogs = [JSON.parse(readFileSync(BUNDLED, 'utf8')) as CitationCatalog];
@@ -68,15 +82,6 @@ export interface Brand {
   /** Competitors by name, with their domains when known. */
   competitors: { name: string; domains?: string[] }[];
 }
-
-const hostOf = (url: string): { host: string; path: string } | null => {
-  try {
-    const u = new URL(url);
-    return { host: u.hostname.toLowerCase().replace(/^www\./, ''), path: u.pathname + u.search };
-  } catch {
-    return null;
-  }
-};
 
 const sameSite = (host: string, domain: string) => {
   const d = domain.toLowerCase().replace(/^www\./, '');
@@ -94,7 +99,7 @@ export interface ClassifiedCitation {
 
 /** One cited URL's class for a brand (null: not an http(s) URL). */
 export function classifyCitation(url: string, brand: Brand, sources: CitationSources): ClassifiedCitation | null {
-  const parsed = hostOf(url);
+  const parsed = hostAndPath(url);
   if (!parsed || !parsed.host.includes('.')) return null;
   const { host, path } = parsed;
   if (brand.domains.some((d) => sameSite(host, d))) return { url, domain: host, class: 'owned' };
@@ -180,15 +185,31 @@ const list = <T>(text: string | null): T[] => {
   }
 };
 
+/** A stored run's brand terms column, parsed (null when it has none). */
+export const storedBrandTerms = (json: string | null | undefined): BrandTerms | null => (json ? (JSON.parse(json) as BrandTerms) : null);
+
+/** The brand a run's citations are classed for: its URLs' hosts and brand domains, its competitors with theirs. */
+export function citationBrand(run: { urls: readonly string[]; competitors: readonly string[]; brandTerms?: BrandTerms | null }): Brand {
+  const domains = run.urls.flatMap((u) => {
+    const h = hostAndPath(u)?.host;
+    return h ? [h] : [];
+  });
+  for (const d of run.brandTerms?.target_domains ?? []) if (!domains.includes(d)) domains.push(d);
+  const domainsOf = new Map((run.brandTerms?.competitors ?? []).map((c) => [c.name, c.domains]));
+  return { domains, competitors: run.competitors.map((name) => ({ name, domains: domainsOf.get(name) })) };
+}
+
 /**
  * Adds `citation_sources` to a run (or history point) summary: the figures above over the
  * succeeded probes, the brand's domain taken from the run's URL(s). Additive: nothing else changes.
  */
-export function addCitationSourcesSummary(summary: Record<string, unknown>, probes: readonly StoredCitingProbe[], run: { urls: string[]; competitors: readonly string[] }, extraCatalog?: string) {
-  const domains = run.urls.flatMap((u) => {
-    const h = hostOf(u)?.host;
-    return h ? [h] : [];
-  });
+export function addCitationSourcesSummary(
+  summary: Record<string, unknown>,
+  probes: readonly StoredCitingProbe[],
+  run: { urls: string[]; competitors: readonly string[]; brandTerms?: BrandTerms | null },
+  extraCatalog?: string,
+) {
+  const brand = citationBrand(run);
   const citing = probes
     .filter((p) => p.status === 'succeeded')
     .map((p) => ({
@@ -197,7 +218,7 @@ export function addCitationSourcesSummary(summary: Record<string, unknown>, prob
       competitors: list<string>(p.competitors),
       citations: list<{ url?: string } | string>(p.citations).flatMap((c) => (typeof c === 'string' ? [c] : c?.url ? [c.url] : [])),
     }));
-  const figures = summarizeCitationSources(citing, { domains, competitors: run.competitors.map((name) => ({ name })) }, citationSources(extraCatalog));
+  const figures = summarizeCitationSources(citing, brand, citationSources(extraCatalog));
   // Without prompts (a read that did not load them) the per-prompt list would be one nameless group.
   if (probes.some((p) => p.prompt === undefined)) (figures as { competitor_only_sources?: unknown }).competitor_only_sources = undefined;
   summary.citation_sources = figures;

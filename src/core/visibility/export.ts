@@ -2,14 +2,17 @@
 // a 10,000-probe run never holds the whole run (or the whole file) in memory: the HTTP route
 // streams each page out as CSV (RFC 4180, via csv-stringify) or JSON Lines before reading the next.
 import { AppError } from '../errors.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import { probeAnalysisFields } from './analysis/summary.ts';
+import { citationBrand, citationSources, classifyCitation, storedBrandTerms } from './citation-sources.ts';
 
 export const EXPORT_COLUMNS = [
   'run_id', 'probe_id', 'prompt', 'platform', 'model', 'engine', 'language', 'country', 'repeat', 'status',
   'brand_mentioned', 'citation_mentioned', 'mention_position', 'list_rank', 'competitors', 'cited_domains', 'citation_urls', 'answer',
   // Additive (answer analysis): the target's prominence, and the judge's verdict where one ran.
   'first_mention_share', 'pawc', 'sentiment', 'recommended',
+  // Additive (citation sources): each citation URL's class, in citation_urls' order.
+  'citation_classes',
 ] as const;
 
 /** What JSON Lines rows add: every brand's analysis and the judge (null where none ran). */
@@ -33,6 +36,8 @@ export interface ExportRow {
   competitors: string[];
   cited_domains: string[];
   citation_urls: string[];
+  /** The class of each citation URL, in the same order: owned, competitor:<name>, community, reference, video, review, news, other. */
+  citation_classes: string[];
   answer: string | null;
   brands: ReturnType<typeof probeAnalysisFields>['brands'];
   judge: ReturnType<typeof probeAnalysisFields>['judge'];
@@ -48,7 +53,14 @@ export async function assertRunVisible(store: Store, accountId: string, runId: s
 }
 
 /** The run's probes in order, one page of rows per database read. */
-export async function* exportRunRows(store: Store, accountId: string, runId: string): AsyncGenerator<ExportRow> {
+export async function* exportRunRows(store: Store, accountId: string, runId: string, opts: { citationCatalog?: string } = {}): AsyncGenerator<ExportRow> {
+  const run = await store.db.selectFrom('visibility_runs').select(['url', 'competitors', 'brand_terms']).where('id', '=', runId).where('account_id', '=', accountId).executeTakeFirst();
+  const brand = run ? citationBrand({ urls: [run.url], competitors: JSON.parse(run.competitors) as string[], brandTerms: storedBrandTerms(run.brand_terms) }) : { domains: [], competitors: [] };
+  const sources = citationSources(opts.citationCatalog);
+  const classOf = (url: string) => {
+    const c = classifyCitation(url, brand, sources);
+    return !c ? 'other' : c.class === 'competitor' ? `competitor:${c.competitor}` : c.class;
+  };
   let after = -1;
   for (;;) {
     const page = await store.db
@@ -65,6 +77,7 @@ export async function* exportRunRows(store: Store, accountId: string, runId: str
       .execute();
     for (const p of page) {
       const citations = (p.citations ? JSON.parse(p.citations) : []) as { url?: string; domain?: string }[];
+      const urls = citations.map((c) => c.url).filter((u): u is string => !!u);
       yield {
         run_id: runId,
         probe_id: p.id,
@@ -82,7 +95,8 @@ export async function* exportRunRows(store: Store, accountId: string, runId: str
         list_rank: p.list_rank,
         competitors: p.competitors ? (JSON.parse(p.competitors) as string[]) : [],
         cited_domains: [...new Set(citations.map((c) => c.domain).filter((d): d is string => !!d))],
-        citation_urls: citations.map((c) => c.url).filter((u): u is string => !!u),
+        citation_urls: urls,
+        citation_classes: urls.map(classOf),
         answer: p.answer,
         ...probeAnalysisFields(p),
       } as ExportRow;

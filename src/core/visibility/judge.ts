@@ -7,10 +7,9 @@
 // invalid output, or a verdict missing a brand the answer names leaves every judged field null
 // and records judge_error; nothing is filled in by guess.
 import { z } from 'zod';
-import { PlatformError, PLATFORMS, type Engine, type PlatformName } from '../../platforms/types.ts';
+import { PlatformError, PLATFORMS, type AskPlatform, type Engine, type PlatformName } from '../../platforms/types.ts';
 import { createEntityMatcher, foldName, foldText } from '../../text/entity-matcher.ts';
 import { sentenceWeights } from './analysis/prominence.ts';
-import type { AskPlatform } from './probe-executor.ts';
 import { addStepTime, stepClock } from './analysis/step-times.ts';
 
 export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;

@@ -4,9 +4,10 @@
 // to concrete catalog models (and their prices). Pure: no I/O.
 import { PLATFORMS, type PlatformName } from '../../platforms/types.ts';
 import { AppError } from '../errors.ts';
-import { parseHttpUrl } from '../reports/url.ts';
+import { parseHttpUrl } from '../../lib/url.ts';
 import { resolveModel, resolvePlatformName, supportsCity, type Catalog } from './catalog.ts';
 import { foldName } from '../../text/entity-matcher.ts';
+import { registrableDomain } from '../../text/domains.ts';
 
 /**
  * Competitor names once each, first spelling kept: names that fold alike ("Globex", "globex ",
@@ -26,6 +27,58 @@ function distinctNames(names: readonly string[]): string[] {
 }
 
 export const MAX_PROBES_PER_RUN = 2000;
+/** At most this many aliases or domains per brand. */
+export const MAX_BRAND_TERMS = 10;
+
+export interface CompetitorInput {
+  name: string;
+  aliases?: string[];
+  domains?: string[];
+}
+
+/**
+ * What a run knows of the brands beyond their names: the target's aliases and extra domains, and
+ * each competitor's. Null when the request gave none (most runs), so such runs read as before.
+ */
+export interface BrandTerms {
+  target_aliases: string[];
+  target_domains: string[];
+  competitors: { name: string; aliases: string[]; domains: string[] }[];
+}
+
+function termList(values: readonly string[] | undefined, field: string): string[] {
+  const out = distinctNames(values ?? []);
+  if (out.length > MAX_BRAND_TERMS) throw new AppError('invalid_request', `${field} holds at most ${MAX_BRAND_TERMS} entries.`, { field });
+  return out;
+}
+
+function domainList(values: readonly string[] | undefined, field: string): string[] {
+  const out: string[] = [];
+  for (const raw of values ?? []) {
+    const d = registrableDomain(raw);
+    if (!d || !d.includes('.') || /\s/.test(raw.trim())) throw new AppError('invalid_request', `${field}: "${raw}" is not a domain.`, { field, value: raw });
+    if (!out.includes(d)) out.push(d);
+  }
+  if (out.length > MAX_BRAND_TERMS) throw new AppError('invalid_request', `${field} holds at most ${MAX_BRAND_TERMS} entries.`, { field });
+  return out;
+}
+
+/** The competitors' names (deduplicated as before) and the brand terms of a request. */
+export function brandTermsOf(input: Pick<CreateRunInput, 'competitors' | 'target_aliases' | 'target_domains'>): { competitors: string[]; terms: BrandTerms | null } {
+  const given = (input.competitors ?? []).map((c) => (typeof c === 'string' ? { name: c } : c));
+  const competitors = distinctNames(given.map((c) => c.name ?? ''));
+  const details = competitors.map((name) => {
+    const c = given.find((g) => foldName(g.name ?? '') === foldName(name))!;
+    return { name, aliases: termList(c.aliases, `competitors[${name}].aliases`), domains: domainList(c.domains, `competitors[${name}].domains`) };
+  });
+  const terms: BrandTerms = {
+    target_aliases: termList(input.target_aliases, 'target_aliases'),
+    target_domains: domainList(input.target_domains, 'target_domains'),
+    competitors: details.filter((c) => c.aliases.length || c.domains.length),
+  };
+  const empty = !terms.target_aliases.length && !terms.target_domains.length && !terms.competitors.length;
+  return { competitors, terms: empty ? null : terms };
+}
 
 export interface CreateRunInput {
   url: string;
@@ -47,7 +100,12 @@ export interface CreateRunInput {
   /** How many times each (prompt, platform) probe is asked, as separate probes (1..10, default 1). */
   repeats?: number;
   models?: Record<string, string>;
-  competitors?: string[];
+  /** Competitor names, or names with the other names and the domains that count as theirs. */
+  competitors?: (string | CompetitorInput)[];
+  /** Other names of the target that count as mentions of it (a short name, a former name). */
+  target_aliases?: string[];
+  /** The target's domains besides the URL's: citations of them count for it and as `owned`. */
+  target_domains?: string[];
   language?: string;
   country?: string;
   /** A city within the country, for consumer surfaces that localise below the country. */
@@ -77,6 +135,7 @@ export interface RunPlan {
   url: string;
   targetEntity: string;
   competitors: string[];
+  brandTerms: BrandTerms | null;
   language: string;
   country: string;
   probes: PlannedProbe[];
@@ -109,7 +168,7 @@ export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p
   const country = (clean(input.country) ?? 'US').toUpperCase();
   const city = clean(input.city) ?? null;
   const cityFor = (platform: PlatformName, given: string | null) => (given && supportsCity(platform) ? given : null);
-  const competitors = distinctNames(input.competitors ?? []);
+  const { competitors, terms: brandTerms } = brandTermsOf(input);
   const probes: PlannedProbe[] = [];
   const runRepeats = repeatsOf(input.repeats, 1);
 
@@ -204,6 +263,7 @@ export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p
     url: input.url.trim(),
     targetEntity,
     competitors,
+    brandTerms,
     language,
     country,
     probes,

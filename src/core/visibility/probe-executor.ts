@@ -13,15 +13,16 @@
 // worker whose lease was taken over never sends, and a worker that dies before sending counts
 // nothing.
 import { sql } from 'kysely';
-import type { Citation, PlatformName, ProbeAnswer, ProbeRequest } from '../../platforms/types.ts';
+import type { AskPlatform, Citation, PlatformName, ProbeAnswer, ProbeRequest } from '../../platforms/types.ts';
 import { PlatformError } from '../../platforms/types.ts';
 import { capRaw } from '../../platforms/live/raw.ts';
 import { lockAccount, releaseCharge, settleCharge } from '../billing/ledger.ts';
-import { nowIso } from '../ids.ts';
-import type { Store, Tx } from '../store.ts';
+import { nowIso } from '../../lib/ids.ts';
+import type { Store, Tx } from '../../db/store.ts';
 import { finishJob, holdLease, LeaseLost, leaseHeld, leaseOf, markJobFinished, requeueJob, type Job, type Lease } from '../../jobs/queue.ts';
 import type { GiveUpCode } from '../../jobs/worker.ts';
-import { analyzeAnswer } from './analysis.ts';
+import { analysisTerms, analyzeAnswer } from './analysis.ts';
+import type { BrandTerms } from './plan.ts';
 import { analyseProbe } from './analysis/brands.ts';
 import type { Judge } from './judge.ts';
 import { visibilityRunSettled } from './run-events.ts';
@@ -31,9 +32,6 @@ import { isDatabaseUnavailable } from '../../db/resilience.ts';
 import { ANSWER_MAX_CHARS } from '../limits.ts';
 import { addStepTime, stepClock } from './analysis/step-times.ts';
 
-/** Asks a platform (with the retry and pacing policy of the composition root). */
-export type AskPlatform = (req: ProbeRequest) => Promise<ProbeAnswer>;
-
 const RAW_LIMIT_BYTES = 64 * 1024;
 
 /** The run columns a probe needs; they never change after the run is created, so they are cached. */
@@ -41,6 +39,8 @@ interface RunInfo {
   account_id: string;
   url: string;
   competitors: string[];
+  /** Aliases and domains of the brands, when the run was given any. */
+  brandTerms: BrandTerms | null;
   ledger_entry_id: string;
 }
 
@@ -58,11 +58,17 @@ async function runInfo(store: Store, runId: string): Promise<RunInfo> {
     runCache.set(runId, hit);
     return hit;
   }
-  const { rows } = await sql<{ account_id: string; url: string; competitors: string; ledger_entry_id: string }>`
-    select account_id, url, competitors, ledger_entry_id from visibility_runs where id = ${runId}`.execute(store.db);
+  const { rows } = await sql<{ account_id: string; url: string; competitors: string; brand_terms: string | null; ledger_entry_id: string }>`
+    select account_id, url, competitors, brand_terms, ledger_entry_id from visibility_runs where id = ${runId}`.execute(store.db);
   const row = rows[0];
   if (!row) throw new Error(`visibility run ${runId} not found`);
-  const info: RunInfo = { account_id: row.account_id, url: row.url, competitors: JSON.parse(row.competitors) as string[], ledger_entry_id: row.ledger_entry_id };
+  const info: RunInfo = {
+    account_id: row.account_id,
+    url: row.url,
+    competitors: JSON.parse(row.competitors) as string[],
+    brandTerms: row.brand_terms ? (JSON.parse(row.brand_terms) as BrandTerms) : null,
+    ledger_entry_id: row.ledger_entry_id,
+  };
   runCache.set(runId, info);
   if (runCache.size > RUN_CACHE_SIZE) runCache.delete(runCache.keys().next().value!);
   return info;
@@ -143,6 +149,7 @@ export async function executeProbe(
         targetUrl: probe.url,
         competitors,
         language: probe.language,
+        ...analysisTerms(run.brandTerms),
       })
     : null;
   addStepTime('mentions', tAnalysis);

@@ -4,10 +4,11 @@
 import { addCitationSourcesSummary } from './citation-sources.ts';
 import { addStepTime, stepClock } from './analysis/step-times.ts';
 import { chargeState } from '../billing/ledger.ts';
+import { sql } from 'kysely';
 import { AppError } from '../errors.ts';
-import { toApiTime } from '../ids.ts';
+import { toApiTime } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
-import type { Executor, Store } from '../store.ts';
+import type { Executor, Store } from '../../db/store.ts';
 import { summarizeProbes, visibilityBand, type SummaryProbe } from './summary.ts';
 import { summarizeByPrompt, type PromptProbe } from './by-prompt.ts';
 import { addSurfaceComparison } from './surface-comparison.ts';
@@ -15,6 +16,7 @@ import { summarizeLocations, type LocationProbe } from './locations.ts';
 import { locationSupport } from './catalog.ts';
 import type { PlatformName } from '../../platforms/types.ts';
 import { addAnswerAnalysisSummary, probeAnalysisFields } from './analysis/summary.ts';
+import type { BrandTerms } from './plan.ts';
 
 export { visibilityBand };
 
@@ -71,6 +73,7 @@ type RunRow = {
   url: string;
   target_entity: string;
   competitors: string;
+  brand_terms?: string | null;
   language: string;
   country: string;
   cancel_requested: number;
@@ -96,6 +99,7 @@ function runQuery(db: Executor) {
       'visibility_runs.url',
       'visibility_runs.target_entity',
       'visibility_runs.competitors',
+      'visibility_runs.brand_terms',
       'visibility_runs.language',
       'visibility_runs.country',
       'visibility_runs.cancel_requested',
@@ -126,6 +130,7 @@ function renderCompact(run: RunRow, agg: Aggregate, probes: readonly SummaryProb
     url: run.url,
     target_entity: run.target_entity,
     competitors,
+    brand_terms: run.brand_terms ? (JSON.parse(run.brand_terms) as BrandTerms) : null,
     language: run.language,
     country: run.country,
     test_id: run.test_id,
@@ -284,7 +289,7 @@ export async function getVisibilityRun(
   if (!run) throw new AppError('not_found', `Visibility run ${runId} not found.`);
   const out: Record<string, unknown> & ReturnType<typeof renderCompact> = renderCompact(run, aggregate(probes), probes);
   addAnswerAnalysisSummary(out.summary, probes, out.competitors);
-  addCitationSourcesSummary(out.summary, probes, { urls: [out.url], competitors: out.competitors });
+  addCitationSourcesSummary(out.summary, probes, { urls: [out.url], competitors: out.competitors, brandTerms: out.brand_terms });
   addSurfaceComparison(out.summary, probes, run.target_entity);
   if (opts.includeProbes || withResults) {
     out.probes = probes.map((p) => renderProbe(p, { results: withResults, raw: !!opts.includeRaw }));
@@ -318,7 +323,7 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
       const own = probesOf.get(r.id) ?? [];
       const out = renderCompact(r, aggregate(own), own);
       addAnswerAnalysisSummary(out.summary, own, out.competitors);
-      addCitationSourcesSummary(out.summary, own, { urls: [out.url], competitors: out.competitors });
+      addCitationSourcesSummary(out.summary, own, { urls: [out.url], competitors: out.competitors, brandTerms: out.brand_terms });
       return [r.id, out];
     }),
   );
@@ -326,10 +331,40 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
   return runIds.map((id) => byId.get(id)!).filter(Boolean);
 }
 
+export const RUN_SOURCES = ['api', 'console', 'mcp', 'schedule'] as const;
+export type RunSource = (typeof RUN_SOURCES)[number];
+export const RUN_SORTS = ['newest', 'oldest'] as const;
+export type RunSort = (typeof RUN_SORTS)[number];
+
+export interface RunListFilters {
+  status?: RunStatus;
+  source?: RunSource;
+  platform?: string;
+  projectId?: string;
+  /** Words matched, case-insensitively, against the brand, the page URL and the prompts. */
+  search?: string;
+  sort?: RunSort;
+}
+
+/**
+ * A run's status as SQL, the same rule as deriveRunStatus over its probe rows, so a status
+ * filter narrows the ids before any summary is built.
+ */
+const runStatusSql = sql<string>`(select case
+    when coalesce(sum(case when p.status in ('queued', 'running') then 1 else 0 end), 0) > 0 then
+      case when coalesce(sum(case when p.status in ('running', 'succeeded', 'errored') then 1 else 0 end), 0) > 0 then 'running' else 'queued' end
+    when visibility_runs.cancel_requested = 1 then 'cancelled'
+    when coalesce(sum(case when p.status = 'succeeded' then 1 else 0 end), 0) = visibility_runs.probe_count then 'completed'
+    when coalesce(sum(case when p.status = 'succeeded' then 1 else 0 end), 0) = 0 then 'failed'
+    else 'partially_completed' end
+  from visibility_probes p where p.run_id = visibility_runs.id)`;
+
+const likeEscape = (s: string) => s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+
 export async function listVisibilityRuns(
   store: Store,
   accountId: string,
-  opts: { limit: number; startingAfter?: string; status?: RunStatus },
+  opts: { limit: number; startingAfter?: string } & RunListFilters,
 ) {
   if (opts.startingAfter !== undefined) {
     const cursor = await store.db
@@ -340,20 +375,42 @@ export async function listVisibilityRuns(
       .executeTakeFirst();
     if (!cursor) throw new AppError('invalid_cursor', undefined, { starting_after: opts.startingAfter });
   }
-  const collected: ReturnType<typeof renderCompact>[] = [];
-  let after = opts.startingAfter;
-  const batch = opts.status ? Math.max(100, opts.limit * 2) : opts.limit + 1;
-  for (;;) {
-    let q = store.db.selectFrom('visibility_runs').select('id').where('account_id', '=', accountId);
-    if (after) q = q.where('id', '<', after);
-    const ids = (await q.orderBy('id', 'desc').limit(batch).execute()).map((r) => r.id);
-    const runs = await compactVisibilityRuns(store.db, ids);
-    for (const r of runs) if (!opts.status || r.status === opts.status) collected.push(r);
-    if (ids.length < batch || collected.length > opts.limit) break;
-    after = ids[ids.length - 1];
+  const oldest = opts.sort === 'oldest';
+  // Every filter is SQL over the run rows, so only the page's runs are summarised.
+  let q = store.db.selectFrom('visibility_runs').select('visibility_runs.id').where('visibility_runs.account_id', '=', accountId);
+  if (opts.startingAfter) q = q.where('visibility_runs.id', oldest ? '>' : '<', opts.startingAfter);
+  if (opts.status) q = q.where(runStatusSql, '=', opts.status);
+  if (opts.source) q = q.where('visibility_runs.source', '=', opts.source);
+  if (opts.platform) {
+    const platform = opts.platform;
+    q = q.where(({ exists, selectFrom }) =>
+      exists(selectFrom('visibility_probes as pp').select('pp.id').whereRef('pp.run_id', '=', 'visibility_runs.id').where('pp.platform', '=', platform)),
+    );
   }
-  const page = collected.slice(0, opts.limit);
-  const hasMore = collected.length > opts.limit;
+  if (opts.projectId) {
+    const projectId = opts.projectId;
+    q = q.where('visibility_runs.test_id', 'in', (eb) =>
+      eb.selectFrom('tests').select('tests.id').where('tests.project_id', '=', projectId).where('tests.account_id', '=', accountId),
+    );
+  }
+  for (const word of (opts.search ?? '').split(/\s+/).filter(Boolean).slice(0, 8)) {
+    const pattern = `%${likeEscape(word)}%`;
+    q = q.where(({ or, exists, selectFrom }) =>
+      or([
+        sql<boolean>`lower(visibility_runs.target_entity) like ${pattern} escape '\\'`,
+        sql<boolean>`lower(visibility_runs.url) like ${pattern} escape '\\'`,
+        exists(
+          selectFrom('visibility_probes as sp')
+            .select('sp.id')
+            .whereRef('sp.run_id', '=', 'visibility_runs.id')
+            .where(sql<boolean>`lower(sp.prompt) like ${pattern} escape '\\'`),
+        ),
+      ]),
+    );
+  }
+  const ids = (await q.orderBy('visibility_runs.id', oldest ? 'asc' : 'desc').limit(opts.limit + 1).execute()).map((r) => r.id);
+  const hasMore = ids.length > opts.limit;
+  const page = await compactVisibilityRuns(store.db, ids.slice(0, opts.limit));
   return { object: 'list', runs: page, has_more: hasMore, next_starting_after: hasMore ? page[page.length - 1].run_id : null };
 }
 

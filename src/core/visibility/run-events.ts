@@ -5,7 +5,7 @@
 // queues the job that looks for a significant change in its history (tracking/change-events.ts).
 import { sql } from 'kysely';
 import { enqueueJobs } from '../../jobs/queue.ts';
-import type { Executor } from '../store.ts';
+import type { Executor } from '../../db/store.ts';
 import { emitEvent, TEST_CHANGE_JOB_KIND, WEBHOOK_LANE } from '../webhooks/events.ts';
 import { compactVisibilityRuns } from './read.ts';
 

@@ -1,19 +1,18 @@
-// AI Visibility runs: create (plan, fund probe by probe, queue), cancel, and the idempotency
-// rule. Creation is one transaction: the run, its probes, the credit reservation and the jobs
-// appear together or not at all, so a 402 or any failure leaves nothing behind. A unique
-// constraint on (account, source, idempotency_key) makes concurrent identical creates produce
-// exactly one run: the loser of the race reads the winner's run and returns its handle.
+// AI Visibility runs: create (plan, fund probe by probe, queue), estimate and cancel. Creation
+// goes through the paid-create path (billing/paid-create.ts): the run, its probes, the credit
+// reservation and the jobs appear together or not at all, and concurrent creates with one
+// idempotency key produce exactly one run.
 import { sql } from 'kysely';
 import { surfaceOf, type PlatformName } from '../../platforms/types.ts';
 import { enqueueJobs, cancelJobsFor } from '../../jobs/queue.ts';
 import type { ActionContext } from '../billing/actions.ts';
-import { fundInOrder, getBalance, lockAccount, releaseCharge, reserveCharge } from '../billing/ledger.ts';
+import { fundInOrder, getBalance, lockAccount, releaseCharge } from '../billing/ledger.ts';
+import { createPaidRun } from '../billing/paid-create.ts';
 import { AppError } from '../errors.ts';
-import { newId, nowIso } from '../ids.ts';
+import { newId, nowIso } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
 import { attachToTest, touchTest } from '../tracking/tests.ts';
-import { isUniqueViolation, releaseExpiredIdempotencyKey, requestFingerprint, runForIdempotencyKey } from '../idempotency.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import type { Catalog } from './catalog.ts';
 import { visibilityRunSettled } from './run-events.ts';
 import { planRun, type CreateRunInput } from './plan.ts';
@@ -78,27 +77,17 @@ export interface CreateRunOptions {
 
 export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionContext, input: CreateRunInput, opts: CreateRunOptions = {}) {
   const { store } = deps;
-  const key = input.idempotency_key;
-  const fingerprint = key === undefined ? null : requestFingerprint(input);
-  if (key !== undefined) {
-    const existing = await runForIdempotencyKey(store, 'visibility_runs', ctx, key, fingerprint!);
-    if (existing) return createResponseFor(store, ctx.accountId, existing.id, true);
-  }
-  const plan = planRun(input, deps.catalog, deps.isAvailable);
-  const runId = newId('vis');
-  try {
-    const reserved = await store.db.transaction().execute(async (trx) => {
-      const now = nowIso();
-      await lockAccount(store, trx, ctx.accountId);
-      if (key !== undefined) await releaseExpiredIdempotencyKey(trx, 'visibility_runs', ctx, key);
-      const reservation = await reserveCharge(trx, {
-        accountId: ctx.accountId,
-        source: ctx.source,
-        action: 'visibility.runs.create',
-        refType: 'visibility_run',
-        refId: runId,
-        items: plan.probes.map((p) => p.price),
-      });
+  return createPaidRun(store, ctx, {
+    table: 'visibility_runs',
+    idPrefix: 'vis',
+    action: 'visibility.runs.create',
+    refType: 'visibility_run',
+    input,
+    plan: () => planRun(input, deps.catalog, deps.isAvailable),
+    prices: (plan) => plan.probes.map((p) => p.price),
+    answer: (runId, replay) => createResponseFor(store, ctx.accountId, runId, replay),
+    onQueued: deps.onQueued,
+    insert: async (trx, { id: runId, plan, reservation, idempotencyKey, idempotencyFingerprint, now }) => {
       if (opts.requireFullFunding && reservation.funded.includes(false)) {
         throw new AppError('insufficient_credits', 'The balance does not cover every probe of this run.', {
           required_credits: formatCredits(reservation.estimated),
@@ -120,10 +109,11 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
           url: plan.url,
           target_entity: plan.targetEntity,
           competitors: JSON.stringify(plan.competitors),
+          brand_terms: plan.brandTerms ? JSON.stringify(plan.brandTerms) : null,
           language: plan.language,
           country: plan.country,
-          idempotency_key: key ?? null,
-          idempotency_fingerprint: fingerprint,
+          idempotency_key: idempotencyKey,
+          idempotency_fingerprint: idempotencyFingerprint,
           cancel_requested: 0,
           prompt_count: plan.promptCount,
           platform_count: plan.platformCount,
@@ -174,18 +164,8 @@ export async function createVisibilityRun(deps: VisibilityDeps, ctx: ActionConte
         trx,
         rows.filter((r) => r.status === 'queued').map((r) => ({ kind: PROBE_JOB_KIND, lane: r.platform, refId: r.id, accountId: ctx.accountId })),
       );
-      return reservation.reserved;
-    });
-    ctx.credits += reserved;
-  } catch (err) {
-    if (key !== undefined && isUniqueViolation(err)) {
-      const existing = await runForIdempotencyKey(store, 'visibility_runs', ctx, key, fingerprint!);
-      if (existing) return createResponseFor(store, ctx.accountId, existing.id, true);
-    }
-    throw err;
-  }
-  deps.onQueued?.();
-  return createResponseFor(store, ctx.accountId, runId, false);
+    },
+  });
 }
 
 /**

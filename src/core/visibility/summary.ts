@@ -2,7 +2,7 @@
 // share of voice against the competitors, cited domains and the same per platform. One function
 // serves a run's read, a list's compact runs and a tracked test's history (which pools the probes
 // of several runs), so a rate means the same thing everywhere. Only succeeded probes count.
-import { rate, shareOfVoice, wilsonInterval } from '../tracking/stats.ts';
+import { rate, shareOfVoice, wilsonInterval } from '../../lib/stats.ts';
 import { isConsumerPlatform } from '../../platforms/types.ts';
 
 export function visibilityBand(rate: number | null): string | null {

@@ -6,7 +6,7 @@
 // does not. A consumer result without an AI answer counts as an answer that names nobody: that is
 // what the user saw. Pure: rows in, numbers out (read.ts adds it to a run's summary).
 
-import { rate, wilsonInterval } from '../tracking/stats.ts';
+import { rate, round4, wilsonInterval } from '../../lib/stats.ts';
 
 /** API platform → its consumer surfaces, in the order the comparison lists them. */
 export const SURFACE_PAIRS: ReadonlyArray<readonly [string, string]> = [
@@ -43,7 +43,6 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   return inter / (a.size + b.size - inter);
 }
 
-const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 const mean = (xs: number[]) => (xs.length ? round4(xs.reduce((s, x) => s + x, 0) / xs.length) : null);
 
 function parseList<T>(json: string | null): T[] {

@@ -4,9 +4,9 @@
 // ref names both). The mail is plain text with an HTML alternative: one short table-free layout
 // with inline styles, which common mail clients render alike.
 import { AppError } from '../errors.ts';
-import { nowIso, toApiTime } from '../ids.ts';
+import { nowIso, toApiTime } from '../../lib/ids.ts';
 import type { Mailer } from '../accounts/mail.ts';
-import type { Executor, Store } from '../store.ts';
+import type { Executor, Store } from '../../db/store.ts';
 import { describeEvent, type Markup } from './slack.ts';
 import { subscribes } from './subscriptions.ts';
 
@@ -72,7 +72,7 @@ export function alertMail(type: string, data: Record<string, unknown>, createdAt
   return {
     subject: `[sightline] ${text.title}`,
     text: plain + '\n',
-    html: `<!doctype html>\n<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escHtml(text.title)}</title></head>\n<body style="margin:0;padding:24px;background:#f6f8fa"><div style="max-width:560px;margin:0 auto;padding:24px;background:#ffffff;border:1px solid #d1d9e0;border-radius:8px">\n${body}\n</div></body></html>\n`,
+    html: `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escHtml(text.title)}</title></head>\n<body style="margin:0;padding:24px;background:#f6f8fa"><div style="max-width:560px;margin:0 auto;padding:24px;background:#ffffff;border:1px solid #d1d9e0;border-radius:8px">\n${body}\n</div></body></html>\n`,
   };
 }
 

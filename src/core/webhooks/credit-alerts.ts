@@ -3,8 +3,8 @@
 // a grant that lifts the balance back to the threshold re-arms it. Releases do not re-arm: a
 // balance flapping around the threshold as runs settle would alert again and again.
 import { formatCredits } from '../money.ts';
-import { nowIso } from '../ids.ts';
-import type { Executor } from '../store.ts';
+import { nowIso } from '../../lib/ids.ts';
+import type { Executor } from '../../db/store.ts';
 import { emitEvent } from './events.ts';
 
 /**

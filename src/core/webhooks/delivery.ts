@@ -6,9 +6,9 @@
 // here, once, with an activity record and a mail to the account's users when SMTP is set.
 import { sql } from 'kysely';
 import { finishJob, holdLease, leaseOf, markJobFinished, retryJobLater, type Job } from '../../jobs/queue.ts';
-import { newId, nowIso, toApiTime } from '../ids.ts';
+import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import type { Mailer } from '../accounts/mail.ts';
-import type { Tx } from '../store.ts';
+import type { Tx } from '../../db/store.ts';
 import type { WebhookDeps } from './endpoints.ts';
 import { postOnce, type AttemptResult } from './send.ts';
 import { openSecret, signPayload } from './signing.ts';

@@ -4,10 +4,10 @@
 // and again, on the address actually connected to, at every delivery (delivery.ts).
 import { sql } from 'kysely';
 import { AppError } from '../errors.ts';
-import { newId, nowIso, toApiTime } from '../ids.ts';
+import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import { enqueueJobs } from '../../jobs/queue.ts';
 import { checkOutboundTarget, isFetchError, type FetchAllowlist, type HostResolver } from '../pages/fetch/index.ts';
-import type { Store } from '../store.ts';
+import type { Store } from '../../db/store.ts';
 import { DELIVERY_JOB_MAX_CLAIMS, WEBHOOK_JOB_KIND, WEBHOOK_LANE } from './events.ts';
 import { newWebhookSecret, sealSecret } from './signing.ts';
 import type { WebhookEndpointsTable, WebhookMessagesTable } from '../../db/schema.ts';

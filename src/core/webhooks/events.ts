@@ -5,9 +5,9 @@
 // inside the transaction that made the change records the event once, however many workers or
 // schedulers notice the same change; the messages (one per subscribed endpoint) and their
 // delivery jobs are inserted in that same transaction, so a committed event is always delivered.
-import type { Executor } from '../store.ts';
+import type { Executor } from '../../db/store.ts';
 import { enqueueJobs } from '../../jobs/queue.ts';
-import { newId, nowIso } from '../ids.ts';
+import { newId, nowIso } from '../../lib/ids.ts';
 import { ALERT_MAIL_JOB_KIND, alertRecipients } from './alert-mail.ts';
 import { subscribes } from './subscriptions.ts';
 

@@ -2,8 +2,8 @@
 // its console users gets by e-mail. Setting or changing it
 // re-arms the alert, so a threshold set above the current balance fires at the next reservation.
 import { formatCredits, parseCredits } from '../money.ts';
-import { nowIso } from '../ids.ts';
-import type { Store } from '../store.ts';
+import { nowIso } from '../../lib/ids.ts';
+import type { Store } from '../../db/store.ts';
 import { listAlertEmails, setAlertEmails } from './alert-mail.ts';
 
 export async function getNotificationSettings(store: Store, accountId: string) {

@@ -26,6 +26,18 @@ export default defineRoute({
       matrix: z.array(z.object({ prompt: z.string(), topics: z.array(z.string()), n: z.number().int(), thin: z.boolean() }).passthrough()),
       topics: z.array(z.object({ topic: z.string() }).passthrough()),
       competitors_named_brand_absent: z.array(z.object({ prompt: z.string() }).passthrough()),
+      site_activity: z
+        .object({
+          sites: z.array(z.object({ id: z.string(), domain: z.string() })),
+          crawler_requests: z.number().int(),
+          crawler_refused: z.number().int(),
+          referral_visits: z.number().int(),
+          crawlers: z.array(z.object({ name: z.string(), requests: z.number().int(), refused: z.number().int() })),
+          referrals: z.array(z.object({ source: z.string(), visits: z.number().int() })),
+          days: z.array(z.object({ day: z.string(), crawler_requests: z.number().int(), crawler_refused: z.number().int(), referral_visits: z.number().int() })),
+        })
+        .nullable()
+        .describe("AI crawler requests (refused ones apart) and AI referral visits from the access logs of the account's sites on the brand's domains, over the same days; null when the account has no site on the brand's domains"),
     })
     .passthrough(),
   errors: [400, 404, 422],

@@ -26,6 +26,9 @@ export const CrawlerReport = z.object({
       blocked_hits: z.number().int().describe('Answered 401, 403, 429 or 451, or with a bot challenge'),
       last_seen: z.string(),
       top_paths: z.array(z.object({ path: z.string(), hits: z.number().int(), blocked_hits: z.number().int() })),
+      daily: z
+        .array(z.object({ day: z.string().describe('UTC day, YYYY-MM-DD'), hits: z.number().int(), blocked_hits: z.number().int() }))
+        .describe('Hits per UTC day that had any, oldest first'),
     }),
   ),
 });
@@ -39,6 +42,7 @@ export const ReferralReport = z.object({
       source: z.enum(['chatgpt', 'perplexity', 'gemini', 'copilot', 'claude', 'deepseek', 'grok', 'meta_ai', 'mistral']),
       visits: z.number().int(),
       top_landing_pages: z.array(z.object({ path: z.string(), visits: z.number().int() })),
+      daily: z.array(z.object({ day: z.string().describe('UTC day, YYYY-MM-DD'), visits: z.number().int() })).describe('Visits per UTC day that had any, oldest first'),
     }),
   ),
 });

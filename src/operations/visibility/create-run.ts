@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INPUT_LIMITS } from '../../core/limits.ts';
 import { PLATFORMS } from '../../platforms/types.ts';
 import { createVisibilityRun } from '../../core/visibility/runs.ts';
-import { MAX_REPEATS, type CreateRunInput } from '../../core/visibility/plan.ts';
+import { MAX_BRAND_TERMS, MAX_REPEATS, type CreateRunInput } from '../../core/visibility/plan.ts';
 import { RUN_COST } from './shapes.ts';
 import { defineRoute, looseAnswer } from '../define.ts';
 
@@ -34,7 +34,32 @@ export const CreateVisibilityRunBody = z.object({
     .describe('Explicit mode: each probe with its own platform, model, language, country and target; instead of prompts and platforms'),
   models: z.record(z.string().max(INPUT_LIMITS.model), z.string().max(INPUT_LIMITS.model)).optional().describe('Matrix mode: platform → model id or default/latest/prior'),
   repeats: Repeats.optional().describe('Ask each (prompt, platform) probe this many times, as separate billed probes (default 1)'),
-  competitors: z.array(z.string().max(INPUT_LIMITS.name)).max(10).optional().describe('Competitor names to count in every answer (at most 10)'),
+  competitors: z
+    .array(
+      z.union([
+        z.string().max(INPUT_LIMITS.name),
+        z
+          .object({
+            name: z.string().max(INPUT_LIMITS.name),
+            aliases: z.array(z.string().max(INPUT_LIMITS.name)).max(MAX_BRAND_TERMS).optional().describe('Other names that count as this competitor'),
+            domains: z.array(z.string().max(INPUT_LIMITS.url)).max(MAX_BRAND_TERMS).optional().describe("The competitor's domains: citations of them are classed as this competitor's"),
+          })
+          .strict(),
+      ]),
+    )
+    .max(10)
+    .optional()
+    .describe('Competitors to count in every answer (at most 10): a name, or {name, aliases, domains}'),
+  target_aliases: z
+    .array(z.string().max(INPUT_LIMITS.name))
+    .max(MAX_BRAND_TERMS)
+    .optional()
+    .describe('Other names of the target that count as mentions of it (a short name, a former name; at most 10)'),
+  target_domains: z
+    .array(z.string().max(INPUT_LIMITS.url))
+    .max(MAX_BRAND_TERMS)
+    .optional()
+    .describe("The target's domains besides the URL's: citing them counts as citation_mentioned and as owned (at most 10)"),
   language: z.string().max(INPUT_LIMITS.language).optional().describe('Answer language (e.g. en, de); default en'),
   country: z.string().max(INPUT_LIMITS.country).optional().describe('Country the question is asked from (e.g. US, DE); default US'),
   city: z

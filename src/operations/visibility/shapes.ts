@@ -147,6 +147,14 @@ export const CompactRun = z
     url: z.string(),
     target_entity: z.string(),
     competitors: z.array(z.string()),
+    brand_terms: z
+      .object({
+        target_aliases: z.array(z.string()),
+        target_domains: z.array(z.string()),
+        competitors: z.array(z.object({ name: z.string(), aliases: z.array(z.string()), domains: z.array(z.string()) })),
+      })
+      .nullable()
+      .describe("The brands' aliases and domains the run was given (target_aliases, target_domains, competitors as objects); null when it named the brands only"),
     language: z.string(),
     country: z.string(),
     test_id: z.string().nullable().describe('The saved test the run belongs to'),

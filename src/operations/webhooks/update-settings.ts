@@ -4,6 +4,7 @@ import { updateNotificationSettings } from '../../core/webhooks/settings.ts';
 import { defineRoute } from '../define.ts';
 import { NotificationSettings } from './get-settings.ts';
 import { EVENT_TYPES } from '../../core/webhooks/events.ts';
+import { DIGEST_CHOICE } from '../../core/webhooks/digest.ts';
 
 export default defineRoute({
   method: 'PATCH',
@@ -19,10 +20,10 @@ export default defineRoute({
       .optional()
       .describe('Fire credits.low when the available balance falls below this, e.g. "25.00"; null turns it off'),
     email_alerts: z
-      .array(z.object({ email: z.string().max(320), events: z.array(z.enum([...EVENT_TYPES, '*'])).max(20) }))
+      .array(z.object({ email: z.string().max(320), events: z.array(z.enum([...EVENT_TYPES, DIGEST_CHOICE, '*'])).max(20) }))
       .max(100)
       .optional()
-      .describe('Which events each named console user gets by e-mail ([] stops them); users not named keep their choice'),
+      .describe('Which events each named console user gets by e-mail ([] stops them; digest.weekly is the weekly digest, sent Mondays from 08:00 UTC); users not named keep their choice'),
   }),
   response: NotificationSettings,
   errors: [400, 422],

@@ -124,10 +124,10 @@ describe('the console in a browser', { skip: browserSkip() }, () => {
     assert.match(await page.getByTestId('mention-rate').innerText(), /\d+%/);
     // Answers with the brand marked, per platform.
     assert.ok((await page.locator('mark.hl-brand').count()) > 0, 'the brand is highlighted in the answers');
-    assert.equal(await page.locator('article.answer').count(), 4);
+    assert.equal(await page.locator('details.answer').count(), 4);
     // Answers are Markdown, shown rendered: lists and emphasis as elements, no raw markup left.
-    assert.ok((await page.locator('article.answer .text').locator('li, strong').count()) > 0, 'Markdown lists and emphasis are rendered');
-    assert.doesNotMatch((await page.locator('article.answer .text').allInnerTexts()).join('\n'), /\*\*/);
+    assert.ok((await page.locator('details.answer .text').locator('li, strong').count()) > 0, 'Markdown lists and emphasis are rendered');
+    assert.doesNotMatch((await page.locator('details.answer .text').allInnerTexts()).join('\n'), /\*\*/);
     await page.getByRole('heading', { name: 'Share of voice' }).waitFor();
     // The answer analysis (issue #18): sentiment shares, labelled simulated in the sandbox.
     assert.match(await page.getByTestId('answer-analysis').innerText(), /No answer mentions you yet|positive, .* neutral, .* negative.*\(simulated\)/);
@@ -202,10 +202,20 @@ describe('the console in a browser', { skip: browserSkip() }, () => {
     const recs = page.getByRole('region', { name: 'Recommendations' });
     assert.equal(await recs.locator('.badge.Good, .badge.Fair, .badge.Poor').count(), 0);
     assert.ok((await recs.locator('.badge.priority-high, .badge.priority-medium, .badge.priority-low').count()) > 0);
-    assert.doesNotMatch(await recs.innerText(), /\+1 points expected/);
+    assert.doesNotMatch(await recs.innerText(), /\+1 points/);
+    // Gains overlap: each reads "up to +N", and the note bounds their sum by what is left to 100.
+    assert.match(await recs.innerText(), /up to \+\d+ points?/);
+    const overall = Number(await page.getByTestId('ci-overall').innerText());
+    assert.match(await page.getByTestId('gains-note').innerText(), new RegExp(`at most ${100 - overall} points`));
+    // Depth and sufficiency are one number: one tile. Score bars take their band's colour.
+    assert.match(await page.locator('.stats').innerText(), /Depth and sufficiency/i);
+    assert.ok((await page.locator('.bar.band-Strong, .bar.band-Good, .bar.band-Fair, .bar.band-Poor').count()) > 0);
     await page.getByRole('heading', { name: 'AI-readiness audit' }).waitFor();
     const crawlers = page.getByRole('table', { name: 'Whether each AI crawler may fetch the page' });
     assert.ok((await crawlers.getByRole('row').count()) > 2, 'one row per AI crawler');
+    // The checks do not repeat the crawler table, and read as names, not ids.
+    assert.doesNotMatch(await page.getByTestId('audit-checks').innerText(), /ai.crawler/i);
+    assert.doesNotMatch((await page.getByTestId('audit-checks').locator('strong').allInnerTexts()).join('|'), /_/);
     await page.getByRole('heading', { name: 'Components' }).waitFor();
     assert.equal(await page.locator('pre').count(), 0, 'no raw JSON');
     await rig.screenshot(page, 'content-report-desktop');
@@ -221,15 +231,17 @@ describe('the console in a browser', { skip: browserSkip() }, () => {
     await page.getByRole('link', { name: 'Account', exact: true }).click();
     await page.getByRole('heading', { name: 'Credit ledger' }).waitFor();
     const ledger = page.getByRole('table', { name: 'Ledger entries, newest first' });
-    await ledger.getByText('credits.grant').first().waitFor();
+    await ledger.getByText('Credits granted').first().waitFor();
     await page.getByLabel('Show').selectOption('reserved');
     await page.getByText('No open reservations').waitFor();
     await page.getByLabel('Show').selectOption('charge');
-    await ledger.getByText('visibility.runs.create').first().waitFor();
+    // Actions by name, not by id (the id stays in the tooltip).
+    await ledger.getByText('Visibility run', { exact: true }).first().waitFor();
+    assert.doesNotMatch(await ledger.innerText(), /visibility\.runs\.create/);
     await page.getByLabel('Kind').selectOption('visibility');
     const activity = page.getByRole('table', { name: 'Recent requests' });
-    await activity.getByText('visibility.runs.create').first().waitFor();
-    assert.match(await activity.innerText(), /console/);
+    await activity.getByText('Visibility run', { exact: true }).first().waitFor();
+    assert.match(await activity.innerText(), /Console/);
     visited['account'] = '/console/account';
   });
 
@@ -271,13 +283,17 @@ describe('the console in a browser', { skip: browserSkip() }, () => {
     const chart = page.getByTestId('rate-chart');
     await chart.locator('canvas').waitFor();
     await page.getByTestId('sov-chart').locator('canvas').waitFor();
-    // Two runs seconds apart on an axis of days: dots, not a line that would be a vertical spike.
-    await page.getByTestId('rate-dots').waitFor();
+    // Two runs seconds apart on an axis sized to them (not days of empty future): spread out.
+    const [lo, hi] = (await chart.getAttribute('data-x-range'))!.split(',').map(Number);
+    assert.ok(hi - lo <= 7200, `the time axis spans ${hi - lo} s`);
+    assert.ok(hi < Date.now() / 1000 + 600, 'the time axis ends near the last run');
+    await page.getByTestId('comp-rate-chart').locator('canvas').waitFor();
     const rateSection = page.getByRole('region', { name: 'Mention rate over time' });
     await rateSection.getByText('Show the numbers').click();
     const table = rateSection.getByRole('table', { name: 'Mention rate over time' });
     assert.equal(await table.locator('tbody tr').count(), 2);
     assert.match(await table.innerText(), /50%[\s\S]*\d+%–\d+%/);
+    assert.match(await table.innerText(), /\d{1,2}:\d\d/, 'each point with its time, not only its day');
     assert.match(await page.getByText('This month').locator('..').innerText(), /16\.00 cr/);
     await rig.screenshot(page, 'test-charts-desktop');
     visited['test'] = testPath;

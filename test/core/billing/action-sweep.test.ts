@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { openDatabase } from '../../../src/db/connection.ts';
-import { storeOf, type Store } from '../../../src/core/store.ts';
+import { storeOf, type Store } from '../../../src/db/store.ts';
 import { createAccount } from '../../../src/core/accounts/accounts.ts';
 import { getBalance, grantCredits, ledgerBalance, lockAccount, reserveCharge } from '../../../src/core/billing/ledger.ts';
 import {

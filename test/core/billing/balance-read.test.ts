@@ -7,7 +7,7 @@ import type { DatabaseHandle } from '../../../src/db/connection.ts';
 import { createAccount } from '../../../src/core/accounts/accounts.ts';
 import { sql } from 'kysely';
 import { balanceWithRecent, getBalance, grantCredits, ledgerBalance, lockAccount, releaseCharge, reserveCharge, settleCharge } from '../../../src/core/billing/ledger.ts';
-import type { Store } from '../../../src/core/store.ts';
+import type { Store } from '../../../src/db/store.ts';
 import { openFreshDatabase } from '../../helpers/harness.ts';
 
 describe('balance and recent ledger read', () => {

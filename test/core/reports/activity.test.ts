@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import type { DatabaseHandle } from '../../../src/db/connection.ts';
 import { createAccount } from '../../../src/core/accounts/accounts.ts';
 import { ActivityLog } from '../../../src/core/reports/activity.ts';
-import { newId, nowIso } from '../../../src/core/ids.ts';
-import type { Store } from '../../../src/core/store.ts';
+import { newId, nowIso } from '../../../src/lib/ids.ts';
+import type { Store } from '../../../src/db/store.ts';
 import { openFreshDatabase } from '../../helpers/harness.ts';
 
 describe('activity log writes', () => {

@@ -11,7 +11,7 @@ import { createAccount } from '../../../src/core/accounts/accounts.ts';
 import { grantCredits, lockAccount, reserveCharge, settleCharge } from '../../../src/core/billing/ledger.ts';
 import { getUsage } from '../../../src/core/reports/usage.ts';
 import { toJson } from '../../../src/core/freeze.ts';
-import { storeOf, type Store } from '../../../src/core/store.ts';
+import { storeOf, type Store } from '../../../src/db/store.ts';
 import { freshDatabaseUrl, usingPostgres } from '../../helpers/harness.ts';
 
 describe('usage answer kept between calls', () => {

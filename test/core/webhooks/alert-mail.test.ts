@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { newId, nowIso } from '../../../src/core/ids.ts';
+import { newId, nowIso } from '../../../src/lib/ids.ts';
 import { startTestServer, type TestServer } from '../../helpers/harness.ts';
 import { startReceiver, until, type Receiver } from '../../helpers/webhook-receiver.ts';
 

@@ -12,6 +12,8 @@ const PAGES = {
   keys: () => import('./pages/keys.js'),
   account: () => import('./pages/account.js'),
   operator: () => import('./pages/operator.js'),
+  alerts: () => import('./pages/alerts.js'),
+  sites: () => import('./pages/sites.js'),
 };
 
 /** Path → [module, export, params]. */
@@ -32,6 +34,9 @@ function route(path) {
   if (p === '/console/keys') return ['keys', 'KeysPage', {}];
   if (p === '/console/account') return ['account', 'AccountPage', {}];
   if (p === '/console/operator') return ['operator', 'OperatorPage', {}];
+  if (p === '/console/alerts') return ['alerts', 'AlertsPage', {}];
+  if (p === '/console/sites') return ['sites', 'SitesPage', {}];
+  if ((r = m(/^\/console\/sites\/([\w-]+)$/))) return ['sites', 'SitePage', { id: r[1] }];
   return [null, null, {}];
 }
 
@@ -59,6 +64,8 @@ const NAV = [
   ['/console/runs', 'Visibility', (p) => p === '/console' || p.startsWith('/console/runs')],
   ['/console/content', 'Content', (p) => p.startsWith('/console/content')],
   ['/console/tests', 'Tracked tests', (p) => p.startsWith('/console/tests')],
+  ['/console/sites', 'Sites', (p) => p.startsWith('/console/sites')],
+  ['/console/alerts', 'Alerts', (p) => p.startsWith('/console/alerts')],
   ['/console/keys', 'API keys', (p) => p.startsWith('/console/keys')],
   ['/console/account', 'Account', (p) => p.startsWith('/console/account')],
 ];
@@ -97,7 +104,7 @@ function Shell({ session, refresh }) {
       ? html`<div class="banner"><${Note} kind="error">This account is suspended: runs and API calls are refused. Contact the operator of this instance.</${Note}></div>`
       : null}
     ${session.engine === 'sandbox'
-      ? html`<div class="banner"><${Note} kind="warn"><p>Sandbox engine: answers are simulated on this server, not asked of real AI platforms. The operator switches to live platforms with SIGHTLINE_PLATFORM_ENGINE=live.</p></${Note}></div>`
+      ? html`<div class="banner"><${Note} kind="warn"><p>Sandbox engine: answers are simulated<span class="wide-only"> on this server, not asked of real AI platforms. The operator switches to live platforms with SIGHTLINE_PLATFORM_ENGINE=live</span>.</p></${Note}></div>`
       : null}
     <main id="main">${module ? html`<${Lazy} key=${path} module=${module} name=${name} props=${{ ...params, session }} />` : html`<${NotFound} />`}</main>`;
 }

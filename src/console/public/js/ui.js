@@ -52,9 +52,96 @@ export function ago(iso) {
   return `${Math.round(s / 86400)} days ago`;
 }
 export const TERMINAL = new Set(['completed', 'partially_completed', 'failed', 'cancelled']);
-export const PLATFORM_NAMES = { openai: 'ChatGPT', perplexity: 'Perplexity', gemini: 'Gemini', grok: 'Grok', claude: 'Claude', deepseek: 'DeepSeek' };
+export const PLATFORM_NAMES = {
+  openai: 'ChatGPT',
+  perplexity: 'Perplexity',
+  gemini: 'Gemini',
+  grok: 'Grok',
+  claude: 'Claude',
+  deepseek: 'DeepSeek',
+  google_ai_overview: 'Google AI Overviews',
+  google_ai_mode: 'Google AI Mode',
+  copilot: 'Copilot',
+  chatgpt_app: 'ChatGPT app',
+};
 export const platformName = (p) => PLATFORM_NAMES[p] || p;
 export const statusText = (s) => (s || '').replace(/_/g, ' ');
+
+/** What each action of the API is called in the console (ids stay in the API, the CSV and tooltips). */
+const ACTION_NAMES = {
+  'visibility.runs.create': 'Visibility run',
+  'visibility.runs.estimate': 'Visibility run estimate',
+  'visibility.runs.cancel': 'Visibility run cancelled',
+  'visibility.runs.list': 'Visibility runs listed',
+  'visibility.runs.read': 'Visibility run viewed',
+  'visibility.runs.export': 'Visibility run exported',
+  'visibility.probes.read': 'Answer viewed',
+  'visibility.models.list': 'Models listed',
+  'visibility.prompts.suggest': 'Prompt suggestions',
+  'content_intelligence.runs.create': 'Content analysis',
+  'content_intelligence.runs.full': 'Full content analysis',
+  'content_intelligence.runs.score': 'Content score',
+  'content_intelligence.runs.list': 'Content analyses listed',
+  'content_intelligence.runs.read': 'Content report viewed',
+  'content_intelligence.content.score': 'Content score',
+  'content_intelligence.content.score.supplied_trends': 'Content score (your trends)',
+  'content_intelligence.trends.discover': 'Trend discovery',
+  'pages.content.serialize': 'Page text read',
+  'credits.grant': 'Credits granted',
+  'credits.top_up': 'Credits topped up',
+  'credits.invite': 'Invitation credits',
+  'tests.create': 'Tracked test created',
+  'tests.update': 'Tracked test changed',
+  'tests.delete': 'Tracked test deleted',
+  'tests.runs.create': 'Tracked test run',
+  'tests.history': 'Tracked test history',
+  'tests.list': 'Tracked tests listed',
+  'tests.read': 'Tracked test viewed',
+  'tests.sample_plan': 'Sample plan',
+  'projects.create': 'Project created',
+  'projects.update': 'Project changed',
+  'projects.delete': 'Project deleted',
+  'projects.runs.create': 'Project run',
+  'projects.prompts.import': 'Prompts imported',
+  'projects.prompts.delete': 'Prompt deleted',
+  'projects.dashboard': 'Project dashboard',
+  'projects.list': 'Projects listed',
+  'projects.read': 'Project viewed',
+  'projects.sample_plan': 'Project sample plan',
+  'reports.by_url.read': 'Report by URL',
+  'sites.create': 'Site added',
+  'sites.delete': 'Site removed',
+  'sites.logs.upload': 'Access log uploaded',
+  'sites.crawlers': 'AI crawler visits',
+  'sites.referrals': 'AI referral visits',
+  'sites.list': 'Sites listed',
+  'sites.read': 'Site viewed',
+  'webhooks.create': 'Webhook added',
+  'webhooks.update': 'Webhook changed',
+  'webhooks.delete': 'Webhook removed',
+  'webhooks.disabled': 'Webhook disabled',
+  'webhooks.deliveries.retry': 'Webhook delivery retried',
+  'webhooks.deliveries.list': 'Webhook deliveries listed',
+  'webhooks.list': 'Webhooks listed',
+  'webhooks.get': 'Webhook viewed',
+  'notifications.settings.get': 'Alert settings viewed',
+  'notifications.settings.update': 'Alert settings changed',
+  'activity.read': 'Activity viewed',
+  'ledger.list': 'Ledger viewed',
+  'balance.read': 'Balance viewed',
+  'usage.read': 'Usage viewed',
+  'session.read': 'Session checked',
+};
+/** An action id in words: its name above, else its parts ("sites.crawlers" → "Sites crawlers"). */
+export function actionName(id) {
+  if (!id) return '—';
+  if (ACTION_NAMES[id]) return ACTION_NAMES[id];
+  const words = id.replace(/[._]/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+const SOURCE_LABELS = { api: 'API', console: 'Console', mcp: 'AI assistant (MCP)', schedule: 'Schedule', cli: 'Command line', webhooks: 'Webhooks' };
+/** Where a request or run came from, in words. */
+export const sourceName = (s) => SOURCE_LABELS[s] || s || '—';
 
 // ---- Components ----
 export function Badge({ value, label }) {

@@ -9,6 +9,7 @@
 // is one. Linear in the answer length.
 import type { MentionSpan } from '../../../text/entity-matcher.ts';
 import { addStepTime, stepClock } from './step-times.ts';
+import { round4 } from '../../../lib/stats.ts';
 
 export interface SentenceWeights {
   /** Original UTF-16 start of each sentence, ascending. */
@@ -122,7 +123,6 @@ function sentenceAt(starts: number[], offset: number): number {
   return found;
 }
 
-const round4 = (x: number) => Math.round(x * 10000) / 10000;
 
 /** The brand's position-adjusted word count share, 0..1 (0 when it is not named in the text). */
 export function pawc(sentences: SentenceWeights, spans: readonly MentionSpan[]): number {

@@ -6,6 +6,7 @@
 // before this existed (analysis null) are left out of them, never counted as zeros.
 import { foldName } from '../../../text/entity-matcher.ts';
 import type { BrandEntry, ProbeAnalysis } from './brands.ts';
+import { round4 } from '../../../lib/stats.ts';
 
 /** What these functions read of a probe row. */
 export interface AnalysisProbeRow {
@@ -45,7 +46,6 @@ export function probeAnalysisFields(row: Pick<AnalysisProbeRow, 'status' | 'anal
   return { brands: a ? a.brands : null, judge: a?.judge ?? null, judge_error: a?.judge_error ?? null };
 }
 
-const round4 = (x: number) => Math.round(x * 10000) / 10000;
 
 export interface SentimentShares {
   positive: number;

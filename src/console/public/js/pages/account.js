@@ -1,7 +1,7 @@
 // The account: balance, open reservations, the ledger (grants, charges, releases) and the
 // activity log, each with its filter; the user's sessions and "sign out everywhere"; changing
 // the password (the current one is asked for; every other session ends).
-import { html, useState, navigate, PageHead, Table, Badge, ErrorNote, Empty, Loading, Stat, Field, Note, useData, when, statusText } from '../ui.js';
+import { html, useState, navigate, PageHead, Table, Badge, ErrorNote, Empty, Loading, Stat, Field, Note, useData, when, statusText, actionName, sourceName } from '../ui.js';
 import { get, post } from '../api.js';
 import { useBalance } from '../balance.js';
 
@@ -32,8 +32,8 @@ function Ledger() {
         ? html`<${Empty} title=${kind === 'reserved' ? 'No open reservations' : 'Nothing here yet'}><p>${kind === 'reserved' ? 'Credits are reserved while runs are queued or running.' : 'Grants and charges appear here.'}</p></${Empty}>`
         : html`<${Table} caption="Ledger entries, newest first" captionHidden rowKey=${(e) => e.id} rows=${entries} columns=${[
             { label: 'Time', cell: (e) => when(e.time) },
-            { label: 'What', cell: (e) => html`${e.action}${e.run_id ? html` · <a href=${(e.run_id.startsWith('ci_') ? '/console/content/' : '/console/runs/') + e.run_id}>run</a>` : null}` },
-            { label: 'Source', cell: (e) => e.source },
+            { label: 'What', cell: (e) => html`<span title=${e.action}>${actionName(e.action)}</span>${e.run_id ? html` · <a href=${(e.run_id.startsWith('ci_') ? '/console/content/' : '/console/runs/') + e.run_id}>run</a>` : null}` },
+            { label: 'Source', cell: (e) => sourceName(e.source) },
             { label: 'State', cell: (e) => html`<${Badge} value=${e.status} />` },
             { label: 'Credits', cell: (e) => (e.kind === 'grant' ? `+${e.credits}` : `−${e.credits}`), num: true },
             { label: 'Reserved / settled / released', cell: (e) => (e.kind === 'grant' ? '—' : `${e.reserved_credits} / ${e.settled_credits} / ${e.released_credits}`), num: true },
@@ -64,8 +64,8 @@ function Activity() {
         ? html`<${Empty} title="No activity"><p>Requests made with your keys, by MCP clients and from this console appear here.</p></${Empty}>`
         : html`<${Table} caption="Recent requests" captionHidden rowKey=${(i) => i.id} rows=${act.data.items} columns=${[
             { label: 'Time', cell: (i) => when(i.created_at) },
-            { label: 'Action', cell: (i) => html`<code>${i.action}</code>` },
-            { label: 'Source', cell: (i) => i.source },
+            { label: 'Action', cell: (i) => html`<span title=${i.action}>${actionName(i.action)}</span>` },
+            { label: 'Source', cell: (i) => sourceName(i.source) },
             { label: 'Key', cell: (i) => (i.key_prefix ? html`<code>${i.key_prefix}…</code>` : html`<span class="muted">session</span>`) },
             { label: 'Result', cell: (i) => html`<${Badge} value=${i.status === 'ok' ? 'completed' : 'failed'} label=${String(i.http_status)} />` },
             { label: 'Credits', cell: (i) => i.credits, num: true },

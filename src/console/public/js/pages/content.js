@@ -66,20 +66,24 @@ export function NewContentRunPage() {
 }
 
 const COMPONENT_NAMES = { depth: 'Depth', freshness: 'Freshness', structure: 'Structure', citability: 'Citability', metadata: 'Metadata', trend_coverage: 'Trend coverage', trust: 'Trust', access: 'Crawler access' };
+/** A component or check id in words: its name above, else the id with spaces ("trend_coverage" → "Trend coverage"). */
+const componentName = (k) => COMPONENT_NAMES[k] || (k.charAt(0).toUpperCase() + k.slice(1)).replace(/_/g, ' ');
 const bandOf = (n) => (n < 40 ? 'Poor' : n < 60 ? 'Fair' : n < 80 ? 'Good' : 'Strong');
 
 function Scores({ r }) {
   return html`<div class="stats">
       <${Stat} label="Overall" value=${html`<span data-testid="ci-overall">${r.overall_score}</span><span class="small muted">/100</span>`} sub=${html`<${Badge} value=${r.overall_band} />`} />
-      <${Stat} label="Depth" value=${r.content_depth.score} sub=${html`<${Badge} value=${r.content_depth.band} />`} />
+      ${r.sufficiency_score === r.content_depth.score
+        ? html`<${Stat} label="Depth and sufficiency" value=${r.content_depth.score} sub=${html`<${Badge} value=${r.content_depth.band} /> does the page answer fully`} />`
+        : html`<${Stat} label="Depth" value=${r.content_depth.score} sub=${html`<${Badge} value=${r.content_depth.band} />`} />
+          <${Stat} label="Sufficiency" value=${r.sufficiency_score} sub=${html`<${Badge} value=${r.sufficiency_band} />`} />`}
       <${Stat} label="Freshness" value=${r.content_freshness.score} sub=${html`<${Badge} value=${r.content_freshness.band} />`} />
-      <${Stat} label="Sufficiency" value=${r.sufficiency_score} sub=${html`<${Badge} value=${r.sufficiency_band} />`} />
       ${r.audit ? html`<${Stat} label="AI readiness" value=${r.audit.score} sub=${html`<${Badge} value=${r.audit.band} />`} />` : null}
     </div>
     ${r.overall && r.overall.summary ? html`<p>${r.overall.summary}</p>` : null}
     ${r.components
       ? html`<section class="card" aria-labelledby="comp-title"><h2 id="comp-title">Components</h2>
-          ${Object.entries(r.components).map(([k, v]) => html`<${Meter} label=${COMPONENT_NAMES[k] || k} value=${v / 100} text=${html`${v} <span class="visually-hidden">${bandOf(v)}</span>`} />`)}
+          ${Object.entries(r.components).map(([k, v]) => html`<${Meter} kind=${'band-' + bandOf(v)} label=${componentName(k)} value=${v / 100} text=${html`${v} <span class="small muted">${bandOf(v)}</span>`} />`)}
         </section>`
       : null}`;
 }
@@ -104,6 +108,21 @@ function PromptIdeas({ r }) {
   </section>`;
 }
 
+/** The audit's checks by name; one check per AI crawler is left out (the table above has them). */
+const CHECK_NAMES = {
+  robots_txt: 'robots.txt',
+  llms_txt: 'llms.txt',
+  json_ld: 'Structured data (JSON-LD)',
+  open_graph: 'Open Graph',
+  meta_robots: 'Meta robots',
+  sitemap: 'Sitemap',
+  sitemap_lists_page: 'Sitemap lists the page',
+  crawler_fetch: 'Fetch as a crawler',
+  javascript: 'Readable without JavaScript',
+  snippets: 'Search snippets',
+  canonical: 'Canonical URL',
+};
+
 function Audit({ audit }) {
   return html`<section class="card" aria-labelledby="audit-title"><h2 id="audit-title">AI-readiness audit</h2>
     <h3>AI crawlers (robots.txt)</h3>
@@ -114,7 +133,7 @@ function Audit({ audit }) {
       { label: 'Deciding rule', cell: (c) => (c.rule ? html`<code>${c.rule}</code>${c.line ? html` <span class="small muted">line ${c.line}</span>` : null}` : html`<span class="muted">no rule: allowed</span>`) },
     ]} />
     <h3>Checks</h3>
-    <ul class="plain">${audit.checks.map((c) => html`<li><${Badge} value=${c.status} /> <strong>${c.id.replace(/_/g, ' ')}</strong> — ${c.detail}</li>`)}</ul>
+    <ul class="plain" data-testid="audit-checks">${audit.checks.filter((c) => !c.id.startsWith('ai_crawler:')).map((c) => html`<li><${Badge} value=${c.status} /> <strong>${CHECK_NAMES[c.id] || componentName(c.id)}</strong> — ${c.detail}</li>`)}</ul>
     <dl class="facts" style=${{ marginTop: '12px' }}>
       <dt>llms.txt</dt><dd>${audit.llms_txt.present ? (audit.llms_txt.valid ? `present, ${audit.llms_txt.links} links` : `present, invalid: ${audit.llms_txt.errors.join('; ')}`) : 'missing'}</dd>
       <dt>Sitemap</dt><dd>${audit.sitemap.found ? `${audit.sitemap.url_count} URLs${audit.sitemap.lists_page === false ? ', this page not listed' : ''}` : 'not found'}</dd>
@@ -145,7 +164,8 @@ export function ContentReportPage({ id }) {
     <section class="card" aria-labelledby="recs-title"><h2 id="recs-title">Recommendations</h2>
       ${recs.length === 0
         ? html`<p class="muted">Nothing to fix that this analysis measures.</p>`
-        : html`<ol>${recs.map((x) => html`<li style=${{ marginBottom: '10px' }}><strong>${x.title}</strong> <${Badge} value=${'priority-' + x.priority} label=${x.priority + ' priority'} /> <span class="small muted">+${x.expected_impact} ${x.expected_impact === 1 ? 'point' : 'points'} expected</span><br />${x.recommendation}</li>`)}</ol>`}
+        : html`<p class="small muted" data-testid="gains-note">Each gain is what that fix alone could add. Fixes overlap, so together they add at most ${Math.max(0, 100 - r.overall_score)} points (to 100).</p>
+          <ol>${recs.map((x) => html`<li style=${{ marginBottom: '10px' }}><strong>${x.title}</strong> <${Badge} value=${'priority-' + x.priority} label=${x.priority + ' priority'} /> <span class="small muted">up to +${Math.min(x.expected_impact, Math.max(0, 100 - r.overall_score))} ${x.expected_impact === 1 ? 'point' : 'points'}</span><br />${x.recommendation}</li>`)}</ol>`}
     </section>
     ${(r.trend_coverage || []).length
       ? html`<section class="card" aria-labelledby="trends-title"><h2 id="trends-title">Trend coverage</h2>

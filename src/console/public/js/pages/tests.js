@@ -198,7 +198,7 @@ function Chart({ id, title, summary, times, series, band, percent = true, max, c
     loadUplot().then((uPlot) => {
       if (!live || !box.current) return;
       const data = [times, ...series.map((s) => s.values)];
-      const ss = [{ value: (u, v) => (v == null ? '' : new Date(v * 1000).toLocaleDateString()) }];
+      const ss = [{ value: (u, v) => (v == null ? '' : when(new Date(v * 1000).toISOString())) }];
       // Dots only when points crowd: a line between two runs minutes apart is a vertical spike.
       const line = (color) => (dots ? { paths: () => null, points: { show: true, size: 9, fill: color } } : { width: 2, points: { show: true, size: 6 } });
       series.forEach((s, i) => ss.push({ label: s.label, stroke: COLORS[i % COLORS.length], ...line(COLORS[i % COLORS.length]), spanGaps: true, value: (u, v) => (v == null ? '—' : percent ? pct(v) : String(v)) }));
@@ -217,9 +217,9 @@ function Chart({ id, title, summary, times, series, band, percent = true, max, c
           series: ss,
           bands,
           scales: {
-            // Points close together (two runs a minute apart) still get a readable span of days.
-            // A fixed range from the points themselves: uPlot's own auto-ranging of a time scale
-            // whose points share one instant spread the axis over years.
+            // A fixed range sized to the points (xRange): runs minutes apart spread across the
+            // axis, its ticks in minutes. uPlot's own auto-ranging of a time scale whose points
+            // share one instant spread the axis over years.
             x: { time: true, auto: false, range: xRange(times) },
             y: { range: (u, lo, hi) => [0, percent ? 1 : max ?? Math.max(1, Math.ceil((hi || 0) * 1.1))] } },
           axes: [{}, { values: (u, vals) => vals.map((v) => (percent ? `${Math.round(v * 100)}%` : v)) }],
@@ -241,19 +241,23 @@ function Chart({ id, title, summary, times, series, band, percent = true, max, c
     <h2 id=${id}>${title}</h2>
     <ul class="legend plain-inline" aria-hidden="true">${series.map((s, i) => html`<li><span class="swatch" style=${{ background: COLORS[i % COLORS.length] }}></span>${s.label}</li>`)}${band && !dots ? html`<li><span class="swatch band"></span>95% interval of ${series[0].label.toLowerCase()}</li>` : null}</ul>
     ${dots ? html`<p class="small muted" data-testid=${id + '-dots'}>Some runs are close together in time: each is drawn as a dot, not joined by a line${band ? '; the 95% intervals are in the table' : ''}.</p>` : null}
-    <div class="chart" ref=${box} role="img" aria-label=${`${title}: ${summary}. The numbers are in the table below the chart.`} data-testid=${id + '-chart'}></div>
+    <div class="chart" ref=${box} data-x-range=${xRange(times).map(Math.round).join(',')} role="img" aria-label=${`${title}: ${summary}. The numbers are in the table below the chart.`} data-testid=${id + '-chart'}></div>
     <details class="data-table"><summary>Show the numbers</summary><${Table} caption=${title} rows=${rows} columns=${columns} /></details>
   </section>`;
 }
 
 const at = (iso) => Math.floor(Date.parse(iso) / 1000);
 
-/** The time axis's span: the points plus a margin of at least a day on each side (seconds). */
+/**
+ * The time axis's span, sized to the points: 5% of their span on each side (at least half a
+ * minute), or an hour each side of a single instant. Never days of empty future beside runs
+ * minutes apart.
+ */
 function xRange(times) {
-  if (!times.length) return [Date.now() / 1000 - 86400, Date.now() / 1000];
+  if (!times.length) return [Date.now() / 1000 - 3600, Date.now() / 1000];
   const lo = Math.min(...times);
   const hi = Math.max(...times);
-  const pad = Math.max(86400, (hi - lo) * 0.05);
+  const pad = hi > lo ? Math.max(30, (hi - lo) * 0.05) : 3600;
   return [lo - pad, hi + pad];
 }
 /**
@@ -265,7 +269,8 @@ function crowded(times) {
   const sorted = [...times].sort((a, b) => a - b);
   return sorted.some((t, i) => i > 0 && t - sorted[i - 1] < (hi - lo) / 100);
 }
-const shortDate = (iso) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+// The tables give each point's time, not only its day: runs of one day are told apart.
+const shortDate = (iso) => when(iso);
 const ciText = (c) => (c && c.low != null ? `${pct(c.low)}–${pct(c.high)}` : '—');
 
 function VisibilityCharts({ points }) {
@@ -274,6 +279,7 @@ function VisibilityCharts({ points }) {
   const rateOf = (p, platform) => ((p.by_platform || []).find((b) => b.platform === platform) || {}).mention_rate ?? null;
   const competitors = [...new Set(points.flatMap((p) => (p.competitors || []).map((c) => c.name)))];
   const sovOf = (p, name) => ((p.competitors || []).find((c) => c.name === name) || {}).share_of_voice ?? null;
+  const compRateOf = (p, name) => ((p.competitors || []).find((c) => c.name === name) || {}).mention_rate ?? null;
   const domainTotals = new Map();
   for (const p of points) for (const d of p.cited_domains || []) domainTotals.set(d.domain, (domainTotals.get(d.domain) || 0) + d.count);
   const domains = [...domainTotals].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([d]) => d);
@@ -286,7 +292,7 @@ function VisibilityCharts({ points }) {
       band=${{ low: points.map((p) => (p.mention_rate_ci ? p.mention_rate_ci.low : null)), high: points.map((p) => (p.mention_rate_ci ? p.mention_rate_ci.high : null)) }}
       rows=${points}
       columns=${[
-        { label: 'Date', cell: (p) => shortDate(p.end) },
+        { label: 'Time', cell: (p) => shortDate(p.end) },
         { label: 'Mention rate', cell: (p) => pct(p.mention_rate), num: true },
         { label: '95% interval', cell: (p) => ciText(p.mention_rate_ci) },
         ...platforms.map((pl) => ({ label: platformName(pl), cell: (p) => pct(rateOf(p, pl)), num: true })),
@@ -296,11 +302,18 @@ function VisibilityCharts({ points }) {
       times=${times}
       series=${[{ label: 'Your brand', values: points.map((p) => p.share_of_voice) }, ...competitors.map((c) => ({ label: c, values: points.map((p) => sovOf(p, c)) }))]}
       rows=${points}
-      columns=${[{ label: 'Date', cell: (p) => shortDate(p.end) }, { label: 'Your brand', cell: (p) => pct(p.share_of_voice), num: true }, ...competitors.map((c) => ({ label: c, cell: (p) => pct(sovOf(p, c)), num: true }))]} />
+      columns=${[{ label: 'Time', cell: (p) => shortDate(p.end) }, { label: 'Your brand', cell: (p) => pct(p.share_of_voice), num: true }, ...competitors.map((c) => ({ label: c, cell: (p) => pct(sovOf(p, c)), num: true }))]} />
+    ${competitors.length
+      ? html`<${Chart} id="comp-rate" title="Competitor mention rates over time" summary=${`latest: your brand ${pct(last.mention_rate)}, ${competitors.map((c) => `${c} ${pct(compRateOf(last, c))}`).join(', ')}`}
+          times=${times}
+          series=${[{ label: 'Your brand', values: points.map((p) => p.mention_rate) }, ...competitors.map((c) => ({ label: c, values: points.map((p) => compRateOf(p, c)) }))]}
+          rows=${points}
+          columns=${[{ label: 'Time', cell: (p) => shortDate(p.end) }, { label: 'Your brand', cell: (p) => pct(p.mention_rate), num: true }, ...competitors.map((c) => ({ label: c, cell: (p) => pct(compRateOf(p, c)), num: true }))]} />`
+      : null}
     ${domains.length
       ? html`<${Chart} id="domains" title="Cited domains over time" summary=${`top domains: ${domains.join(', ')}`} percent=${false}
           times=${times} series=${domains.map((d) => ({ label: d, values: points.map((p) => countOf(p, d)) }))}
-          rows=${points} columns=${[{ label: 'Date', cell: (p) => shortDate(p.end) }, ...domains.map((d) => ({ label: d, cell: (p) => countOf(p, d), num: true }))]} />`
+          rows=${points} columns=${[{ label: 'Time', cell: (p) => shortDate(p.end) }, ...domains.map((d) => ({ label: d, cell: (p) => countOf(p, d), num: true }))]} />`
       : null}`;
 }
 
@@ -310,7 +323,7 @@ function ContentCharts({ points }) {
   const last = points[points.length - 1];
   return html`<${Chart} id="scores" title="Content Intelligence scores over time" summary=${`latest overall ${last.overall_score ?? '—'} (${last.overall_band || 'no band'})`} percent=${false} max=${100}
     times=${times} series=${CI_SERIES.map(([k, label]) => ({ label, values: points.map((p) => p[k] ?? null) }))}
-    rows=${points} columns=${[{ label: 'Date', cell: (p) => shortDate(p.end) }, ...CI_SERIES.map(([k, label]) => ({ label, cell: (p) => (p[k] == null ? '—' : Math.round(p[k])), num: true }))]} />`;
+    rows=${points} columns=${[{ label: 'Time', cell: (p) => shortDate(p.end) }, ...CI_SERIES.map(([k, label]) => ({ label, cell: (p) => (p[k] == null ? '—' : Math.round(p[k])), num: true }))]} />`;
 }
 
 export function TestPage({ id }) {

@@ -2,7 +2,7 @@
 // partly funded run will and will not run), and the run page, which refreshes itself until the
 // run ends and shows the mention rate with its interval, band, platforms, share of voice, cited
 // domains and every answer with the brand and competitors marked.
-import { html, useEffect, useMemo, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, pct, when, ago, platformName, TERMINAL, statusText } from '../ui.js';
+import { html, useEffect, useMemo, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, pct, when, ago, platformName, PLATFORM_NAMES, TERMINAL, statusText, sourceName } from '../ui.js';
 import { get, post, idempotencyKey } from '../api.js';
 import { Markdown } from '../markdown.js';
 import { HowToGetCredits, ZeroBalanceNote, refreshBalance, useBalance } from '../balance.js';
@@ -20,43 +20,94 @@ const progressOf = (run) => {
   return { done, total };
 };
 
+const RUN_STATUS_CHOICES = ['queued', 'running', 'completed', 'partially_completed', 'failed', 'cancelled'];
+const SOURCE_NAMES = { api: 'API', console: 'Console', mcp: 'AI assistant (MCP)', schedule: 'Schedule' };
+const PAGE_SIZE = 20;
+
+/** The platforms a run asked, from its summary (per-platform rates, else its prompts' platforms). */
+const runPlatforms = (r) => {
+  const s = r.summary || {};
+  const set = new Set((s.by_platform || []).map((b) => b.platform));
+  for (const e of s.by_prompt || []) for (const b of e.by_platform || []) set.add(b.platform);
+  return [...set];
+};
+
+/** The first prompt of a run and how many more it asked: what tells two runs of one brand apart. */
+const promptLine = (r) => {
+  const list = ((r.summary || {}).by_prompt || []).map((e) => e.prompt);
+  if (!list.length) return `${r.prompt_count} prompt${r.prompt_count === 1 ? '' : 's'}`;
+  return `“${list[0]}”${r.prompt_count > 1 ? ` + ${r.prompt_count - 1} more` : ''}`;
+};
+
 export function RunsPage({ session }) {
-  const [pages, setPages] = useState([]);
-  const runs = useData(() => get('/v1/visibility/runs?limit=20'), [], { every: 3000, keepPolling: (d) => !!d && d.runs.some((r) => !TERMINAL.has(r.status)) });
-  const [more, setMore] = useState({ error: null, busy: false });
-  const first = runs.data;
-  const all = first ? [...first.runs, ...pages.flatMap((p) => p.runs)] : [];
-  const last = pages.length ? pages[pages.length - 1] : first;
-  const loadMore = async () => {
-    setMore({ error: null, busy: true });
-    try {
-      const next = await get(`/v1/visibility/runs?limit=20&starting_after=${encodeURIComponent(last.next_starting_after)}`);
-      setPages([...pages, next]);
-      setMore({ error: null, busy: false });
-    } catch (error) {
-      setMore({ error, busy: false });
-    }
+  const [filters, setFilters] = useState({ q: '', status: '', source: '', platform: '', project_id: '', sort: 'newest' });
+  const [typed, setTyped] = useState('');
+  // Cursors of the pages before the current one (paging back pops one).
+  const [cursors, setCursors] = useState([]);
+  const cursor = cursors.length ? cursors[cursors.length - 1] : null;
+  const query = useMemo(() => {
+    const qs = new URLSearchParams({ limit: String(PAGE_SIZE) });
+    for (const [k, v] of Object.entries(filters)) if (v && !(k === 'sort' && v === 'newest')) qs.set(k, v);
+    if (cursor) qs.set('starting_after', cursor);
+    return qs.toString();
+  }, [filters, cursor]);
+  const runs = useData(() => get(`/v1/visibility/runs?${query}`), [query], { every: 3000, keepPolling: (d) => !!d && d.runs.some((r) => !TERMINAL.has(r.status)) });
+  const models = useData(() => get('/v1/visibility/models'));
+  const projects = useData(() => get('/v1/projects').catch(() => ({ projects: [] })));
+  // Typing searches after a short pause (no request per keystroke).
+  useEffect(() => {
+    const t = setTimeout(() => {
+      if (typed.trim() !== filters.q) {
+        setFilters((f) => ({ ...f, q: typed.trim() }));
+        setCursors([]);
+      }
+    }, 300);
+    return () => clearTimeout(t);
+  }, [typed]);
+  const set = (key) => (e) => {
+    setFilters({ ...filters, [key]: e.target.value });
+    setCursors([]);
   };
+  const filtered = Object.entries(filters).some(([k, v]) => v && k !== 'sort');
+  const data = runs.data;
+  const platformIds = models.data ? Object.keys(models.data.platforms) : Object.keys(PLATFORM_NAMES);
+  const projectList = (projects.data && projects.data.projects) || [];
+  const select = (id, label, key, options) => html`<div class="field"><label for=${id}>${label}</label>
+    <select id=${id} value=${filters[key]} onChange=${set(key)}>${options.map(([v, text]) => html`<option value=${v}>${text}</option>`)}</select></div>`;
+  const pageNumber = cursors.length + 1;
   return html`<${PageHead} title="AI Visibility" sub="Do AI assistants mention and cite your brand? Each run asks your prompts on the platforms you pick.">
       <a class="button" href="/console/runs/new">New visibility run</a>
     </${PageHead}>
     <${ZeroBalanceNote} session=${session} />
+    <form class="card filters" role="search" aria-label="Find runs" onSubmit=${(e) => { e.preventDefault(); setFilters({ ...filters, q: typed.trim() }); setCursors([]); }}>
+      <div class="field grow"><label for="runs-q">Search</label><input id="runs-q" type="search" placeholder="Brand, page or prompt" value=${typed} onInput=${(e) => setTyped(e.target.value)} /></div>
+      ${select('runs-status', 'Status', 'status', [['', 'Any status'], ...RUN_STATUS_CHOICES.map((v) => [v, statusText(v)])])}
+      ${select('runs-source', 'Started from', 'source', [['', 'Anywhere'], ...Object.entries(SOURCE_NAMES)])}
+      ${select('runs-platform', 'Platform', 'platform', [['', 'Any platform'], ...platformIds.map((p) => [p, platformName(p)])])}
+      ${projectList.length ? select('runs-project', 'Project', 'project_id', [['', 'Any project'], ...projectList.map((p) => [p.id, p.name])]) : null}
+      ${select('runs-sort', 'Sort', 'sort', [['newest', 'Newest first'], ['oldest', 'Oldest first']])}
+    </form>
     <${ErrorNote} error=${runs.error} />
-    ${!first
+    ${!data
       ? html`<${Loading} what="Loading runs" />`
-      : all.length === 0
+      : data.runs.length === 0 && !filtered && !cursor
         ? html`<div class="card"><${Empty} title="No visibility runs yet"><p>Start with the prompts your customers type into ChatGPT or Perplexity.</p><a class="button" href="/console/runs/new">Create your first run</a></${Empty}></div>`
-        : html`<div class="card"><${Table} caption="Visibility runs, newest first" captionHidden rowKey=${(r) => r.run_id} rows=${all} columns=${[
-            { label: 'Brand', cell: (r) => html`<a href=${'/console/runs/' + r.run_id}><strong>${r.target_entity}</strong></a><div class="small muted">${r.url}</div>`, wide: true },
-            { label: 'Status', cell: (r) => html`<${Badge} value=${r.status} />` },
-            { label: 'Progress', cell: (r) => { const p = progressOf(r); return `${p.done}/${p.total} probes`; } },
-            { label: 'Mention rate', cell: (r) => pct(r.summary && r.summary.mention_rate), num: true },
-            { label: 'Band', cell: (r) => html`<${Badge} value=${r.summary && r.summary.visibility_band} />` },
+        : data.runs.length === 0
+          ? html`<div class="card"><${Empty} title="No run matches"><p>Try other words or fewer filters.</p></${Empty}></div>`
+          : html`<div class="card"><${Table} caption=${`Visibility runs, ${filters.sort === 'oldest' ? 'oldest' : 'newest'} first`} captionHidden rowKey=${(r) => r.run_id} rows=${data.runs} columns=${[
+            { label: 'Brand', cell: (r) => html`<a href=${'/console/runs/' + r.run_id}><strong>${r.target_entity}</strong></a><div class="small muted clip">${r.url}</div><div class="small clip">${promptLine(r)}</div>`, wide: true },
+            { label: 'Status', cell: (r) => { const p = progressOf(r); return html`<${Badge} value=${r.status} />${TERMINAL.has(r.status) && p.done === p.total ? null : html`<div class="small muted">${p.done}/${p.total} probes</div>`}`; } },
+            { label: 'Platforms', cell: (r) => runPlatforms(r).map(platformName).join(', ') || '—' },
+            { label: 'Source', cell: (r) => sourceName(r.source) },
+            { label: 'Mention rate', cell: (r) => html`${pct(r.summary && r.summary.mention_rate)} ${r.summary && r.summary.visibility_band ? html`<${Badge} value=${r.summary.visibility_band} />` : null}`, num: true },
             { label: 'Credits', cell: (r) => `${r.billing.settled_credits} / ${r.billing.reserved_credits}`, num: true },
-            { label: 'Created', cell: (r) => ago(r.created_at) },
+            { label: 'Created', cell: (r) => html`<span title=${ago(r.created_at)}>${when(r.created_at)}</span>` },
           ]} />
-          <${ErrorNote} error=${more.error} />
-          ${last && last.has_more ? html`<div class="actions"><button type="button" class="secondary" disabled=${more.busy} onClick=${loadMore}>Load older runs</button></div>` : null}
+          <nav class="pager" aria-label="Pages of runs">
+            <button type="button" class="secondary" disabled=${!cursors.length} onClick=${() => setCursors(cursors.slice(0, -1))}>Previous</button>
+            <span class="small muted" aria-live="polite">Page ${pageNumber}</span>
+            <button type="button" class="secondary" disabled=${!data.has_more} onClick=${() => setCursors([...cursors, data.next_starting_after])}>Next</button>
+          </nav>
           <p class="small muted">Credits: settled / reserved.</p></div>`}`;
 }
 
@@ -102,6 +153,7 @@ export function NewRunPage({ session }) {
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
   const [suggesting, setSuggesting] = useState(false);
+  const [suggestError, setSuggestError] = useState(null);
   const [idemKey] = useState(idempotencyKey);
 
   const listing = models.data ? models.data.platforms : {};
@@ -159,12 +211,12 @@ export function NewRunPage({ session }) {
   };
   const suggest = async () => {
     setSuggesting(true);
-    setError(null);
+    setSuggestError(null);
     try {
       const res = await post('/v1/visibility/prompts/suggest', { url: url.trim(), ...(brand.trim() ? { brand_name: brand.trim() } : {}), competitors: competitorList, language, country, count: 8 });
       setPromptText([...prompts, ...res.prompts].join('\n'));
     } catch (err) {
-      setError(err);
+      setSuggestError(err);
     } finally {
       setSuggesting(false);
     }
@@ -195,6 +247,7 @@ export function NewRunPage({ session }) {
             <textarea id="run-prompts" rows="7" placeholder="best project management tool for agencies" value=${promptText} onInput=${(e) => setPromptText(e.target.value)} aria-describedby="run-prompts-hint"></textarea>
           </${Field}>
           <button type="button" class="secondary" disabled=${!url.trim() || suggesting} onClick=${suggest}>${suggesting ? 'Suggesting…' : 'Suggest prompts from the page (1 credit)'}</button>
+          <div data-testid="suggest-error" aria-live="polite"><${ErrorNote} error=${suggestError} /></div>
         </section>
       </div>
       <section class="card" aria-labelledby="platforms-title" style=${{ marginTop: '16px' }}><h2 id="platforms-title">Platforms and models</h2>
@@ -206,7 +259,8 @@ export function NewRunPage({ session }) {
             <label class="visually-hidden" for=${'model-' + p}>${platformName(p)} model</label>
             <select id=${'model-' + p} value=${c.model} disabled=${!c.on} onChange=${(e) => setChosen({ ...chosen, [p]: { ...c, model: e.target.value } })}>
               ${listing[p].map((m) => html`<option value=${m.id} disabled=${!m.available}>${m.label} — ${m.credits_per_probe} cr/probe${m.default ? ' (default)' : ''}</option>`)}
-            </select></div>`;
+            </select>
+            ${c.model ? html`<span class="small muted model-price">${(listing[p].find((m) => m.id === c.model) || {}).credits_per_probe} cr per probe</span>` : null}</div>`;
         })}</div>
       </section>
       <section class="card" aria-labelledby="cost-title" aria-live="polite"><h2 id="cost-title">Cost</h2>
@@ -269,6 +323,7 @@ export function RunPage({ id }) {
   const run = useData(() => get(`/v1/visibility/runs/${id}?include_results=true`), [id], { every: 1500, keepPolling: (d) => !d || !TERMINAL.has(d.status) });
   const [cancelError, setCancelError] = useState(null);
   const [platformFilter, setPlatformFilter] = useState('all');
+  const [expanded, setExpanded] = useState({ open: false, gen: 0 });
   // A run that ends settles its reservation and releases what failed or was cancelled.
   const status = run.data && run.data.status;
   useEffect(() => {
@@ -295,6 +350,17 @@ export function RunPage({ id }) {
   const sov = (own, given) => (given !== undefined ? given : mentionTotal ? own / mentionTotal : null);
   const probes = (r.probes || []).filter((p) => platformFilter === 'all' || p.platform === platformFilter);
   const platformsInRun = [...new Set((r.probes || []).map((p) => p.platform))];
+  // How many times each prompt was asked on each platform: the "ask 2 of 3" labels.
+  const asks = {};
+  for (const p of r.probes || []) asks[p.prompt + '|' + p.platform] = Math.max(asks[p.prompt + '|' + p.platform] || 0, p.repeat || 1);
+  // Answers grouped by prompt, in the run's prompt order, each group headed by its own numbers.
+  const byPrompt = new Map((s.by_prompt || []).map((e) => [e.prompt, e]));
+  const groups = [];
+  for (const p of probes) {
+    let g = groups.find((x) => x.prompt === p.prompt);
+    if (!g) groups.push((g = { prompt: p.prompt, entry: byPrompt.get(p.prompt), probes: [] }));
+    g.probes.push(p);
+  }
   return html`<${PageHead} title=${`${r.target_entity}: visibility run`} sub=${html`<a href=${r.url} rel="noopener noreferrer" target="_blank">${r.url}</a> · ${r.language}-${r.country} · created ${when(r.created_at)}${r.engine === 'sandbox' ? ' · sandbox answers' : ''}`}>
       <a class="button secondary" href=${`/v1/visibility/runs/${id}/export?format=csv`} download>Download CSV</a>
       ${live ? html`<button type="button" class="danger" onClick=${cancel}>Cancel queued probes</button>` : null}
@@ -337,20 +403,25 @@ export function RunPage({ id }) {
       </section>
     </div>
     <section aria-labelledby="answers-title" style=${{ marginTop: '16px' }}>
-      <div class="row spread"><h2 id="answers-title">Answers</h2>
+      <div class="row spread"><h2 id="answers-title">Answers by prompt</h2>
         <div class="row"><label for="platform-filter" class="label-text">Platform</label>
-          <select id="platform-filter" style=${{ width: 'auto' }} value=${platformFilter} onChange=${(e) => setPlatformFilter(e.target.value)}><option value="all">All</option>${platformsInRun.map((p) => html`<option value=${p}>${platformName(p)}</option>`)}</select></div>
+          <select id="platform-filter" style=${{ width: 'auto' }} value=${platformFilter} onChange=${(e) => setPlatformFilter(e.target.value)}><option value="all">All</option>${platformsInRun.map((p) => html`<option value=${p}>${platformName(p)}</option>`)}</select>
+          <button type="button" class="secondary" onClick=${() => setExpanded({ open: !expanded.open, gen: expanded.gen + 1 })}>${expanded.open ? 'Collapse all answers' : 'Expand all answers'}</button></div>
       </div>
       <div class="legend" aria-hidden="true"><span><mark class="hl-brand">${r.target_entity}</mark> your brand</span>${(r.competitors || []).length ? html`<span><mark class="hl-comp">competitor</mark> competitors</span>` : null}</div>
-      ${probes.map((p) => html`<article class="answer" key=${p.probe_id} aria-label=${`${platformName(p.platform)}: ${p.prompt}`}>
-        <header><strong>${platformName(p.platform)}</strong><span class="small muted">${p.model}</span><${Badge} value=${p.status} />
-          ${p.status === 'succeeded' ? html`<${Badge} value=${p.brand_mentioned ? 'Good' : 'Low'} label=${p.brand_mentioned ? 'mentioned' : 'not mentioned'} />` : null}
-          ${p.list_rank ? html`<span class="small">rank #${p.list_rank} in list</span>` : null}
-          ${p.brands && p.brands[0] && p.brands[0].sentiment ? html`<span class="small">${p.brands[0].sentiment}${p.brands[0].recommended ? ', recommended' : ''}${p.judge && p.judge.engine === 'sandbox' ? ' (simulated)' : ''}</span>` : null}
-          ${p.judge_error ? html`<span class="small muted">not judged: ${p.judge_error.code}</span>` : null}</header>
-        <p><strong>Prompt:</strong> ${p.prompt}</p>
-        ${p.answer ? html`<div class="text" tabindex="0" role="region" aria-label=${'Answer from ' + platformName(p.platform)}><${Markdown} text=${p.answer} mark=${marker(p.target_entity || r.target_entity, r.competitors || [])} /></div>` : p.status === 'errored' ? html`<p class="muted">${(p.error && p.error.message) || 'This probe failed; its credits were released.'}</p>` : html`<p class="muted">${statusText(p.status)}…</p>`}
-        ${(p.citations || []).length ? html`<h3 class="small">Citations</h3><ol class="small">${p.citations.map((c) => html`<li><a href=${c.url} rel="noopener noreferrer nofollow" target="_blank">${c.title || c.url}</a> <span class="muted">${c.domain}</span></li>`)}</ol>` : null}
-      </article>`)}
+      ${groups.map((g, gi) => html`<section class="prompt-group card" key=${g.prompt} aria-labelledby=${'prompt-' + gi} data-testid="prompt-group">
+        <h3 id=${'prompt-' + gi}>${g.prompt}</h3>
+        ${g.entry ? html`<p class="small prompt-numbers">Mentioned in <strong>${g.entry.brand_mentions} of ${g.entry.succeeded}</strong> answers (${pct(g.entry.mention_rate)}${ci(g.entry.mention_rate_ci) ? `, 95% interval ${ci(g.entry.mention_rate_ci)}` : ''})${g.entry.by_platform.length ? ' · ' : ''}${g.entry.by_platform.map((b, i) => html`${i ? ' · ' : ''}<span class="nowrap">${platformName(b.platform)} ${pct(b.mention_rate)}</span>`)}${g.entry.competitors.some((c) => c.mentions) ? html`<br /><span class="muted">Competitors: ${g.entry.competitors.filter((c) => c.mentions).map((c) => `${c.name} ${pct(c.mention_rate)}`).join(' · ')}</span>` : null}</p>` : null}
+        ${g.probes.map((p) => html`<details class="answer" key=${p.probe_id + ':' + expanded.gen} open=${expanded.open}>
+          <summary><strong>${platformName(p.platform)}</strong>${asks[p.prompt + '|' + p.platform] > 1 ? html`<span class="small repeat">ask ${p.repeat} of ${asks[p.prompt + '|' + p.platform]}</span>` : null}<${Badge} value=${p.status} />
+            ${p.status === 'succeeded' ? html`<${Badge} value=${p.brand_mentioned ? 'Good' : 'Low'} label=${p.brand_mentioned ? 'mentioned' : 'not mentioned'} />` : null}
+            ${p.list_rank ? html`<span class="small">rank #${p.list_rank} in list</span>` : null}
+            ${p.brands && p.brands[0] && p.brands[0].sentiment ? html`<span class="small">${p.brands[0].sentiment}${p.brands[0].recommended ? ', recommended' : ''}${p.judge && p.judge.engine === 'sandbox' ? ' (simulated)' : ''}</span>` : null}
+            ${p.judge_error ? html`<span class="small muted">not judged: ${p.judge_error.code}</span>` : null}
+            <span class="small muted model">${p.model}</span></summary>
+          ${p.answer ? html`<div class="text" role="region" aria-label=${'Answer from ' + platformName(p.platform)}><${Markdown} text=${p.answer} mark=${marker(p.target_entity || r.target_entity, r.competitors || [])} /></div>` : p.status === 'errored' ? html`<p class="muted">${(p.error && p.error.message) || 'This probe failed; its credits were released.'}</p>` : html`<p class="muted">${statusText(p.status)}…</p>`}
+          ${(p.citations || []).length ? html`<h4 class="small">Citations</h4><ol class="small">${p.citations.map((c) => html`<li><a href=${c.url} rel="noopener noreferrer nofollow" target="_blank">${c.title || c.url}</a> <span class="muted">${c.domain}</span></li>`)}</ol>` : null}
+        </details>`)}
+      </section>`)}
     </section>`;
 }

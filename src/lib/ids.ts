@@ -1,4 +1,4 @@
-// Prefixed identifiers that sort by creation time (API-NOTES Conventions): `vis_…`, `probe_…`.
+// Prefixed identifiers that sort by creation time: `vis_…`, `probe_…`.
 // The body is 10 Crockford base32 characters of milliseconds then 16 random ones; within one
 // process ids made in the same millisecond still increase, so "newest first" by id is exact
 // for one writer and correct to the millisecond across several.

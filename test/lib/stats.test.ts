@@ -3,8 +3,8 @@
 // computed from hand-made probe rows.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareProportions, shareOfVoice, wilsonInterval } from '../../../src/core/tracking/stats.ts';
-import { summarizeProbes } from '../../../src/core/visibility/summary.ts';
+import { compareProportions, shareOfVoice, wilsonInterval } from '../../src/lib/stats.ts';
+import { summarizeProbes } from '../../src/core/visibility/summary.ts';
 
 describe('Wilson score interval', () => {
   // Newcombe RG (1998), Two-sided confidence intervals for the single proportion: comparison of

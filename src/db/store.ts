@@ -1,10 +1,10 @@
-// What the core needs from storage: a Kysely instance and which SQL dialect is behind it
-// (row locks are spelled differently), plus SQLite's direct paths and change stamps for the
-// hottest reads and writes.
+// What the core and the job queue need from storage: a Kysely instance and which SQL dialect
+// is behind it (row locks are spelled differently), plus SQLite's direct paths and change stamps
+// for the hottest reads and writes.
 // Composition roots build it from DATABASE_URL.
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import type { DatabaseHandle, DialectName, ReadNow, WatchTables, WriteNow } from '../db/connection.ts';
+import type { Database } from './schema.ts';
+import type { DatabaseHandle, DialectName, ReadNow, WatchTables, WriteNow } from './connection.ts';
 
 export interface Store {
   db: Kysely<Database>;

@@ -1,6 +1,6 @@
 // The statistics behind every rate sightline reports over time: Wilson score intervals for a
 // proportion, share of voice, and the two-proportion z-test that says whether a change between
-// two periods is larger than the noise. Pure functions; rates are rounded to 4 decimals (API-NOTES).
+// two periods is larger than the noise. Pure functions; rates are rounded to 4 decimals.
 //
 // Why Wilson: AI answers vary from one ask to the next, and tracked tests pool few probes (often
 // 10–100). The normal ("Wald") interval collapses to zero width at 0/n and n/n and undercovers at
@@ -17,7 +17,7 @@ export interface RateInterval {
   method: 'wilson';
 }
 
-/** Rounds a rate to 4 decimals (API-NOTES: rates have at most 4). */
+/** Rounds a rate to 4 decimals (rates in responses have at most 4). */
 export const round4 = (x: number) => Math.round(x * 10000) / 10000;
 
 /** successes ÷ trials rounded, or null when there were no trials. */
@@ -45,7 +45,7 @@ export function wilsonInterval(successes: number, trials: number, z = Z_95): Rat
 
 /**
  * One brand's share of voice: its mentioning probes ÷ the sum, over the target and every
- * competitor, of their mentioning probes; null when nobody was mentioned (API-NOTES "Tracking").
+ * competitor, of their mentioning probes; null when nobody was mentioned.
  */
 export function shareOfVoice(mentions: number, totalMentions: number): number | null {
   return totalMentions === 0 ? null : round4(mentions / totalMentions);

@@ -1,0 +1,157 @@
+// The console fixes a marketer asked for, in a real Chromium against a real server: the runs list
+// with search, filters, sort and paging; the run page with answers grouped by prompt, collapsed,
+// with repeat labels and the per-prompt numbers; screenshots at 1280 and 390 px without sideways
+// scroll.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { createOwner } from '../../../src/core/accounts/users.ts';
+import { grantCredits } from '../../../src/core/billing/ledger.ts';
+import { axeViolations, horizontalOverflow, SCREENSHOTS, startRig, type BrowserRig, browserSkip } from './browser.ts';
+
+const OWNER = { email: 'fixes@acme.example', password: 'acme fixes passphrase here' };
+
+describe('console fixes in a browser', { skip: browserSkip() }, () => {
+  let rig: BrowserRig;
+  let page: Page;
+  let accountId: string;
+  let key: string;
+  const runIds: string[] = [];
+
+  async function checkWidths(name: string) {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
+      await page.waitForTimeout(150);
+      const { scrollWidth, innerWidth } = await horizontalOverflow(page);
+      assert.ok(scrollWidth <= innerWidth, `${name} at ${width} px scrolls sideways: ${scrollWidth} > ${innerWidth}`);
+      assert.deepEqual(await axeViolations(page), [], `${name} at ${width} px`);
+      await rig.screenshot(page, `fixes-${name}-${width === 390 ? '390' : 'desktop'}`);
+      // The first screen at 390 px, and the middle of the page, as a phone shows them.
+      if (width === 390) {
+        await page.screenshot({ path: `${SCREENSHOTS}fixes-${name}-390-top.png` });
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2));
+        await page.screenshot({ path: `${SCREENSHOTS}fixes-${name}-390-middle.png` });
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+
+  before(async () => {
+    rig = await startRig();
+    accountId = (await createOwner(rig.server.runtime.core.store, OWNER.email, OWNER.password)).account_id;
+    await grantCredits(rig.server.runtime.core.store, accountId, 500 * 100);
+    key = await rig.server.key(accountId);
+    const mk = async (target: string, url: string, prompts: string[], platforms: string[], repeats = 1) => {
+      const res = await rig.server.request('POST', '/v1/visibility/runs', { key, body: { url, target_entity: target, prompts, platforms, competitors: ['Rival'], repeats } });
+      assert.equal(res.statusCode, 200, res.body);
+      runIds.push(res.json().run_id);
+    };
+    // 22 small runs (more than a page), then one big run: 3 prompts × 3 platforms × 3 asks.
+    for (let i = 0; i < 22; i++) await mk(i % 2 ? 'Globex' : 'Acme', `https://site${i}.example/`, [`question ${i} [[sandbox:mention]]`], [i % 3 ? 'deepseek' : 'openai']);
+    await mk('Acme', 'https://acme.example/', ['best project tool for agencies [[sandbox:mention]]', 'acme alternatives', 'project software pricing'], ['openai', 'perplexity', 'deepseek'], 3);
+    for (const id of runIds) await rig.server.waitForRun(key, id);
+    page = await rig.open();
+    await page.goto('/console/sign-in');
+    await page.getByLabel('Email').fill(OWNER.email);
+    await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'AI Visibility' }).waitFor();
+  });
+  after(async () => {
+    assert.deepEqual(rig.foreign, [], 'no request left the instance');
+    assert.deepEqual(rig.pageErrors, [], 'no script error in any page');
+    await rig.close();
+  });
+
+  test('runs list: search, filters, sort and paging, with platform, source and time columns', async () => {
+    const rows = page.locator('table tbody tr');
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), 20);
+    const first = await rows.first().innerText();
+    assert.match(first, /ChatGPT, Perplexity, DeepSeek|ChatGPT, DeepSeek, Perplexity|DeepSeek/);
+    assert.match(first, /API/);
+    assert.match(first, /\+ 2 more/);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Page 2').waitFor();
+    assert.equal(await rows.count(), 3);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.getByText('Page 1').waitFor();
+    await page.getByLabel('Search').fill('globex');
+    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 11);
+    await page.getByLabel('Platform').selectOption('openai');
+    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 4);
+    await page.getByLabel('Search').fill('');
+    await page.getByLabel('Sort').selectOption('oldest');
+    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 9);
+    assert.match(await rows.first().innerText(), /question 0/);
+    await page.getByLabel('Status').selectOption('failed');
+    await page.getByText('No run matches').waitFor();
+    await page.getByLabel('Status').selectOption('');
+    await page.getByLabel('Platform').selectOption('');
+    await page.getByLabel('Sort').selectOption('newest');
+    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 20);
+    await checkWidths('runs');
+  });
+
+  test('run page: answers grouped by prompt, collapsed, with repeat labels and per-prompt numbers', async () => {
+    const big = runIds[runIds.length - 1];
+    await page.goto(`/console/runs/${big}`);
+    await page.getByTestId('run-status').getByText('completed', { exact: true }).waitFor();
+    const groups = page.getByTestId('prompt-group');
+    assert.equal(await groups.count(), 3);
+    assert.equal(await page.locator('details.answer').count(), 27);
+    assert.equal(await page.locator('details.answer[open]').count(), 0, 'answers start collapsed');
+    const firstGroup = await groups.first().innerText();
+    assert.match(firstGroup, /best project tool for agencies/);
+    assert.match(firstGroup, /Mentioned in \d+ of 9 answers/);
+    assert.match(firstGroup, /ChatGPT \d+%/);
+    assert.match(firstGroup, /ask 3 of 3/);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    console.log(`# 27-answer run page: ${height} px tall at 1280 px, collapsed`);
+    assert.ok(height < 6000, `run page is ${height} px tall`);
+    await page.locator('details.answer summary').first().click();
+    await page.locator('details.answer[open] .text').first().waitFor();
+    await page.getByRole('button', { name: 'Expand all answers' }).click();
+    assert.equal(await page.locator('details.answer[open]').count(), 27);
+    await page.getByRole('button', { name: 'Collapse all answers' }).click();
+    assert.equal(await page.locator('details.answer[open]').count(), 0);
+    await page.getByLabel('Platform', { exact: true }).selectOption('deepseek');
+    assert.equal(await page.locator('details.answer').count(), 9);
+    await page.getByLabel('Platform', { exact: true }).selectOption('all');
+    await checkWidths('run');
+    await page.setViewportSize({ width: 390, height: 844 });
+    console.log(`# 27-answer run page: ${await page.evaluate(() => document.documentElement.scrollHeight)} px tall at 390 px, collapsed`);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  test('phones: the header and sandbox banner stay short; the account page names actions', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/console/account');
+    await page.getByRole('heading', { name: 'Credit ledger' }).waitFor();
+    const top = await page.evaluate(() => document.querySelector('main')!.getBoundingClientRect().top);
+    console.log(`# header and banner at 390 px: ${Math.round(top)} px of 844`);
+    assert.ok(top < 844 / 5, `the page starts ${top} px down`);
+    const ledger = page.getByRole('table', { name: 'Ledger entries, newest first' });
+    await ledger.getByText('Visibility run', { exact: true }).first().waitFor();
+    assert.doesNotMatch(await ledger.innerText(), /visibility\.runs\.create/);
+    // No word split across lines in the ledger's cells: each text node's words fit its line.
+    const split = await page.evaluate(() => {
+      const out: string[] = [];
+      for (const td of document.querySelectorAll('table td')) {
+        const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const text = n.textContent ?? '';
+          for (const m of text.matchAll(/[A-Za-z]{4,}/g)) {
+            const r = document.createRange();
+            r.setStart(n, m.index!);
+            r.setEnd(n, m.index! + m[0].length);
+            if (r.getClientRects().length > 1) out.push(m[0]);
+          }
+        }
+      }
+      return out;
+    });
+    assert.deepEqual(split, [], 'words broken across lines');
+    await checkWidths('account');
+  });
+});
