@@ -14,11 +14,11 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.ts';
-import { openRuntime } from '../src/cli/runtime.ts';
+import { openRuntime } from '../src/server/runtime.ts';
 import { Scheduler } from '../src/core/tracking/scheduler.ts';
 import { newId, nowIso } from '../src/lib/ids.ts';
-import { buildApp } from '../src/http/app.ts';
-import { createKeyRateLimiter } from '../src/http/plugins/rate-limit.ts';
+import { buildApp } from '../src/server/app.ts';
+import { createKeyRateLimiter } from '../src/web/rate-limit.ts';
 import { fmt, freshBenchDb, mb, parseArgs, seedAccount } from './lib/common.ts';
 
 const args = parseArgs();

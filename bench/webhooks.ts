@@ -11,7 +11,7 @@
 //   npm run bench:webhooks -- --db postgres --events 10000 --rate 500 --concurrency 16
 import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '../src/config.ts';
-import { openRuntime } from '../src/cli/runtime.ts';
+import { openRuntime } from '../src/server/runtime.ts';
 import { createEndpoint } from '../src/core/webhooks/endpoints.ts';
 import { emitEvent } from '../src/core/webhooks/events.ts';
 import { startReceiver } from '../test/helpers/webhook-receiver.ts';

@@ -6,8 +6,8 @@
 // when the committed table differs from what the catalog derives.
 import pluralize from 'pluralize';
 import { z } from 'zod';
-import { OPERATIONS } from '../src/http/routes/index.ts';
-import { operationIdOf, type CliSpec, type RouteSpec } from '../src/http/schemas.ts';
+import { OPERATIONS } from '../src/operations/index.ts';
+import { operationIdOf, type CliSpec, type RouteSpec } from '../src/operations/define.ts';
 import type { CliField, FieldKind } from '../src/cli/command-table.ts';
 
 type AnyRoute = RouteSpec<z.ZodType, z.ZodType, z.ZodType>;

@@ -4,9 +4,9 @@
 // {"port","key"} on stdout when listening and exits when stdin closes (its parent died or is done).
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
-import { openRuntime } from '../../src/cli/runtime.ts';
-import { buildApp } from '../../src/http/app.ts';
-import { createKeyRateLimiter } from '../../src/http/plugins/rate-limit.ts';
+import { openRuntime } from '../../src/server/runtime.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { createKeyRateLimiter } from '../../src/web/rate-limit.ts';
 import { getUsage } from '../../src/core/reports/usage.ts';
 import { seedAccount, startCpuProfile, tempSqliteUrl } from './common.ts';
 

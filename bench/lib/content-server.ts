@@ -3,9 +3,9 @@
 // JSON line {"port","key","pid","site"} when listening; exits when stdin closes.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../../src/config.ts';
-import { openRuntime } from '../../src/cli/runtime.ts';
-import { buildApp } from '../../src/http/app.ts';
-import { createKeyRateLimiter } from '../../src/http/plugins/rate-limit.ts';
+import { openRuntime } from '../../src/server/runtime.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { createKeyRateLimiter } from '../../src/web/rate-limit.ts';
 import { serveFixtureSite } from '../../test/http/content-sites.ts';
 import { exitWhenParentLeaves, seedAccount, tempSqliteUrl } from './common.ts';
 

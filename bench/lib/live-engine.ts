@@ -45,7 +45,7 @@ export function loopbackOnlyFetch(onRefused?: (url: string) => void): typeof fet
     // A followed redirect would leave this check behind (undici follows it internally), so a
     // redirect is an error unless the caller handles it itself ('manual': its next request
     // comes through here again). Provider APIs do not redirect.
-    // Over undiciFetch, as the service's default (src/cli/runtime.ts) when no fetch is given.
+    // Over undiciFetch, as the service's default (src/server/runtime.ts) when no fetch is given.
     return undiciFetch(input, { ...init, redirect: init?.redirect === 'manual' ? 'manual' : 'error' });
   };
 }

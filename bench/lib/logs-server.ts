@@ -3,9 +3,9 @@
 // when listening and exits when stdin closes. The request timeout is raised: one upload of a
 // gigabyte of log lines takes longer than the default 30 s (`logs ingest` sends pieces instead).
 import { loadConfig } from '../../src/config.ts';
-import { openRuntime } from '../../src/cli/runtime.ts';
-import { buildApp } from '../../src/http/app.ts';
-import { createKeyRateLimiter } from '../../src/http/plugins/rate-limit.ts';
+import { openRuntime } from '../../src/server/runtime.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { createKeyRateLimiter } from '../../src/web/rate-limit.ts';
 import { createSite } from '../../src/core/sites/sites.ts';
 import { seedAccount, tempSqliteUrl } from './common.ts';
 

@@ -1,20 +1,20 @@
 // The service under test for bench:runs, and the extension point for other engines. A bench
 // starts the same pieces as `npm start` (database, migrations, the production platform wiring of
-// src/cli/runtime.ts with its per-platform gate and retry policy, core, HTTP app, embedded
+// src/server/runtime.ts with its per-platform gate and retry policy, core, HTTP app, embedded
 // worker) from an EngineSetup: the environment that selects and configures the engine.
 // The one thing to know: to bench another engine, write an EngineFactory returning its env (and
 // fetch, platforms, providerStats if needed) and add it to ENGINES below; the create/completion/
 // memory measurements in bench/runs.ts then run unchanged against it (`live`, in live-engine.ts,
 // is one: live drivers against fake providers on 127.0.0.1).
 import type { FastifyInstance } from 'fastify';
-import { buildPlatforms } from '../../src/cli/runtime.ts';
+import { buildPlatforms } from '../../src/server/runtime.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createCore, type Core } from '../../src/core/index.ts';
 import { storeOf } from '../../src/db/store.ts';
 import { openDatabase } from '../../src/db/connection.ts';
 import { migrateToLatest } from '../../src/db/migrations.ts';
-import { buildApp } from '../../src/http/app.ts';
-import { createKeyRateLimiter } from '../../src/http/plugins/rate-limit.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { createKeyRateLimiter } from '../../src/web/rate-limit.ts';
 import { API_PLATFORMS as PLATFORMS, type PlatformName } from '../../src/platforms/types.ts';
 import { seedAccount, tempSqliteUrl } from './common.ts';
 import { liveEngine } from './live-engine.ts';
@@ -118,7 +118,7 @@ export async function startBenchService(
   });
   const handle = openDatabase(config.DATABASE_URL);
   await migrateToLatest(handle.db);
-  // Same assembly as openRuntime in src/cli/runtime.ts (drivers, gate, retry, lanes).
+  // Same assembly as openRuntime in src/server/runtime.ts (drivers, gate, retry, lanes).
   const platforms = buildPlatforms(config, { fetch: engine.fetch });
   const core = createCore({
     store: storeOf(handle),

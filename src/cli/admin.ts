@@ -1,5 +1,6 @@
-// The operator commands of the `sightline` bin (docs/operating.md): serve, worker,
-// migrate and the admin commands, which open the database themselves. With --json, stdout holds exactly one JSON document (the result, or on failure
+// The operator commands of the `sightline` bin: serve, worker, migrate and the admin commands,
+// which open the database themselves. Their words, flags and usage lines are defined once in
+// src/operations/operator/commands.ts; the actions the console shares in ./actions.ts there. With --json, stdout holds exactly one JSON document (the result, or on failure
 // {"error": code, "message"}); everything else goes to stderr. Exit codes: 0 success, 1 the
 // command failed, 2 usage error (bad command, flag or flag value: nothing was done).
 // Every flag is checked before the database is opened, so a usage error never writes anything.
@@ -11,32 +12,15 @@ import type { Config } from '../config.ts';
 import { isScope, SCOPES } from '../core/accounts/scopes.ts';
 import { AppError } from '../core/errors.ts';
 import { formatCredits, parseCredits } from '../core/money.ts';
-import type { Runtime } from './runtime.ts';
+import type { Runtime } from '../server/runtime.ts';
 import { COMMANDS, OPTIONS, SINGLE_WORD, type Flag } from './operator-commands.ts';
+import { OPERATOR_COMMANDS, operatorUsageLines } from '../operations/operator/commands.ts';
 import { CLI_COMMANDS } from './commands.gen.ts';
 
 const USAGE = `sightline — AI Visibility and Content Intelligence service
 
 Usage:
-  sightline serve [--port N] [--no-worker]     API server (+ embedded worker)
-  sightline worker                             a worker process only
-  sightline migrate [--json]                   apply database migrations
-  sightline accounts create --email EMAIL [--credits N] [--json]
-  sightline accounts suspend --account ID [--json]
-  sightline accounts unsuspend --account ID [--json]
-  sightline keys create --account ID [--name NAME] [--read-only | --scopes a,b] [--mcp] [--json]
-  sightline keys revoke --key ID [--json]
-  sightline credits grant --account ID|--email ADDRESS --credits N [--top-up] [--json]
-                                               (--top-up: bought credits, at least 250)
-  sightline credits reconcile [--json]         recompute balances from the ledger (processes stopped)
-  sightline users reset-link --email EMAIL [--json]
-                                               a one-time console password link (also the first
-                                               password of an account made with accounts create)
-  sightline users invite --email EMAIL [--credits N] [--json]
-                                               a console invitation link (SIGHTLINE_SIGNUP invite|open)
-  sightline crawlers refresh [--output FILE] [--json]
-                                               download the AI crawlers' published IP ranges into
-                                               FILE (default SIGHTLINE_CRAWLER_RANGES_PATH)
+${OPERATOR_COMMANDS.flatMap(operatorUsageLines).join('\n')}
 
 User commands (a client of a running server: \`sightline login\`, or SIGHTLINE_API_URL and
 SIGHTLINE_API_KEY; each has --help and --json):
@@ -63,15 +47,9 @@ the same file from any working directory), PORT (8080), HOST, SIGHTLINE_* (see R
 function commandUsage(positionals: string[]): string | undefined {
   const words = SINGLE_WORD.has(positionals[0] ?? '') ? 1 : 2;
   const command = positionals.slice(0, words).join(' ');
-  if (!COMMANDS[command]) return undefined;
-  const lines = USAGE.split('\n');
-  const own: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (!lines[i]!.startsWith(`  sightline ${command} `) && lines[i] !== `  sightline ${command}`) continue;
-    own.push(lines[i]!);
-    while (i + 1 < lines.length && /^ {20,}\S/.test(lines[i + 1]!)) own.push(lines[++i]!);
-  }
-  return ['Usage:', ...own, '', 'Exit codes: 0 done, 1 the command failed, 2 usage error (nothing was done).', '--verbose prints the database it uses to stderr.'].join('\n');
+  const def = OPERATOR_COMMANDS.find((c) => c.command === command);
+  if (!def) return undefined;
+  return ['Usage:', ...operatorUsageLines(def), '', 'Exit codes: 0 done, 1 the command failed, 2 usage error (nothing was done).', '--verbose prints the database it uses to stderr.'].join('\n');
 }
 
 /** The user commands of the catalog (src/cli/commands.gen.ts), a line per group: `sightline tests list|show|…`. */
@@ -198,14 +176,19 @@ async function main(argv: string[]): Promise<number> {
 
   // Everything the command needs from its flags, checked before the database is touched.
   const config = await configFrom(values.port);
-  const [{ accountIdByEmail, createKey, openAccount, revokeKey, setAccountStatus }, { checkGrant, grantCredits, reconcileBalances }, { consolePublicUrl, createInvite, createResetToken, tokenLink }] =
-    await Promise.all([import('../core/accounts/accounts.ts'), import('../core/billing/ledger.ts'), import('../core/accounts/users.ts')]);
+  const [{ accountIdByEmail, createKey, openAccount, revokeKey }, { checkGrant, reconcileBalances }, { consolePublicUrl, createResetToken, tokenLink }, { grantCreditsOperation, inviteUserOperation, setAccountStatusOperation }] =
+    await Promise.all([
+      import('../core/accounts/accounts.ts'),
+      import('../core/billing/ledger.ts'),
+      import('../core/accounts/users.ts'),
+      import('../operations/operator/actions.ts'),
+    ]);
   if (values.verbose) process.stderr.write(`sightline: database ${describeDatabase(config)}\n`);
   switch (command) {
     case 'serve':
-      return (await import('./serve.ts')).runServe(config, { worker: !values['no-worker'] });
+      return (await import('../server/serve.ts')).runServe(config, { worker: !values['no-worker'] });
     case 'worker':
-      return (await import('./serve.ts')).runWorker(config);
+      return (await import('../server/serve.ts')).runWorker(config);
     case 'migrate':
       return migrate(config, values.json);
     case 'accounts create': {
@@ -227,8 +210,8 @@ async function main(argv: string[]): Promise<number> {
       const id = required(values.account, 'account');
       const status = command === 'accounts suspend' ? 'suspended' : 'active';
       return withRuntime(config, async ({ core }) => {
-        await setAccountStatus(core.store.db, id, status);
-        print(values.json, { account_id: id, status }, `account ${id} is ${status}`);
+        const answer = await setAccountStatusOperation(core, id, status);
+        print(values.json, answer, `account ${id} is ${status}`);
         return 0;
       });
     }
@@ -264,11 +247,11 @@ async function main(argv: string[]): Promise<number> {
       const topUp = values['top-up'] === true;
       return withRuntime(config, async ({ core }) => {
         const id = values.account !== undefined ? required(values.account, 'account') : await accountIdByEmail(core.store.db, required(values.email, 'email'));
-        const { entryId, balance } = await grantCredits(core.store, id, amount, { source: 'cli', topUp });
+        const answer = await grantCreditsOperation(core, id, amount, { source: 'cli', topUp });
         print(
           values.json,
-          { account_id: id, granted_credits: formatCredits(amount), available_credits: formatCredits(balance.available), ledger_entry_id: entryId, top_up: topUp },
-          `${topUp ? 'topped up' : 'granted'} ${formatCredits(amount)} credits to ${id}; available ${formatCredits(balance.available)}`,
+          { ...answer, top_up: topUp },
+          `${topUp ? 'topped up' : 'granted'} ${answer.granted_credits} credits to ${id}; available ${answer.available_credits}`,
         );
         return 0;
       });
@@ -298,9 +281,8 @@ async function main(argv: string[]): Promise<number> {
       const email = required(values.email, 'email');
       const credits = values.credits === undefined ? 0 : creditsFlag(values.credits);
       return withRuntime(config, async ({ core }) => {
-        const invite = await createInvite(core.store, config.SIGHTLINE_SIGNUP, email, credits, 'cli');
-        const link = tokenLink(consolePublicUrl(core.config), 'invite', invite.token);
-        print(values.json, { email: invite.email, link, credits: formatCredits(credits) }, `invitation for ${invite.email} (works once, for seven days):\n${link}`);
+        const invite = await inviteUserOperation(core, consolePublicUrl(core.config), email, credits, 'cli');
+        print(values.json, invite, `invitation for ${invite.email} (works once, for seven days):\n${invite.link}`);
         return 0;
       });
     }
@@ -358,7 +340,7 @@ export function describeDatabase(config: Config): string {
 
 /** The engine is loaded only by the commands that need it, so help and usage errors answer at once. */
 async function withRuntime(config: Config, fn: (runtime: Runtime) => Promise<number>): Promise<number> {
-  const { openRuntime } = await import('./runtime.ts');
+  const { openRuntime } = await import('../server/runtime.ts');
   const runtime = await openRuntime(config);
   try {
     return await fn(runtime);

@@ -10,7 +10,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../core/errors.ts';
 import type { Core } from '../core/index.ts';
 import { createMailer } from '../core/accounts/mail.ts';
-import { checkCsrf, preSessionCsrfOf, sessionOf, setPreSessionCsrfCookie } from '../http/plugins/session.ts';
+import { checkCsrf, preSessionCsrfOf, sessionOf, setPreSessionCsrfCookie } from '../web/session.ts';
 import { consolePublicUrl, needsOwner } from '../core/accounts/users.ts';
 import { loadAssets } from './assets.ts';
 import type { ConsoleContext } from './context.ts';

@@ -1,5 +1,5 @@
 // The one registry of error codes. The core throws AppError values; the HTTP error handler
-// (src/http/plugins/errors.ts) renders them as {"detail": {"error", "message", ...extra}} with
+// (src/web/errors.ts) renders them as {"detail": {"error", "message", ...extra}} with
 // the status listed here. Schema failures (422) are rendered separately as a detail list.
 
 export const ERROR_CODES = {

@@ -1,5 +1,5 @@
 // The engine, assembled: every surface (HTTP, CLI, worker) gets one Core and calls into it.
-// The composition root (src/cli/runtime.ts) decides the platform drivers and their policy;
+// The composition root (src/server/runtime.ts) decides the platform drivers and their policy;
 // the core only sees an `ask` function and which platforms are available.
 import type { Config } from '../config.ts';
 import { Worker, type JobHandler, type JobLog, type JobOutcome } from '../jobs/worker.ts';

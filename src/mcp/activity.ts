@@ -1,4 +1,4 @@
-// The activity log for the MCP endpoint (API-NOTES: every authenticated request is recorded).
+// The activity log for the MCP endpoint: every authenticated request is recorded.
 // One POST /mcp carries JSON-RPC messages; each becomes one row under the HTTP request's id:
 // a tool call with its tool's action (the HTTP route's) and the status its result stands for
 // (200, or the error's 4xx/5xx), recorded by the tool handler; every other message (initialize,

@@ -36,7 +36,7 @@ export function argumentsInvalid(error: z.ZodError): ToolFailure {
   );
 }
 
-/** Argument keys the tool does not declare (API-NOTES Conventions: extra_forbidden). */
+/** Argument keys the tool does not declare (extra_forbidden). */
 export function argumentsUnknown(extra: ValidationIssue[]): ToolFailure {
   return validation(extra);
 }

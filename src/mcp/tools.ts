@@ -1,4 +1,4 @@
-// The MCP tool catalog, derived from the one catalog of operations (src/http/routes/index.ts):
+// The MCP tool catalog, derived from the one catalog of operations (src/operations/index.ts):
 // every operation that declares a `tool` is offered to agents with the route's own zod shapes as
 // arguments (path parameters, query and body merged into one object: bounds, clamped limits,
 // aliases and defaults are the HTTP API's), the route's scope and activity action, its 200
@@ -8,8 +8,8 @@ import type { Principal } from '../core/accounts/accounts.ts';
 import type { Scope } from '../core/accounts/scopes.ts';
 import type { ActionContext } from '../core/billing/actions.ts';
 import type { Core } from '../core/index.ts';
-import { OPERATIONS } from '../http/routes/index.ts';
-import type { RouteSpec } from '../http/schemas.ts';
+import { OPERATIONS } from '../operations/index.ts';
+import type { RouteSpec } from '../operations/define.ts';
 
 type AnyRoute = RouteSpec<z.ZodType, z.ZodType, z.ZodType>;
 
@@ -73,7 +73,7 @@ export const MCP_TOOLS: McpTool[] = (OPERATIONS as AnyRoute[]).filter((r) => r.t
 
 export const TOOLS_BY_NAME = new Map(MCP_TOOLS.map((t) => [t.name, t]));
 
-/** `additionalProperties: false` dropped everywhere: answers may gain fields (SPEC 9.3, additive). */
+/** `additionalProperties: false` dropped everywhere: answers may gain fields (additive). */
 function openObjects(node: unknown): void {
   if (Array.isArray(node)) return node.forEach(openObjects);
   if (node === null || typeof node !== 'object') return;

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { freshDatabaseUrl } from '../helpers/harness.ts';
-import { openRuntime } from '../../src/cli/runtime.ts';
+import { openRuntime } from '../../src/server/runtime.ts';
 import { loadConfig } from '../../src/config.ts';
 import { getUsage } from '../../src/core/reports/usage.ts';
 import { sql } from 'kysely';

@@ -15,9 +15,9 @@ import { linkIn, mailText, startSmtpSink } from '../helpers/smtp-sink.ts';
 import { createInvite, createOwner, createResetToken } from '../../src/core/accounts/users.ts';
 import { AUTH_CACHE_TTL_MS, openAccount, setAccountStatus } from '../../src/core/accounts/accounts.ts';
 import { loadConfig } from '../../src/config.ts';
-import { openRuntime } from '../../src/cli/runtime.ts';
-import { buildApp } from '../../src/http/app.ts';
-import { createKeyRateLimiter } from '../../src/http/plugins/rate-limit.ts';
+import { openRuntime } from '../../src/server/runtime.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { createKeyRateLimiter } from '../../src/web/rate-limit.ts';
 
 /** The pre-session cookie and its CSRF token, as the sign-in page gets them. */
 async function formHeaders(s: TestServer) {

@@ -2,7 +2,7 @@
 // `count` concurrent visibility-run creates and `count` Content Intelligence-run creates, all
 // with the idempotency keys and bodies given, for the account in argv[2]; prints the run ids.
 import { loadConfig } from '../../src/config.ts';
-import { openRuntime } from '../../src/cli/runtime.ts';
+import { openRuntime } from '../../src/server/runtime.ts';
 import { createVisibilityRun } from '../../src/core/visibility/runs.ts';
 import type { CreateRunInput } from '../../src/core/visibility/plan.ts';
 

@@ -1,7 +1,7 @@
 // A scheduler process for tests: opens the database named by DATABASE_URL, ticks its scheduler
 // `ticks` times with the clock fixed at argv[2], and prints what it claimed, ran and skipped.
 import { loadConfig } from '../../src/config.ts';
-import { openRuntime } from '../../src/cli/runtime.ts';
+import { openRuntime } from '../../src/server/runtime.ts';
 import { Scheduler } from '../../src/core/tracking/scheduler.ts';
 
 const clock = new Date(process.argv[2]);

@@ -3,7 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DatabaseHandle } from '../../src/db/connection.ts';
-import { createKeyRateLimiter } from '../../src/http/plugins/rate-limit.ts';
+import { createKeyRateLimiter } from '../../src/web/rate-limit.ts';
 import { sql } from 'kysely';
 import { openFreshDatabase } from '../helpers/harness.ts';
 

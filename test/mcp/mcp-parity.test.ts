@@ -15,7 +15,7 @@ import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { serveFixtureSite } from '../http/content-sites.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 
-const ROUTES_DIR = fileURLToPath(new URL('../../src/http/routes/', import.meta.url));
+const ROUTES_DIR = fileURLToPath(new URL('../../src/operations/', import.meta.url));
 
 /** Every route file's spec (the default export of each endpoint file), found on disk. */
 async function httpRoutes(): Promise<{ method: string; url: string; scope: string | null; action: string }[]> {

@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { Fleet } from '../helpers/processes.ts';
 import { claimJobs, LeaseLost, leaseOf } from '../../src/jobs/queue.ts';
 import { executeProbe } from '../../src/core/visibility/probe-executor.ts';
-import { buildPlatforms } from '../../src/cli/runtime.ts';
+import { buildPlatforms } from '../../src/server/runtime.ts';
 import { getMetrics } from '../../src/ops/metrics.ts';
 import { getBalance, ledgerBalance } from '../../src/core/billing/ledger.ts';
 

@@ -7,7 +7,7 @@ import { createSession, listSessions, revokeSession, revokeUserSessions } from '
 import { acceptInvite, changePassword, createOwner, createResetToken, describeInvite, resetPassword, signIn, signUp, signUpByMail, signUpEmail, tokenLink, type User } from '../../core/accounts/users.ts';
 import { resetMail, signUpExistingMail, signUpWelcomeMail } from '../../core/accounts/mail.ts';
 import { toApiTime } from '../../lib/ids.ts';
-import { clearSessionCookie, setSessionCookie } from '../../http/plugins/session.ts';
+import { clearSessionCookie, setSessionCookie } from '../../web/session.ts';
 import { userOf, type ConsoleContext } from '../context.ts';
 
 const Credentials = z.object({ email: z.string().max(254), password: z.string().max(1024) }).strict();

@@ -1,4 +1,4 @@
-// The console's API section (SPEC 5.3): generate a named key (full, read-only or chosen scopes) or
+// The console's API section: generate a named key (full, read-only or chosen scopes) or
 // an MCP token, list them by prefix, revoke. The raw key is in the create answer only.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';

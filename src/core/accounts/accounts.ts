@@ -25,7 +25,7 @@ export interface Principal {
   keyPrefix: string | null;
   kind: KeyKind;
   scopes: Set<Scope>;
-  /** Set when a signed-in console user acts, instead of a key (src/http/plugins/session.ts). */
+  /** Set when a signed-in console user acts, instead of a key (src/web/session.ts). */
   session?: { sessionId: string; userId: string; email: string };
 }
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '../../../src/config.ts';
-import { openRuntime, type Runtime } from '../../../src/cli/runtime.ts';
+import { openRuntime, type Runtime } from '../../../src/server/runtime.ts';
 import { createAccount } from '../../../src/core/accounts/accounts.ts';
 import { createEndpoint } from '../../../src/core/webhooks/endpoints.ts';
 import { emitEvent } from '../../../src/core/webhooks/events.ts';

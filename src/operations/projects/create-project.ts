@@ -1,0 +1,26 @@
+// POST /v1/projects: a brand workspace with its competitors, markets, platforms, schedule, budget
+// and (optionally) its first prompts; its tracked tests (one per market) are made with it.
+import { z } from 'zod';
+import { createProject } from '../../core/projects/projects.ts';
+import { defineRoute, looseAnswer } from '../define.ts';
+import { Project, ProjectFields, PromptItem } from './shapes.ts';
+
+export default defineRoute({
+  method: 'POST',
+  url: '/v1/projects',
+  summary: 'Create a project: a brand, its competitors, markets, platforms, schedule, budget and prompt library',
+  tags: ['projects'],
+  action: 'projects.create',
+  scope: 'visibility:runs:create',
+  body: z.object({ ...ProjectFields, prompts: z.array(PromptItem).max(1000).optional().describe('The first prompts of the library, with topics') }),
+  response: Project.extend({ prompts: z.array(z.object({ id: z.string(), prompt: z.string(), topics: z.array(z.string()) })) }),
+  errors: [400, 422],
+  run: (a, _ctx, core, principal) => looseAnswer(createProject(core.tracking, principal, a)),
+  cli: { command: 'projects create', description: 'a brand workspace (JSON fields, or @file): brand, competitors, markets, platforms, schedule, prompts', flags: { 'schedule.cron': 'cron', 'schedule.timezone': 'timezone', monthly_credit_budget: 'budget' } },
+  tool: {
+    name: 'create_project',
+    title: 'Create a project',
+    description:
+      "A brand's workspace: brand {name, aliases, domains}, competitors (each with aliases and domains), markets [{language, country}], platforms, models, repeats, schedule {cron, timezone}, monthly_credit_budget and prompts [{prompt, topics}]. One tracked test per market asks every prompt on every platform on the schedule. Free to create; runs cost what their probes cost.",
+  },
+});

@@ -1,0 +1,59 @@
+// GET /v1/projects/{project_id}/dashboard: the numbers behind a project's dashboard.
+import { z } from 'zod';
+import { DASHBOARD_WINDOWS, projectDashboard } from '../../core/projects/dashboard.ts';
+import { clampedInt, defineRoute, filterParam, filterValue } from '../define.ts';
+import { ProjectId } from './shapes.ts';
+
+export default defineRoute({
+  method: 'GET',
+  url: '/v1/projects/:project_id/dashboard',
+  summary: 'Project dashboard: brand and competitors over time, prompt × platform matrix with changes, topics, prompts where only competitors are named',
+  tags: ['projects'],
+  action: 'projects.dashboard',
+  scope: 'tests:read',
+  params: ProjectId,
+  querystring: z.object({
+    days: clampedInt(90, 1, 730),
+    window: filterParam(DASHBOARD_WINDOWS).describe('The period of the series and of the matrix: 7d (default) or 30d'),
+    topic: z.string().max(60).optional().describe('Only prompts with this topic'),
+    market: z.string().max(30).optional().describe('Only this market, e.g. en-US'),
+  }),
+  response: z
+    .object({
+      project_id: z.string(),
+      thin_evidence: z.object({ min_answers: z.number(), max_half_width: z.number() }),
+      series: z.array(z.object({}).passthrough()),
+      matrix: z.array(z.object({ prompt: z.string(), topics: z.array(z.string()), n: z.number().int(), thin: z.boolean() }).passthrough()),
+      topics: z.array(z.object({ topic: z.string() }).passthrough()),
+      competitors_named_brand_absent: z.array(z.object({ prompt: z.string() }).passthrough()),
+      site_activity: z
+        .object({
+          sites: z.array(z.object({ id: z.string(), domain: z.string() })),
+          crawler_requests: z.number().int(),
+          crawler_refused: z.number().int(),
+          referral_visits: z.number().int(),
+          crawlers: z.array(z.object({ name: z.string(), requests: z.number().int(), refused: z.number().int() })),
+          referrals: z.array(z.object({ source: z.string(), visits: z.number().int() })),
+          days: z.array(z.object({ day: z.string(), crawler_requests: z.number().int(), crawler_refused: z.number().int(), referral_visits: z.number().int() })),
+        })
+        .nullable()
+        .describe("AI crawler requests (refused ones apart) and AI referral visits from the access logs of the account's sites on the brand's domains, over the same days; null when the account has no site on the brand's domains"),
+    })
+    .passthrough(),
+  errors: [400, 404, 422],
+  run: (a, ctx, core) =>
+    projectDashboard(core.store, ctx.accountId, a.project_id, {
+      days: a.days,
+      window: filterValue('window', a.window, DASHBOARD_WINDOWS) ?? '7d',
+      topic: a.topic,
+      market: a.market,
+      catalog: core.catalog,
+    }),
+  cli: { command: 'projects dashboard', description: 'brand and competitors over time, the prompt × platform matrix, topics, competitor-only prompts', args: ['project_id'] },
+  tool: {
+    name: 'get_project_dashboard',
+    title: 'Project dashboard numbers',
+    description:
+      'A project over time (7d or 30d windows): mention rate with 95% interval, share of voice, sentiment and prominence for the brand and each competitor; the latest window as a prompt × platform matrix with the change since the window before (filter by topic or market); topics rolled up; prompts where competitors are named and the brand is not. Every rate has n (answers) and thin (n < 10 or interval wider than ±0.20).',
+  },
+});

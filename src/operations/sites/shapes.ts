@@ -1,0 +1,60 @@
+// Response shapes of the sites routes.
+import { z } from 'zod';
+
+export const Site = z.object({
+  id: z.string().describe('Site id (site_…)'),
+  domain: z.string().describe('Host name, lowercased, www. folded'),
+  name: z.string(),
+  created_at: z.string(),
+});
+
+export const SiteParams = z.object({ site_id: z.string().max(64).describe('Site id (site_…)') });
+
+export const CrawlerReport = z.object({
+  site_id: z.string(),
+  from: z.string(),
+  to: z.string(),
+  crawlers: z.array(
+    z.object({
+      name: z.string().describe("The crawler catalog's name, e.g. GPTBot"),
+      vendor: z.string(),
+      role: z.enum(['training', 'search', 'user']),
+      hits: z.number().int(),
+      verified_hits: z.number().int().describe("Hits from inside the vendor's published IP ranges"),
+      unverified_hits: z.number().int().describe('Hits from elsewhere, or from a vendor that publishes no ranges'),
+      status: z.object({ '2xx': z.number().int(), '3xx': z.number().int(), '4xx': z.number().int(), '5xx': z.number().int() }),
+      blocked_hits: z.number().int().describe('Answered 401, 403, 429 or 451, or with a bot challenge'),
+      last_seen: z.string(),
+      top_paths: z.array(z.object({ path: z.string(), hits: z.number().int(), blocked_hits: z.number().int() })),
+      daily: z
+        .array(z.object({ day: z.string().describe('UTC day, YYYY-MM-DD'), hits: z.number().int(), blocked_hits: z.number().int() }))
+        .describe('Hits per UTC day that had any, oldest first'),
+    }),
+  ),
+});
+
+export const ReferralReport = z.object({
+  site_id: z.string(),
+  from: z.string(),
+  to: z.string(),
+  sources: z.array(
+    z.object({
+      source: z.enum(['chatgpt', 'perplexity', 'gemini', 'copilot', 'claude', 'deepseek', 'grok', 'meta_ai', 'mistral']),
+      visits: z.number().int(),
+      top_landing_pages: z.array(z.object({ path: z.string(), visits: z.number().int() })),
+      daily: z.array(z.object({ day: z.string().describe('UTC day, YYYY-MM-DD'), visits: z.number().int() })).describe('Visits per UTC day that had any, oldest first'),
+    }),
+  ),
+});
+
+export const IngestSummary = z.object({
+  format: z.enum(['combined', 'common', 'cloudflare', 'cloudfront', 'vercel']),
+  lines: z.number().int().describe('Non-empty lines read'),
+  parsed: z.number().int().describe("Requests of this site's host read from them"),
+  skipped: z.number().int().describe('Lines that are no request of the format, or requests for another host'),
+  duplicates: z.number().int().describe('Counted lines already counted by an earlier upload (or earlier in this one)'),
+  ai_crawler_hits: z.number().int(),
+  ai_referral_visits: z.number().int(),
+  from: z.string().nullable().describe('The earliest request time read'),
+  to: z.string().nullable().describe('The latest request time read'),
+});

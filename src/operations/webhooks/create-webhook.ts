@@ -1,0 +1,30 @@
+// POST /v1/webhooks: a new endpoint; its whsec_ signing secret is in this answer only.
+import { z } from 'zod';
+import { createEndpoint, WEBHOOK_FORMATS } from '../../core/webhooks/endpoints.ts';
+import { defineRoute } from '../define.ts';
+import { EventNames, Webhook, WebhookUrl } from './shapes.ts';
+
+export default defineRoute({
+  method: 'POST',
+  url: '/v1/webhooks',
+  summary: 'Create a webhook endpoint (the signing secret is returned only here)',
+  tags: ['webhooks'],
+  action: 'webhooks.create',
+  scope: 'webhooks:write',
+  body: z.object({
+    url: WebhookUrl,
+    events: EventNames,
+    description: z.string().max(500).nullish().describe('A note for people'),
+    format: z.enum(WEBHOOK_FORMATS).optional().describe('standard_webhooks (default) or slack'),
+  }),
+  response: Webhook.extend({ secret: z.string().describe('whsec_…: verify signatures with it; shown only once') }),
+  errors: [400, 422],
+  run: (a, ctx, core) => createEndpoint(core.webhooks, ctx.accountId, a),
+  cli: { command: 'webhooks create', description: 'add a webhook endpoint (prints its signing secret once)', args: ['url'], flags: { events: 'event' } },
+  tool: {
+    name: 'create_webhook',
+    title: 'Create a webhook endpoint',
+    openWorld: true,
+    description: 'Create a webhook endpoint: url (public http(s)), events (run.completed, tracked_test.changed, tracked_test.skipped, credits.low, crawler.blocked or "*"), description, format (standard_webhooks or slack). Returns the whsec_ signing secret once.',
+  },
+});

@@ -1,0 +1,109 @@
+// `sightline serve` and `sightline worker`: long-running processes with graceful shutdown.
+// serve binds its port before anything else starts: a port that is taken ends the process with
+// exit code 1 and no worker running. SIGTERM/SIGINT stop accepting requests and claiming jobs,
+// give running requests and jobs SIGHTLINE_SHUTDOWN_GRACE_MS to finish (then abort them: their
+// jobs go back to the queue and their credits stay reserved for the next worker), log it, and exit.
+import type { Server } from 'node:http';
+import pino, { type Logger } from 'pino';
+import type { Config } from '../config.ts';
+import { buildApp } from './app.ts';
+import { createKeyRateLimiter } from '../web/rate-limit.ts';
+import { startMetricsServer } from '../ops/metrics-server.ts';
+import { openRuntime, type Runtime } from './runtime.ts';
+
+function processLogger(config: Config, role: 'serve' | 'worker'): Logger {
+  return pino({ level: config.SIGHTLINE_LOG_LEVEL, base: { pid: process.pid, role } });
+}
+
+function onShutdown(log: Logger, graceMs: number, fn: (signal: string) => Promise<void>) {
+  let stopping = false;
+  const handler = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    const started = Date.now();
+    log.info({ signal, grace_ms: graceMs }, 'shutdown started: no new requests or jobs');
+    // A shutdown that hangs past its grace (a stuck socket, a database that does not answer) still ends.
+    setTimeout(() => {
+      log.error({ signal }, 'shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, graceMs + 5000).unref();
+    fn(signal).then(
+      () => {
+        log.info({ ms: Date.now() - started }, 'shutdown complete');
+        process.exit(0);
+      },
+      (err) => {
+        log.error({ error: (err as Error)?.message }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => handler('SIGINT'));
+  process.on('SIGTERM', () => handler('SIGTERM'));
+}
+
+async function metricsServer(config: Config, log: Logger): Promise<Server | undefined> {
+  if (!config.SIGHTLINE_METRICS_PORT) return undefined;
+  const server = await startMetricsServer(config.SIGHTLINE_METRICS_PORT, config.SIGHTLINE_METRICS_HOST);
+  log.info({ port: config.SIGHTLINE_METRICS_PORT, host: config.SIGHTLINE_METRICS_HOST }, 'metrics listening');
+  return server;
+}
+
+/** Stops the runtime's worker within the grace period, saying how many jobs were still running. */
+async function stopRuntime(runtime: Runtime, log: Logger, graceMs: number) {
+  const running = runtime.core.startedWorker?.activeCount ?? 0;
+  if (running) log.info({ running_jobs: running }, 'waiting for running jobs');
+  await runtime.close({ graceMs });
+}
+
+export async function runServe(config: Config, opts: { worker: boolean }): Promise<number> {
+  const log = processLogger(config, 'serve');
+  const runtime = await openRuntime(config, { log });
+  const rateLimiter = await createKeyRateLimiter({
+    perMinute: config.SIGHTLINE_RATE_LIMIT_PER_MINUTE,
+    handle: runtime.handle,
+    redisUrl: config.SIGHTLINE_REDIS_URL,
+  });
+  const app = await buildApp({ core: runtime.core, rateLimiter, logger: { level: config.SIGHTLINE_LOG_LEVEL } });
+  // Bind first: a serve that cannot listen must not keep running as a hidden worker.
+  try {
+    await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (err) {
+    log.fatal({ error: (err as Error).message, port: config.PORT, host: config.HOST }, 'cannot listen; exiting');
+    await app.close().catch(() => {});
+    await rateLimiter.close();
+    await runtime.close();
+    return 1;
+  }
+  const metrics = await metricsServer(config, log);
+  if (opts.worker) runtime.core.startWorker();
+  const accounts = await runtime.core.store.db.selectFrom('accounts').select('id').limit(1).execute();
+  if (accounts.length === 0) {
+    process.stderr.write(
+      `\nNo accounts yet. Open http://localhost:${config.PORT}/console to create the owner account,\n` +
+        'or create one on the command line (prints an API key once):\n' +
+        '  npx sightline accounts create --email you@example.com --credits 100\n\n',
+    );
+  }
+  onShutdown(log, config.SIGHTLINE_SHUTDOWN_GRACE_MS, async () => {
+    // Stop accepting (Fastify waits for requests in flight), stop claiming, let jobs finish.
+    await Promise.all([app.close(), stopRuntime(runtime, log, config.SIGHTLINE_SHUTDOWN_GRACE_MS)]);
+    metrics?.close();
+    await rateLimiter.close();
+  });
+  return -1;
+}
+
+export async function runWorker(config: Config): Promise<number> {
+  const log = processLogger(config, 'worker');
+  const runtime = await openRuntime(config, { log });
+  const metrics = await metricsServer(config, log);
+  runtime.core.startWorker();
+  log.info({ database: runtime.core.store.dialect }, 'worker started');
+  process.stderr.write(`sightline worker started (${runtime.core.store.dialect})\n`);
+  onShutdown(log, config.SIGHTLINE_SHUTDOWN_GRACE_MS, async () => {
+    await stopRuntime(runtime, log, config.SIGHTLINE_SHUTDOWN_GRACE_MS);
+    metrics?.close();
+  });
+  return -1;
+}

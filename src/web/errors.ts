@@ -1,0 +1,105 @@
+// The one error handler. Every failure leaves the service in one of two shapes:
+// 422 {"detail": [{"loc", "msg", "type"}]} for schema problems, and
+// {"detail": {"error", "message", ...}} for everything else. 500s never carry a stack trace,
+// only the request id that finds the log line.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, ERROR_CODES, FieldError, ValidationFailed, type ErrorCode } from '../core/errors.ts';
+import { isDatabaseUnavailable } from '../db/resilience.ts';
+import { JSON_TOO_DEEP } from './edge.ts';
+import { trackRouteMethods } from './methods.ts';
+
+/** Seconds a client should wait before retrying a 503 (database or fetch capacity). */
+export const RETRY_AFTER_SECONDS = 2;
+
+const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string, extra: Record<string, unknown> = {}) {
+  const status = ERROR_CODES[code].status;
+  const detail: Record<string, unknown> = { error: code, message, ...extra };
+  if (status >= 500) detail.request_id = request.id;
+  if (status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  return reply.status(status).send({ detail });
+}
+
+/** A request body that is not JSON (or is empty): what the body parser throws for it. */
+export function isInvalidJsonBody(error: unknown): boolean {
+  const fe = error as FastifyError;
+  if (fe.code === 'SIGHTLINE_INVALID_JSON' || fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return true;
+  return fe.statusCode === 400 && (error instanceof SyntaxError || /JSON/i.test(fe.message ?? ''));
+}
+
+/**
+ * Errors Fastify's router answers before any route or hook runs (Fastify's `frameworkErrors`
+ * option): a path parameter over maxParamLength (414) or a malformed URL (400), in the API's
+ * error shape with the request id, instead of Fastify's own body.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, request, 'uri_too_long', ERROR_CODES.uri_too_long.message);
+  return sendError(reply, request, 'invalid_request', 'The request URL is not valid (bad percent-encoding or characters).');
+}
+
+export function registerErrorHandling(app: FastifyInstance) {
+  const methodsOf = trackRouteMethods(app);
+  app.setErrorHandler((error: FastifyError | AppError | FieldError | Error, request, reply) => {
+    if (error instanceof AppError) {
+      return sendError(reply, request, error.code, error.message, error.extra);
+    }
+    if (error instanceof ValidationFailed) {
+      return reply.status(422).send({ detail: error.detail });
+    }
+    if (error instanceof FieldError) {
+      return reply.status(422).send({ detail: [{ loc: error.loc, msg: error.message, type: error.type }] });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const part = PART_NAMES[(error as FastifyError).validationContext ?? 'body'] ?? 'body';
+      // The zod provider flattens issue paths into instancePath ("/prompts/0"): array indexes
+      // come back as numbers, as FastAPI clients expect.
+      const detail = error.validation.map((v) => {
+        const path = v.instancePath
+          .split('/')
+          .filter(Boolean)
+          .map((p: string) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+        return { loc: [part, ...path], msg: v.message, type: v.keyword };
+      });
+      return reply.status(422).send({ detail });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return sendError(reply, request, 'database_unavailable', ERROR_CODES.database_unavailable.message);
+    }
+    const fe = error as FastifyError;
+    switch (fe.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendError(reply, request, 'payload_too_large', ERROR_CODES.payload_too_large.message);
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendError(reply, request, 'unsupported_media_type', ERROR_CODES.unsupported_media_type.message);
+      case 'SIGHTLINE_UNSUPPORTED_CHARSET':
+        return sendError(reply, request, 'unsupported_media_type', fe.message);
+      case JSON_TOO_DEEP:
+        return reply.status(422).send({ detail: [{ loc: ['body'], msg: fe.message, type: 'json_too_deep' }] });
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return reply.status(422).send({ detail: [{ loc: ['body'], msg: 'Body is empty; send a JSON object.', type: 'missing' }] });
+    }
+    if (isInvalidJsonBody(error)) {
+      return reply.status(422).send({ detail: [{ loc: ['body'], msg: 'Body is not valid JSON.', type: 'json_invalid' }] });
+    }
+    if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+      return reply.status(fe.statusCode).send({ detail: { error: 'invalid_request', message: fe.message } });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, request, 'internal_error', ERROR_CODES.internal_error.message);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    // The path exists with other methods: 405 with Allow (DELETE /v1/usage), not 404.
+    const allowed = methodsOf(path);
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendError(reply, request, 'method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`);
+    }
+    return sendError(reply, request, 'not_found', `No route ${request.method} ${path}.`);
+  });
+}

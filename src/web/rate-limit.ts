@@ -1,0 +1,192 @@
+// Per-key rate limiting with rate-limiter-flexible. The counter lives where every API process
+// can see it: Redis when SIGHTLINE_REDIS_URL is set, otherwise the service's own database
+// (Postgres table, or the SQLite file), so several processes share one limit per key.
+// An in-memory limiter is the insurance when the store fails: limits stay enforced per process
+// instead of failing requests.
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  RateLimiterRes,
+  RateLimiterSQLite,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import type { DatabaseHandle } from '../db/connection.ts';
+import { AppError } from '../core/errors.ts';
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+interface LocalState {
+  left: number;
+  storeRemaining: number;
+  windowEnd: number;
+  blocked: boolean;
+}
+
+/**
+ * Answers a decision on a reply, the same on every surface: the three RateLimit-* headers, and
+ * when refused Retry-After and a 429 rate_limited naming what was limited ("API key", "MCP token").
+ */
+export function applyRateLimit(reply: { header(name: string, value: number): unknown }, decision: RateLimitDecision, limited: string): void {
+  reply.header('RateLimit-Limit', decision.limit);
+  reply.header('RateLimit-Remaining', decision.remaining);
+  reply.header('RateLimit-Reset', decision.resetSeconds);
+  if (!decision.allowed) {
+    reply.header('Retry-After', decision.resetSeconds);
+    throw new AppError('rate_limited', `Rate limit of ${decision.limit} requests per minute exceeded for this ${limited}.`, {
+      retry_after_seconds: decision.resetSeconds,
+    });
+  }
+}
+
+export interface KeyRateLimiter {
+  /** A decision; synchronous while this process still holds points of the key's batch. */
+  consume(key: string): RateLimitDecision | Promise<RateLimitDecision>;
+  close(): Promise<void>;
+}
+
+export async function createKeyRateLimiter(opts: {
+  perMinute: number;
+  handle?: DatabaseHandle;
+  redisUrl?: string;
+}): Promise<KeyRateLimiter> {
+  const base = { points: opts.perMinute, duration: 60, keyPrefix: 'sightline_rl' };
+  const insuranceLimiter = new RateLimiterMemory(base);
+  let limiter: RateLimiterAbstract;
+  let closeStore = async () => {};
+  /** Set when the store is the service's own SQLite connection (see atStore). */
+  let sharedSqlite: DatabaseHandle['db'] | undefined;
+  if (opts.redisUrl) {
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    limiter = new RateLimiterRedis({ ...base, storeClient: redis, insuranceLimiter });
+    closeStore = async () => void redis.disconnect();
+  } else if (opts.handle?.pgPool) {
+    const pool = opts.handle.pgPool;
+    limiter = await new Promise<RateLimiterAbstract>((resolve, reject) => {
+      const l: RateLimiterAbstract = new RateLimiterPostgres(
+        { ...base, storeClient: pool, tableName: 'rate_limits', insuranceLimiter },
+        (err?: unknown) => (err ? reject(err) : resolve(l)),
+      );
+    });
+  } else if (opts.handle?.sqlite) {
+    const sqlite = opts.handle.sqlite;
+    sharedSqlite = opts.handle.db;
+    limiter = await new Promise<RateLimiterAbstract>((resolve, reject) => {
+      const l: RateLimiterAbstract = new RateLimiterSQLite(
+        { ...base, storeClient: sqlite, storeType: 'better-sqlite3', tableName: 'rate_limits', insuranceLimiter },
+        (err?: unknown) => (err ? reject(err) : resolve(l)),
+      );
+    });
+  } else {
+    limiter = insuranceLimiter;
+  }
+
+  // Points are taken from the shared store in batches: a process that is serving a key takes
+  // `batch` points at once and spends them locally, so the store is written once per batch
+  // instead of once per request. The limit stays shared and exact up to one unspent batch per
+  // process; batch = 1 % of the limit (1 for limits under 200), so small limits stay exact.
+  const batch = Math.max(1, Math.floor(opts.perMinute / 100));
+  // `left` 0 with `blocked` set: the store refused this key until windowEnd, so every request
+  // until then is answered 429 here, without asking the store again (an abusive burst costs one
+  // store round trip, not one per request).
+  const local = new Map<string, LocalState>();
+
+  // On SQLite the store shares the service's one connection, and a store write made while a
+  // Kysely transaction is open on it would join that transaction (better-sqlite3 nests it as a
+  // savepoint): a rollback would hand the points back. Store calls therefore hold Kysely's
+  // connection, so they run between transactions. (Never called from inside one: only the
+  // request hook consumes.)
+  const atStore = <T>(call: () => Promise<T>): Promise<T> => (sharedSqlite ? sharedSqlite.connection().execute(call) : call());
+
+  async function take(key: string, points: number): Promise<RateLimiterRes | null> {
+    try {
+      return await atStore(() => limiter.consume(key, points));
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return null;
+      throw err;
+    }
+  }
+
+  const refused = (state: LocalState, now: number): RateLimitDecision => ({
+    allowed: false,
+    limit: opts.perMinute,
+    remaining: 0,
+    resetSeconds: Math.max(1, Math.ceil((state.windowEnd - now) / 1000)),
+  });
+
+  /** The decision this process can make alone: spend a held point, or repeat a refusal; else undefined. */
+  function decideLocally(key: string, now: number): RateLimitDecision | undefined {
+    const state = local.get(key);
+    if (!state || state.windowEnd <= now) return undefined;
+    if (state.left > 0) return spend(state, now);
+    return state.blocked ? refused(state, now) : undefined;
+  }
+
+  function spend(state: LocalState, now: number): RateLimitDecision {
+    state.left -= 1;
+    return {
+      allowed: true,
+      limit: opts.perMinute,
+      remaining: Math.max(0, state.storeRemaining + state.left),
+      resetSeconds: Math.max(0, Math.ceil((state.windowEnd - now) / 1000)),
+    };
+  }
+
+  // One refill at a time per key: concurrent first requests wait for the same batch instead of
+  // each taking one from the store (the later ones would overwrite the earlier batches' points).
+  const refilling = new Map<string, Promise<void>>();
+
+  async function refillOnce(key: string, now: number): Promise<RateLimitDecision> {
+    const pending = refilling.get(key);
+    if (pending) {
+      await pending;
+      const at = Date.now();
+      return decideLocally(key, at) ?? refillOnce(key, at);
+    }
+    let done!: () => void;
+    refilling.set(key, new Promise<void>((resolve) => (done = resolve)));
+    try {
+      return await refill(key, now);
+    } finally {
+      refilling.delete(key);
+      done();
+    }
+  }
+
+  async function refill(key: string, now: number): Promise<RateLimitDecision> {
+    local.delete(key);
+    // Ask for a batch; near the end of the allowance fall back to single points.
+    let res = batch > 1 ? await take(key, batch) : null;
+    let got = batch;
+    if (!res) {
+      res = await take(key, 1);
+      got = 1;
+    }
+    if (!res) {
+      const blocked = await atStore(() => limiter.get(key)).catch(() => null);
+      const state: LocalState = { left: 0, storeRemaining: 0, windowEnd: now + Math.max(1_000, blocked?.msBeforeNext ?? 60_000), blocked: true };
+      local.set(key, state);
+      return refused(state, now);
+    }
+    const state: LocalState = { left: got, storeRemaining: res.remainingPoints, windowEnd: now + res.msBeforeNext, blocked: false };
+    if (local.size > 10_000) local.clear();
+    local.set(key, state);
+    return spend(state, now);
+  }
+
+  return {
+    consume(key) {
+      const now = Date.now();
+      // Points left in this process's batch (or a refusal still in force): decided without
+      // touching the store or a promise.
+      return decideLocally(key, now) ?? refillOnce(key, now);
+    },
+    close: () => closeStore(),
+  };
+}

@@ -1,0 +1,107 @@
+// Unknown body fields are refused: a misspelled field (`competitor`)
+// must never run a paid action without it. Route and tool schemas are plain zod objects (zod
+// strips unknown keys by default), so instead of rebuilding every schema as a strict copy this
+// walks a value alongside its schema and reports each key no object schema declares, as the
+// FastAPI 422 detail `{"loc": [...path, key], "msg", "type": "extra_forbidden"}`. Objects that
+// declare a catchall (`.passthrough()`, records) accept any key on purpose and are not checked.
+import type { z } from 'zod';
+
+export interface ExtraField {
+  loc: (string | number)[];
+  msg: string;
+  type: 'extra_forbidden';
+}
+
+export const EXTRA_FORBIDDEN_MESSAGE = 'Extra inputs are not permitted';
+
+interface Def {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  catchall?: z.ZodType;
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+  in?: z.ZodType;
+  options?: z.ZodType[];
+  valueType?: z.ZodType;
+  getter?: () => z.ZodType;
+}
+
+const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The object schema a union would use for this value: the only object option, or none. */
+function unionObjectOption(options: z.ZodType[], value: Record<string, unknown>): z.ZodType | undefined {
+  const objects = options.filter((o) => objectSchemaOf(o) !== undefined);
+  if (objects.length === 1) return objects[0];
+  // Several object options (a discriminated shape): the one declaring every key of the value
+  // wins; if none does, the one declaring the most, so the report names the stray keys.
+  let best: z.ZodType | undefined;
+  let bestHits = -1;
+  for (const o of objects) {
+    const shape = defOf(objectSchemaOf(o)!).shape ?? {};
+    const hits = Object.keys(value).filter((k) => Object.hasOwn(shape, k)).length;
+    if (hits > bestHits) [best, bestHits] = [o, hits];
+  }
+  return best;
+}
+
+/** The schema a wrapper (optional, nullable, default, pipe, lazy…) stands for; undefined for others. */
+function wrapped(def: Def): z.ZodType | undefined {
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'catch':
+    case 'nonoptional':
+      return def.innerType;
+    case 'pipe':
+      return def.in;
+    case 'lazy':
+      return def.getter!();
+    default:
+      return undefined;
+  }
+}
+
+/** The object schema under wrappers, if there is one. */
+function objectSchemaOf(schema: z.ZodType): z.ZodType | undefined {
+  const def = defOf(schema);
+  if (def.type === 'object') return schema;
+  const inner = wrapped(def);
+  return inner ? objectSchemaOf(inner) : undefined;
+}
+
+/** Every key of `value` that `schema` does not declare, located under `loc`. */
+export function extraFields(schema: z.ZodType, value: unknown, loc: (string | number)[] = []): ExtraField[] {
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'object': {
+      if (!isPlainObject(value)) return [];
+      const shape = def.shape ?? {};
+      const found: ExtraField[] = [];
+      for (const [key, v] of Object.entries(value)) {
+        // Own keys only: `valueOf` or `constructor` in a body must not find Object.prototype's.
+        const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
+        if (field) found.push(...extraFields(field, v, [...loc, key]));
+        else if (!def.catchall) found.push({ loc: [...loc, key], msg: EXTRA_FORBIDDEN_MESSAGE, type: 'extra_forbidden' });
+      }
+      return found;
+    }
+    case 'array':
+      return Array.isArray(value) ? value.flatMap((item, i) => extraFields(def.element!, item, [...loc, i])) : [];
+    case 'record':
+      return isPlainObject(value) ? Object.entries(value).flatMap(([k, v]) => extraFields(def.valueType!, v, [...loc, k])) : [];
+    case 'union': {
+      if (!isPlainObject(value)) return [];
+      const option = unionObjectOption(def.options ?? [], value);
+      return option ? extraFields(option, value, loc) : [];
+    }
+    default: {
+      const inner = wrapped(def);
+      return inner ? extraFields(inner, value, loc) : [];
+    }
+  }
+}
