@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OPERATIONS } from '../../src/operations/index.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
+import { runCli, serverForCli } from '../helpers/cli.ts';
+import { connectMcp } from '../helpers/mcp-client.ts';
 
 const hasPdftoppm = spawnSync('pdftoppm', ['-v']).error === undefined;
 
@@ -201,5 +203,40 @@ describe('report share links', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('report share links from the CLI and MCP', () => {
+  const srv = serverForCli();
+
+  test('sightline reports share / shares / revoke, and the MCP tools', async () => {
+    const { accountId, key } = await srv.s.account({ credits: 10 });
+    const p = (await srv.s.request('POST', '/v1/projects', { key, body: { name: 'Acme', url: 'https://acme.example/', brand: { name: 'Acme' }, platforms: ['openai'], prompts: [{ prompt: 'a' }] } })).json();
+    const env = { SIGHTLINE_API_URL: srv.base, SIGHTLINE_API_KEY: key, NO_COLOR: '1' };
+    const made = await runCli(['reports', 'share', p.id, '--expires-in-days', '3', '--window', '30d'], { env });
+    assert.equal(made.code, 0, made.err);
+    const url = made.out.split('\n')[0]!;
+    assert.match(url, /^http:\/\/localhost:\d+\/share\/[A-Za-z0-9_-]{43}$/);
+    const token = url.split('/share/')[1]!;
+    assert.equal((await srv.s.request('GET', `/share/${token}`)).statusCode, 200);
+    const listed = await runCli(['reports', 'shares', p.id, '--json'], { env });
+    assert.equal(listed.code, 0, listed.err);
+    assert.equal(listed.json.shares[0].window, '30d');
+    const human = await runCli(['reports', 'shares', p.id], { env });
+    assert.match(human.out, /shr_\S+\s+active/);
+    const revoked = await runCli(['reports', 'revoke', p.id, listed.json.shares[0].id], { env });
+    assert.equal(revoked.code, 0, revoked.err);
+    assert.match(revoked.out, /revoked/);
+    assert.equal((await srv.s.request('GET', `/share/${token}`)).statusCode, 404);
+
+    const client = await connectMcp(srv.base, await srv.s.key(accountId, { kind: 'mcp' }));
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    for (const name of ['create_project_share', 'list_project_shares', 'revoke_project_share']) assert.ok(tools.includes(name), name);
+    const viaMcp = JSON.parse(((await client.callTool({ name: 'create_project_share', arguments: { project_id: p.id, topic: 'pricing' } })) as any).content[0].text);
+    assert.equal(viaMcp.topic, 'pricing');
+    assert.equal((await srv.s.request('GET', `/share/${viaMcp.token}`)).statusCode, 200);
+    const gone = JSON.parse(((await client.callTool({ name: 'revoke_project_share', arguments: { project_id: p.id, share_id: viaMcp.id } })) as any).content[0].text);
+    assert.deepEqual(gone, { id: viaMcp.id, revoked: true });
+    await client.close();
   });
 });
