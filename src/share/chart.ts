@@ -31,7 +31,7 @@ const shortDate = (iso: string) => iso.slice(5, 10);
 
 export function buildChart(report: ShareReport, width: number, height: number): Chart {
   const series = report.dashboard.series as unknown as Period[];
-  const plot = { left: 44, top: 12, right: width - 12, bottom: height - 28 };
+  const plot = { left: 44, top: 12, right: width - 24, bottom: height - 28 };
   const count = series.length;
   const xOf = (i: number) => (count <= 1 ? (plot.left + plot.right) / 2 : plot.left + ((plot.right - plot.left) * i) / (count - 1));
   const yOf = (rate: number) => plot.bottom - (plot.bottom - plot.top) * Math.min(1, Math.max(0, rate));

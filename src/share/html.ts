@@ -22,7 +22,7 @@ h1{font-size:26px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px}
 .meta{color:var(--muted);margin:2px 0}
 .actions{margin-top:8px}.actions a{color:var(--brand)}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
-th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);vertical-align:top}
+th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);vertical-align:baseline}
 th{font-weight:600;font-size:12px;color:var(--muted);text-transform:uppercase;letter-spacing:.03em}
 td.num,th.num{text-align:right;white-space:nowrap}
 tr.brand td{font-weight:600}
