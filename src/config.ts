@@ -106,6 +106,8 @@ const ConfigSchema = z.object({
    * lockout).
    */
   SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE: intFromEnv(20, 1),
+  /** Share-link pages (report and PDF) per client address per minute: token guesses are counted too. */
+  SIGHTLINE_SHARE_LIMIT_PER_MINUTE: intFromEnv(60, 1),
   /** Sender of password-reset and invitation mail. */
   SIGHTLINE_MAIL_FROM: z.string().optional().default('sightline <no-reply@localhost>'),
   /**

@@ -2416,6 +2416,119 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "download": false
   },
   {
+    "command": "reports share",
+    "operationId": "projectsSharesCreate",
+    "method": "post",
+    "path": "/v1/projects/{project_id}/shares",
+    "description": "make a read-only link of a project's report (shown once)",
+    "args": [
+      {
+        "field": "project_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "project_id",
+        "description": "Project id (proj_…)",
+        "required": true
+      }
+    ],
+    "options": [
+      {
+        "field": "expires_in_days",
+        "in": "body",
+        "kind": "integer",
+        "flag": "expires-in-days",
+        "description": "Days until the link stops working: 1..365, default 30",
+        "required": false
+      },
+      {
+        "field": "window",
+        "in": "body",
+        "kind": "string",
+        "flag": "window",
+        "description": "The report's period: 7d (default) or 30d",
+        "required": false,
+        "choices": [
+          "7d",
+          "30d"
+        ]
+      },
+      {
+        "field": "days",
+        "in": "body",
+        "kind": "integer",
+        "flag": "days",
+        "description": "Days of history the report covers (default 90)",
+        "required": false
+      },
+      {
+        "field": "topic",
+        "in": "body",
+        "kind": "string",
+        "flag": "topic",
+        "description": "Only prompts with this topic",
+        "required": false
+      },
+      {
+        "field": "market",
+        "in": "body",
+        "kind": "string",
+        "flag": "market",
+        "description": "Only this market, e.g. en-US",
+        "required": false
+      }
+    ],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "reports shares",
+    "operationId": "projectsSharesList",
+    "method": "get",
+    "path": "/v1/projects/{project_id}/shares",
+    "description": "a project's share links and their status",
+    "args": [
+      {
+        "field": "project_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "project_id",
+        "description": "Project id (proj_…)",
+        "required": true
+      }
+    ],
+    "options": [],
+    "fixed": {},
+    "download": false
+  },
+  {
+    "command": "reports revoke",
+    "operationId": "projectsSharesRevoke",
+    "method": "delete",
+    "path": "/v1/projects/{project_id}/shares/{share_id}",
+    "description": "revoke a share link",
+    "args": [
+      {
+        "field": "project_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "project_id",
+        "description": "Project id (proj_…)",
+        "required": true
+      },
+      {
+        "field": "share_id",
+        "in": "path",
+        "kind": "string",
+        "flag": "share_id",
+        "description": "Share id (shr_…)",
+        "required": true
+      }
+    ],
+    "options": [],
+    "fixed": {},
+    "download": false
+  },
+  {
     "command": "sites create",
     "operationId": "sitesCreate",
     "method": "post",

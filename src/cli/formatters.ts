@@ -239,6 +239,16 @@ export const FORMATTERS: Record<string, Formatter> = {
       `no reports for ${d.url} in ${d.days} days`,
     ),
   ),
+  'reports share': fmt('projectsSharesCreate', (d) =>
+    [`${d.url}`, `share ${d.id}: the report of ${d.project_id} (${d.window}${d.topic ? `, topic ${d.topic}` : ''}${d.market ? `, ${d.market}` : ''}) until ${d.expires_at}`, 'the link is shown only now; its PDF: add /report.pdf'].join('\n'),
+  ),
+  'reports shares': fmt('projectsSharesList', (d) =>
+    lines(
+      d.shares.map((x) => `${x.id}  ${x.status.padEnd(7)}  until ${x.expires_at}  ${x.window}${x.topic ? ` topic ${x.topic}` : ''}${x.market ? ` ${x.market}` : ''}`),
+      `no share links for ${d.project_id}`,
+    ),
+  ),
+  'reports revoke': fmt('projectsSharesRevoke', (d) => `${d.id} revoked: the link no longer opens`),
   'page serialize': fmt('pagesContentSerialize', ({ serialization: s }) =>
     [
       s.content_view,

@@ -599,6 +599,29 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0017_shares': {
+    // Read-only share links of a project's report: the link's token is kept only as its SHA-256
+    // (token_hash), with the report's window, days, topic and market fixed when it was made, an
+    // expiry and a revocation time.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('project_shares')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id'))
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('report_window', 'text', (c) => c.notNull())
+        .addColumn('days', 'integer', (c) => c.notNull())
+        .addColumn('topic', 'text')
+        .addColumn('market', 'text')
+        .addColumn('created_by', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('revoked_at', 'text')
+        .execute();
+      await db.schema.createIndex('project_shares_project').on('project_shares').columns(['project_id', 'id']).execute();
+    },
+  },
   '0018_brand_terms': {
     // A run's brand terms: the target's aliases and extra domains and each competitor's, as
     // given (JSON); null for runs that named the brands only. Re-runnable.

@@ -264,6 +264,7 @@ export interface Database {
   alert_email_prefs: AlertEmailPrefsTable;
   projects: ProjectsTable;
   project_prompts: ProjectPromptsTable;
+  project_shares: ProjectSharesTable;
   sites: SitesTable;
   site_log_lines: SiteLogLinesTable;
   site_crawler_hits: SiteCrawlerHitsTable;
@@ -424,6 +425,25 @@ export interface ProjectsTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+}
+
+/** A read-only share link of a project's report (0017); the token itself is never stored. */
+export interface ProjectSharesTable {
+  id: string;
+  account_id: string;
+  project_id: string;
+  /** sha256 of the link's token, hex. */
+  token_hash: string;
+  /** The report as fixed when the link was made: '7d' | '30d', the days of history, topic and market. */
+  report_window: string;
+  days: number;
+  topic: string | null;
+  market: string | null;
+  /** The API key (or console user) that made it. */
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
 }
 
 /** A prompt of a project's library (0014), with its topics (JSON array of tags). */

@@ -45,7 +45,7 @@ function incrementRandom(): void {
   freshRandom();
 }
 
-export type IdPrefix = 'vis' | 'ci' | 'probe' | 'test' | 'key' | 'acct' | 'act' | 'req' | 'led' | 'job' | 'usr' | 'ses' | 'tok' | 'wh' | 'msg' | 'evt' | 'proj' | 'pp' | 'site';
+export type IdPrefix = 'vis' | 'ci' | 'probe' | 'test' | 'key' | 'acct' | 'act' | 'req' | 'led' | 'job' | 'usr' | 'ses' | 'tok' | 'wh' | 'msg' | 'evt' | 'proj' | 'pp' | 'site' | 'shr';
 
 let lastTimeText = '';
 

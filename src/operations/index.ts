@@ -46,6 +46,9 @@ import deleteProjectPrompt from './projects/delete-prompt.ts';
 import runProject from './projects/run-project.ts';
 import projectDashboard from './projects/project-dashboard.ts';
 import projectSamplePlan from './projects/project-sample-plan.ts';
+import createShare from './reports/create-share.ts';
+import listShares from './reports/list-shares.ts';
+import revokeShare from './reports/revoke-share.ts';
 import createSite from './sites/create-site.ts';
 import listSites from './sites/list-sites.ts';
 import getSite from './sites/get-site.ts';
@@ -60,6 +63,6 @@ export const OPERATIONS = [getUsage, listActivity, listModels, estimateRun, crea
   suggestPrompts, discoverTrends, scoreContent, createCiRun, listCiRuns, getCiRun,
   createWebhook, listWebhooks, getWebhook, updateWebhook, deleteWebhook, listDeliveries, retryDelivery, getNotificationSettings, updateNotificationSettings,
   testSamplePlan, createProject, listProjects, getProject, updateProject, deleteProject, importProjectPrompts, deleteProjectPrompt, runProject,
-  projectDashboard, projectSamplePlan,
+  projectDashboard, projectSamplePlan, createShare, listShares, revokeShare,
 
   createSite, listSites, getSite, deleteSite, uploadLogs, siteCrawlers, siteReferrals];

@@ -1,7 +1,8 @@
 // Assembles the process's Fastify app: the shared request plumbing of src/web/ (edge guards,
-// errors, auth, rate limit, activity), the OpenAPI document, and the three surfaces: the HTTP
-// API (src/http/), MCP (src/mcp/) and the console (src/console/). The surfaces never import
-// each other; only this file puts them side by side. No business logic lives here.
+// errors, auth, rate limit, activity), the OpenAPI document, and the surfaces: the HTTP API
+// (src/http/), MCP (src/mcp/), the console (src/console/) and the public pages of report share
+// links (src/share/). The surfaces never import each other; only this file puts them side by side.
+// No business logic lives here.
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -19,6 +20,7 @@ import type { KeyRateLimiter } from '../web/rate-limit.ts';
 import { registerRoutes } from '../http/routes.ts';
 import { registerMcpEndpoint } from '../mcp/server.ts';
 import { registerConsole } from '../console/routes.ts';
+import { registerSharePages } from '../share/routes.ts';
 
 const DOCS_WORDMARK =
   '<svg xmlns="http://www.w3.org/2000/svg" width="150" height="32" viewBox="0 0 150 32">' +
@@ -121,6 +123,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await registerRoutes(app, opts.core);
   registerMcpEndpoint(app, opts.core, opts.rateLimiter);
   registerConsole(app, opts.core);
+  registerSharePages(app, opts.core);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }

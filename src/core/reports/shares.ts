@@ -1,0 +1,191 @@
+// Read-only share links of a project's report. A link is `<public url>/share/<token>`: 32 random
+// bytes, shown once when the link is made and kept only as its SHA-256, with an expiry (30 days
+// by default, 365 at most), a revocation time, and the report it shows fixed at creation (window,
+// days of history, topic, market). Whoever holds the link reads that one report and nothing else;
+// the link is no key: the API, MCP and the console never accept it.
+import { createHash, randomBytes } from 'node:crypto';
+import { requireScope, type Principal } from '../accounts/accounts.ts';
+import { AppError } from '../errors.ts';
+import { newId, nowIso, toApiTime } from '../ids.ts';
+import type { Store } from '../store.ts';
+import type { Catalog } from '../visibility/catalog.ts';
+import { DASHBOARD_WINDOWS, projectDashboard } from '../projects/dashboard.ts';
+import { findProject } from '../projects/projects.ts';
+
+const WRITE_SCOPE = 'visibility:runs:create' as const;
+export const SHARE_DEFAULT_DAYS = 30;
+export const SHARE_MAX_DAYS = 365;
+/** A token is 32 random bytes, base64url: 43 characters. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export type ShareWindow = (typeof DASHBOARD_WINDOWS)[number];
+
+export interface ShareInput {
+  expires_in_days?: number;
+  window?: ShareWindow;
+  days?: number;
+  topic?: string | null;
+  market?: string | null;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The link a token is shown as. */
+export function shareUrl(publicUrl: string, token: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/share/${token}`;
+}
+
+interface ShareRow {
+  id: string;
+  project_id: string;
+  report_window: string;
+  days: number;
+  topic: string | null;
+  market: string | null;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+function renderShare(r: ShareRow, now = new Date()) {
+  const status = r.revoked_at ? 'revoked' : r.expires_at <= now.toISOString() ? 'expired' : 'active';
+  return {
+    id: r.id,
+    project_id: r.project_id,
+    window: r.report_window,
+    days: r.days,
+    topic: r.topic,
+    market: r.market,
+    status,
+    created_at: toApiTime(r.created_at),
+    expires_at: toApiTime(r.expires_at),
+    revoked_at: toApiTime(r.revoked_at),
+  };
+}
+
+export async function createShare(store: Store, principal: Principal, projectId: string, input: ShareInput, publicUrl: string) {
+  requireScope(principal, WRITE_SCOPE);
+  await findProject(store.db, principal.accountId, projectId);
+  const expiresInDays = input.expires_in_days ?? SHARE_DEFAULT_DAYS;
+  if (!Number.isInteger(expiresInDays) || expiresInDays < 1 || expiresInDays > SHARE_MAX_DAYS) {
+    throw new AppError('invalid_request', `expires_in_days must be a whole number from 1 to ${SHARE_MAX_DAYS}.`, { parameter: 'expires_in_days' });
+  }
+  const token = randomBytes(32).toString('base64url');
+  const now = new Date();
+  const row: ShareRow & { account_id: string; token_hash: string; created_by: string | null } = {
+    id: newId('shr'),
+    account_id: principal.accountId,
+    project_id: projectId,
+    token_hash: hashToken(token),
+    report_window: input.window ?? '7d',
+    days: input.days ?? 90,
+    topic: input.topic?.trim().toLowerCase() || null,
+    market: input.market?.trim() || null,
+    created_by: principal.keyId,
+    created_at: nowIso(),
+    expires_at: new Date(now.getTime() + expiresInDays * 86_400_000).toISOString(),
+    revoked_at: null,
+  };
+  await store.db.insertInto('project_shares').values(row).execute();
+  // The token is in this answer only: the server keeps its hash.
+  return { ...renderShare(row, now), token, url: shareUrl(publicUrl, token) };
+}
+
+export async function listShares(store: Store, accountId: string, projectId: string) {
+  await findProject(store.db, accountId, projectId);
+  const rows = await store.db
+    .selectFrom('project_shares')
+    .select(['id', 'project_id', 'report_window', 'days', 'topic', 'market', 'created_at', 'expires_at', 'revoked_at'])
+    .where('project_id', '=', projectId)
+    .where('account_id', '=', accountId)
+    .orderBy('id', 'desc')
+    .execute();
+  const now = new Date();
+  return { object: 'list', project_id: projectId, shares: rows.map((r) => renderShare(r, now)) };
+}
+
+/** Revokes a link at once (its page answers 404 from the next request); revoking twice is a no-op. */
+export async function revokeShare(store: Store, principal: Principal, projectId: string, shareId: string) {
+  requireScope(principal, WRITE_SCOPE);
+  await findProject(store.db, principal.accountId, projectId);
+  const found = await store.db
+    .selectFrom('project_shares')
+    .select('id')
+    .where('id', '=', shareId)
+    .where('project_id', '=', projectId)
+    .where('account_id', '=', principal.accountId)
+    .executeTakeFirst();
+  if (!found) throw new AppError('not_found', `Share ${shareId} not found.`);
+  await store.db.updateTable('project_shares').set({ revoked_at: nowIso() }).where('id', '=', shareId).where('revoked_at', 'is', null).execute();
+  return { id: shareId, revoked: true as const };
+}
+
+/** What a valid link opens: the share, its project's names, and the account it belongs to. */
+export interface OpenShare {
+  id: string;
+  accountId: string;
+  projectId: string;
+  projectName: string;
+  url: string;
+  brand: string;
+  window: ShareWindow;
+  days: number;
+  topic: string | null;
+  market: string | null;
+  expiresAt: string;
+}
+
+/**
+ * The share a token opens, or null: unknown, malformed, expired, revoked, its project deleted or
+ * its account gone or suspended are all the same null, decided by one query. The token is looked
+ * up by its SHA-256, so no comparison of secret strings happens here: an attacker timing the
+ * lookup learns about a hash of their own guess, not about any stored token, and a constant-time
+ * compare would protect nothing.
+ */
+export async function openShare(store: Store, token: string, now = new Date()): Promise<OpenShare | null> {
+  if (!TOKEN_PATTERN.test(token)) {
+    // Hashed and queried all the same: a malformed token takes the path of an unknown one.
+    token = '';
+  }
+  const row = await store.db
+    .selectFrom('project_shares as s')
+    .innerJoin('projects as p', 'p.id', 's.project_id')
+    .innerJoin('accounts as a', 'a.id', 's.account_id')
+    .select(['s.id', 's.account_id', 's.project_id', 's.report_window', 's.days', 's.topic', 's.market', 's.expires_at', 'p.name', 'p.url', 'p.brand'])
+    .where('s.token_hash', '=', hashToken(token))
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', now.toISOString())
+    .where('p.deleted_at', 'is', null)
+    .whereRef('p.account_id', '=', 's.account_id')
+    .where('a.status', '=', 'active')
+    .executeTakeFirst();
+  if (!row || !token) return null;
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    projectId: row.project_id,
+    projectName: row.name,
+    url: row.url,
+    brand: (JSON.parse(row.brand) as { name: string }).name,
+    window: (DASHBOARD_WINDOWS as readonly string[]).includes(row.report_window) ? (row.report_window as ShareWindow) : '7d',
+    days: row.days,
+    topic: row.topic,
+    market: row.market,
+    expiresAt: toApiTime(row.expires_at),
+  };
+}
+
+/** The report a share shows: the project's dashboard as fixed when the link was made. */
+export async function shareReport(store: Store, catalog: Catalog, share: OpenShare, now = new Date()) {
+  const dashboard = await projectDashboard(store, share.accountId, share.projectId, {
+    days: share.days,
+    window: share.window,
+    topic: share.topic ?? undefined,
+    market: share.market ?? undefined,
+    catalog,
+    now,
+  });
+  return { share, dashboard, generatedAt: toApiTime(now.toISOString()) };
+}
+
+export type ShareReport = Awaited<ReturnType<typeof shareReport>>;

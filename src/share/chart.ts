@@ -1,0 +1,93 @@
+// The report's line chart as geometry: mention rate (0–100%) per period for the brand and each
+// competitor, the brand's 95% interval as a band, axis ticks and labels. The HTML page draws it
+// as inline SVG and the PDF as vector paths, from the same numbers, so both show the same chart.
+import type { ShareReport } from '../core/reports/shares.ts';
+
+export const PALETTE = ['#1d4ed8', '#c2410c', '#15803d', '#7e22ce', '#b91c1c', '#0e7490', '#a16207', '#be185d', '#4d7c0f', '#475569', '#9333ea'];
+
+export interface ChartLine {
+  name: string;
+  color: string;
+  brand: boolean;
+  /** One point per period with a rate; a period without answers leaves a gap (null). */
+  points: ({ x: number; y: number; thin: boolean } | null)[];
+}
+
+export interface Chart {
+  width: number;
+  height: number;
+  plot: { left: number; top: number; right: number; bottom: number };
+  lines: ChartLine[];
+  /** The brand's interval as a closed polygon (upper edge left to right, lower edge back), per run of periods with a rate. */
+  bands: [number, number][][];
+  yTicks: { y: number; label: string }[];
+  xLabels: { x: number; label: string }[];
+}
+
+type Rate = { mention_rate: number | null; mention_rate_ci: { low: number; high: number } | null; thin: boolean };
+type Period = { end: string; brand: Rate; competitors: (Rate & { name: string })[] };
+
+const shortDate = (iso: string) => iso.slice(5, 10);
+
+export function buildChart(report: ShareReport, width: number, height: number): Chart {
+  const series = report.dashboard.series as unknown as Period[];
+  const plot = { left: 44, top: 12, right: width - 24, bottom: height - 28 };
+  const count = series.length;
+  const xOf = (i: number) => (count <= 1 ? (plot.left + plot.right) / 2 : plot.left + ((plot.right - plot.left) * i) / (count - 1));
+  const yOf = (rate: number) => plot.bottom - (plot.bottom - plot.top) * Math.min(1, Math.max(0, rate));
+  const point = (i: number, r: Rate | undefined) => (r && r.mention_rate !== null ? { x: xOf(i), y: yOf(r.mention_rate), thin: r.thin } : null);
+
+  const names = [...new Set(series.flatMap((p) => p.competitors.map((c) => c.name)))];
+  const lines: ChartLine[] = [
+    { name: report.share.brand, color: PALETTE[0]!, brand: true, points: series.map((p, i) => point(i, p.brand)) },
+    ...names.map((name, k) => ({
+      name,
+      color: PALETTE[(k + 1) % PALETTE.length]!,
+      brand: false,
+      points: series.map((p, i) => point(i, p.competitors.find((c) => c.name === name))),
+    })),
+  ];
+
+  const bands: [number, number][][] = [];
+  let upper: [number, number][] = [];
+  let lower: [number, number][] = [];
+  const flush = () => {
+    if (upper.length) bands.push([...upper, ...lower.reverse()]);
+    upper = [];
+    lower = [];
+  };
+  series.forEach((p, i) => {
+    const ci = p.brand.mention_rate_ci;
+    if (!ci) return flush();
+    // A single period still gets a visible band: a few points wide.
+    const dx = count <= 1 ? 6 : 0;
+    upper.push([xOf(i) - dx, yOf(ci.high)]);
+    lower.push([xOf(i) - dx, yOf(ci.low)]);
+    if (dx) {
+      upper.push([xOf(i) + dx, yOf(ci.high)]);
+      lower.push([xOf(i) + dx, yOf(ci.low)]);
+    }
+  });
+  flush();
+
+  const yTicks = [0, 0.25, 0.5, 0.75, 1].map((v) => ({ y: yOf(v), label: `${Math.round(v * 100)}%` }));
+  // At most about eight date labels, always the last one.
+  const step = Math.max(1, Math.ceil(count / 8));
+  const xLabels = series.map((p, i) => ({ i, x: xOf(i), label: shortDate(p.end) })).filter(({ i }) => i % step === 0 || i === count - 1).map(({ x, label }) => ({ x, label }));
+  return { width, height, plot, lines, bands, yTicks, xLabels };
+}
+
+/** The runs of consecutive points of a line (gaps split it). */
+export function segments(line: ChartLine): { x: number; y: number; thin: boolean }[][] {
+  const out: { x: number; y: number; thin: boolean }[][] = [];
+  let run: { x: number; y: number; thin: boolean }[] = [];
+  for (const p of line.points) {
+    if (p) run.push(p);
+    else if (run.length) {
+      out.push(run);
+      run = [];
+    }
+  }
+  if (run.length) out.push(run);
+  return out;
+}

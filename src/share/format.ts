@@ -1,0 +1,38 @@
+// Numbers as the report prints them, the same in the HTML page and the PDF.
+import type { ShareReport } from '../core/reports/shares.ts';
+
+export type Dashboard = ShareReport['dashboard'];
+
+/** 0.4231 → "42%"; null → "–". */
+export const pct = (rate: number | null | undefined) => (rate === null || rate === undefined ? '–' : `${Math.round(rate * 100)}%`);
+
+/** The 95% interval as "31–54%"; null → "". */
+export const interval = (ci: { low: number; high: number } | null | undefined) => (ci ? `${Math.round(ci.low * 100)}–${Math.round(ci.high * 100)}%` : '');
+
+/** A change in percentage points: "+12 pts", "−3 pts", "" when unknown. */
+export const change = (delta: number | null | undefined) =>
+  delta === null || delta === undefined ? '' : `${delta > 0 ? '+' : delta < 0 ? '−' : '±'}${Math.abs(Math.round(delta * 100))} pts`;
+
+/** The rates of the latest period: brand first, then each competitor. */
+export function latestRates(d: Dashboard, brand: string) {
+  const last = d.series.at(-1);
+  if (!last) return [];
+  return [
+    { name: brand, brand: true, ...last.brand },
+    ...last.competitors.map((c) => ({ brand: false, ...c })),
+  ];
+}
+
+/** Every platform of the matrix, in first-seen order. */
+export const matrixPlatforms = (d: Dashboard) => [...new Set(d.matrix.flatMap((m) => m.platforms.map((p) => p.platform)))];
+
+/** What the report covers, in words. */
+export function scopeLine(r: ShareReport): string {
+  const s = r.share;
+  const parts = [`${s.window === '30d' ? '30-day' : '7-day'} periods over the last ${s.days} days`];
+  if (s.topic) parts.push(`topic “${s.topic}”`);
+  if (s.market) parts.push(`market ${s.market}`);
+  return parts.join(' · ');
+}
+
+export const periodLine = (p: { start: string; end: string } | null) => (p ? `${p.start.slice(0, 10)} to ${p.end.slice(0, 10)}` : 'no answers yet');

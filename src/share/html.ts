@@ -1,0 +1,171 @@
+// The shared report as one server-rendered HTML page: no script, one inline style sheet (allowed
+// by its hash in the page's Content-Security-Policy), the chart as inline SVG, and print rules
+// (A4, sections kept whole, the matrix on a page of its own) so printing the page gives the PDF's
+// layout too.
+import { createHash } from 'node:crypto';
+import type { ShareReport } from '../core/reports/shares.ts';
+import { buildChart, PALETTE, segments } from './chart.ts';
+import { change, interval, latestRates, matrixPlatforms, pct, periodLine, scopeLine } from './format.ts';
+
+const esc = (s: unknown) =>
+  String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+// Legend swatches take their colour from a class: a style attribute would need 'unsafe-inline'.
+const CSS = `${PALETTE.map((c, i) => `.c${i}{background:${c}}`).join('')}
+.sw.band{height:10px;opacity:.25}
+:root{color-scheme:light;--ink:#111827;--muted:#6b7280;--line:#e5e7eb;--thin:#9ca3af;--brand:#1d4ed8}
+*{box-sizing:border-box}
+body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--ink);background:#fff}
+main{max-width:1040px;margin:0 auto;padding:32px 24px 48px}
+header{border-bottom:2px solid var(--ink);padding-bottom:12px;margin-bottom:20px}
+h1{font-size:26px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px}
+.meta{color:var(--muted);margin:2px 0}
+.actions{margin-top:8px}.actions a{color:var(--brand)}
+table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
+th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);vertical-align:baseline}
+th{font-weight:600;font-size:12px;color:var(--muted);text-transform:uppercase;letter-spacing:.03em}
+td.num,th.num{text-align:right;white-space:nowrap}
+tr.brand td{font-weight:600}
+.thin{color:var(--thin)}
+.tag{display:inline-block;font-size:11px;border:1px solid var(--thin);color:var(--muted);border-radius:3px;padding:0 4px;margin-left:4px;font-weight:400}
+.ci{color:var(--muted);font-size:12px}
+.chart{width:100%;height:auto;max-width:960px}
+.legend{list-style:none;padding:0;margin:6px 0 0;display:flex;flex-wrap:wrap;gap:4px 16px;font-size:13px}
+.sw{display:inline-block;width:14px;height:3px;vertical-align:middle;margin-right:6px}
+.matrix td.cell{text-align:right;white-space:nowrap}
+.note{color:var(--muted);font-size:12px;margin-top:24px}
+.empty{color:var(--muted);font-style:italic}
+section{break-inside:avoid}
+@media print{
+  @page{size:A4;margin:14mm}
+  body{font-size:10.5pt}
+  main{max-width:none;padding:0}
+  .actions{display:none}
+  section{break-inside:avoid;page-break-inside:avoid}
+  section.matrix{break-before:page;page-break-before:always;break-inside:auto;page-break-inside:auto}
+  thead{display:table-header-group}
+  tr{break-inside:avoid;page-break-inside:avoid}
+  a{color:inherit;text-decoration:none}
+}
+`;
+
+/** The page's Content-Security-Policy: nothing but its own inline style sheet. */
+export const SHARE_CSP = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(CSS).digest('base64')}'`,
+  "img-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+
+function chartSvg(report: ShareReport): string {
+  const chart = buildChart(report, 960, 300);
+  if (report.dashboard.series.length === 0) return '<p class="empty">No answers in this period yet.</p>';
+  const f = (n: number) => n.toFixed(1);
+  const parts: string[] = [];
+  parts.push(`<svg class="chart" viewBox="0 0 ${chart.width} ${chart.height}" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Mention rate per period">`);
+  for (const t of chart.yTicks) {
+    parts.push(`<line x1="${chart.plot.left}" x2="${chart.plot.right}" y1="${f(t.y)}" y2="${f(t.y)}" stroke="#e5e7eb" stroke-width="1"/>`);
+    parts.push(`<text x="${chart.plot.left - 6}" y="${f(t.y + 4)}" text-anchor="end" font-size="11" fill="#6b7280">${t.label}</text>`);
+  }
+  for (const l of chart.xLabels) parts.push(`<text x="${f(l.x)}" y="${chart.height - 8}" text-anchor="middle" font-size="11" fill="#6b7280">${esc(l.label)}</text>`);
+  for (const band of chart.bands) parts.push(`<polygon points="${band.map(([x, y]) => `${f(x)},${f(y)}`).join(' ')}" fill="${chart.lines[0]!.color}" fill-opacity="0.12" stroke="none"/>`);
+  // Competitors first, the brand drawn last (on top) and thicker.
+  for (const line of [...chart.lines.slice(1), chart.lines[0]!]) {
+    const width = line.brand ? 2.5 : 1.5;
+    for (const seg of segments(line)) {
+      if (seg.length > 1) parts.push(`<polyline points="${seg.map((p) => `${f(p.x)},${f(p.y)}`).join(' ')}" fill="none" stroke="${line.color}" stroke-width="${width}" stroke-linejoin="round"/>`);
+      // A thin rate is an open marker, a solid one filled.
+      for (const p of seg) parts.push(`<circle cx="${f(p.x)}" cy="${f(p.y)}" r="${line.brand ? 3.5 : 2.5}" fill="${p.thin ? '#fff' : line.color}" stroke="${line.color}" stroke-width="1.5"><title>${esc(line.name)}</title></circle>`);
+    }
+  }
+  parts.push('</svg>');
+  parts.push(`<ul class="legend">${chart.lines.map((l, i) => `<li><span class="sw c${i % PALETTE.length}"></span>${esc(l.name)}</li>`).join('')}<li><span class="sw c0 band"></span>${esc(chart.lines[0]!.name)}: 95% interval</li></ul>`);
+  return parts.join('');
+}
+
+const thinTag = (thin: boolean) => (thin ? '<span class="tag">thin</span>' : '');
+
+function ratesTable(report: ShareReport): string {
+  const rows = latestRates(report.dashboard, report.share.brand);
+  if (!rows.length) return '<p class="empty">No answers in this period yet.</p>';
+  return `<table><thead><tr><th>Name</th><th class="num">Mention rate</th><th class="num">95% interval</th><th class="num">n</th><th class="num">Share of voice</th></tr></thead><tbody>${rows
+    .map(
+      (r) =>
+        `<tr class="${r.brand ? 'brand' : ''}${r.thin ? ' thin' : ''}"><td>${esc(r.name)}${r.brand ? ' <span class="tag">brand</span>' : ''}${thinTag(r.thin)}</td><td class="num">${pct(r.mention_rate)}</td><td class="num ci">${interval(r.mention_rate_ci)}</td><td class="num">${r.n}</td><td class="num">${pct(r.share_of_voice as number | null)}</td></tr>`,
+    )
+    .join('')}</tbody></table>`;
+}
+
+function matrixTable(report: ShareReport): string {
+  const d = report.dashboard;
+  if (!d.matrix.length) return '<p class="empty">No prompts.</p>';
+  const platforms = matrixPlatforms(d);
+  const head = `<tr><th>Prompt</th><th class="num">All</th><th class="num">Change</th>${platforms.map((p) => `<th class="num">${esc(p)}</th>`).join('')}</tr>`;
+  const body = d.matrix
+    .map((m) => {
+      const cells = platforms.map((name) => {
+        const c = m.platforms.find((x) => x.platform === name);
+        return c ? `<td class="cell${c.thin ? ' thin' : ''}">${pct(c.mention_rate)} <span class="ci">n=${c.n}</span></td>` : '<td class="cell thin">–</td>';
+      });
+      return `<tr><td>${esc(m.prompt)}${m.topics.length ? ` <span class="ci">${esc(m.topics.join(', '))}</span>` : ''}</td><td class="cell${m.thin ? ' thin' : ''}">${pct(m.mention_rate)} <span class="ci">n=${m.n}</span></td><td class="cell">${change(m.change)}</td>${cells.join('')}</tr>`;
+    })
+    .join('');
+  return `<table class="matrix"><thead>${head}</thead><tbody>${body}</tbody></table>`;
+}
+
+function topicsTable(report: ShareReport): string {
+  const t = report.dashboard.topics;
+  if (!t.length) return '<p class="empty">No topics.</p>';
+  return `<table><thead><tr><th>Topic</th><th class="num">Prompts</th><th class="num">Mention rate</th><th class="num">95% interval</th><th class="num">n</th></tr></thead><tbody>${t
+    .map(
+      (x) =>
+        `<tr class="${x.thin ? 'thin' : ''}"><td>${esc(x.topic)}${thinTag(x.thin)}</td><td class="num">${x.prompts}</td><td class="num">${pct(x.mention_rate)}</td><td class="num ci">${interval(x.mention_rate_ci)}</td><td class="num">${x.n}</td></tr>`,
+    )
+    .join('')}</tbody></table>`;
+}
+
+function gapsList(report: ShareReport): string {
+  const g = report.dashboard.competitors_named_brand_absent;
+  if (!g.length) return '<p class="empty">None: wherever a competitor was named, so was the brand.</p>';
+  return `<table><thead><tr><th>Prompt</th><th>Competitors named</th><th class="num">n</th></tr></thead><tbody>${g
+    .map(
+      (x) =>
+        `<tr class="${x.thin ? 'thin' : ''}"><td>${esc(x.prompt)}${thinTag(x.thin)}</td><td>${x.competitors.map((c) => `${esc(c.name)} ${pct(c.mention_rate)}`).join(', ')}</td><td class="num">${x.n}</td></tr>`,
+    )
+    .join('')}</tbody></table>`;
+}
+
+export function reportHtml(report: ShareReport, token: string): string {
+  const d = report.dashboard;
+  const s = report.share;
+  const title = `${s.projectName}: AI visibility report`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer">
+<title>${esc(title)}</title><style>${CSS}</style></head>
+<body><main>
+<header><h1>${esc(s.projectName)}</h1>
+<p class="meta">How often AI answers name <strong>${esc(s.brand)}</strong> and its competitors · ${esc(s.url)}</p>
+<p class="meta">${esc(scopeLine(report))} · latest period ${esc(periodLine(d.latest_period))}</p>
+<p class="meta">Generated ${esc(report.generatedAt.replace('T', ' ').replace('Z', ' UTC'))} · this link works until ${esc(s.expiresAt.slice(0, 10))}</p>
+<p class="actions"><a href="./${esc(token)}/report.pdf" rel="noreferrer">Download as PDF</a></p></header>
+<section><h2>Mention rate, latest period</h2>${ratesTable(report)}</section>
+<section><h2>Mention rate over time</h2>${chartSvg(report)}</section>
+<section><h2>Topics</h2>${topicsTable(report)}</section>
+<section><h2>Prompts where competitors are named and the brand is not</h2>${gapsList(report)}</section>
+<section class="matrix"><h2>Prompt × platform, latest period</h2>${matrixTable(report)}</section>
+<p class="note">n is the number of answers a rate rests on. A rate marked <span class="tag">thin</span> (grey; an open marker in the chart) rests on fewer than ${d.thin_evidence.min_answers} answers or has a 95% interval wider than ±${Math.round(d.thin_evidence.max_half_width * 100)} points: too little to act on. Read-only report made by sightline.</p>
+</main></body></html>`;
+}
+
+/** The page every unknown, expired or revoked link gets (and a malformed one). */
+export function notFoundHtml(): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex,nofollow"><title>Report not found</title><style>${CSS}</style></head><body><main><h1>Report not found</h1><p class="meta">This link does not exist, has expired or was revoked. Ask whoever sent it for a new one.</p></main></body></html>`;
+}
+
+export function tooManyHtml(): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex,nofollow"><title>Too many requests</title><style>${CSS}</style></head><body><main><h1>Too many requests</h1><p class="meta">Too many report requests from this address; wait a minute.</p></main></body></html>`;
+}

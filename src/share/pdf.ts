@@ -1,0 +1,257 @@
+// The shared report as a PDF, made in-process with pdfkit (no browser): A4 pages with the same
+// sections as the HTML page, the chart drawn as vector paths from the same geometry (chart.ts),
+// tables that carry their header onto the next page, the matrix on a page of its own. The text
+// uses the PDF standard fonts (Helvetica), which cover Western European text; a character they
+// lack is printed as "?".
+import type { ShareReport } from '../core/reports/shares.ts';
+import { buildChart, segments } from './chart.ts';
+import { change, interval, latestRates, matrixPlatforms, pct, periodLine, scopeLine } from './format.ts';
+
+type Doc = PDFKit.PDFDocument;
+
+const MARGIN = 40;
+const INK = '#111827';
+const MUTED = '#6b7280';
+const THIN = '#9ca3af';
+const LINE = '#e5e7eb';
+
+/** Characters the standard fonts' WinAnsi encoding has; others become "?" (and − a hyphen). */
+function winAnsi(s: string): string {
+  return s.replace(/−/g, '-').replace(/[^\x20-\x7e\xa0-\xff–—‘’“”•…€™]/g, '?');
+}
+
+interface Column {
+  title: string;
+  width: number;
+  align?: 'left' | 'right';
+}
+
+interface Row {
+  cells: string[];
+  thin?: boolean;
+  bold?: boolean;
+}
+
+function bottom(doc: Doc) {
+  return doc.page.height - MARGIN;
+}
+
+function heading(doc: Doc, text: string) {
+  if (doc.y + 60 > bottom(doc)) doc.addPage();
+  doc.moveDown(0.8).font('Helvetica-Bold').fontSize(13).fillColor(INK).text(winAnsi(text), MARGIN, doc.y);
+  doc.moveDown(0.3);
+}
+
+function note(doc: Doc, text: string) {
+  doc.font('Helvetica-Oblique').fontSize(9).fillColor(MUTED).text(winAnsi(text), MARGIN, doc.y);
+}
+
+function table(doc: Doc, columns: Column[], rows: Row[]) {
+  const size = 8.5;
+  const pad = 3;
+  const drawHeader = () => {
+    let x = MARGIN;
+    const y = doc.y;
+    doc.font('Helvetica-Bold').fontSize(7.5).fillColor(MUTED);
+    for (const c of columns) {
+      doc.text(winAnsi(c.title.toUpperCase()), x + pad, y + pad, { width: c.width - 2 * pad, align: c.align ?? 'left', lineBreak: false });
+      x += c.width;
+    }
+    const end = y + 7.5 + 2 * pad + 2;
+    doc.moveTo(MARGIN, end).lineTo(x, end).lineWidth(0.8).strokeColor(INK).stroke();
+    doc.y = end + 1;
+  };
+  drawHeader();
+  for (const row of rows) {
+    doc.font(row.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(size);
+    const h = Math.max(...row.cells.map((cell, i) => doc.heightOfString(winAnsi(cell), { width: columns[i]!.width - 2 * pad }))) + 2 * pad;
+    if (doc.y + h > bottom(doc)) {
+      doc.addPage();
+      drawHeader();
+      doc.font(row.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(size);
+    }
+    const y = doc.y;
+    let x = MARGIN;
+    doc.fillColor(row.thin ? THIN : INK);
+    row.cells.forEach((cell, i) => {
+      const c = columns[i]!;
+      doc.text(winAnsi(cell), x + pad, y + pad, { width: c.width - 2 * pad, align: c.align ?? 'left' });
+      x += c.width;
+    });
+    doc.moveTo(MARGIN, y + h).lineTo(x, y + h).lineWidth(0.5).strokeColor(LINE).stroke();
+    doc.y = y + h;
+  }
+  doc.x = MARGIN;
+}
+
+function chart(doc: Doc, report: ShareReport) {
+  const width = doc.page.width - 2 * MARGIN;
+  const height = 210;
+  if (doc.y + height + 40 > bottom(doc)) doc.addPage();
+  const c = buildChart(report, width, height);
+  const ox = MARGIN;
+  const oy = doc.y;
+  doc.save();
+  doc.translate(ox, oy);
+  doc.font('Helvetica').fontSize(7.5);
+  for (const t of c.yTicks) {
+    doc.moveTo(c.plot.left, t.y).lineTo(c.plot.right, t.y).lineWidth(0.5).strokeColor(LINE).stroke();
+    doc.fillColor(MUTED).text(t.label, 0, t.y - 3.5, { width: c.plot.left - 6, align: 'right', lineBreak: false });
+  }
+  for (const l of c.xLabels) doc.fillColor(MUTED).text(l.label, l.x - 20, c.height - 16, { width: 40, align: 'center', lineBreak: false });
+  const brand = c.lines[0]!;
+  for (const band of c.bands) {
+    doc.polygon(...band).fillOpacity(0.12).fill(brand.color);
+  }
+  doc.fillOpacity(1);
+  for (const line of [...c.lines.slice(1), brand]) {
+    for (const seg of segments(line)) {
+      if (seg.length > 1) {
+        doc.moveTo(seg[0]!.x, seg[0]!.y);
+        for (const p of seg.slice(1)) doc.lineTo(p.x, p.y);
+        doc.lineWidth(line.brand ? 2 : 1.2).lineJoin('round').strokeColor(line.color).stroke();
+      }
+      for (const p of seg) {
+        doc.circle(p.x, p.y, line.brand ? 2.8 : 2).lineWidth(1.1);
+        if (p.thin) doc.fillAndStroke('#ffffff', line.color);
+        else doc.fillAndStroke(line.color, line.color);
+      }
+    }
+  }
+  doc.restore();
+  // Legend below the chart.
+  let x = MARGIN;
+  let y = oy + height + 4;
+  doc.font('Helvetica').fontSize(8.5);
+  const items = [...c.lines.map((l) => ({ name: l.name, color: l.color, band: false })), { name: `${brand.name}: 95% interval`, color: brand.color, band: true }];
+  for (const item of items) {
+    const label = winAnsi(item.name);
+    const w = 18 + doc.widthOfString(label) + 14;
+    if (x + w > doc.page.width - MARGIN) {
+      x = MARGIN;
+      y += 13;
+    }
+    if (item.band) doc.rect(x, y + 1, 12, 7).fillOpacity(0.25).fill(item.color).fillOpacity(1);
+    else doc.rect(x, y + 3.5, 12, 2).fill(item.color);
+    doc.fillColor(INK).text(label, x + 16, y, { lineBreak: false });
+    x += w;
+  }
+  doc.x = MARGIN;
+  doc.y = y + 16;
+}
+
+export async function reportPdf(report: ShareReport): Promise<Buffer> {
+  const { default: PDFDocument } = await import('pdfkit');
+  const s = report.share;
+  const d = report.dashboard;
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    bufferPages: false,
+    info: { Title: winAnsi(`${s.projectName}: AI visibility report`), Author: 'sightline', Subject: winAnsi(`Brand ${s.brand}`) },
+    compress: true,
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  const full = doc.page.width - 2 * MARGIN;
+
+  doc.font('Helvetica-Bold').fontSize(20).fillColor(INK).text(winAnsi(s.projectName));
+  doc.font('Helvetica').fontSize(9.5).fillColor(MUTED);
+  doc.text(winAnsi(`How often AI answers name ${s.brand} and its competitors · ${s.url}`));
+  doc.text(winAnsi(`${scopeLine(report)} · latest period ${periodLine(d.latest_period)}`));
+  doc.text(winAnsi(`Generated ${report.generatedAt.replace('T', ' ').replace('Z', ' UTC')}`));
+  doc.moveTo(MARGIN, doc.y + 4).lineTo(MARGIN + full, doc.y + 4).lineWidth(1.5).strokeColor(INK).stroke();
+  doc.y += 8;
+
+  heading(doc, 'Mention rate, latest period');
+  const rates = latestRates(d, s.brand);
+  if (rates.length) {
+    table(
+      doc,
+      [
+        { title: 'Name', width: full - 4 * 85 },
+        { title: 'Mention rate', width: 85, align: 'right' },
+        { title: '95% interval', width: 85, align: 'right' },
+        { title: 'n', width: 85, align: 'right' },
+        { title: 'Share of voice', width: 85, align: 'right' },
+      ],
+      rates.map((r) => ({
+        cells: [`${r.name}${r.brand ? ' (brand)' : ''}${r.thin ? ' · thin' : ''}`, pct(r.mention_rate), interval(r.mention_rate_ci), String(r.n), pct(r.share_of_voice as number | null)],
+        thin: r.thin,
+        bold: r.brand,
+      })),
+    );
+  } else note(doc, 'No answers in this period yet.');
+
+  heading(doc, 'Mention rate over time');
+  if (d.series.length) chart(doc, report);
+  else note(doc, 'No answers in this period yet.');
+
+  heading(doc, 'Topics');
+  if (d.topics.length) {
+    table(
+      doc,
+      [
+        { title: 'Topic', width: full - 4 * 80 },
+        { title: 'Prompts', width: 80, align: 'right' },
+        { title: 'Mention rate', width: 80, align: 'right' },
+        { title: '95% interval', width: 80, align: 'right' },
+        { title: 'n', width: 80, align: 'right' },
+      ],
+      d.topics.map((t) => ({ cells: [`${t.topic}${t.thin ? ' · thin' : ''}`, String(t.prompts), pct(t.mention_rate), interval(t.mention_rate_ci), String(t.n)], thin: t.thin })),
+    );
+  } else note(doc, 'No topics.');
+
+  heading(doc, 'Prompts where competitors are named and the brand is not');
+  if (d.competitors_named_brand_absent.length) {
+    table(
+      doc,
+      [
+        { title: 'Prompt', width: full * 0.5 },
+        { title: 'Competitors named', width: full * 0.5 - 50 },
+        { title: 'n', width: 50, align: 'right' },
+      ],
+      d.competitors_named_brand_absent.map((g) => ({
+        cells: [`${g.prompt}${g.thin ? ' · thin' : ''}`, g.competitors.map((c) => `${c.name} ${pct(c.mention_rate)}`).join(', '), String(g.n)],
+        thin: g.thin,
+      })),
+    );
+  } else note(doc, 'None: wherever a competitor was named, so was the brand.');
+
+  // The matrix on a page of its own.
+  doc.addPage();
+  heading(doc, 'Prompt × platform, latest period');
+  if (d.matrix.length) {
+    const platforms = matrixPlatforms(d);
+    const cellWidth = Math.max(44, Math.min(70, (full * 0.55) / Math.max(1, platforms.length + 2)));
+    const promptWidth = full - cellWidth * (platforms.length + 2);
+    table(
+      doc,
+      [{ title: 'Prompt', width: promptWidth }, { title: 'All', width: cellWidth, align: 'right' }, { title: 'Change', width: cellWidth, align: 'right' }, ...platforms.map((p) => ({ title: p, width: cellWidth, align: 'right' as const }))],
+      d.matrix.map((m) => ({
+        cells: [
+          `${m.prompt}${m.topics.length ? ` (${m.topics.join(', ')})` : ''}`,
+          `${pct(m.mention_rate)} n=${m.n}`,
+          change(m.change),
+          ...platforms.map((name) => {
+            const c = m.platforms.find((x) => x.platform === name);
+            return c ? `${pct(c.mention_rate)} n=${c.n}${c.thin ? '*' : ''}` : '–';
+          }),
+        ],
+        thin: m.thin,
+      })),
+    );
+  } else note(doc, 'No prompts.');
+
+  doc.moveDown(1.2);
+  note(
+    doc,
+    `n is the number of answers a rate rests on. A rate marked thin (grey; * in the matrix; an open marker in the chart) rests on fewer than ${d.thin_evidence.min_answers} answers or has a 95% interval wider than ±${Math.round(d.thin_evidence.max_half_width * 100)} points: too little to act on. Read-only report made by sightline; this link works until ${s.expiresAt.slice(0, 10)}.`,
+  );
+  doc.end();
+  return done;
+}

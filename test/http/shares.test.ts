@@ -1,0 +1,242 @@
+// Share links of a project report through the real server and database (sandbox engine): make a
+// link, read the HTML report and its PDF (rendered to PNG with pdftoppm when installed), list and
+// revoke; expiry, a deleted project and another account's project; and the token opens nothing
+// else: as a Bearer key or a cookie on every operation of the catalog and on /mcp it is refused.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { OPERATIONS } from '../../src/operations/index.ts';
+import { startTestServer, type TestServer } from '../helpers/harness.ts';
+import { runCli, serverForCli } from '../helpers/cli.ts';
+import { connectMcp } from '../helpers/mcp-client.ts';
+
+const hasPdftoppm = spawnSync('pdftoppm', ['-v']).error === undefined;
+
+describe('report share links', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ SIGHTLINE_SCHEDULER_INTERVAL_MS: '0', SIGHTLINE_PUBLIC_URL: 'https://sightline.example' });
+  });
+  after(async () => s.close());
+
+  const project = {
+    name: 'Acme <Report>',
+    url: 'https://acme-crm.example/',
+    brand: { name: 'Acme CRM', aliases: ['Acme'] },
+    competitors: [{ name: 'HubSpot' }, { name: 'Pipedrive' }],
+    platforms: ['deepseek', 'openai'],
+    repeats: 2,
+    prompts: [
+      { prompt: 'best crm for agencies [[sandbox:mention]]', topics: ['agencies'] },
+      { prompt: 'cheapest crm [[sandbox:no-mention]]', topics: ['pricing'] },
+      { prompt: 'crm with free tier', topics: ['pricing'] },
+      { prompt: 'crm for developers', topics: ['integrations'] },
+    ],
+  };
+
+  async function projectWithRuns(key: string) {
+    const p = (await s.request('POST', '/v1/projects', { key, body: project })).json();
+    const runIds: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const run = (await s.request('POST', `/v1/projects/${p.id}/runs`, { key, body: {} })).json();
+      for (const r of run.runs) {
+        await s.waitForRun(key, r.run_id, 60_000);
+        runIds.push(r.run_id);
+      }
+    }
+    // Spread the runs over three weeks, so the report's series has three periods.
+    const db = s.runtime.core.store.db;
+    for (const [i, id] of runIds.entries()) {
+      const at = new Date(Date.now() - (runIds.length - 1 - i) * 8 * 86_400_000).toISOString();
+      await db.updateTable('visibility_runs').set({ created_at: at }).where('id', '=', id).execute();
+    }
+    return p;
+  }
+
+  test('make a link, read the report as HTML and PDF, list, revoke', async (t) => {
+    const { key } = await s.account({ credits: 500 });
+    const p = await projectWithRuns(key);
+
+    const created = await s.request('POST', `/v1/projects/${p.id}/shares`, { key, body: { expires_in_days: 7 } });
+    assert.equal(created.statusCode, 200, created.body);
+    const share = created.json();
+    assert.match(share.id, /^shr_/);
+    assert.match(share.token, /^[A-Za-z0-9_-]{43}$/);
+    assert.equal(share.url, `https://sightline.example/share/${share.token}`);
+    assert.equal(share.status, 'active');
+    const days = (Date.parse(share.expires_at) - Date.now()) / 86_400_000;
+    assert.ok(days > 6.9 && days <= 7, `expires in 7 days (${days})`);
+    const stored = await s.runtime.core.store.db.selectFrom('project_shares').selectAll().where('id', '=', share.id).executeTakeFirstOrThrow();
+    assert.ok(!JSON.stringify(stored).includes(share.token), 'only the hash is stored');
+
+    const page = await s.request('GET', `/share/${share.token}`);
+    assert.equal(page.statusCode, 200, page.body);
+    assert.match(page.headers['content-type'] as string, /^text\/html/);
+    assert.equal(page.headers['cache-control'], 'no-store');
+    assert.equal(page.headers['referrer-policy'], 'no-referrer');
+    assert.match(page.headers['x-robots-tag'] as string, /noindex/);
+    const csp = page.headers['content-security-policy'] as string;
+    assert.match(csp, /default-src 'none'/);
+    assert.doesNotMatch(csp, /script-src|unsafe-inline/);
+    assert.doesNotMatch(page.body, /<script/i);
+    assert.match(page.body, /<h1>Acme &lt;Report&gt;<\/h1>/, 'project name escaped');
+    assert.match(page.body, /<svg class="chart"/);
+    assert.equal((page.body.match(/<polyline /g) ?? []).length >= 3, true, 'brand and competitor lines');
+    assert.match(page.body, /@media print/);
+    for (const text of ['HubSpot', 'Pipedrive', 'Prompt × platform', 'best crm for agencies', 'pricing', 'n=', '95% interval', 'thin'])
+      assert.ok(page.body.includes(text), text);
+    assert.ok(!page.body.includes(p.tests[0].test_id), 'no ids of other resources on the page');
+
+    const pdf = await s.request('GET', `/share/${share.token}/report.pdf`);
+    assert.equal(pdf.statusCode, 200);
+    assert.equal(pdf.headers['content-type'], 'application/pdf');
+    assert.equal(pdf.headers['cache-control'], 'no-store');
+    assert.equal(pdf.rawPayload.subarray(0, 5).toString(), '%PDF-');
+    const dir = mkdtempSync(join(tmpdir(), 'sightline-share-'));
+    writeFileSync(join(dir, 'report.pdf'), pdf.rawPayload);
+    writeFileSync(join(dir, 'report.html'), page.body);
+    if (hasPdftoppm) {
+      execFileSync('pdftoppm', ['-png', '-r', '70', join(dir, 'report.pdf'), join(dir, 'page')]);
+      const pages = readdirSync(dir).filter((f) => f.startsWith('page') && f.endsWith('.png'));
+      assert.ok(pages.length >= 2, `pages rendered: ${pages.join(', ')}`);
+      t.diagnostic(`PDF pages rendered to ${dir}: ${pages.join(', ')}`);
+    } else if (process.env.CI === 'true') {
+      assert.fail('pdftoppm is required on CI (apt-get install poppler-utils)');
+    } else {
+      t.diagnostic('SKIPPED rendering the PDF: pdftoppm not installed (apt-get install poppler-utils)');
+    }
+
+    const list = (await s.request('GET', `/v1/projects/${p.id}/shares`, { key })).json();
+    assert.equal(list.shares.length, 1);
+    assert.equal(list.shares[0].id, share.id);
+    assert.ok(!JSON.stringify(list).includes(share.token), 'tokens are not listed');
+
+    const revoked = await s.request('DELETE', `/v1/projects/${p.id}/shares/${share.id}`, { key });
+    assert.deepEqual(revoked.json(), { id: share.id, revoked: true });
+    for (const path of [`/share/${share.token}`, `/share/${share.token}/report.pdf`]) {
+      const gone = await s.request('GET', path);
+      assert.equal(gone.statusCode, 404, path);
+      assert.match(gone.body, /Report not found/);
+      assert.equal(gone.headers['cache-control'], 'no-store');
+    }
+    assert.equal((await s.request('GET', `/v1/projects/${p.id}/shares`, { key })).json().shares[0].status, 'revoked');
+    assert.equal((await s.request('DELETE', `/v1/projects/${p.id}/shares/${share.id}`, { key })).statusCode, 200, 'revoking twice is harmless');
+  });
+
+  test('expiry, limits, a deleted project, another account, unknown tokens', async () => {
+    const { accountId, key } = await s.account({ credits: 10 });
+    const p = (await s.request('POST', '/v1/projects', { key, body: { ...project, prompts: [{ prompt: 'a' }] } })).json();
+    const a = (await s.request('POST', `/v1/projects/${p.id}/shares`, { key, body: {} })).json();
+    const days = (Date.parse(a.expires_at) - Date.now()) / 86_400_000;
+    assert.ok(days > 29.9 && days <= 30, 'default 30 days');
+    assert.equal((await s.request('GET', `/share/${a.token}`)).statusCode, 200, 'a project without runs still has a report');
+    assert.equal((await s.request('POST', `/v1/projects/${p.id}/shares`, { key, body: { expires_in_days: 366 } })).statusCode, 422);
+    assert.equal((await s.request('POST', `/v1/projects/${p.id}/shares`, { key, body: { expires_in_days: 0 } })).statusCode, 422);
+
+    // Expired: the clock passes expires_at.
+    await s.runtime.core.store.db.updateTable('project_shares').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', a.id).execute();
+    assert.equal((await s.request('GET', `/share/${a.token}`)).statusCode, 404);
+    assert.equal((await s.request('GET', `/share/${a.token}/report.pdf`)).statusCode, 404);
+    assert.equal((await s.request('GET', `/v1/projects/${p.id}/shares`, { key })).json().shares[0].status, 'expired');
+
+    for (const token of ['x', 'A'.repeat(43), `${a.token.slice(0, -1)}${a.token.endsWith('A') ? 'B' : 'A'}`]) {
+      assert.equal((await s.request('GET', `/share/${token}`)).statusCode, 404, token);
+    }
+
+    // Another account reaches neither the project's links nor makes one.
+    const other = await s.account({ credits: 1 });
+    assert.equal((await s.request('POST', `/v1/projects/${p.id}/shares`, { key: other.key, body: {} })).statusCode, 404);
+    assert.equal((await s.request('GET', `/v1/projects/${p.id}/shares`, { key: other.key })).statusCode, 404);
+    assert.equal((await s.request('DELETE', `/v1/projects/${p.id}/shares/${a.id}`, { key: other.key })).statusCode, 404);
+
+    // A read-only key lists but cannot make or revoke a link.
+    const readOnly = await s.key(accountId, { scopes: ['tests:read'] });
+    assert.equal((await s.request('GET', `/v1/projects/${p.id}/shares`, { key: readOnly })).statusCode, 200);
+    assert.equal((await s.request('POST', `/v1/projects/${p.id}/shares`, { key: readOnly, body: {} })).statusCode, 403);
+
+    // A deleted project takes its links with it.
+    const b = (await s.request('POST', `/v1/projects/${p.id}/shares`, { key, body: {} })).json();
+    assert.equal((await s.request('GET', `/share/${b.token}`)).statusCode, 200);
+    await s.request('DELETE', `/v1/projects/${p.id}`, { key });
+    assert.equal((await s.request('GET', `/share/${b.token}`)).statusCode, 404);
+  });
+
+  test('the token opens nothing else: every operation, /mcp and the console refuse it', async () => {
+    const { key } = await s.account({ credits: 10 });
+    const p = (await s.request('POST', '/v1/projects', { key, body: { ...project, prompts: [{ prompt: 'a' }] } })).json();
+    const { token, id } = (await s.request('POST', `/v1/projects/${p.id}/shares`, { key, body: {} })).json();
+    const seen: string[] = [];
+    for (const op of OPERATIONS) {
+      const url = op.url.replace(/:project_id/g, p.id).replace(/:share_id/g, id).replace(/:[a-z_]+/g, token);
+      const body = op.method === 'GET' || op.method === 'DELETE' ? undefined : {};
+      for (const headers of [{ authorization: `Bearer ${token}` }, { cookie: `sightline_session=${token}` }, { 'x-api-key': token }, {}] as Record<string, string>[]) {
+        const res = await s.request(op.method, `${url}?token=${token}`, { headers, body });
+        assert.ok([401, 404].includes(res.statusCode), `${op.method} ${op.url} with ${Object.keys(headers)[0] ?? 'no header'}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+      seen.push(`${op.method} ${op.url}`);
+    }
+    assert.ok(seen.length === OPERATIONS.length && seen.includes('GET /v1/projects/:project_id/dashboard'));
+    const mcp = await s.request('POST', '/mcp', {
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
+    assert.equal(mcp.statusCode, 401);
+    const session = (await s.request('GET', '/console/api/session', { headers: { cookie: `sightline_session=${token}` } })).json();
+    assert.equal(session.signed_in, false);
+    for (const path of [`/share/${token}/report.html`, `/share/${token}/../../v1/usage`, `/share/${token}/v1/projects`]) {
+      assert.ok([401, 404].includes((await s.request('GET', path)).statusCode), path);
+    }
+    assert.equal((await s.request('GET', `/share/${token}`)).statusCode, 200, 'the link itself still works');
+  });
+
+  test('token lookups are limited per client address', async () => {
+    const limited = await startTestServer({ SIGHTLINE_SHARE_LIMIT_PER_MINUTE: '3' }, { worker: false });
+    try {
+      for (let i = 0; i < 3; i++) assert.equal((await limited.request('GET', `/share/${'A'.repeat(43)}`)).statusCode, 404);
+      const refused = await limited.request('GET', `/share/${'A'.repeat(43)}`);
+      assert.equal(refused.statusCode, 429);
+      assert.ok(Number(refused.headers['retry-after']) > 0);
+      assert.equal(refused.headers['cache-control'], 'no-store');
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('report share links from the CLI and MCP', () => {
+  const srv = serverForCli();
+
+  test('sightline reports share / shares / revoke, and the MCP tools', async () => {
+    const { accountId, key } = await srv.s.account({ credits: 10 });
+    const p = (await srv.s.request('POST', '/v1/projects', { key, body: { name: 'Acme', url: 'https://acme.example/', brand: { name: 'Acme' }, platforms: ['openai'], prompts: [{ prompt: 'a' }] } })).json();
+    const env = { SIGHTLINE_API_URL: srv.base, SIGHTLINE_API_KEY: key, NO_COLOR: '1' };
+    const made = await runCli(['reports', 'share', p.id, '--expires-in-days', '3', '--window', '30d'], { env });
+    assert.equal(made.code, 0, made.err);
+    const url = made.out.split('\n')[0]!;
+    assert.match(url, /^http:\/\/localhost:\d+\/share\/[A-Za-z0-9_-]{43}$/);
+    const token = url.split('/share/')[1]!;
+    assert.equal((await srv.s.request('GET', `/share/${token}`)).statusCode, 200);
+    const listed = await runCli(['reports', 'shares', p.id, '--json'], { env });
+    assert.equal(listed.code, 0, listed.err);
+    assert.equal(listed.json.shares[0].window, '30d');
+    const human = await runCli(['reports', 'shares', p.id], { env });
+    assert.match(human.out, /shr_\S+\s+active/);
+    const revoked = await runCli(['reports', 'revoke', p.id, listed.json.shares[0].id], { env });
+    assert.equal(revoked.code, 0, revoked.err);
+    assert.match(revoked.out, /revoked/);
+    assert.equal((await srv.s.request('GET', `/share/${token}`)).statusCode, 404);
+
+    const client = await connectMcp(srv.base, await srv.s.key(accountId, { kind: 'mcp' }));
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    for (const name of ['create_project_share', 'list_project_shares', 'revoke_project_share']) assert.ok(tools.includes(name), name);
+    const viaMcp = JSON.parse(((await client.callTool({ name: 'create_project_share', arguments: { project_id: p.id, topic: 'pricing' } })) as any).content[0].text);
+    assert.equal(viaMcp.topic, 'pricing');
+    assert.equal((await srv.s.request('GET', `/share/${viaMcp.token}`)).statusCode, 200);
+    const gone = JSON.parse(((await client.callTool({ name: 'revoke_project_share', arguments: { project_id: p.id, share_id: viaMcp.id } })) as any).content[0].text);
+    assert.deepEqual(gone, { id: viaMcp.id, revoked: true });
+    await client.close();
+  });
+});
