@@ -6,8 +6,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { requireScope, type Principal } from '../accounts/accounts.ts';
 import { AppError } from '../errors.ts';
-import { newId, nowIso, toApiTime } from '../ids.ts';
-import type { Store } from '../store.ts';
+import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
+import type { Store } from '../../db/store.ts';
 import type { Catalog } from '../visibility/catalog.ts';
 import { DASHBOARD_WINDOWS, projectDashboard } from '../projects/dashboard.ts';
 import { findProject } from '../projects/projects.ts';
