@@ -1616,7 +1616,7 @@ export interface operations {
                                     /** @enum {string} */
                                     method: "wilson";
                                 } | null;
-                                /** @description Equal to mention_rate (SPEC 2.4) */
+                                /** @description Equal to mention_rate */
                                 overall_score: number | null;
                                 visibility_band: ("Invisible" | "Low" | "Moderate" | "Good" | "Strong") | null;
                                 /** @description 0..1, at most 4 decimals; null while no probe succeeded */
@@ -2343,7 +2343,7 @@ export interface operations {
                                 /** @enum {string} */
                                 method: "wilson";
                             } | null;
-                            /** @description Equal to mention_rate (SPEC 2.4) */
+                            /** @description Equal to mention_rate */
                             overall_score: number | null;
                             visibility_band: ("Invisible" | "Low" | "Moderate" | "Good" | "Strong") | null;
                             /** @description 0..1, at most 4 decimals; null while no probe succeeded */
@@ -3156,7 +3156,7 @@ export interface operations {
                                 /** @enum {string} */
                                 method: "wilson";
                             } | null;
-                            /** @description Equal to mention_rate (SPEC 2.4) */
+                            /** @description Equal to mention_rate */
                             overall_score: number | null;
                             visibility_band: ("Invisible" | "Low" | "Moderate" | "Good" | "Strong") | null;
                             /** @description 0..1, at most 4 decimals; null while no probe succeeded */

@@ -53,7 +53,7 @@ export const RunSummary = z
   .object({
     mention_rate: Rate,
     mention_rate_ci: Interval.optional(),
-    overall_score: Rate.describe('Equal to mention_rate (SPEC 2.4)'),
+    overall_score: Rate.describe('Equal to mention_rate'),
     visibility_band: VisibilityBand.nullable(),
     citation_rate: Rate,
     share_of_voice: Rate.optional(),

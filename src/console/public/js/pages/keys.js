@@ -1,4 +1,4 @@
-// The API section (SPEC 5.3): generate a named key — full, read-only or chosen scopes — or an MCP
+// The API section: generate a named key — full, read-only or chosen scopes — or an MCP
 // token; the raw secret is shown once, with a copy button; list and revoke.
 import { html, useState, PageHead, Table, Badge, Field, Note, ErrorNote, Empty, Loading, CopyButton, useData, when, ago } from '../ui.js';
 import { get, post } from '../api.js';

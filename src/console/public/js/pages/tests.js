@@ -1,4 +1,4 @@
-// Tracked tests (API-NOTES "Tracking"): a run definition measured again on a schedule, within a
+// Tracked tests (docs/concepts.md): a run definition measured again on a schedule, within a
 // monthly budget; pause, run now, edit; the history as charts (uPlot, loaded only on this page)
 // with the numbers of every chart in a table beside it for screen readers and spreadsheets.
 import { html, useEffect, useRef, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Field, useData, pct, when, ago, platformName, statusText } from '../ui.js';
