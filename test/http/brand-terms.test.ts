@@ -95,6 +95,7 @@ describe('brand aliases and domains', () => {
     assert.equal(many.statusCode, 422);
     const extra = await s.request('POST', '/v1/visibility/runs', { key, body: { ...plain, competitors: [{ name: 'X', website: 'x.example' }] } });
     assert.equal(extra.statusCode, 422);
+    assert.deepEqual(extra.json().detail[0], { loc: ['body', 'competitors', 0, 'website'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' });
     assert.equal((await s.request('GET', '/v1/usage', { key })).json().credits.available_credit_units, '20.00');
   });
 

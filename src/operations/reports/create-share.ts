@@ -22,8 +22,7 @@ export default defineRoute({
       days: z.number().int().min(1).max(730).optional().describe('Days of history the report covers (default 90)'),
       topic: z.string().max(60).nullish().describe('Only prompts with this topic'),
       market: z.string().max(30).nullish().describe('Only this market, e.g. en-US'),
-    })
-    .strict(),
+    }),
   response: Share.extend({
     token: z.string().describe('The link\'s secret, shown only in this answer'),
     url: z.string().describe('The link: <public url>/share/<token>; its PDF is <url>/report.pdf'),

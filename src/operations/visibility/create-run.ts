@@ -43,8 +43,7 @@ export const CreateVisibilityRunBody = z.object({
             name: z.string().max(INPUT_LIMITS.name),
             aliases: z.array(z.string().max(INPUT_LIMITS.name)).max(MAX_BRAND_TERMS).optional().describe('Other names that count as this competitor'),
             domains: z.array(z.string().max(INPUT_LIMITS.url)).max(MAX_BRAND_TERMS).optional().describe("The competitor's domains: citations of them are classed as this competitor's"),
-          })
-          .strict(),
+          }),
       ]),
     )
     .max(10)
