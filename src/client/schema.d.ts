@@ -2608,7 +2608,7 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             })[];
-                            /** @description The target and each competitor as this answer treats them (answer analysis) */
+                            /** @description The target and each competitor as this answer treats them (answer analysis); null when the probe has no analysed answer */
                             brands?: ({
                                 name: string;
                                 /** @enum {string} */
@@ -2627,7 +2627,7 @@ export interface operations {
                                 } | null;
                             } & {
                                 [key: string]: unknown;
-                            })[];
+                            })[] | null;
                             /** @description The model that judged sentiment and recommendation, or null */
                             judge?: ({
                                 platform: string;
@@ -2865,7 +2865,7 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
-                        /** @description The target and each competitor as this answer treats them (answer analysis) */
+                        /** @description The target and each competitor as this answer treats them (answer analysis); null when the probe has no analysed answer */
                         brands?: ({
                             name: string;
                             /** @enum {string} */
@@ -2884,7 +2884,7 @@ export interface operations {
                             } | null;
                         } & {
                             [key: string]: unknown;
-                        })[];
+                        })[] | null;
                         /** @description The model that judged sentiment and recommendation, or null */
                         judge?: ({
                             platform: string;

@@ -91,17 +91,6 @@ export type Wire<T> = T extends string
             ? { [K in keyof T as string extends K ? (unknown extends T[K] ? never : K) : K]: Wire<T[K]> }
             : T;
 
-/**
- * An answer the core types more loosely than it builds it (`Record<string, unknown>`, a row
- * typed by the input it was created from): the compiler cannot hold it to the response schema,
- * so the tests do. Each call marks a core return type to tighten; the call then goes away.
- */
-export function looseAnswer(value: Promise<object>): Promise<never>;
-export function looseAnswer(value: object | Promise<object>): never;
-export function looseAnswer(value: object | Promise<object>): never {
-  return value as never;
-}
-
 export interface RouteSpec<Q extends AnyZod, B extends AnyZod, P extends AnyZod, R extends AnyZod = AnyZod, O extends AnyZod = R> {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: string;

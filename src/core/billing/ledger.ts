@@ -267,9 +267,25 @@ export function chargeState(row: { kind: string; amount: number; settled_amount:
   return row.released_amount > 0 ? 'partially_settled' : 'settled';
 }
 
+/** A ledger row as GET /v1/usage shows it; `run_id` on the charge of a run. */
+export interface LedgerRowView {
+  id: string;
+  time: string;
+  updated_at: string;
+  source: string;
+  action: string;
+  kind: LedgerEntriesTable['kind'];
+  credits: string;
+  status: ChargeState;
+  reserved_credits: string;
+  settled_credits: string;
+  released_credits: string;
+  run_id?: string;
+}
+
 /** A ledger row as GET /v1/usage shows it. */
-export function renderLedgerRow(r: LedgerEntriesTable) {
-  const entry: Record<string, unknown> = {
+export function renderLedgerRow(r: LedgerEntriesTable): LedgerRowView {
+  const entry: LedgerRowView = {
     id: r.id,
     time: toApiTime(r.created_at),
     updated_at: toApiTime(r.updated_at),
@@ -282,7 +298,8 @@ export function renderLedgerRow(r: LedgerEntriesTable) {
     settled_credits: formatCredits(r.settled_amount),
     released_credits: formatCredits(r.released_amount),
   };
-  if (r.ref_type === 'visibility_run' || r.ref_type === 'ci_run') entry.run_id = r.ref_id;
+  // The charge of a run always names it.
+  if (r.ref_type === 'visibility_run' || r.ref_type === 'ci_run') entry.run_id = r.ref_id as string;
   return entry;
 }
 

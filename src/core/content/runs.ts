@@ -49,6 +49,9 @@ export function priceFor(depth: 'score' | 'full') {
   return depth === 'full' ? ACTION_PRICES['content_intelligence.runs.full'] : ACTION_PRICES['content_intelligence.runs.score'];
 }
 
+/** What creating a Content Intelligence run answers. */
+export type CiRunCreated = Awaited<ReturnType<typeof handle>>;
+
 async function handle(store: Store, accountId: string, runId: string, replay: boolean) {
   const run = await getCiRun(store, accountId, runId);
   return {

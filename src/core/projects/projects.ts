@@ -48,6 +48,19 @@ export interface ProjectInput {
 
 export type ProjectPatch = Partial<Omit<ProjectInput, 'prompts'>>;
 
+/** A project's settings as stored: checked and filled in (projectColumns), so nothing is left out. */
+export interface StoredProject extends ProjectInput {
+  name: string;
+  brand: Required<BrandInput>;
+  competitors: Required<BrandInput>[];
+  markets: Market[];
+  platforms: string[];
+  models: Record<string, string> | null;
+  repeats: number;
+  schedule: { cron: string; timezone: string | null } | null;
+  monthly_credit_budget: string | null;
+}
+
 type ProjectRow = Selectable<ProjectsTable>;
 
 const WRITE_SCOPE = 'visibility:runs:create' as const;
@@ -96,15 +109,15 @@ function projectColumns(input: ProjectInput) {
   };
 }
 
-function inputOf(row: ProjectRow): ProjectInput {
+function inputOf(row: ProjectRow): StoredProject {
   return {
     name: row.name,
     url: row.url,
-    brand: JSON.parse(row.brand),
-    competitors: JSON.parse(row.competitors),
-    markets: JSON.parse(row.markets),
-    platforms: JSON.parse(row.platforms),
-    models: row.models ? JSON.parse(row.models) : null,
+    brand: JSON.parse(row.brand) as StoredProject['brand'],
+    competitors: JSON.parse(row.competitors) as StoredProject['competitors'],
+    markets: JSON.parse(row.markets) as Market[],
+    platforms: JSON.parse(row.platforms) as string[],
+    models: row.models ? (JSON.parse(row.models) as Record<string, string>) : null,
     repeats: row.repeats,
     schedule: row.schedule_cron ? { cron: row.schedule_cron, timezone: row.schedule_timezone } : null,
     monthly_credit_budget: row.monthly_credit_budget === null ? null : formatCredits(Number(row.monthly_credit_budget)),
@@ -139,7 +152,15 @@ export async function findProject(db: Executor, accountId: string, projectId: st
 
 /** The project's tracked tests (not deleted), one per market. */
 export async function projectTests(db: Executor, projectId: string) {
-  return db.selectFrom('tests').select(['id', 'market']).where('project_id', '=', projectId).where('deleted_at', 'is', null).orderBy('id').execute();
+  return db
+    .selectFrom('tests')
+    .select(['id', 'market'])
+    .where('project_id', '=', projectId)
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    // The column is optional in the table type (added by a later migration) but always selected.
+    .$narrowType<{ market: string | null }>()
+    .execute();
 }
 
 /**

@@ -16,7 +16,8 @@ import type { ActionContext } from '../billing/actions.ts';
 import { AppError } from '../errors.ts';
 import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import type { CreateRunInput } from '../visibility/plan.ts';
-import { createVisibilityRun } from '../visibility/runs.ts';
+import { createVisibilityRun, type VisibilityRunCreated } from '../visibility/runs.ts';
+import type { CiRunCreated } from '../content/runs.ts';
 import { latestSlotAtOrBefore, monthStart, nextSlotAfter, type Schedule } from './schedule.ts';
 import { budgetTimeZone, creditsUsedSince, type TestType } from './tests.ts';
 import { checkDefinition, createScopeOf, type TrackingDeps } from './tracked-tests.ts';
@@ -235,7 +236,7 @@ export class Scheduler {
     const ctx: ActionContext = { accountId: test.account_id, source: 'schedule', requestId: newId('req'), credits: 0 };
     const body = { ...checked.definition, idempotency_key: `slot:${test.id}:${toApiTime(slot)}` };
     const action = testType === 'ai_citations' ? 'visibility.runs.create' : 'content_intelligence.runs.create';
-    let created: Record<string, unknown>;
+    let created: VisibilityRunCreated | CiRunCreated;
     try {
       created =
         testType === 'ai_citations'

@@ -103,8 +103,36 @@ async function creditsUsedSinceByTest(db: Executor, testIds: string[], sinceIso:
   return new Map(rows.map((r) => [r.test_id, Number(r.used ?? 0)]));
 }
 
-function renderTest(t: TestRow, count: number, usedThisMonth: number) {
-  const out: Record<string, unknown> = {
+/** Why the scheduler skipped a test's last slot, as the scheduler stores it (JSON). */
+export interface TestSkip {
+  slot: string;
+  reason: string;
+  message?: string;
+  at: string;
+}
+
+/** A saved test as the API shows it. */
+export interface SavedTestView {
+  id: string;
+  test_type: TestType;
+  name: string;
+  url: string;
+  created_at: string;
+  last_run_at: string | null;
+  run_count: number;
+  target_entity?: string;
+  definition: Record<string, unknown> | null;
+  schedule: { cron: string; timezone: string } | null;
+  paused: boolean;
+  next_run_at: string | null;
+  monthly_credit_budget: string | null;
+  credits_used_this_month: string;
+  last_skip: TestSkip | null;
+}
+
+function renderTest(t: TestRow, count: number, usedThisMonth: number): SavedTestView {
+  const budget = t.monthly_credit_budget === null ? null : Number(t.monthly_credit_budget);
+  return {
     id: t.id,
     test_type: t.test_type,
     name: t.name,
@@ -112,19 +140,15 @@ function renderTest(t: TestRow, count: number, usedThisMonth: number) {
     created_at: toApiTime(t.created_at),
     last_run_at: toApiTime(t.last_run_at),
     run_count: count,
-  };
-  if (t.target_entity) out.target_entity = t.target_entity;
-  const budget = t.monthly_credit_budget === null ? null : Number(t.monthly_credit_budget);
-  Object.assign(out, {
-    definition: t.definition ? JSON.parse(t.definition) : null,
+    ...(t.target_entity ? { target_entity: t.target_entity } : {}),
+    definition: t.definition ? (JSON.parse(t.definition) as Record<string, unknown>) : null,
     schedule: t.schedule_cron ? { cron: t.schedule_cron, timezone: t.schedule_timezone ?? 'UTC' } : null,
     paused: Number(t.paused) === 1,
     next_run_at: t.schedule_cron && Number(t.paused) !== 1 ? toApiTime(t.next_run_at) : null,
     monthly_credit_budget: budget === null ? null : formatCredits(budget),
     credits_used_this_month: formatCredits(usedThisMonth),
-    last_skip: t.last_skip ? JSON.parse(t.last_skip) : null,
-  });
-  return out;
+    last_skip: t.last_skip ? (JSON.parse(t.last_skip) as TestSkip) : null,
+  };
 }
 
 /**

@@ -17,6 +17,7 @@ import type { ActivityLog } from '../reports/activity.ts';
 import { normalizeUrl, parseHttpUrl } from '../../lib/url.ts';
 import type { Executor, Store } from '../../db/store.ts';
 import { planRun, type CreateRunInput } from '../visibility/plan.ts';
+import type { CiRunCreated } from '../content/runs.ts';
 import { createVisibilityRun, type VisibilityDeps } from '../visibility/runs.ts';
 import { nextSlotAfter, parseSchedule, type Schedule } from './schedule.ts';
 import { attachToTest, findTest, foldEntity, getTestRow, type TestType } from './tests.ts';
@@ -25,7 +26,7 @@ export interface TrackingDeps {
   store: Store;
   visibility: VisibilityDeps;
   /** Queues a Content Intelligence run (the content service's createRun). */
-  createCiRun: (ctx: ActionContext, body: Record<string, unknown>, opts: { testId?: string }) => Promise<Record<string, unknown>>;
+  createCiRun: (ctx: ActionContext, body: Record<string, unknown>, opts: { testId?: string }) => Promise<CiRunCreated>;
   activity: ActivityLog;
 }
 

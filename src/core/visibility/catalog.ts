@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { PLATFORMS, isConsumerPlatform, surfaceOf, type PlatformName } from '../../platforms/types.ts';
+import { PLATFORMS, isConsumerPlatform, surfaceOf, type PlatformName, type Surface } from '../../platforms/types.ts';
 import { LOCATION_SUPPORT } from '../../platforms/consumer/providers.ts';
 import { AppError } from '../errors.ts';
 import { formatCredits, parseCredits } from '../money.ts';
@@ -111,12 +111,28 @@ export function supportsCity(p: PlatformName): boolean {
   return locationSupport(p).supports_city;
 }
 
+/** A selectable model of a platform as the model listing shows it. */
+export interface ListedModel {
+  id: string;
+  label: string;
+  tier: string;
+  default: boolean;
+  roles: (keyof CatalogPlatform['roles'])[];
+  credits_per_probe: string;
+  engine: string;
+  available: boolean;
+  surface: Surface;
+  provider: string | null;
+  supports_country: boolean;
+  supports_city: boolean;
+}
+
 export function catalogListing(
   catalog: Catalog,
   availability: (p: PlatformName) => { engine: string; available: boolean; provider?: string | null },
 ) {
-  const platforms: Record<string, unknown[]> = {};
-  const roles: Record<string, unknown> = {};
+  const platforms: Record<string, ListedModel[]> = {};
+  const roles: Record<string, CatalogPlatform['roles']> = {};
   for (const p of catalog.values()) {
     const a = availability(p.name);
     platforms[p.name] = p.models.map((m) => ({

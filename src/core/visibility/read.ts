@@ -9,13 +9,14 @@ import { AppError } from '../errors.ts';
 import { toApiTime } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
 import type { Executor, Store } from '../../db/store.ts';
-import { summarizeProbes, visibilityBand, type SummaryProbe } from './summary.ts';
-import { summarizeByPrompt, type PromptProbe } from './by-prompt.ts';
-import { addSurfaceComparison } from './surface-comparison.ts';
-import { summarizeLocations, type LocationProbe } from './locations.ts';
+import { summarizeProbes, visibilityBand, type SummaryProbe, type VisibilitySummary } from './summary.ts';
+import { summarizeByPrompt, type PromptProbe, type PromptSummary } from './by-prompt.ts';
+import { addSurfaceComparison, type compareSurfaces } from './surface-comparison.ts';
+import { summarizeLocations, type LocationProbe, type RunLocation } from './locations.ts';
 import { locationSupport } from './catalog.ts';
 import type { PlatformName } from '../../platforms/types.ts';
-import { addAnswerAnalysisSummary, probeAnalysisFields } from './analysis/summary.ts';
+import { addAnswerAnalysisSummary, probeAnalysisFields, type answerAnalysisSummary } from './analysis/summary.ts';
+import type { summarizeCitationSources } from './citation-sources.ts';
 import type { BrandTerms } from './plan.ts';
 
 export { visibilityBand };
@@ -114,13 +115,32 @@ function runQuery(db: Executor) {
     ]);
 }
 
+type AnalysisSummary = ReturnType<typeof answerAnalysisSummary>;
+
+/**
+ * A run's summary as the API shows it: the probe figures, by prompt and by location, and what
+ * the add* steps put in place (answer analysis, citation sources, the surface comparison of a
+ * single read); their `sentiment` and `prominence` also land on each competitor and platform entry.
+ */
+export type RunSummaryView = VisibilitySummary & {
+  by_prompt: PromptSummary[];
+  locations: RunLocation[];
+  sentiment?: AnalysisSummary['sentiment'];
+  prominence?: AnalysisSummary['prominence'];
+  discovered_entities?: AnalysisSummary['discovered_entities'];
+  citation_sources?: ReturnType<typeof summarizeCitationSources>;
+  surface_comparison?: ReturnType<typeof compareSurfaces>;
+};
+
 function renderCompact(run: RunRow, agg: Aggregate, probes: readonly SummaryProbe[]) {
   const status = deriveRunStatus(agg.counts, run.probe_count, run.cancel_requested === 1);
   const active = agg.counts.queued + agg.counts.running;
   const competitors = JSON.parse(run.competitors) as string[];
-  const summary = summarizeProbes(probes, competitors) as Record<string, unknown> & { overall_score: number | null; visibility_band: string | null };
-  summary.by_prompt = summarizeByPrompt(probes as readonly PromptProbe[], competitors);
-  summary.locations = summarizeLocations(probes as unknown as readonly LocationProbe[], (p) => locationSupport(p as PlatformName));
+  const summary: RunSummaryView = {
+    ...summarizeProbes(probes, competitors),
+    by_prompt: summarizeByPrompt(probes as readonly PromptProbe[], competitors),
+    locations: summarizeLocations(probes as unknown as readonly LocationProbe[], (p) => locationSupport(p as PlatformName)),
+  };
   return {
     run_id: run.id,
     object: 'visibility_run',
@@ -157,7 +177,7 @@ function renderCompact(run: RunRow, agg: Aggregate, probes: readonly SummaryProb
     // run carries overall_score and visibility_band, as a Content Intelligence run carries its band).
     overall_score: summary.overall_score,
     visibility_band: summary.visibility_band,
-    summary: summary as Record<string, unknown>,
+    summary,
   };
 }
 
@@ -198,9 +218,50 @@ type ProbeRow = {
 
 const bool = (v: number | null) => (v === null ? null : v === 1);
 
-function renderProbe(p: ProbeRow, opts: { results: boolean; raw: boolean }) {
+/** A cited source as a probe stores it. */
+export interface ProbeCitation {
+  title?: string | null;
+  url: string;
+  domain: string;
+}
+
+/** A probe as the API shows it; `answer` with results, `raw` with the raw provider answer. */
+export type ProbeView = {
+  probe_id: string;
+  seq: number;
+  prompt: string;
+  repeat: number;
+  platform: string;
+  model: string;
+  reported_model: string | null;
+  engine: string;
+  language: string;
+  country: string;
+  city: string | null;
+  surface: string;
+  provider: string | null;
+  ai_answer_present: boolean | null;
+  target_entity: string;
+  status: string;
+  brand_mentioned: boolean | null;
+  text_mentioned: boolean | null;
+  citation_mentioned: boolean | null;
+  mention_position: number | null;
+  list_rank: number | null;
+  competitors: string[];
+  citations: ProbeCitation[];
+  error: { code: string; message: string | null } | null;
+  attempts: number;
+  started_at: string | null;
+  completed_at: string | null;
+  credits: { reserved: string; settled: string; released: string };
+  answer?: string | null;
+  raw?: unknown;
+} & ReturnType<typeof probeAnalysisFields>;
+
+function renderProbe(p: ProbeRow, opts: { results: boolean; raw: boolean }): ProbeView {
   const funded = p.status !== 'skipped';
-  const out: Record<string, unknown> = {
+  const out: ProbeView = {
     probe_id: p.id,
     seq: p.seq,
     prompt: p.prompt,
@@ -222,8 +283,8 @@ function renderProbe(p: ProbeRow, opts: { results: boolean; raw: boolean }) {
     citation_mentioned: bool(p.citation_mentioned),
     mention_position: p.mention_position,
     list_rank: p.list_rank,
-    competitors: p.competitors ? JSON.parse(p.competitors) : [],
-    citations: p.citations ? JSON.parse(p.citations) : [],
+    competitors: p.competitors ? (JSON.parse(p.competitors) as string[]) : [],
+    citations: p.citations ? (JSON.parse(p.citations) as ProbeCitation[]) : [],
     ...probeAnalysisFields(p),
     error: p.error_code ? { code: p.error_code, message: p.error_message } : null,
     attempts: p.attempts,
@@ -236,7 +297,7 @@ function renderProbe(p: ProbeRow, opts: { results: boolean; raw: boolean }) {
     },
   };
   if (opts.results) out.answer = p.answer ?? null;
-  if (opts.raw) out.raw = p.raw ? JSON.parse(p.raw) : null;
+  if (opts.raw) out.raw = p.raw ? (JSON.parse(p.raw) as unknown) : null;
   return out;
 }
 
@@ -287,7 +348,7 @@ export async function getVisibilityRun(
     .where('visibility_runs.account_id', '=', accountId)
     .executeTakeFirst();
   if (!run) throw new AppError('not_found', `Visibility run ${runId} not found.`);
-  const out: Record<string, unknown> & ReturnType<typeof renderCompact> = renderCompact(run, aggregate(probes), probes);
+  const out: ReturnType<typeof renderCompact> & { probes?: ProbeView[] } = renderCompact(run, aggregate(probes), probes);
   addAnswerAnalysisSummary(out.summary, probes, out.competitors);
   addCitationSourcesSummary(out.summary, probes, { urls: [out.url], competitors: out.competitors, brandTerms: out.brand_terms });
   addSurfaceComparison(out.summary, probes, run.target_entity);

@@ -28,7 +28,23 @@ export interface VisibilityDeps {
   onQueued?: () => void;
 }
 
-async function createResponseFor(store: Store, accountId: string, runId: string, replay: boolean) {
+/** What creating a visibility run answers (the same on an idempotent replay, which says so). */
+export interface VisibilityRunCreated {
+  action_decision_id: string;
+  run_id: string;
+  status: 'queued' | 'partially_queued';
+  estimated_credits: string;
+  reserved_credits: string;
+  probe_count: number;
+  queued_probe_count: number;
+  skipped_probe_count: number;
+  skipped_reason: 'insufficient_credits' | null;
+  prompt_count: number;
+  platform_count: number;
+  idempotent_replay?: true;
+}
+
+async function createResponseFor(store: Store, accountId: string, runId: string, replay: boolean): Promise<VisibilityRunCreated> {
   const run = await store.db
     .selectFrom('visibility_runs')
     .innerJoin('ledger_entries', 'ledger_entries.id', 'visibility_runs.ledger_entry_id')
@@ -51,7 +67,7 @@ async function createResponseFor(store: Store, accountId: string, runId: string,
     .where('status', '=', 'skipped')
     .executeTakeFirstOrThrow();
   const skippedCount = Number(skipped.n);
-  const response: Record<string, unknown> = {
+  const response: VisibilityRunCreated = {
     action_decision_id: run.ledger_entry_id,
     run_id: run.id,
     status: skippedCount > 0 ? 'partially_queued' : 'queued',

@@ -2,7 +2,7 @@
 // and (optionally) its first prompts; its tracked tests (one per market) are made with it.
 import { z } from 'zod';
 import { createProject } from '../../core/projects/projects.ts';
-import { defineRoute, looseAnswer } from '../define.ts';
+import { defineRoute } from '../define.ts';
 import { Project, ProjectFields, PromptItem } from './shapes.ts';
 
 export default defineRoute({
@@ -15,7 +15,7 @@ export default defineRoute({
   body: z.object({ ...ProjectFields, prompts: z.array(PromptItem).max(1000).optional().describe('The first prompts of the library, with topics') }),
   response: Project.extend({ prompts: z.array(z.object({ id: z.string(), prompt: z.string(), topics: z.array(z.string()) })) }),
   errors: [400, 422],
-  run: (a, _ctx, core, principal) => looseAnswer(createProject(core.tracking, principal, a)),
+  run: (a, _ctx, core, principal) => createProject(core.tracking, principal, a),
   cli: { command: 'projects create', description: 'a brand workspace (JSON fields, or @file): brand, competitors, markets, platforms, schedule, prompts', flags: { 'schedule.cron': 'cron', 'schedule.timezone': 'timezone', monthly_credit_budget: 'budget' } },
   tool: {
     name: 'create_project',

@@ -1,7 +1,7 @@
 // POST /v1/projects/{project_id}/runs: run every market's tracked test now, as the caller.
 import { z } from 'zod';
 import { runProjectNow } from '../../core/projects/projects.ts';
-import { defineRoute, looseAnswer } from '../define.ts';
+import { defineRoute } from '../define.ts';
 import { ProjectId } from './shapes.ts';
 
 export default defineRoute({
@@ -14,7 +14,7 @@ export default defineRoute({
   params: ProjectId,
   response: z.object({ project_id: z.string(), runs: z.array(z.object({ run_id: z.string(), test_id: z.string(), market: z.string().nullable() }).passthrough()) }),
   errors: [400, 402, 404],
-  run: (a, ctx, core, principal) => looseAnswer(runProjectNow(core.tracking, principal, ctx, a.project_id)),
+  run: (a, ctx, core, principal) => runProjectNow(core.tracking, principal, ctx, a.project_id),
   cli: { command: 'projects run', description: "run a project's tests now (one run per market)", args: ['project_id'] },
   tool: { name: 'run_project', title: 'Run a project now', openWorld: true, description: "Run every market's tracked test of a project now: one visibility run per market, each reserving what its probes cost (prompts × platforms × repeats); poll the run ids." },
 });

@@ -2,7 +2,7 @@
 // removed ones lose theirs, every test gets the new definition, schedule and budget share).
 import { z } from 'zod';
 import { updateProject } from '../../core/projects/projects.ts';
-import { defineRoute, looseAnswer } from '../define.ts';
+import { defineRoute } from '../define.ts';
 import { Project, ProjectFields, ProjectId } from './shapes.ts';
 
 export default defineRoute({
@@ -23,7 +23,7 @@ export default defineRoute({
   errors: [400, 404, 422],
   run: (a, _ctx, core, principal) => {
     const { project_id, ...patch } = a;
-    return looseAnswer(updateProject(core.tracking, principal, project_id, patch));
+    return updateProject(core.tracking, principal, project_id, patch);
   },
   cli: { command: 'projects update', description: "change a project's brand, competitors, markets, platforms, schedule or budget", args: ['project_id'], flags: { 'schedule.cron': 'cron', 'schedule.timezone': 'timezone', monthly_credit_budget: 'budget' } },
   tool: { name: 'update_project', title: 'Update a project', description: 'Change any project setting (partial); its tracked tests follow: a changed definition starts a new comparable series, never compared with the old one.' },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INPUT_LIMITS } from '../../core/limits.ts';
 import { reportsByUrl } from '../../core/reports/reports.ts';
 import { TEST_TYPES } from '../../core/tracking/tests.ts';
-import { clampedInt, defineRoute, filterParam, filterValue, looseAnswer } from '../define.ts';
+import { clampedInt, defineRoute, filterParam, filterValue } from '../define.ts';
 import { ReportRun, SavedTest } from '../tests/list-tests.ts';
 
 export default defineRoute({
@@ -26,7 +26,7 @@ export default defineRoute({
   }),
   errors: [400, 422],
   run: (a, ctx, core) =>
-    looseAnswer(reportsByUrl(core.store, ctx.accountId, { url: a.url, testType: filterValue('test_type', a.test_type, TEST_TYPES), days: a.days, limit: a.limit })),
+    reportsByUrl(core.store, ctx.accountId, { url: a.url, testType: filterValue('test_type', a.test_type, TEST_TYPES), days: a.days, limit: a.limit }),
   cli: { command: 'reports by-url', description: 'saved tests for a URL and their recent runs', args: ['url'] },
   tool: {
     name: 'get_reports_by_url',

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { createTrackedTest } from '../../core/tracking/tracked-tests.ts';
 import { TEST_TYPES } from '../../core/tracking/tests.ts';
-import { defineRoute, looseAnswer } from '../define.ts';
+import { defineRoute } from '../define.ts';
 import { SavedTest } from './list-tests.ts';
 import { Budget, Definition, parseDefinition, Schedule } from './shapes.ts';
 
@@ -25,7 +25,7 @@ export default defineRoute({
   }),
   response: SavedTest,
   errors: [400, 404, 422],
-  run: (a, _ctx, core, principal) => looseAnswer(createTrackedTest(core.tracking, principal, { ...a, definition: parseDefinition(a.test_type, a.definition) })),
+  run: (a, _ctx, core, principal) => createTrackedTest(core.tracking, principal, { ...a, definition: parseDefinition(a.test_type, a.definition) }),
   cli: { command: 'tests create', description: 'a tracked test from a run definition (JSON, or @file), with an optional schedule and budget', flags: { 'schedule.cron': 'cron', 'schedule.timezone': 'timezone', monthly_credit_budget: 'budget' } },
   tool: {
     name: 'create_tracked_test',

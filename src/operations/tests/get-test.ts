@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../core/limits.ts';
 import { getTestWithRuns } from '../../core/reports/reports.ts';
-import { defineRoute, looseAnswer } from '../define.ts';
+import { defineRoute } from '../define.ts';
 import { ReportRun, SavedTest } from './list-tests.ts';
 
 export default defineRoute({
@@ -14,7 +14,7 @@ export default defineRoute({
   params: z.object({ test_id: z.string().max(64).describe('Saved test id (test_…)') }),
   response: SavedTest.extend({ runs: z.array(ReportRun) }),
   errors: [404],
-  run: (a, ctx, core) => looseAnswer(getTestWithRuns(core.store, ctx.accountId, a.test_id)),
+  run: (a, ctx, core) => getTestWithRuns(core.store, ctx.accountId, a.test_id),
   cli: { command: 'tests show', description: 'one test with its runs', args: ['test_id'] },
   tool: {
     name: 'get_test',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listTests, TEST_TYPES } from '../../core/tracking/tests.ts';
-import { clampedInt, defineRoute, filterParam, filterValue, looseAnswer } from '../define.ts';
+import { clampedInt, defineRoute, filterParam, filterValue } from '../define.ts';
 import { TrackedTestFields } from './shapes.ts';
 
 export const SavedTest = z
@@ -28,7 +28,7 @@ export default defineRoute({
   response: z.object({ tests: z.array(SavedTest) }),
   errors: [400, 422],
   run: async (a, ctx, core) =>
-    looseAnswer({ tests: await listTests(core.store, ctx.accountId, { limit: a.limit, testType: filterValue('test_type', a.test_type, TEST_TYPES) }) }),
+    ({ tests: await listTests(core.store, ctx.accountId, { limit: a.limit, testType: filterValue('test_type', a.test_type, TEST_TYPES) }) }),
   cli: { command: 'tests list', description: 'saved tests, most recently run first' },
   tool: {
     name: 'list_tests',

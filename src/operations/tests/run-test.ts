@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { runTrackedTestNow } from '../../core/tracking/tracked-tests.ts';
 import { RUN_COST } from '../visibility/shapes.ts';
-import { defineRoute, looseAnswer } from '../define.ts';
+import { defineRoute } from '../define.ts';
 
 export default defineRoute({
   method: 'POST',
@@ -17,7 +17,7 @@ export default defineRoute({
   body: z.object({ idempotency_key: z.string().max(160).optional().describe('Retry-safe key: the same key gives the same run, charged once') }).nullish(),
   response: z.object({ run_id: z.string(), status: z.string(), test_id: z.string() }).passthrough(),
   errors: [400, 402, 404, 422],
-  run: (a, ctx, core, principal) => looseAnswer(runTrackedTestNow(core.tracking, principal, ctx, a.test_id, a.idempotency_key)),
+  run: (a, ctx, core, principal) => runTrackedTestNow(core.tracking, principal, ctx, a.test_id, a.idempotency_key),
   cli: { command: 'tests run', description: "run a tracked test's definition now (costs what the definition costs; counts towards its monthly budget, which only skips scheduled runs)", args: ['test_id'] },
   tool: {
     name: 'run_tracked_test',

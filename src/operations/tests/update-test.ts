@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { updateTrackedTest } from '../../core/tracking/tracked-tests.ts';
 import { findTest, type TestType } from '../../core/tracking/tests.ts';
-import { defineRoute, looseAnswer } from '../define.ts';
+import { defineRoute } from '../define.ts';
 import { SavedTest } from './list-tests.ts';
 import { Budget, Definition, parseDefinition, Schedule } from './shapes.ts';
 
@@ -30,7 +30,7 @@ export default defineRoute({
         const test = await findTest(core.store.db, principal.accountId, test_id);
         patch.definition = parseDefinition(test.test_type as TestType, patch.definition);
       }
-      return looseAnswer(updateTrackedTest(core.tracking, principal, test_id, patch));
+      return updateTrackedTest(core.tracking, principal, test_id, patch);
     },
   cli: [
     { command: 'tests update', description: "change a tracked test's name, definition, schedule or budget", args: ['test_id'], flags: { 'schedule.cron': 'cron', 'schedule.timezone': 'timezone', monthly_credit_budget: 'budget' } },

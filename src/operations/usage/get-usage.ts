@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { getUsage } from '../../core/reports/usage.ts';
-import { clampedInt, defineRoute, looseAnswer } from '../define.ts';
+import { clampedInt, defineRoute } from '../define.ts';
 
 const Query = z.object({ recent_limit: clampedInt(20, 1, 100) });
 const Response = z
@@ -27,7 +27,7 @@ export default defineRoute({
   response: Response,
   errors: [422],
   run: (a, ctx, core) =>
-    looseAnswer(getUsage(core.store, ctx.accountId, a.recent_limit)),
+    getUsage(core.store, ctx.accountId, a.recent_limit),
   cli: { command: 'usage', description: 'credit balance and recent credit movements' },
   tool: {
     name: 'get_usage',

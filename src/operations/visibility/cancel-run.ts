@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INPUT_LIMITS } from '../../core/limits.ts';
 import { getVisibilityRun } from '../../core/visibility/read.ts';
 import { cancelVisibilityRun } from '../../core/visibility/runs.ts';
-import { defineRoute, looseAnswer } from '../define.ts';
+import { defineRoute } from '../define.ts';
 import { CompactRun } from './shapes.ts';
 
 export default defineRoute({
@@ -17,7 +17,7 @@ export default defineRoute({
   errors: [404],
   run: async (a, ctx, core) => {
     await cancelVisibilityRun(core.store, ctx.accountId, a.run_id);
-    return looseAnswer(getVisibilityRun(core.store, ctx.accountId, a.run_id));
+    return getVisibilityRun(core.store, ctx.accountId, a.run_id);
   },
   cli: { command: 'visibility cancel', description: 'cancel the queued probes of a run (credits released)', args: ['run_id'] },
   tool: {

@@ -4,7 +4,7 @@ import { PLATFORMS } from '../../platforms/types.ts';
 import { createVisibilityRun } from '../../core/visibility/runs.ts';
 import { MAX_BRAND_TERMS, MAX_REPEATS, type CreateRunInput } from '../../core/visibility/plan.ts';
 import { RUN_COST } from './shapes.ts';
-import { defineRoute, looseAnswer } from '../define.ts';
+import { defineRoute } from '../define.ts';
 
 const Platform = z.enum(PLATFORMS);
 const Prompt = z.string().min(1).max(INPUT_LIMITS.prompt);
@@ -116,7 +116,7 @@ export default defineRoute({
   body: CreateVisibilityRunBody,
   response: CreateVisibilityRunResponse,
   errors: [400, 402, 413, 422],
-  run: (a, ctx, core) => looseAnswer(createVisibilityRun(core.visibility, ctx, a)),
+  run: (a, ctx, core) => createVisibilityRun(core.visibility, ctx, a),
   cli: { command: 'visibility run', description: 'queue a run (reserves credits); --watch follows it to the end', args: ['url'], flags: { target_entity: 'brand' }, files: ['prompts'] },
   tool: {
     name: 'create_visibility_run',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../core/limits.ts';
 import { getVisibilityProbe } from '../../core/visibility/read.ts';
-import { defineRoute, looseAnswer } from '../define.ts';
+import { defineRoute } from '../define.ts';
 
 const Credits = z.string().describe('Decimal credits with two places');
 
@@ -52,8 +52,9 @@ export const Probe = z
           })
           .passthrough(),
       )
+      .nullable()
       .optional()
-      .describe('The target and each competitor as this answer treats them (answer analysis)'),
+      .describe('The target and each competitor as this answer treats them (answer analysis); null when the probe has no analysed answer'),
     judge: z.object({ platform: z.string(), model: z.string(), engine: z.string() }).passthrough().nullable().optional().describe('The model that judged sentiment and recommendation, or null'),
     judge_error: z.object({ code: z.string(), message: z.string() }).passthrough().nullable().optional().describe('Why the judge gave no verdict, or null'),
     error: z.object({ code: z.string(), message: z.string().nullable() }).nullable(),
@@ -75,7 +76,7 @@ export default defineRoute({
   params: z.object({ run_id: z.string().max(INPUT_LIMITS.id).describe('Visibility run id (vis_…)'), probe_id: z.string().max(INPUT_LIMITS.id).describe('Probe id (probe_…), from the run read with include_probes') }),
   response: Probe.extend({ run_id: z.string() }),
   errors: [404, 422],
-  run: (a, ctx, core) => looseAnswer(getVisibilityProbe(core.store, ctx.accountId, a.run_id, a.probe_id)),
+  run: (a, ctx, core) => getVisibilityProbe(core.store, ctx.accountId, a.run_id, a.probe_id),
   cli: { command: 'visibility probe', description: "one probe's full answer, citations and analysis", args: ['run_id', 'probe_id'] },
   tool: {
     name: 'get_visibility_probe',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { VisibilityRun } from './shapes.ts';
 import { INPUT_LIMITS } from '../../core/limits.ts';
 import { getVisibilityRun } from '../../core/visibility/read.ts';
-import { defineRoute, queryBool, looseAnswer } from '../define.ts';
+import { defineRoute, queryBool } from '../define.ts';
 
 export { CompactRun } from './shapes.ts';
 
@@ -22,7 +22,7 @@ export default defineRoute({
   response: VisibilityRun,
   errors: [404, 422],
   run: (a, ctx, core) =>
-      looseAnswer(getVisibilityRun(core.store, ctx.accountId, a.run_id, { includeProbes: a.include_probes, includeResults: a.include_results, includeRaw: a.include_raw })),
+      getVisibilityRun(core.store, ctx.accountId, a.run_id, { includeProbes: a.include_probes, includeResults: a.include_results, includeRaw: a.include_raw }),
   cli: { command: 'visibility status', description: 'one run: status, counts, billing, summary', args: ['run_id'] },
   tool: {
     name: 'get_visibility_run',

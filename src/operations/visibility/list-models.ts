@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute, looseAnswer } from '../define.ts';
+import { defineRoute } from '../define.ts';
 
 const Model = z.object({
   id: z.string(),
@@ -29,7 +29,7 @@ export default defineRoute({
   }),
   errors: [],
   run: (_a, _ctx, core) =>
-    looseAnswer(core.modelListing()),
+    core.modelListing(),
   cli: { command: 'visibility models', description: 'selectable models per platform and their price per probe' },
   tool: {
     name: 'list_visibility_models',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INPUT_LIMITS } from '../../core/limits.ts';
 import { PLATFORMS } from '../../platforms/types.ts';
 import { listVisibilityRuns, RUN_SORTS, RUN_SOURCES, RUN_STATUSES } from '../../core/visibility/read.ts';
-import { clampedInt, defineRoute, filterParam, filterValue, looseAnswer } from '../define.ts';
+import { clampedInt, defineRoute, filterParam, filterValue } from '../define.ts';
 import { RunList } from './shapes.ts';
 
 export default defineRoute({
@@ -25,7 +25,7 @@ export default defineRoute({
   response: RunList,
   errors: [400, 422],
   run: (a, ctx, core) =>
-    looseAnswer(listVisibilityRuns(core.store, ctx.accountId, {
+    listVisibilityRuns(core.store, ctx.accountId, {
       limit: a.limit,
       startingAfter: a.starting_after,
       status: filterValue('status', a.status, RUN_STATUSES),
@@ -34,7 +34,7 @@ export default defineRoute({
       projectId: a.project_id || undefined,
       search: a.q,
       sort: filterValue('sort', a.sort, RUN_SORTS),
-    })),
+    }),
   cli: { command: 'visibility list', description: 'runs, newest first' },
   tool: {
     name: 'list_visibility_runs',
