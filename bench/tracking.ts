@@ -258,7 +258,9 @@ async function projectDashboardPhase(kind: 'sqlite' | 'postgres', promptCount: n
       ['window=30d topic', 'window=30d&topic=pricing'],
     ] as const) {
       const url = `/v1/projects/${project.id}/dashboard?${query}`;
-      await call('GET', url); // warm-up
+      const w0 = performance.now();
+      await call('GET', url); // warm-up (the first read of each finished run writes its tallies)
+      const warmMs = performance.now() - w0;
       const times: number[] = [];
       for (let i = 0; i < requests; i++) {
         const t0 = performance.now();
@@ -269,7 +271,7 @@ async function projectDashboardPhase(kind: 'sqlite' | 'postgres', promptCount: n
       const p95 = percentile(times, 0.95);
       console.log(
         `${kind.padEnd(8)} dashboard ${label.padEnd(16)}: p50 ${fmt(percentile(times, 0.5))} ms, p95 ${fmt(p95)} ms, max ${fmt(times.at(-1)!)} ms ` +
-          `over ${requests} requests (target p95 <= 300 ms: ${p95 <= 300 ? 'met' : 'MISSED'})`,
+          `over ${requests} requests (target p95 <= 300 ms: ${p95 <= 300 ? 'met' : 'MISSED'}); first read ${fmt(warmMs)} ms`,
       );
     }
     await app.close();

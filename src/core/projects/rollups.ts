@@ -213,3 +213,19 @@ export async function loadCells(store: Store, runIds: readonly string[]): Promis
   for (const list of out.values()) list.sort((a, b) => a.seq - b.seq);
   return out;
 }
+
+/**
+ * Writes a finished run's tallies when its test belongs to a project, so that the dashboard's
+ * first read after a run does not tally it (run once per settled tracked run, beside the check
+ * for a significant change). Nothing happens for other runs, or when they are written already.
+ */
+export async function rollupFinishedRun(store: Store, runId: string): Promise<void> {
+  const run = await store.db
+    .selectFrom('visibility_runs')
+    .innerJoin('tests', 'tests.id', 'visibility_runs.test_id')
+    .select(['visibility_runs.id', 'visibility_runs.competitors', 'visibility_runs.brand_terms'])
+    .where('visibility_runs.id', '=', runId)
+    .where('tests.project_id', 'is not', null)
+    .executeTakeFirst();
+  if (run) await ensureRollups(store, [run]);
+}

@@ -3,7 +3,8 @@
 // both read the same real sandbox runs of a project (two markets, three topics, a competitor
 // added between runs so pooled runs hold different lists, runs spread over two windows, a one-off
 // run of the same page), for 7d and 30d, by topic and by market; the first read writes the
-// tallies, the second reads them back.
+// tallies of runs that have none, the second reads them back. Settling a project's run writes
+// its tallies.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../helpers/harness.ts';
@@ -175,8 +176,15 @@ describe('project dashboard from rollups', () => {
     await runProject();
     const oneOff = (await s.request('POST', '/v1/visibility/runs', { key, body: { url: 'https://acme-crm.example/', target_entity: 'Acme CRM', prompts: ['best crm for agencies'], platforms: ['gemini'] } })).json();
     await s.waitForRun(key, oneOff.run_id);
-    // Spread the runs over windows: the first ones 9 days ago, the second ones 40 days ago.
+    // Settling a project's run writes its tallies (a job); the one-off run has none.
     const db = s.runtime.core.store.db;
+    const rolledCount = async () => (await db.selectFrom('dashboard_rollup_runs').select('run_id').execute()).length;
+    for (let waited = 0; (await rolledCount()) < 6 && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await rolledCount(), 6, 'the six project runs tallied when they settled');
+    // The first runs as if they had settled before tallies existed: the first read writes them.
+    await db.deleteFrom('dashboard_rollups').where('run_id', 'in', first).execute();
+    await db.deleteFrom('dashboard_rollup_runs').where('run_id', 'in', first).execute();
+    // Spread the runs over windows: the first ones 9 days ago, the second ones 40 days ago.
     const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
     await db.updateTable('visibility_runs').set({ created_at: ago(9) }).where('id', 'in', first).execute();
     await db.updateTable('visibility_runs').set({ created_at: ago(40) }).where('id', 'in', second).execute();
