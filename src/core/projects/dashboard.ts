@@ -13,7 +13,7 @@ import { toApiTime } from '../../lib/ids.ts';
 import { plannedDefinitionId } from '../tracking/comparable.ts';
 import { group } from '../tracking/history.ts';
 import type { Catalog } from '../visibility/catalog.ts';
-import { ensureRollups, loadCells, loadSeries, newTally, type BrandTallyData, type PromptCells, type PromptRollup, type PromptSeries } from './rollups.ts';
+import { addTally, ensureRollups, loadCells, loadSeries, newTally, runTotal, type BrandTallyData, type PromptCells, type PromptRollup, type PromptSeries } from './rollups.ts';
 import { findProject, projectTests } from './projects.ts';
 import { listPrompts } from './prompts.ts';
 import { projectSiteActivity } from './site-activity.ts';
@@ -95,13 +95,6 @@ class Pool {
       .slice(0, count)
       .map(([domain, n]) => ({ domain, count: n }));
   }
-}
-
-function addTally(into: BrandTallyData, t: BrandTallyData) {
-  for (let i = 0; i < 6; i++) (into[i] as number) += t[i] as number;
-  new ExactSum(into[6]).addAll(t[6]);
-  new ExactSum(into[7]).addAll(t[7]);
-  return into;
 }
 
 function sentimentOf(t: BrandTallyData | undefined) {
@@ -194,11 +187,17 @@ export async function projectDashboard(store: Store, accountId: string, projectI
   const periods = group(runs, opts.window, now);
   const stored = runs.map((r) => r.id).filter((id) => !pending.has(id));
   const seriesOf = await loadSeries(store, stored);
-  for (const [id, list] of pending) seriesOf.set(id, list.map((r) => ({ prompt: r.prompt, seq: r.seq, series: r.series })));
-  const promptsOf = (runId: string) => (seriesOf.get(runId) ?? []).filter((p) => inTopic(p.prompt));
+  for (const [id, list] of pending) seriesOf.set(id, { prompts: list, total: runTotal(list) });
+  const promptsOf = (runId: string) => (seriesOf.get(runId)?.prompts ?? []).filter((p) => inTopic(p.prompt));
+  // Without a topic a run counts as a whole: its prompts pooled once (RunSeries.total).
+  const runSeries = (runId: string): PromptSeries[] => {
+    const s = seriesOf.get(runId);
+    if (!s) return [];
+    return opts.topic ? promptsOf(runId).map((p) => p.series) : [s.total];
+  };
   const series = periods.map((p) => {
     const pool = new Pool(competitors);
-    for (const r of p.runs) pool.addRun(promptsOf(r.id).map((x) => x.series));
+    for (const r of p.runs) pool.addRun(runSeries(r.id));
     return { start: toApiTime(p.start), end: toApiTime(p.end), run_ids: p.runs.map((r) => r.id), ...brandNumbers(pool, competitors) };
   });
 
@@ -210,11 +209,11 @@ export async function projectDashboard(store: Store, accountId: string, projectI
     store,
     windowIds.filter((id) => !pending.has(id)),
   );
-  for (const [id, list] of pending) cellsOf.set(id, list.map((r) => ({ prompt: r.prompt, seq: r.seq, cells: r.cells })));
+  for (const [id, list] of pending) cellsOf.set(id, new Map(list.map((r) => [r.prompt, r.cells])));
   const byPrompt = (period: typeof latest) => {
     const out = new Map<string, { series?: PromptSeries; cells?: PromptCells }[]>();
     for (const r of period?.runs ?? []) {
-      const cells = new Map((cellsOf.get(r.id) ?? []).map((c) => [c.prompt, c.cells]));
+      const cells = cellsOf.get(r.id) ?? new Map<string, PromptCells>();
       for (const p of promptsOf(r.id)) {
         const list = out.get(p.prompt) ?? [];
         list.push({ series: p.series, cells: cells.get(p.prompt) });

@@ -184,33 +184,124 @@ export async function ensureRollups(store: Store, runs: readonly RolledRun[]): P
   return { definitionOf, pending };
 }
 
-/** The stored series tallies of `runIds` (finished runs) by run, prompts in seq order. */
-export async function loadSeries(store: Store, runIds: readonly string[]): Promise<Map<string, { prompt: string; seq: number; series: PromptSeries }[]>> {
-  const out = new Map<string, { prompt: string; seq: number; series: PromptSeries }[]>();
-  for (let i = 0; i < runIds.length; i += 500) {
-    const rows = await store.db.selectFrom('dashboard_rollups').select(['run_id', 'prompt', 'seq', 'series']).where('run_id', 'in', runIds.slice(i, i + 500)).execute();
-    for (const r of rows) {
-      const list = out.get(r.run_id) ?? [];
-      list.push({ prompt: r.prompt, seq: Number(r.seq), series: JSON.parse(r.series) as PromptSeries });
-      out.set(r.run_id, list);
+export interface RunSeries {
+  /** The run's prompts in seq order. */
+  prompts: { prompt: string; seq: number; series: PromptSeries }[];
+  /** Every prompt of the run pooled (names in the order of their first mention). */
+  total: PromptSeries;
+}
+
+/** The tallies of every prompt of a run pooled into one, as PromptSeries (names by first mention). */
+export function runTotal(prompts: readonly { series: PromptSeries }[]): PromptSeries {
+  const names = new Map<string, NameCount>();
+  for (const c of prompts.flatMap((p) => p.series.competitors).sort((a, b) => a[2] - b[2])) {
+    const e = names.get(c[0]);
+    if (e) e[1] += c[1];
+    else names.set(c[0], [...c]);
+  }
+  const total: PromptSeries = { probes: 0, succeeded: 0, mentions: 0, competitors: [...names.values()], target: newTally(), brands: [] };
+  const brands = new Map<string, BrandTallyData>();
+  for (const { series: p } of prompts) {
+    total.probes += p.probes;
+    total.succeeded += p.succeeded;
+    total.mentions += p.mentions;
+    addTally(total.target, p.target);
+    for (const [name, t] of p.brands) {
+      const mine = brands.get(name);
+      if (mine) addTally(mine, t);
+      else brands.set(name, addTally(newTally(), t));
     }
   }
-  for (const list of out.values()) list.sort((a, b) => a.seq - b.seq);
+  total.brands = [...brands];
+  return total;
+}
+
+/** Adds a tally into another (sums exactly). */
+export function addTally(into: BrandTallyData, t: BrandTallyData): BrandTallyData {
+  for (let i = 0; i < 6; i++) (into[i] as number) += t[i] as number;
+  new ExactSum(into[6]).addAll(t[6]);
+  new ExactSum(into[7]).addAll(t[7]);
+  return into;
+}
+
+/**
+ * Parsed tallies of finished runs by run id, the least recently read evicted first once they hold
+ * more than ROLLUP_CACHE_PROMPTS prompts. Stored tallies never change, so a dashboard read again
+ * and again parses each run once per process. Callers must not mutate what they get.
+ */
+const seriesCache = new Map<string, RunSeries>();
+const cellsCache = new Map<string, Map<string, PromptCells>>();
+const ROLLUP_CACHE_PROMPTS = 60_000;
+const held = { series: 0, cells: 0 };
+
+function remember<V>(cache: Map<string, V>, key: keyof typeof held, id: string, value: V, size: (v: V) => number) {
+  cache.set(id, value);
+  held[key] += size(value);
+  while (held[key] > ROLLUP_CACHE_PROMPTS && cache.size > 1) {
+    const [oldest, v] = cache.entries().next().value!;
+    cache.delete(oldest);
+    held[key] -= size(v);
+  }
+}
+
+function recall<V>(cache: Map<string, V>, id: string): V | undefined {
+  const v = cache.get(id);
+  if (v !== undefined) {
+    cache.delete(id);
+    cache.set(id, v);
+  }
+  return v;
+}
+
+/** The stored series tallies of `runIds` (finished runs) by run. */
+export async function loadSeries(store: Store, runIds: readonly string[]): Promise<Map<string, RunSeries>> {
+  const out = new Map<string, RunSeries>();
+  const missing: string[] = [];
+  for (const id of runIds) {
+    const hit = recall(seriesCache, id);
+    if (hit) out.set(id, hit);
+    else missing.push(id);
+  }
+  const read = new Map<string, { prompt: string; seq: number; series: PromptSeries }[]>();
+  for (let i = 0; i < missing.length; i += 100) {
+    const rows = await store.db.selectFrom('dashboard_rollups').select(['run_id', 'prompt', 'seq', 'series']).where('run_id', 'in', missing.slice(i, i + 100)).execute();
+    for (const r of rows) {
+      const list = read.get(r.run_id) ?? [];
+      list.push({ prompt: r.prompt, seq: Number(r.seq), series: JSON.parse(r.series) as PromptSeries });
+      read.set(r.run_id, list);
+    }
+  }
+  for (const [id, prompts] of read) {
+    prompts.sort((a, b) => a.seq - b.seq);
+    const value = { prompts, total: runTotal(prompts) };
+    out.set(id, value);
+    remember(seriesCache, 'series', id, value, (v) => v.prompts.length);
+  }
   return out;
 }
 
-/** The stored matrix tallies of `runIds` (finished runs) by run, prompts in seq order. */
-export async function loadCells(store: Store, runIds: readonly string[]): Promise<Map<string, { prompt: string; seq: number; cells: PromptCells }[]>> {
-  const out = new Map<string, { prompt: string; seq: number; cells: PromptCells }[]>();
-  for (let i = 0; i < runIds.length; i += 500) {
-    const rows = await store.db.selectFrom('dashboard_rollups').select(['run_id', 'prompt', 'seq', 'cells']).where('run_id', 'in', runIds.slice(i, i + 500)).execute();
+/** The stored matrix tallies of `runIds` (finished runs) by run, by prompt. */
+export async function loadCells(store: Store, runIds: readonly string[]): Promise<Map<string, Map<string, PromptCells>>> {
+  const out = new Map<string, Map<string, PromptCells>>();
+  const missing: string[] = [];
+  for (const id of runIds) {
+    const hit = recall(cellsCache, id);
+    if (hit) out.set(id, hit);
+    else missing.push(id);
+  }
+  const read = new Map<string, Map<string, PromptCells>>();
+  for (let i = 0; i < missing.length; i += 100) {
+    const rows = await store.db.selectFrom('dashboard_rollups').select(['run_id', 'prompt', 'cells']).where('run_id', 'in', missing.slice(i, i + 100)).execute();
     for (const r of rows) {
-      const list = out.get(r.run_id) ?? [];
-      list.push({ prompt: r.prompt, seq: Number(r.seq), cells: JSON.parse(r.cells) as PromptCells });
-      out.set(r.run_id, list);
+      const m = read.get(r.run_id) ?? new Map<string, PromptCells>();
+      m.set(r.prompt, JSON.parse(r.cells) as PromptCells);
+      read.set(r.run_id, m);
     }
   }
-  for (const list of out.values()) list.sort((a, b) => a.seq - b.seq);
+  for (const [id, m] of read) {
+    out.set(id, m);
+    remember(cellsCache, 'cells', id, m, (v) => v.size);
+  }
   return out;
 }
 
