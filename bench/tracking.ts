@@ -251,6 +251,16 @@ async function projectDashboardPhase(kind: 'sqlite' | 'postgres', promptCount: n
       `${kind.padEnd(8)} project: ${fmt(promptCount)} prompts x 6 platforms x 3 repeats, ${days} daily runs, ${fmt(total)} probes ` +
         `(real run ${fmt(realRunMs / 1000, 1)} s, copies ${fmt(copyMs / 1000, 1)} s)`,
     );
+    // What the dashboard pools: every run and every answer, or the numbers mean nothing.
+    const f0 = performance.now();
+    const whole = await call('GET', `/v1/projects/${project.id}/dashboard?window=30d`);
+    const firstMs = performance.now() - f0;
+    const pooledRuns = whole.series.reduce((a: number, x: any) => a + x.run_ids.length, 0);
+    const pooledAnswers = whole.series.reduce((a: number, x: any) => a + x.brand.n, 0);
+    console.log(
+      `${kind.padEnd(8)} dashboard pools ${fmt(pooledRuns)} runs, ${fmt(pooledAnswers)} answers, matrix of ${whole.matrix.length} prompts; ` +
+        `first read ${fmt(firstMs)} ms (it tallies the runs that have no tallies yet: here the ${days - 1} copies)`,
+    );
     for (const [label, query] of [
       ['window=7d', 'window=7d'],
       ['window=30d', 'window=30d'],
@@ -258,9 +268,7 @@ async function projectDashboardPhase(kind: 'sqlite' | 'postgres', promptCount: n
       ['window=30d topic', 'window=30d&topic=pricing'],
     ] as const) {
       const url = `/v1/projects/${project.id}/dashboard?${query}`;
-      const w0 = performance.now();
-      await call('GET', url); // warm-up (the first read of each finished run writes its tallies)
-      const warmMs = performance.now() - w0;
+      await call('GET', url); // warm-up
       const times: number[] = [];
       for (let i = 0; i < requests; i++) {
         const t0 = performance.now();
@@ -271,7 +279,7 @@ async function projectDashboardPhase(kind: 'sqlite' | 'postgres', promptCount: n
       const p95 = percentile(times, 0.95);
       console.log(
         `${kind.padEnd(8)} dashboard ${label.padEnd(16)}: p50 ${fmt(percentile(times, 0.5))} ms, p95 ${fmt(p95)} ms, max ${fmt(times.at(-1)!)} ms ` +
-          `over ${requests} requests (target p95 <= 300 ms: ${p95 <= 300 ? 'met' : 'MISSED'}); first read ${fmt(warmMs)} ms`,
+          `over ${requests} requests (target p95 <= 300 ms: ${p95 <= 300 ? 'met' : 'MISSED'})`,
       );
     }
     await app.close();

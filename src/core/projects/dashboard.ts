@@ -54,13 +54,17 @@ class Pool {
     this.competitors = new Map(names.map((c) => [c, 0]));
   }
 
-  /** One run's prompts (in seq order): names first mentioned by this run are listed in the order of their first mention. */
-  addRun(prompts: readonly PromptSeries[]) {
+  /**
+   * One run's prompts (in seq order): names first mentioned by this run are listed in the order of
+   * their first mention. `analysis: false` leaves out sentiment and prominence (counts only).
+   */
+  addRun(prompts: readonly PromptSeries[], analysis = true) {
     const named = prompts.length === 1 ? prompts[0].competitors : prompts.flatMap((p) => p.competitors).sort((a, b) => a[2] - b[2]);
     for (const [name, count] of named) this.competitors.set(name, (this.competitors.get(name) ?? 0) + count);
     for (const p of prompts) {
       this.succeeded += p.succeeded;
       this.mentions += p.mentions;
+      if (!analysis) continue;
       addTally(this.target, p.target);
       for (const [name, t] of p.brands) {
         const mine = this.brands.get(name);
@@ -125,7 +129,7 @@ function promptNumbers(runs: readonly { series?: PromptSeries; cells?: PromptCel
   const pool = new Pool(competitors);
   const platforms = new Map<string, { succeeded: number; mentions: number; competitors: Map<string, number> }>();
   for (const r of runs) {
-    if (r.series) pool.addRun([r.series]);
+    if (r.series) pool.addRun([r.series], false);
     if (!r.cells) continue;
     pool.addDomains(r.cells.domains);
     for (const [platform, , , succeeded, mentions, named] of r.cells.platforms) {
@@ -152,6 +156,24 @@ function promptNumbers(runs: readonly { series?: PromptSeries; cells?: PromptCel
   };
 }
 
+/**
+ * The definition id a test's stored definition plans to, remembered per catalog (planning 1,000
+ * prompts on several platforms and hashing them is most of a cached read otherwise).
+ */
+const plannedIds = new WeakMap<Catalog, Map<string, string | null>>();
+function plannedId(definition: string | null, catalog: Catalog): string | null {
+  if (definition === null) return null;
+  let ids = plannedIds.get(catalog);
+  if (!ids) plannedIds.set(catalog, (ids = new Map()));
+  let id = ids.get(definition);
+  if (id === undefined) {
+    id = plannedDefinitionId(definition, catalog);
+    if (ids.size >= 256) ids.delete(ids.keys().next().value!);
+    ids.set(definition, id);
+  }
+  return id;
+}
+
 export async function projectDashboard(store: Store, accountId: string, projectId: string, opts: DashboardOptions) {
   const project = await findProject(store.db, accountId, projectId);
   const competitors = (JSON.parse(project.competitors) as { name: string }[]).map((c) => c.name);
@@ -168,7 +190,7 @@ export async function projectDashboard(store: Store, accountId: string, projectI
   const tests = (await projectTests(store.db, projectId)).filter((t) => !opts.market || t.market === opts.market);
   for (const t of tests) {
     const definition = (await store.db.selectFrom('tests').select('definition').where('id', '=', t.id).executeTakeFirstOrThrow()).definition;
-    const testDefinition = plannedDefinitionId(definition, opts.catalog);
+    const testDefinition = plannedId(definition, opts.catalog);
     const loaded = await store.db
       .selectFrom('visibility_runs')
       .select(['id', 'created_at', 'competitors', 'brand_terms', 'started_by_test'])
@@ -262,7 +284,7 @@ export async function projectDashboard(store: Store, accountId: string, projectI
   const topicNames = [...new Set(library.flatMap((p) => p.topics))].filter((t) => !opts.topic || t === opts.topic.trim().toLowerCase()).sort();
   const topics = topicNames.map((topic) => {
     const pool = new Pool(competitors);
-    for (const r of latest?.runs ?? []) pool.addRun(promptsOf(r.id).filter((p) => (topicsOf.get(p.prompt) ?? []).includes(topic)).map((p) => p.series));
+    for (const r of latest?.runs ?? []) pool.addRun(promptsOf(r.id).filter((p) => (topicsOf.get(p.prompt) ?? []).includes(topic)).map((p) => p.series), false);
     const e = pool.headline();
     return { topic, prompts: library.filter((p) => p.topics.includes(topic)).length, mention_rate: e.mention_rate, mention_rate_ci: e.mention_rate_ci, ...evidence(pool.succeeded, e), share_of_voice: e.share_of_voice };
   });
