@@ -255,10 +255,11 @@ async function projectDashboardPhase(kind: 'sqlite' | 'postgres', promptCount: n
     const f0 = performance.now();
     const whole = await call('GET', `/v1/projects/${project.id}/dashboard?window=30d`);
     const firstMs = performance.now() - f0;
+    const bytes = JSON.stringify(whole).length;
     const pooledRuns = whole.series.reduce((a: number, x: any) => a + x.run_ids.length, 0);
     const pooledAnswers = whole.series.reduce((a: number, x: any) => a + x.brand.n, 0);
     console.log(
-      `${kind.padEnd(8)} dashboard pools ${fmt(pooledRuns)} runs, ${fmt(pooledAnswers)} answers, matrix of ${whole.matrix.length} prompts; ` +
+      `${kind.padEnd(8)} dashboard pools ${fmt(pooledRuns)} runs, ${fmt(pooledAnswers)} answers, matrix of ${whole.matrix.length} prompts, ${fmt(bytes / 1024)} KB; ` +
         `first read ${fmt(firstMs)} ms (it tallies the runs that have no tallies yet: here the ${days - 1} copies)`,
     );
     for (const [label, query] of [
