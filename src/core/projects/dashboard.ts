@@ -174,6 +174,12 @@ function plannedId(definition: string | null, catalog: Catalog): string | null {
   return id;
 }
 
+type PromptNumbers = ReturnType<typeof promptNumbers>;
+
+/** Per-prompt numbers of recent windows of finished runs, by competitor list and run ids (least recently read evicted first). */
+const windowCache = new Map<string, Map<string, PromptNumbers>>();
+const WINDOW_CACHE_SIZE = 64;
+
 export async function projectDashboard(store: Store, accountId: string, projectId: string, opts: DashboardOptions) {
   const project = await findProject(store.db, accountId, projectId);
   const competitors = (JSON.parse(project.competitors) as { name: string }[]).map((c) => c.name);
@@ -226,33 +232,51 @@ export async function projectDashboard(store: Store, accountId: string, projectI
   const latest = periods.at(-1);
   const previous = periods.at(-2);
   // The matrix's tallies: each prompt's, run by run, over the latest window and the one before.
-  const windowIds = [...(latest?.runs ?? []), ...(previous?.runs ?? [])].map((r) => r.id);
-  const cellsOf = await loadCells(
-    store,
-    windowIds.filter((id) => !pending.has(id)),
-  );
-  for (const [id, list] of pending) cellsOf.set(id, new Map(list.map((r) => [r.prompt, r.cells])));
-  const byPrompt = (period: typeof latest) => {
-    const out = new Map<string, { series?: PromptSeries; cells?: PromptCells }[]>();
-    for (const r of period?.runs ?? []) {
-      const cells = cellsOf.get(r.id) ?? new Map<string, PromptCells>();
-      for (const p of promptsOf(r.id)) {
-        const list = out.get(p.prompt) ?? [];
+  // Each prompt's numbers over a window, from the tallies of the window's runs (every prompt:
+  // a topic only picks among them). A window of finished runs always gives the same numbers for
+  // the same competitor list, so they are kept (windowCache) until the window's runs change.
+  const windowNumbers = async (period: typeof latest): Promise<Map<string, PromptNumbers>> => {
+    if (!period) return new Map();
+    const ids = period.runs.map((r) => r.id);
+    const finished = !ids.some((id) => pending.has(id));
+    const key = JSON.stringify([competitors, ids]);
+    const hit = finished ? windowCache.get(key) : undefined;
+    if (hit) {
+      windowCache.delete(key);
+      windowCache.set(key, hit);
+      return hit;
+    }
+    const cellsOf = await loadCells(
+      store,
+      ids.filter((id) => !pending.has(id)),
+    );
+    for (const id of ids) {
+      const list = pending.get(id);
+      if (list) cellsOf.set(id, new Map(list.map((r) => [r.prompt, r.cells])));
+    }
+    const byPrompt = new Map<string, { series?: PromptSeries; cells?: PromptCells }[]>();
+    for (const id of ids) {
+      const cells = cellsOf.get(id) ?? new Map<string, PromptCells>();
+      for (const p of seriesOf.get(id)?.prompts ?? []) {
+        const list = byPrompt.get(p.prompt) ?? [];
         list.push({ series: p.series, cells: cells.get(p.prompt) });
-        out.set(p.prompt, list);
+        byPrompt.set(p.prompt, list);
       }
     }
-    return out;
+    const numbers = new Map([...byPrompt].map(([prompt, list]) => [prompt, promptNumbers(list, competitors)]));
+    if (finished) {
+      windowCache.set(key, numbers);
+      if (windowCache.size > WINDOW_CACHE_SIZE) windowCache.delete(windowCache.keys().next().value!);
+    }
+    return numbers;
   };
-  const previousByPrompt = byPrompt(previous);
-  const latestByPrompt = byPrompt(latest);
-  const previousCells = new Map<string, ReturnType<typeof promptNumbers>>();
-  for (const [prompt, list] of previousByPrompt) previousCells.set(prompt, promptNumbers(list, competitors));
+  const previousCells = await windowNumbers(previous);
+  const latestNumbers = await windowNumbers(latest);
   const change = (now: number | null, before: number | null | undefined) => (now === null || before === null || before === undefined ? null : round4(now - before));
   const matrix = library
     .filter((p) => inTopic(p.prompt))
     .map(({ prompt, topics }) => {
-      const e = promptNumbers(latestByPrompt.get(prompt) ?? [], competitors);
+      const e = latestNumbers.get(prompt) ?? promptNumbers([], competitors);
       const before = previousCells.get(prompt);
       return {
         prompt,
