@@ -231,7 +231,7 @@ export function addTally(into: BrandTallyData, t: BrandTallyData): BrandTallyDat
  */
 const seriesCache = new Map<string, RunSeries>();
 const cellsCache = new Map<string, Map<string, PromptCells>>();
-const ROLLUP_CACHE_PROMPTS = 60_000;
+const ROLLUP_CACHE_PROMPTS = 30_000;
 const held = { series: 0, cells: 0 };
 
 function remember<V>(cache: Map<string, V>, key: keyof typeof held, id: string, value: V, size: (v: V) => number) {
