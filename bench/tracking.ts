@@ -5,12 +5,17 @@
 //   (b) idle: the scheduler's CPU per idle minute (12 ticks, its default 5 s interval) with
 //       10,000 scheduled tests none of which is due (target under 1 s of CPU a minute);
 //   (c) export: peak RSS growth of the server while a 10,000-probe run is exported as CSV over a
-//       real socket to curl (target under 50 MB), in a child process of its own.
+//       real socket to curl (target under 50 MB), in a child process of its own;
+//   (d) project: a project of 200 prompts x 6 platforms x 3 repeats in one market with 90 daily
+//       runs (324,000 probes): one real sandbox run through the worker, copied row for row to
+//       the 89 days before it, then 50 dashboard requests through the HTTP stack for each of
+//       window=7d and 30d, with and without a topic (target p95 <= 300 ms; `--skip-project`).
 // The one thing to know: every phase uses a database of its own (a temp SQLite file, or a new
 // Postgres database that is dropped afterwards), so the bench never touches ./data.
 //
 //   npm run bench:tracking
 //   npm run bench:tracking -- --db sqlite --tests 1000 --idle-tests 10000 --export-probes 10000
+//   npm run bench:tracking -- --only-project --project-prompts 200 --project-days 90 --requests 50
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.ts';
@@ -173,10 +178,126 @@ async function exportRun(kind: 'sqlite' | 'postgres', probes: number) {
   }
 }
 
+const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+
+async function projectDashboardPhase(kind: 'sqlite' | 'postgres', promptCount: number, days: number, requests: number) {
+  const db = await freshDb(kind);
+  try {
+    const runtime = await open(db.url);
+    const store = runtime.core.store;
+    const { key } = await seedAccount(store, 10_000_000);
+    const limiter = await createKeyRateLimiter({ perMinute: 1_000_000, handle: runtime.handle });
+    const app = await buildApp({ core: runtime.core, rateLimiter: limiter });
+    await app.ready();
+    const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
+      const res = await app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload: payload as object } : {}) });
+      if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+      return res.json();
+    };
+    const topics = ['pricing', 'integrations', 'agencies', 'security', 'reporting', 'mobile', 'support', 'migration', 'enterprise', 'startups'];
+    // Prompts of every kind the sandbox answers: some always name the brand, some never.
+    const marks = ['', '', '', ' [[sandbox:mention]]', ' [[sandbox:no-mention]]'];
+    const prompts = Array.from({ length: promptCount }, (_, i) => ({
+      prompt: `which crm should a ${topics[i % topics.length]} team pick, case ${i}${marks[i % marks.length]}`,
+      topics: i % 7 === 0 ? [topics[i % topics.length], topics[(i + 3) % topics.length]] : [topics[i % topics.length]],
+    }));
+    const setup0 = Date.now();
+    const project = await call('POST', '/v1/projects', {
+      name: 'Acme',
+      url: 'https://acme-crm.example/',
+      brand: { name: 'Acme CRM', aliases: ['Acme'], domains: ['acme-crm.example'] },
+      competitors: [{ name: 'HubSpot', domains: ['hubspot.com'] }, { name: 'Pipedrive', aliases: ['Pipe Drive'] }, { name: 'Salesforce', domains: ['salesforce.com'] }],
+      markets: [{ language: 'en', country: 'US' }],
+      platforms: ['openai', 'perplexity', 'gemini', 'grok', 'claude', 'deepseek'],
+      repeats: 1,
+      prompts,
+    });
+    // One real run through the worker: the row shapes (analysis JSON, citations) as stored.
+    const started = await call('POST', `/v1/projects/${project.id}/runs`, {});
+    const runId = started.runs[0].run_id as string;
+    const worker = runtime.core.startWorker();
+    for (;;) {
+      const r = await call('GET', `/v1/visibility/runs/${runId}`);
+      if (['completed', 'partially_completed', 'failed', 'cancelled'].includes(r.status)) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await worker.stop();
+    const realRunMs = Date.now() - setup0;
+    // A run holds at most 2,000 probes through the API, so the project asks each prompt once and
+    // the bench writes the 3 repeats itself: the real run's rows three times (repeat 1..3, in the
+    // executor's asking order), as the real run's own and as one copy a day for the days before
+    // (setup, not measured). Every copy is started by the project's test, so every one is
+    // comparable.
+    const run = await store.db.selectFrom('visibility_runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
+    const once = await store.db.selectFrom('visibility_probes').selectAll().where('run_id', '=', runId).orderBy('seq').execute();
+    const probes = once.flatMap((p) => [1, 2, 3].map((repeat) => ({ ...p, repeat }))).map((p, seq) => ({ ...p, seq }));
+    const copy0 = Date.now();
+    const shift = (iso: string | null, ms: number) => (iso === null ? null : new Date(Date.parse(iso) - ms).toISOString());
+    await store.db.deleteFrom('visibility_probes').where('run_id', '=', runId).execute();
+    await store.db.updateTable('visibility_runs').set({ probe_count: probes.length }).where('id', '=', runId).execute();
+    await store.db.updateTable('projects').set({ repeats: 3 }).where('id', '=', project.id).execute();
+    for (let d = 0; d < days; d++) {
+      const ms = d * 86_400_000;
+      const id = d === 0 ? runId : newId('vis');
+      await store.db.transaction().execute(async (trx) => {
+        if (d > 0) await trx.insertInto('visibility_runs').values({ ...run, id, probe_count: probes.length, idempotency_key: null, created_at: shift(run.created_at, ms)!, started_at: shift(run.started_at, ms), completed_at: shift(run.completed_at, ms) }).execute();
+        const rows = probes.map((p) => ({ ...p, id: newId('probe'), run_id: id, started_at: shift(p.started_at, ms), completed_at: shift(p.completed_at, ms) }));
+        for (let i = 0; i < rows.length; i += 200) await trx.insertInto('visibility_probes').values(rows.slice(i, i + 200)).execute();
+      });
+    }
+    const copyMs = Date.now() - copy0;
+    const total = Number((await store.db.selectFrom('visibility_probes').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    console.log(
+      `${kind.padEnd(8)} project: ${fmt(promptCount)} prompts x 6 platforms x 3 repeats, ${days} daily runs, ${fmt(total)} probes ` +
+        `(real run ${fmt(realRunMs / 1000, 1)} s, copies ${fmt(copyMs / 1000, 1)} s)`,
+    );
+    // What the dashboard pools: every run and every answer, or the numbers mean nothing.
+    const f0 = performance.now();
+    const whole = await call('GET', `/v1/projects/${project.id}/dashboard?window=30d`);
+    const firstMs = performance.now() - f0;
+    const bytes = JSON.stringify(whole).length;
+    const pooledRuns = whole.series.reduce((a: number, x: any) => a + x.run_ids.length, 0);
+    const pooledAnswers = whole.series.reduce((a: number, x: any) => a + x.brand.n, 0);
+    console.log(
+      `${kind.padEnd(8)} dashboard pools ${fmt(pooledRuns)} runs, ${fmt(pooledAnswers)} answers, matrix of ${whole.matrix.length} prompts, ${fmt(bytes / 1024)} KB; ` +
+        `first read ${fmt(firstMs)} ms (it tallies the runs that have no tallies yet: here the ${days - 1} copies)`,
+    );
+    for (const [label, query] of [
+      ['window=7d', 'window=7d'],
+      ['window=30d', 'window=30d'],
+      ['window=7d topic', 'window=7d&topic=pricing'],
+      ['window=30d topic', 'window=30d&topic=pricing'],
+    ] as const) {
+      const url = `/v1/projects/${project.id}/dashboard?${query}`;
+      await call('GET', url); // warm-up
+      const times: number[] = [];
+      for (let i = 0; i < requests; i++) {
+        const t0 = performance.now();
+        await call('GET', url);
+        times.push(performance.now() - t0);
+      }
+      times.sort((a, b) => a - b);
+      const p95 = percentile(times, 0.95);
+      console.log(
+        `${kind.padEnd(8)} dashboard ${label.padEnd(16)}: p50 ${fmt(percentile(times, 0.5))} ms, p95 ${fmt(p95)} ms, max ${fmt(times.at(-1)!)} ms ` +
+          `over ${requests} requests (target p95 <= 300 ms: ${p95 <= 300 ? 'met' : 'MISSED'})`,
+      );
+    }
+    await app.close();
+    await limiter.close();
+    await runtime.close();
+  } finally {
+    await db.drop();
+  }
+}
+
 const which = args.opt('--db') ?? 'both';
 const kinds = (which === 'both' ? ['sqlite', 'postgres'] : [which]) as ('sqlite' | 'postgres')[];
 for (const kind of kinds) {
-  await burst(kind, args.num('--tests', 1000));
-  await idle(kind, args.num('--idle-tests', 10_000));
-  await exportRun(kind, args.num('--export-probes', 10_000));
+  if (!args.flag('--only-project')) {
+    await burst(kind, args.num('--tests', 1000));
+    await idle(kind, args.num('--idle-tests', 10_000));
+    await exportRun(kind, args.num('--export-probes', 10_000));
+  }
+  if (!args.flag('--skip-project')) await projectDashboardPhase(kind, args.num('--project-prompts', 200), args.num('--project-days', 90), args.num('--requests', 50));
 }

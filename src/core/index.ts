@@ -27,6 +27,7 @@ import { consolePublicUrl } from './accounts/users.ts';
 import { deliverMessage, giveUpDelivery, type DeliveryDeps } from './webhooks/delivery.ts';
 import { onDeliveryQueued, TEST_CHANGE_JOB_KIND, WEBHOOK_JOB_KIND, WEBHOOK_LANE } from './webhooks/events.ts';
 import { checkTestChange } from './tracking/change-events.ts';
+import { rollupFinishedRun } from './projects/rollups.ts';
 import { ALERT_MAIL_JOB_KIND, sendAlertMail } from './webhooks/alert-mail.ts';
 import { claimDigests, DIGEST_JOB_KIND, sendDigestMail } from './webhooks/digest.ts';
 import { useOperatorCitationCatalog } from './visibility/citation-sources.ts';
@@ -158,7 +159,11 @@ export function createCore(opts: CoreOptions): Core {
         [PROBE_JOB_KIND]: (job, signal) => executeProbe({ store: opts.store, catalog, ask: opts.ask, judge }, job.ref_id, signal, leaseOf(job)),
         [CI_JOB_KIND]: (job, signal) => executeCiRun(opts.store, content.analyze, job.ref_id, signal, leaseOf(job)),
         [WEBHOOK_JOB_KIND]: (job, signal) => deliverMessage(webhooks, job, signal),
-        [TEST_CHANGE_JOB_KIND]: (job) => checkTestChange(opts.store, catalog, job.ref_id),
+        [TEST_CHANGE_JOB_KIND]: async (job) => {
+          await checkTestChange(opts.store, catalog, job.ref_id);
+          // A project's run: its dashboard tallies, written once now rather than at the next read.
+          await rollupFinishedRun(opts.store, job.ref_id);
+        },
         [ALERT_MAIL_JOB_KIND]: (job) => sendAlertMail(webhooks, job.ref_id),
         [DIGEST_JOB_KIND]: (job) => sendDigestMail({ ...webhooks, catalog }, job.ref_id),
         [CRAWLER_BLOCKED_JOB_KIND]: async (job) => void (await checkCrawlerBlocked({ store: opts.store, pages, log: opts.jobLog }, job.ref_id)),

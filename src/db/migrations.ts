@@ -631,6 +631,29 @@ const migrations: Record<string, Migration> = {
       if (!columns.includes('brand_terms')) await db.schema.alterTable('visibility_runs').addColumn('brand_terms', 'text').execute();
     },
   },
+  '0019_dashboard_rollups': {
+    // Per-prompt tallies of finished visibility runs for the project dashboard, written the first
+    // time the dashboard reads a finished run, so it never reads those probes again.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('dashboard_rollup_runs')
+        .ifNotExists()
+        .addColumn('run_id', 'text', (c) => c.primaryKey())
+        .addColumn('definition_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('dashboard_rollups')
+        .ifNotExists()
+        .addColumn('run_id', 'text', (c) => c.notNull())
+        .addColumn('prompt', 'text', (c) => c.notNull())
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('series', 'text', (c) => c.notNull())
+        .addColumn('cells', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('dashboard_rollups_pk', ['run_id', 'prompt'])
+        .execute();
+    },
+  },
 };
 
 

@@ -270,6 +270,8 @@ export interface Database {
   site_crawler_hits: SiteCrawlerHitsTable;
   site_referral_visits: SiteReferralVisitsTable;
   digest_weeks: DigestWeeksTable;
+  dashboard_rollup_runs: DashboardRollupRunsTable;
+  dashboard_rollups: DashboardRollupsTable;
 }
 
 /** A weekly digest claimed for an account (src/core/webhooks/digest.ts): once per account and week. */
@@ -491,4 +493,24 @@ export interface SiteReferralVisitsTable {
   source: string;
   path: string;
   visits: number | string;
+}
+
+/** A finished visibility run whose per-prompt rollups are written (0019); the row is written last, with them. */
+export interface DashboardRollupRunsTable {
+  run_id: string;
+  /** The run's definition id (tracking/comparable.ts), from its probes. */
+  definition_id: string;
+  created_at: string;
+}
+
+/** One prompt of a finished run, tallied for the project dashboard (core/projects/rollups.ts) (0019). */
+export interface DashboardRollupsTable {
+  run_id: string;
+  prompt: string;
+  /** The seq of the prompt's first probe in the run. */
+  seq: number;
+  /** JSON: what the series reads (counts, competitor mentions, answer-analysis tallies). */
+  series: string;
+  /** JSON: what the matrix reads (per platform counts, cited domains). */
+  cells: string;
 }

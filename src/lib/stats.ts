@@ -87,3 +87,58 @@ export function compareProportions(k1: number, n1: number, k2: number, n2: numbe
   const pValue = 2 * (1 - normalCdf(Math.abs(z)));
   return { change, z: round4(z), p_value: round4(pValue), change_significant: Math.abs(z) > Z_95, test: 'two_proportion_z' };
 }
+
+/**
+ * A sum of doubles kept exactly (Shewchuk's non-overlapping partials, as Python's math.fsum), so
+ * it does not depend on the order the values came in: sums of parts can be added later, in any
+ * grouping, and `value()` is the exact total correctly rounded. Means of values pooled from
+ * stored part-sums then equal the means of the values themselves, to the last bit.
+ */
+export class ExactSum {
+  constructor(readonly partials: number[] = []) {}
+
+  add(value: number): this {
+    let x = value;
+    let i = 0;
+    for (let j = 0; j < this.partials.length; j++) {
+      let y = this.partials[j];
+      if (Math.abs(x) < Math.abs(y)) [x, y] = [y, x];
+      const hi = x + y;
+      const lo = y - (hi - x);
+      if (lo !== 0) this.partials[i++] = lo;
+      x = hi;
+    }
+    this.partials.length = i;
+    this.partials.push(x);
+    return this;
+  }
+
+  /** Adds another exact sum's partials (exactly). */
+  addAll(partials: readonly number[]): this {
+    for (const p of partials) this.add(p);
+    return this;
+  }
+
+  /** The exact total, correctly rounded to a double (round half to even). */
+  value(): number {
+    const p = this.partials;
+    let n = p.length;
+    if (n === 0) return 0;
+    n--;
+    let hi = p[n];
+    let lo = 0;
+    while (n > 0) {
+      const x = hi;
+      const y = p[--n];
+      hi = x + y;
+      lo = y - (hi - x);
+      if (lo !== 0) break;
+    }
+    if (n > 0 && ((lo < 0 && p[n - 1] < 0) || (lo > 0 && p[n - 1] > 0))) {
+      const y = lo * 2;
+      const x = hi + y;
+      if (y === x - hi) hi = x;
+    }
+    return hi;
+  }
+}

@@ -4,15 +4,16 @@
 // up; and the prompts where competitors are named and the brand is not. Only comparable runs of
 // the project's tests count (tracking/comparable.ts). Every rate carries `n`, the answers it
 // rests on, and `thin`: true when n < 10 or the 95% interval is wider than ±0.20.
-import { round4 } from '../../lib/stats.ts';
+// The numbers come from each run's per-prompt tallies (rollups.ts), pooled: the same numbers
+// summarizeProbes and the answer analysis summary give over the probes, without reading them.
+import { ExactSum, rate, round4, shareOfVoice, wilsonInterval } from '../../lib/stats.ts';
+import { prominenceMean } from '../visibility/analysis/summary.ts';
 import type { Store } from '../../db/store.ts';
 import { toApiTime } from '../../lib/ids.ts';
-import { plannedDefinitionId, splitComparable, type HistoryProbe } from '../tracking/comparable.ts';
-import { group, loadVisibilityRuns } from '../tracking/history.ts';
+import { plannedDefinitionId } from '../tracking/comparable.ts';
+import { group } from '../tracking/history.ts';
 import type { Catalog } from '../visibility/catalog.ts';
-import { groupByPrompt, promptEntry } from '../visibility/by-prompt.ts';
-import { summarizeProbes } from '../visibility/summary.ts';
-import { addAnswerAnalysisSummary } from '../visibility/analysis/summary.ts';
+import { addTally, ensureRollups, loadCells, loadSeries, newTally, runTotal, type BrandTallyData, type PromptCells, type PromptRollup, type PromptSeries } from './rollups.ts';
 import { findProject, projectTests } from './projects.ts';
 import { listPrompts } from './prompts.ts';
 import { projectSiteActivity } from './site-activity.ts';
@@ -38,40 +39,154 @@ export interface DashboardOptions {
 type Rated = { mention_rate: number | null; mention_rate_ci: { low: number; high: number } | null };
 const evidence = (n: number, x: Rated) => ({ n, thin: isThin(n, x.mention_rate_ci) });
 
-/** The brand and competitor numbers of a set of probes. */
-function brandNumbers(probes: HistoryProbe[], competitors: string[]) {
-  const s = addAnswerAnalysisSummary(summarizeProbes(probes, competitors), probes, competitors) as ReturnType<typeof summarizeProbes> & Record<string, any>;
-  const n = s.completed_probe_count;
+type Interval = ReturnType<typeof wilsonInterval>;
+
+/** Tallies pooled over runs (oldest first): what summarizeProbes and the answer analysis would count over their probes. */
+class Pool {
+  succeeded = 0;
+  mentions = 0;
+  readonly competitors: Map<string, number>;
+  readonly target: BrandTallyData = newTally();
+  readonly brands = new Map<string, BrandTallyData>();
+  readonly domains = new Map<string, number>();
+
+  constructor(names: readonly string[]) {
+    this.competitors = new Map(names.map((c) => [c, 0]));
+  }
+
+  /**
+   * One run's prompts (in seq order): names first mentioned by this run are listed in the order of
+   * their first mention. `analysis: false` leaves out sentiment and prominence (counts only).
+   */
+  addRun(prompts: readonly PromptSeries[], analysis = true) {
+    const named = prompts.length === 1 ? prompts[0].competitors : prompts.flatMap((p) => p.competitors).sort((a, b) => a[2] - b[2]);
+    for (const [name, count] of named) this.competitors.set(name, (this.competitors.get(name) ?? 0) + count);
+    for (const p of prompts) {
+      this.succeeded += p.succeeded;
+      this.mentions += p.mentions;
+      if (!analysis) continue;
+      addTally(this.target, p.target);
+      for (const [name, t] of p.brands) {
+        const mine = this.brands.get(name);
+        if (mine) addTally(mine, t);
+        else this.brands.set(name, addTally(newTally(), t));
+      }
+    }
+  }
+
+  addDomains(domains: readonly [string, number][]) {
+    for (const [d, n] of domains) this.domains.set(d, (this.domains.get(d) ?? 0) + n);
+  }
+
+  get voice() {
+    let total = this.mentions;
+    for (const n of this.competitors.values()) total += n;
+    return total;
+  }
+
+  headline() {
+    return { mention_rate: rate(this.mentions, this.succeeded), mention_rate_ci: wilsonInterval(this.mentions, this.succeeded), share_of_voice: shareOfVoice(this.mentions, this.voice) };
+  }
+
+  competitorRates() {
+    const total = this.voice;
+    return [...this.competitors].map(([name, m]) => ({ name, mentions: m, mention_rate: rate(m, this.succeeded), mention_rate_ci: wilsonInterval(m, this.succeeded) as Interval, share_of_voice: shareOfVoice(m, total) }));
+  }
+
+  topDomains(count: number) {
+    return [...this.domains]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, count)
+      .map(([domain, n]) => ({ domain, count: n }));
+  }
+}
+
+function sentimentOf(t: BrandTallyData | undefined) {
+  if (!t || t[0] === 0) return null;
+  const n = t[0];
+  return { positive: round4(t[1] / n), neutral: round4(t[2] / n), negative: round4(t[3] / n), unknown: round4(t[4] / n) };
+}
+
+const prominenceOf = (t: BrandTallyData | undefined) =>
+  t ? { first_mention_share: prominenceMean(new ExactSum(t[6]), t[5]), pawc: prominenceMean(new ExactSum(t[7]), t[0]) } : { first_mention_share: null, pawc: null };
+
+/** The brand and competitor numbers of a pool (a window's runs). */
+function brandNumbers(pool: Pool, competitors: string[]) {
+  const h = pool.headline();
+  const n = pool.succeeded;
+  const listed = new Set(competitors);
   return {
-    brand: { mention_rate: s.mention_rate, mention_rate_ci: s.mention_rate_ci, ...evidence(n, s), share_of_voice: s.share_of_voice, sentiment: s.sentiment ?? null, prominence: s.prominence ?? null },
-    competitors: (s.competitors as any[]).map((c) => ({
-      name: c.name,
-      mention_rate: c.mention_rate,
-      mention_rate_ci: c.mention_rate_ci,
-      ...evidence(n, c),
-      share_of_voice: c.share_of_voice,
-      sentiment: c.sentiment ?? null,
-      prominence: c.prominence ?? null,
-    })),
+    brand: { mention_rate: h.mention_rate, mention_rate_ci: h.mention_rate_ci, ...evidence(n, h), share_of_voice: h.share_of_voice, sentiment: sentimentOf(pool.target), prominence: prominenceOf(pool.target) },
+    competitors: pool.competitorRates().map((c) => {
+      const t = listed.has(c.name) ? pool.brands.get(c.name) : undefined;
+      return { name: c.name, mention_rate: c.mention_rate, mention_rate_ci: c.mention_rate_ci, ...evidence(n, c), share_of_voice: c.share_of_voice, sentiment: sentimentOf(t), prominence: prominenceOf(t) };
+    }),
   };
 }
 
-/** The URLs the succeeded answers cited, each counted once an answer, most cited first (top 10). */
-function citedUrls(probes: readonly HistoryProbe[]): { url: string; domain: string | null; count: number }[] {
-  const counts = new Map<string, { url: string; domain: string | null; count: number }>();
-  for (const p of probes) {
-    if (p.status !== 'succeeded' || !p.citations) continue;
-    const seen = new Set<string>();
-    for (const c of JSON.parse(p.citations) as { url?: string; domain?: string }[]) {
-      if (!c.url || seen.has(c.url)) continue;
-      seen.add(c.url);
-      const entry = counts.get(c.url) ?? { url: c.url, domain: c.domain ?? null, count: 0 };
-      entry.count++;
-      counts.set(c.url, entry);
+/** A prompt's numbers over a window: the run summary of its probes, from the tallies of its runs. */
+function promptNumbers(runs: readonly { series?: PromptSeries; cells?: PromptCells }[], competitors: readonly string[]) {
+  const pool = new Pool(competitors);
+  const platforms = new Map<string, { succeeded: number; mentions: number; competitors: Map<string, number> }>();
+  const urls = new Map<string, { url: string; domain: string | null; count: number }>();
+  for (const r of runs) {
+    if (r.series) pool.addRun([r.series], false);
+    if (!r.cells) continue;
+    pool.addDomains(r.cells.domains);
+    for (const [url, domain, count] of r.cells.urls ?? []) {
+      const u = urls.get(url);
+      if (u) u.count += count;
+      else urls.set(url, { url, domain, count });
+    }
+    for (const [platform, , , succeeded, mentions, named] of r.cells.platforms) {
+      let b = platforms.get(platform);
+      if (!b) platforms.set(platform, (b = { succeeded: 0, mentions: 0, competitors: new Map(competitors.map((c) => [c, 0])) }));
+      b.succeeded += succeeded;
+      b.mentions += mentions;
+      for (const [name, count] of named) b.competitors.set(name, (b.competitors.get(name) ?? 0) + count);
     }
   }
-  return [...counts.values()].sort((a, b) => b.count - a.count || a.url.localeCompare(b.url)).slice(0, 10);
+  const h = pool.headline();
+  return {
+    succeeded: pool.succeeded,
+    ...h,
+    by_platform: [...platforms].map(([platform, b]) => ({
+      platform,
+      succeeded: b.succeeded,
+      mention_rate: rate(b.mentions, b.succeeded),
+      mention_rate_ci: wilsonInterval(b.mentions, b.succeeded),
+      competitors: [...b.competitors].map(([name, m]) => ({ name, mention_rate: rate(m, b.succeeded) })),
+    })),
+    competitors: pool.competitorRates(),
+    cited_domains: pool.topDomains(10),
+    // The URLs the answers cited, each counted once an answer, most cited first (top 10).
+    cited_urls: [...urls.values()].sort((a, b) => b.count - a.count || a.url.localeCompare(b.url)).slice(0, 10),
+  };
 }
+
+/**
+ * The definition id a test's stored definition plans to, remembered per catalog (planning 1,000
+ * prompts on several platforms and hashing them is most of a cached read otherwise).
+ */
+const plannedIds = new WeakMap<Catalog, Map<string, string | null>>();
+function plannedId(definition: string | null, catalog: Catalog): string | null {
+  if (definition === null) return null;
+  let ids = plannedIds.get(catalog);
+  if (!ids) plannedIds.set(catalog, (ids = new Map()));
+  let id = ids.get(definition);
+  if (id === undefined) {
+    id = plannedDefinitionId(definition, catalog);
+    if (ids.size >= 256) ids.delete(ids.keys().next().value!);
+    ids.set(definition, id);
+  }
+  return id;
+}
+
+type PromptNumbers = ReturnType<typeof promptNumbers>;
+
+/** Per-prompt numbers of recent windows of finished runs, by competitor list and run ids (least recently read evicted first). */
+const windowCache = new Map<string, Map<string, PromptNumbers>>();
+const WINDOW_CACHE_SIZE = 64;
 
 export async function projectDashboard(store: Store, accountId: string, projectId: string, opts: DashboardOptions) {
   const project = await findProject(store.db, accountId, projectId);
@@ -82,33 +197,94 @@ export async function projectDashboard(store: Store, accountId: string, projectI
   const now = opts.now ?? new Date();
   const since = new Date(now.getTime() - opts.days * 86_400_000).toISOString();
 
-  // The comparable runs of every market's test (or the one market asked for).
+  // The comparable runs of every market's test (or the one market asked for): started by the
+  // test, or with the test's definition (tracking/comparable.ts), from each run's tallies.
   const runs: { id: string; created_at: string }[] = [];
-  const probesOf = new Map<string, HistoryProbe[]>();
+  const pending = new Map<string, PromptRollup[]>();
   const tests = (await projectTests(store.db, projectId)).filter((t) => !opts.market || t.market === opts.market);
   for (const t of tests) {
     const definition = (await store.db.selectFrom('tests').select('definition').where('id', '=', t.id).executeTakeFirstOrThrow()).definition;
-    const loaded = await loadVisibilityRuns(store, t.id, since);
-    const { comparable } = splitComparable(loaded.runs, loaded.probesOf, plannedDefinitionId(definition, opts.catalog));
-    for (const r of comparable) {
-      runs.push(r);
-      probesOf.set(r.id, (loaded.probesOf.get(r.id) ?? []).filter((p) => inTopic(p.prompt)));
+    const testDefinition = plannedId(definition, opts.catalog);
+    const loaded = await store.db
+      .selectFrom('visibility_runs')
+      .select(['id', 'created_at', 'competitors', 'brand_terms', 'started_by_test'])
+      .where('test_id', '=', t.id)
+      .where('created_at', '>=', since)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const rolled = await ensureRollups(store, loaded);
+    for (const [id, r] of rolled.pending) pending.set(id, r);
+    for (const r of loaded) {
+      if (testDefinition === null || Number(r.started_by_test) === 1 || rolled.definitionOf.get(r.id) === testDefinition) runs.push(r);
     }
   }
   runs.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
-  const periods = group(runs, opts.window, now).map((g) => ({ start: g.start, end: g.end, runs: g.runs, probes: g.runs.flatMap((r) => probesOf.get(r.id) ?? []) }));
-  const series = periods.map((p) => ({ start: toApiTime(p.start), end: toApiTime(p.end), run_ids: p.runs.map((r) => r.id), ...brandNumbers(p.probes, competitors) }));
+  const periods = group(runs, opts.window, now);
+  const stored = runs.map((r) => r.id).filter((id) => !pending.has(id));
+  const seriesOf = await loadSeries(store, stored);
+  for (const [id, list] of pending) seriesOf.set(id, { prompts: list, total: runTotal(list) });
+  const promptsOf = (runId: string) => (seriesOf.get(runId)?.prompts ?? []).filter((p) => inTopic(p.prompt));
+  // Without a topic a run counts as a whole: its prompts pooled once (RunSeries.total).
+  const runSeries = (runId: string): PromptSeries[] => {
+    const s = seriesOf.get(runId);
+    if (!s) return [];
+    return opts.topic ? promptsOf(runId).map((p) => p.series) : [s.total];
+  };
+  const series = periods.map((p) => {
+    const pool = new Pool(competitors);
+    for (const r of p.runs) pool.addRun(runSeries(r.id));
+    return { start: toApiTime(p.start), end: toApiTime(p.end), run_ids: p.runs.map((r) => r.id), ...brandNumbers(pool, competitors) };
+  });
 
   const latest = periods.at(-1);
   const previous = periods.at(-2);
-  const previousCells = new Map<string, ReturnType<typeof promptEntry>>();
-  if (previous) for (const [prompt, list] of groupByPrompt(previous.probes)) previousCells.set(prompt, promptEntry(prompt, list, competitors));
-  const latestByPrompt = latest ? groupByPrompt(latest.probes) : new Map<string, HistoryProbe[]>();
+  // The matrix's tallies: each prompt's, run by run, over the latest window and the one before.
+  // Each prompt's numbers over a window, from the tallies of the window's runs (every prompt:
+  // a topic only picks among them). A window of finished runs always gives the same numbers for
+  // the same competitor list, so they are kept (windowCache) until the window's runs change.
+  const windowNumbers = async (period: typeof latest): Promise<Map<string, PromptNumbers>> => {
+    if (!period) return new Map();
+    const ids = period.runs.map((r) => r.id);
+    const finished = !ids.some((id) => pending.has(id));
+    const key = JSON.stringify([competitors, ids]);
+    const hit = finished ? windowCache.get(key) : undefined;
+    if (hit) {
+      windowCache.delete(key);
+      windowCache.set(key, hit);
+      return hit;
+    }
+    const cellsOf = await loadCells(
+      store,
+      ids.filter((id) => !pending.has(id)),
+    );
+    for (const id of ids) {
+      const list = pending.get(id);
+      if (list) cellsOf.set(id, new Map(list.map((r) => [r.prompt, r.cells])));
+    }
+    const byPrompt = new Map<string, { series?: PromptSeries; cells?: PromptCells }[]>();
+    for (const id of ids) {
+      const cells = cellsOf.get(id) ?? new Map<string, PromptCells>();
+      for (const p of seriesOf.get(id)?.prompts ?? []) {
+        const list = byPrompt.get(p.prompt) ?? [];
+        list.push({ series: p.series, cells: cells.get(p.prompt) });
+        byPrompt.set(p.prompt, list);
+      }
+    }
+    const numbers = new Map([...byPrompt].map(([prompt, list]) => [prompt, promptNumbers(list, competitors)]));
+    if (finished) {
+      windowCache.set(key, numbers);
+      if (windowCache.size > WINDOW_CACHE_SIZE) windowCache.delete(windowCache.keys().next().value!);
+    }
+    return numbers;
+  };
+  const previousCells = await windowNumbers(previous);
+  const latestNumbers = await windowNumbers(latest);
   const change = (now: number | null, before: number | null | undefined) => (now === null || before === null || before === undefined ? null : round4(now - before));
   const matrix = library
     .filter((p) => inTopic(p.prompt))
     .map(({ prompt, topics }) => {
-      const e = promptEntry(prompt, latestByPrompt.get(prompt) ?? [], competitors);
+      const e = latestNumbers.get(prompt) ?? promptNumbers([], competitors);
       const before = previousCells.get(prompt);
       return {
         prompt,
@@ -133,16 +309,17 @@ export async function projectDashboard(store: Store, accountId: string, projectI
         }),
         competitors: e.competitors.map((c) => ({ name: c.name, mention_rate: c.mention_rate, mention_rate_ci: c.mention_rate_ci, ...evidence(e.succeeded, c) })),
         cited_domains: e.cited_domains,
-        cited_urls: citedUrls(latestByPrompt.get(prompt) ?? []),
+        cited_urls: e.cited_urls,
       };
     });
 
   // Topics rolled up over the latest window (a prompt counts in each of its topics).
   const topicNames = [...new Set(library.flatMap((p) => p.topics))].filter((t) => !opts.topic || t === opts.topic.trim().toLowerCase()).sort();
   const topics = topicNames.map((topic) => {
-    const probes = (latest?.probes ?? []).filter((p) => (topicsOf.get(p.prompt) ?? []).includes(topic));
-    const e = promptEntry(topic, probes, competitors);
-    return { topic, prompts: library.filter((p) => p.topics.includes(topic)).length, mention_rate: e.mention_rate, mention_rate_ci: e.mention_rate_ci, ...evidence(e.succeeded, e), share_of_voice: e.share_of_voice };
+    const pool = new Pool(competitors);
+    for (const r of latest?.runs ?? []) pool.addRun(promptsOf(r.id).filter((p) => (topicsOf.get(p.prompt) ?? []).includes(topic)).map((p) => p.series), false);
+    const e = pool.headline();
+    return { topic, prompts: library.filter((p) => p.topics.includes(topic)).length, mention_rate: e.mention_rate, mention_rate_ci: e.mention_rate_ci, ...evidence(pool.succeeded, e), share_of_voice: e.share_of_voice };
   });
 
   // Prompts where competitors are named and the brand is not (latest window).

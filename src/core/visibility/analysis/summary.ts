@@ -6,7 +6,7 @@
 // before this existed (analysis null) are left out of them, never counted as zeros.
 import { foldName } from '../../../text/entity-matcher.ts';
 import type { BrandEntry, ProbeAnalysis } from './brands.ts';
-import { round4 } from '../../../lib/stats.ts';
+import { ExactSum, round4 } from '../../../lib/stats.ts';
 
 /** What these functions read of a probe row. */
 export interface AnalysisProbeRow {
@@ -59,18 +59,25 @@ export interface Prominence {
   pawc: number | null;
 }
 
+/** A prominence mean: the exact sum over `count` values, divided and rounded; null without values. */
+export const prominenceMean = (sum: ExactSum, count: number) => (count ? round4(sum.value() / count) : null);
+
 class BrandTally {
   mentioning = 0;
   sentiment = { positive: 0, neutral: 0, negative: 0, unknown: 0 };
-  firstShares: number[] = [];
-  pawcs: number[] = [];
+  firstShares = new ExactSum();
+  firstShareCount = 0;
+  pawcs = new ExactSum();
 
   add(b: BrandEntry) {
     if (!b.mentioned) return;
     this.mentioning++;
     this.sentiment[b.sentiment ?? 'unknown']++;
-    if (b.first_mention_share !== null) this.firstShares.push(b.first_mention_share);
-    this.pawcs.push(b.pawc);
+    if (b.first_mention_share !== null) {
+      this.firstShares.add(b.first_mention_share);
+      this.firstShareCount++;
+    }
+    this.pawcs.add(b.pawc);
   }
 
   sentimentShares(): SentimentShares | null {
@@ -80,9 +87,10 @@ class BrandTally {
     return { positive: round4(s.positive / n), neutral: round4(s.neutral / n), negative: round4(s.negative / n), unknown: round4(s.unknown / n) };
   }
 
+  // Means over exact sums: the same whatever order the probes are pooled in (a project's
+  // dashboard adds stored per-prompt sums, core/projects/rollups.ts).
   prominence(): Prominence {
-    const mean = (xs: number[]) => (xs.length ? round4(xs.reduce((a, b) => a + b, 0) / xs.length) : null);
-    return { first_mention_share: mean(this.firstShares), pawc: mean(this.pawcs) };
+    return { first_mention_share: prominenceMean(this.firstShares, this.firstShareCount), pawc: prominenceMean(this.pawcs, this.mentioning) };
   }
 }
 

@@ -1,0 +1,236 @@
+// The project dashboard from its per-run tallies (rollups) gives exactly what it gave when it
+// pooled the probes themselves: the probe-reading dashboard is kept here as the reference and
+// both read the same real sandbox runs of a project (two markets, three topics, a competitor
+// added between runs so pooled runs hold different lists, runs spread over two windows, a one-off
+// run of the same page), for 7d and 30d, by topic and by market; the first read writes the
+// tallies of runs that have none, the second reads them back. Settling a project's run writes
+// its tallies.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from '../../helpers/harness.ts';
+import { isThin, projectDashboard, THIN_EVIDENCE, type DashboardOptions } from '../../../src/core/projects/dashboard.ts';
+import { round4 } from '../../../src/lib/stats.ts';
+import type { Store } from '../../../src/db/store.ts';
+import { toApiTime } from '../../../src/lib/ids.ts';
+import { plannedDefinitionId, splitComparable, type HistoryProbe } from '../../../src/core/tracking/comparable.ts';
+import { group, loadVisibilityRuns } from '../../../src/core/tracking/history.ts';
+import { groupByPrompt, promptEntry } from '../../../src/core/visibility/by-prompt.ts';
+import { summarizeProbes } from '../../../src/core/visibility/summary.ts';
+import { addAnswerAnalysisSummary } from '../../../src/core/visibility/analysis/summary.ts';
+import { findProject, projectTests } from '../../../src/core/projects/projects.ts';
+import { listPrompts } from '../../../src/core/projects/prompts.ts';
+
+type Rated = { mention_rate: number | null; mention_rate_ci: { low: number; high: number } | null };
+const evidence = (n: number, x: Rated) => ({ n, thin: isThin(n, x.mention_rate_ci) });
+
+/** The brand and competitor numbers of a set of probes. */
+function brandNumbers(probes: HistoryProbe[], competitors: string[]) {
+  const s = addAnswerAnalysisSummary(summarizeProbes(probes, competitors), probes, competitors) as ReturnType<typeof summarizeProbes> & Record<string, any>;
+  const n = s.completed_probe_count;
+  return {
+    brand: { mention_rate: s.mention_rate, mention_rate_ci: s.mention_rate_ci, ...evidence(n, s), share_of_voice: s.share_of_voice, sentiment: s.sentiment ?? null, prominence: s.prominence ?? null },
+    competitors: (s.competitors as any[]).map((c) => ({
+      name: c.name,
+      mention_rate: c.mention_rate,
+      mention_rate_ci: c.mention_rate_ci,
+      ...evidence(n, c),
+      share_of_voice: c.share_of_voice,
+      sentiment: c.sentiment ?? null,
+      prominence: c.prominence ?? null,
+    })),
+  };
+}
+
+
+/** The URLs the succeeded answers cited, each counted once an answer, most cited first (top 10). */
+function citedUrls(probes: readonly HistoryProbe[]): { url: string; domain: string | null; count: number }[] {
+  const counts = new Map<string, { url: string; domain: string | null; count: number }>();
+  for (const p of probes) {
+    if (p.status !== 'succeeded' || !p.citations) continue;
+    const seen = new Set<string>();
+    for (const c of JSON.parse(p.citations) as { url?: string; domain?: string }[]) {
+      if (!c.url || seen.has(c.url)) continue;
+      seen.add(c.url);
+      const entry = counts.get(c.url) ?? { url: c.url, domain: c.domain ?? null, count: 0 };
+      entry.count++;
+      counts.set(c.url, entry);
+    }
+  }
+  return [...counts.values()].sort((a, b) => b.count - a.count || a.url.localeCompare(b.url)).slice(0, 10);
+}
+
+async function referenceDashboard(store: Store, accountId: string, projectId: string, opts: DashboardOptions) {
+  const project = await findProject(store.db, accountId, projectId);
+  const competitors = (JSON.parse(project.competitors) as { name: string }[]).map((c) => c.name);
+  const library = await listPrompts(store.db, projectId);
+  const topicsOf = new Map(library.map((p) => [p.prompt, p.topics]));
+  const inTopic = (prompt: string) => !opts.topic || (topicsOf.get(prompt) ?? []).includes(opts.topic.trim().toLowerCase());
+  const now = opts.now ?? new Date();
+  const since = new Date(now.getTime() - opts.days * 86_400_000).toISOString();
+
+  // The comparable runs of every market's test (or the one market asked for).
+  const runs: { id: string; created_at: string }[] = [];
+  const probesOf = new Map<string, HistoryProbe[]>();
+  const tests = (await projectTests(store.db, projectId)).filter((t) => !opts.market || t.market === opts.market);
+  for (const t of tests) {
+    const definition = (await store.db.selectFrom('tests').select('definition').where('id', '=', t.id).executeTakeFirstOrThrow()).definition;
+    const loaded = await loadVisibilityRuns(store, t.id, since);
+    const { comparable } = splitComparable(loaded.runs, loaded.probesOf, plannedDefinitionId(definition, opts.catalog));
+    for (const r of comparable) {
+      runs.push(r);
+      probesOf.set(r.id, (loaded.probesOf.get(r.id) ?? []).filter((p) => inTopic(p.prompt)));
+    }
+  }
+  runs.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+  const periods = group(runs, opts.window, now).map((g) => ({ start: g.start, end: g.end, runs: g.runs, probes: g.runs.flatMap((r) => probesOf.get(r.id) ?? []) }));
+  const series = periods.map((p) => ({ start: toApiTime(p.start), end: toApiTime(p.end), run_ids: p.runs.map((r) => r.id), ...brandNumbers(p.probes, competitors) }));
+
+  const latest = periods.at(-1);
+  const previous = periods.at(-2);
+  const previousCells = new Map<string, ReturnType<typeof promptEntry>>();
+  if (previous) for (const [prompt, list] of groupByPrompt(previous.probes)) previousCells.set(prompt, promptEntry(prompt, list, competitors));
+  const latestByPrompt = latest ? groupByPrompt(latest.probes) : new Map<string, HistoryProbe[]>();
+  const change = (now: number | null, before: number | null | undefined) => (now === null || before === null || before === undefined ? null : round4(now - before));
+  const matrix = library
+    .filter((p) => inTopic(p.prompt))
+    .map(({ prompt, topics }) => {
+      const e = promptEntry(prompt, latestByPrompt.get(prompt) ?? [], competitors);
+      const before = previousCells.get(prompt);
+      return {
+        prompt,
+        topics,
+        mention_rate: e.mention_rate,
+        mention_rate_ci: e.mention_rate_ci,
+        ...evidence(e.succeeded, e),
+        previous_mention_rate: before?.mention_rate ?? null,
+        change: change(e.mention_rate, before?.mention_rate),
+        platforms: e.by_platform.map((b) => {
+          const was = before?.by_platform.find((x) => x.platform === b.platform);
+          return {
+            platform: b.platform,
+            mention_rate: b.mention_rate,
+            mention_rate_ci: b.mention_rate_ci,
+            ...evidence(b.succeeded, b),
+            previous_mention_rate: was?.mention_rate ?? null,
+            previous_n: was?.succeeded ?? null,
+            change: change(b.mention_rate, was?.mention_rate),
+            competitors: b.competitors.map((c) => ({ name: c.name, mention_rate: c.mention_rate })),
+          };
+        }),
+        competitors: e.competitors.map((c) => ({ name: c.name, mention_rate: c.mention_rate, mention_rate_ci: c.mention_rate_ci, ...evidence(e.succeeded, c) })),
+        cited_domains: e.cited_domains,
+        cited_urls: citedUrls(latestByPrompt.get(prompt) ?? []),
+      };
+    });
+
+  // Topics rolled up over the latest window (a prompt counts in each of its topics).
+  const topicNames = [...new Set(library.flatMap((p) => p.topics))].filter((t) => !opts.topic || t === opts.topic.trim().toLowerCase()).sort();
+  const topics = topicNames.map((topic) => {
+    const probes = (latest?.probes ?? []).filter((p) => (topicsOf.get(p.prompt) ?? []).includes(topic));
+    const e = promptEntry(topic, probes, competitors);
+    return { topic, prompts: library.filter((p) => p.topics.includes(topic)).length, mention_rate: e.mention_rate, mention_rate_ci: e.mention_rate_ci, ...evidence(e.succeeded, e), share_of_voice: e.share_of_voice };
+  });
+
+  // Prompts where competitors are named and the brand is not (latest window).
+  const competitorsOnly = matrix
+    .filter((m) => m.n > 0 && m.mention_rate === 0 && m.competitors.some((c) => (c.mention_rate ?? 0) > 0))
+    .map((m) => ({ prompt: m.prompt, topics: m.topics, n: m.n, thin: m.thin, competitors: m.competitors.filter((c) => (c.mention_rate ?? 0) > 0).map((c) => ({ name: c.name, mention_rate: c.mention_rate })) }));
+
+  return {
+    project_id: projectId,
+    window: opts.window,
+    days: opts.days,
+    topic: opts.topic ?? null,
+    market: opts.market ?? null,
+    thin_evidence: THIN_EVIDENCE,
+    latest_period: latest ? { start: toApiTime(latest.start), end: toApiTime(latest.end) } : null,
+    previous_period: previous ? { start: toApiTime(previous.start), end: toApiTime(previous.end) } : null,
+    series,
+    matrix,
+    topics,
+    competitors_named_brand_absent: competitorsOnly,
+  };
+}
+
+describe('project dashboard from rollups', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ SIGHTLINE_SCHEDULER_INTERVAL_MS: '0' });
+  });
+  after(async () => s.close());
+
+  test('the same numbers as pooling the probes, before and after the tallies are written', async () => {
+    const { accountId, key } = await s.account({ credits: 5000 });
+    const prompts = [
+      { prompt: 'best crm for agencies', topics: ['agencies'] },
+      { prompt: 'crm for a small agency [[sandbox:mention]]', topics: ['agencies', 'pricing'] },
+      { prompt: 'cheapest crm [[sandbox:no-mention]]', topics: ['pricing'] },
+      { prompt: 'crm with free tier', topics: ['pricing'] },
+      { prompt: 'crm integrations with gmail', topics: ['integrations'] },
+      { prompt: 'crm for developers', topics: ['integrations'] },
+    ];
+    const created = await s.request('POST', '/v1/projects', {
+      key,
+      body: {
+        url: 'https://acme-crm.example/',
+        brand: { name: 'Acme CRM', aliases: ['Acme'], domains: ['acme-crm.example'] },
+        competitors: [{ name: 'HubSpot', domains: ['hubspot.com'] }, { name: 'Pipedrive' }, { name: 'Salesforce' }],
+        markets: [{ language: 'en', country: 'US' }, { language: 'de', country: 'DE' }],
+        platforms: ['deepseek', 'openai', 'gemini'],
+        repeats: 2,
+        prompts,
+      },
+    });
+    assert.equal(created.statusCode, 200, created.body);
+    const p = created.json();
+    const runProject = async () => {
+      const run = (await s.request('POST', `/v1/projects/${p.id}/runs`, { key, body: {} })).json();
+      for (const r of run.runs) await s.waitForRun(key, r.run_id, 60_000);
+      return run.runs.map((r: any) => r.run_id as string);
+    };
+    const first = await runProject();
+    const patched = await s.request('PATCH', `/v1/projects/${p.id}`, { key, body: { competitors: [{ name: 'HubSpot', domains: ['hubspot.com'] }, { name: 'Pipedrive' }] } });
+    assert.equal(patched.statusCode, 200, patched.body);
+    const second = await runProject();
+    await runProject();
+    const oneOff = (await s.request('POST', '/v1/visibility/runs', { key, body: { url: 'https://acme-crm.example/', target_entity: 'Acme CRM', prompts: ['best crm for agencies'], platforms: ['gemini'] } })).json();
+    await s.waitForRun(key, oneOff.run_id);
+    // Settling a project's run writes its tallies (a job); the one-off run has none.
+    const db = s.runtime.core.store.db;
+    const rolledCount = async () => (await db.selectFrom('dashboard_rollup_runs').select('run_id').execute()).length;
+    for (let waited = 0; (await rolledCount()) < 6 && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await rolledCount(), 6, 'the six project runs tallied when they settled');
+    // The first runs as if they had settled before tallies existed: the first read writes them.
+    await db.deleteFrom('dashboard_rollups').where('run_id', 'in', first).execute();
+    await db.deleteFrom('dashboard_rollup_runs').where('run_id', 'in', first).execute();
+    // Spread the runs over windows: the first ones 9 days ago, the second ones 40 days ago.
+    const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    await db.updateTable('visibility_runs').set({ created_at: ago(9) }).where('id', 'in', first).execute();
+    await db.updateTable('visibility_runs').set({ created_at: ago(40) }).where('id', 'in', second).execute();
+
+    const store = s.runtime.core.store;
+    const catalog = s.runtime.core.catalog;
+    const now = new Date();
+    const cases: Omit<DashboardOptions, 'catalog' | 'now'>[] = [];
+    for (const window of ['7d', '30d'] as const) {
+      for (const topic of [undefined, 'pricing', 'Integrations']) for (const market of [undefined, 'de-DE']) cases.push({ days: 90, window, topic, market });
+    }
+    cases.push({ days: 20, window: '7d' });
+    let compared = 0;
+    for (const round of ['writes the tallies', 'reads them back']) {
+      for (const c of cases) {
+        const expected = await referenceDashboard(store, accountId, p.id, { ...c, catalog, now });
+        const { site_activity: _, ...actual } = await projectDashboard(store, accountId, p.id, { ...c, catalog, now });
+        assert.deepEqual(actual, expected, `${round}: ${JSON.stringify(c)}`);
+        compared++;
+      }
+    }
+    assert.equal(compared, 2 * cases.length);
+    const d = await projectDashboard(store, accountId, p.id, { days: 90, window: '7d', catalog, now });
+    assert.ok(d.series.length >= 3, 'runs in three windows');
+    assert.deepEqual(d.series.at(-1)!.competitors.map((x) => x.name), ['HubSpot', 'Pipedrive']);
+    assert.ok(d.series.some((x) => x.competitors.some((c) => c.name === 'Salesforce')), 'a name only some runs listed is pooled too');
+    const rolled = await db.selectFrom('dashboard_rollup_runs').select('run_id').execute();
+    assert.equal(rolled.length, 6, 'the tallies of the six project runs, written once');
+  });
+});
