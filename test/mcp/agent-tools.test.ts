@@ -125,6 +125,11 @@ describe('MCP tools for agents', () => {
     await s.waitForRun(key, projectRuns.runs[0].run_id);
     await call('get_project_dashboard', { project_id: project.id });
     await call('plan_project_sample', { project_id: project.id, change: 0.15 });
+    const share = await call('create_project_share', { project_id: project.id, expires_in_days: 7 });
+    assert.match(share.url, /\/share\/[\w-]{43}$/);
+    const shares = await call('list_project_shares', { project_id: project.id });
+    assert.equal(shares.shares.length, 1);
+    await call('revoke_project_share', { project_id: project.id, share_id: share.id });
     await call('delete_project', { project_id: project.id });
 
     const page = site.url('/blog/project-management-guide');
