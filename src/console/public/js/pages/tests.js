@@ -250,14 +250,14 @@ const at = (iso) => Math.floor(Date.parse(iso) / 1000);
 
 /**
  * The time axis's span, sized to the points: 5% of their span on each side (at least half a
- * minute), or an hour each side of a single instant. Never days of empty future beside runs
+ * minute), or five minutes each side of a single instant (runs in the same second are one). Never days of empty future beside runs
  * minutes apart.
  */
 function xRange(times) {
   if (!times.length) return [Date.now() / 1000 - 3600, Date.now() / 1000];
   const lo = Math.min(...times);
   const hi = Math.max(...times);
-  const pad = hi > lo ? Math.max(30, (hi - lo) * 0.05) : 3600;
+  const pad = hi > lo ? Math.max(30, (hi - lo) * 0.05) : 300;
   return [lo - pad, hi + pad];
 }
 /**
@@ -333,9 +333,19 @@ export function TestPage({ id }) {
   const history = useData(() => get(`/v1/tests/${id}/history?window=${windowKind}&days=${days}`), [id, windowKind, days]);
   const [error, setError] = useState(null);
   const [notice, setNotice] = useState(null);
+  const following = useRef(false);
   useEffect(() => {
-    // While a run started here is still going, the runs list and the charts follow it.
-    if (!test.data || !(test.data.runs || []).some((r) => ['queued', 'running'].includes(r.status))) return;
+    // While a run started here is still going, the runs list and the charts follow it. Once the
+    // last one has ended the history is read once more: the read made beside the list's last one
+    // may have been answered before the run's final probes were recorded.
+    if (!test.data || !(test.data.runs || []).some((r) => ['queued', 'running'].includes(r.status))) {
+      if (following.current) {
+        following.current = false;
+        history.reload();
+      }
+      return;
+    }
+    following.current = true;
     const t = setTimeout(() => (test.reload(), history.reload()), 1500);
     return () => clearTimeout(t);
   }, [test.data]);
