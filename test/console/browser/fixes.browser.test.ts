@@ -73,6 +73,8 @@ describe('console fixes in a browser', { skip: browserSkip() }, () => {
     assert.match(first, /\+ 2 more/);
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByText('Page 2').waitFor();
+    // The label changes first; the page's rows follow when its read has answered.
+    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 3);
     assert.equal(await rows.count(), 3);
     await page.getByRole('button', { name: 'Previous' }).click();
     await page.getByText('Page 1').waitFor();

@@ -204,7 +204,10 @@ export function Field({ id, label, hint, children }) {
 export function useData(load, deps = [], { every = 0, keepPolling = () => false } = {}) {
   const [state, setState] = useState({ data: null, error: null, loading: true });
   const tick = useRef(0);
-  const reload = useCallback(async () => {
+  // The polling loop of the current deps: a reload by hand (after an action) that finds work
+  // still going starts it again when it had stopped.
+  const poll = useRef({ stopped: true, timer: null, loop: null });
+  const fetchOnce = useCallback(async () => {
     const mine = ++tick.current;
     try {
       const data = await load();
@@ -216,20 +219,27 @@ export function useData(load, deps = [], { every = 0, keepPolling = () => false 
     }
   }, deps);
   useEffect(() => {
-    let stopped = false;
-    let timer = null;
-    const loop = async () => {
-      const data = await reload();
-      if (!stopped && every && keepPolling(data)) timer = setTimeout(loop, every);
+    const p = { stopped: false, timer: null, loop: null };
+    p.loop = async () => {
+      p.timer = null;
+      const data = await fetchOnce();
+      if (!p.stopped && every && keepPolling(data) && !p.timer) p.timer = setTimeout(p.loop, every);
     };
+    poll.current = p;
     setState((s) => ({ ...s, loading: true }));
-    loop();
+    p.loop();
     return () => {
-      stopped = true;
+      p.stopped = true;
       tick.current++;
-      clearTimeout(timer);
+      clearTimeout(p.timer);
     };
-  }, [reload]);
+  }, [fetchOnce]);
+  const reload = useCallback(async () => {
+    const data = await fetchOnce();
+    const p = poll.current;
+    if (!p.stopped && every && keepPolling(data) && !p.timer) p.timer = setTimeout(p.loop, every);
+    return data;
+  }, [fetchOnce]);
   return { ...state, reload };
 }
 
