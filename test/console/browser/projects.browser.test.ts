@@ -133,6 +133,8 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     assert.match(await forced.innerText(), /100%[\s\S]*n=2[\s\S]*thin[\s\S]*±0 pts[\s\S]*n=1/);
     // The domains and URLs its answers cited, behind one click.
     await forced.locator('details.cited summary').click();
+    // The list is built when opened: wait for it rather than counting at once.
+    await forced.locator('details.cited a[href^="https://"]').first().waitFor();
     assert.ok((await forced.locator('details.cited a[href^="https://"]').count()) > 0, 'cited URLs listed');
     const never = matrix.locator('tbody tr', { hasText: 'crm pricing compared' });
     assert.match(await never.innerText(), /0%[\s\S]*n=2/);
