@@ -88,10 +88,19 @@ describe('console fixes in a browser', { skip: browserSkip() }, () => {
     assert.match(await rows.first().innerText(), /question 0/);
     await page.getByLabel('Status').selectOption('failed');
     await page.getByText('No run matches').waitFor();
+    // The filters live in the address: a reload (or a shared link) opens the same list.
+    await page.waitForFunction(() => location.search.includes('status=failed'));
+    assert.match(page.url(), /[?&]platform=openai(&|$)/);
+    assert.match(page.url(), /[?&]sort=oldest(&|$)/);
+    await page.reload();
+    await page.getByText('No run matches').waitFor();
+    assert.equal(await page.getByLabel('Status').inputValue(), 'failed');
+    assert.equal(await page.getByLabel('Platform').inputValue(), 'openai');
     await page.getByLabel('Status').selectOption('');
     await page.getByLabel('Platform').selectOption('');
     await page.getByLabel('Sort').selectOption('newest');
     await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 20);
+    assert.equal(new URL(page.url()).search, '', 'no filter left in the address');
     await checkWidths('runs');
   });
 

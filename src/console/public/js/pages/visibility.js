@@ -39,9 +39,27 @@ const promptLine = (r) => {
   return `“${list[0]}”${r.prompt_count > 1 ? ` + ${r.prompt_count - 1} more` : ''}`;
 };
 
+const NO_FILTERS = { q: '', status: '', source: '', platform: '', project_id: '', sort: 'newest' };
+/** The list's filters from the address bar, so a filtered list can be bookmarked, shared and reloaded. */
+function filtersFromAddress() {
+  const qs = new URLSearchParams(location.search);
+  const filters = { ...NO_FILTERS };
+  for (const key of Object.keys(NO_FILTERS)) if (qs.get(key)) filters[key] = qs.get(key);
+  return filters;
+}
+function filtersToAddress(filters) {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(filters)) if (v && v !== NO_FILTERS[k]) qs.set(k, v);
+  const search = qs.toString();
+  const target = location.pathname + (search ? `?${search}` : '');
+  // Replace, not push: Back leaves the list instead of stepping through each filter change.
+  if (target !== location.pathname + location.search) history.replaceState(history.state, '', target);
+}
+
 export function RunsPage({ session }) {
-  const [filters, setFilters] = useState({ q: '', status: '', source: '', platform: '', project_id: '', sort: 'newest' });
-  const [typed, setTyped] = useState('');
+  const [filters, setFilters] = useState(filtersFromAddress);
+  const [typed, setTyped] = useState(() => filters.q);
+  useEffect(() => filtersToAddress(filters), [filters]);
   // Cursors of the pages before the current one (paging back pops one).
   const [cursors, setCursors] = useState([]);
   const cursor = cursors.length ? cursors[cursors.length - 1] : null;
