@@ -233,4 +233,56 @@ describe('project dashboard from rollups', () => {
     const rolled = await db.selectFrom('dashboard_rollup_runs').select('run_id').execute();
     assert.equal(rolled.length, 6, 'the tallies of the six project runs, written once');
   });
+
+  test('a run still going is tallied from its probes at each read and stored only once finished', async () => {
+    const { accountId, key } = await s.account({ credits: 2000 });
+    const created = await s.request('POST', '/v1/projects', {
+      key,
+      body: {
+        url: 'https://going.example/',
+        brand: { name: 'Going CRM' },
+        competitors: [{ name: 'HubSpot' }],
+        markets: [{ language: 'en', country: 'US' }],
+        platforms: ['deepseek', 'openai'],
+        repeats: 2,
+        prompts: [{ prompt: 'crm that keeps going [[sandbox:mention]]', topics: ['a'] }, { prompt: 'crm that stops [[sandbox:no-mention]]', topics: ['a'] }, { prompt: 'crm for a team' }],
+      },
+    });
+    assert.equal(created.statusCode, 200, created.body);
+    const p = created.json();
+    const run = (await s.request('POST', `/v1/projects/${p.id}/runs`, { key, body: {} })).json();
+    const runId = run.runs[0].run_id as string;
+    await s.waitForRun(key, runId, 60_000);
+    const db = s.runtime.core.store.db;
+    const rolled = async () => !!(await db.selectFrom('dashboard_rollup_runs').select('run_id').where('run_id', '=', runId).executeTakeFirst());
+    for (let waited = 0; !(await rolled()) && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    // Put the run back in the middle of its work: its tallies gone, half its probes not answered yet.
+    await db.deleteFrom('dashboard_rollups').where('run_id', '=', runId).execute();
+    await db.deleteFrom('dashboard_rollup_runs').where('run_id', '=', runId).execute();
+    const probes = await db.selectFrom('visibility_probes').select(['id', 'seq', 'status']).where('run_id', '=', runId).orderBy('seq').execute();
+    const later = probes.filter((x) => x.seq % 2 === 1).map((x) => x.id);
+    assert.ok(later.length >= 3);
+    await db.updateTable('visibility_probes').set({ status: 'running' }).where('id', 'in', later).execute();
+
+    const store = s.runtime.core.store;
+    const catalog = s.runtime.core.catalog;
+    const now = new Date();
+    const read = async () => {
+      const expected = await referenceDashboard(store, accountId, p.id, { days: 30, window: '7d', catalog, now });
+      const { site_activity: _, ...actual } = await projectDashboard(store, accountId, p.id, { days: 30, window: '7d', catalog, now });
+      assert.deepEqual(actual, expected);
+      return actual;
+    };
+    const midway = await read();
+    assert.equal(midway.series.at(-1)!.brand.n, probes.length - later.length, 'only the answered probes count');
+    await read();
+    assert.equal(await rolled(), false, 'nothing stored while probes are still running');
+
+    // The probes finish: the next read counts them all and stores the tallies.
+    await db.updateTable('visibility_probes').set({ status: 'succeeded' }).where('id', 'in', later).execute();
+    const finished = await read();
+    assert.equal(finished.series.at(-1)!.brand.n, probes.length);
+    assert.equal(await rolled(), true, 'stored once every probe has finished');
+    assert.deepEqual(await read(), finished, 'read back from the stored tallies');
+  });
 });
