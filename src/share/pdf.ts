@@ -1,8 +1,13 @@
 // The shared report as a PDF, made in-process with pdfkit (no browser): A4 pages with the same
 // sections as the HTML page, the chart drawn as vector paths from the same geometry (chart.ts),
 // tables that carry their header onto the next page, the matrix on a page of its own. The text
-// uses the PDF standard fonts (Helvetica), which cover Western European text; a character they
-// lack is printed as "?".
+// is set in DejaVu Sans Condensed, embedded (subset) from the dejavu-fonts-ttf package: it covers
+// the Latin, Greek, Cyrillic, Armenian, Georgian, Hebrew and Arabic scripts, so a Polish, Turkish,
+// Czech or Russian brand prints as written. A character the font lacks (Chinese, Japanese,
+// Korean, Thai) is printed as "?" rather than as an empty box; the HTML report shows every script.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as fontkit from 'fontkit';
 import type { ShareReport } from '../core/reports/shares.ts';
 import { buildChart, segments } from './chart.ts';
 import { change, interval, latestRates, matrixPlatforms, pct, periodLine, scopeLine } from './format.ts';
@@ -15,9 +20,36 @@ const MUTED = '#6b7280';
 const THIN = '#9ca3af';
 const LINE = '#e5e7eb';
 
-/** Characters the standard fonts' WinAnsi encoding has; others become "?" (and − a hyphen). */
-function winAnsi(s: string): string {
-  return s.replace(/−/g, '-').replace(/[^\x20-\x7e\xa0-\xff–—‘’“”•…€™]/g, '?');
+const FONT_FILES = { Body: 'DejaVuSansCondensed.ttf', Bold: 'DejaVuSansCondensed-Bold.ttf', Oblique: 'DejaVuSansCondensed-Oblique.ttf' } as const;
+type FontName = keyof typeof FONT_FILES;
+let fonts: { files: Record<FontName, Buffer>; covers: (codePoint: number) => boolean } | undefined;
+
+/** The embedded fonts' files (read once) and whether they have a glyph for a character. */
+function loadFonts() {
+  if (fonts) return fonts;
+  const require = createRequire(import.meta.url);
+  const read = (file: string) => readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`));
+  const files = { Body: read(FONT_FILES.Body), Bold: read(FONT_FILES.Bold), Oblique: read(FONT_FILES.Oblique) };
+  const faces = Object.values(files).map((f) => fontkit.create(f));
+  const known = new Map<number, boolean>();
+  const covers = (cp: number) => {
+    let yes = known.get(cp);
+    if (yes === undefined) known.set(cp, (yes = faces.every((face) => face.hasGlyphForCodePoint(cp))));
+    return yes;
+  };
+  fonts = { files, covers };
+  return fonts;
+}
+
+/** The text with every character the fonts cannot draw replaced by "?" (line breaks kept). */
+function printable(s: string): string {
+  const { covers } = loadFonts();
+  let out = '';
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    out += cp === 0x0a || covers(cp) ? ch : '?';
+  }
+  return out;
 }
 
 interface Column {
@@ -38,12 +70,12 @@ function bottom(doc: Doc) {
 
 function heading(doc: Doc, text: string) {
   if (doc.y + 60 > bottom(doc)) doc.addPage();
-  doc.moveDown(0.8).font('Helvetica-Bold').fontSize(13).fillColor(INK).text(winAnsi(text), MARGIN, doc.y);
+  doc.moveDown(0.8).font('Bold').fontSize(13).fillColor(INK).text(printable(text), MARGIN, doc.y);
   doc.moveDown(0.3);
 }
 
 function note(doc: Doc, text: string) {
-  doc.font('Helvetica-Oblique').fontSize(9).fillColor(MUTED).text(winAnsi(text), MARGIN, doc.y);
+  doc.font('Oblique').fontSize(9).fillColor(MUTED).text(printable(text), MARGIN, doc.y);
 }
 
 function table(doc: Doc, columns: Column[], rows: Row[]) {
@@ -52,9 +84,9 @@ function table(doc: Doc, columns: Column[], rows: Row[]) {
   const drawHeader = () => {
     let x = MARGIN;
     const y = doc.y;
-    doc.font('Helvetica-Bold').fontSize(7.5).fillColor(MUTED);
+    doc.font('Bold').fontSize(7.5).fillColor(MUTED);
     for (const c of columns) {
-      doc.text(winAnsi(c.title.toUpperCase()), x + pad, y + pad, { width: c.width - 2 * pad, align: c.align ?? 'left', lineBreak: false });
+      doc.text(printable(c.title.toUpperCase()), x + pad, y + pad, { width: c.width - 2 * pad, align: c.align ?? 'left', lineBreak: false });
       x += c.width;
     }
     const end = y + 7.5 + 2 * pad + 2;
@@ -63,19 +95,19 @@ function table(doc: Doc, columns: Column[], rows: Row[]) {
   };
   drawHeader();
   for (const row of rows) {
-    doc.font(row.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(size);
-    const h = Math.max(...row.cells.map((cell, i) => doc.heightOfString(winAnsi(cell), { width: columns[i]!.width - 2 * pad }))) + 2 * pad;
+    doc.font(row.bold ? 'Bold' : 'Body').fontSize(size);
+    const h = Math.max(...row.cells.map((cell, i) => doc.heightOfString(printable(cell), { width: columns[i]!.width - 2 * pad }))) + 2 * pad;
     if (doc.y + h > bottom(doc)) {
       doc.addPage();
       drawHeader();
-      doc.font(row.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(size);
+      doc.font(row.bold ? 'Bold' : 'Body').fontSize(size);
     }
     const y = doc.y;
     let x = MARGIN;
     doc.fillColor(row.thin ? THIN : INK);
     row.cells.forEach((cell, i) => {
       const c = columns[i]!;
-      doc.text(winAnsi(cell), x + pad, y + pad, { width: c.width - 2 * pad, align: c.align ?? 'left' });
+      doc.text(printable(cell), x + pad, y + pad, { width: c.width - 2 * pad, align: c.align ?? 'left' });
       x += c.width;
     });
     doc.moveTo(MARGIN, y + h).lineTo(x, y + h).lineWidth(0.5).strokeColor(LINE).stroke();
@@ -93,7 +125,7 @@ function chart(doc: Doc, report: ShareReport) {
   const oy = doc.y;
   doc.save();
   doc.translate(ox, oy);
-  doc.font('Helvetica').fontSize(7.5);
+  doc.font('Body').fontSize(7.5);
   for (const t of c.yTicks) {
     doc.moveTo(c.plot.left, t.y).lineTo(c.plot.right, t.y).lineWidth(0.5).strokeColor(LINE).stroke();
     doc.fillColor(MUTED).text(t.label, 0, t.y - 3.5, { width: c.plot.left - 6, align: 'right', lineBreak: false });
@@ -122,10 +154,10 @@ function chart(doc: Doc, report: ShareReport) {
   // Legend below the chart.
   let x = MARGIN;
   let y = oy + height + 4;
-  doc.font('Helvetica').fontSize(8.5);
+  doc.font('Body').fontSize(8.5);
   const items = [...c.lines.map((l) => ({ name: l.name, color: l.color, band: false })), { name: `${brand.name}: 95% interval`, color: brand.color, band: true }];
   for (const item of items) {
-    const label = winAnsi(item.name);
+    const label = printable(item.name);
     const w = 18 + doc.widthOfString(label) + 14;
     if (x + w > doc.page.width - MARGIN) {
       x = MARGIN;
@@ -148,9 +180,10 @@ export async function reportPdf(report: ShareReport): Promise<Buffer> {
     size: 'A4',
     margin: MARGIN,
     bufferPages: false,
-    info: { Title: winAnsi(`${s.projectName}: AI visibility report`), Author: 'sightline', Subject: winAnsi(`Brand ${s.brand}`) },
+    info: { Title: printable(`${s.projectName}: AI visibility report`), Author: 'sightline', Subject: printable(`Brand ${s.brand}`) },
     compress: true,
   });
+  for (const [name, file] of Object.entries(loadFonts().files)) doc.registerFont(name, file);
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -159,11 +192,11 @@ export async function reportPdf(report: ShareReport): Promise<Buffer> {
   });
   const full = doc.page.width - 2 * MARGIN;
 
-  doc.font('Helvetica-Bold').fontSize(20).fillColor(INK).text(winAnsi(s.projectName));
-  doc.font('Helvetica').fontSize(9.5).fillColor(MUTED);
-  doc.text(winAnsi(`How often AI answers name ${s.brand} and its competitors · ${s.url}`));
-  doc.text(winAnsi(`${scopeLine(report)} · latest period ${periodLine(d.latest_period)}`));
-  doc.text(winAnsi(`Generated ${report.generatedAt.replace('T', ' ').replace('Z', ' UTC')}`));
+  doc.font('Bold').fontSize(20).fillColor(INK).text(printable(s.projectName));
+  doc.font('Body').fontSize(9.5).fillColor(MUTED);
+  doc.text(printable(`How often AI answers name ${s.brand} and its competitors · ${s.url}`));
+  doc.text(printable(`${scopeLine(report)} · latest period ${periodLine(d.latest_period)}`));
+  doc.text(printable(`Generated ${report.generatedAt.replace('T', ' ').replace('Z', ' UTC')}`));
   doc.moveTo(MARGIN, doc.y + 4).lineTo(MARGIN + full, doc.y + 4).lineWidth(1.5).strokeColor(INK).stroke();
   doc.y += 8;
 

@@ -126,6 +126,36 @@ describe('report share links', () => {
     assert.equal((await s.request('DELETE', `/v1/projects/${p.id}/shares/${share.id}`, { key })).statusCode, 200, 'revoking twice is harmless');
   });
 
+  test('the PDF prints Polish, Turkish, Russian and Greek names as written; CJK as "?"', async (t) => {
+    const { key } = await s.account({ credits: 100 });
+    const body = {
+      name: 'Łódź Żabka — отчёт',
+      url: 'https://zabka.example/',
+      brand: { name: 'Żabka' },
+      competitors: [{ name: 'Яндекс Лавка' }, { name: 'Şok Marketler' }, { name: 'Σκλαβενίτης' }, { name: 'ソニー' }],
+      platforms: ['deepseek'],
+      prompts: [{ prompt: 'sklep całodobowy w Łodzi' }],
+    };
+    const p = (await s.request('POST', '/v1/projects', { key, body })).json();
+    const run = (await s.request('POST', `/v1/projects/${p.id}/runs`, { key, body: {} })).json();
+    for (const r of run.runs) await s.waitForRun(key, r.run_id, 60_000);
+    const share = (await s.request('POST', `/v1/projects/${p.id}/shares`, { key, body: {} })).json();
+    const pdf = await s.request('GET', `/share/${share.token}/report.pdf`);
+    assert.equal(pdf.statusCode, 200);
+    if (!hasPdftoppm) {
+      if (process.env.CI === 'true') assert.fail('pdftotext is required on CI (apt-get install poppler-utils)');
+      t.diagnostic('SKIPPED reading the PDF text: poppler-utils not installed');
+      return;
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'sightline-share-'));
+    writeFileSync(join(dir, 'report.pdf'), pdf.rawPayload);
+    const text = execFileSync('pdftotext', ['-enc', 'UTF-8', join(dir, 'report.pdf'), '-']).toString('utf8');
+    for (const name of ['Łódź Żabka — отчёт', 'Żabka', 'Яндекс Лавка', 'Şok Marketler', 'Σκλαβενίτης', 'sklep całodobowy w Łodzi'])
+      assert.ok(text.includes(name), `${name} in the PDF text`);
+    assert.ok(!text.includes('ソニー'), 'no glyph for Japanese in the embedded font');
+    assert.ok(text.includes('???'), 'the Japanese name prints as question marks, not as empty boxes');
+  });
+
   test('expiry, limits, a deleted project, another account, unknown tokens', async () => {
     const { accountId, key } = await s.account({ credits: 10 });
     const p = (await s.request('POST', '/v1/projects', { key, body: { ...project, prompts: [{ prompt: 'a' }] } })).json();
