@@ -12,7 +12,7 @@ import { Webhook } from 'standardwebhooks';
 import { createOwner } from '../../../src/core/accounts/users.ts';
 import { grantCredits } from '../../../src/core/billing/ledger.ts';
 import { startReceiver, until, type Receiver } from '../../helpers/webhook-receiver.ts';
-import { axeViolations, horizontalOverflow, startRig, type BrowserRig, browserSkip } from './browser.ts';
+import { axeViolations, horizontalOverflow, startRig, type BrowserRig, browserSkip, signIn } from './browser.ts';
 
 const OWNER = { email: 'owner@alerts.example', password: 'owner alerts passphrase' };
 
@@ -34,11 +34,7 @@ describe('the Alerts page', { skip: browserSkip() }, () => {
     key = await rig.server.key(accountId);
     page = await rig.open();
     page.on('dialog', (d) => d.accept());
-    await page.goto('/console/sign-in');
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'AI Visibility' }).waitFor();
+    await signIn(page, OWNER);
   });
   after(async () => {
     assert.deepEqual(rig.foreign, [], 'no request left the instance');

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createResetToken, resetPassword } from '../../../src/core/accounts/users.ts';
 import { getBalance, grantCredits } from '../../../src/core/billing/ledger.ts';
-import { axeViolations, startRig, type BrowserRig, browserSkip } from './browser.ts';
+import { axeViolations, startRig, type BrowserRig, browserSkip, signIn } from './browser.ts';
 
 const OWNER = { email: 'owner@balance.example', password: 'owner balance passphrase' };
 const MEMBER = { email: 'member@balance.example', password: 'member balance passphrase' };
@@ -152,10 +152,7 @@ describe('the balance in the console', { skip: browserSkip() }, () => {
     await resetPassword(core().store, issued!.token, MEMBER.password);
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await page.getByLabel('Email').fill(MEMBER.email);
-    await page.getByLabel('Password', { exact: true }).fill(MEMBER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'AI Visibility' }).waitFor();
+    await signIn(page, MEMBER, { open: false });
     await header().getByText('0.00 cr').waitFor();
     const note = page.getByTestId('zero-balance');
     await note.waitFor();

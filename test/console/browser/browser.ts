@@ -95,3 +95,12 @@ export async function axeViolations(page: Page): Promise<{ id: string; impact: s
 export async function horizontalOverflow(page: Page): Promise<{ scrollWidth: number; innerWidth: number }> {
   return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
 }
+
+/** Signs in through the console's form and waits for the first page after it. */
+export async function signIn(page: Page, who: { email: string; password: string }, { open = true } = {}): Promise<void> {
+  if (open) await page.goto('/console/sign-in');
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password', { exact: true }).fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'AI Visibility' }).waitFor();
+}

@@ -12,7 +12,7 @@ import { createOwner } from '../../../src/core/accounts/users.ts';
 import { grantCredits } from '../../../src/core/billing/ledger.ts';
 import type { FixtureServer } from '../../helpers/fixture-server.ts';
 import { serveFixtureSite } from '../../http/content-sites.ts';
-import { axeViolations, horizontalOverflow, startRig, type BrowserRig, browserSkip } from './browser.ts';
+import { axeViolations, horizontalOverflow, startRig, type BrowserRig, browserSkip, signIn } from './browser.ts';
 
 const OWNER = { email: 'marketing@acme.example', password: 'acme marketing passphrase' };
 
@@ -30,11 +30,7 @@ describe('the console in a browser', { skip: browserSkip() }, () => {
     rig = await startRig({ SIGHTLINE_FETCH_ALLOW: `127.0.0.1:${site.port}` });
     accountId = (await createOwner(rig.server.runtime.core.store, OWNER.email, OWNER.password)).account_id;
     page = await rig.open();
-    await page.goto('/console/sign-in');
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'AI Visibility' }).waitFor();
+    await signIn(page, OWNER);
     visited['runs'] = '/console/runs';
   });
   after(async () => {

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createOwner } from '../../../src/core/accounts/users.ts';
 import { grantCredits } from '../../../src/core/billing/ledger.ts';
-import { axeViolations, horizontalOverflow, SCREENSHOTS, startRig, type BrowserRig, browserSkip } from './browser.ts';
+import { axeViolations, horizontalOverflow, SCREENSHOTS, startRig, type BrowserRig, browserSkip, signIn } from './browser.ts';
 
 const OWNER = { email: 'fixes@acme.example', password: 'acme fixes passphrase here' };
 
@@ -51,11 +51,7 @@ describe('console fixes in a browser', { skip: browserSkip() }, () => {
     await mk('Acme', 'https://acme.example/', ['best project tool for agencies [[sandbox:mention]]', 'acme alternatives', 'project software pricing'], ['openai', 'perplexity', 'deepseek'], 3);
     for (const id of runIds) await rig.server.waitForRun(key, id);
     page = await rig.open();
-    await page.goto('/console/sign-in');
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'AI Visibility' }).waitFor();
+    await signIn(page, OWNER);
   });
   after(async () => {
     assert.deepEqual(rig.foreign, [], 'no request left the instance');

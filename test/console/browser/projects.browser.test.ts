@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { createOwner } from '../../../src/core/accounts/users.ts';
 import { grantCredits } from '../../../src/core/billing/ledger.ts';
 import { projectTests } from '../../../src/core/projects/projects.ts';
-import { axeViolations, horizontalOverflow, startRig, type BrowserRig, browserSkip } from './browser.ts';
+import { axeViolations, horizontalOverflow, startRig, type BrowserRig, browserSkip, signIn } from './browser.ts';
 
 const OWNER = { email: 'brand@acme.example', password: 'acme brand passphrase' };
 const TOPICS = ['pricing', 'agencies', 'integrations'];
@@ -41,11 +41,7 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     accountId = (await createOwner(rig.server.runtime.core.store, OWNER.email, OWNER.password)).account_id;
     await grantCredits(rig.server.runtime.core.store, accountId, 500 * 100);
     page = await rig.open();
-    await page.goto('/console/sign-in');
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'AI Visibility' }).waitFor();
+    await signIn(page, OWNER);
   });
   /** Moves the project's runs so far `days` back in time (the runs' own created_at). */
   async function backdateRuns(projectId: string, days: number) {

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { createOwner } from '../../../src/core/accounts/users.ts';
 import { IP, logText, render, UA, type LogEvent } from '../../helpers/access-logs.ts';
 import { until } from '../../helpers/webhook-receiver.ts';
-import { axeViolations, horizontalOverflow, startRig, type BrowserRig, browserSkip } from './browser.ts';
+import { axeViolations, horizontalOverflow, startRig, type BrowserRig, browserSkip, signIn } from './browser.ts';
 
 const OWNER = { email: 'owner@sites.example', password: 'owner sites passphrase' };
 const DOMAIN = 'shop.example';
@@ -39,11 +39,7 @@ describe('the Sites pages', { skip: browserSkip() }, () => {
     key = await rig.server.key(accountId);
     page = await rig.open();
     page.on('dialog', (d) => d.accept());
-    await page.goto('/console/sign-in');
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'AI Visibility' }).waitFor();
+    await signIn(page, OWNER);
   });
   after(async () => {
     assert.deepEqual(rig.foreign, [], 'no request left the instance');
