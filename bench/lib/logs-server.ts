@@ -20,6 +20,13 @@ await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
 process.stdout.write(JSON.stringify({ port, key, site: site.id, pid: process.pid }) + '\n');
+// Where the memory is, as the server sees it: sent to the bench every 100 ms over the IPC channel
+// (rss, heapTotal, heapUsed, external, arrayBuffers). The bench's own /proc sampling of the RSS
+// is the headline number; these samples say what it is made of.
+if (process.send) {
+  const send = process.send.bind(process);
+  setInterval(() => send(process.memoryUsage()), 100).unref();
+}
 process.stdin.resume();
 process.stdin.on('end', async () => {
   await app.close();
