@@ -1,10 +1,11 @@
 // `npm run bench:logs`: access log reading. (1) Parse and classify generated nginx combined lines
 // on one core (CombinedParser + classifyRecord: the product-token crawler match, IP range
 // verification, asset and referral checks), in lines per second. (2) Upload a gzip of about
-// --gb (1) GiB of log lines in one request to the real server (a child process, SQLite) and
+// --gb (1) GiB of log lines in one request to the real server (a child process; SQLite unless --db) and
 // sample the server's RSS every 100 ms: its growth over the idle baseline must stay under
-// 150 MB. Options: --lines N (parse phase, 1,000,000), --gb N, --parse-only, --trace-memory (the
-// server's memory every 5 s of the upload).
+// 150 MB. Options: --lines N (parse phase, 1,000,000), --gb N, --parse-only, --trace-memory (every
+// 50th memory sample of the server during the upload), --db sqlite|postgres (Postgres at BENCH_POSTGRES_URL,
+// default the local server).
 import { spawn } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ const args = parseArgs();
 const LINES = args.num('--lines', 1_000_000);
 const GB = args.num('--gb', 1);
 const TRACE = args.flag('--trace-memory');
+const DB = args.opt('--db') === 'postgres' ? 'postgres' : 'sqlite';
 const here = new URL('.', import.meta.url).pathname;
 
 const UAS = [
@@ -109,7 +111,7 @@ await pipeline(
 );
 console.log(`generated ${fmt(n)} lines, ${mb(raw)} MB raw, ${mb(statSync(gzPath).size)} MB gzip in ${fmt((performance.now() - genStart) / 1000, 1)} s`);
 
-const server = spawn(process.execPath, ['--import', 'tsx', join(here, 'lib', 'logs-server.ts')], { stdio: ['pipe', 'pipe', 'inherit', 'ipc'] });
+const server = spawn(process.execPath, ['--import', 'tsx', join(here, 'lib', 'logs-server.ts'), DB], { stdio: ['pipe', 'pipe', 'inherit', 'ipc'] });
 /** The server's own memory samples (process.memoryUsage every 100 ms), while the upload runs. */
 let recording = false;
 const samples: NodeJS.MemoryUsage[] = [];

@@ -320,50 +320,63 @@ const HASHES_PER_INSERT = 1024;
 const ROWS_PER_INSERT = 256;
 
 /**
- * `list` in pieces of `max` items (a power of two), then what is left in falling powers of two
+ * `n` cut in pieces of `max` (a power of two), then what is left in falling powers of two
  * (1,000 = 512 + 256 + 128 + 64 + 32 + 8): each table is written with a dozen statement shapes at
  * most, so SQLite's prepared-statement cache holds a few, not one per batch's remainder size.
  */
-function pieces<T>(list: readonly T[], max: number): T[][] {
-  const out: T[][] = [];
-  let at = 0;
-  while (list.length - at >= max) out.push(list.slice(at, (at += max)));
-  for (let size = max >> 1; size >= 1; size >>= 1) if (list.length - at >= size) out.push(list.slice(at, (at += size)));
+function pieceSizes(n: number, max: number): number[] {
+  const out: number[] = [];
+  for (; n >= max; n -= max) out.push(max);
+  for (let size = max >> 1; size >= 1; size >>= 1) {
+    if (n < size) continue;
+    out.push(size);
+    n -= size;
+  }
   return out;
+}
+
+function pieces<T>(list: readonly T[], max: number): T[][] {
+  let at = 0;
+  return pieceSizes(list.length, max).map((size) => list.slice(at, (at += size)));
 }
 
 /**
  * One transaction: the batch's line hashes are inserted (a hash already there is a duplicate,
- * decided by the database, so two uploads at once never count a line twice), and the new
- * lines' counts are added to the rollups. Nothing outside the transaction changes, so a retried
- * transaction counts the same.
+ * decided by the database, so two uploads at once never count a line twice; so is a line repeated
+ * within the batch), and the new lines' counts are added to the rollups. Hash strings exist for
+ * one INSERT at a time. Nothing outside the transaction changes, so a retried transaction counts
+ * the same.
  */
 async function writeBatch(store: Store, siteId: string, batch: Batch) {
-  // Hash → its first line in the batch; a line repeated within the batch is a duplicate at once.
-  const first = new Map<string, number>();
-  for (let i = 0; i < batch.length; i++) {
-    const hash = batch.hash(i);
-    if (!first.has(hash)) first.set(hash, i);
-  }
   return store.db.transaction().execute(async (trx) => {
-    let duplicates = batch.length - first.size;
+    let duplicates = 0;
     // Per rollup row: the new lines it counts and the latest of their times.
     const hits = new Int32Array(batch.rows.length);
     const seen = new Float64Array(batch.rows.length).fill(-Infinity);
-    for (const part of pieces([...first.keys()], HASHES_PER_INSERT)) {
+    let from = 0;
+    for (const size of pieceSizes(batch.length, HASHES_PER_INSERT)) {
+      // Hash → its first line in this piece (a repeat is inserted too, and the database skips it).
+      const lineOf = new Map<string, number>();
+      const values: { site_id: string; line_hash: string }[] = [];
+      for (let i = from; i < from + size; i++) {
+        const line_hash = batch.hash(i);
+        if (!lineOf.has(line_hash)) lineOf.set(line_hash, i);
+        values.push({ site_id: siteId, line_hash });
+      }
+      from += size;
       const inserted = await trx
         .insertInto('site_log_lines')
-        .values(part.map((line_hash) => ({ site_id: siteId, line_hash })))
+        .values(values)
         .onConflict((oc) => oc.columns(['site_id', 'line_hash']).doNothing())
         .returning('line_hash')
         .execute();
       for (const { line_hash } of inserted) {
-        const i = first.get(line_hash)!;
+        const i = lineOf.get(line_hash)!;
         const row = batch.rowOf[i];
         hits[row]++;
         if (batch.times[i] > seen[row]) seen[row] = batch.times[i];
       }
-      duplicates += part.length - inserted.length;
+      duplicates += size - inserted.length;
     }
     const added = await addToRollups(trx, siteId, batch.rows, hits, seen);
     return { added, duplicates };
