@@ -43,7 +43,6 @@ export interface IngestSummary {
   to: string | null;
 }
 
-
 /** What one request counts as, before its line hash and hour are added. */
 export type Classified =
   | { kind: 'crawler'; crawler: string; path: string; status_class: '2xx' | '3xx' | '4xx' | '5xx'; verified: number; blocked: number }
@@ -101,7 +100,6 @@ async function* uploadBytes(body: AsyncIterable<Buffer>): AsyncGenerator<Buffer>
   }
   yield* counted(first);
 }
-
 
 /** A line's text without its line end (LF or CRLF). */
 const textOf = (buf: Buffer, start: number, nl: number) => buf.toString('utf8', start, nl > start && buf[nl - 1] === 13 ? nl - 1 : nl);
