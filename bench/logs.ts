@@ -1,9 +1,11 @@
 // `npm run bench:logs`: access log reading. (1) Parse and classify generated nginx combined lines
 // on one core (CombinedParser + classifyRecord: the product-token crawler match, IP range
 // verification, asset and referral checks), in lines per second. (2) Upload a gzip of about
-// --gb (1) GiB of log lines in one request to the real server (a child process, SQLite) and
+// --gb (1) GiB of log lines in one request to the real server (a child process; SQLite unless --db) and
 // sample the server's RSS every 100 ms: its growth over the idle baseline must stay under
-// 150 MB. Options: --lines N (parse phase, 1,000,000), --gb N, --parse-only.
+// 150 MB. Options: --lines N (parse phase, 1,000,000), --gb N, --parse-only, --trace-memory (every
+// 50th memory sample of the server during the upload), --db sqlite|postgres (Postgres at BENCH_POSTGRES_URL,
+// default the local server).
 import { spawn } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +23,8 @@ import { fmt, mb, parseArgs } from './lib/common.ts';
 const args = parseArgs();
 const LINES = args.num('--lines', 1_000_000);
 const GB = args.num('--gb', 1);
+const TRACE = args.flag('--trace-memory');
+const DB = args.opt('--db') === 'postgres' ? 'postgres' : 'sqlite';
 const here = new URL('.', import.meta.url).pathname;
 
 const UAS = [
@@ -107,7 +111,20 @@ await pipeline(
 );
 console.log(`generated ${fmt(n)} lines, ${mb(raw)} MB raw, ${mb(statSync(gzPath).size)} MB gzip in ${fmt((performance.now() - genStart) / 1000, 1)} s`);
 
-const server = spawn(process.execPath, ['--import', 'tsx', join(here, 'lib', 'logs-server.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+const server = spawn(process.execPath, ['--import', 'tsx', join(here, 'lib', 'logs-server.ts'), DB], { stdio: ['pipe', 'pipe', 'inherit', 'ipc'] });
+/** The server's own memory samples (process.memoryUsage every 100 ms), while the upload runs. */
+let recording = false;
+const samples: NodeJS.MemoryUsage[] = [];
+let lastSample: NodeJS.MemoryUsage | null = null;
+server.on('message', (m) => {
+  lastSample = m as NodeJS.MemoryUsage;
+  if (!recording) return;
+  samples.push(lastSample);
+  if (TRACE && samples.length % 50 === 0) {
+    const x = lastSample;
+    console.log(`  ${fmt(samples.length / 10)} s: rss ${mb(x.rss)}, heap ${mb(x.heapUsed)}/${mb(x.heapTotal)}, external ${mb(x.external)} (array buffers ${mb(x.arrayBuffers)}) MB`);
+  }
+});
 const info = await new Promise<{ port: number; key: string; site: string; pid: number }>((resolve, reject) => {
   server.once('exit', (code) => reject(new Error(`logs-server exited with ${code}`)));
   createInterface({ input: server.stdout! }).once('line', (l) => resolve(JSON.parse(l)));
@@ -119,16 +136,30 @@ const headers = { authorization: `Bearer ${info.key}`, 'content-type': 'applicat
 await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'text/plain' }, body: line(0, t0) + '\n' }).then((r) => r.json());
 await new Promise((r) => setTimeout(r, 500));
 const baseline = rss();
+const baselineUsage = lastSample!;
 let peak = baseline;
 const sampler = setInterval(() => (peak = Math.max(peak, rss())), 100);
+recording = true;
 const upStart = performance.now();
 const res = await fetch(url, { method: 'POST', headers, body: Readable.toWeb(createReadStream(gzPath)) as ReadableStream, duplex: 'half' } as RequestInit);
 const summary = await res.json();
 const upSeconds = (performance.now() - upStart) / 1000;
 clearInterval(sampler);
+recording = false;
 peak = Math.max(peak, rss());
 console.log(`upload: HTTP ${res.status} in ${fmt(upSeconds, 1)} s (${fmt(n / upSeconds)} lines/s end to end): ${JSON.stringify(summary)}`);
 console.log(`server RSS: baseline ${mb(baseline)} MB, peak ${mb(peak)} MB, growth ${mb(peak - baseline)} MB (${peak - baseline < 150 * 1024 * 1024 ? 'under' : 'OVER'} 150 MB)`);
+if (samples.length) {
+  // What the RSS was made of: the server's sample with the highest RSS, and each part's own maximum.
+  const top = samples.reduce((a, b) => (b.rss > a.rss ? b : a));
+  const max = (k: keyof NodeJS.MemoryUsage) => mb(Math.max(...samples.map((x) => x[k])));
+  const split = (x: NodeJS.MemoryUsage) =>
+    `rss ${mb(x.rss)}, V8 heap used ${mb(x.heapUsed)} of ${mb(x.heapTotal)}, external ${mb(x.external)} (array buffers ${mb(x.arrayBuffers)}), ` +
+    `rest (code, native: SQLite, zlib, stacks) ${mb(x.rss - x.heapTotal - x.external)}`;
+  console.log(`server memory at idle (MB): ${split(baselineUsage)}`);
+  console.log(`server memory at its highest RSS sample (MB): ${split(top)}`);
+  console.log(`maxima over ${fmt(samples.length)} samples (MB): heap used ${max('heapUsed')}, heap total ${max('heapTotal')}, external ${max('external')}, array buffers ${max('arrayBuffers')}`);
+}
 server.stdin!.end();
 await new Promise((r) => server.once('exit', r));
 rmSync(dir, { recursive: true, force: true });

@@ -3,9 +3,10 @@
 // garbage lines, duplicates, gzip), the reports read back, and another account's site.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
-import { logText, render, scenario, type Format } from '../helpers/access-logs.ts';
+import { IP, logText, render, scenario, UA, type Format, type LogEvent } from '../helpers/access-logs.ts';
 
 const CONTENT_TYPE: Record<Format, string> = {
   combined: 'text/plain',
@@ -152,6 +153,53 @@ describe('sites: access logs of every format', () => {
     assert.equal(b.duplicates, a.ai_crawler_hits + a.ai_referral_visits);
     const report = (await s.request('GET', `/v1/sites/${site.id}/crawlers`, { key })).json();
     assert.equal(report.crawlers.reduce((n: number, c: { hits: number }) => n + c.hits, 0), 17);
+  });
+
+  test('a log of several batches sent in odd pieces: exact counts across pieces and batches', async () => {
+    const site = await newSite('batches.example');
+    // 12,000 verified GPTBot hits a second apart (over three hours), every 1,000th line sent twice,
+    // every 5th ending in CRLF; 3,000 ChatGPT referral visits; one line of 70 KiB (skipped); and a
+    // last GPTBot line without a line end. The reader writes 5,000 counted lines per transaction.
+    const t0 = Math.floor((Date.now() - 2 * 86_400_000) / 1000) * 1000;
+    const gpt = (i: number): LogEvent => ({ ip: IP.gptbot, time: t0 + i * 1000, method: 'GET', host: site.domain, path: `/p/${i % 7}`, status: 200, ua: UA.gptbot });
+    const visit = (i: number): LogEvent => ({ ip: IP.browser, time: t0 + i * 1000 + 500, method: 'GET', host: site.domain, path: '/pricing', status: 200, ua: UA.browser, referer: 'https://chatgpt.com/' });
+    let text = '';
+    for (let i = 0; i < 12_000; i++) {
+      const end = i % 5 === 0 ? '\r\n' : '\n';
+      text += render.combined(gpt(i)) + end;
+      if (i % 1000 === 999) text += render.combined(gpt(i)) + end;
+      if (i % 4 === 0) text += render.combined(visit(i)) + '\n';
+      if (i === 6000) text += 'x'.repeat(70 * 1024) + '\n';
+    }
+    text += render.combined(gpt(12_000));
+    const bytes = Buffer.from(text);
+    const pieces: Buffer[] = [];
+    for (let at = 0; at < bytes.length; at += 997) pieces.push(bytes.subarray(at, at + 997));
+    const expected = { lines: 12_000 + 12 + 3000 + 1 + 1, parsed: 12_000 + 12 + 3000 + 1, skipped: 1, ai_crawler_hits: 12_001, ai_referral_visits: 3000, duplicates: 12 };
+
+    const res = await upload(site.id, Readable.from(pieces) as unknown as Buffer, { 'content-type': 'text/plain' });
+    assert.equal(res.statusCode, 200, res.body);
+    const sum = res.json();
+    assert.deepEqual(
+      { lines: sum.lines, parsed: sum.parsed, skipped: sum.skipped, ai_crawler_hits: sum.ai_crawler_hits, ai_referral_visits: sum.ai_referral_visits, duplicates: sum.duplicates },
+      expected,
+    );
+    const stamp = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+    assert.equal(sum.from, stamp(t0));
+    assert.equal(sum.to, stamp(t0 + 12_000 * 1000));
+    const report = (await s.request('GET', `/v1/sites/${site.id}/crawlers?days=30`, { key })).json();
+    const gptbot = report.crawlers.find((c: { name: string }) => c.name === 'GPTBot');
+    assert.deepEqual({ hits: gptbot.hits, verified: gptbot.verified_hits, last_seen: gptbot.last_seen }, { hits: 12_001, verified: 12_001, last_seen: stamp(t0 + 12_000 * 1000) });
+    assert.deepEqual(gptbot.top_paths.map((p: { hits: number }) => p.hits).sort((a: number, b: number) => b - a), [1715, 1715, 1715, 1714, 1714, 1714, 1714]);
+    const refs = (await s.request('GET', `/v1/sites/${site.id}/referrals`, { key })).json();
+    assert.deepEqual(refs.sources.map((x: { source: string; visits: number }) => [x.source, x.visits]), [['chatgpt', 3000]]);
+
+    // The same bytes again, gzipped: every counted line is a duplicate, nothing is added.
+    const again = (await upload(site.id, gzipSync(bytes), { 'content-type': 'application/gzip' })).json();
+    assert.deepEqual(
+      { lines: again.lines, ai_crawler_hits: again.ai_crawler_hits, ai_referral_visits: again.ai_referral_visits, duplicates: again.duplicates },
+      { lines: expected.lines, ai_crawler_hits: 0, ai_referral_visits: 0, duplicates: 12_001 + 3000 + 12 },
+    );
   });
 
   test('errors: unknown format, unrecognised log, wrong media type, missing scope, another account', async () => {

@@ -1,8 +1,10 @@
 // Reading an access log upload: bytes in (gzip or not), lines, one parser, and rollups out.
-// The one thing to know: it is a stream from end to end. Memory holds one partial line, one
-// batch of counted lines and their hashes; nothing of a line is kept but its hash (idempotent
-// re-upload) and its contribution to the hourly rollups. Client addresses are read to verify a
-// crawler and then dropped.
+// The one thing to know: it is a stream from end to end, and almost nothing of a line outlives
+// its turn of the loop. A batch keeps, per counted line, its SHA-1 (idempotent re-upload), its
+// request time and the index of its rollup row, in typed arrays allocated once per upload, plus
+// the batch's distinct rollup rows; so the garbage a gigabyte leaves behind dies young instead of
+// piling up in V8's old generation. While a batch is written nothing more is read from the
+// request. Client addresses are read to verify a crawler and then dropped.
 import { createHash } from 'node:crypto';
 import { createGunzip } from 'node:zlib';
 import { Readable } from 'node:stream';
@@ -24,6 +26,8 @@ export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
 const MAX_LINE_BYTES = 64 * 1024;
 /** Counted lines written per transaction. */
 const BATCH_LINES = 5000;
+/** Bytes of a SHA-1 digest. */
+const DIGEST_BYTES = 20;
 /** Lines looked at to recognise the format. */
 const SNIFF_LINES = 50;
 
@@ -38,11 +42,6 @@ export interface IngestSummary {
   from: string | null;
   to: string | null;
 }
-
-/** One request's contribution to a rollup, with the hash of its line. */
-type Counted =
-  | { hash: string; kind: 'crawler'; hour: string; crawler: string; path: string; status_class: '2xx' | '3xx' | '4xx' | '5xx'; verified: number; blocked: number; seen: string }
-  | { hash: string; kind: 'referral'; hour: string; source: string; path: string };
 
 /** What one request counts as, before its line hash and hour are added. */
 export type Classified =
@@ -102,34 +101,56 @@ async function* uploadBytes(body: AsyncIterable<Buffer>): AsyncGenerator<Buffer>
   yield* counted(first);
 }
 
-/** Lines of the upload as strings (without line ends), bounded in length. */
-async function* linesOf(bytes: AsyncIterable<Buffer>): AsyncGenerator<string> {
-  let rest: Buffer | null = null;
-  let dropping = false;
-  for await (const chunk of bytes) {
-    let buf: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
-    rest = null;
+/** A line's text without its line end (LF or CRLF). */
+const textOf = (buf: Buffer, start: number, nl: number) => buf.toString('utf8', start, nl > start && buf[nl - 1] === 13 ? nl - 1 : nl);
+
+/**
+ * Cuts the upload's bytes into lines, bounded in length. `lines(chunk)` yields the chunk's
+ * complete lines; the bytes after its last newline wait for the next chunk (only they are
+ * copied), and `end()` returns them as the last line. A line longer than MAX_LINE_BYTES is one
+ * NUL marker (counted, skipped) and its bytes are dropped up to the next newline, never held.
+ */
+class LineSplitter {
+  private rest: Buffer | null = null;
+  private dropping = false;
+
+  *lines(chunk: Buffer): Generator<string> {
     let start = 0;
-    for (;;) {
-      const nl = buf.indexOf(10, start);
-      if (nl < 0) break;
-      if (dropping) dropping = false;
+    let nl = chunk.indexOf(10);
+    if (this.rest || this.dropping) {
+      if (nl < 0) {
+        if (this.rest) yield* this.hold(Buffer.concat([this.rest, chunk]));
+        return;
+      }
+      if (this.dropping) this.dropping = false;
       else {
-        const end = nl > start && buf[nl - 1] === 13 ? nl - 1 : nl;
-        yield buf.toString('utf8', start, end);
+        const line = Buffer.concat([this.rest!, chunk.subarray(0, nl)]);
+        this.rest = null;
+        yield textOf(line, 0, line.length);
       }
       start = nl + 1;
+      nl = chunk.indexOf(10, start);
     }
-    if (start < buf.length) {
-      if (buf.length - start > MAX_LINE_BYTES) {
-        // Too long for an access log line: yield a marker (counted, skipped) and drop to the next newline.
-        if (!dropping) yield '\u0000';
-        dropping = true;
-      } else rest = Buffer.from(buf.subarray(start));
-    }
-    buf = Buffer.alloc(0);
+    for (; nl >= 0; start = nl + 1, nl = chunk.indexOf(10, start)) yield textOf(chunk, start, nl);
+    if (start < chunk.length) yield* this.hold(Buffer.from(chunk.subarray(start)));
   }
-  if (rest && rest.length && !dropping) yield rest.toString('utf8');
+
+  /** The last line, when the upload does not end with a line end. */
+  end(): string | null {
+    const rest = this.rest;
+    this.rest = null;
+    return rest?.length ? rest.toString('utf8') : null;
+  }
+
+  private *hold(partial: Buffer): Generator<string> {
+    if (partial.length <= MAX_LINE_BYTES) {
+      this.rest = partial;
+      return;
+    }
+    this.rest = null;
+    this.dropping = true;
+    yield '\u0000';
+  }
 }
 
 const hourKeys = new Map<number, string>();
@@ -142,6 +163,56 @@ function hourOf(ms: number): string {
     hourKeys.set(h, key);
   }
   return key;
+}
+
+/** A rollup row counted lines add to: a crawler's hits or an assistant's referral visits, for one hour and path. */
+type Row =
+  | { kind: 'crawler'; hour: string; crawler: string; path: string; status_class: '2xx' | '3xx' | '4xx' | '5xx'; verified: number; blocked: number }
+  | { kind: 'referral'; hour: string; source: string; path: string };
+
+/**
+ * The counted lines waiting for their transaction. Per line only numbers, in arrays allocated
+ * once and reused: the SHA-1 of its text, its request time and the index of its rollup row. The
+ * rows are the batch's distinct keys (hour, crawler or source, path, …), a few per hour and page.
+ */
+class Batch {
+  readonly digests = Buffer.alloc(BATCH_LINES * DIGEST_BYTES);
+  readonly times = new Float64Array(BATCH_LINES);
+  readonly rowOf = new Int32Array(BATCH_LINES);
+  rows: Row[] = [];
+  length = 0;
+  private keys = new Map<string, number>();
+
+  /** Adds a counted line; true when the batch is full. */
+  add(line: string, time: number, c: Classified): boolean {
+    const hour = hourOf(time);
+    const key =
+      c.kind === 'crawler'
+        ? `c\u0001${hour}\u0001${c.crawler}\u0001${c.path}\u0001${c.status_class}\u0001${c.verified}\u0001${c.blocked}`
+        : `r\u0001${hour}\u0001${c.source}\u0001${c.path}`;
+    let row = this.keys.get(key);
+    if (row === undefined) {
+      row = this.rows.length;
+      this.rows.push({ ...c, hour });
+      this.keys.set(key, row);
+    }
+    const i = this.length++;
+    createHash('sha1').update(line).digest().copy(this.digests, i * DIGEST_BYTES);
+    this.times[i] = time;
+    this.rowOf[i] = row;
+    return this.length === BATCH_LINES;
+  }
+
+  /** Line i's hash as stored: the first 22 characters of its SHA-1 in base64. */
+  hash(i: number): string {
+    return this.digests.toString('base64', i * DIGEST_BYTES, (i + 1) * DIGEST_BYTES).slice(0, 22);
+  }
+
+  clear() {
+    this.length = 0;
+    this.rows = [];
+    this.keys = new Map();
+  }
 }
 
 /**
@@ -167,7 +238,7 @@ export async function ingestLog(
   let maxTime = -Infinity;
   let parser: LineParser | null = opts.format === 'auto' ? null : parserFor(opts.format);
   const sniffed: string[] = [];
-  let batch: Counted[] = [];
+  const batch = new Batch();
 
   const flush = async () => {
     if (!batch.length) return;
@@ -176,51 +247,56 @@ export async function ingestLog(
     sum.ai_crawler_hits += added.crawler;
     sum.ai_referral_visits += added.referral;
     newBlocked += added.blocked;
-    batch = [];
+    batch.clear();
   };
 
-  const handle = async (line: string) => {
-    if (!line.trim()) return;
+  /** Reads one line (synchronously: no promise per line); true when the batch is full and must be written. */
+  const handle = (line: string): boolean => {
+    if (!line.trim()) return false;
     sum.lines++;
     const r = line.charCodeAt(0) === 0 ? null : parser!.parse(line);
     if (!r || Number.isNaN(r.time)) {
       // A CloudFront header line is no request and no garbage either: it is not counted as a line.
       if (parser!.format === 'cloudfront' && line.charCodeAt(0) === 35) sum.lines--;
       else sum.skipped++;
-      return;
+      return false;
     }
     if (r.host && foldHost(r.host) !== siteHost) {
       sum.skipped++;
-      return;
+      return false;
     }
     sum.parsed++;
     if (r.time < minTime) minTime = r.time;
     if (r.time > maxTime) maxTime = r.time;
     const c = classifyRecord(r, opts.ranges);
-    if (!c) return;
-    const hash = createHash('sha1').update(line).digest('base64').slice(0, 22);
-    batch.push({ ...c, hash, hour: hourOf(r.time), ...(c.kind === 'crawler' ? { seen: new Date(r.time).toISOString() } : {}) } as Counted);
-    if (batch.length >= BATCH_LINES) await flush();
+    return c ? batch.add(line, r.time, c) : false;
   };
 
-  for await (const line of linesOf(uploadBytes(body))) {
-    if (!parser) {
-      sniffed.push(line);
-      if (sniffed.length < SNIFF_LINES) continue;
-      parser = recognised(sniffed);
-      for (const l of sniffed.splice(0)) await handle(l);
-      continue;
-    }
-    await handle(line);
-  }
-  if (!parser) {
+  /** The first lines are held until the format is recognised, then read in order. */
+  const sniff = async (line: string | null) => {
+    if (line !== null) sniffed.push(line);
+    if (line !== null && sniffed.length < SNIFF_LINES) return;
     parser = recognised(sniffed);
-    for (const l of sniffed.splice(0)) await handle(l);
+    for (const l of sniffed.splice(0)) if (handle(l)) await flush();
+  };
+
+  const splitter = new LineSplitter();
+  for await (const chunk of uploadBytes(body)) {
+    for (const line of splitter.lines(chunk)) {
+      if (!parser) await sniff(line);
+      else if (handle(line)) await flush();
+    }
   }
+  const last = splitter.end();
+  if (last !== null) {
+    if (!parser) await sniff(last);
+    else if (handle(last)) await flush();
+  }
+  if (!parser) await sniff(null);
   await flush();
   if (newBlocked) await opts.onBlockedHits?.(newBlocked);
   return {
-    format: parser.format,
+    format: parser!.format,
     ...sum,
     from: minTime === Infinity ? null : toApiTime(new Date(minTime).toISOString()),
     to: maxTime === -Infinity ? null : toApiTime(new Date(maxTime).toISOString()),
@@ -236,63 +312,97 @@ function recognised(lines: string[]): LineParser {
   return parserFor(format);
 }
 
-/** Rows per INSERT: well under SQLite's and Postgres' bound-parameter limits. */
-const ROWS_PER_INSERT = 300;
-const chunks = <T>(list: T[], n: number) => Array.from({ length: Math.ceil(list.length / n) }, (_, i) => list.slice(i * n, i * n + n));
+/** Line hashes per INSERT (two parameters each): well under SQLite's and Postgres' bound-parameter limits. */
+const HASHES_PER_INSERT = 1024;
+/** Rollup rows per INSERT (nine parameters each). */
+const ROWS_PER_INSERT = 256;
+
+/**
+ * `n` cut in pieces of `max` (a power of two), then what is left in falling powers of two
+ * (1,000 = 512 + 256 + 128 + 64 + 32 + 8): each table is written with a dozen statement shapes at
+ * most, so SQLite's prepared-statement cache holds a few, not one per batch's remainder size.
+ */
+function pieceSizes(n: number, max: number): number[] {
+  const out: number[] = [];
+  for (; n >= max; n -= max) out.push(max);
+  for (let size = max >> 1; size >= 1; size >>= 1) {
+    if (n < size) continue;
+    out.push(size);
+    n -= size;
+  }
+  return out;
+}
+
+function pieces<T>(list: readonly T[], max: number): T[][] {
+  let at = 0;
+  return pieceSizes(list.length, max).map((size) => list.slice(at, (at += size)));
+}
 
 /**
  * One transaction: the batch's line hashes are inserted (a hash already there is a duplicate,
- * decided by the database, so two uploads at once never count a line twice), and the new
- * lines' counts are added to the rollups.
+ * decided by the database, so two uploads at once never count a line twice; so is a line repeated
+ * within the batch), and the new lines' counts are added to the rollups. Hash strings exist for
+ * one INSERT at a time. Nothing outside the transaction changes, so a retried transaction counts
+ * the same.
  */
-async function writeBatch(store: Store, siteId: string, batch: Counted[]) {
-  const unique = new Map<string, Counted>();
-  for (const c of batch) if (!unique.has(c.hash)) unique.set(c.hash, c);
-  let duplicates = batch.length - unique.size;
+async function writeBatch(store: Store, siteId: string, batch: Batch) {
   return store.db.transaction().execute(async (trx) => {
-    const fresh: Counted[] = [];
-    for (const part of chunks([...unique.keys()], 1000)) {
+    let duplicates = 0;
+    // Per rollup row: the new lines it counts and the latest of their times.
+    const hits = new Int32Array(batch.rows.length);
+    const seen = new Float64Array(batch.rows.length).fill(-Infinity);
+    let from = 0;
+    for (const size of pieceSizes(batch.length, HASHES_PER_INSERT)) {
+      // Hash → its first line in this piece (a repeat is inserted too, and the database skips it).
+      const lineOf = new Map<string, number>();
+      const values: { site_id: string; line_hash: string }[] = [];
+      for (let i = from; i < from + size; i++) {
+        const line_hash = batch.hash(i);
+        if (!lineOf.has(line_hash)) lineOf.set(line_hash, i);
+        values.push({ site_id: siteId, line_hash });
+      }
+      from += size;
       const inserted = await trx
         .insertInto('site_log_lines')
-        .values(part.map((line_hash) => ({ site_id: siteId, line_hash })))
+        .values(values)
         .onConflict((oc) => oc.columns(['site_id', 'line_hash']).doNothing())
         .returning('line_hash')
         .execute();
-      for (const r of inserted) fresh.push(unique.get(r.line_hash)!);
-      duplicates += part.length - inserted.length;
+      for (const { line_hash } of inserted) {
+        const i = lineOf.get(line_hash)!;
+        const row = batch.rowOf[i];
+        hits[row]++;
+        if (batch.times[i] > seen[row]) seen[row] = batch.times[i];
+      }
+      duplicates += size - inserted.length;
     }
-    const added = await addToRollups(trx, siteId, fresh);
+    const added = await addToRollups(trx, siteId, batch.rows, hits, seen);
     return { added, duplicates };
   });
 }
 
-async function addToRollups(trx: Tx, siteId: string, fresh: Counted[]) {
-  const crawlerRows = new Map<string, { site_id: string; hour: string; crawler: string; path: string; status_class: '2xx' | '3xx' | '4xx' | '5xx'; verified: number; blocked: number; hits: number; last_seen: string }>();
-  const referralRows = new Map<string, { site_id: string; hour: string; source: string; path: string; visits: number }>();
+async function addToRollups(trx: Tx, siteId: string, rows: readonly Row[], hits: Int32Array, seen: Float64Array) {
+  const crawlerRows: { site_id: string; hour: string; crawler: string; path: string; status_class: '2xx' | '3xx' | '4xx' | '5xx'; verified: number; blocked: number; hits: number; last_seen: string }[] = [];
+  const referralRows: { site_id: string; hour: string; source: string; path: string; visits: number }[] = [];
   let crawler = 0;
   let referral = 0;
   let blocked = 0;
-  for (const c of fresh) {
-    if (c.kind === 'crawler') {
-      crawler++;
-      if (c.blocked && SEARCH_TOKENS.has(c.crawler)) blocked++;
-      const key = `${c.hour}\u0001${c.crawler}\u0001${c.path}\u0001${c.status_class}\u0001${c.verified}\u0001${c.blocked}`;
-      const row = crawlerRows.get(key);
-      if (row) {
-        row.hits++;
-        if (c.seen > row.last_seen) row.last_seen = c.seen;
-      } else {
-        crawlerRows.set(key, { site_id: siteId, hour: c.hour, crawler: c.crawler, path: c.path, status_class: c.status_class, verified: c.verified, blocked: c.blocked, hits: 1, last_seen: c.seen });
-      }
+  rows.forEach((row, k) => {
+    const n = hits[k];
+    if (!n) return;
+    if (row.kind === 'crawler') {
+      crawler += n;
+      if (row.blocked && SEARCH_TOKENS.has(row.crawler)) blocked += n;
+      crawlerRows.push({
+        site_id: siteId, hour: row.hour, crawler: row.crawler, path: row.path, status_class: row.status_class,
+        verified: row.verified, blocked: row.blocked, hits: n, last_seen: new Date(seen[k]).toISOString(),
+      });
     } else {
-      referral++;
-      const key = `${c.hour}\u0001${c.source}\u0001${c.path}`;
-      const row = referralRows.get(key);
-      if (row) row.visits++;
-      else referralRows.set(key, { site_id: siteId, hour: c.hour, source: c.source, path: c.path, visits: 1 });
+      referral += n;
+      referralRows.push({ site_id: siteId, hour: row.hour, source: row.source, path: row.path, visits: n });
     }
-  }
-  for (const part of chunks([...crawlerRows.values()], ROWS_PER_INSERT)) {
+  });
+  for (const part of pieces(crawlerRows, ROWS_PER_INSERT)) {
     await trx
       .insertInto('site_crawler_hits')
       .values(part)
@@ -304,7 +414,7 @@ async function addToRollups(trx: Tx, siteId: string, fresh: Counted[]) {
       )
       .execute();
   }
-  for (const part of chunks([...referralRows.values()], ROWS_PER_INSERT)) {
+  for (const part of pieces(referralRows, ROWS_PER_INSERT)) {
     await trx
       .insertInto('site_referral_visits')
       .values(part)
