@@ -134,3 +134,31 @@ describe('a probe waiting on a provider task', () => {
     await assertLedgerWhole(s, accountId, 20_00);
   });
 });
+
+describe('SIGHTLINE_WORKER_MAX_WAITING=0', () => {
+  let fake: Fake;
+  let s: TestServer;
+  before(async () => {
+    fake = await startFakeDataForSeo({ taskLatencyMs: 200 });
+    s = await startTestServer({
+      SIGHTLINE_PLATFORM_ENGINE: 'live',
+      SIGHTLINE_DATAFORSEO_POLL_MS: '50',
+      SIGHTLINE_CHATGPT_APP_CONCURRENCY: '1',
+      SIGHTLINE_WORKER_MAX_WAITING: '0',
+      ...fake.env,
+    });
+  });
+  after(async () => {
+    await s.close();
+    await fake.close();
+  });
+
+  test('every wait keeps its slot: on a lane of one, each task is fetched before the next is posted', async () => {
+    const { key } = await s.account({ credits: 20 });
+    const runId = await createRun(s, key, ['best anvils', 'cheap anvils']);
+    const run = await s.waitForRun(key, runId);
+    assert.equal(run.status, 'completed');
+    const order = fake.requests.filter((r) => !r.path.endsWith('/tasks_ready')).map((r) => (r.path.endsWith('/task_post') ? 'post' : 'fetch'));
+    assert.deepEqual(order, ['post', 'fetch', 'post', 'fetch']);
+  });
+});
