@@ -20,7 +20,10 @@
 //   npm run bench:runs -- --skip-create           # completion and memory only
 //   npm run bench:runs -- --live --skip-create    # live mode: --lane-concurrency 16 --delay-min 200 --delay-max 800 --seed 1
 //     live mode adds Google AI Overviews, AI Mode and the ChatGPT app through a fake DataForSEO task
-//     flow (--consumer-lane-concurrency 64 --task-min 5000 --task-max 40000; --no-consumer drops them)
+//     flow (--consumer-lane-concurrency 64 --task-min 5000 --task-max 40000 --max-waiting 1000;
+//     --no-consumer drops them). A probe waiting for its task holds no lane slot, so for those
+//     surfaces the ideal is the longest task, or the waiting capacity (probes × mean task time /
+//     --max-waiting) when that is larger.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -49,6 +52,7 @@ const engineOpts = {
   consumerLaneConcurrency: args.num('--consumer-lane-concurrency', 64),
   taskMinMs: args.num('--task-min', 5_000),
   taskMaxMs: args.num('--task-max', 40_000),
+  maxWaiting: args.num('--max-waiting', 1000),
 };
 const pollMs = args.num('--poll-ms', 100);
 const asJson = args.flag('--json');
@@ -156,6 +160,8 @@ export interface CompletionResult {
   mean_latency_ms: Record<string, number>;
   /** The ideal with the nominal latency (equal to ideal_ms for the sandbox). */
   nominal_ideal_ms: number;
+  /** Platforms whose waits hold no lane slot, and the waiting capacity (see engine.offLane). */
+  off_lane?: { platforms: string[]; max_waiting: number };
   /** The ideal from work alone (probes × mean / lane), without the longest-answer bound. */
   work_ideal_ms?: number;
   provider?: { lines: string[]; detail: unknown };
@@ -251,11 +257,20 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
     // max(work / capacity, longest job)). That third bound matters for consumer surfaces, whose
     // tasks are ready 5–40 s after posting: with fewer tasks than lane slots the work bound
     // alone is far below anything a scheduler could reach.
+    // A platform whose probes wait off their lane (engine.offLane: the consumer surfaces' task
+    // wait holds no slot) is bound by neither its lane nor the overall limit but by the waiting
+    // capacity: all its probes' waits / maxWaiting (its post and fetch, a few ms against the
+    // fake, are left out).
     const longest = (p: PlatformName) => provider?.maxLatencyMs?.[p] ?? 0;
+    const offLane = new Set<PlatformName>(engine.offLane?.platforms ?? []);
+    const inLane = platforms.filter((p) => !offLane.has(p));
     const ideal = (mean: (p: PlatformName) => number, withLongest: boolean) =>
       Math.max(
-        ...platforms.map((p) => Math.max((perPlatform[p] * mean(p)) / laneOf[p], withLongest && perPlatform[p] > 0 ? longest(p) : 0)),
-        platforms.reduce((sum, p) => sum + perPlatform[p] * mean(p), 0) / concurrency,
+        ...platforms.map((p) =>
+          Math.max(offLane.has(p) ? 0 : (perPlatform[p] * mean(p)) / laneOf[p], withLongest && perPlatform[p] > 0 ? longest(p) : 0),
+        ),
+        inLane.reduce((sum, p) => sum + perPlatform[p] * mean(p), 0) / concurrency,
+        engine.offLane ? [...offLane].reduce((sum, p) => sum + (perPlatform[p] ?? 0) * mean(p), 0) / engine.offLane.maxWaiting : 0,
       );
     const idealMs = ideal((p) => meanMs[p], true);
     const workIdealMs = ideal((p) => meanMs[p], false);
@@ -269,6 +284,7 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
       probes_per_platform: perPlatform,
       mean_latency_ms: meanMs,
       nominal_ideal_ms: Math.round(ideal(() => nominalMs, false)),
+      ...(engine.offLane ? { off_lane: { platforms: [...engine.offLane.platforms], max_waiting: engine.offLane.maxWaiting } } : {}),
       ...(provider ? { provider: { lines: provider.lines, detail: provider.detail } } : {}),
       ...(engine.describe ? { engine_config: engine.describe() } : {}),
       max_in_flight_seen: maxInFlight,
@@ -317,6 +333,7 @@ function completionInChild(n: number): Promise<CompletionResult> {
     '--engine', engineName, '--poll-ms', String(pollMs), '--delay-min', String(engineOpts.delayMinMs), '--delay-max', String(engineOpts.delayMaxMs),
     '--seed', String(engineOpts.seed), ...(engineOpts.laneConcurrency !== undefined ? ['--lane-concurrency', String(engineOpts.laneConcurrency)] : []),
     '--consumer-lane-concurrency', String(engineOpts.consumerLaneConcurrency), '--task-min', String(engineOpts.taskMinMs), '--task-max', String(engineOpts.taskMaxMs),
+    '--max-waiting', String(engineOpts.maxWaiting),
     ...(engineOpts.consumer ? [] : ['--no-consumer']),
   ];
   return new Promise((resolve, reject) => {
@@ -334,7 +351,10 @@ function reportCompletion(r: CompletionResult) {
   if (r.engine_config) log(`engine     ${r.engine_config}`);
   if (r.provider) {
     const platforms = Object.keys(r.platform_concurrency);
-    const realized = platforms.map((p) => `${p} ${fmt(r.probes_per_platform[p])} × ${r.mean_latency_ms[p]} ms / ${r.platform_concurrency[p]}`).join(', ');
+    const off = new Set(r.off_lane?.platforms ?? []);
+    const realized = platforms
+      .map((p) => `${p} ${fmt(r.probes_per_platform[p])} × ${r.mean_latency_ms[p]} ms / ${off.has(p) ? `${r.off_lane!.max_waiting} waiting (off its lane)` : r.platform_concurrency[p]}`)
+      .join(', ');
     log(
       `completion ${fmt(r.probes)} probes over ${platforms.length} platforms, nominal ${r.latency_ms} ms, ${r.concurrency} in flight overall (max seen ${r.max_in_flight_seen}): ` +
         `wall ${fmt(r.wall_ms / 1000, 2)} s, ideal ${fmt(r.ideal_ms / 1000, 2)} s, ratio ${r.ratio.toFixed(2)}× (target ≤ 1.25×) — ${r.status} (${fmt(r.succeeded)} succeeded), create ${r.create_ms} ms, CPU ${fmt(r.cpu_us_per_probe)} µs/probe`,

@@ -83,8 +83,14 @@ const ConfigSchema = z.object({
     .refine((v) => v === undefined || /^(openai|perplexity|gemini|grok|claude|deepseek):\S+$/.test(v), {
       message: 'must be platform:model, platform one of openai, perplexity, gemini, grok, claude, deepseek',
     }),
-  /** Jobs in flight per worker process overall. */
+  /** Jobs in flight per worker process overall (probes waiting on a provider's task not counted). */
   SIGHTLINE_WORKER_CONCURRENCY: intFromEnv(32, 1),
+  /**
+   * Probes per worker process that may wait on a provider's asynchronous task (posted, not ready
+   * yet) without holding their platform's slot; past it a waiting probe keeps its slot. 0: every
+   * wait keeps its slot.
+   */
+  SIGHTLINE_WORKER_MAX_WAITING: intFromEnv(1000, 0),
   /**
    * Worker threads that extract big pages (256 KiB of HTML or more) off the event loop, each with a 512
    * MB heap limit (a page that exceeds it answers `extraction_failed`, nothing charged); 0 extracts

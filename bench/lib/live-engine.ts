@@ -16,8 +16,9 @@ export const LIVE_PLATFORMS: readonly ApiPlatform[] = ['openai', 'claude', 'perp
 
 /**
  * Consumer surfaces the live bench adds (through one fake DataForSEO with its task flow: a task is
- * ready 5–40 s after it was posted). Their lanes are wide (default 64): a probe waiting for a task
- * holds a lane slot but no CPU.
+ * ready 5–40 s after it was posted). A probe waiting for its task holds no lane slot (up to
+ * SIGHTLINE_WORKER_MAX_WAITING waiting probes, `--max-waiting`): the lane (default 64) holds only
+ * the post and the fetch.
  */
 export const LIVE_CONSUMER_PLATFORMS: readonly PlatformName[] = ['google_ai_overview', 'google_ai_mode', 'chatgpt_app'];
 
@@ -75,6 +76,7 @@ export const liveEngine: EngineFactory = async ({
   consumerLaneConcurrency = 64,
   taskMinMs = 5_000,
   taskMaxMs = 40_000,
+  maxWaiting = 1000,
 }) => {
   const apiPlatforms = [...LIVE_PLATFORMS];
   const consumerPlatforms = consumer ? [...LIVE_CONSUMER_PLATFORMS] : [];
@@ -114,11 +116,15 @@ export const liveEngine: EngineFactory = async ({
     name: 'live (fake providers)',
     platforms,
     // The shared tasks_ready poller asks every second: the wait past a task's readiness is ~0.5 s on average.
-    env: { SIGHTLINE_PLATFORM_ENGINE: 'live', SIGHTLINE_DATAFORSEO_POLL_MS: '1000', ...ready.env, ...laneEnv },
+    env: { SIGHTLINE_PLATFORM_ENGINE: 'live', SIGHTLINE_DATAFORSEO_POLL_MS: '1000', SIGHTLINE_WORKER_MAX_WAITING: String(maxWaiting), ...ready.env, ...laneEnv },
+    offLane: consumerPlatforms.length && maxWaiting > 0 ? { platforms: consumerPlatforms, maxWaiting } : undefined,
     fetch: loopbackOnlyFetch((origin) => refused.add(origin)),
     describe: () =>
       `fakes ${apiPlatforms.join(', ')} on 127.0.0.1 (own process), delay uniform ${delayMinMs}–${delayMaxMs} ms (seed ${seed}, nominal mean ${nominal} ms); ` +
-      (consumerPlatforms.length ? `consumer ${consumerPlatforms.join(', ')} via fake DataForSEO task flow, task ready after uniform ${taskMinMs}–${taskMaxMs} ms, tasks_ready polled every 1000 ms; ` : '') +
+      (consumerPlatforms.length
+        ? `consumer ${consumerPlatforms.join(', ')} via fake DataForSEO task flow, task ready after uniform ${taskMinMs}–${taskMaxMs} ms, tasks_ready polled every 1000 ms, ` +
+          `SIGHTLINE_WORKER_MAX_WAITING=${maxWaiting} (a wait holds no lane slot); `
+        : '') +
       `${Object.entries(laneEnv)
         .map(([k, v]) => `${k}=${v}`)
         .join(' ')}, SIGHTLINE_WORKER_CONCURRENCY=${concurrency}`,

@@ -37,6 +37,8 @@ export interface EngineOptions {
   /** Live: a consumer task is ready after a delay drawn uniformly from [taskMinMs, taskMaxMs]. */
   taskMinMs?: number;
   taskMaxMs?: number;
+  /** Live: SIGHTLINE_WORKER_MAX_WAITING, probes that may wait on their task off their lane (default 1000). */
+  maxWaiting?: number;
 }
 
 /** What an engine's providers observed, for the ideal and the report. */
@@ -68,6 +70,11 @@ export interface EngineSetup {
   describe?: () => string;
   /** Latency as measured by the providers; called once a run is terminal, before close. */
   providerStats?: () => Promise<ProviderStats>;
+  /**
+   * Platforms whose probes wait on an asynchronous provider task off their lane (the wait holds
+   * no slot; the lane holds only the post and the fetch), and how many may wait at once.
+   */
+  offLane?: { platforms: readonly PlatformName[]; maxWaiting: number };
 }
 
 export type EngineFactory = (opts: EngineOptions) => Promise<EngineSetup>;

@@ -156,7 +156,7 @@ export function createCore(opts: CoreOptions): Core {
       if (worker) return worker;
       // Each handler gets its claim's lease: an outcome is recorded only while it holds.
       const handlers: Record<string, JobHandler> = {
-        [PROBE_JOB_KIND]: (job, signal) => executeProbe({ store: opts.store, catalog, ask: opts.ask, judge }, job.ref_id, signal, leaseOf(job)),
+        [PROBE_JOB_KIND]: (job, signal, control) => executeProbe({ store: opts.store, catalog, ask: opts.ask, judge }, job.ref_id, signal, leaseOf(job), control),
         [CI_JOB_KIND]: (job, signal) => executeCiRun(opts.store, content.analyze, job.ref_id, signal, leaseOf(job)),
         [WEBHOOK_JOB_KIND]: (job, signal) => deliverMessage(webhooks, job, signal),
         [TEST_CHANGE_JOB_KIND]: async (job) => {
@@ -179,6 +179,7 @@ export function createCore(opts: CoreOptions): Core {
         // Content Intelligence runs get a lane of their own, so page fetching never waits behind probes.
         laneConcurrency: { ...opts.platformConcurrency, [CI_LANE]: CI_LANE_CONCURRENCY, ...(opts.extraJobs?.lanes ?? {}), [WEBHOOK_LANE]: opts.config.SIGHTLINE_WEBHOOK_CONCURRENCY },
         concurrency: opts.workerConcurrency ?? opts.config.SIGHTLINE_WORKER_CONCURRENCY,
+        maxWaiting: opts.config.SIGHTLINE_WORKER_MAX_WAITING,
         // Lane limits (provider concurrency per platform) hold across every worker process.
         globalLaneLimits: true,
         accountConcurrency: opts.config.SIGHTLINE_ACCOUNT_CONCURRENCY || undefined,

@@ -654,6 +654,16 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0020_job_waiting': {
+    // 1 while a running job waits on its provider (an asynchronous task posted, not ready yet):
+    // such a job keeps its lease but no lane slot, so the lane and account counts of claiming
+    // leave it out. Every claim sets it back to 0. Re-runnable.
+    async up(db: Kysely<any>) {
+      const tables = await db.introspection.getTables();
+      const columns = tables.find((t) => t.name === 'jobs')?.columns.map((c) => c.name) ?? [];
+      if (!columns.includes('waiting')) await db.schema.alterTable('jobs').addColumn('waiting', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
 };
 
 

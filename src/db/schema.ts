@@ -195,6 +195,8 @@ export interface JobsTable {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+  /** 1 while the running job waits on its provider and holds no lane slot (0020); claims reset it. */
+  waiting: Generated<number>;
 }
 
 export interface CiRunsTable {

@@ -5,12 +5,12 @@
 // worker processes share one queue; on SQLite the single writer makes the claim atomic.
 // This module knows no business: a job is a kind, a lane (the unit of concurrency limits, e.g.
 // a platform) and the id of the thing to work on.
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { JobsTable } from '../db/schema.ts';
 import { newId, nowIso } from '../lib/ids.ts';
 import type { Executor, Store } from '../db/store.ts';
 
-export type Job = JobsTable;
+export type Job = Selectable<JobsTable>;
 
 const finishedByHandler = new WeakSet<AbortSignal>();
 
@@ -115,7 +115,7 @@ export async function claimJobs(
           await sql<Job>`
     update jobs
        set status = 'running', lease_owner = ${workerId}, lease_until = ${leaseUntil},
-           attempts = attempts + 1, updated_at = ${now}
+           attempts = attempts + 1, waiting = 0, updated_at = ${now}
      where id in (
        select id from jobs
         where ${inLanes} and ${ready}
@@ -130,7 +130,8 @@ export async function claimJobs(
 
   const claimQueued = async (db: Executor, room: number): Promise<Job[]> => {
     if (opts.laneCap !== undefined) {
-      const { rows } = await sql<{ n: number | string }>`select count(*) as n from jobs where status = 'running' and ${inLanes}`.execute(db);
+      // A job waiting on its provider holds no slot (see setJobWaiting).
+      const { rows } = await sql<{ n: number | string }>`select count(*) as n from jobs where status = 'running' and waiting = 0 and ${inLanes}`.execute(db);
       room = Math.min(room, opts.laneCap - Number(rows[0]!.n));
       if (room <= 0) return [];
     }
@@ -191,7 +192,7 @@ async function waitingAccounts(db: Executor, inLanes: ReturnType<typeof sql>): P
 async function runningPerAccount(db: Executor, accounts: string[]): Promise<Map<string, number>> {
   if (accounts.length === 0) return new Map();
   const { rows } = await sql<{ account_id: string; n: number | string }>`
-    select account_id, count(*) as n from jobs where account_id in (${sql.join(accounts)}) and status = 'running' group by account_id`.execute(db);
+    select account_id, count(*) as n from jobs where account_id in (${sql.join(accounts)}) and status = 'running' and waiting = 0 group by account_id`.execute(db);
   return new Map(rows.map((r) => [r.account_id, Number(r.n)]));
 }
 
@@ -236,6 +237,17 @@ export async function holdLease(db: Executor, lease: Lease): Promise<void> {
  */
 export function leaseHeld(dialect: Store['dialect'], lease: Lease) {
   return sql`exists (select 1 from jobs where id = ${lease.jobId} and lease_owner = ${lease.owner} and attempts = ${lease.attempt} and status = 'running' ${dialect === 'postgres' ? sql`for share` : sql``})`;
+}
+
+/**
+ * Marks a running job as waiting on its provider (true) or working again (false), fenced by its
+ * lease. A waiting job keeps its lease (the heartbeat renews it) but is left out of the lane and
+ * account counts of claimJobs, so other jobs take its slot meanwhile. Answers whether the job was
+ * still this claim's.
+ */
+export async function setJobWaiting(db: Executor, lease: Lease, waiting: boolean): Promise<boolean> {
+  const res = await sql`update jobs set waiting = ${waiting ? 1 : 0} where id = ${lease.jobId} ${fence(lease)}`.execute(db);
+  return Number(res.numAffectedRows) === 1;
 }
 
 /** Extends the leases of jobs this worker still holds; returns the ids it still holds. */

@@ -7,10 +7,13 @@
 // whose job is given up is errored and its credits released). Every claim is an attempt,
 // including the reclaim of a dead worker's job: a job claimed past max_attempts is given up
 // without running, so a job that crashes its worker every time ends too.
+// A job that waits on its provider (an asynchronous task posted, not ready yet) gives its lane
+// slot back for the wait (JobControl.offLane) and keeps its lease; at most maxWaiting jobs of a
+// worker wait so at once, and past that a wait keeps its slot.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Store } from '../db/store.ts';
-import { anyExpiredLease, claimJobs, finishJob, jobFinishedByHandler, LeaseLost, leaseOf, renewLeases, requeueJob, retryJobLater, type Job } from './queue.ts';
+import { anyExpiredLease, claimJobs, finishJob, jobFinishedByHandler, LeaseLost, leaseOf, renewLeases, requeueJob, retryJobLater, setJobWaiting, type Job } from './queue.ts';
 
 /** The longest a worker waits between claims while the database is unreachable. */
 const MAX_BACKOFF_MS = 5000;
@@ -21,8 +24,20 @@ export class RetryLater extends Error {
   }
 }
 
+/** What a running job may ask of its worker. */
+export interface JobControl {
+  /**
+   * Runs `wait` (a wait on a provider, not work) with the job's lane slot given back: the job
+   * leaves the lane's count here and in the database (so claims fill the slot meanwhile), keeps
+   * its lease, and counts in the lane again once `wait` settles, ahead of new claims (the lane may
+   * run over its limit for as long as the jobs back from waiting take to finish). When the
+   * worker already has maxWaiting such jobs, `wait` runs with the slot kept.
+   */
+  offLane<T>(wait: () => Promise<T>): Promise<T>;
+}
+
 /** A handler may mark its job done itself (markJobFinished in queue.ts); else the worker does. */
-export type JobHandler = (job: Job, signal: AbortSignal) => Promise<void>;
+export type JobHandler = (job: Job, signal: AbortSignal, control: JobControl) => Promise<void>;
 
 /**
  * Ends the business side of a job that ran out of attempts (errors its probe, releases its
@@ -74,8 +89,10 @@ export interface WorkerOptions {
   /** Max jobs in flight per lane; lanes not listed use defaultLaneConcurrency. */
   laneConcurrency: Record<string, number>;
   defaultLaneConcurrency?: number;
-  /** Max jobs in flight overall. */
+  /** Max jobs in flight overall (jobs waiting off their lane not counted). */
   concurrency: number;
+  /** Max jobs waiting off their lane at once (JobControl.offLane; default 1000); 0 = a wait keeps its slot. */
+  maxWaiting?: number;
   leaseMs?: number;
   pollMs?: number;
   /**
@@ -103,6 +120,8 @@ interface InFlight {
   done: Promise<void>;
   /** Set by the heartbeat when another worker took the job over. */
   leaseLost?: boolean;
+  /** True while the job waits off its lane (JobControl.offLane). */
+  waiting?: boolean;
 }
 
 export function workerId(): string {
@@ -119,6 +138,8 @@ export class Worker {
   readonly id = workerId();
   private readonly inFlight = new Map<string, InFlight>();
   private readonly perLane = new Map<string, number>();
+  /** Jobs in flight that wait off their lane (they count in neither perLane nor the overall limit). */
+  private waitingCount = 0;
   private readonly idleUntil = new Map<string, number>();
   private running = false;
   private wake: (() => void) | null = null;
@@ -212,6 +233,16 @@ export class Worker {
     return this.inFlight.size;
   }
 
+  /** Jobs in flight that wait on their provider off their lane. */
+  get waitingJobs(): number {
+    return this.waitingCount;
+  }
+
+  /** Jobs in flight that hold a slot (every job in flight but those waiting off their lane). */
+  private get working(): number {
+    return this.inFlight.size - this.waitingCount;
+  }
+
   private laneLimit(lane: string): number {
     return this.opts.laneConcurrency[lane] ?? this.opts.defaultLaneConcurrency ?? this.opts.concurrency;
   }
@@ -245,7 +276,7 @@ export class Worker {
   }
 
   private async claimOnce(): Promise<number> {
-    const free = this.opts.concurrency - this.inFlight.size;
+    const free = this.opts.concurrency - this.working;
     if (free <= 0) return 0;
     const lanes = Object.keys(this.opts.laneConcurrency).filter((l) => (this.perLane.get(l) ?? 0) < this.laneLimit(l));
     let total = 0;
@@ -261,7 +292,7 @@ export class Worker {
     // Ask per lane so one busy platform never starves another.
     const now = Date.now();
     for (const lane of lanes) {
-      const room = Math.min(this.laneLimit(lane) - (this.perLane.get(lane) ?? 0), this.opts.concurrency - this.inFlight.size);
+      const room = Math.min(this.laneLimit(lane) - (this.perLane.get(lane) ?? 0), this.opts.concurrency - this.working);
       if (room <= 0) continue;
       // A lane found empty is not asked again until the next poll or until work is queued in
       // this process: otherwise every finished probe would also query every empty lane.
@@ -322,7 +353,7 @@ export class Worker {
     }
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      const run = handler(job, signal);
+      const run = handler(job, signal, { offLane: (wait) => this.offLane(job, entry, wait) });
       if (!this.opts.jobTimeoutMs) await run;
       else if (await this.overBudget(run, this.opts.jobTimeoutMs)) {
         // The watchdog: the job ran past its budget. Abort it, give it up (credits released),
@@ -353,6 +384,40 @@ export class Worker {
         this.opts.onError?.(inner, job);
       }
       outcome('retry', { error: message, delay_ms: delayMs }, 'warn');
+    }
+  }
+
+  /**
+   * JobControl.offLane: the job leaves its lane's count (here and in the database, fenced by its
+   * lease) while `wait` runs and joins it again when `wait` settles. Not parked (wait runs with
+   * the slot kept) when maxWaiting jobs already wait, or when the database refuses the mark.
+   */
+  private async offLane<T>(job: Job, entry: InFlight, wait: () => Promise<T>): Promise<T> {
+    if (entry.waiting || this.waitingCount >= (this.opts.maxWaiting ?? 1000)) return wait();
+    const db = this.opts.store.db;
+    const lease = leaseOf(job);
+    let parked = false;
+    try {
+      parked = await setJobWaiting(db, lease, true);
+    } catch (err) {
+      this.opts.onError?.(err, job);
+    }
+    if (!parked) return wait();
+    entry.waiting = true;
+    this.waitingCount++;
+    this.perLane.set(job.lane, (this.perLane.get(job.lane) ?? 1) - 1);
+    // The slot is free: claim the lane's next job now.
+    this.idleUntil.delete(job.lane);
+    this.notify();
+    try {
+      return await wait();
+    } finally {
+      entry.waiting = false;
+      this.waitingCount--;
+      this.perLane.set(job.lane, (this.perLane.get(job.lane) ?? 0) + 1);
+      // Counted in the lane again before the result is fetched. A refused mark (lease lost) is
+      // left to the job's next fenced write, which stops it.
+      await setJobWaiting(db, lease, false).catch((err: unknown) => this.opts.onError?.(err, job));
     }
   }
 

@@ -20,10 +20,20 @@ export interface PlatformGate {
    * Runs fn when the platform has a free slot and room in its minute window. When signal aborts
    * while waiting, rejects with its reason and fn never runs (no slot taken, no start recorded).
    */
-  run<T>(platform: PlatformName, fn: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  run<T>(platform: PlatformName, fn: (slot: GateSlot) => Promise<T>, signal?: AbortSignal): Promise<T>;
   inFlight(platform: PlatformName): number;
   /** True when a call started now would run at once (free slot and room in the window). */
   hasCapacity(platform: PlatformName): boolean;
+}
+
+/** The slot a running call holds. */
+export interface GateSlot {
+  /**
+   * Gives the slot back while `wait` runs (a wait on the provider is not a call in flight) and
+   * takes one again, in turn with other callers, once it resolves. If `wait` rejects, or the
+   * signal aborts while waiting for the slot again, the call holds no slot any more.
+   */
+  away<T>(wait: () => Promise<T>): Promise<T>;
 }
 
 export interface GateClock {
@@ -156,15 +166,27 @@ export function createPlatformGate(
   }
 
   return {
-    async run<T>(platform: PlatformName, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    async run<T>(platform: PlatformName, fn: (slot: GateSlot) => Promise<T>, signal?: AbortSignal): Promise<T> {
       const l = lane(platform);
       await acquireSlot(l, signal);
+      let held = true;
+      const slot: GateSlot = {
+        async away(wait) {
+          if (!held) return wait();
+          held = false;
+          releaseSlot(l);
+          const value = await wait();
+          await acquireSlot(l, signal);
+          held = true;
+          return value;
+        },
+      };
       try {
         await pace(l, signal);
         if (signal?.aborted) throw abortReason(signal);
-        return await fn();
+        return await fn(slot);
       } finally {
-        releaseSlot(l);
+        if (held) releaseSlot(l);
       }
     },
     inFlight: (platform) => lane(platform).active,

@@ -7,10 +7,13 @@
 // that wait is bounded by the caller's signal alone.
 
 import { PlatformError, type PlatformDriver, type PlatformName, type ProbeAnswer, type ProbeRequest } from './types.ts';
-import type { PlatformGate } from './gate.ts';
+import type { GateSlot, PlatformGate } from './gate.ts';
 
-/** Admission before an attempt: runs fn when allowed; rejects (fn never run) when signal aborts first. */
-export type Admit = <T>(fn: () => Promise<T>, signal: AbortSignal | undefined) => Promise<T>;
+/**
+ * Admission before an attempt: runs fn when allowed; rejects (fn never run) when signal aborts
+ * first. fn is given the admitted slot, which a wait on the provider gives back (GateSlot.away).
+ */
+export type Admit = <T>(fn: (slot?: GateSlot) => Promise<T>, signal: AbortSignal | undefined) => Promise<T>;
 
 export interface RetryPolicy {
   /** Time allowed for one attempt. */
@@ -103,13 +106,13 @@ export async function askWithRetry(driver: PlatformDriver, req: ProbeRequest, po
 
   // The caller's hook runs once, in the first attempt's admitted slot, just before it is sent.
   let beforeSend = req.beforeSend;
-  const send = async () => {
+  const send = async (slot?: GateSlot) => {
     if (beforeSend) {
       const hook = beforeSend;
       beforeSend = undefined;
       await hook();
     }
-    return attemptOnce(driver, req, policy.timeoutMs);
+    return attemptOnce(driver, slot ? { ...req, waitOffLane: waitOffSlot(slot, req.waitOffLane) } : req, policy.timeoutMs);
   };
   for (let attempt = 1; ; attempt++) {
     if (req.signal?.aborted) throw abortError(req.signal);
@@ -126,6 +129,11 @@ export async function askWithRetry(driver: PlatformDriver, req: ProbeRequest, po
   }
 }
 
+/** A wait that gives back the gate's slot, then the caller's lane slot (taken again in reverse order). */
+function waitOffSlot(slot: GateSlot, offLane: ProbeRequest['waitOffLane']): NonNullable<ProbeRequest['waitOffLane']> {
+  return (wait) => slot.away(offLane ? () => offLane(wait) : wait);
+}
+
 /**
  * The composition root's ask: every attempt of a platform passes that platform's gate, and the
  * attempt timer starts when the gate admits it.
@@ -138,6 +146,6 @@ export function gatedAsk(
   return (req) =>
     askWithRetry(drivers[req.platform], req, {
       ...policyOf(req.platform),
-      admit: (fn, signal) => gate.run(req.platform, fn, signal),
+      admit: (fn, signal) => gate.run(req.platform, (slot) => fn(slot), signal),
     });
 }

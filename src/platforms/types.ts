@@ -54,6 +54,26 @@ export interface ProbeRequest {
    * rejects, nothing is sent and the ask rejects with its error.
    */
   beforeSend?: () => Promise<void>;
+  /**
+   * The probe's asynchronous provider task (post, wait until ready, fetch), for drivers that have
+   * one: the task this probe already posted (resumed, never posted again: it was paid for), and
+   * where a newly posted task is recorded before the wait begins.
+   */
+  task?: ProviderTaskCheckpoint;
+  /**
+   * Runs a wait on the provider (a posted task not ready yet) without holding capacity: the
+   * platform's slot and the worker's lane slot are given back for the wait and taken again before
+   * the result is fetched. Without it the wait simply runs.
+   */
+  waitOffLane?: <T>(wait: () => Promise<T>) => Promise<T>;
+}
+
+/** Where a probe keeps the id of the provider task it posted (see ProbeRequest.task). */
+export interface ProviderTaskCheckpoint {
+  /** The task posted earlier for this probe (by this worker or one that died), or null. */
+  readonly posted: string | null;
+  /** Records a task just posted, durably, before waiting on it; rejects when the probe's claim was lost. */
+  record(taskId: string): Promise<void>;
 }
 
 export interface Citation {

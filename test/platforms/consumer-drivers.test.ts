@@ -226,6 +226,59 @@ for (const platform of ['google_ai_overview', 'google_ai_mode', 'chatgpt_app'] a
   });
 }
 
+test('dataforseo task flow: the posted task is recorded, and a retry after a failed fetch resumes it instead of posting again', async () => {
+  const { fake, driver } = await setup('chatgpt_app', 'dataforseo', { taskLatencyMs: 100 });
+  let fetches = 0;
+  // The first fetch of the task fails with a 5xx (retryable): the retry must not post a new task.
+  fake.setFault((r) => (r.path.includes('/task_get/advanced/') && fetches++ === 0 ? { status: 503, body: { status_code: 50000, status_message: 'Internal Error.' } } : undefined));
+  const recorded: string[] = [];
+  let posted: string | null = null;
+  const task = {
+    get posted() {
+      return posted;
+    },
+    async record(id: string) {
+      posted = id;
+      recorded.push(id);
+    },
+  };
+  const waits: string[] = [];
+  const waitOffLane = async <T>(wait: () => Promise<T>) => {
+    waits.push('wait');
+    return wait();
+  };
+  const answer = await askWithRetry(driver, request('chatgpt_app', { task, waitOffLane }), { timeoutMs: 5_000, maxAttempts: 3, baseDelayMs: 1 });
+  assert.equal(answer.aiAnswerPresent, true);
+  const posts = fake.requests.filter((r) => r.path.endsWith('/task_post'));
+  const gets = fake.requests.filter((r) => r.path.includes('/task_get/advanced/'));
+  assert.equal(posts.length, 1, 'posted once');
+  assert.equal(recorded.length, 1, 'the task id was recorded once, as posted');
+  assert.equal(gets.length, 2, 'the failed fetch, then the resumed one');
+  assert.ok(gets.every((r) => r.path.endsWith(`/${recorded[0]}`)));
+  assert.deepEqual(waits, ['wait'], 'the resumed task was ready: fetched without waiting again');
+});
+
+test('dataforseo task flow: a task recorded by an earlier worker and not ready yet is waited for, not posted', async () => {
+  const { fake, driver } = await setup('google_ai_mode', 'dataforseo', { taskLatencyMs: 300 });
+  // An earlier attempt posted the task (and died): its id is all the new attempt has.
+  let id = '';
+  const record = async (taskId: string) => {
+    id = taskId;
+    throw new Error('the worker dies here');
+  };
+  const first = await driver.ask(request('google_ai_mode', { task: { posted: null, record } })).catch(() => null);
+  assert.equal(first, null);
+  assert.ok(id);
+  const before = fake.requests.length;
+  const answer = await driver.ask(request('google_ai_mode', { task: { posted: id, record: async () => assert.fail('nothing to record') } }));
+  assert.equal(answer.aiAnswerPresent, true);
+  const kinds = fake.requests.slice(before).map((r) => r.path.split('/').slice(-2).join('/'));
+  assert.equal(kinds.filter((k) => k.endsWith('task_post')).length, 0, 'not posted again');
+  assert.equal(kinds[0], `advanced/${id}`, 'asked for the recorded task first (not ready: 40602)');
+  assert.ok(kinds.some((k) => k.endsWith('tasks_ready')), 'then waited in tasks_ready');
+  assert.equal(kinds.at(-1), `advanced/${id}`);
+});
+
 test('dataforseo live method: one POST to live/advanced', async () => {
   const { fake, driver } = await setup('google_ai_mode', 'dataforseo', {}, { SIGHTLINE_DATAFORSEO_METHOD: 'live' });
   const answer = await driver.ask(request('google_ai_mode'));

@@ -12,15 +12,20 @@
 // call's first request is sent (ProbeRequest.beforeSend), in a statement fenced by the lease, so a
 // worker whose lease was taken over never sends, and a worker that dies before sending counts
 // nothing.
+//
+// A provider with an asynchronous task (post, wait until ready, fetch) is paid when the task is
+// posted, so the task's id is checkpointed as soon as it is posted, before the wait: a worker that
+// takes the probe over resumes waiting on that task instead of posting (and paying for) another.
+// The wait itself gives the job's lane slot back (JobControl.offLane): waiting is not work.
 import { sql } from 'kysely';
-import type { AskPlatform, Citation, PlatformName, ProbeAnswer, ProbeRequest } from '../../platforms/types.ts';
+import type { AskPlatform, Citation, PlatformName, ProbeAnswer, ProbeRequest, ProviderTaskCheckpoint } from '../../platforms/types.ts';
 import { PlatformError } from '../../platforms/types.ts';
 import { capRaw } from '../../platforms/live/raw.ts';
 import { lockAccount, releaseCharge, settleCharge } from '../billing/ledger.ts';
 import { nowIso } from '../../lib/ids.ts';
 import type { Store, Tx } from '../../db/store.ts';
 import { finishJob, holdLease, LeaseLost, leaseHeld, leaseOf, markJobFinished, requeueJob, type Job, type Lease } from '../../jobs/queue.ts';
-import type { GiveUpCode } from '../../jobs/worker.ts';
+import type { GiveUpCode, JobControl } from '../../jobs/worker.ts';
 import { analysisTerms, analyzeAnswer } from './analysis.ts';
 import type { BrandTerms } from './plan.ts';
 import { analyseProbe } from './analysis/brands.ts';
@@ -92,6 +97,9 @@ interface ProbeRow {
 /** What the platform gave for a probe: its answer (raw already capped), or why it gave none. */
 type ProviderOutcome = { answer: ProbeAnswer } | { failure: { code: string; message: string } };
 
+/** What a probe's checkpoint holds: the platform's outcome, or the provider task posted and not fetched yet. */
+type Checkpoint = ProviderOutcome | { task: string };
+
 /** The probe finished or was cancelled before its platform call was sent: nothing to do. */
 class ProbeEnded extends Error {}
 
@@ -107,6 +115,8 @@ export async function executeProbe(
   signal: AbortSignal,
   /** The worker's claim: the call is counted, checkpointed and recorded only while it holds (see holdLease). */
   lease?: Lease,
+  /** The worker's control of the job: a wait on the provider runs off the job's lane. */
+  control?: JobControl,
 ): Promise<void> {
   const { store } = deps;
   // Marks it running and reads it, with any checkpoint, in one statement (a cancelled or finished
@@ -126,12 +136,14 @@ export async function executeProbe(
   const probe = { ...row, price: Number(row.price), url: run.url, ledger_entry_id: run.ledger_entry_id };
   const competitors = run.competitors;
 
-  // A previous worker's platform outcome, or a new call (counted, then checkpointed).
+  // A previous worker's platform outcome, or a call (counted, then checkpointed): a new one, or
+  // the resumption of the provider task a previous worker posted.
+  const saved = row.checkpoint ? (JSON.parse(row.checkpoint) as Checkpoint) : null;
   let outcome: ProviderOutcome;
-  if (row.checkpoint) {
-    outcome = JSON.parse(row.checkpoint) as ProviderOutcome;
+  if (saved && !('task' in saved)) {
+    outcome = saved;
   } else {
-    const called = await callPlatform(deps, probe, competitors, signal, lease);
+    const called = await callPlatform(deps, probe, competitors, signal, lease, saved?.task ?? null, control);
     if (!called) return; // the probe ended before the call was sent
     outcome = called;
     await saveCheckpoint(store, probeId, outcome, lease);
@@ -235,11 +247,30 @@ async function callPlatform(
   competitors: string[],
   signal: AbortSignal,
   lease: Lease | undefined,
+  /** The provider task a previous worker posted for this probe (resumed: not posted, not counted again). */
+  postedTask: string | null,
+  control: JobControl | undefined,
 ): Promise<ProviderOutcome | null> {
   const platform = probe.platform as PlatformName;
   const model = deps.catalog.get(platform)?.models.find((m) => m.id === probe.model);
-  // An error of the counting step is the worker's (lease lost, database down), never the platform's.
+  // An error of the counting or task-recording step is the worker's (lease lost, database down),
+  // never the platform's.
   const counting: { failed: boolean; error?: unknown } = { failed: false };
+  const fail = (error: unknown) => {
+    counting.failed = true;
+    counting.error = error;
+    throw error;
+  };
+  let posted = postedTask;
+  const task: ProviderTaskCheckpoint = {
+    get posted() {
+      return posted;
+    },
+    async record(taskId) {
+      posted = taskId;
+      await saveCheckpoint(deps.store, probe.id, { task: taskId }, lease).catch(fail);
+    },
+  };
   try {
     const answer = await deps.ask({
       platform,
@@ -254,12 +285,10 @@ async function callPlatform(
       competitors,
       repeat: Number(probe.repeat ?? 1),
       signal,
-      beforeSend: () =>
-        countCall(deps.store, probe.id, lease).catch((error: unknown) => {
-          counting.failed = true;
-          counting.error = error;
-          throw error;
-        }),
+      task,
+      waitOffLane: control ? (wait) => control.offLane(wait) : undefined,
+      // A resumed task was counted when it was posted.
+      beforeSend: postedTask ? undefined : () => countCall(deps.store, probe.id, lease).catch(fail),
     });
     // A consumer result without an AI answer is an outcome, not a failure (the provider charged for it).
     if (!answer.text.trim() && answer.citations.length === 0 && answer.aiAnswerPresent !== false) {
@@ -308,9 +337,10 @@ async function countCall(store: Store, probeId: string, lease: Lease | undefined
  * resumes by itself). One statement, not a transaction: the window in which a dying worker loses
  * an answer is this one round trip. A checkpoint that cannot be written because the database is
  * unreachable is skipped: the answer is still in hand, and the settling transaction (retried on a
- * fresh connection) records it; only a death in between would ask the platform again.
+ * fresh connection) records it; only a death in between would ask the platform again. The same
+ * write keeps a provider task's id as soon as it is posted (`{ task }`), before its wait.
  */
-async function saveCheckpoint(store: Store, probeId: string, outcome: ProviderOutcome, lease: Lease | undefined): Promise<void> {
+async function saveCheckpoint(store: Store, probeId: string, outcome: Checkpoint, lease: Lease | undefined): Promise<void> {
   let written: boolean;
   try {
     const res = await sql`

@@ -7,11 +7,18 @@
 // POST to the live/advanced endpoint. One poller per driver asks tasks_ready for every waiting
 // probe at once, so polling does not grow with the number of probes in flight.
 //
+// A posted task is paid for, so it is posted once per probe: its id is recorded on the probe
+// (ProbeRequest.task) before the wait, a probe taken over by another worker (or retried after a
+// failed fetch) resumes that task (task_get first, since it may be ready or even collected
+// already; 40601/40602 mean not yet, then the poller), and the wait gives the probe's slots back
+// (ProbeRequest.waitOffLane).
+//
 // Documented shapes (fixtures in test/fixtures/providers/dataforseo/ name their pages):
 //   POST /v3/<api>/task_post  [{ keyword, language_code, location_name, … }]
 //     → { status_code: 20000, tasks: [{ id, status_code: 20100, status_message: "Task Created." }] }
 //   GET  /v3/<api>/tasks_ready → { tasks: [{ result: [{ id, endpoint_advanced }] }] }
 //   GET  /v3/<api>/task_get/advanced/{id} (or POST /v3/<api>/live/advanced)
+//     (a task not ready yet: tasks[0].status_code 40601 "Task Handed." or 40602 "Task In Queue.")
 //     → { status_code: 20000, tasks: [{ status_code: 20000, result: [{ items: [...] | markdown, sources }] }] }
 //   SERP: the item `{ type: "ai_overview", markdown, items: [{ type: "ai_overview_element", text,
 //   markdown, references }], references: [{ source, domain, url, title, text }] }`.
@@ -186,6 +193,10 @@ export function createDataForSeoDriver(platform: ConsumerPlatform, config: DataF
     return task;
   }
 
+  /** Task status codes of a task posted but not done yet (DataForSEO's appendix of errors). */
+  const NOT_READY = [40601, 40602];
+  const notReady = (body: unknown) => NOT_READY.includes(Number((body as Envelope)?.tasks?.[0]?.status_code));
+
   const absolute = (endpoint: string) => (/^https?:\/\//.test(endpoint) ? `${base}${new URL(endpoint).pathname}` : `${base}${endpoint.startsWith('/') ? '' : '/'}${endpoint}`);
 
   async function call(req: ProbeRequest): Promise<ConsumerResult> {
@@ -194,10 +205,23 @@ export function createDataForSeoDriver(platform: ConsumerPlatform, config: DataF
     if (method === 'live') {
       envelope = await requestJson(http, `${base}/v3/${path}/live/advanced`, { method: 'POST', headers, body, signal: req.signal });
     } else {
-      const posted = firstTask(await requestJson(http, `${base}/v3/${path}/task_post`, { method: 'POST', headers, body, signal: req.signal }), [20000, 20100]);
-      if (typeof posted.id !== 'string') throw new PlatformError('provider_malformed_response', `${platform} (dataforseo): the posted task has no id.`);
-      const endpoint = await whenReady(posted.id, req.signal);
-      envelope = await requestJson(http, absolute(endpoint), { method: 'GET', headers, signal: req.signal });
+      let id = req.task?.posted ?? null;
+      if (id) {
+        // Posted earlier for this probe: never posted again. It may be ready, or collected already.
+        const got = await requestJson(http, `${base}/v3/${path}/task_get/advanced/${encodeURIComponent(id)}`, { method: 'GET', headers, signal: req.signal });
+        if (!notReady(got)) envelope = got;
+      } else {
+        const posted = firstTask(await requestJson(http, `${base}/v3/${path}/task_post`, { method: 'POST', headers, body, signal: req.signal }), [20000, 20100]);
+        if (typeof posted.id !== 'string') throw new PlatformError('provider_malformed_response', `${platform} (dataforseo): the posted task has no id.`);
+        id = posted.id;
+        await req.task?.record(id);
+      }
+      if (envelope === undefined) {
+        const taskId = id;
+        // The wait is not work: the probe's slots are given back while it lasts.
+        const endpoint = await (req.waitOffLane ? req.waitOffLane(() => whenReady(taskId, req.signal)) : whenReady(taskId, req.signal));
+        envelope = await requestJson(http, absolute(endpoint), { method: 'GET', headers, signal: req.signal });
+      }
     }
     const task = firstTask(envelope, [20000]);
     const result = Array.isArray(task.result) ? (task.result[0] as Record<string, any> | undefined) : undefined;

@@ -236,6 +236,8 @@ export async function startFakeDataForSeo(opts: DataForSeoOptions = {}): Promise
         const id = m[3]!;
         const t = tasks.get(id);
         if (!t || t.api !== api) return { body: { status_code: 20000, status_message: 'Ok.', tasks: [{ id, status_code: 40400, status_message: 'Not Found.', result: null }] } };
+        // Not done yet: DataForSEO answers the task with 40602 "Task In Queue." and no result.
+        if (t.readyAt > Date.now()) return { body: { status_code: 20000, status_message: 'Ok.', tasks: [{ id, status_code: 40602, status_message: 'Task In Queue.', result: null }] } };
         t.collected = true;
         return { body: resultEnvelope(api, id, t.data) };
       }
