@@ -1,7 +1,8 @@
 // Precision and recall of the mention matcher on the labelled answers
 // (test/fixtures/mentions/labelled.ts, the development table the rules were tuned on) and on the
 // held-out answers (test/fixtures/mentions/held-out.ts, written before the inflection, attachment
-// and everyday-word rules and never tuned on): per category (rule), per language, and overall,
+// and everyday-word rules and never tuned on) and on the second held-out table (held-out-2.ts,
+// new brands, written before the attached-word and katakana-run rules were revised): per category (rule), per language, and overall,
 // with every wrong answer listed. Also times the analysis on a long answer, to show it stays linear.
 //
 //   npm run bench:mentions
@@ -10,6 +11,7 @@ import { analyzeAnswer } from '../src/core/visibility/analysis.ts';
 import { analyseProbe } from '../src/core/visibility/analysis/brands.ts';
 import { LABELLED_ANSWERS, type LabelledAnswer } from '../test/fixtures/mentions/labelled.ts';
 import { HELD_OUT_ANSWERS } from '../test/fixtures/mentions/held-out.ts';
+import { HELD_OUT_2_ANSWERS } from '../test/fixtures/mentions/held-out-2.ts';
 import { AMBIGUOUS_RULES, score } from '../test/fixtures/mentions/score.ts';
 
 const fmt = (n: number) => n.toFixed(2);
@@ -36,12 +38,13 @@ function report(title: string, answers: LabelledAnswer[]) {
   return all;
 }
 
-const everything = [...LABELLED_ANSWERS, ...HELD_OUT_ANSWERS];
+const everything = [...LABELLED_ANSWERS, ...HELD_OUT_ANSWERS, ...HELD_OUT_2_ANSWERS];
 console.log(
   `Labelled answers: ${everything.length} in ${new Set(everything.map((a) => a.lang)).size} languages, ${everything.filter((a) => AMBIGUOUS_RULES.has(a.rule)).length} ambiguous or inflected (categories ${[...AMBIGUOUS_RULES].join(', ')})`,
 );
 const dev = report('Development table (tuned on)', LABELLED_ANSWERS);
 const held = report('Held-out (never tuned on)', HELD_OUT_ANSWERS);
+report('Held-out 2 (new brands, never tuned on)', HELD_OUT_2_ANSWERS);
 
 // Linear in the answer length: the time per KB stays flat as answers grow. Each size is warmed
 // up first, then timed over several runs; "full" adds the per-probe analysis (prominence, list
