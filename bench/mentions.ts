@@ -28,12 +28,22 @@ function report(title: string, answers: LabelledAnswer[]) {
   const ambiguous = answers.filter((a) => AMBIGUOUS_RULES.has(a.rule)).length;
   console.log(`\n=== ${title}: ${answers.length} answers in ${new Set(answers.map((a) => a.lang)).size} languages, ${ambiguous} ambiguous or inflected ===`);
   console.log('By category');
-  for (const rule of [...new Set(answers.map((a) => a.rule))]) line(rule, answers.filter((a) => a.rule === rule));
+  for (const rule of [...new Set(answers.map((a) => a.rule))])
+    line(
+      rule,
+      answers.filter((a) => a.rule === rule),
+    );
   console.log('By language');
-  for (const lang of [...new Set(answers.map((a) => a.lang))].sort()) line(lang, answers.filter((a) => a.lang === lang));
+  for (const lang of [...new Set(answers.map((a) => a.lang))].sort())
+    line(
+      lang,
+      answers.filter((a) => a.lang === lang),
+    );
   const all = line('ALL', answers);
   for (const w of all.wrong) {
-    console.log(`  wrong: [${w.answer.lang}, ${w.answer.rule}] ${w.answer.brand} ${JSON.stringify(w.answer.text)} labelled ${w.answer.mentioned}/${w.answer.citation ?? '-'} got ${w.mentioned}/${w.citation} (${w.evidence ? `${w.evidence.rule}: ${JSON.stringify(w.evidence.text)}` : 'no candidate'})`);
+    console.log(
+      `  wrong: [${w.answer.lang}, ${w.answer.rule}] ${w.answer.brand} ${JSON.stringify(w.answer.text)} labelled ${w.answer.mentioned}/${w.answer.citation ?? '-'} got ${w.mentioned}/${w.citation} (${w.evidence ? `${w.evidence.rule}: ${JSON.stringify(w.evidence.text)}${w.evidence.ambiguous ? ', ambiguous: a live judge is asked' : ''}` : 'no candidate'})`,
+    );
   }
   return all;
 }
@@ -57,7 +67,16 @@ for (const kb of [1, 10, 100]) {
   const competitors = ['Globex', 'Zoom', '小米', 'AT&T', 'H&M'];
   const input = { text, citations: [], targetEntity: 'Acme', targetUrl: 'https://acme.com', competitors, language: 'en' };
   const full = async () =>
-    analyseProbe({ prompt: 'p', text, language: 'en', target: 'Acme', competitors, analysis: analyzeAnswer(input), judge: null, signal: new AbortController().signal });
+    analyseProbe({
+      prompt: 'p',
+      text,
+      language: 'en',
+      target: 'Acme',
+      competitors,
+      analysis: analyzeAnswer(input),
+      judge: null,
+      signal: new AbortController().signal,
+    });
   const runs = kb >= 100 ? 10 : kb >= 10 ? 100 : 1000;
   for (let i = 0; i < Math.min(runs, 20); i++) await full();
   let t = performance.now();
@@ -66,6 +85,8 @@ for (const kb of [1, 10, 100]) {
   t = performance.now();
   for (let i = 0; i < runs; i++) await full();
   const fullMs = (performance.now() - t) / runs;
-  console.log(`  ${String(kb).padStart(4)} KB: mentions ${mentions.toFixed(2)} ms (${(mentions / kb).toFixed(3)} ms/KB), full ${fullMs.toFixed(2)} ms (${(fullMs / kb).toFixed(3)} ms/KB)`);
+  console.log(
+    `  ${String(kb).padStart(4)} KB: mentions ${mentions.toFixed(2)} ms (${(mentions / kb).toFixed(3)} ms/KB), full ${fullMs.toFixed(2)} ms (${(fullMs / kb).toFixed(3)} ms/KB)`,
+  );
 }
 if (Math.min(dev.precision, dev.recall, held.precision, held.recall) < 0.98) process.exitCode = 1;
