@@ -12,7 +12,7 @@ import { analyseProbe } from '../src/core/visibility/analysis/brands.ts';
 import { LABELLED_ANSWERS, type LabelledAnswer } from '../test/fixtures/mentions/labelled.ts';
 import { HELD_OUT_ANSWERS } from '../test/fixtures/mentions/held-out.ts';
 import { HELD_OUT_2_ANSWERS } from '../test/fixtures/mentions/held-out-2.ts';
-import { AMBIGUOUS_RULES, score } from '../test/fixtures/mentions/score.ts';
+import { AMBIGUOUS_RULES, analyseLabelled, score } from '../test/fixtures/mentions/score.ts';
 
 const fmt = (n: number) => n.toFixed(2);
 
@@ -55,6 +55,20 @@ console.log(
 const dev = report('Development table (tuned on)', LABELLED_ANSWERS);
 const held = report('Held-out (never tuned on)', HELD_OUT_ANSWERS);
 report('Held-out 2 (new brands, never tuned on)', HELD_OUT_2_ANSWERS);
+
+// CPU per labelled answer (process CPU time, so a loaded machine's waiting is not counted): every
+// table's answers analysed as a probe would be, after one warm-up pass that builds the matchers.
+{
+  const passes = 20;
+  const analyse = () => {
+    for (const a of everything) analyseLabelled(a);
+  };
+  analyse();
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < passes; i++) analyse();
+  const c = process.cpuUsage(c0);
+  console.log(`\nCPU per labelled answer: ${((c.user + c.system) / (passes * everything.length)).toFixed(1)} µs (${passes} passes over ${everything.length} answers)`);
+}
 
 // Linear in the answer length: the time per KB stays flat as answers grow. Each size is warmed
 // up first, then timed over several runs; "full" adds the per-probe analysis (prominence, list
