@@ -735,6 +735,13 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
     return null;
   }
 
+  /** The katakana run of a match goes on after its end ("シャープ|ペン"). */
+  function katakanaContinues(ft: FoldedText, end: number): boolean {
+    const { text, offsets } = ft;
+    const o = offsets[end]!;
+    return o > 0 && o < text.length && KATAKANA_RUN.test(text[o]!) && KATAKANA_RUN.test(text[o - 1]!) && text[o] !== '・';
+  }
+
   /** A katakana name preceded by katakana is the tail of another word ("マイナスイオン" is "negative ion"). */
   function katakanaTail(ft: FoldedText, at: number): boolean {
     const { text, offsets } = ft;
@@ -799,7 +806,8 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
             weak = nameIsEveryday || shortArabic;
           }
           if (!left || (language !== undefined && katakanaTail(ft, at))) continue;
-          if (!rightBoundary(ft, end)) {
+          // Inside a katakana run the segmenter's split is not the word's: the run decides (attachedRight).
+          if (!rightBoundary(ft, end) || (language !== undefined && katakanaContinues(ft, end))) {
             const attached = language !== undefined ? attachedRight(ft, at, end) : null;
             if (!attached) continue;
             rule = 'attached';
