@@ -149,8 +149,11 @@ export function readVerdict(
   }
   const byKey = new Map(result.data.brands.map((b) => [foldName(b.name), b]));
   const brands = new Map<string, { sentiment: Sentiment; recommended: boolean }>();
+  // A brand listed only to be confirmed may get no sentiment entry (the judge may read no brand there).
+  const confirmOnly = new Set((input.confirm ?? []).map((c) => c.name));
   for (const name of input.brands) {
     const b = byKey.get(foldName(name));
+    if (!b && confirmOnly.has(name)) continue;
     if (!b) return { ok: false, error: { code: 'judge_invalid_output', message: `The judge's reply has no verdict for "${name}".`.slice(0, 300) } };
     brands.set(name, { sentiment: b.sentiment, recommended: b.recommended });
   }
