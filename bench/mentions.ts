@@ -1,7 +1,8 @@
 // Precision and recall of the mention matcher on the labelled answers
 // (test/fixtures/mentions/labelled.ts, the development table the rules were tuned on) and on the
 // held-out answers (test/fixtures/mentions/held-out.ts, written before the inflection, attachment
-// and everyday-word rules and never tuned on): per category (rule), per language, and overall,
+// and everyday-word rules and never tuned on) and on the second held-out table (held-out-2.ts,
+// new brands, written before the attached-word and katakana-run rules were revised): per category (rule), per language, and overall,
 // with every wrong answer listed. Also times the analysis on a long answer, to show it stays linear.
 //
 //   npm run bench:mentions
@@ -10,7 +11,8 @@ import { analyzeAnswer } from '../src/core/visibility/analysis.ts';
 import { analyseProbe } from '../src/core/visibility/analysis/brands.ts';
 import { LABELLED_ANSWERS, type LabelledAnswer } from '../test/fixtures/mentions/labelled.ts';
 import { HELD_OUT_ANSWERS } from '../test/fixtures/mentions/held-out.ts';
-import { AMBIGUOUS_RULES, score } from '../test/fixtures/mentions/score.ts';
+import { HELD_OUT_2_ANSWERS } from '../test/fixtures/mentions/held-out-2.ts';
+import { AMBIGUOUS_RULES, analyseLabelled, score } from '../test/fixtures/mentions/score.ts';
 
 const fmt = (n: number) => n.toFixed(2);
 
@@ -26,22 +28,47 @@ function report(title: string, answers: LabelledAnswer[]) {
   const ambiguous = answers.filter((a) => AMBIGUOUS_RULES.has(a.rule)).length;
   console.log(`\n=== ${title}: ${answers.length} answers in ${new Set(answers.map((a) => a.lang)).size} languages, ${ambiguous} ambiguous or inflected ===`);
   console.log('By category');
-  for (const rule of [...new Set(answers.map((a) => a.rule))]) line(rule, answers.filter((a) => a.rule === rule));
+  for (const rule of [...new Set(answers.map((a) => a.rule))])
+    line(
+      rule,
+      answers.filter((a) => a.rule === rule),
+    );
   console.log('By language');
-  for (const lang of [...new Set(answers.map((a) => a.lang))].sort()) line(lang, answers.filter((a) => a.lang === lang));
+  for (const lang of [...new Set(answers.map((a) => a.lang))].sort())
+    line(
+      lang,
+      answers.filter((a) => a.lang === lang),
+    );
   const all = line('ALL', answers);
   for (const w of all.wrong) {
-    console.log(`  wrong: [${w.answer.lang}, ${w.answer.rule}] ${w.answer.brand} ${JSON.stringify(w.answer.text)} labelled ${w.answer.mentioned}/${w.answer.citation ?? '-'} got ${w.mentioned}/${w.citation} (${w.evidence ? `${w.evidence.rule}: ${JSON.stringify(w.evidence.text)}` : 'no candidate'})`);
+    console.log(
+      `  wrong: [${w.answer.lang}, ${w.answer.rule}] ${w.answer.brand} ${JSON.stringify(w.answer.text)} labelled ${w.answer.mentioned}/${w.answer.citation ?? '-'} got ${w.mentioned}/${w.citation} (${w.evidence ? `${w.evidence.rule}: ${JSON.stringify(w.evidence.text)}${w.evidence.ambiguous ? ', ambiguous: a live judge is asked' : ''}` : 'no candidate'})`,
+    );
   }
   return all;
 }
 
-const everything = [...LABELLED_ANSWERS, ...HELD_OUT_ANSWERS];
+const everything = [...LABELLED_ANSWERS, ...HELD_OUT_ANSWERS, ...HELD_OUT_2_ANSWERS];
 console.log(
   `Labelled answers: ${everything.length} in ${new Set(everything.map((a) => a.lang)).size} languages, ${everything.filter((a) => AMBIGUOUS_RULES.has(a.rule)).length} ambiguous or inflected (categories ${[...AMBIGUOUS_RULES].join(', ')})`,
 );
 const dev = report('Development table (tuned on)', LABELLED_ANSWERS);
 const held = report('Held-out (never tuned on)', HELD_OUT_ANSWERS);
+report('Held-out 2 (new brands, never tuned on)', HELD_OUT_2_ANSWERS);
+
+// CPU per labelled answer (process CPU time, so a loaded machine's waiting is not counted): every
+// table's answers analysed as a probe would be, after one warm-up pass that builds the matchers.
+{
+  const passes = 20;
+  const analyse = () => {
+    for (const a of everything) analyseLabelled(a);
+  };
+  analyse();
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < passes; i++) analyse();
+  const c = process.cpuUsage(c0);
+  console.log(`\nCPU per labelled answer: ${((c.user + c.system) / (passes * everything.length)).toFixed(1)} µs (${passes} passes over ${everything.length} answers)`);
+}
 
 // Linear in the answer length: the time per KB stays flat as answers grow. Each size is warmed
 // up first, then timed over several runs; "full" adds the per-probe analysis (prominence, list
@@ -54,7 +81,16 @@ for (const kb of [1, 10, 100]) {
   const competitors = ['Globex', 'Zoom', '小米', 'AT&T', 'H&M'];
   const input = { text, citations: [], targetEntity: 'Acme', targetUrl: 'https://acme.com', competitors, language: 'en' };
   const full = async () =>
-    analyseProbe({ prompt: 'p', text, language: 'en', target: 'Acme', competitors, analysis: analyzeAnswer(input), judge: null, signal: new AbortController().signal });
+    analyseProbe({
+      prompt: 'p',
+      text,
+      language: 'en',
+      target: 'Acme',
+      competitors,
+      analysis: analyzeAnswer(input),
+      judge: null,
+      signal: new AbortController().signal,
+    });
   const runs = kb >= 100 ? 10 : kb >= 10 ? 100 : 1000;
   for (let i = 0; i < Math.min(runs, 20); i++) await full();
   let t = performance.now();
@@ -63,6 +99,8 @@ for (const kb of [1, 10, 100]) {
   t = performance.now();
   for (let i = 0; i < runs; i++) await full();
   const fullMs = (performance.now() - t) / runs;
-  console.log(`  ${String(kb).padStart(4)} KB: mentions ${mentions.toFixed(2)} ms (${(mentions / kb).toFixed(3)} ms/KB), full ${fullMs.toFixed(2)} ms (${(fullMs / kb).toFixed(3)} ms/KB)`);
+  console.log(
+    `  ${String(kb).padStart(4)} KB: mentions ${mentions.toFixed(2)} ms (${(mentions / kb).toFixed(3)} ms/KB), full ${fullMs.toFixed(2)} ms (${(fullMs / kb).toFixed(3)} ms/KB)`,
+  );
 }
 if (Math.min(dev.precision, dev.recall, held.precision, held.recall) < 0.98) process.exitCode = 1;

@@ -2624,6 +2624,21 @@ export interface operations {
                                 evidence?: {
                                     rule: string;
                                     text: string;
+                                    /**
+                                     * @description Only weak rules decided: a reader could decide either way, and a live judge is asked
+                                     * @enum {boolean}
+                                     */
+                                    ambiguous?: true;
+                                    /**
+                                     * @description Set when a live judge confirmed or overturned the ambiguous decision
+                                     * @enum {boolean}
+                                     */
+                                    judged?: true;
+                                    /**
+                                     * @description The judge's reading, which decides `mentioned`
+                                     * @enum {string}
+                                     */
+                                    verdict?: "mentioned" | "not_mentioned";
                                 } | null;
                             } & {
                                 [key: string]: unknown;
@@ -2881,6 +2896,21 @@ export interface operations {
                             evidence?: {
                                 rule: string;
                                 text: string;
+                                /**
+                                 * @description Only weak rules decided: a reader could decide either way, and a live judge is asked
+                                 * @enum {boolean}
+                                 */
+                                ambiguous?: true;
+                                /**
+                                 * @description Set when a live judge confirmed or overturned the ambiguous decision
+                                 * @enum {boolean}
+                                 */
+                                judged?: true;
+                                /**
+                                 * @description The judge's reading, which decides `mentioned`
+                                 * @enum {string}
+                                 */
+                                verdict?: "mentioned" | "not_mentioned";
                             } | null;
                         } & {
                             [key: string]: unknown;

@@ -407,12 +407,19 @@ export interface MentionSpan {
   end: number;
   /** The rule that made it a mention (see MentionRule); absent on spans built elsewhere. */
   rule?: MentionRule;
+  /**
+   * Set when a weak rule decided it: one that reads the word's spelling and place but not the
+   * sentence's meaning, where a reader could decide the other way (an everyday-word name at a
+   * sentence start or in a lower-case answer, in a script without capitals, or with a particle
+   * attached). A judge may confirm or overturn such a decision (see analysis/brands.ts).
+   */
+  weak?: boolean;
 }
 
 /** Every occurrence a matcher looked at: the mentions, and the candidates it turned down. */
 export interface MentionDecisions {
   spans: MentionSpan[];
-  /** Candidates rejected as everyday words (original ranges), ascending. */
+  /** Candidates rejected as everyday words (original ranges), ascending; `weak` as on spans. */
   rejected: MentionSpan[];
 }
 
@@ -676,6 +683,11 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   const all = [...spellings, ...stems];
   // A one-word name written with an initial capital ("Puma", not "eBay" or "monday.com").
   const capitalName = language !== undefined && /^\p{Lu}\p{L}*$/u.test((withoutLegalForm(name) ?? name).trim());
+  // The name is itself a word of the language: its attached forms are only weakly the name.
+  const bareName = (withoutLegalForm(name) ?? name).trim();
+  const nameIsEveryday = language !== undefined && /^\p{L}+$/u.test(bareName) && everydayWordRank(bareName, language, { anyCase: true }) !== null;
+  // A short Arabic name (three letters or fewer) is often the tail of a longer word.
+  const shortArabic = language === 'ar' && [...bareName].length <= 3;
 
   /** A letter with a diacritic the name lacks, making an everyday word ("Über" is not "Uber"). */
   function diacriticWord(text: string, start: number, end: number): boolean {
@@ -689,9 +701,15 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
     return everydayWordRank(lower, language) !== null;
   }
 
-  /** Whether the whole word around an attached name is itself an everyday word ("فنون" is "arts", not "ف" + "نون"). */
+  /**
+   * Whether the whole word around an attached name is itself an everyday word ("فنون" is "arts",
+   * not "ف" + "نون"). In Arabic the frequency list holds many nouns only in their definite form
+   * ("الفنون"), so a word whose definite form is listed is a noun too.
+   */
   function wordIsEveryday(word: string): boolean {
-    return language !== undefined && everydayWordRank(word, language, { anyCase: true }) !== null;
+    if (language === undefined) return false;
+    if (everydayWordRank(word, language, { anyCase: true }) !== null) return true;
+    return language === 'ar' && !word.startsWith('ال') && everydayWordRank(`ال${word}`, language) !== null;
   }
 
   /** An occurrence whose right edge touches more of the word: an attached particle or noun, or null. */
@@ -705,9 +723,30 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
     }
     if (KATAKANA_RUN.test(next) && KATAKANA_RUN.test(text[o - 1] ?? '')) {
       const run = KATAKANA_RUN.exec(text.slice(o, o + 12))![0];
+      // The whole run is one word of the language ("オンライン"): the name is only its spelling.
+      if (wordIsEveryday(text.slice(offsets[at]!, o) + run)) return null;
+      // A katakana name that is no everyday word starts a compound with whatever katakana follows
+      // ("ソニーストア", "キリンビール"); one that is a word ("シャープ", "sharp") only with a whole
+      // known noun ("イオン|モール", not "シャープ|ペンシル").
+      if (nameIsEveryday) return isJapaneseGenericNoun(run) ? 'attached' : null;
       for (let k = run.length; k >= 2; k--) if (isJapaneseGenericNoun(run.slice(0, k))) return 'attached';
+      if (run.length >= 2 && o - offsets[at]! >= 3) return 'attached';
     }
     return null;
+  }
+
+  /** The katakana run of a match goes on after its end ("シャープ|ペン"). */
+  function katakanaContinues(ft: FoldedText, end: number): boolean {
+    const { text, offsets } = ft;
+    const o = offsets[end]!;
+    return o > 0 && o < text.length && KATAKANA_RUN.test(text[o]!) && KATAKANA_RUN.test(text[o - 1]!) && text[o] !== '・';
+  }
+
+  /** A katakana name preceded by katakana is the tail of another word ("マイナスイオン" is "negative ion"). */
+  function katakanaTail(ft: FoldedText, at: number): boolean {
+    const { text, offsets } = ft;
+    const o = offsets[at]!;
+    return o > 0 && KATAKANA_RUN.test(text[o]!) && KATAKANA_RUN.test(text[o - 1]!) && text[o - 1] !== '・';
   }
 
   /** An occurrence whose left edge touches more of the word: Arabic proclitics, or null. */
@@ -735,7 +774,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
 
   function decide(ft: FoldedText): MentionDecisions {
     const { folded, offsets, text } = ft;
-    const hits: { start: number; end: number; rule: MentionRule | 'initial'; everyday: Everyday | null }[] = [];
+    const hits: { start: number; end: number; rule: MentionRule | 'initial'; everyday: Everyday | null; weak: boolean }[] = [];
     const rejected: MentionSpan[] = [];
     let named = false;
     let usedAsWord = false;
@@ -749,6 +788,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
         from = at + 1;
         let end = at + v.length;
         let rule: MentionRule = 'exact';
+        let weak = false;
         if (inflection) {
           if (!leftBoundary(ft, at)) continue;
           const stop = wordEnd(ft, end);
@@ -763,12 +803,15 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           if (!left && language !== undefined && attachedLeft(ft, at, end)) {
             left = true;
             rule = 'attached';
+            weak = nameIsEveryday || shortArabic;
           }
-          if (!left) continue;
-          if (!rightBoundary(ft, end)) {
+          if (!left || (language !== undefined && katakanaTail(ft, at))) continue;
+          // Inside a katakana run the segmenter's split is not the word's: the run decides (attachedRight).
+          if (!rightBoundary(ft, end) || (language !== undefined && katakanaContinues(ft, end))) {
             const attached = language !== undefined ? attachedRight(ft, at, end) : null;
             if (!attached) continue;
             rule = 'attached';
+            weak ||= nameIsEveryday;
           }
           if (capitals && !capitalized(ft, at, capitals)) continue;
         }
@@ -788,7 +831,10 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           rejected.push({ start, end: stop, rule: 'everyday_word_rejected' });
           continue;
         }
-        if (rule === 'exact' && spelling.everyday) {
+        if (rule === 'exact' && nameIsEveryday && !isLower(text[start]!) && !isUpper(text[start]!)) {
+          // A script without capitals gives no sign either way: the spelling decides, weakly.
+          weak = true;
+        } else if (rule === 'exact' && spelling.everyday) {
           const how = classifyEveryday(ft, start, stop, spelling.everyday);
           if (how === 'no') {
             usedAsWord = true;
@@ -796,9 +842,10 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
             continue;
           }
           decided = how === 'initial' ? 'initial' : rule === 'exact' ? how : rule;
+          if (how === 'lower_case_answer') weak = true;
         }
-        if (decided !== 'initial') named = true;
-        hits.push({ start: at, end, rule: decided, everyday: spelling.everyday });
+        if (decided !== 'initial' && !weak) named = true;
+        hits.push({ start: at, end, rule: decided, everyday: spelling.everyday, weak });
       }
     }
     hits.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -810,14 +857,17 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
       if (rule === 'initial') {
         // A sentence-initial everyday word is the name when the answer names it elsewhere, or,
         // for a rarer word, when the answer never uses it as the word.
-        if (named || (h.everyday === 'lower' && !usedAsWord)) rule = 'sentence_start';
-        else {
-          rejected.push({ start: offsets[h.start]!, end: offsets[h.end]!, rule: 'everyday_word_rejected' });
+        if (named) rule = 'sentence_start';
+        else if (h.everyday === 'lower' && !usedAsWord) {
+          rule = 'sentence_start';
+          h.weak = true;
+        } else {
+          rejected.push({ start: offsets[h.start]!, end: offsets[h.end]!, rule: 'everyday_word_rejected', weak: true });
           continue;
         }
       }
       lastEnd = h.end;
-      spans.push({ start: offsets[h.start]!, end: offsets[h.end]!, rule });
+      spans.push(h.weak ? { start: offsets[h.start]!, end: offsets[h.end]!, rule, weak: true } : { start: offsets[h.start]!, end: offsets[h.end]!, rule });
     }
     rejected.sort((a, b) => a.start - b.start);
     return { spans, rejected };

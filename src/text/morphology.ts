@@ -120,6 +120,9 @@ function commonPrefix(words: string[]): string {
   return p;
 }
 
+/** A final syllable with a fleeting vowel: consonant, о/е/ё, consonant (not й) at the end. */
+const RUSSIAN_FLEETING = /([бвгджзклмнпрстфхцчшщ])[оеё]([бвгджзклмнпрстфхцчшщ])$/u;
+
 /** Russian and Turkish endings are short: a longer tail is another word built on the name. */
 const MAX_TAIL: Record<string, number> = { russian: 4, turkish: 7 };
 
@@ -135,9 +138,15 @@ export function inflectionFor(name: string, language: string): Inflection | null
   if (algorithm === 'russian') {
     if (!/\p{Script=Cyrillic}/u.test(lower)) return null;
     const s = stemmer(algorithm);
-    const stem = s.stem(lower);
-    if ([...stem].length < 3) return null;
+    const own = s.stem(lower);
+    if ([...own].length < 3) return null;
     const maxTail = MAX_TAIL[algorithm]!;
+    // A fleeting vowel: the о, е or ё of a final syllable drops when the name declines
+    // ("Перекрёсток" → "Перекрёстка", "Огонёк" → "Огонька"), so its forms stem to the name without it.
+    const fleeting = RUSSIAN_FLEETING.exec(lower);
+    let dropped = fleeting ? lower.slice(0, fleeting.index + 1) + fleeting[2] : null;
+    if (dropped !== null && [...commonPrefix([own, dropped])].length < 4) dropped = null; // "Озон", "Сбер": too short to tell
+    const stem = dropped ? commonPrefix([own, dropped]) : own;
     // The stemmer may take a name's own last letters for an ending ("газпром" → "газпр", as if
     // instrumental) while its declined forms stem to the whole name ("газпрома" → "газпром").
     return {
@@ -145,7 +154,7 @@ export function inflectionFor(name: string, language: string): Inflection | null
       accepts: (word) => {
         if (word.length - lower.length > maxTail || !word.startsWith(stem)) return false;
         const w = s.stem(word);
-        return w === stem || w === lower;
+        return w === own || w === lower || (dropped !== null && w === dropped);
       },
     };
   }

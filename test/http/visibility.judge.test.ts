@@ -2,7 +2,9 @@
 // API against fake providers: probes answered by one platform, the judge (SIGHTLINE_JUDGE_MODEL)
 // by another, through the same drivers. Valid output fills the fields and records the judge's
 // model; invalid output and a failing judge leave them null with judge_error; without a judge
-// they are null. The judge moves no credits.
+// they are null. The judge moves no credits. The same call confirms the mentions the reader's rule
+// decided weakly: the judge's reading decides them and is recorded in the evidence (judged,
+// verdict), and the probe's own columns follow; without a judge the lexical decision stands.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFakeProvider, type FakeProvider, type FakeStep } from '../fakes/providers/index.ts';
@@ -18,18 +20,37 @@ const ANSWER = [
   'Avoid Pipedrive if you need marketing features.',
 ].join('\n');
 
+// "Ring" opens a sentence and is a frequent English word: the rule alone turns it down, weakly.
+// "Mint" opens a sentence and is a rarer word the answer uses nowhere else: taken, weakly.
+// "Arlo" is no English word: taken, firmly, and never asked about.
+const WEAK_ANSWER = ['Ring doorbells record motion and alert your phone.', '', 'Mint green is the colour of this year’s model.', '', 'Arlo is the main alternative.'].join('\n');
+const WEAK_VERDICT = {
+  brands: [
+    { name: 'Ring', sentiment: 'positive', recommended: true },
+    { name: 'Mint', sentiment: 'neutral', recommended: false },
+    { name: 'Arlo', sentiment: 'neutral', recommended: false },
+  ],
+};
+
 describe('the judge in live mode', () => {
   let judged: TestServer;
   let unjudged: TestServer;
   let claude: FakeProvider;
   let openai: FakeProvider;
-  let mode: 'valid' | 'invalid' | 'fail' = 'valid';
+  let mode: 'valid' | 'invalid' | 'fail' | 'confirm' | 'silent' = 'valid';
 
   before(async () => {
-    claude = await startFakeProvider('claude', () => ({ answer: { text: ANSWER, citations: [{ url: 'https://reviews.example/crm', title: 'CRM reviews' }] } }));
+    claude = await startFakeProvider('claude', () => ({ answer: { text: mode === 'confirm' || mode === 'silent' ? WEAK_ANSWER : ANSWER, citations: [{ url: 'https://reviews.example/crm', title: 'CRM reviews' }] } }));
     openai = await startFakeProvider('openai', (req): FakeStep => {
       assert.match(JSON.stringify(req.body), /careful analyst/);
       if (mode === 'fail') return { status: 400, error: 'model not allowed' };
+      if (mode === 'confirm' || mode === 'silent') {
+        const mentions = [
+          { name: 'Ring', names_brand: true },
+          { name: 'Mint', names_brand: false },
+        ];
+        return { answer: { text: JSON.stringify({ ...WEAK_VERDICT, ...(mode === 'confirm' ? { mentions } : {}) }), model: 'gpt-judge-2026-01-01' } };
+      }
       const text =
         mode === 'invalid'
           ? '{"brands": [{"name": "Acme CRM", "sentiment": "glowing", "recommended": true}]}'
@@ -53,11 +74,14 @@ describe('the judge in live mode', () => {
     await Promise.all([claude.close(), openai.close()]);
   });
 
-  async function run(s: TestServer) {
+  const CRM_RUN = { url: 'https://acme-crm.example', target_entity: 'Acme CRM', competitors: ['HubSpot', 'Pipedrive', 'Zoho'], prompts: ['best crm for agencies'], platforms: ['claude'] };
+  const DOORBELL_RUN = { url: 'https://ring.com', target_entity: 'Ring', competitors: ['Mint', 'Arlo'], prompts: ['best video doorbell'], platforms: ['claude'], language: 'en' };
+
+  async function run(s: TestServer, body: object = CRM_RUN) {
     const { key } = await s.account({ credits: 50 });
     const res = await s.request('POST', '/v1/visibility/runs', {
       key,
-      body: { url: 'https://acme-crm.example', target_entity: 'Acme CRM', competitors: ['HubSpot', 'Pipedrive', 'Zoho'], prompts: ['best crm for agencies'], platforms: ['claude'] },
+      body,
     });
     assert.equal(res.statusCode, 200, res.body);
     const done = await s.waitForRun(key, res.json().run_id);
@@ -121,5 +145,59 @@ describe('the judge in live mode', () => {
     assert.equal(p.judge_error, null);
     for (const b of p.brands) assert.deepEqual([b.sentiment, b.recommended], [null, null]);
     assert.ok(p.brands[0].first_mention_share > 0);
+  });
+
+  test('one call carries both weak decisions; the verdicts decide and are recorded', async () => {
+    mode = 'confirm';
+    const before = openai.requests.length;
+    const r = await run(judged, DOORBELL_RUN);
+    assert.equal(openai.requests.length, before + 1, 'one judge call for the answer');
+    const sent = JSON.stringify(openai.requests.at(-1)!.body);
+    assert.match(sent, /To confirm/);
+    assert.ok(sent.includes('⟦Ring⟧ doorbells record motion'), 'the excerpt marks the occurrence');
+    assert.ok(sent.includes('⟦Mint⟧ green'));
+    assert.ok(!sent.includes('⟦Arlo⟧'), 'a firm decision is not asked about');
+    const p = r.probes[0];
+    const byName = Object.fromEntries(p.brands.map((b: { name: string }) => [b.name, b]));
+    // The target, turned down by the rule, is named in the judge's reading.
+    assert.deepEqual(byName.Ring.evidence, { rule: 'everyday_word_rejected', text: 'Ring', ambiguous: true, judged: true, verdict: 'mentioned' });
+    assert.deepEqual([byName.Ring.mentioned, byName.Ring.mention_position, byName.Ring.sentiment, byName.Ring.recommended], [true, 0, 'positive', true]);
+    assert.ok(byName.Ring.pawc > 0);
+    assert.equal(p.brand_mentioned, true);
+    assert.equal(p.mention_position, 0);
+    assert.equal(r.summary.mention_rate, 1);
+    // The competitor the rule took is the colour in the judge's reading.
+    assert.deepEqual(byName.Mint.evidence, { rule: 'sentence_start', text: 'Mint', ambiguous: true, judged: true, verdict: 'not_mentioned' });
+    assert.deepEqual(
+      [byName.Mint.mentioned, byName.Mint.mention_position, byName.Mint.sentiment, byName.Mint.recommended, byName.Mint.pawc],
+      [false, null, null, false, 0],
+    );
+    assert.deepEqual(p.competitors, ['Arlo']);
+    // A firm decision is left alone and carries no mark.
+    assert.deepEqual(byName.Arlo.evidence, { rule: 'exact', text: 'Arlo' });
+  });
+
+  test('a judge that does not answer the confirmations leaves the lexical decisions unmarked', async () => {
+    mode = 'silent';
+    const p = (await run(judged, DOORBELL_RUN)).probes[0];
+    const byName = Object.fromEntries(p.brands.map((b: { name: string }) => [b.name, b]));
+    assert.equal(p.judge_error, null);
+    assert.deepEqual(byName.Ring.evidence, { rule: 'everyday_word_rejected', text: 'Ring', ambiguous: true });
+    assert.equal(byName.Ring.mentioned, false);
+    assert.equal(p.brand_mentioned, false);
+    assert.deepEqual([byName.Mint.mentioned, byName.Mint.sentiment], [true, 'neutral']);
+  });
+
+  test('without a judge: the weak lexical decisions stand, ambiguous and never judged', async () => {
+    mode = 'confirm';
+    const before = openai.requests.length;
+    const r = await run(unjudged, DOORBELL_RUN);
+    assert.equal(openai.requests.length, before);
+    const p = r.probes[0];
+    const byName = Object.fromEntries(p.brands.map((b: { name: string }) => [b.name, b]));
+    assert.deepEqual(byName.Ring.evidence, { rule: 'everyday_word_rejected', text: 'Ring', ambiguous: true });
+    assert.deepEqual(byName.Mint.evidence, { rule: 'sentence_start', text: 'Mint', ambiguous: true });
+    assert.equal(p.brand_mentioned, false);
+    assert.deepEqual(p.competitors, ['Mint', 'Arlo']);
   });
 });

@@ -130,3 +130,71 @@ describe('folding, after the fast paths', () => {
     assert.equal(ft.offsets[ft.folded.length], text.length);
   });
 });
+
+describe('katakana runs, Arabic definite forms and fleeting vowels', () => {
+  test('a katakana name preceded by katakana is the tail of another word', () => {
+    assert.deepEqual(decide('イオン', 'ja', 'マイナスイオンの効果は不明です。').texts, []);
+    assert.deepEqual(decide('イオン', 'ja', '駅前のイオンで買いました。').texts, ['イオン']);
+  });
+
+  test('a katakana name that is no everyday word compounds with any katakana after it', () => {
+    assert.deepEqual(decide('ローソン', 'ja', 'ローソンチケットで申し込みました。').texts, ['ローソン']);
+    assert.deepEqual(decide('ユニクロ', 'ja', 'ユニクロオンラインストアで注文。').rules, ['attached']);
+  });
+
+  test('a katakana everyday-word name compounds only with a whole listed noun', () => {
+    // "シャープ" is "sharp"; "シャープネス" ("sharpness") is not the brand.
+    assert.deepEqual(decide('シャープ', 'ja', '画像のシャープネスを上げる。').texts, []);
+    const d = createEntityMatcher('イオン', [], { language: 'ja' }).decide(foldText('イオンモールに行きました。'));
+    assert.deepEqual(d.spans.map((s) => [s.rule, s.weak]), [['attached', true]]);
+  });
+
+  test('an Arabic word whose definite form is listed is a word, not particle + name', () => {
+    // "فنون" ("arts"): "الفنون" is in the frequency list, so it is not "ف" + "نون".
+    assert.deepEqual(decide('نون', 'ar', 'معرض فنون حديثة في المدينة.').texts, []);
+    assert.deepEqual(decide('نون', 'ar', 'تسوقت من نون وأمازون.').texts, ['نون']);
+  });
+
+  test('Russian names with a fleeting vowel match the forms that drop it', () => {
+    assert.deepEqual(decide('Перекрёсток', 'ru', 'Скидки Перекрёстка и акции в Перекрёстке.').rules, ['inflected', 'inflected']);
+    assert.deepEqual(decide('Озон', 'ru', 'Доставка Озоном.').texts, ['Озоном'], 'a short shared beginning keeps the plain stem');
+  });
+});
+
+describe('weak decisions are marked for a judge', () => {
+  const weak = (name: string, language: string, text: string) => {
+    const d = createEntityMatcher(name, [], { language }).decide(foldText(text));
+    return { spans: d.spans.map((s) => [text.slice(s.start, s.end), s.rule, s.weak ?? false]), rejected: d.rejected.map((s) => [text.slice(s.start, s.end), s.weak ?? false]) };
+  };
+
+  test('a frequent everyday word opening a sentence is turned down weakly; inside a lower-case word, firmly', () => {
+    assert.deepEqual(weak('Ring', 'en', 'Ring cameras are easy to install.').rejected, [['Ring', true]]);
+    assert.deepEqual(weak('Ring', 'en', 'Put the ring on the shelf. It shines.').rejected, [['ring', false]]);
+  });
+
+  test('a rarer everyday word opening a sentence, and a lower-case answer, are taken weakly', () => {
+    assert.deepEqual(weak('Mint', 'en', 'Mint offers cheap plans.').spans, [['Mint', 'sentence_start', true]]);
+    assert.deepEqual(weak('Notion', 'en', 'i use notion for my notes.').spans, [['notion', 'lower_case_answer', true]]);
+  });
+
+  test('a firm sign is not weak; a second firm mention confirms a sentence start', () => {
+    assert.deepEqual(weak('Mint', 'en', "Mint's plans are cheap.").spans, [['Mint', 'possessive', false]]);
+    assert.deepEqual(weak('Ring', 'en', 'Ring cameras are cheap. We liked Ring best.').spans, [
+      ['Ring', 'sentence_start', false],
+      ['Ring', 'capitalised', false],
+    ]);
+  });
+
+  test('an everyday word in a script without capitals, and its attached forms, are weak', () => {
+    assert.deepEqual(weak('سلة', 'ar', 'فتحت متجرا على سلة.').spans, [['سلة', 'exact', true]]);
+    assert.deepEqual(weak('سلة', 'ar', 'بدأت البيع بسلة منذ شهر.').spans, [['سلة', 'attached', true]]);
+  });
+
+  test('the evidence of a brand decided only weakly says ambiguous; a firm one does not', () => {
+    const base = { citations: [], targetUrl: 'https://ring.com', competitors: ['Arlo'], language: 'en' };
+    const a = analyzeAnswer({ ...base, text: 'Ring cameras record motion. Arlo is cheaper.', targetEntity: 'Ring' });
+    assert.deepEqual(a.target_evidence, { rule: 'everyday_word_rejected', text: 'Ring', ambiguous: true });
+    assert.deepEqual(Object.keys(a.ambiguous_spans), ['Ring']);
+    assert.deepEqual(a.competitor_evidence.Arlo, { rule: 'exact', text: 'Arlo' });
+  });
+});

@@ -25,6 +25,14 @@ export type { EntityMatcher };
 export interface MentionEvidence {
   rule: MentionRule | 'citation';
   text: string;
+  /**
+   * Set when only weak rules decided (every mention is a weak one, or, with no mention, a
+   * candidate was rejected by a weak rule): a judge may confirm it (see analysis/brands.ts).
+   */
+  ambiguous?: true;
+  /** Set when the judge confirmed or overturned an ambiguous decision; `verdict` is its reading. */
+  judged?: true;
+  verdict?: 'mentioned' | 'not_mentioned';
 }
 
 export interface AnswerAnalysis {
@@ -34,6 +42,8 @@ export interface AnswerAnalysis {
   text_mentioned: boolean;
   /** Some citation's domain is the target URL's domain or a subdomain of it. */
   citation_mentioned: boolean;
+  /** The platform's own citations point at the target's site (brand_mentioned even without words). */
+  cited_by_platform: boolean;
   /** UTF-16 offset in the original text of the first text mention, or null. */
   mention_position: number | null;
   mention_count: number;
@@ -55,6 +65,8 @@ export interface AnswerAnalysis {
   target_evidence: MentionEvidence | null;
   /** The same per competitor, by name as given (mentioned or not). */
   competitor_evidence: Record<string, MentionEvidence | null>;
+  /** For each brand (target or competitor, by name as given) whose evidence is ambiguous: the occurrence a judge is asked about. */
+  ambiguous_spans: Record<string, MentionSpan>;
 }
 
 export interface AnalyzeAnswerInput {
@@ -96,12 +108,20 @@ export function citationDomain(c: Citation): string {
   return registrableDomain(c.url);
 }
 
-function proseMentions(matcher: EntityMatcher, folded: FoldedText, addresses: AddressRange[]): { spans: MentionSpan[]; evidence: MentionEvidence | null } {
+function proseMentions(
+  matcher: EntityMatcher,
+  folded: FoldedText,
+  addresses: AddressRange[],
+): { spans: MentionSpan[]; evidence: MentionEvidence | null; candidate: MentionSpan | null } {
   const { spans: all, rejected } = matcher.decide(folded);
   const spans = addresses.length ? all.filter((m) => isProseMention(addresses, m.start, m.end)) : all;
-  const first = spans[0] ?? rejected[0];
-  const evidence = first ? { rule: first.rule ?? 'exact', text: folded.text.slice(first.start, first.end) } : null;
-  return { spans, evidence };
+  // Ambiguous: no mention but by a weak rule, or no mention at all and a weakly rejected candidate.
+  const weakRejection = spans.length === 0 ? rejected.find((r) => r.weak) : undefined;
+  const ambiguous = spans.length > 0 ? spans.every((m) => m.weak) : weakRejection !== undefined;
+  const first = spans[0] ?? weakRejection ?? rejected[0];
+  const evidence: MentionEvidence | null = first ? { rule: first.rule ?? 'exact', text: folded.text.slice(first.start, first.end) } : null;
+  if (evidence && ambiguous) evidence.ambiguous = true;
+  return { spans, evidence, candidate: first ?? null };
 }
 
 function firstListRank(segments: ReturnType<typeof findListSegments>, spans: MentionSpan[]): number | null {
@@ -120,8 +140,9 @@ export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
 
   const target = input.targetEntity.trim()
     ? proseMentions(createEntityMatcher(input.targetEntity, input.aliases ?? [], matcherOptions), folded, addresses)
-    : { spans: [], evidence: null };
+    : { spans: [], evidence: null, candidate: null };
   const targetSpans = target.spans;
+  const ambiguousSpans: Record<string, MentionSpan> = {};
   let segments: ReturnType<typeof findListSegments> | undefined;
   const listSegments = () => (segments ??= findListSegments(text));
   const listRank = targetSpans.length ? firstListRank(listSegments(), targetSpans) : null;
@@ -137,8 +158,9 @@ export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
     const matcher = createEntityMatcher(name, input.competitorAliases?.[name] ?? [], matcherOptions);
     if (!matcher.variants.length || matcher.variants.some((v) => seen.has(v))) continue;
     for (const v of matcher.variants) seen.add(v);
-    const { spans: hits, evidence } = proseMentions(matcher, folded, addresses);
+    const { spans: hits, evidence, candidate } = proseMentions(matcher, folded, addresses);
     competitorEvidence[name] = evidence;
+    if (evidence?.ambiguous && candidate) ambiguousSpans[name] = candidate;
     if (hits.length) {
       competitors.push(name);
       competitorPositions[name] = hits[0]!.start;
@@ -160,6 +182,9 @@ export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
   const citedByPlatform = citedDomains.some(isOwn);
   const citationMentioned = citedByPlatform || addresses.some((a) => isOwn(a.domain));
   const textMentioned = targetSpans.length > 0;
+  const targetEvidence: MentionEvidence | null =
+    textMentioned || !citedByPlatform ? target.evidence : { rule: 'citation', text: citedDomains.find(isOwn) ?? targetDomain };
+  if (targetEvidence?.ambiguous && target.candidate) ambiguousSpans[input.targetEntity] = target.candidate;
 
   return {
     // A brand that appears only inside an address in the text is citation evidence, never a
@@ -167,6 +192,7 @@ export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
     brand_mentioned: textMentioned || citedByPlatform,
     text_mentioned: textMentioned,
     citation_mentioned: citationMentioned,
+    cited_by_platform: citedByPlatform,
     mention_position: textMentioned ? targetSpans[0]!.start : null,
     mention_count: targetSpans.length,
     list_rank: listRank,
@@ -176,8 +202,8 @@ export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
     target_spans: targetSpans,
     competitor_spans: competitorSpans,
     competitor_list_ranks: competitorRanks,
-    target_evidence:
-      textMentioned || !citedByPlatform ? target.evidence : { rule: 'citation', text: citedDomains.find(isOwn) ?? targetDomain },
+    target_evidence: targetEvidence,
     competitor_evidence: competitorEvidence,
+    ambiguous_spans: ambiguousSpans,
   };
 }

@@ -3,6 +3,9 @@
 // (SIGHTLINE_JUDGE_MODEL=platform:model) answers through the same platform drivers as the probes,
 // with its output validated by a zod schema; its cost is the operator's, never the user's. The
 // sandbox engine simulates a verdict, labelled engine "sandbox".
+// A live judge also confirms the mentions the reader's rule decided weakly (an everyday-word
+// name at a sentence start, in a script without capitals, with a particle attached): the answer's
+// call carries them too, one question per brand, so confirming costs no extra call.
 // The one thing to know: a verdict is a measurement or nothing. A failed call, unparsable or
 // invalid output, or a verdict missing a brand the answer names leaves every judged field null
 // and records judge_error; nothing is filled in by guess.
@@ -27,24 +30,45 @@ export interface JudgeInput {
   language: string;
   /** The brands the answer names (target and competitors), as given. */
   brands: string[];
+  /**
+   * Brands (among `brands`) whose mention the reader's rule decided weakly, each with the answer's
+   * words around the occurrence, the occurrence marked ⟦ ⟧: does the answer name the brand there?
+   */
+  confirm?: { name: string; excerpt: string }[];
   signal: AbortSignal;
 }
 
+/** At most this many weak decisions are sent to the judge per answer (the first ones, target first). */
+export const MAX_CONFIRMATIONS = 8;
+/** Characters of the answer on each side of an occurrence sent for confirmation. */
+export const CONFIRM_CONTEXT = 120;
+
 export type JudgeResult =
-  | { ok: true; judge: JudgeInfo; brands: Map<string, { sentiment: Sentiment; recommended: boolean }>; entities: string[] | null }
+  | {
+      ok: true;
+      judge: JudgeInfo;
+      brands: Map<string, { sentiment: Sentiment; recommended: boolean }>;
+      entities: string[] | null;
+      /** For each brand asked about in `confirm` and answered: whether the answer names it there. */
+      mentions: Map<string, boolean> | null;
+    }
   | { ok: false; judge: JudgeInfo; error: { code: string; message: string } };
 
 export interface Judge {
   readonly engine: Engine;
+  /** Whether this judge reads `confirm` (a live model does; the sandbox's simulation does not). */
+  readonly confirms: boolean;
   judge(input: JudgeInput): Promise<JudgeResult>;
 }
 
 /** What the judge model must return (also sent to it, as the shape to follow). */
 export const JudgeOutputSchema = z.object({
-  brands: z
-    .array(z.object({ name: z.string().min(1).max(200), sentiment: z.enum(SENTIMENTS), recommended: z.boolean() }).strict())
-    .max(50),
+  brands: z.array(z.object({ name: z.string().min(1).max(200), sentiment: z.enum(SENTIMENTS), recommended: z.boolean() }).strict()).max(50),
   other_brands: z.array(z.string().min(1).max(100)).max(50).optional(),
+  mentions: z
+    .array(z.object({ name: z.string().min(1).max(200), names_brand: z.boolean() }).strict())
+    .max(50)
+    .optional(),
 });
 export type JudgeOutput = z.infer<typeof JudgeOutputSchema>;
 
@@ -59,13 +83,21 @@ export function parseJudgeModel(spec: string): { platform: PlatformName; model: 
   return { platform, model };
 }
 
-export function judgePrompt(input: Pick<JudgeInput, 'prompt' | 'answer' | 'brands'>): string {
+export function judgePrompt(input: Pick<JudgeInput, 'prompt' | 'answer' | 'brands' | 'confirm'>): string {
+  const confirm = input.confirm ?? [];
+  const confirmLines = confirm.length
+    ? [
+        'Some listed names are also ordinary words, so the answer may use the word and not the brand. Add "mentions": [{"name": "<brand as listed>", "names_brand": true | false}] with one entry per brand below: true only when the answer names the brand at the place marked ⟦ ⟧ (declined or with a particle attached counts), false when it uses the ordinary word there.',
+        `To confirm: ${JSON.stringify(confirm)}`,
+      ]
+    : [];
   return [
     'You are a careful analyst. Read the AI assistant answer below and judge how it speaks of each listed brand.',
     'Reply with JSON only, no prose and no code fence, exactly in this shape:',
     '{"brands": [{"name": "<brand as listed>", "sentiment": "positive" | "neutral" | "negative", "recommended": true | false}], "other_brands": ["<other brand, product or organisation the answer names>"]}',
     'Rules: one entry per listed brand, named exactly as listed. "recommended" is true only when the answer recommends the brand to the user. An answer that says it found no information about a brand is neutral and does not recommend it. "other_brands" lists brands, products and organisations the answer names that are not listed, as written in the answer.',
     `Listed brands: ${JSON.stringify(input.brands)}`,
+    ...confirmLines,
     `User question: ${JSON.stringify(input.prompt)}`,
     'Answer:',
     '"""',
@@ -94,8 +126,10 @@ function extractJson(text: string): unknown {
  */
 export function readVerdict(
   reply: string,
-  input: Pick<JudgeInput, 'answer' | 'brands'>,
-): { ok: true; brands: Map<string, { sentiment: Sentiment; recommended: boolean }>; entities: string[] } | { ok: false; error: { code: string; message: string } } {
+  input: Pick<JudgeInput, 'answer' | 'brands' | 'confirm'>,
+):
+  | { ok: true; brands: Map<string, { sentiment: Sentiment; recommended: boolean }>; entities: string[]; mentions: Map<string, boolean> | null }
+  | { ok: false; error: { code: string; message: string } } {
   let parsed: unknown;
   try {
     parsed = extractJson(reply);
@@ -105,18 +139,37 @@ export function readVerdict(
   const result = JudgeOutputSchema.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0];
-    return { ok: false, error: { code: 'judge_invalid_output', message: `The judge's reply does not match the schema: ${issue?.path.join('.') || '(root)'}: ${issue?.message}.`.slice(0, 300) } };
+    return {
+      ok: false,
+      error: {
+        code: 'judge_invalid_output',
+        message: `The judge's reply does not match the schema: ${issue?.path.join('.') || '(root)'}: ${issue?.message}.`.slice(0, 300),
+      },
+    };
   }
   const byKey = new Map(result.data.brands.map((b) => [foldName(b.name), b]));
   const brands = new Map<string, { sentiment: Sentiment; recommended: boolean }>();
+  // A brand listed only to be confirmed may get no sentiment entry (the judge may read no brand there).
+  const confirmOnly = new Set((input.confirm ?? []).map((c) => c.name));
   for (const name of input.brands) {
     const b = byKey.get(foldName(name));
+    if (!b && confirmOnly.has(name)) continue;
     if (!b) return { ok: false, error: { code: 'judge_invalid_output', message: `The judge's reply has no verdict for "${name}".`.slice(0, 300) } };
     brands.set(name, { sentiment: b.sentiment, recommended: b.recommended });
   }
   const folded = foldText(input.answer);
   const entities = (result.data.other_brands ?? []).filter((e) => createEntityMatcher(e).findFolded(folded).length > 0);
-  return { ok: true, brands, entities };
+  // Confirmations: only of brands asked about; one not answered keeps its lexical decision.
+  let mentions: Map<string, boolean> | null = null;
+  if (input.confirm?.length) {
+    const said = new Map((result.data.mentions ?? []).map((m) => [foldName(m.name), m.names_brand]));
+    mentions = new Map();
+    for (const { name } of input.confirm) {
+      const v = said.get(foldName(name));
+      if (v !== undefined) mentions.set(name, v);
+    }
+  }
+  return { ok: true, brands, entities, mentions };
 }
 
 /** A judge that asks a live model through the platform drivers. */
@@ -124,6 +177,7 @@ export function createLiveJudge(spec: string, ask: AskPlatform): Judge {
   const { platform, model } = parseJudgeModel(spec);
   return {
     engine: 'live',
+    confirms: true,
     async judge(input) {
       const info: JudgeInfo = { platform, model, engine: 'live' };
       let reply: string;
@@ -151,7 +205,9 @@ export function createLiveJudge(spec: string, ask: AskPlatform): Judge {
         return { ok: false, judge: info, error };
       }
       const verdict = readVerdict(reply, input);
-      return verdict.ok ? { ok: true, judge: info, brands: verdict.brands, entities: verdict.entities } : { ok: false, judge: info, error: verdict.error };
+      return verdict.ok
+        ? { ok: true, judge: info, brands: verdict.brands, entities: verdict.entities, mentions: verdict.mentions }
+        : { ok: false, judge: info, error: verdict.error };
     },
   };
 }
@@ -216,6 +272,7 @@ function cueCount(found: Set<string>, cues: readonly string[]): number {
 export function createSandboxJudge(): Judge {
   return {
     engine: 'sandbox',
+    confirms: false,
     async judge(input) {
       const t0 = stepClock();
       const brands = new Map<string, { sentiment: Sentiment; recommended: boolean }>();
@@ -238,7 +295,7 @@ export function createSandboxJudge(): Judge {
         brands.set(name, { sentiment, recommended: sentiment === 'positive' && (cueCount(found, SANDBOX_CUES.recommends) > 0 || firstListed) });
       }
       addStepTime('judge', t0);
-      return { ok: true, judge: { platform: 'sandbox', model: 'sandbox-judge', engine: 'sandbox' }, brands, entities: null };
+      return { ok: true, judge: { platform: 'sandbox', model: 'sandbox-judge', engine: 'sandbox' }, brands, entities: null, mentions: null };
     },
   };
 }

@@ -45,7 +45,13 @@ export const Probe = z
             sentiment: z.enum(['positive', 'neutral', 'negative']).nullable(),
             recommended: z.boolean().nullable(),
             evidence: z
-              .object({ rule: z.string(), text: z.string() })
+              .object({
+                rule: z.string(),
+                text: z.string(),
+                ambiguous: z.literal(true).optional().describe('Only weak rules decided: a reader could decide either way, and a live judge is asked'),
+                judged: z.literal(true).optional().describe("Set when a live judge confirmed or overturned the ambiguous decision"),
+                verdict: z.enum(['mentioned', 'not_mentioned']).optional().describe("The judge's reading, which decides `mentioned`"),
+              })
               .nullable()
               .optional()
               .describe('Which rule decided `mentioned` (exact, inflected, attached, capitalised, possessive, …, everyday_word_rejected, citation) and the text it read'),

@@ -128,6 +128,7 @@ describe('analyzeAnswer', () => {
       brand_mentioned: false,
       text_mentioned: false,
       citation_mentioned: false,
+      cited_by_platform: false,
       mention_position: null,
       mention_count: 0,
       list_rank: null,
@@ -139,6 +140,7 @@ describe('analyzeAnswer', () => {
       competitor_list_ranks: {},
       target_evidence: null,
       competitor_evidence: {},
+      ambiguous_spans: {},
     });
   });
 

@@ -122,6 +122,26 @@ describe('judge output', () => {
     }
   });
 
+  test('confirmations: only of the brands asked about; one asked about may lack a sentiment; one unanswered is left out', () => {
+    const asked = { ...input, brands: ['Acme', 'Globex'], confirm: [{ name: 'Globex', excerpt: 'avoid ⟦Globex⟧.' }] };
+    const reply = JSON.stringify({
+      brands: [{ name: 'Acme', sentiment: 'positive', recommended: true }],
+      mentions: [
+        { name: 'globex', names_brand: false },
+        { name: 'Acme', names_brand: false },
+      ],
+    });
+    const v = readVerdict(reply, asked);
+    assert.ok(v.ok);
+    assert.deepEqual([...v.brands.keys()], ['Acme']);
+    assert.deepEqual([...v.mentions!], [['Globex', false]], 'Acme was not asked about');
+    const silent = readVerdict(JSON.stringify({ brands: [{ name: 'Acme', sentiment: 'positive', recommended: true }] }), asked);
+    assert.ok(silent.ok);
+    assert.equal(silent.mentions!.size, 0);
+    const unasked = readVerdict(reply, input);
+    assert.equal(unasked.ok, false, 'without confirmations every listed brand needs its verdict');
+  });
+
   test('SIGHTLINE_JUDGE_MODEL is platform:model', () => {
     assert.deepEqual(parseJudgeModel('openai:gpt-4o-mini'), { platform: 'openai', model: 'gpt-4o-mini' });
     assert.deepEqual(parseJudgeModel('claude:claude-haiku-4-5'), { platform: 'claude', model: 'claude-haiku-4-5' });
