@@ -67,6 +67,8 @@ const NAMED_SOURCE: RegExp[] = [
   new RegExp(String.raw`\b(?:[Ll]aut|[Gg]emäß|zufolge|[Nn]ach Angaben (?:von|der|des))\s+(?:einer?\s+|dem\s+|der\s+|des\s+)?${NAME}`, 'u'),
   new RegExp(String.raw`\b(?:[Ss]elon|[Dd]['’]après)\s+(?:une?\s+|le\s+|la\s+|l['’])?${NAME}`, 'u'),
   new RegExp(String.raw`\b(?:[Ss]egún|[Dd]e acuerdo con)\s+(?:una?\s+|el\s+|la\s+)?${NAME}`, 'u'),
+  // "the review published by the OECD", "la synthèse publiée par l’OCDE"
+  new RegExp(String.raw`\b(?:published by|conducted by|compiled by|publiée? par|réalisée? par|menée? par|publicad[oa] por|realizad[oa] por|veröffentlicht von|durchgeführt von)\s+(?:dem\s+|der\s+)?${NAME}`, 'u'),
   // "Gartner found", "a 2024 Capterra survey of 1,500 buyers found", "the PMI report shows"
   new RegExp(String.raw`${NAME}(?:['’]s)?\s+(?:\d{4}\s+)?(?:study|survey|report|research|analysis|census|data|index|poll|Studie|Umfrage|Bericht|étude|enquête|rapport|estudio|encuesta|informe)\b`, 'u'),
   new RegExp(String.raw`\b(?:\p{Lu}[\p{L}&.-]+)(?:\s+\p{Lu}[\p{L}&.-]+){0,4}\s+(?:found|reports?|reported|estimates?|estimated|published|surveyed|measured|counted|fand|berichtet|schätzt|ermittelte|a constaté|estime|rapporte|encontró|estima|informa)\b`, 'u'),
@@ -134,7 +136,7 @@ function hasNamedSource(text: string, footnotes: boolean): boolean {
     if (!m) continue;
     if (re.source === String.raw`\[\d{1,3}\]` && !footnotes) continue;
     // "According to the experts" is caught by VAGUE; reject a "name" that is only a common word.
-    const name = m[0].replace(/^(?:according to|as reported by|data from|figures from|per|laut|gemäß|zufolge|selon|d['’]après|según|de acuerdo con)\s+/i, '').trim().split(/\s+/);
+    const name = m[0].replace(/^(?:according to|as reported by|data from|figures from|per|laut|gemäß|zufolge|selon|d['’]après|según|de acuerdo con|published by|conducted by|compiled by|publiée? par|réalisée? par|menée? par|publicad[oa] por|realizad[oa] por|veröffentlicht von|durchgeführt von)\s+/i, '').trim().split(/\s+/);
     const meaningful = name.filter((w) => !NOT_A_SOURCE.test(w) && !/^\d+$/.test(w));
     if (meaningful.length === 0) continue;
     return true;
