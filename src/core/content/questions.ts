@@ -113,7 +113,7 @@ function usedAsVerb(phrase: string, text: string): boolean {
     if (!re.test(sentence)) continue;
     seen++;
     const terms = (nlp(sentence).terms().json() as { terms: { normal: string; tags: string[] }[] }[]).flatMap((t) => t.terms);
-    const at = terms.findIndex((t, i) => ws.every((w, j) => terms[i + j]?.normal === w));
+    const at = terms.findIndex((_t, i) => ws.every((w, j) => terms[i + j]?.normal === w));
     const last = at >= 0 ? terms[at + ws.length - 1] : undefined;
     // "Does coffee count towards…", "Can a heat pump work in…": after an auxiliary, the word
     // that a preposition follows is the verb, whatever the tagger says.
