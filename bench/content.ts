@@ -1,6 +1,6 @@
 // bench:content: the labelled evaluation of Content Intelligence and its cost to the server.
 //
-//  1. Labels: the 45 fixture pages of test/fixtures/content/manifest.json (four languages), each
+//  1. Labels: the fixture pages of test/fixtures/content/manifest.json (four languages), each
 //     with an expert's page type, band, recommendations that must and must not appear, audit and
 //     crawler findings: agreement per label. Target: every label met.
 //  2. Twins: the good page against its stuffed, stale or blocked twin. Target: ≥ 20 points apart.
