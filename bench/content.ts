@@ -1,11 +1,13 @@
 // bench:content: the labelled evaluation of Content Intelligence and its cost to the server.
 //
-//  1. Labels: the 45 fixture pages of test/fixtures/content/manifest.json (four languages), each
+//  1. Labels: the fixture pages of test/fixtures/content/manifest.json (four languages), each
 //     with an expert's page type, band, recommendations that must and must not appear, audit and
 //     crawler findings: agreement per label. Target: every label met.
 //  2. Twins: the good page against its stuffed, stale or blocked twin. Target: ≥ 20 points apart.
 //  3. Stability: the manifest's punctuation/whitespace pairs, plus every labelled article with
-//     ": " → ". ", doubled spaces and a comma dropped in its paragraphs. Target: |Δ| ≤ 2.
+//     ": " → ". ", doubled spaces and a comma dropped in its paragraphs. Target: |Δ| ≤ 2. Then
+//     each single meaning-preserving edit of test/core/content/edits.ts (punctuation, whitespace,
+//     a synonym in one sentence) on every labelled article. Target: |Δ| ≤ 3.
 //  4. Template nonsense: the rules of src/core/content/nonsense.ts over every recommendation,
 //     trend, question and prompt the fixtures produce. Target: none.
 //  5. WCXB: page types of a sample of the 1,497 real pages (their labels are the dataset's), and
@@ -29,6 +31,7 @@ import { nonsense, type CheckedText } from '../src/core/content/nonsense.ts';
 import { extractPage } from '../src/core/pages/extract/index.ts';
 import { disagreements, evaluate, manifest, scoreTexts } from '../test/core/content/label-eval.ts';
 import { FIXTURES, fixtureLoader } from '../test/core/content/fixture-loader.ts';
+import { fixtureHtml, scoreUnderEdits } from '../test/core/content/edits.ts';
 import { fmt, parseArgs } from './lib/common.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -121,6 +124,24 @@ for (const c of manifest.cases.filter((x) => x.page_type === 'article')) {
 }
 judge('stability', maxDelta <= 2, `largest move ${maxDelta} points over ${manifest.stability.length} pairs and ${manifest.cases.filter((x) => x.page_type === 'article').length} edited articles (target ≤ 2)`);
 
+// Every labelled article under each meaning-preserving edit of test/core/content/edits.ts, one at
+// a time: punctuation, whitespace and a synonym in one sentence (up to 4 swaps a page).
+console.log('\n== 3b. stability under single meaning-preserving edits, synonyms included');
+const byKind: Record<string, { max: number; n: number }> = { punctuation: { max: 0, n: 0 }, whitespace: { max: 0, n: 0 }, synonym: { max: 0, n: 0 } };
+const edited = [...new Map(manifest.cases.filter((c) => c.page_type === 'article' && fixtureHtml(c.url)).map((c) => [c.url, c])).values()];
+for (const c of edited) {
+  const r = await scoreUnderEdits(c.url, now, c.language ?? 'en', 4);
+  for (const m of r.moves) {
+    const k = byKind[m.edit.kind]!;
+    k.n++;
+    k.max = Math.max(k.max, Math.abs(m.delta));
+    if (Math.abs(m.delta) > 1) console.log(`  ${c.url} ${m.edit.name}: ${r.base} → ${m.score} (Δ ${m.delta})`);
+  }
+}
+for (const [kind, k] of Object.entries(byKind)) console.log(`  ${kind.padEnd(12)} ${k.n} edits, largest move ${k.max}`);
+const editMax = Math.max(...Object.values(byKind).map((k) => k.max));
+judge('stability incl. synonyms', editMax <= 3, `largest move ${editMax} points over ${Object.values(byKind).reduce((a, k) => a + k.n, 0)} single edits of ${edited.length} articles (punctuation ${byKind.punctuation!.max}, whitespace ${byKind.whitespace!.max}, synonym ${byKind.synonym!.max}; target ≤ 3)`);
+
 // --- 4. template nonsense
 console.log('\n== 4. template nonsense in every output');
 const texts: CheckedText[] = [];
@@ -129,7 +150,7 @@ for (const c of manifest.cases) {
   texts.push(...scoreTexts(r.score));
   const lang = c.language ?? 'en';
   const t = await discoverTrends({ url: c.url, language: c.language }, fixtureLoader());
-  for (const x of t.trends) texts.push({ kind: 'trend', text: x.name }, ...x.questions.map((q) => ({ kind: 'question' as const, text: q, lang })));
+  for (const x of t.trends) texts.push({ kind: 'trend', text: x.name, lang }, ...x.questions.map((q) => ({ kind: 'question' as const, text: q, lang })));
   const p = await suggestPrompts({ url: c.url, language: c.language, count: 10 }, fixtureLoader());
   texts.push(...p.prompts.map((q) => ({ kind: 'prompt' as const, text: q, lang })));
 }

@@ -109,7 +109,7 @@ export async function discoverTrends(
   try {
     const got = await generateTrends(model, doc, { lang, country: input.country ?? 'US', max, industry: input.industry, vendor, signal });
     const items = got.value.trends.slice(0, max);
-    const bad = nonsense(items.flatMap((t) => [{ kind: 'trend' as const, text: t.name }, ...t.questions.map((q) => ({ kind: 'question' as const, text: q, lang }))]));
+    const bad = nonsense(items.flatMap((t) => [{ kind: 'trend' as const, text: t.name, lang }, ...t.questions.map((q) => ({ kind: 'question' as const, text: q, lang }))]));
     if (bad.length) throw new GenerationError(`rejected output: ${bad.slice(0, 2).join('; ')}`);
     const trends: Trend[] = items
       .map((t) => {

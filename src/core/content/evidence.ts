@@ -42,20 +42,33 @@ export interface Evidence {
 const STAT_RE = [
   /\d+(?:[.,]\d+)?\s?(?:%|percent\b|per cent\b|prozent\b|pour ?cent\b|por ciento\b)/i,
   /\b\d+(?:[.,]\d+)?\s?(?:million|billion|millionen|milliarden|millions?|milliards?|millones|mil millones)\b/i,
-  /\b\d+(?:[.,]\d+)?\s?(?:x|times|mal|fois|veces)\s+(?:faster|more|higher|lower|as|likely|schneller|mehr|höher|plus|más)\b/i,
+  /\b\d+(?:[.,]\d+)?\s?(?:x|times|mal|fois|veces)\s+(?:faster|more|less|fewer|higher|lower|as|likely|schneller|mehr|weniger|höher|plus|moins|más|menos)\b/i,
   /\b\d+ (?:out of|of every|in every|von|sur|de cada) \d+\b/i,
+  // "9 of the 10 highest-scoring models", "1 in 5 adults"
+  /\b\d+ (?:of|in) (?:the |all )?\d+\b/i,
 ];
 // Amounts (prices, counts with thousands separators): figures that earn the sourced-statistics
 // points when sourced, but a page's own prices are not claims that need a source.
-const AMOUNT_RE = [/(?:[$€£¥]\s?\d[\d.,]*|\b\d[\d.,]*\s?(?:€|(?:eur|usd|dollars?|euros?)\b))/i, /\b\d{1,3}(?:[,.]\d{3})+\b/];
+const AMOUNT_RE = [
+  /(?:[$€£¥]\s?\d[\d.,]*|\b\d[\d.,]*\s?(?:€|£|(?:eur|usd|dollars?|euros?|cents?|ct|pence|centimes?|céntimos?)\b))/i,
+  /\b\d{1,3}(?:[,.]\d{3})+\b/,
+  // Measured quantities ("2.7 litres a day", "27.03p per kWh", "a SCOP of 3.5 at 45°C").
+  /\b\d+(?:[.,]\d+)?\s?(?:p|litres?|liters?|ml|kWh|kWp|MWh|GWh|kW|MW|GW|kg|km|m²|m2|mm|cm|Pa|°C|°F)(?![\p{L}\p{N}])/u,
+];
+// The publisher's own measurements ("We ran every robot on the same floor", "in our tests"): the
+// page names its method, which is a source an assistant can quote.
+const FIRST_PARTY = /\b(?:[Ww]e (?:tested|measured|surveyed|ran|analy[sz]ed|counted|timed|weighed|interviewed|compared)|[Ii]n our (?:tests?|testing|lab|survey|analysis|measurements)|[Ww]ir haben [^.]{0,60}(?:getestet|gemessen|befragt|ausgewertet)|[Nn]ous avons [^.]{0,40}(?:testé|mesuré|interrogé|analysé)|[Hh]emos (?:probado|medido|encuestado|analizado))\b/u;
 
 // A named source: one or more capitalized words (with "of", "the", "&" between them), or an acronym.
 const NAME = String.raw`(?:the |der |die |das |la |le |les |el |los |l['’])?(?:\p{Lu}[\p{L}\p{N}&.'’-]*|\p{N}{4})(?:\s+(?:of|for|and|on|&|de|del|des|du|für|und|der|la)?\s*\p{Lu}[\p{L}\p{N}&.'’-]*){0,6}`;
 const NAMED_SOURCE: RegExp[] = [
-  new RegExp(String.raw`\b(?:according to|as reported by|data from|figures from|per)\s+(?:a\s+|an\s+|the\s+)?(?:\d{4}\s+)?${NAME}`, 'u'),
-  new RegExp(String.raw`\b(?:laut|gemäß|zufolge|nach Angaben (?:von|der|des))\s+(?:einer?\s+|dem\s+|der\s+)?${NAME}`, 'u'),
-  new RegExp(String.raw`\b(?:selon|d['’]après)\s+(?:une?\s+|le\s+|la\s+|l['’])?${NAME}`, 'u'),
-  new RegExp(String.raw`\b(?:según|de acuerdo con)\s+(?:una?\s+|el\s+|la\s+)?${NAME}`, 'u'),
+  // The lead words may open the sentence ("According to…", "Selon l’Insee…").
+  new RegExp(String.raw`\b(?:[Aa]ccording to|[Aa]s reported by|[Dd]ata from|[Ff]igures from|per)\s+(?:a\s+|an\s+|the\s+)?(?:\d{4}\s+)?${NAME}`, 'u'),
+  new RegExp(String.raw`\b(?:[Ll]aut|[Gg]emäß|zufolge|[Nn]ach Angaben (?:von|der|des))\s+(?:einer?\s+|dem\s+|der\s+|des\s+)?${NAME}`, 'u'),
+  new RegExp(String.raw`\b(?:[Ss]elon|[Dd]['’]après)\s+(?:une?\s+|le\s+|la\s+|l['’])?${NAME}`, 'u'),
+  new RegExp(String.raw`\b(?:[Ss]egún|[Dd]e acuerdo con)\s+(?:una?\s+|el\s+|la\s+)?${NAME}`, 'u'),
+  // "the review published by the OECD", "la synthèse publiée par l’OCDE"
+  new RegExp(String.raw`\b(?:published by|conducted by|compiled by|publiée? par|réalisée? par|menée? par|publicad[oa] por|realizad[oa] por|veröffentlicht von|durchgeführt von)\s+(?:dem\s+|der\s+)?${NAME}`, 'u'),
   // "Gartner found", "a 2024 Capterra survey of 1,500 buyers found", "the PMI report shows"
   new RegExp(String.raw`${NAME}(?:['’]s)?\s+(?:\d{4}\s+)?(?:study|survey|report|research|analysis|census|data|index|poll|Studie|Umfrage|Bericht|étude|enquête|rapport|estudio|encuesta|informe)\b`, 'u'),
   new RegExp(String.raw`\b(?:\p{Lu}[\p{L}&.-]+)(?:\s+\p{Lu}[\p{L}&.-]+){0,4}\s+(?:found|reports?|reported|estimates?|estimated|published|surveyed|measured|counted|fand|berichtet|schätzt|ermittelte|a constaté|estime|rapporte|encontró|estima|informa)\b`, 'u'),
@@ -123,7 +136,7 @@ function hasNamedSource(text: string, footnotes: boolean): boolean {
     if (!m) continue;
     if (re.source === String.raw`\[\d{1,3}\]` && !footnotes) continue;
     // "According to the experts" is caught by VAGUE; reject a "name" that is only a common word.
-    const name = m[0].replace(/^(?:according to|as reported by|data from|figures from|per|laut|gemäß|zufolge|selon|d['’]après|según|de acuerdo con)\s+/i, '').trim().split(/\s+/);
+    const name = m[0].replace(/^(?:according to|as reported by|data from|figures from|per|laut|gemäß|zufolge|selon|d['’]après|según|de acuerdo con|published by|conducted by|compiled by|publiée? par|réalisée? par|menée? par|publicad[oa] por|realizad[oa] por|veröffentlicht von|durchgeführt von)\s+/i, '').trim().split(/\s+/);
     const meaningful = name.filter((w) => !NOT_A_SOURCE.test(w) && !/^\d+$/.test(w));
     if (meaningful.length === 0) continue;
     return true;
@@ -164,13 +177,15 @@ export function measureEvidence(doc: PageDocument, lang: Lang, mainPhrase: strin
     for (const l of linked) domains.add(hostOf(l.href));
     const named = hasNamedSource(p.text, referenceList > 0);
     const vague = VAGUE.map((re) => re.exec(p.text)?.[0]).filter((x): x is string => !!x);
-    const sourced = named || linked.length > 0;
+    const isQuote = p.quote || INLINE_QUOTE.test(p.text);
+    const spoken = isQuote && (SPEAKER.some((re) => re.test(p.text)) || named);
+    // A figure said by a named speaker, or measured by the publisher itself, has its source.
+    const sourced = named || linked.length > 0 || spoken || FIRST_PARTY.test(p.text);
     if (linked.length) out.linked_claims++;
     if (named) out.attributed_claims++;
     if (vague.length && !sourced) out.vague_attribution.push(...vague);
-    const isQuote = p.quote || INLINE_QUOTE.test(p.text);
     if (isQuote) {
-      if (SPEAKER.some((re) => re.test(p.text)) || named) out.attributed_quotations++;
+      if (spoken) out.attributed_quotations++;
       else out.unattributed_quotations++;
     }
     const claim = STAT_RE.some((re) => re.test(p.text));

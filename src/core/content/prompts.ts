@@ -5,9 +5,9 @@
 // reviews); everything else is unbranded so it measures whether the assistant names the brand
 // by itself. Deterministic: same page and input, same prompts in the same order.
 import { extractEntities } from './keyphrases.ts';
-import { measureSignals } from './signals.ts';
+import { measureSignals, stripSiteName } from './signals.ts';
 import type { LoadedSite } from './site.ts';
-import { normalizeLang, type Lang } from './text.ts';
+import { normalizeLang, words, type Lang } from './text.ts';
 import { fieldTopics, inferIndustry } from './trends.ts';
 import { cap, englishForms, isCommercial, isVendor, pageQuestions, topicQuestions, type QuestionIntent } from './questions.ts';
 import { jsonLdTypes } from './keyphrases.ts';
@@ -292,7 +292,9 @@ export function promptsFromSite(site: LoadedSite, input: SuggestPromptsInput): P
   const vendor = competitors.length > 0 || isVendor([doc, ...related], [doc, ...related].map((d) => jsonLdTypes(d.jsonLd)));
   // The category a vendor sells: the first topic the page prices or names in its title.
   const titled = clean.find((n) => (doc.title ?? '').toLowerCase().includes(n.toLowerCase()) && isCommercial(n, doc, vendor));
-  const category = titled ?? clean[0] ?? industry;
+  // With no topic found, the page's own heading names what it is about; "general" never does.
+  const heading = (signals.page_h1 ?? (doc.title ? stripSiteName(doc.title) : '')).replace(/[?!.:]+$/, '').trim();
+  const category = titled ?? clean[0] ?? (heading && words(heading).length <= 5 ? heading.toLowerCase() : industry);
   const suggestions = buildPrompts({
     lang,
     country: input.country,

@@ -77,12 +77,69 @@ export function isTopic(phrase: string, ctx: TopicContext): boolean {
     if ((ctx.lang === 'fr' || ctx.lang === 'es' || ctx.lang === 'it' || ctx.lang === 'pt') && /(iques?|ables?|ibles?|eux|euses?|ives?|ifs?|ales?|aux|icos?|icas?|ivos?|ivas?|osos?|osas?)$/i.test(p)) return false;
     return p.length >= 6;
   }
+  // "three days", "trois jours": a count, not a topic.
+  if (NUMBER_WORDS.has(ws[0]!.toLowerCase())) return false;
   if (ctx.lang === 'en') {
-    // "key result", "motor noise", "project management software": ends in a noun.
-    const last = nlp(ws[ws.length - 1]!);
-    if (!last.has('#Noun') || last.has('#Person')) return false;
+    // "key result", "motor noise", "heat pump": ends in a noun, tagged as the phrase reads (alone,
+    // "pump" is a verb), and not a verb where the page uses it ("a heat pump work[s]").
+    const terms = nlp(p).terms().json() as { terms: { tags: string[] }[] }[];
+    const last = terms.flatMap((t) => t.terms).at(-1);
+    if (!last || !last.tags.includes('Noun') || last.tags.includes('Person')) return false;
+    if (usedAsVerb(p, ctx.text)) return false;
+  } else if (ctx.lang === 'de') {
+    // A German topic ends in a noun, and German nouns are capitalized: "Anlage rechnet" and
+    // "Wovon hängt" are a noun glued to a verb, not topics.
+    if (!/^[\p{Lu}\p{N}]/u.test(ws[ws.length - 1]!)) return false;
   }
+  if (ctx.lang !== 'de' && properName(ws, ctx.text)) return false;
   return !ws.every((w) => NOT_TOPICS.has(w.toLowerCase()));
+}
+
+const NUMBER_WORDS = new Set([
+  'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'twelve', 'twenty', 'hundred',
+  'zwei', 'drei', 'vier', 'fünf', 'sechs', 'sieben', 'acht', 'neun', 'zehn',
+  'deux', 'trois', 'quatre', 'cinq', 'sept', 'huit', 'neuf', 'dix',
+  'dos', 'tres', 'cuatro', 'cinco', 'seis', 'siete', 'ocho', 'nueve', 'diez',
+]);
+
+/** Does the page use the phrase's last word as a verb in most of the sentences it appears in? */
+function usedAsVerb(phrase: string, text: string): boolean {
+  const ws = words(phrase).map((w) => w.toLowerCase());
+  const re = new RegExp(`(?<![\\p{L}\\p{N}])${ws.map(escape).join('\\s+')}(?![\\p{L}\\p{N}])`, 'iu');
+  let verb = 0;
+  let seen = 0;
+  for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
+    if (seen >= 3) break;
+    if (!re.test(sentence)) continue;
+    seen++;
+    const terms = (nlp(sentence).terms().json() as { terms: { normal: string; tags: string[] }[] }[]).flatMap((t) => t.terms);
+    const at = terms.findIndex((_t, i) => ws.every((w, j) => terms[i + j]?.normal === w));
+    const last = at >= 0 ? terms[at + ws.length - 1] : undefined;
+    // "Does coffee count towards…", "Can a heat pump work in…": after an auxiliary, the word
+    // that a preposition follows is the verb, whatever the tagger says.
+    const asked = new RegExp(`^(?:does|do|did|can|will|would|should|could)\\s+(?:(?:a|an|the|your|my|our|their|this|that)\\s+)?${ws.map(escape).join('\\s+')}\\s+(?:towards?|to|on|in|with|for|at|into|about|from|by|out|up|over|well|better|best|more|less|too|all)\\b`, 'iu');
+    if ((last && last.tags.includes('Verb') && !last.tags.includes('Noun')) || asked.test(sentence.trim())) verb++;
+  }
+  return seen > 0 && verb * 2 > seen;
+}
+
+/**
+ * A phrase capitalized wherever the page writes it, at least once in mid-sentence, is a name
+ * ("Nicholas Bloom", "Energy Saving Trust", "Stanford"), not a topic. Acronyms are topics ("SCOP").
+ * Not for German, where every noun is capitalized.
+ */
+function properName(ws: string[], text: string): boolean {
+  if (ws.length === 1 && /^[\p{Lu}\p{N}-]{2,}$/u.test(ws[0]!)) return false;
+  const re = new RegExp(`(^|[^\\p{L}\\p{N}])(${ws.map(escape).join('\\s+')})(?![\\p{L}\\p{N}])`, 'giu');
+  let midSentence = false;
+  let found = 0;
+  for (const m of text.matchAll(re)) {
+    found++;
+    if (!m[2]!.split(/\s+/).every((w) => /^\p{Lu}/u.test(w))) return false;
+    const before = text.slice(Math.max(0, m.index! - 3), m.index! + m[1]!.length);
+    if (!/(^|[.!?:]\s*|\n\s*)$/.test(before)) midSentence = true;
+  }
+  return found > 0 && midSentence;
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -109,7 +166,9 @@ export function englishForms(topic: string, text?: string): { single: string; pl
     // How the page itself uses the word decides: "a task", "tasks" → countable; "storage" only → mass.
     const sing = pluralize.singular(lower);
     const plur = pluralize.plural(sing);
-    const countable = new RegExp(`\\b(?:a|an|each|every|one|another)\\s+(?:[\\p{L}-]+\\s+){0,2}${escape(sing)}\\b|\\b${escape(plur)}\\b`, 'iu').test(text);
+    // Words between the article and the noun describe it ("a standing desk"); a preposition
+    // ends the phrase ("a day from water" is not "a water").
+    const countable = new RegExp(`\\b(?:a|an|each|every|one|another)\\s+(?:(?!(?:of|from|in|on|for|to|with|by|at|per|and|or|than)\\s)[\\p{L}-]+\\s+){0,2}${escape(sing)}\\b|\\b${escape(plur)}\\b`, 'iu').test(text);
     if (!countable && plur !== sing) return { single: topic, plural: topic, mass: true };
   }
   const mass = pluralize.isPlural(lower) ? pluralize.singular(lower) === lower : pluralize.plural(lower) === lower;

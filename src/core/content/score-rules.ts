@@ -3,6 +3,7 @@
 // types each page type is expected to declare; the cap while AI search crawlers are blocked; and
 // which signals one action fixes together. score.ts applies them; the text of each
 // recommendation is in score-advice.ts.
+import { TITLE_SEPARATOR } from './signals.ts';
 import type { Component, CrawlFacts, PageSignals, PageType } from './types.ts';
 
 /** Facts the points are computed from: the page's signals plus coverage and crawl access. */
@@ -45,7 +46,11 @@ export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' :
 /** The schema.org types a page of each type is expected to declare, with their share of the signal. */
 export const EXPECTED_SCHEMA: Record<PageType, { types: string[]; share: number; label: string }[]> = {
   article: [
-    { types: ['Article', 'BlogPosting', 'NewsArticle', 'TechArticle', 'ReportageNewsArticle', 'ScholarlyArticle'], share: 1, label: 'Article (headline, author, datePublished, dateModified, publisher)' },
+    {
+      types: ['Article', 'BlogPosting', 'NewsArticle', 'TechArticle', 'ReportageNewsArticle', 'ScholarlyArticle', 'AnalysisNewsArticle', 'OpinionNewsArticle', 'ReviewNewsArticle', 'BackgroundNewsArticle', 'LiveBlogPosting', 'Report', 'MedicalWebPage'],
+      share: 1,
+      label: 'Article (headline, author, datePublished, dateModified, publisher)',
+    },
   ],
   product: [
     { types: ['Product', 'ProductGroup'], share: 0.4, label: 'Product (name, description, brand, image)' },
@@ -68,8 +73,28 @@ function schemaValue(s: PageSignals): number {
   return Math.min(1, v);
 }
 
+/** Length of the title without the site's name, when the title starts or ends with it ("Pricing – Acme"). */
+function ownTitleLength(s: PageSignals): number {
+  const title = s.meta.title ?? '';
+  const sites = [s.citability.organization, s.meta.site_name].filter((x): x is string => !!x).map((x) => x.toLowerCase().trim());
+  const parts = title.split(TITLE_SEPARATOR);
+  if (!sites.length || parts.length < 2) return title.length;
+  const named = (p: string | undefined) => !!p && sites.some((site) => p.toLowerCase().includes(site) || site.includes(p.toLowerCase().trim()));
+  if (named(parts[parts.length - 1])) return parts.slice(0, -1).join(' – ').length;
+  if (named(parts[0])) return parts.slice(1).join(' – ').length;
+  return title.length;
+}
+
 function neededSections(words: number): number {
-  return words < 300 ? 0 : Math.max(2, Math.round(words / 350));
+  return words < 250 ? 0 : Math.max(2, words / 350);
+}
+
+/**
+ * How much a shortage of subheadings counts, 0..1: nothing below 250 words, fully from 350, so a
+ * word more or less never moves the score by a step. Applied to the headings needed below too.
+ */
+function sectionsPhaseIn(words: number): number {
+  return Math.max(0, Math.min(1, (words - 250) / 100));
 }
 
 function freshnessValue(s: PageSignals): number {
@@ -86,7 +111,7 @@ export const REWARDS: Reward[] = [
     component: 'citability',
     label: 'Direct answer early',
     weights: [8, 4, 2, 0, 6, 6, 0, 6],
-    value: ({ s }) => (s.citability.answer_first ? 1 : 0),
+    value: ({ s }) => s.citability.answer_first_strength,
     evidence: ({ s }) =>
       s.citability.answer_first
         ? `Opens with a ${s.citability.lead_paragraph_words}-word answer paragraph.`
@@ -97,6 +122,7 @@ export const REWARDS: Reward[] = [
             : 'No opening paragraph.',
     fix: ({ s }) => {
       s.citability.answer_first = true;
+      s.citability.answer_first_strength = 1;
       s.citability.lead_repeats = null;
     },
   },
@@ -163,10 +189,10 @@ export const REWARDS: Reward[] = [
     weights: [5, 3, 2, 0, 5, 4, 0, 3],
     value: ({ s }) => {
       const need = neededSections(s.structure.word_count);
-      return need === 0 ? 1 : sat(s.structure.h2_count + s.structure.h3_count, need);
+      return need === 0 ? 1 : 1 - sectionsPhaseIn(s.structure.word_count) * (1 - sat(s.structure.h2_count + s.structure.h3_count, need));
     },
     evidence: ({ s }) => `${plural(s.structure.h2_count + s.structure.h3_count, 'H2/H3 heading')} for ${s.structure.word_count} words (one per ~350 words earns full points).`,
-    fix: ({ s }) => void (s.structure.h2_count = Math.max(s.structure.h2_count, neededSections(s.structure.word_count))),
+    fix: ({ s }) => void (s.structure.h2_count = Math.max(s.structure.h2_count, Math.ceil(neededSections(s.structure.word_count)))),
   },
   {
     signal: 'section_answers',
@@ -175,7 +201,7 @@ export const REWARDS: Reward[] = [
     weights: [3, 0, 0, 0, 3, 2, 0, 0],
     // No sections: nothing to open where the text needs none; where it does, the sections
     // advice adds them (each opening with its answer), so the points wait on it.
-    value: ({ s }) => (s.citability.sections ? s.citability.sections_answer_first / s.citability.sections : neededSections(s.structure.word_count) === 0 ? 1 : 0),
+    value: ({ s }) => (s.citability.sections ? s.citability.sections_answer_first / s.citability.sections : 1 - sectionsPhaseIn(s.structure.word_count)),
     evidence: ({ s }) =>
       s.citability.sections
         ? `${s.citability.sections_answer_first} of ${plural(s.citability.sections, 'section')} open with a short answer, list or table.`
@@ -260,8 +286,9 @@ export const REWARDS: Reward[] = [
     component: 'metadata',
     label: 'A descriptive title',
     weights: [3, 3, 3, 3, 3, 3, 3, 3],
-    value: ({ s }) => (!s.meta.title ? 0 : s.meta.title_length >= 20 && s.meta.title_length <= 70 ? 1 : 0.5),
-    evidence: ({ s }) => (s.meta.title ? `Title of ${s.meta.title_length} characters.` : 'No <title>.'),
+    // The site name a title ends with is the site's, not the page's: the page's own part is measured.
+    value: ({ s }) => (!s.meta.title ? 0 : ownTitleLength(s) >= 20 && ownTitleLength(s) <= 70 ? 1 : 0.5),
+    evidence: ({ s }) => (s.meta.title ? `Title of ${s.meta.title_length} characters${ownTitleLength(s) !== s.meta.title_length ? ` (${ownTitleLength(s)} without the site name)` : ''}.` : 'No <title>.'),
     fix: ({ s }) => {
       s.meta.title ??= 'Title';
       s.meta.title_length = 55;

@@ -8,6 +8,7 @@ import { measureReadability } from './readability.ts';
 import { cmp, countMatches, fold, normalizeLang, sentences, stopwords, words, type Lang } from './text.ts';
 import type { PageSignals } from './types.ts';
 import { measureEvidence } from './evidence.ts';
+import { pageDates } from './page-dates.ts';
 import { detectPageType } from '../pages/page-kind.ts';
 import { hostOf } from '../../lib/url.ts';
 
@@ -20,6 +21,11 @@ export interface SignalOptions {
 }
 
 const DAY = 86_400_000;
+/** 0 at or below `from`, 1 at or above `to`, linear between. */
+const ramp = (n: number, from: number, to: number) => Math.max(0, Math.min(1, (n - from) / (to - from)));
+/** The first statement of a text: up to the first full stop, colon or semicolon (whatever case
+ * follows), so that a colon turned into a full stop, or back, measures the same statement. */
+const firstClause = (text: string) => text.trim().split(/\s?[.!?…:;](?=\s)/u)[0] ?? '';
 const paragraphs = (blocks: Block[]) => blocks.filter((b): b is Extract<Block, { kind: 'paragraph' }> => b.kind === 'paragraph');
 const wc = (s: string) => words(s).length;
 
@@ -38,8 +44,9 @@ export function pageTexts(doc: PageDocument, source = 0, weight = 1): WeightedTe
 }
 
 /** "Pricing | Acme" → "Pricing": the site name repeats on every page and is not a topic. */
+export const TITLE_SEPARATOR = /\s+[|–—·•]\s+|\s+-\s+/;
 export function stripSiteName(title: string): string {
-  const parts = title.split(/\s+[|–—·•]\s+|\s+-\s+/);
+  const parts = title.split(TITLE_SEPARATOR);
   return parts.length > 1 ? parts.slice(0, -1).join(' ') : title;
 }
 
@@ -216,9 +223,13 @@ export function measureSignals(doc: PageDocument, opts: SignalOptions = {}): Pag
   // are not where an answer could be.
   const lead = paras.find((p) => wc(p.text) >= 12 && !BYLINE[lang].test(p.text) && !/^(updated|published|last updated|aktualisiert|mis à jour|actualizado)\b/i.test(p.text));
   const leadWords = lead ? wc(lead.text) : 0;
-  const leadFirstSentence = lead ? wc(sentences(lead.text)[0] ?? '') : 0;
+  const leadFirstSentence = lead ? wc(firstClause(lead.text)) : 0;
   const leadRepeats = lead ? repeatedOpening(lead.text, lang) : null;
-  const answerFirst = !!lead && leadWords >= 20 && leadWords <= 100 && leadFirstSentence <= 45 && !FILLER_OPENER.test(lead.text) && !leadRepeats;
+  // How direct the opening is, 0..1. Length and the first statement's length phase out over a
+  // range instead of at a cut-off, so a word more or less moves the score by a fraction of a point.
+  const answerFirstStrength =
+    !lead || FILLER_OPENER.test(lead.text) || leadRepeats ? 0 : Math.min(ramp(leadWords, 12, 20), 1 - ramp(leadWords, 100, 160), 1 - ramp(leadFirstSentence, 45, 70));
+  const answerFirst = answerFirstStrength >= 0.5;
 
   // --- statistics, quotations, sources, definitions
   const allSentences = [
@@ -244,14 +255,19 @@ export function measureSignals(doc: PageDocument, opts: SignalOptions = {}): Pag
   let orgCheckable = false;
   const checkable = (v: unknown, keys: string[]) =>
     ([] as unknown[]).concat(v ?? []).some((x) => !!x && typeof x === 'object' && keys.some((k) => firstString((x as Record<string, unknown>)[k]) || typeof (x as Record<string, unknown>)[k] === 'object'));
+  // A node may point at another by "@id" only (the usual @graph form): read the node it names.
+  const byId = new Map<string, Record<string, unknown>>();
+  for (const n of nodes) if (typeof n['@id'] === 'string' && Object.keys(n).length > 1) byId.set(n['@id'], n);
+  const deref = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(deref) : v && typeof v === 'object' && typeof (v as Record<string, unknown>)['@id'] === 'string' && Object.keys(v).length === 1 ? (byId.get((v as Record<string, string>)['@id']!) ?? v) : v;
   for (const n of nodes) {
     if (!author && n.author) {
-      author = firstString(n.author);
-      authorCheckable = checkable(n.author, ['url', 'sameAs']);
+      author = firstString(deref(n.author));
+      authorCheckable = checkable(deref(n.author), ['url', 'sameAs']);
     }
     if (!organization && n.publisher) {
-      organization = firstString(n.publisher);
-      orgCheckable = checkable(n.publisher, ['url', 'sameAs', 'logo']);
+      organization = firstString(deref(n.publisher));
+      orgCheckable = checkable(deref(n.publisher), ['url', 'sameAs', 'logo']);
     }
     const nt = ([] as unknown[]).concat(n['@type'] ?? []).map(String);
     if (!organization && nt.some((x) => /Organization|Corporation|LocalBusiness/.test(x))) {
@@ -281,8 +297,10 @@ export function measureSignals(doc: PageDocument, opts: SignalOptions = {}): Pag
     }
     return day;
   };
-  const published = declared(doc.dates.published);
-  const modified = declared(doc.dates.modified);
+  // The page's own dates: not those of an event, study or comment its structured data describes.
+  const own = pageDates(doc);
+  const published = declared(own.published);
+  const modified = declared(own.modified);
   const consistent = !(published && modified && modified < published);
   // The declared date decides: dateModified when it is consistent, else datePublished. The
   // Last-Modified header (which most CMSs and CDNs set to "now") counts only when nothing is
@@ -311,6 +329,7 @@ export function measureSignals(doc: PageDocument, opts: SignalOptions = {}): Pag
     meta: {
       title: doc.title,
       title_length: doc.title?.length ?? 0,
+      site_name: doc.openGraph['site_name'] ?? null,
       description: doc.description,
       description_length: doc.description?.length ?? 0,
       canonical,
@@ -340,8 +359,8 @@ export function measureSignals(doc: PageDocument, opts: SignalOptions = {}): Pag
     },
     readability: measureReadability(paras.map((p) => p.text).join('\n') || doc.bodyText, lang),
     freshness: {
-      published: doc.dates.published,
-      modified: doc.dates.modified,
+      published: own.published,
+      modified: own.modified,
       http_last_modified: httpLm,
       visible_dates: vis,
       newest: newest?.date ?? null,
@@ -353,6 +372,7 @@ export function measureSignals(doc: PageDocument, opts: SignalOptions = {}): Pag
     citability: {
       lead_paragraph_words: leadWords,
       answer_first: answerFirst,
+      answer_first_strength: Math.round(answerFirstStrength * 100) / 100,
       lead_repeats: leadRepeats,
       sections,
       sections_answer_first: sectionsAnswerFirst,

@@ -60,6 +60,16 @@ export function fieldTopics(site: { page: PageDocument; related: PageDocument[] 
     return { name: label.phrase, tokens: label.tokens, relevance: Math.max(1, Math.min(100, relevance)) };
   });
   out.sort((a, b) => b.relevance - a.relevance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // The page's subject, the strongest topic its title or H1 names ("robot vacuum" in "Best robot
+  // vacuum 2025: how to choose one"), leads: it replaces a shorter form of itself ("robot").
+  const subject = topical.filter((p) => p.sources.includes(0) && (p.zones.includes('h1') || p.zones.includes('title')))[0];
+  if (subject) {
+    const within = (t: FieldTopic) => t.tokens.every((k) => subject.tokens.includes(k));
+    const top = out[0]?.relevance ?? 100;
+    const rest = out.filter((t) => !within(t));
+    const had = out.find((t) => t.tokens.join(' ') === subject.key);
+    out.splice(0, out.length, { name: had?.name ?? subject.phrase, tokens: subject.tokens, relevance: Math.max(top, had?.relevance ?? 0) }, ...rest);
+  }
   // A single everyday word can be the main topic (a page about coffee), never one beside it.
   return out.filter((t, i) => i === 0 || !isVagueWord(t.name, lang)).slice(0, max);
 }

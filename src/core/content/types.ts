@@ -217,6 +217,8 @@ export interface PageSignals {
   meta: {
     title: string | null;
     title_length: number;
+    /** The site's name as the page declares it (og:site_name), or null. */
+    site_name: string | null;
     description: string | null;
     description_length: number;
     canonical: string | null;
@@ -262,6 +264,8 @@ export interface PageSignals {
   citability: {
     lead_paragraph_words: number;
     answer_first: boolean;
+    /** How direct the opening paragraph is, 0..1 (answer_first is this at 0.5 or more). */
+    answer_first_strength: number;
     /** The phrase the opening paragraph repeats instead of answering (then answer_first is false), or null. */
     lead_repeats: string | null;
     sections: number;

@@ -111,7 +111,9 @@ test('one recommendation per action: sourcing advice merged, named with every si
 test('a merged recommendation gains what the page gains once its change is made', () => {
   const url = 'https://blog.example/post';
   const para = (t: string) => `<p>${t}</p>`;
-  const html = (body: string) => `<!doctype html><html lang="en"><head><title>Crop rotation for small farms</title></head><body><main><h1>Crop rotation for small farms</h1>${body}</main></body></html>`;
+  // The same opening paragraph on both sides, so that naming the sources changes only the sources.
+  const lead = para('Crop rotation means growing a different crop on the same field each season, so that the soil recovers its nutrients and pests lose their host plants.');
+  const html = (body: string) => `<!doctype html><html lang="en"><head><title>Crop rotation for small farms</title></head><body><main><h1>Crop rotation for small farms</h1>${lead}${body}</main></body></html>`;
   const claims = [
     'Experts say rotating legumes restores nitrogen for the next crop on most soils.',
     'Studies show that most small farms rotate on a three-year cycle.',

@@ -1,4 +1,4 @@
-// The labelled fixture suite (manifest.json, 46 pages on 13 fixture sites in four languages):
+// The labelled fixture suite (manifest.json, 52 pages on 14 fixture sites in four languages):
 // every expert label holds (page type, band, must / must-not recommendations, audit and crawler
 // findings); good twins score at least 20 above their stuffed, stale or blocked twins; edits of
 // punctuation and whitespace move the score by at most 2; no template nonsense in the

@@ -77,7 +77,7 @@ export function disagreements(c: LabelCase, r: Evaluated): string[] {
 export function scoreTexts(r: ContentScore): CheckedText[] {
   return [
     ...r.recommendations.map((x) => ({ kind: 'recommendation' as const, text: `${x.title}: ${x.recommendation}` })),
-    ...r.trend_coverage.map((x) => ({ kind: 'trend' as const, text: x.trend })),
+    ...r.trend_coverage.map((x) => ({ kind: 'trend' as const, text: x.trend, lang: r.signals.language })),
     ...r.trend_coverage.map((x) => ({ kind: 'trend action' as const, text: x.action })),
   ];
 }
