@@ -83,6 +83,8 @@ export function detectPageType(doc: PageDocument): { type: PageType; reason: str
   // A section's own front (/news, /blog, /news/technology) lists its stories; a story sits below it.
   const SECTION = /\/(blog|news|articles?|magazine|insights|ratgeber|actualites|noticias|story|stories)(\/|$)/;
   if (/\/(?:blog|news|articles|magazine|insights|stories|category|categories|topics?)(?:\/[a-z]{2,20})?\/?$/.test(path) && !/\d/.test(path) && !query) vote('listing', 4, 'section front URL');
+  // A blog's or magazine's category or tag page (/magazine/category/electronic-gadgets).
+  else if (/\/(?:blog|news|articles?|magazine|insights|stories)\/(?:category|categories|tags?|topics?)\/[\w-]+\/?$/.test(path)) vote('listing', 4, 'section front URL');
   else if (SECTION.test(path)) vote('article', 3, 'blog/news URL');
   const text = doc.bodyText;
   const layout = doc.page?.layout;
@@ -92,14 +94,16 @@ export function detectPageType(doc: PageDocument): { type: PageType; reason: str
   // vendor's /products/cdn page with none of these sells a service.
   const commerce = scores.product > 0 || /product/.test(doc.openGraph['type'] ?? '') || (layout ? layout.prices > 0 || layout.cartButtons > 0 : prices > 0 || cart.test(text));
   if (/\/(products?|p|item|dp|pdp|produkt|produit|producto)(\/|$)/.test(path)) vote('product', commerce ? 3 : 1, 'product URL');
-  if (/\/(collections?|[\w-]*categor(?:y|ies|ie|ia)|kategorie|shop|store|c)(\/|$)/.test(path) && !/\/(products?|p)\//.test(path)) vote('collection', 3, 'collection URL');
+  if (/\/(collections?|[\w-]*categor(?:y|ies|ie|ia)|kategorie|shop|store|browse|c)(\/|$)/.test(path) && !/\/(products?|p)\//.test(path)) vote('collection', 3, 'collection URL');
   if (/\/(tags?|archive|page\/\d+|author)(\/|$)/.test(path)) vote('listing', 3, 'archive URL');
-  if (/\/(services?|solutions?|leistungen|dienstleistungen|prestations|servicios|landing|lp)(\/|$)/.test(path)) vote('service', 3, 'service URL');
+  if (/\/(services?|solutions?|leistungen|dienstleistungen|prestations|servicios|landing|lp)(\/|$)/.test(path)) vote('service', 5, 'service URL');
   // A story's address names it in words or dates it (/2025/09/how-to-book-a-flight); a page named
   // in one or two words (/interior-design, /lambda, /free-crm) is a standing page of the site.
   const segs = path.split('/').filter(Boolean);
   const slugWords = (segs.at(-1) ?? '').replace(/\.\w+$/, '').split(/[-_]/).filter(Boolean).length;
   if (segs.length && doc.wordCount >= 150 && slugWords <= SLUG_MAX && !doc.dates.published && !/\d/.test(path) && !SECTION.test(path) && scores.article < 5) vote('service', 2, 'a standing page, named in a word or two');
+  // What an institution offers: its programmes, degrees, plans, prices, departments.
+  if (/\/(?:programs?|programmes?|certificates?|degrees?|tuition|admissions|pricing|plans|departments?)(?:\/|$)/.test(path) && !SECTION.test(path)) vote('service', 3, 'offer URL');
   // A business's own pages about itself: who it is, how to reach it.
   if (/\/(?:pages\/)?(?:about(?:-us)?|contact(?:-us)?|company|ueber-uns|uber-uns|a-propos|quienes-somos|kontakt)(?:\.html?)?\/?$/.test(path)) vote('service', 3, 'about or contact URL');
   if (/\/(forum|forums|community|discussions?|questions|threads?|t|r)(\/|$)/.test(path)) vote('forum', 4, 'forum URL');
@@ -131,8 +135,9 @@ export function detectPageType(doc: PageDocument): { type: PageType; reason: str
   if (prices >= 6 && paras <= prices) vote('collection', 3, 'many priced items');
   if (/\b(\d[\d,.]* (results|products|items|treffer|ergebnisse|résultats|resultados))\b/i.test(text) && prices >= 3) vote('collection', 2, 'result count');
   // A results page heads its list with a short line ("Search results for …", "12 results for …");
-  // the same words inside a sentence ("rank higher in search results") say nothing.
-  if (text.split('\n').some((l) => l.length <= 100 && /^(?:\d[\d,.]*\s+)?(?:search results|results for|suchergebnisse|résultats (?:pour|de (?:la )?recherche)|resultados (?:de|para))\b/i.test(l.trim()))) vote('listing', 3, 'search results heading');
+  // the same words inside a sentence ("rank higher in search results") or a name ("Results for
+  // America") say nothing: "results for" counts only before a quoted query.
+  if (text.split('\n').some((l) => l.length <= 100 && /^(?:\d[\d,.]*\s+)?(?:search results|suchergebnisse|résultats de (?:la )?recherche|resultados de (?:la )?búsqueda)\b|^(?:\d[\d,.]*\s+)?(?:results? for|ergebnisse für|résultats pour|resultados para)\s*["“'‘«:]/i.test(l.trim()))) vote('listing', 3, 'search results heading');
   if (countMatches(text, /\b(reply|replies|posted by|upvotes?|quote|antworten|répondre|responder|joined|beiträge)\b/i) >= 3) vote('forum', 3, 'reply/post markers');
   if (doc.links.main.length >= 12 && paras <= doc.links.main.length / 3 && prices < 6) vote('listing', 3, 'many links, little prose');
   // The main text is little more than the labels of its links: an index of other pages.
