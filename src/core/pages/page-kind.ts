@@ -31,6 +31,8 @@ const SLUG_MAX = 1;
 const DOCS_HOST = /^(?:docs?|developer|devdocs|wiki|help|support|kb|manual)\./;
 const DOCS_TITLE = /\b(?:documentation|docs|user(?:['’]s)? guide|manual|api reference|knowledge base)\b/i;
 const SELLING_HEADING = /\b(?:why (?:choose|work with|us)|our (?:services|team|process|approach|clients|customers|work|expertise|solutions)|how it works|benefits|what (?:our )?(?:clients|customers) (?:say|are saying)|testimonials|pricing|plans|get started|contact us|request a|free (?:quote|trial|consultation)|who we (?:are|serve)|what we do|industries we serve|case studies|success stories|trusted by|faqs?|frequently asked)\b/i;
+// schema.org's kinds of local business (HVACBusiness, LegalService, Dentist, MovingCompany, …).
+const LOCAL_BUSINESS = /^(?:\w+business|\w+service|\w+contractor|\w+agency|attorney|dentist|physician|plumber|electrician|locksmith|movingcompany|realestateagent|lawfirm)$/;
 const FORUM_HOST = /(?:^|\.)(?:forums?|bbs|community|discuss|discussions?|answers)\.|forum/;
 
 // --- Content Intelligence's rule: one of eight types, by votes.
@@ -65,7 +67,7 @@ export function detectPageType(doc: PageDocument): { type: PageType; reason: str
   if (t.has('offer') || t.has('aggregateoffer')) vote('product', 1, 'JSON-LD Offer');
   if (t.has('techarticle') || t.has('apireference')) vote('documentation', 5, 'JSON-LD TechArticle');
   if (t.has('article') || t.has('blogposting') || t.has('newsarticle') || t.has('reportagenewsarticle')) vote('article', 5, 'JSON-LD Article');
-  if (t.has('service') || t.has('professionalservice') || t.has('localbusiness')) vote('service', 4, 'JSON-LD Service');
+  if (t.has('service') || t.has('professionalservice') || t.has('localbusiness') || [...t].some((x) => LOCAL_BUSINESS.test(x))) vote('service', 4, 'JSON-LD Service');
   if (t.has('qapage') || t.has('discussionforumposting')) vote('forum', 6, 'JSON-LD QAPage/DiscussionForumPosting');
   if (t.has('collectionpage') || t.has('offercatalog')) vote('collection', 5, 'JSON-LD CollectionPage');
   if (t.has('itemlist') && !t.has('article') && !t.has('blogposting')) vote('collection', 3, 'JSON-LD ItemList');
@@ -173,7 +175,7 @@ export function detectPageType(doc: PageDocument): { type: PageType; reason: str
     if (layout.navTreeLinks >= 10 && layout.codeBlocks >= 1) vote('documentation', 4, 'sidebar navigation tree and code');
     else if (layout.codeBlocks >= 3 && !story) vote('documentation', 2, 'code blocks on the page');
     // og:type article is what many CMSs set on every page, but a landing page rarely sets it.
-    if (layout.ctas >= 2 && !doc.dates.published && !declared && og !== 'article') vote('service', 3, 'calls to action, no publication date');
+    if (layout.ctas >= 1 && !doc.dates.published && !declared && og !== 'article') vote('service', 3, 'calls to action, no publication date');
   }
   const order: PageType[] = ['home', 'listing', 'product', 'collection', 'documentation', 'forum', 'service', 'article'];
   let best: PageType = 'article';
