@@ -26,8 +26,6 @@ import { jsonLdTypes } from './json-ld.ts';
 /** listing = search results and archives; collection = a shop's category of products. */
 export type PageType = 'article' | 'product' | 'collection' | 'listing' | 'documentation' | 'service' | 'forum' | 'home';
 
-
-const SLUG_MAX = 1;
 const DOCS_HOST = /^(?:docs?|developer|devdocs|wiki|help|support|kb|manual)\./;
 const DOCS_TITLE = /\b(?:documentation|docs|user(?:['’]s)? guide|manual|api reference|knowledge base)\b/i;
 const SELLING_HEADING = /\b(?:why (?:choose|work with|us)|our (?:services|team|process|approach|clients|customers|work|expertise|solutions)|how it works|benefits|what (?:our )?(?:clients|customers) (?:say|are saying)|testimonials|pricing|plans|get started|contact us|request a|free (?:quote|trial|consultation)|who we (?:are|serve)|what we do|industries we serve|case studies|success stories|trusted by|faqs?|frequently asked)\b/i;
@@ -99,11 +97,11 @@ export function detectPageType(doc: PageDocument): { type: PageType; reason: str
   if (/\/(collections?|[\w-]*categor(?:y|ies|ie|ia)|kategorie|shop|store|browse|c)(\/|$)/.test(path) && !/\/(products?|p)\//.test(path)) vote('collection', 3, 'collection URL');
   if (/\/(tags?|archive|page\/\d+|author)(\/|$)/.test(path)) vote('listing', 3, 'archive URL');
   if (/\/(services?|solutions?|leistungen|dienstleistungen|prestations|servicios|landing|lp)(\/|$)/.test(path)) vote('service', 5, 'service URL');
-  // A story's address names it in words or dates it (/2025/09/how-to-book-a-flight); a page named
-  // in one or two words (/interior-design, /lambda, /free-crm) is a standing page of the site.
+  // A story's address names it in words or dates it (/2025/09/how-to-book-a-flight); an undated
+  // page of some length named in one word (/lambda/, /seocheck) is a standing page of the site.
   const segs = path.split('/').filter(Boolean);
   const slugWords = (segs.at(-1) ?? '').replace(/\.\w+$/, '').split(/[-_]/).filter(Boolean).length;
-  if (segs.length && doc.wordCount >= 150 && slugWords <= SLUG_MAX && !doc.dates.published && !/\d/.test(path) && !SECTION.test(path) && scores.article < 5) vote('service', 2, 'a standing page, named in a word or two');
+  if (segs.length && doc.wordCount >= 150 && slugWords === 1 && !doc.dates.published && !/\d/.test(path) && !SECTION.test(path) && scores.article < 5) vote('service', 2, 'a standing page, named in one word');
   // What an institution offers: its programmes, degrees, plans, prices, departments.
   if (/\/(?:programs?|programmes?|certificates?|degrees?|tuition|admissions|pricing|plans|departments?)(?:\/|$)/.test(path) && !SECTION.test(path)) vote('service', 3, 'offer URL');
   // A business's own pages about itself: who it is, how to reach it.

@@ -88,7 +88,7 @@ test('service: headings that sell on an undated page, an about address, a servic
   const consulting = page(`<main><h1>HR consulting</h1>${para(6, 'our consulting')}</main>`, ogArticle);
   assert.deepEqual(typeOf(consulting, 'https://firm.example/services/hr-solutions/hr-consulting/'), { type: 'service', reason: 'service URL' });
   assert.equal(typeOf(page(`<main><h1>Project management certificate</h1>${para(4, 'the programme')}</main>`), 'https://school.example/certificates/project-management').type, 'service');
-  assert.deepEqual(typeOf(page(`<main><h1>Lambda</h1>${para(10, 'serverless functions')}</main>`), 'https://cloud.example/lambda/'), { type: 'service', reason: 'a standing page, named in a word or two' });
+  assert.deepEqual(typeOf(page(`<main><h1>Lambda</h1>${para(10, 'serverless functions')}</main>`), 'https://cloud.example/lambda/'), { type: 'service', reason: 'a standing page, named in one word' });
   const hvac = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'HVACBusiness', name: 'Cool Air Co' })}</script>`;
   assert.deepEqual(typeOf(page(`<main><h1>Air conditioning repair</h1>${para(4, 'repairs')}</main>`, hvac), 'https://coolair.example/air-conditioning-repair-in-town'), { type: 'service', reason: 'JSON-LD Service' });
   const oneButton = page(`<main><h1>Self-host the builder</h1>${para(3, 'self-hosting')}<a class="btn" href="/signup">Get started</a></main>`);
