@@ -19,6 +19,8 @@
 //   npm run bench:content
 //   npm run bench:content -- --wcxb-step 5 --load-seconds 15 --skip-load --skip-wcxb
 //   npm run bench:content -- --types [--wrong]    # page types of every WCXB dev page, confusion table
+//   npm run bench:content -- --types --labelled   # page types against our own labels (test/fixtures/page-types),
+//                                                 # development and held-out halves, confusions and misses
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -40,9 +42,21 @@ const wcxbStep = Math.max(1, Math.round(args.num('--wcxb-step', 10)));
 const loadSeconds = args.num('--load-seconds', 10);
 const skipLoad = args.flag('--skip-load');
 const skipWcxb = args.flag('--skip-wcxb');
-const DATASET = join(here, '../../shared/datasets/wcxb-dev');
+const DATASET = args.opt('--dataset') ?? join(here, '../../shared/datasets/wcxb-dev');
 
 // --types: page-type detection on every WCXB dev page (or every --wcxb-step-th), then exit.
+if (args.flag('--types') && args.flag('--labelled')) {
+  const { evaluateLabelledTypes, labelledConfusionLines } = await import('./lib/wcxb-types.ts');
+  const dataset = DATASET;
+  for (const e of evaluateLabelledTypes(dataset)) {
+    console.log(`\n== page types against our labels, ${e.half} ${e.half === 'all' ? 'pages' : 'half'} (${e.pages} pages; rows: our label, columns: the rule's answer)`);
+    for (const line of labelledConfusionLines(e)) console.log(line);
+    console.log(`page type accuracy (${e.half}): ${fmt((100 * e.right) / e.pages, 1)}% (${e.right} of ${e.pages})`);
+    if (e.half !== 'all' && !args.flag('--quiet')) for (const w of e.wrong) console.log(`  ${w.id} ${w.want} → ${w.got} (${w.reason}) ${w.url}`);
+  }
+  console.log(`(load average ${loadavg().map((x) => x.toFixed(1)).join(' ')})`);
+  process.exit(0);
+}
 if (args.flag('--types')) {
   const { evaluateWcxbTypes, confusionLines } = await import('./lib/wcxb-types.ts');
   const e = evaluateWcxbTypes(DATASET, Math.max(1, Math.round(args.num('--wcxb-step', 1))));

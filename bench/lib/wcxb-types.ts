@@ -65,3 +65,63 @@ export function confusionLines(e: TypeEval): string[] {
   }
   return lines;
 }
+
+// --- Our own labels: test/fixtures/page-types/labels.json, written by a person from what each
+// page shows (GUIDE.md beside it), with all eight types including home. Even positions in the
+// file are the development half the rules were tuned on, odd positions the held-out half.
+
+export interface LabelledPage {
+  id: string;
+  url: string;
+  wcxb: string;
+  label: string;
+  reason: string;
+}
+
+export interface LabelledEval {
+  half: 'development' | 'held-out' | 'all';
+  pages: number;
+  right: number;
+  confusion: Record<string, Record<string, number>>;
+  wrong: { id: string; url: string; want: string; got: string; reason: string }[];
+}
+
+export const LABELS_FILE = join(import.meta.dirname, '../../test/fixtures/page-types/labels.json');
+
+export function readLabels(file = LABELS_FILE): LabelledPage[] {
+  return JSON.parse(readFileSync(file, 'utf8')) as LabelledPage[];
+}
+
+/** The type our rule gives one WCXB page, read from the dataset's stored HTML. */
+export function typeOfWcxbPage(dataset: string, id: string, url: string): { type: string; reason: string } {
+  const doc = extractPage(decode(gunzipSync(readFileSync(join(dataset, 'html', `${id}.html.gz`)))), url || `https://wcxb.example/${id}`);
+  return detectPageType(doc);
+}
+
+/** Our rule against our labels: the development half, the held-out half and both together. */
+export function evaluateLabelledTypes(dataset: string, labels = readLabels()): LabelledEval[] {
+  const halves: LabelledEval[] = (['development', 'held-out', 'all'] as const).map((half) => ({ half, pages: 0, right: 0, confusion: {}, wrong: [] }));
+  labels.forEach((l, i) => {
+    const { type, reason } = typeOfWcxbPage(dataset, l.id, l.url);
+    for (const e of [halves[i % 2]!, halves[2]!]) {
+      e.pages++;
+      (e.confusion[l.label] ??= {})[type] = (e.confusion[l.label]![type] ?? 0) + 1;
+      if (type === l.label) e.right++;
+      else e.wrong.push({ id: l.id, url: l.url, want: l.label, got: type, reason });
+    }
+  });
+  return halves;
+}
+
+/** The confusion table against our labels (rows: our label, columns: the rule's answer), with each row's recall. */
+export function labelledConfusionLines(e: LabelledEval): string[] {
+  const cols = ['article', 'product', 'collection', 'listing', 'documentation', 'forum', 'service', 'home'];
+  const lines = [`  ${'label \\ rule'.padEnd(14)}${cols.map((c) => c.slice(0, 7).padStart(8)).join('')}   right`];
+  for (const want of cols) {
+    const row = e.confusion[want];
+    if (!row) continue;
+    const n = Object.values(row).reduce((a, b) => a + b, 0);
+    lines.push(`  ${want.padEnd(14)}${cols.map((c) => String(row[c] ?? '').padStart(8)).join('')}   ${((100 * (row[want] ?? 0)) / n).toFixed(1)}% of ${n}`);
+  }
+  return lines;
+}

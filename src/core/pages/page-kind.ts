@@ -26,6 +26,13 @@ import { jsonLdTypes } from './json-ld.ts';
 /** listing = search results and archives; collection = a shop's category of products. */
 export type PageType = 'article' | 'product' | 'collection' | 'listing' | 'documentation' | 'service' | 'forum' | 'home';
 
+const DOCS_HOST = /^(?:docs?|developer|devdocs|wiki|help|support|kb|manual)\./;
+const DOCS_TITLE = /\b(?:documentation|docs|user(?:['’]s)? guide|manual|api reference|knowledge base)\b/i;
+const SELLING_HEADING = /\b(?:why (?:choose|work with|us)|our (?:services|team|process|approach|clients|customers|work|expertise|solutions)|how it works|benefits|what (?:our )?(?:clients|customers) (?:say|are saying)|testimonials|pricing|plans|get started|contact us|request a|free (?:quote|trial|consultation)|who we (?:are|serve)|what we do|industries we serve|case studies|success stories|trusted by|faqs?|frequently asked)\b/i;
+// schema.org's kinds of local business (HVACBusiness, LegalService, Dentist, MovingCompany, …).
+const LOCAL_BUSINESS = /^(?:\w+business|\w+service|\w+contractor|\w+agency|attorney|dentist|physician|plumber|electrician|locksmith|movingcompany|realestateagent|lawfirm)$/;
+const FORUM_HOST = /(?:^|\.)(?:forums?|bbs|community|discuss|discussions?|answers)\.|forum/;
+
 // --- Content Intelligence's rule: one of eight types, by votes.
 
 /**
@@ -38,10 +45,12 @@ export function detectPageType(doc: PageDocument): { type: PageType; reason: str
   const paras = doc.blocks.filter((b) => b.kind === 'paragraph').length;
   let path = '/';
   let query = '';
+  let host = '';
   try {
     const u = new URL(doc.url);
     path = u.pathname.toLowerCase();
     query = u.search.toLowerCase();
+    host = u.hostname.toLowerCase();
   } catch {
     /* keep "/" */
   }
@@ -56,68 +65,115 @@ export function detectPageType(doc: PageDocument): { type: PageType; reason: str
   if (t.has('offer') || t.has('aggregateoffer')) vote('product', 1, 'JSON-LD Offer');
   if (t.has('techarticle') || t.has('apireference')) vote('documentation', 5, 'JSON-LD TechArticle');
   if (t.has('article') || t.has('blogposting') || t.has('newsarticle') || t.has('reportagenewsarticle')) vote('article', 5, 'JSON-LD Article');
-  if (t.has('service') || t.has('professionalservice') || t.has('localbusiness')) vote('service', 4, 'JSON-LD Service');
+  if (t.has('service') || t.has('professionalservice') || t.has('localbusiness') || [...t].some((x) => LOCAL_BUSINESS.test(x))) vote('service', 4, 'JSON-LD Service');
   if (t.has('qapage') || t.has('discussionforumposting')) vote('forum', 6, 'JSON-LD QAPage/DiscussionForumPosting');
   if (t.has('collectionpage') || t.has('offercatalog')) vote('collection', 5, 'JSON-LD CollectionPage');
   if (t.has('itemlist') && !t.has('article') && !t.has('blogposting')) vote('collection', 3, 'JSON-LD ItemList');
-  if (path === '/' || /^\/(index\.html?|home)?\/?$/.test(path) || /^\/[a-z]{2}(-[a-z]{2})?\/?$/.test(path)) vote('home', 6, 'site root URL');
-  if (/\/(search|suche|recherche|buscar|results)(\/|$)/.test(path) || /[?&](q|query|s|search|k)=/.test(query)) vote('listing', 6, 'search URL');
+  const searchQuery = /[?&](q|query|s|search|k)=/.test(query);
+  // The site's root is its front page whatever it shows (a shop's grid, a news site's stories, a
+  // company's pitch); tracking parameters (?srsltid=…) do not move it, a search query does.
+  if ((path === '/' || /^\/(index\.html?|home)?\/?$/.test(path) || /^\/[a-z]{2}(-[a-z]{2})?\/?$/.test(path)) && !searchQuery) vote('home', 10, 'site root URL');
+  if (/\/(search|suche|recherche|buscar|results)(\/|$)/.test(path) || searchQuery) vote('listing', 6, 'search URL');
   if (/\/(docs?|documentation|reference|api|manual|handbook|kb|knowledge-base|help)(\/|$)/.test(path)) vote('documentation', 4, 'documentation URL');
+  // A host of its own for the docs (docs.…, developer.…, wiki.…, help.…) or a title that says so.
+  if (DOCS_HOST.test(host)) vote('documentation', 5, 'documentation host');
+  if (DOCS_TITLE.test(doc.title ?? '')) vote('documentation', 3, 'documentation title');
+  if (FORUM_HOST.test(host) || /\/(?:viewtopic|showthread|showtopic)\.php$/.test(path)) vote('forum', 4, 'forum host or script');
   if (/\/(?:v\d+(?:\.\d+)*|latest|stable|current|master|main)\//.test(path) && scores.documentation > 0) vote('documentation', 2, 'versioned documentation URL');
   // A section's own front (/news, /blog, /news/technology) lists its stories; a story sits below it.
   const SECTION = /\/(blog|news|articles?|magazine|insights|ratgeber|actualites|noticias|story|stories)(\/|$)/;
   if (/\/(?:blog|news|articles|magazine|insights|stories|category|categories|topics?)(?:\/[a-z]{2,20})?\/?$/.test(path) && !/\d/.test(path) && !query) vote('listing', 4, 'section front URL');
+  // A blog's or magazine's category or tag page (/magazine/category/electronic-gadgets).
+  else if (/\/(?:blog|news|articles?|magazine|insights|stories)\/(?:category|categories|tags?|topics?)\/[\w-]+\/?$/.test(path)) vote('listing', 4, 'section front URL');
   else if (SECTION.test(path)) vote('article', 3, 'blog/news URL');
-  if (/\/(products?|p|item|dp|produkt|produit|producto)(\/|$)/.test(path)) vote('product', 3, 'product URL');
-  if (/\/(collections?|category|categories|kategorie|categorie|categoria|shop|store|c)(\/|$)/.test(path) && !/\/(products?|p)\//.test(path)) vote('collection', 3, 'collection URL');
+  const text = doc.bodyText;
+  const layout = doc.page?.layout;
+  const cart = /\b(add to (cart|basket|bag)|in den warenkorb|ajouter au panier|añadir al carrito|buy now|jetzt kaufen)\b/i;
+  const prices = countMatches(text, /(?:[$€£]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|EUR|USD)\b)/);
+  // Something on the page is for sale: a price, a cart button, an offer or a declared product. A
+  // vendor's /products/cdn page with none of these sells a service.
+  const commerce = scores.product > 0 || /product/.test(doc.openGraph['type'] ?? '') || (layout ? layout.prices > 0 || layout.cartButtons > 0 : prices > 0 || cart.test(text));
+  if (/\/(products?|p|item|dp|pdp|produkt|produit|producto)(\/|$)/.test(path)) vote('product', commerce ? 3 : 1, 'product URL');
+  if (/\/(collections?|[\w-]*categor(?:y|ies|ie|ia)|kategorie|shop|store|browse|c)(\/|$)/.test(path) && !/\/(products?|p)\//.test(path)) vote('collection', 3, 'collection URL');
   if (/\/(tags?|archive|page\/\d+|author)(\/|$)/.test(path)) vote('listing', 3, 'archive URL');
-  if (/\/(services?|solutions?|leistungen|dienstleistungen|prestations|servicios|landing|lp)(\/|$)/.test(path)) vote('service', 3, 'service URL');
+  if (/\/(services?|solutions?|leistungen|dienstleistungen|prestations|servicios|landing|lp)(\/|$)/.test(path)) vote('service', 5, 'service URL');
+  // A story's address names it in words or dates it (/2025/09/how-to-book-a-flight); an undated
+  // page of some length named in one word (/lambda/, /seocheck) is a standing page of the site.
+  const segs = path.split('/').filter(Boolean);
+  const slugWords = (segs.at(-1) ?? '').replace(/\.\w+$/, '').split(/[-_]/).filter(Boolean).length;
+  if (segs.length && doc.wordCount >= 150 && slugWords === 1 && !doc.dates.published && !/\d/.test(path) && !SECTION.test(path) && scores.article < 5) vote('service', 2, 'a standing page, named in one word');
+  // What an institution offers: its programmes, degrees, plans, prices, departments.
+  if (/\/(?:programs?|programmes?|certificates?|degrees?|tuition|admissions|pricing|plans|departments?)(?:\/|$)/.test(path) && !SECTION.test(path)) vote('service', 3, 'offer URL');
+  // A business's own pages about itself: who it is, how to reach it.
+  if (/\/(?:pages\/)?(?:about(?:-us)?|contact(?:-us)?|company|ueber-uns|uber-uns|a-propos|quienes-somos|kontakt)(?:\.html?)?\/?$/.test(path)) vote('service', 3, 'about or contact URL');
   if (/\/(forum|forums|community|discussions?|questions|threads?|t|r)(\/|$)/.test(path)) vote('forum', 4, 'forum URL');
   const og = (doc.openGraph['type'] ?? '').toLowerCase();
   if (og === 'product' || og === 'og:product') vote('product', 4, 'og:type product');
   if (og === 'product.group') vote('collection', 5, 'og:type product.group');
   if (og === 'article') vote('article', 2, 'og:type article');
   const codeBlocks = doc.blocks.filter((b) => b.kind === 'code').length;
-  if (codeBlocks >= 2) vote('documentation', 2, 'code blocks');
+  // Code in a dated post or under a blog's address is a developer's article, not the manual.
+  const story = !!doc.dates.published || SECTION.test(path) || /\/(?:posts?|notes)\//.test(path);
+  if (codeBlocks >= 2 && !story) vote('documentation', 2, 'code blocks');
   // Headings that are links to other pages, one after another: an archive or a list of results.
-  const linkTexts = new Set(doc.links.main.filter((l) => l.href.split('#')[0] !== doc.url.split('#')[0]).map((l) => l.text.trim()));
+  // Only links within the site count: a round-up's headings that link to the shops or projects it
+  // reviews elsewhere are still an article's sections.
+  const sameSite = (href: string) => {
+    try {
+      return new URL(href).hostname.replace(/^www\./, '') === host.replace(/^www\./, '');
+    } catch {
+      return false;
+    }
+  };
+  const linkTexts = new Set(doc.links.main.filter((l) => l.href.split('#')[0] !== doc.url.split('#')[0] && sameSite(l.href)).map((l) => l.text.trim()));
   const subheadings = doc.blocks.filter((b) => b.kind === 'heading' && b.level >= 2);
   const linkedHeadings = subheadings.filter((b) => linkTexts.has((b as { text: string }).text.trim())).length;
   // Most subheadings link away (an article's headings name its own sections).
   if (linkedHeadings >= 4 && linkedHeadings * 3 >= subheadings.length * 2) vote('listing', 4, 'headings that link to other pages');
-  const text = doc.bodyText;
-  const cart = /\b(add to (cart|basket|bag)|in den warenkorb|ajouter au panier|añadir al carrito|buy now|jetzt kaufen)\b/i;
-  const prices = countMatches(text, /(?:[$€£]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|EUR|USD)\b)/);
   if (cart.test(text) && prices <= 3) vote('product', 3, 'add-to-cart text');
   // Many priced items and little prose: a category grid.
   if (prices >= 6 && paras <= prices) vote('collection', 3, 'many priced items');
   if (/\b(\d[\d,.]* (results|products|items|treffer|ergebnisse|résultats|resultados))\b/i.test(text) && prices >= 3) vote('collection', 2, 'result count');
   // A results page heads its list with a short line ("Search results for …", "12 results for …");
-  // the same words inside a sentence ("rank higher in search results") say nothing.
-  if (text.split('\n').some((l) => l.length <= 100 && /^(?:\d[\d,.]*\s+)?(?:search results|results for|suchergebnisse|résultats (?:pour|de (?:la )?recherche)|resultados (?:de|para))\b/i.test(l.trim()))) vote('listing', 3, 'search results heading');
+  // the same words inside a sentence ("rank higher in search results") or a name ("Results for
+  // America") say nothing: "results for" counts only before a quoted query.
+  if (text.split('\n').some((l) => l.length <= 100 && /^(?:\d[\d,.]*\s+)?(?:search results|suchergebnisse|résultats de (?:la )?recherche|resultados de (?:la )?búsqueda)\b|^(?:\d[\d,.]*\s+)?(?:results? for|ergebnisse für|résultats pour|resultados para)\s*["“'‘«:]/i.test(l.trim()))) vote('listing', 3, 'search results heading');
   if (countMatches(text, /\b(reply|replies|posted by|upvotes?|quote|antworten|répondre|responder|joined|beiträge)\b/i) >= 3) vote('forum', 3, 'reply/post markers');
   if (doc.links.main.length >= 12 && paras <= doc.links.main.length / 3 && prices < 6) vote('listing', 3, 'many links, little prose');
+  // The main text is little more than the labels of its links: an index of other pages.
+  else if (doc.links.main.length >= 20 && doc.wordCount <= doc.links.main.length * 3 && prices < 6) vote('listing', 3, 'main text mostly link labels');
   if (doc.dates.published && paras >= 4) vote('article', 2, 'dated prose');
+  // Headings that sell ("Why choose us", "How it works", "Pricing", "What our clients say", "FAQ")
+  // on a page with no publication date: a business presenting its offer, not a story.
+  if (!doc.dates.published && scores.article < 3 && doc.headings.filter((h) => SELLING_HEADING.test(h.text)).length >= 2) vote('service', 3, 'headings that sell, no publication date');
   if (/\b(book a (call|demo)|contact us|get a quote|request a quote|our services|free consultation|angebot anfordern|devis|solicita)\b/i.test(text)) vote('service', 2, 'service call to action');
   // The whole page's structure (src/core/pages/extract/layout.ts), beyond the main text: the buy
   // box, priced cards, a pager, posts with authors, a docs sidebar with code, calls to action.
-  const layout = doc.page?.layout;
   if (layout) {
     // An article says so in its JSON-LD or its URL: then cards, posts and calls to action beside
     // it are its rails, comments and promotions, not what the page is.
     const declared = scores.article >= 3;
+    // A very large grid of cards beside many prices or cart buttons, or a grid whose prices the
+    // main text lists (short text, many prices): a shop's category, even when each card carries
+    // its own Product markup. A product page's related-items rail is a smaller grid that the
+    // main text leaves out.
+    const bigGrid = layout.cards >= 20 && (layout.cartButtons >= 3 || layout.prices >= 6);
+    const textGrid = layout.cards >= 6 && prices >= 6 && doc.wordCount <= prices * 50;
+    if (layout.pricedCards >= 4 && !declared) vote('collection', 4, 'cards with prices');
+    else if ((bigGrid || textGrid) && !declared) vote('collection', bigGrid ? 8 : 6, 'a grid of priced items');
     if (layout.cartButtons >= 1 && layout.cartButtons <= 2) vote('product', 4, 'add-to-cart button');
+    // More cart buttons and no grid: the item's own and those of a related-items rail.
+    else if (layout.cartButtons >= 3 && !bigGrid && !textGrid) vote('product', 2, 'add-to-cart buttons');
     else if (layout.prices >= 1 && layout.prices <= 3 && layout.pricedCards < 4) vote('product', 1, 'a price');
-    if (layout.pricedCards >= 4) vote('collection', 4, 'cards with prices');
     // A search form and a count of results ("1–20 of 143 results") above a list: search results.
     if (layout.searchForms >= 1 && layout.cards >= 4 && /\b\d[\d,.]*\s+(?:results?|treffer|ergebnisse|résultats|resultados)\b/i.test(doc.bodyText) && !declared) vote(layout.pricedCards >= 4 ? 'collection' : 'listing', 2, 'search form with a result count');
     else if (layout.cards >= 8 && paras <= layout.cards && !declared) vote('listing', 2, 'many similar cards');
     if (layout.pagination && layout.cards >= 8 && !declared) vote(layout.pricedCards >= 4 ? 'collection' : 'listing', 1, 'pagination');
     if (layout.posts >= 3 && !declared) vote('forum', 4, 'posts with authors or times');
     if (layout.navTreeLinks >= 10 && layout.codeBlocks >= 1) vote('documentation', 4, 'sidebar navigation tree and code');
-    else if (layout.codeBlocks >= 3) vote('documentation', 2, 'code blocks on the page');
+    else if (layout.codeBlocks >= 3 && !story) vote('documentation', 2, 'code blocks on the page');
     // og:type article is what many CMSs set on every page, but a landing page rarely sets it.
-    if (layout.ctas >= 2 && !doc.dates.published && !declared && og !== 'article') vote('service', 3, 'calls to action, no publication date');
+    if (layout.ctas >= 1 && !doc.dates.published && !declared && og !== 'article') vote('service', 3, 'calls to action, no publication date');
   }
   const order: PageType[] = ['home', 'listing', 'product', 'collection', 'documentation', 'forum', 'service', 'article'];
   let best: PageType = 'article';
