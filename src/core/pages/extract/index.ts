@@ -112,9 +112,10 @@ export function extractPage(html: string, url: string): PageDocument {
       // of the tree before any removal).
       let gone = 0;
       if (!product && !collection && !forum) {
-        const { comments, rails, teasers } = articleExtras(r, stats, { article: article || isArticleBox(r) });
-        for (const box of [...comments, ...rails, ...teasers]) gone += stats.textOf(box);
-        removeNodes([...comments, ...rails, ...teasers]);
+        const { comments, rails, teasers, storyLinks, credits } = articleExtras(r, stats, { article: article || isArticleBox(r) });
+        const extras = [...comments, ...rails, ...teasers, ...storyLinks, ...credits];
+        for (const box of extras) gone += stats.textOf(box);
+        removeNodes(extras);
       }
       // Sidebars and related rails inside the main subtree go when they are a minority of it;
       // when they are most of it, they are the page (a listing or collection).
