@@ -649,6 +649,12 @@ test('news: a paywall pitch ("exclusive to … subscribers", "Unlock this articl
   absent(doc.bodyText, ['exclusive to Gazette+', 'Unlock this article', 'Monthly: $9', 'small favor to ask', 'Give what you can']);
 });
 
+test('news: an ad slot\'s label ("Advertisement"), a caption toggle, "End of Article" and an "Also in the news" rail go; prose about an advertisement stays', () => {
+  const doc = news('labels.html', 'https://gazette.example/news/fish-market');
+  inOrder(doc.bodyText, ['Stalls on the first morning', 'forty stalls', 'cold rooms', "The market's first advertisement ran", 'six days a week']);
+  absent(doc.bodyText, ['Show Caption', 'Advertisement\n', 'Advertisement.', 'Scroll to continue', 'End of Article', 'Also in the news', 'Night ferries return']);
+});
+
 test('news: outside an article (a page that declares none and has no <article>) credit-like and "Related:" lines are left alone', () => {
   const html = `<html><head><title>Harbour photo archive</title></head><body><main><h1>Harbour photo archive</h1>
     <p>The archive holds ten thousand pictures of the harbour, taken between 1890 and 1990 by the Gazette's photographers and by visitors.</p>

@@ -27,7 +27,7 @@ const COMMENT_TITLE = new RegExp(
 /**
  * Titles of rails of other stories beside an article: "Related", "Related articles", "More from
  * The Times", "More stories", "Read next", "You may also like", "Most popular", "Trending",
- * "Recommended for you", "Latest news", "Don't miss", "Editor's picks", and the same in German,
+ * "Recommended for you", "Latest news", "Also in the news", "Don't miss", "Editor's picks", and the same in German,
  * French and Spanish ("Mehr zum Thema", "À lire aussi", "Te puede interesar").
  */
 const STORY_RAIL_TITLE = new RegExp(
@@ -36,7 +36,7 @@ const STORY_RAIL_TITLE = new RegExp(
     '(?:read|what to read) next\\b.*|read also|also read|up next|you (?:may|might|will|could) (?:also )?(?:like|enjoy|be interested)\\b.*|' +
     "most (?:popular|read|viewed|shared|emailed)\\b.*|trending(?: now| stories| articles| posts)?|popular (?:posts|stories|articles|now|on)\\b.*|" +
     "recommended(?: for you| stories| articles| reading| posts)?|latest (?:news|stories|articles|posts|headlines)\\b.*|" +
-    "top stories|(?:don['’]t|do not) miss\\b.*|editor['’]?s['’]? (?:picks|choice)|(?:recent|other|similar) (?:posts|stories|articles)|" +
+    "top stories|also in (?:the )?news|(?:don['’]t|do not) miss\\b.*|editor['’]?s['’]? (?:picks|choice)|(?:recent|other|similar) (?:posts|stories|articles)|" +
     'mehr zum thema|das könnte sie (?:auch )?interessieren|weitere artikel|lesen sie auch|' +
     'à lire aussi|a lire aussi|sur le même sujet|articles? similaires|dans la même rubrique|' +
     'te puede interesar|también te puede interesar|noticias relacionadas|artículos relacionados|lo más leído)\\s*:?$',
