@@ -8,6 +8,10 @@
 //   npm run bench:extract -- --ids odd             # develop on odd IDs, check on even ones
 //   npm run bench:extract -- --dataset DIR --out predictions.json
 //   npm run bench:extract -- --memory              # peak RSS while extracting a ~10 MB page (worst of --runs 3)
+//   npm run bench:extract -- --metric shingles     # also the news benchmark's shingle P/R/F1 (bench/lib/shingles.ts)
+//   npm run bench:extract -- --set news --metric shingles --skip-reference
+//                                                  # news pages only: WCXB articles that declare a news article,
+//                                                  # plus test/fixtures/extract/news/*.html that have a .txt truth
 import { readFileSync, writeFileSync, readdirSync, existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { join, resolve, dirname } from 'node:path';
@@ -16,6 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { extractPage, renderContentView } from '../src/core/pages/extract/index.ts';
+import { shingleMatch, shingleScore } from './lib/shingles.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -29,13 +34,20 @@ const datasetDir = resolve(opt('--dataset') ?? join(repoRoot, '../shared/dataset
 const outFile = resolve(opt('--out') ?? join(tmpdir(), 'sightline-extract-predictions.json'));
 const limit = opt('--limit') ? Number(opt('--limit')) : Infinity;
 const idFilter = opt('--ids'); // "odd" | "even"
-const evalScript = join(repoRoot, '../shared/tools/extract-eval.mjs');
+// The scorer sits in the shared folder beside the datasets (found from --dataset in a worktree).
+const evalScript = [join(repoRoot, '../shared/tools/extract-eval.mjs'), resolve(datasetDir, '../../tools/extract-eval.mjs')].find(existsSync) ?? join(repoRoot, '../shared/tools/extract-eval.mjs');
+const metric = opt('--metric'); // "shingles": also score with the news benchmark's shingle F1
+const set = opt('--set'); // "news": news articles only
+const newsFixtures = join(repoRoot, 'test/fixtures/extract/news');
 
 interface TruthRow {
   id: string;
   url: string;
   line: string | null; // original JSONL line, to write filtered truth sets
   object?: unknown; // original ground-truth.json value
+  pageType: string;
+  /** The main text a reader came for (WCXB main_content, or articleBody in the news benchmark's format). */
+  text: string;
 }
 
 function loadTruth(dir: string): { rows: TruthRow[]; format: 'jsonl' | 'json' } {
@@ -46,13 +58,20 @@ function loadTruth(dir: string): { rows: TruthRow[]; format: 'jsonl' | 'json' } 
       .split('\n')
       .filter(Boolean)
       .map((line) => {
-        const o = JSON.parse(line) as { id: string; url?: string };
-        return { id: String(o.id), url: o.url ?? `https://example.com/${o.id}`, line };
+        const o = JSON.parse(line) as { id: string; url?: string; page_type?: string; main_content?: string };
+        return { id: String(o.id), url: o.url ?? `https://example.com/${o.id}`, line, pageType: o.page_type ?? 'article', text: o.main_content ?? '' };
       });
     return { rows, format: 'jsonl' };
   }
-  const flat = JSON.parse(readFileSync(join(dir, 'ground-truth.json'), 'utf8')) as Record<string, { url?: string }>;
-  const rows = Object.entries(flat).map(([id, o]) => ({ id, url: o?.url ?? `https://example.com/${id}`, line: null, object: o }));
+  const flat = JSON.parse(readFileSync(join(dir, 'ground-truth.json'), 'utf8')) as Record<string, { url?: string; articleBody?: string; main_content?: string }>;
+  const rows = Object.entries(flat).map(([id, o]) => ({
+    id,
+    url: o?.url ?? `https://example.com/${id}`,
+    line: null,
+    object: o,
+    pageType: 'article',
+    text: o?.main_content ?? o?.articleBody ?? '',
+  }));
   return { rows, format: 'json' };
 }
 
@@ -249,6 +268,46 @@ async function memoryPipelineChild(file: string): Promise<void> {
   console.log(JSON.stringify({ cap: DEFAULT_MAX_BYTES, fetchedBytes: page.fetched.bytes, truncated: page.fetched.truncated ? 1 : 0, blocks: page.document.blocks.length, viewChars: page.contentView.length, ms, rssBefore, peakRss }));
 }
 
+/**
+ * A page that declares itself a news article (schema.org NewsArticle or one of its kinds, in
+ * JSON-LD or microdata): the news set, chosen by what the page says, never by its host.
+ */
+const NEWS_TYPE = /"@type"\s*:\s*\[?\s*"(?:https?:\/\/schema\.org\/)?(?:NewsArticle|ReportageNewsArticle|AnalysisNewsArticle|OpinionNewsArticle|BackgroundNewsArticle)"|itemtype\s*=\s*["']?https?:\/\/schema\.org\/(?:NewsArticle|ReportageNewsArticle)/;
+
+/** The news fixtures that carry their own truth: NAME.html with NAME.txt, the article a reader came for. */
+function loadNewsFixtures(): { row: TruthRow; page: { id: string; url: string; html: string } }[] {
+  return readdirSync(newsFixtures)
+    .filter((f) => f.endsWith('.html') && existsSync(join(newsFixtures, f.replace(/\.html$/, '.txt'))))
+    .sort()
+    .map((f, i) => {
+      const id = `fixture:${f.replace(/\.html$/, '')}`;
+      const url = `https://gazette.example/news/story-${i + 1}`;
+      const text = readFileSync(join(newsFixtures, f.replace(/\.html$/, '.txt')), 'utf8');
+      return { row: { id, url, line: null, pageType: 'article', text }, page: { id, url, html: readFileSync(join(newsFixtures, f), 'utf8') } };
+    });
+}
+
+/** Shingle precision / recall / F1 per page type (and for the fixtures on their own). */
+function printShingles(name: string, rows: TruthRow[], predictions: Record<string, string>, wcxbCount: number): void {
+  const groups = new Map<string, [number, number, number][]>();
+  const add = (key: string, m: [number, number, number]) => groups.set(key, [...(groups.get(key) ?? []), m]);
+  rows.forEach((r, i) => {
+    const m = shingleMatch(r.text, predictions[r.id] ?? '');
+    add('all', m);
+    if (i >= wcxbCount) add('news fixtures', m);
+    else {
+      add(r.pageType, m);
+      if (rows.length > wcxbCount) add('WCXB news articles', m);
+    }
+  });
+  console.log(`== ${name}, shingle metric of the news benchmark (4-word shingles; P/R means over pages, F1 of the means)`);
+  for (const [key, pages] of groups) {
+    const s = shingleScore(pages);
+    console.log(`${key.padEnd(20)} pages ${String(s.pages).padStart(4)}  P ${s.precision.toFixed(3)}  R ${s.recall.toFixed(3)}  F1 ${s.f1.toFixed(3)}`);
+  }
+  console.log('');
+}
+
 async function main(): Promise<void> {
   if (opt('--memory-thread-child')) return memoryThreadChild(opt('--memory-thread-child')!);
   if (opt('--memory-pipeline-child')) return memoryPipelineChild(opt('--memory-pipeline-child')!);
@@ -265,8 +324,20 @@ async function main(): Promise<void> {
   const subset = rows.length !== allRows.length;
 
   // IO and gunzip happen here, before any timing.
-  const pages = rows.map((r) => ({ id: r.id, url: r.url, html: decodeHtml(gunzipSync(readFileSync(join(htmlDir, `${r.id}.html.gz`)))) }));
-  console.log(`dataset ${datasetDir}: ${pages.length} pages${subset ? ' (subset)' : ''}`);
+  let pages = rows.map((r) => ({ id: r.id, url: r.url, html: decodeHtml(gunzipSync(readFileSync(join(htmlDir, `${r.id}.html.gz`)))) }));
+  if (set === 'news') {
+    const keep = new Set(pages.filter((p) => NEWS_TYPE.test(p.html)).map((p) => p.id));
+    rows = rows.filter((r) => r.pageType === 'article' && keep.has(r.id));
+    pages = pages.filter((p) => rows.some((r) => r.id === p.id));
+  }
+  const wcxbCount = pages.length;
+  if (set === 'news') for (const f of loadNewsFixtures()) {
+    rows.push(f.row);
+    pages.push(f.page);
+  }
+  const wcxbRows = rows.slice(0, wcxbCount);
+  const subsetScored = subset || set === 'news';
+  console.log(`dataset ${datasetDir}: ${wcxbCount} pages${subsetScored ? ' (subset)' : ''}${pages.length > wcxbCount ? `, plus ${pages.length - wcxbCount} news fixtures` : ''}`);
 
   const ours: Record<string, string> = {};
   let oursMs = 0;
@@ -280,9 +351,10 @@ async function main(): Promise<void> {
   writeFileSync(outFile, JSON.stringify(ours));
   const oursRate = pages.length / (oursMs / 1000);
 
-  const truthDir = subset ? writeSubsetTruth(rows, format) : datasetDir;
+  const truthDir = subsetScored ? writeSubsetTruth(wcxbRows, format) : datasetDir;
   console.log(`\n== ours (predictions: ${outFile})`);
-  console.log(score(truthDir, outFile));
+  if (wcxbRows.length) console.log(score(truthDir, outFile));
+  if (metric === 'shingles') printShingles('ours', rows, ours, wcxbCount);
 
   let refRate: number | null = null;
   let refFile: string | null = null;
@@ -292,11 +364,12 @@ async function main(): Promise<void> {
     writeFileSync(refFile, JSON.stringify(ref.predictions));
     refRate = pages.length / (ref.ms / 1000);
     console.log(`== Mozilla Readability 0.6 on jsdom (predictions: ${refFile})`);
-    console.log(score(truthDir, refFile));
+    if (wcxbRows.length) console.log(score(truthDir, refFile));
+    if (metric === 'shingles') printShingles('Readability', rows, ref.predictions, wcxbCount);
   }
 
   // Odd/even split: develop on odd IDs, check on even ones.
-  if (!idFilter && format === 'jsonl') {
+  if (!idFilter && format === 'jsonl' && set !== 'news') {
     for (const parity of ['odd', 'even'] as const) {
       const part = rows.filter((r) => numericId(r.id) % 2 === (parity === 'odd' ? 1 : 0));
       if (!part.length) continue;

@@ -5435,7 +5435,7 @@ export interface operations {
                         serialization: {
                             url: string;
                             http_status: number | null;
-                            /** @description Markdown-flavoured normalized text: # Title, description, headings and body copy */
+                            /** @description Markdown-flavoured normalized text: # Title, description, headings and body copy, then the article's sources list as links */
                             content_view: string;
                             content_view_offset: number;
                             /** @description UTF-16 code units in this slice */

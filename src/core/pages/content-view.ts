@@ -99,6 +99,34 @@ function viewTitle(doc: PageDocument): string {
   return doc.title ? oneLine(doc.title) : '';
 }
 
+/**
+ * The page's sources list after the article, under its own title ("Sources", "Quellen"), each
+ * entry a Markdown link to what it cites. The extractor keeps such lists out of the main text (a
+ * list of links at the end reads as a link box, and the word count is of the article), but they
+ * are the article's evidence and a reader of the view sees them.
+ */
+function renderReferences(doc: PageDocument, out: ViewBuilder): void {
+  const entries = doc.page?.references ?? [];
+  let heading: string | undefined;
+  let items: string[] = [];
+  const flush = () => {
+    if (items.length) out.push(items.join('\n'));
+    items = [];
+  };
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
+    const title = e.heading ? oneLine(e.heading) : 'Sources';
+    if (i === 0 || title !== heading) {
+      flush();
+      heading = title;
+      out.push(`## ${title}`);
+    }
+    const text = oneLine(e.text);
+    items.push(e.href ? `- [${text.replace(/([[\]])/g, '\\$1')}](${e.href.replace(/[()\s]/g, encodeURIComponent)})` : `- ${text}`);
+  }
+  flush();
+}
+
 export function renderContentView(doc: PageDocument): string {
   const out = new ViewBuilder();
   const title = viewTitle(doc);
@@ -113,5 +141,6 @@ export function renderContentView(doc: PageDocument): string {
     const text = renderBlock(b);
     if (text) out.push(text);
   }
+  renderReferences(doc, out);
   return out.finish();
 }

@@ -46,8 +46,9 @@ export interface PageDocument {
   /** Whole-page facts beyond the main content (every H1, robots meta by agent, nosnippet
    * regions, JavaScript dependence); absent on documents stored before they were read. */
   page?: PageFacts & {
-    /** Entries of a reference or sources list after the main content (kept out of the main text). */
-    references?: { text: string; href: string | null }[];
+    /** Entries of a reference or sources list after the main content (kept out of the main text,
+     * shown at the end of the content view); `heading` is the list's own title ("Sources"). */
+    references?: { text: string; href: string | null; heading?: string }[];
     /** Whole-page structure that marks the page's kind (buy buttons, pager, docs sidebar, posts, cards). */
     layout?: PageLayout;
   };

@@ -11,7 +11,7 @@ import { ACTION_PRICES, runPaidAction, type ActionContext } from '../billing/act
 import { AppError, FieldError } from '../errors.ts';
 import { formatCredits } from '../money.ts';
 import type { Store } from '../../db/store.ts';
-import type { Heading } from './document.ts';
+import type { Heading, PageDocument } from './document.ts';
 import { FetchError, fetchErrorToAppError } from './fetch/errors.ts';
 import { normalizePageUrl, type LoadedPage, type PageLoader } from './pipeline.ts';
 
@@ -126,6 +126,18 @@ function validate(req: SerializeRequest): ValidRequest {
   return { url, maxChars, offset };
 }
 
+/** The view's outline: the main text's headings, then the title of each sources list the view ends with. */
+function viewHeadings(doc: PageDocument): Heading[] {
+  const headings = doc.headings.map((h) => ({ level: h.level, text: h.text }));
+  let last: string | undefined;
+  for (const r of doc.page?.references ?? []) {
+    const text = r.heading ?? 'Sources';
+    if (text !== last) headings.push({ level: 2, text });
+    last = text;
+  }
+  return headings;
+}
+
 function serialization(
   req: ValidRequest,
   billable: boolean,
@@ -151,7 +163,7 @@ function serialization(
     language: doc?.language ?? null,
     content_type: page.contentType,
     total_chars: view.length,
-    headings: doc ? doc.headings.map((h) => ({ level: h.level, text: h.text })) : [],
+    headings: doc ? viewHeadings(doc) : [],
     word_count: doc?.wordCount ?? 0,
   };
 }

@@ -23,7 +23,7 @@ const Response = z
     serialization: z.object({
       url: z.string(),
       http_status: z.number().int().nullable(),
-      content_view: z.string().describe('Markdown-flavoured normalized text: # Title, description, headings and body copy'),
+      content_view: z.string().describe('Markdown-flavoured normalized text: # Title, description, headings and body copy, then the article\'s sources list as links'),
       content_view_offset: z.number().int(),
       content_view_chars: z.number().int().describe('UTF-16 code units in this slice'),
       content_view_truncated: z.boolean(),

@@ -631,6 +631,38 @@ test('news: a newsletter sign-up (a form taking only an e-mail), a paywall tease
   absent(doc.bodyText, ['in your inbox', 'Sign me up', 'Already a subscriber', 'keep reading', 'Share on Facebook']);
 });
 
+test('news: one-line pointers to other stories ("Related: …", "Read more: …", "Also read: …") go; prose that starts with those words stays', () => {
+  const doc = news('story-links.html', 'https://gazette.example/news/night-ferry');
+  inOrder(doc.bodyText, ['night ferry to the outer islands', 'stranded on the mainland', 'Related questions came up', "Read more: the board's report", 'Tickets go on sale']);
+  absent(doc.bodyText, ['Harbour board cuts the night ferry', "harbour's oldest ferry", "Europe's longest ferry routes"]);
+});
+
+test('news: photo credits as lines of their own (labelled, or marked as a credit) go; a caption that describes the picture stays', () => {
+  const doc = news('credits.html', 'https://gazette.example/news/lifeboat');
+  inOrder(doc.bodyText, ['took delivery of a new all-weather lifeboat', 'The new lifeboat arrives at the north quay.', 'twenty-five knots', 'Photo: the crew at their first training night', 'since 1961']);
+  absent(doc.bodyText, ['Maria Lund', 'Jonas Ek', 'Harbour Gazette Pictures']);
+});
+
+test('news: a paywall pitch ("exclusive to … subscribers", "Unlock this article") and an end-of-story appeal go; prose about subscribers stays', () => {
+  const doc = news('paywall.html', 'https://gazette.example/news/fish-prices');
+  inOrder(doc.bodyText, ['Cod sold for more', 'twice last month', 'end of the week', "The Gazette's subscribers asked"]);
+  absent(doc.bodyText, ['exclusive to Gazette+', 'Unlock this article', 'Monthly: $9', 'small favor to ask', 'Give what you can']);
+});
+
+test('news: an ad slot\'s label ("Advertisement"), a caption toggle, "End of Article" and an "Also in the news" rail go; prose about an advertisement stays', () => {
+  const doc = news('labels.html', 'https://gazette.example/news/fish-market');
+  inOrder(doc.bodyText, ['Stalls on the first morning', 'forty stalls', 'cold rooms', "The market's first advertisement ran", 'six days a week']);
+  absent(doc.bodyText, ['Show Caption', 'Advertisement\n', 'Advertisement.', 'Scroll to continue', 'End of Article', 'Also in the news', 'Night ferries return']);
+});
+
+test('news: outside an article (a page that declares none and has no <article>) credit-like and "Related:" lines are left alone', () => {
+  const html = `<html><head><title>Harbour photo archive</title></head><body><main><h1>Harbour photo archive</h1>
+    <p>The archive holds ten thousand pictures of the harbour, taken between 1890 and 1990 by the Gazette's photographers and by visitors.</p>
+    <p>Photo: Jonas Ek/Reuters</p><p>Related: <a href="/archive/ships">Pictures of ships</a></p>
+    <p>Prints can be ordered at the front desk, and the reading room is open on weekdays from nine to five.</p></main></body></html>`;
+  inOrder(extractPage(html, 'https://gazette.example/archive').bodyText, ['ten thousand pictures', 'Photo: Jonas Ek/Reuters', 'Related: Pictures of ships', 'Prints can be ordered']);
+});
+
 test('news: on a forum the replies are the content and stay', () => {
   const doc = news('forum-thread.html', 'https://anglers.example/forum/best-bait-for-mackerel');
   inOrder(doc.bodyText, ['catch nothing but weed', 'Feathers, always feathers', 'Strips of fresh mackerel', 'Try the west quay']);

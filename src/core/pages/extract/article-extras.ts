@@ -6,7 +6,7 @@
 // enough prose must be left outside all of them.
 import { isElement, walk, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { textLength } from './boilerplate.ts';
-import { findTitles, isAncestor, isCommentSection, titledBoxes, walkNumbered, type Stats } from './main-content.ts';
+import { findTitles, isAncestor, isCommentSection, plainText, titledBoxes, walkNumbered, type Stats } from './main-content.ts';
 
 /** Microdata of one comment (schema.org Comment, the older UserComments) or a comment slot. */
 const COMMENT_ITEMTYPE = /schema\.org\/(?:Comment|UserComments)\s*$/i;
@@ -27,7 +27,7 @@ const COMMENT_TITLE = new RegExp(
 /**
  * Titles of rails of other stories beside an article: "Related", "Related articles", "More from
  * The Times", "More stories", "Read next", "You may also like", "Most popular", "Trending",
- * "Recommended for you", "Latest news", "Don't miss", "Editor's picks", and the same in German,
+ * "Recommended for you", "Latest news", "Also in the news", "Don't miss", "Editor's picks", and the same in German,
  * French and Spanish ("Mehr zum Thema", "À lire aussi", "Te puede interesar").
  */
 const STORY_RAIL_TITLE = new RegExp(
@@ -36,7 +36,7 @@ const STORY_RAIL_TITLE = new RegExp(
     '(?:read|what to read) next\\b.*|read also|also read|up next|you (?:may|might|will|could) (?:also )?(?:like|enjoy|be interested)\\b.*|' +
     "most (?:popular|read|viewed|shared|emailed)\\b.*|trending(?: now| stories| articles| posts)?|popular (?:posts|stories|articles|now|on)\\b.*|" +
     "recommended(?: for you| stories| articles| reading| posts)?|latest (?:news|stories|articles|posts|headlines)\\b.*|" +
-    "top stories|(?:don['’]t|do not) miss\\b.*|editor['’]?s['’]? (?:picks|choice)|(?:recent|other|similar) (?:posts|stories|articles)|" +
+    "top stories|also in (?:the )?news|(?:don['’]t|do not) miss\\b.*|editor['’]?s['’]? (?:picks|choice)|(?:recent|other|similar) (?:posts|stories|articles)|" +
     'mehr zum thema|das könnte sie (?:auch )?interessieren|weitere artikel|lesen sie auch|' +
     'à lire aussi|a lire aussi|sur le même sujet|articles? similaires|dans la même rubrique|' +
     'te puede interesar|también te puede interesar|noticias relacionadas|artículos relacionados|lo más leído)\\s*:?$',
@@ -53,7 +53,10 @@ const TEASER_TITLE = new RegExp(
     '(?:our|the) (?:free |weekly |daily )?newsletters?|newsletters?(?: sign-?up)?|never miss (?:a|an)\\s.*|stay (?:informed|in the loop|up to date|updated)\\b.*|' +
     '(?:get|delivered) .{0,40}\\bto your inbox\\b.*|already (?:a )?(?:subscriber|member)\\b.*|(?:continue|keep) reading\\b.*(?:subscri|member|sign).*|' +
     '(?:this|the) (?:article|story|content) is (?:for|only for|available to|reserved for) (?:subscribers|members)\\b.*|' +
-    '(?:unlock|get) (?:unlimited|full) access\\b.*|support (?:our|independent) journalism\\b.*)$',
+    '(?:unlock|get) (?:unlimited|full) access\\b.*|support (?:our|independent) journalism\\b.*|' +
+    // The pitch under a paywall or at the end of a free story.
+    'unlock this (?:article|story)\\b.*|(?:this|the) (?:article|story) is exclusive to .{1,30}\\b(?:subscribers|members)\\b.*|' +
+    '(?:since|now that) you(?:[’\']ve| have)? (?:made it|read|got) (?:to|this far)\\b.*|we have a (?:small )?favou?r to ask\\b.*)$',
   'i',
 );
 
@@ -76,7 +79,37 @@ export interface ArticleExtras {
   comments: Element[];
   rails: Element[];
   teasers: Element[];
+  /** One-line pointers to other stories inside the text ("Related: …", "Also read: …"). */
+  storyLinks: Element[];
+  /** Photo credits as lines of their own ("Photo: Jane Doe/Reuters", "© AFP"). */
+  credits: Element[];
 }
+
+/**
+ * The label of a one-line pointer to another story set in the article's flow: "Related:",
+ * "Also read:", "Read more:", "See also:", "Read next:", and "Lesen Sie auch:", "Mehr zum
+ * Thema:", "À lire aussi :", "Voir aussi :", "Lee también:", "Leer más:".
+ */
+const STORY_LINK_LABEL =
+  /^(?:related(?: (?:story|stories|article|articles|reading|coverage|content))?|also read|read also|read more|see also|read next|also see|more on this|lesen sie (?:auch|mehr)|mehr zum thema|siehe auch|(?:à )?lire aussi|voir aussi|lee también|leer más|lea también|te puede interesar)\s*[:：|»›]\s*/i;
+/** Most text (characters) of such a pointer: a headline, not a paragraph. */
+const STORY_LINK_MAX = 220;
+/** Least share of the pointer's text (after its label) that is link text: the headline is a link. */
+const STORY_LINK_SHARE = 0.6;
+
+/**
+ * A photo credit as a line of its own: a credit label ("Photo:", "Photograph by", "Image
+ * credit:", "Credit:", "Foto:", "Bild:", "Crédit photo :", "Imagen:", "©") and a short name.
+ */
+const CREDIT_LINE =
+  /^\(?\s*(?:(?:photo|photograph|image|picture|illustration|foto|bild|imagen|fotografía)s?(?:\s+credits?)?\s*(?::|\bby\b|\bvon\b|\bpar\b)|credits?\s*:|crédits?(?:\s+photo)?\s*:|©|\(c\)\s)\s*(.+?)\s*\)?$/iu;
+/** Class or id of a credit set beside a caption: "credit", "photo-credit", "image_credit", "copyright", "attribution". */
+const CREDIT_CLASS = /(?:^|[\s_-])(?:credits?|photo-?credits?|image-?credits?|media-?credits?|copyright|attribution)(?:$|[\s_-])/i;
+/** Most characters of a credit line, and most words of the name it gives. */
+const CREDIT_MAX = 100;
+const CREDIT_MAX_WORDS = 8;
+/** Share of the named words that are capitalised (names, agencies): "the mayor at the opening" is a caption. */
+const CREDIT_NAME_SHARE = 0.6;
 
 /**
  * The comment threads, story rails and sign-up or paywall teasers inside root, the main box of
@@ -110,10 +143,46 @@ export function articleExtras(root: Element, stats: Stats, opts: { article: bool
   const restLink = stats.link[stats.of(root)]! - rails.reduce((n, el) => n + stats.link[stats.of(el)]!, 0);
   if (restLink > REST_LINK_SHARE * restText) rails = [];
   const teasers = !opts.article ? [] : titledBoxes(root, stats, TEASER_TITLE, RAIL_MAX_SHARE, { titles: teaserTitles }).filter((box) => keeps(box) && stats.textOf(box) <= TEASER_MAX_TEXT);
-  const all = topMost([...comments, ...rails, ...teasers]);
+  const lines = opts.article ? lineExtras(root, stats) : { storyLinks: [], credits: [] };
+  const storyLinks = lines.storyLinks.filter(keeps);
+  const credits = lines.credits.filter((el) => !(h1 && (el === h1 || isAncestor(h1, el))));
+  const all = topMost([...comments, ...rails, ...teasers, ...storyLinks, ...credits]);
   const rest = stats.goodOf(root) - all.reduce((n, el) => n + stats.goodOf(el), 0);
-  if (!all.length || rest < ARTICLE_REST) return { comments: [], rails: [], teasers: [] };
-  return { comments: comments.filter((c) => all.includes(c)), rails: rails.filter((x) => all.includes(x)), teasers: teasers.filter((t) => all.includes(t)) };
+  if (!all.length || rest < ARTICLE_REST) return { comments: [], rails: [], teasers: [], storyLinks: [], credits: [] };
+  const kept = (list: Element[]) => list.filter((x) => all.includes(x));
+  return { comments: kept(comments), rails: kept(rails), teasers: kept(teasers), storyLinks: kept(storyLinks), credits: kept(credits) };
+}
+
+/** Block-level lines that hold a pointer to another story or a photo credit, and nothing else. */
+function lineExtras(root: Element, stats: Stats): { storyLinks: Element[]; credits: Element[] } {
+  const storyLinks: Element[] = [];
+  const credits: Element[] = [];
+  walkNumbered(root, stats, (i) => {
+    const el = stats.els[i]!;
+    const len = stats.text[i]!;
+    if (len === 0) return false;
+    if (el === root || len > STORY_LINK_MAX) return true;
+    const text = plainText(el).replace(/\s+/g, ' ').trim();
+    const label = STORY_LINK_LABEL.exec(text);
+    if (label && stats.anchors[i]! > 0 && stats.link[i]! >= STORY_LINK_SHARE * (text.length - label[0].length)) {
+      storyLinks.push(el);
+      return false;
+    }
+    if (len <= CREDIT_MAX && (CREDIT_CLASS.test(`${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`) || isCredit(text))) {
+      credits.push(el);
+      return false;
+    }
+    return true;
+  });
+  return { storyLinks, credits };
+}
+
+function isCredit(text: string): boolean {
+  const m = CREDIT_LINE.exec(text);
+  if (!m) return false;
+  const words = m[1]!.split(/[\s/;,|&]+/).filter((w) => /\p{L}/u.test(w) && !/^(?:and|und|et|y|via|for|für|pour|para|de|von|van|der|la|le)$/i.test(w));
+  if (!words.length || words.length > CREDIT_MAX_WORDS) return false;
+  return words.filter((w) => /^[\p{Lu}\d]/u.test(w)).length >= CREDIT_NAME_SHARE * words.length;
 }
 
 /** Top-most boxes under root named as a comment thread, or holding one schema.org Comment. */

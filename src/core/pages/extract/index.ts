@@ -13,7 +13,7 @@ import { articleExtras, isArticleBox, pageCommentThreads } from './article-extra
 import { readLayout } from './layout.ts';
 import { ARTICLE_ITEMTYPE, FORUM_ITEMTYPE, LD_FALLBACK_WORDS, LD_MIN_WORDS, LINK_SHARE, PRODUCT_ITEMTYPE, PRODUCT_WEAK_SHARE, UNRELATED_MAX_WORDS, WEAK_SHARE } from './rules.ts';
 import { declaresArticle, isCollectionPage, isForumPage, isProductPage } from '../page-kind.ts';
-import { findReferenceLists, referenceEntries, referencesAfter } from './references.ts';
+import { findReferenceLists, type ReferenceEntry, referenceEntries, referencesAfter } from './references.ts';
 import { collectLinks } from './links.ts';
 import { removeOtherProducts, removeProductExtras } from './commerce.ts';
 import { postChrome } from './forum.ts';
@@ -112,9 +112,10 @@ export function extractPage(html: string, url: string): PageDocument {
       // of the tree before any removal).
       let gone = 0;
       if (!product && !collection && !forum) {
-        const { comments, rails, teasers } = articleExtras(r, stats, { article: article || isArticleBox(r) });
-        for (const box of [...comments, ...rails, ...teasers]) gone += stats.textOf(box);
-        removeNodes([...comments, ...rails, ...teasers]);
+        const { comments, rails, teasers, storyLinks, credits } = articleExtras(r, stats, { article: article || isArticleBox(r) });
+        const extras = [...comments, ...rails, ...teasers, ...storyLinks, ...credits];
+        for (const box of extras) gone += stats.textOf(box);
+        removeNodes(extras);
       }
       // Sidebars and related rails inside the main subtree go when they are a minority of it;
       // when they are most of it, they are the page (a listing or collection).
@@ -141,7 +142,16 @@ export function extractPage(html: string, url: string): PageDocument {
     if (forum) removeNodes(postChrome(roots));
     // Kept beside the main content, not in it: the main text (and the content view, and WCXB's
     // ground truth) ends with the article, while Content Intelligence reads the sources.
-    const referenceItems = !product && !collection && !forum ? referenceEntries(referencesAfter(references.lists, references.order, roots), meta.baseUrl, url) : [];
+    // A title just before such a list ("Sources" above a bare list) goes with it, or the main
+    // text would end on a heading over nothing.
+    const referenceItems: ReferenceEntry[] = [];
+    if (!product && !collection && !forum) {
+      for (const list of referencesAfter(references.lists, references.order, roots)) {
+        const entries = referenceEntries([list], meta.baseUrl, url);
+        for (const e of entries) referenceItems.push(e);
+        if (entries.length && list.headingElement) removeNodes([list.headingElement]);
+      }
+    }
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);
     let blocks = dropJunkLines(dedupe(writer.blocks.map(undouble)).filter((b) => !isPlaceholder(b)));

@@ -128,7 +128,7 @@ export function dedupeLines(blocks: PageDocument['blocks']): PageDocument['block
 
 const isChromeLine = (line: string, heading: boolean) => {
   const t = line.trim();
-  return t.length <= 40 && CHROME_LINE.test(t) && !(heading && CHROME_ACCOUNT.test(t));
+  return t.length <= 48 && CHROME_LINE.test(t) && !(heading && CHROME_ACCOUNT.test(t));
 };
 
 /**

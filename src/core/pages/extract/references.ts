@@ -25,12 +25,38 @@ export function textOf(el: Element): string {
   return parts.join(' ');
 }
 
+/** The heading just before a list among its siblings ("<h2>Sources</h2><ul>…"), when it opens a reference list. */
+function headingBefore(el: Element): Element | null {
+  if (el.name !== 'ul' && el.name !== 'ol') return null;
+  const siblings = (el.parent as ParentNode | null)?.children ?? [];
+  for (let k = siblings.indexOf(el) - 1; k >= 0; k--) {
+    const s = siblings[k]!;
+    if (isText(s) && !s.data.trim()) continue;
+    if (!isElement(s)) return null;
+    if (/^h[2-6]$/.test(s.name) || (s.name === 'p' && s.children.length === 1 && isElement(s.children[0]!) && /^(?:strong|b)$/.test((s.children[0] as Element).name))) {
+      return REFERENCE_HEADING.test(normalizeSpace(textOf(s))) ? s : null;
+    }
+    return null;
+  }
+  return null;
+}
+
+/** A reference list found on the page: its box, and the heading that opens it (inside the box or just before it). */
+export interface ReferenceList {
+  box: Element;
+  /** The list's own title ("Sources", "Quellen"), when it has one. */
+  heading: string | null;
+  /** A title element just before the box (not inside it): it goes wherever the list goes. */
+  headingElement: Element | null;
+}
+
 /**
- * Reference lists of the page (by class/id or by a "References"/"Sources" heading as their first
- * child), with the document order of every element, read before pruning.
+ * Reference lists of the page (by class/id, by a "References"/"Sources" heading as their first
+ * child, or by such a heading just before a bare list), with the document order of every
+ * element, read before pruning.
  */
-export function findReferenceLists(body: Element): { lists: Element[]; order: Map<Element, number> } {
-  const lists: Element[] = [];
+export function findReferenceLists(body: Element): { lists: ReferenceList[]; order: Map<Element, number> } {
+  const lists: ReferenceList[] = [];
   const order = new Map<Element, number>();
   let i = 0;
   walk(body, (n) => {
@@ -38,15 +64,17 @@ export function findReferenceLists(body: Element): { lists: Element[]; order: Ma
     order.set(n, i++);
     if (!REFERENCE_TAGS.has(n.name)) return true;
     const named = REFERENCE_CLASS.test(`${n.attribs.class ?? ''} ${n.attribs.id ?? ''}`);
-    const heading = firstHeadingText(n);
-    if (named || (heading !== null && REFERENCE_HEADING.test(heading))) {
+    const inner = firstHeadingText(n);
+    const before = inner === null ? headingBefore(n) : null;
+    const heading = inner !== null && REFERENCE_HEADING.test(inner) ? inner : before ? normalizeSpace(textOf(before)) : null;
+    if (named || heading !== null) {
       const length = textLength(n);
       let items = 0;
       walk(n, (m) => {
         if (isElement(m) && m.name === 'li') items++;
         return isElement(m);
       });
-      if (items >= 2 && length < REFERENCE_MAX_CHARS) lists.push(n);
+      if (items >= 2 && length < REFERENCE_MAX_CHARS) lists.push({ box: n, heading: heading?.replace(/\s*:$/, '') ?? null, headingElement: before });
       // A matched box's descendants are not looked at again.
       walkOrder(n, order, () => i++);
       return false;
@@ -64,8 +92,12 @@ function walkOrder(root: Element, order: Map<Element, number>, next: () => numbe
   });
 }
 
-/** Citation-like entries of reference lists: an item with a link to another site or a year, of some length. */
-export function referenceEntries(lists: Element[], baseUrl: string, pageUrl: string): { text: string; href: string | null }[] {
+/**
+ * Citation-like entries of reference lists: an item with a link to another site or a year, of
+ * some length; under a title that says the list is sources, any item linking to another site
+ * (a bare outlet name such as "Reuters" is a source there).
+ */
+export function referenceEntries(lists: ReferenceList[], baseUrl: string, pageUrl: string): ReferenceEntry[] {
   const host = (u: string) => {
     try {
       return new URL(u).hostname.replace(/^www\./, '');
@@ -74,10 +106,10 @@ export function referenceEntries(lists: Element[], baseUrl: string, pageUrl: str
     }
   };
   const own = host(pageUrl);
-  const out: { text: string; href: string | null }[] = [];
-  for (const list of lists) {
+  const out: ReferenceEntry[] = [];
+  for (const { box, heading } of lists) {
     const entries: { text: string; href: string | null; cites: boolean }[] = [];
-    walk(list, (n) => {
+    walk(box, (n) => {
       if (!isElement(n)) return false;
       if (n.name !== 'li') return true;
       const text = normalizeSpace(textOf(n));
@@ -90,24 +122,36 @@ export function referenceEntries(lists: Element[], baseUrl: string, pageUrl: str
         }
         return true;
       });
-      entries.push({ text, href, cites: text.length >= 25 && (href !== null || /\b(1[89]|20)\d\d\b/.test(text)) });
+      const cites = text.length >= 25 ? href !== null || /\b(1[89]|20)\d\d\b/.test(text) : heading !== null && href !== null && text.length >= 2;
+      entries.push({ text, href, cites });
       return false;
     });
     // A list is a reference list when most of its entries read as citations (menus do not).
     if (entries.length >= 2 && entries.filter((e) => e.cites).length * 2 >= entries.length) {
-      for (const e of entries) if (e.cites) out.push({ text: e.text.slice(0, 300), href: e.href });
+      for (const e of entries) if (e.cites) out.push({ text: e.text.slice(0, 300), href: e.href, ...(heading ? { heading } : {}) });
     }
   }
   return out;
 }
 
-/** The reference lists that come after the main content and are not part of it already. */
-export function referencesAfter(lists: Element[], order: Map<Element, number>, roots: Element[]): Element[] {
+/** One entry of a reference list, with the list's title when it has one. */
+export interface ReferenceEntry {
+  text: string;
+  href: string | null;
+  heading?: string;
+}
+
+/**
+ * The reference lists that come after the start of the main content and are not in its text:
+ * after it, or inside it but taken out by pruning (a list of links reads as a link box). A list
+ * still in the main text stays there.
+ */
+export function referencesAfter(lists: ReferenceList[], order: Map<Element, number>, roots: Element[]): ReferenceList[] {
   if (!lists.length || !roots.length) return [];
   const inside = (el: Element, root: Element) => {
     for (let p: ParentNode | null = el; p; p = (p as Element).parent as ParentNode | null) if (p === root) return true;
     return false;
   };
   const start = Math.min(...roots.map((r) => order.get(r) ?? Infinity));
-  return lists.filter((l) => (order.get(l) ?? -1) > start && !roots.some((r) => inside(l, r) || inside(r, l)));
+  return lists.filter(({ box }) => (order.get(box) ?? -1) > start && !roots.some((r) => inside(box, r) || inside(r, box)));
 }
