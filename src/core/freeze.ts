@@ -2,7 +2,6 @@
 // one by accident, and their JSON text is computed once and kept with them. An answer built
 // around shared parts (a run read whose summary, or whose per-prompt entries, were kept) is
 // marked by its builder, and its JSON is written with the parts' kept text spliced in.
-import { randomBytes } from 'node:crypto';
 
 /** JSON text of each value frozen by `shareAnswer`, once it has been asked for (null until then). */
 const texts = new WeakMap<object, string | null>();
@@ -24,30 +23,38 @@ export function shareAnswer<T extends object>(value: T): T {
 /** Answers that may hold shared parts (see holdsShared). */
 const holders = new WeakSet<object>();
 
-/** Marks an answer that may hold values frozen by `shareAnswer`, so that toJson reuses their text; returns it. */
+/**
+ * Marks an object or array that may hold values frozen by `shareAnswer` (directly, or inside
+ * other marked ones), so that toJson reuses their text; returns it. Objects with a toJSON method
+ * are not marked.
+ */
 export function holdsShared<T extends object>(value: T): T {
   holders.add(value);
   return value;
 }
 
 /**
- * Stands for a shared part in the JSON written first: random per process, so no stored text
- * can spell it (a string in an answer is written with its quotes, the token without them).
+ * JSON text of a holder, as JSON.stringify writes it: a shared part is its kept text, a nested
+ * holder is written the same way, anything else by JSON.stringify itself (its fast path).
  */
-const TOKEN = `shared-${randomBytes(16).toString('hex')}-`;
-const TOKENS = new RegExp(`"${TOKEN}(\\d+)"`, 'g');
-
-/** JSON text of a holder: its own fields written once more, each shared part's kept text spliced in. */
 function splicedJson(value: object): string {
-  const parts: string[] = [];
-  const text = JSON.stringify(value, (_key, v: unknown) => {
-    if (v !== value && v !== null && typeof v === 'object' && texts.has(v)) {
-      parts.push(toJson(v));
-      return `${TOKEN}${parts.length - 1}`;
-    }
-    return v;
-  });
-  return parts.length === 0 ? text : text.replace(TOKENS, (_, i: string) => parts[Number(i)]!);
+  if (Array.isArray(value)) {
+    const items: string[] = [];
+    for (const v of value) items.push(partJson(v) ?? 'null');
+    return `[${items.join(',')}]`;
+  }
+  const fields: string[] = [];
+  for (const [k, v] of Object.entries(value)) {
+    const text = partJson(v);
+    if (text !== undefined) fields.push(`${JSON.stringify(k)}:${text}`);
+  }
+  return `{${fields.join(',')}}`;
+}
+
+/** A value inside a holder as JSON (undefined for what JSON leaves out: undefined, functions, symbols). */
+function partJson(v: unknown): string | undefined {
+  if (v !== null && typeof v === 'object' && (texts.has(v) || holders.has(v))) return toJson(v);
+  return JSON.stringify(v);
 }
 
 /** JSON.stringify, computed once for a shared answer. */

@@ -164,6 +164,9 @@ function runSummary(run: RunRow, probes: readonly SummaryRow[], withSurfaces: bo
   addAnswerAnalysisSummary(summary, probes, competitors);
   addCitationSourcesSummary(summary, probes, { urls: [run.url], competitors, brandTerms: run.brand_terms ? (JSON.parse(run.brand_terms) as BrandTerms) : null });
   if (withSurfaces) addSurfaceComparison(summary, probes as never, run.target_entity);
+  // Kept per-prompt entries are written as kept JSON (see holdsShared).
+  holdsShared(summary);
+  holdsShared(summary.by_prompt);
   if (probes.length > 0 && probes.every((p) => FINAL_STATUSES.has(p.status))) {
     finishedSummaries.delete(key);
     finishedSummaries.set(key, { rows: probes, catalog, summary: shareAnswer(summary) });
@@ -490,7 +493,7 @@ export async function listVisibilityRuns(
   const ids = (await q.orderBy('visibility_runs.id', oldest ? 'asc' : 'desc').limit(opts.limit + 1).execute()).map((r) => r.id);
   const hasMore = ids.length > opts.limit;
   const page = await compactVisibilityRuns(store.db, ids.slice(0, opts.limit));
-  return holdsShared({ object: 'list', runs: page, has_more: hasMore, next_starting_after: hasMore ? page[page.length - 1].run_id : null });
+  return holdsShared({ object: 'list', runs: holdsShared(page), has_more: hasMore, next_starting_after: hasMore ? page[page.length - 1].run_id : null });
 }
 
 export async function runIdsForTest(db: Executor, testId: string, limit: number, sinceIso?: string) {
