@@ -175,6 +175,9 @@ export interface CompletionResult {
   cpu_us_per_probe: number;
   /** Time per probe (µs) in each answer-analysis step and in run summaries read by the polls; `other` is the rest of the CPU (HTTP, database, worker, platform). */
   steps_us_per_probe: Record<string, number>;
+  /** CPU of one read of the finished run (GET /v1/visibility/runs/{id}), ms, and its answer's size in bytes. */
+  finished_read_cpu_ms?: number;
+  finished_read_bytes?: number;
   /** Event-loop thread during the run (Linux): share of the wall time on a CPU, and runnable but waiting for one. */
   main_thread_on_cpu_pct?: number;
   main_thread_runqueue_wait_pct?: number;
@@ -243,6 +246,13 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
     gc?.();
     const heapAfterGc = process.memoryUsage().heapUsed;
     const run = (await service.request('GET', `/v1/visibility/runs/${created.body.run_id}`)).body;
+    // What one more read of the finished run costs the server (a client or a page reading it
+    // again): CPU per read over 10 reads, and the answer's size.
+    const readUrl = `/v1/visibility/runs/${created.body.run_id}`;
+    const readCpu0 = process.cpuUsage();
+    let readBytes = 0;
+    for (let i = 0; i < 10; i++) readBytes = (await service.app.inject({ method: 'GET', url: readUrl, headers: { authorization: `Bearer ${service.key}` } })).rawPayload.length;
+    const readCpu = process.cpuUsage(readCpu0);
     if (stopProfile) {
       await stopProfile(cpuProfFile!);
       log(`CPU profile of the completion phase (${n} probes) written to ${cpuProfFile}`);
@@ -292,6 +302,8 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
             main_thread_runqueue_wait_pct: Math.round((100 * (sched1.waitMs - sched0.waitMs)) / wallMs),
           }
         : {}),
+      finished_read_cpu_ms: Number(((readCpu.user + readCpu.system) / 1000 / 10).toFixed(1)),
+      finished_read_bytes: readBytes,
       ideal_ms: Math.round(idealMs),
       work_ideal_ms: Math.round(workIdealMs),
       ratio: Number((wallMs / idealMs).toFixed(3)),
@@ -363,6 +375,9 @@ function reportCompletion(r: CompletionResult) {
     const order = ['mentions', 'prominence', 'brands', 'entities', 'judge', 'summary', 'other'];
     const parts = order.filter((k) => r.steps_us_per_probe[k] !== undefined).map((k) => `${k} ${fmt(r.steps_us_per_probe[k])}`);
     log(`steps      CPU per probe by step (µs): ${parts.join(', ')} (summary: the run summaries the polls read; other: HTTP, database, worker, platform simulation)`);
+  }
+  if (r.finished_read_cpu_ms !== undefined) {
+    log(`read       the finished run read again: ${fmt(r.finished_read_cpu_ms, 1)} ms of CPU per read, ${fmt(r.finished_read_bytes ?? 0)} bytes`);
   }
   if (r.main_thread_on_cpu_pct !== undefined) {
     log(
