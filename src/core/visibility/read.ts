@@ -144,7 +144,9 @@ type SummaryRow = SummaryProbe & AggregateProbe & { prompt: string; analysis?: s
  * handed to every later read.
  */
 const finishedSummaries = new Map<string, { rows: readonly object[]; catalog: object; summary: RunSummaryView }>();
-const FINISHED_SUMMARIES = 512;
+/** Probes over all kept summaries (their rows and summaries stay in memory with them). */
+const FINISHED_SUMMARY_PROBES = 20_000;
+let finishedSummaryProbes = 0;
 
 /**
  * The run's summary: the probe figures, by prompt and by location, answer analysis and citation
@@ -167,10 +169,17 @@ function runSummary(run: RunRow, probes: readonly SummaryRow[], withSurfaces: bo
   // Kept per-prompt entries are written as kept JSON (see holdsShared).
   holdsShared(summary);
   holdsShared(summary.by_prompt);
-  if (probes.length > 0 && probes.every((p) => FINAL_STATUSES.has(p.status))) {
+  if (probes.length > 0 && probes.length <= FINISHED_SUMMARY_PROBES && probes.every((p) => FINAL_STATUSES.has(p.status))) {
+    const old = finishedSummaries.get(key);
+    if (old) finishedSummaryProbes -= old.rows.length;
     finishedSummaries.delete(key);
     finishedSummaries.set(key, { rows: probes, catalog, summary: shareAnswer(summary) });
-    if (finishedSummaries.size > FINISHED_SUMMARIES) finishedSummaries.delete(finishedSummaries.keys().next().value!);
+    finishedSummaryProbes += probes.length;
+    while (finishedSummaryProbes > FINISHED_SUMMARY_PROBES) {
+      const [oldest, dropped] = finishedSummaries.entries().next().value!;
+      finishedSummaries.delete(oldest);
+      finishedSummaryProbes -= dropped.rows.length;
+    }
   }
   return summary;
 }

@@ -32,8 +32,8 @@ interface KeptRun {
 
 /** Kept runs per database (a process may hold several, as tests do), least recently read first. */
 const keptBy = new WeakMap<object, { runs: Map<string, KeptRun>; rows: number }>();
-/** Rows kept per database; the least recently read runs are dropped beyond it. */
-const MAX_KEPT_ROWS = 50_000;
+/** Rows kept per database (a few KB each: analysis and citations), least recently read runs dropped beyond it. */
+const MAX_KEPT_ROWS = 20_000;
 
 const columnList = sql.join(RUN_PROBE_COLUMNS.map((c) => sql.ref(c)));
 
