@@ -1,6 +1,6 @@
 // A run's probe rows for its summaries, read again and again while clients poll a run: the rows
 // of finished probes are kept in this process between reads, so a read fetches only the probes
-// that were still queued or running, and a finished run costs no query at all.
+// from the first unfinished one on, and a finished run costs no query at all.
 // The one thing to know: this is exact because a probe that reached a final status (succeeded,
 // errored, cancelled, skipped) is never written again (every update of a probe is conditional on
 // it being queued or running) and a run's probes are all created with it; rows are only kept from
@@ -42,7 +42,8 @@ const readAll = async (db: Executor, runId: string) =>
 
 /**
  * The run's probe rows in seq order (RUN_PROBE_COLUMNS). Inside a transaction they are read
- * whole; otherwise only the rows not kept yet are read, none once every probe has finished.
+ * whole; otherwise from the first probe not kept on (the rows before it are all kept), none once
+ * every probe has finished.
  */
 export async function readRunProbes<R>(db: Executor, runId: string): Promise<R[]> {
   if (db.isTransaction) return (await readAll(db, runId)) as R[];
@@ -56,23 +57,17 @@ export async function readRunProbes<R>(db: Executor, runId: string): Promise<R[]
   } else if (run.below >= run.seqs.length) {
     fresh = [];
   } else {
-    // Which probes past the kept prefix are not kept yet, from seq and status alone, then only
-    // those rows whole: the analyses and citations are the bulk of a row.
-    const { rows: states } = await sql<{ seq: number }>`
-      select seq from visibility_probes where run_id = ${runId} and seq >= ${run.seqs[run.below]} order by seq`.execute(db);
-    const wanted = states.map((s) => Number(s.seq)).filter((seq) => !run.final.has(seq));
-    fresh = [];
-    for (let i = 0; i < wanted.length; i += 500) {
-      const chunk = wanted.slice(i, i + 500);
-      const { rows } = await sql<Row>`select ${columnList} from visibility_probes where run_id = ${runId} and seq in (${sql.join(chunk)})`.execute(db);
-      fresh.push(...rows);
-    }
+    // The probes past the kept prefix, in one statement of fixed text (its prepared statement is
+    // reused); rows kept meanwhile among them are replaced by the kept ones below.
+    ({ rows: fresh } = await sql<Row>`
+      select ${columnList} from visibility_probes where run_id = ${runId} and seq >= ${run.seqs[run.below]!} order by seq`.execute(db));
   }
   const entry: KeptRun = run ?? { seqs: fresh.map((r) => Number(r.seq)), final: new Map(), below: 0 };
   const open = new Map<number, Row>();
   cache.rows -= entry.final.size;
   for (const row of fresh) {
     const seq = Number(row.seq);
+    if (entry.final.has(seq)) continue;
     if (FINAL.has(row.status as string)) entry.final.set(seq, row);
     else open.set(seq, row);
   }
