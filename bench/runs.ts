@@ -54,7 +54,12 @@ const engineOpts = {
   taskMaxMs: args.num('--task-max', 40_000),
   maxWaiting: args.num('--max-waiting', 1000),
 };
-const pollMs = args.num('--poll-ms', 100);
+// How the bench waits for the run, as a client would: by default the way `sightline … --watch`
+// does (the run's own read every 500 ms); `--poll list --poll-ms 100` is the old, heavier loop
+// (the run list, ten times a second). The polls' server work is inside the CPU figure.
+const pollMode = args.opt('--poll') ?? 'run';
+if (pollMode !== 'run' && pollMode !== 'list') throw new Error(`--poll run|list, not ${pollMode}`);
+const pollMs = args.num('--poll-ms', pollMode === 'run' ? 500 : 100);
 const asJson = args.flag('--json');
 const cpuProfFile = args.opt('--cpu-prof'); // child only: profile file for the completion phase
 const log = (line: string) => (asJson ? process.stderr : process.stdout).write(line + '\n');
@@ -176,6 +181,9 @@ export interface CompletionResult {
   cpu_us_per_probe: number;
   /** Time per probe (µs) in each answer-analysis step and in run summaries read by the polls; `other` is the rest of the CPU (HTTP, database, worker, platform). */
   steps_us_per_probe: Record<string, number>;
+  /** CPU of one read of the finished run (GET /v1/visibility/runs/{id}), ms, and its answer's size in bytes. */
+  finished_read_cpu_ms?: number;
+  finished_read_bytes?: number;
   /** Event-loop thread during the run (Linux): share of the wall time on a CPU, and runnable but waiting for one. */
   main_thread_on_cpu_pct?: number;
   main_thread_runqueue_wait_pct?: number;
@@ -222,14 +230,17 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
     const createMs = performance.now() - t0;
     if (created.status >= 300) throw new Error(`create answered ${created.status}: ${JSON.stringify(created.body)}`);
     const stopProfile = cpuProfFile ? await startCpuProfile() : undefined;
-    // Poll the compact list (status from one aggregate query). GET /v1/visibility/runs/{id} would
-    // also work but reads every probe row for its per-platform summary, so its cost grows with
-    // the run and, polled often, competes with the worker for the one event loop.
+    // Poll as a client does (see --poll). The client only needs the status, which both answers
+    // give near their start: it is read from there, so the bench's own parsing of a large answer
+    // (the summary has an entry per prompt) does not count as the server's CPU.
     let status = '';
+    const pollUrl = pollMode === 'run' ? `/v1/visibility/runs/${created.body.run_id}` : '/v1/visibility/runs?limit=1';
     for (;;) {
-      const list = (await service.request('GET', '/v1/visibility/runs?limit=1')).body;
-      status = list.runs?.[0]?.status;
-      if (list.runs?.[0]?.run_id !== created.body.run_id) throw new Error(`unexpected list answer: ${JSON.stringify(list).slice(0, 200)}`);
+      const res = await service.app.inject({ method: 'GET', url: pollUrl, headers: { authorization: `Bearer ${service.key}` } });
+      const head = res.payload.slice(0, 400);
+      const ids = /"run_id":"([^"]+)"/.exec(head);
+      status = /"status":"([^"]+)"/.exec(head)?.[1] ?? '';
+      if (res.statusCode !== 200 || ids?.[1] !== created.body.run_id || !status) throw new Error(`unexpected poll answer: ${head.slice(0, 200)}`);
       if (TERMINAL.has(status)) break;
       await new Promise((r) => setTimeout(r, pollMs));
     }
@@ -241,6 +252,13 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
     gc?.();
     const heapAfterGc = process.memoryUsage().heapUsed;
     const run = (await service.request('GET', `/v1/visibility/runs/${created.body.run_id}`)).body;
+    // What one more read of the finished run costs the server (a client or a page reading it
+    // again): CPU per read over 10 reads, and the answer's size.
+    const readUrl = `/v1/visibility/runs/${created.body.run_id}`;
+    const readCpu0 = process.cpuUsage();
+    let readBytes = 0;
+    for (let i = 0; i < 10; i++) readBytes = (await service.app.inject({ method: 'GET', url: readUrl, headers: { authorization: `Bearer ${service.key}` } })).rawPayload.length;
+    const readCpu = process.cpuUsage(readCpu0);
     if (stopProfile) {
       await stopProfile(cpuProfFile!);
       log(`CPU profile of the completion phase (${n} probes) written to ${cpuProfFile}`);
@@ -300,6 +318,8 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
             main_thread_runqueue_wait_pct: Math.round((100 * (sched1.waitMs - sched0.waitMs)) / wallMs),
           }
         : {}),
+      finished_read_cpu_ms: Number(((readCpu.user + readCpu.system) / 1000 / 10).toFixed(1)),
+      finished_read_bytes: readBytes,
       ideal_ms: Math.round(idealMs),
       work_ideal_ms: Math.round(workIdealMs),
       ratio: Number((wallMs / idealMs).toFixed(3)),
@@ -330,7 +350,7 @@ function completionInChild(n: number): Promise<CompletionResult> {
   const script = fileURLToPath(import.meta.url);
   const childArgs = [
     '--expose-gc', '--import', 'tsx', script, '--child', '--probes', String(n), '--latency', String(latencyMs), '--concurrency', String(concurrency),
-    '--engine', engineName, '--poll-ms', String(pollMs), '--delay-min', String(engineOpts.delayMinMs), '--delay-max', String(engineOpts.delayMaxMs),
+    '--engine', engineName, '--poll', pollMode, '--poll-ms', String(pollMs), '--delay-min', String(engineOpts.delayMinMs), '--delay-max', String(engineOpts.delayMaxMs),
     '--seed', String(engineOpts.seed), ...(engineOpts.laneConcurrency !== undefined ? ['--lane-concurrency', String(engineOpts.laneConcurrency)] : []),
     '--consumer-lane-concurrency', String(engineOpts.consumerLaneConcurrency), '--task-min', String(engineOpts.taskMinMs), '--task-max', String(engineOpts.taskMaxMs),
     '--max-waiting', String(engineOpts.maxWaiting),
@@ -376,6 +396,9 @@ function reportCompletion(r: CompletionResult) {
     const parts = order.filter((k) => r.steps_us_per_probe[k] !== undefined).map((k) => `${k} ${fmt(r.steps_us_per_probe[k])}`);
     log(`steps      CPU per probe by step (µs): ${parts.join(', ')} (summary: the run summaries the polls read; other: HTTP, database, worker, platform simulation)`);
   }
+  if (r.finished_read_cpu_ms !== undefined) {
+    log(`read       the finished run read again: ${fmt(r.finished_read_cpu_ms, 1)} ms of CPU per read, ${fmt(r.finished_read_bytes ?? 0)} bytes`);
+  }
   if (r.main_thread_on_cpu_pct !== undefined) {
     log(
       `event loop ${r.main_thread_on_cpu_pct}% of the wall time on a CPU, ${r.main_thread_runqueue_wait_pct}% runnable but waiting for a CPU (other load), ` +
@@ -397,7 +420,7 @@ if (args.flag('--child')) {
 }
 
 const latencyText = engineName === 'live' ? `fake provider delay ${engineOpts.delayMinMs}–${engineOpts.delayMaxMs} ms (seed ${engineOpts.seed})` : `latency ${latencyMs} ms`;
-log(`bench:runs — engine ${engineName}, SQLite, embedded worker, concurrency ${concurrency} overall, ${latencyText}, poll every ${pollMs} ms`);
+log(`bench:runs — engine ${engineName}, SQLite, embedded worker, concurrency ${concurrency} overall, ${latencyText}, poll ${pollMode === 'run' ? 'the run' : 'the run list'} every ${pollMs} ms`);
 const summary: Record<string, unknown> = {
   bench: 'runs',
   date: new Date().toISOString(),

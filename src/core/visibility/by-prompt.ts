@@ -4,6 +4,7 @@
 // It is the run summary of the prompt's own probes (summarizeProbes), so a rate here means exactly
 // what it means in the summary: only succeeded probes count.
 import { summarizeProbes, type SummaryProbe } from './summary.ts';
+import { shareAnswer } from '../freeze.ts';
 
 export interface PromptProbe extends SummaryProbe {
   prompt: string;
@@ -48,9 +49,24 @@ export function promptEntry(prompt: string, probes: readonly SummaryProbe[], com
 
 export type PromptSummary = ReturnType<typeof promptEntry>;
 
+/**
+ * Entries already built, by the first row object of their group, with the rows and competitors
+ * they were built from: the same row objects (a run's finished probes, kept between reads) give
+ * the same entry, so a running run's summary rebuilds only the prompts whose probes changed.
+ * Entries are frozen and shared (their JSON text is written once).
+ */
+const entryOf = new WeakMap<PromptProbe, { rows: readonly PromptProbe[]; competitors: string; entry: PromptSummary }>();
+
 /** `by_prompt` of a summary: one entry per prompt, in the order the prompts were first asked. */
 export function summarizeByPrompt(probes: readonly PromptProbe[], competitors: readonly string[]): PromptSummary[] {
-  return [...groupByPrompt(probes)].map(([prompt, list]) => promptEntry(prompt, list, competitors));
+  const names = JSON.stringify(competitors);
+  return [...groupByPrompt(probes)].map(([prompt, list]) => {
+    const known = entryOf.get(list[0]!);
+    if (known && known.competitors === names && known.rows.length === list.length && known.rows.every((r, i) => r === list[i])) return known.entry;
+    const entry = shareAnswer(promptEntry(prompt, list, competitors));
+    entryOf.set(list[0]!, { rows: list, competitors: names, entry });
+    return entry;
+  });
 }
 
 /**

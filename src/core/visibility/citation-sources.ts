@@ -112,6 +112,34 @@ export function classifyCitation(url: string, brand: Brand, sources: CitationSou
   return { url, domain: host, class: sources.kindOf(host, path) ?? 'other' };
 }
 
+/**
+ * Classes of URLs already seen, per brand and catalog, the least recently used brand dropped
+ * first: a run's summary is built again on every read while it runs, over the same URLs.
+ */
+const classified = new Map<string, { sources: CitationSources; byUrl: Map<string, ClassifiedCitation | null> }>();
+const CLASSIFIED_BRANDS = 64;
+const CLASSIFIED_URLS = 20_000;
+
+function classifierFor(brand: Brand, sources: CitationSources): (url: string) => ClassifiedCitation | null {
+  const key = JSON.stringify(brand);
+  let known = classified.get(key);
+  if (!known || known.sources !== sources) known = { sources, byUrl: new Map() };
+  classified.delete(key);
+  classified.set(key, known);
+  if (classified.size > CLASSIFIED_BRANDS) classified.delete(classified.keys().next().value!);
+  const { byUrl } = known;
+  return (url) => {
+    let c = byUrl.get(url);
+    if (c === undefined) {
+      c = classifyCitation(url, brand, sources);
+      if (c) Object.freeze(c);
+      if (byUrl.size >= CLASSIFIED_URLS) byUrl.clear();
+      byUrl.set(url, c);
+    }
+    return c;
+  };
+}
+
 export interface CitingProbe {
   prompt: string;
   brand_mentioned: boolean;
@@ -132,10 +160,11 @@ export function summarizeCitationSources(probes: readonly CitingProbe[], brand: 
   const byUrl = new Map<string, { url: string; domain: string; class: CitationClass; citations: number }>();
   const gaps = new Map<string, { prompt: string; competitors: Set<string>; sources: Map<string, { url: string; domain: string; class: CitationClass; citations: number }> }>();
   let total = 0;
+  const classify = classifierFor(brand, sources);
   for (const p of probes) {
     const competitorOnly = !p.brand_mentioned && p.competitors.length > 0;
     for (const url of new Set(p.citations)) {
-      const c = classifyCitation(url, brand, sources);
+      const c = classify(url);
       if (!c) continue;
       total++;
       byClass.set(c.class, byClass.get(c.class)! + 1);
@@ -186,6 +215,22 @@ const list = <T>(text: string | null): T[] => {
 };
 
 /** A stored run's brand terms column, parsed (null when it has none). */
+/** A stored probe as summarizeCitationSources reads it, once per row object (rows are not changed once read). */
+const citingOf = new WeakMap<StoredCitingProbe, CitingProbe>();
+function citingProbe(p: StoredCitingProbe): CitingProbe {
+  let c = citingOf.get(p);
+  if (!c) {
+    c = {
+      prompt: p.prompt ?? '',
+      brand_mentioned: p.brand_mentioned === 1,
+      competitors: list<string>(p.competitors),
+      citations: list<{ url?: string } | string>(p.citations).flatMap((x) => (typeof x === 'string' ? [x] : x?.url ? [x.url] : [])),
+    };
+    citingOf.set(p, c);
+  }
+  return c;
+}
+
 export const storedBrandTerms = (json: string | null | undefined): BrandTerms | null => (json ? (JSON.parse(json) as BrandTerms) : null);
 
 /** The brand a run's citations are classed for: its URLs' hosts and brand domains, its competitors with theirs. */
@@ -210,14 +255,7 @@ export function addCitationSourcesSummary(
   extraCatalog?: string,
 ) {
   const brand = citationBrand(run);
-  const citing = probes
-    .filter((p) => p.status === 'succeeded')
-    .map((p) => ({
-      prompt: p.prompt ?? '',
-      brand_mentioned: p.brand_mentioned === 1,
-      competitors: list<string>(p.competitors),
-      citations: list<{ url?: string } | string>(p.citations).flatMap((c) => (typeof c === 'string' ? [c] : c?.url ? [c.url] : [])),
-    }));
+  const citing = probes.filter((p) => p.status === 'succeeded').map(citingProbe);
   const figures = summarizeCitationSources(citing, brand, citationSources(extraCatalog));
   // Without prompts (a read that did not load them) the per-prompt list would be one nameless group.
   if (probes.some((p) => p.prompt === undefined)) (figures as { competitor_only_sources?: unknown }).competitor_only_sources = undefined;

@@ -1,7 +1,9 @@
 // Reading visibility runs: status, counts, billing and summary are all derived from the probe
 // rows and the run's ledger entry at read time (status is never stored apart from
 // the probes). Compact by default; include_probes / include_results add the heavier parts.
-import { addCitationSourcesSummary } from './citation-sources.ts';
+import { addCitationSourcesSummary, citationSources } from './citation-sources.ts';
+import { readRunProbes, RUN_PROBE_COLUMNS } from './run-probes.ts';
+import { holdsShared, shareAnswer } from '../freeze.ts';
 import { addStepTime, stepClock } from './analysis/step-times.ts';
 import { chargeState } from '../billing/ledger.ts';
 import { sql } from 'kysely';
@@ -132,15 +134,62 @@ export type RunSummaryView = VisibilitySummary & {
   surface_comparison?: ReturnType<typeof compareSurfaces>;
 };
 
-function renderCompact(run: RunRow, agg: Aggregate, probes: readonly SummaryProbe[]) {
-  const status = deriveRunStatus(agg.counts, run.probe_count, run.cancel_requested === 1);
-  const active = agg.counts.queued + agg.counts.running;
+/** What a summary reads of a probe row. */
+type SummaryRow = SummaryProbe & AggregateProbe & { prompt: string; analysis?: string | null };
+
+/**
+ * The summaries of finished runs by run id, with the rows they were built from (shared rows,
+ * see readRunProbes) and the citation catalog in use, least recently built evicted first. A
+ * finished run's rows never change, so the same rows give the same summary; it is frozen, being
+ * handed to every later read.
+ */
+const finishedSummaries = new Map<string, { rows: readonly object[]; catalog: object; summary: RunSummaryView }>();
+/** Probes over all kept summaries (their rows and summaries stay in memory with them). */
+const FINISHED_SUMMARY_PROBES = 20_000;
+let finishedSummaryProbes = 0;
+
+/**
+ * The run's summary: the probe figures, by prompt and by location, answer analysis and citation
+ * sources, and for a single read (`withSurfaces`) the surface comparison.
+ */
+function runSummary(run: RunRow, probes: readonly SummaryRow[], withSurfaces: boolean): RunSummaryView {
+  const key = `${withSurfaces ? 'read' : 'compact'}:${run.id}`;
+  const catalog = citationSources();
+  const known = finishedSummaries.get(key);
+  if (known && known.catalog === catalog && known.rows.length === probes.length && known.rows.every((r, i) => r === probes[i])) return known.summary;
   const competitors = JSON.parse(run.competitors) as string[];
   const summary: RunSummaryView = {
     ...summarizeProbes(probes, competitors),
     by_prompt: summarizeByPrompt(probes as readonly PromptProbe[], competitors),
     locations: summarizeLocations(probes as unknown as readonly LocationProbe[], (p) => locationSupport(p as PlatformName)),
   };
+  addAnswerAnalysisSummary(summary, probes, competitors);
+  addCitationSourcesSummary(summary, probes, { urls: [run.url], competitors, brandTerms: run.brand_terms ? (JSON.parse(run.brand_terms) as BrandTerms) : null });
+  if (withSurfaces) addSurfaceComparison(summary, probes as never, run.target_entity);
+  // Kept per-prompt entries are written as kept JSON (see holdsShared).
+  holdsShared(summary);
+  holdsShared(summary.by_prompt);
+  if (probes.length > 0 && probes.length <= FINISHED_SUMMARY_PROBES && probes.every((p) => FINAL_STATUSES.has(p.status))) {
+    const old = finishedSummaries.get(key);
+    if (old) finishedSummaryProbes -= old.rows.length;
+    finishedSummaries.delete(key);
+    finishedSummaries.set(key, { rows: probes, catalog, summary: shareAnswer(summary) });
+    finishedSummaryProbes += probes.length;
+    while (finishedSummaryProbes > FINISHED_SUMMARY_PROBES) {
+      const [oldest, dropped] = finishedSummaries.entries().next().value!;
+      finishedSummaries.delete(oldest);
+      finishedSummaryProbes -= dropped.rows.length;
+    }
+  }
+  return summary;
+}
+
+const FINAL_STATUSES = new Set(['succeeded', 'errored', 'cancelled', 'skipped']);
+
+function renderCompact(run: RunRow, agg: Aggregate, summary: RunSummaryView) {
+  const status = deriveRunStatus(agg.counts, run.probe_count, run.cancel_requested === 1);
+  const active = agg.counts.queued + agg.counts.running;
+  const competitors = JSON.parse(run.competitors) as string[];
   return {
     run_id: run.id,
     object: 'visibility_run',
@@ -301,12 +350,7 @@ function renderProbe(p: ProbeRow, opts: { results: boolean; raw: boolean }): Pro
   return out;
 }
 
-const PROBE_COLUMNS = [
-  'id', 'seq', 'prompt', 'platform', 'model', 'engine', 'language', 'country', 'target_entity', 'status', 'price',
-  'reported_model', 'brand_mentioned', 'text_mentioned', 'citation_mentioned', 'mention_position', 'list_rank',
-  'competitors', 'citations', 'error_code', 'error_message', 'attempts', 'started_at', 'completed_at', 'repeat', 'analysis',
-  'surface', 'provider', 'ai_answer_present', 'city',
-] as const;
+const PROBE_COLUMNS = RUN_PROBE_COLUMNS;
 
 /**
  * One probe of a run with its full answer, citations and analysis: what an agent reads after a
@@ -336,26 +380,26 @@ export async function getVisibilityRun(
   // together, so counts that show a terminal run always come with final billing. One read gives
   // the counts, the summary and the probe list.
   const withResults = !!(opts.includeResults || opts.includeRaw);
-  let q = store.db
-    .selectFrom('visibility_probes')
-    .select(PROBE_COLUMNS)
-    .where('run_id', '=', runId);
-  if (withResults) q = q.select(['answer']);
-  if (opts.includeRaw) q = q.select(['raw']);
-  const probes = (await q.orderBy('seq').execute()) as ProbeRow[];
+  let probes: ProbeRow[];
+  if (withResults) {
+    let q = store.db.selectFrom('visibility_probes').select(PROBE_COLUMNS).select(['answer']).where('run_id', '=', runId);
+    if (opts.includeRaw) q = q.select(['raw']);
+    probes = (await q.orderBy('seq').execute()) as ProbeRow[];
+  } else {
+    probes = await readRunProbes<ProbeRow>(store.db, runId);
+  }
   const run = await runQuery(store.db)
     .where('visibility_runs.id', '=', runId)
     .where('visibility_runs.account_id', '=', accountId)
     .executeTakeFirst();
   if (!run) throw new AppError('not_found', `Visibility run ${runId} not found.`);
-  const out: ReturnType<typeof renderCompact> & { probes?: ProbeView[] } = renderCompact(run, aggregate(probes), probes);
-  addAnswerAnalysisSummary(out.summary, probes, out.competitors);
-  addCitationSourcesSummary(out.summary, probes, { urls: [out.url], competitors: out.competitors, brandTerms: out.brand_terms });
-  addSurfaceComparison(out.summary, probes, run.target_entity);
+  const t0 = stepClock();
+  const out: ReturnType<typeof renderCompact> & { probes?: ProbeView[] } = renderCompact(run, aggregate(probes), runSummary(run, probes, true));
+  addStepTime('summary', t0);
   if (opts.includeProbes || withResults) {
     out.probes = probes.map((p) => renderProbe(p, { results: withResults, raw: !!opts.includeRaw }));
   }
-  return out;
+  return holdsShared(out);
 }
 
 /** Compact runs by id, in the order given (for lists, saved tests and reports). */
@@ -364,28 +408,14 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
   // The page's probes, before the ledger totals (see getVisibilityRun): counts, and the summary's
   // competitors, cited domains and per-platform rates as on the single read (a list
   // holds compact runs, and a compact run's summary has them).
-  const probes = await db
-    .selectFrom('visibility_probes')
-    .select(['run_id', 'prompt', 'platform', 'status', 'brand_mentioned', 'citation_mentioned', 'competitors', 'citations', 'started_at', 'completed_at', 'analysis', 'ai_answer_present', 'country', 'city'])
-    .where('run_id', 'in', runIds)
-    .orderBy('run_id')
-    .orderBy('seq')
-    .execute();
-  const probesOf = new Map<string, (SummaryProbe & AggregateProbe)[]>();
-  for (const p of probes) {
-    const list = probesOf.get(p.run_id) ?? [];
-    list.push(p as SummaryProbe & AggregateProbe);
-    probesOf.set(p.run_id, list);
-  }
+  const probesOf = new Map<string, SummaryRow[]>();
+  for (const id of new Set(runIds)) probesOf.set(id, await readRunProbes<SummaryRow>(db, id));
   const rows = await runQuery(db).where('visibility_runs.id', 'in', runIds).execute();
   const t0 = stepClock();
   const byId = new Map(
     rows.map((r) => {
       const own = probesOf.get(r.id) ?? [];
-      const out = renderCompact(r, aggregate(own), own);
-      addAnswerAnalysisSummary(out.summary, own, out.competitors);
-      addCitationSourcesSummary(out.summary, own, { urls: [out.url], competitors: out.competitors, brandTerms: out.brand_terms });
-      return [r.id, out];
+      return [r.id, holdsShared(renderCompact(r, aggregate(own), runSummary(r, own, false)))];
     }),
   );
   addStepTime('summary', t0);
@@ -472,7 +502,7 @@ export async function listVisibilityRuns(
   const ids = (await q.orderBy('visibility_runs.id', oldest ? 'asc' : 'desc').limit(opts.limit + 1).execute()).map((r) => r.id);
   const hasMore = ids.length > opts.limit;
   const page = await compactVisibilityRuns(store.db, ids.slice(0, opts.limit));
-  return { object: 'list', runs: page, has_more: hasMore, next_starting_after: hasMore ? page[page.length - 1].run_id : null };
+  return holdsShared({ object: 'list', runs: holdsShared(page), has_more: hasMore, next_starting_after: hasMore ? page[page.length - 1].run_id : null });
 }
 
 export async function runIdsForTest(db: Executor, testId: string, limit: number, sinceIso?: string) {

@@ -84,6 +84,22 @@ function headline(t: Tally) {
 const parseList = <T>(json: string | null): T[] => (json ? (JSON.parse(json) as T[]) : []);
 
 /**
+ * A succeeded probe's competitor names and distinct cited domains, parsed once per row object:
+ * a running run's summary is built again on every read over mostly the same (kept) rows.
+ */
+const parsedOf = new WeakMap<SummaryProbe, { mentioned: string[]; domains: string[] }>();
+function parsedProbe(p: SummaryProbe) {
+  let v = parsedOf.get(p);
+  if (!v) {
+    const domains = new Set<string>();
+    for (const c of parseList<{ domain?: string }>(p.citations)) if (c.domain) domains.add(c.domain);
+    v = { mentioned: parseList<string>(p.competitors), domains: [...domains] };
+    parsedOf.set(p, v);
+  }
+  return v;
+}
+
+/**
  * The summary of `probes` against `competitors` (the run's list; names a probe reports that are
  * not in it are counted too, so pooled runs with different lists lose nothing).
  */
@@ -92,19 +108,14 @@ export function summarizeProbes(probes: readonly SummaryProbe[], competitors: re
   const platforms = new Map<string, Tally>();
   const domains = new Map<string, number>();
   for (const p of probes) {
-    const mentioned = p.status === 'succeeded' ? parseList<string>(p.competitors) : [];
+    const parsed = p.status === 'succeeded' ? parsedProbe(p) : null;
+    const mentioned = parsed ? parsed.mentioned : [];
     add(all, p, mentioned);
     let pt = platforms.get(p.platform);
     if (!pt) platforms.set(p.platform, (pt = newTally(competitors)));
     add(pt, p, mentioned);
-    if (p.status !== 'succeeded') continue;
-    const seen = new Set<string>();
-    for (const c of parseList<{ domain?: string }>(p.citations)) {
-      if (c.domain && !seen.has(c.domain)) {
-        seen.add(c.domain);
-        domains.set(c.domain, (domains.get(c.domain) ?? 0) + 1);
-      }
-    }
+    if (!parsed) continue;
+    for (const domain of parsed.domains) domains.set(domain, (domains.get(domain) ?? 0) + 1);
   }
   const top = headline(all);
   return {

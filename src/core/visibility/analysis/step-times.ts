@@ -5,10 +5,15 @@
 // The one thing to know: only synchronous work is timed (stepClock() around code that does not
 // await), so no other probe's work, interleaved at an await, is ever counted in a step; the clock
 // is the process's CPU time (getrusage), so time spent waiting for a CPU on a loaded machine is
-// not counted either.
+// not counted either. Timing is off until resetStepTimes() (the bench): a service does not read
+// its CPU clock several times per probe for figures nobody reads.
 
-/** The process's CPU time so far, ms (user + system). */
+/** Off until a bench asks (resetStepTimes): then every step reads the process's CPU clock. */
+let timing = false;
+
+/** The process's CPU time so far, ms (user + system); 0 while step times are off. */
 export function stepClock(): number {
+  if (!timing) return 0;
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 }
@@ -19,6 +24,7 @@ const totals = new Map<ProbeStep, number>();
 
 /** Adds the time since `t0` (stepClock()) to a step; returns now, to chain steps. */
 export function addStepTime(step: ProbeStep, t0: number): number {
+  if (!timing) return 0;
   const now = stepClock();
   totals.set(step, (totals.get(step) ?? 0) + (now - t0));
   return now;
@@ -29,6 +35,8 @@ export function stepTimes(): Record<string, number> {
   return Object.fromEntries(totals);
 }
 
+/** Starts (or restarts) the step times from zero; until the first call nothing is timed. */
 export function resetStepTimes(): void {
+  timing = true;
   totals.clear();
 }

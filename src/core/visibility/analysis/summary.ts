@@ -110,6 +110,28 @@ export interface AnswerAnalysisSummary {
 
 export const MAX_DISCOVERED_ENTITIES = 25;
 
+/**
+ * An analysis's discovered entities as [folded key, name], first name of each key, once per
+ * parsed analysis (parsed analyses are kept, see parseProbeAnalysis, and a running run's summary
+ * is built again on every read).
+ */
+const entityKeysOf = new WeakMap<ProbeAnalysis, [string, string][]>();
+function entityKeys(a: ProbeAnalysis): [string, string][] {
+  let keys = entityKeysOf.get(a);
+  if (!keys) {
+    const seen = new Set<string>();
+    keys = [];
+    for (const name of a.entities ?? []) {
+      const key = foldName(name);
+      if (!key || seen.has(key)) continue;
+      seen.add(key);
+      keys.push([key, name]);
+    }
+    entityKeysOf.set(a, keys);
+  }
+  return keys;
+}
+
 /** The run-level additions, from the run's probe rows and its competitors (as given). */
 export function answerAnalysisSummary(probes: readonly AnalysisProbeRow[], competitors: readonly string[]): AnswerAnalysisSummary {
   const target = new BrandTally();
@@ -127,11 +149,7 @@ export function answerAnalysisSummary(probes: readonly AnalysisProbeRow[], compe
         perPlatform.get(p.platform)!.add(b);
       } else perCompetitor.get(b.name)?.add(b);
     }
-    const seen = new Set<string>();
-    for (const name of a.entities ?? []) {
-      const key = foldName(name);
-      if (!key || seen.has(key)) continue;
-      seen.add(key);
+    for (const [key, name] of entityKeys(a)) {
       const e = entities.get(key) ?? { name, mentions: 0, platforms: new Set<string>() };
       e.mentions++;
       e.platforms.add(p.platform);

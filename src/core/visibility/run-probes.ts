@@ -1,0 +1,89 @@
+// A run's probe rows for its summaries, read again and again while clients poll a run: the rows
+// of finished probes are kept in this process between reads, so a read fetches only the probes
+// from the first unfinished one on, and a finished run costs no query at all.
+// The one thing to know: this is exact because a probe that reached a final status (succeeded,
+// errored, cancelled, skipped) is never written again (every update of a probe is conditional on
+// it being queued or running) and a run's probes are all created with it; rows are only kept from
+// reads outside a transaction, which see committed rows only. Kept rows are shared between reads
+// (the summaries' own caches key on them): callers must not change them.
+import { sql } from 'kysely';
+import type { Executor } from '../../db/store.ts';
+
+const FINAL = new Set(['succeeded', 'errored', 'cancelled', 'skipped']);
+
+/** The probe columns every summary and the probe list read (never the answer or raw text). */
+export const RUN_PROBE_COLUMNS = [
+  'id', 'seq', 'prompt', 'platform', 'model', 'engine', 'language', 'country', 'target_entity', 'status', 'price',
+  'reported_model', 'brand_mentioned', 'text_mentioned', 'citation_mentioned', 'mention_position', 'list_rank',
+  'competitors', 'citations', 'error_code', 'error_message', 'attempts', 'started_at', 'completed_at', 'repeat', 'analysis',
+  'surface', 'provider', 'ai_answer_present', 'city',
+] as const;
+
+type Row = Record<string, unknown>;
+
+interface KeptRun {
+  /** Every probe's seq, ascending (a run's probes are all created with it). */
+  seqs: number[];
+  /** Finished probes' rows by seq. */
+  final: Map<number, Row>;
+  /** seqs[0 .. below - 1] are all finished and kept. */
+  below: number;
+}
+
+/** Kept runs per database (a process may hold several, as tests do), least recently read first. */
+const keptBy = new WeakMap<object, { runs: Map<string, KeptRun>; rows: number }>();
+/** Rows kept per database (a few KB each: analysis and citations), least recently read runs dropped beyond it. */
+const MAX_KEPT_ROWS = 20_000;
+
+const columnList = sql.join(RUN_PROBE_COLUMNS.map((c) => sql.ref(c)));
+
+const readAll = async (db: Executor, runId: string) =>
+  (await sql<Row>`select ${columnList} from visibility_probes where run_id = ${runId} order by seq`.execute(db)).rows;
+
+/**
+ * The run's probe rows in seq order (RUN_PROBE_COLUMNS). Inside a transaction they are read
+ * whole; otherwise from the first probe not kept on (the rows before it are all kept), none once
+ * every probe has finished.
+ */
+export async function readRunProbes<R>(db: Executor, runId: string): Promise<R[]> {
+  if (db.isTransaction) return (await readAll(db, runId)) as R[];
+  let cache = keptBy.get(db);
+  if (!cache) keptBy.set(db, (cache = { runs: new Map(), rows: 0 }));
+  const run = cache.runs.get(runId);
+  let fresh: Row[];
+  if (!run) {
+    fresh = await readAll(db, runId);
+    if (fresh.length === 0) return [];
+  } else if (run.below >= run.seqs.length) {
+    fresh = [];
+  } else {
+    // The probes past the kept prefix, in one statement of fixed text (its prepared statement is
+    // reused); rows kept meanwhile among them are replaced by the kept ones below.
+    ({ rows: fresh } = await sql<Row>`
+      select ${columnList} from visibility_probes where run_id = ${runId} and seq >= ${run.seqs[run.below]!} order by seq`.execute(db));
+  }
+  const entry: KeptRun = run ?? { seqs: fresh.map((r) => Number(r.seq)), final: new Map(), below: 0 };
+  const open = new Map<number, Row>();
+  cache.rows -= entry.final.size;
+  for (const row of fresh) {
+    const seq = Number(row.seq);
+    if (entry.final.has(seq)) continue;
+    if (FINAL.has(row.status as string)) entry.final.set(seq, row);
+    else open.set(seq, row);
+  }
+  while (entry.below < entry.seqs.length && entry.final.has(entry.seqs[entry.below]!)) entry.below++;
+  cache.rows += entry.final.size;
+  cache.runs.delete(runId);
+  cache.runs.set(runId, entry);
+  while (cache.rows > MAX_KEPT_ROWS && cache.runs.size > 1) {
+    const [oldest, old] = cache.runs.entries().next().value!;
+    cache.runs.delete(oldest);
+    cache.rows -= old.final.size;
+  }
+  const out: Row[] = [];
+  for (const seq of entry.seqs) {
+    const row = entry.final.get(seq) ?? open.get(seq);
+    if (row) out.push(row);
+  }
+  return out as R[];
+}

@@ -1,0 +1,105 @@
+// A run read again and again (a client polling it) reuses the rows of finished probes, the
+// per-prompt entries built from them and a finished run's whole summary. These tests hold every
+// read of the server to what a second connection, with nothing kept, reads of the same run at
+// the same moment: before the run starts, while it runs, after it ends, on the single read and
+// in the list, and in the JSON the server writes.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from '../helpers/harness.ts';
+import { openDatabase } from '../../src/db/connection.ts';
+import { storeOf, type Store } from '../../src/db/store.ts';
+import { getVisibilityRun, listVisibilityRuns } from '../../src/core/visibility/read.ts';
+
+describe('visibility run reads keep what cannot change, and only that', () => {
+  let s: TestServer;
+  let other: { store: Store; close(): Promise<void> };
+  before(async () => {
+    s = await startTestServer({}, { worker: false });
+    const handle = openDatabase(s.runtime.core.config.DATABASE_URL);
+    other = { store: storeOf(handle), close: () => handle.close() };
+  });
+  after(async () => {
+    await other.close();
+    await s.close();
+  });
+
+  /** The server's answer (as JSON it wrote) and a cold read over a connection that kept nothing. */
+  async function both(key: string, accountId: string, runId: string) {
+    const served = (await s.request('GET', `/v1/visibility/runs/${runId}`, { key })).json();
+    const listed = (await s.request('GET', '/v1/visibility/runs?limit=1', { key })).json().runs[0];
+    const cold = JSON.parse(JSON.stringify(await getVisibilityRun(other.store, accountId, runId)));
+    const coldList = JSON.parse(JSON.stringify((await listVisibilityRuns(other.store, accountId, { limit: 1 })).runs[0]));
+    return { served, listed, cold, coldList };
+  }
+
+  test('before, during and after the run, every read equals a cold read of the same state', async () => {
+    const { key, accountId } = await s.account({ credits: 100 });
+    const body = {
+      url: 'https://www.acme.example/crm',
+      target_entity: 'Acme CRM',
+      competitors: ['Globex', 'Initech'],
+      prompts: ['best crm for startups', 'top sales tools', 'crm with the best reviews', 'slow crm question [[sandbox:delay=4000]]'],
+      platforms: ['openai', 'perplexity', 'claude'],
+    };
+    const created = (await s.request('POST', '/v1/visibility/runs', { key, body })).json();
+    const runId = created.run_id;
+
+    const queued = await both(key, accountId, runId);
+    assert.equal(queued.served.status, 'queued');
+    assert.deepEqual(queued.served, queued.cold);
+    assert.deepEqual(queued.listed, queued.coldList);
+
+    s.runtime.core.startWorker();
+    // Mid-run: the fast probes have finished, the slow prompt's are still being answered. A pair
+    // of reads that raced a probe finishing (its counts, or its credits: a read takes the ledger
+    // after the probes) is taken again.
+    let checkedRunning = false;
+    for (let i = 0; i < 200 && !checkedRunning; i++) {
+      const r = await both(key, accountId, runId);
+      if (r.served.status === 'running' && r.served.probe_counts.succeeded >= 3) {
+        const moment = (x: { probe_counts: unknown; billing: unknown }) => JSON.stringify([x.probe_counts, x.billing]);
+        if (moment(r.served) !== moment(r.cold) || moment(r.listed) !== moment(r.coldList) || moment(r.served) !== moment(r.listed)) continue;
+        assert.deepEqual(r.served, r.cold);
+        assert.deepEqual(r.listed, r.coldList);
+        assert.ok(r.served.summary.by_prompt.length === 4);
+        checkedRunning = true;
+      }
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    assert.ok(checkedRunning, 'a read while the run was running');
+
+    await s.waitForRun(key, runId, 30_000);
+    for (let i = 0; i < 3; i++) {
+      const done = await both(key, accountId, runId);
+      assert.equal(done.served.status, 'completed');
+      assert.equal(done.served.probe_counts.succeeded, 12);
+      assert.deepEqual(done.served, done.cold);
+      assert.deepEqual(done.listed, done.coldList);
+      assert.equal(typeof done.served.summary.citation_sources.citation_count, 'number');
+    }
+    // With the probes and their answers, the kept summary is the same.
+    const full = (await s.request('GET', `/v1/visibility/runs/${runId}?include_results=true`, { key })).json();
+    const fullCold = JSON.parse(JSON.stringify(await getVisibilityRun(other.store, accountId, runId, { includeResults: true })));
+    assert.deepEqual(full, fullCold);
+    assert.equal(full.probes.length, 12);
+  });
+
+  test('a cancelled run: the cancel is seen at once, and its cancelled probes are kept as finished', async () => {
+    const { key, accountId } = await s.account({ credits: 100 });
+    const created = (
+      await s.request('POST', '/v1/visibility/runs', {
+        key,
+        body: { url: 'https://www.acme.example/', target_entity: 'Acme', prompts: ['a [[sandbox:delay=3000]]', 'b [[sandbox:delay=3000]]'], platforms: ['grok'] },
+      })
+    ).json();
+    const before = await both(key, accountId, created.run_id);
+    assert.deepEqual(before.served, before.cold);
+    const cancel = await s.request('POST', `/v1/visibility/runs/${created.run_id}/cancel`, { key });
+    assert.ok(cancel.statusCode < 300, cancel.body);
+    const run = await s.waitForRun(key, created.run_id, 30_000);
+    assert.equal(run.status, 'cancelled');
+    const afterCancel = await both(key, accountId, created.run_id);
+    assert.deepEqual(afterCancel.served, afterCancel.cold);
+    assert.deepEqual(afterCancel.listed, afterCancel.coldList);
+  });
+});
