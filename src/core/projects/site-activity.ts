@@ -4,6 +4,7 @@
 // Only rollups are read (src/core/sites): nothing here sees a log line or an address.
 import { registrableDomain, domainMatches } from '../../text/domains.ts';
 import type { Executor } from '../../db/store.ts';
+import { hourKey, siteHourlyRollups } from '../sites/hourly.ts';
 
 export interface SiteActivity {
   sites: { id: string; domain: string }[];
@@ -32,27 +33,8 @@ export async function projectSiteActivity(
   );
   if (sites.length === 0) return null;
   const ids = sites.map((s) => s.id);
-  const fromHour = since.toISOString().slice(0, 13);
-  const toHour = until.toISOString().slice(0, 13);
-  const crawlerRows = await db
-    .selectFrom('site_crawler_hits')
-    .select(['crawler', 'blocked', 'hour'])
-    .select((eb) => eb.fn.sum<number>('hits').as('hits'))
-    .where('site_id', 'in', ids)
-    .where('hour', '>=', fromHour)
-    .where('hour', '<=', toHour)
-    .groupBy(['crawler', 'blocked', 'hour'])
-    .execute();
-  const referralRows = await db
-    .selectFrom('site_referral_visits')
-    .select(['source', 'hour'])
-    .select((eb) => eb.fn.sum<number>('visits').as('visits'))
-    .where('site_id', 'in', ids)
-    .where('hour', '>=', fromHour)
-    .where('hour', '<=', toHour)
-    .groupBy(['source', 'hour'])
-    .execute();
-
+  // The hours from since's through until's, both included.
+  const rollups = await siteHourlyRollups(db, ids, hourKey(since), hourKey(new Date(until.getTime() + 3_600_000)));
   const crawlers = new Map<string, { name: string; requests: number; refused: number }>();
   const referrals = new Map<string, { source: string; visits: number }>();
   const days = new Map<string, { day: string; crawler_requests: number; crawler_refused: number; referral_visits: number }>();
@@ -62,9 +44,9 @@ export async function projectSiteActivity(
     if (!d) days.set(day, (d = { day, crawler_requests: 0, crawler_refused: 0, referral_visits: 0 }));
     return d;
   };
-  for (const r of crawlerRows) {
-    const hits = Number(r.hits);
-    const refused = Number(r.blocked) ? hits : 0;
+  for (const r of rollups.crawlers) {
+    const hits = r.hits;
+    const refused = r.blocked ? hits : 0;
     const c = crawlers.get(r.crawler) ?? { name: r.crawler, requests: 0, refused: 0 };
     c.requests += hits;
     c.refused += refused;
@@ -73,8 +55,8 @@ export async function projectSiteActivity(
     d.crawler_requests += hits;
     d.crawler_refused += refused;
   }
-  for (const r of referralRows) {
-    const visits = Number(r.visits);
+  for (const r of rollups.referrals) {
+    const visits = r.visits;
     const s = referrals.get(r.source) ?? { source: r.source, visits: 0 };
     s.visits += visits;
     referrals.set(r.source, s);

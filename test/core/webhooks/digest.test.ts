@@ -83,6 +83,11 @@ describe('weekly digest e-mail', () => {
     assert.equal(up.statusCode, 200, up.body);
     assert.equal(up.json().ai_crawler_hits, 1);
     assert.equal(up.json().ai_referral_visits, 1);
+    // A second site of the account, read in the same statements: its numbers stay its own.
+    const blog = (await s.request('POST', '/v1/sites', { key, body: { domain: 'blog.acme-crm.example' } })).json();
+    const blogLines = [1, 2].map((i) => `203.0.113.${20 + i} - - [${stamp}] "GET /post-${i} HTTP/1.1" 200 900 "-" "Mozilla/5.0 (compatible; ClaudeBot/1.0; +claudebot@anthropic.com)"`).join('\n');
+    const blogUp = await s.request('POST', `/v1/sites/${blog.id}/logs`, { key, body: `${blogLines}\n`, headers: { 'content-type': 'text/plain' } });
+    assert.equal(blogUp.json().ai_crawler_hits, 2, blogUp.body);
 
     // The analyst chooses the digest; the CMO only run alerts.
     const set = await s.request('PATCH', '/v1/notification-settings', {
@@ -123,6 +128,7 @@ describe('weekly digest e-mail', () => {
     assert.ok(text.includes(`https://sightline.example.com/console/projects/${project.id}`));
     assert.ok(text.includes('acme-crm.example: 1 AI crawler requests (1 refused), 1 visits from AI assistants.'), text);
     assert.ok(text.includes('GPTBot: 1 requests, 1 refused'));
+    assert.ok(text.includes('blog.acme-crm.example: 2 AI crawler requests (0 refused), 0 visits from AI assistants.'), text);
     assert.match(mail.data, /Content-Type: text\/html/);
     assert.ok(text.includes('>Acme &lt;weekly&gt;</h2>'), 'names are escaped in HTML');
     await new Promise((r) => setTimeout(r, 300));
