@@ -2,7 +2,9 @@
 // (test/fixtures/mentions/labelled.ts, the development table the rules were tuned on) and on the
 // held-out answers (test/fixtures/mentions/held-out.ts, written before the inflection, attachment
 // and everyday-word rules and never tuned on) and on the second held-out table (held-out-2.ts,
-// new brands, written before the attached-word and katakana-run rules were revised): per category (rule), per language, and overall,
+// new brands, written before the attached-word and katakana-run rules were revised) and on the
+// third (held-out-3.ts, new brands again, written before the second round of rules for issue #29,
+// the figure reported as unseen): per category (rule), per language, and overall,
 // with every wrong answer listed. Also times the analysis on a long answer, to show it stays linear.
 //
 //   npm run bench:mentions
@@ -12,6 +14,7 @@ import { analyseProbe } from '../src/core/visibility/analysis/brands.ts';
 import { LABELLED_ANSWERS, type LabelledAnswer } from '../test/fixtures/mentions/labelled.ts';
 import { HELD_OUT_ANSWERS } from '../test/fixtures/mentions/held-out.ts';
 import { HELD_OUT_2_ANSWERS } from '../test/fixtures/mentions/held-out-2.ts';
+import { HELD_OUT_3_ANSWERS } from '../test/fixtures/mentions/held-out-3.ts';
 import { AMBIGUOUS_RULES, analyseLabelled, score } from '../test/fixtures/mentions/score.ts';
 
 const fmt = (n: number) => n.toFixed(2);
@@ -48,13 +51,14 @@ function report(title: string, answers: LabelledAnswer[]) {
   return all;
 }
 
-const everything = [...LABELLED_ANSWERS, ...HELD_OUT_ANSWERS, ...HELD_OUT_2_ANSWERS];
+const everything = [...LABELLED_ANSWERS, ...HELD_OUT_ANSWERS, ...HELD_OUT_2_ANSWERS, ...HELD_OUT_3_ANSWERS];
 console.log(
   `Labelled answers: ${everything.length} in ${new Set(everything.map((a) => a.lang)).size} languages, ${everything.filter((a) => AMBIGUOUS_RULES.has(a.rule)).length} ambiguous or inflected (categories ${[...AMBIGUOUS_RULES].join(', ')})`,
 );
 const dev = report('Development table (tuned on)', LABELLED_ANSWERS);
 const held = report('Held-out (never tuned on)', HELD_OUT_ANSWERS);
 report('Held-out 2 (new brands, never tuned on)', HELD_OUT_2_ANSWERS);
+report('Held-out 3 (new brands, written before the second round, never tuned on)', HELD_OUT_3_ANSWERS);
 
 // CPU per labelled answer (process CPU time, so a loaded machine's waiting is not counted): every
 // table's answers analysed as a probe would be, after one warm-up pass that builds the matchers.
