@@ -19,7 +19,17 @@
 // look-arounds.
 
 import { everydayWordRank } from './everyday-words.ts';
-import { ARABIC_PROCLITIC, inflectionFor, isJapaneseGenericNoun, JAPANESE_DERIVATIONAL, KOREAN_PARTICLES, lowerFor, primaryLanguage, type Inflection } from './morphology.ts';
+import { type GermanGender, germanNounGender } from './german-nouns.ts';
+import {
+  ARABIC_PROCLITIC,
+  inflectionFor,
+  isJapaneseGenericNoun,
+  JAPANESE_DERIVATIONAL,
+  KOREAN_PARTICLES,
+  lowerFor,
+  primaryLanguage,
+  type Inflection,
+} from './morphology.ts';
 
 export interface FoldedText {
   /** The folded text that matching runs on. */
@@ -34,7 +44,16 @@ export interface FoldedText {
 function isWhitespaceCode(c: number): boolean {
   if (c < 128) return c === 32 || (c >= 9 && c <= 13);
   return (
-    c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
   );
 }
 /** Removed while folding: combining marks and invisible formatting (soft hyphen, zero-width space, ...). */
@@ -244,7 +263,7 @@ function leftBoundary(ft: FoldedText, at: number): boolean {
 /** Whether a match may end at folded index `end` (exclusive). */
 function rightBoundary(ft: FoldedText, end: number): boolean {
   const { folded } = ft;
-  let cp = folded.codePointAt(end);
+  const cp = folded.codePointAt(end);
   if (cp === UNDERSCORE) {
     let i = end;
     while (i < folded.length && folded.charCodeAt(i) === UNDERSCORE) i++;
@@ -272,7 +291,11 @@ export interface NameVariant {
 function nameParts(name: string): { plain: string[]; camel: string[] } {
   const plain: string[] = [];
   const camel: string[] = [];
-  for (const chunk of name.replace(DROPPED_MARKS, ' ').normalize('NFKC').trim().split(/[\s\p{Pd}]+/u)) {
+  for (const chunk of name
+    .replace(DROPPED_MARKS, ' ')
+    .normalize('NFKC')
+    .trim()
+    .split(/[\s\p{Pd}]+/u)) {
     if (!chunk) continue;
     plain.push(chunk);
     const split = chunk.split(CAMEL_SPLIT);
@@ -384,7 +407,15 @@ function capitalized(ft: FoldedText, at: number, capitals: readonly number[]): b
  *   start, confirmed by another mention or because the answer never uses the word otherwise),
  *   `lower_case_answer` (the answer is written without capitals and the name reads as one);
  * - `everyday_word_rejected`: the occurrence is the everyday word, not the name (only recorded
- *   for rejections).
+ *   for rejections);
+ * - `noun_after_article`: in German, where every noun is capitalised, a name that is a German noun
+ *   after an article or determiner of the noun's gender ("Der Puma lebt…", "ein heller Stern"),
+ *   with no name signal after it: the noun, not the name (only recorded for rejections; weak, so a
+ *   judge may overturn it: "die Allianz" is the insurer as often as an alliance);
+ * - `noun_in_construct`: in Arabic, a name that is an everyday noun followed by a definite noun
+ *   (`طلبات الاسترجاع` "return requests", `سلة المهملات` "waste basket"): the first term of a
+ *   genitive construct (iḍāfa), which is a common noun, not the name (only recorded for
+ *   rejections; weak).
  */
 export type MentionRule =
   | 'exact'
@@ -399,7 +430,9 @@ export type MentionRule =
   | 'emphasis'
   | 'sentence_start'
   | 'lower_case_answer'
-  | 'everyday_word_rejected';
+  | 'everyday_word_rejected'
+  | 'noun_after_article'
+  | 'noun_in_construct';
 
 /** One mention: original UTF-16 range [start, end). */
 export interface MentionSpan {
@@ -456,7 +489,21 @@ const LOOK_AROUND = 16;
  * Nouns that name a product after a brand ("Signal app", "Zoom account"): the brand followed by
  * one of them, or by a capitalised word ("Apple Music", "Zoom Rooms"), names the brand.
  */
-const PRODUCT_NOUNS = new Set(['app', 'apps', 'api', 'cloud', 'pay', 'store', 'account', 'accounts', 'subscription', 'plugin', 'extension', 'desktop', 'client']);
+const PRODUCT_NOUNS = new Set([
+  'app',
+  'apps',
+  'api',
+  'cloud',
+  'pay',
+  'store',
+  'account',
+  'accounts',
+  'subscription',
+  'plugin',
+  'extension',
+  'desktop',
+  'client',
+]);
 
 function isLower(ch: string): boolean {
   return ch !== ch.toUpperCase() && ch === ch.toLowerCase();
@@ -554,7 +601,47 @@ function nameSignal(text: string, start: number, end: number): MentionRule | nul
 
 /** In a lower-case answer, a name joined to another by "and", "or", "vs" or a comma reads as one of a list of names. */
 function coordinated(text: string, start: number, end: number): boolean {
-  return /^(?:,| and | or | vs\.? | y | et | und | e | o )/u.test(text.slice(end, end + 6)) || /(?:,| and | or | vs\.? | y | et | und | e | o )$/u.test(text.slice(Math.max(0, start - 6), start));
+  return (
+    /^(?:,| and | or | vs\.? | y | et | und | e | o )/u.test(text.slice(end, end + 6)) ||
+    /(?:,| and | or | vs\.? | y | et | und | e | o )$/u.test(text.slice(Math.max(0, start - 6), start))
+  );
+}
+
+/**
+ * German articles and determiners by the genders they can go with in the singular (any case),
+ * with the contractions of a preposition and the article (im = in dem, zur = zu der).
+ */
+const GERMAN_DETERMINERS: Record<string, readonly GermanGender[]> = (() => {
+  const out: Record<string, GermanGender[]> = {};
+  const add = (genders: GermanGender[], words: string) => {
+    for (const w of words.split(' ')) out[w] = [...new Set([...(out[w] ?? []), ...genders])];
+  };
+  add(['M'], 'der den dem des ein einen einem eines kein keinen keinem keines dieser diesen diesem dieses jeder jeden jedem jedes im am vom zum beim');
+  add(['F'], 'die der eine einer keine keiner diese dieser jede jeder zur');
+  add(['N'], 'das dem des ein einem eines kein keinem keines dieses diesem jedes im am vom zum beim ins ans');
+  return out;
+})();
+
+/** The (up to) three words right before a position, each followed by spaces only. */
+const WORDS_BEFORE = /(?:\p{L}+[ \t]+){1,3}$/u;
+
+/**
+ * Whether a German noun written where a name could be is the noun: an article or determiner of the
+ * noun's gender stands before it, with at most two lower-case words (adjectives) between ("Der
+ * Puma lebt…", "ein heller Stern", "in den Spiegel"). A bare noun ("von Puma", "bei Netto") and a
+ * noun followed by a name signal (checked by the caller) are read as the name.
+ */
+function germanNounAfterArticle(text: string, start: number, gender: GermanGender | null): boolean {
+  const words = WORDS_BEFORE.exec(text.slice(Math.max(0, start - 48), start))?.[0]
+    .trim()
+    .split(/[ \t]+/u);
+  if (!words) return false;
+  for (let k = words.length - 1; k >= 0; k--) {
+    const genders = GERMAN_DETERMINERS[words[k]!.toLowerCase()];
+    if (genders !== undefined) return gender === null || genders.includes(gender);
+    if (!isLower(words[k]![0]!)) return false;
+  }
+  return false;
 }
 
 type Everyday = 'lower' | 'initial';
@@ -686,6 +773,8 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   // The name is itself a word of the language: its attached forms are only weakly the name.
   const bareName = (withoutLegalForm(name) ?? name).trim();
   const nameIsEveryday = language !== undefined && /^\p{L}+$/u.test(bareName) && everydayWordRank(bareName, language, { anyCase: true }) !== null;
+  // A German name that is a German noun: capitals are no sign of a name in German (see germanNounAfterArticle).
+  const germanNoun = language === 'de' && capitalName ? germanNounGender(bareName) : undefined;
   // A short Arabic name (three letters or fewer) is often the tail of a longer word.
   const shortArabic = language === 'ar' && [...bareName].length <= 3;
 
@@ -710,6 +799,23 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
     if (language === undefined) return false;
     if (everydayWordRank(word, language, { anyCase: true }) !== null) return true;
     return language === 'ar' && !word.startsWith('ال') && everydayWordRank(`ال${word}`, language) !== null;
+  }
+
+  // An Arabic name that is an everyday noun (listed itself, in its definite form, or as the
+  // singular of a sound feminine plural: طلبات "requests" from طلب, سيارات from سيارة): see inConstruct.
+  const arabicNoun =
+    language === 'ar' &&
+    /^\p{L}+$/u.test(bareName) &&
+    (wordIsEveryday(bareName) ||
+      (bareName.endsWith('ات') && [...bareName].length >= 5 && (wordIsEveryday(bareName.slice(0, -2)) || wordIsEveryday(`${bareName.slice(0, -2)}ة`))));
+
+  /**
+   * Whether an Arabic everyday-noun name is the first term of a genitive construct: the next word
+   * is definite (starts with the article ال, after an optional attached و or ف, which belong to the
+   * next clause instead and so end the construct).
+   */
+  function inConstruct(text: string, stop: number): boolean {
+    return /^[ \t]+ال\p{L}/u.test(text.slice(stop, stop + 8));
   }
 
   /** An occurrence whose right edge touches more of the word: an attached particle or noun, or null. */
@@ -829,6 +935,22 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           // word ("a puma", "cut them some slack", "на магните"), not the name.
           usedAsWord = true;
           rejected.push({ start, end: stop, rule: 'everyday_word_rejected' });
+          continue;
+        }
+        if (arabicNoun && (rule === 'exact' || rule === 'attached') && inConstruct(text, stop)) {
+          usedAsWord = true;
+          rejected.push({ start, end: stop, rule: 'noun_in_construct', weak: true });
+          continue;
+        }
+        if (
+          germanNoun !== undefined &&
+          rule === 'exact' &&
+          !inCapitals(text.slice(start, stop)) &&
+          nameSignal(text, start, stop) === null &&
+          germanNounAfterArticle(text, start, germanNoun)
+        ) {
+          usedAsWord = true;
+          rejected.push({ start, end: stop, rule: 'noun_after_article', weak: true });
           continue;
         }
         if (rule === 'exact' && nameIsEveryday && !isLower(text[start]!) && !isUpper(text[start]!)) {
