@@ -415,7 +415,10 @@ function capitalized(ft: FoldedText, at: number, capitals: readonly number[]): b
  * - `noun_in_construct`: in Arabic, a name that is an everyday noun followed by a definite noun
  *   (`طلبات الاسترجاع` "return requests", `سلة المهملات` "waste basket"): the first term of a
  *   genitive construct (iḍāfa), which is a common noun, not the name (only recorded for
- *   rejections; weak).
+ *   rejections; weak);
+ * - `verb_at_sentence_start`: in Arabic, which puts the verb first, a name that is an imperfect
+ *   verb form (`نمشي` "we walk": the same stem with another person prefix, `يمشي`, is an everyday
+ *   word) opening a sentence (only recorded for rejections; weak).
  */
 export type MentionRule =
   | 'exact'
@@ -432,7 +435,8 @@ export type MentionRule =
   | 'lower_case_answer'
   | 'everyday_word_rejected'
   | 'noun_after_article'
-  | 'noun_in_construct';
+  | 'noun_in_construct'
+  | 'verb_at_sentence_start';
 
 /** One mention: original UTF-16 range [start, end). */
 export interface MentionSpan {
@@ -479,7 +483,7 @@ export interface MatcherOptions {
   language?: string;
 }
 
-const SENTENCE_END = new Set(['.', '!', '?', '…', '。', '！', '？', ';']);
+const SENTENCE_END = new Set(['.', '!', '?', '…', '。', '！', '？', ';', '؟', '؛']);
 const MARKUP_BEFORE = new Set(['*', '_', '[', '`', '#', '>', '(', '"', "'", '“', '‘', '«', '„', '¿', '¡']);
 const EMPHASIS = new Set(['*', '_', '[', '`', '#']);
 const BULLETS = new Set(['-', '+', '•', '▪', '◦', '‣', '●']);
@@ -809,6 +813,13 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
     (wordIsEveryday(bareName) ||
       (bareName.endsWith('ات') && [...bareName].length >= 5 && (wordIsEveryday(bareName.slice(0, -2)) || wordIsEveryday(`${bareName.slice(0, -2)}ة`))));
 
+  // An Arabic name that is an imperfect verb form: a person prefix (أ ت ي ن) and a stem of three
+  // letters or more, where the stem with another person prefix is an everyday word (نمشي / يمشي).
+  const arabicVerb =
+    language === 'ar' &&
+    /^[أتين]\p{L}{3,}$/u.test(bareName) &&
+    ['ي', 'ت', 'ن', 'أ'].some((p) => p !== bareName[0] && everydayWordRank(p + bareName.slice(1), 'ar') !== null);
+
   /**
    * Whether an Arabic everyday-noun name is the first term of a genitive construct: the next word
    * is definite (starts with the article ال, after an optional attached و or ف, which belong to the
@@ -935,6 +946,11 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           // word ("a puma", "cut them some slack", "на магните"), not the name.
           usedAsWord = true;
           rejected.push({ start, end: stop, rule: 'everyday_word_rejected' });
+          continue;
+        }
+        if (arabicVerb && rule === 'exact' && position(text, start).initial) {
+          usedAsWord = true;
+          rejected.push({ start, end: stop, rule: 'verb_at_sentence_start', weak: true });
           continue;
         }
         if (arabicNoun && (rule === 'exact' || rule === 'attached') && inConstruct(text, stop)) {

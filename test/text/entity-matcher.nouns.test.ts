@@ -28,7 +28,11 @@ describe('noun_after_article: a German noun after an article of its gender is th
   test('definite and indefinite articles, with adjectives between', () => {
     assert.deepEqual(decide('Puma', 'de', 'Der Puma schläft tagsüber.').rejected, [{ text: 'Puma', rule: 'noun_after_article', weak: true }]);
     assert.deepEqual(decide('Puma', 'de', 'Im Zoo sahen wir einen jungen Puma.').texts, []);
-    assert.deepEqual(decide('Adler', 'de', 'Über dem Tal kreiste ein großer, alter Adler.').texts, ['Adler'], 'a comma ends the adjective run: no article reached');
+    assert.deepEqual(
+      decide('Adler', 'de', 'Über dem Tal kreiste ein großer, alter Adler.').texts,
+      ['Adler'],
+      'a comma ends the adjective run: no article reached',
+    );
     assert.deepEqual(decide('Adler', 'de', 'Über dem Tal kreiste ein großer alter Adler.').texts, []);
   });
 
@@ -67,5 +71,18 @@ describe('noun_in_construct: an Arabic everyday-noun name followed by a definite
 
   test('a name that is no everyday noun keeps a definite word after it (أمازون الإمارات)', () => {
     assert.deepEqual(decide('أمازون', 'ar', 'اشتريت من أمازون الإمارات.').texts, ['أمازون']);
+  });
+});
+
+describe('verb_at_sentence_start: an Arabic name that is an imperfect verb, opening a sentence', () => {
+  test('نلعب "we play" (يلعب is listed) opening a sentence is the verb; inside one, the name', () => {
+    assert.deepEqual(decide('نلعب', 'ar', 'نلعب الكرة كل جمعة.').rejected, [{ text: 'نلعب', rule: 'verb_at_sentence_start', weak: true }]);
+    assert.deepEqual(decide('نلعب', 'ar', 'حجزت الملعب عبر تطبيق نلعب.').texts, ['نلعب']);
+    assert.deepEqual(decide('نلعب', 'ar', 'هل جربت التطبيق؟ نلعب الكرة الليلة.').texts, [], 'the Arabic question mark ends a sentence');
+  });
+
+  test('a name whose other person forms are not words, or of three letters, is not a verb', () => {
+    assert.deepEqual(decide('نسافر', 'ar', 'نسافر تطبيق لحجز الرحلات.').texts, ['نسافر']);
+    assert.deepEqual(decide('نون', 'ar', 'نون تبيع الإلكترونيات.').texts, ['نون']);
   });
 });
