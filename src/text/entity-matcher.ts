@@ -623,6 +623,13 @@ const GERMAN_DETERMINERS: Record<string, readonly GermanGender[]> = (() => {
   add(['M'], 'der den dem des ein einen einem eines kein keinen keinem keines dieser diesen diesem dieses jeder jeden jedem jedes im am vom zum beim');
   add(['F'], 'die der eine einer keine keiner diese dieser jede jeder zur');
   add(['N'], 'das dem des ein einem eines kein keinem keines dieses diesem jedes im am vom zum beim ins ans');
+  // Possessive determiners decline like "ein": mein, meinen, meinem, meines, meine, meiner.
+  for (const stem of ['mein', 'dein', 'sein', 'ihr', 'unser', 'euer']) {
+    const e = stem === 'euer' ? 'eur' : stem;
+    add(['M', 'N'], `${stem} ${e}em ${e}es`);
+    add(['M'], `${e}en`);
+    add(['F'], `${e}e ${e}er`);
+  }
   return out;
 })();
 

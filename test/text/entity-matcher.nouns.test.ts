@@ -86,3 +86,11 @@ describe('verb_at_sentence_start: an Arabic name that is an imperfect verb, open
     assert.deepEqual(decide('نون', 'ar', 'نون تبيع الإلكترونيات.').texts, ['نون']);
   });
 });
+
+describe('German possessive determiners decline like "ein"', () => {
+  test('unser Fuchs, meinen Falken: the noun; a possessive of the wrong gender: the name', () => {
+    assert.deepEqual(decide('Fuchs', 'de', 'Unser Fuchs kommt jede Nacht in den Garten.').texts, []);
+    assert.deepEqual(decide('Fuchs', 'de', 'Ihre Fuchs Schmierstoffe sind gut.').texts, ['Fuchs'], 'a capitalised word after it is a product name');
+    assert.deepEqual(decide('Fuchs', 'de', 'Wir kaufen unsere Öle bei Fuchs.').texts, ['Fuchs']);
+  });
+});
