@@ -72,7 +72,9 @@ report('Held-out 3 (new brands, written before the second round, never tuned on:
   const c0 = process.cpuUsage();
   for (let i = 0; i < passes; i++) analyse();
   const c = process.cpuUsage(c0);
-  console.log(`\nCPU per labelled answer: ${((c.user + c.system) / (passes * everything.length)).toFixed(1)} µs (${passes} passes over ${everything.length} answers)`);
+  console.log(
+    `\nCPU per labelled answer: ${((c.user + c.system) / (passes * everything.length)).toFixed(1)} µs (${passes} passes over ${everything.length} answers)`,
+  );
 }
 
 // Linear in the answer length: the time per KB stays flat as answers grow. Each size is warmed
