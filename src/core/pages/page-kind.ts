@@ -108,8 +108,8 @@ export function explainPageType(doc: PageDocument): { type: PageType; reason: st
   if (FORUM_HOST.test(host) || /\/(?:viewtopic|showthread|showtopic)\.php$/.test(path)) vote('forum', 4, 'forum host or script');
   if (/\/(?:v\d+(?:\.\d+)*|latest|stable|current|master|main)\//.test(path) && scores.documentation > 0) vote('documentation', 2, 'versioned documentation URL');
   // A section's own front (/news, /blog, /news/technology) lists its stories; a story sits below it.
-  const SECTION = /\/(blog|news|articles?|magazine|insights|ratgeber|actualites|noticias|story|stories)(\/|$)/;
-  if (/\/(?:blog|news|articles|magazine|insights|stories|category|categories|topics?)(?:\/[a-z]{2,20})?\/?$/.test(path) && !/\d/.test(path) && !query) vote('listing', 4, 'section front URL');
+  const SECTION = /\/(blog|news|articles?|magazine|insights|ratgeber|actualites|noticias|story|stories|learning-center|knowledge-center|resource-center|resources|guides)(\/|$)/;
+  if (/\/(?:blog|news|articles|magazine|insights|stories|category|categories|topics?|resources|guides|learning-center|knowledge-center|resource-center)(?:\/[a-z]{2,20})?\/?$/.test(path) && !/\d/.test(path) && !query) vote('listing', 4, 'section front URL');
   // A blog's or magazine's category or tag page (/magazine/category/electronic-gadgets).
   else if (/\/(?:blog|news|articles?|magazine|insights|stories)\/(?:category|categories|tags?|topics?)\/[\w-]+\/?$/.test(path)) vote('listing', 4, 'section front URL');
   else if (SECTION.test(path) || /^(?:blog|news|magazine)\./.test(host)) vote('article', 3, 'blog/news URL');
@@ -121,6 +121,16 @@ export function explainPageType(doc: PageDocument): { type: PageType; reason: st
   // vendor's /products/cdn page with none of these sells a service.
   const commerce = scores.product > 0 || /product/.test(doc.openGraph['type'] ?? '') || (layout ? layout.prices > 0 || layout.cartButtons > 0 : prices > 0 || cart.test(text));
   if (/\/(products?|p|item|dp|pdp|produkt|produit|producto)(\/|$)/.test(path)) vote('product', commerce ? 3 : 1, 'product URL');
+  // The last part of the address carries a model or SKU code, letters and at least four digits in
+  // one token (/J755020.html, /…-sm-x510nzaamea/): a maker's or a shop's page for one item. A
+  // story's numeric id (/1206601882/) has no letters, a date no letters either.
+  const lastSeg = (path.split('/').filter(Boolean).at(-1) ?? '').replace(/\.html?$/, '');
+  const modelCode = lastSeg.split(/[-_]/).some((tok) => /^(?=.*[a-z])(?=(?:.*\d){4})[a-z\d]{6,16}$/.test(tok) && !/^(?:19|20)\d\d/.test(tok));
+  if (modelCode && !SECTION.test(path) && scores.article < 5) vote('product', 3, 'a model code in the URL');
+  // A shop's own host (shop.…, store.…, buy.…): below its root, a page without the marks of one item
+  // is one of its departments.
+  const shopHost = /^(?:shop|store|buy|boutique|tienda|negozio)\./.test(host);
+  if (shopHost && !/\/(products?|p|item|dp|pdp)\//.test(path) && scores.product === 0 && !(layout && layout.cartButtons >= 1 && layout.cartButtons <= 2)) vote('collection', 4, 'a shop host');
   if (/\/(collections?|[\w-]*categor(?:y|ies|ie|ia)|kategorie|shop|store|browse|c)(\/|$)/.test(path) && !/\/(products?|p)\//.test(path)) vote('collection', 3, 'collection URL');
   if (/\/(tags?|archive|page\/\d+|author|list)(\/|$)/.test(path)) vote('listing', 3, 'archive URL');
   // A shop's address (a product or a category) voted: "Contact us" and one-word names are the
@@ -135,6 +145,9 @@ export function explainPageType(doc: PageDocument): { type: PageType; reason: st
   if (segs.length && doc.wordCount >= 150 && slugWords === 1 && !doc.dates.published && !/\d/.test(path) && !SECTION.test(path) && scores.article < 5 && !shopUrl && scores.listing === 0) vote('service', 2, 'a standing page, named in one word');
   // What an institution offers: its programmes, degrees, plans, prices, departments.
   if (/\/(?:programs?|programmes?|certificates?|degrees?|tuition|admissions|pricing|plans|departments?)(?:\/|$)/.test(path) && !SECTION.test(path)) vote('service', 3, 'offer URL');
+  // An address that names what is offered ("…/offers-deals", "…/affordable-health-plans",
+  // "…/tuition-and-fees") on an undeclared page.
+  else if (segs.some((x) => /(?:^|[-_])(?:plans|packages|offers|deals|pricing|tuition|quotes?)(?:[-_.]|$)/.test(x)) && scores.article < 3 && !SECTION.test(path) && !shopUrl) vote('service', 3, 'offer words in the URL');
   // An institution's unit named as the page's last word (/151/Building-Department, /parks-program).
   else if (/[-_](?:department|programs?|programmes?|office)(?:\.html?)?\/?$/.test(path) && !SECTION.test(path) && !shopUrl) vote('service', 3, 'offer URL');
   // A business's own pages about itself: who it is, how to reach it.
@@ -190,7 +203,8 @@ export function explainPageType(doc: PageDocument): { type: PageType; reason: st
   if (!serviceUrl && doc.wordCount >= 800 && paras >= 10 && numberedRun(subheadings.map((b) => (b as { text: string }).text)) >= 3) vote('article', 3, 'numbered headings over prose');
   // Headings that sell ("Why choose us", "How it works", "Pricing", "What our clients say", "FAQ")
   // on a page with no publication date: a business presenting its offer, not a story.
-  if (!doc.dates.published && scores.article < 3 && doc.headings.filter((h) => SELLING_HEADING.test(h.text)).length >= 2) vote('service', 3, 'headings that sell, no publication date');
+  // Three code blocks or more make the page a technical one, whatever its headings say.
+  if (!doc.dates.published && scores.article < 3 && Math.max(codeBlocks, layout?.codeBlocks ?? 0) < 3 && doc.headings.filter((h) => SELLING_HEADING.test(h.text)).length >= 2) vote('service', 3, 'headings that sell, no publication date');
   if (/\b(book a (call|demo)|contact us|get a quote|request a quote|our services|free consultation|angebot anfordern|devis|solicita)\b/i.test(text) && !shopUrl) vote('service', 2, 'service call to action');
   // The whole page's structure (src/core/pages/extract/layout.ts), beyond the main text: the buy
   // box, priced cards, a pager, posts with authors, a docs sidebar with code, calls to action.
@@ -203,7 +217,7 @@ export function explainPageType(doc: PageDocument): { type: PageType; reason: st
     // its own Product markup. A product page's related-items rail is a smaller grid that the
     // main text leaves out.
     const bigGrid = layout.cards >= 20 && (layout.cartButtons >= 3 || layout.prices >= 6);
-    const textGrid = layout.cards >= 6 && prices >= 6 && doc.wordCount <= prices * 50;
+    const textGrid = layout.cards >= 6 && prices >= 6 && doc.wordCount <= prices * 50 && itemPrices;
     if (layout.pricedCards >= 4 && !declared) vote('collection', 4, 'cards with prices');
     else if ((bigGrid || textGrid) && !declared) vote('collection', bigGrid ? 8 : 6, 'a grid of priced items');
     if (layout.cartButtons >= 1 && layout.cartButtons <= 2) vote('product', 4, 'add-to-cart button');
