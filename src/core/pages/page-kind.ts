@@ -120,12 +120,13 @@ export function explainPageType(doc: PageDocument): { type: PageType; reason: st
   // Something on the page is for sale: a price, a cart button, an offer or a declared product. A
   // vendor's /products/cdn page with none of these sells a service.
   const commerce = scores.product > 0 || /product/.test(doc.openGraph['type'] ?? '') || (layout ? layout.prices > 0 || layout.cartButtons > 0 : prices > 0 || cart.test(text));
-  if (/\/(products?|p|item|dp|pdp|produkt|produit|producto)(\/|$)/.test(path)) vote('product', commerce ? 3 : 1, 'product URL');
+  const productUrl = /\/(products?|p|item|dp|pdp|produkt|produit|producto)(\/|$)/.test(path);
+  if (productUrl) vote('product', commerce ? 3 : 1, 'product URL');
   // The last part of the address carries a model or SKU code, letters and at least four digits in
-  // one token (/J755020.html, /…-sm-x510nzaamea/): a maker's or a shop's page for one item. A
+  // one token (three in a token of eight or more) (/J755020.html, /…-sm-x510nzaamea/): a maker's or a shop's page for one item. A
   // story's numeric id (/1206601882/) has no letters, a date no letters either.
   const lastSeg = (path.split('/').filter(Boolean).at(-1) ?? '').replace(/\.html?$/, '');
-  const modelCode = lastSeg.split(/[-_]/).some((tok) => /^(?=.*[a-z])(?=(?:.*\d){4})[a-z\d]{6,16}$/.test(tok) && !/^(?:19|20)\d\d/.test(tok));
+  const modelCode = lastSeg.split(/[-_]/).some((tok) => (/^(?=.*[a-z])(?=(?:.*\d){4})[a-z\d]{6,16}$/.test(tok) || /^(?=.*[a-z])(?=(?:.*\d){3})[a-z\d]{8,16}$/.test(tok)) && !/^(?:19|20)\d\d/.test(tok));
   if (modelCode && !SECTION.test(path) && scores.article < 5) vote('product', 3, 'a model code in the URL');
   // A shop's own host (shop.…, store.…, buy.…): below its root, a page without the marks of one item
   // is one of its departments.
@@ -218,7 +219,13 @@ export function explainPageType(doc: PageDocument): { type: PageType; reason: st
     // main text leaves out.
     const bigGrid = layout.cards >= 20 && (layout.cartButtons >= 3 || layout.prices >= 6);
     const textGrid = layout.cards >= 6 && prices >= 6 && doc.wordCount <= prices * 50 && itemPrices;
+    // An item's address with its own buy button: the priced cards around it are rails ("customers
+    // also bought"), however many.
+    if (productUrl && layout.cartButtons >= 1 && layout.pricedCards >= 4) vote('product', 3, 'a product address with a buy button');
     if (layout.pricedCards >= 4 && !declared) vote('collection', 4, 'cards with prices');
+    // So many priced cards for so few words that the grid is the page, whatever og:type and a date
+    // say (a brand's page of its bottles on a CMS that marks every page an article).
+    else if (layout.pricedCards >= 8 && doc.wordCount <= layout.pricedCards * 30 && !t.has('article') && !t.has('blogposting') && !t.has('newsarticle')) vote('collection', 4, 'cards with prices');
     else if ((bigGrid || textGrid) && !declared) vote('collection', bigGrid ? 8 : 6, 'a grid of priced items');
     if (layout.cartButtons >= 1 && layout.cartButtons <= 2) vote('product', 4, 'add-to-cart button');
     // Many cart buttons beside as many prices: a list of items, each with its own button (a

@@ -201,3 +201,16 @@ test('a shop host below its root is a category; a model code in the address is o
   const readme = page(`<main><h1>About this book</h1>${para(2, 'the book')}<h2>How it works</h2>${para(1, 'reading')}<h2>FAQ</h2>${para(1, 'questions')}${code}</main>`);
   assert.equal(typeOf(readme, 'https://books.example/functional-guide').type, 'documentation');
 });
+
+test('an item address with its buy button stays a product beside rails of priced cards; a grid that is the whole page outweighs og:type article', () => {
+  const buy = '<button>Add to cart</button><button>Buy now</button><button>Add to cart</button>';
+  const item = page(`<main><h1>A book about habits</h1><span class="price">$14.99</span>${buy}${para(6, 'the book')}</main><aside><ul>${priced(24)}</ul></aside>`);
+  assert.equal(typeOf(item, 'https://books.example/Habits-Book/dp/0735211299').type, 'product');
+  const bottles = page(`<main><h1>Our sake brand</h1>${para(4, 'the brewery')}<ul class="grid">${priced(12)}</ul></main>`, ogArticle);
+  assert.equal(typeOf(bottles, 'https://importer.example/premier-imports/brand/').type, 'collection');
+});
+
+test('a model code of three digits in a long token is one item', () => {
+  const pitch = page(`<main><h1>Tab S9 FE</h1>${para(6, 'the tablet')}</main>`, '<meta property="article:published_time" content="2023-11-02T00:00:00Z">');
+  assert.deepEqual(typeOf(pitch, 'https://maker.example/levant/tablets/galaxy-tab-s9-fe-wifi-gray-128gb-sm-x510nzaamea/'), { type: 'product', reason: 'a model code in the URL' });
+});
