@@ -20,7 +20,9 @@
 //   npm run bench:content -- --wcxb-step 5 --load-seconds 15 --skip-load --skip-wcxb
 //   npm run bench:content -- --types [--wrong]    # page types of every WCXB dev page, confusion table
 //   npm run bench:content -- --types --labelled   # page types against our own labels (test/fixtures/page-types),
-//                                                 # development and held-out halves, confusions and misses
+//                                                 # development and held-out halves, confusions and misses,
+//                                                 # then the fresh held-out set (labels-held-out-2.json) as one
+//                                                 # line; its confusions and misses with --fresh-detail
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -53,6 +55,17 @@ if (args.flag('--types') && args.flag('--labelled')) {
     for (const line of labelledConfusionLines(e)) console.log(line);
     console.log(`page type accuracy (${e.half}): ${fmt((100 * e.right) / e.pages, 1)}% (${e.right} of ${e.pages})`);
     if (e.half !== 'all' && !args.flag('--quiet')) for (const w of e.wrong) console.log(`  ${w.id} ${w.want} → ${w.got} (${w.reason}) ${w.url}`);
+  }
+  // The fresh held-out set: its own line; its confusions and misses only with --fresh-detail.
+  const { evaluateFreshTypes, FRESH_LABELS_FILE } = await import('./lib/wcxb-types.ts');
+  if (existsSync(FRESH_LABELS_FILE)) {
+    const f = evaluateFreshTypes(dataset);
+    if (args.flag('--fresh-detail')) {
+      console.log(`\n== page types against our labels, fresh held-out set (${f.pages} pages; rows: our label, columns: the rule's answer)`);
+      for (const line of labelledConfusionLines(f)) console.log(line);
+      for (const w of f.wrong) console.log(`  ${w.id} ${w.want} → ${w.got} (${w.reason}) ${w.url}`);
+    }
+    console.log(`\npage type accuracy (fresh held-out, labels-held-out-2.json): ${fmt((100 * f.right) / f.pages, 1)}% (${f.right} of ${f.pages})`);
   }
   console.log(`(load average ${loadavg().map((x) => x.toFixed(1)).join(' ')})`);
   process.exit(0);

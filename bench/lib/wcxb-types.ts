@@ -79,7 +79,7 @@ export interface LabelledPage {
 }
 
 export interface LabelledEval {
-  half: 'development' | 'held-out' | 'all';
+  half: 'development' | 'held-out' | 'all' | 'fresh held-out';
   pages: number;
   right: number;
   confusion: Record<string, Record<string, number>>;
@@ -87,6 +87,9 @@ export interface LabelledEval {
 }
 
 export const LABELS_FILE = join(import.meta.dirname, '../../test/fixtures/page-types/labels.json');
+/** A second, fresh held-out set (GUIDE.md, "The fresh held-out set"): labelled before the rules
+ * that followed it were written, measured only. */
+export const FRESH_LABELS_FILE = join(import.meta.dirname, '../../test/fixtures/page-types/labels-held-out-2.json');
 
 export function readLabels(file = LABELS_FILE): LabelledPage[] {
   return JSON.parse(readFileSync(file, 'utf8')) as LabelledPage[];
@@ -111,6 +114,19 @@ export function evaluateLabelledTypes(dataset: string, labels = readLabels()): L
     }
   });
   return halves;
+}
+
+/** Our rule against the fresh held-out set, one figure. */
+export function evaluateFreshTypes(dataset: string, labels = readLabels(FRESH_LABELS_FILE)): LabelledEval {
+  const e: LabelledEval = { half: 'fresh held-out', pages: 0, right: 0, confusion: {}, wrong: [] };
+  for (const l of labels) {
+    const { type, reason } = typeOfWcxbPage(dataset, l.id, l.url);
+    e.pages++;
+    (e.confusion[l.label] ??= {})[type] = (e.confusion[l.label]![type] ?? 0) + 1;
+    if (type === l.label) e.right++;
+    else e.wrong.push({ id: l.id, url: l.url, want: l.label, got: type, reason });
+  }
+  return e;
 }
 
 /** The confusion table against our labels (rows: our label, columns: the rule's answer), with each row's recall. */

@@ -28,9 +28,16 @@ export type PageType = 'article' | 'product' | 'collection' | 'listing' | 'docum
 
 const DOCS_HOST = /^(?:docs?|developer|devdocs|wiki|help|support|kb|manual)\./;
 const DOCS_TITLE = /\b(?:documentation|docs|user(?:['’]s)? guide|manual|api reference|knowledge base)\b/i;
-const SELLING_HEADING = /\b(?:why (?:choose|work with|us)|our (?:services|team|process|approach|clients|customers|work|expertise|solutions)|how it works|benefits|what (?:our )?(?:clients|customers) (?:say|are saying)|testimonials|pricing|plans|get started|contact us|request a|free (?:quote|trial|consultation)|who we (?:are|serve)|what we do|industries we serve|case studies|success stories|trusted by|faqs?|frequently asked)\b/i;
+const SELLING_HEADING = /\b(?:why (?:choose|work with|us)|our (?:services|team|process|approach|clients|customers|work|expertise|solutions)|how it works|benefits|what (?:our )?(?:clients|customers) (?:say|are saying)|testimonials|pricing|plans|get started|contact us|request a|free (?:quote|trial|consultation)|who we (?:are|serve)|what we do|industries we serve|case studies|success stories|trusted by|faqs?|frequently asked|who should (?:attend|enrol+|apply)|course (?:overview|details|curriculum)|program(?:me)? (?:overview|details)|what you(?:['’]ll| will) learn|admission requirements|tuition(?: and fees)?)\b/i;
 // schema.org's kinds of local business (HVACBusiness, LegalService, Dentist, MovingCompany, …).
 const LOCAL_BUSINESS = /^(?:\w+business|\w+service|\w+contractor|\w+agency|attorney|dentist|physician|plumber|electrician|locksmith|movingcompany|realestateagent|lawfirm)$/;
+// A title that names a list of things that are not for sale: jobs, courses, homes for sale, a
+// schedule, a topic's news coverage ("Remote Software Engineer Jobs", "Data Science Courses",
+// "Sparks, NV Homes for Sale", "NFL Schedule", "Vehicle rental News and Reporting Coverage").
+// Only the title's first part (before " | " or " - "), and not an editor's ranking ("Best …",
+// "Top 10 …", "How to find …").
+const LIST_TITLE = /\b(?:jobs|vacancies|courses|homes for sale|houses for sale|schedule|news(?:,| and| &) (?:reporting|coverage|videos)(?: [\w\s&,]{0,30})?|latest [\w\s-]{2,40} news(?: [\w\s&,]{0,30})?)(?:\s*[(&,].*|\s+(?:in|near|at|around|from|by|for|and|-)\s.*)?$/i;
+const RANKING_TITLE = /^\s*(?:the )?(?:\d+\s|best\b|top\b|how\b|why\b|what\b|when\b|guide\b)/i;
 const FORUM_HOST = /(?:^|\.)(?:forums?|bbs|community|discuss|discussions?|answers)\.|forum/;
 
 // --- Content Intelligence's rule: one of eight types, by votes.
@@ -41,6 +48,20 @@ const FORUM_HOST = /(?:^|\.)(?:forums?|bbs|community|discuss|discussions?|answer
  * its ItemList, a forum thread on its posts.
  */
 export function detectPageType(doc: PageDocument): { type: PageType; reason: string } {
+  const { type, reason } = explainPageType(doc);
+  return { type, reason };
+}
+
+/** One rule's vote: the type it supports, its points and its name. */
+export interface PageTypeVote {
+  type: PageType;
+  points: number;
+  rule: string;
+}
+
+/** detectPageType with every vote that decided it (for the bench and for tests). */
+export function explainPageType(doc: PageDocument): { type: PageType; reason: string; votes: PageTypeVote[] } {
+  const votes: PageTypeVote[] = [];
   const t = new Set(jsonLdTypes(doc.jsonLd).map((x) => x.toLowerCase()));
   const paras = doc.blocks.filter((b) => b.kind === 'paragraph').length;
   let path = '/';
@@ -58,10 +79,14 @@ export function detectPageType(doc: PageDocument): { type: PageType; reason: str
   const why: Partial<Record<PageType, string>> = {};
   const vote = (type: PageType, points: number, reason: string) => {
     scores[type] += points;
+    votes.push({ type, points, rule: reason });
     if (!why[type]) why[type] = reason;
   };
   if (t.has('searchresultspage')) vote('listing', 6, 'JSON-LD SearchResultsPage');
-  if (t.has('product') || t.has('productgroup')) vote('product', 5, 'JSON-LD Product');
+  // A Product node beside a local business, with no Offer, is how many service sites carry their
+  // review stars: it sells nothing.
+  const ratingOnly = !t.has('offer') && !t.has('aggregateoffer') && (t.has('localbusiness') || t.has('service') || [...t].some((x) => LOCAL_BUSINESS.test(x)));
+  if ((t.has('product') || t.has('productgroup')) && !ratingOnly) vote('product', 5, 'JSON-LD Product');
   if (t.has('offer') || t.has('aggregateoffer')) vote('product', 1, 'JSON-LD Offer');
   if (t.has('techarticle') || t.has('apireference')) vote('documentation', 5, 'JSON-LD TechArticle');
   if (t.has('article') || t.has('blogposting') || t.has('newsarticle') || t.has('reportagenewsarticle')) vote('article', 5, 'JSON-LD Article');
@@ -78,14 +103,16 @@ export function detectPageType(doc: PageDocument): { type: PageType; reason: str
   // A host of its own for the docs (docs.…, developer.…, wiki.…, help.…) or a title that says so.
   if (DOCS_HOST.test(host)) vote('documentation', 5, 'documentation host');
   if (DOCS_TITLE.test(doc.title ?? '')) vote('documentation', 3, 'documentation title');
+  const titleHead = (doc.title ?? '').split(/\s[|–—-]\s/)[0] ?? '';
+  if (LIST_TITLE.test(titleHead) && !RANKING_TITLE.test(titleHead) && titleHead.split(/\s+/).length <= 9 && !/\/(?:blog|news|articles?|magazine|story|stories)\//.test(path) && !t.has('article') && !t.has('newsarticle') && !t.has('blogposting')) vote('listing', 6, 'a title that names a list');
   if (FORUM_HOST.test(host) || /\/(?:viewtopic|showthread|showtopic)\.php$/.test(path)) vote('forum', 4, 'forum host or script');
   if (/\/(?:v\d+(?:\.\d+)*|latest|stable|current|master|main)\//.test(path) && scores.documentation > 0) vote('documentation', 2, 'versioned documentation URL');
   // A section's own front (/news, /blog, /news/technology) lists its stories; a story sits below it.
-  const SECTION = /\/(blog|news|articles?|magazine|insights|ratgeber|actualites|noticias|story|stories)(\/|$)/;
-  if (/\/(?:blog|news|articles|magazine|insights|stories|category|categories|topics?)(?:\/[a-z]{2,20})?\/?$/.test(path) && !/\d/.test(path) && !query) vote('listing', 4, 'section front URL');
+  const SECTION = /\/(blog|news|articles?|magazine|insights|ratgeber|actualites|noticias|story|stories|learning-center|knowledge-center|resource-center|resources|guides)(\/|$)/;
+  if (/\/(?:blog|news|articles|magazine|insights|stories|category|categories|topics?|resources|guides|learning-center|knowledge-center|resource-center)(?:\/[a-z]{2,20})?\/?$/.test(path) && !/\d/.test(path) && !query) vote('listing', 4, 'section front URL');
   // A blog's or magazine's category or tag page (/magazine/category/electronic-gadgets).
   else if (/\/(?:blog|news|articles?|magazine|insights|stories)\/(?:category|categories|tags?|topics?)\/[\w-]+\/?$/.test(path)) vote('listing', 4, 'section front URL');
-  else if (SECTION.test(path)) vote('article', 3, 'blog/news URL');
+  else if (SECTION.test(path) || /^(?:blog|news|magazine)\./.test(host)) vote('article', 3, 'blog/news URL');
   const text = doc.bodyText;
   const layout = doc.page?.layout;
   const cart = /\b(add to (cart|basket|bag)|in den warenkorb|ajouter au panier|añadir al carrito|buy now|jetzt kaufen)\b/i;
@@ -93,17 +120,37 @@ export function detectPageType(doc: PageDocument): { type: PageType; reason: str
   // Something on the page is for sale: a price, a cart button, an offer or a declared product. A
   // vendor's /products/cdn page with none of these sells a service.
   const commerce = scores.product > 0 || /product/.test(doc.openGraph['type'] ?? '') || (layout ? layout.prices > 0 || layout.cartButtons > 0 : prices > 0 || cart.test(text));
-  if (/\/(products?|p|item|dp|pdp|produkt|produit|producto)(\/|$)/.test(path)) vote('product', commerce ? 3 : 1, 'product URL');
+  const productUrl = /\/(products?|p|item|dp|pdp|produkt|produit|producto)(\/|$)/.test(path);
+  if (productUrl) vote('product', commerce ? 3 : 1, 'product URL');
+  // The last part of the address carries a model or SKU code, letters and at least four digits in
+  // one token (three in a token of eight or more) (/J755020.html, /…-sm-x510nzaamea/): a maker's or a shop's page for one item. A
+  // story's numeric id (/1206601882/) has no letters, a date no letters either.
+  const lastSeg = (path.split('/').filter(Boolean).at(-1) ?? '').replace(/\.html?$/, '');
+  const modelCode = lastSeg.split(/[-_]/).some((tok) => (/^(?=.*[a-z])(?=(?:.*\d){4})[a-z\d]{6,16}$/.test(tok) || /^(?=.*[a-z])(?=(?:.*\d){3})[a-z\d]{8,16}$/.test(tok)) && !/^(?:19|20)\d\d/.test(tok));
+  if (modelCode && !SECTION.test(path) && scores.article < 5) vote('product', 3, 'a model code in the URL');
+  // A shop's own host (shop.…, store.…, buy.…): below its root, a page without the marks of one item
+  // is one of its departments.
+  const shopHost = /^(?:shop|store|buy|boutique|tienda|negozio)\./.test(host);
+  if (shopHost && !/\/(products?|p|item|dp|pdp)\//.test(path) && scores.product === 0 && !(layout && layout.cartButtons >= 1 && layout.cartButtons <= 2)) vote('collection', 4, 'a shop host');
   if (/\/(collections?|[\w-]*categor(?:y|ies|ie|ia)|kategorie|shop|store|browse|c)(\/|$)/.test(path) && !/\/(products?|p)\//.test(path)) vote('collection', 3, 'collection URL');
-  if (/\/(tags?|archive|page\/\d+|author)(\/|$)/.test(path)) vote('listing', 3, 'archive URL');
-  if (/\/(services?|solutions?|leistungen|dienstleistungen|prestations|servicios|landing|lp)(\/|$)/.test(path)) vote('service', 5, 'service URL');
+  if (/\/(tags?|archive|page\/\d+|author|list)(\/|$)/.test(path)) vote('listing', 3, 'archive URL');
+  // A shop's address (a product or a category) voted: "Contact us" and one-word names are the
+  // shop's furniture, not a service's offer.
+  const shopUrl = scores.collection > 0 || (scores.product > 0 && commerce);
+  const serviceUrl = /\/(services?|solutions?|leistungen|dienstleistungen|prestations|servicios|landing|lp)(\/|$)/.test(path);
+  if (serviceUrl) vote('service', 5, 'service URL');
   // A story's address names it in words or dates it (/2025/09/how-to-book-a-flight); an undated
   // page of some length named in one word (/lambda/, /seocheck) is a standing page of the site.
   const segs = path.split('/').filter(Boolean);
   const slugWords = (segs.at(-1) ?? '').replace(/\.\w+$/, '').split(/[-_]/).filter(Boolean).length;
-  if (segs.length && doc.wordCount >= 150 && slugWords === 1 && !doc.dates.published && !/\d/.test(path) && !SECTION.test(path) && scores.article < 5) vote('service', 2, 'a standing page, named in one word');
+  if (segs.length && doc.wordCount >= 150 && slugWords === 1 && !doc.dates.published && !/\d/.test(path) && !SECTION.test(path) && scores.article < 5 && !shopUrl && scores.listing === 0) vote('service', 2, 'a standing page, named in one word');
   // What an institution offers: its programmes, degrees, plans, prices, departments.
   if (/\/(?:programs?|programmes?|certificates?|degrees?|tuition|admissions|pricing|plans|departments?)(?:\/|$)/.test(path) && !SECTION.test(path)) vote('service', 3, 'offer URL');
+  // An address that names what is offered ("…/offers-deals", "…/affordable-health-plans",
+  // "…/tuition-and-fees") on an undeclared page.
+  else if (segs.some((x) => /(?:^|[-_])(?:plans|packages|offers|deals|pricing|tuition|quotes?)(?:[-_.]|$)/.test(x)) && scores.article < 3 && !SECTION.test(path) && !shopUrl) vote('service', 3, 'offer words in the URL');
+  // An institution's unit named as the page's last word (/151/Building-Department, /parks-program).
+  else if (/[-_](?:department|programs?|programmes?|office)(?:\.html?)?\/?$/.test(path) && !SECTION.test(path) && !shopUrl) vote('service', 3, 'offer URL');
   // A business's own pages about itself: who it is, how to reach it.
   if (/\/(?:pages\/)?(?:about(?:-us)?|contact(?:-us)?|company|ueber-uns|uber-uns|a-propos|quienes-somos|kontakt)(?:\.html?)?\/?$/.test(path)) vote('service', 3, 'about or contact URL');
   if (/\/(forum|forums|community|discussions?|questions|threads?|t|r)(\/|$)/.test(path)) vote('forum', 4, 'forum URL');
@@ -111,6 +158,9 @@ export function detectPageType(doc: PageDocument): { type: PageType; reason: str
   if (og === 'product' || og === 'og:product') vote('product', 4, 'og:type product');
   if (og === 'product.group') vote('collection', 5, 'og:type product.group');
   if (og === 'article') vote('article', 2, 'og:type article');
+  // og:type book on a page with nothing for sale: a chapter of a book read online (a technical
+  // book's chapter is documentation); a shop's page for a book has its price or cart.
+  if ((og === 'book' || og === 'books.book') && !commerce) vote('documentation', 4, 'og:type book, nothing for sale');
   const codeBlocks = doc.blocks.filter((b) => b.kind === 'code').length;
   // Code in a dated post or under a blog's address is a developer's article, not the manual.
   const story = !!doc.dates.published || SECTION.test(path) || /\/(?:posts?|notes)\//.test(path);
@@ -130,23 +180,33 @@ export function detectPageType(doc: PageDocument): { type: PageType; reason: str
   const linkedHeadings = subheadings.filter((b) => linkTexts.has((b as { text: string }).text.trim())).length;
   // Most subheadings link away (an article's headings name its own sections).
   if (linkedHeadings >= 4 && linkedHeadings * 3 >= subheadings.length * 2) vote('listing', 4, 'headings that link to other pages');
-  if (cart.test(text) && prices <= 3) vote('product', 3, 'add-to-cart text');
+  // Where the layout was read, its cart-button count decides; "add to cart" in the text alone is a
+  // grid's or a rail's label as often as the item's own button.
+  if (cart.test(text) && prices <= 3 && !layout) vote('product', 3, 'add-to-cart text');
   // Many priced items and little prose: a category grid.
-  if (prices >= 6 && paras <= prices) vote('collection', 3, 'many priced items');
+  // Where the page's layout was read, prices in the text count only if the page shows a price box
+  // or a priced card at all: otherwise they are figures in prose (a tuition table, an article on what insurance costs).
+  const itemPrices = !layout || layout.prices > 0 || layout.pricedCards > 0;
+  if (prices >= 6 && paras <= prices && itemPrices) vote('collection', 3, 'many priced items');
   if (/\b(\d[\d,.]* (results|products|items|treffer|ergebnisse|résultats|resultados))\b/i.test(text) && prices >= 3) vote('collection', 2, 'result count');
   // A results page heads its list with a short line ("Search results for …", "12 results for …");
   // the same words inside a sentence ("rank higher in search results") or a name ("Results for
   // America") say nothing: "results for" counts only before a quoted query.
   if (text.split('\n').some((l) => l.length <= 100 && /^(?:\d[\d,.]*\s+)?(?:search results|suchergebnisse|résultats de (?:la )?recherche|resultados de (?:la )?búsqueda)\b|^(?:\d[\d,.]*\s+)?(?:results? for|ergebnisse für|résultats pour|resultados para)\s*["“'‘«:]/i.test(l.trim()))) vote('listing', 3, 'search results heading');
-  if (countMatches(text, /\b(reply|replies|posted by|upvotes?|quote|antworten|répondre|responder|joined|beiträge)\b/i) >= 3) vote('forum', 3, 'reply/post markers');
+  // "Quote" is a forum's button but also an insurer's or a contractor's offer: not counted.
+  if (countMatches(text, /\b(reply|replies|posted by|upvotes?|antworten|répondre|responder|joined|beiträge)\b/i) >= 3) vote('forum', 3, 'reply/post markers');
   if (doc.links.main.length >= 12 && paras <= doc.links.main.length / 3 && prices < 6) vote('listing', 3, 'many links, little prose');
   // The main text is little more than the labels of its links: an index of other pages.
   else if (doc.links.main.length >= 20 && doc.wordCount <= doc.links.main.length * 3 && prices < 6) vote('listing', 3, 'main text mostly link labels');
   if (doc.dates.published && paras >= 4) vote('article', 2, 'dated prose');
+  // A numbered run of subheadings (1. …, 2. …, 3. …) over a page of prose: a list article ("7
+  // mental health trends", "My top 3 CRM picks"). A service's "how it works" steps are short.
+  if (!serviceUrl && doc.wordCount >= 800 && paras >= 10 && numberedRun(subheadings.map((b) => (b as { text: string }).text)) >= 3) vote('article', 3, 'numbered headings over prose');
   // Headings that sell ("Why choose us", "How it works", "Pricing", "What our clients say", "FAQ")
   // on a page with no publication date: a business presenting its offer, not a story.
-  if (!doc.dates.published && scores.article < 3 && doc.headings.filter((h) => SELLING_HEADING.test(h.text)).length >= 2) vote('service', 3, 'headings that sell, no publication date');
-  if (/\b(book a (call|demo)|contact us|get a quote|request a quote|our services|free consultation|angebot anfordern|devis|solicita)\b/i.test(text)) vote('service', 2, 'service call to action');
+  // Three code blocks or more make the page a technical one, whatever its headings say.
+  if (!doc.dates.published && scores.article < 3 && Math.max(codeBlocks, layout?.codeBlocks ?? 0) < 3 && doc.headings.filter((h) => SELLING_HEADING.test(h.text)).length >= 2) vote('service', 3, 'headings that sell, no publication date');
+  if (/\b(book a (call|demo)|contact us|get a quote|request a quote|our services|free consultation|angebot anfordern|devis|solicita)\b/i.test(text) && !shopUrl) vote('service', 2, 'service call to action');
   // The whole page's structure (src/core/pages/extract/layout.ts), beyond the main text: the buy
   // box, priced cards, a pager, posts with authors, a docs sidebar with code, calls to action.
   if (layout) {
@@ -158,10 +218,19 @@ export function detectPageType(doc: PageDocument): { type: PageType; reason: str
     // its own Product markup. A product page's related-items rail is a smaller grid that the
     // main text leaves out.
     const bigGrid = layout.cards >= 20 && (layout.cartButtons >= 3 || layout.prices >= 6);
-    const textGrid = layout.cards >= 6 && prices >= 6 && doc.wordCount <= prices * 50;
+    const textGrid = layout.cards >= 6 && prices >= 6 && doc.wordCount <= prices * 50 && itemPrices;
+    // An item's address with its own buy button: the priced cards around it are rails ("customers
+    // also bought"), however many.
+    if (productUrl && layout.cartButtons >= 1 && layout.pricedCards >= 4) vote('product', 3, 'a product address with a buy button');
     if (layout.pricedCards >= 4 && !declared) vote('collection', 4, 'cards with prices');
+    // So many priced cards for so few words that the grid is the page, whatever og:type and a date
+    // say (a brand's page of its bottles on a CMS that marks every page an article).
+    else if (layout.pricedCards >= 8 && doc.wordCount <= layout.pricedCards * 30 && !t.has('article') && !t.has('blogposting') && !t.has('newsarticle')) vote('collection', 4, 'cards with prices');
     else if ((bigGrid || textGrid) && !declared) vote('collection', bigGrid ? 8 : 6, 'a grid of priced items');
     if (layout.cartButtons >= 1 && layout.cartButtons <= 2) vote('product', 4, 'add-to-cart button');
+    // Many cart buttons beside as many prices: a list of items, each with its own button (a
+    // category drawn as rows rather than cards).
+    else if (layout.cartButtons >= 6 && layout.prices >= 6 && !bigGrid && !textGrid && !declared) vote('collection', 4, 'many items with their own cart buttons');
     // More cart buttons and no grid: the item's own and those of a related-items rail.
     else if (layout.cartButtons >= 3 && !bigGrid && !textGrid) vote('product', 2, 'add-to-cart buttons');
     else if (layout.prices >= 1 && layout.prices <= 3 && layout.pricedCards < 4) vote('product', 1, 'a price');
@@ -173,7 +242,7 @@ export function detectPageType(doc: PageDocument): { type: PageType; reason: str
     if (layout.navTreeLinks >= 10 && layout.codeBlocks >= 1) vote('documentation', 4, 'sidebar navigation tree and code');
     else if (layout.codeBlocks >= 3 && !story) vote('documentation', 2, 'code blocks on the page');
     // og:type article is what many CMSs set on every page, but a landing page rarely sets it.
-    if (layout.ctas >= 1 && !doc.dates.published && !declared && og !== 'article') vote('service', 3, 'calls to action, no publication date');
+    if (layout.ctas >= 1 && !doc.dates.published && !declared && og !== 'article' && !shopUrl) vote('service', 3, 'calls to action, no publication date');
   }
   const order: PageType[] = ['home', 'listing', 'product', 'collection', 'documentation', 'forum', 'service', 'article'];
   let best: PageType = 'article';
@@ -184,7 +253,22 @@ export function detectPageType(doc: PageDocument): { type: PageType; reason: str
       bestScore = scores[type];
     }
   }
-  return { type: best, reason: bestScore ? why[best]! : 'default: prose page' };
+  return { type: best, reason: bestScore ? why[best]! : 'default: prose page', votes };
+}
+
+/** The longest run of headings numbered 1, 2, 3, … in order ("1. Klaviyo", "2) HubSpot", "3 – …"). */
+export function numberedRun(headings: string[]): number {
+  let best = 0;
+  let next = 1;
+  for (const h of headings) {
+    const m = /^\s*#?(\d{1,2})\s*[.):–—-]\s*\S/.exec(h);
+    if (!m) continue;
+    const n = Number(m[1]);
+    if (n === next) next++;
+    else next = n === 1 ? 2 : 1;
+    best = Math.max(best, next - 1);
+  }
+  return best;
 }
 
 // --- The extractor's rule: yes/no questions on the page's metadata, before any text is read.

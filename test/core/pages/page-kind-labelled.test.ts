@@ -2,15 +2,16 @@
 //
 // The labelled part reads 335 real pages of the WCXB development split (the dataset is not part
 // of this repository: it is looked for beside the checkout, or at WCXB_DATASET) and holds the
-// rule to a floor on the held-out half, the labels the rules were never tuned on. Without the
-// dataset that part is skipped; the named cases always run.
+// rule to a floor on them. Both halves have been tuned on since issue 29; the fresh held-out set
+// (labels-held-out-2.json) is only measured, by the bench. Without the dataset that part is
+// skipped; the named cases always run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { evaluateLabelledTypes, readLabels } from '../../../bench/lib/wcxb-types.ts';
+import { evaluateLabelledTypes, FRESH_LABELS_FILE, readLabels } from '../../../bench/lib/wcxb-types.ts';
 import { extractPage } from '../../../src/core/pages/extract/index.ts';
-import { detectPageType } from '../../../src/core/pages/page-kind.ts';
+import { detectPageType, numberedRun } from '../../../src/core/pages/page-kind.ts';
 
 const DATASET = process.env.WCXB_DATASET ?? join(import.meta.dirname, '../../../../shared/datasets/wcxb-dev');
 const haveDataset = existsSync(join(DATASET, 'html'));
@@ -33,11 +34,27 @@ test('the labels: 335 pages, every one with a type of ours and a reason, WCXB di
   assert.equal(new Set(labels.map((l) => l.id)).size, labels.length);
 });
 
-test('held-out accuracy on our labels stays above its floor', { skip: haveDataset ? false : `WCXB dataset not found at ${DATASET}` }, () => {
-  const [development, heldOut] = evaluateLabelledTypes(DATASET);
-  // Measured at this change: development 89.3 %, held-out 82.0 % (bench/README.md).
-  assert.ok(heldOut!.right / heldOut!.pages >= 0.8, `held-out ${heldOut!.right}/${heldOut!.pages}`);
-  assert.ok(development!.right / development!.pages >= 0.88, `development ${development!.right}/${development!.pages}`);
+test('the fresh held-out set: at least 120 pages, none of them in labels.json, each with a type and a reason', () => {
+  const fresh = readLabels(FRESH_LABELS_FILE);
+  const seen = new Set(readLabels().map((l) => l.id));
+  assert.ok(fresh.length >= 120);
+  const types = new Set(['article', 'product', 'collection', 'listing', 'documentation', 'service', 'forum', 'home']);
+  for (const l of fresh) {
+    assert.ok(!seen.has(l.id), `${l.id} is in labels.json`);
+    assert.ok(types.has(l.label), `${l.id}: ${l.label}`);
+    assert.ok(l.reason.length >= 8, l.id);
+    if (l.label !== l.wcxb && l.label !== 'home') assert.match(l.reason, /WCXB/, `${l.id} differs from WCXB (${l.wcxb}) without saying why`);
+  }
+  assert.equal(new Set(fresh.map((l) => l.id)).size, fresh.length);
+});
+
+test('accuracy on our labels stays above its floor', { skip: haveDataset ? false : `WCXB dataset not found at ${DATASET}` }, () => {
+  const [development, heldOut, all] = evaluateLabelledTypes(DATASET);
+  // Both halves are development data since issue 29's rules: measured at this change 94.0 % of all
+  // 335 (bench/README.md); each half is held to a floor of its own too.
+  assert.ok(all!.right / all!.pages >= 0.93, `all ${all!.right}/${all!.pages}`);
+  assert.ok(heldOut!.right / heldOut!.pages >= 0.9, `odd half ${heldOut!.right}/${heldOut!.pages}`);
+  assert.ok(development!.right / development!.pages >= 0.9, `even half ${development!.right}/${development!.pages}`);
 });
 
 test('site root: the front page, whatever it shows; a search at the root is a listing', () => {
@@ -103,4 +120,97 @@ test('listing: a blog\'s category page; "Results for" names a results list only 
   assert.equal(typeOf(results, 'https://gazette.example/x/find').type, 'listing');
   const named = page(`<main><h1>Academic tutoring</h1><p>Results for America</p>${para(4, 'tutoring')}</main>`, ogArticle);
   assert.equal(typeOf(named, 'https://tutoring.example/academic-tutoring-explained-for-schools').type, 'article');
+});
+
+// --- Rules written from the confusions of both halves of labels.json (issue 29), one page each.
+
+test('a title that names a list: jobs, courses, homes for sale, a schedule are listings; a ranking or a story with the same words is not', () => {
+  const body = `<main><h1>Openings</h1>${para(3, 'the openings')}</main>`;
+  assert.deepEqual(typeOf(page(body, '', 'Remote Software Engineer Jobs (March 2026) - Arc'), 'https://jobs.example/remote-jobs?role=eng'), { type: 'listing', reason: 'a title that names a list' });
+  assert.equal(typeOf(page(body, '', 'Sparks, NV Homes for Sale & Real Estate | Homes'), 'https://homes.example/city/17527/NV/Sparks').type, 'listing');
+  assert.equal(typeOf(page(body, '', 'Data Science Courses | University'), 'https://learn.example/subject/data-science').type, 'listing');
+  assert.equal(typeOf(page(body, '', 'NFL Schedule - 2026 Season - Sports'), 'https://sports.example/nfl/schedule').type, 'listing');
+  // A ranking, a sentence that ends in the word, a story address: not a list of results.
+  assert.notEqual(typeOf(page(body, ogArticle, 'Best Online Courses for Designers'), 'https://mag.example/best-online-courses').type, 'listing');
+  assert.notEqual(typeOf(page(body, '', 'Web Courses Defined - Online Learning'), 'https://college.example/online/web-courses-defined/').type, 'listing');
+  assert.notEqual(typeOf(page(body, '', 'Graduates Find Their Degrees No Longer Guarantee Jobs'), 'https://news.example/story/25/12/19/grads-jobs').type, 'listing');
+});
+
+test('numbered headings over prose make a list article, not a service; not on a /services/ address', () => {
+  const numbered = Array.from({ length: 5 }, (_, i) => `<h2>${i + 1}. Trend number ${i + 1} in care</h2>${para(7, `trend ${i + 1}`)}`).join('');
+  const cta = '<a class="btn" href="/contact">Contact us</a>';
+  const html = page(`<main><h1>Seven trends in care</h1>${para(2, 'care')}${numbered}${cta}</main>`);
+  assert.deepEqual(typeOf(html, 'https://clinic.example/b/care-trends'), { type: 'article', reason: 'numbered headings over prose' });
+  assert.equal(typeOf(html, 'https://agency.example/services/marketing/care-trends').type, 'service');
+  assert.equal(numberedRun(['1. One', '2) Two', '3 – Three', 'Summary']), 3);
+  assert.equal(numberedRun(['1. One', '3. Three', '4. Four']), 1);
+});
+
+test('a blog host votes like a blog address: its undated post with calls to action stays an article', () => {
+  const html = page(`<main><h1>Index types for journals</h1>${para(8, 'journal indexes')}<a class="btn" href="/demo">Book a demo</a><a class="btn" href="/trial">Start free trial</a></main>`);
+  assert.equal(typeOf(html, 'https://blog.journals.example/post/index-types').type, 'article');
+  assert.equal(typeOf(html, 'https://journals.example/post/index-types').type, 'service');
+});
+
+test('prices in prose are figures, not items, where the page shows no price box; "quote" is not a forum word', () => {
+  const costs = Array.from({ length: 8 }, (_, i) => `<p>Cover for a ${i + 2}-year-old dog costs about $${40 + i} a month, and a quote for a policy like that takes minutes.</p>`).join('');
+  const html = page(`<main><h1>How much pet insurance costs</h1>${costs}</main>`);
+  assert.equal(typeOf(html, 'https://insure.example/research/pet-insurance-cost').type, 'article');
+});
+
+test('a shop address: no service vote from "Contact us" or a one-word name; /list/ is an archive', () => {
+  const cards = Array.from({ length: 9 }, (_, i) => `<li class="tile"><a href="/item/${i}"><img src="/c${i}.jpg" alt=""><h3>Cable ${i}</h3></a></li>`).join('');
+  const shop = page(`<main><h1>Chargers and cables</h1><ul>${cards}</ul>${para(2, 'cables')}<p>Questions? Contact us.</p><a class="btn" href="/contact">Contact us</a></main>`);
+  assert.equal(typeOf(shop, 'https://surplus.example/sub-categories/mobile-adapters-cables').type, 'collection');
+  assert.equal(typeOf(page(`<main><h1>Recent papers</h1>${para(8, 'new papers')}</main>`), 'https://papers.example/list/cs.AI/recent').type, 'listing');
+});
+
+test('offer words in the address, a -department slug and programme headings are a service', () => {
+  assert.deepEqual(typeOf(page(`<main><h1>Vacation deals</h1>${para(6, 'the packages')}</main>`), 'https://air.example/us/en/vacations/offers-deals'), { type: 'service', reason: 'offer words in the URL' });
+  assert.equal(typeOf(page(`<main><h1>Individual health plans</h1>${para(4, 'coverage')}</main>`), 'https://health.example/explore-affordable-health-plans/individual').type, 'service');
+  assert.equal(typeOf(page(`<main><h1>Building Department</h1>${para(4, 'permits')}</main>`), 'https://town.example/151/Building-Department').type, 'service');
+  const programme = page(`<main><h1>Digital marketing certification</h1>${para(2, 'the course')}<h2>Course Overview</h2>${para(2, 'the overview')}<h2>Who Should Attend</h2>${para(1, 'attendees')}<h2>Course Details</h2>${para(1, 'dates')}</main>`, '<meta property="og:type" content="article">');
+  assert.deepEqual(typeOf(programme, 'https://campus.example/outreach/digital-marketing-certification'), { type: 'service', reason: 'headings that sell, no publication date' });
+});
+
+test('og:type book with nothing for sale is a chapter of a book read online', () => {
+  const html = page(`<main><h1>Plan and intended audience</h1>${para(5, 'the course of the book')}</main>`, '<meta property="og:type" content="book">');
+  assert.deepEqual(typeOf(html, 'https://qubits.example/plan-and-intended-audience'), { type: 'documentation', reason: 'og:type book, nothing for sale' });
+});
+
+test('a JSON-LD Product beside a local business and no Offer is rating markup: the mover stays a service', () => {
+  const ld = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@graph': [{ '@type': 'MovingCompany', name: 'Van Co' }, { '@type': 'Product', name: 'Moving', aggregateRating: { '@type': 'AggregateRating', ratingValue: 4.9 } }] })}</script>`;
+  assert.equal(typeOf(page(`<main><h1>Affordable movers</h1>${para(5, 'our moves')}</main>`, ld), 'https://vanco.example/residential-movers/affordable').type, 'service');
+  const sold = ld.replace('"name":"Moving"', '"name":"Box","offers":{"@type":"Offer","price":"3.00"}');
+  assert.equal(typeOf(page(`<main><h1>Moving box</h1>${para(2, 'the box')}</main>`, sold), 'https://vanco.example/box').type, 'product');
+});
+
+test('"add to cart" text without a cart button is a grid label; many items each with a cart button are a category', () => {
+  const shoes = page(`<main><h1>Sneakers</h1>${para(2, 'sneakers')}<p>Add to cart to see the price.</p></main>`);
+  assert.equal(typeOf(shoes, 'https://shoes.example/browse/shoes/mens/sneakers').type, 'collection');
+  const rows = Array.from({ length: 8 }, (_, i) => `<div class="row"><p>Gummies ${i}</p><span class="price">$${20 + i}.99</span><button>Add to cart</button></div>`).join('');
+  assert.deepEqual(typeOf(page(`<main><h1>Gummies</h1>${rows}${para(8, 'gummies')}</main>`), 'https://cbd.example/cbd-gummies'), { type: 'collection', reason: 'many items with their own cart buttons' });
+});
+
+test('a shop host below its root is a category; a model code in the address is one item; three code blocks outweigh selling headings', () => {
+  assert.deepEqual(typeOf(page(`<main><h1>Carry-on luggage</h1>${para(6, 'carry-on bags')}</main>`), 'https://shop.bags.example/luggage-carry-on-luggage/'), { type: 'collection', reason: 'a shop host' });
+  const pitch = page(`<main><h1>Robot vacuum</h1>${para(6, 'the robot')}<a class="btn" href="/contact">Contact us</a></main>`);
+  assert.deepEqual(typeOf(pitch, 'https://robots.example/en_US/robot-vacuum/J755020.html'), { type: 'product', reason: 'a model code in the URL' });
+  assert.notEqual(typeOf(pitch, 'https://news.example/2023/10/17/1206601882/robots').type, 'product');
+  const code = Array.from({ length: 3 }, (_, i) => `<pre><code>node step${i}.js</code></pre>`).join('');
+  const readme = page(`<main><h1>About this book</h1>${para(2, 'the book')}<h2>How it works</h2>${para(1, 'reading')}<h2>FAQ</h2>${para(1, 'questions')}${code}</main>`);
+  assert.equal(typeOf(readme, 'https://books.example/functional-guide').type, 'documentation');
+});
+
+test('an item address with its buy button stays a product beside rails of priced cards; a grid that is the whole page outweighs og:type article', () => {
+  const buy = '<button>Add to cart</button><button>Buy now</button><button>Add to cart</button>';
+  const item = page(`<main><h1>A book about habits</h1><span class="price">$14.99</span>${buy}${para(6, 'the book')}</main><aside><ul>${priced(24)}</ul></aside>`);
+  assert.equal(typeOf(item, 'https://books.example/Habits-Book/dp/0735211299').type, 'product');
+  const bottles = page(`<main><h1>Our sake brand</h1>${para(4, 'the brewery')}<ul class="grid">${priced(12)}</ul></main>`, ogArticle);
+  assert.equal(typeOf(bottles, 'https://importer.example/premier-imports/brand/').type, 'collection');
+});
+
+test('a model code of three digits in a long token is one item', () => {
+  const pitch = page(`<main><h1>Tab S9 FE</h1>${para(6, 'the tablet')}</main>`, '<meta property="article:published_time" content="2023-11-02T00:00:00Z">');
+  assert.deepEqual(typeOf(pitch, 'https://maker.example/levant/tablets/galaxy-tab-s9-fe-wifi-gray-128gb-sm-x510nzaamea/'), { type: 'product', reason: 'a model code in the URL' });
 });
