@@ -655,6 +655,65 @@ function germanNounAfterArticle(text: string, start: number, gender: GermanGende
   return false;
 }
 
+/**
+ * Words that follow an English verb opening a sentence as an imperative: a determiner or
+ * possessive starting its object, an object pronoun, or a particle of a phrasal verb ("Ramp up
+ * your training", "Bolt the frame", "Ring the bell"). A name opening a sentence is followed by
+ * its verb instead ("Delta lets you…"). Closed-class words only, so the set is the grammar's, not
+ * a list of brands.
+ */
+const ENGLISH_IMPERATIVE_NEXT = new Set([
+  'the',
+  'a',
+  'an',
+  'your',
+  'my',
+  'our',
+  'their',
+  'his',
+  'her',
+  'its',
+  'yourself',
+  'yourselves',
+  'it',
+  'them',
+  'him',
+  'me',
+  'us',
+  'up',
+  'down',
+  'out',
+  'off',
+  'away',
+  'back',
+  'into',
+  'onto',
+  'what',
+]);
+
+/**
+ * A modal or a verb of doing or having right after a sentence's first word makes that word the
+ * subject. A bare singular common noun is no subject in English (it needs an article: "The delta
+ * lets…"), nor in the Romance languages, Dutch or German, so a capitalised everyday word followed
+ * by one of these is read as a name ("Delta lets you change…", "Zoom has…"), weakly. Not a copula:
+ * a sentence that classifies the word is where words are defined ("Orange is a warm colour",
+ * "Mercury is the smallest planet").
+ */
+const SUBJECT_VERBS: Record<string, ReadonlySet<string>> = {
+  en: new Set(['has', 'had', 'does', 'did', 'can', 'will', 'would', 'should', 'could', 'may', 'might', 'must', 'lets', 'offers']),
+  es: new Set(['tiene', 'ofrece', 'cobra', 'permite', 'puede']),
+  pt: new Set(['tem', 'oferece', 'cobra', 'permite', 'pode']),
+  fr: new Set(['a', 'propose', 'offre', 'permet', 'peut']),
+  it: new Set(['ha', 'offre', 'permette', 'può']),
+  nl: new Set(['heeft', 'biedt', 'kan']),
+  de: new Set(['hat', 'bietet', 'kann']),
+};
+
+/** The lower-case word right after an occurrence, after spaces only, or null. */
+function nextWord(text: string, end: number): string | null {
+  return /^[ \t]+(\p{Ll}+)(?![\p{L}'’-])/u.exec(text.slice(end, end + 24))?.[1] ?? null;
+}
+
 type Everyday = 'lower' | 'initial';
 
 /**
@@ -711,6 +770,9 @@ interface Spelling extends NameVariant {
  * at a sentence start are names unless the answer also uses the word as a word.
  */
 const INITIAL_RULE_RANK = 5000;
+
+/** The most frequent words of a subtitle list are closed-class words (English: "you" 15, "go" 123). */
+const FUNCTION_WORD_RANK = 200;
 
 /**
  * Matchers by name, aliases and language, the oldest evicted first: a matcher is pure, and every
@@ -781,11 +843,24 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   const all = [...spellings, ...stems];
   // A one-word name written with an initial capital ("Puma", not "eBay" or "monday.com").
   const capitalName = language !== undefined && /^\p{Lu}\p{L}*$/u.test((withoutLegalForm(name) ?? name).trim());
+  // A name of several words, each written with an initial capital ("Mulino Bianco", "Whole Foods"):
+  // written all in lower case in an answer that capitalises, it is the ordinary phrase.
+  const capitalPhrase =
+    language !== undefined &&
+    /^\p{Lu}\p{L}*(?:[ -]\p{L}+)*[ -]\p{Lu}\p{L}*$/u.test((withoutLegalForm(name) ?? name).trim()) &&
+    (withoutLegalForm(name) ?? name)
+      .trim()
+      .split(/[ -]/)
+      .filter((w) => [...w].length > 3)
+      .every((w) => isUpper(w[0]!));
   // The name is itself a word of the language: its attached forms are only weakly the name.
   const bareName = (withoutLegalForm(name) ?? name).trim();
   const nameIsEveryday = language !== undefined && /^\p{L}+$/u.test(bareName) && everydayWordRank(bareName, language, { anyCase: true }) !== null;
   // A German name that is a German noun: capitals are no sign of a name in German (see germanNounAfterArticle).
   const germanNoun = language === 'de' && capitalName ? germanNounGender(bareName) : undefined;
+  // One of the language's 200 most frequent words: pronouns, determiners, auxiliaries ("You can…"),
+  // which open sentences as subjects themselves, so a verb after them says nothing of a name.
+  const functionWord = language !== undefined && (everydayWordRank(bareName, language) ?? Number.POSITIVE_INFINITY) <= FUNCTION_WORD_RANK;
   // A short Arabic name (three letters or fewer) is often the tail of a longer word.
   const shortArabic = language === 'ar' && [...bareName].length <= 3;
 
@@ -898,7 +973,15 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
 
   function decide(ft: FoldedText): MentionDecisions {
     const { folded, offsets, text } = ft;
-    const hits: { start: number; end: number; rule: MentionRule | 'initial'; everyday: Everyday | null; weak: boolean }[] = [];
+    const hits: {
+      start: number;
+      end: number;
+      rule: MentionRule | 'initial';
+      everyday: Everyday | null;
+      weak: boolean;
+      /** At a sentence start and read as a verb (imperative) or as a subject (a verb follows). */
+      reading?: 'verb' | 'subject';
+    }[] = [];
     const rejected: MentionSpan[] = [];
     let named = false;
     let usedAsWord = false;
@@ -948,7 +1031,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           }
         }
         let decided: MentionRule | 'initial' = rule;
-        if (capitalName && isLower(text[start]!) && !lowerCaseAnswer(ft)) {
+        if ((capitalName || capitalPhrase) && isLower(text[start]!) && !lowerCaseAnswer(ft)) {
           // A capitalised name written in lower case in an answer that capitalises: the everyday
           // word ("a puma", "cut them some slack", "на магните"), not the name.
           usedAsWord = true;
@@ -976,6 +1059,25 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           rejected.push({ start, end: stop, rule: 'noun_after_article', weak: true });
           continue;
         }
+        let reading: 'verb' | 'subject' | undefined;
+        if (
+          capitalName &&
+          rule === 'exact' &&
+          (language === 'en' || (spelling.everyday === 'initial' && SUBJECT_VERBS[language!] !== undefined)) &&
+          !isLower(text[start]!) &&
+          !inCapitals(text.slice(start, stop)) &&
+          nameSignal(text, start, stop) === null
+        ) {
+          const at0 = position(text, start);
+          const next = at0.initial && !at0.emphasised ? nextWord(text, stop) : null;
+          if (next !== null && language === 'en' && ENGLISH_IMPERATIVE_NEXT.has(next)) reading = 'verb';
+          else if (next !== null && spelling.everyday === 'initial' && !functionWord && SUBJECT_VERBS[language!]?.has(next)) reading = 'subject';
+        }
+        if (reading === 'verb') {
+          // Decided once the whole answer is read: the verb unless the answer names it elsewhere.
+          hits.push({ start: at, end, rule: 'initial', everyday: spelling.everyday, weak: true, reading });
+          continue;
+        }
         if (rule === 'exact' && nameIsEveryday && !isLower(text[start]!) && !isUpper(text[start]!)) {
           // A script without capitals gives no sign either way: the spelling decides, weakly.
           weak = true;
@@ -990,7 +1092,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           if (how === 'lower_case_answer') weak = true;
         }
         if (decided !== 'initial' && !weak) named = true;
-        hits.push({ start: at, end, rule: decided, everyday: spelling.everyday, weak });
+        hits.push({ start: at, end, rule: decided, everyday: spelling.everyday, weak, ...(reading ? { reading } : {}) });
       }
     }
     hits.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -1003,7 +1105,12 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
         // A sentence-initial everyday word is the name when the answer names it elsewhere, or,
         // for a rarer word, when the answer never uses it as the word.
         if (named) rule = 'sentence_start';
-        else if (h.everyday === 'lower' && !usedAsWord) {
+        else if (h.reading === 'verb') {
+          // An English word opening a sentence with its object or particle after it is the verb
+          // ("Ramp up your training"), unless the answer names it elsewhere.
+          rejected.push({ start: offsets[h.start]!, end: offsets[h.end]!, rule: 'verb_at_sentence_start', weak: true });
+          continue;
+        } else if ((h.everyday === 'lower' || h.reading === 'subject') && !usedAsWord) {
           rule = 'sentence_start';
           h.weak = true;
         } else {
