@@ -796,6 +796,7 @@ export function createEntityMatcher(name: string, aliases: string[] = [], opts: 
 const COMBINING = /\p{M}/u;
 const ARABIC_LETTER = /\p{Script=Arabic}/u;
 const HANGUL = /\p{Script=Hangul}/u;
+const HAN = /\p{Script=Han}/u;
 /** Katakana and the prolonged sound mark (ー is Script=Common). */
 const KATAKANA_RUN = /^[\u30A0-\u30FF\u31F0-\u31FF\uFF66-\uFF9F]+/u;
 
@@ -861,6 +862,8 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   // One of the language's 200 most frequent words: pronouns, determiners, auxiliaries ("You can…"),
   // which open sentences as subjects themselves, so a verb after them says nothing of a name.
   const functionWord = language !== undefined && (everydayWordRank(bareName, language) ?? Number.POSITIVE_INFINITY) <= FUNCTION_WORD_RANK;
+  // A Japanese name written in kanji only (明治, 日清, 楽天).
+  const hanName = language === 'ja' && /^\p{Script=Han}+$/u.test(bareName);
   // A short Arabic name (three letters or fewer) is often the tail of a longer word.
   const shortArabic = language === 'ar' && [...bareName].length <= 3;
 
@@ -1091,6 +1094,11 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           decided = how === 'initial' ? 'initial' : rule === 'exact' ? how : rule;
           if (how === 'lower_case_answer') weak = true;
         }
+        // A kanji name written straight on to more kanji may be the first part of a longer word
+        // (明治時代 "the Meiji era", 日清戦争) or the name before a product noun (楽天市場): the
+        // spelling cannot tell, and neither the frequency list nor a dictionary analyzer holds the
+        // compounds, so the decision is weak and a judge reads it.
+        if (hanName && rule === 'exact' && HAN.test(text[stop] ?? '')) weak = true;
         if (decided !== 'initial' && !weak) named = true;
         hits.push({ start: at, end, rule: decided, everyday: spelling.everyday, weak, ...(reading ? { reading } : {}) });
       }

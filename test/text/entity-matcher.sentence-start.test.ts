@@ -66,3 +66,13 @@ describe('a several-word name written as a lower-case phrase', () => {
     assert.equal(decide('Mulino Bianco', 'it', 'compro sempre i biscotti del mulino bianco').spans.length, 1);
   });
 });
+
+describe('a Japanese kanji name written straight on to more kanji', () => {
+  test('is taken weakly (明治時代 is the era, 楽天市場 the store): a judge reads it', () => {
+    assert.deepEqual(decide('明治', 'ja', '明治時代に鉄道が広がりました。').spans, [{ text: '明治', rule: 'exact', weak: true }]);
+    assert.deepEqual(decide('楽天', 'ja', '楽天市場で買い物をしました。').spans, [{ text: '楽天', rule: 'exact', weak: true }]);
+  });
+  test('followed by a particle or kana it is the name, not weak', () => {
+    assert.deepEqual(decide('明治', 'ja', '明治のチョコレートが好きです。').spans, [{ text: '明治', rule: 'exact', weak: false }]);
+  });
+});
