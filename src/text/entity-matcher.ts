@@ -418,7 +418,9 @@ function capitalized(ft: FoldedText, at: number, capitals: readonly number[]): b
  *   rejections; weak);
  * - `verb_at_sentence_start`: in Arabic, which puts the verb first, a name that is an imperfect
  *   verb form (`نمشي` "we walk": the same stem with another person prefix, `يمشي`, is an everyday
- *   word) opening a sentence (only recorded for rejections; weak).
+ *   word) opening a sentence; in English, a word opening a sentence with its object or a
+ *   phrasal-verb particle after it, an imperative ("Ramp up your training") (only recorded for
+ *   rejections; weak).
  */
 export type MentionRule =
   | 'exact'
