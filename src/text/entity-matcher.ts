@@ -418,7 +418,9 @@ function capitalized(ft: FoldedText, at: number, capitals: readonly number[]): b
  *   rejections; weak);
  * - `verb_at_sentence_start`: in Arabic, which puts the verb first, a name that is an imperfect
  *   verb form (`نمشي` "we walk": the same stem with another person prefix, `يمشي`, is an everyday
- *   word) opening a sentence (only recorded for rejections; weak).
+ *   word) opening a sentence; in English, a word opening a sentence with its object or a
+ *   phrasal-verb particle after it, an imperative ("Ramp up your training") (only recorded for
+ *   rejections; weak).
  */
 export type MentionRule =
   | 'exact'
@@ -655,6 +657,65 @@ function germanNounAfterArticle(text: string, start: number, gender: GermanGende
   return false;
 }
 
+/**
+ * Words that follow an English verb opening a sentence as an imperative: a determiner or
+ * possessive starting its object, an object pronoun, or a particle of a phrasal verb ("Ramp up
+ * your training", "Bolt the frame", "Ring the bell"). A name opening a sentence is followed by
+ * its verb instead ("Delta lets you…"). Closed-class words only, so the set is the grammar's, not
+ * a list of brands.
+ */
+const ENGLISH_IMPERATIVE_NEXT = new Set([
+  'the',
+  'a',
+  'an',
+  'your',
+  'my',
+  'our',
+  'their',
+  'his',
+  'her',
+  'its',
+  'yourself',
+  'yourselves',
+  'it',
+  'them',
+  'him',
+  'me',
+  'us',
+  'up',
+  'down',
+  'out',
+  'off',
+  'away',
+  'back',
+  'into',
+  'onto',
+  'what',
+]);
+
+/**
+ * A modal or a verb of doing or having right after a sentence's first word makes that word the
+ * subject. A bare singular common noun is no subject in English (it needs an article: "The delta
+ * lets…"), nor in the Romance languages, Dutch or German, so a capitalised everyday word followed
+ * by one of these is read as a name ("Delta lets you change…", "Zoom has…"), weakly. Not a copula:
+ * a sentence that classifies the word is where words are defined ("Orange is a warm colour",
+ * "Mercury is the smallest planet").
+ */
+const SUBJECT_VERBS: Record<string, ReadonlySet<string>> = {
+  en: new Set(['has', 'had', 'does', 'did', 'can', 'will', 'would', 'should', 'could', 'may', 'might', 'must', 'lets', 'offers']),
+  es: new Set(['tiene', 'ofrece', 'cobra', 'permite', 'puede']),
+  pt: new Set(['tem', 'oferece', 'cobra', 'permite', 'pode']),
+  fr: new Set(['a', 'propose', 'offre', 'permet', 'peut']),
+  it: new Set(['ha', 'offre', 'permette', 'può']),
+  nl: new Set(['heeft', 'biedt', 'kan']),
+  de: new Set(['hat', 'bietet', 'kann']),
+};
+
+/** The lower-case word right after an occurrence, after spaces only, or null. */
+function nextWord(text: string, end: number): string | null {
+  return /^[ \t]+(\p{Ll}+)(?![\p{L}'’-])/u.exec(text.slice(end, end + 24))?.[1] ?? null;
+}
+
 type Everyday = 'lower' | 'initial';
 
 /**
@@ -712,6 +773,9 @@ interface Spelling extends NameVariant {
  */
 const INITIAL_RULE_RANK = 5000;
 
+/** The most frequent words of a subtitle list are closed-class words (English: "you" 15, "go" 123). */
+const FUNCTION_WORD_RANK = 200;
+
 /**
  * Matchers by name, aliases and language, the oldest evicted first: a matcher is pure, and every
  * probe of a run builds the same ones (the target, each competitor), which cost more than
@@ -734,6 +798,7 @@ export function createEntityMatcher(name: string, aliases: string[] = [], opts: 
 const COMBINING = /\p{M}/u;
 const ARABIC_LETTER = /\p{Script=Arabic}/u;
 const HANGUL = /\p{Script=Hangul}/u;
+const HAN = /\p{Script=Han}/u;
 /** Katakana and the prolonged sound mark (ー is Script=Common). */
 const KATAKANA_RUN = /^[\u30A0-\u30FF\u31F0-\u31FF\uFF66-\uFF9F]+/u;
 
@@ -781,11 +846,26 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   const all = [...spellings, ...stems];
   // A one-word name written with an initial capital ("Puma", not "eBay" or "monday.com").
   const capitalName = language !== undefined && /^\p{Lu}\p{L}*$/u.test((withoutLegalForm(name) ?? name).trim());
+  // A name of several words, each written with an initial capital ("Mulino Bianco", "Whole Foods"):
+  // written all in lower case in an answer that capitalises, it is the ordinary phrase.
+  const capitalPhrase =
+    language !== undefined &&
+    /^\p{Lu}\p{L}*(?:[ -]\p{L}+)*[ -]\p{Lu}\p{L}*$/u.test((withoutLegalForm(name) ?? name).trim()) &&
+    (withoutLegalForm(name) ?? name)
+      .trim()
+      .split(/[ -]/)
+      .filter((w) => [...w].length > 3)
+      .every((w) => isUpper(w[0]!));
   // The name is itself a word of the language: its attached forms are only weakly the name.
   const bareName = (withoutLegalForm(name) ?? name).trim();
   const nameIsEveryday = language !== undefined && /^\p{L}+$/u.test(bareName) && everydayWordRank(bareName, language, { anyCase: true }) !== null;
   // A German name that is a German noun: capitals are no sign of a name in German (see germanNounAfterArticle).
   const germanNoun = language === 'de' && capitalName ? germanNounGender(bareName) : undefined;
+  // One of the language's 200 most frequent words: pronouns, determiners, auxiliaries ("You can…"),
+  // which open sentences as subjects themselves, so a verb after them says nothing of a name.
+  const functionWord = language !== undefined && (everydayWordRank(bareName, language) ?? Number.POSITIVE_INFINITY) <= FUNCTION_WORD_RANK;
+  // A Japanese name written in kanji only (明治, 日清, 楽天).
+  const hanName = language === 'ja' && /^\p{Script=Han}+$/u.test(bareName);
   // A short Arabic name (three letters or fewer) is often the tail of a longer word.
   const shortArabic = language === 'ar' && [...bareName].length <= 3;
 
@@ -898,7 +978,15 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
 
   function decide(ft: FoldedText): MentionDecisions {
     const { folded, offsets, text } = ft;
-    const hits: { start: number; end: number; rule: MentionRule | 'initial'; everyday: Everyday | null; weak: boolean }[] = [];
+    const hits: {
+      start: number;
+      end: number;
+      rule: MentionRule | 'initial';
+      everyday: Everyday | null;
+      weak: boolean;
+      /** At a sentence start and read as a verb (imperative) or as a subject (a verb follows). */
+      reading?: 'verb' | 'subject';
+    }[] = [];
     const rejected: MentionSpan[] = [];
     let named = false;
     let usedAsWord = false;
@@ -948,7 +1036,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           }
         }
         let decided: MentionRule | 'initial' = rule;
-        if (capitalName && isLower(text[start]!) && !lowerCaseAnswer(ft)) {
+        if ((capitalName || capitalPhrase) && isLower(text[start]!) && !lowerCaseAnswer(ft)) {
           // A capitalised name written in lower case in an answer that capitalises: the everyday
           // word ("a puma", "cut them some slack", "на магните"), not the name.
           usedAsWord = true;
@@ -976,6 +1064,25 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           rejected.push({ start, end: stop, rule: 'noun_after_article', weak: true });
           continue;
         }
+        let reading: 'verb' | 'subject' | undefined;
+        if (
+          capitalName &&
+          rule === 'exact' &&
+          (language === 'en' || (spelling.everyday === 'initial' && SUBJECT_VERBS[language!] !== undefined)) &&
+          !isLower(text[start]!) &&
+          !inCapitals(text.slice(start, stop)) &&
+          nameSignal(text, start, stop) === null
+        ) {
+          const at0 = position(text, start);
+          const next = at0.initial && !at0.emphasised ? nextWord(text, stop) : null;
+          if (next !== null && language === 'en' && ENGLISH_IMPERATIVE_NEXT.has(next)) reading = 'verb';
+          else if (next !== null && spelling.everyday === 'initial' && !functionWord && SUBJECT_VERBS[language!]?.has(next)) reading = 'subject';
+        }
+        if (reading === 'verb') {
+          // Decided once the whole answer is read: the verb unless the answer names it elsewhere.
+          hits.push({ start: at, end, rule: 'initial', everyday: spelling.everyday, weak: true, reading });
+          continue;
+        }
         if (rule === 'exact' && nameIsEveryday && !isLower(text[start]!) && !isUpper(text[start]!)) {
           // A script without capitals gives no sign either way: the spelling decides, weakly.
           weak = true;
@@ -989,8 +1096,13 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           decided = how === 'initial' ? 'initial' : rule === 'exact' ? how : rule;
           if (how === 'lower_case_answer') weak = true;
         }
+        // A kanji name written straight on to more kanji may be the first part of a longer word
+        // (明治時代 "the Meiji era", 日清戦争) or the name before a product noun (楽天市場): the
+        // spelling cannot tell, and neither the frequency list nor a dictionary analyzer holds the
+        // compounds, so the decision is weak and a judge reads it.
+        if (hanName && rule === 'exact' && HAN.test(text[stop] ?? '')) weak = true;
         if (decided !== 'initial' && !weak) named = true;
-        hits.push({ start: at, end, rule: decided, everyday: spelling.everyday, weak });
+        hits.push({ start: at, end, rule: decided, everyday: spelling.everyday, weak, ...(reading ? { reading } : {}) });
       }
     }
     hits.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -1003,7 +1115,12 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
         // A sentence-initial everyday word is the name when the answer names it elsewhere, or,
         // for a rarer word, when the answer never uses it as the word.
         if (named) rule = 'sentence_start';
-        else if (h.everyday === 'lower' && !usedAsWord) {
+        else if (h.reading === 'verb') {
+          // An English word opening a sentence with its object or particle after it is the verb
+          // ("Ramp up your training"), unless the answer names it elsewhere.
+          rejected.push({ start: offsets[h.start]!, end: offsets[h.end]!, rule: 'verb_at_sentence_start', weak: true });
+          continue;
+        } else if ((h.everyday === 'lower' || h.reading === 'subject') && !usedAsWord) {
           rule = 'sentence_start';
           h.weak = true;
         } else {

@@ -9,7 +9,8 @@
 //   that matter here ("Приватбанку"), so the Russian one is used.
 // - Polish has no Snowball stemmer: POLISH_ENDINGS below, the noun declension endings of the
 //   three genders, with the stem alternations of the dative and locative (k → c, g → dz, r → rz,
-//   t → ci, d → dzi, ł → l; "Żabka" → "Żabce", "Toyota" → "Toyocie"), generate the forms.
+//   t → ci, d → dzi, ł → l; "Żabka" → "Żabce", "Toyota" → "Toyocie"), generate the forms, with
+//   the fleeting e of masculine -ek, -ec, -eł, -el, -eń stems ("Wedel" → "Wedla", "Żywiec" → "Żywca").
 // - German: the genitive -s ("Zalandos", "Lidls"); a name ending in s, x, z or ß takes an
 //   apostrophe, which the plain match already reads as a boundary.
 // - Turkish: Snowball's Turkish stemmer: the word stems to the name ("Trendyoldan", "Getirle");
@@ -105,9 +106,37 @@ function polishForms(lower: string): string[] | null {
     const m = ending.exec(lower);
     if (!m) continue;
     const base = lower.slice(0, m.index);
-    return forms.map((f) => base + f.replace('$1', m[1] ?? ''));
+    const own = forms.map((f) => base + f.replace('$1', m[1] ?? ''));
+    const fleeting = polishFleetingForms(lower);
+    return fleeting ? [...own, ...fleeting] : own;
   }
-  return null;
+  return polishFleetingForms(lower);
+}
+
+/**
+ * A masculine name whose last syllable has a fleeting e (consonant, e, then k, c, ł, l or ń) loses
+ * the e in every form but the nominative and accusative: "Wedel" → "Wedla", "Wedlem"; "Pudelek" →
+ * "Pudelka", "Pudelku"; "Żywiec" → "Żywca" (an i that only softens the consonant before the e goes
+ * with it); "ogień" → "ognia" (ń is written ni before a vowel). Not every such noun drops its e
+ * ("Wawel" → "Wawelu"), so these forms are added to the regular ones, never put in their place.
+ * Source: the Polish "e ruchome" alternation of masculine nouns in -ek, -ec, -eł, -el, -eń.
+ */
+const POLISH_FLEETING_E = /([bcćdfghjklłmnńprsśtwzźż])(i?)e([kcłlń])$/u;
+
+function polishFleetingForms(lower: string): string[] | null {
+  const m = POLISH_FLEETING_E.exec(lower);
+  if (!m || m.index < 1) return null;
+  const head = lower.slice(0, m.index) + m[1];
+  const last = m[3]!;
+  if (last === 'ń') return ['ia', 'iu', 'iem', 'iowi', 'ie', 'i', 'iów'].map((e) => `${head}n${e}`);
+  const tails: Record<string, string[]> = {
+    k: ['ka', 'ku', 'kowi', 'kiem', 'ki', 'ków', 'kach', 'kami', 'kom'],
+    c: ['ca', 'cu', 'cowi', 'cem', 'ce', 'ców', 'cach', 'cami', 'com'],
+    // Not the plural -le: "wedle" is the preposition "according to".
+    ł: ['ła', 'łu', 'łowi', 'łem', 'ły', 'łów'],
+    l: ['la', 'lu', 'lowi', 'lem', 'li', 'lów'],
+  };
+  return tails[last]!.map((e) => head + e);
 }
 
 function stripMarks(s: string): string {
@@ -191,9 +220,63 @@ export const ARABIC_PROCLITIC = /^(?:[وف][بلك]?|[بلك])$/u;
 
 /** Korean particles that follow a noun (case, topic, auxiliary), and their common chains. */
 export const KOREAN_PARTICLES = new Set([
-  '은', '는', '이', '가', '을', '를', '의', '에', '에서', '에게', '께', '한테', '와', '과', '랑', '이랑', '하고', '도', '만', '로', '으로',
-  '처럼', '보다', '까지', '부터', '마저', '조차', '이나', '나', '이라', '라', '이란', '란', '이며', '며', '에도', '에서도', '에서는', '에는',
-  '으로는', '로는', '과는', '와는', '에게는', '만의', '이다', '입니다', '이에요', '예요', '였다', '이었다', '보다는', '처럼', '께서', '에서의', '으로도', '로도',
+  '은',
+  '는',
+  '이',
+  '가',
+  '을',
+  '를',
+  '의',
+  '에',
+  '에서',
+  '에게',
+  '께',
+  '한테',
+  '와',
+  '과',
+  '랑',
+  '이랑',
+  '하고',
+  '도',
+  '만',
+  '로',
+  '으로',
+  '처럼',
+  '보다',
+  '까지',
+  '부터',
+  '마저',
+  '조차',
+  '이나',
+  '나',
+  '이라',
+  '라',
+  '이란',
+  '란',
+  '이며',
+  '며',
+  '에도',
+  '에서도',
+  '에서는',
+  '에는',
+  '으로는',
+  '로는',
+  '과는',
+  '와는',
+  '에게는',
+  '만의',
+  '이다',
+  '입니다',
+  '이에요',
+  '예요',
+  '였다',
+  '이었다',
+  '보다는',
+  '처럼',
+  '께서',
+  '에서의',
+  '으로도',
+  '로도',
 ]);
 
 /** Suffixes that derive a new Japanese word from a kanji noun (楽天的 "optimistic", 楽天家 "optimist"). */
