@@ -198,6 +198,23 @@ export interface CompletionResult {
   heap_after_gc_mb: number;
 }
 
+/**
+ * GETs a URL as the polling client does and keeps only the first 400 bytes of the answer (as
+ * Latin-1: the status and ids are ASCII) and its size. The answer is taken as a stream of the
+ * chunks the server wrote, so light-my-request neither joins them into one buffer nor decodes that
+ * into a string: client work that a real socket would leave to the client, not the server.
+ */
+async function readHead(service: BenchService, url: string): Promise<{ statusCode: number; head: string; bytes: number }> {
+  const res = await service.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${service.key}` }, payloadAsStream: true });
+  let head = '';
+  let bytes = 0;
+  for await (const chunk of res.stream() as AsyncIterable<Buffer>) {
+    if (head.length < 400) head += chunk.subarray(0, 400 - head.length).toString('latin1');
+    bytes += chunk.length;
+  }
+  return { statusCode: res.statusCode, head, bytes };
+}
+
 /** Creates one run of `n` probes spread over every platform and waits for it; measures memory. */
 export async function runCompletion(n: number): Promise<CompletionResult> {
   const engine = await ENGINES[engineName]({ ...engineOpts, latencyMs });
@@ -238,8 +255,8 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
     let status = '';
     const pollUrl = pollMode === 'run' ? `/v1/visibility/runs/${created.body.run_id}` : '/v1/visibility/runs?limit=1';
     for (;;) {
-      const res = await service.app.inject({ method: 'GET', url: pollUrl, headers: { authorization: `Bearer ${service.key}` } });
-      const head = res.rawPayload.subarray(0, 400).toString('latin1');
+      const res = await readHead(service, pollUrl);
+      const head = res.head;
       const ids = /"run_id":"([^"]+)"/.exec(head);
       status = /"status":"([^"]+)"/.exec(head)?.[1] ?? '';
       if (res.statusCode !== 200 || ids?.[1] !== created.body.run_id || !status) throw new Error(`unexpected poll answer: ${head.slice(0, 200)}`);
@@ -259,7 +276,7 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
     const readUrl = `/v1/visibility/runs/${created.body.run_id}`;
     const readCpu0 = process.cpuUsage();
     let readBytes = 0;
-    for (let i = 0; i < 10; i++) readBytes = (await service.app.inject({ method: 'GET', url: readUrl, headers: { authorization: `Bearer ${service.key}` } })).rawPayload.length;
+    for (let i = 0; i < 10; i++) readBytes = (await readHead(service, readUrl)).bytes;
     const readCpu = process.cpuUsage(readCpu0);
     if (stopProfile) {
       await stopProfile(cpuProfFile!);
