@@ -67,8 +67,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerPublicOrigin(app, opts.core.config);
   // Responses are plain JSON built by the core; the schemas document them, they don't filter them.
   // A shared answer (shareAnswer: one the core hands out again, e.g. usage) keeps its text, and a
-  // large one holding shared parts is written as UTF-8 bytes (toJsonBytes).
-  app.setSerializerCompiler(() => toJsonBytes);
+  // large one holding shared parts is written as UTF-8 bytes (toJsonBytes). Fastify's types say a
+  // serializer returns a string; it sends a Buffer as is (content-length from its length).
+  app.setSerializerCompiler(() => toJsonBytes as (data: unknown) => string);
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
