@@ -26,7 +26,7 @@ import { capRaw } from '../../platforms/live/raw.ts';
 import { lockAccount, releaseCharge, settleCharge } from '../billing/ledger.ts';
 import { nowIso } from '../../lib/ids.ts';
 import type { Store, Tx } from '../../db/store.ts';
-import { finishJob, holdLease, LeaseLost, leaseHeld, leaseOf, markJobFinished, requeueJob, type Job, type Lease } from '../../jobs/queue.ts';
+import { finishHeldJob, finishJob, holdLease, LeaseLost, leaseHeld, leaseOf, markJobFinished, requeueJob, type Job, type Lease } from '../../jobs/queue.ts';
 import type { GiveUpCode, JobControl } from '../../jobs/worker.ts';
 import { analysisTerms, analyzeAnswer } from './analysis.ts';
 import type { BrandTerms } from './plan.ts';
@@ -244,12 +244,13 @@ async function analyseAndSettle(
   await store.db.transaction().execute(async (trx) => {
     // The account first, as every transaction that moves credits does (see lockAccount).
     await lockAccount(store, trx, run.account_id);
-    // A worker whose job was taken over (or given up by the watchdog) records nothing.
-    if (lease) await holdLease(trx, lease);
+    // A worker whose job was taken over (or given up by the watchdog) records nothing. With its
+    // lease, the fence also marks the job done (one statement fewer); the rest rolls back with it.
+    if (lease) await finishHeldJob(trx, lease);
+    else await finishProbeJob(trx, probeId, completedAt);
     if (!answer || !analysis) {
       const failure = 'failure' in outcome ? outcome.failure : { code: 'provider_failed', message: 'The platform call failed unexpectedly.' };
       await recordProbeFailure(trx, { id: probeId, ledger_entry_id: probe.ledger_entry_id, price: probe.price }, failure, completedAt);
-      await finishProbeJob(trx, probeId, completedAt);
       await visibilityRunSettled(trx, runId);
       return;
     }
@@ -267,7 +268,6 @@ async function analyseAndSettle(
              error_code = null, error_message = null, completed_at = ${completedAt}
        where id = ${probeId} and status = 'running'`.execute(trx);
     if (Number(res.numAffectedRows) === 1) await settleCharge(trx, probe.ledger_entry_id, probe.price);
-    await finishProbeJob(trx, probeId, completedAt);
     await visibilityRunSettled(trx, runId);
   });
 }
