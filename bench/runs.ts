@@ -18,6 +18,7 @@
 //   npm run bench:runs -- --probes 2000 --latency 500 --concurrency 64 --small-probes 500
 //   npm run bench:runs -- --json                  # one JSON summary on stdout
 //   npm run bench:runs -- --skip-create           # completion and memory only
+//   npm run bench:runs -- --skip-create --small-probes 0 --cpu-prof /tmp/runs   # + /tmp/runs-2000.cpuprofile of the completion
 //   npm run bench:runs -- --live --skip-create    # live mode: --lane-concurrency 16 --delay-min 200 --delay-max 800 --seed 1
 //     live mode adds Google AI Overviews, AI Mode and the ChatGPT app through a fake DataForSEO task
 //     flow (--consumer-lane-concurrency 64 --task-min 5000 --task-max 40000 --max-waiting 1000;
@@ -61,7 +62,7 @@ const pollMode = args.opt('--poll') ?? 'run';
 if (pollMode !== 'run' && pollMode !== 'list') throw new Error(`--poll run|list, not ${pollMode}`);
 const pollMs = args.num('--poll-ms', pollMode === 'run' ? 500 : 100);
 const asJson = args.flag('--json');
-const cpuProfFile = args.opt('--cpu-prof'); // child only: profile file for the completion phase
+const cpuProfFile = args.opt('--cpu-prof'); // profile of the completion phase: the parent hands each child FILE-<probes>.cpuprofile
 const log = (line: string) => (asJson ? process.stderr : process.stdout).write(line + '\n');
 const TERMINAL = new Set(['completed', 'partially_completed', 'failed', 'cancelled']);
 const RUN_URL = 'https://www.example.com/crm';
@@ -197,6 +198,23 @@ export interface CompletionResult {
   heap_after_gc_mb: number;
 }
 
+/**
+ * GETs a URL as the polling client does and keeps only the first 400 bytes of the answer (as
+ * Latin-1: the status and ids are ASCII) and its size. The answer is taken as a stream of the
+ * chunks the server wrote, so light-my-request neither joins them into one buffer nor decodes that
+ * into a string: client work that a real socket would leave to the client, not the server.
+ */
+async function readHead(service: BenchService, url: string): Promise<{ statusCode: number; head: string; bytes: number }> {
+  const res = await service.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${service.key}` }, payloadAsStream: true });
+  let head = '';
+  let bytes = 0;
+  for await (const chunk of res.stream() as AsyncIterable<Buffer>) {
+    if (head.length < 400) head += chunk.subarray(0, 400 - head.length).toString('latin1');
+    bytes += chunk.length;
+  }
+  return { statusCode: res.statusCode, head, bytes };
+}
+
 /** Creates one run of `n` probes spread over every platform and waits for it; measures memory. */
 export async function runCompletion(n: number): Promise<CompletionResult> {
   const engine = await ENGINES[engineName]({ ...engineOpts, latencyMs });
@@ -231,13 +249,14 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
     if (created.status >= 300) throw new Error(`create answered ${created.status}: ${JSON.stringify(created.body)}`);
     const stopProfile = cpuProfFile ? await startCpuProfile() : undefined;
     // Poll as a client does (see --poll). The client only needs the status, which both answers
-    // give near their start: it is read from there, so the bench's own parsing of a large answer
-    // (the summary has an entry per prompt) does not count as the server's CPU.
+    // give near their start: it is read from the first bytes, so the bench's own decoding and
+    // parsing of a large answer (the summary has an entry per prompt) does not count as the
+    // server's CPU.
     let status = '';
     const pollUrl = pollMode === 'run' ? `/v1/visibility/runs/${created.body.run_id}` : '/v1/visibility/runs?limit=1';
     for (;;) {
-      const res = await service.app.inject({ method: 'GET', url: pollUrl, headers: { authorization: `Bearer ${service.key}` } });
-      const head = res.payload.slice(0, 400);
+      const res = await readHead(service, pollUrl);
+      const head = res.head;
       const ids = /"run_id":"([^"]+)"/.exec(head);
       status = /"status":"([^"]+)"/.exec(head)?.[1] ?? '';
       if (res.statusCode !== 200 || ids?.[1] !== created.body.run_id || !status) throw new Error(`unexpected poll answer: ${head.slice(0, 200)}`);
@@ -257,7 +276,7 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
     const readUrl = `/v1/visibility/runs/${created.body.run_id}`;
     const readCpu0 = process.cpuUsage();
     let readBytes = 0;
-    for (let i = 0; i < 10; i++) readBytes = (await service.app.inject({ method: 'GET', url: readUrl, headers: { authorization: `Bearer ${service.key}` } })).rawPayload.length;
+    for (let i = 0; i < 10; i++) readBytes = (await readHead(service, readUrl)).bytes;
     const readCpu = process.cpuUsage(readCpu0);
     if (stopProfile) {
       await stopProfile(cpuProfFile!);
@@ -355,6 +374,8 @@ function completionInChild(n: number): Promise<CompletionResult> {
     '--consumer-lane-concurrency', String(engineOpts.consumerLaneConcurrency), '--task-min', String(engineOpts.taskMinMs), '--task-max', String(engineOpts.taskMaxMs),
     '--max-waiting', String(engineOpts.maxWaiting),
     ...(engineOpts.consumer ? [] : ['--no-consumer']),
+    // One profile per completion size: --cpu-prof FILE writes FILE-<probes>.cpuprofile.
+    ...(cpuProfFile && !args.flag('--child') ? ['--cpu-prof', `${cpuProfFile.replace(/\.cpuprofile$/, '')}-${n}.cpuprofile`] : []),
   ];
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, childArgs, { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -2,6 +2,9 @@
 // one by accident, and their JSON text is computed once and kept with them. An answer built
 // around shared parts (a run read whose summary, or whose per-prompt entries, were kept) is
 // marked by its builder, and its JSON is written with the parts' kept text spliced in.
+// For HTTP, toJsonBytes writes such an answer as UTF-8 bytes: the parts' bytes are kept too, so a
+// large answer (a 2,000-prompt run read is 2.3 MB) is one copy into one buffer per read, not a
+// join into a new string that the server then encodes again (bench:runs).
 
 /** JSON text of each value frozen by `shareAnswer`, once it has been asked for (null until then). */
 const texts = new WeakMap<object, string | null>();
@@ -66,4 +69,93 @@ export function toJson(value: unknown): string {
   const text = JSON.stringify(value);
   texts.set(value, text);
   return text;
+}
+
+/** UTF-8 bytes of the JSON of each value frozen by `shareAnswer`, once a large answer held it (toJsonBytes). */
+const bytesOf = new WeakMap<object, Buffer>();
+
+/** Below this many characters an answer is sent as text: kept bytes only pay off for large answers. */
+const BYTES_FROM = 64 * 1024;
+
+/** A shared part's JSON as UTF-8, encoded once. */
+function sharedBytes(value: object): Buffer {
+  let bytes = bytesOf.get(value);
+  if (!bytes) bytesOf.set(value, (bytes = Buffer.from(toJson(value))));
+  return bytes;
+}
+
+/** What toJsonBytes gathers: text written between shared parts, and the shared parts, in order. */
+class JsonPieces {
+  readonly parts: (string | object)[] = [];
+  chars = 0;
+  private text = '';
+  add(text: string): void {
+    this.text += text;
+  }
+  addShared(value: object): void {
+    this.flush();
+    this.parts.push(value);
+    this.chars += toJson(value).length;
+  }
+  flush(): void {
+    if (this.text === '') return;
+    this.parts.push(this.text);
+    this.chars += this.text.length;
+    this.text = '';
+  }
+}
+
+/** Writes a holder as splicedJson does, into `out`; shared parts are kept as themselves. */
+function gather(value: object, out: JsonPieces): void {
+  if (texts.has(value)) return out.addShared(value);
+  if (!holders.has(value)) return out.add(JSON.stringify(value));
+  const part = (v: unknown): boolean => {
+    if (v !== null && typeof v === 'object' && (texts.has(v) || holders.has(v))) {
+      gather(v, out);
+      return true;
+    }
+    const text = JSON.stringify(v);
+    if (text === undefined) return false;
+    out.add(text);
+    return true;
+  };
+  if (Array.isArray(value)) {
+    out.add('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.add(',');
+      if (!part(value[i])) out.add('null');
+    }
+    out.add(']');
+    return;
+  }
+  out.add('{');
+  let first = true;
+  for (const [k, v] of Object.entries(value)) {
+    // What JSON.stringify leaves out of an object (undefined, functions, symbols) writes no key.
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+    out.add(first ? `${JSON.stringify(k)}:` : `,${JSON.stringify(k)}:`);
+    first = false;
+    part(v);
+  }
+  out.add('}');
+}
+
+/**
+ * The JSON of an answer for the HTTP serializer: the text toJson writes, as UTF-8 bytes when the
+ * answer is large and holds shared parts (their kept bytes copied into one buffer: no string of
+ * the whole answer is built, and the server does not encode it again), else as that text.
+ */
+export function toJsonBytes(value: unknown): string | Buffer {
+  if (value === null || typeof value !== 'object' || !(texts.has(value) || holders.has(value))) return JSON.stringify(value);
+  const out = new JsonPieces();
+  gather(value, out);
+  out.flush();
+  if (out.chars < BYTES_FROM) return out.parts.map((p) => (typeof p === 'string' ? p : toJson(p))).join('');
+  const chunks = out.parts.map((p) => (typeof p === 'string' ? p : sharedBytes(p)));
+  let size = 0;
+  for (const c of chunks) size += typeof c === 'string' ? Buffer.byteLength(c) : c.length;
+  const buf = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const c of chunks) at += typeof c === 'string' ? buf.write(c, at) : c.copy(buf, at);
+  return buf;
 }

@@ -62,7 +62,11 @@ export async function enqueueJobs(db: Executor, jobs: NewJob[]): Promise<void> {
     created_at: now,
     updated_at: now,
   }));
-  for (let i = 0; i < rows.length; i += 500) await db.insertInto('jobs').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto('jobs')
+      .values(rows.slice(i, i + 500))
+      .execute();
 }
 
 export interface ClaimOptions {
@@ -93,14 +97,7 @@ export interface ClaimOptions {
  * transaction, serialized per lane (a Postgres advisory lock; SQLite's single writer), so the caps
  * hold across every worker process.
  */
-export async function claimJobs(
-  store: Store,
-  workerId: string,
-  lanes: string[],
-  limit: number,
-  leaseMs: number,
-  opts: ClaimOptions = {},
-): Promise<Job[]> {
+export async function claimJobs(store: Store, workerId: string, lanes: string[], limit: number, leaseMs: number, opts: ClaimOptions = {}): Promise<Job[]> {
   if (lanes.length === 0 || limit <= 0) return [];
   const now = nowIso();
   const leaseUntil = new Date(Date.now() + leaseMs).toISOString();
@@ -192,7 +189,9 @@ async function waitingAccounts(db: Executor, inLanes: ReturnType<typeof sql>): P
 async function runningPerAccount(db: Executor, accounts: string[]): Promise<Map<string, number>> {
   if (accounts.length === 0) return new Map();
   const { rows } = await sql<{ account_id: string; n: number | string }>`
-    select account_id, count(*) as n from jobs where account_id in (${sql.join(accounts)}) and status = 'running' and waiting = 0 group by account_id`.execute(db);
+    select account_id, count(*) as n from jobs where account_id in (${sql.join(accounts)}) and status = 'running' and waiting = 0 group by account_id`.execute(
+    db,
+  );
   return new Map(rows.map((r) => [r.account_id, Number(r.n)]));
 }
 
@@ -224,6 +223,19 @@ export class LeaseLost extends Error {
 export async function holdLease(db: Executor, lease: Lease): Promise<void> {
   const res = await sql`
     update jobs set updated_at = ${nowIso()}
+     where id = ${lease.jobId} and lease_owner = ${lease.owner} and attempts = ${lease.attempt} and status = 'running'`.execute(db);
+  if (Number(res.numAffectedRows) !== 1) throw new LeaseLost(lease.jobId);
+}
+
+/**
+ * holdLease and finishJob(…, 'done') in one statement, for a handler that records its outcome and
+ * ends its job in one transaction: the job is marked done only while it runs under this very
+ * claim (its row then stays locked until the transaction ends); otherwise LeaseLost, and the
+ * transaction rolls back.
+ */
+export async function finishHeldJob(db: Executor, lease: Lease): Promise<void> {
+  const res = await sql`
+    update jobs set status = 'done', lease_owner = null, lease_until = null, last_error = null, updated_at = ${nowIso()}
      where id = ${lease.jobId} and lease_owner = ${lease.owner} and attempts = ${lease.attempt} and status = 'running'`.execute(db);
   if (Number(res.numAffectedRows) !== 1) throw new LeaseLost(lease.jobId);
 }
@@ -266,8 +278,7 @@ export async function renewLeases(db: Executor, workerId: string, jobIds: string
 }
 
 /** Only while `lease` is this claim's (see holdLease); no condition without one. */
-const fence = (lease?: Lease) =>
-  lease ? sql`and lease_owner = ${lease.owner} and attempts = ${lease.attempt} and status = 'running'` : sql``;
+const fence = (lease?: Lease) => (lease ? sql`and lease_owner = ${lease.owner} and attempts = ${lease.attempt} and status = 'running'` : sql``);
 
 /**
  * Hot path (every job ends here): a `sql` template, several times cheaper than the builder.
@@ -329,10 +340,7 @@ export async function readyLanes(store: Store): Promise<string[]> {
     .select('lane')
     .distinct()
     .where((eb) =>
-      eb.or([
-        eb.and([eb('status', '=', 'queued'), eb('run_after', '<=', now)]),
-        eb.and([eb('status', '=', 'running'), eb('lease_until', '<', now)]),
-      ]),
+      eb.or([eb.and([eb('status', '=', 'queued'), eb('run_after', '<=', now)]), eb.and([eb('status', '=', 'running'), eb('lease_until', '<', now)])]),
     )
     .execute();
   return rows.map((r) => r.lane);

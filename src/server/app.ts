@@ -7,7 +7,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { toJson } from '../core/freeze.ts';
+import { toJsonBytes } from '../core/freeze.ts';
 import { newId } from '../lib/ids.ts';
 import type { Core } from '../core/index.ts';
 import { registerAuth } from '../web/auth.ts';
@@ -66,8 +66,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerEdge(app);
   registerPublicOrigin(app, opts.core.config);
   // Responses are plain JSON built by the core; the schemas document them, they don't filter them.
-  // A shared answer (shareAnswer: one the core hands out again, e.g. usage) keeps its text.
-  app.setSerializerCompiler(() => toJson);
+  // A shared answer (shareAnswer: one the core hands out again, e.g. usage) keeps its text, and a
+  // large one holding shared parts is written as UTF-8 bytes (toJsonBytes). Fastify's types say a
+  // serializer returns a string; it sends a Buffer as is (content-length from its length).
+  app.setSerializerCompiler(() => toJsonBytes as (data: unknown) => string);
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

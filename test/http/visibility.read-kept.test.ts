@@ -9,6 +9,8 @@ import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { openDatabase } from '../../src/db/connection.ts';
 import { storeOf, type Store } from '../../src/db/store.ts';
 import { getVisibilityRun, listVisibilityRuns } from '../../src/core/visibility/read.ts';
+import { readRunProbes, RUN_PROBE_COLUMNS } from '../../src/core/visibility/run-probes.ts';
+import { sql } from 'kysely';
 
 describe('visibility run reads keep what cannot change, and only that', () => {
   let s: TestServer;
@@ -89,7 +91,12 @@ describe('visibility run reads keep what cannot change, and only that', () => {
     const created = (
       await s.request('POST', '/v1/visibility/runs', {
         key,
-        body: { url: 'https://www.acme.example/', target_entity: 'Acme', prompts: ['a [[sandbox:delay=3000]]', 'b [[sandbox:delay=3000]]'], platforms: ['grok'] },
+        body: {
+          url: 'https://www.acme.example/',
+          target_entity: 'Acme',
+          prompts: ['a [[sandbox:delay=3000]]', 'b [[sandbox:delay=3000]]'],
+          platforms: ['grok'],
+        },
       })
     ).json();
     const before = await both(key, accountId, created.run_id);
@@ -101,5 +108,51 @@ describe('visibility run reads keep what cannot change, and only that', () => {
     const afterCancel = await both(key, accountId, created.run_id);
     assert.deepEqual(afterCancel.served, afterCancel.cold);
     assert.deepEqual(afterCancel.listed, afterCancel.coldList);
+  });
+
+  test('queued probes are reused only while unchanged: started, counted, put back, finished', async () => {
+    await s.runtime.core.startedWorker?.stop(1000); // the rows change here only as this test writes them
+    const { key } = await s.account({ credits: 100 });
+    const body = {
+      url: 'https://www.acme.example/crm',
+      target_entity: 'Acme CRM',
+      prompts: ['best crm', 'top crm', 'cheap crm'],
+      platforms: ['openai', 'claude'],
+    };
+    const runId = (await s.request('POST', '/v1/visibility/runs', { key, body })).json().run_id;
+    const db = s.runtime.core.store.db;
+    const cold = async () =>
+      (
+        await sql<
+          Record<string, unknown>
+        >`select ${sql.join(RUN_PROBE_COLUMNS.map((c) => sql.ref(c)))} from visibility_probes where run_id = ${runId} order by seq`.execute(other.store.db)
+      ).rows;
+    const same = async (what: string) => assert.deepEqual(await readRunProbes(db, runId), await cold(), what);
+    await same('all queued');
+    const first = await readRunProbes<Record<string, unknown>>(db, runId);
+    const again = await readRunProbes<Record<string, unknown>>(db, runId);
+    assert.ok(
+      again.every((r, i) => r === first[i]),
+      'unchanged queued rows are the kept objects',
+    );
+    const [a, b, c] = first.map((r) => r.id as string);
+    await sql`update visibility_probes set status = 'running', started_at = '2026-11-28T03:00:00.000Z', attempts = attempts + 1 where id = ${a}`.execute(db);
+    await same('one started and counted');
+    // Put back in the queue (shutdown): queued again, with its count.
+    await sql`update visibility_probes set status = 'queued', started_at = null where id = ${a}`.execute(db);
+    await same('one put back');
+    // Resumed from a checkpoint (marked running, not counted), then put back: the same row as before.
+    await sql`update visibility_probes set status = 'running', started_at = '2026-11-28T03:00:01.000Z' where id = ${b}`.execute(db);
+    await same('one resumed');
+    await sql`update visibility_probes set status = 'queued', started_at = null where id = ${b}`.execute(db);
+    await same('one resumed and put back');
+    await sql`update visibility_probes set status = 'errored', error_code = 'provider_failed', completed_at = '2026-11-28T03:00:02.000Z' where id = ${c}`.execute(
+      db,
+    );
+    await same('one finished');
+    await sql`update visibility_probes set status = 'cancelled', completed_at = '2026-11-28T03:00:03.000Z' where run_id = ${runId} and status = 'queued'`.execute(
+      db,
+    );
+    await same('the rest cancelled');
   });
 });

@@ -3,6 +3,8 @@
 // its judge call hangs) leaves the answer behind, and the worker that takes the probe over
 // resumes from it without asking the platform again; `attempts` counts platform calls, so it
 // stays 1. A claim that was taken over can neither write a checkpoint nor call the platform.
+// Without a remote judge the analysis waits on nothing: the answer is checkpointed only when
+// the analysis or the settle fails, and the retry resumes from it.
 // Platform calls are counted at the fake provider's HTTP boundary.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,7 +32,9 @@ async function until(what: string, check: () => boolean | Promise<boolean>, ms =
 /** Provider calls of a platform in the metrics (every outcome), as /metrics reports them. */
 async function providerCallsMetered(platform: string): Promise<number> {
   const metric = await getMetrics().registry.getSingleMetric('sightline_provider_call_duration_seconds')!.get();
-  return (metric.values as { metricName?: string; labels: Record<string, unknown>; value: number }[]).filter((v) => v.metricName === 'sightline_provider_call_duration_seconds_count' && v.labels.platform === platform).reduce((n, v) => n + v.value, 0);
+  return (metric.values as { metricName?: string; labels: Record<string, unknown>; value: number }[])
+    .filter((v) => v.metricName === 'sightline_provider_call_duration_seconds_count' && v.labels.platform === platform)
+    .reduce((n, v) => n + v.value, 0);
 }
 
 describe('probe answers checkpointed before analysis', () => {
@@ -47,7 +51,17 @@ describe('probe answers checkpointed before analysis', () => {
     claude = await startFakeProvider('claude', () => answerStep());
     openai = await startFakeProvider('openai', (): FakeStep => {
       if (judgeHangs) return { hang: true };
-      return { answer: { text: JSON.stringify({ brands: [{ name: 'Acme CRM', sentiment: 'positive', recommended: true }, { name: 'HubSpot', sentiment: 'neutral', recommended: false }] }), model: 'gpt-judge' } };
+      return {
+        answer: {
+          text: JSON.stringify({
+            brands: [
+              { name: 'Acme CRM', sentiment: 'positive', recommended: true },
+              { name: 'HubSpot', sentiment: 'neutral', recommended: false },
+            ],
+          }),
+          model: 'gpt-judge',
+        },
+      };
     });
     env = {
       SIGHTLINE_PLATFORM_ENGINE: 'live',
@@ -78,7 +92,11 @@ describe('probe answers checkpointed before analysis', () => {
   }
 
   const probeRow = (id: string) =>
-    s.runtime.core.store.db.selectFrom('visibility_probes').select(['status', 'attempts', 'checkpoint', 'answer']).where('id', '=', id).executeTakeFirstOrThrow();
+    s.runtime.core.store.db
+      .selectFrom('visibility_probes')
+      .select(['status', 'attempts', 'checkpoint', 'answer'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
 
   async function assertLedgerWhole(accountId: string, granted: number) {
     const balance = await getBalance(s.runtime.core.store.db, accountId);
@@ -157,7 +175,11 @@ describe('probe answers checkpointed before analysis', () => {
 
     // Worker C takes over from B before B sends anything: B's call is refused before it is sent.
     answerStep = () => ({ answer: { text: ANSWER } });
-    await s.runtime.core.store.db.updateTable('jobs').set({ lease_until: new Date(Date.now() - 1000).toISOString() }).where('id', '=', b!.id).execute();
+    await s.runtime.core.store.db
+      .updateTable('jobs')
+      .set({ lease_until: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', b!.id)
+      .execute();
     const [c] = await claimJobs(store, 'wrk_c', ['claude'], 1, 30_000);
     assert.equal(c?.id, b!.id);
     const metered = await providerCallsMetered('claude');
@@ -174,6 +196,52 @@ describe('probe answers checkpointed before analysis', () => {
     assert.equal(done.checkpoint, null);
     const run = await s.waitForRun(key, runId);
     assert.equal(run.status, 'completed');
+    await assertLedgerWhole(accountId, 10_00);
+  });
+
+  test('an analysis that waits on nothing settles without a checkpoint; when it fails, the answer is checkpointed and the retry resumes from it', async () => {
+    const { key, accountId } = await s.account({ credits: 10 });
+    const { store, catalog } = s.runtime.core;
+    const { ask } = buildPlatforms(s.runtime.core.config);
+    const { runId, probeId } = await createRun(key);
+    const before = probeCalls();
+    answerStep = () => ({ answer: { text: ANSWER } });
+
+    // A local judge (it waits on nothing) that fails: the settle never happens.
+    const failing = { engine: 'sandbox' as const, confirms: false, judge: async () => Promise.reject(new Error('judge broke')) };
+    const [a] = await claimJobs(store, 'wrk_a', ['claude'], 1, 30_000);
+    await assert.rejects(executeProbe({ store, catalog, ask, judge: failing }, probeId, new AbortController().signal, leaseOf(a!)), /judge broke/);
+    const failed = await probeRow(probeId);
+    assert.equal(failed.status, 'running');
+    assert.equal(failed.attempts, 1);
+    assert.equal(JSON.parse(failed.checkpoint!).answer.text, ANSWER, 'the answer is kept for the retry');
+
+    // The retry (the same job claimed again) settles from the checkpoint without asking.
+    await store.db
+      .updateTable('jobs')
+      .set({ lease_until: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', a!.id)
+      .execute();
+    const [b] = await claimJobs(store, 'wrk_b', ['claude'], 1, 30_000);
+    assert.equal(b?.id, a!.id);
+    await executeProbe({ store, catalog, ask, judge: null }, probeId, new AbortController().signal, leaseOf(b!));
+    assert.equal(probeCalls() - before, 1, 'the platform was asked once');
+    const done = await probeRow(probeId);
+    assert.equal(done.status, 'succeeded');
+    assert.equal(done.attempts, 1);
+    assert.equal(done.checkpoint, null);
+    assert.equal((await s.waitForRun(key, runId)).status, 'completed');
+    await assertLedgerWhole(accountId, 10_00);
+
+    // A fresh probe with nothing to wait on: queued until its call is sent, then settled at once.
+    const second = await createRun(key);
+    const [c] = await claimJobs(store, 'wrk_c', ['claude'], 1, 30_000);
+    assert.equal((await probeRow(second.probeId)).status, 'queued', 'claimed, not sent yet');
+    await executeProbe({ store, catalog, ask, judge: null }, second.probeId, new AbortController().signal, leaseOf(c!));
+    const settled = await probeRow(second.probeId);
+    assert.equal(settled.status, 'succeeded');
+    assert.equal(settled.attempts, 1);
+    assert.equal(probeCalls() - before, 2);
     await assertLedgerWhole(accountId, 10_00);
   });
 });

@@ -1,17 +1,19 @@
-// Runs one probe: mark it running, ask the platform, checkpoint its outcome, analyze the answer,
-// and record the outcome together with its credit movement. Every outcome is a conditional update
-// on the probe's status (only an unfinished probe can finish), so a probe that runs twice (its
-// worker died, the lease expired, another worker took it) still settles exactly once, and a
-// cancelled probe is never started.
+// Runs one probe: ask the platform (the probe is marked running, and the call counted, right
+// before it is sent), analyze the answer, and record the outcome together with its credit
+// movement. Every outcome is a conditional update on the probe's status (only an unfinished probe
+// can finish), so a probe that runs twice (its worker died, the lease expired, another worker
+// took it) still settles exactly once, and a cancelled probe is never started.
 //
-// The platform is asked at most once per probe as long as workers die only after it answered: the
-// answer (or the platform's error) is written to the probe's `checkpoint`, fenced by the job's
-// lease, as soon as it arrives, before the CPU-heavy analysis and the settling transaction. A
-// worker that takes the probe over finds the checkpoint and resumes from it (analysis + settle)
-// without calling the platform. `attempts` counts calls to the platform: it grows right before a
-// call's first request is sent (ProbeRequest.beforeSend), in a statement fenced by the lease, so a
-// worker whose lease was taken over never sends, and a worker that dies before sending counts
-// nothing.
+// The platform is asked at most once per probe as long as workers die only after it answered:
+// when the analysis waits on a remote judge (seconds), the answer (or the platform's error) is
+// written to the probe's `checkpoint`, fenced by the job's lease, as soon as it arrives, before
+// the analysis and the settling transaction. An analysis that waits on nothing goes straight to
+// the settling transaction (one commit fewer per probe); its outcome is checkpointed only when
+// the analysis or that transaction fails, for the job's retry. A worker that takes the probe over
+// finds the checkpoint and resumes from it (analysis + settle) without calling the platform.
+// `attempts` counts calls to the platform: it grows right before a call's first request is sent
+// (ProbeRequest.beforeSend), in a statement fenced by the lease, so a worker whose lease was taken
+// over never sends, and a worker that dies before sending counts nothing.
 //
 // A provider with an asynchronous task (post, wait until ready, fetch) is paid when the task is
 // posted, so the task's id is checkpointed as soon as it is posted, before the wait: a worker that
@@ -24,7 +26,7 @@ import { capRaw } from '../../platforms/live/raw.ts';
 import { lockAccount, releaseCharge, settleCharge } from '../billing/ledger.ts';
 import { nowIso } from '../../lib/ids.ts';
 import type { Store, Tx } from '../../db/store.ts';
-import { finishJob, holdLease, LeaseLost, leaseHeld, leaseOf, markJobFinished, requeueJob, type Job, type Lease } from '../../jobs/queue.ts';
+import { finishHeldJob, finishJob, holdLease, LeaseLost, leaseHeld, leaseOf, markJobFinished, requeueJob, type Job, type Lease } from '../../jobs/queue.ts';
 import type { GiveUpCode, JobControl } from '../../jobs/worker.ts';
 import { analysisTerms, analyzeAnswer } from './analysis.ts';
 import type { BrandTerms } from './plan.ts';
@@ -119,15 +121,20 @@ export async function executeProbe(
   control?: JobControl,
 ): Promise<void> {
   const { store } = deps;
-  // Marks it running and reads it, with any checkpoint, in one statement (a cancelled or finished
-  // probe is not started, nor a queued one of an account that was suspended meanwhile; one that
-  // had started before the suspension finishes).
-  const { rows: started } = await sql<ProbeRow>`
-    update visibility_probes set status = 'running', started_at = ${nowIso()}
-     where id = ${probeId}
-       and (status = 'running' or (status = 'queued' and exists (select 1 from accounts a where a.id = visibility_probes.account_id and a.status = 'active')))
-    returning id, run_id, prompt, platform, model, language, country, target_entity, price, repeat, checkpoint, city`.execute(store.db);
-  const row = started[0];
+  // Reads it with any checkpoint, and its account's status, without a write: a probe is marked
+  // running in the statement that counts its platform call (countCall), right before the call is
+  // sent, so a fresh probe costs one commit fewer. A cancelled or finished probe is not started,
+  // nor a queued one of an account that was suspended meanwhile (refused: errored, credits
+  // released); one that had started before the suspension finishes.
+  const { rows: found } = await sql<ProbeRow & { status: string; account_status: string | null }>`
+    select p.id, p.run_id, p.prompt, p.platform, p.model, p.language, p.country, p.target_entity, p.price, p.repeat, p.checkpoint, p.city,
+           p.status, (select a.status from accounts a where a.id = p.account_id) as account_status
+      from visibility_probes p where p.id = ${probeId}`.execute(store.db);
+  let row: ProbeRow | undefined = found[0];
+  if (row && found[0]!.status !== 'running' && !(found[0]!.status === 'queued' && found[0]!.account_status === 'active')) row = undefined;
+  // A probe resumed from a checkpoint (an answer, or a posted provider task) sends no counted
+  // call: it is marked running here, as it was before (a released probe is queued again).
+  if (row?.checkpoint) row = await markRunning(store, probeId);
   if (!row) {
     if (await refuseSuspended(store, probeId, lease)) markJobFinished(signal);
     return; // cancelled, already finished, or refused for a suspended account
@@ -136,6 +143,13 @@ export async function executeProbe(
   const probe = { ...row, price: Number(row.price), url: run.url, ledger_entry_id: run.ledger_entry_id };
   const competitors = run.competitors;
 
+  // The analysis waits on nothing unless a remote judge is asked: then the platform's outcome is
+  // checkpointed first (a worker may die during the judge's seconds). Otherwise the settling
+  // transaction follows at once, and the outcome is checkpointed only if the analysis or that
+  // transaction fails, so that the job's retry resumes from it instead of asking again.
+  const analysisWaits = deps.judge?.engine === 'live';
+  let unsaved: ProviderOutcome | null = null;
+
   // A previous worker's platform outcome, or a call (counted, then checkpointed): a new one, or
   // the resumption of the provider task a previous worker posted.
   const saved = row.checkpoint ? (JSON.parse(row.checkpoint) as Checkpoint) : null;
@@ -143,12 +157,59 @@ export async function executeProbe(
   if (saved && !('task' in saved)) {
     outcome = saved;
   } else {
-    const called = await callPlatform(deps, probe, competitors, signal, lease, saved?.task ?? null, control);
-    if (!called) return; // the probe ended before the call was sent
+    const sent = { counted: false };
+    const called = await callPlatform(deps, probe, competitors, signal, lease, saved?.task ?? null, control, sent);
+    if (!called) {
+      // The probe ended before the call was sent (cancelled, or its account suspended: refused).
+      if (await refuseSuspended(store, probeId, lease)) markJobFinished(signal);
+      return;
+    }
     outcome = called;
-    await saveCheckpoint(store, probeId, outcome, lease);
+    // An answer from a call that was never counted (no beforeSend from the platform) still
+    // settles a running probe only.
+    if (!saved && !sent.counted && 'answer' in outcome && !(await markRunning(store, probeId))) {
+      if (await refuseSuspended(store, probeId, lease)) markJobFinished(signal);
+      return;
+    }
+    if (analysisWaits) await saveCheckpoint(store, probeId, outcome, lease);
+    else unsaved = outcome;
   }
 
+  try {
+    await analyseAndSettle(deps, probeId, row.run_id, probe, run, competitors, outcome, signal, lease);
+  } catch (err) {
+    if (unsaved && !(err instanceof LeaseLost)) await saveCheckpoint(store, probeId, unsaved, lease).catch(() => {});
+    throw err;
+  }
+  markJobFinished(signal);
+}
+
+/**
+ * Marks a probe running (a queued one only while its account is active) and reads it, in one
+ * statement; undefined when it is cancelled, finished, or refused for a suspended account.
+ */
+async function markRunning(store: Store, probeId: string): Promise<ProbeRow | undefined> {
+  const { rows } = await sql<ProbeRow>`
+    update visibility_probes set status = 'running', started_at = ${nowIso()}
+     where id = ${probeId}
+       and (status = 'running' or (status = 'queued' and exists (select 1 from accounts a where a.id = visibility_probes.account_id and a.status = 'active')))
+    returning id, run_id, prompt, platform, model, language, country, target_entity, price, repeat, checkpoint, city`.execute(store.db);
+  return rows[0];
+}
+
+/** Analyses the outcome (pure but for the judge's call) and records it with its credit movement. */
+async function analyseAndSettle(
+  deps: { store: Store; judge?: Judge | null },
+  probeId: string,
+  runId: string,
+  probe: ProbeRow & { price: number; url: string; ledger_entry_id: string },
+  run: RunInfo,
+  competitors: string[],
+  outcome: ProviderOutcome,
+  signal: AbortSignal,
+  lease: Lease | undefined,
+): Promise<void> {
+  const { store } = deps;
   // The analysis is pure but for the judge's call, so it runs before the transaction opens. The
   // judge is the operator's cost: it moves no credits.
   const answer = 'answer' in outcome ? outcome.answer : null;
@@ -183,13 +244,14 @@ export async function executeProbe(
   await store.db.transaction().execute(async (trx) => {
     // The account first, as every transaction that moves credits does (see lockAccount).
     await lockAccount(store, trx, run.account_id);
-    // A worker whose job was taken over (or given up by the watchdog) records nothing.
-    if (lease) await holdLease(trx, lease);
+    // A worker whose job was taken over (or given up by the watchdog) records nothing. With its
+    // lease, the fence also marks the job done (one statement fewer); the rest rolls back with it.
+    if (lease) await finishHeldJob(trx, lease);
+    else await finishProbeJob(trx, probeId, completedAt);
     if (!answer || !analysis) {
       const failure = 'failure' in outcome ? outcome.failure : { code: 'provider_failed', message: 'The platform call failed unexpectedly.' };
       await recordProbeFailure(trx, { id: probeId, ledger_entry_id: probe.ledger_entry_id, price: probe.price }, failure, completedAt);
-      await finishProbeJob(trx, probeId, completedAt);
-      await visibilityRunSettled(trx, row.run_id);
+      await visibilityRunSettled(trx, runId);
       return;
     }
     const citations: Citation[] = answer.citations;
@@ -206,10 +268,8 @@ export async function executeProbe(
              error_code = null, error_message = null, completed_at = ${completedAt}
        where id = ${probeId} and status = 'running'`.execute(trx);
     if (Number(res.numAffectedRows) === 1) await settleCharge(trx, probe.ledger_entry_id, probe.price);
-    await finishProbeJob(trx, probeId, completedAt);
-    await visibilityRunSettled(trx, row.run_id);
+    await visibilityRunSettled(trx, runId);
   });
-  markJobFinished(signal);
 }
 
 /**
@@ -250,6 +310,8 @@ async function callPlatform(
   /** The provider task a previous worker posted for this probe (resumed: not posted, not counted again). */
   postedTask: string | null,
   control: JobControl | undefined,
+  /** Set once the call was counted (and the probe marked running) right before it was sent. */
+  sent: { counted: boolean } = { counted: false },
 ): Promise<ProviderOutcome | null> {
   const platform = probe.platform as PlatformName;
   const model = deps.catalog.get(platform)?.models.find((m) => m.id === probe.model);
@@ -288,7 +350,12 @@ async function callPlatform(
       task,
       waitOffLane: control ? (wait) => control.offLane(wait) : undefined,
       // A resumed task was counted when it was posted.
-      beforeSend: postedTask ? undefined : () => countCall(deps.store, probe.id, lease).catch(fail),
+      beforeSend: postedTask
+        ? undefined
+        : () =>
+            countCall(deps.store, probe.id, lease).then(() => {
+              sent.counted = true;
+            }, fail),
     });
     // A consumer result without an AI answer is an outcome, not a failure (the provider charged for it).
     if (!answer.text.trim() && answer.citations.length === 0 && answer.aiAnswerPresent !== false) {
@@ -318,14 +385,16 @@ function capAnswer(text: string): string {
 }
 
 /**
- * Counts a platform call, fenced by the lease in the same statement: a worker whose job was taken
- * over throws LeaseLost here and sends nothing; a probe that finished or was cancelled meanwhile
- * throws ProbeEnded.
+ * Counts a platform call and marks the probe running, fenced by the lease in the same statement:
+ * a worker whose job was taken over throws LeaseLost here and sends nothing; a probe that finished
+ * or was cancelled meanwhile, or a queued one whose account was suspended, throws ProbeEnded.
  */
 async function countCall(store: Store, probeId: string, lease: Lease | undefined): Promise<void> {
   const res = await sql`
-    update visibility_probes set attempts = attempts + 1
-     where id = ${probeId} and status = 'running' ${lease ? sql`and ${leaseHeld(store.dialect, lease)}` : sql``}`.execute(store.db);
+    update visibility_probes set attempts = attempts + 1, status = 'running', started_at = ${nowIso()}
+     where id = ${probeId}
+       and (status = 'running' or (status = 'queued' and exists (select 1 from accounts a where a.id = visibility_probes.account_id and a.status = 'active')))
+       ${lease ? sql`and ${leaseHeld(store.dialect, lease)}` : sql``}`.execute(store.db);
   if (Number(res.numAffectedRows) === 1) return;
   if (lease && !(await stillHeld(store, lease))) throw new LeaseLost(lease.jobId);
   throw new ProbeEnded(`probe ${probeId} ended before its platform call`);
@@ -358,7 +427,9 @@ async function saveCheckpoint(store: Store, probeId: string, outcome: Checkpoint
 /** Whether the claim still holds its job (only asked after a fenced write changed nothing). */
 async function stillHeld(store: Store, lease: Lease): Promise<boolean> {
   const { rows } = await sql`
-    select 1 as x from jobs where id = ${lease.jobId} and lease_owner = ${lease.owner} and attempts = ${lease.attempt} and status = 'running'`.execute(store.db);
+    select 1 as x from jobs where id = ${lease.jobId} and lease_owner = ${lease.owner} and attempts = ${lease.attempt} and status = 'running'`.execute(
+    store.db,
+  );
   return rows.length === 1;
 }
 

@@ -6,6 +6,11 @@
 // it being queued or running) and a run's probes are all created with it; rows are only kept from
 // reads outside a transaction, which see committed rows only. Kept rows are shared between reads
 // (the summaries' own caches key on them): callers must not change them.
+// Queued probes' rows are kept too, and reused while their attempts and started_at are unchanged:
+// every write of an unfinished probe changes its status, attempts or started_at (or only columns
+// not read here, such as its checkpoint), so an unchanged queued row is the same row. A read then
+// fetches whole rows only for probes that are running or finished since, and three columns of the
+// queued ones.
 import { sql } from 'kysely';
 import type { Executor } from '../../db/store.ts';
 
@@ -13,10 +18,36 @@ const FINAL = new Set(['succeeded', 'errored', 'cancelled', 'skipped']);
 
 /** The probe columns every summary and the probe list read (never the answer or raw text). */
 export const RUN_PROBE_COLUMNS = [
-  'id', 'seq', 'prompt', 'platform', 'model', 'engine', 'language', 'country', 'target_entity', 'status', 'price',
-  'reported_model', 'brand_mentioned', 'text_mentioned', 'citation_mentioned', 'mention_position', 'list_rank',
-  'competitors', 'citations', 'error_code', 'error_message', 'attempts', 'started_at', 'completed_at', 'repeat', 'analysis',
-  'surface', 'provider', 'ai_answer_present', 'city',
+  'id',
+  'seq',
+  'prompt',
+  'platform',
+  'model',
+  'engine',
+  'language',
+  'country',
+  'target_entity',
+  'status',
+  'price',
+  'reported_model',
+  'brand_mentioned',
+  'text_mentioned',
+  'citation_mentioned',
+  'mention_position',
+  'list_rank',
+  'competitors',
+  'citations',
+  'error_code',
+  'error_message',
+  'attempts',
+  'started_at',
+  'completed_at',
+  'repeat',
+  'analysis',
+  'surface',
+  'provider',
+  'ai_answer_present',
+  'city',
 ] as const;
 
 type Row = Record<string, unknown>;
@@ -26,13 +57,15 @@ interface KeptRun {
   seqs: number[];
   /** Finished probes' rows by seq. */
   final: Map<number, Row>;
+  /** Rows of the probes that were queued at the last read, by seq. */
+  queued: Map<number, Row>;
   /** seqs[0 .. below - 1] are all finished and kept. */
   below: number;
 }
 
 /** Kept runs per database (a process may hold several, as tests do), least recently read first. */
 const keptBy = new WeakMap<object, { runs: Map<string, KeptRun>; rows: number }>();
-/** Rows kept per database (a few KB each: analysis and citations), least recently read runs dropped beyond it. */
+/** Rows kept per database (finished ones a few KB each: analysis and citations), least recently read runs dropped beyond it. */
 const MAX_KEPT_ROWS = 20_000;
 
 const columnList = sql.join(RUN_PROBE_COLUMNS.map((c) => sql.ref(c)));
@@ -57,28 +90,27 @@ export async function readRunProbes<R>(db: Executor, runId: string): Promise<R[]
   } else if (run.below >= run.seqs.length) {
     fresh = [];
   } else {
-    // The probes past the kept prefix, in one statement of fixed text (its prepared statement is
-    // reused); rows kept meanwhile among them are replaced by the kept ones below.
-    ({ rows: fresh } = await sql<Row>`
-      select ${columnList} from visibility_probes where run_id = ${runId} and seq >= ${run.seqs[run.below]!} order by seq`.execute(db));
+    fresh = await rowsPast(db, runId, run);
   }
-  const entry: KeptRun = run ?? { seqs: fresh.map((r) => Number(r.seq)), final: new Map(), below: 0 };
+  const entry: KeptRun = run ?? { seqs: fresh.map((r) => Number(r.seq)), final: new Map(), queued: new Map(), below: 0 };
   const open = new Map<number, Row>();
-  cache.rows -= entry.final.size;
+  cache.rows -= entry.final.size + entry.queued.size;
   for (const row of fresh) {
     const seq = Number(row.seq);
     if (entry.final.has(seq)) continue;
     if (FINAL.has(row.status as string)) entry.final.set(seq, row);
     else open.set(seq, row);
   }
+  entry.queued.clear();
+  for (const [seq, row] of open) if (row.status === 'queued') entry.queued.set(seq, row);
   while (entry.below < entry.seqs.length && entry.final.has(entry.seqs[entry.below]!)) entry.below++;
-  cache.rows += entry.final.size;
+  cache.rows += entry.final.size + entry.queued.size;
   cache.runs.delete(runId);
   cache.runs.set(runId, entry);
   while (cache.rows > MAX_KEPT_ROWS && cache.runs.size > 1) {
     const [oldest, old] = cache.runs.entries().next().value!;
     cache.runs.delete(oldest);
-    cache.rows -= old.final.size;
+    cache.rows -= old.final.size + old.queued.size;
   }
   const out: Row[] = [];
   for (const seq of entry.seqs) {
@@ -86,4 +118,33 @@ export async function readRunProbes<R>(db: Executor, runId: string): Promise<R[]
     if (row) out.push(row);
   }
   return out as R[];
+}
+
+/**
+ * The rows of the probes from the first one not kept on, in statements of fixed text (their
+ * prepared statements are reused): the queued ones' seq, attempts and started_at first (a kept
+ * queued row with the same values is reused), then whole rows of the others. A probe that is in
+ * neither answer (put back in the queue between the two) or a queued one not kept is read again
+ * with the whole range, as before.
+ */
+async function rowsPast(db: Executor, runId: string, run: KeptRun): Promise<Row[]> {
+  const from = run.seqs[run.below]!;
+  const { rows: queued } = await sql<{ seq: number; attempts: number; started_at: string | null }>`
+    select seq, attempts, started_at from visibility_probes where run_id = ${runId} and seq >= ${from} and status = 'queued' order by seq`.execute(db);
+  const { rows: others } = await sql<Row>`
+    select ${columnList} from visibility_probes where run_id = ${runId} and seq >= ${from} and status <> 'queued' order by seq`.execute(db);
+  const bySeq = new Map<number, Row>();
+  let whole = true;
+  for (const q of queued) {
+    const kept = run.queued.get(Number(q.seq));
+    if (kept && kept.attempts === q.attempts && kept.started_at === q.started_at) bySeq.set(Number(q.seq), kept);
+    else whole = false;
+  }
+  for (const row of others) bySeq.set(Number(row.seq), row);
+  for (let i = run.below; whole && i < run.seqs.length; i++) {
+    const seq = run.seqs[i]!;
+    if (!bySeq.has(seq) && !run.final.has(seq)) whole = false;
+  }
+  if (whole) return [...bySeq.values()];
+  return (await sql<Row>`select ${columnList} from visibility_probes where run_id = ${runId} and seq >= ${from} order by seq`.execute(db)).rows;
 }
