@@ -294,7 +294,12 @@ function printShingles(name: string, rows: TruthRow[], predictions: Record<strin
   rows.forEach((r, i) => {
     const m = shingleMatch(r.text, predictions[r.id] ?? '');
     add('all', m);
-    if (i >= wcxbCount) add('news fixtures', m);
+    if (i >= wcxbCount) {
+      add('news fixtures', m);
+      // The CMS-shaped fixtures (WordPress, Arc, German, French, AMP, newsletter platform) were
+      // written before the rules they exercise and are reported on their own as well.
+      if (r.id.startsWith('fixture:cms-')) add('CMS fixtures', m);
+    }
     else {
       add(r.pageType, m);
       if (rows.length > wcxbCount) add('WCXB news articles', m);
