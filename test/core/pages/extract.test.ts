@@ -700,6 +700,12 @@ test('news: between the headline and the first paragraph a sponsor\'s label, a r
   absent(doc.bodyText, ['SPONSORED', 'fits under the bed, tested', '4 min read\n']);
 });
 
+test('news: a sign-up pitch as a line of its own, an SMS alert box, consent fine print, a price disclaimer and widget labels ("Share this:", "Back to top", visit counters) go; prose about a newsletter stays', () => {
+  const doc = news('pitches.html', 'https://gazette.example/film/wet-weekend');
+  inOrder(doc.bodyText, ['Rain is forecast', 'lighthouse keeper and his daughter', 'sign-ups doubled after the festival', 'fish-and-chip shop']);
+  absent(doc.bodyText, ['Screen Time newsletter', 'Be the first to know', 'texted right to your phone', 'By signing up', 'Thanks for signing up', 'Prices were accurate', 'Share this', 'Visited 1,902', 'Back to top']);
+});
+
 test('news: on a forum the replies are the content and stay', () => {
   const doc = news('forum-thread.html', 'https://anglers.example/forum/best-bait-for-mackerel');
   inOrder(doc.bodyText, ['catch nothing but weed', 'Feathers, always feathers', 'Strips of fresh mackerel', 'Try the west quay']);

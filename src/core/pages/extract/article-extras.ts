@@ -56,7 +56,9 @@ const TEASER_TITLE = new RegExp(
     '(?:unlock|get) (?:unlimited|full) access\\b.*|support (?:our|independent) journalism\\b.*|' +
     // The pitch under a paywall or at the end of a free story.
     'unlock this (?:article|story)\\b.*|(?:this|the) (?:article|story) is exclusive to .{1,30}\\b(?:subscribers|members)\\b.*|' +
-    '(?:since|now that) you(?:[’\']ve| have)? (?:made it|read|got) (?:to|this far)\\b.*|we have a (?:small )?favou?r to ask\\b.*)$',
+    '(?:since|now that) you(?:[’\']ve| have)? (?:made it|read|got) (?:to|this far)\\b.*|we have a (?:small )?favou?r to ask\\b.*|' +
+    // Deals and alerts by text message.
+    'be the first to know\\b.*|(?:get|receive) .{0,40}\\btexted (?:right )?to your phone\\b.*)$',
   'i',
 );
 
@@ -154,9 +156,10 @@ export function articleExtras(root: Element, stats: Stats, opts: { article: bool
   const restText = stats.textOf(root) - rails.reduce((n, el) => n + stats.textOf(el), 0);
   const restLink = stats.link[stats.of(root)]! - rails.reduce((n, el) => n + stats.link[stats.of(el)]!, 0);
   if (restLink > REST_LINK_SHARE * restText) rails = [];
-  const teasers = !opts.article ? [] : titledBoxes(root, stats, TEASER_TITLE, RAIL_MAX_SHARE, { titles: teaserTitles }).filter((box) => keeps(box) && stats.textOf(box) <= TEASER_MAX_TEXT);
-  const lines = opts.article ? lineExtras(root, stats) : { storyLinks: [], credits: [] };
+  const teaserBoxes = !opts.article ? [] : titledBoxes(root, stats, TEASER_TITLE, RAIL_MAX_SHARE, { titles: teaserTitles }).filter((box) => keeps(box) && stats.textOf(box) <= TEASER_MAX_TEXT);
+  const lines = opts.article ? lineExtras(root, stats) : { storyLinks: [], credits: [], pitches: [] };
   const storyLinks = lines.storyLinks.filter(keeps);
+  const teasers = [...teaserBoxes, ...lines.pitches.filter(keeps)];
   const credits = lines.credits.filter((el) => !(h1 && (el === h1 || isAncestor(h1, el))));
   const authors = opts.article ? authorBoxes(root, stats).filter(keeps) : [];
   const header = opts.article ? headerLines(root, stats, h1, opts.description ?? null) : [];
@@ -168,15 +171,22 @@ export function articleExtras(root: Element, stats: Stats, opts: { article: bool
 }
 
 /** Block-level lines that hold a pointer to another story or a photo credit, and nothing else. */
-function lineExtras(root: Element, stats: Stats): { storyLinks: Element[]; credits: Element[] } {
+function lineExtras(root: Element, stats: Stats): { storyLinks: Element[]; credits: Element[]; pitches: Element[] } {
   const storyLinks: Element[] = [];
   const credits: Element[] = [];
+  const pitches: Element[] = [];
   walkNumbered(root, stats, (i) => {
     const el = stats.els[i]!;
     const len = stats.text[i]!;
     if (len === 0) return false;
-    if (el === root || len > STORY_LINK_MAX) return true;
+    if (el === root || len > PITCH_MAX) return true;
     const text = plainText(el).replace(/\s+/g, ' ').trim();
+    // A pitch is one line (a box of several lines is judged line by line).
+    if (!hasBlockChild(el) && isPitch(text)) {
+      pitches.push(el);
+      return false;
+    }
+    if (len > STORY_LINK_MAX) return true;
     const label = STORY_LINK_LABEL.exec(text);
     if (label && stats.anchors[i]! > 0 && stats.link[i]! >= STORY_LINK_SHARE * (text.length - label[0].length)) {
       storyLinks.push(el);
@@ -188,7 +198,7 @@ function lineExtras(root: Element, stats: Stats): { storyLinks: Element[]; credi
     }
     return true;
   });
-  return { storyLinks, credits };
+  return { storyLinks, credits, pitches };
 }
 
 /** Class or id of a box about the author: "author-bio", "author_box", "about-the-author", "saboxplugin-wrap" (Simple Author Box), "article-author-box". */
@@ -346,6 +356,31 @@ function containsEl(box: Element, el: Element | null): boolean {
 const LINE_BLOCKS = /^(?:p|div|h[1-6]|ul|ol|li|section|article|header|footer|figure|figcaption|blockquote|table|aside|nav|main|dl|pre|form|hgroup)$/;
 function hasBlockChild(el: Element): boolean {
   return el.children.some((k) => isElement(k) && LINE_BLOCKS.test(k.name));
+}
+
+/** Most characters of a sign-up pitch, a consent line or a price disclaimer set as a line of its own. */
+const PITCH_MAX = 350;
+/** A sign-up, an app download or a subscription asked for in the imperative: "Sign up now", "Subscribe to …", "Download … the app". */
+const PITCH_ASK = /(?:^|[.!?]\s+|\s[-–—]\s)(?:sign up|subscribe|join|register|download|get (?:it|the app|our app)|try it)\b/i;
+/** What is pitched: a newsletter, the inbox, an app, texts to a phone. */
+const PITCH_OBJECT = /\b(?:newsletters?|inbox|app|texted|text messages|sms)\b/i;
+/**
+ * Lines of a sign-up box that has no title of its own, and the fine print of shopping stories:
+ * "By signing up, you agree to …", "Thanks for signing up!", "Prices were accurate at the time
+ * this article was published …", "Deal pricing and availability subject to change …", "If you
+ * buy … we may earn an affiliate commission".
+ */
+const PITCH_LINE =
+  /^(?:by (?:signing up|subscribing|clicking|submitting)\b.{0,40}\byou (?:agree|consent|accept)\b.*|thanks? (?:you )?for (?:signing up|subscribing)\b.{0,40}|(?:prices?|deal pricing)\b.{0,80}\b(?:subject to change|may change|accurate at the time)\b.*|.{0,120}\bif you (?:buy|purchase|click)\b.{0,80}\bwe (?:may )?(?:earn|receive|get) (?:a |an )?(?:small )?(?:affiliate )?commission\b.*)$/i;
+
+/**
+ * A pitch as a line of its own in the article's flow: a sign-up asked for in the imperative
+ * with what it brings ("USA TODAY's Watch Party newsletter … delivered right to your inbox.
+ * Sign up now"), or one of PITCH_LINE's lines. Prose that reports on a newsletter ("the
+ * newsletter has 50,000 subscribers; sign-ups doubled") asks nothing and stays.
+ */
+function isPitch(text: string): boolean {
+  return PITCH_LINE.test(text) || (PITCH_ASK.test(text) && PITCH_OBJECT.test(text));
 }
 
 function isCredit(text: string): boolean {
