@@ -706,6 +706,29 @@ test('news: a sign-up pitch as a line of its own, an SMS alert box, consent fine
   absent(doc.bodyText, ['Screen Time newsletter', 'Be the first to know', 'texted right to your phone', 'By signing up', 'Thanks for signing up', 'Prices were accurate', 'Share this', 'Visited 1,902', 'Back to top']);
 });
 
+test('news: paywall pitches in French and German ("Cet article est réservé aux abonnés", "Weiterlesen mit …") go with their box; prose about subscribers stays', () => {
+  const para = (t: string) => `<p>${t}</p>`;
+  const fr = `<html lang="fr"><head><title>Vendanges précoces</title><meta property="og:type" content="article"></head><body><main><article><h1>Vendanges précoces</h1>
+    ${para("Les premiers sécateurs sont sortis mardi dans les vignes du Beaujolais, près de trois semaines plus tôt qu'une année ordinaire, après un été très chaud.")}
+    ${para('Les abonnés du journal ont été nombreux à nous écrire pour raconter leurs propres vendanges, dont certaines ont commencé dès le 15 août.')}
+    <section class="paywall"><p>Cet article est réservé aux abonnés.</p><p>Il vous reste 40 % de cet article à lire.</p><a href="/abo">Je m'abonne</a> <a href="/login">Déjà abonné ? Se connecter</a></section></article></main></body></html>`;
+  const frText = extractPage(fr, 'https://courrier.example/vendanges').bodyText;
+  inOrder(frText, ['premiers sécateurs', 'Les abonnés du journal ont été nombreux']);
+  absent(frText, ['réservé aux abonnés', 'Il vous reste', 'Déjà abonné']);
+  const de = `<html lang="de"><head><title>Neue S-Bahn</title><meta property="og:type" content="article"></head><body><main><article><h1>Neue S-Bahn</h1>
+    ${para('Der Verkehrsverbund will bis 2031 eine neue S-Bahn-Linie von der Innenstadt nach Nordheim bauen, die sechs Gemeinden im Halbstundentakt anbindet.')}
+    ${para('Dafür soll eine stillgelegte Güterstrecke reaktiviert und auf zwölf Kilometern elektrifiziert werden; die Kosten schätzt der Verbund auf 310 Millionen Euro.')}
+    <div class="plus-teaser"><p>Weiterlesen mit Rundschau Plus</p><p>Alle Artikel lesen, jederzeit kündbar.</p><a href="/abo">Jetzt testen</a></div></article></main></body></html>`;
+  const deText = extractPage(de, 'https://rundschau.example/s-bahn').bodyText;
+  inOrder(deText, ['neue S-Bahn-Linie']);
+  absent(deText, ['Weiterlesen mit', 'jederzeit kündbar']);
+});
+
+test('pruning: a section heading whose class holds the word "header" (a newsletter platform\'s "header-anchor-post") is a heading, not the site\'s header', () => {
+  const doc = news('cms-newsletter.html', 'https://harbournotes.example/p/the-port-strike-explained');
+  inOrder(doc.bodyText, ['Dockers at the city', 'What the two sides want', 'one-off payment', 'What it means for the shops', 'conciliation service']);
+});
+
 test('news: on a forum the replies are the content and stay', () => {
   const doc = news('forum-thread.html', 'https://anglers.example/forum/best-bait-for-mackerel');
   inOrder(doc.bodyText, ['catch nothing but weed', 'Feathers, always feathers', 'Strips of fresh mackerel', 'Try the west quay']);

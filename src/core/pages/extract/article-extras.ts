@@ -54,6 +54,11 @@ const TEASER_TITLE = new RegExp(
     '(?:get|delivered) .{0,40}\\bto your inbox\\b.*|already (?:a )?(?:subscriber|member)\\b.*|(?:continue|keep) reading\\b.*(?:subscri|member|sign).*|' +
     '(?:this|the) (?:article|story|content) is (?:for|only for|available to|reserved for) (?:subscribers|members)\\b.*|' +
     '(?:unlock|get) (?:unlimited|full) access\\b.*|support (?:our|independent) journalism\\b.*|' +
+    // The same in French, German and Spanish ("Cet article est réservé aux abonnés", "Dieser
+    // Artikel ist für Abonnenten", "Weiterlesen mit …", "Este artículo es exclusivo para suscriptores").
+    '(?:cet|cette) (?:article|contenu|information|enquête) est réservée? aux abonnés\\b.*|il vous reste \\d+ ?% de (?:cet|cette) \\S+ à lire\\b.*|déjà abonnée?\\b.*|' +
+    '(?:dieser|der) (?:artikel|beitrag|inhalt) ist (?:nur )?für (?:abonnenten|abonnentinnen|abonnent\\*innen|abonnierende)\\b.*|(?:jetzt )?weiterlesen mit\\b.*|(?:sie sind )?bereits abonnent(?:in)?\\b.*|' +
+    '(?:este|el) (?:artículo|contenido) es (?:exclusivo )?para suscriptores\\b.*|(?:ya )?(?:eres|soy) suscriptor\\b.*|' +
     // The pitch under a paywall or at the end of a free story.
     'unlock this (?:article|story)\\b.*|(?:this|the) (?:article|story) is exclusive to .{1,30}\\b(?:subscribers|members)\\b.*|' +
     '(?:since|now that) you(?:[’\']ve| have)? (?:made it|read|got) (?:to|this far)\\b.*|we have a (?:small )?favou?r to ask\\b.*|' +
