@@ -663,6 +663,72 @@ test('news: outside an article (a page that declares none and has no <article>) 
   inOrder(extractPage(html, 'https://gazette.example/archive').bodyText, ['ten thousand pictures', 'Photo: Jonas Ek/Reuters', 'Related: Pictures of ships', 'Prints can be ordered']);
 });
 
+test('news: a rail title alone in its box ("ALSO IN THE NEWS" in a label widget) takes the story cards after it, whose excerpts are cut off with an ellipsis', () => {
+  const doc = news('card-rail.html', 'https://islandtimes.example/news/cold-store');
+  inOrder(doc.bodyText, ['second cold store, doubling', 'forty-one votes to three', 'that should not happen again']);
+  absent(doc.bodyText, ['ALSO IN THE NEWS', 'School roof repairs', 'Ferry fares to rise', 'METHODIST church choir', 'Webmaster', 'Front Page']);
+});
+
+test('news: a box about the author after the article goes (named by its class, or opening with a link to the author\'s page on a line of its own, then a bio)', () => {
+  const doc = news('author-box.html', 'https://gazette.example/news/night-market');
+  inOrder(doc.bodyText, ['Friday night market is back', 'covered hall', 'Parking is free after five']);
+  absent(doc.bodyText, ['Local Reporter', 'lives above a bakery', 'Gazette Desk', 'writes up press releases']);
+});
+
+test('news: an author link inside a paragraph of the article is not an author box', () => {
+  const html = `<html><head><title>Town hall clock restored</title><meta property="og:type" content="article"></head><body><main><article><h1>Town hall clock restored</h1>
+    <p>The town hall clock is running again after a year of repairs by a clockmaker from the next valley, who replaced two worn gears and cleaned the whole movement by hand.</p>
+    <p><a href="/authors/jo-penn/">Jo Penn</a>, who wrote about the broken clock for this paper last spring, was there when it struck noon for the first time; she said the chime sounded just as she remembered it from school.</p>
+    <p>The clock will be wound every Monday by volunteers from the history society, who have kept the key since 1952.</p></article></main></body></html>`;
+  inOrder(extractPage(html, 'https://gazette.example/news/clock').bodyText, ['running again', 'Jo Penn, who wrote about the broken clock', 'wound every Monday']);
+});
+
+test('news: a photo credit set in a caption\'s source slot, or a stock-site credit ("©iStock.com/…"), goes; the caption stays', () => {
+  const html = `<html><head><title>Gyms fill up in January</title><meta property="og:type" content="article"></head><body><main><article><h1>Gyms fill up in January</h1>
+    <p>Gyms across the region report their busiest January in a decade, with classes booked out a week ahead and waiting lists for the early morning slots that commuters prefer.</p>
+    <figure><img src="/a.jpg" alt=""><figcaption class="caption"><span class="caption__container">Pilates was the most-booked class of the month.</span><span class="caption__source">Mikolette / Getty Images</span></figcaption></figure>
+    <p>Owners say the rush usually fades by March, but this year more members have signed up for a whole year rather than a month at a time.</p>
+    <p>Photo credit: ©iStock.com/gorodenkoff, ©iStock.com/fizkes</p></article></main></body></html>`;
+  const text = extractPage(html, 'https://gazette.example/news/gyms').bodyText;
+  inOrder(text, ['busiest January in a decade', 'Pilates was the most-booked class of the month.', 'whole year rather than a month']);
+  absent(text, ['Mikolette', 'Getty Images', 'iStock']);
+});
+
+test('news: between the headline and the first paragraph a sponsor\'s label, a reading time, a bare "By" and a standfirst that repeats the description go; the date stays, and so does a later line that looks like a label', () => {
+  const doc = news('header-labels.html', 'https://gazette.example/deals/rower');
+  inOrder(doc.bodyText, ['Put a rowing machine in the spare room', 'on March 2, 2026', 'Rowing works the legs', 'five times a week', '4 min read is not a phrase']);
+  absent(doc.bodyText, ['SPONSORED', 'fits under the bed, tested', '4 min read\n']);
+});
+
+test('news: a sign-up pitch as a line of its own, an SMS alert box, consent fine print, a price disclaimer and widget labels ("Share this:", "Back to top", visit counters) go; prose about a newsletter stays', () => {
+  const doc = news('pitches.html', 'https://gazette.example/film/wet-weekend');
+  inOrder(doc.bodyText, ['Rain is forecast', 'lighthouse keeper and his daughter', 'sign-ups doubled after the festival', 'fish-and-chip shop']);
+  absent(doc.bodyText, ['Screen Time newsletter', 'Be the first to know', 'texted right to your phone', 'By signing up', 'Thanks for signing up', 'Prices were accurate', 'Share this', 'Visited 1,902', 'Back to top']);
+});
+
+test('news: paywall pitches in French and German ("Cet article est réservé aux abonnés", "Weiterlesen mit …") go with their box; prose about subscribers stays', () => {
+  const para = (t: string) => `<p>${t}</p>`;
+  const fr = `<html lang="fr"><head><title>Vendanges précoces</title><meta property="og:type" content="article"></head><body><main><article><h1>Vendanges précoces</h1>
+    ${para("Les premiers sécateurs sont sortis mardi dans les vignes du Beaujolais, près de trois semaines plus tôt qu'une année ordinaire, après un été très chaud.")}
+    ${para('Les abonnés du journal ont été nombreux à nous écrire pour raconter leurs propres vendanges, dont certaines ont commencé dès le 15 août.')}
+    <section class="paywall"><p>Cet article est réservé aux abonnés.</p><p>Il vous reste 40 % de cet article à lire.</p><a href="/abo">Je m'abonne</a> <a href="/login">Déjà abonné ? Se connecter</a></section></article></main></body></html>`;
+  const frText = extractPage(fr, 'https://courrier.example/vendanges').bodyText;
+  inOrder(frText, ['premiers sécateurs', 'Les abonnés du journal ont été nombreux']);
+  absent(frText, ['réservé aux abonnés', 'Il vous reste', 'Déjà abonné']);
+  const de = `<html lang="de"><head><title>Neue S-Bahn</title><meta property="og:type" content="article"></head><body><main><article><h1>Neue S-Bahn</h1>
+    ${para('Der Verkehrsverbund will bis 2031 eine neue S-Bahn-Linie von der Innenstadt nach Nordheim bauen, die sechs Gemeinden im Halbstundentakt anbindet.')}
+    ${para('Dafür soll eine stillgelegte Güterstrecke reaktiviert und auf zwölf Kilometern elektrifiziert werden; die Kosten schätzt der Verbund auf 310 Millionen Euro.')}
+    <div class="plus-teaser"><p>Weiterlesen mit Rundschau Plus</p><p>Alle Artikel lesen, jederzeit kündbar.</p><a href="/abo">Jetzt testen</a></div></article></main></body></html>`;
+  const deText = extractPage(de, 'https://rundschau.example/s-bahn').bodyText;
+  inOrder(deText, ['neue S-Bahn-Linie']);
+  absent(deText, ['Weiterlesen mit', 'jederzeit kündbar']);
+});
+
+test('pruning: a section heading whose class holds the word "header" (a newsletter platform\'s "header-anchor-post") is a heading, not the site\'s header', () => {
+  const doc = news('cms-newsletter.html', 'https://harbournotes.example/p/the-port-strike-explained');
+  inOrder(doc.bodyText, ['Dockers at the city', 'What the two sides want', 'one-off payment', 'What it means for the shops', 'conciliation service']);
+});
+
 test('news: on a forum the replies are the content and stay', () => {
   const doc = news('forum-thread.html', 'https://anglers.example/forum/best-bait-for-mackerel');
   inOrder(doc.bodyText, ['catch nothing but weed', 'Feathers, always feathers', 'Strips of fresh mackerel', 'Try the west quay']);

@@ -4,7 +4,7 @@
 // is (class/id words, schema.org microdata, ARIA, or a short title that opens it), never by
 // site, and goes only while the article itself stays: the page's <h1> is never inside a box, and
 // enough prose must be left outside all of them.
-import { isElement, walk, type AnyNode, type Element, type ParentNode } from './dom.ts';
+import { isElement, isText, walk, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { textLength } from './boilerplate.ts';
 import { findTitles, isAncestor, isCommentSection, plainText, titledBoxes, walkNumbered, type Stats } from './main-content.ts';
 
@@ -54,9 +54,16 @@ const TEASER_TITLE = new RegExp(
     '(?:get|delivered) .{0,40}\\bto your inbox\\b.*|already (?:a )?(?:subscriber|member)\\b.*|(?:continue|keep) reading\\b.*(?:subscri|member|sign).*|' +
     '(?:this|the) (?:article|story|content) is (?:for|only for|available to|reserved for) (?:subscribers|members)\\b.*|' +
     '(?:unlock|get) (?:unlimited|full) access\\b.*|support (?:our|independent) journalism\\b.*|' +
+    // The same in French, German and Spanish ("Cet article est réservé aux abonnés", "Dieser
+    // Artikel ist für Abonnenten", "Weiterlesen mit …", "Este artículo es exclusivo para suscriptores").
+    '(?:cet|cette) (?:article|contenu|information|enquête) est réservée? aux abonnés\\b.*|il vous reste \\d+ ?% de (?:cet|cette) \\S+ à lire\\b.*|déjà abonnée?\\b.*|' +
+    '(?:dieser|der) (?:artikel|beitrag|inhalt) ist (?:nur )?für (?:abonnenten|abonnentinnen|abonnent\\*innen|abonnierende)\\b.*|(?:jetzt )?weiterlesen mit\\b.*|(?:sie sind )?bereits abonnent(?:in)?\\b.*|' +
+    '(?:este|el) (?:artículo|contenido) es (?:exclusivo )?para suscriptores\\b.*|(?:ya )?(?:eres|soy) suscriptor\\b.*|' +
     // The pitch under a paywall or at the end of a free story.
     'unlock this (?:article|story)\\b.*|(?:this|the) (?:article|story) is exclusive to .{1,30}\\b(?:subscribers|members)\\b.*|' +
-    '(?:since|now that) you(?:[’\']ve| have)? (?:made it|read|got) (?:to|this far)\\b.*|we have a (?:small )?favou?r to ask\\b.*)$',
+    '(?:since|now that) you(?:[’\']ve| have)? (?:made it|read|got) (?:to|this far)\\b.*|we have a (?:small )?favou?r to ask\\b.*|' +
+    // Deals and alerts by text message.
+    'be the first to know\\b.*|(?:get|receive) .{0,40}\\btexted (?:right )?to your phone\\b.*)$',
   'i',
 );
 
@@ -64,6 +71,8 @@ const TEASER_TITLE = new RegExp(
 const TEASER_MAX_TEXT = 600;
 /** A rail of other stories is mostly links (their headlines): at least this share of its text. */
 const RAIL_LINK_SHARE = 0.25;
+/** Least share of link text in a rail of story cards whose excerpts are cut off with an ellipsis. */
+const TEASER_CARD_LINK_SHARE = 0.1;
 /** Least links in a rail of other stories. */
 const RAIL_MIN_LINKS = 2;
 /** A titled box never takes more than this share of the main box (a comment thread may). */
@@ -83,6 +92,10 @@ export interface ArticleExtras {
   storyLinks: Element[];
   /** Photo credits as lines of their own ("Photo: Jane Doe/Reuters", "© AFP"). */
   credits: Element[];
+  /** Boxes about the author after the article: the name (a link to the author's page) and a short bio. */
+  authorBoxes: Element[];
+  /** Lines between the headline and the first paragraph that label the story: a reading time, "Sponsored", the standfirst. */
+  headerLines: Element[];
 }
 
 /**
@@ -103,8 +116,8 @@ const STORY_LINK_SHARE = 0.6;
  */
 const CREDIT_LINE =
   /^\(?\s*(?:(?:photo|photograph|image|picture|illustration|foto|bild|imagen|fotografía)s?(?:\s+credits?)?\s*(?::|\bby\b|\bvon\b|\bpar\b)|credits?\s*:|crédits?(?:\s+photo)?\s*:|©|\(c\)\s)\s*(.+?)\s*\)?$/iu;
-/** Class or id of a credit set beside a caption: "credit", "photo-credit", "image_credit", "copyright", "attribution". */
-const CREDIT_CLASS = /(?:^|[\s_-])(?:credits?|photo-?credits?|image-?credits?|media-?credits?|copyright|attribution)(?:$|[\s_-])/i;
+/** Class or id of a credit set beside a caption: "credit", "photo-credit", "image_credit", "copyright", "attribution", "caption__source". */
+const CREDIT_CLASS = /(?:^|[\s_-])(?:credits?|photo-?credits?|image-?credits?|media-?credits?|copyright|attribution|(?:caption|image|photo|media|img|figure)[-_]*source)(?:$|[\s_-])/i;
 /** Most characters of a credit line, and most words of the name it gives. */
 const CREDIT_MAX = 100;
 const CREDIT_MAX_WORDS = 8;
@@ -116,7 +129,7 @@ const CREDIT_NAME_SHARE = 0.6;
  * a page that is neither a forum thread (where replies are the content) nor a list of items.
  * Empty when removing them would leave less than ARTICLE_REST characters of prose.
  */
-export function articleExtras(root: Element, stats: Stats, opts: { article: boolean }): ArticleExtras {
+export function articleExtras(root: Element, stats: Stats, opts: { article: boolean; description?: string | null }): ArticleExtras {
   const h1 = firstH1(root, stats);
   const keeps = (box: Element) => box !== root && !(h1 && (box === h1 || isAncestor(h1, box))) && startsAfterProse(box, root, stats);
   const [commentTitles, railTitles, teaserTitles] = findTitles(root, stats, [COMMENT_TITLE, STORY_RAIL_TITLE, TEASER_TITLE], true);
@@ -125,7 +138,10 @@ export function articleExtras(root: Element, stats: Stats, opts: { article: bool
     if (!keeps(box) || comments.some((c) => c === box || isAncestor(box, c))) return [];
     // A title alone in the flow (no box of its own): the rail is what follows it up to the next
     // heading of its level.
-    const run = HEADING.test(box.name) || stats.anchors[stats.of(box)] === 0 ? followingRun(box, stats) : [box];
+    let run = HEADING.test(box.name) || stats.anchors[stats.of(box)] === 0 ? followingRun(box, stats) : [box];
+    // A lone rail title: a title in a box of its own (a CMS's label widget) with its stories in
+    // the boxes that follow that box.
+    if (run.length === 1 && stats.anchors[stats.of(box)] === 0) run = followingRun(loneTitleBox(box, root, stats), stats);
     let text = 0;
     let link = 0;
     let anchors = 0;
@@ -135,34 +151,47 @@ export function articleExtras(root: Element, stats: Stats, opts: { article: bool
       link += stats.link[i]!;
       anchors += stats.anchors[i]!;
     }
-    return anchors >= RAIL_MIN_LINKS && link >= RAIL_LINK_SHARE * text && text <= RAIL_MAX_SHARE * stats.textOf(root) ? run : [];
+    // Story cards with a cut-off excerpt ("…Tuesday, December 1...") are teasers of other
+    // stories even when the excerpt outweighs the linked headline.
+    const share = truncatedTeasers(run) >= RAIL_MIN_LINKS ? TEASER_CARD_LINK_SHARE : RAIL_LINK_SHARE;
+    return anchors >= RAIL_MIN_LINKS && link >= share * text && text <= RAIL_MAX_SHARE * stats.textOf(root) ? run : [];
   });
   // Rails go beside prose only: where the rest is headlines too (a news front page, a section's
   // archive), "Most read" and "More on …" are sections of the list itself.
   const restText = stats.textOf(root) - rails.reduce((n, el) => n + stats.textOf(el), 0);
   const restLink = stats.link[stats.of(root)]! - rails.reduce((n, el) => n + stats.link[stats.of(el)]!, 0);
   if (restLink > REST_LINK_SHARE * restText) rails = [];
-  const teasers = !opts.article ? [] : titledBoxes(root, stats, TEASER_TITLE, RAIL_MAX_SHARE, { titles: teaserTitles }).filter((box) => keeps(box) && stats.textOf(box) <= TEASER_MAX_TEXT);
-  const lines = opts.article ? lineExtras(root, stats) : { storyLinks: [], credits: [] };
+  const teaserBoxes = !opts.article ? [] : titledBoxes(root, stats, TEASER_TITLE, RAIL_MAX_SHARE, { titles: teaserTitles }).filter((box) => keeps(box) && stats.textOf(box) <= TEASER_MAX_TEXT);
+  const lines = opts.article ? lineExtras(root, stats) : { storyLinks: [], credits: [], pitches: [] };
   const storyLinks = lines.storyLinks.filter(keeps);
+  const teasers = [...teaserBoxes, ...lines.pitches.filter(keeps)];
   const credits = lines.credits.filter((el) => !(h1 && (el === h1 || isAncestor(h1, el))));
-  const all = topMost([...comments, ...rails, ...teasers, ...storyLinks, ...credits]);
+  const authors = opts.article ? authorBoxes(root, stats).filter(keeps) : [];
+  const header = opts.article ? headerLines(root, stats, h1, opts.description ?? null) : [];
+  const all = topMost([...comments, ...rails, ...teasers, ...storyLinks, ...credits, ...authors, ...header]);
   const rest = stats.goodOf(root) - all.reduce((n, el) => n + stats.goodOf(el), 0);
-  if (!all.length || rest < ARTICLE_REST) return { comments: [], rails: [], teasers: [], storyLinks: [], credits: [] };
+  if (!all.length || rest < ARTICLE_REST) return { comments: [], rails: [], teasers: [], storyLinks: [], credits: [], authorBoxes: [], headerLines: [] };
   const kept = (list: Element[]) => list.filter((x) => all.includes(x));
-  return { comments: kept(comments), rails: kept(rails), teasers: kept(teasers), storyLinks: kept(storyLinks), credits: kept(credits) };
+  return { comments: kept(comments), rails: kept(rails), teasers: kept(teasers), storyLinks: kept(storyLinks), credits: kept(credits), authorBoxes: kept(authors), headerLines: kept(header) };
 }
 
 /** Block-level lines that hold a pointer to another story or a photo credit, and nothing else. */
-function lineExtras(root: Element, stats: Stats): { storyLinks: Element[]; credits: Element[] } {
+function lineExtras(root: Element, stats: Stats): { storyLinks: Element[]; credits: Element[]; pitches: Element[] } {
   const storyLinks: Element[] = [];
   const credits: Element[] = [];
+  const pitches: Element[] = [];
   walkNumbered(root, stats, (i) => {
     const el = stats.els[i]!;
     const len = stats.text[i]!;
     if (len === 0) return false;
-    if (el === root || len > STORY_LINK_MAX) return true;
+    if (el === root || len > PITCH_MAX) return true;
     const text = plainText(el).replace(/\s+/g, ' ').trim();
+    // A pitch is one line (a box of several lines is judged line by line).
+    if (!hasBlockChild(el) && isPitch(text)) {
+      pitches.push(el);
+      return false;
+    }
+    if (len > STORY_LINK_MAX) return true;
     const label = STORY_LINK_LABEL.exec(text);
     if (label && stats.anchors[i]! > 0 && stats.link[i]! >= STORY_LINK_SHARE * (text.length - label[0].length)) {
       storyLinks.push(el);
@@ -174,15 +203,199 @@ function lineExtras(root: Element, stats: Stats): { storyLinks: Element[]; credi
     }
     return true;
   });
-  return { storyLinks, credits };
+  return { storyLinks, credits, pitches };
+}
+
+/** Class or id of a box about the author: "author-bio", "author_box", "about-the-author", "saboxplugin-wrap" (Simple Author Box), "article-author-box". */
+const AUTHOR_BOX_CLASS = /(?:author[-_]?(?:bio|box|info|card|profile|details|description|about|wrap)|about[-_]?(?:the[-_]?)?author|sabox|autorbox|autor[-_]?info|auteur[-_]?bio)/i;
+/** A link to an author's own page: rel="author", or a path through /author/, /authors/, /autor/, /autoren/, /auteur/, /people/, /staff/, /profile/. */
+const AUTHOR_HREF = /\/(?:authors?|autor(?:en)?|auteurs?|people|staff|profiles?|journalists?|contributors?)\/[^/?#]+/i;
+/** Characters beside the name on its line in an author box ("About", "Written by", a role such as "Editor, Running Reviews"). */
+const AUTHOR_NAME_SLACK = 40;
+/** Most characters of an author box: a name, a role and a few lines of bio. */
+const AUTHOR_BOX_MAX = 1000;
+
+/**
+ * Boxes about the author: a short box (at most AUTHOR_BOX_MAX characters) that its class names
+ * as one, or that opens with a link to the author's own page (the name) and says more than the
+ * name (a role, a bio). The page's byline "By Jane Doe" above the text is not such a box: it is
+ * kept unless it comes after the prose.
+ */
+function authorBoxes(root: Element, stats: Stats): Element[] {
+  const out: Element[] = [];
+  walkNumbered(root, stats, (i) => {
+    const el = stats.els[i]!;
+    const len = stats.text[i]!;
+    if (len === 0) return false;
+    if (el === root || len > AUTHOR_BOX_MAX) return true;
+    if (AUTHOR_BOX_CLASS.test(`${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`) || opensWithAuthorLink(el, stats)) {
+      out.push(el);
+      return false;
+    }
+    return true;
+  });
+  return out;
+}
+
+/** True when the first text of el is inside a link to an author's page and el says more than the name. */
+function opensWithAuthorLink(el: Element, stats: Stats): boolean {
+  let first: Element | null = null;
+  let done = false;
+  walk(el, (n) => {
+    if (done) return false;
+    if (isText(n)) {
+      if (n.data.trim()) done = true;
+      return false;
+    }
+    if (!isElement(n)) return false;
+    if (n.name === 'a' && stats.textOf(n) > 0) {
+      first = n;
+      done = true;
+      return false;
+    }
+    return true;
+  });
+  const a = first as Element | null;
+  if (!a) return false;
+  const href = a.attribs.href ?? '';
+  const rel = a.attribs.rel ?? '';
+  if (!/\bauthor\b/i.test(rel) && !AUTHOR_HREF.test(href)) return false;
+  // The name on a line of its own: a paragraph that opens with a linked name is prose.
+  let line: Element = a;
+  while (line.parent && line.parent !== el && isElement(line.parent)) line = line.parent;
+  if (line === a && !LINE_BLOCKS.test(a.name)) {
+    // The link is a direct child of el: el is a line itself, unless a break follows the name.
+    const next = a.next && isText(a.next) && !a.next.data.trim() ? a.next.next : a.next;
+    if (!(next && isElement(next) && (next.name === 'br' || LINE_BLOCKS.test(next.name)))) return false;
+  } else if (stats.textOf(line) > stats.textOf(a) + AUTHOR_NAME_SLACK) return false;
+  // The name and a bio: a box that is only the name (or "By Jane Doe") is a byline.
+  return stats.textOf(el) - stats.textOf(a) >= 60 && stats.link[stats.of(el)]! < 0.5 * stats.textOf(el);
+}
+
+/** A byline's label left without its name (the name drawn by script): "By", "Von", "Par". */
+const BARE_BYLINE = /^(?:by|von|par|por|door|di|av|af)$/i;
+/** A reading time: "3 min read", "3 MIN. READ", "Lecture 3 min.", "3 Min. Lesezeit", "Reading time: 4 minutes". */
+const READING_TIME = /^(?:(?:reading time|lesezeit|lecture|temps de lecture|lectura)\s*:?\s*)?(?:ca\.\s*)?\d+\s*(?:min(?:ute)?s?|minuten)\.?(?:\s*(?:read|reading|de lecture|lesezeit|lectura|de leitura))?\.?$/i;
+/** A sponsor's label over the story: "Sponsored", "• SPONSORED •", "Sponsored by …", "Paid content", "Anzeige", "Sponsorisé". */
+const SPONSOR_LABEL = /^[•·|\s]*(?:sponsored|sponsored content|advertorial|paid (?:post|content|partnership)|partner content|anzeige|sponsorisé|contenu sponsorisé|patrocinado)(?:\s+by\s+.{1,60})?[•·|\s]*$/i;
+/** Fewest words of a standfirst known only by repeating the page's description. */
+const STANDFIRST_MIN_WORDS = 8;
+/** Most characters of a line between the headline and the text that can be one of these labels. */
+const HEADER_LINE_MAX = 300;
+/** A line of at least this many characters that is none of them is the story's first paragraph. */
+const FIRST_PARAGRAPH = 100;
+
+/**
+ * The lines between the headline and the first paragraph that label the story rather than tell
+ * it: a reading time, a sponsor's label, a byline's label left without its name, and the
+ * standfirst when it repeats the page's description inside the headline's <header>. Read in
+ * document order from the H1 (or from the top when the box has none) and stopped at the first
+ * line that is none of these and is long enough to be prose. A byline with its name and the
+ * date line stay: the content score reads the author and the visible dates from this text.
+ */
+function headerLines(root: Element, stats: Stats, h1: Element | null, description: string | null): Element[] {
+  const out: Element[] = [];
+  const desc = description ? squash(description) : '';
+  let started = h1 === null;
+  let stopped = false;
+  const visit = (el: Element): void => {
+    if (stopped) return;
+    const i = stats.of(el);
+    if (i < 0 || stats.text[i] === 0) return;
+    if (el === h1) {
+      started = true;
+      return;
+    }
+    if (!started && h1 && !isAncestor(h1, el)) {
+      // Above the headline, in its box: a sponsor's label or a reading time over the title.
+      if (stats.text[i]! <= HEADER_LINE_MAX && !hasBlockChild(el) && isKicker(el)) out.push(el);
+      return;
+    }
+    const line = el !== root && (!hasBlockChild(el) || stats.text[i]! <= HEADER_LINE_MAX && !containsEl(el, h1));
+    if (!line || !started) {
+      for (const k of el.children) if (isElement(k)) visit(k);
+      return;
+    }
+    if (stats.text[i]! <= HEADER_LINE_MAX && isHeaderLine(el, desc)) {
+      out.push(el);
+      return;
+    }
+    if (hasBlockChild(el)) {
+      for (const k of el.children) if (isElement(k)) visit(k);
+      return;
+    }
+    if (stats.text[i]! >= FIRST_PARAGRAPH) stopped = true;
+  };
+  visit(root);
+  return out;
+}
+
+function isHeaderLine(el: Element, desc: string): boolean {
+  const text = plainText(el).replace(/\s+/g, ' ').trim();
+  if (!text) return false;
+  if (BARE_BYLINE.test(text) || READING_TIME.test(text) || SPONSOR_LABEL.test(text)) return true;
+  // The standfirst repeats the page's description; a line of the text that does so (a site
+  // that takes its description from the first heading or paragraph) is spared unless it sits
+  // in the headline's own box (<header>, <hgroup>) and reads as a sentence, not a title.
+  return desc !== '' && insideHeaderBox(el) && squash(text) === desc && desc.split(' ').length >= STANDFIRST_MIN_WORDS;
+}
+
+function isKicker(el: Element): boolean {
+  const text = plainText(el).replace(/\s+/g, ' ').trim();
+  return READING_TIME.test(text) || SPONSOR_LABEL.test(text);
+}
+
+function squash(s: string): string {
+  return (s.match(/[\p{L}\p{N}]+/gu) ?? []).join(' ').toLowerCase();
+}
+
+function insideHeaderBox(el: Element): boolean {
+  for (let p = el.parent; p && isElement(p); p = p.parent) if (p.name === 'header' || p.name === 'hgroup') return true;
+  return false;
+}
+
+function containsEl(box: Element, el: Element | null): boolean {
+  return el !== null && (box === el || isAncestor(el, box));
+}
+
+const LINE_BLOCKS = /^(?:p|div|h[1-6]|ul|ol|li|section|article|header|footer|figure|figcaption|blockquote|table|aside|nav|main|dl|pre|form|hgroup)$/;
+function hasBlockChild(el: Element): boolean {
+  return el.children.some((k) => isElement(k) && LINE_BLOCKS.test(k.name));
+}
+
+/** Most characters of a sign-up pitch, a consent line or a price disclaimer set as a line of its own. */
+const PITCH_MAX = 350;
+/** A sign-up, an app download or a subscription asked for in the imperative: "Sign up now", "Subscribe to …", "Download … the app". */
+const PITCH_ASK = /(?:^|[.!?]\s+|\s[-–—]\s)(?:sign up|subscribe|join|register|download|get (?:it|the app|our app)|try it)\b/i;
+/** What is pitched: a newsletter, the inbox, an app, texts to a phone. */
+const PITCH_OBJECT = /\b(?:newsletters?|inbox|app|texted|text messages|sms)\b/i;
+/**
+ * Lines of a sign-up box that has no title of its own, and the fine print of shopping stories:
+ * "By signing up, you agree to …", "Thanks for signing up!", "Prices were accurate at the time
+ * this article was published …", "Deal pricing and availability subject to change …", "If you
+ * buy … we may earn an affiliate commission".
+ */
+const PITCH_LINE =
+  /^(?:by (?:signing up|subscribing|clicking|submitting)\b.{0,40}\byou (?:agree|consent|accept)\b.*|thanks? (?:you )?for (?:signing up|subscribing)\b.{0,40}|(?:prices?|deal pricing)\b.{0,80}\b(?:subject to change|may change|accurate at the time)\b.*|.{0,120}\bif you (?:buy|purchase|click)\b.{0,80}\bwe (?:may )?(?:earn|receive|get) (?:a |an )?(?:small )?(?:affiliate )?commission\b.*)$/i;
+
+/**
+ * A pitch as a line of its own in the article's flow: a sign-up asked for in the imperative
+ * with what it brings ("USA TODAY's Watch Party newsletter … delivered right to your inbox.
+ * Sign up now"), or one of PITCH_LINE's lines. Prose that reports on a newsletter ("the
+ * newsletter has 50,000 subscribers; sign-ups doubled") asks nothing and stays.
+ */
+function isPitch(text: string): boolean {
+  return PITCH_LINE.test(text) || (PITCH_ASK.test(text) && PITCH_OBJECT.test(text));
 }
 
 function isCredit(text: string): boolean {
   const m = CREDIT_LINE.exec(text);
   if (!m) return false;
-  const words = m[1]!.split(/[\s/;,|&]+/).filter((w) => /\p{L}/u.test(w) && !/^(?:and|und|et|y|via|for|für|pour|para|de|von|van|der|la|le)$/i.test(w));
+  // "©iStock.com/fizkes" stays one word: the name after a site's slash is the site's.
+  const words = m[1]!.split(/[\s;,|&]+|(?<!\.(?:com|net|org))\//).filter((w) => /\p{L}/u.test(w) && !/^(?:and|und|et|y|via|for|für|pour|para|de|von|van|der|la|le)$/i.test(w));
   if (!words.length || words.length > CREDIT_MAX_WORDS) return false;
-  return words.filter((w) => /^[\p{Lu}\d]/u.test(w)).length >= CREDIT_NAME_SHARE * words.length;
+  // "©iStock.com/fizkes": a marked or a site's name is a name whatever its case.
+  return words.filter((w) => /^[\p{Lu}\d©]/u.test(w) || /\.(?:com|net|org)$/i.test(w)).length >= CREDIT_NAME_SHARE * words.length;
 }
 
 /** Top-most boxes under root named as a comment thread, or holding one schema.org Comment. */
@@ -244,6 +457,29 @@ function followingRun(title: Element, stats: Stats): Element[] {
     run.push(k);
   }
   return run;
+}
+
+/** The outermost box around title that holds no other text (below root). */
+function loneTitleBox(title: Element, root: Element, stats: Stats): Element {
+  let box = title;
+  const len = stats.textOf(title);
+  for (let p = box.parent; p && isElement(p) && p !== root && stats.textOf(p) === len; p = p.parent) box = p;
+  return box;
+}
+
+/** Lines in els cut off with an ellipsis: the excerpts of story cards. */
+function truncatedTeasers(els: Element[]): number {
+  let n = 0;
+  for (const el of els)
+    walk(el, (node) => {
+      if (!isElement(node)) return false;
+      if (node.name === 'p' || node.name === 'div' || node.name === 'span') {
+        const own = node.children.map((c) => (isText(c) ? c.data : '')).join('').trim();
+        if (own.length >= 40 && /(?:\.\.\.|…)$/.test(own)) n++;
+      }
+      return true;
+    });
+  return n;
 }
 
 function opensSection(el: Element, level: number): boolean {

@@ -248,7 +248,9 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
         if (STRONG_NEGATIVE.test(cls)) drop = true;
         // A box named only "header" inside the page's <main> heads a section there (a product's
         // title block, a tab's item-number and terms line): the site's header is outside <main>.
-        else if (NEGATIVE.test(cls) && !POSITIVE.test(cls) && name !== 'article' && !(insideMain(el) && !NEGATIVE.test(cls.replace(HEADER_WORD, ' ')))) drop = true;
+        // A heading so named ("header-anchor-post" on a newsletter platform's section titles) is
+        // a heading wherever it stands.
+        else if (NEGATIVE.test(cls) && !POSITIVE.test(cls) && name !== 'article' && !((insideMain(el) || HEADING_TAG.test(name)) && !NEGATIVE.test(cls.replace(HEADER_WORD, ' ')))) drop = true;
       }
     }
     if (drop) {
@@ -318,6 +320,8 @@ function containsNode(el: Element, node: Element): boolean {
   return false;
 }
 
+/** h2…h6 (an h1 is the page's title and is judged apart). */
+const HEADING_TAG = /^h[2-6]$/;
 /** The word "header" in a class/id ("tab-header", "item-header"), not the site's own ("site-header"). */
 const HEADER_WORD = /(?<!site-|global-)header/gi;
 

@@ -112,8 +112,8 @@ export function extractPage(html: string, url: string): PageDocument {
       // of the tree before any removal).
       let gone = 0;
       if (!product && !collection && !forum) {
-        const { comments, rails, teasers, storyLinks, credits } = articleExtras(r, stats, { article: article || isArticleBox(r) });
-        const extras = [...comments, ...rails, ...teasers, ...storyLinks, ...credits];
+        const { comments, rails, teasers, storyLinks, credits, authorBoxes, headerLines } = articleExtras(r, stats, { article: article || isArticleBox(r), description: meta.description });
+        const extras = [...comments, ...rails, ...teasers, ...storyLinks, ...credits, ...authorBoxes, ...headerLines];
         for (const box of extras) gone += stats.textOf(box);
         removeNodes(extras);
       }

@@ -137,11 +137,13 @@ export const LISTING_CONTROL_MAX = 60;
  * ("Read more", "Read full article", "Shop now", "View all") and merchandising badges ("Best
  * seller", "Sponsored", "New arrival", "Recommended for you"), and a news page's labels: the
  * mark over an ad slot ("Advertisement", "Anzeige", "Publicité", "Publicidad", "Advertisement.
- * Scroll to continue reading."), a caption's toggle ("Show caption") and "End of article". Only
+ * Scroll to continue reading."), a caption's toggle ("Show caption") and "End of article", and a
+ * share bar's or a widget's label ("Share this:", "Back to top", "(Visited 1,902 times, 364
+ * visits today)", "Add as a preferred source on Google"). Only
  * as a whole line: "Sign in to your dashboard and open Settings" is a step of a guide.
  */
 export const CHROME_LINE =
-  /^(?:log ?in|log-in|log ?out|sign ?in|sign-in|sign ?out|register|sign ?up|create (?:an |your )?account|my account|wish ?list|my wish ?list|(?:my |view )?cart(?: \(\d+\))?|checkout|forgot (?:your )?password\??|lost your password\??|click here to (?:log-?in|register|sign ?in)|read more|read (?:the )?full (?:article|story|review)|learn more|shop now|shop all|view all|see all|see more|view more|show more|continue reading|discover more|find out more|best ?seller|sponsored|new arrivals?|recommended for you|new colou?rs?|advertisement(?:\. scroll to continue(?: reading)?\.?)?|anzeige|publicité|publicidad|(?:show|hide) caption|end of (?:the )?article)$/iu;
+  /^(?:log ?in|log-in|log ?out|sign ?in|sign-in|sign ?out|register|sign ?up|create (?:an |your )?account|my account|wish ?list|my wish ?list|(?:my |view )?cart(?: \(\d+\))?|checkout|forgot (?:your )?password\??|lost your password\??|click here to (?:log-?in|register|sign ?in)|read more|read (?:the )?full (?:article|story|review)|learn more|shop now|shop all|view all|see all|see more|view more|show more|continue reading|discover more|find out more|best ?seller|sponsored|new arrivals?|recommended for you|new colou?rs?|advertisement(?:\. scroll to continue(?: reading)?\.?)?|anzeige|publicité|publicidad|(?:show|hide) caption|end of (?:the )?article|share this(?: (?:article|story|post))?:?|back to top|add (?:us )?as a (?:preferred|trusted) source (?:on|for) google\.?|\(visited [\d,]+ times?(?:, [\d,]+ visits? today)?\))$/iu;
 
 /** Account and cart words that a heading may rightly be ("Sign in" in a guide's steps). */
 export const CHROME_ACCOUNT = /^(?:log|sign|register|create|my account|forgot|lost|checkout|click here)/iu;
