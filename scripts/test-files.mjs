@@ -2,8 +2,9 @@
 // in the order given and runs --test-concurrency of them at a time; in alphabetical order a slow
 // file that happens to start late runs alone at the end while the other slot has nothing left to
 // do. Started first, the slow files overlap the many short ones and the run ends with short files.
-// Seconds per file come from test/durations.tsv (measured one file at a time, see its header);
-// a file not listed there counts as the median of the listed ones. `--json` prints the weights.
+// Seconds per file come from test/durations.tsv (measured one file at a time, see its header),
+// which lists the slow files; the files it does not list follow them in path order, as before.
+// `--json` prints the weights.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,9 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 function walk(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** The measured seconds of each listed file (`seconds<TAB>path` lines; `#` starts a comment). */
@@ -24,11 +27,9 @@ export function durations(text) {
   return seconds;
 }
 
-/** The files, slowest first (ties and unmeasured files of equal weight in path order). */
+/** The files, slowest first; equal weights (the unlisted files weigh 0) in path order. */
 export function order(files, seconds) {
-  const known = [...seconds.values()].sort((a, b) => a - b);
-  const median = known.length ? known[Math.floor(known.length / 2)] : 0;
-  const weight = (f) => seconds.get(f) ?? median;
+  const weight = (f) => seconds.get(f) ?? 0;
   return [...files].sort((a, b) => weight(b) - weight(a) || (a < b ? -1 : a > b ? 1 : 0)).map((f) => [f, weight(f)]);
 }
 
