@@ -33,9 +33,13 @@ export function order(files, seconds) {
   return [...files].sort((a, b) => weight(b) - weight(a) || (a < b ? -1 : a > b ? 1 : 0)).map((f) => [f, weight(f)]);
 }
 
+/** Every test file, as a path from the checkout's root (`test/…/x.test.ts`). */
+export function testFiles() {
+  return walk(join(ROOT, 'test')).map((f) => relative(ROOT, f).split('\\').join('/'));
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const files = walk(join(ROOT, 'test')).map((f) => relative(ROOT, f).split('\\').join('/'));
-  const ordered = order(files, durations(readFileSync(join(ROOT, 'test/durations.tsv'), 'utf8')));
+  const ordered = order(testFiles(), durations(readFileSync(join(ROOT, 'test/durations.tsv'), 'utf8')));
   if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(Object.fromEntries(ordered), null, 1)}\n`);
   else process.stdout.write(`${ordered.map(([f]) => f).join('\n')}\n`);
 }
