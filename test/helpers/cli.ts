@@ -2,7 +2,7 @@
 // with --json output parsed; `input` is piped to stdin (login reads a key from a pipe).
 import { spawn } from 'node:child_process';
 import { after, before } from 'node:test';
-import { startTestServer, type TestServer } from './harness.ts';
+import type { TestServer } from './harness.ts';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/sightline.js', import.meta.url));
@@ -40,6 +40,8 @@ export function runCli(args: string[], opts: { env?: Record<string, string | und
 export function serverForCli(env: () => Record<string, string> = () => ({})): { s: TestServer; base: string } {
   const ctx = {} as { s: TestServer; base: string };
   before(async () => {
+    // Imported here: a suite that only runs the bin (runCli) does not load the server's engine.
+    const { startTestServer } = await import('./harness.ts');
     ctx.s = await startTestServer(env());
     ctx.base = await ctx.s.app.listen({ port: 0, host: '127.0.0.1' });
   });
