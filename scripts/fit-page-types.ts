@@ -33,7 +33,8 @@ function decode(bytes: Buffer): string {
   }
 }
 
-const signalsOf = (l: LabelledPage): PageTypeSignals => pageTypeSignals(extractPage(decode(gunzipSync(readFileSync(join(DATASET, 'html', `${l.id}.html.gz`)))), l.url || `https://wcxb.example/${l.id}`));
+const signalsOf = (l: LabelledPage): PageTypeSignals =>
+  pageTypeSignals(extractPage(decode(gunzipSync(readFileSync(join(DATASET, 'html', `${l.id}.html.gz`)))), l.url || `https://wcxb.example/${l.id}`));
 const isRoot = (s: PageTypeSignals) => s.votes.some((v) => v.rule === 'site root URL');
 
 interface Example {
@@ -93,7 +94,9 @@ if (argv.includes('--fresh')) {
   const fresh = readLabels(FRESH_LABELS_FILE);
   let right = 0;
   for (const l of fresh) if (answer(w, signalsOf(l)) === l.label) right++;
-  console.log(`fresh held-out (labels-held-out-2.json), weights as written (lambda ${w.lambda}): ${((100 * right) / fresh.length).toFixed(1)}% (${right} of ${fresh.length})`);
+  console.log(
+    `fresh held-out (labels-held-out-2.json), weights as written (lambda ${w.lambda}): ${((100 * right) / fresh.length).toFixed(1)}% (${right} of ${fresh.length})`,
+  );
 } else {
   const labels = readLabels();
   const sigs = labels.map(signalsOf);
@@ -108,7 +111,11 @@ if (argv.includes('--fresh')) {
     for (let fold = 0; fold < 5; fold++) {
       const tr = keep.filter((_, n) => n % 5 !== fold);
       const te = keep.filter((_, n) => n % 5 === fold);
-      const w = train(tr.map((i) => sigs[i]!), tr.map((i) => labels[i]!.label), lambda);
+      const w = train(
+        tr.map((i) => sigs[i]!),
+        tr.map((i) => labels[i]!.label),
+        lambda,
+      );
       for (const i of te) if (predict(w, pageTypeFeatures(sigs[i]!, w.scale)) === labels[i]!.label) right++;
     }
     const acc = right / keep.length;
@@ -118,7 +125,11 @@ if (argv.includes('--fresh')) {
       bestLambda = lambda;
     }
   }
-  const w = train(keep.map((i) => sigs[i]!), keep.map((i) => labels[i]!.label), bestLambda);
+  const w = train(
+    keep.map((i) => sigs[i]!),
+    keep.map((i) => labels[i]!.label),
+    bestLambda,
+  );
   const round = (v: number) => Math.round(v * 1e4) / 1e4;
   w.weights = w.weights.map((r) => r.map(round));
   for (const s of Object.values(w.scale)) [s.mean, s.sd] = [round(s.mean), round(s.sd)];
@@ -127,5 +138,7 @@ if (argv.includes('--fresh')) {
   labels.forEach((l, i) => {
     if (answer(w, sigs[i]!) === l.label) right++;
   });
-  console.log(`chosen lambda ${bestLambda}; on all ${labels.length} training labels (home rule included): ${((100 * right) / labels.length).toFixed(1)}% (${right}); wrote ${OUT}`);
+  console.log(
+    `chosen lambda ${bestLambda}; on all ${labels.length} training labels (home rule included): ${((100 * right) / labels.length).toFixed(1)}% (${right}); wrote ${OUT}`,
+  );
 }
