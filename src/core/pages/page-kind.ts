@@ -59,8 +59,37 @@ export interface PageTypeVote {
   rule: string;
 }
 
+/** What the rules saw on a page: every vote that fired, the hand-set points per type, the first
+ * reason per type, and a few structural numbers (the model's inputs, page-kind-model.ts). */
+export interface PageTypeSignals {
+  votes: PageTypeVote[];
+  scores: Record<PageType, number>;
+  why: Partial<Record<PageType, string>>;
+  numbers: Record<string, number>;
+}
+
 /** detectPageType with every vote that decided it (for the bench and for tests). */
 export function explainPageType(doc: PageDocument): { type: PageType; reason: string; votes: PageTypeVote[] } {
+  const { votes, scores, why } = pageTypeSignals(doc);
+  return { ...handWeighted(scores, why), votes };
+}
+
+/** The hand-set points' answer: the type with the most points, article when nothing votes. */
+export function handWeighted(scores: Record<PageType, number>, why: Partial<Record<PageType, string>>): { type: PageType; reason: string } {
+  const order: PageType[] = ['home', 'listing', 'product', 'collection', 'documentation', 'forum', 'service', 'article'];
+  let best: PageType = 'article';
+  let bestScore = 0;
+  for (const type of order) {
+    if (scores[type] > bestScore) {
+      best = type;
+      bestScore = scores[type];
+    }
+  }
+  return { type: best, reason: bestScore ? why[best]! : 'default: prose page' };
+}
+
+/** Every rule's vote on the page, with the structural numbers the rules read. */
+export function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   const votes: PageTypeVote[] = [];
   const t = new Set(jsonLdTypes(doc.jsonLd).map((x) => x.toLowerCase()));
   const paras = doc.blocks.filter((b) => b.kind === 'paragraph').length;
@@ -244,16 +273,22 @@ export function explainPageType(doc: PageDocument): { type: PageType; reason: st
     // og:type article is what many CMSs set on every page, but a landing page rarely sets it.
     if (layout.ctas >= 1 && !doc.dates.published && !declared && og !== 'article' && !shopUrl) vote('service', 3, 'calls to action, no publication date');
   }
-  const order: PageType[] = ['home', 'listing', 'product', 'collection', 'documentation', 'forum', 'service', 'article'];
-  let best: PageType = 'article';
-  let bestScore = 0;
-  for (const type of order) {
-    if (scores[type] > bestScore) {
-      best = type;
-      bestScore = scores[type];
-    }
-  }
-  return { type: best, reason: bestScore ? why[best]! : 'default: prose page', votes };
+  const numbers: Record<string, number> = {
+    words: doc.wordCount,
+    paragraphs: paras,
+    prices,
+    mainLinks: doc.links.main.length,
+    codeBlocks: Math.max(codeBlocks, layout?.codeBlocks ?? 0),
+    subheadings: subheadings.length,
+    published: doc.dates.published ? 1 : 0,
+    cards: layout?.cards ?? 0,
+    pricedCards: layout?.pricedCards ?? 0,
+    cartButtons: layout?.cartButtons ?? 0,
+    ctas: layout?.ctas ?? 0,
+    posts: layout?.posts ?? 0,
+    pathDepth: segs.length,
+  };
+  return { votes, scores, why, numbers };
 }
 
 /** The longest run of headings numbered 1, 2, 3, … in order ("1. Klaviyo", "2) HubSpot", "3 – …"). */
