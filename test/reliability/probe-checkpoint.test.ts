@@ -3,8 +3,8 @@
 // its judge call hangs) leaves the answer behind, and the worker that takes the probe over
 // resumes from it without asking the platform again; `attempts` counts platform calls, so it
 // stays 1. A claim that was taken over can neither write a checkpoint nor call the platform.
-// Without a remote judge the analysis waits on nothing: the answer is checkpointed only when
-// the analysis or the settle fails, and the retry resumes from it.
+// A provider's answer is checkpointed before the analysis even without a remote judge (it was
+// paid for); when the analysis fails, the retry resumes from it.
 // Platform calls are counted at the fake provider's HTTP boundary.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -199,7 +199,7 @@ describe('probe answers checkpointed before analysis', () => {
     await assertLedgerWhole(accountId, 10_00);
   });
 
-  test('an analysis that waits on nothing settles without a checkpoint; when it fails, the answer is checkpointed and the retry resumes from it', async () => {
+  test('without a remote judge, a failed analysis leaves the answer checkpointed and the retry resumes from it', async () => {
     const { key, accountId } = await s.account({ credits: 10 });
     const { store, catalog } = s.runtime.core;
     const { ask } = buildPlatforms(s.runtime.core.config);

@@ -5,11 +5,11 @@
 // took it) still settles exactly once, and a cancelled probe is never started.
 //
 // The platform is asked at most once per probe as long as workers die only after it answered:
-// when the analysis waits on a remote judge (seconds), the answer (or the platform's error) is
-// written to the probe's `checkpoint`, fenced by the job's lease, as soon as it arrives, before
-// the analysis and the settling transaction. An analysis that waits on nothing goes straight to
-// the settling transaction (one commit fewer per probe); its outcome is checkpointed only when
-// the analysis or that transaction fails, for the job's retry. A worker that takes the probe over
+// a provider's outcome (paid for), or any outcome when the analysis waits on a remote judge
+// (seconds), is written to the probe's `checkpoint`, fenced by the job's lease, as soon as it
+// arrives, before the analysis and the settling transaction. A sandbox answer with nothing to
+// wait on (free to ask again) goes straight to the settling transaction, one commit fewer; it is
+// checkpointed only when the analysis or that transaction fails, for the job's retry. A worker that takes the probe over
 // finds the checkpoint and resumes from it (analysis + settle) without calling the platform.
 // `attempts` counts calls to the platform: it grows right before a call's first request is sent
 // (ProbeRequest.beforeSend), in a statement fenced by the lease, so a worker whose lease was taken
@@ -144,9 +144,10 @@ export async function executeProbe(
   const competitors = run.competitors;
 
   // The analysis waits on nothing unless a remote judge is asked: then the platform's outcome is
-  // checkpointed first (a worker may die during the judge's seconds). Otherwise the settling
-  // transaction follows at once, and the outcome is checkpointed only if the analysis or that
-  // transaction fails, so that the job's retry resumes from it instead of asking again.
+  // checkpointed first (a worker may die during the judge's seconds), as is every outcome a
+  // provider was paid for. Otherwise the settling transaction follows at once, and the outcome is
+  // checkpointed only if the analysis or that transaction fails, so that the job's retry resumes
+  // from it instead of asking again.
   const analysisWaits = deps.judge?.engine === 'live';
   let unsaved: ProviderOutcome | null = null;
 
@@ -171,7 +172,11 @@ export async function executeProbe(
       if (await refuseSuspended(store, probeId, lease)) markJobFinished(signal);
       return;
     }
-    if (analysisWaits) await saveCheckpoint(store, probeId, outcome, lease);
+    // A provider's answer was paid for: it is checkpointed before anything else can fail, so a
+    // worker that dies during the analysis or the settle never makes the operator pay twice. The
+    // sandbox's simulated answers cost nothing to ask again.
+    const paid = !('answer' in outcome) || outcome.answer.engine !== 'sandbox';
+    if (analysisWaits || paid) await saveCheckpoint(store, probeId, outcome, lease);
     else unsaved = outcome;
   }
 
