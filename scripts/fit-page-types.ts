@@ -13,7 +13,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { FRESH_LABELS_FILE, readLabels, type LabelledPage } from '../bench/lib/wcxb-types.ts';
+import { decode, FRESH_LABELS_FILE, readLabels, type LabelledPage } from '../bench/lib/wcxb-types.ts';
 import { extractPage } from '../src/core/pages/extract/index.ts';
 import { pageTypeSignals, type PageTypeSignals } from '../src/core/pages/page-kind.ts';
 import { MODEL_TYPES, modelScores, pageTypeFeatures, type PageTypeWeights } from '../src/core/pages/page-kind-model.ts';
@@ -23,15 +23,6 @@ const at = argv.indexOf('--dataset');
 const DATASET = at >= 0 ? argv[at + 1]! : join(import.meta.dirname, '../../shared/datasets/wcxb-dev');
 const OUT = join(import.meta.dirname, '../catalog/page-type-weights.json');
 const LAMBDAS = [0.00003, 0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1];
-
-function decode(bytes: Buffer): string {
-  const m = /<meta[^>]+charset\s*=\s*["']?\s*([\w-]+)/i.exec(bytes.subarray(0, 2048).toString('latin1'));
-  try {
-    return new TextDecoder(m ? m[1]!.toLowerCase() : 'utf-8').decode(bytes);
-  } catch {
-    return new TextDecoder('utf-8').decode(bytes);
-  }
-}
 
 const signalsOf = (l: LabelledPage): PageTypeSignals =>
   pageTypeSignals(extractPage(decode(gunzipSync(readFileSync(join(DATASET, 'html', `${l.id}.html.gz`)))), l.url || `https://wcxb.example/${l.id}`));

@@ -22,7 +22,7 @@ export interface TypeEval {
 }
 
 /** Decodes page bytes with the charset the page declares (first 2 KB), UTF-8 otherwise. */
-function decode(bytes: Buffer): string {
+export function decode(bytes: Buffer): string {
   const m = /<meta[^>]+charset\s*=\s*["']?\s*([\w-]+)/i.exec(bytes.subarray(0, 2048).toString('latin1'));
   try {
     return new TextDecoder(m ? m[1]!.toLowerCase() : 'utf-8').decode(bytes);
