@@ -75,35 +75,40 @@ export async function runServe(config: Config, opts: { worker: boolean }): Promi
     await runtime.close();
     return 1;
   }
-  const metrics = await metricsServer(config, log);
-  if (opts.worker) runtime.core.startWorker();
-  const accounts = await runtime.core.store.db.selectFrom('accounts').select('id').limit(1).execute();
-  if (accounts.length === 0) {
-    process.stderr.write(
-      `\nNo accounts yet. Open http://localhost:${config.PORT}/console to create the owner account,\n` +
-        'or create one on the command line (prints an API key once):\n' +
-        '  npx sightline accounts create --email you@example.com --credits 100\n\n',
-    );
-  }
+  // Signals are handled from the moment the port is bound: a SIGTERM that arrives while the
+  // worker and metrics still start is a graceful shutdown too, not the default kill.
+  let metrics: Server | undefined;
   onShutdown(log, config.SIGHTLINE_SHUTDOWN_GRACE_MS, async () => {
     // Stop accepting (Fastify waits for requests in flight), stop claiming, let jobs finish.
     await Promise.all([app.close(), stopRuntime(runtime, log, config.SIGHTLINE_SHUTDOWN_GRACE_MS)]);
     metrics?.close();
     await rateLimiter.close();
   });
+  if (opts.worker) runtime.core.startWorker();
+  metrics = await metricsServer(config, log);
+  // Only a hint: a shutdown that already closed the database skips it.
+  const accounts = await runtime.core.store.db.selectFrom('accounts').select('id').limit(1).execute().catch(() => null);
+  if (accounts?.length === 0) {
+    process.stderr.write(
+      `\nNo accounts yet. Open http://localhost:${config.PORT}/console to create the owner account,\n` +
+        'or create one on the command line (prints an API key once):\n' +
+        '  npx sightline accounts create --email you@example.com --credits 100\n\n',
+    );
+  }
   return -1;
 }
 
 export async function runWorker(config: Config): Promise<number> {
   const log = processLogger(config, 'worker');
   const runtime = await openRuntime(config, { log });
-  const metrics = await metricsServer(config, log);
-  runtime.core.startWorker();
-  log.info({ database: runtime.core.store.dialect }, 'worker started');
-  process.stderr.write(`sightline worker started (${runtime.core.store.dialect})\n`);
+  let metrics: Server | undefined;
   onShutdown(log, config.SIGHTLINE_SHUTDOWN_GRACE_MS, async () => {
     await stopRuntime(runtime, log, config.SIGHTLINE_SHUTDOWN_GRACE_MS);
     metrics?.close();
   });
+  runtime.core.startWorker();
+  metrics = await metricsServer(config, log);
+  log.info({ database: runtime.core.store.dialect }, 'worker started');
+  process.stderr.write(`sightline worker started (${runtime.core.store.dialect})\n`);
   return -1;
 }

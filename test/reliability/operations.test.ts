@@ -46,6 +46,14 @@ describe('serve as a process', () => {
     assert.doesNotMatch(p.output(), /"msg":"job /);
   });
 
+  test('SIGTERM the moment the port is bound (worker and metrics still starting): still graceful, exit 0', async () => {
+    const p = start(['serve', '--port', '0'], { DATABASE_URL: db.url, HOST: '127.0.0.1' });
+    await waitFor(() => /Server listening at/.test(p.output()), 30_000);
+    p.child.kill('SIGTERM');
+    assert.equal(await p.exited, 0, p.output());
+    assert.match(p.output(), /shutdown complete/);
+  });
+
   test('SIGTERM: graceful shutdown, logged; request lines carry route, status and account, never the key', async () => {
     const p = start(['serve', '--port', '0'], { DATABASE_URL: db.url, HOST: '127.0.0.1' });
     await waitFor(() => /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.test(p.output()));
