@@ -87,7 +87,12 @@ export async function runServe(config: Config, opts: { worker: boolean }): Promi
   if (opts.worker) runtime.core.startWorker();
   metrics = await metricsServer(config, log);
   // Only a hint: a shutdown that already closed the database skips it.
-  const accounts = await runtime.core.store.db.selectFrom('accounts').select('id').limit(1).execute().catch(() => null);
+  const accounts = await runtime.core.store.db
+    .selectFrom('accounts')
+    .select('id')
+    .limit(1)
+    .execute()
+    .catch(() => null);
   if (accounts?.length === 0) {
     process.stderr.write(
       `\nNo accounts yet. Open http://localhost:${config.PORT}/console to create the owner account,\n` +
