@@ -4,6 +4,7 @@
 // {"error": code, "message"}); everything else goes to stderr. Exit codes: 0 success, 1 the
 // command failed, 2 usage error (bad command, flag or flag value: nothing was done).
 // Every flag is checked before the database is opened, so a usage error never writes anything.
+import type { accountIdByEmail } from '../core/accounts/accounts.ts';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 // The engine (configuration, database, accounts, billing) is imported only once a command line has
@@ -78,6 +79,17 @@ class CliError extends Error {
 function required(value: string | undefined, flag: string): string {
   if (value === undefined || value.trim() === '') throw new UsageError(`missing --${flag}`);
   return value.trim();
+}
+
+/** The account of `--account ID` or `--email ADDRESS` (exactly one), checked before the database opens. */
+function accountFlag(values: { account?: string; email?: string }): (db: Parameters<typeof accountIdByEmail>[0]) => Promise<string> {
+  if ((values.account === undefined) === (values.email === undefined)) throw new UsageError('give the account as --account ID or --email ADDRESS (one of them)');
+  if (values.account !== undefined) {
+    const id = required(values.account, 'account');
+    return async () => id;
+  }
+  const email = required(values.email, 'email');
+  return async (db) => (await import('../core/accounts/accounts.ts')).accountIdByEmail(db, email);
 }
 
 function creditsFlag(value: string): number {
@@ -176,7 +188,7 @@ async function main(argv: string[]): Promise<number> {
 
   // Everything the command needs from its flags, checked before the database is touched.
   const config = await configFrom(values.port);
-  const [{ accountIdByEmail, createKey, openAccount, revokeKey }, { checkGrant, reconcileBalances }, { consolePublicUrl, createResetToken, tokenLink }, { grantCreditsOperation, inviteUserOperation, setAccountStatusOperation }] =
+  const [{ createKey, openAccount, revokeKey }, { checkGrant, reconcileBalances }, { consolePublicUrl, createResetToken, tokenLink }, { grantCreditsOperation, inviteUserOperation, setAccountStatusOperation }] =
     await Promise.all([
       import('../core/accounts/accounts.ts'),
       import('../core/billing/ledger.ts'),
@@ -207,22 +219,23 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'accounts suspend':
     case 'accounts unsuspend': {
-      const id = required(values.account, 'account');
+      const account = accountFlag(values);
       const status = command === 'accounts suspend' ? 'suspended' : 'active';
       return withRuntime(config, async ({ core }) => {
+        const id = await account(core.store.db);
         const answer = await setAccountStatusOperation(core, id, status);
         print(values.json, answer, `account ${id} is ${status}`);
         return 0;
       });
     }
     case 'keys create': {
-      const account = required(values.account, 'account');
+      const account = accountFlag(values);
       if (values['read-only'] && values.scopes !== undefined) {
         throw new UsageError('--read-only and --scopes exclude each other (--read-only means --scopes tests:read,runs:read)');
       }
       const scopes = values.scopes === undefined ? undefined : scopesFlag(values.scopes);
       return withRuntime(config, async ({ core }) => {
-        const k = await createKey(core.store.db, account, {
+        const k = await createKey(core.store.db, await account(core.store.db), {
           name: values.name,
           readOnly: values['read-only'],
           scopes,
@@ -241,12 +254,12 @@ async function main(argv: string[]): Promise<number> {
       });
     }
     case 'credits grant': {
-      if ((values.account === undefined) === (values.email === undefined)) throw new UsageError('give the account as --account ID or --email ADDRESS (one of them)');
+      const account = accountFlag(values);
       const amount = creditsFlag(required(values.credits, 'credits'));
       if (amount === 0) throw new UsageError('invalid --credits: a grant must be more than 0');
       const topUp = values['top-up'] === true;
       return withRuntime(config, async ({ core }) => {
-        const id = values.account !== undefined ? required(values.account, 'account') : await accountIdByEmail(core.store.db, required(values.email, 'email'));
+        const id = await account(core.store.db);
         const answer = await grantCreditsOperation(core, id, amount, { source: 'cli', topUp });
         print(
           values.json,

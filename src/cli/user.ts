@@ -27,9 +27,9 @@ import { ingestFile, uploadPiece, type Send } from './log-ingest.ts';
 export const EXIT = { ok: 0, refused: 1, usage: 2, auth: 3, credits: 4, notFound: 5, rateLimited: 6, server: 7 } as const;
 
 const HINTS: Record<number, string> = {
-  401: 'check the API key: it must be an API key (svc_api_live_…) of this server, in SIGHTLINE_API_KEY or saved by `sightline login`; an operator makes one with `sightline keys create --account ID`',
+  401: 'check the API key: it must be an API key (svc_api_live_…) of this server, in SIGHTLINE_API_KEY or saved by `sightline login`; an operator makes one with `sightline keys create --email ADDRESS`',
   402: 'not enough credits: see `sightline usage`, or ask the operator (`sightline credits grant`)',
-  403: 'the key lacks the scope this needs: use a key with that scope (`sightline keys create --account ID`)',
+  403: 'the key lacks the scope this needs: use a key with that scope (`sightline keys create --email ADDRESS`)',
   429: 'rate limited: wait for the Retry-After seconds and retry',
 };
 

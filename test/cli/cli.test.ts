@@ -50,7 +50,8 @@ describe('sightline CLI', () => {
     assert.deepEqual(ro.scopes, ['tests:read', 'runs:read']);
     const custom = await json('keys', 'create', '--account', acct.account_id, '--scopes', 'runs:read,pages:content:serialize');
     assert.deepEqual(custom.scopes, ['runs:read', 'pages:content:serialize']);
-    const mcp = await json('keys', 'create', '--account', acct.account_id, '--mcp');
+    // By email as well (the console owner's account has no id to copy), in any case.
+    const mcp = await json('keys', 'create', '--email', 'OPS@example.com', '--mcp');
     assert.match(mcp.api_key, /^svc_mcp_live_/);
 
     const grant = await json('credits', 'grant', '--account', acct.account_id, '--credits', '2.5');
@@ -83,7 +84,7 @@ describe('sightline CLI', () => {
     assert.equal(usage.recent[0].credits, '250.00');
     assert.equal(usage.recent[1].action, 'credits.grant');
 
-    const suspended = await json('accounts', 'suspend', '--account', acct.account_id);
+    const suspended = await json('accounts', 'suspend', '--email', 'ops@example.com');
     assert.equal(suspended.status, 'suspended');
     const active = await json('accounts', 'unsuspend', '--account', acct.account_id);
     assert.equal(active.status, 'active');
@@ -117,7 +118,7 @@ describe('sightline CLI', () => {
   });
 
   test('usage errors exit 2 and say what is wrong; unknown accounts exit 1', async () => {
-    await assert.rejects(cli('keys', 'create'), (err: { code: number; stderr: string }) => err.code === 2 && /missing --account/.test(err.stderr));
+    await assert.rejects(cli('keys', 'create'), (err: { code: number; stderr: string }) => err.code === 2 && /--account ID or --email ADDRESS/.test(err.stderr));
     await assert.rejects(cli('frobnicate'), (err: { code: number }) => err.code === 2);
     await assert.rejects(cli('credits', 'grant', '--account', 'acct_nope', '--credits', '5'), (err: { code: number; stderr: string }) => err.code === 1 && /not found/.test(err.stderr));
     await assert.rejects(cli('credits', 'grant', '--email', 'nobody@example.com', '--credits', '5'), (err: { code: number; stderr: string }) => err.code === 1 && /no account with email nobody@example\.com/.test(err.stderr));

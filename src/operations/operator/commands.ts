@@ -39,9 +39,13 @@ export const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
   { command: 'worker', flags: [], synopsis: '', summary: 'a worker process only' },
   { command: 'migrate', flags: ['json'], synopsis: '[--json]', summary: 'apply database migrations' },
   { command: 'accounts create', flags: ['email', 'credits', 'json'], synopsis: '--email EMAIL [--credits N] [--json]' },
-  { command: 'accounts suspend', flags: ['account', 'json'], synopsis: '--account ID [--json]' },
-  { command: 'accounts unsuspend', flags: ['account', 'json'], synopsis: '--account ID [--json]' },
-  { command: 'keys create', flags: ['account', 'name', 'read-only', 'scopes', 'mcp', 'json'], synopsis: '--account ID [--name NAME] [--read-only | --scopes a,b] [--mcp] [--json]' },
+  { command: 'accounts suspend', flags: ['account', 'email', 'json'], synopsis: '--account ID|--email ADDRESS [--json]' },
+  { command: 'accounts unsuspend', flags: ['account', 'email', 'json'], synopsis: '--account ID|--email ADDRESS [--json]' },
+  {
+    command: 'keys create',
+    flags: ['account', 'email', 'name', 'read-only', 'scopes', 'mcp', 'json'],
+    synopsis: '--account ID|--email ADDRESS [--name NAME] [--read-only | --scopes a,b] [--mcp] [--json]',
+  },
   { command: 'keys revoke', flags: ['key', 'json'], synopsis: '--key ID [--json]' },
   {
     command: 'credits grant',
