@@ -42,6 +42,22 @@ const LIST_TITLE =
   /\b(?:jobs|vacancies|courses|homes for sale|houses for sale|schedule|news(?:,| and| &) (?:reporting|coverage|videos)(?: [\w\s&,]{0,30})?|latest [\w\s-]{2,40} news(?: [\w\s&,]{0,30})?)(?:\s*[(&,].*|\s+(?:in|near|at|around|from|by|for|and|-)\s.*)?$/i;
 const RANKING_TITLE = /^\s*(?:the )?(?:\d+\s|best\b|top\b|how\b|why\b|what\b|when\b|guide\b)/i;
 const FORUM_HOST = /(?:^|\.)(?:forums?|bbs|community|discuss|discussions?|answers)\.|forum/;
+// A thread's own address: a discussion path word with the thread's number (Stack Exchange's
+// /questions/123/slug, Discourse's /t/slug/123, XenForo's /threads/slug.123, Invision's and
+// NodeBB's /topic/123-slug or /topic/123/slug, MyBB's /thread-123.html). A topic page without a
+// number (/topic/headphones) is a news site's tag.
+const THREAD_URL = /\/(?:questions\/\d+|t\/[^/]+\/\d+|threads\/[^/]*\.\d+|topic\/\d+|thread-\d+\.html?)(?:[/.-]|$)/;
+// A title that names a service on offer: who does what for hire ("Organic SEO Consultant",
+// "Business Formation Service New York", "Treadmill Repair … FREE ESTIMATES"). Only the title's
+// first part, not a question or an editor's ranking ("Best SEO services", "What is customer service?").
+const SERVICE_TITLE =
+  /\b(?:services?|consultants?|consulting|agency|repairs?|installation|contractors?|attorneys?|lawyers?|hire|free (?:estimates?|quotes?|consultations?))\b/i;
+// A telephone number in the title: a local business asking to be called.
+const PHONE = /\(?\b\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b/;
+// A tool to use rather than a text to read: a calculator or an estimator.
+const TOOL = /\b(?:calculators?|estimators?)\b/i;
+// A title that sells goods: "Buy 4K Dash Cams", "Shop Men's Sneakers", "… | Free Shipping over $99".
+const SHOP_TITLE = /^\s*(?:buy|shop)\s+\w|\bfree shipping\b/i;
 
 // --- Content Intelligence's rule: one of eight types, by votes.
 
@@ -147,6 +163,7 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   )
     vote('listing', 6, 'a title that names a list');
   if (FORUM_HOST.test(host) || /\/(?:viewtopic|showthread|showtopic)\.php$/.test(path)) vote('forum', 4, 'forum host or script');
+  if (THREAD_URL.test(path)) vote('forum', 4, "a thread's address");
   if (/\/(?:v\d+(?:\.\d+)*|latest|stable|current|master|main)\//.test(path) && scores.documentation > 0)
     vote('documentation', 2, 'versioned documentation URL');
   // A section's own front (/news, /blog, /news/technology) lists its stories; a story sits below it.
@@ -187,7 +204,11 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   // A shop's own host (shop.…, store.…, buy.…): below its root, a page without the marks of one item
   // is one of its departments.
   const shopHost = /^(?:shop|store|buy|boutique|tienda|negozio)\./.test(host);
-  if (shopHost && !/\/(products?|p|item|dp|pdp)\//.test(path) && scores.product === 0 && !(layout && layout.cartButtons >= 1 && layout.cartButtons <= 2))
+  // On a shop's host, an item's kind and number (/app/1174180/Red_Dead_Redemption_2/,
+  // /game/123, /item/456): one item's page, even when no price shows (a free game).
+  const shopItem = shopHost && /\/(?:apps?|games?|items?|listing)\/\d+(?:\/|$)/.test(path);
+  if (shopItem) vote('product', 4, "an item's number on a shop host");
+  else if (shopHost && !/\/(products?|p|item|dp|pdp)\//.test(path) && scores.product === 0 && !(layout && layout.cartButtons >= 1 && layout.cartButtons <= 2))
     vote('collection', 4, 'a shop host');
   if (/\/(collections?|[\w-]*categor(?:y|ies|ie|ia)|kategorie|shop|store|browse|c)(\/|$)/.test(path) && !/\/(products?|p)\//.test(path))
     vote('collection', 3, 'collection URL');
@@ -197,6 +218,17 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   const shopUrl = scores.collection > 0 || (scores.product > 0 && commerce);
   const serviceUrl = /\/(services?|solutions?|leistungen|dienstleistungen|prestations|servicios|landing|lp)(\/|$)/.test(path);
   if (serviceUrl) vote('service', 5, 'service URL');
+  // The title offers a service or gives a number to call, on a page that is not a declared story.
+  const offerTitle = (SERVICE_TITLE.test(titleHead) || PHONE.test(doc.title ?? '')) && !RANKING_TITLE.test(titleHead) && !titleHead.includes('?');
+  if (offerTitle && !serviceUrl && scores.article < 5 && !SECTION.test(path) && !shopUrl && !(layout && layout.pricedCards >= 4))
+    vote('service', 4, 'a title that offers a service');
+  // A calculator or an estimator: a tool a business offers, not a text to read.
+  if ((TOOL.test(titleHead) || TOOL.test(lastSeg)) && !RANKING_TITLE.test(titleHead) && scores.article < 5 && !SECTION.test(path))
+    vote('service', 3, 'a tool page');
+  // The title sells goods ("Buy …", "Shop …", "free shipping"): a shop's department, unless the
+  // address or the markup names one item.
+  const goodsTitle = SHOP_TITLE.test(doc.title ?? '') && scores.product === 0 && !productUrl && scores.article < 5;
+  if (goodsTitle) vote('collection', 4, 'a title that sells goods');
   // A story's address names it in words or dates it (/2025/09/how-to-book-a-flight); an undated
   // page of some length named in one word (/lambda/, /seocheck) is a standing page of the site.
   const segs = path.split('/').filter(Boolean);
@@ -338,8 +370,13 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
     // A search form and a count of results ("1–20 of 143 results") above a list: search results.
     if (layout.searchForms >= 1 && layout.cards >= 4 && /\b\d[\d,.]*\s+(?:results?|treffer|ergebnisse|résultats|resultados)\b/i.test(doc.bodyText) && !declared)
       vote(layout.pricedCards >= 4 ? 'collection' : 'listing', 2, 'search form with a result count');
-    else if (layout.cards >= 8 && paras <= layout.cards && !declared) vote('listing', 2, 'many similar cards');
-    if (layout.pagination && layout.cards >= 8 && !declared) vote(layout.pricedCards >= 4 ? 'collection' : 'listing', 1, 'pagination');
+    // Cards under a title that sells goods are the goods, priced or not.
+    else if (layout.cards >= 8 && paras <= layout.cards && !declared) vote(goodsTitle ? 'collection' : 'listing', 2, 'many similar cards');
+    if (layout.pagination && layout.cards >= 8 && !declared) vote(layout.pricedCards >= 4 || goodsTitle ? 'collection' : 'listing', 1, 'pagination');
+    // A chapter of a book read online: its file is numbered (/01_introduction.html, /02-setup,
+    // /chapter-3; not a CMS's story id, /686-the-five-best-…) and it pages to the previous and the next chapter.
+    if (layout.pagination && /^(?:\d{1,3}[_.][a-z]|0\d-[a-z]|ch(?:apter)?[-_]?\d)/.test(lastSeg) && !story && scores.article < 3)
+      vote('documentation', 3, 'a numbered chapter with its pager');
     if (layout.posts >= 3 && !declared) vote('forum', 4, 'posts with authors or times');
     if (layout.navTreeLinks >= 10 && layout.codeBlocks >= 1) vote('documentation', 4, 'sidebar navigation tree and code');
     else if (layout.codeBlocks >= 3 && !story) vote('documentation', 2, 'code blocks on the page');
