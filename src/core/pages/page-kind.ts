@@ -28,17 +28,36 @@ export type PageType = 'article' | 'product' | 'collection' | 'listing' | 'docum
 
 const DOCS_HOST = /^(?:docs?|developer|devdocs|wiki|help|support|kb|manual)\./;
 const DOCS_TITLE = /\b(?:documentation|docs|user(?:['’]s)? guide|manual|api reference|knowledge base)\b/i;
-const SELLING_HEADING = /\b(?:why (?:choose|work with|us)|our (?:services|team|process|approach|clients|customers|work|expertise|solutions)|how it works|benefits|what (?:our )?(?:clients|customers) (?:say|are saying)|testimonials|pricing|plans|get started|contact us|request a|free (?:quote|trial|consultation)|who we (?:are|serve)|what we do|industries we serve|case studies|success stories|trusted by|faqs?|frequently asked|who should (?:attend|enrol+|apply)|course (?:overview|details|curriculum)|program(?:me)? (?:overview|details)|what you(?:['’]ll| will) learn|admission requirements|tuition(?: and fees)?)\b/i;
+const SELLING_HEADING =
+  /\b(?:why (?:choose|work with|us)|our (?:services|team|process|approach|clients|customers|work|expertise|solutions)|how it works|benefits|what (?:our )?(?:clients|customers) (?:say|are saying)|testimonials|pricing|plans|get started|contact us|request a|free (?:quote|trial|consultation)|who we (?:are|serve)|what we do|industries we serve|case studies|success stories|trusted by|faqs?|frequently asked|who should (?:attend|enrol+|apply)|course (?:overview|details|curriculum)|program(?:me)? (?:overview|details)|what you(?:['’]ll| will) learn|admission requirements|tuition(?: and fees)?)\b/i;
 // schema.org's kinds of local business (HVACBusiness, LegalService, Dentist, MovingCompany, …).
-const LOCAL_BUSINESS = /^(?:\w+business|\w+service|\w+contractor|\w+agency|attorney|dentist|physician|plumber|electrician|locksmith|movingcompany|realestateagent|lawfirm)$/;
+const LOCAL_BUSINESS =
+  /^(?:\w+business|\w+service|\w+contractor|\w+agency|attorney|dentist|physician|plumber|electrician|locksmith|movingcompany|realestateagent|lawfirm)$/;
 // A title that names a list of things that are not for sale: jobs, courses, homes for sale, a
 // schedule, a topic's news coverage ("Remote Software Engineer Jobs", "Data Science Courses",
 // "Sparks, NV Homes for Sale", "NFL Schedule", "Vehicle rental News and Reporting Coverage").
 // Only the title's first part (before " | " or " - "), and not an editor's ranking ("Best …",
 // "Top 10 …", "How to find …").
-const LIST_TITLE = /\b(?:jobs|vacancies|courses|homes for sale|houses for sale|schedule|news(?:,| and| &) (?:reporting|coverage|videos)(?: [\w\s&,]{0,30})?|latest [\w\s-]{2,40} news(?: [\w\s&,]{0,30})?)(?:\s*[(&,].*|\s+(?:in|near|at|around|from|by|for|and|-)\s.*)?$/i;
+const LIST_TITLE =
+  /\b(?:jobs|vacancies|courses|homes for sale|houses for sale|schedule|news(?:,| and| &) (?:reporting|coverage|videos)(?: [\w\s&,]{0,30})?|latest [\w\s-]{2,40} news(?: [\w\s&,]{0,30})?)(?:\s*[(&,].*|\s+(?:in|near|at|around|from|by|for|and|-)\s.*)?$/i;
 const RANKING_TITLE = /^\s*(?:the )?(?:\d+\s|best\b|top\b|how\b|why\b|what\b|when\b|guide\b)/i;
 const FORUM_HOST = /(?:^|\.)(?:forums?|bbs|community|discuss|discussions?|answers)\.|forum/;
+// A thread's own address: a discussion path word with the thread's number (Stack Exchange's
+// /questions/123/slug, Discourse's /t/slug/123, XenForo's /threads/slug.123, Invision's and
+// NodeBB's /topic/123-slug or /topic/123/slug, MyBB's /thread-123.html). A topic page without a
+// number (/topic/headphones) is a news site's tag.
+const THREAD_URL = /\/(?:questions\/\d+|t\/[^/]+\/\d+|threads\/[^/]*\.\d+|topic\/\d+|thread-\d+\.html?)(?:[/.-]|$)/;
+// A title that names a service on offer: who does what for hire ("Organic SEO Consultant",
+// "Business Formation Service New York", "Treadmill Repair … FREE ESTIMATES"). Only the title's
+// first part, not a question or an editor's ranking ("Best SEO services", "What is customer service?").
+const SERVICE_TITLE =
+  /\b(?:services?|consultants?|consulting|agency|repairs?|installation|contractors?|attorneys?|lawyers?|hire|free (?:estimates?|quotes?|consultations?))\b/i;
+// A telephone number in the title: a local business asking to be called.
+const PHONE = /\(?\b\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b/;
+// A tool to use rather than a text to read: a calculator or an estimator.
+const TOOL = /\b(?:calculators?|estimators?)\b/i;
+// A title that sells goods: "Buy 4K Dash Cams", "Shop Men's Sneakers", "… | Free Shipping over $99".
+const SHOP_TITLE = /^\s*(?:buy|shop)\s+\w|\bfree shipping\b/i;
 
 // --- Content Intelligence's rule: one of eight types, by votes.
 
@@ -59,13 +78,12 @@ export interface PageTypeVote {
   rule: string;
 }
 
-/** What the rules saw on a page: every vote that fired, the hand-set points per type, the first
- * reason per type, and a few structural numbers (the model's inputs, page-kind-model.ts). */
-export interface PageTypeSignals {
+/** What the rules saw on a page: every vote that fired, the points per type and the first reason
+ * per type. */
+interface PageTypeSignals {
   votes: PageTypeVote[];
   scores: Record<PageType, number>;
   why: Partial<Record<PageType, string>>;
-  numbers: Record<string, number>;
 }
 
 /** detectPageType with every vote that decided it (for the bench and for tests). */
@@ -74,8 +92,8 @@ export function explainPageType(doc: PageDocument): { type: PageType; reason: st
   return { ...handWeighted(scores, why), votes };
 }
 
-/** The hand-set points' answer: the type with the most points, article when nothing votes. */
-export function handWeighted(scores: Record<PageType, number>, why: Partial<Record<PageType, string>>): { type: PageType; reason: string } {
+/** The answer: the type with the most points, article when nothing votes. */
+function handWeighted(scores: Record<PageType, number>, why: Partial<Record<PageType, string>>): { type: PageType; reason: string } {
   const order: PageType[] = ['home', 'listing', 'product', 'collection', 'documentation', 'forum', 'service', 'article'];
   let best: PageType = 'article';
   let bestScore = 0;
@@ -88,8 +106,8 @@ export function handWeighted(scores: Record<PageType, number>, why: Partial<Reco
   return { type: best, reason: bestScore ? why[best]! : 'default: prose page' };
 }
 
-/** Every rule's vote on the page, with the structural numbers the rules read. */
-export function pageTypeSignals(doc: PageDocument): PageTypeSignals {
+/** Every rule's vote on the page. */
+function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   const votes: PageTypeVote[] = [];
   const t = new Set(jsonLdTypes(doc.jsonLd).map((x) => x.toLowerCase()));
   const paras = doc.blocks.filter((b) => b.kind === 'paragraph').length;
@@ -119,7 +137,8 @@ export function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   if (t.has('offer') || t.has('aggregateoffer')) vote('product', 1, 'JSON-LD Offer');
   if (t.has('techarticle') || t.has('apireference')) vote('documentation', 5, 'JSON-LD TechArticle');
   if (t.has('article') || t.has('blogposting') || t.has('newsarticle') || t.has('reportagenewsarticle')) vote('article', 5, 'JSON-LD Article');
-  if (t.has('service') || t.has('professionalservice') || t.has('localbusiness') || [...t].some((x) => LOCAL_BUSINESS.test(x))) vote('service', 4, 'JSON-LD Service');
+  if (t.has('service') || t.has('professionalservice') || t.has('localbusiness') || [...t].some((x) => LOCAL_BUSINESS.test(x)))
+    vote('service', 4, 'JSON-LD Service');
   if (t.has('qapage') || t.has('discussionforumposting')) vote('forum', 6, 'JSON-LD QAPage/DiscussionForumPosting');
   if (t.has('collectionpage') || t.has('offercatalog')) vote('collection', 5, 'JSON-LD CollectionPage');
   if (t.has('itemlist') && !t.has('article') && !t.has('blogposting')) vote('collection', 3, 'JSON-LD ItemList');
@@ -133,14 +152,34 @@ export function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   if (DOCS_HOST.test(host)) vote('documentation', 5, 'documentation host');
   if (DOCS_TITLE.test(doc.title ?? '')) vote('documentation', 3, 'documentation title');
   const titleHead = (doc.title ?? '').split(/\s[|–—-]\s/)[0] ?? '';
-  if (LIST_TITLE.test(titleHead) && !RANKING_TITLE.test(titleHead) && titleHead.split(/\s+/).length <= 9 && !/\/(?:blog|news|articles?|magazine|story|stories)\//.test(path) && !t.has('article') && !t.has('newsarticle') && !t.has('blogposting')) vote('listing', 6, 'a title that names a list');
+  if (
+    LIST_TITLE.test(titleHead) &&
+    !RANKING_TITLE.test(titleHead) &&
+    titleHead.split(/\s+/).length <= 9 &&
+    !/\/(?:blog|news|articles?|magazine|story|stories)\//.test(path) &&
+    !t.has('article') &&
+    !t.has('newsarticle') &&
+    !t.has('blogposting')
+  )
+    vote('listing', 6, 'a title that names a list');
   if (FORUM_HOST.test(host) || /\/(?:viewtopic|showthread|showtopic)\.php$/.test(path)) vote('forum', 4, 'forum host or script');
-  if (/\/(?:v\d+(?:\.\d+)*|latest|stable|current|master|main)\//.test(path) && scores.documentation > 0) vote('documentation', 2, 'versioned documentation URL');
+  if (THREAD_URL.test(path)) vote('forum', 4, "a thread's address");
+  if (/\/(?:v\d+(?:\.\d+)*|latest|stable|current|master|main)\//.test(path) && scores.documentation > 0)
+    vote('documentation', 2, 'versioned documentation URL');
   // A section's own front (/news, /blog, /news/technology) lists its stories; a story sits below it.
-  const SECTION = /\/(blog|news|articles?|magazine|insights|ratgeber|actualites|noticias|story|stories|learning-center|knowledge-center|resource-center|resources|guides)(\/|$)/;
-  if (/\/(?:blog|news|articles|magazine|insights|stories|category|categories|topics?|resources|guides|learning-center|knowledge-center|resource-center)(?:\/[a-z]{2,20})?\/?$/.test(path) && !/\d/.test(path) && !query) vote('listing', 4, 'section front URL');
+  const SECTION =
+    /\/(blog|news|articles?|magazine|insights|ratgeber|actualites|noticias|story|stories|learning-center|knowledge-center|resource-center|resources|guides)(\/|$)/;
+  if (
+    /\/(?:blog|news|articles|magazine|insights|stories|category|categories|topics?|resources|guides|learning-center|knowledge-center|resource-center)(?:\/[a-z]{2,20})?\/?$/.test(
+      path,
+    ) &&
+    !/\d/.test(path) &&
+    !query
+  )
+    vote('listing', 4, 'section front URL');
   // A blog's or magazine's category or tag page (/magazine/category/electronic-gadgets).
-  else if (/\/(?:blog|news|articles?|magazine|insights|stories)\/(?:category|categories|tags?|topics?)\/[\w-]+\/?$/.test(path)) vote('listing', 4, 'section front URL');
+  else if (/\/(?:blog|news|articles?|magazine|insights|stories)\/(?:category|categories|tags?|topics?)\/[\w-]+\/?$/.test(path))
+    vote('listing', 4, 'section front URL');
   else if (SECTION.test(path) || /^(?:blog|news|magazine)\./.test(host)) vote('article', 3, 'blog/news URL');
   const text = doc.bodyText;
   const layout = doc.page?.layout;
@@ -148,40 +187,84 @@ export function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   const prices = countMatches(text, /(?:[$€£]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|EUR|USD)\b)/);
   // Something on the page is for sale: a price, a cart button, an offer or a declared product. A
   // vendor's /products/cdn page with none of these sells a service.
-  const commerce = scores.product > 0 || /product/.test(doc.openGraph['type'] ?? '') || (layout ? layout.prices > 0 || layout.cartButtons > 0 : prices > 0 || cart.test(text));
+  const commerce =
+    scores.product > 0 || /product/.test(doc.openGraph['type'] ?? '') || (layout ? layout.prices > 0 || layout.cartButtons > 0 : prices > 0 || cart.test(text));
   const productUrl = /\/(products?|p|item|dp|pdp|produkt|produit|producto)(\/|$)/.test(path);
   if (productUrl) vote('product', commerce ? 3 : 1, 'product URL');
   // The last part of the address carries a model or SKU code, letters and at least four digits in
   // one token (three in a token of eight or more) (/J755020.html, /…-sm-x510nzaamea/): a maker's or a shop's page for one item. A
   // story's numeric id (/1206601882/) has no letters, a date no letters either.
   const lastSeg = (path.split('/').filter(Boolean).at(-1) ?? '').replace(/\.html?$/, '');
-  const modelCode = lastSeg.split(/[-_]/).some((tok) => (/^(?=.*[a-z])(?=(?:.*\d){4})[a-z\d]{6,16}$/.test(tok) || /^(?=.*[a-z])(?=(?:.*\d){3})[a-z\d]{8,16}$/.test(tok)) && !/^(?:19|20)\d\d/.test(tok));
+  const modelCode = lastSeg
+    .split(/[-_]/)
+    .some(
+      (tok) => (/^(?=.*[a-z])(?=(?:.*\d){4})[a-z\d]{6,16}$/.test(tok) || /^(?=.*[a-z])(?=(?:.*\d){3})[a-z\d]{8,16}$/.test(tok)) && !/^(?:19|20)\d\d/.test(tok),
+    );
   if (modelCode && !SECTION.test(path) && scores.article < 5) vote('product', 3, 'a model code in the URL');
   // A shop's own host (shop.…, store.…, buy.…): below its root, a page without the marks of one item
   // is one of its departments.
   const shopHost = /^(?:shop|store|buy|boutique|tienda|negozio)\./.test(host);
-  if (shopHost && !/\/(products?|p|item|dp|pdp)\//.test(path) && scores.product === 0 && !(layout && layout.cartButtons >= 1 && layout.cartButtons <= 2)) vote('collection', 4, 'a shop host');
-  if (/\/(collections?|[\w-]*categor(?:y|ies|ie|ia)|kategorie|shop|store|browse|c)(\/|$)/.test(path) && !/\/(products?|p)\//.test(path)) vote('collection', 3, 'collection URL');
+  // On a shop's host, an item's kind and number (/app/1174180/Red_Dead_Redemption_2/,
+  // /game/123, /item/456): one item's page, even when no price shows (a free game).
+  const shopItem = shopHost && /\/(?:apps?|games?|items?|listing)\/\d+(?:\/|$)/.test(path);
+  if (shopItem) vote('product', 4, "an item's number on a shop host");
+  else if (shopHost && !/\/(products?|p|item|dp|pdp)\//.test(path) && scores.product === 0 && !(layout && layout.cartButtons >= 1 && layout.cartButtons <= 2))
+    vote('collection', 4, 'a shop host');
+  if (/\/(collections?|[\w-]*categor(?:y|ies|ie|ia)|kategorie|shop|store|browse|c)(\/|$)/.test(path) && !/\/(products?|p)\//.test(path))
+    vote('collection', 3, 'collection URL');
   if (/\/(tags?|archive|page\/\d+|author|list)(\/|$)/.test(path)) vote('listing', 3, 'archive URL');
   // A shop's address (a product or a category) voted: "Contact us" and one-word names are the
   // shop's furniture, not a service's offer.
   const shopUrl = scores.collection > 0 || (scores.product > 0 && commerce);
   const serviceUrl = /\/(services?|solutions?|leistungen|dienstleistungen|prestations|servicios|landing|lp)(\/|$)/.test(path);
   if (serviceUrl) vote('service', 5, 'service URL');
+  // The title offers a service or gives a number to call, on a page that is not a declared story.
+  const offerTitle = (SERVICE_TITLE.test(titleHead) || PHONE.test(doc.title ?? '')) && !RANKING_TITLE.test(titleHead) && !titleHead.includes('?');
+  if (offerTitle && !serviceUrl && scores.article < 5 && !SECTION.test(path) && !shopUrl && !(layout && layout.pricedCards >= 4))
+    vote('service', 4, 'a title that offers a service');
+  // A calculator or an estimator: a tool a business offers, not a text to read.
+  if ((TOOL.test(titleHead) || TOOL.test(lastSeg)) && !RANKING_TITLE.test(titleHead) && scores.article < 5 && !SECTION.test(path))
+    vote('service', 3, 'a tool page');
+  // The title sells goods ("Buy …", "Shop …", "free shipping"): a shop's department, unless the
+  // address or the markup names one item.
+  const goodsTitle = SHOP_TITLE.test(doc.title ?? '') && scores.product === 0 && !productUrl && scores.article < 5;
+  if (goodsTitle) vote('collection', 4, 'a title that sells goods');
   // A story's address names it in words or dates it (/2025/09/how-to-book-a-flight); an undated
   // page of some length named in one word (/lambda/, /seocheck) is a standing page of the site.
   const segs = path.split('/').filter(Boolean);
-  const slugWords = (segs.at(-1) ?? '').replace(/\.\w+$/, '').split(/[-_]/).filter(Boolean).length;
-  if (segs.length && doc.wordCount >= 150 && slugWords === 1 && !doc.dates.published && !/\d/.test(path) && !SECTION.test(path) && scores.article < 5 && !shopUrl && scores.listing === 0) vote('service', 2, 'a standing page, named in one word');
+  const slugWords = (segs.at(-1) ?? '')
+    .replace(/\.\w+$/, '')
+    .split(/[-_]/)
+    .filter(Boolean).length;
+  if (
+    segs.length &&
+    doc.wordCount >= 150 &&
+    slugWords === 1 &&
+    !doc.dates.published &&
+    !/\d/.test(path) &&
+    !SECTION.test(path) &&
+    scores.article < 5 &&
+    !shopUrl &&
+    scores.listing === 0
+  )
+    vote('service', 2, 'a standing page, named in one word');
   // What an institution offers: its programmes, degrees, plans, prices, departments.
-  if (/\/(?:programs?|programmes?|certificates?|degrees?|tuition|admissions|pricing|plans|departments?)(?:\/|$)/.test(path) && !SECTION.test(path)) vote('service', 3, 'offer URL');
+  if (/\/(?:programs?|programmes?|certificates?|degrees?|tuition|admissions|pricing|plans|departments?)(?:\/|$)/.test(path) && !SECTION.test(path))
+    vote('service', 3, 'offer URL');
   // An address that names what is offered ("…/offers-deals", "…/affordable-health-plans",
   // "…/tuition-and-fees") on an undeclared page.
-  else if (segs.some((x) => /(?:^|[-_])(?:plans|packages|offers|deals|pricing|tuition|quotes?)(?:[-_.]|$)/.test(x)) && scores.article < 3 && !SECTION.test(path) && !shopUrl) vote('service', 3, 'offer words in the URL');
+  else if (
+    segs.some((x) => /(?:^|[-_])(?:plans|packages|offers|deals|pricing|tuition|quotes?)(?:[-_.]|$)/.test(x)) &&
+    scores.article < 3 &&
+    !SECTION.test(path) &&
+    !shopUrl
+  )
+    vote('service', 3, 'offer words in the URL');
   // An institution's unit named as the page's last word (/151/Building-Department, /parks-program).
   else if (/[-_](?:department|programs?|programmes?|office)(?:\.html?)?\/?$/.test(path) && !SECTION.test(path) && !shopUrl) vote('service', 3, 'offer URL');
   // A business's own pages about itself: who it is, how to reach it.
-  if (/\/(?:pages\/)?(?:about(?:-us)?|contact(?:-us)?|company|ueber-uns|uber-uns|a-propos|quienes-somos|kontakt)(?:\.html?)?\/?$/.test(path)) vote('service', 3, 'about or contact URL');
+  if (/\/(?:pages\/)?(?:about(?:-us)?|contact(?:-us)?|company|ueber-uns|uber-uns|a-propos|quienes-somos|kontakt)(?:\.html?)?\/?$/.test(path))
+    vote('service', 3, 'about or contact URL');
   if (/\/(forum|forums|community|discussions?|questions|threads?|t|r)(\/|$)/.test(path)) vote('forum', 4, 'forum URL');
   const og = (doc.openGraph['type'] ?? '').toLowerCase();
   if (og === 'product' || og === 'og:product') vote('product', 4, 'og:type product');
@@ -221,7 +304,18 @@ export function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   // A results page heads its list with a short line ("Search results for …", "12 results for …");
   // the same words inside a sentence ("rank higher in search results") or a name ("Results for
   // America") say nothing: "results for" counts only before a quoted query.
-  if (text.split('\n').some((l) => l.length <= 100 && /^(?:\d[\d,.]*\s+)?(?:search results|suchergebnisse|résultats de (?:la )?recherche|resultados de (?:la )?búsqueda)\b|^(?:\d[\d,.]*\s+)?(?:results? for|ergebnisse für|résultats pour|resultados para)\s*["“'‘«:]/i.test(l.trim()))) vote('listing', 3, 'search results heading');
+  if (
+    text
+      .split('\n')
+      .some(
+        (l) =>
+          l.length <= 100 &&
+          /^(?:\d[\d,.]*\s+)?(?:search results|suchergebnisse|résultats de (?:la )?recherche|resultados de (?:la )?búsqueda)\b|^(?:\d[\d,.]*\s+)?(?:results? for|ergebnisse für|résultats pour|resultados para)\s*["“'‘«:]/i.test(
+            l.trim(),
+          ),
+      )
+  )
+    vote('listing', 3, 'search results heading');
   // "Quote" is a forum's button but also an insurer's or a contractor's offer: not counted.
   if (countMatches(text, /\b(reply|replies|posted by|upvotes?|antworten|répondre|responder|joined|beiträge)\b/i) >= 3) vote('forum', 3, 'reply/post markers');
   if (doc.links.main.length >= 12 && paras <= doc.links.main.length / 3 && prices < 6) vote('listing', 3, 'many links, little prose');
@@ -230,12 +324,20 @@ export function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   if (doc.dates.published && paras >= 4) vote('article', 2, 'dated prose');
   // A numbered run of subheadings (1. …, 2. …, 3. …) over a page of prose: a list article ("7
   // mental health trends", "My top 3 CRM picks"). A service's "how it works" steps are short.
-  if (!serviceUrl && doc.wordCount >= 800 && paras >= 10 && numberedRun(subheadings.map((b) => (b as { text: string }).text)) >= 3) vote('article', 3, 'numbered headings over prose');
+  if (!serviceUrl && doc.wordCount >= 800 && paras >= 10 && numberedRun(subheadings.map((b) => (b as { text: string }).text)) >= 3)
+    vote('article', 3, 'numbered headings over prose');
   // Headings that sell ("Why choose us", "How it works", "Pricing", "What our clients say", "FAQ")
   // on a page with no publication date: a business presenting its offer, not a story.
   // Three code blocks or more make the page a technical one, whatever its headings say.
-  if (!doc.dates.published && scores.article < 3 && Math.max(codeBlocks, layout?.codeBlocks ?? 0) < 3 && doc.headings.filter((h) => SELLING_HEADING.test(h.text)).length >= 2) vote('service', 3, 'headings that sell, no publication date');
-  if (/\b(book a (call|demo)|contact us|get a quote|request a quote|our services|free consultation|angebot anfordern|devis|solicita)\b/i.test(text) && !shopUrl) vote('service', 2, 'service call to action');
+  if (
+    !doc.dates.published &&
+    scores.article < 3 &&
+    Math.max(codeBlocks, layout?.codeBlocks ?? 0) < 3 &&
+    doc.headings.filter((h) => SELLING_HEADING.test(h.text)).length >= 2
+  )
+    vote('service', 3, 'headings that sell, no publication date');
+  if (/\b(book a (call|demo)|contact us|get a quote|request a quote|our services|free consultation|angebot anfordern|devis|solicita)\b/i.test(text) && !shopUrl)
+    vote('service', 2, 'service call to action');
   // The whole page's structure (src/core/pages/extract/layout.ts), beyond the main text: the buy
   // box, priced cards, a pager, posts with authors, a docs sidebar with code, calls to action.
   if (layout) {
@@ -254,41 +356,34 @@ export function pageTypeSignals(doc: PageDocument): PageTypeSignals {
     if (layout.pricedCards >= 4 && !declared) vote('collection', 4, 'cards with prices');
     // So many priced cards for so few words that the grid is the page, whatever og:type and a date
     // say (a brand's page of its bottles on a CMS that marks every page an article).
-    else if (layout.pricedCards >= 8 && doc.wordCount <= layout.pricedCards * 30 && !t.has('article') && !t.has('blogposting') && !t.has('newsarticle')) vote('collection', 4, 'cards with prices');
+    else if (layout.pricedCards >= 8 && doc.wordCount <= layout.pricedCards * 30 && !t.has('article') && !t.has('blogposting') && !t.has('newsarticle'))
+      vote('collection', 4, 'cards with prices');
     else if ((bigGrid || textGrid) && !declared) vote('collection', bigGrid ? 8 : 6, 'a grid of priced items');
     if (layout.cartButtons >= 1 && layout.cartButtons <= 2) vote('product', 4, 'add-to-cart button');
     // Many cart buttons beside as many prices: a list of items, each with its own button (a
     // category drawn as rows rather than cards).
-    else if (layout.cartButtons >= 6 && layout.prices >= 6 && !bigGrid && !textGrid && !declared) vote('collection', 4, 'many items with their own cart buttons');
+    else if (layout.cartButtons >= 6 && layout.prices >= 6 && !bigGrid && !textGrid && !declared)
+      vote('collection', 4, 'many items with their own cart buttons');
     // More cart buttons and no grid: the item's own and those of a related-items rail.
     else if (layout.cartButtons >= 3 && !bigGrid && !textGrid) vote('product', 2, 'add-to-cart buttons');
     else if (layout.prices >= 1 && layout.prices <= 3 && layout.pricedCards < 4) vote('product', 1, 'a price');
     // A search form and a count of results ("1–20 of 143 results") above a list: search results.
-    if (layout.searchForms >= 1 && layout.cards >= 4 && /\b\d[\d,.]*\s+(?:results?|treffer|ergebnisse|résultats|resultados)\b/i.test(doc.bodyText) && !declared) vote(layout.pricedCards >= 4 ? 'collection' : 'listing', 2, 'search form with a result count');
-    else if (layout.cards >= 8 && paras <= layout.cards && !declared) vote('listing', 2, 'many similar cards');
-    if (layout.pagination && layout.cards >= 8 && !declared) vote(layout.pricedCards >= 4 ? 'collection' : 'listing', 1, 'pagination');
+    if (layout.searchForms >= 1 && layout.cards >= 4 && /\b\d[\d,.]*\s+(?:results?|treffer|ergebnisse|résultats|resultados)\b/i.test(doc.bodyText) && !declared)
+      vote(layout.pricedCards >= 4 ? 'collection' : 'listing', 2, 'search form with a result count');
+    // Cards under a title that sells goods are the goods, priced or not.
+    else if (layout.cards >= 8 && paras <= layout.cards && !declared) vote(goodsTitle ? 'collection' : 'listing', 2, 'many similar cards');
+    if (layout.pagination && layout.cards >= 8 && !declared) vote(layout.pricedCards >= 4 || goodsTitle ? 'collection' : 'listing', 1, 'pagination');
+    // A chapter of a book read online: its file is numbered (/01_introduction.html, /02-setup,
+    // /chapter-3; not a CMS's story id, /686-the-five-best-…) and it pages to the previous and the next chapter.
+    if (layout.pagination && /^(?:\d{1,3}[_.][a-z]|0\d-[a-z]|ch(?:apter)?[-_]?\d)/.test(lastSeg) && !story && scores.article < 3)
+      vote('documentation', 3, 'a numbered chapter with its pager');
     if (layout.posts >= 3 && !declared) vote('forum', 4, 'posts with authors or times');
     if (layout.navTreeLinks >= 10 && layout.codeBlocks >= 1) vote('documentation', 4, 'sidebar navigation tree and code');
     else if (layout.codeBlocks >= 3 && !story) vote('documentation', 2, 'code blocks on the page');
     // og:type article is what many CMSs set on every page, but a landing page rarely sets it.
     if (layout.ctas >= 1 && !doc.dates.published && !declared && og !== 'article' && !shopUrl) vote('service', 3, 'calls to action, no publication date');
   }
-  const numbers: Record<string, number> = {
-    words: doc.wordCount,
-    paragraphs: paras,
-    prices,
-    mainLinks: doc.links.main.length,
-    codeBlocks: Math.max(codeBlocks, layout?.codeBlocks ?? 0),
-    subheadings: subheadings.length,
-    published: doc.dates.published ? 1 : 0,
-    cards: layout?.cards ?? 0,
-    pricedCards: layout?.pricedCards ?? 0,
-    cartButtons: layout?.cartButtons ?? 0,
-    ctas: layout?.ctas ?? 0,
-    posts: layout?.posts ?? 0,
-    pathDepth: segs.length,
-  };
-  return { votes, scores, why, numbers };
+  return { votes, scores, why };
 }
 
 /** The longest run of headings numbered 1, 2, 3, … in order ("1. Klaviyo", "2) HubSpot", "3 – …"). */
@@ -351,7 +446,14 @@ export function isForumPage(meta: PageMetadata, url: string, forumItems: number)
   if (FORUM_URL.test(pathOf(url)) || /forum/i.test(meta.openGraph.type ?? '') || forumItems > 0) return true;
   try {
     const u = new URL(url);
-    if (FORUM_NAME.test(u.hostname) || u.pathname.split('/').slice(0, -1).some((seg) => FORUM_NAME.test(seg))) return true;
+    if (
+      FORUM_NAME.test(u.hostname) ||
+      u.pathname
+        .split('/')
+        .slice(0, -1)
+        .some((seg) => FORUM_NAME.test(seg))
+    )
+      return true;
   } catch {
     // no URL: the other signals decide
   }
@@ -362,4 +464,3 @@ export function isForumPage(meta: PageMetadata, url: string, forumItems: number)
 export function declaresArticle(meta: PageMetadata, articleItems: number): boolean {
   return articleItems > 0 || /^article$/i.test(meta.openGraph.type ?? '') || hasJsonLdType(meta, ARTICLE_TYPES);
 }
-

@@ -2,25 +2,34 @@
 //
 // The labelled part reads 335 real pages of the WCXB development split (the dataset is not part
 // of this repository: it is looked for beside the checkout, or at WCXB_DATASET) and holds the
-// rule to a floor on them. Both halves have been tuned on since issue 29; the fresh held-out set
-// (labels-held-out-2.json) is only measured, by the bench. Without the dataset that part is
-// skipped; the named cases always run.
+// rule to a floor on them. Both halves have been tuned on since issue 29, the second set
+// (labels-held-out-2.json) since session 35; the fresh held-out set (labels-held-out-3.json) is only
+// measured, by the bench. Without the dataset that part is skipped; the named cases always run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { evaluateLabelledTypes, FRESH_LABELS_FILE, readLabels } from '../../../bench/lib/wcxb-types.ts';
+import { evaluateFreshTypes, evaluateLabelledTypes, FRESH_LABELS_FILE, readLabels, SECOND_LABELS_FILE } from '../../../bench/lib/wcxb-types.ts';
 import { extractPage } from '../../../src/core/pages/extract/index.ts';
 import { detectPageType, numberedRun } from '../../../src/core/pages/page-kind.ts';
 
 const DATASET = process.env.WCXB_DATASET ?? join(import.meta.dirname, '../../../../shared/datasets/wcxb-dev');
 const haveDataset = existsSync(join(DATASET, 'html'));
 
-const page = (body: string, head = '', title = 'Page') => `<!doctype html><html lang="en"><head><title>${title}</title>${head}</head><body>${body}</body></html>`;
+const page = (body: string, head = '', title = 'Page') =>
+  `<!doctype html><html lang="en"><head><title>${title}</title>${head}</head><body>${body}</body></html>`;
 const typeOf = (html: string, url: string) => detectPageType(extractPage(html, url));
-const para = (n: number, topic: string) => Array.from({ length: n }, (_, i) => `<p>Paragraph ${i + 1} about ${topic}, written out as a full sentence so that it reads as prose to the extractor and counts as words.</p>`).join('');
+const para = (n: number, topic: string) =>
+  Array.from(
+    { length: n },
+    (_, i) => `<p>Paragraph ${i + 1} about ${topic}, written out as a full sentence so that it reads as prose to the extractor and counts as words.</p>`,
+  ).join('');
 const ogArticle = '<meta property="og:type" content="article"><meta property="article:published_time" content="2025-03-01T08:00:00Z">';
-const priced = (n: number, extra = '') => Array.from({ length: n }, (_, i) => `<li class="card"><a href="/item/${i}"><img src="/i${i}.jpg" alt=""><h3>Lamp ${i}</h3></a><p>Lamp ${i} $${30 + i}.00</p>${extra}</li>`).join('');
+const priced = (n: number, extra = '') =>
+  Array.from(
+    { length: n },
+    (_, i) => `<li class="card"><a href="/item/${i}"><img src="/i${i}.jpg" alt=""><h3>Lamp ${i}</h3></a><p>Lamp ${i} $${30 + i}.00</p>${extra}</li>`,
+  ).join('');
 
 test('the labels: 335 pages, every one with a type of ours and a reason, WCXB disagreements explained', () => {
   const labels = readLabels();
@@ -34,19 +43,24 @@ test('the labels: 335 pages, every one with a type of ours and a reason, WCXB di
   assert.equal(new Set(labels.map((l) => l.id)).size, labels.length);
 });
 
-test('the fresh held-out set: at least 120 pages, none of them in labels.json, each with a type and a reason', () => {
-  const fresh = readLabels(FRESH_LABELS_FILE);
-  const seen = new Set(readLabels().map((l) => l.id));
-  assert.ok(fresh.length >= 120);
-  const types = new Set(['article', 'product', 'collection', 'listing', 'documentation', 'service', 'forum', 'home']);
-  for (const l of fresh) {
-    assert.ok(!seen.has(l.id), `${l.id} is in labels.json`);
-    assert.ok(types.has(l.label), `${l.id}: ${l.label}`);
-    assert.ok(l.reason.length >= 8, l.id);
-    if (l.label !== l.wcxb && l.label !== 'home') assert.match(l.reason, /WCXB/, `${l.id} differs from WCXB (${l.wcxb}) without saying why`);
-  }
-  assert.equal(new Set(fresh.map((l) => l.id)).size, fresh.length);
-});
+for (const [name, file, earlier] of [
+  ['the second set', SECOND_LABELS_FILE, [readLabels()]],
+  ['the fresh held-out set', FRESH_LABELS_FILE, [readLabels(), readLabels(SECOND_LABELS_FILE)]],
+] as const) {
+  test(`${name}: at least 120 pages, none of them in an earlier labels file, each with a type and a reason`, () => {
+    const fresh = readLabels(file);
+    const seen = new Set(earlier.flat().map((l) => l.id));
+    assert.ok(fresh.length >= 120);
+    const types = new Set(['article', 'product', 'collection', 'listing', 'documentation', 'service', 'forum', 'home']);
+    for (const l of fresh) {
+      assert.ok(!seen.has(l.id), `${l.id} is in an earlier labels file`);
+      assert.ok(types.has(l.label), `${l.id}: ${l.label}`);
+      assert.ok(l.reason.length >= 8, l.id);
+      if (l.label !== l.wcxb && l.label !== 'home') assert.match(l.reason, /WCXB/, `${l.id} differs from WCXB (${l.wcxb}) without saying why`);
+    }
+    assert.equal(new Set(fresh.map((l) => l.id)).size, fresh.length);
+  });
+}
 
 test('accuracy on our labels stays above its floor', { skip: haveDataset ? false : `WCXB dataset not found at ${DATASET}` }, () => {
   const [development, heldOut, all] = evaluateLabelledTypes(DATASET);
@@ -55,6 +69,9 @@ test('accuracy on our labels stays above its floor', { skip: haveDataset ? false
   assert.ok(all!.right / all!.pages >= 0.93, `all ${all!.right}/${all!.pages}`);
   assert.ok(heldOut!.right / heldOut!.pages >= 0.9, `odd half ${heldOut!.right}/${heldOut!.pages}`);
   assert.ok(development!.right / development!.pages >= 0.9, `even half ${development!.right}/${development!.pages}`);
+  // The second set, tuned on since session 35: 85.4 % at this change.
+  const second = evaluateFreshTypes(DATASET, readLabels(SECOND_LABELS_FILE), 'second set');
+  assert.ok(second.right / second.pages >= 0.84, `second set ${second.right}/${second.pages}`);
 });
 
 test('site root: the front page, whatever it shows; a search at the root is a listing', () => {
@@ -66,7 +83,10 @@ test('site root: the front page, whatever it shows; a search at the root is a li
 test('documentation host and title; forum host and thread script', () => {
   const prose = page(`<main><h1>Understanding workflows</h1>${para(4, 'workflows')}</main>`, ogArticle);
   assert.equal(typeOf(prose, 'https://docs.example.com/actions/workflows').type, 'documentation');
-  assert.equal(typeOf(page(`<main><h1>Searching</h1>${para(4, 'searching')}</main>`, '', 'searching [Acme Documentation]'), 'https://acme.example/support/searching').type, 'documentation');
+  assert.equal(
+    typeOf(page(`<main><h1>Searching</h1>${para(4, 'searching')}</main>`, '', 'searching [Acme Documentation]'), 'https://acme.example/support/searching').type,
+    'documentation',
+  );
   const thread = page(`<main><h1>Wrong refresh rate</h1>${para(2, 'my graphics card')}</main>`);
   assert.deepEqual(typeOf(thread, 'https://forum.videos.example/showthread.php?t=186269'), { type: 'forum', reason: 'forum host or script' });
   assert.equal(typeOf(thread, 'https://bbs.distro.example/viewtopic.php?id=42').type, 'forum');
@@ -77,37 +97,70 @@ test('a grid of priced items is a category even when the cards carry Product mar
   const grid = page(`<main><h1>Table lamps</h1><ul class="grid">${priced(24, '<button class="add-to-cart">Add to cart</button>')}</ul></main>`, ld);
   assert.equal(typeOf(grid, 'https://lamps.example/11-table-lamps').type, 'collection');
   // Its own cart button and three more in the rail: cart buttons without a grid.
-  const item = page(`<main><h1>Lamp 0</h1><p class="price">$30.00</p><button class="add-to-cart">Add to cart</button>${para(3, 'the lamp')}</main><aside><h2>You may also like</h2><ul>${priced(3, '<button class="add-to-cart">Add to cart</button>')}</ul></aside>`);
+  const item = page(
+    `<main><h1>Lamp 0</h1><p class="price">$30.00</p><button class="add-to-cart">Add to cart</button>${para(3, 'the lamp')}</main><aside><h2>You may also like</h2><ul>${priced(3, '<button class="add-to-cart">Add to cart</button>')}</ul></aside>`,
+  );
   assert.deepEqual(typeOf(item, 'https://lamps.example/lamp-0.html'), { type: 'product', reason: 'add-to-cart buttons' });
 });
 
-test('a /products/ address with nothing for sale is a vendor\'s service page, not a product', () => {
-  const html = page(`<main><h1>Content delivery network</h1>${para(5, 'our network')}<a class="btn" href="/contact">Contact sales</a><a class="btn" href="/signup">Get started</a></main>`);
+test("a /products/ address with nothing for sale is a vendor's service page, not a product", () => {
+  const html = page(
+    `<main><h1>Content delivery network</h1>${para(5, 'our network')}<a class="btn" href="/contact">Contact sales</a><a class="btn" href="/signup">Get started</a></main>`,
+  );
   assert.equal(typeOf(html, 'https://cloud.example/application-services/products/cdn/').type, 'service');
 });
 
 test('headings that link within the site make a listing; a round-up whose headings link to other sites stays an article', () => {
-  const heads = (host: string) => Array.from({ length: 6 }, (_, i) => `<h2><a href="https://${host}/project-${i}">Project idea number ${i}</a></h2><p>Why project ${i} is worth a weekend, in a sentence or two of prose.</p>`).join('');
+  const heads = (host: string) =>
+    Array.from(
+      { length: 6 },
+      (_, i) =>
+        `<h2><a href="https://${host}/project-${i}">Project idea number ${i}</a></h2><p>Why project ${i} is worth a weekend, in a sentence or two of prose.</p>`,
+    ).join('');
   assert.equal(typeOf(page(`<main><h1>Projects</h1>${heads('crafts.example')}</main>`), 'https://crafts.example/projects').type, 'listing');
-  assert.equal(typeOf(page(`<main><h1>Ten weekend projects</h1>${heads('other-blog.example')}</main>`, ogArticle), 'https://crafts.example/ten-diy-woodworking-projects-for-your-home').type, 'article');
+  assert.equal(
+    typeOf(
+      page(`<main><h1>Ten weekend projects</h1>${heads('other-blog.example')}</main>`, ogArticle),
+      'https://crafts.example/ten-diy-woodworking-projects-for-your-home',
+    ).type,
+    'article',
+  );
 });
 
-test('code in a blog post is a developer\'s article; code without a date or a blog address is documentation', () => {
+test("code in a blog post is a developer's article; code without a date or a blog address is documentation", () => {
   const code = Array.from({ length: 4 }, (_, i) => `<pre><code>let step${i} = run(${i});</code></pre>`).join('');
-  assert.equal(typeOf(page(`<main><h1>Porting a parser</h1>${para(3, 'the port')}${code}</main>`), 'https://dev.example/blog/porting-a-parser').type, 'article');
-  assert.equal(typeOf(page(`<main><h1>Configure the client</h1>${para(3, 'configuration')}${code}</main>`), 'https://lib.example/guide/configure-the-client').type, 'documentation');
+  assert.equal(
+    typeOf(page(`<main><h1>Porting a parser</h1>${para(3, 'the port')}${code}</main>`), 'https://dev.example/blog/porting-a-parser').type,
+    'article',
+  );
+  assert.equal(
+    typeOf(page(`<main><h1>Configure the client</h1>${para(3, 'configuration')}${code}</main>`), 'https://lib.example/guide/configure-the-client').type,
+    'documentation',
+  );
 });
 
 test('service: headings that sell on an undated page, an about address, a services address over og:type article, an offer address, a one-word standing page, a local business in JSON-LD', () => {
-  const selling = page(`<main><h1>Interior design for your home</h1>${para(2, 'our design work')}<h2>Why choose us</h2>${para(2, 'our team')}<h2>What our clients say</h2>${para(2, 'reviews')}</main>`);
+  const selling = page(
+    `<main><h1>Interior design for your home</h1>${para(2, 'our design work')}<h2>Why choose us</h2>${para(2, 'our team')}<h2>What our clients say</h2>${para(2, 'reviews')}</main>`,
+  );
   assert.deepEqual(typeOf(selling, 'https://design.example/interior-design-for-homes'), { type: 'service', reason: 'headings that sell, no publication date' });
   assert.equal(typeOf(page(`<main><h1>About us</h1>${para(3, 'the brand')}</main>`), 'https://brand.example/pages/about').type, 'service');
   const consulting = page(`<main><h1>HR consulting</h1>${para(6, 'our consulting')}</main>`, ogArticle);
   assert.deepEqual(typeOf(consulting, 'https://firm.example/services/hr-solutions/hr-consulting/'), { type: 'service', reason: 'service URL' });
-  assert.equal(typeOf(page(`<main><h1>Project management certificate</h1>${para(4, 'the programme')}</main>`), 'https://school.example/certificates/project-management').type, 'service');
-  assert.deepEqual(typeOf(page(`<main><h1>Lambda</h1>${para(10, 'serverless functions')}</main>`), 'https://cloud.example/lambda/'), { type: 'service', reason: 'a standing page, named in one word' });
+  assert.equal(
+    typeOf(page(`<main><h1>Project management certificate</h1>${para(4, 'the programme')}</main>`), 'https://school.example/certificates/project-management')
+      .type,
+    'service',
+  );
+  assert.deepEqual(typeOf(page(`<main><h1>Lambda</h1>${para(10, 'serverless functions')}</main>`), 'https://cloud.example/lambda/'), {
+    type: 'service',
+    reason: 'a standing page, named in one word',
+  });
   const hvac = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'HVACBusiness', name: 'Cool Air Co' })}</script>`;
-  assert.deepEqual(typeOf(page(`<main><h1>Air conditioning repair</h1>${para(4, 'repairs')}</main>`, hvac), 'https://coolair.example/air-conditioning-repair-in-town'), { type: 'service', reason: 'JSON-LD Service' });
+  assert.deepEqual(
+    typeOf(page(`<main><h1>Air conditioning repair</h1>${para(4, 'repairs')}</main>`, hvac), 'https://coolair.example/air-conditioning-repair-in-town'),
+    { type: 'service', reason: 'JSON-LD Service' },
+  );
   const oneButton = page(`<main><h1>Self-host the builder</h1>${para(3, 'self-hosting')}<a class="btn" href="/signup">Get started</a></main>`);
   assert.deepEqual(typeOf(oneButton, 'https://builder.example/on-premise-app-builder'), { type: 'service', reason: 'calls to action, no publication date' });
   // A dated story at a one-word address is still a story.
@@ -115,7 +168,10 @@ test('service: headings that sell on an undated page, an about address, a servic
 });
 
 test('listing: a blog\'s category page; "Results for" names a results list only before a quoted query', () => {
-  assert.equal(typeOf(page(`<main><h1>Electronic gadgets</h1>${para(3, 'gadgets')}</main>`), 'https://volts.example/magazine/category/electronic-gadgets').type, 'listing');
+  assert.equal(
+    typeOf(page(`<main><h1>Electronic gadgets</h1>${para(3, 'gadgets')}</main>`), 'https://volts.example/magazine/category/electronic-gadgets').type,
+    'listing',
+  );
   const results = page(`<main><h2>Results for "harbour"</h2>${para(2, 'a harbour result')}</main>`);
   assert.equal(typeOf(results, 'https://gazette.example/x/find').type, 'listing');
   const named = page(`<main><h1>Academic tutoring</h1><p>Results for America</p>${para(4, 'tutoring')}</main>`, ogArticle);
@@ -126,14 +182,20 @@ test('listing: a blog\'s category page; "Results for" names a results list only 
 
 test('a title that names a list: jobs, courses, homes for sale, a schedule are listings; a ranking or a story with the same words is not', () => {
   const body = `<main><h1>Openings</h1>${para(3, 'the openings')}</main>`;
-  assert.deepEqual(typeOf(page(body, '', 'Remote Software Engineer Jobs (March 2026) - Arc'), 'https://jobs.example/remote-jobs?role=eng'), { type: 'listing', reason: 'a title that names a list' });
+  assert.deepEqual(typeOf(page(body, '', 'Remote Software Engineer Jobs (March 2026) - Arc'), 'https://jobs.example/remote-jobs?role=eng'), {
+    type: 'listing',
+    reason: 'a title that names a list',
+  });
   assert.equal(typeOf(page(body, '', 'Sparks, NV Homes for Sale & Real Estate | Homes'), 'https://homes.example/city/17527/NV/Sparks').type, 'listing');
   assert.equal(typeOf(page(body, '', 'Data Science Courses | University'), 'https://learn.example/subject/data-science').type, 'listing');
   assert.equal(typeOf(page(body, '', 'NFL Schedule - 2026 Season - Sports'), 'https://sports.example/nfl/schedule').type, 'listing');
   // A ranking, a sentence that ends in the word, a story address: not a list of results.
   assert.notEqual(typeOf(page(body, ogArticle, 'Best Online Courses for Designers'), 'https://mag.example/best-online-courses').type, 'listing');
   assert.notEqual(typeOf(page(body, '', 'Web Courses Defined - Online Learning'), 'https://college.example/online/web-courses-defined/').type, 'listing');
-  assert.notEqual(typeOf(page(body, '', 'Graduates Find Their Degrees No Longer Guarantee Jobs'), 'https://news.example/story/25/12/19/grads-jobs').type, 'listing');
+  assert.notEqual(
+    typeOf(page(body, '', 'Graduates Find Their Degrees No Longer Guarantee Jobs'), 'https://news.example/story/25/12/19/grads-jobs').type,
+    'listing',
+  );
 });
 
 test('numbered headings over prose make a list article, not a service; not on a /services/ address', () => {
@@ -147,30 +209,50 @@ test('numbered headings over prose make a list article, not a service; not on a 
 });
 
 test('a blog host votes like a blog address: its undated post with calls to action stays an article', () => {
-  const html = page(`<main><h1>Index types for journals</h1>${para(8, 'journal indexes')}<a class="btn" href="/demo">Book a demo</a><a class="btn" href="/trial">Start free trial</a></main>`);
+  const html = page(
+    `<main><h1>Index types for journals</h1>${para(8, 'journal indexes')}<a class="btn" href="/demo">Book a demo</a><a class="btn" href="/trial">Start free trial</a></main>`,
+  );
   assert.equal(typeOf(html, 'https://blog.journals.example/post/index-types').type, 'article');
   assert.equal(typeOf(html, 'https://journals.example/post/index-types').type, 'service');
 });
 
 test('prices in prose are figures, not items, where the page shows no price box; "quote" is not a forum word', () => {
-  const costs = Array.from({ length: 8 }, (_, i) => `<p>Cover for a ${i + 2}-year-old dog costs about $${40 + i} a month, and a quote for a policy like that takes minutes.</p>`).join('');
+  const costs = Array.from(
+    { length: 8 },
+    (_, i) => `<p>Cover for a ${i + 2}-year-old dog costs about $${40 + i} a month, and a quote for a policy like that takes minutes.</p>`,
+  ).join('');
   const html = page(`<main><h1>How much pet insurance costs</h1>${costs}</main>`);
   assert.equal(typeOf(html, 'https://insure.example/research/pet-insurance-cost').type, 'article');
 });
 
 test('a shop address: no service vote from "Contact us" or a one-word name; /list/ is an archive', () => {
   const cards = Array.from({ length: 9 }, (_, i) => `<li class="tile"><a href="/item/${i}"><img src="/c${i}.jpg" alt=""><h3>Cable ${i}</h3></a></li>`).join('');
-  const shop = page(`<main><h1>Chargers and cables</h1><ul>${cards}</ul>${para(2, 'cables')}<p>Questions? Contact us.</p><a class="btn" href="/contact">Contact us</a></main>`);
+  const shop = page(
+    `<main><h1>Chargers and cables</h1><ul>${cards}</ul>${para(2, 'cables')}<p>Questions? Contact us.</p><a class="btn" href="/contact">Contact us</a></main>`,
+  );
   assert.equal(typeOf(shop, 'https://surplus.example/sub-categories/mobile-adapters-cables').type, 'collection');
   assert.equal(typeOf(page(`<main><h1>Recent papers</h1>${para(8, 'new papers')}</main>`), 'https://papers.example/list/cs.AI/recent').type, 'listing');
 });
 
 test('offer words in the address, a -department slug and programme headings are a service', () => {
-  assert.deepEqual(typeOf(page(`<main><h1>Vacation deals</h1>${para(6, 'the packages')}</main>`), 'https://air.example/us/en/vacations/offers-deals'), { type: 'service', reason: 'offer words in the URL' });
-  assert.equal(typeOf(page(`<main><h1>Individual health plans</h1>${para(4, 'coverage')}</main>`), 'https://health.example/explore-affordable-health-plans/individual').type, 'service');
+  assert.deepEqual(typeOf(page(`<main><h1>Vacation deals</h1>${para(6, 'the packages')}</main>`), 'https://air.example/us/en/vacations/offers-deals'), {
+    type: 'service',
+    reason: 'offer words in the URL',
+  });
+  assert.equal(
+    typeOf(page(`<main><h1>Individual health plans</h1>${para(4, 'coverage')}</main>`), 'https://health.example/explore-affordable-health-plans/individual')
+      .type,
+    'service',
+  );
   assert.equal(typeOf(page(`<main><h1>Building Department</h1>${para(4, 'permits')}</main>`), 'https://town.example/151/Building-Department').type, 'service');
-  const programme = page(`<main><h1>Digital marketing certification</h1>${para(2, 'the course')}<h2>Course Overview</h2>${para(2, 'the overview')}<h2>Who Should Attend</h2>${para(1, 'attendees')}<h2>Course Details</h2>${para(1, 'dates')}</main>`, '<meta property="og:type" content="article">');
-  assert.deepEqual(typeOf(programme, 'https://campus.example/outreach/digital-marketing-certification'), { type: 'service', reason: 'headings that sell, no publication date' });
+  const programme = page(
+    `<main><h1>Digital marketing certification</h1>${para(2, 'the course')}<h2>Course Overview</h2>${para(2, 'the overview')}<h2>Who Should Attend</h2>${para(1, 'attendees')}<h2>Course Details</h2>${para(1, 'dates')}</main>`,
+    '<meta property="og:type" content="article">',
+  );
+  assert.deepEqual(typeOf(programme, 'https://campus.example/outreach/digital-marketing-certification'), {
+    type: 'service',
+    reason: 'headings that sell, no publication date',
+  });
 });
 
 test('og:type book with nothing for sale is a chapter of a book read online', () => {
@@ -179,8 +261,17 @@ test('og:type book with nothing for sale is a chapter of a book read online', ()
 });
 
 test('a JSON-LD Product beside a local business and no Offer is rating markup: the mover stays a service', () => {
-  const ld = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@graph': [{ '@type': 'MovingCompany', name: 'Van Co' }, { '@type': 'Product', name: 'Moving', aggregateRating: { '@type': 'AggregateRating', ratingValue: 4.9 } }] })}</script>`;
-  assert.equal(typeOf(page(`<main><h1>Affordable movers</h1>${para(5, 'our moves')}</main>`, ld), 'https://vanco.example/residential-movers/affordable').type, 'service');
+  const ld = `<script type="application/ld+json">${JSON.stringify({
+    '@context': 'https://schema.org',
+    '@graph': [
+      { '@type': 'MovingCompany', name: 'Van Co' },
+      { '@type': 'Product', name: 'Moving', aggregateRating: { '@type': 'AggregateRating', ratingValue: 4.9 } },
+    ],
+  })}</script>`;
+  assert.equal(
+    typeOf(page(`<main><h1>Affordable movers</h1>${para(5, 'our moves')}</main>`, ld), 'https://vanco.example/residential-movers/affordable').type,
+    'service',
+  );
   const sold = ld.replace('"name":"Moving"', '"name":"Box","offers":{"@type":"Offer","price":"3.00"}');
   assert.equal(typeOf(page(`<main><h1>Moving box</h1>${para(2, 'the box')}</main>`, sold), 'https://vanco.example/box').type, 'product');
 });
@@ -188,23 +279,36 @@ test('a JSON-LD Product beside a local business and no Offer is rating markup: t
 test('"add to cart" text without a cart button is a grid label; many items each with a cart button are a category', () => {
   const shoes = page(`<main><h1>Sneakers</h1>${para(2, 'sneakers')}<p>Add to cart to see the price.</p></main>`);
   assert.equal(typeOf(shoes, 'https://shoes.example/browse/shoes/mens/sneakers').type, 'collection');
-  const rows = Array.from({ length: 8 }, (_, i) => `<div class="row"><p>Gummies ${i}</p><span class="price">$${20 + i}.99</span><button>Add to cart</button></div>`).join('');
-  assert.deepEqual(typeOf(page(`<main><h1>Gummies</h1>${rows}${para(8, 'gummies')}</main>`), 'https://cbd.example/cbd-gummies'), { type: 'collection', reason: 'many items with their own cart buttons' });
+  const rows = Array.from(
+    { length: 8 },
+    (_, i) => `<div class="row"><p>Gummies ${i}</p><span class="price">$${20 + i}.99</span><button>Add to cart</button></div>`,
+  ).join('');
+  assert.deepEqual(typeOf(page(`<main><h1>Gummies</h1>${rows}${para(8, 'gummies')}</main>`), 'https://cbd.example/cbd-gummies'), {
+    type: 'collection',
+    reason: 'many items with their own cart buttons',
+  });
 });
 
 test('a shop host below its root is a category; a model code in the address is one item; three code blocks outweigh selling headings', () => {
-  assert.deepEqual(typeOf(page(`<main><h1>Carry-on luggage</h1>${para(6, 'carry-on bags')}</main>`), 'https://shop.bags.example/luggage-carry-on-luggage/'), { type: 'collection', reason: 'a shop host' });
+  assert.deepEqual(typeOf(page(`<main><h1>Carry-on luggage</h1>${para(6, 'carry-on bags')}</main>`), 'https://shop.bags.example/luggage-carry-on-luggage/'), {
+    type: 'collection',
+    reason: 'a shop host',
+  });
   const pitch = page(`<main><h1>Robot vacuum</h1>${para(6, 'the robot')}<a class="btn" href="/contact">Contact us</a></main>`);
   assert.deepEqual(typeOf(pitch, 'https://robots.example/en_US/robot-vacuum/J755020.html'), { type: 'product', reason: 'a model code in the URL' });
   assert.notEqual(typeOf(pitch, 'https://news.example/2023/10/17/1206601882/robots').type, 'product');
   const code = Array.from({ length: 3 }, (_, i) => `<pre><code>node step${i}.js</code></pre>`).join('');
-  const readme = page(`<main><h1>About this book</h1>${para(2, 'the book')}<h2>How it works</h2>${para(1, 'reading')}<h2>FAQ</h2>${para(1, 'questions')}${code}</main>`);
+  const readme = page(
+    `<main><h1>About this book</h1>${para(2, 'the book')}<h2>How it works</h2>${para(1, 'reading')}<h2>FAQ</h2>${para(1, 'questions')}${code}</main>`,
+  );
   assert.equal(typeOf(readme, 'https://books.example/functional-guide').type, 'documentation');
 });
 
 test('an item address with its buy button stays a product beside rails of priced cards; a grid that is the whole page outweighs og:type article', () => {
   const buy = '<button>Add to cart</button><button>Buy now</button><button>Add to cart</button>';
-  const item = page(`<main><h1>A book about habits</h1><span class="price">$14.99</span>${buy}${para(6, 'the book')}</main><aside><ul>${priced(24)}</ul></aside>`);
+  const item = page(
+    `<main><h1>A book about habits</h1><span class="price">$14.99</span>${buy}${para(6, 'the book')}</main><aside><ul>${priced(24)}</ul></aside>`,
+  );
   assert.equal(typeOf(item, 'https://books.example/Habits-Book/dp/0735211299').type, 'product');
   const bottles = page(`<main><h1>Our sake brand</h1>${para(4, 'the brewery')}<ul class="grid">${priced(12)}</ul></main>`, ogArticle);
   assert.equal(typeOf(bottles, 'https://importer.example/premier-imports/brand/').type, 'collection');
@@ -212,5 +316,80 @@ test('an item address with its buy button stays a product beside rails of priced
 
 test('a model code of three digits in a long token is one item', () => {
   const pitch = page(`<main><h1>Tab S9 FE</h1>${para(6, 'the tablet')}</main>`, '<meta property="article:published_time" content="2023-11-02T00:00:00Z">');
-  assert.deepEqual(typeOf(pitch, 'https://maker.example/levant/tablets/galaxy-tab-s9-fe-wifi-gray-128gb-sm-x510nzaamea/'), { type: 'product', reason: 'a model code in the URL' });
+  assert.deepEqual(typeOf(pitch, 'https://maker.example/levant/tablets/galaxy-tab-s9-fe-wifi-gray-128gb-sm-x510nzaamea/'), {
+    type: 'product',
+    reason: 'a model code in the URL',
+  });
+});
+
+// --- Rules written from the confusions of the second set (labels-held-out-2.json, session 35), one page each.
+
+test("a thread's address (/questions/123/…, /t/…/123, /threads/….123, /topic/123…) is a forum, over code blocks and a sidebar", () => {
+  const tree = `<aside class="sidebar"><ul><li>Tags<ul>${Array.from({ length: 12 }, (_, i) => `<li><a href="/tags/t${i}">tag ${i}</a></li>`).join('')}</ul></li></ul></aside>`;
+  const code = Array.from({ length: 3 }, (_, i) => `<pre><code>mdadm --create /dev/md${i} --level=linear</code></pre>`).join('');
+  const question = page(`${tree}<main><h1>Join devices in linear mode</h1>${para(2, 'my disks')}${code}</main>`);
+  assert.equal(typeOf(question, 'https://unix.qa.example/questions/780353/join-devices-in-linear-mode').type, 'forum');
+  assert.equal(typeOf(question, 'https://talk.example/t/join-devices/4411').type, 'forum');
+  assert.equal(typeOf(question, 'https://talk.example/threads/join-devices.4411/').type, 'forum');
+  // Without the thread's number, /topic/ is a news site's tag page, and the page stays what it was.
+  assert.notEqual(typeOf(question, 'https://news.example/topic/devices').type, 'forum');
+});
+
+test("an item's number on a shop host is one item, even with no price (a free game); the shop's category stays a collection", () => {
+  const item = page(`<main><h1>Harbour Legends</h1>${para(4, 'the game')}<a class="btn" href="/play">Play game</a></main>`);
+  assert.deepEqual(typeOf(item, 'https://store.games.example/app/1172470/Harbour_Legends/'), { type: 'product', reason: "an item's number on a shop host" });
+  assert.equal(typeOf(page(`<main><h1>Co-operative</h1>${para(4, 'games')}</main>`), 'https://store.games.example/category/coop/').type, 'collection');
+});
+
+test('a title that offers a service or gives a number to call makes a service; a ranking or a question with the same words does not', () => {
+  const body = `<main><h1>Our work</h1>${para(6, 'the work')}</main>`;
+  assert.deepEqual(
+    typeOf(page(body, ogArticle.split('<meta property="article')[0], 'Organic SEO Consultant | Hire an SEO Expert'), 'https://khor.example/seo-expert'),
+    {
+      type: 'service',
+      reason: 'a title that offers a service',
+    },
+  );
+  assert.equal(typeOf(page(body, '', 'Treadmill Fixing Kankakee, IL (217) 636-4344'), 'https://fix.example/treadmills-kankakee-il.html').type, 'service');
+  assert.notEqual(typeOf(page(body, ogArticle, 'Best SEO Services for Small Shops'), 'https://mag.example/best-seo-services').type, 'service');
+  assert.notEqual(typeOf(page(body, ogArticle, 'What is a managed service?'), 'https://mag.example/what-is-a-managed-service').type, 'service');
+  // A grid of priced parts "for DIY repair" is a shop's category.
+  assert.equal(
+    typeOf(page(`<main><h1>Parts</h1><ul>${priced(8)}</ul></main>`, '', 'Replacement Parts for DIY Repair'), 'https://fixit.example/Parts').type,
+    'collection',
+  );
+});
+
+test('a calculator is a tool a business offers: service', () => {
+  const html = page(
+    `<main><h1>Retirement planning</h1>${para(3, 'your savings')}<form><input name="age"><input name="savings"></form></main>`,
+    '',
+    'Retirement Planning Calculator | Capital',
+  );
+  assert.deepEqual(typeOf(html, 'https://funds.example/individual/planning/tools/retirement-planning-calculator.htm'), {
+    type: 'service',
+    reason: 'a tool page',
+  });
+});
+
+test('a title that sells goods ("Buy …", "free shipping") makes its cards, priced or not, a shop\'s category', () => {
+  const cards = Array.from(
+    { length: 12 },
+    (_, i) => `<div class="card"><a href="/cam-${i}"><img src="/c${i}.jpg" alt=""><span class="name">Dash cam ${i}</span></a></div>`,
+  ).join('');
+  const html = (title: string) =>
+    page(`<main><h1>4K dash cams</h1>${cards}<nav class="pagination"><a href="?page=2" rel="next">Next</a></nav></main>`, '', title);
+  assert.equal(typeOf(html('Buy 4K Dash Cams | Cams Store'), 'https://cams.example/4k-dashcams/').type, 'collection');
+  assert.equal(typeOf(html('GPS Watches | Free Shipping over $99'), 'https://run.example/gps-watches').type, 'collection');
+  assert.equal(typeOf(html('4K dash cams we wrote about'), 'https://cams.example/4k-dashcams/').type, 'listing');
+});
+
+test('a numbered chapter that pages to the next is documentation; a story with a number in its address is not', () => {
+  const pager = '<nav class="pagination"><a href="/book/00_preface.html" rel="prev">Previous</a><a href="/book/02_setup.html" rel="next">Next</a></nav>';
+  const chapter = page(`<main><h1>Introduction</h1>${para(4, 'proofs')}${pager}</main>`);
+  assert.deepEqual(typeOf(chapter, 'https://someone.example/zero-to-qed/01_introduction.html'), {
+    type: 'documentation',
+    reason: 'a numbered chapter with its pager',
+  });
+  assert.notEqual(typeOf(chapter, 'https://mag.example/features/686-the-five-best-headphones').type, 'documentation');
 });
