@@ -1,0 +1,160 @@
+// Round four of the mention rules (issue #29): Czech cases from Snowball's Czech stemmer, the
+// Russian fleeting ё that leaves a soft sign, the Arabic article after the preposition ل, a time
+// adverbial that ends an Arabic construct, places named by the grammar (`place_name`), things
+// counted by a classifier (`counted_noun`), a caseless function word, and a kanji name on a
+// listed noun. Each rejection is weak and names its rule.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { createEntityMatcher, foldText } from '../../src/text/entity-matcher.ts';
+import { inflectionFor } from '../../src/text/morphology.ts';
+
+function decide(name: string, language: string, text: string) {
+  const d = createEntityMatcher(name, [], { language }).decide(foldText(text));
+  return {
+    spans: d.spans.map((s) => ({ text: text.slice(s.start, s.end), rule: s.rule, weak: s.weak === true })),
+    rejected: d.rejected.map((s) => ({ text: text.slice(s.start, s.end), rule: s.rule, weak: s.weak === true })),
+  };
+}
+
+describe('Czech cases from the Snowball Czech stemmer', () => {
+  test('locative, genitive, instrumental and accusative forms are the name', () => {
+    assert.deepEqual(decide('Alza', 'cs', 'Notebook jsem koupil na Alze a přišel druhý den.').spans, [{ text: 'Alze', rule: 'inflected', weak: false }]);
+    assert.deepEqual(
+      decide('Alza', 'cs', 'Reklamace u Alzy proběhla bez problémů.').spans.map((s) => s.text),
+      ['Alzy'],
+    );
+    assert.deepEqual(
+      decide('Škoda', 'cs', 'Jezdím Škodou už patnáct let.').spans.map((s) => s.text),
+      ['Škodou'],
+    );
+    assert.deepEqual(
+      decide('Seznam', 'cs', 'Zprávy čtu hlavně na Seznamu.').spans.map((s) => s.text),
+      ['Seznamu'],
+    );
+  });
+  test('the instrumental -em that the stemmer keeps, and no longer derived words', () => {
+    const rohlik = inflectionFor('Rohlík', 'cs')!;
+    for (const w of ['rohlíku', 'rohlíkem', 'rohlíky']) assert.ok(rohlik.accepts(w), w);
+    const skoda = inflectionFor('Škoda', 'cs')!;
+    for (const w of ['škodit', 'škodovka', 'škodlivý']) assert.equal(skoda.accepts(w), false, w);
+  });
+  test('an everyday word in lower case stays the word; a name with a two-letter stem has no rule', () => {
+    assert.deepEqual(decide('Škoda', 'cs', 'To je škoda, že jsi nepřišel.').spans, []);
+    assert.equal(inflectionFor('Notino', 'cs'), null);
+  });
+});
+
+describe('Russian fleeting ё leaves a soft sign', () => {
+  test('Огонёк → Огонька, Огоньке', () => {
+    assert.deepEqual(
+      decide('Огонёк', 'ru', 'Статья вышла в Огоньке в прошлом месяце.').spans.map((s) => s.text),
+      ['Огоньке'],
+    );
+    assert.ok(inflectionFor('Огонёк', 'ru')!.accepts('огонька'));
+    assert.equal(inflectionFor('Огонёк', 'ru')!.accepts('огонь'), false);
+  });
+});
+
+describe('Arabic: the article after the preposition ل loses its alif', () => {
+  test('وللمراعي is "and to Almarai"', () => {
+    assert.deepEqual(
+      decide('المراعي', 'ar', 'وللمراعي مصانع ألبان كبيرة في الخرج.').spans.map((s) => s.rule),
+      ['attached'],
+    );
+  });
+  test('a word that only shares the letters is not the name', () => {
+    assert.deepEqual(decide('المراعي', 'ar', 'ذهبنا إلى مراعي الجبل.').spans, []);
+  });
+});
+
+describe('Arabic: a time adverbial is no second term of a construct', () => {
+  test('من أمنية الشهر الماضي is "from Umniah last month"; أمنية الحياة stays a construct', () => {
+    assert.deepEqual(
+      decide('أمنية', 'ar', 'اشتركت بباقة إنترنت من أمنية الشهر الماضي.').spans.map((s) => s.text),
+      ['أمنية'],
+    );
+    assert.deepEqual(
+      decide('أمنية', 'ar', 'كانت أمنية الطفولة أن أسافر.').rejected.map((r) => r.rule),
+      ['noun_in_construct'],
+    );
+  });
+});
+
+describe('place_name: the grammar names a place with the name', () => {
+  test('a classifying sentence, with or without an article before the subject', () => {
+    assert.deepEqual(decide('Liverpool', 'es', 'Liverpool es una ciudad portuaria del noroeste de Inglaterra.').rejected, [
+      { text: 'Liverpool', rule: 'place_name', weak: true },
+    ]);
+    assert.deepEqual(
+      decide('Saturn', 'de', 'Der Saturn ist der Planet mit den auffälligsten Ringen.').rejected.map((r) => r.rule),
+      ['place_name'],
+    );
+    assert.deepEqual(
+      decide('Columbia', 'en', 'Columbia is the capital of South Carolina.').rejected.map((r) => r.rule),
+      ['place_name'],
+    );
+  });
+  test('a sentence that classifies it as something else, or the name inside a sentence, is the name', () => {
+    assert.equal(decide('Liverpool', 'es', 'Liverpool es una tienda de ropa.').spans.length, 1);
+    assert.equal(decide('Saturn', 'de', 'Den Fernseher habe ich bei Saturn gekauft.').spans.length, 1);
+    assert.equal(decide('Patagonia', 'en', 'Patagonia is a company that repairs jackets.').spans.length, 1);
+  });
+  test('an Arabic place noun before it, a Japanese place or era head after it', () => {
+    assert.deepEqual(
+      decide('الدانوب', 'ar', 'يمر نهر الدانوب بعدة عواصم أوروبية.').rejected.map((r) => r.rule),
+      ['place_name'],
+    );
+    assert.deepEqual(
+      decide('日立', 'ja', '日立市の海岸で釣りをしました。').rejected.map((r) => r.rule),
+      ['place_name'],
+    );
+    assert.deepEqual(
+      decide('大和', 'ja', '大和時代の古墳を見学しました。').rejected.map((r) => r.rule),
+      ['place_name'],
+    );
+  });
+  test('a head that is only the first kanji of a longer noun is not one (楽天|市場 is the store)', () => {
+    assert.deepEqual(
+      decide('楽天', 'ja', '楽天市場で買い物をするのが便利です。').spans.map((s) => s.text),
+      ['楽天'],
+    );
+  });
+});
+
+describe('counted_noun: a name counted by a classifier is the thing counted', () => {
+  test('Japanese counters for animals and 群れ', () => {
+    assert.deepEqual(decide('ペリカン', 'ja', '池にペリカンが二羽いました。').rejected, [{ text: 'ペリカン', rule: 'counted_noun', weak: true }]);
+    assert.deepEqual(
+      decide('ゼブラ', 'ja', 'サバンナでゼブラの群れを見ました。').rejected.map((r) => r.rule),
+      ['counted_noun'],
+    );
+    assert.equal(decide('ゼブラ', 'ja', 'ゼブラのボールペンは書きやすい。').spans.length, 1);
+  });
+  test('Korean 마리 and Chinese numeral + classifier; the classifiers of firms and vehicles count the brand', () => {
+    assert.deepEqual(
+      decide('진돗개', 'ko', '진돗개 두 마리를 키워요.').rejected.map((r) => r.rule),
+      ['counted_noun'],
+    );
+    assert.deepEqual(
+      decide('红旗', 'zh', '广场上飘着一面红旗。').rejected.map((r) => r.rule),
+      ['counted_noun'],
+    );
+    assert.equal(decide('红旗', 'zh', '他买了一辆红旗。').spans.length, 1);
+  });
+});
+
+describe('a function word in a script without capitals is the word', () => {
+  test('하나 "one" counting apples; a list item labelled with it stays the name', () => {
+    assert.deepEqual(
+      decide('하나', 'ko', '사과 하나만 더 주세요.').rejected.map((r) => r.rule),
+      ['everyday_word_rejected'],
+    );
+    assert.equal(decide('하나', 'ko', '추천 은행:\n- 하나: 환전 수수료가 낮아요').spans.length, 1);
+  });
+});
+
+describe('a kanji name written on to a listed noun', () => {
+  test('朝日|新聞 is the name before its product noun, weakly', () => {
+    assert.deepEqual(decide('朝日', 'ja', '朝日新聞の社説を毎朝読んでいます。').spans, [{ text: '朝日', rule: 'attached', weak: true }]);
+  });
+});
