@@ -426,7 +426,8 @@ function capitalized(ft: FoldedText, at: number, capitals: readonly number[]): b
  *   Saturn ist der Planet"), a place noun before it (Arabic `نهر الدانوب` "the Danube river"), a
  *   Japanese head noun after it (`日立市`, `大和時代`) (only recorded for rejections; weak);
  * - `counted_noun`: the name counted with a classifier for animals (`ペリカンが二羽`, `の群れ`,
- *   `두 마리`) or, in Chinese, after a numeral and classifier (`一面红旗`), is the thing counted;
+ *   `두 마리`), in Chinese after a numeral and classifier (`一面红旗`), in Arabic after a
+ *   quantifier (`عدة اتصالات` "several calls"), is the thing counted;
  *   one of the language's most frequent words in a script without capitals (`하나` "one") is the
  *   word unless the answer labels a list item with it (`everyday_word_rejected`) (only recorded
  *   for rejections; weak).
@@ -795,22 +796,22 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
   cs: new Set(['město', 'městem', 'hlavní', 'řeka', 'řekou', 'hora', 'horou', 'ostrov', 'země', 'zemí', 'region', 'planeta', 'planetou', 'hrad', 'hradem']),
 };
 
-/** The copula of a classifying sentence ("X is a…"), then an article and up to two adjectives, then the noun. */
+/** The copula of a classifying sentence ("X is a…"), then an article and the next three words (adjectives and the noun). */
 const CLASSIFYING: Record<string, RegExp> = {
-  en: /^[ 	]+(?:is|was)[ 	]+(?:(?:a|an|the)[ 	]+)?(?:\p{Ll}+[ 	]+){0,2}?(\p{Ll}+)/u,
-  es: /^[ 	]+(?:es|era)[ 	]+(?:(?:una?|la|el)[ 	]+)?(?:\p{Ll}+[ 	]+){0,2}?(\p{Ll}+)/u,
-  fr: /^[ 	]+(?:est|était)[ 	]+(?:(?:une?|la|le|l')[ 	]*)?(?:\p{Ll}+[ 	]+){0,2}?(\p{Ll}+)/u,
-  de: /^[ 	]+(?:ist|war)[ 	]+(?:(?:eine?|der|die|das)[ 	]+)?(?:\p{Ll}+[ 	]+){0,2}?(\p{L}+)/u,
-  it: /^[ 	]+(?:è|era)[ 	]+(?:(?:una?|la|il|lo|l')[ 	]*)?(?:\p{Ll}+[ 	]+){0,2}?(\p{Ll}+)/u,
-  pt: /^[ 	]+(?:é|era)[ 	]+(?:(?:uma?|a|o)[ 	]+)?(?:\p{Ll}+[ 	]+){0,2}?(\p{Ll}+)/u,
-  nl: /^[ 	]+(?:is|was)[ 	]+(?:(?:een|de|het)[ 	]+)?(?:\p{Ll}+[ 	]+){0,2}?(\p{Ll}+)/u,
-  pl: /^[ 	]+(?:jest|był|była|było)[ 	]+(?:\p{Ll}+[ 	]+){0,2}?(\p{Ll}+)/u,
-  ru: /^[ 	]+(?:[—–-][ 	]+(?:это[ 	]+)?|это[ 	]+)(?:\p{Ll}+[ 	]+){0,2}?(\p{Ll}+)/u,
-  cs: /^[ 	]+(?:je|byl|byla|bylo)[ 	]+(?:\p{Ll}+[ 	]+){0,2}?(\p{Ll}+)/u,
+  en: /^[ \t]+(?:is|was)[ \t]+(?:(?:a|an|the)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
+  es: /^[ \t]+(?:es|era)[ \t]+(?:(?:una?|la|el)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
+  fr: /^[ \t]+(?:est|était)[ \t]+(?:(?:une?|la|le|l')[ \t]*)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
+  de: /^[ \t]+(?:ist|war)[ \t]+(?:(?:eine?|der|die|das)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{L}+)/u,
+  it: /^[ \t]+(?:è|era)[ \t]+(?:(?:una?|la|il|lo|l')[ \t]*)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
+  pt: /^[ \t]+(?:é|era)[ \t]+(?:(?:uma?|a|o)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
+  nl: /^[ \t]+(?:is|was)[ \t]+(?:(?:een|de|het)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
+  pl: /^[ \t]+(?:jest|był|była|było)[ \t]+((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
+  ru: /^[ \t]+(?:[—–-][ \t]+(?:это[ \t]+)?|это[ \t]+)((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
+  cs: /^[ \t]+(?:je|byl|byla|bylo)[ \t]+((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
 };
 
 /** Arabic nouns that name a place with the word after them (نهر الدانوب "the Danube river", مدينة …). */
-const ARABIC_PLACE_BEFORE = /(?:^|[\s،,])(?:نهر|مدينة|جبل|جبال|بحر|بحيرة|جزيرة|ولاية|محافظة|منطقة|قرية|عاصمة|كوكب|صحراء|وادي)[ 	]+$/u;
+const ARABIC_PLACE_BEFORE = /(?:^|[\s،,])(?:نهر|مدينة|جبل|جبال|بحر|بحيرة|جزيرة|ولاية|محافظة|منطقة|قرية|عاصمة|كوكب|صحراء|وادي)[ \t]+$/u;
 
 /**
  * Japanese head nouns that make a proper noun of a place, era, event or institution out of the
@@ -830,8 +831,8 @@ function placeReading(text: string, start: number, end: number, language: string
   // The subject opens the sentence, alone or after a definite article ("Der Saturn ist…").
   const article = SENTENCE_ARTICLE.exec(text.slice(Math.max(0, start - 5), start));
   if (!position(text, article ? start - article[0].length : start).initial) return false;
-  const noun = classifying.exec(text.slice(end, end + 64))?.[1];
-  return noun !== undefined && PLACE_NOUNS[language]!.has(noun.toLowerCase());
+  const words = classifying.exec(text.slice(end, end + 64))?.[1];
+  return words !== undefined && words.split(/[ \t]+/u).some((w) => PLACE_NOUNS[language]!.has(w.toLowerCase()));
 }
 
 /** A definite article right before a word (the sentence's subject: "Der Saturn", "El Liverpool"). */
@@ -842,7 +843,7 @@ const NUMERAL = '[0-9０-９一二两三四五六七八九十百千几何数]';
 const JAPANESE_ANIMAL_AFTER = new RegExp(`^(?:(?:が|を|は|も)?${NUMERAL}+(?:匹|羽|頭)|の群れ)`, 'u');
 const JAPANESE_ANIMAL_BEFORE = new RegExp(`${NUMERAL}+(?:匹|羽|頭)の$`, 'u');
 /** Korean counter for animals: 두 마리, 세 마리. */
-const KOREAN_ANIMAL_AFTER = /^[^\s]{0,3}[ 	]*(?:[0-9]+|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|몇|여러)[ 	]*마리/u;
+const KOREAN_ANIMAL_AFTER = /^[^\s]{0,3}[ \t]*(?:[0-9]+|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|몇|여러)[ \t]*마리/u;
 /**
  * Chinese: a numeral and a classifier before a noun count it (一面红旗 "a red flag", 两只熊猫),
  * except the classifiers of firms, vehicles, machines and models (一家, 一辆, 一台, 一款, 一部),
@@ -850,12 +851,31 @@ const KOREAN_ANIMAL_AFTER = /^[^\s]{0,3}[ 	]*(?:[0-9]+|한|두|세|네|다섯|�
  */
 const CHINESE_COUNTED_BEFORE = new RegExp(`${NUMERAL}+[个只头匹条面张把本杯碗片棵朵根块位名群]$`, 'u');
 
-/** Whether a name is counted as a thing by a classifier (see `counted_noun`). */
+/** Arabic quantifiers that take an indefinite plural after them: عدة اتصالات "several calls", بضع, عشرات. */
+const ARABIC_QUANTIFIER_BEFORE = /(?:^|[\s،,])(?:عدة|بضع|بضعة|عشرات|مئات|آلاف)[ \t]+$/u;
+
+/** Whether a name is counted as a thing by a classifier or quantifier (see `counted_noun`). */
 function countedReading(text: string, start: number, end: number, language: string): boolean {
   if (language === 'ja') return JAPANESE_ANIMAL_AFTER.test(text.slice(end, end + 6)) || JAPANESE_ANIMAL_BEFORE.test(text.slice(Math.max(0, start - 6), start));
   if (language === 'ko') return KOREAN_ANIMAL_AFTER.test(text.slice(end, end + 12));
   if (language === 'zh') return CHINESE_COUNTED_BEFORE.test(text.slice(Math.max(0, start - 4), start));
+  if (language === 'ar') return ARABIC_QUANTIFIER_BEFORE.test(text.slice(Math.max(0, start - 10), start));
   return false;
+}
+
+/**
+ * English: the next word is a present-tense verb of the third person (a listed word plus -s or
+ * -es) with its object after it, opened by a determiner or quantifier ("Discover matches all the
+ * cash back…", "Chase charges no fee"): the word before it is its subject. A plural noun is not
+ * followed by a determiner ("Ring doorbells record…", "Compass needles point…").
+ */
+const ENGLISH_VERB_OBJECT =
+  /^[ \t]+(\p{Ll}+?)(e?s)[ \t]+(?:the|a|an|all|your|its|their|his|her|our|every|each|some|any|no|this|these|those|up|you|them|it)[ \t]/u;
+
+function englishVerbWithObject(text: string, end: number): boolean {
+  const m = ENGLISH_VERB_OBJECT.exec(text.slice(end, end + 40));
+  if (!m || m[1]!.length < 2 || m[1]!.endsWith('s')) return false;
+  return everydayWordRank(m[1]!, 'en') !== null || (m[2] === 'es' && everydayWordRank(`${m[1]}e`, 'en') !== null);
 }
 
 type Everyday = 'lower' | 'initial';
@@ -1258,7 +1278,13 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           const at0 = position(text, start);
           const next = at0.initial && !at0.emphasised ? nextWord(text, stop) : null;
           if (next !== null && language === 'en' && ENGLISH_IMPERATIVE_NEXT.has(next)) reading = 'verb';
-          else if (next !== null && spelling.everyday === 'initial' && !functionWord && SUBJECT_VERBS[language!]?.has(next)) reading = 'subject';
+          else if (
+            next !== null &&
+            spelling.everyday === 'initial' &&
+            !functionWord &&
+            (SUBJECT_VERBS[language!]?.has(next) || (language === 'en' && englishVerbWithObject(text, stop)))
+          )
+            reading = 'subject';
         }
         if (reading === 'verb') {
           // Decided once the whole answer is read: the verb unless the answer names it elsewhere.

@@ -158,3 +158,29 @@ describe('a kanji name written on to a listed noun', () => {
     assert.deepEqual(decide('朝日', 'ja', '朝日新聞の社説を毎朝読んでいます。').spans, [{ text: '朝日', rule: 'attached', weak: true }]);
   });
 });
+
+describe('counted_noun: an Arabic quantifier before the name', () => {
+  test('عدة اتصالات is "several calls"; the company after a preposition is the name', () => {
+    assert.deepEqual(
+      decide('اتصالات', 'ar', 'أجريت عدة اتصالات مع الشركة دون رد.').rejected.map((r) => r.rule),
+      ['counted_noun'],
+    );
+    assert.equal(decide('اتصالات', 'ar', 'اشتركت في باقة من اتصالات.').spans.length, 1);
+  });
+});
+
+describe('English: a sentence-initial word followed by a verb in -s and its object is the subject', () => {
+  test('Discover matches all the cash back: the name, weakly; Mercury is the smallest planet: a place', () => {
+    assert.deepEqual(decide('Discover', 'en', 'Discover matches all the cash back you earn in your first year.').spans, [
+      { text: 'Discover', rule: 'sentence_start', weak: true },
+    ]);
+    assert.deepEqual(
+      decide('Mercury', 'en', 'Mercury is the smallest planet in the solar system.').rejected.map((r) => r.rule),
+      ['place_name'],
+    );
+  });
+  test('an imperative or a plural noun after it is no verb of a subject', () => {
+    assert.equal(decide('Discover', 'en', 'Discover new music by following a few playlists.').spans.length, 0);
+    assert.equal(decide('Ring', 'en', 'Ring doorbells the same way every time.').spans.length, 0);
+  });
+});
