@@ -19,7 +19,7 @@
 // look-arounds.
 
 import { everydayWordRank } from './everyday-words.ts';
-import { type GermanGender, germanNounGender } from './german-nouns.ts';
+import { type GermanGender, germanCompoundGender, germanNounGender } from './german-nouns.ts';
 import {
   ARABIC_PROCLITIC,
   inflectionFor,
@@ -721,6 +721,9 @@ const SUBJECT_VERBS: Record<string, ReadonlySet<string>> = {
   it: new Set(['ha', 'offre', 'permette', 'può']),
   nl: new Set(['heeft', 'biedt', 'kan']),
   de: new Set(['hat', 'bietet', 'kann']),
+  sv: new Set(['har', 'erbjuder', 'kan', 'låter']),
+  da: new Set(['har', 'tilbyder', 'kan']),
+  no: new Set(['har', 'tilbyr', 'kan']),
 };
 
 /** The lower-case word right after an occurrence, after spaces only, or null. */
@@ -775,21 +778,33 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
   it: new Set(['città', 'capitale', 'paese', 'fiume', 'lago', 'montagna', 'isola', 'regione', 'provincia', 'pianeta', 'porto', 'penisola', 'deserto']),
   pt: new Set(['cidade', 'capital', 'vila', 'rio', 'lago', 'montanha', 'ilha', 'país', 'região', 'província', 'planeta', 'porto', 'península', 'deserto']),
   nl: new Set(['stad', 'hoofdstad', 'dorp', 'rivier', 'meer', 'berg', 'eiland', 'land', 'regio', 'provincie', 'planeet', 'haven']),
+  // after "jest" the noun is in the instrumental, after "to" in the nominative
   pl: new Set([
     'miasto',
     'miastem',
     'stolica',
     'stolicą',
+    'wieś',
     'wsią',
+    'rzeka',
     'rzeką',
+    'jezioro',
     'jeziorem',
+    'góra',
     'górą',
+    'wyspa',
     'wyspą',
+    'kraj',
     'krajem',
+    'region',
     'regionem',
+    'planeta',
     'planetą',
+    'port',
     'portem',
+    'zamek',
     'zamkiem',
+    'wzgórze',
     'wzgórzem',
   ]),
   ru: new Set(['город', 'городом', 'столица', 'столицей', 'река', 'рекой', 'озеро', 'гора', 'остров', 'страна', 'регион', 'планета', 'планетой', 'порт']),
@@ -805,7 +820,7 @@ const CLASSIFYING: Record<string, RegExp> = {
   it: /^[ \t]+(?:è|era)[ \t]+(?:(?:una?|la|il|lo|l')[ \t]*)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
   pt: /^[ \t]+(?:é|era)[ \t]+(?:(?:uma?|a|o)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
   nl: /^[ \t]+(?:is|was)[ \t]+(?:(?:een|de|het)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
-  pl: /^[ \t]+(?:jest|był|była|było)[ \t]+((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
+  pl: /^[ \t]+(?:jest|był|była|było|to)[ \t]+((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
   ru: /^[ \t]+(?:[—–-][ \t]+(?:это[ \t]+)?|это[ \t]+)((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
   cs: /^[ \t]+(?:je|byl|byla|bylo)[ \t]+((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
 };
@@ -1031,7 +1046,10 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   const bareName = (withoutLegalForm(name) ?? name).trim();
   const nameIsEveryday = language !== undefined && /^\p{L}+$/u.test(bareName) && everydayWordRank(bareName, language, { anyCase: true }) !== null;
   // A German name that is a German noun: capitals are no sign of a name in German (see germanNounAfterArticle).
-  const germanNoun = language === 'de' && capitalName ? germanNounGender(bareName) : undefined;
+  const germanNoun =
+    language === 'de' && capitalName
+      ? (germanNounGender(bareName) ?? germanCompoundGender(bareName, (infinitive) => everydayWordRank(infinitive, 'de') !== null))
+      : undefined;
   // One of the language's 200 most frequent words: pronouns, determiners, auxiliaries ("You can…"),
   // which open sentences as subjects themselves, so a verb after them says nothing of a name.
   const functionWord = language !== undefined && (everydayWordRank(bareName, language) ?? Number.POSITIVE_INFINITY) <= FUNCTION_WORD_RANK;

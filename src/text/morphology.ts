@@ -102,6 +102,8 @@ const POLISH_ENDINGS: [RegExp, string[]][] = [
   [/(nn|ss)$/, ['$1', '$1a', '$1u', '$1owi', '$1em', '$1ie', '$1y', '$1ów']],
   [/([nswmpbfz])$/, ['$1', '$1a', '$1u', '$1owi', '$1em', '$1ie', '$1y', '$1ów']],
   [/([cjx])$/, ['$1', '$1a', '$1u', '$1owi', '$1em', '$1e', '$1y', '$1ów']],
+  // foreign masculine names in -ay, -ey, -oy (said -ej, -oj) decline like soft stems: Sinsay → Sinsaya, Sinsayu
+  [/([aeo]y)$/, ['$1', '$1a', '$1u', '$1owi', '$1em', '$1e', '$1ów']],
 ];
 
 function polishForms(lower: string): string[] | null {
@@ -155,6 +157,10 @@ function commonPrefix(words: string[]): string {
 /** A final syllable with a fleeting vowel: consonant, о/е/ё, consonant (not й) at the end. */
 const RUSSIAN_FLEETING = /([бвгджзклмнпрстфхцчшщ])[оеё]([бвгджзклмнпрстфхцчшщ])$/u;
 
+/** Czech consonants softened before the dative and locative -e, and the hard ones they come from. */
+const CZECH_SOFTENED = /(c|z|ř|š)$/u;
+const CZECH_HARD: Record<string, string[]> = { c: ['k'], z: ['h', 'g'], ř: ['r'], š: ['ch'] };
+
 /** Russian, Czech and Turkish endings are short: a longer tail is another word built on the name. */
 const MAX_TAIL: Record<string, number> = { russian: 4, czech: 4, turkish: 7 };
 
@@ -204,12 +210,19 @@ export function inflectionFor(name: string, language: string): Inflection | null
     const maxTail = MAX_TAIL[algorithm]!;
     // The Czech stemmer (Dolamic's light stemmer in Snowball) leaves the e of the instrumental -em
     // on hard masculine stems ("rohlíkem" → "rohlíke"): a stem one e longer than the name's is it.
+    // A stem ending in a consonant that softens before -e (k, h, g, r, ch) is searched without it.
+    const hardEnd = /(?:ch|[khgr])$/u.exec(own);
+    const search = hardEnd && [...own].length - hardEnd[0].length >= 3 ? own.slice(0, hardEnd.index) : own;
     return {
-      stem: own,
+      stem: search,
       accepts: (word) => {
-        if (word.length - lower.length > maxTail || !word.startsWith(own)) return false;
+        if (word.length - lower.length > maxTail || !word.startsWith(search)) return false;
         const w = s.stem(word);
-        return w === own || w === lower || (word.endsWith('em') && (w === `${own}e` || w === `${lower}e`));
+        if (w === own || w === lower || (word.endsWith('em') && (w === `${own}e` || w === `${lower}e`))) return true;
+        // The dative and locative -e soften the stem's last consonant (Hruška → Hrušce, Praha →
+        // Praze, Sazka → Sazce), which the stemmer keeps: undo it and compare.
+        const m = CZECH_SOFTENED.exec(w);
+        return m !== null && /[eě]$/u.test(word) && CZECH_HARD[m[1]!]!.some((hard) => w.slice(0, m.index) + hard === own);
       },
     };
   }
@@ -234,7 +247,8 @@ export function inflectionFor(name: string, language: string): Inflection | null
     if ([...stem].length < 3) return null;
     return { stem, accepts: (word) => set.has(word) || set.has(stripMarks(word)) };
   }
-  if (lang === 'de') {
+  if (lang === 'de' || lang === 'nl') {
+    // German and Dutch write the genitive (and Dutch the possessive) -s on the name ("Blokkers").
     if (/[sxzß]$/u.test(lower)) return null;
     return { stem: lower, accepts: (word) => word === lower + 's' };
   }

@@ -184,3 +184,64 @@ describe('English: a sentence-initial word followed by a verb in -s and its obje
     assert.equal(decide('Ring', 'en', 'Ring doorbells the same way every time.').spans.length, 0);
   });
 });
+
+describe('German compounds take the gender of their head (noun_after_article)', () => {
+  test('eine Flaschenpost (Post, feminine), der Fressnapf (Napf; fressen), das Bauhaus (Haus)', () => {
+    assert.deepEqual(
+      decide('Flaschenpost', 'de', 'Am Strand haben wir eine Flaschenpost gefunden.').rejected.map((r) => r.rule),
+      ['noun_after_article'],
+    );
+    assert.deepEqual(
+      decide('Fressnapf', 'de', 'Der Fressnapf des Hundes ist leer.').rejected.map((r) => r.rule),
+      ['noun_after_article'],
+    );
+    assert.deepEqual(
+      decide('Bauhaus', 'de', 'Das Bauhaus in Dessau gehört zum Weltkulturerbe.').rejected.map((r) => r.rule),
+      ['noun_after_article'],
+    );
+  });
+  test('bare, or a name that only ends in a noun’s letters: the name', () => {
+    assert.equal(decide('Fressnapf', 'de', 'Bei Fressnapf gibt es das Futter günstiger.').spans.length, 1);
+    assert.equal(decide('Flaschenpost', 'de', 'Die Getränke kamen mit Flaschenpost.').spans.length, 1);
+    assert.equal(decide('Saturn', 'de', 'Den Fernseher habe ich im Saturn gekauft.').spans.length, 1);
+  });
+});
+
+describe('more case forms', () => {
+  test('Dutch possessive -s, Polish names in -ay, the Czech softened stem before -e', () => {
+    assert.deepEqual(
+      decide('Blokker', 'nl', 'Blokkers eigen merk is goed.').spans.map((s) => s.rule),
+      ['inflected'],
+    );
+    assert.deepEqual(
+      decide('Sinsay', 'pl', 'W Sinsayu kupiłam sukienkę.').spans.map((s) => s.text),
+      ['Sinsayu'],
+    );
+    assert.deepEqual(
+      decide('Hruška', 'cs', 'Rohlíky jsem koupil v Hrušce na rohu.').spans.map((s) => s.text),
+      ['Hrušce'],
+    );
+    assert.deepEqual(
+      decide('Sazka', 'cs', 'Los jsem si koupil u Sazky.').spans.map((s) => s.text),
+      ['Sazky'],
+    );
+    assert.equal(inflectionFor('Hruška', 'cs')!.accepts('hrušeň'), false);
+  });
+  test('a Polish classifying sentence with "to" and the nominative', () => {
+    assert.deepEqual(
+      decide('Pudliszki', 'pl', 'Pudliszki to wieś w Wielkopolsce.').rejected.map((r) => r.rule),
+      ['place_name'],
+    );
+    assert.equal(decide('Pudliszki', 'pl', 'Pudliszki to marka keczupu.').spans.length, 1);
+  });
+});
+
+describe('Swedish subject verbs', () => {
+  test('a frequent everyday word opening a sentence before "har" or "erbjuder" is its subject', () => {
+    assert.equal(decide('Telia', 'sv', 'Telia erbjuder bäst täckning.').spans.length, 1);
+    assert.deepEqual(
+      decide('Vinter', 'sv', 'Vinter har kommit tidigt i år.').spans.map((s) => s.rule),
+      ['sentence_start'],
+    );
+  });
+});
