@@ -843,11 +843,11 @@ function placeReading(text: string, start: number, end: number, language: string
   if (language === 'ar') return ARABIC_PLACE_BEFORE.test(text.slice(Math.max(0, start - 16), start));
   const classifying = CLASSIFYING[language];
   if (classifying === undefined) return false;
+  const words = classifying.exec(text.slice(end, end + 64))?.[1];
+  if (words === undefined || !words.split(/[ \t]+/u).some((w) => PLACE_NOUNS[language]!.has(w.toLowerCase()))) return false;
   // The subject opens the sentence, alone or after a definite article ("Der Saturn ist…").
   const article = SENTENCE_ARTICLE.exec(text.slice(Math.max(0, start - 5), start));
-  if (!position(text, article ? start - article[0].length : start).initial) return false;
-  const words = classifying.exec(text.slice(end, end + 64))?.[1];
-  return words !== undefined && words.split(/[ \t]+/u).some((w) => PLACE_NOUNS[language]!.has(w.toLowerCase()));
+  return position(text, article ? start - article[0].length : start).initial;
 }
 
 /** A definite article right before a word (the sentence's subject: "Der Saturn", "El Liverpool"). */
