@@ -866,6 +866,9 @@ const KOREAN_ANIMAL_AFTER = /^[^\s]{0,3}[ \t]*(?:[0-9]+|한|두|세|네|다섯|�
  */
 const CHINESE_COUNTED_BEFORE = new RegExp(`${NUMERAL}+[个只头匹条面张把本杯碗片棵朵根块位名群]$`, 'u');
 
+/** Chinese one-character prepositions and coverbs that stand before a noun (在 at, 从 from, 用 with, 到 to…). */
+const CHINESE_COVERBS = new Set([...'在从用到去和跟给把被对向于']);
+
 /** Arabic quantifiers that take an indefinite plural after them: عدة اتصالات "several calls", بضع, عشرات. */
 const ARABIC_QUANTIFIER_BEFORE = /(?:^|[\s،,])(?:عدة|بضع|بضعة|عشرات|مئات|آلاف)[ \t]+$/u;
 
@@ -1223,6 +1226,9 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
             rule = 'attached';
             weak = nameIsEveryday || shortArabic;
           }
+          // Chinese: the segmenter may join a one-character preposition or coverb to the name's first
+          // character (在京|东 for 在|京东, "at JD"); a reader splits after the coverb.
+          if (!left && language === 'zh' && CHINESE_COVERBS.has(folded[at - 1] ?? '') && leftBoundary(ft, at - 1)) left = true;
           if (!left || (language !== undefined && katakanaTail(ft, at))) continue;
           // Inside a katakana run the segmenter's split is not the word's: the run decides (attachedRight).
           if (!rightBoundary(ft, end) || (language !== undefined && katakanaContinues(ft, end))) {

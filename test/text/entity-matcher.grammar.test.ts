@@ -245,3 +245,13 @@ describe('Swedish subject verbs', () => {
     );
   });
 });
+
+describe('Chinese: a coverb the segmenter joins to the name', () => {
+  test('在京东 is "at JD"; 在京东部 ("in eastern Beijing") is not the name', () => {
+    assert.deepEqual(
+      decide('京东', 'zh', '我在京东买了一部手机，第二天就到了。').spans.map((s) => s.text),
+      ['京东'],
+    );
+    assert.equal(decide('京东', 'zh', '他住在京东部的郊区。').spans.length, 0);
+  });
+});
