@@ -876,7 +876,12 @@ const ARABIC_QUANTIFIER_BEFORE = /(?:^|[\s،,])(?:عدة|بضع|بضعة|عشر�
 function countedReading(text: string, start: number, end: number, language: string): boolean {
   if (language === 'ja') return JAPANESE_ANIMAL_AFTER.test(text.slice(end, end + 6)) || JAPANESE_ANIMAL_BEFORE.test(text.slice(Math.max(0, start - 6), start));
   if (language === 'ko') return KOREAN_ANIMAL_AFTER.test(text.slice(end, end + 12));
-  if (language === 'zh') return CHINESE_COUNTED_BEFORE.test(text.slice(Math.max(0, start - 4), start));
+  if (language === 'zh') {
+    // A listed noun after the name is what is counted (一个小米手机: a Xiaomi phone), not the name.
+    const after = text.slice(end, end + 2);
+    if (after.length === 2 && HAN.test(after[0]!) && everydayWordRank(after, 'zh') !== null) return false;
+    return CHINESE_COUNTED_BEFORE.test(text.slice(Math.max(0, start - 4), start));
+  }
   if (language === 'ar') return ARABIC_QUANTIFIER_BEFORE.test(text.slice(Math.max(0, start - 10), start));
   return false;
 }

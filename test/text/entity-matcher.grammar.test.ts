@@ -140,6 +140,7 @@ describe('counted_noun: a name counted by a classifier is the thing counted', ()
       ['counted_noun'],
     );
     assert.equal(decide('红旗', 'zh', '他买了一辆红旗。').spans.length, 1);
+    assert.equal(decide('小米', 'zh', '我买了一个小米手机。').spans.length, 1);
   });
 });
 
