@@ -813,16 +813,16 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
 
 /** The copula of a classifying sentence ("X is a…"), then an article and the next three words (adjectives and the noun). */
 const CLASSIFYING: Record<string, RegExp> = {
-  en: /^[ \t]+(?:is|was)[ \t]+(?:(?:a|an|the)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
-  es: /^[ \t]+(?:es|era)[ \t]+(?:(?:una?|la|el)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
-  fr: /^[ \t]+(?:est|était)[ \t]+(?:(?:une?|la|le|l')[ \t]*)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
-  de: /^[ \t]+(?:ist|war)[ \t]+(?:(?:eine?|der|die|das)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{L}+)/u,
-  it: /^[ \t]+(?:è|era)[ \t]+(?:(?:una?|la|il|lo|l')[ \t]*)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
-  pt: /^[ \t]+(?:é|era)[ \t]+(?:(?:uma?|a|o)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
-  nl: /^[ \t]+(?:is|was)[ \t]+(?:(?:een|de|het)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
-  pl: /^[ \t]+(?:jest|był|była|było|to)[ \t]+((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
-  ru: /^[ \t]+(?:[—–-][ \t]+(?:это[ \t]+)?|это[ \t]+)((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
-  cs: /^[ \t]+(?:je|byl|byla|bylo)[ \t]+((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)/u,
+  en: /^[ \t]+(?:is|was)[ \t]+(?:(?:a|an|the)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  es: /^[ \t]+(?:es|era)[ \t]+(?:(?:una?|la|el)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  fr: /^[ \t]+(?:est|était)[ \t]+(?:(?:une?|la|le|l')[ \t]*)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  de: /^[ \t]+(?:ist|war)[ \t]+(?:(?:eine?|der|die|das)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{L}+)(?![\p{L}'’-])/u,
+  it: /^[ \t]+(?:è|era)[ \t]+(?:(?:una?|la|il|lo|l')[ \t]*)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  pt: /^[ \t]+(?:é|era)[ \t]+(?:(?:uma?|a|o)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  nl: /^[ \t]+(?:is|was)[ \t]+(?:(?:een|de|het)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  pl: /^[ \t]+(?:jest|był|była|było|to)[ \t]+((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  ru: /^[ \t]+(?:[—–-][ \t]+(?:это[ \t]+)?|это[ \t]+)((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  cs: /^[ \t]+(?:je|byl|byla|bylo)[ \t]+((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
 };
 
 /** Arabic nouns that name a place with the word after them (نهر الدانوب "the Danube river", مدينة …). */

@@ -98,6 +98,8 @@ describe('place_name: the grammar names a place with the name', () => {
     assert.equal(decide('Liverpool', 'es', 'Liverpool es una tienda de ropa.').spans.length, 1);
     assert.equal(decide('Saturn', 'de', 'Den Fernseher habe ich bei Saturn gekauft.').spans.length, 1);
     assert.equal(decide('Patagonia', 'en', 'Patagonia is a company that repairs jackets.').spans.length, 1);
+    assert.equal(decide('Chase', 'en', "Chase is the country's largest bank.").spans.length, 1);
+    assert.equal(decide('Chase', 'en', 'Chase is a state-chartered bank.').spans.length, 1);
   });
   test('an Arabic place noun before it, a Japanese place or era head after it', () => {
     assert.deepEqual(
