@@ -19,7 +19,7 @@
 // look-arounds.
 
 import { everydayWordRank } from './everyday-words.ts';
-import { type GermanGender, germanNounGender } from './german-nouns.ts';
+import { type GermanGender, germanCompoundGender, germanNounGender } from './german-nouns.ts';
 import {
   ARABIC_PROCLITIC,
   inflectionFor,
@@ -420,7 +420,17 @@ function capitalized(ft: FoldedText, at: number, capitals: readonly number[]): b
  *   verb form (`نمشي` "we walk": the same stem with another person prefix, `يمشي`, is an everyday
  *   word) opening a sentence; in English, a word opening a sentence with its object or a
  *   phrasal-verb particle after it, an imperative ("Ramp up your training") (only recorded for
- *   rejections; weak).
+ *   rejections; weak);
+ * - `place_name`: the grammar names a place (or an era or institution named after one) with the
+ *   name's letters: a sentence that classifies it as a place ("Liverpool es una ciudad", "Der
+ *   Saturn ist der Planet"), a place noun before it (Arabic `نهر الدانوب` "the Danube river"), a
+ *   Japanese head noun after it (`日立市`, `大和時代`) (only recorded for rejections; weak);
+ * - `counted_noun`: the name counted with a classifier for animals (`ペリカンが二羽`, `の群れ`,
+ *   `두 마리`), in Chinese after a numeral and classifier (`一面红旗`), in Arabic after a
+ *   quantifier (`عدة اتصالات` "several calls"), is the thing counted;
+ *   one of the language's most frequent words in a script without capitals (`하나` "one") is the
+ *   word unless the answer labels a list item with it (`everyday_word_rejected`) (only recorded
+ *   for rejections; weak).
  */
 export type MentionRule =
   | 'exact'
@@ -438,7 +448,9 @@ export type MentionRule =
   | 'everyday_word_rejected'
   | 'noun_after_article'
   | 'noun_in_construct'
-  | 'verb_at_sentence_start';
+  | 'verb_at_sentence_start'
+  | 'place_name'
+  | 'counted_noun';
 
 /** One mention: original UTF-16 range [start, end). */
 export interface MentionSpan {
@@ -709,11 +721,184 @@ const SUBJECT_VERBS: Record<string, ReadonlySet<string>> = {
   it: new Set(['ha', 'offre', 'permette', 'può']),
   nl: new Set(['heeft', 'biedt', 'kan']),
   de: new Set(['hat', 'bietet', 'kann']),
+  sv: new Set(['har', 'erbjuder', 'kan', 'låter']),
+  da: new Set(['har', 'tilbyder', 'kan']),
+  no: new Set(['har', 'tilbyr', 'kan']),
 };
 
 /** The lower-case word right after an occurrence, after spaces only, or null. */
 function nextWord(text: string, end: number): string | null {
   return /^[ \t]+(\p{Ll}+)(?![\p{L}'’-])/u.exec(text.slice(end, end + 24))?.[1] ?? null;
+}
+
+/**
+ * Nouns that class a place, by language: after a copula and an article they make the sentence's
+ * subject a place ("Liverpool es una ciudad portuaria", "Der Saturn ist der Planet…", "Columbia
+ * is the capital of…"). Closed classes of the grammar of naming (city, river, planet…), not names.
+ */
+const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
+  en: new Set([
+    'city',
+    'town',
+    'capital',
+    'village',
+    'river',
+    'lake',
+    'mountain',
+    'island',
+    'country',
+    'region',
+    'province',
+    'state',
+    'planet',
+    'port',
+    'peninsula',
+    'desert',
+    'county',
+  ]),
+  es: new Set(['ciudad', 'capital', 'pueblo', 'río', 'lago', 'montaña', 'isla', 'país', 'región', 'provincia', 'planeta', 'puerto', 'península', 'desierto']),
+  fr: new Set([
+    'ville',
+    'capitale',
+    'village',
+    'fleuve',
+    'rivière',
+    'lac',
+    'montagne',
+    'île',
+    'pays',
+    'région',
+    'province',
+    'planète',
+    'port',
+    'péninsule',
+    'désert',
+  ]),
+  de: new Set(['stadt', 'hauptstadt', 'dorf', 'fluss', 'see', 'berg', 'insel', 'land', 'region', 'provinz', 'planet', 'hafen', 'halbinsel', 'wüste']),
+  it: new Set(['città', 'capitale', 'paese', 'fiume', 'lago', 'montagna', 'isola', 'regione', 'provincia', 'pianeta', 'porto', 'penisola', 'deserto']),
+  pt: new Set(['cidade', 'capital', 'vila', 'rio', 'lago', 'montanha', 'ilha', 'país', 'região', 'província', 'planeta', 'porto', 'península', 'deserto']),
+  nl: new Set(['stad', 'hoofdstad', 'dorp', 'rivier', 'meer', 'berg', 'eiland', 'land', 'regio', 'provincie', 'planeet', 'haven']),
+  // after "jest" the noun is in the instrumental, after "to" in the nominative
+  pl: new Set([
+    'miasto',
+    'miastem',
+    'stolica',
+    'stolicą',
+    'wieś',
+    'wsią',
+    'rzeka',
+    'rzeką',
+    'jezioro',
+    'jeziorem',
+    'góra',
+    'górą',
+    'wyspa',
+    'wyspą',
+    'kraj',
+    'krajem',
+    'region',
+    'regionem',
+    'planeta',
+    'planetą',
+    'port',
+    'portem',
+    'zamek',
+    'zamkiem',
+    'wzgórze',
+    'wzgórzem',
+  ]),
+  ru: new Set(['город', 'городом', 'столица', 'столицей', 'река', 'рекой', 'озеро', 'гора', 'остров', 'страна', 'регион', 'планета', 'планетой', 'порт']),
+  cs: new Set(['město', 'městem', 'hlavní', 'řeka', 'řekou', 'hora', 'horou', 'ostrov', 'země', 'zemí', 'region', 'planeta', 'planetou', 'hrad', 'hradem']),
+};
+
+/** The copula of a classifying sentence ("X is a…"), then an article and the next three words (adjectives and the noun). */
+const CLASSIFYING: Record<string, RegExp> = {
+  en: /^[ \t]+(?:is|was)[ \t]+(?:(?:a|an|the)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  es: /^[ \t]+(?:es|era)[ \t]+(?:(?:una?|la|el)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  fr: /^[ \t]+(?:est|était)[ \t]+(?:(?:une?|la|le|l')[ \t]*)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  de: /^[ \t]+(?:ist|war)[ \t]+(?:(?:eine?|der|die|das)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{L}+)(?![\p{L}'’-])/u,
+  it: /^[ \t]+(?:è|era)[ \t]+(?:(?:una?|la|il|lo|l')[ \t]*)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  pt: /^[ \t]+(?:é|era)[ \t]+(?:(?:uma?|a|o)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  nl: /^[ \t]+(?:is|was)[ \t]+(?:(?:een|de|het)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  pl: /^[ \t]+(?:jest|był|była|było|to)[ \t]+((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  ru: /^[ \t]+(?:[—–-][ \t]+(?:это[ \t]+)?|это[ \t]+)((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  cs: /^[ \t]+(?:je|byl|byla|bylo)[ \t]+((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+};
+
+/** Arabic nouns that name a place with the word after them (نهر الدانوب "the Danube river", مدينة …). */
+const ARABIC_PLACE_BEFORE = /(?:^|[\s،,])(?:نهر|مدينة|جبل|جبال|بحر|بحيرة|جزيرة|ولاية|محافظة|منطقة|قرية|عاصمة|كوكب|صحراء|وادي)[ \t]+$/u;
+
+/**
+ * Japanese head nouns that make a proper noun of a place, era, event or institution out of the
+ * name before them (日立市 "Hitachi city", 大和時代 "the Yamato period", 日清戦争, 明治大学).
+ */
+const JAPANESE_PLACE_HEAD = /^(?:市|町|村|県|区|郡|駅|時代|戦争|大学|神社|天皇)(?!\p{Script=Han})/u;
+
+/**
+ * Whether the grammar around a name makes it a place (see `place_name`): a classifying sentence
+ * opening with it, an Arabic place noun before it, a Japanese place or era head after it.
+ */
+function placeReading(text: string, start: number, end: number, language: string): boolean {
+  if (language === 'ja') return JAPANESE_PLACE_HEAD.test(text.slice(end, end + 2));
+  if (language === 'ar') return ARABIC_PLACE_BEFORE.test(text.slice(Math.max(0, start - 16), start));
+  const classifying = CLASSIFYING[language];
+  if (classifying === undefined) return false;
+  const words = classifying.exec(text.slice(end, end + 64))?.[1];
+  if (words === undefined || !words.split(/[ \t]+/u).some((w) => PLACE_NOUNS[language]!.has(w.toLowerCase()))) return false;
+  // The subject opens the sentence, alone or after a definite article ("Der Saturn ist…").
+  const article = SENTENCE_ARTICLE.exec(text.slice(Math.max(0, start - 5), start));
+  return position(text, article ? start - article[0].length : start).initial;
+}
+
+/** A definite article right before a word (the sentence's subject: "Der Saturn", "El Liverpool"). */
+const SENTENCE_ARTICLE = /(?:^|(?<=[^\p{L}]))(?:The|Der|Die|Das|El|La|Le|L'|Il|Lo|O|A|De|Het)[ \t]+$|L'$/u;
+
+const NUMERAL = '[0-9０-９一二两三四五六七八九十百千几何数]';
+/** Japanese counters for animals (匹 small animals and fish, 羽 birds, 頭 large animals) and 群れ "herd". */
+const JAPANESE_ANIMAL_AFTER = new RegExp(`^(?:(?:が|を|は|も)?${NUMERAL}+(?:匹|羽|頭)|の群れ)`, 'u');
+const JAPANESE_ANIMAL_BEFORE = new RegExp(`${NUMERAL}+(?:匹|羽|頭)の$`, 'u');
+/** Korean counter for animals: 두 마리, 세 마리. */
+const KOREAN_ANIMAL_AFTER = /^[^\s]{0,3}[ \t]*(?:[0-9]+|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|몇|여러)[ \t]*마리/u;
+/**
+ * Chinese: a numeral and a classifier before a noun count it (一面红旗 "a red flag", 两只熊猫),
+ * except the classifiers of firms, vehicles, machines and models (一家, 一辆, 一台, 一款, 一部),
+ * which count the brand's things.
+ */
+const CHINESE_COUNTED_BEFORE = new RegExp(`${NUMERAL}+[个只头匹条面张把本杯碗片棵朵根块位名群]$`, 'u');
+
+/** Chinese one-character prepositions and coverbs that stand before a noun (在 at, 从 from, 用 with, 到 to…). */
+const CHINESE_COVERBS = new Set([...'在从用到去和跟给把被对向于']);
+
+/** Arabic quantifiers that take an indefinite plural after them: عدة اتصالات "several calls", بضع, عشرات. */
+const ARABIC_QUANTIFIER_BEFORE = /(?:^|[\s،,])(?:عدة|بضع|بضعة|عشرات|مئات|آلاف)[ \t]+$/u;
+
+/** Whether a name is counted as a thing by a classifier or quantifier (see `counted_noun`). */
+function countedReading(text: string, start: number, end: number, language: string): boolean {
+  if (language === 'ja') return JAPANESE_ANIMAL_AFTER.test(text.slice(end, end + 6)) || JAPANESE_ANIMAL_BEFORE.test(text.slice(Math.max(0, start - 6), start));
+  if (language === 'ko') return KOREAN_ANIMAL_AFTER.test(text.slice(end, end + 12));
+  if (language === 'zh') {
+    // A listed noun after the name is what is counted (一个小米手机: a Xiaomi phone), not the name.
+    const after = text.slice(end, end + 2);
+    if (after.length === 2 && HAN.test(after[0]!) && everydayWordRank(after, 'zh') !== null) return false;
+    return CHINESE_COUNTED_BEFORE.test(text.slice(Math.max(0, start - 4), start));
+  }
+  if (language === 'ar') return ARABIC_QUANTIFIER_BEFORE.test(text.slice(Math.max(0, start - 10), start));
+  return false;
+}
+
+/**
+ * English: the next word is a present-tense verb of the third person (a listed word plus -s or
+ * -es) with its object after it, opened by a determiner or quantifier ("Discover matches all the
+ * cash back…", "Chase charges no fee"): the word before it is its subject. A plural noun is not
+ * followed by a determiner ("Ring doorbells record…", "Compass needles point…").
+ */
+const ENGLISH_VERB_OBJECT =
+  /^[ \t]+(\p{Ll}+?)(e?s)[ \t]+(?:the|a|an|all|your|its|their|his|her|our|every|each|some|any|no|this|these|those|up|you|them|it)[ \t]/u;
+
+function englishVerbWithObject(text: string, end: number): boolean {
+  const m = ENGLISH_VERB_OBJECT.exec(text.slice(end, end + 40));
+  if (!m || m[1]!.length < 2 || m[1]!.endsWith('s')) return false;
+  return everydayWordRank(m[1]!, 'en') !== null || (m[2] === 'es' && everydayWordRank(`${m[1]}e`, 'en') !== null);
 }
 
 type Everyday = 'lower' | 'initial';
@@ -760,6 +945,11 @@ interface Spelling extends NameVariant {
    * lower-case occurrences; 'initial' (the most frequent words) also holds back sentence-initial ones.
    */
   everyday: Everyday | null;
+  /**
+   * Set on the spelling of an Arabic name with the article (المراعي) without its alif: after the
+   * preposition ل the article's alif is not written (لل: وللمراعي "and to Almarai").
+   */
+  lamElided?: boolean;
   /** Set on a stem spelling: which whole words starting with it are the name (src/text/morphology.ts). */
   inflection?: Inflection;
   /** The name's own folded spelling of a stem spelling (that word is the exact match's). */
@@ -843,6 +1033,10 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
     .map((v) => ({ ...v, everyday: v.capitals ? null : (everyday.get(v.text) ?? null) }));
   const variants = spellings.map((v) => v.text);
   for (const s of stems) s.everyday = s.whole !== undefined ? (everyday.get(s.whole) ?? null) : null;
+  // An Arabic name with the article: after the preposition ل (alone or after و or ف) it is written
+  // without the article's alif (ل + المراعي → للمراعي).
+  const definiteArabic = language === 'ar' ? /^ال\p{L}{2,}$/u.exec(name.trim()) : null;
+  if (definiteArabic) stems.push({ text: foldName(name.trim().slice(1)), everyday: null, lamElided: true });
   const all = [...spellings, ...stems];
   // A one-word name written with an initial capital ("Puma", not "eBay" or "monday.com").
   const capitalName = language !== undefined && /^\p{Lu}\p{L}*$/u.test((withoutLegalForm(name) ?? name).trim());
@@ -860,10 +1054,15 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   const bareName = (withoutLegalForm(name) ?? name).trim();
   const nameIsEveryday = language !== undefined && /^\p{L}+$/u.test(bareName) && everydayWordRank(bareName, language, { anyCase: true }) !== null;
   // A German name that is a German noun: capitals are no sign of a name in German (see germanNounAfterArticle).
-  const germanNoun = language === 'de' && capitalName ? germanNounGender(bareName) : undefined;
+  const germanNoun =
+    language === 'de' && capitalName
+      ? (germanNounGender(bareName) ?? germanCompoundGender(bareName, (infinitive) => everydayWordRank(infinitive, 'de') !== null))
+      : undefined;
   // One of the language's 200 most frequent words: pronouns, determiners, auxiliaries ("You can…"),
   // which open sentences as subjects themselves, so a verb after them says nothing of a name.
   const functionWord = language !== undefined && (everydayWordRank(bareName, language) ?? Number.POSITIVE_INFINITY) <= FUNCTION_WORD_RANK;
+  // One of those in a script without capitals (하나 "one", 이것): nothing in the spelling can make it a name.
+  const caselessFunctionWord = functionWord && bareName.toLowerCase() === bareName.toUpperCase();
   // A Japanese name written in kanji only (明治, 日清, 楽天).
   const hanName = language === 'ja' && /^\p{Script=Han}+$/u.test(bareName);
   // A short Arabic name (three letters or fewer) is often the tail of a longer word.
@@ -913,7 +1112,10 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
    * next clause instead and so end the construct).
    */
   function inConstruct(text: string, stop: number): boolean {
-    return /^[ \t]+ال\p{L}/u.test(text.slice(stop, stop + 8));
+    const after = text.slice(stop, stop + 40);
+    // A definite noun with a time adjective after it (الشهر الماضي "last month") is an adverbial
+    // of time, not the construct's second term: "من أمنية الشهر الماضي" is "from Umniah last month".
+    return /^[ \t]+ال\p{L}/u.test(after) && !ARABIC_TIME_ADVERBIAL.test(after);
   }
 
   /** An occurrence whose right edge touches more of the word: an attached particle or noun, or null. */
@@ -924,6 +1126,13 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
     if (HANGUL.test(next)) {
       const run = runAfter(text, o, HANGUL, 6);
       return KOREAN_PARTICLES.has(run) ? 'attached' : null;
+    }
+    if (hanName && HAN.test(next) && HAN.test(text[o - 1] ?? '')) {
+      // A kanji name written on to a listed noun of two kanji or more (朝日|新聞, 楽天|市場) is
+      // the name before its product noun, weakly (the spelling cannot tell it from a compound).
+      const run = runAfter(text, o, HAN, 4);
+      for (let k = run.length; k >= 2; k--) if (everydayWordRank(run.slice(0, k), language!, { anyCase: true }) !== null) return 'attached';
+      return null;
     }
     if (KATAKANA_RUN.test(next) && KATAKANA_RUN.test(text[o - 1] ?? '')) {
       const run = KATAKANA_RUN.exec(text.slice(o, o + 12))![0];
@@ -1001,7 +1210,12 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
         let end = at + v.length;
         let rule: MentionRule = 'exact';
         let weak = false;
-        if (inflection) {
+        if (spelling.lamElided) {
+          // The preposition ل (after an optional و or ف) on a word starting the name's article.
+          const lam = folded[at - 1] === 'ل' ? (folded[at - 2] === 'و' || folded[at - 2] === 'ف' ? at - 2 : at - 1) : -1;
+          if (lam < 0 || !leftBoundary(ft, lam) || !rightBoundary(ft, end)) continue;
+          rule = 'attached';
+        } else if (inflection) {
           if (!leftBoundary(ft, at)) continue;
           const stop = wordEnd(ft, end);
           if (stop === end && v === spelling.whole) continue;
@@ -1017,13 +1231,16 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
             rule = 'attached';
             weak = nameIsEveryday || shortArabic;
           }
+          // Chinese: the segmenter may join a one-character preposition or coverb to the name's first
+          // character (在京|东 for 在|京东, "at JD"); a reader splits after the coverb.
+          if (!left && language === 'zh' && CHINESE_COVERBS.has(folded[at - 1] ?? '') && leftBoundary(ft, at - 1)) left = true;
           if (!left || (language !== undefined && katakanaTail(ft, at))) continue;
           // Inside a katakana run the segmenter's split is not the word's: the run decides (attachedRight).
           if (!rightBoundary(ft, end) || (language !== undefined && katakanaContinues(ft, end))) {
             const attached = language !== undefined ? attachedRight(ft, at, end) : null;
             if (!attached) continue;
             rule = 'attached';
-            weak ||= nameIsEveryday;
+            weak ||= nameIsEveryday || hanName;
           }
           if (capitals && !capitalized(ft, at, capitals)) continue;
         }
@@ -1033,6 +1250,20 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           if (diacriticWord(text, start, stop) || (language === 'ja' && JAPANESE_DERIVATIONAL_AFTER.test(text.slice(stop, stop + 2)))) {
             rejected.push({ start, end: stop, rule: 'everyday_word_rejected' });
             continue;
+          }
+          if (!inCapitals(text.slice(start, stop)) && nameSignal(text, start, stop) !== 'possessive') {
+            const grammar = placeReading(text, start, stop, language)
+              ? 'place_name'
+              : countedReading(text, start, stop, language)
+                ? 'counted_noun'
+                : caselessFunctionWord && !isListLabel(text, stop)
+                  ? 'everyday_word_rejected'
+                  : null;
+            if (grammar !== null) {
+              usedAsWord = true;
+              rejected.push({ start, end: stop, rule: grammar, weak: true });
+              continue;
+            }
           }
         }
         let decided: MentionRule | 'initial' = rule;
@@ -1076,7 +1307,13 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           const at0 = position(text, start);
           const next = at0.initial && !at0.emphasised ? nextWord(text, stop) : null;
           if (next !== null && language === 'en' && ENGLISH_IMPERATIVE_NEXT.has(next)) reading = 'verb';
-          else if (next !== null && spelling.everyday === 'initial' && !functionWord && SUBJECT_VERBS[language!]?.has(next)) reading = 'subject';
+          else if (
+            next !== null &&
+            spelling.everyday === 'initial' &&
+            !functionWord &&
+            (SUBJECT_VERBS[language!]?.has(next) || (language === 'en' && englishVerbWithObject(text, stop)))
+          )
+            reading = 'subject';
         }
         if (reading === 'verb') {
           // Decided once the whole answer is read: the verb unless the answer names it elsewhere.
@@ -1145,5 +1382,8 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
     find: (text: string) => findFolded(foldText(text)),
   };
 }
+
+/** A definite noun followed by a time adjective (الشهر الماضي, العام المقبل): an adverbial of time. */
+const ARABIC_TIME_ADVERBIAL = /^[ \t]+ال\p{L}+[ \t]+ال(?:ماضي|ماضية|قادم|قادمة|مقبل|مقبلة|حالي|حالية|جاري|جارية|فائت|فائتة)(?!\p{L})/u;
 
 const JAPANESE_DERIVATIONAL_AFTER = new RegExp(`^(?:${[...JAPANESE_DERIVATIONAL].join('|')})`, 'u');

@@ -64,3 +64,30 @@ export function germanNounGender(word: string): GermanGender | null | undefined 
   nouns ??= load();
   return nouns.get(word.trim().normalize('NFC'));
 }
+
+/** Linking elements between the parts of a German compound (Flasche|n|post, Arbeit|s|platz). */
+const LINKS = ['', 's', 'n', 'en', 'e', 'es', 'er'];
+
+/**
+ * The gender of a German compound noun the lexicon does not list, from its head: a compound takes
+ * the gender of its last part (Flaschenpost: Post, feminine; Bauhaus: Haus, neuter). The head is
+ * the longest listed noun of four letters or more ending the word, and the part before it is a
+ * listed noun (after dropping a linking element: Flasche|n) or the stem of a verb (Fress|napf:
+ * fressen), so a name that merely ends in a noun's letters ("Saturn", "Merkur") is no compound.
+ * undefined when the word is no such compound.
+ */
+export function germanCompoundGender(word: string, isVerb: (infinitive: string) => boolean): GermanGender | null | undefined {
+  const w = word.trim().normalize('NFC');
+  for (let i = 3; i <= w.length - 4; i++) {
+    const head = w[i]!.toUpperCase() + w.slice(i + 1);
+    const gender = germanNounGender(head);
+    if (gender === undefined) continue;
+    const first = w.slice(0, i);
+    for (const link of LINKS) {
+      if (!first.endsWith(link) || first.length - link.length < 3) continue;
+      const stem = first.slice(0, first.length - link.length);
+      if (germanNounGender(stem) !== undefined || (link === '' && isVerb(`${stem.toLowerCase()}en`))) return gender;
+    }
+  }
+  return undefined;
+}

@@ -7,6 +7,9 @@
 //   the name share a stem, and the word is the stem plus at most four letters ("Сбербанка",
 //   "Ладе"). Ukrainian has no Snowball stemmer; its noun endings overlap Russian's for the cases
 //   that matter here ("Приватбанку"), so the Russian one is used.
+// - Czech: Snowball's Czech stemmer (the light stemmer of Dolamic and Savoy): the word starts with
+//   the name's stem and stems to it, adding at most four letters ("Alze", "Alzy", "Škodou",
+//   "Rohlíku", "Seznamu").
 // - Polish has no Snowball stemmer: POLISH_ENDINGS below, the noun declension endings of the
 //   three genders, with the stem alternations of the dative and locative (k → c, g → dz, r → rz,
 //   t → ci, d → dzi, ł → l; "Żabka" → "Żabce", "Toyota" → "Toyocie"), generate the forms, with
@@ -43,7 +46,7 @@ function stemmer(algorithm: string) {
   return s;
 }
 
-const SNOWBALL_BY_LANGUAGE: Record<string, string> = { ru: 'russian', uk: 'russian', be: 'russian', tr: 'turkish' };
+const SNOWBALL_BY_LANGUAGE: Record<string, string> = { ru: 'russian', uk: 'russian', be: 'russian', tr: 'turkish', cs: 'czech' };
 
 /**
  * An inflection rule for one name: `search` is the text to look for (the name's stem, folded by
@@ -99,6 +102,8 @@ const POLISH_ENDINGS: [RegExp, string[]][] = [
   [/(nn|ss)$/, ['$1', '$1a', '$1u', '$1owi', '$1em', '$1ie', '$1y', '$1ów']],
   [/([nswmpbfz])$/, ['$1', '$1a', '$1u', '$1owi', '$1em', '$1ie', '$1y', '$1ów']],
   [/([cjx])$/, ['$1', '$1a', '$1u', '$1owi', '$1em', '$1e', '$1y', '$1ów']],
+  // foreign masculine names in -ay, -ey, -oy (said -ej, -oj) decline like soft stems: Sinsay → Sinsaya, Sinsayu
+  [/([aeo]y)$/, ['$1', '$1a', '$1u', '$1owi', '$1em', '$1e', '$1ów']],
 ];
 
 function polishForms(lower: string): string[] | null {
@@ -152,8 +157,12 @@ function commonPrefix(words: string[]): string {
 /** A final syllable with a fleeting vowel: consonant, о/е/ё, consonant (not й) at the end. */
 const RUSSIAN_FLEETING = /([бвгджзклмнпрстфхцчшщ])[оеё]([бвгджзклмнпрстфхцчшщ])$/u;
 
-/** Russian and Turkish endings are short: a longer tail is another word built on the name. */
-const MAX_TAIL: Record<string, number> = { russian: 4, turkish: 7 };
+/** Czech consonants softened before the dative and locative -e, and the hard ones they come from. */
+const CZECH_SOFTENED = /(c|z|ř|š)$/u;
+const CZECH_HARD: Record<string, string[]> = { c: ['k'], z: ['h', 'g'], ř: ['r'], š: ['ch'] };
+
+/** Russian, Czech and Turkish endings are short: a longer tail is another word built on the name. */
+const MAX_TAIL: Record<string, number> = { russian: 4, czech: 4, turkish: 7 };
 
 /**
  * The inflection rule of a one-word name in a language, or null when the language has none here
@@ -173,9 +182,16 @@ export function inflectionFor(name: string, language: string): Inflection | null
     // A fleeting vowel: the о, е or ё of a final syllable drops when the name declines
     // ("Перекрёсток" → "Перекрёстка", "Огонёк" → "Огонька"), so its forms stem to the name without it.
     const fleeting = RUSSIAN_FLEETING.exec(lower);
-    let dropped = fleeting ? lower.slice(0, fleeting.index + 1) + fleeting[2] : null;
-    if (dropped !== null && [...commonPrefix([own, dropped])].length < 4) dropped = null; // "Озон", "Сбер": too short to tell
-    const stem = dropped ? commonPrefix([own, dropped]) : own;
+    // After a consonant a dropped ё leaves a soft sign where it stood ("Огонёк" → "Огонька",
+    // "лёд" → "льда"); a dropped о or е leaves nothing ("Перекрёсток" → "Перекрёстка").
+    let dropped = fleeting
+      ? [
+          lower.slice(0, fleeting.index + 1) + fleeting[2],
+          ...(/[ёе]/u.test(lower[fleeting.index + 1]!) ? [`${lower.slice(0, fleeting.index + 1)}ь${fleeting[2]}`] : []),
+        ]
+      : [];
+    if (dropped.length > 0 && [...commonPrefix([own, ...dropped])].length < 4) dropped = []; // "Озон", "Сбер": too short to tell
+    const stem = commonPrefix([own, ...dropped]);
     // The stemmer may take a name's own last letters for an ending ("газпром" → "газпр", as if
     // instrumental) while its declined forms stem to the whole name ("газпрома" → "газпром").
     return {
@@ -183,7 +199,30 @@ export function inflectionFor(name: string, language: string): Inflection | null
       accepts: (word) => {
         if (word.length - lower.length > maxTail || !word.startsWith(stem)) return false;
         const w = s.stem(word);
-        return w === own || w === lower || (dropped !== null && w === dropped);
+        return w === own || w === lower || dropped.includes(w);
+      },
+    };
+  }
+  if (algorithm === 'czech') {
+    const s = stemmer(algorithm);
+    const own = s.stem(lower);
+    if ([...own].length < 3) return null; // "Notino" → "no": too short to tell
+    const maxTail = MAX_TAIL[algorithm]!;
+    // The Czech stemmer (Dolamic's light stemmer in Snowball) leaves the e of the instrumental -em
+    // on hard masculine stems ("rohlíkem" → "rohlíke"): a stem one e longer than the name's is it.
+    // A stem ending in a consonant that softens before -e (k, h, g, r, ch) is searched without it.
+    const hardEnd = /(?:ch|[khgr])$/u.exec(own);
+    const search = hardEnd && [...own].length - hardEnd[0].length >= 3 ? own.slice(0, hardEnd.index) : own;
+    return {
+      stem: search,
+      accepts: (word) => {
+        if (word.length - lower.length > maxTail || !word.startsWith(search)) return false;
+        const w = s.stem(word);
+        if (w === own || w === lower || (word.endsWith('em') && (w === `${own}e` || w === `${lower}e`))) return true;
+        // The dative and locative -e soften the stem's last consonant (Hruška → Hrušce, Praha →
+        // Praze, Sazka → Sazce), which the stemmer keeps: undo it and compare.
+        const m = CZECH_SOFTENED.exec(w);
+        return m !== null && /[eě]$/u.test(word) && CZECH_HARD[m[1]!]!.some((hard) => w.slice(0, m.index) + hard === own);
       },
     };
   }
@@ -208,7 +247,8 @@ export function inflectionFor(name: string, language: string): Inflection | null
     if ([...stem].length < 3) return null;
     return { stem, accepts: (word) => set.has(word) || set.has(stripMarks(word)) };
   }
-  if (lang === 'de') {
+  if (lang === 'de' || lang === 'nl') {
+    // German and Dutch write the genitive (and Dutch the possessive) -s on the name ("Blokkers").
     if (/[sxzß]$/u.test(lower)) return null;
     return { stem: lower, accepts: (word) => word === lower + 's' };
   }
