@@ -1,11 +1,11 @@
 // SQLite WAL checkpoints on a thread of their own. A checkpoint copies the write-ahead log back
 // into the database file and syncs it to disk; run by SQLite itself, it happens inside whichever
 // commit found the log past `wal_autocheckpoint` pages, on the event loop, which then waits for
-// the disk (bench:runs: a 2,000-probe run spent about 1 s of its wall time in such commits, up to
-// 50 ms each, with the event loop neither busy nor free). Here a worker thread with its own
-// connection runs a PASSIVE checkpoint every `everyMs` (never waiting on a lock: it copies what no
-// reader still needs, and a writer goes on meanwhile), and the service's connection checkpoints
-// by itself only past FALLBACK_PAGES, should the thread fall behind or die.
+// the disk (bench:runs: commits of tens of milliseconds, the event loop neither busy nor free).
+// Here a worker thread with its own connection runs a PASSIVE checkpoint every `everyMs` (never
+// waiting on a lock: it copies what no reader still needs, and a writer goes on meanwhile), and
+// the service's connection checkpoints by itself only past FALLBACK_PAGES, should the thread
+// fall behind or die.
 // The one thing to know: the thread's code is plain JavaScript given as a string (an `eval`
 // worker), so it runs the same under tsx, in tests, and in a build; it loads better-sqlite3 from
 // the path this module resolves.
