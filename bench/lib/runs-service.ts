@@ -123,7 +123,7 @@ export async function startBenchService(
     SIGHTLINE_RATE_LIMIT_PER_MINUTE: '100000000',
     SIGHTLINE_WORKER_CONCURRENCY: String(opts.concurrency),
   });
-  const handle = openDatabase(config.DATABASE_URL);
+  const handle = openDatabase(config.DATABASE_URL, { checkpointInBackground: true });
   await migrateToLatest(handle.db);
   // Same assembly as openRuntime in src/server/runtime.ts (drivers, gate, retry, lanes).
   const platforms = buildPlatforms(config, { fetch: engine.fetch });

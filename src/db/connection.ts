@@ -8,6 +8,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { openResilientPostgres, type PoolOptions, type ResilienceOptions } from './resilience.ts';
+import { checkpointInBackground } from './checkpointer.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -185,6 +186,8 @@ export interface OpenOptions {
   pool?: Partial<PoolOptions>;
   /** Postgres: told of lost connections and retries (see resilience.ts). */
   onDatabaseEvent?: ResilienceOptions['onEvent'];
+  /** SQLite file: WAL checkpoints on a thread of their own, off the event loop (checkpointer.ts); for the service. */
+  checkpointInBackground?: boolean;
 }
 
 export function openDatabase(url: string, opts: OpenOptions = {}): DatabaseHandle {
@@ -217,7 +220,12 @@ export function openDatabase(url: string, opts: OpenOptions = {}): DatabaseHandl
       writeAll.immediate(statements);
       return true;
     };
-    return { db, dialect: 'sqlite', sqlite, readNow, writeNow, watchTables, close: () => db.destroy() };
+    const stopCheckpoints = opts.checkpointInBackground && file !== ':memory:' ? checkpointInBackground(sqlite, file) : undefined;
+    const close = async () => {
+      await stopCheckpoints?.();
+      await db.destroy();
+    };
+    return { db, dialect: 'sqlite', sqlite, readNow, writeNow, watchTables, close };
   }
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got ${JSON.stringify(url.split(':')[0])})`);
 }

@@ -77,6 +77,7 @@ export async function openRuntime(
   const metrics = getMetrics();
   const handle = openDatabase(config.DATABASE_URL, {
     pool: { max: config.SIGHTLINE_DB_POOL_MAX, waitMs: config.SIGHTLINE_DB_POOL_WAIT_MS },
+    checkpointInBackground: true,
     onDatabaseEvent: (event, err) => {
       metrics.databaseEvent(event);
       opts.log?.warn({ event, error: (err as Error)?.message }, `database ${event}`);

@@ -4,6 +4,7 @@
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { askWithRetry, backoffDelay } from '../../src/platforms/retry.ts';
 import { parseRetryAfter } from '../../src/platforms/live/errors.ts';
 import { createDrivers } from '../../src/platforms/registry.ts';
@@ -138,6 +139,15 @@ test('a caller abort stops at once and is not turned into a timeout or retried',
   );
   assert.equal(fake.requests.length, 1);
   assert.deepEqual(delays, []);
+});
+
+test("the caller's signal is forwarded to each attempt and let go of when the attempt ends", async () => {
+  const controller = new AbortController();
+  const { fake, driver } = await setup('openai', [{ status: 503, error: 'busy' }, {}]);
+  const { sleep } = recordingSleep();
+  await askWithRetry(driver, probeRequest('openai', { signal: controller.signal }), { timeoutMs: 5000, maxAttempts: 2, sleep, random: () => 0 });
+  assert.equal(fake.requests.length, 2);
+  assert.equal(getEventListeners(controller.signal, 'abort').length, 0, 'no listener left on a long-lived signal');
 });
 
 test('the timeout holds even for a driver that ignores its abort signal', async () => {

@@ -70,6 +70,29 @@ describe('fair, fenced claiming', () => {
     assert.equal((await claimJobs(store(), 'w2', [lane2], 10, 30_000, { laneCap: 3 })).length, 0);
   });
 
+  test('a slot freed under the overall limit goes to the lane furthest behind, not back to the first lane', async () => {
+    // Three lanes of 3 under 7 overall: in a fixed lane order the first two lanes took every freed
+    // slot back and the third ran on 1 slot until they were done, then alone.
+    const lanes = [await queue({ a: 30 }), await queue({ a: 30 }), await queue({ a: 30 })];
+    const started: string[] = [];
+    const handlers = {
+      test: async (job: Job) => {
+        started.push(job.lane);
+        await sleep(15);
+      },
+    };
+    const w = new Worker({ store: store(), handlers, laneConcurrency: Object.fromEntries(lanes.map((l) => [l, 3])), concurrency: 7, pollMs: 20 });
+    w.start();
+    while (started.length < 90) await sleep(10);
+    await w.stop();
+    // After two thirds of the starts every lane has had close to a third of them (in a fixed order the last had 1 in 7).
+    const early = started.slice(0, 60);
+    for (const lane of lanes) {
+      const n = early.filter((l) => l === lane).length;
+      assert.ok(n >= 16, `lane ${lane}: ${n} of the first 60 starts`);
+    }
+  });
+
   test('a claim taken over after its lease expired can no longer write: holdLease and fenced finishes refuse', async () => {
     const lane = await queue({ a: 1 });
     const [stale] = await claimJobs(store(), 'w1', [lane], 1, 20);

@@ -16,6 +16,7 @@ import { executeProbe } from '../../src/core/visibility/probe-executor.ts';
 import { buildPlatforms } from '../../src/server/runtime.ts';
 import { getMetrics } from '../../src/ops/metrics.ts';
 import { getBalance, ledgerBalance } from '../../src/core/billing/ledger.ts';
+import type { AskPlatform } from '../../src/platforms/types.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ANSWER = 'For agencies: 1. HubSpot 2. **Acme CRM**, simple pipelines 3. Pipedrive.';
@@ -243,5 +244,32 @@ describe('probe answers checkpointed before analysis', () => {
     assert.equal(settled.attempts, 1);
     assert.equal(probeCalls() - before, 2);
     await assertLedgerWhole(accountId, 10_00);
+  });
+  test('a sandbox answer is checkpointed before its analysis on Postgres only (on SQLite it settles in the same turn)', async () => {
+    const { key, accountId } = await s.account({ credits: 10 });
+    const { store, catalog } = s.runtime.core;
+    const { probeId } = await createRun(key);
+    const ask: AskPlatform = async (req) => {
+      await req.beforeSend?.();
+      return { text: ANSWER, citations: [], model: 'm', engine: 'sandbox', raw: null };
+    };
+    // A local judge that looks at the probe while the answer is analysed.
+    let seen: string | null | undefined;
+    const judge = {
+      engine: 'sandbox' as const,
+      confirms: false,
+      judge: async () => {
+        seen = (await probeRow(probeId)).checkpoint;
+        throw new Error('judge looked');
+      },
+    };
+    const [a] = await claimJobs(store, 'wrk_sandbox', ['claude'], 1, 30_000);
+    await assert.rejects(executeProbe({ store, catalog, ask, judge }, probeId, new AbortController().signal, leaseOf(a!)), /judge looked/);
+    if (store.dialect === 'postgres') assert.equal(JSON.parse(seen!).answer.text, ANSWER, 'checkpointed before the analysis');
+    else assert.equal(seen, null, 'no checkpoint before the analysis: one commit fewer');
+    // Either way the failed analysis leaves the answer for the retry.
+    assert.equal(JSON.parse((await probeRow(probeId)).checkpoint!).answer.text, ANSWER);
+    const balance = await getBalance(store.db, accountId);
+    assert.ok(balance.reserved > 0 && balance.settled === 0, 'still reserved: nothing settled, nothing released');
   });
 });

@@ -8,7 +8,7 @@
 // a provider's outcome (paid for), or any outcome when the analysis waits on a remote judge
 // (seconds), is written to the probe's `checkpoint`, fenced by the job's lease, as soon as it
 // arrives, before the analysis and the settling transaction. A sandbox answer with nothing to
-// wait on (free to ask again) goes straight to the settling transaction, one commit fewer; it is
+// wait on (free to ask again) on SQLite goes straight to the settling transaction, one commit fewer; it is
 // checkpointed only when the analysis or that transaction fails, for the job's retry. A worker that takes the probe over
 // finds the checkpoint and resumes from it (analysis + settle) without calling the platform.
 // `attempts` counts calls to the platform: it grows right before a call's first request is sent
@@ -174,9 +174,12 @@ export async function executeProbe(
     }
     // A provider's answer was paid for: it is checkpointed before anything else can fail, so a
     // worker that dies during the analysis or the settle never makes the operator pay twice. The
-    // sandbox's simulated answers cost nothing to ask again.
+    // sandbox's simulated answers cost nothing to ask again: on SQLite they settle in the same
+    // turn of the event loop (no statement waits), so a worker can hardly die in between; on
+    // Postgres the settle is a pool wait and several round trips away, and one statement now
+    // keeps a worker killed meanwhile from asking again (test:chaos counts those).
     const paid = !('answer' in outcome) || outcome.answer.engine !== 'sandbox';
-    if (analysisWaits || paid) await saveCheckpoint(store, probeId, outcome, lease);
+    if (analysisWaits || paid || store.dialect === 'postgres') await saveCheckpoint(store, probeId, outcome, lease);
     else unsaved = outcome;
   }
 
