@@ -57,6 +57,9 @@ const PHONE = /\(?\b\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b/;
 // A tool to use rather than a text to read: a calculator or an estimator.
 const TOOL = /\b(?:calculators?|estimators?)\b/i;
 // A title that sells goods: "Buy 4K Dash Cams", "Shop Men's Sneakers", "… | Free Shipping over $99".
+const TRIAL_TITLE = /\b(?:try (?:it )?(?:for )?free|free trial|start (?:for )?free|(?:book|get|request) a demo)\b/i;
+// schema.org's story types: an Article node of any kind (NewsArticle, BlogPosting, TechArticle, …).
+const ARTICLE_NODE = /article|posting|report/;
 const SHOP_TITLE = /^\s*(?:buy|shop)\s+\w|\bfree shipping\b/i;
 
 // --- Content Intelligence's rule: one of eight types, by votes.
@@ -130,17 +133,32 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
     if (!why[type]) why[type] = reason;
   };
   if (t.has('searchresultspage')) vote('listing', 6, 'JSON-LD SearchResultsPage');
+  const og = (doc.openGraph['type'] ?? '').toLowerCase();
+  // A CMS that marks every page og:type article (WordPress with Yoast or Rank Math) says in its
+  // own schema graph what the page is: a post gets an Article node, a standing page only a
+  // WebPage. Then og:type and the page's creation date say nothing about a story.
+  const cmsPage = og === 'article' && t.has('webpage') && ![...t].some((x) => ARTICLE_NODE.test(x));
+  const published = cmsPage ? undefined : doc.dates.published;
   // A Product node beside a local business, with no Offer, is how many service sites carry their
   // review stars: it sells nothing.
   const ratingOnly = !t.has('offer') && !t.has('aggregateoffer') && (t.has('localbusiness') || t.has('service') || [...t].some((x) => LOCAL_BUSINESS.test(x)));
-  if ((t.has('product') || t.has('productgroup')) && !ratingOnly) vote('product', 5, 'JSON-LD Product');
+  // Software described by its vendor (a SoftwareApplication or WebApplication node): what is sold
+  // is a subscription, so a Product node beside it is the app's rating card, not an item to buy.
+  const software = t.has('softwareapplication') || t.has('webapplication');
+  if ((t.has('product') || t.has('productgroup')) && !ratingOnly && !software) vote('product', 5, 'JSON-LD Product');
   if (t.has('offer') || t.has('aggregateoffer')) vote('product', 1, 'JSON-LD Offer');
   if (t.has('techarticle') || t.has('apireference')) vote('documentation', 5, 'JSON-LD TechArticle');
   if (t.has('article') || t.has('blogposting') || t.has('newsarticle') || t.has('reportagenewsarticle')) vote('article', 5, 'JSON-LD Article');
   if (t.has('service') || t.has('professionalservice') || t.has('localbusiness') || [...t].some((x) => LOCAL_BUSINESS.test(x)))
     vote('service', 4, 'JSON-LD Service');
   if (t.has('qapage') || t.has('discussionforumposting')) vote('forum', 6, 'JSON-LD QAPage/DiscussionForumPosting');
-  if (t.has('collectionpage') || t.has('offercatalog')) vote('collection', 5, 'JSON-LD CollectionPage');
+  // A CollectionPage is any page of many items; it is a shop's only where something is for sale
+  // (decided below, once prices and cart buttons are counted).
+  const collectionNode = t.has('collectionpage') || t.has('offercatalog');
+  if (software) vote('service', 4, 'JSON-LD SoftwareApplication');
+  // A title that offers a trial or a demo ("Local SEO Software | Try for Free"): a vendor selling
+  // its software, whatever its CMS calls the page.
+  if (TRIAL_TITLE.test(doc.title ?? '')) vote('service', 4, 'a title that offers a trial');
   if (t.has('itemlist') && !t.has('article') && !t.has('blogposting')) vote('collection', 3, 'JSON-LD ItemList');
   const searchQuery = /[?&](q|query|s|search|k)=/.test(query);
   // The site's root is its front page whatever it shows (a shop's grid, a news site's stories, a
@@ -190,6 +208,15 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   const commerce =
     scores.product > 0 || /product/.test(doc.openGraph['type'] ?? '') || (layout ? layout.prices > 0 || layout.cartButtons > 0 : prices > 0 || cart.test(text));
   const productUrl = /\/(products?|p|item|dp|pdp|produkt|produit|producto)(\/|$)/.test(path);
+  // A collection of recipes, stories or videos is a list of pages to read, not goods.
+  const forSale = commerce || t.has('offercatalog') || prices >= 6 || (layout?.pricedCards ?? 0) >= 4;
+  if (collectionNode) vote(forSale ? 'collection' : 'listing', 5, 'JSON-LD CollectionPage');
+  // schema.org's ItemPage on a page with something for sale: one item's page.
+  if (t.has('itempage') && commerce) vote('product', 3, 'JSON-LD ItemPage with a price');
+  // A maker's page for one model states its list price at the top ("$399.99 MSRP"); a grid
+  // repeats the word under every card.
+  if (countMatches(text, /\bmsrp\b/i) <= 2 && /(?:[$€£]\s?\d[\d.,]*\s*\*?\s*msrp|\bmsrp:?\s*[$€£]\s?\d)/i.test(text.slice(0, 400)))
+    vote('product', 3, 'a list price (MSRP) at the top');
   if (productUrl) vote('product', commerce ? 3 : 1, 'product URL');
   // The last part of the address carries a model or SKU code, letters and at least four digits in
   // one token (three in a token of eight or more) (/J755020.html, /…-sm-x510nzaamea/): a maker's or a shop's page for one item. A
@@ -254,7 +281,7 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   // An address that names what is offered ("…/offers-deals", "…/affordable-health-plans",
   // "…/tuition-and-fees") on an undeclared page.
   else if (
-    segs.some((x) => /(?:^|[-_])(?:plans|packages|offers|deals|pricing|tuition|quotes?)(?:[-_.]|$)/.test(x)) &&
+    segs.some((x) => /(?:^|[-_])(?:plans|packages|offers|deals|pricing|tuition|quotes?|coupons?|discounts|specials|promotions)(?:[-_.]|$)/.test(x)) &&
     scores.article < 3 &&
     !SECTION.test(path) &&
     !shopUrl
@@ -266,16 +293,15 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   if (/\/(?:pages\/)?(?:about(?:-us)?|contact(?:-us)?|company|ueber-uns|uber-uns|a-propos|quienes-somos|kontakt)(?:\.html?)?\/?$/.test(path))
     vote('service', 3, 'about or contact URL');
   if (/\/(forum|forums|community|discussions?|questions|threads?|t|r)(\/|$)/.test(path)) vote('forum', 4, 'forum URL');
-  const og = (doc.openGraph['type'] ?? '').toLowerCase();
   if (og === 'product' || og === 'og:product') vote('product', 4, 'og:type product');
   if (og === 'product.group') vote('collection', 5, 'og:type product.group');
-  if (og === 'article') vote('article', 2, 'og:type article');
+  if (og === 'article') vote('article', cmsPage ? 1 : 2, 'og:type article');
   // og:type book on a page with nothing for sale: a chapter of a book read online (a technical
   // book's chapter is documentation); a shop's page for a book has its price or cart.
   if ((og === 'book' || og === 'books.book') && !commerce) vote('documentation', 4, 'og:type book, nothing for sale');
   const codeBlocks = doc.blocks.filter((b) => b.kind === 'code').length;
   // Code in a dated post or under a blog's address is a developer's article, not the manual.
-  const story = !!doc.dates.published || SECTION.test(path) || /\/(?:posts?|notes)\//.test(path);
+  const story = !!published || SECTION.test(path) || /\/(?:posts?|notes)\//.test(path);
   if (codeBlocks >= 2 && !story) vote('documentation', 2, 'code blocks');
   // Headings that are links to other pages, one after another: an archive or a list of results.
   // Only links within the site count: a round-up's headings that link to the shops or projects it
@@ -330,7 +356,7 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   // on a page with no publication date: a business presenting its offer, not a story.
   // Three code blocks or more make the page a technical one, whatever its headings say.
   if (
-    !doc.dates.published &&
+    !published &&
     scores.article < 3 &&
     Math.max(codeBlocks, layout?.codeBlocks ?? 0) < 3 &&
     doc.headings.filter((h) => SELLING_HEADING.test(h.text)).length >= 2
@@ -377,11 +403,12 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
     // /chapter-3; not a CMS's story id, /686-the-five-best-…) and it pages to the previous and the next chapter.
     if (layout.pagination && /^(?:\d{1,3}[_.][a-z]|0\d-[a-z]|ch(?:apter)?[-_]?\d)/.test(lastSeg) && !story && scores.article < 3)
       vote('documentation', 3, 'a numbered chapter with its pager');
-    if (layout.posts >= 3 && !declared) vote('forum', 4, 'posts with authors or times');
+    // On a forum's own host a thread's posts are the page, whatever article markup its CMS adds.
+    if (layout.posts >= 3 && (!declared || (FORUM_HOST.test(host) && layout.posts >= 5))) vote('forum', 4, 'posts with authors or times');
     if (layout.navTreeLinks >= 10 && layout.codeBlocks >= 1) vote('documentation', 4, 'sidebar navigation tree and code');
     else if (layout.codeBlocks >= 3 && !story) vote('documentation', 2, 'code blocks on the page');
     // og:type article is what many CMSs set on every page, but a landing page rarely sets it.
-    if (layout.ctas >= 1 && !doc.dates.published && !declared && og !== 'article' && !shopUrl) vote('service', 3, 'calls to action, no publication date');
+    if (layout.ctas >= 1 && !published && !declared && (og !== 'article' || cmsPage) && !shopUrl) vote('service', 3, 'calls to action, no publication date');
   }
   return { votes, scores, why };
 }

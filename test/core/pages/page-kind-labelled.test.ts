@@ -393,3 +393,81 @@ test('a numbered chapter that pages to the next is documentation; a story with a
   });
   assert.notEqual(typeOf(chapter, 'https://mag.example/features/686-the-five-best-headphones').type, 'documentation');
 });
+
+// --- Rules written from the confusions of the third set (labels-held-out-3.json, session 35), one page each.
+
+const ld = (graph: object[]) => `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@graph': graph })}</script>`;
+
+test("a CMS page (og:type article, a WebPage node, no Article node): og:type counts less, so a standing page's own cue wins; the CMS's post stays an article", () => {
+  const tool = `<main><h1>Mortgage calculator</h1>${para(5, 'your loan')}<form><input name="rate"><input name="years"></form></main>`;
+  const head = (nodes: object[]) => `${ogArticle}${ld(nodes)}`;
+  const pageNode = { '@type': 'WebPage', name: 'Mortgage Calculator' };
+  const url = 'https://bank.example/mortgage-calculator/';
+  assert.deepEqual(typeOf(page(tool, head([pageNode]), 'Mortgage Calculator | Bank'), url), { type: 'service', reason: 'a tool page' });
+  // og:type article alone, or the same CMS with an Article node: a post about the calculator.
+  assert.equal(typeOf(page(tool, ogArticle, 'Mortgage Calculator | Bank'), url).type, 'article');
+  assert.equal(typeOf(page(tool, head([pageNode, { '@type': 'Article', headline: 'x' }]), 'Mortgage Calculator | Bank'), url).type, 'article');
+});
+
+test('software described by its vendor (SoftwareApplication), or a title that offers a trial, is a service; its Product rating card is not an item', () => {
+  const body = `<main><h1>Marketing software</h1>${para(6, 'the features')}</main>`;
+  const app = ld([
+    { '@type': 'SoftwareApplication', name: 'Hub' },
+    { '@type': 'Product', name: 'Hub', aggregateRating: { '@type': 'AggregateRating', ratingValue: 4.5 } },
+  ]);
+  assert.deepEqual(typeOf(page(body, app, 'Marketing Software | Hub'), 'https://hub.example/products/marketing'), {
+    type: 'service',
+    reason: 'JSON-LD SoftwareApplication',
+  });
+  assert.deepEqual(typeOf(page(body, ogArticle, 'Local SEO Software | Try for Free - Bright'), 'https://bright.example/local-seo-tools/'), {
+    type: 'service',
+    reason: 'a title that offers a trial',
+  });
+});
+
+test("a business's coupons page (/coupons/, /coupons-and-discounts/) is its offer, not a shop's grid", () => {
+  const coupons = Array.from({ length: 5 }, (_, i) => `<li class="card"><h3>$${25 + i}.00 off any repair</h3><p>Not valid with other offers.</p></li>`).join(
+    '',
+  );
+  const html = page(`<main><h1>Coupons</h1><ul>${coupons}</ul>${para(2, 'the terms of our offers')}</main>`, '', 'Electrician Coupons | Blue Sparks');
+  assert.deepEqual(typeOf(html, 'https://sparks.example/coupons/'), { type: 'service', reason: 'offer words in the URL' });
+  assert.equal(typeOf(html, 'https://sparks.example/coupons-and-discounts/').type, 'service');
+});
+
+test("a CollectionPage with nothing for sale is a list of pages (recipes, stories); with prices it is a shop's category", () => {
+  const cards = Array.from({ length: 8 }, (_, i) => `<li class="card"><a href="/recipe/${i}"><h3>Dinner ${i}</h3></a></li>`).join('');
+  const node = ld([{ '@type': 'CollectionPage', name: 'Dinner' }]);
+  assert.equal(
+    typeOf(page(`<main><h1>Dinner recipes</h1><ul>${cards}</ul></main>`, node, 'Dinner Recipes'), 'https://cook.example/recipes/17562/dinner/').type,
+    'listing',
+  );
+  assert.equal(typeOf(page(`<main><h1>Lamps</h1><ul>${priced(8)}</ul></main>`, node, 'Lamps'), 'https://lamps.example/lamps/').type, 'collection');
+});
+
+test("an ItemPage with a price, or a list price (MSRP) at the top, is one item's page", () => {
+  const dryer = page(
+    `<main><h1>G3 Pro Hair Dryer</h1><p class="price">$169.95</p>${para(3, 'the dryer')}</main>`,
+    `${ogArticle}${ld([{ '@type': 'ItemPage', name: 'G3 Pro' }])}`,
+    'G3 Pro Hair Dryer - Karmin',
+  );
+  assert.equal(typeOf(dryer, 'https://dryers.example/product/g3-pro-hair-dryer').type, 'product');
+  const consoleModel = page(
+    `<main><h1>Console – OLED Model</h1><h2>Available now</h2><h3>$399.99 MSRP*</h3>${para(4, 'the screen')}</main>`,
+    '',
+    'Console – OLED Model - Official Site',
+  );
+  assert.deepEqual(typeOf(consoleModel, 'https://games.example/us/gaming-systems/console/oled-model/'), {
+    type: 'product',
+    reason: 'a list price (MSRP) at the top',
+  });
+});
+
+test("on a forum's host, a thread's posts outvote the Article markup its CMS adds", () => {
+  const posts = Array.from(
+    { length: 6 },
+    (_, i) =>
+      `<div class="post"><span class="author">user${i}</span><time datetime="2024-05-2${i}">2 years ago</time><p>Reply ${i}: it will work, but do not expect it to be easy.</p></div>`,
+  ).join('');
+  const html = page(`<main><h1>Will this method work?</h1>${posts}</main>`, `${ogArticle}${ld([{ '@type': 'Article', headline: 'Will this method work?' }])}`);
+  assert.equal(typeOf(html, 'https://www.warriorforum.example/beginners-area/1488296-will-this-method-work.html').type, 'forum');
+});
