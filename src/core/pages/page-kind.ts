@@ -46,7 +46,7 @@ const FORUM_HOST = /(?:^|\.)(?:forums?|bbs|community|discuss|discussions?|answer
 // /questions/123/slug, Discourse's /t/slug/123, XenForo's /threads/slug.123, Invision's and
 // NodeBB's /topic/123-slug or /topic/123/slug, MyBB's /thread-123.html). A topic page without a
 // number (/topic/headphones) is a news site's tag.
-const THREAD_URL = /\/(?:questions\/\d+|t\/[^/]+\/\d+|threads\/[^/]*\.\d+|topic\/\d+|thread-\d+\.html?)(?:[/.-]|$)/;
+const THREAD_URL = /\/(?:questions\/\d+|post\/\d+\/?$|t\/[^/]+\/\d+|threads\/[^/]*\.\d+|topic\/\d+|thread-\d+\.html?)(?:[/.-]|$)/;
 // A title that names a service on offer: who does what for hire ("Organic SEO Consultant",
 // "Business Formation Service New York", "Treadmill Repair … FREE ESTIMATES"). Only the title's
 // first part, not a question or an editor's ranking ("Best SEO services", "What is customer service?").
@@ -57,6 +57,7 @@ const PHONE = /\(?\b\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b/;
 // A tool to use rather than a text to read: a calculator or an estimator.
 const TOOL = /\b(?:calculators?|estimators?)\b/i;
 // A title that sells goods: "Buy 4K Dash Cams", "Shop Men's Sneakers", "… | Free Shipping over $99".
+const PRICE = /(?:[$€£]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|EUR|USD)\b)/;
 const TRIAL_TITLE = /\b(?:try (?:it )?(?:for )?free|free trial|start (?:for )?free|(?:book|get|request) a demo)\b/i;
 // schema.org's story types: an Article node of any kind (NewsArticle, BlogPosting, TechArticle, …).
 const ARTICLE_NODE = /article|posting|report/;
@@ -141,7 +142,12 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   const published = cmsPage ? undefined : doc.dates.published;
   // A Product node beside a local business, with no Offer, is how many service sites carry their
   // review stars: it sells nothing.
-  const ratingOnly = !t.has('offer') && !t.has('aggregateoffer') && (t.has('localbusiness') || t.has('service') || [...t].some((x) => LOCAL_BUSINESS.test(x)));
+  // So is a Product node with no Offer on a page that shows no price and no cart button: a
+  // contractor's or an agency's review stars, nothing to buy.
+  const layout0 = doc.page?.layout;
+  const nothingPriced = layout0 ? layout0.prices === 0 && layout0.cartButtons === 0 && layout0.pricedCards === 0 : countMatches(doc.bodyText, PRICE) === 0;
+  const ratingOnly =
+    !t.has('offer') && !t.has('aggregateoffer') && (t.has('localbusiness') || t.has('service') || [...t].some((x) => LOCAL_BUSINESS.test(x)) || nothingPriced);
   // Software described by its vendor (a SoftwareApplication or WebApplication node): what is sold
   // is a subscription, so a Product node beside it is the app's rating card, not an item to buy.
   const software = t.has('softwareapplication') || t.has('webapplication');
@@ -202,7 +208,7 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   const text = doc.bodyText;
   const layout = doc.page?.layout;
   const cart = /\b(add to (cart|basket|bag)|in den warenkorb|ajouter au panier|añadir al carrito|buy now|jetzt kaufen)\b/i;
-  const prices = countMatches(text, /(?:[$€£]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|EUR|USD)\b)/);
+  const prices = countMatches(text, PRICE);
   // Something on the page is for sale: a price, a cart button, an offer or a declared product. A
   // vendor's /products/cdn page with none of these sells a service.
   const commerce =
@@ -249,6 +255,9 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   const offerTitle = (SERVICE_TITLE.test(titleHead) || PHONE.test(doc.title ?? '')) && !RANKING_TITLE.test(titleHead) && !titleHead.includes('?');
   if (offerTitle && !serviceUrl && scores.article < 5 && !SECTION.test(path) && !shopUrl && !(layout && layout.pricedCards >= 4))
     vote('service', 4, 'a title that offers a service');
+  // A telephone number in the page's opening lines: a local business asking to be called ("need an
+  // electrician in a hurry, call today (408) 748-9663"); a story gives a number, if at all, lower down.
+  if (PHONE.test(text.slice(0, 400)) && !offerTitle && scores.article < 5 && !SECTION.test(path) && !shopUrl) vote('service', 3, 'a number to call at the top');
   // A calculator or an estimator: a tool a business offers, not a text to read.
   if ((TOOL.test(titleHead) || TOOL.test(lastSeg)) && !RANKING_TITLE.test(titleHead) && scores.article < 5 && !SECTION.test(path))
     vote('service', 3, 'a tool page');
@@ -315,7 +324,13 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   };
   const linkTexts = new Set(doc.links.main.filter((l) => l.href.split('#')[0] !== doc.url.split('#')[0] && sameSite(l.href)).map((l) => l.text.trim()));
   const subheadings = doc.blocks.filter((b) => b.kind === 'heading' && b.level >= 2);
-  const linkedHeadings = subheadings.filter((b) => linkTexts.has((b as { text: string }).text.trim())).length;
+  // A card's link often wraps more than the heading ("84 reviews / 5 average Air Fryer Salmon"):
+  // a heading of some length inside a link's text counts too.
+  const cardTexts = [...linkTexts].filter((x) => x.length >= 12);
+  const linkedHeadings = subheadings.filter((b) => {
+    const h = (b as { text: string }).text.trim();
+    return linkTexts.has(h) || (h.length >= 12 && cardTexts.some((x) => x.endsWith(h)));
+  }).length;
   // Most subheadings link away (an article's headings name its own sections).
   if (linkedHeadings >= 4 && linkedHeadings * 3 >= subheadings.length * 2) vote('listing', 4, 'headings that link to other pages');
   // Where the layout was read, its cart-button count decides; "add to cart" in the text alone is a
@@ -342,8 +357,15 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
       )
   )
     vote('listing', 3, 'search results heading');
-  // "Quote" is a forum's button but also an insurer's or a contractor's offer: not counted.
-  if (countMatches(text, /\b(reply|replies|posted by|upvotes?|antworten|répondre|responder|joined|beiträge)\b/i) >= 3) vote('forum', 3, 'reply/post markers');
+  // "Quote" is a forum's button but also an insurer's or a contractor's offer: not counted; "joined"
+  // only as a member's date ("Joined: Mar 2019"), not a manual's "the tables are joined".
+  if (
+    countMatches(
+      text,
+      /\b(reply|replies|posted by|upvotes?|antworten|répondre|responder|beiträge)\b|\bjoined(?::|\s+(?:in\s+|on\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d))/i,
+    ) >= 3
+  )
+    vote('forum', 3, 'reply/post markers');
   if (doc.links.main.length >= 12 && paras <= doc.links.main.length / 3 && prices < 6) vote('listing', 3, 'many links, little prose');
   // The main text is little more than the labels of its links: an index of other pages.
   else if (doc.links.main.length >= 20 && doc.wordCount <= doc.links.main.length * 3 && prices < 6) vote('listing', 3, 'main text mostly link labels');

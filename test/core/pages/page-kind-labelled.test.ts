@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { evaluateFreshTypes, evaluateLabelledTypes, FRESH_LABELS_FILE, readLabels, SECOND_LABELS_FILE } from '../../../bench/lib/wcxb-types.ts';
 import { extractPage } from '../../../src/core/pages/extract/index.ts';
-import { detectPageType, numberedRun } from '../../../src/core/pages/page-kind.ts';
+import { detectPageType, explainPageType, numberedRun } from '../../../src/core/pages/page-kind.ts';
 
 const DATASET = process.env.WCXB_DATASET ?? join(import.meta.dirname, '../../../../shared/datasets/wcxb-dev');
 const haveDataset = existsSync(join(DATASET, 'html'));
@@ -470,4 +470,50 @@ test("on a forum's host, a thread's posts outvote the Article markup its CMS add
   ).join('');
   const html = page(`<main><h1>Will this method work?</h1>${posts}</main>`, `${ogArticle}${ld([{ '@type': 'Article', headline: 'Will this method work?' }])}`);
   assert.equal(typeOf(html, 'https://www.warriorforum.example/beginners-area/1488296-will-this-method-work.html').type, 'forum');
+});
+
+test('a Product node with no Offer on a page with nothing priced is review stars: a contractor with a number to call is a service', () => {
+  const stars = ld([{ '@type': 'Product', name: 'Sparks Electric', aggregateRating: { '@type': 'AggregateRating', ratingValue: 4.9 } }]);
+  const html = page(
+    `<main><p>If you need an electrician in a hurry, call today (408) 748-9663. Our team is ready to help.</p><h2>Electrical services in San Jose</h2>${para(5, 'our electricians')}</main>`,
+    stars,
+    'Award-Winning Electricians in San Jose, CA',
+  );
+  assert.deepEqual(typeOf(html, 'https://sparks.example/san-jose/'), { type: 'service', reason: 'a number to call at the top' });
+  // With an Offer the same node is an item for sale.
+  const offer = ld([{ '@type': 'Product', name: 'Lamp', offers: { '@type': 'Offer', price: 30 } }]);
+  assert.equal(typeOf(page(`<main><h1>Lamp</h1>${para(3, 'the lamp')}</main>`, offer, 'Lamp'), 'https://lamps.example/lamp-30').type, 'product');
+});
+
+test("a Lemmy post's address (/post/123) is a thread; a blog's /post/slug is not", () => {
+  const thread = page(
+    `<main><h1>Development update</h1>${para(3, 'the release')}${Array.from({ length: 14 }, (_, i) => `<a href="/u/user${i}">user${i}</a>`).join(' ')}</main>`,
+  );
+  assert.equal(typeOf(thread, 'https://lemmy.example/post/21018364').type, 'forum');
+  assert.notEqual(typeOf(page(`<main><h1>Skiplagging</h1>${para(5, 'travel')}</main>`), 'https://blog.example/post/102iphi/skiplagging').type, 'forum');
+});
+
+test('"joined" counts as a forum marker only as a member\'s date, not in a manual\'s prose', () => {
+  const manual = page(
+    `<main><h1>1. Overview</h1>${para(3, 'the SELECT statement')}<p>The tables are joined left to right. Rows joined by a CROSS JOIN keep their order; the joined table is then filtered, and columns joined by USING merge.</p><pre><code>SELECT a FROM t1 JOIN t2;</code></pre><pre><code>SELECT b FROM t1 CROSS JOIN t2;</code></pre></main>`,
+    '',
+    'SELECT',
+  );
+  assert.equal(typeOf(manual, 'https://sql.example/lang_select.html').type, 'documentation');
+});
+
+test("headings inside cards' links (rating text, then the title) are a list of other pages", () => {
+  const cards = Array.from(
+    { length: 8 },
+    (_, i) =>
+      `<article class="cell"><a href="/recipe-${i}"><div><div><span>${20 + i} reviews</span> / <span>5 average</span></div></div><h3>Crispy air fryer dish number ${i}</h3></a></article>`,
+  ).join('');
+  const html = page(
+    `<main><h1>Air Fryer Recipes</h1>${para(2, 'my air fryer')}<div>${cards}</div></main>`,
+    ogArticle.split('<meta property="article')[0],
+    'Best Air Fryer Recipes',
+  );
+  const { type, votes } = explainPageType(extractPage(html, 'https://yum.example/recipes/air-fryer-recipes'));
+  assert.equal(type, 'listing');
+  assert.ok(votes.some((v) => v.rule === 'headings that link to other pages'));
 });
