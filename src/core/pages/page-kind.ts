@@ -46,7 +46,7 @@ const FORUM_HOST = /(?:^|\.)(?:forums?|bbs|community|discuss|discussions?|answer
 // /questions/123/slug, Discourse's /t/slug/123, XenForo's /threads/slug.123, Invision's and
 // NodeBB's /topic/123-slug or /topic/123/slug, MyBB's /thread-123.html). A topic page without a
 // number (/topic/headphones) is a news site's tag.
-const THREAD_URL = /\/(?:questions\/\d+|t\/[^/]+\/\d+|threads\/[^/]*\.\d+|topic\/\d+|thread-\d+\.html?)(?:[/.-]|$)/;
+const THREAD_URL = /\/(?:questions\/\d+|post\/\d+\/?$|t\/[^/]+\/\d+|threads\/[^/]*\.\d+|topic\/\d+|thread-\d+\.html?)(?:[/.-]|$)/;
 // A title that names a service on offer: who does what for hire ("Organic SEO Consultant",
 // "Business Formation Service New York", "Treadmill Repair … FREE ESTIMATES"). Only the title's
 // first part, not a question or an editor's ranking ("Best SEO services", "What is customer service?").
@@ -57,6 +57,10 @@ const PHONE = /\(?\b\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b/;
 // A tool to use rather than a text to read: a calculator or an estimator.
 const TOOL = /\b(?:calculators?|estimators?)\b/i;
 // A title that sells goods: "Buy 4K Dash Cams", "Shop Men's Sneakers", "… | Free Shipping over $99".
+const PRICE = /(?:[$€£]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|EUR|USD)\b)/;
+const TRIAL_TITLE = /\b(?:try (?:it )?(?:for )?free|free trial|start (?:for )?free|(?:book|get|request) a demo)\b/i;
+// schema.org's story types: an Article node of any kind (NewsArticle, BlogPosting, TechArticle, …).
+const ARTICLE_NODE = /article|posting|report/;
 const SHOP_TITLE = /^\s*(?:buy|shop)\s+\w|\bfree shipping\b/i;
 
 // --- Content Intelligence's rule: one of eight types, by votes.
@@ -130,17 +134,37 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
     if (!why[type]) why[type] = reason;
   };
   if (t.has('searchresultspage')) vote('listing', 6, 'JSON-LD SearchResultsPage');
+  const og = (doc.openGraph['type'] ?? '').toLowerCase();
+  // A CMS that marks every page og:type article (WordPress with Yoast or Rank Math) says in its
+  // own schema graph what the page is: a post gets an Article node, a standing page only a
+  // WebPage. Then og:type and the page's creation date say nothing about a story.
+  const cmsPage = og === 'article' && t.has('webpage') && ![...t].some((x) => ARTICLE_NODE.test(x));
+  const published = cmsPage ? undefined : doc.dates.published;
   // A Product node beside a local business, with no Offer, is how many service sites carry their
   // review stars: it sells nothing.
-  const ratingOnly = !t.has('offer') && !t.has('aggregateoffer') && (t.has('localbusiness') || t.has('service') || [...t].some((x) => LOCAL_BUSINESS.test(x)));
-  if ((t.has('product') || t.has('productgroup')) && !ratingOnly) vote('product', 5, 'JSON-LD Product');
+  // So is a Product node with no Offer on a page that shows no price and no cart button: a
+  // contractor's or an agency's review stars, nothing to buy.
+  const layout0 = doc.page?.layout;
+  const nothingPriced = layout0 ? layout0.prices === 0 && layout0.cartButtons === 0 && layout0.pricedCards === 0 : countMatches(doc.bodyText, PRICE) === 0;
+  const ratingOnly =
+    !t.has('offer') && !t.has('aggregateoffer') && (t.has('localbusiness') || t.has('service') || [...t].some((x) => LOCAL_BUSINESS.test(x)) || nothingPriced);
+  // Software described by its vendor (a SoftwareApplication or WebApplication node): what is sold
+  // is a subscription, so a Product node beside it is the app's rating card, not an item to buy.
+  const software = t.has('softwareapplication') || t.has('webapplication');
+  if ((t.has('product') || t.has('productgroup')) && !ratingOnly && !software) vote('product', 5, 'JSON-LD Product');
   if (t.has('offer') || t.has('aggregateoffer')) vote('product', 1, 'JSON-LD Offer');
   if (t.has('techarticle') || t.has('apireference')) vote('documentation', 5, 'JSON-LD TechArticle');
   if (t.has('article') || t.has('blogposting') || t.has('newsarticle') || t.has('reportagenewsarticle')) vote('article', 5, 'JSON-LD Article');
   if (t.has('service') || t.has('professionalservice') || t.has('localbusiness') || [...t].some((x) => LOCAL_BUSINESS.test(x)))
     vote('service', 4, 'JSON-LD Service');
   if (t.has('qapage') || t.has('discussionforumposting')) vote('forum', 6, 'JSON-LD QAPage/DiscussionForumPosting');
-  if (t.has('collectionpage') || t.has('offercatalog')) vote('collection', 5, 'JSON-LD CollectionPage');
+  // A CollectionPage is any page of many items; it is a shop's only where something is for sale
+  // (decided below, once prices and cart buttons are counted).
+  const collectionNode = t.has('collectionpage') || t.has('offercatalog');
+  if (software) vote('service', 4, 'JSON-LD SoftwareApplication');
+  // A title that offers a trial or a demo ("Local SEO Software | Try for Free"): a vendor selling
+  // its software, whatever its CMS calls the page.
+  if (TRIAL_TITLE.test(doc.title ?? '')) vote('service', 4, 'a title that offers a trial');
   if (t.has('itemlist') && !t.has('article') && !t.has('blogposting')) vote('collection', 3, 'JSON-LD ItemList');
   const searchQuery = /[?&](q|query|s|search|k)=/.test(query);
   // The site's root is its front page whatever it shows (a shop's grid, a news site's stories, a
@@ -184,12 +208,21 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   const text = doc.bodyText;
   const layout = doc.page?.layout;
   const cart = /\b(add to (cart|basket|bag)|in den warenkorb|ajouter au panier|añadir al carrito|buy now|jetzt kaufen)\b/i;
-  const prices = countMatches(text, /(?:[$€£]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|EUR|USD)\b)/);
+  const prices = countMatches(text, PRICE);
   // Something on the page is for sale: a price, a cart button, an offer or a declared product. A
   // vendor's /products/cdn page with none of these sells a service.
   const commerce =
     scores.product > 0 || /product/.test(doc.openGraph['type'] ?? '') || (layout ? layout.prices > 0 || layout.cartButtons > 0 : prices > 0 || cart.test(text));
   const productUrl = /\/(products?|p|item|dp|pdp|produkt|produit|producto)(\/|$)/.test(path);
+  // A collection of recipes, stories or videos is a list of pages to read, not goods.
+  const forSale = commerce || t.has('offercatalog') || prices >= 6 || (layout?.pricedCards ?? 0) >= 4;
+  if (collectionNode) vote(forSale ? 'collection' : 'listing', 5, 'JSON-LD CollectionPage');
+  // schema.org's ItemPage on a page with something for sale: one item's page.
+  if (t.has('itempage') && commerce) vote('product', 3, 'JSON-LD ItemPage with a price');
+  // A maker's page for one model states its list price at the top ("$399.99 MSRP"); a grid
+  // repeats the word under every card.
+  if (countMatches(text, /\bmsrp\b/i) <= 2 && /(?:[$€£]\s?\d[\d.,]*\s*\*?\s*msrp|\bmsrp:?\s*[$€£]\s?\d)/i.test(text.slice(0, 400)))
+    vote('product', 3, 'a list price (MSRP) at the top');
   if (productUrl) vote('product', commerce ? 3 : 1, 'product URL');
   // The last part of the address carries a model or SKU code, letters and at least four digits in
   // one token (three in a token of eight or more) (/J755020.html, /…-sm-x510nzaamea/): a maker's or a shop's page for one item. A
@@ -222,6 +255,9 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   const offerTitle = (SERVICE_TITLE.test(titleHead) || PHONE.test(doc.title ?? '')) && !RANKING_TITLE.test(titleHead) && !titleHead.includes('?');
   if (offerTitle && !serviceUrl && scores.article < 5 && !SECTION.test(path) && !shopUrl && !(layout && layout.pricedCards >= 4))
     vote('service', 4, 'a title that offers a service');
+  // A telephone number in the page's opening lines: a local business asking to be called ("need an
+  // electrician in a hurry, call today (408) 748-9663"); a story gives a number, if at all, lower down.
+  if (PHONE.test(text.slice(0, 400)) && !offerTitle && scores.article < 5 && !SECTION.test(path) && !shopUrl) vote('service', 3, 'a number to call at the top');
   // A calculator or an estimator: a tool a business offers, not a text to read.
   if ((TOOL.test(titleHead) || TOOL.test(lastSeg)) && !RANKING_TITLE.test(titleHead) && scores.article < 5 && !SECTION.test(path))
     vote('service', 3, 'a tool page');
@@ -254,7 +290,7 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   // An address that names what is offered ("…/offers-deals", "…/affordable-health-plans",
   // "…/tuition-and-fees") on an undeclared page.
   else if (
-    segs.some((x) => /(?:^|[-_])(?:plans|packages|offers|deals|pricing|tuition|quotes?)(?:[-_.]|$)/.test(x)) &&
+    segs.some((x) => /(?:^|[-_])(?:plans|packages|offers|deals|pricing|tuition|quotes?|coupons?|discounts|specials|promotions)(?:[-_.]|$)/.test(x)) &&
     scores.article < 3 &&
     !SECTION.test(path) &&
     !shopUrl
@@ -266,16 +302,15 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   if (/\/(?:pages\/)?(?:about(?:-us)?|contact(?:-us)?|company|ueber-uns|uber-uns|a-propos|quienes-somos|kontakt)(?:\.html?)?\/?$/.test(path))
     vote('service', 3, 'about or contact URL');
   if (/\/(forum|forums|community|discussions?|questions|threads?|t|r)(\/|$)/.test(path)) vote('forum', 4, 'forum URL');
-  const og = (doc.openGraph['type'] ?? '').toLowerCase();
   if (og === 'product' || og === 'og:product') vote('product', 4, 'og:type product');
   if (og === 'product.group') vote('collection', 5, 'og:type product.group');
-  if (og === 'article') vote('article', 2, 'og:type article');
+  if (og === 'article') vote('article', cmsPage ? 1 : 2, 'og:type article');
   // og:type book on a page with nothing for sale: a chapter of a book read online (a technical
   // book's chapter is documentation); a shop's page for a book has its price or cart.
   if ((og === 'book' || og === 'books.book') && !commerce) vote('documentation', 4, 'og:type book, nothing for sale');
   const codeBlocks = doc.blocks.filter((b) => b.kind === 'code').length;
   // Code in a dated post or under a blog's address is a developer's article, not the manual.
-  const story = !!doc.dates.published || SECTION.test(path) || /\/(?:posts?|notes)\//.test(path);
+  const story = !!published || SECTION.test(path) || /\/(?:posts?|notes)\//.test(path);
   if (codeBlocks >= 2 && !story) vote('documentation', 2, 'code blocks');
   // Headings that are links to other pages, one after another: an archive or a list of results.
   // Only links within the site count: a round-up's headings that link to the shops or projects it
@@ -289,7 +324,13 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   };
   const linkTexts = new Set(doc.links.main.filter((l) => l.href.split('#')[0] !== doc.url.split('#')[0] && sameSite(l.href)).map((l) => l.text.trim()));
   const subheadings = doc.blocks.filter((b) => b.kind === 'heading' && b.level >= 2);
-  const linkedHeadings = subheadings.filter((b) => linkTexts.has((b as { text: string }).text.trim())).length;
+  // A card's link often wraps more than the heading ("84 reviews / 5 average Air Fryer Salmon"):
+  // a heading of some length inside a link's text counts too.
+  const cardTexts = [...linkTexts].filter((x) => x.length >= 12);
+  const linkedHeadings = subheadings.filter((b) => {
+    const h = (b as { text: string }).text.trim();
+    return linkTexts.has(h) || (h.length >= 12 && cardTexts.some((x) => x.endsWith(h)));
+  }).length;
   // Most subheadings link away (an article's headings name its own sections).
   if (linkedHeadings >= 4 && linkedHeadings * 3 >= subheadings.length * 2) vote('listing', 4, 'headings that link to other pages');
   // Where the layout was read, its cart-button count decides; "add to cart" in the text alone is a
@@ -316,8 +357,15 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
       )
   )
     vote('listing', 3, 'search results heading');
-  // "Quote" is a forum's button but also an insurer's or a contractor's offer: not counted.
-  if (countMatches(text, /\b(reply|replies|posted by|upvotes?|antworten|répondre|responder|joined|beiträge)\b/i) >= 3) vote('forum', 3, 'reply/post markers');
+  // "Quote" is a forum's button but also an insurer's or a contractor's offer: not counted; "joined"
+  // only as a member's date ("Joined: Mar 2019"), not a manual's "the tables are joined".
+  if (
+    countMatches(
+      text,
+      /\b(reply|replies|posted by|upvotes?|antworten|répondre|responder|beiträge)\b|\bjoined(?::|\s+(?:in\s+|on\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d))/i,
+    ) >= 3
+  )
+    vote('forum', 3, 'reply/post markers');
   if (doc.links.main.length >= 12 && paras <= doc.links.main.length / 3 && prices < 6) vote('listing', 3, 'many links, little prose');
   // The main text is little more than the labels of its links: an index of other pages.
   else if (doc.links.main.length >= 20 && doc.wordCount <= doc.links.main.length * 3 && prices < 6) vote('listing', 3, 'main text mostly link labels');
@@ -330,7 +378,7 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   // on a page with no publication date: a business presenting its offer, not a story.
   // Three code blocks or more make the page a technical one, whatever its headings say.
   if (
-    !doc.dates.published &&
+    !published &&
     scores.article < 3 &&
     Math.max(codeBlocks, layout?.codeBlocks ?? 0) < 3 &&
     doc.headings.filter((h) => SELLING_HEADING.test(h.text)).length >= 2
@@ -377,11 +425,12 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
     // /chapter-3; not a CMS's story id, /686-the-five-best-…) and it pages to the previous and the next chapter.
     if (layout.pagination && /^(?:\d{1,3}[_.][a-z]|0\d-[a-z]|ch(?:apter)?[-_]?\d)/.test(lastSeg) && !story && scores.article < 3)
       vote('documentation', 3, 'a numbered chapter with its pager');
-    if (layout.posts >= 3 && !declared) vote('forum', 4, 'posts with authors or times');
+    // On a forum's own host a thread's posts are the page, whatever article markup its CMS adds.
+    if (layout.posts >= 3 && (!declared || (FORUM_HOST.test(host) && layout.posts >= 5))) vote('forum', 4, 'posts with authors or times');
     if (layout.navTreeLinks >= 10 && layout.codeBlocks >= 1) vote('documentation', 4, 'sidebar navigation tree and code');
     else if (layout.codeBlocks >= 3 && !story) vote('documentation', 2, 'code blocks on the page');
     // og:type article is what many CMSs set on every page, but a landing page rarely sets it.
-    if (layout.ctas >= 1 && !doc.dates.published && !declared && og !== 'article' && !shopUrl) vote('service', 3, 'calls to action, no publication date');
+    if (layout.ctas >= 1 && !published && !declared && (og !== 'article' || cmsPage) && !shopUrl) vote('service', 3, 'calls to action, no publication date');
   }
   return { votes, scores, why };
 }

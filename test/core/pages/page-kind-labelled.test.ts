@@ -3,15 +3,23 @@
 // The labelled part reads 335 real pages of the WCXB development split (the dataset is not part
 // of this repository: it is looked for beside the checkout, or at WCXB_DATASET) and holds the
 // rule to a floor on them. Both halves have been tuned on since issue 29, the second set
-// (labels-held-out-2.json) since session 35; the fresh held-out set (labels-held-out-3.json) is only
-// measured, by the bench. Without the dataset that part is skipped; the named cases always run.
+// (labels-held-out-2.json) since session 35 and the third (labels-held-out-3.json) since its second
+// round; the fresh held-out set (labels-held-out-4.json) is only measured, by the bench. Without
+// the dataset that part is skipped; the named cases always run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { evaluateFreshTypes, evaluateLabelledTypes, FRESH_LABELS_FILE, readLabels, SECOND_LABELS_FILE } from '../../../bench/lib/wcxb-types.ts';
+import {
+  evaluateFreshTypes,
+  evaluateLabelledTypes,
+  FRESH_LABELS_FILE,
+  readLabels,
+  SECOND_LABELS_FILE,
+  THIRD_LABELS_FILE,
+} from '../../../bench/lib/wcxb-types.ts';
 import { extractPage } from '../../../src/core/pages/extract/index.ts';
-import { detectPageType, numberedRun } from '../../../src/core/pages/page-kind.ts';
+import { detectPageType, explainPageType, numberedRun } from '../../../src/core/pages/page-kind.ts';
 
 const DATASET = process.env.WCXB_DATASET ?? join(import.meta.dirname, '../../../../shared/datasets/wcxb-dev');
 const haveDataset = existsSync(join(DATASET, 'html'));
@@ -45,7 +53,8 @@ test('the labels: 335 pages, every one with a type of ours and a reason, WCXB di
 
 for (const [name, file, earlier] of [
   ['the second set', SECOND_LABELS_FILE, [readLabels()]],
-  ['the fresh held-out set', FRESH_LABELS_FILE, [readLabels(), readLabels(SECOND_LABELS_FILE)]],
+  ['the third set', THIRD_LABELS_FILE, [readLabels(), readLabels(SECOND_LABELS_FILE)]],
+  ['the fresh held-out set', FRESH_LABELS_FILE, [readLabels(), readLabels(SECOND_LABELS_FILE), readLabels(THIRD_LABELS_FILE)]],
 ] as const) {
   test(`${name}: at least 120 pages, none of them in an earlier labels file, each with a type and a reason`, () => {
     const fresh = readLabels(file);
@@ -72,6 +81,9 @@ test('accuracy on our labels stays above its floor', { skip: haveDataset ? false
   // The second set, tuned on since session 35: 85.4 % at this change.
   const second = evaluateFreshTypes(DATASET, readLabels(SECOND_LABELS_FILE), 'second set');
   assert.ok(second.right / second.pages >= 0.84, `second set ${second.right}/${second.pages}`);
+  // The third set, tuned on since session 35's second round: 91.5 % at this change.
+  const third = evaluateFreshTypes(DATASET, readLabels(THIRD_LABELS_FILE), 'third set');
+  assert.ok(third.right / third.pages >= 0.9, `third set ${third.right}/${third.pages}`);
 });
 
 test('site root: the front page, whatever it shows; a search at the root is a listing', () => {
@@ -392,4 +404,128 @@ test('a numbered chapter that pages to the next is documentation; a story with a
     reason: 'a numbered chapter with its pager',
   });
   assert.notEqual(typeOf(chapter, 'https://mag.example/features/686-the-five-best-headphones').type, 'documentation');
+});
+
+// --- Rules written from the confusions of the third set (labels-held-out-3.json, session 35), one page each.
+
+const ld = (graph: object[]) => `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@graph': graph })}</script>`;
+
+test("a CMS page (og:type article, a WebPage node, no Article node): og:type counts less, so a standing page's own cue wins; the CMS's post stays an article", () => {
+  const tool = `<main><h1>Mortgage calculator</h1>${para(5, 'your loan')}<form><input name="rate"><input name="years"></form></main>`;
+  const head = (nodes: object[]) => `${ogArticle}${ld(nodes)}`;
+  const pageNode = { '@type': 'WebPage', name: 'Mortgage Calculator' };
+  const url = 'https://bank.example/mortgage-calculator/';
+  assert.deepEqual(typeOf(page(tool, head([pageNode]), 'Mortgage Calculator | Bank'), url), { type: 'service', reason: 'a tool page' });
+  // og:type article alone, or the same CMS with an Article node: a post about the calculator.
+  assert.equal(typeOf(page(tool, ogArticle, 'Mortgage Calculator | Bank'), url).type, 'article');
+  assert.equal(typeOf(page(tool, head([pageNode, { '@type': 'Article', headline: 'x' }]), 'Mortgage Calculator | Bank'), url).type, 'article');
+});
+
+test('software described by its vendor (SoftwareApplication), or a title that offers a trial, is a service; its Product rating card is not an item', () => {
+  const body = `<main><h1>Marketing software</h1>${para(6, 'the features')}</main>`;
+  const app = ld([
+    { '@type': 'SoftwareApplication', name: 'Hub' },
+    { '@type': 'Product', name: 'Hub', aggregateRating: { '@type': 'AggregateRating', ratingValue: 4.5 } },
+  ]);
+  assert.deepEqual(typeOf(page(body, app, 'Marketing Software | Hub'), 'https://hub.example/products/marketing'), {
+    type: 'service',
+    reason: 'JSON-LD SoftwareApplication',
+  });
+  assert.deepEqual(typeOf(page(body, ogArticle, 'Local SEO Software | Try for Free - Bright'), 'https://bright.example/local-seo-tools/'), {
+    type: 'service',
+    reason: 'a title that offers a trial',
+  });
+});
+
+test("a business's coupons page (/coupons/, /coupons-and-discounts/) is its offer, not a shop's grid", () => {
+  const coupons = Array.from({ length: 5 }, (_, i) => `<li class="card"><h3>$${25 + i}.00 off any repair</h3><p>Not valid with other offers.</p></li>`).join(
+    '',
+  );
+  const html = page(`<main><h1>Coupons</h1><ul>${coupons}</ul>${para(2, 'the terms of our offers')}</main>`, '', 'Electrician Coupons | Blue Sparks');
+  assert.deepEqual(typeOf(html, 'https://sparks.example/coupons/'), { type: 'service', reason: 'offer words in the URL' });
+  assert.equal(typeOf(html, 'https://sparks.example/coupons-and-discounts/').type, 'service');
+});
+
+test("a CollectionPage with nothing for sale is a list of pages (recipes, stories); with prices it is a shop's category", () => {
+  const cards = Array.from({ length: 8 }, (_, i) => `<li class="card"><a href="/recipe/${i}"><h3>Dinner ${i}</h3></a></li>`).join('');
+  const node = ld([{ '@type': 'CollectionPage', name: 'Dinner' }]);
+  assert.equal(
+    typeOf(page(`<main><h1>Dinner recipes</h1><ul>${cards}</ul></main>`, node, 'Dinner Recipes'), 'https://cook.example/recipes/17562/dinner/').type,
+    'listing',
+  );
+  assert.equal(typeOf(page(`<main><h1>Lamps</h1><ul>${priced(8)}</ul></main>`, node, 'Lamps'), 'https://lamps.example/lamps/').type, 'collection');
+});
+
+test("an ItemPage with a price, or a list price (MSRP) at the top, is one item's page", () => {
+  const dryer = page(
+    `<main><h1>G3 Pro Hair Dryer</h1><p class="price">$169.95</p>${para(3, 'the dryer')}</main>`,
+    `${ogArticle}${ld([{ '@type': 'ItemPage', name: 'G3 Pro' }])}`,
+    'G3 Pro Hair Dryer - Karmin',
+  );
+  assert.equal(typeOf(dryer, 'https://dryers.example/product/g3-pro-hair-dryer').type, 'product');
+  const consoleModel = page(
+    `<main><h1>Console – OLED Model</h1><h2>Available now</h2><h3>$399.99 MSRP*</h3>${para(4, 'the screen')}</main>`,
+    '',
+    'Console – OLED Model - Official Site',
+  );
+  assert.deepEqual(typeOf(consoleModel, 'https://games.example/us/gaming-systems/console/oled-model/'), {
+    type: 'product',
+    reason: 'a list price (MSRP) at the top',
+  });
+});
+
+test("on a forum's host, a thread's posts outvote the Article markup its CMS adds", () => {
+  const posts = Array.from(
+    { length: 6 },
+    (_, i) =>
+      `<div class="post"><span class="author">user${i}</span><time datetime="2024-05-2${i}">2 years ago</time><p>Reply ${i}: it will work, but do not expect it to be easy.</p></div>`,
+  ).join('');
+  const html = page(`<main><h1>Will this method work?</h1>${posts}</main>`, `${ogArticle}${ld([{ '@type': 'Article', headline: 'Will this method work?' }])}`);
+  assert.equal(typeOf(html, 'https://www.warriorforum.example/beginners-area/1488296-will-this-method-work.html').type, 'forum');
+});
+
+test('a Product node with no Offer on a page with nothing priced is review stars: a contractor with a number to call is a service', () => {
+  const stars = ld([{ '@type': 'Product', name: 'Sparks Electric', aggregateRating: { '@type': 'AggregateRating', ratingValue: 4.9 } }]);
+  const html = page(
+    `<main><p>If you need an electrician in a hurry, call today (408) 748-9663. Our team is ready to help.</p><h2>Electrical services in San Jose</h2>${para(5, 'our electricians')}</main>`,
+    stars,
+    'Award-Winning Electricians in San Jose, CA',
+  );
+  assert.deepEqual(typeOf(html, 'https://sparks.example/san-jose/'), { type: 'service', reason: 'a number to call at the top' });
+  // With an Offer the same node is an item for sale.
+  const offer = ld([{ '@type': 'Product', name: 'Lamp', offers: { '@type': 'Offer', price: 30 } }]);
+  assert.equal(typeOf(page(`<main><h1>Lamp</h1>${para(3, 'the lamp')}</main>`, offer, 'Lamp'), 'https://lamps.example/lamp-30').type, 'product');
+});
+
+test("a Lemmy post's address (/post/123) is a thread; a blog's /post/slug is not", () => {
+  const thread = page(
+    `<main><h1>Development update</h1>${para(3, 'the release')}${Array.from({ length: 14 }, (_, i) => `<a href="/u/user${i}">user${i}</a>`).join(' ')}</main>`,
+  );
+  assert.equal(typeOf(thread, 'https://lemmy.example/post/21018364').type, 'forum');
+  assert.notEqual(typeOf(page(`<main><h1>Skiplagging</h1>${para(5, 'travel')}</main>`), 'https://blog.example/post/102iphi/skiplagging').type, 'forum');
+});
+
+test('"joined" counts as a forum marker only as a member\'s date, not in a manual\'s prose', () => {
+  const manual = page(
+    `<main><h1>1. Overview</h1>${para(3, 'the SELECT statement')}<p>The tables are joined left to right. Rows joined by a CROSS JOIN keep their order; the joined table is then filtered, and columns joined by USING merge.</p><pre><code>SELECT a FROM t1 JOIN t2;</code></pre><pre><code>SELECT b FROM t1 CROSS JOIN t2;</code></pre></main>`,
+    '',
+    'SELECT',
+  );
+  assert.equal(typeOf(manual, 'https://sql.example/lang_select.html').type, 'documentation');
+});
+
+test("headings inside cards' links (rating text, then the title) are a list of other pages", () => {
+  const cards = Array.from(
+    { length: 8 },
+    (_, i) =>
+      `<article class="cell"><a href="/recipe-${i}"><div><div><span>${20 + i} reviews</span> / <span>5 average</span></div></div><h3>Crispy air fryer dish number ${i}</h3></a></article>`,
+  ).join('');
+  const html = page(
+    `<main><h1>Air Fryer Recipes</h1>${para(2, 'my air fryer')}<div>${cards}</div></main>`,
+    ogArticle.split('<meta property="article')[0],
+    'Best Air Fryer Recipes',
+  );
+  const { type, votes } = explainPageType(extractPage(html, 'https://yum.example/recipes/air-fryer-recipes'));
+  assert.equal(type, 'listing');
+  assert.ok(votes.some((v) => v.rule === 'headings that link to other pages'));
 });
