@@ -62,6 +62,10 @@ const PRODUCT_WEAK = /(?:^|[^a-z])(?:banner|buy-?box|buybox)(?:$|[^a-z])/i;
  * productCardLists, or their titles, see relatedRails). */
 const PRODUCT_EXTRAS =
   /(?:^|[^a-z])(?:reviews?|similar|recently-viewed|recentlyviewed|shipping|delivery|returns|return-policy|warranty|financing|klarna|afterpay|affirm|payment-options|trust-badges|usp|usps|footnotes?|disclaimers?)(?:$|[^a-z])/i;
+/** consent-layer-never-spared: a consent manager's layer (its purposes and vendor lists can
+ * outweigh a short page) goes whatever its share of the text, unless it wraps the page's <h1>. */
+const CONSENT_LAYER =
+  /(?:^|[^a-z])(?:cookie-?consent|cookie-?banner|cookie-?notice|cookie-?law|consent-?(?:banner|layer|manager|sdk|modal|dialog)|gdpr|cmpbox|onetrust|ot-sdk|cookiebot|CybotCookiebot|usercentrics|didomi|truste|qc-cmp\d*|sp_message|fc-consent)(?:$|[^a-z])/i;
 const POSITIVE =
   /(?:^|[^a-z])(?:content|main|article|articlebody|post-body|post-content|entry|entry-content|story|body|text|prose|markdown|doc|docs|documentation|product|description|question|answer|thread|topic)(?:$|[^a-z])/i;
 
@@ -283,7 +287,12 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
       const share = opts.bodyTextLength ? len / opts.bodyTextLength : 0;
       // An <aside> is beside the content by definition: only spared when it is nearly all of it.
       const pageFooter = (name === 'footer' || role === 'contentinfo') && main !== null && !containsNode(el, main) && !isInside(el, 'main');
-      if (!pageFooter && (share > (name === 'aside' ? 0.9 : structural ? 0.6 : 0.4) || (!structural && name !== 'header' && containsH1(el) && share > 0.15)))
+      const consent = !structural && CONSENT_LAYER.test(`${a.class ?? ''} ${a.id ?? ''}`) && !containsH1(el);
+      if (
+        !pageFooter &&
+        !consent &&
+        (share > (name === 'aside' ? 0.9 : structural ? 0.6 : 0.4) || (!structural && name !== 'header' && containsH1(el) && share > 0.15))
+      )
         return true;
       gone.push(el);
       return false;

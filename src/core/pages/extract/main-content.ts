@@ -251,6 +251,18 @@ const THIN_TEXT = 200;
 const THIN_MAIN_TEXT = 600;
 const THIN_LINK_SHARE = 0.3;
 
+/** Characters of text inside <pre> blocks, per element (bottom-up, like `measure`). */
+function codeText(stats: Stats): Int32Array {
+  const { els, parent, text } = stats;
+  const code = new Int32Array(els.length);
+  for (let i = els.length - 1; i >= 0; i--) {
+    if (els[i]!.name === 'pre') code[i] = text[i]!;
+    const p = parent[i]!;
+    if (p >= 0) code[p] += code[i]!;
+  }
+  return code;
+}
+
 function isSemantic(el: Element): boolean {
   const a = el.attribs;
   return (
@@ -323,14 +335,20 @@ export function selectMain(body: Element, stats: Stats, opts: { keepHeading?: bo
   // Tighten: a wrapper whose prose is nearly all inside one child adds only its leftovers
   // (hero banners, calls to action, widgets next to the content), so that child is the content.
   const heading = opts.keepHeading ? findFirst(els[best]!, 'h1') : null;
+  const code = codeText(stats);
   for (;;) {
     let next = -1;
+    // code-block-not-main: a long log or listing in one post (or one section) is not most of
+    // the page's prose; shares are taken without the text of code blocks when prose remains.
+    const bestCode = code[best]!;
+    const noCode = good[best]! - bestCode > 0;
     for (const k of els[best]!.children) {
       if (!isElement(k)) continue;
       const i = stats.of(k);
       if (i < 0) continue;
+      const held = noCode ? good[i]! - code[i]! >= TIGHTEN_SHARE * (good[best]! - bestCode) : good[i]! >= TIGHTEN_SHARE * good[best]!;
       // Never into a comment section (but on a forum): prose under an article can outweigh it.
-      if (good[i]! >= TIGHTEN_SHARE * good[best]! && good[i]! - BAD_WEIGHT * bad[i]! - SHORT_WEIGHT * short[i]! > 0 && (opts.forum || !isCommentSection(k))) {
+      if (held && good[i]! - BAD_WEIGHT * bad[i]! - SHORT_WEIGHT * short[i]! > 0 && (opts.forum || !isCommentSection(k))) {
         next = i;
         break;
       }

@@ -1,0 +1,56 @@
+// Heuristics for pages that are not articles (forums, listings, products, collections), each
+// named in the extractor's source and checked here on a small page written for it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractPage } from '../../../src/core/pages/extract/index.ts';
+
+const prose = (topic: string, n = 3) =>
+  Array.from({ length: n }, (_, i) => `<p>${topic} sentence ${i} gives readers enough plain words, with commas, to read as prose in a post.</p>`).join('');
+
+test('code-block-not-main: a long log in one reply does not narrow a thread to that reply', () => {
+  const log = Array.from(
+    { length: 80 },
+    (_, i) => `2024-05-03 10:09:${String(i).padStart(2, '0')} ERROR (MainThread) [core] Error doing job: Future exception was never retrieved`,
+  ).join('\n');
+  const html = `<html><head><title>Stuck on starting</title></head><body><nav><a href="/">Home</a></nav>
+    <div class="thread">
+      <div class="post" id="p1"><h1>Stuck on starting</h1>${prose('The question', 2)}</div>
+      <div class="post" id="p2">${prose('The log intro', 1)}<pre>${log}</pre></div>
+      <div class="post" id="p3">${prose('The answer', 2)}</div>
+    </div></body></html>`;
+  const doc = extractPage(html, 'https://forum.example.com/t/stuck/1');
+  assert.ok(doc.bodyText.includes('The question sentence 0'), doc.bodyText.slice(0, 300));
+  assert.ok(doc.bodyText.includes('ERROR (MainThread)'));
+  assert.ok(doc.bodyText.includes('The answer sentence 1'));
+});
+
+test('code-block-not-main: an article that is mostly one code sample is still narrowed past the chrome around it', () => {
+  const code = Array.from({ length: 60 }, (_, i) => `const value${i} = compute(${i}); // step ${i} of the example`).join('\n');
+  const html = `<html><head><title>Example</title></head><body>
+    <div class="wrap"><div class="promo">${prose('Promo', 1).replace(/<p>/, '<p class="x">')}</div>
+    <div class="content"><h1>Example</h1>${prose('The guide', 6)}<pre>${code}</pre></div></div></body></html>`;
+  const doc = extractPage(html, 'https://docs.example.com/example');
+  assert.ok(doc.bodyText.includes('const value59'));
+  assert.ok(!doc.bodyText.includes('Promo sentence'), doc.bodyText.slice(0, 300));
+});
+
+test('consent-layer-never-spared: a consent manager layer goes even when it holds most of a short page', () => {
+  const purposes = Array.from(
+    { length: 12 },
+    (_, i) =>
+      `<h4>Purpose ${i}</h4><p>Information about your activity on this service may be matched and combined with other information relating to you, in support of purpose ${i} explained in this notice. 255 partners can use this feature.</p>`,
+  ).join('');
+  const html = `<html><head><title>Showcase thread</title></head><body>
+    <main><h1>Showcase thread</h1><p>No stream link this time; the video goes up on their channel in one hour from now.</p></main>
+    <div id="onetrust-consent-sdk"><div class="ot-pc-content">${purposes}</div></div></body></html>`;
+  const doc = extractPage(html, 'https://boards.example.com/thread/1');
+  assert.ok(doc.bodyText.includes('No stream link this time'));
+  assert.ok(!doc.bodyText.includes('partners can use this feature'), doc.bodyText.slice(0, 400));
+});
+
+test('consent-layer-never-spared: a wrapper that names a consent state but holds the page heading stays', () => {
+  const html = `<html><head><title>Guide</title></head><body><div class="cookie-consent-given page">
+    <h1>Guide</h1>${prose('The guide', 4)}</div></body></html>`;
+  const doc = extractPage(html, 'https://example.com/guide');
+  assert.ok(doc.bodyText.includes('The guide sentence 3'));
+});
