@@ -54,3 +54,28 @@ test('consent-layer-never-spared: a wrapper that names a consent state but holds
   const doc = extractPage(html, 'https://example.com/guide');
   assert.ok(doc.bodyText.includes('The guide sentence 3'));
 });
+
+test('forum-post-chrome-lines: counters, poster details, post tools and Q&A prompts go on a forum; the posts stay', () => {
+  const post = (who: string, text: string) =>
+    `<div class="post"><div class="author">${who}</div><div class="stats">Posts: 1,077</div><div class="stats">Join Date: Aug 2008</div><div class="body">${text}</div><div class="tools">Reply With Quote</div><div class="counter">12 likes</div></div>`;
+  const html = `<html><head><title>Best closed headphones</title><script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"Best closed headphones"}</script></head><body>
+    <div class="thread"><h1>Best closed headphones</h1>
+    ${post('alice', '<p>I am looking for closed headphones for the office, something that leaks little sound and is comfortable all day.</p>')}
+    ${post('bob', '<p>I have 12 likes on my old review of these; the pads matter more than the drivers for comfort over a long day.</p>')}
+    <p>Not open for further replies.</p><p>Explore related questions</p></div></body></html>`;
+  const doc = extractPage(html, 'https://forum.example.com/threads/best-closed-headphones.1/');
+  assert.ok(doc.bodyText.includes('I am looking for closed headphones'));
+  assert.ok(doc.bodyText.includes('I have 12 likes on my old review'), 'a sentence that starts like a counter stays');
+  for (const chrome of ['Posts: 1,077', 'Join Date', 'Reply With Quote', '\n12 likes', 'Not open for further replies', 'Explore related questions']) {
+    assert.ok(!doc.bodyText.includes(chrome), `${chrome} in:\n${doc.bodyText}`);
+  }
+});
+
+test('forum-post-chrome-lines: on an article the same lines are left alone', () => {
+  const html = `<html><head><title>Counting</title></head><body><article><h1>Counting</h1>
+    <p>Our survey asked how people count the reactions they get on a forum, and what they think the numbers mean.</p>
+    <p>12 likes</p><p>Posts: 4</p><p>The answers were as varied as the forums themselves, and most people did not count at all.</p></article></body></html>`;
+  const doc = extractPage(html, 'https://example.com/blog/counting');
+  assert.ok(doc.bodyText.includes('12 likes'));
+  assert.ok(doc.bodyText.includes('Posts: 4'));
+});

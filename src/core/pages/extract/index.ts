@@ -11,7 +11,17 @@ import { isWidgetArea, pruneBoilerplate, textLength, weakBoilerplate } from './b
 import { linkBoxes, measure, selectMain, spaceAwareLength } from './main-content.ts';
 import { articleExtras, isArticleBox, pageCommentThreads } from './article-extras.ts';
 import { readLayout } from './layout.ts';
-import { ARTICLE_ITEMTYPE, FORUM_ITEMTYPE, LD_FALLBACK_WORDS, LD_MIN_WORDS, LINK_SHARE, PRODUCT_ITEMTYPE, PRODUCT_WEAK_SHARE, UNRELATED_MAX_WORDS, WEAK_SHARE } from './rules.ts';
+import {
+  ARTICLE_ITEMTYPE,
+  FORUM_ITEMTYPE,
+  LD_FALLBACK_WORDS,
+  LD_MIN_WORDS,
+  LINK_SHARE,
+  PRODUCT_ITEMTYPE,
+  PRODUCT_WEAK_SHARE,
+  UNRELATED_MAX_WORDS,
+  WEAK_SHARE,
+} from './rules.ts';
 import { declaresArticle, isCollectionPage, isForumPage, isProductPage } from '../page-kind.ts';
 import { findReferenceLists, type ReferenceEntry, referenceEntries, referencesAfter } from './references.ts';
 import { collectLinks } from './links.ts';
@@ -112,7 +122,10 @@ export function extractPage(html: string, url: string): PageDocument {
       // of the tree before any removal).
       let gone = 0;
       if (!product && !collection && !forum) {
-        const { comments, rails, teasers, storyLinks, credits, authorBoxes, headerLines } = articleExtras(r, stats, { article: article || isArticleBox(r), description: meta.description });
+        const { comments, rails, teasers, storyLinks, credits, authorBoxes, headerLines } = articleExtras(r, stats, {
+          article: article || isArticleBox(r),
+          description: meta.description,
+        });
         const extras = [...comments, ...rails, ...teasers, ...storyLinks, ...credits, ...authorBoxes, ...headerLines];
         for (const box of extras) gone += stats.textOf(box);
         removeNodes(extras);
@@ -154,7 +167,10 @@ export function extractPage(html: string, url: string): PageDocument {
     }
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);
-    let blocks = dropJunkLines(dedupe(writer.blocks.map(undouble)).filter((b) => !isPlaceholder(b)));
+    let blocks = dropJunkLines(
+      dedupe(writer.blocks.map(undouble)).filter((b) => !isPlaceholder(b)),
+      { forum },
+    );
     if (product && !collection) blocks = dedupeLines(blocks);
     const mainLinks: PageLink[] = [];
     // A loop, not push(...links): spreading tens of thousands of arguments overflows the stack.
