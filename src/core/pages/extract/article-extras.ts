@@ -34,8 +34,8 @@ const STORY_RAIL_TITLE = new RegExp(
   '^(?:related(?:\\s+(?:stories|articles|posts|content|news|reading|coverage|links|topics|guides))?|' +
     'more (?:from|on|in|stories|news|articles|posts|to read|to explore|like this|reading)\\b.*|' +
     '(?:read|what to read) next\\b.*|read also|also read|up next|you (?:may|might|will|could) (?:also )?(?:like|enjoy|be interested)\\b.*|' +
-    "most (?:popular|read|viewed|shared|emailed)\\b.*|trending(?: now| stories| articles| posts)?|popular (?:posts|stories|articles|now|on)\\b.*|" +
-    "recommended(?: for you| stories| articles| reading| posts)?|latest (?:news|stories|articles|posts|headlines)\\b.*|" +
+    'most (?:popular|read|viewed|shared|emailed)\\b.*|trending(?: now| stories| articles| posts)?|popular (?:posts|stories|articles|now|on)\\b.*|' +
+    'recommended(?: for you| stories| articles| reading| posts)?|latest (?:news|stories|articles|posts|headlines)\\b.*|' +
     "top stories|also in (?:the )?news|(?:don['’]t|do not) miss\\b.*|editor['’]?s['’]? (?:picks|choice)|(?:recent|other|similar) (?:posts|stories|articles)|" +
     'mehr zum thema|das könnte sie (?:auch )?interessieren|weitere artikel|lesen sie auch|' +
     'à lire aussi|a lire aussi|sur le même sujet|articles? similaires|dans la même rubrique|' +
@@ -61,7 +61,7 @@ const TEASER_TITLE = new RegExp(
     '(?:este|el) (?:artículo|contenido) es (?:exclusivo )?para suscriptores\\b.*|(?:ya )?(?:eres|soy) suscriptor\\b.*|' +
     // The pitch under a paywall or at the end of a free story.
     'unlock this (?:article|story)\\b.*|(?:this|the) (?:article|story) is exclusive to .{1,30}\\b(?:subscribers|members)\\b.*|' +
-    '(?:since|now that) you(?:[’\']ve| have)? (?:made it|read|got) (?:to|this far)\\b.*|we have a (?:small )?favou?r to ask\\b.*|' +
+    "(?:since|now that) you(?:[’']ve| have)? (?:made it|read|got) (?:to|this far)\\b.*|we have a (?:small )?favou?r to ask\\b.*|" +
     // Deals and alerts by text message.
     'be the first to know\\b.*|(?:get|receive) .{0,40}\\btexted (?:right )?to your phone\\b.*)$',
   'i',
@@ -117,7 +117,8 @@ const STORY_LINK_SHARE = 0.6;
 const CREDIT_LINE =
   /^\(?\s*(?:(?:photo|photograph|image|picture|illustration|foto|bild|imagen|fotografía)s?(?:\s+credits?)?\s*(?::|\bby\b|\bvon\b|\bpar\b)|credits?\s*:|crédits?(?:\s+photo)?\s*:|©|\(c\)\s)\s*(.+?)\s*\)?$/iu;
 /** Class or id of a credit set beside a caption: "credit", "photo-credit", "image_credit", "copyright", "attribution", "caption__source". */
-const CREDIT_CLASS = /(?:^|[\s_-])(?:credits?|photo-?credits?|image-?credits?|media-?credits?|copyright|attribution|(?:caption|image|photo|media|img|figure)[-_]*source)(?:$|[\s_-])/i;
+const CREDIT_CLASS =
+  /(?:^|[\s_-])(?:credits?|photo-?credits?|image-?credits?|media-?credits?|copyright|attribution|(?:caption|image|photo|media|img|figure)[-_]*source)(?:$|[\s_-])/i;
 /** Most characters of a credit line, and most words of the name it gives. */
 const CREDIT_MAX = 100;
 const CREDIT_MAX_WORDS = 8;
@@ -134,34 +135,38 @@ export function articleExtras(root: Element, stats: Stats, opts: { article: bool
   const keeps = (box: Element) => box !== root && !(h1 && (box === h1 || isAncestor(h1, box))) && startsAfterProse(box, root, stats);
   const [commentTitles, railTitles, teaserTitles] = findTitles(root, stats, [COMMENT_TITLE, STORY_RAIL_TITLE, TEASER_TITLE], true);
   const comments = topMost([...commentBoxes(root, stats), ...titledBoxes(root, stats, COMMENT_TITLE, 1, { titles: commentTitles })]).filter(keeps);
-  let rails = !opts.article ? [] : titledBoxes(root, stats, STORY_RAIL_TITLE, RAIL_MAX_SHARE, { titles: railTitles }).flatMap((box) => {
-    if (!keeps(box) || comments.some((c) => c === box || isAncestor(box, c))) return [];
-    // A title alone in the flow (no box of its own): the rail is what follows it up to the next
-    // heading of its level.
-    let run = HEADING.test(box.name) || stats.anchors[stats.of(box)] === 0 ? followingRun(box, stats) : [box];
-    // A lone rail title: a title in a box of its own (a CMS's label widget) with its stories in
-    // the boxes that follow that box.
-    if (run.length === 1 && stats.anchors[stats.of(box)] === 0) run = followingRun(loneTitleBox(box, root, stats), stats);
-    let text = 0;
-    let link = 0;
-    let anchors = 0;
-    for (const el of run) {
-      const i = stats.of(el);
-      text += stats.text[i]!;
-      link += stats.link[i]!;
-      anchors += stats.anchors[i]!;
-    }
-    // Story cards with a cut-off excerpt ("…Tuesday, December 1...") are teasers of other
-    // stories even when the excerpt outweighs the linked headline.
-    const share = truncatedTeasers(run) >= RAIL_MIN_LINKS ? TEASER_CARD_LINK_SHARE : RAIL_LINK_SHARE;
-    return anchors >= RAIL_MIN_LINKS && link >= share * text && text <= RAIL_MAX_SHARE * stats.textOf(root) ? run : [];
-  });
+  let rails = !opts.article
+    ? []
+    : titledBoxes(root, stats, STORY_RAIL_TITLE, RAIL_MAX_SHARE, { titles: railTitles }).flatMap((box) => {
+        if (!keeps(box) || comments.some((c) => c === box || isAncestor(box, c))) return [];
+        // A title alone in the flow (no box of its own): the rail is what follows it up to the next
+        // heading of its level.
+        let run = HEADING.test(box.name) || stats.anchors[stats.of(box)] === 0 ? followingRun(box, stats) : [box];
+        // A lone rail title: a title in a box of its own (a CMS's label widget) with its stories in
+        // the boxes that follow that box.
+        if (run.length === 1 && stats.anchors[stats.of(box)] === 0) run = followingRun(loneTitleBox(box, root, stats), stats);
+        let text = 0;
+        let link = 0;
+        let anchors = 0;
+        for (const el of run) {
+          const i = stats.of(el);
+          text += stats.text[i]!;
+          link += stats.link[i]!;
+          anchors += stats.anchors[i]!;
+        }
+        // Story cards with a cut-off excerpt ("…Tuesday, December 1...") are teasers of other
+        // stories even when the excerpt outweighs the linked headline.
+        const share = truncatedTeasers(run) >= RAIL_MIN_LINKS ? TEASER_CARD_LINK_SHARE : RAIL_LINK_SHARE;
+        return anchors >= RAIL_MIN_LINKS && link >= share * text && text <= RAIL_MAX_SHARE * stats.textOf(root) ? run : [];
+      });
   // Rails go beside prose only: where the rest is headlines too (a news front page, a section's
   // archive), "Most read" and "More on …" are sections of the list itself.
   const restText = stats.textOf(root) - rails.reduce((n, el) => n + stats.textOf(el), 0);
   const restLink = stats.link[stats.of(root)]! - rails.reduce((n, el) => n + stats.link[stats.of(el)]!, 0);
   if (restLink > REST_LINK_SHARE * restText) rails = [];
-  const teaserBoxes = !opts.article ? [] : titledBoxes(root, stats, TEASER_TITLE, RAIL_MAX_SHARE, { titles: teaserTitles }).filter((box) => keeps(box) && stats.textOf(box) <= TEASER_MAX_TEXT);
+  const teaserBoxes = !opts.article
+    ? []
+    : titledBoxes(root, stats, TEASER_TITLE, RAIL_MAX_SHARE, { titles: teaserTitles }).filter((box) => keeps(box) && stats.textOf(box) <= TEASER_MAX_TEXT);
   const lines = opts.article ? lineExtras(root, stats) : { storyLinks: [], credits: [], pitches: [] };
   const storyLinks = lines.storyLinks.filter(keeps);
   const teasers = [...teaserBoxes, ...lines.pitches.filter(keeps)];
@@ -172,7 +177,15 @@ export function articleExtras(root: Element, stats: Stats, opts: { article: bool
   const rest = stats.goodOf(root) - all.reduce((n, el) => n + stats.goodOf(el), 0);
   if (!all.length || rest < ARTICLE_REST) return { comments: [], rails: [], teasers: [], storyLinks: [], credits: [], authorBoxes: [], headerLines: [] };
   const kept = (list: Element[]) => list.filter((x) => all.includes(x));
-  return { comments: kept(comments), rails: kept(rails), teasers: kept(teasers), storyLinks: kept(storyLinks), credits: kept(credits), authorBoxes: kept(authors), headerLines: kept(header) };
+  return {
+    comments: kept(comments),
+    rails: kept(rails),
+    teasers: kept(teasers),
+    storyLinks: kept(storyLinks),
+    credits: kept(credits),
+    authorBoxes: kept(authors),
+    headerLines: kept(header),
+  };
 }
 
 /** Block-level lines that hold a pointer to another story or a photo credit, and nothing else. */
@@ -207,7 +220,8 @@ function lineExtras(root: Element, stats: Stats): { storyLinks: Element[]; credi
 }
 
 /** Class or id of a box about the author: "author-bio", "author_box", "about-the-author", "saboxplugin-wrap" (Simple Author Box), "article-author-box". */
-const AUTHOR_BOX_CLASS = /(?:author[-_]?(?:bio|box|info|card|profile|details|description|about|wrap)|about[-_]?(?:the[-_]?)?author|sabox|autorbox|autor[-_]?info|auteur[-_]?bio)/i;
+const AUTHOR_BOX_CLASS =
+  /(?:author[-_]?(?:bio|box|info|card|profile|details|description|about|wrap)|about[-_]?(?:the[-_]?)?author|sabox|autorbox|autor[-_]?info|auteur[-_]?bio)/i;
 /** A link to an author's own page: rel="author", or a path through /author/, /authors/, /autor/, /autoren/, /auteur/, /people/, /staff/, /profile/. */
 const AUTHOR_HREF = /\/(?:authors?|autor(?:en)?|auteurs?|people|staff|profiles?|journalists?|contributors?)\/[^/?#]+/i;
 /** Characters beside the name on its line in an author box ("About", "Written by", a role such as "Editor, Running Reviews"). */
@@ -275,9 +289,11 @@ function opensWithAuthorLink(el: Element, stats: Stats): boolean {
 /** A byline's label left without its name (the name drawn by script): "By", "Von", "Par". */
 const BARE_BYLINE = /^(?:by|von|par|por|door|di|av|af)$/i;
 /** A reading time: "3 min read", "3 MIN. READ", "Lecture 3 min.", "3 Min. Lesezeit", "Reading time: 4 minutes". */
-const READING_TIME = /^(?:(?:reading time|lesezeit|lecture|temps de lecture|lectura)\s*:?\s*)?(?:ca\.\s*)?\d+\s*(?:min(?:ute)?s?|minuten)\.?(?:\s*(?:read|reading|de lecture|lesezeit|lectura|de leitura))?\.?$/i;
+const READING_TIME =
+  /^(?:(?:reading time|lesezeit|lecture|temps de lecture|lectura)\s*:?\s*)?(?:ca\.\s*)?\d+\s*(?:min(?:ute)?s?|minuten)\.?(?:\s*(?:read|reading|de lecture|lesezeit|lectura|de leitura))?\.?$/i;
 /** A sponsor's label over the story: "Sponsored", "• SPONSORED •", "Sponsored by …", "Paid content", "Anzeige", "Sponsorisé". */
-const SPONSOR_LABEL = /^[•·|\s]*(?:sponsored|sponsored content|advertorial|paid (?:post|content|partnership)|partner content|anzeige|sponsorisé|contenu sponsorisé|patrocinado)(?:\s+by\s+.{1,60})?[•·|\s]*$/i;
+const SPONSOR_LABEL =
+  /^[•·|\s]*(?:sponsored|sponsored content|advertorial|paid (?:post|content|partnership)|partner content|anzeige|sponsorisé|contenu sponsorisé|patrocinado)(?:\s+by\s+.{1,60})?[•·|\s]*$/i;
 /** Fewest words of a standfirst known only by repeating the page's description. */
 const STANDFIRST_MIN_WORDS = 8;
 /** Most characters of a line between the headline and the text that can be one of these labels. */
@@ -311,7 +327,7 @@ function headerLines(root: Element, stats: Stats, h1: Element | null, descriptio
       if (stats.text[i]! <= HEADER_LINE_MAX && !hasBlockChild(el) && isKicker(el)) out.push(el);
       return;
     }
-    const line = el !== root && (!hasBlockChild(el) || stats.text[i]! <= HEADER_LINE_MAX && !containsEl(el, h1));
+    const line = el !== root && (!hasBlockChild(el) || (stats.text[i]! <= HEADER_LINE_MAX && !containsEl(el, h1)));
     if (!line || !started) {
       for (const k of el.children) if (isElement(k)) visit(k);
       return;
@@ -392,7 +408,9 @@ function isCredit(text: string): boolean {
   const m = CREDIT_LINE.exec(text);
   if (!m) return false;
   // "©iStock.com/fizkes" stays one word: the name after a site's slash is the site's.
-  const words = m[1]!.split(/[\s;,|&]+|(?<!\.(?:com|net|org))\//).filter((w) => /\p{L}/u.test(w) && !/^(?:and|und|et|y|via|for|für|pour|para|de|von|van|der|la|le)$/i.test(w));
+  const words = m[1]!
+    .split(/[\s;,|&]+|(?<!\.(?:com|net|org))\//)
+    .filter((w) => /\p{L}/u.test(w) && !/^(?:and|und|et|y|via|for|für|pour|para|de|von|van|der|la|le)$/i.test(w));
   if (!words.length || words.length > CREDIT_MAX_WORDS) return false;
   // "©iStock.com/fizkes": a marked or a site's name is a name whatever its case.
   return words.filter((w) => /^[\p{Lu}\d©]/u.test(w) || /\.(?:com|net|org)$/i.test(w)).length >= CREDIT_NAME_SHARE * words.length;
@@ -474,7 +492,10 @@ function truncatedTeasers(els: Element[]): number {
     walk(el, (node) => {
       if (!isElement(node)) return false;
       if (node.name === 'p' || node.name === 'div' || node.name === 'span') {
-        const own = node.children.map((c) => (isText(c) ? c.data : '')).join('').trim();
+        const own = node.children
+          .map((c) => (isText(c) ? c.data : ''))
+          .join('')
+          .trim();
         if (own.length >= 40 && /(?:\.\.\.|…)$/.test(own)) n++;
       }
       return true;
@@ -521,7 +542,6 @@ function topMost(boxes: Element[]): Element[] {
   const unique = [...new Set(boxes)];
   return unique.filter((b) => !unique.some((o) => o !== b && isAncestor(b, o)));
 }
-
 
 /** Least text (characters) the page must keep outside its comment threads for them to go before
  * the main box is chosen. */

@@ -29,5 +29,10 @@ export function removeOtherProducts(root: Element, stats: Stats, collection: boo
   removeNodes(relatedRails(root, stats));
   const cards = collection ? [] : productCardLists(root, stats);
   const cardText = cards.reduce((n, el) => n + stats.textOf(el), 0);
-  if (cards.length && cardText < stats.textOf(root) * PRODUCT_CARDS_SHARE && (pricesOutside(root, cards) > 0 || cardText < stats.textOf(root) * PRODUCT_CARDS_MINOR)) removeNodes(cards);
+  if (
+    cards.length &&
+    cardText < stats.textOf(root) * PRODUCT_CARDS_SHARE &&
+    (pricesOutside(root, cards) > 0 || cardText < stats.textOf(root) * PRODUCT_CARDS_MINOR)
+  )
+    removeNodes(cards);
 }
