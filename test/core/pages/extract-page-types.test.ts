@@ -79,3 +79,68 @@ test('forum-post-chrome-lines: on an article the same lines are left alone', () 
   assert.ok(doc.bodyText.includes('12 likes'));
   assert.ok(doc.bodyText.includes('Posts: 4'));
 });
+
+// --- News articles
+
+const story = (body: string, head = '<meta property="og:type" content="article">') =>
+  `<html><head><title>Harbour story</title>${head}</head><body><main><article><h1>Harbour story</h1>
+    <p>The harbour board voted on Tuesday to rebuild the north quay, ending a decade of arguments over who should pay for the work and when it should start.</p>
+    ${body}
+    <p>Work is due to start in the spring, and the board expects the quay to reopen to fishing boats within two years of the first pile being driven.</p></article></main></body></html>`;
+
+test('shopping-story-is-article: a roundup that declares an Article beside the Products it reviews gets the article rules', () => {
+  const ld = `<script type="application/ld+json">[{"@type":"NewsArticle","headline":"Best dishwashers"},{"@type":"Product","name":"Quiet 300"},{"@type":"Product","name":"Quiet 500"}]</script>`;
+  const html = story('<p>Prices were accurate at the time this article was published but may change over time.</p>', ld);
+  const text = extractPage(html, 'https://reviews.example/dishwashers/best-of-2025').bodyText;
+  assert.ok(text.includes('rebuild the north quay'));
+  assert.ok(!text.includes('Prices were accurate'), text);
+  // A product's own page (a product URL) stays a product page.
+  const product = extractPage(html, 'https://shop.example/products/quiet-300').bodyText;
+  assert.ok(product.includes('Prices were accurate'));
+});
+
+test("sponsored-section: a section under a sponsor's title goes up to the next heading; a heading that mentions sponsors stays", () => {
+  const html =
+    story(`<h2>Analytics for your pipelines (Sponsored)</h2><p>You run builds every day but do not know which jobs are slow; our tool shows you trends and job-level insights.</p><p><a href="/sponsor">Sponsor this newsletter</a></p>
+    <h2>Who sponsors the rebuild</h2><p>The port authority and two fishing cooperatives will share the cost, with the council paying for the new lighting along the quay.</p>`);
+  const text = extractPage(html, 'https://gazette.example/news/quay').bodyText;
+  assert.ok(!text.includes('Analytics for your pipelines'), text);
+  assert.ok(!text.includes('job-level insights'));
+  assert.ok(text.includes('Who sponsors the rebuild'));
+  assert.ok(text.includes('two fishing cooperatives'));
+});
+
+test('credit-data-attributes: a credit named only by a data attribute (data-theme-key="photo-credit-creditor") goes', () => {
+  const html = story(
+    '<div><span data-theme-key="photo-credit-creditor" class="css-s3tu6h">Trevor Raab; Thomas Hengge</span></div><p>Engineers surveyed the old piles in the autumn and found most of them rotten below the waterline, which settled the argument.</p>',
+  );
+  const text = extractPage(html, 'https://gazette.example/news/quay').bodyText;
+  assert.ok(!text.includes('Trevor Raab'), text);
+  assert.ok(text.includes('found most of them rotten'));
+});
+
+test('news pitch lines: "Follow us on …", a donation appeal and "You need to log in to view …" go; prose about following or supporting stays', () => {
+  const html = story(`<p>Follow Us On Social Media</p>
+    <p>The product experts at the Gazette have all your harbour news covered. Follow the Gazette on Facebook, Instagram or Flipboard for the latest.</p>
+    <p>Support Harbour Gazette! Donate via bank transfer or become a Patron on Patreon.</p>
+    <p>You need to login or register to view and manage your bookmarks.</p>
+    <p>Fishermen who follow the board's meetings on the radio said they would support the plan if the quay reopens before the herring season.</p>`);
+  const text = extractPage(html, 'https://gazette.example/news/quay').bodyText;
+  for (const pitch of ['Follow Us On Social Media', 'Follow the Gazette on Facebook', 'Donate via bank transfer', 'manage your bookmarks']) {
+    assert.ok(!text.includes(pitch), `${pitch} in:\n${text}`);
+  }
+  assert.ok(text.includes("Fishermen who follow the board's meetings"));
+});
+
+test("photo-captions-beside-article: a photo's caption goes from a story; a data figure's caption and a caption outside a story stay", () => {
+  const figures = `<figure><img src="/quay.jpg" alt=""><figcaption>The north quay at low tide on Monday, with the old piles showing.</figcaption></figure>
+    <figure><img src="/chart.png" alt=""><figcaption>Figure 2. Boats landing at the quay each year, 2010–2024.</figcaption></figure>
+    <figure><table><tr><td>2024</td><td>312 boats</td></tr></table><figcaption>Landings by year, harbour board figures.</figcaption></figure>`;
+  const text = extractPage(story(figures), 'https://gazette.example/news/quay').bodyText;
+  assert.ok(!text.includes('The north quay at low tide'), text);
+  assert.ok(text.includes('Figure 2. Boats landing at the quay'));
+  assert.ok(text.includes('Landings by year'));
+  const gallery = `<html><head><title>Quay photos</title></head><body><main><h1>Quay photos</h1>${figures}
+    <p>Readers sent us these pictures of the quay over the years, from the first steamers to the last of the herring fleet.</p></main></body></html>`;
+  assert.ok(extractPage(gallery, 'https://gazette.example/photos/quay').bodyText.includes('The north quay at low tide'));
+});

@@ -114,6 +114,11 @@ const KEPT_ATTRIBUTES = new Set([
   'charset',
   'data-nosnippet',
   'alt', // a header logo's alt text names the site (metadata.ts)
+  // Names that CSS-in-JS sites give their components instead of classes (article-extras.ts).
+  'data-theme-key',
+  'data-testid',
+  'data-component',
+  'data-element',
 ]);
 
 /** Shared by all elements without a kept attribute; the extractor never writes attributes. */
