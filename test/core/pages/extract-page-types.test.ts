@@ -144,3 +144,15 @@ test("photo-captions-beside-article: a photo's caption goes from a story; a data
     <p>Readers sent us these pictures of the quay over the years, from the first steamers to the last of the herring fleet.</p></main></body></html>`;
   assert.ok(extractPage(gallery, 'https://gazette.example/photos/quay').bodyText.includes('The north quay at low tide'));
 });
+
+test("notices-anywhere: an affiliate disclosure above the text goes; a pointer to the site's own guide inside the text stays", () => {
+  const html = `<html><head><title>Harbour story</title><meta property="og:type" content="article"></head><body><main><article><h1>Harbour story</h1>
+    <p>While each product featured is independently selected by our editors, we may include paid promotion. If you buy something through our links, we may earn commission.</p>
+    <p>The harbour board voted on Tuesday to rebuild the north quay, ending a decade of arguments over who should pay for the work and when it should start.</p>
+    <p>Want to know what the old quay looked like? Check out our guide to the harbour's history.</p>
+    <p>Work is due to start in the spring, and the board expects the quay to reopen to fishing boats within two years of the first pile being driven.</p></article></main></body></html>`;
+  const text = extractPage(html, 'https://gazette.example/news/quay').bodyText;
+  assert.ok(!text.includes('independently selected'), text);
+  assert.ok(text.includes('Check out our guide to the harbour'));
+  assert.ok(text.includes('rebuild the north quay'));
+});

@@ -196,9 +196,13 @@ export function articleExtras(root: Element, stats: Stats, opts: { article: bool
     ? []
     : titledBoxes(root, stats, TEASER_TITLE, RAIL_MAX_SHARE, { titles: teaserTitles }).filter((box) => keeps(box) && stats.textOf(box) <= TEASER_MAX_TEXT);
   const sponsored = !opts.article ? [] : sponsoredSections(sponsorTitles!, root, stats).filter(keeps);
-  const lines = opts.article ? lineExtras(root, stats) : { storyLinks: [], credits: [], pitches: [], captions: [] };
+  const lines = opts.article ? lineExtras(root, stats) : { storyLinks: [], credits: [], pitches: [], notices: [], captions: [] };
   const storyLinks = lines.storyLinks.filter(keeps);
-  const teasers = [...teaserBoxes, ...sponsored, ...lines.pitches.filter(keeps)];
+  // notices-anywhere: the fine print that PITCH_LINE knows (an affiliate disclosure, a price
+  // disclaimer, "Follow us on …") goes wherever it stands, above the text too; a sign-up asked
+  // for in the imperative goes only after some prose.
+  const notices = lines.notices.filter((el) => !(h1 && (el === h1 || isAncestor(h1, el))));
+  const teasers = [...teaserBoxes, ...sponsored, ...lines.pitches.filter(keeps), ...notices];
   const credits = lines.credits.filter((el) => !(h1 && (el === h1 || isAncestor(h1, el))));
   const captions = lines.captions.filter((el) => !(h1 && (el === h1 || isAncestor(h1, el))));
   const authors = opts.article ? authorBoxes(root, stats).filter(keeps) : [];
@@ -234,10 +238,11 @@ function sponsoredSections(titles: Element[], root: Element, stats: Stats): Elem
 }
 
 /** Block-level lines that hold a pointer to another story or a photo credit, and nothing else. */
-function lineExtras(root: Element, stats: Stats): { storyLinks: Element[]; credits: Element[]; pitches: Element[]; captions: Element[] } {
+function lineExtras(root: Element, stats: Stats): { storyLinks: Element[]; credits: Element[]; pitches: Element[]; notices: Element[]; captions: Element[] } {
   const storyLinks: Element[] = [];
   const credits: Element[] = [];
   const pitches: Element[] = [];
+  const notices: Element[] = [];
   const captions: Element[] = [];
   walkNumbered(root, stats, (i) => {
     const el = stats.els[i]!;
@@ -251,7 +256,7 @@ function lineExtras(root: Element, stats: Stats): { storyLinks: Element[]; credi
     const text = plainText(el).replace(/\s+/g, ' ').trim();
     // A pitch is one line (a box of several lines is judged line by line).
     if (!hasBlockChild(el) && isPitch(text)) {
-      pitches.push(el);
+      (PITCH_LINE.test(text) ? notices : pitches).push(el);
       return false;
     }
     if (len > STORY_LINK_MAX) return true;
@@ -266,7 +271,7 @@ function lineExtras(root: Element, stats: Stats): { storyLinks: Element[]; credi
     }
     return true;
   });
-  return { storyLinks, credits, pitches, captions };
+  return { storyLinks, credits, pitches, notices, captions };
 }
 
 /** A data figure's caption: "Figure 2.", "Fig. 3:", "Table 1", "Chart:", "Graph 4", "Abbildung 1", "Tableau 2". */
@@ -469,7 +474,7 @@ const PITCH_OBJECT = /\b(?:newsletters?|inbox|app|texted|text messages|sms)\b/i;
  * buy … we may earn an affiliate commission".
  */
 const PITCH_LINE =
-  /^(?:(?:.{0,160}[.!?]\s+)?follow (?:us|[\p{Lu}][\p{L}.&' ]{0,30}) on (?:facebook|twitter|x|instagram|tiktok|linkedin|youtube|flipboard|threads|bluesky|whatsapp|telegram|google news|social media)\b.*|(?:.{0,160}[.!?]\s+)?support [\p{Lu}][^.!?]{0,40}[!.:]\s*(?:donate|become a (?:patron|member|supporter)|make a (?:donation|contribution))\b.*|you (?:need|have|must) to (?:log ?in|sign ?in|register|subscribe)\b.{0,40}\bto (?:view|read|see|access|manage|save|comment)\b.*|by (?:signing up|subscribing|clicking|submitting)\b.{0,40}\byou (?:agree|consent|accept)\b.*|thanks? (?:you )?for (?:signing up|subscribing)\b.{0,40}|(?:prices?|deal pricing)\b.{0,80}\b(?:subject to change|may change|accurate at the time)\b.*|.{0,120}\bif you (?:buy|purchase|click)\b.{0,80}\bwe (?:may )?(?:earn|receive|get) (?:a |an )?(?:small )?(?:affiliate )?commission\b.*)$/iu;
+  /^(?:.{0,60}\b(?:each|every|all) (?:products?|items?|deals?)(?: (?:featured|we feature|on this page|we recommend))? (?:is|are|was|were|has been|have been) independently (?:selected|chosen|reviewed|vetted)\b.*|(?:.{0,160}[.!?]\s+)?follow (?:us|[\p{Lu}][\p{L}.&' ]{0,30}) on (?:facebook|twitter|x|instagram|tiktok|linkedin|youtube|flipboard|threads|bluesky|whatsapp|telegram|google news|social media)\b.*|(?:.{0,160}[.!?]\s+)?support [\p{Lu}][^.!?]{0,40}[!.:]\s*(?:donate|become a (?:patron|member|supporter)|make a (?:donation|contribution))\b.*|you (?:need|have|must) to (?:log ?in|sign ?in|register|subscribe)\b.{0,40}\bto (?:view|read|see|access|manage|save|comment)\b.*|by (?:signing up|subscribing|clicking|submitting)\b.{0,40}\byou (?:agree|consent|accept)\b.*|thanks? (?:you )?for (?:signing up|subscribing)\b.{0,40}|(?:prices?|deal pricing)\b.{0,80}\b(?:subject to change|may change|accurate at the time)\b.*|.{0,120}\bif you (?:buy|purchase|click)\b.{0,80}\bwe (?:may )?(?:earn|receive|get) (?:a |an )?(?:small )?(?:affiliate )?commission\b.*)$/iu;
 
 /**
  * A pitch as a line of its own in the article's flow: a sign-up asked for in the imperative
