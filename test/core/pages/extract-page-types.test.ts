@@ -156,3 +156,14 @@ test("notices-anywhere: an affiliate disclosure above the text goes; a pointer t
   assert.ok(text.includes('Check out our guide to the harbour'));
   assert.ok(text.includes('rebuild the north quay'));
 });
+
+test('paywall and plugin leftovers: "Subscribe to get access", "Read more of this content when you subscribe", "follow me on social media" and an empty Jetpack related-posts box go', () => {
+  const html = story(`<p>Members watch the harbour webcam here, and the board publishes its minutes on the first Monday of every month.</p>
+    <div class="paywall"><h3>Subscribe to get access</h3><p>Read more of this content when you subscribe today.</p></div>
+    <p>Be sure to follow me on social media to stay up to date on all the latest harbour news.</p>
+    <div id="jp-relatedposts" class="jp-relatedposts"><h3 class="jp-relatedposts-headline"><em>Related</em></h3></div>`);
+  const text = extractPage(html, 'https://gazette.example/news/quay').bodyText;
+  for (const gone of ['Subscribe to get access', 'when you subscribe today', 'follow me on social media', 'Related'])
+    assert.ok(!text.includes(gone), `${gone} in:\n${text}`);
+  assert.ok(text.includes('publishes its minutes'));
+});

@@ -48,7 +48,7 @@ const STRONG_NEGATIVE =
  * chosen main subtree when they are a minority of its text (see `weakBoilerplate`).
  */
 const WEAK_NEGATIVE =
-  /(?:^|[^a-z])(?:sidebar|side-bar|widget|widgets|related|recommend|recommended|recommendations|recirc|promo|promos|pagination|pager|tags|tagcloud|tag-cloud|trending|most-popular|mostpopular|more-stories|author-bio|authorbox|author-box|about-author|comments|comment-list|commentlist|comments-area|disqus|disqus_thread|upsell|cross-sell|you-may-also-like|also-like|disclaimers?)(?:$|[^a-z])/i;
+  /(?:^|[^a-z])(?:sidebar|side-bar|widget|widgets|related|relatedposts|recommend|recommended|recommendations|recirc|promo|promos|pagination|pager|tags|tagcloud|tag-cloud|trending|most-popular|mostpopular|more-stories|author-bio|authorbox|author-box|about-author|comments|comment-list|commentlist|comments-area|disqus|disqus_thread|upsell|cross-sell|you-may-also-like|also-like|disclaimers?)(?:$|[^a-z])/i;
 /** A banner beside a product's description is a promotion; on other pages (a shop's collection,
  * a landing page) the banner box often carries the page's own title and intro. The buy box
  * (price, delivery options, sellers, protection plans, add to cart) is the shop's ordering widget
