@@ -167,3 +167,20 @@ test('paywall and plugin leftovers: "Subscribe to get access", "Read more of thi
     assert.ok(!text.includes(gone), `${gone} in:\n${text}`);
   assert.ok(text.includes('publishes its minutes'));
 });
+
+test("form-wrapping-posts: a moderation form around a thread's posts is a wrapper; a comment form without posts still goes", () => {
+  const post = (who: string, text: string) =>
+    `<article class="ipsEntry"><div class="author">${who}</div><div class="ipsRichText"><p>${text}</p></div></article>`;
+  const html = `<html><head><title>New case</title><script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"New case"}</script></head><body>
+    <div class="popover"><p>To install this app on iOS and iPadOS, tap the Share icon in Safari, scroll the menu and tap Add to Home Screen, then tap Add in the top-right corner of the screen.</p>
+    <p>To install this app on Android, tap the three-dot menu in the top-right corner of the browser, tap Add to Home screen or Install app, and confirm by tapping Install.</p>
+    ${['Safari', 'Edge', 'Firefox', 'Chrome', 'Opera'].map((b) => `<p>To get notifications in ${b}, open its settings, find the site permissions for notifications, look this website up in the list and adjust your preference for it there.</p>`).join('')}</div>
+    <main><h1>New case</h1><form action="/topic/1/?do=multimodComment" method="post">
+      ${post('ann', 'The new case has room for a 360 mm radiator at the front and the glass panel comes off without tools, which I did not expect at this price.')}
+      ${post('ben', 'Mine arrived yesterday; the fans are quiet, but the cable channel behind the board is tight if you use a thick 24-pin extension cable.')}
+    </form><form action="/topic/1/?do=addComment" method="post"><p>Reply to this topic with your own experience of the case and its fans, please.</p></form></main></body></html>`;
+  const text = extractPage(html, 'https://forum.example.com/topic/1-new-case/').bodyText;
+  assert.ok(text.includes('room for a 360 mm radiator'), text);
+  assert.ok(text.includes('cable channel behind the board'));
+  assert.ok(!text.includes('Reply to this topic'));
+});

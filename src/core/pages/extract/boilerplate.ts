@@ -416,7 +416,16 @@ function signupBoxes(body: Element): Set<Element> {
 
 function isUtilityForm(form: Element): boolean {
   const sig = `${attr(form, 'class') ?? ''} ${attr(form, 'id') ?? ''} ${attr(form, 'action') ?? ''} ${attr(form, 'role') ?? ''}`;
-  return /search|comment|login|signin|subscribe|newsletter|signup|register|cart|reply/i.test(sig);
+  if (!/search|comment|login|signin|subscribe|newsletter|signup|register|cart|reply/i.test(sig)) return false;
+  // form-wrapping-posts: a moderation form around a thread ("…?do=multimodComment") holds the
+  // posts themselves, each an <article>: it is a wrapper, not a comment or search box.
+  let posts = false;
+  walk(form, (n) => {
+    if (posts || !isElement(n)) return false;
+    if (n.name === 'article') posts = true;
+    return !posts;
+  });
+  return !posts;
 }
 
 /** A box named for its pager ("filtering-and-pagination") that holds more than a pager's text,
