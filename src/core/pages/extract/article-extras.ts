@@ -34,8 +34,8 @@ const STORY_RAIL_TITLE = new RegExp(
   '^(?:related(?:\\s+(?:stories|articles|posts|content|news|reading|coverage|links|topics|guides))?|' +
     'more (?:from|on|in|stories|news|articles|posts|to read|to explore|like this|reading)\\b.*|' +
     '(?:read|what to read) next\\b.*|read also|also read|up next|you (?:may|might|will|could) (?:also )?(?:like|enjoy|be interested)\\b.*|' +
-    "most (?:popular|read|viewed|shared|emailed)\\b.*|trending(?: now| stories| articles| posts)?|popular (?:posts|stories|articles|now|on)\\b.*|" +
-    "recommended(?: for you| stories| articles| reading| posts)?|latest (?:news|stories|articles|posts|headlines)\\b.*|" +
+    'most (?:popular|read|viewed|shared|emailed)\\b.*|trending(?: now| stories| articles| posts)?|popular (?:posts|stories|articles|now|on)\\b.*|' +
+    'recommended(?: for you| stories| articles| reading| posts)?|latest (?:news|stories|articles|posts|headlines)\\b.*|' +
     "top stories|also in (?:the )?news|(?:don['’]t|do not) miss\\b.*|editor['’]?s['’]? (?:picks|choice)|(?:recent|other|similar) (?:posts|stories|articles)|" +
     'mehr zum thema|das könnte sie (?:auch )?interessieren|weitere artikel|lesen sie auch|' +
     'à lire aussi|a lire aussi|sur le même sujet|articles? similaires|dans la même rubrique|' +
@@ -53,7 +53,7 @@ const TEASER_TITLE = new RegExp(
     '(?:our|the) (?:free |weekly |daily )?newsletters?|newsletters?(?: sign-?up)?|never miss (?:a|an)\\s.*|stay (?:informed|in the loop|up to date|updated)\\b.*|' +
     '(?:get|delivered) .{0,40}\\bto your inbox\\b.*|already (?:a )?(?:subscriber|member)\\b.*|(?:continue|keep) reading\\b.*(?:subscri|member|sign).*|' +
     '(?:this|the) (?:article|story|content) is (?:for|only for|available to|reserved for) (?:subscribers|members)\\b.*|' +
-    '(?:unlock|get) (?:unlimited|full) access\\b.*|support (?:our|independent) journalism\\b.*|' +
+    '(?:unlock|get) (?:unlimited|full) access\\b.*|subscribe to (?:get|gain|unlock|keep|continue) (?:full |unlimited )?(?:access|reading).*|support (?:our|independent) journalism\\b.*|' +
     // The same in French, German and Spanish ("Cet article est réservé aux abonnés", "Dieser
     // Artikel ist für Abonnenten", "Weiterlesen mit …", "Este artículo es exclusivo para suscriptores").
     '(?:cet|cette) (?:article|contenu|information|enquête) est réservée? aux abonnés\\b.*|il vous reste \\d+ ?% de (?:cet|cette) \\S+ à lire\\b.*|déjà abonnée?\\b.*|' +
@@ -61,11 +61,22 @@ const TEASER_TITLE = new RegExp(
     '(?:este|el) (?:artículo|contenido) es (?:exclusivo )?para suscriptores\\b.*|(?:ya )?(?:eres|soy) suscriptor\\b.*|' +
     // The pitch under a paywall or at the end of a free story.
     'unlock this (?:article|story)\\b.*|(?:this|the) (?:article|story) is exclusive to .{1,30}\\b(?:subscribers|members)\\b.*|' +
-    '(?:since|now that) you(?:[’\']ve| have)? (?:made it|read|got) (?:to|this far)\\b.*|we have a (?:small )?favou?r to ask\\b.*|' +
+    "(?:since|now that) you(?:[’']ve| have)? (?:made it|read|got) (?:to|this far)\\b.*|we have a (?:small )?favou?r to ask\\b.*|" +
     // Deals and alerts by text message.
     'be the first to know\\b.*|(?:get|receive) .{0,40}\\btexted (?:right )?to your phone\\b.*)$',
   'i',
 );
+
+/**
+ * sponsored-section: the title of a sponsor's section inside a story or a newsletter issue:
+ * "GitHub Actions analytics – what's happening (Sponsored)", "Sponsored", "Sponsored by Acme",
+ * "A word from our sponsor", "Today's sponsor", "[Ad]". The section is the title and what follows
+ * it up to the next heading of its level.
+ */
+const SPONSORED_TITLE =
+  /^(?:.{3,100}\s*[([](?:sponsored|sponsor|ad|advertisement|paid(?: post| content)?|partner content)[)\]]|[([]?(?:sponsored|advertisement)[)\]]?(?:\s+(?:content|post|section))?|sponsored by\s.{1,60}|(?:a )?(?:word|message) from (?:our|this week['’]s|today['’]s) sponsors?|(?:today['’]s|this (?:week|issue)['’]s) sponsors?|in partnership with\s.{1,60})\s*:?$/i;
+/** Most text (characters) of a sponsor's section. */
+const SPONSORED_MAX_TEXT = 1500;
 
 /** Most text (characters) of a newsletter or paywall box: past this it is copy. */
 const TEASER_MAX_TEXT = 600;
@@ -96,6 +107,8 @@ export interface ArticleExtras {
   authorBoxes: Element[];
   /** Lines between the headline and the first paragraph that label the story: a reading time, "Sponsored", the standfirst. */
   headerLines: Element[];
+  /** Captions of the story's photos (see isPhotoCaption). */
+  captions: Element[];
 }
 
 /**
@@ -117,7 +130,18 @@ const STORY_LINK_SHARE = 0.6;
 const CREDIT_LINE =
   /^\(?\s*(?:(?:photo|photograph|image|picture|illustration|foto|bild|imagen|fotografía)s?(?:\s+credits?)?\s*(?::|\bby\b|\bvon\b|\bpar\b)|credits?\s*:|crédits?(?:\s+photo)?\s*:|©|\(c\)\s)\s*(.+?)\s*\)?$/iu;
 /** Class or id of a credit set beside a caption: "credit", "photo-credit", "image_credit", "copyright", "attribution", "caption__source". */
-const CREDIT_CLASS = /(?:^|[\s_-])(?:credits?|photo-?credits?|image-?credits?|media-?credits?|copyright|attribution|(?:caption|image|photo|media|img|figure)[-_]*source)(?:$|[\s_-])/i;
+const CREDIT_CLASS =
+  /(?:^|[\s_-])(?:credits?|photo-?credits?|image-?credits?|media-?credits?|copyright|attribution|(?:caption|image|photo|media|img|figure)[-_]*source)(?:$|[\s_-])/i;
+/**
+ * credit-data-attributes: what the markup calls a box, in its class and id and in the data
+ * attributes that CSS-in-JS sites name their components by (data-theme-key="photo-credit-creditor",
+ * data-testid="image-credit", data-component="caption-credit").
+ */
+function markupNames(el: Element): string {
+  const a = el.attribs;
+  return `${a.class ?? ''} ${a.id ?? ''} ${a['data-theme-key'] ?? ''} ${a['data-testid'] ?? ''} ${a['data-component'] ?? ''} ${a['data-element'] ?? ''}`;
+}
+
 /** Most characters of a credit line, and most words of the name it gives. */
 const CREDIT_MAX = 100;
 const CREDIT_MAX_WORDS = 8;
@@ -132,63 +156,107 @@ const CREDIT_NAME_SHARE = 0.6;
 export function articleExtras(root: Element, stats: Stats, opts: { article: boolean; description?: string | null }): ArticleExtras {
   const h1 = firstH1(root, stats);
   const keeps = (box: Element) => box !== root && !(h1 && (box === h1 || isAncestor(h1, box))) && startsAfterProse(box, root, stats);
-  const [commentTitles, railTitles, teaserTitles] = findTitles(root, stats, [COMMENT_TITLE, STORY_RAIL_TITLE, TEASER_TITLE], true);
+  const [commentTitles, railTitles, teaserTitles, sponsorTitles] = findTitles(
+    root,
+    stats,
+    [COMMENT_TITLE, STORY_RAIL_TITLE, TEASER_TITLE, SPONSORED_TITLE],
+    true,
+  );
   const comments = topMost([...commentBoxes(root, stats), ...titledBoxes(root, stats, COMMENT_TITLE, 1, { titles: commentTitles })]).filter(keeps);
-  let rails = !opts.article ? [] : titledBoxes(root, stats, STORY_RAIL_TITLE, RAIL_MAX_SHARE, { titles: railTitles }).flatMap((box) => {
-    if (!keeps(box) || comments.some((c) => c === box || isAncestor(box, c))) return [];
-    // A title alone in the flow (no box of its own): the rail is what follows it up to the next
-    // heading of its level.
-    let run = HEADING.test(box.name) || stats.anchors[stats.of(box)] === 0 ? followingRun(box, stats) : [box];
-    // A lone rail title: a title in a box of its own (a CMS's label widget) with its stories in
-    // the boxes that follow that box.
-    if (run.length === 1 && stats.anchors[stats.of(box)] === 0) run = followingRun(loneTitleBox(box, root, stats), stats);
-    let text = 0;
-    let link = 0;
-    let anchors = 0;
-    for (const el of run) {
-      const i = stats.of(el);
-      text += stats.text[i]!;
-      link += stats.link[i]!;
-      anchors += stats.anchors[i]!;
-    }
-    // Story cards with a cut-off excerpt ("…Tuesday, December 1...") are teasers of other
-    // stories even when the excerpt outweighs the linked headline.
-    const share = truncatedTeasers(run) >= RAIL_MIN_LINKS ? TEASER_CARD_LINK_SHARE : RAIL_LINK_SHARE;
-    return anchors >= RAIL_MIN_LINKS && link >= share * text && text <= RAIL_MAX_SHARE * stats.textOf(root) ? run : [];
-  });
+  let rails = !opts.article
+    ? []
+    : titledBoxes(root, stats, STORY_RAIL_TITLE, RAIL_MAX_SHARE, { titles: railTitles }).flatMap((box) => {
+        if (!keeps(box) || comments.some((c) => c === box || isAncestor(box, c))) return [];
+        // A title alone in the flow (no box of its own): the rail is what follows it up to the next
+        // heading of its level.
+        let run = HEADING.test(box.name) || stats.anchors[stats.of(box)] === 0 ? followingRun(box, stats) : [box];
+        // A lone rail title: a title in a box of its own (a CMS's label widget) with its stories in
+        // the boxes that follow that box.
+        if (run.length === 1 && stats.anchors[stats.of(box)] === 0) run = followingRun(loneTitleBox(box, root, stats), stats);
+        let text = 0;
+        let link = 0;
+        let anchors = 0;
+        for (const el of run) {
+          const i = stats.of(el);
+          text += stats.text[i]!;
+          link += stats.link[i]!;
+          anchors += stats.anchors[i]!;
+        }
+        // Story cards with a cut-off excerpt ("…Tuesday, December 1...") are teasers of other
+        // stories even when the excerpt outweighs the linked headline.
+        const share = truncatedTeasers(run) >= RAIL_MIN_LINKS ? TEASER_CARD_LINK_SHARE : RAIL_LINK_SHARE;
+        return anchors >= RAIL_MIN_LINKS && link >= share * text && text <= RAIL_MAX_SHARE * stats.textOf(root) ? run : [];
+      });
   // Rails go beside prose only: where the rest is headlines too (a news front page, a section's
   // archive), "Most read" and "More on …" are sections of the list itself.
   const restText = stats.textOf(root) - rails.reduce((n, el) => n + stats.textOf(el), 0);
   const restLink = stats.link[stats.of(root)]! - rails.reduce((n, el) => n + stats.link[stats.of(el)]!, 0);
   if (restLink > REST_LINK_SHARE * restText) rails = [];
-  const teaserBoxes = !opts.article ? [] : titledBoxes(root, stats, TEASER_TITLE, RAIL_MAX_SHARE, { titles: teaserTitles }).filter((box) => keeps(box) && stats.textOf(box) <= TEASER_MAX_TEXT);
-  const lines = opts.article ? lineExtras(root, stats) : { storyLinks: [], credits: [], pitches: [] };
+  const teaserBoxes = !opts.article
+    ? []
+    : titledBoxes(root, stats, TEASER_TITLE, RAIL_MAX_SHARE, { titles: teaserTitles }).filter((box) => keeps(box) && stats.textOf(box) <= TEASER_MAX_TEXT);
+  const sponsored = !opts.article ? [] : sponsoredSections(sponsorTitles!, root, stats).filter(keeps);
+  const lines = opts.article ? lineExtras(root, stats) : { storyLinks: [], credits: [], pitches: [], notices: [], captions: [] };
   const storyLinks = lines.storyLinks.filter(keeps);
-  const teasers = [...teaserBoxes, ...lines.pitches.filter(keeps)];
+  // notices-anywhere: the fine print that PITCH_LINE knows (an affiliate disclosure, a price
+  // disclaimer, "Follow us on …") goes wherever it stands, above the text too; a sign-up asked
+  // for in the imperative goes only after some prose.
+  const notices = lines.notices.filter((el) => !(h1 && (el === h1 || isAncestor(h1, el))));
+  const teasers = [...teaserBoxes, ...sponsored, ...lines.pitches.filter(keeps), ...notices];
   const credits = lines.credits.filter((el) => !(h1 && (el === h1 || isAncestor(h1, el))));
+  const captions = lines.captions.filter((el) => !(h1 && (el === h1 || isAncestor(h1, el))));
   const authors = opts.article ? authorBoxes(root, stats).filter(keeps) : [];
   const header = opts.article ? headerLines(root, stats, h1, opts.description ?? null) : [];
-  const all = topMost([...comments, ...rails, ...teasers, ...storyLinks, ...credits, ...authors, ...header]);
+  const all = topMost([...comments, ...rails, ...teasers, ...storyLinks, ...credits, ...authors, ...header, ...captions]);
   const rest = stats.goodOf(root) - all.reduce((n, el) => n + stats.goodOf(el), 0);
-  if (!all.length || rest < ARTICLE_REST) return { comments: [], rails: [], teasers: [], storyLinks: [], credits: [], authorBoxes: [], headerLines: [] };
+  if (!all.length || rest < ARTICLE_REST)
+    return { comments: [], rails: [], teasers: [], storyLinks: [], credits: [], authorBoxes: [], headerLines: [], captions: [] };
   const kept = (list: Element[]) => list.filter((x) => all.includes(x));
-  return { comments: kept(comments), rails: kept(rails), teasers: kept(teasers), storyLinks: kept(storyLinks), credits: kept(credits), authorBoxes: kept(authors), headerLines: kept(header) };
+  return {
+    comments: kept(comments),
+    rails: kept(rails),
+    teasers: kept(teasers),
+    storyLinks: kept(storyLinks),
+    credits: kept(credits),
+    authorBoxes: kept(authors),
+    headerLines: kept(header),
+    captions: kept(captions),
+  };
+}
+
+/** The sections under sponsors' titles (headings only): each title and what follows it up to
+ * the next heading of its level, when that is short (SPONSORED_MAX_TEXT). */
+function sponsoredSections(titles: Element[], root: Element, stats: Stats): Element[] {
+  const out: Element[] = [];
+  for (const t of titles) {
+    if (!HEADING.test(t.name) || t.name === 'h1') continue;
+    const run = followingRun(t, stats);
+    const text = run.reduce((n, el) => n + stats.textOf(el), 0);
+    if (text <= SPONSORED_MAX_TEXT && text <= RAIL_MAX_SHARE * stats.textOf(root)) out.push(...run);
+  }
+  return out;
 }
 
 /** Block-level lines that hold a pointer to another story or a photo credit, and nothing else. */
-function lineExtras(root: Element, stats: Stats): { storyLinks: Element[]; credits: Element[]; pitches: Element[] } {
+function lineExtras(root: Element, stats: Stats): { storyLinks: Element[]; credits: Element[]; pitches: Element[]; notices: Element[]; captions: Element[] } {
   const storyLinks: Element[] = [];
   const credits: Element[] = [];
   const pitches: Element[] = [];
+  const notices: Element[] = [];
+  const captions: Element[] = [];
   walkNumbered(root, stats, (i) => {
     const el = stats.els[i]!;
     const len = stats.text[i]!;
     if (len === 0) return false;
+    if (el.name === 'figcaption' && isPhotoCaption(el)) {
+      captions.push(el);
+      return false;
+    }
     if (el === root || len > PITCH_MAX) return true;
     const text = plainText(el).replace(/\s+/g, ' ').trim();
     // A pitch is one line (a box of several lines is judged line by line).
     if (!hasBlockChild(el) && isPitch(text)) {
-      pitches.push(el);
+      (PITCH_LINE.test(text) ? notices : pitches).push(el);
       return false;
     }
     if (len > STORY_LINK_MAX) return true;
@@ -197,17 +265,45 @@ function lineExtras(root: Element, stats: Stats): { storyLinks: Element[]; credi
       storyLinks.push(el);
       return false;
     }
-    if (len <= CREDIT_MAX && (CREDIT_CLASS.test(`${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`) || isCredit(text))) {
+    if (len <= CREDIT_MAX && (CREDIT_CLASS.test(markupNames(el)) || isCredit(text))) {
       credits.push(el);
       return false;
     }
     return true;
   });
-  return { storyLinks, credits, pitches };
+  return { storyLinks, credits, pitches, notices, captions };
+}
+
+/** A data figure's caption: "Figure 2.", "Fig. 3:", "Table 1", "Chart:", "Graph 4", "Abbildung 1", "Tableau 2". */
+const DATA_CAPTION = /^\s*(?:fig(?:ure)?\.?|table|chart|graph|diagram|map|abbildung|abb\.|tabelle|tableau|tabla|gráfico|grafik)\s*(?:\d+|[A-Z]\b)?\s*[.:–—-]?/i;
+/** What a data figure holds besides (or instead of) a picture. */
+const DATA_FIGURE_TAGS = new Set(['table', 'pre', 'code', 'svg', 'canvas', 'math']);
+
+/**
+ * photo-captions-beside-article: the caption of a photo in a story (a <figcaption> in a figure
+ * that holds a picture or a video) describes the picture, not the story, and readers and
+ * article-body annotations skip it; the WCXB ground truth leaves out 644 of the 703 captions our
+ * article text kept. A data figure's caption ("Figure 1. Water height…", a figure around a
+ * table, a chart or code) is the text's own and stays.
+ */
+function isPhotoCaption(caption: Element): boolean {
+  const figure = caption.parent;
+  if (!figure || !isElement(figure) || figure.name !== 'figure') return false;
+  if (DATA_CAPTION.test(plainText(caption))) return false;
+  let picture = false;
+  let data = false;
+  walk(figure, (n) => {
+    if (!isElement(n) || n === caption) return false;
+    if (DATA_FIGURE_TAGS.has(n.name)) data = true;
+    else if (n.name === 'img' || n.name === 'picture' || n.name === 'video' || n.name === 'iframe') picture = true;
+    return !data;
+  });
+  return picture && !data;
 }
 
 /** Class or id of a box about the author: "author-bio", "author_box", "about-the-author", "saboxplugin-wrap" (Simple Author Box), "article-author-box". */
-const AUTHOR_BOX_CLASS = /(?:author[-_]?(?:bio|box|info|card|profile|details|description|about|wrap)|about[-_]?(?:the[-_]?)?author|sabox|autorbox|autor[-_]?info|auteur[-_]?bio)/i;
+const AUTHOR_BOX_CLASS =
+  /(?:author[-_]?(?:bio|box|info|card|profile|details|description|about|wrap)|about[-_]?(?:the[-_]?)?author|sabox|autorbox|autor[-_]?info|auteur[-_]?bio)/i;
 /** A link to an author's own page: rel="author", or a path through /author/, /authors/, /autor/, /autoren/, /auteur/, /people/, /staff/, /profile/. */
 const AUTHOR_HREF = /\/(?:authors?|autor(?:en)?|auteurs?|people|staff|profiles?|journalists?|contributors?)\/[^/?#]+/i;
 /** Characters beside the name on its line in an author box ("About", "Written by", a role such as "Editor, Running Reviews"). */
@@ -275,9 +371,11 @@ function opensWithAuthorLink(el: Element, stats: Stats): boolean {
 /** A byline's label left without its name (the name drawn by script): "By", "Von", "Par". */
 const BARE_BYLINE = /^(?:by|von|par|por|door|di|av|af)$/i;
 /** A reading time: "3 min read", "3 MIN. READ", "Lecture 3 min.", "3 Min. Lesezeit", "Reading time: 4 minutes". */
-const READING_TIME = /^(?:(?:reading time|lesezeit|lecture|temps de lecture|lectura)\s*:?\s*)?(?:ca\.\s*)?\d+\s*(?:min(?:ute)?s?|minuten)\.?(?:\s*(?:read|reading|de lecture|lesezeit|lectura|de leitura))?\.?$/i;
+const READING_TIME =
+  /^(?:(?:reading time|lesezeit|lecture|temps de lecture|lectura)\s*:?\s*)?(?:ca\.\s*)?\d+\s*(?:min(?:ute)?s?|minuten)\.?(?:\s*(?:read|reading|de lecture|lesezeit|lectura|de leitura))?\.?$/i;
 /** A sponsor's label over the story: "Sponsored", "• SPONSORED •", "Sponsored by …", "Paid content", "Anzeige", "Sponsorisé". */
-const SPONSOR_LABEL = /^[•·|\s]*(?:sponsored|sponsored content|advertorial|paid (?:post|content|partnership)|partner content|anzeige|sponsorisé|contenu sponsorisé|patrocinado)(?:\s+by\s+.{1,60})?[•·|\s]*$/i;
+const SPONSOR_LABEL =
+  /^[•·|\s]*(?:sponsored|sponsored content|advertorial|paid (?:post|content|partnership)|partner content|anzeige|sponsorisé|contenu sponsorisé|patrocinado)(?:\s+by\s+.{1,60})?[•·|\s]*$/i;
 /** Fewest words of a standfirst known only by repeating the page's description. */
 const STANDFIRST_MIN_WORDS = 8;
 /** Most characters of a line between the headline and the text that can be one of these labels. */
@@ -311,7 +409,7 @@ function headerLines(root: Element, stats: Stats, h1: Element | null, descriptio
       if (stats.text[i]! <= HEADER_LINE_MAX && !hasBlockChild(el) && isKicker(el)) out.push(el);
       return;
     }
-    const line = el !== root && (!hasBlockChild(el) || stats.text[i]! <= HEADER_LINE_MAX && !containsEl(el, h1));
+    const line = el !== root && (!hasBlockChild(el) || (stats.text[i]! <= HEADER_LINE_MAX && !containsEl(el, h1)));
     if (!line || !started) {
       for (const k of el.children) if (isElement(k)) visit(k);
       return;
@@ -376,7 +474,7 @@ const PITCH_OBJECT = /\b(?:newsletters?|inbox|app|texted|text messages|sms)\b/i;
  * buy … we may earn an affiliate commission".
  */
 const PITCH_LINE =
-  /^(?:by (?:signing up|subscribing|clicking|submitting)\b.{0,40}\byou (?:agree|consent|accept)\b.*|thanks? (?:you )?for (?:signing up|subscribing)\b.{0,40}|(?:prices?|deal pricing)\b.{0,80}\b(?:subject to change|may change|accurate at the time)\b.*|.{0,120}\bif you (?:buy|purchase|click)\b.{0,80}\bwe (?:may )?(?:earn|receive|get) (?:a |an )?(?:small )?(?:affiliate )?commission\b.*)$/i;
+  /^(?:.{0,60}\b(?:each|every|all) (?:products?|items?|deals?)(?: (?:featured|we feature|on this page|we recommend))? (?:is|are|was|were|has been|have been) independently (?:selected|chosen|reviewed|vetted)\b.*|(?:.{0,160}[.!?]\s+)?(?:(?:be sure|make sure|don['’]t forget) to |please )?follow (?:us|me|[\p{Lu}][\p{L}.&' ]{0,30}) on (?:facebook|twitter|x|instagram|tiktok|linkedin|youtube|flipboard|threads|bluesky|whatsapp|telegram|google news|social media)\b.*|(?:.{0,160}[.!?]\s+)?support [\p{Lu}][^.!?]{0,40}[!.:]\s*(?:donate|become a (?:patron|member|supporter)|make a (?:donation|contribution))\b.*|read (?:more|the rest) of (?:this|the) (?:content|article|story|post)\b.{0,20}\bsubscri.*|you (?:need|have|must) to (?:log ?in|sign ?in|register|subscribe)\b.{0,40}\bto (?:view|read|see|access|manage|save|comment)\b.*|by (?:signing up|subscribing|clicking|submitting)\b.{0,40}\byou (?:agree|consent|accept)\b.*|thanks? (?:you )?for (?:signing up|subscribing)\b.{0,40}|(?:prices?|deal pricing)\b.{0,80}\b(?:subject to change|may change|accurate at the time)\b.*|.{0,120}\bif you (?:buy|purchase|click)\b.{0,80}\bwe (?:may )?(?:earn|receive|get) (?:a |an )?(?:small )?(?:affiliate )?commission\b.*)$/iu;
 
 /**
  * A pitch as a line of its own in the article's flow: a sign-up asked for in the imperative
@@ -392,7 +490,9 @@ function isCredit(text: string): boolean {
   const m = CREDIT_LINE.exec(text);
   if (!m) return false;
   // "©iStock.com/fizkes" stays one word: the name after a site's slash is the site's.
-  const words = m[1]!.split(/[\s;,|&]+|(?<!\.(?:com|net|org))\//).filter((w) => /\p{L}/u.test(w) && !/^(?:and|und|et|y|via|for|für|pour|para|de|von|van|der|la|le)$/i.test(w));
+  const words = m[1]!
+    .split(/[\s;,|&]+|(?<!\.(?:com|net|org))\//)
+    .filter((w) => /\p{L}/u.test(w) && !/^(?:and|und|et|y|via|for|für|pour|para|de|von|van|der|la|le)$/i.test(w));
   if (!words.length || words.length > CREDIT_MAX_WORDS) return false;
   // "©iStock.com/fizkes": a marked or a site's name is a name whatever its case.
   return words.filter((w) => /^[\p{Lu}\d©]/u.test(w) || /\.(?:com|net|org)$/i.test(w)).length >= CREDIT_NAME_SHARE * words.length;
@@ -474,7 +574,10 @@ function truncatedTeasers(els: Element[]): number {
     walk(el, (node) => {
       if (!isElement(node)) return false;
       if (node.name === 'p' || node.name === 'div' || node.name === 'span') {
-        const own = node.children.map((c) => (isText(c) ? c.data : '')).join('').trim();
+        const own = node.children
+          .map((c) => (isText(c) ? c.data : ''))
+          .join('')
+          .trim();
         if (own.length >= 40 && /(?:\.\.\.|…)$/.test(own)) n++;
       }
       return true;
@@ -521,7 +624,6 @@ function topMost(boxes: Element[]): Element[] {
   const unique = [...new Set(boxes)];
   return unique.filter((b) => !unique.some((o) => o !== b && isAncestor(b, o)));
 }
-
 
 /** Least text (characters) the page must keep outside its comment threads for them to go before
  * the main box is chosen. */

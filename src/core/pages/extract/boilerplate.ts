@@ -12,8 +12,17 @@ const ALWAYS_DROP = new Set([...SKIP_TAGS].filter((t) => t !== 'img' && t !== 'p
 ALWAYS_DROP.add('dialog');
 
 const BOILERPLATE_ROLES = new Set([
-  'navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar',
-  'toolbar', 'tablist',
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'dialog',
+  'alertdialog',
+  'menu',
+  'menubar',
+  'toolbar',
+  'tablist',
 ]);
 
 /** Most text (characters) of a role=tablist box that is only tabs' labels. */
@@ -30,14 +39,16 @@ const NEGATIVE = new RegExp(
   'i',
 );
 /** Words that are boilerplate whatever else the class says (consent layers, share bars). */
-const STRONG_NEGATIVE = /(?:^|[^a-z])(?:cookie|cookies|consent|gdpr|cmpbox|onetrust|cookiebot|usercentrics|didomi|truste|newsletter|share-?buttons|social-?share|sharing|breadcrumbs?|skip-?link|screen-reader-text|sr-only|visually-hidden)(?:$|[^a-z])/i;
+const STRONG_NEGATIVE =
+  /(?:^|[^a-z])(?:cookie|cookies|consent|gdpr|cmpbox|onetrust|cookiebot|usercentrics|didomi|truste|newsletter|share-?buttons|social-?share|sharing|breadcrumbs?|skip-?link|screen-reader-text|sr-only|visually-hidden)(?:$|[^a-z])/i;
 /**
  * Words for boxes that are boilerplate beside an article (related rails, sidebars, widgets) but
  * may be the content itself on a listing or collection page. A "disclaimer" box is the legal
  * small print under a page (terms of an offer, "not financial advice"). They are only removed from the
  * chosen main subtree when they are a minority of its text (see `weakBoilerplate`).
  */
-const WEAK_NEGATIVE = /(?:^|[^a-z])(?:sidebar|side-bar|widget|widgets|related|recommend|recommended|recommendations|recirc|promo|promos|pagination|pager|tags|tagcloud|tag-cloud|trending|most-popular|mostpopular|more-stories|author-bio|authorbox|author-box|about-author|comments|comment-list|commentlist|comments-area|disqus|disqus_thread|upsell|cross-sell|you-may-also-like|also-like|disclaimers?)(?:$|[^a-z])/i;
+const WEAK_NEGATIVE =
+  /(?:^|[^a-z])(?:sidebar|side-bar|widget|widgets|related|relatedposts|recommend|recommended|recommendations|recirc|promo|promos|pagination|pager|tags|tagcloud|tag-cloud|trending|most-popular|mostpopular|more-stories|author-bio|authorbox|author-box|about-author|comments|comment-list|commentlist|comments-area|disqus|disqus_thread|upsell|cross-sell|you-may-also-like|also-like|disclaimers?)(?:$|[^a-z])/i;
 /** A banner beside a product's description is a promotion; on other pages (a shop's collection,
  * a landing page) the banner box often carries the page's own title and intro. The buy box
  * (price, delivery options, sellers, protection plans, add to cart) is the shop's ordering widget
@@ -49,15 +60,21 @@ const PRODUCT_WEAK = /(?:^|[^a-z])(?:banner|buy-?box|buybox)(?:$|[^a-z])/i;
  * "carousel" or "slider": those name how a box is shown, and on a product page it is as often
  * the product's own gallery or feature slides (other products' carousels go by their cards, see
  * productCardLists, or their titles, see relatedRails). */
-const PRODUCT_EXTRAS = /(?:^|[^a-z])(?:reviews?|similar|recently-viewed|recentlyviewed|shipping|delivery|returns|return-policy|warranty|financing|klarna|afterpay|affirm|payment-options|trust-badges|usp|usps|footnotes?|disclaimers?)(?:$|[^a-z])/i;
-const POSITIVE = /(?:^|[^a-z])(?:content|main|article|articlebody|post-body|post-content|entry|entry-content|story|body|text|prose|markdown|doc|docs|documentation|product|description|question|answer|thread|topic)(?:$|[^a-z])/i;
-
+const PRODUCT_EXTRAS =
+  /(?:^|[^a-z])(?:reviews?|similar|recently-viewed|recentlyviewed|shipping|delivery|returns|return-policy|warranty|financing|klarna|afterpay|affirm|payment-options|trust-badges|usp|usps|footnotes?|disclaimers?)(?:$|[^a-z])/i;
+/** consent-layer-never-spared: a consent manager's layer (its purposes and vendor lists can
+ * outweigh a short page) goes whatever its share of the text, unless it wraps the page's <h1>. */
+const CONSENT_LAYER =
+  /(?:^|[^a-z])(?:cookie-?consent|cookie-?banner|cookie-?notice|cookie-?law|consent-?(?:banner|layer|manager|sdk|modal|dialog)|gdpr|cmpbox|onetrust|ot-sdk|cookiebot|CybotCookiebot|usercentrics|didomi|truste|qc-cmp\d*|sp_message|fc-consent)(?:$|[^a-z])/i;
+const POSITIVE =
+  /(?:^|[^a-z])(?:content|main|article|articlebody|post-body|post-content|entry|entry-content|story|body|text|prose|markdown|doc|docs|documentation|product|description|question|answer|thread|topic)(?:$|[^a-z])/i;
 
 /** Buttons and calls to action drawn as links ("Book now", "Add to cart"); short ones go. */
 const CTA_CLASS = /(?:^|[^a-z])(?:btn|button|cta)(?:$|[^a-z])/i;
 const CTA_MAX_TEXT = 60;
 /** Class/id words of a byline or an item's metadata line. */
-const META = /(?:^|[^a-z])(?:byline|bylines|entry-meta|post-meta|article-meta|card-meta|item-meta|subtext|posted-on|post-date|entry-date|dateline|timestamp)(?:$|[^a-z])/i;
+const META =
+  /(?:^|[^a-z])(?:byline|bylines|entry-meta|post-meta|article-meta|card-meta|item-meta|subtext|posted-on|post-date|entry-date|dateline|timestamp)(?:$|[^a-z])/i;
 const META_MAX_TEXT = 200;
 const FORM_LABEL_MAX_TEXT = 100;
 /** Most text (characters) of a role=status line that goes (see pruneBoilerplate). */
@@ -196,7 +213,12 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
     // A tab panel is hidden until its tab is picked, but it is the page's content (the other
     // languages of a code sample, a product's specs tab): it stays, and what is inside is judged.
     if (a.role === 'tabpanel' || (a.class && TAB_PANEL.test(a.class))) return true;
-    if (a.hidden !== undefined || a.type === 'hidden' || (a.class && HIDDEN_CLASS.test(a.class)) || (a.style !== undefined && HIDDEN_STYLE.test(a.style) && !isDisclosure(el))) {
+    if (
+      a.hidden !== undefined ||
+      a.type === 'hidden' ||
+      (a.class && HIDDEN_CLASS.test(a.class)) ||
+      (a.style !== undefined && HIDDEN_STYLE.test(a.style) && !isDisclosure(el))
+    ) {
       // Spared when it holds most of the page: streamed server rendering (React's
       // <div hidden id="S:0">) parks the whole content in a hidden box that a script reveals.
       if (opts.bodyTextLength && textLength(el) / opts.bodyTextLength > HIDDEN_SPARE_SHARE) return true;
@@ -250,7 +272,13 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
         // title block, a tab's item-number and terms line): the site's header is outside <main>.
         // A heading so named ("header-anchor-post" on a newsletter platform's section titles) is
         // a heading wherever it stands.
-        else if (NEGATIVE.test(cls) && !POSITIVE.test(cls) && name !== 'article' && !((insideMain(el) || HEADING_TAG.test(name)) && !NEGATIVE.test(cls.replace(HEADER_WORD, ' ')))) drop = true;
+        else if (
+          NEGATIVE.test(cls) &&
+          !POSITIVE.test(cls) &&
+          name !== 'article' &&
+          !((insideMain(el) || HEADING_TAG.test(name)) && !NEGATIVE.test(cls.replace(HEADER_WORD, ' ')))
+        )
+          drop = true;
       }
     }
     if (drop) {
@@ -259,7 +287,13 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
       const share = opts.bodyTextLength ? len / opts.bodyTextLength : 0;
       // An <aside> is beside the content by definition: only spared when it is nearly all of it.
       const pageFooter = (name === 'footer' || role === 'contentinfo') && main !== null && !containsNode(el, main) && !isInside(el, 'main');
-      if (!pageFooter && (share > (name === 'aside' ? 0.9 : structural ? 0.6 : 0.4) || (!structural && name !== 'header' && containsH1(el) && share > 0.15))) return true;
+      const consent = !structural && CONSENT_LAYER.test(`${a.class ?? ''} ${a.id ?? ''}`) && !containsH1(el);
+      if (
+        !pageFooter &&
+        !consent &&
+        (share > (name === 'aside' ? 0.9 : structural ? 0.6 : 0.4) || (!structural && name !== 'header' && containsH1(el) && share > 0.15))
+      )
+        return true;
       gone.push(el);
       return false;
     }
@@ -363,7 +397,8 @@ function signupBoxes(body: Element): Set<Element> {
         if (type === 'password') other = true;
         if (NOT_TYPED.test(type)) return false;
         typed++;
-        if (type === 'email' || /e-?mail/i.test(`${k.attribs.name ?? ''} ${k.attribs.id ?? ''} ${k.attribs.placeholder ?? ''} ${k.attribs.autocomplete ?? ''}`)) email = true;
+        if (type === 'email' || /e-?mail/i.test(`${k.attribs.name ?? ''} ${k.attribs.id ?? ''} ${k.attribs.placeholder ?? ''} ${k.attribs.autocomplete ?? ''}`))
+          email = true;
       }
       return true;
     });
@@ -381,7 +416,16 @@ function signupBoxes(body: Element): Set<Element> {
 
 function isUtilityForm(form: Element): boolean {
   const sig = `${attr(form, 'class') ?? ''} ${attr(form, 'id') ?? ''} ${attr(form, 'action') ?? ''} ${attr(form, 'role') ?? ''}`;
-  return /search|comment|login|signin|subscribe|newsletter|signup|register|cart|reply/i.test(sig);
+  if (!/search|comment|login|signin|subscribe|newsletter|signup|register|cart|reply/i.test(sig)) return false;
+  // form-wrapping-posts: a moderation form around a thread ("…?do=multimodComment") holds the
+  // posts themselves, each an <article>: it is a wrapper, not a comment or search box.
+  let posts = false;
+  walk(form, (n) => {
+    if (posts || !isElement(n)) return false;
+    if (n.name === 'article') posts = true;
+    return !posts;
+  });
+  return !posts;
 }
 
 /** A box named for its pager ("filtering-and-pagination") that holds more than a pager's text,
@@ -413,7 +457,8 @@ function isBigPager(el: Element, cls: string): boolean {
 }
 
 /** Class/id words of a listing's facets, filters and sort bar. */
-const FACETS = /(?:^|[^a-z])(?:facets?|facet-?(?:list|group|nav|panel)|filters?|filter-?(?:bar|panel|group|list|options|sidebar|menu|wrapper|container)|refinements?|sort-?by|sortby|sort-?bar|layered-?nav(?:igation)?)(?:$|[^a-z])/i;
+const FACETS =
+  /(?:^|[^a-z])(?:facets?|facet-?(?:list|group|nav|panel)|filters?|filter-?(?:bar|panel|group|list|options|sidebar|menu|wrapper|container)|refinements?|sort-?by|sortby|sort-?bar|layered-?nav(?:igation)?)(?:$|[^a-z])/i;
 /** Most text (characters) of a facets box: past this it holds the listing itself. */
 const FACETS_MAX_TEXT = 3000;
 function isFacetBox(el: Element, cls: string): boolean {
@@ -427,7 +472,14 @@ export function weakBoilerplate(root: Element, opts: { product?: boolean } = {})
   walk(root, (n) => {
     if (!isElement(n)) return false;
     const cls = `${n.attribs.class ?? ''} ${n.attribs.id ?? ''}`;
-    if (cls.length > 1 && (WEAK_NEGATIVE.test(cls) || (opts.product && (PRODUCT_EXTRAS.test(cls) || PRODUCT_WEAK.test(cls))) || isFacetBox(n, cls)) && !POSITIVE.test(cls) && n.name !== 'article' && n.name !== 'main' && !isBigPager(n, cls)) {
+    if (
+      cls.length > 1 &&
+      (WEAK_NEGATIVE.test(cls) || (opts.product && (PRODUCT_EXTRAS.test(cls) || PRODUCT_WEAK.test(cls))) || isFacetBox(n, cls)) &&
+      !POSITIVE.test(cls) &&
+      n.name !== 'article' &&
+      n.name !== 'main' &&
+      !isBigPager(n, cls)
+    ) {
       // A box so named that holds nearly all of root is a layout wrapper ("page-with-sidebar",
       // a grid "with facets on the side"): what it names is inside it, so look there.
       if (n !== root) {

@@ -4,7 +4,19 @@
 import { removeNodes, type Element } from './dom.ts';
 import { productExtras, textLength } from './boilerplate.ts';
 import { pricesOutside, productCardLists, relatedRails, type Stats } from './main-content.ts';
-import { PRODUCT_CARDS_MINOR, PRODUCT_CARDS_SHARE, PRODUCT_EXTRAS_SHARE } from './rules.ts';
+import { ARTICLE_TYPES, PRODUCT_CARDS_MINOR, PRODUCT_CARDS_SHARE, PRODUCT_EXTRAS_SHARE, PRODUCT_URL } from './rules.ts';
+import type { PageMetadata } from './metadata.ts';
+import { hasJsonLdType, pathOf } from '../page-kind.ts';
+
+/**
+ * shopping-story-is-article: a page whose JSON-LD declares an article (a "best dishwashers of
+ * 2025" roundup, a buying guide) beside the products it reviews, while neither its URL nor its
+ * og:type names a product, is a story about products: the article rules apply (credits, rails,
+ * price disclaimers go), not a product page's.
+ */
+export function isShoppingStory(meta: PageMetadata, url: string): boolean {
+  return hasJsonLdType(meta, ARTICLE_TYPES) && !PRODUCT_URL.test(pathOf(url)) && !/product/i.test(meta.openGraph.type ?? '');
+}
 
 /**
  * Shoppers' reviews and carousels of other products are prose-rich and can outweigh a short
@@ -29,5 +41,10 @@ export function removeOtherProducts(root: Element, stats: Stats, collection: boo
   removeNodes(relatedRails(root, stats));
   const cards = collection ? [] : productCardLists(root, stats);
   const cardText = cards.reduce((n, el) => n + stats.textOf(el), 0);
-  if (cards.length && cardText < stats.textOf(root) * PRODUCT_CARDS_SHARE && (pricesOutside(root, cards) > 0 || cardText < stats.textOf(root) * PRODUCT_CARDS_MINOR)) removeNodes(cards);
+  if (
+    cards.length &&
+    cardText < stats.textOf(root) * PRODUCT_CARDS_SHARE &&
+    (pricesOutside(root, cards) > 0 || cardText < stats.textOf(root) * PRODUCT_CARDS_MINOR)
+  )
+    removeNodes(cards);
 }

@@ -80,21 +80,66 @@ export function removeNodes(nodes: Iterable<AnyNode>): void {
 
 /** Whitespace-collapsed, trimmed text; zero-width characters removed. */
 export function normalizeSpace(text: string): string {
-  return text.replace(/[\u200b-\u200d\ufeff\u00ad]/g, '').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[\u200b-\u200d\ufeff\u00ad]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Attributes the extractor reads; everything else (srcset, data-*, inline handlers) is dropped. */
 const KEPT_ATTRIBUTES = new Set([
-  'class', 'id', 'role', 'style', 'hidden', 'type', 'href', 'rel', 'itemprop', 'itemtype', 'content', 'property', 'name', 'lang',
-  'xml:lang', 'datetime', 'pubdate', 'aria-label', 'title', 'http-equiv', 'data-lang', 'data-language', 'action', 'charset', 'data-nosnippet',
+  'class',
+  'id',
+  'role',
+  'style',
+  'hidden',
+  'type',
+  'href',
+  'rel',
+  'itemprop',
+  'itemtype',
+  'content',
+  'property',
+  'name',
+  'lang',
+  'xml:lang',
+  'datetime',
+  'pubdate',
+  'aria-label',
+  'title',
+  'http-equiv',
+  'data-lang',
+  'data-language',
+  'action',
+  'charset',
+  'data-nosnippet',
   'alt', // a header logo's alt text names the site (metadata.ts)
+  // Names that CSS-in-JS sites give their components instead of classes (article-extras.ts).
+  'data-theme-key',
+  'data-testid',
+  'data-component',
+  'data-element',
 ]);
 
 /** Shared by all elements without a kept attribute; the extractor never writes attributes. */
 const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /** Attributes whose values repeat across a page (class names, roles, link relations). */
-const REPEATED_VALUES = new Set(['class', 'role', 'rel', 'type', 'itemprop', 'itemtype', 'property', 'name', 'lang', 'http-equiv', 'hidden', 'aria-label', 'title']);
+const REPEATED_VALUES = new Set([
+  'class',
+  'role',
+  'rel',
+  'type',
+  'itemprop',
+  'itemtype',
+  'property',
+  'name',
+  'lang',
+  'http-equiv',
+  'hidden',
+  'aria-label',
+  'title',
+]);
 /** Texts up to this long are copies, not views of the page's string (V8 slices only longer ones); most repeat. */
 const SHORT_TEXT = 12;
 
@@ -148,7 +193,13 @@ class ElementNode {
 class ScriptNode extends ElementNode {}
 class StyleNode extends ElementNode {}
 class RootNode extends ElementNode {}
-for (const [cls, type] of [[TextNode, 'text'], [ElementNode, 'tag'], [ScriptNode, 'script'], [StyleNode, 'style'], [RootNode, 'root']] as const) {
+for (const [cls, type] of [
+  [TextNode, 'text'],
+  [ElementNode, 'tag'],
+  [ScriptNode, 'script'],
+  [StyleNode, 'style'],
+  [RootNode, 'root'],
+] as const) {
   Object.defineProperty(cls.prototype, 'type', { value: type, writable: false, enumerable: true });
 }
 

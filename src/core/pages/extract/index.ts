@@ -11,11 +11,21 @@ import { isWidgetArea, pruneBoilerplate, textLength, weakBoilerplate } from './b
 import { linkBoxes, measure, selectMain, spaceAwareLength } from './main-content.ts';
 import { articleExtras, isArticleBox, pageCommentThreads } from './article-extras.ts';
 import { readLayout } from './layout.ts';
-import { ARTICLE_ITEMTYPE, FORUM_ITEMTYPE, LD_FALLBACK_WORDS, LD_MIN_WORDS, LINK_SHARE, PRODUCT_ITEMTYPE, PRODUCT_WEAK_SHARE, UNRELATED_MAX_WORDS, WEAK_SHARE } from './rules.ts';
+import {
+  ARTICLE_ITEMTYPE,
+  FORUM_ITEMTYPE,
+  LD_FALLBACK_WORDS,
+  LD_MIN_WORDS,
+  LINK_SHARE,
+  PRODUCT_ITEMTYPE,
+  PRODUCT_WEAK_SHARE,
+  UNRELATED_MAX_WORDS,
+  WEAK_SHARE,
+} from './rules.ts';
 import { declaresArticle, isCollectionPage, isForumPage, isProductPage } from '../page-kind.ts';
 import { findReferenceLists, type ReferenceEntry, referenceEntries, referencesAfter } from './references.ts';
 import { collectLinks } from './links.ts';
-import { removeOtherProducts, removeProductExtras } from './commerce.ts';
+import { isShoppingStory, removeOtherProducts, removeProductExtras } from './commerce.ts';
 import { postChrome } from './forum.ts';
 import { dedupe, dedupeLines, dropJunkLines, isPlaceholder, undouble } from './junk-lines.ts';
 import { countWords, jsonLdBody, unrelatedToTitle } from './fallbacks.ts';
@@ -92,7 +102,7 @@ export function extractPage(html: string, url: string): PageDocument {
     pruneBoilerplate(body, { bodyTextLength });
     // A page whose microdata holds one schema.org Product is that product's page (several are
     // a list's cards).
-    const product = isProductPage(meta, url) || productItems === 1;
+    const product = (isProductPage(meta, url) && !isShoppingStory(meta, url)) || productItems === 1;
     const collection = isCollectionPage(meta);
     // Shoppers' reviews and other products' carousels go before the main box is chosen.
     if (product) removeProductExtras(body, bodyTextLength);
@@ -112,8 +122,11 @@ export function extractPage(html: string, url: string): PageDocument {
       // of the tree before any removal).
       let gone = 0;
       if (!product && !collection && !forum) {
-        const { comments, rails, teasers, storyLinks, credits, authorBoxes, headerLines } = articleExtras(r, stats, { article: article || isArticleBox(r), description: meta.description });
-        const extras = [...comments, ...rails, ...teasers, ...storyLinks, ...credits, ...authorBoxes, ...headerLines];
+        const { comments, rails, teasers, storyLinks, credits, authorBoxes, headerLines, captions } = articleExtras(r, stats, {
+          article: article || isArticleBox(r),
+          description: meta.description,
+        });
+        const extras = [...comments, ...rails, ...teasers, ...storyLinks, ...credits, ...authorBoxes, ...headerLines, ...captions];
         for (const box of extras) gone += stats.textOf(box);
         removeNodes(extras);
       }
@@ -154,7 +167,10 @@ export function extractPage(html: string, url: string): PageDocument {
     }
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);
-    let blocks = dropJunkLines(dedupe(writer.blocks.map(undouble)).filter((b) => !isPlaceholder(b)));
+    let blocks = dropJunkLines(
+      dedupe(writer.blocks.map(undouble)).filter((b) => !isPlaceholder(b)),
+      { forum },
+    );
     if (product && !collection) blocks = dedupeLines(blocks);
     const mainLinks: PageLink[] = [];
     // A loop, not push(...links): spreading tens of thousands of arguments overflows the stack.

@@ -2,7 +2,7 @@
 // screen readers), a block repeated word for word, a theme's placeholder text, a widget's state,
 // site chrome, a listing's controls, and on product pages a line that repeats an earlier one.
 import type { PageDocument } from '../document.ts';
-import { CHROME_ACCOUNT, CHROME_LINE, CONTROL_LINE, LISTING_CONTROL, LISTING_CONTROL_MAX, PLACEHOLDER } from './rules.ts';
+import { CHROME_ACCOUNT, CHROME_LINE, CONTROL_LINE, FORUM_CHROME_LINE, LISTING_CONTROL, LISTING_CONTROL_MAX, PLACEHOLDER } from './rules.ts';
 
 /** "See all detailsSee all details" -> "See all details": a line that is one text twice (a
  * visually hidden copy for screen readers beside the visible one) is written once. */
@@ -126,7 +126,10 @@ export function dedupeLines(blocks: PageDocument['blocks']): PageDocument['block
   return out;
 }
 
-const isChromeLine = (line: string, heading: boolean) => {
+/** Longest line tested against FORUM_CHROME_LINE (characters). */
+const FORUM_CHROME_MAX = 140;
+
+const isSiteChrome = (line: string, heading: boolean) => {
   const t = line.trim();
   return t.length <= 48 && CHROME_LINE.test(t) && !(heading && CHROME_ACCOUNT.test(t));
 };
@@ -136,7 +139,9 @@ const isChromeLine = (line: string, heading: boolean) => {
  * (CHROME_LINE) and, in short paragraphs and headings, a listing's controls and counters
  * (LISTING_CONTROL). One pass over the blocks; a block left without words goes.
  */
-export function dropJunkLines(blocks: PageDocument['blocks']): PageDocument['blocks'] {
+export function dropJunkLines(blocks: PageDocument['blocks'], opts: { forum?: boolean } = {}): PageDocument['blocks'] {
+  const forumChrome = (line: string) => opts.forum === true && line.length <= FORUM_CHROME_MAX && FORUM_CHROME_LINE.test(line.trim());
+  const isChromeLine = (line: string, heading: boolean) => isSiteChrome(line, heading) || forumChrome(line);
   const isListingControl = (line: string) => line.length <= LISTING_CONTROL_MAX && LISTING_CONTROL.test(line.trim());
   const out: PageDocument['blocks'] = [];
   for (const b of blocks) {

@@ -251,9 +251,28 @@ const THIN_TEXT = 200;
 const THIN_MAIN_TEXT = 600;
 const THIN_LINK_SHARE = 0.3;
 
+/** Characters of text inside <pre> blocks, per element (bottom-up, like `measure`). */
+function codeText(stats: Stats): Int32Array {
+  const { els, parent, text } = stats;
+  const code = new Int32Array(els.length);
+  for (let i = els.length - 1; i >= 0; i--) {
+    if (els[i]!.name === 'pre') code[i] = text[i]!;
+    const p = parent[i]!;
+    if (p >= 0) code[p] += code[i]!;
+  }
+  return code;
+}
+
 function isSemantic(el: Element): boolean {
   const a = el.attribs;
-  return el.name === 'main' || el.name === 'article' || a.role === 'main' || a.itemprop === 'articleBody' || a.itemprop === 'mainContentOfPage' || a.itemprop === 'text';
+  return (
+    el.name === 'main' ||
+    el.name === 'article' ||
+    a.role === 'main' ||
+    a.itemprop === 'articleBody' ||
+    a.itemprop === 'mainContentOfPage' ||
+    a.itemprop === 'text'
+  );
 }
 
 /**
@@ -316,14 +335,20 @@ export function selectMain(body: Element, stats: Stats, opts: { keepHeading?: bo
   // Tighten: a wrapper whose prose is nearly all inside one child adds only its leftovers
   // (hero banners, calls to action, widgets next to the content), so that child is the content.
   const heading = opts.keepHeading ? findFirst(els[best]!, 'h1') : null;
+  const code = codeText(stats);
   for (;;) {
     let next = -1;
+    // code-block-not-main: a long log or listing in one post (or one section) is not most of
+    // the page's prose; shares are taken without the text of code blocks when prose remains.
+    const bestCode = code[best]!;
+    const noCode = good[best]! - bestCode > 0;
     for (const k of els[best]!.children) {
       if (!isElement(k)) continue;
       const i = stats.of(k);
       if (i < 0) continue;
+      const held = noCode ? good[i]! - code[i]! >= TIGHTEN_SHARE * (good[best]! - bestCode) : good[i]! >= TIGHTEN_SHARE * good[best]!;
       // Never into a comment section (but on a forum): prose under an article can outweigh it.
-      if (good[i]! >= TIGHTEN_SHARE * good[best]! && good[i]! - BAD_WEIGHT * bad[i]! - SHORT_WEIGHT * short[i]! > 0 && (opts.forum || !isCommentSection(k))) {
+      if (held && good[i]! - BAD_WEIGHT * bad[i]! - SHORT_WEIGHT * short[i]! > 0 && (opts.forum || !isCommentSection(k))) {
         next = i;
         break;
       }
@@ -336,8 +361,14 @@ export function selectMain(body: Element, stats: Stats, opts: { keepHeading?: bo
   // A thin page: when the chosen box is small and sits in the page's only <main>, which holds
   // little more and few links, the <main> is the content. Its short lines (a one-line
   // description, a price) count for little in the choice above, so a lone heading won.
-  if (mainBox >= 0 && mainBox !== best && stats.text[best]! < THIN_TEXT && isAncestor(els[best]!, els[mainBox]!) &&
-      stats.text[mainBox]! < THIN_MAIN_TEXT && stats.link[mainBox]! < THIN_LINK_SHARE * stats.text[mainBox]!) {
+  if (
+    mainBox >= 0 &&
+    mainBox !== best &&
+    stats.text[best]! < THIN_TEXT &&
+    isAncestor(els[best]!, els[mainBox]!) &&
+    stats.text[mainBox]! < THIN_MAIN_TEXT &&
+    stats.link[mainBox]! < THIN_LINK_SHARE * stats.text[mainBox]!
+  ) {
     best = mainBox;
   }
   // On a product page the boxes the markup names as the description and specs, when they hold
@@ -351,7 +382,8 @@ export function selectMain(body: Element, stats: Stats, opts: { keepHeading?: bo
 }
 
 /** Class/id naming a product's description, details, specs, highlights, ingredients or materials box. */
-const DESCRIPTION = /(?:^|[^a-z])(?:(?:product-?|item-?|tab-?)?(?:description|desc|details|specs|specifications|specification|features|overview|highlights|ingredients|materials|dimensions|tech-?specs|feature-?bullets|attributes|characteristics|about-?(?:this-?)?(?:item|product))(?:-?content|-?panel|-?text|-?body|-?wrapper|-?container)?)(?:$|[^a-z])/i;
+const DESCRIPTION =
+  /(?:^|[^a-z])(?:(?:product-?|item-?|tab-?)?(?:description|desc|details|specs|specifications|specification|features|overview|highlights|ingredients|materials|dimensions|tech-?specs|feature-?bullets|attributes|characteristics|about-?(?:this-?)?(?:item|product))(?:-?content|-?panel|-?text|-?body|-?wrapper|-?container)?)(?:$|[^a-z])/i;
 /** Class/id words of a product page's other sections, also when named as details ("details-section faq"). */
 const NOT_DESCRIPTION = /(?:^|[^a-z])(?:faqs?|reviews?|ratings?|questions|shipping|delivery|returns|warranty)(?:$|[^a-z])/i;
 /** Least prose (characters) the description boxes must hold together, and least share of the
@@ -385,7 +417,12 @@ function describedParts(root: Element, stats: Stats): Element[] {
   for (const e of found) shapes.set(shape(e), (shapes.get(shape(e)) ?? 0) + 1);
   const out = found.filter((e) => shapes.get(shape(e))! < 3);
   const total = out.reduce((n, e) => n + stats.goodOf(e), 0);
-  if (total < DESCRIPTION_MIN || total < DESCRIPTION_SHARE * stats.goodOf(root) || stats.textOf(root) - out.reduce((n, e) => n + stats.textOf(e), 0) < DESCRIPTION_REST) return [];
+  if (
+    total < DESCRIPTION_MIN ||
+    total < DESCRIPTION_SHARE * stats.goodOf(root) ||
+    stats.textOf(root) - out.reduce((n, e) => n + stats.textOf(e), 0) < DESCRIPTION_REST
+  )
+    return [];
   // Elements are numbered last child first: a higher number is earlier in the document.
   out.sort((x, y) => stats.of(y) - stats.of(x));
   return out;
@@ -423,7 +460,8 @@ export function walkNumbered(root: Element, stats: Stats, visit: (i: number) => 
 }
 
 /** Class/id words of a readers' comment thread (WordPress, Blogger, Disqus, most CMSs). */
-const COMMENT_SECTION = /(?:^|[^a-z])(?:comments|comment-?list|commentlist|comments?-?(?:area|section|thread|wrap|wrapper|container)|commentwrap|disqus|disqus_thread)(?:$|[^a-z])/i;
+const COMMENT_SECTION =
+  /(?:^|[^a-z])(?:comments|comment-?list|commentlist|comments?-?(?:area|section|thread|wrap|wrapper|container)|commentwrap|disqus|disqus_thread)(?:$|[^a-z])/i;
 /** A box whose class or id names it as a comment thread. */
 export function isCommentSection(el: Element): boolean {
   const a = el.attribs;

@@ -50,7 +50,21 @@ export const PRODUCT_TYPES = /^(?:https?:\/\/schema\.org\/)?(?:Product|ProductGr
 
 /** Class words, inside a forum post, of a quoted earlier post, the poster's signature and the
  * poster's details (join date, post count): XenForo, Invision, phpBB, vBulletin, Discourse. */
-export const POST_CHROME = /(?:^|[^a-z])(?:quote|ipsquote|quotecontent|signature|sig|userinfo|user-info|postprofile|message-userdetails|message-user|author-info|userdetails|user-details|postbit-user)(?:$|[^a-z])/i;
+export const POST_CHROME =
+  /(?:^|[^a-z])(?:quote|ipsquote|quotecontent|signature|sig|userinfo|user-info|postprofile|message-userdetails|message-user|author-info|userdetails|user-details|postbit-user)(?:$|[^a-z])/i;
+
+/**
+ * forum-post-chrome-lines: whole lines that a forum or Q&A engine writes around every post or
+ * thread, not the posters: counters ("12 likes", "4 Answers", "Posts: 1,077", "Threads: 23"),
+ * poster details ("Join Date: Aug 2008"), post tools ("Reply With Quote", "Report inappropriate
+ * content", "Last edited: Jul 5, 2024"), a closed thread's notice ("Not open for further
+ * replies.", "This topic was automatically closed after 30 days…"), a mobile app's signature
+ * ("Sent from my SM-S908U using Tapatalk") and a Q&A site's prompts ("Start asking to get
+ * answers", "Explore related questions", "You must log in to answer this question.").
+ * Only on forum pages, and only as a whole line.
+ */
+export const FORUM_CHROME_LINE =
+  /^(?:\d[\d,.]*\s*k?\s+(?:likes?|answers?|replies|repl(?:y|ies)|views?|votes?|posts?)|(?:posts|threads|messages|reaction score|points|joined|join date|location|likes received|reputation)\s*:\s*.{0,30}|reply with quote|(?:multi-?)?quote|report(?: inappropriate content| post| abuse)?|last edited(?: by .{1,40})?\s*:?.{0,40}|(?:thread )?not open for further replies\.?|this (?:topic|thread) was automatically closed\b.{0,80}|sent from my .{1,60} using .{1,40}|start asking to get answers|find the answer to your question by asking\.?|explore related questions|see similar questions with these tags\.?|you must log in to answer this question\.?|top posters in this topic|(?:more )?(?:latest|recent) posts)$/i;
 
 /** Forum and Q&A URL shapes and structured data: there the replies are the content. */
 export const FORUM_URL = /(?:^|\/)(?:forums?|threads?|topics?|t|discussions?|community|questions|post|comments|viewtopic|showthread)(?:\/|\.php|$)/i;
@@ -66,17 +80,21 @@ export const FORUM_ITEMTYPE = /^\s*https?:\/\/schema\.org\/(?:DiscussionForumPos
 // --- Articles
 
 /** Microdata of an article (schema.org Article and its news and blog kinds). */
-export const ARTICLE_ITEMTYPE = /^\s*https?:\/\/schema\.org\/(?:Article|NewsArticle|BlogPosting|ReportageNewsArticle|AnalysisNewsArticle|OpinionNewsArticle|Report|ScholarlyArticle|TechArticle)\s*$/i;
+export const ARTICLE_ITEMTYPE =
+  /^\s*https?:\/\/schema\.org\/(?:Article|NewsArticle|BlogPosting|ReportageNewsArticle|AnalysisNewsArticle|OpinionNewsArticle|Report|ScholarlyArticle|TechArticle)\s*$/i;
 
-export const ARTICLE_TYPES = /^(?:https?:\/\/schema\.org\/)?(?:Article|NewsArticle|BlogPosting|ReportageNewsArticle|AnalysisNewsArticle|OpinionNewsArticle|Report|ScholarlyArticle|TechArticle|LiveBlogPosting)$/i;
+export const ARTICLE_TYPES =
+  /^(?:https?:\/\/schema\.org\/)?(?:Article|NewsArticle|BlogPosting|ReportageNewsArticle|AnalysisNewsArticle|OpinionNewsArticle|Report|ScholarlyArticle|TechArticle|LiveBlogPosting)$/i;
 
 // --- References and sources after an article
 
 /** Class or id of a reference list ("references", "reflist", "sources", "footnotes", "bibliography"). */
-export const REFERENCE_CLASS = /(?:^|[\s_-])(?:references?|reflist|sources|citations|footnotes|bibliography|quellen|einzelnachweise|fuentes|referencias|bibliographie)(?:$|[\s_-])/i;
+export const REFERENCE_CLASS =
+  /(?:^|[\s_-])(?:references?|reflist|sources|citations|footnotes|bibliography|quellen|einzelnachweise|fuentes|referencias|bibliographie)(?:$|[\s_-])/i;
 
 /** A heading that opens a reference list. */
-export const REFERENCE_HEADING = /^(?:sources?|references?|bibliography|citations?|works cited|footnotes|notes and references|quellen|quellenangaben|einzelnachweise|literatur|sources et références|références|bibliographie|fuentes|referencias|bibliografía)\s*:?$/i;
+export const REFERENCE_HEADING =
+  /^(?:sources?|references?|bibliography|citations?|works cited|footnotes|notes and references|quellen|quellenangaben|einzelnachweise|literatur|sources et références|références|bibliographie|fuentes|referencias|bibliografía)\s*:?$/i;
 
 export const REFERENCE_TAGS = new Set(['section', 'div', 'aside', 'ol', 'ul', 'footer']);
 
@@ -114,7 +132,8 @@ export const PLACEHOLDER = /^\s*lorem ipsum\b/i;
 /** A line that is a widget's state, not copy: a gallery or carousel position ("3 of 11", "Slide 2
  * of 5", "Image 4 of 8"), a loading placeholder ("Loading", "Loading…", "Loading reviews..."), a missing
  * image's note ("Image unavailable"), a zoom hint ("Click to see full view"). */
-export const CONTROL_LINE = /^\s*(?:\d+ of \d+|(?:hero )?(?:image|slide|photo|picture|item)s? \d+ (?:of|\/) \d+|loading(?:(?:\s+\p{L}+){0,2}\s*(?:\.{3}|…))?|click to (?:see|view) full view|image (?:not available|unavailable)\b.*)\s*$/iu;
+export const CONTROL_LINE =
+  /^\s*(?:\d+ of \d+|(?:hero )?(?:image|slide|photo|picture|item)s? \d+ (?:of|\/) \d+|loading(?:(?:\s+\p{L}+){0,2}\s*(?:\.{3}|…))?|click to (?:see|view) full view|image (?:not available|unavailable)\b.*)\s*$/iu;
 
 /**
  * A listing's controls and counters, as whole lines: "Skip to product list", "Sort by: Best

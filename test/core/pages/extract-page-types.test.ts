@@ -1,0 +1,186 @@
+// Heuristics for pages that are not articles (forums, listings, products, collections), each
+// named in the extractor's source and checked here on a small page written for it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractPage } from '../../../src/core/pages/extract/index.ts';
+
+const prose = (topic: string, n = 3) =>
+  Array.from({ length: n }, (_, i) => `<p>${topic} sentence ${i} gives readers enough plain words, with commas, to read as prose in a post.</p>`).join('');
+
+test('code-block-not-main: a long log in one reply does not narrow a thread to that reply', () => {
+  const log = Array.from(
+    { length: 80 },
+    (_, i) => `2024-05-03 10:09:${String(i).padStart(2, '0')} ERROR (MainThread) [core] Error doing job: Future exception was never retrieved`,
+  ).join('\n');
+  const html = `<html><head><title>Stuck on starting</title></head><body><nav><a href="/">Home</a></nav>
+    <div class="thread">
+      <div class="post" id="p1"><h1>Stuck on starting</h1>${prose('The question', 2)}</div>
+      <div class="post" id="p2">${prose('The log intro', 1)}<pre>${log}</pre></div>
+      <div class="post" id="p3">${prose('The answer', 2)}</div>
+    </div></body></html>`;
+  const doc = extractPage(html, 'https://forum.example.com/t/stuck/1');
+  assert.ok(doc.bodyText.includes('The question sentence 0'), doc.bodyText.slice(0, 300));
+  assert.ok(doc.bodyText.includes('ERROR (MainThread)'));
+  assert.ok(doc.bodyText.includes('The answer sentence 1'));
+});
+
+test('code-block-not-main: an article that is mostly one code sample is still narrowed past the chrome around it', () => {
+  const code = Array.from({ length: 60 }, (_, i) => `const value${i} = compute(${i}); // step ${i} of the example`).join('\n');
+  const html = `<html><head><title>Example</title></head><body>
+    <div class="wrap"><div class="promo">${prose('Promo', 1).replace(/<p>/, '<p class="x">')}</div>
+    <div class="content"><h1>Example</h1>${prose('The guide', 6)}<pre>${code}</pre></div></div></body></html>`;
+  const doc = extractPage(html, 'https://docs.example.com/example');
+  assert.ok(doc.bodyText.includes('const value59'));
+  assert.ok(!doc.bodyText.includes('Promo sentence'), doc.bodyText.slice(0, 300));
+});
+
+test('consent-layer-never-spared: a consent manager layer goes even when it holds most of a short page', () => {
+  const purposes = Array.from(
+    { length: 12 },
+    (_, i) =>
+      `<h4>Purpose ${i}</h4><p>Information about your activity on this service may be matched and combined with other information relating to you, in support of purpose ${i} explained in this notice. 255 partners can use this feature.</p>`,
+  ).join('');
+  const html = `<html><head><title>Showcase thread</title></head><body>
+    <main><h1>Showcase thread</h1><p>No stream link this time; the video goes up on their channel in one hour from now.</p></main>
+    <div id="onetrust-consent-sdk"><div class="ot-pc-content">${purposes}</div></div></body></html>`;
+  const doc = extractPage(html, 'https://boards.example.com/thread/1');
+  assert.ok(doc.bodyText.includes('No stream link this time'));
+  assert.ok(!doc.bodyText.includes('partners can use this feature'), doc.bodyText.slice(0, 400));
+});
+
+test('consent-layer-never-spared: a wrapper that names a consent state but holds the page heading stays', () => {
+  const html = `<html><head><title>Guide</title></head><body><div class="cookie-consent-given page">
+    <h1>Guide</h1>${prose('The guide', 4)}</div></body></html>`;
+  const doc = extractPage(html, 'https://example.com/guide');
+  assert.ok(doc.bodyText.includes('The guide sentence 3'));
+});
+
+test('forum-post-chrome-lines: counters, poster details, post tools and Q&A prompts go on a forum; the posts stay', () => {
+  const post = (who: string, text: string) =>
+    `<div class="post"><div class="author">${who}</div><div class="stats">Posts: 1,077</div><div class="stats">Join Date: Aug 2008</div><div class="body">${text}</div><div class="tools">Reply With Quote</div><div class="counter">12 likes</div></div>`;
+  const html = `<html><head><title>Best closed headphones</title><script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"Best closed headphones"}</script></head><body>
+    <div class="thread"><h1>Best closed headphones</h1>
+    ${post('alice', '<p>I am looking for closed headphones for the office, something that leaks little sound and is comfortable all day.</p>')}
+    ${post('bob', '<p>I have 12 likes on my old review of these; the pads matter more than the drivers for comfort over a long day.</p>')}
+    <p>Not open for further replies.</p><p>Explore related questions</p></div></body></html>`;
+  const doc = extractPage(html, 'https://forum.example.com/threads/best-closed-headphones.1/');
+  assert.ok(doc.bodyText.includes('I am looking for closed headphones'));
+  assert.ok(doc.bodyText.includes('I have 12 likes on my old review'), 'a sentence that starts like a counter stays');
+  for (const chrome of ['Posts: 1,077', 'Join Date', 'Reply With Quote', '\n12 likes', 'Not open for further replies', 'Explore related questions']) {
+    assert.ok(!doc.bodyText.includes(chrome), `${chrome} in:\n${doc.bodyText}`);
+  }
+});
+
+test('forum-post-chrome-lines: on an article the same lines are left alone', () => {
+  const html = `<html><head><title>Counting</title></head><body><article><h1>Counting</h1>
+    <p>Our survey asked how people count the reactions they get on a forum, and what they think the numbers mean.</p>
+    <p>12 likes</p><p>Posts: 4</p><p>The answers were as varied as the forums themselves, and most people did not count at all.</p></article></body></html>`;
+  const doc = extractPage(html, 'https://example.com/blog/counting');
+  assert.ok(doc.bodyText.includes('12 likes'));
+  assert.ok(doc.bodyText.includes('Posts: 4'));
+});
+
+// --- News articles
+
+const story = (body: string, head = '<meta property="og:type" content="article">') =>
+  `<html><head><title>Harbour story</title>${head}</head><body><main><article><h1>Harbour story</h1>
+    <p>The harbour board voted on Tuesday to rebuild the north quay, ending a decade of arguments over who should pay for the work and when it should start.</p>
+    ${body}
+    <p>Work is due to start in the spring, and the board expects the quay to reopen to fishing boats within two years of the first pile being driven.</p></article></main></body></html>`;
+
+test('shopping-story-is-article: a roundup that declares an Article beside the Products it reviews gets the article rules', () => {
+  const ld = `<script type="application/ld+json">[{"@type":"NewsArticle","headline":"Best dishwashers"},{"@type":"Product","name":"Quiet 300"},{"@type":"Product","name":"Quiet 500"}]</script>`;
+  const html = story('<p>Prices were accurate at the time this article was published but may change over time.</p>', ld);
+  const text = extractPage(html, 'https://reviews.example/dishwashers/best-of-2025').bodyText;
+  assert.ok(text.includes('rebuild the north quay'));
+  assert.ok(!text.includes('Prices were accurate'), text);
+  // A product's own page (a product URL) stays a product page.
+  const product = extractPage(html, 'https://shop.example/products/quiet-300').bodyText;
+  assert.ok(product.includes('Prices were accurate'));
+});
+
+test("sponsored-section: a section under a sponsor's title goes up to the next heading; a heading that mentions sponsors stays", () => {
+  const html =
+    story(`<h2>Analytics for your pipelines (Sponsored)</h2><p>You run builds every day but do not know which jobs are slow; our tool shows you trends and job-level insights.</p><p><a href="/sponsor">Sponsor this newsletter</a></p>
+    <h2>Who sponsors the rebuild</h2><p>The port authority and two fishing cooperatives will share the cost, with the council paying for the new lighting along the quay.</p>`);
+  const text = extractPage(html, 'https://gazette.example/news/quay').bodyText;
+  assert.ok(!text.includes('Analytics for your pipelines'), text);
+  assert.ok(!text.includes('job-level insights'));
+  assert.ok(text.includes('Who sponsors the rebuild'));
+  assert.ok(text.includes('two fishing cooperatives'));
+});
+
+test('credit-data-attributes: a credit named only by a data attribute (data-theme-key="photo-credit-creditor") goes', () => {
+  const html = story(
+    '<div><span data-theme-key="photo-credit-creditor" class="css-s3tu6h">Trevor Raab; Thomas Hengge</span></div><p>Engineers surveyed the old piles in the autumn and found most of them rotten below the waterline, which settled the argument.</p>',
+  );
+  const text = extractPage(html, 'https://gazette.example/news/quay').bodyText;
+  assert.ok(!text.includes('Trevor Raab'), text);
+  assert.ok(text.includes('found most of them rotten'));
+});
+
+test('news pitch lines: "Follow us on …", a donation appeal and "You need to log in to view …" go; prose about following or supporting stays', () => {
+  const html = story(`<p>Follow Us On Social Media</p>
+    <p>The product experts at the Gazette have all your harbour news covered. Follow the Gazette on Facebook, Instagram or Flipboard for the latest.</p>
+    <p>Support Harbour Gazette! Donate via bank transfer or become a Patron on Patreon.</p>
+    <p>You need to login or register to view and manage your bookmarks.</p>
+    <p>Fishermen who follow the board's meetings on the radio said they would support the plan if the quay reopens before the herring season.</p>`);
+  const text = extractPage(html, 'https://gazette.example/news/quay').bodyText;
+  for (const pitch of ['Follow Us On Social Media', 'Follow the Gazette on Facebook', 'Donate via bank transfer', 'manage your bookmarks']) {
+    assert.ok(!text.includes(pitch), `${pitch} in:\n${text}`);
+  }
+  assert.ok(text.includes("Fishermen who follow the board's meetings"));
+});
+
+test("photo-captions-beside-article: a photo's caption goes from a story; a data figure's caption and a caption outside a story stay", () => {
+  const figures = `<figure><img src="/quay.jpg" alt=""><figcaption>The north quay at low tide on Monday, with the old piles showing.</figcaption></figure>
+    <figure><img src="/chart.png" alt=""><figcaption>Figure 2. Boats landing at the quay each year, 2010–2024.</figcaption></figure>
+    <figure><table><tr><td>2024</td><td>312 boats</td></tr></table><figcaption>Landings by year, harbour board figures.</figcaption></figure>`;
+  const text = extractPage(story(figures), 'https://gazette.example/news/quay').bodyText;
+  assert.ok(!text.includes('The north quay at low tide'), text);
+  assert.ok(text.includes('Figure 2. Boats landing at the quay'));
+  assert.ok(text.includes('Landings by year'));
+  const gallery = `<html><head><title>Quay photos</title></head><body><main><h1>Quay photos</h1>${figures}
+    <p>Readers sent us these pictures of the quay over the years, from the first steamers to the last of the herring fleet.</p></main></body></html>`;
+  assert.ok(extractPage(gallery, 'https://gazette.example/photos/quay').bodyText.includes('The north quay at low tide'));
+});
+
+test("notices-anywhere: an affiliate disclosure above the text goes; a pointer to the site's own guide inside the text stays", () => {
+  const html = `<html><head><title>Harbour story</title><meta property="og:type" content="article"></head><body><main><article><h1>Harbour story</h1>
+    <p>While each product featured is independently selected by our editors, we may include paid promotion. If you buy something through our links, we may earn commission.</p>
+    <p>The harbour board voted on Tuesday to rebuild the north quay, ending a decade of arguments over who should pay for the work and when it should start.</p>
+    <p>Want to know what the old quay looked like? Check out our guide to the harbour's history.</p>
+    <p>Work is due to start in the spring, and the board expects the quay to reopen to fishing boats within two years of the first pile being driven.</p></article></main></body></html>`;
+  const text = extractPage(html, 'https://gazette.example/news/quay').bodyText;
+  assert.ok(!text.includes('independently selected'), text);
+  assert.ok(text.includes('Check out our guide to the harbour'));
+  assert.ok(text.includes('rebuild the north quay'));
+});
+
+test('paywall and plugin leftovers: "Subscribe to get access", "Read more of this content when you subscribe", "follow me on social media" and an empty Jetpack related-posts box go', () => {
+  const html = story(`<p>Members watch the harbour webcam here, and the board publishes its minutes on the first Monday of every month.</p>
+    <div class="paywall"><h3>Subscribe to get access</h3><p>Read more of this content when you subscribe today.</p></div>
+    <p>Be sure to follow me on social media to stay up to date on all the latest harbour news.</p>
+    <div id="jp-relatedposts" class="jp-relatedposts"><h3 class="jp-relatedposts-headline"><em>Related</em></h3></div>`);
+  const text = extractPage(html, 'https://gazette.example/news/quay').bodyText;
+  for (const gone of ['Subscribe to get access', 'when you subscribe today', 'follow me on social media', 'Related'])
+    assert.ok(!text.includes(gone), `${gone} in:\n${text}`);
+  assert.ok(text.includes('publishes its minutes'));
+});
+
+test("form-wrapping-posts: a moderation form around a thread's posts is a wrapper; a comment form without posts still goes", () => {
+  const post = (who: string, text: string) =>
+    `<article class="ipsEntry"><div class="author">${who}</div><div class="ipsRichText"><p>${text}</p></div></article>`;
+  const html = `<html><head><title>New case</title><script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"New case"}</script></head><body>
+    <div class="popover"><p>To install this app on iOS and iPadOS, tap the Share icon in Safari, scroll the menu and tap Add to Home Screen, then tap Add in the top-right corner of the screen.</p>
+    <p>To install this app on Android, tap the three-dot menu in the top-right corner of the browser, tap Add to Home screen or Install app, and confirm by tapping Install.</p>
+    ${['Safari', 'Edge', 'Firefox', 'Chrome', 'Opera'].map((b) => `<p>To get notifications in ${b}, open its settings, find the site permissions for notifications, look this website up in the list and adjust your preference for it there.</p>`).join('')}</div>
+    <main><h1>New case</h1><form action="/topic/1/?do=multimodComment" method="post">
+      ${post('ann', 'The new case has room for a 360 mm radiator at the front and the glass panel comes off without tools, which I did not expect at this price.')}
+      ${post('ben', 'Mine arrived yesterday; the fans are quiet, but the cable channel behind the board is tight if you use a thick 24-pin extension cable.')}
+    </form><form action="/topic/1/?do=addComment" method="post"><p>Reply to this topic with your own experience of the case and its fans, please.</p></form></main></body></html>`;
+  const text = extractPage(html, 'https://forum.example.com/topic/1-new-case/').bodyText;
+  assert.ok(text.includes('room for a 360 mm radiator'), text);
+  assert.ok(text.includes('cable channel behind the board'));
+  assert.ok(!text.includes('Reply to this topic'));
+});
