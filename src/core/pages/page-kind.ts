@@ -209,6 +209,9 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   else if (/\/(?:blog|news|articles?|magazine|insights|stories)\/(?:category|categories|tags?|topics?)\/[\w-]+\/?$/.test(path))
     vote('listing', 4, 'section front URL');
   else if (SECTION.test(path) || /^(?:blog|news|magazine)\./.test(host)) vote('article', 3, 'blog/news URL');
+  // An entry of a glossary, a dictionary or an encyclopedia (/glossary/fitness-exercise-training)
+  // explains one term: a text to read, whatever its headings ("Benefits", "How it works", "FAQ").
+  if (/\/(?:glossary|dictionary|encyclop(?:a)?edia|definitions?)\/[^/]+/.test(path)) vote('article', 3, 'a glossary entry');
   const text = doc.bodyText;
   const layout = doc.page?.layout;
   const cart = /\b(add to (cart|basket|bag)|in den warenkorb|ajouter au panier|añadir al carrito|buy now|jetzt kaufen)\b/i;
@@ -279,6 +282,10 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   // A telephone number in the page's opening lines: a local business asking to be called ("need an
   // electrician in a hurry, call today (408) 748-9663"); a story gives a number, if at all, lower down.
   if (PHONE.test(text.slice(0, 400)) && !offerTitle && scores.article < 5 && !SECTION.test(path) && !shopUrl) vote('service', 3, 'a number to call at the top');
+  // A title that offers the program itself ("Visual Studio Community | Download Latest Free Version"):
+  // a maker's download page for one program, an item like a game's store page.
+  if (/\bdownload\b/i.test(doc.title ?? '') && !RANKING_TITLE.test(titleHead) && !(doc.title ?? '').includes('?') && scores.article < 5 && !SECTION.test(path))
+    vote('product', 3, 'a title that offers a download');
   // A calculator or an estimator: a tool a business offers, not a text to read.
   if ((TOOL.test(titleHead) || TOOL.test(lastSeg)) && !RANKING_TITLE.test(titleHead) && scores.article < 5 && !SECTION.test(path))
     vote('service', 3, 'a tool page');
@@ -322,7 +329,9 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   // A business's own pages about itself: who it is, how to reach it.
   if (/\/(?:pages\/)?(?:about(?:-us)?|contact(?:-us)?|company|ueber-uns|uber-uns|a-propos|quienes-somos|kontakt)(?:\.html?)?\/?$/.test(path))
     vote('service', 3, 'about or contact URL');
-  if (/\/(forum|forums|community|discussions?|questions|threads?|t|r)(\/|$)/.test(path)) vote('forum', 4, 'forum URL');
+  // A community's threads sit below its address (/community/t/…); a page named "community" at the
+  // end of its address is a product's edition or a site's page about its users (/vs/community/).
+  if (/\/(forum|forums|discussions?|questions|threads?|t|r)(\/|$)|\/community\/[^/]/.test(path)) vote('forum', 4, 'forum URL');
   if (og === 'product' || og === 'og:product') vote('product', 4, 'og:type product');
   if (og === 'product.group') vote('collection', 5, 'og:type product.group');
   if (og === 'article') vote('article', cmsPage ? 1 : 2, 'og:type article');

@@ -602,3 +602,21 @@ test("lines that are each a link's text (a news aggregator's newest) are a listi
   assert.deepEqual(typeOf(html, 'https://news.aggregator.example/newest'), { type: 'listing', reason: 'lines that are links' });
   assert.notEqual(typeOf(page(`<main>${lines}</main>`, ogArticle, 'Links I liked this week'), 'https://news.aggregator.example/newest').type, 'listing');
 });
+
+test('a glossary entry is an article whatever its headings sell; a download page named "community" is the program\'s, not a forum', () => {
+  const selling = ['Definition', 'Benefits', 'How it works', 'How much it costs', 'FAQ'].map((h) => `<h2>${h}</h2>${para(2, h.toLowerCase())}`).join('');
+  const entry = page(`<main><h1>Fitness training</h1>${selling}</main>`, '', 'What is Fitness Training? | Glossary');
+  assert.deepEqual(typeOf(entry, 'https://well.example/glossary/fitness-training'), { type: 'article', reason: 'a glossary entry' });
+  const ide = page(
+    `<main><h1>Code Studio Community</h1>${para(5, 'the editor')}</main>`,
+    ogArticle.split('<meta property="article')[0],
+    'Code Studio Community | Download Latest Free Version',
+  );
+  assert.deepEqual(typeOf(ide, 'https://studio.example/vs/community/'), { type: 'product', reason: 'a title that offers a download' });
+  // A thread below a community's address stays a forum; a story about downloads is no product.
+  assert.equal(typeOf(page(`<main><h1>Help</h1>${para(3, 'my problem')}</main>`), 'https://app.example/community/how-do-i-export').type, 'forum');
+  assert.notEqual(
+    typeOf(page(`<main>${para(6, 'downloads')}</main>`, ogArticle, 'How to download videos safely'), 'https://mag.example/download-videos').type,
+    'product',
+  );
+});
