@@ -22,7 +22,7 @@
 //   npm run bench:content -- --types --labelled   # page types against our own labels (test/fixtures/page-types),
 //                                                 # both halves of labels.json, the second and third sets
 //                                                 # (labels-held-out-2/3.json), all tuned on: confusions and misses;
-//                                                 # then the fresh held-out set (labels-held-out-4.json) as one
+//                                                 # then the fresh held-out set (labels-held-out-5.json) as one
 //                                                 # line; its confusions and misses with --fresh-detail
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -60,10 +60,11 @@ if (args.flag('--types') && args.flag('--labelled')) {
     if (e.half !== 'all' && !args.flag('--quiet')) for (const w of e.wrong) console.log(`  ${w.id} ${w.want} → ${w.got} (${w.reason}) ${w.url}`);
   }
   // The second and third sets, tuned on since session 35: confusions and misses like the halves above.
-  const { evaluateFreshTypes, FRESH_LABELS_FILE, readLabels, SECOND_LABELS_FILE, THIRD_LABELS_FILE } = await import('./lib/wcxb-types.ts');
+  const { evaluateFreshTypes, FOURTH_LABELS_FILE, FRESH_LABELS_FILE, readLabels, SECOND_LABELS_FILE, THIRD_LABELS_FILE } = await import('./lib/wcxb-types.ts');
   for (const [half, file, name] of [
     ['second set', SECOND_LABELS_FILE, 'labels-held-out-2.json'],
     ['third set', THIRD_LABELS_FILE, 'labels-held-out-3.json'],
+    ['fourth set', FOURTH_LABELS_FILE, 'labels-held-out-4.json'],
   ] as const) {
     if (!existsSync(file)) continue;
     const s = evaluateFreshTypes(dataset, readLabels(file), half);
@@ -80,7 +81,7 @@ if (args.flag('--types') && args.flag('--labelled')) {
       for (const line of labelledConfusionLines(f)) console.log(line);
       for (const w of f.wrong) console.log(`  ${w.id} ${w.want} → ${w.got} (${w.reason}) ${w.url}`);
     }
-    console.log(`\npage type accuracy (fresh held-out, labels-held-out-4.json): ${fmt((100 * f.right) / f.pages, 1)}% (${f.right} of ${f.pages})`);
+    console.log(`\npage type accuracy (fresh held-out, labels-held-out-5.json): ${fmt((100 * f.right) / f.pages, 1)}% (${f.right} of ${f.pages})`);
   }
   console.log(
     `(load average ${loadavg()
