@@ -51,11 +51,15 @@ const THREAD_URL = /\/(?:questions\/\d+|post\/\d+\/?$|t\/[^/]+\/\d+|threads\/[^/
 // "Business Formation Service New York", "Treadmill Repair … FREE ESTIMATES"). Only the title's
 // first part, not a question or an editor's ranking ("Best SEO services", "What is customer service?").
 const SERVICE_TITLE =
-  /\b(?:services?|consultants?|consulting|agency|repairs?|installation|contractors?|attorneys?|lawyers?|hire|free (?:estimates?|quotes?|consultations?))\b/i;
+  /\b(?:services?|consultants?|consulting|agency|repairs?|installation|contractors?|attorneys?|lawyers?|hire|tutors?|free (?:estimates?|quotes?|consultations?))\b/i;
+// A title that names software on offer ("Free CRM Software for SMBs", "Compare Professional Tax
+// Software", "HRMS - Human Resource Management Software"): a vendor's page, read in the title up to
+// the site's name; not a ranking or a question ("5 Best Accounting Software", "What is CRM software?").
+const SOFTWARE_TITLE = /\bsoftware\b/i;
 // A telephone number in the title: a local business asking to be called.
 const PHONE = /\(?\b\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b/;
 // A tool to use rather than a text to read: a calculator or an estimator.
-const TOOL = /\b(?:calculators?|estimators?)\b/i;
+const TOOL = /\b(?:calculators?|estimators?|checkers?)\b/i;
 // A title that sells goods: "Buy 4K Dash Cams", "Shop Men's Sneakers", "… | Free Shipping over $99".
 const PRICE = /(?:[$€£]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|EUR|USD)\b)/;
 const TRIAL_TITLE = /\b(?:try (?:it )?(?:for )?free|free trial|start (?:for )?free|(?:book|get|request) a demo)\b/i;
@@ -176,23 +180,23 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   if (DOCS_HOST.test(host)) vote('documentation', 5, 'documentation host');
   if (DOCS_TITLE.test(doc.title ?? '')) vote('documentation', 3, 'documentation title');
   const titleHead = (doc.title ?? '').split(/\s[|–—-]\s/)[0] ?? '';
-  if (
+  const listTitle =
     LIST_TITLE.test(titleHead) &&
     !RANKING_TITLE.test(titleHead) &&
     titleHead.split(/\s+/).length <= 9 &&
     !/\/(?:blog|news|articles?|magazine|story|stories)\//.test(path) &&
     !t.has('article') &&
     !t.has('newsarticle') &&
-    !t.has('blogposting')
-  )
-    vote('listing', 6, 'a title that names a list');
+    !t.has('blogposting');
+  if (listTitle) vote('listing', 6, 'a title that names a list');
   if (FORUM_HOST.test(host) || /\/(?:viewtopic|showthread|showtopic)\.php$/.test(path)) vote('forum', 4, 'forum host or script');
   if (THREAD_URL.test(path)) vote('forum', 4, "a thread's address");
   if (/\/(?:v\d+(?:\.\d+)*|latest|stable|current|master|main)\//.test(path) && scores.documentation > 0)
     vote('documentation', 2, 'versioned documentation URL');
   // A section's own front (/news, /blog, /news/technology) lists its stories; a story sits below it.
+  // A shop's blog (Shopify's /blogs/news/…) and a site builder's (/blog-posts/…) are blogs too.
   const SECTION =
-    /\/(blog|news|articles?|magazine|insights|ratgeber|actualites|noticias|story|stories|learning-center|knowledge-center|resource-center|resources|guides)(\/|$)/;
+    /\/(blogs?|blog-posts?|news|articles?|magazine|insights|ratgeber|actualites|noticias|story|stories|learning-center|knowledge-center|resource-center|resources|guides)(\/|$)/;
   if (
     /\/(?:blog|news|articles|magazine|insights|stories|category|categories|topics?|resources|guides|learning-center|knowledge-center|resource-center)(?:\/[a-z]{2,20})?\/?$/.test(
       path,
@@ -205,6 +209,9 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   else if (/\/(?:blog|news|articles?|magazine|insights|stories)\/(?:category|categories|tags?|topics?)\/[\w-]+\/?$/.test(path))
     vote('listing', 4, 'section front URL');
   else if (SECTION.test(path) || /^(?:blog|news|magazine)\./.test(host)) vote('article', 3, 'blog/news URL');
+  // An entry of a glossary, a dictionary or an encyclopedia (/glossary/fitness-exercise-training)
+  // explains one term: a text to read, whatever its headings ("Benefits", "How it works", "FAQ").
+  if (/\/(?:glossary|dictionary|encyclop(?:a)?edia|definitions?)\/[^/]+/.test(path)) vote('article', 3, 'a glossary entry');
   const text = doc.bodyText;
   const layout = doc.page?.layout;
   const cart = /\b(add to (cart|basket|bag)|in den warenkorb|ajouter au panier|añadir al carrito|buy now|jetzt kaufen)\b/i;
@@ -241,23 +248,44 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   // /game/123, /item/456): one item's page, even when no price shows (a free game).
   const shopItem = shopHost && /\/(?:apps?|games?|items?|listing)\/\d+(?:\/|$)/.test(path);
   if (shopItem) vote('product', 4, "an item's number on a shop host");
-  else if (shopHost && !/\/(products?|p|item|dp|pdp)\//.test(path) && scores.product === 0 && !(layout && layout.cartButtons >= 1 && layout.cartButtons <= 2))
+  // A post of the shop's blog (/blogs/…) is a story, not a department.
+  else if (
+    shopHost &&
+    !/\/(products?|p|item|dp|pdp)\//.test(path) &&
+    !SECTION.test(path) &&
+    scores.product === 0 &&
+    !(layout && layout.cartButtons >= 1 && layout.cartButtons <= 2)
+  )
     vote('collection', 4, 'a shop host');
-  if (/\/(collections?|[\w-]*categor(?:y|ies|ie|ia)|kategorie|shop|store|browse|c)(\/|$)/.test(path) && !/\/(products?|p)\//.test(path))
+  // A category's address is a shop's, unless the title names what it lists (jobs, courses: "Remote
+  // Full-Stack Programming Jobs" under /categories/).
+  if (/\/(collections?|[\w-]*categor(?:y|ies|ie|ia)|kategorie|shop|store|browse|c)(\/|$)/.test(path) && !/\/(products?|p)\//.test(path) && !listTitle)
     vote('collection', 3, 'collection URL');
   if (/\/(tags?|archive|page\/\d+|author|list)(\/|$)/.test(path)) vote('listing', 3, 'archive URL');
+  // A directory, by its address or its host (/directory/8010427/houston, directory.libsyn.com), lists
+  // places, people, firms or podcasts the way an archive lists posts.
+  else if (/\/directory(\/|$)/.test(path) || /^directory\./.test(host)) vote('listing', 3, 'a directory');
   // A shop's address (a product or a category) voted: "Contact us" and one-word names are the
   // shop's furniture, not a service's offer.
   const shopUrl = scores.collection > 0 || (scores.product > 0 && commerce);
   const serviceUrl = /\/(services?|solutions?|leistungen|dienstleistungen|prestations|servicios|landing|lp)(\/|$)/.test(path);
   if (serviceUrl) vote('service', 5, 'service URL');
   // The title offers a service or gives a number to call, on a page that is not a declared story.
-  const offerTitle = (SERVICE_TITLE.test(titleHead) || PHONE.test(doc.title ?? '')) && !RANKING_TITLE.test(titleHead) && !titleHead.includes('?');
+  const titleMain = (doc.title ?? '').split(/\s\|\s/)[0] ?? '';
+  const offerTitle =
+    (SERVICE_TITLE.test(titleHead) || SOFTWARE_TITLE.test(titleMain) || PHONE.test(doc.title ?? '')) &&
+    !RANKING_TITLE.test(titleHead) &&
+    !RANKING_TITLE.test(titleMain) &&
+    !titleMain.includes('?');
   if (offerTitle && !serviceUrl && scores.article < 5 && !SECTION.test(path) && !shopUrl && !(layout && layout.pricedCards >= 4))
     vote('service', 4, 'a title that offers a service');
   // A telephone number in the page's opening lines: a local business asking to be called ("need an
   // electrician in a hurry, call today (408) 748-9663"); a story gives a number, if at all, lower down.
   if (PHONE.test(text.slice(0, 400)) && !offerTitle && scores.article < 5 && !SECTION.test(path) && !shopUrl) vote('service', 3, 'a number to call at the top');
+  // A title that offers the program itself ("Visual Studio Community | Download Latest Free Version"):
+  // a maker's download page for one program, an item like a game's store page.
+  if (/\bdownload\b/i.test(doc.title ?? '') && !RANKING_TITLE.test(titleHead) && !(doc.title ?? '').includes('?') && scores.article < 5 && !SECTION.test(path))
+    vote('product', 3, 'a title that offers a download');
   // A calculator or an estimator: a tool a business offers, not a text to read.
   if ((TOOL.test(titleHead) || TOOL.test(lastSeg)) && !RANKING_TITLE.test(titleHead) && scores.article < 5 && !SECTION.test(path))
     vote('service', 3, 'a tool page');
@@ -301,7 +329,9 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
   // A business's own pages about itself: who it is, how to reach it.
   if (/\/(?:pages\/)?(?:about(?:-us)?|contact(?:-us)?|company|ueber-uns|uber-uns|a-propos|quienes-somos|kontakt)(?:\.html?)?\/?$/.test(path))
     vote('service', 3, 'about or contact URL');
-  if (/\/(forum|forums|community|discussions?|questions|threads?|t|r)(\/|$)/.test(path)) vote('forum', 4, 'forum URL');
+  // A community's threads sit below its address (/community/t/…); a page named "community" at the
+  // end of its address is a product's edition or a site's page about its users (/vs/community/).
+  if (/\/(forum|forums|discussions?|questions|threads?|t|r)(\/|$)|\/community\/[^/]/.test(path)) vote('forum', 4, 'forum URL');
   if (og === 'product' || og === 'og:product') vote('product', 4, 'og:type product');
   if (og === 'product.group') vote('collection', 5, 'og:type product.group');
   if (og === 'article') vote('article', cmsPage ? 1 : 2, 'og:type article');
@@ -366,9 +396,27 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
     ) >= 3
   )
     vote('forum', 3, 'reply/post markers');
+  // Lines that are each little more than a link's text ("What happened when … (cnn.com)", "3 points
+  // by x | discuss"): a list of items, one a line, as on a news aggregator's or a directory's page.
+  const anyLinkTexts = [...new Set(doc.links.main.map((l) => l.text.trim()))];
+  const linkLines = doc.blocks.filter((b) => {
+    if (b.kind !== 'paragraph') return false;
+    const line = (b as { text: string }).text.trim();
+    return line.length <= 160 && anyLinkTexts.some((x) => x.length >= 12 && line.includes(x) && x.length * 2 >= line.length);
+  }).length;
   if (doc.links.main.length >= 12 && paras <= doc.links.main.length / 3 && prices < 6) vote('listing', 3, 'many links, little prose');
   // The main text is little more than the labels of its links: an index of other pages.
   else if (doc.links.main.length >= 20 && doc.wordCount <= doc.links.main.length * 3 && prices < 6) vote('listing', 3, 'main text mostly link labels');
+  else if (
+    linkLines >= 15 &&
+    linkLines * 3 >= paras &&
+    prices < 6 &&
+    doc.wordCount <= doc.links.main.length * 6 &&
+    !published &&
+    !story &&
+    scores.collection === 0
+  )
+    vote('listing', 3, 'lines that are links');
   if (doc.dates.published && paras >= 4) vote('article', 2, 'dated prose');
   // A numbered run of subheadings (1. …, 2. …, 3. …) over a page of prose: a list article ("7
   // mental health trends", "My top 3 CRM picks"). A service's "how it works" steps are short.
@@ -407,7 +455,10 @@ function pageTypeSignals(doc: PageDocument): PageTypeSignals {
     else if (layout.pricedCards >= 8 && doc.wordCount <= layout.pricedCards * 30 && !t.has('article') && !t.has('blogposting') && !t.has('newsarticle'))
       vote('collection', 4, 'cards with prices');
     else if ((bigGrid || textGrid) && !declared) vote('collection', bigGrid ? 8 : 6, 'a grid of priced items');
-    if (layout.cartButtons >= 1 && layout.cartButtons <= 2) vote('product', 4, 'add-to-cart button');
+    // A button or two beside a story under a blog's address (/blog-posts/…) sells in its rail or its
+    // footer; the story is what the page is.
+    if (layout.cartButtons >= 1 && layout.cartButtons <= 2 && !(SECTION.test(path) && !productUrl && scores.article >= 3))
+      vote('product', 4, 'add-to-cart button');
     // Many cart buttons beside as many prices: a list of items, each with its own button (a
     // category drawn as rows rather than cards).
     else if (layout.cartButtons >= 6 && layout.prices >= 6 && !bigGrid && !textGrid && !declared)

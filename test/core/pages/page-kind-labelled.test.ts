@@ -3,8 +3,9 @@
 // The labelled part reads 335 real pages of the WCXB development split (the dataset is not part
 // of this repository: it is looked for beside the checkout, or at WCXB_DATASET) and holds the
 // rule to a floor on them. Both halves have been tuned on since issue 29, the second set
-// (labels-held-out-2.json) since session 35 and the third (labels-held-out-3.json) since its second
-// round; the fresh held-out set (labels-held-out-4.json) is only measured, by the bench. Without
+// (labels-held-out-2.json) since session 35, the third (labels-held-out-3.json) since its second
+// round and the fourth (labels-held-out-4.json) since its third; the fresh held-out set
+// (labels-held-out-5.json) is only measured, by the bench. Without
 // the dataset that part is skipped; the named cases always run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import {
   evaluateFreshTypes,
   evaluateLabelledTypes,
+  FOURTH_LABELS_FILE,
   FRESH_LABELS_FILE,
   readLabels,
   SECOND_LABELS_FILE,
@@ -54,7 +56,8 @@ test('the labels: 335 pages, every one with a type of ours and a reason, WCXB di
 for (const [name, file, earlier] of [
   ['the second set', SECOND_LABELS_FILE, [readLabels()]],
   ['the third set', THIRD_LABELS_FILE, [readLabels(), readLabels(SECOND_LABELS_FILE)]],
-  ['the fresh held-out set', FRESH_LABELS_FILE, [readLabels(), readLabels(SECOND_LABELS_FILE), readLabels(THIRD_LABELS_FILE)]],
+  ['the fourth set', FOURTH_LABELS_FILE, [readLabels(), readLabels(SECOND_LABELS_FILE), readLabels(THIRD_LABELS_FILE)]],
+  ['the fresh held-out set', FRESH_LABELS_FILE, [readLabels(), readLabels(SECOND_LABELS_FILE), readLabels(THIRD_LABELS_FILE), readLabels(FOURTH_LABELS_FILE)]],
 ] as const) {
   test(`${name}: at least 120 pages, none of them in an earlier labels file, each with a type and a reason`, () => {
     const fresh = readLabels(file);
@@ -84,6 +87,10 @@ test('accuracy on our labels stays above its floor', { skip: haveDataset ? false
   // The third set, tuned on since session 35's second round: 91.5 % at this change.
   const third = evaluateFreshTypes(DATASET, readLabels(THIRD_LABELS_FILE), 'third set');
   assert.ok(third.right / third.pages >= 0.9, `third set ${third.right}/${third.pages}`);
+  // The fourth set, tuned on since session 35's third round: 92.4 % at this change (84.0 % when it
+  // was measured unseen).
+  const fourth = evaluateFreshTypes(DATASET, readLabels(FOURTH_LABELS_FILE), 'fourth set');
+  assert.ok(fourth.right / fourth.pages >= 0.91, `fourth set ${fourth.right}/${fourth.pages}`);
 });
 
 test('site root: the front page, whatever it shows; a search at the root is a listing', () => {
@@ -528,4 +535,95 @@ test("headings inside cards' links (rating text, then the title) are a list of o
   const { type, votes } = explainPageType(extractPage(html, 'https://yum.example/recipes/air-fryer-recipes'));
   assert.equal(type, 'listing');
   assert.ok(votes.some((v) => v.rule === 'headings that link to other pages'));
+});
+
+// --- Rules written from the confusions of the fourth set (labels-held-out-4.json, session 35's
+// third round), one small page each.
+
+test('a title that names software on offer or tutors for hire is a service, also past a short name before " - "; a ranking of software is not', () => {
+  const body = `<main><h1>Our product</h1>${para(6, 'the product')}</main>`;
+  const dated = '<meta property="article:published_time" content="2016-11-04T00:00:00Z">';
+  assert.deepEqual(typeOf(page(body, dated, 'Free CRM Software for SMBs | Agile'), 'https://crm.example/free-crm'), {
+    type: 'service',
+    reason: 'a title that offers a service',
+  });
+  assert.equal(typeOf(page(body, '', 'HRMS - Human Resource Management Software | Vendor'), 'https://vendor.example/hcm/hrms/').type, 'service');
+  assert.equal(typeOf(page(body, '', 'Online Math Tutors | State Certified'), 'https://tutoring.example/math-tutors/').type, 'service');
+  assert.notEqual(typeOf(page(body, ogArticle, '5 Best Self-Employed Accounting Software'), 'https://mag.example/best-accounting-software').type, 'service');
+  assert.notEqual(typeOf(page(body, ogArticle, 'What is CRM software?'), 'https://mag.example/what-is-crm-software').type, 'service');
+});
+
+test('a checker is a tool a business offers, like a calculator: service over og:type article', () => {
+  const html = page(
+    `<main><h1>Free SEO checker</h1>${para(6, 'your website')}<form><input name="url"></form></main>`,
+    ogArticle.split('<meta property="article')[0],
+    'SEO Checker | Test your website for free',
+  );
+  assert.deepEqual(typeOf(html, 'https://seo.example/en/seocheck/'), { type: 'service', reason: 'a tool page' });
+});
+
+test("a post of a shop's blog (/blogs/…) is a story, not the shop's department; a buy button beside a /blog-posts/ story is its rail", () => {
+  const post = page(`<main><h1>Cheap laptops for students</h1>${para(6, 'laptops')}</main>`, ogArticle, 'Best Cheap Laptops for College Students');
+  assert.equal(typeOf(post, 'https://shop.laptops.example/blogs/electronics/best-cheap-laptops-572076').type, 'article');
+  const numbered = Array.from({ length: 4 }, (_, i) => `<h2>${i + 1}. Builder ${i}</h2>${para(3, `builder ${i}`)}`).join('');
+  const story = page(`<main><h1>Which website builder is best</h1>${numbered}<button>Add to cart</button></main>`, '', 'Which Website Builder Is Best');
+  assert.equal(typeOf(story, 'https://builder.example/blog-posts/which-website-builder-is-best').type, 'article');
+  // The same button on an item's own address still makes it a product.
+  assert.equal(
+    typeOf(page(`<main><h1>Desk lamp</h1>${para(2, 'the lamp')}<button>Add to cart</button></main>`), 'https://lamps.example/products/desk-lamp').type,
+    'product',
+  );
+});
+
+test('a title that names a list (jobs) outweighs a category address; a directory by its address or host is a listing', () => {
+  const rows = Array.from({ length: 12 }, (_, i) => `<li><a href="/jobs/${i}">Full-stack engineer ${i}</a> <span>Remote</span></li>`).join('');
+  assert.equal(
+    typeOf(
+      page(`<main><h1>Remote jobs</h1><ul>${rows}</ul></main>`, '', 'Remote Full-Stack Programming Jobs'),
+      'https://jobs.example/categories/remote-full-stack-jobs',
+    ).type,
+    'listing',
+  );
+  const trails = page(
+    `<main><h1>Houston</h1>${para(4, 'the trails')}<a class="btn" href="/signup">Sign up</a></main>`,
+    '',
+    'Mountain Bike Trails near Houston',
+  );
+  assert.deepEqual(typeOf(trails, 'https://trails.example/directory/8010427/houston'), { type: 'listing', reason: 'a directory' });
+  const shows = page(`<main><h1>Podcasts</h1>${para(3, 'podcasts')}</main>`, '', 'Podcast Directory');
+  assert.equal(typeOf(shows, 'https://directory.podcasts.example/categories/inspect/id/62').type, 'listing');
+  // A shop's category address without such a title stays a collection.
+  assert.equal(
+    typeOf(page(`<main><h1>Sneakers</h1>${para(3, 'sneakers')}</main>`, '', 'Sneakers'), 'https://shoes.example/browse/shoes/sneakers').type,
+    'collection',
+  );
+});
+
+test("lines that are each a link's text (a news aggregator's newest) are a listing, even on a news host; a dated story with linked lines is not", () => {
+  const lines = Array.from(
+    { length: 20 },
+    (_, i) =>
+      `<p>${i + 1}. <a href="https://site${i}.example/story">A story somebody shared, number ${i}</a> (site${i}.example)</p><p>${i + 3} points by <a href="/user?id=user${i}">user${i}</a> | <a href="/item?id=${i}">discuss</a></p>`,
+  ).join('');
+  const html = page(`<main>${lines}</main>`, '', 'New Links | Aggregator');
+  assert.deepEqual(typeOf(html, 'https://news.aggregator.example/newest'), { type: 'listing', reason: 'lines that are links' });
+  assert.notEqual(typeOf(page(`<main>${lines}</main>`, ogArticle, 'Links I liked this week'), 'https://news.aggregator.example/newest').type, 'listing');
+});
+
+test('a glossary entry is an article whatever its headings sell; a download page named "community" is the program\'s, not a forum', () => {
+  const selling = ['Definition', 'Benefits', 'How it works', 'How much it costs', 'FAQ'].map((h) => `<h2>${h}</h2>${para(2, h.toLowerCase())}`).join('');
+  const entry = page(`<main><h1>Fitness training</h1>${selling}</main>`, '', 'What is Fitness Training? | Glossary');
+  assert.deepEqual(typeOf(entry, 'https://well.example/glossary/fitness-training'), { type: 'article', reason: 'a glossary entry' });
+  const ide = page(
+    `<main><h1>Code Studio Community</h1>${para(5, 'the editor')}</main>`,
+    ogArticle.split('<meta property="article')[0],
+    'Code Studio Community | Download Latest Free Version',
+  );
+  assert.deepEqual(typeOf(ide, 'https://studio.example/vs/community/'), { type: 'product', reason: 'a title that offers a download' });
+  // A thread below a community's address stays a forum; a story about downloads is no product.
+  assert.equal(typeOf(page(`<main><h1>Help</h1>${para(3, 'my problem')}</main>`), 'https://app.example/community/how-do-i-export').type, 'forum');
+  assert.notEqual(
+    typeOf(page(`<main>${para(6, 'downloads')}</main>`, ogArticle, 'How to download videos safely'), 'https://mag.example/download-videos').type,
+    'product',
+  );
 });
