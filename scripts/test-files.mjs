@@ -5,6 +5,11 @@
 // Seconds per file come from test/durations.tsv (measured one file at a time, see its header),
 // which lists the slow files; the files it does not list follow them in path order, as before.
 // `--json` prints the weights.
+// Four at a time on CI's two cores: a file spends most of its wall time waiting (on its server's
+// worker, the sandbox's delays, Chromium, a spawned CLI), so two at a time kept the cores under
+// half busy (a full SQLite pass: 648 s of CPU, user + sys of every process, against 765 s of wall
+// on two cores). Every file has its own database, ports and temp folders (see package.json's
+// history), so more of them side by side share nothing.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';

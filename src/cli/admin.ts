@@ -13,7 +13,7 @@ import type { Config } from '../config.ts';
 import { isScope, SCOPES } from '../core/accounts/scopes.ts';
 import { AppError } from '../core/errors.ts';
 import { formatCredits, parseCredits } from '../core/money.ts';
-import type { Runtime } from '../server/runtime.ts';
+import type { OpenedDatabase } from '../server/database.ts';
 import { COMMANDS, OPTIONS, SINGLE_WORD, type Flag } from './operator-commands.ts';
 import { OPERATOR_COMMANDS, operatorUsageLines } from '../operations/operator/commands.ts';
 import { CLI_COMMANDS } from './commands.gen.ts';
@@ -39,8 +39,6 @@ server, profile and key source it uses).
 Environment: DATABASE_URL (default sqlite:<SIGHTLINE_DATA_DIR or the package's data/>/sightline.db,
 the same file from any working directory), PORT (8080), HOST, SIGHTLINE_* (see README).`;
 
-
-
 /**
  * `sightline accounts create --help`: the command's own lines of the usage (its synopsis and the
  * notes under it) and the exit codes; undefined for anything that is not an operator command.
@@ -50,7 +48,13 @@ function commandUsage(positionals: string[]): string | undefined {
   const command = positionals.slice(0, words).join(' ');
   const def = OPERATOR_COMMANDS.find((c) => c.command === command);
   if (!def) return undefined;
-  return ['Usage:', ...operatorUsageLines(def), '', 'Exit codes: 0 done, 1 the command failed, 2 usage error (nothing was done).', '--verbose prints the database it uses to stderr.'].join('\n');
+  return [
+    'Usage:',
+    ...operatorUsageLines(def),
+    '',
+    'Exit codes: 0 done, 1 the command failed, 2 usage error (nothing was done).',
+    '--verbose prints the database it uses to stderr.',
+  ].join('\n');
 }
 
 /** The user commands of the catalog (src/cli/commands.gen.ts), a line per group: `sightline tests list|show|…`. */
@@ -83,7 +87,8 @@ function required(value: string | undefined, flag: string): string {
 
 /** The account of `--account ID` or `--email ADDRESS` (exactly one), checked before the database opens. */
 function accountFlag(values: { account?: string; email?: string }): (db: Parameters<typeof accountIdByEmail>[0]) => Promise<string> {
-  if ((values.account === undefined) === (values.email === undefined)) throw new UsageError('give the account as --account ID or --email ADDRESS (one of them)');
+  if ((values.account === undefined) === (values.email === undefined))
+    throw new UsageError('give the account as --account ID or --email ADDRESS (one of them)');
   if (values.account !== undefined) {
     const id = required(values.account, 'account');
     return async () => id;
@@ -165,7 +170,13 @@ async function configFrom(port: string | undefined): Promise<Config> {
   try {
     return loadConfig({ ...process.env, ...(port !== undefined ? { PORT: port } : {}) });
   } catch (err) {
-    throw new CliError('invalid_configuration', (err as Error).message.split('\n').map((l) => l.trim()).join(' '));
+    throw new CliError(
+      'invalid_configuration',
+      (err as Error).message
+        .split('\n')
+        .map((l) => l.trim())
+        .join(' '),
+    );
   }
 }
 
@@ -188,13 +199,17 @@ async function main(argv: string[]): Promise<number> {
 
   // Everything the command needs from its flags, checked before the database is touched.
   const config = await configFrom(values.port);
-  const [{ createKey, openAccount, revokeKey }, { checkGrant, reconcileBalances }, { consolePublicUrl, createResetToken, tokenLink }, { grantCreditsOperation, inviteUserOperation, setAccountStatusOperation }] =
-    await Promise.all([
-      import('../core/accounts/accounts.ts'),
-      import('../core/billing/ledger.ts'),
-      import('../core/accounts/users.ts'),
-      import('../operations/operator/actions.ts'),
-    ]);
+  const [
+    { createKey, openAccount, revokeKey },
+    { checkGrant, reconcileBalances },
+    { consolePublicUrl, createResetToken, tokenLink },
+    { grantCreditsOperation, inviteUserOperation, setAccountStatusOperation },
+  ] = await Promise.all([
+    import('../core/accounts/accounts.ts'),
+    import('../core/billing/ledger.ts'),
+    import('../core/accounts/users.ts'),
+    import('../operations/operator/actions.ts'),
+  ]);
   if (values.verbose) process.stderr.write(`sightline: database ${describeDatabase(config)}\n`);
   switch (command) {
     case 'serve':
@@ -207,8 +222,8 @@ async function main(argv: string[]): Promise<number> {
       const email = required(values.email, 'email');
       const credits = values.credits === undefined ? 0 : creditsFlag(values.credits);
       if (credits > 0) checkGrant(credits);
-      return withRuntime(config, async ({ core }) => {
-        const { account, key, available } = await openAccount(core.store, email, credits, { source: 'cli' });
+      return withDatabase(config, async (db) => {
+        const { account, key, available } = await openAccount(db.store, email, credits, { source: 'cli' });
         print(
           values.json,
           { account_id: account.id, email: account.email, api_key: key.api_key, key_id: key.key_id, available_credits: formatCredits(available) },
@@ -221,9 +236,9 @@ async function main(argv: string[]): Promise<number> {
     case 'accounts unsuspend': {
       const account = accountFlag(values);
       const status = command === 'accounts suspend' ? 'suspended' : 'active';
-      return withRuntime(config, async ({ core }) => {
-        const id = await account(core.store.db);
-        const answer = await setAccountStatusOperation(core, id, status);
+      return withDatabase(config, async (db) => {
+        const id = await account(db.store.db);
+        const answer = await setAccountStatusOperation(db, id, status);
         print(values.json, answer, `account ${id} is ${status}`);
         return 0;
       });
@@ -234,21 +249,25 @@ async function main(argv: string[]): Promise<number> {
         throw new UsageError('--read-only and --scopes exclude each other (--read-only means --scopes tests:read,runs:read)');
       }
       const scopes = values.scopes === undefined ? undefined : scopesFlag(values.scopes);
-      return withRuntime(config, async ({ core }) => {
-        const k = await createKey(core.store.db, await account(core.store.db), {
+      return withDatabase(config, async (db) => {
+        const k = await createKey(db.store.db, await account(db.store.db), {
           name: values.name,
           readOnly: values['read-only'],
           scopes,
           kind: values.mcp ? 'mcp' : 'api',
         });
-        print(values.json, { key_id: k.key_id, api_key: k.api_key, scopes: k.scopes }, `key ${k.key_id} (shown once): ${k.api_key}\nscopes: ${k.scopes.join(' ')}`);
+        print(
+          values.json,
+          { key_id: k.key_id, api_key: k.api_key, scopes: k.scopes },
+          `key ${k.key_id} (shown once): ${k.api_key}\nscopes: ${k.scopes.join(' ')}`,
+        );
         return 0;
       });
     }
     case 'keys revoke': {
       const id = required(values.key, 'key');
-      return withRuntime(config, async ({ core }) => {
-        await revokeKey(core.store.db, id);
+      return withDatabase(config, async (db) => {
+        await revokeKey(db.store.db, id);
         print(values.json, { key_id: id, revoked: true }, `key ${id} revoked`);
         return 0;
       });
@@ -258,9 +277,9 @@ async function main(argv: string[]): Promise<number> {
       const amount = creditsFlag(required(values.credits, 'credits'));
       if (amount === 0) throw new UsageError('invalid --credits: a grant must be more than 0');
       const topUp = values['top-up'] === true;
-      return withRuntime(config, async ({ core }) => {
-        const id = await account(core.store.db);
-        const answer = await grantCreditsOperation(core, id, amount, { source: 'cli', topUp });
+      return withDatabase(config, async (db) => {
+        const id = await account(db.store.db);
+        const answer = await grantCreditsOperation(db, id, amount, { source: 'cli', topUp });
         print(
           values.json,
           { ...answer, top_up: topUp },
@@ -270,22 +289,26 @@ async function main(argv: string[]): Promise<number> {
       });
     }
     case 'credits reconcile':
-      return withRuntime(config, async ({ core }) => {
-        const { accounts, corrected } = await reconcileBalances(core.store);
+      return withDatabase(config, async (db) => {
+        const { accounts, corrected } = await reconcileBalances(db.store);
         const rows = corrected.map((c) => ({
           account_id: c.accountId,
           available_before: formatCredits(c.before.available),
           available_after: formatCredits(c.after.available),
         }));
-        print(values.json, { accounts_checked: accounts, corrected: rows }, `checked ${accounts} accounts; corrected ${corrected.length}${rows.map((r) => `\n  ${r.account_id}: available ${r.available_before} -> ${r.available_after}`).join('')}`);
+        print(
+          values.json,
+          { accounts_checked: accounts, corrected: rows },
+          `checked ${accounts} accounts; corrected ${corrected.length}${rows.map((r) => `\n  ${r.account_id}: available ${r.available_before} -> ${r.available_after}`).join('')}`,
+        );
         return 0;
       });
     case 'users reset-link': {
       const email = required(values.email, 'email');
-      return withRuntime(config, async ({ core }) => {
-        const issued = await createResetToken(core.store, email);
+      return withDatabase(config, async (db) => {
+        const issued = await createResetToken(db.store, email);
         if (!issued) throw new AppError('not_found', `no account or user has the email ${email}`);
-        const link = tokenLink(consolePublicUrl(core.config), 'reset', issued.token);
+        const link = tokenLink(consolePublicUrl(db.config), 'reset', issued.token);
         print(values.json, { email: issued.email, link, expires_in_minutes: 60 }, `password link for ${issued.email} (works once, for an hour):\n${link}`);
         return 0;
       });
@@ -293,8 +316,8 @@ async function main(argv: string[]): Promise<number> {
     case 'users invite': {
       const email = required(values.email, 'email');
       const credits = values.credits === undefined ? 0 : creditsFlag(values.credits);
-      return withRuntime(config, async ({ core }) => {
-        const invite = await inviteUserOperation(core, consolePublicUrl(core.config), email, credits, 'cli');
+      return withDatabase(config, async (db) => {
+        const invite = await inviteUserOperation(db, consolePublicUrl(db.config), email, credits, 'cli');
         print(values.json, invite, `invitation for ${invite.email} (works once, for seven days):\n${invite.link}`);
         return 0;
       });
@@ -329,7 +352,10 @@ async function refreshCrawlers(config: Config, output: string | undefined, json:
   print(
     json,
     { path: resolve(target), snapshot_date: file.snapshot_date, updated, kept: outcomes.length - updated, crawlers: outcomes },
-    [`wrote ${resolve(target)}: ${updated} of ${outcomes.length} crawlers updated`, ...outcomes.map((o) => `  ${o.crawler.padEnd(16)} ${o.status.padEnd(7)} ${o.prefixes} prefixes${o.error ? ` (${o.error})` : ''}`)].join('\n'),
+    [
+      `wrote ${resolve(target)}: ${updated} of ${outcomes.length} crawlers updated`,
+      ...outcomes.map((o) => `  ${o.crawler.padEnd(16)} ${o.status.padEnd(7)} ${o.prefixes} prefixes${o.error ? ` (${o.error})` : ''}`),
+    ].join('\n'),
   );
   return updated > 0 ? 0 : 1;
 }
@@ -351,14 +377,17 @@ export function describeDatabase(config: Config): string {
   }
 }
 
-/** The engine is loaded only by the commands that need it, so help and usage errors answer at once. */
-async function withRuntime(config: Config, fn: (runtime: Runtime) => Promise<number>): Promise<number> {
-  const { openRuntime } = await import('../server/runtime.ts');
-  const runtime = await openRuntime(config);
+/**
+ * The database, migrated, for the commands on accounts, keys and credits: opened without the
+ * engine (../server/database.ts), so they load and start in a fraction of the time.
+ */
+async function withDatabase(config: Config, fn: (db: OpenedDatabase) => Promise<number>): Promise<number> {
+  const { openConfiguredDatabase } = await import('../server/database.ts');
+  const db = await openConfiguredDatabase(config);
   try {
-    return await fn(runtime);
+    return await fn(db);
   } finally {
-    await runtime.close();
+    await db.close();
   }
 }
 

@@ -2,12 +2,9 @@
 // their retry and pacing policy, and assembles the core, so that `serve`, `worker`, the admin
 // commands and the tests all start from the same wiring.
 import type { Config } from '../config.ts';
-import { openDatabase, type DatabaseHandle, type OpenOptions } from '../db/connection.ts';
-import { migrateToLatest } from '../db/migrations.ts';
-import { AUTH_CHANNEL, listenChannel, notifyChannel, type ChannelListener } from '../db/notify.ts';
-import { clearAuthCache, shareAuthChanges } from '../core/accounts/accounts.ts';
+import type { DatabaseHandle, OpenOptions } from '../db/connection.ts';
 import { createCore, type Core, type CoreOptions } from '../core/index.ts';
-import { storeOf } from '../db/store.ts';
+import { openConfiguredDatabase } from './database.ts';
 import { createPlatformGate } from '../platforms/gate.ts';
 import { createDrivers, platformSettingsFromEnv, PLATFORM_ENV_PREFIX } from '../platforms/registry.ts';
 import { gatedAsk } from '../platforms/retry.ts';
@@ -75,29 +72,22 @@ export async function openRuntime(
   opts: { migrate?: boolean; fetch?: typeof fetch; core?: Partial<CoreOptions>; onDatabaseEvent?: OpenOptions['onDatabaseEvent']; log?: Logger } = {},
 ): Promise<Runtime> {
   const metrics = getMetrics();
-  const handle = openDatabase(config.DATABASE_URL, {
-    pool: { max: config.SIGHTLINE_DB_POOL_MAX, waitMs: config.SIGHTLINE_DB_POOL_WAIT_MS },
+  const database = await openConfiguredDatabase(config, {
+    migrate: opts.migrate,
+    listen: true,
     checkpointInBackground: true,
     onDatabaseEvent: (event, err) => {
       metrics.databaseEvent(event);
       opts.log?.warn({ event, error: (err as Error)?.message }, `database ${event}`);
       opts.onDatabaseEvent?.(event, err);
     },
+    onListenError: (err) => opts.log?.warn({ error: (err as Error)?.message }, 'auth change listener lost its connection; reconnecting'),
   });
-  metrics.attach(storeOf(handle), handle.pgPool, [...PLATFORMS, CI_LANE]);
-  if (opts.migrate !== false) await migrateToLatest(handle.db);
-  // Postgres: revocations and suspensions reach every process's key cache at once (accounts.ts).
-  let authListener: ChannelListener | undefined;
-  if (handle.dialect === 'postgres') {
-    shareAuthChanges(handle.db, () => notifyChannel(handle.db, AUTH_CHANNEL));
-    authListener = listenChannel(config.DATABASE_URL, AUTH_CHANNEL, () => clearAuthCache(handle.db), {
-      onError: (err) => opts.log?.warn({ error: (err as Error)?.message }, 'auth change listener lost its connection; reconnecting'),
-    });
-    await authListener.ready;
-  }
+  const { handle, store } = database;
+  metrics.attach(store, handle.pgPool, [...PLATFORMS, CI_LANE]);
   const platforms = buildPlatforms(config, { fetch: opts.fetch });
   const core = createCore({
-    store: storeOf(handle),
+    store,
     config,
     drivers: platforms.drivers,
     ask: platforms.ask,
@@ -112,8 +102,7 @@ export async function openRuntime(
     core,
     async close(closeOpts = {}) {
       await core.close(closeOpts);
-      await authListener?.close();
-      await handle.close();
+      await database.close();
     },
   };
 }

@@ -16,7 +16,7 @@ export const AccountStatusAnswer = z.object({ account_id: z.string(), status: z.
 export type AccountStatusAnswer = z.infer<typeof AccountStatusAnswer>;
 
 /** `accounts suspend|unsuspend`: the account's status set. */
-export async function setAccountStatusOperation(core: Core, accountId: string, status: 'active' | 'suspended'): Promise<AccountStatusAnswer> {
+export async function setAccountStatusOperation(core: Pick<Core, 'store'>, accountId: string, status: 'active' | 'suspended'): Promise<AccountStatusAnswer> {
   await setAccountStatus(core.store.db, accountId, status);
   return { account_id: accountId, status };
 }
@@ -25,7 +25,12 @@ export const GrantAnswer = z.object({ account_id: z.string(), granted_credits: z
 export type GrantAnswer = z.infer<typeof GrantAnswer>;
 
 /** `credits grant`: credits added to an account's balance (a top-up: bought credits). */
-export async function grantCreditsOperation(core: Core, accountId: string, amount: number, opts: { source: 'cli' | 'console'; topUp?: boolean }): Promise<GrantAnswer> {
+export async function grantCreditsOperation(
+  core: Pick<Core, 'store'>,
+  accountId: string,
+  amount: number,
+  opts: { source: 'cli' | 'console'; topUp?: boolean },
+): Promise<GrantAnswer> {
   const { entryId, balance } = await grantCredits(core.store, accountId, amount, opts);
   return { account_id: accountId, granted_credits: formatCredits(amount), available_credits: formatCredits(balance.available), ledger_entry_id: entryId };
 }
@@ -34,7 +39,13 @@ export const InviteAnswer = z.object({ email: z.string(), link: z.string(), cred
 export type InviteAnswer = z.infer<typeof InviteAnswer>;
 
 /** `users invite`: a one-time sign-up link for an address, with the credits its account starts with. */
-export async function inviteUserOperation(core: Core, publicUrl: string, email: string, credits: number, invitedBy: string): Promise<InviteAnswer> {
+export async function inviteUserOperation(
+  core: Pick<Core, 'store' | 'config'>,
+  publicUrl: string,
+  email: string,
+  credits: number,
+  invitedBy: string,
+): Promise<InviteAnswer> {
   const invite = await createInvite(core.store, core.config.SIGHTLINE_SIGNUP, email, credits, invitedBy);
   return { email: invite.email, link: tokenLink(publicUrl, 'invite', invite.token), credits: formatCredits(credits) };
 }

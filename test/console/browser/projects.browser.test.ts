@@ -105,7 +105,10 @@ describe('a project in the console', { skip: browserSkip() }, () => {
       await page.getByRole('button', { name: 'Run now' }).click();
       await page.getByText('Runs queued, one per market.').waitFor();
       const runs = page.getByRole('table', { name: "Runs of the project's tests" });
-      await runs.getByText('completed', { exact: true }).nth(n - 1).waitFor({ timeout: 90_000 });
+      await runs
+        .getByText('completed', { exact: true })
+        .nth(n - 1)
+        .waitFor({ timeout: 90_000 });
       // The first run moved 8 days back: the dashboard's weekly windows then hold one run each,
       // so the latest window has a previous one to change from (waiting a week is not an option).
       if (n === 1) await backdateRuns(projectId, 8);
@@ -115,6 +118,9 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     const entities = page.getByRole('table', { name: 'Brand and competitors in the latest window' });
     await entities.getByText('HubSpot').waitFor({ timeout: 20_000 });
     await entities.getByText('Pipedrive').waitFor();
+    // The table may still hold the read taken while the run was going (n=6 when a quarter of its
+    // answers were in); the page reads the dashboard again once the run ends: wait for that read.
+    await entities.getByText('n=24').first().waitFor({ timeout: 20_000 });
     assert.match(await entities.innerText(), /n=24/, 'the latest window: one run of 24 answers');
     assert.match(await entities.innerText(), /pts/, 'the change since the previous window');
     await page.getByTestId('p-rate-chart').locator('canvas').waitFor();
@@ -152,7 +158,10 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     // A one-off run for the same page and brand: listed apart, never in the project's numbers.
     const key = await rig.server.key(accountId);
     const oneOff = (
-      await rig.server.request('POST', '/v1/visibility/runs', { key, body: { url: 'https://acme-crm.example/', target_entity: 'Acme CRM', prompts: ['crm api quality [[sandbox:mention]]'], platforms: ['gemini'] } })
+      await rig.server.request('POST', '/v1/visibility/runs', {
+        key,
+        body: { url: 'https://acme-crm.example/', target_entity: 'Acme CRM', prompts: ['crm api quality [[sandbox:mention]]'], platforms: ['gemini'] },
+      })
     ).json();
     await rig.server.waitForRun(key, oneOff.run_id);
     await page.reload();
@@ -172,7 +181,10 @@ describe('a project in the console', { skip: browserSkip() }, () => {
       `203.0.113.9 - - [${stamp}] "GET /pricing HTTP/1.1" 403 120 "-" "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.2; +https://openai.com/gptbot"`,
       `198.51.100.4 - - [${stamp}] "GET /features HTTP/1.1" 200 5120 "https://chatgpt.com/" "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Safari/605.1.15"`,
     ].join('\n');
-    assert.equal((await rig.server.request('POST', `/v1/sites/${site.id}/logs`, { key, body: `${log}\n`, headers: { 'content-type': 'text/plain' } })).statusCode, 200);
+    assert.equal(
+      (await rig.server.request('POST', `/v1/sites/${site.id}/logs`, { key, body: `${log}\n`, headers: { 'content-type': 'text/plain' } })).statusCode,
+      200,
+    );
     await page.reload();
     const activity = page.getByTestId('site-activity');
     await activity.waitFor();
