@@ -23,7 +23,7 @@ import {
   WEAK_SHARE,
 } from './rules.ts';
 import { declaresArticle, isCollectionPage, isForumPage, isProductPage } from '../page-kind.ts';
-import { findReferenceLists, type ReferenceEntry, referenceEntries, referencesAfter } from './references.ts';
+import { findReferenceLists, type ReferenceEntry, referenceEntries, referencesAfter, sourceBoxesWithin } from './references.ts';
 import { collectLinks } from './links.ts';
 import { isShoppingStory, removeOtherProducts, removeProductExtras } from './commerce.ts';
 import { postChrome } from './forum.ts';
@@ -163,6 +163,12 @@ export function extractPage(html: string, url: string): PageDocument {
         const entries = referenceEntries([list], meta.baseUrl, url);
         for (const e of entries) referenceItems.push(e);
         if (entries.length && list.headingElement) removeNodes([list.headingElement]);
+      }
+      for (const list of sourceBoxesWithin(references.lists, roots)) {
+        const entries = referenceEntries([list], meta.baseUrl, url);
+        if (!entries.length) continue;
+        for (const e of entries) referenceItems.push(e);
+        removeNodes([list.box]);
       }
     }
     const writer = new BlockWriter();

@@ -94,7 +94,7 @@ export const REFERENCE_CLASS =
 
 /** A heading that opens a reference list. */
 export const REFERENCE_HEADING =
-  /^(?:sources?|references?|bibliography|citations?|works cited|footnotes|notes and references|quellen|quellenangaben|einzelnachweise|literatur|sources et références|références|bibliographie|fuentes|referencias|bibliografía)\s*:?$/i;
+  /^(?:(?:article )?sources?|references?|bibliography|citations?|works cited|footnotes|notes and references|quellen|quellenangaben|einzelnachweise|literatur|sources et références|références|bibliographie|fuentes|referencias|bibliografía)\s*:?$/i;
 
 export const REFERENCE_TAGS = new Set(['section', 'div', 'aside', 'ol', 'ul', 'footer']);
 
