@@ -27,7 +27,7 @@ import { findReferenceLists, type ReferenceEntry, referenceEntries, referencesAf
 import { collectLinks } from './links.ts';
 import { isShoppingStory, removeOtherProducts, removeProductExtras } from './commerce.ts';
 import { postChrome } from './forum.ts';
-import { dedupe, dedupeLines, dropJunkLines, isPlaceholder, undouble } from './junk-lines.ts';
+import { dedupe, dedupeLines, dropJunkLines, dropRatingSummaries, isPlaceholder, undouble } from './junk-lines.ts';
 import { countWords, jsonLdBody, unrelatedToTitle } from './fallbacks.ts';
 import { adoptStrays, placeStreamedSegments } from './tree-repair.ts';
 
@@ -177,7 +177,7 @@ export function extractPage(html: string, url: string): PageDocument {
       dedupe(writer.blocks.map(undouble)).filter((b) => !isPlaceholder(b)),
       { forum },
     );
-    if (product && !collection) blocks = dedupeLines(blocks);
+    if (product && !collection) blocks = dropRatingSummaries(dedupeLines(blocks));
     const mainLinks: PageLink[] = [];
     // A loop, not push(...links): spreading tens of thousands of arguments overflows the stack.
     for (const r of roots) for (const l of collectLinks(r, meta.baseUrl)) mainLinks.push(l);
