@@ -184,3 +184,16 @@ test("form-wrapping-posts: a moderation form around a thread's posts is a wrappe
   assert.ok(text.includes('cable channel behind the board'));
   assert.ok(!text.includes('Reply to this topic'));
 });
+
+test('rating-summary: a reviews histogram ("5 ★", "57%", counts) and the "Reviews" title it leaves go from a product page; one star line or a percentage in the copy stays', () => {
+  const html = `<html><head><title>Desk riser</title><meta property="og:type" content="product"></head><body><main>
+    <h1>Desk riser</h1>${prose('The desk riser')}<p>Rated 5 stars by our testers, it lifts 30% higher than most converters.</p><p>5 stars</p>
+    <h2>Customer Reviews</h2><p>4.1 Based on 14 Reviews</p><p>5 ★</p><p>57%</p><p>8</p><p>4 ★</p><p>21%</p><p>3</p><p>3 ★</p><p>7%</p><p>1</p>
+    <h2>Specifications</h2><p>Height range: 6 to 17 inches.</p></main></body></html>`;
+  const blocks = extractPage(html, 'https://shop.example/products/desk-riser').blocks;
+  const lines = blocks.map((b) => ('text' in b ? b.text : ''));
+  for (const gone of ['Customer Reviews', '4.1 Based on 14 Reviews', '5 ★', '57%', '21%', '8'])
+    assert.ok(!lines.includes(gone), `${gone} in:\n${lines.join('\n')}`);
+  for (const kept of ['Rated 5 stars by our testers, it lifts 30% higher than most converters.', '5 stars', 'Specifications', 'Height range: 6 to 17 inches.'])
+    assert.ok(lines.includes(kept), `${kept} missing from:\n${lines.join('\n')}`);
+});

@@ -676,6 +676,34 @@ test('a reference list after the article is kept beside the main text (its evide
   assert.ok(!doc.bodyText.includes('Ten foods for better sleep'));
 });
 
+test('sources box inside the main text: an "Article Sources" section of its own goes beside the text; a "References" title and list written in the text stay', () => {
+  const body = Array.from(
+    { length: 6 },
+    (_, i) => `<p>Paragraph ${i} explains how advisers sell a practice, what buyers pay for recurring revenue and how long the handover takes.</p>`,
+  ).join('');
+  const boxed = `<html><head><title>Selling a practice</title></head><body><main><article><h1>How to sell a financial planning business</h1>${body}
+    <section class="FootnotesComponent_section"><h2 id="citations">Article Sources</h2><p>All articles are reviewed by our fact-checkers.</p><ol>
+      <li>\u201c2025 RIA Benchmarking Study.\u201d Charles Schwab, https://advisorservices.schwab.com/study. Accessed 4 Nov. 2025.</li>
+      <li>\u201cM&amp;A Opportunities.\u201d FP Transitions, https://www.fptransitions.com/ma. Accessed 11 Apr. 2025.</li></ol></section>
+    </article></main></body></html>`;
+  const doc = extractPage(boxed, 'https://advice.example/sell-a-practice');
+  assert.ok(doc.bodyText.includes('Paragraph 5 explains'));
+  for (const gone of ['Article Sources', 'fact-checkers', 'RIA Benchmarking Study']) assert.ok(!doc.bodyText.includes(gone), `${gone} in:\n${doc.bodyText}`);
+  assert.deepEqual(
+    doc.page!.references!.map((r) => r.heading),
+    ['Article Sources', 'Article Sources'],
+  );
+  assert.match(doc.page!.references![0]!.text, /RIA Benchmarking Study/);
+  // The same list written in the post itself, a heading then a bare list, is the author's text.
+  const written = boxed
+    .replace(/<section[^>]*>/, '')
+    .replace('</section>', '')
+    .replace('<p>All articles are reviewed by our fact-checkers.</p>', '')
+    .replace('Article Sources', 'References');
+  const text = extractPage(written, 'https://advice.example/sell-a-practice').bodyText;
+  inOrder(text, ['Paragraph 5 explains', 'References', 'RIA Benchmarking Study', 'M&A Opportunities']);
+});
+
 // News pages: what sits beside the article is not the article. Each fixture under
 // test/fixtures/extract/news is one class of such boxes, found by generic signals.
 const news = (name: string, url: string) => extractPage(fixture(`news/${name}`), url);

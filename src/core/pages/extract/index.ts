@@ -23,11 +23,11 @@ import {
   WEAK_SHARE,
 } from './rules.ts';
 import { declaresArticle, isCollectionPage, isForumPage, isProductPage } from '../page-kind.ts';
-import { findReferenceLists, type ReferenceEntry, referenceEntries, referencesAfter } from './references.ts';
+import { findReferenceLists, type ReferenceEntry, referenceEntries, referencesAfter, sourceBoxesWithin } from './references.ts';
 import { collectLinks } from './links.ts';
 import { isShoppingStory, removeOtherProducts, removeProductExtras } from './commerce.ts';
 import { postChrome } from './forum.ts';
-import { dedupe, dedupeLines, dropJunkLines, isPlaceholder, undouble } from './junk-lines.ts';
+import { dedupe, dedupeLines, dropJunkLines, dropRatingSummaries, isPlaceholder, undouble } from './junk-lines.ts';
 import { countWords, jsonLdBody, unrelatedToTitle } from './fallbacks.ts';
 import { adoptStrays, placeStreamedSegments } from './tree-repair.ts';
 
@@ -164,6 +164,12 @@ export function extractPage(html: string, url: string): PageDocument {
         for (const e of entries) referenceItems.push(e);
         if (entries.length && list.headingElement) removeNodes([list.headingElement]);
       }
+      for (const list of sourceBoxesWithin(references.lists, roots)) {
+        const entries = referenceEntries([list], meta.baseUrl, url);
+        if (!entries.length) continue;
+        for (const e of entries) referenceItems.push(e);
+        removeNodes([list.box]);
+      }
     }
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);
@@ -171,7 +177,7 @@ export function extractPage(html: string, url: string): PageDocument {
       dedupe(writer.blocks.map(undouble)).filter((b) => !isPlaceholder(b)),
       { forum },
     );
-    if (product && !collection) blocks = dedupeLines(blocks);
+    if (product && !collection) blocks = dropRatingSummaries(dedupeLines(blocks));
     const mainLinks: PageLink[] = [];
     // A loop, not push(...links): spreading tens of thousands of arguments overflows the stack.
     for (const r of roots) for (const l of collectLinks(r, meta.baseUrl)) mainLinks.push(l);

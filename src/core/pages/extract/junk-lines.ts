@@ -2,7 +2,18 @@
 // screen readers), a block repeated word for word, a theme's placeholder text, a widget's state,
 // site chrome, a listing's controls, and on product pages a line that repeats an earlier one.
 import type { PageDocument } from '../document.ts';
-import { CHROME_ACCOUNT, CHROME_LINE, CONTROL_LINE, FORUM_CHROME_LINE, LISTING_CONTROL, LISTING_CONTROL_MAX, PLACEHOLDER } from './rules.ts';
+import {
+  CHROME_ACCOUNT,
+  CHROME_LINE,
+  CONTROL_LINE,
+  FORUM_CHROME_LINE,
+  LISTING_CONTROL,
+  LISTING_CONTROL_MAX,
+  PLACEHOLDER,
+  RATING_CELL,
+  RATING_STAR,
+  REVIEWS_TITLE,
+} from './rules.ts';
 
 /** "See all detailsSee all details" -> "See all details": a line that is one text twice (a
  * visually hidden copy for screen readers beside the visible one) is written once. */
@@ -170,4 +181,39 @@ export function dropJunkLines(blocks: PageDocument['blocks'], opts: { forum?: bo
     } else out.push(b);
   }
   return out;
+}
+
+/** The lines of a one-line paragraph or heading, or a list's items; null for other blocks. */
+function cellLines(b: PageDocument['blocks'][number]): string[] | null {
+  if (b.kind === 'list') return b.items;
+  if ((b.kind === 'paragraph' || b.kind === 'heading') && !b.text.includes('\n')) return [b.text];
+  return null;
+}
+
+/**
+ * Rating summary on a product page: a reviews widget's histogram ("5 ★", "57%", "8", "4 ★", …,
+ * under "4.1 Based on 14 Reviews") is the widget's state, not the product's copy: a run of such
+ * cells holding two star labels or more goes. A "Reviews" title then left over nothing (the next
+ * block is a title, or the text ends) goes with it: the reviews it opened are not in the text.
+ */
+export function dropRatingSummaries(blocks: PageDocument['blocks']): PageDocument['blocks'] {
+  const isCell = (b: PageDocument['blocks'][number]) => {
+    const lines = cellLines(b);
+    return lines !== null && lines.length > 0 && lines.every((l) => RATING_CELL.test(l.trim()));
+  };
+  const stars = (b: PageDocument['blocks'][number]) => (cellLines(b) ?? []).filter((l) => RATING_STAR.test(l.trim())).length;
+  const kept: PageDocument['blocks'] = [];
+  for (let i = 0; i < blocks.length; ) {
+    if (!isCell(blocks[i]!)) {
+      kept.push(blocks[i]!);
+      i++;
+      continue;
+    }
+    let j = i;
+    let starLabels = 0;
+    while (j < blocks.length && isCell(blocks[j]!)) starLabels += stars(blocks[j++]!);
+    if (starLabels < 2) for (let k = i; k < j; k++) kept.push(blocks[k]!);
+    i = j;
+  }
+  return kept.filter((b, i) => !(b.kind === 'heading' && REVIEWS_TITLE.test(b.text.trim()) && (i + 1 === kept.length || kept[i + 1]!.kind === 'heading')));
 }

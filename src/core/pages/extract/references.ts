@@ -33,7 +33,10 @@ function headingBefore(el: Element): Element | null {
     const s = siblings[k]!;
     if (isText(s) && !s.data.trim()) continue;
     if (!isElement(s)) return null;
-    if (/^h[2-6]$/.test(s.name) || (s.name === 'p' && s.children.length === 1 && isElement(s.children[0]!) && /^(?:strong|b)$/.test((s.children[0] as Element).name))) {
+    if (
+      /^h[2-6]$/.test(s.name) ||
+      (s.name === 'p' && s.children.length === 1 && isElement(s.children[0]!) && /^(?:strong|b)$/.test((s.children[0] as Element).name))
+    ) {
       return REFERENCE_HEADING.test(normalizeSpace(textOf(s))) ? s : null;
     }
     return null;
@@ -48,6 +51,11 @@ export interface ReferenceList {
   heading: string | null;
   /** A title element just before the box (not inside it): it goes wherever the list goes. */
   headingElement: Element | null;
+  /**
+   * The list is a box of its own titled as sources (a section or div whose first child is the
+   * "Article Sources" heading): a site's citations component, not a list written in the text.
+   */
+  boxed: boolean;
 }
 
 /**
@@ -74,7 +82,10 @@ export function findReferenceLists(body: Element): { lists: ReferenceList[]; ord
         if (isElement(m) && m.name === 'li') items++;
         return isElement(m);
       });
-      if (items >= 2 && length < REFERENCE_MAX_CHARS) lists.push({ box: n, heading: heading?.replace(/\s*:$/, '') ?? null, headingElement: before });
+      if (items >= 2 && length < REFERENCE_MAX_CHARS) {
+        const boxed = n.name !== 'ul' && n.name !== 'ol' && inner !== null && heading === inner;
+        lists.push({ box: n, heading: heading?.replace(/\s*:$/, '') ?? null, headingElement: before, boxed });
+      }
       // A matched box's descendants are not looked at again.
       walkOrder(n, order, () => i++);
       return false;
@@ -154,4 +165,18 @@ export function referencesAfter(lists: ReferenceList[], order: Map<Element, numb
   };
   const start = Math.min(...roots.map((r) => order.get(r) ?? Infinity));
   return lists.filter(({ box }) => (order.get(box) ?? -1) > start && !roots.some((r) => inside(box, r) || inside(r, box)));
+}
+
+/**
+ * Sources box inside the main text: a reference list that is a box of its own under a sources
+ * title ("<section><h2>Article Sources</h2><ol>…") inside the main box is the site's citations
+ * component, set beside the text like a list after it. A "References" title and list written in
+ * the text itself (a heading, then a bare list) stay in the text.
+ */
+export function sourceBoxesWithin(lists: ReferenceList[], roots: Element[]): ReferenceList[] {
+  const within = (el: Element) => {
+    for (let p = el.parent as ParentNode | null; p; p = (p as Element).parent as ParentNode | null) if (roots.includes(p as Element)) return true;
+    return false;
+  };
+  return lists.filter((l) => l.boxed && within(l.box));
 }

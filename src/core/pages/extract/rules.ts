@@ -94,7 +94,7 @@ export const REFERENCE_CLASS =
 
 /** A heading that opens a reference list. */
 export const REFERENCE_HEADING =
-  /^(?:sources?|references?|bibliography|citations?|works cited|footnotes|notes and references|quellen|quellenangaben|einzelnachweise|literatur|sources et références|références|bibliographie|fuentes|referencias|bibliografía)\s*:?$/i;
+  /^(?:(?:article )?sources?|references?|bibliography|citations?|works cited|footnotes|notes and references|quellen|quellenangaben|einzelnachweise|literatur|sources et références|références|bibliographie|fuentes|referencias|bibliografía)\s*:?$/i;
 
 export const REFERENCE_TAGS = new Set(['section', 'div', 'aside', 'ol', 'ul', 'footer']);
 
@@ -166,3 +166,15 @@ export const CHROME_LINE =
 
 /** Account and cart words that a heading may rightly be ("Sign in" in a guide's steps). */
 export const CHROME_ACCOUNT = /^(?:log|sign|register|create|my account|forgot|lost|checkout|click here)/iu;
+
+// --- Rating summaries on product pages
+
+/** One cell of a rating histogram: a star label ("5 ★", "4 stars"), a share ("57%"), a count ("8") or its "4.1 Based on 14 Reviews" head. */
+export const RATING_CELL =
+  /^(?:[1-5]\s*(?:★|☆|stars?)|\d{1,3}\s?%|\d{1,6}|\d(?:[.,]\d+)?\s*(?:out of 5\s*)?(?:stars?\s*)?based on [\d,.]+ (?:reviews?|ratings?))$/i;
+
+/** A star label of a rating histogram ("5 ★", "4 stars"). */
+export const RATING_STAR = /^[1-5]\s*(?:★|☆|stars?)$/i;
+
+/** The title of a product page's reviews box ("Reviews", "Customer Reviews:", "Ratings & Reviews"). */
+export const REVIEWS_TITLE = /^(?:customer |product )?(?:reviews|ratings (?:&|and) reviews)\s*:?$/i;
