@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runPaidAction } from '../../src/core/billing/actions.ts';
-import { getBalance, ledgerBalance } from '../../src/core/billing/ledger.ts';
+import { getBalance, ledgerBalance, totalsAndLedger } from '../../src/core/billing/ledger.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 
 const TWO_PLACES = /^-?\d+\.\d{2}$/;
@@ -179,8 +179,9 @@ describe('foundation', () => {
     assert.equal(paymentRequired.length, 35);
     assert.equal(paymentRequired[0].json().detail.error, 'insufficient_credits');
     assert.equal(paymentRequired[0].json().detail.available_credits, '1.00');
-    const balance = await getBalance(s.runtime.core.store.db, accountId);
-    assert.deepEqual(balance, await ledgerBalance(s.runtime.core.store.db, accountId), 'the running totals equal the sums over the ledger rows');
+    // The worker settles these runs meanwhile: totals and rows are read in one statement.
+    const { totals: balance, ledger } = await totalsAndLedger(s.runtime.core.store.db, accountId);
+    assert.deepEqual(balance, ledger, 'the running totals equal the sums over the ledger rows');
     assert.ok(balance.available >= 0);
     assert.equal(balance.available + balance.reserved + balance.settled, balance.granted);
     assert.equal(balance.reserved + balance.settled, 3000);

@@ -3,7 +3,7 @@
 // worker's probe is reclaimed after its lease, and credits are conserved to the hundredth.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getBalance, ledgerBalance } from '../../src/core/billing/ledger.ts';
+import { totalsAndLedger } from '../../src/core/billing/ledger.ts';
 import { claimJobs } from '../../src/jobs/queue.ts';
 import { executeProbe } from '../../src/core/visibility/probe-executor.ts';
 import { createSandboxDriver } from '../../src/platforms/sandbox.ts';
@@ -12,8 +12,8 @@ import { startTestServer, type TestServer } from '../helpers/harness.ts';
 const base = { url: 'https://acme.example', target_entity: 'Acme' };
 
 async function conservation(s: TestServer, accountId: string) {
-  const b = await getBalance(s.runtime.core.store.db, accountId);
-  assert.deepEqual(b, await ledgerBalance(s.runtime.core.store.db, accountId), 'the running totals equal the sums over the ledger rows');
+  const { totals: b, ledger } = await totalsAndLedger(s.runtime.core.store.db, accountId);
+  assert.deepEqual(b, ledger, 'the running totals equal the sums over the ledger rows');
   assert.equal(b.granted, b.available + b.reserved + b.settled, 'granted = available + reserved + settled');
   assert.ok(b.available >= 0);
   return b;

@@ -70,6 +70,27 @@ export async function ledgerBalance(db: Executor, accountId: string): Promise<Ba
 }
 
 /**
+ * The running totals and the sums over the ledger rows, read by one statement: one snapshot on
+ * either database, so the two agree even while a worker settles (two reads could straddle a commit).
+ */
+export async function totalsAndLedger(db: Executor, accountId: string): Promise<{ totals: Balance; ledger: Balance }> {
+  const { rows } = await sql<{ [K in keyof TotalsRow as `t_${K}` | `l_${K}`]: TotalsRow[K] }>`
+    select a.credits_granted as t_granted, a.credits_settled as t_settled, a.credits_reserved as t_reserved, a.grant_count as t_grants,
+           coalesce(sum(case when e.kind = 'grant' then e.amount else 0 end), 0) as l_granted,
+           coalesce(sum(case when e.kind = 'charge' then e.settled_amount else 0 end), 0) as l_settled,
+           coalesce(sum(case when e.kind = 'charge' then e.amount - e.settled_amount - e.released_amount else 0 end), 0) as l_reserved,
+           coalesce(sum(case when e.kind = 'grant' then 1 else 0 end), 0) as l_grants
+      from accounts a left join ledger_entries e on e.account_id = a.id
+     where a.id = ${accountId}
+     group by a.credits_granted, a.credits_settled, a.credits_reserved, a.grant_count`.execute(db);
+  const r = rows[0];
+  return {
+    totals: toBalance(r && { granted: r.t_granted, settled: r.t_settled, reserved: r.t_reserved, grants: r.t_grants }),
+    ledger: toBalance(r && { granted: r.l_granted, settled: r.l_settled, reserved: r.l_reserved, grants: r.l_grants }),
+  };
+}
+
+/**
  * Recomputes every account's running totals from its ledger rows and writes back those that
  * differ (`sightline credits reconcile`): the repair for totals left wrong by something that
  * wrote ledger rows without them (a process still running code from before migration 0003).
@@ -303,7 +324,12 @@ export function renderLedgerRow(r: LedgerEntriesTable): LedgerRowView {
   return entry;
 }
 
-type BalanceWithRecentRow = LedgerEntriesTable & { b_granted: number | string; b_settled: number | string; b_reserved: number | string; b_grants: number | string };
+type BalanceWithRecentRow = LedgerEntriesTable & {
+  b_granted: number | string;
+  b_settled: number | string;
+  b_reserved: number | string;
+  b_grants: number | string;
+};
 
 /** SQL text by dialect and limit (1..100): built once, so SQLite reuses its prepared statement. */
 const balanceWithRecentText = new Map<string, string>();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { DatabaseHandle } from '../../../src/db/connection.ts';
 import { createAccount } from '../../../src/core/accounts/accounts.ts';
 import { sql } from 'kysely';
-import { balanceWithRecent, getBalance, grantCredits, ledgerBalance, lockAccount, releaseCharge, reserveCharge, settleCharge } from '../../../src/core/billing/ledger.ts';
+import { balanceWithRecent, getBalance, grantCredits, ledgerBalance, lockAccount, releaseCharge, reserveCharge, settleCharge, totalsAndLedger } from '../../../src/core/billing/ledger.ts';
 import type { Store } from '../../../src/db/store.ts';
 import { openFreshDatabase } from '../../helpers/harness.ts';
 
@@ -61,6 +61,11 @@ describe('balance and recent ledger read', () => {
     await assert.rejects(settleCharge(handle.db, charges[0]!.entryId, 1), /not that much outstanding/);
     const totals = await getBalance(handle.db, id);
     assert.deepEqual(totals, await ledgerBalance(handle.db, id));
+    // The one-statement read (for checks while a worker settles) gives the same two balances.
+    assert.deepEqual(await totalsAndLedger(handle.db, id), { totals, ledger: totals });
+    const none = await totalsAndLedger(handle.db, (await createAccount(handle.db, `balance-none-${process.pid}@example.com`)).id);
+    assert.deepEqual(none.totals, none.ledger);
+    assert.equal(none.totals.granted, 0);
     assert.equal(totals.reserved, 0);
     assert.equal(totals.granted, totals.available + totals.settled);
   });
