@@ -85,11 +85,13 @@ describe('fair, fenced claiming', () => {
     w.start();
     while (started.length < 90) await sleep(10);
     await w.stop();
-    // After two thirds of the starts every lane has had close to a third of them (in a fixed order the last had 1 in 7).
+    // After two thirds of the starts every lane has had close to a third of them, 20 (in a fixed
+    // order the last had 1 in 7, about 9). Claims on a slow database come in uneven batches, so
+    // the bound sits between the two (15 seen on Postgres with four test files at a time).
     const early = started.slice(0, 60);
     for (const lane of lanes) {
       const n = early.filter((l) => l === lane).length;
-      assert.ok(n >= 16, `lane ${lane}: ${n} of the first 60 starts`);
+      assert.ok(n >= 13, `lane ${lane}: ${n} of the first 60 starts`);
     }
   });
 
