@@ -60,34 +60,28 @@ export async function getBalance(db: Executor, accountId: string): Promise<Balan
 
 /** The balance summed from the ledger rows themselves: what the running totals must always equal. */
 export async function ledgerBalance(db: Executor, accountId: string): Promise<Balance> {
-  const { rows } = await sql<TotalsRow>`
-    select coalesce(sum(case when kind = 'grant' then amount else 0 end), 0) as granted,
-           coalesce(sum(case when kind = 'charge' then settled_amount else 0 end), 0) as settled,
-           coalesce(sum(case when kind = 'charge' then amount - settled_amount - released_amount else 0 end), 0) as reserved,
-           coalesce(sum(case when kind = 'grant' then 1 else 0 end), 0) as grants
-      from ledger_entries where account_id = ${accountId}`.execute(db);
+  const { rows } = await sql<TotalsRow>`select ${LEDGER_SUMS} from ledger_entries where account_id = ${accountId}`.execute(db);
   return toBalance(rows[0]);
 }
+
+/** A balance's four figures summed over an account's ledger rows (ledgerBalance, totalsAndLedger). */
+const LEDGER_SUMS = sql`coalesce(sum(case when kind = 'grant' then amount else 0 end), 0) as granted,
+           coalesce(sum(case when kind = 'charge' then settled_amount else 0 end), 0) as settled,
+           coalesce(sum(case when kind = 'charge' then amount - settled_amount - released_amount else 0 end), 0) as reserved,
+           coalesce(sum(case when kind = 'grant' then 1 else 0 end), 0) as grants`;
 
 /**
  * The running totals and the sums over the ledger rows, read by one statement: one snapshot on
  * either database, so the two agree even while a worker settles (two reads could straddle a commit).
  */
 export async function totalsAndLedger(db: Executor, accountId: string): Promise<{ totals: Balance; ledger: Balance }> {
-  const { rows } = await sql<{ [K in keyof TotalsRow as `t_${K}` | `l_${K}`]: TotalsRow[K] }>`
-    select a.credits_granted as t_granted, a.credits_settled as t_settled, a.credits_reserved as t_reserved, a.grant_count as t_grants,
-           coalesce(sum(case when e.kind = 'grant' then e.amount else 0 end), 0) as l_granted,
-           coalesce(sum(case when e.kind = 'charge' then e.settled_amount else 0 end), 0) as l_settled,
-           coalesce(sum(case when e.kind = 'charge' then e.amount - e.settled_amount - e.released_amount else 0 end), 0) as l_reserved,
-           coalesce(sum(case when e.kind = 'grant' then 1 else 0 end), 0) as l_grants
-      from accounts a left join ledger_entries e on e.account_id = a.id
-     where a.id = ${accountId}
-     group by a.credits_granted, a.credits_settled, a.credits_reserved, a.grant_count`.execute(db);
+  const { rows } = await sql<TotalsRow & { [K in keyof TotalsRow as `l_${K}`]: TotalsRow[K] }>`
+    select a.credits_granted as granted, a.credits_settled as settled, a.credits_reserved as reserved, a.grant_count as grants,
+           l.granted as l_granted, l.settled as l_settled, l.reserved as l_reserved, l.grants as l_grants
+      from accounts a cross join (select ${LEDGER_SUMS} from ledger_entries where account_id = ${accountId}) l
+     where a.id = ${accountId}`.execute(db);
   const r = rows[0];
-  return {
-    totals: toBalance(r && { granted: r.t_granted, settled: r.t_settled, reserved: r.t_reserved, grants: r.t_grants }),
-    ledger: toBalance(r && { granted: r.l_granted, settled: r.l_settled, reserved: r.l_reserved, grants: r.l_grants }),
-  };
+  return { totals: toBalance(r), ledger: toBalance(r && { granted: r.l_granted, settled: r.l_settled, reserved: r.l_reserved, grants: r.l_grants }) };
 }
 
 /**
