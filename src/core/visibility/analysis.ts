@@ -30,6 +30,11 @@ export interface MentionEvidence {
    * candidate was rejected by a weak rule): a judge may confirm it (see analysis/brands.ts).
    */
   ambiguous?: true;
+  /**
+   * `dictionary`: the name is an everyday word only by the language's spelling dictionary (the
+   * frequency list misses it), and that decided the reading (see MentionSpan.lexicon).
+   */
+  lexicon?: 'dictionary';
   /** Set when the judge confirmed or overturned an ambiguous decision; `verdict` is its reading. */
   judged?: true;
   verdict?: 'mentioned' | 'not_mentioned';
@@ -121,6 +126,7 @@ function proseMentions(
   const first = spans[0] ?? weakRejection ?? rejected[0];
   const evidence: MentionEvidence | null = first ? { rule: first.rule ?? 'exact', text: folded.text.slice(first.start, first.end) } : null;
   if (evidence && ambiguous) evidence.ambiguous = true;
+  if (evidence && first?.lexicon) evidence.lexicon = first.lexicon;
   return { spans, evidence, candidate: first ?? null };
 }
 

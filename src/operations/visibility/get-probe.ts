@@ -49,6 +49,10 @@ export const Probe = z
                 rule: z.string(),
                 text: z.string(),
                 ambiguous: z.literal(true).optional().describe('Only weak rules decided: a reader could decide either way, and a live judge is asked'),
+                lexicon: z
+                  .literal('dictionary')
+                  .optional()
+                  .describe("Set when the name is an everyday word only by the language's spelling dictionary (not its frequency list), and that decided the reading"),
                 judged: z.literal(true).optional().describe("Set when a live judge confirmed or overturned the ambiguous decision"),
                 verdict: z.enum(['mentioned', 'not_mentioned']).optional().describe("The judge's reading, which decides `mentioned`"),
               })
