@@ -6,8 +6,10 @@
 // third (held-out-3.ts, new brands again, written before the second round of rules for issue #29,
 // development data since the third round) and on the fourth (held-out-4.ts, new brands again,
 // written before the third round of rules, development data since the fourth round) and on the
-// fifth (held-out-5.ts, new brands again, written after the fourth round of rules was committed
-// and never tuned on: the figure reported as unseen): per category (rule), per language, and overall,
+// fifth (held-out-5.ts, new brands again, written after the fourth round of rules was committed,
+// development data since the dictionary round) and on the sixth (held-out-6.ts, new brands again,
+// written after the dictionary round was committed and never tuned on: the figure reported as
+// unseen): per category (rule), per language, and overall,
 // with every wrong answer listed. Also times the analysis on a long answer, to show it stays linear.
 //
 //   npm run bench:mentions
@@ -20,6 +22,7 @@ import { HELD_OUT_2_ANSWERS } from '../test/fixtures/mentions/held-out-2.ts';
 import { HELD_OUT_3_ANSWERS } from '../test/fixtures/mentions/held-out-3.ts';
 import { HELD_OUT_4_ANSWERS } from '../test/fixtures/mentions/held-out-4.ts';
 import { HELD_OUT_5_ANSWERS } from '../test/fixtures/mentions/held-out-5.ts';
+import { HELD_OUT_6_ANSWERS } from '../test/fixtures/mentions/held-out-6.ts';
 import { AMBIGUOUS_RULES, analyseLabelled, score } from '../test/fixtures/mentions/score.ts';
 
 const fmt = (n: number) => n.toFixed(2);
@@ -48,6 +51,8 @@ function report(title: string, answers: LabelledAnswer[]) {
       answers.filter((a) => a.lang === lang),
     );
   const all = line('ALL', answers);
+  const forJudge = all.wrong.filter((w) => w.evidence?.ambiguous).length;
+  console.log(`  of ${all.wrong.length} wrong, ${forJudge} are marked ambiguous (a live judge is asked), ${all.wrong.length - forJudge} are decided without one`);
   for (const w of all.wrong) {
     console.log(
       `  wrong: [${w.answer.lang}, ${w.answer.rule}] ${w.answer.brand} ${JSON.stringify(w.answer.text)} labelled ${w.answer.mentioned}/${w.answer.citation ?? '-'} got ${w.mentioned}/${w.citation} (${w.evidence ? `${w.evidence.rule}: ${JSON.stringify(w.evidence.text)}${w.evidence.ambiguous ? ', ambiguous: a live judge is asked' : ''}` : 'no candidate'})`,
@@ -56,7 +61,7 @@ function report(title: string, answers: LabelledAnswer[]) {
   return all;
 }
 
-const everything = [...LABELLED_ANSWERS, ...HELD_OUT_ANSWERS, ...HELD_OUT_2_ANSWERS, ...HELD_OUT_3_ANSWERS, ...HELD_OUT_4_ANSWERS, ...HELD_OUT_5_ANSWERS];
+const everything = [...LABELLED_ANSWERS, ...HELD_OUT_ANSWERS, ...HELD_OUT_2_ANSWERS, ...HELD_OUT_3_ANSWERS, ...HELD_OUT_4_ANSWERS, ...HELD_OUT_5_ANSWERS, ...HELD_OUT_6_ANSWERS];
 console.log(
   `Labelled answers: ${everything.length} in ${new Set(everything.map((a) => a.lang)).size} languages, ${everything.filter((a) => AMBIGUOUS_RULES.has(a.rule)).length} ambiguous or inflected (categories ${[...AMBIGUOUS_RULES].join(', ')})`,
 );
@@ -65,7 +70,8 @@ const held = report('Held-out (development data since the second round)', HELD_O
 report('Held-out 2 (new brands; development data since the second round)', HELD_OUT_2_ANSWERS);
 report('Held-out 3 (new brands; development data since the third round)', HELD_OUT_3_ANSWERS);
 report('Held-out 4 (new brands; development data since the fourth round)', HELD_OUT_4_ANSWERS);
-report('Held-out 5 (new brands, written after the fourth round, never tuned on: the unseen figure)', HELD_OUT_5_ANSWERS);
+report('Held-out 5 (new brands; development data since the dictionary round)', HELD_OUT_5_ANSWERS);
+report('Held-out 6 (new brands, written after the dictionary round, never tuned on: the unseen figure)', HELD_OUT_6_ANSWERS);
 
 // CPU per labelled answer (process CPU time, so a loaded machine's waiting is not counted): every
 // table's answers analysed as a probe would be, after one warm-up pass that builds the matchers.
