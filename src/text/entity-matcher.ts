@@ -942,7 +942,9 @@ function classifyEveryday(ft: FoldedText, start: number, end: number, everyday: 
 function inAddress(text: string, start: number, end: number): boolean {
   const after = text.slice(end, end + 2);
   const before = text[start - 1] ?? '';
-  return /^[.@][\p{L}\p{N}]/u.test(after) || after[0] === '/' || before === '@' || before === '/' || (before === '.' && /[\p{L}\p{N}]/u.test(text[start - 2] ?? ''));
+  return (
+    /^[.@][\p{L}\p{N}]/u.test(after) || after[0] === '/' || before === '@' || before === '/' || (before === '.' && /[\p{L}\p{N}]/u.test(text[start - 2] ?? ''))
+  );
 }
 
 /** Whether the answer uses no capital letter at all (cached on the folded text). */

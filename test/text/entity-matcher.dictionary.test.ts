@@ -89,9 +89,7 @@ describe('dictionary_word: a name only the dictionary calls an everyday word', (
     assert.equal(decide('Pina', 'es', 'Pina abrió otra tienda en Madrid.').spans.length, 1);
   });
   test('a name in neither list is matched as written, with no lexicon', () => {
-    assert.deepEqual(decide('Asana', 'en', 'Asana keeps our tasks in one place.').spans, [
-      { text: 'Asana', rule: 'exact', weak: false, lexicon: null },
-    ]);
+    assert.deepEqual(decide('Asana', 'en', 'Asana keeps our tasks in one place.').spans, [{ text: 'Asana', rule: 'exact', weak: false, lexicon: null }]);
   });
   test('the probe evidence carries the lexicon', () => {
     const a = analyzeAnswer({
