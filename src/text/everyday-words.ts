@@ -89,8 +89,15 @@ function dictionaryFor(language: string): Lexicon | null {
   const pkg = DICTIONARIES[language];
   let lexicon: Lexicon | null = null;
   if (pkg) {
-    const dic = join(dirname(createRequire(import.meta.url).resolve(pkg)), 'index.dic');
-    const lines = readFileSync(dic, 'utf8').split('\n');
+    let lines: string[];
+    try {
+      lines = readFileSync(join(dirname(createRequire(import.meta.url).resolve(pkg)), 'index.dic'), 'utf8').split('\n');
+    } catch {
+      // Not installed (a trimmed deployment): the frequency list alone decides, as before the
+      // dictionaries (test/text/entity-matcher.dictionary.test.ts fails where they are missing).
+      dictionaries.set(language, null);
+      return null;
+    }
     const words: string[] = [];
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i]!;
