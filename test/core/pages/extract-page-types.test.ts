@@ -197,3 +197,24 @@ test('rating-summary: a reviews histogram ("5 ★", "57%", counts) and the "Revi
   for (const kept of ['Rated 5 stars by our testers, it lifts 30% higher than most converters.', '5 stars', 'Specifications', 'Height range: 6 to 17 inches.'])
     assert.ok(lines.includes(kept), `${kept} missing from:\n${lines.join('\n')}`);
 });
+
+test('collapsed-disclosure-panel and heading-toggle: an accordion\'s hidden answers and the questions on its header buttons stay; a hidden box that nothing names as collapsed goes', () => {
+  const item = (q: string, a: string, panel: string) =>
+    `<div class="faq-item"><h3><button type="button" aria-expanded="false">${q}</button></h3><div ${panel}><p>${a}</p></div></div>`;
+  const html = `<html><head><title>How to choose running shoes</title><meta property="og:type" content="article"></head><body><main><article><h1>How to choose running shoes</h1>
+    ${prose('running shoes', 3)}
+    <h2>What to consider</h2>
+    ${item('Weight', 'A daily trainer for a men\u2019s size 9 weighs about ten ounces, while a racing flat can weigh half that and feel quicker on the track.', 'hidden data-theme-key="collapsible-section-text"')}
+    ${item('Fit', 'Leave a thumb\u2019s width of room at the toe and make sure the heel does not slip when you climb stairs in the store.', 'hidden="until-found"')}
+    ${item('Drop', 'The drop is the height difference between heel and toe; lower drops load the calves more and suit runners who land midfoot.', 'class="accordion-panel" hidden')}
+    <div hidden class="video-details"><p>How to start meditating for beginners: a video from our partners about breathing and posture.</p></div>
+    <p>Whatever you choose, replace the pair after about five hundred miles, or sooner if the midsole feels flat on easy runs.</p>
+    </article></main></body></html>`;
+  const text = extractPage(html, 'https://gazette.example/gear/shoes').bodyText;
+  assert.ok(text.includes('What to consider'));
+  for (const kept of ['Weight', 'ten ounces', 'Fit', 'thumb\u2019s width', 'Drop', 'load the calves', 'five hundred miles']) assert.ok(text.includes(kept), `${kept} missing from:\n${text}`);
+  assert.ok(!text.includes('How to start meditating'), text);
+  // A toggle over nothing (its panel drawn by script) leaves no orphan question behind.
+  const empty = extractPage(html.replace(/<p>A daily trainer[^<]*<\/p>/, ''), 'https://gazette.example/gear/shoes').bodyText;
+  assert.ok(!/^Weight$/m.test(empty), empty);
+});
