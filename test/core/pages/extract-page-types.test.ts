@@ -218,3 +218,17 @@ test('collapsed-disclosure-panel and heading-toggle: an accordion\'s hidden answ
   const empty = extractPage(html.replace(/<p>A daily trainer[^<]*<\/p>/, ''), 'https://gazette.example/gear/shoes').bodyText;
   assert.ok(!/^Weight$/m.test(empty), empty);
 });
+
+test('article-at-product-url: a post that declares an article at a shop-shaped path ("/p/slug-63a") keeps its footnotes; a product page there still drops them', () => {
+  const page = (ld: string, og: string) => `<html><head><title>Process knowledge, part IV</title><meta property="og:type" content="${og}">
+    <script type="application/ld+json">${ld}</script></head><body><main><article><h1>Process knowledge, part IV</h1>
+    ${prose('process knowledge', 4)}
+    <h2>Footnotes</h2>
+    <div class="footnote"><a class="footnote-number" href="#anchor-1">1</a><div class="footnote-content"><p>The ontology paper states its purpose plainly: it is built on requirements collected from three industrial use cases.</p></div></div>
+    </article></main></body></html>`;
+  const url = 'https://writer.example/p/process-knowledge-part-63a';
+  const post = extractPage(page('{"@type":"NewsArticle","headline":"Process knowledge, part IV"}', 'article'), url).bodyText;
+  assert.ok(post.includes('three industrial use cases'), post);
+  const product = extractPage(page('{"@type":"Product","name":"Process kit"}', 'product'), url).bodyText;
+  assert.ok(!product.includes('three industrial use cases'), product);
+});

@@ -4,7 +4,7 @@
 import { removeNodes, type Element } from './dom.ts';
 import { productExtras, textLength } from './boilerplate.ts';
 import { pricesOutside, productCardLists, relatedRails, type Stats } from './main-content.ts';
-import { ARTICLE_TYPES, PRODUCT_CARDS_MINOR, PRODUCT_CARDS_SHARE, PRODUCT_EXTRAS_SHARE, PRODUCT_URL } from './rules.ts';
+import { ARTICLE_TYPES, PRODUCT_CARDS_MINOR, PRODUCT_CARDS_SHARE, PRODUCT_EXTRAS_SHARE, PRODUCT_TYPES, PRODUCT_URL } from './rules.ts';
 import type { PageMetadata } from './metadata.ts';
 import { hasJsonLdType, pathOf } from '../page-kind.ts';
 
@@ -16,6 +16,21 @@ import { hasJsonLdType, pathOf } from '../page-kind.ts';
  */
 export function isShoppingStory(meta: PageMetadata, url: string): boolean {
   return hasJsonLdType(meta, ARTICLE_TYPES) && !PRODUCT_URL.test(pathOf(url)) && !/product/i.test(meta.openGraph.type ?? '');
+}
+
+/**
+ * article-at-product-url: a page that declares itself an article (og:type article and an
+ * Article in JSON-LD) and declares no product, at a path only shaped like a shop's ("/p/slug-63a"
+ * on a newsletter platform), is an article: a URL's shape is the weakest product signal and the
+ * page's own word outweighs it. A product page that also declares a Product stays one.
+ */
+export function isArticleAtProductUrl(meta: PageMetadata, url: string): boolean {
+  return (
+    PRODUCT_URL.test(pathOf(url)) &&
+    /^article$/i.test(meta.openGraph.type ?? '') &&
+    hasJsonLdType(meta, ARTICLE_TYPES) &&
+    !hasJsonLdType(meta, PRODUCT_TYPES)
+  );
 }
 
 /**

@@ -25,7 +25,7 @@ import {
 import { declaresArticle, isCollectionPage, isForumPage, isProductPage } from '../page-kind.ts';
 import { findReferenceLists, type ReferenceEntry, referenceEntries, referencesAfter, sourceBoxesWithin } from './references.ts';
 import { collectLinks } from './links.ts';
-import { isShoppingStory, removeOtherProducts, removeProductExtras } from './commerce.ts';
+import { isArticleAtProductUrl, isShoppingStory, removeOtherProducts, removeProductExtras } from './commerce.ts';
 import { postChrome } from './forum.ts';
 import { dedupe, dedupeLines, dropJunkLines, dropRatingSummaries, isPlaceholder, undouble } from './junk-lines.ts';
 import { countWords, jsonLdBody, unrelatedToTitle } from './fallbacks.ts';
@@ -102,7 +102,7 @@ export function extractPage(html: string, url: string): PageDocument {
     pruneBoilerplate(body, { bodyTextLength });
     // A page whose microdata holds one schema.org Product is that product's page (several are
     // a list's cards).
-    const product = (isProductPage(meta, url) && !isShoppingStory(meta, url)) || productItems === 1;
+    const product = (isProductPage(meta, url) && !isShoppingStory(meta, url) && !isArticleAtProductUrl(meta, url)) || productItems === 1;
     const collection = isCollectionPage(meta);
     // Shoppers' reviews and other products' carousels go before the main box is chosen.
     if (product) removeProductExtras(body, bodyTextLength);
