@@ -704,6 +704,27 @@ test('sources box inside the main text: an "Article Sources" section of its own 
   inOrder(text, ['Paragraph 5 explains', 'References', 'RIA Benchmarking Study', 'M&A Opportunities']);
 });
 
+test('bare-url-sources: "Article Sources:" over bare addresses at the end of the text goes beside it; bare addresses under another title, or a sources title over written entries, stay', () => {
+  const body = Array.from({ length: 5 }, (_, i) => `<p>Plant ${i} employs about two thousand people and makes dryers, ranges and water heaters for the home market.</p>`).join('');
+  const page = (tail: string) => `<html><head><title>Top appliance makers</title><meta property="og:type" content="article"></head><body><main><article><h1>Top appliance makers</h1>${body}${tail}</article></main></body></html>`;
+  const urls = '<p>https://finance.example.com/news/appliances-2023.html<br>https://www.maker.example/about/<br>https://www.recalls.example/2019/heaters</p>';
+  const doc = extractPage(page(`<p><strong>Article Sources:</strong></p>${urls}`), 'https://blog.example/top-makers');
+  assert.ok(doc.bodyText.includes('Plant 4 employs'));
+  absent(doc.bodyText, ['Article Sources', 'finance.example.com', 'recalls.example']);
+  assert.deepEqual(
+    doc.page!.references!.map((r) => [r.heading, r.href]),
+    [
+      ['Article Sources', 'https://finance.example.com/news/appliances-2023.html'],
+      ['Article Sources', 'https://www.maker.example/about/'],
+      ['Article Sources', 'https://www.recalls.example/2019/heaters'],
+    ],
+  );
+  const images = extractPage(page(`<h2>Image References</h2>${urls}`), 'https://blog.example/top-makers').bodyText;
+  inOrder(images, ['Plant 4 employs', 'Image References', 'finance.example.com', 'recalls.example']);
+  const written = extractPage(page('<p><strong>Sources:</strong></p><p>Annual report 2023, https://www.maker.example/about/</p><p>https://www.recalls.example/2019/heaters</p>'), 'https://blog.example/top-makers').bodyText;
+  inOrder(written, ['Plant 4 employs', 'Sources:', 'Annual report 2023', 'recalls.example']);
+});
+
 // News pages: what sits beside the article is not the article. Each fixture under
 // test/fixtures/extract/news is one class of such boxes, found by generic signals.
 const news = (name: string, url: string) => extractPage(fixture(`news/${name}`), url);

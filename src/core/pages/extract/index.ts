@@ -23,7 +23,7 @@ import {
   WEAK_SHARE,
 } from './rules.ts';
 import { declaresArticle, isCollectionPage, isForumPage, isProductPage } from '../page-kind.ts';
-import { findReferenceLists, type ReferenceEntry, referenceEntries, referencesAfter, sourceBoxesWithin } from './references.ts';
+import { bareUrlSources, findReferenceLists, type ReferenceEntry, referenceEntries, referencesAfter, sourceBoxesWithin } from './references.ts';
 import { collectLinks } from './links.ts';
 import { isArticleAtProductUrl, isShoppingStory, removeOtherProducts, removeProductExtras } from './commerce.ts';
 import { postChrome } from './forum.ts';
@@ -178,6 +178,13 @@ export function extractPage(html: string, url: string): PageDocument {
       { forum },
     );
     if (product && !collection) blocks = dropRatingSummaries(dedupeLines(blocks));
+    if (!product && !collection && !forum) {
+      const sources = bareUrlSources(blocks);
+      if (sources) {
+        for (const u of sources.urls) referenceItems.push({ text: u, href: u, heading: sources.heading });
+        blocks = blocks.slice(0, sources.start);
+      }
+    }
     const mainLinks: PageLink[] = [];
     // A loop, not push(...links): spreading tens of thousands of arguments overflows the stack.
     for (const r of roots) for (const l of collectLinks(r, meta.baseUrl)) mainLinks.push(l);
