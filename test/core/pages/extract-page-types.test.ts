@@ -232,3 +232,18 @@ test('article-at-product-url: a post that declares an article at a shop-shaped p
   const product = extractPage(page('{"@type":"Product","name":"Process kit"}', 'product'), url).bodyText;
   assert.ok(!product.includes('three industrial use cases'), product);
 });
+
+test("review-list-never-spared: on a product page shoppers' rated reviews go even when they outweigh the description; a reviews-named box without rated items stays", () => {
+  const review = (i: number) =>
+    `<article class="product-review"><header><span class="rating__stars" aria-label="Rated 5 out of 5 stars"></span><div class="product-review__title">Great mic ${i}</div></header>
+     <section class="product-review__body"><p>Review ${i}: I record voice-overs every day and this microphone keeps the room out of the take; the preamp gives plenty of headroom, and the switches on the back are easy to reach during a session.</p></section></article>`;
+  const page = (reviews: string) => `<html><head><title>Studio microphone SM7</title><script type="application/ld+json">{"@type":"Product","name":"Studio microphone SM7"}</script></head><body><main>
+    <section class="product"><h1>Studio microphone SM7</h1><p>A dynamic microphone with a built-in preamp for broadcast and vocals, with a cardioid pattern that rejects the room.</p><p>$499.00</p>
+    ${reviews}</section></main></body></html>`;
+  const text = extractPage(page(`<section class="product-reviews"><h2>Reviews</h2><div class="product-reviews__list">${[1, 2, 3, 4, 5].map(review).join('')}</div></section>`), 'https://shop.example/store/detail/sm7').bodyText;
+  assert.ok(text.includes('built-in preamp for broadcast'), text);
+  assert.ok(!text.includes('Review 3: I record voice-overs'), text);
+  // A box named for reviews that holds no rated review (the maker's press quotes) stays.
+  const quotes = `<section class="product-reviews"><h2>What the press says</h2><p>"The best broadcast microphone of the decade, with a warmth that flatters every voice and a build that survives years of touring." Studio Monthly</p></section>`;
+  assert.ok(extractPage(page(quotes), 'https://shop.example/store/detail/sm7').bodyText.includes('best broadcast microphone of the decade'));
+});

@@ -1,7 +1,7 @@
 // Product pages, once the extractor treats a page as one (../page-kind.ts): what a shop puts around
 // a product's description and is not it. Shoppers' reviews and carousels of other products go
 // before the main box is chosen; rails and lists of other products' cards go from the main box.
-import { removeNodes, type Element } from './dom.ts';
+import { isElement, removeNodes, walk, type Element } from './dom.ts';
 import { productExtras, textLength } from './boilerplate.ts';
 import { pricesOutside, productCardLists, relatedRails, type Stats } from './main-content.ts';
 import { ARTICLE_TYPES, PRODUCT_CARDS_MINOR, PRODUCT_CARDS_SHARE, PRODUCT_EXTRAS_SHARE, PRODUCT_TYPES, PRODUCT_URL } from './rules.ts';
@@ -42,6 +42,56 @@ export function removeProductExtras(body: Element, bodyTextLength: number): void
   let extrasText = 0;
   for (const el of extras) extrasText += textLength(el);
   if (extras.length && extrasText < bodyTextLength * PRODUCT_EXTRAS_SHARE) removeNodes(extras);
+  removeNodes(reviewLists(body));
+}
+
+/** The top-most review lists under root (see isReviewList). */
+function reviewLists(root: Element): Element[] {
+  const out: Element[] = [];
+  walk(root, (n) => {
+    if (!isElement(n)) return false;
+    if (n !== root && isReviewList(n)) {
+      out.push(n);
+      return false;
+    }
+    return true;
+  });
+  return out;
+}
+
+/** Class or id token of a box of shoppers' reviews ("reviews", "product-reviews", "review-list"). */
+const REVIEWS_BOX = /(?:^|[^a-z])reviews?(?:$|[^a-z])/i;
+/** What marks one review: its star rating (a class, an aria-label "Rated 5 out of 5 stars", schema.org reviewRating). */
+const RATING_MARK = /(?:^|[^a-z])(?:rating|stars?)(?:$|[^a-z])/i;
+const RATING_LABEL = /\b(?:rated \d|\d(?:[.,]\d)? out of \d|\d(?:[.,]\d)? stars?)\b/i;
+/** Fewest rated items in a box for it to be a list of reviews, not a product's own rating. */
+const REVIEW_LIST_MIN = 2;
+
+/**
+ * review-list-never-spared: on a product page, a box named as reviews that holds two rated
+ * reviews or more (each with its stars) is shoppers' opinions, not the product's description,
+ * however much of the page's text it holds (a popular product's reviews outweigh its copy). It
+ * goes unless it wraps the page's <h1>. A box named "reviews" without rated items (a product's
+ * "Reviews" tab around its description, a press quote) is left to the share rule.
+ */
+export function isReviewList(el: Element): boolean {
+  if (!REVIEWS_BOX.test(`${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`)) return false;
+  let rated = 0;
+  let h1 = false;
+  walk(el, (n) => {
+    if (!isElement(n) || h1) return false;
+    if (n.name === 'h1') {
+      h1 = true;
+      return false;
+    }
+    const a = n.attribs;
+    if (a.itemprop === 'reviewRating' || RATING_LABEL.test(a['aria-label'] ?? '') || (a.class !== undefined && RATING_MARK.test(a.class))) {
+      rated++;
+      return false;
+    }
+    return true;
+  });
+  return !h1 && rated >= REVIEW_LIST_MIN;
 }
 
 /**
