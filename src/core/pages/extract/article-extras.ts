@@ -364,35 +364,25 @@ const AUTHOR_CONTACT = /^(?:contact|reach|email|e-mail|write to)\s+(?:(?:staff |
  * a donation box, a rail, a pitch) are read past.
  */
 function authorNotes(root: Element, stats: Stats, going: Element[]): Element[] {
-  const lines: number[] = [];
+  const skip = new Set(going);
+  const out: Element[] = [];
+  let done = false;
+  // walkNumbered visits a box's children last to first, so lines (which do not nest) come from
+  // the end of the box back; the walk stops at the story's last plain paragraph.
   walkNumbered(root, stats, (i) => {
     const el = stats.els[i]!;
-    if (stats.text[i]! === 0) return false;
-    if (el !== root && !hasBlockChild(el)) {
-      lines.push(i);
-      return false;
-    }
-    return true;
-  });
-  // Elements are numbered with a box's children last to first (see measure): for lines, which
-  // do not nest, a falling number is document order.
-  lines.sort((a, b) => b - a);
-  const out: Element[] = [];
-  for (let k = lines.length - 1; k >= 0; k--) {
-    const el = stats.els[lines[k]!]!;
     // What the other rules take (a donation box, a rail, a pitch) is not the story's end.
-    if (going.some((g) => g === el || isAncestor(el, g))) continue;
+    if (done || stats.text[i]! === 0 || skip.has(el)) return false;
+    if (el === root || hasBlockChild(el)) return true;
     const text = plainText(el).replace(/\s+/g, ' ').trim();
-    if (!text) continue;
     const italic = italicShare(el);
     if (italic < AUTHOR_NOTE_ITALIC_SHARE) {
       // A plain paragraph is the story's; a mostly italic one (a closing note with a plain
       // link in it) is another note, read past.
-      if (italic < AUTHOR_NOTE_NOTE_SHARE && text.length >= AUTHOR_NOTE_PROSE && !(text.length <= PITCH_MAX && isPitch(text))) break;
-      continue;
-    }
-    if (text.length <= AUTHOR_NOTE_MAX && (AUTHOR_NOTE.test(text) || AUTHOR_CONTACT.test(text))) out.push(el);
-  }
+      if (italic < AUTHOR_NOTE_NOTE_SHARE && text.length >= AUTHOR_NOTE_PROSE && !(text.length <= PITCH_MAX && isPitch(text))) done = true;
+    } else if (text.length <= AUTHOR_NOTE_MAX && (AUTHOR_NOTE.test(text) || AUTHOR_CONTACT.test(text))) out.push(el);
+    return false;
+  });
   return out;
 }
 
