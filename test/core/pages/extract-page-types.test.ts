@@ -247,3 +247,11 @@ test("review-list-never-spared: on a product page shoppers' rated reviews go eve
   const quotes = `<section class="product-reviews"><h2>What the press says</h2><p>"The best broadcast microphone of the decade, with a warmth that flatters every voice and a build that survives years of touring." Studio Monthly</p></section>`;
   assert.ok(extractPage(page(quotes), 'https://shop.example/store/detail/sm7').bodyText.includes('best broadcast microphone of the decade'));
 });
+
+test("photo-slot-caption: a caption beside an empty media box (its picture drawn by script) is a photo's caption; a figure with text of its own beside the caption stays", () => {
+  const figures = `<figure><div class="ResponsiveMedia" style="padding-bottom:75%"><div></div></div><figcaption>Multi-cloud systems are the future of computing, analysts say.</figcaption></figure>
+    <figure><blockquote><p>We moved every workload in a single weekend and nobody noticed.</p></blockquote><figcaption>Priya Shah, platform lead at the harbour board</figcaption></figure>`;
+  const text = extractPage(story(figures), 'https://gazette.example/news/cloud').bodyText;
+  assert.ok(!text.includes('Multi-cloud systems are the future'), text);
+  assert.ok(text.includes('nobody noticed') && text.includes('Priya Shah, platform lead'), text);
+});

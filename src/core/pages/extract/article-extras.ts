@@ -294,13 +294,23 @@ function isPhotoCaption(caption: Element): boolean {
   if (DATA_CAPTION.test(plainText(caption))) return false;
   let picture = false;
   let data = false;
+  let slot = false;
+  let otherText = false;
   walk(figure, (n) => {
-    if (!isElement(n) || n === caption) return false;
+    if (n === caption) return false;
+    if (isText(n)) {
+      if (n.data.trim()) otherText = true;
+      return false;
+    }
+    if (!isElement(n)) return false;
     if (DATA_FIGURE_TAGS.has(n.name)) data = true;
     else if (n.name === 'img' || n.name === 'picture' || n.name === 'video' || n.name === 'iframe') picture = true;
+    else if (n !== figure) slot = true;
     return !data;
   });
-  return picture && !data;
+  // photo-slot-caption: a figure whose picture is drawn by script leaves an empty media box
+  // beside its caption (no image, no text, no table or code): it is a photo's figure all the same.
+  return (picture || (slot && !otherText)) && !data;
 }
 
 /** Class or id of a box about the author: "author-bio", "author_box", "about-the-author", "saboxplugin-wrap" (Simple Author Box), "article-author-box". */
