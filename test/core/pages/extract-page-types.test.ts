@@ -197,3 +197,61 @@ test('rating-summary: a reviews histogram ("5 ★", "57%", counts) and the "Revi
   for (const kept of ['Rated 5 stars by our testers, it lifts 30% higher than most converters.', '5 stars', 'Specifications', 'Height range: 6 to 17 inches.'])
     assert.ok(lines.includes(kept), `${kept} missing from:\n${lines.join('\n')}`);
 });
+
+test('collapsed-disclosure-panel and heading-toggle: an accordion\'s hidden answers and the questions on its header buttons stay; a hidden box that nothing names as collapsed goes', () => {
+  const item = (q: string, a: string, panel: string) =>
+    `<div class="faq-item"><h3><button type="button" aria-expanded="false">${q}</button></h3><div ${panel}><p>${a}</p></div></div>`;
+  const html = `<html><head><title>How to choose running shoes</title><meta property="og:type" content="article"></head><body><main><article><h1>How to choose running shoes</h1>
+    ${prose('running shoes', 3)}
+    <h2>What to consider</h2>
+    ${item('Weight', 'A daily trainer for a men\u2019s size 9 weighs about ten ounces, while a racing flat can weigh half that and feel quicker on the track.', 'hidden data-theme-key="collapsible-section-text"')}
+    ${item('Fit', 'Leave a thumb\u2019s width of room at the toe and make sure the heel does not slip when you climb stairs in the store.', 'hidden="until-found"')}
+    ${item('Drop', 'The drop is the height difference between heel and toe; lower drops load the calves more and suit runners who land midfoot.', 'class="accordion-panel" hidden')}
+    <div hidden class="video-details"><p>How to start meditating for beginners: a video from our partners about breathing and posture.</p></div>
+    <p>Whatever you choose, replace the pair after about five hundred miles, or sooner if the midsole feels flat on easy runs.</p>
+    </article></main></body></html>`;
+  const text = extractPage(html, 'https://gazette.example/gear/shoes').bodyText;
+  assert.ok(text.includes('What to consider'));
+  for (const kept of ['Weight', 'ten ounces', 'Fit', 'thumb\u2019s width', 'Drop', 'load the calves', 'five hundred miles']) assert.ok(text.includes(kept), `${kept} missing from:\n${text}`);
+  assert.ok(!text.includes('How to start meditating'), text);
+  // A toggle over nothing (its panel drawn by script) leaves no orphan question behind.
+  const empty = extractPage(html.replace(/<p>A daily trainer[^<]*<\/p>/, ''), 'https://gazette.example/gear/shoes').bodyText;
+  assert.ok(!/^Weight$/m.test(empty), empty);
+});
+
+test('article-at-product-url: a post that declares an article at a shop-shaped path ("/p/slug-63a") keeps its footnotes; a product page there still drops them', () => {
+  const page = (ld: string, og: string) => `<html><head><title>Process knowledge, part IV</title><meta property="og:type" content="${og}">
+    <script type="application/ld+json">${ld}</script></head><body><main><article><h1>Process knowledge, part IV</h1>
+    ${prose('process knowledge', 4)}
+    <h2>Footnotes</h2>
+    <div class="footnote"><a class="footnote-number" href="#anchor-1">1</a><div class="footnote-content"><p>The ontology paper states its purpose plainly: it is built on requirements collected from three industrial use cases.</p></div></div>
+    </article></main></body></html>`;
+  const url = 'https://writer.example/p/process-knowledge-part-63a';
+  const post = extractPage(page('{"@type":"NewsArticle","headline":"Process knowledge, part IV"}', 'article'), url).bodyText;
+  assert.ok(post.includes('three industrial use cases'), post);
+  const product = extractPage(page('{"@type":"Product","name":"Process kit"}', 'product'), url).bodyText;
+  assert.ok(!product.includes('three industrial use cases'), product);
+});
+
+test("review-list-never-spared: on a product page shoppers' rated reviews go even when they outweigh the description; a reviews-named box without rated items stays", () => {
+  const review = (i: number) =>
+    `<article class="product-review"><header><span class="rating__stars" aria-label="Rated 5 out of 5 stars"></span><div class="product-review__title">Great mic ${i}</div></header>
+     <section class="product-review__body"><p>Review ${i}: I record voice-overs every day and this microphone keeps the room out of the take; the preamp gives plenty of headroom, and the switches on the back are easy to reach during a session.</p></section></article>`;
+  const page = (reviews: string) => `<html><head><title>Studio microphone SM7</title><script type="application/ld+json">{"@type":"Product","name":"Studio microphone SM7"}</script></head><body><main>
+    <section class="product"><h1>Studio microphone SM7</h1><p>A dynamic microphone with a built-in preamp for broadcast and vocals, with a cardioid pattern that rejects the room.</p><p>$499.00</p>
+    ${reviews}</section></main></body></html>`;
+  const text = extractPage(page(`<section class="product-reviews"><h2>Reviews</h2><div class="product-reviews__list">${[1, 2, 3, 4, 5].map(review).join('')}</div></section>`), 'https://shop.example/store/detail/sm7').bodyText;
+  assert.ok(text.includes('built-in preamp for broadcast'), text);
+  assert.ok(!text.includes('Review 3: I record voice-overs'), text);
+  // A box named for reviews that holds no rated review (the maker's press quotes) stays.
+  const quotes = `<section class="product-reviews"><h2>What the press says</h2><p>"The best broadcast microphone of the decade, with a warmth that flatters every voice and a build that survives years of touring." Studio Monthly</p></section>`;
+  assert.ok(extractPage(page(quotes), 'https://shop.example/store/detail/sm7').bodyText.includes('best broadcast microphone of the decade'));
+});
+
+test("photo-slot-caption: a caption beside an empty media box (its picture drawn by script) is a photo's caption; a figure with text of its own beside the caption stays", () => {
+  const figures = `<figure><div class="ResponsiveMedia" style="padding-bottom:75%"><div></div></div><figcaption>Multi-cloud systems are the future of computing, analysts say.</figcaption></figure>
+    <figure><blockquote><p>We moved every workload in a single weekend and nobody noticed.</p></blockquote><figcaption>Priya Shah, platform lead at the harbour board</figcaption></figure>`;
+  const text = extractPage(story(figures), 'https://gazette.example/news/cloud').bodyText;
+  assert.ok(!text.includes('Multi-cloud systems are the future'), text);
+  assert.ok(text.includes('nobody noticed') && text.includes('Priya Shah, platform lead'), text);
+});

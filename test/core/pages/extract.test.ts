@@ -704,6 +704,27 @@ test('sources box inside the main text: an "Article Sources" section of its own 
   inOrder(text, ['Paragraph 5 explains', 'References', 'RIA Benchmarking Study', 'M&A Opportunities']);
 });
 
+test('bare-url-sources: "Article Sources:" over bare addresses at the end of the text goes beside it; bare addresses under another title, or a sources title over written entries, stay', () => {
+  const body = Array.from({ length: 5 }, (_, i) => `<p>Plant ${i} employs about two thousand people and makes dryers, ranges and water heaters for the home market.</p>`).join('');
+  const page = (tail: string) => `<html><head><title>Top appliance makers</title><meta property="og:type" content="article"></head><body><main><article><h1>Top appliance makers</h1>${body}${tail}</article></main></body></html>`;
+  const urls = '<p>https://finance.example.com/news/appliances-2023.html<br>https://www.maker.example/about/<br>https://www.recalls.example/2019/heaters</p>';
+  const doc = extractPage(page(`<p><strong>Article Sources:</strong></p>${urls}`), 'https://blog.example/top-makers');
+  assert.ok(doc.bodyText.includes('Plant 4 employs'));
+  absent(doc.bodyText, ['Article Sources', 'finance.example.com', 'recalls.example']);
+  assert.deepEqual(
+    doc.page!.references!.map((r) => [r.heading, r.href]),
+    [
+      ['Article Sources', 'https://finance.example.com/news/appliances-2023.html'],
+      ['Article Sources', 'https://www.maker.example/about/'],
+      ['Article Sources', 'https://www.recalls.example/2019/heaters'],
+    ],
+  );
+  const images = extractPage(page(`<h2>Image References</h2>${urls}`), 'https://blog.example/top-makers').bodyText;
+  inOrder(images, ['Plant 4 employs', 'Image References', 'finance.example.com', 'recalls.example']);
+  const written = extractPage(page('<p><strong>Sources:</strong></p><p>Annual report 2023, https://www.maker.example/about/</p><p>https://www.recalls.example/2019/heaters</p>'), 'https://blog.example/top-makers').bodyText;
+  inOrder(written, ['Plant 4 employs', 'Sources:', 'Annual report 2023', 'recalls.example']);
+});
+
 // News pages: what sits beside the article is not the article. Each fixture under
 // test/fixtures/extract/news is one class of such boxes, found by generic signals.
 const news = (name: string, url: string) => extractPage(fixture(`news/${name}`), url);
@@ -803,6 +824,41 @@ test("news: a box about the author after the article goes (named by its class, o
   const doc = news('author-box.html', 'https://gazette.example/news/night-market');
   inOrder(doc.bodyText, ['Friday night market is back', 'covered hall', 'Parking is free after five']);
   absent(doc.bodyText, ['Local Reporter', 'lives above a bakery', 'Gazette Desk', 'writes up press releases']);
+});
+
+test('news: author-end-note — closing lines in italics that introduce the writer or say how to reach them go; an italic closing line about something else, a plain closing paragraph about a person and an italic line inside the story stay', () => {
+  const story = (closing: string) => `<html><head><title>Meditation and the brain</title><meta property="og:type" content="article"></head><body><main><article><h1>Meditation and the brain</h1>
+    <p>Brains hum with electricity. Tiny pulses fire when we are awake, when we concentrate and when we sleep, and an EEG can measure what happens when we sit still.</p>
+    <p><em>Ana Ruiz is a neurologist who has studied sleep for twenty years.</em> She ran the study described here with a team of eleven at the city hospital over two winters.</p>
+    <p><em>"Stillness is a skill," one volunteer wrote in her diary, and the team took the line as its motto.</em></p>
+    <p>Maria Lopez is the hospital's new head of research, a post she takes up in May after the study closes and its data are published.</p>
+    ${closing}</article></main></body></html>`;
+  const notes = `<p><em><a href="/author/mirel-zaman">Mirel Zaman</a> is the health and fitness director at the Gazette. She has covered fitness for fifteen years.</em></p>
+    <p><em>Jagpreet Chhatwal is an associate professor of radiology at the medical school.</em></p>
+    <p><em>Contact staff writer Jill Barshay at 212-555-0100 or jill@gazette.example.</em></p>`;
+  const text = extractPage(story(notes), 'https://gazette.example/health/meditation').bodyText;
+  inOrder(text, ['Brains hum with electricity', 'Ana Ruiz is a neurologist', 'Stillness is a skill', 'Maria Lopez is the hospital']);
+  absent(text, ['Mirel Zaman', 'fifteen years', 'Jagpreet Chhatwal', 'Contact staff writer']);
+  // An italic closing line that is not about the writer (an editor's note) stays.
+  const note = extractPage(story("<p><em>This story was updated on May 2 to correct the number of volunteers.</em></p>"), 'https://gazette.example/health/meditation').bodyText;
+  assert.match(note, /This story was updated on May 2/);
+  // The same note in plain type, not set off in italics, is read as the story's last paragraph.
+  const plain = extractPage(story('<p>Jagpreet Chhatwal is an associate professor of radiology at the medical school.</p>'), 'https://gazette.example/health/meditation').bodyText;
+  assert.match(plain, /Jagpreet Chhatwal is an associate professor/);
+});
+
+test('news: reader-appeal and notices — "consider supporting our journalism", "Republish our articles for free", "Add as a trusted news source" go; prose about supporting a paper stays', () => {
+  const html = `<html><head><title>Cells that solve puzzles</title><meta property="og:type" content="article"></head><body><main><article><h1>Cells that solve puzzles</h1>
+    <p>Add as a Reliable and Trusted News Source</p><p>Add Now!</p>
+    <p>Single cells can learn to avoid a mild shock after a few trials, researchers report, which suggests that problem solving does not need a brain at all.</p>
+    <p>Readers who consider supporting the lab's open data effort can find the raw recordings online, the team said, and several schools already use them in class.</p>
+    <h2>On supporting science journalism</h2>
+    <p>If you're enjoying this article, consider supporting our award-winning journalism by subscribing. By purchasing a subscription you are helping to ensure the future of impactful stories.</p>
+    <p>Republish our articles for free, online or in print, under a Creative Commons license.</p>
+    </article></main></body></html>`;
+  const text = extractPage(html, 'https://gazette.example/science/cells').bodyText;
+  inOrder(text, ['Single cells can learn', 'Readers who consider supporting the lab']);
+  absent(text, ['Trusted News Source', 'Add Now', 'On supporting science journalism', 'award-winning journalism', 'Republish our articles']);
 });
 
 test('news: an author link inside a paragraph of the article is not an author box', () => {

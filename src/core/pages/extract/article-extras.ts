@@ -53,7 +53,7 @@ const TEASER_TITLE = new RegExp(
     '(?:our|the) (?:free |weekly |daily )?newsletters?|newsletters?(?: sign-?up)?|never miss (?:a|an)\\s.*|stay (?:informed|in the loop|up to date|updated)\\b.*|' +
     '(?:get|delivered) .{0,40}\\bto your inbox\\b.*|already (?:a )?(?:subscriber|member)\\b.*|(?:continue|keep) reading\\b.*(?:subscri|member|sign).*|' +
     '(?:this|the) (?:article|story|content) is (?:for|only for|available to|reserved for) (?:subscribers|members)\\b.*|' +
-    '(?:unlock|get) (?:unlimited|full) access\\b.*|subscribe to (?:get|gain|unlock|keep|continue) (?:full |unlimited )?(?:access|reading).*|support (?:our|independent) journalism\\b.*|' +
+    '(?:unlock|get) (?:unlimited|full) access\\b.*|subscribe to (?:get|gain|unlock|keep|continue) (?:full |unlimited )?(?:access|reading).*|(?:on )?support(?:ing)? (?:our|independent|local|quality|science) journalism\\b.*|' +
     // The same in French, German and Spanish ("Cet article est réservé aux abonnés", "Dieser
     // Artikel ist für Abonnenten", "Weiterlesen mit …", "Este artículo es exclusivo para suscriptores").
     '(?:cet|cette) (?:article|contenu|information|enquête) est réservée? aux abonnés\\b.*|il vous reste \\d+ ?% de (?:cet|cette) \\S+ à lire\\b.*|déjà abonnée?\\b.*|' +
@@ -205,7 +205,9 @@ export function articleExtras(root: Element, stats: Stats, opts: { article: bool
   const teasers = [...teaserBoxes, ...sponsored, ...lines.pitches.filter(keeps), ...notices];
   const credits = lines.credits.filter((el) => !(h1 && (el === h1 || isAncestor(h1, el))));
   const captions = lines.captions.filter((el) => !(h1 && (el === h1 || isAncestor(h1, el))));
-  const authors = opts.article ? authorBoxes(root, stats).filter(keeps) : [];
+  const authorBoxList = opts.article ? authorBoxes(root, stats) : [];
+  const goingBefore = [...comments, ...rails, ...teasers, ...storyLinks, ...credits, ...authorBoxList];
+  const authors = opts.article ? [...authorBoxList, ...authorNotes(root, stats, goingBefore)].filter(keeps) : [];
   const header = opts.article ? headerLines(root, stats, h1, opts.description ?? null) : [];
   const all = topMost([...comments, ...rails, ...teasers, ...storyLinks, ...credits, ...authors, ...header, ...captions]);
   const rest = stats.goodOf(root) - all.reduce((n, el) => n + stats.goodOf(el), 0);
@@ -292,13 +294,23 @@ function isPhotoCaption(caption: Element): boolean {
   if (DATA_CAPTION.test(plainText(caption))) return false;
   let picture = false;
   let data = false;
+  let slot = false;
+  let otherText = false;
   walk(figure, (n) => {
-    if (!isElement(n) || n === caption) return false;
+    if (n === caption) return false;
+    if (isText(n)) {
+      if (n.data.trim()) otherText = true;
+      return false;
+    }
+    if (!isElement(n)) return false;
     if (DATA_FIGURE_TAGS.has(n.name)) data = true;
     else if (n.name === 'img' || n.name === 'picture' || n.name === 'video' || n.name === 'iframe') picture = true;
+    else if (n !== figure) slot = true;
     return !data;
   });
-  return picture && !data;
+  // photo-slot-caption: a figure whose picture is drawn by script leaves an empty media box
+  // beside its caption (no image, no text, no table or code): it is a photo's figure all the same.
+  return (picture || (slot && !otherText)) && !data;
 }
 
 /** Class or id of a box about the author: "author-bio", "author_box", "about-the-author", "saboxplugin-wrap" (Simple Author Box), "article-author-box". */
@@ -331,6 +343,75 @@ function authorBoxes(root: Element, stats: Stats): Element[] {
     return true;
   });
   return out;
+}
+
+/** Most characters of a closing note about the writer: a line or two, not a paragraph of the story. */
+const AUTHOR_NOTE_MAX = 400;
+/** Least share of a note's text set in italics (<em>, <i>): the whole line is, bar punctuation. */
+const AUTHOR_NOTE_ITALIC_SHARE = 0.9;
+/** Least italic share of a closing note that the search reads past (its links may be plain). */
+const AUTHOR_NOTE_NOTE_SHARE = 0.6;
+/** A line of prose this long that is not in italics ends the search: the story's own last paragraph. */
+const AUTHOR_NOTE_PROSE = 80;
+/**
+ * What a note about the writer says: a name (two to four capitalised words) followed by what the
+ * person is or does ("Mirel Zaman is the health and fitness director at PS.", "Jane Doe, a
+ * physician, writes …", "Manoj Jain is adjunct faculty at …"), or how to reach the writer
+ * ("Contact staff writer Jill Barshay at …", "Reach the reporter at …", "Email the author …").
+ */
+const AUTHOR_NOTE =
+  /^(?:(?:[\p{Lu}][\p{L}'’.-]*\s+){1,3}[\p{Lu}][\p{L}'’-]+,?\s+(?:is|was|has (?:been|written|covered)|writes|covers|teaches|lives|works|holds|serves|reports)\b)/u;
+const AUTHOR_CONTACT = /^(?:contact|reach|email|e-mail|write to)\s+(?:(?:staff |senior |the )?(?:writer|reporter|author|columnist|correspondent|editor)\b)/iu;
+
+/**
+ * author-end-note: the closing lines set wholly in italics that introduce the writer or say how
+ * to reach them ("Mirel Zaman is the health and fitness director at PS. She has …", "Contact
+ * staff writer Jill Barshay at …") are about the writer, not the story, like an author box
+ * without a class. Read from the end of the box back to the story's last plain paragraph; an
+ * italic line that says something else there (an editor's note, a closing quote) stays, and so
+ * does a plain closing paragraph about a person ("Maria Lopez is the mayor's new chief of
+ * staff.") and any italic line before the story's end. Lines that the other rules take (`going`:
+ * a donation box, a rail, a pitch) are read past.
+ */
+function authorNotes(root: Element, stats: Stats, going: Element[]): Element[] {
+  const skip = new Set(going);
+  const out: Element[] = [];
+  let done = false;
+  // walkNumbered visits a box's children last to first, so lines (which do not nest) come from
+  // the end of the box back; the walk stops at the story's last plain paragraph.
+  walkNumbered(root, stats, (i) => {
+    const el = stats.els[i]!;
+    // What the other rules take (a donation box, a rail, a pitch) is not the story's end.
+    if (done || stats.text[i]! === 0 || skip.has(el)) return false;
+    if (el === root || hasBlockChild(el)) return true;
+    const text = plainText(el).replace(/\s+/g, ' ').trim();
+    const italic = italicShare(el);
+    if (italic < AUTHOR_NOTE_ITALIC_SHARE) {
+      // A plain paragraph is the story's; a mostly italic one (a closing note with a plain
+      // link in it) is another note, read past.
+      if (italic < AUTHOR_NOTE_NOTE_SHARE && text.length >= AUTHOR_NOTE_PROSE && !(text.length <= PITCH_MAX && isPitch(text))) done = true;
+    } else if (text.length <= AUTHOR_NOTE_MAX && (AUTHOR_NOTE.test(text) || AUTHOR_CONTACT.test(text))) out.push(el);
+    return false;
+  });
+  return out;
+}
+
+/** Share of an element's letters and digits that sit inside <em> or <i>. */
+function italicShare(el: Element): number {
+  let all = 0;
+  let italic = 0;
+  const count = (n: AnyNode, inItalic: boolean): void => {
+    if (isText(n)) {
+      const c = n.data.replace(/[^\p{L}\p{N}]/gu, '').length;
+      all += c;
+      if (inItalic) italic += c;
+    } else if (isElement(n)) {
+      const it = inItalic || n.name === 'em' || n.name === 'i';
+      for (const k of n.children) count(k, it);
+    }
+  };
+  count(el, false);
+  return all ? italic / all : 0;
 }
 
 /** True when the first text of el is inside a link to an author's page and el says more than the name. */
@@ -468,13 +549,22 @@ const PITCH_ASK = /(?:^|[.!?]\s+|\s[-–—]\s)(?:sign up|subscribe|join|registe
 /** What is pitched: a newsletter, the inbox, an app, texts to a phone. */
 const PITCH_OBJECT = /\b(?:newsletters?|inbox|app|texted|text messages|sms)\b/i;
 /**
+ * reader-appeal: a story's appeal for its reader's support, as a line of its own ("If you're
+ * enjoying this article, consider supporting our award-winning journalism by subscribing.").
+ * A sentence that reports on support ("Readers who consider supporting the paper …") asks
+ * nothing and stays.
+ */
+const READER_APPEAL =
+  /^(?:(?:if you(?:['’]re| are) enjoying (?:this|our) (?:article|story|reporting|journalism)\b.{0,40}\b)?(?:please )?consider (?:supporting|subscribing to|donating to) (?:us|our|this)\b.*)$/iu;
+
+/**
  * Lines of a sign-up box that has no title of its own, and the fine print of shopping stories:
  * "By signing up, you agree to …", "Thanks for signing up!", "Prices were accurate at the time
  * this article was published …", "Deal pricing and availability subject to change …", "If you
  * buy … we may earn an affiliate commission".
  */
 const PITCH_LINE =
-  /^(?:.{0,60}\b(?:each|every|all) (?:products?|items?|deals?)(?: (?:featured|we feature|on this page|we recommend))? (?:is|are|was|were|has been|have been) independently (?:selected|chosen|reviewed|vetted)\b.*|(?:.{0,160}[.!?]\s+)?(?:(?:be sure|make sure|don['’]t forget) to |please )?follow (?:us|me|[\p{Lu}][\p{L}.&' ]{0,30}) on (?:facebook|twitter|x|instagram|tiktok|linkedin|youtube|flipboard|threads|bluesky|whatsapp|telegram|google news|social media)\b.*|(?:.{0,160}[.!?]\s+)?support [\p{Lu}][^.!?]{0,40}[!.:]\s*(?:donate|become a (?:patron|member|supporter)|make a (?:donation|contribution))\b.*|read (?:more|the rest) of (?:this|the) (?:content|article|story|post)\b.{0,20}\bsubscri.*|you (?:need|have|must) to (?:log ?in|sign ?in|register|subscribe)\b.{0,40}\bto (?:view|read|see|access|manage|save|comment)\b.*|by (?:signing up|subscribing|clicking|submitting)\b.{0,40}\byou (?:agree|consent|accept)\b.*|thanks? (?:you )?for (?:signing up|subscribing)\b.{0,40}|(?:prices?|deal pricing)\b.{0,80}\b(?:subject to change|may change|accurate at the time)\b.*|.{0,120}\bif you (?:buy|purchase|click)\b.{0,80}\bwe (?:may )?(?:earn|receive|get) (?:a |an )?(?:small )?(?:affiliate )?commission\b.*)$/iu;
+  /^(?:republish (?:our|this) (?:articles?|stor(?:y|ies)|content)\b.{0,40}\b(?:free|creative commons|licen[cs]e)\b.*|.{0,60}\b(?:each|every|all) (?:products?|items?|deals?)(?: (?:featured|we feature|on this page|we recommend))? (?:is|are|was|were|has been|have been) independently (?:selected|chosen|reviewed|vetted)\b.*|(?:.{0,160}[.!?]\s+)?(?:(?:be sure|make sure|don['’]t forget) to |please )?follow (?:us|me|[\p{Lu}][\p{L}.&' ]{0,30}) on (?:facebook|twitter|x|instagram|tiktok|linkedin|youtube|flipboard|threads|bluesky|whatsapp|telegram|google news|social media)\b.*|(?:.{0,160}[.!?]\s+)?support [\p{Lu}][^.!?]{0,40}[!.:]\s*(?:donate|become a (?:patron|member|supporter)|make a (?:donation|contribution))\b.*|read (?:more|the rest) of (?:this|the) (?:content|article|story|post)\b.{0,20}\bsubscri.*|you (?:need|have|must) to (?:log ?in|sign ?in|register|subscribe)\b.{0,40}\bto (?:view|read|see|access|manage|save|comment)\b.*|by (?:signing up|subscribing|clicking|submitting)\b.{0,40}\byou (?:agree|consent|accept)\b.*|thanks? (?:you )?for (?:signing up|subscribing)\b.{0,40}|(?:prices?|deal pricing)\b.{0,80}\b(?:subject to change|may change|accurate at the time)\b.*|.{0,120}\bif you (?:buy|purchase|click)\b.{0,80}\bwe (?:may )?(?:earn|receive|get) (?:a |an )?(?:small )?(?:affiliate )?commission\b.*)$/iu;
 
 /**
  * A pitch as a line of its own in the article's flow: a sign-up asked for in the imperative
@@ -483,7 +573,7 @@ const PITCH_LINE =
  * newsletter has 50,000 subscribers; sign-ups doubled") asks nothing and stays.
  */
 function isPitch(text: string): boolean {
-  return PITCH_LINE.test(text) || (PITCH_ASK.test(text) && PITCH_OBJECT.test(text));
+  return PITCH_LINE.test(text) || (PITCH_ASK.test(text) && PITCH_OBJECT.test(text)) || READER_APPEAL.test(text);
 }
 
 function isCredit(text: string): boolean {

@@ -95,6 +95,34 @@ function isDisclosure(el: Element): boolean {
   const a = el.attribs;
   return a.role === 'region' || DISCLOSURE.test(`${a.class ?? ''} ${a.id ?? ''}`) || (a.class !== undefined && /(?:^|\s)content(?:\s|$)/.test(a.class));
 }
+/**
+ * collapsed-disclosure-panel: a box with the `hidden` attribute that a click reveals in place —
+ * `hidden="until-found"` (the browser's own collapsed section, found by in-page search), a box
+ * whose class, id or component name says so (accordion, collapsible, FAQ answer …). Its text is a guide's "What to consider", a product's details, an FAQ's
+ * answers: content a reader opens. A hidden box that nothing toggles (a dialog, a template, a
+ * mobile copy) still goes.
+ */
+/** Names of a collapsed section's panel (narrower than DISCLOSURE: a hidden "details" or
+ * "description" box is as often a player's or a dialog's). */
+const COLLAPSED_PANEL = /collaps|accordion|expand|faq|answer|spoiler|disclosure/i;
+function isCollapsedPanel(el: Element): boolean {
+  const a = el.attribs;
+  if (a.hidden === 'until-found') return true;
+  return COLLAPSED_PANEL.test(`${a.class ?? ''} ${a.id ?? ''} ${a['data-theme-key'] ?? ''} ${a['data-testid'] ?? ''} ${a['data-component'] ?? ''}`);
+}
+
+/** Whether the element after `el` (its panel, for an accordion's header) holds some text. */
+function nextHasText(el: Element): boolean {
+  const parent = el.parent;
+  if (!parent || !isElement(parent)) return false;
+  let seen = false;
+  for (const k of parent.children) {
+    if (k === el) seen = true;
+    else if (seen && isElement(k)) return textLength(k) > 0;
+  }
+  return false;
+}
+
 /** Whole class tokens of a tab panel (Bootstrap, Foundation and most themes). */
 const TAB_PANEL = /(?:^|\s)(?:tab-pane|tab-panel|tabpanel|tab-content)(?:\s|$)/i;
 /**
@@ -191,6 +219,12 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
     }
     // A form that holds much of the page is a wrapper (forum moderation forms around a whole
     // thread, ASP.NET pages), not a search or login box.
+    // heading-toggle: an accordion's header is a button inside a heading ("What to consider",
+    // an FAQ's question); the button goes, its words stay as the heading's.
+    if (name === 'button' && el.attribs['aria-expanded'] !== undefined && el.parent && isElement(el.parent) && HEADING_TAG.test(el.parent.name) && el.parent.name !== 'h1' && nextHasText(el.parent)) {
+      el.name = 'span';
+      return true;
+    }
     if (ALWAYS_DROP.has(name) || (name === 'form' && isUtilityForm(el) && !(opts.bodyTextLength && textLength(el) / opts.bodyTextLength > FORM_SPARE_SHARE))) {
       gone.push(el);
       return false;
@@ -213,6 +247,9 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
     // A tab panel is hidden until its tab is picked, but it is the page's content (the other
     // languages of a code sample, a product's specs tab): it stays, and what is inside is judged.
     if (a.role === 'tabpanel' || (a.class && TAB_PANEL.test(a.class))) return true;
+    // collapsed-disclosure-panel: an accordion's or FAQ's answer, hidden until its toggle is
+    // clicked, is content (see isCollapsedPanel).
+    if (a.hidden !== undefined && isCollapsedPanel(el)) return true;
     if (
       a.hidden !== undefined ||
       a.type === 'hidden' ||

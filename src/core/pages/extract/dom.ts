@@ -106,6 +106,7 @@ const KEPT_ATTRIBUTES = new Set([
   'datetime',
   'pubdate',
   'aria-label',
+  'aria-expanded', // a disclosure's toggle (boilerplate.ts: collapsed panels)
   'title',
   'http-equiv',
   'data-lang',
@@ -138,6 +139,7 @@ const REPEATED_VALUES = new Set([
   'http-equiv',
   'hidden',
   'aria-label',
+  'aria-expanded',
   'title',
 ]);
 /** Texts up to this long are copies, not views of the page's string (V8 slices only longer ones); most repeat. */

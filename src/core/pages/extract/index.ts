@@ -23,9 +23,9 @@ import {
   WEAK_SHARE,
 } from './rules.ts';
 import { declaresArticle, isCollectionPage, isForumPage, isProductPage } from '../page-kind.ts';
-import { findReferenceLists, type ReferenceEntry, referenceEntries, referencesAfter, sourceBoxesWithin } from './references.ts';
+import { bareUrlSources, findReferenceLists, type ReferenceEntry, referenceEntries, referencesAfter, sourceBoxesWithin } from './references.ts';
 import { collectLinks } from './links.ts';
-import { isShoppingStory, removeOtherProducts, removeProductExtras } from './commerce.ts';
+import { isArticleAtProductUrl, isShoppingStory, removeOtherProducts, removeProductExtras } from './commerce.ts';
 import { postChrome } from './forum.ts';
 import { dedupe, dedupeLines, dropJunkLines, dropRatingSummaries, isPlaceholder, undouble } from './junk-lines.ts';
 import { countWords, jsonLdBody, unrelatedToTitle } from './fallbacks.ts';
@@ -102,7 +102,7 @@ export function extractPage(html: string, url: string): PageDocument {
     pruneBoilerplate(body, { bodyTextLength });
     // A page whose microdata holds one schema.org Product is that product's page (several are
     // a list's cards).
-    const product = (isProductPage(meta, url) && !isShoppingStory(meta, url)) || productItems === 1;
+    const product = (isProductPage(meta, url) && !isShoppingStory(meta, url) && !isArticleAtProductUrl(meta, url)) || productItems === 1;
     const collection = isCollectionPage(meta);
     // Shoppers' reviews and other products' carousels go before the main box is chosen.
     if (product) removeProductExtras(body, bodyTextLength);
@@ -178,6 +178,13 @@ export function extractPage(html: string, url: string): PageDocument {
       { forum },
     );
     if (product && !collection) blocks = dropRatingSummaries(dedupeLines(blocks));
+    if (!product && !collection && !forum) {
+      const sources = bareUrlSources(blocks);
+      if (sources) {
+        for (const u of sources.urls) referenceItems.push({ text: u, href: u, heading: sources.heading });
+        blocks = blocks.slice(0, sources.start);
+      }
+    }
     const mainLinks: PageLink[] = [];
     // A loop, not push(...links): spreading tens of thousands of arguments overflows the stack.
     for (const r of roots) for (const l of collectLinks(r, meta.baseUrl)) mainLinks.push(l);

@@ -5,6 +5,7 @@ import { resolveUrl } from './metadata.ts';
 import { SKIP_TAGS } from './blocks.ts';
 import { textLength } from './boilerplate.ts';
 import { REFERENCE_CLASS, REFERENCE_HEADING, REFERENCE_MAX_CHARS, REFERENCE_TAGS } from './rules.ts';
+import type { Block } from '../document.ts';
 
 function firstHeadingText(el: Element): string | null {
   for (const c of el.children) {
@@ -179,4 +180,31 @@ export function sourceBoxesWithin(lists: ReferenceList[], roots: Element[]): Ref
     return false;
   };
   return lists.filter((l) => l.boxed && within(l.box));
+}
+
+/** A line that is one bare web address and nothing else. */
+const BARE_URL_LINE = /^https?:\/\/\S+$/i;
+/** Fewest bare addresses under a sources title for them to be a source list. */
+const BARE_URL_MIN = 2;
+
+/**
+ * bare-url-sources: the main text ends with a sources title ("Article Sources:", "References")
+ * over nothing but bare web addresses, one a line — a source list written as pasted links, not a
+ * list element. Returns where it starts and its addresses, so that it goes beside the text with
+ * the other references; null when the text does not end so. Addresses under other titles ("Image
+ * references", a step "Visit https://…"), or a sources title over written entries, stay.
+ */
+export function bareUrlSources(blocks: readonly Block[]): { start: number; heading: string; urls: string[] } | null {
+  const urls: string[] = [];
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    const b = blocks[i]!;
+    const lines = b.kind === 'list' ? b.items : b.kind === 'paragraph' ? b.text.split('\n') : null;
+    const title = b.kind === 'heading' || b.kind === 'paragraph' ? normalizeSpace(b.text) : '';
+    if (REFERENCE_HEADING.test(title)) return urls.length >= BARE_URL_MIN ? { start: i, heading: title.replace(/\s*:$/, ''), urls: urls.reverse() } : null;
+    if (!lines) return null;
+    const bare = lines.map((l) => l.trim()).filter(Boolean);
+    if (!bare.length || !bare.every((l) => BARE_URL_LINE.test(l))) return null;
+    for (let k = bare.length - 1; k >= 0; k--) urls.push(bare[k]!);
+  }
+  return null;
 }
