@@ -906,19 +906,19 @@ const OTHER_NOUNS: Record<string, readonly string[]> = {
   ),
 };
 
-/** A naming word between the noun and the name: "a colleague called X", "un amico di nome X". */
-const CALLED: Record<string, string> = {
-  en: '(?:called|named|by[ \\t]+the[ \\t]+name[ \\t]+of)',
-  es: '(?:llamad[oa]|de[ \\t]+nombre)',
-  fr: '(?:appelée?|nommée?|prénommée?|du[ \\t]+nom[ \\t]+de)',
-  de: '(?:namens|genannt|mit[ \\t]+dem[ \\t]+Namen)',
-  it: '(?:chiamat[oa]|di[ \\t]+nome|che[ \\t]+si[ \\t]+chiama)',
-  pt: '(?:chamad[oa]|de[ \\t]+nome)',
-  nl: '(?:genaamd|die[ \\t]+heet|met[ \\t]+de[ \\t]+naam)',
-  pl: '(?:o[ \\t]+imieniu|imieniem|zwan[ya])',
-  ru: '(?:по[ \\t]+имени|по[ \\t]+кличке|под[ \\t]+названием)',
-  cs: '(?:jménem|zvan[ýá]|s[ \\t]+názvem)',
-  sv: '(?:som[ \\t]+heter|vid[ \\t]+namn|kallad)',
+/** Naming words between the noun and the name: "a colleague called X", "un amico di nome X". */
+const CALLED: Record<string, readonly string[]> = {
+  en: ['called', 'named', 'by the name of'],
+  es: ['llamado', 'llamada', 'de nombre'],
+  fr: ['appelé', 'appelée', 'nommé', 'nommée', 'prénommé', 'prénommée', 'du nom de'],
+  de: ['namens', 'genannt', 'mit dem namen'],
+  it: ['chiamato', 'chiamata', 'di nome', 'che si chiama'],
+  pt: ['chamado', 'chamada', 'de nome'],
+  nl: ['genaamd', 'die heet', 'met de naam'],
+  pl: ['o imieniu', 'imieniem', 'zwany', 'zwana'],
+  ru: ['по имени', 'по кличке', 'под названием'],
+  cs: ['jménem', 'zvaný', 'zvaná', 's názvem'],
+  sv: ['som heter', 'vid namn', 'kallad'],
 };
 
 /** Words after the classifying noun that keep it the head ("una ópera de…", "la mia collega di…"). */
@@ -969,10 +969,11 @@ const AUTHORED_WORKS =
   'film movie novel opera symphony painting poem métrage roman opéra symphonie tableau poème película novela ópera sinfonía cuadro filme romance sinfonia pintura romanzo dipinto Oper Sinfonie Gemälde Gedicht schilderij gedicht symfonie dikt målning symfoni powieść obraz wiersz symfonia'.split(
     ' ',
   );
-const AUTHORED_BY = new RegExp(`(?:^|[^\\p{L}])(?:${AUTHORED_WORKS.join('|')})[ \\t]+(?:by|de|d'|d’|di|da|do|von|van|av|door)[ \\t]*$`, 'u');
+const AUTHORED = new Set(AUTHORED_WORKS);
+/** The word for "by" after a work (the elided d' is read as its own word). */
+const AUTHORED_BY = new Set(['by', 'de', "d'", 'd’', 'di', 'da', 'do', 'von', 'van', 'av', 'door']);
 
 const otherNounSets = new Map<string, ReadonlySet<string>>();
-const otherNounBefore = new Map<string, RegExp | null>();
 
 function otherNouns(language: string): ReadonlySet<string> | undefined {
   const list = OTHER_NOUNS[language];
@@ -985,15 +986,35 @@ function otherNouns(language: string): ReadonlySet<string> | undefined {
   return set;
 }
 
-/** The noun right before the name, with an optional naming word ("the director ", "a colleague called "). */
-function otherNounBeforeRe(language: string): RegExp | null {
-  let re = otherNounBefore.get(language);
-  if (re === undefined) {
-    const list = OTHER_NOUNS[language];
-    re = list ? new RegExp(`(?:^|[^\\p{L}])(?:${[...list].sort((a, b) => b.length - a.length).join('|')})(?:[ \\t]+${CALLED[language]})?[ \\t]+$`, 'iu') : null;
-    otherNounBefore.set(language, re);
+const calledSplit = new Map<string, readonly (readonly string[])[]>();
+function calledWords(language: string): readonly (readonly string[])[] {
+  let split = calledSplit.get(language);
+  if (split === undefined) {
+    split = (CALLED[language] ?? []).map((c) => c.split(' '));
+    calledSplit.set(language, split);
   }
-  return re;
+  return split;
+}
+
+const WORD_LETTER = /[\p{L}-]/u;
+
+/** The words right before `start` as written (at most `max`), nearest last; stops at anything but letters, hyphens, an elided apostrophe and spaces. */
+function wordsBefore(text: string, start: number, max: number): string[] {
+  const words: string[] = [];
+  let i = start;
+  while (words.length < max) {
+    let j = i;
+    while (j > 0 && (text[j - 1] === ' ' || text[j - 1] === '\t')) j--;
+    if (j === i && i !== start) break;
+    let k = j;
+    // An elided article or preposition ends in its apostrophe with no space (d'X, l'X).
+    if (k > 0 && (text[k - 1] === "'" || text[k - 1] === '’') && j === start) k--;
+    while (k > 0 && WORD_LETTER.test(text[k - 1]!)) k--;
+    if (k === j) break;
+    words.unshift(text.slice(k, j));
+    i = k;
+  }
+  return words;
 }
 
 /**
@@ -1004,9 +1025,29 @@ function otherNounBeforeRe(language: string): RegExp | null {
 function otherNameReading(text: string, start: number, end: number, language: string): boolean {
   const nouns = otherNouns(language);
   if (nouns === undefined) return false;
-  const before = otherNounBeforeRe(language);
-  const preceding = text.slice(Math.max(0, start - 40), start);
-  if ((before !== null && before.test(preceding)) || AUTHORED_BY.test(preceding)) return true;
+  // The word right before it first; more only when it can end a naming phrase or be "by".
+  const nearest = wordsBefore(text, start, 1)[0];
+  if (nearest !== undefined) {
+    const last = nearest.toLowerCase();
+    // Such a noun right before it, or with a naming word between ("a colleague called X").
+    if (nouns.has(last)) return true;
+    const called = calledWords(language);
+    const naming = called.some((c) => c[c.length - 1] === last);
+    if (naming || AUTHORED_BY.has(nearest)) {
+      const asWritten = wordsBefore(text, start, 5);
+      const before = asWritten.map((w) => w.toLowerCase());
+      if (naming) {
+        for (const c of called) {
+          const n = c.length;
+          if (before.length > n && c.every((w, i) => before[before.length - n + i] === w) && nouns.has(before[before.length - n - 1]!)) return true;
+        }
+      }
+      // A work and "by" before it, as written: its author.
+      if (AUTHORED_BY.has(nearest) && asWritten.length >= 2 && AUTHORED.has(asWritten[asWritten.length - 2]!)) return true;
+    }
+  }
+  const article = SENTENCE_ARTICLE.exec(text.slice(Math.max(0, start - 5), start));
+  if (!position(text, article ? start - article[0].length : start).initial) return false;
   const classifying = CLASSIFYING[language];
   if (classifying === undefined) return false;
   const words = classifying
@@ -1014,10 +1055,7 @@ function otherNameReading(text: string, start: number, end: number, language: st
     ?.toLowerCase()
     .split(/[ \t]+/u);
   if (words === undefined) return false;
-  const head = words.findIndex((w, i) => nouns.has(w) && (i === words.length - 1 || HEAD_FOLLOWERS.has(words[i + 1]!)));
-  if (head < 0) return false;
-  const article = SENTENCE_ARTICLE.exec(text.slice(Math.max(0, start - 5), start));
-  return position(text, article ? start - article[0].length : start).initial;
+  return words.some((w, i) => nouns.has(w) && (i === words.length - 1 || HEAD_FOLLOWERS.has(words[i + 1]!)));
 }
 
 /** A definite article right before a word (the sentence's subject: "Der Saturn", "El Liverpool"). */
