@@ -430,7 +430,12 @@ function capitalized(ft: FoldedText, at: number, capitals: readonly number[]): b
  *   quantifier (`عدة اتصالات` "several calls"), is the thing counted;
  *   one of the language's most frequent words in a script without capitals (`하나` "one") is the
  *   word unless the answer labels a list item with it (`everyday_word_rejected`) (only recorded
- *   for rejections; weak).
+ *   for rejections; weak);
+ * - `other_name`: the grammar names something other than a firm with the name's letters: a
+ *   classifying sentence whose head noun is a person, a work, an animal or a storm ("Melinda è la
+ *   mia collega", "Elektra es una ópera"), such a noun before it ("the director X", "a colleague
+ *   called X"), or a work and "by" before it ("un film de X": its author) (only recorded for
+ *   rejections; weak).
  */
 export type MentionRule =
   | 'exact'
@@ -450,7 +455,8 @@ export type MentionRule =
   | 'noun_in_construct'
   | 'verb_at_sentence_start'
   | 'place_name'
-  | 'counted_noun';
+  | 'counted_noun'
+  | 'other_name';
 
 /** One mention: original UTF-16 range [start, end). */
 export interface MentionSpan {
@@ -856,6 +862,202 @@ function placeReading(text: string, start: number, end: number, language: string
   return position(text, article ? start - article[0].length : start).initial;
 }
 
+/**
+ * Nouns for things other than firms that carry proper names: people by their role or relation to
+ * the writer (a colleague, the director), works (an opera, a film, a novel), animals and storms
+ * people name. A name classified by one ("Melinda è la mia collega", "Elektra es una ópera") or
+ * introduced by one ("the director X", "a colleague called X", "die Oper X") names that thing
+ * (`other_name`). Deliberately without app, platform, service, shop, player, series: nouns a
+ * brand is introduced by.
+ */
+const OTHER_NOUNS: Record<string, readonly string[]> = {
+  en: 'colleague friend sister brother wife husband daughter son mother father aunt uncle cousin neighbour neighbor teacher girlfriend boyfriend grandmother grandfather director actor actress singer writer novelist author painter composer poet footballer philosopher opera film movie novel song album painting poem symphony ballet musical character heroine hero goddess god dog cat horse puppy kitten hurricane storm typhoon'.split(
+    ' ',
+  ),
+  es: 'colega compañera compañero amiga amigo hermana hermano esposa esposo hija hijo madre padre tía tío prima primo vecina vecino profesora profesor novia novio abuela abuelo director directora cineasta actor actriz cantante escritora escritor autora autor pintora pintor compositor poeta futbolista ópera película novela canción álbum cuadro poema obra sinfonía personaje diosa dios perro perra gato gata caballo huracán tormenta'.split(
+    ' ',
+  ),
+  fr: 'collègue amie ami sœur frère femme mari fille fils mère père tante oncle cousine cousin voisine voisin professeure professeur copine copain grand-mère grand-père réalisateur réalisatrice cinéaste metteur acteur actrice chanteuse chanteur écrivaine écrivain romancier romancière auteure autrice auteur peintre compositeur poète footballeur opéra film roman chanson album tableau poème pièce symphonie ballet personnage héroïne héros déesse dieu chienne chien chatte chat cheval jument ouragan tempête'.split(
+    ' ',
+  ),
+  de: 'kollegin kollege freundin freund schwester bruder frau mann tochter sohn mutter vater tante onkel cousine cousin nachbarin nachbar lehrerin lehrer oma opa regisseurin regisseur schauspielerin schauspieler sängerin sänger schriftstellerin schriftsteller autorin autor malerin maler komponistin komponist dichterin dichter fußballer oper film roman lied song album gemälde gedicht theaterstück sinfonie symphonie ballett musical figur heldin held göttin gott hündin hund katze kater pferd hurrikan sturm orkan sturmtief'.split(
+    ' ',
+  ),
+  it: 'collega amica amico sorella fratello moglie marito figlia figlio madre padre zia zio cugina cugino vicina vicino professoressa professore maestra maestro fidanzata fidanzato nonna nonno regista attrice attore cantante scrittrice scrittore autrice autore pittrice pittore compositore poeta poetessa calciatore opera film romanzo canzone album dipinto quadro poesia sinfonia balletto personaggio eroina eroe dea dio cagnolina cagnolino cane gatta gatto cavallo uragano tempesta'.split(
+    ' ',
+  ),
+  pt: 'colega amiga amigo irmã irmão esposa esposo mulher marido filha filho mãe pai tia tio prima primo vizinha vizinho professora professor namorada namorado avó avô diretor diretora cineasta ator atriz cantora cantor escritora escritor autora autor pintora pintor compositor poeta jogador ópera filme romance canção música álbum quadro pintura poema sinfonia balé personagem deusa deus cadela cachorro cão gata gato cavalo furacão tempestade'.split(
+    ' ',
+  ),
+  nl: 'collega vriendin vriend zus zuster broer vrouw man dochter zoon moeder vader tante oom nicht neef buurvrouw buurman lerares leraar oma opa regisseur acteur actrice zangeres zanger schrijfster schrijver auteur schilder componist dichter voetballer opera film roman lied album schilderij gedicht toneelstuk symfonie ballet musical personage godin god hond kat poes paard orkaan storm'.split(
+    ' ',
+  ),
+  pl: 'koleżanka kolega przyjaciółka przyjaciel siostra brat żona mąż córka syn matka mama ojciec tata ciocia wujek kuzynka kuzyn sąsiadka sąsiad nauczycielka nauczyciel babcia dziadek reżyser reżyserka aktor aktorka piosenkarka piosenkarz pisarka pisarz autorka autor malarz kompozytor poeta poetka piłkarz opera film powieść piosenka album obraz wiersz symfonia balet postać bohaterka bohater bogini bóg pies suczka kot kotka koń huragan'.split(
+    ' ',
+  ),
+  ru: 'коллега подруга друг сестра брат жена муж дочь сын мать мама отец папа тётя тетя дядя соседка сосед учительница учитель бабушка дедушка режиссёр режиссер актёр актер актриса певица певец писательница писатель автор художник композитор поэт поэтесса футболист опера оперой фильм фильмом роман романом песня песней альбом картина картиной стихотворение симфония балет балетом персонаж героиня герой богиня бог собака пёс пес кошка кот лошадь конь ураган'.split(
+    ' ',
+  ),
+  cs: 'kolegyně kolega kamarádka kamarád přítelkyně přítel sestra bratr manželka manžel dcera syn matka maminka otec táta teta strýc sousedka soused učitelka učitel babička dědeček režisér režisérka herec herečka zpěvačka zpěvák spisovatelka spisovatel autorka autor malíř skladatel básník fotbalista opera operou film filmem román románem píseň písní album obraz obrazem báseň symfonie balet postava postavou hrdinka hrdina bohyně bůh pes fenka kočka kocour kůň hurikán'.split(
+    ' ',
+  ),
+  sv: 'kollega kompis vän väninna syster bror fru hustru dotter son mamma mor pappa far moster faster morbror farbror kusin granne lärare lärarinna flickvän pojkvän mormor farmor morfar farfar regissör skådespelare skådespelerska sångerska sångare författare författarinna målare konstnär tonsättare kompositör poet fotbollsspelare opera operan film filmen roman romanen låt låten sång album albumet målning målningen dikt dikten pjäs pjäsen symfoni balett gestalt figur hjältinna hjälte gudinna gud hund hunden katt katten häst hästen orkan orkanen storm stormen'.split(
+    ' ',
+  ),
+};
+
+/** Naming words between the noun and the name: "a colleague called X", "un amico di nome X". */
+const CALLED: Record<string, readonly string[]> = {
+  en: ['called', 'named', 'by the name of'],
+  es: ['llamado', 'llamada', 'de nombre'],
+  fr: ['appelé', 'appelée', 'nommé', 'nommée', 'prénommé', 'prénommée', 'du nom de'],
+  de: ['namens', 'genannt', 'mit dem namen'],
+  it: ['chiamato', 'chiamata', 'di nome', 'che si chiama'],
+  pt: ['chamado', 'chamada', 'de nome'],
+  nl: ['genaamd', 'die heet', 'met de naam'],
+  pl: ['o imieniu', 'imieniem', 'zwany', 'zwana'],
+  ru: ['по имени', 'по кличке', 'под названием'],
+  cs: ['jménem', 'zvaný', 'zvaná', 's názvem'],
+  sv: ['som heter', 'vid namn', 'kallad'],
+};
+
+/** Words after the classifying noun that keep it the head ("una ópera de…", "la mia collega di…"). */
+const HEAD_FOLLOWERS = new Set([
+  'of',
+  'by',
+  'from',
+  'in',
+  'at',
+  'who',
+  'whom',
+  'de',
+  'del',
+  'di',
+  'da',
+  'do',
+  'du',
+  'des',
+  'que',
+  'che',
+  'qui',
+  'von',
+  'aus',
+  'van',
+  'uit',
+  'die',
+  'der',
+  'z',
+  'ze',
+  'od',
+  'av',
+  'från',
+  'som',
+  'i',
+  'w',
+  'в',
+  'из',
+  'от',
+  'которая',
+  'который',
+]);
+
+/**
+ * Works made by one person, and the word for "by" after them: "le premier long métrage de X",
+ * "a novel by X", "un film di X" name X as the work's author (`other_name`).
+ */
+const AUTHORED_WORKS =
+  'film movie novel opera symphony painting poem métrage roman opéra symphonie tableau poème película novela ópera sinfonía cuadro filme romance sinfonia pintura romanzo dipinto Oper Sinfonie Gemälde Gedicht schilderij gedicht symfonie dikt målning symfoni powieść obraz wiersz symfonia'.split(
+    ' ',
+  );
+const AUTHORED = new Set(AUTHORED_WORKS);
+/** The word for "by" after a work (the elided d' is read as its own word). */
+const AUTHORED_BY = new Set(['by', 'de', "d'", 'd’', 'di', 'da', 'do', 'von', 'van', 'av', 'door']);
+
+const otherNounSets = new Map<string, ReadonlySet<string>>();
+
+function otherNouns(language: string): ReadonlySet<string> | undefined {
+  const list = OTHER_NOUNS[language];
+  if (list === undefined) return undefined;
+  let set = otherNounSets.get(language);
+  if (set === undefined) {
+    set = new Set(list);
+    otherNounSets.set(language, set);
+  }
+  return set;
+}
+
+const calledSplit = new Map<string, readonly (readonly string[])[]>();
+function calledWords(language: string): readonly (readonly string[])[] {
+  let split = calledSplit.get(language);
+  if (split === undefined) {
+    split = (CALLED[language] ?? []).map((c) => c.split(' '));
+    calledSplit.set(language, split);
+  }
+  return split;
+}
+
+const WORD_LETTER = /[\p{L}-]/u;
+
+/** The words right before `start` as written (at most `max`), nearest last; stops at anything but letters, hyphens, an elided apostrophe and spaces. */
+function wordsBefore(text: string, start: number, max: number): string[] {
+  const words: string[] = [];
+  let i = start;
+  while (words.length < max) {
+    let j = i;
+    while (j > 0 && (text[j - 1] === ' ' || text[j - 1] === '\t')) j--;
+    if (j === i && i !== start) break;
+    let k = j;
+    // An elided article or preposition ends in its apostrophe with no space (d'X, l'X).
+    if (k > 0 && (text[k - 1] === "'" || text[k - 1] === '’') && j === start) k--;
+    while (k > 0 && WORD_LETTER.test(text[k - 1]!)) k--;
+    if (k === j) break;
+    words.unshift(text.slice(k, j));
+    i = k;
+  }
+  return words;
+}
+
+/**
+ * Whether the grammar around a name makes it the name of something other than a firm (see
+ * `other_name`): a classifying sentence opening with it whose head noun is a person, a work, an
+ * animal or a storm, such a noun right before it, or a work and "by" before it (its author).
+ */
+function otherNameReading(text: string, start: number, end: number, language: string): boolean {
+  const nouns = otherNouns(language);
+  if (nouns === undefined) return false;
+  // The word right before it first; more only when it can end a naming phrase or be "by".
+  const nearest = wordsBefore(text, start, 1)[0];
+  if (nearest !== undefined) {
+    const last = nearest.toLowerCase();
+    // Such a noun right before it, or with a naming word between ("a colleague called X").
+    if (nouns.has(last)) return true;
+    const called = calledWords(language);
+    const naming = called.some((c) => c[c.length - 1] === last);
+    if (naming || AUTHORED_BY.has(nearest)) {
+      const asWritten = wordsBefore(text, start, 5);
+      const before = asWritten.map((w) => w.toLowerCase());
+      if (naming) {
+        for (const c of called) {
+          const n = c.length;
+          if (before.length > n && c.every((w, i) => before[before.length - n + i] === w) && nouns.has(before[before.length - n - 1]!)) return true;
+        }
+      }
+      // A work and "by" before it, as written: its author.
+      if (AUTHORED_BY.has(nearest) && asWritten.length >= 2 && AUTHORED.has(asWritten[asWritten.length - 2]!)) return true;
+    }
+  }
+  const article = SENTENCE_ARTICLE.exec(text.slice(Math.max(0, start - 5), start));
+  if (!position(text, article ? start - article[0].length : start).initial) return false;
+  const classifying = CLASSIFYING[language];
+  if (classifying === undefined) return false;
+  const words = classifying
+    .exec(text.slice(end, end + 64))?.[1]
+    ?.toLowerCase()
+    .split(/[ \t]+/u);
+  if (words === undefined) return false;
+  return words.some((w, i) => nouns.has(w) && (i === words.length - 1 || HEAD_FOLLOWERS.has(words[i + 1]!)));
+}
+
 /** A definite article right before a word (the sentence's subject: "Der Saturn", "El Liverpool"). */
 const SENTENCE_ARTICLE = /(?:^|(?<=[^\p{L}]))(?:The|Der|Die|Das|El|La|Le|L'|Il|Lo|O|A|De|Het)[ \t]+$|L'$/u;
 
@@ -1156,8 +1358,9 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
     const o = offsets[end]!;
     const next = text[o] ?? '';
     if (HANGUL.test(next)) {
-      const run = runAfter(text, o, HANGUL, 6);
-      return KOREAN_PARTICLES.has(run) ? 'attached' : null;
+      const run = runAfter(text, o, HANGUL, 8);
+      if (KOREAN_PARTICLES.has(run)) return 'attached';
+      return koreanCompound(text.slice(offsets[at]!, o), run, HANGUL.test(text[o + run.length] ?? '')) ? 'attached' : null;
     }
     if (hanName && HAN.test(next) && HAN.test(text[o - 1] ?? '')) {
       // A kanji name written on to a listed noun of two kanji or more (朝日|新聞, 楽天|市場) is
@@ -1178,6 +1381,27 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
       if (run.length >= 2 && o - offsets[at]! >= 3) return 'attached';
     }
     return null;
+  }
+
+  /**
+   * `korean_compound`: a Korean name written on to a generic noun of two syllables or more, with
+   * or without a particle after it (매일|우유를, 다음|카페에), is the name before its product
+   * noun, like a katakana name and its noun in one run. Not when the noun repeats the name
+   * (매일매일) or the whole word is itself a listed word; weak when the name is an everyday word
+   * (the caller), since 다음|주말 is "next weekend".
+   */
+  function koreanCompound(nameText: string, run: string, runGoesOn: boolean): boolean {
+    // Always weak (the caller): Korean writes its own compounds together too (오리온|자리 is "the
+    // constellation Orion"), and no permissive Korean dictionary is at hand to list them.
+    if (runGoesOn || language !== 'ko') return false;
+    for (let k = run.length; k >= 2; k--) {
+      const noun = run.slice(0, k);
+      const rest = run.slice(k);
+      if (rest !== '' && !KOREAN_PARTICLES.has(rest)) continue;
+      if (noun === nameText || wordIsEveryday(nameText + noun)) return false;
+      if (everydayWordRank(noun, 'ko', { anyCase: true }) !== null) return true;
+    }
+    return false;
   }
 
   /** The katakana run of a match goes on after its end ("シャープ|ペン"). */
@@ -1273,7 +1497,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
             const attached = language !== undefined ? attachedRight(ft, at, end) : null;
             if (!attached) continue;
             rule = 'attached';
-            weak ||= nameIsEveryday || hanName;
+            weak ||= nameIsEveryday || hanName || (language === 'ko' && !KOREAN_PARTICLES.has(runAfter(text, offsets[end]!, HANGUL, 8)));
           }
           if (capitals && !capitalized(ft, at, capitals)) continue;
         }
@@ -1287,11 +1511,13 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           if (!inCapitals(text.slice(start, stop)) && nameSignal(text, start, stop) !== 'possessive') {
             const grammar = placeReading(text, start, stop, language)
               ? 'place_name'
-              : countedReading(text, start, stop, language)
-                ? 'counted_noun'
-                : caselessFunctionWord && !isListLabel(text, stop)
-                  ? 'everyday_word_rejected'
-                  : null;
+              : otherNameReading(text, start, stop, language)
+                ? 'other_name'
+                : countedReading(text, start, stop, language)
+                  ? 'counted_noun'
+                  : caselessFunctionWord && !isListLabel(text, stop)
+                    ? 'everyday_word_rejected'
+                    : null;
             if (grammar !== null) {
               usedAsWord = true;
               rejected.push({ start, end: stop, rule: grammar, weak: true });

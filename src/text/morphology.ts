@@ -15,7 +15,10 @@
 //   t → ci, d → dzi, ł → l; "Żabka" → "Żabce", "Toyota" → "Toyocie"), generate the forms, with
 //   the fleeting e of masculine -ek, -ec, -eł, -el, -eń stems ("Wedel" → "Wedla", "Żywiec" → "Żywca").
 // - German: the genitive -s ("Zalandos", "Lidls"); a name ending in s, x, z or ß takes an
-//   apostrophe, which the plain match already reads as a boundary.
+//   apostrophe, which the plain match already reads as a boundary. Swedish, Danish and Norwegian
+//   write the same -s on the name ("Klarnas", `scandinavian_genitive`).
+// - Russian three-letter names in -а/-я whose stem is two letters ("Юла"): only their own
+//   first-declension endings (`short_stem`).
 // - Turkish: Snowball's Turkish stemmer: the word stems to the name ("Trendyoldan", "Getirle");
 //   after an apostrophe ("Getir'den") the plain match already holds.
 // - Arabic: proclitics written attached (و ف conjunctions, ب ل ك prepositions; deliberately
@@ -162,6 +165,13 @@ const CZECH_SOFTENED = /(c|z|ř|š)$/u;
 const CZECH_HARD: Record<string, string[]> = { c: ['k'], z: ['h', 'g'], ř: ['r'], š: ['ch'] };
 
 /** Russian, Czech and Turkish endings are short: a longer tail is another word built on the name. */
+/** Russian first-declension endings (nominative to prepositional, with the instrumental's -ою). */
+const RUSSIAN_FIRST_HARD = ['а', 'ы', 'е', 'у', 'ой', 'ою'];
+const RUSSIAN_FIRST_SOFT = ['я', 'и', 'е', 'ю', 'ей', 'ею'];
+
+/** Swedish, Danish and Norwegian (Bokmål, Nynorsk): the genitive -s written on the name. */
+const SCANDINAVIAN = new Set(['sv', 'da', 'no', 'nb', 'nn']);
+
 const MAX_TAIL: Record<string, number> = { russian: 4, czech: 4, turkish: 7 };
 
 /**
@@ -177,7 +187,15 @@ export function inflectionFor(name: string, language: string): Inflection | null
     if (!/\p{Script=Cyrillic}/u.test(lower)) return null;
     const s = stemmer(algorithm);
     const own = s.stem(lower);
-    if ([...own].length < 3) return null;
+    if ([...own].length < 3) {
+      // `short_stem`: a three-letter feminine name in -а or -я ("Юла") stems to two letters, too
+      // short for the stemmer's test ("юлия" also stems to "юл"): only the name's own case
+      // endings (first declension) are its forms ("на Юле", "с Юлой", "Юлу").
+      const short = /^(\p{L}{2})([ая])$/u.exec(lower);
+      if (!short) return null;
+      const forms = new Set((short[2] === 'а' ? RUSSIAN_FIRST_HARD : RUSSIAN_FIRST_SOFT).map((e) => short[1] + e));
+      return { stem: short[1]!, accepts: (word) => forms.has(word) };
+    }
     const maxTail = MAX_TAIL[algorithm]!;
     // A fleeting vowel: the о, е or ё of a final syllable drops when the name declines
     // ("Перекрёсток" → "Перекрёстка", "Огонёк" → "Огонька"), so its forms stem to the name without it.
@@ -247,8 +265,11 @@ export function inflectionFor(name: string, language: string): Inflection | null
     if ([...stem].length < 3) return null;
     return { stem, accepts: (word) => set.has(word) || set.has(stripMarks(word)) };
   }
-  if (lang === 'de' || lang === 'nl') {
-    // German and Dutch write the genitive (and Dutch the possessive) -s on the name ("Blokkers").
+  if (lang === 'de' || lang === 'nl' || SCANDINAVIAN.has(lang)) {
+    // German and Dutch write the genitive (and Dutch the possessive) -s on the name ("Blokkers");
+    // `scandinavian_genitive`: Swedish, Danish and Norwegian write the genitive -s on the name
+    // without an apostrophe ("Klarnas app", "Legos klodser", "Finns annonser"). A name ending in
+    // s, x or z takes nothing or an apostrophe, which the plain match already reads.
     if (/[sxzß]$/u.test(lower)) return null;
     return { stem: lower, accepts: (word) => word === lower + 's' };
   }
