@@ -24,7 +24,7 @@ const opt = (name: string) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const dataset = opt('--dataset') ?? process.env.WCXB_DATASET ?? join(import.meta.dirname, '../../shared/datasets/wcxb-dev');
-const lambda = Number(opt('--lambda') ?? 0.03);
+const lambda = Number(opt('--lambda') ?? 0.3);
 const STEPS = 1500;
 const SETS = ['labels.json', 'labels-held-out-2.json', 'labels-held-out-3.json', 'labels-held-out-4.json', 'labels-held-out-5.json'];
 const DIR = join(import.meta.dirname, '../test/fixtures/page-types');
@@ -34,20 +34,20 @@ interface Row {
   label: PageType;
   rule: PageType;
   evidence: Record<string, number>;
-  voted: PageType[];
+  votes: { type: PageType; rule: string }[];
 }
 const rows: Row[] = [];
 SETS.forEach((file, set) => {
   for (const l of readLabels(join(DIR, file))) {
     const doc = extractPage(decode(gunzipSync(readFileSync(join(dataset, 'html', `${l.id}.html.gz`)))), l.url || `https://wcxb.example/${l.id}`);
     const { votes, rules } = pageTypeByRules(doc);
-    rows.push({ set, label: l.label as PageType, rule: rules.type, evidence: typeEvidence(doc, votes, rules.type), voted: votes.map((v) => v.type) });
+    rows.push({ set, label: l.label as PageType, rule: rules.type, evidence: typeEvidence(doc, votes, rules.type), votes });
   }
 });
 
 /** The model's answer as detectPageType gives it (learnedChoice: among the types the rules voted for). */
 function answer(m: Omit<PageTypeModel, 'fitted'>, r: Row): PageType {
-  return learnedChoice(typeProbabilities(r.evidence, { ...m, fitted: { labels: [], pages: 0, lambda, steps: STEPS } }), r.rule, r.voted);
+  return learnedChoice(typeProbabilities(r.evidence, { ...m, fitted: { labels: [], pages: 0, lambda, steps: STEPS } }), r.rule, r.votes);
 }
 const pct = (a: number, n: number) => `${((100 * a) / n).toFixed(1)} %`;
 

@@ -112,17 +112,12 @@ export function pageTypeByRules(doc: PageDocument): { votes: PageTypeVote[]; rul
 /**
  * The learned layer (./page-type-model.ts): a logistic regression over the rules' votes and the
  * page's own evidence (./page-type-evidence.ts) picks the type among those the rules voted for
- * (and article, the default). A site's root stays `home` by the rule. Where it agrees with the rules the rules' reason stands; where it does not, the
+ * (and article, the default). A site's root stays `home` and a search a listing, by the rules. Where it agrees with the rules the rules' reason stands; where it does not, the
  * reason names the rules' answer and the three pieces of evidence that moved it most.
  */
 function learnedLayer(doc: PageDocument, votes: PageTypeVote[], rules: { type: PageType; reason: string }): { type: PageType; reason: string } {
-  if (rules.type === 'home') return rules;
   const evidence = typeEvidence(doc, votes, rules.type);
-  const type = learnedChoice(
-    typeProbabilities(evidence),
-    rules.type,
-    votes.map((v) => v.type),
-  );
+  const type = learnedChoice(typeProbabilities(evidence), rules.type, votes);
   if (type === rules.type) return rules;
   const by = strongestEvidence(evidence, type, rules.type)
     .map((e) => `${e.feature} +${e.by.toFixed(1)}`)

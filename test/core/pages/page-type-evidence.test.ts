@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { extractPage } from '../../../src/core/pages/extract/index.ts';
 import { explainPageType, type PageType, pageTypeByRules } from '../../../src/core/pages/page-kind.ts';
 import { PAGE_TYPES, typeEvidence } from '../../../src/core/pages/page-type-evidence.ts';
-import { fitPageTypeModel, pageTypeModel, strongestEvidence, typeProbabilities } from '../../../src/core/pages/page-type-model.ts';
+import { fitPageTypeModel, learnedChoice, pageTypeModel, strongestEvidence, typeProbabilities } from '../../../src/core/pages/page-type-model.ts';
 
 const page = (body: string, title = 'Page', head = '') => `<!doctype html><html lang="en"><head><title>${title}</title>${head}</head><body>${body}</body></html>`;
 const evidenceOf = (html: string, url: string) => {
@@ -117,4 +117,14 @@ test('the learned layer: an offer in a CMS\'s Article markup is a service, with 
   const s = explainPageType(extractPage(story, 'https://gazette.example/news/harbour-road-widened'));
   assert.equal(s.type, 'article');
   assert.equal(s.reason, s.rules.reason);
+});
+
+test("the learned choice: only among the types the rules voted for and article; a site's root and a search stay decisive", () => {
+  const p = { article: 0.1, product: 0, collection: 0.6, listing: 0.2, documentation: 0, forum: 0, service: 0.1, home: 0 };
+  assert.equal(learnedChoice(p, 'listing', [{ type: 'listing', rule: 'archive URL' }, { type: 'collection', rule: 'a shop host' }]), 'collection');
+  assert.equal(learnedChoice(p, 'listing', [{ type: 'listing', rule: 'search URL' }, { type: 'collection', rule: 'a shop host' }]), 'listing');
+  assert.equal(learnedChoice(p, 'home', [{ type: 'home', rule: 'site root URL' }, { type: 'collection', rule: 'cards with prices' }]), 'home');
+  // No rule voted collection: the layer does not find it.
+  assert.equal(learnedChoice(p, 'service', [{ type: 'service', rule: 'service URL' }]), 'service');
+  assert.equal(learnedChoice({ ...p, article: 0.5 }, 'service', [{ type: 'service', rule: 'service URL' }]), 'article');
 });
