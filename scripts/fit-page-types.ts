@@ -52,7 +52,9 @@ function answer(m: Omit<PageTypeModel, 'fitted'>, r: Row): PageType {
 const pct = (a: number, n: number) => `${((100 * a) / n).toFixed(1)} %`;
 
 console.log(`${rows.length} labelled pages; leave one set out (rows: λ; columns: the set left out, then all)`);
-console.log(`  ${'rules'.padEnd(10)}${SETS.map((_, s) => pct(rows.filter((r) => r.set === s && r.rule === r.label).length, rows.filter((r) => r.set === s).length).padStart(10)).join('')}${pct(rows.filter((r) => r.rule === r.label).length, rows.length).padStart(10)}`);
+console.log(
+  `  ${'rules'.padEnd(10)}${SETS.map((_, s) => pct(rows.filter((r) => r.set === s && r.rule === r.label).length, rows.filter((r) => r.set === s).length).padStart(10)).join('')}${pct(rows.filter((r) => r.rule === r.label).length, rows.length).padStart(10)}`,
+);
 for (const lam of args.includes('--no-cv') ? [] : [0.01, 0.03, 0.1, 0.3]) {
   let right = 0;
   const cells: string[] = [];

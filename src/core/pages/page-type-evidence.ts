@@ -62,7 +62,10 @@ export function typeEvidence(doc: PageDocument, votes: PageTypeVote[], ruleType:
   f['voice:you'] = rate(text, YOU);
   f['voice:i'] = rate(text, I);
   f['voice:we×you'] = f['voice:we'] * f['voice:you'];
-  const anchors = doc.links.all.map((l) => l.text.trim()).filter(Boolean).join(' \n');
+  const anchors = doc.links.all
+    .map((l) => l.text.trim())
+    .filter(Boolean)
+    .join(' \n');
   for (const [kind, re] of Object.entries(CTA)) {
     f[`link:${kind}`] = Math.log1p(count(anchors, re));
     f[`text:${kind}`] = Math.log1p(count(text, re));

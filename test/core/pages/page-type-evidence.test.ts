@@ -7,7 +7,8 @@ import { explainPageType, type PageType, pageTypeByRules } from '../../../src/co
 import { PAGE_TYPES, typeEvidence } from '../../../src/core/pages/page-type-evidence.ts';
 import { fitPageTypeModel, learnedChoice, pageTypeModel, strongestEvidence, typeProbabilities } from '../../../src/core/pages/page-type-model.ts';
 
-const page = (body: string, title = 'Page', head = '') => `<!doctype html><html lang="en"><head><title>${title}</title>${head}</head><body>${body}</body></html>`;
+const page = (body: string, title = 'Page', head = '') =>
+  `<!doctype html><html lang="en"><head><title>${title}</title>${head}</head><body>${body}</body></html>`;
 const evidenceOf = (html: string, url: string) => {
   const doc = extractPage(html, url);
   const { votes, rules } = pageTypeByRules(doc);
@@ -16,12 +17,21 @@ const evidenceOf = (html: string, url: string) => {
 const prose = (n: number, sentence: string) => Array.from({ length: n }, (_, i) => `<p>${sentence} (${i + 1})</p>`).join('');
 
 test('voice: a business speaks as "we" to "you"; a blogger as "I"; a story of third parties', () => {
-  const offer = evidenceOf(page(`<main><h1>Roof repair</h1>${prose(5, 'We repair your roof and our team answers your call the same day, so you can rest.')}</main>`), 'https://roofs.example/roof-repair');
+  const offer = evidenceOf(
+    page(`<main><h1>Roof repair</h1>${prose(5, 'We repair your roof and our team answers your call the same day, so you can rest.')}</main>`),
+    'https://roofs.example/roof-repair',
+  );
   assert.ok(offer['voice:we']! > 5 && offer['voice:you']! > 5, JSON.stringify(offer));
   assert.ok(offer['voice:we×you']! > 25);
-  const blog = evidenceOf(page(`<main><h1>My garden</h1>${prose(5, 'I planted my tomatoes early this year and I think it worked for me.')}</main>`), 'https://me.example/garden');
+  const blog = evidenceOf(
+    page(`<main><h1>My garden</h1>${prose(5, 'I planted my tomatoes early this year and I think it worked for me.')}</main>`),
+    'https://me.example/garden',
+  );
   assert.ok(blog['voice:i']! > 10 && blog['voice:we'] === 0);
-  const story = evidenceOf(page(`<main><h1>Council votes</h1>${prose(5, 'The council voted on Tuesday to widen the harbour road, officials said.')}</main>`), 'https://news.example/council');
+  const story = evidenceOf(
+    page(`<main><h1>Council votes</h1>${prose(5, 'The council voted on Tuesday to widen the harbour road, officials said.')}</main>`),
+    'https://news.example/council',
+  );
   assert.equal(story['voice:we'] + story['voice:you'] + story['voice:i'], 0);
 });
 
@@ -35,7 +45,10 @@ test('calls to action by what they ask: book, quote, contact, consult, cart, rea
 });
 
 test('prices: one price at the top of one item, many distinct prices in a list', () => {
-  const item = evidenceOf(page(`<main><h1>Oak board</h1><p>$39.00 with free delivery.</p>${prose(3, 'A board of oak, oiled by hand.')}</main>`), 'https://shop.example/oak');
+  const item = evidenceOf(
+    page(`<main><h1>Oak board</h1><p>$39.00 with free delivery.</p>${prose(3, 'A board of oak, oiled by hand.')}</main>`),
+    'https://shop.example/oak',
+  );
   assert.equal(item['prices:exactly one'], 1);
   assert.equal(item['prices:one at the top'], 1);
   const rows = Array.from({ length: 6 }, (_, i) => `<p>Board ${i} for $${20 + i}.00</p>`).join('');
@@ -54,7 +67,10 @@ test("headings' grammar: questions, numbers, imperatives, you and we", () => {
 });
 
 test("the address's and the title's shape", () => {
-  const e = evidenceOf(page(`<main><h1>Best lamps of 2025?</h1>${prose(3, 'Text of the story.')}</main>`, 'Best lamps of 2025?'), 'https://x.example/blog/2025/04/best-desk-lamps-123?ref=a');
+  const e = evidenceOf(
+    page(`<main><h1>Best lamps of 2025?</h1>${prose(3, 'Text of the story.')}</main>`, 'Best lamps of 2025?'),
+    'https://x.example/blog/2025/04/best-desk-lamps-123?ref=a',
+  );
   assert.equal(e['url:depth'], 4);
   assert.equal(e['url:words in last part'], 4);
   assert.equal(e['url:year'], 1);
@@ -98,7 +114,7 @@ test('the bundled model: fitted on the five tuned sets only (never the sixth), e
   assert.ok(m.sd.every((x) => x > 0));
 });
 
-test('the learned layer: an offer in a CMS\'s Article markup is a service, with its reason; a story stays an article', () => {
+test("the learned layer: an offer in a CMS's Article markup is a service, with its reason; a story stays an article", () => {
   const head = '<meta property="og:type" content="article"><meta property="article:published_time" content="2025-03-01T08:00:00Z">';
   const offer = page(
     `<main><h1>Machine learning recruiting</h1>${prose(6, 'We find the engineers your team needs, and our recruiters call you within a day so you can hire faster.')}<a class="btn" href="/contact">Contact us</a> <a href="/book">Book a call</a></main>`,
@@ -121,9 +137,27 @@ test('the learned layer: an offer in a CMS\'s Article markup is a service, with 
 
 test("the learned choice: only among the types the rules voted for and article; a site's root and a search stay decisive", () => {
   const p = { article: 0.1, product: 0, collection: 0.6, listing: 0.2, documentation: 0, forum: 0, service: 0.1, home: 0 };
-  assert.equal(learnedChoice(p, 'listing', [{ type: 'listing', rule: 'archive URL' }, { type: 'collection', rule: 'a shop host' }]), 'collection');
-  assert.equal(learnedChoice(p, 'listing', [{ type: 'listing', rule: 'search URL' }, { type: 'collection', rule: 'a shop host' }]), 'listing');
-  assert.equal(learnedChoice(p, 'home', [{ type: 'home', rule: 'site root URL' }, { type: 'collection', rule: 'cards with prices' }]), 'home');
+  assert.equal(
+    learnedChoice(p, 'listing', [
+      { type: 'listing', rule: 'archive URL' },
+      { type: 'collection', rule: 'a shop host' },
+    ]),
+    'collection',
+  );
+  assert.equal(
+    learnedChoice(p, 'listing', [
+      { type: 'listing', rule: 'search URL' },
+      { type: 'collection', rule: 'a shop host' },
+    ]),
+    'listing',
+  );
+  assert.equal(
+    learnedChoice(p, 'home', [
+      { type: 'home', rule: 'site root URL' },
+      { type: 'collection', rule: 'cards with prices' },
+    ]),
+    'home',
+  );
   // No rule voted collection: the layer does not find it.
   assert.equal(learnedChoice(p, 'service', [{ type: 'service', rule: 'service URL' }]), 'service');
   assert.equal(learnedChoice({ ...p, article: 0.5 }, 'service', [{ type: 'service', rule: 'service URL' }]), 'article');
