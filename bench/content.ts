@@ -20,9 +20,9 @@
 //   npm run bench:content -- --wcxb-step 5 --load-seconds 15 --skip-load --skip-wcxb
 //   npm run bench:content -- --types [--wrong]    # page types of every WCXB dev page, confusion table
 //   npm run bench:content -- --types --labelled   # page types against our own labels (test/fixtures/page-types),
-//                                                 # both halves of labels.json, the second, third and fourth
-//                                                 # sets (labels-held-out-2/3/4.json), all tuned on: confusions and misses;
-//                                                 # then the fresh held-out set (labels-held-out-5.json) as one
+//                                                 # both halves of labels.json, the second to fifth
+//                                                 # sets (labels-held-out-2..5.json), all tuned on: confusions and misses;
+//                                                 # then the fresh held-out set (labels-held-out-6.json) as one
 //                                                 # line; its confusions and misses with --fresh-detail
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -59,16 +59,19 @@ if (args.flag('--types') && args.flag('--labelled')) {
     console.log(`page type accuracy (${e.half}): ${fmt((100 * e.right) / e.pages, 1)}% (${e.right} of ${e.pages})`);
     if (e.half !== 'all' && !args.flag('--quiet')) for (const w of e.wrong) console.log(`  ${w.id} ${w.want} → ${w.got} (${w.reason}) ${w.url}`);
   }
-  // The second, third and fourth sets, tuned on since session 35: confusions and misses like the halves above.
-  const { evaluateFreshTypes, FOURTH_LABELS_FILE, FRESH_LABELS_FILE, readLabels, SECOND_LABELS_FILE, THIRD_LABELS_FILE } = await import('./lib/wcxb-types.ts');
+  // The second to fifth sets, tuned on since session 35 (the fifth since session 36): confusions and misses like the halves above.
+  const { evaluateFreshTypes, FIFTH_LABELS_FILE, FOURTH_LABELS_FILE, FRESH_LABELS_FILE, readLabels, SECOND_LABELS_FILE, THIRD_LABELS_FILE } = await import(
+    './lib/wcxb-types.ts'
+  );
   for (const [half, file, name] of [
     ['second set', SECOND_LABELS_FILE, 'labels-held-out-2.json'],
     ['third set', THIRD_LABELS_FILE, 'labels-held-out-3.json'],
     ['fourth set', FOURTH_LABELS_FILE, 'labels-held-out-4.json'],
+    ['fifth set', FIFTH_LABELS_FILE, 'labels-held-out-5.json'],
   ] as const) {
     if (!existsSync(file)) continue;
     const s = evaluateFreshTypes(dataset, readLabels(file), half);
-    console.log(`\n== page types against our labels, ${half}, ${name} (${s.pages} pages; tuned on since session 35)`);
+    console.log(`\n== page types against our labels, ${half}, ${name} (${s.pages} pages; tuned on)`);
     for (const line of labelledConfusionLines(s)) console.log(line);
     console.log(`page type accuracy (${half}): ${fmt((100 * s.right) / s.pages, 1)}% (${s.right} of ${s.pages})`);
     if (!args.flag('--quiet')) for (const w of s.wrong) console.log(`  ${w.id} ${w.want} → ${w.got} (${w.reason}) ${w.url}`);
@@ -81,7 +84,7 @@ if (args.flag('--types') && args.flag('--labelled')) {
       for (const line of labelledConfusionLines(f)) console.log(line);
       for (const w of f.wrong) console.log(`  ${w.id} ${w.want} → ${w.got} (${w.reason}) ${w.url}`);
     }
-    console.log(`\npage type accuracy (fresh held-out, labels-held-out-5.json): ${fmt((100 * f.right) / f.pages, 1)}% (${f.right} of ${f.pages})`);
+    console.log(`\npage type accuracy (fresh held-out, labels-held-out-6.json): ${fmt((100 * f.right) / f.pages, 1)}% (${f.right} of ${f.pages})`);
   }
   console.log(
     `(load average ${loadavg()

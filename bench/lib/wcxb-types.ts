@@ -79,7 +79,7 @@ export interface LabelledPage {
 }
 
 export interface LabelledEval {
-  half: 'development' | 'held-out' | 'all' | 'second set' | 'third set' | 'fourth set' | 'fresh held-out';
+  half: 'development' | 'held-out' | 'all' | 'second set' | 'third set' | 'fourth set' | 'fifth set' | 'fresh held-out';
   pages: number;
   right: number;
   confusion: Record<string, Record<string, number>>;
@@ -97,8 +97,12 @@ export const THIRD_LABELS_FILE = join(import.meta.dirname, '../../test/fixtures/
  * wired in; since session 35's third round development data, its confusions are tuned on. */
 export const FOURTH_LABELS_FILE = join(import.meta.dirname, '../../test/fixtures/page-types/labels-held-out-4.json');
 /** The fifth set (GUIDE.md, "The fifth fresh set"): labelled and committed before the rules
- * measured on it and before it was wired in, measured only. */
-export const FRESH_LABELS_FILE = join(import.meta.dirname, '../../test/fixtures/page-types/labels-held-out-5.json');
+ * measured on it and before it was wired in; since session 36 development data (the learned
+ * layer is fitted on it). */
+export const FIFTH_LABELS_FILE = join(import.meta.dirname, '../../test/fixtures/page-types/labels-held-out-5.json');
+/** The sixth set (GUIDE.md, "The sixth fresh set"): labelled and committed before session 36's
+ * learned layer was measured on it, measured only. */
+export const FRESH_LABELS_FILE = join(import.meta.dirname, '../../test/fixtures/page-types/labels-held-out-6.json');
 
 export function readLabels(file = LABELS_FILE): LabelledPage[] {
   return JSON.parse(readFileSync(file, 'utf8')) as LabelledPage[];

@@ -22,6 +22,8 @@ import { countMatches } from '../../lib/text-match.ts';
 import type { PageMetadata } from './extract/metadata.ts';
 import { ARTICLE_TYPES, COLLECTION_TYPES, FORUM_NAME, FORUM_TYPES, FORUM_URL, PRODUCT_GROUP_OG, PRODUCT_TYPES, PRODUCT_URL } from './extract/rules.ts';
 import { jsonLdTypes } from './json-ld.ts';
+import { typeEvidence } from './page-type-evidence.ts';
+import { learnedChoice, strongestEvidence, typeProbabilities } from './page-type-model.ts';
 
 /** listing = search results and archives; collection = a shop's category of products. */
 export type PageType = 'article' | 'product' | 'collection' | 'listing' | 'documentation' | 'service' | 'forum' | 'home';
@@ -94,10 +96,33 @@ interface PageTypeSignals {
   why: Partial<Record<PageType, string>>;
 }
 
-/** detectPageType with every vote that decided it (for the bench and for tests). */
-export function explainPageType(doc: PageDocument): { type: PageType; reason: string; votes: PageTypeVote[] } {
+/** detectPageType with every vote that decided it and the hand-weighted rules' own answer (for
+ * the bench and for tests). */
+export function explainPageType(doc: PageDocument): { type: PageType; reason: string; votes: PageTypeVote[]; rules: { type: PageType; reason: string } } {
+  const { votes, rules } = pageTypeByRules(doc);
+  return { ...learnedLayer(doc, votes, rules), votes, rules };
+}
+
+/** The hand-written rules alone: their votes and the type with the most points. */
+export function pageTypeByRules(doc: PageDocument): { votes: PageTypeVote[]; rules: { type: PageType; reason: string } } {
   const { votes, scores, why } = pageTypeSignals(doc);
-  return { ...handWeighted(scores, why), votes };
+  return { votes, rules: handWeighted(scores, why) };
+}
+
+/**
+ * The learned layer (./page-type-model.ts): a logistic regression over the rules' votes and the
+ * page's own evidence (./page-type-evidence.ts) picks the type among those the rules voted for
+ * (and article, the default). A site's root stays `home` and a search a listing, by the rules. Where it agrees with the rules the rules' reason stands; where it does not, the
+ * reason names the rules' answer and the three pieces of evidence that moved it most.
+ */
+function learnedLayer(doc: PageDocument, votes: PageTypeVote[], rules: { type: PageType; reason: string }): { type: PageType; reason: string } {
+  const evidence = typeEvidence(doc, votes, rules.type);
+  const type = learnedChoice(typeProbabilities(evidence), rules.type, votes);
+  if (type === rules.type) return rules;
+  const by = strongestEvidence(evidence, type, rules.type)
+    .map((e) => `${e.feature} +${e.by.toFixed(1)}`)
+    .join(', ');
+  return { type, reason: `learned: ${type} over the rules' ${rules.type} (${rules.reason}); evidence: ${by}` };
 }
 
 /** The answer: the type with the most points, article when nothing votes. */
