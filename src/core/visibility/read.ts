@@ -5,6 +5,7 @@ import { citationBrand, citationSources, citingProbe, CitationFold, type Citatio
 import { readRunProbes, RUN_PROBE_COLUMNS } from './run-probes.ts';
 import { holdsShared, shareAnswer } from '../freeze.ts';
 import { addStepTime, stepClock } from './analysis/step-times.ts';
+import { keptRowBytes, readCacheBytes } from './read-cache.ts';
 import { chargeState } from '../billing/ledger.ts';
 import { sql } from 'kysely';
 import { AppError } from '../errors.ts';
@@ -141,12 +142,16 @@ type SummaryRow = SummaryProbe & AggregateProbe & { prompt: string; analysis?: s
  * The summaries of finished runs by run id, with the rows they were built from (shared rows,
  * see readRunProbes) and the citation catalog in use, least recently built evicted first. A
  * finished run's rows never change, so the same rows give the same summary; it is frozen, being
- * handed to every later read.
+ * handed to every later read. Their estimated heap (keptRowBytes over their rows: a summary and
+ * its rows stay in memory together) stays within the read cache's budget (read-cache.ts).
  */
-const finishedSummaries = new Map<string, { rows: readonly object[]; catalog: object; summary: RunSummaryView }>();
-/** Probes over all kept summaries (their rows and summaries stay in memory with them). */
-const FINISHED_SUMMARY_PROBES = 20_000;
-let finishedSummaryProbes = 0;
+const finishedSummaries = new Map<string, { rows: readonly object[]; catalog: object; summary: RunSummaryView; bytes: number }>();
+let finishedSummaryBytes = 0;
+
+/** The finished summaries kept and their estimated bytes; the runs whose prefix folds are kept (tests). */
+export function keptSummaryStats(): { finished: string[]; bytes: number; folded: string[] } {
+  return { finished: [...finishedSummaries.keys()], bytes: finishedSummaryBytes, folded: [...prefixFolds.keys()] };
+}
 
 /**
  * The folds of a run's summary over its finished prefix (the probes from the first on, up to the
@@ -220,17 +225,19 @@ function runSummary(run: RunRow, probes: readonly SummaryRow[], withSurfaces: bo
   // Kept per-prompt entries are written as kept JSON (see holdsShared).
   holdsShared(summary);
   holdsShared(summary.by_prompt);
-  if (probes.length > 0 && probes.length <= FINISHED_SUMMARY_PROBES && probes.every((p) => FINAL_STATUSES.has(p.status))) {
+  if (probes.length > 0 && probes.every((p) => FINAL_STATUSES.has(p.status))) {
     prefixFolds.delete(run.id);
     const old = finishedSummaries.get(key);
-    if (old) finishedSummaryProbes -= old.rows.length;
+    if (old) finishedSummaryBytes -= old.bytes;
     finishedSummaries.delete(key);
-    finishedSummaries.set(key, { rows: probes, catalog, summary: shareAnswer(summary) });
-    finishedSummaryProbes += probes.length;
-    while (finishedSummaryProbes > FINISHED_SUMMARY_PROBES) {
+    let bytes = 0;
+    for (const p of probes) bytes += keptRowBytes(p);
+    finishedSummaries.set(key, { rows: probes, catalog, summary: shareAnswer(summary), bytes });
+    finishedSummaryBytes += bytes;
+    while (finishedSummaryBytes > readCacheBytes() && finishedSummaries.size > 0) {
       const [oldest, dropped] = finishedSummaries.entries().next().value!;
       finishedSummaries.delete(oldest);
-      finishedSummaryProbes -= dropped.rows.length;
+      finishedSummaryBytes -= dropped.bytes;
     }
   }
   return summary;
