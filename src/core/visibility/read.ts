@@ -179,10 +179,7 @@ function foldedPrefix(run: RunRow, probes: readonly SummaryRow[], competitors: r
   const inputs = JSON.stringify([run.competitors, run.url, run.brand_terms ?? null]);
   let f = prefixFolds.get(run.id);
   if (f && (f.catalog !== catalog || f.inputs !== inputs || f.rows.length > probes.length || !f.rows.every((r, i) => r === probes[i]))) f = undefined;
-  if (!f) {
-    const brand = citationBrand({ urls: [run.url], competitors, brandTerms: run.brand_terms ? (JSON.parse(run.brand_terms) as BrandTerms) : null });
-    f = { rows: [], inputs, catalog, summary: new SummaryFold(competitors), analysis: new AnalysisFold(competitors), citations: new CitationFold(brand, catalog) };
-  }
+  if (!f) f = freshFolds(run, competitors, catalog, inputs);
   for (let i = f.rows.length; i < probes.length && FINAL_STATUSES.has(probes[i]!.status); i++) {
     foldProbe(f, probes[i]!);
     f.rows.push(probes[i]!);
@@ -193,6 +190,12 @@ function foldedPrefix(run: RunRow, probes: readonly SummaryRow[], competitors: r
   return f;
 }
 
+/** Folds over no probe yet. */
+function freshFolds(run: RunRow, competitors: readonly string[], catalog: CitationSources, inputs = ''): PrefixFolds {
+  const brand = citationBrand({ urls: [run.url], competitors, brandTerms: run.brand_terms ? (JSON.parse(run.brand_terms) as BrandTerms) : null });
+  return { rows: [], inputs, catalog, summary: new SummaryFold(competitors), analysis: new AnalysisFold(competitors), citations: new CitationFold(brand, catalog) };
+}
+
 function foldProbe(f: Pick<PrefixFolds, 'summary' | 'analysis' | 'citations'>, p: SummaryRow): void {
   f.summary.add(p);
   f.analysis.add(p);
@@ -201,16 +204,19 @@ function foldProbe(f: Pick<PrefixFolds, 'summary' | 'analysis' | 'citations'>, p
 
 /**
  * The run's summary: the probe figures, by prompt and by location, answer analysis and citation
- * sources, and for a single read (`withSurfaces`) the surface comparison.
+ * sources, and for a single read (`withSurfaces`) the surface comparison. `kept`: the rows are
+ * the kept rows of readRunProbes, so the folds and the finished summary built from them are
+ * kept too; other rows (read in a transaction, or with the answers) would only replace them
+ * with what the next poll cannot use.
  */
-function runSummary(run: RunRow, probes: readonly SummaryRow[], withSurfaces: boolean): RunSummaryView {
+function runSummary(run: RunRow, probes: readonly SummaryRow[], withSurfaces: boolean, kept: boolean): RunSummaryView {
   const key = `${withSurfaces ? 'read' : 'compact'}:${run.id}`;
   const catalog = citationSources();
   const known = finishedSummaries.get(key);
   if (known && known.catalog === catalog && known.rows.length === probes.length && known.rows.every((r, i) => r === probes[i])) return known.summary;
   const competitors = JSON.parse(run.competitors) as string[];
   // The kept folds of the finished prefix, and a branch of each over the other probes.
-  const prefix = foldedPrefix(run, probes, competitors, catalog);
+  const prefix = kept ? foldedPrefix(run, probes, competitors, catalog) : freshFolds(run, competitors, catalog);
   const folds = { summary: prefix.summary.branch(), analysis: prefix.analysis.branch(), citations: prefix.citations.branch() };
   for (let i = prefix.rows.length; i < probes.length; i++) foldProbe(folds, probes[i]!);
   const summary: RunSummaryView = {
@@ -225,7 +231,7 @@ function runSummary(run: RunRow, probes: readonly SummaryRow[], withSurfaces: bo
   // Kept per-prompt entries are written as kept JSON (see holdsShared).
   holdsShared(summary);
   holdsShared(summary.by_prompt);
-  if (probes.length > 0 && probes.every((p) => FINAL_STATUSES.has(p.status))) {
+  if (kept && probes.length > 0 && probes.every((p) => FINAL_STATUSES.has(p.status))) {
     prefixFolds.delete(run.id);
     const old = finishedSummaries.get(key);
     if (old) finishedSummaryBytes -= old.bytes;
@@ -453,7 +459,7 @@ export async function getVisibilityRun(
     .executeTakeFirst();
   if (!run) throw new AppError('not_found', `Visibility run ${runId} not found.`);
   const t0 = stepClock();
-  const out: ReturnType<typeof renderCompact> & { probes?: ProbeView[] } = renderCompact(run, aggregate(probes), runSummary(run, probes, true));
+  const out: ReturnType<typeof renderCompact> & { probes?: ProbeView[] } = renderCompact(run, aggregate(probes), runSummary(run, probes, true, !withResults && !store.db.isTransaction));
   addStepTime('summary', t0);
   if (opts.includeProbes || withResults) {
     out.probes = probes.map((p) => renderProbe(p, { results: withResults, raw: !!opts.includeRaw }));
@@ -474,7 +480,7 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
   const byId = new Map(
     rows.map((r) => {
       const own = probesOf.get(r.id) ?? [];
-      return [r.id, holdsShared(renderCompact(r, aggregate(own), runSummary(r, own, false)))];
+      return [r.id, holdsShared(renderCompact(r, aggregate(own), runSummary(r, own, false, !db.isTransaction)))];
     }),
   );
   addStepTime('summary', t0);
