@@ -83,3 +83,18 @@ test('a fold of a prefix and a branch over the rest give what one fold of every 
     }
   }
 });
+
+test('by_prompt: an entry of probes none of which succeeded is shared while they run, and equals a fresh one', async () => {
+  const { summarizeByPrompt, promptEntry } = await import('../../../src/core/visibility/by-prompt.ts');
+  const probe = (prompt: string, platform: string, status: string) => ({ prompt, platform, status, brand_mentioned: null, citation_mentioned: null, competitors: null, citations: null });
+  const queued = [probe('best crm', 'openai', 'queued'), probe('best crm', 'claude', 'queued'), probe('top crm', 'openai', 'queued')];
+  const running = [probe('best crm', 'openai', 'running'), probe('best crm', 'claude', 'errored'), probe('top crm', 'openai', 'running')];
+  const a = summarizeByPrompt(queued, ['Globex']);
+  const b = summarizeByPrompt(running, ['Globex']);
+  assert.equal(a[0], b[0], 'the same entry object while nothing succeeded');
+  assert.deepEqual(a[0], promptEntry('best crm', running.slice(0, 2), ['Globex']));
+  // Other competitors, platforms or prompts are other entries.
+  assert.notEqual(summarizeByPrompt(running, ['Initech'])[0], b[0]);
+  assert.notEqual(summarizeByPrompt([running[1]!, running[0]!], ['Globex'])[0], b[0]);
+  assert.deepEqual(summarizeByPrompt([probe('best crm', 'openai', 'succeeded'), running[1]!], ['Globex'])[0], promptEntry('best crm', [probe('best crm', 'openai', 'succeeded'), running[1]!], ['Globex']));
+});
