@@ -86,8 +86,7 @@ export function summarizeByPrompt(probes: readonly PromptProbe[], competitors: r
   return [...groupByPrompt(probes)].map(([prompt, list]) => {
     const known = entryOf.get(list[0]!);
     if (known && known.competitors === names && known.rows.length === list.length && known.rows.every((r, i) => r === list[i])) return known.entry;
-    if (list.every((p) => p.status !== 'succeeded')) return unansweredEntry(prompt, list, competitors, names);
-    const entry = shareAnswer(promptEntry(prompt, list, competitors));
+    const entry = list.every((p) => p.status !== 'succeeded') ? unansweredEntry(prompt, list, competitors, names) : shareAnswer(promptEntry(prompt, list, competitors));
     entryOf.set(list[0]!, { rows: list, competitors: names, entry });
     return entry;
   });
