@@ -34,17 +34,34 @@ export class Layered<K, V> {
     this.top.set(key, value);
   }
 
-  *entries(): IterableIterator<[K, V]> {
-    for (const [k, v] of this.base) yield [k, this.top.has(k) ? this.top.get(k)! : v];
-    for (const e of this.top) if (!this.base.has(e[0])) yield e;
+  /** The entries, in order (an array: a poll reads thousands, and a generator allocates per step). */
+  entries(): [K, V][] {
+    const out: [K, V][] = [];
+    const { base, top } = this;
+    base.forEach((v, k) => out.push([k, top.has(k) ? top.get(k)! : v]));
+    top.forEach((v, k) => {
+      if (!base.has(k)) out.push([k, v]);
+    });
+    return out;
   }
 
-  *values(): IterableIterator<V> {
-    for (const [, v] of this.entries()) yield v;
+  /** The values, in the order of entries(). */
+  values(): V[] {
+    const out: V[] = [];
+    const { base, top } = this;
+    if (top.size === 0) base.forEach((v) => out.push(v));
+    else if (base.size === 0) top.forEach((v) => out.push(v));
+    else {
+      base.forEach((v, k) => out.push(top.has(k) ? top.get(k)! : v));
+      top.forEach((v, k) => {
+        if (!base.has(k)) out.push(v);
+      });
+    }
+    return out;
   }
 
   [Symbol.iterator](): IterableIterator<[K, V]> {
-    return this.entries();
+    return this.entries()[Symbol.iterator]();
   }
 
   /**

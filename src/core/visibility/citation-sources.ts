@@ -153,8 +153,24 @@ export interface CitingProbe {
 const share = (n: number, total: number) => (total ? Math.round((n / total) * 10_000) / 10_000 : 0);
 
 type Counted = { url: string; domain: string; class: CitationClass; citations: number };
-type Gap = { prompt: string; competitors: Set<string>; sources: Map<string, Counted> };
-const cloneGap = (g: Gap): Gap => ({ prompt: g.prompt, competitors: new Set(g.competitors), sources: new Map([...g.sources].map(([k, v]) => [k, { ...v }])) });
+/** A prompt's competitor-only sources; `citations` counts every source cited in it, so a gap only grows and the same count is the same content. */
+type Gap = { prompt: string; competitors: Set<string>; sources: Map<string, Counted>; citations: number };
+const cloneGap = (g: Gap): Gap => ({
+  prompt: g.prompt,
+  competitors: new Set(g.competitors),
+  sources: new Map([...g.sources].map(([k, v]) => [k, { ...v }])),
+  citations: g.citations,
+});
+
+/** A gap as the summary lists it, kept per gap object and its count (a running run's summary lists the same gaps on every read). */
+const gapViews = new WeakMap<Gap, { citations: number; view: { prompt: string; competitors: string[]; sources: Counted[] } }>();
+function gapView(g: Gap) {
+  const known = gapViews.get(g);
+  if (known && known.citations === g.citations) return known.view;
+  const view = { prompt: g.prompt, competitors: [...g.competitors].sort(), sources: [...g.sources.values()].sort(byCount((x) => x.url)).map((s) => ({ ...s })) };
+  gapViews.set(g, { citations: g.citations, view });
+  return view;
+}
 const byCount =
   <T extends { citations: number }>(key: (x: T) => string) =>
   (a: T, b: T) =>
@@ -200,7 +216,8 @@ export class CitationFold {
       u.citations++;
       this.byUrl.set(url, u);
       if (competitorOnly && c.class !== 'owned') {
-        const g = this.gaps.own(p.prompt) ?? { prompt: p.prompt, competitors: new Set<string>(), sources: new Map() };
+        const g = this.gaps.own(p.prompt) ?? { prompt: p.prompt, competitors: new Set<string>(), sources: new Map(), citations: 0 };
+        g.citations++;
         for (const name of p.competitors) g.competitors.add(name);
         const s = g.sources.get(url) ?? { url, domain: c.domain, class: c.class, citations: 0 };
         s.citations++;
@@ -217,8 +234,9 @@ export class CitationFold {
       citation_share_by_class: CITATION_CLASSES.map((c) => ({ class: c, citations: this.byClass.get(c)!, share: share(this.byClass.get(c)!, total) })),
       citation_share_by_domain: topSorted(this.byDomain.values(), opts.topDomains ?? 25, byCount((x) => x.domain)).map((d) => ({ ...d, share: share(d.citations, total) })),
       top_cited_urls: topSorted(this.byUrl.values(), opts.topUrls ?? 20, byCount((x) => x.url)).map((u) => ({ ...u })),
-      competitor_only_sources: [...this.gaps.values()]
-        .map((g) => ({ prompt: g.prompt, competitors: [...g.competitors].sort(), sources: [...g.sources.values()].sort(byCount((x) => x.url)).map((s) => ({ ...s })) }))
+      competitor_only_sources: this.gaps
+        .values()
+        .map(gapView)
         .sort((a, b) => a.prompt.localeCompare(b.prompt)),
     };
   }
