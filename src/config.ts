@@ -264,6 +264,12 @@ const ConfigSchema = z.object({
   SIGHTLINE_CRAWLER_RANGES_PATH: z.string().optional(),
   /** A citation sources file (catalog/citation-sources.json's shape) extending and overriding the bundled one. */
   SIGHTLINE_CITATION_SOURCES_PATH: z.string().optional(),
+  /**
+   * Memory, MB, for what reads of visibility runs keep between reads (kept probe rows; finished
+   * runs' summaries): each within it, estimated, least recently read runs dropped first. 0 keeps
+   * nothing: every read is a cold read.
+   */
+  SIGHTLINE_READ_CACHE_MB: intFromEnv(64, 0),
 });
 
 /** Names proxy-addr (Fastify's trustProxy) knows for whole ranges. */

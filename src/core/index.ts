@@ -31,6 +31,7 @@ import { rollupFinishedRun } from './projects/rollups.ts';
 import { ALERT_MAIL_JOB_KIND, sendAlertMail } from './webhooks/alert-mail.ts';
 import { claimDigests, DIGEST_JOB_KIND, sendDigestMail } from './webhooks/digest.ts';
 import { useOperatorCitationCatalog } from './visibility/citation-sources.ts';
+import { useReadCacheBytes } from './visibility/read-cache.ts';
 import { checkCrawlerBlocked, CRAWLER_BLOCKED_JOB_KIND } from './sites/blocked.ts';
 
 export interface CoreOptions {
@@ -88,6 +89,7 @@ export function createCore(opts: CoreOptions): Core {
   idempotencyPolicy.ttlMs = opts.config.SIGHTLINE_IDEMPOTENCY_TTL_SECONDS * 1000;
   const catalog = opts.catalog ?? loadCatalog(opts.config.SIGHTLINE_CATALOG_PATH);
   useOperatorCitationCatalog(opts.config.SIGHTLINE_CITATION_SOURCES_PATH);
+  useReadCacheBytes(opts.config.SIGHTLINE_READ_CACHE_MB * 1024 * 1024);
   const isAvailable = (p: PlatformName) => catalog.has(p) && !!opts.drivers[p]?.available();
   const engine = opts.drivers[PLATFORMS[0]]?.engine ?? 'sandbox';
   let worker: Worker | null = null;

@@ -57,13 +57,36 @@ export type PromptSummary = ReturnType<typeof promptEntry>;
  */
 const entryOf = new WeakMap<PromptProbe, { rows: readonly PromptProbe[]; competitors: string; entry: PromptSummary }>();
 
+/**
+ * Entries of prompts none of whose probes has succeeded yet, by competitors, prompt and the
+ * probes' platforms in order: such an entry reads nothing else of its probes (only succeeded
+ * probes count), so it is the same while they are queued, running or retried, though a running
+ * probe's row is a new object on every read. Cleared when full.
+ */
+const unansweredEntries = new Map<string, PromptSummary>();
+const UNANSWERED_ENTRIES = 8192;
+
+function unansweredEntry(prompt: string, list: readonly PromptProbe[], competitors: readonly string[], names: string): PromptSummary {
+  // JSON text of the names and of the prompt is closed (it ends at its own bracket or quote), and
+  // platform names are words, so no two inputs give the same key.
+  let key = names + JSON.stringify(prompt);
+  for (const p of list) key += ` ${p.platform}`;
+  let entry = unansweredEntries.get(key);
+  if (!entry) {
+    entry = shareAnswer(promptEntry(prompt, list, competitors));
+    if (unansweredEntries.size >= UNANSWERED_ENTRIES) unansweredEntries.clear();
+    unansweredEntries.set(key, entry);
+  }
+  return entry;
+}
+
 /** `by_prompt` of a summary: one entry per prompt, in the order the prompts were first asked. */
 export function summarizeByPrompt(probes: readonly PromptProbe[], competitors: readonly string[]): PromptSummary[] {
   const names = JSON.stringify(competitors);
   return [...groupByPrompt(probes)].map(([prompt, list]) => {
     const known = entryOf.get(list[0]!);
     if (known && known.competitors === names && known.rows.length === list.length && known.rows.every((r, i) => r === list[i])) return known.entry;
-    const entry = shareAnswer(promptEntry(prompt, list, competitors));
+    const entry = list.every((p) => p.status !== 'succeeded') ? unansweredEntry(prompt, list, competitors, names) : shareAnswer(promptEntry(prompt, list, competitors));
     entryOf.set(list[0]!, { rows: list, competitors: names, entry });
     return entry;
   });

@@ -9,6 +9,8 @@
 import { readFileSync } from 'node:fs';
 import type { BrandTerms } from './plan.ts';
 import { hostAndPath } from '../../lib/url.ts';
+import { topSorted } from '../../lib/top.ts';
+import { Layered } from '../../lib/layered.ts';
 
 export const CITATION_CLASSES = ['owned', 'competitor', 'community', 'reference', 'video', 'review', 'news', 'other'] as const;
 export type CitationClass = (typeof CITATION_CLASSES)[number];
@@ -150,50 +152,104 @@ export interface CitingProbe {
 
 const share = (n: number, total: number) => (total ? Math.round((n / total) * 10_000) / 10_000 : 0);
 
+type Counted = { url: string; domain: string; class: CitationClass; citations: number };
+/** A prompt's competitor-only sources; `citations` counts every source cited in it, so a gap only grows and the same count is the same content. */
+type Gap = { prompt: string; competitors: Set<string>; sources: Map<string, Counted>; citations: number };
+const cloneGap = (g: Gap): Gap => ({
+  prompt: g.prompt,
+  competitors: new Set(g.competitors),
+  sources: new Map([...g.sources].map(([k, v]) => [k, { ...v }])),
+  citations: g.citations,
+});
+
+/** A gap as the summary lists it, kept per gap object and its count (a running run's summary lists the same gaps on every read). */
+const gapViews = new WeakMap<Gap, { citations: number; view: { prompt: string; competitors: string[]; sources: Counted[] } }>();
+function gapView(g: Gap) {
+  const known = gapViews.get(g);
+  if (known && known.citations === g.citations) return known.view;
+  const view = { prompt: g.prompt, competitors: [...g.competitors].sort(), sources: [...g.sources.values()].sort(byCount((x) => x.url)).map((s) => ({ ...s })) };
+  gapViews.set(g, { citations: g.citations, view });
+  return view;
+}
+const byCount =
+  <T extends { citations: number }>(key: (x: T) => string) =>
+  (a: T, b: T) =>
+    b.citations - a.citations || key(a).localeCompare(key(b));
+
+/**
+ * The citation figures folded one answer at a time, in the answers' order (a domain takes the
+ * class of its first URL seen). A fold can branch (see Layered and SummaryFold in summary.ts).
+ */
+export class CitationFold {
+  private readonly byClass: Map<CitationClass, number>;
+  private readonly byDomain: Layered<string, { domain: string; class: CitationClass; citations: number }>;
+  private readonly byUrl: Layered<string, Counted>;
+  private readonly gaps: Layered<string, Gap>;
+  private total: number;
+  private readonly classify: (url: string) => ClassifiedCitation | null;
+
+  constructor(brand: Brand, sources: CitationSources, from?: CitationFold) {
+    this.byClass = from ? new Map(from.byClass) : new Map(CITATION_CLASSES.map((c) => [c, 0]));
+    this.byDomain = from ? from.byDomain.branch() : new Layered(undefined, (d) => ({ ...d }));
+    this.byUrl = from ? from.byUrl.branch() : new Layered(undefined, (u) => ({ ...u }));
+    this.gaps = from ? from.gaps.branch() : new Layered(undefined, cloneGap);
+    this.total = from ? from.total : 0;
+    this.classify = from ? from.classify : classifierFor(brand, sources);
+  }
+
+  /** A fold that goes on from this one's state; adding to it leaves this one unchanged. */
+  branch(): CitationFold {
+    return new CitationFold(undefined as never, undefined as never, this);
+  }
+
+  add(p: CitingProbe): void {
+    const competitorOnly = !p.brand_mentioned && p.competitors.length > 0;
+    for (const url of new Set(p.citations)) {
+      const c = this.classify(url);
+      if (!c) continue;
+      this.total++;
+      this.byClass.set(c.class, this.byClass.get(c.class)! + 1);
+      const d = this.byDomain.own(c.domain) ?? { domain: c.domain, class: c.class, citations: 0 };
+      d.citations++;
+      this.byDomain.set(c.domain, d);
+      const u = this.byUrl.own(url) ?? { url, domain: c.domain, class: c.class, citations: 0 };
+      u.citations++;
+      this.byUrl.set(url, u);
+      if (competitorOnly && c.class !== 'owned') {
+        const g = this.gaps.own(p.prompt) ?? { prompt: p.prompt, competitors: new Set<string>(), sources: new Map(), citations: 0 };
+        g.citations++;
+        for (const name of p.competitors) g.competitors.add(name);
+        const s = g.sources.get(url) ?? { url, domain: c.domain, class: c.class, citations: 0 };
+        s.citations++;
+        g.sources.set(url, s);
+        this.gaps.set(p.prompt, g);
+      }
+    }
+  }
+
+  result(opts: { topUrls?: number; topDomains?: number } = {}) {
+    const total = this.total;
+    return {
+      citation_count: total,
+      citation_share_by_class: CITATION_CLASSES.map((c) => ({ class: c, citations: this.byClass.get(c)!, share: share(this.byClass.get(c)!, total) })),
+      citation_share_by_domain: topSorted(this.byDomain.values(), opts.topDomains ?? 25, byCount((x) => x.domain)).map((d) => ({ ...d, share: share(d.citations, total) })),
+      top_cited_urls: topSorted(this.byUrl.values(), opts.topUrls ?? 20, byCount((x) => x.url)).map((u) => ({ ...u })),
+      competitor_only_sources: this.gaps
+        .values()
+        .map(gapView)
+        .sort((a, b) => a.prompt.localeCompare(b.prompt)),
+    };
+  }
+}
+
 /**
  * The citation figures of a run's answers: share by class and by domain, the most-cited URLs,
  * and, per prompt, the sources cited in answers that named a competitor but not the brand.
  */
 export function summarizeCitationSources(probes: readonly CitingProbe[], brand: Brand, sources: CitationSources, opts: { topUrls?: number; topDomains?: number } = {}) {
-  const byClass = new Map<CitationClass, number>(CITATION_CLASSES.map((c) => [c, 0]));
-  const byDomain = new Map<string, { domain: string; class: CitationClass; citations: number }>();
-  const byUrl = new Map<string, { url: string; domain: string; class: CitationClass; citations: number }>();
-  const gaps = new Map<string, { prompt: string; competitors: Set<string>; sources: Map<string, { url: string; domain: string; class: CitationClass; citations: number }> }>();
-  let total = 0;
-  const classify = classifierFor(brand, sources);
-  for (const p of probes) {
-    const competitorOnly = !p.brand_mentioned && p.competitors.length > 0;
-    for (const url of new Set(p.citations)) {
-      const c = classify(url);
-      if (!c) continue;
-      total++;
-      byClass.set(c.class, byClass.get(c.class)! + 1);
-      const d = byDomain.get(c.domain) ?? { domain: c.domain, class: c.class, citations: 0 };
-      d.citations++;
-      byDomain.set(c.domain, d);
-      const u = byUrl.get(url) ?? { url, domain: c.domain, class: c.class, citations: 0 };
-      u.citations++;
-      byUrl.set(url, u);
-      if (competitorOnly && c.class !== 'owned') {
-        const g = gaps.get(p.prompt) ?? { prompt: p.prompt, competitors: new Set<string>(), sources: new Map() };
-        for (const name of p.competitors) g.competitors.add(name);
-        const s = g.sources.get(url) ?? { url, domain: c.domain, class: c.class, citations: 0 };
-        s.citations++;
-        g.sources.set(url, s);
-        gaps.set(p.prompt, g);
-      }
-    }
-  }
-  const byCount = <T extends { citations: number }>(key: (x: T) => string) => (a: T, b: T) => b.citations - a.citations || key(a).localeCompare(key(b));
-  return {
-    citation_count: total,
-    citation_share_by_class: CITATION_CLASSES.map((c) => ({ class: c, citations: byClass.get(c)!, share: share(byClass.get(c)!, total) })),
-    citation_share_by_domain: [...byDomain.values()].sort(byCount((x) => x.domain)).slice(0, opts.topDomains ?? 25).map((d) => ({ ...d, share: share(d.citations, total) })),
-    top_cited_urls: [...byUrl.values()].sort(byCount((x) => x.url)).slice(0, opts.topUrls ?? 20),
-    competitor_only_sources: [...gaps.values()]
-      .map((g) => ({ prompt: g.prompt, competitors: [...g.competitors].sort(), sources: [...g.sources.values()].sort(byCount((x) => x.url)) }))
-      .sort((a, b) => a.prompt.localeCompare(b.prompt)),
-  };
+  const fold = new CitationFold(brand, sources);
+  for (const p of probes) fold.add(p);
+  return fold.result(opts);
 }
 
 /** What the adder reads of a stored probe: its prompt, flags and JSON text lists. */
@@ -217,7 +273,7 @@ const list = <T>(text: string | null): T[] => {
 /** A stored run's brand terms column, parsed (null when it has none). */
 /** A stored probe as summarizeCitationSources reads it, once per row object (rows are not changed once read). */
 const citingOf = new WeakMap<StoredCitingProbe, CitingProbe>();
-function citingProbe(p: StoredCitingProbe): CitingProbe {
+export function citingProbe(p: StoredCitingProbe): CitingProbe {
   let c = citingOf.get(p);
   if (!c) {
     c = {

@@ -1,23 +1,24 @@
 // Reading visibility runs: status, counts, billing and summary are all derived from the probe
 // rows and the run's ledger entry at read time (status is never stored apart from
 // the probes). Compact by default; include_probes / include_results add the heavier parts.
-import { addCitationSourcesSummary, citationSources } from './citation-sources.ts';
+import { citationBrand, citationSources, citingProbe, CitationFold, type CitationSources } from './citation-sources.ts';
 import { readRunProbes, RUN_PROBE_COLUMNS } from './run-probes.ts';
 import { holdsShared, shareAnswer } from '../freeze.ts';
 import { addStepTime, stepClock } from './analysis/step-times.ts';
+import { keptRowBytes, readCacheBytes } from './read-cache.ts';
 import { chargeState } from '../billing/ledger.ts';
 import { sql } from 'kysely';
 import { AppError } from '../errors.ts';
 import { toApiTime } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
 import type { Executor, Store } from '../../db/store.ts';
-import { summarizeProbes, visibilityBand, type SummaryProbe, type VisibilitySummary } from './summary.ts';
+import { SummaryFold, visibilityBand, type SummaryProbe, type VisibilitySummary } from './summary.ts';
 import { summarizeByPrompt, type PromptProbe, type PromptSummary } from './by-prompt.ts';
 import { addSurfaceComparison, type compareSurfaces } from './surface-comparison.ts';
 import { summarizeLocations, type LocationProbe, type RunLocation } from './locations.ts';
 import { locationSupport } from './catalog.ts';
 import type { PlatformName } from '../../platforms/types.ts';
-import { addAnswerAnalysisSummary, probeAnalysisFields, type answerAnalysisSummary } from './analysis/summary.ts';
+import { AnalysisFold, probeAnalysisFields, putAnswerAnalysisSummary, type answerAnalysisSummary } from './analysis/summary.ts';
 import type { summarizeCitationSources } from './citation-sources.ts';
 import type { BrandTerms } from './plan.ts';
 
@@ -141,44 +142,108 @@ type SummaryRow = SummaryProbe & AggregateProbe & { prompt: string; analysis?: s
  * The summaries of finished runs by run id, with the rows they were built from (shared rows,
  * see readRunProbes) and the citation catalog in use, least recently built evicted first. A
  * finished run's rows never change, so the same rows give the same summary; it is frozen, being
- * handed to every later read.
+ * handed to every later read. Their estimated heap (keptRowBytes over their rows: a summary and
+ * its rows stay in memory together) stays within the read cache's budget (read-cache.ts).
  */
-const finishedSummaries = new Map<string, { rows: readonly object[]; catalog: object; summary: RunSummaryView }>();
-/** Probes over all kept summaries (their rows and summaries stay in memory with them). */
-const FINISHED_SUMMARY_PROBES = 20_000;
-let finishedSummaryProbes = 0;
+const finishedSummaries = new Map<string, { rows: readonly object[]; catalog: object; summary: RunSummaryView; bytes: number }>();
+let finishedSummaryBytes = 0;
+
+/** The finished summaries kept and their estimated bytes; the runs whose prefix folds are kept (tests). */
+export function keptSummaryStats(): { finished: string[]; bytes: number; folded: string[] } {
+  return { finished: [...finishedSummaries.keys()], bytes: finishedSummaryBytes, folded: [...prefixFolds.keys()] };
+}
+
+/**
+ * The folds of a run's summary over its finished prefix (the probes from the first on, up to the
+ * first one not finished), by run id, least recently used dropped first. A finished probe's row
+ * never changes and a kept row is the same object from read to read (readRunProbes), so a read
+ * whose rows start with the same objects goes on from the kept folds: it folds the probes
+ * finished since into them, then a branch of each over the rest. Folding in the probes' order
+ * from the first, it gives what folding every probe afresh gives, at the cost of what changed.
+ */
+interface PrefixFolds {
+  /** The rows folded, the run's first probes, all finished. */
+  rows: SummaryRow[];
+  /** What the folds depend on besides the rows: the run's competitors, URL and brand terms, and the catalog. */
+  inputs: string;
+  catalog: CitationSources;
+  summary: SummaryFold;
+  analysis: AnalysisFold;
+  citations: CitationFold;
+}
+const prefixFolds = new Map<string, PrefixFolds>();
+/** Runs whose prefix folds are kept (running runs read by clients; a finished run's summary is kept whole instead). */
+const PREFIX_FOLD_RUNS = 64;
+
+function foldedPrefix(run: RunRow, probes: readonly SummaryRow[], competitors: readonly string[], catalog: CitationSources): PrefixFolds {
+  const inputs = JSON.stringify([run.competitors, run.url, run.brand_terms ?? null]);
+  let f = prefixFolds.get(run.id);
+  if (f && (f.catalog !== catalog || f.inputs !== inputs || f.rows.length > probes.length || !f.rows.every((r, i) => r === probes[i]))) f = undefined;
+  if (!f) f = freshFolds(run, competitors, catalog, inputs);
+  for (let i = f.rows.length; i < probes.length && FINAL_STATUSES.has(probes[i]!.status); i++) {
+    foldProbe(f, probes[i]!);
+    f.rows.push(probes[i]!);
+  }
+  prefixFolds.delete(run.id);
+  prefixFolds.set(run.id, f);
+  if (prefixFolds.size > PREFIX_FOLD_RUNS) prefixFolds.delete(prefixFolds.keys().next().value!);
+  return f;
+}
+
+/** Folds over no probe yet. */
+function freshFolds(run: RunRow, competitors: readonly string[], catalog: CitationSources, inputs = ''): PrefixFolds {
+  const brand = citationBrand({ urls: [run.url], competitors, brandTerms: run.brand_terms ? (JSON.parse(run.brand_terms) as BrandTerms) : null });
+  return { rows: [], inputs, catalog, summary: new SummaryFold(competitors), analysis: new AnalysisFold(competitors), citations: new CitationFold(brand, catalog) };
+}
+
+function foldProbe(f: Pick<PrefixFolds, 'summary' | 'analysis' | 'citations'>, p: SummaryRow): void {
+  f.summary.add(p);
+  f.analysis.add(p);
+  if (p.status === 'succeeded') f.citations.add(citingProbe(p));
+}
 
 /**
  * The run's summary: the probe figures, by prompt and by location, answer analysis and citation
- * sources, and for a single read (`withSurfaces`) the surface comparison.
+ * sources, and for a single read (`withSurfaces`) the surface comparison. `kept`: the rows are
+ * the kept rows of readRunProbes, so the folds and the finished summary built from them are
+ * kept too; other rows (read in a transaction, or with the answers) would only replace them
+ * with what the next poll cannot use.
  */
-function runSummary(run: RunRow, probes: readonly SummaryRow[], withSurfaces: boolean): RunSummaryView {
+function runSummary(run: RunRow, probes: readonly SummaryRow[], withSurfaces: boolean, kept: boolean): RunSummaryView {
   const key = `${withSurfaces ? 'read' : 'compact'}:${run.id}`;
   const catalog = citationSources();
   const known = finishedSummaries.get(key);
   if (known && known.catalog === catalog && known.rows.length === probes.length && known.rows.every((r, i) => r === probes[i])) return known.summary;
   const competitors = JSON.parse(run.competitors) as string[];
+  // The kept folds of the finished prefix, and a branch of each over the other probes.
+  const prefix = kept ? foldedPrefix(run, probes, competitors, catalog) : freshFolds(run, competitors, catalog);
+  const folds = { summary: prefix.summary.branch(), analysis: prefix.analysis.branch(), citations: prefix.citations.branch() };
+  for (let i = prefix.rows.length; i < probes.length; i++) foldProbe(folds, probes[i]!);
   const summary: RunSummaryView = {
-    ...summarizeProbes(probes, competitors),
+    ...folds.summary.result(),
     by_prompt: summarizeByPrompt(probes as readonly PromptProbe[], competitors),
     locations: summarizeLocations(probes as unknown as readonly LocationProbe[], (p) => locationSupport(p as PlatformName)),
   };
-  addAnswerAnalysisSummary(summary, probes, competitors);
-  addCitationSourcesSummary(summary, probes, { urls: [run.url], competitors, brandTerms: run.brand_terms ? (JSON.parse(run.brand_terms) as BrandTerms) : null });
+  putAnswerAnalysisSummary(summary, folds.analysis.result());
+  // (Every row read here has its prompt, so the per-prompt list of competitor-only sources stays.)
+  summary.citation_sources = folds.citations.result();
   if (withSurfaces) addSurfaceComparison(summary, probes as never, run.target_entity);
   // Kept per-prompt entries are written as kept JSON (see holdsShared).
   holdsShared(summary);
   holdsShared(summary.by_prompt);
-  if (probes.length > 0 && probes.length <= FINISHED_SUMMARY_PROBES && probes.every((p) => FINAL_STATUSES.has(p.status))) {
+  if (kept && probes.length > 0 && probes.every((p) => FINAL_STATUSES.has(p.status))) {
+    prefixFolds.delete(run.id);
     const old = finishedSummaries.get(key);
-    if (old) finishedSummaryProbes -= old.rows.length;
+    if (old) finishedSummaryBytes -= old.bytes;
     finishedSummaries.delete(key);
-    finishedSummaries.set(key, { rows: probes, catalog, summary: shareAnswer(summary) });
-    finishedSummaryProbes += probes.length;
-    while (finishedSummaryProbes > FINISHED_SUMMARY_PROBES) {
+    let bytes = 0;
+    for (const p of probes) bytes += keptRowBytes(p);
+    finishedSummaries.set(key, { rows: probes, catalog, summary: shareAnswer(summary), bytes });
+    finishedSummaryBytes += bytes;
+    while (finishedSummaryBytes > readCacheBytes() && finishedSummaries.size > 0) {
       const [oldest, dropped] = finishedSummaries.entries().next().value!;
       finishedSummaries.delete(oldest);
-      finishedSummaryProbes -= dropped.rows.length;
+      finishedSummaryBytes -= dropped.bytes;
     }
   }
   return summary;
@@ -394,7 +459,7 @@ export async function getVisibilityRun(
     .executeTakeFirst();
   if (!run) throw new AppError('not_found', `Visibility run ${runId} not found.`);
   const t0 = stepClock();
-  const out: ReturnType<typeof renderCompact> & { probes?: ProbeView[] } = renderCompact(run, aggregate(probes), runSummary(run, probes, true));
+  const out: ReturnType<typeof renderCompact> & { probes?: ProbeView[] } = renderCompact(run, aggregate(probes), runSummary(run, probes, true, !withResults && !store.db.isTransaction));
   addStepTime('summary', t0);
   if (opts.includeProbes || withResults) {
     out.probes = probes.map((p) => renderProbe(p, { results: withResults, raw: !!opts.includeRaw }));
@@ -415,7 +480,7 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
   const byId = new Map(
     rows.map((r) => {
       const own = probesOf.get(r.id) ?? [];
-      return [r.id, holdsShared(renderCompact(r, aggregate(own), runSummary(r, own, false)))];
+      return [r.id, holdsShared(renderCompact(r, aggregate(own), runSummary(r, own, false, !db.isTransaction)))];
     }),
   );
   addStepTime('summary', t0);

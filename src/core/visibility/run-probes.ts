@@ -13,6 +13,7 @@
 // queued ones.
 import { sql } from 'kysely';
 import type { Executor } from '../../db/store.ts';
+import { keptRowBytes, readCacheBytes } from './read-cache.ts';
 
 const FINAL = new Set(['succeeded', 'errored', 'cancelled', 'skipped']);
 
@@ -61,12 +62,24 @@ interface KeptRun {
   queued: Map<number, Row>;
   /** seqs[0 .. below - 1] are all finished and kept. */
   below: number;
+  /** Estimated heap of the kept rows (keptRowBytes): the finished ones, and all. */
+  finalBytes: number;
+  bytes: number;
 }
 
-/** Kept runs per database (a process may hold several, as tests do), least recently read first. */
-const keptBy = new WeakMap<object, { runs: Map<string, KeptRun>; rows: number }>();
-/** Rows kept per database (finished ones a few KB each: analysis and citations), least recently read runs dropped beyond it. */
-const MAX_KEPT_ROWS = 20_000;
+/**
+ * Kept runs per database (a process may hold several, as tests do), least recently read first,
+ * with the estimated heap of their rows: runs are dropped past the read cache's budget
+ * (read-cache.ts), the run just read too when it alone exceeds it.
+ */
+const keptBy = new WeakMap<object, { runs: Map<string, KeptRun>; bytes: number }>();
+
+/** The runs and estimated bytes kept for a database (tests). */
+export function keptRunStats(db: Executor): { runs: string[]; bytes: number } {
+  const cache = keptBy.get(db);
+  return { runs: [...(cache?.runs.keys() ?? [])], bytes: cache?.bytes ?? 0 };
+}
+
 
 const columnList = sql.join(RUN_PROBE_COLUMNS.map((c) => sql.ref(c)));
 
@@ -81,7 +94,7 @@ const readAll = async (db: Executor, runId: string) =>
 export async function readRunProbes<R>(db: Executor, runId: string): Promise<R[]> {
   if (db.isTransaction) return (await readAll(db, runId)) as R[];
   let cache = keptBy.get(db);
-  if (!cache) keptBy.set(db, (cache = { runs: new Map(), rows: 0 }));
+  if (!cache) keptBy.set(db, (cache = { runs: new Map(), bytes: 0 }));
   const run = cache.runs.get(runId);
   let fresh: Row[];
   if (!run) {
@@ -92,25 +105,32 @@ export async function readRunProbes<R>(db: Executor, runId: string): Promise<R[]
   } else {
     fresh = await rowsPast(db, runId, run);
   }
-  const entry: KeptRun = run ?? { seqs: fresh.map((r) => Number(r.seq)), final: new Map(), queued: new Map(), below: 0 };
+  const entry: KeptRun = run ?? { seqs: fresh.map((r) => Number(r.seq)), final: new Map(), queued: new Map(), below: 0, finalBytes: 0, bytes: 0 };
   const open = new Map<number, Row>();
-  cache.rows -= entry.final.size + entry.queued.size;
+  if (run) cache.bytes -= run.bytes;
   for (const row of fresh) {
     const seq = Number(row.seq);
     if (entry.final.has(seq)) continue;
-    if (FINAL.has(row.status as string)) entry.final.set(seq, row);
-    else open.set(seq, row);
+    if (FINAL.has(row.status as string)) {
+      entry.final.set(seq, row);
+      entry.finalBytes += keptRowBytes(row);
+    } else open.set(seq, row);
   }
   entry.queued.clear();
-  for (const [seq, row] of open) if (row.status === 'queued') entry.queued.set(seq, row);
+  entry.bytes = entry.finalBytes;
+  for (const [seq, row] of open) {
+    if (row.status !== 'queued') continue;
+    entry.queued.set(seq, row);
+    entry.bytes += keptRowBytes(row);
+  }
   while (entry.below < entry.seqs.length && entry.final.has(entry.seqs[entry.below]!)) entry.below++;
-  cache.rows += entry.final.size + entry.queued.size;
+  cache.bytes += entry.bytes;
   cache.runs.delete(runId);
   cache.runs.set(runId, entry);
-  while (cache.rows > MAX_KEPT_ROWS && cache.runs.size > 1) {
+  while (cache.bytes > readCacheBytes() && cache.runs.size > 0) {
     const [oldest, old] = cache.runs.entries().next().value!;
     cache.runs.delete(oldest);
-    cache.rows -= old.final.size + old.queued.size;
+    cache.bytes -= old.bytes;
   }
   const out: Row[] = [];
   for (const seq of entry.seqs) {

@@ -4,6 +4,8 @@
 // of several runs), so a rate means the same thing everywhere. Only succeeded probes count.
 import { rate, shareOfVoice, wilsonInterval } from '../../lib/stats.ts';
 import { isConsumerPlatform } from '../../platforms/types.ts';
+import { topSorted } from '../../lib/top.ts';
+import { Layered } from '../../lib/layered.ts';
 
 export function visibilityBand(rate: number | null): string | null {
   if (rate === null) return null;
@@ -99,49 +101,78 @@ function parsedProbe(p: SummaryProbe) {
   return v;
 }
 
+const cloneTally = (t: Tally): Tally => ({ ...t, competitorMentions: new Map(t.competitorMentions) });
+
+/**
+ * The summary's tallies, folded one probe at a time (in the probes' order: competitor names and
+ * platforms are listed in the order first seen). A fold can branch (see Layered): a run read
+ * again while it runs keeps the fold of its finished prefix and continues a branch over the rest.
+ */
+export class SummaryFold {
+  private readonly all: Tally;
+  private readonly platforms: Map<string, Tally>;
+  private readonly domains: Layered<string, number>;
+
+  constructor(
+    private readonly competitors: readonly string[],
+    from?: SummaryFold,
+  ) {
+    this.all = from ? cloneTally(from.all) : newTally(competitors);
+    this.platforms = from ? new Map([...from.platforms].map(([k, t]) => [k, cloneTally(t)])) : new Map();
+    this.domains = from ? from.domains.branch() : new Layered();
+  }
+
+  /** A fold that goes on from this one's state; adding to it leaves this one unchanged. */
+  branch(): SummaryFold {
+    return new SummaryFold(this.competitors, this);
+  }
+
+  add(p: SummaryProbe): void {
+    const parsed = p.status === 'succeeded' ? parsedProbe(p) : null;
+    const mentioned = parsed ? parsed.mentioned : [];
+    add(this.all, p, mentioned);
+    let pt = this.platforms.get(p.platform);
+    if (!pt) this.platforms.set(p.platform, (pt = newTally(this.competitors)));
+    add(pt, p, mentioned);
+    if (!parsed) return;
+    for (const domain of parsed.domains) this.domains.set(domain, (this.domains.get(domain) ?? 0) + 1);
+  }
+
+  result() {
+    const all = this.all;
+    const top = headline(all);
+    return {
+      ...top,
+      overall_score: top.mention_rate,
+      brand_mentions: all.mentions,
+      citation_mentions: all.citations,
+      completed_probe_count: all.succeeded,
+      competitors: competitorEntries(all),
+      cited_domains: topSorted(this.domains, 50, (a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([domain, count]) => ({ domain, count })),
+      by_platform: [...this.platforms].map(([platform, t]) => ({
+        platform,
+        probes: t.probes,
+        succeeded: t.succeeded,
+        brand_mentions: t.mentions,
+        ...headline(t),
+        competitors: competitorEntries(t),
+        // Consumer surfaces: the share of succeeded probes whose result showed an AI answer at all.
+        ...(isConsumerPlatform(platform)
+          ? { ai_answer_rate: rate(t.aiAnswers, t.succeeded), ai_answer_rate_ci: wilsonInterval(t.aiAnswers, t.succeeded) }
+          : {}),
+      })),
+    };
+  }
+}
+
 /**
  * The summary of `probes` against `competitors` (the run's list; names a probe reports that are
  * not in it are counted too, so pooled runs with different lists lose nothing).
  */
 export function summarizeProbes(probes: readonly SummaryProbe[], competitors: readonly string[]) {
-  const all = newTally(competitors);
-  const platforms = new Map<string, Tally>();
-  const domains = new Map<string, number>();
-  for (const p of probes) {
-    const parsed = p.status === 'succeeded' ? parsedProbe(p) : null;
-    const mentioned = parsed ? parsed.mentioned : [];
-    add(all, p, mentioned);
-    let pt = platforms.get(p.platform);
-    if (!pt) platforms.set(p.platform, (pt = newTally(competitors)));
-    add(pt, p, mentioned);
-    if (!parsed) continue;
-    for (const domain of parsed.domains) domains.set(domain, (domains.get(domain) ?? 0) + 1);
-  }
-  const top = headline(all);
-  return {
-    ...top,
-    overall_score: top.mention_rate,
-    brand_mentions: all.mentions,
-    citation_mentions: all.citations,
-    completed_probe_count: all.succeeded,
-    competitors: competitorEntries(all),
-    cited_domains: [...domains]
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .slice(0, 50)
-      .map(([domain, count]) => ({ domain, count })),
-    by_platform: [...platforms].map(([platform, t]) => ({
-      platform,
-      probes: t.probes,
-      succeeded: t.succeeded,
-      brand_mentions: t.mentions,
-      ...headline(t),
-      competitors: competitorEntries(t),
-      // Consumer surfaces: the share of succeeded probes whose result showed an AI answer at all.
-      ...(isConsumerPlatform(platform)
-        ? { ai_answer_rate: rate(t.aiAnswers, t.succeeded), ai_answer_rate_ci: wilsonInterval(t.aiAnswers, t.succeeded) }
-        : {}),
-    })),
-  };
+  const fold = new SummaryFold(competitors);
+  for (const p of probes) fold.add(p);
+  return fold.result();
 }
 
 export type VisibilitySummary = ReturnType<typeof summarizeProbes>;

@@ -7,6 +7,8 @@
 import { foldName } from '../../../text/entity-matcher.ts';
 import type { BrandEntry, ProbeAnalysis } from './brands.ts';
 import { ExactSum, round4 } from '../../../lib/stats.ts';
+import { topSorted } from '../../../lib/top.ts';
+import { Layered } from '../../../lib/layered.ts';
 
 /** What these functions read of a probe row. */
 export interface AnalysisProbeRow {
@@ -68,6 +70,17 @@ class BrandTally {
   firstShares = new ExactSum();
   firstShareCount = 0;
   pawcs = new ExactSum();
+
+  /** A tally with the same counts and sums, to go on from apart from this one. */
+  clone(): BrandTally {
+    const t = new BrandTally();
+    t.mentioning = this.mentioning;
+    t.sentiment = { ...this.sentiment };
+    t.firstShares = new ExactSum([...this.firstShares.partials]);
+    t.firstShareCount = this.firstShareCount;
+    t.pawcs = new ExactSum([...this.pawcs.partials]);
+    return t;
+  }
 
   add(b: BrandEntry) {
     if (!b.mentioned) return;
@@ -132,40 +145,69 @@ function entityKeys(a: ProbeAnalysis): [string, string][] {
   return keys;
 }
 
-/** The run-level additions, from the run's probe rows and its competitors (as given). */
-export function answerAnalysisSummary(probes: readonly AnalysisProbeRow[], competitors: readonly string[]): AnswerAnalysisSummary {
-  const target = new BrandTally();
-  const perCompetitor = new Map(competitors.map((c) => [c, new BrandTally()]));
-  const perPlatform = new Map<string, BrandTally>();
-  const entities = new Map<string, { name: string; mentions: number; platforms: Set<string> }>();
-  for (const p of probes) {
-    if (!perPlatform.has(p.platform)) perPlatform.set(p.platform, new BrandTally());
-    if (p.status !== 'succeeded') continue;
+type EntityTally = { name: string; mentions: number; platforms: Set<string> };
+const cloneEntity = (e: EntityTally): EntityTally => ({ name: e.name, mentions: e.mentions, platforms: new Set(e.platforms) });
+const cloneTallies = (m: Map<string, BrandTally>) => new Map([...m].map(([k, t]) => [k, t.clone()]));
+
+/**
+ * The run-level additions folded one probe at a time, in the probes' order (an entity is listed
+ * under the first name seen for it). A fold can branch (see Layered and SummaryFold).
+ */
+export class AnalysisFold {
+  private readonly target: BrandTally;
+  private readonly perCompetitor: Map<string, BrandTally>;
+  private readonly perPlatform: Map<string, BrandTally>;
+  private readonly entities: Layered<string, EntityTally>;
+
+  constructor(competitors: readonly string[], from?: AnalysisFold) {
+    this.target = from ? from.target.clone() : new BrandTally();
+    this.perCompetitor = from ? cloneTallies(from.perCompetitor) : new Map(competitors.map((c) => [c, new BrandTally()]));
+    this.perPlatform = from ? cloneTallies(from.perPlatform) : new Map();
+    this.entities = from ? from.entities.branch(cloneEntity) : new Layered(undefined, cloneEntity);
+  }
+
+  /** A fold that goes on from this one's state; adding to it leaves this one unchanged. */
+  branch(): AnalysisFold {
+    return new AnalysisFold([], this);
+  }
+
+  add(p: AnalysisProbeRow): void {
+    if (!this.perPlatform.has(p.platform)) this.perPlatform.set(p.platform, new BrandTally());
+    if (p.status !== 'succeeded') return;
     const a = parseProbeAnalysis(p.analysis);
-    if (!a) continue;
+    if (!a) return;
     for (const b of a.brands) {
       if (b.role === 'target') {
-        target.add(b);
-        perPlatform.get(p.platform)!.add(b);
-      } else perCompetitor.get(b.name)?.add(b);
+        this.target.add(b);
+        this.perPlatform.get(p.platform)!.add(b);
+      } else this.perCompetitor.get(b.name)?.add(b);
     }
     for (const [key, name] of entityKeys(a)) {
-      const e = entities.get(key) ?? { name, mentions: 0, platforms: new Set<string>() };
+      const e = this.entities.own(key) ?? { name, mentions: 0, platforms: new Set<string>() };
       e.mentions++;
       e.platforms.add(p.platform);
-      entities.set(key, e);
+      this.entities.set(key, e);
     }
   }
-  return {
-    sentiment: target.sentimentShares(),
-    prominence: target.prominence(),
-    competitors: new Map([...perCompetitor].map(([name, t]) => [name, { sentiment: t.sentimentShares(), prominence: t.prominence() }])),
-    by_platform: new Map([...perPlatform].map(([platform, t]) => [platform, { sentiment: t.sentimentShares(), prominence: t.prominence() }])),
-    discovered_entities: [...entities.values()]
-      .sort((x, y) => y.mentions - x.mentions || x.name.localeCompare(y.name))
-      .slice(0, MAX_DISCOVERED_ENTITIES)
-      .map((e) => ({ name: e.name, mentions: e.mentions, platforms: [...e.platforms].sort() })),
-  };
+
+  result(): AnswerAnalysisSummary {
+    return {
+      sentiment: this.target.sentimentShares(),
+      prominence: this.target.prominence(),
+      competitors: new Map([...this.perCompetitor].map(([name, t]) => [name, { sentiment: t.sentimentShares(), prominence: t.prominence() }])),
+      by_platform: new Map([...this.perPlatform].map(([platform, t]) => [platform, { sentiment: t.sentimentShares(), prominence: t.prominence() }])),
+      discovered_entities: topSorted(this.entities.values(), MAX_DISCOVERED_ENTITIES, (x, y) => y.mentions - x.mentions || x.name.localeCompare(y.name)).map(
+        (e) => ({ name: e.name, mentions: e.mentions, platforms: [...e.platforms].sort() }),
+      ),
+    };
+  }
+}
+
+/** The run-level additions, from the run's probe rows and its competitors (as given). */
+export function answerAnalysisSummary(probes: readonly AnalysisProbeRow[], competitors: readonly string[]): AnswerAnalysisSummary {
+  const fold = new AnalysisFold(competitors);
+  for (const p of probes) fold.add(p);
+  return fold.result();
 }
 
 /**
@@ -174,7 +216,11 @@ export function answerAnalysisSummary(probes: readonly AnalysisProbeRow[], compe
  * `competitors` (by name) and `by_platform` (by platform) entries, whatever else they hold.
  */
 export function addAnswerAnalysisSummary(summary: Record<string, unknown>, probes: readonly AnalysisProbeRow[], competitors: readonly string[]) {
-  const s = answerAnalysisSummary(probes, competitors);
+  return putAnswerAnalysisSummary(summary, answerAnalysisSummary(probes, competitors));
+}
+
+/** addAnswerAnalysisSummary with the additions already computed (an AnalysisFold's result). */
+export function putAnswerAnalysisSummary(summary: Record<string, unknown>, s: AnswerAnalysisSummary) {
   summary.sentiment = s.sentiment;
   summary.prominence = s.prominence;
   for (const entry of (summary.competitors ?? []) as Record<string, unknown>[]) {
