@@ -2,7 +2,7 @@
 // partly funded run will and will not run), and the run page, which refreshes itself until the
 // run ends and shows the mention rate with its interval, band, platforms, share of voice, cited
 // domains and every answer with the brand and competitors marked.
-import { html, useEffect, useMemo, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, pct, when, ago, platformName, PLATFORM_NAMES, TERMINAL, statusText, sourceName } from '../ui.js';
+import { html, useEffect, useMemo, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, pct, when, ago, platformName, PLATFORM_NAMES, TERMINAL, statusText, sourceName, urlInputProps } from '../ui.js';
 import { get, post, idempotencyKey } from '../api.js';
 import { Markdown } from '../markdown.js';
 import { HowToGetCredits, ZeroBalanceNote, refreshBalance, useBalance } from '../balance.js';
@@ -249,7 +249,7 @@ export function NewRunPage({ session }) {
     <form onSubmit=${submit}>
       <div class="grid">
         <section class="card" aria-labelledby="what-title"><h2 id="what-title">What to look for</h2>
-          <${Field} id="run-url" label="Your page URL" hint="Answers that cite this site count as mentions."><input id="run-url" type="url" required placeholder="https://www.example.com" value=${url} onInput=${(e) => setUrl(e.target.value)} aria-describedby="run-url-hint" /></${Field}>
+          <${Field} id="run-url" label="Your page URL" hint="Answers that cite this site count as mentions."><input id="run-url" type="url" required placeholder="https://www.example.com" value=${url} onInput=${(e) => setUrl(e.target.value)} ...${urlInputProps(setUrl)} aria-describedby="run-url-hint" /></${Field}>
           <${Field} id="run-brand" label="Brand"><input id="run-brand" type="text" required placeholder="Example" value=${brand} onInput=${(e) => setBrand(e.target.value)} /></${Field}>
           <${Field} id="run-competitors" label="Competitors" hint="Comma-separated, up to 10."><input id="run-competitors" type="text" placeholder="Rival One, Rival Two" value=${competitors} onInput=${(e) => setCompetitors(e.target.value)} aria-describedby="run-competitors-hint" /></${Field}>
           <div class="form-grid">
