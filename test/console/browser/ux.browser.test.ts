@@ -2,23 +2,25 @@
 // sandbox engine: a site typed without https:// (acme.example) accepted by the project and run
 // forms; on a phone the current section's tab scrolled into view (Alerts, Operator sat past the
 // edge); the brand's own name in a chart's interval legend; a gap between a row of charts and the
-// card under it; "1 prompt in 1 topic", "1 grant" in the singular.
+// card under it; "1 prompt in 1 topic", "1 grant" in the singular; the kind of each cited source
+// (your site, competitor, review...) on the run page, which the API had and the console did not show.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createOwner } from '../../../src/core/accounts/users.ts';
 import { grantCredits } from '../../../src/core/billing/ledger.ts';
-import { startRig, type BrowserRig, browserSkip, signIn } from './browser.ts';
+import { axeViolations, horizontalOverflow, startRig, type BrowserRig, browserSkip, signIn } from './browser.ts';
 
 const OWNER = { email: 'ux@acme.example', password: 'acme ux passphrase here' };
 
 describe('console frictions in a browser', { skip: browserSkip() }, () => {
   let rig: BrowserRig;
   let page: Page;
+  let accountId: string;
 
   before(async () => {
     rig = await startRig();
-    const accountId = (await createOwner(rig.server.runtime.core.store, OWNER.email, OWNER.password)).account_id;
+    accountId = (await createOwner(rig.server.runtime.core.store, OWNER.email, OWNER.password)).account_id;
     await grantCredits(rig.server.runtime.core.store, accountId, 200 * 100);
     page = await rig.open();
     await signIn(page, OWNER);
@@ -93,6 +95,41 @@ describe('console frictions in a browser', { skip: browserSkip() }, () => {
       assert.ok(box.left >= 0 && box.right <= 390, `${name} tab in view at 390 px: ${JSON.stringify(box)}`);
       await rig.screenshot(page, `ux-nav-${name.toLowerCase()}-390`);
     }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  test("the run page names each cited domain's kind of source and the share of each kind", async () => {
+    const key = await rig.server.key(accountId);
+    const created = await rig.server.request('POST', '/v1/visibility/runs', {
+      key,
+      body: { url: 'https://acme-boards.example/', target_entity: 'Acme Boards', prompts: ['best kanban board [[sandbox:mention]]', 'trello alternatives'], platforms: ['openai', 'claude'], competitors: ['Asana'] },
+    });
+    assert.equal(created.statusCode, 200, created.body);
+    const runId = created.json().run_id;
+    await rig.server.waitForRun(key, runId);
+    const { summary } = (await rig.server.request('GET', `/v1/visibility/runs/${runId}`, { key })).json();
+    const sources = summary.citation_sources;
+    assert.ok(sources.citation_count > 0, 'the sandbox answers cite sources');
+    await page.goto(`${rig.base}/console/runs/${runId}`);
+    const kinds = page.getByTestId('citation-kinds');
+    await kinds.getByText(`By kind of source (${sources.citation_count} citations)`).waitFor();
+    const text = await kinds.innerText();
+    const names: Record<string, string> = { owned: 'Your site', competitor: 'Competitors', community: 'Community', reference: 'Reference', video: 'Video', review: 'Review sites', news: 'News', other: 'Other' };
+    for (const c of sources.citation_share_by_class as { class: string; citations: number; share: number }[]) {
+      if (c.citations === 0) assert.ok(!text.includes(names[c.class]!), `${c.class} with no citation is not listed`);
+      else assert.match(text, new RegExp(`${names[c.class]}\\s+${Math.round(c.share * 100)}%`), `${c.class}: ${text}`);
+    }
+    // A domain's row says what kind of source it is ('other' goes untagged).
+    const tagged = (sources.citation_share_by_domain as { domain: string; class: string }[]).find((d) => d.class !== 'other');
+    assert.ok(tagged, 'some cited domain has a kind');
+    const row = page.getByRole('region', { name: 'Cited domains' }).locator('li', { hasText: tagged.domain }).first();
+    assert.match(await row.innerText(), new RegExp(`· ${tagged.class === 'owned' ? 'your site' : tagged.class}`));
+    await rig.screenshot(page, 'ux-run-desktop');
+    await page.setViewportSize({ width: 390, height: 844 });
+    const { scrollWidth, innerWidth } = await horizontalOverflow(page);
+    assert.ok(scrollWidth <= innerWidth, `the run page at 390 px scrolls sideways: ${scrollWidth} > ${innerWidth}`);
+    assert.deepEqual(await axeViolations(page), [], 'the run page at 390 px');
+    await rig.screenshot(page, 'ux-run-390');
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
