@@ -3,7 +3,8 @@
 // forms; on a phone the current section's tab scrolled into view (Alerts, Operator sat past the
 // edge); the brand's own name in a chart's interval legend; a gap between a row of charts and the
 // card under it; "1 prompt in 1 topic", "1 grant" in the singular; the kind of each cited source
-// (your site, competitor, review...) on the run page, which the API had and the console did not show.
+// (your site, competitor, review...) on the run page, which the API had and the console did not show;
+// a test made by a run says why its Run now is off.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -107,7 +108,7 @@ describe('console frictions in a browser', { skip: browserSkip() }, () => {
     assert.equal(created.statusCode, 200, created.body);
     const runId = created.json().run_id;
     await rig.server.waitForRun(key, runId);
-    const { summary } = (await rig.server.request('GET', `/v1/visibility/runs/${runId}`, { key })).json();
+    const { summary, test_id: testId } = (await rig.server.request('GET', `/v1/visibility/runs/${runId}`, { key })).json();
     const sources = summary.citation_sources;
     assert.ok(sources.citation_count > 0, 'the sandbox answers cite sources');
     await page.goto(`${rig.base}/console/runs/${runId}`);
@@ -125,6 +126,15 @@ describe('console frictions in a browser', { skip: browserSkip() }, () => {
     const row = page.getByRole('region', { name: 'Cited domains' }).locator('li', { hasText: tagged.domain }).first();
     assert.match(await row.innerText(), new RegExp(`· ${tagged.class === 'owned' ? 'your site' : tagged.class}`));
     await rig.screenshot(page, 'ux-run-desktop');
+    // The test the run made has no definition of its own: its page says why Run now is off.
+    await page.goto(`${rig.base}/console/tests/${testId}`);
+    const runNow = page.getByRole('button', { name: 'Run now' });
+    await runNow.waitFor();
+    assert.equal(await runNow.isDisabled(), true);
+    const why = await runNow.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? '');
+    assert.match(why, /no definition of its own yet, so it cannot run by itself: Run now is off\. Add a schedule/);
+    await page.goto(`${rig.base}/console/runs/${runId}`);
+    await kinds.waitFor();
     await page.setViewportSize({ width: 390, height: 844 });
     const { scrollWidth, innerWidth } = await horizontalOverflow(page);
     assert.ok(scrollWidth <= innerWidth, `the run page at 390 px scrolls sideways: ${scrollWidth} > ${innerWidth}`);

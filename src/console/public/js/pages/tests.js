@@ -378,14 +378,14 @@ export function TestPage({ id }) {
   const points = h ? h.points.filter((p) => (t.test_type === 'ai_citations' ? p.succeeded > 0 : p.overall_score != null)) : [];
   const cmp = h && h.comparison;
   return html`<${PageHead} title=${t.name} sub=${html`<a href=${t.url} rel="noopener noreferrer" target="_blank">${t.url}</a> · ${KIND[t.test_type]}`}>
-      <button type="button" onClick=${runNow} disabled=${!t.definition}>Run now</button>
+      <button type="button" onClick=${runNow} disabled=${!t.definition} aria-describedby=${t.definition ? undefined : 't-no-definition'}>Run now</button>
       ${t.schedule ? html`<button type="button" class="secondary" onClick=${togglePause}>${t.paused ? 'Resume schedule' : 'Pause schedule'}</button>` : null}
       <a class="button secondary" href=${`/console/tests/${id}/edit`}>${t.definition ? 'Edit' : 'Add a schedule'}</a>
       <button type="button" class="danger" onClick=${remove}>Delete</button>
     </${PageHead}>
     <${ErrorNote} error=${error} />
     ${notice ? html`<${Note} kind="ok"><p>${notice}</p></${Note}>` : null}
-    ${!t.definition ? html`<${Note} kind="info"><p>This test was made by a run. Add a schedule to measure it again automatically (the definition is taken from your form).</p></${Note}>` : null}
+    ${!t.definition ? html`<${Note} kind="info"><p id="t-no-definition">This test was made by a run and has no definition of its own yet, so it cannot run by itself: Run now is off. Add a schedule to give it one from your form and measure it again automatically.</p></${Note}>` : null}
     ${t.last_skip ? html`<${Note} kind="warn"><p>The run due ${when(t.last_skip.slot)} was skipped: ${SKIP_TEXT[t.last_skip.reason] || statusText(t.last_skip.reason)}.${t.last_skip.message ? ' ' + t.last_skip.message : ''}</p></${Note}>` : null}
     <div class="stats">
       <${Stat} label="Schedule" value=${html`<span class="small">${t.paused ? 'Paused' : describeSchedule(t.schedule)}</span>`} sub=${t.next_run_at ? `next ${when(t.next_run_at)}` : null} />
