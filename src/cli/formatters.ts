@@ -15,6 +15,8 @@ const fmt = <K extends keyof operations>(operationId: K, human: (d: Ok<K>) => st
 const dash = (v: unknown) => (v === null || v === undefined ? '—' : String(v));
 /** An API time to the minute, in UTC as the API gives it ("2026-11-27 20:14Z"). */
 const minute = (iso: string | null | undefined) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}Z` : '—'.padEnd(17));
+/** `1 probe`, `2 probes`: a count with its noun, in the singular for one. */
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const lines = (rows: string[], empty: string) => (rows.length ? rows.join('\n') : empty);
 
 /** A run's probes done of all, status and credits: the progress line and the status read share it. */
@@ -48,7 +50,7 @@ function visibilitySummary(run: VisibilityRun): string[] {
   const out = [`citation rate ${pct(s.citation_rate)}${s.share_of_voice === undefined || s.share_of_voice === null ? '' : `, share of voice ${pct(s.share_of_voice)}`}`];
   if (s.by_platform.length) {
     out.push('by platform:');
-    for (const b of s.by_platform) out.push(`  ${b.platform.padEnd(11)} ${pct(b.mention_rate).padStart(4)}${interval(b.mention_rate_ci)} over ${b.probes} probes${b.visibility_band ? ` (${b.visibility_band})` : ''}`);
+    for (const b of s.by_platform) out.push(`  ${b.platform.padEnd(11)} ${pct(b.mention_rate).padStart(4)}${interval(b.mention_rate_ci)} over ${plural(b.probes, 'probe')}${b.visibility_band ? ` (${b.visibility_band})` : ''}`);
   }
   if (s.competitors.length) {
     out.push('competitors:');
@@ -106,12 +108,12 @@ function comparisonLine(c: Record<string, unknown> | null | undefined): string[]
 /** One history point: a visibility rate with its 95% interval and answer count, or a content score. */
 function pointLine(p: Record<string, unknown>): string {
   if (p.overall_score !== undefined) return `score ${dash(p.overall_score)} (${String(p.overall_band ?? 'no result')})`;
-  return `mention rate ${pct(p.mention_rate as number | null)}${interval(p.mention_rate_ci as { low: number; high: number } | null)} over ${String(p.succeeded ?? 0)} answers`;
+  return `mention rate ${pct(p.mention_rate as number | null)}${interval(p.mention_rate_ci as { low: number; high: number } | null)} over ${plural(Number(p.succeeded ?? 0), 'answer')}`;
 }
 
 /** A project in one line: name, brand, markets, prompts and tests. */
 function projectLine(p: { id: string; name: string; brand: { name: string }; markets: { language: string; country: string }[]; prompt_count: number; tests: unknown[] }): string {
-  return `${p.id} ${p.name} (${p.brand.name}): ${p.markets.map((m) => `${m.language}-${m.country}`).join(', ')}; ${p.prompt_count} prompts, ${p.tests.length} tests`;
+  return `${p.id} ${p.name} (${p.brand.name}): ${p.markets.map((m) => `${m.language}-${m.country}`).join(', ')}; ${plural(p.prompt_count, 'prompt')}, ${plural(p.tests.length, 'test')}`;
 }
 
 function listPage<T>(rows: T[], line: (r: T) => string, next: string | null | undefined, empty: string): string {
@@ -145,7 +147,7 @@ export const FORMATTERS: Record<string, Formatter> = {
   'visibility estimate': fmt(
     'visibilityRunsEstimate',
     (d) =>
-      `${d.probe_count} probes, ${d.estimated_credits} credits; available ${d.available_credits}; a run now would queue ${d.fundable_probe_count} (${d.would_be_status}) and reserve ${d.would_reserve_credits}`,
+      `${plural(d.probe_count, 'probe')}, ${d.estimated_credits} credits; available ${d.available_credits}; a run now would queue ${d.fundable_probe_count} (${d.would_be_status}) and reserve ${d.would_reserve_credits}`,
   ),
   'visibility run': fmt(
     'visibilityRunsCreate',
@@ -202,14 +204,14 @@ export const FORMATTERS: Record<string, Formatter> = {
   'projects show': fmt('projectsRead', (p) => [projectLine(p), ...p.prompts.map((x) => `  ${x.id}  ${x.prompt}${x.topics.length ? `  [${x.topics.join(', ')}]` : ''}`)].join('\n')),
   'projects update': fmt('projectsUpdate', (p) => projectLine(p)),
   'projects delete': fmt('projectsDelete', (d) => `${d.id} deleted (its runs stay readable)`),
-  'projects prompts': fmt('projectsPromptsImport', (d) => `${d.added} added, ${d.duplicates} already there; ${d.prompt_count} prompts in ${d.project_id}`),
+  'projects prompts': fmt('projectsPromptsImport', (d) => `${d.added} added, ${d.duplicates} already there; ${plural(d.prompt_count, 'prompt')} in ${d.project_id}`),
   'projects remove-prompt': fmt('projectsPromptsDelete', (d) => `${d.id} removed`),
   'projects run': fmt('projectsRunsCreate', (d) => lines(d.runs.map((r) => `run ${r.run_id} for ${dash(r.market)} (${r.test_id})`), 'no tests to run: add prompts first')),
   'projects dashboard': fmt('projectsDashboard', (d) =>
     [
       ...d.series.map((p) => {
         const b = (p as { brand?: { mention_rate: number | null; mention_rate_ci: { low: number; high: number } | null; n: number; thin: boolean } }).brand;
-        return `  ${String(p.start)}  mention rate ${pct(b?.mention_rate)}${interval(b?.mention_rate_ci)} over ${String(b?.n ?? 0)} answers${b?.thin ? ' (thin)' : ''}`;
+        return `  ${String(p.start)}  mention rate ${pct(b?.mention_rate)}${interval(b?.mention_rate_ci)} over ${plural(Number(b?.n ?? 0), 'answer')}${b?.thin ? ' (thin)' : ''}`;
       }),
       'prompts (latest window):',
       ...d.matrix.map((m) => `  ${pct(m.mention_rate as number | null).padStart(4)} n=${String(m.n).padEnd(4)}${m.thin ? ' thin' : '     '}  ${m.prompt}`),

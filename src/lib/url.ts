@@ -16,6 +16,20 @@ export function parseHttpUrl(value: string): URL | null {
   return url;
 }
 
+/**
+ * The error message for a value that is not an absolute http(s) URL. When it reads as a host
+ * without a scheme (`acme.com`, `www.acme.com/pricing`), as people type a site, it names the URL
+ * that was probably meant, so an API, MCP or CLI user sees the fix.
+ */
+export function absoluteUrlMessage(field: string, value: unknown): string {
+  const message = `${field} must be an absolute http(s) URL`;
+  if (typeof value === 'string' && value.length <= 2048) {
+    const v = value.trim();
+    if (/^[^\s/:?#@]+\.[^\s/:?#.@]+(:\d+)?([/?#]\S*)?$/.test(v) && parseHttpUrl(`https://${v}`)) return `${message}, such as https://${v}.`;
+  }
+  return `${message}.`;
+}
+
 export function normalizeUrl(value: string): string {
   const url = parseHttpUrl(value);
   if (!url) return value.trim();

@@ -191,7 +191,20 @@ export function defineRoute<
 >(
   spec: RouteSpec<Q, B, P, R, O>,
 ) {
+  if (spec.method === 'GET' || spec.tool?.readOnly) READ_ACTIONS.add(spec.action);
   return spec;
+}
+
+/** The activity actions of every route defined so far that reads (a GET, or a read-only quote). */
+const READ_ACTIONS = new Set<string>();
+
+/**
+ * Which activity actions are reads: the activity filter `actions` leaves them out and `reads`
+ * keeps them, whatever their name (`projects.dashboard`, `tests.history`) and whichever way they
+ * came in (an MCP tool call is recorded with method `MCP`, not `GET`).
+ */
+export function readActions(): readonly string[] {
+  return [...READ_ACTIONS];
 }
 
 /** The operation's id in the OpenAPI document (and so the generated client's method): its activity action in camelCase, unique per route. */

@@ -12,7 +12,7 @@ import { fetchErrorToAppError, isFetchError } from '../pages/fetch/errors.ts';
 import { nowIso, toApiTime } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
 import { attachToTest, touchTest } from '../tracking/tests.ts';
-import { parseHttpUrl } from '../../lib/url.ts';
+import { absoluteUrlMessage, parseHttpUrl } from '../../lib/url.ts';
 import type { Executor, Store } from '../../db/store.ts';
 import { emitEvent } from '../webhooks/events.ts';
 
@@ -72,7 +72,7 @@ export async function createCiRun(store: Store, ctx: ActionContext, input: Creat
     refType: 'ci_run',
     input,
     plan: () => {
-      if (!parseHttpUrl(input.url)) throw new AppError('invalid_url', 'url must be an absolute http(s) URL.', { url: input.url });
+      if (!parseHttpUrl(input.url)) throw new AppError('invalid_url', absoluteUrlMessage('url', input.url), { url: input.url });
       const depth = input.analysis_depth ?? 'score';
       return { depth, price: priceFor(depth) };
     },

@@ -14,7 +14,7 @@ import { AppError } from '../errors.ts';
 import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import { formatCredits, parseCredits } from '../money.ts';
 import { testSamplePlan, type SamplePlanOptions } from '../tracking/sample-plan.ts';
-import { normalizeUrl, parseHttpUrl } from '../../lib/url.ts';
+import { absoluteUrlMessage, normalizeUrl, parseHttpUrl } from '../../lib/url.ts';
 import type { Executor } from '../../db/store.ts';
 import { nextSlotAfter, parseSchedule } from '../tracking/schedule.ts';
 import { checkDefinition, parseBudget, runTrackedTestNow, softDeleteTestRow, type TrackingDeps } from '../tracking/tracked-tests.ts';
@@ -90,7 +90,7 @@ function cleanMarkets(markets: Market[] | undefined): Market[] {
 
 /** The project's settings as stored, checked. */
 function projectColumns(input: ProjectInput) {
-  if (!parseHttpUrl(input.url)) throw new AppError('invalid_url', 'url must be an absolute http(s) URL.', { url: input.url });
+  if (!parseHttpUrl(input.url)) throw new AppError('invalid_url', absoluteUrlMessage('url', input.url), { url: input.url });
   const brand = cleanBrand(input.brand, 'brand');
   const competitors = (input.competitors ?? []).map((c, i) => cleanBrand(c, `competitors[${i}]`));
   const schedule = input.schedule ? parseSchedule(input.schedule) : null;

@@ -171,23 +171,28 @@ export class ActivityLog {
     return statements;
   }
 
-  /** A page of the account's activity, newest first; `startingAfter` is the last id of the previous page (400 invalid_cursor if it is not this account's). */
-  async list(accountId: string, opts: { limit: number; kind: ActivityKind; startingAfter?: string }) {
+  /**
+   * A page of the account's activity, newest first; `startingAfter` is the last id of the previous
+   * page (400 invalid_cursor if it is not this account's). `readActions`: actions that read whatever their name (the operation catalog's GET routes and
+   * quotes); beside them every `….read` and `….list` is a read.
+   */
+  async list(accountId: string, opts: { limit: number; kind: ActivityKind; startingAfter?: string; readActions?: readonly string[] }) {
     await this.flush();
     if (opts.startingAfter !== undefined) {
       const cursor = await this.db.selectFrom('activity').select('id').where('id', '=', opts.startingAfter).where('account_id', '=', accountId).executeTakeFirst();
       if (!cursor) throw new AppError('invalid_cursor', undefined, { starting_after: opts.startingAfter });
     }
     const { kind } = opts;
+    const named = [...(opts.readActions ?? [])];
     let q = this.db.selectFrom('activity').selectAll().where('account_id', '=', accountId);
     if (opts.startingAfter !== undefined) q = q.where('id', '<', opts.startingAfter);
     if (kind === 'visibility') q = q.where('action', 'like', 'visibility.%');
     else if (kind === 'content_intelligence') q = q.where('action', 'like', 'content_intelligence.%');
     else if (kind === 'pages') q = q.where('action', 'like', 'pages.%');
-    else if (kind === 'reads') q = q.where((eb) => eb.or([eb('action', 'like', '%.read'), eb('action', 'like', '%.list')]));
+    else if (kind === 'reads') q = q.where((eb) => eb.or([eb('action', 'like', '%.read'), eb('action', 'like', '%.list'), ...(named.length ? [eb('action', 'in', named)] : [])]));
     // Everything but reads: what changed something or cost something (a console polling a run
     // records a read every few seconds).
-    else if (kind === 'actions') q = q.where((eb) => eb.and([eb('action', 'not like', '%.read'), eb('action', 'not like', '%.list')]));
+    else if (kind === 'actions') q = q.where((eb) => eb.and([eb('action', 'not like', '%.read'), eb('action', 'not like', '%.list'), ...(named.length ? [eb('action', 'not in', named)] : [])]));
     const found = await q.orderBy('id', 'desc').limit(opts.limit + 1).execute();
     const rows = found.slice(0, opts.limit);
     const hasMore = found.length > opts.limit;

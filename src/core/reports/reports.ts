@@ -5,7 +5,7 @@ import type { Store } from '../../db/store.ts';
 import { compactVisibilityRuns, runIdsForTest } from '../visibility/read.ts';
 import { compactCiRuns, ciRunIdsForTest } from '../content/runs.ts';
 import { findTestsByUrl, getTestRow, type TestType } from '../tracking/tests.ts';
-import { parseHttpUrl } from '../../lib/url.ts';
+import { absoluteUrlMessage, parseHttpUrl } from '../../lib/url.ts';
 import { AppError } from '../errors.ts';
 
 async function runsOfTest(store: Store, test: { id: string; test_type: string }, limit: number, sinceIso?: string) {
@@ -19,7 +19,7 @@ export async function getTestWithRuns(store: Store, accountId: string, testId: s
 }
 
 export async function reportsByUrl(store: Store, accountId: string, opts: { url: string; testType?: TestType; days: number; limit: number }) {
-  if (!parseHttpUrl(opts.url)) throw new AppError('invalid_url', 'url must be an absolute http(s) URL.');
+  if (!parseHttpUrl(opts.url)) throw new AppError('invalid_url', absoluteUrlMessage('url', opts.url));
   const since = new Date(Date.now() - opts.days * 86_400_000).toISOString();
   const tests = await findTestsByUrl(store, accountId, opts.url, opts.testType);
   const matches = [];

@@ -14,7 +14,7 @@ import { isUniqueViolation } from '../idempotency.ts';
 import { nowIso } from '../../lib/ids.ts';
 import { parseCredits } from '../money.ts';
 import type { ActivityLog } from '../reports/activity.ts';
-import { normalizeUrl, parseHttpUrl } from '../../lib/url.ts';
+import { absoluteUrlMessage, normalizeUrl, parseHttpUrl } from '../../lib/url.ts';
 import type { Executor, Store } from '../../db/store.ts';
 import { planRun, type CreateRunInput } from '../visibility/plan.ts';
 import type { CiRunCreated } from '../content/runs.ts';
@@ -66,7 +66,7 @@ export function checkDefinition(deps: Pick<TrackingDeps, 'visibility'>, testType
     return { definition: body, url: plan.url, targetEntity: plan.targetEntity, estimate: plan.probes.reduce((a, p) => a + p.price, 0) };
   }
   const url = typeof body.url === 'string' ? body.url.trim() : '';
-  if (!parseHttpUrl(url)) throw new AppError('invalid_url', 'definition.url must be an absolute http(s) URL.', { url: body.url });
+  if (!parseHttpUrl(url)) throw new AppError('invalid_url', absoluteUrlMessage('definition.url', url), { url: body.url });
   return { definition: body, url, targetEntity: null, estimate: priceFor(body.analysis_depth === 'full' ? 'full' : 'score') };
 }
 

@@ -4,7 +4,7 @@
 // to concrete catalog models (and their prices). Pure: no I/O.
 import { PLATFORMS, type PlatformName } from '../../platforms/types.ts';
 import { AppError } from '../errors.ts';
-import { parseHttpUrl } from '../../lib/url.ts';
+import { absoluteUrlMessage, parseHttpUrl } from '../../lib/url.ts';
 import { resolveModel, resolvePlatformName, supportsCity, type Catalog } from './catalog.ts';
 import { foldName } from '../../text/entity-matcher.ts';
 import { registrableDomain } from '../../text/domains.ts';
@@ -155,7 +155,7 @@ function repeatsOf(value: number | undefined, fallback: number): number {
 }
 
 export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p: PlatformName) => boolean): RunPlan {
-  if (!parseHttpUrl(input.url)) throw new AppError('invalid_url', 'url must be an absolute http(s) URL.', { url: input.url });
+  if (!parseHttpUrl(input.url)) throw new AppError('invalid_url', absoluteUrlMessage('url', input.url), { url: input.url });
   const targetEntity = clean(input.target_entity);
   if (!targetEntity) throw new AppError('invalid_target_entity');
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../core/limits.ts';
 import { ACTIVITY_KINDS } from '../../core/reports/activity.ts';
-import { clampedInt, defineRoute, filterParam, filterValue } from '../define.ts';
+import { clampedInt, defineRoute, filterParam, filterValue, readActions } from '../define.ts';
 
 const Query = z.object({
   limit: clampedInt(20, 1, 100),
@@ -32,7 +32,7 @@ export default defineRoute({
   querystring: Query,
   response: z.object({ items: z.array(Item), has_more: z.boolean(), next_starting_after: z.string().nullable().describe('Pass as starting_after for the next page; null on the last') }),
   errors: [400, 422],
-  run: (a, ctx, core) => core.activity.list(ctx.accountId, { limit: a.limit, kind: filterValue('kind', a.kind, ACTIVITY_KINDS) ?? 'all', startingAfter: a.starting_after }),
+  run: (a, ctx, core) => core.activity.list(ctx.accountId, { limit: a.limit, kind: filterValue('kind', a.kind, ACTIVITY_KINDS) ?? 'all', startingAfter: a.starting_after, readActions: readActions() }),
   cli: { command: 'activity', description: 'recent requests of this account over every surface, newest first' },
   tool: {
     name: 'list_activity',

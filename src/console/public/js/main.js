@@ -1,6 +1,6 @@
 // The console's entry: asks who is signed in, then shows the sign-in pages or the app shell.
 // Pages are modules loaded on first visit, so the first load carries only what it shows.
-import { html, render, useEffect, useState, useLocation, navigate, Loading, Note, ErrorNote } from './ui.js';
+import { html, render, useEffect, useRef, useState, useLocation, navigate, Loading, Note, ErrorNote } from './ui.js';
 import { get, post, setCsrfToken, whenSignedOut } from './api.js';
 import { forgetBalance, refreshBalance, useBalance } from './balance.js';
 
@@ -86,6 +86,14 @@ function Shell({ session, refresh }) {
     refreshBalance();
   }, [path]);
   useEffect(() => forgetBalance, []);
+  // On a phone the sections are one row that scrolls sideways: bring the current one into view,
+  // or a page like Alerts or Operator opens with its own tab scrolled out of sight.
+  const navRef = useRef(null);
+  useEffect(() => {
+    const nav = navRef.current;
+    const current = nav && nav.querySelector('a[aria-current="page"]');
+    if (current && nav.scrollWidth > nav.clientWidth) nav.scrollLeft = Math.max(0, current.offsetLeft - nav.offsetLeft - (nav.clientWidth - current.offsetWidth) / 2);
+  }, [path]);
   const signOut = async () => {
     try {
       await post('/console/api/sign-out');
@@ -99,7 +107,7 @@ function Shell({ session, refresh }) {
     <a class="skip" href="#main">Skip to content</a>
     <header class="topbar"><div class="topbar-inner">
       <a class="brand" href="/console/runs"><img src="/console/assets/icon.svg" alt="" />sightline</a>
-      <nav class="nav" aria-label="Main">${nav.map(([href, label, active]) => html`<a href=${href} aria-current=${active(path) ? 'page' : undefined}>${label}</a>`)}</nav>
+      <nav class="nav" aria-label="Main" ref=${navRef}>${nav.map(([href, label, active]) => html`<a href=${href} aria-current=${active(path) ? 'page' : undefined}>${label}</a>`)}</nav>
       <div class="who">
         <span>Signed in as <strong>${session.user.email}</strong></span>
         <span>Balance <strong data-testid="balance">${credits ? credits.available_credit_units + ' cr' : '…'}</strong></span>

@@ -37,6 +37,8 @@ document.addEventListener('click', (e) => {
 
 // ---- Formatting ----
 export const pct = (x, digits = 0) => (x === null || x === undefined ? '—' : `${(x * 100).toFixed(digits)}%`);
+/** `1 prompt`, `2 prompts`: a count with its noun, in the singular for one. */
+export const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export const credits = (s) => (s === null || s === undefined ? '—' : `${s} cr`);
 export function when(iso) {
   if (!iso) return '—';
@@ -198,6 +200,32 @@ export function Table({ caption, columns, rows, rowKey, captionHidden = false })
 
 export function Field({ id, label, hint, children }) {
   return html`<div class="field"><label for=${id}>${label}</label>${children}${hint ? html`<span class="hint" id=${id + '-hint'}>${hint}</span>` : null}</div>`;
+}
+
+/**
+ * A page address typed the way people say it (`acme.com`, `www.acme.com/pricing`) gains
+ * `https://`, so the browser's URL check and the API's absolute-URL rule accept it; anything with
+ * a scheme, or without a dot in its host, is left for the check to judge.
+ */
+export function withScheme(value) {
+  const v = value.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v)) return v;
+  return /^[^\s/:?#]+\.[^\s/:?#.]+(:\d+)?([/?#]\S*)?$/.test(v) ? `https://${v}` : value;
+}
+
+/**
+ * Props for a page-URL input: the address gains `https://` (withScheme) when the field is left
+ * or Enter submits the form, written to the field at once so the browser checks the new value.
+ */
+export function urlInputProps(setValue) {
+  const fix = (e) => {
+    const v = withScheme(e.target.value);
+    if (v !== e.target.value) {
+      e.target.value = v;
+      setValue(v);
+    }
+  };
+  return { onBlur: fix, onKeyDown: (e) => e.key === 'Enter' && fix(e) };
 }
 
 /** Loads data once (and again when deps change); `reload` refetches; `every` ms polls while `keepPolling(data)`. */

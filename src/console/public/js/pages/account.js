@@ -1,7 +1,7 @@
 // The account: balance, open reservations, the ledger (grants, charges, releases) and the
 // activity log, each with its filter; the user's sessions and "sign out everywhere"; changing
 // the password (the current one is asked for; every other session ends).
-import { html, useState, navigate, PageHead, Table, Badge, ErrorNote, Empty, Loading, Stat, Field, Note, useData, when, statusText, actionName, sourceName } from '../ui.js';
+import { html, useState, navigate, PageHead, Table, Badge, ErrorNote, Empty, Loading, Stat, Field, Note, useData, when, statusText, actionName, sourceName, plural } from '../ui.js';
 import { get, post } from '../api.js';
 import { useBalance } from '../balance.js';
 
@@ -153,7 +153,7 @@ export function AccountPage({ session }) {
           <${Stat} label="Available" value=${c.available_credit_units} sub="credits (1 credit = 0.02 EUR)" />
           <${Stat} label="Reserved" value=${c.reserved_credit_units} sub="held for queued and running work" />
           <${Stat} label="Used" value=${c.used_credit_units} sub="settled" />
-          <${Stat} label="Granted" value=${c.granted_credit_units} sub=${`${c.active_grant_count} grants`} />
+          <${Stat} label="Granted" value=${c.granted_credit_units} sub=${plural(c.active_grant_count, 'grant')} />
         </div>`
       : html`<${Loading} />`}
     <${Ledger} />

@@ -1,7 +1,7 @@
 // Content Intelligence: queue an analysis of a page and read its report the way an analyst
 // would — overall and component scores with bands, ranked recommendations, trend coverage, the
 // per-crawler audit, and prompt ideas that become a visibility run with one button.
-import { html, useEffect, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, when, ago, TERMINAL } from '../ui.js';
+import { html, useEffect, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, when, ago, TERMINAL, urlInputProps } from '../ui.js';
 import { get, post, idempotencyKey } from '../api.js';
 import { saveRunDraft } from './visibility.js';
 import { refreshBalance } from '../balance.js';
@@ -51,7 +51,7 @@ export function NewContentRunPage() {
   return html`<${PageHead} title="Analyse a page" />
     <form class="card" onSubmit=${submit}>
       <${ErrorNote} error=${error} />
-      <${Field} id="ci-url" label="Page URL"><input id="ci-url" type="url" required placeholder="https://www.example.com/guide" value=${url} onInput=${(e) => setUrl(e.target.value)} /></${Field}>
+      <${Field} id="ci-url" label="Page URL"><input id="ci-url" type="url" required placeholder="https://www.example.com/guide" value=${url} onInput=${(e) => setUrl(e.target.value)} ...${urlInputProps(setUrl)} /></${Field}>
       <fieldset><legend>Depth</legend>
         <label class="check"><input type="radio" name="depth" checked=${depth === 'score'} onChange=${() => setDepth('score')} /><span><strong>Score</strong> — content score and ranked recommendations (3 credits)</span></label>
         <label class="check"><input type="radio" name="depth" checked=${depth === 'full'} onChange=${() => setDepth('full')} /><span><strong>Full</strong> — adds trends, prompt ideas and the AI-readiness audit: robots.txt per AI crawler, llms.txt, structured data, sitemap (6 credits)</span></label>

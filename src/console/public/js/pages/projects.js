@@ -5,7 +5,7 @@
 // is not. Every rate says how many answers it rests on and thin evidence is marked. The sample
 // planner says how many repeats a goal needs and what it costs a month before anything is spent.
 // One-off runs for the project's page are listed apart from the tracked series.
-import { html, useEffect, useRef, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Field, useData, pct, when, ago, platformName, TERMINAL } from '../ui.js';
+import { html, useEffect, useRef, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Field, useData, pct, when, ago, platformName, TERMINAL, urlInputProps, plural } from '../ui.js';
 import { get, post, patch, del, idempotencyKey } from '../api.js';
 import { Chart } from './tests.js';
 
@@ -159,7 +159,7 @@ function ProjectForm({ project, listing }) {
       <section class="card" aria-labelledby="pf-brand"><h2 id="pf-brand">Brand</h2>
         <div class="form-grid">
           <${Field} id="pf-name" label="Project name (optional)"><input id="pf-name" type="text" maxlength="200" value=${name} onInput=${(e) => setName(e.target.value)} /></${Field}>
-          <${Field} id="pf-url" label="Brand site URL"><input id="pf-url" type="url" required value=${url} onInput=${(e) => setUrl(e.target.value)} /></${Field}>
+          <${Field} id="pf-url" label="Brand site URL"><input id="pf-url" type="url" required value=${url} onInput=${(e) => setUrl(e.target.value)} ...${urlInputProps(setUrl)} /></${Field}>
           <${Field} id="pf-brand-name" label="Brand name"><input id="pf-brand-name" type="text" required value=${brand} onInput=${(e) => setBrand(e.target.value)} /></${Field}>
           <${Field} id="pf-aliases" label="Brand aliases (comma-separated)"><input id="pf-aliases" type="text" value=${aliases} onInput=${(e) => setAliases(e.target.value)} /></${Field}>
           <${Field} id="pf-domains" label="Brand domains (comma-separated)"><input id="pf-domains" type="text" placeholder="acme.example" value=${domains} onInput=${(e) => setDomains(e.target.value)} /></${Field}>
@@ -197,7 +197,7 @@ function ProjectForm({ project, listing }) {
           ${mode !== 'none' && mode !== 'keep' ? html`<${Field} id="pf-tz" label="Time zone"><input id="pf-tz" type="text" value=${timezone} onInput=${(e) => setTimezone(e.target.value)} /></${Field}>` : null}
           <${Field} id="pf-budget" label="Monthly budget (credits, optional)" hint="Shared evenly between the markets; a scheduled run that would pass it is skipped."><input id="pf-budget" type="number" min="0" step="0.01" value=${budget} onInput=${(e) => setBudget(e.target.value)} aria-describedby="pf-budget-hint" /></${Field}>
         </div>
-        <p data-testid="project-cost">One run of every market costs <strong>${perRun.toFixed(2)} credits</strong> (${promptCount} prompts × ${platforms.size} platforms × ${repeats} repeat${repeats === '1' ? '' : 's'} × ${Math.max(1, marketList.length)} market${marketList.length === 1 ? '' : 's'}).</p>
+        <p data-testid="project-cost">One run of every market costs <strong>${perRun.toFixed(2)} credits</strong> (${promptCount} prompt${promptCount === 1 ? '' : 's'} × ${platforms.size} platform${platforms.size === 1 ? '' : 's'} × ${repeats} repeat${repeats === '1' ? '' : 's'} × ${Math.max(1, marketList.length)} market${marketList.length === 1 ? '' : 's'}).</p>
         <${ErrorNote} error=${error} />
         <div class="actions"><button type="submit" disabled=${busy}>${project ? 'Save changes' : 'Create project'}</button><a class="button secondary" href=${project ? '/console/projects/' + project.id : '/console/projects'}>Cancel</a></div>
       </section>
@@ -278,7 +278,7 @@ export function ProjectPage({ id }) {
   };
   const d = dashboard.data;
   const importError = history.state && history.state.importError;
-  return html`<${PageHead} title=${p.name} sub=${html`<a href=${p.url} rel="noopener noreferrer" target="_blank">${p.url}</a> · ${p.prompt_count} prompts · ${p.markets.map((m) => `${m.language}-${m.country}`).join(', ')}`}>
+  return html`<${PageHead} title=${p.name} sub=${html`<a href=${p.url} rel="noopener noreferrer" target="_blank">${p.url}</a> · ${plural(p.prompt_count, 'prompt')} · ${p.markets.map((m) => `${m.language}-${m.country}`).join(', ')}`}>
       <button type="button" onClick=${runNow} disabled=${p.prompt_count === 0}>Run now</button>
       <a class="button secondary" href=${`/console/projects/${id}/edit`}>Settings</a>
       <button type="button" class="danger" onClick=${remove}>Delete</button>
@@ -377,6 +377,7 @@ function Dashboard({ d, p }) {
     <div class="grid">
       <${Chart} id="p-rate" title="Mention rate over time" summary=${`${d.series.length} windows; latest ${p.brand.name} ${pct(last.brand.mention_rate)} (95% interval ${ciText(last.brand.mention_rate_ci)}, n=${last.brand.n})`}
         times=${times} series=${names.map((n, i) => ({ label: n, values: d.series.map((s) => rateOf(s, i)) }))}
+        bandLabel=${p.brand.name}
         band=${{ low: d.series.map((s) => (s.brand.mention_rate_ci ? s.brand.mention_rate_ci.low : null)), high: d.series.map((s) => (s.brand.mention_rate_ci ? s.brand.mention_rate_ci.high : null)) }}
         rows=${d.series} columns=${[
           { label: 'Window ending', cell: (s) => shortDate(s.end) },
@@ -392,7 +393,7 @@ function Dashboard({ d, p }) {
         ${d.topics.length === 0
           ? html`<p class="muted">No topics yet: give prompts topics when you import them.</p>`
           : html`<${Table} caption="Topics in the latest window" captionHidden rowKey=${(t) => t.topic} rows=${d.topics} columns=${[
-              { label: 'Topic', cell: (t) => html`<strong>${t.topic}</strong> <span class="small muted">${t.prompts} prompts</span>` },
+              { label: 'Topic', cell: (t) => html`<strong>${t.topic}</strong> <span class="small muted">${plural(t.prompts, 'prompt')}</span>` },
               { label: 'Mention rate', cell: (t) => html`<${Rate} r=${t} />` },
               { label: 'Share of voice', cell: (t) => pct(t.share_of_voice), num: true },
             ]} />`}
@@ -477,7 +478,6 @@ function Cited({ m }) {
   const urls = m.cited_urls || [];
   if (!m.cited_domains.length && !urls.length) return html`<span class="muted">none</span>`;
   const [open, setOpen] = useState(false);
-  const plural = (n, w) => `${n} ${w}${n === 1 ? '' : 's'}`;
   // The lists are built when opened: hundreds of closed lists would only slow the first paint.
   if (!open) return html`<details class="cited" onToggle=${(e) => e.currentTarget.open && setOpen(true)}><summary>${plural(m.cited_domains.length, 'domain')}${urls.length ? `, ${plural(urls.length, 'URL')}` : ''}</summary></details>`;
   return html`<details class="cited" open><summary>${plural(m.cited_domains.length, 'domain')}${urls.length ? `, ${plural(urls.length, 'URL')}` : ''}</summary>
@@ -542,8 +542,8 @@ function Library({ p, reload }) {
     }
   };
   return html`<section class="card" aria-labelledby="lib-title"><h2 id="lib-title">Prompt library</h2>
-    <p class="small muted">${p.prompt_count} prompts in ${p.topics.length} topics${p.topics.length ? ': ' + p.topics.map((t) => `${t.topic} (${t.prompts})`).join(', ') : ''}. Every market's test asks them all from its next run.</p>
-    <details class="library-list"><summary>Show the ${p.prompt_count} prompts</summary>
+    <p class="small muted">${plural(p.prompt_count, 'prompt')} in ${plural(p.topics.length, 'topic')}${p.topics.length ? ': ' + p.topics.map((t) => `${t.topic} (${t.prompts})`).join(', ') : ''}. Every market's test asks them all from its next run.</p>
+    <details class="library-list"><summary>${p.prompt_count === 1 ? 'Show the prompt' : `Show the ${p.prompt_count} prompts`}</summary>
       <ul class="plain">${(p.prompts || []).map((x) => html`<li class="row spread"><span>${x.prompt} ${x.topics.map((t) => html`<span class="badge topic">${t}</span> `)}</span><button type="button" class="link" onClick=${() => removePrompt(x)}>Remove<span class="visually-hidden"> “${x.prompt}”</span></button></li>`)}</ul>
     </details>
     <h3>Import prompts</h3>
@@ -552,7 +552,7 @@ function Library({ p, reload }) {
       <div class="actions"><button type="submit" disabled=${busy || !text.trim()}>Import</button>
         <button type="button" class="secondary" disabled=${busy} onClick=${suggest}>Suggest prompt ideas (1 credit)</button></div>
     </form>
-    ${result ? html`<${Note} kind="ok"><p data-testid="import-result">Added ${result.added}; ${result.duplicates} already in the library. ${result.prompt_count} prompts in all.</p></${Note}>` : null}
+    ${result ? html`<${Note} kind="ok"><p data-testid="import-result">Added ${result.added}; ${result.duplicates} already in the library. ${plural(result.prompt_count, 'prompt')} in all.</p></${Note}>` : null}
     <${ErrorNote} error=${error} />
     ${ideas
       ? html`<h3>Prompt ideas for ${p.url}</h3>

@@ -1,7 +1,7 @@
 // Tracked tests (docs/concepts.md): a run definition measured again on a schedule, within a
 // monthly budget; pause, run now, edit; the history as charts (uPlot, loaded only on this page)
 // with the numbers of every chart in a table beside it for screen readers and spreadsheets.
-import { html, useEffect, useRef, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Field, useData, pct, when, ago, platformName, statusText } from '../ui.js';
+import { html, useEffect, useRef, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Field, useData, pct, when, ago, platformName, statusText, urlInputProps } from '../ui.js';
 import { get, post, patch, del, idempotencyKey } from '../api.js';
 
 const KIND = { ai_citations: 'Visibility', content_intelligence: 'Content' };
@@ -131,7 +131,7 @@ function TestForm({ test, listing }) {
             </fieldset>`}
         <div class="form-grid">
           <${Field} id="t-name" label="Name (optional)"><input id="t-name" type="text" maxlength="200" value=${name} onInput=${(e) => setName(e.target.value)} /></${Field}>
-          <${Field} id="t-url" label="Page URL"><input id="t-url" type="url" required value=${url} onInput=${(e) => setUrl(e.target.value)} /></${Field}>
+          <${Field} id="t-url" label="Page URL"><input id="t-url" type="url" required value=${url} onInput=${(e) => setUrl(e.target.value)} ...${urlInputProps(setUrl)} /></${Field}>
         </div>
         ${type === 'ai_citations'
           ? html`<div class="form-grid">
@@ -186,9 +186,10 @@ function loadUplot() {
 
 /**
  * One chart: x = point times, series = [{label, values}], optional interval band (low/high) for
- * the first series; the same numbers in a table (`rows`) under "Show the numbers".
+ * the first series (named in the legend by `bandLabel`, else the first series' label in lower
+ * case); the same numbers in a table (`rows`) under "Show the numbers".
  */
-export function Chart({ id, title, summary, times, series, band, percent = true, max, columns, rows }) {
+export function Chart({ id, title, summary, times, series, band, bandLabel, percent = true, max, columns, rows }) {
   const box = useRef(null);
   const dots = crowded(times);
   useEffect(() => {
@@ -239,7 +240,7 @@ export function Chart({ id, title, summary, times, series, band, percent = true,
   }, [JSON.stringify([times, series, band])]);
   return html`<section class="card" aria-labelledby=${id}>
     <h2 id=${id}>${title}</h2>
-    <ul class="legend plain-inline" aria-hidden="true">${series.map((s, i) => html`<li><span class="swatch" style=${{ background: COLORS[i % COLORS.length] }}></span>${s.label}</li>`)}${band && !dots ? html`<li><span class="swatch band"></span>95% interval of ${series[0].label.toLowerCase()}</li>` : null}</ul>
+    <ul class="legend plain-inline" aria-hidden="true">${series.map((s, i) => html`<li><span class="swatch" style=${{ background: COLORS[i % COLORS.length] }}></span>${s.label}</li>`)}${band && !dots ? html`<li><span class="swatch band"></span>95% interval of ${bandLabel ?? series[0].label.toLowerCase()}</li>` : null}</ul>
     ${dots ? html`<p class="small muted" data-testid=${id + '-dots'}>Some runs are close together in time: each is drawn as a dot, not joined by a line${band ? '; the 95% intervals are in the table' : ''}.</p>` : null}
     <div class="chart" ref=${box} data-x-range=${xRange(times).map(Math.round).join(',')} role="img" aria-label=${`${title}: ${summary}. The numbers are in the table below the chart.`} data-testid=${id + '-chart'}></div>
     <details class="data-table"><summary>Show the numbers</summary><${Table} caption=${title} rows=${rows} columns=${columns} /></details>
@@ -377,14 +378,14 @@ export function TestPage({ id }) {
   const points = h ? h.points.filter((p) => (t.test_type === 'ai_citations' ? p.succeeded > 0 : p.overall_score != null)) : [];
   const cmp = h && h.comparison;
   return html`<${PageHead} title=${t.name} sub=${html`<a href=${t.url} rel="noopener noreferrer" target="_blank">${t.url}</a> · ${KIND[t.test_type]}`}>
-      <button type="button" onClick=${runNow} disabled=${!t.definition}>Run now</button>
+      <button type="button" onClick=${runNow} disabled=${!t.definition} aria-describedby=${t.definition ? undefined : 't-no-definition'}>Run now</button>
       ${t.schedule ? html`<button type="button" class="secondary" onClick=${togglePause}>${t.paused ? 'Resume schedule' : 'Pause schedule'}</button>` : null}
       <a class="button secondary" href=${`/console/tests/${id}/edit`}>${t.definition ? 'Edit' : 'Add a schedule'}</a>
       <button type="button" class="danger" onClick=${remove}>Delete</button>
     </${PageHead}>
     <${ErrorNote} error=${error} />
     ${notice ? html`<${Note} kind="ok"><p>${notice}</p></${Note}>` : null}
-    ${!t.definition ? html`<${Note} kind="info"><p>This test was made by a run. Add a schedule to measure it again automatically (the definition is taken from your form).</p></${Note}>` : null}
+    ${!t.definition ? html`<${Note} kind="info"><p id="t-no-definition">This test was made by a run and has no definition of its own yet, so it cannot run by itself: Run now is off. Add a schedule to give it one from your form and measure it again automatically.</p></${Note}>` : null}
     ${t.last_skip ? html`<${Note} kind="warn"><p>The run due ${when(t.last_skip.slot)} was skipped: ${SKIP_TEXT[t.last_skip.reason] || statusText(t.last_skip.reason)}.${t.last_skip.message ? ' ' + t.last_skip.message : ''}</p></${Note}>` : null}
     <div class="stats">
       <${Stat} label="Schedule" value=${html`<span class="small">${t.paused ? 'Paused' : describeSchedule(t.schedule)}</span>`} sub=${t.next_run_at ? `next ${when(t.next_run_at)}` : null} />

@@ -2,7 +2,7 @@
 // partly funded run will and will not run), and the run page, which refreshes itself until the
 // run ends and shows the mention rate with its interval, band, platforms, share of voice, cited
 // domains and every answer with the brand and competitors marked.
-import { html, useEffect, useMemo, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, pct, when, ago, platformName, PLATFORM_NAMES, TERMINAL, statusText, sourceName } from '../ui.js';
+import { html, useEffect, useMemo, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, pct, when, ago, platformName, PLATFORM_NAMES, TERMINAL, statusText, sourceName, urlInputProps } from '../ui.js';
 import { get, post, idempotencyKey } from '../api.js';
 import { Markdown } from '../markdown.js';
 import { HowToGetCredits, ZeroBalanceNote, refreshBalance, useBalance } from '../balance.js';
@@ -249,7 +249,7 @@ export function NewRunPage({ session }) {
     <form onSubmit=${submit}>
       <div class="grid">
         <section class="card" aria-labelledby="what-title"><h2 id="what-title">What to look for</h2>
-          <${Field} id="run-url" label="Your page URL" hint="Answers that cite this site count as mentions."><input id="run-url" type="url" required placeholder="https://www.example.com" value=${url} onInput=${(e) => setUrl(e.target.value)} aria-describedby="run-url-hint" /></${Field}>
+          <${Field} id="run-url" label="Your page URL" hint="Answers that cite this site count as mentions."><input id="run-url" type="url" required placeholder="https://www.example.com" value=${url} onInput=${(e) => setUrl(e.target.value)} ...${urlInputProps(setUrl)} aria-describedby="run-url-hint" /></${Field}>
           <${Field} id="run-brand" label="Brand"><input id="run-brand" type="text" required placeholder="Example" value=${brand} onInput=${(e) => setBrand(e.target.value)} /></${Field}>
           <${Field} id="run-competitors" label="Competitors" hint="Comma-separated, up to 10."><input id="run-competitors" type="text" placeholder="Rival One, Rival Two" value=${competitors} onInput=${(e) => setCompetitors(e.target.value)} aria-describedby="run-competitors-hint" /></${Field}>
           <div class="form-grid">
@@ -406,7 +406,7 @@ export function RunPage({ id }) {
             ${(s.competitors || []).map((c) => html`<${Meter} kind="comp" label=${c.name} value=${sov(c.mentions, c.share_of_voice)} text=${pct(sov(c.mentions, c.share_of_voice))} />`)}`}
       </section>
       <section class="card" aria-labelledby="dom-title"><h2 id="dom-title">Cited domains</h2>
-        ${(s.cited_domains || []).length === 0 ? html`<p class="muted">No citations yet.</p>` : html`<ul class="plain">${s.cited_domains.slice(0, 12).map((d) => html`<li class="row spread"><span>${d.domain}</span><span class="muted">${d.count}×</span></li>`)}</ul>`}
+        <${CitedDomains} s=${s} />
       </section>
       <section class="card" aria-labelledby="tone-title" data-testid="answer-analysis"><h2 id="tone-title">How answers speak of you</h2>
         ${s.sentiment
@@ -442,4 +442,28 @@ export function RunPage({ id }) {
         </details>`)}
       </section>`)}
     </section>`;
+}
+
+/** What a citation source is (docs/citations.md), as the run page names it. */
+const SOURCE_KINDS = { owned: 'Your site', competitor: 'Competitors', community: 'Community', reference: 'Reference', video: 'Video', review: 'Review sites', news: 'News', other: 'Other' };
+const SOURCE_KIND_TAGS = { owned: 'your site', competitor: 'competitor', community: 'community', reference: 'reference', video: 'video', review: 'review', news: 'news' };
+
+/**
+ * The domains a run's answers cited, each tagged with its kind of source, under the share of
+ * citations by kind (whose sites the assistants lean on: yours, competitors', reviews, forums).
+ */
+function CitedDomains({ s }) {
+  if ((s.cited_domains || []).length === 0) return html`<p class="muted">No citations yet.</p>`;
+  const sources = s.citation_sources;
+  const kindOf = new Map(((sources && sources.citation_share_by_domain) || []).map((d) => [d.domain, d.class]));
+  const kinds = ((sources && sources.citation_share_by_class) || []).filter((c) => c.citations > 0);
+  return html`${kinds.length
+      ? html`<div data-testid="citation-kinds"><h3 class="small muted">By kind of source (${sources.citation_count} citations)</h3>
+          ${kinds.map((c) => html`<${Meter} label=${SOURCE_KINDS[c.class] || c.class} value=${c.share} text=${pct(c.share)} />`)}</div>
+        <h3 class="small muted">Domains</h3>`
+      : null}
+    <ul class="plain">${s.cited_domains.slice(0, 12).map((d) => {
+      const tag = SOURCE_KIND_TAGS[kindOf.get(d.domain)];
+      return html`<li class="row spread"><span>${d.domain}${tag ? html` <span class="small muted">· ${tag}</span>` : null}</span><span class="muted">${d.count}×</span></li>`;
+    })}</ul>`;
 }
