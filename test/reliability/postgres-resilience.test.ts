@@ -18,7 +18,10 @@ const dbNameOf = (s: TestServer) => (s.runtime.handle.pgPool!.options as { conne
 describe('Postgres connection loss', { skip: !usingPostgres && 'needs DATABASE_URL=postgres://…' }, () => {
   let s: TestServer;
   before(async () => {
-    s = await startTestServer({ SIGHTLINE_DB_POOL_MAX: '6' });
+    // The reads below poll every 10 ms for as long as the run takes (up to a minute on a loaded
+    // machine): past the default 600 a minute they would meet the key's rate limit (429). A job
+    // whose settle a termination cut off is taken over when its lease ends: 5 s, not 30.
+    s = await startTestServer({ SIGHTLINE_DB_POOL_MAX: '6', SIGHTLINE_RATE_LIMIT_PER_MINUTE: '100000', SIGHTLINE_JOB_LEASE_MS: '5000' });
   });
   after(async () => s?.close());
 
