@@ -70,7 +70,7 @@ async function insertUser(trx: Tx, email: string, passwordHash: string | null, r
 }
 
 /** How long a set-up link printed by `sightline serve` works (while the instance has no owner). */
-export const SETUP_TTL_MS = 7 * 24 * 3600 * 1000;
+export const SETUP_TTL_MS = 7 * 24 * 3600_000;
 
 /**
  * A one-time set-up token, made by `sightline serve` when it starts on an instance with no owner:
