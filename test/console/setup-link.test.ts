@@ -38,7 +38,7 @@ describe('owner set-up on a fresh instance', () => {
     assert.equal(wrong.statusCode, 403);
     assert.equal(wrong.json().detail.error, 'setup_token_required');
     assert.match(wrong.json().detail.message, /not valid/);
-    for (const h of [{ forwarded: 'for=203.0.113.7' }, { 'x-real-ip': '203.0.113.7' }]) {
+    for (const h of [{ forwarded: 'for=203.0.113.7' }, { 'x-real-ip': '203.0.113.7' }] as Record<string, string>[]) {
       const res = await setup(s, { email: 'intruder@example.com' }, h);
       assert.equal(res.json().detail.error, 'setup_token_required', JSON.stringify(h));
     }
