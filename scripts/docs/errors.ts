@@ -28,6 +28,7 @@ const CONSOLE_ONLY = new Set([
   'invalid_credentials',
   'csrf_failed',
   'signup_closed',
+  'setup_token_required',
   'forbidden',
   'login_locked',
 ]);

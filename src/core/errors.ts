@@ -37,6 +37,10 @@ export const ERROR_CODES = {
   csrf_failed: { status: 403, message: 'The request lacks this session\'s CSRF token; reload the page and try again.' },
   signup_closed: { status: 403, message: 'Sign-up is not open on this instance; ask its operator for an invitation.' },
   forbidden: { status: 403, message: 'This needs the operator role.' },
+  setup_token_required: {
+    status: 403,
+    message: 'Setting up the owner from another machine needs the set-up link that `sightline serve` printed when it started (…/console#setup=…); or open the console on the server itself, through localhost.',
+  },
   not_found: { status: 404, message: 'Not found.' },
   payload_too_large: { status: 413, message: 'The request body is larger than 1 MiB.' },
   uri_too_long: { status: 414, message: 'A path parameter is longer than 100 characters; no id is that long.' },

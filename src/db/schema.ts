@@ -310,10 +310,13 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
-/** One-time tokens sent by link: password resets and invitations. Only the sha256 is stored. */
+/**
+ * One-time tokens sent by link: password resets, invitations, and the owner set-up links
+ * `sightline serve` prints while an instance has no owner (email ''). Only the sha256 is stored.
+ */
 export interface AuthTokensTable {
   id: string;
-  kind: 'reset' | 'invite';
+  kind: 'reset' | 'invite' | 'setup';
   email: string;
   user_id: string | null;
   token_hash: string;

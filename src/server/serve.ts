@@ -10,6 +10,7 @@ import { buildApp } from './app.ts';
 import { createKeyRateLimiter } from '../web/rate-limit.ts';
 import { startMetricsServer } from '../ops/metrics-server.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
+import { consolePublicUrl, issueSetupToken, needsOwner } from '../core/accounts/users.ts';
 
 function processLogger(config: Config, role: 'serve' | 'worker'): Logger {
   return pino({ level: config.SIGHTLINE_LOG_LEVEL, base: { pid: process.pid, role } });
@@ -86,21 +87,33 @@ export async function runServe(config: Config, opts: { worker: boolean }): Promi
   });
   if (opts.worker) runtime.core.startWorker();
   metrics = await metricsServer(config, log);
-  // Only a hint: a shutdown that already closed the database skips it.
-  const accounts = await runtime.core.store.db
-    .selectFrom('accounts')
-    .select('id')
-    .limit(1)
-    .execute()
-    .catch(() => null);
-  if (accounts?.length === 0) {
-    process.stderr.write(
-      `\nNo accounts yet. Open http://localhost:${config.PORT}/console to create the owner account,\n` +
-        'or create one on the command line (prints an API key once):\n' +
-        '  npx sightline accounts create --email you@example.com --credits 100\n\n',
-    );
-  }
+  const bound = app.server.address();
+  await printFirstSteps(runtime, { ...config, PORT: typeof bound === 'object' && bound ? bound.port : config.PORT });
   return -1;
+}
+
+/**
+ * While the instance has no owner: a fresh set-up link (src/core/accounts/users.ts issueSetupToken)
+ * for setting it up from another machine; on this one, /console needs no token. Only a hint: a
+ * shutdown that already closed the database skips it.
+ */
+async function printFirstSteps(runtime: Runtime, config: Config) {
+  const db = runtime.core.store.db;
+  try {
+    if (!(await needsOwner(db))) return;
+    const token = await issueSetupToken(db);
+    const base = consolePublicUrl(config).replace(/\/+$/, '');
+    const noAccounts = (await db.selectFrom('accounts').select('id').limit(1).execute()).length === 0;
+    process.stderr.write(
+      `\nNo owner yet. On this machine, open http://localhost:${config.PORT}/console to create the owner account.\n` +
+        `From another machine, use this one-time set-up link${config.SIGHTLINE_PUBLIC_URL ? '' : " (this server's address in place of localhost)"}; it ends once the owner exists:\n` +
+        `  ${base}/console#setup=${token}\n` +
+        (noAccounts ? 'Or create an account on the command line (prints an API key once):\n  npx sightline accounts create --email you@example.com --credits 100\n' : '') +
+        '\n',
+    );
+  } catch {
+    // The database closed under a shutdown: nothing to print.
+  }
 }
 
 export async function runWorker(config: Config): Promise<number> {

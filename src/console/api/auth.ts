@@ -7,12 +7,15 @@ import { createSession, listSessions, revokeSession, revokeUserSessions } from '
 import { acceptInvite, changePassword, createOwner, createResetToken, describeInvite, resetPassword, signIn, signUp, signUpByMail, signUpEmail, tokenLink, type User } from '../../core/accounts/users.ts';
 import { resetMail, signUpExistingMail, signUpWelcomeMail } from '../../core/accounts/mail.ts';
 import { toApiTime } from '../../lib/ids.ts';
+import { isLocalRequest } from '../../web/local-client.ts';
 import { clearSessionCookie, setSessionCookie } from '../../web/session.ts';
 import { userOf, type ConsoleContext } from '../context.ts';
 
 const Credentials = z.object({ email: z.string().max(254), password: z.string().max(1024) }).strict();
 /** Sign-up: `password` is required without mail (see the route) and not used with it. */
 const SignUp = z.object({ email: z.string().max(254), password: z.string().max(1024).optional() }).strict();
+/** Owner set-up: `setup_token` is the one from the set-up link (needed unless the client is on this machine). */
+const Setup = z.object({ email: z.string().max(254), password: z.string().max(1024), setup_token: z.string().max(200).optional() }).strict();
 const TokenAndPassword = z.object({ token: z.string().max(200), password: z.string().max(1024) }).strict();
 
 const pub = (action: string, authLimited = true) => ({ schema: { hide: true }, config: { console: { access: 'public' as const, action, authLimited } } });
@@ -30,9 +33,12 @@ export function registerAuthRoutes(api: FastifyInstance, { core, mailer, publicU
     return { signed_in: true, user: { id: u.id, email: u.email, role: u.role } };
   };
 
-  api.post('/console/api/setup', { ...pub('setup'), schema: { hide: true, body: Credentials } }, async (request, reply) => {
-    const body = request.body as z.infer<typeof Credentials>;
-    return startSession(request, reply, await createOwner(core.store, body.email, body.password));
+  // Until the instance has an owner, anyone who reaches the port could claim it: a client on this
+  // machine may, anyone else needs the set-up link `sightline serve` printed (src/web/local-client.ts).
+  api.post('/console/api/setup', { ...pub('setup'), schema: { hide: true, body: Setup } }, async (request, reply) => {
+    const body = request.body as z.infer<typeof Setup>;
+    const gate = { local: isLocalRequest(request), setupToken: body.setup_token };
+    return startSession(request, reply, await createOwner(core.store, body.email, body.password, gate));
   });
 
   // Sign-up answers the same whether or not the email has an account, and never signs in (that

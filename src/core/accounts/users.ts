@@ -5,6 +5,7 @@
 // reset request answers nothing about the email (the link goes by mail or through the operator).
 // Sign-up never joins an existing account and answers alike for a known and a new email: only an
 // invitation or a password link (which prove the email) connect a person to an account that exists.
+import { timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
@@ -68,15 +69,81 @@ async function insertUser(trx: Tx, email: string, passwordHash: string | null, r
   return row;
 }
 
-/** The first visit: the owner (operator) of an instance that has none. */
-export async function createOwner(store: Store, email: unknown, password: string): Promise<User> {
+/** How long a set-up link printed by `sightline serve` works (while the instance has no owner). */
+export const SETUP_TTL_MS = 7 * 24 * 3600_000;
+
+/**
+ * A one-time set-up token, made by `sightline serve` when it starts on an instance with no owner:
+ * it lets the owner be set up from another machine. Only its sha256 is stored (auth_tokens, kind
+ * 'setup'), so every process on the database accepts every process's token; all of them end when
+ * the owner is created.
+ */
+export async function issueSetupToken(db: Kysely<Database>): Promise<string> {
+  const token = randomToken();
+  const now = Date.now();
+  await db
+    .insertInto('auth_tokens')
+    .values({
+      id: newId('tok'),
+      kind: 'setup',
+      email: '',
+      user_id: null,
+      token_hash: hashKey(token),
+      credits: 0,
+      created_by: null,
+      created_at: new Date(now).toISOString(),
+      expires_at: new Date(now + SETUP_TTL_MS).toISOString(),
+      used_at: null,
+    })
+    .execute();
+  return token;
+}
+
+/** Whether `token` is a live set-up token; each stored hash is compared in constant time. */
+async function setupTokenValid(trx: Tx, token: string | undefined): Promise<boolean> {
+  if (!token) return false;
+  const given = Buffer.from(hashKey(token), 'hex');
+  const rows = await trx.selectFrom('auth_tokens').select('token_hash').where('kind', '=', 'setup').where('used_at', 'is', null).where('expires_at', '>', nowIso()).execute();
+  let found = false;
+  for (const r of rows) {
+    const stored = Buffer.from(r.token_hash, 'hex');
+    if (stored.length === given.length && timingSafeEqual(stored, given)) found = true;
+  }
+  return found;
+}
+
+/**
+ * Who asks to become the owner through the console: `local` when the request came from this
+ * machine (src/web/local-client.ts), `setupToken` the token of the set-up link, if any.
+ */
+export interface OwnerSetupGate {
+  local: boolean;
+  setupToken?: string;
+}
+
+/**
+ * The first visit: the owner (operator) of an instance that has none. With a `gate` (the console's
+ * set-up), a client from another machine needs a live set-up token; without one (the CLI, tests)
+ * the caller is trusted.
+ */
+export async function createOwner(store: Store, email: unknown, password: string, gate?: OwnerSetupGate): Promise<User> {
   const normalized = checkEmail(email);
   const hash = await hashPassword(password);
   return store.db.transaction().execute(async (trx) => {
     await lockUsers(store, trx);
     const owner = await trx.selectFrom('users').select('id').where('role', '=', 'operator').limit(1).executeTakeFirst();
     if (owner) throw new AppError('signup_closed', 'This instance has its owner already; sign in instead.');
-    return publicUser(await insertUser(trx, normalized, hash, 'operator', false));
+    if (gate && !gate.local && !(await setupTokenValid(trx, gate.setupToken))) {
+      throw new AppError(
+        'setup_token_required',
+        gate.setupToken
+          ? 'This set-up link is not valid (mistyped, or from an old start). Use the newest link that `sightline serve` printed when it started, or open the console on the server itself.'
+          : undefined,
+      );
+    }
+    const created = publicUser(await insertUser(trx, normalized, hash, 'operator', false));
+    await trx.updateTable('auth_tokens').set({ used_at: nowIso() }).where('kind', '=', 'setup').where('used_at', 'is', null).execute();
+    return created;
   });
 }
 

@@ -49,11 +49,24 @@ async function enter(refresh) {
   navigate('/console/runs', { replace: true });
 }
 
+/** The set-up link's token: `#setup=` as `sightline serve` prints it, or `?setup=`. */
+const setupTokenFromUrl = () => new URLSearchParams(location.hash.slice(1)).get('setup') || new URLSearchParams(location.search).get('setup') || '';
+
 export function SetupPage({ session, refresh }) {
+  const [setupToken] = useState(setupTokenFromUrl);
+  const [tokenNeeded, setTokenNeeded] = useState(false);
   if (!session.needs_owner) return html`<${AuthCard} title="This instance has its owner"><p>Sign in instead.</p><a class="button" href="/console/sign-in">Sign in</a></${AuthCard}>`;
   return html`<${AuthCard} title="Set up sightline" sub="Create the owner account. The owner operates this instance: they invite users, grant credits and can suspend accounts.">
+    ${tokenNeeded
+      ? html`<${Note} kind="info"><p>From another machine, the owner is set up through the one-time set-up link that <code>sightline serve</code> printed when it started (it ends in <code>/console#setup=…</code>; restarting the server prints a new one). On the server itself, <code>http://localhost:PORT/console</code> needs no link.</p></${Note}>`
+      : null}
     <${CredentialsForm} submitLabel="Create owner account" newPassword onSubmit=${async (c) => {
-      await post('/console/api/setup', c);
+      try {
+        await post('/console/api/setup', setupToken ? { ...c, setup_token: setupToken } : c);
+      } catch (err) {
+        if (err.code === 'setup_token_required') setTokenNeeded(true);
+        throw err;
+      }
       await enter(refresh);
     }} />
   </${AuthCard}>`;
@@ -61,7 +74,7 @@ export function SetupPage({ session, refresh }) {
 
 export function SignInPage({ session, refresh }) {
   if (session.needs_owner) {
-    return html`<${AuthCard} title="Set up sightline" sub="No one owns this instance yet."><a class="button" href="/console/setup">Create the owner account</a></${AuthCard}>`;
+    return html`<${AuthCard} title="Set up sightline" sub="No one owns this instance yet."><a class="button" href=${'/console/setup' + location.search + location.hash}>Create the owner account</a></${AuthCard}>`;
   }
   return html`<${AuthCard} title="Sign in" sub="Sign in to your sightline account.">
     <${CredentialsForm} submitLabel="Sign in" onSubmit=${async (c) => {

@@ -1,0 +1,134 @@
+// The owner set-up of an instance with no owner: open to a client on the server's own machine,
+// and from anywhere else only with the one-time set-up link `sightline serve` prints. Through the
+// real server; "another machine" is a loopback request that says it was forwarded, which must
+// not count as local (no traffic leaves loopback).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { freshDatabaseUrl, startTestServer, type TestServer } from '../helpers/harness.ts';
+import { issueSetupToken, needsOwner } from '../../src/core/accounts/users.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/sightline.js', import.meta.url));
+const REMOTE = { 'x-forwarded-for': '203.0.113.7' };
+const PASSWORD = 'owner passphrase ok';
+
+async function formHeaders(s: TestServer, extra: Record<string, string> = {}) {
+  const first = await s.request('GET', '/console/api/session', { headers: extra });
+  return { ...extra, cookie: String(first.headers['set-cookie']).split(';')[0]!, 'x-csrf-token': first.json().csrf_token as string };
+}
+
+const setup = async (s: TestServer, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  s.request('POST', '/console/api/setup', { body: { password: PASSWORD, ...body }, headers: await formHeaders(s, headers) });
+
+describe('owner set-up on a fresh instance', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({}, { worker: false });
+  });
+  after(async () => s.close());
+
+  test('forwarded (not local) without a link, with a wrong link, or with Forwarded/X-Real-IP: setup_token_required, no owner', async () => {
+    const without = await setup(s, { email: 'intruder@example.com' }, REMOTE);
+    assert.equal(without.statusCode, 403, without.body);
+    assert.equal(without.json().detail.error, 'setup_token_required');
+    assert.match(without.json().detail.message, /set-up link that `sightline serve` printed/);
+    await issueSetupToken(s.runtime.core.store.db);
+    const wrong = await setup(s, { email: 'intruder@example.com', setup_token: 'x'.repeat(43) }, REMOTE);
+    assert.equal(wrong.statusCode, 403);
+    assert.equal(wrong.json().detail.error, 'setup_token_required');
+    assert.match(wrong.json().detail.message, /not valid/);
+    for (const h of [{ forwarded: 'for=203.0.113.7' }, { 'x-real-ip': '203.0.113.7' }] as Record<string, string>[]) {
+      const res = await setup(s, { email: 'intruder@example.com' }, h);
+      assert.equal(res.json().detail.error, 'setup_token_required', JSON.stringify(h));
+    }
+    assert.equal(await needsOwner(s.runtime.core.store.db), true);
+  });
+
+  test('an expired link is refused', async () => {
+    const db = s.runtime.core.store.db;
+    const token = await issueSetupToken(db);
+    await db.updateTable('auth_tokens').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('kind', '=', 'setup').execute();
+    const res = await setup(s, { email: 'late@example.com', setup_token: token }, REMOTE);
+    assert.equal(res.json().detail.error, 'setup_token_required');
+  });
+
+  test('the link works from another machine once; after that, every set-up is signup_closed', async () => {
+    const db = s.runtime.core.store.db;
+    const token = await issueSetupToken(db);
+    const other = await issueSetupToken(db); // another process's start, on the same database
+    const ok = await setup(s, { email: 'owner@example.com', setup_token: token }, REMOTE);
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.equal(ok.json().user.role, 'operator');
+    for (const t of [token, other]) {
+      const again = await setup(s, { email: 'second@example.com', setup_token: t }, REMOTE);
+      assert.equal(again.statusCode, 403);
+      assert.equal(again.json().detail.error, 'signup_closed');
+    }
+    const local = await setup(s, { email: 'third@example.com' });
+    assert.equal(local.json().detail.error, 'signup_closed');
+    const live = await db.selectFrom('auth_tokens').select('id').where('kind', '=', 'setup').where('used_at', 'is', null).execute();
+    assert.deepEqual(live, [], 'every set-up link ended with the owner');
+  });
+});
+
+describe('owner set-up behind a trusted proxy', () => {
+  test('SIGHTLINE_TRUST_PROXY=127.0.0.1: a client it resolves to loopback is local, a remote one needs the link', async () => {
+    const s = await startTestServer({ SIGHTLINE_TRUST_PROXY: '127.0.0.1' }, { worker: false });
+    try {
+      const remote = await setup(s, { email: 'intruder@example.com' }, REMOTE);
+      assert.equal(remote.json().detail.error, 'setup_token_required');
+      const spoofed = await setup(s, { email: 'intruder@example.com' }, { 'x-forwarded-for': '127.0.0.1, 203.0.113.7' });
+      assert.equal(spoofed.json().detail.error, 'setup_token_required');
+      const local = await setup(s, { email: 'owner@example.com' }, { 'x-forwarded-for': '127.0.0.1' });
+      assert.equal(local.statusCode, 200, local.body);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('`sightline serve` on an instance with no owner', () => {
+  test('prints a set-up link that works from another machine, and no link once the owner exists', async () => {
+    const db = await freshDatabaseUrl();
+    const serve = () => {
+      const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-worker'], { env: { ...process.env, DATABASE_URL: db.url, HOST: '127.0.0.1', SIGHTLINE_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      const waitFor = async (re: RegExp) => {
+        const deadline = Date.now() + 30_000;
+        while (!re.test(out)) {
+          if (Date.now() > deadline) throw new Error(`timed out waiting for ${re}: ${out}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        return re.exec(out)!;
+      };
+      return { child, exited, waitFor, output: () => out };
+    };
+    try {
+      const first = serve();
+      const [, port, token] = await first.waitFor(/http:\/\/localhost:(\d+)\/console#setup=([A-Za-z0-9_-]{43})/);
+      assert.match(first.output(), /On this machine, open http:\/\/localhost:\d+\/console/);
+      const base = `http://127.0.0.1:${port}`;
+      const session = await fetch(`${base}/console/api/session`, { headers: REMOTE });
+      const headers = { ...REMOTE, 'content-type': 'application/json', cookie: String(session.headers.get('set-cookie')).split(';')[0]!, 'x-csrf-token': (await session.json()).csrf_token };
+      const refused = await fetch(`${base}/console/api/setup`, { method: 'POST', headers, body: JSON.stringify({ email: 'owner@example.com', password: PASSWORD }) });
+      assert.equal(refused.status, 403);
+      const ok = await fetch(`${base}/console/api/setup`, { method: 'POST', headers, body: JSON.stringify({ email: 'owner@example.com', password: PASSWORD, setup_token: token }) });
+      assert.equal(ok.status, 200, await ok.clone().text());
+      first.child.kill('SIGTERM');
+      await first.exited;
+
+      const second = serve();
+      await second.waitFor(/Server listening at/);
+      await new Promise((r) => setTimeout(r, 500));
+      second.child.kill('SIGTERM');
+      await second.exited;
+      assert.doesNotMatch(second.output(), /setup=|No owner yet/);
+    } finally {
+      await db.drop();
+    }
+  });
+});

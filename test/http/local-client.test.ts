@@ -1,0 +1,52 @@
+// The "is this client on this machine" check behind the owner set-up without a set-up link
+// (src/web/local-client.ts): tested with addresses, so no traffic ever leaves loopback.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isLocalClient, isLoopbackAddress } from '../../src/web/local-client.ts';
+
+describe('isLoopbackAddress', () => {
+  test('127.0.0.0/8, ::1 and IPv4-mapped loopback are loopback', () => {
+    for (const a of ['127.0.0.1', '127.1.2.3', '127.255.255.254', '::1', '::ffff:127.0.0.1', '::FFFF:127.9.9.9', '0:0:0:0:0:0:0:1']) assert.equal(isLoopbackAddress(a), true, a);
+  });
+  test('public, private, link-local, unspecified and malformed addresses are not', () => {
+    for (const a of ['203.0.113.7', '10.0.0.1', '192.168.1.2', '169.254.1.1', '0.0.0.0', '::', '::ffff:10.0.0.1', 'fe80::1', '128.0.0.1', 'localhost', '', '127.0.0.1.5', undefined]) {
+      assert.equal(isLoopbackAddress(a), false, String(a));
+    }
+  });
+});
+
+describe('isLocalClient', () => {
+  const direct = (socketAddress: string | undefined, headers: Record<string, string> = {}, trustedChain?: string[]) => isLocalClient({ socketAddress, headers, trustedChain });
+
+  test('a loopback peer with no forwarding header is local', () => {
+    assert.equal(direct('127.0.0.1'), true);
+    assert.equal(direct('::1'), true);
+    assert.equal(direct('::ffff:127.0.0.1'), true);
+  });
+
+  test('a peer on another machine is never local, whatever it claims', () => {
+    assert.equal(direct('203.0.113.7'), false);
+    assert.equal(direct('10.0.0.5', { 'x-forwarded-for': '127.0.0.1' }), false);
+    assert.equal(direct('192.168.1.9', { 'x-forwarded-for': '127.0.0.1' }, ['192.168.1.9', '127.0.0.1']), false);
+    assert.equal(direct(undefined), false);
+  });
+
+  test('a loopback peer that forwards for someone (a proxy on this machine) is not local', () => {
+    assert.equal(direct('127.0.0.1', { 'x-forwarded-for': '203.0.113.7' }), false);
+    // Untrusted forwarding says nothing, not even "loopback".
+    assert.equal(direct('127.0.0.1', { 'x-forwarded-for': '127.0.0.1' }), false);
+    assert.equal(direct('127.0.0.1', { forwarded: 'for=203.0.113.7' }), false);
+    assert.equal(direct('127.0.0.1', { 'x-real-ip': '203.0.113.7' }), false);
+    assert.equal(direct('::1', { 'x-real-ip': '127.0.0.1' }), false);
+  });
+
+  test('with SIGHTLINE_TRUST_PROXY: local only when the trusted chain resolves to a loopback client', () => {
+    // Fastify's request.ips: the peer, then the X-Forwarded-For hops walked while trusted.
+    assert.equal(direct('127.0.0.1', { 'x-forwarded-for': '127.0.0.1' }, ['127.0.0.1', '127.0.0.1']), true);
+    assert.equal(direct('127.0.0.1', { 'x-forwarded-for': '127.0.0.1, 203.0.113.7' }, ['127.0.0.1', '203.0.113.7']), false);
+    // The peer is not a trusted proxy: the chain stops at it, the header is not believed.
+    assert.equal(direct('127.0.0.1', { 'x-forwarded-for': '127.0.0.1' }, ['127.0.0.1']), false);
+    // Forwarded / X-Real-IP are not read by the trust-proxy resolution at all.
+    assert.equal(direct('127.0.0.1', { 'x-forwarded-for': '127.0.0.1', 'x-real-ip': '203.0.113.7' }, ['127.0.0.1', '127.0.0.1']), false);
+  });
+});
