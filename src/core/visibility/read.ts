@@ -2,7 +2,7 @@
 // rows and the run's ledger entry at read time (status is never stored apart from
 // the probes). Compact by default; include_probes / include_results add the heavier parts.
 import { citationBrand, citationSources, citingProbe, CitationFold, type CitationSources } from './citation-sources.ts';
-import { readRunProbes, RUN_PROBE_COLUMNS } from './run-probes.ts';
+import { isKeptRun, readRunProbes, RUN_PROBE_COLUMNS } from './run-probes.ts';
 import { holdsShared, shareAnswer } from '../freeze.ts';
 import { addStepTime, stepClock } from './analysis/step-times.ts';
 import { keptRowBytes, readCacheBytes } from './read-cache.ts';
@@ -175,6 +175,23 @@ const prefixFolds = new Map<string, PrefixFolds>();
 /** Runs whose prefix folds are kept (running runs read by clients; a finished run's summary is kept whole instead). */
 const PREFIX_FOLD_RUNS = 64;
 
+/**
+ * Whether a read of the kept rows may keep folds and a finished summary: only while the read cache
+ * keeps the run's rows (a run dropped from it, or alone past its budget, keeps neither: their rows
+ * would be held outside the budget, and the next read's new rows could not reuse them).
+ */
+function keepsFolds(db: Store['db'], runId: string): boolean {
+  if (db.isTransaction) return false;
+  if (isKeptRun(db, runId)) return true;
+  prefixFolds.delete(runId);
+  for (const key of [`read:${runId}`, `compact:${runId}`]) {
+    const old = finishedSummaries.get(key);
+    if (old) finishedSummaryBytes -= old.bytes;
+    finishedSummaries.delete(key);
+  }
+  return false;
+}
+
 function foldedPrefix(run: RunRow, probes: readonly SummaryRow[], competitors: readonly string[], catalog: CitationSources): PrefixFolds {
   const inputs = JSON.stringify([run.competitors, run.url, run.brand_terms ?? null]);
   let f = prefixFolds.get(run.id);
@@ -213,7 +230,12 @@ function runSummary(run: RunRow, probes: readonly SummaryRow[], withSurfaces: bo
   const key = `${withSurfaces ? 'read' : 'compact'}:${run.id}`;
   const catalog = citationSources();
   const known = finishedSummaries.get(key);
-  if (known && known.catalog === catalog && known.rows.length === probes.length && known.rows.every((r, i) => r === probes[i])) return known.summary;
+  if (known && known.catalog === catalog && known.rows.length === probes.length && known.rows.every((r, i) => r === probes[i])) {
+    // Read again: now the most recently read, the last to be dropped.
+    finishedSummaries.delete(key);
+    finishedSummaries.set(key, known);
+    return known.summary;
+  }
   const competitors = JSON.parse(run.competitors) as string[];
   // The kept folds of the finished prefix, and a branch of each over the other probes.
   const prefix = kept ? foldedPrefix(run, probes, competitors, catalog) : freshFolds(run, competitors, catalog);
@@ -459,7 +481,7 @@ export async function getVisibilityRun(
     .executeTakeFirst();
   if (!run) throw new AppError('not_found', `Visibility run ${runId} not found.`);
   const t0 = stepClock();
-  const out: ReturnType<typeof renderCompact> & { probes?: ProbeView[] } = renderCompact(run, aggregate(probes), runSummary(run, probes, true, !withResults && !store.db.isTransaction));
+  const out: ReturnType<typeof renderCompact> & { probes?: ProbeView[] } = renderCompact(run, aggregate(probes), runSummary(run, probes, true, !withResults && keepsFolds(store.db, runId)));
   addStepTime('summary', t0);
   if (opts.includeProbes || withResults) {
     out.probes = probes.map((p) => renderProbe(p, { results: withResults, raw: !!opts.includeRaw }));
@@ -480,7 +502,7 @@ export async function compactVisibilityRuns(db: Executor, runIds: string[]) {
   const byId = new Map(
     rows.map((r) => {
       const own = probesOf.get(r.id) ?? [];
-      return [r.id, holdsShared(renderCompact(r, aggregate(own), runSummary(r, own, false, !db.isTransaction)))];
+      return [r.id, holdsShared(renderCompact(r, aggregate(own), runSummary(r, own, false, keepsFolds(db, r.id))))];
     }),
   );
   addStepTime('summary', t0);

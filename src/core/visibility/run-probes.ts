@@ -81,6 +81,11 @@ export function keptRunStats(db: Executor): { runs: string[]; bytes: number } {
 }
 
 
+/** Whether readRunProbes keeps this run's rows now (a run alone past the budget is not kept). */
+export function isKeptRun(db: Executor, runId: string): boolean {
+  return keptBy.get(db)?.runs.has(runId) ?? false;
+}
+
 const columnList = sql.join(RUN_PROBE_COLUMNS.map((c) => sql.ref(c)));
 
 const readAll = async (db: Executor, runId: string) =>
@@ -107,7 +112,10 @@ export async function readRunProbes<R>(db: Executor, runId: string): Promise<R[]
   }
   const entry: KeptRun = run ?? { seqs: fresh.map((r) => Number(r.seq)), final: new Map(), queued: new Map(), below: 0, finalBytes: 0, bytes: 0 };
   const open = new Map<number, Row>();
-  if (run) cache.bytes -= run.bytes;
+  // What the cache holds for this run now, not before the await: another read may have dropped it
+  // (eviction) or put a fresh entry in its place meanwhile; either way the count stays exact.
+  const live = cache.runs.get(runId);
+  if (live) cache.bytes -= live.bytes;
   for (const row of fresh) {
     const seq = Number(row.seq);
     if (entry.final.has(seq)) continue;
