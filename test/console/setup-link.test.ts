@@ -53,6 +53,17 @@ describe('owner set-up on a fresh instance', () => {
     assert.equal(res.json().detail.error, 'setup_token_required');
   });
 
+  test('a rebound name (DNS rebinding) from this machine is not local; a new link clears the ended ones', async () => {
+    const rebound = await setup(s, { email: 'rebind@example.com' }, { host: 'rebind.attacker.example', origin: 'http://rebind.attacker.example' });
+    assert.equal(rebound.statusCode, 403, rebound.body);
+    assert.equal(rebound.json().detail.error, 'setup_token_required');
+    const db = s.runtime.core.store.db;
+    await issueSetupToken(db); // the expired one of the test before goes now
+    const rows = await db.selectFrom('auth_tokens').select(['expires_at', 'used_at']).where('kind', '=', 'setup').execute();
+    assert.ok(rows.length > 0);
+    assert.ok(rows.every((r) => r.used_at === null && r.expires_at > new Date().toISOString()), JSON.stringify(rows));
+  });
+
   test('the link works from another machine once; after that, every set-up is signup_closed', async () => {
     const db = s.runtime.core.store.db;
     const token = await issueSetupToken(db);

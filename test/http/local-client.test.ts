@@ -16,7 +16,25 @@ describe('isLoopbackAddress', () => {
 });
 
 describe('isLocalClient', () => {
-  const direct = (socketAddress: string | undefined, headers: Record<string, string> = {}, trustedChain?: string[]) => isLocalClient({ socketAddress, headers, trustedChain });
+  const direct = (socketAddress: string | undefined, headers: Record<string, string> = {}, trustedChain?: string[]) =>
+    isLocalClient({ socketAddress, headers: { host: '127.0.0.1:8080', ...headers }, trustedChain });
+
+  test('the page must be asked for by a loopback name: a rebound name (DNS rebinding) is not local', () => {
+    for (const host of ['localhost:8080', 'localhost', '127.0.0.1', '[::1]:8080', 'app.localhost:3000', 'LOCALHOST:1']) assert.equal(direct('127.0.0.1', { host }), true, host);
+    for (const host of ['rebind.attacker.example', 'rebind.attacker.example:8080', '192.168.1.2:8080', 'localhost.attacker.example', '']) {
+      assert.equal(direct('127.0.0.1', { host }), false, host);
+    }
+    assert.equal(isLocalClient({ socketAddress: '127.0.0.1', headers: {} }), false, 'no Host at all');
+    assert.equal(direct('127.0.0.1', { origin: 'http://localhost:8080' }), true);
+    assert.equal(direct('127.0.0.1', { origin: 'null' }), true);
+    assert.equal(direct('127.0.0.1', { origin: 'http://rebind.attacker.example:8080' }), false);
+  });
+
+  test('a loopback peer that sends any relay header relays someone else', () => {
+    for (const h of ['via', 'x-forwarded-host', 'x-forwarded-proto', 'cf-connecting-ip', 'true-client-ip', 'x-client-ip']) {
+      assert.equal(direct('127.0.0.1', { [h]: '1.1 proxy' }), false, h);
+    }
+  });
 
   test('a loopback peer with no forwarding header is local', () => {
     assert.equal(direct('127.0.0.1'), true);

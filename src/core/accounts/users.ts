@@ -81,6 +81,12 @@ export const SETUP_TTL_MS = 7 * 24 * 3600_000;
 export async function issueSetupToken(db: Kysely<Database>): Promise<string> {
   const token = randomToken();
   const now = Date.now();
+  // Each start of a server with no owner makes one: the ended ones go, so restarts do not pile up rows.
+  await db
+    .deleteFrom('auth_tokens')
+    .where('kind', '=', 'setup')
+    .where((eb) => eb.or([eb('used_at', 'is not', null), eb('expires_at', '<=', new Date(now).toISOString())]))
+    .execute();
   await db
     .insertInto('auth_tokens')
     .values({

@@ -77,6 +77,11 @@ describe('console frictions in a browser', { skip: browserSkip() }, () => {
     await page.getByLabel('Brand', { exact: true }).focus();
     assert.equal(await url.inputValue(), 'acme');
     assert.equal(await url.evaluate((el: HTMLInputElement) => el.validity.valid), false);
+    // An email address is not a page: it does not become https://bob@acme.com.
+    await url.fill('bob@acme-boards.example');
+    await page.getByLabel('Brand', { exact: true }).focus();
+    assert.equal(await url.inputValue(), 'bob@acme-boards.example');
+    assert.equal(await url.evaluate((el: HTMLInputElement) => el.validity.valid), false);
   });
 
   test('on a phone the current section is in view in the sideways-scrolling tabs', async () => {

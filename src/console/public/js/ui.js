@@ -205,12 +205,13 @@ export function Field({ id, label, hint, children }) {
 /**
  * A page address typed the way people say it (`acme.com`, `www.acme.com/pricing`) gains
  * `https://`, so the browser's URL check and the API's absolute-URL rule accept it; anything with
- * a scheme, or without a dot in its host, is left for the check to judge.
+ * a scheme, without a dot in its host, or with an @ (an email address is not a page) is left for
+ * the check to judge.
  */
 export function withScheme(value) {
   const v = value.trim();
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v)) return v;
-  return /^[^\s/:?#]+\.[^\s/:?#.]+(:\d+)?([/?#]\S*)?$/.test(v) ? `https://${v}` : value;
+  return /^[^\s/:?#@]+\.[^\s/:?#.@]+(:\d+)?([/?#]\S*)?$/.test(v) ? `https://${v}` : value;
 }
 
 /**
