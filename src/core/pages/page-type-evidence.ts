@@ -45,8 +45,10 @@ const PRICE = /[$€£]\s?\d[\d.,]*/g;
 
 const count = (text: string, re: RegExp) => (text.match(re) ?? []).length;
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
-/** Matches per 100 words. */
-const rate = (text: string, re: RegExp) => (100 * count(text, re)) / Math.max(1, words(text));
+/** Matches per 100 words (`n`: the text's words, counted once per page). */
+const rate = (text: string, re: RegExp, n: number) => (100 * count(text, re)) / Math.max(1, n);
+/** The main text read for evidence: its first 200,000 characters, so a huge page costs no more than that. */
+const EVIDENCE_CHARS = 200_000;
 const share = <T>(xs: T[], test: (x: T) => boolean) => xs.filter(test).length / Math.max(1, xs.length);
 
 /** The evidence for one page, by name; `votes` and `ruleType` are the hand-written rules' own. */
@@ -56,11 +58,12 @@ export function typeEvidence(doc: PageDocument, votes: PageTypeVote[], ruleType:
   for (const t of PAGE_TYPES) f[`points:${t}`] = Math.log1p(votes.filter((v) => v.type === t).reduce((a, v) => a + v.points, 0));
   f[`rule:${ruleType}`] = 1;
 
-  const text = doc.bodyText;
+  const text = doc.bodyText.length > EVIDENCE_CHARS ? doc.bodyText.slice(0, EVIDENCE_CHARS) : doc.bodyText;
+  const n = words(text);
   const w = Math.max(1, doc.wordCount);
-  f['voice:we'] = rate(text, WE);
-  f['voice:you'] = rate(text, YOU);
-  f['voice:i'] = rate(text, I);
+  f['voice:we'] = rate(text, WE, n);
+  f['voice:you'] = rate(text, YOU, n);
+  f['voice:i'] = rate(text, I, n);
   f['voice:we×you'] = f['voice:we'] * f['voice:you'];
   const anchors = doc.links.all
     .map((l) => l.text.trim())
@@ -141,7 +144,7 @@ export function typeEvidence(doc: PageDocument, votes: PageTypeVote[], ruleType:
 
   const sentences = text.split(/(?<=[.!?])\s+/);
   f['text:question sentences'] = share(sentences, (s) => s.endsWith('?'));
-  f['text:numbers per 100 words'] = rate(text, /\b\d[\d,.]*\b/g);
+  f['text:numbers per 100 words'] = rate(text, /\b\d[\d,.]*\b/g, n);
   const prices = text.match(PRICE) ?? [];
   f['prices:distinct'] = Math.log1p(new Set(prices).size);
   f['prices:one at the top'] = /[$€£]\s?\d/.test(text.slice(0, 500)) ? 1 : 0;
