@@ -223,7 +223,9 @@ export function Chart({ id, title, summary, times, series, band, bandLabel, perc
             // share one instant spread the axis over years.
             x: { time: true, auto: false, range: xRange(times) },
             y: { range: (u, lo, hi) => [0, percent ? 1 : max ?? Math.max(1, Math.ceil((hi || 0) * 1.1))] } },
-          axes: [{}, { values: (u, vals) => vals.map((v) => (percent ? `${Math.round(v * 100)}%` : v)) }],
+          // Ticks at least 100 px apart: a tick's time and the date under the first one fit
+          // without running into the next (uPlot's 50 px put ":30 :00" ticks under each other).
+          axes: [{ space: 100 }, { values: (u, vals) => vals.map((v) => (percent ? `${Math.round(v * 100)}%` : v)) }],
           legend: { show: false },
         },
         data,
