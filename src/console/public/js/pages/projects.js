@@ -186,7 +186,7 @@ function ProjectForm({ project, listing }) {
         ? null
         : html`<section class="card" aria-labelledby="pf-prompts"><h2 id="pf-prompts">Prompt library</h2>
             <${PromptImportFields} text=${prompts} setText=${setPrompts} format=${format} setFormat=${setFormat} topics=${topics} setTopics=${setTopics} prefix="pf" />
-            <p class="small muted">${promptCount} prompt${promptCount === 1 ? '' : 's'} to import. More can be added later, and the project page suggests prompt ideas for the site.</p>
+            <p class="small muted">${plural(promptCount, 'prompt')} to import. More can be added later, and the project page suggests prompt ideas for the site.</p>
           </section>`}
       <section class="card" aria-labelledby="pf-sched"><h2 id="pf-sched">Schedule and budget</h2>
         <div class="form-grid">
@@ -197,7 +197,7 @@ function ProjectForm({ project, listing }) {
           ${mode !== 'none' && mode !== 'keep' ? html`<${Field} id="pf-tz" label="Time zone"><input id="pf-tz" type="text" value=${timezone} onInput=${(e) => setTimezone(e.target.value)} /></${Field}>` : null}
           <${Field} id="pf-budget" label="Monthly budget (credits, optional)" hint="Shared evenly between the markets; a scheduled run that would pass it is skipped."><input id="pf-budget" type="number" min="0" step="0.01" value=${budget} onInput=${(e) => setBudget(e.target.value)} aria-describedby="pf-budget-hint" /></${Field}>
         </div>
-        <p data-testid="project-cost">One run of every market costs <strong>${perRun.toFixed(2)} credits</strong> (${promptCount} prompt${promptCount === 1 ? '' : 's'} × ${platforms.size} platform${platforms.size === 1 ? '' : 's'} × ${repeats} repeat${repeats === '1' ? '' : 's'} × ${Math.max(1, marketList.length)} market${marketList.length === 1 ? '' : 's'}).</p>
+        <p data-testid="project-cost">One run of every market costs <strong>${perRun.toFixed(2)} credits</strong> (${plural(promptCount, 'prompt')} × ${plural(platforms.size, 'platform')} × ${plural(Number(repeats), 'repeat')} × ${plural(Math.max(1, marketList.length), 'market')}).</p>
         <${ErrorNote} error=${error} />
         <div class="actions"><button type="submit" disabled=${busy}>${project ? 'Save changes' : 'Create project'}</button><a class="button secondary" href=${project ? '/console/projects/' + project.id : '/console/projects'}>Cancel</a></div>
       </section>
