@@ -49,6 +49,15 @@ SETS.forEach((file, set) => {
 function answer(m: Omit<PageTypeModel, 'fitted'>, r: Row): PageType {
   return learnedChoice(typeProbabilities(r.evidence, { ...m, fitted: { labels: [], pages: 0, lambda, steps: STEPS } }), r.rule, r.votes);
 }
+/** The model fitted on some labelled rows at one λ. */
+const fitOn = (on: typeof rows, lam: number) =>
+  fitPageTypeModel(
+    on.map((r) => r.evidence),
+    on.map((r) => r.label),
+    lam,
+    PAGE_TYPES,
+    STEPS,
+  );
 const pct = (a: number, n: number) => `${((100 * a) / n).toFixed(1)} %`;
 
 console.log(`${rows.length} labelled pages; leave one set out (rows: λ; columns: the set left out, then all)`);
@@ -61,13 +70,7 @@ for (const lam of args.includes('--no-cv') ? [] : [0.01, 0.03, 0.1, 0.3]) {
   for (let s = 0; s < SETS.length; s++) {
     const train = rows.filter((r) => r.set !== s);
     const test = rows.filter((r) => r.set === s);
-    const m = fitPageTypeModel(
-      train.map((r) => r.evidence),
-      train.map((r) => r.label),
-      lam,
-      PAGE_TYPES,
-      STEPS,
-    );
+    const m = fitOn(train, lam);
     const ok = test.filter((r) => answer(m, r) === r.label).length;
     right += ok;
     cells.push(pct(ok, test.length).padStart(10));
@@ -76,13 +79,7 @@ for (const lam of args.includes('--no-cv') ? [] : [0.01, 0.03, 0.1, 0.3]) {
 }
 if (args.includes('--cv-only')) process.exit(0);
 
-const m = fitPageTypeModel(
-  rows.map((r) => r.evidence),
-  rows.map((r) => r.label),
-  lambda,
-  PAGE_TYPES,
-  STEPS,
-);
+const m = fitOn(rows, lambda);
 const round = (x: number) => Number(x.toPrecision(5));
 const model: PageTypeModel = {
   fitted: { labels: SETS, pages: rows.length, lambda, steps: STEPS },

@@ -112,8 +112,9 @@ export function pageTypeByRules(doc: PageDocument): { votes: PageTypeVote[]; rul
 /**
  * The learned layer (./page-type-model.ts): a logistic regression over the rules' votes and the
  * page's own evidence (./page-type-evidence.ts) picks the type among those the rules voted for
- * (and article, the default). A site's root stays `home` and a search a listing, by the rules. Where it agrees with the rules the rules' reason stands; where it does not, the
- * reason names the rules' answer and the three pieces of evidence that moved it most.
+ * (and article, the default). A site's root stays `home` and a search a listing, by the rules.
+ * Where it agrees with the rules the rules' reason stands; where it does not, the reason names
+ * the rules' answer and the three pieces of evidence that moved it most.
  */
 function learnedLayer(doc: PageDocument, votes: PageTypeVote[], rules: { type: PageType; reason: string }): { type: PageType; reason: string } {
   const evidence = typeEvidence(doc, votes, rules.type);

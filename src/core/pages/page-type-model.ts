@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { PageType } from './page-kind.ts';
 
 export interface PageTypeModel {
-  /** What the weights were fitted on and how (files, λ, the commit of the rules). */
+  /** What the weights were fitted on and how (the label files, pages, λ, gradient steps). */
   fitted: { labels: string[]; pages: number; lambda: number; steps: number };
   types: PageType[];
   features: string[];

@@ -95,16 +95,16 @@ function isDisclosure(el: Element): boolean {
   const a = el.attribs;
   return a.role === 'region' || DISCLOSURE.test(`${a.class ?? ''} ${a.id ?? ''}`) || (a.class !== undefined && /(?:^|\s)content(?:\s|$)/.test(a.class));
 }
-/**
- * collapsed-disclosure-panel: a box with the `hidden` attribute that a click reveals in place —
- * `hidden="until-found"` (the browser's own collapsed section, found by in-page search), a box
- * whose class, id or component name says so (accordion, collapsible, FAQ answer …). Its text is a guide's "What to consider", a product's details, an FAQ's
- * answers: content a reader opens. A hidden box that nothing toggles (a dialog, a template, a
- * mobile copy) still goes.
- */
 /** Names of a collapsed section's panel (narrower than DISCLOSURE: a hidden "details" or
  * "description" box is as often a player's or a dialog's). */
 const COLLAPSED_PANEL = /collaps|accordion|expand|faq|answer|spoiler|disclosure/i;
+/**
+ * collapsed-disclosure-panel: a box with the `hidden` attribute that a click reveals in place —
+ * `hidden="until-found"` (the browser's own collapsed section, found by in-page search), a box
+ * whose class, id or component name says so (accordion, collapsible, FAQ answer …). Its text is
+ * a guide's "What to consider", a product's details, an FAQ's answers: content a reader opens.
+ * A hidden box that nothing toggles (a dialog, a template, a mobile copy) still goes.
+ */
 function isCollapsedPanel(el: Element): boolean {
   const a = el.attribs;
   if (a.hidden === 'until-found') return true;
@@ -217,14 +217,14 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
       gone.push(el);
       return false;
     }
-    // A form that holds much of the page is a wrapper (forum moderation forms around a whole
-    // thread, ASP.NET pages), not a search or login box.
     // heading-toggle: an accordion's header is a button inside a heading ("What to consider",
     // an FAQ's question); the button goes, its words stay as the heading's.
     if (name === 'button' && el.attribs['aria-expanded'] !== undefined && el.parent && isElement(el.parent) && HEADING_TAG.test(el.parent.name) && el.parent.name !== 'h1' && nextHasText(el.parent)) {
       el.name = 'span';
       return true;
     }
+    // A form that holds much of the page is a wrapper (forum moderation forms around a whole
+    // thread, ASP.NET pages), not a search or login box.
     if (ALWAYS_DROP.has(name) || (name === 'form' && isUtilityForm(el) && !(opts.bodyTextLength && textLength(el) / opts.bodyTextLength > FORM_SPARE_SHARE))) {
       gone.push(el);
       return false;
