@@ -38,7 +38,7 @@ function withoutNull(s: Json): Json {
 }
 
 /** How a field is written on the command line, from its JSON Schema. */
-export function kindOf(schema: Json): { kind: FieldKind; choices?: string[] } {
+export function kindOf(schema: Json): { kind: FieldKind; choices?: string[]; shorthand?: CliField['shorthand'] } {
   const s = withoutNull(schema);
   const alts: Json[] = s.anyOf ?? [s];
   if (alts.some((a) => a.type === 'boolean')) return { kind: 'boolean' };
@@ -58,7 +58,21 @@ export function kindOf(schema: Json): { kind: FieldKind; choices?: string[] } {
   } else if (alts.every((a) => a.type === 'string' || a.type === 'number' || a.type === 'integer')) {
     return { kind: 'string' };
   }
-  return { kind: 'json' };
+  const named = shorthandOf(s);
+  return named ? { kind: 'json', shorthand: named } : { kind: 'json' };
+}
+
+/**
+ * The one required string property of an object, or of a list's objects, so that a bare word
+ * stands for it on the command line (`--brand Acme` for {"name":"Acme"}, `--competitor` repeated
+ * for a list): the property a person would type first.
+ */
+function shorthandOf(s: Json): CliField['shorthand'] {
+  const many = s.type === 'array';
+  const obj = many ? withoutNull(s.items ?? {}) : s;
+  if (obj.type !== 'object' || !Array.isArray(obj.required) || obj.required.length !== 1) return undefined;
+  const key = obj.required[0] as string;
+  return withoutNull(obj.properties?.[key] ?? {}).type === 'string' ? { key, many } : undefined;
 }
 
 /** A route part's object schema (an optional body counts as its fields, each optional). */
@@ -107,10 +121,11 @@ function derive(route: AnyRoute, spec: CliSpec): DerivedCommand {
       if (JSON.stringify(f.schema).includes('"type":"null"')) options.push({ field: f.field, in: f.in, kind: 'null', flag: `no-${kebab(f.field)}`, description: `send ${f.field}: null (${f.schema.description ?? 'none'})`, required: false });
       continue;
     }
-    const { kind, choices } = kindOf(f.schema);
+    const { kind, choices, shorthand } = kindOf(f.schema);
     const flag = flags[f.field] ?? kebab(kind === 'list' || kind === 'map' ? pluralize.singular(f.field) : f.field);
     const option: CliField = { field: f.field, in: f.in, kind, flag, description: f.schema.description ?? '', required: f.required };
     if (choices) option.choices = choices;
+    if (shorthand) option.shorthand = shorthand;
     if (spec.files?.includes(f.field)) {
       if (kind !== 'list') throw new Error(`${spec.command}: only a list is read from a file, not ${f.field}`);
       option.file = true;

@@ -21,6 +21,11 @@ export interface CliField {
   description: string;
   required: boolean;
   choices?: string[];
+  /**
+   * A JSON field whose objects have one required string property: a bare word stands for it
+   * (`--brand Acme` sends {"name":"Acme"}; a list's flag repeats, one object each).
+   */
+  shorthand?: { key: string; many: boolean };
   /** A list also read from a file, one item a line: --<flag>-file. */
   file?: boolean;
 }

@@ -1843,7 +1843,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "operationId": "projectsCreate",
     "method": "post",
     "path": "/v1/projects",
-    "description": "a brand workspace (JSON fields, or @file): brand, competitors, markets, platforms, schedule, prompts",
+    "description": "a brand workspace: brand, competitors, markets, platforms, schedule, prompts (--brand Acme, or JSON)",
     "args": [],
     "options": [
       {
@@ -1868,7 +1868,11 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "json",
         "flag": "brand",
         "description": "The brand: {name, aliases, domains}",
-        "required": true
+        "required": true,
+        "shorthand": {
+          "key": "name",
+          "many": false
+        }
       },
       {
         "field": "competitors",
@@ -1876,7 +1880,11 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "json",
         "flag": "competitors",
         "description": "Up to 10 competitors, each with aliases and domains",
-        "required": false
+        "required": false,
+        "shorthand": {
+          "key": "name",
+          "many": true
+        }
       },
       {
         "field": "markets",
@@ -1960,7 +1968,11 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "json",
         "flag": "prompts",
         "description": "The first prompts of the library, with topics",
-        "required": false
+        "required": false,
+        "shorthand": {
+          "key": "prompt",
+          "many": true
+        }
       }
     ],
     "fixed": {},
@@ -2045,7 +2057,11 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "json",
         "flag": "brand",
         "description": "The brand: {name, aliases, domains}",
-        "required": false
+        "required": false,
+        "shorthand": {
+          "key": "name",
+          "many": false
+        }
       },
       {
         "field": "competitors",
@@ -2053,7 +2069,11 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "json",
         "flag": "competitors",
         "description": "Up to 10 competitors, each with aliases and domains",
-        "required": false
+        "required": false,
+        "shorthand": {
+          "key": "name",
+          "many": true
+        }
       },
       {
         "field": "markets",
@@ -2178,7 +2198,11 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "json",
         "flag": "prompts",
         "description": "Prompts with topics",
-        "required": false
+        "required": false,
+        "shorthand": {
+          "key": "prompt",
+          "many": true
+        }
       },
       {
         "field": "text",

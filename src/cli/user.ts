@@ -181,8 +181,18 @@ function optionOf(f: CliField): Option {
         if (!/^[^=]+=.+$/.test(v)) throw new InvalidArgumentError(`--${f.flag} takes key=value, e.g. openai=gpt-5.1`);
         return collect(v, prev);
       });
-    case 'json':
-      return new Option(`--${f.flag} <json>`, `${desc} (JSON, or @FILE)`).argParser(jsonValue);
+    case 'json': {
+      const named = f.shorthand;
+      if (!named) return new Option(`--${f.flag} <json>`, `${desc} (JSON, or @FILE)`).argParser(jsonValue);
+      const how = named.many ? `a ${named.key} (repeat for more), JSON, or @FILE` : `a ${named.key}, JSON, or @FILE`;
+      return new Option(`--${f.flag} <${named.key}|json>`, `${desc} (${how})`).argParser((v: string, prev: unknown) => {
+        // JSON starts with a bracket, a brace or a quote; a file with @. Anything else is the name.
+        const value = /^\s*[[{"@]/.test(v) ? jsonValue(v) : { [named.key]: v };
+        if (!named.many) return value;
+        const before = Array.isArray(prev) ? prev : [];
+        return [...before, ...(Array.isArray(value) ? value : [value])];
+      });
+    }
     default: {
       const o = new Option(`--${f.flag} <value>`, desc);
       if (f.choices) o.choices(f.choices);

@@ -16,7 +16,7 @@ export default defineRoute({
   response: Project.extend({ prompts: z.array(z.object({ id: z.string(), prompt: z.string(), topics: z.array(z.string()) })) }),
   errors: [400, 422],
   run: (a, _ctx, core, principal) => createProject(core.tracking, principal, a),
-  cli: { command: 'projects create', description: 'a brand workspace (JSON fields, or @file): brand, competitors, markets, platforms, schedule, prompts', flags: { 'schedule.cron': 'cron', 'schedule.timezone': 'timezone', monthly_credit_budget: 'budget' } },
+  cli: { command: 'projects create', description: 'a brand workspace: brand, competitors, markets, platforms, schedule, prompts (--brand Acme, or JSON)', flags: { 'schedule.cron': 'cron', 'schedule.timezone': 'timezone', monthly_credit_budget: 'budget' } },
   tool: {
     name: 'create_project',
     title: 'Create a project',
