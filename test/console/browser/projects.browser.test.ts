@@ -77,7 +77,17 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     await page.getByLabel('Competitor 2 aliases').fill('Pipe Drive');
     await page.getByText('CSV with a prompt and a topics column').click();
     await page.getByLabel('Prompts to import').fill(CSV);
+    // Weekly by default: the month's cost is said, and without a budget a button sets one to it.
+    const monthly = page.getByTestId('project-monthly');
+    await monthly.getByText('about 208.00 credits a month').waitFor();
+    await monthly.getByText('No budget is set, so nothing caps it.').waitFor();
+    await monthly.getByRole('button', { name: 'Set the budget to 208' }).click();
+    assert.equal(await page.getByLabel('Monthly budget (credits, optional)').inputValue(), '208');
+    await page.getByLabel('Monthly budget (credits, optional)').fill('100');
+    await monthly.getByText('The budget of 100 credits covers 2 runs of 4; the rest are skipped.').waitFor();
+    await rig.screenshot(page, 'project-new-budget-desktop');
     await page.getByLabel('Repeat', { exact: true }).selectOption('none');
+    await monthly.waitFor({ state: 'detached' });
     await page.getByLabel('Monthly budget (credits, optional)').fill('400');
     // 12 prompts × 2 platforms (the default ChatGPT and Perplexity, 2 credits each) × 1 repeat × 1 market.
     await page.getByTestId('project-cost').getByText('48.00 credits').waitFor();

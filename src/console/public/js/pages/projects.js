@@ -50,6 +50,8 @@ function scheduleMode(s) {
   return 'keep';
 }
 const CRON = { daily: '0 6 * * *', weekly: '0 6 * * 1', monthly: '0 6 1 * *' };
+/** Runs a month on each common schedule, on average (a custom cron is not guessed at). */
+const RUNS_A_MONTH = { daily: 365 / 12, weekly: 52 / 12, monthly: 1 };
 
 // ---- List ----
 
@@ -110,6 +112,7 @@ function ProjectForm({ project, listing }) {
   const marketList = list(markets);
   const promptCount = project ? p.prompt_count : importCount(prompts, format);
   const perRun = promptCount * [...platforms].reduce((s, pl) => s + price(pl), 0) * Number(repeats) * Math.max(1, marketList.length);
+  const monthly = perRun * (RUNS_A_MONTH[mode] || 0);
   const setCompetitor = (i, k) => (e) => setCompetitors(competitors.map((c, j) => (j === i ? { ...c, [k]: e.target.value } : c)));
 
   const submit = async (e) => {
@@ -198,6 +201,14 @@ function ProjectForm({ project, listing }) {
           <${Field} id="pf-budget" label="Monthly budget (credits, optional)" hint="Shared evenly between the markets; a scheduled run that would pass it is skipped."><input id="pf-budget" type="number" min="0" step="0.01" value=${budget} onInput=${(e) => setBudget(e.target.value)} aria-describedby="pf-budget-hint" /></${Field}>
         </div>
         <p data-testid="project-cost">One run of every market costs <strong>${perRun.toFixed(2)} credits</strong> (${plural(promptCount, 'prompt')} × ${plural(platforms.size, 'platform')} × ${plural(Number(repeats), 'repeat')} × ${plural(Math.max(1, marketList.length), 'market')}).</p>
+        ${RUNS_A_MONTH[mode] && perRun > 0
+          ? html`<p data-testid="project-monthly">${mode === 'daily' ? 'Daily' : mode === 'weekly' ? 'Weekly' : 'Monthly'}, that is about <strong>${monthly.toFixed(2)} credits a month</strong>.
+              ${budget === ''
+                ? html` No budget is set, so nothing caps it. <button type="button" class="link" onClick=${() => setBudget(String(Math.ceil(monthly)))}>Set the budget to ${Math.ceil(monthly)}</button>`
+                : Number(budget) < monthly
+                  ? html` The budget of ${budget} credits covers ${plural(Math.floor(Number(budget) / perRun), 'run')} of ${Math.round(RUNS_A_MONTH[mode])}; the rest are skipped.`
+                  : null}</p>`
+          : null}
         <${ErrorNote} error=${error} />
         <div class="actions"><button type="submit" disabled=${busy}>${project ? 'Save changes' : 'Create project'}</button><a class="button secondary" href=${project ? '/console/projects/' + project.id : '/console/projects'}>Cancel</a></div>
       </section>
