@@ -33,8 +33,9 @@ describe('owner set-up from another machine in a browser', { skip: browserSkip()
     await page.goto('/console');
     await page.getByRole('heading', { name: 'Set up sightline' }).waitFor();
     await fillAndSubmit();
-    await page.getByText('needs the set-up link that `sightline serve` printed').waitFor();
-    await page.getByText('one-time set-up link that').waitFor();
+    await page.getByRole('alert').getByText('needs the set-up link that `sightline serve` printed').waitFor();
+    await page.getByText('or open the console on the server itself, through localhost').waitFor();
+    assert.equal(await page.getByText('set-up link').count(), 1, 'the page says it once');
   });
 
   test('?setup= from the link: the owner is created and lands in the console', async () => {

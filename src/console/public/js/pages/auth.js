@@ -54,19 +54,11 @@ const setupTokenFromUrl = () => new URLSearchParams(location.hash.slice(1)).get(
 
 export function SetupPage({ session, refresh }) {
   const [setupToken] = useState(setupTokenFromUrl);
-  const [tokenNeeded, setTokenNeeded] = useState(false);
   if (!session.needs_owner) return html`<${AuthCard} title="This instance has its owner"><p>Sign in instead.</p><a class="button" href="/console/sign-in">Sign in</a></${AuthCard}>`;
+  // Refused without a valid link, the server's own message says where the link is (one note).
   return html`<${AuthCard} title="Set up sightline" sub="Create the owner account. The owner operates this instance: they invite users, grant credits and can suspend accounts.">
-    ${tokenNeeded
-      ? html`<${Note} kind="info"><p>From another machine, the owner is set up through the one-time set-up link that <code>sightline serve</code> printed when it started (it ends in <code>/console#setup=…</code>; restarting the server prints a new one). On the server itself, <code>http://localhost:PORT/console</code> needs no link.</p></${Note}>`
-      : null}
     <${CredentialsForm} submitLabel="Create owner account" newPassword onSubmit=${async (c) => {
-      try {
-        await post('/console/api/setup', setupToken ? { ...c, setup_token: setupToken } : c);
-      } catch (err) {
-        if (err.code === 'setup_token_required') setTokenNeeded(true);
-        throw err;
-      }
+      await post('/console/api/setup', setupToken ? { ...c, setup_token: setupToken } : c);
       await enter(refresh);
     }} />
   </${AuthCard}>`;
