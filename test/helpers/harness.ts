@@ -79,7 +79,8 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
   const config = loadConfig({ SIGHTLINE_LOG_LEVEL: 'silent', ...env, DATABASE_URL: db.url });
   const runtime = await openRuntime(config);
   const rateLimiter = await createKeyRateLimiter({ perMinute: config.SIGHTLINE_RATE_LIMIT_PER_MINUTE, handle: runtime.handle });
-  const app = await buildApp({ core: runtime.core, rateLimiter });
+  // Errors no handler expected (a 500) are logged, so a failure in CI says why; quiet otherwise.
+  const app = await buildApp({ core: runtime.core, rateLimiter, logger: { level: process.env.SIGHTLINE_TEST_LOG_LEVEL ?? 'error' } });
   await app.ready();
   if (opts.worker !== false) runtime.core.startWorker();
   const server: TestServer = {
