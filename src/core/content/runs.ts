@@ -153,6 +153,8 @@ export async function executeCiRun(store: Store, analyze: CiAnalyzer, runId: str
     failure = { code: 'account_suspended', message: 'The account was suspended before this analysis ran; its credits were released.' };
   } else {
     try {
+      // A stop that came during the reads above: the run stays running, retried as below.
+      signal?.throwIfAborted();
       outcome = await analyze({
         url: run.url,
         depth: run.analysis_depth,
