@@ -435,7 +435,10 @@ function capitalized(ft: FoldedText, at: number, capitals: readonly number[]): b
  *   classifying sentence whose head noun is a person, a work, an animal or a storm ("Melinda è la
  *   mia collega", "Elektra es una ópera"), such a noun before it ("the director X", "a colleague
  *   called X"), or a work and "by" before it ("un film de X": its author) (only recorded for
- *   rejections; weak).
+ *   rejections; weak);
+ * - `adjective_after_noun`, `adverbial`: the name's word is another part of speech there, an
+ *   Arabic adjective after its definite noun or a Chinese adverb before 地 (see wordClassReading;
+ *   only recorded for rejections; weak).
  */
 export type MentionRule =
   | 'exact'
@@ -456,7 +459,9 @@ export type MentionRule =
   | 'verb_at_sentence_start'
   | 'place_name'
   | 'counted_noun'
-  | 'other_name';
+  | 'other_name'
+  | 'adjective_after_noun'
+  | 'adverbial';
 
 /** One mention: original UTF-16 range [start, end). */
 export interface MentionSpan {
@@ -659,6 +664,11 @@ const GERMAN_DETERMINERS: Record<string, readonly GermanGender[]> = (() => {
   return out;
 })();
 
+/** German prepositions (closed class): none stands between an article and its noun. */
+const GERMAN_PREPOSITIONS = new Set(
+  'bei mit von zu aus nach seit für über unter auf an in durch gegen ohne um vor hinter neben zwischen bis ab wegen trotz statt während laut per pro via'.split(' '),
+);
+
 /** The (up to) three words right before a position, each followed by spaces only. */
 const WORDS_BEFORE = /(?:\p{L}+[ \t]+){1,3}$/u;
 
@@ -676,7 +686,9 @@ function germanNounAfterArticle(text: string, start: number, gender: GermanGende
   for (let k = words.length - 1; k >= 0; k--) {
     const genders = GERMAN_DETERMINERS[words[k]!.toLowerCase()];
     if (genders !== undefined) return gender === null || genders.includes(gender);
-    if (!isLower(words[k]![0]!)) return false;
+    // A preposition opens a phrase of its own: the article before it belongs to another noun
+    // ("meine brille bei apollo": "meine" goes with "brille", and "bei apollo" is bare).
+    if (!isLower(words[k]![0]!) || GERMAN_PREPOSITIONS.has(words[k]!)) return false;
   }
   return false;
 }
@@ -871,40 +883,69 @@ function placeReading(text: string, start: number, end: number, language: string
  * brand is introduced by.
  */
 const OTHER_NOUNS: Record<string, readonly string[]> = {
-  en: 'colleague friend sister brother wife husband daughter son mother father aunt uncle cousin neighbour neighbor teacher girlfriend boyfriend grandmother grandfather director actor actress singer writer novelist author painter composer poet footballer philosopher opera film movie novel song album painting poem symphony ballet musical character heroine hero goddess god dog cat horse puppy kitten hurricane storm typhoon'.split(
+  en: 'colleague friend sister brother wife husband daughter son mother father aunt uncle cousin neighbour neighbor teacher girlfriend boyfriend grandmother grandfather director actor actress singer writer novelist author painter composer poet footballer philosopher opera film movie novel song album painting poem symphony ballet musical character heroine hero goddess god dog cat horse puppy kitten hurricane storm typhoon constellation'.split(
     ' ',
   ),
-  es: 'colega compañera compañero amiga amigo hermana hermano esposa esposo hija hijo madre padre tía tío prima primo vecina vecino profesora profesor novia novio abuela abuelo director directora cineasta actor actriz cantante escritora escritor autora autor pintora pintor compositor poeta futbolista ópera película novela canción álbum cuadro poema obra sinfonía personaje diosa dios perro perra gato gata caballo huracán tormenta'.split(
+  es: 'colega compañera compañero amiga amigo hermana hermano esposa esposo hija hijo madre padre tía tío prima primo vecina vecino profesora profesor novia novio abuela abuelo director directora cineasta actor actriz cantante escritora escritor autora autor pintora pintor compositor poeta futbolista ópera película novela canción álbum cuadro poema obra sinfonía personaje diosa dios perro perra gato gata caballo huracán tormenta constelación'.split(
     ' ',
   ),
-  fr: 'collègue amie ami sœur frère femme mari fille fils mère père tante oncle cousine cousin voisine voisin professeure professeur copine copain grand-mère grand-père réalisateur réalisatrice cinéaste metteur acteur actrice chanteuse chanteur écrivaine écrivain romancier romancière auteure autrice auteur peintre compositeur poète footballeur opéra film roman chanson album tableau poème pièce symphonie ballet personnage héroïne héros déesse dieu chienne chien chatte chat cheval jument ouragan tempête'.split(
+  fr: 'collègue amie ami sœur frère femme mari fille fils mère père tante oncle cousine cousin voisine voisin professeure professeur copine copain grand-mère grand-père réalisateur réalisatrice cinéaste metteur acteur actrice chanteuse chanteur écrivaine écrivain romancier romancière auteure autrice auteur peintre compositeur poète footballeur opéra film roman chanson album tableau poème pièce symphonie ballet personnage héroïne héros déesse dieu chienne chien chatte chat cheval jument ouragan tempête constellation'.split(
     ' ',
   ),
-  de: 'kollegin kollege freundin freund schwester bruder frau mann tochter sohn mutter vater tante onkel cousine cousin nachbarin nachbar lehrerin lehrer oma opa regisseurin regisseur schauspielerin schauspieler sängerin sänger schriftstellerin schriftsteller autorin autor malerin maler komponistin komponist dichterin dichter fußballer oper film roman lied song album gemälde gedicht theaterstück sinfonie symphonie ballett musical figur heldin held göttin gott hündin hund katze kater pferd hurrikan sturm orkan sturmtief'.split(
+  de: 'kollegin kollege freundin freund schwester bruder frau mann tochter sohn mutter vater tante onkel cousine cousin nachbarin nachbar lehrerin lehrer oma opa regisseurin regisseur schauspielerin schauspieler sängerin sänger schriftstellerin schriftsteller autorin autor malerin maler komponistin komponist dichterin dichter fußballer oper film roman lied song album gemälde gedicht theaterstück sinfonie symphonie ballett musical figur heldin held göttin gott hündin hund katze kater pferd hurrikan sturm orkan sturmtief sternbild'.split(
     ' ',
   ),
-  it: 'collega amica amico sorella fratello moglie marito figlia figlio madre padre zia zio cugina cugino vicina vicino professoressa professore maestra maestro fidanzata fidanzato nonna nonno regista attrice attore cantante scrittrice scrittore autrice autore pittrice pittore compositore poeta poetessa calciatore opera film romanzo canzone album dipinto quadro poesia sinfonia balletto personaggio eroina eroe dea dio cagnolina cagnolino cane gatta gatto cavallo uragano tempesta'.split(
+  it: 'collega amica amico sorella fratello moglie marito figlia figlio madre padre zia zio cugina cugino vicina vicino professoressa professore maestra maestro fidanzata fidanzato nonna nonno regista attrice attore cantante scrittrice scrittore autrice autore pittrice pittore compositore poeta poetessa calciatore opera film romanzo canzone album dipinto quadro poesia sinfonia balletto personaggio eroina eroe dea dio cagnolina cagnolino cane gatta gatto cavallo uragano tempesta costellazione'.split(
     ' ',
   ),
-  pt: 'colega amiga amigo irmã irmão esposa esposo mulher marido filha filho mãe pai tia tio prima primo vizinha vizinho professora professor namorada namorado avó avô diretor diretora cineasta ator atriz cantora cantor escritora escritor autora autor pintora pintor compositor poeta jogador ópera filme romance canção música álbum quadro pintura poema sinfonia balé personagem deusa deus cadela cachorro cão gata gato cavalo furacão tempestade'.split(
+  pt: 'colega amiga amigo irmã irmão esposa esposo mulher marido filha filho mãe pai tia tio prima primo vizinha vizinho professora professor namorada namorado avó avô diretor diretora cineasta ator atriz cantora cantor escritora escritor autora autor pintora pintor compositor poeta jogador ópera filme romance canção música álbum quadro pintura poema sinfonia balé personagem deusa deus cadela cachorro cão gata gato cavalo furacão tempestade constelação'.split(
     ' ',
   ),
-  nl: 'collega vriendin vriend zus zuster broer vrouw man dochter zoon moeder vader tante oom nicht neef buurvrouw buurman lerares leraar oma opa regisseur acteur actrice zangeres zanger schrijfster schrijver auteur schilder componist dichter voetballer opera film roman lied album schilderij gedicht toneelstuk symfonie ballet musical personage godin god hond kat poes paard orkaan storm'.split(
+  nl: 'collega vriendin vriend zus zuster broer vrouw man dochter zoon moeder vader tante oom nicht neef buurvrouw buurman lerares leraar oma opa regisseur acteur actrice zangeres zanger schrijfster schrijver auteur schilder componist dichter voetballer opera film roman lied album schilderij gedicht toneelstuk symfonie ballet musical personage godin god hond kat poes paard orkaan storm sterrenbeeld'.split(
     ' ',
   ),
-  pl: 'koleżanka kolega przyjaciółka przyjaciel siostra brat żona mąż córka syn matka mama ojciec tata ciocia wujek kuzynka kuzyn sąsiadka sąsiad nauczycielka nauczyciel babcia dziadek reżyser reżyserka aktor aktorka piosenkarka piosenkarz pisarka pisarz autorka autor malarz kompozytor poeta poetka piłkarz opera film powieść piosenka album obraz wiersz symfonia balet postać bohaterka bohater bogini bóg pies suczka kot kotka koń huragan'.split(
+  pl: 'koleżanka kolega przyjaciółka przyjaciel siostra brat żona mąż córka syn matka mama ojciec tata ciocia wujek kuzynka kuzyn sąsiadka sąsiad nauczycielka nauczyciel babcia dziadek reżyser reżyserka aktor aktorka piosenkarka piosenkarz pisarka pisarz autorka autor malarz kompozytor poeta poetka piłkarz opera film powieść piosenka album obraz wiersz symfonia balet postać bohaterka bohater bogini bóg pies suczka kot kotka koń huragan gwiazdozbiór konstelacja'.split(
     ' ',
   ),
-  ru: 'коллега подруга друг сестра брат жена муж дочь сын мать мама отец папа тётя тетя дядя соседка сосед учительница учитель бабушка дедушка режиссёр режиссер актёр актер актриса певица певец писательница писатель автор художник композитор поэт поэтесса футболист опера оперой фильм фильмом роман романом песня песней альбом картина картиной стихотворение симфония балет балетом персонаж героиня герой богиня бог собака пёс пес кошка кот лошадь конь ураган'.split(
+  ru: 'коллега подруга друг сестра брат жена муж дочь сын мать мама отец папа тётя тетя дядя соседка сосед учительница учитель бабушка дедушка режиссёр режиссер актёр актер актриса певица певец писательница писатель автор художник композитор поэт поэтесса футболист опера оперой фильм фильмом роман романом песня песней альбом картина картиной стихотворение симфония балет балетом персонаж героиня герой богиня бог собака пёс пес кошка кот лошадь конь ураган созвездие созвездием'.split(
     ' ',
   ),
-  cs: 'kolegyně kolega kamarádka kamarád přítelkyně přítel sestra bratr manželka manžel dcera syn matka maminka otec táta teta strýc sousedka soused učitelka učitel babička dědeček režisér režisérka herec herečka zpěvačka zpěvák spisovatelka spisovatel autorka autor malíř skladatel básník fotbalista opera operou film filmem román románem píseň písní album obraz obrazem báseň symfonie balet postava postavou hrdinka hrdina bohyně bůh pes fenka kočka kocour kůň hurikán'.split(
+  cs: 'kolegyně kolega kamarádka kamarád přítelkyně přítel sestra bratr manželka manžel dcera syn matka maminka otec táta teta strýc sousedka soused učitelka učitel babička dědeček režisér režisérka herec herečka zpěvačka zpěvák spisovatelka spisovatel autorka autor malíř skladatel básník fotbalista opera operou film filmem román románem píseň písní album obraz obrazem báseň symfonie balet postava postavou hrdinka hrdina bohyně bůh pes fenka kočka kocour kůň hurikán souhvězdí souhvězdím'.split(
     ' ',
   ),
-  sv: 'kollega kompis vän väninna syster bror fru hustru dotter son mamma mor pappa far moster faster morbror farbror kusin granne lärare lärarinna flickvän pojkvän mormor farmor morfar farfar regissör skådespelare skådespelerska sångerska sångare författare författarinna målare konstnär tonsättare kompositör poet fotbollsspelare opera operan film filmen roman romanen låt låten sång album albumet målning målningen dikt dikten pjäs pjäsen symfoni balett gestalt figur hjältinna hjälte gudinna gud hund hunden katt katten häst hästen orkan orkanen storm stormen'.split(
+  sv: 'kollega kompis vän väninna syster bror fru hustru dotter son mamma mor pappa far moster faster morbror farbror kusin granne lärare lärarinna flickvän pojkvän mormor farmor morfar farfar regissör skådespelare skådespelerska sångerska sångare författare författarinna målare konstnär tonsättare kompositör poet fotbollsspelare opera operan film filmen roman romanen låt låten sång album albumet målning målningen dikt dikten pjäs pjäsen symfoni balett gestalt figur hjältinna hjälte gudinna gud hund hunden katt katten häst hästen orkan orkanen storm stormen stjärnbild stjärnbilden'.split(
     ' ',
   ),
 };
+
+/**
+ * Possessive determiners: a listed noun right after one is the head of a classifying sentence
+ * whatever follows it ("Alan est mon voisin depuis dix ans", "Melinda is my colleague now").
+ */
+const POSSESSIVES = new Set(
+  'my your his her our their mon ma ton ta son sa notre votre leur mi tu su nuestro nuestra mio mia tuo tua suo sua nostro nostra meu minha teu seu nosso nossa mein meine dein deine sein seine ihr ihre unser unsere mijn jouw zijn haar onze hun mój moja moje twój twoja мой моя наш наша můj moje náš naše min mitt mina din ditt vår'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Nouns of events and sky objects named after a place or a person with "of" ("the Battle of X",
+ * "O Grito do Ipiranga", "la batalla de X", "Souhvězdí X" takes no "of"): such a noun and "of"
+ * before a name make it that event's or thing's name, not a firm's (`other_name`).
+ */
+const EVENT_NOUNS = new Set(
+  'battle war siege treaty revolution uprising constellation batalla guerra sitio tratado revolución grito constelación batalha cerco revolução constelação bataille guerre siège traité révolution battaglia assedio trattato rivoluzione costellazione schlacht krieg belagerung vertrag slag oorlog beleg verdrag bitwa wojna oblężenie traktat bitva válka битва война осада slaget kriget'.split(
+    ' ',
+  ),
+);
+/** "Of" between an event noun and its name (with the Romance contractions of the article). */
+const EVENT_OF = new Set(['of', 'de', 'del', 'do', 'da', 'dos', 'das', 'di', 'della', 'dello', 'du', 'des', 'd’', "d'", 'von', 'van', 'pod', 'u', 'при', 'vid']);
+
+/**
+ * Chinese nouns of a person's role written straight before a personal name (体操运动员李宁, 歌手X,
+ * 导演X): the name is that person's.
+ */
+const CHINESE_ROLE_BEFORE = /(?:运动员|演员|歌手|导演|作家|诗人|画家|教练|选手|主持人|总统|主席|老师|同学|朋友|队长|冠军)$/u;
 
 /** Naming words between the noun and the name: "a colleague called X", "un amico di nome X". */
 const CALLED: Record<string, readonly string[]> = {
@@ -959,6 +1000,30 @@ const HEAD_FOLLOWERS = new Set([
   'от',
   'которая',
   'который',
+  // prepositions of place and company after the head ("výrazné souhvězdí na nebeském rovníku")
+  'on',
+  'with',
+  'for',
+  'na',
+  'sur',
+  'en',
+  'auf',
+  'op',
+  'su',
+  'em',
+  'no',
+  'con',
+  'com',
+  'avec',
+  'mit',
+  'met',
+  'med',
+  'на',
+  'с',
+  'v',
+  've',
+  's',
+  'se',
 ]);
 
 /**
@@ -1023,6 +1088,7 @@ function wordsBefore(text: string, start: number, max: number): string[] {
  * animal or a storm, such a noun right before it, or a work and "by" before it (its author).
  */
 function otherNameReading(text: string, start: number, end: number, language: string): boolean {
+  if (language === 'zh') return CHINESE_ROLE_BEFORE.test(text.slice(Math.max(0, start - 4), start));
   const nouns = otherNouns(language);
   if (nouns === undefined) return false;
   // The word right before it first; more only when it can end a naming phrase or be "by".
@@ -1033,6 +1099,11 @@ function otherNameReading(text: string, start: number, end: number, language: st
     if (nouns.has(last)) return true;
     const called = calledWords(language);
     const naming = called.some((c) => c[c.length - 1] === last);
+    if (EVENT_OF.has(last)) {
+      // An event or sky object and "of" before it: "the Battle of X", "O Grito do X".
+      const two = wordsBefore(text, start, 2);
+      if (two.length === 2 && EVENT_NOUNS.has(two[0]!.toLowerCase())) return true;
+    }
     if (naming || AUTHORED_BY.has(nearest)) {
       const asWritten = wordsBefore(text, start, 5);
       const before = asWritten.map((w) => w.toLowerCase());
@@ -1055,7 +1126,7 @@ function otherNameReading(text: string, start: number, end: number, language: st
     ?.toLowerCase()
     .split(/[ \t]+/u);
   if (words === undefined) return false;
-  return words.some((w, i) => nouns.has(w) && (i === words.length - 1 || HEAD_FOLLOWERS.has(words[i + 1]!)));
+  return words.some((w, i) => nouns.has(w) && (i === words.length - 1 || HEAD_FOLLOWERS.has(words[i + 1]!) || (i > 0 && POSSESSIVES.has(words[i - 1]!))));
 }
 
 /** A definite article right before a word (the sentence's subject: "Der Saturn", "El Liverpool"). */
@@ -1173,6 +1244,12 @@ interface Spelling extends NameVariant {
   inflection?: Inflection;
   /** The name's own folded spelling of a stem spelling (that word is the exact match's). */
   whole?: string;
+  /**
+   * `declined_first_word`: the rest of a name of several words after a declined first word
+   * (" джинс" of "Глория Джинс": "в Глории Джинс"), folded with its leading space, and the rest's
+   * own inflection when it is one word that declines too ("Детский мир" → "в Детском мире").
+   */
+  rest?: { text: string; inflection: Inflection | null };
 }
 
 /**
@@ -1266,6 +1343,20 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   for (const s of stems) s.everyday = s.whole !== undefined ? (everyday.get(s.whole) ?? null) : null;
   // An Arabic name with the article: after the preposition ل (alone or after و or ف) it is written
   // without the article's alif (ل + المراعي → للمراعي).
+  // `declined_first_word`: in the Slavic languages a name of two or three words declines on its
+  // first word (and a declinable last word), while a foreign tail stays as written ("в Глории
+  // Джинс", "w Żabce Nano", "v Kauflandu Praha" read alike).
+  if (language !== undefined && DECLINES_FIRST_WORD.has(language)) {
+    const words = (withoutLegalForm(name) ?? name).trim().split(/[ \t]+/u);
+    if (words.length >= 2 && words.length <= 3 && words.every((w) => /^\p{L}+$/u.test(w))) {
+      const inflection = inflectionFor(words[0]!, language);
+      const restText = foldName(words.slice(1).join(' '));
+      if (inflection && restText) {
+        const last = words.length === 2 ? inflectionFor(words[1]!, language) : null;
+        stems.push({ text: foldName(inflection.stem), everyday: null, inflection, whole: foldName(words[0]!), rest: { text: ` ${restText}`, inflection: last } });
+      }
+    }
+  }
   const definiteArabic = language === 'ar' ? /^ال\p{L}{2,}$/u.exec(name.trim()) : null;
   if (definiteArabic) stems.push({ text: foldName(name.trim().slice(1)), everyday: null, lamElided: true });
   const all = [...spellings, ...stems];
@@ -1299,6 +1390,8 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   const caselessFunctionWord = functionWord && bareName.toLowerCase() === bareName.toUpperCase();
   // A Japanese name written in kanji only (明治, 日清, 楽天).
   const hanName = language === 'ja' && /^\p{Script=Han}+$/u.test(bareName);
+  // An Arabic name with the article (الصافي, الأهلي): after a definite noun it may be its adjective.
+  const definiteName = language === 'ar' && /^ال\p{L}{2,}$/u.test(bareName);
   // A short Arabic name (three letters or fewer) is often the tail of a longer word.
   const shortArabic = language === 'ar' && [...bareName].length <= 3;
 
@@ -1349,7 +1442,8 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
     const after = text.slice(stop, stop + 40);
     // A definite noun with a time adjective after it (الشهر الماضي "last month") is an adverbial
     // of time, not the construct's second term: "من أمنية الشهر الماضي" is "from Umniah last month".
-    return /^[ \t]+ال\p{L}/u.test(after) && !ARABIC_TIME_ADVERBIAL.test(after);
+    // A year or month with its number is a second term too: "ربيع عام 2019" is "the spring of 2019".
+    return (/^[ \t]+ال\p{L}/u.test(after) && !ARABIC_TIME_ADVERBIAL.test(after)) || ARABIC_DATED.test(after);
   }
 
   /** An occurrence whose right edge touches more of the word: an attached particle or noun, or null. */
@@ -1429,6 +1523,22 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
     return !wordIsEveryday(text.slice(offsets[s]!, offsets[end]!));
   }
 
+  /**
+   * Where the rest of a name of several words ends after its declined first word (folded index),
+   * or -1: the rest as written, or its one word declined too; when the first word was not
+   * declined, only a declined rest is new (the exact spelling matched the rest as written).
+   */
+  function restOfName(ft: FoldedText, from: number, rest: { text: string; inflection: Inflection | null }, firstIsWhole: boolean): number {
+    const { folded, text, offsets } = ft;
+    if (!firstIsWhole && folded.startsWith(rest.text, from) && rightBoundary(ft, from + rest.text.length)) return from + rest.text.length;
+    if (rest.inflection === null || folded[from] !== ' ') return -1;
+    const stem = foldName(rest.inflection.stem);
+    if (!folded.startsWith(stem, from + 1)) return -1;
+    const stop = wordEnd(ft, from + 1 + stem.length);
+    if (!rightBoundary(ft, stop) || folded.slice(from, stop) === rest.text) return -1;
+    return rest.inflection.accepts(lowerFor(language!, text.slice(offsets[from + 1]!, offsets[stop]!))) ? stop : -1;
+  }
+
   /** The end (folded) of the word that starts a stem match, when it runs past the stem. */
   function wordEnd(ft: FoldedText, end: number): number {
     const { folded } = ft;
@@ -1477,9 +1587,15 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           const stop = wordEnd(ft, end);
           if (stop === end && v === spelling.whole) continue;
           if (!rightBoundary(ft, stop)) continue;
-          if (folded.slice(at, stop) === spelling.whole) continue; // the exact spelling's match
-          if (!inflection.accepts(lowerFor(language!, text.slice(offsets[at]!, offsets[stop]!)))) continue;
+          const firstIsWhole = folded.slice(at, stop) === spelling.whole;
+          if (firstIsWhole && spelling.rest === undefined) continue; // the exact spelling's match
+          if (!firstIsWhole && !inflection.accepts(lowerFor(language!, text.slice(offsets[at]!, offsets[stop]!)))) continue;
           end = stop;
+          if (spelling.rest !== undefined) {
+            const restEnd = restOfName(ft, stop, spelling.rest, firstIsWhole);
+            if (restEnd < 0) continue;
+            end = restEnd;
+          }
           rule = 'inflected';
         } else {
           let left = leftBoundary(ft, at);
@@ -1517,7 +1633,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
                   ? 'counted_noun'
                   : caselessFunctionWord && !isListLabel(text, stop)
                     ? 'everyday_word_rejected'
-                    : null;
+                    : wordClassReading(text, start, stop, language, definiteName);
             if (grammar !== null) {
               usedAsWord = true;
               rejected.push({ start, end: stop, rule: grammar, weak: true });
@@ -1589,6 +1705,13 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           // A script without capitals gives no sign either way: the spelling decides, weakly.
           weak = true;
         } else if (rule === 'exact' && spelling.everyday) {
+          if (isLower(text[start]!) && lowerCaseAnswer(ft) && INDEFINITE_ARTICLES[language!]?.has(wordsBefore(text, start, 1)[0] ?? '')) {
+            // In an answer written in lower case, an everyday word after an indefinite article is
+            // the common noun ("een bever bij de rivier", "a jaguar"): a brand takes no article.
+            usedAsWord = true;
+            rejected.push({ start, end: stop, rule: 'noun_after_article', weak: true, ...lexicon });
+            continue;
+          }
           const how = classifyEveryday(ft, start, stop, spelling.everyday);
           if (how === 'no') {
             usedAsWord = true;
@@ -1649,7 +1772,47 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   };
 }
 
+/** A year, month or day noun and its number: the second term of a construct of time (ربيع عام 2019). */
+const ARABIC_DATED = /^[ \t]+(?:عام|سنة|شهر|يوم)[ \t]+[0-9٠-٩]/u;
+
+/** A definite Arabic word of three letters or more after the article, right before a position. */
+const ARABIC_DEFINITE_BEFORE = /(?:^|[\s،,])ال\p{Script=Arabic}{3,}[ \t]+$/u;
+
 /** A definite noun followed by a time adjective (الشهر الماضي, العام المقبل): an adverbial of time. */
 const ARABIC_TIME_ADVERBIAL = /^[ \t]+ال\p{L}+[ \t]+ال(?:ماضي|ماضية|قادم|قادمة|مقبل|مقبلة|حالي|حالية|جاري|جارية|فائت|فائتة)(?!\p{L})/u;
+
+/**
+ * Whether the word's class around a name makes it another part of speech than a noun naming a
+ * firm (weak rejections):
+ * - `adjective_after_noun` (Arabic): a definite name right after a definite noun agrees with it as
+ *   its adjective (الماء الصافي "the clear water"); a brand after a noun is the second term of a
+ *   construct, whose first term has no article (حليب المراعي "Almarai milk");
+ * - `adverbial` (Chinese): a name followed by the adverbial marker 地 and a verb describes how
+ *   something is done (旺旺地叫 "barks woof-woof"), unless 地 starts a listed word (地区, 地方).
+ */
+function wordClassReading(text: string, start: number, end: number, language: string, definiteName: boolean): MentionRule | null {
+  if (language === 'ar')
+    return definiteName && ARABIC_DEFINITE_BEFORE.test(text.slice(Math.max(0, start - 24), start)) ? 'adjective_after_noun' : null;
+  if (language === 'zh' && text[end] === '地' && HAN.test(text[end + 1] ?? '') && everydayWordRank(text.slice(end, end + 2), 'zh') === null)
+    return 'adverbial';
+  return null;
+}
+
+/** Indefinite articles (singular), by language: no brand name takes one. */
+const INDEFINITE_ARTICLES: Record<string, ReadonlySet<string>> = {
+  en: new Set(['a', 'an']),
+  nl: new Set(['een']),
+  de: new Set(['ein', 'eine', 'einen', 'einem', 'einer', 'eines']),
+  fr: new Set(['un', 'une']),
+  es: new Set(['un', 'una']),
+  it: new Set(['un', 'una', 'uno']),
+  pt: new Set(['um', 'uma']),
+  sv: new Set(['en', 'ett']),
+  da: new Set(['en', 'et']),
+  no: new Set(['en', 'ei', 'et']),
+};
+
+/** Languages whose names of several words decline on the first word (`declined_first_word`). */
+const DECLINES_FIRST_WORD = new Set(['ru', 'uk', 'be', 'pl', 'cs']);
 
 const JAPANESE_DERIVATIONAL_AFTER = new RegExp(`^(?:${[...JAPANESE_DERIVATIONAL].join('|')})`, 'u');
