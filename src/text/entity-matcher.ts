@@ -1492,8 +1492,11 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
       const noun = run.slice(0, k);
       const rest = run.slice(k);
       if (rest !== '' && !KOREAN_PARTICLES.has(rest)) continue;
-      if (noun === nameText || wordIsEveryday(nameText + noun)) return false;
-      if (everydayWordRank(noun, 'ko', { anyCase: true }) !== null) return true;
+      // A name that is itself a word makes the dictionary's compounds of that word (팔도|강산, "the
+      // whole country"); other names' compounds there are often the firm's own (삼성|전자).
+      if (noun === nameText || wordIsEveryday(nameText + noun) || (nameIsEveryday && dictionaryWord(nameText + noun, 'ko'))) return false;
+      // The frequency list, or the spelling dictionary for the nouns it misses (오뚜기|카레를, 남양|유업).
+      if (everydayWordRank(noun, 'ko', { anyCase: true }) !== null || dictionaryWord(noun, 'ko')) return true;
     }
     return false;
   }
@@ -1775,8 +1778,8 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
 /** A year, month or day noun and its number: the second term of a construct of time (ربيع عام 2019). */
 const ARABIC_DATED = /^[ \t]+(?:عام|سنة|شهر|يوم)[ \t]+[0-9٠-٩]/u;
 
-/** A definite Arabic word of three letters or more after the article, right before a position. */
-const ARABIC_DEFINITE_BEFORE = /(?:^|[\s،,])ال\p{Script=Arabic}{3,}[ \t]+$/u;
+/** A definite Arabic word (the article and two letters or more) right before a position. */
+const ARABIC_DEFINITE_BEFORE = /(?:^|[\s،,])ال\p{Script=Arabic}{2,}[ \t]+$/u;
 
 /** A definite noun followed by a time adjective (الشهر الماضي, العام المقبل): an adverbial of time. */
 const ARABIC_TIME_ADVERBIAL = /^[ \t]+ال\p{L}+[ \t]+ال(?:ماضي|ماضية|قادم|قادمة|مقبل|مقبلة|حالي|حالية|جاري|جارية|فائت|فائتة)(?!\p{L})/u;

