@@ -877,43 +877,45 @@ function placeReading(text: string, start: number, end: number, language: string
 /**
  * Nouns for things other than firms that carry proper names: people by their role or relation to
  * the writer (a colleague, the director), works (an opera, a film, a novel), animals and storms
- * people name. A name classified by one ("Melinda è la mia collega", "Elektra es una ópera") or
+ * people name; and (round seven) the classes a common noun spelled like a brand belongs to: an
+ * animal, a bird, a plant, a fruit, a colour ("Сапсан — самая быстрая птица", "Puma is a big
+ * predator"). A name classified by one ("Melinda è la mia collega", "Elektra es una ópera") or
  * introduced by one ("the director X", "a colleague called X", "die Oper X") names that thing
  * (`other_name`). Deliberately without app, platform, service, shop, player, series: nouns a
  * brand is introduced by.
  */
 const OTHER_NOUNS: Record<string, readonly string[]> = {
-  en: 'colleague friend sister brother wife husband daughter son mother father aunt uncle cousin neighbour neighbor teacher girlfriend boyfriend grandmother grandfather director actor actress singer writer novelist author painter composer poet footballer philosopher opera film movie novel song album painting poem symphony ballet musical character heroine hero goddess god dog cat horse puppy kitten hurricane storm typhoon constellation'.split(
+  en: 'colleague friend sister brother wife husband daughter son mother father aunt uncle cousin neighbour neighbor teacher girlfriend boyfriend grandmother grandfather director actor actress singer writer novelist author painter composer poet footballer philosopher opera film movie novel song album painting poem symphony ballet musical character heroine hero goddess god dog cat horse puppy kitten hurricane storm typhoon constellation animal bird fish insect mammal reptile predator plant tree flower shrub fruit vegetable berry mushroom colour color gemstone mineral'.split(
     ' ',
   ),
-  es: 'colega compañera compañero amiga amigo hermana hermano esposa esposo hija hijo madre padre tía tío prima primo vecina vecino profesora profesor novia novio abuela abuelo director directora cineasta actor actriz cantante escritora escritor autora autor pintora pintor compositor poeta futbolista ópera película novela canción álbum cuadro poema obra sinfonía personaje diosa dios perro perra gato gata caballo huracán tormenta constelación'.split(
+  es: 'colega compañera compañero amiga amigo hermana hermano esposa esposo hija hijo madre padre tía tío prima primo vecina vecino profesora profesor novia novio abuela abuelo director directora cineasta actor actriz cantante escritora escritor autora autor pintora pintor compositor poeta futbolista ópera película novela canción álbum cuadro poema obra sinfonía personaje diosa dios perro perra gato gata caballo huracán tormenta constelación animal ave pájaro pez insecto mamífero reptil depredador planta árbol flor arbusto fruta verdura hortaliza baya seta color piedra mineral'.split(
     ' ',
   ),
-  fr: 'collègue amie ami sœur frère femme mari fille fils mère père tante oncle cousine cousin voisine voisin professeure professeur copine copain grand-mère grand-père réalisateur réalisatrice cinéaste metteur acteur actrice chanteuse chanteur écrivaine écrivain romancier romancière auteure autrice auteur peintre compositeur poète footballeur opéra film roman chanson album tableau poème pièce symphonie ballet personnage héroïne héros déesse dieu chienne chien chatte chat cheval jument ouragan tempête constellation'.split(
+  fr: 'collègue amie ami sœur frère femme mari fille fils mère père tante oncle cousine cousin voisine voisin professeure professeur copine copain grand-mère grand-père réalisateur réalisatrice cinéaste metteur acteur actrice chanteuse chanteur écrivaine écrivain romancier romancière auteure autrice auteur peintre compositeur poète footballeur opéra film roman chanson album tableau poème pièce symphonie ballet personnage héroïne héros déesse dieu chienne chien chatte chat cheval jument ouragan tempête constellation animal oiseau poisson insecte mammifère reptile prédateur plante arbre fleur arbuste fruit légume baie champignon couleur pierre minéral'.split(
     ' ',
   ),
-  de: 'kollegin kollege freundin freund schwester bruder frau mann tochter sohn mutter vater tante onkel cousine cousin nachbarin nachbar lehrerin lehrer oma opa regisseurin regisseur schauspielerin schauspieler sängerin sänger schriftstellerin schriftsteller autorin autor malerin maler komponistin komponist dichterin dichter fußballer oper film roman lied song album gemälde gedicht theaterstück sinfonie symphonie ballett musical figur heldin held göttin gott hündin hund katze kater pferd hurrikan sturm orkan sturmtief sternbild'.split(
+  de: 'kollegin kollege freundin freund schwester bruder frau mann tochter sohn mutter vater tante onkel cousine cousin nachbarin nachbar lehrerin lehrer oma opa regisseurin regisseur schauspielerin schauspieler sängerin sänger schriftstellerin schriftsteller autorin autor malerin maler komponistin komponist dichterin dichter fußballer oper film roman lied song album gemälde gedicht theaterstück sinfonie symphonie ballett musical figur heldin held göttin gott hündin hund katze kater pferd hurrikan sturm orkan sturmtief sternbild tier vogel fisch insekt säugetier reptil raubtier pflanze baum blume strauch frucht obst gemüse beere pilz farbe edelstein mineral'.split(
     ' ',
   ),
-  it: 'collega amica amico sorella fratello moglie marito figlia figlio madre padre zia zio cugina cugino vicina vicino professoressa professore maestra maestro fidanzata fidanzato nonna nonno regista attrice attore cantante scrittrice scrittore autrice autore pittrice pittore compositore poeta poetessa calciatore opera film romanzo canzone album dipinto quadro poesia sinfonia balletto personaggio eroina eroe dea dio cagnolina cagnolino cane gatta gatto cavallo uragano tempesta costellazione'.split(
+  it: 'collega amica amico sorella fratello moglie marito figlia figlio madre padre zia zio cugina cugino vicina vicino professoressa professore maestra maestro fidanzata fidanzato nonna nonno regista attrice attore cantante scrittrice scrittore autrice autore pittrice pittore compositore poeta poetessa calciatore opera film romanzo canzone album dipinto quadro poesia sinfonia balletto personaggio eroina eroe dea dio cagnolina cagnolino cane gatta gatto cavallo uragano tempesta costellazione animale uccello pesce insetto mammifero rettile predatore pianta albero fiore arbusto frutto verdura bacca fungo colore pietra minerale'.split(
     ' ',
   ),
-  pt: 'colega amiga amigo irmã irmão esposa esposo mulher marido filha filho mãe pai tia tio prima primo vizinha vizinho professora professor namorada namorado avó avô diretor diretora cineasta ator atriz cantora cantor escritora escritor autora autor pintora pintor compositor poeta jogador ópera filme romance canção música álbum quadro pintura poema sinfonia balé personagem deusa deus cadela cachorro cão gata gato cavalo furacão tempestade constelação'.split(
+  pt: 'colega amiga amigo irmã irmão esposa esposo mulher marido filha filho mãe pai tia tio prima primo vizinha vizinho professora professor namorada namorado avó avô diretor diretora cineasta ator atriz cantora cantor escritora escritor autora autor pintora pintor compositor poeta jogador ópera filme romance canção música álbum quadro pintura poema sinfonia balé personagem deusa deus cadela cachorro cão gata gato cavalo furacão tempestade constelação animal ave pássaro peixe inseto mamífero réptil predador planta árvore flor arbusto fruta legume verdura baga cogumelo cor pedra mineral'.split(
     ' ',
   ),
-  nl: 'collega vriendin vriend zus zuster broer vrouw man dochter zoon moeder vader tante oom nicht neef buurvrouw buurman lerares leraar oma opa regisseur acteur actrice zangeres zanger schrijfster schrijver auteur schilder componist dichter voetballer opera film roman lied album schilderij gedicht toneelstuk symfonie ballet musical personage godin god hond kat poes paard orkaan storm sterrenbeeld'.split(
+  nl: 'collega vriendin vriend zus zuster broer vrouw man dochter zoon moeder vader tante oom nicht neef buurvrouw buurman lerares leraar oma opa regisseur acteur actrice zangeres zanger schrijfster schrijver auteur schilder componist dichter voetballer opera film roman lied album schilderij gedicht toneelstuk symfonie ballet musical personage godin god hond kat poes paard orkaan storm sterrenbeeld dier vogel vis insect zoogdier reptiel roofdier plant boom bloem struik vrucht fruit groente bes paddenstoel kleur edelsteen mineraal'.split(
     ' ',
   ),
-  pl: 'koleżanka kolega przyjaciółka przyjaciel siostra brat żona mąż córka syn matka mama ojciec tata ciocia wujek kuzynka kuzyn sąsiadka sąsiad nauczycielka nauczyciel babcia dziadek reżyser reżyserka aktor aktorka piosenkarka piosenkarz pisarka pisarz autorka autor malarz kompozytor poeta poetka piłkarz opera film powieść piosenka album obraz wiersz symfonia balet postać bohaterka bohater bogini bóg pies suczka kot kotka koń huragan gwiazdozbiór konstelacja'.split(
+  pl: 'koleżanka kolega przyjaciółka przyjaciel siostra brat żona mąż córka syn matka mama ojciec tata ciocia wujek kuzynka kuzyn sąsiadka sąsiad nauczycielka nauczyciel babcia dziadek reżyser reżyserka aktor aktorka piosenkarka piosenkarz pisarka pisarz autorka autor malarz kompozytor poeta poetka piłkarz opera film powieść piosenka album obraz wiersz symfonia balet postać bohaterka bohater bogini bóg pies suczka kot kotka koń huragan gwiazdozbiór konstelacja zwierzę zwierzęciem ptak ptakiem ryba rybą owad owadem ssak ssakiem gad drapieżnik drapieżnikiem roślina rośliną drzewo drzewem kwiat kwiatem krzew owoc owocem warzywo warzywem grzyb kolor kamień minerał'.split(
     ' ',
   ),
-  ru: 'коллега подруга друг сестра брат жена муж дочь сын мать мама отец папа тётя тетя дядя соседка сосед учительница учитель бабушка дедушка режиссёр режиссер актёр актер актриса певица певец писательница писатель автор художник композитор поэт поэтесса футболист опера оперой фильм фильмом роман романом песня песней альбом картина картиной стихотворение симфония балет балетом персонаж героиня герой богиня бог собака пёс пес кошка кот лошадь конь ураган созвездие созвездием'.split(
+  ru: 'коллега подруга друг сестра брат жена муж дочь сын мать мама отец папа тётя тетя дядя соседка сосед учительница учитель бабушка дедушка режиссёр режиссер актёр актер актриса певица певец писательница писатель автор художник композитор поэт поэтесса футболист опера оперой фильм фильмом роман романом песня песней альбом картина картиной стихотворение симфония балет балетом персонаж героиня герой богиня бог собака пёс пес кошка кот лошадь конь ураган созвездие созвездием животное животным птица птицей рыба рыбой насекомое млекопитающее рептилия хищник хищником растение растением дерево деревом цветок цветком кустарник фрукт овощ ягода гриб цвет камень минерал'.split(
     ' ',
   ),
-  cs: 'kolegyně kolega kamarádka kamarád přítelkyně přítel sestra bratr manželka manžel dcera syn matka maminka otec táta teta strýc sousedka soused učitelka učitel babička dědeček režisér režisérka herec herečka zpěvačka zpěvák spisovatelka spisovatel autorka autor malíř skladatel básník fotbalista opera operou film filmem román románem píseň písní album obraz obrazem báseň symfonie balet postava postavou hrdinka hrdina bohyně bůh pes fenka kočka kocour kůň hurikán souhvězdí souhvězdím'.split(
+  cs: 'kolegyně kolega kamarádka kamarád přítelkyně přítel sestra bratr manželka manžel dcera syn matka maminka otec táta teta strýc sousedka soused učitelka učitel babička dědeček režisér režisérka herec herečka zpěvačka zpěvák spisovatelka spisovatel autorka autor malíř skladatel básník fotbalista opera operou film filmem román románem píseň písní album obraz obrazem báseň symfonie balet postava postavou hrdinka hrdina bohyně bůh pes fenka kočka kocour kůň hurikán souhvězdí souhvězdím zvíře zvířetem pták ptákem ryba rybou hmyz savec savcem plaz dravec dravcem rostlina rostlinou strom stromem květina květinou keř ovoce zelenina bobule houba barva kámen minerál'.split(
     ' ',
   ),
-  sv: 'kollega kompis vän väninna syster bror fru hustru dotter son mamma mor pappa far moster faster morbror farbror kusin granne lärare lärarinna flickvän pojkvän mormor farmor morfar farfar regissör skådespelare skådespelerska sångerska sångare författare författarinna målare konstnär tonsättare kompositör poet fotbollsspelare opera operan film filmen roman romanen låt låten sång album albumet målning målningen dikt dikten pjäs pjäsen symfoni balett gestalt figur hjältinna hjälte gudinna gud hund hunden katt katten häst hästen orkan orkanen storm stormen stjärnbild stjärnbilden'.split(
+  sv: 'kollega kompis vän väninna syster bror fru hustru dotter son mamma mor pappa far moster faster morbror farbror kusin granne lärare lärarinna flickvän pojkvän mormor farmor morfar farfar regissör skådespelare skådespelerska sångerska sångare författare författarinna målare konstnär tonsättare kompositör poet fotbollsspelare opera operan film filmen roman romanen låt låten sång album albumet målning målningen dikt dikten pjäs pjäsen symfoni balett gestalt figur hjältinna hjälte gudinna gud hund hunden katt katten häst hästen orkan orkanen storm stormen stjärnbild stjärnbilden djur djuret fågel fågeln fisk fisken insekt däggdjur reptil rovdjur växt växten träd trädet blomma blomman buske frukt grönsak bär svamp färg ädelsten mineral'.split(
     ' ',
   ),
 };
@@ -1126,8 +1128,17 @@ function otherNameReading(text: string, start: number, end: number, language: st
     ?.toLowerCase()
     .split(/[ \t]+/u);
   if (words === undefined) return false;
-  return words.some((w, i) => nouns.has(w) && (i === words.length - 1 || HEAD_FOLLOWERS.has(words[i + 1]!) || (i > 0 && POSSESSIVES.has(words[i - 1]!))));
+  // Romance languages put adjectives after the noun and build no noun-noun compounds: the first
+  // word after the article is the head ("Mango es una fruta tropical").
+  const headFirst = ROMANCE.has(language);
+  return words.some(
+    (w, i) =>
+      nouns.has(w) &&
+      (i === words.length - 1 || HEAD_FOLLOWERS.has(words[i + 1]!) || (i > 0 && POSSESSIVES.has(words[i - 1]!)) || (i === 0 && headFirst)),
+  );
 }
+
+const ROMANCE = new Set(['es', 'fr', 'it', 'pt']);
 
 /** A definite article right before a word (the sentence's subject: "Der Saturn", "El Liverpool"). */
 const SENTENCE_ARTICLE = /(?:^|(?<=[^\p{L}]))(?:The|Der|Die|Das|El|La|Le|L'|Il|Lo|O|A|De|Het)[ \t]+$|L'$/u;
@@ -1443,7 +1454,13 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
     // A definite noun with a time adjective after it (الشهر الماضي "last month") is an adverbial
     // of time, not the construct's second term: "من أمنية الشهر الماضي" is "from Umniah last month".
     // A year or month with its number is a second term too: "ربيع عام 2019" is "the spring of 2019".
-    return (/^[ \t]+ال\p{L}/u.test(after) && !ARABIC_TIME_ADVERBIAL.test(after)) || ARABIC_DATED.test(after);
+    if (ARABIC_DATED.test(after)) return true;
+    if (/^[ \t]+ال\p{L}/u.test(after)) return !ARABIC_TIME_ADVERBIAL.test(after);
+    // A noun with a possessive suffix is definite too: "أمنية حياتي" is "the wish of my life".
+    const suffixed = ARABIC_POSSESSED.exec(after);
+    if (suffixed === null) return false;
+    const stem = suffixed[1]!;
+    return wordIsEveryday(stem) || (stem.endsWith('ت') && wordIsEveryday(`${stem.slice(0, -1)}ة`));
   }
 
   /** An occurrence whose right edge touches more of the word: an attached particle or noun, or null. */
@@ -1636,7 +1653,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
                   ? 'counted_noun'
                   : caselessFunctionWord && !isListLabel(text, stop)
                     ? 'everyday_word_rejected'
-                    : wordClassReading(text, start, stop, language, definiteName);
+                    : wordClassReading(text, start, stop, language, definiteName || (arabicNoun && rule === 'exact'));
             if (grammar !== null) {
               usedAsWord = true;
               rejected.push({ start, end: stop, rule: grammar, weak: true });
@@ -1778,6 +1795,9 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
 /** A year, month or day noun and its number: the second term of a construct of time (ربيع عام 2019). */
 const ARABIC_DATED = /^[ \t]+(?:عام|سنة|شهر|يوم)[ \t]+[0-9٠-٩]/u;
 
+/** A noun of three letters or more with a possessive suffix (my, your, his, her, our, their), alone. */
+const ARABIC_POSSESSED = /^[ \t]+(\p{Script=Arabic}{3,}?)(?:ي|ك|ه|ها|نا|هم|كم|هن)(?![\p{L}])/u;
+
 /** A definite Arabic word (the article and two letters or more) right before a position. */
 const ARABIC_DEFINITE_BEFORE = /(?:^|[\s،,])ال\p{Script=Arabic}{2,}[ \t]+$/u;
 
@@ -1789,13 +1809,15 @@ const ARABIC_TIME_ADVERBIAL = /^[ \t]+ال\p{L}+[ \t]+ال(?:ماضي|ماضية
  * firm (weak rejections):
  * - `adjective_after_noun` (Arabic): a definite name right after a definite noun agrees with it as
  *   its adjective (الماء الصافي "the clear water"); a brand after a noun is the second term of a
- *   construct, whose first term has no article (حليب المراعي "Almarai milk");
+ *   construct, whose first term has no article (حليب المراعي "Almarai milk"). A name that is an
+ *   everyday word, without the article, after a definite noun is its predicate (العشاء جاهز
+ *   "dinner is ready");
  * - `adverbial` (Chinese): a name followed by the adverbial marker 地 and a verb describes how
  *   something is done (旺旺地叫 "barks woof-woof"), unless 地 starts a listed word (地区, 地方).
  */
-function wordClassReading(text: string, start: number, end: number, language: string, definiteName: boolean): MentionRule | null {
+function wordClassReading(text: string, start: number, end: number, language: string, adjectival: boolean): MentionRule | null {
   if (language === 'ar')
-    return definiteName && ARABIC_DEFINITE_BEFORE.test(text.slice(Math.max(0, start - 24), start)) ? 'adjective_after_noun' : null;
+    return adjectival && ARABIC_DEFINITE_BEFORE.test(text.slice(Math.max(0, start - 24), start)) ? 'adjective_after_noun' : null;
   if (language === 'zh' && text[end] === '地' && HAN.test(text[end + 1] ?? '') && everydayWordRank(text.slice(end, end + 2), 'zh') === null)
     return 'adverbial';
   return null;

@@ -91,6 +91,16 @@ describe('other_name, round seven: events, constellations, possessive heads, Chi
     assert.equal(decide('Bruno', 'es', 'Bruno es mi vecino desde hace años.').rejected[0]?.rule, 'other_name');
     assert.deepEqual(decide('Lumo', 'en', 'Lumo is a film streaming service.').spans.map((s) => s.text), ['Lumo']);
   });
+  test('a sentence that classes the name as an animal, a plant or a fruit', () => {
+    assert.equal(decide('Falcon', 'en', 'Falcon is the fastest bird on the planet.').rejected[0]?.rule, 'other_name');
+    assert.equal(decide('Kestrel', 'en', 'Kestrel is a small predator of open fields.').rejected[0]?.rule, 'other_name');
+    // Romance languages: the first noun after the article is the head, adjectives follow it.
+    assert.equal(decide('Mango', 'es', 'Mango es una fruta tropical muy dulce.').rejected[0]?.rule, 'other_name');
+  });
+  test('a class noun that is not the head, or "a kind of", keeps the name', () => {
+    assert.deepEqual(decide('Falcon', 'en', 'Falcon is a bird app for birdwatchers.').spans.map((s) => s.text), ['Falcon']);
+    assert.deepEqual(decide('Mango', 'es', 'Mango es una especie de tienda de moda.').spans.map((s) => s.text), ['Mango']);
+  });
   test('a Chinese role noun written before a personal name', () => {
     assert.equal(decide('小米', 'zh', '我的同学小米今天没来上课。').rejected[0]?.rule, 'other_name');
     assert.deepEqual(decide('小米', 'zh', '我买了一部小米手机。').spans.map((s) => s.text), ['小米']);
@@ -104,6 +114,13 @@ describe('adjective_after_noun, adverbial, a dated construct: the word is anothe
   });
   test('Arabic: a noun before a year and its number is the first term of a construct', () => {
     assert.equal(decide('ربيع', 'ar', 'زرنا المغرب في ربيع سنة 2018.').rejected[0]?.rule, 'noun_in_construct');
+  });
+  test('Arabic: a noun with a possessive suffix is the second term of a construct', () => {
+    assert.equal(decide('أمل', 'ar', 'أمل حياتي أن أسافر.').rejected[0]?.rule, 'noun_in_construct');
+  });
+  test('Arabic: an everyday word after a definite noun is its predicate; after an indefinite one, a name', () => {
+    assert.deepEqual(decide('جاهز', 'ar', 'الطعام جاهز الآن.').rejected, [{ text: 'جاهز', rule: 'adjective_after_noun', weak: true }]);
+    assert.deepEqual(decide('جاهز', 'ar', 'طلبت من تطبيق جاهز وجبة.').spans.map((s) => s.text), ['جاهز']);
   });
   test('Chinese: a name before 地 and a verb is an adverb, unless 地 starts a listed word', () => {
     assert.deepEqual(decide('呼呼', 'zh', '北风呼呼地吹了一整夜。').rejected, [{ text: '呼呼', rule: 'adverbial', weak: true }]);
