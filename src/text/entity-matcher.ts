@@ -859,12 +859,30 @@ const ARABIC_PLACE_BEFORE = /(?:^|[\s،,])(?:نهر|مدينة|جبل|جبال|�
 const JAPANESE_PLACE_HEAD = /^(?:市|町|村|県|区|郡|駅|時代|戦争|大学|神社|天皇)(?!\p{Script=Han})/u;
 
 /**
+ * Korean nouns of geography written as a word of their own after a name, which make it the name of
+ * a place (남양 군도 "the South Sea islands", 한라 산), and nouns of time after a frequent word,
+ * which make it a determiner or adverb (다음 주 "next week", 매일 아침 "every morning").
+ */
+const KOREAN_PLACE_HEADS = new Set(['군도', '제도', '섬', '산', '산맥', '강', '호수', '반도', '해협', '평야', '고원']);
+const KOREAN_TIME_NOUNS = new Set(['주', '달', '해', '날', '아침', '점심', '저녁', '밤', '주말', '시간', '번', '주일', '학기', '분기']);
+
+/** The Korean word after `end` (past one space) is one of `heads`, alone or with a particle. */
+function koreanHeadAfter(text: string, end: number, heads: ReadonlySet<string>): boolean {
+  if (text[end] !== ' ') return false;
+  const word = runAfter(text, end + 1, HANGUL, 8);
+  if (heads.has(word)) return true;
+  for (let k = word.length - 1; k >= 1; k--) if (heads.has(word.slice(0, k)) && KOREAN_PARTICLES.has(word.slice(k))) return true;
+  return false;
+}
+
+/**
  * Whether the grammar around a name makes it a place (see `place_name`): a classifying sentence
  * opening with it, an Arabic place noun before it, a Japanese place or era head after it.
  */
 function placeReading(text: string, start: number, end: number, language: string): boolean {
   if (language === 'ja') return JAPANESE_PLACE_HEAD.test(text.slice(end, end + 2));
   if (language === 'ar') return ARABIC_PLACE_BEFORE.test(text.slice(Math.max(0, start - 16), start));
+  if (language === 'ko') return koreanHeadAfter(text, end, KOREAN_PLACE_HEADS);
   const classifying = CLASSIFYING[language];
   if (classifying === undefined) return false;
   const words = classifying.exec(text.slice(end, end + 64))?.[1];
@@ -1653,7 +1671,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
                   ? 'counted_noun'
                   : caselessFunctionWord && !isListLabel(text, stop)
                     ? 'everyday_word_rejected'
-                    : wordClassReading(text, start, stop, language, definiteName || (arabicNoun && rule === 'exact'));
+                    : wordClassReading(text, start, stop, language, definiteName || (arabicNoun && rule === 'exact'), nameIsEveryday);
             if (grammar !== null) {
               usedAsWord = true;
               rejected.push({ start, end: stop, rule: grammar, weak: true });
@@ -1812,12 +1830,15 @@ const ARABIC_TIME_ADVERBIAL = /^[ \t]+ال\p{L}+[ \t]+ال(?:ماضي|ماضية
  *   construct, whose first term has no article (حليب المراعي "Almarai milk"). A name that is an
  *   everyday word, without the article, after a definite noun is its predicate (العشاء جاهز
  *   "dinner is ready");
+ * - `adverbial` (Korean): an everyday-word name before a noun of time is its determiner or an
+ *   adverb (다음 주 "next week", 매일 아침 "every morning"); 다음 카페 is still the portal's;
  * - `adverbial` (Chinese): a name followed by the adverbial marker 地 and a verb describes how
  *   something is done (旺旺地叫 "barks woof-woof"), unless 地 starts a listed word (地区, 地方).
  */
-function wordClassReading(text: string, start: number, end: number, language: string, adjectival: boolean): MentionRule | null {
+function wordClassReading(text: string, start: number, end: number, language: string, adjectival: boolean, everydayName: boolean): MentionRule | null {
   if (language === 'ar')
     return adjectival && ARABIC_DEFINITE_BEFORE.test(text.slice(Math.max(0, start - 24), start)) ? 'adjective_after_noun' : null;
+  if (language === 'ko') return everydayName && koreanHeadAfter(text, end, KOREAN_TIME_NOUNS) ? 'adverbial' : null;
   if (language === 'zh' && text[end] === '地' && HAN.test(text[end + 1] ?? '') && everydayWordRank(text.slice(end, end + 2), 'zh') === null)
     return 'adverbial';
   return null;

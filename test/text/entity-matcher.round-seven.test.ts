@@ -128,6 +128,18 @@ describe('adjective_after_noun, adverbial, a dated construct: the word is anothe
   });
 });
 
+describe('Korean words after the name: a place of geography, a noun of time', () => {
+  test('a geographic noun as a word of its own makes a place (place_name)', () => {
+    assert.deepEqual(decide('한라', 'ko', '한라 산에 올라갔어요.').rejected, [{ text: '한라', rule: 'place_name', weak: true }]);
+    assert.deepEqual(decide('한라', 'ko', '한라 제품을 샀어요.').spans.map((s) => s.text), ['한라']);
+  });
+  test('an everyday word before a noun of time is a determiner (adverbial)', () => {
+    assert.deepEqual(decide('다음', 'ko', '다음 달에 이사해요.').rejected, [{ text: '다음', rule: 'adverbial', weak: true }]);
+    assert.equal(decide('매일', 'ko', '매일 저녁 운동해요.').rejected[0]?.rule, 'adverbial');
+    assert.deepEqual(decide('다음', 'ko', '다음 카페에 글을 올렸어요.').spans.map((s) => s.text), ['다음']);
+  });
+});
+
 describe('noun_after_article in a lower-case answer: an indefinite article makes the common noun', () => {
   test('after "a", "een" the everyday word is the noun', () => {
     assert.deepEqual(decide('Lynx', 'en', 'i spotted a lynx in the woods last winter.').rejected, [{ text: 'lynx', rule: 'noun_after_article', weak: true }]);
