@@ -18,7 +18,7 @@
 // Every step is linear in the answer length: indexOf per spelling, one segmentation, bounded
 // look-arounds.
 
-import { dictionaryWord, everydayWordRank } from './everyday-words.ts';
+import { dictionaryNameOnly, dictionaryWord, everydayWordRank } from './everyday-words.ts';
 import { type GermanGender, germanCompoundGender, germanNounGender } from './german-nouns.ts';
 import {
   ARABIC_PROCLITIC,
@@ -438,7 +438,9 @@ function capitalized(ft: FoldedText, at: number, capitals: readonly number[]): b
  *   rejections; weak);
  * - `adjective_after_noun`, `adverbial`: the name's word is another part of speech there, an
  *   Arabic adjective after its definite noun or a Chinese adverb before 地 (see wordClassReading;
- *   only recorded for rejections; weak).
+ *   only recorded for rejections; weak);
+ * - `person_name`: a given name followed by a surname, a word of no dictionary ("Lech Wałęsa"),
+ *   names a person (see surnameAfter; only recorded for rejections; weak).
  */
 export type MentionRule =
   | 'exact'
@@ -461,7 +463,8 @@ export type MentionRule =
   | 'counted_noun'
   | 'other_name'
   | 'adjective_after_noun'
-  | 'adverbial';
+  | 'adverbial'
+  | 'person_name';
 
 /** One mention: original UTF-16 range [start, end). */
 export interface MentionSpan {
@@ -1419,6 +1422,9 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   const caselessFunctionWord = functionWord && bareName.toLowerCase() === bareName.toUpperCase();
   // A Japanese name written in kanji only (明治, 日清, 楽天).
   const hanName = language === 'ja' && /^\p{Script=Han}+$/u.test(bareName);
+  // A capitalised one-word name the spelling dictionary lists only as a name ("Lech", "Alan"):
+  // a given name or a place, which a surname after it makes a person's (see surnameAfter).
+  const givenName = capitalName && dictionaryNameOnly(bareName, language!);
   // An Arabic name with the article (الصافي, الأهلي): after a definite noun it may be its adjective.
   const definiteName = language === 'ar' && /^ال\p{L}{2,}$/u.test(bareName);
   // A short Arabic name (three letters or fewer) is often the tail of a longer word.
@@ -1667,6 +1673,8 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
               ? 'place_name'
               : otherNameReading(text, start, stop, language)
                 ? 'other_name'
+                : givenName && rule === 'exact' && surnameAfter(text, start, stop, language)
+                  ? 'person_name'
                 : countedReading(text, start, stop, language)
                   ? 'counted_noun'
                   : caselessFunctionWord && !isListLabel(text, stop)
@@ -1857,6 +1865,21 @@ const INDEFINITE_ARTICLES: Record<string, ReadonlySet<string>> = {
   da: new Set(['en', 'et']),
   no: new Set(['en', 'ei', 'et']),
 };
+
+/**
+ * `person_name`: a name that is a given name (see `givenName`), written with its capital and
+ * followed by a capitalised word that is no word of the language in lower case (not in the
+ * frequency list, not in the spelling dictionary): a surname, so the two name a person ("Lech
+ * Wałęsa był prezydentem"). A product's name after a brand is mostly a word ("Lech Premium",
+ * "Apple Music"), which keeps the brand (`product_word`).
+ */
+function surnameAfter(text: string, start: number, end: number, language: string): boolean {
+  if (!isUpper(text[start]!) || inCapitals(text.slice(start, end))) return false;
+  const next = /^ (\p{Lu}\p{Ll}+)(?![\p{L}\p{N}'’-])/u.exec(text.slice(end, end + 32))?.[1];
+  if (next === undefined) return false;
+  const lower = next.toLowerCase();
+  return everydayWordRank(lower, language, { anyCase: true }) === null && !dictionaryWord(lower, language);
+}
 
 /** Languages whose names of several words decline on the first word (`declined_first_word`). */
 const DECLINES_FIRST_WORD = new Set(['ru', 'uk', 'be', 'pl', 'cs']);

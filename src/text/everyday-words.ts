@@ -82,6 +82,22 @@ const CASELESS = /^\p{Script=Hangul}/u;
 interface Lexicon {
   text: string;
   starts: Uint32Array;
+  /** The stems the dictionary writes only with a capital (names of people and places), same layout. */
+  names?: Lexicon;
+}
+
+/** Sorted, deduplicated words joined into one string with their start offsets. */
+function lexiconOf(words: string[]): Lexicon {
+  words.sort();
+  const unique = words.filter((w, i) => i === 0 || w !== words[i - 1]);
+  const starts = new Uint32Array(unique.length + 1);
+  let at = 0;
+  for (let i = 0; i < unique.length; i++) {
+    starts[i] = at;
+    at += unique[i]!.length;
+  }
+  starts[unique.length] = at;
+  return { text: unique.join(''), starts };
 }
 
 const dictionaries = new Map<string, Lexicon | null>();
@@ -107,6 +123,7 @@ function dictionaryFor(language: string): Lexicon | null {
       return null;
     }
     const words: string[] = [];
+    const names: string[] = [];
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i]!;
       let end = line.length;
@@ -120,17 +137,9 @@ function dictionaryFor(language: string): Lexicon | null {
       const w = line.slice(0, end).normalize('NFC');
       // The Korean dictionary stores its words decomposed into jamo: NFC composes the syllables.
       if (w && w === w.toLowerCase() && (w !== w.toUpperCase() || CASELESS.test(w))) words.push(w);
+      else if (w.length > 1 && /^\p{Lu}\p{Ll}+$/u.test(w)) names.push(w.toLowerCase());
     }
-    words.sort();
-    const unique = words.filter((w, i) => i === 0 || w !== words[i - 1]);
-    const starts = new Uint32Array(unique.length + 1);
-    let at = 0;
-    for (let i = 0; i < unique.length; i++) {
-      starts[i] = at;
-      at += unique[i]!.length;
-    }
-    starts[unique.length] = at;
-    lexicon = { text: unique.join(''), starts };
+    lexicon = { ...lexiconOf(words), names: lexiconOf(names) };
   }
   dictionaries.set(language, lexicon);
   return lexicon;
@@ -156,6 +165,18 @@ function lexiconHas(lexicon: Lexicon, word: string): boolean {
 export function dictionaryWord(word: string, language: string): boolean {
   const lexicon = dictionaryFor(primarySubtag(language));
   return lexicon !== null && lexiconHas(lexicon, word.trim().normalize('NFC').toLowerCase());
+}
+
+/**
+ * Whether the language's spelling dictionary lists a word only as a name, with a capital and not
+ * also in lower case ("Lech", "Jacques", "Aspen": given names and places, which Hunspell does not
+ * tell apart). False for a language without a dictionary.
+ */
+export function dictionaryNameOnly(word: string, language: string): boolean {
+  const lexicon = dictionaryFor(primarySubtag(language));
+  if (lexicon === null || lexicon.names === undefined) return false;
+  const lower = word.trim().normalize('NFC').toLowerCase();
+  return lexiconHas(lexicon.names, lower) && !lexiconHas(lexicon, lower);
 }
 
 /** Whether the language has a spelling dictionary here (see dictionaryWord). */

@@ -128,6 +128,16 @@ describe('adjective_after_noun, adverbial, a dated construct: the word is anothe
   });
 });
 
+describe('person_name: a given name before a surname that is no word of the language', () => {
+  test('the two name a person', () => {
+    assert.deepEqual(decide('Alan', 'en', 'Alan Turing broke the Enigma code.').rejected, [{ text: 'Alan', rule: 'person_name', weak: true }]);
+  });
+  test('a word after it is a product or a firm, and keeps the brand', () => {
+    assert.deepEqual(decide('Alan', 'en', 'Alan Partners is a consultancy.').spans.map((s) => s.rule), ['product_word']);
+    assert.deepEqual(decide('Lech', 'pl', 'Lech Premium to piwo z Poznania.').spans.map((s) => s.text), ['Lech']);
+  });
+});
+
 describe('Korean words after the name: a place of geography, a noun of time', () => {
   test('a geographic noun as a word of its own makes a place (place_name)', () => {
     assert.deepEqual(decide('한라', 'ko', '한라 산에 올라갔어요.').rejected, [{ text: '한라', rule: 'place_name', weak: true }]);
