@@ -669,7 +669,9 @@ const GERMAN_DETERMINERS: Record<string, readonly GermanGender[]> = (() => {
 
 /** German prepositions (closed class): none stands between an article and its noun. */
 const GERMAN_PREPOSITIONS = new Set(
-  'bei mit von zu aus nach seit für über unter auf an in durch gegen ohne um vor hinter neben zwischen bis ab wegen trotz statt während laut per pro via'.split(' '),
+  'bei mit von zu aus nach seit für über unter auf an in durch gegen ohne um vor hinter neben zwischen bis ab wegen trotz statt während laut per pro via'.split(
+    ' ',
+  ),
 );
 
 /** The (up to) three words right before a position, each followed by spaces only. */
@@ -962,7 +964,28 @@ const EVENT_NOUNS = new Set(
   ),
 );
 /** "Of" between an event noun and its name (with the Romance contractions of the article). */
-const EVENT_OF = new Set(['of', 'de', 'del', 'do', 'da', 'dos', 'das', 'di', 'della', 'dello', 'du', 'des', 'd’', "d'", 'von', 'van', 'pod', 'u', 'при', 'vid']);
+const EVENT_OF = new Set([
+  'of',
+  'de',
+  'del',
+  'do',
+  'da',
+  'dos',
+  'das',
+  'di',
+  'della',
+  'dello',
+  'du',
+  'des',
+  'd’',
+  "d'",
+  'von',
+  'van',
+  'pod',
+  'u',
+  'при',
+  'vid',
+]);
 
 /**
  * Chinese nouns of a person's role written straight before a personal name (体操运动员李宁, 歌手X,
@@ -1154,8 +1177,7 @@ function otherNameReading(text: string, start: number, end: number, language: st
   const headFirst = ROMANCE.has(language);
   return words.some(
     (w, i) =>
-      nouns.has(w) &&
-      (i === words.length - 1 || HEAD_FOLLOWERS.has(words[i + 1]!) || (i > 0 && POSSESSIVES.has(words[i - 1]!)) || (i === 0 && headFirst)),
+      nouns.has(w) && (i === words.length - 1 || HEAD_FOLLOWERS.has(words[i + 1]!) || (i > 0 && POSSESSIVES.has(words[i - 1]!)) || (i === 0 && headFirst)),
   );
 }
 
@@ -1385,7 +1407,13 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
       const restText = foldName(words.slice(1).join(' '));
       if (inflection && restText) {
         const last = words.length === 2 ? inflectionFor(words[1]!, language) : null;
-        stems.push({ text: foldName(inflection.stem), everyday: null, inflection, whole: foldName(words[0]!), rest: { text: ` ${restText}`, inflection: last } });
+        stems.push({
+          text: foldName(inflection.stem),
+          everyday: null,
+          inflection,
+          whole: foldName(words[0]!),
+          rest: { text: ` ${restText}`, inflection: last },
+        });
       }
     }
   }
@@ -1675,11 +1703,11 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
                 ? 'other_name'
                 : givenName && rule === 'exact' && surnameAfter(text, start, stop, language)
                   ? 'person_name'
-                : countedReading(text, start, stop, language)
-                  ? 'counted_noun'
-                  : caselessFunctionWord && !isListLabel(text, stop)
-                    ? 'everyday_word_rejected'
-                    : wordClassReading(text, start, stop, language, definiteName || (arabicNoun && rule === 'exact'), nameIsEveryday);
+                  : countedReading(text, start, stop, language)
+                    ? 'counted_noun'
+                    : caselessFunctionWord && !isListLabel(text, stop)
+                      ? 'everyday_word_rejected'
+                      : wordClassReading(text, start, stop, language, definiteName || (arabicNoun && rule === 'exact'), nameIsEveryday);
             if (grammar !== null) {
               usedAsWord = true;
               rejected.push({ start, end: stop, rule: grammar, weak: true });
@@ -1844,11 +1872,9 @@ const ARABIC_TIME_ADVERBIAL = /^[ \t]+ال\p{L}+[ \t]+ال(?:ماضي|ماضية
  *   something is done (旺旺地叫 "barks woof-woof"), unless 地 starts a listed word (地区, 地方).
  */
 function wordClassReading(text: string, start: number, end: number, language: string, adjectival: boolean, everydayName: boolean): MentionRule | null {
-  if (language === 'ar')
-    return adjectival && ARABIC_DEFINITE_BEFORE.test(text.slice(Math.max(0, start - 24), start)) ? 'adjective_after_noun' : null;
+  if (language === 'ar') return adjectival && ARABIC_DEFINITE_BEFORE.test(text.slice(Math.max(0, start - 24), start)) ? 'adjective_after_noun' : null;
   if (language === 'ko') return everydayName && koreanHeadAfter(text, end, KOREAN_TIME_NOUNS) ? 'adverbial' : null;
-  if (language === 'zh' && text[end] === '地' && HAN.test(text[end + 1] ?? '') && everydayWordRank(text.slice(end, end + 2), 'zh') === null)
-    return 'adverbial';
+  if (language === 'zh' && text[end] === '地' && HAN.test(text[end + 1] ?? '') && everydayWordRank(text.slice(end, end + 2), 'zh') === null) return 'adverbial';
   return null;
 }
 
