@@ -959,7 +959,7 @@ const POSSESSIVES = new Set(
  * before a name make it that event's or thing's name, not a firm's (`other_name`).
  */
 const EVENT_NOUNS = new Set(
-  'battle war siege treaty revolution uprising constellation batalla guerra sitio tratado revolución grito constelación batalha cerco revolução constelação bataille guerre siège traité révolution battaglia assedio trattato rivoluzione costellazione schlacht krieg belagerung vertrag slag oorlog beleg verdrag bitwa wojna oblężenie traktat bitva válka битва война осада slaget kriget'.split(
+  'battle war siege treaty constellation batalla guerra sitio tratado grito constelación batalha cerco constelação bataille guerre siège traité battaglia assedio trattato costellazione schlacht krieg belagerung vertrag slag oorlog beleg verdrag bitwa wojna oblężenie traktat bitva válka битва война осада slaget kriget'.split(
     ' ',
   ),
 );

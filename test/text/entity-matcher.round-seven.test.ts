@@ -84,7 +84,8 @@ describe('other_name, round seven: events, constellations, possessive heads, Chi
     assert.equal(decide('Cassiopeia', 'en', 'On clear nights the constellation Cassiopeia is easy to find.').rejected[0]?.rule, 'other_name');
     assert.equal(decide('Lyra', 'cs', 'Souhvězdí Lyra má jasnou hvězdu Vegu.').rejected[0]?.rule, 'other_name');
   });
-  test('a role noun and "of" keep the name: the firm has a CEO', () => {
+  test('a role noun and "of" keep the name: the firm has a CEO; a revolution is no event', () => {
+    assert.equal(decide('Tesla', 'es', 'La revolución de Tesla en el transporte.').spans.length, 1);
     assert.deepEqual(
       decide('Waterloo', 'en', 'The CEO of Waterloo said prices will fall.').spans.map((s) => s.text),
       ['Waterloo'],
@@ -166,6 +167,7 @@ describe('person_name: a given name before a surname that is no word of the lang
       decide('Lech', 'pl', 'Lech Premium to piwo z Poznania.').spans.map((s) => s.text),
       ['Lech'],
     );
+    assert.equal(decide('Mercedes', 'en', 'The Mercedes-Benz dealer sells the Mercedes Sprinter.').spans.length, 2);
   });
 });
 
