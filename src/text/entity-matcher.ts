@@ -1779,9 +1779,16 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           // A script without capitals gives no sign either way: the spelling decides, weakly.
           weak = true;
         } else if (rule === 'exact' && spelling.everyday) {
-          if (isLower(text[start]!) && lowerCaseAnswer(ft) && INDEFINITE_ARTICLES[language!]?.has(wordsBefore(text, start, 1)[0] ?? '')) {
+          if (
+            isLower(text[start]!) &&
+            lowerCaseAnswer(ft) &&
+            INDEFINITE_ARTICLES[language!]?.has(wordsBefore(text, start, 1)[0] ?? '') &&
+            endsNounPhrase(text, stop, language!)
+          ) {
             // In an answer written in lower case, an everyday word after an indefinite article is
             // the common noun ("een bever bij de rivier", "a jaguar"): a brand takes no article.
+            // Not before another noun, where the article is the product's ("a zoom call", "a
+            // notion page" name the brand).
             usedAsWord = true;
             rejected.push({ start, end: stop, rule: 'noun_after_article', weak: true, ...lexicon });
             continue;
@@ -1905,6 +1912,16 @@ function surnameAfter(text: string, start: number, end: number, language: string
   if (next === undefined) return false;
   const lower = next.toLowerCase();
   return everydayWordRank(lower, language, { anyCase: true }) === null && !dictionaryWord(lower, language);
+}
+
+/**
+ * Whether the noun phrase ends after `end`: punctuation or the end of the text, or one of the
+ * language's most frequent words (prepositions, conjunctions, auxiliaries: "a lynx in…", "een
+ * bever bij…"), not a noun the phrase goes on with ("a notion page").
+ */
+function endsNounPhrase(text: string, end: number, language: string): boolean {
+  const next = /^[ \t]*(\p{L}+)/u.exec(text.slice(end, end + 24))?.[1];
+  return next === undefined || (everydayWordRank(next, language) ?? Number.POSITIVE_INFINITY) <= FUNCTION_WORD_RANK;
 }
 
 /** Languages whose names of several words decline on the first word (`declined_first_word`). */

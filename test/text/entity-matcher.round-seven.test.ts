@@ -193,6 +193,12 @@ describe('noun_after_article in a lower-case answer: an indefinite article makes
   test('after "a", "een" the everyday word is the noun', () => {
     assert.deepEqual(decide('Lynx', 'en', 'i spotted a lynx in the woods last winter.').rejected, [{ text: 'lynx', rule: 'noun_after_article', weak: true }]);
   });
+  test("before another noun the article is the product's: the brand", () => {
+    assert.deepEqual(
+      decide('Lynx', 'en', 'i bought a lynx deodorant yesterday.').spans.map((s) => s.rule),
+      ['lower_case_answer'],
+    );
+  });
   test('without an article the lower-case answer still names it, weakly', () => {
     assert.deepEqual(decide('Lynx', 'en', 'i use lynx and old spice, both fine.').spans, [{ text: 'lynx', rule: 'lower_case_answer', weak: true }]);
   });
