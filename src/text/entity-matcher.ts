@@ -1902,16 +1902,19 @@ const INDEFINITE_ARTICLES: Record<string, ReadonlySet<string>> = {
 /**
  * `person_name`: a name that is a given name (see `givenName`), written with its capital and
  * followed by a capitalised word that is no word of the language in lower case (not in the
- * frequency list, not in the spelling dictionary): a surname, so the two name a person ("Lech
- * Wałęsa był prezydentem"). A product's name after a brand is mostly a word ("Lech Premium",
- * "Apple Music"), which keeps the brand (`product_word`).
+ * frequency list, not in the spelling dictionary) but a name the dictionary lists: a surname, so
+ * the two name a person ("Lech Wałęsa był prezydentem"). A product's name after a brand is mostly
+ * a word ("Lech Premium", "Apple Music") or a name of no dictionary ("Toyota Yaris"), which keep
+ * the brand (`product_word`).
  */
 function surnameAfter(text: string, start: number, end: number, language: string): boolean {
   if (!isUpper(text[start]!) || inCapitals(text.slice(start, end))) return false;
   const next = /^ (\p{Lu}\p{Ll}+)(?![\p{L}\p{N}'’-])/u.exec(text.slice(end, end + 32))?.[1];
   if (next === undefined) return false;
   const lower = next.toLowerCase();
-  return everydayWordRank(lower, language, { anyCase: true }) === null && !dictionaryWord(lower, language);
+  // The surname is a name the dictionary knows too (Wałęsa, Turing): a model's made-up name
+  // (Toyota Yaris, Nokia Lumia) is none, and brands are capital-only entries as often as people.
+  return everydayWordRank(lower, language, { anyCase: true }) === null && !dictionaryWord(lower, language) && dictionaryNameOnly(next, language);
 }
 
 /**

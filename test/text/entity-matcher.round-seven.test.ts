@@ -168,6 +168,8 @@ describe('person_name: a given name before a surname that is no word of the lang
       ['Lech'],
     );
     assert.equal(decide('Mercedes', 'en', 'The Mercedes-Benz dealer sells the Mercedes Sprinter.').spans.length, 2);
+    // A model's name no dictionary lists is no surname.
+    assert.equal(decide('Toyota', 'en', 'The Toyota Yaris is a small hybrid.').spans.length, 1);
   });
 });
 
