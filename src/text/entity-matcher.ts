@@ -1861,6 +1861,8 @@ const ARABIC_POSSESSED = /^[ \t]+(\p{Script=Arabic}{3,}?)(?:ي|ك|ه|ها|نا|�
 
 /** A definite Arabic word (the article and two letters or more) right before a position. */
 const ARABIC_DEFINITE_BEFORE = /(?:^|[\s،,])ال\p{Script=Arabic}{2,}[ \t]+$/u;
+/** A definite elative (الأفضل, الأسرع, الأكبر: the article, alif with hamza and three letters) right before. */
+const ARABIC_ELATIVE_BEFORE = /(?:^|[\s،,])الأ\p{Script=Arabic}{2}[ىاي]?\p{Script=Arabic}?[ \t]+$/u;
 
 /** A definite noun followed by a time adjective (الشهر الماضي, العام المقبل): an adverbial of time. */
 const ARABIC_TIME_ADVERBIAL = /^[ \t]+ال\p{L}+[ \t]+ال(?:ماضي|ماضية|قادم|قادمة|مقبل|مقبلة|حالي|حالية|جاري|جارية|فائت|فائتة)(?!\p{L})/u;
@@ -1879,7 +1881,12 @@ const ARABIC_TIME_ADVERBIAL = /^[ \t]+ال\p{L}+[ \t]+ال(?:ماضي|ماضية
  *   something is done (旺旺地叫 "barks woof-woof"), unless 地 starts a listed word (地区, 地方).
  */
 function wordClassReading(text: string, start: number, end: number, language: string, adjectival: boolean, everydayName: boolean): MentionRule | null {
-  if (language === 'ar') return adjectival && ARABIC_DEFINITE_BEFORE.test(text.slice(Math.max(0, start - 24), start)) ? 'adjective_after_noun' : null;
+  if (language === 'ar') {
+    const before = text.slice(Math.max(0, start - 24), start);
+    // Not after a definite elative (الأفضل "the best", الأسرع): "الشبكة الأسرع زين" is "the fastest
+    // network is Zain", the name as the predicate of a superlative.
+    return adjectival && ARABIC_DEFINITE_BEFORE.test(before) && !ARABIC_ELATIVE_BEFORE.test(before) ? 'adjective_after_noun' : null;
+  }
   if (language === 'ko') return everydayName && koreanHeadAfter(text, end, KOREAN_TIME_NOUNS) ? 'adverbial' : null;
   if (language === 'zh' && text[end] === '地' && HAN.test(text[end + 1] ?? '') && everydayWordRank(text.slice(end, end + 2), 'zh') === null) return 'adverbial';
   return null;
