@@ -144,6 +144,8 @@ describe('adjective_after_noun, adverbial, a dated construct: the word is anothe
       decide('جاهز', 'ar', 'طلبت من تطبيق جاهز وجبة.').spans.map((s) => s.text),
       ['جاهز'],
     );
+    // After a superlative the name is the predicate: "the best app is Talabat".
+    assert.equal(decide('طلبات', 'ar', 'التطبيق الأفضل طلبات.').spans.length, 1);
   });
   test('Chinese: a name before 地 and a verb is an adverb, unless 地 starts a listed word', () => {
     assert.deepEqual(decide('呼呼', 'zh', '北风呼呼地吹了一整夜。').rejected, [{ text: '呼呼', rule: 'adverbial', weak: true }]);
