@@ -1925,14 +1925,28 @@ function surnameAfter(text: string, start: number, end: number, language: string
 }
 
 /**
- * Whether the noun phrase ends after `end`: punctuation or the end of the text, or one of the
- * language's most frequent words (prepositions, conjunctions, auxiliaries: "a lynx in…", "een
- * bever bij…"), not a noun the phrase goes on with ("a notion page").
+ * Whether the noun phrase ends after `end`: punctuation or the end of the text, or a preposition
+ * or conjunction ("a lynx in…", "een bever bij…"), not a noun the phrase goes on with ("a notion
+ * page"). Closed classes per language (the frequency lists rank nouns among them: "page" is 38th).
  */
 function endsNounPhrase(text: string, end: number, language: string): boolean {
   const next = /^[ \t]*(\p{L}+)/u.exec(text.slice(end, end + 24))?.[1];
-  return next === undefined || (everydayWordRank(next, language) ?? Number.POSITIVE_INFINITY) <= FUNCTION_WORD_RANK;
+  return next === undefined || (PHRASE_ENDERS[language]?.has(next) ?? false);
 }
+
+/** Prepositions and conjunctions that end a noun phrase before them, by language. */
+const PHRASE_ENDERS: Record<string, ReadonlySet<string>> = {
+  en: new Set('in at on by near from with and or but to of for under over across into through behind'.split(' ')),
+  nl: new Set('bij in op aan met en of van naar onder over door achter'.split(' ')),
+  de: new Set('in im an am auf bei mit und oder von vor unter über hinter'.split(' ')),
+  fr: new Set('dans à au sur avec et ou de près sous derrière'.split(' ')),
+  es: new Set('en a con y o de cerca sobre bajo detrás'.split(' ')),
+  it: new Set('in a con e o di da su vicino sotto dietro'.split(' ')),
+  pt: new Set('em no na com e ou de perto sobre sob atrás'.split(' ')),
+  sv: new Set('i på vid med och eller av från under bakom'.split(' ')),
+  da: new Set('i på ved med og eller af fra under bag'.split(' ')),
+  no: new Set('i på ved med og eller av fra under bak'.split(' ')),
+};
 
 /** Languages whose names of several words decline on the first word (`declined_first_word`). */
 const DECLINES_FIRST_WORD = new Set(['ru', 'uk', 'be', 'pl', 'cs']);

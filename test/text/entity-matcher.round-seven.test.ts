@@ -202,6 +202,8 @@ describe('noun_after_article in a lower-case answer: an indefinite article makes
       decide('Lynx', 'en', 'i bought a lynx deodorant yesterday.').spans.map((s) => s.rule),
       ['lower_case_answer'],
     );
+    // "page" is among the 50 most frequent English words of the list: only closed classes end the phrase.
+    assert.equal(decide('Notion', 'en', 'i keep a notion page for everything.').spans.length, 1);
   });
   test('without an article the lower-case answer still names it, weakly', () => {
     assert.deepEqual(decide('Lynx', 'en', 'i use lynx and old spice, both fine.').spans, [{ text: 'lynx', rule: 'lower_case_answer', weak: true }]);
