@@ -989,9 +989,10 @@ const EVENT_OF = new Set([
 
 /**
  * Chinese nouns of a person's role written straight before a personal name (体操运动员李宁, 歌手X,
- * 导演X): the name is that person's.
+ * 导演X): the name is that person's. Not 选手 "player" and 冠军 "champion", which answers also say
+ * of brands (国产选手小米, 销量冠军X).
  */
-const CHINESE_ROLE_BEFORE = /(?:运动员|演员|歌手|导演|作家|诗人|画家|教练|选手|主持人|总统|主席|老师|同学|朋友|队长|冠军)$/u;
+const CHINESE_ROLE_BEFORE = /(?:运动员|演员|歌手|导演|作家|诗人|画家|教练|主持人|总统|主席|老师|同学|朋友|队长)$/u;
 
 /** Naming words between the noun and the name: "a colleague called X", "un amico di nome X". */
 const CALLED: Record<string, readonly string[]> = {
