@@ -440,7 +440,10 @@ function capitalized(ft: FoldedText, at: number, capitals: readonly number[]): b
  *   Arabic adjective after its definite noun or a Chinese adverb before 地 (see wordClassReading;
  *   only recorded for rejections; weak);
  * - `person_name`: a given name followed by a surname, a word of no dictionary ("Lech Wałęsa"),
- *   names a person (see surnameAfter; only recorded for rejections; weak).
+ *   names a person (see surnameAfter; only recorded for rejections; weak);
+ * - `classified_as_firm`: an everyday-word name opening a sentence that classes it as a firm or a
+ *   product ("Apple is a technology company", "Corona es una cerveza"): the name (see
+ *   firmClassified).
  */
 export type MentionRule =
   | 'exact'
@@ -464,7 +467,8 @@ export type MentionRule =
   | 'other_name'
   | 'adjective_after_noun'
   | 'adverbial'
-  | 'person_name';
+  | 'person_name'
+  | 'classified_as_firm';
 
 /** One mention: original UTF-16 range [start, end). */
 export interface MentionSpan {
@@ -1776,6 +1780,13 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           hits.push({ start: at, end, rule: 'initial', everyday: spelling.everyday, weak: true, reading, ...lexicon });
           continue;
         }
+        if (rule === 'exact' && spelling.everyday && isUpper(text[start]!) && firmClassified(text, start, stop, language!)) {
+          // `classified_as_firm`: a sentence that classes the word as a firm, a brand or a product
+          // ("Apple is a technology company", "Corona es una cerveza mexicana") names it.
+          named = true;
+          hits.push({ start: at, end, rule: 'classified_as_firm', everyday: spelling.everyday, weak: false, ...lexicon });
+          continue;
+        }
         if (rule === 'exact' && nameIsEveryday && !isLower(text[start]!) && !isUpper(text[start]!)) {
           // A script without capitals gives no sign either way: the spelling decides, weakly.
           weak = true;
@@ -1948,6 +1959,92 @@ const PHRASE_ENDERS: Record<string, ReadonlySet<string>> = {
   da: new Set('i på ved med og eller af fra under bag'.split(' ')),
   no: new Set('i på ved med og eller av fra under bak'.split(' ')),
 };
+
+/**
+ * Nouns that class a firm or its product, by language: after a copula and an article they make the
+ * sentence's subject a brand (`classified_as_firm`). The converse of OTHER_NOUNS and PLACE_NOUNS.
+ */
+const FIRM_NOUNS: Record<string, ReadonlySet<string>> = {
+  en: new Set(
+    'company brand firm business retailer manufacturer maker carmaker automaker airline carrier bank insurer operator provider platform app service startup chain supermarket store shop marketplace beer network broker'.split(
+      ' ',
+    ),
+  ),
+  es: new Set(
+    'empresa marca compañía firma minorista fabricante aerolínea banco aseguradora operador operadora proveedor plataforma aplicación app servicio startup cadena supermercado tienda cerveza red'.split(
+      ' ',
+    ),
+  ),
+  fr: new Set(
+    'entreprise marque société firme enseigne distributeur fabricant constructeur compagnie banque assureur opérateur fournisseur plateforme application appli service startup chaîne supermarché magasin boutique bière réseau'.split(
+      ' ',
+    ),
+  ),
+  de: new Set(
+    'unternehmen marke firma konzern händler einzelhändler hersteller autohersteller fluggesellschaft airline bank versicherer anbieter plattform app dienst startup kette supermarkt discounter bier mobilfunkanbieter'.split(
+      ' ',
+    ),
+  ),
+  it: new Set(
+    'azienda marca società impresa rivenditore produttore compagnia banca assicurazione operatore fornitore piattaforma app applicazione servizio startup catena supermercato negozio birra rete'.split(
+      ' ',
+    ),
+  ),
+  pt: new Set(
+    'empresa marca companhia firma varejista fabricante montadora banco seguradora operadora provedor plataforma aplicativo app serviço startup rede supermercado loja cerveja'.split(
+      ' ',
+    ),
+  ),
+  nl: new Set(
+    'bedrijf merk onderneming keten winkelketen retailer fabrikant autofabrikant luchtvaartmaatschappij bank verzekeraar aanbieder provider platform app dienst startup supermarkt winkel webwinkel bier'.split(
+      ' ',
+    ),
+  ),
+  pl: new Set(
+    'firma firmą marka marką przedsiębiorstwo przedsiębiorstwem sieć siecią producent producentem bank bankiem operator operatorem platforma platformą aplikacja aplikacją sklep sklepem dostawca dostawcą piwo'.split(
+      ' ',
+    ),
+  ),
+  ru: new Set(
+    'компания компанией бренд марка фирма сеть производитель банк оператор платформа приложение сервис магазин ритейлер авиакомпания пиво'.split(' '),
+  ),
+  sv: new Set('företag varumärke märke bolag kedja butik tillverkare bank operatör leverantör plattform app tjänst öl'.split(' ')),
+  cs: new Set(
+    'firma firmou značka značkou společnost společností řetězec řetězcem výrobce výrobcem banka bankou operátor operátorem platforma platformou aplikace obchod obchodem pivo'.split(
+      ' ',
+    ),
+  ),
+};
+
+/** Languages that write compound nouns as one word, whose head is their last part. */
+const COMPOUNDING = new Set(['de', 'nl', 'sv', 'da', 'no']);
+
+/** Classifying sentences of the languages CLASSIFYING lacks (read for firms only). */
+const FIRM_CLASSIFYING: Record<string, RegExp> = {
+  sv: /^[ \t]+(?:är|var)[ \t]+(?:(?:en|ett)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+};
+
+/**
+ * `classified_as_firm`: a classifying sentence opening with the name (alone or after a definite
+ * article) whose words after the copula and article name a firm or its product ("Delta is an
+ * American airline", "Orange est un opérateur", "Окей — сеть гипермаркетов"); "a brand new…" is
+ * no brand.
+ */
+function firmClassified(text: string, start: number, end: number, language: string): boolean {
+  const nouns = FIRM_NOUNS[language];
+  const classifying = CLASSIFYING[language] ?? FIRM_CLASSIFYING[language];
+  if (nouns === undefined || classifying === undefined) return false;
+  // Lower-cased: English capitalises the adjectives of nationality ("an American airline").
+  const words = classifying.exec(text.slice(end, end + 64).toLowerCase())?.[1]?.split(/[ \t]+/u);
+  if (words === undefined) return false;
+  // German, Dutch and Swedish write compounds as one word: the firm noun is its head, at the end
+  // ("Mobilfunkanbieter", "mobiloperatör").
+  const compounds = COMPOUNDING.has(language);
+  const firm = (w: string) => nouns.has(w) || (compounds && [...nouns].some((n) => n.length >= 4 && w.length > n.length + 2 && w.endsWith(n)));
+  if (!words.some((w, i) => firm(w) && !(w === 'brand' && words[i + 1] === 'new'))) return false;
+  const article = SENTENCE_ARTICLE.exec(text.slice(Math.max(0, start - 5), start));
+  return position(text, article ? start - article[0].length : start).initial;
+}
 
 /** Languages whose names of several words decline on the first word (`declined_first_word`). */
 const DECLINES_FIRST_WORD = new Set(['ru', 'uk', 'be', 'pl', 'cs']);

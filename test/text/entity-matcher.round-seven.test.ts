@@ -218,3 +218,18 @@ describe('korean_compound with the spelling dictionary (dictionary-ko)', { skip:
     assert.deepEqual(decide('팔도', 'ko', '팔도강산을 여행했다.').spans, []);
   });
 });
+
+describe('classified_as_firm: a sentence that classes an everyday word as a firm names the brand', () => {
+  test('a firm or product noun after the copula and article', () => {
+    assert.deepEqual(decide('Shell', 'en', 'Shell is an oil company.').spans, [{ text: 'Shell', rule: 'classified_as_firm', weak: false }]);
+    assert.equal(decide('Delta', 'en', 'Delta is an American airline.').spans[0]?.rule, 'classified_as_firm');
+    assert.equal(decide('Orange', 'fr', 'Orange est un opérateur de télécommunications.').spans[0]?.rule, 'classified_as_firm');
+    // A compound's head is its last part in Swedish, German and Dutch.
+    assert.equal(decide('Tre', 'sv', 'Tre är en mobiloperatör.').spans[0]?.rule, 'classified_as_firm');
+  });
+  test('a class of things, or "a brand new", is no firm', () => {
+    assert.equal(decide('Orange', 'en', 'Orange is a warm colour.').spans.length, 0);
+    assert.equal(decide('Apple', 'en', 'Apple is a fruit.').spans.length, 0);
+    assert.equal(decide('Delta', 'en', 'Delta is a brand new variant of the virus.').spans.length, 0);
+  });
+});
