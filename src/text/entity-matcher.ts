@@ -1226,17 +1226,24 @@ function countedReading(text: string, start: number, end: number, language: stri
 
 /**
  * English: the next word is a present-tense verb of the third person (a listed word plus -s or
- * -es) with its object after it, opened by a determiner or quantifier ("Discover matches all the
+ * -es) or a verb in the past tense (plus -ed or -d) with its object after it, opened by a determiner or quantifier ("Discover matches all the
  * cash back…", "Chase charges no fee"): the word before it is its subject. A plural noun is not
  * followed by a determiner ("Ring doorbells record…", "Compass needles point…").
  */
 const ENGLISH_VERB_OBJECT =
-  /^[ \t]+(\p{Ll}+?)(e?s)[ \t]+(?:the|a|an|all|your|its|their|his|her|our|every|each|some|any|no|this|these|those|up|you|them|it)[ \t]/u;
+  /^[ \t]+(\p{Ll}+?)(e?s|ed)[ \t]+(?:the|a|an|all|your|its|their|his|her|our|every|each|some|any|no|this|these|those|up|you|them|it)[ \t]/u;
 
 function englishVerbWithObject(text: string, end: number): boolean {
   const m = ENGLISH_VERB_OBJECT.exec(text.slice(end, end + 40));
-  if (!m || m[1]!.length < 2 || m[1]!.endsWith('s')) return false;
-  return everydayWordRank(m[1]!, 'en') !== null || (m[2] === 'es' && everydayWordRank(`${m[1]}e`, 'en') !== null);
+  if (!m || m[1]!.length < 2 || (m[2] !== 'ed' && m[1]!.endsWith('s'))) return false;
+  const listed = (w: string) => everydayWordRank(w, 'en') !== null;
+  if (m[2] === 'ed') {
+    // The past tense too ("Delta cancelled all flights", "Apple launched the…"): launch+ed,
+    // announce+d, stop+ped.
+    const base = m[1]!;
+    return listed(base) || listed(`${base}e`) || (/(.)\1$/u.test(base) && listed(base.slice(0, -1)));
+  }
+  return listed(m[1]!) || (m[2] === 'es' && listed(`${m[1]}e`));
 }
 
 type Everyday = 'lower' | 'initial';

@@ -233,3 +233,13 @@ describe('classified_as_firm: a sentence that classes an everyday word as a firm
     assert.equal(decide('Delta', 'en', 'Delta is a brand new variant of the virus.').spans.length, 0);
   });
 });
+
+describe('sentence_start: an English past tense with its object makes the word its subject', () => {
+  test('the verb in -ed or -d and a determiner after it', () => {
+    assert.deepEqual(decide('Delta', 'en', 'Delta cancelled all flights on Monday.').spans, [{ text: 'Delta', rule: 'sentence_start', weak: true }]);
+    assert.equal(decide('Zoom', 'en', 'Zoom announced a new plan.').spans.length, 1);
+  });
+  test('a noun after the word is no verb', () => {
+    assert.equal(decide('Orange', 'en', 'Orange juice contains vitamin C.').spans.length, 0);
+  });
+});
