@@ -2023,6 +2023,9 @@ const FIRM_NOUNS: Record<string, ReadonlySet<string>> = {
   ),
 };
 
+/** English: a copula, then "one of the" or "the world's" (or a country's) and up to four words. */
+const ENGLISH_RANKED = /^[ \t]+(?:is|was)[ \t]+(?:one[ \t]+of[ \t]+the|(?:the|an?)[ \t]+\p{L}+['’]s)[ \t]+((?:\p{L}+[ \t]+){0,3}\p{L}+)/u;
+
 /** Languages that write compound nouns as one word, whose head is their last part. */
 const COMPOUNDING = new Set(['de', 'nl', 'sv', 'da', 'no']);
 
@@ -2042,7 +2045,15 @@ function firmClassified(text: string, start: number, end: number, language: stri
   const classifying = CLASSIFYING[language] ?? FIRM_CLASSIFYING[language];
   if (nouns === undefined || classifying === undefined) return false;
   // Lower-cased: English capitalises the adjectives of nationality ("an American airline").
-  const words = classifying.exec(text.slice(end, end + 64).toLowerCase())?.[1]?.split(/[ \t]+/u);
+  const after = text.slice(end, end + 64).toLowerCase();
+  // English also ranks the name among firms: "is one of the largest retailers", "is the world's
+  // biggest brewer" (a plural, or a possessive between the article and the noun).
+  const ranked = language === 'en' ? ENGLISH_RANKED.exec(after)?.[1] : undefined;
+  if (ranked !== undefined && ranked.split(/[ \t]+/u).some((w) => nouns.has(w) || nouns.has(w.replace(/(?:ies)$/u, 'y').replace(/(?<!ie)s$/u, '')))) {
+    const article = SENTENCE_ARTICLE.exec(text.slice(Math.max(0, start - 5), start));
+    return position(text, article ? start - article[0].length : start).initial;
+  }
+  const words = classifying.exec(after)?.[1]?.split(/[ \t]+/u);
   if (words === undefined) return false;
   // German, Dutch and Swedish write compounds as one word: the firm noun is its head, at the end
   // ("Mobilfunkanbieter", "mobiloperatör").

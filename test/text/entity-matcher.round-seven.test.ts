@@ -227,6 +227,11 @@ describe('classified_as_firm: a sentence that classes an everyday word as a firm
     // A compound's head is its last part in Swedish, German and Dutch.
     assert.equal(decide('Tre', 'sv', 'Tre är en mobiloperatör.').spans[0]?.rule, 'classified_as_firm');
   });
+  test('English ranks it among firms: "one of the", "the world\'s"', () => {
+    assert.equal(decide('Target', 'en', 'Target is one of the largest retailers in the US.').spans[0]?.rule, 'classified_as_firm');
+    assert.equal(decide('Shell', 'en', 'Shell is the world’s biggest oil company.').spans[0]?.rule, 'classified_as_firm');
+    assert.equal(decide('Orange', 'en', 'Orange is one of the warm colours.').spans.length, 0);
+  });
   test('a class of things, or "a brand new", is no firm', () => {
     assert.equal(decide('Orange', 'en', 'Orange is a warm colour.').spans.length, 0);
     assert.equal(decide('Apple', 'en', 'Apple is a fruit.').spans.length, 0);
