@@ -880,6 +880,9 @@ function koreanHeadAfter(text: string, end: number, heads: ReadonlySet<string>):
   if (text[end] !== ' ') return false;
   const word = runAfter(text, end + 1, HANGUL, 8);
   if (heads.has(word)) return true;
+  // A word of the spelling dictionary is not a head and a particle: 강의 is "a lecture", not 강 +
+  // 의. (Not the frequency list, which holds nouns with their particles: 산에, 주에.)
+  if (dictionaryWord(word, 'ko')) return false;
   for (let k = word.length - 1; k >= 1; k--) if (heads.has(word.slice(0, k)) && KOREAN_PARTICLES.has(word.slice(k))) return true;
   return false;
 }

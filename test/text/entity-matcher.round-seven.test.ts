@@ -183,6 +183,12 @@ describe('Korean words after the name: a place of geography, a noun of time', ()
       ['한라'],
     );
   });
+  test('a word of the dictionary is no head and particle: 강의 is a lecture', { skip: !koreanDictionary }, () => {
+    assert.deepEqual(
+      decide('한라', 'ko', '한라 강의를 들었어요.').spans.map((s) => s.text),
+      ['한라'],
+    );
+  });
   test('an everyday word before a noun of time is a determiner (adverbial)', () => {
     assert.deepEqual(decide('다음', 'ko', '다음 달에 이사해요.').rejected, [{ text: '다음', rule: 'adverbial', weak: true }]);
     assert.equal(decide('매일', 'ko', '매일 저녁 운동해요.').rejected[0]?.rule, 'adverbial');
