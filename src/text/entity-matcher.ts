@@ -1391,7 +1391,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
         if (word.toUpperCase() === word.toLowerCase()) continue;
         const rank = everydayWordRank(word, opts.language!);
         if (rank !== null) everyday.set(foldName(word), rank <= INITIAL_RULE_RANK ? 'initial' : 'lower');
-        else if (dictionaryWord(word, language)) {
+        else if (!NAMES_IN_DICTIONARY.has(language) && dictionaryWord(word, language)) {
           // `dictionary_word`: a word the frequency list misses but the spelling dictionary holds
           // ("compass", "светофор", "mrówka") is a rare everyday word: its lower-case uses are the
           // word, and at a sentence start it is the name only weakly (a judge reads it).
@@ -1452,7 +1452,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   const nameIsEveryday =
     language !== undefined &&
     /^\p{L}+$/u.test(bareName) &&
-    (everydayWordRank(bareName, language, { anyCase: true }) !== null || dictionaryWord(bareName, language));
+    (everydayWordRank(bareName, language, { anyCase: true }) !== null || (!NAMES_IN_DICTIONARY.has(language) && dictionaryWord(bareName, language)));
   // A German name that is a German noun: capitals are no sign of a name in German (see germanNounAfterArticle).
   const germanNoun =
     language === 'de' && capitalName
@@ -1570,15 +1570,15 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
    */
   function koreanCompound(nameText: string, run: string, runGoesOn: boolean): boolean {
     // Always weak (the caller): Korean writes its own compounds together too (오리온|자리 is "the
-    // constellation Orion"), and no permissive Korean dictionary is at hand to list them.
+    // constellation Orion").
     if (runGoesOn || language !== 'ko') return false;
     for (let k = run.length; k >= 2; k--) {
       const noun = run.slice(0, k);
       const rest = run.slice(k);
       if (rest !== '' && !KOREAN_PARTICLES.has(rest)) continue;
-      // A name that is itself a word makes the dictionary's compounds of that word (팔도|강산, "the
-      // whole country"); other names' compounds there are often the firm's own (삼성|전자).
-      if (noun === nameText || wordIsEveryday(nameText + noun) || (nameIsEveryday && dictionaryWord(nameText + noun, 'ko'))) return false;
+      // A compound the spelling dictionary lists is a word of its own (팔도|강산, "the whole
+      // country"), unless its noun is a firm's (삼성|전자, 롯데|제과: the dictionary lists big firms).
+      if (noun === nameText || wordIsEveryday(nameText + noun) || (dictionaryWord(nameText + noun, 'ko') && !KOREAN_FIRM_NOUNS.has(noun))) return false;
       // The frequency list, or the spelling dictionary for the nouns it misses (오뚜기|카레를, 남양|유업).
       if (everydayWordRank(noun, 'ko', { anyCase: true }) !== null || dictionaryWord(noun, 'ko')) return true;
     }
@@ -2066,6 +2066,20 @@ function firmClassified(text: string, start: number, end: number, language: stri
   const article = SENTENCE_ARTICLE.exec(text.slice(Math.max(0, start - 5), start));
   return position(text, article ? start - article[0].length : start).initial;
 }
+
+/**
+ * Languages whose spelling dictionary lists proper nouns with nothing to set them apart (Hangul has
+ * no capitals: 삼성, 네이버 and 현대 "modern" alike): a name there is no everyday word; the
+ * dictionary serves for the nouns written on to a name (`korean_compound`).
+ */
+const NAMES_IN_DICTIONARY = new Set(['ko']);
+
+/** Korean nouns of a firm's kind that follow its name in one word (삼성전자, 롯데제과, 남양유업). */
+const KOREAN_FIRM_NOUNS = new Set(
+  '전자 자동차 제과 유업 식품 생명 화재 증권 카드 건설 중공업 전기 통신 물산 그룹 은행 제약 화학 항공 해운 상사 백화점 마트 쇼핑 보험 에너지 제철 철강 정유 모비스 닷컴'.split(
+    ' ',
+  ),
+);
 
 /** Languages whose names of several words decline on the first word (`declined_first_word`). */
 const DECLINES_FIRST_WORD = new Set(['ru', 'uk', 'be', 'pl', 'cs']);

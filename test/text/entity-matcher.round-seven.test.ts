@@ -220,6 +220,9 @@ describe('korean_compound with the spelling dictionary (dictionary-ko)', { skip:
   test('a name on a noun only the dictionary lists is the name, weakly', () => {
     assert.deepEqual(decide('롯데', 'ko', '롯데제과를 다녀왔어요.').spans, [{ text: '롯데', rule: 'attached', weak: true }]);
   });
+  test('a firm noun after the name is the firm, also where the dictionary lists the compound', () => {
+    assert.deepEqual(decide('삼성', 'ko', '삼성전자 갤럭시가 좋아요.').spans, [{ text: '삼성', rule: 'attached', weak: true }]);
+  });
   test("a name that is a word, in the dictionary's own compound of it, is that word", () => {
     assert.deepEqual(decide('팔도', 'ko', '팔도강산을 여행했다.').spans, []);
   });
