@@ -257,3 +257,55 @@ describe('sentence_start: an English past tense with its object makes the word i
     assert.equal(decide('Orange', 'en', 'Orange juice contains vitamin C.').spans.length, 0);
   });
 });
+
+describe('brand-positive sentences: the round-seven rules turn none of them down', () => {
+  // Written to check the new rejections against ordinary answers about brands (recommendations,
+  // shops, inflected and attached forms in 16 languages); each was a mention before the round too.
+  const answers: [string, string, string][] = [
+    ['Apple', 'en', 'Apple makes the best laptops for students.'],
+    ['Apple', 'en', 'For students, Apple and Dell are good choices.'],
+    ['Notion', 'en', 'Notion is great for wikis.'],
+    ['Target', 'en', 'You can buy it at Target or Walmart.'],
+    ['Shell', 'en', 'Fill up at Shell stations for loyalty points.'],
+    ['Orange', 'fr', 'Orange propose la meilleure couverture en France.'],
+    ['Free', 'fr', 'Free Mobile et Orange sont les moins chers.'],
+    ['Mango', 'es', 'Para ropa barata, Mango y Zara son buenas opciones.'],
+    ['Corona', 'es', 'La cerveza Corona se sirve con limón.'],
+    ['Puma', 'de', 'Puma bietet gute Laufschuhe an.'],
+    ['Netto', 'de', 'Bei Netto ist Butter günstiger als bei Lidl.'],
+    ['Lidl', 'pl', 'W Lidlu są promocje na kawę.'],
+    ['Biedronka', 'pl', 'Biedronka ma najniższe ceny.'],
+    ['Żabka', 'pl', 'Kupiłem hot doga w Żabce.'],
+    ['Сбербанк', 'ru', 'Вклад в Сбербанке даёт 8% годовых.'],
+    ['Магнит', 'ru', 'В Магните скидки по средам.'],
+    ['Окей', 'ru', 'Лента и Окей — крупные сети гипермаркетов.'],
+    ['Alza', 'cs', 'Alza má nejrychlejší doručení.'],
+    ['Albert', 'cs', 'V Albertu mají dobré pečivo.'],
+    ['Jula', 'sv', 'Jula har billiga verktyg.'],
+    ['Blokker', 'nl', 'Blokkers aanbiedingen zijn goed.'],
+    ['Bol', 'nl', 'Bestel het bij Bol, dat is snel.'],
+    ['Natura', 'pt', 'A Natura é uma marca brasileira de cosméticos.'],
+    ['Magalu', 'pt', 'Comprei na Magalu com frete grátis.'],
+    ['Esselunga', 'it', 'Esselunga ha i prezzi migliori a Milano.'],
+    ['Trendyol', 'tr', 'Trendyoldan aldım.'],
+    ['طلبات', 'ar', 'أفضل تطبيق للتوصيل هو طلبات.'],
+    ['زين', 'ar', 'شبكة زين هي الأسرع في الكويت.'],
+    ['المراعي', 'ar', 'حليب المراعي متوفر في كل مكان.'],
+    ['楽天', 'ja', '楽天市場で買いました。'],
+    ['メルカリ', 'ja', 'メルカリで売るのが簡単です。'],
+    ['小米', 'zh', '我推荐小米手机，性价比高。'],
+    ['京东', 'zh', '在京东买东西很快。'],
+    ['쿠팡', 'ko', '쿠팡에서 주문하면 다음 날 와요.'],
+    ['삼성', 'ko', '삼성전자 갤럭시가 좋아요.'],
+    ['다음', 'ko', '다음 메일을 써요.'],
+    ['Amber', 'en', 'Amber is a great choice for home energy tariffs.'],
+    ['Lynx', 'en', 'Lynx is the best-selling deodorant.'],
+    ['Delta', 'en', 'I flew with Delta and United last year.'],
+    ['Mercury', 'en', 'Mercury offers business banking.'],
+  ];
+  for (const [name, language, text] of answers) {
+    test(`${name} (${language})`, () => {
+      assert.ok(decide(name, language, text).spans.length > 0, text);
+    });
+  }
+});
