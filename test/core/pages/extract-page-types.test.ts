@@ -255,3 +255,24 @@ test("photo-slot-caption: a caption beside an empty media box (its picture drawn
   assert.ok(!text.includes('Multi-cloud systems are the future'), text);
   assert.ok(text.includes('nobody noticed') && text.includes('Priya Shah, platform lead'), text);
 });
+
+test('link-farm-chrome: a mega menu or a footer of links goes even when it holds most of a thin page; a header that is mostly prose or wraps the <h1> stays', () => {
+  const farm = (word: string, n: number) => `<ul>${Array.from({ length: n }, (_, i) => `<li><a href="/${word}/${i}">${word} ${i}</a></li>`).join('')}</ul>`;
+  const items = Array.from({ length: 4 }, (_, i) => `<li><a href="/pot/${i}">Stone pot ${i}</a> $${20 + i}.00</li>`).join('');
+  const content = `<div class="content"><h1>Indoor pots</h1><p>Pots for every room, glazed and plain, to group on a sill.</p><ul>${items}</ul></div>`;
+  for (const html of [
+    `<html><body><header><nav>${farm('Perennial', 300)}</nav></header>${content}</body></html>`,
+    `<html><body>${content}<footer><h2>Rentals near you</h2>${farm('Perennial', 300)}</footer></body></html>`,
+  ]) {
+    const doc = extractPage(html, 'https://garden.example.com/indoor-pots');
+    assert.ok(doc.bodyText.includes('Pots for every room'), doc.bodyText.slice(0, 300));
+    assert.ok(doc.bodyText.includes('Stone pot 3'));
+    assert.ok(!doc.bodyText.includes('Perennial 7'), doc.bodyText.slice(0, 300));
+  }
+  // A header holding the page's <h1> with its list of links is spared as before (a wrapper).
+  const wrapped = `<html><body><header><h1>All our guides</h1>${farm('Guide', 80)}</header><p>Short note.</p></body></html>`;
+  assert.ok(extractPage(wrapped, 'https://example.com/guides').bodyText.includes('Guide 42'));
+  // Chrome that is mostly prose is not a link farm: the share guard still spares it.
+  const prosy = `<html><body><header>${prose('Chrome that reads', 8)}<a href="/">Home</a> <a href="/a">About</a></header><p>Tiny.</p></body></html>`;
+  assert.ok(extractPage(prosy, 'https://example.com/x').bodyText.includes('Chrome that reads sentence 7'));
+});

@@ -328,6 +328,7 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
       if (
         !pageFooter &&
         !consent &&
+        !(share > LINK_FARM_MIN_SHARE && isLinkFarm(el, len)) &&
         (share > (name === 'aside' ? 0.9 : structural ? 0.6 : 0.4) || (!structural && name !== 'header' && containsH1(el) && share > 0.15))
       )
         return true;
@@ -336,6 +337,34 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
     }
     return true;
   });
+}
+
+/** Least share of the page's text from which a box named as chrome is checked for being a link
+ * farm (below it the share guard does not spare it anyway). */
+const LINK_FARM_MIN_SHARE = 0.15;
+/** Share of a link farm's text inside links. */
+const LINK_FARM_LINK_SHARE = 0.8;
+
+/**
+ * link-farm-chrome: a site menu, header or footer (by tag, role or class) whose text is nearly
+ * all links — a mega menu of every category, a footer of every town the shop delivers to — is
+ * never spared by its share of the page: in static HTML such a box can hold most of a thin
+ * page's text, yet it is the site's, not the page's. One that holds the page's <h1> is spared as
+ * before (a wrapper with an unlucky name).
+ */
+function isLinkFarm(el: Element, len: number): boolean {
+  if (len === 0 || containsH1(el)) return false;
+  let link = 0;
+  walk(el, (k) => {
+    if (!isElement(k)) return false;
+    if (ALWAYS_DROP.has(k.name)) return false;
+    if (k.name === 'a') {
+      link += textLength(k);
+      return false;
+    }
+    return true;
+  });
+  return link >= len * LINK_FARM_LINK_SHARE;
 }
 
 /** Whole class tokens of a price box's two states and of a card's text-only title block. */
