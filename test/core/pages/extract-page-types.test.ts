@@ -276,3 +276,19 @@ test('link-farm-chrome: a mega menu or a footer of links goes even when it holds
   const prosy = `<html><body><header>${prose('Chrome that reads', 8)}<a href="/">Home</a> <a href="/a">About</a></header><p>Tiny.</p></body></html>`;
   assert.ok(extractPage(prosy, 'https://example.com/x').bodyText.includes('Chrome that reads sentence 7'));
 });
+
+test("hidden-data-box: a box hidden by its class that holds most of a page's text goes when it is a script's data; one that reads as prose or holds the <h1> stays", () => {
+  const data = Array.from({ length: 40 }, (_, i) => `<dt>thumb_colour_${i}:</dt><dd>https://cdn.example.com/images/160x160/tee/colour_${i}_thumbnail_front.jpg</dd>`).join('');
+  const shop = `<html><body><div class="product"><h1>Plain tee</h1><p>A regular fit tee in heavy combed cotton, with side seams and a ribbed neck.</p><p>$20.00</p>
+    <dl class="info hide"><dt>SKU:</dt><dd>5001</dd>${data}</dl></div></body></html>`;
+  const doc = extractPage(shop, 'https://shop.example.com/products/plain-tee');
+  assert.ok(doc.bodyText.includes('heavy combed cotton'), doc.bodyText.slice(0, 300));
+  assert.ok(!doc.bodyText.includes('thumb_colour_3'), doc.bodyText.slice(0, 300));
+
+  // A methodology a script reveals, hidden by a class: prose, so the share guard spares it.
+  const calc = `<html><body><h1>Savings calculator</h1><p>Enter your age.</p><div class="hide" id="methods">${prose('The method', 6)}</div></body></html>`;
+  assert.ok(extractPage(calc, 'https://bank.example.com/calculator').bodyText.includes('The method sentence 5'));
+  // A whole page parked in a class-hidden root until a script runs: it holds the <h1>.
+  const parked = `<html><body><div class="hide"><h1>Unnest</h1><ul>${Array.from({ length: 30 }, (_, i) => `<li>Join table ${i} on its key, then read each of its rows once.</li>`).join('')}</ul></div></body></html>`;
+  assert.ok(extractPage(parked, 'https://db.example.com/blog/unnest').bodyText.includes("Join table 29 on its key"));
+});

@@ -83,6 +83,29 @@ const STATUS_MAX_TEXT = 200;
 const FORM_SPARE_SHARE = 0.3;
 /** A hidden box holding more than this share of the page's text is kept (see pruneBoilerplate). */
 const HIDDEN_SPARE_SHARE = 0.4;
+/** Least share of a hidden box's text in sentences for it to be spared as the page's text (see
+ * proseShare). */
+const HIDDEN_PROSE_SHARE = 0.5;
+/** Fewest words of a text node that reads as a sentence. */
+const SENTENCE_WORDS = 8;
+
+/** Share of el's text in text nodes of SENTENCE_WORDS words or more (prose, not labels, values or addresses). */
+function proseShare(el: Element): number {
+  let prose = 0;
+  let all = 0;
+  walk(el, (k) => {
+    if (isText(k)) {
+      const n = spaceAwareLength(k.data);
+      all += n;
+      let words = 0;
+      for (const _ of k.data.matchAll(/\S+/g)) if (++words >= SENTENCE_WORDS) break;
+      if (words >= SENTENCE_WORDS) prose += n;
+    } else if (isElement(k) && ALWAYS_DROP.has(k.name)) return false;
+    return true;
+  });
+  return all ? prose / all : 0;
+}
+
 /** Whole class tokens that hide an element in common CSS frameworks (not "hidden-xs" and the like). */
 const HIDDEN_CLASS = /(?:^|\s)(?:hidden|hide|d-none|is-hidden|mfp-hide|u-hidden|invisible)(?:\s|$)/i;
 /** An inline display:none (sign-in dialogs, account menus, mini carts, hidden carousels). Not
@@ -258,7 +281,17 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
     ) {
       // Spared when it holds most of the page: streamed server rendering (React's
       // <div hidden id="S:0">) parks the whole content in a hidden box that a script reveals.
-      if (opts.bodyTextLength && textLength(el) / opts.bodyTextLength > HIDDEN_SPARE_SHARE) return true;
+      // hidden-data-box: a box hidden by a class alone (not by the `hidden` attribute streaming
+      // uses, nor an inline style a script flips to show a list) is spared only when it holds the
+      // page's <h1> or reads as prose; else it is a script's data or a closed drawer's (every
+      // colour's thumbnail address, a comparison grid of the products listed above).
+      const byClassOnly = a.hidden === undefined && a.type !== 'hidden' && !(a.style !== undefined && HIDDEN_STYLE.test(a.style));
+      if (
+        opts.bodyTextLength &&
+        textLength(el) / opts.bodyTextLength > HIDDEN_SPARE_SHARE &&
+        (!byClassOnly || containsH1(el) || proseShare(el) >= HIDDEN_PROSE_SHARE)
+      )
+        return true;
       gone.push(el);
       return false;
     }
