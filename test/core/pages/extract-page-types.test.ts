@@ -292,3 +292,18 @@ test("hidden-data-box: a box hidden by its class that holds most of a page's tex
   const parked = `<html><body><div class="hide"><h1>Unnest</h1><ul>${Array.from({ length: 30 }, (_, i) => `<li>Join table ${i} on its key, then read each of its rows once.</li>`).join('')}</ul></div></body></html>`;
   assert.ok(extractPage(parked, 'https://db.example.com/blog/unnest').bodyText.includes("Join table 29 on its key"));
 });
+
+test("shop-terms-section: on a product page the shop's shipping and returns section goes under its title; a one-line claim in the buy box and an article's section so titled stay", () => {
+  const terms = `<div class="acc"><h3>Shipping &amp; Returns</h3><div><p>Orders ship within two business days from our warehouse by tracked courier.</p><p>Return any unworn item within 30 days for a full refund to the original payment method.</p></div></div>`;
+  const html = `<html><body><main><div class="pdp"><h1>Trail jacket</h1><p>$180.00</p><p>Free delivery and free returns</p>
+    <div class="about"><h3>About the jacket</h3>${prose('The jacket', 4)}</div>${terms}</div></main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/products/trail-jacket');
+  assert.ok(doc.bodyText.includes('The jacket sentence 3'), doc.bodyText.slice(0, 300));
+  assert.ok(doc.bodyText.includes('Free delivery and free returns'), 'a claim in the buy box is not a section');
+  assert.ok(!doc.bodyText.includes('Orders ship within two business days'), doc.bodyText);
+  assert.ok(!doc.bodyText.includes('Shipping & Returns'), doc.bodyText);
+
+  // An article about a shop's returns keeps its section: the rule is a product page's.
+  const article = `<html><head><meta property="og:type" content="article"></head><body><article><h1>How returns work</h1>${prose('The story', 4)}${terms}</article></body></html>`;
+  assert.ok(extractPage(article, 'https://news.example.com/2025/returns').bodyText.includes('Orders ship within two business days'));
+});

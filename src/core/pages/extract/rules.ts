@@ -35,6 +35,20 @@ export const WIDGET_TOKEN = /(?:^|\s)(?:widget|widget_[\w-]+)(?:\s|$)/i;
 
 export const PRODUCT_URL = /^\/(?:[^/]+\/)*(?:products?|dp|itm|ip|pdp)\/[^/]+|^\/(?:[^/]+\/)*p\/[^/]*\d/i;
 
+/**
+ * shop-terms-section: the title of a product page's section on the shop's own terms, as a whole
+ * line ("Shipping & Returns", "Delivery and returns", "Return policy", "Livraison", "Versand und
+ * Rückgabe"): the same on every product, not this one's description.
+ */
+export const SHOP_TERMS_TITLE =
+  /^(?:free |fast )?(?:shipping|delivery|returns?|exchanges?|livraison|retours?|versand|lieferung|rückgabe|envíos?|devoluciones)(?:\s*(?:&|and|\+|,|\/|et|und|y)\s*(?:free )?(?:shipping|delivery|returns?|exchanges?|retours?|rückgabe|devoluciones|warranty))*(?:\s+(?:policy|policies|information|info|details|options))?\s*:?$/i;
+
+/** Longest shop-terms title (characters): a box holding no more is the title alone. */
+export const SHOP_TERMS_TITLE_MAX = 60;
+
+/** A shop-terms section never takes more than this share of the main box's text. */
+export const SHOP_TERMS_MAX_SHARE = 0.3;
+
 /** og:type of a group of products (Facebook's product.group: a shop's collection page). */
 export const PRODUCT_GROUP_OG = /product[.:_]?group/i;
 
