@@ -307,3 +307,13 @@ test("shop-terms-section: on a product page the shop's shipping and returns sect
   const article = `<html><head><meta property="og:type" content="article"></head><body><article><h1>How returns work</h1>${prose('The story', 4)}${terms}</article></body></html>`;
   assert.ok(extractPage(article, 'https://news.example.com/2025/returns').bodyText.includes('Orders ship within two business days'));
 });
+
+test('card-counter: a card\'s bare counts ("(24)", "+7", "80 Reviews") go as whole lines; a sentence with a count stays', () => {
+  const card = (i: number) => `<div class="card"><a href="/p/${i}">Trail shoe ${i}</a><p>$${90 + i}.00</p><p>(${20 + i})</p><p>+${i + 2}</p><p>${40 + i} Reviews</p></div>`;
+  const html = `<html><body><main><h1>Trail shoes</h1><p>Grippy shoes for muddy paths; 80 reviews say they last a season.</p><div class="grid">${[1, 2, 3, 4, 5].map(card).join('')}</div></main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/trail-shoes');
+  assert.ok(doc.bodyText.includes('Trail shoe 5'), doc.bodyText);
+  assert.ok(doc.bodyText.includes('$95.00'));
+  assert.ok(doc.bodyText.includes('80 reviews say they last a season'));
+  for (const counter of ['(21)', '+3', '41 Reviews']) assert.ok(!doc.bodyText.includes(counter), `${counter} in:\n${doc.bodyText}`);
+});

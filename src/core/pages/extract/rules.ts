@@ -150,6 +150,13 @@ export const CONTROL_LINE =
   /^\s*(?:\d+ of \d+|(?:hero )?(?:image|slide|photo|picture|item)s? \d+ (?:of|\/) \d+|loading(?:(?:\s+\p{L}+){0,2}\s*(?:\.{3}|…))?|click to (?:see|view) full view|image (?:not available|unavailable)\b.*)\s*$/iu;
 
 /**
+ * card-counter: a count a product card or tile shows beside its name, as a whole line: the
+ * reviews count in parentheses ("(24)"), the swatches not shown ("+7"), the reviews count spelled
+ * out ("80 Reviews", "4.9 1,316 reviews", "12 ratings"). A widget's figure, not copy.
+ */
+export const CARD_COUNTER_LINE = /^\s*(?:\(\d[\d,.]*k?\)|\+\s?\d{1,3}|(?:[0-5][.,]\d\s*)?\(?\d[\d,.]*k?\)?\s+(?:reviews?|ratings?))\s*$/i;
+
+/**
  * A listing's controls and counters, as whole lines: "Skip to product list", "Sort by: Best
  * Match", "View:", "Showing 1–24 of 240 results", "(52 products)", "Products (52)", "1–30 of 143".
  * They report on and steer the list rather than being part of it.
