@@ -317,3 +317,15 @@ test('card-counter: a card\'s bare counts ("(24)", "+7", "80 Reviews") go as who
   assert.ok(doc.bodyText.includes('80 reviews say they last a season'));
   for (const counter of ['(21)', '+3', '41 Reviews']) assert.ok(!doc.bodyText.includes(counter), `${counter} in:\n${doc.bodyText}`);
 });
+
+test('name-cloud-chrome: a page footer of plain names (every town served) goes even when it holds most of the page; a footer of prose that does stays', () => {
+  const towns = Array.from({ length: 400 }, (_, i) => `Town${i}&nbsp;`).join('\n');
+  const content = `<div class="content"><h1>Treadmill rentals</h1><p>Rent a treadmill by the week, delivered and set up in your home gym.</p></div>`;
+  const html = `<html><body>${content}<footer><div>Our shop serves the following cities:</div><div>${towns}</div></footer></body></html>`;
+  const doc = extractPage(html, 'https://rent.example.com/treadmills');
+  assert.ok(doc.bodyText.includes('Rent a treadmill by the week'), doc.bodyText.slice(0, 300));
+  assert.ok(!doc.bodyText.includes('Town42'), doc.bodyText.slice(0, 300));
+
+  const prosy = `<html><body><p>Short.</p><footer>${prose('The footer story', 10)}</footer></body></html>`;
+  assert.ok(extractPage(prosy, 'https://example.com/x').bodyText.includes('The footer story sentence 9'));
+});

@@ -362,6 +362,7 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
         !pageFooter &&
         !consent &&
         !(share > LINK_FARM_MIN_SHARE && isLinkFarm(el, len)) &&
+        !(structural && share > LINK_FARM_MIN_SHARE && isNameCloud(el, len)) &&
         (share > (name === 'aside' ? 0.9 : structural ? 0.6 : 0.4) || (!structural && name !== 'header' && containsH1(el) && share > 0.15))
       )
         return true;
@@ -385,6 +386,26 @@ const LINK_FARM_LINK_SHARE = 0.8;
  * page's text, yet it is the site's, not the page's. One that holds the page's <h1> is spared as
  * before (a wrapper with an unlucky name).
  */
+/** Fewest sentence ends per 1,000 characters of prose (about ten in running text). */
+const NAME_CLOUD_SENTENCES = 2;
+
+/**
+ * name-cloud-chrome: a page's <footer>, <nav> or <header> (by tag or role) that holds next to no
+ * sentence — every town a service reaches, every brand a shop stocks, written as plain names
+ * rather than links — is not spared by its share either, unless it holds the <h1>.
+ */
+function isNameCloud(el: Element, len: number): boolean {
+  if (len === 0 || containsH1(el)) return false;
+  let ends = 0;
+  walk(el, (k) => {
+    if (isText(k)) ends += k.data.match(SENTENCE_END)?.length ?? 0;
+    else if (isElement(k) && ALWAYS_DROP.has(k.name)) return false;
+    return true;
+  });
+  return (ends * 1000) / len < NAME_CLOUD_SENTENCES;
+}
+const SENTENCE_END = /[.!?](?:\s|$)/g;
+
 function isLinkFarm(el: Element, len: number): boolean {
   if (len === 0 || containsH1(el)) return false;
   let link = 0;
