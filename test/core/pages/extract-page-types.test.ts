@@ -329,3 +329,19 @@ test('name-cloud-chrome: a page footer of plain names (every town served) goes e
   const prosy = `<html><body><p>Short.</p><footer>${prose('The footer story', 10)}</footer></body></html>`;
   assert.ok(extractPage(prosy, 'https://example.com/x').bodyText.includes('The footer story sentence 9'));
 });
+
+test("title-block: on a page that is not an article, a small box named as chrome that holds the <h1> and its description stays; a logo <h1> in a menu bar and an article's header still go", () => {
+  const shop = `<html><body><div class="offer-holder sticky-navbar"><h1>Nano puff jacket</h1><p>$199.00</p>
+    <div class="product-description"><p>A warm, light and packable synthetic layer for climbers that stays warm when wet.</p>${prose('The jacket', 3)}</div></div>
+    <div class="directory">${Array.from({ length: 150 }, (_, i) => `<a href="/b/${i}">Brand number ${i}</a>`).join(' ')}</div></body></html>`;
+  const doc = extractPage(shop, 'https://outfitter.example.com/nano-puff-jacket.html');
+  assert.ok(doc.bodyText.includes('stays warm when wet'), doc.bodyText.slice(0, 400));
+
+  const menu = (n: number) => Array.from({ length: n }, (_, i) => `<a href="/c/${i}">Category ${i}</a>`).join(' ');
+  const logo = `<html><body><div class="navbar"><h1><a href="/">Outfitter</a></h1>${menu(12)}</div><div class="content">${prose('The page', 8)}</div></body></html>`;
+  assert.ok(!extractPage(logo, 'https://outfitter.example.com/about').bodyText.includes('Category 3'));
+
+  const article = `<html><head><meta property="og:type" content="article"></head><body><div class="page-header"><h1>Why wool</h1><p>A short dek about wool that is not the story.</p></div>
+    <div class="content">${prose('The story', 12)}</div></body></html>`;
+  assert.ok(!extractPage(article, 'https://news.example.com/why-wool').bodyText.includes('A short dek about wool'));
+});

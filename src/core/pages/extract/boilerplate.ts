@@ -204,6 +204,13 @@ function containsH1(el: Element): boolean {
 export interface PruneOptions {
   /** Total text length of <body> before pruning; boxes above a share of it are spared. */
   bodyTextLength: number;
+  /**
+   * title-block: spare a box named as chrome that holds the page's <h1> and is mostly not links,
+   * however small its share. Set on pages that are neither an article nor a forum thread: a
+   * product's or category's title block ("offer-holder sticky-navbar", "landing-hero--nav",
+   * "category-header") holds its description, where an article's holds only a dek and byline.
+   */
+  titleBlocks?: boolean;
 }
 
 /** Detaches boilerplate in place. Returns nothing; the tree is smaller afterwards. */
@@ -363,7 +370,8 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
         !consent &&
         !(share > LINK_FARM_MIN_SHARE && isLinkFarm(el, len)) &&
         !(structural && share > LINK_FARM_MIN_SHARE && isNameCloud(el, len)) &&
-        (share > (name === 'aside' ? 0.9 : structural ? 0.6 : 0.4) || (!structural && name !== 'header' && containsH1(el) && share > 0.15))
+        (share > (name === 'aside' ? 0.9 : structural ? 0.6 : 0.4) ||
+          (!structural && name !== 'header' && containsH1(el) && (share > 0.15 || (opts.titleBlocks === true && len - h1Length(el) >= TITLE_BLOCK_MIN_TEXT && linkShare(el, len) < TITLE_BLOCK_LINK_SHARE))))
       )
         return true;
       gone.push(el);
@@ -374,10 +382,48 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
 }
 
 /** Least share of the page's text from which a box named as chrome is checked for being a link
- * farm (below it the share guard does not spare it anyway). */
+ * farm or a name cloud (below it the share guard does not spare it anyway). */
 const LINK_FARM_MIN_SHARE = 0.15;
 /** Share of a link farm's text inside links. */
 const LINK_FARM_LINK_SHARE = 0.8;
+/** Fewest sentence ends per 1,000 characters of prose (about ten in running text). */
+const NAME_CLOUD_SENTENCES = 2;
+const SENTENCE_END = /[.!?](?:\s|$)/g;
+/** Most share of a title block's text inside links (a site header with a logo <h1> is menus). */
+const TITLE_BLOCK_LINK_SHARE = 0.5;
+
+/** Least text (characters) a title block holds besides its <h1>: a description, not a dek. */
+const TITLE_BLOCK_MIN_TEXT = 200;
+
+/** Text length of the first <h1> under el. */
+function h1Length(el: Element): number {
+  let n = 0;
+  walk(el, (k) => {
+    if (n || !isElement(k)) return false;
+    if (k.name === 'h1') {
+      n = textLength(k);
+      return false;
+    }
+    return !ALWAYS_DROP.has(k.name);
+  });
+  return n;
+}
+
+/** Share of el's text (len characters) inside links. */
+function linkShare(el: Element, len: number): number {
+  if (len === 0) return 0;
+  let link = 0;
+  walk(el, (k) => {
+    if (!isElement(k)) return false;
+    if (ALWAYS_DROP.has(k.name)) return false;
+    if (k.name === 'a') {
+      link += textLength(k);
+      return false;
+    }
+    return true;
+  });
+  return link / len;
+}
 
 /**
  * link-farm-chrome: a site menu, header or footer (by tag, role or class) whose text is nearly
@@ -386,8 +432,9 @@ const LINK_FARM_LINK_SHARE = 0.8;
  * page's text, yet it is the site's, not the page's. One that holds the page's <h1> is spared as
  * before (a wrapper with an unlucky name).
  */
-/** Fewest sentence ends per 1,000 characters of prose (about ten in running text). */
-const NAME_CLOUD_SENTENCES = 2;
+function isLinkFarm(el: Element, len: number): boolean {
+  return len > 0 && !containsH1(el) && linkShare(el, len) >= LINK_FARM_LINK_SHARE;
+}
 
 /**
  * name-cloud-chrome: a page's <footer>, <nav> or <header> (by tag or role) that holds next to no
@@ -403,22 +450,6 @@ function isNameCloud(el: Element, len: number): boolean {
     return true;
   });
   return (ends * 1000) / len < NAME_CLOUD_SENTENCES;
-}
-const SENTENCE_END = /[.!?](?:\s|$)/g;
-
-function isLinkFarm(el: Element, len: number): boolean {
-  if (len === 0 || containsH1(el)) return false;
-  let link = 0;
-  walk(el, (k) => {
-    if (!isElement(k)) return false;
-    if (ALWAYS_DROP.has(k.name)) return false;
-    if (k.name === 'a') {
-      link += textLength(k);
-      return false;
-    }
-    return true;
-  });
-  return link >= len * LINK_FARM_LINK_SHARE;
 }
 
 /** Whole class tokens of a price box's two states and of a card's text-only title block. */
