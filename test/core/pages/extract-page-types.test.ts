@@ -278,7 +278,10 @@ test('link-farm-chrome: a mega menu or a footer of links goes even when it holds
 });
 
 test("hidden-data-box: a box hidden by its class that holds most of a page's text goes when it is a script's data; one that reads as prose or holds the <h1> stays", () => {
-  const data = Array.from({ length: 40 }, (_, i) => `<dt>thumb_colour_${i}:</dt><dd>https://cdn.example.com/images/160x160/tee/colour_${i}_thumbnail_front.jpg</dd>`).join('');
+  const data = Array.from(
+    { length: 40 },
+    (_, i) => `<dt>thumb_colour_${i}:</dt><dd>https://cdn.example.com/images/160x160/tee/colour_${i}_thumbnail_front.jpg</dd>`,
+  ).join('');
   const shop = `<html><body><div class="product"><h1>Plain tee</h1><p>A regular fit tee in heavy combed cotton, with side seams and a ribbed neck.</p><p>$20.00</p>
     <dl class="info hide"><dt>SKU:</dt><dd>5001</dd>${data}</dl></div></body></html>`;
   const doc = extractPage(shop, 'https://shop.example.com/products/plain-tee');
@@ -290,7 +293,7 @@ test("hidden-data-box: a box hidden by its class that holds most of a page's tex
   assert.ok(extractPage(calc, 'https://bank.example.com/calculator').bodyText.includes('The method sentence 5'));
   // A whole page parked in a class-hidden root until a script runs: it holds the <h1>.
   const parked = `<html><body><div class="hide"><h1>Unnest</h1><ul>${Array.from({ length: 30 }, (_, i) => `<li>Join table ${i} on its key, then read each of its rows once.</li>`).join('')}</ul></div></body></html>`;
-  assert.ok(extractPage(parked, 'https://db.example.com/blog/unnest').bodyText.includes("Join table 29 on its key"));
+  assert.ok(extractPage(parked, 'https://db.example.com/blog/unnest').bodyText.includes('Join table 29 on its key'));
 });
 
 test("shop-terms-section: on a product page the shop's shipping and returns section goes under its title; a one-line claim in the buy box and an article's section so titled stay", () => {
@@ -309,7 +312,8 @@ test("shop-terms-section: on a product page the shop's shipping and returns sect
 });
 
 test('card-counter: a card\'s bare counts ("(24)", "+7", "80 Reviews") go as whole lines; a sentence with a count stays', () => {
-  const card = (i: number) => `<div class="card"><a href="/p/${i}">Trail shoe ${i}</a><p>$${90 + i}.00</p><p>(${20 + i})</p><p>+${i + 2}</p><p>${40 + i} Reviews</p></div>`;
+  const card = (i: number) =>
+    `<div class="card"><a href="/p/${i}">Trail shoe ${i}</a><p>$${90 + i}.00</p><p>(${20 + i})</p><p>+${i + 2}</p><p>${40 + i} Reviews</p></div>`;
   const html = `<html><body><main><h1>Trail shoes</h1><p>Grippy shoes for muddy paths; 80 reviews say they last a season.</p><div class="grid">${[1, 2, 3, 4, 5].map(card).join('')}</div></main></body></html>`;
   const doc = extractPage(html, 'https://shop.example.com/trail-shoes');
   assert.ok(doc.bodyText.includes('Trail shoe 5'), doc.bodyText);

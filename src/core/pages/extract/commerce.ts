@@ -117,7 +117,10 @@ export function removeOtherProducts(root: Element, stats: Stats, collection: boo
   // shop-terms-section (rules.ts): the shop's shipping and returns terms under their own title,
   // whatever the box is named (a class names it on some shops, see PRODUCT_EXTRAS).
   // A title alone ("Free delivery and free returns" as a line of the buy box) is a claim, not a section.
-  if (!collection) removeNodes(titledBoxes(root, stats, SHOP_TERMS_TITLE, SHOP_TERMS_MAX_SHARE, { wholeLine: true }).filter((box) => stats.textOf(box) > SHOP_TERMS_TITLE_MAX));
+  if (!collection) {
+    const terms = titledBoxes(root, stats, SHOP_TERMS_TITLE, SHOP_TERMS_MAX_SHARE, { wholeLine: true });
+    removeNodes(terms.filter((box) => stats.textOf(box) > SHOP_TERMS_TITLE_MAX));
+  }
   const cards = collection ? [] : productCardLists(root, stats);
   const cardText = cards.reduce((n, el) => n + stats.textOf(el), 0);
   if (
