@@ -349,3 +349,14 @@ test("title-block: on a page that is not an article, a small box named as chrome
     <div class="content">${prose('The story', 12)}</div></body></html>`;
   assert.ok(!extractPage(article, 'https://news.example.com/why-wool').bodyText.includes('A short dek about wool'));
 });
+
+test('adjacent-figures: a year, a running time and a rating set side by side in markup stay apart; a figure and its ordinal or unit stay one word', () => {
+  const row = (i: number) =>
+    `<li class="title"><h3>#${i} Film number ${i}</h3><div class="meta"><span>2026</span><span>1h ${40 + i}m</span><span>R</span></div><span>6.${i} (2${i}K)</span></li>`;
+  const html = `<html><body><main><h1>Most popular films</h1><ul>${[1, 2, 3, 4, 5].map(row).join('')}</ul>
+    <p>The 1<sup>st</sup> chart ran in 1998 and weighed 5<span>kg</span> printed.</p></main></body></html>`;
+  const text = extractPage(html, 'https://films.example.com/chart/popular').bodyText;
+  assert.ok(text.includes('2026 1h 43m R'), text);
+  assert.ok(!text.includes('20261h'), text);
+  assert.ok(text.includes('The 1st chart ran in 1998 and weighed 5kg printed.'), text);
+});
