@@ -360,3 +360,19 @@ test('adjacent-figures: a year, a running time and a rating set side by side in 
   assert.ok(!text.includes('20261h'), text);
   assert.ok(text.includes('The 1st chart ran in 1998 and weighed 5kg printed.'), text);
 });
+
+test("list-description: a category's or archive's own description above the list that won the main box joins it; one after the list, or one of links, stays out", () => {
+  const post = (i: number) => `<article class="entry"><h2><a href="/recipe-${i}">Air fryer recipe number ${i}</a></h2><p>Crisp in ${10 + i} minutes with a spoon of oil, then rest for two.</p></article>`;
+  const page = (before: string, after: string) =>
+    `<html><body><div class="site">${before}<main class="content">${[1, 2, 3, 4, 5, 6].map(post).join('')}</main>${after}</div></body></html>`;
+  const intro = `<div class="archive-description"><h1>Air fryer</h1><p>We love our air fryer and how it makes everything crispy in record time with little oil.</p></div>`;
+  const text = extractPage(page(intro, ''), 'https://recipes.example.com/category/air-fryer/').bodyText;
+  const at = (part: string) => text.indexOf(part);
+  assert.ok(at('We love our air fryer') >= 0 && at('We love our air fryer') < at('Air fryer recipe number 1'), text);
+  assert.ok(at('Air fryer recipe number 6') > at('Air fryer recipe number 1'), text);
+
+  // After the list, the box is not the list's intro; a box of links is a menu.
+  assert.ok(!extractPage(page('', intro), 'https://recipes.example.com/category/air-fryer/').bodyText.includes('We love our air fryer'));
+  const links = `<div class="category-description">${Array.from({ length: 8 }, (_, i) => `<a href="/c/${i}">Other category number ${i}</a>`).join(' ')}</div>`;
+  assert.ok(!extractPage(page(links, ''), 'https://recipes.example.com/category/air-fryer/').bodyText.includes('Other category number 3'));
+});

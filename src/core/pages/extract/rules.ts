@@ -49,6 +49,18 @@ export const SHOP_TERMS_TITLE_MAX = 60;
 /** A shop-terms section never takes more than this share of the main box's text. */
 export const SHOP_TERMS_MAX_SHARE = 0.3;
 
+/**
+ * list-description: class/id words a CMS gives the description of a category, tag, archive or
+ * collection page ("archive-description", "term-description", "category-description",
+ * "collection-description", "category-header_description", "taxonomy-intro").
+ */
+export const LIST_DESCRIPTION =
+  /(?:^|[^a-z])(?:archive|taxonomy|term|category|collection|catalog)(?:[-_]{1,2}header)?[-_]{1,2}(?:description|desc|intro)(?:$|[^a-z])/i;
+
+/** Least prose (characters) of a list's description, and most text: past it, it is a section of its own. */
+export const LIST_DESCRIPTION_MIN_PROSE = 80;
+export const LIST_DESCRIPTION_MAX_TEXT = 3000;
+
 /** og:type of a group of products (Facebook's product.group: a shop's collection page). */
 export const PRODUCT_GROUP_OG = /product[.:_]?group/i;
 
