@@ -431,9 +431,11 @@ function describedParts(root: Element, stats: Stats): Element[] {
 
 /**
  * list-description: boxes the markup names as the description of the category, archive or
- * collection the page lists (rules.ts LIST_DESCRIPTION) that sit before the chosen box and outside
- * it, holding prose and mostly not links: the list's intro ("Our favourite air fryer recipes…",
- * a category's buying advice) above a grid that won the choice. In document order.
+ * collection the page lists (rules.ts LIST_DESCRIPTION) that hold the page's <h1> and sit before
+ * the chosen box and outside it, holding prose and mostly not links: the list's title and intro
+ * ("Air fryer" over "We love our air fryer…") above a grid that won the choice. In document order.
+ * A description box without the <h1> is left out: on WCXB's shop categories it often holds a
+ * flip card that writes its text twice.
  */
 export function listDescriptions(body: Element, roots: Element[], stats: Stats): Element[] {
   const first = Math.max(...roots.map((r) => stats.of(r)));
@@ -447,6 +449,7 @@ export function listDescriptions(body: Element, roots: Element[], stats: Stats):
     if (
       i > first &&
       !roots.some((r) => isAncestor(r, el)) &&
+      findFirst(el, 'h1') !== null &&
       stats.good[i]! >= LIST_DESCRIPTION_MIN_PROSE &&
       stats.text[i]! <= LIST_DESCRIPTION_MAX_TEXT &&
       stats.link[i]! < 0.5 * stats.text[i]!
