@@ -255,3 +255,124 @@ test("photo-slot-caption: a caption beside an empty media box (its picture drawn
   assert.ok(!text.includes('Multi-cloud systems are the future'), text);
   assert.ok(text.includes('nobody noticed') && text.includes('Priya Shah, platform lead'), text);
 });
+
+test('link-farm-chrome: a mega menu or a footer of links goes even when it holds most of a thin page; a header that is mostly prose or wraps the <h1> stays', () => {
+  const farm = (word: string, n: number) => `<ul>${Array.from({ length: n }, (_, i) => `<li><a href="/${word}/${i}">${word} ${i}</a></li>`).join('')}</ul>`;
+  const items = Array.from({ length: 4 }, (_, i) => `<li><a href="/pot/${i}">Stone pot ${i}</a> $${20 + i}.00</li>`).join('');
+  const content = `<div class="content"><h1>Indoor pots</h1><p>Pots for every room, glazed and plain, to group on a sill.</p><ul>${items}</ul></div>`;
+  for (const html of [
+    `<html><body><header><nav>${farm('Perennial', 300)}</nav></header>${content}</body></html>`,
+    `<html><body>${content}<footer><h2>Rentals near you</h2>${farm('Perennial', 300)}</footer></body></html>`,
+  ]) {
+    const doc = extractPage(html, 'https://garden.example.com/indoor-pots');
+    assert.ok(doc.bodyText.includes('Pots for every room'), doc.bodyText.slice(0, 300));
+    assert.ok(doc.bodyText.includes('Stone pot 3'));
+    assert.ok(!doc.bodyText.includes('Perennial 7'), doc.bodyText.slice(0, 300));
+  }
+  // A header holding the page's <h1> with its list of links is spared as before (a wrapper).
+  const wrapped = `<html><body><header><h1>All our guides</h1>${farm('Guide', 80)}</header><p>Short note.</p></body></html>`;
+  assert.ok(extractPage(wrapped, 'https://example.com/guides').bodyText.includes('Guide 42'));
+  // Chrome that is mostly prose is not a link farm: the share guard still spares it.
+  const prosy = `<html><body><header>${prose('Chrome that reads', 8)}<a href="/">Home</a> <a href="/a">About</a></header><p>Tiny.</p></body></html>`;
+  assert.ok(extractPage(prosy, 'https://example.com/x').bodyText.includes('Chrome that reads sentence 7'));
+});
+
+test("hidden-data-box: a box hidden by its class that holds most of a page's text goes when it is a script's data; one that reads as prose or holds the <h1> stays", () => {
+  const data = Array.from(
+    { length: 40 },
+    (_, i) => `<dt>thumb_colour_${i}:</dt><dd>https://cdn.example.com/images/160x160/tee/colour_${i}_thumbnail_front.jpg</dd>`,
+  ).join('');
+  const shop = `<html><body><div class="product"><h1>Plain tee</h1><p>A regular fit tee in heavy combed cotton, with side seams and a ribbed neck.</p><p>$20.00</p>
+    <dl class="info hide"><dt>SKU:</dt><dd>5001</dd>${data}</dl></div></body></html>`;
+  const doc = extractPage(shop, 'https://shop.example.com/products/plain-tee');
+  assert.ok(doc.bodyText.includes('heavy combed cotton'), doc.bodyText.slice(0, 300));
+  assert.ok(!doc.bodyText.includes('thumb_colour_3'), doc.bodyText.slice(0, 300));
+
+  // A methodology a script reveals, hidden by a class: prose, so the share guard spares it.
+  const calc = `<html><body><h1>Savings calculator</h1><p>Enter your age.</p><div class="hide" id="methods">${prose('The method', 6)}</div></body></html>`;
+  assert.ok(extractPage(calc, 'https://bank.example.com/calculator').bodyText.includes('The method sentence 5'));
+  // A whole page parked in a class-hidden root until a script runs: it holds the <h1>.
+  const parked = `<html><body><div class="hide"><h1>Unnest</h1><ul>${Array.from({ length: 30 }, (_, i) => `<li>Join table ${i} on its key, then read each of its rows once.</li>`).join('')}</ul></div></body></html>`;
+  assert.ok(extractPage(parked, 'https://db.example.com/blog/unnest').bodyText.includes('Join table 29 on its key'));
+});
+
+test("shop-terms-section: on a product page the shop's shipping and returns section goes under its title; a one-line claim in the buy box and an article's section so titled stay", () => {
+  const terms = `<div class="acc"><h3>Shipping &amp; Returns</h3><div><p>Orders ship within two business days from our warehouse by tracked courier.</p><p>Return any unworn item within 30 days for a full refund to the original payment method.</p></div></div>`;
+  const html = `<html><body><main><div class="pdp"><h1>Trail jacket</h1><p>$180.00</p><p>Free delivery and free returns</p>
+    <div class="about"><h3>About the jacket</h3>${prose('The jacket', 4)}</div>${terms}</div></main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/products/trail-jacket');
+  assert.ok(doc.bodyText.includes('The jacket sentence 3'), doc.bodyText.slice(0, 300));
+  assert.ok(doc.bodyText.includes('Free delivery and free returns'), 'a claim in the buy box is not a section');
+  assert.ok(!doc.bodyText.includes('Orders ship within two business days'), doc.bodyText);
+  assert.ok(!doc.bodyText.includes('Shipping & Returns'), doc.bodyText);
+
+  // An article about a shop's returns keeps its section: the rule is a product page's.
+  const article = `<html><head><meta property="og:type" content="article"></head><body><article><h1>How returns work</h1>${prose('The story', 4)}${terms}</article></body></html>`;
+  assert.ok(extractPage(article, 'https://news.example.com/2025/returns').bodyText.includes('Orders ship within two business days'));
+});
+
+test('card-counter: a card\'s bare counts ("(24)", "+7", "80 Reviews") go as whole lines; a sentence with a count stays', () => {
+  const card = (i: number) =>
+    `<div class="card"><a href="/p/${i}">Trail shoe ${i}</a><p>$${90 + i}.00</p><p>(${20 + i})</p><p>+${i + 2}</p><p>${40 + i} Reviews</p></div>`;
+  const html = `<html><body><main><h1>Trail shoes</h1><p>Grippy shoes for muddy paths; 80 reviews say they last a season.</p><div class="grid">${[1, 2, 3, 4, 5].map(card).join('')}</div></main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/trail-shoes');
+  assert.ok(doc.bodyText.includes('Trail shoe 5'), doc.bodyText);
+  assert.ok(doc.bodyText.includes('$95.00'));
+  assert.ok(doc.bodyText.includes('80 reviews say they last a season'));
+  for (const counter of ['(21)', '+3', '41 Reviews']) assert.ok(!doc.bodyText.includes(counter), `${counter} in:\n${doc.bodyText}`);
+});
+
+test('name-cloud-chrome: a page footer of plain names (every town served) goes even when it holds most of the page; a footer of prose that does stays', () => {
+  const towns = Array.from({ length: 400 }, (_, i) => `Town${i}&nbsp;`).join('\n');
+  const content = `<div class="content"><h1>Treadmill rentals</h1><p>Rent a treadmill by the week, delivered and set up in your home gym.</p></div>`;
+  const html = `<html><body>${content}<footer><div>Our shop serves the following cities:</div><div>${towns}</div></footer></body></html>`;
+  const doc = extractPage(html, 'https://rent.example.com/treadmills');
+  assert.ok(doc.bodyText.includes('Rent a treadmill by the week'), doc.bodyText.slice(0, 300));
+  assert.ok(!doc.bodyText.includes('Town42'), doc.bodyText.slice(0, 300));
+
+  const prosy = `<html><body><p>Short.</p><footer>${prose('The footer story', 10)}</footer></body></html>`;
+  assert.ok(extractPage(prosy, 'https://example.com/x').bodyText.includes('The footer story sentence 9'));
+});
+
+test("title-block: on a page that is not an article, a small box named as chrome that holds the <h1> and its description stays; a logo <h1> in a menu bar and an article's header still go", () => {
+  const shop = `<html><body><div class="offer-holder sticky-navbar"><h1>Nano puff jacket</h1><p>$199.00</p>
+    <div class="product-description"><p>A warm, light and packable synthetic layer for climbers that stays warm when wet.</p>${prose('The jacket', 3)}</div></div>
+    <div class="directory">${Array.from({ length: 150 }, (_, i) => `<a href="/b/${i}">Brand number ${i}</a>`).join(' ')}</div></body></html>`;
+  const doc = extractPage(shop, 'https://outfitter.example.com/nano-puff-jacket.html');
+  assert.ok(doc.bodyText.includes('stays warm when wet'), doc.bodyText.slice(0, 400));
+
+  const menu = (n: number) => Array.from({ length: n }, (_, i) => `<a href="/c/${i}">Category ${i}</a>`).join(' ');
+  const logo = `<html><body><div class="navbar"><h1><a href="/">Outfitter</a></h1>${menu(12)}</div><div class="content">${prose('The page', 8)}</div></body></html>`;
+  assert.ok(!extractPage(logo, 'https://outfitter.example.com/about').bodyText.includes('Category 3'));
+
+  const article = `<html><head><meta property="og:type" content="article"></head><body><div class="page-header"><h1>Why wool</h1><p>A short dek about wool that is not the story.</p></div>
+    <div class="content">${prose('The story', 12)}</div></body></html>`;
+  assert.ok(!extractPage(article, 'https://news.example.com/why-wool').bodyText.includes('A short dek about wool'));
+});
+
+test('adjacent-figures: a year, a running time and a rating set side by side in markup stay apart; a figure and its ordinal or unit stay one word', () => {
+  const row = (i: number) =>
+    `<li class="title"><h3>#${i} Film number ${i}</h3><div class="meta"><span>2026</span><span>1h ${40 + i}m</span><span>R</span></div><span>6.${i} (2${i}K)</span></li>`;
+  const html = `<html><body><main><h1>Most popular films</h1><ul>${[1, 2, 3, 4, 5].map(row).join('')}</ul>
+    <p>The 1<sup>st</sup> chart ran in 1998 and weighed 5<span>kg</span> printed.</p></main></body></html>`;
+  const text = extractPage(html, 'https://films.example.com/chart/popular').bodyText;
+  assert.ok(text.includes('2026 1h 43m R'), text);
+  assert.ok(!text.includes('20261h'), text);
+  assert.ok(text.includes('The 1st chart ran in 1998 and weighed 5kg printed.'), text);
+});
+
+test("list-description: a category's or archive's own description above the list that won the main box joins it; one after the list, or one of links, stays out", () => {
+  const post = (i: number) => `<article class="entry"><h2><a href="/recipe-${i}">Air fryer recipe number ${i}</a></h2><p>Crisp in ${10 + i} minutes with a spoon of oil, then rest for two.</p></article>`;
+  const page = (before: string, after: string) =>
+    `<html><body><div class="site">${before}<main class="content">${[1, 2, 3, 4, 5, 6].map(post).join('')}</main>${after}</div></body></html>`;
+  const intro = `<div class="archive-description"><h1>Air fryer</h1><p>We love our air fryer and how it makes everything crispy in record time with little oil.</p></div>`;
+  const text = extractPage(page(intro, ''), 'https://recipes.example.com/category/air-fryer/').bodyText;
+  const at = (part: string) => text.indexOf(part);
+  assert.ok(at('We love our air fryer') >= 0 && at('We love our air fryer') < at('Air fryer recipe number 1'), text);
+  assert.ok(at('Air fryer recipe number 6') > at('Air fryer recipe number 1'), text);
+
+  // After the list, the box is not the list's intro; a box of links is a menu.
+  assert.ok(!extractPage(page('', intro), 'https://recipes.example.com/category/air-fryer/').bodyText.includes('We love our air fryer'));
+  const links = `<div class="category-description">${Array.from({ length: 8 }, (_, i) => `<a href="/c/${i}">Other category number ${i}</a>`).join(' ')}</div>`;
+  assert.ok(!extractPage(page(links, ''), 'https://recipes.example.com/category/air-fryer/').bodyText.includes('Other category number 3'));
+});

@@ -45,16 +45,32 @@ export function blockText(root: Element): string {
 
 const LOWER_END = /\p{L}\p{Ll}$/u;
 const UPPER_START = /^\p{Lu}/u;
+const DIGIT_START = /^\p{N}/u;
+const DIGIT_END = /\p{N}$/u;
+/** A figure and a short unit ("54m", "5kg", "2nd"). */
+const UNIT_END = /\p{N}\p{Ll}{1,3}$/u;
 /**
  * Appends a text node's text. Two text nodes are always apart by a tag; where one ends in a
  * lowercase letter and the next starts with a capital ("Top Rated</span><span>Merrell"), the
  * tags are two labels that the page's CSS sets apart (badges, brand and name in a product card),
  * not one word: a space keeps them two words. Not after a lone letter ("i<b>P</b>hone",
  * "e<span>Bay</span>"): those are one name styled in parts.
+ * adjacent-figures: the same for two figures ("2026</span><span>1h 54m": a year and a running
+ * time, "$120</span><span>10% off") and for a figure with its unit before a capital ("54m</span>
+ * <span>R": a running time and a rating). A figure and its ordinal or unit stay one word
+ * ("1<sup>st</sup>", "5<span>kg</span>").
  */
 function pushText(parts: string[], data: string): void {
   const text = flat(data);
-  if (parts.length && UPPER_START.test(text) && LOWER_END.test(parts[parts.length - 1]!)) parts.push(' ');
+  if (parts.length) {
+    const prev = parts[parts.length - 1]!;
+    if (
+      (UPPER_START.test(text) && LOWER_END.test(prev)) ||
+      (DIGIT_START.test(text) && DIGIT_END.test(prev)) ||
+      (UPPER_START.test(text) && UNIT_END.test(prev))
+    )
+      parts.push(' ');
+  }
   parts.push(text);
 }
 

@@ -83,6 +83,29 @@ const STATUS_MAX_TEXT = 200;
 const FORM_SPARE_SHARE = 0.3;
 /** A hidden box holding more than this share of the page's text is kept (see pruneBoilerplate). */
 const HIDDEN_SPARE_SHARE = 0.4;
+/** Least share of a hidden box's text in sentences for it to be spared as the page's text (see
+ * proseShare). */
+const HIDDEN_PROSE_SHARE = 0.5;
+/** Fewest words of a text node that reads as a sentence. */
+const SENTENCE_WORDS = 8;
+
+/** Share of el's text in text nodes of SENTENCE_WORDS words or more (prose, not labels, values or addresses). */
+function proseShare(el: Element): number {
+  let prose = 0;
+  let all = 0;
+  walk(el, (k) => {
+    if (isText(k)) {
+      const n = spaceAwareLength(k.data);
+      all += n;
+      let words = 0;
+      for (const _ of k.data.matchAll(/\S+/g)) if (++words >= SENTENCE_WORDS) break;
+      if (words >= SENTENCE_WORDS) prose += n;
+    } else if (isElement(k) && ALWAYS_DROP.has(k.name)) return false;
+    return true;
+  });
+  return all ? prose / all : 0;
+}
+
 /** Whole class tokens that hide an element in common CSS frameworks (not "hidden-xs" and the like). */
 const HIDDEN_CLASS = /(?:^|\s)(?:hidden|hide|d-none|is-hidden|mfp-hide|u-hidden|invisible)(?:\s|$)/i;
 /** An inline display:none (sign-in dialogs, account menus, mini carts, hidden carousels). Not
@@ -181,6 +204,13 @@ function containsH1(el: Element): boolean {
 export interface PruneOptions {
   /** Total text length of <body> before pruning; boxes above a share of it are spared. */
   bodyTextLength: number;
+  /**
+   * title-block: spare a box named as chrome that holds the page's <h1> and is mostly not links,
+   * however small its share. Set on pages that are neither an article nor a forum thread: a
+   * product's or category's title block ("offer-holder sticky-navbar", "landing-hero--nav",
+   * "category-header") holds its description, where an article's holds only a dek and byline.
+   */
+  titleBlocks?: boolean;
 }
 
 /** Detaches boilerplate in place. Returns nothing; the tree is smaller afterwards. */
@@ -258,7 +288,17 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
     ) {
       // Spared when it holds most of the page: streamed server rendering (React's
       // <div hidden id="S:0">) parks the whole content in a hidden box that a script reveals.
-      if (opts.bodyTextLength && textLength(el) / opts.bodyTextLength > HIDDEN_SPARE_SHARE) return true;
+      // hidden-data-box: a box hidden by a class alone (not by the `hidden` attribute streaming
+      // uses, nor an inline style a script flips to show a list) is spared only when it holds the
+      // page's <h1> or reads as prose; else it is a script's data or a closed drawer's (every
+      // colour's thumbnail address, a comparison grid of the products listed above).
+      const byClassOnly = a.hidden === undefined && a.type !== 'hidden' && !(a.style !== undefined && HIDDEN_STYLE.test(a.style));
+      if (
+        opts.bodyTextLength &&
+        textLength(el) / opts.bodyTextLength > HIDDEN_SPARE_SHARE &&
+        (!byClassOnly || containsH1(el) || proseShare(el) >= HIDDEN_PROSE_SHARE)
+      )
+        return true;
       gone.push(el);
       return false;
     }
@@ -328,7 +368,10 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
       if (
         !pageFooter &&
         !consent &&
-        (share > (name === 'aside' ? 0.9 : structural ? 0.6 : 0.4) || (!structural && name !== 'header' && containsH1(el) && share > 0.15))
+        !(share > LINK_FARM_MIN_SHARE && isLinkFarm(el, len)) &&
+        !(structural && share > LINK_FARM_MIN_SHARE && isNameCloud(el, len)) &&
+        (share > (name === 'aside' ? 0.9 : structural ? 0.6 : 0.4) ||
+          (!structural && name !== 'header' && containsH1(el) && (share > 0.15 || (opts.titleBlocks === true && len - h1Length(el) >= TITLE_BLOCK_MIN_TEXT && linkShare(el, len) < TITLE_BLOCK_LINK_SHARE))))
       )
         return true;
       gone.push(el);
@@ -336,6 +379,77 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
     }
     return true;
   });
+}
+
+/** Least share of the page's text from which a box named as chrome is checked for being a link
+ * farm or a name cloud (below it the share guard does not spare it anyway). */
+const LINK_FARM_MIN_SHARE = 0.15;
+/** Share of a link farm's text inside links. */
+const LINK_FARM_LINK_SHARE = 0.8;
+/** Fewest sentence ends per 1,000 characters of prose (about ten in running text). */
+const NAME_CLOUD_SENTENCES = 2;
+const SENTENCE_END = /[.!?](?:\s|$)/g;
+/** Most share of a title block's text inside links (a site header with a logo <h1> is menus). */
+const TITLE_BLOCK_LINK_SHARE = 0.5;
+
+/** Least text (characters) a title block holds besides its <h1>: a description, not a dek. */
+const TITLE_BLOCK_MIN_TEXT = 200;
+
+/** Text length of the first <h1> under el. */
+function h1Length(el: Element): number {
+  let n = 0;
+  walk(el, (k) => {
+    if (n || !isElement(k)) return false;
+    if (k.name === 'h1') {
+      n = textLength(k);
+      return false;
+    }
+    return !ALWAYS_DROP.has(k.name);
+  });
+  return n;
+}
+
+/** Share of el's text (len characters) inside links. */
+function linkShare(el: Element, len: number): number {
+  if (len === 0) return 0;
+  let link = 0;
+  walk(el, (k) => {
+    if (!isElement(k)) return false;
+    if (ALWAYS_DROP.has(k.name)) return false;
+    if (k.name === 'a') {
+      link += textLength(k);
+      return false;
+    }
+    return true;
+  });
+  return link / len;
+}
+
+/**
+ * link-farm-chrome: a site menu, header or footer (by tag, role or class) whose text is nearly
+ * all links — a mega menu of every category, a footer of every town the shop delivers to — is
+ * never spared by its share of the page: in static HTML such a box can hold most of a thin
+ * page's text, yet it is the site's, not the page's. One that holds the page's <h1> is spared as
+ * before (a wrapper with an unlucky name).
+ */
+function isLinkFarm(el: Element, len: number): boolean {
+  return len > 0 && !containsH1(el) && linkShare(el, len) >= LINK_FARM_LINK_SHARE;
+}
+
+/**
+ * name-cloud-chrome: a page's <footer>, <nav> or <header> (by tag or role) that holds next to no
+ * sentence — every town a service reaches, every brand a shop stocks, written as plain names
+ * rather than links — is not spared by its share either, unless it holds the <h1>.
+ */
+function isNameCloud(el: Element, len: number): boolean {
+  if (len === 0 || containsH1(el)) return false;
+  let ends = 0;
+  walk(el, (k) => {
+    if (isText(k)) ends += k.data.match(SENTENCE_END)?.length ?? 0;
+    else if (isElement(k) && ALWAYS_DROP.has(k.name)) return false;
+    return true;
+  });
+  return (ends * 1000) / len < NAME_CLOUD_SENTENCES;
 }
 
 /** Whole class tokens of a price box's two states and of a card's text-only title block. */

@@ -3,8 +3,18 @@
 // before the main box is chosen; rails and lists of other products' cards go from the main box.
 import { isElement, removeNodes, walk, type Element } from './dom.ts';
 import { productExtras, textLength } from './boilerplate.ts';
-import { pricesOutside, productCardLists, relatedRails, type Stats } from './main-content.ts';
-import { ARTICLE_TYPES, PRODUCT_CARDS_MINOR, PRODUCT_CARDS_SHARE, PRODUCT_EXTRAS_SHARE, PRODUCT_TYPES, PRODUCT_URL } from './rules.ts';
+import { pricesOutside, productCardLists, relatedRails, titledBoxes, type Stats } from './main-content.ts';
+import {
+  ARTICLE_TYPES,
+  PRODUCT_CARDS_MINOR,
+  PRODUCT_CARDS_SHARE,
+  PRODUCT_EXTRAS_SHARE,
+  PRODUCT_TYPES,
+  PRODUCT_URL,
+  SHOP_TERMS_MAX_SHARE,
+  SHOP_TERMS_TITLE,
+  SHOP_TERMS_TITLE_MAX,
+} from './rules.ts';
 import type { PageMetadata } from './metadata.ts';
 import { hasJsonLdType, pathOf } from '../page-kind.ts';
 
@@ -104,6 +114,13 @@ export function isReviewList(el: Element): boolean {
  */
 export function removeOtherProducts(root: Element, stats: Stats, collection: boolean): void {
   removeNodes(relatedRails(root, stats));
+  // shop-terms-section (rules.ts): the shop's shipping and returns terms under their own title,
+  // whatever the box is named (a class names it on some shops, see PRODUCT_EXTRAS).
+  // A title alone ("Free delivery and free returns" as a line of the buy box) is a claim, not a section.
+  if (!collection) {
+    const terms = titledBoxes(root, stats, SHOP_TERMS_TITLE, SHOP_TERMS_MAX_SHARE, { wholeLine: true });
+    removeNodes(terms.filter((box) => stats.textOf(box) > SHOP_TERMS_TITLE_MAX));
+  }
   const cards = collection ? [] : productCardLists(root, stats);
   const cardText = cards.reduce((n, el) => n + stats.textOf(el), 0);
   if (

@@ -8,7 +8,7 @@ import { type Element, findFirst, isElement, isText, normalizeSpace, parseHtml, 
 import { type PageMetadata, readMetadata } from './metadata.ts';
 import { blocksToText, BlockWriter, SKIP_TAGS } from './blocks.ts';
 import { isWidgetArea, pruneBoilerplate, textLength, weakBoilerplate } from './boilerplate.ts';
-import { linkBoxes, measure, selectMain, spaceAwareLength } from './main-content.ts';
+import { linkBoxes, listDescriptions, measure, selectMain, spaceAwareLength } from './main-content.ts';
 import { articleExtras, isArticleBox, pageCommentThreads } from './article-extras.ts';
 import { readLayout } from './layout.ts';
 import {
@@ -99,7 +99,7 @@ export function extractPage(html: string, url: string): PageDocument {
     // Reference and source lists are looked for before pruning: a list of links at the end of an
     // article is what pruning takes for a link box, yet it is the article's evidence.
     const references = findReferenceLists(body);
-    pruneBoilerplate(body, { bodyTextLength });
+    pruneBoilerplate(body, { bodyTextLength, titleBlocks: !declaresArticle(meta, articleItems) && !isForumPage(meta, url, forumItems) });
     // A page whose microdata holds one schema.org Product is that product's page (several are
     // a list's cards).
     const product = (isProductPage(meta, url) && !isShoppingStory(meta, url) && !isArticleAtProductUrl(meta, url)) || productItems === 1;
@@ -113,6 +113,11 @@ export function extractPage(html: string, url: string): PageDocument {
     const stats = measure(body);
     const article = !product && !collection && !forum && declaresArticle(meta, articleItems);
     const roots = selectMain(body, stats, { keepHeading: product, forum });
+    // A category's or archive's own description above the grid that won (not on a forum).
+    if (!forum) {
+      const intro = listDescriptions(body, roots, stats);
+      if (intro.length) roots.unshift(...intro);
+    }
     for (const r of roots) {
       // Rails and lists of other products' cards go from a product page's main box.
       if (product) removeOtherProducts(r, stats, collection);

@@ -5,6 +5,7 @@ import type { PageDocument } from '../document.ts';
 import {
   CHROME_ACCOUNT,
   CHROME_LINE,
+  CARD_COUNTER_LINE,
   CONTROL_LINE,
   FORUM_CHROME_LINE,
   LISTING_CONTROL,
@@ -164,7 +165,7 @@ export function dropJunkLines(blocks: PageDocument['blocks'], opts: { forum?: bo
       else if (kept.some((l) => l.trim())) out.push({ ...b, text: kept.join('\n') });
     } else if (b.kind === 'paragraph') {
       const short = b.text.length <= LISTING_CONTROL_MAX * 4;
-      const junk = (l: string) => CONTROL_LINE.test(l) || isChromeLine(l, false) || (short && isListingControl(l));
+      const junk = (l: string) => CONTROL_LINE.test(l) || CARD_COUNTER_LINE.test(l) || isChromeLine(l, false) || (short && isListingControl(l));
       // Most paragraphs are one line: tested as they are, without splitting.
       if (!b.text.includes('\n')) {
         if (!junk(b.text)) out.push(b);
@@ -175,7 +176,7 @@ export function dropJunkLines(blocks: PageDocument['blocks'], opts: { forum?: bo
       if (kept.length === lines.length) out.push(b);
       else if (kept.some((l) => l.trim())) out.push({ ...b, text: kept.join('\n') });
     } else if (b.kind === 'list') {
-      const items = b.items.filter((i) => !CONTROL_LINE.test(i) && !isChromeLine(i, false));
+      const items = b.items.filter((i) => !CONTROL_LINE.test(i) && !CARD_COUNTER_LINE.test(i) && !isChromeLine(i, false));
       if (items.length === b.items.length) out.push(b);
       else if (items.length) out.push({ ...b, items });
     } else out.push(b);

@@ -8,6 +8,7 @@
 // page and a multi-megabyte page costs a few bytes per element, not an object per element.
 import { findFirst, isElement, isText, type AnyNode, type Element } from './dom.ts';
 import { BLOCK_TAGS, SKIP_TAGS } from './blocks.ts';
+import { LIST_DESCRIPTION, LIST_DESCRIPTION_MAX_TEXT, LIST_DESCRIPTION_MIN_PROSE } from './rules.ts';
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
@@ -426,6 +427,37 @@ function describedParts(root: Element, stats: Stats): Element[] {
   // Elements are numbered last child first: a higher number is earlier in the document.
   out.sort((x, y) => stats.of(y) - stats.of(x));
   return out;
+}
+
+/**
+ * list-description: boxes the markup names as the description of the category, archive or
+ * collection the page lists (rules.ts LIST_DESCRIPTION) that hold the page's <h1> and sit before
+ * the chosen box and outside it, holding prose and mostly not links: the list's title and intro
+ * ("Air fryer" over "We love our air fryer…") above a grid that won the choice. In document order.
+ * A description box without the <h1> is left out: on WCXB's shop categories it often holds a
+ * flip card that writes its text twice.
+ */
+export function listDescriptions(body: Element, roots: Element[], stats: Stats): Element[] {
+  const first = Math.max(...roots.map((r) => stats.of(r)));
+  const out: Element[] = [];
+  walkNumbered(body, stats, (i) => {
+    const el = stats.els[i]!;
+    if (roots.includes(el)) return false;
+    const a = el.attribs;
+    if ((a.class === undefined && a.id === undefined) || !LIST_DESCRIPTION.test(`${a.class ?? ''} ${a.id ?? ''}`)) return true;
+    // Before the first root (a higher number is earlier), not around one, prose and few links.
+    if (
+      i > first &&
+      !roots.some((r) => isAncestor(r, el)) &&
+      findFirst(el, 'h1') !== null &&
+      stats.good[i]! >= LIST_DESCRIPTION_MIN_PROSE &&
+      stats.text[i]! <= LIST_DESCRIPTION_MAX_TEXT &&
+      stats.link[i]! < 0.5 * stats.text[i]!
+    )
+      out.push(el);
+    return false;
+  });
+  return out.sort((x, y) => stats.of(y) - stats.of(x));
 }
 
 /** The number of the page's only <main> (or role=main) element, -1 when there is none or several. */

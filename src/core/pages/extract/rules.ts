@@ -35,6 +35,32 @@ export const WIDGET_TOKEN = /(?:^|\s)(?:widget|widget_[\w-]+)(?:\s|$)/i;
 
 export const PRODUCT_URL = /^\/(?:[^/]+\/)*(?:products?|dp|itm|ip|pdp)\/[^/]+|^\/(?:[^/]+\/)*p\/[^/]*\d/i;
 
+/**
+ * shop-terms-section: the title of a product page's section on the shop's own terms, as a whole
+ * line ("Shipping & Returns", "Delivery and returns", "Return policy", "Livraison", "Versand und
+ * Rückgabe"): the same on every product, not this one's description.
+ */
+export const SHOP_TERMS_TITLE =
+  /^(?:free |fast )?(?:shipping|delivery|returns?|exchanges?|livraison|retours?|versand|lieferung|rückgabe|envíos?|devoluciones)(?:\s*(?:&|and|\+|,|\/|et|und|y)\s*(?:free )?(?:shipping|delivery|returns?|exchanges?|retours?|rückgabe|devoluciones|warranty))*(?:\s+(?:policy|policies|information|info|details|options))?\s*:?$/i;
+
+/** Longest shop-terms title (characters): a box holding no more is the title alone. */
+export const SHOP_TERMS_TITLE_MAX = 60;
+
+/** A shop-terms section never takes more than this share of the main box's text. */
+export const SHOP_TERMS_MAX_SHARE = 0.3;
+
+/**
+ * list-description: class/id words a CMS gives the description of a category, tag, archive or
+ * collection page ("archive-description", "term-description", "category-description",
+ * "collection-description", "category-header_description", "taxonomy-intro").
+ */
+export const LIST_DESCRIPTION =
+  /(?:^|[^a-z])(?:archive|taxonomy|term|category|collection|catalog)(?:[-_]{1,2}header)?[-_]{1,2}(?:description|desc|intro)(?:$|[^a-z])/i;
+
+/** Least prose (characters) of a list's description, and most text: past it, it is a section of its own. */
+export const LIST_DESCRIPTION_MIN_PROSE = 80;
+export const LIST_DESCRIPTION_MAX_TEXT = 3000;
+
 /** og:type of a group of products (Facebook's product.group: a shop's collection page). */
 export const PRODUCT_GROUP_OG = /product[.:_]?group/i;
 
@@ -134,6 +160,13 @@ export const PLACEHOLDER = /^\s*lorem ipsum\b/i;
  * image's note ("Image unavailable"), a zoom hint ("Click to see full view"). */
 export const CONTROL_LINE =
   /^\s*(?:\d+ of \d+|(?:hero )?(?:image|slide|photo|picture|item)s? \d+ (?:of|\/) \d+|loading(?:(?:\s+\p{L}+){0,2}\s*(?:\.{3}|…))?|click to (?:see|view) full view|image (?:not available|unavailable)\b.*)\s*$/iu;
+
+/**
+ * card-counter: a count a product card or tile shows beside its name, as a whole line: the
+ * reviews count in parentheses ("(24)"), the swatches not shown ("+7"), the reviews count spelled
+ * out ("80 Reviews", "4.9 1,316 reviews", "12 ratings"). A widget's figure, not copy.
+ */
+export const CARD_COUNTER_LINE = /^\s*(?:\(\d[\d,.]*k?\)|\+\s?\d{1,3}|(?:[0-5][.,]\d\s*)?\(?\d[\d,.]*k?\)?\s+(?:reviews?|ratings?))\s*$/i;
 
 /**
  * A listing's controls and counters, as whole lines: "Skip to product list", "Sort by: Best
