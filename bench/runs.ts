@@ -19,6 +19,7 @@
 //   npm run bench:runs -- --json                  # one JSON summary on stdout
 //   npm run bench:runs -- --skip-create           # completion and memory only
 //   npm run bench:runs -- --skip-create --small-probes 0 --cpu-prof /tmp/runs   # + /tmp/runs-2000.cpuprofile of the completion
+//   npm run bench:runs -- --skip-create --small-probes 0 --warm-up 2000   # measure after a first run of 2,000 probes in the same process
 //   npm run bench:runs -- --live --skip-create    # live mode: --lane-concurrency 16 --delay-min 200 --delay-max 800 --seed 1
 //     live mode adds Google AI Overviews, AI Mode and the ChatGPT app through a fake DataForSEO task
 //     flow (--consumer-lane-concurrency 64 --task-min 5000 --task-max 40000 --max-waiting 1000;
@@ -62,6 +63,10 @@ const pollMode = args.opt('--poll') ?? 'run';
 if (pollMode !== 'run' && pollMode !== 'list') throw new Error(`--poll run|list, not ${pollMode}`);
 const pollMs = args.num('--poll-ms', pollMode === 'run' ? 500 : 100);
 const asJson = args.flag('--json');
+// A run of this many probes (other prompts) before the measured one, in the same child process:
+// the measured run then costs what a probe costs a server that has run for a while (JIT-compiled
+// code, word lists and dictionaries loaded), not what the first probes of a fresh process cost.
+const warmUp = args.num('--warm-up', 0);
 const cpuProfFile = args.opt('--cpu-prof'); // profile of the completion phase: the parent hands each child FILE-<probes>.cpuprofile
 const log = (line: string) => (asJson ? process.stderr : process.stdout).write(line + '\n');
 const TERMINAL = new Set(['completed', 'partially_completed', 'failed', 'cancelled']);
@@ -180,6 +185,8 @@ export interface CompletionResult {
   wall_ms: number;
   /** CPU time of the whole process during the run, per probe (µs): high values mean CPU-bound. */
   cpu_us_per_probe: number;
+  /** Probes of the run completed in the same process before the measured one (--warm-up). */
+  warm_up_probes?: number;
   /** Time per probe (µs) in each answer-analysis step and in run summaries read by the polls; `other` is the rest of the CPU (HTTP, database, worker, platform). */
   steps_us_per_probe: Record<string, number>;
   /** CPU of one read of the finished run (GET /v1/visibility/runs/{id}), ms, and its answer's size in bytes. */
@@ -222,6 +229,15 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
   const platforms = engine.platforms ?? PLATFORMS;
   const worker = service.core.startWorker(); // idempotent: the running worker
   try {
+    if (warmUp > 0) {
+      const { body: warm } = await service.request('POST', '/v1/visibility/runs', {
+        url: RUN_URL,
+        target_entity: 'Acme CRM',
+        competitors: ['Globex', 'Initech'],
+        probes: Array.from({ length: warmUp }, (_, i) => ({ prompt: `which crm do teams pick, warm-up ${i}`, platform: platforms[i % platforms.length] })),
+      });
+      while (!TERMINAL.has((await service.request('GET', `/v1/visibility/runs/${warm.run_id}`)).body.status)) await new Promise((r) => setTimeout(r, 500));
+    }
     const gc = (globalThis as { gc?: () => void }).gc;
     gc?.();
     const base = process.memoryUsage();
@@ -330,6 +346,7 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
       create_ms: Math.round(createMs),
       wall_ms: Math.round(wallMs),
       cpu_us_per_probe: Math.round((cpu.user + cpu.system) / n),
+      ...(warmUp > 0 ? { warm_up_probes: warmUp } : {}),
       steps_us_per_probe: stepSplit(steps, (cpu.user + cpu.system) / 1000, n),
       ...(sched0 && sched1
         ? {
@@ -372,7 +389,7 @@ function completionInChild(n: number): Promise<CompletionResult> {
     '--engine', engineName, '--poll', pollMode, '--poll-ms', String(pollMs), '--delay-min', String(engineOpts.delayMinMs), '--delay-max', String(engineOpts.delayMaxMs),
     '--seed', String(engineOpts.seed), ...(engineOpts.laneConcurrency !== undefined ? ['--lane-concurrency', String(engineOpts.laneConcurrency)] : []),
     '--consumer-lane-concurrency', String(engineOpts.consumerLaneConcurrency), '--task-min', String(engineOpts.taskMinMs), '--task-max', String(engineOpts.taskMaxMs),
-    '--max-waiting', String(engineOpts.maxWaiting),
+    '--max-waiting', String(engineOpts.maxWaiting), '--warm-up', String(warmUp),
     ...(engineOpts.consumer ? [] : ['--no-consumer']),
     // One profile per completion size: --cpu-prof FILE writes FILE-<probes>.cpuprofile.
     ...(cpuProfFile && !args.flag('--child') ? ['--cpu-prof', `${cpuProfFile.replace(/\.cpuprofile$/, '')}-${n}.cpuprofile`] : []),
@@ -412,6 +429,7 @@ function reportCompletion(r: CompletionResult) {
         `wall ${fmt(r.wall_ms / 1000, 2)} s, ideal ${fmt(r.ideal_ms / 1000, 2)} s, ratio ${r.ratio.toFixed(2)}× (target ≤ 1.25×) — ${r.status} (${fmt(r.succeeded)} succeeded), create ${r.create_ms} ms, CPU ${fmt(r.cpu_us_per_probe)} µs/probe`,
     );
   }
+  if (r.warm_up_probes) log(`warm-up    measured after a run of ${fmt(r.warm_up_probes)} probes in the same process (--warm-up)`);
   if (r.steps_us_per_probe) {
     const order = ['mentions', 'prominence', 'brands', 'entities', 'judge', 'summary', 'other'];
     const parts = order.filter((k) => r.steps_us_per_probe[k] !== undefined).map((k) => `${k} ${fmt(r.steps_us_per_probe[k])}`);

@@ -664,6 +664,21 @@ const migrations: Record<string, Migration> = {
       if (!columns.includes('waiting')) await db.schema.alterTable('jobs').addColumn('waiting', 'integer', (c) => c.notNull().defaultTo(0)).execute();
     },
   },
+  '0021_active_job_indexes': {
+    // The job indexes hold only the jobs a query looks for: queued ones (claims, the accounts
+    // waiting) and running ones (lane and account counts, expired leases). Each index led with
+    // the status, so every claim and every finish moved an entry in all four (a job row's
+    // change wrote about ten pages to the log: bench:runs, a commit per claim and per settle),
+    // and finished jobs, most of the table, stayed in them. Now a claim leaves the queued
+    // indexes and enters the running ones, a finish leaves those. Re-runnable.
+    async up(db: Kysely<any>) {
+      for (const name of ['jobs_queued', 'jobs_fair', 'jobs_lease', 'jobs_account_status']) await sql`drop index if exists ${sql.raw(name)}`.execute(db);
+      await sql`create index if not exists jobs_queued_ready on jobs (lane, run_after, id) where status = 'queued'`.execute(db);
+      await sql`create index if not exists jobs_queued_fair on jobs (lane, account_id, run_after, id) where status = 'queued'`.execute(db);
+      await sql`create index if not exists jobs_running on jobs (lane, lease_until) where status = 'running'`.execute(db);
+      await sql`create index if not exists jobs_running_account on jobs (account_id) where status = 'running'`.execute(db);
+    },
+  },
 };
 
 

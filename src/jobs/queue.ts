@@ -171,7 +171,7 @@ export async function claimJobs(store: Store, workerId: string, lanes: string[],
 
 /**
  * The accounts with queued jobs in the lanes, in id order: a loose index scan (one index seek per
- * account, over jobs_fair), not a scan of the backlog. Jobs whose retry delay has not passed
+ * account, over jobs_queued_fair), not a scan of the backlog. Jobs whose retry delay has not passed
  * still count; their account then claims nothing this time.
  */
 async function waitingAccounts(db: Executor, inLanes: ReturnType<typeof sql>): Promise<string[]> {

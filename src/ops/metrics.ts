@@ -89,8 +89,11 @@ function createMetrics(): Metrics {
 
   async function readQueueAndCredits(store: Store): Promise<void> {
     try {
+      // One select per status: each walks its partial index (jobs_queued_ready, jobs_running), not the table.
       const { rows: lanes } = await sql<{ lane: string; status: string; n: number | string; oldest: string | null }>`
-        select lane, status, count(*) as n, min(run_after) as oldest from jobs where status in ('queued', 'running') group by lane, status`.execute(store.db);
+        select lane, 'queued' as status, count(*) as n, min(run_after) as oldest from jobs where status = 'queued' group by lane
+        union all
+        select lane, 'running' as status, count(*) as n, min(run_after) as oldest from jobs where status = 'running' group by lane`.execute(store.db);
       queueDepth.reset();
       queueAge.reset();
       running.reset();

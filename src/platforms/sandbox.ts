@@ -24,7 +24,7 @@
 // The driver reuses the answer analysis's matcher (src/text, shared with core/visibility/analysis) so a
 // forced no-mention really does not match: the sandbox must agree with how mentions are counted.
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   isConsumerPlatform,
@@ -406,8 +406,12 @@ function generate(req: ProbeRequest, d: SandboxDirectives, rng: Rng): Generated 
   const target = req.targetEntity.trim();
   const targetMatcher = createEntityMatcher(target);
   const competitorMatchers = req.competitors.map((c) => createEntityMatcher(c));
-  const collides = (s: string) =>
-    targetMatcher.find(s).length > 0 || competitorMatchers.some((m) => m.find(s).length > 0);
+  const seen = collisionsFor(target, req.competitors);
+  const collides = (s: string) => {
+    let hit = seen.get(s);
+    if (hit === undefined) seen.set(s, (hit = targetMatcher.find(s).length > 0 || competitorMatchers.some((m) => m.find(s).length > 0)));
+    return hit;
+  };
 
   // The seed decides the mention (about 45%), directives override it. A citation of the
   // target's domain adds a few citation-only mentions, landing brand_mentioned near 50%.
@@ -475,8 +479,9 @@ function generate(req: ProbeRequest, d: SandboxDirectives, rng: Rng): Generated 
   // Citations: review sites, an encyclopedia page, home pages of listed entities, maybe the target.
   const pool: { title: string; url: string }[] = [];
   const subject = (topicSafe && topic) || entities.find((e) => e !== target) || 'software';
+  const subjectPath = pathSlug(subject) || 'compare';
   for (const site of rng.shuffle(p.reviewSites).slice(0, 3)) {
-    pool.push({ title: `${rng.pick(p.reviewTitles)(subject.slice(0, 60))} | ${site.title}`, url: `https://${site.host}/${pathSlug(subject) || 'compare'}` });
+    pool.push({ title: `${rng.pick(p.reviewTitles)(subject.slice(0, 60))} | ${site.title}`, url: `https://${site.host}/${subjectPath}` });
   }
   const wikiSubject = entities.find((e) => e !== target) ?? 'Software';
   pool.push({ title: `${wikiSubject} – Wikipedia`, url: `https://${p.wiki}/wiki/${encodeURIComponent(wikiSubject.replace(/ /g, '_'))}` });
@@ -510,10 +515,36 @@ function removeTargetLines(text: string, matcher: ReturnType<typeof createEntity
 }
 
 function labelLine(platform: PlatformName, target: string): string {
-  const label = `[sandbox answer — simulated, not from ${PLATFORM_LABELS[platform]}]`;
-  // The label must never create a mention on its own (a brand named "Claude", say).
-  if (target.trim() && createEntityMatcher(target).find(label).length > 0) return '[sandbox answer — simulated, not a real AI answer]';
-  return label;
+  const key = `${platform}\n${target}`;
+  let line = labels.get(key);
+  if (line === undefined) {
+    line = `[sandbox answer — simulated, not from ${PLATFORM_LABELS[platform]}]`;
+    // The label must never create a mention on its own (a brand named "Claude", say).
+    if (target.trim() && createEntityMatcher(target).find(line).length > 0) line = '[sandbox answer — simulated, not a real AI answer]';
+    if (labels.size >= MEMO_SIZE) labels.clear();
+    labels.set(key, line);
+  }
+  return line;
+}
+
+/**
+ * What the matcher said, kept by platform and target (the label line) and by target and
+ * competitors (whether an invented name reads as one of them): every answer of a run asks the
+ * same questions again, and a matcher's reading of a short text costs more than the rest of the
+ * answer's generation. Cleared when full.
+ */
+const labels = new Map<string, string>();
+const collisions = new Map<string, Map<string, boolean>>();
+const MEMO_SIZE = 1024;
+
+function collisionsFor(target: string, competitors: readonly string[]): Map<string, boolean> {
+  const key = JSON.stringify([target, competitors]);
+  let seen = collisions.get(key);
+  if (!seen) {
+    if (collisions.size >= MEMO_SIZE) collisions.clear();
+    collisions.set(key, (seen = new Map()));
+  }
+  return seen;
 }
 
 export function sandboxSeed(req: ProbeRequest, prompt: string): Buffer {
@@ -529,7 +560,7 @@ export function sandboxSeed(req: ProbeRequest, prompt: string): Buffer {
     // Repeats vary the answer as a real assistant's do; the first ask keeps the seed it always had.
     ...(req.repeat && req.repeat > 1 ? [req.repeat] : []),
   ]);
-  return createHash('sha256').update(material).digest();
+  return hash('sha256', material, 'buffer');
 }
 
 export function createSandboxDriver(platform: PlatformName, opts: { latencyMs?: number } = {}): PlatformDriver {

@@ -95,16 +95,21 @@ function foldCodePoint(cp: number): string {
  */
 /**
  * The last few folds, newest first: the target, each competitor, the judge and the entity finder
- * read the same answer in turn, with short strings (a list item, a name) folded in between.
+ * read the same answer in turn, with short strings (a list item, a name) folded in between. Short
+ * and long texts are kept apart, so the names the entity finder folds (a dozen an answer) do not
+ * push the answer out before the judge reads it again.
  */
 const recentFolds: FoldedText[] = [];
+const recentShortFolds: FoldedText[] = [];
 const RECENT_FOLDS = 4;
+const SHORT_FOLD = 128;
 
 export function foldText(text: string): FoldedText {
-  for (const f of recentFolds) if (f.text === text) return f;
+  const recent = text.length < SHORT_FOLD ? recentShortFolds : recentFolds;
+  for (const f of recent) if (f.text === text) return f;
   const f = foldTextUncached(text);
-  recentFolds.unshift(f);
-  if (recentFolds.length > RECENT_FOLDS) recentFolds.pop();
+  recent.unshift(f);
+  if (recent.length > RECENT_FOLDS) recent.pop();
   return f;
 }
 

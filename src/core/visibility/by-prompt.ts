@@ -66,14 +66,29 @@ const entryOf = new WeakMap<PromptProbe, { rows: readonly PromptProbe[]; competi
 const unansweredEntries = new Map<string, PromptSummary>();
 const UNANSWERED_ENTRIES = 8192;
 
+/**
+ * Unanswered entries by competitors and platforms only: their prompt aside, the entries of two
+ * prompts with the same platforms are the same, so a new prompt's entry is this one with its own
+ * prompt (its other parts shared and frozen), not a summary of its probes.
+ */
+const unansweredShapes = new Map<string, PromptSummary>();
+
 function unansweredEntry(prompt: string, list: readonly PromptProbe[], competitors: readonly string[], names: string): PromptSummary {
   // JSON text of the names and of the prompt is closed (it ends at its own bracket or quote), and
   // platform names are words, so no two inputs give the same key.
-  let key = names + JSON.stringify(prompt);
-  for (const p of list) key += ` ${p.platform}`;
+  let platforms = '';
+  for (const p of list) platforms += ` ${p.platform}`;
+  const key = names + JSON.stringify(prompt) + platforms;
   let entry = unansweredEntries.get(key);
   if (!entry) {
-    entry = shareAnswer(promptEntry(prompt, list, competitors));
+    let shape = unansweredShapes.get(names + platforms);
+    if (!shape) {
+      shape = shareAnswer(promptEntry(prompt, list, competitors));
+      if (unansweredShapes.size >= UNANSWERED_ENTRIES) unansweredShapes.clear();
+      unansweredShapes.set(names + platforms, shape);
+    }
+    // `prompt` is the shape's first key, so the entry's keys keep promptEntry's order.
+    entry = shareAnswer({ ...shape, prompt });
     if (unansweredEntries.size >= UNANSWERED_ENTRIES) unansweredEntries.clear();
     unansweredEntries.set(key, entry);
   }

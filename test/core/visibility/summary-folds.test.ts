@@ -97,4 +97,9 @@ test('by_prompt: an entry of probes none of which succeeded is shared while they
   assert.notEqual(summarizeByPrompt(running, ['Initech'])[0], b[0]);
   assert.notEqual(summarizeByPrompt([running[1]!, running[0]!], ['Globex'])[0], b[0]);
   assert.deepEqual(summarizeByPrompt([probe('best crm', 'openai', 'succeeded'), running[1]!], ['Globex'])[0], promptEntry('best crm', [probe('best crm', 'openai', 'succeeded'), running[1]!], ['Globex']));
+  // A prompt with the same platforms is built from the first one's entry: the same JSON as a fresh entry.
+  const other = [probe('crm for startups', 'openai', 'queued'), probe('crm for startups', 'claude', 'running')];
+  const [built] = summarizeByPrompt(other, ['Globex']);
+  assert.equal(built!.by_platform, a[0]!.by_platform, 'parts shared with the first entry');
+  assert.equal(JSON.stringify(built), JSON.stringify(promptEntry('crm for startups', other, ['Globex'])));
 });
