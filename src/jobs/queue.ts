@@ -331,17 +331,3 @@ export async function anyExpiredLease(db: Executor): Promise<boolean> {
   const { rows } = await sql`select 1 as x from jobs where status = 'running' and lease_until < ${nowIso()} limit 1`.execute(db);
   return rows.length > 0;
 }
-
-/** Lanes that have work ready now (so a worker only asks for what exists). */
-export async function readyLanes(store: Store): Promise<string[]> {
-  const now = nowIso();
-  const rows = await store.db
-    .selectFrom('jobs')
-    .select('lane')
-    .distinct()
-    .where((eb) =>
-      eb.or([eb.and([eb('status', '=', 'queued'), eb('run_after', '<=', now)]), eb.and([eb('status', '=', 'running'), eb('lease_until', '<', now)])]),
-    )
-    .execute();
-  return rows.map((r) => r.lane);
-}
