@@ -63,6 +63,8 @@ export async function build({ quiet = false } = {}) {
   for (const [name, external] of Object.entries(VENDOR)) {
     await esbuild({
       entryPoints: { [name]: name },
+      // The package is found beside the checkout, whatever the working directory.
+      absWorkingDir: ROOT,
       outdir: join(out, 'vendor'),
       bundle: true,
       format: 'esm',

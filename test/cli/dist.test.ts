@@ -1,7 +1,7 @@
 // Production runs compiled JavaScript (scripts/build.mjs → dist/), and never code older than its
 // sources: the bin rebuilds dist/ when a file under src/ is newer than the build (bin/dist.js).
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,8 +53,11 @@ test('a stale dist/ is rebuilt before the bin runs it', () => {
   const stamp = at('dist/.built-at');
   execFileSync(process.execPath, [at('bin/sightline.js'), '--version'], { encoding: 'utf8' }); // builds if missing
   writeFileSync(stamp, '0\n'); // as if built before every source
-  const out = execFileSync(process.execPath, [at('bin/sightline.js'), '--version'], { encoding: 'utf8' });
-  assert.equal(out.trim(), JSON.parse(readFileSync(at('package.json'), 'utf8')).version);
+  // Run from another directory, as a service unit or a shell elsewhere does: the build still
+  // finds the packages it bundles (beside the checkout, not in the working directory).
+  const run = spawnSync(process.execPath, [at('bin/sightline.js'), '--version'], { encoding: 'utf8', cwd: tmpdir() });
+  assert.equal(run.stderr, '', 'no build failure reported');
+  assert.equal(run.stdout.trim(), JSON.parse(readFileSync(at('package.json'), 'utf8')).version);
   const builtAt = Number(readFileSync(stamp, 'utf8'));
   assert.ok(builtAt >= statSync(at('src/cli/main.ts')).mtimeMs, 'dist/ was rebuilt');
   assert.ok(statSync(at('dist/cli/main.js')).mtimeMs >= statSync(at('src/cli/main.ts')).mtimeMs);
