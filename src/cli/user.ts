@@ -8,7 +8,7 @@
 // Exit codes by failure class: 0 done, 1 the request was refused (400/422), 2 usage error,
 // 3 authentication or scope (401/403), 4 credits (402), 5 not found (404), 6 rate limited (429),
 // 7 server unreachable or failing (5xx).
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -153,6 +153,16 @@ function jsonValue(value: string): unknown {
   }
 }
 
+/**
+ * Whether a shorthand field's value is JSON or @FILE rather than the name itself: an object, an
+ * array of objects, strings or nothing, or an existing file after @. Names may start with a
+ * bracket, a quote or an @ too ("[24]7.ai", "@Home", a prompt in quotes).
+ */
+function writtenAsJson(value: string): boolean {
+  if (value.startsWith('@')) return existsSync(value.slice(1));
+  return /^\s*(\{|\[\s*[[{"\]])/.test(value);
+}
+
 /** The commander option of a field, typed by its kind. */
 function optionOf(f: CliField): Option {
   const desc = f.description || f.field;
@@ -186,8 +196,7 @@ function optionOf(f: CliField): Option {
       if (!named) return new Option(`--${f.flag} <json>`, `${desc} (JSON, or @FILE)`).argParser(jsonValue);
       const how = named.many ? `a ${named.key} (repeat for more), JSON, or @FILE` : `a ${named.key}, JSON, or @FILE`;
       return new Option(`--${f.flag} <${named.key}|json>`, `${desc} (${how})`).argParser((v: string, prev: unknown) => {
-        // JSON starts with a bracket, a brace or a quote; a file with @. Anything else is the name.
-        const value = /^\s*[[{"@]/.test(v) ? jsonValue(v) : { [named.key]: v };
+        const value = writtenAsJson(v) ? jsonValue(v) : { [named.key]: v };
         if (!named.many) return value;
         const before = Array.isArray(prev) ? prev : [];
         return [...before, ...(Array.isArray(value) ? value : [value])];

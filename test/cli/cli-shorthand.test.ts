@@ -44,6 +44,19 @@ describe('CLI: a bare word for an object field with one required name', () => {
     assert.deepEqual(p.competitors[0].domains, ['globex.example']);
   });
 
+  test('a name that starts like JSON or a file is still a name', async () => {
+    const res = await runCli(
+      ['projects', 'create', '--url', 'https://acme.example/', '--brand', '[24]7.ai', '--competitors', '@Home', '--competitors', '3M',
+        '--platform', 'deepseek', '--prompts', '"best CRM" for startups', '--json'],
+      { env },
+    );
+    assert.equal(res.code, 0, res.err);
+    const p = JSON.parse(res.out);
+    assert.equal(p.brand.name, '[24]7.ai');
+    assert.deepEqual(p.competitors.map((c: { name: string }) => c.name), ['@Home', '3M']);
+    assert.deepEqual(p.prompts.map((x: { prompt: string }) => x.prompt), ['"best CRM" for startups']);
+  });
+
   test('the help says what a bare word means; bad JSON is still an error', async () => {
     const help = await runCli(['projects', 'create', '--help'], { env });
     assert.match(help.out, /--brand <name\|json>/);
