@@ -81,10 +81,14 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     const monthly = page.getByTestId('project-monthly');
     await monthly.getByText('about 208.00 credits a month').waitFor();
     await monthly.getByText('No budget is set, so nothing caps it.').waitFor();
-    await monthly.getByRole('button', { name: 'Set the budget to 208' }).click();
-    assert.equal(await page.getByLabel('Monthly budget (credits, optional)').inputValue(), '208');
+    // The button's budget pays for the busiest month: five Mondays of 48 credits.
+    await monthly.getByRole('button', { name: 'Set the budget to 240' }).click();
+    assert.equal(await page.getByLabel('Monthly budget (credits, optional)').inputValue(), '240');
+    assert.equal(await monthly.getByText('skipped').count(), 0, 'a budget that covers every run says nothing more');
     await page.getByLabel('Monthly budget (credits, optional)').fill('100');
-    await monthly.getByText('The budget of 100 credits covers 2 runs of 4; the rest are skipped.').waitFor();
+    await monthly.getByText('The budget of 100 credits covers 2 runs a month; later ones are skipped.').waitFor();
+    await page.getByLabel('Monthly budget (credits, optional)').fill('0');
+    await monthly.getByText('The budget of 0 credits covers no run: every scheduled run is skipped.').waitFor();
     await rig.screenshot(page, 'project-new-budget-desktop');
     await page.getByLabel('Repeat', { exact: true }).selectOption('none');
     await monthly.waitFor({ state: 'detached' });

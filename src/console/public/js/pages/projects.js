@@ -50,8 +50,18 @@ function scheduleMode(s) {
   return 'keep';
 }
 const CRON = { daily: '0 6 * * *', weekly: '0 6 * * 1', monthly: '0 6 1 * *' };
-/** Runs a month on each common schedule, on average (a custom cron is not guessed at). */
+/** Runs a month on each common schedule: on average, and in the busiest month (a custom cron is not guessed at). */
 const RUNS_A_MONTH = { daily: 365 / 12, weekly: 52 / 12, monthly: 1 };
+const MOST_RUNS_A_MONTH = { daily: 31, weekly: 5, monthly: 1 };
+
+/**
+ * Scheduled runs a monthly budget pays for: the server gives each market its even share of the
+ * budget in credit units (hundredths, rounded down); each market's run costs its share of a run.
+ */
+function runsCovered(budget, perRun, markets) {
+  const share = Math.floor(Math.round(budget * 100) / markets);
+  return Math.floor(share / Math.round((perRun * 100) / markets));
+}
 
 // ---- List ----
 
@@ -113,6 +123,10 @@ function ProjectForm({ project, listing }) {
   const promptCount = project ? p.prompt_count : importCount(prompts, format);
   const perRun = promptCount * [...platforms].reduce((s, pl) => s + price(pl), 0) * Number(repeats) * Math.max(1, marketList.length);
   const monthly = perRun * (RUNS_A_MONTH[mode] || 0);
+  const marketCount = Math.max(1, marketList.length);
+  // The budget that pays for every run of the busiest month (in credit units, hundredths).
+  const busiest = Math.round((MOST_RUNS_A_MONTH[mode] || 0) * perRun * 100) / 100;
+  const covered = budget === '' || perRun === 0 ? null : runsCovered(Number(budget), perRun, marketCount);
   const setCompetitor = (i, k) => (e) => setCompetitors(competitors.map((c, j) => (j === i ? { ...c, [k]: e.target.value } : c)));
 
   const submit = async (e) => {
@@ -204,10 +218,12 @@ function ProjectForm({ project, listing }) {
         ${RUNS_A_MONTH[mode] && perRun > 0
           ? html`<p data-testid="project-monthly">${mode === 'daily' ? 'Daily' : mode === 'weekly' ? 'Weekly' : 'Monthly'}, that is about <strong>${monthly.toFixed(2)} credits a month</strong>.
               ${budget === ''
-                ? html` No budget is set, so nothing caps it. <button type="button" class="link" onClick=${() => setBudget(String(Math.ceil(monthly)))}>Set the budget to ${Math.ceil(monthly)}</button>`
-                : Number(budget) < monthly
-                  ? html` The budget of ${budget} credits covers ${plural(Math.floor(Number(budget) / perRun), 'run')} of ${Math.round(RUNS_A_MONTH[mode])}; the rest are skipped.`
-                  : null}</p>`
+                ? html` No budget is set, so nothing caps it. <button type="button" class="link" onClick=${() => setBudget(String(busiest))}>Set the budget to ${busiest}</button> (the busiest month's runs)`
+                : covered === 0
+                  ? html` The budget of ${budget} credits covers no run: every scheduled run is skipped.`
+                  : covered < MOST_RUNS_A_MONTH[mode]
+                    ? html` The budget of ${budget} credits covers ${plural(covered, 'run')} a month; later ones are skipped.`
+                    : null}</p>`
           : null}
         <${ErrorNote} error=${error} />
         <div class="actions"><button type="submit" disabled=${busy}>${project ? 'Save changes' : 'Create project'}</button><a class="button secondary" href=${project ? '/console/projects/' + project.id : '/console/projects'}>Cancel</a></div>
