@@ -320,6 +320,13 @@ test('card-counter: a card\'s bare counts ("(24)", "+7", "80 Reviews") go as who
   assert.ok(doc.bodyText.includes('$95.00'));
   assert.ok(doc.bodyText.includes('80 reviews say they last a season'));
   for (const counter of ['(21)', '+3', '41 Reviews']) assert.ok(!doc.bodyText.includes(counter), `${counter} in:\n${doc.bodyText}`);
+
+  // A year in parentheses is a film's, not a count; an article numbers its equations "(1)".
+  const film = `<html><body><main><h1>Dune: Part Two</h1><p>(2024)</p>${prose('The film', 4)}</main></body></html>`;
+  assert.ok(extractPage(film, 'https://films.example.com/dune-part-two').bodyText.includes('(2024)'));
+  const paper = `<html><head><meta property="og:type" content="article"></head><body><article><h1>Mass and energy</h1>${prose('The equation', 4)}<p>E = mc^2</p><p>(1)</p>${prose('So it follows', 3)}</article></body></html>`;
+  const text = extractPage(paper, 'https://physics.example.com/mass-energy').bodyText;
+  assert.ok(/E = mc\^2\s+\(1\)/.test(text), text);
 });
 
 test('name-cloud-chrome: a page footer of plain names (every town served) goes even when it holds most of the page; a footer of prose that does stays', () => {

@@ -180,7 +180,7 @@ export function extractPage(html: string, url: string): PageDocument {
     for (const r of roots) writer.write(r);
     let blocks = dropJunkLines(
       dedupe(writer.blocks.map(undouble)).filter((b) => !isPlaceholder(b)),
-      { forum },
+      { forum, article },
     );
     if (product && !collection) blocks = dropRatingSummaries(dedupeLines(blocks));
     if (!product && !collection && !forum) {

@@ -151,7 +151,9 @@ const isSiteChrome = (line: string, heading: boolean) => {
  * (CHROME_LINE) and, in short paragraphs and headings, a listing's controls and counters
  * (LISTING_CONTROL). One pass over the blocks; a block left without words goes.
  */
-export function dropJunkLines(blocks: PageDocument['blocks'], opts: { forum?: boolean } = {}): PageDocument['blocks'] {
+export function dropJunkLines(blocks: PageDocument['blocks'], opts: { forum?: boolean; article?: boolean } = {}): PageDocument['blocks'] {
+  // A page that declares an article keeps its bare counts: "(1)" numbers an equation there.
+  const cardCounter = (line: string) => opts.article !== true && CARD_COUNTER_LINE.test(line);
   const forumChrome = (line: string) => opts.forum === true && line.length <= FORUM_CHROME_MAX && FORUM_CHROME_LINE.test(line.trim());
   const isChromeLine = (line: string, heading: boolean) => isSiteChrome(line, heading) || forumChrome(line);
   const isListingControl = (line: string) => line.length <= LISTING_CONTROL_MAX && LISTING_CONTROL.test(line.trim());
@@ -165,7 +167,7 @@ export function dropJunkLines(blocks: PageDocument['blocks'], opts: { forum?: bo
       else if (kept.some((l) => l.trim())) out.push({ ...b, text: kept.join('\n') });
     } else if (b.kind === 'paragraph') {
       const short = b.text.length <= LISTING_CONTROL_MAX * 4;
-      const junk = (l: string) => CONTROL_LINE.test(l) || CARD_COUNTER_LINE.test(l) || isChromeLine(l, false) || (short && isListingControl(l));
+      const junk = (l: string) => CONTROL_LINE.test(l) || cardCounter(l) || isChromeLine(l, false) || (short && isListingControl(l));
       // Most paragraphs are one line: tested as they are, without splitting.
       if (!b.text.includes('\n')) {
         if (!junk(b.text)) out.push(b);
@@ -176,7 +178,7 @@ export function dropJunkLines(blocks: PageDocument['blocks'], opts: { forum?: bo
       if (kept.length === lines.length) out.push(b);
       else if (kept.some((l) => l.trim())) out.push({ ...b, text: kept.join('\n') });
     } else if (b.kind === 'list') {
-      const items = b.items.filter((i) => !CONTROL_LINE.test(i) && !CARD_COUNTER_LINE.test(i) && !isChromeLine(i, false));
+      const items = b.items.filter((i) => !CONTROL_LINE.test(i) && !cardCounter(i) && !isChromeLine(i, false));
       if (items.length === b.items.length) out.push(b);
       else if (items.length) out.push({ ...b, items });
     } else out.push(b);

@@ -164,9 +164,10 @@ export const CONTROL_LINE =
 /**
  * card-counter: a count a product card or tile shows beside its name, as a whole line: the
  * reviews count in parentheses ("(24)"), the swatches not shown ("+7"), the reviews count spelled
- * out ("80 Reviews", "4.9 1,316 reviews", "12 ratings"). A widget's figure, not copy.
+ * out ("80 Reviews", "4.9 1,316 reviews", "12 ratings"). A widget's figure, not copy. A year in
+ * parentheses ("(2024)", a film's) is copy; a page that declares an article keeps them all.
  */
-export const CARD_COUNTER_LINE = /^\s*(?:\(\d[\d,.]*k?\)|\+\s?\d{1,3}|(?:[0-5][.,]\d\s*)?\(?\d[\d,.]*k?\)?\s+(?:reviews?|ratings?))\s*$/i;
+export const CARD_COUNTER_LINE = /^\s*(?:\((?!(?:19|20)\d\d\))\d[\d,.]*k?\)|\+\s?\d{1,3}|(?:[0-5][.,]\d\s*)?\(?\d[\d,.]*k?\)?\s+(?:reviews?|ratings?))\s*$/i;
 
 /**
  * A listing's controls and counters, as whole lines: "Skip to product list", "Sort by: Best
