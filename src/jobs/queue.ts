@@ -324,8 +324,9 @@ export async function cancelJobsFor(db: Executor, refIds: string[]): Promise<voi
 }
 
 /**
- * Whether any running job's lease has expired (a worker died): one index seek over all lanes, so
- * the worker asks for expired jobs lane by lane only when there are some.
+ * Whether any running job's lease has expired (a worker died): a read of the running jobs' index
+ * (jobs_running holds only those, so it costs the jobs in flight, not the table), so the worker
+ * asks for expired jobs lane by lane only when there are some.
  */
 export async function anyExpiredLease(db: Executor): Promise<boolean> {
   const { rows } = await sql`select 1 as x from jobs where status = 'running' and lease_until < ${nowIso()} limit 1`.execute(db);
