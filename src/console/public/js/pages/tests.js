@@ -198,11 +198,18 @@ export function Chart({ id, title, summary, times, series, band, bandLabel, perc
     let live = true;
     loadUplot().then((uPlot) => {
       if (!live || !box.current) return;
-      const data = [times, ...series.map((s) => s.values)];
+      // The first series (the brand) is drawn last and wider, so a competitor at the same rate
+      // does not hide it; its colour stays the legend's first.
+      const order = series.map((_, i) => i).slice(1).concat(series.length ? [0] : []);
+      const data = [times, ...order.map((i) => series[i].values)];
       const ss = [{ value: (u, v) => (v == null ? '' : when(new Date(v * 1000).toISOString())) }];
       // Dots only when points crowd: a line between two runs minutes apart is a vertical spike.
-      const line = (color) => (dots ? { paths: () => null, points: { show: true, size: 9, fill: color } } : { width: 2, points: { show: true, size: 6 } });
-      series.forEach((s, i) => ss.push({ label: s.label, stroke: COLORS[i % COLORS.length], ...line(COLORS[i % COLORS.length]), spanGaps: true, value: (u, v) => (v == null ? '—' : percent ? pct(v) : String(v)) }));
+      const line = (color, first) =>
+        dots ? { paths: () => null, points: { show: true, size: first ? 11 : 9, fill: color } } : { width: first ? 3 : 2, points: { show: true, size: first ? 7 : 6 } };
+      for (const i of order) {
+        const color = COLORS[i % COLORS.length];
+        ss.push({ label: series[i].label, stroke: color, ...line(color, i === 0), spanGaps: true, value: (u, v) => (v == null ? '—' : percent ? pct(v) : String(v)) });
+      }
       const bands = [];
       if (band && !dots) {
         data.push(band.high, band.low);
