@@ -16,9 +16,21 @@ function processLogger(config: Config, role: 'serve' | 'worker'): Logger {
   return pino({ level: config.SIGHTLINE_LOG_LEVEL, base: { pid: process.pid, role } });
 }
 
-function onShutdown(log: Logger, graceMs: number, fn: (signal: string) => Promise<void>) {
+/**
+ * Takes SIGINT and SIGTERM from now on and answers `arm(fn)`: a signal before the process can
+ * shut down gracefully waits for arm (which runs it at once), never the default kill. The
+ * listeners go in first because a signal with none ends the process where it stands: a SIGTERM
+ * just after "Server listening" was logged, before listen's promise resumed serve, did.
+ */
+function onShutdown(log: Logger, graceMs: number): (fn: (signal: string) => Promise<void>) => void {
   let stopping = false;
+  let fn: ((signal: string) => Promise<void>) | undefined;
+  let pending: string | undefined;
   const handler = (signal: string) => {
+    if (!fn) {
+      pending ??= signal;
+      return;
+    }
     if (stopping) return;
     stopping = true;
     const started = Date.now();
@@ -41,6 +53,10 @@ function onShutdown(log: Logger, graceMs: number, fn: (signal: string) => Promis
   };
   process.on('SIGINT', () => handler('SIGINT'));
   process.on('SIGTERM', () => handler('SIGTERM'));
+  return (shutdown) => {
+    fn = shutdown;
+    if (pending) handler(pending);
+  };
 }
 
 async function metricsServer(config: Config, log: Logger): Promise<Server | undefined> {
@@ -59,6 +75,7 @@ async function stopRuntime(runtime: Runtime, log: Logger, graceMs: number) {
 
 export async function runServe(config: Config, opts: { worker: boolean }): Promise<number> {
   const log = processLogger(config, 'serve');
+  const armShutdown = onShutdown(log, config.SIGHTLINE_SHUTDOWN_GRACE_MS);
   const runtime = await openRuntime(config, { log });
   const rateLimiter = await createKeyRateLimiter({
     perMinute: config.SIGHTLINE_RATE_LIMIT_PER_MINUTE,
@@ -76,10 +93,10 @@ export async function runServe(config: Config, opts: { worker: boolean }): Promi
     await runtime.close();
     return 1;
   }
-  // Signals are handled from the moment the port is bound: a SIGTERM that arrives while the
-  // worker and metrics still start is a graceful shutdown too, not the default kill.
+  // Shutdown is armed once the port is bound: a SIGTERM that arrived before, or arrives while the
+  // worker and metrics still start, is a graceful shutdown too, not the default kill.
   let metrics: Server | undefined;
-  onShutdown(log, config.SIGHTLINE_SHUTDOWN_GRACE_MS, async () => {
+  armShutdown(async () => {
     // Stop accepting (Fastify waits for requests in flight), stop claiming, let jobs finish.
     await Promise.all([app.close(), stopRuntime(runtime, log, config.SIGHTLINE_SHUTDOWN_GRACE_MS)]);
     metrics?.close();
@@ -118,9 +135,10 @@ async function printFirstSteps(runtime: Runtime, config: Config) {
 
 export async function runWorker(config: Config): Promise<number> {
   const log = processLogger(config, 'worker');
+  const armShutdown = onShutdown(log, config.SIGHTLINE_SHUTDOWN_GRACE_MS);
   const runtime = await openRuntime(config, { log });
   let metrics: Server | undefined;
-  onShutdown(log, config.SIGHTLINE_SHUTDOWN_GRACE_MS, async () => {
+  armShutdown(async () => {
     await stopRuntime(runtime, log, config.SIGHTLINE_SHUTDOWN_GRACE_MS);
     metrics?.close();
   });
