@@ -100,7 +100,9 @@ function unansweredEntry(prompt: string, list: readonly PromptProbe[], competito
 function entryFor(prompt: string, list: readonly PromptProbe[], competitors: readonly string[], names: string): PromptSummary {
   const known = entryOf.get(list[0]!);
   if (known && known.competitors === names && known.rows.length === list.length && known.rows.every((r, i) => r === list[i])) return known.entry;
-  const entry = list.every((p) => p.status !== 'succeeded') ? unansweredEntry(prompt, list, competitors, names) : shareAnswer(promptEntry(prompt, list, competitors));
+  const entry = list.every((p) => p.status !== 'succeeded')
+    ? unansweredEntry(prompt, list, competitors, names)
+    : shareAnswer(promptEntry(prompt, list, competitors));
   entryOf.set(list[0]!, { rows: list, competitors: names, entry });
   return entry;
 }
