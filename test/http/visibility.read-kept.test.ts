@@ -86,6 +86,58 @@ describe('visibility run reads keep what cannot change, and only that', () => {
     assert.equal(full.probes.length, 12);
   });
 
+  test('a run over several places and surfaces: by prompt, locations and the comparison equal a cold read, running, done and cancelled', async () => {
+    const { key, accountId } = await s.account({ credits: 1000 });
+    const body = {
+      url: 'https://www.acme.example/crm',
+      target_entity: 'Acme CRM',
+      competitors: ['Globex', 'Initech'],
+      // Places: copilot answers from nowhere, openai and gemini for the country, the Google surfaces for the city.
+      platforms: ['openai', 'gemini', 'chatgpt_app', 'copilot', 'google_ai_overview', 'google_ai_mode'],
+      country: 'DE',
+      city: 'Munich',
+    };
+    const same = (r: Awaited<ReturnType<typeof both>>) => {
+      assert.deepEqual(r.served, r.cold);
+      assert.deepEqual(r.listed, r.coldList);
+    };
+    /** Reads until the served and the cold read saw the same moment and `when` holds of it; false if it never did. */
+    const readWhen = async (runId: string, when: (run: any) => boolean) => {
+      for (let i = 0; i < 200; i++) {
+        const r = await both(key, accountId, runId);
+        const moment = (x: { probe_counts: unknown; billing: unknown }) => JSON.stringify([x.probe_counts, x.billing]);
+        if (when(r.served) && moment(r.served) === moment(r.cold) && moment(r.listed) === moment(r.coldList) && moment(r.served) === moment(r.listed)) return r;
+        await new Promise((res) => setTimeout(res, 50));
+      }
+      return null;
+    };
+    const runId = (
+      await s.request('POST', '/v1/visibility/runs', { key, body: { ...body, prompts: ['best crm for startups', 'top sales tools', 'slow crm question [[sandbox:delay=4000]]'] } })
+    ).json().run_id;
+    const running = await readWhen(runId, (r) => r.status === 'running' && r.probe_counts.succeeded >= 6 && (r.summary.surface_comparison?.length ?? 0) > 0);
+    assert.ok(running, 'a read while the run was running, with a comparison');
+    same(running);
+    await s.waitForRun(key, runId, 30_000);
+    const done = await both(key, accountId, runId);
+    assert.equal(done.served.status, 'completed');
+    same(done);
+    assert.equal(done.served.summary.surface_comparison.length, 4);
+    assert.ok(done.served.summary.locations.length >= 3, JSON.stringify(done.served.summary.locations));
+    assert.deepEqual(await both(key, accountId, runId), done, 'read again: the same');
+
+    // Cancelled with the slow prompt's probes still running: the cancelled probes end the prefix.
+    const cancelledId = (
+      await s.request('POST', '/v1/visibility/runs', { key, body: { ...body, prompts: ['cheap crm', 'slow one [[sandbox:delay=3000]]', 'slow two [[sandbox:delay=3000]]'] } })
+    ).json().run_id;
+    const before = await readWhen(cancelledId, (r) => r.probe_counts.succeeded >= 6);
+    assert.ok(before, 'a read once the fast prompt was answered');
+    same(before);
+    const cancel = await s.request('POST', `/v1/visibility/runs/${cancelledId}/cancel`, { key });
+    assert.ok(cancel.statusCode < 300, cancel.body);
+    assert.equal((await s.waitForRun(key, cancelledId, 30_000)).status, 'cancelled');
+    for (let i = 0; i < 2; i++) same(await both(key, accountId, cancelledId));
+  });
+
   test('a cancelled run: the cancel is seen at once, and its cancelled probes are kept as finished', async () => {
     const { key, accountId } = await s.account({ credits: 100 });
     const created = (

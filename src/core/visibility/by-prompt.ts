@@ -5,6 +5,7 @@
 // what it means in the summary: only succeeded probes count.
 import { summarizeProbes, type SummaryProbe } from './summary.ts';
 import { shareAnswer } from '../freeze.ts';
+import { Layered } from '../../lib/layered.ts';
 
 export interface PromptProbe extends SummaryProbe {
   prompt: string;
@@ -95,16 +96,69 @@ function unansweredEntry(prompt: string, list: readonly PromptProbe[], competito
   return entry;
 }
 
+/** A prompt's entry: the one built from the same rows before, else a new one. */
+function entryFor(prompt: string, list: readonly PromptProbe[], competitors: readonly string[], names: string): PromptSummary {
+  const known = entryOf.get(list[0]!);
+  if (known && known.competitors === names && known.rows.length === list.length && known.rows.every((r, i) => r === list[i])) return known.entry;
+  const entry = list.every((p) => p.status !== 'succeeded')
+    ? unansweredEntry(prompt, list, competitors, names)
+    : shareAnswer(promptEntry(prompt, list, competitors));
+  entryOf.set(list[0]!, { rows: list, competitors: names, entry });
+  return entry;
+}
+
+/**
+ * The probes grouped by prompt, as a fold that branches (see SummaryFold): a run's finished
+ * prefix is grouped once, with the entries of its prompts, and each read goes on over the other
+ * probes on a branch, building only the entries of the prompts those probes belong to.
+ */
+export class PromptFold {
+  private readonly groups: Layered<string, PromptProbe[]>;
+  /** The prompts this fold added probes to (a branch takes the other prompts' entries from its base). */
+  private readonly touched = new Set<string>();
+  /** Entries built of this fold's groups, dropped when a group grows. */
+  private readonly entries = new Map<string, PromptSummary>();
+  private readonly names: string;
+
+  constructor(
+    private readonly competitors: readonly string[],
+    private readonly from?: PromptFold,
+  ) {
+    this.groups = from ? from.groups.branch() : new Layered(undefined, (list) => list.slice());
+    this.names = from ? from.names : JSON.stringify(competitors);
+  }
+
+  /** A fold that goes on from this one's state; adding to it leaves this one unchanged. */
+  branch(): PromptFold {
+    return new PromptFold(this.competitors, this);
+  }
+
+  add(p: PromptProbe): void {
+    const list = this.groups.own(p.prompt);
+    if (list) list.push(p);
+    else this.groups.set(p.prompt, [p]);
+    this.touched.add(p.prompt);
+    this.entries.delete(p.prompt);
+  }
+
+  private entry(prompt: string, list: readonly PromptProbe[]): PromptSummary {
+    if (this.from && !this.touched.has(prompt)) return this.from.entry(prompt, list);
+    let entry = this.entries.get(prompt);
+    if (!entry) this.entries.set(prompt, (entry = entryFor(prompt, list, this.competitors, this.names)));
+    return entry;
+  }
+
+  /** One entry per prompt, in the order the prompts were first asked. */
+  result(): PromptSummary[] {
+    return this.groups.entries().map(([prompt, list]) => this.entry(prompt, list));
+  }
+}
+
 /** `by_prompt` of a summary: one entry per prompt, in the order the prompts were first asked. */
 export function summarizeByPrompt(probes: readonly PromptProbe[], competitors: readonly string[]): PromptSummary[] {
-  const names = JSON.stringify(competitors);
-  return [...groupByPrompt(probes)].map(([prompt, list]) => {
-    const known = entryOf.get(list[0]!);
-    if (known && known.competitors === names && known.rows.length === list.length && known.rows.every((r, i) => r === list[i])) return known.entry;
-    const entry = list.every((p) => p.status !== 'succeeded') ? unansweredEntry(prompt, list, competitors, names) : shareAnswer(promptEntry(prompt, list, competitors));
-    entryOf.set(list[0]!, { rows: list, competitors: names, entry });
-    return entry;
-  });
+  const fold = new PromptFold(competitors);
+  for (const p of probes) fold.add(p);
+  return fold.result();
 }
 
 /**

@@ -13,9 +13,9 @@ import { toApiTime } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
 import type { Executor, Store } from '../../db/store.ts';
 import { SummaryFold, visibilityBand, type SummaryProbe, type VisibilitySummary } from './summary.ts';
-import { summarizeByPrompt, type PromptProbe, type PromptSummary } from './by-prompt.ts';
-import { addSurfaceComparison, type compareSurfaces } from './surface-comparison.ts';
-import { summarizeLocations, type LocationProbe, type RunLocation } from './locations.ts';
+import { PromptFold, type PromptSummary } from './by-prompt.ts';
+import { SurfaceFold, type ComparisonProbe, type compareSurfaces } from './surface-comparison.ts';
+import { LocationFold, type LocationProbe, type RunLocation } from './locations.ts';
 import { locationSupport } from './catalog.ts';
 import type { PlatformName } from '../../platforms/types.ts';
 import { AnalysisFold, probeAnalysisFields, putAnswerAnalysisSummary, type answerAnalysisSummary } from './analysis/summary.ts';
@@ -136,7 +136,7 @@ export type RunSummaryView = VisibilitySummary & {
 };
 
 /** What a summary reads of a probe row. */
-type SummaryRow = SummaryProbe & AggregateProbe & { prompt: string; analysis?: string | null };
+type SummaryRow = SummaryProbe & AggregateProbe & ComparisonProbe & LocationProbe & { prompt: string; analysis?: string | null };
 
 /**
  * The summaries of finished runs by run id, with the rows they were built from (shared rows,
@@ -170,6 +170,9 @@ interface PrefixFolds {
   summary: SummaryFold;
   analysis: AnalysisFold;
   citations: CitationFold;
+  prompts: PromptFold;
+  locations: LocationFold;
+  surfaces: SurfaceFold;
 }
 const prefixFolds = new Map<string, PrefixFolds>();
 /** Runs whose prefix folds are kept (running runs read by clients; a finished run's summary is kept whole instead). */
@@ -210,13 +213,29 @@ function foldedPrefix(run: RunRow, probes: readonly SummaryRow[], competitors: r
 /** Folds over no probe yet. */
 function freshFolds(run: RunRow, competitors: readonly string[], catalog: CitationSources, inputs = ''): PrefixFolds {
   const brand = citationBrand({ urls: [run.url], competitors, brandTerms: run.brand_terms ? (JSON.parse(run.brand_terms) as BrandTerms) : null });
-  return { rows: [], inputs, catalog, summary: new SummaryFold(competitors), analysis: new AnalysisFold(competitors), citations: new CitationFold(brand, catalog) };
+  return {
+    rows: [],
+    inputs,
+    catalog,
+    summary: new SummaryFold(competitors),
+    analysis: new AnalysisFold(competitors),
+    citations: new CitationFold(brand, catalog),
+    prompts: new PromptFold(competitors),
+    locations: new LocationFold((p) => locationSupport(p as PlatformName)),
+    surfaces: new SurfaceFold(run.target_entity),
+  };
 }
 
-function foldProbe(f: Pick<PrefixFolds, 'summary' | 'analysis' | 'citations'>, p: SummaryRow): void {
+/** The folds every read takes; the surface comparison, of a single read only, is folded apart. */
+type ReadFolds = Pick<PrefixFolds, 'summary' | 'analysis' | 'citations' | 'prompts' | 'locations'>;
+
+function foldProbe(f: ReadFolds & Partial<Pick<PrefixFolds, 'surfaces'>>, p: SummaryRow): void {
   f.summary.add(p);
   f.analysis.add(p);
   if (p.status === 'succeeded') f.citations.add(citingProbe(p));
+  f.prompts.add(p);
+  f.locations.add(p);
+  f.surfaces?.add(p);
 }
 
 /**
@@ -239,17 +258,25 @@ function runSummary(run: RunRow, probes: readonly SummaryRow[], withSurfaces: bo
   const competitors = JSON.parse(run.competitors) as string[];
   // The kept folds of the finished prefix, and a branch of each over the other probes.
   const prefix = kept ? foldedPrefix(run, probes, competitors, catalog) : freshFolds(run, competitors, catalog);
-  const folds = { summary: prefix.summary.branch(), analysis: prefix.analysis.branch(), citations: prefix.citations.branch() };
+  const folds = {
+    summary: prefix.summary.branch(),
+    analysis: prefix.analysis.branch(),
+    citations: prefix.citations.branch(),
+    prompts: prefix.prompts.branch(),
+    locations: prefix.locations.branch(),
+    surfaces: withSurfaces ? prefix.surfaces.branch() : undefined,
+  };
   for (let i = prefix.rows.length; i < probes.length; i++) foldProbe(folds, probes[i]!);
   const summary: RunSummaryView = {
     ...folds.summary.result(),
-    by_prompt: summarizeByPrompt(probes as readonly PromptProbe[], competitors),
-    locations: summarizeLocations(probes as unknown as readonly LocationProbe[], (p) => locationSupport(p as PlatformName)),
+    by_prompt: folds.prompts.result(),
+    locations: folds.locations.result(),
   };
   putAnswerAnalysisSummary(summary, folds.analysis.result());
   // (Every row read here has its prompt, so the per-prompt list of competitor-only sources stays.)
   summary.citation_sources = folds.citations.result();
-  if (withSurfaces) addSurfaceComparison(summary, probes as never, run.target_entity);
+  const pairs = folds.surfaces?.result() ?? [];
+  if (pairs.length) summary.surface_comparison = pairs;
   // Kept per-prompt entries are written as kept JSON (see holdsShared).
   holdsShared(summary);
   holdsShared(summary.by_prompt);

@@ -1,4 +1,5 @@
-// The summary folds (SummaryFold, AnalysisFold, CitationFold) let a run read again and again go
+// The summary folds (SummaryFold, AnalysisFold, CitationFold, and by prompt, location and
+// surface PromptFold, LocationFold, SurfaceFold) let a run read again and again go
 // on from its finished prefix: fold the prefix once, then a branch over the rest. These tests
 // hold that to folding every probe afresh, at every split point, and check that a branch leaves
 // the fold it came from unchanged (so two reads from the same prefix agree).
@@ -7,12 +8,19 @@ import assert from 'node:assert/strict';
 import { SummaryFold, summarizeProbes } from '../../../src/core/visibility/summary.ts';
 import { AnalysisFold, answerAnalysisSummary } from '../../../src/core/visibility/analysis/summary.ts';
 import { CitationFold, citationBrand, citationSources, citingProbe, summarizeCitationSources } from '../../../src/core/visibility/citation-sources.ts';
+import { groupByPrompt, promptEntry, PromptFold } from '../../../src/core/visibility/by-prompt.ts';
+import { LocationFold, type RunLocation } from '../../../src/core/visibility/locations.ts';
+import { compareSurfaces, SurfaceFold } from '../../../src/core/visibility/surface-comparison.ts';
+import { locationSupport } from '../../../src/core/visibility/catalog.ts';
+import type { PlatformName } from '../../../src/platforms/types.ts';
 
 let seed = 11;
 const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
 
 const PLATFORMS = ['openai', 'perplexity', 'gemini', 'chatgpt_app'];
+/** API platforms with their consumer surfaces, which take a country, a city or neither. */
+const SURFACES = ['openai', 'gemini', 'chatgpt_app', 'copilot', 'google_ai_overview', 'google_ai_mode', 'claude'];
 const HOSTS = ['www.acme.example', 'globex.com', 'reddit.com', 'en.wikipedia.org', 'nytimes.com', 'youtube.com', 'blog.other.io'];
 const NAMES = ['Acme CRM', 'Globex', 'Initech', 'Hooli', 'hooli', 'Umbrella', 'Stark'];
 
@@ -33,6 +41,8 @@ function row(i: number) {
     seq: i,
     prompt: `prompt ${Math.floor(rnd() * 5)}`,
     platform: pick(PLATFORMS),
+    country: pick(['US', 'DE', 'DE']),
+    city: pick([null, 'Munich', 'Berlin']),
     status,
     brand_mentioned: succeeded ? (rnd() < 0.5 ? 1 : 0) : null,
     citation_mentioned: succeeded ? (rnd() < 0.3 ? 1 : 0) : null,
@@ -102,4 +112,63 @@ test('by_prompt: an entry of probes none of which succeeded is shared while they
   const [built] = summarizeByPrompt(other, ['Globex']);
   assert.equal(built!.by_platform, a[0]!.by_platform, 'parts shared with the first entry');
   assert.equal(JSON.stringify(built), JSON.stringify(promptEntry('crm for startups', other, ['Globex'])));
+});
+
+const support = (p: string) => locationSupport(p as PlatformName);
+
+/** Locations as the summary lists them, counted without a fold: answers per place and platform, most first (ties in order of first answer). */
+function locationsAfresh(rows: readonly { platform: string; status: string; country: string | null; city: string | null }[]): RunLocation[] {
+  const places: RunLocation[] = [];
+  for (const r of rows) {
+    if (r.status !== 'succeeded') continue;
+    const takes = support(r.platform);
+    const country = takes.supports_country ? r.country : null;
+    const city = takes.supports_city ? r.city : null;
+    let place = places.find((x) => x.country === country && x.city === city);
+    if (!place) places.push((place = { country, city, platforms: [] }));
+    const entry = place.platforms.find((x) => x.platform === r.platform);
+    if (entry) entry.answers++;
+    else place.platforms.push({ platform: r.platform, answers: 1 });
+  }
+  const answers = (x: RunLocation) => x.platforms.reduce((n, e) => n + e.answers, 0);
+  return places.sort((a, b) => answers(b) - answers(a));
+}
+
+test('by prompt, location and surface: a fold of a prefix and a branch over the rest give what a computation afresh gives', () => {
+  const competitors = ['Globex', 'Initech'];
+  for (let round = 0; round < 20; round++) {
+    const rows = Array.from({ length: 1 + Math.floor(rnd() * 60) }, (_, i) => ({ ...row(i), platform: pick(SURFACES) }));
+    const cold = {
+      prompts: [...groupByPrompt(rows)].map(([prompt, list]) => promptEntry(prompt, list, competitors)),
+      locations: locationsAfresh(rows),
+      surfaces: compareSurfaces(rows, 'Acme CRM'),
+    };
+    if (round === 0) assert.ok(cold.surfaces.length > 1 && cold.locations.length > 2, 'several pairs and places to compare');
+    for (let split = 0; split <= rows.length; split++) {
+      const prefix = { prompts: new PromptFold(competitors), locations: new LocationFold(support), surfaces: new SurfaceFold('Acme CRM') };
+      for (const r of rows.slice(0, split)) {
+        prefix.prompts.add(r);
+        prefix.locations.add(r);
+        prefix.surfaces.add(r);
+      }
+      // Read the prefix first, as a kept fold is (its entries are built then, and reused by the branches).
+      assert.deepEqual(prefix.prompts.result(), cold.prompts.filter((e) => rows.slice(0, split).some((r) => r.prompt === e.prompt)).map((e) => promptEntry(e.prompt, rows.slice(0, split).filter((r) => r.prompt === e.prompt), competitors)));
+      assert.deepEqual(prefix.locations.result(), locationsAfresh(rows.slice(0, split)));
+      assert.deepEqual(prefix.surfaces.result(), compareSurfaces(rows.slice(0, split), 'Acme CRM'));
+      for (let b = 0; b < 2; b++) {
+        const p = prefix.prompts.branch();
+        const l = prefix.locations.branch();
+        const f = prefix.surfaces.branch();
+        for (const r of rows.slice(split)) {
+          p.add(r);
+          l.add(r);
+          f.add(r);
+        }
+        const at = `round ${round}, split ${split}, branch ${b}`;
+        assert.deepEqual(p.result(), cold.prompts, at);
+        assert.deepEqual(l.result(), cold.locations, at);
+        assert.deepEqual(f.result(), cold.surfaces, at);
+      }
+    }
+  }
 });
