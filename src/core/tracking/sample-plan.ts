@@ -14,7 +14,7 @@ import type { Catalog } from '../visibility/catalog.ts';
 import { MAX_REPEATS, planRun, type CreateRunInput } from '../visibility/plan.ts';
 import { plannedDefinitionId, splitComparable } from './comparable.ts';
 import { loadVisibilityRuns } from './history.ts';
-import { nextSlotAfter, type Schedule } from './schedule.ts';
+import { countSlots, type Schedule } from './schedule.ts';
 import { normalCdf, round4, Z_95 } from '../../lib/stats.ts';
 import { findTest } from './tests.ts';
 
@@ -94,14 +94,7 @@ export function trialsNeeded(p: number, goal: SampleGoal): number | null {
 
 /** Scheduled slots in the `ms` after `from` (capped: a per-minute cron counts as many as it has). */
 export function slotsWithin(schedule: Schedule, from: Date, ms: number, cap = 50_000): number {
-  let n = 0;
-  let at = from;
-  const end = from.getTime() + ms;
-  for (;;) {
-    at = nextSlotAfter(schedule, at);
-    if (at.getTime() > end || n >= cap) return n;
-    n++;
-  }
+  return countSlots(schedule, from, ms, cap);
 }
 
 const WINDOW_MS = { run: 0, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;

@@ -1,8 +1,11 @@
 // Schedules of tracked tests: a five-field cron expression read in an IANA time zone, parsed by
-// cron-parser (which handles daylight-saving gaps and repeats). Slots are instants (ISO UTC): the
+// croner. Across daylight-saving changes a slot keeps its wall-clock time: a fixed time the clock
+// skips runs when the gap ends, a fixed time it repeats runs once, and the day of a change keeps
+// its slots (cron-parser 5, used before, skipped the whole day of a spring-forward change
+// for daily and weekly crons in every zone that has one). Slots are instants (ISO UTC): the
 // scheduler takes the latest slot at or before now, so a test whose slots were missed during
 // downtime runs once, for the latest one. Pure: no I/O.
-import { CronExpressionParser, type CronExpression } from 'cron-parser';
+import { Cron, CronPattern } from 'croner';
 import { AppError } from '../errors.ts';
 
 export interface Schedule {
@@ -21,8 +24,21 @@ function isTimeZone(tz: string): boolean {
   }
 }
 
-function expression(schedule: Schedule, currentDate: Date): CronExpression {
-  return CronExpressionParser.parse(schedule.cron, { tz: schedule.timezone, currentDate, strict: false });
+// Parsed patterns, kept: the scheduler asks the same few schedules again every tick. Bounded; the
+// oldest entry goes first.
+const PATTERNS = new Map<string, Cron>();
+const MAX_PATTERNS = 1000;
+
+function pattern(schedule: Schedule): Cron {
+  const key = `${schedule.timezone} ${schedule.cron}`;
+  let c = PATTERNS.get(key);
+  if (!c) {
+    // No job function: croner only computes dates and starts no timer.
+    c = new Cron(schedule.cron, { timezone: schedule.timezone, mode: '5-part' });
+    if (PATTERNS.size >= MAX_PATTERNS) PATTERNS.delete(PATTERNS.keys().next().value!);
+    PATTERNS.set(key, c);
+  }
+  return c;
 }
 
 /** Checks a schedule; throws 400 invalid_schedule saying what is wrong. Returns it normalized. */
@@ -39,31 +55,98 @@ export function parseSchedule(input: { cron?: unknown; timezone?: unknown }): Sc
   if (!isTimeZone(timezone)) {
     throw new AppError('invalid_schedule', `schedule.timezone ${JSON.stringify(timezone)} is not an IANA time zone (e.g. "Europe/Berlin").`, { timezone });
   }
+  let next: Date | null;
   try {
-    const e = expression({ cron, timezone }, new Date());
-    e.next();
+    next = pattern({ cron, timezone }).nextRun(new Date());
   } catch (err) {
-    throw new AppError('invalid_schedule', `schedule.cron is not a valid cron expression: ${(err as Error).message}`, { cron });
+    throw new AppError('invalid_schedule', `schedule.cron is not a valid cron expression: ${(err as Error).message.replace(/^CronPattern: /, '')}`, { cron });
   }
+  if (!next) throw new AppError('invalid_schedule', 'schedule.cron never runs (no date matches it, e.g. "0 6 31 2 *").', { cron });
   return { cron, timezone };
 }
 
 /** The first slot strictly after `after`. */
 export function nextSlotAfter(schedule: Schedule, after: Date): Date {
-  return expression(schedule, after).next().toDate();
+  const next = pattern(schedule).nextRun(after);
+  // parseSchedule refuses a pattern that never runs; one stored before that check ran gets none.
+  if (!next) throw new AppError('invalid_schedule', `schedule.cron ${JSON.stringify(schedule.cron)} never runs.`);
+  return next;
 }
 
 /** The latest slot at or before `at` (null if the expression has none before it). */
 export function latestSlotAtOrBefore(schedule: Schedule, at: Date): Date | null {
-  // Slots fall on whole minutes and prev() is strictly before its current date, so the slots at or
-  // before `at` are those before the next whole minute. (Starting prev() from a time that is not
-  // a whole minute costs cron-parser about 20 times more: it walks back second by second.)
-  const e = expression(schedule, new Date(Math.floor(at.getTime() / 60_000) * 60_000 + 60_000));
-  return e.hasPrev() ? e.prev().toDate() : null;
+  // previousRuns counts runs strictly before its reference, and one earlier in the same second:
+  // a slot exactly at `at` is found from 1 ms later.
+  return pattern(schedule).previousRuns(1, new Date(at.getTime() + 1))[0] ?? null;
 }
 
 /** The start (as an instant) of the calendar month containing `at` in `timezone`. */
 export function monthStart(timezone: string, at: Date): Date {
   // The first midnight of the month in that zone is the cron slot "0 0 1 * *" at or before `at`.
   return latestSlotAtOrBefore({ cron: '0 0 1 * *', timezone }, at)!;
+}
+
+// ---- Counting slots (the sample plan's runs a month, a project's estimate) ----
+
+const MINUTE_MS = 60_000;
+const DAY_MINUTES = 1440;
+const clocks = new Map<string, Intl.DateTimeFormat>();
+
+/** Minutes since local midnight of `at` in `timezone`. */
+function wallMinutes(timezone: string, at: Date): number {
+  let f = clocks.get(timezone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    clocks.set(timezone, f);
+  }
+  const [h, m] = f.format(at).split(':').map(Number);
+  return h! * 60 + m!;
+}
+
+// How many of a day's minutes are slots at or after each minute of the day, per pattern.
+const SLOTS_FROM = new Map<string, Int32Array>();
+
+function slotsFromMinute(cron: string): Int32Array {
+  let from = SLOTS_FROM.get(cron);
+  if (!from) {
+    const p = new CronPattern(cron, undefined, { mode: '5-part' });
+    from = new Int32Array(DAY_MINUTES + 1);
+    for (let w = DAY_MINUTES - 1; w >= 0; w--) from[w] = from[w + 1]! + (p.hour[Math.floor(w / 60)] && p.minute[w % 60] ? 1 : 0);
+    if (SLOTS_FROM.size >= MAX_PATTERNS) SLOTS_FROM.delete(SLOTS_FROM.keys().next().value!);
+    SLOTS_FROM.set(cron, from);
+  }
+  return from;
+}
+
+/**
+ * Slots in (from, from + ms], at most `cap`. A day that has a slot has all of that day's times of
+ * the pattern, so once the clock cannot change before the day ends the rest of the day is counted
+ * from the pattern's minutes and hours at once; until then it is walked slot by slot. Cost: about one step a scheduled day, whatever
+ * the slots a day (walking a per-minute cron slot by slot took seconds for one month).
+ */
+export function countSlots(schedule: Schedule, from: Date, ms: number, cap = 50_000): number {
+  const end = from.getTime() + ms;
+  const midnight = { cron: '0 0 * * *', timezone: schedule.timezone };
+  const slotsFrom = slotsFromMinute(schedule.cron);
+  let n = 0;
+  let at = from;
+  for (;;) {
+    const slot = nextSlotAfter(schedule, at);
+    const t = slot.getTime();
+    if (t > end || n >= cap) return Math.min(n, cap);
+    const dayEnd = nextSlotAfter(midnight, slot).getTime();
+    const w = wallMinutes(schedule.timezone, slot);
+    if (dayEnd - t !== (DAY_MINUTES - w) * MINUTE_MS) {
+      // The clock changes before this day ends: one slot at a time.
+      n++;
+      at = slot;
+      continue;
+    }
+    const stop = Math.min(end, dayEnd - 1);
+    const last = w + Math.floor((stop - t) / MINUTE_MS);
+    // This slot (which may be a fixed time moved past a gap earlier that day), then the pattern's
+    // later times of the day up to the stop.
+    n += 1 + slotsFrom[w + 1]! - slotsFrom[last + 1]!;
+    at = new Date(stop);
+  }
 }
