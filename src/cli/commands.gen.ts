@@ -1839,6 +1839,162 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "download": false
   },
   {
+    "command": "projects estimate",
+    "operationId": "projectsEstimate",
+    "method": "post",
+    "path": "/v1/projects/estimate",
+    "description": "what a project would cost: a run, each month of its schedule, what a budget pays for (free)",
+    "args": [],
+    "options": [
+      {
+        "field": "name",
+        "in": "body",
+        "kind": "string",
+        "flag": "name",
+        "description": "Display name; default: the brand name",
+        "required": false
+      },
+      {
+        "field": "url",
+        "in": "body",
+        "kind": "string",
+        "flag": "url",
+        "description": "The brand's page or site, e.g. https://acme.example/",
+        "required": false
+      },
+      {
+        "field": "brand",
+        "in": "body",
+        "kind": "json",
+        "flag": "brand",
+        "description": "The brand: {name, aliases, domains}",
+        "required": false,
+        "shorthand": {
+          "key": "name",
+          "many": false
+        }
+      },
+      {
+        "field": "competitors",
+        "in": "body",
+        "kind": "json",
+        "flag": "competitors",
+        "description": "Up to 10 competitors, each with aliases and domains",
+        "required": false,
+        "shorthand": {
+          "key": "name",
+          "many": true
+        }
+      },
+      {
+        "field": "markets",
+        "in": "body",
+        "kind": "json",
+        "flag": "markets",
+        "description": "Language + country pairs; one tracked test per market (default en-US)",
+        "required": false
+      },
+      {
+        "field": "platforms",
+        "in": "body",
+        "kind": "list",
+        "flag": "platform",
+        "description": "Platforms every prompt is asked on",
+        "required": true,
+        "choices": [
+          "openai",
+          "perplexity",
+          "gemini",
+          "grok",
+          "claude",
+          "deepseek",
+          "google_ai_overview",
+          "google_ai_mode",
+          "copilot",
+          "chatgpt_app"
+        ]
+      },
+      {
+        "field": "models",
+        "in": "body",
+        "kind": "map",
+        "flag": "model",
+        "description": "Model per platform (id or keyword), as in a visibility run",
+        "required": false
+      },
+      {
+        "field": "repeats",
+        "in": "body",
+        "kind": "integer",
+        "flag": "repeats",
+        "description": "Asks per prompt × platform per run (1..10, default 1)",
+        "required": false
+      },
+      {
+        "field": "schedule.cron",
+        "in": "body",
+        "kind": "string",
+        "flag": "cron",
+        "description": "Five-field cron expression (minute hour day month weekday), e.g. \"0 6 * * 1\"",
+        "required": false
+      },
+      {
+        "field": "schedule.timezone",
+        "in": "body",
+        "kind": "string",
+        "flag": "timezone",
+        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
+        "required": false
+      },
+      {
+        "field": "schedule",
+        "in": "body",
+        "kind": "null",
+        "flag": "no-schedule",
+        "description": "send schedule: null (When its tests run: {cron, timezone}; null: only on demand)",
+        "required": false
+      },
+      {
+        "field": "monthly_credit_budget",
+        "in": "body",
+        "kind": "string",
+        "flag": "budget",
+        "description": "Credits a month for the project, shared evenly between its markets; null = no budget",
+        "required": false
+      },
+      {
+        "field": "prompts",
+        "in": "body",
+        "kind": "json",
+        "flag": "prompts",
+        "description": "The prompts, as create_project takes them (or give prompt_count)",
+        "required": false,
+        "shorthand": {
+          "key": "prompt",
+          "many": true
+        }
+      },
+      {
+        "field": "prompt_count",
+        "in": "body",
+        "kind": "integer",
+        "flag": "prompt-count",
+        "description": "Prompts in the library; every run asks each one (default: the prompts given)",
+        "required": false
+      },
+      {
+        "field": "months",
+        "in": "body",
+        "kind": "integer",
+        "flag": "months",
+        "description": "Full calendar months listed after the current one (default 12)",
+        "required": false
+      }
+    ],
+    "fixed": {},
+    "download": false
+  },
+  {
     "command": "projects create",
     "operationId": "projectsCreate",
     "method": "post",

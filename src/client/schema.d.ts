@@ -485,6 +485,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Quote a project (free): one run of every market, runs and credits per calendar month, what the budget pays for */
+        post: operations["projectsEstimate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects": {
         parameters: {
             query?: never;
@@ -8741,6 +8758,285 @@ export interface operations {
             };
             /** @description A path parameter longer than 100 characters (uri_too_long) */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Schema validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limit exceeded for this API key */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Extraction, provider or unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    projectsEstimate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Display name; default: the brand name */
+                    name?: string | null;
+                    /** @description The brand's page or site, e.g. https://acme.example/ */
+                    url?: string;
+                    /** @description The brand: {name, aliases, domains} */
+                    brand?: {
+                        /** @description The name answers are searched for */
+                        name: string;
+                        /** @description Other names of the brand */
+                        aliases?: string[];
+                        /** @description Domains the brand owns (e.g. acme.com) */
+                        domains?: string[];
+                    };
+                    /** @description Up to 10 competitors, each with aliases and domains */
+                    competitors?: {
+                        /** @description The name answers are searched for */
+                        name: string;
+                        /** @description Other names of the brand */
+                        aliases?: string[];
+                        /** @description Domains the brand owns (e.g. acme.com) */
+                        domains?: string[];
+                    }[];
+                    /** @description Language + country pairs; one tracked test per market (default en-US) */
+                    markets?: {
+                        language: string;
+                        country: string;
+                    }[];
+                    /** @description Platforms every prompt is asked on */
+                    platforms: ("openai" | "perplexity" | "gemini" | "grok" | "claude" | "deepseek" | "google_ai_overview" | "google_ai_mode" | "copilot" | "chatgpt_app")[];
+                    /** @description Model per platform (id or keyword), as in a visibility run */
+                    models?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description Asks per prompt × platform per run (1..10, default 1) */
+                    repeats?: number;
+                    /** @description When its tests run: {cron, timezone}; null: only on demand */
+                    schedule?: {
+                        /** @description Five-field cron expression (minute hour day month weekday), e.g. "0 6 * * 1" */
+                        cron: string;
+                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin" */
+                        timezone?: string | null;
+                    } | null;
+                    /** @description Credits a month for the project, shared evenly between its markets; null = no budget */
+                    monthly_credit_budget?: (string | number) | null;
+                    /** @description The prompts, as create_project takes them (or give prompt_count) */
+                    prompts?: {
+                        prompt: string;
+                        /** @description Tags, e.g. ["pricing"] */
+                        topics?: string[];
+                    }[];
+                    /** @description Prompts in the library; every run asks each one (default: the prompts given) */
+                    prompt_count?: number;
+                    /** @description Full calendar months listed after the current one (default 12) */
+                    months?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "project_estimate";
+                        prompt_count: number;
+                        market_count: number;
+                        /** @description Probes one run of every market asks (prompts × platforms × repeats × markets) */
+                        probes_per_run: number;
+                        /** @description One run of every market */
+                        credits_per_run: string;
+                        markets: {
+                            market: string;
+                            /** @description Credits, e.g. "12.50" */
+                            credits_per_run: string;
+                            /** @description The market's even share of the budget */
+                            monthly_credit_budget: string | null;
+                        }[];
+                        schedule: {
+                            cron: string;
+                            timezone: string;
+                        } | null;
+                        /** @description Scheduled runs in the full calendar months listed; null when not scheduled */
+                        runs_per_month: {
+                            average: number;
+                            busiest: number;
+                            fewest: number;
+                        } | null;
+                        /** @description What the schedule costs a month without a budget */
+                        credits_per_month: {
+                            /** @description Credits, e.g. "12.50" */
+                            average: string;
+                            /** @description Credits, e.g. "12.50" */
+                            busiest: string;
+                        } | null;
+                        monthly_credit_budget: string | null;
+                        /** @description Runs the budget pays for in every full month listed (later ones are skipped); null without a budget or a schedule */
+                        runs_within_budget_per_month: number | null;
+                        /** @description The smallest monthly budget under which no scheduled run is skipped in any month listed */
+                        budget_for_every_run: string | null;
+                        /** @description The rest of this month, then each full month ahead; null when not scheduled */
+                        months: {
+                            /** @description YYYY-MM in the schedule time zone */
+                            month: string;
+                            /** @description Where the count starts: now for the current month, else its first instant */
+                            from: string;
+                            scheduled_runs: number;
+                            runs_within_budget: number | null;
+                            /** @description What the runs that would run cost */
+                            credits: string;
+                        }[] | null;
+                    };
+                };
+            };
+            /** @description Invalid URL, cursor, filter, field combination or model selection */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (unauthorized, mcp_token_not_allowed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing scope or suspended account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

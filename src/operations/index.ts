@@ -46,6 +46,7 @@ import deleteProjectPrompt from './projects/delete-prompt.ts';
 import runProject from './projects/run-project.ts';
 import projectDashboard from './projects/project-dashboard.ts';
 import projectSamplePlan from './projects/project-sample-plan.ts';
+import estimateProject from './projects/estimate-project.ts';
 import createShare from './reports/create-share.ts';
 import listShares from './reports/list-shares.ts';
 import revokeShare from './reports/revoke-share.ts';
@@ -62,7 +63,7 @@ export const OPERATIONS = [getUsage, listActivity, listModels, estimateRun, crea
   deleteTest, runTest, testHistory, reportsByUrl, serializePage,
   suggestPrompts, discoverTrends, scoreContent, createCiRun, listCiRuns, getCiRun,
   createWebhook, listWebhooks, getWebhook, updateWebhook, deleteWebhook, listDeliveries, retryDelivery, getNotificationSettings, updateNotificationSettings,
-  testSamplePlan, createProject, listProjects, getProject, updateProject, deleteProject, importProjectPrompts, deleteProjectPrompt, runProject,
+  testSamplePlan, estimateProject, createProject, listProjects, getProject, updateProject, deleteProject, importProjectPrompts, deleteProjectPrompt, runProject,
   projectDashboard, projectSamplePlan, createShare, listShares, revokeShare,
 
   createSite, listSites, getSite, deleteSite, uploadLogs, siteCrawlers, siteReferrals];

@@ -76,7 +76,7 @@ function cleanBrand(b: BrandInput, what: string): Required<BrandInput> {
   return { name, aliases: cleanList(b.aliases).filter((a) => foldEntity(a) !== foldEntity(name)), domains: cleanList(b.domains).map((d) => d.toLowerCase()) };
 }
 
-function cleanMarkets(markets: Market[] | undefined): Market[] {
+export function cleanMarkets(markets: Market[] | undefined): Market[] {
   const list = (markets?.length ? markets : [{ language: 'en', country: 'US' }]).map((m) => ({ language: m.language.trim().toLowerCase(), country: m.country.trim().toUpperCase() }));
   const seen = new Set<string>();
   return list.filter((m) => {

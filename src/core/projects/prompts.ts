@@ -22,12 +22,15 @@ export async function listPrompts(db: Executor, projectId: string) {
 }
 
 /** Adds prompts not yet in the library; the others only gain the topics given. */
+/** A prompt as the library keeps it: trimmed, inner whitespace as one space. */
+export const normalizePrompt = (raw: string) => raw.trim().replace(/\s+/g, ' ');
+
 export async function addPrompts(db: Executor, projectId: string, prompts: readonly PromptInput[]) {
   const existing = new Map((await listPrompts(db, projectId)).map((p) => [p.prompt, p]));
   let added = 0;
   let duplicates = 0;
   for (const raw of prompts) {
-    const prompt = raw.prompt.trim().replace(/\s+/g, ' ');
+    const prompt = normalizePrompt(raw.prompt);
     if (!prompt) continue;
     if (prompt.length > MAX_PROMPT_CHARS) throw new AppError('invalid_request', `A prompt is at most ${MAX_PROMPT_CHARS} characters.`, { prompt: prompt.slice(0, 80) });
     const topics = cleanTopics(raw.topics);
