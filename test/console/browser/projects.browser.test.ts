@@ -77,9 +77,11 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     await page.getByLabel('Competitor 2 aliases').fill('Pipe Drive');
     await page.getByText('CSV with a prompt and a topics column').click();
     await page.getByLabel('Prompts to import').fill(CSV);
-    // Weekly by default: the month's cost is said, and without a budget a button sets one to it.
+    // Weekly by default: the server's estimate says the runs and cost of a month (4 or 5 Mondays
+    // of 48 credits), and without a budget a button sets one to the busiest month's.
     const monthly = page.getByTestId('project-monthly');
-    await monthly.getByText('about 208.00 credits a month').waitFor();
+    await monthly.getByText('Weekly, that is 4–5 runs and about').waitFor();
+    assert.match(await monthly.innerText(), /about 2\d\d\.\d\d credits a month \(240\.00 in the busiest\)/);
     await monthly.getByText('No budget is set, so nothing caps it.').waitFor();
     // The button's budget pays for the busiest month: five Mondays of 48 credits.
     await monthly.getByRole('button', { name: 'Set the budget to 240' }).click();

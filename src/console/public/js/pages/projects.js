@@ -50,19 +50,6 @@ function scheduleMode(s) {
   return 'keep';
 }
 const CRON = { daily: '0 6 * * *', weekly: '0 6 * * 1', monthly: '0 6 1 * *' };
-/** Runs a month on each common schedule: on average, and in the busiest month (a custom cron is not guessed at). */
-const RUNS_A_MONTH = { daily: 365 / 12, weekly: 52 / 12, monthly: 1 };
-const MOST_RUNS_A_MONTH = { daily: 31, weekly: 5, monthly: 1 };
-
-/**
- * Scheduled runs a monthly budget pays for: the server gives each market its even share of the
- * budget in credit units (hundredths, rounded down); each market's run costs its share of a run.
- */
-function runsCovered(budget, perRun, markets) {
-  const share = Math.floor(Math.round(budget * 100) / markets);
-  return Math.floor(share / Math.round((perRun * 100) / markets));
-}
-
 // ---- List ----
 
 export function ProjectsPage() {
@@ -122,21 +109,56 @@ function ProjectForm({ project, listing }) {
   const marketList = list(markets);
   const promptCount = project ? p.prompt_count : importCount(prompts, format);
   const perRun = promptCount * [...platforms].reduce((s, pl) => s + price(pl), 0) * Number(repeats) * Math.max(1, marketList.length);
-  const monthly = perRun * (RUNS_A_MONTH[mode] || 0);
-  const marketCount = Math.max(1, marketList.length);
-  // The budget that pays for every run of the busiest month (in credit units, hundredths).
-  const busiest = Math.round((MOST_RUNS_A_MONTH[mode] || 0) * perRun * 100) / 100;
-  const covered = budget === '' || perRun === 0 ? null : runsCovered(Number(budget), perRun, marketCount);
+  const parseMarket = (m) => {
+    const [language, country] = m.split(/[-_]/);
+    return { language: (language || '').trim(), country: (country || '').trim() };
+  };
+  const schedule = mode === 'none' ? null : mode === 'keep' ? p.schedule : { cron: CRON[mode], timezone: timezone.trim() || 'UTC' };
+  // The server's quote of these settings (POST /v1/projects/estimate): the runs of each calendar
+  // month in the schedule's time zone and what the budget pays for, as the scheduler will count.
+  const estimateBody = JSON.stringify({
+    prompt_count: promptCount,
+    markets: marketList.map(parseMarket).filter((m) => m.language && m.country),
+    platforms: [...platforms],
+    repeats: Number(repeats),
+    schedule,
+    monthly_credit_budget: budget === '' ? null : String(budget),
+  });
+  const [estimate, setEstimate] = useState(null);
+  const [estimateError, setEstimateError] = useState(null);
+  useEffect(() => {
+    if (!schedule || platforms.size === 0 || promptCount === 0) {
+      setEstimate(null);
+      setEstimateError(null);
+      return;
+    }
+    let live = true;
+    const t = setTimeout(async () => {
+      try {
+        const e = await post('/v1/projects/estimate', JSON.parse(estimateBody));
+        if (live) {
+          setEstimate(e);
+          setEstimateError(null);
+        }
+      } catch (err) {
+        if (live) {
+          setEstimate(null);
+          setEstimateError(err);
+        }
+      }
+    }, 250);
+    return () => {
+      live = false;
+      clearTimeout(t);
+    };
+  }, [estimateBody]);
   const setCompetitor = (i, k) => (e) => setCompetitors(competitors.map((c, j) => (j === i ? { ...c, [k]: e.target.value } : c)));
 
   const submit = async (e) => {
     e.preventDefault();
     setBusy(true);
     setError(null);
-    const parsedMarkets = marketList.map((m) => {
-      const [language, country] = m.split(/[-_]/);
-      return { language: (language || '').trim(), country: (country || '').trim() };
-    });
+    const parsedMarkets = marketList.map(parseMarket);
     const body = {
       name: name.trim() || null,
       url: url.trim(),
@@ -215,20 +237,34 @@ function ProjectForm({ project, listing }) {
           <${Field} id="pf-budget" label="Monthly budget (credits, optional)" hint="Shared evenly between the markets; a scheduled run that would pass it is skipped."><input id="pf-budget" type="number" min="0" step="0.01" value=${budget} onInput=${(e) => setBudget(e.target.value)} aria-describedby="pf-budget-hint" /></${Field}>
         </div>
         <p data-testid="project-cost">One run of every market costs <strong>${perRun.toFixed(2)} credits</strong> (${plural(promptCount, 'prompt')} × ${plural(platforms.size, 'platform')} × ${plural(Number(repeats), 'repeat')} × ${plural(Math.max(1, marketList.length), 'market')}).</p>
-        ${RUNS_A_MONTH[mode] && perRun > 0
-          ? html`<p data-testid="project-monthly">${mode === 'daily' ? 'Daily' : mode === 'weekly' ? 'Weekly' : 'Monthly'}, that is about <strong>${monthly.toFixed(2)} credits a month</strong>.
-              ${budget === ''
-                ? html` No budget is set, so nothing caps it. <button type="button" class="link" onClick=${() => setBudget(String(busiest))}>Set the budget to ${busiest}</button> (the busiest month's runs)`
-                : covered === 0
-                  ? html` The budget of ${budget} credits covers no run: every scheduled run is skipped.`
-                  : covered < MOST_RUNS_A_MONTH[mode]
-                    ? html` The budget of ${budget} credits covers ${plural(covered, 'run')} a month; later ones are skipped.`
-                    : null}</p>`
-          : null}
+        <${MonthlyCost} estimate=${estimate} error=${estimateError} mode=${mode} budget=${budget} setBudget=${setBudget} />
         <${ErrorNote} error=${error} />
         <div class="actions"><button type="submit" disabled=${busy}>${project ? 'Save changes' : 'Create project'}</button><a class="button secondary" href=${project ? '/console/projects/' + project.id : '/console/projects'}>Cancel</a></div>
       </section>
     </form>`;
+}
+
+const credits = (s) => String(Number(s));
+
+/** What the schedule costs a month and what the budget pays for, from the server's estimate. */
+function MonthlyCost({ estimate: e, error, mode, budget, setBudget }) {
+  // What the server would refuse on create, said before the form is sent.
+  if (error) return html`<div data-testid="project-monthly"><${Note} kind="warn"><p>${error.message}</p></${Note}></div>`;
+  if (!e || !e.runs_per_month) return null;
+  const r = e.runs_per_month;
+  const label = { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly' }[mode] || 'On this schedule';
+  const runs = r.fewest === r.busiest ? plural(r.busiest, 'run') : `${r.fewest}–${r.busiest} runs`;
+  const within = e.runs_within_budget_per_month;
+  return html`<p data-testid="project-monthly">${label}, that is ${runs} and about <strong>${e.credits_per_month.average} credits a month</strong>${r.fewest === r.busiest ? '' : ` (${e.credits_per_month.busiest} in the busiest)`}.
+    ${budget === ''
+      ? html` No budget is set, so nothing caps it. <button type="button" class="link" onClick=${() => setBudget(credits(e.budget_for_every_run))}>Set the budget to ${credits(e.budget_for_every_run)}</button> (the busiest month's runs)`
+      : within === null
+        ? null
+        : within === 0
+          ? html` The budget of ${budget} credits covers no run: every scheduled run is skipped.`
+          : within < r.busiest
+            ? html` The budget of ${budget} credits covers ${plural(within, 'run')} a month; later ones are skipped.`
+            : null}</p>`;
 }
 
 /** How many prompts pasted text holds (lines, or CSV rows after the header); the server decides. */
