@@ -10,12 +10,17 @@
 //       runs (324,000 probes): one real sandbox run through the worker, copied row for row to
 //       the 89 days before it, then 50 dashboard requests through the HTTP stack for each of
 //       window=7d and 30d, with and without a topic (target p95 <= 300 ms; `--skip-project`).
+//   (e) slots (`--only-slots`, no database): the time to count a schedule's slots over 30 days
+//       (the sample plan's runs a month) and to estimate a project over 12 months ahead, for a
+//       daily, hourly, 5-minute and per-minute cron in Europe/Berlin (target: each under 100 ms,
+//       the event loop is held while it counts).
 // The one thing to know: every phase uses a database of its own (a temp SQLite file, or a new
 // Postgres database that is dropped afterwards), so the bench never touches ./data.
 //
 //   npm run bench:tracking
 //   npm run bench:tracking -- --db sqlite --tests 1000 --idle-tests 10000 --export-probes 10000
 //   npm run bench:tracking -- --only-project --project-prompts 200 --project-days 90 --requests 50
+//   npm run bench:tracking -- --only-slots
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.ts';
@@ -24,6 +29,8 @@ import { Scheduler } from '../src/core/tracking/scheduler.ts';
 import { newId, nowIso } from '../src/lib/ids.ts';
 import { buildApp } from '../src/server/app.ts';
 import { createKeyRateLimiter } from '../src/web/rate-limit.ts';
+import { countSlots } from '../src/core/tracking/schedule.ts';
+import { estimateProject } from '../src/core/projects/estimate.ts';
 import { fmt, freshBenchDb, mb, parseArgs, seedAccount } from './lib/common.ts';
 
 const args = parseArgs();
@@ -291,6 +298,39 @@ async function projectDashboardPhase(kind: 'sqlite' | 'postgres', promptCount: n
   }
 }
 
+/** (e) Counting slots, in process: the median of 5 after one warm-up, per cron. */
+async function slotsPhase() {
+  const runtime = await open('sqlite::memory:');
+  const crons = ['0 6 * * *', '0 * * * *', '*/5 * * * *', '* * * * *'];
+  let worst = 0;
+  console.log('\n(e) counting slots, Europe/Berlin: 30 days (sample plan) and a 12-month project estimate');
+  for (const cron of crons) {
+    const schedule = { cron, timezone: 'Europe/Berlin' };
+    const time = (fn: () => unknown) => {
+      const runs: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const t0 = performance.now();
+        fn();
+        runs.push(performance.now() - t0);
+      }
+      return runs.slice(1).sort((a, b) => a - b)[2]!;
+    };
+    let slots = 0;
+    const count = time(() => (slots = countSlots(schedule, new Date(), 30 * 86_400_000)));
+    const estimate = time(() => estimateProject(runtime.core.tracking, { platforms: ['openai'], prompt_count: 1, schedule, months: 12 }));
+    worst = Math.max(worst, count, estimate);
+    console.log(`  ${cron.padEnd(13)} ${String(slots).padStart(6)} slots in 30 days: count ${fmt(count)} ms, 12-month estimate ${fmt(estimate)} ms`);
+  }
+  console.log(`  slowest ${fmt(worst)} ms: ${worst < 100 ? 'PASS' : 'FAIL'} (target < 100 ms)`);
+  await runtime.close();
+  if (worst >= 100) process.exitCode = 1;
+}
+
+if (args.flag('--only-slots')) {
+  await slotsPhase();
+  process.exit();
+}
+
 const which = args.opt('--db') ?? 'both';
 const kinds = (which === 'both' ? ['sqlite', 'postgres'] : [which]) as ('sqlite' | 'postgres')[];
 for (const kind of kinds) {
@@ -301,3 +341,4 @@ for (const kind of kinds) {
   }
   if (!args.flag('--skip-project')) await projectDashboardPhase(kind, args.num('--project-prompts', 200), args.num('--project-days', 90), args.num('--requests', 50));
 }
+if (!args.flag('--only-project')) await slotsPhase();

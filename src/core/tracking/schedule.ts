@@ -126,7 +126,6 @@ function slotsFromMinute(cron: string): Int32Array {
  */
 export function countSlots(schedule: Schedule, from: Date, ms: number, cap = 50_000): number {
   const end = from.getTime() + ms;
-  const midnight = { cron: '0 0 * * *', timezone: schedule.timezone };
   const slotsFrom = slotsFromMinute(schedule.cron);
   let n = 0;
   let at = from;
@@ -134,12 +133,25 @@ export function countSlots(schedule: Schedule, from: Date, ms: number, cap = 50_
     const slot = nextSlotAfter(schedule, at);
     const t = slot.getTime();
     if (t > end || n >= cap) return Math.min(n, cap);
-    const dayEnd = nextSlotAfter(midnight, slot).getTime();
     const w = wallMinutes(schedule.timezone, slot);
-    if (dayEnd - t !== (DAY_MINUTES - w) * MINUTE_MS) {
-      // The clock changes before this day ends: one slot at a time.
-      n++;
-      at = slot;
+    // Local midnight if the clock does not change before it; a change leaves the wall clock off
+    // midnight by its size there.
+    const dayEnd = t + (DAY_MINUTES - w) * MINUTE_MS;
+    if (wallMinutes(schedule.timezone, new Date(dayEnd)) !== 0) {
+      // The clock changes before this day ends: count up to the change (found by halving, the
+      // offset being wall time minus instant), then go on from the first slot after it.
+      const offset = (x: number) => (((wallMinutes(schedule.timezone, new Date(x)) - Math.floor(x / MINUTE_MS)) % DAY_MINUTES) + DAY_MINUTES) % DAY_MINUTES;
+      const before = offset(t);
+      let lo = t;
+      let hi = dayEnd;
+      while (hi - lo > MINUTE_MS) {
+        const mid = lo + Math.floor((hi - lo) / 2 / MINUTE_MS) * MINUTE_MS;
+        if (offset(mid) === before) lo = mid;
+        else hi = mid;
+      }
+      const stop = Math.min(end, lo);
+      n += 1 + slotsFrom[w + 1]! - slotsFrom[w + Math.floor((stop - t) / MINUTE_MS) + 1]!;
+      at = new Date(stop);
       continue;
     }
     const stop = Math.min(end, dayEnd - 1);
