@@ -1324,7 +1324,31 @@ interface Spelling extends NameVariant {
    * own inflection when it is one word that declines too ("Детский мир" → "в Детском мире").
    */
   rest?: { text: string; inflection: Inflection | null };
+  /**
+   * `contracted_article` (round eight): the spelling of a name opening with a definite article
+   * without it (" Bon Marché" of "Le Bon Marché"), matched only right after a preposition
+   * contracted with that article (`au Bon Marché`, `del Corte Inglés`): the words allowed before.
+   */
+  contractedAfter?: ReadonlySet<string>;
 }
+
+/**
+ * The prepositions written in one word with a definite article, by language and article (round
+ * eight): a name opening with the article loses it there ("Le Bon Marché" → "au Bon Marché",
+ * "El Corte Inglés" → "del Corte Inglés", "Il Sole 24 Ore" → "sul Sole 24 Ore", "O Boticário" →
+ * "no Boticário"). From the grammars of French, Spanish, Italian and Portuguese.
+ */
+const CONTRACTED_ARTICLES: Record<string, Record<string, readonly string[]>> = {
+  fr: { le: ['au', 'du'], les: ['aux', 'des'] },
+  es: { el: ['al', 'del'] },
+  it: {
+    il: ['al', 'del', 'nel', 'sul', 'dal', 'col'],
+    lo: ['allo', 'dello', 'nello', 'sullo', 'dallo'],
+    la: ['alla', 'della', 'nella', 'sulla', 'dalla'],
+    i: ['ai', 'dei', 'nei', 'sui', 'dai'],
+  },
+  pt: { o: ['ao', 'do', 'no', 'pelo'], a: ['à', 'da', 'na', 'pela'], os: ['aos', 'dos', 'nos', 'pelos'], as: ['às', 'das', 'nas', 'pelas'] },
+};
 
 /**
  * Words up to this frequency rank are common enough to open sentences as ordinary words ("You
@@ -1436,6 +1460,30 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
         });
       }
     }
+  }
+  // `hyphenated_last_word` (round eight): a hyphenated name declines on its last part in the
+  // Slavic languages and Finnish ("Альфа-Банк" → "в Альфа-Банке", "Coca-Cola" → "Coca-Coli").
+  if (language !== undefined && (DECLINES_FIRST_WORD.has(language) || language === 'fi')) {
+    const hyphenated = /^(\p{L}+-)(\p{L}+)$/u.exec((withoutLegalForm(name) ?? name).trim());
+    const last = hyphenated ? inflectionFor(hyphenated[2]!, language) : null;
+    if (hyphenated && last) {
+      const head = lowerFor(language, hyphenated[1]!);
+      const text = foldName(hyphenated[1]! + last.stem);
+      if (text)
+        stems.push({
+          text,
+          everyday: null,
+          inflection: { stem: head + last.stem, accepts: (word) => word.startsWith(head) && last.accepts(word.slice(head.length)) },
+          whole: foldName(hyphenated[0]),
+        });
+    }
+  }
+  // `contracted_article` (see CONTRACTED_ARTICLES).
+  if (language !== undefined && CONTRACTED_ARTICLES[language] !== undefined) {
+    const opening = /^(\p{L}+)[ \t]+(\p{L}.*)$/u.exec(name.trim());
+    const after = opening ? CONTRACTED_ARTICLES[language]![opening[1]!.toLowerCase()] : undefined;
+    const text = opening && after ? foldName(opening[2]!) : '';
+    if (after && text) stems.push({ text, everyday: null, contractedAfter: new Set(after) });
   }
   const definiteArabic = language === 'ar' ? /^ال\p{L}{2,}$/u.exec(name.trim()) : null;
   if (definiteArabic) stems.push({ text: foldName(name.trim().slice(1)), everyday: null, lamElided: true });
@@ -1669,7 +1717,12 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
         let end = at + v.length;
         let rule: MentionRule = 'exact';
         let weak = false;
-        if (spelling.lamElided) {
+        if (spelling.contractedAfter) {
+          if (!leftBoundary(ft, at) || !rightBoundary(ft, end)) continue;
+          const before = wordsBefore(text, offsets[at]!, 1)[0];
+          if (before === undefined || !spelling.contractedAfter.has(before.toLowerCase())) continue;
+          rule = 'inflected';
+        } else if (spelling.lamElided) {
           // The preposition ل (after an optional و or ف) on a word starting the name's article.
           const lam = folded[at - 1] === 'ل' ? (folded[at - 2] === 'و' || folded[at - 2] === 'ف' ? at - 2 : at - 1) : -1;
           if (lam < 0 || !leftBoundary(ft, lam) || !rightBoundary(ft, end)) continue;
