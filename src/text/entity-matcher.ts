@@ -18,8 +18,9 @@
 // Every step is linear in the answer length: indexOf per spelling, one segmentation, bounded
 // look-arounds.
 
-import { dictionaryNameOnly, dictionaryWord, everydayWordRank } from './everyday-words.ts';
+import { dictionaryNameOnly, dictionaryWord, everydayWordRank, hasDictionary } from './everyday-words.ts';
 import { type GermanGender, germanCompoundGender, germanNounGender } from './german-nouns.ts';
+import { GIVEN_NAMES } from './given-names.ts';
 import {
   ARABIC_PROCLITIC,
   inflectionFor,
@@ -473,7 +474,10 @@ export type MentionRule =
   | 'adjective_after_noun'
   | 'adverbial'
   | 'person_name'
-  | 'classified_as_firm';
+  | 'classified_as_firm'
+  | 'given_name_before'
+  | 'named_place_or_venue'
+  | 'myth_or_legend';
 
 /** One mention: original UTF-16 range [start, end). */
 export interface MentionSpan {
@@ -1776,6 +1780,8 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
                 ? 'other_name'
                 : givenName && rule === 'exact' && surnameAfter(text, start, stop, language)
                   ? 'person_name'
+                  : givenNameBefore(text, start, stop, language)
+                    ? 'given_name_before'
                   : countedReading(text, start, stop, language)
                     ? 'counted_noun'
                     : caselessFunctionWord && !isListLabel(text, stop)
@@ -1994,6 +2000,27 @@ const INDEFINITE_ARTICLES: Record<string, ReadonlySet<string>> = {
  * a word ("Lech Premium", "Apple Music") or a name of no dictionary ("Toyota Yaris"), which keep
  * the brand (`product_word`).
  */
+let givenNames: ReadonlySet<string> | null = null;
+
+/**
+ * `given_name_before` (round eight, a weak rejection): a capitalised given name right before the
+ * name (GIVEN_NAMES, folded of its accents: `Nikola Tesla`, `Harrison Ford`, `Tomáš Baťa`, `Nanni
+ * Moretti`) makes it a surname, a person's. Not a given name that is also a word of the language
+ * in lower case (`Will`, `May`, `Dawn`, `Rose`), nor one the answer names as the brand itself.
+ */
+function givenNameBefore(text: string, start: number, end: number, language: string): boolean {
+  if (!isUpper(text[start]!) || inCapitals(text.slice(start, end))) return false;
+  const prev = wordsBefore(text, start, 1)[0];
+  if (prev === undefined || !/^\p{Lu}\p{Ll}+$/u.test(prev) || !/^[ \t]$/u.test(text[start - 1] ?? '')) return false;
+  givenNames ??= new Set(GIVEN_NAMES.split(' '));
+  const plain = prev.normalize('NFKD').replace(/\p{M}/gu, '');
+  if (!givenNames.has(plain)) return false;
+  // The spelling dictionary, where the language has one, tells a word from a name (the frequency
+  // lists, from subtitles, are lower-cased and hold names: "harrison"); the list otherwise.
+  const lower = prev.toLowerCase();
+  return hasDictionary(language) ? !dictionaryWord(lower, language) : everydayWordRank(lower, language) === null;
+}
+
 function surnameAfter(text: string, start: number, end: number, language: string): boolean {
   if (!isUpper(text[start]!) || inCapitals(text.slice(start, end))) return false;
   const next = /^ (\p{Lu}\p{Ll}+)(?![\p{L}\p{N}'’-])/u.exec(text.slice(end, end + 32))?.[1];
