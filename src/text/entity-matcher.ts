@@ -797,8 +797,12 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'peninsula',
     'desert',
     'county',
+    'district',
+    'suburb',
+    'borough',
+    'municipality',
   ]),
-  es: new Set(['ciudad', 'capital', 'pueblo', 'río', 'lago', 'montaña', 'isla', 'país', 'región', 'provincia', 'planeta', 'puerto', 'península', 'desierto']),
+  es: new Set(['ciudad', 'capital', 'pueblo', 'río', 'lago', 'montaña', 'isla', 'país', 'región', 'provincia', 'planeta', 'puerto', 'península', 'desierto', 'municipio', 'barrio']),
   fr: new Set([
     'ville',
     'capitale',
@@ -815,11 +819,13 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'port',
     'péninsule',
     'désert',
+    'commune',
+    'quartier',
   ]),
-  de: new Set(['stadt', 'hauptstadt', 'dorf', 'fluss', 'see', 'berg', 'insel', 'land', 'region', 'provinz', 'planet', 'hafen', 'halbinsel', 'wüste']),
-  it: new Set(['città', 'capitale', 'paese', 'fiume', 'lago', 'montagna', 'isola', 'regione', 'provincia', 'pianeta', 'porto', 'penisola', 'deserto']),
-  pt: new Set(['cidade', 'capital', 'vila', 'rio', 'lago', 'montanha', 'ilha', 'país', 'região', 'província', 'planeta', 'porto', 'península', 'deserto']),
-  nl: new Set(['stad', 'hoofdstad', 'dorp', 'rivier', 'meer', 'berg', 'eiland', 'land', 'regio', 'provincie', 'planeet', 'haven']),
+  de: new Set(['stadt', 'hauptstadt', 'dorf', 'fluss', 'see', 'berg', 'insel', 'land', 'region', 'provinz', 'planet', 'hafen', 'halbinsel', 'wüste', 'gemeinde', 'stadtteil']),
+  it: new Set(['città', 'capitale', 'paese', 'fiume', 'lago', 'montagna', 'isola', 'regione', 'provincia', 'pianeta', 'porto', 'penisola', 'deserto', 'comune', 'quartiere']),
+  pt: new Set(['cidade', 'capital', 'vila', 'rio', 'lago', 'montanha', 'ilha', 'país', 'região', 'província', 'planeta', 'porto', 'península', 'deserto', 'município', 'bairro', 'freguesia']),
+  nl: new Set(['stad', 'hoofdstad', 'dorp', 'rivier', 'meer', 'berg', 'eiland', 'land', 'regio', 'provincie', 'planeet', 'haven', 'gemeente', 'wijk', 'stadsdeel']),
   // after "jest" the noun is in the instrumental, after "to" in the nominative
   pl: new Set([
     'miasto',
@@ -848,9 +854,11 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'zamkiem',
     'wzgórze',
     'wzgórzem',
+    'gmina',
+    'gminą',
   ]),
-  ru: new Set(['город', 'городом', 'столица', 'столицей', 'река', 'рекой', 'озеро', 'гора', 'остров', 'страна', 'регион', 'планета', 'планетой', 'порт']),
-  cs: new Set(['město', 'městem', 'hlavní', 'řeka', 'řekou', 'hora', 'horou', 'ostrov', 'země', 'zemí', 'region', 'planeta', 'planetou', 'hrad', 'hradem']),
+  ru: new Set(['город', 'городом', 'столица', 'столицей', 'река', 'рекой', 'озеро', 'гора', 'остров', 'страна', 'регион', 'планета', 'планетой', 'порт', 'град', 'деревня', 'село', 'посёлок', 'поселок']),
+  cs: new Set(['město', 'městem', 'hlavní', 'řeka', 'řekou', 'hora', 'horou', 'ostrov', 'země', 'zemí', 'region', 'planeta', 'planetou', 'hrad', 'hradem', 'obec', 'obcí', 'vesnice']),
 };
 
 /** The copula of a classifying sentence ("X is a…"), then an article and the next three words (adjectives and the noun). */
@@ -874,7 +882,14 @@ const ARABIC_PLACE_BEFORE = /(?:^|[\s،,])(?:نهر|مدينة|جبل|جبال|�
  * Japanese head nouns that make a proper noun of a place, era, event or institution out of the
  * name before them (日立市 "Hitachi city", 大和時代 "the Yamato period", 日清戦争, 明治大学).
  */
-const JAPANESE_PLACE_HEAD = /^(?:市|町|村|県|区|郡|駅|時代|戦争|大学|神社|天皇)(?!\p{Script=Han})/u;
+const JAPANESE_PLACE_HEAD = /^(?:市|町|村|県|区|郡|駅|時代|戦争|大学|神社|天皇|朝|王朝|球場|競技場|スタジアム|アリーナ)(?!\p{Script=Han})/u;
+/**
+ * Round eight: Chinese heads that make a place, an institution or a dynasty of the name before
+ * them (茅台镇 "Maotai town", X大学, X体育场), and Korean ones written on to it (교촌마을 "Gyochon
+ * village", X대학교, X경기장); a firm's name takes them only as a sponsor's venue.
+ */
+const CHINESE_PLACE_HEAD = /^(?:镇|县|乡|省|古镇|大学|体育场|王朝)/u;
+const KOREAN_ATTACHED_PLACE_HEAD = /^(?:마을|대학교|경기장|해수욕장|국립공원|왕조)/u;
 
 /**
  * Korean nouns of geography written as a word of their own after a name, which make it the name of
@@ -896,18 +911,35 @@ function koreanHeadAfter(text: string, end: number, heads: ReadonlySet<string>):
   return false;
 }
 
+/** Languages that write noun compounds in one word: a place noun may end a longer one. */
+const PLACE_COMPOUNDING = new Set(['de', 'nl', 'sv', 'da', 'no', 'ru', 'cs', 'pl']);
+
+/**
+ * A place noun of the language, or (round eight) in a compounding language a word ending in one of
+ * four letters or more: `deelgemeente` (gemeente), `Hansestadt` (stadt), `наукоград` (град).
+ */
+function isPlaceNoun(word: string, language: string): boolean {
+  const nouns = PLACE_NOUNS[language];
+  if (nouns === undefined) return false;
+  if (nouns.has(word)) return true;
+  if (!PLACE_COMPOUNDING.has(language)) return false;
+  for (let k = 1; k <= word.length - 4; k++) if (nouns.has(word.slice(k))) return true;
+  return false;
+}
+
 /**
  * Whether the grammar around a name makes it a place (see `place_name`): a classifying sentence
  * opening with it, an Arabic place noun before it, a Japanese place or era head after it.
  */
 function placeReading(text: string, start: number, end: number, language: string): boolean {
-  if (language === 'ja') return JAPANESE_PLACE_HEAD.test(text.slice(end, end + 2));
+  if (language === 'ja') return JAPANESE_PLACE_HEAD.test(text.slice(end, end + 6));
+  if (language === 'zh') return CHINESE_PLACE_HEAD.test(text.slice(end, end + 3));
   if (language === 'ar') return ARABIC_PLACE_BEFORE.test(text.slice(Math.max(0, start - 16), start));
-  if (language === 'ko') return koreanHeadAfter(text, end, KOREAN_PLACE_HEADS);
+  if (language === 'ko') return koreanHeadAfter(text, end, KOREAN_PLACE_HEADS) || KOREAN_ATTACHED_PLACE_HEAD.test(text.slice(end, end + 4));
   const classifying = CLASSIFYING[language];
   if (classifying === undefined) return false;
   const words = classifying.exec(text.slice(end, end + 64))?.[1];
-  if (words === undefined || !words.split(/[ \t]+/u).some((w) => PLACE_NOUNS[language]!.has(w.toLowerCase()))) return false;
+  if (words === undefined || !words.split(/[ \t]+/u).some((w) => isPlaceNoun(w.toLowerCase(), language))) return false;
   // The subject opens the sentence, alone or after a definite article ("Der Saturn ist…").
   const article = SENTENCE_ARTICLE.exec(text.slice(Math.max(0, start - 5), start));
   return position(text, article ? start - article[0].length : start).initial;
