@@ -1007,7 +1007,7 @@ const POSSESSIVES = new Set(
  * before a name make it that event's or thing's name, not a firm's (`other_name`).
  */
 const EVENT_NOUNS = new Set(
-  'battle war siege treaty constellation batalla guerra sitio tratado grito constelación batalha cerco constelação bataille guerre siège traité battaglia assedio trattato costellazione schlacht krieg belagerung vertrag slag oorlog beleg verdrag bitwa wojna oblężenie traktat bitva válka битва война осада slaget kriget'.split(
+  'battle war siege treaty constellation tragedy disaster massacre tragedia disastro strage tragédie catastrophe massacre tragédia desastre masakra tragedie katastrofa трагедия катастрофа batalla guerra sitio tratado grito constelación batalha cerco constelação bataille guerre siège traité battaglia assedio trattato costellazione schlacht krieg belagerung vertrag slag oorlog beleg verdrag bitwa wojna oblężenie traktat bitva válka битва война осада slaget kriget'.split(
     ' ',
   ),
 );
@@ -1814,6 +1814,10 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
                   ? 'person_name'
                   : givenNameBefore(text, start, stop, language)
                     ? 'given_name_before'
+                    : venueReading(text, start, stop, language)
+                      ? 'named_place_or_venue'
+                      : mythContext(text, start, stop, language)
+                        ? 'myth_or_legend'
                   : countedReading(text, start, stop, language)
                     ? 'counted_noun'
                     : caselessFunctionWord && !isListLabel(text, stop)
@@ -2032,6 +2036,82 @@ const INDEFINITE_ARTICLES: Record<string, ReadonlySet<string>> = {
  * a word ("Lech Premium", "Apple Music") or a name of no dictionary ("Toyota Yaris"), which keep
  * the brand (`product_word`).
  */
+/**
+ * Nouns of venues, buildings, streets and landscape features that carry a proper name (round
+ * eight), per language: such a noun right after the name, capitalised (`Allianz Arena`, `Colgate
+ * University`, `Thalia Theater`), or right before it, alone or with "of" (`la basilica di X`, `the
+ * University of X`, `Stade X`), makes the name that place's (`named_place_or_venue`). Not park,
+ * store, hall or museum, which a firm's own places are called (`Apple Park`, `Porsche Museum`).
+ */
+const VENUE_NOUNS: Record<string, string> = {
+  en: 'university college theatre theater stadium arena cathedral basilica abbey castle palace street avenue square bridge airport valley river lake mountains island islands bay county',
+  de: 'universität hochschule theater stadion arena kathedrale dom kirche basilika schloss burg palast straße strasse allee platz brücke flughafen bahnhof tal insel',
+  fr: 'université théâtre stade arena aréna cathédrale basilique église abbaye château palais rue avenue boulevard pont aéroport gare vallée île',
+  es: 'universidad teatro estadio arena catedral basílica iglesia abadía castillo palacio calle avenida plaza puente aeropuerto valle isla',
+  it: 'università teatro stadio arena cattedrale basilica chiesa abbazia castello palazzo corso piazza ponte aeroporto valle isola duomo',
+  pt: 'universidade teatro estádio arena catedral basílica igreja abadia castelo palácio rua avenida praça ponte aeroporto vale ilha',
+  nl: 'universiteit hogeschool theater schouwburg stadion arena kathedraal basiliek kerk abdij kasteel paleis straat laan plein brug luchthaven vallei eiland',
+  pl: 'uniwersytet politechnika teatr stadion arena katedra bazylika kościół opactwo zamek pałac ulica aleja plac most lotnisko dolina wyspa',
+  cs: 'univerzita divadlo stadion aréna katedrála bazilika kostel klášter hrad zámek palác ulice třída náměstí most letiště údolí ostrov',
+  ru: 'университет театр стадион арена собор базилика церковь монастырь замок дворец улица проспект площадь мост аэропорт долина остров',
+  sv: 'universitet högskola teater stadion arena katedral domkyrka kyrka kloster slott palats gata gatan torg bro flygplats dal',
+  tr: 'üniversitesi tiyatrosu stadyumu stadı arena katedrali bazilikası kilisesi sarayı caddesi sokağı meydanı köprüsü havalimanı vadisi adası',
+  fi: 'yliopisto teatteri stadion areena katedraali kirkko linna palatsi katu tori silta lentoasema laakso saari',
+};
+/** "Ancient" in the languages here, in its agreeing forms (not "old": `the old Nokia`). */
+const ANCIENT = new Set(
+  'ancient antique antiques antiguo antigua antico antica antiga antigo antike antiken antiker antikes starożytny starożytna starożytnej starożytnym starożytnego starověký starověká starověké starověkém starověkého древний древняя древнем древней древнего древнюю antik antika antieke'.split(
+    ' ',
+  ),
+);
+const venueSets = new Map<string, ReadonlySet<string>>();
+
+function venueReading(text: string, start: number, end: number, language: string): boolean {
+  const list = VENUE_NOUNS[language];
+  if (list === undefined) return false;
+  let venues = venueSets.get(language);
+  if (venues === undefined) {
+    venues = new Set(list.split(' '));
+    venueSets.set(language, venues);
+  }
+  // Right after, capitalised, with one space between ("Allianz Arena"; not "Allianz, Arena").
+  const after = /^[ \t](\p{Lu}\p{Ll}+)(?![\p{L}'’-])/u.exec(text.slice(end, end + 24))?.[1];
+  if (after !== undefined && venues.has(after.toLowerCase())) return true;
+  const before = wordsBefore(text, start, 2).map((w) => w.toLowerCase());
+  const nearest = before[before.length - 1];
+  // "Ancient" before the name, or Turkish "antik" after it: a place of antiquity (`la antigua
+  // Iberia`, `ancient Sparta`, `Efes antik kenti`).
+  if (ANCIENT.has(nearest ?? '') || (language === 'tr' && /^[ \t]antik(?![\p{L}])/u.test(text.slice(end, end + 8)))) return true;
+  if (nearest === undefined) return false;
+  if (venues.has(nearest)) return true;
+  return before.length === 2 && EVENT_OF.has(nearest) && venues.has(before[0]!);
+}
+
+/**
+ * Words of myth, legend and religion (round eight): a name in the same sentence as one is a god, a
+ * hero or a figure of legend (`Dans la mythologie grecque, Hermès est…`, `Według legendy Krakus…`,
+ * `No hinduísmo, Brahma é…`), weakly (`myth_or_legend`). Whole words only: not "legendary".
+ */
+const MYTH_WORDS =
+  /(?<![\p{L}])(?:myth|myths|mythology|mythologie|mythologies|mitología|mitologia|mytologie|mytologii|mytologi|mytologin|mythologie|мифология|мифологии|мифологией|mitoloji|mitolojide|mitolojisinde|legend|legends|legende|legenden|légende|légendes|leyenda|leyendas|leggenda|leggende|lenda|lendas|legenda|legendy|legendzie|легенда|легенде|легенды|efsane|efsaneye|efsaneye|hinduism|hinduismus|hindouisme|hinduismo|hinduísmo|hinduizm|индуизм|индуизме|folklore|folklor|фольклор)(?![\p{L}])/iu;
+
+let mythText: string | null = null;
+let mythAnywhere = false;
+
+function mythContext(text: string, start: number, end: number, _language: string): boolean {
+  // One scan of the whole answer first (kept for the next brand of the same answer): most have none.
+  if (text !== mythText) {
+    mythText = text;
+    mythAnywhere = MYTH_WORDS.test(text);
+  }
+  if (!mythAnywhere) return false;
+  let a = start;
+  while (a > 0 && start - a < 200 && !SENTENCE_END.has(text[a - 1]!) && text[a - 1] !== '\n') a--;
+  let b = end;
+  while (b < text.length && b - end < 200 && !SENTENCE_END.has(text[b]!) && text[b] !== '\n') b++;
+  return MYTH_WORDS.test(text.slice(a, start)) || MYTH_WORDS.test(text.slice(end, b));
+}
+
 let givenNames: ReadonlySet<string> | null = null;
 
 /**
