@@ -802,7 +802,24 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'borough',
     'municipality',
   ]),
-  es: new Set(['ciudad', 'capital', 'pueblo', 'río', 'lago', 'montaña', 'isla', 'país', 'región', 'provincia', 'planeta', 'puerto', 'península', 'desierto', 'municipio', 'barrio']),
+  es: new Set([
+    'ciudad',
+    'capital',
+    'pueblo',
+    'río',
+    'lago',
+    'montaña',
+    'isla',
+    'país',
+    'región',
+    'provincia',
+    'planeta',
+    'puerto',
+    'península',
+    'desierto',
+    'municipio',
+    'barrio',
+  ]),
   fr: new Set([
     'ville',
     'capitale',
@@ -822,10 +839,77 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'commune',
     'quartier',
   ]),
-  de: new Set(['stadt', 'hauptstadt', 'dorf', 'fluss', 'see', 'berg', 'insel', 'land', 'region', 'provinz', 'planet', 'hafen', 'halbinsel', 'wüste', 'gemeinde', 'stadtteil']),
-  it: new Set(['città', 'capitale', 'paese', 'fiume', 'lago', 'montagna', 'isola', 'regione', 'provincia', 'pianeta', 'porto', 'penisola', 'deserto', 'comune', 'quartiere']),
-  pt: new Set(['cidade', 'capital', 'vila', 'rio', 'lago', 'montanha', 'ilha', 'país', 'região', 'província', 'planeta', 'porto', 'península', 'deserto', 'município', 'bairro', 'freguesia']),
-  nl: new Set(['stad', 'hoofdstad', 'dorp', 'rivier', 'meer', 'berg', 'eiland', 'land', 'regio', 'provincie', 'planeet', 'haven', 'gemeente', 'wijk', 'stadsdeel']),
+  de: new Set([
+    'stadt',
+    'hauptstadt',
+    'dorf',
+    'fluss',
+    'see',
+    'berg',
+    'insel',
+    'land',
+    'region',
+    'provinz',
+    'planet',
+    'hafen',
+    'halbinsel',
+    'wüste',
+    'gemeinde',
+    'stadtteil',
+  ]),
+  it: new Set([
+    'città',
+    'capitale',
+    'paese',
+    'fiume',
+    'lago',
+    'montagna',
+    'isola',
+    'regione',
+    'provincia',
+    'pianeta',
+    'porto',
+    'penisola',
+    'deserto',
+    'comune',
+    'quartiere',
+  ]),
+  pt: new Set([
+    'cidade',
+    'capital',
+    'vila',
+    'rio',
+    'lago',
+    'montanha',
+    'ilha',
+    'país',
+    'região',
+    'província',
+    'planeta',
+    'porto',
+    'península',
+    'deserto',
+    'município',
+    'bairro',
+    'freguesia',
+  ]),
+  nl: new Set([
+    'stad',
+    'hoofdstad',
+    'dorp',
+    'rivier',
+    'meer',
+    'berg',
+    'eiland',
+    'land',
+    'regio',
+    'provincie',
+    'planeet',
+    'haven',
+    'gemeente',
+    'wijk',
+    'stadsdeel',
+  ]),
   // after "jest" the noun is in the instrumental, after "to" in the nominative
   pl: new Set([
     'miasto',
@@ -857,8 +941,47 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'gmina',
     'gminą',
   ]),
-  ru: new Set(['город', 'городом', 'столица', 'столицей', 'река', 'рекой', 'озеро', 'гора', 'остров', 'страна', 'регион', 'планета', 'планетой', 'порт', 'град', 'деревня', 'село', 'посёлок', 'поселок']),
-  cs: new Set(['město', 'městem', 'hlavní', 'řeka', 'řekou', 'hora', 'horou', 'ostrov', 'země', 'zemí', 'region', 'planeta', 'planetou', 'hrad', 'hradem', 'obec', 'obcí', 'vesnice']),
+  ru: new Set([
+    'город',
+    'городом',
+    'столица',
+    'столицей',
+    'река',
+    'рекой',
+    'озеро',
+    'гора',
+    'остров',
+    'страна',
+    'регион',
+    'планета',
+    'планетой',
+    'порт',
+    'град',
+    'деревня',
+    'село',
+    'посёлок',
+    'поселок',
+  ]),
+  cs: new Set([
+    'město',
+    'městem',
+    'hlavní',
+    'řeka',
+    'řekou',
+    'hora',
+    'horou',
+    'ostrov',
+    'země',
+    'zemí',
+    'region',
+    'planeta',
+    'planetou',
+    'hrad',
+    'hradem',
+    'obec',
+    'obcí',
+    'vesnice',
+  ]),
 };
 
 /** The copula of a classifying sentence ("X is a…"), then an article and the next three words (adjectives and the noun). */
@@ -911,6 +1034,20 @@ function koreanHeadAfter(text: string, end: number, heads: ReadonlySet<string>):
   return false;
 }
 
+/**
+ * Round eight: Slavic towns are told apart by a river or a region after their name: "nad" and a
+ * river (`Warka nad Pilicą`, `Brandýs nad Labem`, `Ростов-на-Дону` is hyphenated) or a capitalised
+ * regional adjective (`Sokołów Podlaski`, `w Sokołowie Podlaskim`, `Ostrów Wielkopolski`, `Nový
+ * Bor`, `Ústí nad Orlicí`, `Переславль-Залесский`); a shop's branch is given with "na" or "w" and a
+ * district (`Żabka na Mokotowie`), which this does not read.
+ */
+const SLAVIC_TOWN_QUALIFIER: Record<string, RegExp> = {
+  pl: /^[ \t]+(?:nad[ \t]+\p{Lu}|\p{Lu}\p{Ll}*(?:sk|ck)(?:i|a|ie|im|iej|ą|iego|iemu)(?![\p{L}]))/u,
+  cs: /^[ \t]+(?:nad[ \t]+\p{Lu}|\p{Lu}\p{Ll}*(?:sk|ck)(?:ý|á|é|ém|ého|ou)(?![\p{L}]))/u,
+  ru: /^[ \t]+(?:над[ \t]+\p{Lu}|\p{Lu}\p{Ll}*(?:ск|цк)(?:ий|ая|ое|ом|ой|ого|ом)(?![\p{L}]))/u,
+  uk: /^[ \t]+(?:над[ \t]+\p{Lu}|\p{Lu}\p{Ll}*(?:ськ|цьк)(?:ий|а|е|ому|ій|ого)(?![\p{L}]))/u,
+};
+
 /** Languages that write noun compounds in one word: a place noun may end a longer one. */
 const PLACE_COMPOUNDING = new Set(['de', 'nl', 'sv', 'da', 'no', 'ru', 'cs', 'pl']);
 
@@ -936,6 +1073,7 @@ function placeReading(text: string, start: number, end: number, language: string
   if (language === 'zh') return CHINESE_PLACE_HEAD.test(text.slice(end, end + 3));
   if (language === 'ar') return ARABIC_PLACE_BEFORE.test(text.slice(Math.max(0, start - 16), start));
   if (language === 'ko') return koreanHeadAfter(text, end, KOREAN_PLACE_HEADS) || KOREAN_ATTACHED_PLACE_HEAD.test(text.slice(end, end + 4));
+  if (SLAVIC_TOWN_QUALIFIER[language]?.test(text.slice(end, end + 32))) return true;
   const classifying = CLASSIFYING[language];
   if (classifying === undefined) return false;
   const words = classifying.exec(text.slice(end, end + 64))?.[1];
@@ -1528,14 +1666,20 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   const capitalName = language !== undefined && /^\p{Lu}\p{L}*$/u.test((withoutLegalForm(name) ?? name).trim());
   // A name of several words, each written with an initial capital ("Mulino Bianco", "Whole Foods"):
   // written all in lower case in an answer that capitalises, it is the ordinary phrase.
+  // Round eight (`lower_case_phrase`): a name of several words whose first word alone is
+  // capitalised, as Russian and Polish write them ("Домик в деревне", "Детский мир"), written all
+  // in lower case inside a sentence is the phrase too ("снимаем домик в деревне").
+  const firstCapitalPhrase =
+    language !== undefined && /^\p{Lu}\p{Ll}+(?:[ ]\p{Ll}+)+$/u.test((withoutLegalForm(name) ?? name).trim()) && DECLINES_FIRST_WORD.has(language);
   const capitalPhrase =
-    language !== undefined &&
-    /^\p{Lu}\p{L}*(?:[ -]\p{L}+)*[ -]\p{Lu}\p{L}*$/u.test((withoutLegalForm(name) ?? name).trim()) &&
-    (withoutLegalForm(name) ?? name)
-      .trim()
-      .split(/[ -]/)
-      .filter((w) => [...w].length > 3)
-      .every((w) => isUpper(w[0]!));
+    firstCapitalPhrase ||
+    (language !== undefined &&
+      /^\p{Lu}\p{L}*(?:[ -]\p{L}+)*[ -]\p{Lu}\p{L}*$/u.test((withoutLegalForm(name) ?? name).trim()) &&
+      (withoutLegalForm(name) ?? name)
+        .trim()
+        .split(/[ -]/)
+        .filter((w) => [...w].length > 3)
+        .every((w) => isUpper(w[0]!)));
   // The name is itself a word of the language: its attached forms are only weakly the name.
   const bareName = (withoutLegalForm(name) ?? name).trim();
   const nameIsEveryday =
@@ -1818,11 +1962,11 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
                       ? 'named_place_or_venue'
                       : mythContext(text, start, stop, language)
                         ? 'myth_or_legend'
-                  : countedReading(text, start, stop, language)
-                    ? 'counted_noun'
-                    : caselessFunctionWord && !isListLabel(text, stop)
-                      ? 'everyday_word_rejected'
-                      : wordClassReading(text, start, stop, language, definiteName || (arabicNoun && rule === 'exact'), nameIsEveryday);
+                        : countedReading(text, start, stop, language)
+                          ? 'counted_noun'
+                          : caselessFunctionWord && !isListLabel(text, stop)
+                            ? 'everyday_word_rejected'
+                            : wordClassReading(text, start, stop, language, definiteName || (arabicNoun && rule === 'exact'), nameIsEveryday);
             if (grammar !== null) {
               usedAsWord = true;
               rejected.push({ start, end: stop, rule: grammar, weak: true });
