@@ -2210,6 +2210,9 @@ const ANCIENT = new Set(
 );
 const venueSets = new Map<string, ReadonlySet<string>>();
 
+const VENUE_AFTER = /^[ \t](\p{Lu}\p{Ll}+)(?![\p{L}'’-])/u;
+const TURKISH_ANTIK_AFTER = /^[ \t]antik(?![\p{L}])/u;
+
 function venueReading(text: string, start: number, end: number, language: string): boolean {
   const list = VENUE_NOUNS[language];
   if (list === undefined) return false;
@@ -2219,16 +2222,24 @@ function venueReading(text: string, start: number, end: number, language: string
     venueSets.set(language, venues);
   }
   // Right after, capitalised, with one space between ("Allianz Arena"; not "Allianz, Arena").
-  const after = /^[ \t](\p{Lu}\p{Ll}+)(?![\p{L}'’-])/u.exec(text.slice(end, end + 24))?.[1];
-  if (after !== undefined && venues.has(after.toLowerCase())) return true;
-  const before = wordsBefore(text, start, 2).map((w) => w.toLowerCase());
-  const nearest = before[before.length - 1];
-  // "Ancient" before the name, or Turkish "antik" after it: a place of antiquity (`la antigua
-  // Iberia`, `ancient Sparta`, `Efes antik kenti`).
-  if (ANCIENT.has(nearest ?? '') || (language === 'tr' && /^[ \t]antik(?![\p{L}])/u.test(text.slice(end, end + 8)))) return true;
+  const space = text[end];
+  if (space === ' ' || space === '\t') {
+    if (isUpper(text[end + 1] ?? '')) {
+      const after = VENUE_AFTER.exec(text.slice(end, end + 24))?.[1];
+      if (after !== undefined && venues.has(after.toLowerCase())) return true;
+    }
+    // Turkish "antik" after it: a place of antiquity (`Efes antik kenti`).
+    if (language === 'tr' && TURKISH_ANTIK_AFTER.test(text.slice(end, end + 8))) return true;
+  }
+  const c = text[start - 1];
+  if (c !== ' ' && c !== '\t' && c !== "'" && c !== '’') return false;
+  const nearest = wordsBefore(text, start, 1)[0]?.toLowerCase();
   if (nearest === undefined) return false;
-  if (venues.has(nearest)) return true;
-  return before.length === 2 && EVENT_OF.has(nearest) && venues.has(before[0]!);
+  // "Ancient" before the name: a place of antiquity (`la antigua Iberia`, `ancient Sparta`).
+  if (ANCIENT.has(nearest) || venues.has(nearest)) return true;
+  if (!EVENT_OF.has(nearest)) return false;
+  const before = wordsBefore(text, start, 2);
+  return before.length === 2 && venues.has(before[0]!.toLowerCase());
 }
 
 /**
@@ -2265,9 +2276,10 @@ let givenNames: ReadonlySet<string> | null = null;
  * in lower case (`Will`, `May`, `Dawn`, `Rose`), nor one the answer names as the brand itself.
  */
 function givenNameBefore(text: string, start: number, end: number, language: string): boolean {
-  if (!isUpper(text[start]!) || inCapitals(text.slice(start, end))) return false;
+  const space = text[start - 1];
+  if ((space !== ' ' && space !== '\t') || !isLower(text[start - 2] ?? '') || !isUpper(text[start]!) || inCapitals(text.slice(start, end))) return false;
   const prev = wordsBefore(text, start, 1)[0];
-  if (prev === undefined || !/^\p{Lu}\p{Ll}+$/u.test(prev) || !/^[ \t]$/u.test(text[start - 1] ?? '')) return false;
+  if (prev === undefined || !/^\p{Lu}\p{Ll}+$/u.test(prev)) return false;
   givenNames ??= new Set(GIVEN_NAMES.split(' '));
   const plain = prev.normalize('NFKD').replace(/\p{M}/gu, '');
   if (!givenNames.has(plain)) return false;
