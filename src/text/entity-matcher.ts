@@ -2271,15 +2271,17 @@ let givenNames: ReadonlySet<string> | null = null;
 
 /**
  * `given_name_before` (round eight, a weak rejection): a capitalised given name right before the
- * name (GIVEN_NAMES, folded of its accents: `Nikola Tesla`, `Harrison Ford`, `Tomáš Baťa`, `Nanni
- * Moretti`) makes it a surname, a person's. Not a given name that is also a word of the language
- * in lower case (`Will`, `May`, `Dawn`, `Rose`), nor one the answer names as the brand itself.
+ * name (GIVEN_NAMES, folded of its accents, four letters or more: `Nikola Tesla`, `Harrison Ford`,
+ * `Tomáš Baťa`, `Nanni Moretti`) makes it a surname, a person's. Not a given name that is also a
+ * word of the language in lower case (`Will`, `Dawn`, `Rose`), nor one of three letters (`Der`,
+ * `Van` are in the list).
  */
 function givenNameBefore(text: string, start: number, end: number, language: string): boolean {
   const space = text[start - 1];
   if ((space !== ' ' && space !== '\t') || !isLower(text[start - 2] ?? '') || !isUpper(text[start]!) || inCapitals(text.slice(start, end))) return false;
   const prev = wordsBefore(text, start, 1)[0];
-  if (prev === undefined || !/^\p{Lu}\p{Ll}+$/u.test(prev)) return false;
+  // Four letters at least: the list's short names are often function words elsewhere ("Der", "Van").
+  if (prev === undefined || !/^\p{Lu}\p{Ll}{3,}$/u.test(prev)) return false;
   givenNames ??= new Set(GIVEN_NAMES.split(' '));
   const plain = prev.normalize('NFKD').replace(/\p{M}/gu, '');
   if (!givenNames.has(plain)) return false;

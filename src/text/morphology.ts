@@ -350,16 +350,21 @@ export function inflectionFor(name: string, language: string): Inflection | null
     // Finnish (round eight): Snowball's Finnish stemmer; the case endings are written on the name
     // ("Prismasta", "Alkossa", "Elisan", "Fiskarsin"). As for Turkish, a name the stemmer cuts by
     // more than a letter ("nokia" → "nok") is matched by the words that stem to the whole name.
+    // The declined forms may also stem to the name less its last letters, where the stemmer reads
+    // the name's own end as an ending or its consonant gradation (tokmanni → tokman, verkkokauppa →
+    // verkkokaup): up to three letters less, four letters left at least.
     const s = stemmer(algorithm);
     const own = s.stem(lower);
     const maxTail = MAX_TAIL[algorithm]!;
     const ownCounts = own.length >= lower.length - 1;
-    const stem = ownCounts ? commonPrefix([lower, own]) : lower;
-    if ([...stem].length < 3) return null;
+    const stem = lower.slice(0, Math.max(3, Math.min(ownCounts ? own.length : lower.length, lower.length - 3)));
     return {
       stem,
-      accepts: (word) =>
-        word.length - lower.length <= maxTail && word !== lower && word.startsWith(stem) && (s.stem(word) === lower || (ownCounts && s.stem(word) === own)),
+      accepts: (word) => {
+        if (word.length - lower.length > maxTail || word === lower || !word.startsWith(stem)) return false;
+        const w = s.stem(word);
+        return w === lower || (ownCounts && w === own) || (w.length >= 4 && w.length >= lower.length - 3 && lower.startsWith(w));
+      },
     };
   }
   if (lang === 'pl') {
