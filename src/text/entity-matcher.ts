@@ -2192,7 +2192,7 @@ const VENUE_NOUNS: Record<string, string> = {
   de: 'universität hochschule theater stadion arena kathedrale dom kirche basilika schloss burg palast straße strasse allee platz brücke flughafen bahnhof tal insel',
   fr: 'université théâtre stade arena aréna cathédrale basilique église abbaye château palais rue avenue boulevard pont aéroport gare vallée île',
   es: 'universidad teatro estadio arena catedral basílica iglesia abadía castillo palacio calle avenida plaza puente aeropuerto valle isla',
-  it: 'università teatro stadio arena cattedrale basilica chiesa abbazia castello palazzo corso piazza ponte aeroporto valle isola duomo',
+  it: 'università teatro stadio arena cattedrale basilica chiesa abbazia castello palazzo piazza ponte aeroporto valle isola duomo',
   pt: 'universidade teatro estádio arena catedral basílica igreja abadia castelo palácio rua avenida praça ponte aeroporto vale ilha',
   nl: 'universiteit hogeschool theater schouwburg stadion arena kathedraal basiliek kerk abdij kasteel paleis straat laan plein brug luchthaven vallei eiland',
   pl: 'uniwersytet politechnika teatr stadion arena katedra bazylika kościół opactwo zamek pałac ulica aleja plac most lotnisko dolina wyspa',
@@ -2245,10 +2245,21 @@ function venueReading(text: string, start: number, end: number, language: string
 /**
  * Words of myth, legend and religion (round eight): a name in the same sentence as one is a god, a
  * hero or a figure of legend (`Dans la mythologie grecque, Hermès est…`, `Według legendy Krakus…`,
- * `No hinduísmo, Brahma é…`), weakly (`myth_or_legend`). Whole words only: not "legendary".
+ * `No hinduísmo, Brahma é…`), weakly (`myth_or_legend`). Whole words only, and "legend" only in the
+ * phrases that tell one (`according to legend`): `a legend among climbers`, `Apex Legends` and "a
+ * myth that…" say nothing.
  */
-const MYTH_WORDS =
-  /(?<![\p{L}])(?:myth|myths|mythology|mythologie|mythologies|mitología|mitologia|mytologie|mytologii|mytologi|mytologin|mythologie|мифология|мифологии|мифологией|mitoloji|mitolojide|mitolojisinde|legend|legends|legende|legenden|légende|légendes|leyenda|leyendas|leggenda|leggende|lenda|lendas|legenda|legendy|legendzie|легенда|легенде|легенды|efsane|efsaneye|efsaneye|hinduism|hinduismus|hindouisme|hinduismo|hinduísmo|hinduizm|индуизм|индуизме|folklore|folklor|фольклор)(?![\p{L}])/iu;
+const MYTH_WORDS = new RegExp(
+  [
+    // mythology (any case: German capitalises its nouns, a sentence its first word)
+    '(?<![\\p{L}])(?:[Mm]ytholog(?:y|ie|ies)|[Mm]itolog(?:ía|ia|ie)|[Mm]ytologi(?:e|i|n)?|мифологи(?:я|и|ей)|[Mm]itoloji(?:de|si|sinde)?)(?![\\p{L}])',
+    // legend only in the phrases that tell one ("according to legend"): "a legend" alone is praise
+    '(?<![\\p{L}])(?:according to (?:the )?legend|legend has it|selon la légende|según la leyenda|secondo la leggenda|segundo a lenda|diz a lenda|według legendy|по легенде|podle (?:pověsti|legendy)|der Legende nach|laut (?:der )?Legende|volgens de legende|enligt (?:legenden|sägnen)|efsaneye göre)(?![\\p{L}])',
+    // religions whose gods carry names brands take
+    '(?<![\\p{L}])(?:[Hh]induism(?:us)?|[Hh]indouisme|[Hh]induismo|[Hh]induísmo|[Hh]induizm|индуизм[ае]?)(?![\\p{L}])',
+  ].join('|'),
+  'iu',
+);
 
 let mythText: string | null = null;
 let mythAnywhere = false;
@@ -2274,7 +2285,7 @@ let givenNames: ReadonlySet<string> | null = null;
  * name (GIVEN_NAMES, folded of its accents, four letters or more: `Nikola Tesla`, `Harrison Ford`,
  * `Tomáš Baťa`, `Nanni Moretti`) makes it a surname, a person's. Not a given name that is also a
  * word of the language in lower case (`Will`, `Dawn`, `Rose`), nor one of three letters (`Der`,
- * `Van` are in the list).
+ * `Van` are in the list); nor when a name signal follows (`Walt Disney World`, `Tom Ford's`).
  */
 function givenNameBefore(text: string, start: number, end: number, language: string): boolean {
   const space = text[start - 1];
@@ -2287,6 +2298,8 @@ function givenNameBefore(text: string, start: number, end: number, language: str
   if (!givenNames.has(plain)) return false;
   // The spelling dictionary, where the language has one, tells a word from a name (the frequency
   // lists, from subtitles, are lower-cased and hold names: "harrison"); the list otherwise.
+  // A name signal after it keeps the firm: `Walt Disney World`, `Walt Disney Company`, `Tom Ford's`.
+  if (nameSignal(text, start, end) !== null) return false;
   const lower = prev.toLowerCase();
   return hasDictionary(language) ? !dictionaryWord(lower, language) : everydayWordRank(lower, language) === null;
 }

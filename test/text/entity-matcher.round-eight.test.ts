@@ -86,6 +86,9 @@ describe('given_name_before: a given name before the name makes it a surname', (
   test('not after a given name that is also a word (Will, May), nor after another word', () => {
     assert.deepEqual(rules(decide('Brightwell', 'en', 'Will Brightwell ship to Canada?').spans), ['exact']);
     assert.deepEqual(rules(decide('Brightwell', 'en', 'Compare Brightwell with its rivals.').spans), ['exact']);
+    // A name signal after it (a capitalised word, a possessive) keeps the firm named after its founder.
+    assert.deepEqual(decide('Brightwell', 'en', 'The Victoria Brightwell Company makes rope.').rejected, []);
+    assert.deepEqual(decide('Brightwell', 'en', "Victoria Brightwell's new range is out.").rejected, []);
   });
 });
 
@@ -96,6 +99,7 @@ describe('named_place_or_venue: a venue, building or landmark named with the nam
   });
   test('a venue noun before it, alone or with "of"', () => {
     assert.deepEqual(rules(decide('Montalto', 'it', 'Abbiamo visitato il castello di Montalto.').rejected), ['named_place_or_venue']);
+    assert.deepEqual(rules(decide('Montalto', 'it', 'Ho seguito un corso di Montalto online.').spans), ['exact']);
     assert.deepEqual(rules(decide('Marvela', 'es', 'Restos de la antigua Marvela quedan en la colina.').rejected), ['named_place_or_venue']);
   });
   test('a brand product after it stays the name; a park or store is the firm own place', () => {
@@ -109,8 +113,11 @@ describe('myth_or_legend: a name in a sentence about myth, legend or religion', 
     assert.deepEqual(rules(decide('Zorvan', 'en', 'In Persian mythology, Zorvan rules over time.').rejected), ['myth_or_legend']);
     assert.deepEqual(rules(decide('Bartek', 'pl', 'Według legendy Bartek pilnował lasu.').rejected), ['myth_or_legend']);
   });
-  test('not "legendary"', () => {
-    assert.deepEqual(rules(decide('Zorvan', 'en', 'Zorvan sells legendary coffee beans.').spans).length, 1);
+  test('not "legendary", "a legend" as praise, a game title or "a myth that…"', () => {
+    assert.deepEqual(rules(decide('Zorvan', 'en', 'Zorvan sells legendary coffee beans.').spans), ['exact']);
+    assert.deepEqual(rules(decide('Zorvan', 'en', 'Among roasters Zorvan is a legend.').spans), ['exact']);
+    assert.deepEqual(rules(decide('Zorvan', 'en', 'Zorvan published Tidal Legends last spring.').spans), ['exact']);
+    assert.deepEqual(rules(decide('Zorvan', 'en', 'It is a myth that Zorvan is expensive.').spans), ['exact']);
   });
 });
 
