@@ -2261,6 +2261,9 @@ const MYTH_WORDS = new RegExp(
   'iu',
 );
 
+/** Fragments one of MYTH_WORDS must contain: a cheap first test, no look-behind at every position. */
+const MYTH_HINT = /ytholog|itolog|ytologi|ифолог|itoloji|egend|égende|eyenda|eggenda|lenda|егенд|ověst|ägne|fsane|ndui|nduí|ndoui|ндуизм/u;
+
 let mythText: string | null = null;
 let mythAnywhere = false;
 
@@ -2268,7 +2271,7 @@ function mythContext(text: string, start: number, end: number, _language: string
   // One scan of the whole answer first (kept for the next brand of the same answer): most have none.
   if (text !== mythText) {
     mythText = text;
-    mythAnywhere = MYTH_WORDS.test(text);
+    mythAnywhere = MYTH_HINT.test(text) && MYTH_WORDS.test(text);
   }
   if (!mythAnywhere) return false;
   let a = start;
