@@ -1053,16 +1053,26 @@ const PLACE_COMPOUNDING = new Set(['de', 'nl', 'sv', 'da', 'no', 'ru', 'cs', 'pl
 
 /**
  * A place noun of the language, or (round eight) in a compounding language a word ending in one of
- * four letters or more: `deelgemeente` (gemeente), `Hansestadt` (stadt), `наукоград` (град).
+ * five letters or more, or a listed one of four: `deelgemeente` (gemeente), `Hansestadt` (stadt),
+ * `наукоград` (град).
  */
 function isPlaceNoun(word: string, language: string): boolean {
   const nouns = PLACE_NOUNS[language];
   if (nouns === undefined) return false;
   if (nouns.has(word)) return true;
   if (!PLACE_COMPOUNDING.has(language)) return false;
-  for (let k = 1; k <= word.length - 4; k++) if (nouns.has(word.slice(k))) return true;
+  for (let k = 1; k <= word.length - 4; k++) {
+    const head = word.slice(k);
+    if (nouns.has(head) && (head.length >= 5 || SHORT_PLACE_HEADS.has(head))) return true;
+  }
   return false;
 }
+
+/**
+ * Place nouns of four letters that end compounds as places (`наукоград`, `Vyšehrad`, `Nürnberg`,
+ * `deelgemeente` is longer); not `порт`, `port`, `село`, which end `спорт`, `sport`, `весело`.
+ */
+const SHORT_PLACE_HEADS = new Set(['град', 'hrad', 'berg', 'dorp', 'stad', 'land', 'meer', 'obec', 'dorf']);
 
 /**
  * Whether the grammar around a name makes it a place (see `place_name`): a classifying sentence

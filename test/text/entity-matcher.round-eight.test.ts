@@ -125,6 +125,8 @@ describe('place_name: place heads in compounds and written on to the name', () =
   test('a compound ending in a place noun (nl, ru)', () => {
     assert.deepEqual(rules(decide('Kleindorp', 'nl', 'Kleindorp is een randgemeente van Utrecht.').rejected), ['place_name']);
     assert.deepEqual(rules(decide('Лесная', 'ru', 'Лесная — райцентр на севере области.').rejected), []);
+    // not a word that merely ends in a short place noun: спорт (порт), весело (село)
+    assert.deepEqual(decide('Бегун', 'ru', 'Бегун — это спорт для всех.').rejected, []);
   });
   test('Chinese 镇, Japanese 朝 and スタジアム, Korean 마을', () => {
     assert.deepEqual(rules(decide('青溪', 'zh', '青溪镇有很多老房子。').rejected), ['place_name']);
