@@ -1955,7 +1955,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
         const start = offsets[at]!;
         const stop = offsets[end]!;
         if (language !== undefined) {
-          if (diacriticWord(text, start, stop) || (language === 'ja' && JAPANESE_DERIVATIONAL_AFTER.test(text.slice(stop, stop + 2)))) {
+          if ((rule !== 'inflected' && diacriticWord(text, start, stop)) || (language === 'ja' && JAPANESE_DERIVATIONAL_AFTER.test(text.slice(stop, stop + 2)))) {
             rejected.push({ start, end: stop, rule: 'everyday_word_rejected' });
             continue;
           }

@@ -62,6 +62,9 @@ describe('inflected: a hyphenated name declines on its last part', () => {
   test('Russian', () => {
     assert.deepEqual(decide('Газ-Сервис', 'ru', 'Счёт пришёл от Газ-Сервиса вчера.').spans, [{ text: 'Газ-Сервиса', rule: 'inflected', weak: false }]);
   });
+  test('Polish, whose endings bring letters the name lacks (ę, ą)', () => {
+    assert.deepEqual(rules(decide('Fanta-Lima', 'pl', 'Piję Fanta-Limę codziennie.').spans), ['inflected']);
+  });
 });
 
 describe('inflected: a name opening with an article after a contracted preposition', () => {
