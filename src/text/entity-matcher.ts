@@ -18,8 +18,9 @@
 // Every step is linear in the answer length: indexOf per spelling, one segmentation, bounded
 // look-arounds.
 
-import { dictionaryNameOnly, dictionaryWord, everydayWordRank } from './everyday-words.ts';
+import { dictionaryNameOnly, dictionaryWord, everydayWordRank, hasDictionary } from './everyday-words.ts';
 import { type GermanGender, germanCompoundGender, germanNounGender } from './german-nouns.ts';
+import { GIVEN_NAMES } from './given-names.ts';
 import {
   ARABIC_PROCLITIC,
   inflectionFor,
@@ -473,7 +474,10 @@ export type MentionRule =
   | 'adjective_after_noun'
   | 'adverbial'
   | 'person_name'
-  | 'classified_as_firm';
+  | 'classified_as_firm'
+  | 'given_name_before'
+  | 'named_place_or_venue'
+  | 'myth_or_legend';
 
 /** One mention: original UTF-16 range [start, end). */
 export interface MentionSpan {
@@ -793,8 +797,29 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'peninsula',
     'desert',
     'county',
+    'district',
+    'suburb',
+    'borough',
+    'municipality',
   ]),
-  es: new Set(['ciudad', 'capital', 'pueblo', 'río', 'lago', 'montaña', 'isla', 'país', 'región', 'provincia', 'planeta', 'puerto', 'península', 'desierto']),
+  es: new Set([
+    'ciudad',
+    'capital',
+    'pueblo',
+    'río',
+    'lago',
+    'montaña',
+    'isla',
+    'país',
+    'región',
+    'provincia',
+    'planeta',
+    'puerto',
+    'península',
+    'desierto',
+    'municipio',
+    'barrio',
+  ]),
   fr: new Set([
     'ville',
     'capitale',
@@ -811,11 +836,80 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'port',
     'péninsule',
     'désert',
+    'commune',
+    'quartier',
   ]),
-  de: new Set(['stadt', 'hauptstadt', 'dorf', 'fluss', 'see', 'berg', 'insel', 'land', 'region', 'provinz', 'planet', 'hafen', 'halbinsel', 'wüste']),
-  it: new Set(['città', 'capitale', 'paese', 'fiume', 'lago', 'montagna', 'isola', 'regione', 'provincia', 'pianeta', 'porto', 'penisola', 'deserto']),
-  pt: new Set(['cidade', 'capital', 'vila', 'rio', 'lago', 'montanha', 'ilha', 'país', 'região', 'província', 'planeta', 'porto', 'península', 'deserto']),
-  nl: new Set(['stad', 'hoofdstad', 'dorp', 'rivier', 'meer', 'berg', 'eiland', 'land', 'regio', 'provincie', 'planeet', 'haven']),
+  de: new Set([
+    'stadt',
+    'hauptstadt',
+    'dorf',
+    'fluss',
+    'see',
+    'berg',
+    'insel',
+    'land',
+    'region',
+    'provinz',
+    'planet',
+    'hafen',
+    'halbinsel',
+    'wüste',
+    'gemeinde',
+    'stadtteil',
+  ]),
+  it: new Set([
+    'città',
+    'capitale',
+    'paese',
+    'fiume',
+    'lago',
+    'montagna',
+    'isola',
+    'regione',
+    'provincia',
+    'pianeta',
+    'porto',
+    'penisola',
+    'deserto',
+    'comune',
+    'quartiere',
+  ]),
+  pt: new Set([
+    'cidade',
+    'capital',
+    'vila',
+    'rio',
+    'lago',
+    'montanha',
+    'ilha',
+    'país',
+    'região',
+    'província',
+    'planeta',
+    'porto',
+    'península',
+    'deserto',
+    'município',
+    'bairro',
+    'freguesia',
+  ]),
+  nl: new Set([
+    'stad',
+    'hoofdstad',
+    'dorp',
+    'rivier',
+    'meer',
+    'berg',
+    'eiland',
+    'land',
+    'regio',
+    'provincie',
+    'planeet',
+    'haven',
+    'gemeente',
+    'wijk',
+    'stadsdeel',
+  ]),
   // after "jest" the noun is in the instrumental, after "to" in the nominative
   pl: new Set([
     'miasto',
@@ -844,9 +938,50 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'zamkiem',
     'wzgórze',
     'wzgórzem',
+    'gmina',
+    'gminą',
   ]),
-  ru: new Set(['город', 'городом', 'столица', 'столицей', 'река', 'рекой', 'озеро', 'гора', 'остров', 'страна', 'регион', 'планета', 'планетой', 'порт']),
-  cs: new Set(['město', 'městem', 'hlavní', 'řeka', 'řekou', 'hora', 'horou', 'ostrov', 'země', 'zemí', 'region', 'planeta', 'planetou', 'hrad', 'hradem']),
+  ru: new Set([
+    'город',
+    'городом',
+    'столица',
+    'столицей',
+    'река',
+    'рекой',
+    'озеро',
+    'гора',
+    'остров',
+    'страна',
+    'регион',
+    'планета',
+    'планетой',
+    'порт',
+    'град',
+    'деревня',
+    'село',
+    'посёлок',
+    'поселок',
+  ]),
+  cs: new Set([
+    'město',
+    'městem',
+    'hlavní',
+    'řeka',
+    'řekou',
+    'hora',
+    'horou',
+    'ostrov',
+    'země',
+    'zemí',
+    'region',
+    'planeta',
+    'planetou',
+    'hrad',
+    'hradem',
+    'obec',
+    'obcí',
+    'vesnice',
+  ]),
 };
 
 /** The copula of a classifying sentence ("X is a…"), then an article and the next three words (adjectives and the noun). */
@@ -870,7 +1005,14 @@ const ARABIC_PLACE_BEFORE = /(?:^|[\s،,])(?:نهر|مدينة|جبل|جبال|�
  * Japanese head nouns that make a proper noun of a place, era, event or institution out of the
  * name before them (日立市 "Hitachi city", 大和時代 "the Yamato period", 日清戦争, 明治大学).
  */
-const JAPANESE_PLACE_HEAD = /^(?:市|町|村|県|区|郡|駅|時代|戦争|大学|神社|天皇)(?!\p{Script=Han})/u;
+const JAPANESE_PLACE_HEAD = /^(?:市|町|村|県|区|郡|駅|時代|戦争|大学|神社|天皇|朝|王朝|球場|競技場|スタジアム|アリーナ)(?!\p{Script=Han})/u;
+/**
+ * Round eight: Chinese heads that make a place, an institution or a dynasty of the name before
+ * them (茅台镇 "Maotai town", X大学, X体育场), and Korean ones written on to it (교촌마을 "Gyochon
+ * village", X대학교, X경기장); a firm's name takes them only as a sponsor's venue.
+ */
+const CHINESE_PLACE_HEAD = /^(?:镇|县|乡|省|古镇|大学|体育场|王朝)/u;
+const KOREAN_ATTACHED_PLACE_HEAD = /^(?:마을|대학교|경기장|해수욕장|국립공원|왕조)/u;
 
 /**
  * Korean nouns of geography written as a word of their own after a name, which make it the name of
@@ -893,17 +1035,59 @@ function koreanHeadAfter(text: string, end: number, heads: ReadonlySet<string>):
 }
 
 /**
+ * Round eight: Slavic towns are told apart by a river or a region after their name: "nad" and a
+ * river (`Warka nad Pilicą`, `Brandýs nad Labem`, `Ростов-на-Дону` is hyphenated) or a capitalised
+ * regional adjective (`Sokołów Podlaski`, `w Sokołowie Podlaskim`, `Ostrów Wielkopolski`, `Nový
+ * Bor`, `Ústí nad Orlicí`, `Переславль-Залесский`); a shop's branch is given with "na" or "w" and a
+ * district (`Żabka na Mokotowie`), which this does not read.
+ */
+const SLAVIC_TOWN_QUALIFIER: Record<string, RegExp> = {
+  pl: /^[ \t]+(?:nad[ \t]+\p{Lu}|\p{Lu}\p{Ll}*(?:sk|ck)(?:i|a|ie|im|iej|ą|iego|iemu)(?![\p{L}]))/u,
+  cs: /^[ \t]+(?:nad[ \t]+\p{Lu}|\p{Lu}\p{Ll}*(?:sk|ck)(?:ý|á|é|ém|ého|ou)(?![\p{L}]))/u,
+  ru: /^[ \t]+(?:над[ \t]+\p{Lu}|\p{Lu}\p{Ll}*(?:ск|цк)(?:ий|ая|ое|ом|ой|ого|ом)(?![\p{L}]))/u,
+  uk: /^[ \t]+(?:над[ \t]+\p{Lu}|\p{Lu}\p{Ll}*(?:ськ|цьк)(?:ий|а|е|ому|ій|ого)(?![\p{L}]))/u,
+};
+
+/** Languages that write noun compounds in one word: a place noun may end a longer one. */
+const PLACE_COMPOUNDING = new Set(['de', 'nl', 'sv', 'da', 'no', 'ru', 'cs', 'pl']);
+
+/**
+ * A place noun of the language, or (round eight) in a compounding language a word ending in one of
+ * five letters or more, or a listed one of four: `deelgemeente` (gemeente), `Hansestadt` (stadt),
+ * `наукоград` (град).
+ */
+function isPlaceNoun(word: string, language: string): boolean {
+  const nouns = PLACE_NOUNS[language];
+  if (nouns === undefined) return false;
+  if (nouns.has(word)) return true;
+  if (!PLACE_COMPOUNDING.has(language)) return false;
+  for (let k = 1; k <= word.length - 4; k++) {
+    const head = word.slice(k);
+    if (nouns.has(head) && (head.length >= 5 || SHORT_PLACE_HEADS.has(head))) return true;
+  }
+  return false;
+}
+
+/**
+ * Place nouns of four letters that end compounds as places (`наукоград`, `Vyšehrad`, `Nürnberg`,
+ * `deelgemeente` is longer); not `порт`, `port`, `село`, which end `спорт`, `sport`, `весело`.
+ */
+const SHORT_PLACE_HEADS = new Set(['град', 'hrad', 'berg', 'dorp', 'stad', 'land', 'meer', 'obec', 'dorf']);
+
+/**
  * Whether the grammar around a name makes it a place (see `place_name`): a classifying sentence
  * opening with it, an Arabic place noun before it, a Japanese place or era head after it.
  */
 function placeReading(text: string, start: number, end: number, language: string): boolean {
-  if (language === 'ja') return JAPANESE_PLACE_HEAD.test(text.slice(end, end + 2));
+  if (language === 'ja') return JAPANESE_PLACE_HEAD.test(text.slice(end, end + 6));
+  if (language === 'zh') return CHINESE_PLACE_HEAD.test(text.slice(end, end + 3));
   if (language === 'ar') return ARABIC_PLACE_BEFORE.test(text.slice(Math.max(0, start - 16), start));
-  if (language === 'ko') return koreanHeadAfter(text, end, KOREAN_PLACE_HEADS);
+  if (language === 'ko') return koreanHeadAfter(text, end, KOREAN_PLACE_HEADS) || KOREAN_ATTACHED_PLACE_HEAD.test(text.slice(end, end + 4));
+  if (SLAVIC_TOWN_QUALIFIER[language]?.test(text.slice(end, end + 32))) return true;
   const classifying = CLASSIFYING[language];
   if (classifying === undefined) return false;
   const words = classifying.exec(text.slice(end, end + 64))?.[1];
-  if (words === undefined || !words.split(/[ \t]+/u).some((w) => PLACE_NOUNS[language]!.has(w.toLowerCase()))) return false;
+  if (words === undefined || !words.split(/[ \t]+/u).some((w) => isPlaceNoun(w.toLowerCase(), language))) return false;
   // The subject opens the sentence, alone or after a definite article ("Der Saturn ist…").
   const article = SENTENCE_ARTICLE.exec(text.slice(Math.max(0, start - 5), start));
   return position(text, article ? start - article[0].length : start).initial;
@@ -971,7 +1155,7 @@ const POSSESSIVES = new Set(
  * before a name make it that event's or thing's name, not a firm's (`other_name`).
  */
 const EVENT_NOUNS = new Set(
-  'battle war siege treaty constellation batalla guerra sitio tratado grito constelación batalha cerco constelação bataille guerre siège traité battaglia assedio trattato costellazione schlacht krieg belagerung vertrag slag oorlog beleg verdrag bitwa wojna oblężenie traktat bitva válka битва война осада slaget kriget'.split(
+  'battle war siege treaty constellation tragedy disaster massacre tragedia disastro strage tragédie catastrophe massacre tragédia desastre masakra tragedie katastrofa трагедия катастрофа batalla guerra sitio tratado grito constelación batalha cerco constelação bataille guerre siège traité battaglia assedio trattato costellazione schlacht krieg belagerung vertrag slag oorlog beleg verdrag bitwa wojna oblężenie traktat bitva válka битва война осада slaget kriget'.split(
     ' ',
   ),
 );
@@ -1324,7 +1508,31 @@ interface Spelling extends NameVariant {
    * own inflection when it is one word that declines too ("Детский мир" → "в Детском мире").
    */
   rest?: { text: string; inflection: Inflection | null };
+  /**
+   * `contracted_article` (round eight): the spelling of a name opening with a definite article
+   * without it (" Bon Marché" of "Le Bon Marché"), matched only right after a preposition
+   * contracted with that article (`au Bon Marché`, `del Corte Inglés`): the words allowed before.
+   */
+  contractedAfter?: ReadonlySet<string>;
 }
+
+/**
+ * The prepositions written in one word with a definite article, by language and article (round
+ * eight): a name opening with the article loses it there ("Le Bon Marché" → "au Bon Marché",
+ * "El Corte Inglés" → "del Corte Inglés", "Il Sole 24 Ore" → "sul Sole 24 Ore", "O Boticário" →
+ * "no Boticário"). From the grammars of French, Spanish, Italian and Portuguese.
+ */
+const CONTRACTED_ARTICLES: Record<string, Record<string, readonly string[]>> = {
+  fr: { le: ['au', 'du'], les: ['aux', 'des'] },
+  es: { el: ['al', 'del'] },
+  it: {
+    il: ['al', 'del', 'nel', 'sul', 'dal', 'col'],
+    lo: ['allo', 'dello', 'nello', 'sullo', 'dallo'],
+    la: ['alla', 'della', 'nella', 'sulla', 'dalla'],
+    i: ['ai', 'dei', 'nei', 'sui', 'dai'],
+  },
+  pt: { o: ['ao', 'do', 'no', 'pelo'], a: ['à', 'da', 'na', 'pela'], os: ['aos', 'dos', 'nos', 'pelos'], as: ['às', 'das', 'nas', 'pelas'] },
+};
 
 /**
  * Words up to this frequency rank are common enough to open sentences as ordinary words ("You
@@ -1437,6 +1645,30 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
       }
     }
   }
+  // `hyphenated_last_word` (round eight): a hyphenated name declines on its last part in the
+  // Slavic languages and Finnish ("Альфа-Банк" → "в Альфа-Банке", "Coca-Cola" → "Coca-Coli").
+  if (language !== undefined && (DECLINES_FIRST_WORD.has(language) || language === 'fi')) {
+    const hyphenated = /^(\p{L}+-)(\p{L}+)$/u.exec((withoutLegalForm(name) ?? name).trim());
+    const last = hyphenated ? inflectionFor(hyphenated[2]!, language) : null;
+    if (hyphenated && last) {
+      const head = lowerFor(language, hyphenated[1]!);
+      const text = foldName(hyphenated[1]! + last.stem);
+      if (text)
+        stems.push({
+          text,
+          everyday: null,
+          inflection: { stem: head + last.stem, accepts: (word) => word.startsWith(head) && last.accepts(word.slice(head.length)) },
+          whole: foldName(hyphenated[0]),
+        });
+    }
+  }
+  // `contracted_article` (see CONTRACTED_ARTICLES).
+  if (language !== undefined && CONTRACTED_ARTICLES[language] !== undefined) {
+    const opening = /^(\p{L}+)[ \t]+(\p{L}.*)$/u.exec(name.trim());
+    const after = opening ? CONTRACTED_ARTICLES[language]![opening[1]!.toLowerCase()] : undefined;
+    const text = opening && after ? foldName(opening[2]!) : '';
+    if (after && text) stems.push({ text, everyday: null, contractedAfter: new Set(after) });
+  }
   const definiteArabic = language === 'ar' ? /^ال\p{L}{2,}$/u.exec(name.trim()) : null;
   if (definiteArabic) stems.push({ text: foldName(name.trim().slice(1)), everyday: null, lamElided: true });
   const all = [...spellings, ...stems];
@@ -1444,14 +1676,20 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   const capitalName = language !== undefined && /^\p{Lu}\p{L}*$/u.test((withoutLegalForm(name) ?? name).trim());
   // A name of several words, each written with an initial capital ("Mulino Bianco", "Whole Foods"):
   // written all in lower case in an answer that capitalises, it is the ordinary phrase.
+  // Round eight (`lower_case_phrase`): a name of several words whose first word alone is
+  // capitalised, as Russian and Polish write them ("Домик в деревне", "Детский мир"), written all
+  // in lower case inside a sentence is the phrase too ("снимаем домик в деревне").
+  const firstCapitalPhrase =
+    language !== undefined && /^\p{Lu}\p{Ll}+(?:[ ]\p{Ll}+)+$/u.test((withoutLegalForm(name) ?? name).trim()) && DECLINES_FIRST_WORD.has(language);
   const capitalPhrase =
-    language !== undefined &&
-    /^\p{Lu}\p{L}*(?:[ -]\p{L}+)*[ -]\p{Lu}\p{L}*$/u.test((withoutLegalForm(name) ?? name).trim()) &&
-    (withoutLegalForm(name) ?? name)
-      .trim()
-      .split(/[ -]/)
-      .filter((w) => [...w].length > 3)
-      .every((w) => isUpper(w[0]!));
+    firstCapitalPhrase ||
+    (language !== undefined &&
+      /^\p{Lu}\p{L}*(?:[ -]\p{L}+)*[ -]\p{Lu}\p{L}*$/u.test((withoutLegalForm(name) ?? name).trim()) &&
+      (withoutLegalForm(name) ?? name)
+        .trim()
+        .split(/[ -]/)
+        .filter((w) => [...w].length > 3)
+        .every((w) => isUpper(w[0]!)));
   // The name is itself a word of the language: its attached forms are only weakly the name.
   const bareName = (withoutLegalForm(name) ?? name).trim();
   const nameIsEveryday =
@@ -1669,7 +1907,12 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
         let end = at + v.length;
         let rule: MentionRule = 'exact';
         let weak = false;
-        if (spelling.lamElided) {
+        if (spelling.contractedAfter) {
+          if (!leftBoundary(ft, at) || !rightBoundary(ft, end)) continue;
+          const before = wordsBefore(text, offsets[at]!, 1)[0];
+          if (before === undefined || !spelling.contractedAfter.has(before.toLowerCase())) continue;
+          rule = 'inflected';
+        } else if (spelling.lamElided) {
           // The preposition ل (after an optional و or ف) on a word starting the name's article.
           const lam = folded[at - 1] === 'ل' ? (folded[at - 2] === 'و' || folded[at - 2] === 'ف' ? at - 2 : at - 1) : -1;
           if (lam < 0 || !leftBoundary(ft, lam) || !rightBoundary(ft, end)) continue;
@@ -1712,7 +1955,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
         const start = offsets[at]!;
         const stop = offsets[end]!;
         if (language !== undefined) {
-          if (diacriticWord(text, start, stop) || (language === 'ja' && JAPANESE_DERIVATIONAL_AFTER.test(text.slice(stop, stop + 2)))) {
+          if ((rule !== 'inflected' && diacriticWord(text, start, stop)) || (language === 'ja' && JAPANESE_DERIVATIONAL_AFTER.test(text.slice(stop, stop + 2)))) {
             rejected.push({ start, end: stop, rule: 'everyday_word_rejected' });
             continue;
           }
@@ -1723,11 +1966,17 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
                 ? 'other_name'
                 : givenName && rule === 'exact' && surnameAfter(text, start, stop, language)
                   ? 'person_name'
-                  : countedReading(text, start, stop, language)
-                    ? 'counted_noun'
-                    : caselessFunctionWord && !isListLabel(text, stop)
-                      ? 'everyday_word_rejected'
-                      : wordClassReading(text, start, stop, language, definiteName || (arabicNoun && rule === 'exact'), nameIsEveryday);
+                  : givenNameBefore(text, start, stop, language)
+                    ? 'given_name_before'
+                    : venueReading(text, start, stop, language)
+                      ? 'named_place_or_venue'
+                      : mythContext(text, start, stop, language)
+                        ? 'myth_or_legend'
+                        : countedReading(text, start, stop, language)
+                          ? 'counted_noun'
+                          : caselessFunctionWord && !isListLabel(text, stop)
+                            ? 'everyday_word_rejected'
+                            : wordClassReading(text, start, stop, language, definiteName || (arabicNoun && rule === 'exact'), nameIsEveryday);
             if (grammar !== null) {
               usedAsWord = true;
               rejected.push({ start, end: stop, rule: grammar, weak: true });
@@ -1941,6 +2190,133 @@ const INDEFINITE_ARTICLES: Record<string, ReadonlySet<string>> = {
  * a word ("Lech Premium", "Apple Music") or a name of no dictionary ("Toyota Yaris"), which keep
  * the brand (`product_word`).
  */
+/**
+ * Nouns of venues, buildings, streets and landscape features that carry a proper name (round
+ * eight), per language: such a noun right after the name, capitalised (`Allianz Arena`, `Colgate
+ * University`, `Thalia Theater`), or right before it, alone or with "of" (`la basilica di X`, `the
+ * University of X`, `Stade X`), makes the name that place's (`named_place_or_venue`). Not park,
+ * store, hall or museum, which a firm's own places are called (`Apple Park`, `Porsche Museum`).
+ */
+const VENUE_NOUNS: Record<string, string> = {
+  en: 'university college theatre theater stadium arena cathedral basilica abbey castle palace street avenue square bridge airport valley river lake mountains island islands bay county',
+  de: 'universität hochschule theater stadion arena kathedrale dom kirche basilika schloss burg palast straße strasse allee platz brücke flughafen bahnhof tal insel',
+  fr: 'université théâtre stade arena aréna cathédrale basilique église abbaye château palais rue avenue boulevard pont aéroport gare vallée île',
+  es: 'universidad teatro estadio arena catedral basílica iglesia abadía castillo palacio calle avenida plaza puente aeropuerto valle isla',
+  it: 'università teatro stadio arena cattedrale basilica chiesa abbazia castello palazzo piazza ponte aeroporto valle isola duomo',
+  pt: 'universidade teatro estádio arena catedral basílica igreja abadia castelo palácio rua avenida praça ponte aeroporto vale ilha',
+  nl: 'universiteit hogeschool theater schouwburg stadion arena kathedraal basiliek kerk abdij kasteel paleis straat laan plein brug luchthaven vallei eiland',
+  pl: 'uniwersytet politechnika teatr stadion arena katedra bazylika kościół opactwo zamek pałac ulica aleja plac most lotnisko dolina wyspa',
+  cs: 'univerzita divadlo stadion aréna katedrála bazilika kostel klášter hrad zámek palác ulice třída náměstí most letiště údolí ostrov',
+  ru: 'университет театр стадион арена собор базилика церковь монастырь замок дворец улица проспект площадь мост аэропорт долина остров',
+  sv: 'universitet högskola teater stadion arena katedral domkyrka kyrka kloster slott palats gata gatan torg bro flygplats dal',
+  tr: 'üniversitesi tiyatrosu stadyumu stadı arena katedrali bazilikası kilisesi sarayı caddesi sokağı meydanı köprüsü havalimanı vadisi adası',
+  fi: 'yliopisto teatteri stadion areena katedraali kirkko linna palatsi katu tori silta lentoasema laakso saari',
+};
+/** "Ancient" in the languages here, in its agreeing forms (not "old": `the old Nokia`). */
+const ANCIENT = new Set(
+  'ancient antique antiques antiguo antigua antico antica antiga antigo antike antiken antiker antikes starożytny starożytna starożytnej starożytnym starożytnego starověký starověká starověké starověkém starověkého древний древняя древнем древней древнего древнюю antik antika antieke'.split(
+    ' ',
+  ),
+);
+const venueSets = new Map<string, ReadonlySet<string>>();
+
+const VENUE_AFTER = /^[ \t](\p{Lu}\p{Ll}+)(?![\p{L}'’-])/u;
+const TURKISH_ANTIK_AFTER = /^[ \t]antik(?![\p{L}])/u;
+
+function venueReading(text: string, start: number, end: number, language: string): boolean {
+  const list = VENUE_NOUNS[language];
+  if (list === undefined) return false;
+  let venues = venueSets.get(language);
+  if (venues === undefined) {
+    venues = new Set(list.split(' '));
+    venueSets.set(language, venues);
+  }
+  // Right after, capitalised, with one space between ("Allianz Arena"; not "Allianz, Arena").
+  const space = text[end];
+  if (space === ' ' || space === '\t') {
+    if (isUpper(text[end + 1] ?? '')) {
+      const after = VENUE_AFTER.exec(text.slice(end, end + 24))?.[1];
+      if (after !== undefined && venues.has(after.toLowerCase())) return true;
+    }
+    // Turkish "antik" after it: a place of antiquity (`Efes antik kenti`).
+    if (language === 'tr' && TURKISH_ANTIK_AFTER.test(text.slice(end, end + 8))) return true;
+  }
+  const c = text[start - 1];
+  if (c !== ' ' && c !== '\t' && c !== "'" && c !== '’') return false;
+  const nearest = wordsBefore(text, start, 1)[0]?.toLowerCase();
+  if (nearest === undefined) return false;
+  // "Ancient" before the name: a place of antiquity (`la antigua Iberia`, `ancient Sparta`).
+  if (ANCIENT.has(nearest) || venues.has(nearest)) return true;
+  if (!EVENT_OF.has(nearest)) return false;
+  const before = wordsBefore(text, start, 2);
+  return before.length === 2 && venues.has(before[0]!.toLowerCase());
+}
+
+/**
+ * Words of myth, legend and religion (round eight): a name in the same sentence as one is a god, a
+ * hero or a figure of legend (`Dans la mythologie grecque, Hermès est…`, `Według legendy Krakus…`,
+ * `No hinduísmo, Brahma é…`), weakly (`myth_or_legend`). Whole words only, and "legend" only in the
+ * phrases that tell one (`according to legend`): `a legend among climbers`, `Apex Legends` and "a
+ * myth that…" say nothing.
+ */
+const MYTH_WORDS = new RegExp(
+  [
+    // mythology (any case: German capitalises its nouns, a sentence its first word)
+    '(?<![\\p{L}])(?:[Mm]ytholog(?:y|ie|ies)|[Mm]itolog(?:ía|ia|ie)|[Mm]ytologi(?:e|i|n)?|мифологи(?:я|и|ей)|[Mm]itoloji(?:de|si|sinde)?)(?![\\p{L}])',
+    // legend only in the phrases that tell one ("according to legend"): "a legend" alone is praise
+    '(?<![\\p{L}])(?:according to (?:the )?legend|legend has it|selon la légende|según la leyenda|secondo la leggenda|segundo a lenda|diz a lenda|według legendy|по легенде|podle (?:pověsti|legendy)|der Legende nach|laut (?:der )?Legende|volgens de legende|enligt (?:legenden|sägnen)|efsaneye göre)(?![\\p{L}])',
+    // religions whose gods carry names brands take
+    '(?<![\\p{L}])(?:[Hh]induism(?:us)?|[Hh]indouisme|[Hh]induismo|[Hh]induísmo|[Hh]induizm|индуизм[ае]?)(?![\\p{L}])',
+  ].join('|'),
+  'iu',
+);
+
+/** Fragments one of MYTH_WORDS must contain: a cheap first test, no look-behind at every position. */
+const MYTH_HINT = /ytholog|itolog|ytologi|ифолог|itoloji|egend|égende|eyenda|eggenda|lenda|егенд|ověst|ägne|fsane|ndui|nduí|ndoui|ндуизм/u;
+
+let mythText: string | null = null;
+let mythAnywhere = false;
+
+function mythContext(text: string, start: number, end: number, _language: string): boolean {
+  // One scan of the whole answer first (kept for the next brand of the same answer): most have none.
+  if (text !== mythText) {
+    mythText = text;
+    mythAnywhere = MYTH_HINT.test(text) && MYTH_WORDS.test(text);
+  }
+  if (!mythAnywhere) return false;
+  let a = start;
+  while (a > 0 && start - a < 200 && !SENTENCE_END.has(text[a - 1]!) && text[a - 1] !== '\n') a--;
+  let b = end;
+  while (b < text.length && b - end < 200 && !SENTENCE_END.has(text[b]!) && text[b] !== '\n') b++;
+  return MYTH_WORDS.test(text.slice(a, start)) || MYTH_WORDS.test(text.slice(end, b));
+}
+
+let givenNames: ReadonlySet<string> | null = null;
+
+/**
+ * `given_name_before` (round eight, a weak rejection): a capitalised given name right before the
+ * name (GIVEN_NAMES, folded of its accents, four letters or more: `Nikola Tesla`, `Harrison Ford`,
+ * `Tomáš Baťa`, `Nanni Moretti`) makes it a surname, a person's. Not a given name that is also a
+ * word of the language in lower case (`Will`, `Dawn`, `Rose`), nor one of three letters (`Der`,
+ * `Van` are in the list); nor when a name signal follows (`Walt Disney World`, `Tom Ford's`).
+ */
+function givenNameBefore(text: string, start: number, end: number, language: string): boolean {
+  const space = text[start - 1];
+  if ((space !== ' ' && space !== '\t') || !isLower(text[start - 2] ?? '') || !isUpper(text[start]!) || inCapitals(text.slice(start, end))) return false;
+  const prev = wordsBefore(text, start, 1)[0];
+  // Four letters at least: the list's short names are often function words elsewhere ("Der", "Van").
+  if (prev === undefined || !/^\p{Lu}\p{Ll}{3,}$/u.test(prev)) return false;
+  givenNames ??= new Set(GIVEN_NAMES.split(' '));
+  const plain = prev.normalize('NFKD').replace(/\p{M}/gu, '');
+  if (!givenNames.has(plain)) return false;
+  // The spelling dictionary, where the language has one, tells a word from a name (the frequency
+  // lists, from subtitles, are lower-cased and hold names: "harrison"); the list otherwise.
+  // A name signal after it keeps the firm: `Walt Disney World`, `Walt Disney Company`, `Tom Ford's`.
+  if (nameSignal(text, start, end) !== null) return false;
+  const lower = prev.toLowerCase();
+  return hasDictionary(language) ? !dictionaryWord(lower, language) : everydayWordRank(lower, language) === null;
+}
+
 function surnameAfter(text: string, start: number, end: number, language: string): boolean {
   if (!isUpper(text[start]!) || inCapitals(text.slice(start, end))) return false;
   const next = /^ (\p{Lu}\p{Ll}+)(?![\p{L}\p{N}'’-])/u.exec(text.slice(end, end + 32))?.[1];

@@ -49,7 +49,7 @@ function stemmer(algorithm: string) {
   return s;
 }
 
-const SNOWBALL_BY_LANGUAGE: Record<string, string> = { ru: 'russian', uk: 'russian', be: 'russian', tr: 'turkish', cs: 'czech' };
+const SNOWBALL_BY_LANGUAGE: Record<string, string> = { ru: 'russian', uk: 'russian', be: 'russian', tr: 'turkish', cs: 'czech', fi: 'finnish' };
 
 /**
  * An inflection rule for one name: `search` is the text to look for (the name's stem, folded by
@@ -105,6 +105,12 @@ const POLISH_ENDINGS: [RegExp, string[]][] = [
   [/(nn|ss)$/, ['$1', '$1a', '$1u', '$1owi', '$1em', '$1ie', '$1y', '$1ów']],
   [/([nswmpbfz])$/, ['$1', '$1a', '$1u', '$1owi', '$1em', '$1ie', '$1y', '$1ów']],
   [/([cjx])$/, ['$1', '$1a', '$1u', '$1owi', '$1em', '$1e', '$1y', '$1ów']],
+  // soft consonants written with an accent at the end of a word and with i before a vowel (round
+  // eight): Kubuś → Kubusia, Kubusiowi, Kubusiem, Kubusiu; Poznań → Poznania
+  [/ś$/, ['ś', 'sia', 'siu', 'siowi', 'siem', 'sie', 'siów']],
+  [/ć$/, ['ć', 'cia', 'ciu', 'ciowi', 'ciem', 'cie', 'ciów']],
+  [/ź$/, ['ź', 'zia', 'ziu', 'ziowi', 'ziem', 'zie', 'ziów']],
+  [/ń$/, ['ń', 'nia', 'niu', 'niowi', 'niem', 'nie', 'niów']],
   // foreign masculine names in -ay, -ey, -oy (said -ej, -oj) decline like soft stems: Sinsay → Sinsaya, Sinsayu
   [/([aeo]y)$/, ['$1', '$1a', '$1u', '$1owi', '$1em', '$1e', '$1ów']],
 ];
@@ -177,7 +183,60 @@ const RUSSIAN_SOFT_J_ENDINGS = ['я', 'ю', 'ем', 'е', 'и', 'ев', 'ям', 
 const SCANDINAVIAN = new Set(['sv', 'da', 'no', 'nb', 'nn']);
 
 /** Russian, Czech and Turkish endings are short: a longer tail is another word built on the name. */
-const MAX_TAIL: Record<string, number> = { russian: 4, czech: 4, turkish: 7 };
+const MAX_TAIL: Record<string, number> = { russian: 4, czech: 4, turkish: 7, finnish: 7 };
+
+/**
+ * Ukrainian noun endings (round eight), which the Russian stemmer does not read: the locative and
+ * dative -і, -ові and the instrumental -ою, -ом, with the first declension's k → ц, г → з, х → с
+ * before -і ("на Розетці", "в Епіцентрі", "у Фокстроті"). Source: the regular paradigms of
+ * Ukrainian feminine -а/-я nouns, masculine hard consonant stems and neuter -о nouns.
+ */
+const UKRAINIAN_ENDINGS: [RegExp, string[]][] = [
+  [/ка$/u, ['ки', 'ці', 'ку', 'кою', 'ко']],
+  [/га$/u, ['ги', 'зі', 'гу', 'гою']],
+  [/ха$/u, ['хи', 'сі', 'ху', 'хою']],
+  [/а$/u, ['и', 'і', 'у', 'ою']],
+  [/я$/u, ['ї', 'і', 'ю', 'ею', 'єю']],
+  [/о$/u, ['а', 'у', 'ом', 'і', 'ові']],
+  [/([бвгґджзклмнпрстфхцчшщ])$/u, ['$1а', '$1у', '$1ові', '$1ом', '$1і', '$1и', '$1ів']],
+];
+
+function ukrainianForms(lower: string): Set<string> {
+  for (const [ending, forms] of UKRAINIAN_ENDINGS) {
+    const m = ending.exec(lower);
+    if (!m) continue;
+    const base = lower.slice(0, m.index);
+    return new Set(forms.map((f) => base + f.replace('$1', m[1] ?? '')));
+  }
+  return new Set();
+}
+
+/**
+ * Czech masculine names whose last syllable has a fleeting e (round eight): consonant, e, then l,
+ * k, c, n or r ("Kozel" → "Kozla", "Kozlem"; "Budvar" keeps its a). The stemmer reads neither.
+ * Source: the Czech "pohyblivé e" of hard and soft masculine nouns (pes → psa, den → dne).
+ */
+const CZECH_FLEETING_E = /([bcčdďfghjklmnňprřsštťvzž])e([lkcnr])$/u;
+const CZECH_FLEETING_ENDINGS = ['a', 'u', 'ovi', 'em', 'e', 'y', 'ů', 'ům', 'ech', 'i'];
+
+/**
+ * Turkish case and number suffixes written on a name without an apostrophe (round eight), by
+ * vowel harmony, for the words the stemmer cuts too far ("efesin" → "ef"): genitive, accusative,
+ * dative, locative, ablative, instrumental, plural and third-person possessive.
+ */
+function turkishForms(lower: string): Set<string> {
+  const vowels = lower.match(/[aeıioöuü]/gu);
+  if (!vowels) return new Set();
+  const v = vowels[vowels.length - 1]!;
+  const I = v === 'a' || v === 'ı' ? 'ı' : v === 'e' || v === 'i' ? 'i' : v === 'o' || v === 'u' ? 'u' : 'ü';
+  const A = 'aıou'.includes(v) ? 'a' : 'e';
+  const vowelEnd = /[aeıioöuü]$/u.test(lower);
+  const D = /[çfhkpsşt]$/u.test(lower) ? 't' : 'd';
+  const tails = vowelEnd
+    ? [`n${I}n`, `y${I}`, `y${A}`, `${D}${A}`, `${D}${A}n`, `yl${A}`, `l${A}r`, `s${I}`, `l${A}r${I}`]
+    : [`${I}n`, I, A, `${D}${A}`, `${D}${A}n`, `l${A}`, `l${A}r`, `l${A}r${I}`];
+  return new Set(tails.map((t) => lower + t));
+}
 
 /**
  * The inflection rule of a one-word name in a language, or null when the language has none here
@@ -192,6 +251,8 @@ export function inflectionFor(name: string, language: string): Inflection | null
     if (!/\p{Script=Cyrillic}/u.test(lower)) return null;
     const s = stemmer(algorithm);
     const own = s.stem(lower);
+    // `ukrainian_endings`: the Ukrainian forms the Russian stemmer does not relate ("розетці").
+    const ukrainian = lang === 'uk' ? ukrainianForms(lower) : null;
     if (RUSSIAN_SOFT_J.test(lower) && [...own].length < [...lower].length - 1) {
       // `soft_j_stem`: a masculine noun name in -ей, -ай, -уй ("Окей", "Китай") declines on the
       // stem without the й (окея, окею, океем, в Окее). The stemmer takes -ей for an ending and
@@ -223,13 +284,14 @@ export function inflectionFor(name: string, language: string): Inflection | null
         ]
       : [];
     if (dropped.length > 0 && [...commonPrefix([own, ...dropped])].length < 4) dropped = []; // "Озон", "Сбер": too short to tell
-    const stem = commonPrefix([own, ...dropped]);
+    const stem = commonPrefix([own, ...dropped, ...(ukrainian ?? [])]);
     // The stemmer may take a name's own last letters for an ending ("газпром" → "газпр", as if
     // instrumental) while its declined forms stem to the whole name ("газпрома" → "газпром").
     return {
       stem,
       accepts: (word) => {
         if (word.length - lower.length > maxTail || !word.startsWith(stem)) return false;
+        if (ukrainian?.has(word)) return true;
         const w = s.stem(word);
         return w === own || w === lower || dropped.includes(w);
       },
@@ -244,11 +306,22 @@ export function inflectionFor(name: string, language: string): Inflection | null
     // on hard masculine stems ("rohlíkem" → "rohlíke"): a stem one e longer than the name's is it.
     // A stem ending in a consonant that softens before -e (k, h, g, r, ch) is searched without it.
     const hardEnd = /(?:ch|[khgr])$/u.exec(own);
-    const search = hardEnd && [...own].length - hardEnd[0].length >= 3 ? own.slice(0, hardEnd.index) : own;
+    let search = hardEnd && [...own].length - hardEnd[0].length >= 3 ? own.slice(0, hardEnd.index) : own;
+    // `czech_fleeting_e`: "Kozel" → "Kozla" (see CZECH_FLEETING_E).
+    const fleetingE = CZECH_FLEETING_E.exec(lower);
+    const fleetingForms = new Set<string>();
+    if (fleetingE && fleetingE.index >= 1) {
+      const head = lower.slice(0, fleetingE.index) + fleetingE[1] + fleetingE[2];
+      for (const e of CZECH_FLEETING_ENDINGS) fleetingForms.add(head + e);
+      const shared = commonPrefix([search, head]);
+      if ([...shared].length >= 3) search = shared;
+      else fleetingForms.clear();
+    }
     return {
       stem: search,
       accepts: (word) => {
         if (word.length - lower.length > maxTail || !word.startsWith(search)) return false;
+        if (fleetingForms.has(word)) return true;
         const w = s.stem(word);
         if (w === own || w === lower || (word.endsWith('em') && (w === `${own}e` || w === `${lower}e`))) return true;
         // The dative and locative -e soften the stem's last consonant (Hruška → Hrušce, Praha →
@@ -266,9 +339,32 @@ export function inflectionFor(name: string, language: string): Inflection | null
     // A name ending in a buffer-like vowel stems one letter shorter ("yemeksepeti" → "yemeksepet"),
     // as its declined forms do.
     const ownCounts = own.length >= lower.length - 1;
+    const suffixed = turkishForms(lower);
     return {
       stem: lower.length > own.length && ownCounts ? own : lower,
-      accepts: (word) => word.length - lower.length <= maxTail && word !== lower && (s.stem(word) === lower || (ownCounts && s.stem(word) === own)),
+      accepts: (word) =>
+        word.length - lower.length <= maxTail && word !== lower && (s.stem(word) === lower || (ownCounts && s.stem(word) === own) || suffixed.has(word)),
+    };
+  }
+  if (algorithm === 'finnish') {
+    // Finnish (round eight): Snowball's Finnish stemmer; the case endings are written on the name
+    // ("Prismasta", "Alkossa", "Elisan", "Fiskarsin"). As for Turkish, a name the stemmer cuts by
+    // more than a letter ("nokia" → "nok") is matched by the words that stem to the whole name.
+    // The declined forms may also stem to the name less its last letters, where the stemmer reads
+    // the name's own end as an ending or its consonant gradation (tokmanni → tokman, verkkokauppa →
+    // verkkokaup): up to three letters less, four letters left at least.
+    const s = stemmer(algorithm);
+    const own = s.stem(lower);
+    const maxTail = MAX_TAIL[algorithm]!;
+    const ownCounts = own.length >= lower.length - 1;
+    const stem = lower.slice(0, Math.max(3, Math.min(ownCounts ? own.length : lower.length, lower.length - 3)));
+    return {
+      stem,
+      accepts: (word) => {
+        if (word.length - lower.length > maxTail || word === lower || !word.startsWith(stem)) return false;
+        const w = s.stem(word);
+        return w === lower || (ownCounts && w === own) || (w.length >= 4 && w.length >= lower.length - 3 && lower.startsWith(w));
+      },
     };
   }
   if (lang === 'pl') {
