@@ -86,6 +86,17 @@ export function estimateProject(deps: Pick<TrackingDeps, 'visibility'>, input: P
   };
 }
 
+const FULL_MONTHS = new Map<string, number>();
+function fullMonthRuns(key: string, count: () => number): number {
+  let runs = FULL_MONTHS.get(key);
+  if (runs === undefined) {
+    runs = count();
+    if (FULL_MONTHS.size >= 10_000) FULL_MONTHS.delete(FULL_MONTHS.keys().next().value!);
+    FULL_MONTHS.set(key, runs);
+  }
+  return runs;
+}
+
 /** The rest of the current calendar month, then `ahead` full ones, in the schedule's time zone. */
 function calendarMonths(schedule: Schedule, now: Date, ahead: number) {
   const first = { cron: '0 0 1 * *', timezone: schedule.timezone };
@@ -95,7 +106,10 @@ function calendarMonths(schedule: Schedule, now: Date, ahead: number) {
     const next = nextSlotAfter(first, start);
     const from = i === 0 ? now : start;
     // Slots strictly after `from - 1 ms` and before the next month's start.
-    const runs = slotsWithin(schedule, new Date(from.getTime() - 1), next.getTime() - from.getTime());
+    const count = () => slotsWithin(schedule, new Date(from.getTime() - 1), next.getTime() - from.getTime());
+    // A full month's count never changes: kept, so a form asking again as its user types (or a
+    // dense cron over 24 months) counts each month once.
+    const runs = i === 0 ? count() : fullMonthRuns(`${schedule.timezone.toLowerCase()} ${schedule.cron} ${start.toISOString()}`, count);
     out.push({ month: monthLabel(start, schedule.timezone), from, runs });
     start = next;
   }

@@ -1,7 +1,7 @@
 // Schedules of tracked tests: a five-field cron expression read in an IANA time zone, parsed by
-// croner. Across daylight-saving changes a slot keeps its wall-clock time: a fixed time the clock
-// skips runs when the gap ends, a fixed time it repeats runs once, and the day of a change keeps
-// its slots (cron-parser 5, used before, skipped the whole day of a spring-forward change
+// croner. Across daylight-saving changes a slot keeps its wall-clock time: a time named without a
+// wildcard or step ("30 2", "30 1,13") that the clock skips runs when the gap ends, one it repeats
+// runs once, and the day of a change keeps its slots (cron-parser 5, used before, skipped the whole day of a spring-forward change
 // for daily and weekly crons in every zone that has one). Slots are instants (ISO UTC): the
 // scheduler takes the latest slot at or before now, so a test whose slots were missed during
 // downtime runs once, for the latest one. Pure: no I/O.
@@ -24,27 +24,62 @@ function isTimeZone(tz: string): boolean {
   }
 }
 
-// Parsed patterns, kept: the scheduler asks the same few schedules again every tick. Bounded; the
-// oldest entry goes first.
+/** A bounded map: the oldest entry goes first once it holds `max`. */
+function remember<V>(map: Map<string, V>, max: number, key: string, make: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) {
+    v = make();
+    if (map.size >= max) map.delete(map.keys().next().value!);
+    map.set(key, v);
+  }
+  return v;
+}
+
+// A zone as the caches know it: Intl reads zone names in any case, so "eUrOpE/bErLiN" and
+// "Europe/Berlin" are one zone and must be one cache entry (else each spelling would hold a
+// parsed pattern and date formatters of its own).
+const ZONES = new Map<string, string>();
+const zoneOf = (timezone: string) => remember(ZONES, 2000, timezone.toLowerCase(), () => new Intl.DateTimeFormat('en-US', { timeZone: timezone }).resolvedOptions().timeZone);
+
+// Macros cron-parser accepted that croner does not know: a schedule stored before the switch
+// keeps its meaning.
+const MACROS: Record<string, string> = { '@weekdays': '0 0 * * 1-5', '@weekends': '0 0 * * 0,6', '@minutely': '* * * * *' };
+const CRON_OPTIONS = {
+  mode: '5-part',
+  // "5/15" (from 5, every 15), as cron-parser read it.
+  sloppyRanges: true,
+  // A time named without a wildcard or step (a list or range too: "30 1,13 * * *") that the clock
+  // repeats runs once, and one the clock skips runs when the gap ends, like Vixie cron; only
+  // wildcard and step times ("*/15") run at every real occurrence.
+  fixedTimeRule: 'no-wildcard',
+} as const;
+
+// Parsed patterns, kept: the scheduler asks the same few schedules again every tick.
 const PATTERNS = new Map<string, Cron>();
 const MAX_PATTERNS = 1000;
 
 function pattern(schedule: Schedule): Cron {
-  const key = `${schedule.timezone} ${schedule.cron}`;
-  let c = PATTERNS.get(key);
-  if (!c) {
-    // No job function: croner only computes dates and starts no timer.
-    c = new Cron(schedule.cron, { timezone: schedule.timezone, mode: '5-part' });
-    if (PATTERNS.size >= MAX_PATTERNS) PATTERNS.delete(PATTERNS.keys().next().value!);
-    PATTERNS.set(key, c);
-  }
-  return c;
+  const timezone = zoneOf(schedule.timezone);
+  // No job function: croner only computes dates and starts no timer.
+  return remember(PATTERNS, MAX_PATTERNS, `${timezone} ${schedule.cron}`, () => new Cron(MACROS[schedule.cron] ?? schedule.cron, { timezone, ...CRON_OPTIONS }));
+}
+
+let zoneSpellings: Map<string, string> | null = null;
+/** The zone as IANA spells it when Intl lists it (any case in, one spelling out), else as given. */
+function spelledZone(timezone: string): string {
+  zoneSpellings ??= new Map(Intl.supportedValuesOf('timeZone').map((z) => [z.toLowerCase(), z]));
+  const listed = zoneSpellings.get(timezone.toLowerCase());
+  if (listed) return listed;
+  // Names Intl does not list (UTC, links such as Asia/Kolkata): its own spelling when it only
+  // differs in case ("utc" → "UTC"), else as given (Intl would rename Kolkata to Calcutta).
+  const resolved = zoneOf(timezone);
+  return resolved.toLowerCase() === timezone.toLowerCase() ? resolved : timezone;
 }
 
 /** Checks a schedule; throws 400 invalid_schedule saying what is wrong. Returns it normalized. */
 export function parseSchedule(input: { cron?: unknown; timezone?: unknown }): Schedule {
   const cron = typeof input.cron === 'string' ? input.cron.trim().replace(/\s+/g, ' ') : '';
-  const timezone = typeof input.timezone === 'string' && input.timezone.trim() ? input.timezone.trim() : 'UTC';
+  let timezone = typeof input.timezone === 'string' && input.timezone.trim() ? input.timezone.trim() : 'UTC';
   if (!cron) throw new AppError('invalid_schedule', 'schedule.cron must be a cron expression such as "0 6 * * 1".');
   if (cron.length > MAX_CRON_LENGTH) throw new AppError('invalid_schedule', `schedule.cron is at most ${MAX_CRON_LENGTH} characters.`);
   // Five fields (minute hour day month weekday) or a macro such as @daily; a sixth (seconds)
@@ -55,6 +90,7 @@ export function parseSchedule(input: { cron?: unknown; timezone?: unknown }): Sc
   if (!isTimeZone(timezone)) {
     throw new AppError('invalid_schedule', `schedule.timezone ${JSON.stringify(timezone)} is not an IANA time zone (e.g. "Europe/Berlin").`, { timezone });
   }
+  timezone = spelledZone(timezone);
   let next: Date | null;
   try {
     next = pattern({ cron, timezone }).nextRun(new Date());
@@ -94,11 +130,7 @@ const clocks = new Map<string, Intl.DateTimeFormat>();
 
 /** Minutes since local midnight of `at` in `timezone`. */
 function wallMinutes(timezone: string, at: Date): number {
-  let f = clocks.get(timezone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    clocks.set(timezone, f);
-  }
+  const f = remember(clocks, 1000, zoneOf(timezone), () => new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }));
   const [h, m] = f.format(at).split(':').map(Number);
   return h! * 60 + m!;
 }
@@ -107,15 +139,12 @@ function wallMinutes(timezone: string, at: Date): number {
 const SLOTS_FROM = new Map<string, Int32Array>();
 
 function slotsFromMinute(cron: string): Int32Array {
-  let from = SLOTS_FROM.get(cron);
-  if (!from) {
-    const p = new CronPattern(cron, undefined, { mode: '5-part' });
-    from = new Int32Array(DAY_MINUTES + 1);
+  return remember(SLOTS_FROM, MAX_PATTERNS, cron, () => {
+    const p = new CronPattern(MACROS[cron] ?? cron, undefined, CRON_OPTIONS);
+    const from = new Int32Array(DAY_MINUTES + 1);
     for (let w = DAY_MINUTES - 1; w >= 0; w--) from[w] = from[w + 1]! + (p.hour[Math.floor(w / 60)] && p.minute[w % 60] ? 1 : 0);
-    if (SLOTS_FROM.size >= MAX_PATTERNS) SLOTS_FROM.delete(SLOTS_FROM.keys().next().value!);
-    SLOTS_FROM.set(cron, from);
-  }
-  return from;
+    return from;
+  });
 }
 
 /**

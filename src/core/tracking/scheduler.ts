@@ -128,20 +128,30 @@ export class Scheduler {
     const moves: [string, string, string][] = [];
     // Tests that share a schedule share its slots: computed once per batch (bench:tracking).
     const slotsOf = new Map<string, { latest: string | undefined; next: string }>();
+    const unreadable: string[] = [];
     for (const t of due) {
       const schedule: Schedule = { cron: t.schedule_cron, timezone: t.schedule_timezone ?? 'UTC' };
       const memo = `${schedule.cron}\u0000${schedule.timezone}\u0000${t.next_run_at}`;
       let slots = slotsOf.get(memo);
       if (!slots) {
-        const next = nextSlotAfter(schedule, now).toISOString();
-        // Without downtime the latest due slot is the one the test was waiting for.
-        const latest = nextSlotAfter(schedule, new Date(t.next_run_at)).toISOString() === next ? t.next_run_at : latestSlotAtOrBefore(schedule, now)?.toISOString();
-        slots = { latest, next };
+        try {
+          const next = nextSlotAfter(schedule, now).toISOString();
+          // Without downtime the latest due slot is the one the test was waiting for.
+          const latest = nextSlotAfter(schedule, new Date(t.next_run_at)).toISOString() === next ? t.next_run_at : latestSlotAtOrBefore(schedule, now)?.toISOString();
+          slots = { latest, next };
+        } catch (err) {
+          // A stored schedule this parser cannot read must not stop every other test's runs:
+          // it leaves the due list (no next run) and says so; saving a valid schedule resumes it.
+          this.opts.log?.warn({ test_id: t.id, cron: t.schedule_cron, timezone: schedule.timezone, err: (err as Error).message }, 'scheduled test has an unreadable schedule: not scheduled');
+          unreadable.push(t.id);
+          continue;
+        }
         slotsOf.set(memo, slots);
       }
       if (slots.latest && slots.latest >= t.next_run_at) wanted.push([t.id, slots.latest, t.schedule_cron]);
       moves.push([t.id, slots.next, t.next_run_at]);
     }
+    if (unreadable.length) await db.updateTable('tests').set({ next_run_at: null }).where('id', 'in', unreadable).execute();
     // The scheduler's clock, the one stale claims are judged by (staleClaims).
     const claimedAt = now.toISOString();
     const values = (rows: [string, string, string][]) => sql.join(rows.map((r) => sql`(${r[0]}, ${r[1]}, ${r[2]})`));

@@ -33,6 +33,27 @@ describe('schedules across daylight-saving changes', () => {
     assert.deepEqual(slots(fallBack, '2027-11-06T00:00:00Z', 3), ['2027-11-06 01:30:00', '2027-11-07 01:30:00', '2027-11-08 01:30:00']);
   });
 
+  test('a list or range of fixed times is one run when the clock repeats it and runs when a gap ends', () => {
+    assert.deepEqual(slots({ cron: '30 1,13 * * *', timezone: 'America/New_York' }, '2027-11-07T00:00:00Z', 3), ['2027-11-07 01:30:00', '2027-11-07 13:30:00', '2027-11-08 01:30:00']);
+    assert.deepEqual(slots({ cron: '30 2,14 * * *', timezone: 'Europe/Berlin' }, '2027-03-27T23:00:00Z', 2), ['2027-03-28 03:00:00', '2027-03-28 14:30:00']);
+    // A step over the hours runs at every real occurrence: both 01:00s of the repeated hour.
+    const steps = slots({ cron: '0 */1 * * *', timezone: 'America/New_York' }, '2027-11-07T04:30:00Z', 3);
+    assert.deepEqual(steps, ['2027-11-07 01:00:00', '2027-11-07 01:00:00', '2027-11-07 02:00:00']);
+  });
+
+  test('what cron-parser accepted still parses: "5/15" steps and the @weekdays, @weekends, @minutely macros', () => {
+    assert.deepEqual(slots(parseSchedule({ cron: '5/15 * * * *' }), '2027-01-01T00:00:00Z', 4), ['2027-01-01 00:05:00', '2027-01-01 00:20:00', '2027-01-01 00:35:00', '2027-01-01 00:50:00']);
+    assert.deepEqual(slots(parseSchedule({ cron: '@weekdays' }), '2027-01-01T12:00:00Z', 2), ['2027-01-04 00:00:00', '2027-01-05 00:00:00']);
+    assert.deepEqual(slots(parseSchedule({ cron: '@weekends' }), '2027-01-01T12:00:00Z', 2), ['2027-01-02 00:00:00', '2027-01-03 00:00:00']);
+    assert.equal(countSlots(parseSchedule({ cron: '@minutely' }), new Date('2027-01-01T00:00:00Z'), 3_600_000), 60);
+  });
+
+  test('a time zone in any case is stored as IANA spells it; one IANA lists otherwise is kept', () => {
+    assert.equal(parseSchedule({ cron: '0 6 * * *', timezone: 'eUrOpE/bErLiN' }).timezone, 'Europe/Berlin');
+    assert.equal(parseSchedule({ cron: '0 6 * * *', timezone: 'Asia/Kolkata' }).timezone, 'Asia/Kolkata');
+    assert.equal(parseSchedule({ cron: '0 6 * * *', timezone: 'utc' }).timezone, 'UTC');
+  });
+
   test('the latest slot at or before a time includes a slot exactly then', () => {
     const s = { cron: '0 6 * * *', timezone: 'UTC' };
     assert.equal(latestSlotAtOrBefore(s, new Date('2027-01-01T06:00:00Z'))!.toISOString(), '2027-01-01T06:00:00.000Z');
@@ -49,7 +70,7 @@ describe('schedules across daylight-saving changes', () => {
 
 describe('counting slots', () => {
   const zones = ['UTC', 'Europe/Berlin', 'America/New_York', 'Pacific/Auckland', 'America/Santiago', 'Australia/Lord_Howe', 'Asia/Kolkata'];
-  const crons = ['0 6 * * *', '*/20 * * * *', '15 9-17 * * 1-5', '30 2 * * *', '0 0 1 * *', '5 0,1,2,3 * * 0', '*/7 1-3 * 3,10,11 *', '0 12 L * *', '0 6 13 * 5'];
+  const crons = ['0 6 * * *', '30 1,13 * * *', '0 1-3 * * *', '*/20 * * * *', '15 9-17 * * 1-5', '30 2 * * *', '0 0 1 * *', '5 0,1,2,3 * * 0', '*/7 1-3 * 3,10,11 *', '0 12 L * *', '0 6 13 * 5'];
   test('day by day equals slot by slot, across the clock changes of a year', () => {
     // Windows around the changes of 2027 in each zone (March/April, September/October/November).
     const starts = ['2027-03-10T07:13:00Z', '2027-09-20T00:00:00Z', '2027-10-28T22:59:30Z', '2027-04-01T11:00:00Z'];

@@ -45,6 +45,20 @@ describe('scheduler', () => {
   const slotsOf = (testId: string) => db().selectFrom('test_slots').selectAll().where('test_id', '=', testId).orderBy('slot').execute();
   const runsOf = (testId: string) => db().selectFrom('visibility_runs').select(['id', 'source', 'idempotency_key']).where('test_id', '=', testId).orderBy('id').execute();
 
+  test('a stored schedule the parser cannot read leaves the due list and stops no other test', async () => {
+    const { key } = await s.account({ credits: 500 });
+    const broken = await tracked(key, 'Unreadable');
+    const fine = await tracked(key, 'Readable');
+    // A cron written before the parser changed (or by hand) that it does not accept, due first.
+    await db().updateTable('tests').set({ schedule_cron: 'H 6 * * *', next_run_at: new Date(Date.parse(fine.next_run_at) - HOUR).toISOString() }).where('id', '=', broken.id).execute();
+    const clock = new Date(Date.parse(fine.next_run_at) + 30_000);
+    const result = await schedulerAt(() => clock).tick();
+    assert.equal((await runsOf(fine.id)).length, 1, JSON.stringify(result));
+    assert.equal((await runsOf(broken.id)).length, 0);
+    const row = await db().selectFrom('tests').select(['next_run_at', 'schedule_cron']).where('id', '=', broken.id).executeTakeFirstOrThrow();
+    assert.deepEqual(row, { next_run_at: null, schedule_cron: 'H 6 * * *' });
+  });
+
   test('two scheduler processes on one database: each due slot of each test becomes exactly one run', async () => {
     const { key } = await s.account({ credits: 500 });
     const tests = [];

@@ -120,6 +120,8 @@ function ProjectForm({ project, listing }) {
     prompt_count: promptCount,
     markets: marketList.map(parseMarket).filter((m) => m.language && m.country),
     platforms: [...platforms],
+    // A project's models (set through the API) price its runs; the form keeps them.
+    ...(p.models ? { models: Object.fromEntries(Object.entries(p.models).filter(([pl]) => platforms.has(pl))) } : {}),
     repeats: Number(repeats),
     schedule,
     monthly_credit_budget: budget === '' ? null : String(budget),
@@ -137,7 +139,7 @@ function ProjectForm({ project, listing }) {
       try {
         const e = await post('/v1/projects/estimate', JSON.parse(estimateBody));
         if (live) {
-          setEstimate(e);
+          setEstimate({ body: estimateBody, ...e });
           setEstimateError(null);
         }
       } catch (err) {
@@ -237,7 +239,7 @@ function ProjectForm({ project, listing }) {
           <${Field} id="pf-budget" label="Monthly budget (credits, optional)" hint="Shared evenly between the markets; a scheduled run that would pass it is skipped."><input id="pf-budget" type="number" min="0" step="0.01" value=${budget} onInput=${(e) => setBudget(e.target.value)} aria-describedby="pf-budget-hint" /></${Field}>
         </div>
         <p data-testid="project-cost">One run of every market costs <strong>${perRun.toFixed(2)} credits</strong> (${plural(promptCount, 'prompt')} × ${plural(platforms.size, 'platform')} × ${plural(Number(repeats), 'repeat')} × ${plural(Math.max(1, marketList.length), 'market')}).</p>
-        <${MonthlyCost} estimate=${estimate} error=${estimateError} mode=${mode} budget=${budget} setBudget=${setBudget} />
+        <${MonthlyCost} estimate=${estimate} stale=${!!estimate && estimate.body !== estimateBody} error=${estimateError} mode=${mode} budget=${budget} setBudget=${setBudget} />
         <${ErrorNote} error=${error} />
         <div class="actions"><button type="submit" disabled=${busy}>${project ? 'Save changes' : 'Create project'}</button><a class="button secondary" href=${project ? '/console/projects/' + project.id : '/console/projects'}>Cancel</a></div>
       </section>
@@ -247,7 +249,7 @@ function ProjectForm({ project, listing }) {
 const credits = (s) => String(Number(s));
 
 /** What the schedule costs a month and what the budget pays for, from the server's estimate. */
-function MonthlyCost({ estimate: e, error, mode, budget, setBudget }) {
+function MonthlyCost({ estimate: e, stale, error, mode, budget, setBudget }) {
   // What the server would refuse on create, said before the form is sent.
   if (error) return html`<div data-testid="project-monthly"><${Note} kind="warn"><p>${error.message}</p></${Note}></div>`;
   if (!e || !e.runs_per_month) return null;
@@ -255,8 +257,12 @@ function MonthlyCost({ estimate: e, error, mode, budget, setBudget }) {
   const label = { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly' }[mode] || 'On this schedule';
   const runs = r.fewest === r.busiest ? plural(r.busiest, 'run') : `${r.fewest}–${r.busiest} runs`;
   const within = e.runs_within_budget_per_month;
-  return html`<p data-testid="project-monthly">${label}, that is ${runs} and about <strong>${e.credits_per_month.average} credits a month</strong>${r.fewest === r.busiest ? '' : ` (${e.credits_per_month.busiest} in the busiest)`}.
-    ${budget === ''
+  // While the answer for changed settings is on its way, the last one is shown dimmed and says
+  // nothing of the budget (its figures are for the settings before).
+  return html`<p data-testid="project-monthly" class=${stale ? 'muted' : ''} aria-busy=${stale ? 'true' : 'false'}>${label}, that is ${runs} and about <strong>${e.credits_per_month.average} credits a month</strong>${r.fewest === r.busiest ? '' : ` (${e.credits_per_month.busiest} in the busiest)`}.
+    ${stale
+      ? null
+      : budget === ''
       ? html` No budget is set, so nothing caps it. <button type="button" class="link" onClick=${() => setBudget(credits(e.budget_for_every_run))}>Set the budget to ${credits(e.budget_for_every_run)}</button> (the busiest month's runs)`
       : within === null
         ? null
