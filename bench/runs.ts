@@ -34,6 +34,7 @@ import { API_PLATFORMS as PLATFORMS, type PlatformName } from '../src/platforms/
 import { fmt, mb, parseArgs, startCpuProfile } from './lib/common.ts';
 import { ENGINES, startBenchService, type BenchService } from './lib/runs-service.ts';
 import { resetStepTimes, stepTimes } from '../src/core/visibility/analysis/step-times.ts';
+import { threadCpu, threadSplit } from './lib/sqlite-times.ts';
 
 const args = parseArgs();
 const probes = args.num('--probes', 2000);
@@ -189,6 +190,10 @@ export interface CompletionResult {
   warm_up_probes?: number;
   /** Time per probe (µs) in each answer-analysis step and in run summaries read by the polls; `other` is the rest of the CPU (HTTP, database, worker, platform). */
   steps_us_per_probe: Record<string, number>;
+  /** SQLite statements per probe by kind (count, µs), from the service's connection: see bench/lib/sqlite-times.ts. */
+  statements_per_probe?: Record<string, { n: number; us: number }>;
+  /** CPU per probe (µs) of the event loop's thread and of the process's other threads (V8's GC and compiler, the WAL checkpoints). */
+  threads_us_per_probe?: { main: number; others: number };
   /** CPU of one read of the finished run (GET /v1/visibility/runs/{id}), ms, and its answer's size in bytes. */
   finished_read_cpu_ms?: number;
   finished_read_bytes?: number;
@@ -257,6 +262,8 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
       probes: Array.from({ length: n }, (_, i) => ({ prompt: `best crm tools for teams, variant ${i}`, platform: platforms[i % platforms.length] })),
     };
     resetStepTimes();
+    service.statements?.reset();
+    const threads0 = threadCpu();
     const cpu0 = process.cpuUsage();
     const sched0 = mainThreadSched();
     const t0 = performance.now();
@@ -281,7 +288,11 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
     }
     const wallMs = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
+    const threads = threadSplit(threads0, threadCpu());
     const steps = stepTimes();
+    const statements = new Map(service.statements?.byKind ?? []);
+    const sqliteMs = [...statements.values()].reduce((sum, s) => sum + s.ms, 0);
+    if (statements.size > 0) steps.sqlite = sqliteMs;
     const sched1 = mainThreadSched();
     clearInterval(sampler);
     gc?.();
@@ -348,6 +359,16 @@ export async function runCompletion(n: number): Promise<CompletionResult> {
       cpu_us_per_probe: Math.round((cpu.user + cpu.system) / n),
       ...(warmUp > 0 ? { warm_up_probes: warmUp } : {}),
       steps_us_per_probe: stepSplit(steps, (cpu.user + cpu.system) / 1000, n),
+      ...(statements.size > 0
+        ? {
+            statements_per_probe: Object.fromEntries(
+              [...statements]
+                .sort((a, b) => b[1].ms - a[1].ms)
+                .map(([kind, s]) => [kind, { n: Number((s.n / n).toFixed(2)), us: Math.round((s.ms * 1000) / n) }]),
+            ),
+          }
+        : {}),
+      ...(threads ? { threads_us_per_probe: { main: Math.round((threads.main * 1000) / n), others: Math.round((threads.others * 1000) / n) } } : {}),
       ...(sched0 && sched1
         ? {
             main_thread_on_cpu_pct: Math.round((100 * (sched1.cpuMs - sched0.cpuMs)) / wallMs),
@@ -431,9 +452,27 @@ function reportCompletion(r: CompletionResult) {
   }
   if (r.warm_up_probes) log(`warm-up    measured after a run of ${fmt(r.warm_up_probes)} probes in the same process (--warm-up)`);
   if (r.steps_us_per_probe) {
-    const order = ['mentions', 'prominence', 'brands', 'entities', 'judge', 'summary', 'other'];
+    const order = ['mentions', 'prominence', 'brands', 'entities', 'judge', 'summary', 'sqlite', 'other'];
     const parts = order.filter((k) => r.steps_us_per_probe[k] !== undefined).map((k) => `${k} ${fmt(r.steps_us_per_probe[k])}`);
-    log(`steps      CPU per probe by step (µs): ${parts.join(', ')} (summary: the run summaries the polls read; other: HTTP, database, worker, platform simulation)`);
+    log(
+      `steps      CPU per probe by step (µs): ${parts.join(', ')} (summary: the run summaries the polls read; sqlite: SQLite's own statement work; ` +
+        `other: HTTP, Kysely, worker, platform simulation, V8's background threads)`,
+    );
+  }
+  if (r.threads_us_per_probe) {
+    log(
+      `threads    CPU per probe by thread (µs): event loop ${fmt(r.threads_us_per_probe.main)}, other threads ${fmt(r.threads_us_per_probe.others)} ` +
+        `(V8's garbage collector and compiler, the WAL checkpoints)`,
+    );
+  }
+  if (r.statements_per_probe) {
+    const all = Object.values(r.statements_per_probe);
+    const parts = Object.entries(r.statements_per_probe)
+      .filter(([, s]) => s.n >= 0.01)
+      .map(([kind, s]) => `${kind} ${s.n} (${fmt(s.us)} µs)`);
+    log(
+      `sqlite     ${all.reduce((sum, s) => sum + s.n, 0).toFixed(2)} statements a probe, ${fmt(all.reduce((sum, s) => sum + s.us, 0))} µs: ${parts.join(', ')}`,
+    );
   }
   if (r.finished_read_cpu_ms !== undefined) {
     log(`read       the finished run read again: ${fmt(r.finished_read_cpu_ms, 1)} ms of CPU per read, ${fmt(r.finished_read_bytes ?? 0)} bytes`);

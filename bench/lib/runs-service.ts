@@ -18,6 +18,7 @@ import { createKeyRateLimiter } from '../../src/web/rate-limit.ts';
 import { API_PLATFORMS as PLATFORMS, type PlatformName } from '../../src/platforms/types.ts';
 import { seedAccount, tempSqliteUrl } from './common.ts';
 import { liveEngine } from './live-engine.ts';
+import { timeStatements, type StatementTimes } from './sqlite-times.ts';
 
 export interface EngineOptions {
   /** Simulated (sandbox) or expected (live) answer latency per probe, ms. */
@@ -106,6 +107,8 @@ export interface BenchService {
   core: Core;
   app: FastifyInstance;
   key: string;
+  /** Every SQLite statement of the service's connection, counted and timed by kind (see sqlite-times.ts). */
+  statements?: StatementTimes;
   /** In-process HTTP request through the full Fastify stack (auth, limiter, validation). */
   request(method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
@@ -125,6 +128,7 @@ export async function startBenchService(
   });
   const handle = openDatabase(config.DATABASE_URL, { checkpointInBackground: true });
   await migrateToLatest(handle.db);
+  const statements = handle.sqlite ? timeStatements(handle.sqlite) : undefined;
   // Same assembly as openRuntime in src/server/runtime.ts (drivers, gate, retry, lanes).
   const platforms = buildPlatforms(config, { fetch: engine.fetch });
   const core = createCore({
@@ -146,6 +150,7 @@ export async function startBenchService(
     core,
     app,
     key,
+    statements,
     async request(method, url, body) {
       const res = await app.inject({
         method,
