@@ -233,7 +233,7 @@ export const FORMATTERS: Record<string, Formatter> = {
         : 'not scheduled: runs only when started',
       d.monthly_credit_budget === null
         ? d.budget_for_every_run === null ? 'no budget' : `no budget; ${d.budget_for_every_run} would pay for every run`
-        : `budget ${d.monthly_credit_budget}${d.runs_within_budget_per_month === null ? '' : `: pays for ${plural(d.runs_within_budget_per_month, 'run')} in every month`}${d.budget_for_every_run === null ? '' : ` (${d.budget_for_every_run} pays for every run)`}`,
+        : `budget ${d.monthly_credit_budget}${d.runs_within_budget_per_month === null ? '' : `: pays for ${plural(d.runs_within_budget_per_month, 'run')} a month`}${d.budget_for_every_run === null ? '' : ` (${d.budget_for_every_run} pays for every run)`}`,
       ...(d.months ?? []).map((m) => `  ${m.month}  ${plural(m.scheduled_runs, 'run').padStart(9)}${m.runs_within_budget === null || m.runs_within_budget === m.scheduled_runs ? '' : `, ${m.runs_within_budget} within budget`}  ${m.credits} credits`),
     ].join('\n'),
   ),

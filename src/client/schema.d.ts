@@ -8949,7 +8949,7 @@ export interface operations {
                             busiest: string;
                         } | null;
                         monthly_credit_budget: string | null;
-                        /** @description Runs the budget pays for in every full month listed (later ones are skipped); null without a budget or a schedule */
+                        /** @description Runs a month the budget pays for (a later run in a month is skipped); null without a budget, a schedule or a cost */
                         runs_within_budget_per_month: number | null;
                         /** @description The smallest monthly budget under which no scheduled run is skipped in any month listed */
                         budget_for_every_run: string | null;

@@ -94,10 +94,12 @@ describe('projects estimate', () => {
     // The smallest budget that skips nothing skips nothing; one hundredth less skips in the busiest months.
     const exact = (await s.request('POST', '/v1/projects/estimate', { key, body: { ...body, monthly_credit_budget: e.budget_for_every_run } })).json();
     assert.ok(exact.months.every((m: any) => m.runs_within_budget === m.scheduled_runs));
-    assert.equal(exact.runs_within_budget_per_month, Math.min(...full));
+    assert.equal(exact.runs_within_budget_per_month, 31, 'it pays for the busiest month');
     const less = ((Math.round(Number(e.budget_for_every_run) * 100) - 1) / 100).toFixed(2);
     const short = (await s.request('POST', '/v1/projects/estimate', { key, body: { ...body, monthly_credit_budget: less } })).json();
     assert.ok(short.months.slice(1).some((m: any) => m.scheduled_runs === 31 && m.runs_within_budget === 30));
+    assert.equal(short.runs_within_budget_per_month, 30);
+    assert.ok(short.months.slice(1).every((m: any) => m.runs_within_budget === Math.min(m.scheduled_runs, 30)), 'shorter months run whole');
     assert.deepEqual(short.markets.map((m: any) => m.monthly_credit_budget), [Math.floor((Math.round(Number(less) * 100)) / 2), Math.floor((Math.round(Number(less) * 100)) / 2)].map((h) => (h / 100).toFixed(2)));
 
     // A budget below one market's run covers none: every scheduled run would be skipped.

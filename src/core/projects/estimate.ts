@@ -51,9 +51,11 @@ export function estimateProject(deps: Pick<TrackingDeps, 'visibility'>, input: P
   const probesPerRun = promptCount * new Set(input.platforms).size * (input.repeats ?? 1) * markets.length;
   // The server gives each market's test an even share of the budget, rounded down to a hundredth.
   const share = budget === null ? null : Math.floor(budget / markets.length);
-  // Runs a market's share pays for in one month: a run that would pass it is skipped.
-  const coveredRuns = (runs: number) =>
-    share === null ? null : Math.min(runs, ...perMarket.map((m) => (m.credits === 0 ? runs : Math.floor(share / m.credits))));
+  // Runs a month every market's share pays for: a later run that would pass it is skipped (null:
+  // no budget, or runs that cost nothing).
+  const paying = perMarket.filter((m) => m.credits > 0);
+  const affordable = share === null || paying.length === 0 ? null : Math.min(...paying.map((m) => Math.floor(share / m.credits)));
+  const coveredRuns = (runs: number) => (share === null ? null : affordable === null ? runs : Math.min(runs, affordable));
 
   const months = schedule ? calendarMonths(schedule, now, monthsAhead) : null;
   const monthRows: MonthEstimate[] | null =
@@ -77,8 +79,9 @@ export function estimateProject(deps: Pick<TrackingDeps, 'visibility'>, input: P
     runs_per_month: busiest === null ? null : { average: Math.round(average! * 100) / 100, busiest, fewest: Math.min(...full.map((m) => m.runs)) },
     credits_per_month: busiest === null ? null : { average: formatCredits(Math.round(average! * perRun)), busiest: formatCredits(busiest * perRun) },
     monthly_credit_budget: budget === null ? null : formatCredits(budget),
-    // Runs a month the budget pays for in every full month (null: no budget, or not scheduled).
-    runs_within_budget_per_month: share === null || busiest === null ? null : Math.min(...full.map((m) => coveredRuns(m.runs)!)),
+    // Runs a month the budget pays for; later ones in a month are skipped (null: no budget, not
+    // scheduled, or nothing to pay).
+    runs_within_budget_per_month: busiest === null ? null : affordable,
     // The smallest budget that skips no run in any month listed: every market's share covers
     // the busiest month's runs of the dearest market.
     budget_for_every_run: busiest === null ? null : formatCredits(busiest * mostPerMarket * markets.length),

@@ -22,7 +22,7 @@ export const ProjectEstimate = z.object({
     .describe('Scheduled runs in the full calendar months listed; null when not scheduled'),
   credits_per_month: z.object({ average: Credits, busiest: Credits }).nullable().describe('What the schedule costs a month without a budget'),
   monthly_credit_budget: Credits.nullable(),
-  runs_within_budget_per_month: z.number().int().nullable().describe('Runs the budget pays for in every full month listed (later ones are skipped); null without a budget or a schedule'),
+  runs_within_budget_per_month: z.number().int().nullable().describe('Runs a month the budget pays for (a later run in a month is skipped); null without a budget, a schedule or a cost'),
   budget_for_every_run: Credits.nullable().describe('The smallest monthly budget under which no scheduled run is skipped in any month listed'),
   months: z
     .array(

@@ -86,6 +86,9 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     // The button's budget pays for the busiest month: five Mondays of 48 credits.
     await monthly.getByRole('button', { name: 'Set the budget to 240' }).click();
     assert.equal(await page.getByLabel('Monthly budget (credits, optional)').inputValue(), '240');
+    // The last answer is dimmed (aria-busy) for at least the 250 ms before the new one is asked.
+    await page.locator('[data-testid="project-monthly"][aria-busy="true"]').waitFor();
+    await page.locator('[data-testid="project-monthly"][aria-busy="false"]').waitFor();
     assert.equal(await monthly.getByText('skipped').count(), 0, 'a budget that covers every run says nothing more');
     await page.getByLabel('Monthly budget (credits, optional)').fill('100');
     await monthly.getByText('The budget of 100 credits covers 2 runs a month; later ones are skipped.').waitFor();
