@@ -115,6 +115,8 @@ describe('MCP tools for agents', () => {
     await call('get_test_history', { test_id: tracked.id });
     await call('plan_test_sample', { test_id: tracked.id, half_width: 0.1 });
     await call('delete_tracked_test', { test_id: tracked.id });
+    const projectQuote = await call('estimate_project', { url: 'https://project.example', brand: { name: 'Acme' }, platforms: ['openai'], prompts: [{ prompt: 'anvils', topics: ['tools'] }] });
+    assert.equal(projectQuote.probes_per_run, 1);
     const project = await call('create_project', { url: 'https://project.example', brand: { name: 'Acme' }, platforms: ['openai'], prompts: [{ prompt: 'anvils', topics: ['tools'] }] });
     await call('list_projects');
     await call('update_project', { project_id: project.id, repeats: 2 });

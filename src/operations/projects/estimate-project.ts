@@ -14,7 +14,9 @@ export const ProjectEstimate = z.object({
   market_count: z.number().int(),
   probes_per_run: z.number().int().describe('Probes one run of every market asks (prompts × platforms × repeats × markets)'),
   credits_per_run: Credits.describe('One run of every market'),
-  markets: z.array(z.object({ market: z.string(), credits_per_run: Credits, monthly_credit_budget: Credits.nullable().describe("The market's even share of the budget") })),
+  markets: z.array(
+    z.object({ market: z.string(), credits_per_run: Credits, monthly_credit_budget: Credits.nullable().describe("The market's even share of the budget") }),
+  ),
   schedule: z.object({ cron: z.string(), timezone: z.string() }).nullable(),
   runs_per_month: z
     .object({ average: z.number(), busiest: z.number().int(), fewest: z.number().int() })
@@ -22,7 +24,11 @@ export const ProjectEstimate = z.object({
     .describe('Scheduled runs in the full calendar months listed; null when not scheduled'),
   credits_per_month: z.object({ average: Credits, busiest: Credits }).nullable().describe('What the schedule costs a month without a budget'),
   monthly_credit_budget: Credits.nullable(),
-  runs_within_budget_per_month: z.number().int().nullable().describe('Runs a month the budget pays for (a later run in a month is skipped); null without a budget, a schedule or a cost'),
+  runs_within_budget_per_month: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Runs a month the budget pays for (a later run in a month is skipped); null without a budget, a schedule or a cost'),
   budget_for_every_run: Credits.nullable().describe('The smallest monthly budget under which no scheduled run is skipped in any month listed'),
   months: z
     .array(
@@ -45,21 +51,23 @@ export default defineRoute({
   tags: ['projects'],
   action: 'projects.estimate',
   scope: 'visibility:runs:create',
-  body: z
-    .object({
-      ...ProjectFields,
-      // The create's body is taken as it is; what does not set the price may be left out.
-      url: ProjectFields.url.optional(),
-      brand: ProjectFields.brand.optional(),
-      prompts: z.array(PromptItem).max(1000).optional().describe('The prompts, as create_project takes them (or give prompt_count)'),
-      prompt_count: z.number().int().min(0).max(1000).optional().describe('Prompts in the library; every run asks each one (default: the prompts given)'),
-      months: z.number().int().min(1).max(24).optional().describe('Full calendar months listed after the current one (default 12)'),
-    })
-    .strict(),
+  body: z.object({
+    ...ProjectFields,
+    // The create's body is taken as it is; what does not set the price may be left out.
+    url: ProjectFields.url.optional(),
+    brand: ProjectFields.brand.optional(),
+    prompts: z.array(PromptItem).max(1000).optional().describe('The prompts, as create_project takes them (or give prompt_count)'),
+    prompt_count: z.number().int().min(0).max(1000).optional().describe('Prompts in the library; every run asks each one (default: the prompts given)'),
+    months: z.number().int().min(1).max(24).optional().describe('Full calendar months listed after the current one (default 12)'),
+  }),
   response: ProjectEstimate,
   errors: [400, 422],
   run: (a, _ctx, core) => estimateProject(core.tracking, a),
-  cli: { command: 'projects estimate', description: 'what a project would cost: a run, each month of its schedule, what a budget pays for (free)', flags: { 'schedule.cron': 'cron', 'schedule.timezone': 'timezone', monthly_credit_budget: 'budget' } },
+  cli: {
+    command: 'projects estimate',
+    description: 'what a project would cost: a run, each month of its schedule, what a budget pays for (free)',
+    flags: { 'schedule.cron': 'cron', 'schedule.timezone': 'timezone', monthly_credit_budget: 'budget' },
+  },
   tool: {
     name: 'estimate_project',
     title: 'Quote a project (free)',
