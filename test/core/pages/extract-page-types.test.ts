@@ -383,3 +383,24 @@ test("list-description: a category's or archive's own description above the list
   const links = `<div class="category-description">${Array.from({ length: 8 }, (_, i) => `<a href="/c/${i}">Other category number ${i}</a>`).join(' ')}</div>`;
   assert.ok(!extractPage(page(links, ''), 'https://recipes.example.com/category/air-fryer/').bodyText.includes('Other category number 3'));
 });
+
+test("feedback-prompt: a page's prompts for feedback on itself go as whole lines; a table row and a sentence that use the words stay", () => {
+  const html = `<html><body><main><h1>Studio monitor lamp</h1>${prose('The lamp', 3)}
+    <p>Print</p><p>Share:</p><p>See any errors on this page?</p>
+    <ul><li>Report an issue with this product or seller</li><li>Would you like to tell us about a lower price?</li></ul>
+    <p>Found a lower price? Let us know. Although we can't match every price reported, we'll use your feedback.</p>
+    <p>Please sign in to provide feedback.</p><h3>Write a review</h3><p>Was this page helpful?</p></main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/p/studio-lamp-42');
+  assert.ok(doc.bodyText.includes('The lamp sentence 2'), doc.bodyText);
+  for (const prompt of ['Print', 'Share:', 'errors on this page', 'Report an issue', 'lower price', 'provide feedback', 'Write a review', 'helpful'])
+    assert.ok(!doc.bodyText.includes(prompt), `${prompt} in:\n${doc.bodyText}`);
+
+  const manual = `<html><body><main><h1>Runtime events</h1>${prose('The event table', 3)}
+    <table><tr><th>Event</th><th>Action</th></tr><tr><td>Report an error regarding a particular runtime event</td><td>Raise an exception</td></tr>
+    <tr><td>Print</td><td>Write the page to the printer</td></tr></table>
+    <p>Was this helpful to readers? We asked them, and most said the print edition was.</p></main></body></html>`;
+  const text = extractPage(manual, 'https://docs.example.com/runtime-events').bodyText;
+  assert.ok(text.includes('Report an error regarding a particular runtime event'), text);
+  assert.ok(text.includes('Write the page to the printer'), text);
+  assert.ok(text.includes('Was this helpful to readers?'), text);
+});
