@@ -404,3 +404,22 @@ test("feedback-prompt: a page's prompts for feedback on itself go as whole lines
   assert.ok(text.includes('Write the page to the printer'), text);
   assert.ok(text.includes('Was this helpful to readers?'), text);
 });
+
+test("screen-reader-copy: on a shop's page, a label or price written again for screen readers goes whatever the class's spelling; a sentence for them and a box about them stay", () => {
+  const card = (i: number) =>
+    `<div class="tile"><a href="/p/lamp-${i}">Desk lamp ${i}</a><p class="price"><span aria-hidden="true">$${40 + i}.00</span><span class="tile-price__sr-text">Price $ ${40 + i}.00</span></p>
+    <p><span class="u-screen-reader-only">Sale price: </span>$${30 + i}.50 <span class="is-screenreader-only">Original price: </span>$${50 + i}.00</p></div>`;
+  const html = `<html><head><meta property="og:type" content="product.group"></head><body><main><h1>Desk lamps</h1><p>Lamps for a desk, a drafting table or a bedside. <span class="screen-reader-only">Shoppers rate the range four and a half stars out of five.</span></p><div class="grid">${[1, 2, 3, 4, 5, 6].map(card).join('')}</div></main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/collections/desk-lamps');
+  assert.ok(doc.bodyText.includes('Desk lamp 6'), doc.bodyText);
+  assert.ok(doc.bodyText.includes('$46.00') && doc.bodyText.includes('$36.50'), doc.bodyText);
+  for (const copy of ['Price $', 'Sale price', 'Original price']) assert.ok(!doc.bodyText.includes(copy), `${copy} in:\n${doc.bodyText}`);
+  // A sentence written for screen readers stands for a picture (the stars): it stays.
+  assert.ok(doc.bodyText.includes('four and a half stars out of five'), doc.bodyText);
+
+  const guide = `<html><body><main><h1>Reading the web aloud</h1><div class="screen-readers">${prose('Screen readers', 4)}</div><p>Rated <span class="screen-reader-only">four and a half stars out of five by readers</span></p></main></body></html>`;
+  const guideText = extractPage(guide, 'https://a11y.example.com/screen-readers').bodyText;
+  assert.ok(guideText.includes('Screen readers sentence 3'), guideText);
+  // A sentence written for screen readers stands for a picture (the stars): it stays.
+  assert.ok(guideText.includes('four and a half stars out of five'), guideText);
+});
