@@ -423,3 +423,23 @@ test("screen-reader-copy: on a shop's page, a label or price written again for s
   // A sentence written for screen readers stands for a picture (the stars): it stays.
   assert.ok(guideText.includes('four and a half stars out of five'), guideText);
 });
+
+test("related-rail-titles: a product's rail titled \"We know you'll love these too\", \"Recommended accessories\" or \"Choose your add-ons\" goes with its cards; a section that only mentions accessories, or copy that says \"you'll love\", stays", () => {
+  const card = (n: number) => `<li class="card"><a href="/p/${n}">Spare filter ${n}</a><span>$${n}9.00</span></li>`;
+  const rail = (title: string) => `<section><h2>${title}</h2><ul>${[1, 2, 3, 4].map(card).join('')}</ul></section>`;
+  for (const title of ["We know you'll love these too", 'You’ll also like', 'Recommended Accessories', 'Choose your add-ons']) {
+    const html =
+      `<html><head><meta property="og:type" content="product"></head><body><main><h1>Water jug</h1><p>$39.00</p>${prose('Filtering', 3)}` +
+      `${rail(title)}<section><h2>What's in the box</h2>${prose('The jug and one filter', 2)}</section></main></body></html>`;
+    const doc = extractPage(html, 'https://shop.example.com/products/water-jug');
+    assert.ok(doc.bodyText.includes('Filtering sentence 2') && doc.bodyText.includes('The jug and one filter sentence 1'), doc.bodyText);
+    for (const junk of [title, 'Spare filter 3']) assert.ok(!doc.bodyText.includes(junk), `${junk} in:\n${doc.bodyText}`);
+  }
+  const own =
+    `<html><head><meta property="og:type" content="product"></head><body><main><h1>Water jug</h1><p>$39.00</p>${prose('Filtering', 3)}` +
+    `<section><h2>Accessories included</h2>${prose('A spare lid', 2)}</section><section><h2>If you love tea, you’ll love this jug.</h2>${prose('Brewing', 2)}</section></main></body></html>`;
+  const ownText = extractPage(own, 'https://shop.example.com/products/water-jug').bodyText;
+  assert.ok(ownText.includes('A spare lid sentence 1'), ownText);
+  // A line of copy that says "you'll love" is not a rail's title.
+  assert.ok(ownText.includes('Brewing sentence 1'), ownText);
+});
