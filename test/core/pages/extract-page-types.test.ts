@@ -383,3 +383,63 @@ test("list-description: a category's or archive's own description above the list
   const links = `<div class="category-description">${Array.from({ length: 8 }, (_, i) => `<a href="/c/${i}">Other category number ${i}</a>`).join(' ')}</div>`;
   assert.ok(!extractPage(page(links, ''), 'https://recipes.example.com/category/air-fryer/').bodyText.includes('Other category number 3'));
 });
+
+test("feedback-prompt: a page's prompts for feedback on itself go as whole lines; a table row and a sentence that use the words stay", () => {
+  const html = `<html><body><main><h1>Studio monitor lamp</h1>${prose('The lamp', 3)}
+    <p>Print</p><p>Share:</p><p>See any errors on this page?</p>
+    <ul><li>Report an issue with this product or seller</li><li>Would you like to tell us about a lower price?</li></ul>
+    <p>Found a lower price? Let us know. Although we can't match every price reported, we'll use your feedback.</p>
+    <p>Please sign in to provide feedback.</p><h3>Write a review</h3><p>Was this page helpful?</p></main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/p/studio-lamp-42');
+  assert.ok(doc.bodyText.includes('The lamp sentence 2'), doc.bodyText);
+  for (const prompt of ['Print', 'Share:', 'errors on this page', 'Report an issue', 'lower price', 'provide feedback', 'Write a review', 'helpful'])
+    assert.ok(!doc.bodyText.includes(prompt), `${prompt} in:\n${doc.bodyText}`);
+
+  const manual = `<html><body><main><h1>Runtime events</h1>${prose('The event table', 3)}
+    <table><tr><th>Event</th><th>Action</th></tr><tr><td>Report an error regarding a particular runtime event</td><td>Raise an exception</td></tr>
+    <tr><td>Print</td><td>Write the page to the printer</td></tr></table>
+    <p>Was this helpful to readers? We asked them, and most said the print edition was.</p></main></body></html>`;
+  const text = extractPage(manual, 'https://docs.example.com/runtime-events').bodyText;
+  assert.ok(text.includes('Report an error regarding a particular runtime event'), text);
+  assert.ok(text.includes('Write the page to the printer'), text);
+  assert.ok(text.includes('Was this helpful to readers?'), text);
+});
+
+test("screen-reader-copy: on a shop's page, a label or price written again for screen readers goes whatever the class's spelling; a sentence for them and a box about them stay", () => {
+  const card = (i: number) =>
+    `<div class="tile"><a href="/p/lamp-${i}">Desk lamp ${i}</a><p class="price"><span aria-hidden="true">$${40 + i}.00</span><span class="tile-price__sr-text">Price $ ${40 + i}.00</span></p>
+    <p><span class="u-screen-reader-only">Sale price: </span>$${30 + i}.50 <span class="is-screenreader-only">Original price: </span>$${50 + i}.00</p></div>`;
+  const html = `<html><head><meta property="og:type" content="product.group"></head><body><main><h1>Desk lamps</h1><p>Lamps for a desk, a drafting table or a bedside. <span class="screen-reader-only">Shoppers rate the range four and a half stars out of five.</span></p><div class="grid">${[1, 2, 3, 4, 5, 6].map(card).join('')}</div></main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/collections/desk-lamps');
+  assert.ok(doc.bodyText.includes('Desk lamp 6'), doc.bodyText);
+  assert.ok(doc.bodyText.includes('$46.00') && doc.bodyText.includes('$36.50'), doc.bodyText);
+  for (const copy of ['Price $', 'Sale price', 'Original price']) assert.ok(!doc.bodyText.includes(copy), `${copy} in:\n${doc.bodyText}`);
+  // A sentence written for screen readers stands for a picture (the stars): it stays.
+  assert.ok(doc.bodyText.includes('four and a half stars out of five'), doc.bodyText);
+
+  const guide = `<html><body><main><h1>Reading the web aloud</h1><div class="screen-readers">${prose('Screen readers', 4)}</div><p>Rated <span class="screen-reader-only">four and a half stars out of five by readers</span></p></main></body></html>`;
+  const guideText = extractPage(guide, 'https://a11y.example.com/screen-readers').bodyText;
+  assert.ok(guideText.includes('Screen readers sentence 3'), guideText);
+  // A sentence written for screen readers stands for a picture (the stars): it stays.
+  assert.ok(guideText.includes('four and a half stars out of five'), guideText);
+});
+
+test("related-rail-titles: a product's rail titled \"We know you'll love these too\", \"Recommended accessories\" or \"Choose your add-ons\" goes with its cards; a section that only mentions accessories, or copy that says \"you'll love\", stays", () => {
+  const card = (n: number) => `<li class="card"><a href="/p/${n}">Spare filter ${n}</a><span>$${n}9.00</span></li>`;
+  const rail = (title: string) => `<section><h2>${title}</h2><ul>${[1, 2, 3, 4].map(card).join('')}</ul></section>`;
+  for (const title of ["We know you'll love these too", 'You’ll also like', 'Recommended Accessories', 'Choose your add-ons']) {
+    const html =
+      `<html><head><meta property="og:type" content="product"></head><body><main><h1>Water jug</h1><p>$39.00</p>${prose('Filtering', 3)}` +
+      `${rail(title)}<section><h2>What's in the box</h2>${prose('The jug and one filter', 2)}</section></main></body></html>`;
+    const doc = extractPage(html, 'https://shop.example.com/products/water-jug');
+    assert.ok(doc.bodyText.includes('Filtering sentence 2') && doc.bodyText.includes('The jug and one filter sentence 1'), doc.bodyText);
+    for (const junk of [title, 'Spare filter 3']) assert.ok(!doc.bodyText.includes(junk), `${junk} in:\n${doc.bodyText}`);
+  }
+  const own =
+    `<html><head><meta property="og:type" content="product"></head><body><main><h1>Water jug</h1><p>$39.00</p>${prose('Filtering', 3)}` +
+    `<section><h2>Accessories included</h2>${prose('A spare lid', 2)}</section><section><h2>If you love tea, you’ll love this jug.</h2>${prose('Brewing', 2)}</section></main></body></html>`;
+  const ownText = extractPage(own, 'https://shop.example.com/products/water-jug').bodyText;
+  assert.ok(ownText.includes('A spare lid sentence 1'), ownText);
+  // A line of copy that says "you'll love" is not a rail's title.
+  assert.ok(ownText.includes('Brewing sentence 1'), ownText);
+});

@@ -6,7 +6,7 @@
 import { attr, isElement, isText, removeNodes, walk, type AnyNode, type Element } from './dom.ts';
 import { SKIP_TAGS } from './blocks.ts';
 import { spaceAwareLength } from './main-content.ts';
-import { SIDEBAR_TOKEN, WIDGET_TOKEN } from './rules.ts';
+import { SCREEN_READER_COPY, SCREEN_READER_COPY_MAX_WORDS, SIDEBAR_TOKEN, WIDGET_TOKEN } from './rules.ts';
 
 const ALWAYS_DROP = new Set([...SKIP_TAGS].filter((t) => t !== 'img' && t !== 'picture' && t !== 'head' && t !== 'title'));
 ALWAYS_DROP.add('dialog');
@@ -668,4 +668,42 @@ export function isWidgetArea(el: Element): boolean {
   let widgets = 0;
   for (const child of el.children) if (isElement(child) && WIDGET_TOKEN.test(child.attribs.class ?? '')) widgets++;
   return widgets >= 1;
+}
+
+/**
+ * screen-reader-copy (rules.ts SCREEN_READER_COPY): inside the chosen main boxes, the elements
+ * whose class names them as written for screen readers only, of a few words (a label, a price)
+ * and without the page's <h1>: a second copy of what the page draws beside them.
+ */
+export function screenReaderCopies(roots: Element[]): Element[] {
+  const out: Element[] = [];
+  for (const root of roots)
+    walk(root, (n) => {
+      if (!isElement(n)) return false;
+      const cls = n.attribs.class;
+      if (n !== root && cls !== undefined && SCREEN_READER_COPY.test(cls) && fewWords(n, SCREEN_READER_COPY_MAX_WORDS)) {
+        let h1 = false;
+        walk(n, (k) => {
+          if (isElement(k) && k.name === 'h1') h1 = true;
+          return !h1;
+        });
+        if (!h1) {
+          out.push(n);
+          return false;
+        }
+      }
+      return true;
+    });
+  return out;
+}
+
+/** True when el's text has at most max words (stops counting past it). */
+function fewWords(el: Element, max: number): boolean {
+  let words = 0;
+  walk(el, (n) => {
+    if (words > max) return false;
+    if (isText(n)) words += n.data.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+    return !(isElement(n) && SKIP_TAGS.has(n.name));
+  });
+  return words <= max;
 }

@@ -7,7 +7,7 @@ import type { PageDocument, PageLink } from '../document.ts';
 import { type Element, findFirst, isElement, isText, normalizeSpace, parseHtml, removeNodes, walk } from './dom.ts';
 import { type PageMetadata, readMetadata } from './metadata.ts';
 import { blocksToText, BlockWriter, SKIP_TAGS } from './blocks.ts';
-import { isWidgetArea, pruneBoilerplate, textLength, weakBoilerplate } from './boilerplate.ts';
+import { isWidgetArea, pruneBoilerplate, screenReaderCopies, textLength, weakBoilerplate } from './boilerplate.ts';
 import { linkBoxes, listDescriptions, measure, selectMain, spaceAwareLength } from './main-content.ts';
 import { articleExtras, isArticleBox, pageCommentThreads } from './article-extras.ts';
 import { readLayout } from './layout.ts';
@@ -176,6 +176,9 @@ export function extractPage(html: string, url: string): PageDocument {
         removeNodes([list.box]);
       }
     }
+    // screen-reader-copy (rules.ts): on a shop's pages, a price or label written again for
+    // screen readers beside the one drawn.
+    if (product || collection) removeNodes(screenReaderCopies(roots));
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);
     let blocks = dropJunkLines(

@@ -7,6 +7,7 @@ import {
   CHROME_LINE,
   CARD_COUNTER_LINE,
   CONTROL_LINE,
+  FEEDBACK_PROMPT_LINE,
   FORUM_CHROME_LINE,
   LISTING_CONTROL,
   LISTING_CONTROL_MAX,
@@ -141,9 +142,14 @@ export function dedupeLines(blocks: PageDocument['blocks']): PageDocument['block
 /** Longest line tested against FORUM_CHROME_LINE (characters). */
 const FORUM_CHROME_MAX = 140;
 
+/** Longest line tested against FEEDBACK_PROMPT_LINE (characters). */
+const FEEDBACK_PROMPT_MAX = 260;
+
 const isSiteChrome = (line: string, heading: boolean) => {
   const t = line.trim();
-  return t.length <= 48 && CHROME_LINE.test(t) && !(heading && CHROME_ACCOUNT.test(t));
+  if (t.length <= 48 && CHROME_LINE.test(t) && !(heading && CHROME_ACCOUNT.test(t))) return true;
+  // feedback-prompt (rules.ts): the page's own feedback widget, as a whole line.
+  return t.length <= FEEDBACK_PROMPT_MAX && FEEDBACK_PROMPT_LINE.test(t);
 };
 
 /**

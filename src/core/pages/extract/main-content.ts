@@ -535,7 +535,9 @@ export function linkBoxes(root: Element, stats: Stats): Element[] {
 
 /** Titles of rails of other products beside a product ("Customers also viewed", "Similar
  * items", "You may also like", "Frequently bought together", "Recently viewed", "Bundles & offers",
- * "Compare options", "Consider these available items", "Featured products"). */
+ * "Compare options", "Consider these available items", "Featured products", "We know you'll love
+ * these too", "You'll also like", as the whole title: "If you love iPhone, you'll love Mac." is a
+ * line of copy, "Recommended accessories", "Choose your add-ons"). */
 const RELATED_TITLE = new RegExp(
   '\\b(?:customers?|people|shoppers|others)\\b.{0,40}\\balso\\b|\\balso (?:viewed|bought|like|liked|purchased|love)\\b|' +
     '\\b(?:customers|people) who\\b|\\byou (?:may|might|will|could) (?:also )?(?:like|love|enjoy|be interested)|' +
@@ -544,7 +546,8 @@ const RELATED_TITLE = new RegExp(
     '\\bshop the look\\b|\\bsponsored products\\b|\\bcompare (?:with )?similar\\b|\\bmore from\\b|\\bour (?:best ?sellers|bestsellers)\\b|' +
     '\\boften (?:viewed|bought|purchased)\\b|\\bbetter together\\b|\\bmore like this\\b|\\bsimilar (?:styles?|models?)\\b|\\bvariations of this\\b|' +
     '\\bhow about these\\b|\\b(?:wear|style|pair) it with\\b|\\binspired by your\\b|\\bpopular (?:products|items)\\b|\\btrending (?:now|products)\\b|' +
-    '\\bcompare options\\b|\\bbundles\\b|\\bconsider these\\b|\\bfeatured products\\b',
+    '\\bcompare options\\b|\\bbundles\\b|\\bconsider these\\b|\\bfeatured products\\b|' +
+    "^(?:we (?:know|think) )?you['’]?ll (?:also )?(?:love|like)(?: (?:these|this|them)(?: too)?)?[.!]?$|\\brecommended accessories\\b|\\b(?:choose|shop|select) (?:your )?add-?ons\\b",
   'i',
 );
 /** Longest title of such a rail (characters). */

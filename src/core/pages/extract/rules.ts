@@ -201,6 +201,31 @@ export const CHROME_LINE =
 /** Account and cart words that a heading may rightly be ("Sign in" in a guide's steps). */
 export const CHROME_ACCOUNT = /^(?:log|sign|register|create|my account|forgot|lost|checkout|click here)/iu;
 
+/**
+ * feedback-prompt: a page's prompts for the reader's feedback on the page itself, as whole lines:
+ * "See any errors on this page?", "Report an issue with this product or seller", "Would you like
+ * to tell us about a lower price?", "Found a lower price? Let us know. …", "Please sign in to
+ * provide feedback.", "Was this page helpful?", "Write a review", "Be the first to review this
+ * product", and a tool bar's bare "Print" and "Share". The page's widget asking about the page,
+ * never its copy: "Report an error regarding a runtime event" (a table row of an API's events) and
+ * "Was this helpful to you, we asked readers" (a sentence) stay.
+ */
+export const FEEDBACK_PROMPT_LINE =
+  /^(?:see (?:any|an) (?:errors?|mistakes?) on this page\??|found an? (?:error|mistake|typo) on this page\??|report (?:an? )?(?:issue|problem|error) with this (?:product|item|listing|page)(?: or seller)?\.?|report incorrect product information\.?|would you like to tell us about a lower price\??|where did you see a lower price\??|found a lower price\? let us know\..{0,200}|please sign in to provide feedback\.?|was this (?:page |article |information |answer |review )?(?:helpful|useful)\??|write a review|be the first to (?:write a )?review(?: this (?:product|item))?\.?|print|share:?)$/iu;
+
+/**
+ * screen-reader-copy: class words of text a page writes for screen readers only, beside what it
+ * draws: a price's "Price $ 79.00" next to the drawn "$79.00", "Sale price:" before it. Pruning
+ * before the main box is chosen knows "screen-reader-text", "sr-only" and "visually-hidden";
+ * these spellings ("screen-reader-only", "screenreader-only", "ScreenReaderText", "sr-text",
+ * "assistive-text") go from the chosen box only, so that they do not change which box is chosen.
+ */
+export const SCREEN_READER_COPY = /(?:^|[^a-z])(?:screen-?reader-?(?:text|only)|sr-only|sr-text|assistive-text)(?:$|[^a-z])/i;
+
+/** Most words of a screen reader's copy: a label or a price. A sentence written for screen
+ * readers ("Mailchimp has a four and half star rating") stands for a picture (the stars) and stays. */
+export const SCREEN_READER_COPY_MAX_WORDS = 6;
+
 // --- Rating summaries on product pages
 
 /** One cell of a rating histogram: a star label ("5 ★", "4 stars"), a share ("57%"), a count ("8") or its "4.1 Based on 14 Reviews" head. */
