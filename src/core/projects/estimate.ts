@@ -5,8 +5,7 @@
 // probes than a run may hold) is refused here with the same error.
 import { AppError } from '../errors.ts';
 import { formatCredits } from '../money.ts';
-import { monthStart, nextSlotAfter, parseSchedule, type Schedule } from '../tracking/schedule.ts';
-import { slotsWithin } from '../tracking/sample-plan.ts';
+import { calendarMonths, parseSchedule } from '../tracking/schedule.ts';
 import { checkDefinition, parseBudget, type TrackingDeps } from '../tracking/tracked-tests.ts';
 import { normalizePrompt } from './prompts.ts';
 import { cleanMarkets, marketDefinition, marketKey, type ProjectInput } from './projects.ts';
@@ -44,7 +43,7 @@ export function estimateProject(deps: Pick<TrackingDeps, 'visibility'>, input: P
   const prompts = Array.from({ length: promptCount }, (_, i) => `prompt ${i + 1}`);
   const perMarket = markets.map((m) => {
     // Without prompts a project's tests hold no definition: nothing runs and nothing is charged.
-    const credits = prompts.length ? checkDefinition(deps, 'ai_citations', marketDefinition({ ...STAND_IN, ...input, url: STAND_IN.url, brand: STAND_IN.brand }, m, prompts)).estimate : 0;
+    const credits = prompts.length ? checkDefinition(deps, 'ai_citations', marketDefinition({ ...input, ...STAND_IN }, m, prompts)).estimate : 0;
     return { market: marketKey(m), credits };
   });
   const perRun = perMarket.reduce((a, m) => a + m.credits, 0);
@@ -88,38 +87,3 @@ export function estimateProject(deps: Pick<TrackingDeps, 'visibility'>, input: P
     months: monthRows,
   };
 }
-
-const FULL_MONTHS = new Map<string, number>();
-function fullMonthRuns(key: string, count: () => number): number {
-  let runs = FULL_MONTHS.get(key);
-  if (runs === undefined) {
-    runs = count();
-    if (FULL_MONTHS.size >= 10_000) FULL_MONTHS.delete(FULL_MONTHS.keys().next().value!);
-    FULL_MONTHS.set(key, runs);
-  }
-  return runs;
-}
-
-/** The rest of the current calendar month, then `ahead` full ones, in the schedule's time zone. */
-function calendarMonths(schedule: Schedule, now: Date, ahead: number) {
-  const first = { cron: '0 0 1 * *', timezone: schedule.timezone };
-  const out: { month: string; from: Date; runs: number }[] = [];
-  let start = monthStart(schedule.timezone, now);
-  for (let i = 0; i <= ahead; i++) {
-    const next = nextSlotAfter(first, start);
-    const from = i === 0 ? now : start;
-    // Slots strictly after `from - 1 ms` and before the next month's start.
-    const count = () => slotsWithin(schedule, new Date(from.getTime() - 1), next.getTime() - from.getTime());
-    // A full month's count never changes: kept, so a form asking again as its user types (or a
-    // dense cron over 24 months) counts each month once.
-    const runs = i === 0 ? count() : fullMonthRuns(`${schedule.timezone.toLowerCase()} ${schedule.cron} ${start.toISOString()}`, count);
-    out.push({ month: monthLabel(start, schedule.timezone), from, runs });
-    start = next;
-  }
-  return out;
-}
-
-const monthLabel = (at: Date, timezone: string) => {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit' }).formatToParts(at);
-  return `${parts.find((p) => p.type === 'year')!.value}-${parts.find((p) => p.type === 'month')!.value}`;
-};

@@ -14,7 +14,7 @@ import type { Catalog } from '../visibility/catalog.ts';
 import { MAX_REPEATS, planRun, type CreateRunInput } from '../visibility/plan.ts';
 import { plannedDefinitionId, splitComparable } from './comparable.ts';
 import { loadVisibilityRuns } from './history.ts';
-import { countSlots, type Schedule } from './schedule.ts';
+import { countSlots } from './schedule.ts';
 import { normalCdf, round4, Z_95 } from '../../lib/stats.ts';
 import { findTest } from './tests.ts';
 
@@ -92,11 +92,6 @@ export function trialsNeeded(p: number, goal: SampleGoal): number | null {
   return trialsForChange(p, changedRate(p, goal), goal.confidence, goal.power);
 }
 
-/** Scheduled slots in the `ms` after `from` (capped: a per-minute cron counts as many as it has). */
-export function slotsWithin(schedule: Schedule, from: Date, ms: number, cap = 50_000): number {
-  return countSlots(schedule, from, ms, cap);
-}
-
 const WINDOW_MS = { run: 0, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
 export type PlanWindow = keyof typeof WINDOW_MS;
 export const PLAN_LEVELS = ['prompt_platform', 'overall'] as const;
@@ -158,9 +153,9 @@ export async function testSamplePlan(store: Store, accountId: string, testId: st
     }
   }
   const schedule = test.schedule_cron ? { cron: test.schedule_cron, timezone: test.schedule_timezone ?? 'UTC' } : null;
-  const runsPerMonth = schedule ? slotsWithin(schedule, now, MONTH_MS) : null;
+  const runsPerMonth = schedule ? countSlots(schedule, now, MONTH_MS) : null;
   // Runs pooled into one compared period: one, or the scheduled runs a window holds (at least one).
-  const runsPerPeriod = opts.window === 'run' ? 1 : Math.max(1, schedule ? slotsWithin(schedule, now, WINDOW_MS[opts.window]) : 1);
+  const runsPerPeriod = opts.window === 'run' ? 1 : Math.max(1, schedule ? countSlots(schedule, now, WINDOW_MS[opts.window]) : 1);
   return { test_id: testId, ...planFor(cells, opts, runsPerPeriod, runsPerMonth, test.monthly_credit_budget === null ? null : Number(test.monthly_credit_budget)), rates_from: { days: opts.days, runs: comparable.length } };
 }
 

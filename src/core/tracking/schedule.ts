@@ -1,10 +1,10 @@
 // Schedules of tracked tests: a five-field cron expression read in an IANA time zone, parsed by
 // croner. Across daylight-saving changes a slot keeps its wall-clock time: a time named without a
 // wildcard or step ("30 2", "30 1,13") that the clock skips runs when the gap ends, one it repeats
-// runs once, and the day of a change keeps its slots (cron-parser 5, used before, skipped the whole day of a spring-forward change
-// for daily and weekly crons in every zone that has one). Slots are instants (ISO UTC): the
-// scheduler takes the latest slot at or before now, so a test whose slots were missed during
-// downtime runs once, for the latest one. Pure: no I/O.
+// runs once, and the day of a change keeps its slots (cron-parser 5, used before, skipped the
+// whole day of a spring-forward change for daily and weekly crons in every zone that has one).
+// Slots are instants (ISO UTC): the scheduler takes the latest slot at or before now, so a test
+// whose slots were missed during downtime runs once, for the latest one. Pure: no I/O.
 import { Cron, CronPattern } from 'croner';
 import { AppError } from '../errors.ts';
 
@@ -14,15 +14,6 @@ export interface Schedule {
 }
 
 export const MAX_CRON_LENGTH = 120;
-
-function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A bounded map: the oldest entry goes first once it holds `max`. */
 function remember<V>(map: Map<string, V>, max: number, key: string, make: () => V): V {
@@ -87,7 +78,9 @@ export function parseSchedule(input: { cron?: unknown; timezone?: unknown }): Sc
   if (!cron.startsWith('@') && cron.split(' ').length !== 5) {
     throw new AppError('invalid_schedule', 'schedule.cron must have five fields: minute hour day-of-month month day-of-week.', { cron });
   }
-  if (!isTimeZone(timezone)) {
+  try {
+    zoneOf(timezone);
+  } catch {
     throw new AppError('invalid_schedule', `schedule.timezone ${JSON.stringify(timezone)} is not an IANA time zone (e.g. "Europe/Berlin").`, { timezone });
   }
   timezone = spelledZone(timezone);
@@ -130,7 +123,8 @@ const clocks = new Map<string, Intl.DateTimeFormat>();
 
 /** Minutes since local midnight of `at` in `timezone`. */
 function wallMinutes(timezone: string, at: Date): number {
-  const f = remember(clocks, 1000, zoneOf(timezone), () => new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }));
+  const zone = zoneOf(timezone);
+  const f = remember(clocks, 1000, zone, () => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }));
   const [h, m] = f.format(at).split(':').map(Number);
   return h! * 60 + m!;
 }
@@ -150,12 +144,14 @@ function slotsFromMinute(cron: string): Int32Array {
 /**
  * Slots in (from, from + ms], at most `cap`. A day that has a slot has all of that day's times of
  * the pattern, so once the clock cannot change before the day ends the rest of the day is counted
- * from the pattern's minutes and hours at once; until then it is walked slot by slot. Cost: about one step a scheduled day, whatever
- * the slots a day (walking a per-minute cron slot by slot took seconds for one month).
+ * from the pattern's minutes and hours at once; a clock change is found by halving and counted
+ * up to. Cost: a few steps a scheduled day, whatever its slots (walking a per-minute cron slot by
+ * slot took seconds for one month).
  */
 export function countSlots(schedule: Schedule, from: Date, ms: number, cap = 50_000): number {
   const end = from.getTime() + ms;
   const slotsFrom = slotsFromMinute(schedule.cron);
+  const offset = (x: number) => (((wallMinutes(schedule.timezone, new Date(x)) - Math.floor(x / MINUTE_MS)) % DAY_MINUTES) + DAY_MINUTES) % DAY_MINUTES;
   let n = 0;
   let at = from;
   for (;;) {
@@ -166,28 +162,48 @@ export function countSlots(schedule: Schedule, from: Date, ms: number, cap = 50_
     // Local midnight if the clock does not change before it; a change leaves the wall clock off
     // midnight by its size there.
     const dayEnd = t + (DAY_MINUTES - w) * MINUTE_MS;
+    // The last instant counted at once: the day's end, or the last minute before a clock change
+    // (found by halving, the offset being wall time minus instant); counting goes on after it.
+    let last = dayEnd - 1;
     if (wallMinutes(schedule.timezone, new Date(dayEnd)) !== 0) {
-      // The clock changes before this day ends: count up to the change (found by halving, the
-      // offset being wall time minus instant), then go on from the first slot after it.
-      const offset = (x: number) => (((wallMinutes(schedule.timezone, new Date(x)) - Math.floor(x / MINUTE_MS)) % DAY_MINUTES) + DAY_MINUTES) % DAY_MINUTES;
       const before = offset(t);
-      let lo = t;
       let hi = dayEnd;
-      while (hi - lo > MINUTE_MS) {
-        const mid = lo + Math.floor((hi - lo) / 2 / MINUTE_MS) * MINUTE_MS;
-        if (offset(mid) === before) lo = mid;
+      last = t;
+      while (hi - last > MINUTE_MS) {
+        const mid = last + Math.floor((hi - last) / 2 / MINUTE_MS) * MINUTE_MS;
+        if (offset(mid) === before) last = mid;
         else hi = mid;
       }
-      const stop = Math.min(end, lo);
-      n += 1 + slotsFrom[w + 1]! - slotsFrom[w + Math.floor((stop - t) / MINUTE_MS) + 1]!;
-      at = new Date(stop);
-      continue;
     }
-    const stop = Math.min(end, dayEnd - 1);
-    const last = w + Math.floor((stop - t) / MINUTE_MS);
+    const stop = Math.min(end, last);
     // This slot (which may be a fixed time moved past a gap earlier that day), then the pattern's
     // later times of the day up to the stop.
-    n += 1 + slotsFrom[w + 1]! - slotsFrom[last + 1]!;
+    n += 1 + slotsFrom[w + 1]! - slotsFrom[w + Math.floor((stop - t) / MINUTE_MS) + 1]!;
     at = new Date(stop);
   }
+}
+
+// ---- Calendar months (the budget's month: the schedule's time zone) ----
+
+// A full month's count never changes: kept, so a form asking again as its user types (or a dense
+// cron over 24 months) counts each month once.
+const MONTH_RUNS = new Map<string, number>();
+
+/** The rest of the current calendar month, then `ahead` full ones, with the slots of each. */
+export function calendarMonths(schedule: Schedule, now: Date, ahead: number) {
+  const first = { cron: '0 0 1 * *', timezone: schedule.timezone };
+  const label = new Intl.DateTimeFormat('en-CA', { timeZone: zoneOf(schedule.timezone), year: 'numeric', month: '2-digit' });
+  const out: { month: string; from: Date; runs: number }[] = [];
+  let start = monthStart(schedule.timezone, now);
+  for (let i = 0; i <= ahead; i++) {
+    const next = nextSlotAfter(first, start);
+    const from = i === 0 ? now : start;
+    // Slots from `from` (inclusive) to the next month's start (exclusive).
+    const count = () => countSlots(schedule, new Date(from.getTime() - 1), next.getTime() - from.getTime());
+    const runs = i === 0 ? count() : remember(MONTH_RUNS, 10_000, `${zoneOf(schedule.timezone)} ${schedule.cron} ${start.toISOString()}`, count);
+    const parts = label.formatToParts(start);
+    out.push({ month: `${parts.find((p) => p.type === 'year')!.value}-${parts.find((p) => p.type === 'month')!.value}`, from, runs });
+    start = next;
+  }
+  return out;
 }
