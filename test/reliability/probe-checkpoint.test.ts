@@ -68,7 +68,9 @@ describe('probe answers checkpointed before analysis', () => {
       SIGHTLINE_PLATFORM_ENGINE: 'live',
       SIGHTLINE_PROBE_MAX_ATTEMPTS: '1',
       SIGHTLINE_JUDGE_MODEL: 'openai:gpt-judge',
-      SIGHTLINE_JOB_LEASE_MS: '1000',
+      // Long enough that a loaded machine never loses a lease mid-analysis (a lost lease is a
+      // third claim); a takeover is made by expiring the dead worker's lease below.
+      SIGHTLINE_JOB_LEASE_MS: '30000',
       ...claude.env,
       ...openai.env,
     };
@@ -130,6 +132,11 @@ describe('probe answers checkpointed before analysis', () => {
     assert.equal(probeCalls() - before, 1);
 
     // Another worker takes the job over once the dead one's lease has run out.
+    await s.runtime.core.store.db
+      .updateTable('jobs')
+      .set({ lease_until: new Date(Date.now() - 1000).toISOString() })
+      .where('ref_id', '=', probeId)
+      .execute();
     judgeHangs = false;
     s.runtime.core.startWorker();
     const run = await s.waitForRun(key, runId);
