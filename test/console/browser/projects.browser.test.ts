@@ -80,6 +80,8 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     // Weekly by default: the server's estimate says the runs and cost of a month (4 or 5 Mondays
     // of 48 credits), and without a budget a button sets one to the busiest month's.
     const monthly = page.getByTestId('project-monthly');
+    // (The form quotes as soon as it opens, for no prompts yet: wait for the fresh answer.)
+    await page.locator('[data-testid="project-monthly"][aria-busy="false"]', { hasText: '240.00 in the busiest' }).waitFor();
     await monthly.getByText('Weekly, that is 4–5 runs and about').waitFor();
     assert.match(await monthly.innerText(), /about 2\d\d\.\d\d credits a month \(240\.00 in the busiest\)/);
     await monthly.getByText('No budget is set, so nothing caps it.').waitFor();
@@ -211,6 +213,12 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     assert.match(await activity.getByRole('table', { name: 'Visits referred by AI assistants' }).innerText(), /chatgpt\s+1/i);
     await activity.scrollIntoViewIfNeeded();
     await rig.screenshot(page, 'project-site-activity-desktop');
+
+    // A project priced by a model set through the API: its settings quote the run as the server
+    // prices it, 12 prompts × (GPT-5.1 at 5.00 + Perplexity's default at 2.00).
+    assert.equal((await rig.server.request('PATCH', `/v1/projects/${projectId}`, { key, body: { models: { openai: 'gpt-5.1' } } })).statusCode, 200);
+    await page.goto(`/console/projects/${projectId}/edit`);
+    await page.locator('[data-testid="project-cost"][aria-busy="false"]').getByText('84.00 credits').waitFor();
 
     visited['projects'] = '/console/projects';
     visited['project'] = projectPath;

@@ -108,14 +108,14 @@ function ProjectForm({ project, listing }) {
   const price = (pl) => Number(((listing[pl] || []).find((m) => m.default) || {}).credits_per_probe || 0);
   const marketList = list(markets);
   const promptCount = project ? p.prompt_count : importCount(prompts, format);
-  const perRun = promptCount * [...platforms].reduce((s, pl) => s + price(pl), 0) * Number(repeats) * Math.max(1, marketList.length);
   const parseMarket = (m) => {
     const [language, country] = m.split(/[-_]/);
     return { language: (language || '').trim(), country: (country || '').trim() };
   };
   const schedule = mode === 'none' ? null : mode === 'keep' ? p.schedule : { cron: CRON[mode], timezone: timezone.trim() || 'UTC' };
-  // The server's quote of these settings (POST /v1/projects/estimate): the runs of each calendar
-  // month in the schedule's time zone and what the budget pays for, as the scheduler will count.
+  // The server's quote of these settings (POST /v1/projects/estimate): one run's price as the create
+  // prices it (the project's models included), the runs of each calendar month in the schedule's
+  // time zone and what the budget pays for, as the scheduler will count.
   const estimateBody = JSON.stringify({
     prompt_count: promptCount,
     markets: marketList.map(parseMarket).filter((m) => m.language && m.country),
@@ -129,7 +129,7 @@ function ProjectForm({ project, listing }) {
   const [estimate, setEstimate] = useState(null);
   const [estimateError, setEstimateError] = useState(null);
   useEffect(() => {
-    if (!schedule || platforms.size === 0 || promptCount === 0) {
+    if (platforms.size === 0) {
       setEstimate(null);
       setEstimateError(null);
       return;
@@ -154,6 +154,8 @@ function ProjectForm({ project, listing }) {
       clearTimeout(t);
     };
   }, [estimateBody]);
+  // Dimmed while the quote for the current settings is on its way (not when it was refused).
+  const costPending = platforms.size > 0 && !estimateError && (!estimate || estimate.body !== estimateBody);
   const setCompetitor = (i, k) => (e) => setCompetitors(competitors.map((c, j) => (j === i ? { ...c, [k]: e.target.value } : c)));
 
   const submit = async (e) => {
@@ -238,7 +240,7 @@ function ProjectForm({ project, listing }) {
           ${mode !== 'none' && mode !== 'keep' ? html`<${Field} id="pf-tz" label="Time zone"><input id="pf-tz" type="text" value=${timezone} onInput=${(e) => setTimezone(e.target.value)} /></${Field}>` : null}
           <${Field} id="pf-budget" label="Monthly budget (credits, optional)" hint="Shared evenly between the markets; a scheduled run that would pass it is skipped."><input id="pf-budget" type="number" min="0" step="0.01" value=${budget} onInput=${(e) => setBudget(e.target.value)} aria-describedby="pf-budget-hint" /></${Field}>
         </div>
-        <p data-testid="project-cost">One run of every market costs <strong>${perRun.toFixed(2)} credits</strong> (${plural(promptCount, 'prompt')} × ${plural(platforms.size, 'platform')} × ${plural(Number(repeats), 'repeat')} × ${plural(Math.max(1, marketList.length), 'market')}).</p>
+        <p data-testid="project-cost" class=${costPending ? 'muted' : ''} aria-busy=${costPending ? 'true' : 'false'}>One run of every market costs <strong>${platforms.size === 0 ? 'nothing (no platform chosen)' : estimate ? `${estimate.credits_per_run} credits` : '…'}</strong> (${plural(promptCount, 'prompt')} × ${plural(platforms.size, 'platform')} × ${plural(Number(repeats), 'repeat')} × ${plural(Math.max(1, marketList.length), 'market')}).</p>
         <${MonthlyCost} estimate=${estimate} stale=${!!estimate && estimate.body !== estimateBody} error=${estimateError} mode=${mode} budget=${budget} setBudget=${setBudget} />
         <${ErrorNote} error=${error} />
         <div class="actions"><button type="submit" disabled=${busy}>${project ? 'Save changes' : 'Create project'}</button><a class="button secondary" href=${project ? '/console/projects/' + project.id : '/console/projects'}>Cancel</a></div>
@@ -252,7 +254,8 @@ const credits = (s) => String(Number(s));
 function MonthlyCost({ estimate: e, stale, error, mode, budget, setBudget }) {
   // What the server would refuse on create, said before the form is sent.
   if (error) return html`<div data-testid="project-monthly"><${Note} kind="warn"><p>${error.message}</p></${Note}></div>`;
-  if (!e || !e.runs_per_month) return null;
+  // Nothing to say of a month before there is a run to pay (no prompts yet).
+  if (!e || !e.runs_per_month || Number(e.credits_per_run) === 0) return null;
   const r = e.runs_per_month;
   const label = { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly' }[mode] || 'On this schedule';
   const runs = r.fewest === r.busiest ? plural(r.busiest, 'run') : `${r.fewest}–${r.busiest} runs`;
