@@ -209,9 +209,13 @@ export const FORMATTERS: Record<string, Formatter> = {
   'projects run': fmt('projectsRunsCreate', (d) => lines(d.runs.map((r) => `run ${r.run_id} for ${dash(r.market)} (${r.test_id})`), 'no tests to run: add prompts first')),
   'projects dashboard': fmt('projectsDashboard', (d) =>
     [
-      ...d.series.map((p) => {
-        const b = (p as { brand?: { mention_rate: number | null; mention_rate_ci: { low: number; high: number } | null; n: number; thin: boolean } }).brand;
-        return `  ${String(p.start)}  mention rate ${pct(b?.mention_rate)}${interval(b?.mention_rate_ci)} over ${plural(Number(b?.n ?? 0), 'answer')}${b?.thin ? ' (thin)' : ''}`;
+      ...d.series.flatMap((p) => {
+        type Rate = { name?: string; mention_rate: number | null; mention_rate_ci: { low: number; high: number } | null; n: number; thin: boolean; share_of_voice?: number | null };
+        const { brand: b, competitors = [] } = p as { brand?: Rate; competitors?: Rate[] };
+        return [
+          `  ${minute(String(p.start))} → ${minute(String(p.end))}  mention rate ${pct(b?.mention_rate)}${interval(b?.mention_rate_ci)} over ${plural(Number(b?.n ?? 0), 'answer')}${b?.thin ? ' (thin)' : ''}${b?.share_of_voice == null ? '' : `, share of voice ${pct(b.share_of_voice)}`}`,
+          ...(competitors.length ? [`    competitors: ${competitors.map((c) => `${c.name} ${pct(c.mention_rate)}`).join(', ')}`] : []),
+        ];
       }),
       'prompts (latest window):',
       ...d.matrix.map((m) => `  ${pct(m.mention_rate as number | null).padStart(4)} n=${String(m.n).padEnd(4)}${m.thin ? ' thin' : '     '}  ${m.prompt}`),
