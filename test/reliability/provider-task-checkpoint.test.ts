@@ -55,7 +55,9 @@ describe('a probe waiting on a provider task', () => {
       SIGHTLINE_PLATFORM_ENGINE: 'live',
       SIGHTLINE_DATAFORSEO_POLL_MS: '50',
       SIGHTLINE_PROBE_MAX_ATTEMPTS: '1',
-      SIGHTLINE_JOB_LEASE_MS: '1000',
+      // Long enough that a loaded machine never loses a lease mid-wait (a lost lease is a third
+      // claim); a takeover is made by expiring the dead worker's lease below.
+      SIGHTLINE_JOB_LEASE_MS: '30000',
       // One in flight on the lane: a wait that held its slot would make the posts one at a time.
       SIGHTLINE_CHATGPT_APP_CONCURRENCY: '1',
       ...fake.env,
@@ -91,6 +93,11 @@ describe('a probe waiting on a provider task', () => {
     }
 
     // Another worker takes the job over once the dead one's lease has run out.
+    await db
+      .updateTable('jobs')
+      .set({ lease_until: new Date(Date.now() - 1000).toISOString() })
+      .where('ref_id', '=', (await probe()).id)
+      .execute();
     s.runtime.core.startWorker();
     const run = await s.waitForRun(key, runId);
     assert.equal(run.status, 'completed');
