@@ -14,5 +14,5 @@ export default defineRoute({
   errors: [404],
   run: (a, ctx, core) => getSite(core.store, ctx.accountId, a.site_id),
   cli: { command: 'sites show', description: 'one site', args: ['site_id'] },
-  tool: { name: 'get_site', title: 'Read a site', description: 'One site by id.' },
+  tool: { name: 'get_site', title: 'Read a site', description: 'One site by id: its domain and name. Its AI crawlers and AI referrals: get_site_crawlers, get_site_referrals.' },
 });
