@@ -113,6 +113,8 @@ describe('projects estimate', () => {
     const e = (await s.request('POST', '/v1/projects/estimate', { key, body: { ...settings, prompt_count: 2, schedule: { cron: '30 23 * * 0', timezone: 'Pacific/Auckland' }, months: 24 } })).json();
     assert.equal(e.months.length, 25);
     assert.equal(e.schedule.timezone, 'Pacific/Auckland');
+    // Times in whole seconds, as every other time the API answers (the first one is now).
+    for (const m of e.months) assert.match(m.from, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     for (const m of e.months.slice(1)) assert.ok(m.scheduled_runs === 4 || m.scheduled_runs === 5, `${m.month}: ${m.scheduled_runs}`);
     // 24 consecutive months hold 104 or 105 Sundays.
     const total = e.months.slice(1).reduce((a: number, m: any) => a + m.scheduled_runs, 0);

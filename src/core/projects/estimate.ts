@@ -4,6 +4,7 @@
 // prices as the create: a definition that a create would refuse (a model that does not exist, more
 // probes than a run may hold) is refused here with the same error.
 import { AppError } from '../errors.ts';
+import { toApiTime } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
 import { calendarMonths, parseSchedule } from '../tracking/schedule.ts';
 import { checkDefinition, parseBudget, type TrackingDeps } from '../tracking/tracked-tests.ts';
@@ -60,7 +61,7 @@ export function estimateProject(deps: Pick<TrackingDeps, 'visibility'>, input: P
   const monthRows: MonthEstimate[] | null =
     months?.map((m) => {
       const within = coveredRuns(m.runs);
-      return { month: m.month, from: m.from.toISOString(), scheduled_runs: m.runs, runs_within_budget: within, credits: formatCredits((within ?? m.runs) * perRun) };
+      return { month: m.month, from: toApiTime(m.from.toISOString()), scheduled_runs: m.runs, runs_within_budget: within, credits: formatCredits((within ?? m.runs) * perRun) };
     }) ?? null;
   // The full months (the current one is partial): their average and their busiest.
   const full = months?.slice(1) ?? [];
