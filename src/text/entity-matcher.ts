@@ -1229,7 +1229,7 @@ function placeReading(text: string, start: number, end: number, language: string
   if (language === 'ar') return ARABIC_PLACE_BEFORE.test(text.slice(Math.max(0, start - 16), start));
   if (language === 'ko') return koreanHeadAfter(text, end, KOREAN_PLACE_HEADS) || KOREAN_ATTACHED_PLACE_HEAD.test(text.slice(end, end + 4));
   if (SLAVIC_TOWN_QUALIFIER[language]?.test(text.slice(end, end + 32))) return true;
-  if (placeNounBefore(text, start, language) || locativeVerbAfter(text, start, end, language)) return true;
+  if (placeNounBefore(text, start, language) || locativeVerbAfter(text, start, end, language) || regionAfter(text, end, language)) return true;
   if (language === 'tr') return turkishPlacePredicate(text, start, end);
   const classifying = caselessClassifying(language);
   if (classifying === undefined) return false;
@@ -1312,7 +1312,7 @@ const POSSESSIVES = new Set(
  * before a name make it that event's or thing's name, not a firm's (`other_name`).
  */
 const EVENT_NOUNS = new Set(
-  'battle war siege treaty constellation tragedy disaster massacre tragedia disastro strage tragédie catastrophe massacre tragédia desastre masakra tragedie katastrofa трагедия катастрофа batalla guerra sitio tratado grito constelación batalha cerco constelação bataille guerre siège traité battaglia assedio trattato costellazione schlacht krieg belagerung vertrag slag oorlog beleg verdrag bitwa wojna oblężenie traktat bitva válka битва война осада slaget kriget'.split(
+  'régime regime régimen battle war siege treaty constellation tragedy disaster massacre tragedia disastro strage tragédie catastrophe massacre tragédia desastre masakra tragedie katastrofa трагедия катастрофа batalla guerra sitio tratado grito constelación batalha cerco constelação bataille guerre siège traité battaglia assedio trattato costellazione schlacht krieg belagerung vertrag slag oorlog beleg verdrag bitwa wojna oblężenie traktat bitva válka битва война осада slaget kriget'.split(
     ' ',
   ),
 );
@@ -1345,6 +1345,11 @@ const EVENT_OF = new Set([
  * 导演X): the name is that person's. Not 选手 "player" and 冠军 "champion", which answers also say
  * of brands (国产选手小米, 销量冠军X).
  */
+const KOREAN_OTHER_BEFORE = new Set(
+  '영화 애니메이션 만화 소설 동화 드라마 노래 오페라 뮤지컬 그림 시 감독 배우 가수 작가 화가 시인 친구 동생 언니 오빠 누나 형 주인공 캐릭터 영화제 시상식 공모전'.split(
+    ' ',
+  ),
+);
 const CHINESE_ROLE_BEFORE = /(?:运动员|演员|歌手|导演|作家|诗人|画家|教练|主持人|总统|主席|老师|同学|朋友|队长)$/u;
 
 /** Naming words between the noun and the name: "a colleague called X", "un amico di nome X". */
@@ -1490,6 +1495,12 @@ function wordsBefore(text: string, start: number, max: number): string[] {
  */
 function otherNameReading(text: string, start: number, end: number, language: string): boolean {
   if (language === 'zh') return CHINESE_ROLE_BEFORE.test(text.slice(Math.max(0, start - 4), start));
+  if (language === 'ko') {
+    // Round nine: a Korean noun of a work, a person's role or an event as its own word before the
+    // name (애니메이션 X "the animated film X", 친구 X, 영화제 대상 "the festival's grand prize").
+    const prev = text[start - 1] === ' ' ? wordsBefore(text, start, 1)[0] : undefined;
+    return prev !== undefined && KOREAN_OTHER_BEFORE.has(prev);
+  }
   const nouns = otherNouns(language);
   if (nouns === undefined) return false;
   // The word right before it first; more only when it can end a naming phrase or be "by".
@@ -1848,6 +1859,11 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
         .split(/[ -]/)
         .filter((w) => [...w].length > 3)
         .every((w) => isUpper(w[0]!)));
+  // Round nine (`lower_case_phrase`, mixed): the words of a name in capitalised words that keep
+  // their capital (four letters or more, after the first word): one written in lower case makes
+  // the phrase ("A Canada goose", "The north face of the Eiger", "La casera nos ha subido…").
+  const phraseWords = (withoutLegalForm(name) ?? name).trim().split(/[ -]/u);
+  const phraseCapitals = capitalPhrase && !firstCapitalPhrase ? phraseWords.flatMap((w, i) => (i > 0 && [...w].length > 3 ? [i] : [])) : [];
   // The name is itself a word of the language: its attached forms are only weakly the name.
   const bareName = (withoutLegalForm(name) ?? name).trim();
   const nameIsEveryday =
@@ -2136,7 +2152,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
               ? 'place_name'
               : otherNameReading(text, start, stop, language)
                 ? 'other_name'
-                : givenName && rule === 'exact' && surnameAfter(text, start, stop, language)
+                : (givenName || brandIsGivenName) && rule === 'exact' && surnameAfter(text, start, stop, language, brandIsGivenName)
                   ? 'person_name'
                   : givenNameBefore(text, start, stop, language)
                     ? 'given_name_before'
@@ -2170,6 +2186,14 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           usedAsWord = true;
           rejected.push({ start, end: stop, rule: 'everyday_word_rejected' });
           continue;
+        }
+        if (phraseCapitals.length > 0 && rule === 'exact' && !lowerCaseAnswer(ft)) {
+          const parts = text.slice(start, stop).split(/[\s-]+/u);
+          if (parts.length === phraseWords.length && phraseCapitals.some((i) => isLower(parts[i]![0]!))) {
+            usedAsWord = true;
+            rejected.push({ start, end: stop, rule: 'everyday_word_rejected', weak: true });
+            continue;
+          }
         }
         if (arabicVerb && rule === 'exact' && position(text, start).initial) {
           usedAsWord = true;
@@ -2509,11 +2533,20 @@ function givenNameBefore(text: string, start: number, end: number, language: str
   return !isWordOfLanguage(prev, language);
 }
 
-function surnameAfter(text: string, start: number, end: number, language: string): boolean {
+function surnameAfter(text: string, start: number, end: number, language: string, moby = false): boolean {
   if (!isUpper(text[start]!) || inCapitals(text.slice(start, end))) return false;
   const next = /^ (\p{Lu}\p{Ll}+)(?![\p{L}\p{N}'’-])/u.exec(text.slice(end, end + 32))?.[1];
   if (next === undefined) return false;
   const lower = next.toLowerCase();
+  if (moby) {
+    // Round nine: a brand whose word is a given name of the Moby list ("Stanley", "Tiffany",
+    // "Bernard"), in a language whose dictionary does not list it (or that has none), followed
+    // by a capitalised word that is no word of the language nor of English (a model is mostly
+    // a word: "Stanley Quencher", "Mercedes Sprinter"), and no name the language's dictionary
+    // or the English one calls a brand's or place's only: a surname ("Stanley Tucci").
+    if (everydayWordRank(lower, language, { anyCase: true }) !== null || dictionaryWord(lower, language) || dictionaryWord(lower, 'en')) return false;
+    return true;
+  }
   // The surname is a name the dictionary knows too (Wałęsa, Turing): a model's made-up name
   // (Toyota Yaris, Nokia Lumia) is none, and brands are capital-only entries as often as people.
   return everydayWordRank(lower, language, { anyCase: true }) === null && !dictionaryWord(lower, language) && dictionaryNameOnly(next, language);
@@ -2909,4 +2942,32 @@ function chineseWordReading(text: string, start: number, end: number, language: 
   if (everydayName && !nounAfter && CHINESE_POSSESSOR_BEFORE.test(before)) return 'possessed_noun';
   if (HAN_NUMERALS.has(text[end] ?? '') && [...text.slice(start, end)].some((c) => HAN_NUMERALS.has(c))) return 'number_expression';
   return null;
+}
+
+/**
+ * Round nine (`place_name`, weak): what follows a town's name to place it. English: a comma and a
+ * US state ("Hershey, Pennsylvania"; the fifty states as listed by the US Census Bureau). Russian
+ * and Ukrainian: a territorial unit after an adjectival name ("Моршинська громада", "Одинцовский
+ * район"), from the administrative nouns of each country.
+ */
+const US_STATES = new Set(
+  'Alabama Alaska Arizona Arkansas California Colorado Connecticut Delaware Florida Georgia Hawaii Idaho Illinois Indiana Iowa Kansas Kentucky Louisiana Maine Maryland Massachusetts Michigan Minnesota Mississippi Missouri Montana Nebraska Nevada Ohio Oklahoma Oregon Pennsylvania Tennessee Texas Utah Vermont Virginia Washington Wisconsin Wyoming'.split(
+    ' ',
+  ),
+);
+const US_TWO_WORD_STATE =
+  /^, (?:New (?:Hampshire|Jersey|Mexico|York)|North (?:Carolina|Dakota)|South (?:Carolina|Dakota)|Rhode Island|West Virginia)(?![\p{L}])(?![ \t]\p{Lu})/u;
+const TERRITORY_AFTER: Record<string, RegExp> = {
+  ru: /^[ \t]+(?:район|района|районе|область|области|округ|округа|волость|сельсовет|уезд)(?![\p{L}])/u,
+  uk: /^[ \t]+(?:громада|громади|громаді|район|району|області|область|округ|сільрада|волость)(?![\p{L}])/u,
+};
+function regionAfter(text: string, end: number, language: string): boolean {
+  if (language === 'en') {
+    if (text[end] !== ',' || text[end + 1] !== ' ' || !isUpper(text[end + 2] ?? '')) return false;
+    // Not a name going on ("Delta, Washington Post and…": another brand of a list).
+    const word = /^, (\p{Lu}\p{Ll}+)(?![\p{L}])(?![ \t]\p{Lu})/u.exec(text.slice(end, end + 24))?.[1];
+    return (word !== undefined && US_STATES.has(word)) || US_TWO_WORD_STATE.test(text.slice(end, end + 24));
+  }
+  const re = TERRITORY_AFTER[language];
+  return re !== undefined && text[end] === ' ' && re.test(text.slice(end, end + 16));
 }
