@@ -812,7 +812,6 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'parish',
     'canton',
     'hill',
-    'peak',
     'fell',
     'volcano',
     'glacier',
@@ -866,7 +865,6 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'hameau',
     'canton',
     'volcan',
-    'sommet',
     'baie',
     'vallée',
   ]),
@@ -890,7 +888,6 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'ortsteil',
     'landkreis',
     'kanton',
-    'gipfel',
     'vulkan',
     'tal',
     'bucht',
@@ -995,8 +992,6 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'osadą',
     'dzielnica',
     'dzielnicą',
-    'szczyt',
-    'szczytem',
     'dolina',
     'doliną',
     'zatoka',
@@ -1023,7 +1018,6 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'посёлок',
     'поселок',
     'район',
-    'вершина',
     'вулкан',
     'залив',
     'долина',
@@ -1049,7 +1043,6 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'vesnice',
     'vesnicí',
     'čtvrť',
-    'vrchol',
     'sopka',
     'údolí',
   ]),
@@ -1346,7 +1339,7 @@ const EVENT_OF = new Set([
  * of brands (国产选手小米, 销量冠军X).
  */
 const KOREAN_OTHER_BEFORE = new Set(
-  '영화 애니메이션 만화 소설 동화 드라마 노래 오페라 뮤지컬 그림 시 감독 배우 가수 작가 화가 시인 친구 동생 언니 오빠 누나 형 주인공 캐릭터 영화제 시상식 공모전'.split(
+  '영화 애니메이션 만화 소설 동화 드라마 노래 오페라 뮤지컬 그림 감독 배우 가수 작가 화가 시인 친구 동생 언니 오빠 누나 주인공 캐릭터 영화제 시상식 공모전'.split(
     ' ',
   ),
 );
@@ -2475,7 +2468,7 @@ const MYTH_WORDS = new RegExp(
     // mythology (any case: German capitalises its nouns, a sentence its first word)
     '(?<![\\p{L}])(?:[Mm]ytholog(?:y|ie|ies)|[Mm]itolog(?:ía|ia|ie|ii|ią|iji)|[Mm]ytologi(?:e|i|í|n|en|aa|assa)?|мифологи(?:я|и|ей)|міфологі(?:я|ї|єю)|[Mm]itoloji(?:de|si|sinde)?)(?![\\p{L}])',
     // round nine: a fairy tale, in the phrases that place a figure in one ("im Märchen", "in the fairy tale")
-    '(?<![\\p{L}])(?:in (?:the )?fairy ?tales?|im Märchen|in (?:dem|einem) Märchen|dans (?:le|un) conte|en el cuento|nella fiaba|no conto de fadas|in het sprookje|w baśni|в сказке|v pohádce|i eventyret|i sagan|i sagaen|sadussa|masalda)(?![\\p{L}])',
+    '(?<![\\p{L}])(?:in (?:the )?fairy ?tales?|(?<!wie )im Märchen|in (?:dem|einem) Märchen|dans (?:le|un) conte|en el cuento|nella fiaba|no conto de fadas|in het sprookje|w baśni|в сказке|v pohádce|i eventyret|i sagan|i sagaen|sadussa|masalda)(?![\\p{L}])',
     // legend only in the phrases that tell one ("according to legend"): "a legend" alone is praise
     '(?<![\\p{L}])(?:according to (?:the )?legend|legend has it|selon la légende|según la leyenda|secondo la leggenda|segundo a lenda|diz a lenda|według legendy|по легенде|podle (?:pověsti|legendy)|der Legende nach|laut (?:der )?Legende|volgens de legende|enligt (?:legenden|sägnen)|efsaneye göre)(?![\\p{L}])',
     // religions whose gods carry names brands take
@@ -2542,10 +2535,11 @@ function surnameAfter(text: string, start: number, end: number, language: string
     // Round nine: a brand whose word is a given name of the Moby list ("Stanley", "Tiffany",
     // "Bernard"), in a language whose dictionary does not list it (or that has none), followed
     // by a capitalised word that is no word of the language nor of English (a model is mostly
-    // a word: "Stanley Quencher", "Mercedes Sprinter"), and no name the language's dictionary
-    // or the English one calls a brand's or place's only: a surname ("Stanley Tucci").
+    // a word: "Stanley Quencher", "Mercedes Sprinter") but a name the language's dictionary or
+    // the English one lists only with a capital: a surname ("Bernard Shaw"). A made-up model
+    // name no dictionary knows keeps the brand ("Ford Kuga", "Dacia Sandero").
     if (everydayWordRank(lower, language, { anyCase: true }) !== null || dictionaryWord(lower, language) || dictionaryWord(lower, 'en')) return false;
-    return true;
+    return dictionaryNameOnly(next, language) || dictionaryNameOnly(next, 'en');
   }
   // The surname is a name the dictionary knows too (Wałęsa, Turing): a model's made-up name
   // (Toyota Yaris, Nokia Lumia) is none, and brands are capital-only entries as often as people.
@@ -2785,8 +2779,13 @@ function personCue(text: string, start: number, end: number, language: string, b
     // An abbreviated title or initials before it ("Dr. ", "H.C. ").
     const before = text.slice(Math.max(0, start - 24), start);
     if (TITLE_ABBREVIATION_BEFORE.test(before)) return true;
-    const initials = INITIALS_BEFORE.exec(before)?.[1];
-    if (initials !== undefined && !NOT_INITIALS.has(initials.replace(/[ \t]/gu, ''))) return true;
+    const initials = INITIALS_BEFORE.exec(before);
+    // One letter opening a line is a list's enumerator ("A. Acme", "B. Globex"), not an initial.
+    const enumerator =
+      initials !== null &&
+      initials[1]!.trim().length === 2 &&
+      position(text, start - before.length + initials.index + initials[0].indexOf(initials[1]!)).initial;
+    if (initials !== null && !enumerator && !NOT_INITIALS.has(initials[1]!.replace(/[ \t]/gu, ''))) return true;
   }
   if (text[end] === ' ' && text[end + 2] === '.' && INITIAL_AFTER.test(text.slice(end, end + 8))) return true;
   if (j < start - 1 && isLower(text[j] ?? '')) {
@@ -2822,7 +2821,7 @@ function personCue(text: string, start: number, end: number, language: string, b
  * island, with the Nordic definite forms (the noun before the name takes the suffixed article).
  */
 const PLACE_BEFORE: Record<string, string> = {
-  en: 'river lake mount village hamlet',
+  en: 'river lake village hamlet',
   de: 'fluss see berg dorf insel',
   fr: 'fleuve rivière lac mont village val',
   es: 'río lago monte pueblo aldea',
@@ -2859,7 +2858,7 @@ function placeNounBefore(text: string, start: number, language: string): boolean
  * also rank things ("liegt vorne", "ligger i topp") are read only with prepositions that do not.
  */
 const LOCATIVE_AFTER: Record<string, RegExp> = {
-  en: /^[ \t]+(?:lies[ \t]+(?:on|in|at|near|between|along|off|north|south|east|west|about|some)|flows[ \t]+(?:into|through|from|north|south|east|west)|rises[ \t]+in)(?![\p{L}])/u,
+  en: /^[ \t]+(?:lies[ \t]+(?:on|in|at|near|between|along|off|north|south|east|west|about|some)|flows[ \t]+(?:into|through|from|north|south|east|west))(?![\p{L}])/u,
   de: /^[ \t]+(?:liegt[ \t]+(?:am|an|nahe|unweit|zwischen|nördlich|südlich|östlich|westlich)|fließt[ \t]|mündet[ \t]|entspringt[ \t])/u,
   fr: /^[ \t]+(?:se[ \t]+jette[ \t]+dans|prend[ \t]+sa[ \t]+source|coule[ \t]+(?:vers|dans|à))(?![\p{L}])/u,
   es: /^[ \t]+(?:desemboca|nace[ \t]+en[ \t]+(?:la|el)[ \t]+(?:sierra|montaña|cordillera))(?![\p{L}])/u,
@@ -2867,7 +2866,7 @@ const LOCATIVE_AFTER: Record<string, RegExp> = {
   pt: /^[ \t]+(?:deságua|desagua|nasce[ \t]+na[ \t]+serra)(?![\p{L}])/u,
   nl: /^[ \t]+(?:ligt[ \t]+(?:aan|nabij|tussen|ten)|mondt[ \t]+uit|stroomt[ \t])(?![\p{L}])/u,
   pl: /^[ \t]+(?:leży|położona[ \t]+jest|położony[ \t]+jest|położone[ \t]+jest)[ \t]+(?:nad|w|na|u|przy|między|pod|niedaleko)(?![\p{L}])|^[ \t]+(?:wpada|uchodzi)[ \t]+do(?![\p{L}])/u,
-  cs: /^[ \t]+(?:leží|se[ \t]+nachází)[ \t]+(?:na|v|ve|u|nad|pod|mezi|při)(?![\p{L}])|^[ \t]+(?:se[ \t]+vlévá|pramení)(?![\p{L}])/u,
+  cs: /^[ \t]+(?:leží)[ \t]+(?:na|v|ve|u|nad|pod|mezi|při)(?![\p{L}])|^[ \t]+(?:se[ \t]+vlévá|pramení)(?![\p{L}])/u,
   ru: /^[ \t]+(?:впадает|течёт|течет|протекает|берёт[ \t]+начало|берет[ \t]+начало)(?![\p{L}])|^[ \t]+(?:расположен[аоы]?|лежит)[ \t]+(?:на[ \t]+берегу|у[ \t]+подножия|в[ \t]+долине|между|на[ \t]+реке)(?![\p{L}])/u,
   uk: /^[ \t]+(?:впадає|тече|протікає|бере[ \t]+початок)(?![\p{L}])|^[ \t]+(?:розташован[аеий]|лежить)[ \t]+(?:на[ \t]+березі|біля[ \t]+підніжжя|в[ \t]+долині|між|на[ \t]+річці)(?![\p{L}])/u,
   sv: /^[ \t]+(?:ligger[ \t]+(?:vid|nära|mellan|norr|söder|öster|väster)|rinner[ \t]+(?:ut|genom)|mynnar)(?![\p{L}])/u,
@@ -2922,6 +2921,7 @@ const CHINESE_POSSESSOR_BEFORE = /(?:我|你|您|他|她|它|我们|你们|他�
 /** A copula or demonstrative and a classifier before a noun ("是个快手", "这个理想"): a noun counted or pointed at. */
 const CHINESE_CLASSIFIED_BEFORE = /(?:是|当|做|这|那|哪|每|有)[个种位名]$/u;
 const HAN_NUMERALS = new Set([...'一二两三四五六七八九十百千万零']);
+const NUMBER_GOES_ON = /^[一二两三四五六七八九十百千万零](?:等于|加|减|乘|除|[一二两三四五六七八九十百千万零])/u;
 
 /**
  * Round nine, Chinese words spelled like a brand, read by the grammar around them (weak):
@@ -2940,7 +2940,9 @@ function chineseWordReading(text: string, start: number, end: number, language: 
   const before = text.slice(Math.max(0, start - 4), start);
   if (!nounAfter && CHINESE_CLASSIFIED_BEFORE.test(before)) return 'counted_noun';
   if (everydayName && !nounAfter && CHINESE_POSSESSOR_BEFORE.test(before)) return 'possessed_noun';
-  if (HAN_NUMERALS.has(text[end] ?? '') && [...text.slice(start, end)].some((c) => HAN_NUMERALS.has(c))) return 'number_expression';
+  // A numeral, then "equals", an operator or another numeral: arithmetic (一加一等于二), not a
+  // word that opens with a numeral character (三星一直…, "Samsung has always…").
+  if (NUMBER_GOES_ON.test(text.slice(end, end + 3)) && [...text.slice(start, end)].some((c) => HAN_NUMERALS.has(c))) return 'number_expression';
   return null;
 }
 

@@ -55,6 +55,8 @@ describe('person_cue: the words around the name say a person bears it', () => {
   });
   test('initials before it, or an initial and a surname after it; not U.S.', () => {
     rejectedBy('Farrow', 'en', 'The foreword is by J.K. Farrow, who taught there.', 'person_cue');
+    // One letter opening a line is a list's enumerator.
+    mentioned('Farrow', 'en', 'Two shops:\nA. Farrow sells garden tools.\nB. Acme sells paint.');
     rejectedBy('Corwin', 'en', 'Corwin J. Pike signed the treaty.', 'person_cue');
     mentioned('Farrow', 'en', 'Prices rose in the U.S. Farrow sells garden tools there.');
   });
@@ -70,9 +72,11 @@ describe('person_cue: the words around the name say a person bears it', () => {
 });
 
 describe('person_name and given_name_before, wider', () => {
-  test('a brand that is a given name before an unknown capitalised word (a surname)', () => {
-    rejectedBy('Gordon', 'it', 'Gordon Pettifer ha aperto un ristorante a Roma.', 'person_name');
+  test('a brand that is a given name before a surname the English dictionary lists (no Italian one here)', () => {
+    rejectedBy('Gordon', 'it', 'Gordon Whitman ha aperto un ristorante a Roma.', 'person_name');
+    // A word after it, or a made-up model no dictionary knows, keeps the brand.
     mentioned('Gordon', 'it', 'Gordon Classic è una birra scozzese.');
+    mentioned('Gordon', 'it', 'Gordon Vexlo è una birra scozzese.');
   });
   test('a given name the subtitle list holds, which the English dictionary lists only as a name', () => {
     rejectedBy('Brekke', 'nb', 'Thomas Brekke vant løpet i fjor.', 'given_name_before');
@@ -156,6 +160,8 @@ describe('Chinese: the grammar around a common word', () => {
   });
   test('a numeral in the name and one after it (number_expression)', () => {
     rejectedBy('二加', 'zh', '二加五等于七，这道题很简单。', 'number_expression');
+    // A word opening with a numeral character is no number: 一直 "always".
+    mentioned('三星', 'zh', '三星一直在研发折叠屏。');
     mentioned('二加', 'zh', '二加推出了新款耳机。');
   });
   test('a model in Latin letters or digits right after the name is the brand', () => {
