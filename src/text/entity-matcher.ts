@@ -449,7 +449,11 @@ function capitalized(ft: FoldedText, at: number, capitals: readonly number[]): b
  *   names a person (see surnameAfter; only recorded for rejections; weak);
  * - `classified_as_firm`: an everyday-word name opening a sentence that classes it as a firm or a
  *   product ("Apple is a technology company", "Corona es una cerveza"): the name (see
- *   firmClassified).
+ *   firmClassified);
+ * - `person_cue` (round nine): a title, an honorific, initials, a person noun in apposition or a
+ *   given name joined by "and" say a person bears the name (see personCue; weak rejections);
+ * - `possessed_noun`, `number_expression` (round nine): Chinese, a pronoun and 的 before an
+ *   everyday word, a numeral run going on after it (see chineseWordReading; weak rejections).
  */
 export type MentionRule =
   | 'exact'
@@ -560,10 +564,15 @@ const PRODUCT_NOUNS = new Set([
 ]);
 
 function isLower(ch: string): boolean {
+  // ASCII first: no case-mapped strings for the common letters.
+  const c = ch.charCodeAt(0);
+  if (c < 128 && ch.length === 1) return c >= 97 && c <= 122;
   return ch !== ch.toUpperCase() && ch === ch.toLowerCase();
 }
 
 function isUpper(ch: string): boolean {
+  const c = ch.charCodeAt(0);
+  if (c < 128 && ch.length === 1) return c >= 65 && c <= 90;
   return ch !== ch.toLowerCase() && ch === ch.toUpperCase();
 }
 
@@ -1463,6 +1472,19 @@ function calledWords(language: string): readonly (readonly string[])[] {
 const WORD_LETTER = /[\p{L}-]/u;
 
 /** The words right before `start` as written (at most `max`), nearest last; stops at anything but letters, hyphens, an elided apostrophe and spaces. */
+let lastWordText: string | null = null;
+let lastWordStart = -1;
+let lastWord: string | undefined;
+/** The word right before `start` (wordsBefore with max 1), remembered for the next rule reading the same occurrence. */
+function wordBefore(text: string, start: number): string | undefined {
+  if (text !== lastWordText || start !== lastWordStart) {
+    lastWord = wordsBefore(text, start, 1)[0];
+    lastWordText = text;
+    lastWordStart = start;
+  }
+  return lastWord;
+}
+
 function wordsBefore(text: string, start: number, max: number): string[] {
   const words: string[] = [];
   let i = start;
@@ -1491,13 +1513,13 @@ function otherNameReading(text: string, start: number, end: number, language: st
   if (language === 'ko') {
     // Round nine: a Korean noun of a work, a person's role or an event as its own word before the
     // name (애니메이션 X "the animated film X", 친구 X, 영화제 대상 "the festival's grand prize").
-    const prev = text[start - 1] === ' ' ? wordsBefore(text, start, 1)[0] : undefined;
+    const prev = text[start - 1] === ' ' ? wordBefore(text, start) : undefined;
     return prev !== undefined && KOREAN_OTHER_BEFORE.has(prev);
   }
   const nouns = otherNouns(language);
   if (nouns === undefined) return false;
   // The word right before it first; more only when it can end a naming phrase or be "by".
-  const nearest = wordsBefore(text, start, 1)[0];
+  const nearest = wordBefore(text, start);
   if (nearest !== undefined) {
     const last = nearest.toLowerCase();
     // Such a noun right before it, or with a naming word between ("a colleague called X").
@@ -2140,6 +2162,12 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
             rejected.push({ start, end: stop, rule: 'everyday_word_rejected' });
             continue;
           }
+          if (language === 'en' && text[stop] !== undefined && APOSTROPHE_AFTER.has(text[stop]!) && possessedKin(text, stop)) {
+            // Round nine (`person_cue`): "X's sister", "X's husband": a person's kin.
+            usedAsWord = true;
+            rejected.push({ start, end: stop, rule: 'person_cue', weak: true });
+            continue;
+          }
           if (!inCapitals(text.slice(start, stop)) && nameSignal(text, start, stop) !== 'possessive') {
             const grammar = placeReading(text, start, stop, language)
               ? 'place_name'
@@ -2250,7 +2278,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           if (
             isLower(text[start]!) &&
             lowerCaseAnswer(ft) &&
-            INDEFINITE_ARTICLES[language!]?.has(wordsBefore(text, start, 1)[0] ?? '') &&
+            INDEFINITE_ARTICLES[language!]?.has(wordBefore(text, start) ?? '') &&
             endsNounPhrase(text, stop, language!)
           ) {
             // In an answer written in lower case, an everyday word after an indefinite article is
@@ -2447,7 +2475,7 @@ function venueReading(text: string, start: number, end: number, language: string
   }
   const c = text[start - 1];
   if (c !== ' ' && c !== '\t' && c !== "'" && c !== '’') return false;
-  const nearest = wordsBefore(text, start, 1)[0]?.toLowerCase();
+  const nearest = wordBefore(text, start)?.toLowerCase();
   if (nearest === undefined) return false;
   // "Ancient" before the name: a place of antiquity (`la antigua Iberia`, `ancient Sparta`).
   if (ANCIENT.has(nearest) || venues.has(nearest)) return true;
@@ -2510,7 +2538,7 @@ let givenNames: ReadonlySet<string> | null = null;
 function givenNameBefore(text: string, start: number, end: number, language: string): boolean {
   const space = text[start - 1];
   if ((space !== ' ' && space !== '\t') || !isLower(text[start - 2] ?? '') || !isUpper(text[start]!) || inCapitals(text.slice(start, end))) return false;
-  const prev = wordsBefore(text, start, 1)[0];
+  const prev = wordBefore(text, start);
   // Four letters at least: the list's short names are often function words elsewhere ("Der", "Van");
   // (round nine) three when the English dictionary lists it only as a name ("Mel", not "Van").
   if (prev === undefined || !/^\p{Lu}\p{Ll}{2,}$/u.test(prev) || (prev.length === 3 && !dictionaryNameOnly(prev, 'en'))) return false;
@@ -2772,7 +2800,8 @@ function personCue(text: string, start: number, end: number, language: string, b
   const honorific = HONORIFIC_AFTER[language];
   if (honorific !== undefined && honorific.test(text.slice(end, end + 8))) return true;
   if (language === 'ar') return ARABIC_APPOSITION_AFTER.test(text.slice(end, end + 16));
-  if (!isUpper(text[start] ?? '') || inCapitals(text.slice(start, end))) return false;
+  // (The caller has checked that the name is not written in capitals.)
+  if (!isUpper(text[start] ?? '')) return false;
   let j = start - 1;
   while (j >= 0 && (text[j] === ' ' || text[j] === '\t')) j--;
   if (text[j] === '.') {
@@ -2789,7 +2818,7 @@ function personCue(text: string, start: number, end: number, language: string, b
   }
   if (text[end] === ' ' && text[end + 2] === '.' && INITIAL_AFTER.test(text.slice(end, end + 8))) return true;
   if (j < start - 1 && isLower(text[j] ?? '')) {
-    const nearest = wordsBefore(text, start, 1)[0];
+    const nearest = wordBefore(text, start);
     if (nearest !== undefined && titles(language)?.has(nearest.toLowerCase())) return true;
   }
   // A person or kinship noun in apposition: ", mi vecina,", ", my colleague from…".
@@ -2847,7 +2876,7 @@ function placeNounBefore(text: string, start: number, language: string): boolean
     set = new Set(list.split(' '));
     placeBeforeSets.set(lang, set);
   }
-  const nearest = wordsBefore(text, start, 1)[0];
+  const nearest = wordBefore(text, start);
   return nearest !== undefined && set.has(nearest.toLowerCase());
 }
 
@@ -2904,7 +2933,7 @@ function turkishPlacePredicate(text: string, start: number, end: number): boolea
  */
 function venueHeadName(text: string, start: number, language: string): boolean {
   if (text[start - 1] !== ' ' && text[start - 1] !== '\t') return false;
-  const prev = wordsBefore(text, start, 1)[0];
+  const prev = wordBefore(text, start);
   return prev !== undefined && /^\p{Lu}\p{Ll}+$/u.test(prev) && !isWordOfLanguage(prev, language);
 }
 
@@ -2972,4 +3001,21 @@ function regionAfter(text: string, end: number, language: string): boolean {
   }
   const re = TERRITORY_AFTER[language];
   return re !== undefined && text[end] === ' ' && re.test(text.slice(end, end + 16));
+}
+
+/**
+ * Round nine (`person_cue`), English: the possessive and a kinship or companion noun after the
+ * name ("X's sister lives in…", "X's wife"): a person's kin. Not when a firm's noun follows the
+ * kin noun ("X's sister brand", "X's parent company").
+ */
+const ENGLISH_KIN_AFTER =
+  /^['’]s[ \t]+(?:sister|brother|wife|husband|mother|father|mum|mom|dad|son|daughter|aunt|uncle|cousin|grandmother|grandfather|grandson|granddaughter|girlfriend|boyfriend|fiancée|fiancé|widow|nephew|niece|parents|children|kids)(?![\p{L}'’-])([ \t]+\p{Ll}+)?/u;
+function possessedKin(text: string, stop: number): boolean {
+  const m = ENGLISH_KIN_AFTER.exec(text.slice(stop, stop + 40));
+  if (m === null) return false;
+  const next = m[1]?.trim();
+  return (
+    next === undefined ||
+    !(FIRM_NOUNS.en!.has(next) || /^(?:site|label|publication|magazine|channel|hotel|product|line|title|paper|station|model|car)s?$/u.test(next))
+  );
 }

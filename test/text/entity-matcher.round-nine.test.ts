@@ -65,6 +65,10 @@ describe('person_cue: the words around the name say a person bears it', () => {
     rejectedBy('سلمى', 'ar', 'سلمى صديقتي من الرياض وهي طبيبة.', 'person_cue');
     mentioned('Rovira', 'es', 'Rovira, una marca de Girona, vende embutidos.');
   });
+  test('English: the possessive and a kin noun after it; not a sister brand', () => {
+    rejectedBy('Kestrel', 'en', 'Kestrel’s sister lives in York and teaches chemistry.', 'person_cue');
+    mentioned('Kestrel', 'en', 'Kestrel’s sister brand sells cheaper boots.');
+  });
   test('two given names joined by "and"; not a brand that is no given name', () => {
     rejectedBy('Kari', 'nb', 'Kari og Nils flyttet til Tromsø i fjor.', 'person_cue');
     mentioned('Rema', 'nb', 'Rema og Kiwi har lave priser.');
