@@ -2507,7 +2507,7 @@ const MYTH_WORDS = new RegExp(
 
 /** Fragments one of MYTH_WORDS must contain: a cheap first test, no look-behind at every position. */
 const MYTH_HINT =
-  /ytholog|itolog|ytologi|ифолог|іфолог|itoloji|egend|égende|eyenda|eggenda|lenda|егенд|ověst|ägne|fsane|ndui|nduí|ndoui|ндуизм|airy|ärchen|conte|cuento|fiaba|fadas|sprookje|baśni|сказк|pohádc|eventyr|sagan|sagaen|sadussa|masalda/u;
+  /ytholog|itolog|ytologi|ифолог|іфолог|itoloji|egend|égende|eyenda|eggenda|lenda|егенд|ověst|ägne|fsane|ndui|nduí|ndoui|ндуизм|airy ?tale|ärchen|e conte|n conte|l cuento|a fiaba|de fadas|sprookje|baśni|сказк|pohádc|eventyr|i saga|sadussa|masalda/u;
 
 let mythText: string | null = null;
 let mythAnywhere = false;
