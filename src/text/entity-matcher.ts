@@ -2720,7 +2720,7 @@ const JAPANESE_DERIVATIONAL_AFTER = new RegExp(`^(?:${[...JAPANESE_DERIVATIONAL]
  * forms of address (no brand in them):
  * - a title or form of address right before it (`doctor`, `Dr.`, `Herr`, `pan`, `доктор`, `King`);
  * - an honorific written after it (Japanese `さん`, `様`, `先生`, `氏`; Korean `씨`, `님`; Chinese
- *   `先生`, `女士`, `老师`; Turkish `Bey`, `Hanım`);
+ *   `先生`, `女士`, `小姐`; Turkish `Bey`, `Hanım`);
  * - initials before it (`H.C. Ørsted`, `Frank B. Kellogg`), or an initial and a capitalised word
  *   after it (`Hunter S. Thompson`): a person's full name; not the country and era abbreviations
  *   (`U.S.`, `A.D.`);
@@ -2769,7 +2769,9 @@ const INITIAL_AFTER = /^[ \t]\p{Lu}\.[ \t]+\p{Lu}\p{Ll}/u;
 const HONORIFIC_AFTER: Record<string, RegExp> = {
   ja: /^(?:さん|さま|様|先生|くん|君|ちゃん|氏|殿)/u,
   ko: /^[ \t]?(?:씨|님|선생님|교수님|박사님)(?![가-힣])|^[ \t]?(?:씨|님)(?:가|는|를|에게|의|도|와|과|께서)/u,
-  zh: /^(?:先生|女士|小姐|老师|教授|医生|同学|阿姨|大爷|师傅)/u,
+  // Not 老师, 教授, 医生, 师傅 after a name: "学而思老师", "顺丰师傅" are a school's teacher and a
+  // courier's driver, the institution's name.
+  zh: /^(?:先生|女士|小姐)/u,
   tr: /^[ \t](?:Bey|Hanım|Hoca|Efendi)(?![\p{L}])/u,
 };
 /** Kinship and companion nouns with an Arabic possessive suffix after the name (ندى صديقتي "Nada, my friend"). */
