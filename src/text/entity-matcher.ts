@@ -2883,26 +2883,27 @@ function placeNounBefore(text: string, start: number, language: string): boolean
 }
 
 /**
- * Round nine (`place_name`, weak): a name opening its sentence followed by a verb of lying or
- * flowing and a preposition of place ("X lies on the coast", "X leży nad Narwią", "X renner ut i",
- * "X mündet in"): what lies somewhere or flows is a place or a river; firms are "based". Verbs that
- * also rank things ("liegt vorne", "ligger i topp") are read only with prepositions that do not.
+ * Round nine (`place_name`, weak): a name opening its sentence followed by a verb of flowing
+ * (`renner ut i`, `mündet`, `впадает`), or of lying with a phrase of geography: on a river or coast,
+ * at the foot or mouth, in a valley, between, north of (`X lies on the north bank`, `X leży nad
+ * Narwią`): a place or a river. Not "lies in", "liegt am", "ligger ved", "leży w" alone, said of
+ * shops too ("IKEA ligger ved E6", "Aldi liegt am Stadtrand"), nor "liegt vorne" (a ranking).
  */
 const LOCATIVE_AFTER: Record<string, RegExp> = {
-  en: /^[ \t]+(?:lies[ \t]+(?:on|in|at|near|between|along|off|north|south|east|west|about|some)|flows[ \t]+(?:into|through|from|north|south|east|west))(?![\p{L}])/u,
-  de: /^[ \t]+(?:liegt[ \t]+(?:am|an|nahe|unweit|zwischen|nördlich|südlich|östlich|westlich)|fließt[ \t]|mündet[ \t]|entspringt[ \t])/u,
+  en: /^[ \t]+(?:lies[ \t]+(?:(?:on|along)[ \t]+the[ \t]+(?:\p{Ll}+[ \t]+)?(?:bank|banks|coast|shore|river|border)|at[ \t]+the[ \t]+(?:foot|mouth|confluence)|in[ \t]+the[ \t]+(?:valley|foothills|delta)|between|(?:north|south|east|west)[ \t]+of)|flows[ \t]+(?:into|through|from|north|south|east|west))(?![\p{L}])/u,
+  de: /^[ \t]+(?:liegt[ \t]+(?:am[ \t]+(?:Fuße?|Ufer)|an[ \t]+der[ \t]+Mündung|zwischen|unweit|nördlich|südlich|östlich|westlich)|fließt[ \t]|mündet[ \t]|entspringt[ \t])/u,
   fr: /^[ \t]+(?:se[ \t]+jette[ \t]+dans|prend[ \t]+sa[ \t]+source|coule[ \t]+(?:vers|dans|à))(?![\p{L}])/u,
   es: /^[ \t]+(?:desemboca|nace[ \t]+en[ \t]+(?:la|el)[ \t]+(?:sierra|montaña|cordillera))(?![\p{L}])/u,
-  it: /^[ \t]+(?:sfocia|nasce[ \t]+(?:dal|dalle|sul)|sorge[ \t]+(?:su|sul|sulla|sulle|a|in|nella|nel|lungo|ai))(?![\p{L}])/u,
+  it: /^[ \t]+(?:sfocia|nasce[ \t]+(?:dal|dalle|sul)|sorge[ \t]+(?:su|sul|sulla|sulle|lungo|ai[ \t]+piedi))(?![\p{L}])/u,
   pt: /^[ \t]+(?:deságua|desagua|nasce[ \t]+na[ \t]+serra)(?![\p{L}])/u,
-  nl: /^[ \t]+(?:ligt[ \t]+(?:aan|nabij|tussen|ten)|mondt[ \t]+uit|stroomt[ \t])(?![\p{L}])/u,
-  pl: /^[ \t]+(?:leży|położona[ \t]+jest|położony[ \t]+jest|położone[ \t]+jest)[ \t]+(?:nad|w|na|u|przy|między|pod|niedaleko)(?![\p{L}])|^[ \t]+(?:wpada|uchodzi)[ \t]+do(?![\p{L}])/u,
-  cs: /^[ \t]+(?:leží)[ \t]+(?:na|v|ve|u|nad|pod|mezi|při)(?![\p{L}])|^[ \t]+(?:se[ \t]+vlévá|pramení)(?![\p{L}])/u,
+  nl: /^[ \t]+(?:ligt[ \t]+(?:aan[ \t]+de[ \t]+(?:voet|monding|oever)|tussen|ten[ \t]+(?:noorden|zuiden|oosten|westen))|mondt[ \t]+uit|stroomt[ \t])(?![\p{L}])/u,
+  pl: /^[ \t]+(?:leży|położona[ \t]+jest|położony[ \t]+jest|położone[ \t]+jest)[ \t]+(?:nad|u[ \t]+(?:podnóża|ujścia|stóp)|w[ \t]+dolinie|między)(?![\p{L}])|^[ \t]+(?:wpada|uchodzi)[ \t]+do(?![\p{L}])/u,
+  cs: /^[ \t]+(?:leží)[ \t]+(?:nad|na[ \t]+(?:řece|soutoku|břehu|úpatí)|u[ \t]+(?:soutoku|úpatí)|v[ \t]+údolí|mezi)(?![\p{L}])|^[ \t]+(?:se[ \t]+vlévá|pramení)(?![\p{L}])/u,
   ru: /^[ \t]+(?:впадает|течёт|течет|протекает|берёт[ \t]+начало|берет[ \t]+начало)(?![\p{L}])|^[ \t]+(?:расположен[аоы]?|лежит)[ \t]+(?:на[ \t]+берегу|у[ \t]+подножия|в[ \t]+долине|между|на[ \t]+реке)(?![\p{L}])/u,
   uk: /^[ \t]+(?:впадає|тече|протікає|бере[ \t]+початок)(?![\p{L}])|^[ \t]+(?:розташован[аеий]|лежить)[ \t]+(?:на[ \t]+березі|біля[ \t]+підніжжя|в[ \t]+долині|між|на[ \t]+річці)(?![\p{L}])/u,
-  sv: /^[ \t]+(?:ligger[ \t]+(?:vid|nära|mellan|norr|söder|öster|väster)|rinner[ \t]+(?:ut|genom)|mynnar)(?![\p{L}])/u,
-  da: /^[ \t]+(?:ligger[ \t]+(?:ved|nær|mellem|nord|syd|øst|vest)|løber[ \t]+(?:ud|gennem)|udmunder)(?![\p{L}])/u,
-  nb: /^[ \t]+(?:ligger[ \t]+(?:ved|nær|mellom|nord|sør|øst|vest)|renner[ \t]+(?:ut|gjennom)|munner[ \t]+ut)(?![\p{L}])/u,
+  sv: /^[ \t]+(?:ligger[ \t]+(?:vid[ \t]+(?:foten|mynningen)|mellan|(?:norr|söder|öster|väster)[ \t]+om)|rinner[ \t]+(?:ut|genom)|mynnar)(?![\p{L}])/u,
+  da: /^[ \t]+(?:ligger[ \t]+(?:ved[ \t]+(?:foden|udmundingen)|mellem|(?:nord|syd|øst|vest)[ \t]+for)|løber[ \t]+(?:ud|gennem)|udmunder)(?![\p{L}])/u,
+  nb: /^[ \t]+(?:ligger[ \t]+(?:ved[ \t]+(?:foten|munningen|utløpet)|mellom|(?:nord|sør|øst|vest)[ \t]+for)|renner[ \t]+(?:ut|gjennom)|munner[ \t]+ut)(?![\p{L}])/u,
   fi: /^[ \t]+(?:laskee|virtaa)(?![\p{L}])/u,
   tr: /^[ \t]+(?:nehri|ırmağı|çayı)[ \t]/u,
 };

@@ -94,6 +94,9 @@ describe('place_name: verbs of place, place nouns, classifying sentences, region
     rejectedBy('Vesla', 'nb', 'Vesla renner ut i havet ved Ålesund.', 'place_name');
     mentioned('Thornby', 'en', 'Thornby lists its prices online.');
     mentioned('Kobylnica', 'pl', 'Kobylnica sprzedaje meble na raty.');
+    // Where a shop is: "lies" with no phrase of geography.
+    mentioned('Dagsmark', 'de', 'Der Dagsmark liegt am Stadtrand, direkt neben dem Baumarkt.');
+    mentioned('Dagsmark', 'nb', 'Dagsmark ligger ved E6 like utenfor byen.');
   });
   test('a place noun right before the name', () => {
     rejectedBy('Arvo', 'en', 'We paddled down the river Arvo last summer.', 'place_name');
