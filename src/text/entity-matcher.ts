@@ -2990,7 +2990,7 @@ const US_STATES = new Set(
   ),
 );
 const US_TWO_WORD_STATE =
-  /^, (?:New (?:Hampshire|Jersey|Mexico|York)|North (?:Carolina|Dakota)|South (?:Carolina|Dakota)|Rhode Island|West Virginia)(?![\p{L}])(?![ \t]\p{Lu})/u;
+  /^, (?:New (?:Hampshire|Jersey|Mexico|York)|North (?:Carolina|Dakota)|South (?:Carolina|Dakota)|Rhode Island|West Virginia)(?![\p{L}-])(?![ \t]\p{Lu})/u;
 const TERRITORY_AFTER: Record<string, RegExp> = {
   ru: /^[ \t]+(?:район|района|районе|область|области|округ|округа|волость|сельсовет|уезд)(?![\p{L}])/u,
   uk: /^[ \t]+(?:громада|громади|громаді|район|району|області|область|округ|сільрада|волость)(?![\p{L}])/u,
@@ -2999,7 +2999,7 @@ function regionAfter(text: string, end: number, language: string): boolean {
   if (language === 'en') {
     if (text[end] !== ',' || text[end + 1] !== ' ' || !isUpper(text[end + 2] ?? '')) return false;
     // Not a name going on ("Delta, Washington Post and…": another brand of a list).
-    const word = /^, (\p{Lu}\p{Ll}+)(?![\p{L}])(?![ \t]\p{Lu})/u.exec(text.slice(end, end + 24))?.[1];
+    const word = /^, (\p{Lu}\p{Ll}+)(?![\p{L}-])(?![ \t]\p{Lu})/u.exec(text.slice(end, end + 24))?.[1];
     return (word !== undefined && US_STATES.has(word)) || US_TWO_WORD_STATE.test(text.slice(end, end + 24));
   }
   const re = TERRITORY_AFTER[language];
