@@ -2177,7 +2177,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
                   ? 'person_name'
                   : givenNameBefore(text, start, stop, language)
                     ? 'given_name_before'
-                    : personCue(text, start, stop, language, brandIsGivenName)
+                    : personCue(text, start, stop, language)
                       ? 'person_cue'
                       : venueReading(text, start, stop, language, nameIsVenueHead)
                         ? 'named_place_or_venue'
@@ -2725,8 +2725,9 @@ const JAPANESE_DERIVATIONAL_AFTER = new RegExp(`^(?:${[...JAPANESE_DERIVATIONAL]
  *   after it (`Hunter S. Thompson`): a person's full name; not the country and era abbreviations
  *   (`U.S.`, `A.D.`);
  * - a person or kinship noun in apposition after it (`Mercedes, mi vecina,`; Arabic `ندى صديقتي`,
- *   a kinship noun with a possessive suffix);
- * - a given name joined to it by "and", when the brand's word is a given name too (`Tine og Ola`).
+ *   a kinship noun with a possessive suffix).
+ * Not two given names joined by "and" (`Tine og Ola`): brands that are given names are compared so
+ * ("Hilton and Hyatt", "Ford and Lincoln", "Nike and Jordan").
  */
 const TITLES: Record<string, string> = {
   en: 'doctor professor mister missus sir dame lord lady captain colonel sergeant senator president king queen prince princess emperor empress pope uncle aunt',
@@ -2776,8 +2777,6 @@ const HONORIFIC_AFTER: Record<string, RegExp> = {
 };
 /** Kinship and companion nouns with an Arabic possessive suffix after the name (ندى صديقتي "Nada, my friend"). */
 const ARABIC_APPOSITION_AFTER = /^[ \t]+(?:صديقت|صديق|أخت|أخ|زوجت|زوج|جارت|جار|ابنت|ابن|زميلت|زميل|خالت|عمت|أم|أب|جد|جدت)(?:ي|ك|ه|ها|نا)(?![\p{L}])/u;
-/** "And" in the languages here, to coordinate two given names. */
-const AND_WORDS = new Set(['and', 'und', 'et', 'y', 'e', 'ed', 'en', 'i', 'oraz', 'a', 'и', 'і', 'та', 'och', 'og', 'ja', 've', '&']);
 
 /** Whether a given name (from the Moby list) is written here as a name, not a word of the language. */
 function givenNameWord(word: string, language: string): boolean {
@@ -2798,7 +2797,7 @@ function isWordOfLanguage(word: string, language: string): boolean {
   return everydayWordRank(lower, language) !== null && !dictionaryNameOnly(word, 'en');
 }
 
-function personCue(text: string, start: number, end: number, language: string, brandIsGivenName: boolean): boolean {
+function personCue(text: string, start: number, end: number, language: string): boolean {
   const honorific = HONORIFIC_AFTER[language];
   if (honorific !== undefined && honorific.test(text.slice(end, end + 8))) return true;
   if (language === 'ar') return ARABIC_APPOSITION_AFTER.test(text.slice(end, end + 16));
@@ -2811,12 +2810,13 @@ function personCue(text: string, start: number, end: number, language: string, b
     const before = text.slice(Math.max(0, start - 24), start);
     if (TITLE_ABBREVIATION_BEFORE.test(before)) return true;
     const initials = INITIALS_BEFORE.exec(before);
-    // One letter opening a line is a list's enumerator ("A. Acme", "B. Globex"), not an initial.
-    const enumerator =
-      initials !== null &&
-      initials[1]!.trim().length === 2 &&
-      position(text, start - before.length + initials.index + initials[0].indexOf(initials[1]!)).initial;
-    if (initials !== null && !enumerator && !NOT_INITIALS.has(initials[1]!.replace(/[ \t]/gu, ''))) return true;
+    if (initials !== null && !NOT_INITIALS.has(initials[1]!.replace(/[ \t]/gu, ''))) {
+      const at = start - before.length + initials.index + initials[0].indexOf(initials[1]!);
+      // A single initial is a person's after a given name ("Frank B. Kellogg"); opening a line it
+      // is a list's enumerator ("A. Acme", "B. Globex"), and after another word the end of a
+      // sentence ("use Plan B. Acme sells…", "Vitamin C. Acme…").
+      if (initials[1]!.trim().length > 2 || givenNameWord(wordBefore(text, at) ?? '', language)) return true;
+    }
   }
   if (text[end] === ' ' && text[end + 2] === '.' && INITIAL_AFTER.test(text.slice(end, end + 8))) return true;
   if (j < start - 1 && isLower(text[j] ?? '')) {
@@ -2834,13 +2834,6 @@ function personCue(text: string, start: number, end: number, language: string, b
       // Only determiners, possessives or adjectives before the noun: no verb ("Apple, which has a…").
       if (lead.every((w) => !otherNouns(language)!.has(w))) return true;
     }
-  }
-  if (brandIsGivenName) {
-    // Two given names joined by "and": two people ("Tine og Ola", "Ola og Tine").
-    const after = /^[ \t]+(\S+)[ \t]+(\p{Lu}\p{Ll}+)(?![\p{L}\p{N}'’-])/u.exec(text.slice(end, end + 32));
-    if (after !== null && AND_WORDS.has(after[1]!) && givenNameWord(after[2]!, language)) return true;
-    const prior = /(?:^|[^\p{L}])(\p{Lu}\p{Ll}+)[ \t]+(\S+)[ \t]+$/u.exec(text.slice(Math.max(0, start - 32), start));
-    if (prior !== null && AND_WORDS.has(prior[2]!) && givenNameWord(prior[1]!, language)) return true;
   }
   return false;
 }

@@ -1,7 +1,7 @@
 // Round nine of the mention rules: one test per class of error found on held-out-9, on answers
 // written here (brands, people and places of our own, none from any table). Names of people (a
-// title, an honorific, initials, a person noun in apposition, two given names joined by "and", a
-// given name before an unknown surname), places (a verb of lying or flowing, a place noun before
+// title, an honorific, initials, a person noun in apposition, a given name before an unknown
+// surname; not two given names joined by "and", as brands are compared), places (a verb of lying or flowing, a place noun before
 // the name, classifying sentences of more languages, a US state or a territorial unit after it),
 // venues and events (a dam, a cup, a harbour after the name), a fairy tale, Chinese readings of a
 // common word, a phrase written with a lower-case word, are turned down, weakly, each with its
@@ -59,6 +59,10 @@ describe('person_cue: the words around the name say a person bears it', () => {
     mentioned('Farrow', 'en', 'Two shops:\nA. Farrow sells garden tools.\nB. Acme sells paint.');
     rejectedBy('Corwin', 'en', 'Corwin J. Pike signed the treaty.', 'person_cue');
     mentioned('Farrow', 'en', 'Prices rose in the U.S. Farrow sells garden tools there.');
+    // A single initial after a word that is no given name ends a sentence.
+    mentioned('Farrow', 'en', 'Keep a spare as plan B. Farrow sells garden tools.');
+    mentioned('Farrow', 'en', 'Citrus is rich in vitamin C. Farrow sells juicers too.');
+    rejectedBy('Farrow', 'en', 'The essay is by Helen B. Farrow, who taught there.', 'person_cue');
   });
   test('a person noun in apposition', () => {
     rejectedBy('Rovira', 'es', 'Rovira, mi vecina, trabaja en Vigo.', 'person_cue');
@@ -69,8 +73,10 @@ describe('person_cue: the words around the name say a person bears it', () => {
     rejectedBy('Kestrel', 'en', 'Kestrel’s sister lives in York and teaches chemistry.', 'person_cue');
     mentioned('Kestrel', 'en', 'Kestrel’s sister brand sells cheaper boots.');
   });
-  test('two given names joined by "and"; not a brand that is no given name', () => {
-    rejectedBy('Kari', 'nb', 'Kari og Nils flyttet til Tromsø i fjor.', 'person_cue');
+  test('not two given names joined by "and": brands that are given names are compared so', () => {
+    mentioned('Hilton', 'en', 'For loyalty points, Hilton and Hyatt both beat the independents.');
+    mentioned('Hyatt', 'en', 'For loyalty points, Hilton and Hyatt both beat the independents.');
+    mentioned('Lincoln', 'en', 'Ford and Lincoln share most of their platforms.');
     mentioned('Rema', 'nb', 'Rema og Kiwi har lave priser.');
   });
 });
