@@ -449,7 +449,11 @@ function capitalized(ft: FoldedText, at: number, capitals: readonly number[]): b
  *   names a person (see surnameAfter; only recorded for rejections; weak);
  * - `classified_as_firm`: an everyday-word name opening a sentence that classes it as a firm or a
  *   product ("Apple is a technology company", "Corona es una cerveza"): the name (see
- *   firmClassified).
+ *   firmClassified);
+ * - `person_cue` (round nine): a title, an honorific, initials, a person noun in apposition or a
+ *   given name joined by "and" say a person bears the name (see personCue; weak rejections);
+ * - `possessed_noun`, `number_expression` (round nine): Chinese, a pronoun and 的 before an
+ *   everyday word, a numeral run going on after it (see chineseWordReading; weak rejections).
  */
 export type MentionRule =
   | 'exact'
@@ -477,7 +481,10 @@ export type MentionRule =
   | 'classified_as_firm'
   | 'given_name_before'
   | 'named_place_or_venue'
-  | 'myth_or_legend';
+  | 'myth_or_legend'
+  | 'person_cue'
+  | 'possessed_noun'
+  | 'number_expression';
 
 /** One mention: original UTF-16 range [start, end). */
 export interface MentionSpan {
@@ -557,10 +564,15 @@ const PRODUCT_NOUNS = new Set([
 ]);
 
 function isLower(ch: string): boolean {
+  // ASCII first: no case-mapped strings for the common letters.
+  const c = ch.charCodeAt(0);
+  if (c < 128 && ch.length === 1) return c >= 97 && c <= 122;
   return ch !== ch.toUpperCase() && ch === ch.toLowerCase();
 }
 
 function isUpper(ch: string): boolean {
+  const c = ch.charCodeAt(0);
+  if (c < 128 && ch.length === 1) return c >= 65 && c <= 90;
   return ch !== ch.toLowerCase() && ch === ch.toUpperCase();
 }
 
@@ -801,6 +813,21 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'suburb',
     'borough',
     'municipality',
+    // round nine: settlements, quarters and landforms
+    'hamlet',
+    'neighbourhood',
+    'neighborhood',
+    'quarter',
+    'parish',
+    'canton',
+    'hill',
+    'fell',
+    'volcano',
+    'glacier',
+    'waterfall',
+    'forest',
+    'bay',
+    'fjord',
   ]),
   es: new Set([
     'ciudad',
@@ -819,6 +846,12 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'desierto',
     'municipio',
     'barrio',
+    'aldea',
+    'comarca',
+    'volcán',
+    'cerro',
+    'bahía',
+    'valle',
   ]),
   fr: new Set([
     'ville',
@@ -838,6 +871,11 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'désert',
     'commune',
     'quartier',
+    'hameau',
+    'canton',
+    'volcan',
+    'baie',
+    'vallée',
   ]),
   de: new Set([
     'stadt',
@@ -856,6 +894,12 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'wüste',
     'gemeinde',
     'stadtteil',
+    'ortsteil',
+    'landkreis',
+    'kanton',
+    'vulkan',
+    'tal',
+    'bucht',
   ]),
   it: new Set([
     'città',
@@ -873,6 +917,11 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'deserto',
     'comune',
     'quartiere',
+    'frazione',
+    'borgo',
+    'vulcano',
+    'valle',
+    'baia',
   ]),
   pt: new Set([
     'cidade',
@@ -892,6 +941,10 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'município',
     'bairro',
     'freguesia',
+    'aldeia',
+    'vulcão',
+    'baía',
+    'vale',
   ]),
   nl: new Set([
     'stad',
@@ -909,6 +962,10 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'gemeente',
     'wijk',
     'stadsdeel',
+    'gehucht',
+    'buurtschap',
+    'vulkaan',
+    'baai',
   ]),
   // after "jest" the noun is in the instrumental, after "to" in the nominative
   pl: new Set([
@@ -940,6 +997,14 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'wzgórzem',
     'gmina',
     'gminą',
+    'osada',
+    'osadą',
+    'dzielnica',
+    'dzielnicą',
+    'dolina',
+    'doliną',
+    'zatoka',
+    'zatoką',
   ]),
   ru: new Set([
     'город',
@@ -961,6 +1026,10 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'село',
     'посёлок',
     'поселок',
+    'район',
+    'вулкан',
+    'залив',
+    'долина',
   ]),
   cs: new Set([
     'město',
@@ -981,7 +1050,70 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'obec',
     'obcí',
     'vesnice',
+    'vesnicí',
+    'čtvrť',
+    'sopka',
+    'údolí',
   ]),
+  // round nine: the Nordic languages, Finnish, Ukrainian and Turkish, from the same classes
+  // (settlement, district, river, lake, mountain, island) in each language's ordinary words
+  sv: new Set([
+    'stad',
+    'huvudstad',
+    'by',
+    'tätort',
+    'ort',
+    'flod',
+    'älv',
+    'å',
+    'sjö',
+    'berg',
+    'fjäll',
+    'ö',
+    'landskap',
+    'kommun',
+    'socken',
+    'region',
+    'län',
+    'stadsdel',
+  ]),
+  da: new Set(['by', 'hovedstad', 'landsby', 'flod', 'å', 'sø', 'bjerg', 'ø', 'kommune', 'sogn', 'bydel', 'egn', 'region', 'halvø', 'fjord']),
+  nb: new Set([
+    'by',
+    'hovedstad',
+    'bygd',
+    'tettsted',
+    'elv',
+    'elva',
+    'innsjø',
+    'fjell',
+    'øy',
+    'kommune',
+    'fylke',
+    'bydel',
+    'region',
+    'halvøy',
+    'fjord',
+    'tind',
+  ]),
+  fi: new Set([
+    'kaupunki',
+    'pääkaupunki',
+    'kylä',
+    'taajama',
+    'joki',
+    'järvi',
+    'vuori',
+    'tunturi',
+    'saari',
+    'kunta',
+    'maakunta',
+    'kaupunginosa',
+    'seutu',
+    'niemi',
+    'lahti',
+  ]),
+  uk: new Set(['місто', 'містом', 'столиця', 'село', 'селище', 'річка', 'озеро', 'гора', 'острів', 'громада', 'район', 'область', 'регіон', 'долина']),
 };
 
 /** The copula of a classifying sentence ("X is a…"), then an article and the next three words (adjectives and the noun). */
@@ -996,7 +1128,22 @@ const CLASSIFYING: Record<string, RegExp> = {
   pl: /^[ \t]+(?:jest|był|była|było|to)[ \t]+((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
   ru: /^[ \t]+(?:[—–-][ \t]+(?:это[ \t]+)?|это[ \t]+)((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
   cs: /^[ \t]+(?:je|byl|byla|bylo)[ \t]+((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  // round nine: the Nordic copulas with their indefinite articles, Finnish "on", Ukrainian dash or "це"
+  da: /^[ \t]+(?:er|var)[ \t]+(?:(?:en|et)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  nb: /^[ \t]+(?:er|var)[ \t]+(?:(?:en|ei|et)[ \t]+)?((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  fi: /^[ \t]+(?:on|oli)[ \t]+((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
+  uk: /^[ \t]+(?:[—–-][ \t]+(?:це[ \t]+)?|це[ \t]+)((?:\p{Ll}+[ \t]+){0,2}\p{Ll}+)(?![\p{L}'’-])/u,
 };
+
+const caselessClassifyingByLanguage = new Map<string, RegExp | undefined>();
+/** CLASSIFYING (or FIRM_CLASSIFYING) of a language, blind to case: `\p{Ll}` then matches capitals too. */
+function caselessClassifying(language: string): RegExp | undefined {
+  if (!caselessClassifyingByLanguage.has(language)) {
+    const re = CLASSIFYING[language] ?? FIRM_CLASSIFYING[language];
+    caselessClassifyingByLanguage.set(language, re === undefined ? undefined : new RegExp(re.source, 'iu'));
+  }
+  return caselessClassifyingByLanguage.get(language);
+}
 
 /** Arabic nouns that name a place with the word after them (نهر الدانوب "the Danube river", مدينة …). */
 const ARABIC_PLACE_BEFORE = /(?:^|[\s،,])(?:نهر|مدينة|جبل|جبال|بحر|بحيرة|جزيرة|ولاية|محافظة|منطقة|قرية|عاصمة|كوكب|صحراء|وادي)[ \t]+$/u;
@@ -1005,7 +1152,7 @@ const ARABIC_PLACE_BEFORE = /(?:^|[\s،,])(?:نهر|مدينة|جبل|جبال|�
  * Japanese head nouns that make a proper noun of a place, era, event or institution out of the
  * name before them (日立市 "Hitachi city", 大和時代 "the Yamato period", 日清戦争, 明治大学).
  */
-const JAPANESE_PLACE_HEAD = /^(?:市|町|村|県|区|郡|駅|時代|戦争|大学|神社|天皇|朝|王朝|球場|競技場|スタジアム|アリーナ)(?!\p{Script=Han})/u;
+const JAPANESE_PLACE_HEAD = /^(?:市|町|村|県|区|郡|駅|時代|戦争|大学|神社|天皇|朝|王朝|球場|競技場|スタジアム|アリーナ|ホール|ダム|劇場|杯)(?!\p{Script=Han})/u;
 /**
  * Round eight: Chinese heads that make a place, an institution or a dynasty of the name before
  * them (茅台镇 "Maotai town", X大学, X体育场), and Korean ones written on to it (교촌마을 "Gyochon
@@ -1049,7 +1196,7 @@ const SLAVIC_TOWN_QUALIFIER: Record<string, RegExp> = {
 };
 
 /** Languages that write noun compounds in one word: a place noun may end a longer one. */
-const PLACE_COMPOUNDING = new Set(['de', 'nl', 'sv', 'da', 'no', 'ru', 'cs', 'pl']);
+const PLACE_COMPOUNDING = new Set(['de', 'nl', 'sv', 'da', 'no', 'nb', 'fi', 'ru', 'cs', 'pl']);
 
 /**
  * A place noun of the language, or (round eight) in a compounding language a word ending in one of
@@ -1084,8 +1231,12 @@ function placeReading(text: string, start: number, end: number, language: string
   if (language === 'ar') return ARABIC_PLACE_BEFORE.test(text.slice(Math.max(0, start - 16), start));
   if (language === 'ko') return koreanHeadAfter(text, end, KOREAN_PLACE_HEADS) || KOREAN_ATTACHED_PLACE_HEAD.test(text.slice(end, end + 4));
   if (SLAVIC_TOWN_QUALIFIER[language]?.test(text.slice(end, end + 32))) return true;
-  const classifying = CLASSIFYING[language];
+  if (placeNounBefore(text, start, language) || locativeVerbAfter(text, start, end, language) || regionAfter(text, end, language)) return true;
+  if (language === 'tr') return turkishPlacePredicate(text, start, end);
+  const classifying = caselessClassifying(language);
   if (classifying === undefined) return false;
+  // Case-blind (round nine): a capitalised adjective or genitive may stand before the noun ("the
+  // largest German state", "Suomen korkein tunturi", "the highest Welsh peak").
   const words = classifying.exec(text.slice(end, end + 64))?.[1];
   if (words === undefined || !words.split(/[ \t]+/u).some((w) => isPlaceNoun(w.toLowerCase(), language))) return false;
   // The subject opens the sentence, alone or after a definite article ("Der Saturn ist…").
@@ -1125,13 +1276,21 @@ const OTHER_NOUNS: Record<string, readonly string[]> = {
   nl: 'collega vriendin vriend zus zuster broer vrouw man dochter zoon moeder vader tante oom nicht neef buurvrouw buurman lerares leraar oma opa regisseur acteur actrice zangeres zanger schrijfster schrijver auteur schilder componist dichter voetballer opera film roman lied album schilderij gedicht toneelstuk symfonie ballet musical personage godin god hond kat poes paard orkaan storm sterrenbeeld dier vogel vis insect zoogdier reptiel roofdier plant boom bloem struik vrucht fruit groente bes paddenstoel kleur edelsteen mineraal'.split(
     ' ',
   ),
-  pl: 'koleżanka kolega przyjaciółka przyjaciel siostra brat żona mąż córka syn matka mama ojciec tata ciocia wujek kuzynka kuzyn sąsiadka sąsiad nauczycielka nauczyciel babcia dziadek reżyser reżyserka aktor aktorka piosenkarka piosenkarz pisarka pisarz autorka autor malarz kompozytor poeta poetka piłkarz opera film powieść piosenka album obraz wiersz symfonia balet postać bohaterka bohater bogini bóg pies suczka kot kotka koń huragan gwiazdozbiór konstelacja zwierzę zwierzęciem ptak ptakiem ryba rybą owad owadem ssak ssakiem gad drapieżnik drapieżnikiem roślina rośliną drzewo drzewem kwiat kwiatem krzew owoc owocem warzywo warzywem grzyb kolor kamień minerał'.split(
+  pl: 'koleżanka kolega przyjaciółka przyjaciel siostra brat żona mąż córka syn matka mama ojciec tata ciocia wujek kuzynka kuzyn sąsiadka sąsiad nauczycielka nauczyciel babcia dziadek reżyser reżyserka aktor aktorka piosenkarka piosenkarz pisarka pisarz autorka autor malarz kompozytor poeta poetka piłkarz opera film powieść piosenka album obraz wiersz symfonia balet postać bohaterka bohater bogini boginią boga bogiem bóg pies suczka kot kotka koń huragan gwiazdozbiór konstelacja zwierzę zwierzęciem ptak ptakiem ryba rybą owad owadem ssak ssakiem gad drapieżnik drapieżnikiem roślina rośliną drzewo drzewem kwiat kwiatem krzew owoc owocem warzywo warzywem grzyb kolor kamień minerał'.split(
     ' ',
   ),
-  ru: 'коллега подруга друг сестра брат жена муж дочь сын мать мама отец папа тётя тетя дядя соседка сосед учительница учитель бабушка дедушка режиссёр режиссер актёр актер актриса певица певец писательница писатель автор художник композитор поэт поэтесса футболист опера оперой фильм фильмом роман романом песня песней альбом картина картиной стихотворение симфония балет балетом персонаж героиня герой богиня бог собака пёс пес кошка кот лошадь конь ураган созвездие созвездием животное животным птица птицей рыба рыбой насекомое млекопитающее рептилия хищник хищником растение растением дерево деревом цветок цветком кустарник фрукт овощ ягода гриб цвет камень минерал'.split(
+  ru: 'коллега подруга друг сестра брат жена муж дочь сын мать мама отец папа тётя тетя дядя соседка сосед учительница учитель бабушка дедушка режиссёр режиссер актёр актер актриса певица певец писательница писатель автор художник композитор поэт поэтесса футболист опера оперой фильм фильмом роман романом песня песней альбом картина картиной стихотворение симфония балет балетом персонаж героиня герой богиня богиней богини бог бога богом собака пёс пес кошка кот лошадь конь ураган созвездие созвездием животное животным птица птицей рыба рыбой насекомое млекопитающее рептилия хищник хищником растение растением дерево деревом цветок цветком кустарник фрукт овощ ягода гриб цвет камень минерал'.split(
     ' ',
   ),
-  cs: 'kolegyně kolega kamarádka kamarád přítelkyně přítel sestra bratr manželka manžel dcera syn matka maminka otec táta teta strýc sousedka soused učitelka učitel babička dědeček režisér režisérka herec herečka zpěvačka zpěvák spisovatelka spisovatel autorka autor malíř skladatel básník fotbalista opera operou film filmem román románem píseň písní album obraz obrazem báseň symfonie balet postava postavou hrdinka hrdina bohyně bůh pes fenka kočka kocour kůň hurikán souhvězdí souhvězdím zvíře zvířetem pták ptákem ryba rybou hmyz savec savcem plaz dravec dravcem rostlina rostlinou strom stromem květina květinou keř ovoce zelenina bobule houba barva kámen minerál'.split(
+  cs: 'kolegyně kolega kamarádka kamarád přítelkyně přítel sestra bratr manželka manžel dcera syn matka maminka otec táta teta strýc sousedka soused učitelka učitel babička dědeček režisér režisérka herec herečka zpěvačka zpěvák spisovatelka spisovatel autorka autor malíř skladatel básník fotbalista opera operou film filmem román románem píseň písní album obraz obrazem báseň symfonie balet postava postavou hrdinka hrdina bohyně bohyní bohyni bůh boha bohem pes fenka kočka kocour kůň hurikán souhvězdí souhvězdím zvíře zvířetem pták ptákem ryba rybou hmyz savec savcem plaz dravec dravcem rostlina rostlinou strom stromem květina květinou keř ovoce zelenina bobule houba barva kámen minerál'.split(
+    ' ',
+  ),
+  // round nine: Danish and Norwegian (Bokmål), the same classes, with the suffixed definite forms a
+  // noun takes before a name ("gudinnen Freia", "naboen Ola")
+  da: 'kollega ven veninde søster bror kone mand datter søn mor far tante onkel fætter kusine nabo naboen lærer instruktør skuespiller sanger sangerinde forfatter maler komponist digter fodboldspiller opera operaen film filmen roman romanen sang album maleri digt skikkelse heltinde gudinde gudinden gud guden hund hunden kat katten hest hesten orkan stjernebillede fugl fisk insekt pattedyr rovdyr plante træ blomst frugt grøntsag bær svamp farve ædelsten'.split(
+    ' ',
+  ),
+  nb: 'kollega venn venninne søster bror kone mann datter sønn mor far tante onkel fetter kusine nabo naboen lærer regissør skuespiller sanger sangerinne forfatter maler komponist dikter fotballspiller opera operaen film filmen roman romanen sang album maleri dikt skikkelse heltinne gudinne gudinnen gud guden hund hunden katt katten hest hesten orkan stjernebilde fugl fisk insekt pattedyr rovdyr plante blomst frukt grønnsak bær sopp farge edelstein'.split(
     ' ',
   ),
   sv: 'kollega kompis vän väninna syster bror fru hustru dotter son mamma mor pappa far moster faster morbror farbror kusin granne lärare lärarinna flickvän pojkvän mormor farmor morfar farfar regissör skådespelare skådespelerska sångerska sångare författare författarinna målare konstnär tonsättare kompositör poet fotbollsspelare opera operan film filmen roman romanen låt låten sång album albumet målning målningen dikt dikten pjäs pjäsen symfoni balett gestalt figur hjältinna hjälte gudinna gud hund hunden katt katten häst hästen orkan orkanen storm stormen stjärnbild stjärnbilden djur djuret fågel fågeln fisk fisken insekt däggdjur reptil rovdjur växt växten träd trädet blomma blomman buske frukt grönsak bär svamp färg ädelsten mineral'.split(
@@ -1155,7 +1314,7 @@ const POSSESSIVES = new Set(
  * before a name make it that event's or thing's name, not a firm's (`other_name`).
  */
 const EVENT_NOUNS = new Set(
-  'battle war siege treaty constellation tragedy disaster massacre tragedia disastro strage tragédie catastrophe massacre tragédia desastre masakra tragedie katastrofa трагедия катастрофа batalla guerra sitio tratado grito constelación batalha cerco constelação bataille guerre siège traité battaglia assedio trattato costellazione schlacht krieg belagerung vertrag slag oorlog beleg verdrag bitwa wojna oblężenie traktat bitva válka битва война осада slaget kriget'.split(
+  'régime regime régimen battle war siege treaty constellation tragedy disaster massacre tragedia disastro strage tragédie catastrophe massacre tragédia desastre masakra tragedie katastrofa трагедия катастрофа batalla guerra sitio tratado grito constelación batalha cerco constelação bataille guerre siège traité battaglia assedio trattato costellazione schlacht krieg belagerung vertrag slag oorlog beleg verdrag bitwa wojna oblężenie traktat bitva válka битва война осада slaget kriget'.split(
     ' ',
   ),
 );
@@ -1188,6 +1347,11 @@ const EVENT_OF = new Set([
  * 导演X): the name is that person's. Not 选手 "player" and 冠军 "champion", which answers also say
  * of brands (国产选手小米, 销量冠军X).
  */
+const KOREAN_OTHER_BEFORE = new Set(
+  '영화 애니메이션 만화 소설 동화 드라마 노래 오페라 뮤지컬 그림 감독 배우 가수 작가 화가 시인 친구 동생 언니 오빠 누나 주인공 캐릭터 영화제 시상식 공모전'.split(
+    ' ',
+  ),
+);
 const CHINESE_ROLE_BEFORE = /(?:运动员|演员|歌手|导演|作家|诗人|画家|教练|主持人|总统|主席|老师|同学|朋友|队长)$/u;
 
 /** Naming words between the noun and the name: "a colleague called X", "un amico di nome X". */
@@ -1284,6 +1448,7 @@ const AUTHORED_BY = new Set(['by', 'de', "d'", 'd’', 'di', 'da', 'do', 'von', 
 const otherNounSets = new Map<string, ReadonlySet<string>>();
 
 function otherNouns(language: string): ReadonlySet<string> | undefined {
+  if (language === 'no' || language === 'nn') language = 'nb';
   const list = OTHER_NOUNS[language];
   if (list === undefined) return undefined;
   let set = otherNounSets.get(language);
@@ -1307,6 +1472,19 @@ function calledWords(language: string): readonly (readonly string[])[] {
 const WORD_LETTER = /[\p{L}-]/u;
 
 /** The words right before `start` as written (at most `max`), nearest last; stops at anything but letters, hyphens, an elided apostrophe and spaces. */
+let lastWordText: string | null = null;
+let lastWordStart = -1;
+let lastWord: string | undefined;
+/** The word right before `start` (wordsBefore with max 1), remembered for the next rule reading the same occurrence. */
+function wordBefore(text: string, start: number): string | undefined {
+  if (text !== lastWordText || start !== lastWordStart) {
+    lastWord = wordsBefore(text, start, 1)[0];
+    lastWordText = text;
+    lastWordStart = start;
+  }
+  return lastWord;
+}
+
 function wordsBefore(text: string, start: number, max: number): string[] {
   const words: string[] = [];
   let i = start;
@@ -1332,10 +1510,16 @@ function wordsBefore(text: string, start: number, max: number): string[] {
  */
 function otherNameReading(text: string, start: number, end: number, language: string): boolean {
   if (language === 'zh') return CHINESE_ROLE_BEFORE.test(text.slice(Math.max(0, start - 4), start));
+  if (language === 'ko') {
+    // Round nine: a Korean noun of a work, a person's role or an event as its own word before the
+    // name (애니메이션 X "the animated film X", 친구 X, 영화제 대상 "the festival's grand prize").
+    const prev = text[start - 1] === ' ' ? wordBefore(text, start) : undefined;
+    return prev !== undefined && KOREAN_OTHER_BEFORE.has(prev);
+  }
   const nouns = otherNouns(language);
   if (nouns === undefined) return false;
   // The word right before it first; more only when it can end a naming phrase or be "by".
-  const nearest = wordsBefore(text, start, 1)[0];
+  const nearest = wordBefore(text, start);
   if (nearest !== undefined) {
     const last = nearest.toLowerCase();
     // Such a noun right before it, or with a naming word between ("a colleague called X").
@@ -1690,6 +1874,11 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
         .split(/[ -]/)
         .filter((w) => [...w].length > 3)
         .every((w) => isUpper(w[0]!)));
+  // Round nine (`lower_case_phrase`, mixed): the words of a name in capitalised words that keep
+  // their capital (four letters or more, after the first word): one written in lower case makes
+  // the phrase ("A Canada goose", "The north face of the Eiger", "La casera nos ha subido…").
+  const phraseWords = (withoutLegalForm(name) ?? name).trim().split(/[ -]/u);
+  const phraseCapitals = capitalPhrase && !firstCapitalPhrase ? phraseWords.flatMap((w, i) => (i > 0 && [...w].length > 3 ? [i] : [])) : [];
   // The name is itself a word of the language: its attached forms are only weakly the name.
   const bareName = (withoutLegalForm(name) ?? name).trim();
   const nameIsEveryday =
@@ -1711,6 +1900,12 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   // A capitalised one-word name the spelling dictionary lists only as a name ("Lech", "Alan"):
   // a given name or a place, which a surname after it makes a person's (see surnameAfter).
   const givenName = capitalName && dictionaryNameOnly(bareName, language!);
+  // Round nine: a capitalised one-word name that is a given name (the Moby list: "Tine", "Mercedes",
+  // "Stanley"), which "and" and another given name make a person's (see personCue).
+  givenNames ??= new Set(GIVEN_NAMES.split(' '));
+  const brandIsGivenName = capitalName && givenNames.has(bareName.normalize('NFKD').replace(/\p{M}/gu, ''));
+  // Round nine: the name's word is itself a venue or event head ("Marathon", "Cup"; see venueHeadName).
+  const nameIsVenueHead = VENUE_HEADS_AFTER.has(bareName.toLowerCase());
   // An Arabic name with the article (الصافي, الأهلي): after a definite noun it may be its adjective.
   const definiteName = language === 'ar' && /^ال\p{L}{2,}$/u.test(bareName);
   // A short Arabic name (three letters or fewer) is often the tail of a longer word.
@@ -1945,18 +2140,32 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           if (!left || (language !== undefined && katakanaTail(ft, at))) continue;
           // Inside a katakana run the segmenter's split is not the word's: the run decides (attachedRight).
           if (!rightBoundary(ft, end) || (language !== undefined && katakanaContinues(ft, end))) {
-            const attached = language !== undefined ? attachedRight(ft, at, end) : null;
+            // Round nine (`product_model`): a name in a script without spaces followed straight by a
+            // model in Latin letters or digits (理想L7, 一加12, 大疆Mini) is the brand and its model.
+            const model = language !== undefined && modelAfter(text, offsets[end]!);
+            const attached = model ? 'attached' : language !== undefined ? attachedRight(ft, at, end) : null;
             if (!attached) continue;
             rule = 'attached';
-            weak ||= nameIsEveryday || hanName || (language === 'ko' && !KOREAN_PARTICLES.has(runAfter(text, offsets[end]!, HANGUL, 8)));
+            weak ||= model
+              ? nameIsEveryday
+              : nameIsEveryday || hanName || (language === 'ko' && !KOREAN_PARTICLES.has(runAfter(text, offsets[end]!, HANGUL, 8)));
           }
           if (capitals && !capitalized(ft, at, capitals)) continue;
         }
         const start = offsets[at]!;
         const stop = offsets[end]!;
         if (language !== undefined) {
-          if ((rule !== 'inflected' && diacriticWord(text, start, stop)) || (language === 'ja' && JAPANESE_DERIVATIONAL_AFTER.test(text.slice(stop, stop + 2)))) {
+          if (
+            (rule !== 'inflected' && diacriticWord(text, start, stop)) ||
+            (language === 'ja' && JAPANESE_DERIVATIONAL_AFTER.test(text.slice(stop, stop + 2)))
+          ) {
             rejected.push({ start, end: stop, rule: 'everyday_word_rejected' });
+            continue;
+          }
+          if (language === 'en' && text[stop] !== undefined && APOSTROPHE_AFTER.has(text[stop]!) && possessedKin(text, stop)) {
+            // Round nine (`person_cue`): "X's sister", "X's husband": a person's kin.
+            usedAsWord = true;
+            rejected.push({ start, end: stop, rule: 'person_cue', weak: true });
             continue;
           }
           if (!inCapitals(text.slice(start, stop)) && nameSignal(text, start, stop) !== 'possessive') {
@@ -1964,19 +2173,22 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
               ? 'place_name'
               : otherNameReading(text, start, stop, language)
                 ? 'other_name'
-                : givenName && rule === 'exact' && surnameAfter(text, start, stop, language)
+                : (givenName || brandIsGivenName) && rule === 'exact' && surnameAfter(text, start, stop, language, brandIsGivenName)
                   ? 'person_name'
                   : givenNameBefore(text, start, stop, language)
                     ? 'given_name_before'
-                    : venueReading(text, start, stop, language)
-                      ? 'named_place_or_venue'
-                      : mythContext(text, start, stop, language)
-                        ? 'myth_or_legend'
-                        : countedReading(text, start, stop, language)
-                          ? 'counted_noun'
-                          : caselessFunctionWord && !isListLabel(text, stop)
-                            ? 'everyday_word_rejected'
-                            : wordClassReading(text, start, stop, language, definiteName || (arabicNoun && rule === 'exact'), nameIsEveryday);
+                    : personCue(text, start, stop, language)
+                      ? 'person_cue'
+                      : venueReading(text, start, stop, language, nameIsVenueHead)
+                        ? 'named_place_or_venue'
+                        : mythContext(text, start, stop, language)
+                          ? 'myth_or_legend'
+                          : countedReading(text, start, stop, language)
+                            ? 'counted_noun'
+                            : caselessFunctionWord && !isListLabel(text, stop)
+                              ? 'everyday_word_rejected'
+                              : (wordClassReading(text, start, stop, language, definiteName || (arabicNoun && rule === 'exact'), nameIsEveryday) ??
+                                chineseWordReading(text, start, stop, language, nameIsEveryday));
             if (grammar !== null) {
               usedAsWord = true;
               rejected.push({ start, end: stop, rule: grammar, weak: true });
@@ -1995,6 +2207,14 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           usedAsWord = true;
           rejected.push({ start, end: stop, rule: 'everyday_word_rejected' });
           continue;
+        }
+        if (phraseCapitals.length > 0 && rule === 'exact' && !lowerCaseAnswer(ft)) {
+          const parts = text.slice(start, stop).split(/[\s-]+/u);
+          if (parts.length === phraseWords.length && phraseCapitals.some((i) => isLower(parts[i]![0]!))) {
+            usedAsWord = true;
+            rejected.push({ start, end: stop, rule: 'everyday_word_rejected', weak: true });
+            continue;
+          }
         }
         if (arabicVerb && rule === 'exact' && position(text, start).initial) {
           usedAsWord = true;
@@ -2058,7 +2278,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           if (
             isLower(text[start]!) &&
             lowerCaseAnswer(ft) &&
-            INDEFINITE_ARTICLES[language!]?.has(wordsBefore(text, start, 1)[0] ?? '') &&
+            INDEFINITE_ARTICLES[language!]?.has(wordBefore(text, start) ?? '') &&
             endsNounPhrase(text, stop, language!)
           ) {
             // In an answer written in lower case, an everyday word after an indefinite article is
@@ -2221,29 +2441,41 @@ const ANCIENT = new Set(
 const venueSets = new Map<string, ReadonlySet<string>>();
 
 const VENUE_AFTER = /^[ \t](\p{Lu}\p{Ll}+)(?![\p{L}'’-])/u;
+/**
+ * Round nine: heads that make a named place or event of the capitalised name before them, read
+ * after the name only (`Hoover Dam`, `Stanley Cup`, `Tuborg Havn`, `San Pellegrino Terme`, `Boston
+ * Marathon`): a dam, a harbour, a hall, a spa, a canyon or falls; a cup, trophy or marathon. In the
+ * languages here, capitalised as part of the name. A brand's word that is itself one of these heads
+ * after a capitalised word is the head (`venueHeadName`).
+ */
+const VENUE_HEADS_AFTER = new Set(
+  'dam hall harbour harbor canyon falls gorge reservoir cup trophy marathon talsperre halle hafen therme thermen pokal havn hamn hal terme thermes coupe copa termas taça taca coppa beker puchar pohár кубок'.split(
+    ' ',
+  ),
+);
 const TURKISH_ANTIK_AFTER = /^[ \t]antik(?![\p{L}])/u;
 
-function venueReading(text: string, start: number, end: number, language: string): boolean {
-  const list = VENUE_NOUNS[language];
-  if (list === undefined) return false;
+function venueReading(text: string, start: number, end: number, language: string, nameIsVenueHead: boolean): boolean {
+  const list = VENUE_NOUNS[language] ?? '';
   let venues = venueSets.get(language);
   if (venues === undefined) {
-    venues = new Set(list.split(' '));
+    venues = new Set(list.split(' ').filter(Boolean));
     venueSets.set(language, venues);
   }
+  if (nameIsVenueHead && venueHeadName(text, start, language)) return true;
   // Right after, capitalised, with one space between ("Allianz Arena"; not "Allianz, Arena").
   const space = text[end];
   if (space === ' ' || space === '\t') {
     if (isUpper(text[end + 1] ?? '')) {
-      const after = VENUE_AFTER.exec(text.slice(end, end + 24))?.[1];
-      if (after !== undefined && venues.has(after.toLowerCase())) return true;
+      const after = VENUE_AFTER.exec(text.slice(end, end + 24))?.[1]?.toLowerCase();
+      if (after !== undefined && (venues.has(after) || VENUE_HEADS_AFTER.has(after))) return true;
     }
     // Turkish "antik" after it: a place of antiquity (`Efes antik kenti`).
     if (language === 'tr' && TURKISH_ANTIK_AFTER.test(text.slice(end, end + 8))) return true;
   }
   const c = text[start - 1];
   if (c !== ' ' && c !== '\t' && c !== "'" && c !== '’') return false;
-  const nearest = wordsBefore(text, start, 1)[0]?.toLowerCase();
+  const nearest = wordBefore(text, start)?.toLowerCase();
   if (nearest === undefined) return false;
   // "Ancient" before the name: a place of antiquity (`la antigua Iberia`, `ancient Sparta`).
   if (ANCIENT.has(nearest) || venues.has(nearest)) return true;
@@ -2262,7 +2494,9 @@ function venueReading(text: string, start: number, end: number, language: string
 const MYTH_WORDS = new RegExp(
   [
     // mythology (any case: German capitalises its nouns, a sentence its first word)
-    '(?<![\\p{L}])(?:[Mm]ytholog(?:y|ie|ies)|[Mm]itolog(?:ía|ia|ie)|[Mm]ytologi(?:e|i|n)?|мифологи(?:я|и|ей)|[Mm]itoloji(?:de|si|sinde)?)(?![\\p{L}])',
+    '(?<![\\p{L}])(?:[Mm]ytholog(?:y|ie|ies)|[Mm]itolog(?:ía|ia|ie|ii|ią|iji)|[Mm]ytologi(?:e|i|í|n|en|aa|assa)?|мифологи(?:я|и|ей)|міфологі(?:я|ї|єю)|[Mm]itoloji(?:de|si|sinde)?)(?![\\p{L}])',
+    // round nine: a fairy tale, in the phrases that place a figure in one ("im Märchen", "in the fairy tale")
+    '(?<![\\p{L}])(?:in (?:the )?fairy ?tales?|(?<!wie )im Märchen|in (?:dem|einem) Märchen|dans (?:le|un) conte|en el cuento|nella fiaba|no conto de fadas|in het sprookje|w baśni|в сказке|v pohádce|i eventyret|i sagan|i sagaen|sadussa|masalda)(?![\\p{L}])',
     // legend only in the phrases that tell one ("according to legend"): "a legend" alone is praise
     '(?<![\\p{L}])(?:according to (?:the )?legend|legend has it|selon la légende|según la leyenda|secondo la leggenda|segundo a lenda|diz a lenda|według legendy|по легенде|podle (?:pověsti|legendy)|der Legende nach|laut (?:der )?Legende|volgens de legende|enligt (?:legenden|sägnen)|efsaneye göre)(?![\\p{L}])',
     // religions whose gods carry names brands take
@@ -2272,7 +2506,8 @@ const MYTH_WORDS = new RegExp(
 );
 
 /** Fragments one of MYTH_WORDS must contain: a cheap first test, no look-behind at every position. */
-const MYTH_HINT = /ytholog|itolog|ytologi|ифолог|itoloji|egend|égende|eyenda|eggenda|lenda|егенд|ověst|ägne|fsane|ndui|nduí|ndoui|ндуизм/u;
+const MYTH_HINT =
+  /ytholog|itolog|ytologi|ифолог|іфолог|itoloji|egend|égende|eyenda|eggenda|lenda|егенд|ověst|ägne|fsane|ndui|nduí|ndoui|ндуизм|airy ?tale|ärchen|e conte|n conte|l cuento|a fiaba|de fadas|sprookje|baśni|сказк|pohádc|eventyr|i saga|sadussa|masalda/u;
 
 let mythText: string | null = null;
 let mythAnywhere = false;
@@ -2303,9 +2538,10 @@ let givenNames: ReadonlySet<string> | null = null;
 function givenNameBefore(text: string, start: number, end: number, language: string): boolean {
   const space = text[start - 1];
   if ((space !== ' ' && space !== '\t') || !isLower(text[start - 2] ?? '') || !isUpper(text[start]!) || inCapitals(text.slice(start, end))) return false;
-  const prev = wordsBefore(text, start, 1)[0];
-  // Four letters at least: the list's short names are often function words elsewhere ("Der", "Van").
-  if (prev === undefined || !/^\p{Lu}\p{Ll}{3,}$/u.test(prev)) return false;
+  const prev = wordBefore(text, start);
+  // Four letters at least: the list's short names are often function words elsewhere ("Der", "Van");
+  // (round nine) three when the English dictionary lists it only as a name ("Mel", not "Van").
+  if (prev === undefined || !/^\p{Lu}\p{Ll}{2,}$/u.test(prev) || (prev.length === 3 && !dictionaryNameOnly(prev, 'en'))) return false;
   givenNames ??= new Set(GIVEN_NAMES.split(' '));
   const plain = prev.normalize('NFKD').replace(/\p{M}/gu, '');
   if (!givenNames.has(plain)) return false;
@@ -2313,15 +2549,26 @@ function givenNameBefore(text: string, start: number, end: number, language: str
   // lists, from subtitles, are lower-cased and hold names: "harrison"); the list otherwise.
   // A name signal after it keeps the firm: `Walt Disney World`, `Walt Disney Company`, `Tom Ford's`.
   if (nameSignal(text, start, end) !== null) return false;
-  const lower = prev.toLowerCase();
-  return hasDictionary(language) ? !dictionaryWord(lower, language) : everydayWordRank(lower, language) === null;
+  // Round nine: without a spelling dictionary, a name the English one lists only with a capital is
+  // a name though the subtitle list holds it ("Michael Jordan" in Norwegian; see isWordOfLanguage).
+  return !isWordOfLanguage(prev, language);
 }
 
-function surnameAfter(text: string, start: number, end: number, language: string): boolean {
+function surnameAfter(text: string, start: number, end: number, language: string, moby = false): boolean {
   if (!isUpper(text[start]!) || inCapitals(text.slice(start, end))) return false;
   const next = /^ (\p{Lu}\p{Ll}+)(?![\p{L}\p{N}'’-])/u.exec(text.slice(end, end + 32))?.[1];
   if (next === undefined) return false;
   const lower = next.toLowerCase();
+  if (moby) {
+    // Round nine: a brand whose word is a given name of the Moby list ("Stanley", "Tiffany",
+    // "Bernard"), in a language whose dictionary does not list it (or that has none), followed
+    // by a capitalised word that is no word of the language nor of English (a model is mostly
+    // a word: "Stanley Quencher", "Mercedes Sprinter") but a name the language's dictionary or
+    // the English one lists only with a capital: a surname ("Bernard Shaw"). A made-up model
+    // name no dictionary knows keeps the brand ("Ford Kuga", "Dacia Sandero").
+    if (everydayWordRank(lower, language, { anyCase: true }) !== null || dictionaryWord(lower, language) || dictionaryWord(lower, 'en')) return false;
+    return dictionaryNameOnly(next, language) || dictionaryNameOnly(next, 'en');
+  }
   // The surname is a name the dictionary knows too (Wałęsa, Turing): a model's made-up name
   // (Toyota Yaris, Nokia Lumia) is none, and brands are capital-only entries as often as people.
   return everydayWordRank(lower, language, { anyCase: true }) === null && !dictionaryWord(lower, language) && dictionaryNameOnly(next, language);
@@ -2466,3 +2713,305 @@ const KOREAN_FIRM_NOUNS = new Set(
 const DECLINES_FIRST_WORD = new Set(['ru', 'uk', 'be', 'pl', 'cs']);
 
 const JAPANESE_DERIVATIONAL_AFTER = new RegExp(`^(?:${[...JAPANESE_DERIVATIONAL].join('|')})`, 'u');
+
+/**
+ * Round nine, `person_cue` (a weak rejection): the words around the name say a person bears it.
+ * Closed classes of the grammar of personal names, per language, hand-written from the languages'
+ * forms of address (no brand in them):
+ * - a title or form of address right before it (`doctor`, `Dr.`, `Herr`, `pan`, `доктор`, `King`);
+ * - an honorific written after it (Japanese `さん`, `様`, `先生`, `氏`; Korean `씨`, `님`; Chinese
+ *   `先生`, `女士`, `小姐`; Turkish `Bey`, `Hanım`);
+ * - initials before it (`H.C. Ørsted`, `Frank B. Kellogg`), or an initial and a capitalised word
+ *   after it (`Hunter S. Thompson`): a person's full name; not the country and era abbreviations
+ *   (`U.S.`, `A.D.`);
+ * - a person or kinship noun in apposition after it (`Mercedes, mi vecina,`; Arabic `ندى صديقتي`,
+ *   a kinship noun with a possessive suffix).
+ * Not two given names joined by "and" (`Tine og Ola`): brands that are given names are compared so
+ * ("Hilton and Hyatt", "Ford and Lincoln", "Nike and Jordan").
+ */
+const TITLES: Record<string, string> = {
+  en: 'doctor professor mister missus sir dame lord lady captain colonel sergeant senator president king queen prince princess emperor empress pope uncle aunt',
+  de: 'herr herrn frau fräulein doktor professor könig königin kaiser kaiserin prinz prinzessin fürst fürstin graf gräfin papst',
+  fr: 'monsieur madame mademoiselle docteur professeur maître roi reine empereur impératrice prince princesse pape',
+  es: 'señor señora señorita don doña doctor doctora profesor profesora rey reina emperador emperatriz príncipe princesa',
+  it: 'signor signore signora signorina dottor dottore dottoressa professor professore professoressa re regina imperatore imperatrice principe principessa',
+  pt: 'senhor senhora dona doutor doutora professor professora rei rainha imperador imperatriz príncipe princesa',
+  nl: 'meneer mevrouw juffrouw dokter professor koning koningin keizer keizerin prins prinses paus',
+  pl: 'pan pana panu panem pani panią doktor doktora doktorem profesor profesora król królowa cesarz książę księżniczka papież',
+  cs: 'pan pana panu panem paní slečna doktor doktora doktorem profesor profesora král královna císař kníže princ princezna papež',
+  ru: 'господин госпожа доктор доктора доктором профессор профессора король королева царь царица император императрица князь княгиня',
+  uk: 'пан пана пані доктор доктора професор король королева цар цариця імператор князь княгиня',
+  sv: 'herr fru fröken doktor professor kung drottning kejsare prins prinsessa påve',
+  da: 'hr herr fru frøken doktor professor kong dronning kejser prins prinsesse pave',
+  nb: 'herr fru frøken doktor professor kong dronning keiser prins prinsesse pave',
+  fi: 'herra rouva neiti tohtori professori kuningas kuningatar keisari prinssi prinsessa paavi',
+};
+const titleSets = new Map<string, ReadonlySet<string>>();
+function titles(language: string): ReadonlySet<string> | undefined {
+  const lang = language === 'no' || language === 'nn' ? 'nb' : language;
+  const list = TITLES[lang];
+  if (list === undefined) return undefined;
+  let set = titleSets.get(lang);
+  if (set === undefined) {
+    set = new Set(list.split(' '));
+    titleSets.set(lang, set);
+  }
+  return set;
+}
+/** Abbreviated titles with their dot (Dr., Mr., Mme., Prof., Hr., dr., inż.). */
+const TITLE_ABBREVIATION_BEFORE =
+  /(?:^|[^\p{L}.])(?:Dr|Mr|Mrs|Ms|Mx|Prof|Hr|Fr|Mme|Mlle|Sr|Sra|Srta|Dra|Dott|Sig|Sig\.ra|dr|prof|inż|mgr|Ing|Mgr|Bc|PhDr|MUDr|JUDr|Ph\.D)\.[ \t]*$/u;
+/** One to three initials before the name ("H.C. ", "Frank B. ", "J. R. R. "). */
+const INITIALS_BEFORE = /(?:^|[^\p{L}.])((?:\p{Lu}\.[ \t]?){1,3})[ \t]*$/u;
+/** Abbreviations of countries and eras written as initials: not a person's. */
+const NOT_INITIALS = new Set(['U.S.', 'U.K.', 'E.U.', 'U.N.', 'D.C.', 'A.D.', 'B.C.', 'U.S.A.', 'L.A.', 'N.Y.']);
+/** An initial and a capitalised word after the name: a given name, a middle initial, a surname. */
+const INITIAL_AFTER = /^[ \t]\p{Lu}\.[ \t]+\p{Lu}\p{Ll}/u;
+const HONORIFIC_AFTER: Record<string, RegExp> = {
+  ja: /^(?:さん|さま|様|先生|くん|君|ちゃん|氏|殿)/u,
+  ko: /^[ \t]?(?:씨|님|선생님|교수님|박사님)(?![가-힣])|^[ \t]?(?:씨|님)(?:가|는|를|에게|의|도|와|과|께서)/u,
+  // Not 老师, 教授, 医生, 师傅 after a name: "学而思老师", "顺丰师傅" are a school's teacher and a
+  // courier's driver, the institution's name.
+  zh: /^(?:先生|女士|小姐)/u,
+  tr: /^[ \t](?:Bey|Hanım|Hoca|Efendi)(?![\p{L}])/u,
+};
+/** Kinship and companion nouns with an Arabic possessive suffix after the name (ندى صديقتي "Nada, my friend"). */
+const ARABIC_APPOSITION_AFTER = /^[ \t]+(?:صديقت|صديق|أخت|أخ|زوجت|زوج|جارت|جار|ابنت|ابن|زميلت|زميل|خالت|عمت|أم|أب|جد|جدت)(?:ي|ك|ه|ها|نا)(?![\p{L}])/u;
+
+/** Whether a given name (from the Moby list) is written here as a name, not a word of the language. */
+function givenNameWord(word: string, language: string): boolean {
+  if (!/^\p{Lu}\p{Ll}{2,}$/u.test(word)) return false;
+  givenNames ??= new Set(GIVEN_NAMES.split(' '));
+  if (!givenNames.has(word.normalize('NFKD').replace(/\p{M}/gu, ''))) return false;
+  return !isWordOfLanguage(word, language);
+}
+
+/**
+ * Whether a capitalised given name is also a lower-case word of the language: the spelling
+ * dictionary where there is one; else the frequency list, unless the English dictionary lists the
+ * word only with a capital (the subtitle lists, lower-cased, hold names: Norwegian "michael").
+ */
+function isWordOfLanguage(word: string, language: string): boolean {
+  const lower = word.toLowerCase();
+  if (hasDictionary(language)) return dictionaryWord(lower, language);
+  return everydayWordRank(lower, language) !== null && !dictionaryNameOnly(word, 'en');
+}
+
+function personCue(text: string, start: number, end: number, language: string): boolean {
+  const honorific = HONORIFIC_AFTER[language];
+  if (honorific !== undefined && honorific.test(text.slice(end, end + 8))) return true;
+  if (language === 'ar') return ARABIC_APPOSITION_AFTER.test(text.slice(end, end + 16));
+  // (The caller has checked that the name is not written in capitals.)
+  if (!isUpper(text[start] ?? '')) return false;
+  let j = start - 1;
+  while (j >= 0 && (text[j] === ' ' || text[j] === '\t')) j--;
+  if (text[j] === '.') {
+    // An abbreviated title or initials before it ("Dr. ", "H.C. ").
+    const before = text.slice(Math.max(0, start - 24), start);
+    if (TITLE_ABBREVIATION_BEFORE.test(before)) return true;
+    const initials = INITIALS_BEFORE.exec(before);
+    if (initials !== null && !NOT_INITIALS.has(initials[1]!.replace(/[ \t]/gu, ''))) {
+      const at = start - before.length + initials.index + initials[0].indexOf(initials[1]!);
+      // A single initial is a person's after a given name ("Frank B. Kellogg"); opening a line it
+      // is a list's enumerator ("A. Acme", "B. Globex"), and after another word the end of a
+      // sentence ("use Plan B. Acme sells…", "Vitamin C. Acme…").
+      if (initials[1]!.trim().length > 2 || givenNameWord(wordBefore(text, at) ?? '', language)) return true;
+    }
+  }
+  if (text[end] === ' ' && text[end + 2] === '.' && INITIAL_AFTER.test(text.slice(end, end + 8))) return true;
+  if (j < start - 1 && isLower(text[j] ?? '')) {
+    const nearest = wordBefore(text, start);
+    if (nearest !== undefined && titles(language)?.has(nearest.toLowerCase())) return true;
+  }
+  // A person or kinship noun in apposition: ", mi vecina,", ", my colleague from…".
+  if (text[end] === ',') {
+    const m = /^,[ \t]+((?:\p{Ll}+[ \t]+){0,2})(\p{Ll}+)(?=[ \t]*[,.;:!?)]|[ \t]+(\p{Ll}+))/u.exec(text.slice(end, end + 48));
+    if (m !== null && otherNouns(language)?.has(m[2]!) && (m[3] === undefined || HEAD_FOLLOWERS.has(m[3]))) {
+      const lead = m[1]!
+        .trim()
+        .split(/[ \t]+/u)
+        .filter(Boolean);
+      // Only determiners, possessives or adjectives before the noun: no verb ("Apple, which has a…").
+      if (lead.every((w) => !otherNouns(language)!.has(w))) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Round nine (`place_name`, weak): nouns of geography written right before a name as its
+ * apposition ("the river Jordan", "elven Jordan", "Val Gardena", "rzeka Wda", "село X"): the name
+ * is the place's. Per language, the ordinary words for river, lake, mountain, valley, village and
+ * island, with the Nordic definite forms (the noun before the name takes the suffixed article).
+ */
+const PLACE_BEFORE: Record<string, string> = {
+  en: 'river lake village hamlet',
+  de: 'fluss see berg dorf insel',
+  fr: 'fleuve rivière lac mont village val',
+  es: 'río lago monte pueblo aldea',
+  it: 'fiume lago monte paese borgo val',
+  pt: 'rio lago monte aldeia',
+  nl: 'rivier meer dorp',
+  pl: 'rzeka rzeki rzece rzeką jezioro jeziora góra góry wieś wsi',
+  cs: 'řeka řeky řece jezero hora vesnice obec',
+  ru: 'река реки реке рекой озеро озера гора горы деревня деревни село села',
+  uk: 'річка річки озеро гора село села',
+  sv: 'floden älven ån sjön berget byn ön',
+  da: 'floden åen søen bjerget byen landsbyen øen',
+  nb: 'elven elva sjøen fjellet bygda landsbyen øya',
+  fi: 'joki järvi',
+};
+const placeBeforeSets = new Map<string, ReadonlySet<string>>();
+function placeNounBefore(text: string, start: number, language: string): boolean {
+  const lang = language === 'no' || language === 'nn' ? 'nb' : language;
+  const list = PLACE_BEFORE[lang];
+  if (list === undefined || (text[start - 1] !== ' ' && text[start - 1] !== '\t') || !isUpper(text[start] ?? '')) return false;
+  let set = placeBeforeSets.get(lang);
+  if (set === undefined) {
+    set = new Set(list.split(' '));
+    placeBeforeSets.set(lang, set);
+  }
+  const nearest = wordBefore(text, start);
+  return nearest !== undefined && set.has(nearest.toLowerCase());
+}
+
+/**
+ * Round nine (`place_name`, weak): a name opening its sentence followed by a verb of flowing
+ * (`renner ut i`, `mündet`, `впадает`), or of lying with a phrase of geography: on a river or coast,
+ * at the foot or mouth, in a valley, between, north of (`X lies on the north bank`, `X leży nad
+ * Narwią`): a place or a river. Not "lies in", "liegt am", "ligger ved", "leży w" alone, said of
+ * shops too ("IKEA ligger ved E6", "Aldi liegt am Stadtrand"), nor "liegt vorne" (a ranking).
+ */
+const LOCATIVE_AFTER: Record<string, RegExp> = {
+  en: /^[ \t]+(?:lies[ \t]+(?:(?:on|along)[ \t]+the[ \t]+(?:\p{Ll}+[ \t]+)?(?:bank|banks|coast|shore|river|border)|at[ \t]+the[ \t]+(?:foot|mouth|confluence)|in[ \t]+the[ \t]+(?:valley|foothills|delta)|between|(?:north|south|east|west)[ \t]+of)|flows[ \t]+(?:into|through|from|north|south|east|west))(?![\p{L}])/u,
+  de: /^[ \t]+(?:liegt[ \t]+(?:am[ \t]+(?:Fuße?|Ufer)|an[ \t]+der[ \t]+Mündung|zwischen|unweit|nördlich|südlich|östlich|westlich)|fließt[ \t]|mündet[ \t]|entspringt[ \t])/u,
+  fr: /^[ \t]+(?:se[ \t]+jette[ \t]+dans|prend[ \t]+sa[ \t]+source|coule[ \t]+(?:vers|dans|à))(?![\p{L}])/u,
+  es: /^[ \t]+(?:desemboca|nace[ \t]+en[ \t]+(?:la|el)[ \t]+(?:sierra|montaña|cordillera))(?![\p{L}])/u,
+  it: /^[ \t]+(?:sfocia|nasce[ \t]+(?:dal|dalle|sul)|sorge[ \t]+(?:su|sul|sulla|sulle|lungo|ai[ \t]+piedi))(?![\p{L}])/u,
+  pt: /^[ \t]+(?:deságua|desagua|nasce[ \t]+na[ \t]+serra)(?![\p{L}])/u,
+  nl: /^[ \t]+(?:ligt[ \t]+(?:aan[ \t]+de[ \t]+(?:voet|monding|oever)|tussen|ten[ \t]+(?:noorden|zuiden|oosten|westen))|mondt[ \t]+uit|stroomt[ \t])(?![\p{L}])/u,
+  pl: /^[ \t]+(?:leży|położona[ \t]+jest|położony[ \t]+jest|położone[ \t]+jest)[ \t]+(?:nad|u[ \t]+(?:podnóża|ujścia|stóp)|w[ \t]+dolinie|między)(?![\p{L}])|^[ \t]+(?:wpada|uchodzi)[ \t]+do(?![\p{L}])/u,
+  cs: /^[ \t]+(?:leží)[ \t]+(?:nad|na[ \t]+(?:řece|soutoku|břehu|úpatí)|u[ \t]+(?:soutoku|úpatí)|v[ \t]+údolí|mezi)(?![\p{L}])|^[ \t]+(?:se[ \t]+vlévá|pramení)(?![\p{L}])/u,
+  ru: /^[ \t]+(?:впадает|течёт|течет|протекает|берёт[ \t]+начало|берет[ \t]+начало)(?![\p{L}])|^[ \t]+(?:расположен[аоы]?|лежит)[ \t]+(?:на[ \t]+берегу|у[ \t]+подножия|в[ \t]+долине|между|на[ \t]+реке)(?![\p{L}])/u,
+  uk: /^[ \t]+(?:впадає|тече|протікає|бере[ \t]+початок)(?![\p{L}])|^[ \t]+(?:розташован[аеий]|лежить)[ \t]+(?:на[ \t]+березі|біля[ \t]+підніжжя|в[ \t]+долині|між|на[ \t]+річці)(?![\p{L}])/u,
+  sv: /^[ \t]+(?:ligger[ \t]+(?:vid[ \t]+(?:foten|mynningen)|mellan|(?:norr|söder|öster|väster)[ \t]+om)|rinner[ \t]+(?:ut|genom)|mynnar)(?![\p{L}])/u,
+  da: /^[ \t]+(?:ligger[ \t]+(?:ved[ \t]+(?:foden|udmundingen)|mellem|(?:nord|syd|øst|vest)[ \t]+for)|løber[ \t]+(?:ud|gennem)|udmunder)(?![\p{L}])/u,
+  nb: /^[ \t]+(?:ligger[ \t]+(?:ved[ \t]+(?:foten|munningen|utløpet)|mellom|(?:nord|sør|øst|vest)[ \t]+for)|renner[ \t]+(?:ut|gjennom)|munner[ \t]+ut)(?![\p{L}])/u,
+  fi: /^[ \t]+(?:laskee|virtaa)(?![\p{L}])/u,
+  tr: /^[ \t]+(?:nehri|ırmağı|çayı)[ \t]/u,
+};
+function locativeVerbAfter(text: string, start: number, end: number, language: string): boolean {
+  if (text[end] !== ' ' || !isLower(text[end + 1] ?? '')) return false;
+  const re = LOCATIVE_AFTER[language === 'no' || language === 'nn' ? 'nb' : language];
+  if (re === undefined || !re.test(text.slice(end, end + 40))) return false;
+  const article = SENTENCE_ARTICLE.exec(text.slice(Math.max(0, start - 5), start));
+  return position(text, article ? start - article[0].length : start).initial;
+}
+
+/**
+ * Round nine (`place_name`, weak), Turkish: a sentence opening with the name and ending in a place
+ * noun with the copula suffix -DIr ("X, … bir mahalledir", "X bir köydür", "X'in ilçesidir"):
+ * Turkish puts the predicate last, so the classifying noun ends the sentence.
+ */
+const TURKISH_PLACE_PREDICATE =
+  /(?:^|[^\p{L}])(?:mahalle|köy|ilçe|şehir|kent|kasaba|belde|semt|bölge|nehir|ırmak|dağ|göl|ada|yarımada|körfez|vadi|yayla|il)(?:s?[iıuü])?[dt][iıuü]r[ \t]*$/u;
+function turkishPlacePredicate(text: string, start: number, end: number): boolean {
+  if (!position(text, start).initial) return false;
+  let b = end;
+  while (b < text.length && b - end < 200 && !SENTENCE_END.has(text[b]!) && text[b] !== '\n') b++;
+  return TURKISH_PLACE_PREDICATE.test(text.slice(end, b).toLowerCase());
+}
+
+/**
+ * The brand's word is itself a head of VENUE_HEADS_AFTER and follows a capitalised name that is
+ * no word of the language (`the Boston Marathon`, `the Ryder Cup`): the head of that place's or
+ * event's name. Not after a capitalised word of the language (`Buy Marathon bars`).
+ */
+function venueHeadName(text: string, start: number, language: string): boolean {
+  if (text[start - 1] !== ' ' && text[start - 1] !== '\t') return false;
+  const prev = wordBefore(text, start);
+  return prev !== undefined && /^\p{Lu}\p{Ll}+$/u.test(prev) && !isWordOfLanguage(prev, language);
+}
+
+/** A model designation in Latin letters or digits written straight after the name (理想L7, 大疆Mini 4). */
+function modelAfter(text: string, o: number): boolean {
+  const next = text.charCodeAt(o);
+  const last = text.codePointAt(o - 1);
+  if (!((next >= 48 && next <= 57) || (next >= 65 && next <= 90) || (next >= 97 && next <= 122))) return false;
+  return isNoSpaceScript(last);
+}
+
+/** Chinese personal pronouns and 的 before a noun: "his …", "my …". */
+const CHINESE_POSSESSOR_BEFORE = /(?:我|你|您|他|她|它|我们|你们|他们|她们|自己|大家)的$/u;
+/** A copula or demonstrative and a classifier before a noun ("是个快手", "这个理想"): a noun counted or pointed at. */
+const CHINESE_CLASSIFIED_BEFORE = /(?:是|当|做|这|那|哪|每|有)[个种位名]$/u;
+const HAN_NUMERALS = new Set([...'一二两三四五六七八九十百千万零']);
+const NUMBER_GOES_ON = /^[一二两三四五六七八九十百千万零](?:等于|加|减|乘|除|[一二两三四五六七八九十百千万零])/u;
+
+/**
+ * Round nine, Chinese words spelled like a brand, read by the grammar around them (weak):
+ * - `counted_noun`: a copula or demonstrative and a classifier before it (`是个快手`, "is a quick
+ *   hand"; `这个理想`), the classifier without its numeral; not when a listed noun follows, which
+ *   is what is counted (`是个快手用户`);
+ * - `possessed_noun`: a personal pronoun and 的 before an everyday-word name (`他的理想是…`, "his
+ *   ideal is…"), with no listed noun or model after it (`我的小米手机`, `我的理想L7`);
+ * - `number_expression`: a name holding a numeral character followed by another numeral (`一加一`,
+ *   "one plus one"): numbers written in characters go on; a model number is written in digits.
+ */
+function chineseWordReading(text: string, start: number, end: number, language: string, everydayName: boolean): MentionRule | null {
+  if (language !== 'zh') return null;
+  const after = text.slice(end, end + 2);
+  const nounAfter = after.length === 2 && HAN.test(after[0]!) && everydayWordRank(after, 'zh') !== null;
+  const before = text.slice(Math.max(0, start - 4), start);
+  if (!nounAfter && CHINESE_CLASSIFIED_BEFORE.test(before)) return 'counted_noun';
+  if (everydayName && !nounAfter && CHINESE_POSSESSOR_BEFORE.test(before)) return 'possessed_noun';
+  // A numeral, then "equals", an operator or another numeral: arithmetic (一加一等于二), not a
+  // word that opens with a numeral character (三星一直…, "Samsung has always…").
+  if (NUMBER_GOES_ON.test(text.slice(end, end + 3)) && [...text.slice(start, end)].some((c) => HAN_NUMERALS.has(c))) return 'number_expression';
+  return null;
+}
+
+/**
+ * Round nine (`place_name`, weak): what follows a town's name to place it. English: a comma and a
+ * US state ("Hershey, Pennsylvania"; the fifty states as listed by the US Census Bureau). Russian
+ * and Ukrainian: a territorial unit after an adjectival name ("Моршинська громада", "Одинцовский
+ * район"), from the administrative nouns of each country.
+ */
+const US_STATES = new Set(
+  'Alabama Alaska Arizona Arkansas California Colorado Connecticut Delaware Florida Georgia Hawaii Idaho Illinois Indiana Iowa Kansas Kentucky Louisiana Maine Maryland Massachusetts Michigan Minnesota Mississippi Missouri Montana Nebraska Nevada Ohio Oklahoma Oregon Pennsylvania Tennessee Texas Utah Vermont Virginia Washington Wisconsin Wyoming'.split(
+    ' ',
+  ),
+);
+const US_TWO_WORD_STATE =
+  /^, (?:New (?:Hampshire|Jersey|Mexico|York)|North (?:Carolina|Dakota)|South (?:Carolina|Dakota)|Rhode Island|West Virginia)(?![\p{L}-])(?![ \t]\p{Lu})/u;
+const TERRITORY_AFTER: Record<string, RegExp> = {
+  ru: /^[ \t]+(?:район|района|районе|область|области|округ|округа|волость|сельсовет|уезд)(?![\p{L}])/u,
+  uk: /^[ \t]+(?:громада|громади|громаді|район|району|області|область|округ|сільрада|волость)(?![\p{L}])/u,
+};
+function regionAfter(text: string, end: number, language: string): boolean {
+  if (language === 'en') {
+    if (text[end] !== ',' || text[end + 1] !== ' ' || !isUpper(text[end + 2] ?? '')) return false;
+    // Not a name going on ("Delta, Washington Post and…": another brand of a list).
+    const word = /^, (\p{Lu}\p{Ll}+)(?![\p{L}-])(?![ \t]\p{Lu})/u.exec(text.slice(end, end + 24))?.[1];
+    return (word !== undefined && US_STATES.has(word)) || US_TWO_WORD_STATE.test(text.slice(end, end + 24));
+  }
+  const re = TERRITORY_AFTER[language];
+  return re !== undefined && text[end] === ' ' && re.test(text.slice(end, end + 16));
+}
+
+/**
+ * Round nine (`person_cue`), English: the possessive and a kinship or companion noun after the
+ * name ("X's sister lives in…", "X's wife"): a person's kin. Not when a firm's noun follows the
+ * kin noun ("X's sister brand", "X's parent company").
+ */
+const ENGLISH_KIN_AFTER =
+  /^['’]s[ \t]+(?:sister|brother|wife|husband|mother|father|mum|mom|dad|son|daughter|aunt|uncle|cousin|grandmother|grandfather|grandson|granddaughter|girlfriend|boyfriend|fiancée|fiancé|widow|nephew|niece|parents|children|kids)(?![\p{L}'’-])([ \t]+\p{Ll}+)?/u;
+function possessedKin(text: string, stop: number): boolean {
+  const m = ENGLISH_KIN_AFTER.exec(text.slice(stop, stop + 40));
+  if (m === null) return false;
+  const next = m[1]?.trim();
+  return (
+    next === undefined ||
+    !(FIRM_NOUNS.en!.has(next) || /^(?:site|label|publication|magazine|channel|hotel|product|line|title|paper|station|model|car)s?$/u.test(next))
+  );
+}

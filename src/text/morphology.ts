@@ -80,6 +80,9 @@ const POLISH_ENDINGS: [RegExp, string[]][] = [
   [/cha$/, ['cha', 'chy', 'sze', 'chę', 'chą', 'cho']],
   // feminine -ia / -ja: Nokia → Nokii, Nokię, Nokią
   [/ia$/, ['ia', 'ii', 'ię', 'ią', 'io']],
+  // round nine: after a vowel the j of -ja is not written before the -i of the genitive, dative
+  // and locative (Ziaja → Ziai, like nadzieja → nadziei, Maja → Mai)
+  [/([aeouy])ja$/, ['$1ja', '$1i', '$1ję', '$1ją', '$1jo']],
   [/ja$/, ['ja', 'ji', 'ję', 'ją', 'jo']],
   // feminine -ra, -ta, -da, -ła, -na, -sa, -za, -wa, -ma, -pa, -ba, -fa, -la
   [/ra$/, ['ra', 'ry', 'rze', 'rę', 'rą', 'ro', 'rom', 'rami', 'rach']],
@@ -192,6 +195,10 @@ const MAX_TAIL: Record<string, number> = { russian: 4, czech: 4, turkish: 7, fin
  * Ukrainian feminine -а/-я nouns, masculine hard consonant stems and neuter -о nouns.
  */
 const UKRAINIAN_ENDINGS: [RegExp, string[]][] = [
+  // round nine: a feminine adjective (hard stem, -ська/-цька/-зька, and the possessives наша,
+  // ваша) declines as an adjective: -ої, -ій, -у, -ою ("Моршинська" → "Моршинської", "Наша
+  // Ряба" → "Нашої Ряби"). Source: the Ukrainian hard adjectival declension (нова, нової, новій).
+  [/(ськ|цьк|зьк|наш|ваш)а$/u, ['$1а', '$1ої', '$1ій', '$1у', '$1ою']],
   [/ка$/u, ['ки', 'ці', 'ку', 'кою', 'ко']],
   [/га$/u, ['ги', 'зі', 'гу', 'гою']],
   [/ха$/u, ['хи', 'сі', 'ху', 'хою']],
