@@ -151,11 +151,36 @@ export function toJsonBytes(value: unknown): string | Buffer {
   gather(value, out);
   out.flush();
   if (out.chars < BYTES_FROM) return out.parts.map((p) => (typeof p === 'string' ? p : toJson(p))).join('');
-  const chunks = out.parts.map((p) => (typeof p === 'string' ? p : sharedBytes(p)));
+  // Most text between shared parts is a separator (',' between the entries of a list): ASCII text
+  // is measured and written without a call into the encoder, kept bytes with TypedArray#set.
   let size = 0;
-  for (const c of chunks) size += typeof c === 'string' ? Buffer.byteLength(c) : c.length;
+  const chunks = out.parts.map((p) => {
+    if (typeof p !== 'string') {
+      const bytes = sharedBytes(p);
+      size += bytes.length;
+      return bytes;
+    }
+    size += isShortAscii(p) ? p.length : Buffer.byteLength(p);
+    return p;
+  });
   const buf = Buffer.allocUnsafe(size);
   let at = 0;
-  for (const c of chunks) at += typeof c === 'string' ? buf.write(c, at) : c.copy(buf, at);
+  for (const c of chunks) {
+    if (typeof c !== 'string') {
+      buf.set(c, at);
+      at += c.length;
+    } else if (isShortAscii(c)) {
+      for (let i = 0; i < c.length; i++) buf[at++] = c.charCodeAt(i);
+    } else {
+      at += buf.write(c, at);
+    }
+  }
   return buf;
+}
+
+/** Text of at most 32 UTF-16 units, all ASCII: its UTF-8 bytes are its char codes. */
+function isShortAscii(text: string): boolean {
+  if (text.length > 32) return false;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
