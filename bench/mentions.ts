@@ -63,7 +63,9 @@ function report(title: string, answers: LabelledAnswer[]) {
     );
   const all = line('ALL', answers);
   const forJudge = all.wrong.filter((w) => w.evidence?.ambiguous).length;
-  console.log(`  of ${all.wrong.length} wrong, ${forJudge} are marked ambiguous (a live judge is asked), ${all.wrong.length - forJudge} are decided without one`);
+  console.log(
+    `  of ${all.wrong.length} wrong, ${forJudge} are marked ambiguous (a live judge is asked), ${all.wrong.length - forJudge} are decided without one; of ${all.total - all.wrong.length} right, ${all.rightAmbiguous} are marked ambiguous too`,
+  );
   for (const w of all.wrong) {
     console.log(
       `  wrong: [${w.answer.lang}, ${w.answer.rule}] ${w.answer.brand} ${JSON.stringify(w.answer.text)} labelled ${w.answer.mentioned}/${w.answer.citation ?? '-'} got ${w.mentioned}/${w.citation} (${w.evidence ? `${w.evidence.rule}: ${JSON.stringify(w.evidence.text)}${w.evidence.ambiguous ? ', ambiguous: a live judge is asked' : ''}` : 'no candidate'})`,

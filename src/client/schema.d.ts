@@ -2647,10 +2647,10 @@ export interface operations {
                                      */
                                     ambiguous?: true;
                                     /**
-                                     * @description Set when the name is an everyday word only by the language's spelling dictionary (not its frequency list), and that decided the reading
+                                     * @description dictionary: the name is an everyday word only by the language's spelling dictionary (not its frequency list), and that decided the reading; given_name: the name is also a given name and is named bare, so the decision is ambiguous
                                      * @enum {string}
                                      */
-                                    lexicon?: "dictionary";
+                                    lexicon?: "dictionary" | "given_name";
                                     /**
                                      * @description Set when a live judge confirmed or overturned the ambiguous decision
                                      * @enum {boolean}
@@ -2924,10 +2924,10 @@ export interface operations {
                                  */
                                 ambiguous?: true;
                                 /**
-                                 * @description Set when the name is an everyday word only by the language's spelling dictionary (not its frequency list), and that decided the reading
+                                 * @description dictionary: the name is an everyday word only by the language's spelling dictionary (not its frequency list), and that decided the reading; given_name: the name is also a given name and is named bare, so the decision is ambiguous
                                  * @enum {string}
                                  */
-                                lexicon?: "dictionary";
+                                lexicon?: "dictionary" | "given_name";
                                 /**
                                  * @description Set when a live judge confirmed or overturned the ambiguous decision
                                  * @enum {boolean}

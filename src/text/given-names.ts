@@ -633,3 +633,16 @@ export const GIVEN_NAMES =
   'Zarah Zared Zaria Zarla Zea Zeb Zebadiah Zebedee Zebulen Zebulon Zechariah Zed Zedekiah Zeke ' +
   'Zelda Zelig Zelma Zena Zenia Zerk Zia Zilvia Zita Zitella Zoe Zola Zollie Zolly Zonda Zondra ' +
   'Zonnya Zora Zorah Zorana Zorina Zorine Zsa Zsazsa Zulema Zuzana ';
+
+let givenNameSet: ReadonlySet<string> | null = null;
+
+/**
+ * Whether a brand's name is, as written, one given name of the list (`Ford`, `Mercedes`,
+ * `Hilton`): a one-word name with an initial capital, accents folded for the lookup.
+ */
+export function isGivenName(name: string): boolean {
+  const word = name.trim();
+  if (!/^\p{Lu}\p{Ll}{2,}$/u.test(word)) return false;
+  givenNameSet ??= new Set(GIVEN_NAMES.split(' '));
+  return givenNameSet.has(word.normalize('NFKD').replace(/\p{M}/gu, ''));
+}

@@ -3,8 +3,9 @@
 // by another, through the same drivers. Valid output fills the fields and records the judge's
 // model; invalid output and a failing judge leave them null with judge_error; without a judge
 // they are null. The judge moves no credits. The same call confirms the mentions the reader's rule
-// decided weakly: the judge's reading decides them and is recorded in the evidence (judged,
-// verdict), and the probe's own columns follow; without a judge the lexical decision stands.
+// decided weakly, and a brand that is also a given name named bare: the judge's reading decides
+// them and is recorded in the evidence (judged, verdict), and the probe's own columns follow;
+// without a judge the lexical decision stands.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFakeProvider, type FakeProvider, type FakeStep } from '../fakes/providers/index.ts';
@@ -32,18 +33,28 @@ const WEAK_VERDICT = {
   ],
 };
 
+// "Ford" is also a given name, named bare (no model, possessive or compound around it): taken,
+// ambiguous, and asked about. "Ford Transit" would be firm.
+const GIVEN_ANSWER = 'For a first van, ask a fleet manager. When we asked around, Ford was the name everyone gave us.';
+
 describe('the judge in live mode', () => {
   let judged: TestServer;
   let unjudged: TestServer;
   let claude: FakeProvider;
   let openai: FakeProvider;
-  let mode: 'valid' | 'invalid' | 'fail' | 'confirm' | 'silent' = 'valid';
+  let mode: 'valid' | 'invalid' | 'fail' | 'confirm' | 'silent' | 'given' = 'valid';
 
   before(async () => {
-    claude = await startFakeProvider('claude', () => ({ answer: { text: mode === 'confirm' || mode === 'silent' ? WEAK_ANSWER : ANSWER, citations: [{ url: 'https://reviews.example/crm', title: 'CRM reviews' }] } }));
+    claude = await startFakeProvider('claude', () => ({
+      answer: { text: mode === 'given' ? GIVEN_ANSWER : mode === 'confirm' || mode === 'silent' ? WEAK_ANSWER : ANSWER, citations: [{ url: 'https://reviews.example/crm', title: 'CRM reviews' }] },
+    }));
     openai = await startFakeProvider('openai', (req): FakeStep => {
       assert.match(JSON.stringify(req.body), /careful analyst/);
       if (mode === 'fail') return { status: 400, error: 'model not allowed' };
+      if (mode === 'given') {
+        const verdict = { brands: [{ name: 'Ford', sentiment: 'neutral', recommended: false }], mentions: [{ name: 'Ford', names_brand: false }] };
+        return { answer: { text: JSON.stringify(verdict), model: 'gpt-judge-2026-01-01' } };
+      }
       if (mode === 'confirm' || mode === 'silent') {
         const mentions = [
           { name: 'Ring', names_brand: true },
@@ -75,6 +86,7 @@ describe('the judge in live mode', () => {
   });
 
   const CRM_RUN = { url: 'https://acme-crm.example', target_entity: 'Acme CRM', competitors: ['HubSpot', 'Pipedrive', 'Zoho'], prompts: ['best crm for agencies'], platforms: ['claude'] };
+  const VAN_RUN = { url: 'https://ford.example', target_entity: 'Ford', prompts: ['best first van'], platforms: ['claude'], language: 'en' };
   const DOORBELL_RUN = { url: 'https://ring.com', target_entity: 'Ring', competitors: ['Mint', 'Arlo'], prompts: ['best video doorbell'], platforms: ['claude'], language: 'en' };
 
   async function run(s: TestServer, body: object = CRM_RUN) {
@@ -186,6 +198,24 @@ describe('the judge in live mode', () => {
     assert.equal(byName.Ring.mentioned, false);
     assert.equal(p.brand_mentioned, false);
     assert.deepEqual([byName.Mint.mentioned, byName.Mint.sentiment], [true, 'neutral']);
+  });
+
+  test('a brand that is also a given name, named bare, is asked about; the judge reads a person', async () => {
+    mode = 'given';
+    const before = openai.requests.length;
+    const p = (await run(judged, VAN_RUN)).probes[0];
+    assert.equal(openai.requests.length, before + 1);
+    const sent = JSON.stringify(openai.requests.at(-1)!.body);
+    assert.ok(sent.includes('⟦Ford⟧ was the name everyone gave us'), sent);
+    assert.match(sent, /names of people, places or works/);
+    const ford = p.brands.find((b: { name: string }) => b.name === 'Ford');
+    assert.deepEqual(ford.evidence, { rule: 'capitalised', text: 'Ford', ambiguous: true, lexicon: 'given_name', judged: true, verdict: 'not_mentioned' });
+    assert.deepEqual([ford.mentioned, p.brand_mentioned, p.mention_position], [false, false, null]);
+    // Without a judge the mention stands, marked for a reader.
+    const q = (await run(unjudged, VAN_RUN)).probes[0];
+    const unjudgedFord = q.brands.find((b: { name: string }) => b.name === 'Ford');
+    assert.deepEqual(unjudgedFord.evidence, { rule: 'capitalised', text: 'Ford', ambiguous: true, lexicon: 'given_name' });
+    assert.equal(q.brand_mentioned, true);
   });
 
   test('without a judge: the weak lexical decisions stand, ambiguous and never judged', async () => {

@@ -10,6 +10,7 @@ import type { Citation } from '../../platforms/types.ts';
 import { createEntityMatcher, foldText, type EntityMatcher, type FoldedText, type MentionRule, type MentionSpan } from '../../text/entity-matcher.ts';
 import { domainMatches, registrableDomain } from '../../text/domains.ts';
 import { findAddresses, isProseMention, type AddressRange } from '../../text/links.ts';
+import { isGivenName } from '../../text/given-names.ts';
 import { findListSegments, rankAt } from './analysis/lists.ts';
 import type { BrandTerms } from './plan.ts';
 
@@ -33,8 +34,10 @@ export interface MentionEvidence {
   /**
    * `dictionary`: the name is an everyday word only by the language's spelling dictionary (the
    * frequency list misses it), and that decided the reading (see MentionSpan.lexicon).
+   * `given_name`: the name is also a person's given name (Ford, Mercedes, Hilton) and nothing
+   * around its mentions says which is meant, so the decision is marked ambiguous for a judge.
    */
-  lexicon?: 'dictionary';
+  lexicon?: 'dictionary' | 'given_name';
   /** Set when the judge confirmed or overturned an ambiguous decision; `verdict` is its reading. */
   judged?: true;
   verdict?: 'mentioned' | 'not_mentioned';
@@ -113,7 +116,11 @@ export function citationDomain(c: Citation): string {
   return registrableDomain(c.url);
 }
 
+/** Rules that read only the name's spelling and place, so a person of that name reads the same. */
+const BARE_NAME_RULES: ReadonlySet<string> = new Set(['exact', 'capitalised', 'sentence_start']);
+
 function proseMentions(
+  name: string,
   matcher: EntityMatcher,
   folded: FoldedText,
   addresses: AddressRange[],
@@ -122,11 +129,17 @@ function proseMentions(
   const spans = addresses.length ? all.filter((m) => isProseMention(addresses, m.start, m.end)) : all;
   // Ambiguous: no mention but by a weak rule, or no mention at all and a weakly rejected candidate.
   const weakRejection = spans.length === 0 ? rejected.find((r) => r.weak) : undefined;
-  const ambiguous = spans.length > 0 ? spans.every((m) => m.weak) : weakRejection !== undefined;
+  let ambiguous = spans.length > 0 ? spans.every((m) => m.weak) : weakRejection !== undefined;
+  // A brand that is also a given name (Ford, Mercedes, Hilton), named only bare, with no product
+  // word, possessive, compound or list around it: "Mercedes told me…" reads the same as "Mercedes
+  // builds…", so a judge is asked. Without one the mention stands.
+  const givenName = !ambiguous && spans.length > 0 && spans.every((m) => BARE_NAME_RULES.has(m.rule ?? 'exact')) && isGivenName(name);
+  if (givenName) ambiguous = true;
   const first = spans[0] ?? weakRejection ?? rejected[0];
   const evidence: MentionEvidence | null = first ? { rule: first.rule ?? 'exact', text: folded.text.slice(first.start, first.end) } : null;
   if (evidence && ambiguous) evidence.ambiguous = true;
   if (evidence && first?.lexicon) evidence.lexicon = first.lexicon;
+  else if (evidence && givenName) evidence.lexicon = 'given_name';
   return { spans, evidence, candidate: first ?? null };
 }
 
@@ -145,7 +158,7 @@ export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
   const matcherOptions = input.language ? { language: input.language } : {};
 
   const target = input.targetEntity.trim()
-    ? proseMentions(createEntityMatcher(input.targetEntity, input.aliases ?? [], matcherOptions), folded, addresses)
+    ? proseMentions(input.targetEntity, createEntityMatcher(input.targetEntity, input.aliases ?? [], matcherOptions), folded, addresses)
     : { spans: [], evidence: null, candidate: null };
   const targetSpans = target.spans;
   const ambiguousSpans: Record<string, MentionSpan> = {};
@@ -164,7 +177,7 @@ export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
     const matcher = createEntityMatcher(name, input.competitorAliases?.[name] ?? [], matcherOptions);
     if (!matcher.variants.length || matcher.variants.some((v) => seen.has(v))) continue;
     for (const v of matcher.variants) seen.add(v);
-    const { spans: hits, evidence, candidate } = proseMentions(matcher, folded, addresses);
+    const { spans: hits, evidence, candidate } = proseMentions(name, matcher, folded, addresses);
     competitorEvidence[name] = evidence;
     if (evidence?.ambiguous && candidate) ambiguousSpans[name] = candidate;
     if (hits.length) {

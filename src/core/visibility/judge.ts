@@ -87,7 +87,7 @@ export function judgePrompt(input: Pick<JudgeInput, 'prompt' | 'answer' | 'brand
   const confirm = input.confirm ?? [];
   const confirmLines = confirm.length
     ? [
-        'Some listed names are also ordinary words, so the answer may use the word and not the brand. Add "mentions": [{"name": "<brand as listed>", "names_brand": true | false}] with one entry per brand below: true only when the answer names the brand at the place marked ⟦ ⟧ (declined or with a particle attached counts), false when it uses the ordinary word there.',
+        'Some listed names are also ordinary words or the names of people, places or works, so the answer may use the word or name another thing and not the brand. Add "mentions": [{"name": "<brand as listed>", "names_brand": true | false}] with one entry per brand below: true only when the answer names the brand (the company or its product) at the place marked ⟦ ⟧ (declined or with a particle attached counts), false when it uses the ordinary word or names a person, place or work there.',
         `To confirm: ${JSON.stringify(confirm)}`,
       ]
     : [];

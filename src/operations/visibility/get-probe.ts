@@ -50,9 +50,11 @@ export const Probe = z
                 text: z.string(),
                 ambiguous: z.literal(true).optional().describe('Only weak rules decided: a reader could decide either way, and a live judge is asked'),
                 lexicon: z
-                  .literal('dictionary')
+                  .enum(['dictionary', 'given_name'])
                   .optional()
-                  .describe("Set when the name is an everyday word only by the language's spelling dictionary (not its frequency list), and that decided the reading"),
+                  .describe(
+                    "dictionary: the name is an everyday word only by the language's spelling dictionary (not its frequency list), and that decided the reading; given_name: the name is also a given name and is named bare, so the decision is ambiguous",
+                  ),
                 judged: z.literal(true).optional().describe("Set when a live judge confirmed or overturned the ambiguous decision"),
                 verdict: z.enum(['mentioned', 'not_mentioned']).optional().describe("The judge's reading, which decides `mentioned`"),
               })

@@ -223,3 +223,20 @@ describe('run summary additions', () => {
     assert.deepEqual(probeAnalysisFields({ status: 'succeeded', analysis: null }), { brands: null, judge: null, judge_error: null });
   });
 });
+
+describe('a brand that is also a given name', () => {
+  const evidence = (text: string, competitor: string) => analyse(text, [competitor]).competitor_evidence[competitor];
+  test('named bare it is taken and marked ambiguous, for a judge; any firmer reading is not marked', () => {
+    assert.deepEqual(evidence('For vans, Ford is the usual choice in Europe.', 'Ford'), { rule: 'capitalised', text: 'Ford', ambiguous: true, lexicon: 'given_name' });
+    assert.deepEqual(analyse('For vans, Ford is the usual choice in Europe.', ['Ford']).competitors, ['Ford'], 'still mentioned without a judge');
+    // A model, a possessive or a compound says the brand: firm, unmarked.
+    assert.equal(evidence('The Ford Transit is the usual choice.', 'Ford')?.ambiguous, undefined);
+    assert.equal(evidence('Most fleets run the Mercedes-Benz Sprinter.', 'Mercedes')?.ambiguous, undefined);
+    assert.equal(evidence("Ford's vans hold their value.", 'Ford')?.ambiguous, undefined);
+    // One bare mention beside a firm one: the firm one decides.
+    assert.equal(evidence('Ford builds vans; the Ford Transit leads.', 'Ford')?.ambiguous, undefined);
+    // No given name, or a name of two words: not marked.
+    assert.equal(evidence('For vans, Globex is the usual choice.', 'Globex')?.ambiguous, undefined);
+    assert.equal(evidence('For suits, Tom Ford is the usual choice.', 'Tom Ford')?.ambiguous, undefined);
+  });
+});
