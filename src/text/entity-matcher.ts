@@ -318,20 +318,34 @@ function nameParts(name: string): { plain: string[]; camel: string[] } {
  * "Demand-IQ" = "DemandIQ"); for parts split at camel-case changes the spaced and hyphenated
  * forms too, but only where each part starts with a capital ("DemandIQ" = "Demand IQ", while
  * "LinkedIn" is not "linked in"); a trailing "!" dropped ("Yahoo!" → "Yahoo"); a symbol joining
- * two words with and without spaces ("AT&T" = "AT & T", "H & M" = "H&M"); and the name without
- * a trailing legal form ("Acme Inc." also as "Acme", "Globex GmbH" as "Globex").
+ * two words with and without spaces ("AT&T" = "AT & T", "H & M" = "H&M"); the name without
+ * a trailing legal form ("Acme Inc." also as "Acme", "Globex GmbH" as "Globex"); and an
+ * abbreviation in it with and without its period ("Dr Pepper" = "Dr. Pepper", "St. Ives").
  */
 export function nameVariants(name: string): NameVariant[] {
   const out = new Map<string, NameVariant>();
-  for (const v of spellingVariants(name)) out.set(v.text, v);
-  const short = withoutLegalForm(name);
-  if (short !== null) {
-    for (const v of spellingVariants(short)) {
+  const more = (alt: string | null) => {
+    if (alt === null) return;
+    for (const v of spellingVariants(alt)) {
       const known = out.get(v.text);
       if (!known || (known.capitals && !v.capitals)) out.set(v.text, v);
     }
-  }
+  };
+  for (const v of spellingVariants(name)) out.set(v.text, v);
+  const short = withoutLegalForm(name);
+  more(short);
+  more(abbreviationVariant(name));
+  if (short !== null) more(abbreviationVariant(short));
   return [...out.values()];
+}
+
+/** An abbreviated title or place word inside a name, with or without its period ("Dr. Pepper"). */
+const ABBREVIATION = /(?<![\p{L}\p{N}])(Dr|St|Mr|Mrs|Ms|Mt|Ft|Jr|Sr|Ste|Mme|Mlle)(\.?)(?=\s)/gu;
+
+/** "Dr Pepper" also as "Dr. Pepper", "St. Ives" also as "St Ives": people write the period either way. */
+function abbreviationVariant(name: string): string | null {
+  const alt = name.replace(ABBREVIATION, (_, word: string, dot: string) => (dot ? word : `${word}.`));
+  return alt === name ? null : alt;
 }
 
 /**

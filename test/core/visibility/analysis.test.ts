@@ -93,6 +93,10 @@ describe('createEntityMatcher', () => {
     assert.deepEqual(createEntityMatcher('AT&T').find('AT&T, at&t and ATT'), [0, 6]);
     assert.deepEqual(createEntityMatcher('C++').find('C++ beats C and C#'), [0]);
     assert.deepEqual(createEntityMatcher('Booking.com').find('Book on Booking.com or booking com'), [8]);
+    // An abbreviation's period is written either way, in the name or in the answer.
+    assert.deepEqual(createEntityMatcher('Dr Pepper').find('Dr. Pepper, or Dr Pepper Zero'), [0, 15]);
+    assert.deepEqual(createEntityMatcher('St. Ives').find('St Ives scrub beats St. Ives lotion'), [0, 20]);
+    assert.deepEqual(createEntityMatcher('Mr Muscle').find('a doctor, Mr. Muscle and Mrs Muscle'), [10]);
   });
 
   test('empty or punctuation-only names match nothing', () => {
