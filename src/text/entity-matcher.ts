@@ -1857,9 +1857,15 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   // `declined_last_word` (round ten): Hungarian writes its case endings on the last word of a name
   // of several words ("Túró Rudi" → "Túró Rudit", "Túró Rudival"), and German, Dutch, Swedish,
   // Danish and Norwegian write the genitive -s there ("Novo Nordisks aktie", "Albert Heijns
-  // huismerk"), as on a name of one word; the words before it stay as written.
-  if (language !== undefined && (language === 'hu' || language === 'de' || language === 'nl' || SCANDINAVIAN_GENITIVE.has(language))) {
-    const words = (withoutLegalForm(name) ?? name).trim().split(/[ \t]+/u);
+  // huismerk"), as on a name of one word; the words before it stay as written. In the Slavic
+  // languages a name of two words whose first word does not decline (a foreign or short word,
+  // which `declined_first_word` cannot start from) declines on its last ("Fio banka" → "ve Fio
+  // bance", "Fio bankou").
+  const lastWords = (withoutLegalForm(name) ?? name).trim().split(/[ \t]+/u);
+  const slavicFixedFirst =
+    language !== undefined && DECLINES_FIRST_WORD.has(language) && lastWords.length === 2 && inflectionFor(lastWords[0]!, language) === null;
+  if (language !== undefined && (slavicFixedFirst || language === 'hu' || language === 'de' || language === 'nl' || SCANDINAVIAN_GENITIVE.has(language))) {
+    const words = lastWords;
     const last = words.length >= 2 && words.length <= 3 && words.every((w) => /^\p{L}+$/u.test(w)) ? inflectionFor(words.at(-1)!, language) : null;
     if (last) {
       const head = `${words.slice(0, -1).join(' ')} `;

@@ -92,3 +92,14 @@ describe('the genitive -s on the last word of a name', () => {
     notRead('Groene Bakker', 'nl', 'De groene bakkers in de stad verkopen biologisch brood.');
   });
 });
+
+describe('Slavic: a name whose first word does not decline declines on its last', () => {
+  test('Czech and Polish', () => {
+    readAs('Ry banka', 'cs', 'Ve Ry bance jsem si založil spořicí účet.', 'Ry bance', 'inflected');
+    readAs('Ry banka', 'cs', 'S Ry bankou platím kartou bez poplatků.', 'Ry bankou', 'inflected');
+    readAs('Xo Kawa', 'pl', 'W Xo Kawie zamówiłem cappuccino.', 'Xo Kawie', 'inflected');
+  });
+  test('the declined noun alone is not the name', () => {
+    notRead('Ry banka', 'cs', 'V bance jsem si založil spořicí účet.');
+  });
+});
