@@ -19,6 +19,10 @@
 //   write the same -s on the name ("Klarnas", `scandinavian_genitive`).
 // - Russian three-letter names in -а/-я whose stem is two letters ("Юла"): only their own
 //   first-declension endings (`short_stem`).
+// - Hungarian (round ten): Snowball's Hungarian stemmer: the word starts with the name and stems
+//   to it ("Libriben", "Törleyt", "Ikeában").
+// - Greek (round ten): the package has no Greek stemmer; GREEK_ENDINGS below, the regular noun
+//   declensions, generate the name's forms ("Κωτσόβολο", "Πλαισίου").
 // - Turkish: Snowball's Turkish stemmer: the word stems to the name ("Trendyoldan", "Getirle");
 //   after an apostrophe ("Getir'den") the plain match already holds.
 // - Arabic: proclitics written attached (و ف conjunctions, ب ل ك prepositions; deliberately
