@@ -205,26 +205,26 @@ const MAX_TAIL: Record<string, number> = { russian: 4, czech: 4, turkish: 7, fin
  * endings], accents and diaeresis left out (the caller compares words without them, so a stress
  * that moves, "Κωτσόβολος" → "Κωτσοβόλου", changes nothing), final ς written σ. Source: the
  * regular declensions of Modern Greek nouns: masculine -ος, -ης, -ας, feminine -α, -η, neuter -ο,
- * -ι, -μα (nominative, genitive, accusative, vocative; singular and plural). The snowball-stemmers
+ * -ι, -μα (nominative, genitive, accusative, vocative). Singular only: a firm is named in the
+ * singular, and the plural of a capitalised noun is most often a people's ("οι Γερμανοί", the
+ * Germans, beside the retailer Γερμανός). The snowball-stemmers
  * package this project ships (0.6.0) has no Greek stemmer, so the paradigms are written out here,
  * as for Polish. Names in other letters (-ου surnames, foreign names) do not decline.
  */
 const GREEK_ENDINGS: [RegExp, string[]][] = [
-  // Κωτσόβολος: -ος, -ου, -ο, -ε; -οι, -ων, -ους
-  [/οσ$/u, ['οσ', 'ου', 'ο', 'ε', 'οι', 'ων', 'ουσ']],
-  // Σκλαβενίτης: -ης, -η; -ες, -ων (and -ηδες, -ηδων of the -ής nouns)
-  [/ησ$/u, ['ησ', 'η', 'εσ', 'ων', 'ηδεσ', 'ηδων']],
-  // Μασούτας (masculine -ας): -ας, -α; -ες, -ων, -αδες, -αδων
-  [/ασ$/u, ['ασ', 'α', 'εσ', 'ων', 'αδεσ', 'αδων']],
-  // neuter -μα (Κτήμα): -ματος, -ματα, -ματων; feminine -α (Μινέρβα): -ας, -ες, -ων
-  [/μα$/u, ['μα', 'ματοσ', 'ματα', 'ματων', 'μασ', 'μεσ', 'μων']],
-  [/α$/u, ['α', 'ασ', 'εσ', 'ων']],
-  // feminine -η (Ζωή): -ης; -ες, -ων
-  [/η$/u, ['η', 'ησ', 'εσ', 'ων']],
-  // neuter -ο (Πλαίσιο): -ου; -α, -ων
-  [/ο$/u, ['ο', 'ου', 'α', 'ων']],
-  // neuter -ι (Ζαγόρι): -ιου; -ια, -ιων
-  [/ι$/u, ['ι', 'ιου', 'ια', 'ιων']],
+  // Κωτσόβολος: -ος, -ου, -ο, -ε
+  [/οσ$/u, ['οσ', 'ου', 'ο', 'ε']],
+  // Σκλαβενίτης, Μασούτας: -ης, -η; -ας, -α
+  [/ησ$/u, ['ησ', 'η']],
+  [/ασ$/u, ['ασ', 'α']],
+  // neuter -μα (Κτήμα): -ματος; feminine -α (Μινέρβα): -ας
+  [/μα$/u, ['μα', 'ματοσ', 'μασ']],
+  [/α$/u, ['α', 'ασ']],
+  // feminine -η (Ζωή): -ης
+  [/η$/u, ['η', 'ησ']],
+  // neuter -ο (Πλαίσιο): -ου; neuter -ι (Ζαγόρι): -ιου
+  [/ο$/u, ['ο', 'ου']],
+  [/ι$/u, ['ι', 'ιου']],
 ];
 
 /** A Greek word as GREEK_ENDINGS writes it: lower case, no accents or diaeresis, final ς as σ. */

@@ -62,6 +62,10 @@ describe('Greek: the noun declensions', () => {
     notRead('Κορνίζα', 'el', 'Κρέμασα τον πίνακα σε μια ξύλινη κορνίζα της κορνίζας.');
     notRead('Καραμήτρος', 'el', 'Ο Καραμητρόπουλος είναι γνωστός δικηγόρος.');
   });
+  test('singular forms only: a capitalised plural is a people, not the firm', () => {
+    notRead('Ολλανδός', 'el', 'Οι Ολλανδοί κάνουν πολύ ποδήλατο.');
+    readAs('Ολλανδός', 'el', 'Αγόρασα το κινητό από τον Ολλανδό στην Πατησίων.', 'Ολλανδό', 'inflected');
+  });
 });
 
 describe('Hebrew: the prefix letters', () => {
