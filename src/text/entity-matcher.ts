@@ -1763,6 +1763,14 @@ export function createEntityMatcher(name: string, aliases: string[] = [], opts: 
 
 const COMBINING = /\p{M}/u;
 const ARABIC_LETTER = /\p{Script=Arabic}/u;
+/** The Hebrew letters (alef to tav, final forms included), not its points or punctuation. */
+const HEBREW_LETTER = /[\u05D0-\u05EA]/u;
+/**
+ * The Hebrew prefixes written on a word, in their order (round ten): the conjunction ו, the
+ * relative ש or כש, one preposition of ב כ ל מ; at least one. The article ה is left out (see
+ * hebrewPrefixed). Source: the prefix letters of Hebrew grammar, "מ ש ה ו כ ל ב".
+ */
+const HEBREW_PREFIXES = /^(?=.)ו?(?:ש|כש)?[בכלמ]?$/u;
 const HANGUL = /\p{Script=Hangul}/u;
 const HAN = /\p{Script=Han}/u;
 /** Katakana and the prolonged sound mark (ー is Script=Common). */
@@ -1857,6 +1865,41 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           everyday: null,
           inflection: { stem: head + last.stem, accepts: (word) => word.startsWith(head) && last.accepts(word.slice(head.length)) },
           whole: foldName(hyphenated[0]),
+        });
+    }
+  }
+  // `declined_last_word` (round ten): Hungarian writes its case endings on the last word of a name
+  // of several words ("Túró Rudi" → "Túró Rudit", "Túró Rudival"), and German, Dutch, Swedish,
+  // Danish and Norwegian write the genitive -s there ("Novo Nordisks aktie", "Albert Heijns
+  // huismerk"), as on a name of one word; the words before it stay as written. In the Slavic
+  // languages a name of two words whose first word does not decline (a foreign or short word,
+  // which `declined_first_word` cannot start from) declines on its last ("Fio banka" → "ve Fio
+  // bance", "Fio bankou").
+  const lastWords = (withoutLegalForm(name) ?? name).trim().split(/[ \t]+/u);
+  const slavicFixedFirst =
+    language !== undefined && DECLINES_FIRST_WORD.has(language) && lastWords.length === 2 && inflectionFor(lastWords[0]!, language) === null;
+  if (language !== undefined && (slavicFixedFirst || language === 'hu' || language === 'de' || language === 'nl' || SCANDINAVIAN_GENITIVE.has(language))) {
+    const words = lastWords;
+    const last = words.length >= 2 && words.length <= 3 && words.every((w) => /^\p{L}+$/u.test(w)) ? inflectionFor(words.at(-1)!, language) : null;
+    if (last) {
+      const head = `${words.slice(0, -1).join(' ')} `;
+      const headPlain = lowerFor(language, head).normalize('NFKD').replace(/\p{M}/gu, '');
+      const text = foldName(head + last.stem);
+      if (text)
+        stems.push({
+          text,
+          everyday: null,
+          inflection: {
+            stem: lowerFor(language, head) + last.stem,
+            accepts: (word) => {
+              const spaced = word.replace(/\s+/gu, ' ');
+              const rest = spaced.slice(head.length);
+              return (
+                rest !== '' && !rest.includes(' ') && spaced.slice(0, head.length).normalize('NFKD').replace(/\p{M}/gu, '') === headPlain && last.accepts(rest)
+              );
+            },
+          },
+          whole: foldName((withoutLegalForm(name) ?? name).trim()),
         });
     }
   }
@@ -2063,6 +2106,33 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   }
 
   /**
+   * `hebrew_prefix` (round ten): a Hebrew name with the closed class of prefixes written on it
+   * (HEBREW_PREFIXES: ו "and", ש/כש "that/when", ב כ ל מ "in, as, to, from", in that order:
+   * בשופרסל, ודלק, שבסלקום), read like the Arabic proclitics. Not the article ה, alone or after
+   * another prefix (הדלק, מהדלק: "the fuel"): a firm's name takes no article, so the letters are
+   * a common noun there. Not when the whole word is itself a listed word. A name that is itself a
+   * listed word, or of three letters or fewer (the length of a Hebrew root, so most often another
+   * noun: ב + אסם is "in the barn", the preposition swallowing the article), only as the last
+   * item of a list, after "and" (פז, סונול ודלק), the coordination that makes the words names.
+   * Returns whether the occurrence is attached, and whether weakly.
+   */
+  function hebrewPrefixed(ft: FoldedText, at: number, end: number): 'attached' | 'weak' | null {
+    const { folded, text, offsets } = ft;
+    if (!HEBREW_LETTER.test(folded[at] ?? '')) return null;
+    let s = at;
+    while (s > 0 && at - s < 4 && HEBREW_LETTER.test(folded[s - 1]!)) s--;
+    if (s > 0 && HEBREW_LETTER.test(folded[s - 1]!)) return null;
+    const prefix = folded.slice(s, at);
+    if (!leftBoundary(ft, s) || !HEBREW_PREFIXES.test(prefix)) return null;
+    if (wordIsEveryday(text.slice(offsets[s]!, offsets[end]!))) return null;
+    if (nameIsEveryday || [...bareName].length <= 3) {
+      const before = text.slice(Math.max(0, offsets[s]! - 40), offsets[s]!);
+      return prefix === 'ו' && /,[ \t]*[^\s,]+[ \t]+$/u.test(before) ? 'weak' : null;
+    }
+    return 'attached';
+  }
+
+  /**
    * Where the rest of a name of several words ends after its declined first word (folded index),
    * or -1: the rest as written, or its one word declined too; when the first word was not
    * declined, only a declined rest is new (the exact spelling matched the rest as written).
@@ -2147,6 +2217,14 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
             left = true;
             rule = 'attached';
             weak = nameIsEveryday || shortArabic;
+          }
+          if (!left && language === 'he') {
+            const prefixed = hebrewPrefixed(ft, at, end);
+            if (prefixed !== null) {
+              left = true;
+              rule = 'attached';
+              weak = prefixed === 'weak' || nameIsEveryday;
+            }
           }
           // Chinese: the segmenter may join a one-character preposition or coverb to the name's first
           // character (在京|东 for 在|京东, "at JD"); a reader splits after the coverb.
@@ -2722,6 +2800,9 @@ const KOREAN_FIRM_NOUNS = new Set(
     ' ',
   ),
 );
+
+/** Swedish, Danish and Norwegian: the genitive -s on a name's last word (`declined_last_word`). */
+const SCANDINAVIAN_GENITIVE = new Set(['sv', 'da', 'no', 'nb', 'nn']);
 
 /** Languages whose names of several words decline on the first word (`declined_first_word`). */
 const DECLINES_FIRST_WORD = new Set(['ru', 'uk', 'be', 'pl', 'cs']);

@@ -19,6 +19,10 @@
 //   write the same -s on the name ("Klarnas", `scandinavian_genitive`).
 // - Russian three-letter names in -а/-я whose stem is two letters ("Юла"): only their own
 //   first-declension endings (`short_stem`).
+// - Hungarian (round ten): Snowball's Hungarian stemmer: the word starts with the name and stems
+//   to it ("Libriben", "Törleyt", "Ikeában").
+// - Greek (round ten): the package has no Greek stemmer; GREEK_ENDINGS below, the regular noun
+//   declensions, generate the name's forms ("Κωτσόβολο", "Πλαισίου").
 // - Turkish: Snowball's Turkish stemmer: the word stems to the name ("Trendyoldan", "Getirle");
 //   after an apostrophe ("Getir'den") the plain match already holds.
 // - Arabic: proclitics written attached (و ف conjunctions, ب ل ك prepositions; deliberately
@@ -49,7 +53,15 @@ function stemmer(algorithm: string) {
   return s;
 }
 
-const SNOWBALL_BY_LANGUAGE: Record<string, string> = { ru: 'russian', uk: 'russian', be: 'russian', tr: 'turkish', cs: 'czech', fi: 'finnish' };
+const SNOWBALL_BY_LANGUAGE: Record<string, string> = {
+  ru: 'russian',
+  uk: 'russian',
+  be: 'russian',
+  tr: 'turkish',
+  cs: 'czech',
+  fi: 'finnish',
+  hu: 'hungarian',
+};
 
 /**
  * An inflection rule for one name: `search` is the text to look for (the name's stem, folded by
@@ -186,7 +198,39 @@ const RUSSIAN_SOFT_J_ENDINGS = ['я', 'ю', 'ем', 'е', 'и', 'ев', 'ям', 
 const SCANDINAVIAN = new Set(['sv', 'da', 'no', 'nb', 'nn']);
 
 /** Russian, Czech and Turkish endings are short: a longer tail is another word built on the name. */
-const MAX_TAIL: Record<string, number> = { russian: 4, czech: 4, turkish: 7, finnish: 7 };
+const MAX_TAIL: Record<string, number> = { russian: 4, czech: 4, turkish: 7, finnish: 7, hungarian: 7 };
+
+/**
+ * Greek noun endings by the name's last letters (round ten): [what the name ends with, its forms'
+ * endings], accents and diaeresis left out (the caller compares words without them, so a stress
+ * that moves, "Κωτσόβολος" → "Κωτσοβόλου", changes nothing), final ς written σ. Source: the
+ * regular declensions of Modern Greek nouns: masculine -ος, -ης, -ας, feminine -α, -η, neuter -ο,
+ * -ι, -μα (nominative, genitive, accusative, vocative). Singular only: a firm is named in the
+ * singular, and the plural of a capitalised noun is most often a people's ("οι Γερμανοί", the
+ * Germans, beside the retailer Γερμανός). The snowball-stemmers
+ * package this project ships (0.6.0) has no Greek stemmer, so the paradigms are written out here,
+ * as for Polish. Names in other letters (-ου surnames, foreign names) do not decline.
+ */
+const GREEK_ENDINGS: [RegExp, string[]][] = [
+  // Κωτσόβολος: -ος, -ου, -ο, -ε
+  [/οσ$/u, ['οσ', 'ου', 'ο', 'ε']],
+  // Σκλαβενίτης, Μασούτας: -ης, -η; -ας, -α
+  [/ησ$/u, ['ησ', 'η']],
+  [/ασ$/u, ['ασ', 'α']],
+  // neuter -μα (Κτήμα): -ματος; feminine -α (Μινέρβα): -ας
+  [/μα$/u, ['μα', 'ματοσ', 'μασ']],
+  [/α$/u, ['α', 'ασ']],
+  // feminine -η (Ζωή): -ης
+  [/η$/u, ['η', 'ησ']],
+  // neuter -ο (Πλαίσιο): -ου; neuter -ι (Ζαγόρι): -ιου
+  [/ο$/u, ['ο', 'ου']],
+  [/ι$/u, ['ι', 'ιου']],
+];
+
+/** A Greek word as GREEK_ENDINGS writes it: lower case, no accents or diaeresis, final ς as σ. */
+function greekPlain(word: string): string {
+  return stripMarks(word.toLowerCase()).replace(/ς/gu, 'σ');
+}
 
 /**
  * Ukrainian noun endings (round eight), which the Russian stemmer does not read: the locative and
@@ -373,6 +417,40 @@ export function inflectionFor(name: string, language: string): Inflection | null
         return w === lower || (ownCounts && w === own) || (w.length >= 4 && w.length >= lower.length - 3 && lower.startsWith(w));
       },
     };
+  }
+  if (algorithm === 'hungarian') {
+    // Hungarian (round ten): Snowball's Hungarian stemmer; the case endings are written on the name
+    // ("Libriben", "Törleyt", "Rudit"), a final a or e lengthened before them ("Ikeában"), which
+    // the stemmer reads. As for Finnish, a name the stemmer cuts by more than a letter ("telekom"
+    // → "tel") is matched only by words that stem to the whole name.
+    const s = stemmer(algorithm);
+    const own = s.stem(lower);
+    const maxTail = MAX_TAIL[algorithm]!;
+    const ownCounts = own.length >= lower.length - 1;
+    const plain = stripMarks(lower);
+    const lengthened = lower.replace(/a$/u, 'á').replace(/e$/u, 'é');
+    return {
+      stem: lower,
+      accepts: (word) => {
+        if (word.length - lower.length > maxTail || word === lower || !stripMarks(word).startsWith(plain)) return false;
+        const w = s.stem(word);
+        return w === lower || w === lengthened || (ownCounts && w === own);
+      },
+    };
+  }
+  if (lang === 'el') {
+    // Greek (round ten): the name's own case forms (GREEK_ENDINGS), nothing longer.
+    const plain = greekPlain(lower);
+    if (!/^\p{Script=Greek}+$/u.test(plain)) return null;
+    for (const [ending, endings] of GREEK_ENDINGS) {
+      const m = ending.exec(plain);
+      if (!m) continue;
+      const base = plain.slice(0, m.index);
+      if ([...base].length < 3) return null;
+      const forms = new Set(endings.map((e) => base + e));
+      return { stem: base, accepts: (word) => forms.has(greekPlain(word)) };
+    }
+    return null;
   }
   if (lang === 'pl') {
     const forms = polishForms(lower);
