@@ -88,7 +88,7 @@ report('Held-out 6 (new brands; development data since round six)', HELD_OUT_6_A
 report('Held-out 7 (new brands; development data since round seven)', HELD_OUT_7_ANSWERS);
 report('Held-out 8 (new brands, written without reading the rules; development data since round eight)', HELD_OUT_8_ANSWERS);
 report('Held-out 9 (new brands, written without reading the rules; development data since round nine)', HELD_OUT_9_ANSWERS);
-report('Held-out 10 (new brands, written without reading the rules, never tuned on: the unseen figure)', HELD_OUT_10_ANSWERS);
+report('Held-out 10 (new brands, written without reading the rules; development data since round ten)', HELD_OUT_10_ANSWERS);
 
 // CPU per labelled answer (process CPU time, so a loaded machine's waiting is not counted): every
 // table's answers analysed as a probe would be, after one warm-up pass that builds the matchers.
