@@ -817,7 +817,6 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'hamlet',
     'neighbourhood',
     'neighborhood',
-    'quarter',
     'parish',
     'canton',
     'hill',
@@ -1152,7 +1151,8 @@ const ARABIC_PLACE_BEFORE = /(?:^|[\s،,])(?:نهر|مدينة|جبل|جبال|�
  * Japanese head nouns that make a proper noun of a place, era, event or institution out of the
  * name before them (日立市 "Hitachi city", 大和時代 "the Yamato period", 日清戦争, 明治大学).
  */
-const JAPANESE_PLACE_HEAD = /^(?:市|町|村|県|区|郡|駅|時代|戦争|大学|神社|天皇|朝|王朝|球場|競技場|スタジアム|アリーナ|ホール|ダム|劇場|杯)(?!\p{Script=Han})/u;
+const JAPANESE_PLACE_HEAD =
+  /^(?:市|町|村|県|区|郡|駅|時代|戦争|大学|神社|天皇|朝|王朝|球場|競技場|スタジアム|アリーナ|ホール|ダム|劇場|杯)(?!\p{Script=Han}|\p{Script=Katakana}|ー)/u;
 /**
  * Round eight: Chinese heads that make a place, an institution or a dynasty of the name before
  * them (茅台镇 "Maotai town", X大学, X体育场), and Korean ones written on to it (교촌마을 "Gyochon
@@ -1208,6 +1208,8 @@ function isPlaceNoun(word: string, language: string): boolean {
   if (nouns === undefined) return false;
   if (nouns.has(word)) return true;
   if (!PLACE_COMPOUNDING.has(language)) return false;
+  // Swedish `verkstad` ("workshop", a garage: `bilverkstad`) ends in `stad` and is no town.
+  if (language === 'sv' && word.endsWith('verkstad')) return false;
   for (let k = 1; k <= word.length - 4; k++) {
     const head = word.slice(k);
     if (nouns.has(head) && (head.length >= 5 || SHORT_PLACE_HEADS.has(head))) return true;
@@ -1236,9 +1238,12 @@ function placeReading(text: string, start: number, end: number, language: string
   const classifying = caselessClassifying(language);
   if (classifying === undefined) return false;
   // Case-blind (round nine): a capitalised adjective or genitive may stand before the noun ("the
-  // largest German state", "Suomen korkein tunturi", "the highest Welsh peak").
+  // largest German state", "Suomen korkein tunturi", "the highest Welsh peak"). The place noun
+  // itself is written in lower case, save in German, which capitalises its nouns: a capitalised
+  // one is a name's word ("Clorox is a Bay Area company").
   const words = classifying.exec(text.slice(end, end + 64))?.[1];
-  if (words === undefined || !words.split(/[ \t]+/u).some((w) => isPlaceNoun(w.toLowerCase(), language))) return false;
+  const placeNoun = (w: string) => (language === 'de' ? isPlaceNoun(w.toLowerCase(), language) : isLower(w[0] ?? '') && isPlaceNoun(w, language));
+  if (words === undefined || !words.split(/[ \t]+/u).some(placeNoun)) return false;
   // The subject opens the sentence, alone or after a definite article ("Der Saturn ist…").
   const article = SENTENCE_ARTICLE.exec(text.slice(Math.max(0, start - 5), start));
   return position(text, article ? start - article[0].length : start).initial;
@@ -2849,7 +2854,7 @@ const PLACE_BEFORE: Record<string, string> = {
   de: 'fluss see berg dorf insel',
   fr: 'fleuve rivière lac mont village val',
   es: 'río lago monte pueblo aldea',
-  it: 'fiume lago monte paese borgo val',
+  it: 'fiume lago monte borgo val',
   pt: 'rio lago monte aldeia',
   nl: 'rivier meer dorp',
   pl: 'rzeka rzeki rzece rzeką jezioro jeziora góra góry wieś wsi',
@@ -2872,7 +2877,41 @@ function placeNounBefore(text: string, start: number, language: string): boolean
     placeBeforeSets.set(lang, set);
   }
   const nearest = wordBefore(text, start);
-  return nearest !== undefined && set.has(nearest.toLowerCase());
+  if (nearest === undefined || !set.has(nearest.toLowerCase())) return false;
+  // A place noun in a phrase fronted before the subject is where the sentence happens, not the
+  // name's apposition: "In our village Tesco is…", "En mi pueblo Mercadona…", "W mojej wsi X…".
+  return !frontedPlacePhrase(text, start, lang);
+}
+
+/** Prepositions that open a sentence's fronted phrase of place ("In our village", "W mojej wsi"). */
+const FRONTING_PREPOSITIONS: Record<string, ReadonlySet<string>> = {
+  en: new Set(['in', 'at', 'near', 'around', 'outside', 'from']),
+  de: new Set(['in', 'im', 'bei', 'nahe']),
+  fr: new Set(['dans', 'à', 'au', 'en', 'près']),
+  es: new Set(['en', 'cerca']),
+  it: new Set(['in', 'nel', 'nella', 'a', 'al', 'vicino']),
+  pt: new Set(['em', 'no', 'na', 'perto']),
+  nl: new Set(['in', 'bij']),
+  pl: new Set(['w', 'we', 'na', 'koło', 'przy', 'pod']),
+  cs: new Set(['v', 've', 'na', 'u']),
+  ru: new Set(['в', 'во', 'на', 'у']),
+  uk: new Set(['в', 'у', 'на', 'біля']),
+  sv: new Set(['i', 'på', 'vid']),
+  da: new Set(['i', 'på', 'ved']),
+  nb: new Set(['i', 'på', 'ved']),
+};
+/** The words from the sentence's start to `start` are a preposition, at most two words and the place noun. */
+function frontedPlacePhrase(text: string, start: number, language: string): boolean {
+  const prepositions = FRONTING_PREPOSITIONS[language];
+  if (prepositions === undefined) return false;
+  let a = start;
+  while (a > 0 && start - a < 64 && !SENTENCE_END.has(text[a - 1]!) && text[a - 1] !== '\n') a--;
+  const words = text
+    .slice(a, start)
+    .trim()
+    .split(/[ \t]+/u);
+  if (words.length < 2 || words.length > 4 || !position(text, a + text.slice(a).search(/\S/u)).initial) return false;
+  return prepositions.has(words[0]!.replace(/^[^\p{L}]+/u, '').toLowerCase());
 }
 
 /**
@@ -2883,22 +2922,24 @@ function placeNounBefore(text: string, start: number, language: string): boolean
  * shops too ("IKEA ligger ved E6", "Aldi liegt am Stadtrand"), nor "liegt vorne" (a ranking).
  */
 const LOCATIVE_AFTER: Record<string, RegExp> = {
-  en: /^[ \t]+(?:lies[ \t]+(?:(?:on|along)[ \t]+the[ \t]+(?:\p{Ll}+[ \t]+)?(?:bank|banks|coast|shore|river|border)|at[ \t]+the[ \t]+(?:foot|mouth|confluence)|in[ \t]+the[ \t]+(?:valley|foothills|delta)|between|(?:north|south|east|west)[ \t]+of)|flows[ \t]+(?:into|through|from|north|south|east|west))(?![\p{L}])/u,
-  de: /^[ \t]+(?:liegt[ \t]+(?:am[ \t]+(?:Fuße?|Ufer)|an[ \t]+der[ \t]+Mündung|zwischen|unweit|nördlich|südlich|östlich|westlich)|fließt[ \t]|mündet[ \t]|entspringt[ \t])/u,
+  en: /^[ \t]+(?:lies[ \t]+(?:(?:on|along)[ \t]+the[ \t]+(?:\p{Ll}+[ \t]+)?(?:bank|banks|coast|shore|river|border)|at[ \t]+the[ \t]+(?:foot|mouth|confluence)|in[ \t]+the[ \t]+(?:valley|foothills|delta))|flows[ \t]+(?:into|through|from|north|south|east|west))(?![\p{L}])/u,
+  de: /^[ \t]+(?:liegt[ \t]+(?:am[ \t]+(?:Fuße?|Ufer)|an[ \t]+der[ \t]+Mündung)|fließt[ \t]|mündet[ \t]|entspringt[ \t])/u,
   fr: /^[ \t]+(?:se[ \t]+jette[ \t]+dans|prend[ \t]+sa[ \t]+source|coule[ \t]+(?:vers|dans|à))(?![\p{L}])/u,
-  es: /^[ \t]+(?:desemboca|nace[ \t]+en[ \t]+(?:la|el)[ \t]+(?:sierra|montaña|cordillera))(?![\p{L}])/u,
-  it: /^[ \t]+(?:sfocia|nasce[ \t]+(?:dal|dalle|sul)|sorge[ \t]+(?:su|sul|sulla|sulle|lungo|ai[ \t]+piedi))(?![\p{L}])/u,
+  es: /^[ \t]+(?:desemboca[ \t]+en[ \t]+(?:(?:el|la)[ \t]+)?(?:mar|océano|río|golfo|bahía|lago|embalse|estuario|ría|delta|\p{Lu})|nace[ \t]+en[ \t]+(?:la|el)[ \t]+(?:sierra|montaña|cordillera))(?![\p{L}])/u,
+  it: /^[ \t]+(?:sfocia|nasce[ \t]+sul|sorge[ \t]+(?:su|sul|sulla|sulle|lungo|ai[ \t]+piedi))(?![\p{L}])/u,
   pt: /^[ \t]+(?:deságua|desagua|nasce[ \t]+na[ \t]+serra)(?![\p{L}])/u,
-  nl: /^[ \t]+(?:ligt[ \t]+(?:aan[ \t]+de[ \t]+(?:voet|monding|oever)|tussen|ten[ \t]+(?:noorden|zuiden|oosten|westen))|mondt[ \t]+uit|stroomt[ \t])(?![\p{L}])/u,
-  pl: /^[ \t]+(?:leży|położona[ \t]+jest|położony[ \t]+jest|położone[ \t]+jest)[ \t]+(?:nad|u[ \t]+(?:podnóża|ujścia|stóp)|w[ \t]+dolinie|między)(?![\p{L}])|^[ \t]+(?:wpada|uchodzi)[ \t]+do(?![\p{L}])/u,
-  cs: /^[ \t]+(?:leží)[ \t]+(?:nad|na[ \t]+(?:řece|soutoku|břehu|úpatí)|u[ \t]+(?:soutoku|úpatí)|v[ \t]+údolí|mezi)(?![\p{L}])|^[ \t]+(?:se[ \t]+vlévá|pramení)(?![\p{L}])/u,
-  ru: /^[ \t]+(?:впадает|течёт|течет|протекает|берёт[ \t]+начало|берет[ \t]+начало)(?![\p{L}])|^[ \t]+(?:расположен[аоы]?|лежит)[ \t]+(?:на[ \t]+берегу|у[ \t]+подножия|в[ \t]+долине|между|на[ \t]+реке)(?![\p{L}])/u,
-  uk: /^[ \t]+(?:впадає|тече|протікає|бере[ \t]+початок)(?![\p{L}])|^[ \t]+(?:розташован[аеий]|лежить)[ \t]+(?:на[ \t]+березі|біля[ \t]+підніжжя|в[ \t]+долині|між|на[ \t]+річці)(?![\p{L}])/u,
-  sv: /^[ \t]+(?:ligger[ \t]+(?:vid[ \t]+(?:foten|mynningen)|mellan|(?:norr|söder|öster|väster)[ \t]+om)|rinner[ \t]+(?:ut|genom)|mynnar)(?![\p{L}])/u,
-  da: /^[ \t]+(?:ligger[ \t]+(?:ved[ \t]+(?:foden|udmundingen)|mellem|(?:nord|syd|øst|vest)[ \t]+for)|løber[ \t]+(?:ud|gennem)|udmunder)(?![\p{L}])/u,
-  nb: /^[ \t]+(?:ligger[ \t]+(?:ved[ \t]+(?:foten|munningen|utløpet)|mellom|(?:nord|sør|øst|vest)[ \t]+for)|renner[ \t]+(?:ut|gjennom)|munner[ \t]+ut)(?![\p{L}])/u,
-  fi: /^[ \t]+(?:laskee|virtaa)(?![\p{L}])/u,
-  tr: /^[ \t]+(?:nehri|ırmağı|çayı)[ \t]/u,
+  nl: /^[ \t]+(?:ligt[ \t]+(?:aan[ \t]+de[ \t]+(?:voet|monding|oever))|mondt[ \t]+uit|stroomt[ \t])(?![\p{L}])/u,
+  pl: /^[ \t]+(?:leży|położona[ \t]+jest|położony[ \t]+jest|położone[ \t]+jest)[ \t]+(?:nad|u[ \t]+(?:podnóża|ujścia|stóp)|w[ \t]+dolinie)(?![\p{L}])|^[ \t]+(?:wpada|uchodzi)[ \t]+do(?![\p{L}])/u,
+  cs: /^[ \t]+(?:leží)[ \t]+(?:nad|na[ \t]+(?:řece|soutoku|břehu|úpatí)|u[ \t]+(?:soutoku|úpatí)|v[ \t]+údolí)(?![\p{L}])|^[ \t]+(?:se[ \t]+vlévá|pramení)(?![\p{L}])/u,
+  ru: /^[ \t]+(?:впадает|течёт|течет|протекает|берёт[ \t]+начало|берет[ \t]+начало)(?![\p{L}])|^[ \t]+(?:расположен[аоы]?|лежит)[ \t]+(?:на[ \t]+берегу|у[ \t]+подножия|в[ \t]+долине|на[ \t]+реке)(?![\p{L}])/u,
+  uk: /^[ \t]+(?:впадає|тече|протікає|бере[ \t]+початок)(?![\p{L}])|^[ \t]+(?:розташован[аеий]|лежить)[ \t]+(?:на[ \t]+березі|біля[ \t]+підніжжя|в[ \t]+долині|на[ \t]+річці)(?![\p{L}])/u,
+  sv: /^[ \t]+(?:ligger[ \t]+vid[ \t]+(?:foten|mynningen)|rinner[ \t]+(?:ut|genom)|mynnar)(?![\p{L}])/u,
+  da: /^[ \t]+(?:ligger[ \t]+ved[ \t]+(?:foden|udmundingen)|løber[ \t]+(?:ud|gennem)|udmunder)(?![\p{L}])/u,
+  nb: /^[ \t]+(?:ligger[ \t]+ved[ \t]+(?:foten|munningen|utløpet)|renner[ \t]+(?:ut|gjennom)|munner[ \t]+ut)(?![\p{L}])/u,
+  // Finnish `laskee` is also "lowers" (Nokia laskee hintojaan): a river flows into a name or a
+  // body of water in the illative within three words (`laskee Helsingissä mereen`).
+  fi: /^[ \t]+(?:laskee|virtaa)(?:[ \t]+\p{L}+){0,2}?[ \t]+(?:\p{Lu}\p{L}*(?:aa|ee|ii|oo|uu|yy|ää|öö|h[aeiouyäö]|se|si)n|\p{Ll}*(?:mereen|järveen|jokeen|lahteen|veteen|salmeen))(?![\p{L}])/u,
+  tr: /^[ \t]+(?:nehri|ırmağı)[ \t]/u,
 };
 function locativeVerbAfter(text: string, start: number, end: number, language: string): boolean {
   if (text[end] !== ' ' || !isLower(text[end + 1] ?? '')) return false;
@@ -2992,7 +3033,7 @@ function regionAfter(text: string, end: number, language: string): boolean {
   if (language === 'en') {
     if (text[end] !== ',' || text[end + 1] !== ' ' || !isUpper(text[end + 2] ?? '')) return false;
     // Not a name going on ("Delta, Washington Post and…": another brand of a list).
-    const word = /^, (\p{Lu}\p{Ll}+)(?![\p{L}-])(?![ \t]\p{Lu})/u.exec(text.slice(end, end + 24))?.[1];
+    const word = /^, (\p{Lu}\p{Ll}+)(?![\p{L}'’-])(?![ \t]\p{Lu})/u.exec(text.slice(end, end + 24))?.[1];
     return (word !== undefined && US_STATES.has(word)) || US_TWO_WORD_STATE.test(text.slice(end, end + 24));
   }
   const re = TERRITORY_AFTER[language];
