@@ -2984,20 +2984,23 @@ function modelAfter(text: string, o: number): boolean {
 
 /** Chinese personal pronouns and 的 before a noun: "his …", "my …". */
 const CHINESE_POSSESSOR_BEFORE = /(?:我|你|您|他|她|它|我们|你们|他们|她们|自己|大家)的$/u;
-/** A copula or demonstrative and a classifier before a noun ("是个快手", "这个理想"): a noun counted or pointed at. */
-const CHINESE_CLASSIFIED_BEFORE = /(?:是|当|做|这|那|哪|每|有)[个种位名]$/u;
+/**
+ * A copula and a classifier before a noun ("是个快手", "is a quick hand"): a noun classified. Not a
+ * demonstrative or 有 and a classifier (这个三星, 我有个华为), said of a brand's product as often.
+ */
+const CHINESE_CLASSIFIED_BEFORE = /(?:是|当|做)[个种位名]$/u;
 const HAN_NUMERALS = new Set([...'一二两三四五六七八九十百千万零']);
-const NUMBER_GOES_ON = /^[一二两三四五六七八九十百千万零](?:等于|加|减|乘|除|[一二两三四五六七八九十百千万零])/u;
+const NUMBER_GOES_ON = /^[一二两三四五六七八九十百千万零]+(?:等于|加|减|乘|除)/u;
 
 /**
  * Round nine, Chinese words spelled like a brand, read by the grammar around them (weak):
- * - `counted_noun`: a copula or demonstrative and a classifier before it (`是个快手`, "is a quick
- *   hand"; `这个理想`), the classifier without its numeral; not when a listed noun follows, which
- *   is what is counted (`是个快手用户`);
+ * - `counted_noun`: a copula and a classifier before it (`是个能手`, "is a capable hand"), the
+ *   classifier without its numeral; not when a listed noun follows, which is what is counted
+ *   (`是个快手用户`). Any name, not only one of the frequency list, which lacks 能手;
  * - `possessed_noun`: a personal pronoun and 的 before an everyday-word name (`他的理想是…`, "his
  *   ideal is…"), with no listed noun or model after it (`我的小米手机`, `我的理想L7`);
- * - `number_expression`: a name holding a numeral character followed by another numeral (`一加一`,
- *   "one plus one"): numbers written in characters go on; a model number is written in digits.
+ * - `number_expression`: a name holding a numeral character followed by a run of numerals and an
+ *   operator or 等于 (`二加五等于七`): arithmetic; a model after it is no sum (`一加十二`, OnePlus 12).
  */
 function chineseWordReading(text: string, start: number, end: number, language: string, everydayName: boolean): MentionRule | null {
   if (language !== 'zh') return null;
@@ -3008,7 +3011,7 @@ function chineseWordReading(text: string, start: number, end: number, language: 
   if (everydayName && !nounAfter && CHINESE_POSSESSOR_BEFORE.test(before)) return 'possessed_noun';
   // A numeral, then "equals", an operator or another numeral: arithmetic (一加一等于二), not a
   // word that opens with a numeral character (三星一直…, "Samsung has always…").
-  if (NUMBER_GOES_ON.test(text.slice(end, end + 3)) && [...text.slice(start, end)].some((c) => HAN_NUMERALS.has(c))) return 'number_expression';
+  if (NUMBER_GOES_ON.test(text.slice(end, end + 12)) && [...text.slice(start, end)].some((c) => HAN_NUMERALS.has(c))) return 'number_expression';
   return null;
 }
 

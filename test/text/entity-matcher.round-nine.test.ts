@@ -260,4 +260,14 @@ describe('real answers round nine must not turn down', () => {
     rejectedBy('Tajo', 'es', 'El Tajo desemboca en el océano Atlántico.', 'place_name');
     rejectedBy('Arvo', 'en', 'In summer we paddled down the river Arvo.', 'place_name');
   });
+  test('Chinese: a demonstrative or 有 and a classifier, and a model in numerals, are the brand', () => {
+    allMentioned([
+      ['三星', 'zh', '这个三星的电池很耐用。'],
+      ['华为', 'zh', '我有个华为，用了五年。'],
+      ['大疆', 'zh', '这个大疆无人机很好用。'],
+      ['小米', 'zh', '那个小米充电宝我用了三年。'],
+      ['一加', 'zh', '一加十二的屏幕很好。'],
+      ['一加', 'zh', '一加十三的拍照很好。'],
+    ]);
+  });
 });
