@@ -2735,7 +2735,7 @@ const JAPANESE_DERIVATIONAL_AFTER = new RegExp(`^(?:${[...JAPANESE_DERIVATIONAL]
  * ("Hilton and Hyatt", "Ford and Lincoln", "Nike and Jordan").
  */
 const TITLES: Record<string, string> = {
-  en: 'doctor professor mister missus sir dame lord lady captain colonel sergeant senator president king queen prince princess emperor empress pope uncle aunt',
+  en: 'doctor professor mister missus sir lord captain colonel sergeant senator president king queen prince princess emperor empress pope uncle aunt',
   de: 'herr herrn frau fräulein doktor professor könig königin kaiser kaiserin prinz prinzessin fürst fürstin graf gräfin papst',
   fr: 'monsieur madame mademoiselle docteur professeur maître roi reine empereur impératrice prince princesse pape',
   es: 'señor señora señorita don doña doctor doctora profesor profesora rey reina emperador emperatriz príncipe princesa',
@@ -2769,7 +2769,14 @@ const TITLE_ABBREVIATION_BEFORE =
 /** One to three initials before the name ("H.C. ", "Frank B. ", "J. R. R. "). */
 const INITIALS_BEFORE = /(?:^|[^\p{L}.])((?:\p{Lu}\.[ \t]?){1,3})[ \t]*$/u;
 /** Abbreviations of countries and eras written as initials: not a person's. */
-const NOT_INITIALS = new Set(['U.S.', 'U.K.', 'E.U.', 'U.N.', 'D.C.', 'A.D.', 'B.C.', 'U.S.A.', 'L.A.', 'N.Y.']);
+const NOT_INITIALS = new Set(['U.S.', 'U.K.', 'E.U.', 'U.N.', 'D.C.', 'A.D.', 'B.C.', 'U.S.A.', 'L.A.', 'N.Y.', 'U.A.E.', 'N.B.', 'P.S.', 'E.G.', 'I.E.']);
+/**
+ * Words after which initials and a surname are a person's ("by J.K. Farrow"): an author's "by".
+ * Elsewhere initials open firms' names as often (`J.P. Morgan`, `L.L. Bean`, `H.J. Heinz Company`).
+ */
+const INITIALS_AFTER_WORDS = new Set(['by', 'von', 'par', 'por', 'di', 'przez', 'av', 'af', 'van', 'door']);
+/** A capitalised word or a firm's legal or business noun after the name ends a firm's name (`J.M. Smucker Company`). */
+const FIRM_NAME_GOES_ON = /^[ \t]+(?:\p{Lu}|&)|^,?[ \t]+(?:Co|Corp|Inc|Ltd|LLC|plc|company|co)(?![\p{L}])/u;
 /** An initial and a capitalised word after the name: a given name, a middle initial, a surname. */
 const INITIAL_AFTER = /^[ \t]\p{Lu}\.[ \t]+\p{Lu}\p{Ll}/u;
 const HONORIFIC_AFTER: Record<string, RegExp> = {
@@ -2804,7 +2811,11 @@ function isWordOfLanguage(word: string, language: string): boolean {
 
 function personCue(text: string, start: number, end: number, language: string): boolean {
   const honorific = HONORIFIC_AFTER[language];
-  if (honorific !== undefined && honorific.test(text.slice(end, end + 8))) return true;
+  if (honorific !== undefined && honorific.test(text.slice(end, end + 8))) {
+    // Business Japanese calls a firm by さん or 様 (トヨタさんとの取引, ユニクロ様から): not after a
+    // name in katakana alone, how firms' names are written.
+    return !(language === 'ja' && /^[\p{Script=Katakana}ー・]+$/u.test(text.slice(start, end)) && /^(?:さん|さま|様)/u.test(text.slice(end, end + 2)));
+  }
   if (language === 'ar') return ARABIC_APPOSITION_AFTER.test(text.slice(end, end + 16));
   // (The caller has checked that the name is not written in capitals.)
   if (!isUpper(text[start] ?? '')) return false;
@@ -2817,10 +2828,17 @@ function personCue(text: string, start: number, end: number, language: string): 
     const initials = INITIALS_BEFORE.exec(before);
     if (initials !== null && !NOT_INITIALS.has(initials[1]!.replace(/[ \t]/gu, ''))) {
       const at = start - before.length + initials.index + initials[0].indexOf(initials[1]!);
-      // A single initial is a person's after a given name ("Frank B. Kellogg"); opening a line it
-      // is a list's enumerator ("A. Acme", "B. Globex"), and after another word the end of a
-      // sentence ("use Plan B. Acme sells…", "Vitamin C. Acme…").
-      if (initials[1]!.trim().length > 2 || givenNameWord(wordBefore(text, at) ?? '', language)) return true;
+      // Initials are a person's after an author's "by", a given name ("Frank B. Kellogg") or a
+      // title; opening a sentence they open firms' names as often (`J.P. Morgan offers…`, `L.L.
+      // Bean`), and a single one opening a line is a list's enumerator ("A. Acme", "B. Globex"),
+      // after another word the end of a sentence ("use Plan B. Acme sells…"). Not when a
+      // capitalised word or a firm's noun follows the name (`H.J. Heinz Company`, `W.K. Kellogg Co`).
+      const prev = wordBefore(text, at) ?? '';
+      if (
+        (INITIALS_AFTER_WORDS.has(prev) || givenNameWord(prev, language) || (titles(language)?.has(prev.toLowerCase()) ?? false)) &&
+        !FIRM_NAME_GOES_ON.test(text.slice(end, end + 12))
+      )
+        return true;
     }
   }
   if (text[end] === ' ' && text[end + 2] === '.' && INITIAL_AFTER.test(text.slice(end, end + 8))) return true;
@@ -3049,13 +3067,15 @@ function regionAfter(text: string, end: number, language: string): boolean {
  * kin noun ("X's sister brand", "X's parent company").
  */
 const ENGLISH_KIN_AFTER =
-  /^['’]s[ \t]+(?:sister|brother|wife|husband|mother|father|mum|mom|dad|son|daughter|aunt|uncle|cousin|grandmother|grandfather|grandson|granddaughter|girlfriend|boyfriend|fiancée|fiancé|widow|nephew|niece|parents|children|kids)(?![\p{L}'’-])([ \t]+\p{Ll}+)?/u;
+  /^['’]s[ \t]+(?:sister|brother|wife|husband|mother|father|mum|mom|dad|son|daughter|aunt|uncle|cousin|grandmother|grandfather|grandson|granddaughter|girlfriend|boyfriend|fiancée|fiancé|widow|nephew|niece)(?![\p{L}'’-])([ \t]+\p{Ll}+)?/u;
+/** Nouns of commerce after a kin noun that make it a firm's relation ("sister chains", "sister hotels"). */
+const KIN_FIRM_NOUN =
+  /^(?:site|label|publication|magazine|channel|hotel|product|line|title|paper|station|model|car|chain|outlet|banner|restaurant|resort|propert(?:y|ie)|concept|format|division|subsidiar(?:y|ie)|fragrance|collection|range|venue|school|newspaper|show|team|airline|compan(?:y|ie)|busines)(?:e?s)?$/u;
 function possessedKin(text: string, stop: number): boolean {
   const m = ENGLISH_KIN_AFTER.exec(text.slice(stop, stop + 40));
   if (m === null) return false;
   const next = m[1]?.trim();
-  return (
-    next === undefined ||
-    !(FIRM_NOUNS.en!.has(next) || /^(?:site|label|publication|magazine|channel|hotel|product|line|title|paper|station|model|car)s?$/u.test(next))
-  );
+  if (next === undefined) return true;
+  const singular = next.replace(/(?:es|s)$/u, '');
+  return !(FIRM_NOUNS.en!.has(next) || FIRM_NOUNS.en!.has(singular) || FIRM_NOUNS.en!.has(next.replace(/s$/u, '')) || KIN_FIRM_NOUN.test(next));
 }

@@ -208,6 +208,38 @@ describe('real answers round nine must not turn down', () => {
   const allMentioned = (cases: readonly (readonly [string, string, string])[]) => {
     for (const [name, language, text] of cases) mentioned(name, language, text);
   };
+  test('person_cue: initials opening a firm’s name, abbreviations, Lady, kin nouns of firms, business Japanese', () => {
+    allMentioned([
+      ['Heinz', 'en', 'H.J. Heinz Company was founded in Pittsburgh in 1869.'],
+      ['Smucker', 'en', 'The J.M. Smucker Company owns Jif, so the two taste alike.'],
+      ['Morgan', 'en', 'J.P. Morgan offers a wide range of investment accounts.'],
+      ['Marriott', 'en', 'The J.W. Marriott in Austin has a rooftop pool and a good gym.'],
+      ['Hunt', 'en', 'J.B. Hunt is one of the largest trucking firms in North America.'],
+      ['Bean', 'en', 'L.L. Bean offers free returns on its duck boots.'],
+      ['Kellogg', 'en', 'W.K. Kellogg Co sells cereal in more than 180 countries.'],
+      ['Penney', 'en', 'For cheap suits, J.C. Penney Company still runs frequent sales.'],
+      ['Nike', 'en', 'P.S. Nike restocks its running shoes every Friday.'],
+      ['Zara', 'en', 'N.B. Zara changes its return window during sales.'],
+      ['Carrefour', 'en', 'In the U.A.E. Carrefour runs most of the hypermarkets.'],
+      ['Dior', 'en', 'The Lady Dior bag is still the house’s best seller.'],
+      ['Dior', 'en', 'Celebrities keep carrying the Lady Dior in new colours.'],
+      ['Nike', 'en', 'Nike’s kids shoes run half a size small.'],
+      ['Amazon', 'en', 'Amazon’s kids tablets come with a two-year warranty.'],
+      ['Lego', 'en', 'Lego’s children sets are labelled by age.'],
+      ['Zara', 'en', 'Zara’s sister chains include Bershka and Pull&Bear.'],
+      ['H&M', 'en', 'H&M’s sister stores COS and Arket sell pricier basics.'],
+      ['Gap', 'en', 'Gap’s sister brands Old Navy and Banana Republic share a loyalty program.'],
+      ['Marriott', 'en', 'Marriott’s sister hotels in the same city often share a gym.'],
+      ['トヨタ', 'ja', 'トヨタさんとの取引は十年以上続いています。'],
+      ['ユニクロ', 'ja', 'ユニクロ様から新しい注文をいただきました。'],
+      ['ソフトバンク', 'ja', 'ソフトバンク様向けの提案書を作成しました。'],
+      ['パナソニック', 'ja', 'パナソニックさんの新しい冷蔵庫は省エネ性能が高いです。'],
+    ]);
+    // Still people: initials after "by" or a title, a kin noun with no firm's noun after it.
+    rejectedBy('Farrow', 'en', 'The novel was written by J.K. Farrow in 1997.', 'person_cue');
+    rejectedBy('Farrow', 'en', 'We met Professor J. Farrow at the fair.', 'person_cue');
+    rejectedBy('Kestrel', 'en', 'Kestrel’s brother works in Leeds.', 'person_cue');
+  });
   test('place_name: quarter, capitalised nouns, fronted phrases of place, where a shop lies', () => {
     allMentioned([
       ['Tesla', 'en', 'Tesla was down this quarter after weaker deliveries.'],
