@@ -2559,12 +2559,33 @@ function givenNameBefore(text: string, start: number, end: number, language: str
   return !isWordOfLanguage(prev, language);
 }
 
+/**
+ * Articles and demonstratives of the languages here: one right before a given name and a capitalised
+ * word makes them a thing's name (`the Ford Taurus`, `der Mercedes Benz`, `el Mercedes Benz Clase
+ * C`), not a person's, who takes none.
+ */
+const DETERMINERS_BEFORE_NAME = new Set(
+  'the a an this that these those der die das den dem des ein eine einen einem einer le la les un une el los las una il lo gli uno o os as um uma het een ett et ei det ten ta to tego tej'.split(
+    ' ',
+  ),
+);
+/** After the word read as a surname: a capitalised word or a model number goes on with a product's name (`Ford Everest 2024`, `Mercedes Benz Classe A`). */
+const PRODUCT_NAME_GOES_ON = /^[ \t]+(?:\p{Lu}|\p{N})/u;
+
 function surnameAfter(text: string, start: number, end: number, language: string, moby = false): boolean {
   if (!isUpper(text[start]!) || inCapitals(text.slice(start, end))) return false;
   const next = /^ (\p{Lu}\p{Ll}+)(?![\p{L}\p{N}'’-])/u.exec(text.slice(end, end + 32))?.[1];
   if (next === undefined) return false;
   const lower = next.toLowerCase();
   if (moby) {
+    // Narrowed after round nine: a determiner before the name, or a capitalised word or a number
+    // after the second word, makes the two a product's name (`the Ford Taurus`, `Ford Everest 2024`).
+    const determiner = text[start - 1] === ' ' || text[start - 1] === '\t' ? wordBefore(text, start)?.toLowerCase() : undefined;
+    if (
+      (determiner !== undefined && DETERMINERS_BEFORE_NAME.has(determiner)) ||
+      PRODUCT_NAME_GOES_ON.test(text.slice(end + next.length + 1, end + next.length + 9))
+    )
+      return false;
     // Round nine: a brand whose word is a given name of the Moby list ("Stanley", "Tiffany",
     // "Bernard"), in a language whose dictionary does not list it (or that has none), followed
     // by a capitalised word that is no word of the language nor of English (a model is mostly

@@ -240,6 +240,20 @@ describe('real answers round nine must not turn down', () => {
     rejectedBy('Farrow', 'en', 'We met Professor J. Farrow at the fair.', 'person_cue');
     rejectedBy('Kestrel', 'en', 'Kestrel’s brother works in Leeds.', 'person_cue');
   });
+  test('person_name: a determiner before, or a word or number after, makes a given name and a dictionary name a model', () => {
+    allMentioned([
+      ['Ford', 'en', 'I rented the Ford Taurus for a week and it was comfortable.'],
+      ['Ford', 'de', 'Der Ford Taurus war in den USA ein Bestseller.'],
+      ['Ford', 'en', 'Ford Everest 2024 models have a new infotainment system.'],
+      ['Ford', 'en', 'The Ford Capri was a classic coupe of the seventies.'],
+      ['Mercedes', 'de', 'Der Mercedes Benz ist teurer als der BMW.'],
+      ['Mercedes', 'fr', 'La Mercedes Benz Classe A est une compacte.'],
+      ['Mercedes', 'es', 'El Mercedes Benz Clase C es muy cómodo.'],
+      ['Ford', 'en', 'The Ford Ranger Raptor is the fastest pickup in its class.'],
+    ]);
+    // Still a person: no determiner, nothing after the surname.
+    rejectedBy('Gordon', 'it', 'Ieri Gordon Whitman ha aperto un ristorante.', 'person_name');
+  });
   test('place_name: quarter, capitalised nouns, fronted phrases of place, where a shop lies', () => {
     allMentioned([
       ['Tesla', 'en', 'Tesla was down this quarter after weaker deliveries.'],
