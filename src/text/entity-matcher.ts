@@ -1152,7 +1152,7 @@ const ARABIC_PLACE_BEFORE = /(?:^|[\s،,])(?:نهر|مدينة|جبل|جبال|�
  * name before them (日立市 "Hitachi city", 大和時代 "the Yamato period", 日清戦争, 明治大学).
  */
 const JAPANESE_PLACE_HEAD =
-  /^(?:市|町|村|県|区|郡|駅|時代|戦争|大学|神社|天皇|朝|王朝|球場|競技場|スタジアム|アリーナ|ホール|ダム|劇場|杯)(?!\p{Script=Han}|\p{Script=Katakana}|ー)/u;
+  /^(?:市|町|村|県|区|郡|駅|時代|戦争|大学|神社|天皇|朝|王朝|球場|競技場|スタジアム|アリーナ|ホール|ダム|劇場)(?!\p{Script=Han}|\p{Script=Katakana}|ー)/u;
 /**
  * Round eight: Chinese heads that make a place, an institution or a dynasty of the name before
  * them (茅台镇 "Maotai town", X大学, X体育场), and Korean ones written on to it (교촌마을 "Gyochon
@@ -1228,7 +1228,14 @@ const SHORT_PLACE_HEADS = new Set(['град', 'hrad', 'berg', 'dorp', 'stad', '
  * opening with it, an Arabic place noun before it, a Japanese place or era head after it.
  */
 function placeReading(text: string, start: number, end: number, language: string): boolean {
-  if (language === 'ja') return JAPANESE_PLACE_HEAD.test(text.slice(end, end + 6));
+  if (language === 'ja') {
+    // 杯 "cup" after a name in katakana is a firm's sponsored cup (キリン杯); after kanji a place's
+    // or a person's (天皇杯, 高松宮杯).
+    return (
+      JAPANESE_PLACE_HEAD.test(text.slice(end, end + 6)) ||
+      (text[end] === '杯' && !/^[\p{Script=Katakana}ー・]+$/u.test(text.slice(start, end)) && !/\p{Script=Han}/u.test(text[end + 1] ?? ''))
+    );
+  }
   if (language === 'zh') return CHINESE_PLACE_HEAD.test(text.slice(end, end + 3));
   if (language === 'ar') return ARABIC_PLACE_BEFORE.test(text.slice(Math.max(0, start - 16), start));
   if (language === 'ko') return koreanHeadAfter(text, end, KOREAN_PLACE_HEADS) || KOREAN_ATTACHED_PLACE_HEAD.test(text.slice(end, end + 4));
@@ -1910,7 +1917,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   givenNames ??= new Set(GIVEN_NAMES.split(' '));
   const brandIsGivenName = capitalName && givenNames.has(bareName.normalize('NFKD').replace(/\p{M}/gu, ''));
   // Round nine: the name's word is itself a venue or event head ("Marathon", "Cup"; see venueHeadName).
-  const nameIsVenueHead = VENUE_HEADS_AFTER.has(bareName.toLowerCase());
+  const nameIsVenueHead = VENUE_HEADS_AFTER.has(bareName.toLowerCase()) || EVENT_HEADS.has(bareName.toLowerCase());
   // An Arabic name with the article (الصافي, الأهلي): after a definite noun it may be its adjective.
   const definiteName = language === 'ar' && /^ال\p{L}{2,}$/u.test(bareName);
   // A short Arabic name (three letters or fewer) is often the tail of a longer word.
@@ -2184,7 +2191,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
                     ? 'given_name_before'
                     : personCue(text, start, stop, language)
                       ? 'person_cue'
-                      : venueReading(text, start, stop, language, nameIsVenueHead)
+                      : venueReading(text, start, stop, language, nameIsVenueHead, brandIsGivenName)
                         ? 'named_place_or_venue'
                         : mythContext(text, start, stop, language)
                           ? 'myth_or_legend'
@@ -2454,13 +2461,19 @@ const VENUE_AFTER = /^[ \t](\p{Lu}\p{Ll}+)(?![\p{L}'’-])/u;
  * after a capitalised word is the head (`venueHeadName`).
  */
 const VENUE_HEADS_AFTER = new Set(
-  'dam hall harbour harbor canyon falls gorge reservoir cup trophy marathon talsperre halle hafen therme thermen pokal havn hamn hal terme thermes coupe copa termas taça taca coppa beker puchar pohár кубок'.split(
-    ' ',
-  ),
+  'dam hall harbour harbor canyon falls gorge reservoir talsperre halle hafen therme thermen havn hamn hal terme thermes termas'.split(' '),
 );
+/**
+ * Heads of events (a cup, a trophy, a marathon): read when the brand's word is the head (`the
+ * Boston Marathon`, `venueHeadName`), and after a brand that is a given name of the Moby list, as
+ * people lend trophies their names (`Stanley Cup`, `Davis Cup`, `Walker Cup`). After another
+ * brand they name its sponsored event, a mention of it (`Heineken Cup`, `Carabao Cup`, `Rolex
+ * Trophy`, `Orlen Puchar Polski`).
+ */
+const EVENT_HEADS = new Set('cup trophy marathon pokal coupe copa taça taca coppa beker puchar pohár кубок'.split(' '));
 const TURKISH_ANTIK_AFTER = /^[ \t]antik(?![\p{L}])/u;
 
-function venueReading(text: string, start: number, end: number, language: string, nameIsVenueHead: boolean): boolean {
+function venueReading(text: string, start: number, end: number, language: string, nameIsVenueHead: boolean, givenName: boolean): boolean {
   const list = VENUE_NOUNS[language] ?? '';
   let venues = venueSets.get(language);
   if (venues === undefined) {
@@ -2473,7 +2486,7 @@ function venueReading(text: string, start: number, end: number, language: string
   if (space === ' ' || space === '\t') {
     if (isUpper(text[end + 1] ?? '')) {
       const after = VENUE_AFTER.exec(text.slice(end, end + 24))?.[1]?.toLowerCase();
-      if (after !== undefined && (venues.has(after) || VENUE_HEADS_AFTER.has(after))) return true;
+      if (after !== undefined && (venues.has(after) || VENUE_HEADS_AFTER.has(after) || (givenName && EVENT_HEADS.has(after)))) return true;
     }
     // Turkish "antik" after it: a place of antiquity (`Efes antik kenti`).
     if (language === 'tr' && TURKISH_ANTIK_AFTER.test(text.slice(end, end + 8))) return true;

@@ -254,6 +254,19 @@ describe('real answers round nine must not turn down', () => {
     // Still a person: no determiner, nothing after the surname.
     rejectedBy('Gordon', 'it', 'Ieri Gordon Whitman ha aperto un ristorante.', 'person_name');
   });
+  test('named_place_or_venue: a cup or trophy after a brand that is no given name is its sponsored event', () => {
+    allMentioned([
+      ['Heineken', 'en', 'Heineken Cup finals drew record crowds in the 2000s.'],
+      ['Carabao', 'en', 'Arsenal lost in the Carabao Cup semi-final.'],
+      ['Kirin', 'en', 'Japan won the Kirin Cup again this year.'],
+      ['Rolex', 'en', 'The Rolex Trophy is sailed off Sydney every December.'],
+      ['Orlen', 'pl', 'Orlen Puchar Polski to najważniejszy turniej pucharowy w kraju.'],
+      ['Coca-Cola', 'es', 'La Copa Coca-Cola reúne a miles de escolares.'],
+      ['キリン', 'ja', 'キリン杯で日本代表が優勝した。'],
+    ]);
+    // A given name before it is the person the trophy is named after ("Rogers Cup" too, weakly).
+    rejectedBy('Stanley', 'en', 'The Stanley Cup final went to a seventh game.', 'named_place_or_venue');
+  });
   test('place_name: quarter, capitalised nouns, fronted phrases of place, where a shop lies', () => {
     allMentioned([
       ['Tesla', 'en', 'Tesla was down this quarter after weaker deliveries.'],
