@@ -1525,8 +1525,11 @@ function otherNameReading(text: string, start: number, end: number, language: st
   if (language === 'ko') {
     // Round nine: a Korean noun of a work, a person's role or an event as its own word before the
     // name (애니메이션 X "the animated film X", 친구 X, 영화제 대상 "the festival's grand prize").
-    const prev = text[start - 1] === ' ' ? wordBefore(text, start) : undefined;
-    return prev !== undefined && KOREAN_OTHER_BEFORE.has(prev);
+    // Not after a demonstrative (그 노래 멜론에서 "that song, on Melon"): the noun is the object talked
+    // of, the name a new phrase.
+    const prev = text[start - 1] === ' ' ? wordsBefore(text, start, 2) : [];
+    const noun = prev[prev.length - 1];
+    return noun !== undefined && KOREAN_OTHER_BEFORE.has(noun) && !(prev.length === 2 && KOREAN_DEMONSTRATIVES.has(prev[0]!));
   }
   const nouns = otherNouns(language);
   if (nouns === undefined) return false;
@@ -2513,8 +2516,6 @@ const MYTH_WORDS = new RegExp(
   [
     // mythology (any case: German capitalises its nouns, a sentence its first word)
     '(?<![\\p{L}])(?:[Mm]ytholog(?:y|ie|ies)|[Mm]itolog(?:ía|ia|ie|ii|ią|iji)|[Mm]ytologi(?:e|i|í|n|en|aa|assa)?|мифологи(?:я|и|ей)|міфологі(?:я|ї|єю)|[Mm]itoloji(?:de|si|sinde)?)(?![\\p{L}])',
-    // round nine: a fairy tale, in the phrases that place a figure in one ("im Märchen", "in the fairy tale")
-    '(?<![\\p{L}])(?:in (?:the )?fairy ?tales?|(?<!wie )im Märchen|in (?:dem|einem) Märchen|dans (?:le|un) conte|en el cuento|nella fiaba|no conto de fadas|in het sprookje|w baśni|в сказке|v pohádce|i eventyret|i sagan|i sagaen|sadussa|masalda)(?![\\p{L}])',
     // legend only in the phrases that tell one ("according to legend"): "a legend" alone is praise
     '(?<![\\p{L}])(?:according to (?:the )?legend|legend has it|selon la légende|según la leyenda|secondo la leggenda|segundo a lenda|diz a lenda|według legendy|по легенде|podle (?:pověsti|legendy)|der Legende nach|laut (?:der )?Legende|volgens de legende|enligt (?:legenden|sägnen)|efsaneye göre)(?![\\p{L}])',
     // religions whose gods carry names brands take
@@ -2523,9 +2524,20 @@ const MYTH_WORDS = new RegExp(
   'iu',
 );
 
+/** Korean demonstratives before a noun: 그 "that", 이 "this", 저 "that over there". */
+const KOREAN_DEMONSTRATIVES = new Set(['그', '이', '저']);
+
 /** Fragments one of MYTH_WORDS must contain: a cheap first test, no look-behind at every position. */
 const MYTH_HINT =
   /ytholog|itolog|ytologi|ифолог|іфолог|itoloji|egend|égende|eyenda|eggenda|lenda|егенд|ověst|ägne|fsane|ndui|nduí|ndoui|ндуизм|airy ?tale|ärchen|e conte|n conte|l cuento|a fiaba|de fadas|sprookje|baśni|сказк|pohádc|eventyr|i saga|sadussa|masalda/u;
+
+/**
+ * Round nine: a fairy tale, in the phrases that place a figure in one ("im Märchen", "in the fairy
+ * tale"), read only in the name's clause before it (no comma between): "In the fairy tale the
+ * mermaid dies, but Disney changed the ending" names the studio.
+ */
+const FAIRY_TALE =
+  /(?<![\p{L}])(?:in (?:the )?fairy ?tales?|(?<!wie )im Märchen|in (?:dem|einem) Märchen|dans (?:le|un) conte|en el cuento|nella fiaba|no conto de fadas|in het sprookje|w baśni|в сказке|v pohádce|i eventyret|i sagan|i sagaen|sadussa|masalda)(?![\p{L}])/iu;
 
 let mythText: string | null = null;
 let mythAnywhere = false;
@@ -2534,14 +2546,17 @@ function mythContext(text: string, start: number, end: number, _language: string
   // One scan of the whole answer first (kept for the next brand of the same answer): most have none.
   if (text !== mythText) {
     mythText = text;
-    mythAnywhere = MYTH_HINT.test(text) && MYTH_WORDS.test(text);
+    mythAnywhere = MYTH_HINT.test(text) && (MYTH_WORDS.test(text) || FAIRY_TALE.test(text));
   }
   if (!mythAnywhere) return false;
   let a = start;
   while (a > 0 && start - a < 200 && !SENTENCE_END.has(text[a - 1]!) && text[a - 1] !== '\n') a--;
   let b = end;
   while (b < text.length && b - end < 200 && !SENTENCE_END.has(text[b]!) && text[b] !== '\n') b++;
-  return MYTH_WORDS.test(text.slice(a, start)) || MYTH_WORDS.test(text.slice(end, b));
+  if (MYTH_WORDS.test(text.slice(a, start)) || MYTH_WORDS.test(text.slice(end, b))) return true;
+  let c = start;
+  while (c > a && text[c - 1] !== ',' && text[c - 1] !== '،' && text[c - 1] !== '、' && text[c - 1] !== '，') c--;
+  return FAIRY_TALE.test(text.slice(c, start));
 }
 
 let givenNames: ReadonlySet<string> | null = null;

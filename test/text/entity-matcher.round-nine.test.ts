@@ -319,6 +319,16 @@ describe('real answers round nine must not turn down', () => {
     rejectedBy('Tajo', 'es', 'El Tajo desemboca en el océano Atlántico.', 'place_name');
     rejectedBy('Arvo', 'en', 'In summer we paddled down the river Arvo.', 'place_name');
   });
+  test('myth_or_legend: a fairy tale in another clause; Korean other_name after a demonstrative', () => {
+    allMentioned([
+      ['Disney', 'en', 'In the fairy tale the mermaid dies, but Disney changed the ending.'],
+      ['Disney', 'de', 'Im Märchen stirbt die Meerjungfrau, aber Disney hat das Ende geändert.'],
+      ['Disney', 'en', 'Kids know the version Disney made, though the mermaid dies in the fairy tale.'],
+      ['멜론', 'ko', '그 노래 멜론에서 들었어요.'],
+      ['멜론', 'ko', '이 노래 멜론 차트 1위예요.'],
+    ]);
+    rejectedBy('Rotfink', 'de', 'Im Märchen vom Fuchs trifft Rotfink den Wolf.', 'myth_or_legend');
+  });
   test('Chinese: a demonstrative or 有 and a classifier, and a model in numerals, are the brand', () => {
     allMentioned([
       ['三星', 'zh', '这个三星的电池很耐用。'],
