@@ -831,7 +831,6 @@ const PLACE_NOUNS: Record<string, ReadonlySet<string>> = {
     'hamlet',
     'neighbourhood',
     'neighborhood',
-    'quarter',
     'parish',
     'canton',
     'hill',
@@ -1166,7 +1165,8 @@ const ARABIC_PLACE_BEFORE = /(?:^|[\s،,])(?:نهر|مدينة|جبل|جبال|�
  * Japanese head nouns that make a proper noun of a place, era, event or institution out of the
  * name before them (日立市 "Hitachi city", 大和時代 "the Yamato period", 日清戦争, 明治大学).
  */
-const JAPANESE_PLACE_HEAD = /^(?:市|町|村|県|区|郡|駅|時代|戦争|大学|神社|天皇|朝|王朝|球場|競技場|スタジアム|アリーナ|ホール|ダム|劇場|杯)(?!\p{Script=Han})/u;
+const JAPANESE_PLACE_HEAD =
+  /^(?:市|町|村|県|区|郡|駅|時代|戦争|大学|神社|天皇|朝|王朝|球場|競技場|スタジアム|アリーナ|ホール|ダム|劇場)(?!\p{Script=Han}|\p{Script=Katakana}|ー)/u;
 /**
  * Round eight: Chinese heads that make a place, an institution or a dynasty of the name before
  * them (茅台镇 "Maotai town", X大学, X体育场), and Korean ones written on to it (교촌마을 "Gyochon
@@ -1222,6 +1222,8 @@ function isPlaceNoun(word: string, language: string): boolean {
   if (nouns === undefined) return false;
   if (nouns.has(word)) return true;
   if (!PLACE_COMPOUNDING.has(language)) return false;
+  // Swedish `verkstad` ("workshop", a garage: `bilverkstad`) ends in `stad` and is no town.
+  if (language === 'sv' && word.endsWith('verkstad')) return false;
   for (let k = 1; k <= word.length - 4; k++) {
     const head = word.slice(k);
     if (nouns.has(head) && (head.length >= 5 || SHORT_PLACE_HEADS.has(head))) return true;
@@ -1240,7 +1242,14 @@ const SHORT_PLACE_HEADS = new Set(['град', 'hrad', 'berg', 'dorp', 'stad', '
  * opening with it, an Arabic place noun before it, a Japanese place or era head after it.
  */
 function placeReading(text: string, start: number, end: number, language: string): boolean {
-  if (language === 'ja') return JAPANESE_PLACE_HEAD.test(text.slice(end, end + 6));
+  if (language === 'ja') {
+    // 杯 "cup" after a name in katakana is a firm's sponsored cup (キリン杯); after kanji a place's
+    // or a person's (天皇杯, 高松宮杯).
+    return (
+      JAPANESE_PLACE_HEAD.test(text.slice(end, end + 6)) ||
+      (text[end] === '杯' && !/^[\p{Script=Katakana}ー・]+$/u.test(text.slice(start, end)) && !/\p{Script=Han}/u.test(text[end + 1] ?? ''))
+    );
+  }
   if (language === 'zh') return CHINESE_PLACE_HEAD.test(text.slice(end, end + 3));
   if (language === 'ar') return ARABIC_PLACE_BEFORE.test(text.slice(Math.max(0, start - 16), start));
   if (language === 'ko') return koreanHeadAfter(text, end, KOREAN_PLACE_HEADS) || KOREAN_ATTACHED_PLACE_HEAD.test(text.slice(end, end + 4));
@@ -1250,9 +1259,12 @@ function placeReading(text: string, start: number, end: number, language: string
   const classifying = caselessClassifying(language);
   if (classifying === undefined) return false;
   // Case-blind (round nine): a capitalised adjective or genitive may stand before the noun ("the
-  // largest German state", "Suomen korkein tunturi", "the highest Welsh peak").
+  // largest German state", "Suomen korkein tunturi", "the highest Welsh peak"). The place noun
+  // itself is written in lower case, save in German, which capitalises its nouns: a capitalised
+  // one is a name's word ("Clorox is a Bay Area company").
   const words = classifying.exec(text.slice(end, end + 64))?.[1];
-  if (words === undefined || !words.split(/[ \t]+/u).some((w) => isPlaceNoun(w.toLowerCase(), language))) return false;
+  const placeNoun = (w: string) => (language === 'de' ? isPlaceNoun(w.toLowerCase(), language) : isLower(w[0] ?? '') && isPlaceNoun(w, language));
+  if (words === undefined || !words.split(/[ \t]+/u).some(placeNoun)) return false;
   // The subject opens the sentence, alone or after a definite article ("Der Saturn ist…").
   const article = SENTENCE_ARTICLE.exec(text.slice(Math.max(0, start - 5), start));
   return position(text, article ? start - article[0].length : start).initial;
@@ -1527,8 +1539,11 @@ function otherNameReading(text: string, start: number, end: number, language: st
   if (language === 'ko') {
     // Round nine: a Korean noun of a work, a person's role or an event as its own word before the
     // name (애니메이션 X "the animated film X", 친구 X, 영화제 대상 "the festival's grand prize").
-    const prev = text[start - 1] === ' ' ? wordBefore(text, start) : undefined;
-    return prev !== undefined && KOREAN_OTHER_BEFORE.has(prev);
+    // Not after a demonstrative (그 노래 멜론에서 "that song, on Melon"): the noun is the object talked
+    // of, the name a new phrase.
+    const prev = text[start - 1] === ' ' ? wordsBefore(text, start, 2) : [];
+    const noun = prev[prev.length - 1];
+    return noun !== undefined && KOREAN_OTHER_BEFORE.has(noun) && !(prev.length === 2 && KOREAN_DEMONSTRATIVES.has(prev[0]!));
   }
   const nouns = otherNouns(language);
   if (nouns === undefined) return false;
@@ -1962,7 +1977,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   givenNames ??= new Set(GIVEN_NAMES.split(' '));
   const brandIsGivenName = capitalName && givenNames.has(bareName.normalize('NFKD').replace(/\p{M}/gu, ''));
   // Round nine: the name's word is itself a venue or event head ("Marathon", "Cup"; see venueHeadName).
-  const nameIsVenueHead = VENUE_HEADS_AFTER.has(bareName.toLowerCase());
+  const nameIsVenueHead = VENUE_HEADS_AFTER.has(bareName.toLowerCase()) || EVENT_HEADS.has(bareName.toLowerCase());
   // An Arabic name with the article (الصافي, الأهلي): after a definite noun it may be its adjective.
   const definiteName = language === 'ar' && /^ال\p{L}{2,}$/u.test(bareName);
   // A short Arabic name (three letters or fewer) is often the tail of a longer word.
@@ -2271,7 +2286,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
                     ? 'given_name_before'
                     : personCue(text, start, stop, language)
                       ? 'person_cue'
-                      : venueReading(text, start, stop, language, nameIsVenueHead)
+                      : venueReading(text, start, stop, language, nameIsVenueHead, brandIsGivenName)
                         ? 'named_place_or_venue'
                         : mythContext(text, start, stop, language)
                           ? 'myth_or_legend'
@@ -2541,13 +2556,19 @@ const VENUE_AFTER = /^[ \t](\p{Lu}\p{Ll}+)(?![\p{L}'’-])/u;
  * after a capitalised word is the head (`venueHeadName`).
  */
 const VENUE_HEADS_AFTER = new Set(
-  'dam hall harbour harbor canyon falls gorge reservoir cup trophy marathon talsperre halle hafen therme thermen pokal havn hamn hal terme thermes coupe copa termas taça taca coppa beker puchar pohár кубок'.split(
-    ' ',
-  ),
+  'dam hall harbour harbor canyon falls gorge reservoir talsperre halle hafen therme thermen havn hamn hal terme thermes termas'.split(' '),
 );
+/**
+ * Heads of events (a cup, a trophy, a marathon): read when the brand's word is the head (`the
+ * Boston Marathon`, `venueHeadName`), and after a brand that is a given name of the Moby list, as
+ * people lend trophies their names (`Stanley Cup`, `Davis Cup`, `Walker Cup`). After another
+ * brand they name its sponsored event, a mention of it (`Heineken Cup`, `Carabao Cup`, `Rolex
+ * Trophy`, `Orlen Puchar Polski`).
+ */
+const EVENT_HEADS = new Set('cup trophy marathon pokal coupe copa taça taca coppa beker puchar pohár кубок'.split(' '));
 const TURKISH_ANTIK_AFTER = /^[ \t]antik(?![\p{L}])/u;
 
-function venueReading(text: string, start: number, end: number, language: string, nameIsVenueHead: boolean): boolean {
+function venueReading(text: string, start: number, end: number, language: string, nameIsVenueHead: boolean, givenName: boolean): boolean {
   const list = VENUE_NOUNS[language] ?? '';
   let venues = venueSets.get(language);
   if (venues === undefined) {
@@ -2560,7 +2581,7 @@ function venueReading(text: string, start: number, end: number, language: string
   if (space === ' ' || space === '\t') {
     if (isUpper(text[end + 1] ?? '')) {
       const after = VENUE_AFTER.exec(text.slice(end, end + 24))?.[1]?.toLowerCase();
-      if (after !== undefined && (venues.has(after) || VENUE_HEADS_AFTER.has(after))) return true;
+      if (after !== undefined && (venues.has(after) || VENUE_HEADS_AFTER.has(after) || (givenName && EVENT_HEADS.has(after)))) return true;
     }
     // Turkish "antik" after it: a place of antiquity (`Efes antik kenti`).
     if (language === 'tr' && TURKISH_ANTIK_AFTER.test(text.slice(end, end + 8))) return true;
@@ -2587,8 +2608,6 @@ const MYTH_WORDS = new RegExp(
   [
     // mythology (any case: German capitalises its nouns, a sentence its first word)
     '(?<![\\p{L}])(?:[Mm]ytholog(?:y|ie|ies)|[Mm]itolog(?:ía|ia|ie|ii|ią|iji)|[Mm]ytologi(?:e|i|í|n|en|aa|assa)?|мифологи(?:я|и|ей)|міфологі(?:я|ї|єю)|[Mm]itoloji(?:de|si|sinde)?)(?![\\p{L}])',
-    // round nine: a fairy tale, in the phrases that place a figure in one ("im Märchen", "in the fairy tale")
-    '(?<![\\p{L}])(?:in (?:the )?fairy ?tales?|(?<!wie )im Märchen|in (?:dem|einem) Märchen|dans (?:le|un) conte|en el cuento|nella fiaba|no conto de fadas|in het sprookje|w baśni|в сказке|v pohádce|i eventyret|i sagan|i sagaen|sadussa|masalda)(?![\\p{L}])',
     // legend only in the phrases that tell one ("according to legend"): "a legend" alone is praise
     '(?<![\\p{L}])(?:according to (?:the )?legend|legend has it|selon la légende|según la leyenda|secondo la leggenda|segundo a lenda|diz a lenda|według legendy|по легенде|podle (?:pověsti|legendy)|der Legende nach|laut (?:der )?Legende|volgens de legende|enligt (?:legenden|sägnen)|efsaneye göre)(?![\\p{L}])',
     // religions whose gods carry names brands take
@@ -2597,9 +2616,20 @@ const MYTH_WORDS = new RegExp(
   'iu',
 );
 
+/** Korean demonstratives before a noun: 그 "that", 이 "this", 저 "that over there". */
+const KOREAN_DEMONSTRATIVES = new Set(['그', '이', '저']);
+
 /** Fragments one of MYTH_WORDS must contain: a cheap first test, no look-behind at every position. */
 const MYTH_HINT =
   /ytholog|itolog|ytologi|ифолог|іфолог|itoloji|egend|égende|eyenda|eggenda|lenda|егенд|ověst|ägne|fsane|ndui|nduí|ndoui|ндуизм|airy ?tale|ärchen|e conte|n conte|l cuento|a fiaba|de fadas|sprookje|baśni|сказк|pohádc|eventyr|i saga|sadussa|masalda/u;
+
+/**
+ * Round nine: a fairy tale, in the phrases that place a figure in one ("im Märchen", "in the fairy
+ * tale"), read only in the name's clause before it (no comma between): "In the fairy tale the
+ * mermaid dies, but Disney changed the ending" names the studio.
+ */
+const FAIRY_TALE =
+  /(?<![\p{L}])(?:in (?:the )?fairy ?tales?|(?<!wie )im Märchen|in (?:dem|einem) Märchen|dans (?:le|un) conte|en el cuento|nella fiaba|no conto de fadas|in het sprookje|w baśni|в сказке|v pohádce|i eventyret|i sagan|i sagaen|sadussa|masalda)(?![\p{L}])/iu;
 
 let mythText: string | null = null;
 let mythAnywhere = false;
@@ -2608,14 +2638,17 @@ function mythContext(text: string, start: number, end: number, _language: string
   // One scan of the whole answer first (kept for the next brand of the same answer): most have none.
   if (text !== mythText) {
     mythText = text;
-    mythAnywhere = MYTH_HINT.test(text) && MYTH_WORDS.test(text);
+    mythAnywhere = MYTH_HINT.test(text) && (MYTH_WORDS.test(text) || FAIRY_TALE.test(text));
   }
   if (!mythAnywhere) return false;
   let a = start;
   while (a > 0 && start - a < 200 && !SENTENCE_END.has(text[a - 1]!) && text[a - 1] !== '\n') a--;
   let b = end;
   while (b < text.length && b - end < 200 && !SENTENCE_END.has(text[b]!) && text[b] !== '\n') b++;
-  return MYTH_WORDS.test(text.slice(a, start)) || MYTH_WORDS.test(text.slice(end, b));
+  if (MYTH_WORDS.test(text.slice(a, start)) || MYTH_WORDS.test(text.slice(end, b))) return true;
+  let c = start;
+  while (c > a && text[c - 1] !== ',' && text[c - 1] !== '،' && text[c - 1] !== '、' && text[c - 1] !== '，') c--;
+  return FAIRY_TALE.test(text.slice(c, start));
 }
 
 let givenNames: ReadonlySet<string> | null = null;
@@ -2646,12 +2679,33 @@ function givenNameBefore(text: string, start: number, end: number, language: str
   return !isWordOfLanguage(prev, language);
 }
 
+/**
+ * Articles and demonstratives of the languages here: one right before a given name and a capitalised
+ * word makes them a thing's name (`the Ford Taurus`, `der Mercedes Benz`, `el Mercedes Benz Clase
+ * C`), not a person's, who takes none.
+ */
+const DETERMINERS_BEFORE_NAME = new Set(
+  'the a an this that these those der die das den dem des ein eine einen einem einer le la les un une el los las una il lo gli uno o os as um uma het een ett et ei det ten ta to tego tej'.split(
+    ' ',
+  ),
+);
+/** After the word read as a surname: a capitalised word or a model number goes on with a product's name (`Ford Everest 2024`, `Mercedes Benz Classe A`). */
+const PRODUCT_NAME_GOES_ON = /^[ \t]+(?:\p{Lu}|\p{N})/u;
+
 function surnameAfter(text: string, start: number, end: number, language: string, moby = false): boolean {
   if (!isUpper(text[start]!) || inCapitals(text.slice(start, end))) return false;
   const next = /^ (\p{Lu}\p{Ll}+)(?![\p{L}\p{N}'’-])/u.exec(text.slice(end, end + 32))?.[1];
   if (next === undefined) return false;
   const lower = next.toLowerCase();
   if (moby) {
+    // Narrowed after round nine: a determiner before the name, or a capitalised word or a number
+    // after the second word, makes the two a product's name (`the Ford Taurus`, `Ford Everest 2024`).
+    const determiner = text[start - 1] === ' ' || text[start - 1] === '\t' ? wordBefore(text, start)?.toLowerCase() : undefined;
+    if (
+      (determiner !== undefined && DETERMINERS_BEFORE_NAME.has(determiner)) ||
+      PRODUCT_NAME_GOES_ON.test(text.slice(end + next.length + 1, end + next.length + 9))
+    )
+      return false;
     // Round nine: a brand whose word is a given name of the Moby list ("Stanley", "Tiffany",
     // "Bernard"), in a language whose dictionary does not list it (or that has none), followed
     // by a capitalised word that is no word of the language nor of English (a model is mostly
@@ -2825,7 +2879,7 @@ const JAPANESE_DERIVATIONAL_AFTER = new RegExp(`^(?:${[...JAPANESE_DERIVATIONAL]
  * ("Hilton and Hyatt", "Ford and Lincoln", "Nike and Jordan").
  */
 const TITLES: Record<string, string> = {
-  en: 'doctor professor mister missus sir dame lord lady captain colonel sergeant senator president king queen prince princess emperor empress pope uncle aunt',
+  en: 'doctor professor mister missus sir lord captain colonel sergeant senator president king queen prince princess emperor empress pope uncle aunt',
   de: 'herr herrn frau fräulein doktor professor könig königin kaiser kaiserin prinz prinzessin fürst fürstin graf gräfin papst',
   fr: 'monsieur madame mademoiselle docteur professeur maître roi reine empereur impératrice prince princesse pape',
   es: 'señor señora señorita don doña doctor doctora profesor profesora rey reina emperador emperatriz príncipe princesa',
@@ -2859,7 +2913,14 @@ const TITLE_ABBREVIATION_BEFORE =
 /** One to three initials before the name ("H.C. ", "Frank B. ", "J. R. R. "). */
 const INITIALS_BEFORE = /(?:^|[^\p{L}.])((?:\p{Lu}\.[ \t]?){1,3})[ \t]*$/u;
 /** Abbreviations of countries and eras written as initials: not a person's. */
-const NOT_INITIALS = new Set(['U.S.', 'U.K.', 'E.U.', 'U.N.', 'D.C.', 'A.D.', 'B.C.', 'U.S.A.', 'L.A.', 'N.Y.']);
+const NOT_INITIALS = new Set(['U.S.', 'U.K.', 'E.U.', 'U.N.', 'D.C.', 'A.D.', 'B.C.', 'U.S.A.', 'L.A.', 'N.Y.', 'U.A.E.', 'N.B.', 'P.S.', 'E.G.', 'I.E.']);
+/**
+ * Words after which initials and a surname are a person's ("by J.K. Farrow"): an author's "by".
+ * Elsewhere initials open firms' names as often (`J.P. Morgan`, `L.L. Bean`, `H.J. Heinz Company`).
+ */
+const INITIALS_AFTER_WORDS = new Set(['by', 'von', 'par', 'por', 'di', 'przez', 'av', 'af', 'van', 'door']);
+/** A capitalised word or a firm's legal or business noun after the name ends a firm's name (`J.M. Smucker Company`). */
+const FIRM_NAME_GOES_ON = /^[ \t]+(?:\p{Lu}|&)|^,?[ \t]+(?:Co|Corp|Inc|Ltd|LLC|plc|company|co)(?![\p{L}])/u;
 /** An initial and a capitalised word after the name: a given name, a middle initial, a surname. */
 const INITIAL_AFTER = /^[ \t]\p{Lu}\.[ \t]+\p{Lu}\p{Ll}/u;
 const HONORIFIC_AFTER: Record<string, RegExp> = {
@@ -2894,7 +2955,11 @@ function isWordOfLanguage(word: string, language: string): boolean {
 
 function personCue(text: string, start: number, end: number, language: string): boolean {
   const honorific = HONORIFIC_AFTER[language];
-  if (honorific !== undefined && honorific.test(text.slice(end, end + 8))) return true;
+  if (honorific !== undefined && honorific.test(text.slice(end, end + 8))) {
+    // Business Japanese calls a firm by さん or 様 (トヨタさんとの取引, ユニクロ様から): not after a
+    // name in katakana alone, how firms' names are written.
+    return !(language === 'ja' && /^[\p{Script=Katakana}ー・]+$/u.test(text.slice(start, end)) && /^(?:さん|さま|様)/u.test(text.slice(end, end + 2)));
+  }
   if (language === 'ar') return ARABIC_APPOSITION_AFTER.test(text.slice(end, end + 16));
   // (The caller has checked that the name is not written in capitals.)
   if (!isUpper(text[start] ?? '')) return false;
@@ -2907,10 +2972,17 @@ function personCue(text: string, start: number, end: number, language: string): 
     const initials = INITIALS_BEFORE.exec(before);
     if (initials !== null && !NOT_INITIALS.has(initials[1]!.replace(/[ \t]/gu, ''))) {
       const at = start - before.length + initials.index + initials[0].indexOf(initials[1]!);
-      // A single initial is a person's after a given name ("Frank B. Kellogg"); opening a line it
-      // is a list's enumerator ("A. Acme", "B. Globex"), and after another word the end of a
-      // sentence ("use Plan B. Acme sells…", "Vitamin C. Acme…").
-      if (initials[1]!.trim().length > 2 || givenNameWord(wordBefore(text, at) ?? '', language)) return true;
+      // Initials are a person's after an author's "by", a given name ("Frank B. Kellogg") or a
+      // title; opening a sentence they open firms' names as often (`J.P. Morgan offers…`, `L.L.
+      // Bean`), and a single one opening a line is a list's enumerator ("A. Acme", "B. Globex"),
+      // after another word the end of a sentence ("use Plan B. Acme sells…"). Not when a
+      // capitalised word or a firm's noun follows the name (`H.J. Heinz Company`, `W.K. Kellogg Co`).
+      const prev = wordBefore(text, at) ?? '';
+      if (
+        (INITIALS_AFTER_WORDS.has(prev) || givenNameWord(prev, language) || (titles(language)?.has(prev.toLowerCase()) ?? false)) &&
+        !FIRM_NAME_GOES_ON.test(text.slice(end, end + 12))
+      )
+        return true;
     }
   }
   if (text[end] === ' ' && text[end + 2] === '.' && INITIAL_AFTER.test(text.slice(end, end + 8))) return true;
@@ -2944,7 +3016,7 @@ const PLACE_BEFORE: Record<string, string> = {
   de: 'fluss see berg dorf insel',
   fr: 'fleuve rivière lac mont village val',
   es: 'río lago monte pueblo aldea',
-  it: 'fiume lago monte paese borgo val',
+  it: 'fiume lago monte borgo val',
   pt: 'rio lago monte aldeia',
   nl: 'rivier meer dorp',
   pl: 'rzeka rzeki rzece rzeką jezioro jeziora góra góry wieś wsi',
@@ -2967,7 +3039,41 @@ function placeNounBefore(text: string, start: number, language: string): boolean
     placeBeforeSets.set(lang, set);
   }
   const nearest = wordBefore(text, start);
-  return nearest !== undefined && set.has(nearest.toLowerCase());
+  if (nearest === undefined || !set.has(nearest.toLowerCase())) return false;
+  // A place noun in a phrase fronted before the subject is where the sentence happens, not the
+  // name's apposition: "In our village Tesco is…", "En mi pueblo Mercadona…", "W mojej wsi X…".
+  return !frontedPlacePhrase(text, start, lang);
+}
+
+/** Prepositions that open a sentence's fronted phrase of place ("In our village", "W mojej wsi"). */
+const FRONTING_PREPOSITIONS: Record<string, ReadonlySet<string>> = {
+  en: new Set(['in', 'at', 'near', 'around', 'outside', 'from']),
+  de: new Set(['in', 'im', 'bei', 'nahe']),
+  fr: new Set(['dans', 'à', 'au', 'en', 'près']),
+  es: new Set(['en', 'cerca']),
+  it: new Set(['in', 'nel', 'nella', 'a', 'al', 'vicino']),
+  pt: new Set(['em', 'no', 'na', 'perto']),
+  nl: new Set(['in', 'bij']),
+  pl: new Set(['w', 'we', 'na', 'koło', 'przy', 'pod']),
+  cs: new Set(['v', 've', 'na', 'u']),
+  ru: new Set(['в', 'во', 'на', 'у']),
+  uk: new Set(['в', 'у', 'на', 'біля']),
+  sv: new Set(['i', 'på', 'vid']),
+  da: new Set(['i', 'på', 'ved']),
+  nb: new Set(['i', 'på', 'ved']),
+};
+/** The words from the sentence's start to `start` are a preposition, at most two words and the place noun. */
+function frontedPlacePhrase(text: string, start: number, language: string): boolean {
+  const prepositions = FRONTING_PREPOSITIONS[language];
+  if (prepositions === undefined) return false;
+  let a = start;
+  while (a > 0 && start - a < 64 && !SENTENCE_END.has(text[a - 1]!) && text[a - 1] !== '\n') a--;
+  const words = text
+    .slice(a, start)
+    .trim()
+    .split(/[ \t]+/u);
+  if (words.length < 2 || words.length > 4 || !position(text, a + text.slice(a).search(/\S/u)).initial) return false;
+  return prepositions.has(words[0]!.replace(/^[^\p{L}]+/u, '').toLowerCase());
 }
 
 /**
@@ -2978,22 +3084,24 @@ function placeNounBefore(text: string, start: number, language: string): boolean
  * shops too ("IKEA ligger ved E6", "Aldi liegt am Stadtrand"), nor "liegt vorne" (a ranking).
  */
 const LOCATIVE_AFTER: Record<string, RegExp> = {
-  en: /^[ \t]+(?:lies[ \t]+(?:(?:on|along)[ \t]+the[ \t]+(?:\p{Ll}+[ \t]+)?(?:bank|banks|coast|shore|river|border)|at[ \t]+the[ \t]+(?:foot|mouth|confluence)|in[ \t]+the[ \t]+(?:valley|foothills|delta)|between|(?:north|south|east|west)[ \t]+of)|flows[ \t]+(?:into|through|from|north|south|east|west))(?![\p{L}])/u,
-  de: /^[ \t]+(?:liegt[ \t]+(?:am[ \t]+(?:Fuße?|Ufer)|an[ \t]+der[ \t]+Mündung|zwischen|unweit|nördlich|südlich|östlich|westlich)|fließt[ \t]|mündet[ \t]|entspringt[ \t])/u,
+  en: /^[ \t]+(?:lies[ \t]+(?:(?:on|along)[ \t]+the[ \t]+(?:\p{Ll}+[ \t]+)?(?:bank|banks|coast|shore|river|border)|at[ \t]+the[ \t]+(?:foot|mouth|confluence)|in[ \t]+the[ \t]+(?:valley|foothills|delta))|flows[ \t]+(?:into|through|from|north|south|east|west))(?![\p{L}])/u,
+  de: /^[ \t]+(?:liegt[ \t]+(?:am[ \t]+(?:Fuße?|Ufer)|an[ \t]+der[ \t]+Mündung)|fließt[ \t]|mündet[ \t]|entspringt[ \t])/u,
   fr: /^[ \t]+(?:se[ \t]+jette[ \t]+dans|prend[ \t]+sa[ \t]+source|coule[ \t]+(?:vers|dans|à))(?![\p{L}])/u,
-  es: /^[ \t]+(?:desemboca|nace[ \t]+en[ \t]+(?:la|el)[ \t]+(?:sierra|montaña|cordillera))(?![\p{L}])/u,
-  it: /^[ \t]+(?:sfocia|nasce[ \t]+(?:dal|dalle|sul)|sorge[ \t]+(?:su|sul|sulla|sulle|lungo|ai[ \t]+piedi))(?![\p{L}])/u,
+  es: /^[ \t]+(?:desemboca[ \t]+en[ \t]+(?:(?:el|la)[ \t]+)?(?:mar|océano|río|golfo|bahía|lago|embalse|estuario|ría|delta|\p{Lu})|nace[ \t]+en[ \t]+(?:la|el)[ \t]+(?:sierra|montaña|cordillera))(?![\p{L}])/u,
+  it: /^[ \t]+(?:sfocia|nasce[ \t]+sul|sorge[ \t]+(?:su|sul|sulla|sulle|lungo|ai[ \t]+piedi))(?![\p{L}])/u,
   pt: /^[ \t]+(?:deságua|desagua|nasce[ \t]+na[ \t]+serra)(?![\p{L}])/u,
-  nl: /^[ \t]+(?:ligt[ \t]+(?:aan[ \t]+de[ \t]+(?:voet|monding|oever)|tussen|ten[ \t]+(?:noorden|zuiden|oosten|westen))|mondt[ \t]+uit|stroomt[ \t])(?![\p{L}])/u,
-  pl: /^[ \t]+(?:leży|położona[ \t]+jest|położony[ \t]+jest|położone[ \t]+jest)[ \t]+(?:nad|u[ \t]+(?:podnóża|ujścia|stóp)|w[ \t]+dolinie|między)(?![\p{L}])|^[ \t]+(?:wpada|uchodzi)[ \t]+do(?![\p{L}])/u,
-  cs: /^[ \t]+(?:leží)[ \t]+(?:nad|na[ \t]+(?:řece|soutoku|břehu|úpatí)|u[ \t]+(?:soutoku|úpatí)|v[ \t]+údolí|mezi)(?![\p{L}])|^[ \t]+(?:se[ \t]+vlévá|pramení)(?![\p{L}])/u,
-  ru: /^[ \t]+(?:впадает|течёт|течет|протекает|берёт[ \t]+начало|берет[ \t]+начало)(?![\p{L}])|^[ \t]+(?:расположен[аоы]?|лежит)[ \t]+(?:на[ \t]+берегу|у[ \t]+подножия|в[ \t]+долине|между|на[ \t]+реке)(?![\p{L}])/u,
-  uk: /^[ \t]+(?:впадає|тече|протікає|бере[ \t]+початок)(?![\p{L}])|^[ \t]+(?:розташован[аеий]|лежить)[ \t]+(?:на[ \t]+березі|біля[ \t]+підніжжя|в[ \t]+долині|між|на[ \t]+річці)(?![\p{L}])/u,
-  sv: /^[ \t]+(?:ligger[ \t]+(?:vid[ \t]+(?:foten|mynningen)|mellan|(?:norr|söder|öster|väster)[ \t]+om)|rinner[ \t]+(?:ut|genom)|mynnar)(?![\p{L}])/u,
-  da: /^[ \t]+(?:ligger[ \t]+(?:ved[ \t]+(?:foden|udmundingen)|mellem|(?:nord|syd|øst|vest)[ \t]+for)|løber[ \t]+(?:ud|gennem)|udmunder)(?![\p{L}])/u,
-  nb: /^[ \t]+(?:ligger[ \t]+(?:ved[ \t]+(?:foten|munningen|utløpet)|mellom|(?:nord|sør|øst|vest)[ \t]+for)|renner[ \t]+(?:ut|gjennom)|munner[ \t]+ut)(?![\p{L}])/u,
-  fi: /^[ \t]+(?:laskee|virtaa)(?![\p{L}])/u,
-  tr: /^[ \t]+(?:nehri|ırmağı|çayı)[ \t]/u,
+  nl: /^[ \t]+(?:ligt[ \t]+(?:aan[ \t]+de[ \t]+(?:voet|monding|oever))|mondt[ \t]+uit|stroomt[ \t])(?![\p{L}])/u,
+  pl: /^[ \t]+(?:leży|położona[ \t]+jest|położony[ \t]+jest|położone[ \t]+jest)[ \t]+(?:nad|u[ \t]+(?:podnóża|ujścia|stóp)|w[ \t]+dolinie)(?![\p{L}])|^[ \t]+(?:wpada|uchodzi)[ \t]+do(?![\p{L}])/u,
+  cs: /^[ \t]+(?:leží)[ \t]+(?:nad|na[ \t]+(?:řece|soutoku|břehu|úpatí)|u[ \t]+(?:soutoku|úpatí)|v[ \t]+údolí)(?![\p{L}])|^[ \t]+(?:se[ \t]+vlévá|pramení)(?![\p{L}])/u,
+  ru: /^[ \t]+(?:впадает|течёт|течет|протекает|берёт[ \t]+начало|берет[ \t]+начало)(?![\p{L}])|^[ \t]+(?:расположен[аоы]?|лежит)[ \t]+(?:на[ \t]+берегу|у[ \t]+подножия|в[ \t]+долине|на[ \t]+реке)(?![\p{L}])/u,
+  uk: /^[ \t]+(?:впадає|тече|протікає|бере[ \t]+початок)(?![\p{L}])|^[ \t]+(?:розташован[аеий]|лежить)[ \t]+(?:на[ \t]+березі|біля[ \t]+підніжжя|в[ \t]+долині|на[ \t]+річці)(?![\p{L}])/u,
+  sv: /^[ \t]+(?:ligger[ \t]+vid[ \t]+(?:foten|mynningen)|rinner[ \t]+(?:ut|genom)|mynnar)(?![\p{L}])/u,
+  da: /^[ \t]+(?:ligger[ \t]+ved[ \t]+(?:foden|udmundingen)|løber[ \t]+(?:ud|gennem)|udmunder)(?![\p{L}])/u,
+  nb: /^[ \t]+(?:ligger[ \t]+ved[ \t]+(?:foten|munningen|utløpet)|renner[ \t]+(?:ut|gjennom)|munner[ \t]+ut)(?![\p{L}])/u,
+  // Finnish `laskee` is also "lowers" (Nokia laskee hintojaan): a river flows into a name or a
+  // body of water in the illative within three words (`laskee Helsingissä mereen`).
+  fi: /^[ \t]+(?:laskee|virtaa)(?:[ \t]+\p{L}+){0,2}?[ \t]+(?:\p{Lu}\p{L}*(?:aa|ee|ii|oo|uu|yy|ää|öö|h[aeiouyäö]|se|si)n|\p{Ll}*(?:mereen|järveen|jokeen|lahteen|veteen|salmeen))(?![\p{L}])/u,
+  tr: /^[ \t]+(?:nehri|ırmağı)[ \t]/u,
 };
 function locativeVerbAfter(text: string, start: number, end: number, language: string): boolean {
   if (text[end] !== ' ' || !isLower(text[end + 1] ?? '')) return false;
@@ -3038,20 +3146,23 @@ function modelAfter(text: string, o: number): boolean {
 
 /** Chinese personal pronouns and 的 before a noun: "his …", "my …". */
 const CHINESE_POSSESSOR_BEFORE = /(?:我|你|您|他|她|它|我们|你们|他们|她们|自己|大家)的$/u;
-/** A copula or demonstrative and a classifier before a noun ("是个快手", "这个理想"): a noun counted or pointed at. */
-const CHINESE_CLASSIFIED_BEFORE = /(?:是|当|做|这|那|哪|每|有)[个种位名]$/u;
+/**
+ * A copula and a classifier before a noun ("是个快手", "is a quick hand"): a noun classified. Not a
+ * demonstrative or 有 and a classifier (这个三星, 我有个华为), said of a brand's product as often.
+ */
+const CHINESE_CLASSIFIED_BEFORE = /(?:是|当|做)[个种位名]$/u;
 const HAN_NUMERALS = new Set([...'一二两三四五六七八九十百千万零']);
-const NUMBER_GOES_ON = /^[一二两三四五六七八九十百千万零](?:等于|加|减|乘|除|[一二两三四五六七八九十百千万零])/u;
+const NUMBER_GOES_ON = /^[一二两三四五六七八九十百千万零]+(?:等于|加|减|乘|除)/u;
 
 /**
  * Round nine, Chinese words spelled like a brand, read by the grammar around them (weak):
- * - `counted_noun`: a copula or demonstrative and a classifier before it (`是个快手`, "is a quick
- *   hand"; `这个理想`), the classifier without its numeral; not when a listed noun follows, which
- *   is what is counted (`是个快手用户`);
+ * - `counted_noun`: a copula and a classifier before it (`是个能手`, "is a capable hand"), the
+ *   classifier without its numeral; not when a listed noun follows, which is what is counted
+ *   (`是个快手用户`). Any name, not only one of the frequency list, which lacks 能手;
  * - `possessed_noun`: a personal pronoun and 的 before an everyday-word name (`他的理想是…`, "his
  *   ideal is…"), with no listed noun or model after it (`我的小米手机`, `我的理想L7`);
- * - `number_expression`: a name holding a numeral character followed by another numeral (`一加一`,
- *   "one plus one"): numbers written in characters go on; a model number is written in digits.
+ * - `number_expression`: a name holding a numeral character followed by a run of numerals and an
+ *   operator or 等于 (`二加五等于七`): arithmetic; a model after it is no sum (`一加十二`, OnePlus 12).
  */
 function chineseWordReading(text: string, start: number, end: number, language: string, everydayName: boolean): MentionRule | null {
   if (language !== 'zh') return null;
@@ -3062,7 +3173,7 @@ function chineseWordReading(text: string, start: number, end: number, language: 
   if (everydayName && !nounAfter && CHINESE_POSSESSOR_BEFORE.test(before)) return 'possessed_noun';
   // A numeral, then "equals", an operator or another numeral: arithmetic (一加一等于二), not a
   // word that opens with a numeral character (三星一直…, "Samsung has always…").
-  if (NUMBER_GOES_ON.test(text.slice(end, end + 3)) && [...text.slice(start, end)].some((c) => HAN_NUMERALS.has(c))) return 'number_expression';
+  if (NUMBER_GOES_ON.test(text.slice(end, end + 12)) && [...text.slice(start, end)].some((c) => HAN_NUMERALS.has(c))) return 'number_expression';
   return null;
 }
 
@@ -3087,7 +3198,7 @@ function regionAfter(text: string, end: number, language: string): boolean {
   if (language === 'en') {
     if (text[end] !== ',' || text[end + 1] !== ' ' || !isUpper(text[end + 2] ?? '')) return false;
     // Not a name going on ("Delta, Washington Post and…": another brand of a list).
-    const word = /^, (\p{Lu}\p{Ll}+)(?![\p{L}-])(?![ \t]\p{Lu})/u.exec(text.slice(end, end + 24))?.[1];
+    const word = /^, (\p{Lu}\p{Ll}+)(?![\p{L}'’-])(?![ \t]\p{Lu})/u.exec(text.slice(end, end + 24))?.[1];
     return (word !== undefined && US_STATES.has(word)) || US_TWO_WORD_STATE.test(text.slice(end, end + 24));
   }
   const re = TERRITORY_AFTER[language];
@@ -3100,13 +3211,15 @@ function regionAfter(text: string, end: number, language: string): boolean {
  * kin noun ("X's sister brand", "X's parent company").
  */
 const ENGLISH_KIN_AFTER =
-  /^['’]s[ \t]+(?:sister|brother|wife|husband|mother|father|mum|mom|dad|son|daughter|aunt|uncle|cousin|grandmother|grandfather|grandson|granddaughter|girlfriend|boyfriend|fiancée|fiancé|widow|nephew|niece|parents|children|kids)(?![\p{L}'’-])([ \t]+\p{Ll}+)?/u;
+  /^['’]s[ \t]+(?:sister|brother|wife|husband|mother|father|mum|mom|dad|son|daughter|aunt|uncle|cousin|grandmother|grandfather|grandson|granddaughter|girlfriend|boyfriend|fiancée|fiancé|widow|nephew|niece)(?![\p{L}'’-])([ \t]+\p{Ll}+)?/u;
+/** Nouns of commerce after a kin noun that make it a firm's relation ("sister chains", "sister hotels"). */
+const KIN_FIRM_NOUN =
+  /^(?:site|label|publication|magazine|channel|hotel|product|line|title|paper|station|model|car|chain|outlet|banner|restaurant|resort|propert(?:y|ie)|concept|format|division|subsidiar(?:y|ie)|fragrance|collection|range|venue|school|newspaper|show|team|airline|compan(?:y|ie)|busines)(?:e?s)?$/u;
 function possessedKin(text: string, stop: number): boolean {
   const m = ENGLISH_KIN_AFTER.exec(text.slice(stop, stop + 40));
   if (m === null) return false;
   const next = m[1]?.trim();
-  return (
-    next === undefined ||
-    !(FIRM_NOUNS.en!.has(next) || /^(?:site|label|publication|magazine|channel|hotel|product|line|title|paper|station|model|car)s?$/u.test(next))
-  );
+  if (next === undefined) return true;
+  const singular = next.replace(/(?:es|s)$/u, '');
+  return !(FIRM_NOUNS.en!.has(next) || FIRM_NOUNS.en!.has(singular) || FIRM_NOUNS.en!.has(next.replace(/s$/u, '')) || KIN_FIRM_NOUN.test(next));
 }
