@@ -124,6 +124,12 @@ describe('the console in a browser', { skip: browserSkip() }, () => {
     // Answers are Markdown, shown rendered: lists and emphasis as elements, no raw markup left.
     assert.ok((await page.locator('details.answer .text').locator('li, strong').count()) > 0, 'Markdown lists and emphasis are rendered');
     assert.doesNotMatch((await page.locator('details.answer .text').allInnerTexts()).join('\n'), /\*\*/);
+    // Each answer says how the reader's rule read the brand (its recorded evidence).
+    assert.match((await page.getByTestId('mention-evidence').allTextContents()).join('\n'), /How it was read: .*\b(named|not named) \(/);
+    await page.getByRole('button', { name: 'Expand all answers' }).click();
+    await page.getByTestId('mention-evidence').first().waitFor();
+    await rig.screenshot(page, 'run-answers-desktop');
+    await page.getByRole('button', { name: 'Collapse all answers' }).click();
     await page.getByRole('heading', { name: 'Share of voice' }).waitFor();
     // The answer analysis: sentiment shares, labelled simulated in the sandbox.
     assert.match(await page.getByTestId('answer-analysis').innerText(), /No answer mentions you yet|positive, .* neutral, .* negative.*\(simulated\)/);

@@ -438,10 +438,42 @@ export function RunPage({ id }) {
             ${p.judge_error ? html`<span class="small muted">not judged: ${p.judge_error.code}</span>` : null}
             <span class="small muted model">${p.model}</span></summary>
           ${p.answer ? html`<div class="text" role="region" aria-label=${'Answer from ' + platformName(p.platform)}><${Markdown} text=${p.answer} mark=${marker(p.target_entity || r.target_entity, r.competitors || [])} /></div>` : p.status === 'errored' ? html`<p class="muted">${(p.error && p.error.message) || 'This probe failed; its credits were released.'}</p>` : html`<p class="muted">${statusText(p.status)}…</p>`}
+          ${p.status === 'succeeded' ? html`<${WhyNamed} brands=${p.brands || []} />` : null}
           ${(p.citations || []).length ? html`<h4 class="small">Citations</h4><ol class="small">${p.citations.map((c) => html`<li><a href=${c.url} rel="noopener noreferrer nofollow" target="_blank">${c.title || c.url}</a> <span class="muted">${c.domain}</span></li>`)}</ol>` : null}
         </details>`)}
       </section>`)}
     </section>`;
+}
+
+/** How the reader's rule read each brand (a probe's brands[].evidence), in words. */
+const RULE_WORDS = {
+  exact: 'as written',
+  inflected: 'declined',
+  declined_last_word: 'declined',
+  attached: 'with a word attached',
+  capitalised: 'capitalised',
+  capitals: 'in capitals',
+  possessive: 'possessive',
+  hyphenated: 'in a compound',
+  product_word: 'before a product name',
+  list_label: 'as a list item',
+  emphasis: 'emphasised',
+  sentence_start: 'at a sentence start',
+  lower_case_answer: 'in a lower-case answer',
+  citation: 'its site is cited',
+  everyday_word_rejected: 'the everyday word',
+};
+
+/** Why each brand counts as named in this answer, or not: the rule that decided, and the judge's reading. */
+function WhyNamed({ brands }) {
+  const rows = brands.filter((b) => b.evidence);
+  if (!rows.length) return null;
+  return html`<p class="small muted" data-testid="mention-evidence">How it was read: ${rows.map((b, i) => {
+    const e = b.evidence;
+    const how = RULE_WORDS[e.rule] || e.rule.replace(/_/g, ' ');
+    const note = e.judged ? `; the judge read ${e.verdict === 'mentioned' ? 'the brand' : 'another thing'}` : e.ambiguous ? '; a reader could read it either way' : '';
+    return html`${i ? ' · ' : ''}<span>${b.name} ${b.mentioned ? 'named' : 'not named'} (${how}, “${e.text}”${note})</span>`;
+  })}</p>`;
 }
 
 /** What a citation source is (docs/citations.md), as the run page names it. */
