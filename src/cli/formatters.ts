@@ -171,6 +171,12 @@ export const FORMATTERS: Record<string, Formatter> = {
     [
       `${p.probe_id} ${p.platform}/${p.model} (${p.engine}) ${p.status}: ${p.brand_mentioned ? `${p.target_entity} mentioned` : p.brand_mentioned === false ? `${p.target_entity} not mentioned` : 'no answer'}`,
       `prompt: ${p.prompt}`,
+      // How the reader's rule read each brand (its evidence), and what the judge said of it.
+      ...(p.brands ?? []).map((b) => {
+        const e = b.evidence;
+        const how = e ? ` (${e.rule} "${e.text}"${e.judged ? `, judged ${e.verdict}` : e.ambiguous ? ', ambiguous' : ''})` : '';
+        return `  ${b.name}${b.role === 'target' ? ' (you)' : ''}: ${b.mentioned ? 'named' : 'not named'}${how}${b.sentiment ? `, ${b.sentiment}` : ''}${b.recommended ? ', recommended' : ''}`;
+      }),
       ...(p.error ? [`error: ${p.error.code} ${dash(p.error.message)}`] : []),
       ...(p.answer ? ['', p.answer, ''] : []),
       ...p.citations.map((c) => `  [${c.domain}] ${c.url}`),

@@ -90,6 +90,8 @@ describe('user CLI: pages, content, exports, tracked tests, reports, activity', 
     assert.ok(probe.json.answer);
     const probeHuman = await cli('visibility', 'probe', run.json.run_id, probeId);
     assert.ok(probeHuman.out.includes(probe.json.answer), 'the full answer is printed');
+    // Each brand with how the reader's rule read it.
+    assert.match(probeHuman.out, /^ {2}Acme \(you\): (named|not named)( \(\w+ "[^"]*"(, ambiguous)?\))?/m);
 
     const csv = await cli('visibility', 'export', run.json.run_id);
     assert.equal(csv.code, 0, csv.err);
