@@ -433,6 +433,9 @@ export function inflectionFor(name: string, language: string): Inflection | null
       stem: lower,
       accepts: (word) => {
         if (word.length - lower.length > maxTail || word === lower || !stripMarks(word).startsWith(plain)) return false;
+        // The adjective "of X" ("Dunai hajózás", "Szegedi paprika", "Magyar Nemzeti Bank") is
+        // another word, which the stemmer cuts like a case ending.
+        if (stripMarks(word).slice(plain.length) === 'i') return false;
         const w = s.stem(word);
         return w === lower || w === lengthened || (ownCounts && w === own);
       },
