@@ -2232,6 +2232,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
           if (firstIsWhole && spelling.rest === undefined) continue; // the exact spelling's match
           if (!firstIsWhole && !inflection.accepts(lowerFor(language!, text.slice(offsets[at]!, offsets[stop]!)))) continue;
           if (spelling.possessive && !/^[ \t]+\p{L}/u.test(text.slice(offsets[stop] ?? text.length, (offsets[stop] ?? text.length) + 2))) continue;
+          if (language === 'el' && greekFeminineForm(bareName, text.slice(offsets[at]!, offsets[stop]!), wordsBefore(text, offsets[at]!, 1)[0])) continue;
           end = stop;
           if (spelling.rest !== undefined) {
             const restEnd = restOfName(ft, stop, spelling.rest, firstIsWhole);
@@ -2867,6 +2868,18 @@ const KOREAN_FIRM_NOUNS = new Set(
     ' ',
   ),
 );
+
+/**
+ * Greek: the -α/-η form of a masculine name in -ας/-ης (Νίκας → του Νίκα) after a feminine article
+ * (η, της, την, μια) is a woman's name (η Νίκα), not the name declined.
+ */
+function greekFeminineForm(name: string, word: string, before: string | undefined): boolean {
+  if (before === undefined || !GREEK_FEMININE_ARTICLES.has(before.toLowerCase())) return false;
+  const plain = (w: string) => w.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '').replace(/ς/gu, 'σ');
+  const n = plain(name);
+  return (n.endsWith('ασ') || n.endsWith('ησ')) && plain(word) === n.slice(0, -1);
+}
+const GREEK_FEMININE_ARTICLES = new Set(['η', 'της', 'την', 'μια', 'μιας']);
 
 /** Swedish, Danish and Norwegian: the genitive -s on a name's last word (`declined_last_word`). */
 const SCANDINAVIAN_GENITIVE = new Set(['sv', 'da', 'no', 'nb', 'nn']);

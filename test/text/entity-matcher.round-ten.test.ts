@@ -123,4 +123,8 @@ describe('narrowed after review (session 39): readings that made other words the
     readAs('שופרסל', 'he', 'אפשר לקנות את זה בשופרסל.', 'שופרסל', 'attached', true);
     notRead('אושר עד', 'he', 'הוא היה מאושר עד הסוף.');
   });
+  test("Greek: a masculine -ας name's -α form after a feminine article is a woman's name", () => {
+    notRead('Νίκας', 'el', 'Η Νίκα πήγε σχολείο το πρωί.');
+    readAs('Νίκας', 'el', 'Τα προϊόντα του Νίκα είναι φθηνά.', 'Νίκα', 'inflected');
+  });
 });
