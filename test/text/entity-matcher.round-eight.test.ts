@@ -8,18 +8,8 @@
 // written as a lower-case phrase) are turned down, weakly, each with its rule.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEntityMatcher, foldText } from '../../src/text/entity-matcher.ts';
+import { decide } from './decide.ts';
 import { inflectionFor } from '../../src/text/morphology.ts';
-
-function decide(name: string, language: string, text: string) {
-  const d = createEntityMatcher(name, [], { language }).decide(foldText(text));
-  const show = (s: { start: number; end: number; rule?: string; weak?: boolean }) => ({
-    text: text.slice(s.start, s.end),
-    rule: s.rule,
-    weak: s.weak === true,
-  });
-  return { spans: d.spans.map(show), rejected: d.rejected.map(show) };
-}
 
 const rules = (r: { rule?: string }[]) => r.map((s) => s.rule);
 

@@ -8,17 +8,7 @@
 // rule; a CJK name with a Latin model after it, and Ukrainian and Polish declined forms, are read.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEntityMatcher, foldText } from '../../src/text/entity-matcher.ts';
-
-function decide(name: string, language: string, text: string) {
-  const d = createEntityMatcher(name, [], { language }).decide(foldText(text));
-  const show = (s: { start: number; end: number; rule?: string; weak?: boolean }) => ({
-    text: text.slice(s.start, s.end),
-    rule: s.rule,
-    weak: s.weak === true,
-  });
-  return { spans: d.spans.map(show), rejected: d.rejected.map(show) };
-}
+import { decide } from './decide.ts';
 
 /** The name is turned down, weakly, by `rule`, and not mentioned. */
 function rejectedBy(name: string, language: string, text: string, rule: string) {

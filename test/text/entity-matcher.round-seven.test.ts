@@ -7,7 +7,7 @@
 // with its rule.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEntityMatcher, foldText } from '../../src/text/entity-matcher.ts';
+import { decide } from './decide.ts';
 import { createRequire } from 'node:module';
 import { inflectionFor } from '../../src/text/morphology.ts';
 
@@ -20,16 +20,6 @@ const koreanDictionary = (() => {
     return false;
   }
 })();
-
-function decide(name: string, language: string, text: string) {
-  const d = createEntityMatcher(name, [], { language }).decide(foldText(text));
-  const show = (s: { start: number; end: number; rule?: string; weak?: boolean }) => ({
-    text: text.slice(s.start, s.end),
-    rule: s.rule,
-    weak: s.weak === true,
-  });
-  return { spans: d.spans.map(show), rejected: d.rejected.map(show) };
-}
 
 describe('soft_j_stem: a Russian name in -ей, -ай, -уй declines on the stem without the й', () => {
   test('its cases are the name', () => {

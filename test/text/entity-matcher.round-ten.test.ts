@@ -5,17 +5,7 @@
 // each with a near-miss everyday word or phrase that must not be read as the name.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEntityMatcher, foldText } from '../../src/text/entity-matcher.ts';
-
-function decide(name: string, language: string, text: string) {
-  const d = createEntityMatcher(name, [], { language }).decide(foldText(text));
-  const show = (s: { start: number; end: number; rule?: string; weak?: boolean }) => ({
-    text: text.slice(s.start, s.end),
-    rule: s.rule,
-    weak: s.weak === true,
-  });
-  return { spans: d.spans.map(show), rejected: d.rejected.map(show) };
-}
+import { decide } from './decide.ts';
 
 /** The name is mentioned, first as `form` by `rule`. */
 function readAs(name: string, language: string, text: string, form: string, rule: string, weak = false) {
