@@ -20,7 +20,7 @@
 
 import { dictionaryNameOnly, dictionaryWord, everydayWordRank, hasDictionary } from './everyday-words.ts';
 import { type GermanGender, germanCompoundGender, germanNounGender } from './german-nouns.ts';
-import { GIVEN_NAMES } from './given-names.ts';
+import { inGivenNames } from './given-names.ts';
 import {
   ARABIC_PROCLITIC,
   inflectionFor,
@@ -1981,8 +1981,7 @@ function buildEntityMatcher(name: string, aliases: string[], opts: MatcherOption
   const givenName = capitalName && dictionaryNameOnly(bareName, language!);
   // Round nine: a capitalised one-word name that is a given name (the Moby list: "Tine", "Mercedes",
   // "Stanley"), which "and" and another given name make a person's (see personCue).
-  givenNames ??= new Set(GIVEN_NAMES.split(' '));
-  const brandIsGivenName = capitalName && givenNames.has(bareName.normalize('NFKD').replace(/\p{M}/gu, ''));
+  const brandIsGivenName = capitalName && inGivenNames(bareName);
   // Round nine: the name's word is itself a venue or event head ("Marathon", "Cup"; see venueHeadName).
   const nameIsVenueHead = VENUE_HEADS_AFTER.has(bareName.toLowerCase()) || EVENT_HEADS.has(bareName.toLowerCase());
   // An Arabic name with the article (الصافي, الأهلي): after a definite noun it may be its adjective.
@@ -2665,7 +2664,6 @@ function mythContext(text: string, start: number, end: number, _language: string
   return FAIRY_TALE.test(text.slice(c, start));
 }
 
-let givenNames: ReadonlySet<string> | null = null;
 
 /**
  * `given_name_before` (round eight, a weak rejection): a capitalised given name right before the
@@ -2681,9 +2679,7 @@ function givenNameBefore(text: string, start: number, end: number, language: str
   // Four letters at least: the list's short names are often function words elsewhere ("Der", "Van");
   // (round nine) three when the English dictionary lists it only as a name ("Mel", not "Van").
   if (prev === undefined || !/^\p{Lu}\p{Ll}{2,}$/u.test(prev) || (prev.length === 3 && !dictionaryNameOnly(prev, 'en'))) return false;
-  givenNames ??= new Set(GIVEN_NAMES.split(' '));
-  const plain = prev.normalize('NFKD').replace(/\p{M}/gu, '');
-  if (!givenNames.has(plain)) return false;
+  if (!inGivenNames(prev)) return false;
   // The spelling dictionary, where the language has one, tells a word from a name (the frequency
   // lists, from subtitles, are lower-cased and hold names: "harrison"); the list otherwise.
   // A name signal after it keeps the firm: `Walt Disney World`, `Walt Disney Company`, `Tom Ford's`.
@@ -2963,8 +2959,7 @@ const ARABIC_APPOSITION_AFTER = /^[ \t]+(?:صديقت|صديق|أخت|أخ|زو�
 /** Whether a given name (from the Moby list) is written here as a name, not a word of the language. */
 function givenNameWord(word: string, language: string): boolean {
   if (!/^\p{Lu}\p{Ll}{2,}$/u.test(word)) return false;
-  givenNames ??= new Set(GIVEN_NAMES.split(' '));
-  if (!givenNames.has(word.normalize('NFKD').replace(/\p{M}/gu, ''))) return false;
+  if (!inGivenNames(word)) return false;
   return !isWordOfLanguage(word, language);
 }
 

@@ -636,13 +636,17 @@ export const GIVEN_NAMES =
 
 let givenNameSet: ReadonlySet<string> | null = null;
 
+/** Whether a word is one given name of the list, accents folded for the lookup (no other check). */
+export function inGivenNames(word: string): boolean {
+  givenNameSet ??= new Set(GIVEN_NAMES.split(' '));
+  return givenNameSet.has(word.normalize('NFKD').replace(/\p{M}/gu, ''));
+}
+
 /**
  * Whether a brand's name is, as written, one given name of the list (`Ford`, `Mercedes`,
- * `Hilton`): a one-word name with an initial capital, accents folded for the lookup.
+ * `Hilton`): a one-word name with an initial capital.
  */
 export function isGivenName(name: string): boolean {
   const word = name.trim();
-  if (!/^\p{Lu}\p{Ll}{2,}$/u.test(word)) return false;
-  givenNameSet ??= new Set(GIVEN_NAMES.split(' '));
-  return givenNameSet.has(word.normalize('NFKD').replace(/\p{M}/gu, ''));
+  return /^\p{Lu}\p{Ll}{2,}$/u.test(word) && inGivenNames(word);
 }
