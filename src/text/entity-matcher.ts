@@ -23,6 +23,7 @@ import { type GermanGender, germanCompoundGender, germanNounGender } from './ger
 import { inGivenNames } from './given-names.ts';
 import {
   ARABIC_PROCLITIC,
+  greekPlain,
   inflectionFor,
   isJapaneseGenericNoun,
   JAPANESE_DERIVATIONAL,
@@ -2871,9 +2872,8 @@ const KOREAN_FIRM_NOUNS = new Set(
  */
 function greekFeminineForm(name: string, word: string, before: string | undefined): boolean {
   if (before === undefined || !GREEK_FEMININE_ARTICLES.has(before.toLowerCase())) return false;
-  const plain = (w: string) => w.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '').replace(/ς/gu, 'σ');
-  const n = plain(name);
-  return (n.endsWith('ασ') || n.endsWith('ησ')) && plain(word) === n.slice(0, -1);
+  const n = greekPlain(name);
+  return (n.endsWith('ασ') || n.endsWith('ησ')) && greekPlain(word) === n.slice(0, -1);
 }
 const GREEK_FEMININE_ARTICLES = new Set(['η', 'της', 'την', 'μια', 'μιας']);
 

@@ -228,7 +228,7 @@ const GREEK_ENDINGS: [RegExp, string[]][] = [
 ];
 
 /** A Greek word as GREEK_ENDINGS writes it: lower case, no accents or diaeresis, final ς as σ. */
-function greekPlain(word: string): string {
+export function greekPlain(word: string): string {
   return stripMarks(word.toLowerCase()).replace(/ς/gu, 'σ');
 }
 
