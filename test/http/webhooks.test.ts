@@ -180,6 +180,12 @@ describe('webhooks over HTTP', () => {
     const set = await s.request('PATCH', '/v1/notification-settings', { key, body: { credits_low_threshold: '7.50' } });
     assert.deepEqual(set.json(), { credits_low_threshold: '7.50', credits_low_armed: true, email_alerts: [] });
     assert.equal((await s.request('PATCH', '/v1/notification-settings', { key, body: { credits_low_threshold: '1.234' } })).statusCode, 422);
+    // A refused threshold says what is allowed, whatever was wrong with it.
+    for (const bad of ['-5', '1e9', -5, 1e13]) {
+      const res = await s.request('PATCH', '/v1/notification-settings', { key, body: { credits_low_threshold: bad } });
+      assert.equal(res.statusCode, 422);
+      assert.match(JSON.stringify(res.json()), /must be a number of credits written in digits, from 0 to 999999999999\.99 with at most two decimals/, JSON.stringify(bad));
+    }
     const body = { url: URL_, target_entity: 'Acme CRM', prompts: ['crm'], platforms: ['deepseek'] };
     for (let i = 0; i < 4; i++) await s.waitForRun(key, (await s.request('POST', '/v1/visibility/runs', { key, body })).json().run_id);
     const [hit] = await rx.waitFor(1, (r) => r.path === '/credits');

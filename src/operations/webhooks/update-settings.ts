@@ -6,6 +6,9 @@ import { NotificationSettings } from './get-settings.ts';
 import { EVENT_TYPES } from '../../core/webhooks/events.ts';
 import { DIGEST_CHOICE } from '../../core/webhooks/digest.ts';
 
+// Said whenever a threshold is refused (negative, too large, "1e9", text): what is allowed.
+const THRESHOLD_RULE = 'must be a number of credits written in digits, from 0 to 999999999999.99 with at most two decimals, like "25.00"';
+
 export default defineRoute({
   method: 'PATCH',
   url: '/v1/notification-settings',
@@ -15,7 +18,7 @@ export default defineRoute({
   scope: 'webhooks:write',
   body: z.object({
     credits_low_threshold: z
-      .union([z.string().regex(/^\d{1,12}(\.\d{1,2})?$/, 'a credit amount like "25.00"'), z.number().nonnegative().max(1e12)])
+      .union([z.string().regex(/^\d{1,12}(\.\d{1,2})?$/, THRESHOLD_RULE), z.number().min(0, THRESHOLD_RULE).max(999_999_999_999.99, THRESHOLD_RULE)])
       .nullable()
       .optional()
       .describe('Fire credits.low when the available balance falls below this, e.g. "25.00"; null turns it off'),

@@ -37,6 +37,26 @@ document.addEventListener('click', (e) => {
 
 // ---- Formatting ----
 export const pct = (x, digits = 0) => (x === null || x === undefined ? '—' : `${(x * 100).toFixed(digits)}%`);
+/**
+ * Shares that make a whole as whole percents summing to 100 (largest remainder): each is rounded
+ * down, then the points left go to the largest remainders, so 0.75/0.125/0.125 reads 75/13/12,
+ * never 75/13/13. Shares that do not sum to about 1 are rounded each on its own.
+ */
+export function wholePercents(shares) {
+  const total = shares.reduce((a, x) => a + (x || 0), 0);
+  if (Math.abs(total - 1) > 0.01) return shares.map((x) => Math.round((x || 0) * 100));
+  const raw = shares.map((x) => ((x || 0) / total) * 100);
+  const out = raw.map(Math.floor);
+  const order = raw.map((x, i) => [x - Math.floor(x), i]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  for (let k = 0, left = 100 - out.reduce((a, x) => a + x, 0); k < left; k++) out[order[k % order.length][1]]++;
+  return out;
+}
+/** A sentiment block ({positive, neutral, negative, unknown}) in words, its parts summing to 100%. */
+export function sentimentText(s) {
+  if (!s) return '—';
+  const [pos, neu, neg, unk] = wholePercents([s.positive, s.neutral, s.negative, s.unknown]);
+  return `${pos}% positive, ${neu}% neutral, ${neg}% negative${s.unknown ? `, ${unk}% not judged` : ''}`;
+}
 /** `1 prompt`, `2 prompts`: a count with its noun, in the singular for one. */
 export const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export const credits = (s) => (s === null || s === undefined ? '—' : `${s} cr`);

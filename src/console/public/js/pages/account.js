@@ -5,6 +5,9 @@ import { html, useState, navigate, PageHead, Table, Badge, ErrorNote, Empty, Loa
 import { get, post } from '../api.js';
 import { useBalance } from '../balance.js';
 
+/** A ledger entry's credits: a grant adds, a charge takes; nothing moved (a released charge) has no sign. */
+const ledgerCredits = (e) => (Number(e.credits) === 0 ? e.credits : `${e.kind === 'grant' ? '+' : '−'}${e.credits}`);
+
 function Ledger() {
   const [kind, setKind] = useState('all');
   const [pages, setPages] = useState([]);
@@ -35,7 +38,7 @@ function Ledger() {
             { label: 'What', cell: (e) => html`<span title=${e.action}>${actionName(e.action)}</span>${e.run_id ? html` · <a href=${(e.run_id.startsWith('ci_') ? '/console/content/' : '/console/runs/') + e.run_id}>run</a>` : null}` },
             { label: 'Source', cell: (e) => sourceName(e.source) },
             { label: 'State', cell: (e) => html`<${Badge} value=${e.status} />` },
-            { label: 'Credits', cell: (e) => (e.kind === 'grant' ? `+${e.credits}` : `−${e.credits}`), num: true },
+            { label: 'Credits', cell: ledgerCredits, num: true },
             { label: 'Reserved / settled / released', cell: (e) => (e.kind === 'grant' ? '—' : `${e.reserved_credits} / ${e.settled_credits} / ${e.released_credits}`), num: true },
           ]} />
           ${last && last.has_more ? html`<div class="actions"><button type="button" class="secondary" onClick=${more}>Older entries</button></div>` : null}`}

@@ -212,7 +212,8 @@ function Threshold({ settings, onSaved }) {
       setSaved(s.credits_low_threshold === null ? 'Low-credit alert turned off.' : `Saved: credits.low fires when the available balance falls below ${s.credits_low_threshold} credits.`);
       onSaved(s);
     } catch (err) {
-      setError(err);
+      // The API names the field; the form names what the user typed into.
+      setError(err.code === 'validation' ? new Error(err.message.replace(/^credits_low_threshold: /, 'The threshold ')) : err);
     }
   };
   return html`<section class="card" aria-labelledby="threshold-title"><h2 id="threshold-title">Low-credit alert</h2>
@@ -244,7 +245,8 @@ function EmailChoice({ entry, onSaved }) {
       setSaved(true);
       onSaved(s);
     } catch (err) {
-      setError(err);
+      // The API names the field; the form names what the user typed into.
+      setError(err.code === 'validation' ? new Error(err.message.replace(/^credits_low_threshold: /, 'The threshold ')) : err);
     }
   };
   return html`<form class="email-choice" onSubmit=${save} data-testid="email-choice">

@@ -5,7 +5,7 @@
 // is not. Every rate says how many answers it rests on and thin evidence is marked. The sample
 // planner says how many repeats a goal needs and what it costs a month before anything is spent.
 // One-off runs for the project's page are listed apart from the tracked series.
-import { html, useEffect, useRef, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Field, useData, pct, when, ago, platformName, TERMINAL, urlInputProps, plural } from '../ui.js';
+import { html, useEffect, useRef, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Field, useData, pct, when, ago, platformName, TERMINAL, urlInputProps, plural, sentimentText } from '../ui.js';
 import { get, post, patch, del, idempotencyKey } from '../api.js';
 import { Chart } from './tests.js';
 
@@ -28,7 +28,6 @@ function Change({ value }) {
   return html`<span class=${'change ' + kind}>${signed(value)}</span>`;
 }
 
-const sentimentText = (s) => (s ? `${pct(s.positive)} positive, ${pct(s.negative)} negative` : '—');
 
 // ---- Schedule (the common shapes; a custom cron is kept as it is) ----
 

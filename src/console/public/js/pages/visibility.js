@@ -2,7 +2,7 @@
 // partly funded run will and will not run), and the run page, which refreshes itself until the
 // run ends and shows the mention rate with its interval, band, platforms, share of voice, cited
 // domains and every answer with the brand and competitors marked.
-import { html, useEffect, useMemo, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, pct, when, ago, platformName, PLATFORM_NAMES, TERMINAL, statusText, sourceName, urlInputProps } from '../ui.js';
+import { html, useEffect, useMemo, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, pct, when, ago, platformName, PLATFORM_NAMES, TERMINAL, statusText, sourceName, urlInputProps, sentimentText } from '../ui.js';
 import { get, post, idempotencyKey } from '../api.js';
 import { Markdown } from '../markdown.js';
 import { HowToGetCredits, ZeroBalanceNote, refreshBalance, useBalance } from '../balance.js';
@@ -113,7 +113,7 @@ export function RunsPage({ session }) {
         : data.runs.length === 0
           ? html`<div class="card"><${Empty} title="No run matches"><p>Try other words or fewer filters.</p></${Empty}></div>`
           : html`<div class="card"><${Table} caption=${`Visibility runs, ${filters.sort === 'oldest' ? 'oldest' : 'newest'} first`} captionHidden rowKey=${(r) => r.run_id} rows=${data.runs} columns=${[
-            { label: 'Brand', cell: (r) => html`<a href=${'/console/runs/' + r.run_id}><strong>${r.target_entity}</strong></a><div class="small muted clip">${r.url}</div><div class="small clip">${promptLine(r)}</div>`, wide: true },
+            { label: 'Brand', cell: (r) => html`<a href=${'/console/runs/' + r.run_id}><strong>${r.target_entity}</strong></a> <span class="small muted" data-testid="run-market" title="Market (language-country)">${r.language}-${r.country}</span><div class="small muted clip">${r.url}</div><div class="small clip">${promptLine(r)}</div>`, wide: true },
             { label: 'Status', cell: (r) => { const p = progressOf(r); return html`<${Badge} value=${r.status} />${TERMINAL.has(r.status) && p.done === p.total ? null : html`<div class="small muted">${p.done}/${p.total} probes</div>`}`; } },
             { label: 'Platforms', cell: (r) => runPlatforms(r).map(platformName).join(', ') || '—' },
             { label: 'Source', cell: (r) => sourceName(r.source) },
@@ -410,7 +410,7 @@ export function RunPage({ id }) {
       </section>
       <section class="card" aria-labelledby="tone-title" data-testid="answer-analysis"><h2 id="tone-title">How answers speak of you</h2>
         ${s.sentiment
-          ? html`<p>${pct(s.sentiment.positive)} positive, ${pct(s.sentiment.neutral)} neutral, ${pct(s.sentiment.negative)} negative${s.sentiment.unknown ? `, ${pct(s.sentiment.unknown)} not judged` : ''}${r.engine === 'sandbox' ? ' (simulated)' : ''}</p>`
+          ? html`<p data-testid="sentiment">${sentimentText(s.sentiment)}${r.engine === 'sandbox' ? ' (simulated)' : ''}</p>`
           : html`<p class="muted">No answer mentions you yet.</p>`}
         ${s.prominence && s.prominence.pawc !== null && s.prominence.pawc !== undefined
           ? html`<p class="small">First named ${pct(s.prominence.first_mention_share)} of the way into an answer; ${pct(s.prominence.pawc)} of the answer's weight (position-adjusted word count).</p>`
