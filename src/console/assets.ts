@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { namesModule } from '../platforms/names.ts';
 
 export interface Asset {
   body: Buffer;
@@ -69,6 +70,8 @@ export function loadAssets(): { assets: Map<string, Asset>; shell: Asset; script
     assets.set(rel, asset(readFileSync(path), rel));
   }
   for (const [name, locate] of Object.entries(VENDOR)) assets.set(`vendor/${name}`, asset(readFileSync(locate()), name));
+  // The display names of platforms and assistants, from the server's one table (no copy on disk).
+  assets.set('js/names.js', asset(Buffer.from(namesModule()), 'names.js'));
   const html = readFileSync(join(PUBLIC_DIR, 'index.html'), 'utf8').replace('%IMPORT_MAP%', IMPORT_MAP);
   const scriptHash = `'sha256-${createHash('sha256').update(IMPORT_MAP).digest('base64')}'`;
   return { assets, shell: asset(Buffer.from(html), 'index.html'), scriptHash };

@@ -29,7 +29,7 @@ type Period = { end: string; brand: Rate; competitors: (Rate & { name: string })
 
 const shortDate = (iso: string) => iso.slice(5, 10);
 
-export function buildChart(report: ShareReport, width: number, height: number): Chart {
+export function buildChart(report: ShareReport, width: number, height: number, maxLabels = 8): Chart {
   const series = report.dashboard.series as unknown as Period[];
   const plot = { left: 44, top: 12, right: width - 24, bottom: height - 28 };
   const count = series.length;
@@ -71,8 +71,8 @@ export function buildChart(report: ShareReport, width: number, height: number): 
   flush();
 
   const yTicks = [0, 0.25, 0.5, 0.75, 1].map((v) => ({ y: yOf(v), label: `${Math.round(v * 100)}%` }));
-  // At most about eight date labels, always the last one.
-  const step = Math.max(1, Math.ceil(count / 8));
+  // At most about maxLabels date labels (eight; fewer on a phone's narrow chart), always the last one.
+  const step = Math.max(1, Math.ceil(count / maxLabels));
   const xLabels = series.map((p, i) => ({ i, x: xOf(i), label: shortDate(p.end) })).filter(({ i }) => i % step === 0 || i === count - 1).map(({ x, label }) => ({ x, label }));
   return { width, height, plot, lines, bands, yTicks, xLabels };
 }

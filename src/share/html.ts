@@ -4,6 +4,7 @@
 // layout too.
 import { createHash } from 'node:crypto';
 import type { ShareReport } from '../core/reports/shares.ts';
+import { platformName } from '../platforms/names.ts';
 import { buildChart, PALETTE, segments } from './chart.ts';
 import { change, interval, latestRates, matrixPlatforms, pct, periodLine, scopeLine } from './format.ts';
 
@@ -29,13 +30,25 @@ tr.brand td{font-weight:600}
 .thin{color:var(--thin)}
 .tag{display:inline-block;font-size:11px;border:1px solid var(--thin);color:var(--muted);border-radius:3px;padding:0 4px;margin-left:4px;font-weight:400}
 .ci{color:var(--muted);font-size:12px}
-.chart{width:100%;height:auto;max-width:960px}
+.chart{width:100%;height:auto;max-width:960px}.chart.narrow{display:none}
+.wrap{overflow-x:auto}
 .legend{list-style:none;padding:0;margin:6px 0 0;display:flex;flex-wrap:wrap;gap:4px 16px;font-size:13px}
 .sw{display:inline-block;width:14px;height:3px;vertical-align:middle;margin-right:6px}
 .matrix td.cell{text-align:right;white-space:nowrap}
 .note{color:var(--muted);font-size:12px;margin-top:24px}
 .empty{color:var(--muted);font-style:italic}
 section{break-inside:avoid}
+@media screen and (max-width:600px){
+  main{padding:20px 14px 36px}
+  h1{font-size:22px}
+  .chart.wide{display:none}.chart.narrow{display:block}
+  th,td{padding:5px 4px}
+  th{text-transform:none;letter-spacing:0}
+  th.num{white-space:normal}
+  .matrix td.cell{white-space:normal}
+  .matrix td.cell .ci{display:block}
+  td.num .ci{white-space:nowrap}
+}
 @media print{
   @page{size:A4;margin:14mm}
   body{font-size:10.5pt}
@@ -60,17 +73,26 @@ export const SHARE_CSP = [
 ].join('; ');
 
 
+/**
+ * The chart twice: drawn 960 wide for a screen or paper, and 360 wide for a phone (its labels
+ * stay about 11 px there, where the wide one scaled down would print them at 4 px); the style
+ * sheet shows one of them, so the page still runs no script.
+ */
 function chartSvg(report: ShareReport): string {
-  const chart = buildChart(report, 960, 300);
   if (report.dashboard.series.length === 0) return '<p class="empty">No answers in this period yet.</p>';
+  const wide = buildChart(report, 960, 300);
+  return `${chartOne(wide, 'wide', 11)}${chartOne(buildChart(report, 360, 240, 4), 'narrow', 12)}${legend(wide)}`;
+}
+
+function chartOne(chart: ReturnType<typeof buildChart>, kind: string, font: number): string {
   const f = (n: number) => n.toFixed(1);
   const parts: string[] = [];
-  parts.push(`<svg class="chart" viewBox="0 0 ${chart.width} ${chart.height}" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Mention rate per period">`);
+  parts.push(`<svg class="chart ${kind}" viewBox="0 0 ${chart.width} ${chart.height}" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Mention rate per period">`);
   for (const t of chart.yTicks) {
     parts.push(`<line x1="${chart.plot.left}" x2="${chart.plot.right}" y1="${f(t.y)}" y2="${f(t.y)}" stroke="#e5e7eb" stroke-width="1"/>`);
-    parts.push(`<text x="${chart.plot.left - 6}" y="${f(t.y + 4)}" text-anchor="end" font-size="11" fill="#6b7280">${t.label}</text>`);
+    parts.push(`<text x="${chart.plot.left - 6}" y="${f(t.y + 4)}" text-anchor="end" font-size="${font}" fill="#6b7280">${t.label}</text>`);
   }
-  for (const l of chart.xLabels) parts.push(`<text x="${f(l.x)}" y="${chart.height - 8}" text-anchor="middle" font-size="11" fill="#6b7280">${esc(l.label)}</text>`);
+  for (const l of chart.xLabels) parts.push(`<text x="${f(l.x)}" y="${chart.height - 8}" text-anchor="middle" font-size="${font}" fill="#6b7280">${esc(l.label)}</text>`);
   for (const band of chart.bands) parts.push(`<polygon points="${band.map(([x, y]) => `${f(x)},${f(y)}`).join(' ')}" fill="${chart.lines[0]!.color}" fill-opacity="0.12" stroke="none"/>`);
   // Competitors first, the brand drawn last (on top) and thicker.
   for (const line of [...chart.lines.slice(1), chart.lines[0]!]) {
@@ -82,28 +104,30 @@ function chartSvg(report: ShareReport): string {
     }
   }
   parts.push('</svg>');
-  parts.push(`<ul class="legend">${chart.lines.map((l, i) => `<li><span class="sw c${i % PALETTE.length}"></span>${esc(l.name)}</li>`).join('')}<li><span class="sw c0 band"></span>${esc(chart.lines[0]!.name)}: 95% interval</li></ul>`);
   return parts.join('');
 }
+
+const legend = (chart: ReturnType<typeof buildChart>) =>
+  `<ul class="legend">${chart.lines.map((l, i) => `<li><span class="sw c${i % PALETTE.length}"></span>${esc(l.name)}</li>`).join('')}<li><span class="sw c0 band"></span>${esc(chart.lines[0]!.name)}: 95% interval</li></ul>`;
 
 const thinTag = (thin: boolean) => (thin ? '<span class="tag">thin</span>' : '');
 
 function ratesTable(report: ShareReport): string {
   const rows = latestRates(report.dashboard, report.share.brand);
   if (!rows.length) return '<p class="empty">No answers in this period yet.</p>';
-  return `<table><thead><tr><th>Name</th><th class="num">Mention rate</th><th class="num">95% interval</th><th class="num">n</th><th class="num">Share of voice</th></tr></thead><tbody>${rows
+  return `<div class="wrap"><table><thead><tr><th>Name</th><th class="num">Mention rate</th><th class="num">95% interval</th><th class="num">n</th><th class="num">Share of voice</th></tr></thead><tbody>${rows
     .map(
       (r) =>
         `<tr class="${r.brand ? 'brand' : ''}${r.thin ? ' thin' : ''}"><td>${esc(r.name)}${r.brand ? ' <span class="tag">brand</span>' : ''}${thinTag(r.thin)}</td><td class="num">${pct(r.mention_rate)}</td><td class="num ci">${interval(r.mention_rate_ci)}</td><td class="num">${r.n}</td><td class="num">${pct(r.share_of_voice as number | null)}</td></tr>`,
     )
-    .join('')}</tbody></table>`;
+    .join('')}</tbody></table></div>`;
 }
 
 function matrixTable(report: ShareReport): string {
   const d = report.dashboard;
   if (!d.matrix.length) return '<p class="empty">No prompts.</p>';
   const platforms = matrixPlatforms(d);
-  const head = `<tr><th>Prompt</th><th class="num">All</th><th class="num">Change</th>${platforms.map((p) => `<th class="num">${esc(p)}</th>`).join('')}</tr>`;
+  const head = `<tr><th>Prompt</th><th class="num">All</th><th class="num">Change</th>${platforms.map((p) => `<th class="num">${esc(platformName(p))}</th>`).join('')}</tr>`;
   const body = d.matrix
     .map((m) => {
       const cells = platforms.map((name) => {
@@ -113,29 +137,29 @@ function matrixTable(report: ShareReport): string {
       return `<tr><td>${esc(m.prompt)}${m.topics.length ? ` <span class="ci">${esc(m.topics.join(', '))}</span>` : ''}</td><td class="cell${m.thin ? ' thin' : ''}">${pct(m.mention_rate)} <span class="ci">n=${m.n}</span></td><td class="cell">${change(m.change)}</td>${cells.join('')}</tr>`;
     })
     .join('');
-  return `<table class="matrix"><thead>${head}</thead><tbody>${body}</tbody></table>`;
+  return `<div class="wrap"><table class="matrix"><thead>${head}</thead><tbody>${body}</tbody></table></div>`;
 }
 
 function topicsTable(report: ShareReport): string {
   const t = report.dashboard.topics;
   if (!t.length) return '<p class="empty">No topics.</p>';
-  return `<table><thead><tr><th>Topic</th><th class="num">Prompts</th><th class="num">Mention rate</th><th class="num">95% interval</th><th class="num">n</th></tr></thead><tbody>${t
+  return `<div class="wrap"><table><thead><tr><th>Topic</th><th class="num">Prompts</th><th class="num">Mention rate</th><th class="num">95% interval</th><th class="num">n</th></tr></thead><tbody>${t
     .map(
       (x) =>
         `<tr class="${x.thin ? 'thin' : ''}"><td>${esc(x.topic)}${thinTag(x.thin)}</td><td class="num">${x.prompts}</td><td class="num">${pct(x.mention_rate)}</td><td class="num ci">${interval(x.mention_rate_ci)}</td><td class="num">${x.n}</td></tr>`,
     )
-    .join('')}</tbody></table>`;
+    .join('')}</tbody></table></div>`;
 }
 
 function gapsList(report: ShareReport): string {
   const g = report.dashboard.competitors_named_brand_absent;
   if (!g.length) return '<p class="empty">None: wherever a competitor was named, so was the brand.</p>';
-  return `<table><thead><tr><th>Prompt</th><th>Competitors named</th><th class="num">n</th></tr></thead><tbody>${g
+  return `<div class="wrap"><table><thead><tr><th>Prompt</th><th>Competitors named</th><th class="num">n</th></tr></thead><tbody>${g
     .map(
       (x) =>
         `<tr class="${x.thin ? 'thin' : ''}"><td>${esc(x.prompt)}${thinTag(x.thin)}</td><td>${x.competitors.map((c) => `${esc(c.name)} ${pct(c.mention_rate)}`).join(', ')}</td><td class="num">${x.n}</td></tr>`,
     )
-    .join('')}</tbody></table>`;
+    .join('')}</tbody></table></div>`;
 }
 
 export function reportHtml(report: ShareReport, token: string): string {

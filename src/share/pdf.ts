@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import * as fontkit from 'fontkit';
 import type { ShareReport } from '../core/reports/shares.ts';
 import { buildChart, segments } from './chart.ts';
+import { platformName } from '../platforms/names.ts';
 import { change, interval, latestRates, matrixPlatforms, pct, periodLine, scopeLine } from './format.ts';
 
 type Doc = PDFKit.PDFDocument;
@@ -264,7 +265,7 @@ export async function reportPdf(report: ShareReport): Promise<Buffer> {
     const promptWidth = full - cellWidth * (platforms.length + 2);
     table(
       doc,
-      [{ title: 'Prompt', width: promptWidth }, { title: 'All', width: cellWidth, align: 'right' }, { title: 'Change', width: cellWidth, align: 'right' }, ...platforms.map((p) => ({ title: p, width: cellWidth, align: 'right' as const }))],
+      [{ title: 'Prompt', width: promptWidth }, { title: 'All', width: cellWidth, align: 'right' }, { title: 'Change', width: cellWidth, align: 'right' }, ...platforms.map((p) => ({ title: platformName(p), width: cellWidth, align: 'right' as const }))],
       d.matrix.map((m) => ({
         cells: [
           `${m.prompt}${m.topics.length ? ` (${m.topics.join(', ')})` : ''}`,

@@ -83,7 +83,7 @@ describe('report share links', () => {
     assert.doesNotMatch(csp, /script-src|unsafe-inline/);
     assert.doesNotMatch(page.body, /<script/i);
     assert.match(page.body, /<h1>Acme &lt;Report&gt;<\/h1>/, 'project name escaped');
-    assert.match(page.body, /<svg class="chart"/);
+    assert.match(page.body, /<svg class="chart wide"/);
     assert.equal((page.body.match(/<polyline /g) ?? []).length >= 3, true, 'brand and competitor lines');
     assert.match(page.body, /@media print/);
     for (const text of ['HubSpot', 'Pipedrive', 'Prompt × platform', 'best crm for agencies', 'pricing', 'n=', '95% interval', 'thin'])

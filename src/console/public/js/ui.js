@@ -3,6 +3,8 @@
 import { h, render } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
+// Served by the server from src/platforms/names.ts (the one table of display names; not a file here).
+import { ASSISTANT_NAMES, PLATFORM_NAMES } from './names.js';
 
 export const html = htm.bind(h);
 export { h, render, useCallback, useEffect, useMemo, useRef, useState };
@@ -74,19 +76,10 @@ export function ago(iso) {
   return `${Math.round(s / 86400)} days ago`;
 }
 export const TERMINAL = new Set(['completed', 'partially_completed', 'failed', 'cancelled']);
-export const PLATFORM_NAMES = {
-  openai: 'ChatGPT',
-  perplexity: 'Perplexity',
-  gemini: 'Gemini',
-  grok: 'Grok',
-  claude: 'Claude',
-  deepseek: 'DeepSeek',
-  google_ai_overview: 'Google AI Overviews',
-  google_ai_mode: 'Google AI Mode',
-  copilot: 'Copilot',
-  chatgpt_app: 'ChatGPT app',
-};
+export { PLATFORM_NAMES };
 export const platformName = (p) => PLATFORM_NAMES[p] || p;
+/** An AI assistant a site's referrals name ("chatgpt") in words ("ChatGPT"). */
+export const assistantName = (s) => ASSISTANT_NAMES[s] || s;
 export const statusText = (s) => (s || '').replace(/_/g, ' ');
 
 /** What each action of the API is called in the console (ids stay in the API, the CSV and tooltips). */

@@ -5,7 +5,7 @@
 // is not. Every rate says how many answers it rests on and thin evidence is marked. The sample
 // planner says how many repeats a goal needs and what it costs a month before anything is spent.
 // One-off runs for the project's page are listed apart from the tracked series.
-import { html, useEffect, useRef, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Field, useData, pct, when, ago, platformName, TERMINAL, urlInputProps, plural, sentimentText } from '../ui.js';
+import { html, useEffect, useRef, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Field, useData, pct, when, ago, platformName, TERMINAL, urlInputProps, plural, sentimentText, assistantName, CopyButton } from '../ui.js';
 import { get, post, patch, del, idempotencyKey } from '../api.js';
 import { Chart } from './tests.js';
 
@@ -373,9 +373,73 @@ export function ProjectPage({ id }) {
       </div></div>
     <${ErrorNote} error=${dashboard.error} />
     ${!d ? html`<${Loading} what="Loading the dashboard" />` : html`<${Dashboard} d=${d} p=${p} />`}
+    <${Share} p=${p} settings=${{ window: windowKind, days, topic: topic || null, market: market || null }} />
     <${Library} p=${p} reload=${() => (project.reload(), dashboard.reload())} />
     ${settled ? html`<${SamplePlan} p=${p} reload=${project.reload} />` : null}
     <${Runs} p=${p} runs=${runs} />`;
+}
+
+/**
+ * Share the report with a client: a read-only link (and its PDF) of the dashboard as filtered
+ * above, made, listed and revoked through /v1/projects/{id}/shares. The link is in the create's
+ * answer only, so it is shown here once, with a copy button.
+ */
+function Share({ p, settings }) {
+  const shares = useData(() => get(`/v1/projects/${p.id}/shares`), [p.id]);
+  const [days, setDays] = useState('30');
+  const [made, setMade] = useState(null);
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const what = [settings.window === '30d' ? 'monthly windows' : 'weekly windows', `over ${settings.days} days`, settings.topic ? `topic “${settings.topic}”` : 'all topics', settings.market ? `market ${settings.market}` : p.markets.length > 1 ? 'all markets' : null].filter(Boolean).join(', ');
+  const make = async (e) => {
+    e.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      setMade(await post(`/v1/projects/${p.id}/shares`, { expires_in_days: Number(days), ...settings }));
+      shares.reload();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const revoke = async (s) => {
+    if (!confirm('Revoke this link? Whoever has it can no longer open the report.')) return;
+    setError(null);
+    try {
+      await del(`/v1/projects/${p.id}/shares/${s.id}`);
+      if (made && made.id === s.id) setMade(null);
+      shares.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const list = shares.data ? shares.data.shares : [];
+  return html`<section class="card" aria-labelledby="share-title" data-testid="share"><h2 id="share-title">Share with a client</h2>
+    <p class="small muted">A read-only link to this report, as a web page and a PDF, that opens without signing in. It shows the dashboard as filtered above (${what}); the numbers are computed again on every visit.</p>
+    <form class="row share-form" onSubmit=${make}>
+      <${Field} id="share-days" label="Link works for"><select id="share-days" class="auto" value=${days} onChange=${(e) => setDays(e.target.value)}>${[7, 14, 30, 90, 365].map((n) => html`<option value=${String(n)}>${n} days</option>`)}</select></${Field}>
+      <button type="submit" disabled=${busy}>Make a share link</button>
+    </form>
+    <${ErrorNote} error=${error || shares.error} />
+    ${made
+      ? html`<${Note} kind="ok"><p>The link is shown only now: copy it and send it to your client. It works until ${shortDate(made.expires_at)}.</p>
+          <div class="share-link"><input id="share-url" type="text" readonly value=${made.url} aria-label="Share link" onFocus=${(e) => e.target.select()} /><${CopyButton} text=${made.url} targetId="share-url" label="Copy link" /></div>
+          <p class="small"><a href=${made.url} target="_blank" rel="noopener noreferrer">Open the report</a> · <a href=${made.url + '/report.pdf'} target="_blank" rel="noopener noreferrer">Download the PDF</a></p></${Note}>`
+      : null}
+    ${list.length
+      ? html`<${Table} caption="Share links of this project, newest first" rowKey=${(s) => s.id} rows=${list} columns=${[
+          { label: 'Made', cell: (s) => when(s.created_at) },
+          { label: 'Shows', cell: (s) => [s.window === '30d' ? 'monthly' : 'weekly', `${s.days} days`, s.topic ? `topic “${s.topic}”` : null, s.market].filter(Boolean).join(', ') },
+          { label: 'Status', cell: (s) => html`<${Badge} value=${s.status} />` },
+          { label: 'Works until', cell: (s) => (s.status === 'revoked' ? `revoked ${shortDate(s.revoked_at)}` : shortDate(s.expires_at)) },
+          { label: 'Action', cell: (s) => (s.status === 'active' ? html`<button type="button" class="secondary" onClick=${() => revoke(s)} aria-label=${`Revoke the link made ${when(s.created_at)}`}>Revoke</button>` : '—') },
+        ]} />`
+      : shares.data
+        ? html`<p class="small muted">No links made yet.</p>`
+        : null}
+  </section>`;
 }
 
 /** The runs of every market's test, and the runs for the project's page kept apart from them. */
@@ -496,7 +560,7 @@ function SiteActivity({ a, days }) {
         { label: 'Refused', cell: (c) => (c.refused ? html`<strong class="bad">${c.refused.toLocaleString()}</strong>` : '0'), num: true },
       ]} />
       <${Table} caption="Visits referred by AI assistants" rowKey=${(r) => r.source} rows=${a.referrals} columns=${[
-        { label: 'Assistant', cell: (r) => r.source },
+        { label: 'Assistant', cell: (r) => assistantName(r.source) },
         { label: 'Visits', cell: (r) => r.visits.toLocaleString(), num: true },
       ]} />
     </div>

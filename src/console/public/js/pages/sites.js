@@ -3,7 +3,7 @@
 // then reads the two reports: AI crawlers (per crawler and role: hits per day as a small chart,
 // status classes, blocked hits, verified or not, top pages, last seen) and visits referred by AI
 // assistants (per assistant: visits per day and landing pages).
-import { html, useState, useEffect, PageHead, Table, Field, Note, ErrorNote, Empty, Loading, Stat, useData, when, ago, navigate } from '../ui.js';
+import { html, useState, useEffect, PageHead, Table, Field, Note, ErrorNote, Empty, Loading, Stat, useData, when, ago, navigate, assistantName } from '../ui.js';
 import { get, post, del } from '../api.js';
 
 const ROLE_TEXT = { search: 'Search', user: 'User-triggered', training: 'Training' };
@@ -12,7 +12,6 @@ const ROLE_HINT = {
   user: 'fetches a page because a person asked an assistant about it, right now',
   training: 'collects pages to train models; refusing it is a choice',
 };
-const SOURCE_NAMES = { chatgpt: 'ChatGPT', perplexity: 'Perplexity', gemini: 'Gemini', copilot: 'Copilot', claude: 'Claude', deepseek: 'DeepSeek', grok: 'Grok', meta_ai: 'Meta AI', mistral: 'Mistral' };
 const FORMATS = [
   ['auto', 'Recognise it'],
   ['combined', 'nginx / Apache combined'],
@@ -249,7 +248,7 @@ function ReferralReport({ report }) {
   if (list.length === 0) return html`<${Empty} title="No visits from AI assistants in this window"><p>A visit counts when a page is opened from a link in ChatGPT, Perplexity, Gemini, Copilot, Claude and others (its Referer or utm_source).</p></${Empty}>`;
   return html`<div class="stats"><${Stat} label="AI referral visits" value=${n(list.reduce((a, s) => a + s.visits, 0))} sub=${`from ${list.length} ${list.length === 1 ? 'assistant' : 'assistants'}`} /></div>
     ${list.map((s) => {
-      const name = SOURCE_NAMES[s.source] || s.source;
+      const name = assistantName(s.source);
       const id = 'source-' + s.source;
       return html`<article class="crawler card" aria-labelledby=${id} data-testid="referral-source">
         <div class="row spread"><h4 id=${id}>${name}</h4><strong>${n(s.visits)} ${s.visits === 1 ? 'visit' : 'visits'}</strong></div>
