@@ -7,6 +7,7 @@
 // One-off runs for the project's page are listed apart from the tracked series.
 import { html, useEffect, useRef, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Field, useData, pct, when, ago, platformName, TERMINAL, urlInputProps, plural, sentimentText, assistantName, CopyButton } from '../ui.js';
 import { get, post, patch, del, idempotencyKey } from '../api.js';
+import { MonthlyCost } from '../cost.js';
 import { Chart } from './tests.js';
 
 const list = (s) => s.split(',').map((x) => x.trim()).filter(Boolean);
@@ -247,33 +248,6 @@ function ProjectForm({ project, listing }) {
     </form>`;
 }
 
-const credits = (s) => String(Number(s));
-
-/** What the schedule costs a month and what the budget pays for, from the server's estimate. */
-function MonthlyCost({ estimate: e, stale, error, mode, budget, setBudget }) {
-  // What the server would refuse on create, said before the form is sent.
-  if (error) return html`<div data-testid="project-monthly"><${Note} kind="warn"><p>${error.message}</p></${Note}></div>`;
-  // Nothing to say of a month before there is a run to pay (no prompts yet).
-  if (!e || !e.runs_per_month || Number(e.credits_per_run) === 0) return null;
-  const r = e.runs_per_month;
-  const label = { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly' }[mode] || 'On this schedule';
-  const runs = r.fewest === r.busiest ? plural(r.busiest, 'run') : `${r.fewest}–${r.busiest} runs`;
-  const within = e.runs_within_budget_per_month;
-  // While the answer for changed settings is on its way, the last one is shown dimmed and says
-  // nothing of the budget (its figures are for the settings before).
-  return html`<p data-testid="project-monthly" class=${stale ? 'muted' : ''} aria-busy=${stale ? 'true' : 'false'}>${label}, that is ${runs} and about <strong>${e.credits_per_month.average} credits a month</strong>${r.fewest === r.busiest ? '' : ` (${e.credits_per_month.busiest} in the busiest)`}.
-    ${stale
-      ? null
-      : budget === ''
-      ? html` No budget is set, so nothing caps it. <button type="button" class="link" onClick=${() => setBudget(credits(e.budget_for_every_run))}>Set the budget to ${credits(e.budget_for_every_run)}</button> (the busiest month's runs)`
-      : within === null
-        ? null
-        : within === 0
-          ? html` The budget of ${budget} credits covers no run: every scheduled run is skipped.`
-          : within < r.busiest
-            ? html` The budget of ${budget} credits covers ${plural(within, 'run')} a month; later ones are skipped.`
-            : null}</p>`;
-}
 
 /** How many prompts pasted text holds (lines, or CSV rows after the header); the server decides. */
 function importCount(text, format) {
@@ -715,6 +689,22 @@ function SamplePlan({ p, reload }) {
   const [error, setError] = useState(null);
   const pl = plan.data;
   const recommended = pl && pl.markets.length ? Math.max(...pl.markets.map((m) => m.repeats_recommended)) : null;
+  // What a month costs now and as planned, from the same estimate the project form shows (the
+  // schedule's calendar months, as the scheduler counts), so both say the same figures.
+  const quote = (repeats) =>
+    post('/v1/projects/estimate', {
+      prompt_count: p.prompt_count,
+      markets: p.markets,
+      platforms: p.platforms,
+      ...(p.models ? { models: Object.fromEntries(Object.entries(p.models).filter(([pl]) => p.platforms.includes(pl))) } : {}),
+      repeats,
+      schedule: p.schedule,
+      monthly_credit_budget: p.monthly_credit_budget,
+    });
+  const months = useData(() => (recommended === null ? Promise.resolve(null) : Promise.all([quote(p.repeats), quote(recommended)])), [p.id, p.updated_at, p.repeats, p.prompt_count, recommended]);
+  const [now, planned] = months.data || [null, null];
+  const monthStat = (e) => (e && e.credits_per_month ? (e.credits_per_month.average === e.credits_per_month.busiest ? `${e.credits_per_month.busiest} cr` : `about ${e.credits_per_month.average} cr`) : '—');
+  const busiestSub = (e) => (e && e.credits_per_month && e.credits_per_month.average !== e.credits_per_month.busiest ? `${e.credits_per_month.busiest} in the busiest month` : null);
   const apply = async () => {
     setError(null);
     try {
@@ -738,8 +728,8 @@ function SamplePlan({ p, reload }) {
         ? html`<p class="muted">Import prompts first: there is nothing to plan.</p>`
         : html`<div class="stats" data-testid="plan">
               <${Stat} label="Repeats needed" value=${pl.repeats_needed ?? 'more than 10'} sub=${pl.feasible ? `you ask ${p.repeats} now` : 'the goal is out of reach at 10 repeats; choose a wider goal or a longer period'} />
-              <${Stat} label="Credits a month now" value=${pl.current_credits_per_month ? `${pl.current_credits_per_month} cr` : '—'} sub=${pl.current_credits_per_month ? null : 'no schedule: each run on demand'} />
-              <${Stat} label="As planned" value=${`${pl.planned_credits_per_month || pl.markets.reduce((a, m) => a + Number(m.planned.credits_per_run), 0).toFixed(2)} cr`} sub=${`${pl.planned_credits_per_month ? 'a month' : 'a run'}; ${p.monthly_credit_budget ? `budget ${p.monthly_credit_budget} cr a month` : 'no budget set'}`} />
+              <${Stat} label="Credits a month now" value=${p.schedule ? monthStat(now) : '—'} sub=${p.schedule ? busiestSub(now) : 'no schedule: each run on demand'} />
+              <${Stat} label=${p.schedule ? 'Credits a month as planned' : 'A run as planned'} value=${p.schedule ? monthStat(planned) : `${pl.markets.reduce((a, m) => a + Number(m.planned.credits_per_run), 0).toFixed(2)} cr`} sub=${[p.schedule ? busiestSub(planned) : null, p.monthly_credit_budget ? `budget ${p.monthly_credit_budget} cr a month` : 'no budget set'].filter(Boolean).join('; ')} />
             </div>
             ${recommended !== null && recommended !== p.repeats
               ? html`<div class="actions"><button type="button" class="secondary" onClick=${apply}>Use ${recommended} repeat${recommended === 1 ? '' : 's'}</button></div>`

@@ -3,6 +3,7 @@
 // with the numbers of every chart in a table beside it for screen readers and spreadsheets.
 import { html, useEffect, useRef, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Field, useData, pct, when, ago, platformName, statusText, urlInputProps } from '../ui.js';
 import { get, post, patch, del, idempotencyKey } from '../api.js';
+import { MonthlyCost, monthsFor } from '../cost.js';
 
 const KIND = { ai_citations: 'Visibility', content_intelligence: 'Content' };
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -101,6 +102,31 @@ function TestForm({ test, listing }) {
   const price = (p) => Number(((listing[p] || []).find((m) => m.default) || {}).credits_per_probe || 0);
   const perRun = type === 'ai_citations' ? promptList.length * [...platforms].reduce((s, p) => s + price(p), 0) * Number(repeats || 1) : depth === 'full' ? 6 : 3;
   const set = (k) => (e) => setSched({ ...sched, [k]: e.target.value });
+  // The schedule's runs in each calendar month (its time zone, as the scheduler counts) from the
+  // server's estimate, the same one the project form asks; the month's cost and what the budget
+  // pays for follow from the run's price above, and are said in the project form's words.
+  const schedule = scheduleFromForm(sched);
+  const scheduleKey = JSON.stringify(schedule);
+  const [months, setMonths] = useState(null);
+  const [monthsError, setMonthsError] = useState(null);
+  useEffect(() => {
+    setMonthsError(null);
+    if (!schedule) return setMonths(null);
+    let live = true;
+    const t = setTimeout(async () => {
+      try {
+        const e = await post('/v1/projects/estimate', { prompt_count: 0, platforms: ['openai'], schedule });
+        if (live) setMonths({ key: scheduleKey, runs: e.runs_per_month });
+      } catch (err) {
+        if (live) setMonthsError(err);
+      }
+    }, 250);
+    return () => {
+      live = false;
+      clearTimeout(t);
+    };
+  }, [scheduleKey]);
+  const monthly = months && months.runs ? monthsFor(months.runs, perRun, budget) : null;
 
   const submit = async (e) => {
     e.preventDefault();
@@ -160,6 +186,7 @@ function TestForm({ test, listing }) {
           <${Field} id="t-budget" label="Monthly budget (credits, optional)" hint="A scheduled run that would pass it is skipped, and says so."><input id="t-budget" type="number" min="0" step="0.01" value=${budget} onInput=${(e) => setBudget(e.target.value)} aria-describedby="t-budget-hint" /></${Field}>
         </div>
         <p>One run costs <strong>${perRun.toFixed(2)} credits</strong>${type === 'ai_citations' ? ` (${promptList.length} prompts × ${platforms.size} platforms × ${repeats} repeat${repeats === '1' ? '' : 's'})` : ''}.</p>
+        ${schedule ? html`<${MonthlyCost} estimate=${monthly} stale=${!!months && months.key !== scheduleKey} error=${monthsError} mode=${sched.mode} budget=${budget} setBudget=${setBudget} testId="test-monthly" />` : null}
         ${test
           ? null
           : html`<p class="small muted" id="t-adopt-note" data-testid="adopt-note">Runs you already made for ${type === 'ai_citations' ? 'this page and brand' : 'this page'} join this test: they appear in its history, as will any later one-off run for ${type === 'ai_citations' ? 'them' : 'it'}. Only the runs the test starts itself (on schedule or with Run now) count towards its monthly budget.</p>`}
