@@ -137,6 +137,19 @@ describe('the Alerts page', { skip: browserSkip() }, () => {
   });
 
   test('the low-credit threshold and the weekly digest by e-mail', async () => {
+    // A threshold the API refuses says what is wrong and what is allowed, in the form's words.
+    for (const bad of ['-5', '1e9']) {
+      await page.getByLabel('Threshold in credits').fill(bad);
+      await page.getByRole('button', { name: 'Save threshold' }).click();
+      const alert = page.getByRole('alert').filter({ hasText: 'The threshold must be' });
+      await alert.waitFor();
+      assert.equal(
+        (await alert.innerText()).trim(),
+        'The threshold must be a number of credits written in digits, from 0 to 999999999999.99 with at most two decimals, like "25.00"',
+        bad,
+      );
+    }
+    await bothWidths('alerts-threshold-refused');
     await page.getByLabel('Threshold in credits').fill('25');
     await page.getByRole('button', { name: 'Save threshold' }).click();
     await page.getByTestId('credits-low-state').getByText('Armed at 25.00 credits.').waitFor();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createOwner } from '../../../src/core/accounts/users.ts';
-import { grantCredits } from '../../../src/core/billing/ledger.ts';
+import { grantCredits, lockAccount, releaseCharge, reserveCharge } from '../../../src/core/billing/ledger.ts';
 import { axeViolations, horizontalOverflow, SCREENSHOTS, startRig, type BrowserRig, browserSkip, signIn } from './browser.ts';
 
 const OWNER = { email: 'fixes@acme.example', password: 'acme fixes passphrase here' };
@@ -160,5 +160,80 @@ describe('console fixes in a browser', { skip: browserSkip() }, () => {
     });
     assert.deepEqual(split, [], 'words broken across lines');
     await checkWidths('account');
+  });
+
+  test('walkthrough fixes: run markets, a released charge, sentiment to 100%, a long test URL, the test form\'s budget', async () => {
+    // Runs of one brand in two markets read apart in the list: each row says its market.
+    for (const [language, country] of [['en', 'US'], ['de', 'DE']]) {
+      const res = await rig.server.request('POST', '/v1/visibility/runs', {
+        key,
+        body: { url: 'https://northwind.example/', target_entity: 'Northwind', prompts: ['best coffee subscription'], platforms: ['openai'], language, country },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      await rig.server.waitForRun(key, res.json().run_id);
+    }
+    await page.goto('/console/runs');
+    await page.getByLabel('Search').fill('Northwind');
+    const markets = page.getByTestId('run-market');
+    // The search applies after a pause in typing: wait for the list of the two runs.
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="run-market"]').length === 2);
+    assert.deepEqual((await markets.allInnerTexts()).sort(), ['de-DE', 'en-US']);
+    await checkWidths('runs-markets');
+
+    // A charge released in full moved no credit: 0.00, without a minus sign.
+    const store = rig.server.runtime.core.store;
+    await store.db.transaction().execute(async (trx) => {
+      await lockAccount(store, trx, accountId);
+      const r = await reserveCharge(trx, { accountId, source: 'api', action: 'visibility.runs.create', refType: 'test', refId: 'walkthrough', items: [300] });
+      await releaseCharge(trx, r.entryId, 300);
+    });
+    await page.goto('/console/account');
+    const ledger = page.getByRole('table', { name: 'Ledger entries, newest first' });
+    const released = ledger.locator('tbody tr', { hasText: 'released' }).first();
+    await released.waitFor();
+    assert.equal((await released.locator('td[data-label="Credits"]').innerText()).trim(), '0.00');
+    assert.doesNotMatch(await ledger.innerText(), /−0\.00/);
+
+    // Sentiment parts sum to 100 (largest remainder): 75/0/12.5/12.5 is 75/0/13/12, not 75/0/13/13.
+    const said = await page.evaluate(async () => {
+      const ui = await import('/console/assets/js/ui.js' as string);
+      return ui.sentimentText({ positive: 0.75, neutral: 0, negative: 0.125, unknown: 0.125 });
+    });
+    assert.equal(said, '75% positive, 0% neutral, 13% negative, 12% not judged');
+    await page.goto(`/console/runs/${runIds[runIds.length - 1]}`);
+    const tone = page.getByTestId('sentiment');
+    await tone.waitFor();
+    const parts = [...(await tone.innerText()).matchAll(/(\d+)%/g)].map((m) => Number(m[1]));
+    assert.equal(parts.reduce((a, b) => a + b, 0), 100, await tone.innerText());
+
+    // A tracked test with a long page URL: its page does not scroll sideways at 390 px.
+    const long = 'https://northwindcoffee.example/shop/subscriptions/whole-bean-coffee-of-the-month-club';
+    const made = await rig.server.request('POST', '/v1/tests', {
+      key,
+      body: { test_type: 'ai_citations', name: 'Northwind long page', definition: { url: long, target_entity: 'Northwind', prompts: ['coffee club'], platforms: ['openai'] }, schedule: null },
+    });
+    assert.equal(made.statusCode, 200, made.body);
+    await page.goto(`/console/tests/${made.json().id}`);
+    await page.getByRole('link', { name: long }).waitFor();
+    await checkWidths('test-long-url');
+
+    // The tracked-test form warns when the budget pays for fewer runs than the schedule holds:
+    // daily runs of 8.00 credits (2 prompts × 2 platforms × 2.00) under a budget of 10.
+    await page.goto('/console/tests/new');
+    await page.getByLabel('Page URL').fill('https://northwind.example/');
+    await page.getByLabel('Brand', { exact: true }).fill('Northwind');
+    await page.getByLabel('Prompts, one per line').fill('best coffee subscription\ncoffee gift ideas');
+    await page.getByLabel('Repeat', { exact: true }).selectOption('daily');
+    await page.getByLabel('Time zone').fill('UTC');
+    await page.getByLabel('Monthly budget (credits, optional)').fill('10');
+    await page.getByText('One run costs 8.00 credits').waitFor();
+    const monthly = page.locator('[data-testid="test-monthly"][aria-busy="false"]');
+    await monthly.getByText('The budget of 10 credits covers 1 run a month; later ones are skipped.').waitFor();
+    assert.match(await monthly.innerText(), /^Daily, that is 28–31 runs and about 2\d\d\.\d\d credits a month \(248\.00 in the busiest month\)\. The budget of 10 credits covers 1 run a month; later ones are skipped\.$/);
+    await page.getByLabel('Monthly budget (credits, optional)').fill('');
+    await monthly.getByText('No budget is set, so nothing caps it.').waitFor();
+    await page.getByLabel('Monthly budget (credits, optional)').fill('10');
+    await monthly.getByText('covers 1 run a month').waitFor();
+    await checkWidths('test-form-budget');
   });
 });
