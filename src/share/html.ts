@@ -45,8 +45,13 @@ section{break-inside:avoid}
   th,td{padding:5px 4px}
   th{text-transform:none;letter-spacing:0}
   th.num{white-space:normal}
-  .matrix td.cell{white-space:normal}
-  .matrix td.cell .ci{display:block}
+  .matrix thead{display:none}
+  .matrix,.matrix tbody,.matrix tr,.matrix td{display:block;width:100%}
+  .matrix tr{border-bottom:1px solid var(--line);padding:8px 0}
+  .matrix td{border:0;padding:1px 0}
+  .matrix td:first-child{font-weight:600;padding-bottom:4px}
+  .matrix td.cell{display:flex;justify-content:space-between;gap:12px;text-align:right}
+  .matrix td.cell::before{content:attr(data-label);color:var(--muted);text-align:left}
   td.num .ci{white-space:nowrap}
 }
 @media print{
@@ -132,9 +137,10 @@ function matrixTable(report: ShareReport): string {
     .map((m) => {
       const cells = platforms.map((name) => {
         const c = m.platforms.find((x) => x.platform === name);
-        return c ? `<td class="cell${c.thin ? ' thin' : ''}">${pct(c.mention_rate)} <span class="ci">n=${c.n}</span></td>` : '<td class="cell thin">–</td>';
+        const label = esc(platformName(name));
+        return c ? `<td class="cell${c.thin ? ' thin' : ''}" data-label="${label}"><span>${pct(c.mention_rate)} <span class="ci">n=${c.n}</span></span></td>` : `<td class="cell thin" data-label="${label}">–</td>`;
       });
-      return `<tr><td>${esc(m.prompt)}${m.topics.length ? ` <span class="ci">${esc(m.topics.join(', '))}</span>` : ''}</td><td class="cell${m.thin ? ' thin' : ''}">${pct(m.mention_rate)} <span class="ci">n=${m.n}</span></td><td class="cell">${change(m.change)}</td>${cells.join('')}</tr>`;
+      return `<tr><td>${esc(m.prompt)}${m.topics.length ? ` <span class="ci">${esc(m.topics.join(', '))}</span>` : ''}</td><td class="cell${m.thin ? ' thin' : ''}" data-label="All platforms"><span>${pct(m.mention_rate)} <span class="ci">n=${m.n}</span></span></td><td class="cell" data-label="Change">${change(m.change) || '–'}</td>${cells.join('')}</tr>`;
     })
     .join('');
   return `<div class="wrap"><table class="matrix"><thead>${head}</thead><tbody>${body}</tbody></table></div>`;

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { createOwner } from '../../../src/core/accounts/users.ts';
 import { grantCredits } from '../../../src/core/billing/ledger.ts';
 import { projectTests } from '../../../src/core/projects/projects.ts';
-import { axeViolations, horizontalOverflow, startRig, type BrowserRig, browserSkip, signIn } from './browser.ts';
+import { axeViolations, horizontalOverflow, SCREENSHOTS, startRig, type BrowserRig, browserSkip, signIn } from './browser.ts';
 
 const OWNER = { email: 'brand@acme.example', password: 'acme brand passphrase' };
 const TOPICS = ['pricing', 'agencies', 'integrations'];
@@ -83,7 +83,7 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     // (The form quotes as soon as it opens, for no prompts yet: wait for the fresh answer.)
     await page.locator('[data-testid="project-monthly"][aria-busy="false"]', { hasText: '240.00 in the busiest' }).waitFor();
     await monthly.getByText('Weekly, that is 4–5 runs and about').waitFor();
-    assert.match(await monthly.innerText(), /about 2\d\d\.\d\d credits a month \(240\.00 in the busiest\)/);
+    assert.match(await monthly.innerText(), /about 2\d\d\.\d\d credits a month \(240\.00 in the busiest month\)/);
     await monthly.getByText('No budget is set, so nothing caps it.').waitFor();
     // The button's budget pays for the busiest month: five Mondays of 48 credits.
     await monthly.getByRole('button', { name: 'Set the budget to 240' }).click();
@@ -210,7 +210,7 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     const activity = page.getByTestId('site-activity');
     await activity.waitFor();
     assert.match(await activity.getByRole('table', { name: 'AI crawlers on your site' }).innerText(), /GPTBot\s+1\s+1/);
-    assert.match(await activity.getByRole('table', { name: 'Visits referred by AI assistants' }).innerText(), /chatgpt\s+1/i);
+    assert.match(await activity.getByRole('table', { name: 'Visits referred by AI assistants' }).innerText(), /ChatGPT\s+1/, 'the referrer by its display name');
     await activity.scrollIntoViewIfNeeded();
     await rig.screenshot(page, 'project-site-activity-desktop');
 
@@ -223,6 +223,78 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     visited['projects'] = '/console/projects';
     visited['project'] = projectPath;
     visited['project-settings'] = `/console/projects/${projectId}/edit`;
+  });
+
+  test('share the report with a client: a link made, copied, opened at 390 px, its PDF, revoked; the planner and the form say the same month', async () => {
+    const projectPath = visited['project']!;
+    const projectId = projectPath.split('/').at(-1)!;
+    await page.goto(projectPath);
+    const share = page.getByTestId('share');
+    await share.getByRole('button', { name: 'Make a share link' }).click();
+    const input = share.locator('#share-url');
+    await input.waitFor();
+    const url = await input.inputValue();
+    assert.match(url, /\/share\/[A-Za-z0-9_-]{20,}$/);
+    assert.equal(await share.getByRole('link', { name: 'Download the PDF' }).getAttribute('href'), `${url}/report.pdf`);
+    await share.getByRole('button', { name: 'Copy link' }).waitFor();
+    const links = share.getByRole('table', { name: 'Share links of this project, newest first' });
+    await links.getByText('active', { exact: true }).waitFor();
+    assert.equal(await links.locator('tbody tr').count(), 1);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
+      await share.scrollIntoViewIfNeeded();
+      const { scrollWidth, innerWidth } = await horizontalOverflow(page);
+      assert.ok(scrollWidth <= innerWidth, `project page with a share link at ${width} px scrolls sideways: ${scrollWidth} > ${innerWidth}`);
+      assert.deepEqual(await axeViolations(page), [], `share section at ${width} px`);
+      await share.screenshot({ path: `${SCREENSHOTS}project-share-${width === 390 ? '390' : 'desktop'}.png` });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // The shared page, as a client opens it: platforms by their display names, no sideways
+    // scroll at phone width, the phone's own chart (readable labels), and its PDF.
+    const path = new URL(url).pathname;
+    const client = await rig.open(390);
+    assert.equal((await client.goto(path))!.status(), 200);
+    const head = (await client.locator('table.matrix thead').textContent()) ?? '';
+    assert.match(head, /ChatGPT/);
+    assert.match(head, /Perplexity/);
+    assert.doesNotMatch(head, /openai|perplexity/);
+    for (const width of [390, 1280]) {
+      await client.setViewportSize({ width, height: width < 500 ? 844 : 900 });
+      const { scrollWidth, innerWidth } = await horizontalOverflow(client);
+      assert.ok(scrollWidth <= innerWidth, `shared report at ${width} px scrolls sideways: ${scrollWidth} > ${innerWidth}`);
+      assert.equal(await client.locator('svg.chart.narrow').isVisible(), width === 390, `the phone's chart at ${width} px`);
+      assert.equal(await client.locator('svg.chart.wide').isVisible(), width !== 390, `the wide chart at ${width} px`);
+      await rig.screenshot(client, `share-report-${width === 390 ? '390' : 'desktop'}`);
+    }
+    // The phone's chart labels print at 11 px or more (the wide chart scaled down printed 4 px).
+    await client.setViewportSize({ width: 390, height: 844 });
+    const label = await client.locator('svg.chart.narrow text').first().evaluate((t) => (t as unknown as SVGTextElement).getBoundingClientRect().height);
+    assert.ok(label >= 11, `chart label ${label} px tall`);
+    const pdf = await client.request.get(`${path}/report.pdf`);
+    assert.equal(pdf.status(), 200);
+    assert.equal(pdf.headers()['content-type'], 'application/pdf');
+
+    // Revoked from the console: the link answers 404 at once.
+    page.once('dialog', (d) => d.accept());
+    await links.getByRole('button', { name: /^Revoke the link made/ }).click();
+    await links.getByText('revoked', { exact: true }).waitFor();
+    assert.equal((await client.goto(path))!.status(), 404);
+    await client.close();
+
+    // The sample planner and the project form say a month's cost in the same words and figures.
+    assert.equal((await rig.server.request('PATCH', `/v1/projects/${projectId}`, { key: await rig.server.key(accountId), body: { schedule: { cron: '0 6 * * 1', timezone: 'UTC' } } })).statusCode, 200);
+    await page.goto(projectPath);
+    const now = page.getByTestId('plan').locator('.stat', { hasText: 'Credits a month now' });
+    await now.getByText(/in the busiest month/).waitFor();
+    const planned = /about (\d+\.\d\d) cr\s+(\d+\.\d\d) in the busiest month/.exec(await now.innerText());
+    assert.ok(planned, await now.innerText());
+    await page.goto(`${projectPath}/edit`);
+    const form = page.locator('[data-testid="project-monthly"][aria-busy="false"]');
+    await form.getByText(/in the busiest month/).waitFor();
+    const said = /about (\d+\.\d\d) credits a month \((\d+\.\d\d) in the busiest month\)/.exec(await form.innerText());
+    assert.ok(said, await form.innerText());
+    assert.deepEqual([said[1], said[2]], [planned[1], planned[2]], 'the form and the planner: the same average and busiest month');
   });
 
   test('every project page: no sideways scroll at 1280, 390 and 360 px, no serious or critical axe violation, screenshots', async () => {

@@ -403,7 +403,7 @@ function Share({ p, settings }) {
           <p class="small"><a href=${made.url} target="_blank" rel="noopener noreferrer">Open the report</a> · <a href=${made.url + '/report.pdf'} target="_blank" rel="noopener noreferrer">Download the PDF</a></p></${Note}>`
       : null}
     ${list.length
-      ? html`<${Table} caption="Share links of this project, newest first" rowKey=${(s) => s.id} rows=${list} columns=${[
+      ? html`<h3>Links made</h3><${Table} caption="Share links of this project, newest first" captionHidden rowKey=${(s) => s.id} rows=${list} columns=${[
           { label: 'Made', cell: (s) => when(s.created_at) },
           { label: 'Shows', cell: (s) => [s.window === '30d' ? 'monthly' : 'weekly', `${s.days} days`, s.topic ? `topic “${s.topic}”` : null, s.market].filter(Boolean).join(', ') },
           { label: 'Status', cell: (s) => html`<${Badge} value=${s.status} />` },
