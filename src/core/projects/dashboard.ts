@@ -41,29 +41,44 @@ const evidence = (n: number, x: Rated) => ({ n, thin: isThin(n, x.mention_rate_c
 
 type Interval = ReturnType<typeof wilsonInterval>;
 
-/** Tallies pooled over runs (oldest first): what summarizeProbes and the answer analysis would count over their probes. */
+/**
+ * Tallies pooled over runs (oldest first): what summarizeProbes and the answer analysis would count over their probes.
+ * A competitor's rate rests only on the answers of runs that looked for it (a competitor added to
+ * a project later is not diluted by the runs before it), and share of voice only on the runs that
+ * looked for every competitor listed now: a name nobody looked for was not absent.
+ */
 class Pool {
   succeeded = 0;
   mentions = 0;
   readonly competitors: Map<string, number>;
+  /** Per name: the answers of the runs that looked for it. */
+  readonly looked = new Map<string, number>();
+  /** Brand and competitor mentions in the runs that looked for every listed competitor. */
+  voiceMentions = 0;
+  readonly voiceNamed = new Map<string, number>();
   readonly target: BrandTallyData = newTally();
   readonly brands = new Map<string, BrandTallyData>();
   readonly domains = new Map<string, number>();
+  private readonly listed: readonly string[];
 
   constructor(names: readonly string[]) {
+    this.listed = names;
     this.competitors = new Map(names.map((c) => [c, 0]));
   }
 
   /**
    * One run's prompts (in seq order): names first mentioned by this run are listed in the order of
    * their first mention. `analysis: false` leaves out sentiment and prominence (counts only).
+   * `lookedFor`: the competitors the run looked for (all listed ones when not given).
    */
-  addRun(prompts: readonly PromptSeries[], analysis = true) {
+  addRun(prompts: readonly PromptSeries[], analysis = true, lookedFor?: ReadonlySet<string>) {
     const named = prompts.length === 1 ? prompts[0].competitors : prompts.flatMap((p) => p.competitors).sort((a, b) => a[2] - b[2]);
     for (const [name, count] of named) this.competitors.set(name, (this.competitors.get(name) ?? 0) + count);
+    let succeeded = 0;
+    let mentions = 0;
     for (const p of prompts) {
-      this.succeeded += p.succeeded;
-      this.mentions += p.mentions;
+      succeeded += p.succeeded;
+      mentions += p.mentions;
       if (!analysis) continue;
       addTally(this.target, p.target);
       for (const [name, t] of p.brands) {
@@ -72,6 +87,13 @@ class Pool {
         else this.brands.set(name, addTally(newTally(), t));
       }
     }
+    this.succeeded += succeeded;
+    this.mentions += mentions;
+    for (const name of lookedFor ?? this.listed) this.looked.set(name, (this.looked.get(name) ?? 0) + succeeded);
+    if (!lookedFor || this.listed.every((n) => lookedFor.has(n))) {
+      this.voiceMentions += mentions;
+      for (const [name, count] of named) this.voiceNamed.set(name, (this.voiceNamed.get(name) ?? 0) + count);
+    }
   }
 
   addDomains(domains: readonly [string, number][]) {
@@ -79,18 +101,22 @@ class Pool {
   }
 
   get voice() {
-    let total = this.mentions;
-    for (const n of this.competitors.values()) total += n;
+    let total = this.voiceMentions;
+    for (const n of this.voiceNamed.values()) total += n;
     return total;
   }
 
   headline() {
-    return { mention_rate: rate(this.mentions, this.succeeded), mention_rate_ci: wilsonInterval(this.mentions, this.succeeded), share_of_voice: shareOfVoice(this.mentions, this.voice) };
+    return { mention_rate: rate(this.mentions, this.succeeded), mention_rate_ci: wilsonInterval(this.mentions, this.succeeded), share_of_voice: shareOfVoice(this.voiceMentions, this.voice) };
   }
 
+  /** Each competitor's rate over the answers that looked for it (`n`). */
   competitorRates() {
     const total = this.voice;
-    return [...this.competitors].map(([name, m]) => ({ name, mentions: m, mention_rate: rate(m, this.succeeded), mention_rate_ci: wilsonInterval(m, this.succeeded) as Interval, share_of_voice: shareOfVoice(m, total) }));
+    return [...this.competitors].map(([name, m]) => {
+      const n = this.looked.get(name) ?? 0;
+      return { name, mentions: m, n, mention_rate: rate(m, n), mention_rate_ci: wilsonInterval(m, n) as Interval, share_of_voice: shareOfVoice(this.voiceNamed.get(name) ?? 0, total) };
+    });
   }
 
   topDomains(count: number) {
@@ -119,18 +145,18 @@ function brandNumbers(pool: Pool, competitors: string[]) {
     brand: { mention_rate: h.mention_rate, mention_rate_ci: h.mention_rate_ci, ...evidence(n, h), share_of_voice: h.share_of_voice, sentiment: sentimentOf(pool.target), prominence: prominenceOf(pool.target) },
     competitors: pool.competitorRates().map((c) => {
       const t = listed.has(c.name) ? pool.brands.get(c.name) : undefined;
-      return { name: c.name, mention_rate: c.mention_rate, mention_rate_ci: c.mention_rate_ci, ...evidence(n, c), share_of_voice: c.share_of_voice, sentiment: sentimentOf(t), prominence: prominenceOf(t) };
+      return { name: c.name, mention_rate: c.mention_rate, mention_rate_ci: c.mention_rate_ci, ...evidence(c.n, c), share_of_voice: c.share_of_voice, sentiment: sentimentOf(t), prominence: prominenceOf(t) };
     }),
   };
 }
 
 /** A prompt's numbers over a window: the run summary of its probes, from the tallies of its runs. */
-function promptNumbers(runs: readonly { series?: PromptSeries; cells?: PromptCells }[], competitors: readonly string[]) {
+function promptNumbers(runs: readonly { series?: PromptSeries; cells?: PromptCells; looked?: ReadonlySet<string> }[], competitors: readonly string[]) {
   const pool = new Pool(competitors);
-  const platforms = new Map<string, { succeeded: number; mentions: number; competitors: Map<string, number> }>();
+  const platforms = new Map<string, { succeeded: number; mentions: number; competitors: Map<string, number>; looked: Map<string, number> }>();
   const urls = new Map<string, { url: string; domain: string | null; count: number }>();
   for (const r of runs) {
-    if (r.series) pool.addRun([r.series], false);
+    if (r.series) pool.addRun([r.series], false, r.looked);
     if (!r.cells) continue;
     pool.addDomains(r.cells.domains);
     for (const [url, domain, count] of r.cells.urls ?? []) {
@@ -140,10 +166,11 @@ function promptNumbers(runs: readonly { series?: PromptSeries; cells?: PromptCel
     }
     for (const [platform, , , succeeded, mentions, named] of r.cells.platforms) {
       let b = platforms.get(platform);
-      if (!b) platforms.set(platform, (b = { succeeded: 0, mentions: 0, competitors: new Map(competitors.map((c) => [c, 0])) }));
+      if (!b) platforms.set(platform, (b = { succeeded: 0, mentions: 0, competitors: new Map(competitors.map((c) => [c, 0])), looked: new Map() }));
       b.succeeded += succeeded;
       b.mentions += mentions;
       for (const [name, count] of named) b.competitors.set(name, (b.competitors.get(name) ?? 0) + count);
+      for (const name of r.looked ?? competitors) b.looked.set(name, (b.looked.get(name) ?? 0) + succeeded);
     }
   }
   const h = pool.headline();
@@ -155,7 +182,7 @@ function promptNumbers(runs: readonly { series?: PromptSeries; cells?: PromptCel
       succeeded: b.succeeded,
       mention_rate: rate(b.mentions, b.succeeded),
       mention_rate_ci: wilsonInterval(b.mentions, b.succeeded),
-      competitors: [...b.competitors].map(([name, m]) => ({ name, mention_rate: rate(m, b.succeeded) })),
+      competitors: [...b.competitors].map(([name, m]) => ({ name, mention_rate: rate(m, b.looked.get(name) ?? 0) })),
     })),
     competitors: pool.competitorRates(),
     cited_domains: pool.topDomains(10),
@@ -200,6 +227,7 @@ export async function projectDashboard(store: Store, accountId: string, projectI
   // The comparable runs of every market's test (or the one market asked for): started by the
   // test, or with the test's definition (tracking/comparable.ts), from each run's tallies.
   const runs: { id: string; created_at: string }[] = [];
+  const lookedFor = new Map<string, ReadonlySet<string>>();
   const pending = new Map<string, PromptRollup[]>();
   const tests = (await projectTests(store.db, projectId)).filter((t) => !opts.market || t.market === opts.market);
   for (const t of tests) {
@@ -216,7 +244,10 @@ export async function projectDashboard(store: Store, accountId: string, projectI
     const rolled = await ensureRollups(store, loaded);
     for (const [id, r] of rolled.pending) pending.set(id, r);
     for (const r of loaded) {
-      if (testDefinition === null || Number(r.started_by_test) === 1 || rolled.definitionOf.get(r.id) === testDefinition) runs.push(r);
+      if (testDefinition === null || Number(r.started_by_test) === 1 || rolled.definitionOf.get(r.id) === testDefinition) {
+        runs.push(r);
+        lookedFor.set(r.id, new Set(JSON.parse(r.competitors) as string[]));
+      }
     }
   }
   runs.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
@@ -233,7 +264,7 @@ export async function projectDashboard(store: Store, accountId: string, projectI
   };
   const series = periods.map((p) => {
     const pool = new Pool(competitors);
-    for (const r of p.runs) pool.addRun(runSeries(r.id));
+    for (const r of p.runs) pool.addRun(runSeries(r.id), true, lookedFor.get(r.id));
     return { start: toApiTime(p.start), end: toApiTime(p.end), run_ids: p.runs.map((r) => r.id), ...brandNumbers(pool, competitors) };
   });
 
@@ -262,12 +293,12 @@ export async function projectDashboard(store: Store, accountId: string, projectI
       const list = pending.get(id);
       if (list) cellsOf.set(id, new Map(list.map((r) => [r.prompt, r.cells])));
     }
-    const byPrompt = new Map<string, { series?: PromptSeries; cells?: PromptCells }[]>();
+    const byPrompt = new Map<string, { series?: PromptSeries; cells?: PromptCells; looked?: ReadonlySet<string> }[]>();
     for (const id of ids) {
       const cells = cellsOf.get(id) ?? new Map<string, PromptCells>();
       for (const p of seriesOf.get(id)?.prompts ?? []) {
         const list = byPrompt.get(p.prompt) ?? [];
-        list.push({ series: p.series, cells: cells.get(p.prompt) });
+        list.push({ series: p.series, cells: cells.get(p.prompt), looked: lookedFor.get(id) });
         byPrompt.set(p.prompt, list);
       }
     }
@@ -307,7 +338,7 @@ export async function projectDashboard(store: Store, accountId: string, projectI
             competitors: b.competitors.map((c) => ({ name: c.name, mention_rate: c.mention_rate })),
           };
         }),
-        competitors: e.competitors.map((c) => ({ name: c.name, mention_rate: c.mention_rate, mention_rate_ci: c.mention_rate_ci, ...evidence(e.succeeded, c) })),
+        competitors: e.competitors.map((c) => ({ name: c.name, mention_rate: c.mention_rate, mention_rate_ci: c.mention_rate_ci, ...evidence(c.n, c) })),
         cited_domains: e.cited_domains,
         cited_urls: e.cited_urls,
       };
@@ -317,7 +348,7 @@ export async function projectDashboard(store: Store, accountId: string, projectI
   const topicNames = [...new Set(library.flatMap((p) => p.topics))].filter((t) => !opts.topic || t === opts.topic.trim().toLowerCase()).sort();
   const topics = topicNames.map((topic) => {
     const pool = new Pool(competitors);
-    for (const r of latest?.runs ?? []) pool.addRun(promptsOf(r.id).filter((p) => (topicsOf.get(p.prompt) ?? []).includes(topic)).map((p) => p.series), false);
+    for (const r of latest?.runs ?? []) pool.addRun(promptsOf(r.id).filter((p) => (topicsOf.get(p.prompt) ?? []).includes(topic)).map((p) => p.series), false, lookedFor.get(r.id));
     const e = pool.headline();
     return { topic, prompts: library.filter((p) => p.topics.includes(topic)).length, mention_rate: e.mention_rate, mention_rate_ci: e.mention_rate_ci, ...evidence(pool.succeeded, e), share_of_voice: e.share_of_voice };
   });
