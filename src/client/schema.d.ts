@@ -11489,6 +11489,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid URL, cursor, filter, field combination or model selection */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Missing or invalid API key (unauthorized, mcp_token_not_allowed) */
             401: {
                 headers: {

@@ -105,6 +105,16 @@ describe('projects', () => {
     assert.equal(filtered.topics.length, 1);
     const us = (await s.request('GET', `/v1/projects/${p.id}/dashboard?market=en-US`, { key })).json();
     assert.equal(us.series[0].run_ids.length, 2);
+    // A market written another way is the same market; one the project does not have, or an
+    // unknown topic, is a 400 naming what is allowed, not an empty dashboard.
+    for (const m of ['en-us', 'en_US']) assert.deepEqual((await s.request('GET', `/v1/projects/${p.id}/dashboard?market=${m}`, { key })).json().series[0].run_ids, us.series[0].run_ids, m);
+    for (const q of ['market=fr-FR', 'topic=nope']) {
+      const bad = await s.request('GET', `/v1/projects/${p.id}/dashboard?${q}`, { key });
+      assert.equal(bad.statusCode, 400, q);
+      assert.equal(bad.json().detail.error, 'invalid_filter', q);
+      assert.equal(bad.json().detail.parameter, q.split('=')[0], q);
+      assert.ok(bad.json().detail.allowed.length > 0, q);
+    }
 
     // MCP: the same operations as tools.
     const client = await connectMcp(base, await s.key(accountId, { kind: 'mcp' }));

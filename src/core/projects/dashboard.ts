@@ -10,6 +10,7 @@ import { ExactSum, rate, round4, shareOfVoice, wilsonInterval } from '../../lib/
 import { prominenceMean } from '../visibility/analysis/summary.ts';
 import type { Store } from '../../db/store.ts';
 import { toApiTime } from '../../lib/ids.ts';
+import { AppError } from '../errors.ts';
 import { plannedDefinitionId } from '../tracking/comparable.ts';
 import { group } from '../tracking/history.ts';
 import type { Catalog } from '../visibility/catalog.ts';
@@ -29,6 +30,8 @@ export const DASHBOARD_WINDOWS = ['7d', '30d'] as const;
 
 export interface DashboardOptions {
   days: number;
+  /** A topic or market the project does not have is a 400 invalid_filter (the API); without it, it only matches nothing (a shared page). */
+  strict?: boolean;
   window: (typeof DASHBOARD_WINDOWS)[number];
   topic?: string;
   market?: string;
@@ -215,12 +218,44 @@ type PromptNumbers = ReturnType<typeof promptNumbers>;
 const windowCache = new Map<string, Map<string, PromptNumbers>>();
 const WINDOW_CACHE_SIZE = 64;
 
+/**
+ * The dashboard's topic and market as the project keeps them: a topic trimmed and in lower case,
+ * a market written "en-us" or "en_US" as the project's en-US. With `strict`, one the project does
+ * not have is a 400 invalid_filter naming the allowed values, not an empty dashboard.
+ */
+export function dashboardFilters(
+  library: readonly { topics: readonly string[] }[],
+  tests: readonly { market: string | null }[],
+  opts: { topic?: string | null; market?: string | null; strict?: boolean },
+): { topic: string | undefined; market: string | undefined } {
+  const topic = opts.topic == null ? undefined : opts.topic.trim().toLowerCase();
+  const topics = [...new Set(library.flatMap((p) => p.topics))].sort();
+  if (opts.strict && topic !== undefined && !topics.includes(topic)) {
+    throw new AppError('invalid_filter', topics.length ? `topic must be one of the project's topics: ${topics.join(', ')}.` : 'topic: the project has no topics yet.', { parameter: 'topic', allowed: topics });
+  }
+  const markets = [...new Set(tests.map((t) => t.market).filter((m): m is string => m !== null))].sort();
+  const key = (m: string) => m.trim().replace('_', '-').toLowerCase();
+  const asked = opts.market == null ? undefined : opts.market;
+  const market = asked === undefined ? undefined : (markets.find((m) => key(m) === key(asked)) ?? (opts.strict ? undefined : asked));
+  if (opts.strict && asked !== undefined && market === undefined) {
+    throw new AppError('invalid_filter', `market must be one of the project's markets: ${markets.join(', ')}.`, { parameter: 'market', allowed: markets });
+  }
+  return { topic, market };
+}
+
+/** Checks a dashboard's topic and market against the project (see dashboardFilters). */
+export async function checkDashboardFilters(store: Store, projectId: string, filters: { topic?: string | null; market?: string | null }) {
+  return dashboardFilters(await listPrompts(store.db, projectId), await projectTests(store.db, projectId), { ...filters, strict: true });
+}
+
 export async function projectDashboard(store: Store, accountId: string, projectId: string, opts: DashboardOptions) {
   const project = await findProject(store.db, accountId, projectId);
   const competitors = (JSON.parse(project.competitors) as { name: string }[]).map((c) => c.name);
   const library = await listPrompts(store.db, projectId);
   const topicsOf = new Map(library.map((p) => [p.prompt, p.topics]));
-  const inTopic = (prompt: string) => !opts.topic || (topicsOf.get(prompt) ?? []).includes(opts.topic.trim().toLowerCase());
+  const allTests = await projectTests(store.db, projectId);
+  const { topic, market } = dashboardFilters(library, allTests, opts);
+  const inTopic = (prompt: string) => !topic || (topicsOf.get(prompt) ?? []).includes(topic);
   const now = opts.now ?? new Date();
   const since = new Date(now.getTime() - opts.days * 86_400_000).toISOString();
 
@@ -229,7 +264,7 @@ export async function projectDashboard(store: Store, accountId: string, projectI
   const runs: { id: string; created_at: string }[] = [];
   const lookedFor = new Map<string, ReadonlySet<string>>();
   const pending = new Map<string, PromptRollup[]>();
-  const tests = (await projectTests(store.db, projectId)).filter((t) => !opts.market || t.market === opts.market);
+  const tests = allTests.filter((t) => !market || t.market === market);
   for (const t of tests) {
     const definition = (await store.db.selectFrom('tests').select('definition').where('id', '=', t.id).executeTakeFirstOrThrow()).definition;
     const testDefinition = plannedId(definition, opts.catalog);
@@ -260,7 +295,7 @@ export async function projectDashboard(store: Store, accountId: string, projectI
   const runSeries = (runId: string): PromptSeries[] => {
     const s = seriesOf.get(runId);
     if (!s) return [];
-    return opts.topic ? promptsOf(runId).map((p) => p.series) : [s.total];
+    return topic ? promptsOf(runId).map((p) => p.series) : [s.total];
   };
   const series = periods.map((p) => {
     const pool = new Pool(competitors);
@@ -345,7 +380,7 @@ export async function projectDashboard(store: Store, accountId: string, projectI
     });
 
   // Topics rolled up over the latest window (a prompt counts in each of its topics).
-  const topicNames = [...new Set(library.flatMap((p) => p.topics))].filter((t) => !opts.topic || t === opts.topic.trim().toLowerCase()).sort();
+  const topicNames = [...new Set(library.flatMap((p) => p.topics))].filter((t) => !topic || t === topic).sort();
   const topics = topicNames.map((topic) => {
     const pool = new Pool(competitors);
     for (const r of latest?.runs ?? []) pool.addRun(promptsOf(r.id).filter((p) => (topicsOf.get(p.prompt) ?? []).includes(topic)).map((p) => p.series), false, lookedFor.get(r.id));
