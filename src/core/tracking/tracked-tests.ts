@@ -21,6 +21,7 @@ import type { CiRunCreated } from '../content/runs.ts';
 import { createVisibilityRun, type VisibilityDeps } from '../visibility/runs.ts';
 import { nextSlotAfter, parseSchedule, type Schedule } from './schedule.ts';
 import { attachToTest, findTest, foldEntity, getTestRow, type TestType } from './tests.ts';
+import { normalizePrompt } from '../projects/prompts.ts';
 
 export interface TrackingDeps {
   store: Store;
@@ -62,6 +63,19 @@ export interface CheckedDefinition {
 export function checkDefinition(deps: Pick<TrackingDeps, 'visibility'>, testType: TestType, definition: Record<string, unknown>): CheckedDefinition {
   const { idempotency_key: _ignored, ...body } = definition;
   if (testType === 'ai_citations') {
+    // A saved test asks each prompt once: the same line twice (trimmed, inner whitespace as one
+    // space, as a project's library keeps prompts) would be asked and paid for twice on every
+    // run. `repeats` is the way to ask more than once.
+    if (Array.isArray(body.prompts)) {
+      const seen = new Set<string>();
+      body.prompts = body.prompts.filter((p: unknown) => {
+        if (typeof p !== 'string') return true;
+        const key = normalizePrompt(p);
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+    }
     const plan = planRun(body as unknown as CreateRunInput, deps.visibility.catalog, deps.visibility.isAvailable);
     return { definition: body, url: plan.url, targetEntity: plan.targetEntity, estimate: plan.probes.reduce((a, p) => a + p.price, 0) };
   }
