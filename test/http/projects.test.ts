@@ -134,6 +134,16 @@ describe('projects', () => {
     const t = (await s.request('GET', `/v1/tests/${u.tests[0].test_id}`, { key })).json();
     assert.equal(t.definition.repeats, 3);
     assert.equal(t.definition.language, 'fr');
+    // A market's test says whose it is, and is changed or deleted through its project only.
+    assert.equal(t.project_id, p.id);
+    assert.equal(t.market, 'fr-FR');
+    for (const [method, body] of [['PATCH', { monthly_credit_budget: '100.00' }], ['PATCH', { definition: t.definition }], ['DELETE', undefined]] as const) {
+      const refused = await s.request(method, `/v1/tests/${u.tests[0].test_id}`, { key, body });
+      assert.equal(refused.statusCode, 400, `${method} ${refused.body}`);
+      assert.equal(refused.json().detail.project_id, p.id);
+      assert.match(refused.json().detail.message, /through the project: PATCH \/v1\/projects\//);
+    }
+    assert.equal((await s.request('GET', `/v1/tests/${u.tests[0].test_id}`, { key })).json().monthly_credit_budget, '300.00', 'unchanged');
     const gone = (await s.request('GET', `/v1/tests/${p.tests[0].test_id}`, { key }));
     assert.equal(gone.statusCode, 404, 'the removed market test is deleted');
     const promptId = u.prompts ? u.prompts[0].id : (await s.request('GET', `/v1/projects/${p.id}`, { key })).json().prompts[0].id;
