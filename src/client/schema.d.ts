@@ -3820,6 +3820,10 @@ export interface operations {
                             created_at: string;
                             last_run_at: string | null;
                             run_count: number;
+                            /** @description The project whose market's test this is (its prompts, schedule and budget are changed on the project); null for other tests */
+                            project_id: string | null;
+                            /** @description The market ("en-US") of a project's test; null for other tests */
+                            market: string | null;
                             definition: {
                                 [key: string]: unknown;
                             } | null;
@@ -4014,6 +4018,10 @@ export interface operations {
                         created_at: string;
                         last_run_at: string | null;
                         run_count: number;
+                        /** @description The project whose market's test this is (its prompts, schedule and budget are changed on the project); null for other tests */
+                        project_id: string | null;
+                        /** @description The market ("en-US") of a project's test; null for other tests */
+                        market: string | null;
                         definition: {
                             [key: string]: unknown;
                         } | null;
@@ -4234,6 +4242,10 @@ export interface operations {
                         created_at: string;
                         last_run_at: string | null;
                         run_count: number;
+                        /** @description The project whose market's test this is (its prompts, schedule and budget are changed on the project); null for other tests */
+                        project_id: string | null;
+                        /** @description The market ("en-US") of a project's test; null for other tests */
+                        market: string | null;
                         definition: {
                             [key: string]: unknown;
                         } | null;
@@ -4585,6 +4597,10 @@ export interface operations {
                         created_at: string;
                         last_run_at: string | null;
                         run_count: number;
+                        /** @description The project whose market's test this is (its prompts, schedule and budget are changed on the project); null for other tests */
+                        project_id: string | null;
+                        /** @description The market ("en-US") of a project's test; null for other tests */
+                        market: string | null;
                         definition: {
                             [key: string]: unknown;
                         } | null;
@@ -5274,6 +5290,10 @@ export interface operations {
                                 created_at: string;
                                 last_run_at: string | null;
                                 run_count: number;
+                                /** @description The project whose market's test this is (its prompts, schedule and budget are changed on the project); null for other tests */
+                                project_id: string | null;
+                                /** @description The market ("en-US") of a project's test; null for other tests */
+                                market: string | null;
                                 definition: {
                                     [key: string]: unknown;
                                 } | null;
@@ -11486,6 +11506,23 @@ export interface operations {
                         token: string;
                         /** @description The link: <public url>/share/<token>; its PDF is <url>/report.pdf */
                         url: string;
+                    };
+                };
+            };
+            /** @description Invalid URL, cursor, filter, field combination or model selection */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };

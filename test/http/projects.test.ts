@@ -105,6 +105,16 @@ describe('projects', () => {
     assert.equal(filtered.topics.length, 1);
     const us = (await s.request('GET', `/v1/projects/${p.id}/dashboard?market=en-US`, { key })).json();
     assert.equal(us.series[0].run_ids.length, 2);
+    // A market written another way is the same market; one the project does not have, or an
+    // unknown topic, is a 400 naming what is allowed, not an empty dashboard.
+    for (const m of ['en-us', 'en_US']) assert.deepEqual((await s.request('GET', `/v1/projects/${p.id}/dashboard?market=${m}`, { key })).json().series[0].run_ids, us.series[0].run_ids, m);
+    for (const q of ['market=fr-FR', 'topic=nope']) {
+      const bad = await s.request('GET', `/v1/projects/${p.id}/dashboard?${q}`, { key });
+      assert.equal(bad.statusCode, 400, q);
+      assert.equal(bad.json().detail.error, 'invalid_filter', q);
+      assert.equal(bad.json().detail.parameter, q.split('=')[0], q);
+      assert.ok(bad.json().detail.allowed.length > 0, q);
+    }
 
     // MCP: the same operations as tools.
     const client = await connectMcp(base, await s.key(accountId, { kind: 'mcp' }));
@@ -124,6 +134,16 @@ describe('projects', () => {
     const t = (await s.request('GET', `/v1/tests/${u.tests[0].test_id}`, { key })).json();
     assert.equal(t.definition.repeats, 3);
     assert.equal(t.definition.language, 'fr');
+    // A market's test says whose it is, and is changed or deleted through its project only.
+    assert.equal(t.project_id, p.id);
+    assert.equal(t.market, 'fr-FR');
+    for (const [method, body] of [['PATCH', { monthly_credit_budget: '100.00' }], ['PATCH', { definition: t.definition }], ['DELETE', undefined]] as const) {
+      const refused = await s.request(method, `/v1/tests/${u.tests[0].test_id}`, { key, body });
+      assert.equal(refused.statusCode, 400, `${method} ${refused.body}`);
+      assert.equal(refused.json().detail.project_id, p.id);
+      assert.match(refused.json().detail.message, /through the project: PATCH \/v1\/projects\//);
+    }
+    assert.equal((await s.request('GET', `/v1/tests/${u.tests[0].test_id}`, { key })).json().monthly_credit_budget, '300.00', 'unchanged');
     const gone = (await s.request('GET', `/v1/tests/${p.tests[0].test_id}`, { key }));
     assert.equal(gone.statusCode, 404, 'the removed market test is deleted');
     const promptId = u.prompts ? u.prompts[0].id : (await s.request('GET', `/v1/projects/${p.id}`, { key })).json().prompts[0].id;

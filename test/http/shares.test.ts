@@ -241,7 +241,7 @@ describe('report share links from the CLI and MCP', () => {
 
   test('sightline reports share / shares / revoke, and the MCP tools', async () => {
     const { accountId, key } = await srv.s.account({ credits: 10 });
-    const p = (await srv.s.request('POST', '/v1/projects', { key, body: { name: 'Acme', url: 'https://acme.example/', brand: { name: 'Acme' }, platforms: ['openai'], prompts: [{ prompt: 'a' }] } })).json();
+    const p = (await srv.s.request('POST', '/v1/projects', { key, body: { name: 'Acme', url: 'https://acme.example/', brand: { name: 'Acme' }, platforms: ['openai'], prompts: [{ prompt: 'a', topics: ['pricing'] }] } })).json();
     const env = { SIGHTLINE_API_URL: srv.base, SIGHTLINE_API_KEY: key, NO_COLOR: '1' };
     const made = await runCli(['reports', 'share', p.id, '--expires-in-days', '3', '--window', '30d'], { env });
     assert.equal(made.code, 0, made.err);
@@ -264,6 +264,10 @@ describe('report share links from the CLI and MCP', () => {
     for (const name of ['create_project_share', 'list_project_shares', 'revoke_project_share']) assert.ok(tools.includes(name), name);
     const viaMcp = JSON.parse(((await client.callTool({ name: 'create_project_share', arguments: { project_id: p.id, topic: 'pricing' } })) as any).content[0].text);
     assert.equal(viaMcp.topic, 'pricing');
+    // A topic or market the project does not have would share an empty report: refused.
+    const unknown = await runCli(['reports', 'share', p.id, '--topic', 'nope', '--json'], { env });
+    assert.notEqual(unknown.code, 0);
+    assert.match(unknown.err, /topic must be one of the project's topics: pricing/);
     assert.equal((await srv.s.request('GET', `/share/${viaMcp.token}`)).statusCode, 200);
     const gone = JSON.parse(((await client.callTool({ name: 'revoke_project_share', arguments: { project_id: p.id, share_id: viaMcp.id } })) as any).content[0].text);
     assert.deepEqual(gone, { id: viaMcp.id, revoked: true });

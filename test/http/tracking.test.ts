@@ -130,6 +130,18 @@ describe('tracking over HTTP', () => {
     assert.ok(afterwards.comparison && afterwards.comparison.latest.start === afterwards.points[1].start);
   });
 
+  test('a saved test asks each prompt once: the same line twice is kept once, on create and update', async () => {
+    const { key } = await s.account({ credits: 100 });
+    const definition = { url: 'https://twice.example/', target_entity: 'Twice', prompts: ['best decaf', ' best  decaf ', 'decaf beans', 'best decaf'], platforms: ['deepseek', 'openai'] };
+    const t = (await s.request('POST', '/v1/tests', { key, body: { test_type: 'ai_citations', definition } })).json();
+    assert.deepEqual(t.definition.prompts, ['best decaf', 'decaf beans']);
+    const run = await s.request('POST', `/v1/tests/${t.id}/runs`, { key, body: {} });
+    assert.equal(run.statusCode, 200, run.body);
+    assert.equal(run.json().probe_count, 4, '2 prompts × 2 platforms, not 4 × 2');
+    const u = (await s.request('PATCH', `/v1/tests/${t.id}`, { key, body: { definition: { ...definition, prompts: ['x', 'x', 'y'] } } })).json();
+    assert.deepEqual(u.definition.prompts, ['x', 'y']);
+  });
+
   test('tracked tests: create with a schedule, read, update, pause, run now, delete (runs stay readable)', async () => {
     const { key } = await s.account({ credits: 100 });
     const definition = { url: 'https://globex.example/', target_entity: 'Globex', prompts: ['best widgets'], platforms: ['deepseek'], repeats: 2, competitors: ['Initech'] };

@@ -16,6 +16,7 @@ import { loadPrimary, loadSite } from './site.ts';
 import { normalizeLang } from './text.ts';
 import { assessTrend } from './trends.ts';
 import type { ContentScore, DiscoverTrendsInput, PromptSuggestion, PromptsResult, ScoreContentInput, SiteLoader, SuggestPromptsInput, Trend, TrendsResult } from './types.ts';
+import { checkLocaleInput } from '../locale.ts';
 
 export interface ScoreOptions {
   now?: Date;
@@ -24,6 +25,7 @@ export interface ScoreOptions {
 }
 
 export async function scoreContent(input: ScoreContentInput, loader: SiteLoader, options: ScoreOptions = {}): Promise<ContentScore> {
+  checkLocaleInput(input);
   const analysis = options.analysis ?? { score: async (doc: PageDocument, extras: ScoreExtras) => scoreDocument(doc, extras) };
   const supplied = (input.trends ?? []).filter((t) => (typeof t === 'string' ? t.trim() : t?.name?.trim()));
   if (supplied.length) {
@@ -61,6 +63,7 @@ export async function suggestPrompts(
   signal?: AbortSignal,
   analysis: Pick<Analysis, 'prompts'> = inProcessAnalysis,
 ): Promise<PromptsResult> {
+  checkLocaleInput(input);
   const count = Math.max(1, Math.min(25, Math.floor(input.count ?? 10)));
   const site = await loadSite(input.url, loader, 2);
   const offline = await analysis.prompts(site, input);
@@ -98,6 +101,7 @@ export async function discoverTrends(
   signal?: AbortSignal,
   analysis: Pick<Analysis, 'trends'> = inProcessAnalysis,
 ): Promise<TrendsResult> {
+  checkLocaleInput(input);
   const site = await loadSite(input.url, loader, 3);
   const offline = await analysis.trends(site, input);
   if (!model) return offline;

@@ -15,6 +15,7 @@ import { attachToTest, touchTest } from '../tracking/tests.ts';
 import { absoluteUrlMessage, parseHttpUrl } from '../../lib/url.ts';
 import type { Executor, Store } from '../../db/store.ts';
 import { emitEvent } from '../webhooks/events.ts';
+import { checkLocaleInput } from '../locale.ts';
 
 export const CI_JOB_KIND = 'content_intelligence.run';
 export const CI_LANE = 'content';
@@ -65,6 +66,7 @@ async function handle(store: Store, accountId: string, runId: string, replay: bo
 }
 
 export async function createCiRun(store: Store, ctx: ActionContext, input: CreateCiRunInput, onQueued?: () => void, opts: { testId?: string } = {}) {
+  checkLocaleInput(input);
   return createPaidRun(store, ctx, {
     table: 'ci_runs',
     idPrefix: 'ci',

@@ -10,6 +10,7 @@ import { ExactSum, rate, round4, shareOfVoice, wilsonInterval } from '../../lib/
 import { prominenceMean } from '../visibility/analysis/summary.ts';
 import type { Store } from '../../db/store.ts';
 import { toApiTime } from '../../lib/ids.ts';
+import { AppError } from '../errors.ts';
 import { plannedDefinitionId } from '../tracking/comparable.ts';
 import { group } from '../tracking/history.ts';
 import type { Catalog } from '../visibility/catalog.ts';
@@ -29,6 +30,8 @@ export const DASHBOARD_WINDOWS = ['7d', '30d'] as const;
 
 export interface DashboardOptions {
   days: number;
+  /** A topic or market the project does not have is a 400 invalid_filter (the API); without it, it only matches nothing (a shared page). */
+  strict?: boolean;
   window: (typeof DASHBOARD_WINDOWS)[number];
   topic?: string;
   market?: string;
@@ -41,29 +44,44 @@ const evidence = (n: number, x: Rated) => ({ n, thin: isThin(n, x.mention_rate_c
 
 type Interval = ReturnType<typeof wilsonInterval>;
 
-/** Tallies pooled over runs (oldest first): what summarizeProbes and the answer analysis would count over their probes. */
+/**
+ * Tallies pooled over runs (oldest first): what summarizeProbes and the answer analysis would count over their probes.
+ * A competitor's rate rests only on the answers of runs that looked for it (a competitor added to
+ * a project later is not diluted by the runs before it), and share of voice only on the runs that
+ * looked for every competitor listed now: a name nobody looked for was not absent.
+ */
 class Pool {
   succeeded = 0;
   mentions = 0;
   readonly competitors: Map<string, number>;
+  /** Per name: the answers of the runs that looked for it. */
+  readonly looked = new Map<string, number>();
+  /** Brand and competitor mentions in the runs that looked for every listed competitor. */
+  voiceMentions = 0;
+  readonly voiceNamed = new Map<string, number>();
   readonly target: BrandTallyData = newTally();
   readonly brands = new Map<string, BrandTallyData>();
   readonly domains = new Map<string, number>();
+  private readonly listed: readonly string[];
 
   constructor(names: readonly string[]) {
+    this.listed = names;
     this.competitors = new Map(names.map((c) => [c, 0]));
   }
 
   /**
    * One run's prompts (in seq order): names first mentioned by this run are listed in the order of
    * their first mention. `analysis: false` leaves out sentiment and prominence (counts only).
+   * `lookedFor`: the competitors the run looked for (all listed ones when not given).
    */
-  addRun(prompts: readonly PromptSeries[], analysis = true) {
+  addRun(prompts: readonly PromptSeries[], analysis = true, lookedFor?: ReadonlySet<string>) {
     const named = prompts.length === 1 ? prompts[0].competitors : prompts.flatMap((p) => p.competitors).sort((a, b) => a[2] - b[2]);
     for (const [name, count] of named) this.competitors.set(name, (this.competitors.get(name) ?? 0) + count);
+    let succeeded = 0;
+    let mentions = 0;
     for (const p of prompts) {
-      this.succeeded += p.succeeded;
-      this.mentions += p.mentions;
+      succeeded += p.succeeded;
+      mentions += p.mentions;
       if (!analysis) continue;
       addTally(this.target, p.target);
       for (const [name, t] of p.brands) {
@@ -72,6 +90,13 @@ class Pool {
         else this.brands.set(name, addTally(newTally(), t));
       }
     }
+    this.succeeded += succeeded;
+    this.mentions += mentions;
+    for (const name of lookedFor ?? this.listed) this.looked.set(name, (this.looked.get(name) ?? 0) + succeeded);
+    if (!lookedFor || this.listed.every((n) => lookedFor.has(n))) {
+      this.voiceMentions += mentions;
+      for (const [name, count] of named) this.voiceNamed.set(name, (this.voiceNamed.get(name) ?? 0) + count);
+    }
   }
 
   addDomains(domains: readonly [string, number][]) {
@@ -79,18 +104,22 @@ class Pool {
   }
 
   get voice() {
-    let total = this.mentions;
-    for (const n of this.competitors.values()) total += n;
+    let total = this.voiceMentions;
+    for (const n of this.voiceNamed.values()) total += n;
     return total;
   }
 
   headline() {
-    return { mention_rate: rate(this.mentions, this.succeeded), mention_rate_ci: wilsonInterval(this.mentions, this.succeeded), share_of_voice: shareOfVoice(this.mentions, this.voice) };
+    return { mention_rate: rate(this.mentions, this.succeeded), mention_rate_ci: wilsonInterval(this.mentions, this.succeeded), share_of_voice: shareOfVoice(this.voiceMentions, this.voice) };
   }
 
+  /** Each competitor's rate over the answers that looked for it (`n`). */
   competitorRates() {
     const total = this.voice;
-    return [...this.competitors].map(([name, m]) => ({ name, mentions: m, mention_rate: rate(m, this.succeeded), mention_rate_ci: wilsonInterval(m, this.succeeded) as Interval, share_of_voice: shareOfVoice(m, total) }));
+    return [...this.competitors].map(([name, m]) => {
+      const n = this.looked.get(name) ?? 0;
+      return { name, mentions: m, n, mention_rate: rate(m, n), mention_rate_ci: wilsonInterval(m, n) as Interval, share_of_voice: shareOfVoice(this.voiceNamed.get(name) ?? 0, total) };
+    });
   }
 
   topDomains(count: number) {
@@ -119,18 +148,18 @@ function brandNumbers(pool: Pool, competitors: string[]) {
     brand: { mention_rate: h.mention_rate, mention_rate_ci: h.mention_rate_ci, ...evidence(n, h), share_of_voice: h.share_of_voice, sentiment: sentimentOf(pool.target), prominence: prominenceOf(pool.target) },
     competitors: pool.competitorRates().map((c) => {
       const t = listed.has(c.name) ? pool.brands.get(c.name) : undefined;
-      return { name: c.name, mention_rate: c.mention_rate, mention_rate_ci: c.mention_rate_ci, ...evidence(n, c), share_of_voice: c.share_of_voice, sentiment: sentimentOf(t), prominence: prominenceOf(t) };
+      return { name: c.name, mention_rate: c.mention_rate, mention_rate_ci: c.mention_rate_ci, ...evidence(c.n, c), share_of_voice: c.share_of_voice, sentiment: sentimentOf(t), prominence: prominenceOf(t) };
     }),
   };
 }
 
 /** A prompt's numbers over a window: the run summary of its probes, from the tallies of its runs. */
-function promptNumbers(runs: readonly { series?: PromptSeries; cells?: PromptCells }[], competitors: readonly string[]) {
+function promptNumbers(runs: readonly { series?: PromptSeries; cells?: PromptCells; looked?: ReadonlySet<string> }[], competitors: readonly string[]) {
   const pool = new Pool(competitors);
-  const platforms = new Map<string, { succeeded: number; mentions: number; competitors: Map<string, number> }>();
+  const platforms = new Map<string, { succeeded: number; mentions: number; competitors: Map<string, number>; looked: Map<string, number> }>();
   const urls = new Map<string, { url: string; domain: string | null; count: number }>();
   for (const r of runs) {
-    if (r.series) pool.addRun([r.series], false);
+    if (r.series) pool.addRun([r.series], false, r.looked);
     if (!r.cells) continue;
     pool.addDomains(r.cells.domains);
     for (const [url, domain, count] of r.cells.urls ?? []) {
@@ -140,10 +169,11 @@ function promptNumbers(runs: readonly { series?: PromptSeries; cells?: PromptCel
     }
     for (const [platform, , , succeeded, mentions, named] of r.cells.platforms) {
       let b = platforms.get(platform);
-      if (!b) platforms.set(platform, (b = { succeeded: 0, mentions: 0, competitors: new Map(competitors.map((c) => [c, 0])) }));
+      if (!b) platforms.set(platform, (b = { succeeded: 0, mentions: 0, competitors: new Map(competitors.map((c) => [c, 0])), looked: new Map() }));
       b.succeeded += succeeded;
       b.mentions += mentions;
       for (const [name, count] of named) b.competitors.set(name, (b.competitors.get(name) ?? 0) + count);
+      for (const name of r.looked ?? competitors) b.looked.set(name, (b.looked.get(name) ?? 0) + succeeded);
     }
   }
   const h = pool.headline();
@@ -155,7 +185,7 @@ function promptNumbers(runs: readonly { series?: PromptSeries; cells?: PromptCel
       succeeded: b.succeeded,
       mention_rate: rate(b.mentions, b.succeeded),
       mention_rate_ci: wilsonInterval(b.mentions, b.succeeded),
-      competitors: [...b.competitors].map(([name, m]) => ({ name, mention_rate: rate(m, b.succeeded) })),
+      competitors: [...b.competitors].map(([name, m]) => ({ name, mention_rate: rate(m, b.looked.get(name) ?? 0) })),
     })),
     competitors: pool.competitorRates(),
     cited_domains: pool.topDomains(10),
@@ -188,20 +218,53 @@ type PromptNumbers = ReturnType<typeof promptNumbers>;
 const windowCache = new Map<string, Map<string, PromptNumbers>>();
 const WINDOW_CACHE_SIZE = 64;
 
+/**
+ * The dashboard's topic and market as the project keeps them: a topic trimmed and in lower case,
+ * a market written "en-us" or "en_US" as the project's en-US. With `strict`, one the project does
+ * not have is a 400 invalid_filter naming the allowed values, not an empty dashboard.
+ */
+export function dashboardFilters(
+  library: readonly { topics: readonly string[] }[],
+  tests: readonly { market: string | null }[],
+  opts: { topic?: string | null; market?: string | null; strict?: boolean },
+): { topic: string | undefined; market: string | undefined } {
+  const topic = opts.topic == null ? undefined : opts.topic.trim().toLowerCase();
+  const topics = [...new Set(library.flatMap((p) => p.topics))].sort();
+  if (opts.strict && topic !== undefined && !topics.includes(topic)) {
+    throw new AppError('invalid_filter', topics.length ? `topic must be one of the project's topics: ${topics.join(', ')}.` : 'topic: the project has no topics yet.', { parameter: 'topic', allowed: topics });
+  }
+  const markets = [...new Set(tests.map((t) => t.market).filter((m): m is string => m !== null))].sort();
+  const key = (m: string) => m.trim().replace('_', '-').toLowerCase();
+  const asked = opts.market == null ? undefined : opts.market;
+  const market = asked === undefined ? undefined : (markets.find((m) => key(m) === key(asked)) ?? (opts.strict ? undefined : asked));
+  if (opts.strict && asked !== undefined && market === undefined) {
+    throw new AppError('invalid_filter', `market must be one of the project's markets: ${markets.join(', ')}.`, { parameter: 'market', allowed: markets });
+  }
+  return { topic, market };
+}
+
+/** Checks a dashboard's topic and market against the project (see dashboardFilters). */
+export async function checkDashboardFilters(store: Store, projectId: string, filters: { topic?: string | null; market?: string | null }) {
+  return dashboardFilters(await listPrompts(store.db, projectId), await projectTests(store.db, projectId), { ...filters, strict: true });
+}
+
 export async function projectDashboard(store: Store, accountId: string, projectId: string, opts: DashboardOptions) {
   const project = await findProject(store.db, accountId, projectId);
   const competitors = (JSON.parse(project.competitors) as { name: string }[]).map((c) => c.name);
   const library = await listPrompts(store.db, projectId);
   const topicsOf = new Map(library.map((p) => [p.prompt, p.topics]));
-  const inTopic = (prompt: string) => !opts.topic || (topicsOf.get(prompt) ?? []).includes(opts.topic.trim().toLowerCase());
+  const allTests = await projectTests(store.db, projectId);
+  const { topic, market } = dashboardFilters(library, allTests, opts);
+  const inTopic = (prompt: string) => !topic || (topicsOf.get(prompt) ?? []).includes(topic);
   const now = opts.now ?? new Date();
   const since = new Date(now.getTime() - opts.days * 86_400_000).toISOString();
 
   // The comparable runs of every market's test (or the one market asked for): started by the
   // test, or with the test's definition (tracking/comparable.ts), from each run's tallies.
   const runs: { id: string; created_at: string }[] = [];
+  const lookedFor = new Map<string, ReadonlySet<string>>();
   const pending = new Map<string, PromptRollup[]>();
-  const tests = (await projectTests(store.db, projectId)).filter((t) => !opts.market || t.market === opts.market);
+  const tests = allTests.filter((t) => !market || t.market === market);
   for (const t of tests) {
     const definition = (await store.db.selectFrom('tests').select('definition').where('id', '=', t.id).executeTakeFirstOrThrow()).definition;
     const testDefinition = plannedId(definition, opts.catalog);
@@ -216,7 +279,10 @@ export async function projectDashboard(store: Store, accountId: string, projectI
     const rolled = await ensureRollups(store, loaded);
     for (const [id, r] of rolled.pending) pending.set(id, r);
     for (const r of loaded) {
-      if (testDefinition === null || Number(r.started_by_test) === 1 || rolled.definitionOf.get(r.id) === testDefinition) runs.push(r);
+      if (testDefinition === null || Number(r.started_by_test) === 1 || rolled.definitionOf.get(r.id) === testDefinition) {
+        runs.push(r);
+        lookedFor.set(r.id, new Set(JSON.parse(r.competitors) as string[]));
+      }
     }
   }
   runs.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
@@ -229,11 +295,11 @@ export async function projectDashboard(store: Store, accountId: string, projectI
   const runSeries = (runId: string): PromptSeries[] => {
     const s = seriesOf.get(runId);
     if (!s) return [];
-    return opts.topic ? promptsOf(runId).map((p) => p.series) : [s.total];
+    return topic ? promptsOf(runId).map((p) => p.series) : [s.total];
   };
   const series = periods.map((p) => {
     const pool = new Pool(competitors);
-    for (const r of p.runs) pool.addRun(runSeries(r.id));
+    for (const r of p.runs) pool.addRun(runSeries(r.id), true, lookedFor.get(r.id));
     return { start: toApiTime(p.start), end: toApiTime(p.end), run_ids: p.runs.map((r) => r.id), ...brandNumbers(pool, competitors) };
   });
 
@@ -262,12 +328,12 @@ export async function projectDashboard(store: Store, accountId: string, projectI
       const list = pending.get(id);
       if (list) cellsOf.set(id, new Map(list.map((r) => [r.prompt, r.cells])));
     }
-    const byPrompt = new Map<string, { series?: PromptSeries; cells?: PromptCells }[]>();
+    const byPrompt = new Map<string, { series?: PromptSeries; cells?: PromptCells; looked?: ReadonlySet<string> }[]>();
     for (const id of ids) {
       const cells = cellsOf.get(id) ?? new Map<string, PromptCells>();
       for (const p of seriesOf.get(id)?.prompts ?? []) {
         const list = byPrompt.get(p.prompt) ?? [];
-        list.push({ series: p.series, cells: cells.get(p.prompt) });
+        list.push({ series: p.series, cells: cells.get(p.prompt), looked: lookedFor.get(id) });
         byPrompt.set(p.prompt, list);
       }
     }
@@ -307,17 +373,17 @@ export async function projectDashboard(store: Store, accountId: string, projectI
             competitors: b.competitors.map((c) => ({ name: c.name, mention_rate: c.mention_rate })),
           };
         }),
-        competitors: e.competitors.map((c) => ({ name: c.name, mention_rate: c.mention_rate, mention_rate_ci: c.mention_rate_ci, ...evidence(e.succeeded, c) })),
+        competitors: e.competitors.map((c) => ({ name: c.name, mention_rate: c.mention_rate, mention_rate_ci: c.mention_rate_ci, ...evidence(c.n, c) })),
         cited_domains: e.cited_domains,
         cited_urls: e.cited_urls,
       };
     });
 
   // Topics rolled up over the latest window (a prompt counts in each of its topics).
-  const topicNames = [...new Set(library.flatMap((p) => p.topics))].filter((t) => !opts.topic || t === opts.topic.trim().toLowerCase()).sort();
+  const topicNames = [...new Set(library.flatMap((p) => p.topics))].filter((t) => !topic || t === topic).sort();
   const topics = topicNames.map((topic) => {
     const pool = new Pool(competitors);
-    for (const r of latest?.runs ?? []) pool.addRun(promptsOf(r.id).filter((p) => (topicsOf.get(p.prompt) ?? []).includes(topic)).map((p) => p.series), false);
+    for (const r of latest?.runs ?? []) pool.addRun(promptsOf(r.id).filter((p) => (topicsOf.get(p.prompt) ?? []).includes(topic)).map((p) => p.series), false, lookedFor.get(r.id));
     const e = pool.headline();
     return { topic, prompts: library.filter((p) => p.topics.includes(topic)).length, mention_rate: e.mention_rate, mention_rate_ci: e.mention_rate_ci, ...evidence(pool.succeeded, e), share_of_voice: e.share_of_voice };
   });

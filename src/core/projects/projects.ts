@@ -11,6 +11,7 @@ import type { ProjectsTable } from '../../db/schema.ts';
 import { requireScope, type Principal } from '../accounts/accounts.ts';
 import type { ActionContext } from '../billing/actions.ts';
 import { AppError } from '../errors.ts';
+import { checkCountry, checkLanguage } from '../locale.ts';
 import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import { formatCredits, parseCredits } from '../money.ts';
 import { testSamplePlan, type SamplePlanOptions } from '../tracking/sample-plan.ts';
@@ -81,6 +82,8 @@ export function cleanMarkets(markets: Market[] | undefined): Market[] {
   const seen = new Set<string>();
   return list.filter((m) => {
     if (!m.language || !m.country) throw new AppError('invalid_request', 'Every market needs a language and a country, e.g. {"language": "de", "country": "DE"}.');
+    checkLanguage(m.language, 'markets[].language');
+    checkCountry(m.country, 'markets[].country');
     const k = marketKey(m);
     if (seen.has(k)) return false;
     seen.add(k);

@@ -9,7 +9,7 @@ import { AppError } from '../errors.ts';
 import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
 import type { Catalog } from '../visibility/catalog.ts';
-import { DASHBOARD_WINDOWS, projectDashboard } from '../projects/dashboard.ts';
+import { checkDashboardFilters, DASHBOARD_WINDOWS, projectDashboard } from '../projects/dashboard.ts';
 import { findProject } from '../projects/projects.ts';
 
 const WRITE_SCOPE = 'visibility:runs:create' as const;
@@ -70,6 +70,8 @@ export async function createShare(store: Store, principal: Principal, projectId:
   if (!Number.isInteger(expiresInDays) || expiresInDays < 1 || expiresInDays > SHARE_MAX_DAYS) {
     throw new AppError('invalid_request', `expires_in_days must be a whole number from 1 to ${SHARE_MAX_DAYS}.`, { parameter: 'expires_in_days' });
   }
+  // A topic or market the project does not have would share an empty report: refused (400).
+  const filters = await checkDashboardFilters(store, projectId, { topic: input.topic?.trim() || null, market: input.market?.trim() || null });
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
   const row: ShareRow & { account_id: string; token_hash: string; created_by: string | null } = {
@@ -79,8 +81,8 @@ export async function createShare(store: Store, principal: Principal, projectId:
     token_hash: hashToken(token),
     report_window: input.window ?? '7d',
     days: input.days ?? 90,
-    topic: input.topic?.trim().toLowerCase() || null,
-    market: input.market?.trim() || null,
+    topic: filters.topic ?? null,
+    market: filters.market ?? null,
     created_by: principal.keyId,
     created_at: nowIso(),
     expires_at: new Date(now.getTime() + expiresInDays * 86_400_000).toISOString(),

@@ -128,6 +128,9 @@ export interface SavedTestView {
   monthly_credit_budget: string | null;
   credits_used_this_month: string;
   last_skip: TestSkip | null;
+  /** The project this is a market's test of (changed through the project only), and its market; null for other tests. */
+  project_id: string | null;
+  market: string | null;
 }
 
 function renderTest(t: TestRow, count: number, usedThisMonth: number): SavedTestView {
@@ -148,6 +151,8 @@ function renderTest(t: TestRow, count: number, usedThisMonth: number): SavedTest
     monthly_credit_budget: budget === null ? null : formatCredits(budget),
     credits_used_this_month: formatCredits(usedThisMonth),
     last_skip: t.last_skip ? (JSON.parse(t.last_skip) as TestSkip) : null,
+    project_id: t.project_id ?? null,
+    market: t.project_id ? (t.market ?? null) : null,
   };
 }
 

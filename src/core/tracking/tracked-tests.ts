@@ -21,6 +21,7 @@ import type { CiRunCreated } from '../content/runs.ts';
 import { createVisibilityRun, type VisibilityDeps } from '../visibility/runs.ts';
 import { nextSlotAfter, parseSchedule, type Schedule } from './schedule.ts';
 import { attachToTest, findTest, foldEntity, getTestRow, type TestType } from './tests.ts';
+import { normalizePrompt } from '../projects/prompts.ts';
 
 export interface TrackingDeps {
   store: Store;
@@ -62,6 +63,19 @@ export interface CheckedDefinition {
 export function checkDefinition(deps: Pick<TrackingDeps, 'visibility'>, testType: TestType, definition: Record<string, unknown>): CheckedDefinition {
   const { idempotency_key: _ignored, ...body } = definition;
   if (testType === 'ai_citations') {
+    // A saved test asks each prompt once: the same line twice (trimmed, inner whitespace as one
+    // space, as a project's library keeps prompts) would be asked and paid for twice on every
+    // run. `repeats` is the way to ask more than once.
+    if (Array.isArray(body.prompts)) {
+      const seen = new Set<string>();
+      body.prompts = body.prompts.filter((p: unknown) => {
+        if (typeof p !== 'string') return true;
+        const key = normalizePrompt(p);
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+    }
     const plan = planRun(body as unknown as CreateRunInput, deps.visibility.catalog, deps.visibility.isAvailable);
     return { definition: body, url: plan.url, targetEntity: plan.targetEntity, estimate: plan.probes.reduce((a, p) => a + p.price, 0) };
   }
@@ -128,11 +142,26 @@ export interface TrackedTestPatch {
   monthly_credit_budget?: string | number | null;
 }
 
+/**
+ * A project's market test follows its project: the project writes its prompts, schedule, budget
+ * and markets into every market's test alike, so a change made to one test directly would differ
+ * from the project and be overwritten by the project's next change.
+ */
+function refuseProjectTest(row: { project_id?: string | null; market?: string | null }, what: 'changed' | 'deleted') {
+  if (!row.project_id) return;
+  throw new AppError(
+    'invalid_request',
+    `This test is the ${row.market ?? ''} market of project ${row.project_id} and is ${what} through the project: PATCH /v1/projects/${row.project_id} (its prompts, schedule, budget and markets), or in the console's project settings.`,
+    { project_id: row.project_id },
+  );
+}
+
 export async function updateTrackedTest(deps: TrackingDeps, principal: Principal, testId: string, patch: TrackedTestPatch) {
   const { store } = deps;
   const row = await findTest(store.db, principal.accountId, testId);
   const testType = row.test_type as TestType;
   requireScope(principal, createScopeOf(testType));
+  refuseProjectTest(row, 'changed');
   const set: Record<string, unknown> = {};
   if (patch.name !== undefined) {
     if (!patch.name.trim()) throw new AppError('invalid_request', 'name must not be empty.');
@@ -182,6 +211,7 @@ export async function deleteTrackedTest(deps: TrackingDeps, principal: Principal
   const { accountId } = principal;
   const row = await findTest(deps.store.db, accountId, testId);
   requireScope(principal, createScopeOf(row.test_type as TestType));
+  refuseProjectTest(row, 'deleted');
   await softDeleteTestRow(deps.store.db, accountId, testId);
   return { id: testId, deleted: true };
 }

@@ -4,6 +4,7 @@
 // to concrete catalog models (and their prices). Pure: no I/O.
 import { PLATFORMS, type PlatformName } from '../../platforms/types.ts';
 import { AppError } from '../errors.ts';
+import { checkCountry, checkLanguage } from '../locale.ts';
 import { absoluteUrlMessage, parseHttpUrl } from '../../lib/url.ts';
 import { resolveModel, resolvePlatformName, supportsCity, type Catalog } from './catalog.ts';
 import { foldName } from '../../text/entity-matcher.ts';
@@ -164,8 +165,8 @@ export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p
   if (hasExplicit && input.models !== undefined) throw new AppError('models_map_requires_prompt_platform_matrix');
   if (hasMatrix === hasExplicit) throw new AppError('invalid_probe_mode');
 
-  const language = clean(input.language) ?? 'en';
-  const country = (clean(input.country) ?? 'US').toUpperCase();
+  const language = checkLanguage(clean(input.language) ?? 'en');
+  const country = checkCountry(clean(input.country) ?? 'US').toUpperCase();
   const city = clean(input.city) ?? null;
   const cityFor = (platform: PlatformName, given: string | null) => (given && supportsCity(platform) ? given : null);
   const { competitors, terms: brandTerms } = brandTermsOf(input);
@@ -223,9 +224,11 @@ export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p
   } else {
     const list = input.probes ?? [];
     if (list.length === 0) throw new AppError('invalid_probe_mode', 'probes must hold at least one probe.');
-    for (const p of list) {
+    for (const [i, p] of list.entries()) {
       const prompt = p.prompt.trim();
       if (prompt === '') throw new AppError('invalid_request', 'A probe prompt must not be empty.');
+      const probeLanguage = p.language === undefined ? language : checkLanguage(clean(p.language) ?? language, `probes[${i}].language`);
+      const probeCountry = (p.country === undefined ? country : checkCountry(clean(p.country) ?? country, `probes[${i}].country`)).toUpperCase();
       if (p.target_entity !== undefined && !clean(p.target_entity)) throw new AppError('invalid_target_entity');
       if (p.model !== undefined && p.model.trim() === '') {
         throw new AppError('model_required', 'A probe model is empty; omit it to use the default model.', { platform: p.platform });
@@ -240,8 +243,8 @@ export function planRun(input: CreateRunInput, catalog: Catalog, isAvailable: (p
           modelId: m.id,
           providerModel: m.providerModel,
           price: m.price,
-          language: clean(p.language) ?? language,
-          country: (clean(p.country) ?? country).toUpperCase(),
+          language: probeLanguage,
+          country: probeCountry,
           city: cityFor(p.platform, clean(p.city) ?? city),
           targetEntity: clean(p.target_entity) ?? targetEntity,
           repeat,

@@ -47,6 +47,7 @@ export default defineRoute({
       window: filterValue('window', a.window, DASHBOARD_WINDOWS) ?? '7d',
       topic: a.topic,
       market: a.market,
+      strict: true,
       catalog: core.catalog,
     }),
   cli: { command: 'projects dashboard', description: 'brand and competitors over time, the prompt × platform matrix, topics, competitor-only prompts', args: ['project_id'] },

@@ -13,6 +13,8 @@ export const SavedTest = z
     created_at: z.string(),
     last_run_at: z.string().nullable(),
     run_count: z.number().int(),
+    project_id: z.string().nullable().describe("The project whose market's test this is (its prompts, schedule and budget are changed on the project); null for other tests"),
+    market: z.string().nullable().describe('The market ("en-US") of a project\'s test; null for other tests'),
     ...TrackedTestFields,
   })
   .passthrough();

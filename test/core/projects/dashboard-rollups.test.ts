@@ -23,24 +23,67 @@ import { listPrompts } from '../../../src/core/projects/prompts.ts';
 type Rated = { mention_rate: number | null; mention_rate_ci: { low: number; high: number } | null };
 const evidence = (n: number, x: Rated) => ({ n, thin: isThin(n, x.mention_rate_ci) });
 
-/** The brand and competitor numbers of a set of probes. */
-function brandNumbers(probes: HistoryProbe[], competitors: string[]) {
-  const s = addAnswerAnalysisSummary(summarizeProbes(probes, competitors), probes, competitors) as ReturnType<typeof summarizeProbes> & Record<string, any>;
+/** Which competitors each run looked for (its stored list). */
+type LookedFor = Map<string, Set<string>>;
+
+/** The probes of runs that looked for `name`; with no name, of runs that looked for every one listed. */
+function lookedSubset(probes: readonly HistoryProbe[], looked: LookedFor, competitors: readonly string[], name?: string) {
+  return probes.filter((p) => {
+    const names = looked.get(p.run_id) ?? new Set<string>();
+    return name === undefined ? competitors.every((c) => names.has(c)) : names.has(name);
+  });
+}
+
+/**
+ * The brand and competitor numbers of a set of probes: the brand over every answer, each
+ * competitor over the answers of runs that looked for it, share of voice over the runs that looked
+ * for every competitor listed now.
+ */
+function brandNumbers(probes: HistoryProbe[], competitors: string[], looked: LookedFor) {
+  const summary = (list: readonly HistoryProbe[]) => addAnswerAnalysisSummary(summarizeProbes(list, competitors), list, competitors) as ReturnType<typeof summarizeProbes> & Record<string, any>;
+  const s = summary(probes);
+  const voice = summarizeProbes(lookedSubset(probes, looked, competitors), competitors);
   const n = s.completed_probe_count;
   return {
-    brand: { mention_rate: s.mention_rate, mention_rate_ci: s.mention_rate_ci, ...evidence(n, s), share_of_voice: s.share_of_voice, sentiment: s.sentiment ?? null, prominence: s.prominence ?? null },
-    competitors: (s.competitors as any[]).map((c) => ({
-      name: c.name,
-      mention_rate: c.mention_rate,
-      mention_rate_ci: c.mention_rate_ci,
-      ...evidence(n, c),
-      share_of_voice: c.share_of_voice,
-      sentiment: c.sentiment ?? null,
-      prominence: c.prominence ?? null,
-    })),
+    brand: { mention_rate: s.mention_rate, mention_rate_ci: s.mention_rate_ci, ...evidence(n, s), share_of_voice: voice.share_of_voice, sentiment: s.sentiment ?? null, prominence: s.prominence ?? null },
+    competitors: (s.competitors as any[]).map((all) => {
+      const mine = summary(lookedSubset(probes, looked, competitors, all.name));
+      const c = (mine.competitors as any[]).find((x) => x.name === all.name);
+      const v = voice.competitors.find((x) => x.name === all.name);
+      return {
+        name: all.name,
+        mention_rate: c.mention_rate,
+        mention_rate_ci: c.mention_rate_ci,
+        ...evidence(mine.completed_probe_count, c),
+        share_of_voice: v ? v.share_of_voice : voice.share_of_voice === null ? null : 0,
+        sentiment: c.sentiment ?? null,
+        prominence: c.prominence ?? null,
+      };
+    }),
   };
 }
 
+/** A prompt's entry with each competitor's rate over the runs that looked for it. */
+function lookedEntry(prompt: string, probes: readonly HistoryProbe[], competitors: string[], looked: LookedFor) {
+  const e = promptEntry(prompt, probes, competitors);
+  const of = (list: readonly HistoryProbe[], name: string) => promptEntry(prompt, lookedSubset(list, looked, competitors, name), competitors);
+  return {
+    ...e,
+    share_of_voice: promptEntry(prompt, lookedSubset(probes, looked, competitors), competitors).share_of_voice,
+    competitors: e.competitors.map((c) => {
+      const mine = of(probes, c.name);
+      const x = mine.competitors.find((y) => y.name === c.name)!;
+      return { ...x, n: mine.succeeded };
+    }),
+    by_platform: e.by_platform.map((b) => ({
+      ...b,
+      competitors: b.competitors.map((c) => {
+        const onPlatform = of(probes, c.name).by_platform.find((y) => y.platform === b.platform);
+        return { ...c, mention_rate: onPlatform?.competitors.find((y) => y.name === c.name)?.mention_rate ?? null };
+      }),
+    })),
+  };
+}
 
 /** The URLs the succeeded answers cited, each counted once an answer, most cited first (top 10). */
 function citedUrls(probes: readonly HistoryProbe[]): { url: string; domain: string | null; count: number }[] {
@@ -71,6 +114,7 @@ async function referenceDashboard(store: Store, accountId: string, projectId: st
   // The comparable runs of every market's test (or the one market asked for).
   const runs: { id: string; created_at: string }[] = [];
   const probesOf = new Map<string, HistoryProbe[]>();
+  const looked: LookedFor = new Map();
   const tests = (await projectTests(store.db, projectId)).filter((t) => !opts.market || t.market === opts.market);
   for (const t of tests) {
     const definition = (await store.db.selectFrom('tests').select('definition').where('id', '=', t.id).executeTakeFirstOrThrow()).definition;
@@ -78,23 +122,24 @@ async function referenceDashboard(store: Store, accountId: string, projectId: st
     const { comparable } = splitComparable(loaded.runs, loaded.probesOf, plannedDefinitionId(definition, opts.catalog));
     for (const r of comparable) {
       runs.push(r);
+      looked.set(r.id, new Set(JSON.parse(r.competitors) as string[]));
       probesOf.set(r.id, (loaded.probesOf.get(r.id) ?? []).filter((p) => inTopic(p.prompt)));
     }
   }
   runs.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
   const periods = group(runs, opts.window, now).map((g) => ({ start: g.start, end: g.end, runs: g.runs, probes: g.runs.flatMap((r) => probesOf.get(r.id) ?? []) }));
-  const series = periods.map((p) => ({ start: toApiTime(p.start), end: toApiTime(p.end), run_ids: p.runs.map((r) => r.id), ...brandNumbers(p.probes, competitors) }));
+  const series = periods.map((p) => ({ start: toApiTime(p.start), end: toApiTime(p.end), run_ids: p.runs.map((r) => r.id), ...brandNumbers(p.probes, competitors, looked) }));
 
   const latest = periods.at(-1);
   const previous = periods.at(-2);
-  const previousCells = new Map<string, ReturnType<typeof promptEntry>>();
-  if (previous) for (const [prompt, list] of groupByPrompt(previous.probes)) previousCells.set(prompt, promptEntry(prompt, list, competitors));
+  const previousCells = new Map<string, ReturnType<typeof lookedEntry>>();
+  if (previous) for (const [prompt, list] of groupByPrompt(previous.probes)) previousCells.set(prompt, lookedEntry(prompt, list, competitors, looked));
   const latestByPrompt = latest ? groupByPrompt(latest.probes) : new Map<string, HistoryProbe[]>();
   const change = (now: number | null, before: number | null | undefined) => (now === null || before === null || before === undefined ? null : round4(now - before));
   const matrix = library
     .filter((p) => inTopic(p.prompt))
     .map(({ prompt, topics }) => {
-      const e = promptEntry(prompt, latestByPrompt.get(prompt) ?? [], competitors);
+      const e = lookedEntry(prompt, latestByPrompt.get(prompt) ?? [], competitors, looked);
       const before = previousCells.get(prompt);
       return {
         prompt,
@@ -117,7 +162,7 @@ async function referenceDashboard(store: Store, accountId: string, projectId: st
             competitors: b.competitors.map((c) => ({ name: c.name, mention_rate: c.mention_rate })),
           };
         }),
-        competitors: e.competitors.map((c) => ({ name: c.name, mention_rate: c.mention_rate, mention_rate_ci: c.mention_rate_ci, ...evidence(e.succeeded, c) })),
+        competitors: e.competitors.map((c) => ({ name: c.name, mention_rate: c.mention_rate, mention_rate_ci: c.mention_rate_ci, ...evidence(c.n, c) })),
         cited_domains: e.cited_domains,
         cited_urls: citedUrls(latestByPrompt.get(prompt) ?? []),
       };
@@ -127,7 +172,7 @@ async function referenceDashboard(store: Store, accountId: string, projectId: st
   const topicNames = [...new Set(library.flatMap((p) => p.topics))].filter((t) => !opts.topic || t === opts.topic.trim().toLowerCase()).sort();
   const topics = topicNames.map((topic) => {
     const probes = (latest?.probes ?? []).filter((p) => (topicsOf.get(p.prompt) ?? []).includes(topic));
-    const e = promptEntry(topic, probes, competitors);
+    const e = lookedEntry(topic, probes, competitors, looked);
     return { topic, prompts: library.filter((p) => p.topics.includes(topic)).length, mention_rate: e.mention_rate, mention_rate_ci: e.mention_rate_ci, ...evidence(e.succeeded, e), share_of_voice: e.share_of_voice };
   });
 
