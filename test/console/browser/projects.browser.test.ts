@@ -220,6 +220,18 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     await page.goto(`/console/projects/${projectId}/edit`);
     await page.locator('[data-testid="project-cost"][aria-busy="false"]').getByText('84.00 credits').waitFor();
 
+    // A market's test page says it belongs to the project and sends its changes there: no Edit
+    // or Delete of its own (the API refuses them).
+    const marketTest = (await rig.server.request('GET', `/v1/projects/${projectId}`, { key })).json().tests[0];
+    await page.goto(`/console/tests/${marketTest.test_id}`);
+    const note = page.getByTestId('test-of-project');
+    await note.waitFor();
+    assert.match(await note.innerText(), new RegExp(`the ${marketTest.market} market of a project`));
+    assert.equal(await page.getByRole('link', { name: 'Project settings' }).getAttribute('href'), `/console/projects/${projectId}/edit`);
+    assert.equal(await page.getByRole('button', { name: 'Delete' }).count(), 0);
+    assert.equal(await page.getByRole('link', { name: 'Edit', exact: true }).count(), 0);
+    await rig.screenshot(page, 'project-market-test-desktop');
+
     visited['projects'] = '/console/projects';
     visited['project'] = projectPath;
     visited['project-settings'] = `/console/projects/${projectId}/edit`;

@@ -415,10 +415,15 @@ export function TestPage({ id }) {
   const cmp = h && h.comparison;
   return html`<${PageHead} title=${t.name} sub=${html`<a href=${t.url} rel="noopener noreferrer" target="_blank">${t.url}</a> · ${KIND[t.test_type]}`}>
       <button type="button" onClick=${runNow} disabled=${!t.definition} aria-describedby=${t.definition ? undefined : 't-no-definition'}>Run now</button>
-      ${t.schedule ? html`<button type="button" class="secondary" onClick=${togglePause}>${t.paused ? 'Resume schedule' : 'Pause schedule'}</button>` : null}
-      <a class="button secondary" href=${`/console/tests/${id}/edit`}>${t.definition ? 'Edit' : 'Add a schedule'}</a>
-      <button type="button" class="danger" onClick=${remove}>Delete</button>
+      ${t.project_id
+        ? html`<a class="button secondary" href=${`/console/projects/${t.project_id}/edit`}>Project settings</a>`
+        : html`${t.schedule ? html`<button type="button" class="secondary" onClick=${togglePause}>${t.paused ? 'Resume schedule' : 'Pause schedule'}</button>` : null}
+            <a class="button secondary" href=${`/console/tests/${id}/edit`}>${t.definition ? 'Edit' : 'Add a schedule'}</a>
+            <button type="button" class="danger" onClick=${remove}>Delete</button>`}
     </${PageHead}>
+    ${t.project_id
+      ? html`<${Note} kind="info"><p data-testid="test-of-project">This is the ${t.market} market of a <a href=${`/console/projects/${t.project_id}`}>project</a>. Its prompts, schedule and budget come from the project: change them in the project's settings, and every market follows.</p></${Note}>`
+      : null}
     <${ErrorNote} error=${error} />
     ${notice ? html`<${Note} kind="ok"><p>${notice}</p></${Note}>` : null}
     ${!t.definition ? html`<${Note} kind="info"><p id="t-no-definition">This test was made by a run and has no definition of its own yet, so it cannot run by itself: Run now is off. Add a schedule to give it one from your form and measure it again automatically.</p></${Note}>` : null}
