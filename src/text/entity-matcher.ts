@@ -277,8 +277,15 @@ function rightBoundary(ft: FoldedText, end: number): boolean {
     return !blocksBoundary(folded.codePointAt(i));
   }
   if (isNoSpaceScript(cp)) return isWordBoundary(ft, ft.offsets[end]!);
+  // Round eleven: a name in katakana runs on into a model number, which a katakana or Latin word
+  // goes on from (セイコー5スポーツ, ソニーα7 is no digit); a counter after the number (トンボ2匹)
+  // is kanji and counts the everyday thing.
+  if (cp !== undefined && cp >= 48 && cp <= 57 && end > 0 && KATAKANA_END.test(folded[end - 1]!)) return KATAKANA_MODEL.test(folded.slice(end, end + 8));
   return !blocksBoundary(cp);
 }
+
+const KATAKANA_END = /[\p{Script=Katakana}ー]/u;
+const KATAKANA_MODEL = /^[0-9]+(?:[\p{Script=Katakana}]|[A-Za-z])/u;
 
 const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
 const CAMEL_SPLIT = /(?<=\p{Ll})(?=\p{Lu})/u;

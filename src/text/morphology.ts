@@ -87,6 +87,7 @@ export function lowerFor(language: string, s: string): string {
  */
 const POLISH_ENDINGS: [RegExp, string[]][] = [
   // feminine -ka, -ga, -cha: Żabka → Żabki, Żabce, Żabkę, Żabką, Żabko; plural Żabek, Żabkom, Żabkami, Żabkach
+  [/([sc])ka$/, ['$1ka', '$1ki', '$1ce', '$1kę', '$1ką', '$1ko', '$1kiej', '$1kom', '$1kami', '$1kach']],
   [/ka$/, ['ka', 'ki', 'ce', 'kę', 'ką', 'ko', 'kom', 'kami', 'kach']],
   [/ga$/, ['ga', 'gi', 'dze', 'gę', 'gą', 'go', 'gom', 'gami', 'gach']],
   [/cha$/, ['cha', 'chy', 'sze', 'chę', 'chą', 'cho']],
@@ -96,6 +97,9 @@ const POLISH_ENDINGS: [RegExp, string[]][] = [
   // and locative (Ziaja → Ziai, like nadzieja → nadziei, Maja → Mai)
   [/([aeouy])ja$/, ['$1ja', '$1i', '$1ję', '$1ją', '$1jo']],
   [/ja$/, ['ja', 'ji', 'ję', 'ją', 'jo']],
+  // round eleven: feminine adjectives used as names (Wyborowa, Żołądkowa, Krakowska, Śląska) take
+  // the adjective's -ej in the genitive, dative and locative (Wyborowej) besides the noun's forms
+  [/owa$/, ['owa', 'owy', 'owie', 'owę', 'ową', 'owo', 'owej']],
   // feminine -ra, -ta, -da, -ła, -na, -sa, -za, -wa, -ma, -pa, -ba, -fa, -la
   [/ra$/, ['ra', 'ry', 'rze', 'rę', 'rą', 'ro', 'rom', 'rami', 'rach']],
   [/ta$/, ['ta', 'ty', 'cie', 'tę', 'tą', 'to', 'tom', 'tami', 'tach']],
@@ -409,10 +413,14 @@ export function inflectionFor(name: string, language: string): Inflection | null
     const maxTail = MAX_TAIL[algorithm]!;
     const ownCounts = own.length >= lower.length - 1;
     const stem = lower.slice(0, Math.max(3, Math.min(ownCounts ? own.length : lower.length, lower.length - 3)));
+    // Round eleven: a name in a vowel and -s declines on -kse- (Oras → Oraksen, Oraksella; like
+    // vastaus → vastauksen), which the stemmer does not relate to the name.
+    const kse = /[aeiouyäö]s$/u.test(lower) && lower.length >= 4 ? `${lower.slice(0, -1)}kse` : null;
     return {
       stem,
       accepts: (word) => {
         if (word.length - lower.length > maxTail || word === lower || !word.startsWith(stem)) return false;
+        if (kse !== null && word.startsWith(kse) && FINNISH_KSE_ENDINGS.has(word.slice(kse.length))) return true;
         const w = s.stem(word);
         return w === lower || (ownCounts && w === own) || (w.length >= 4 && w.length >= lower.length - 3 && lower.startsWith(w));
       },
@@ -463,6 +471,16 @@ export function inflectionFor(name: string, language: string): Inflection | null
     if ([...stem].length < 3) return null;
     return { stem, accepts: (word) => set.has(word) || set.has(stripMarks(word)) };
   }
+  if (lang === 'ro') {
+    // Romanian (round eleven): a feminine name in -a or -ă takes -ei in the genitive and dative
+    // (Dacia → Daciei, Catena → Catenei); a name in a consonant the definite -ul, -ului (Borsecul,
+    // Borsecului). Only these forms, nothing longer.
+    const forms = new Set<string>();
+    if (/[aă]$/u.test(lower)) forms.add(`${lower.slice(0, -1)}ei`);
+    else if (/[bcdfghjklmnprstvz]$/u.test(lower)) for (const e of ['ul', 'ului']) forms.add(lower + e);
+    if (forms.size === 0) return null;
+    return { stem: lower.slice(0, -1), accepts: (word) => forms.has(word) };
+  }
   if (lang === 'de' || lang === 'nl' || SCANDINAVIAN.has(lang)) {
     // German and Dutch write the genitive (and Dutch the possessive) -s on the name ("Blokkers");
     // `scandinavian_genitive`: Swedish, Danish and Norwegian write the genitive -s on the name
@@ -473,6 +491,9 @@ export function inflectionFor(name: string, language: string): Inflection | null
   }
   return null;
 }
+
+/** The case endings after the -kse- of a Finnish name in -s (Oraksen, Oraksella, Oraksesta, Oraksia). */
+const FINNISH_KSE_ENDINGS = new Set(['n', 'lle', 'lla', 'lta', 'ssa', 'sta', 'en', 'na', 'ksi', 'ine', 'ia', 'iin', 'issa', 'ista', 'illa', 'ille', 'ilta']);
 
 /** Arabic proclitics written attached to the next word: conjunction, preposition, article. */
 export const ARABIC_PROCLITIC = /^(?:[وف][بلك]?|[بلك])$/u;
