@@ -352,6 +352,8 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
           try {
             await pipeline(counted, target as Writable, { end: !!output });
           } catch (err) {
+            // The reader of stdout went away (`… | head`): what it read is all it wanted.
+            if (!output && (err as NodeJS.ErrnoException).code === 'EPIPE') return null;
             throw new CallFailed(EXIT.usage, { error: 'write_failed', message: `cannot write ${output ?? 'stdout'}: ${(err as Error).message}` });
           }
           if (!output) return null;
