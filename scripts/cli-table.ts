@@ -37,14 +37,29 @@ function withoutNull(s: Json): Json {
   return { ...s, anyOf: rest };
 }
 
+/** A schema's bounds that say something (a clamped integer's are the safe-integer limits). */
+function boundsOf(s: Json): { min?: number; max?: number } {
+  const b: { min?: number; max?: number } = {};
+  if (typeof s.minimum === 'number' && Math.abs(s.minimum) < Number.MAX_SAFE_INTEGER) b.min = s.minimum;
+  if (typeof s.maximum === 'number' && Math.abs(s.maximum) < Number.MAX_SAFE_INTEGER) b.max = s.maximum;
+  return b;
+}
+
+/** A list of objects with exactly a language and a country: a market list. */
+function isMarketList(s: Json): boolean {
+  if (s.type !== 'array') return false;
+  const items = withoutNull(s.items ?? {});
+  return items.type === 'object' && JSON.stringify(Object.keys(items.properties ?? {}).sort()) === '["country","language"]';
+}
+
 /** How a field is written on the command line, from its JSON Schema. */
-export function kindOf(schema: Json): { kind: FieldKind; choices?: string[]; shorthand?: CliField['shorthand'] } {
+export function kindOf(schema: Json): { kind: FieldKind; choices?: string[]; shorthand?: CliField['shorthand']; min?: number; max?: number; credits?: boolean; markets?: boolean } {
   const s = withoutNull(schema);
   const alts: Json[] = s.anyOf ?? [s];
   if (alts.some((a) => a.type === 'boolean')) return { kind: 'boolean' };
   if (alts.length === 1) {
-    if (s.type === 'integer') return { kind: 'integer' };
-    if (s.type === 'number') return { kind: 'number' };
+    if (s.type === 'integer') return { kind: 'integer', ...boundsOf(s) };
+    if (s.type === 'number') return { kind: 'number', ...boundsOf(s) };
     if (s.type === 'string') {
       const choices = s.enum ?? s['x-choices'];
       return choices ? { kind: 'string', choices } : { kind: 'string' };
@@ -56,8 +71,11 @@ export function kindOf(schema: Json): { kind: FieldKind; choices?: string[]; sho
     }
     if (s.type === 'object' && s.additionalProperties?.type === 'string') return { kind: 'map' };
   } else if (alts.every((a) => a.type === 'string' || a.type === 'number' || a.type === 'integer')) {
-    return { kind: 'string' };
+    // A text or a number: in the catalog, a credit amount ("200.00" or 200), which the CLI checks.
+    if (!/credit/i.test(s.description ?? '')) throw new Error(`a text-or-number field that is no credit amount (${s.description}): say how the CLI checks it`);
+    return { kind: 'string', credits: true };
   }
+  if (isMarketList(s)) return { kind: 'json', markets: true };
   const named = shorthandOf(s);
   return named ? { kind: 'json', shorthand: named } : { kind: 'json' };
 }
@@ -113,19 +131,24 @@ function derive(route: AnyRoute, spec: CliSpec): DerivedCommand {
       // An object field offered as one option per property (schedule → --cron, --timezone), and
       // --no-<field> to send null where the API takes null (a schedule removed).
       const s = withoutNull(f.schema);
+      // A property the object requires is needed beside any other of its options (--timezone
+      // without --cron would send a schedule without its cron).
+      const needed = ((s.required ?? []) as string[]).map((prop) => flags[`${f.field}.${prop}`]);
       for (const [prop, propSchema] of Object.entries((s.properties ?? {}) as Record<string, Json>)) {
         const key = `${f.field}.${prop}`;
         if (!flags[key]) throw new Error(`${spec.command}: ${key} needs a flag, like its siblings`);
-        options.push({ field: key, in: f.in, ...kindOf(propSchema), flag: flags[key], description: propSchema.description ?? '', required: false });
+        const needs = needed.filter((flag) => flag !== flags[key]);
+        options.push({ field: key, in: f.in, ...kindOf(propSchema), flag: flags[key], description: propSchema.description ?? '', required: false, ...(needs.length ? { needs } : {}) });
       }
       if (JSON.stringify(f.schema).includes('"type":"null"')) options.push({ field: f.field, in: f.in, kind: 'null', flag: `no-${kebab(f.field)}`, description: `send ${f.field}: null (${f.schema.description ?? 'none'})`, required: false });
       continue;
     }
-    const { kind, choices, shorthand } = kindOf(f.schema);
+    const { kind, choices, shorthand, ...checks } = kindOf(f.schema);
     const flag = flags[f.field] ?? kebab(kind === 'list' || kind === 'map' ? pluralize.singular(f.field) : f.field);
     const option: CliField = { field: f.field, in: f.in, kind, flag, description: f.schema.description ?? '', required: f.required };
     if (choices) option.choices = choices;
     if (shorthand) option.shorthand = shorthand;
+    Object.assign(option, checks);
     if (spec.files?.includes(f.field)) {
       if (kind !== 'list') throw new Error(`${spec.command}: only a list is read from a file, not ${f.field}`);
       option.file = true;

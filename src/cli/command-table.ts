@@ -28,6 +28,15 @@ export interface CliField {
   shorthand?: { key: string; many: boolean };
   /** A list also read from a file, one item a line: --<flag>-file. */
   file?: boolean;
+  /** The bounds of a number the schema gives (integer, number), checked before anything is sent. */
+  min?: number;
+  max?: number;
+  /** A credit amount, "200.00" or 200: a number 0 or more with at most two decimals. */
+  credits?: boolean;
+  /** A list of {language, country}: also written as language-country tags (en-US,de-DE). */
+  markets?: boolean;
+  /** The options this one needs beside it (--timezone needs --cron), without their dashes. */
+  needs?: string[];
 }
 
 export interface CliCommandDef {

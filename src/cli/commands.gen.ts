@@ -153,7 +153,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "integer",
         "flag": "repeats",
         "description": "Ask each (prompt, platform) probe this many times, as separate billed probes (default 1)",
-        "required": false
+        "required": false,
+        "min": 1,
+        "max": 10
       },
       {
         "field": "competitors",
@@ -291,7 +293,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "integer",
         "flag": "repeats",
         "description": "Ask each (prompt, platform) probe this many times, as separate billed probes (default 1)",
-        "required": false
+        "required": false,
+        "min": 1,
+        "max": 10
       },
       {
         "field": "competitors",
@@ -687,7 +691,10 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "timezone",
         "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
-        "required": false
+        "required": false,
+        "needs": [
+          "cron"
+        ]
       },
       {
         "field": "schedule",
@@ -703,7 +710,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "budget",
         "description": "Credits the test may spend per calendar month (schedule time zone), e.g. \"200.00\"; null = no budget",
-        "required": false
+        "required": false,
+        "credits": true
       },
       {
         "field": "paused",
@@ -764,7 +772,10 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "timezone",
         "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
-        "required": false
+        "required": false,
+        "needs": [
+          "cron"
+        ]
       },
       {
         "field": "schedule",
@@ -788,7 +799,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "budget",
         "description": "Credits the test may spend per calendar month (schedule time zone), e.g. \"200.00\"; null = no budget",
-        "required": false
+        "required": false,
+        "credits": true
       }
     ],
     "fixed": {},
@@ -825,7 +837,10 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "timezone",
         "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
-        "required": false
+        "required": false,
+        "needs": [
+          "cron"
+        ]
       },
       {
         "field": "schedule",
@@ -841,7 +856,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "budget",
         "description": "Credits the test may spend per calendar month (schedule time zone), e.g. \"200.00\"; null = no budget",
-        "required": false
+        "required": false,
+        "credits": true
       }
     ],
     "fixed": {},
@@ -1086,7 +1102,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "integer",
         "flag": "max-chars",
         "description": "Slice length, 1..25000, default 12000",
-        "required": false
+        "required": false,
+        "min": 1,
+        "max": 25000
       },
       {
         "field": "offset",
@@ -1094,7 +1112,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "integer",
         "flag": "offset",
         "description": "Offset into the content view; send the previous next_offset to read on",
-        "required": false
+        "required": false,
+        "min": 0
       }
     ],
     "fixed": {},
@@ -1163,7 +1182,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "integer",
         "flag": "count",
         "description": "How many prompts, 1..25, default 10",
-        "required": false
+        "required": false,
+        "min": 1,
+        "max": 25
       }
     ],
     "fixed": {},
@@ -1216,7 +1237,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "integer",
         "flag": "max-trends",
         "description": "1..20, default 8",
-        "required": false
+        "required": false,
+        "min": 1,
+        "max": 20
       }
     ],
     "fixed": {},
@@ -1726,7 +1749,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "credits-low",
         "description": "Fire credits.low when the available balance falls below this, e.g. \"25.00\"; null turns it off",
-        "required": false
+        "required": false,
+        "credits": true
       },
       {
         "field": "email_alerts",
@@ -1763,7 +1787,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "number",
         "flag": "half-width",
         "description": "Goal: the 95% (or `confidence`) interval at most ± this, e.g. 0.10",
-        "required": false
+        "required": false,
+        "min": 0.01,
+        "max": 0.5
       },
       {
         "field": "change",
@@ -1771,7 +1797,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "number",
         "flag": "change",
         "description": "Goal: detect a change of this size between two periods, e.g. 0.15",
-        "required": false
+        "required": false,
+        "min": 0.01,
+        "max": 0.9
       },
       {
         "field": "direction",
@@ -1791,7 +1819,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "number",
         "flag": "confidence",
         "description": "Confidence level, default 0.95",
-        "required": false
+        "required": false,
+        "min": 0.5,
+        "max": 0.999
       },
       {
         "field": "power",
@@ -1799,7 +1829,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "number",
         "flag": "power",
         "description": "Power for a change goal, default 0.8",
-        "required": false
+        "required": false,
+        "min": 0.5,
+        "max": 0.99
       },
       {
         "field": "level",
@@ -1892,7 +1924,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "json",
         "flag": "markets",
         "description": "Language + country pairs; one tracked test per market (default en-US)",
-        "required": false
+        "required": false,
+        "markets": true
       },
       {
         "field": "platforms",
@@ -1928,7 +1961,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "integer",
         "flag": "repeats",
         "description": "Asks per prompt × platform per run (1..10, default 1)",
-        "required": false
+        "required": false,
+        "min": 1,
+        "max": 10
       },
       {
         "field": "schedule.cron",
@@ -1944,7 +1979,10 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "timezone",
         "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
-        "required": false
+        "required": false,
+        "needs": [
+          "cron"
+        ]
       },
       {
         "field": "schedule",
@@ -1960,7 +1998,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "budget",
         "description": "Credits a month for the project, shared evenly between its markets; null = no budget",
-        "required": false
+        "required": false,
+        "credits": true
       },
       {
         "field": "prompts",
@@ -1980,7 +2019,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "integer",
         "flag": "prompt-count",
         "description": "Prompts in the library; every run asks each one (default: the prompts given)",
-        "required": false
+        "required": false,
+        "min": 0,
+        "max": 1000
       },
       {
         "field": "months",
@@ -1988,7 +2029,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "integer",
         "flag": "months",
         "description": "Full calendar months listed after the current one (default 12)",
-        "required": false
+        "required": false,
+        "min": 1,
+        "max": 24
       }
     ],
     "fixed": {},
@@ -2048,7 +2091,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "json",
         "flag": "markets",
         "description": "Language + country pairs; one tracked test per market (default en-US)",
-        "required": false
+        "required": false,
+        "markets": true
       },
       {
         "field": "platforms",
@@ -2084,7 +2128,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "integer",
         "flag": "repeats",
         "description": "Asks per prompt × platform per run (1..10, default 1)",
-        "required": false
+        "required": false,
+        "min": 1,
+        "max": 10
       },
       {
         "field": "schedule.cron",
@@ -2100,7 +2146,10 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "timezone",
         "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
-        "required": false
+        "required": false,
+        "needs": [
+          "cron"
+        ]
       },
       {
         "field": "schedule",
@@ -2116,7 +2165,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "budget",
         "description": "Credits a month for the project, shared evenly between its markets; null = no budget",
-        "required": false
+        "required": false,
+        "credits": true
       },
       {
         "field": "prompts",
@@ -2237,7 +2287,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "json",
         "flag": "markets",
         "description": "Language + country pairs; one tracked test per market (default en-US)",
-        "required": false
+        "required": false,
+        "markets": true
       },
       {
         "field": "platforms",
@@ -2273,7 +2324,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "integer",
         "flag": "repeats",
         "description": "Asks per prompt × platform per run (1..10, default 1)",
-        "required": false
+        "required": false,
+        "min": 1,
+        "max": 10
       },
       {
         "field": "schedule.cron",
@@ -2289,7 +2342,10 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "timezone",
         "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
-        "required": false
+        "required": false,
+        "needs": [
+          "cron"
+        ]
       },
       {
         "field": "schedule",
@@ -2305,7 +2361,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "budget",
         "description": "Credits a month for the project, shared evenly between its markets; null = no budget",
-        "required": false
+        "required": false,
+        "credits": true
       }
     ],
     "fixed": {},
@@ -2520,7 +2577,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "number",
         "flag": "half-width",
         "description": "Goal: the 95% (or `confidence`) interval at most ± this, e.g. 0.10",
-        "required": false
+        "required": false,
+        "min": 0.01,
+        "max": 0.5
       },
       {
         "field": "change",
@@ -2528,7 +2587,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "number",
         "flag": "change",
         "description": "Goal: detect a change of this size between two periods, e.g. 0.15",
-        "required": false
+        "required": false,
+        "min": 0.01,
+        "max": 0.9
       },
       {
         "field": "direction",
@@ -2548,7 +2609,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "number",
         "flag": "confidence",
         "description": "Confidence level, default 0.95",
-        "required": false
+        "required": false,
+        "min": 0.5,
+        "max": 0.999
       },
       {
         "field": "power",
@@ -2556,7 +2619,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "number",
         "flag": "power",
         "description": "Power for a change goal, default 0.8",
-        "required": false
+        "required": false,
+        "min": 0.5,
+        "max": 0.99
       },
       {
         "field": "level",
@@ -2618,7 +2683,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "integer",
         "flag": "expires-in-days",
         "description": "Days until the link stops working: 1..365, default 30",
-        "required": false
+        "required": false,
+        "min": 1,
+        "max": 365
       },
       {
         "field": "window",
@@ -2638,7 +2705,9 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "integer",
         "flag": "days",
         "description": "Days of history the report covers (default 90)",
-        "required": false
+        "required": false,
+        "min": 1,
+        "max": 730
       },
       {
         "field": "topic",

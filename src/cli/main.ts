@@ -5,6 +5,20 @@ import { readFileSync } from 'node:fs';
 import { isUserCommandLine, runUserCli } from './user.ts';
 
 const argv = process.argv.slice(2);
+// A reader that went away (`sightline visibility list --json | head -c 100`) closes stdout: the
+// next write fails with EPIPE, which Node raises as an unhandled 'error' event with its stack.
+// The command ends quietly with 0 then, as other Unix tools do. Not for serve and worker: a
+// server whose stdout closed exits as a failure (a supervisor restarts it), as before.
+if (argv[0] !== 'serve' && argv[0] !== 'worker') {
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(0);
+  });
+  // A closed stderr loses the messages, not the exit code: the command goes on.
+  process.stderr.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+}
 if (isUserCommandLine(argv)) {
   const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   process.exitCode = await runUserCli(

@@ -129,10 +129,59 @@ function clientFor(io: Io, cmd: Command): SightlineClient {
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-function integer(flag: string) {
+/** "from 1 to 10", "0 or more", "at most 24": the bounds the schema gives, or nothing. */
+function boundsText(f: CliField): string {
+  if (f.min !== undefined && f.max !== undefined) return ` from ${f.min} to ${f.max}`;
+  if (f.min !== undefined) return ` of ${f.min} or more`;
+  if (f.max !== undefined) return ` of at most ${f.max}`;
+  return '';
+}
+
+/** An integer or a number within the field's bounds, else a usage error naming them. */
+function numeric(f: CliField) {
   return (value: string) => {
-    if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError(`--${flag} takes an integer`);
-    return Number(value);
+    const n = Number(value);
+    const written = f.kind === 'integer' ? /^-?\d+$/.test(value.trim()) : value.trim() !== '' && Number.isFinite(n);
+    if (!written || (f.min !== undefined && n < f.min) || (f.max !== undefined && n > f.max)) {
+      throw new InvalidArgumentError(`--${f.flag} takes ${f.kind === 'integer' ? 'an integer' : 'a number'}${boundsText(f)}`);
+    }
+    return n;
+  };
+}
+
+/** A credit amount as the API reads it ("200", "200.00"): 0 or more, at most two decimals. */
+function creditAmount(flag: string) {
+  return (value: string) => {
+    if (!/^\d+(\.\d{1,2})?$/.test(value.trim())) throw new InvalidArgumentError(`--${flag} takes a credit amount such as 200 or 200.00`);
+    return value.trim();
+  };
+}
+
+/**
+ * A market written as a language-country tag (en-US, de_DE, zh-Hant-TW, es-419), as the console
+ * takes it; the API lowercases the language and uppercases the country.
+ */
+function marketTag(flag: string, tag: string): { language: string; country: string } {
+  const m = /^([A-Za-z]{2,3}(?:[-_][A-Za-z]{4})?)[-_]([A-Za-z]{2}|\d{3})$/.exec(tag.trim());
+  if (!m) throw new InvalidArgumentError(`--${flag} takes language-country tags such as en-US,de-DE (or JSON): ${JSON.stringify(tag.trim())} is none`);
+  return { language: m[1], country: m[2] };
+}
+
+/**
+ * Markets: language-country tags, comma-separated or with the flag repeated (`--markets
+ * en-US,de-DE`), or JSON or @FILE: a list of {language, country} objects or of tags.
+ */
+function marketsValue(flag: string) {
+  return (value: string, prev: unknown) => {
+    const before = Array.isArray(prev) ? prev : [];
+    if (!writtenAsJson(value)) {
+      const tags = value.split(',').filter((t) => t.trim());
+      if (!tags.length) throw new InvalidArgumentError(`--${flag} takes language-country tags such as en-US,de-DE (or JSON)`);
+      return [...before, ...tags.map((t) => marketTag(flag, t))];
+    }
+    const parsed = jsonValue(value);
+    const list = Array.isArray(parsed) ? parsed : [parsed];
+    return [...before, ...list.map((m) => (typeof m === 'string' ? marketTag(flag, m) : m))];
   };
 }
 
@@ -172,12 +221,9 @@ function optionOf(f: CliField): Option {
     case 'null':
       return new Option(`--${f.flag}`, desc);
     case 'integer':
-      return new Option(`--${f.flag} <n>`, desc).argParser(integer(f.flag));
+      return new Option(`--${f.flag} <n>`, desc).argParser(numeric(f));
     case 'number':
-      return new Option(`--${f.flag} <x>`, desc).argParser((v) => {
-        if (v.trim() === '' || !Number.isFinite(Number(v))) throw new InvalidArgumentError(`--${f.flag} takes a number`);
-        return Number(v);
-      });
+      return new Option(`--${f.flag} <x>`, desc).argParser(numeric(f));
     case 'list': {
       const o = new Option(`--${f.flag} <value>`, `${desc} (repeat for more)`);
       if (f.choices) o.choices(f.choices);
@@ -192,6 +238,9 @@ function optionOf(f: CliField): Option {
         return collect(v, prev);
       });
     case 'json': {
+      if (f.markets) {
+        return new Option(`--${f.flag} <tags|json>`, `${desc} (language-country tags, comma-separated or repeated: en-US,de-DE; or JSON, or @FILE)`).argParser(marketsValue(f.flag));
+      }
       const named = f.shorthand;
       if (!named) return new Option(`--${f.flag} <json>`, `${desc} (JSON, or @FILE)`).argParser(jsonValue);
       const how = named.many ? `a ${named.key} (repeat for more), JSON, or @FILE` : `a ${named.key}, JSON, or @FILE`;
@@ -203,6 +252,7 @@ function optionOf(f: CliField): Option {
       });
     }
     default: {
+      if (f.credits) return new Option(`--${f.flag} <credits>`, `${desc} (a credit amount, e.g. 200 or 200.00)`).argParser(creditAmount(f.flag));
       const o = new Option(`--${f.flag} <value>`, desc);
       if (f.choices) o.choices(f.choices);
       return o;
@@ -241,9 +291,12 @@ function requestOf(built: Built, cmd: Command, positionals: string[]) {
   const input = { path: {} as Record<string, unknown>, query: {} as Record<string, unknown>, body: {} as Record<string, unknown> };
   def.args.forEach((a, i) => setPath(input[a.in], a.field, positionals[i]));
   const opts = cmd.opts();
+  const given = (flag: string) => built.fields.some((x) => x.field.flag === flag && cmd.getOptionValueSource(x.option.attributeName()) === 'cli');
   for (const { option, field, fromFile } of built.fields) {
     const name = option.attributeName();
     if (cmd.getOptionValueSource(name) !== 'cli') continue;
+    const missing = (field.needs ?? []).filter((flag) => !given(flag));
+    if (missing.length) throw new CallFailed(EXIT.usage, { error: 'usage_error', message: `--${field.flag} needs ${missing.map((f) => `--${f}`).join(' and ')} beside it` });
     const value = opts[name];
     if (fromFile) {
       const part = input[field.in];
@@ -337,7 +390,7 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
       act(async (c: Command, ...rest: unknown[]) => {
         const positionals = rest.slice(0, def.args.length) as string[];
         const init = requestOf(entry, c, positionals);
-        extra?.check?.(init.body ?? {});
+        extra?.check?.(init.body ?? {}, init.params.query);
         const client = clientFor(io, c);
         await extra?.before?.({ c, body: init.body ?? {}, client });
         let response: Response | undefined;
@@ -352,6 +405,8 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
           try {
             await pipeline(counted, target as Writable, { end: !!output });
           } catch (err) {
+            // The reader of stdout went away (`… | head`): what it read is all it wanted.
+            if (!output && (err as NodeJS.ErrnoException).code === 'EPIPE') return null;
             throw new CallFailed(EXIT.usage, { error: 'write_failed', message: `cannot write ${output ?? 'stdout'}: ${(err as Error).message}` });
           }
           if (!output) return null;
@@ -469,6 +524,16 @@ function questionsGiven(body: Record<string, unknown>) {
   }
 }
 
+/** A sample plan plans for exactly one goal: an interval's half-width or a change to detect. */
+function oneGoal(query: Record<string, unknown>) {
+  if ((query.half_width === undefined) === (query.change === undefined)) {
+    throw new CallFailed(EXIT.usage, {
+      error: 'usage_error',
+      message: 'give exactly one goal: --half-width X (the interval at most ± X, e.g. 0.10) or --change X (a change of X to detect, e.g. 0.15)',
+    });
+  }
+}
+
 /**
  * --require-full-funding: the API queues whatever prefix of the probes the balance covers, so the
  * CLI asks the free estimate first and queues nothing unless every probe would be funded. The
@@ -510,7 +575,7 @@ const EXTRAS: Record<
   string,
   {
     options?: () => Option[];
-    check?: (body: Record<string, unknown>) => void;
+    check?: (body: Record<string, unknown>, query: Record<string, unknown>) => void;
     /** Runs before the operation's own request (which it may refuse by throwing CallFailed). */
     before?: (x: { c: Command; body: Record<string, unknown>; client: SightlineClient }) => Promise<void>;
     after?: (x: AfterContext) => Promise<Outcome>;
@@ -529,6 +594,8 @@ const EXTRAS: Record<
     },
   },
   'visibility estimate': { check: questionsGiven },
+  'tests plan': { check: (_body, query) => oneGoal(query) },
+  'projects plan': { check: (_body, query) => oneGoal(query) },
   'ci run': {
     options: () => [new Option('--watch', 'follow the run until it ends, with its progress on stderr')],
     after: (x) =>
