@@ -158,11 +158,11 @@ function creditAmount(flag: string) {
 }
 
 /**
- * A market written as a language-country tag (en-US, de_DE, zh-Hant-TW, es-419), as the console
- * takes it; the API lowercases the language and uppercases the country.
+ * A market written as a language-country tag (en-US, de_DE, zh-Hant-TW), as the console takes
+ * it; the API lowercases the language, uppercases the country and checks both are known codes.
  */
 function marketTag(flag: string, tag: string): { language: string; country: string } {
-  const m = /^([A-Za-z]{2,3}(?:[-_][A-Za-z]{4})?)[-_]([A-Za-z]{2}|\d{3})$/.exec(tag.trim());
+  const m = /^([A-Za-z]{2,3}(?:[-_][A-Za-z]{4})?)[-_]([A-Za-z]{2})$/.exec(tag.trim());
   if (!m) throw new InvalidArgumentError(`--${flag} takes language-country tags such as en-US,de-DE (or JSON): ${JSON.stringify(tag.trim())} is none`);
   return { language: m[1], country: m[2] };
 }

@@ -78,7 +78,7 @@ describe('CLI walkthrough fixes', () => {
     assert.deepEqual(await marketsOf('--markets', 'en-US', '--markets', 'fr-FR'), ['en-US', 'fr-FR']);
     assert.deepEqual(await marketsOf('--markets', '["en-US","de-DE"]'), ['en-US', 'de-DE']);
     assert.deepEqual(await marketsOf('--markets', '[{"language":"en","country":"GB"}]'), ['en-GB']);
-    assert.deepEqual(await marketsOf('--markets', 'es-419'), ['es-419']);
+    assert.deepEqual(await marketsOf('--markets', 'es-MX'), ['es-MX']);
     for (const bad of ['en', 'en-US,german', 'en-US-x', ','])
       usageError(await cli(...estimate, '--markets', bad), /--markets takes language-country tags such as en-US,de-DE/);
 
