@@ -35,6 +35,7 @@ const HINTS: Record<number, string> = {
 
 /** Hints by error code where one status has several causes. */
 const CODE_HINTS: Record<string, string> = {
+  extraction_failed: 'the page at the URL failed, not this server; check the URL (`retryable` says whether trying again can help)',
   missing_scope: HINTS[403]!,
   account_suspended: 'ask the operator to unsuspend it (`sightline accounts unsuspend --account ID`)',
 };
@@ -91,6 +92,9 @@ async function answer<T>(call: Promise<Reply>): Promise<T> {
   body.status = res.response.status;
   const hint = CODE_HINTS[String(body.error)] ?? HINTS[res.response.status];
   if (hint) body.hint = hint;
+  // The page asked about failed (a 404, an unknown host): the server is fine, and asking again
+  // will fail the same way unless the error says it may pass.
+  if (body.error === 'extraction_failed' && body.retryable === false) throw new CallFailed(EXIT.refused, body);
   throw new CallFailed(exitFor(res.response.status), body);
 }
 

@@ -42,6 +42,15 @@ describe('CLI fixes: partial funding, failed watched runs, list columns', () => 
     assert.doesNotMatch(full.err, /partly funded/);
   });
 
+  test('a page that fails the same way every time is exit 1 with the page blamed, not 7 (server failing)', async () => {
+    const { key } = await srv.s.account({ credits: 20 });
+    const r = await as(key)('ci', 'score', site.url('/no-such-page'), '--json');
+    assert.equal(r.code, 1, r.err);
+    assert.equal(r.json.error, 'extraction_failed');
+    assert.equal(r.json.retryable, false);
+    assert.match(r.err, /the page at the URL failed, not this server/);
+  });
+
   test('ci run --watch on a failed run exits 1 and shows the failure', async () => {
     const { key } = await srv.s.account({ credits: 20 });
     const run = await as(key)('ci', 'run', site.url('/no-such-page'), '--watch', '--json');

@@ -168,6 +168,10 @@ describe('Content Intelligence single actions (errors)', () => {
     }
     const missing = await post(key, SCORE, { url: site.url('/no-such-page') });
     assert.equal(missing.body.detail.http_status, 404);
+    // Whether asking again can help: not for a 404 or a PDF, maybe for a server not listening.
+    assert.equal(missing.body.detail.retryable, false);
+    assert.equal((await post(key, SCORE, { url: site.url('/paper.pdf') })).body.detail.retryable, false);
+    assert.equal((await post(key, SCORE, { url: `http://127.0.0.1:${deadPort}/page` })).body.detail.retryable, true);
     const usage = await assertNothingCharged(key, '10.00');
     for (const c of usage.recent.filter((r: { kind: string }) => r.kind === 'charge')) {
       assert.equal(c.status, 'released');

@@ -3,6 +3,7 @@
 // and depth. The one thing to know: related pages are picked in a fixed order (same section
 // first, then document order), so the same site gives the same sample every time.
 import { AppError } from '../errors.ts';
+import { fetchRetryable } from '../pages/fetch/errors.ts';
 import { hostOf } from '../../lib/url.ts';
 import type { LoadedPage, SiteLoader } from './types.ts';
 
@@ -28,7 +29,7 @@ export async function loadPrimary(url: string, loader: SiteLoader): Promise<Load
   if (!page || page.status >= 400) {
     throw new AppError('extraction_failed', page ? `The page answered HTTP ${page.status}.` : undefined, {
       url,
-      ...(page ? { http_status: page.status } : {}),
+      ...(page ? { http_status: page.status, retryable: fetchRetryable('http_error', page.status) } : {}),
     });
   }
   return page;

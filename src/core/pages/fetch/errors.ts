@@ -69,13 +69,26 @@ export function isFetchError(err: unknown): err is FetchError {
 }
 
 /**
+ * Whether asking again can give another answer: a timeout, a dropped connection or a page's 5xx,
+ * 408 or 429 may pass; a 4xx page, a host that does not resolve, too many redirects, a page that
+ * is not HTML or too large to extract will fail the same way. Reported as `retryable` on
+ * extraction_failed (a 500 by the spec, which alone would tell a client to retry).
+ */
+export function fetchRetryable(code: FetchErrorCode | 'http_error', status: number | null | undefined, message = ''): boolean {
+  if (status !== null && status !== undefined) return status >= 500 || status === 408 || status === 429;
+  if (code === 'timeout') return true;
+  if (code === 'network') return !/could not be resolved/.test(message);
+  return false;
+}
+
+/**
  * The API error to render for a fetch failure: a refused address or redirect target is the
  * caller's doing (400 fetch_blocked), a malformed URL 400 invalid_url, anything else the page's doing (500
  * extraction_failed). Surfaces that answer "not billable" instead of an error (serialization of
  * an unsupported page) check `code` before calling this.
  */
 export function fetchErrorToAppError(err: FetchError): AppError {
-  const extra = { fetch_error: err.code, ...(err.status !== null ? { http_status: err.status } : {}) };
+  const extra = { fetch_error: err.code, ...(err.status !== null ? { http_status: err.status } : {}), retryable: fetchRetryable(err.code, err.status, err.message) };
   switch (err.code) {
     case 'blocked_address':
     // A redirect to a scheme or URL the fetcher refuses (file:, gopher:, credentials) is refused
