@@ -247,6 +247,17 @@ describe('tracking over HTTP', () => {
     assert.equal(implicit.definition, null);
     assert.equal(implicit.schedule, null);
     assert.equal((await s.request('POST', `/v1/tests/${implicit.id}/runs`, { key, body: {} })).statusCode, 400);
+    // Nor can it be scheduled (every slot would be skipped) until it gets a definition with it.
+    const scheduled = await s.request('PATCH', `/v1/tests/${implicit.id}`, { key, body: { schedule: { cron: '0 7 * * 1', timezone: 'Europe/Berlin' } } });
+    assert.equal(scheduled.statusCode, 400, scheduled.body);
+    assert.match(scheduled.json().detail.message, /no run definition yet.*sightline tests update ID --definition/);
+    assert.equal((await s.request('GET', `/v1/tests/${implicit.id}`, { key })).json().schedule, null);
+    const given = await s.request('PATCH', `/v1/tests/${implicit.id}`, {
+      key,
+      body: { definition: { url: 'https://implicit.example/', target_entity: 'Imp', prompts: ['x'], platforms: ['deepseek'] }, schedule: { cron: '0 7 * * 1' } },
+    });
+    assert.equal(given.statusCode, 200, given.body);
+    assert.equal((await s.request('PATCH', `/v1/tests/${implicit.id}`, { key, body: { schedule: null } })).statusCode, 200);
     // Another account cannot see or touch it.
     const other = await s.account({ credits: 10 });
     assert.equal((await s.request('PATCH', `/v1/tests/${implicit.id}`, { key: other.key, body: { paused: true } })).statusCode, 404);

@@ -223,9 +223,10 @@ export class Scheduler {
     if (!(parseStoredScopes(key.scopes) as string[]).includes(createScopeOf(testType))) {
       return skip('missing_scope', `The key that scheduled this test lacks the ${createScopeOf(testType)} scope.`);
     }
+    if (!test.definition) return skip('invalid_definition', 'The test has no run definition (it was made by a run): give it one, or remove the schedule.');
     let checked;
     try {
-      checked = checkDefinition(this.deps, testType, JSON.parse(test.definition ?? 'null') ?? {});
+      checked = checkDefinition(this.deps, testType, JSON.parse(test.definition));
     } catch (err) {
       const message = err instanceof AppError ? `${err.code}: ${err.message}` : 'The definition cannot be run.';
       return skip(err instanceof AppError && err.code === 'platform_unavailable' ? 'platform_unavailable' : 'invalid_definition', message);

@@ -156,6 +156,10 @@ function refuseProjectTest(row: { project_id?: string | null; market?: string | 
   );
 }
 
+/** What a test made by a run lacks before it can run by itself or on a schedule. */
+const NO_DEFINITION =
+  'This saved test was made by a run and has no run definition yet, so it cannot run by itself or on a schedule: give it one (PATCH /v1/tests/{id} with definition, or `sightline tests update ID --definition @run.json`; in the console, "Add a schedule").';
+
 export async function updateTrackedTest(deps: TrackingDeps, principal: Principal, testId: string, patch: TrackedTestPatch) {
   const { store } = deps;
   const row = await findTest(store.db, principal.accountId, testId);
@@ -178,6 +182,8 @@ export async function updateTrackedTest(deps: TrackingDeps, principal: Principal
     });
   }
   const now = new Date();
+  // A test made by a run has no definition of its own: a schedule would only skip every slot.
+  if (patch.schedule && patch.definition === undefined && !row.definition) throw new AppError('invalid_request', NO_DEFINITION, { test_id: testId });
   if (patch.schedule !== undefined) Object.assign(set, scheduleColumns(patch.schedule ? parseSchedule(patch.schedule) : null, now));
   if (patch.paused !== undefined) {
     set.paused = patch.paused ? 1 : 0;
@@ -237,7 +243,7 @@ export async function runTrackedTestNow(deps: TrackingDeps, principal: Principal
   const testType = row.test_type as TestType;
   requireScope(principal, createScopeOf(testType));
   if (!row.definition) {
-    throw new AppError('invalid_request', 'This saved test has no run definition yet; set one with PATCH /v1/tests/{id} first.', { test_id: testId });
+    throw new AppError('invalid_request', NO_DEFINITION, { test_id: testId });
   }
   const body = { ...(JSON.parse(row.definition) as Record<string, unknown>), ...(idempotencyKey !== undefined ? { idempotency_key: idempotencyKey } : {}) };
   const created =
