@@ -48,21 +48,29 @@ export function fieldTopics(site: { page: PageDocument; related: PageDocument[] 
     .sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const ctx = { lang, names: nonTopicNames(site, lang), text: [site.page.title ?? '', site.page.bodyText].join('\n') };
   const topical = phrases.filter((p) => isTopic(p.phrase, ctx));
-  const clusters = clusterTopics(topical, Math.max(max, 1) + 4);
-  const totalSources = 1 + site.related.length;
+  // The page's subject, the strongest topic its title or H1 names ("robot vacuum" in "Best robot
+  // vacuum 2025: how to choose one").
+  const subject = topical.filter((p) => p.sources.includes(0) && (p.zones.includes('h1') || p.zones.includes('title')))[0];
+  // A topic only a related page names is the page's field only if that page is about the page's
+  // subject (onSubject): the developer docs' "API token" is no trend of a buyer's guide.
+  const onSubject = site.related.map((d) => !subject || aboutSubject(d, subject.tokens, lang));
   const byKey = new Map(topical.map((p) => [p.key, p]));
-  const maxWeight = clusters[0]?.weight ?? 1;
-  const out = clusters.map((c: TopicCluster) => {
+  const sourcesOf = (c: TopicCluster) => {
     const sources = new Set<number>();
     for (const k of c.phrases) for (const s of byKey.get(k)?.sources ?? []) sources.add(s);
+    return sources;
+  };
+  const clusters = clusterTopics(topical, Math.max(max, 1) + 4).filter((c) => [...sourcesOf(c)].some((s) => s === 0 || onSubject[s - 1]));
+  const totalSources = 1 + site.related.length;
+  const maxWeight = clusters[0]?.weight ?? 1;
+  const out = clusters.map((c: TopicCluster) => {
+    const sources = sourcesOf(c);
     const label = byKey.get(c.phrases[0]!)!;
     const relevance = Math.round(65 * (c.weight / maxWeight) + 35 * (sources.size / totalSources));
     return { name: label.phrase, tokens: label.tokens, relevance: Math.max(1, Math.min(100, relevance)) };
   });
   out.sort((a, b) => b.relevance - a.relevance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  // The page's subject, the strongest topic its title or H1 names ("robot vacuum" in "Best robot
-  // vacuum 2025: how to choose one"), leads: it replaces a shorter form of itself ("robot").
-  const subject = topical.filter((p) => p.sources.includes(0) && (p.zones.includes('h1') || p.zones.includes('title')))[0];
+  // The page's subject leads: it replaces a shorter form of itself ("robot").
   if (subject) {
     const within = (t: FieldTopic) => t.tokens.every((k) => subject.tokens.includes(k));
     const top = out[0]?.relevance ?? 100;
@@ -72,6 +80,17 @@ export function fieldTopics(site: { page: PageDocument; related: PageDocument[] 
   }
   // A single everyday word can be the main topic (a page about coffee), never one beside it.
   return out.filter((t, i) => i === 0 || !isVagueWord(t.name, lang)).slice(0, max);
+}
+
+/** A related page names the subject at least this often (sentences, list items, table rows) to
+ * be about it, when its title, H1 and H2/H3 headings do not name it. */
+const SUBJECT_MENTIONS = 2;
+
+/** Is a related page about the page's subject: named in its title or H1, a section heading, or
+ * SUBJECT_MENTIONS passages? Its topics are then the page's field too. */
+export function aboutSubject(doc: PageDocument, subject: string[], lang: Lang): boolean {
+  const m = measureMentions(doc, subject, lang);
+  return m.inTitle || m.inSection !== null || m.mentions >= SUBJECT_MENTIONS;
 }
 
 interface Mentions {
