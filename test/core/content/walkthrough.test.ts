@@ -20,7 +20,9 @@ function demoLoader(): SiteLoader {
   return {
     async loadPage(url) {
       const html = pages.get(new URL(url).pathname);
-      return html === undefined ? { document: extractPage('Not found', url), status: 404, headers: {} as Record<string, string> } : { document: extractPage(html, url), status: 200, headers: { 'content-type': 'text/html' } };
+      return html === undefined
+        ? { document: extractPage('Not found', url), status: 404, headers: {} as Record<string, string> }
+        : { document: extractPage(html, url), status: 200, headers: { 'content-type': 'text/html' } };
     },
     async fetchAs() {
       return null;
@@ -34,7 +36,7 @@ function demoLoader(): SiteLoader {
 const scoreDemo = (path: string) => scoreContent({ url: DEMO + path }, demoLoader(), { now: NOW });
 const trendsDemo = (path: string) => discoverTrends({ url: DEMO + path }, demoLoader());
 
-test('a related page\'s topic is recommended only if that page is about the page\'s subject: no "API token" on the buyer\'s guides', async () => {
+test("a related page's topic is recommended only if that page is about the page's subject: no \"API token\" on the buyer's guides", async () => {
   for (const path of ['/blog/project-management-guide', '/blog/best-project-management-software']) {
     const r = await scoreDemo(path);
     const names = r.trend_coverage.map((t) => t.trend);
@@ -45,15 +47,25 @@ test('a related page\'s topic is recommended only if that page is about the page
     const discovered = (await trendsDemo(path)).trends.map((t) => t.name);
     assert.ok(!discovered.some((n) => /API|token/i.test(n)), `${path}: ${discovered.join(', ')}`);
     // Topics of the blog posts on the same subject stay.
-    assert.ok(names.some((n) => /task boards|workspace|nonprofits/.test(n)), `${path}: ${names.join(', ')}`);
+    assert.ok(
+      names.some((n) => /task boards|workspace|nonprofits/.test(n)),
+      `${path}: ${names.join(', ')}`,
+    );
   }
   // The docs page itself keeps its topic.
   const docs = (await trendsDemo('/docs/getting-started')).trends.map((t) => t.name);
-  assert.ok(docs.some((n) => /API/.test(n)), docs.join(', '));
+  assert.ok(
+    docs.some((n) => /API/.test(n)),
+    docs.join(', '),
+  );
 });
 
 test('written pages: a topic of a related page on the same subject stays, one of an unrelated page does not', () => {
-  const page = (path: string, title: string, body: string) => extractPage(`<!doctype html><html lang="en"><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`, 'https://roadwise.example' + path);
+  const page = (path: string, title: string, body: string) =>
+    extractPage(
+      `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`,
+      'https://roadwise.example' + path,
+    );
   const guide = page(
     '/winter-tyres',
     'How to choose winter tyres',

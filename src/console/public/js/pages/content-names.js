@@ -2,7 +2,16 @@
 // so the API's ids can be checked against these names outside a browser
 // (test/console/content-names.test.ts).
 
-const COMPONENT_NAMES = { depth: 'Depth', freshness: 'Freshness', structure: 'Structure', citability: 'Citability', metadata: 'Metadata', trend_coverage: 'Trend coverage', trust: 'Trust', access: 'Crawler access' };
+const COMPONENT_NAMES = {
+  depth: 'Depth',
+  freshness: 'Freshness',
+  structure: 'Structure',
+  citability: 'Citability',
+  metadata: 'Metadata',
+  trend_coverage: 'Trend coverage',
+  trust: 'Trust',
+  access: 'Crawler access',
+};
 
 /** The audit's checks by name; one check per AI crawler is left out of the list (the crawler table has them). */
 const CHECK_NAMES = {
