@@ -211,7 +211,7 @@ export function measureEvidence(doc: PageDocument, lang: Lang, mainPhrase: strin
  * focused page repeats its topic: the fixture guide on "project management software" spends 5%
  * of its words on it, a stuffed page 15% and more.
  */
-function stuffing(doc: PageDocument, lang: Lang, mainPhrase: string | null): Evidence['keyword_stuffing'] {
+export function stuffing(doc: PageDocument, lang: Lang, mainPhrase: string | null): Evidence['keyword_stuffing'] {
   const stop = stopwords(lang);
   // Prose only: a pricing table repeats "per user per month" by design.
   const prose = doc.blocks.map((b) => (b.kind === 'paragraph' || b.kind === 'quote' || b.kind === 'heading' ? b.text : b.kind === 'list' ? b.items.join('\n') : '')).join('\n');

@@ -362,7 +362,9 @@ export const PENALTIES: Penalty[] = [
   },
   {
     signal: 'vague_attribution',
-    component: 'citability',
+    // Trust, not citability: a claim resting on "experts say" asks to be believed on no one's word,
+    // so a named author does not make a page of them trustworthy.
+    component: 'trust',
     label: 'Vague attribution',
     weights: [9, 3, 0, 0, 3, 6, 3, 3],
     severity: ({ s }) => sat(s.evidence.vague_attribution.length, 3),

@@ -23,7 +23,7 @@ import { ADVICE, q, type RuleContext } from './score-advice.ts';
 import { ACTIONS, BLOCKED_CAP, PENALTIES, REWARDS, w, type ScoreFacts } from './score-rules.ts';
 import { measureSignals, stripSiteName } from './signals.ts';
 import { normalizeLang, type Lang } from './text.ts';
-import { assessTrend, cap, fieldTopics, suppliedTopics, type FieldTopic } from './trends.ts';
+import { cap, fieldTopics, suppliedTopics, topicAdvice, type FieldTopic } from './trends.ts';
 import type { Component, ContentScore, CrawlFacts, Priority, Recommendation, ScorePoint, TrendCoverage } from './types.ts';
 
 export type { Component, ScoreFacts, ScorePoint };
@@ -167,6 +167,12 @@ function summaryTopic(topic: string, doc: PageDocument, lang: Lang): string {
   return isVagueWord(topic, lang) && title ? title : topic;
 }
 
+/** A title inside a sentence: "Cover "API token"" → "cover "API token""; only its first letter
+ * is lowered, so acronyms and trend names keep their case. */
+function lowerFirst(title: string): string {
+  return /^[A-Z][a-z]/.test(title) ? title[0]!.toLowerCase() + title.slice(1) : title;
+}
+
 export function scoreDocument(doc: PageDocument, extras: ScoreExtras = {}): ContentScore {
   const s = measureSignals(doc, { headers: extras.headers, now: extras.now, language: extras.language });
   const lang = s.language;
@@ -175,7 +181,9 @@ export function scoreDocument(doc: PageDocument, extras: ScoreExtras = {}): Cont
   // --- trend coverage
   const supplied = extras.trends && extras.trends.length ? suppliedTopics(extras.trends, lang) : null;
   const topics: FieldTopic[] = supplied ?? fieldTopics({ page: doc, related: extras.related ?? [] }, lang, 5);
-  const coverage: TrendCoverage[] = topics.map((t) => assessTrend(doc, t.name, t.tokens, lang));
+  const related = supplied ? [] : extras.related ?? [];
+  // Worded as discover_trends words them (topicAdvice); a supplied trend is not the main topic.
+  const coverage: TrendCoverage[] = topicAdvice(doc, related, topics, lang, { main: !supplied, asked: normalizeLang(doc.language) === lang }).map((a) => a.coverage);
 
   const crawl = extras.crawl ?? null;
   const facts: ScoreFacts = { s, coverage: coverage.map((c) => c.coverage), crawl };
@@ -199,13 +207,17 @@ export function scoreDocument(doc: PageDocument, extras: ScoreExtras = {}): Cont
     ['freshness', fresh],
     ['metadata', t.components.metadata],
     ['trend coverage', t.components.depth],
+    // Last, so a tie goes to a component the page's content earned; named as the console names it.
+    ['crawler access', t.components.access],
   ];
   const best = [...parts].sort((a, b) => b[1] - a[1])[0]!;
   const worst = [...parts].sort((a, b) => a[1] - b[1])[0]!;
   const summary =
     `${bandOf(overall)} (${overall}/100) ${s.page_type} page about ${q(summaryTopic(topic, doc, lang))}. ` +
     `Strongest: ${best[0]} (${best[1]}); weakest: ${worst[0]} (${worst[1]}). ` +
-    (recommendations.length ? `${recommendations.length} recommendations; first: ${recommendations[0]!.title.toLowerCase()} (+${recommendations[0]!.expected_impact}).` : 'No recommendations.');
+    (recommendations.length
+      ? `${recommendations.length} recommendations; first: ${lowerFirst(recommendations[0]!.title)} (+${recommendations[0]!.expected_impact} ${recommendations[0]!.expected_impact === 1 ? 'point' : 'points'}).`
+      : 'No recommendations.');
 
   return {
     url: doc.url,

@@ -6,8 +6,9 @@
 import type { PageDocument } from '../pages/document.ts';
 import { clusterTopics, extractEntities, extractKeyphrases, jsonLdTypes, phraseTokens, type TopicCluster } from './keyphrases.ts';
 import { hostOf } from '../../lib/url.ts';
+import { stuffing, type Evidence } from './evidence.ts';
 import { pageTexts, isQuestion } from './signals.ts';
-import { isCommercial, isTopic, isVagueWord, isVendor, pageQuestions, topicQuestions, type QuestionIntent } from './questions.ts';
+import { isCommercial, isTopic, isVagueWord, isVendor, pageQuestions, topicQuestions, type QuestionIntent, type TopicQuestion } from './questions.ts';
 import type { LoadedSite } from './site.ts';
 import { siteNames } from './site-names.ts';
 import { fold, normalizeLang, sentences, words, type Lang } from './text.ts';
@@ -48,21 +49,29 @@ export function fieldTopics(site: { page: PageDocument; related: PageDocument[] 
     .sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const ctx = { lang, names: nonTopicNames(site, lang), text: [site.page.title ?? '', site.page.bodyText].join('\n') };
   const topical = phrases.filter((p) => isTopic(p.phrase, ctx));
-  const clusters = clusterTopics(topical, Math.max(max, 1) + 4);
-  const totalSources = 1 + site.related.length;
+  // The page's subject, the strongest topic its title or H1 names ("robot vacuum" in "Best robot
+  // vacuum 2025: how to choose one").
+  const subject = topical.filter((p) => p.sources.includes(0) && (p.zones.includes('h1') || p.zones.includes('title')))[0];
+  // A topic only a related page names is the page's field only if that page is about the page's
+  // subject (onSubject): the developer docs' "API token" is no trend of a buyer's guide.
+  const onSubject = site.related.map((d) => !subject || aboutSubject(d, subject.tokens, lang));
   const byKey = new Map(topical.map((p) => [p.key, p]));
-  const maxWeight = clusters[0]?.weight ?? 1;
-  const out = clusters.map((c: TopicCluster) => {
+  const sourcesOf = (c: TopicCluster) => {
     const sources = new Set<number>();
     for (const k of c.phrases) for (const s of byKey.get(k)?.sources ?? []) sources.add(s);
+    return sources;
+  };
+  const clusters = clusterTopics(topical, Math.max(max, 1) + 4).filter((c) => [...sourcesOf(c)].some((s) => s === 0 || onSubject[s - 1]));
+  const totalSources = 1 + site.related.length;
+  const maxWeight = clusters[0]?.weight ?? 1;
+  const out = clusters.map((c: TopicCluster) => {
+    const sources = sourcesOf(c);
     const label = byKey.get(c.phrases[0]!)!;
     const relevance = Math.round(65 * (c.weight / maxWeight) + 35 * (sources.size / totalSources));
     return { name: label.phrase, tokens: label.tokens, relevance: Math.max(1, Math.min(100, relevance)) };
   });
   out.sort((a, b) => b.relevance - a.relevance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  // The page's subject, the strongest topic its title or H1 names ("robot vacuum" in "Best robot
-  // vacuum 2025: how to choose one"), leads: it replaces a shorter form of itself ("robot").
-  const subject = topical.filter((p) => p.sources.includes(0) && (p.zones.includes('h1') || p.zones.includes('title')))[0];
+  // The page's subject leads: it replaces a shorter form of itself ("robot").
   if (subject) {
     const within = (t: FieldTopic) => t.tokens.every((k) => subject.tokens.includes(k));
     const top = out[0]?.relevance ?? 100;
@@ -72,6 +81,17 @@ export function fieldTopics(site: { page: PageDocument; related: PageDocument[] 
   }
   // A single everyday word can be the main topic (a page about coffee), never one beside it.
   return out.filter((t, i) => i === 0 || !isVagueWord(t.name, lang)).slice(0, max);
+}
+
+/** A related page names the subject at least this often (sentences, list items, table rows) to
+ * be about it, when its title, H1 and H2/H3 headings do not name it. */
+const SUBJECT_MENTIONS = 2;
+
+/** Is a related page about the page's subject: named in its title or H1, a section heading, or
+ * SUBJECT_MENTIONS passages? Its topics are then the page's field too. */
+export function aboutSubject(doc: PageDocument, subject: string[], lang: Lang): boolean {
+  const m = measureMentions(doc, subject, lang);
+  return m.inTitle || m.inSection !== null || m.mentions >= SUBJECT_MENTIONS;
 }
 
 interface Mentions {
@@ -114,6 +134,13 @@ export function measureMentions(doc: PageDocument, tokens: string[], lang: Lang)
   return { mentions, inTitle, inSection, inQuestion, inListOrTable };
 }
 
+/** The trend is the stuffed phrase, or a part of it ("project management" of "best project
+ * management software"): folded tokens either way round. */
+function isStuffedTrend(tokens: string[], phrase: string): boolean {
+  const stuffedTokens = phrase.split(' ');
+  return tokens.length > 0 && (tokens.every((t) => stuffedTokens.includes(t)) || stuffedTokens.every((t) => tokens.includes(t)));
+}
+
 export function cap(s: string): string {
   return s ? s[0]!.toUpperCase() + s.slice(1) : s;
 }
@@ -124,7 +151,7 @@ export function trendQuestions(name: string, other: string | null, lang: Lang, o
 }
 
 /** Coverage of one trend by the page, with the gap and a concrete action. */
-export function assessTrend(doc: PageDocument, name: string, tokens: string[], lang: Lang, question?: string): TrendCoverage {
+export function assessTrend(doc: PageDocument, name: string, tokens: string[], lang: Lang, question?: string, stuffed?: Evidence['keyword_stuffing']): TrendCoverage {
   const m = measureMentions(doc, tokens, lang);
   const coverage = Math.min(
     100,
@@ -132,7 +159,11 @@ export function assessTrend(doc: PageDocument, name: string, tokens: string[], l
   );
   let gap: string;
   let action: string;
-  if (m.mentions === 0 && !m.inSection && !m.inTitle) {
+  if (stuffed && isStuffedTrend(tokens, stuffed.phrase)) {
+    // Repetition is not coverage: the row says what the keyword_stuffing recommendation says.
+    gap = `Repeated ${stuffed.count} times (${(stuffed.density * 100).toFixed(1)}% of the words): stuffed, not covered.`;
+    action = `Stop repeating "${name}": use it where it is natural (under 2% of the words) and let ${m.inSection ? `"${m.inSection}"` : 'one section'} answer the question about it with specifics.`;
+  } else if (m.mentions === 0 && !m.inSection && !m.inTitle) {
     gap = `Not mentioned on the page.`;
     action = `Add an H2 section "${cap(name)}" that opens with a 40–60 word answer${question ? ` to "${question}"` : ''}, then give specifics in a list or table.`;
   } else if (!m.inSection) {
@@ -156,6 +187,34 @@ export function inferIndustry(explicit: string | null | undefined, topics: Field
   return topics[0]?.name ?? 'general';
 }
 
+export interface TopicAdvice {
+  topic: FieldTopic;
+  coverage: TrendCoverage;
+  questions: TopicQuestion[];
+  intent: QuestionIntent;
+}
+
+/**
+ * Each topic's questions, coverage and action, worded in this one place for discover_trends and
+ * score_content alike. The first topic is the page's main one unless `main: false` (supplied
+ * trends); `asked`: the pages' own questions are in the analysed language.
+ */
+export function topicAdvice(doc: PageDocument, related: PageDocument[], topics: FieldTopic[], lang: Lang, opts: { main?: boolean; asked?: boolean } = {}): TopicAdvice[] {
+  const vendor = isVendor([doc, ...related], [doc, ...related].map((d) => jsonLdTypes(d.jsonLd)));
+  const asked = opts.asked ?? true ? [doc, ...related].flatMap((d) => pageQuestions(d, lang)) : [];
+  const text = [doc, ...related].map((d) => d.bodyText).join('\n');
+  const stuffed = stuffing(doc, lang, topics[0]?.name ?? null);
+  return topics.map((t, i) => {
+    const main = (opts.main ?? true) && i === 0;
+    // Only the page's main topic can be a thing people buy; the rest are asked about, not priced.
+    const commercial = main && isCommercial(t.name, doc, vendor);
+    // A comparison pairs two things that are both bought.
+    const questions = topicQuestions(t.name, { lang, commercial, other: null, pageQuestions: asked, main, text });
+    const coverage = assessTrend(doc, t.name, t.tokens, lang, questions[0]?.question, stuffed);
+    return { topic: t, coverage, questions, intent: commercial ? 'commercial' : 'informational' };
+  });
+}
+
 /** The pure part of discoverTrends, for a site already loaded. */
 export function trendsFromSite(site: LoadedSite, input: DiscoverTrendsInput): TrendsResult {
   const doc = site.page.document;
@@ -163,18 +222,15 @@ export function trendsFromSite(site: LoadedSite, input: DiscoverTrendsInput): Tr
   const max = Math.max(1, Math.min(25, Math.floor(input.maxTrends ?? 8)));
   const related = site.related.map((p) => p.document);
   const topics = fieldTopics({ page: doc, related }, lang, max);
-  const vendor = isVendor([doc, ...related], [doc, ...related].map((d) => jsonLdTypes(d.jsonLd)));
-  const asked = normalizeLang(doc.language) === lang ? [doc, ...related].flatMap((d) => pageQuestions(d, lang)) : [];
-  // Only the page's main topic can be a thing people buy; the rest are asked about, not priced.
-  const commercial = topics.map((t, i) => i === 0 && isCommercial(t.name, doc, vendor));
-  const trends: Trend[] = topics.map((t, i) => {
-    // A comparison pairs two things that are both bought.
-    const other = null;
-    const qs = topicQuestions(t.name, { lang, commercial: commercial[i]!, other, pageQuestions: asked, main: i === 0, text: [doc, ...related].map((d) => d.bodyText).join('\n') });
-    const c = assessTrend(doc, t.name, t.tokens, lang, qs[0]?.question);
-    const intent: QuestionIntent = commercial[i] ? 'commercial' : 'informational';
-    return { name: t.name, relevance: t.relevance, intent, gap: c.gap, action: c.action, questions: qs.map((q) => q.question), question_intents: qs.map((q) => q.intent) };
-  });
+  const trends: Trend[] = topicAdvice(doc, related, topics, lang, { asked: normalizeLang(doc.language) === lang }).map(({ topic: t, coverage: c, questions: qs, intent }) => ({
+    name: t.name,
+    relevance: t.relevance,
+    intent,
+    gap: c.gap,
+    action: c.action,
+    questions: qs.map((q) => q.question),
+    question_intents: qs.map((q) => q.intent),
+  }));
   const sources = [site.page, ...site.related].map((p) => ({
     title: p.document.title ?? p.document.url,
     url: p.document.url,

@@ -5,6 +5,7 @@ import { html, useEffect, useState, navigate, PageHead, Table, Badge, Note, Erro
 import { get, post, idempotencyKey } from '../api.js';
 import { saveRunDraft } from './visibility.js';
 import { refreshBalance } from '../balance.js';
+import { checkName, componentName } from './content-names.js';
 
 const PRICE = { score: '3.00', full: '6.00' };
 
@@ -65,9 +66,6 @@ export function NewContentRunPage() {
     </form>`;
 }
 
-const COMPONENT_NAMES = { depth: 'Depth', freshness: 'Freshness', structure: 'Structure', citability: 'Citability', metadata: 'Metadata', trend_coverage: 'Trend coverage', trust: 'Trust', access: 'Crawler access' };
-/** A component or check id in words: its name above, else the id with spaces ("trend_coverage" → "Trend coverage"). */
-const componentName = (k) => COMPONENT_NAMES[k] || (k.charAt(0).toUpperCase() + k.slice(1)).replace(/_/g, ' ');
 const bandOf = (n) => (n < 40 ? 'Poor' : n < 60 ? 'Fair' : n < 80 ? 'Good' : 'Strong');
 
 function Scores({ r }) {
@@ -108,20 +106,6 @@ function PromptIdeas({ r }) {
   </section>`;
 }
 
-/** The audit's checks by name; one check per AI crawler is left out (the table above has them). */
-const CHECK_NAMES = {
-  robots_txt: 'robots.txt',
-  llms_txt: 'llms.txt',
-  json_ld: 'Structured data (JSON-LD)',
-  open_graph: 'Open Graph',
-  meta_robots: 'Meta robots',
-  sitemap: 'Sitemap',
-  sitemap_lists_page: 'Sitemap lists the page',
-  crawler_fetch: 'Fetch as a crawler',
-  javascript: 'Readable without JavaScript',
-  snippets: 'Search snippets',
-  canonical: 'Canonical URL',
-};
 
 function Audit({ audit }) {
   return html`<section class="card" aria-labelledby="audit-title"><h2 id="audit-title">AI-readiness audit</h2>
@@ -138,7 +122,7 @@ function Audit({ audit }) {
           <ul class="plain" data-testid="audit-log-evidence">${audit.log_evidence.findings.map((f) => html`<li>${f}</li>`)}</ul>`
       : null}
     <h3>Checks</h3>
-    <ul class="plain" data-testid="audit-checks">${audit.checks.filter((c) => !c.id.startsWith('ai_crawler:')).map((c) => html`<li><${Badge} value=${c.status} /> <strong>${CHECK_NAMES[c.id] || componentName(c.id)}</strong> — ${c.detail}</li>`)}</ul>
+    <ul class="plain" data-testid="audit-checks">${audit.checks.filter((c) => !c.id.startsWith('ai_crawler:')).map((c) => html`<li><${Badge} value=${c.status} /> <strong>${checkName(c.id)}</strong> — ${c.detail}</li>`)}</ul>
     <dl class="facts" style=${{ marginTop: '12px' }}>
       <dt>llms.txt</dt><dd>${audit.llms_txt.present ? (audit.llms_txt.valid ? `present, ${audit.llms_txt.links} links` : `present, invalid: ${audit.llms_txt.errors.join('; ')}`) : 'missing'}</dd>
       <dt>Sitemap</dt><dd>${audit.sitemap.found ? `${audit.sitemap.url_count} URLs${audit.sitemap.lists_page === false ? ', this page not listed' : ''}` : 'not found'}</dd>
