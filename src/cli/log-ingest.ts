@@ -91,6 +91,20 @@ async function sendInPieces(bytes: AsyncIterable<Buffer>, send: Send, totals: In
   return Buffer.from(all.subarray(nl + 1));
 }
 
+/** Waits ms, or less if signal aborts; the abort listener is removed either way, so a long
+ * --follow does not pile one listener per poll onto the signal. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
 export async function ingestFile(
   file: string,
   siteId: string,
@@ -129,10 +143,7 @@ export async function ingestFile(
       offset = size;
     }
     if (opts.signal?.aborted) break;
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, pollMs);
-      opts.signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-    });
+    await pause(pollMs, opts.signal);
   }
   if (carry.length) add(totals, await send(carry));
   return totals;
