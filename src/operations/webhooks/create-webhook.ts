@@ -25,6 +25,6 @@ export default defineRoute({
     name: 'create_webhook',
     title: 'Create a webhook endpoint',
     openWorld: true,
-    description: 'Create a webhook endpoint: url (public http(s)), events (run.completed, tracked_test.changed, tracked_test.skipped, credits.low, crawler.blocked or "*"), description, format (standard_webhooks or slack). Returns the whsec_ signing secret once.',
+    description: 'Create a webhook endpoint: url (public http(s)), events (run.completed, tracked_test.changed, tracked_test.skipped, credits.low, crawler.blocked or "*"), description, format (standard_webhooks or slack). Returns the whsec_ signing secret once. Free.',
   },
 });

@@ -16,5 +16,5 @@ export default defineRoute({
   errors: [404],
   run: (a, ctx, core) => retryDelivery(core.store, ctx.accountId, a.webhook_id, a.msg_id, () => core.notifyWork()),
   cli: { command: 'webhooks retry', description: 'deliver a message again now', args: ['webhook_id', 'msg_id'] },
-  tool: { name: 'retry_webhook_delivery', title: 'Retry a webhook delivery', openWorld: true, description: 'Deliver a message to its endpoint again now, with the same webhook-id.' },
+  tool: { name: 'retry_webhook_delivery', title: 'Retry a webhook delivery', openWorld: true, description: 'Deliver a message to its endpoint again now, with the same webhook-id. Free.' },
 });
