@@ -313,7 +313,7 @@ export const FORMATTERS: Record<string, Formatter> = {
   ),
   'logs ingest': fmt('sitesLogsUpload', (d) => `${d.lines} lines (${d.format}): ${d.ai_crawler_hits} AI crawler hits, ${d.ai_referral_visits} AI referral visits, ${d.duplicates} duplicates, ${d.skipped} skipped`),
   'ci status': fmt('contentIntelligenceRunsRead', (run) => [ciRunLine(run), ...ciResultLines((run as { result?: Record<string, unknown> | null }).result)].join('\n')),
-  'webhooks create': fmt('webhooksCreate', (w) => [webhookLine(w), `signing secret (shown only now): ${w.secret}`].join('\n')),
+  'webhooks create': fmt('webhooksCreate', (w) => [webhookLine(w), ...(w.secret ? [`signing secret (shown only now): ${w.secret}`] : [])].join('\n')),
   'webhooks list': fmt('webhooksList', (d) => lines(d.webhooks.map(webhookLine), 'no webhooks')),
   'webhooks get': fmt('webhooksGet', webhookLine),
   'webhooks update': fmt('webhooksUpdate', webhookLine),

@@ -7223,8 +7223,8 @@ export interface operations {
                         disabled_reason: string | null;
                         created_at: string;
                         updated_at: string;
-                        /** @description whsec_…: verify signatures with it; shown only once */
-                        secret: string;
+                        /** @description whsec_…: verify signatures with it; shown only once. null for a Slack endpoint (Slack checks no signature) */
+                        secret: string | null;
                     } & {
                         [key: string]: unknown;
                     };

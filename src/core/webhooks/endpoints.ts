@@ -81,8 +81,8 @@ export async function createEndpoint(
     deleted_at: null,
   };
   await deps.store.db.insertInto('webhook_endpoints').values(row).execute();
-  // The only time the secret is shown.
-  return { ...renderEndpoint(row), secret };
+  // The only time the secret is shown; a Slack channel checks no signature, so it gets none.
+  return { ...renderEndpoint(row), secret: row.kind === 'slack' ? null : secret };
 }
 
 /** "*" subsumes the rest; duplicates go. */
