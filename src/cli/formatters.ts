@@ -311,7 +311,7 @@ export const FORMATTERS: Record<string, Formatter> = {
       `no AI referral visits from ${d.from} to ${d.to}`,
     ),
   ),
-  'logs ingest': fmt('sitesLogsUpload', (d) => `${d.lines} lines (${d.format}): ${d.ai_crawler_hits} AI crawler hits, ${d.ai_referral_visits} AI referral visits, ${d.duplicates} duplicates, ${d.skipped} skipped`),
+  'logs ingest': fmt('sitesLogsUpload', (d) => `${d.lines} lines (${d.format}): ${d.ai_crawler_hits} AI crawler hits, ${d.ai_referral_visits} AI referral visits, ${d.duplicates} duplicates, ${d.skipped} skipped${d.hint ? `\n${d.hint}` : ''}`),
   'ci status': fmt('contentIntelligenceRunsRead', (run) => [ciRunLine(run), ...ciResultLines((run as { result?: Record<string, unknown> | null }).result)].join('\n')),
   'webhooks create': fmt('webhooksCreate', (w) => [webhookLine(w), ...(w.secret ? [`signing secret (shown only now): ${w.secret}`] : [])].join('\n')),
   'webhooks list': fmt('webhooksList', (d) => lines(d.webhooks.map(webhookLine), 'no webhooks')),

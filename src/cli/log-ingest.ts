@@ -34,6 +34,9 @@ function add(t: IngestTotals, s: Summary) {
   t.requests++;
   for (const k of ['lines', 'parsed', 'skipped', 'duplicates', 'ai_crawler_hits', 'ai_referral_visits'] as const) t[k] += s[k];
   t.format = s.format ?? t.format;
+  // The hint explains an upload where nothing could be read; once something is, it no longer applies.
+  if (t.parsed > 0) delete t.hint;
+  else if (s.hint) t.hint = s.hint;
   if (s.from && (!t.from || s.from < t.from)) t.from = s.from;
   if (s.to && (!t.to || s.to > t.to)) t.to = s.to;
 }

@@ -12871,6 +12871,8 @@ export interface operations {
                         from: string | null;
                         /** @description The latest request time read */
                         to: string | null;
+                        /** @description Only when lines were sent and none could be read in the format: which format they look like, or that none matched */
+                        hint?: string;
                     };
                 };
             };

@@ -49,3 +49,29 @@ test('--follow removes each poll abort listener; abort ends the follow with the 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the totals keep the hint of pieces where nothing was read, and drop it once something is', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sightline-ingest-'));
+  try {
+    const file = join(dir, 'access.log');
+    writeFileSync(file, 'a line\n');
+    const hint = 'No line was read as vercel; the lines look like combined: send them again with format combined (or auto).';
+    const piece = (parsed: number) =>
+      ({
+        lines: 1,
+        parsed,
+        skipped: 1 - parsed,
+        duplicates: 0,
+        ai_crawler_hits: 0,
+        ai_referral_visits: 0,
+        format: 'vercel',
+        from: null,
+        to: null,
+        ...(parsed ? {} : { hint }),
+      }) as Awaited<ReturnType<Send>>;
+    assert.equal((await ingestFile(file, 'site_1', async () => piece(0))).hint, hint);
+    assert.equal((await ingestFile(file, 'site_1', async () => piece(1))).hint, undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
