@@ -42,7 +42,7 @@ async function main() {
     const wh = await createEndpoint(rt.core.webhooks, accountId, { url: rx.url('/bench'), events: ['*'] });
     // Signatures are checked as each request arrives: the timestamp is the attempt's, and the
     // library (rightly) refuses timestamps older than five minutes.
-    const verifier = new Webhook(wh.secret);
+    const verifier = new Webhook(wh.secret!);
     let badSignatures = 0;
     const payloads = new Set<number>();
     rx.answer = (r) => {

@@ -34,6 +34,9 @@ function add(t: IngestTotals, s: Summary) {
   t.requests++;
   for (const k of ['lines', 'parsed', 'skipped', 'duplicates', 'ai_crawler_hits', 'ai_referral_visits'] as const) t[k] += s[k];
   t.format = s.format ?? t.format;
+  // The hint explains an upload where nothing could be read; once something is, it no longer applies.
+  if (t.parsed > 0) delete t.hint;
+  else if (s.hint) t.hint = s.hint;
   if (s.from && (!t.from || s.from < t.from)) t.from = s.from;
   if (s.to && (!t.to || s.to > t.to)) t.to = s.to;
 }
@@ -91,6 +94,20 @@ async function sendInPieces(bytes: AsyncIterable<Buffer>, send: Send, totals: In
   return Buffer.from(all.subarray(nl + 1));
 }
 
+/** Waits ms, or less if signal aborts; the abort listener is removed either way, so a long
+ * --follow does not pile one listener per poll onto the signal. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
 export async function ingestFile(
   file: string,
   siteId: string,
@@ -129,10 +146,7 @@ export async function ingestFile(
       offset = size;
     }
     if (opts.signal?.aborted) break;
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, pollMs);
-      opts.signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-    });
+    await pause(pollMs, opts.signal);
   }
   if (carry.length) add(totals, await send(carry));
   return totals;

@@ -456,7 +456,7 @@ function logsIngest(cmd: Command, io: Io, act: Act) {
         });
         return {
           doc: t,
-          human: `${t.file} → ${t.site_id}: ${t.lines} lines (${t.format ?? 'no format'}) in ${t.requests} requests; ${t.ai_crawler_hits} AI crawler hits, ${t.ai_referral_visits} AI referral visits, ${t.duplicates} duplicates, ${t.skipped} skipped`,
+          human: `${t.file} → ${t.site_id}: ${t.lines} lines (${t.format ?? 'no format'}) in ${t.requests} requests; ${t.ai_crawler_hits} AI crawler hits, ${t.ai_referral_visits} AI referral visits, ${t.duplicates} duplicates, ${t.skipped} skipped${t.hint ? `\n${t.hint}` : ''}`,
         };
       } finally {
         process.off('SIGINT', onSignal);

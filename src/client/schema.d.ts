@@ -7223,8 +7223,8 @@ export interface operations {
                         disabled_reason: string | null;
                         created_at: string;
                         updated_at: string;
-                        /** @description whsec_…: verify signatures with it; shown only once */
-                        secret: string;
+                        /** @description whsec_…: verify signatures with it; shown only once. null for a Slack endpoint (Slack checks no signature) */
+                        secret: string | null;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8196,6 +8196,23 @@ export interface operations {
             };
             /** @description Not found or not owned by the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12854,6 +12871,8 @@ export interface operations {
                         from: string | null;
                         /** @description The latest request time read */
                         to: string | null;
+                        /** @description Only when lines were sent and none could be read in the format: which format they look like, or that none matched */
+                        hint?: string;
                     };
                 };
             };

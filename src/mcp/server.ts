@@ -38,7 +38,7 @@ export const INSTRUCTIONS = [
   '(3) create_visibility_run with the same arguments and an idempotency_key (so a retry never pays twice): it reserves credits probe by probe;',
   '(4) poll get_visibility_run until status is completed, partially_completed, failed or cancelled (probes take seconds to minutes; cancel_visibility_run stops queued probes and releases their credits);',
   '(5) read the summary (mention_rate, visibility_band, share_of_voice, competitors, cited_domains) and, with include_probes, each probe; get_visibility_probe gives one probe\'s full answer and citations.',
-  'Every tool description states its cost; tools marked readOnlyHint never spend credits. Use create_tracked_test to repeat a study on a schedule and get_test_history to follow it.',
+  'Every tool that is not readOnlyHint states its cost in its description ("Free." or the credits it spends); readOnlyHint tools never spend credits. Use create_tracked_test to repeat a study on a schedule and get_test_history to follow it.',
   'Errors come back as tool errors whose text is JSON {"error", "message", …}: insufficient_credits (402) carries required_credits and available_credits; validation_error lists each bad argument under detail.',
 ].join(' ');
 

@@ -229,6 +229,20 @@ describe('sites: access logs of every format', () => {
     assert.equal(up.statusCode, 404);
   });
 
+  test('a named format that reads no line says which format the lines look like; a good upload has no hint', async () => {
+    const site = await newSite('hint.example');
+    const { body } = logText('combined', site.domain);
+    const wrong = (await upload(site.id, body, { 'content-type': 'text/plain' }, 'vercel')).json();
+    assert.equal(wrong.parsed, 0);
+    assert.equal(wrong.skipped, wrong.lines);
+    assert.equal(wrong.hint, 'No line was read as vercel; the lines look like combined: send them again with format combined (or auto).');
+    const none = (await upload(site.id, 'hello\nworld\n', { 'content-type': 'text/plain' }, 'combined')).json();
+    assert.match(none.hint, /^No line was read as combined, and the first lines match none of the formats read here \(combined, common, cloudflare, cloudfront, vercel\)\.$/);
+    const right = (await upload(site.id, body, { 'content-type': 'text/plain' }, 'combined')).json();
+    assert.ok(right.parsed > 0);
+    assert.equal('hint' in right, false);
+  });
+
   test('delete removes the site and its log data', async () => {
     const site = await newSite('gone.example');
     await upload(site.id, logText('combined', site.domain).body, { 'content-type': 'text/plain' });

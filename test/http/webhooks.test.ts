@@ -291,6 +291,16 @@ describe('webhooks: an endpoint failing every delivery is disabled, once, with a
     const rows = await s.runtime.core.store.db.selectFrom('activity').selectAll().where('action', '=', 'webhooks.disabled').execute();
     assert.equal(rows.length, 1);
     assert.equal(rows[0]!.path, `/v1/webhooks/${wh.id}`);
+    // Disabled: a retry is refused up front with 409 webhook_disabled; nothing is queued.
+    const refused = await s.request('POST', `/v1/webhooks/${wh.id}/deliveries/${d.id}/retry`, { key });
+    assert.equal(refused.statusCode, 409);
+    assert.equal(refused.json().detail.error, 'webhook_disabled');
+    assert.equal(refused.json().detail.webhook_id, wh.id);
+    assert.equal(refused.json().detail.disabled_reason, 'failing');
+    assert.match(refused.json().detail.message, /enable it/);
+    assert.equal((await s.request('GET', `/v1/webhooks/${wh.id}/deliveries`, { key })).json().deliveries[0].status, 'failed');
+    const jobs = await s.runtime.core.store.db.selectFrom('jobs').select('status').where('ref_id', '=', d.id).where('status', '=', 'queued').execute();
+    assert.equal(jobs.length, 0);
     // Enabled again: deliveries resume.
     rx.answer = () => ({ status: 200 });
     assert.equal((await s.request('PATCH', `/v1/webhooks/${wh.id}`, { key, body: { status: 'enabled' } })).json().status, 'enabled');

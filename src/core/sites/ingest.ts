@@ -15,7 +15,7 @@ import type { Store, Tx } from '../../db/store.ts';
 import { crawlerOf, foldHost, isAsset, isBlocked, referralSourceOf, statusClass } from './classify.ts';
 import type { CrawlerRanges } from './ip-ranges.ts';
 import { AI_CRAWLERS, SEARCH_ROLES } from '../content/crawlers.ts';
-import { detectFormat, parserFor, type LineParser, type LogFormat, type LogRecord } from './log-formats.ts';
+import { detectFormat, LOG_FORMATS, parserFor, type LineParser, type LogFormat, type LogRecord } from './log-formats.ts';
 
 /** Crawlers whose refusals can be `crawler.blocked` events (training crawlers are left out). */
 const SEARCH_TOKENS = new Set(AI_CRAWLERS.filter((c) => SEARCH_ROLES.has(c.role)).map((c) => c.token));
@@ -41,6 +41,8 @@ export interface IngestSummary {
   ai_referral_visits: number;
   from: string | null;
   to: string | null;
+  /** Only when lines were sent and none could be read in the format: what they look like instead. */
+  hint?: string;
 }
 
 /** What one request counts as, before its line hash and hour are added. */
@@ -238,6 +240,9 @@ export async function ingestLog(
   let maxTime = -Infinity;
   let parser: LineParser | null = opts.format === 'auto' ? null : parserFor(opts.format);
   const sniffed: string[] = [];
+  /** Lines that parsed as requests of the format (before the host check), and the first lines, for the hint. */
+  let readable = 0;
+  const sample: string[] = [];
   const batch = new Batch();
 
   const flush = async () => {
@@ -254,7 +259,9 @@ export async function ingestLog(
   const handle = (line: string): boolean => {
     if (!line.trim()) return false;
     sum.lines++;
+    if (sample.length < SNIFF_LINES) sample.push(line);
     const r = line.charCodeAt(0) === 0 ? null : parser!.parse(line);
+    if (r && !Number.isNaN(r.time)) readable++;
     if (!r || Number.isNaN(r.time)) {
       // A CloudFront header line is no request and no garbage either: it is not counted as a line.
       if (parser!.format === 'cloudfront' && line.charCodeAt(0) === 35) sum.lines--;
@@ -295,12 +302,22 @@ export async function ingestLog(
   if (!parser) await sniff(null);
   await flush();
   if (newBlocked) await opts.onBlockedHits?.(newBlocked);
+  const hint = sum.lines > 0 && readable === 0 ? formatHint(parser!.format, sample) : undefined;
   return {
     format: parser!.format,
     ...sum,
     from: minTime === Infinity ? null : toApiTime(new Date(minTime).toISOString()),
     to: maxTime === -Infinity ? null : toApiTime(new Date(maxTime).toISOString()),
+    ...(hint ? { hint } : {}),
   };
+}
+
+/** Why nothing was read: the format the first lines look like, when the parsers can tell. */
+export function formatHint(format: LogFormat, firstLines: string[]): string {
+  const looks = detectFormat(firstLines);
+  if (looks && looks !== format) return `No line was read as ${format}; the lines look like ${looks}: send them again with format ${looks} (or auto).`;
+  if (looks) return `No line was read as ${format}: none is a complete ${format} request line.`;
+  return `No line was read as ${format}, and the first lines match none of the formats read here (${LOG_FORMATS.join(', ')}).`;
 }
 
 function recognised(lines: string[]): LineParser {

@@ -81,8 +81,8 @@ export async function createEndpoint(
     deleted_at: null,
   };
   await deps.store.db.insertInto('webhook_endpoints').values(row).execute();
-  // The only time the secret is shown.
-  return { ...renderEndpoint(row), secret };
+  // The only time the secret is shown; a Slack channel checks no signature, so it gets none.
+  return { ...renderEndpoint(row), secret: row.kind === 'slack' ? null : secret };
 }
 
 /** "*" subsumes the rest; duplicates go. */
@@ -203,6 +203,15 @@ export async function listDeliveries(store: Store, accountId: string, endpointId
  */
 export async function retryDelivery(store: Store, accountId: string, endpointId: string, messageId: string, onQueued?: () => void) {
   const endpoint = await findEndpoint(store, accountId, endpointId);
+  // A disabled endpoint is never delivered to: refuse now rather than queue an attempt that ends
+  // failed with endpoint_disabled.
+  if (endpoint.status !== 'enabled') {
+    const why = endpoint.disabled_reason === 'failing' ? 'it was disabled after failing too long' : 'it was disabled';
+    throw new AppError('webhook_disabled', `Webhook ${endpoint.id} is disabled (${why}); enable it (PATCH /v1/webhooks/${endpoint.id} {"status":"enabled"}) before retrying its deliveries.`, {
+      webhook_id: endpoint.id,
+      disabled_reason: endpoint.disabled_reason,
+    });
+  }
   const now = nowIso();
   await store.db.transaction().execute(async (trx) => {
     const msg = await trx.selectFrom('webhook_messages').selectAll().where('id', '=', messageId).where('endpoint_id', '=', endpoint.id).executeTakeFirst();

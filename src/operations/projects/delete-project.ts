@@ -16,5 +16,5 @@ export default defineRoute({
   errors: [404],
   run: (a, _ctx, core, principal) => deleteProject(core.tracking, principal, a.project_id),
   cli: { command: 'projects delete', description: 'delete a project and its schedule (runs stay readable)', args: ['project_id'] },
-  tool: { name: 'delete_project', title: 'Delete a project', description: 'Delete a project: its tests stop and disappear; their runs stay readable by id.', destructive: true },
+  tool: { name: 'delete_project', title: 'Delete a project', description: 'Delete a project: its tests stop and disappear; their runs stay readable by id. Free.', destructive: true },
 });

@@ -16,5 +16,5 @@ export default defineRoute({
   errors: [404],
   run: (a, _ctx, core, principal) => removeProjectPrompt(core.tracking, principal, a.project_id, a.prompt_id),
   cli: { command: 'projects remove-prompt', description: "remove a prompt from a project's library", args: ['project_id', 'prompt_id'] },
-  tool: { name: 'delete_project_prompt', title: 'Remove a project prompt', description: "Remove one prompt from a project's library; its tests stop asking it from the next run.", destructive: true },
+  tool: { name: 'delete_project_prompt', title: 'Remove a project prompt', description: "Remove one prompt from a project's library; its tests stop asking it from the next run. Free.", destructive: true },
 });

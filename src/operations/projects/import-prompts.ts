@@ -26,5 +26,5 @@ export default defineRoute({
     return importProjectPrompts(core.tracking, principal, project_id, input);
   },
   cli: { command: 'projects prompts', description: 'add prompts (--text "…" lines, or --format csv with a prompt,topics header; --topics for all)', args: ['project_id'] },
-  tool: { name: 'import_project_prompts', title: 'Import prompts into a project', description: "Add prompts to a project's library: prompts [{prompt, topics}], or text (one prompt per line, or CSV with prompt,topics columns, format csv), topics applied to all. Prompts already there are counted as duplicates. Its tests ask the new prompts from the next run." },
+  tool: { name: 'import_project_prompts', title: 'Import prompts into a project', description: "Add prompts to a project's library: prompts [{prompt, topics}], or text (one prompt per line, or CSV with prompt,topics columns, format csv), topics applied to all. Prompts already there are counted as duplicates. Its tests ask the new prompts from the next run. Free; later runs cost more per prompt added." },
 });

@@ -26,5 +26,5 @@ export default defineRoute({
     return updateProject(core.tracking, principal, project_id, patch);
   },
   cli: { command: 'projects update', description: "change a project's brand, competitors, markets, platforms, schedule or budget", args: ['project_id'], flags: { 'schedule.cron': 'cron', 'schedule.timezone': 'timezone', monthly_credit_budget: 'budget' } },
-  tool: { name: 'update_project', title: 'Update a project', description: 'Change any project setting (partial); its tracked tests follow: a changed definition starts a new comparable series, never compared with the old one.' },
+  tool: { name: 'update_project', title: 'Update a project', description: 'Change any project setting (partial); its tracked tests follow: a changed definition starts a new comparable series, never compared with the old one. Free; later runs cost what the new settings cost.' },
 });

@@ -16,5 +16,5 @@ export default defineRoute({
   errors: [404],
   run: (a, _ctx, core, principal) => revokeShare(core.store, principal, a.project_id, a.share_id),
   cli: { command: 'reports revoke', description: 'revoke a share link', args: ['project_id', 'share_id'] },
-  tool: { name: 'revoke_project_share', title: 'Revoke a share link', description: 'Revoke a read-only share link of a project report: it stops working at once. Revoking twice is harmless.', destructive: true, idempotent: true },
+  tool: { name: 'revoke_project_share', title: 'Revoke a share link', description: 'Revoke a read-only share link of a project report: it stops working at once. Revoking twice is harmless. Free.', destructive: true, idempotent: true },
 });

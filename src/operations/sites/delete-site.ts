@@ -16,5 +16,5 @@ export default defineRoute({
   errors: [404],
   run: (a, ctx, core) => deleteSite(core.store, ctx.accountId, a.site_id),
   cli: { command: 'sites delete', description: 'delete a site and its log data', args: ['site_id'] },
-  tool: { name: 'delete_site', title: 'Delete a site', destructive: true, idempotent: true, description: 'Delete a site and everything read from its logs.' },
+  tool: { name: 'delete_site', title: 'Delete a site', destructive: true, idempotent: true, description: 'Delete a site and everything read from its logs. Free.' },
 });

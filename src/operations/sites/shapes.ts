@@ -57,4 +57,5 @@ export const IngestSummary = z.object({
   ai_referral_visits: z.number().int(),
   from: z.string().nullable().describe('The earliest request time read'),
   to: z.string().nullable().describe('The latest request time read'),
+  hint: z.string().optional().describe('Only when lines were sent and none could be read in the format: which format they look like, or that none matched'),
 });

@@ -21,6 +21,6 @@ export default defineRoute({
     name: 'delete_tracked_test',
     title: 'Delete a tracked test', destructive: true, idempotent: true,
     description:
-      'Delete a saved test and its schedule; its runs stay readable by id.',
+      'Delete a saved test and its schedule; its runs stay readable by id. Free.',
   },
 });

@@ -42,6 +42,6 @@ export default defineRoute({
     name: 'update_tracked_test',
     title: 'Change a tracked test', idempotent: true, openWorld: true,
     description:
-      'Change a tracked test: name, definition, schedule (null removes it), paused (true pauses at once), monthly_credit_budget.',
+      'Change a tracked test: name, definition, schedule (null removes it), paused (true pauses at once), monthly_credit_budget. Free; later runs cost what the new definition costs.',
   },
 });

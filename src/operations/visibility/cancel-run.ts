@@ -24,6 +24,6 @@ export default defineRoute({
     name: 'cancel_visibility_run',
     title: 'Cancel a visibility run', destructive: true, idempotent: true,
     description:
-      'Cancel the queued probes of a run and release their credits; running probes finish.',
+      'Cancel the queued probes of a run and release their credits; running probes finish. Free.',
   },
 });

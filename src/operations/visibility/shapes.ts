@@ -197,4 +197,4 @@ export const RunList = z.object({
 
 /** What a visibility run costs, as the create and run-now tools tell an agent. */
 export const RUN_COST =
-  "Costs each probe's model price (credits_per_probe in list_visibility_models; 1 to 6 credits for default models), reserved now, settled when the probe succeeds, released when it fails or is cancelled; a balance that covers only the first probes queues those (partially_queued). Quote first with estimate_visibility_run (free).";
+  "Costs each probe's model price (credits_per_probe in list_visibility_models; the shipped catalog's default models cost 1 to 4 credits), reserved now, settled when the probe succeeds, released when it fails or is cancelled; a balance that covers only the first probes queues those (partially_queued). Quote first with estimate_visibility_run (free).";

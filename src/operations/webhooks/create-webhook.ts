@@ -17,7 +17,7 @@ export default defineRoute({
     description: z.string().max(500).nullish().describe('A note for people'),
     format: z.enum(WEBHOOK_FORMATS).optional().describe('standard_webhooks (default) or slack'),
   }),
-  response: Webhook.extend({ secret: z.string().describe('whsec_…: verify signatures with it; shown only once') }),
+  response: Webhook.extend({ secret: z.string().nullable().describe('whsec_…: verify signatures with it; shown only once. null for a Slack endpoint (Slack checks no signature)') }),
   errors: [400, 422],
   run: (a, ctx, core) => createEndpoint(core.webhooks, ctx.accountId, a),
   cli: { command: 'webhooks create', description: 'add a webhook endpoint (prints its signing secret once)', args: ['url'], flags: { events: 'event' } },
@@ -25,6 +25,6 @@ export default defineRoute({
     name: 'create_webhook',
     title: 'Create a webhook endpoint',
     openWorld: true,
-    description: 'Create a webhook endpoint: url (public http(s)), events (run.completed, tracked_test.changed, tracked_test.skipped, credits.low, crawler.blocked or "*"), description, format (standard_webhooks or slack). Returns the whsec_ signing secret once.',
+    description: 'Create a webhook endpoint: url (public http(s)), events (run.completed, tracked_test.changed, tracked_test.skipped, credits.low, crawler.blocked or "*"), description, format (standard_webhooks or slack). Returns the whsec_ signing secret once (null for slack: Slack checks no signature). Free.',
   },
 });

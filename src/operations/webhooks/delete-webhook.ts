@@ -16,5 +16,5 @@ export default defineRoute({
   errors: [404],
   run: (a, ctx, core) => deleteEndpoint(core.store, ctx.accountId, a.webhook_id),
   cli: { command: 'webhooks delete', description: 'delete a webhook endpoint', args: ['webhook_id'] },
-  tool: { name: 'delete_webhook', title: 'Delete a webhook endpoint', destructive: true, idempotent: true, description: 'Delete a webhook endpoint; its pending deliveries end failed.' },
+  tool: { name: 'delete_webhook', title: 'Delete a webhook endpoint', destructive: true, idempotent: true, description: 'Delete a webhook endpoint; its pending deliveries end failed. Free.' },
 });

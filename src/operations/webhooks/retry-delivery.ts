@@ -13,8 +13,8 @@ export default defineRoute({
   scope: 'webhooks:write',
   params: z.object({ webhook_id: z.string().max(64).describe('Webhook id (wh_…)'), msg_id: z.string().max(64).describe('Delivery id (msg_…)') }),
   response: Delivery,
-  errors: [404],
+  errors: [404, 409],
   run: (a, ctx, core) => retryDelivery(core.store, ctx.accountId, a.webhook_id, a.msg_id, () => core.notifyWork()),
   cli: { command: 'webhooks retry', description: 'deliver a message again now', args: ['webhook_id', 'msg_id'] },
-  tool: { name: 'retry_webhook_delivery', title: 'Retry a webhook delivery', openWorld: true, description: 'Deliver a message to its endpoint again now, with the same webhook-id.' },
+  tool: { name: 'retry_webhook_delivery', title: 'Retry a webhook delivery', openWorld: true, description: 'Deliver a message to its endpoint again now, with the same webhook-id. Free.' },
 });

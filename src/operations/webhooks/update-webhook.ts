@@ -34,6 +34,6 @@ export default defineRoute({
     title: 'Change a webhook endpoint',
     idempotent: true,
     openWorld: true,
-    description: 'Change a webhook endpoint: url, events, description, status (enabled|disabled).',
+    description: 'Change a webhook endpoint: url, events, description, status (enabled|disabled). Free.',
   },
 });

@@ -53,6 +53,17 @@ describe('the Sites pages', { skip: browserSkip() }, () => {
       const o = await horizontalOverflow(page);
       assert.ok(o.scrollWidth <= o.innerWidth, `${name} at ${width}px scrolls sideways: ${o.scrollWidth} > ${o.innerWidth}`);
       assert.deepEqual(await axeViolations(page), [], `${name} at ${width}px`);
+      // A shown table caption sits above the table's first row (the header row on wide screens),
+      // never under it.
+      const captionsBelow = await page.evaluate(() =>
+        [...document.querySelectorAll('table')].flatMap((t) => {
+          const cap = t.querySelector('caption');
+          if (!cap || cap.classList.contains('visually-hidden') || cap.getBoundingClientRect().height === 0) return [];
+          const first = [...t.querySelectorAll('tr')].find((r) => r.getBoundingClientRect().height > 2);
+          return first && cap.getBoundingClientRect().bottom > first.getBoundingClientRect().top + 1 ? [cap.textContent] : [];
+        }),
+      );
+      assert.deepEqual(captionsBelow, [], `${name} at ${width}px: captions drawn under their first row`);
       await rig.screenshot(page, `${name}-${width === 1280 ? 'desktop' : '390'}`);
     }
     await page.setViewportSize({ width: 1280, height: 900 });

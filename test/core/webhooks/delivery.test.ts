@@ -73,7 +73,7 @@ describe('webhook deliveries across workers and restarts', () => {
     for (const h of hits) perId.set(String(h.headers['webhook-id']), (perId.get(String(h.headers['webhook-id'])) ?? 0) + 1);
     assert.equal(perId.size, N);
     assert.ok([...perId.values()].every((n) => n === 2));
-    const wv = new Webhook(wh.secret);
+    const wv = new Webhook(wh.secret!);
     assert.equal(new Set(hits.map((h) => (wv.verify(h.body, h.headers as Record<string, string>) as any).data.n)).size, N);
     const attempts = await api.core.store.db.selectFrom('webhook_attempts').select(['message_id', 'attempt', 'status_code']).execute();
     assert.equal(attempts.length, 2 * N);
@@ -103,7 +103,7 @@ describe('webhook deliveries across workers and restarts', () => {
     const hits = await rx.waitFor(2, (r) => r.path === '/restart', 60_000);
     assert.equal(hits[1]!.headers['webhook-id'], one!.headers['webhook-id']);
     assert.ok(hits[1]!.at - one!.at >= 2900, 'the schedule was kept across the restart');
-    assert.equal((new Webhook(wh.secret).verify(hits[1]!.body, hits[1]!.headers as Record<string, string>) as any).type, 'credits.low');
+    assert.equal((new Webhook(wh.secret!).verify(hits[1]!.body, hits[1]!.headers as Record<string, string>) as any).type, 'credits.low');
     const done = await until(async () => {
       const m = await message();
       return m.status === 'succeeded' ? m : null;

@@ -106,6 +106,7 @@ describe('Slack destination end to end', () => {
     const { key } = await s.account({ credits: 10 });
     const wh = (await s.request('POST', '/v1/webhooks', { key, body: { url: rx.url('/services/T000/B000/XXX'), events: ['run.completed'], format: 'slack' } })).json();
     assert.equal(wh.format, 'slack');
+    assert.equal(wh.secret, null, 'a Slack channel checks no signature: no secret is shown');
     const run = (await s.request('POST', '/v1/visibility/runs', { key, body: { url: 'https://acme.example', target_entity: 'Acme', prompts: ['crm'], platforms: ['deepseek'] } })).json();
     await s.waitForRun(key, run.run_id);
     const [hit] = await rx.waitFor(1, (r) => r.path.startsWith('/services/'));

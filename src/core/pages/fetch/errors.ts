@@ -21,7 +21,7 @@ export type FetchErrorCode =
   | 'extraction';
 
 const MESSAGES: Record<FetchErrorCode, string> = {
-  blocked_address: 'The URL points at an address this server may not fetch.',
+  blocked_address: 'The URL points at an address this server may not fetch (not public: private, loopback, link-local); its operator can allow it with SIGHTLINE_FETCH_ALLOW (hosts, host:port pairs or CIDRs).',
   invalid_url: 'The URL is not a valid http(s) URL.',
   unsupported_scheme: 'Only http and https URLs can be fetched.',
   too_many_redirects: 'The page redirected too many times.',

@@ -140,6 +140,7 @@ function Upload({ site, onDone }) {
     ${summary
       ? html`<div data-testid="upload-summary" role="status">
           <${Note} kind="ok"><p>Read ${n(summary.lines)} lines as <strong>${summary.format}</strong>${summary.from ? html` covering ${when(summary.from)} to ${when(summary.to)}` : null}.</p></${Note}>
+          ${summary.hint ? html`<${Note} kind="warn"><p>${summary.hint}</p></${Note}>` : null}
           <div class="stats">
             <${Stat} label="Requests read" value=${n(summary.parsed)} />
             <${Stat} label="AI crawler hits" value=${n(summary.ai_crawler_hits)} />
