@@ -25,12 +25,17 @@ export const ValidationErrorBody = z
   })
   .describe('Schema validation error');
 
-/** Clamped integer query parameter: out of range is clamped, not an error; non-numeric is 422. */
+/**
+ * Clamped integer query parameter: out of range is clamped, not an error; non-numeric is 422. An
+ * integer beyond the safe range (`limit=1e20`) is out of range like -1, so it is clamped too.
+ */
 export const clampedInt = (def: number, min: number, max: number) =>
-  z.coerce
-    .number()
-    .int()
-    .optional()
+  z
+    .preprocess((v) => {
+      if (v === undefined || v === '') return v;
+      const n = Number(v);
+      return Number.isInteger(n) && !Number.isSafeInteger(n) ? Math.sign(n) * Number.MAX_SAFE_INTEGER : v;
+    }, z.coerce.number().int().optional())
     .transform((v) => (v === undefined ? def : Math.min(max, Math.max(min, v))))
     .describe(`${min}..${max}, default ${def}; a value out of range is clamped`);
 

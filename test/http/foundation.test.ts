@@ -45,7 +45,7 @@ describe('foundation', () => {
 
   test('list limits clamp silently and a non-numeric limit is 422 with loc', async () => {
     const { key } = await s.account();
-    for (const q of ['recent_limit=0', 'recent_limit=1000', 'recent_limit=-5']) {
+    for (const q of ['recent_limit=0', 'recent_limit=1000', 'recent_limit=-5', 'recent_limit=1e20', 'recent_limit=-1e20']) {
       assert.equal((await s.request('GET', `/v1/usage?${q}`, { key })).statusCode, 200);
     }
     const empty = (await s.request('GET', '/v1/usage', { key })).json();
@@ -58,6 +58,7 @@ describe('foundation', () => {
     const act = await s.request('GET', '/v1/activity?limit=abc', { key });
     assert.equal(act.statusCode, 422);
     assert.equal((await s.request('GET', '/v1/activity?limit=500', { key })).statusCode, 200);
+    assert.equal((await s.request('GET', '/v1/activity?limit=2.5', { key })).statusCode, 422, 'not a whole number');
   });
 
   test('malformed JSON is 422, a missing required field is 422 with its loc, oversized bodies are 413', async () => {
