@@ -10886,7 +10886,7 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
-                        /** @description AI crawler requests (refused ones apart) and AI referral visits from the access logs of the account's sites on the brand's domains, over the same days; null when the account has no site on the brand's domains */
+                        /** @description AI crawler requests (refused ones apart) and AI referral visits from the access logs of the account's sites on the brand's domains, over the same days; null when the account has no site on the brand's domains, and null for a key without the scope sites:read */
                         site_activity: {
                             sites: {
                                 id: string;
