@@ -20,7 +20,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "runs:read"
   },
   {
     "command": "activity",
@@ -64,7 +65,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "runs:read"
   },
   {
     "command": "visibility models",
@@ -75,7 +77,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "args": [],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "runs:read"
   },
   {
     "command": "visibility estimate",
@@ -215,7 +218,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "visibility run",
@@ -355,7 +359,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "visibility list",
@@ -461,7 +466,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "runs:read"
   },
   {
     "command": "visibility status",
@@ -506,7 +512,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "runs:read"
   },
   {
     "command": "visibility probe",
@@ -534,7 +541,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "runs:read"
   },
   {
     "command": "visibility cancel",
@@ -554,7 +562,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "visibility export",
@@ -587,7 +596,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": true
+    "download": true,
+    "scope": "runs:read"
   },
   {
     "command": "tests list",
@@ -619,7 +629,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "tests:read"
   },
   {
     "command": "tests show",
@@ -639,7 +650,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "tests:read"
   },
   {
     "command": "tests create",
@@ -723,7 +735,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": null
   },
   {
     "command": "tests update",
@@ -804,7 +817,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": null
   },
   {
     "command": "tests schedule",
@@ -861,7 +875,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": null
   },
   {
     "command": "tests pause",
@@ -883,7 +898,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "fixed": {
       "paused": true
     },
-    "download": false
+    "download": false,
+    "scope": null
   },
   {
     "command": "tests resume",
@@ -905,7 +921,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "fixed": {
       "paused": false
     },
-    "download": false
+    "download": false,
+    "scope": null
   },
   {
     "command": "tests delete",
@@ -925,7 +942,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": null
   },
   {
     "command": "tests run",
@@ -954,7 +972,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": null
   },
   {
     "command": "tests history",
@@ -1020,7 +1039,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": true
+    "download": true,
+    "scope": "tests:read"
   },
   {
     "command": "reports by-url",
@@ -1069,7 +1089,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "runs:read"
   },
   {
     "command": "page serialize",
@@ -1117,7 +1138,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "pages:content:serialize"
   },
   {
     "command": "visibility suggest-prompts",
@@ -1188,7 +1210,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:prompts:suggest"
   },
   {
     "command": "trends",
@@ -1243,7 +1266,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "content_intelligence:trends:discover"
   },
   {
     "command": "ci score",
@@ -1304,7 +1328,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "content_intelligence:content:score"
   },
   {
     "command": "ci run",
@@ -1377,7 +1402,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "content_intelligence:runs:create"
   },
   {
     "command": "ci list",
@@ -1419,7 +1445,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "runs:read"
   },
   {
     "command": "ci status",
@@ -1448,7 +1475,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "runs:read"
   },
   {
     "command": "webhooks create",
@@ -1505,7 +1533,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks list",
@@ -1516,7 +1545,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "args": [],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks get",
@@ -1536,7 +1566,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks update",
@@ -1601,7 +1632,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks enable",
@@ -1623,7 +1655,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "fixed": {
       "status": "enabled"
     },
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks disable",
@@ -1645,7 +1678,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "fixed": {
       "status": "disabled"
     },
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks delete",
@@ -1665,7 +1699,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks deliveries",
@@ -1694,7 +1729,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks retry",
@@ -1722,7 +1758,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks settings",
@@ -1733,7 +1770,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "args": [],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks set-threshold",
@@ -1762,7 +1800,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "tests plan",
@@ -1868,7 +1907,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "tests:read"
   },
   {
     "command": "projects estimate",
@@ -2035,7 +2075,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "projects create",
@@ -2182,7 +2223,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "projects list",
@@ -2202,7 +2244,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "tests:read"
   },
   {
     "command": "projects show",
@@ -2222,7 +2265,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "tests:read"
   },
   {
     "command": "projects update",
@@ -2366,7 +2410,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "projects delete",
@@ -2386,7 +2431,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "projects prompts",
@@ -2447,7 +2493,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "projects remove-prompt",
@@ -2475,7 +2522,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "projects run",
@@ -2495,7 +2543,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "projects dashboard",
@@ -2552,7 +2601,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "tests:read"
   },
   {
     "command": "projects plan",
@@ -2658,7 +2708,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "tests:read"
   },
   {
     "command": "reports share",
@@ -2727,7 +2778,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "reports shares",
@@ -2747,7 +2799,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "tests:read"
   },
   {
     "command": "reports revoke",
@@ -2775,7 +2828,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "sites create",
@@ -2804,7 +2858,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "sites:write"
   },
   {
     "command": "sites list",
@@ -2815,7 +2870,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "args": [],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "sites:read"
   },
   {
     "command": "sites show",
@@ -2835,7 +2891,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "sites:read"
   },
   {
     "command": "sites delete",
@@ -2855,7 +2912,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "sites:write"
   },
   {
     "command": "logs ingest",
@@ -2891,7 +2949,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": true
+    "download": true,
+    "scope": "sites:write"
   },
   {
     "command": "sites crawlers",
@@ -2920,7 +2979,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "sites:read"
   },
   {
     "command": "sites referrals",
@@ -2949,6 +3009,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "sites:read"
   }
 ];

@@ -29,7 +29,7 @@ export const EXIT = { ok: 0, refused: 1, usage: 2, auth: 3, credits: 4, notFound
 const HINTS: Record<number, string> = {
   401: 'check the API key: it must be an API key (svc_api_live_…) of this server, in SIGHTLINE_API_KEY or saved by `sightline login`; an operator makes one with `sightline keys create --email ADDRESS`',
   402: 'not enough credits: see `sightline usage`, or ask the operator (`sightline credits grant`)',
-  403: 'the key lacks the scope this needs: use a key with that scope (`sightline keys create --email ADDRESS`)',
+  403: "the key lacks the scope this needs: use a key that has it (made on the console's API keys page, or by the operator)",
   429: 'rate limited: wait for the Retry-After seconds and retry',
 };
 
@@ -630,11 +630,12 @@ function registerLocalCommands(program: Command, io: Io, setExit: (code: number)
       const apiUrl = (c.opts().url as string | undefined)?.trim() || current.apiUrl;
       const apiKey = await readKey(io);
       if (!apiKey) throw new CallFailed(EXIT.usage, { error: 'missing_api_key', message: 'no API key given (type it at the prompt, or pipe it in)' });
-      const usage = await answer<{ credits: { available_credit_units: string } }>(createSightlineClient({ baseUrl: apiUrl, apiKey }).GET('/v1/usage'));
+      const key = await checkKey(createSightlineClient({ baseUrl: apiUrl, apiKey }));
       const path = saveProfile(io.env, name, { api_url: apiUrl, api_key: apiKey });
+      const credits = key.credits === null ? 'credits not readable with this key' : `${key.credits} credits available`;
       return {
-        doc: { profile: name, api_url: apiUrl, config_path: path, available_credits: usage.credits.available_credit_units },
-        human: `logged in to ${apiUrl} as profile ${name} (${usage.credits.available_credit_units} credits available); saved to ${path}`,
+        doc: { profile: name, api_url: apiUrl, config_path: path, available_credits: key.credits, missing_scopes: key.missing },
+        human: `logged in to ${apiUrl} as profile ${name} (${credits}); saved to ${path}${key.missing.map((m) => `\n${lacksLine(m)}`).join('')}`,
       };
     }),
   );
@@ -682,9 +683,10 @@ function registerLocalCommands(program: Command, io: Io, setExit: (code: number)
     }
     if (worst !== EXIT.server) {
       try {
-        const usage = await answer<{ credits: { available_credit_units: string } }>(clientFor(io, cmd).GET('/v1/usage'));
+        const key = await checkKey(clientFor(io, cmd));
         const source = io.env.SIGHTLINE_API_KEY?.trim() ? 'SIGHTLINE_API_KEY' : `profile ${conn.name}`;
-        checks.push({ check: 'api_key', ok: true, detail: `accepted (from ${source}); ${usage.credits.available_credit_units} credits available` });
+        const credits = key.credits === null ? '' : `; ${key.credits} credits available`;
+        checks.push({ check: 'api_key', ok: true, detail: `accepted (from ${source})${credits}${key.missing.map((m) => `; ${lacksLine(m)}`).join('')}` });
       } catch (err) {
         if (!(err instanceof CallFailed)) throw err;
         fail('api_key', `${err.message}${err.body.hint ? ` (${err.body.hint})` : ''}`, err.exit);
@@ -719,6 +721,33 @@ function completionTree(io: Io, version: string): Command {
   }
   return tree;
 }
+
+interface MissingScope {
+  scope: string;
+  /** The commands that need the scope, which the server will refuse this key. */
+  commands: string[];
+}
+
+/**
+ * Checks a key against the server (GET /v1/usage) for `login` and `doctor`. A 403 missing_scope
+ * still proves the key: the server knew it and read its scopes. Such a key is accepted, with the
+ * scope it was refused and the commands that need that scope (a narrow key, e.g. one made only to
+ * queue runs, has no runs:read). Any other failure (401, an MCP token, a suspended account, an
+ * unreachable server) is thrown.
+ */
+async function checkKey(client: SightlineClient): Promise<{ credits: string | null; missing: MissingScope[] }> {
+  try {
+    const usage = await answer<{ credits: { available_credit_units: string } }>(client.GET('/v1/usage'));
+    return { credits: usage.credits.available_credit_units, missing: [] };
+  } catch (err) {
+    if (!(err instanceof CallFailed) || err.body.error !== 'missing_scope' || typeof err.body.required_scope !== 'string') throw err;
+    const scope = err.body.required_scope;
+    return { credits: null, missing: [{ scope, commands: CLI_COMMANDS.filter((c) => c.scope === scope).map((c) => c.command) }] };
+  }
+}
+
+const lacksLine = (m: MissingScope) =>
+  `the key lacks the scope ${m.scope}${m.commands.length ? `; these commands will be refused: ${m.commands.join(', ')}` : ''}`;
 
 /** The API key for `login`: typed at a prompt that does not echo it, or the first line of stdin. */
 async function readKey(io: Io): Promise<string> {
