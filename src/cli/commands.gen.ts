@@ -702,7 +702,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "string",
         "flag": "timezone",
-        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
+        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\". A schedule is set whole: an update that gives a cron without its zone means UTC",
         "required": false,
         "needs": [
           "cron"
@@ -784,7 +784,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "string",
         "flag": "timezone",
-        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
+        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\". A schedule is set whole: an update that gives a cron without its zone means UTC",
         "required": false,
         "needs": [
           "cron"
@@ -850,7 +850,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "string",
         "flag": "timezone",
-        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
+        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\". A schedule is set whole: an update that gives a cron without its zone means UTC",
         "required": false,
         "needs": [
           "cron"
@@ -2018,7 +2018,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "string",
         "flag": "timezone",
-        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
+        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\". A schedule is set whole: an update that gives a cron without its zone means UTC",
         "required": false,
         "needs": [
           "cron"
@@ -2186,7 +2186,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "string",
         "flag": "timezone",
-        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
+        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\". A schedule is set whole: an update that gives a cron without its zone means UTC",
         "required": false,
         "needs": [
           "cron"
@@ -2385,7 +2385,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "string",
         "flag": "timezone",
-        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
+        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\". A schedule is set whole: an update that gives a cron without its zone means UTC",
         "required": false,
         "needs": [
           "cron"

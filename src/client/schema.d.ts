@@ -3991,7 +3991,7 @@ export interface operations {
                     schedule?: {
                         /** @description Five-field cron expression (minute hour day month weekday), e.g. "0 6 * * 1" */
                         cron: string;
-                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin" */
+                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin". A schedule is set whole: an update that gives a cron without its zone means UTC */
                         timezone?: string | null;
                     } | null;
                     /** @description Credits the test may spend per calendar month (schedule time zone), e.g. "200.00"; null = no budget */
@@ -4570,7 +4570,7 @@ export interface operations {
                     schedule?: {
                         /** @description Five-field cron expression (minute hour day month weekday), e.g. "0 6 * * 1" */
                         cron: string;
-                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin" */
+                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin". A schedule is set whole: an update that gives a cron without its zone means UTC */
                         timezone?: string | null;
                     } | null;
                     /** @description true pauses at once, false resumes */
@@ -8927,7 +8927,7 @@ export interface operations {
                     schedule?: {
                         /** @description Five-field cron expression (minute hour day month weekday), e.g. "0 6 * * 1" */
                         cron: string;
-                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin" */
+                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin". A schedule is set whole: an update that gives a cron without its zone means UTC */
                         timezone?: string | null;
                     } | null;
                     /** @description Credits a month for the project, shared evenly between its markets; null = no budget */
@@ -9371,7 +9371,7 @@ export interface operations {
                     schedule?: {
                         /** @description Five-field cron expression (minute hour day month weekday), e.g. "0 6 * * 1" */
                         cron: string;
-                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin" */
+                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin". A schedule is set whole: an update that gives a cron without its zone means UTC */
                         timezone?: string | null;
                     } | null;
                     /** @description Credits a month for the project, shared evenly between its markets; null = no budget */
@@ -9974,7 +9974,7 @@ export interface operations {
                     schedule?: {
                         /** @description Five-field cron expression (minute hour day month weekday), e.g. "0 6 * * 1" */
                         cron: string;
-                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin" */
+                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin". A schedule is set whole: an update that gives a cron without its zone means UTC */
                         timezone?: string | null;
                     } | null;
                     /** @description Credits a month for the project, shared evenly between its markets; null = no budget */
