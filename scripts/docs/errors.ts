@@ -17,7 +17,7 @@ const WHAT_TO_DO: Record<number, string> = {
   415: 'Send at most 1 MiB of UTF-8 JSON with `Content-Type: application/json`.',
   422: 'Use a new `idempotency_key` for a different request (schema errors come as a `detail` list instead).',
   429: 'Wait for `Retry-After`.',
-  500: 'Nothing was charged; retry, and report `internal_error` with the `x-request-id`.',
+  500: 'Nothing was charged; retry (unless `extraction_failed` says `"retryable": false`: the page will fail the same way), and report `internal_error` with the `x-request-id`.',
   503: 'Retry after `Retry-After`; nothing was charged.',
 };
 
