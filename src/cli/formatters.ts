@@ -251,7 +251,7 @@ export const FORMATTERS: Record<string, Formatter> = {
     [
       `one run: ${d.credits_per_run} credits (${d.probes_per_run === null ? 'a Content Intelligence run' : plural(d.probes_per_run, 'probe')})`,
       d.runs_per_month && d.credits_per_month
-        ? `scheduled ${d.schedule!.cron} (${d.schedule!.timezone}): ${d.runs_per_month.fewest}–${d.runs_per_month.busiest} runs a month, ${d.credits_per_month.average} credits on average, ${d.credits_per_month.busiest} in the busiest month`
+        ? `scheduled ${d.schedule!.cron} (${d.schedule!.timezone}): ${d.runs_per_month.fewest === d.runs_per_month.busiest ? plural(d.runs_per_month.busiest, 'run') : `${d.runs_per_month.fewest}–${d.runs_per_month.busiest} runs`} a month, ${d.credits_per_month.average} credits on average, ${d.credits_per_month.busiest} in the busiest month`
         : 'not scheduled: runs only when started',
       d.monthly_credit_budget === null
         ? d.budget_for_every_run === null ? 'no budget' : `no budget; ${d.budget_for_every_run} would pay for every run`
