@@ -260,6 +260,16 @@ const ConfigSchema = z.object({
       }
       return entries;
     }),
+  /**
+   * The largest access log upload (POST /v1/sites/{id}/logs) one request may carry, in bytes as
+   * sent (compressed when gzip); past it 413 `payload_too_large`.
+   */
+  SIGHTLINE_LOG_UPLOAD_MAX_BYTES: intFromEnv(512 * 1024 * 1024, 1),
+  /**
+   * What one gzip log upload may unpack to, in bytes; past it 413 `payload_too_large`. (Whatever
+   * this says, a gzip upload may not unpack to more than 100 times its compressed size.)
+   */
+  SIGHTLINE_LOG_UPLOAD_MAX_UNPACKED_BYTES: intFromEnv(4 * 1024 * 1024 * 1024, 1),
   /** A crawler IP ranges file written by `sightline crawlers refresh`; unset = the bundled snapshot (catalog/crawler-ip-ranges.json). */
   SIGHTLINE_CRAWLER_RANGES_PATH: z.string().optional(),
   /** A citation sources file (catalog/citation-sources.json's shape) extending and overriding the bundled one. */
