@@ -114,6 +114,16 @@ const ConfigSchema = z.object({
   SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE: intFromEnv(20, 1),
   /** Share-link pages (report and PDF) per client address per minute: token guesses are counted too. */
   SIGHTLINE_SHARE_LIMIT_PER_MINUTE: intFromEnv(60, 1),
+  /**
+   * Share-link PDFs per client address per minute, on top of the limit above: a PDF not in the
+   * cache costs up to a second of the server's CPU to render.
+   */
+  SIGHTLINE_SHARE_PDF_LIMIT_PER_MINUTE: intFromEnv(10, 1),
+  /**
+   * MiB of rendered share-link PDFs kept in memory, one per link, until the report's numbers
+   * change; 0 renders every request.
+   */
+  SIGHTLINE_SHARE_PDF_CACHE_MB: intFromEnv(32, 0),
   /** Sender of password-reset and invitation mail. */
   SIGHTLINE_MAIL_FROM: z.string().optional().default('sightline <no-reply@localhost>'),
   /**

@@ -280,7 +280,10 @@ export const FORMATTERS: Record<string, Formatter> = {
   ),
   'reports shares': fmt('projectsSharesList', (d) =>
     lines(
-      d.shares.map((x) => `${x.id}  ${x.status.padEnd(7)}  until ${x.expires_at}  ${x.window}${x.topic ? ` topic ${x.topic}` : ''}${x.market ? ` ${x.market}` : ''}`),
+      d.shares.map(
+        (x) =>
+          `${x.id}  ${x.status.padEnd(7)}  until ${x.expires_at}  ${x.window}${x.topic ? ` topic ${x.topic}` : ''}${x.market ? ` ${x.market}` : ''}${x.report_status === 'topic_gone' ? '  (topic gone: the link shows no report)' : x.report_status === 'market_gone' ? '  (market gone: the link shows no report)' : ''}`,
+      ),
       `no share links for ${d.project_id}`,
     ),
   ),

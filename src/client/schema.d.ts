@@ -11601,6 +11601,11 @@ export interface operations {
                             market: string | null;
                             /** @enum {string} */
                             status: "active" | "expired" | "revoked";
+                            /**
+                             * @description ok, or topic_gone / market_gone: the link's topic or market is no longer the project's (its prompts deleted, the market removed), so the link opens a page saying so instead of the report
+                             * @enum {string}
+                             */
+                            report_status: "ok" | "topic_gone" | "market_gone";
                             created_at: string;
                             expires_at: string;
                             revoked_at: string | null;
@@ -11779,6 +11784,11 @@ export interface operations {
                         market: string | null;
                         /** @enum {string} */
                         status: "active" | "expired" | "revoked";
+                        /**
+                         * @description ok, or topic_gone / market_gone: the link's topic or market is no longer the project's (its prompts deleted, the market removed), so the link opens a page saying so instead of the report
+                         * @enum {string}
+                         */
+                        report_status: "ok" | "topic_gone" | "market_gone";
                         created_at: string;
                         expires_at: string;
                         revoked_at: string | null;
