@@ -114,6 +114,16 @@ const ConfigSchema = z.object({
   SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE: intFromEnv(20, 1),
   /** Share-link pages (report and PDF) per client address per minute: token guesses are counted too. */
   SIGHTLINE_SHARE_LIMIT_PER_MINUTE: intFromEnv(60, 1),
+  /**
+   * Share-link PDFs per client address per minute, on top of the limit above: a PDF not in the
+   * cache costs up to a second of the server's CPU to render.
+   */
+  SIGHTLINE_SHARE_PDF_LIMIT_PER_MINUTE: intFromEnv(10, 1),
+  /**
+   * MiB of rendered share-link PDFs kept in memory, one per link, until the report's numbers
+   * change; 0 renders every request.
+   */
+  SIGHTLINE_SHARE_PDF_CACHE_MB: intFromEnv(32, 0),
   /** Sender of password-reset and invitation mail. */
   SIGHTLINE_MAIL_FROM: z.string().optional().default('sightline <no-reply@localhost>'),
   /**
@@ -261,6 +271,16 @@ const ConfigSchema = z.object({
       }
       return entries;
     }),
+  /**
+   * The largest access log upload (POST /v1/sites/{id}/logs) one request may carry, in bytes as
+   * sent (compressed when gzip); past it 413 `payload_too_large`.
+   */
+  SIGHTLINE_LOG_UPLOAD_MAX_BYTES: intFromEnv(512 * 1024 * 1024, 1),
+  /**
+   * What one gzip log upload may unpack to, in bytes; past it 413 `payload_too_large`. (Whatever
+   * this says, a gzip upload may not unpack to more than 100 times its compressed size.)
+   */
+  SIGHTLINE_LOG_UPLOAD_MAX_UNPACKED_BYTES: intFromEnv(4 * 1024 * 1024 * 1024, 1),
   /** A crawler IP ranges file written by `sightline crawlers refresh`; unset = the bundled snapshot (catalog/crawler-ip-ranges.json). */
   SIGHTLINE_CRAWLER_RANGES_PATH: z.string().optional(),
   /** A citation sources file (catalog/citation-sources.json's shape) extending and overriding the bundled one. */

@@ -12,12 +12,12 @@ const WHAT_TO_DO: Record<number, string> = {
   404: 'The id is not one of this account\'s.',
   405: '`/mcp` is stateless (no stream on `GET`, no session to `DELETE`): use `POST /mcp`.',
   409: 'Change what the message names first (enable the webhook endpoint), then send the request again.',
-  413: 'Send at most 1 MiB of UTF-8 JSON with `Content-Type: application/json`.',
+  413: 'Send at most 1 MiB of UTF-8 JSON with `Content-Type: application/json`. An access log upload (`POST /v1/sites/{id}/logs`) has its own limits, named in the message (docs/sites.md): split the file.',
   414: 'Send at most 1 MiB of UTF-8 JSON with `Content-Type: application/json`; no id is longer than 100 characters.',
   415: 'Send at most 1 MiB of UTF-8 JSON with `Content-Type: application/json`.',
   422: 'Use a new `idempotency_key` for a different request (schema errors come as a `detail` list instead).',
   429: 'Wait for `Retry-After`.',
-  500: 'Nothing was charged; retry, and report `internal_error` with the `x-request-id`.',
+  500: 'Nothing was charged; retry (unless `extraction_failed` says `"retryable": false`: the page will fail the same way), and report `internal_error` with the `x-request-id`.',
   503: 'Retry after `Retry-After`; nothing was charged.',
 };
 

@@ -654,6 +654,100 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "scope": "tests:read"
   },
   {
+    "command": "tests estimate",
+    "operationId": "testsEstimate",
+    "method": "post",
+    "path": "/v1/tests/estimate",
+    "description": "what a tracked test would cost: a run, each month of its schedule, what a budget pays for (free)",
+    "args": [],
+    "options": [
+      {
+        "field": "test_type",
+        "in": "body",
+        "kind": "string",
+        "flag": "test-type",
+        "description": "ai_citations (visibility runs) or content_intelligence",
+        "required": true,
+        "choices": [
+          "ai_citations",
+          "content_intelligence"
+        ]
+      },
+      {
+        "field": "name",
+        "in": "body",
+        "kind": "string",
+        "flag": "name",
+        "description": "Display name; default: the URL",
+        "required": false
+      },
+      {
+        "field": "definition",
+        "in": "body",
+        "kind": "json",
+        "flag": "definition",
+        "description": "The create body of the run kind (POST /v1/visibility/runs or /v1/content-intelligence/runs), without idempotency_key",
+        "required": true
+      },
+      {
+        "field": "schedule.cron",
+        "in": "body",
+        "kind": "string",
+        "flag": "cron",
+        "description": "Five-field cron expression (minute hour day month weekday), e.g. \"0 6 * * 1\"",
+        "required": false
+      },
+      {
+        "field": "schedule.timezone",
+        "in": "body",
+        "kind": "string",
+        "flag": "timezone",
+        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
+        "required": false,
+        "needs": [
+          "cron"
+        ]
+      },
+      {
+        "field": "schedule",
+        "in": "body",
+        "kind": "null",
+        "flag": "no-schedule",
+        "description": "send schedule: null (When to run: {cron (five fields), timezone (IANA)}; null or absent: only on demand)",
+        "required": false
+      },
+      {
+        "field": "monthly_credit_budget",
+        "in": "body",
+        "kind": "string",
+        "flag": "budget",
+        "description": "Credits the test may spend per calendar month (schedule time zone), e.g. \"200.00\"; null = no budget",
+        "required": false,
+        "credits": true
+      },
+      {
+        "field": "paused",
+        "in": "body",
+        "kind": "boolean",
+        "flag": "paused",
+        "description": "true keeps the schedule but runs nothing",
+        "required": false
+      },
+      {
+        "field": "months",
+        "in": "body",
+        "kind": "integer",
+        "flag": "months",
+        "description": "Full calendar months listed after the current one (default 12)",
+        "required": false,
+        "min": 1,
+        "max": 24
+      }
+    ],
+    "fixed": {},
+    "download": false
+  },
+  {
     "command": "tests create",
     "operationId": "testsCreate",
     "method": "post",

@@ -247,6 +247,18 @@ export const FORMATTERS: Record<string, Formatter> = {
       ...(d.months ?? []).map((m) => `  ${m.month}  ${plural(m.scheduled_runs, 'run').padStart(9)}${m.runs_within_budget === null || m.runs_within_budget === m.scheduled_runs ? '' : `, ${m.runs_within_budget} within budget`}  ${m.credits} credits`),
     ].join('\n'),
   ),
+  'tests estimate': fmt('testsEstimate', (d) =>
+    [
+      `one run: ${d.credits_per_run} credits (${d.probes_per_run === null ? 'a Content Intelligence run' : plural(d.probes_per_run, 'probe')})`,
+      d.runs_per_month && d.credits_per_month
+        ? `scheduled ${d.schedule!.cron} (${d.schedule!.timezone}): ${d.runs_per_month.fewest === d.runs_per_month.busiest ? plural(d.runs_per_month.busiest, 'run') : `${d.runs_per_month.fewest}–${d.runs_per_month.busiest} runs`} a month, ${d.credits_per_month.average} credits on average, ${d.credits_per_month.busiest} in the busiest month`
+        : 'not scheduled: runs only when started',
+      d.monthly_credit_budget === null
+        ? d.budget_for_every_run === null ? 'no budget' : `no budget; ${d.budget_for_every_run} would pay for every run`
+        : `budget ${d.monthly_credit_budget}${d.runs_within_budget_per_month === null ? '' : `: pays for ${plural(d.runs_within_budget_per_month, 'run')} a month`}${d.budget_for_every_run === null ? '' : ` (${d.budget_for_every_run} pays for every run)`}`,
+      ...(d.months ?? []).map((m) => `  ${m.month}  ${plural(m.scheduled_runs, 'run').padStart(9)}${m.runs_within_budget === null || m.runs_within_budget === m.scheduled_runs ? '' : `, ${m.runs_within_budget} within budget`}  ${m.credits} credits`),
+    ].join('\n'),
+  ),
   'tests plan': fmt('testsSamplePlan', (d) =>
     [
       `${d.test_id}: ${d.repeats_needed === null ? 'no number of repeats reaches this goal' : `${d.repeats_needed} repeats per prompt × platform per run needed`}${d.feasible ? '' : ` (a run asks at most ${String(d.max_repeats)}; pool runs with --window 7d or 30d, or widen the goal)`}`,
@@ -268,7 +280,10 @@ export const FORMATTERS: Record<string, Formatter> = {
   ),
   'reports shares': fmt('projectsSharesList', (d) =>
     lines(
-      d.shares.map((x) => `${x.id}  ${x.status.padEnd(7)}  until ${x.expires_at}  ${x.window}${x.topic ? ` topic ${x.topic}` : ''}${x.market ? ` ${x.market}` : ''}`),
+      d.shares.map(
+        (x) =>
+          `${x.id}  ${x.status.padEnd(7)}  until ${x.expires_at}  ${x.window}${x.topic ? ` topic ${x.topic}` : ''}${x.market ? ` ${x.market}` : ''}${x.report_status === 'topic_gone' ? '  (topic gone: the link shows no report)' : x.report_status === 'market_gone' ? '  (market gone: the link shows no report)' : ''}`,
+      ),
       `no share links for ${d.project_id}`,
     ),
   ),

@@ -5,6 +5,7 @@
 // file (as `tail -f` does; a file that shrinks was rotated and is read again from its start)
 // until SIGINT or SIGTERM, then prints the totals. Lines sent twice count once on the server.
 import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream';
 import { open, stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import type { operations, SightlineClient } from '../client/index.ts';
@@ -118,7 +119,9 @@ export async function ingestFile(
   const gz = file.endsWith('.gz');
   if (!opts.follow || gz) {
     const input = createReadStream(file);
-    await sendInPieces(gz ? input.pipe(createGunzip()) : input, send, totals, true);
+    // pipeline, not pipe: a read error of the file (a directory, unreadable) reaches the loop
+    // through gunzip instead of being an unhandled 'error' event.
+    await sendInPieces(gz ? pipeline(input, createGunzip(), () => {}) : input, send, totals, true);
     return totals;
   }
   let offset = 0;

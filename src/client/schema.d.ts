@@ -225,6 +225,23 @@ export interface paths {
         patch: operations["testsUpdate"];
         trace?: never;
     };
+    "/v1/tests/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Quote a tracked test (free): one run of its definition, runs and credits per calendar month, what the budget pays for */
+        post: operations["testsEstimate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tests/{test_id}/runs": {
         parameters: {
             query?: never;
@@ -4810,6 +4827,252 @@ export interface operations {
             };
         };
     };
+    testsEstimate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description ai_citations (visibility runs) or content_intelligence
+                     * @enum {string}
+                     */
+                    test_type: "ai_citations" | "content_intelligence";
+                    /** @description Display name; default: the URL */
+                    name?: string | null;
+                    /** @description The create body of the run kind (POST /v1/visibility/runs or /v1/content-intelligence/runs), without idempotency_key */
+                    definition: {
+                        [key: string]: unknown;
+                    };
+                    /** @description When to run: {cron (five fields), timezone (IANA)}; null or absent: only on demand */
+                    schedule?: {
+                        /** @description Five-field cron expression (minute hour day month weekday), e.g. "0 6 * * 1" */
+                        cron: string;
+                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin" */
+                        timezone?: string | null;
+                    } | null;
+                    /** @description Credits the test may spend per calendar month (schedule time zone), e.g. "200.00"; null = no budget */
+                    monthly_credit_budget?: (string | number) | null;
+                    /** @description true keeps the schedule but runs nothing */
+                    paused?: boolean;
+                    /** @description Full calendar months listed after the current one (default 12) */
+                    months?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "test_estimate";
+                        /** @enum {string} */
+                        test_type: "ai_citations" | "content_intelligence";
+                        /** @description The definition's URL, as the test would keep it */
+                        url: string;
+                        /** @description The brand a visibility definition tracks; null for Content Intelligence */
+                        target_entity: string | null;
+                        /** @description Probes one visibility run asks (prompts × platforms × repeats, or the explicit probes); null for Content Intelligence */
+                        probes_per_run: number | null;
+                        /** @description What one run reserves and, when every probe answers, settles */
+                        credits_per_run: string;
+                        schedule: {
+                            cron: string;
+                            timezone: string;
+                        } | null;
+                        monthly_credit_budget: string | null;
+                        /** @description Scheduled runs in the full calendar months listed; null when not scheduled */
+                        runs_per_month: {
+                            average: number;
+                            busiest: number;
+                            fewest: number;
+                        } | null;
+                        /** @description What the schedule costs a month without a budget */
+                        credits_per_month: {
+                            /** @description Credits, e.g. "12.50" */
+                            average: string;
+                            /** @description Credits, e.g. "12.50" */
+                            busiest: string;
+                        } | null;
+                        /** @description Runs a month the budget pays for (a later run in a month is skipped); null without a budget, a schedule or a cost */
+                        runs_within_budget_per_month: number | null;
+                        /** @description The smallest monthly budget under which no scheduled run is skipped in any month listed */
+                        budget_for_every_run: string | null;
+                        /** @description The rest of this month, then each full month ahead; null when not scheduled */
+                        months: {
+                            /** @description YYYY-MM in the schedule time zone */
+                            month: string;
+                            /** @description Where the count starts: now for the current month, else its first instant */
+                            from: string;
+                            scheduled_runs: number;
+                            runs_within_budget: number | null;
+                            /** @description What the runs that would run cost */
+                            credits: string;
+                        }[] | null;
+                    };
+                };
+            };
+            /** @description Invalid URL, cursor, filter, field combination or model selection */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (unauthorized, mcp_token_not_allowed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing scope or suspended account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Schema validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limit exceeded for this API key */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Extraction, provider or unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The database or credit storage is unavailable, or too many page fetches are in progress (database_unavailable, credit_storage_unavailable, fetch_capacity); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
     testsRunsCreate: {
         parameters: {
             query?: never;
@@ -8972,6 +9235,7 @@ export interface operations {
                             cron: string;
                             timezone: string;
                         } | null;
+                        monthly_credit_budget: string | null;
                         /** @description Scheduled runs in the full calendar months listed; null when not scheduled */
                         runs_per_month: {
                             average: number;
@@ -8985,7 +9249,6 @@ export interface operations {
                             /** @description Credits, e.g. "12.50" */
                             busiest: string;
                         } | null;
-                        monthly_credit_budget: string | null;
                         /** @description Runs a month the budget pays for (a later run in a month is skipped); null without a budget, a schedule or a cost */
                         runs_within_budget_per_month: number | null;
                         /** @description The smallest monthly budget under which no scheduled run is skipped in any month listed */
@@ -11338,6 +11601,11 @@ export interface operations {
                             market: string | null;
                             /** @enum {string} */
                             status: "active" | "expired" | "revoked";
+                            /**
+                             * @description ok, or topic_gone / market_gone: the link's topic or market is no longer the project's (its prompts deleted, the market removed), so the link opens a page saying so instead of the report
+                             * @enum {string}
+                             */
+                            report_status: "ok" | "topic_gone" | "market_gone";
                             created_at: string;
                             expires_at: string;
                             revoked_at: string | null;
@@ -11516,6 +11784,11 @@ export interface operations {
                         market: string | null;
                         /** @enum {string} */
                         status: "active" | "expired" | "revoked";
+                        /**
+                         * @description ok, or topic_gone / market_gone: the link's topic or market is no longer the project's (its prompts deleted, the market removed), so the link opens a page saying so instead of the report
+                         * @enum {string}
+                         */
+                        report_status: "ok" | "topic_gone" | "market_gone";
                         created_at: string;
                         expires_at: string;
                         revoked_at: string | null;

@@ -13,6 +13,7 @@ import cancelRun from './visibility/cancel-run.ts';
 import listTests from './tests/list-tests.ts';
 import getTest from './tests/get-test.ts';
 import createTest from './tests/create-test.ts';
+import estimateTest from './tests/estimate-test.ts';
 import updateTest from './tests/update-test.ts';
 import deleteTest from './tests/delete-test.ts';
 import runTest from './tests/run-test.ts';
@@ -59,7 +60,7 @@ import siteCrawlers from './sites/site-crawlers.ts';
 import siteReferrals from './sites/site-referrals.ts';
 
 /** The one catalog of operations: HTTP routes, MCP tools, the OpenAPI document and the CLI derive from it. */
-export const OPERATIONS = [getUsage, listActivity, listModels, estimateRun, createRun, listRuns, getRun, getProbe, cancelRun, exportRun, listTests, getTest, createTest, updateTest,
+export const OPERATIONS = [getUsage, listActivity, listModels, estimateRun, createRun, listRuns, getRun, getProbe, cancelRun, exportRun, listTests, getTest, estimateTest, createTest, updateTest,
   deleteTest, runTest, testHistory, reportsByUrl, serializePage,
   suggestPrompts, discoverTrends, scoreContent, createCiRun, listCiRuns, getCiRun,
   createWebhook, listWebhooks, getWebhook, updateWebhook, deleteWebhook, listDeliveries, retryDelivery, getNotificationSettings, updateNotificationSettings,

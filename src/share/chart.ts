@@ -10,8 +10,26 @@ export interface ChartLine {
   color: string;
   brand: boolean;
   /** One point per period with a rate; a period without answers leaves a gap (null). */
-  points: ({ x: number; y: number; thin: boolean } | null)[];
+  points: (ChartPoint | null)[];
 }
+
+export interface ChartPoint {
+  x: number;
+  y: number;
+  thin: boolean;
+  /**
+   * 0: an ordinary marker. k > 0: this point falls on k points of lines before it (the brand's
+   * first) in the same period, so it is drawn as a ring of radius ringRadius(k) around them:
+   * a competitor at the brand's rate shows as a ring around the brand's marker, never hidden.
+   */
+  ring: number;
+}
+
+/** Points closer than this (in the chart's units) would hide each other. */
+const NEAR = 3;
+
+/** The radius of a point's ring around a marker of radius `marker` (the brand's). */
+export const ringRadius = (ring: number, marker: number) => marker + 2.5 * ring;
 
 export interface Chart {
   width: number;
@@ -35,7 +53,7 @@ export function buildChart(report: ShareReport, width: number, height: number, m
   const count = series.length;
   const xOf = (i: number) => (count <= 1 ? (plot.left + plot.right) / 2 : plot.left + ((plot.right - plot.left) * i) / (count - 1));
   const yOf = (rate: number) => plot.bottom - (plot.bottom - plot.top) * Math.min(1, Math.max(0, rate));
-  const point = (i: number, r: Rate | undefined) => (r && r.mention_rate !== null ? { x: xOf(i), y: yOf(r.mention_rate), thin: r.thin } : null);
+  const point = (i: number, r: Rate | undefined): ChartPoint | null => (r && r.mention_rate !== null ? { x: xOf(i), y: yOf(r.mention_rate), thin: r.thin, ring: 0 } : null);
 
   const names = [...new Set(series.flatMap((p) => p.competitors.map((c) => c.name)))];
   const lines: ChartLine[] = [
@@ -47,6 +65,17 @@ export function buildChart(report: ShareReport, width: number, height: number, m
       points: series.map((p, i) => point(i, p.competitors.find((c) => c.name === name))),
     })),
   ];
+
+  // Points of one period that would cover each other: each later one becomes a ring around them.
+  series.forEach((_, i) => {
+    const placed: number[] = [];
+    for (const line of lines) {
+      const p = line.points[i];
+      if (!p) continue;
+      p.ring = placed.filter((y) => Math.abs(y - p.y) < NEAR).length;
+      placed.push(p.y);
+    }
+  });
 
   const bands: [number, number][][] = [];
   let upper: [number, number][] = [];
@@ -78,9 +107,9 @@ export function buildChart(report: ShareReport, width: number, height: number, m
 }
 
 /** The runs of consecutive points of a line (gaps split it). */
-export function segments(line: ChartLine): { x: number; y: number; thin: boolean }[][] {
-  const out: { x: number; y: number; thin: boolean }[][] = [];
-  let run: { x: number; y: number; thin: boolean }[] = [];
+export function segments(line: ChartLine): ChartPoint[][] {
+  const out: ChartPoint[][] = [];
+  let run: ChartPoint[] = [];
   for (const p of line.points) {
     if (p) run.push(p);
     else if (run.length) {

@@ -36,3 +36,32 @@ export function scopeLine(r: ShareReport): string {
 }
 
 export const periodLine = (p: { start: string; end: string } | null) => (p ? `${p.start.slice(0, 10)} to ${p.end.slice(0, 10)}` : 'no answers yet');
+
+/** Whether the latest period has any answer (the report's "latest period" numbers rest on some). */
+export const hasAnswers = (d: Dashboard) => (d.series.at(-1)?.brand.n ?? 0) > 0;
+
+/**
+ * The label of a report whose runs the sandbox engine answered, in the console's words, and what
+ * it means; null when every run was asked of the real platforms. At the top of the page and the PDF.
+ */
+export function simulatedLine(r: ShareReport): { label: string; detail: string } | null {
+  const { runs, sandbox_runs: sandbox } = r.engine;
+  if (sandbox === 0) return null;
+  return {
+    label: 'Sandbox engine: answers are simulated',
+    detail:
+      sandbox === runs
+        ? ', not asked of real AI platforms. These numbers show how the report works, not how AI platforms answer.'
+        : ` in ${sandbox} of this report's ${runs} runs, not asked of real AI platforms. Its numbers mix simulated and real answers.`,
+  };
+}
+
+/** What the "competitors named, brand not" section says when it lists no prompt (the console's wording). */
+export const noGapsLine = (r: ShareReport) =>
+  hasAnswers(r.dashboard) ? `No prompt in the latest period names a competitor without naming ${r.share.brand}.` : 'No answers in this period yet.';
+
+/** What a link whose topic or market is gone says instead of the report. */
+export function goneLine(share: { topic: string | null; market: string | null; projectName: string }, status: 'topic_gone' | 'market_gone'): string {
+  const what = status === 'market_gone' ? `market ${share.market}` : `topic “${share.topic}”`;
+  return `This report's ${what} is no longer part of the project ${share.projectName}, so the report has no data to show. Ask whoever sent the link for a new one.`;
+}

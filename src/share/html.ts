@@ -5,8 +5,12 @@
 import { createHash } from 'node:crypto';
 import type { ShareReport } from '../core/reports/shares.ts';
 import { platformName } from '../platforms/names.ts';
-import { buildChart, PALETTE, segments } from './chart.ts';
-import { change, interval, latestRates, matrixPlatforms, pct, periodLine, scopeLine } from './format.ts';
+import { buildChart, type ChartLine, type ChartPoint, PALETTE, ringRadius, segments } from './chart.ts';
+import { change, goneLine, interval, latestRates, matrixPlatforms, noGapsLine, pct, periodLine, scopeLine, simulatedLine } from './format.ts';
+import type { OpenShare } from '../core/reports/shares.ts';
+
+/** The radius of the brand's markers; a competitor at the brand's rate rings it. */
+const BRAND_R = 3.5;
 
 const esc = (s: unknown) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -37,6 +41,7 @@ tr.brand td{font-weight:600}
 .matrix td.cell{text-align:right;white-space:nowrap}
 .note{color:var(--muted);font-size:12px;margin-top:24px}
 .empty{color:var(--muted);font-style:italic}
+.sim{margin:10px 0 0;padding:8px 12px;border:1px solid #d97706;border-left-width:4px;background:#fffbeb;color:#78350f;border-radius:3px}
 section{break-inside:avoid}
 @media screen and (max-width:600px){
   main{padding:20px 14px 36px}
@@ -99,15 +104,20 @@ function chartOne(chart: ReturnType<typeof buildChart>, kind: string, font: numb
   }
   for (const l of chart.xLabels) parts.push(`<text x="${f(l.x)}" y="${chart.height - 8}" text-anchor="middle" font-size="${font}" fill="#6b7280">${esc(l.label)}</text>`);
   for (const band of chart.bands) parts.push(`<polygon points="${band.map(([x, y]) => `${f(x)},${f(y)}`).join(' ')}" fill="${chart.lines[0]!.color}" fill-opacity="0.12" stroke="none"/>`);
-  // Competitors first, the brand drawn last (on top) and thicker.
-  for (const line of [...chart.lines.slice(1), chart.lines[0]!]) {
-    const width = line.brand ? 2.5 : 1.5;
-    for (const seg of segments(line)) {
-      if (seg.length > 1) parts.push(`<polyline points="${seg.map((p) => `${f(p.x)},${f(p.y)}`).join(' ')}" fill="none" stroke="${line.color}" stroke-width="${width}" stroke-linejoin="round"/>`);
-      // A thin rate is an open marker, a solid one filled.
-      for (const p of seg) parts.push(`<circle cx="${f(p.x)}" cy="${f(p.y)}" r="${line.brand ? 3.5 : 2.5}" fill="${p.thin ? '#fff' : line.color}" stroke="${line.color}" stroke-width="1.5"><title>${esc(line.name)}</title></circle>`);
-    }
-  }
+  // The brand's line first and widest, the competitors' over it (a line on the brand's shows as a
+  // stripe in it), the brand's markers last: a competitor's point on the brand's (or on another
+  // competitor's) is a ring around it (chart.ts), so no point hides another.
+  const brand = chart.lines[0]!;
+  const polyline = (seg: ChartPoint[], color: string, width: number) =>
+    seg.length > 1 ? `<polyline points="${seg.map((p) => `${f(p.x)},${f(p.y)}`).join(' ')}" fill="none" stroke="${color}" stroke-width="${width}" stroke-linejoin="round"/>` : '';
+  // A thin rate is an open marker (a dashed ring), a solid one filled.
+  const marker = (p: ChartPoint, line: ChartLine) =>
+    p.ring
+      ? `<circle cx="${f(p.x)}" cy="${f(p.y)}" r="${f(ringRadius(p.ring, BRAND_R))}" fill="none" stroke="${line.color}" stroke-width="1.5"${p.thin ? ' stroke-dasharray="2 1.5"' : ''}><title>${esc(line.name)}</title></circle>`
+      : `<circle cx="${f(p.x)}" cy="${f(p.y)}" r="${line.brand ? BRAND_R : 2.5}" fill="${p.thin ? '#fff' : line.color}" stroke="${line.color}" stroke-width="1.5"><title>${esc(line.name)}</title></circle>`;
+  for (const seg of segments(brand)) parts.push(polyline(seg, brand.color, 3));
+  for (const line of chart.lines.slice(1)) for (const seg of segments(line)) parts.push(polyline(seg, line.color, 1.5), ...seg.map((p) => marker(p, line)));
+  for (const seg of segments(brand)) parts.push(...seg.map((p) => marker(p, brand)));
   parts.push('</svg>');
   return parts.join('');
 }
@@ -159,7 +169,7 @@ function topicsTable(report: ShareReport): string {
 
 function gapsList(report: ShareReport): string {
   const g = report.dashboard.competitors_named_brand_absent;
-  if (!g.length) return '<p class="empty">None: wherever a competitor was named, so was the brand.</p>';
+  if (!g.length) return `<p class="empty">${esc(noGapsLine(report))}</p>`;
   return `<div class="wrap"><table><thead><tr><th>Prompt</th><th>Competitors named</th><th class="num">n</th></tr></thead><tbody>${g
     .map(
       (x) =>
@@ -172,6 +182,7 @@ export function reportHtml(report: ShareReport, token: string): string {
   const d = report.dashboard;
   const s = report.share;
   const title = `${s.projectName}: AI visibility report`;
+  const simulated = simulatedLine(report);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer">
@@ -181,14 +192,20 @@ export function reportHtml(report: ShareReport, token: string): string {
 <p class="meta">How often AI answers name <strong>${esc(s.brand)}</strong> and its competitors · ${esc(s.url)}</p>
 <p class="meta">${esc(scopeLine(report))} · latest period ${esc(periodLine(d.latest_period))}</p>
 <p class="meta">Generated ${esc(report.generatedAt.replace('T', ' ').replace('Z', ' UTC'))} · this link works until ${esc(s.expiresAt.slice(0, 10))}</p>
+${simulated ? `<p class="sim" role="note" data-engine="sandbox"><strong>${esc(simulated.label)}</strong>${esc(simulated.detail)}</p>` : ''}
 <p class="actions"><a href="./${esc(token)}/report.pdf" rel="noreferrer">Download as PDF</a></p></header>
 <section><h2>Mention rate, latest period</h2>${ratesTable(report)}</section>
 <section><h2>Mention rate over time</h2>${chartSvg(report)}</section>
 <section><h2>Topics</h2>${topicsTable(report)}</section>
 <section><h2>Prompts where competitors are named and the brand is not</h2>${gapsList(report)}</section>
 <section class="matrix"><h2>Prompt × platform, latest period</h2>${matrixTable(report)}</section>
-<p class="note">n is the number of answers a rate rests on. A rate marked <span class="tag">thin</span> (grey; an open marker in the chart) rests on fewer than ${d.thin_evidence.min_answers} answers or has a 95% interval wider than ±${Math.round(d.thin_evidence.max_half_width * 100)} points: too little to act on. Read-only report made by sightline.</p>
+<p class="note">n is the number of answers a rate rests on. A rate marked <span class="tag">thin</span> (grey; an open marker in the chart) rests on fewer than ${d.thin_evidence.min_answers} answers or has a 95% interval wider than ±${Math.round(d.thin_evidence.max_half_width * 100)} points: too little to act on. A ring around a point in the chart is another name at the same rate. Read-only report made by sightline.</p>
 </main></body></html>`;
+}
+
+/** The page of a link whose topic or market is no longer the project's: said plainly, never an empty report. */
+export function goneHtml(share: OpenShare, status: 'topic_gone' | 'market_gone'): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex,nofollow"><title>${esc(share.projectName)}: report no longer available</title><style>${CSS}</style></head><body><main><h1>${esc(share.projectName)}</h1><p class="meta">This report is no longer available.</p><p>${esc(goneLine(share, status))}</p></main></body></html>`;
 }
 
 /** The page every unknown, expired or revoked link gets (and a malformed one). */

@@ -5,13 +5,14 @@
 // the Latin, Greek, Cyrillic, Armenian, Georgian, Hebrew and Arabic scripts, so a Polish, Turkish,
 // Czech or Russian brand prints as written. A character the font lacks (Chinese, Japanese,
 // Korean, Thai) is printed as "?" rather than as an empty box; the HTML report shows every script.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as fontkit from 'fontkit';
 import type { ShareReport } from '../core/reports/shares.ts';
-import { buildChart, segments } from './chart.ts';
+import { buildChart, type ChartLine, type ChartPoint, ringRadius, segments } from './chart.ts';
 import { platformName } from '../platforms/names.ts';
-import { change, interval, latestRates, matrixPlatforms, pct, periodLine, scopeLine } from './format.ts';
+import { change, interval, latestRates, matrixPlatforms, noGapsLine, pct, periodLine, scopeLine, simulatedLine } from './format.ts';
 
 type Doc = PDFKit.PDFDocument;
 
@@ -20,6 +21,8 @@ const INK = '#111827';
 const MUTED = '#6b7280';
 const THIN = '#9ca3af';
 const LINE = '#e5e7eb';
+/** The radius of the brand's markers in the chart; a competitor at the brand's rate rings it. */
+const BRAND_R = 2.8;
 
 const FONT_FILES = { Body: 'DejaVuSansCondensed.ttf', Bold: 'DejaVuSansCondensed-Bold.ttf', Oblique: 'DejaVuSansCondensed-Oblique.ttf' } as const;
 type FontName = keyof typeof FONT_FILES;
@@ -137,20 +140,34 @@ function chart(doc: Doc, report: ShareReport) {
     doc.polygon(...band).fillOpacity(0.12).fill(brand.color);
   }
   doc.fillOpacity(1);
-  for (const line of [...c.lines.slice(1), brand]) {
+  // As on the page (html.ts): the brand's line under the others, its markers over them, and a
+  // point on another's drawn as a ring around it, so no point hides another.
+  const polyline = (seg: ChartPoint[], color: string, width: number) => {
+    if (seg.length < 2) return;
+    doc.moveTo(seg[0]!.x, seg[0]!.y);
+    for (const p of seg.slice(1)) doc.lineTo(p.x, p.y);
+    doc.lineWidth(width).lineJoin('round').strokeColor(color).stroke();
+  };
+  const marker = (p: ChartPoint, line: ChartLine) => {
+    if (p.ring) {
+      doc.circle(p.x, p.y, ringRadius(p.ring, BRAND_R)).lineWidth(1.1);
+      if (p.thin) doc.dash(1.5, { space: 1.2 });
+      doc.strokeColor(line.color).stroke();
+      doc.undash();
+      return;
+    }
+    doc.circle(p.x, p.y, line.brand ? BRAND_R : 2).lineWidth(1.1);
+    if (p.thin) doc.fillAndStroke('#ffffff', line.color);
+    else doc.fillAndStroke(line.color, line.color);
+  };
+  for (const seg of segments(brand)) polyline(seg, brand.color, 2.4);
+  for (const line of c.lines.slice(1)) {
     for (const seg of segments(line)) {
-      if (seg.length > 1) {
-        doc.moveTo(seg[0]!.x, seg[0]!.y);
-        for (const p of seg.slice(1)) doc.lineTo(p.x, p.y);
-        doc.lineWidth(line.brand ? 2 : 1.2).lineJoin('round').strokeColor(line.color).stroke();
-      }
-      for (const p of seg) {
-        doc.circle(p.x, p.y, line.brand ? 2.8 : 2).lineWidth(1.1);
-        if (p.thin) doc.fillAndStroke('#ffffff', line.color);
-        else doc.fillAndStroke(line.color, line.color);
-      }
+      polyline(seg, line.color, 1.2);
+      for (const p of seg) marker(p, line);
     }
   }
+  for (const seg of segments(brand)) for (const p of seg) marker(p, brand);
   doc.restore();
   // Legend below the chart.
   let x = MARGIN;
@@ -171,6 +188,18 @@ function chart(doc: Doc, report: ShareReport) {
   }
   doc.x = MARGIN;
   doc.y = y + 16;
+}
+
+/**
+ * The version of what a report's PDF prints, everything but the time it was generated: two
+ * reports with the same version print the same PDF, so a rendered one can be served again
+ * (pdf-cache.ts). Periods count by the day, as the PDF prints them; the numbers, run ids, the
+ * project's names, the link's settings and the sandbox label all change the version.
+ */
+export function pdfVersion(report: ShareReport): string {
+  const { generatedAt: _generated, ...printed } = report;
+  const json = JSON.stringify(printed, (key, value) => ((key === 'start' || key === 'end') && typeof value === 'string' ? value.slice(0, 10) : value));
+  return createHash('sha256').update(json).digest('base64url');
 }
 
 export async function reportPdf(report: ShareReport): Promise<Buffer> {
@@ -198,6 +227,20 @@ export async function reportPdf(report: ShareReport): Promise<Buffer> {
   doc.text(printable(`How often AI answers name ${s.brand} and its competitors · ${s.url}`));
   doc.text(printable(`${scopeLine(report)} · latest period ${periodLine(d.latest_period)}`));
   doc.text(printable(`Generated ${report.generatedAt.replace('T', ' ').replace('Z', ' UTC')}`));
+  const simulated = simulatedLine(report);
+  if (simulated) {
+    // The console's sandbox label, in a box: a client must not take simulated rates for real ones.
+    const y = doc.y + 6;
+    const text = printable(`${simulated.label}${simulated.detail}`);
+    doc.font('Body').fontSize(9.5);
+    const h = doc.heightOfString(text, { width: full - 20 }) + 12;
+    doc.rect(MARGIN, y, full, h).lineWidth(1).fillAndStroke('#fffbeb', '#d97706');
+    doc.rect(MARGIN, y, 4, h).fill('#d97706');
+    doc.fillColor('#78350f').font('Bold').text(printable(simulated.label), MARGIN + 12, y + 6, { width: full - 20, continued: true });
+    doc.font('Body').text(printable(simulated.detail));
+    doc.x = MARGIN;
+    doc.y = y + h + 4;
+  }
   doc.moveTo(MARGIN, doc.y + 4).lineTo(MARGIN + full, doc.y + 4).lineWidth(1.5).strokeColor(INK).stroke();
   doc.y += 8;
 
@@ -254,7 +297,7 @@ export async function reportPdf(report: ShareReport): Promise<Buffer> {
         thin: g.thin,
       })),
     );
-  } else note(doc, 'None: wherever a competitor was named, so was the brand.');
+  } else note(doc, noGapsLine(report));
 
   // The matrix on a page of its own.
   doc.addPage();
@@ -284,7 +327,7 @@ export async function reportPdf(report: ShareReport): Promise<Buffer> {
   doc.moveDown(1.2);
   note(
     doc,
-    `n is the number of answers a rate rests on. A rate marked thin (grey; * in the matrix; an open marker in the chart) rests on fewer than ${d.thin_evidence.min_answers} answers or has a 95% interval wider than ±${Math.round(d.thin_evidence.max_half_width * 100)} points: too little to act on. Read-only report made by sightline; this link works until ${s.expiresAt.slice(0, 10)}.`,
+    `n is the number of answers a rate rests on. A rate marked thin (grey; * in the matrix; an open marker in the chart) rests on fewer than ${d.thin_evidence.min_answers} answers or has a 95% interval wider than ±${Math.round(d.thin_evidence.max_half_width * 100)} points: too little to act on. A ring around a point in the chart is another name at the same rate. Read-only report made by sightline; this link works until ${s.expiresAt.slice(0, 10)}.`,
   );
   doc.end();
   return done;

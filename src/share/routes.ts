@@ -3,15 +3,19 @@
 // is the only credential and opens that one report, read-only. Every answer is uncacheable, kept
 // out of search engines and referrers, and framed by nothing; the HTML page runs no script.
 // Lookups are limited per client address (SIGHTLINE_SHARE_LIMIT_PER_MINUTE) before the token is
-// looked at, so guessing tokens costs the same as reading a report. An unknown, expired or
-// revoked token, or one whose project or account is gone, gets the same 404 page from the same
-// single query (core/reports/shares.ts).
+// looked at, so guessing tokens costs the same as reading a report; a PDF also counts against a
+// stricter limit of its own (SIGHTLINE_SHARE_PDF_LIMIT_PER_MINUTE), and a rendered PDF is kept
+// until the report's numbers change (pdf-cache.ts), so a link fetched in a loop does not keep the
+// server rendering. An unknown, expired or revoked token, or one whose project or account is gone,
+// gets the same 404 page from the same single query (core/reports/shares.ts). A link whose topic
+// or market is no longer the project's gets a 410 page saying so, never an empty report.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Core } from '../core/index.ts';
-import { openShare, shareReport, type OpenShare } from '../core/reports/shares.ts';
-import { notFoundHtml, reportHtml, SHARE_CSP, tooManyHtml } from './html.ts';
-import { reportPdf } from './pdf.ts';
+import { openShare, shareReport, shareReportStatus, type OpenShare } from '../core/reports/shares.ts';
+import { goneHtml, notFoundHtml, reportHtml, SHARE_CSP, tooManyHtml } from './html.ts';
+import { PdfCache } from './pdf-cache.ts';
+import { pdfVersion, reportPdf } from './pdf.ts';
 
 function secure(reply: FastifyReply) {
   reply.header('cache-control', 'no-store');
@@ -22,23 +26,43 @@ function secure(reply: FastifyReply) {
   reply.header('content-security-policy', SHARE_CSP);
 }
 
+const pdfCaches = new WeakMap<FastifyInstance, PdfCache>();
+
+/** The rendered-PDF cache of an app's share pages (tests read its counters). */
+export const sharePdfCache = (app: FastifyInstance) => pdfCaches.get(app);
+
 export function registerSharePages(app: FastifyInstance, core: Core) {
   const limiter = new RateLimiterMemory({ points: core.config.SIGHTLINE_SHARE_LIMIT_PER_MINUTE, duration: 60 });
+  const pdfLimiter = new RateLimiterMemory({ points: core.config.SIGHTLINE_SHARE_PDF_LIMIT_PER_MINUTE, duration: 60, keyPrefix: 'share-pdf' });
+  const pdfCache = new PdfCache(core.config.SIGHTLINE_SHARE_PDF_CACHE_MB * 1024 * 1024);
+  pdfCaches.set(app, pdfCache);
 
-  /** The share the request's token opens, or null after answering it (404 or 429). */
-  async function open(request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply): Promise<OpenShare | null> {
-    secure(reply);
+  /** Counts the request against a limiter; false after answering 429. */
+  async function allowed(l: RateLimiterMemory, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     try {
-      await limiter.consume(request.ip);
+      await l.consume(request.ip);
+      return true;
     } catch (res) {
       if (!(res instanceof RateLimiterRes)) throw res;
       reply.header('retry-after', String(Math.ceil(res.msBeforeNext / 1000)));
       reply.code(429).type('text/html; charset=utf-8').send(tooManyHtml());
-      return null;
+      return false;
     }
+  }
+
+  /** The share the request's token opens with a report to show, or null after answering it (404, 410 or 429). */
+  async function open(request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply, pdf = false): Promise<OpenShare | null> {
+    secure(reply);
+    if (!(await allowed(limiter, request, reply))) return null;
+    if (pdf && !(await allowed(pdfLimiter, request, reply))) return null;
     const share = await openShare(core.store, request.params.token);
     if (!share) {
       reply.code(404).type('text/html; charset=utf-8').send(notFoundHtml());
+      return null;
+    }
+    const status = await shareReportStatus(core.store, share);
+    if (status !== 'ok') {
+      reply.code(410).type('text/html; charset=utf-8').send(goneHtml(share, status));
       return null;
     }
     return share;
@@ -52,10 +76,10 @@ export function registerSharePages(app: FastifyInstance, core: Core) {
   });
 
   app.get<{ Params: { token: string } }>('/share/:token/report.pdf', { schema: { hide: true } }, async (request, reply) => {
-    const share = await open(request, reply);
+    const share = await open(request, reply, true);
     if (!share) return reply;
     const report = await shareReport(core.store, core.catalog, share);
-    const pdf = await reportPdf(report);
+    const pdf = await pdfCache.get(share.id, pdfVersion(report), () => reportPdf(report));
     const name = `${share.projectName.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'report'}-report.pdf`;
     return reply.type('application/pdf').header('content-disposition', `inline; filename="${name}"`).send(pdf);
   });

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ingestFile, type Send } from '../../src/cli/log-ingest.ts';
@@ -71,6 +71,18 @@ test('the totals keep the hint of pieces where nothing was read, and drop it onc
       }) as Awaited<ReturnType<Send>>;
     assert.equal((await ingestFile(file, 'site_1', async () => piece(0))).hint, hint);
     assert.equal((await ingestFile(file, 'site_1', async () => piece(1))).hint, undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a .gz that cannot be read rejects with the read error, not an unhandled stream error', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sightline-ingest-'));
+  try {
+    const file = join(dir, 'access.log.gz');
+    mkdirSync(file);
+    const send: Send = async () => assert.fail('nothing is sent');
+    await assert.rejects(ingestFile(file, 'site_1', send), { code: 'EISDIR' });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -58,10 +58,10 @@ export class Fleet {
     return p;
   }
 
-  /** Starts `serve --no-worker` on a free port and resolves once /healthz answers. */
-  async startApi(name: string): Promise<FleetProcess> {
+  /** Starts `serve --no-worker` (`serve` with `worker: true`) on a free port and resolves once /healthz answers. */
+  async startApi(name: string, opts: { worker?: boolean } = {}): Promise<FleetProcess> {
     const port = await freePort();
-    const p = this.start(name, ['serve', '--no-worker', '--port', String(port)]);
+    const p = this.start(name, ['serve', ...(opts.worker ? [] : ['--no-worker']), '--port', String(port)]);
     p.port = port;
     const deadline = Date.now() + 60_000;
     for (;;) {

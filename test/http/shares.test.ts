@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OPERATIONS } from '../../src/operations/index.ts';
+import { sharePdfCache } from '../../src/share/routes.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { runCli, serverForCli } from '../helpers/cli.ts';
 import { connectMcp } from '../helpers/mcp-client.ts';
@@ -230,6 +231,178 @@ describe('report share links', () => {
       assert.equal(refused.statusCode, 429);
       assert.ok(Number(refused.headers['retry-after']) > 0);
       assert.equal(refused.headers['cache-control'], 'no-store');
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+/** The text of a PDF (pdftotext), or null without poppler-utils (a failure on CI). */
+function pdfText(pdf: Buffer): string | null {
+  if (!hasPdftoppm) {
+    if (process.env.CI === 'true') assert.fail('pdftotext is required on CI (apt-get install poppler-utils)');
+    return null;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'sightline-share-'));
+  writeFileSync(join(dir, 'report.pdf'), pdf);
+  // One line per paragraph: a label wrapped over two lines still reads as one.
+  return execFileSync('pdftotext', ['-enc', 'UTF-8', join(dir, 'report.pdf'), '-']).toString('utf8').replace(/\s+/g, ' ');
+}
+
+describe('what a client sees on a shared report', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ SIGHTLINE_SCHEDULER_INTERVAL_MS: '0', SIGHTLINE_SHARE_PDF_LIMIT_PER_MINUTE: '1000' });
+  });
+  after(async () => s.close());
+
+  const body = {
+    name: 'Acme',
+    url: 'https://acme-crm.example/',
+    brand: { name: 'Acme CRM' },
+    competitors: [{ name: 'HubSpot' }],
+    platforms: ['deepseek'],
+    markets: [{ language: 'en', country: 'US' }, { language: 'de', country: 'DE' }],
+    prompts: [
+      { prompt: 'best crm for agencies [[sandbox:mention]]', topics: ['agencies'] },
+      { prompt: 'cheapest crm [[sandbox:mention]]', topics: ['pricing'] },
+    ],
+  };
+
+  async function run(key: string, projectId: string) {
+    const made = (await s.request('POST', `/v1/projects/${projectId}/runs`, { key, body: {} })).json();
+    const ids: string[] = [];
+    for (const r of made.runs) {
+      await s.waitForRun(key, r.run_id, 60_000);
+      ids.push(r.run_id);
+    }
+    return ids;
+  }
+
+  async function share(key: string, projectId: string, settings: Record<string, unknown> = {}) {
+    const res = await s.request('POST', `/v1/projects/${projectId}/shares`, { key, body: settings });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json();
+  }
+
+  test('sandbox answers are labelled simulated on the page and the PDF, as in the console', async () => {
+    const { key } = await s.account({ credits: 100 });
+    const p = (await s.request('POST', '/v1/projects', { key, body })).json();
+    const none = await share(key, p.id);
+    const empty = await s.request('GET', `/share/${none.token}`);
+    assert.doesNotMatch(empty.body, /simulated/, 'no runs: nothing to label');
+
+    const runIds = await run(key, p.id);
+    const page = (await s.request('GET', `/share/${none.token}`)).body;
+    assert.match(page, /<strong>Sandbox engine: answers are simulated<\/strong>, not asked of real AI platforms/);
+    const text = pdfText((await s.request('GET', `/share/${none.token}/report.pdf`)).rawPayload);
+    if (text !== null) assert.ok(text.includes('Sandbox engine: answers are simulated, not asked of real AI platforms'), text.slice(0, 400));
+
+    // One run of two answered live: the label says how many were simulated.
+    const db = s.runtime.core.store.db;
+    await db.updateTable('visibility_runs').set({ engine: 'live' }).where('id', '=', runIds[0]!).execute();
+    assert.match((await s.request('GET', `/share/${none.token}`)).body, /Sandbox engine: answers are simulated<\/strong> in 1 of this report&#39;s 2 runs/);
+    const mixed = pdfText((await s.request('GET', `/share/${none.token}/report.pdf`)).rawPayload);
+    if (mixed !== null) assert.ok(mixed.includes("Sandbox engine: answers are simulated in 1 of this report's 2 runs"), mixed.slice(0, 400));
+    // Every run live: no label.
+    await db.updateTable('visibility_runs').set({ engine: 'live' }).where('id', 'in', runIds).execute();
+    assert.doesNotMatch((await s.request('GET', `/share/${none.token}`)).body, /simulated/);
+    const live = pdfText((await s.request('GET', `/share/${none.token}/report.pdf`)).rawPayload);
+    if (live !== null) assert.ok(!live.includes('simulated'));
+  });
+
+  test('a link whose topic or market is gone says so (410), and the list marks it; never an empty report', async () => {
+    const { key } = await s.account({ credits: 100 });
+    const p = (await s.request('POST', '/v1/projects', { key, body })).json();
+    await run(key, p.id);
+    const byTopic = await share(key, p.id, { topic: 'pricing' });
+    const byMarket = await share(key, p.id, { market: 'de-DE' });
+    const whole = await share(key, p.id);
+    assert.equal(byTopic.report_status, 'ok');
+    for (const x of [byTopic, byMarket, whole]) assert.equal((await s.request('GET', `/share/${x.token}`)).statusCode, 200);
+
+    // The topic's only prompt is deleted and the market removed.
+    const full = (await s.request('GET', `/v1/projects/${p.id}`, { key })).json();
+    const pricing = full.prompts.find((x: { topics: string[] }) => x.topics.includes('pricing'));
+    assert.equal((await s.request('DELETE', `/v1/projects/${p.id}/prompts/${pricing.id}`, { key })).statusCode, 200);
+    assert.equal((await s.request('PATCH', `/v1/projects/${p.id}`, { key, body: { markets: [{ language: 'en', country: 'US' }] } })).statusCode, 200);
+    // The dashboard refuses those filters; the links say the same, in words a client reads.
+    assert.equal((await s.request('GET', `/v1/projects/${p.id}/dashboard?topic=pricing`, { key })).statusCode, 400);
+    assert.equal((await s.request('GET', `/v1/projects/${p.id}/dashboard?market=de-DE`, { key })).statusCode, 400);
+    for (const [x, words] of [
+      [byTopic, 'topic “pricing” is no longer part of the project Acme'],
+      [byMarket, 'market de-DE is no longer part of the project Acme'],
+    ] as const) {
+      for (const path of [`/share/${x.token}`, `/share/${x.token}/report.pdf`]) {
+        const res = await s.request('GET', path);
+        assert.equal(res.statusCode, 410, path);
+        assert.match(res.headers['content-type'] as string, /^text\/html/);
+        assert.equal(res.headers['cache-control'], 'no-store');
+        assert.ok(res.body.includes(words), res.body);
+        assert.doesNotMatch(res.body, /no answers yet|n=0/i, 'no empty report');
+      }
+    }
+    assert.equal((await s.request('GET', `/share/${whole.token}`)).statusCode, 200, 'an unfiltered link still shows the report');
+    const listed = new Map((await s.request('GET', `/v1/projects/${p.id}/shares`, { key })).json().shares.map((x: { id: string; report_status: string }) => [x.id, x.report_status]));
+    assert.deepEqual([listed.get(byTopic.id), listed.get(byMarket.id), listed.get(whole.id)], ['topic_gone', 'market_gone', 'ok']);
+
+    // The topic back in the library: the link shows its report again.
+    await s.request('POST', `/v1/projects/${p.id}/prompts`, { key, body: { prompts: [{ prompt: 'cheapest crm [[sandbox:mention]]', topics: ['pricing'] }] } });
+    assert.equal((await s.request('GET', `/share/${byTopic.token}`)).statusCode, 200);
+  });
+
+  test('the competitors-named line: the console\'s wording, and "no answers yet" on an empty report', async () => {
+    const { key } = await s.account({ credits: 100 });
+    const p = (await s.request('POST', '/v1/projects', { key, body: { ...body, markets: undefined } })).json();
+    const x = await share(key, p.id);
+    const gaps = (html: string) => html.slice(html.indexOf('<h2>Prompts where competitors are named'), html.indexOf('<section class="matrix">'));
+    const before = (await s.request('GET', `/share/${x.token}`)).body;
+    assert.match(gaps(before), /No answers in this period yet\./);
+    assert.doesNotMatch(before, /so was the brand/);
+    const emptyPdf = pdfText((await s.request('GET', `/share/${x.token}/report.pdf`)).rawPayload);
+    if (emptyPdf !== null) assert.ok(!emptyPdf.includes('so was the brand') && !emptyPdf.includes('names a competitor without'), emptyPdf);
+
+    await run(key, p.id);
+    const after = (await s.request('GET', `/share/${x.token}`)).body;
+    assert.match(gaps(after), /No prompt in the latest period names a competitor without naming Acme CRM\./);
+    const pdf = pdfText((await s.request('GET', `/share/${x.token}/report.pdf`)).rawPayload);
+    if (pdf !== null) assert.ok(pdf.includes('No prompt in the latest period names a competitor without naming Acme CRM.'), pdf);
+  });
+
+  test('the PDF is rendered once per version of its numbers; a settled run renders it again', async () => {
+    const { key } = await s.account({ credits: 100 });
+    const p = (await s.request('POST', '/v1/projects', { key, body: { ...body, markets: undefined } })).json();
+    await run(key, p.id);
+    const x = await share(key, p.id);
+    const cache = sharePdfCache(s.app)!;
+    const renders = cache.renders;
+    const first = await s.request('GET', `/share/${x.token}/report.pdf`);
+    const second = await s.request('GET', `/share/${x.token}/report.pdf`);
+    assert.equal(first.statusCode, 200);
+    assert.equal(cache.renders, renders + 1, 'rendered once');
+    assert.ok(first.rawPayload.equals(second.rawPayload), 'the same bytes');
+    assert.equal(second.headers['cache-control'], 'no-store', 'kept by the server, never by a browser or proxy');
+
+    await run(key, p.id);
+    const third = await s.request('GET', `/share/${x.token}/report.pdf`);
+    assert.equal(cache.renders, renders + 2, 'a new settled run: rendered again');
+    assert.ok(!third.rawPayload.equals(first.rawPayload));
+    await s.request('GET', `/share/${x.token}/report.pdf`);
+    assert.equal(cache.renders, renders + 2);
+    assert.ok(cache.bytes > 0 && cache.bytes <= cache.maxBytes);
+  });
+
+  test('PDFs have a stricter limit per client address than the page', async () => {
+    const limited = await startTestServer({ SIGHTLINE_SHARE_PDF_LIMIT_PER_MINUTE: '2' }, { worker: false });
+    try {
+      const { key } = await limited.account({ credits: 10 });
+      const p = (await limited.request('POST', '/v1/projects', { key, body: { ...body, markets: undefined } })).json();
+      const x = (await limited.request('POST', `/v1/projects/${p.id}/shares`, { key, body: {} })).json();
+      for (let i = 0; i < 2; i++) assert.equal((await limited.request('GET', `/share/${x.token}/report.pdf`)).statusCode, 200);
+      const refused = await limited.request('GET', `/share/${x.token}/report.pdf`);
+      assert.equal(refused.statusCode, 429);
+      assert.ok(Number(refused.headers['retry-after']) > 0);
+      assert.equal((await limited.request('GET', `/share/${x.token}`)).statusCode, 200, 'the page still opens');
     } finally {
       await limited.close();
     }

@@ -30,7 +30,7 @@ export const DASHBOARD_WINDOWS = ['7d', '30d'] as const;
 
 export interface DashboardOptions {
   days: number;
-  /** A topic or market the project does not have is a 400 invalid_filter (the API); without it, it only matches nothing (a shared page). */
+  /** A topic or market the project does not have is a 400 invalid_filter (the API); without it, it only matches nothing (a share link checks its own first: core/reports/shares.ts). */
   strict?: boolean;
   window: (typeof DASHBOARD_WINDOWS)[number];
   topic?: string;

@@ -9,8 +9,9 @@ import { AppError } from '../errors.ts';
 import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
 import type { Catalog } from '../visibility/catalog.ts';
-import { checkDashboardFilters, DASHBOARD_WINDOWS, projectDashboard } from '../projects/dashboard.ts';
-import { findProject } from '../projects/projects.ts';
+import { checkDashboardFilters, DASHBOARD_WINDOWS, dashboardFilters, projectDashboard } from '../projects/dashboard.ts';
+import { findProject, projectTests } from '../projects/projects.ts';
+import { listPrompts } from '../projects/prompts.ts';
 
 const WRITE_SCOPE = 'visibility:runs:create' as const;
 export const SHARE_DEFAULT_DAYS = 30;
@@ -47,7 +48,29 @@ interface ShareRow {
   revoked_at: string | null;
 }
 
-function renderShare(r: ShareRow, now = new Date()) {
+/**
+ * What the report of a link shows now: `ok`, or `topic_gone` / `market_gone` when the topic or
+ * market it was made with is no longer the project's (its prompts deleted, the market removed).
+ * Such a link opens a page saying so, never an empty report (as making one is refused).
+ */
+export type ShareReportStatus = 'ok' | 'topic_gone' | 'market_gone';
+
+/** The project's topics and markets, to tell whether a link's report still exists. */
+async function projectFilters(store: Store, projectId: string) {
+  return { library: await listPrompts(store.db, projectId), tests: await projectTests(store.db, projectId) };
+}
+
+function reportStatus(filters: Awaited<ReturnType<typeof projectFilters>>, r: { topic: string | null; market: string | null }): ShareReportStatus {
+  try {
+    dashboardFilters(filters.library, filters.tests, { topic: r.topic, market: r.market, strict: true });
+    return 'ok';
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'invalid_filter') return err.extra.parameter === 'market' ? 'market_gone' : 'topic_gone';
+    throw err;
+  }
+}
+
+function renderShare(r: ShareRow, now = new Date(), report: ShareReportStatus = 'ok') {
   const status = r.revoked_at ? 'revoked' : r.expires_at <= now.toISOString() ? 'expired' : 'active';
   return {
     id: r.id,
@@ -57,6 +80,7 @@ function renderShare(r: ShareRow, now = new Date()) {
     topic: r.topic,
     market: r.market,
     status,
+    report_status: report,
     created_at: toApiTime(r.created_at),
     expires_at: toApiTime(r.expires_at),
     revoked_at: toApiTime(r.revoked_at),
@@ -70,7 +94,8 @@ export async function createShare(store: Store, principal: Principal, projectId:
   if (!Number.isInteger(expiresInDays) || expiresInDays < 1 || expiresInDays > SHARE_MAX_DAYS) {
     throw new AppError('invalid_request', `expires_in_days must be a whole number from 1 to ${SHARE_MAX_DAYS}.`, { parameter: 'expires_in_days' });
   }
-  // A topic or market the project does not have would share an empty report: refused (400).
+  // A topic or market the project does not have would share an empty report: refused (400). One
+  // that stops being the project's later is no empty report either: the link says so (reportStatus).
   const filters = await checkDashboardFilters(store, projectId, { topic: input.topic?.trim() || null, market: input.market?.trim() || null });
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
@@ -103,7 +128,8 @@ export async function listShares(store: Store, accountId: string, projectId: str
     .orderBy('id', 'desc')
     .execute();
   const now = new Date();
-  return { object: 'list', project_id: projectId, shares: rows.map((r) => renderShare(r, now)) };
+  const filters = rows.some((r) => r.topic !== null || r.market !== null) ? await projectFilters(store, projectId) : null;
+  return { object: 'list', project_id: projectId, shares: rows.map((r) => renderShare(r, now, filters ? reportStatus(filters, r) : 'ok')) };
 }
 
 /** Revokes a link at once (its page answers 404 from the next request); revoking twice is a no-op. */
@@ -177,7 +203,17 @@ export async function openShare(store: Store, token: string, now = new Date()): 
   };
 }
 
-/** The report a share shows: the project's dashboard as fixed when the link was made. */
+/** Whether the topic and market an open link was made with are still the project's (see ShareReportStatus). */
+export async function shareReportStatus(store: Store, share: OpenShare): Promise<ShareReportStatus> {
+  if (share.topic === null && share.market === null) return 'ok';
+  return reportStatus(await projectFilters(store, share.projectId), share);
+}
+
+/**
+ * The report a share shows: the project's dashboard as fixed when the link was made, and how
+ * many of the runs behind it the sandbox engine answered (simulated answers, labelled as such
+ * on the page and the PDF as in the console).
+ */
 export async function shareReport(store: Store, catalog: Catalog, share: OpenShare, now = new Date()) {
   const dashboard = await projectDashboard(store, share.accountId, share.projectId, {
     days: share.days,
@@ -190,7 +226,18 @@ export async function shareReport(store: Store, catalog: Catalog, share: OpenSha
     // opened by anyone holding it, so the account's sites and their logs stay out of it.
     siteActivity: false,
   });
-  return { share, dashboard, generatedAt: toApiTime(now.toISOString()) };
+  const runIds = [...new Set(dashboard.series.flatMap((p) => p.run_ids))];
+  let sandbox = 0;
+  for (let i = 0; i < runIds.length; i += 500) {
+    const row = await store.db
+      .selectFrom('visibility_runs')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('id', 'in', runIds.slice(i, i + 500))
+      .where('engine', '=', 'sandbox')
+      .executeTakeFirst();
+    sandbox += Number(row?.n ?? 0);
+  }
+  return { share, dashboard, engine: { runs: runIds.length, sandbox_runs: sandbox }, generatedAt: toApiTime(now.toISOString()) };
 }
 
 export type ShareReport = Awaited<ReturnType<typeof shareReport>>;

@@ -7,7 +7,7 @@
 // request. Client addresses are read to verify a crawler and then dropped.
 import { createHash } from 'node:crypto';
 import { createGunzip } from 'node:zlib';
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { AppError } from '../errors.ts';
 import { toApiTime } from '../../lib/ids.ts';
@@ -20,8 +20,38 @@ import { detectFormat, LOG_FORMATS, parserFor, type LineParser, type LogFormat, 
 /** Crawlers whose refusals can be `crawler.blocked` events (training crawlers are left out). */
 const SEARCH_TOKENS = new Set(AI_CRAWLERS.filter((c) => SEARCH_ROLES.has(c.role)).map((c) => c.token));
 
-/** The largest upload one request may carry (compressed bytes as sent). */
+/** The largest upload one request may carry by default (bytes as sent: compressed when gzip). */
 export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
+/** What a gzip upload may unpack to by default, per request. */
+export const MAX_UNPACKED_BYTES = 4 * 1024 * 1024 * 1024;
+/**
+ * A gzip upload may unpack to at most this many times the compressed bytes read so far (access
+ * logs gzip 5–30×; a bomb of newlines about 1000×), once past UNPACK_RATIO_FLOOR: the CPU an
+ * upload costs stays in proportion to the bytes its sender had to send.
+ */
+export const MAX_UNPACK_RATIO = 100;
+const UNPACK_RATIO_FLOOR = 1024 * 1024;
+
+/** The byte limits of one upload (config: SIGHTLINE_LOG_UPLOAD_MAX_BYTES, SIGHTLINE_LOG_UPLOAD_MAX_UNPACKED_BYTES). */
+export interface UploadLimits {
+  /** Bytes as sent (compressed when gzip). */
+  maxBytes: number;
+  /** Bytes a gzip upload unpacks to. */
+  maxUnpackedBytes: number;
+}
+
+/** 536870912 → "512 MiB"; 1000 → "1000 bytes". */
+export function byteSize(n: number): string {
+  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
+    if (n >= size && n % size === 0) return `${n / size} ${unit}`;
+  }
+  return `${n} bytes`;
+}
+
+/** The 413 of an upload larger than `maxBytes` as sent. */
+export const uploadTooLarge = (maxBytes: number) =>
+  new AppError('payload_too_large', `A log upload is at most ${byteSize(maxBytes)} per request (as sent); split the file.`);
+
 /** A line longer than this is no access log line: skipped without being held in memory. */
 const MAX_LINE_BYTES = 64 * 1024;
 /** Counted lines written per transaction. */
@@ -68,35 +98,62 @@ export function classifyRecord(r: LogRecord, ranges: CrawlerRanges): Classified 
   return null;
 }
 
-/** The upload's bytes, gunzipped when they are gzip (by magic number, whatever the headers say). */
-async function* uploadBytes(body: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+/**
+ * The upload's bytes, gunzipped when they are gzip (by magic number, whatever the headers say),
+ * within `limits`. An error of the request (the client went away: `aborted`) or of the limits
+ * is thrown to the reader, never left to a stream nobody listens to.
+ */
+async function* uploadBytes(body: AsyncIterable<Buffer>, limits: UploadLimits): AsyncGenerator<Buffer> {
   const it = body[Symbol.asyncIterator]();
   let received = 0;
+  const next = async () => {
+    const r = await it.next();
+    if (!r.done) {
+      received += (r.value as Buffer).length;
+      if (received > limits.maxBytes) throw uploadTooLarge(limits.maxBytes);
+    }
+    return r;
+  };
   const counted = async function* (first: Buffer | null) {
     if (first) yield first;
     for (;;) {
-      const { value, done } = await it.next();
+      const { value, done } = await next();
       if (done) return;
-      received += (value as Buffer).length;
-      if (received > MAX_UPLOAD_BYTES) throw new AppError('payload_too_large', 'A log upload is at most 512 MiB per request; split the file.');
       yield value as Buffer;
     }
   };
   let first: Buffer | null = null;
   while (!first || first.length < 2) {
-    const { value, done } = await it.next();
+    const { value, done } = await next();
     if (done) break;
-    received += (value as Buffer).length;
     first = first ? Buffer.concat([first, value as Buffer]) : Buffer.from(value as Buffer);
   }
   if (!first) return;
   if (first[0] === 0x1f && first[1] === 0x8b) {
-    const gunzip = Readable.from(counted(first)).pipe(createGunzip());
+    const gunzip = createGunzip();
+    // pipeline, not pipe: an error of the source (an aborted request, payload_too_large) destroys
+    // gunzip with it, so the loop below throws it; a loop that stops early destroys gunzip, and
+    // pipeline ends the source (and the request's iterator) with it.
+    pipeline(Readable.from(counted(first)), gunzip, () => {});
+    let unpacked = 0;
     try {
-      for await (const chunk of gunzip) yield chunk as Buffer;
+      for await (const chunk of gunzip) {
+        unpacked += (chunk as Buffer).length;
+        if (unpacked > limits.maxUnpackedBytes) {
+          throw new AppError('payload_too_large', `A gzip log upload unpacks to at most ${byteSize(limits.maxUnpackedBytes)} per request; split the file.`);
+        }
+        // bytesWritten: the compressed bytes gunzip has consumed (not those read ahead of it).
+        if (unpacked > UNPACK_RATIO_FLOOR && unpacked > MAX_UNPACK_RATIO * gunzip.bytesWritten) {
+          throw new AppError('payload_too_large', `The gzip upload unpacks to more than ${MAX_UNPACK_RATIO} times its size, which no access log does; send it uncompressed or split it.`);
+        }
+        yield chunk as Buffer;
+      }
     } catch (err) {
       if (err instanceof AppError) throw err;
-      throw new AppError('invalid_request', `The gzip stream is corrupt: ${(err as Error).message}.`);
+      // zlib's own errors (Z_DATA_ERROR, Z_BUF_ERROR, …) are a corrupt stream; the request's are not.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (typeof code === 'string' && code.startsWith('Z_')) throw new AppError('invalid_request', `The gzip stream is corrupt: ${(err as Error).message}.`);
+      throw err;
     }
     return;
   }
@@ -230,6 +287,8 @@ export async function ingestLog(
     ranges: CrawlerRanges;
     /** Told, after the last batch, how many new lines were search or user crawlers refused (crawler.blocked checks). */
     onBlockedHits?: (count: number) => Promise<void>;
+    /** Default: MAX_UPLOAD_BYTES and MAX_UNPACKED_BYTES. */
+    limits?: UploadLimits;
   },
 ): Promise<IngestSummary> {
   // An allow-listed `host:port` domain: log lines name the host, with or without the port.
@@ -288,7 +347,7 @@ export async function ingestLog(
   };
 
   const splitter = new LineSplitter();
-  for await (const chunk of uploadBytes(body)) {
+  for await (const chunk of uploadBytes(body, opts.limits ?? { maxBytes: MAX_UPLOAD_BYTES, maxUnpackedBytes: MAX_UNPACKED_BYTES })) {
     for (const line of splitter.lines(chunk)) {
       if (!parser) await sniff(line);
       else if (handle(line)) await flush();

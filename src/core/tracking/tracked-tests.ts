@@ -58,6 +58,8 @@ export interface CheckedDefinition {
   targetEntity: string | null;
   /** What a run of it would reserve if fully funded (hundredths). */
   estimate: number;
+  /** Probes a visibility run of it asks (null for Content Intelligence, which asks none). */
+  probeCount: number | null;
 }
 
 export function checkDefinition(deps: Pick<TrackingDeps, 'visibility'>, testType: TestType, definition: Record<string, unknown>): CheckedDefinition {
@@ -77,11 +79,11 @@ export function checkDefinition(deps: Pick<TrackingDeps, 'visibility'>, testType
       });
     }
     const plan = planRun(body as unknown as CreateRunInput, deps.visibility.catalog, deps.visibility.isAvailable);
-    return { definition: body, url: plan.url, targetEntity: plan.targetEntity, estimate: plan.probes.reduce((a, p) => a + p.price, 0) };
+    return { definition: body, url: plan.url, targetEntity: plan.targetEntity, estimate: plan.probes.reduce((a, p) => a + p.price, 0), probeCount: plan.probes.length };
   }
   const url = typeof body.url === 'string' ? body.url.trim() : '';
   if (!parseHttpUrl(url)) throw new AppError('invalid_url', absoluteUrlMessage('definition.url', url), { url: body.url });
-  return { definition: body, url, targetEntity: null, estimate: priceFor(body.analysis_depth === 'full' ? 'full' : 'score') };
+  return { definition: body, url, targetEntity: null, estimate: priceFor(body.analysis_depth === 'full' ? 'full' : 'score'), probeCount: null };
 }
 
 export interface TrackedTestInput {

@@ -28,6 +28,7 @@ export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
 const URL_MESSAGES: Record<string, string> = {
   blocked_address: 'The url points at an address webhooks may not reach (private, loopback, link-local or otherwise not public).',
+  unresolved_host: 'The url\'s host name could not be resolved.',
   network: 'The url\'s host name could not be resolved.',
   timeout: 'The url\'s host name could not be resolved in time.',
 };

@@ -6,24 +6,15 @@ import { estimateProject } from '../../core/projects/estimate.ts';
 import { defineRoute } from '../define.ts';
 import { ProjectFields, PromptItem } from './shapes.ts';
 
-const Credits = z.string().describe('Credits, e.g. "12.50"');
+export const Credits = z.string().describe('Credits, e.g. "12.50"');
 
-export const ProjectEstimate = z.object({
-  object: z.literal('project_estimate'),
-  prompt_count: z.number().int(),
-  market_count: z.number().int(),
-  probes_per_run: z.number().int().describe('Probes one run of every market asks (prompts × platforms × repeats × markets)'),
-  credits_per_run: Credits.describe('One run of every market'),
-  markets: z.array(
-    z.object({ market: z.string(), credits_per_run: Credits, monthly_credit_budget: Credits.nullable().describe("The market's even share of the budget") }),
-  ),
-  schedule: z.object({ cron: z.string(), timezone: z.string() }).nullable(),
+/** What a schedule costs a month: the same figures in the project and the tracked-test estimate. */
+export const ScheduleCostFields = {
   runs_per_month: z
     .object({ average: z.number(), busiest: z.number().int(), fewest: z.number().int() })
     .nullable()
     .describe('Scheduled runs in the full calendar months listed; null when not scheduled'),
   credits_per_month: z.object({ average: Credits, busiest: Credits }).nullable().describe('What the schedule costs a month without a budget'),
-  monthly_credit_budget: Credits.nullable(),
   runs_within_budget_per_month: z
     .number()
     .int()
@@ -42,6 +33,20 @@ export const ProjectEstimate = z.object({
     )
     .nullable()
     .describe('The rest of this month, then each full month ahead; null when not scheduled'),
+};
+
+export const ProjectEstimate = z.object({
+  object: z.literal('project_estimate'),
+  prompt_count: z.number().int(),
+  market_count: z.number().int(),
+  probes_per_run: z.number().int().describe('Probes one run of every market asks (prompts × platforms × repeats × markets)'),
+  credits_per_run: Credits.describe('One run of every market'),
+  markets: z.array(
+    z.object({ market: z.string(), credits_per_run: Credits, monthly_credit_budget: Credits.nullable().describe("The market's even share of the budget") }),
+  ),
+  schedule: z.object({ cron: z.string(), timezone: z.string() }).nullable(),
+  monthly_credit_budget: Credits.nullable(),
+  ...ScheduleCostFields,
 });
 
 export default defineRoute({

@@ -9,6 +9,9 @@ export const Share = z.object({
   topic: z.string().nullable().describe('Only prompts with this topic, or null'),
   market: z.string().nullable().describe('Only this market, or null'),
   status: z.enum(['active', 'expired', 'revoked']),
+  report_status: z
+    .enum(['ok', 'topic_gone', 'market_gone'])
+    .describe("ok, or topic_gone / market_gone: the link's topic or market is no longer the project's (its prompts deleted, the market removed), so the link opens a page saying so instead of the report"),
   created_at: z.string(),
   expires_at: z.string(),
   revoked_at: z.string().nullable(),

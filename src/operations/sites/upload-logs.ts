@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { AppError } from '../../core/errors.ts';
 import { crawlerRanges } from '../../core/sites/ip-ranges.ts';
-import { ingestLog, MAX_UPLOAD_BYTES } from '../../core/sites/ingest.ts';
+import { ingestLog, uploadTooLarge } from '../../core/sites/ingest.ts';
 import { LOG_FORMATS } from '../../core/sites/log-formats.ts';
 import { getSiteRow } from '../../core/sites/sites.ts';
 import { queueBlockedCheck } from '../../core/sites/blocked.ts';
@@ -23,6 +23,7 @@ function ingestOptions(core: Core, site: { id: string; account_id: string }, for
   return {
     format,
     ranges: crawlerRanges(core.config.SIGHTLINE_CRAWLER_RANGES_PATH),
+    limits: { maxBytes: core.config.SIGHTLINE_LOG_UPLOAD_MAX_BYTES, maxUnpackedBytes: core.config.SIGHTLINE_LOG_UPLOAD_MAX_UNPACKED_BYTES },
     onBlockedHits: async () => {
       await queueBlockedCheck(core.store, site);
       core.notifyWork();
@@ -64,7 +65,7 @@ export default defineRoute({
     const { accountId } = ctx;
     const site = await getSiteRow(core.store, accountId, params.site_id);
     const length = Number(request.headers['content-length'] ?? 0);
-    if (length > MAX_UPLOAD_BYTES) throw new AppError('payload_too_large', 'A log upload is at most 512 MiB per request; split the file.');
+    if (length > core.config.SIGHTLINE_LOG_UPLOAD_MAX_BYTES) throw uploadTooLarge(core.config.SIGHTLINE_LOG_UPLOAD_MAX_BYTES);
     const body = request.body instanceof RawBody ? request.body.stream : null;
     if (!body) throw new AppError('invalid_request', 'Send the log lines as the request body.');
     return ingestLog(core.store, site, body, ingestOptions(core, site, format));

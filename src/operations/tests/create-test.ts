@@ -7,6 +7,16 @@ import { defineRoute } from '../define.ts';
 import { SavedTest } from './list-tests.ts';
 import { Budget, Definition, parseDefinition, Schedule } from './shapes.ts';
 
+/** The create's body; the estimate (estimate-test.ts) takes it as it is. */
+export const CreateTestBody = z.object({
+  test_type: z.enum(TEST_TYPES).describe('ai_citations (visibility runs) or content_intelligence'),
+  name: z.string().max(200).nullish().describe('Display name; default: the URL'),
+  definition: Definition,
+  schedule: Schedule.nullish().describe('When to run: {cron (five fields), timezone (IANA)}; null or absent: only on demand'),
+  monthly_credit_budget: Budget,
+  paused: z.boolean().optional().describe('true keeps the schedule but runs nothing'),
+});
+
 export default defineRoute({
   method: 'POST',
   url: '/v1/tests',
@@ -15,14 +25,7 @@ export default defineRoute({
   action: 'tests.create',
   scope: null,
   listedFor: ['visibility:runs:create', 'content_intelligence:runs:create'],
-  body: z.object({
-    test_type: z.enum(TEST_TYPES).describe('ai_citations (visibility runs) or content_intelligence'),
-    name: z.string().max(200).nullish().describe('Display name; default: the URL'),
-    definition: Definition,
-    schedule: Schedule.nullish().describe('When to run: {cron (five fields), timezone (IANA)}; null or absent: only on demand'),
-    monthly_credit_budget: Budget,
-    paused: z.boolean().optional().describe('true keeps the schedule but runs nothing'),
-  }),
+  body: CreateTestBody,
   response: SavedTest,
   errors: [400, 404, 422],
   run: (a, _ctx, core, principal) => createTrackedTest(core.tracking, principal, { ...a, definition: parseDefinition(a.test_type, a.definition) }),

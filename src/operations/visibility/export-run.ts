@@ -1,6 +1,6 @@
 // GET /v1/visibility/runs/{run_id}/export?format=csv|jsonl: one row per probe, streamed a page of
 // probes at a time (core/visibility/export.ts), so a large run never sits in memory whole.
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { z } from 'zod';
 import { CSV_OPTIONS } from '../../core/csv.ts';
@@ -60,7 +60,10 @@ export default defineRoute({
     }
     reply.header('content-type', 'text/csv; charset=utf-8');
     const csv = stringify({ ...CSV_OPTIONS, columns: [...EXPORT_COLUMNS] });
-    Readable.from((async function* () { for await (const r of rows) yield csvRecord(r); })()).pipe(csv);
+    // pipeline, not pipe: a failure of the rows (the database, a stored value that does not parse)
+    // destroys csv with it, so the reply ends cut off and logged instead of the process dying of an
+    // unhandled 'error'; a client that goes away destroys csv, and pipeline stops the rows.
+    pipeline(Readable.from((async function* () { for await (const r of rows) yield csvRecord(r); })()), csv, () => {});
     return reply.send(csv);
   },
 });

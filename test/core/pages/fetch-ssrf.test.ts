@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   FetchError,
+  fetchRetryable,
   fetchPage,
   parseFetchAllowlist,
   type HostResolver,
@@ -150,9 +151,17 @@ describe('fetchPage SSRF defence', () => {
     };
     const err = await fetchPage('http://nowhere.test/', { lookup: failing }).catch((e: FetchError) => e);
     assert.ok(err instanceof FetchError);
-    assert.equal(err.code, 'network');
+    assert.equal(err.code, 'unresolved_host', 'a name that does not exist fails the same way again');
+    assert.equal(fetchRetryable(err.code, err.status), false);
     assert.doesNotMatch(err.message, /getaddrinfo|ENOTFOUND/, 'no internals in the message');
-    assert.equal(await code(fetchPage('http://empty.test/', { lookup: async () => [] })), 'network');
+    assert.equal(await code(fetchPage('http://empty.test/', { lookup: async () => [] })), 'unresolved_host');
+    // A resolver's temporary failure is a network error that may pass.
+    const flaky: HostResolver = async () => {
+      throw Object.assign(new Error('getaddrinfo EAI_AGAIN flaky.test'), { code: 'EAI_AGAIN' });
+    };
+    const again = (await fetchPage('http://flaky.test/', { lookup: flaky }).catch((e: FetchError) => e)) as FetchError;
+    assert.equal(again.code, 'network');
+    assert.equal(fetchRetryable(again.code, again.status), true);
     const hanging: HostResolver = () => new Promise(() => {});
     assert.equal(await code(fetchPage('http://slow-dns.test/', { lookup: hanging, connectTimeoutMs: 50 })), 'timeout');
   });

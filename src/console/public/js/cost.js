@@ -1,7 +1,7 @@
 // What a schedule costs a month, in the same words wherever it is said: the project form, the
-// project's sample planner and the tracked-test form. The figures come from the server's estimate
-// (POST /v1/projects/estimate: the schedule's runs in each calendar month of its time zone, as the
-// scheduler counts them).
+// project's sample planner and the tracked-test form. The figures come from the server's estimates
+// (POST /v1/projects/estimate, POST /v1/tests/estimate: a run priced as the create prices it, the
+// schedule's runs in each calendar month of its time zone, as the scheduler counts them).
 import { html, plural, Note } from './ui.js';
 
 const amount = (s) => String(Number(s));
@@ -10,24 +10,6 @@ const amount = (s) => String(Number(s));
 export function monthText(cpm) {
   if (!cpm) return '—';
   return cpm.average === cpm.busiest ? `${cpm.busiest} credits a month` : `about ${cpm.average} credits a month (${cpm.busiest} in the busiest month)`;
-}
-
-/**
- * An estimate's month figures for a run priced in the form (a tracked test's run): the schedule's
- * runs a month from the server's estimate, times the price; the budget's runs as the scheduler
- * skips them (a run that would pass the budget is skipped).
- */
-export function monthsFor(runsPerMonth, perRun, budget) {
-  if (!runsPerMonth) return null;
-  const cents = Math.round(perRun * 100);
-  const fmt = (c) => (c / 100).toFixed(2);
-  return {
-    credits_per_run: fmt(cents),
-    runs_per_month: runsPerMonth,
-    credits_per_month: { average: fmt(Math.round(runsPerMonth.average * cents)), busiest: fmt(runsPerMonth.busiest * cents) },
-    runs_within_budget_per_month: budget === '' || budget === null || cents === 0 ? null : Math.floor(Math.round(Number(budget) * 100) / cents),
-    budget_for_every_run: fmt(runsPerMonth.busiest * cents),
-  };
 }
 
 /** What the schedule costs a month and what the budget pays for, from the server's estimate. */

@@ -14,6 +14,8 @@ export type FetchErrorCode =
   /** A redirect's Location is not a fetchable http(s) URL (the caller's URL was fine). */
   | 'bad_redirect'
   | 'timeout'
+  /** The host name does not resolve (no such name, or no address for it): asking again fails the same way. */
+  | 'unresolved_host'
   | 'network'
   | 'unsupported_content'
   | 'http_error'
@@ -27,6 +29,7 @@ const MESSAGES: Record<FetchErrorCode, string> = {
   too_many_redirects: 'The page redirected too many times.',
   bad_redirect: 'The page redirected to a URL that cannot be fetched.',
   timeout: 'The page took too long to respond.',
+  unresolved_host: 'The host name could not be resolved.',
   network: 'The page could not be fetched.',
   unsupported_content: 'The URL does not point at an HTML page.',
   http_error: 'The page answered with an HTTP error status.',
@@ -74,11 +77,9 @@ export function isFetchError(err: unknown): err is FetchError {
  * is not HTML or too large to extract will fail the same way. Reported as `retryable` on
  * extraction_failed (a 500 by the spec, which alone would tell a client to retry).
  */
-export function fetchRetryable(code: FetchErrorCode | 'http_error', status: number | null | undefined, message = ''): boolean {
+export function fetchRetryable(code: FetchErrorCode, status: number | null | undefined): boolean {
   if (status !== null && status !== undefined) return status >= 500 || status === 408 || status === 429;
-  if (code === 'timeout') return true;
-  if (code === 'network') return !/could not be resolved/.test(message);
-  return false;
+  return code === 'timeout' || code === 'network';
 }
 
 /**
@@ -88,7 +89,7 @@ export function fetchRetryable(code: FetchErrorCode | 'http_error', status: numb
  * an unsupported page) check `code` before calling this.
  */
 export function fetchErrorToAppError(err: FetchError): AppError {
-  const extra = { fetch_error: err.code, ...(err.status !== null ? { http_status: err.status } : {}), retryable: fetchRetryable(err.code, err.status, err.message) };
+  const extra = { fetch_error: err.code, ...(err.status !== null ? { http_status: err.status } : {}), retryable: fetchRetryable(err.code, err.status) };
   switch (err.code) {
     case 'blocked_address':
     // A redirect to a scheme or URL the fetcher refuses (file:, gopher:, credentials) is refused

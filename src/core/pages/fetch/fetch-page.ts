@@ -88,6 +88,8 @@ const DEFAULTS = {
 };
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Resolver codes for a name that does not exist or has no address (EAI_AGAIN, a timeout, is not one). */
+const PERMANENT_DNS = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME']);
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 /** Types that are never text; refused even with accept 'any'. */
 const BINARY_TYPE = /^(image|audio|video|font)\/|^application\/(pdf|zip|gzip|x-gzip|octet-stream|x-tar|x-7z-compressed|vnd\.|msword|x-shockwave-flash|wasm)/;
@@ -172,9 +174,12 @@ async function resolveAndCheck(
       addresses = await withTimeout(lookup(host), timeoutMs, () => new FetchError('timeout'));
     } catch (err) {
       if (err instanceof FetchError) throw err;
-      throw new FetchError('network', 'The host name could not be resolved.', { url: url.href, cause: err });
+      // A resolver's temporary failure (EAI_AGAIN, a dropped answer) may pass; a name that does
+      // not exist or has no address will not.
+      const permanent = PERMANENT_DNS.has((err as NodeJS.ErrnoException)?.code ?? '');
+      throw new FetchError(permanent ? 'unresolved_host' : 'network', 'The host name could not be resolved.', { url: url.href, cause: err });
     }
-    if (addresses.length === 0) throw new FetchError('network', 'The host name could not be resolved.', { url: url.href });
+    if (addresses.length === 0) throw new FetchError('unresolved_host', undefined, { url: url.href });
   }
   for (const a of addresses) {
     if (!net.isIP(a.address) || !isAddressAllowed(host, port, a.address, allow)) {

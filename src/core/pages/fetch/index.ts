@@ -9,6 +9,6 @@ export {
   EMPTY_ALLOWLIST,
 } from './address-policy.ts';
 export type { FetchAllowlist, AllowEntry } from './address-policy.ts';
-export { FetchError, isFetchError, fetchErrorToAppError } from './errors.ts';
+export { FetchError, isFetchError, fetchErrorToAppError, fetchRetryable } from './errors.ts';
 export type { FetchErrorCode, FetchErrorDetails } from './errors.ts';
 export { decodeBody, sniffEncoding, parseContentType } from './charset.ts';

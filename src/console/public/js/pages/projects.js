@@ -406,7 +406,8 @@ function Share({ p, settings }) {
       ? html`<h3>Links made</h3><${Table} caption="Share links of this project, newest first" captionHidden rowKey=${(s) => s.id} rows=${list} columns=${[
           { label: 'Made', cell: (s) => when(s.created_at) },
           { label: 'Shows', cell: (s) => [s.window === '30d' ? 'monthly' : 'weekly', `${s.days} days`, s.topic ? `topic “${s.topic}”` : null, s.market].filter(Boolean).join(', ') },
-          { label: 'Status', cell: (s) => html`<${Badge} value=${s.status} />` },
+          // A link whose topic or market the project no longer has opens a page saying so, not the report.
+          { label: 'Status', cell: (s) => html`<${Badge} value=${s.status} />${s.report_status && s.report_status !== 'ok' ? html` <${Badge} value="warn" label=${s.report_status === 'market_gone' ? 'market gone: shows no report' : 'topic gone: shows no report'} />` : null}` },
           { label: 'Works until', cell: (s) => (s.status === 'revoked' ? `revoked ${shortDate(s.revoked_at)}` : shortDate(s.expires_at)) },
           { label: 'Action', cell: (s) => (s.status === 'active' ? html`<button type="button" class="secondary" onClick=${() => revoke(s)} aria-label=${`Revoke the link made ${when(s.created_at)}`}>Revoke</button>` : '—') },
         ]} />`

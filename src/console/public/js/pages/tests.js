@@ -1,9 +1,9 @@
 // Tracked tests (docs/concepts.md): a run definition measured again on a schedule, within a
 // monthly budget; pause, run now, edit; the history as charts (uPlot, loaded only on this page)
 // with the numbers of every chart in a table beside it for screen readers and spreadsheets.
-import { html, useEffect, useRef, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Field, useData, pct, when, ago, platformName, statusText, urlInputProps } from '../ui.js';
+import { html, useEffect, useRef, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Field, useData, plural, pct, when, ago, platformName, statusText, urlInputProps } from '../ui.js';
 import { get, post, patch, del, idempotencyKey } from '../api.js';
-import { MonthlyCost, monthsFor } from '../cost.js';
+import { MonthlyCost } from '../cost.js';
 
 const KIND = { ai_citations: 'Visibility', content_intelligence: 'Content' };
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -100,43 +100,78 @@ function TestForm({ test, listing }) {
 
   const promptList = prompts.split('\n').map((s) => s.trim()).filter(Boolean);
   const price = (p) => Number(((listing[p] || []).find((m) => m.default) || {}).credits_per_probe || 0);
-  const perRun = type === 'ai_citations' ? promptList.length * [...platforms].reduce((s, p) => s + price(p), 0) * Number(repeats || 1) : depth === 'full' ? 6 : 3;
   const set = (k) => (e) => setSched({ ...sched, [k]: e.target.value });
-  // The schedule's runs in each calendar month (its time zone, as the scheduler counts) from the
-  // server's estimate, the same one the project form asks; the month's cost and what the budget
-  // pays for follow from the run's price above, and are said in the project form's words.
   const schedule = scheduleFromForm(sched);
-  const scheduleKey = JSON.stringify(schedule);
-  const [months, setMonths] = useState(null);
-  const [monthsError, setMonthsError] = useState(null);
+  // A definition's models (set through the API) price its runs; the form keeps those of the
+  // platforms still chosen.
+  const models = d.models ? Object.fromEntries(Object.entries(d.models).filter(([p]) => platforms.has(p))) : {};
+  // The definition the form saves: the create body of the test's run kind.
+  const definitionOf = (pageUrl, brandName) =>
+    type === 'ai_citations'
+      ? {
+          url: pageUrl,
+          target_entity: brandName,
+          prompts: promptList,
+          platforms: [...platforms],
+          ...(Object.keys(models).length ? { models } : {}),
+          competitors: competitors.split(',').map((s) => s.trim()).filter(Boolean),
+          ...(Number(repeats) > 1 ? { repeats: Number(repeats) } : {}),
+        }
+      : { url: pageUrl, analysis_depth: depth };
+  // The server's quote of these settings (POST /v1/tests/estimate): one run priced by the code
+  // that prices the test's runs, the schedule's runs of each calendar month in its time zone and
+  // what the budget pays for, as the scheduler will count. A run's price does not depend on the
+  // page or the brand, so until they are typed the quote asks with stand-ins; a visibility run
+  // without a prompt or a platform has no price to ask for.
+  const canQuote = type !== 'ai_citations' || (promptList.length > 0 && platforms.size > 0);
+  const estimateBody = canQuote
+    ? JSON.stringify({
+        test_type: type,
+        definition: definitionOf(url.trim() || 'https://example.com/', brand.trim() || 'Brand'),
+        schedule,
+        monthly_credit_budget: budget === '' ? null : String(budget),
+      })
+    : null;
+  const [estimate, setEstimate] = useState(null);
+  const [estimateError, setEstimateError] = useState(null);
   useEffect(() => {
-    setMonthsError(null);
-    if (!schedule) return setMonths(null);
+    if (!estimateBody) {
+      setEstimate(null);
+      setEstimateError(null);
+      return;
+    }
     let live = true;
     const t = setTimeout(async () => {
       try {
-        const e = await post('/v1/projects/estimate', { prompt_count: 0, platforms: ['openai'], schedule });
-        if (live) setMonths({ key: scheduleKey, runs: e.runs_per_month });
+        const e = await post('/v1/tests/estimate', JSON.parse(estimateBody));
+        if (live) {
+          setEstimate({ body: estimateBody, ...e });
+          setEstimateError(null);
+        }
       } catch (err) {
-        if (live) setMonthsError(err);
+        if (live) {
+          setEstimate(null);
+          setEstimateError(err);
+        }
       }
     }, 250);
     return () => {
       live = false;
       clearTimeout(t);
     };
-  }, [scheduleKey]);
-  const monthly = months && months.runs ? monthsFor(months.runs, perRun, budget) : null;
+  }, [estimateBody]);
+  // Dimmed while the quote for the current settings is on its way (not when it was refused).
+  const costPending = !!estimateBody && !estimateError && (!estimate || estimate.body !== estimateBody);
+  const runCost = !canQuote
+    ? html`nothing yet (${promptList.length === 0 ? 'no prompt' : 'no platform chosen'})`
+    : html`<strong>${estimate ? `${estimate.credits_per_run} credits` : '…'}</strong>`;
 
   const submit = async (e) => {
     e.preventDefault();
     setBusy(true);
     setError(null);
-    const definition =
-      type === 'ai_citations'
-        ? { url: url.trim(), target_entity: brand.trim(), prompts: promptList, platforms: [...platforms], competitors: competitors.split(',').map((s) => s.trim()).filter(Boolean), ...(Number(repeats) > 1 ? { repeats: Number(repeats) } : {}) }
-        : { url: url.trim(), analysis_depth: depth };
-    const body = { name: name.trim() || undefined, definition, schedule: scheduleFromForm(sched), monthly_credit_budget: budget === '' ? null : budget };
+    const definition = definitionOf(url.trim(), brand.trim());
+    const body = { name: name.trim() || undefined, definition, schedule, monthly_credit_budget: budget === '' ? null : budget };
     try {
       const saved = test ? await patch(`/v1/tests/${test.id}`, body) : await post('/v1/tests', { test_type: type, ...body });
       navigate('/console/tests/' + saved.id);
@@ -185,8 +220,8 @@ function TestForm({ test, listing }) {
           ${sched.mode !== 'none' ? html`<${Field} id="t-tz" label="Time zone"><input id="t-tz" type="text" value=${sched.timezone} onInput=${set('timezone')} /></${Field}>` : null}
           <${Field} id="t-budget" label="Monthly budget (credits, optional)" hint="A scheduled run that would pass it is skipped, and says so."><input id="t-budget" type="number" min="0" step="0.01" value=${budget} onInput=${(e) => setBudget(e.target.value)} aria-describedby="t-budget-hint" /></${Field}>
         </div>
-        <p>One run costs <strong>${perRun.toFixed(2)} credits</strong>${type === 'ai_citations' ? ` (${promptList.length} prompts × ${platforms.size} platforms × ${repeats} repeat${repeats === '1' ? '' : 's'})` : ''}.</p>
-        ${schedule ? html`<${MonthlyCost} estimate=${monthly} stale=${!!months && months.key !== scheduleKey} error=${monthsError} mode=${sched.mode} budget=${budget} setBudget=${setBudget} testId="test-monthly" />` : null}
+        <p data-testid="test-cost" class=${costPending ? 'muted' : ''} aria-busy=${costPending ? 'true' : 'false'}>One run costs ${runCost}${type === 'ai_citations' ? ` (${plural(promptList.length, 'prompt')} × ${plural(platforms.size, 'platform')} × ${plural(Number(repeats), 'repeat')})` : ''}.</p>
+        <${MonthlyCost} estimate=${estimate} stale=${!!estimate && estimate.body !== estimateBody} error=${estimateError} mode=${sched.mode} budget=${budget} setBudget=${setBudget} testId="test-monthly" />
         ${test
           ? null
           : html`<p class="small muted" id="t-adopt-note" data-testid="adopt-note">Runs you already made for ${type === 'ai_citations' ? 'this page and brand' : 'this page'} join this test: they appear in its history, as will any later one-off run for ${type === 'ai_citations' ? 'them' : 'it'}. Only the runs the test starts itself (on schedule or with Run now) count towards its monthly budget.</p>`}
