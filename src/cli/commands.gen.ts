@@ -702,7 +702,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "string",
         "flag": "timezone",
-        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
+        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\". A schedule is set whole: an update that gives a cron without its zone means UTC",
         "required": false,
         "needs": [
           "cron"
@@ -745,7 +745,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": null
   },
   {
     "command": "tests create",

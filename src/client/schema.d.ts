@@ -4852,7 +4852,7 @@ export interface operations {
                     schedule?: {
                         /** @description Five-field cron expression (minute hour day month weekday), e.g. "0 6 * * 1" */
                         cron: string;
-                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin" */
+                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin". A schedule is set whole: an update that gives a cron without its zone means UTC */
                         timezone?: string | null;
                     } | null;
                     /** @description Credits the test may spend per calendar month (schedule time zone), e.g. "200.00"; null = no budget */
