@@ -27,6 +27,7 @@ export interface DerivedCommand {
   options: CliField[];
   fixed: Record<string, unknown>;
   download: boolean;
+  scope: string | null;
 }
 
 /** `X | null` → X (the description kept); other unions stay as they are. */
@@ -174,6 +175,8 @@ function derive(route: AnyRoute, spec: CliSpec): DerivedCommand {
     fixed: spec.fixed ?? {},
     // An operation with an HTTP handler of its own answers a file (CSV, JSON Lines): --output.
     download: route.handler !== undefined,
+    // The scope the operation needs (null: it depends on the request, e.g. a tracked test's run kind).
+    scope: route.scope ?? null,
   };
 }
 

@@ -127,8 +127,9 @@ const ConfigSchema = z.object({
   /** Sender of password-reset and invitation mail. */
   SIGHTLINE_MAIL_FROM: z.string().optional().default('sightline <no-reply@localhost>'),
   /**
-   * The console's public origin (https://sightline.example.com), for links in mail (default
-   * http://localhost:PORT). https here means Secure `__Host-` cookies and HSTS (docs/operating-security.md).
+   * The console's public origin (https://sightline.example.com), for links in mail and the links
+   * `sightline users reset-link` / `users invite` print (default http://HOST:PORT, localhost for a
+   * wildcard HOST; set it where the CLI runs too, or its links name that shell's PORT). https here means Secure `__Host-` cookies and HSTS (docs/operating-security.md).
    */
   SIGHTLINE_PUBLIC_URL: z
     .string()

@@ -309,6 +309,7 @@ async function main(argv: string[]): Promise<number> {
         const issued = await createResetToken(db.store, email);
         if (!issued) throw new AppError('not_found', `no account or user has the email ${email}`);
         const link = tokenLink(consolePublicUrl(db.config), 'reset', issued.token);
+        notePublicUrl(db.config, consolePublicUrl(db.config));
         print(values.json, { email: issued.email, link, expires_in_minutes: 60 }, `password link for ${issued.email} (works once, for an hour):\n${link}`);
         return 0;
       });
@@ -318,6 +319,7 @@ async function main(argv: string[]): Promise<number> {
       const credits = values.credits === undefined ? 0 : creditsFlag(values.credits);
       return withDatabase(config, async (db) => {
         const invite = await inviteUserOperation(db, consolePublicUrl(db.config), email, credits, 'cli');
+        notePublicUrl(db.config, consolePublicUrl(db.config));
         print(values.json, invite, `invitation for ${invite.email} (works once, for seven days):\n${invite.link}`);
         return 0;
       });
@@ -381,6 +383,18 @@ export function describeDatabase(config: Config): string {
  * The database, migrated, for the commands on accounts, keys and credits: opened without the
  * engine (../server/database.ts), so they load and start in a fraction of the time.
  */
+/**
+ * A printed console link without SIGHTLINE_PUBLIC_URL starts with this shell's HOST and PORT
+ * (default 8080), which need not be the server's: said on stderr, the link still printed.
+ */
+function notePublicUrl(config: Config, origin: string) {
+  if (config.SIGHTLINE_PUBLIC_URL) return;
+  process.stderr.write(
+    `sightline: SIGHTLINE_PUBLIC_URL is not set, so the link starts with ${origin} (HOST and PORT of this shell; PORT defaults to 8080). ` +
+      "If the console is reached elsewhere, set SIGHTLINE_PUBLIC_URL to its address, as for the server, and print the link again.\n",
+  );
+}
+
 async function withDatabase(config: Config, fn: (db: OpenedDatabase) => Promise<number>): Promise<number> {
   const { openConfiguredDatabase } = await import('../server/database.ts');
   const db = await openConfiguredDatabase(config);

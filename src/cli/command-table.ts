@@ -2,6 +2,7 @@
 // of operations by scripts/cli-table.ts). The operation ids and paths are the typed client's, so
 // a table that names an operation the client lacks does not type-check.
 import type { operations, paths } from '../client/schema.d.ts';
+import type { Scope } from '../core/accounts/scopes.ts';
 
 /**
  * How an input field is written: a string, a number, a flag (boolean), a repeatable option
@@ -52,4 +53,9 @@ export interface CliCommandDef {
   fixed: Record<string, unknown>;
   /** The operation can answer a file (CSV, JSON Lines): the command takes --output FILE. */
   download: boolean;
+  /**
+   * The API scope the operation needs; null where it depends on the request (a tracked test needs
+   * the create scope of its run kind). `login` and `doctor` name the commands a key cannot use.
+   */
+  scope: Scope | null;
 }

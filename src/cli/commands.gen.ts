@@ -20,7 +20,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "runs:read"
   },
   {
     "command": "activity",
@@ -64,7 +65,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "runs:read"
   },
   {
     "command": "visibility models",
@@ -75,7 +77,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "args": [],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "runs:read"
   },
   {
     "command": "visibility estimate",
@@ -215,7 +218,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "visibility run",
@@ -355,7 +359,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "visibility list",
@@ -461,7 +466,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "runs:read"
   },
   {
     "command": "visibility status",
@@ -506,7 +512,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "runs:read"
   },
   {
     "command": "visibility probe",
@@ -534,7 +541,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "runs:read"
   },
   {
     "command": "visibility cancel",
@@ -554,7 +562,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "visibility export",
@@ -587,7 +596,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": true
+    "download": true,
+    "scope": "runs:read"
   },
   {
     "command": "tests list",
@@ -619,7 +629,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "tests:read"
   },
   {
     "command": "tests show",
@@ -639,7 +650,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "tests:read"
   },
   {
     "command": "tests estimate",
@@ -690,7 +702,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "string",
         "flag": "timezone",
-        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
+        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\". A schedule is set whole: an update that gives a cron without its zone means UTC",
         "required": false,
         "needs": [
           "cron"
@@ -733,7 +745,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": null
   },
   {
     "command": "tests create",
@@ -784,7 +797,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "string",
         "flag": "timezone",
-        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
+        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\". A schedule is set whole: an update that gives a cron without its zone means UTC",
         "required": false,
         "needs": [
           "cron"
@@ -817,7 +830,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": null
   },
   {
     "command": "tests update",
@@ -865,7 +879,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "string",
         "flag": "timezone",
-        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
+        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\". A schedule is set whole: an update that gives a cron without its zone means UTC",
         "required": false,
         "needs": [
           "cron"
@@ -898,7 +912,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": null
   },
   {
     "command": "tests schedule",
@@ -930,7 +945,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "string",
         "flag": "timezone",
-        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
+        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\". A schedule is set whole: an update that gives a cron without its zone means UTC",
         "required": false,
         "needs": [
           "cron"
@@ -955,7 +970,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": null
   },
   {
     "command": "tests pause",
@@ -977,7 +993,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "fixed": {
       "paused": true
     },
-    "download": false
+    "download": false,
+    "scope": null
   },
   {
     "command": "tests resume",
@@ -999,7 +1016,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "fixed": {
       "paused": false
     },
-    "download": false
+    "download": false,
+    "scope": null
   },
   {
     "command": "tests delete",
@@ -1019,7 +1037,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": null
   },
   {
     "command": "tests run",
@@ -1048,7 +1067,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": null
   },
   {
     "command": "tests history",
@@ -1114,7 +1134,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": true
+    "download": true,
+    "scope": "tests:read"
   },
   {
     "command": "reports by-url",
@@ -1163,7 +1184,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "runs:read"
   },
   {
     "command": "page serialize",
@@ -1211,7 +1233,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "pages:content:serialize"
   },
   {
     "command": "visibility suggest-prompts",
@@ -1282,7 +1305,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:prompts:suggest"
   },
   {
     "command": "trends",
@@ -1337,7 +1361,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "content_intelligence:trends:discover"
   },
   {
     "command": "ci score",
@@ -1398,7 +1423,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "content_intelligence:content:score"
   },
   {
     "command": "ci run",
@@ -1471,7 +1497,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "content_intelligence:runs:create"
   },
   {
     "command": "ci list",
@@ -1513,7 +1540,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "runs:read"
   },
   {
     "command": "ci status",
@@ -1542,7 +1570,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "runs:read"
   },
   {
     "command": "webhooks create",
@@ -1599,7 +1628,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks list",
@@ -1610,7 +1640,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "args": [],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks get",
@@ -1630,7 +1661,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks update",
@@ -1695,7 +1727,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks enable",
@@ -1717,7 +1750,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "fixed": {
       "status": "enabled"
     },
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks disable",
@@ -1739,7 +1773,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "fixed": {
       "status": "disabled"
     },
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks delete",
@@ -1759,7 +1794,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks deliveries",
@@ -1788,7 +1824,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks retry",
@@ -1816,7 +1853,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks settings",
@@ -1827,7 +1865,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "args": [],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "webhooks set-threshold",
@@ -1856,7 +1895,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "webhooks:write"
   },
   {
     "command": "tests plan",
@@ -1962,7 +2002,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "tests:read"
   },
   {
     "command": "projects estimate",
@@ -2072,7 +2113,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "string",
         "flag": "timezone",
-        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
+        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\". A schedule is set whole: an update that gives a cron without its zone means UTC",
         "required": false,
         "needs": [
           "cron"
@@ -2129,7 +2170,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "projects create",
@@ -2239,7 +2281,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "string",
         "flag": "timezone",
-        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
+        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\". A schedule is set whole: an update that gives a cron without its zone means UTC",
         "required": false,
         "needs": [
           "cron"
@@ -2276,7 +2318,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "projects list",
@@ -2296,7 +2339,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "tests:read"
   },
   {
     "command": "projects show",
@@ -2316,7 +2360,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "tests:read"
   },
   {
     "command": "projects update",
@@ -2435,7 +2480,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "string",
         "flag": "timezone",
-        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\"",
+        "description": "IANA time zone the cron is read in (default UTC), e.g. \"Europe/Berlin\". A schedule is set whole: an update that gives a cron without its zone means UTC",
         "required": false,
         "needs": [
           "cron"
@@ -2460,7 +2505,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "projects delete",
@@ -2480,7 +2526,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "projects prompts",
@@ -2541,7 +2588,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "projects remove-prompt",
@@ -2569,7 +2617,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "projects run",
@@ -2589,7 +2638,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "projects dashboard",
@@ -2646,7 +2696,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "tests:read"
   },
   {
     "command": "projects plan",
@@ -2752,7 +2803,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "tests:read"
   },
   {
     "command": "reports share",
@@ -2821,7 +2873,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "reports shares",
@@ -2841,7 +2894,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "tests:read"
   },
   {
     "command": "reports revoke",
@@ -2869,7 +2923,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "visibility:runs:create"
   },
   {
     "command": "sites create",
@@ -2898,7 +2953,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "sites:write"
   },
   {
     "command": "sites list",
@@ -2909,7 +2965,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "args": [],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "sites:read"
   },
   {
     "command": "sites show",
@@ -2929,7 +2986,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "sites:read"
   },
   {
     "command": "sites delete",
@@ -2949,7 +3007,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     ],
     "options": [],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "sites:write"
   },
   {
     "command": "logs ingest",
@@ -2985,7 +3044,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": true
+    "download": true,
+    "scope": "sites:write"
   },
   {
     "command": "sites crawlers",
@@ -3014,7 +3074,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "sites:read"
   },
   {
     "command": "sites referrals",
@@ -3043,6 +3104,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
       }
     ],
     "fixed": {},
-    "download": false
+    "download": false,
+    "scope": "sites:read"
   }
 ];

@@ -29,7 +29,7 @@ export const EXIT = { ok: 0, refused: 1, usage: 2, auth: 3, credits: 4, notFound
 const HINTS: Record<number, string> = {
   401: 'check the API key: it must be an API key (svc_api_live_…) of this server, in SIGHTLINE_API_KEY or saved by `sightline login`; an operator makes one with `sightline keys create --email ADDRESS`',
   402: 'not enough credits: see `sightline usage`, or ask the operator (`sightline credits grant`)',
-  403: 'the key lacks the scope this needs: use a key with that scope (`sightline keys create --email ADDRESS`)',
+  403: "the key lacks the scope this needs: use a key that has it (made on the console's API keys page, or by the operator)",
   429: 'rate limited: wait for the Retry-After seconds and retry',
 };
 
@@ -289,6 +289,21 @@ interface Built {
   fields: { option: Option; field: CliField; fromFile?: boolean }[];
 }
 
+/**
+ * An object field of a PATCH given only in part (`--cron` without `--timezone`): the API replaces
+ * the object whole, so the properties not given are filled from the current resource (fillPartial)
+ * rather than reset to their defaults (a schedule's zone to UTC).
+ */
+interface PartialObject {
+  /** The object field, e.g. schedule. */
+  field: string;
+  in: CliField['in'];
+  /** The properties not given, each with its flag and whether the object needs it. */
+  missing: { prop: string; flag: string; needed: boolean }[];
+  /** The flags given. */
+  given: string[];
+}
+
 /** The request a command line makes: path parameters, query and body from its arguments and options. */
 function requestOf(built: Built, cmd: Command, positionals: string[]) {
   const { def } = built;
@@ -296,10 +311,21 @@ function requestOf(built: Built, cmd: Command, positionals: string[]) {
   def.args.forEach((a, i) => setPath(input[a.in], a.field, positionals[i]));
   const opts = cmd.opts();
   const given = (flag: string) => built.fields.some((x) => x.field.flag === flag && cmd.getOptionValueSource(x.option.attributeName()) === 'cli');
+  const partial = new Map<string, PartialObject>();
   for (const { option, field, fromFile } of built.fields) {
     const name = option.attributeName();
     if (cmd.getOptionValueSource(name) !== 'cli') continue;
-    const missing = (field.needs ?? []).filter((flag) => !given(flag));
+    const dot = field.field.indexOf('.');
+    if (def.method === 'patch' && dot > 0 && !partial.has(field.field.slice(0, dot))) {
+      const object = field.field.slice(0, dot);
+      const needed = new Set(built.fields.flatMap((x) => (x.field.field.startsWith(`${object}.`) ? (x.field.needs ?? []) : [])));
+      const missing = built.fields
+        .filter((x) => x.field.field.startsWith(`${object}.`) && !given(x.field.flag))
+        .map((x) => ({ prop: x.field.field.slice(dot + 1), flag: x.field.flag, needed: needed.has(x.field.flag) }));
+      const givenFlags = built.fields.filter((x) => x.field.field.startsWith(`${object}.`) && given(x.field.flag)).map((x) => x.field.flag);
+      if (missing.length) partial.set(object, { field: object, in: field.in, missing, given: givenFlags });
+    }
+    const missing = def.method === 'patch' ? [] : (field.needs ?? []).filter((flag) => !given(flag));
     if (missing.length) throw new CallFailed(EXIT.usage, { error: 'usage_error', message: `--${field.flag} needs ${missing.map((f) => `--${f}`).join(' and ')} beside it` });
     const value = opts[name];
     if (fromFile) {
@@ -318,7 +344,38 @@ function requestOf(built: Built, cmd: Command, positionals: string[]) {
   }
   for (const [k, v] of Object.entries(def.fixed)) input.body[k] = v;
   const sendsBody = def.method === 'post' || def.method === 'patch';
-  return { params: { path: input.path, query: input.query }, ...(sendsBody ? { body: input.body } : {}) };
+  return { params: { path: input.path, query: input.query }, ...(sendsBody ? { body: input.body } : {}), partial: [...partial.values()] };
+}
+
+/**
+ * Fills the properties of a PATCH's partly given object fields from the resource as it is (a GET
+ * of the same path): `projects update --cron` keeps the schedule's time zone, and `--timezone`
+ * alone keeps its cron. Without a current value, a property the object needs is a usage error.
+ */
+async function fillPartial(def: CliCommandDef, init: ReturnType<typeof requestOf>, client: SightlineClient) {
+  if (!init.partial.length) return;
+  let current: Record<string, unknown>;
+  try {
+    current = await answer<Record<string, unknown>>((client.request as unknown as Call)('get', def.path, { params: { path: init.params.path } }));
+  } catch (err) {
+    if (!(err instanceof CallFailed) || err.body.error !== 'missing_scope') throw err;
+    const missing = init.partial.flatMap((p) => p.missing.map((m) => `--${m.flag}`)).join(' and ');
+    throw new CallFailed(EXIT.auth, { ...err.body, message: `${err.message} The current values are kept by reading them first; without that scope, give ${missing} too.` });
+  }
+  for (const p of init.partial) {
+    const now = current[p.field] as Record<string, unknown> | null | undefined;
+    const target = (p.in === 'body' ? init.body : init.params.query) as Record<string, unknown>;
+    for (const m of p.missing) {
+      if (now && now[m.prop] !== undefined && now[m.prop] !== null) setPath(target, `${p.field}.${m.prop}`, now[m.prop]);
+      else if (m.needed) {
+        const what = def.command.split(' ')[0].replace(/s$/, '');
+        throw new CallFailed(EXIT.usage, {
+          error: 'usage_error',
+          message: `${p.given.map((f) => `--${f}`).join(' and ')} needs --${m.flag} beside it: the ${what} has no ${p.field.replace(/_/g, ' ')} to keep its ${m.prop} from`,
+        });
+      }
+    }
+  }
 }
 
 type Call = (method: string, path: string, init: unknown) => Promise<Reply>;
@@ -393,9 +450,10 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
     cmd.action(
       act(async (c: Command, ...rest: unknown[]) => {
         const positionals = rest.slice(0, def.args.length) as string[];
-        const init = requestOf(entry, c, positionals);
+        const { partial, ...init } = requestOf(entry, c, positionals);
         extra?.check?.(init.body ?? {}, init.params.query);
         const client = clientFor(io, c);
+        await fillPartial(def, { ...init, partial }, client);
         await extra?.before?.({ c, body: init.body ?? {}, client });
         let response: Response | undefined;
         const call = (client.request as unknown as Call)(def.method, def.path, { ...init, parseAs: 'stream' });
@@ -630,11 +688,12 @@ function registerLocalCommands(program: Command, io: Io, setExit: (code: number)
       const apiUrl = (c.opts().url as string | undefined)?.trim() || current.apiUrl;
       const apiKey = await readKey(io);
       if (!apiKey) throw new CallFailed(EXIT.usage, { error: 'missing_api_key', message: 'no API key given (type it at the prompt, or pipe it in)' });
-      const usage = await answer<{ credits: { available_credit_units: string } }>(createSightlineClient({ baseUrl: apiUrl, apiKey }).GET('/v1/usage'));
+      const key = await checkKey(createSightlineClient({ baseUrl: apiUrl, apiKey }));
       const path = saveProfile(io.env, name, { api_url: apiUrl, api_key: apiKey });
+      const credits = key.credits === null ? 'credits not readable with this key' : `${key.credits} credits available`;
       return {
-        doc: { profile: name, api_url: apiUrl, config_path: path, available_credits: usage.credits.available_credit_units },
-        human: `logged in to ${apiUrl} as profile ${name} (${usage.credits.available_credit_units} credits available); saved to ${path}`,
+        doc: { profile: name, api_url: apiUrl, config_path: path, available_credits: key.credits, missing_scopes: key.missing },
+        human: `logged in to ${apiUrl} as profile ${name} (${credits}); saved to ${path}${key.missing.map((m) => `\n${lacksLine(m)}`).join('')}`,
       };
     }),
   );
@@ -682,9 +741,10 @@ function registerLocalCommands(program: Command, io: Io, setExit: (code: number)
     }
     if (worst !== EXIT.server) {
       try {
-        const usage = await answer<{ credits: { available_credit_units: string } }>(clientFor(io, cmd).GET('/v1/usage'));
+        const key = await checkKey(clientFor(io, cmd));
         const source = io.env.SIGHTLINE_API_KEY?.trim() ? 'SIGHTLINE_API_KEY' : `profile ${conn.name}`;
-        checks.push({ check: 'api_key', ok: true, detail: `accepted (from ${source}); ${usage.credits.available_credit_units} credits available` });
+        const credits = key.credits === null ? '' : `; ${key.credits} credits available`;
+        checks.push({ check: 'api_key', ok: true, detail: `accepted (from ${source})${credits}${key.missing.map((m) => `; ${lacksLine(m)}`).join('')}` });
       } catch (err) {
         if (!(err instanceof CallFailed)) throw err;
         fail('api_key', `${err.message}${err.body.hint ? ` (${err.body.hint})` : ''}`, err.exit);
@@ -719,6 +779,33 @@ function completionTree(io: Io, version: string): Command {
   }
   return tree;
 }
+
+interface MissingScope {
+  scope: string;
+  /** The commands that need the scope, which the server will refuse this key. */
+  commands: string[];
+}
+
+/**
+ * Checks a key against the server (GET /v1/usage) for `login` and `doctor`. A 403 missing_scope
+ * still proves the key: the server knew it and read its scopes. Such a key is accepted, with the
+ * scope it was refused and the commands that need that scope (a narrow key, e.g. one made only to
+ * queue runs, has no runs:read). Any other failure (401, an MCP token, a suspended account, an
+ * unreachable server) is thrown.
+ */
+async function checkKey(client: SightlineClient): Promise<{ credits: string | null; missing: MissingScope[] }> {
+  try {
+    const usage = await answer<{ credits: { available_credit_units: string } }>(client.GET('/v1/usage'));
+    return { credits: usage.credits.available_credit_units, missing: [] };
+  } catch (err) {
+    if (!(err instanceof CallFailed) || err.body.error !== 'missing_scope' || typeof err.body.required_scope !== 'string') throw err;
+    const scope = err.body.required_scope;
+    return { credits: null, missing: [{ scope, commands: CLI_COMMANDS.filter((c) => c.scope === scope).map((c) => c.command) }] };
+  }
+}
+
+const lacksLine = (m: MissingScope) =>
+  `the key lacks the scope ${m.scope}${m.commands.length ? `; these commands will be refused: ${m.commands.join(', ')}` : ''}`;
 
 /** The API key for `login`: typed at a prompt that does not echo it, or the first line of stdin. */
 async function readKey(io: Io): Promise<string> {

@@ -4008,7 +4008,7 @@ export interface operations {
                     schedule?: {
                         /** @description Five-field cron expression (minute hour day month weekday), e.g. "0 6 * * 1" */
                         cron: string;
-                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin" */
+                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin". A schedule is set whole: an update that gives a cron without its zone means UTC */
                         timezone?: string | null;
                     } | null;
                     /** @description Credits the test may spend per calendar month (schedule time zone), e.g. "200.00"; null = no budget */
@@ -4587,7 +4587,7 @@ export interface operations {
                     schedule?: {
                         /** @description Five-field cron expression (minute hour day month weekday), e.g. "0 6 * * 1" */
                         cron: string;
-                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin" */
+                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin". A schedule is set whole: an update that gives a cron without its zone means UTC */
                         timezone?: string | null;
                     } | null;
                     /** @description true pauses at once, false resumes */
@@ -4852,7 +4852,7 @@ export interface operations {
                     schedule?: {
                         /** @description Five-field cron expression (minute hour day month weekday), e.g. "0 6 * * 1" */
                         cron: string;
-                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin" */
+                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin". A schedule is set whole: an update that gives a cron without its zone means UTC */
                         timezone?: string | null;
                     } | null;
                     /** @description Credits the test may spend per calendar month (schedule time zone), e.g. "200.00"; null = no budget */
@@ -9190,7 +9190,7 @@ export interface operations {
                     schedule?: {
                         /** @description Five-field cron expression (minute hour day month weekday), e.g. "0 6 * * 1" */
                         cron: string;
-                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin" */
+                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin". A schedule is set whole: an update that gives a cron without its zone means UTC */
                         timezone?: string | null;
                     } | null;
                     /** @description Credits a month for the project, shared evenly between its markets; null = no budget */
@@ -9634,7 +9634,7 @@ export interface operations {
                     schedule?: {
                         /** @description Five-field cron expression (minute hour day month weekday), e.g. "0 6 * * 1" */
                         cron: string;
-                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin" */
+                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin". A schedule is set whole: an update that gives a cron without its zone means UTC */
                         timezone?: string | null;
                     } | null;
                     /** @description Credits a month for the project, shared evenly between its markets; null = no budget */
@@ -10237,7 +10237,7 @@ export interface operations {
                     schedule?: {
                         /** @description Five-field cron expression (minute hour day month weekday), e.g. "0 6 * * 1" */
                         cron: string;
-                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin" */
+                        /** @description IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin". A schedule is set whole: an update that gives a cron without its zone means UTC */
                         timezone?: string | null;
                     } | null;
                     /** @description Credits a month for the project, shared evenly between its markets; null = no budget */
@@ -11149,7 +11149,7 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
-                        /** @description AI crawler requests (refused ones apart) and AI referral visits from the access logs of the account's sites on the brand's domains, over the same days; null when the account has no site on the brand's domains */
+                        /** @description AI crawler requests (refused ones apart) and AI referral visits from the access logs of the account's sites on the brand's domains, over the same days; null when the account has no site on the brand's domains, and null for a key without the scope sites:read */
                         site_activity: {
                             sites: {
                                 id: string;

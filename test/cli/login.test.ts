@@ -27,7 +27,7 @@ describe('user CLI: login, logout, profiles', () => {
     const login = await cli(xdg, ['login', '--url', srv.base, '--json'], {}, `${key}\n`);
     assert.equal(login.code, 0, login.err);
     const file = join(xdg, 'sightline', 'config.json');
-    assert.deepEqual(login.json, { profile: 'default', api_url: srv.base, config_path: file, available_credits: '7.00' });
+    assert.deepEqual(login.json, { profile: 'default', api_url: srv.base, config_path: file, available_credits: '7.00', missing_scopes: [] });
     assert.ok(!login.out.includes(key) && !login.err.includes(key), 'the key is never printed');
     const human = await cli(xdg, ['login', '--url', srv.base], {}, key);
     assert.match(human.out, /logged in to .* as profile default \(7\.00 credits available\)/);
@@ -71,6 +71,42 @@ describe('user CLI: login, logout, profiles', () => {
     assert.equal(refused.code, 3);
     assert.equal(refused.json.error, 'mcp_token_not_allowed');
     assert.equal(JSON.parse(readFileSync(file, 'utf8')).profiles.default.api_key, key, 'the earlier profile is kept');
+  });
+
+  test('a valid key without runs:read is saved, says what it cannot do and exits 0; doctor accepts it', async () => {
+    const { accountId } = await srv.s.account({ credits: 3 });
+    const narrow = await srv.s.key(accountId, { scopes: ['visibility:runs:create'] });
+    const xdg = configHome();
+    const file = join(xdg, 'sightline', 'config.json');
+    const login = await cli(xdg, ['login', '--url', srv.base, '--json'], {}, narrow);
+    assert.equal(login.code, 0, login.out + login.err);
+    assert.equal(login.json.available_credits, null);
+    assert.equal(login.json.missing_scopes.length, 1);
+    assert.equal(login.json.missing_scopes[0].scope, 'runs:read');
+    assert.ok(login.json.missing_scopes[0].commands.includes('usage') && login.json.missing_scopes[0].commands.includes('visibility status'));
+    assert.ok(!login.json.missing_scopes[0].commands.includes('visibility run'), 'a command the key may use is not listed');
+    assert.equal(JSON.parse(readFileSync(file, 'utf8')).profiles.default.api_key, narrow, 'the key is saved');
+    const human = await cli(xdg, ['login', '--url', srv.base], {}, narrow);
+    assert.equal(human.code, 0);
+    assert.match(human.out, /logged in to .* as profile default \(credits not readable with this key\)/);
+    assert.match(human.out, /the key lacks the scope runs:read; these commands will be refused: usage, /);
+    assert.ok(!human.out.includes('keys create') && !human.err.includes('keys create'), 'no operator command');
+
+    const doctor = await cli(xdg, ['doctor', '--json']);
+    assert.equal(doctor.code, 0, doctor.out);
+    const check = doctor.json.checks.find((c: any) => c.check === 'api_key');
+    assert.equal(check.ok, true);
+    assert.match(check.detail, /^accepted \(from profile default\); the key lacks the scope runs:read/);
+    const text = await cli(xdg, ['doctor']);
+    assert.equal(text.code, 0);
+    assert.match(text.out, /^ok {3}api_key/m);
+    assert.doesNotMatch(text.out, /FAIL/);
+
+    // A refusal for a scope names the console, not an operator command.
+    const usage = await cli(xdg, ['usage', '--json']);
+    assert.equal(usage.code, 3);
+    assert.equal(usage.json.error, 'missing_scope');
+    assert.match(usage.json.hint, /console's API keys page/);
   });
 
   test('precedence: SIGHTLINE_API_KEY and SIGHTLINE_API_URL over the profile, --profile over SIGHTLINE_PROFILE over "default"', async () => {

@@ -240,4 +240,30 @@ describe('password reset by mail and the operator CLI', () => {
       await db.drop();
     }
   });
+
+  test('without SIGHTLINE_PUBLIC_URL a printed link uses HOST and PORT and says its origin is a guess', async () => {
+    const db = await freshDatabaseUrl();
+    const BIN = fileURLToPath(new URL('../../bin/sightline.js', import.meta.url));
+    const { SIGHTLINE_PUBLIC_URL: _u, PORT: _p, HOST: _h, ...base } = process.env;
+    const run = async (env: Record<string, string>, ...args: string[]) => {
+      const r = await promisify(execFile)(process.execPath, [BIN, ...args], { env: { ...base, DATABASE_URL: db.url, ...env } });
+      return { out: r.stdout, err: r.stderr };
+    };
+    try {
+      await run({}, 'migrate');
+      await run({}, 'accounts', 'create', '--email', 'ops@example.com');
+      const plain = await run({}, 'users', 'reset-link', '--email', 'ops@example.com', '--json');
+      assert.match(JSON.parse(plain.out).link, /^http:\/\/localhost:8080\/console\/reset#token=/);
+      assert.match(plain.err, /SIGHTLINE_PUBLIC_URL is not set, so the link starts with http:\/\/localhost:8080 \(HOST and PORT of this shell; PORT defaults to 8080\)/);
+      const port = await run({ PORT: '18555' }, 'users', 'reset-link', '--email', 'ops@example.com');
+      assert.match(port.out, /^http:\/\/localhost:18555\/console\/reset#token=/m, 'the port the server would listen on');
+      const host = await run({ PORT: '18555', HOST: '127.0.0.1' }, 'users', 'invite', '--email', 'new@example.com', '--json');
+      assert.match(JSON.parse(host.out).link, /^http:\/\/127\.0\.0\.1:18555\/console\/invite#token=/, 'a bound address stands for localhost');
+      assert.match(host.err, /set SIGHTLINE_PUBLIC_URL to its address/);
+      const set = await run({ SIGHTLINE_PUBLIC_URL: 'https://console.example' }, 'users', 'reset-link', '--email', 'ops@example.com');
+      assert.equal(set.err, '', 'no note when the origin is set');
+    } finally {
+      await db.drop();
+    }
+  });
 });

@@ -1,8 +1,12 @@
 // The project dashboard's site activity: AI crawler requests, refusals and AI referral visits
 // from the access logs of the account's sites on the brand's domains, beside the visibility
-// numbers; another domain's site and another account's logs stay out.
+// numbers; another domain's site and another account's logs stay out, and so do the sites for
+// a reader without sites:read (a read-only key, an MCP token, a share link).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { openShare, shareReport } from '../../src/core/reports/shares.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 
 const stamp = (d: Date) => d.toUTCString().replace(/^\w+, (\d+) (\w+) (\d+) ([\d:]+) GMT$/, '$1/$2/$3:$4 +0000');
@@ -11,8 +15,10 @@ const SAFARI = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.1
 
 describe('project dashboard: site activity', () => {
   let s: TestServer;
+  let base: string;
   before(async () => {
     s = await startTestServer({ SIGHTLINE_SCHEDULER_INTERVAL_MS: '0' });
+    base = await s.app.listen({ port: 0, host: '127.0.0.1' });
   });
   after(async () => s.close());
 
@@ -60,5 +66,44 @@ describe('project dashboard: site activity', () => {
       [...new Set([yesterday.toISOString().slice(0, 10), now.toISOString().slice(0, 10)])],
     );
     assert.equal(a.days.reduce((n: number, d: { crawler_requests: number }) => n + d.crawler_requests, 0), 2);
+  });
+
+  test('a reader without sites:read gets site_activity null: read-only key, MCP token, share link', async () => {
+    const { accountId, key } = await s.account({ credits: 10 });
+    const project = (
+      await s.request('POST', '/v1/projects', {
+        key,
+        body: { name: 'Initech', url: 'https://initech.example/', brand: { name: 'Initech' }, markets: [{ language: 'en', country: 'US' }], platforms: ['deepseek'], prompts: [{ prompt: 'best tps' }] },
+      })
+    ).json();
+    const site = (await s.request('POST', '/v1/sites', { key, body: { domain: 'initech.example' } })).json();
+    await upload(key, site.id, [`203.0.113.9 - - [${stamp(new Date())}] "GET / HTTP/1.1" 200 120 "-" "${GPTBOT}"`]);
+    const full = (await s.request('GET', `/v1/projects/${project.id}/dashboard`, { key })).json();
+    assert.equal(full.site_activity.sites[0].id, site.id, 'a key with sites:read sees them');
+
+    const readOnly = await s.key(accountId, { scopes: ['tests:read', 'runs:read'] });
+    assert.equal((await s.request('GET', '/v1/sites', { key: readOnly })).statusCode, 403);
+    const res = await s.request('GET', `/v1/projects/${project.id}/dashboard`, { key: readOnly });
+    assert.equal(res.statusCode, 200);
+    const body = res.json();
+    assert.ok('site_activity' in body, 'the field stays');
+    assert.equal(body.site_activity, null);
+    assert.ok(!res.body.includes(site.id) && !res.body.includes('initech.example"'), res.body);
+    const withSites = await s.key(accountId, { scopes: ['tests:read', 'sites:read'] });
+    assert.equal((await s.request('GET', `/v1/projects/${project.id}/dashboard`, { key: withSites })).json().site_activity.crawler_requests, 1);
+
+    const client = new Client({ name: 'test-agent', version: '1.0.0' });
+    const token = await s.key(accountId, { kind: 'mcp', scopes: ['tests:read', 'runs:read'] });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    const r = (await client.callTool({ name: 'get_project_dashboard', arguments: { project_id: project.id } })) as { content: { text: string }[] };
+    assert.equal(JSON.parse(r.content[0].text).site_activity, null);
+    await client.close();
+
+    // A share link is opened by anyone holding it and made without sites:read: never the sites.
+    const share = (await s.request('POST', `/v1/projects/${project.id}/shares`, { key, body: {} })).json();
+    const opened = await openShare(s.runtime.core.store, share.token);
+    assert.ok(opened);
+    const report = await shareReport(s.runtime.core.store, s.runtime.core.catalog, opened);
+    assert.equal(report.dashboard.site_activity, null);
   });
 });

@@ -253,10 +253,19 @@ export async function getUser(db: Kysely<Database>, userId: string): Promise<Use
   return publicUser(u);
 }
 
-/** Where users reach the console, for links in mail and printed by the CLI. */
-export function consolePublicUrl(config: Pick<Config, 'SIGHTLINE_PUBLIC_URL' | 'PORT'>): string {
-  return config.SIGHTLINE_PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+/**
+ * Where users reach the console, for links in mail and printed by the CLI: SIGHTLINE_PUBLIC_URL,
+ * else the address the server listens on as this process's configuration gives it (HOST, with
+ * localhost for a wildcard, and PORT). A CLI run in another environment than the server's cannot
+ * know the server's port, and says so (src/cli/admin.ts).
+ */
+export function consolePublicUrl(config: Pick<Config, 'SIGHTLINE_PUBLIC_URL' | 'PORT'> & { HOST?: string }): string {
+  if (config.SIGHTLINE_PUBLIC_URL) return config.SIGHTLINE_PUBLIC_URL;
+  const host = (config.HOST ?? '').trim();
+  const name = !host || host === '0.0.0.0' || host === '::' || host === '[::]' ? 'localhost' : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return `http://${name}:${config.PORT}`;
 }
+
 
 /** The link a one-time token is sent as; the token sits in the fragment, so it reaches no server log. */
 export function tokenLink(baseUrl: string, kind: 'reset' | 'invite', token: string): string {

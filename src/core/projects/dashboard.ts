@@ -37,6 +37,12 @@ export interface DashboardOptions {
   market?: string;
   catalog: Catalog;
   now?: Date;
+  /**
+   * Whether the reader may see the account's sites (the key holds sites:read): without it
+   * `site_activity` is null, as it is for a project with no site, so a key that may not list the
+   * sites does not learn their ids, domains or log counts here. Every caller decides.
+   */
+  siteActivity: boolean;
 }
 
 type Rated = { mention_rate: number | null; mention_rate_ci: { low: number; high: number } | null };
@@ -406,7 +412,8 @@ export async function projectDashboard(store: Store, accountId: string, projectI
     matrix,
     topics,
     competitors_named_brand_absent: competitorsOnly,
-    // What the brand's own site logs say over the same span (null: no site of the brand's domains).
-    site_activity: await projectSiteActivity(store.db, accountId, { url: project.url, domains: (JSON.parse(project.brand) as { domains?: string[] }).domains ?? [] }, new Date(since), now),
+    // What the brand's own site logs say over the same span (null: no site of the brand's
+    // domains, or a reader without sites:read).
+    site_activity: !opts.siteActivity ? null : await projectSiteActivity(store.db, accountId, { url: project.url, domains: (JSON.parse(project.brand) as { domains?: string[] }).domains ?? [] }, new Date(since), now),
   };
 }

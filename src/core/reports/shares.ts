@@ -222,6 +222,9 @@ export async function shareReport(store: Store, catalog: Catalog, share: OpenSha
     market: share.market ?? undefined,
     catalog,
     now,
+    // A share shows the visibility report only: the link is made with visibility:runs:create and
+    // opened by anyone holding it, so the account's sites and their logs stay out of it.
+    siteActivity: false,
   });
   const runIds = [...new Set(dashboard.series.flatMap((p) => p.run_ids))];
   let sandbox = 0;

@@ -139,7 +139,7 @@ export async function buildDigest(store: Store, catalog: Catalog, accountId: str
     .execute();
   const out: ProjectDigest[] = [];
   for (const p of projects) {
-    const d = await projectDashboard(store, accountId, p.id, { days: 14, window: '7d', catalog, now: week.to });
+    const d = await projectDashboard(store, accountId, p.id, { days: 14, window: '7d', catalog, now: week.to, siteActivity: false });
     // Windows end at `to` in 7-day steps; runs made after it (the Monday morning) are not this week's.
     const latest = d.series.find((s) => s.end === toApiTime(week.to.toISOString()));
     const previous = d.series.find((s) => s.end === toApiTime(week.from.toISOString()));

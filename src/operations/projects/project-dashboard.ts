@@ -37,11 +37,11 @@ export default defineRoute({
           days: z.array(z.object({ day: z.string(), crawler_requests: z.number().int(), crawler_refused: z.number().int(), referral_visits: z.number().int() })),
         })
         .nullable()
-        .describe("AI crawler requests (refused ones apart) and AI referral visits from the access logs of the account's sites on the brand's domains, over the same days; null when the account has no site on the brand's domains"),
+        .describe("AI crawler requests (refused ones apart) and AI referral visits from the access logs of the account's sites on the brand's domains, over the same days; null when the account has no site on the brand's domains, and null for a key without the scope sites:read"),
     })
     .passthrough(),
   errors: [400, 404, 422],
-  run: (a, ctx, core) =>
+  run: (a, ctx, core, principal) =>
     projectDashboard(core.store, ctx.accountId, a.project_id, {
       days: a.days,
       window: filterValue('window', a.window, DASHBOARD_WINDOWS) ?? '7d',
@@ -49,6 +49,7 @@ export default defineRoute({
       market: a.market,
       strict: true,
       catalog: core.catalog,
+      siteActivity: principal.scopes.has('sites:read'),
     }),
   cli: { command: 'projects dashboard', description: 'brand and competitors over time, the prompt × platform matrix, topics, competitor-only prompts', args: ['project_id'] },
   tool: {

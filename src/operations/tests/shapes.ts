@@ -10,7 +10,7 @@ import { CreateVisibilityRunBody } from '../visibility/create-run.ts';
 export const Schedule = z
   .object({
     cron: z.string().max(120).describe('Five-field cron expression (minute hour day month weekday), e.g. "0 6 * * 1"'),
-    timezone: z.string().max(64).nullish().describe('IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin"'),
+    timezone: z.string().max(64).nullish().describe('IANA time zone the cron is read in (default UTC), e.g. "Europe/Berlin". A schedule is set whole: an update that gives a cron without its zone means UTC'),
   })
   .strict();
 

@@ -21,6 +21,7 @@ describe('the Alerts page', { skip: browserSkip() }, () => {
   let rx: Receiver;
   let page: Page;
   let key: string;
+  let accountId: string;
   let healthy = false;
   const api = async (method: string, path: string, body?: unknown) => (await rig.server.request(method, path, { key, body })).json();
 
@@ -29,7 +30,7 @@ describe('the Alerts page', { skip: browserSkip() }, () => {
     // The receiver fails until the test says otherwise: one retry 100 ms later, then failed.
     rx.answer = () => ({ status: healthy ? 200 : 503 });
     rig = await startRig({ SIGHTLINE_FETCH_ALLOW: '127.0.0.1', SIGHTLINE_WEBHOOK_RETRY_SCHEDULE: '100ms', SIGHTLINE_SCHEDULER_INTERVAL_MS: '0' });
-    const accountId = (await createOwner(rig.server.runtime.core.store, OWNER.email, OWNER.password)).account_id;
+    accountId = (await createOwner(rig.server.runtime.core.store, OWNER.email, OWNER.password)).account_id;
     await grantCredits(rig.server.runtime.core.store, accountId, 100_00);
     key = await rig.server.key(accountId);
     page = await rig.open();
@@ -167,5 +168,24 @@ describe('the Alerts page', { skip: browserSkip() }, () => {
     assert.equal(await page.getByTestId('email-choice').filter({ hasText: OWNER.email }).getByLabel(/^digest\.weekly/).isChecked(), true);
     assert.equal(await page.getByLabel('Threshold in credits').inputValue(), '25.00');
     await bothWidths('alerts-settings');
+  });
+
+  test('a long e-mail address wraps its "Save for" button: no sideways scroll at 390 px', async () => {
+    const email = `agency.account.manager.for.enterprise.clients@${'very-long-subdomain.'.repeat(2)}example.com`;
+    const now = new Date().toISOString();
+    await rig.server.runtime.core.store.db
+      .insertInto('users')
+      .values({ id: 'usr_longmail', account_id: accountId, email, password_hash: null, role: 'member', created_at: now, password_changed_at: null })
+      .execute();
+    await page.reload();
+    const button = page.getByTestId('email-choice').filter({ hasText: email }).getByRole('button', { name: `Save for ${email}` });
+    await button.waitFor();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const o = await horizontalOverflow(page);
+    assert.ok(o.scrollWidth <= o.innerWidth, `alerts at 390px scrolls sideways: ${o.scrollWidth} > ${o.innerWidth}`);
+    const box = (await button.boundingBox())!;
+    assert.ok(box.x + box.width <= 390, `the button ends at ${box.x + box.width} px`);
+    await rig.screenshot(page, 'alerts-long-email-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 });

@@ -256,7 +256,7 @@ describe('project dashboard from rollups', () => {
     const store = s.runtime.core.store;
     const catalog = s.runtime.core.catalog;
     const now = new Date();
-    const cases: Omit<DashboardOptions, 'catalog' | 'now'>[] = [];
+    const cases: Omit<DashboardOptions, 'catalog' | 'now' | 'siteActivity'>[] = [];
     for (const window of ['7d', '30d'] as const) {
       for (const topic of [undefined, 'pricing', 'Integrations']) for (const market of [undefined, 'de-DE']) cases.push({ days: 90, window, topic, market });
     }
@@ -264,14 +264,14 @@ describe('project dashboard from rollups', () => {
     let compared = 0;
     for (const round of ['writes the tallies', 'reads them back']) {
       for (const c of cases) {
-        const expected = await referenceDashboard(store, accountId, p.id, { ...c, catalog, now });
-        const { site_activity: _, ...actual } = await projectDashboard(store, accountId, p.id, { ...c, catalog, now });
+        const expected = await referenceDashboard(store, accountId, p.id, { ...c, catalog, now, siteActivity: false });
+        const { site_activity: _, ...actual } = await projectDashboard(store, accountId, p.id, { ...c, catalog, now, siteActivity: false });
         assert.deepEqual(actual, expected, `${round}: ${JSON.stringify(c)}`);
         compared++;
       }
     }
     assert.equal(compared, 2 * cases.length);
-    const d = await projectDashboard(store, accountId, p.id, { days: 90, window: '7d', catalog, now });
+    const d = await projectDashboard(store, accountId, p.id, { days: 90, window: '7d', catalog, now, siteActivity: false });
     assert.ok(d.series.length >= 3, 'runs in three windows');
     assert.deepEqual(d.series.at(-1)!.competitors.map((x) => x.name), ['HubSpot', 'Pipedrive']);
     assert.ok(d.series.some((x) => x.competitors.some((c) => c.name === 'Salesforce')), 'a name only some runs listed is pooled too');
@@ -313,8 +313,8 @@ describe('project dashboard from rollups', () => {
     const catalog = s.runtime.core.catalog;
     const now = new Date();
     const read = async () => {
-      const expected = await referenceDashboard(store, accountId, p.id, { days: 30, window: '7d', catalog, now });
-      const { site_activity: _, ...actual } = await projectDashboard(store, accountId, p.id, { days: 30, window: '7d', catalog, now });
+      const expected = await referenceDashboard(store, accountId, p.id, { days: 30, window: '7d', catalog, now, siteActivity: false });
+      const { site_activity: _, ...actual } = await projectDashboard(store, accountId, p.id, { days: 30, window: '7d', catalog, now, siteActivity: false });
       assert.deepEqual(actual, expected);
       return actual;
     };
