@@ -95,6 +95,33 @@ describe('webhooks over HTTP', () => {
     assert.equal(denied.json().detail.required_scope, 'webhooks:write');
   });
 
+  test('an endpoint is a standing read: a key subscribes only to events whose data it may read', async () => {
+    const { accountId } = await s.account();
+    // webhooks:write and runs:read: run.completed and credits.low, not tests' or sites' events, not "*".
+    const key = await s.key(accountId, { scopes: ['webhooks:write', 'runs:read'] });
+    const ok = await s.request('POST', '/v1/webhooks', { key, body: { url: rx.url('/scoped'), events: ['run.completed', 'credits.low'] } });
+    assert.equal(ok.statusCode, 200, ok.body);
+    for (const [events, scope] of [
+      [['crawler.blocked'], 'sites:read'],
+      [['run.completed', 'tracked_test.changed'], 'tests:read'],
+      [['*'], 'tests:read'],
+    ] as const) {
+      const refused = await s.request('POST', '/v1/webhooks', { key, body: { url: rx.url('/scoped'), events } });
+      assert.equal(refused.statusCode, 403, `${events}: ${refused.body}`);
+      assert.deepEqual([refused.json().detail.error, refused.json().detail.required_scope], ['missing_scope', scope]);
+    }
+    // A change of events is checked the same way; other changes are not.
+    const widened = await s.request('PATCH', `/v1/webhooks/${ok.json().id}`, { key, body: { events: ['tracked_test.skipped'] } });
+    assert.deepEqual([widened.statusCode, widened.json().detail.required_scope], [403, 'tests:read']);
+    const renamed = await s.request('PATCH', `/v1/webhooks/${ok.json().id}`, { key, body: { description: 'runs only' } });
+    assert.equal(renamed.statusCode, 200, renamed.body);
+    assert.deepEqual(renamed.json().events, ['run.completed', 'credits.low']);
+    // webhooks:write alone subscribes to nothing.
+    const bare = await s.key(accountId, { scopes: ['webhooks:write'] });
+    const none = await s.request('POST', '/v1/webhooks', { key: bare, body: { url: rx.url('/scoped'), events: ['credits.low'] } });
+    assert.deepEqual([none.statusCode, none.json().detail.required_scope], [403, 'runs:read']);
+  });
+
   test('run.completed: one signed delivery per run, verified by the standardwebhooks package, data the compact run with its summary', async () => {
     const { key } = await s.account({ credits: 20 });
     const wh = await endpoint(key, '/runs', ['run.completed']);

@@ -1,6 +1,7 @@
 // POST /v1/webhooks: a new endpoint; its whsec_ signing secret is in this answer only.
 import { z } from 'zod';
 import { createEndpoint, WEBHOOK_FORMATS } from '../../core/webhooks/endpoints.ts';
+import { requireEventScopes } from '../../core/webhooks/event-scopes.ts';
 import { defineRoute } from '../define.ts';
 import { EventNames, Webhook, WebhookUrl } from './shapes.ts';
 
@@ -19,12 +20,15 @@ export default defineRoute({
   }),
   response: Webhook.extend({ secret: z.string().nullable().describe('whsec_…: verify signatures with it; shown only once. null for a Slack endpoint (Slack checks no signature)') }),
   errors: [400, 422],
-  run: (a, ctx, core) => createEndpoint(core.webhooks, ctx.accountId, a),
+  run: (a, ctx, core, principal) => {
+    requireEventScopes(principal, a.events);
+    return createEndpoint(core.webhooks, ctx.accountId, a);
+  },
   cli: { command: 'webhooks create', description: 'add a webhook endpoint (prints its signing secret once)', args: ['url'], flags: { events: 'event' } },
   tool: {
     name: 'create_webhook',
     title: 'Create a webhook endpoint',
     openWorld: true,
-    description: 'Create a webhook endpoint: url (public http(s)), events (run.completed, tracked_test.changed, tracked_test.skipped, credits.low, crawler.blocked or "*"), description, format (standard_webhooks or slack). Returns the whsec_ signing secret once (null for slack: Slack checks no signature). Free.',
+    description: 'Create a webhook endpoint: url (public http(s)), events (run.completed, tracked_test.changed, tracked_test.skipped, credits.low, crawler.blocked or "*"), description, format (standard_webhooks or slack). Each event needs the scope that reads its data (runs:read for run.completed and credits.low, tests:read for tracked_test.*, sites:read for crawler.blocked; all three for "*"). Returns the whsec_ signing secret once (null for slack: Slack checks no signature). Free.',
   },
 });

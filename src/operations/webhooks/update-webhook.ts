@@ -1,6 +1,7 @@
 // PATCH /v1/webhooks/{webhook_id}: url, events, description, status (enabling again restarts the failure clock).
 import { z } from 'zod';
 import { updateEndpoint } from '../../core/webhooks/endpoints.ts';
+import { requireEventScopes } from '../../core/webhooks/event-scopes.ts';
 import { defineRoute } from '../define.ts';
 import { EventNames, Webhook, WebhookId, WebhookUrl } from './shapes.ts';
 
@@ -20,7 +21,8 @@ export default defineRoute({
   }),
   response: Webhook,
   errors: [400, 404, 422],
-  run: (a, ctx, core) => {
+  run: (a, ctx, core, principal) => {
+    requireEventScopes(principal, a.events);
     const { webhook_id, ...patch } = a;
     return updateEndpoint(core.webhooks, ctx.accountId, webhook_id, patch);
   },
