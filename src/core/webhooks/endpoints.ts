@@ -21,6 +21,8 @@ export interface WebhookDeps {
   lookup?: HostResolver;
   /** SIGHTLINE_WEBHOOK_SECRET_KEY: secrets are stored encrypted when set. */
   secretKey?: string;
+  /** SIGHTLINE_MAX_WEBHOOKS_PER_ACCOUNT: endpoints (not deleted) one account may have. */
+  maxEndpoints?: number;
 }
 
 export const WEBHOOK_FORMATS = ['standard_webhooks', 'slack'] as const;
@@ -70,6 +72,12 @@ export async function createEndpoint(
   accountId: string,
   input: { url: string; events: string[]; description?: string | null; format?: WebhookFormat },
 ) {
+  if (deps.maxEndpoints !== undefined) {
+    const { n } = await deps.store.db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+    if (Number(n) >= deps.maxEndpoints) {
+      throw new AppError('limit_reached', `This account has ${Number(n)} webhook endpoints, the most this instance allows (${deps.maxEndpoints}); delete one it no longer uses first (each endpoint receives every event it subscribes to).`, { limit: deps.maxEndpoints });
+    }
+  }
   const url = await checkWebhookUrl(deps, input.url);
   const secret = newWebhookSecret();
   const now = nowIso();
