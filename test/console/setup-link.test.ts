@@ -144,25 +144,52 @@ describe('owner set-up behind a proxy', () => {
   }
 });
 
+function serveWith(dbUrl: string, env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-worker'], { env: { ...process.env, DATABASE_URL: dbUrl, HOST: '127.0.0.1', SIGHTLINE_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const waitFor = async (re: RegExp) => {
+    const deadline = Date.now() + 30_000;
+    while (!re.test(out)) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${re}: ${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return re.exec(out)!;
+  };
+  return { child, exited, waitFor, output: () => out };
+}
+
 describe('`sightline serve` on an instance with no owner', () => {
+  test('behind a proxy (SIGHTLINE_TRUST_PROXY) it says the link is needed from everywhere; a request from this machine needs it too', async () => {
+    const db = await freshDatabaseUrl();
+    try {
+      const proc = serveWith(db.url, { SIGHTLINE_TRUST_PROXY: '127.0.0.1' });
+      try {
+        const [, port, token] = await proc.waitFor(/http:\/\/localhost:(\d+)\/console#setup=([A-Za-z0-9_-]{43})/);
+        assert.match(proc.output(), /runs behind a proxy .* needs this one-time set-up link, from any machine/);
+        assert.doesNotMatch(proc.output(), /On this machine, open/);
+        const base = `http://127.0.0.1:${port}`;
+        const session = await fetch(`${base}/console/api/session`);
+        const headers = { 'content-type': 'application/json', cookie: String(session.headers.get('set-cookie')).split(';')[0]!, 'x-csrf-token': (await session.json()).csrf_token };
+        const refused = await fetch(`${base}/console/api/setup`, { method: 'POST', headers, body: JSON.stringify({ email: 'owner@example.com', password: PASSWORD }) });
+        assert.equal(refused.status, 403);
+        assert.equal((await refused.json()).detail.error, 'setup_token_required');
+        const ok = await fetch(`${base}/console/api/setup`, { method: 'POST', headers, body: JSON.stringify({ email: 'owner@example.com', password: PASSWORD, setup_token: token }) });
+        assert.equal(ok.status, 200, await ok.clone().text());
+      } finally {
+        proc.child.kill('SIGTERM');
+        await proc.exited;
+      }
+    } finally {
+      await db.drop();
+    }
+  });
+
   test('prints a set-up link that works from another machine, and no link once the owner exists', async () => {
     const db = await freshDatabaseUrl();
-    const serve = () => {
-      const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-worker'], { env: { ...process.env, DATABASE_URL: db.url, HOST: '127.0.0.1', SIGHTLINE_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (out += d));
-      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-      const waitFor = async (re: RegExp) => {
-        const deadline = Date.now() + 30_000;
-        while (!re.test(out)) {
-          if (Date.now() > deadline) throw new Error(`timed out waiting for ${re}: ${out}`);
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        return re.exec(out)!;
-      };
-      return { child, exited, waitFor, output: () => out };
-    };
+    const serve = () => serveWith(db.url);
     try {
       const first = serve();
       const [, port, token] = await first.waitFor(/http:\/\/localhost:(\d+)\/console#setup=([A-Za-z0-9_-]{43})/);
