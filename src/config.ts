@@ -55,6 +55,14 @@ const ConfigSchema = z.object({
   HOST: z.string().optional().default('0.0.0.0'),
   /** Requests per minute per API key (429 with `Retry-After` and `RateLimit-*` headers). */
   SIGHTLINE_RATE_LIMIT_PER_MINUTE: intFromEnv(600, 1),
+  /**
+   * Active API keys and MCP tokens one account may have (the rate limit is per key, so this also
+   * bounds an account's total rate); one more is 409 `limit_reached` in the console. The operator's
+   * `sightline keys create` is not limited.
+   */
+  SIGHTLINE_MAX_KEYS_PER_ACCOUNT: intFromEnv(50, 1),
+  /** Webhook endpoints (enabled or disabled) one account may have; one more is 409 `limit_reached`. */
+  SIGHTLINE_MAX_WEBHOOKS_PER_ACCOUNT: intFromEnv(20, 1),
   /** Keep rate-limit counters in Redis; otherwise they live in the database, shared by all processes. */
   SIGHTLINE_REDIS_URL: z.string().optional(),
   /**

@@ -125,6 +125,7 @@ export function createCore(opts: CoreOptions): Core {
     allow: opts.pages?.allow ?? fetchAllowlist(opts.config.SIGHTLINE_FETCH_ALLOW),
     lookup: opts.pages?.fetchOptions?.lookup,
     secretKey: opts.config.SIGHTLINE_WEBHOOK_SECRET_KEY?.trim() || undefined,
+    maxEndpoints: opts.config.SIGHTLINE_MAX_WEBHOOKS_PER_ACCOUNT,
     timeoutMs: opts.config.SIGHTLINE_WEBHOOK_TIMEOUT_MS,
     retrySchedule: opts.config.SIGHTLINE_WEBHOOK_RETRY_SCHEDULE,
     disableAfterMs: opts.config.SIGHTLINE_WEBHOOK_DISABLE_AFTER_MS,

@@ -3,7 +3,8 @@
 // tool is a thin translation to the same core call the HTTP route makes (src/mcp/tools.ts), with
 // the access source `mcp` (so idempotency keys are scoped to this surface) and the token's scopes.
 // An MCP token is a key like any other: the per-key rate limit, last-used time, activity log
-// and request id apply to every POST /mcp as they do to an HTTP API request.
+// and request id apply to every POST /mcp as they do to an HTTP API request; a JSON-RPC batch
+// counts one request per message, holds at most MCP_MAX_BATCH, and runs its calls in turn.
 // The server is stateless: one MCP server per request, no sessions to keep or share.
 //
 // The low-level SDK Server is used (not McpServer) so that this file validates tool arguments
@@ -12,7 +13,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { authenticate, requireScope, touchKey, type Principal } from '../core/accounts/accounts.ts';
 import type { ActionContext } from '../core/billing/actions.ts';
 import { AppError, ERROR_CODES } from '../core/errors.ts';
@@ -42,6 +43,13 @@ export const INSTRUCTIONS = [
   'Errors come back as tool errors whose text is JSON {"error", "message", …}: insufficient_credits (402) carries required_credits and available_credits; validation_error lists each bad argument under detail.',
 ].join(' ');
 
+/**
+ * The most JSON-RPC messages one POST /mcp may carry. Protocol 2025-06-18 removed batching; the
+ * SDK still accepts batches (up to 100) for clients of 2025-03-26, and so does this server, up to
+ * this many, each counted against the rate limit and the tool calls run one after another.
+ */
+export const MCP_MAX_BATCH = 20;
+
 const text = (value: unknown): CallToolResult['content'] => [{ type: 'text', text: toJson(value) }];
 
 function buildServer(core: Core, principal: Principal, request: FastifyRequest, activity: McpActivity): Server {
@@ -59,7 +67,16 @@ function buildServer(core: Core, principal: Principal, request: FastifyRequest, 
     })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (call, extra): Promise<CallToolResult> => {
+  // The calls of a batch run one at a time, in order: a batch is one client's sequence of
+  // calls, not a way to take many database connections at once.
+  let queue: Promise<unknown> = Promise.resolve();
+  server.setRequestHandler(CallToolRequestSchema, (call, extra): Promise<CallToolResult> => {
+    const run = queue.then(() => callTool(call, extra));
+    queue = run.catch(() => {});
+    return run;
+  });
+
+  const callTool = async (call: CallToolRequest, extra: { requestId: string | number }): Promise<CallToolResult> => {
     activity.toolCallStarted(extra.requestId);
     const tool = TOOLS_BY_NAME.get(call.params.name);
     const ctx: ActionContext = { accountId: principal.accountId, source: 'mcp', requestId: request.id, credits: 0 };
@@ -86,7 +103,7 @@ function buildServer(core: Core, principal: Principal, request: FastifyRequest, 
     }
     activity.record(tool?.action ?? 'mcp.tools_call', failure.status, ctx.credits);
     return { isError: true, content: text(failure.body) };
-  });
+  };
   return server;
 }
 
@@ -117,8 +134,20 @@ export function registerMcpEndpoint(app: FastifyInstance, core: Core, limiter: K
     const activity = new McpActivity(core, principal, request.id);
     const messages = jsonRpcMessages(request.body);
     reply.raw.once('close', () => activity.requestDone(messages, reply.raw.statusCode));
-    applyRateLimit(reply, await limiter.consume(principal.keyId), 'MCP token');
+    // Every JSON-RPC message of a batch counts as one request against the token's rate limit,
+    // all or none; a batch over MCP_MAX_BATCH is refused (for one point) before anything runs.
+    const batch = Array.isArray(request.body) ? request.body.length : 0;
+    const oversized = batch > MCP_MAX_BATCH;
+    const points = oversized ? 1 : Math.max(1, batch);
+    applyRateLimit(reply, await limiter.consume(principal.keyId, points), 'MCP token', points);
     touchKey(core.store.db, principal.keyId)?.catch(() => {});
+    if (oversized) {
+      return reply.status(400).send({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: `Invalid Request: a batch holds at most ${MCP_MAX_BATCH} messages (this one has ${batch}); send the rest in further requests.` },
+      });
+    }
 
     const server = buildServer(core, principal, request, activity);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -11,6 +11,7 @@ import { createKeyRateLimiter } from '../web/rate-limit.ts';
 import { startMetricsServer } from '../ops/metrics-server.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { consolePublicUrl, issueSetupToken, needsOwner } from '../core/accounts/users.ts';
+import { behindProxy } from '../web/local-client.ts';
 
 function processLogger(config: Config, role: 'serve' | 'worker'): Logger {
   return pino({ level: config.SIGHTLINE_LOG_LEVEL, base: { pid: process.pid, role } });
@@ -111,7 +112,8 @@ export async function runServe(config: Config, opts: { worker: boolean }): Promi
 
 /**
  * While the instance has no owner: a fresh set-up link (src/core/accounts/users.ts issueSetupToken)
- * for setting it up from another machine; on this one, /console needs no token. Only a hint: a
+ * for setting it up from another machine; on this one, /console needs no token unless the instance
+ * runs behind a proxy (then the link is needed from everywhere). Only a hint: a
  * shutdown that already closed the database skips it.
  */
 async function printFirstSteps(runtime: Runtime, config: Config) {
@@ -121,9 +123,13 @@ async function printFirstSteps(runtime: Runtime, config: Config) {
     const token = await issueSetupToken(db);
     const base = consolePublicUrl(config).replace(/\/+$/, '');
     const noAccounts = (await db.selectFrom('accounts').select('id').limit(1).execute()).length === 0;
+    // Behind a proxy (src/web/local-client.ts) no request is local: the link is the only way.
+    const intro = behindProxy(config)
+      ? 'No owner yet. This instance runs behind a proxy (SIGHTLINE_PUBLIC_URL or SIGHTLINE_TRUST_PROXY is set), so creating the owner account needs this one-time set-up link, from any machine; it ends once the owner exists:\n'
+      : `No owner yet. On this machine, open http://localhost:${config.PORT}/console to create the owner account.\n` +
+        "From another machine, use this one-time set-up link (this server's address in place of localhost); it ends once the owner exists:\n";
     process.stderr.write(
-      `\nNo owner yet. On this machine, open http://localhost:${config.PORT}/console to create the owner account.\n` +
-        `From another machine, use this one-time set-up link${config.SIGHTLINE_PUBLIC_URL ? '' : " (this server's address in place of localhost)"}; it ends once the owner exists:\n` +
+      `\n${intro}` +
         `  ${base}/console#setup=${token}\n` +
         (noAccounts ? 'Or create an account on the command line (prints an API key once):\n  npx sightline accounts create --email you@example.com --credits 100\n' : '') +
         '\n',

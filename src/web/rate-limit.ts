@@ -32,21 +32,27 @@ interface LocalState {
  * Answers a decision on a reply, the same on every surface: the three RateLimit-* headers, and
  * when refused Retry-After and a 429 rate_limited naming what was limited ("API key", "MCP token").
  */
-export function applyRateLimit(reply: { header(name: string, value: number): unknown }, decision: RateLimitDecision, limited: string): void {
+export function applyRateLimit(reply: { header(name: string, value: number): unknown }, decision: RateLimitDecision, limited: string, points = 1): void {
   reply.header('RateLimit-Limit', decision.limit);
   reply.header('RateLimit-Remaining', decision.remaining);
   reply.header('RateLimit-Reset', decision.resetSeconds);
   if (!decision.allowed) {
     reply.header('Retry-After', decision.resetSeconds);
-    throw new AppError('rate_limited', `Rate limit of ${decision.limit} requests per minute exceeded for this ${limited}.`, {
-      retry_after_seconds: decision.resetSeconds,
-    });
+    const message =
+      points > 1 && decision.remaining > 0
+        ? `This batch of ${points} messages counts as ${points} requests; ${decision.remaining} of the rate limit of ${decision.limit} requests per minute are left for this ${limited}.`
+        : `Rate limit of ${decision.limit} requests per minute exceeded for this ${limited}.`;
+    throw new AppError('rate_limited', message, { retry_after_seconds: decision.resetSeconds });
   }
 }
 
 export interface KeyRateLimiter {
-  /** A decision; synchronous while this process still holds points of the key's batch. */
-  consume(key: string): RateLimitDecision | Promise<RateLimitDecision>;
+  /**
+   * A decision; synchronous while this process still holds points of the key's batch. `points`
+   * (default 1) are taken all or none: more than the key has left this minute is refused, and
+   * then nothing is taken (an MCP batch of JSON-RPC messages costs one point per message).
+   */
+  consume(key: string, points?: number): RateLimitDecision | Promise<RateLimitDecision>;
   close(): Promise<void>;
 }
 
@@ -180,8 +186,44 @@ export async function createKeyRateLimiter(opts: {
     return spend(state, now);
   }
 
+  /**
+   * Several points at once, all or none: spent from this process's held points when they
+   * suffice, else the shortfall is taken from the store after reading what it has left, so a
+   * request that does not fit is refused without using up the rest of the minute.
+   */
+  async function consumeMany(key: string, points: number): Promise<RateLimitDecision> {
+    for (let pending = refilling.get(key); pending; pending = refilling.get(key)) await pending;
+    const now = Date.now();
+    let state = local.get(key);
+    if (state && state.windowEnd <= now) state = undefined;
+    if (state?.blocked) return refused(state, now);
+    const held = state?.left ?? 0;
+    if (state && held >= points) {
+      state.left -= points - 1;
+      return spend(state, now);
+    }
+    const need = points - held;
+    const current = await atStore(() => limiter.get(key)).catch(() => null);
+    const storeLeft = current ? Math.max(0, opts.perMinute - current.consumedPoints) : opts.perMinute;
+    const resetMs = current ? current.msBeforeNext : 60_000;
+    if (storeLeft < need) {
+      return { allowed: false, limit: opts.perMinute, remaining: storeLeft + held, resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)) };
+    }
+    const res = await take(key, need);
+    if (!res) {
+      // Another process took the rest meanwhile: the store refuses this key until the window ends.
+      const blocked: LocalState = { left: 0, storeRemaining: 0, windowEnd: now + Math.max(1_000, resetMs), blocked: true };
+      local.set(key, blocked);
+      return refused(blocked, now);
+    }
+    const next: LocalState = { left: 1, storeRemaining: res.remainingPoints, windowEnd: now + res.msBeforeNext, blocked: false };
+    local.set(key, next);
+    return spend(next, now);
+  }
+
   return {
-    consume(key) {
+    consume(key, points = 1) {
+      if (points > 1) return consumeMany(key, points);
       const now = Date.now();
       // Points left in this process's batch (or a refusal still in force): decided without
       // touching the store or a promise.

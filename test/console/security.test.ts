@@ -319,3 +319,51 @@ describe('key revocation across processes', () => {
     }
   });
 });
+
+describe('per-account caps on keys and webhook endpoints', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ SIGHTLINE_MAX_KEYS_PER_ACCOUNT: '3', SIGHTLINE_MAX_WEBHOOKS_PER_ACCOUNT: '2', SIGHTLINE_FETCH_ALLOW: '127.0.0.1', SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE: '1000' });
+    await createOwner(s.runtime.core.store, 'owner@example.com', 'owner passphrase ok');
+  });
+  after(async () => s.close());
+
+  test('one key or token over SIGHTLINE_MAX_KEYS_PER_ACCOUNT is 409 limit_reached; a revoked one frees its place', async () => {
+    await openAccount(s.runtime.core.store, 'capped@example.com'); // comes with its default key
+    const issued = await createResetToken(s.runtime.core.store, 'capped@example.com');
+    await s.request('POST', '/console/api/password/reset', { body: { token: issued!.token, password: 'capped user passphrase' }, headers: await formHeaders(s) });
+    const { cookie, csrf } = await signedIn(s, 'capped@example.com', 'capped user passphrase');
+    const make = (name: string, kind = 'api') => s.request('POST', '/console/api/keys', { body: { name, kind }, headers: { cookie, 'x-csrf-token': csrf } });
+    assert.equal((await make('second')).statusCode, 200);
+    const third = await make('third', 'mcp');
+    assert.equal(third.statusCode, 200);
+    for (const kind of ['api', 'mcp']) {
+      const refused = await make(`fourth ${kind}`, kind);
+      assert.equal(refused.statusCode, 409, refused.body);
+      assert.equal(refused.json().detail.error, 'limit_reached');
+      assert.equal(refused.json().detail.limit, 3);
+      assert.match(refused.json().detail.message, /3 active API keys and MCP tokens.*revoke one/);
+    }
+    const keys = (await s.request('GET', '/console/api/keys', { headers: { cookie } })).json().keys;
+    assert.equal(keys.length, 3);
+    const revoked = await s.request('POST', `/console/api/keys/${third.json().key_id}/revoke`, { headers: { cookie, 'x-csrf-token': csrf } });
+    assert.equal(revoked.statusCode, 200, revoked.body);
+    assert.equal((await make('after revoking')).statusCode, 200);
+  });
+
+  test('one webhook endpoint over SIGHTLINE_MAX_WEBHOOKS_PER_ACCOUNT is 409 limit_reached; a deleted one frees its place', async () => {
+    const { key } = await s.account();
+    const other = await s.account();
+    const create = (k: string, path: string) => s.request('POST', '/v1/webhooks', { key: k, body: { url: `http://127.0.0.1:9/${path}`, events: ['*'] } });
+    const first = await create(key, 'a');
+    assert.equal(first.statusCode, 200, first.body);
+    assert.equal((await create(key, 'b')).statusCode, 200);
+    const refused = await create(key, 'c');
+    assert.equal(refused.statusCode, 409, refused.body);
+    assert.deepEqual([refused.json().detail.error, refused.json().detail.limit], ['limit_reached', 2]);
+    assert.equal((await s.request('GET', '/v1/webhooks', { key })).json().webhooks.length, 2);
+    assert.equal((await create(other.key, 'a')).statusCode, 200, 'the cap is per account');
+    await s.request('DELETE', `/v1/webhooks/${first.json().id}`, { key });
+    assert.equal((await create(key, 'c')).statusCode, 200);
+  });
+});

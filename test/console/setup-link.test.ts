@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { connect, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { freshDatabaseUrl, startTestServer, type TestServer } from '../helpers/harness.ts';
 import { issueSetupToken, needsOwner } from '../../src/core/accounts/users.ts';
@@ -83,41 +84,112 @@ describe('owner set-up on a fresh instance', () => {
   });
 });
 
-describe('owner set-up behind a trusted proxy', () => {
-  test('SIGHTLINE_TRUST_PROXY=127.0.0.1: a client it resolves to loopback is local, a remote one needs the link', async () => {
-    const s = await startTestServer({ SIGHTLINE_TRUST_PROXY: '127.0.0.1' }, { worker: false });
+describe('owner set-up behind a proxy', () => {
+  /** One raw HTTP request over a real loopback socket, as a proxy on this machine would send it. */
+  function raw(port: number, lines: string[], body: string): Promise<{ status: number; body: any }> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write([...lines, `content-length: ${Buffer.byteLength(body)}`, '', body].join('\r\n')));
+      let data = '';
+      socket.on('data', (d) => (data += d));
+      socket.on('error', reject);
+      socket.on('end', () => {
+        const [head, ...rest] = data.split('\r\n\r\n');
+        resolve({ status: Number(head!.split(' ')[1]), body: JSON.parse(rest.join('\r\n\r\n')) });
+      });
+    });
+  }
+  const payload = (extra: Record<string, unknown> = {}) => JSON.stringify({ email: 'owner@example.com', password: PASSWORD, ...extra });
+
+  test("nginx's default proxy_pass (HTTP/1.0, Host 127.0.0.1:PORT, no forwarding header) is not local; a request asking for another port is not either", async () => {
+    const s = await startTestServer({}, { worker: false });
     try {
-      const remote = await setup(s, { email: 'intruder@example.com' }, REMOTE);
-      assert.equal(remote.json().detail.error, 'setup_token_required');
-      const spoofed = await setup(s, { email: 'intruder@example.com' }, { 'x-forwarded-for': '127.0.0.1, 203.0.113.7' });
-      assert.equal(spoofed.json().detail.error, 'setup_token_required');
-      const local = await setup(s, { email: 'owner@example.com' }, { 'x-forwarded-for': '127.0.0.1' });
-      assert.equal(local.statusCode, 200, local.body);
+      await s.app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (s.app.server.address() as AddressInfo).port;
+      const { cookie, 'x-csrf-token': csrf } = await formHeaders(s);
+      const asNginx = await raw(port, ['POST /console/api/setup HTTP/1.0', `host: 127.0.0.1:${port}`, 'connection: close', 'content-type: application/json', `cookie: ${cookie}`, `x-csrf-token: ${csrf}`], payload());
+      assert.equal(asNginx.status, 403, JSON.stringify(asNginx.body));
+      assert.equal(asNginx.body.detail.error, 'setup_token_required');
+      const otherPort = await raw(port, ['POST /console/api/setup HTTP/1.1', 'host: localhost', 'connection: close', 'content-type: application/json', `cookie: ${cookie}`, `x-csrf-token: ${csrf}`], payload());
+      assert.equal(otherPort.body.detail.error, 'setup_token_required', 'Host: localhost (port 80) is not this server on its port');
+      assert.equal(await needsOwner(s.runtime.core.store.db), true);
+      // The browser on this machine, straight to the port (HTTP/1.1, Host with the port): local.
+      const local = await raw(port, ['POST /console/api/setup HTTP/1.1', `host: localhost:${port}`, 'connection: close', 'content-type: application/json', `cookie: ${cookie}`, `x-csrf-token: ${csrf}`], payload());
+      assert.equal(local.status, 200, JSON.stringify(local.body));
     } finally {
       await s.close();
     }
   });
+
+  for (const env of [{ SIGHTLINE_PUBLIC_URL: 'http://console.example' }, { SIGHTLINE_TRUST_PROXY: '127.0.0.1' }] as Record<string, string>[]) {
+    test(`${Object.keys(env)[0]} set: no request is local, not even one straight to the port; the link works`, async () => {
+      const s = await startTestServer(env, { worker: false });
+      try {
+        await s.app.listen({ port: 0, host: '127.0.0.1' });
+        const port = (s.app.server.address() as AddressInfo).port;
+        const { cookie, 'x-csrf-token': csrf } = await formHeaders(s);
+        const head = ['POST /console/api/setup HTTP/1.1', `host: 127.0.0.1:${port}`, 'connection: close', 'content-type: application/json', `cookie: ${cookie}`, `x-csrf-token: ${csrf}`];
+        const direct = await raw(port, head, payload());
+        assert.equal(direct.status, 403, JSON.stringify(direct.body));
+        assert.equal(direct.body.detail.error, 'setup_token_required');
+        assert.match(direct.body.detail.message, /behind a proxy \(SIGHTLINE_PUBLIC_URL or SIGHTLINE_TRUST_PROXY is set\).*set-up link/);
+        const forwarded = await setup(s, { email: 'owner@example.com' }, { 'x-forwarded-for': '127.0.0.1' });
+        assert.equal(forwarded.json().detail.error, 'setup_token_required', 'a proxy resolving the client to loopback does not count either');
+        const token = await issueSetupToken(s.runtime.core.store.db);
+        const withLink = await raw(port, head, payload({ setup_token: token }));
+        assert.equal(withLink.status, 200, JSON.stringify(withLink.body));
+      } finally {
+        await s.close();
+      }
+    });
+  }
 });
 
+function serveWith(dbUrl: string, env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-worker'], { env: { ...process.env, DATABASE_URL: dbUrl, HOST: '127.0.0.1', SIGHTLINE_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const waitFor = async (re: RegExp) => {
+    const deadline = Date.now() + 30_000;
+    while (!re.test(out)) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${re}: ${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return re.exec(out)!;
+  };
+  return { child, exited, waitFor, output: () => out };
+}
+
 describe('`sightline serve` on an instance with no owner', () => {
+  test('behind a proxy (SIGHTLINE_TRUST_PROXY) it says the link is needed from everywhere; a request from this machine needs it too', async () => {
+    const db = await freshDatabaseUrl();
+    try {
+      const proc = serveWith(db.url, { SIGHTLINE_TRUST_PROXY: '127.0.0.1' });
+      try {
+        const [, port, token] = await proc.waitFor(/http:\/\/localhost:(\d+)\/console#setup=([A-Za-z0-9_-]{43})/);
+        assert.match(proc.output(), /runs behind a proxy .* needs this one-time set-up link, from any machine/);
+        assert.doesNotMatch(proc.output(), /On this machine, open/);
+        const base = `http://127.0.0.1:${port}`;
+        const session = await fetch(`${base}/console/api/session`);
+        const headers = { 'content-type': 'application/json', cookie: String(session.headers.get('set-cookie')).split(';')[0]!, 'x-csrf-token': (await session.json()).csrf_token };
+        const refused = await fetch(`${base}/console/api/setup`, { method: 'POST', headers, body: JSON.stringify({ email: 'owner@example.com', password: PASSWORD }) });
+        assert.equal(refused.status, 403);
+        assert.equal((await refused.json()).detail.error, 'setup_token_required');
+        const ok = await fetch(`${base}/console/api/setup`, { method: 'POST', headers, body: JSON.stringify({ email: 'owner@example.com', password: PASSWORD, setup_token: token }) });
+        assert.equal(ok.status, 200, await ok.clone().text());
+      } finally {
+        proc.child.kill('SIGTERM');
+        await proc.exited;
+      }
+    } finally {
+      await db.drop();
+    }
+  });
+
   test('prints a set-up link that works from another machine, and no link once the owner exists', async () => {
     const db = await freshDatabaseUrl();
-    const serve = () => {
-      const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-worker'], { env: { ...process.env, DATABASE_URL: db.url, HOST: '127.0.0.1', SIGHTLINE_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (out += d));
-      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-      const waitFor = async (re: RegExp) => {
-        const deadline = Date.now() + 30_000;
-        while (!re.test(out)) {
-          if (Date.now() > deadline) throw new Error(`timed out waiting for ${re}: ${out}`);
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        return re.exec(out)!;
-      };
-      return { child, exited, waitFor, output: () => out };
-    };
+    const serve = () => serveWith(db.url);
     try {
       const first = serve();
       const [, port, token] = await first.waitFor(/http:\/\/localhost:(\d+)\/console#setup=([A-Za-z0-9_-]{43})/);

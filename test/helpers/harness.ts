@@ -12,6 +12,7 @@ import { grantCredits } from '../../src/core/billing/ledger.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { createKeyRateLimiter } from '../../src/web/rate-limit.ts';
 import { openRuntime, type Runtime } from '../../src/server/runtime.ts';
+import type { CoreOptions } from '../../src/core/index.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/connection.ts';
 import { migrateToLatest } from '../../src/db/migrations.ts';
 import { storeOf, type Store } from '../../src/db/store.ts';
@@ -74,10 +75,11 @@ export interface TestServer {
 
 let emailCounter = 0;
 
-export async function startTestServer(env: Record<string, string> = {}, opts: { worker?: boolean } = {}): Promise<TestServer> {
+/** `core`: composition-root overrides (a fake resolver, say) passed to openRuntime. */
+export async function startTestServer(env: Record<string, string> = {}, opts: { worker?: boolean; core?: Partial<CoreOptions> } = {}): Promise<TestServer> {
   const db = await freshDatabaseUrl();
   const config = loadConfig({ SIGHTLINE_LOG_LEVEL: 'silent', ...env, DATABASE_URL: db.url });
-  const runtime = await openRuntime(config);
+  const runtime = await openRuntime(config, { core: opts.core });
   const rateLimiter = await createKeyRateLimiter({ perMinute: config.SIGHTLINE_RATE_LIMIT_PER_MINUTE, handle: runtime.handle });
   // Errors no handler expected (a 500) are logged, so a failure in CI says why; quiet otherwise.
   const app = await buildApp({ core: runtime.core, rateLimiter, logger: { level: process.env.SIGHTLINE_TEST_LOG_LEVEL ?? 'error' } });

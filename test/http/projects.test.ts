@@ -4,6 +4,7 @@
 // prompts), filter by topic, keep a one-off run apart; scopes, validation and another account's 404.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { connectMcp } from '../helpers/mcp-client.ts';
 
@@ -169,6 +170,48 @@ describe('projects', () => {
     assert.deepEqual((await s.request('DELETE', `/v1/projects/${p.id}`, { key })).json(), { id: p.id, deleted: true });
     assert.equal((await s.request('GET', `/v1/projects/${p.id}`, { key })).statusCode, 404);
     assert.equal((await s.request('GET', `/v1/tests/${u.tests[0].test_id}`, { key })).statusCode, 404);
+  });
+
+  test('a paste over the 1000-prompt limit is refused before any insert; one that fits goes in batches', async () => {
+    const { key } = await s.account({ credits: 10 });
+    const p = (await s.request('POST', '/v1/projects', { key, body: { ...body, platforms: ['deepseek'], repeats: 1, prompts: [{ prompt: 'kept prompt' }] } })).json();
+    const { db, dialect } = s.runtime.core.store;
+    // Any insert into this project's prompts fails the request (a 500), so a 400 proves none ran.
+    const guard = async (on: boolean) => {
+      if (dialect === 'sqlite') {
+        await sql.raw(on ? `CREATE TRIGGER no_prompt_insert BEFORE INSERT ON project_prompts WHEN NEW.project_id = '${p.id}' BEGIN SELECT RAISE(ABORT, 'inserted'); END` : 'DROP TRIGGER no_prompt_insert').execute(db);
+      } else if (on) {
+        await sql.raw(`CREATE FUNCTION no_prompt_insert() RETURNS trigger AS $$ BEGIN IF NEW.project_id = '${p.id}' THEN RAISE EXCEPTION 'inserted'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`).execute(db);
+        await sql.raw('CREATE TRIGGER no_prompt_insert BEFORE INSERT ON project_prompts FOR EACH ROW EXECUTE FUNCTION no_prompt_insert()').execute(db);
+      } else {
+        await sql.raw('DROP TRIGGER no_prompt_insert ON project_prompts').execute(db);
+        await sql.raw('DROP FUNCTION no_prompt_insert()').execute(db);
+      }
+    };
+    const lines = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `prompt number ${from + i} about crm software for small teams`).join('\n');
+    await guard(true);
+    try {
+      const big = lines(8_500); // ~490 KB
+      const started = Date.now();
+      const refused = await s.request('POST', `/v1/projects/${p.id}/prompts`, { key, body: { text: big } });
+      assert.equal(refused.statusCode, 400, refused.body);
+      assert.deepEqual([refused.json().detail.error, refused.json().detail.message], ['invalid_request', 'A project holds at most 1000 prompts.']);
+      assert.ok(Date.now() - started < 3000, `refused in ${Date.now() - started} ms`);
+      // 999 new (plus the kept one) would be 1000 with the one too many.
+      const oneOver = await s.request('POST', `/v1/projects/${p.id}/prompts`, { key, body: { text: `${lines(1000)}\nkept prompt` } });
+      assert.equal(oneOver.statusCode, 400, oneOver.body);
+    } finally {
+      await guard(false);
+    }
+    // Exactly the limit, repeats inside the paste counted as duplicates: all in, in batches.
+    const fits = await s.request('POST', `/v1/projects/${p.id}/prompts`, { key, body: { text: `${lines(999)}\n${lines(10)}\nkept prompt`, topics: ['Bulk'] } });
+    assert.equal(fits.statusCode, 200, fits.body);
+    assert.deepEqual([fits.json().added, fits.json().duplicates, fits.json().prompt_count], [999, 11, 1000]);
+    const full = (await s.request('GET', `/v1/projects/${p.id}`, { key })).json();
+    assert.equal(full.prompts.length, 1000);
+    assert.deepEqual(full.prompts.find((x: any) => x.prompt === 'kept prompt').topics, ['bulk']);
+    const more = await s.request('POST', `/v1/projects/${p.id}/prompts`, { key, body: { prompts: [{ prompt: 'one more' }] } });
+    assert.equal(more.statusCode, 400);
   });
 });
 

@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config.ts';
+import { issueSetupToken } from '../../src/core/accounts/users.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 
 const setCookies = (res: { headers: Record<string, unknown> }) => [res.headers['set-cookie'] ?? []].flat() as string[];
@@ -48,7 +49,9 @@ describe('SIGHTLINE_PUBLIC_URL and SIGHTLINE_TRUST_PROXY', () => {
       assert.match(cookie, /; Secure/);
       assert.doesNotMatch(cookie, /Domain=/i);
 
-      const setup = await s.app.inject({ method: 'POST', url: '/console/api/setup', headers: pair, payload: { email: 'owner@example.com', password: 'a long enough passphrase 42' } });
+      // Behind a proxy the owner set-up always takes the set-up link (no request is "local").
+      const setupToken = await issueSetupToken(s.runtime.core.store.db);
+      const setup = await s.app.inject({ method: 'POST', url: '/console/api/setup', headers: pair, payload: { email: 'owner@example.com', password: 'a long enough passphrase 42', setup_token: setupToken } });
       assert.equal(setup.statusCode, 200, setup.body);
       const session = setCookies(setup).find((c) => c.startsWith('__Host-sightline_session='))!;
       assert.ok(session, String(setup.headers['set-cookie']));

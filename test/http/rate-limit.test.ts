@@ -37,6 +37,30 @@ describe('per-key rate limiter', () => {
     }
   });
 
+  it('takes several points all or none: what does not fit is refused and takes nothing; held points count', async () => {
+    const limiter = await createKeyRateLimiter({ perMinute: 600, handle }); // batches of 6
+    try {
+      assert.equal((await limiter.consume('key_many')).remaining, 599, 'one point; the process holds 5 of its batch');
+      const held = await limiter.consume('key_many', 4);
+      assert.deepEqual([held.allowed, held.remaining], [true, 595], 'spent from the held points');
+      const more = await limiter.consume('key_many', 20);
+      assert.deepEqual([more.allowed, more.remaining], [true, 575], 'the held point plus 19 from the store');
+      let left = 575;
+      while (left >= 20) {
+        assert.equal((await limiter.consume('key_many', 20)).allowed, true);
+        left -= 20;
+      }
+      const refused = await limiter.consume('key_many', 20);
+      assert.deepEqual([refused.allowed, refused.remaining], [false, left], `${left} left: 20 do not fit`);
+      assert.ok(refused.resetSeconds >= 1);
+      const fits = await limiter.consume('key_many', left);
+      assert.deepEqual([fits.allowed, fits.remaining], [true, 0], 'the refusal took nothing');
+      assert.equal((await limiter.consume('key_many')).allowed, false);
+    } finally {
+      await limiter.close();
+    }
+  });
+
   it('keeps points taken while a transaction is open on the service connection when that transaction rolls back (SQLite)', async (t) => {
     const sqlite = handle.sqlite;
     if (!sqlite) return t.skip('Postgres: the store has connections of its own');

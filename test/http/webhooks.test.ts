@@ -11,6 +11,7 @@ import { startFakeProvider, type FakeProvider } from '../fakes/providers/index.t
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { startReceiver, until, type Receiver, type Received } from '../helpers/webhook-receiver.ts';
 import { Scheduler } from '../../src/core/tracking/scheduler.ts';
+import type { HostResolver } from '../../src/core/pages/fetch/index.ts';
 
 const URL_ = 'https://www.acme-crm.example/pricing';
 
@@ -334,5 +335,46 @@ describe('webhooks: an endpoint failing every delivery is disabled, once, with a
     const retried = await s.request('POST', `/v1/webhooks/${wh.id}/deliveries/${d.id}/retry`, { key });
     assert.equal(retried.statusCode, 200);
     await until(async () => (await s.request('GET', `/v1/webhooks/${wh.id}/deliveries`, { key })).json().deliveries[0].status === 'succeeded');
+  });
+});
+
+describe('webhook URL check: no oracle for internal names', () => {
+  // A fake resolver (the address check's own, no query leaves the machine): an internal name
+  // resolving to a private address, made-up names that do not resolve, and a public one.
+  const answers: Record<string, string[]> = { 'intranet.corp.test': ['10.20.0.5'], 'metadata.corp.test': ['169.254.169.254'], 'mixed.corp.test': ['93.184.215.14', '192.168.0.2'], 'hooks.public.test': ['93.184.215.14'], 'nothing.corp.test': [] };
+  const lookup: HostResolver = async (host) => {
+    const found = answers[host];
+    if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    return found.map((address) => ({ address, family: 4 as const }));
+  };
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ SIGHTLINE_SCHEDULER_INTERVAL_MS: '0' }, { core: { pages: { fetchOptions: { lookup } } } });
+  });
+  after(async () => s.close());
+
+  test('an unresolvable name and one resolving to a private address get the same answer, naming SIGHTLINE_FETCH_ALLOW', async () => {
+    const { key } = await s.account();
+    const answer = async (url: string) => {
+      const res = await s.request('POST', '/v1/webhooks', { key, body: { url, events: ['*'] } });
+      return { status: res.statusCode, detail: res.json().detail };
+    };
+    const internal = await answer('https://intranet.corp.test/hook');
+    assert.equal(internal.status, 400);
+    assert.equal(internal.detail.error, 'invalid_url');
+    assert.equal(internal.detail.reason, 'not_public');
+    assert.match(internal.detail.message, /SIGHTLINE_FETCH_ALLOW/);
+    for (const url of ['https://made-up.corp.test/hook', 'https://nothing.corp.test/hook', 'https://metadata.corp.test/hook', 'https://mixed.corp.test/hook', 'http://127.0.0.1:9/hook', 'http://localhost/x', 'http://10.0.0.1/']) {
+      assert.deepEqual(await answer(url), internal, url);
+    }
+    // A loopback URL without SIGHTLINE_FETCH_ALLOW says how the operator allows it.
+    assert.match((await answer('http://127.0.0.1:9/hook')).detail.message, /SIGHTLINE_FETCH_ALLOW \(hosts, host:port pairs or CIDRs\)/);
+    // The change of an endpoint's url is checked the same way.
+    const ok = await s.request('POST', '/v1/webhooks', { key, body: { url: 'https://hooks.public.test/in', events: ['*'] } });
+    assert.equal(ok.statusCode, 200, ok.body);
+    const patched = await s.request('PATCH', `/v1/webhooks/${ok.json().id}`, { key, body: { url: 'https://made-up.corp.test/hook' } });
+    assert.deepEqual({ status: patched.statusCode, detail: patched.json().detail }, internal);
+    // Not an address question: still told apart.
+    assert.equal((await answer('ftp://example.com/x')).detail.reason, 'unsupported_scheme');
   });
 });

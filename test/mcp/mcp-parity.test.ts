@@ -260,3 +260,78 @@ describe('MCP tokens share the per-key rate limit', () => {
     assert.ok(keyRow.last_used_at, 'touchKey recorded the token use');
   });
 });
+
+describe('MCP batches: one rate-limit point per message, at most 20, calls one at a time', () => {
+  let s: TestServer;
+  let base: string;
+  before(async () => {
+    s = await startTestServer({ SIGHTLINE_RATE_LIMIT_PER_MINUTE: '30' });
+    base = await s.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => s.close());
+
+  const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_usage', arguments: {} } });
+  const post = (token: string, body: unknown) =>
+    fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(body),
+    });
+  const batchOf = (n: number, from = 0) => Array.from({ length: n }, (_, i) => call(from + i + 1));
+
+  test('a batch is charged per message, all or none; over 20 is refused; tools run one after another', async () => {
+    const { accountId } = await s.account();
+    const token = await s.key(accountId, { kind: 'mcp' });
+    // Count how many tool runs overlap (the server runs in this process).
+    const tool = MCP_TOOLS.find((t) => t.name === 'get_usage')!;
+    const original = tool.run;
+    let running = 0;
+    let most = 0;
+    tool.run = (async (...args: Parameters<typeof original>) => {
+      running++;
+      most = Math.max(most, running);
+      try {
+        await new Promise((r) => setTimeout(r, 5));
+        return await original(...args);
+      } finally {
+        running--;
+      }
+    }) as typeof original;
+    try {
+      const first = await post(token, batchOf(20));
+      assert.equal(first.status, 200);
+      const answers = await first.json();
+      assert.equal(answers.length, 20);
+      assert.ok(answers.every((a: any) => a.result && !a.result.isError));
+      assert.equal(first.headers.get('ratelimit-remaining'), '10', '20 messages took 20 of 30 points');
+      assert.equal(most, 1, 'the batch ran its calls one at a time');
+
+      const tooBig = await post(token, batchOf(21));
+      assert.equal(tooBig.status, 400);
+      const refusedBody = await tooBig.json();
+      assert.equal(refusedBody.error.code, -32600);
+      assert.match(refusedBody.error.message, /at most 20 messages/);
+      assert.equal(tooBig.headers.get('ratelimit-remaining'), '9', 'an oversized batch costs one point');
+
+      // 10 messages with 9 left: refused whole, in the API's 429 shape, and nothing taken.
+      const over = await post(token, batchOf(10));
+      assert.equal(over.status, 429);
+      assert.equal(over.headers.get('ratelimit-remaining'), '9');
+      assert.ok(Number(over.headers.get('retry-after')) > 0);
+      const overBody = await over.json();
+      assert.equal(overBody.detail.error, 'rate_limited');
+      assert.match(overBody.detail.message, /batch of 10 messages counts as 10 requests; 9 of the rate limit of 30/);
+      assert.equal(overBody.detail.retry_after_seconds, Number(over.headers.get('retry-after')));
+
+      const fits = await post(token, batchOf(9));
+      assert.equal(fits.status, 200);
+      assert.equal((await fits.json()).length, 9);
+      assert.equal(fits.headers.get('ratelimit-remaining'), '0');
+      const single = await post(token, call(99));
+      assert.equal(single.status, 429);
+      await single.json();
+    } finally {
+      tool.run = original;
+    }
+  });
+});

@@ -7,7 +7,7 @@ import { createSession, listSessions, revokeSession, revokeUserSessions } from '
 import { acceptInvite, changePassword, createOwner, createResetToken, describeInvite, resetPassword, signIn, signUp, signUpByMail, signUpEmail, tokenLink, type User } from '../../core/accounts/users.ts';
 import { resetMail, signUpExistingMail, signUpWelcomeMail } from '../../core/accounts/mail.ts';
 import { toApiTime } from '../../lib/ids.ts';
-import { isLocalRequest } from '../../web/local-client.ts';
+import { behindProxy, isLocalRequest } from '../../web/local-client.ts';
 import { clearSessionCookie, setSessionCookie } from '../../web/session.ts';
 import { userOf, type ConsoleContext } from '../context.ts';
 
@@ -34,10 +34,11 @@ export function registerAuthRoutes(api: FastifyInstance, { core, mailer, publicU
   };
 
   // Until the instance has an owner, anyone who reaches the port could claim it: a client on this
-  // machine may, anyone else needs the set-up link `sightline serve` printed (src/web/local-client.ts).
+  // machine may, anyone else needs the set-up link `sightline serve` printed; behind a proxy
+  // (SIGHTLINE_PUBLIC_URL or SIGHTLINE_TRUST_PROXY set) everyone does (src/web/local-client.ts).
   api.post('/console/api/setup', { ...pub('setup'), schema: { hide: true, body: Setup } }, async (request, reply) => {
     const body = request.body as z.infer<typeof Setup>;
-    const gate = { local: isLocalRequest(request), setupToken: body.setup_token };
+    const gate = { local: isLocalRequest(request, config), behindProxy: behindProxy(config), setupToken: body.setup_token };
     return startSession(request, reply, await createOwner(core.store, body.email, body.password, gate));
   });
 

@@ -33,6 +33,7 @@ export function registerKeyRoutes(api: FastifyInstance, { core }: ConsoleContext
       readOnly: body.access === 'read_only',
       scopes: body.access === 'custom' ? body.scopes : undefined,
       activeOnly: true,
+      maxActive: core.config.SIGHTLINE_MAX_KEYS_PER_ACCOUNT,
     });
     return key;
   });

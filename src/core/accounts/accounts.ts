@@ -81,6 +81,8 @@ export interface CreateKeyOptions {
   scopes?: string[];
   /** Refuse (account_suspended) when the account is suspended: a user's own request, not the operator's. */
   activeOnly?: boolean;
+  /** Refuse (409 limit_reached) when the account already has this many unrevoked keys and tokens. */
+  maxActive?: number;
 }
 
 export async function createKey(db: Kysely<Database>, accountId: string, opts: CreateKeyOptions = {}) {
@@ -93,6 +95,12 @@ export async function createKey(db: Kysely<Database>, accountId: string, opts: C
     scopes = [...new Set(opts.scopes as Scope[])];
   } else {
     scopes = opts.readOnly ? [...READ_ONLY_SCOPES] : [...SCOPES];
+  }
+  if (opts.maxActive !== undefined) {
+    const { n } = await db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+    if (Number(n) >= opts.maxActive) {
+      throw new AppError('limit_reached', `This account has ${Number(n)} active API keys and MCP tokens, the most this instance allows (${opts.maxActive}); revoke one it no longer uses first.`, { limit: opts.maxActive });
+    }
   }
   const kind = opts.kind ?? 'api';
   const raw = (kind === 'mcp' ? MCP_KEY_PREFIX : API_KEY_PREFIX) + randomBase62(40);

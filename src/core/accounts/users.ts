@@ -124,6 +124,8 @@ async function setupTokenValid(trx: Tx, token: string | undefined): Promise<bool
  */
 export interface OwnerSetupGate {
   local: boolean;
+  /** The instance runs behind a proxy (SIGHTLINE_PUBLIC_URL or SIGHTLINE_TRUST_PROXY): nothing is local. */
+  behindProxy?: boolean;
   setupToken?: string;
 }
 
@@ -143,8 +145,10 @@ export async function createOwner(store: Store, email: unknown, password: string
       throw new AppError(
         'setup_token_required',
         gate.setupToken
-          ? 'This set-up link is not valid (mistyped, or from an old start). Use the newest link that `sightline serve` printed when it started, or open the console on the server itself.'
-          : undefined,
+          ? `This set-up link is not valid (mistyped, or from an old start). Use the newest link that \`sightline serve\` printed when it started${gate.behindProxy ? '' : ', or open the console on the server itself'}.`
+          : gate.behindProxy
+            ? 'This instance runs behind a proxy (SIGHTLINE_PUBLIC_URL or SIGHTLINE_TRUST_PROXY is set), so setting up the owner needs the set-up link that `sightline serve` printed when it started (…/console#setup=…), from any machine.'
+            : undefined,
       );
     }
     const created = publicUser(await insertUser(trx, normalized, hash, 'operator', false));

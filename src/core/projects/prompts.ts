@@ -21,13 +21,22 @@ export async function listPrompts(db: Executor, projectId: string) {
   return rows.map((r) => ({ id: r.id, prompt: r.prompt, topics: JSON.parse(r.topics) as string[] }));
 }
 
-/** Adds prompts not yet in the library; the others only gain the topics given. */
 /** A prompt as the library keeps it: trimmed, inner whitespace as one space. */
 export const normalizePrompt = (raw: string) => raw.trim().replace(/\s+/g, ' ');
 
+/** Rows per INSERT: 5 columns each, far below SQLite's and Postgres's bound-parameter limits. */
+const INSERT_BATCH = 200;
+
+/**
+ * Adds prompts not yet in the library; the others only gain the topics given. Everything is
+ * checked before anything is written: each prompt's length, and the count (the library's prompts
+ * plus the new distinct ones) against MAX_PROJECT_PROMPTS, so an oversized paste is refused
+ * without a single insert. New prompts are then inserted in batches.
+ */
 export async function addPrompts(db: Executor, projectId: string, prompts: readonly PromptInput[]) {
   const existing = new Map((await listPrompts(db, projectId)).map((p) => [p.prompt, p]));
-  let added = 0;
+  const fresh = new Map<string, string[]>();
+  const changed = new Set<string>();
   let duplicates = 0;
   for (const raw of prompts) {
     const prompt = normalizePrompt(raw.prompt);
@@ -39,18 +48,28 @@ export async function addPrompts(db: Executor, projectId: string, prompts: reado
       duplicates++;
       const merged = cleanTopics([...known.topics, ...topics]);
       if (merged.length !== known.topics.length) {
-        await db.updateTable('project_prompts').set({ topics: JSON.stringify(merged) }).where('id', '=', known.id).execute();
         known.topics = merged;
+        changed.add(prompt);
       }
       continue;
     }
-    const row = { id: newId('pp'), project_id: projectId, prompt, topics: JSON.stringify(topics), created_at: nowIso() };
-    await db.insertInto('project_prompts').values(row).execute();
-    existing.set(prompt, { id: row.id, prompt, topics });
-    added++;
+    const pending = fresh.get(prompt);
+    if (pending) {
+      duplicates++;
+      fresh.set(prompt, cleanTopics([...pending, ...topics]));
+      continue;
+    }
+    fresh.set(prompt, topics);
+    if (existing.size + fresh.size > MAX_PROJECT_PROMPTS) throw new AppError('invalid_request', `A project holds at most ${MAX_PROJECT_PROMPTS} prompts.`);
   }
-  if (existing.size > MAX_PROJECT_PROMPTS) throw new AppError('invalid_request', `A project holds at most ${MAX_PROJECT_PROMPTS} prompts.`);
-  return { added, duplicates, prompt_count: existing.size };
+  for (const prompt of changed) {
+    const known = existing.get(prompt)!;
+    await db.updateTable('project_prompts').set({ topics: JSON.stringify(known.topics) }).where('id', '=', known.id).execute();
+  }
+  const createdAt = nowIso();
+  const rows = [...fresh].map(([prompt, topics]) => ({ id: newId('pp'), project_id: projectId, prompt, topics: JSON.stringify(topics), created_at: createdAt }));
+  for (let i = 0; i < rows.length; i += INSERT_BATCH) await db.insertInto('project_prompts').values(rows.slice(i, i + INSERT_BATCH)).execute();
+  return { added: rows.length, duplicates, prompt_count: existing.size + rows.length };
 }
 
 /** Prompts from pasted text: one per line, or CSV with a `prompt` column (and `topics`). */

@@ -21,17 +21,23 @@ export interface WebhookDeps {
   lookup?: HostResolver;
   /** SIGHTLINE_WEBHOOK_SECRET_KEY: secrets are stored encrypted when set. */
   secretKey?: string;
+  /** SIGHTLINE_MAX_WEBHOOKS_PER_ACCOUNT: endpoints (not deleted) one account may have. */
+  maxEndpoints?: number;
 }
 
 export const WEBHOOK_FORMATS = ['standard_webhooks', 'slack'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
-const URL_MESSAGES: Record<string, string> = {
-  blocked_address: 'The url points at an address webhooks may not reach (private, loopback, link-local or otherwise not public).',
-  unresolved_host: 'The url\'s host name could not be resolved.',
-  network: 'The url\'s host name could not be resolved.',
-  timeout: 'The url\'s host name could not be resolved in time.',
-};
+/**
+ * One answer for every way the url's host fails the address policy: it could not be resolved
+ * (or not in time), or it resolves to an address that is not public. Telling them apart would
+ * make this check an oracle for which internal names exist (a name inside the network resolves to
+ * a private address, a made-up one does not resolve); either way the operator's remedy is the
+ * same allow-list the page fetcher's fetch_blocked names.
+ */
+export const WEBHOOK_URL_NOT_PUBLIC =
+  'The url\'s host does not resolve to an address webhooks may reach: it cannot be resolved, or it is private, loopback, link-local or otherwise not public. The operator can allow such a host with SIGHTLINE_FETCH_ALLOW (hosts, host:port pairs or CIDRs).';
+const NOT_PUBLIC_CODES = new Set(['blocked_address', 'unresolved_host', 'network', 'timeout']);
 
 /** The URL, normalized, when the address policy lets it through; else 400 invalid_url. */
 export async function checkWebhookUrl(deps: Pick<WebhookDeps, 'allow' | 'lookup'>, url: string): Promise<string> {
@@ -39,7 +45,10 @@ export async function checkWebhookUrl(deps: Pick<WebhookDeps, 'allow' | 'lookup'
     const target = await checkOutboundTarget(url, { allow: deps.allow, lookup: deps.lookup });
     return target.url.href;
   } catch (err) {
-    if (isFetchError(err)) throw new AppError('invalid_url', URL_MESSAGES[err.code] ?? 'The url is not a valid http(s) URL.', { reason: err.code });
+    if (isFetchError(err)) {
+      if (NOT_PUBLIC_CODES.has(err.code)) throw new AppError('invalid_url', WEBHOOK_URL_NOT_PUBLIC, { reason: 'not_public' });
+      throw new AppError('invalid_url', 'The url is not a valid http(s) URL.', { reason: err.code });
+    }
     throw err;
   }
 }
@@ -63,6 +72,12 @@ export async function createEndpoint(
   accountId: string,
   input: { url: string; events: string[]; description?: string | null; format?: WebhookFormat },
 ) {
+  if (deps.maxEndpoints !== undefined) {
+    const { n } = await deps.store.db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+    if (Number(n) >= deps.maxEndpoints) {
+      throw new AppError('limit_reached', `This account has ${Number(n)} webhook endpoints, the most this instance allows (${deps.maxEndpoints}); delete one it no longer uses first (each endpoint receives every event it subscribes to).`, { limit: deps.maxEndpoints });
+    }
+  }
   const url = await checkWebhookUrl(deps, input.url);
   const secret = newWebhookSecret();
   const now = nowIso();

@@ -19,7 +19,7 @@ export default defineRoute({
     format: z.enum(WEBHOOK_FORMATS).optional().describe('standard_webhooks (default) or slack'),
   }),
   response: Webhook.extend({ secret: z.string().nullable().describe('whsec_…: verify signatures with it; shown only once. null for a Slack endpoint (Slack checks no signature)') }),
-  errors: [400, 422],
+  errors: [400, 409, 422],
   run: (a, ctx, core, principal) => {
     requireEventScopes(principal, a.events);
     return createEndpoint(core.webhooks, ctx.accountId, a);
@@ -29,6 +29,6 @@ export default defineRoute({
     name: 'create_webhook',
     title: 'Create a webhook endpoint',
     openWorld: true,
-    description: 'Create a webhook endpoint: url (public http(s)), events (run.completed, tracked_test.changed, tracked_test.skipped, credits.low, crawler.blocked or "*"), description, format (standard_webhooks or slack). Each event needs the scope that reads its data (runs:read for run.completed and credits.low, tests:read for tracked_test.*, sites:read for crawler.blocked; all three for "*"). Returns the whsec_ signing secret once (null for slack: Slack checks no signature). Free.',
+    description: 'Create a webhook endpoint: url (public http(s)), events (run.completed, tracked_test.changed, tracked_test.skipped, credits.low, crawler.blocked or "*"), description, format (standard_webhooks or slack). Each event needs the scope that reads its data (runs:read for run.completed and credits.low, tests:read for tracked_test.*, sites:read for crawler.blocked; all three for "*"). An account holds a limited number of endpoints (20 by default; one more is 409 limit_reached). Returns the whsec_ signing secret once (null for slack: Slack checks no signature). Free.',
   },
 });
