@@ -5,7 +5,8 @@
 // sample the server's RSS every 100 ms: its growth over the idle baseline must stay under
 // 150 MB. Options: --lines N (parse phase, 1,000,000), --gb N, --parse-only, --trace-memory (every
 // 50th memory sample of the server during the upload), --db sqlite|postgres (Postgres at BENCH_POSTGRES_URL,
-// default the local server).
+// default the local server). (3) A gzip bomb (--bomb-mb, 200 MB of newlines) sent to the same
+// server: the status it gets and the server's CPU until the refusal.
 import { spawn } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -160,6 +161,33 @@ if (samples.length) {
   console.log(`server memory at its highest RSS sample (MB): ${split(top)}`);
   console.log(`maxima over ${fmt(samples.length)} samples (MB): heap used ${max('heapUsed')}, heap total ${max('heapTotal')}, external ${max('external')}, array buffers ${max('arrayBuffers')}`);
 }
+
+// ---- (3) a gzip bomb: refused by the unpacked-size limits, in server CPU --------------------
+// --bomb-mb (200) MB of newlines, gzipped to about 0.1% of that, sent as one upload. Before the
+// limits the server unpacked and scanned all of it; now it stops once the output passes 100 times
+// the compressed bytes read (docs/sites.md). The server's CPU is read from /proc (utime + stime).
+const BOMB_MB = args.num('--bomb-mb', 200);
+const bomb = await new Promise<Buffer>((resolve, reject) => {
+  const chunks: Buffer[] = [];
+  const gz = createGzip({ level: 9 });
+  gz.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+  const mib = Buffer.alloc(1024 * 1024, 10);
+  for (let i = 0; i < BOMB_MB; i++) gz.write(mib);
+  gz.end();
+});
+const ticks = () => {
+  const f = readFileSync(`/proc/${info.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(f[11]) + Number(f[12]); // utime + stime, in clock ticks (100 a second on Linux)
+};
+const cpuBefore = ticks();
+const bombStart = performance.now();
+const refused = await fetch(url, { method: 'POST', headers, body: new Uint8Array(bomb) });
+const refusal = await refused.json();
+const bombSeconds = (performance.now() - bombStart) / 1000;
+console.log(
+  `gzip bomb: ${fmt(BOMB_MB)} MB of newlines in ${fmt(bomb.length / 1024)} KB gzip: HTTP ${refused.status} ${refusal?.detail?.error ?? ''} in ${fmt(bombSeconds, 2)} s, ` +
+    `server CPU ${fmt((ticks() - cpuBefore) * 10)} ms`,
+);
 server.stdin!.end();
 await new Promise((r) => server.once('exit', r));
 rmSync(dir, { recursive: true, force: true });
