@@ -127,10 +127,13 @@ describe('accessibility of the console', { skip: browserSkip() }, () => {
       await page.goto('/console/sign-in');
       await page.getByLabel('Email').fill(OWNER.email);
       await page.getByLabel('Password', { exact: true }).fill('not the passphrase');
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      // From the keyboard: the button, disabled while it waits, drops the focus; the error takes it.
+      await page.getByRole('button', { name: 'Sign in' }).focus();
+      await page.keyboard.press('Enter');
       const alert = page.getByRole('alert');
       await alert.waitFor();
       assert.equal(await alert.getAttribute('id'), 'form-error');
+      assert.equal(await alert.evaluate((el) => el === document.activeElement), true, 'the error has the focus');
       for (const field of [page.getByLabel('Email'), page.getByLabel('Password', { exact: true })]) {
         assert.equal(await field.getAttribute('aria-invalid'), 'true');
         assert.match((await field.getAttribute('aria-describedby')) ?? '', /\bform-error\b/);

@@ -173,9 +173,22 @@ export function Note({ kind = 'info', children, role, id }) {
   return html`<div class=${'note ' + kind} id=${id} role=${role || (kind === 'error' ? 'alert' : 'status')}>${children}</div>`;
 }
 
+// The element that last had the focus: a form's button disabled while it waits (or replaced)
+// drops the focus to <body>, and the error that follows takes it (ErrorNote), so a keyboard user
+// goes on from the message rather than from the top of the page.
+let lastFocused = null;
+document.addEventListener('focusin', (e) => {
+  lastFocused = e.target;
+});
+const focusLost = () => document.activeElement === document.body && lastFocused !== null && lastFocused !== document.body && (!lastFocused.isConnected || lastFocused.disabled || lastFocused.matches('button'));
+
 export function ErrorNote({ error, id }) {
+  const ref = useRef(null);
+  useEffect(() => {
+    if (error && ref.current && focusLost()) ref.current.focus();
+  }, [error]);
   if (!error) return null;
-  return html`<${Note} kind="error" id=${id}><p>${error.message || String(error)}</p></${Note}>`;
+  return html`<div class="note error" role="alert" id=${id} tabindex="-1" ref=${ref}><p>${error.message || String(error)}</p></div>`;
 }
 
 export function Empty({ title, children }) {
