@@ -96,11 +96,18 @@ describe('accessibility of the console', { skip: browserSkip() }, () => {
     const testRun = await api('POST', `/v1/tests/${made.id}/runs`, {});
     await rig.server.waitForRun(key, testRun.run_id, 60_000);
     const site = await api('POST', '/v1/sites', { domain: 'acme.example' });
+    const project = await api('POST', '/v1/projects', {
+      name: 'Acme', url: 'https://acme.example/', brand: { name: 'Acme', domains: ['acme.example'] }, competitors: [{ name: 'Rival' }],
+      markets: [{ language: 'en', country: 'US' }], platforms: ['openai'], prompts: [{ prompt: 'best anvils [[sandbox:mention]]' }],
+    });
+    const projectRun = await api('POST', `/v1/projects/${project.id}/runs`, {});
+    await rig.server.waitForRun(key, projectRun.runs[0].run_id, 60_000);
     Object.assign(pages, {
       runs: '/console/runs', 'new run': '/console/runs/new', run: `/console/runs/${run.run_id}`,
       content: '/console/content', 'new content run': '/console/content/new',
       tests: '/console/tests', test: `/console/tests/${made.id}`, 'test form': `/console/tests/${made.id}/edit`,
-      projects: '/console/projects', 'new project': '/console/projects/new',
+      projects: '/console/projects', project: `/console/projects/${project.id}`, 'project settings': `/console/projects/${project.id}/edit`,
+      'new project': '/console/projects/new', 'not found': '/console/no-such-page',
       sites: '/console/sites', site: `/console/sites/${site.id}`, keys: '/console/keys', account: '/console/account', operator: '/console/operator',
     });
     page = await rig.open();
