@@ -173,14 +173,19 @@ export function Note({ kind = 'info', children, role, id }) {
   return html`<div class=${'note ' + kind} id=${id} role=${role || (kind === 'error' ? 'alert' : 'status')}>${children}</div>`;
 }
 
-// The element that last had the focus: a form's button disabled while it waits (or replaced)
-// drops the focus to <body>, and the error that follows takes it (ErrorNote), so a keyboard user
-// goes on from the message rather than from the top of the page.
+// The element that last had the focus. A button disabled while its request runs drops the focus
+// to <body> (so a keyboard user would start again from the top of the page): it gets the focus
+// back when it is enabled again, and if it is gone or still disabled when an error shows, the
+// error note takes it (ErrorNote).
 let lastFocused = null;
 document.addEventListener('focusin', (e) => {
   lastFocused = e.target;
 });
-const focusLost = () => document.activeElement === document.body && lastFocused !== null && lastFocused !== document.body && (!lastFocused.isConnected || lastFocused.disabled || lastFocused.matches('button'));
+const focusLost = () => document.activeElement === document.body && lastFocused !== null && lastFocused !== document.body && (!lastFocused.isConnected || lastFocused.disabled);
+new MutationObserver((records) => {
+  if (document.activeElement !== document.body || !lastFocused || lastFocused.disabled || !lastFocused.isConnected) return;
+  if (records.some((r) => r.target === lastFocused)) lastFocused.focus({ preventScroll: true });
+}).observe(document.documentElement, { attributes: true, attributeFilter: ['disabled'], subtree: true });
 
 export function ErrorNote({ error, id }) {
   const ref = useRef(null);
