@@ -213,6 +213,31 @@ describe('accessibility of the console', { skip: browserSkip() }, () => {
     await page.keyboard.press('Tab');
     assert.equal(await first.evaluate((el) => el.matches(':focus-visible')), true);
     await page.getByRole('region', { name: 'Platforms and models' }).screenshot({ path: `${SCREENSHOTS}a11y-focus-checkbox.png` });
+
+    // On a phone the sections are a row that scrolls sideways and clips what overflows it: each
+    // link reached with Tab, its focus ring included, is whole inside the row.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/console/keys');
+    await page.locator('main h1').waitFor();
+    await page.locator('body').focus();
+    await page.keyboard.press('Tab'); // the skip link
+    await page.keyboard.press('Tab'); // the brand
+    const links = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').count();
+    for (let i = 0; i < links; i++) {
+      await page.keyboard.press('Tab');
+      await page.waitForTimeout(50);
+      const fit = await page.evaluate(() => {
+        const a = document.activeElement as HTMLElement;
+        const nav = a.closest('nav')!.getBoundingClientRect();
+        const r = a.getBoundingClientRect();
+        const s = getComputedStyle(a);
+        const ring = Math.max(0, parseFloat(s.outlineWidth) + parseFloat(s.outlineOffset));
+        return { link: a.textContent, inside: r.left - ring >= nav.left - 0.5 && r.right + ring <= nav.right + 0.5 && r.top - ring >= nav.top - 0.5 && r.bottom + ring <= nav.bottom + 0.5 };
+      });
+      assert.ok(fit.inside, `${fit.link}: its focus ring is clipped by the scrolling row`);
+      if (i === links - 2) await page.screenshot({ path: `${SCREENSHOTS}a11y-focus-nav-390.png`, clip: { x: 0, y: 0, width: 390, height: 120 } });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   test('the partial-run confirmation takes the focus, closes on Escape and gives the focus back to its button', async () => {
