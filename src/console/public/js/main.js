@@ -129,6 +129,9 @@ function Redirect({ to }) {
 }
 
 function NotFound() {
+  useEffect(() => {
+    document.title = 'Page not found · sightline';
+  }, []);
   return html`<h1>Page not found</h1><p>There is nothing at this address. <a href="/console/runs">Go to your visibility runs</a>.</p>`;
 }
 

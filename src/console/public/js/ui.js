@@ -1,6 +1,6 @@
 // Shared pieces of the console: Preact + htm (no build step), a small path router, formatting,
 // and the components every page uses (notices, empty states, tables that reflow, badges).
-import { h, render } from 'preact';
+import { cloneElement, h, render, toChildArray } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 // Served by the server from src/platforms/names.ts (the one table of display names; not a file here).
@@ -169,13 +169,31 @@ export function Badge({ value, label }) {
   return html`<span class=${'badge ' + value}>${label || statusText(value)}</span>`;
 }
 
-export function Note({ kind = 'info', children, role }) {
-  return html`<div class=${'note ' + kind} role=${role || (kind === 'error' ? 'alert' : 'status')}>${children}</div>`;
+export function Note({ kind = 'info', children, role, id }) {
+  return html`<div class=${'note ' + kind} id=${id} role=${role || (kind === 'error' ? 'alert' : 'status')}>${children}</div>`;
 }
 
-export function ErrorNote({ error }) {
+// The element that last had the focus. A button disabled while its request runs drops the focus
+// to <body> (so a keyboard user would start again from the top of the page): it gets the focus
+// back when it is enabled again, and if it is gone or still disabled when an error shows, the
+// error note takes it (ErrorNote).
+let lastFocused = null;
+document.addEventListener('focusin', (e) => {
+  lastFocused = e.target;
+});
+const focusLost = () => document.activeElement === document.body && lastFocused !== null && lastFocused !== document.body && (!lastFocused.isConnected || lastFocused.disabled);
+new MutationObserver((records) => {
+  if (document.activeElement !== document.body || !lastFocused || lastFocused.disabled || !lastFocused.isConnected) return;
+  if (records.some((r) => r.target === lastFocused)) lastFocused.focus({ preventScroll: true });
+}).observe(document.documentElement, { attributes: true, attributeFilter: ['disabled'], subtree: true });
+
+export function ErrorNote({ error, id }) {
+  const ref = useRef(null);
+  useEffect(() => {
+    if (error && ref.current && focusLost()) ref.current.focus();
+  }, [error]);
   if (!error) return null;
-  return html`<${Note} kind="error"><p>${error.message || String(error)}</p></${Note}>`;
+  return html`<div class="note error" role="alert" id=${id} tabindex="-1" ref=${ref}><p>${error.message || String(error)}</p></div>`;
 }
 
 export function Empty({ title, children }) {
@@ -213,8 +231,44 @@ export function Table({ caption, columns, rows, rowKey, captionHidden = false })
   </table></div>`;
 }
 
-export function Field({ id, label, hint, children }) {
-  return html`<div class="field"><label for=${id}>${label}</label>${children}${hint ? html`<span class="hint" id=${id + '-hint'}>${hint}</span>` : null}</div>`;
+/**
+ * A labelled control with its hint and error. The control among the children whose id is `id`
+ * gains aria-describedby (its hint, its error, `errorId`: a form's error note that concerns it)
+ * and aria-invalid when `error` or `invalid` is set, so a screen reader reads them with the field.
+ */
+export function Field({ id, label, hint, error, invalid, errorId, children }) {
+  const hintId = hint ? id + '-hint' : null;
+  const ownErrorId = error ? id + '-error' : null;
+  const bad = !!error || !!invalid;
+  const kids = toChildArray(children).map((c) => {
+    if (!c || typeof c !== 'object' || !c.props || c.props.id !== id) return c;
+    const ids = [...(c.props['aria-describedby'] || '').split(/\s+/), hintId, ownErrorId, bad ? errorId : null].filter(Boolean);
+    return cloneElement(c, { 'aria-describedby': ids.length ? [...new Set(ids)].join(' ') : undefined, 'aria-invalid': bad ? 'true' : c.props['aria-invalid'] });
+  });
+  return html`<div class="field"><label for=${id}>${label}</label>${kids}${hint ? html`<span class="hint" id=${hintId}>${hint}</span>` : null}${error ? html`<span class="small field-error" id=${ownErrorId}>${error}</span>` : null}</div>`;
+}
+
+/**
+ * An inline confirmation shown in place of the button that asked for it (role="alertdialog",
+ * not modal): focus moves to its first control when it opens, Escape calls `close`, and when it
+ * closes the focus goes back to `returnRef` (the button, rendered again), not to the page's top.
+ */
+export function useInlineDialog(open, close, returnRef) {
+  const ref = useRef(null);
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (open) {
+      const first = ref.current && ref.current.querySelector('button:not([disabled]), [href], input, select, textarea');
+      if (first) first.focus();
+    } else if (wasOpen.current && returnRef && returnRef.current) returnRef.current.focus();
+    wasOpen.current = open;
+  }, [open]);
+  const onKeyDown = (e) => {
+    if (e.key !== 'Escape') return;
+    e.preventDefault();
+    close();
+  };
+  return { ref, onKeyDown };
 }
 
 /**

@@ -28,14 +28,19 @@ function CredentialsForm({ submitLabel, onSubmit, newPassword = false, fixedEmai
       setBusy(false);
     }
   };
+  // Which field the refusal is about: a weak password, an email the server refused, else both
+  // (wrong email or password); those fields are marked invalid and point at the note.
+  const emailRefused = error && (/email/.test(error.code || '') || (Array.isArray(error.body && error.body.detail) && error.body.detail.some((d) => (d.loc || []).includes('email'))));
+  const about = !error ? null : error.code === 'weak_password' ? 'password' : emailRefused ? 'email' : error.status === 0 || error.status >= 500 || error.status === 429 ? null : 'both';
   return html`<form onSubmit=${submit} novalidate>
-    <${ErrorNote} error=${error} />
+    <${ErrorNote} error=${error} id="form-error" />
     ${fixedEmail === undefined
-      ? html`<${Field} id="email" label="Email"><input id="email" type="email" autocomplete="username" required value=${email} onInput=${(e) => setEmail(e.target.value)} /></${Field}>`
+      ? html`<${Field} id="email" label="Email" invalid=${about === 'email' || about === 'both'} errorId="form-error"><input id="email" type="email" autocomplete="username" required value=${email} onInput=${(e) => setEmail(e.target.value)} /></${Field}>`
       : fixedEmail
         ? html`<p>Email: <strong>${fixedEmail}</strong></p>`
         : null}
-    <${Field} id="password" label=${newPassword ? 'Choose a password' : 'Password'} hint=${newPassword ? 'At least 10 characters. A phrase of several words is easy to remember and hard to guess.' : null}>
+    <${Field} id="password" label=${newPassword ? 'Choose a password' : 'Password'} hint=${newPassword ? 'At least 10 characters. A phrase of several words is easy to remember and hard to guess.' : null}
+      invalid=${about === 'password' || about === 'both'} errorId="form-error">
       <input id="password" type="password" autocomplete=${newPassword ? 'new-password' : 'current-password'} required minlength=${newPassword ? 10 : undefined}
         aria-describedby=${newPassword ? 'password-hint' : undefined} value=${password} onInput=${(e) => setPassword(e.target.value)} />
     </${Field}>

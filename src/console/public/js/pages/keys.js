@@ -1,6 +1,6 @@
 // The API section: generate a named key — full, read-only or chosen scopes — or an MCP
 // token; the raw secret is shown once, with a copy button; list and revoke.
-import { html, useState, PageHead, Table, Badge, Field, Note, ErrorNote, Empty, Loading, CopyButton, useData, when, ago } from '../ui.js';
+import { html, useEffect, useState, PageHead, Table, Badge, Field, Note, ErrorNote, Empty, Loading, CopyButton, useData, when, ago } from '../ui.js';
 import { get, post } from '../api.js';
 
 const SCOPES = [
@@ -20,6 +20,11 @@ const SCOPE_COUNT = SCOPES.length;
 
 function NewSecret({ created, onDone }) {
   const mcp = created.kind === 'mcp';
+  // It replaces the form whose button had the focus: the focus goes to the secret (selected).
+  useEffect(() => {
+    const el = document.getElementById('secret-value');
+    if (el) el.focus();
+  }, []);
   const config = JSON.stringify({ mcpServers: { sightline: { type: 'http', url: `${location.origin}/mcp`, headers: { Authorization: `Bearer ${created.api_key}` } } } }, null, 2);
   return html`<section class="card" aria-labelledby="secret-title" data-testid="new-secret">
     <h2 id="secret-title">${mcp ? 'Your new MCP token' : 'Your new API key'}: ${created.name}</h2>
@@ -41,7 +46,11 @@ function NewSecret({ created, onDone }) {
   </section>`;
 }
 
-function GenerateForm({ onCreated }) {
+function GenerateForm({ onCreated, focusName }) {
+  // Back from a shown secret ("I have copied it"), the focus goes to the form's first field.
+  useEffect(() => {
+    if (focusName) document.getElementById('key-name')?.focus();
+  }, []);
   const [name, setName] = useState('');
   const [kind, setKind] = useState('api');
   const [access, setAccess] = useState('full');
@@ -91,6 +100,7 @@ function GenerateForm({ onCreated }) {
 
 export function KeysPage() {
   const [created, setCreated] = useState(null);
+  const [shown, setShown] = useState(false);
   const [error, setError] = useState(null);
   const keys = useData(() => get('/console/api/keys'));
   const revoke = async (k) => {
@@ -105,7 +115,7 @@ export function KeysPage() {
   };
   const list = keys.data ? keys.data.keys : [];
   return html`<${PageHead} title="API keys" sub="Keys for the HTTP API and tokens for MCP clients act for this account. Each is shown once, when generated." />
-    ${created ? html`<${NewSecret} created=${created} onDone=${() => setCreated(null)} />` : html`<${GenerateForm} onCreated=${(c) => { setCreated(c); keys.reload(); }} />`}
+    ${created ? html`<${NewSecret} created=${created} onDone=${() => setCreated(null)} />` : html`<${GenerateForm} focusName=${shown} onCreated=${(c) => { setCreated(c); setShown(true); keys.reload(); }} />`}
     <section class="card" aria-labelledby="keys-title"><h2 id="keys-title">Your keys</h2>
       <${ErrorNote} error=${error || keys.error} />
       ${keys.loading && !keys.data

@@ -2,7 +2,7 @@
 // partly funded run will and will not run), and the run page, which refreshes itself until the
 // run ends and shows the mention rate with its interval, band, platforms, share of voice, cited
 // domains and every answer with the brand and competitors marked.
-import { html, useEffect, useMemo, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, pct, when, ago, platformName, PLATFORM_NAMES, TERMINAL, statusText, sourceName, urlInputProps, sentimentText } from '../ui.js';
+import { html, useEffect, useMemo, useRef, useState, useInlineDialog, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Meter, Field, useData, pct, when, ago, platformName, PLATFORM_NAMES, TERMINAL, statusText, sourceName, urlInputProps, sentimentText } from '../ui.js';
 import { get, post, idempotencyKey } from '../api.js';
 import { Markdown } from '../markdown.js';
 import { HowToGetCredits, ZeroBalanceNote, refreshBalance, useBalance } from '../balance.js';
@@ -240,6 +240,10 @@ export function NewRunPage({ session }) {
     }
   };
 
+  // The partial-run confirmation replaces the submit button: focus goes into it and back.
+  const submitRef = useRef(null);
+  const dialog = useInlineDialog(confirming, () => setConfirming(false), submitRef);
+
   const balanceError = balance.credits ? null : balance.error;
   if (models.error || balanceError) return html`<${PageHead} title="New visibility run" /><${ErrorNote} error=${models.error || balanceError} />`;
   if (!models.data || !balance.credits) return html`<${PageHead} title="New visibility run" /><${Loading} />`;
@@ -296,13 +300,13 @@ export function NewRunPage({ session }) {
                 : null}`}
         <${ErrorNote} error=${error} />
         ${confirming
-          ? html`<div class="note warn" role="alertdialog" aria-labelledby="confirm-title" aria-describedby="confirm-desc" data-testid="partial-confirm">
+          ? html`<div class="note warn" role="alertdialog" aria-labelledby="confirm-title" aria-describedby="confirm-desc" data-testid="partial-confirm" ref=${dialog.ref} onKeyDown=${dialog.onKeyDown}>
               <h3 id="confirm-title" style=${{ marginTop: 0 }}>Queue a partial run?</h3>
               <p id="confirm-desc"><strong>${funding.funded} probes will run</strong> for ${funding.fundedCost.toFixed(2)} credits. <strong>${funding.skipped.length} will be skipped</strong> for lack of credits:</p>
               <ul>${funding.skipped.slice(0, 12).map((p) => html`<li>${platformName(p.platform)}: “${p.prompt}”${repeats > 1 ? ` (repeat ${p.repeat})` : ''}</li>`)}${funding.skipped.length > 12 ? html`<li>and ${funding.skipped.length - 12} more</li>` : null}</ul>
               <div class="actions"><button type="button" onClick=${queue} disabled=${busy}>Run ${funding.funded} probes</button><button type="button" class="secondary" onClick=${() => setConfirming(false)}>Go back</button></div>
             </div>`
-          : html`<div class="actions"><button type="submit" disabled=${!ready || busy || (funding && funding.funded === 0)}>${busy ? 'Queueing…' : probes.length ? `Queue ${probes.length} probes for ${funding.total.toFixed(2)} cr` : 'Queue run'}</button></div>`}
+          : html`<div class="actions"><button type="submit" ref=${submitRef} disabled=${!ready || busy || (funding && funding.funded === 0)}>${busy ? 'Queueing…' : probes.length ? `Queue ${probes.length} probes for ${funding.total.toFixed(2)} cr` : 'Queue run'}</button></div>`}
       </section>
     </form>`;
 }
