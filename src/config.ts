@@ -143,10 +143,15 @@ const ConfigSchema = z.object({
    */
   SIGHTLINE_DB_POOL_MAX: intFromEnv(10, 1),
   /**
-   * How long a query waits for a free pooled connection before the request answers 503
-   * `database_unavailable`.
+   * How long a query waits for a free pooled connection (all `SIGHTLINE_DB_POOL_MAX` in use) before
+   * the request answers 503 `database_unavailable`; opening a connection has its own timeout.
    */
   SIGHTLINE_DB_POOL_WAIT_MS: intFromEnv(3000, 1),
+  /**
+   * How long opening one Postgres connection may take (connect, TLS, authentication) before it
+   * counts as the database being unreachable. Separate from the wait for a free pooled connection.
+   */
+  SIGHTLINE_DB_CONNECT_TIMEOUT_MS: intFromEnv(10_000, 1),
   /**
    * Jobs in flight per account across every worker; 0 = no cap (claims stay round-robin over accounts
    * either way).

@@ -31,7 +31,7 @@ export async function openConfiguredDatabase(
   } = {},
 ): Promise<OpenedDatabase> {
   const handle = openDatabase(config.DATABASE_URL, {
-    pool: { max: config.SIGHTLINE_DB_POOL_MAX, waitMs: config.SIGHTLINE_DB_POOL_WAIT_MS },
+    pool: { max: config.SIGHTLINE_DB_POOL_MAX, waitMs: config.SIGHTLINE_DB_POOL_WAIT_MS, connectMs: config.SIGHTLINE_DB_CONNECT_TIMEOUT_MS },
     checkpointInBackground: opts.checkpointInBackground,
     onDatabaseEvent: opts.onDatabaseEvent,
   });
