@@ -61,6 +61,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     ajv: undefined,
     // Router-level failures (a path parameter over 100 characters: 414) in the API's error shape.
     frameworkErrors,
+    // A request arriving while shutting down is answered 503 shutting_down by trackInFlight (web/errors.ts).
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -87,6 +87,7 @@ async function closeHttp(app: FastifyInstance, log: Logger, graceMs: number): Pr
   const inFlight = inFlightRequests(app);
   const running = inFlight?.count() ?? 0;
   if (running) log.info({ running_requests: running }, 'waiting for running requests');
+  inFlight?.refuseNew();
   const closed = app.close();
   const within = (ms: number) => {
     let timer: NodeJS.Timeout | undefined;
