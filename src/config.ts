@@ -20,15 +20,15 @@ export function defaultDatabaseUrl(env: Record<string, string | undefined>): str
   return `sqlite:${join(dataDir, 'sightline.db')}`;
 }
 
-const intFromEnv = (def: number, min = 0) =>
+const intFromEnv = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z
     .string()
     .optional()
     .transform((v, ctx) => {
       if (v === undefined || v.trim() === '') return def;
       const n = Number(v);
-      if (!Number.isInteger(n) || n < min) {
-        ctx.addIssue({ code: 'custom', message: `must be an integer ≥ ${min}` });
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: max < Number.MAX_SAFE_INTEGER ? `must be an integer ${min}..${max}` : `must be an integer ≥ ${min}` });
         return z.NEVER;
       }
       return n;
@@ -42,7 +42,10 @@ const ConfigSchema = z.object({
    * `sqlite:/path/file.db` or `postgres://…`. Migrations run on start and with `sightline migrate`.
    * @default `sqlite:<data dir>/sightline.db`
    */
-  DATABASE_URL: z.string(),
+  DATABASE_URL: z.string().superRefine((v, ctx) => {
+    const problem = databaseUrlProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
   /**
    * Where the default SQLite file lives. Resolved from the package, not the working directory, so `npx
    * sightline …` run from a subfolder reaches the server's database; `--verbose` on any CLI command
@@ -50,7 +53,7 @@ const ConfigSchema = z.object({
    */
   SIGHTLINE_DATA_DIR: z.string().optional(),
   /** Where the API listens (port). */
-  PORT: intFromEnv(8080, 0),
+  PORT: intFromEnv(8080, 0, 65535),
   /** Where the API listens (address). */
   HOST: z.string().optional().default('0.0.0.0'),
   /** Requests per minute per API key (429 with `Retry-After` and `RateLimit-*` headers). */
@@ -162,10 +165,15 @@ const ConfigSchema = z.object({
    */
   SIGHTLINE_DB_POOL_MAX: intFromEnv(10, 1),
   /**
-   * How long a query waits for a free pooled connection before the request answers 503
-   * `database_unavailable`.
+   * How long a query waits for a free pooled connection (all `SIGHTLINE_DB_POOL_MAX` in use) before
+   * the request answers 503 `database_unavailable`; opening a connection has its own timeout.
    */
   SIGHTLINE_DB_POOL_WAIT_MS: intFromEnv(3000, 1),
+  /**
+   * How long opening one Postgres connection may take (connect, TLS, authentication) before it
+   * counts as the database being unreachable. Separate from the wait for a free pooled connection.
+   */
+  SIGHTLINE_DB_CONNECT_TIMEOUT_MS: intFromEnv(10_000, 1),
   /**
    * Jobs in flight per account across every worker; 0 = no cap (claims stay round-robin over accounts
    * either way).
@@ -300,6 +308,26 @@ const ConfigSchema = z.object({
    */
   SIGHTLINE_READ_CACHE_MB: intFromEnv(64, 0),
 });
+
+/**
+ * Why DATABASE_URL cannot be used, or undefined when it can: `sqlite:` with a path (or
+ * `:memory:`), or a postgres:// (postgresql://) URL that parses. The message never repeats the
+ * value past its scheme: it may hold a password.
+ */
+export function databaseUrlProblem(url: string): string | undefined {
+  const usage = 'use sqlite:/path/file.db or postgres://user:password@host:5432/database';
+  if (url.startsWith('sqlite:')) return url.length > 'sqlite:'.length ? undefined : `names no file; ${usage}`;
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    try {
+      const u = new URL(url);
+      return u.hostname || u.pathname.length > 1 ? undefined : `names no host or database; ${usage}`;
+    } catch {
+      return `is not a valid URL (check the characters of the password: percent-encode @ : / ? #); ${usage}`;
+    }
+  }
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1];
+  return `${scheme ? `${scheme}: is not a supported database` : 'is not a database URL'}; ${usage}`;
+}
 
 /** Names proxy-addr (Fastify's trustProxy) knows for whole ranges. */
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];

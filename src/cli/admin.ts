@@ -213,15 +213,16 @@ async function main(argv: string[]): Promise<number> {
   if (values.verbose) process.stderr.write(`sightline: database ${describeDatabase(config)}\n`);
   switch (command) {
     case 'serve':
-      return (await import('../server/serve.ts')).runServe(config, { worker: !values['no-worker'] });
+      return databaseErrors(config, async () => (await import('../server/serve.ts')).runServe(config, { worker: !values['no-worker'] }));
     case 'worker':
-      return (await import('../server/serve.ts')).runWorker(config);
+      return databaseErrors(config, async () => (await import('../server/serve.ts')).runWorker(config));
     case 'migrate':
-      return migrate(config, values.json);
+      return databaseErrors(config, () => migrate(config, values.json));
     case 'accounts create': {
       const email = required(values.email, 'email');
       const credits = values.credits === undefined ? 0 : creditsFlag(values.credits);
       if (credits > 0) checkGrant(credits);
+      // The first account may come before the server ever ran: this one sets a database up.
       return withDatabase(config, async (db) => {
         const { account, key, available } = await openAccount(db.store, email, credits, { source: 'cli' });
         print(
@@ -230,7 +231,7 @@ async function main(argv: string[]): Promise<number> {
           `account ${account.id} (${account.email})\napi key (shown once): ${key.api_key}\navailable credits: ${formatCredits(available)}`,
         );
         return 0;
-      });
+      }, { existing: false });
     }
     case 'accounts suspend':
     case 'accounts unsuspend': {
@@ -380,10 +381,6 @@ export function describeDatabase(config: Config): string {
 }
 
 /**
- * The database, migrated, for the commands on accounts, keys and credits: opened without the
- * engine (../server/database.ts), so they load and start in a fraction of the time.
- */
-/**
  * A printed console link without SIGHTLINE_PUBLIC_URL starts with this shell's HOST and PORT
  * (default 8080), which need not be the server's: said on stderr, the link still printed.
  */
@@ -395,14 +392,61 @@ function notePublicUrl(config: Config, origin: string) {
   );
 }
 
-async function withDatabase(config: Config, fn: (db: OpenedDatabase) => Promise<number>): Promise<number> {
-  const { openConfiguredDatabase } = await import('../server/database.ts');
-  const db = await openConfiguredDatabase(config);
+/**
+ * The database, migrated, for the commands on accounts, keys and credits: opened without the
+ * engine (../server/database.ts), so they load and start in a fraction of the time.
+ */
+async function withDatabase(config: Config, fn: (db: OpenedDatabase) => Promise<number>, opts: { existing?: boolean } = { existing: true }): Promise<number> {
+  const { openConfiguredDatabase, DatabaseNotSetUp } = await import('../server/database.ts');
+  const db = await databaseErrors(config, () =>
+    openConfiguredDatabase(config, { existing: opts.existing }).catch((err: unknown) => {
+      if (!(err instanceof DatabaseNotSetUp)) throw err;
+      throw new CliError(
+        'database_not_set_up',
+        `the database ${describeDatabase(config)} is not a sightline database: ${err.reason}. This command acts on existing accounts; ` +
+          'point DATABASE_URL (or SIGHTLINE_DATA_DIR) at the database the server uses, or set one up first (sightline migrate, or sightline accounts create).',
+      );
+    }),
+  );
   try {
     return await fn(db);
   } finally {
     await db.close();
   }
+}
+
+/**
+ * Runs fn, turning a failure to reach or use the database (refused, unknown host, no such
+ * database, credentials refused, a SQLite file that cannot be opened) into one line naming the
+ * database (never its password) and what failed, instead of the driver's stack.
+ */
+async function databaseErrors<T>(config: Config, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const reason = databaseFailure(err);
+    if (reason === undefined) throw err;
+    throw new CliError(
+      'database_unavailable',
+      `cannot use the database ${describeDatabase(config)}: ${reason}. Check DATABASE_URL, and that the database server runs and takes connections.`,
+    );
+  }
+}
+
+/** What went wrong, when err is the database's (the driver's, or the server's answer); else undefined. */
+function databaseFailure(err: unknown): string | undefined {
+  const e = err as { name?: string; code?: unknown; message?: string; cause?: unknown; errors?: unknown[] } | null;
+  if (!e || typeof e !== 'object') return undefined;
+  if (e.name === 'DatabaseUnavailableError' && e.cause) return databaseFailure(e.cause) ?? e.message;
+  const code = typeof e.code === 'string' ? e.code : undefined;
+  // node's net errors (ECONNREFUSED, ENOTFOUND, …); an AggregateError (every address of a host refused) has no message of its own.
+  const message = (e.message || (e.errors?.[0] as Error | undefined)?.message || code || '').split('\n')[0]!.trim();
+  const isPgServer = code !== undefined && /^[0-9A-Z]{5}$/.test(code) && 'severity' in e;
+  const isSocket = code !== undefined && /^E[A-Z]+$/.test(code) && code !== 'ERR_MODULE_NOT_FOUND';
+  const isSqlite = code?.startsWith('SQLITE_') || e.name === 'SqliteError';
+  const isPgClient = /Connection terminated|connection timeout|pool exhausted|database unavailable/i.test(message);
+  if (!isPgServer && !isSocket && !isSqlite && !isPgClient) return undefined;
+  return code && !message.includes(code) ? `${message} (${code})` : message;
 }
 
 /** `sightline migrate`: applies what is pending and names it ({"applied": [...]}, empty when up to date). */

@@ -1,7 +1,7 @@
 // The `sightline` bin's entry: the user commands (a client of a running server, src/cli/user.ts)
 // load only the CLI and the typed client, so they start fast and never open a database; the
 // operator commands (serve, worker, migrate, accounts, keys, credits, users) load the engine.
-import { readFileSync } from 'node:fs';
+import { PACKAGE_VERSION } from '../lib/version.ts';
 import { isUserCommandLine, runUserCli } from './user.ts';
 
 const argv = process.argv.slice(2);
@@ -20,7 +20,6 @@ if (argv[0] !== 'serve' && argv[0] !== 'worker') {
   });
 }
 if (isUserCommandLine(argv)) {
-  const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   process.exitCode = await runUserCli(
     argv,
     {
@@ -31,7 +30,7 @@ if (isUserCommandLine(argv)) {
       stdout: process.stdout,
       stdin: process.stdin,
     },
-    version,
+    PACKAGE_VERSION,
   );
 } else {
   const { runAdmin } = await import('./admin.ts');

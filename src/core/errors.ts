@@ -60,6 +60,7 @@ export const ERROR_CODES = {
   credit_storage_unavailable: { status: 503, message: 'Credit storage is temporarily unavailable.' },
   database_unavailable: { status: 503, message: 'The database is temporarily unavailable; retry shortly.' },
   fetch_capacity: { status: 503, message: 'Too many page fetches in progress; retry shortly.' },
+  shutting_down: { status: 503, message: 'The server is shutting down and stopped this request; retry (another instance answers, or this one once restarted).' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -78,7 +78,13 @@ export interface Core {
   notifyWork(): void;
   /** The in-process worker, once started. */
   readonly startedWorker: Worker | null;
-  /** Stops the worker (running jobs get `graceMs`, default 10 s, then are aborted) and flushes logs. */
+  /**
+   * Stops the scheduler and the worker: no more claims; running jobs get `graceMs` (default 10 s),
+   * then are aborted (and handed back). Everything requests use stays open. Called again (by close
+   * too), it waits for the same stop.
+   */
+  stopWorker(opts?: { graceMs?: number }): Promise<void>;
+  /** Stops the worker (stopWorker), then closes what requests use (page loader, analysis threads, mail) and flushes logs. */
   close(opts?: { graceMs?: number }): Promise<void>;
 }
 
@@ -94,6 +100,7 @@ export function createCore(opts: CoreOptions): Core {
   const engine = opts.drivers[PLATFORMS[0]]?.engine ?? 'sandbox';
   let worker: Worker | null = null;
   let scheduler: Scheduler | null = null;
+  let workerStopped: Promise<void> | undefined;
   const judgeSpec = opts.config.SIGHTLINE_JUDGE_MODEL;
   if (engine === 'live' && judgeSpec) {
     // A judge without credentials would fail every probe's verdict: refuse to start instead.
@@ -212,9 +219,15 @@ export function createCore(opts: CoreOptions): Core {
     get startedWorker() {
       return worker;
     },
+    stopWorker(stopOpts = {}) {
+      workerStopped ??= (async () => {
+        if (scheduler) await scheduler.stop();
+        if (worker) await worker.stop(stopOpts.graceMs);
+      })();
+      return workerStopped;
+    },
     async close(closeOpts = {}) {
-      if (scheduler) await scheduler.stop();
-      if (worker) await worker.stop(closeOpts.graceMs);
+      await core.stopWorker(closeOpts);
       stopWaking?.();
       mailer.close();
       await activity.flush();

@@ -179,8 +179,8 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-/** Postgres pool defaults (SIGHTLINE_DB_POOL_MAX, SIGHTLINE_DB_POOL_WAIT_MS; docs/operating.md, "Postgres"). */
-export const DEFAULT_POOL: PoolOptions = { max: 10, waitMs: 3000 };
+/** Postgres pool defaults (SIGHTLINE_DB_POOL_MAX, SIGHTLINE_DB_POOL_WAIT_MS, SIGHTLINE_DB_CONNECT_TIMEOUT_MS; docs/operating.md, "Postgres"). */
+export const DEFAULT_POOL: PoolOptions = { max: 10, waitMs: 3000, connectMs: 10_000 };
 
 export interface OpenOptions {
   pool?: Partial<PoolOptions>;

@@ -689,6 +689,14 @@ class InCodeMigrationProvider implements MigrationProvider {
 }
 
 /** Applies every migration not applied yet; `upTo` stops after the named one (tests of a migration). */
+/** How many migrations this database has applied: 0 for one sightline never set up (or just created). */
+export async function appliedMigrationCount(db: Kysely<any>): Promise<number> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  if (!tables.some((t) => t.name === 'kysely_migration')) return 0;
+  const row = await db.selectFrom('kysely_migration').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 export async function migrateToLatest(db: Kysely<any>, upTo?: string): Promise<string[]> {
   const migrator = new Migrator({ db, provider: new InCodeMigrationProvider() });
   const { error, results } = upTo ? await migrator.migrateTo(upTo) : await migrator.migrateToLatest();

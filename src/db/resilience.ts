@@ -20,11 +20,25 @@ const LOST_CODES = new Set([
   '08000', '08001', '08003', '08004', '08006', '08007', // connection_exception class
   'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN',
 ]);
+/**
+ * SQLSTATEs a server answers a new connection with while it cannot take one: the database does
+ * not allow connections (`ALTER DATABASE … ALLOW_CONNECTIONS false`, 55000), does not exist (a
+ * restore in progress, 3D000), or refuses the credentials (a password rotated under the process,
+ * 28P01/28000). Unavailable, retry, from where the request stands: the operator fixes it, the
+ * process needs no restart. Only when opening a connection: 55000 on a query means something else.
+ */
+const CONNECT_CODES = new Set(['55000', '3D000', '28P01', '28000', 'ENOTFOUND']);
 const LOST_MESSAGE =
-  /Connection terminated|Connection ended unexpectedly|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|terminating connection|sorry, too many clients|the database system is (starting up|shutting down|in recovery mode)|write after end/i;
+  /pool exhausted|is not currently accepting connections|Connection terminated|Connection ended unexpectedly|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|terminating connection|sorry, too many clients|the database system is (starting up|shutting down|in recovery mode)|write after end/i;
 
-/** The pool had no free connection within SIGHTLINE_DB_POOL_WAIT_MS (pg-pool's connect timeout). */
-const POOL_TIMEOUT = /timeout exceeded when trying to connect/i;
+/** The pool had no free connection within SIGHTLINE_DB_POOL_WAIT_MS (see WaitingPool). */
+const POOL_TIMEOUT = /pool exhausted|timeout exceeded when trying to connect/i;
+
+/** Opening a connection failed in a way that means the database is unavailable for now. */
+function isConnectFailure(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return isConnectionLost(err) || (typeof code === 'string' && CONNECT_CODES.has(code));
+}
 
 export function isConnectionLost(err: unknown): boolean {
   if (err instanceof DatabaseUnavailableError) return true;
@@ -84,7 +98,7 @@ class ResilientPostgresDriver extends PostgresDriver {
     try {
       connection = await super.acquireConnection();
     } catch (err) {
-      throw isConnectionLost(err) ? unavailable(err) : err;
+      throw isConnectFailure(err) ? unavailable(err) : err;
     }
     return this.wrap(connection);
   }
@@ -122,7 +136,7 @@ class ResilientPostgresDriver extends PostgresDriver {
         conn = await super.acquireConnection();
         return await conn.executeQuery<R>(query);
       } catch (err) {
-        if (!isConnectionLost(err)) throw err;
+        if (!(conn ? isConnectionLost(err) : isConnectFailure(err))) throw err;
         last = err;
       } finally {
         if (conn) await super.releaseConnection(conn as never);
@@ -213,6 +227,40 @@ export interface PoolOptions {
   max: number;
   /** How long a query waits for a free connection before 503 (SIGHTLINE_DB_POOL_WAIT_MS). */
   waitMs: number;
+  /** How long opening one new connection may take (SIGHTLINE_DB_CONNECT_TIMEOUT_MS). */
+  connectMs: number;
+}
+
+/**
+ * pg-pool has one `connectionTimeoutMillis` for two different waits: a checkout waiting for a
+ * busy pool to free a connection, and opening a new connection to the server. Here the first is
+ * `waitMs` and the second `connectMs` (a 50 ms wait for a free connection must not make every
+ * connection to a server 60 ms away fail): newClient, which reads the option synchronously (for
+ * the client it constructs and the timer it starts), sees connectMs. A checkout that waited out
+ * waitMs fails with a message that says the pool was exhausted, not a network timeout.
+ */
+function waitingPool(PgPool: typeof pg.Pool, pool: PoolOptions): typeof pg.Pool {
+  return class WaitingPool extends PgPool {
+    newClient(...args: unknown[]): unknown {
+      const options = (this as unknown as { options: { connectionTimeoutMillis?: number } }).options;
+      const wait = options.connectionTimeoutMillis;
+      options.connectionTimeoutMillis = pool.connectMs;
+      try {
+        return (PgPool.prototype as unknown as { newClient: (...a: unknown[]) => unknown }).newClient.apply(this, args);
+      } finally {
+        options.connectionTimeoutMillis = wait;
+      }
+    }
+    override connect(...args: unknown[]): never {
+      const done = args[0] as ((err: Error | undefined, ...rest: unknown[]) => void) | undefined;
+      const rename = (err: Error) =>
+        POOL_TIMEOUT.test(err?.message ?? '')
+          ? Object.assign(new Error(`pool exhausted: all ${pool.max} connections (SIGHTLINE_DB_POOL_MAX) stayed in use for ${pool.waitMs} ms (SIGHTLINE_DB_POOL_WAIT_MS)`), { code: 'POOL_EXHAUSTED' })
+          : err;
+      if (typeof done === 'function') return super.connect((err, ...rest) => done(err ? rename(err) : err, ...rest)) as never;
+      return super.connect().catch((err: Error) => Promise.reject(rename(err))) as never;
+    }
+  } as unknown as typeof pg.Pool;
 }
 
 /** A pg pool whose clients never crash the process, and the Kysely instance over it. */
@@ -222,9 +270,11 @@ export function openResilientPostgres<DB>(
   pool: PoolOptions,
   opts: ResilienceOptions = {},
 ): { db: Kysely<DB>; pool: pg.Pool } {
-  const p = new PgPool({
+  const Pool = waitingPool(PgPool, pool);
+  const p = new Pool({
     connectionString: url,
     max: pool.max,
+    // The wait for a free connection; opening one gets pool.connectMs (waitingPool).
     connectionTimeoutMillis: pool.waitMs,
     idleTimeoutMillis: 30_000,
     // TCP keepalive, so a connection to a server that vanished without a FIN is noticed.

@@ -26,6 +26,7 @@ import { applyRateLimit, type KeyRateLimiter } from '../web/rate-limit.ts';
 import { jsonRpcMessages, McpActivity } from './activity.ts';
 import { argumentsHoldNul, argumentsInvalid, argumentsUnknown, toolFailure, type ToolFailure } from './errors.ts';
 import { findNulByte } from '../text/nul-bytes.ts';
+import { PACKAGE_VERSION } from '../lib/version.ts';
 import { extraFields } from '../web/unknown-fields.ts';
 import { inputJsonSchema, MCP_TOOLS, outputJsonSchema, TOOLS_BY_NAME } from './tools.ts';
 
@@ -53,7 +54,7 @@ export const MCP_MAX_BATCH = 20;
 const text = (value: unknown): CallToolResult['content'] => [{ type: 'text', text: toJson(value) }];
 
 function buildServer(core: Core, principal: Principal, request: FastifyRequest, activity: McpActivity): Server {
-  const server = new Server({ name: 'sightline', version: '1.0.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: 'sightline', version: PACKAGE_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   // A token only sees the tools it may call.
   const visible = MCP_TOOLS.filter((t) => (t.scope ? principal.scopes.has(t.scope) : !t.listedFor || t.listedFor.some((s) => principal.scopes.has(s))));
   server.setRequestHandler(ListToolsRequestSchema, () => ({

@@ -50,7 +50,7 @@ function createMetrics(): Metrics {
   const histogram = (name: string, help: string, labelNames: string[], buckets: number[]) =>
     new client.Histogram({ name, help, labelNames, buckets, registers: [registry] });
   const latency = histogram('sightline_http_request_duration_seconds', 'HTTP request latency by route', ['method', 'route'], [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]);
-  const jobs = new client.Counter({ name: 'sightline_jobs_total', help: 'Job outcomes (done, retry, gave_up, timeout, lease_lost)', labelNames: ['kind', 'lane', 'outcome'], registers: [registry] });
+  const jobs = new client.Counter({ name: 'sightline_jobs_total', help: 'Job outcomes (done, retry, gave_up, timeout, lease_lost, released)', labelNames: ['kind', 'lane', 'outcome'], registers: [registry] });
   const jobSeconds = histogram('sightline_job_duration_seconds', 'Job run time by kind and outcome', ['kind', 'outcome'], [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600]);
   const provider = histogram(
     'sightline_provider_call_duration_seconds',

@@ -9,9 +9,10 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toJsonBytes } from '../core/freeze.ts';
 import { newId } from '../lib/ids.ts';
+import { PACKAGE_VERSION } from '../lib/version.ts';
 import type { Core } from '../core/index.ts';
 import { registerAuth } from '../web/auth.ts';
-import { frameworkErrors, registerErrorHandling } from '../web/errors.ts';
+import { frameworkErrors, registerErrorHandling, trackInFlight } from '../web/errors.ts';
 import { registerInputGuards } from '../web/input-guards.ts';
 import { httpTimeouts, registerEdge } from '../web/edge.ts';
 import { registerObservability } from '../web/observability.ts';
@@ -60,6 +61,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     ajv: undefined,
     // Router-level failures (a path parameter over 100 characters: 414) in the API's error shape.
     frameworkErrors,
+    // A request arriving while shutting down is answered 503 shutting_down by trackInFlight (web/errors.ts).
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -77,6 +80,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
+  // Shutdown (src/server/serve.ts) waits for these, then answers what is left 503.
+  trackInFlight(app);
   registerInputGuards(app);
   registerObservability(app, opts.core.config);
   registerAuth(app, opts.core, opts.rateLimiter);
@@ -86,7 +91,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       openapi: '3.1.0',
       info: {
         title: 'sightline API',
-        version: '1.0.0',
+        version: PACKAGE_VERSION,
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
         description:
           'AI Visibility and Content Intelligence. Every /v1 request carries `Authorization: Bearer svc_api_live_…`. ' +

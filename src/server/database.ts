@@ -7,7 +7,9 @@
 import type { Config } from '../config.ts';
 import { clearAuthCache, shareAuthChanges } from '../core/accounts/accounts.ts';
 import { openDatabase, type DatabaseHandle, type OpenOptions } from '../db/connection.ts';
-import { migrateToLatest } from '../db/migrations.ts';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { appliedMigrationCount, migrateToLatest } from '../db/migrations.ts';
 import { AUTH_CHANNEL, listenChannel, notifyChannel, type ChannelListener } from '../db/notify.ts';
 import { storeOf, type Store } from '../db/store.ts';
 
@@ -16,6 +18,18 @@ export interface OpenedDatabase {
   store: Store;
   config: Config;
   close(): Promise<void>;
+}
+
+/**
+ * The database is not one sightline has set up: no such SQLite file, or no migration applied. A
+ * command that acts on existing accounts refuses it rather than create and migrate an empty one
+ * (a DATABASE_URL or SIGHTLINE_DATA_DIR pointing somewhere else than the server's).
+ */
+export class DatabaseNotSetUp extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'DatabaseNotSetUp';
+  }
 }
 
 export async function openConfiguredDatabase(
@@ -28,13 +42,21 @@ export async function openConfiguredDatabase(
     /** SQLite file: WAL checkpoints on a thread of their own (the service's; see connection.ts). */
     checkpointInBackground?: boolean;
     onListenError?: (err: unknown) => void;
+    /** Only a database sightline has set up (see DatabaseNotSetUp): never creates or first-migrates one. */
+    existing?: boolean;
   } = {},
 ): Promise<OpenedDatabase> {
+  const file = config.DATABASE_URL.startsWith('sqlite:') ? config.DATABASE_URL.slice('sqlite:'.length) : undefined;
+  if (opts.existing && file !== undefined && file !== ':memory:' && !existsSync(resolve(file))) throw new DatabaseNotSetUp('the file does not exist');
   const handle = openDatabase(config.DATABASE_URL, {
-    pool: { max: config.SIGHTLINE_DB_POOL_MAX, waitMs: config.SIGHTLINE_DB_POOL_WAIT_MS },
+    pool: { max: config.SIGHTLINE_DB_POOL_MAX, waitMs: config.SIGHTLINE_DB_POOL_WAIT_MS, connectMs: config.SIGHTLINE_DB_CONNECT_TIMEOUT_MS },
     checkpointInBackground: opts.checkpointInBackground,
     onDatabaseEvent: opts.onDatabaseEvent,
   });
+  if (opts.existing && (await appliedMigrationCount(handle.db).catch(async (err) => Promise.reject(await handle.close().then(() => err, () => err)))) === 0) {
+    await handle.close();
+    throw new DatabaseNotSetUp('it holds no sightline data (no migration applied)');
+  }
   if (opts.migrate !== false) await migrateToLatest(handle.db);
   // Postgres: revocations and suspensions reach every process's key cache at once (accounts.ts).
   let authListener: ChannelListener | undefined;

@@ -4,10 +4,12 @@
 // give running requests and jobs SIGHTLINE_SHUTDOWN_GRACE_MS to finish (then abort them: their
 // jobs go back to the queue and their credits stay reserved for the next worker), log it, and exit.
 import type { Server } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { buildApp } from './app.ts';
 import { createKeyRateLimiter } from '../web/rate-limit.ts';
+import { inFlightRequests } from '../web/errors.ts';
 import { startMetricsServer } from '../ops/metrics-server.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { consolePublicUrl, issueSetupToken, needsOwner } from '../core/accounts/users.ts';
@@ -68,10 +70,36 @@ async function metricsServer(config: Config, log: Logger): Promise<Server | unde
 }
 
 /** Stops the runtime's worker within the grace period, saying how many jobs were still running. */
-async function stopRuntime(runtime: Runtime, log: Logger, graceMs: number) {
+async function stopJobs(runtime: Runtime, log: Logger, graceMs: number) {
   const running = runtime.core.startedWorker?.activeCount ?? 0;
   if (running) log.info({ running_jobs: running }, 'waiting for running jobs');
-  await runtime.close({ graceMs });
+  await runtime.core.stopWorker({ graceMs });
+}
+
+/** How long aborted requests' 503s get to reach their clients before their connections are cut. */
+const ABORT_FLUSH_MS = 1000;
+
+/**
+ * Stops accepting connections and gives the requests in flight the grace period; those still
+ * running then are answered 503 `shutting_down` and their connections closed. Resolves once no
+ * request is left, so that what requests use (the database) can close after it, never under one.
+ */
+async function closeHttp(app: FastifyInstance, log: Logger, graceMs: number): Promise<void> {
+  const inFlight = inFlightRequests(app);
+  const running = inFlight?.count() ?? 0;
+  if (running) log.info({ running_requests: running }, 'waiting for running requests');
+  inFlight?.refuseNew();
+  const closed = app.close();
+  const within = (ms: number) => {
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([closed.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), ms)))]).finally(() => clearTimeout(timer));
+  };
+  if (await within(graceMs)) return;
+  const aborted = inFlight?.abort() ?? 0;
+  log.warn({ aborted_requests: aborted }, 'grace period over: requests still running were answered 503 shutting_down');
+  if (await within(ABORT_FLUSH_MS)) return;
+  app.server.closeAllConnections();
+  await closed;
 }
 
 export async function runServe(config: Config, opts: { worker: boolean }): Promise<number> {
@@ -96,15 +124,28 @@ export async function runServe(config: Config, opts: { worker: boolean }): Promi
   }
   // Shutdown is armed once the port is bound: a SIGTERM that arrived before, or arrives while the
   // worker and metrics still start, is a graceful shutdown too, not the default kill.
+  // The worker starts first (synchronously, nothing awaited in between): a shutdown armed with a
+  // signal already pending then stops it rather than running before it exists.
+  if (opts.worker) runtime.core.startWorker();
   let metrics: Server | undefined;
+  const graceMs = config.SIGHTLINE_SHUTDOWN_GRACE_MS;
   armShutdown(async () => {
-    // Stop accepting (Fastify waits for requests in flight), stop claiming, let jobs finish.
-    await Promise.all([app.close(), stopRuntime(runtime, log, config.SIGHTLINE_SHUTDOWN_GRACE_MS)]);
+    // Stop accepting and claiming; requests and jobs get the grace period, then are stopped (a
+    // request answered 503, a job handed back). Only then close the database they use.
+    await Promise.all([closeHttp(app, log, graceMs), stopJobs(runtime, log, graceMs)]);
     metrics?.close();
     await rateLimiter.close();
+    await runtime.close({ graceMs });
   });
-  if (opts.worker) runtime.core.startWorker();
   metrics = await metricsServer(config, log);
+  // What this process is, in one line (the worker says its own): database, and whether jobs and
+  // scheduled runs happen here or in separate `sightline worker` processes.
+  const dialect = runtime.core.store.dialect;
+  const scheduler = opts.worker && config.SIGHTLINE_SCHEDULER_INTERVAL_MS > 0;
+  log.info({ database: dialect, worker: opts.worker, scheduler }, 'serve started');
+  process.stderr.write(
+    `sightline serve started (${dialect}; ${opts.worker ? `worker${scheduler ? ' and scheduler' : ', no scheduler'} in this process` : 'API only: jobs and schedules run in `sightline worker` processes'})\n`,
+  );
   const bound = app.server.address();
   await printFirstSteps(runtime, { ...config, PORT: typeof bound === 'object' && bound ? bound.port : config.PORT });
   return -1;
@@ -145,8 +186,9 @@ export async function runWorker(config: Config): Promise<number> {
   const runtime = await openRuntime(config, { log });
   let metrics: Server | undefined;
   armShutdown(async () => {
-    await stopRuntime(runtime, log, config.SIGHTLINE_SHUTDOWN_GRACE_MS);
+    await stopJobs(runtime, log, config.SIGHTLINE_SHUTDOWN_GRACE_MS);
     metrics?.close();
+    await runtime.close();
   });
   runtime.core.startWorker();
   metrics = await metricsServer(config, log);

@@ -103,3 +103,64 @@ export function registerErrorHandling(app: FastifyInstance) {
     return sendError(reply, request, 'not_found', `No route ${request.method} ${path}.`);
   });
 }
+
+/** The requests a server is answering, for shutdown: how many, and answering what is left 503. */
+export interface InFlight {
+  count(): number;
+  /**
+   * From now on a request that arrives (on a connection kept alive from before) is answered 503
+   * `shutting_down` with `Connection: close` at once (Fastify's own 503 for it has another shape).
+   */
+  refuseNew(): void;
+  /**
+   * Answers every request not answered yet 503 `shutting_down` (with `Connection: close`), and
+   * closes the connections of those whose answer had started: a shutdown's grace period is over.
+   * What their handlers still do afterwards is never sent. Returns how many it stopped.
+   */
+  abort(): number;
+}
+
+const inFlightOf = new WeakMap<FastifyInstance, InFlight>();
+
+/** Tracks the requests in flight (from their first hook until their response ends or the socket closes). */
+export function trackInFlight(app: FastifyInstance): InFlight {
+  const open = new Map<FastifyReply, FastifyRequest>();
+  let refusing = false;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (refusing) {
+      reply.header('connection', 'close');
+      sendError(reply, request, 'shutting_down', ERROR_CODES.shutting_down.message);
+      return;
+    }
+    open.set(reply, request);
+    reply.raw.once('close', () => open.delete(reply));
+    done();
+  });
+  const inFlight: InFlight = {
+    count: () => open.size,
+    refuseNew() {
+      refusing = true;
+    },
+    abort() {
+      let stopped = 0;
+      for (const [reply, request] of open) {
+        stopped++;
+        open.delete(reply);
+        if (reply.sent || reply.raw.headersSent) {
+          reply.raw.destroy();
+          continue;
+        }
+        reply.header('connection', 'close');
+        sendError(reply, request, 'shutting_down', ERROR_CODES.shutting_down.message);
+      }
+      return stopped;
+    },
+  };
+  inFlightOf.set(app, inFlight);
+  return inFlight;
+}
+
+/** The tracker trackInFlight registered on app (buildApp registers one). */
+export function inFlightRequests(app: FastifyInstance): InFlight | undefined {
+  return inFlightOf.get(app);
+}

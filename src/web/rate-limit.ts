@@ -76,7 +76,7 @@ export async function createKeyRateLimiter(opts: {
     const pool = opts.handle.pgPool;
     limiter = await new Promise<RateLimiterAbstract>((resolve, reject) => {
       const l: RateLimiterAbstract = new RateLimiterPostgres(
-        { ...base, storeClient: pool, tableName: 'rate_limits', insuranceLimiter },
+        { ...base, storeClient: pool, storeType: 'pool', tableName: 'rate_limits', insuranceLimiter },
         (err?: unknown) => (err ? reject(err) : resolve(l)),
       );
     });

@@ -4,6 +4,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
@@ -191,5 +194,61 @@ describe('sightline CLI failures', () => {
     assert.equal(human.code, 1);
     assert.equal(human.stdout, '');
     assert.match(human.stderr, /^sightline: account acct_nope not found\n$/);
+  });
+});
+
+describe('a database the command cannot use: one line naming it (never its password), exit 1', () => {
+  const bin = async (args: string[], env: Record<string, string>): Promise<Outcome> => {
+    const e: NodeJS.ProcessEnv = { ...process.env, ...env };
+    if (!env.DATABASE_URL) delete e.DATABASE_URL;
+    try {
+      const { stdout, stderr } = await exec(process.execPath, [BIN, ...args], { env: e, timeout: 60_000 });
+      return { code: 0, stdout, stderr };
+    } catch (err) {
+      const x = err as { code: number; stdout: string; stderr: string };
+      return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+    }
+  };
+  const oneLine = (out: Outcome, pattern: RegExp) => {
+    assert.equal(out.code, 1, out.stderr);
+    const lines = out.stderr.trimEnd().split('\n');
+    assert.equal(lines.length, 1, `one line on stderr, got:\n${out.stderr}`);
+    assert.match(lines[0]!, pattern);
+    assert.doesNotMatch(out.stderr, /\n\s+at |s3cret/);
+  };
+
+  test('nothing listens at the Postgres port: serve, worker and migrate say so in one line', async () => {
+    for (const args of [['migrate'], ['worker'], ['serve', '--port', '0']]) {
+      const out = await bin(args, { DATABASE_URL: 'postgres://app:s3cret@127.0.0.1:1/sightline', SIGHTLINE_LOG_LEVEL: 'silent' });
+      oneLine(out, /^sightline: cannot use the database postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/sightline \(DATABASE_URL\): .*ECONNREFUSED.*Check DATABASE_URL/);
+    }
+  });
+
+  test('a DATABASE_URL or PORT that does not parse stops the start with a message naming it', async () => {
+    oneLine(await bin(['migrate'], { DATABASE_URL: 'mysql://app:s3cret@db/x' }), /Invalid configuration: DATABASE_URL: mysql: is not a supported database/);
+    oneLine(await bin(['serve'], { DATABASE_URL: 'sqlite::memory:', PORT: '99999' }), /Invalid configuration: PORT: must be an integer 0\.\.65535/);
+  });
+
+  test('an operator command on a database sightline never set up refuses it and creates nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sightline-nodb-'));
+    try {
+      const out = await bin(['credits', 'grant', '--email', 'ops@example.com', '--credits', '100'], { SIGHTLINE_DATA_DIR: dir });
+      oneLine(out, new RegExp(`the database sqlite:${join(dir, 'sightline.db').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(SIGHTLINE_DATA_DIR\\) is not a sightline database: the file does not exist.*DATABASE_URL`));
+      assert.deepEqual(readdirSync(dir), [], 'no database file was created');
+      // An existing but empty database (Postgres, or a SQLite file nobody migrated) is refused too.
+      const empty = await freshDatabaseUrl();
+      try {
+        const json = await bin(['keys', 'revoke', '--key', 'key_x', '--json'], { DATABASE_URL: empty.url });
+        assert.equal(json.code, 1);
+        assert.equal(JSON.parse(json.stdout).error, 'database_not_set_up');
+        // accounts create may set one up (the first account can come before the server ran).
+        assert.equal((await bin(['accounts', 'create', '--email', 'first@example.com', '--json'], { DATABASE_URL: empty.url })).code, 0);
+        assert.equal((await bin(['credits', 'grant', '--email', 'first@example.com', '--credits', '5', '--json'], { DATABASE_URL: empty.url })).code, 0);
+      } finally {
+        await empty.drop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

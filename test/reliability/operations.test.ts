@@ -3,7 +3,9 @@
 // GET /metrics is Prometheus text behind its token.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { promisify } from 'node:util';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { freshDatabaseUrl, startTestServer, type TestServer } from '../helpers/harness.ts';
@@ -73,6 +75,73 @@ describe('serve as a process', () => {
     assert.ok(!p.output().includes(secret), 'the key is never logged');
     assert.ok(lines.some((l) => l.msg.startsWith('shutdown started') && l.signal === 'SIGTERM'));
     assert.ok(lines.some((l) => l.msg === 'shutdown complete'));
+  });
+});
+
+/**
+ * POST /v1/visibility/runs whose body arrives in two halves, `gapMs` apart (onFirstHalf sends the
+ * signal a moment later, once the server surely has the request's headers): resolves to the status
+ * and body it was answered with (or the socket error, when the connection was cut unanswered).
+ */
+function slowPost(port: string, key: string, onFirstHalf: () => void, gapMs: number): Promise<{ status: number; body: string } | { error: string }> {
+  const body = Buffer.from(JSON.stringify({ url: 'https://acme.example', target_entity: 'Acme', prompts: ['best crm'], platforms: ['openai'] }));
+  const half = Math.floor(body.length / 2);
+  return new Promise((resolve) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method: 'POST', path: '/v1/visibility/runs', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': body.length } },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+      },
+    );
+    req.on('error', (err) => resolve({ error: err.message }));
+    req.write(body.subarray(0, half), () => {
+      onFirstHalf();
+      setTimeout(() => req.end(body.subarray(half)), gapMs);
+    });
+  });
+}
+
+describe('SIGTERM with a request in flight (serve --no-worker)', () => {
+  let db: Awaited<ReturnType<typeof freshDatabaseUrl>>;
+  let key: string;
+  const env = () => ({ DATABASE_URL: db.url, HOST: '127.0.0.1', SIGHTLINE_SHUTDOWN_GRACE_MS: '1500', SIGHTLINE_SCHEDULER_INTERVAL_MS: '0' });
+  before(async () => {
+    db = await freshDatabaseUrl();
+    const { stdout } = await promisify(execFile)(process.execPath, [BIN, 'accounts', 'create', '--email', 'ops@example.com', '--credits', '100', '--json'], {
+      env: { ...process.env, ...env() },
+    });
+    key = JSON.parse(stdout).api_key;
+  });
+  after(async () => db.drop());
+
+  async function serve() {
+    const p = start(['serve', '--no-worker', '--port', '0'], env());
+    await waitFor(() => /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.test(p.output()));
+    return { p, port: /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(p.output())![1]! };
+  }
+
+  test('a body that finishes within the grace period: answered as usual, then the database closes; exit 0', async () => {
+    const { p, port } = await serve();
+    const answer = await slowPost(port, key, () => setTimeout(() => p.child.kill('SIGTERM'), 300), 900);
+    assert.equal(await p.exited, 0, p.output());
+    assert.ok('status' in answer, `answered: ${JSON.stringify(answer)}`);
+    assert.ok(answer.status === 200 || answer.status === 202, answer.body);
+    assert.match(p.output(), /shutdown complete/);
+    assert.doesNotMatch(p.output(), /internal_error|driver has already been destroyed|did not finish in time/);
+  });
+
+  test('a body still arriving when the grace period ends: 503 shutting_down (never a 500); exit 0', async () => {
+    const { p, port } = await serve();
+    const answer = await slowPost(port, key, () => setTimeout(() => p.child.kill('SIGTERM'), 300), 4000);
+    assert.equal(await p.exited, 0, p.output());
+    assert.ok('status' in answer, `answered: ${JSON.stringify(answer)}`);
+    assert.equal(answer.status, 503, answer.body);
+    assert.equal(JSON.parse(answer.body).detail.error, 'shutting_down');
+    assert.match(p.output(), /grace period over/);
+    assert.match(p.output(), /shutdown complete/);
+    assert.doesNotMatch(p.output(), /internal_error|driver has already been destroyed|did not finish in time/);
   });
 });
 

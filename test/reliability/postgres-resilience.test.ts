@@ -9,6 +9,7 @@ import { getBalance } from '../../src/core/billing/ledger.ts';
 import { openDatabase } from '../../src/db/connection.ts';
 import { DatabaseUnavailableError } from '../../src/db/resilience.ts';
 import { migrateToLatest } from '../../src/db/migrations.ts';
+import pg from 'pg';
 import { terminateBackends } from '../helpers/postgres.ts';
 import { freshDatabaseUrl, startTestServer, usingPostgres, type TestServer } from '../helpers/harness.ts';
 
@@ -143,5 +144,82 @@ describe('Postgres that is not there', { skip: !usingPostgres && 'needs DATABASE
     await gone.close();
     await handle.close();
     await fresh.drop();
+  });
+});
+
+/** Runs one statement as the admin (the server's own database, never the test's). */
+async function admin(text: string): Promise<void> {
+  const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await c.connect();
+  try {
+    await c.query(text);
+  } finally {
+    await c.end();
+  }
+}
+
+describe('Postgres that refuses new connections', { skip: !usingPostgres && 'needs DATABASE_URL=postgres://…' }, () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ SIGHTLINE_DB_POOL_MAX: '4' }, { worker: false });
+  });
+  after(async () => {
+    if (s) await admin(`alter database ${dbNameOf(s)} allow_connections true`).catch(() => {});
+    await s?.close();
+  });
+
+  test('ALLOW_CONNECTIONS false (SQLSTATE 55000): 503 database_unavailable with Retry-After, never 500; back once allowed', async () => {
+    const { key } = await s.account({ credits: 10 });
+    assert.equal((await s.request('GET', '/v1/usage', { key })).statusCode, 200);
+    const name = dbNameOf(s);
+    await admin(`alter database ${name} allow_connections false`);
+    await terminateBackends(name);
+    try {
+      for (const [method, url, body] of [
+        ['GET', '/v1/usage', undefined],
+        ['POST', '/v1/visibility/runs', { url: 'https://acme.example', target_entity: 'Acme', prompts: ['best crm'], platforms: ['openai'] }],
+      ] as const) {
+        const res = await s.request(method, url, { key, body });
+        assert.equal(res.statusCode, 503, `${method} ${url}: ${res.body}`);
+        assert.equal(res.json().detail.error, 'database_unavailable');
+        assert.equal(res.headers['retry-after'], '2');
+      }
+    } finally {
+      await admin(`alter database ${name} allow_connections true`);
+    }
+    assert.equal((await s.request('GET', '/v1/usage', { key })).statusCode, 200);
+  });
+
+  test('a missing database (3D000) is unavailable too, not an unexpected error', async () => {
+    const url = new URL((s.runtime.handle.pgPool!.options as { connectionString: string }).connectionString);
+    url.pathname = '/sightline_no_such_database';
+    const gone = openDatabase(url.toString(), { pool: { max: 1, waitMs: 500 } });
+    await assert.rejects(sql`select 1`.execute(gone.db), DatabaseUnavailableError);
+    await gone.close();
+  });
+});
+
+describe('Postgres pool: waiting for a free connection is not opening one', { skip: !usingPostgres && 'needs DATABASE_URL=postgres://…' }, () => {
+  test('a 1 ms wait still opens connections (they get the connect timeout); an exhausted pool says so', async () => {
+    const fresh = await freshDatabaseUrl();
+    const handle = openDatabase(fresh.url, { pool: { max: 1, waitMs: 1, connectMs: 10_000 } });
+    try {
+      assert.equal((await sql<{ x: number }>`select 1 as x`.execute(handle.db)).rows[0]!.x, 1);
+      let release!: () => void;
+      const held = handle.db.transaction().execute(() => new Promise<void>((r) => (release = r)));
+      await new Promise((r) => setTimeout(r, 50));
+      const err = await sql`select 1`.execute(handle.db).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      assert.ok(err instanceof DatabaseUnavailableError, String(err));
+      assert.equal(err.poolExhausted, true);
+      assert.match(err.message, /pool exhausted: all 1 connections \(SIGHTLINE_DB_POOL_MAX\) stayed in use for 1 ms/);
+      release();
+      await held;
+    } finally {
+      await handle.close();
+      await fresh.drop();
+    }
   });
 });
