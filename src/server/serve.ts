@@ -31,7 +31,15 @@ function onShutdown(log: Logger, graceMs: number): (fn: (signal: string) => Prom
   let pending: string | undefined;
   const handler = (signal: string) => {
     if (!fn) {
-      pending ??= signal;
+      if (pending) return;
+      pending = signal;
+      // A start-up that never arms (it hangs on the database, say) must not leave a process that
+      // ignores every signal: past the grace it ends as a shutdown that did not finish does.
+      setTimeout(() => {
+        if (fn) return;
+        log.error({ signal }, 'shutdown requested during start-up, which did not finish in time; exiting');
+        process.exit(1);
+      }, graceMs + 5000).unref();
       return;
     }
     if (stopping) return;

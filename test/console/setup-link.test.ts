@@ -167,7 +167,7 @@ describe('`sightline serve` on an instance with no owner', () => {
     try {
       const proc = serveWith(db.url, { SIGHTLINE_TRUST_PROXY: '127.0.0.1' });
       try {
-        const [, port, token] = await proc.waitFor(/http:\/\/localhost:(\d+)\/console#setup=([A-Za-z0-9_-]{43})/);
+        const [, port, token] = await proc.waitFor(/http:\/\/(?:localhost|127\.0\.0\.1):(\d+)\/console#setup=([A-Za-z0-9_-]{43})/);
         assert.match(proc.output(), /runs behind a proxy .* needs this one-time set-up link, from any machine/);
         assert.doesNotMatch(proc.output(), /On this machine, open/);
         const base = `http://127.0.0.1:${port}`;
@@ -192,8 +192,8 @@ describe('`sightline serve` on an instance with no owner', () => {
     const serve = () => serveWith(db.url);
     try {
       const first = serve();
-      const [, port, token] = await first.waitFor(/http:\/\/localhost:(\d+)\/console#setup=([A-Za-z0-9_-]{43})/);
-      assert.match(first.output(), /On this machine, open http:\/\/localhost:\d+\/console/);
+      const [, port, token] = await first.waitFor(/http:\/\/(?:localhost|127\.0\.0\.1):(\d+)\/console#setup=([A-Za-z0-9_-]{43})/);
+      assert.match(first.output(), /On this machine, open http:\/\/(?:localhost|127\.0\.0\.1):\d+\/console/);
       const base = `http://127.0.0.1:${port}`;
       const session = await fetch(`${base}/console/api/session`, { headers: REMOTE });
       const headers = { ...REMOTE, 'content-type': 'application/json', cookie: String(session.headers.get('set-cookie')).split(';')[0]!, 'x-csrf-token': (await session.json()).csrf_token };

@@ -105,10 +105,14 @@ describe('MCP tools for agents', () => {
     const tests = await call('list_tests');
     await call('get_test', { test_id: tests.tests[0].id });
     await call('get_reports_by_url', { url: 'https://acme.example' });
-    const tracked = await call('create_tracked_test', {
+    const trackedBody = {
       test_type: 'ai_citations',
       definition: { url: 'https://tracked.example', target_entity: 'Acme', prompts: ['anvils'], platforms: ['openai'] },
-    });
+    };
+    const testQuote = await call('estimate_test', { ...trackedBody, schedule: { cron: '0 6 * * 1', timezone: 'UTC' } });
+    assert.equal(testQuote.probes_per_run, 1);
+    assert.ok(testQuote.runs_per_month.busiest >= 4, 'a weekly schedule runs at least four times a month');
+    const tracked = await call('create_tracked_test', trackedBody);
     await call('update_tracked_test', { test_id: tracked.id, name: 'Anvils weekly' });
     const now = await call('run_tracked_test', { test_id: tracked.id });
     await s.waitForRun(key, now.run_id);
