@@ -593,6 +593,14 @@ export const CLI_COMMANDS: CliCommandDef[] = [
           "csv",
           "jsonl"
         ]
+      },
+      {
+        "field": "bom",
+        "in": "query",
+        "kind": "boolean",
+        "flag": "bom",
+        "description": "true starts the CSV with a UTF-8 byte order mark so Excel opens it as UTF-8 (CSV only; default false)",
+        "required": false
       }
     ],
     "fixed": {},
@@ -1119,6 +1127,14 @@ export const CLI_COMMANDS: CliCommandDef[] = [
           "json",
           "csv"
         ]
+      },
+      {
+        "field": "bom",
+        "in": "query",
+        "kind": "boolean",
+        "flag": "bom",
+        "description": "true starts the CSV with a UTF-8 byte order mark so Excel opens it as UTF-8 (CSV only; default false)",
+        "required": false
       },
       {
         "field": "include",

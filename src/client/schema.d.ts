@@ -3634,6 +3634,8 @@ export interface operations {
             query?: {
                 /** @description One of: csv, jsonl. */
                 format?: string;
+                /** @description true starts the CSV with a UTF-8 byte order mark so Excel opens it as UTF-8 (CSV only; default false) */
+                bom?: boolean | ("0" | "1" | "true" | "false" | "yes" | "no");
             };
             header?: never;
             path: {
@@ -5320,6 +5322,8 @@ export interface operations {
                 window?: string;
                 /** @description One of: json, csv. */
                 format?: string;
+                /** @description true starts the CSV with a UTF-8 byte order mark so Excel opens it as UTF-8 (CSV only; default false) */
+                bom?: boolean | ("0" | "1" | "true" | "false" | "yes" | "no");
                 /** @description comparable (default): only runs the test started and runs with its definition; all: every run attached to the test, one-off runs included */
                 include?: string;
             };

@@ -66,6 +66,9 @@ export const queryBool = z
   .optional()
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
 
+/** bom=true on a CSV export: the file starts with a UTF-8 byte order mark, so Excel opens it as UTF-8 (core/csv.ts). */
+export const BOM_PARAM = queryBool.describe('true starts the CSV with a UTF-8 byte order mark so Excel opens it as UTF-8 (CSV only; default false)');
+
 type AnyZod = z.ZodType;
 
 /**

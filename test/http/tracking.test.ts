@@ -304,6 +304,13 @@ describe('tracking over HTTP', () => {
     assert.equal(rows.filter((r) => r.series === 'platform:deepseek').length, 3);
     assert.equal(rows.filter((r) => r.series === 'competitor:Rival').length, 3);
     assert.equal(rows[0].mention_rate_ci_low, '0.2152');
+    // RFC 4180: every record ends with CRLF; no byte order mark unless asked (bom=true, for Excel).
+    assert.notEqual(csv.body.charCodeAt(0), 0xfeff);
+    assert.ok(csv.body.startsWith('start,end,series,') && csv.body.endsWith('\r\n'), 'header first, CRLF last');
+    assert.equal(csv.body.split('\r\n').length, rows.length + 2, 'a header, the rows and nothing after the last CRLF');
+    const bom = await s.request('GET', `/v1/tests/${t.id}/history?format=csv&bom=true`, { key });
+    assert.equal(bom.body.charCodeAt(0), 0xfeff);
+    assert.ok(bom.body.slice(1) === csv.body, 'the same CSV after the mark');
   });
 
   test('exports: CSV per RFC 4180 survives quotes, commas, newlines and non-Latin text; JSON Lines; one row per probe', async () => {
@@ -336,6 +343,14 @@ describe('tracking over HTTP', () => {
     assert.deepEqual(rows.map((r) => r.repeat), ['1', '2', '1', '2', '1', '2', '1', '2']);
     assert.deepEqual(rows.slice(4).map((r) => r.status), ['errored', 'errored', 'errored', 'errored']);
     assert.equal(rows[4].answer, '');
+    // RFC 4180: records end with CRLF and a field holding a line break is quoted, so a reader
+    // that splits records only on CRLF reads the same rows; no byte order mark unless bom=true.
+    assert.notEqual(res.body.charCodeAt(0), 0xfeff);
+    assert.ok(res.body.startsWith('run_id,probe_id,') && res.body.endsWith('\r\n'), 'header first, CRLF last');
+    assert.deepEqual(parse(res.body, { columns: true, record_delimiter: '\r\n' }), rows);
+    const bom = await s.request('GET', `/v1/visibility/runs/${created.run_id}/export?format=csv&bom=true`, { key });
+    assert.equal(bom.body.charCodeAt(0), 0xfeff);
+    assert.ok(bom.body.slice(1) === res.body, 'the same CSV after the mark');
     const jsonl = await s.request('GET', `/v1/visibility/runs/${created.run_id}/export?format=jsonl`, { key });
     const lines = jsonl.body.trim().split('\n').map((l) => JSON.parse(l));
     assert.equal(lines.length, 8);

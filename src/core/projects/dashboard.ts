@@ -185,10 +185,12 @@ function promptNumbers(runs: readonly { series?: PromptSeries; cells?: PromptCel
   const h = pool.headline();
   return {
     succeeded: pool.succeeded,
+    mentions: pool.mentions,
     ...h,
     by_platform: [...platforms].map(([platform, b]) => ({
       platform,
       succeeded: b.succeeded,
+      mentions: b.mentions,
       mention_rate: rate(b.mentions, b.succeeded),
       mention_rate_ci: wilsonInterval(b.mentions, b.succeeded),
       competitors: [...b.competitors].map(([name, m]) => ({ name, mention_rate: rate(m, b.looked.get(name) ?? 0) })),
@@ -352,7 +354,10 @@ export async function projectDashboard(store: Store, accountId: string, projectI
   };
   const previousCells = await windowNumbers(previous);
   const latestNumbers = await windowNumbers(latest);
-  const change = (now: number | null, before: number | null | undefined) => (now === null || before === null || before === undefined ? null : round4(now - before));
+  // The move from the window before, from the counts (k/n) as history's comparison computes it,
+  // rounded once: the difference of two rounded rates can be 0.0001 off.
+  const change = (now: { mentions: number; succeeded: number }, before: { mentions: number; succeeded: number } | undefined) =>
+    !before || now.succeeded === 0 || before.succeeded === 0 ? null : round4(now.mentions / now.succeeded - before.mentions / before.succeeded);
   const matrix = library
     .filter((p) => inTopic(p.prompt))
     .map(({ prompt, topics }) => {
@@ -365,7 +370,7 @@ export async function projectDashboard(store: Store, accountId: string, projectI
         mention_rate_ci: e.mention_rate_ci,
         ...evidence(e.succeeded, e),
         previous_mention_rate: before?.mention_rate ?? null,
-        change: change(e.mention_rate, before?.mention_rate),
+        change: change(e, before),
         platforms: e.by_platform.map((b) => {
           const was = before?.by_platform.find((x) => x.platform === b.platform);
           return {
@@ -375,7 +380,7 @@ export async function projectDashboard(store: Store, accountId: string, projectI
             ...evidence(b.succeeded, b),
             previous_mention_rate: was?.mention_rate ?? null,
             previous_n: was?.succeeded ?? null,
-            change: change(b.mention_rate, was?.mention_rate),
+            change: change(b, was),
             competitors: b.competitors.map((c) => ({ name: c.name, mention_rate: c.mention_rate })),
           };
         }),
@@ -404,7 +409,7 @@ export async function projectDashboard(store: Store, accountId: string, projectI
     window: opts.window,
     days: opts.days,
     topic: opts.topic ?? null,
-    market: opts.market ?? null,
+    market: market ?? null,
     thin_evidence: THIN_EVIDENCE,
     latest_period: latest ? { start: toApiTime(latest.start), end: toApiTime(latest.end) } : null,
     previous_period: previous ? { start: toApiTime(previous.start), end: toApiTime(previous.end) } : null,

@@ -29,7 +29,12 @@ interface RunRef {
 }
 
 /** Groups runs (oldest first) into points: one per run, or one per window ending at `now`. */
-export function group<R extends RunRef>(runs: R[], window: HistoryWindow, now: Date): { start: string; end: string; runs: R[] }[] {
+/**
+ * Runs pooled by window counted back from `now`. With `since` (the horizon `days` reads from), a
+ * window reaching past it starts at the horizon: runs before it were not read, so the oldest
+ * point does not claim a span it does not hold (days=27 with 30d windows: 27 days, not 30).
+ */
+export function group<R extends RunRef>(runs: R[], window: HistoryWindow, now: Date, since?: string): { start: string; end: string; runs: R[] }[] {
   if (window === 'run') return runs.map((r) => ({ start: r.created_at, end: r.created_at, runs: [r] }));
   const width = WINDOW_MS[window];
   const buckets = new Map<number, R[]>();
@@ -42,7 +47,7 @@ export function group<R extends RunRef>(runs: R[], window: HistoryWindow, now: D
   return [...buckets]
     .sort((a, b) => b[0] - a[0])
     .map(([index, list]) => ({
-      start: new Date(now.getTime() - (index + 1) * width).toISOString(),
+      start: new Date(Math.max(now.getTime() - (index + 1) * width, since ? Date.parse(since) : -Infinity)).toISOString(),
       end: new Date(now.getTime() - index * width).toISOString(),
       runs: list,
     }));
@@ -134,7 +139,7 @@ async function visibilitySeries(store: Store, test: { id: string; definition: st
   // Like with like: the runs the test started, and runs made elsewhere with the test's definition.
   const split = splitComparable(runs, probesOf, plannedDefinitionId(test.definition, opts.catalog));
   const pooled = opts.include === 'all' ? runs : split.comparable;
-  const points = group(pooled, opts.window, now).map((g) => {
+  const points = group(pooled, opts.window, now, since).map((g) => {
     const competitors = [...new Set(g.runs.flatMap((r) => JSON.parse(r.competitors) as string[]))];
     const probes = g.runs.flatMap((r) => probesOf.get(r.id) ?? []);
     // Sentiment, prominence and discovered entities (answer analysis) over the same probes.
@@ -188,7 +193,7 @@ async function contentSeries(store: Store, testId: string, since: string, window
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  const points = group(runs, window, now).map((g) => {
+  const points = group(runs, window, now, since).map((g) => {
     const done = g.runs.filter((r) => r.status === 'completed' && r.overall_score !== null);
     const results = done.map((r) => (r.result ? (JSON.parse(r.result) as Record<string, unknown>) : {}));
     const components: Record<string, number | null> = {};

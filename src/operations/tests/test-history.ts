@@ -2,9 +2,9 @@
 // slots and the latest change with its significance; format=csv for a spreadsheet.
 import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
-import { CSV_OPTIONS } from '../../core/csv.ts';
+import { csvOptions } from '../../core/csv.ts';
 import { HISTORY_CSV_COLUMNS, HISTORY_INCLUDES, HISTORY_WINDOWS, historyCsvRows, testHistory, type HistoryOptions } from '../../core/tracking/history.ts';
-import { clampedInt, defineRoute, filterParam, filterValue } from '../define.ts';
+import { BOM_PARAM, clampedInt, defineRoute, filterParam, filterValue } from '../define.ts';
 
 function historyOptions(q: { days: number; window?: string; include?: string }, catalog: HistoryOptions['catalog']): HistoryOptions {
   return {
@@ -27,6 +27,7 @@ export default defineRoute({
     days: clampedInt(90, 1, 730),
     window: filterParam(HISTORY_WINDOWS),
     format: filterParam(['json', 'csv']),
+    bom: BOM_PARAM,
     include: filterParam(HISTORY_INCLUDES).describe(
       'comparable (default): only runs the test started and runs with its definition; all: every run attached to the test, one-off runs included',
     ),
@@ -60,6 +61,6 @@ export default defineRoute({
     const columns = [...HISTORY_CSV_COLUMNS[history.test_type === 'ai_citations' ? 'ai_citations' : 'content_intelligence']];
     reply.header('content-type', 'text/csv; charset=utf-8');
     reply.header('content-disposition', `attachment; filename="${params.test_id}-history.csv"`);
-    return reply.send(stringify(historyCsvRows(history), { ...CSV_OPTIONS, columns }));
+    return reply.send(stringify(historyCsvRows(history), { ...csvOptions(query.bom), columns }));
   },
 });

@@ -3,9 +3,9 @@
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { z } from 'zod';
-import { CSV_OPTIONS } from '../../core/csv.ts';
+import { csvOptions } from '../../core/csv.ts';
 import { assertRunVisible, csvRecord, EXPORT_COLUMNS, exportRunRows } from '../../core/visibility/export.ts';
-import { defineRoute, filterParam, filterValue } from '../define.ts';
+import { BOM_PARAM, defineRoute, filterParam, filterValue } from '../define.ts';
 
 const FORMATS = ['csv', 'jsonl'] as const;
 
@@ -25,7 +25,7 @@ export default defineRoute({
   action: 'visibility.runs.export',
   scope: 'runs:read',
   params: z.object({ run_id: z.string().max(64).describe('Visibility run id (vis_…)') }),
-  querystring: z.object({ format: filterParam(FORMATS) }),
+  querystring: z.object({ format: filterParam(FORMATS), bom: BOM_PARAM }),
   response: z.string().describe('text/csv or application/x-ndjson, UTF-8'),
   errors: [400, 404, 422],
   run: async (a, ctx, core) => {
@@ -59,7 +59,7 @@ export default defineRoute({
       return reply.send(Readable.from((async function* () { for await (const r of rows) yield `${JSON.stringify(r)}\n`; })()));
     }
     reply.header('content-type', 'text/csv; charset=utf-8');
-    const csv = stringify({ ...CSV_OPTIONS, columns: [...EXPORT_COLUMNS] });
+    const csv = stringify({ ...csvOptions(query.bom), columns: [...EXPORT_COLUMNS] });
     // pipeline, not pipe: a failure of the rows (the database, a stored value that does not parse)
     // destroys csv with it, so the reply ends cut off and logged instead of the process dying of an
     // unhandled 'error'; a client that goes away destroys csv, and pipeline stops the rows.

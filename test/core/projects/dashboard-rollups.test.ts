@@ -135,7 +135,9 @@ async function referenceDashboard(store: Store, accountId: string, projectId: st
   const previousCells = new Map<string, ReturnType<typeof lookedEntry>>();
   if (previous) for (const [prompt, list] of groupByPrompt(previous.probes)) previousCells.set(prompt, lookedEntry(prompt, list, competitors, looked));
   const latestByPrompt = latest ? groupByPrompt(latest.probes) : new Map<string, HistoryProbe[]>();
-  const change = (now: number | null, before: number | null | undefined) => (now === null || before === null || before === undefined ? null : round4(now - before));
+  // From the counts (k/n), rounded once, as history's comparison.
+  const change = (now: { brand_mentions: number; succeeded: number }, before: { brand_mentions: number; succeeded: number } | undefined) =>
+    !before || now.succeeded === 0 || before.succeeded === 0 ? null : round4(now.brand_mentions / now.succeeded - before.brand_mentions / before.succeeded);
   const matrix = library
     .filter((p) => inTopic(p.prompt))
     .map(({ prompt, topics }) => {
@@ -148,7 +150,7 @@ async function referenceDashboard(store: Store, accountId: string, projectId: st
         mention_rate_ci: e.mention_rate_ci,
         ...evidence(e.succeeded, e),
         previous_mention_rate: before?.mention_rate ?? null,
-        change: change(e.mention_rate, before?.mention_rate),
+        change: change(e, before),
         platforms: e.by_platform.map((b) => {
           const was = before?.by_platform.find((x) => x.platform === b.platform);
           return {
@@ -158,7 +160,7 @@ async function referenceDashboard(store: Store, accountId: string, projectId: st
             ...evidence(b.succeeded, b),
             previous_mention_rate: was?.mention_rate ?? null,
             previous_n: was?.succeeded ?? null,
-            change: change(b.mention_rate, was?.mention_rate),
+            change: change(b, was),
             competitors: b.competitors.map((c) => ({ name: c.name, mention_rate: c.mention_rate })),
           };
         }),
