@@ -46,7 +46,7 @@ describe('tests estimate', () => {
     assert.equal(created.statusCode, 200, created.body);
     const started = await s.request('POST', `/v1/tests/${created.json().id}/runs`, { key, body: {} });
     assert.equal(started.statusCode, 200, started.body);
-    const run = await s.waitForRun(key, started.json().run_id);
+    const run = await s.waitForRun(key, started.json().run_id, 90_000);
     assert.equal(run.status, 'completed', JSON.stringify(run));
     return { estimate: res.json(), run, testId: created.json().id as string };
   }
