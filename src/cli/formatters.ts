@@ -19,6 +19,20 @@ const minute = (iso: string | null | undefined) => (iso ? `${iso.slice(0, 10)} $
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const lines = (rows: string[], empty: string) => (rows.length ? rows.join('\n') : empty);
 
+/** The schedule, budget and month lines of an estimate (a project's or a tracked test's: the same figures). */
+function scheduleCostLines(d: Ok<'testsEstimate'> | Ok<'projectsEstimate'>): string[] {
+  const r = d.runs_per_month;
+  return [
+    r && d.credits_per_month
+      ? `scheduled ${d.schedule!.cron} (${d.schedule!.timezone}): ${r.fewest === r.busiest ? plural(r.busiest, 'run') : `${r.fewest}–${r.busiest} runs`} a month, ${d.credits_per_month.average} credits on average, ${d.credits_per_month.busiest} in the busiest month`
+      : 'not scheduled: runs only when started',
+    d.monthly_credit_budget === null
+      ? d.budget_for_every_run === null ? 'no budget' : `no budget; ${d.budget_for_every_run} would pay for every run`
+      : `budget ${d.monthly_credit_budget}${d.runs_within_budget_per_month === null ? '' : `: pays for ${plural(d.runs_within_budget_per_month, 'run')} a month`}${d.budget_for_every_run === null ? '' : ` (${d.budget_for_every_run} pays for every run)`}`,
+    ...(d.months ?? []).map((m) => `  ${m.month}  ${plural(m.scheduled_runs, 'run').padStart(9)}${m.runs_within_budget === null || m.runs_within_budget === m.scheduled_runs ? '' : `, ${m.runs_within_budget} within budget`}  ${m.credits} credits`),
+  ];
+}
+
 /** A run's probes done of all, status and credits: the progress line and the status read share it. */
 export function probeCounts(run: { probe_count: number; probe_counts: Record<string, number> }): { done: number; total: number } {
   const c = run.probe_counts;
@@ -238,26 +252,11 @@ export const FORMATTERS: Record<string, Formatter> = {
   'projects estimate': fmt('projectsEstimate', (d) =>
     [
       `one run of every market: ${d.credits_per_run} credits (${plural(d.probes_per_run, 'probe')}: ${plural(d.prompt_count, 'prompt')} × ${plural(d.market_count, 'market')})`,
-      d.runs_per_month && d.credits_per_month
-        ? `scheduled ${d.schedule!.cron} (${d.schedule!.timezone}): ${d.runs_per_month.fewest}–${d.runs_per_month.busiest} runs a month, ${d.credits_per_month.average} credits on average, ${d.credits_per_month.busiest} in the busiest month`
-        : 'not scheduled: runs only when started',
-      d.monthly_credit_budget === null
-        ? d.budget_for_every_run === null ? 'no budget' : `no budget; ${d.budget_for_every_run} would pay for every run`
-        : `budget ${d.monthly_credit_budget}${d.runs_within_budget_per_month === null ? '' : `: pays for ${plural(d.runs_within_budget_per_month, 'run')} a month`}${d.budget_for_every_run === null ? '' : ` (${d.budget_for_every_run} pays for every run)`}`,
-      ...(d.months ?? []).map((m) => `  ${m.month}  ${plural(m.scheduled_runs, 'run').padStart(9)}${m.runs_within_budget === null || m.runs_within_budget === m.scheduled_runs ? '' : `, ${m.runs_within_budget} within budget`}  ${m.credits} credits`),
+      ...scheduleCostLines(d),
     ].join('\n'),
   ),
   'tests estimate': fmt('testsEstimate', (d) =>
-    [
-      `one run: ${d.credits_per_run} credits (${d.probes_per_run === null ? 'a Content Intelligence run' : plural(d.probes_per_run, 'probe')})`,
-      d.runs_per_month && d.credits_per_month
-        ? `scheduled ${d.schedule!.cron} (${d.schedule!.timezone}): ${d.runs_per_month.fewest === d.runs_per_month.busiest ? plural(d.runs_per_month.busiest, 'run') : `${d.runs_per_month.fewest}–${d.runs_per_month.busiest} runs`} a month, ${d.credits_per_month.average} credits on average, ${d.credits_per_month.busiest} in the busiest month`
-        : 'not scheduled: runs only when started',
-      d.monthly_credit_budget === null
-        ? d.budget_for_every_run === null ? 'no budget' : `no budget; ${d.budget_for_every_run} would pay for every run`
-        : `budget ${d.monthly_credit_budget}${d.runs_within_budget_per_month === null ? '' : `: pays for ${plural(d.runs_within_budget_per_month, 'run')} a month`}${d.budget_for_every_run === null ? '' : ` (${d.budget_for_every_run} pays for every run)`}`,
-      ...(d.months ?? []).map((m) => `  ${m.month}  ${plural(m.scheduled_runs, 'run').padStart(9)}${m.runs_within_budget === null || m.runs_within_budget === m.scheduled_runs ? '' : `, ${m.runs_within_budget} within budget`}  ${m.credits} credits`),
-    ].join('\n'),
+    [`one run: ${d.credits_per_run} credits (${d.probes_per_run === null ? 'a Content Intelligence run' : plural(d.probes_per_run, 'probe')})`, ...scheduleCostLines(d)].join('\n'),
   ),
   'tests plan': fmt('testsSamplePlan', (d) =>
     [
