@@ -134,8 +134,8 @@ export async function createKeyRateLimiter(opts: {
     return state.blocked ? refused(state, now) : undefined;
   }
 
-  function spend(state: LocalState, now: number): RateLimitDecision {
-    state.left -= 1;
+  function spend(state: LocalState, now: number, points = 1): RateLimitDecision {
+    state.left -= points;
     return {
       allowed: true,
       limit: opts.perMinute,
@@ -197,16 +197,17 @@ export async function createKeyRateLimiter(opts: {
     let state = local.get(key);
     if (state && state.windowEnd <= now) state = undefined;
     if (state?.blocked) return refused(state, now);
+    if (state && state.left >= points) return spend(state, now, points);
+    // The held points are this request's from here on: single requests must not spend them while
+    // the store answers (they would be spent twice); a refusal gives them back.
     const held = state?.left ?? 0;
-    if (state && held >= points) {
-      state.left -= points - 1;
-      return spend(state, now);
-    }
+    if (state) state.left = 0;
     const need = points - held;
     const current = await atStore(() => limiter.get(key)).catch(() => null);
     const storeLeft = current ? Math.max(0, opts.perMinute - current.consumedPoints) : opts.perMinute;
     const resetMs = current ? current.msBeforeNext : 60_000;
     if (storeLeft < need) {
+      if (state && local.get(key) === state) state.left += held;
       return { allowed: false, limit: opts.perMinute, remaining: storeLeft + held, resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)) };
     }
     const res = await take(key, need);
@@ -216,9 +217,9 @@ export async function createKeyRateLimiter(opts: {
       local.set(key, blocked);
       return refused(blocked, now);
     }
-    const next: LocalState = { left: 1, storeRemaining: res.remainingPoints, windowEnd: now + res.msBeforeNext, blocked: false };
+    const next: LocalState = { left: points, storeRemaining: res.remainingPoints, windowEnd: now + res.msBeforeNext, blocked: false };
     local.set(key, next);
-    return spend(next, now);
+    return spend(next, now, points);
   }
 
   return {

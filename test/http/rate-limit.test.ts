@@ -61,6 +61,23 @@ describe('per-key rate limiter', () => {
     }
   });
 
+  it('a batch that waits on the store owns the points this process held: single requests meanwhile do not spend them again', async () => {
+    const limiter = await createKeyRateLimiter({ perMinute: 600, handle }); // batches of 6
+    try {
+      assert.equal((await limiter.consume('key_race')).allowed, true, 'one point; the process holds 5');
+      // A batch of 10 needs the store; five single requests arrive while it waits there.
+      const decisions = await Promise.all([limiter.consume('key_race', 10), ...Array.from({ length: 5 }, () => limiter.consume('key_race'))]);
+      let spent = 1 + 10 * Number(decisions[0]!.allowed) + decisions.slice(1).filter((d) => d.allowed).length;
+      for (let i = 0; i < 700; i++) {
+        if (!(await limiter.consume('key_race')).allowed) break;
+        spent++;
+      }
+      assert.ok(spent <= 600, `${spent} points spent of a limit of 600`);
+    } finally {
+      await limiter.close();
+    }
+  });
+
   it('keeps points taken while a transaction is open on the service connection when that transaction rolls back (SQLite)', async (t) => {
     const sqlite = handle.sqlite;
     if (!sqlite) return t.skip('Postgres: the store has connections of its own');
