@@ -424,7 +424,7 @@ async function databaseErrors<T>(config: Config, fn: () => Promise<T>): Promise<
   try {
     return await fn();
   } catch (err) {
-    const reason = databaseFailure(err);
+    const reason = databaseFailure(err, config);
     if (reason === undefined) throw err;
     throw new CliError(
       'database_unavailable',
@@ -434,19 +434,36 @@ async function databaseErrors<T>(config: Config, fn: () => Promise<T>): Promise<
 }
 
 /** What went wrong, when err is the database's (the driver's, or the server's answer); else undefined. */
-function databaseFailure(err: unknown): string | undefined {
-  const e = err as { name?: string; code?: unknown; message?: string; cause?: unknown; errors?: unknown[] } | null;
+function databaseFailure(err: unknown, config: Config): string | undefined {
+  const e = err as { name?: string; code?: unknown; message?: string; cause?: unknown; errors?: unknown[]; port?: unknown; hostname?: unknown } | null;
   if (!e || typeof e !== 'object') return undefined;
-  if (e.name === 'DatabaseUnavailableError' && e.cause) return databaseFailure(e.cause) ?? e.message;
+  if (e.name === 'DatabaseUnavailableError' && e.cause) return databaseFailure(e.cause, config) ?? e.message;
   const code = typeof e.code === 'string' ? e.code : undefined;
   // node's net errors (ECONNREFUSED, ENOTFOUND, …); an AggregateError (every address of a host refused) has no message of its own.
   const message = (e.message || (e.errors?.[0] as Error | undefined)?.message || code || '').split('\n')[0]!.trim();
   const isPgServer = code !== undefined && /^[0-9A-Z]{5}$/.test(code) && 'severity' in e;
-  const isSocket = code !== undefined && /^E[A-Z]+$/.test(code) && code !== 'ERR_MODULE_NOT_FOUND';
+  // A socket error is the database's only when it is the Postgres server's address: not a port
+  // the process could not listen on, not Redis or a metrics port (serve and worker run whole in here).
+  const isSocket = code !== undefined && /^E[A-Z]+$/.test(code) && code !== 'ERR_MODULE_NOT_FOUND' && isDatabaseSocket(e, config.DATABASE_URL);
   const isSqlite = code?.startsWith('SQLITE_') || e.name === 'SqliteError';
   const isPgClient = /Connection terminated|connection timeout|pool exhausted|database unavailable/i.test(message);
   if (!isPgServer && !isSocket && !isSqlite && !isPgClient) return undefined;
   return code && !message.includes(code) ? `${message} (${code})` : message;
+}
+
+/** Whether a socket error (its port, or the host name a lookup failed for) is the Postgres server's of DATABASE_URL. */
+function isDatabaseSocket(e: { port?: unknown; hostname?: unknown; errors?: unknown[] }, url: string | undefined): boolean {
+  if (!url || !/^postgres(ql)?:/.test(url)) return false;
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return false;
+  }
+  const first = (e.errors?.[0] ?? e) as { port?: unknown; hostname?: unknown };
+  if (first.port !== undefined) return String(first.port) === (target.port || '5432');
+  if (typeof first.hostname === 'string') return first.hostname === target.hostname;
+  return true;
 }
 
 /** `sightline migrate`: applies what is pending and names it ({"applied": [...]}, empty when up to date). */

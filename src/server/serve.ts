@@ -70,11 +70,18 @@ function onShutdown(log: Logger, graceMs: number): (fn: (signal: string) => Prom
   };
 }
 
-async function metricsServer(config: Config, log: Logger): Promise<Server | undefined> {
+/** The metrics listener when configured (undefined when not); null when its port cannot be bound, said in the log. */
+async function metricsServer(config: Config, log: Logger): Promise<Server | undefined | null> {
   if (!config.SIGHTLINE_METRICS_PORT) return undefined;
-  const server = await startMetricsServer(config.SIGHTLINE_METRICS_PORT, config.SIGHTLINE_METRICS_HOST);
-  log.info({ port: config.SIGHTLINE_METRICS_PORT, host: config.SIGHTLINE_METRICS_HOST }, 'metrics listening');
-  return server;
+  const where = { port: config.SIGHTLINE_METRICS_PORT, host: config.SIGHTLINE_METRICS_HOST };
+  try {
+    const server = await startMetricsServer(where.port, where.host);
+    log.info(where, 'metrics listening');
+    return server;
+  } catch (err) {
+    log.fatal({ ...where, error: (err as Error).message }, 'cannot listen for metrics (SIGHTLINE_METRICS_PORT); exiting');
+    return null;
+  }
 }
 
 /** Stops the runtime's worker within the grace period, saying how many jobs were still running. */
@@ -130,12 +137,19 @@ export async function runServe(config: Config, opts: { worker: boolean }): Promi
     await runtime.close();
     return 1;
   }
-  // Shutdown is armed once the port is bound: a SIGTERM that arrived before, or arrives while the
-  // worker and metrics still start, is a graceful shutdown too, not the default kill.
-  // The worker starts first (synchronously, nothing awaited in between): a shutdown armed with a
-  // signal already pending then stops it rather than running before it exists.
+  // A metrics port that cannot be bound ends the start like the API's port, before any job runs.
+  const metrics = await metricsServer(config, log);
+  if (metrics === null) {
+    await app.close().catch(() => {});
+    await rateLimiter.close();
+    await runtime.close();
+    return 1;
+  }
+  // Shutdown is armed once the ports are bound: a SIGTERM that arrived before is a graceful
+  // shutdown too, not the default kill. The worker starts first (synchronously, nothing awaited in
+  // between): a shutdown armed with a signal already pending then stops it rather than running
+  // before it exists.
   if (opts.worker) runtime.core.startWorker();
-  let metrics: Server | undefined;
   const graceMs = config.SIGHTLINE_SHUTDOWN_GRACE_MS;
   armShutdown(async () => {
     // Stop accepting and claiming; requests and jobs get the grace period, then are stopped (a
@@ -145,7 +159,6 @@ export async function runServe(config: Config, opts: { worker: boolean }): Promi
     await rateLimiter.close();
     await runtime.close({ graceMs });
   });
-  metrics = await metricsServer(config, log);
   // What this process is, in one line (the worker says its own): database, and whether jobs and
   // scheduled runs happen here or in separate `sightline worker` processes.
   const dialect = runtime.core.store.dialect;
@@ -192,14 +205,17 @@ export async function runWorker(config: Config): Promise<number> {
   const log = processLogger(config, 'worker');
   const armShutdown = onShutdown(log, config.SIGHTLINE_SHUTDOWN_GRACE_MS);
   const runtime = await openRuntime(config, { log });
-  let metrics: Server | undefined;
+  const metrics = await metricsServer(config, log);
+  if (metrics === null) {
+    await runtime.close();
+    return 1;
+  }
   armShutdown(async () => {
     await stopJobs(runtime, log, config.SIGHTLINE_SHUTDOWN_GRACE_MS);
     metrics?.close();
     await runtime.close();
   });
   runtime.core.startWorker();
-  metrics = await metricsServer(config, log);
   log.info({ database: runtime.core.store.dialect }, 'worker started');
   process.stderr.write(`sightline worker started (${runtime.core.store.dialect})\n`);
   return -1;

@@ -4,6 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -221,6 +222,22 @@ describe('a database the command cannot use: one line naming it (never its passw
     for (const args of [['migrate'], ['worker'], ['serve', '--port', '0']]) {
       const out = await bin(args, { DATABASE_URL: 'postgres://app:s3cret@127.0.0.1:1/sightline', SIGHTLINE_LOG_LEVEL: 'silent' });
       oneLine(out, /^sightline: cannot use the database postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/sightline \(DATABASE_URL\): .*ECONNREFUSED.*Check DATABASE_URL/);
+    }
+  });
+
+  test('a metrics port serve cannot listen on ends the start, and is not blamed on the database', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = String((taken.address() as AddressInfo).port);
+      const dir = mkdtempSync(join(tmpdir(), 'sightline-port-'));
+      const out = await bin(['serve', '--port', '0'], { DATABASE_URL: `sqlite:${join(dir, 's.db')}`, HOST: '127.0.0.1', SIGHTLINE_METRICS_PORT: port, SIGHTLINE_METRICS_HOST: '127.0.0.1', SIGHTLINE_LOG_LEVEL: 'fatal' });
+      assert.match(out.stdout + out.stderr, /EADDRINUSE.*cannot listen for metrics/);
+      assert.equal(out.code, 1, out.stderr);
+      assert.doesNotMatch(out.stderr, /cannot use the database/);
+      rmSync(dir, { recursive: true, force: true });
+    } finally {
+      taken.close();
     }
   });
 
