@@ -294,7 +294,7 @@ export async function projectDashboard(store: Store, accountId: string, projectI
     }
   }
   runs.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
-  const periods = group(runs, opts.window, now);
+  const periods = group(runs, opts.window, now, since);
   const stored = runs.map((r) => r.id).filter((id) => !pending.has(id));
   const seriesOf = await loadSeries(store, stored);
   for (const [id, list] of pending) seriesOf.set(id, { prompts: list, total: runTotal(list) });

@@ -127,7 +127,7 @@ async function referenceDashboard(store: Store, accountId: string, projectId: st
     }
   }
   runs.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
-  const periods = group(runs, opts.window, now).map((g) => ({ start: g.start, end: g.end, runs: g.runs, probes: g.runs.flatMap((r) => probesOf.get(r.id) ?? []) }));
+  const periods = group(runs, opts.window, now, since).map((g) => ({ start: g.start, end: g.end, runs: g.runs, probes: g.runs.flatMap((r) => probesOf.get(r.id) ?? []) }));
   const series = periods.map((p) => ({ start: toApiTime(p.start), end: toApiTime(p.end), run_ids: p.runs.map((r) => r.id), ...brandNumbers(p.probes, competitors, looked) }));
 
   const latest = periods.at(-1);
