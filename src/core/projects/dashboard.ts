@@ -257,6 +257,11 @@ export async function checkDashboardFilters(store: Store, projectId: string, fil
 }
 
 export async function projectDashboard(store: Store, accountId: string, projectId: string, opts: DashboardOptions) {
+  return (await dashboardAndRuns(store, accountId, projectId, opts)).dashboard;
+}
+
+/** The dashboard, and how many of the runs behind it the sandbox engine answered (a shared report says so). */
+export async function dashboardAndRuns(store: Store, accountId: string, projectId: string, opts: DashboardOptions) {
   const project = await findProject(store.db, accountId, projectId);
   const competitors = (JSON.parse(project.competitors) as { name: string }[]).map((c) => c.name);
   const library = await listPrompts(store.db, projectId);
@@ -269,7 +274,7 @@ export async function projectDashboard(store: Store, accountId: string, projectI
 
   // The comparable runs of every market's test (or the one market asked for): started by the
   // test, or with the test's definition (tracking/comparable.ts), from each run's tallies.
-  const runs: { id: string; created_at: string }[] = [];
+  const runs: { id: string; created_at: string; engine: string }[] = [];
   const lookedFor = new Map<string, ReadonlySet<string>>();
   const pending = new Map<string, PromptRollup[]>();
   const tests = allTests.filter((t) => !market || t.market === market);
@@ -278,7 +283,7 @@ export async function projectDashboard(store: Store, accountId: string, projectI
     const testDefinition = plannedId(definition, opts.catalog);
     const loaded = await store.db
       .selectFrom('visibility_runs')
-      .select(['id', 'created_at', 'competitors', 'brand_terms', 'started_by_test'])
+      .select(['id', 'created_at', 'competitors', 'brand_terms', 'started_by_test', 'engine'])
       .where('test_id', '=', t.id)
       .where('created_at', '>=', since)
       .orderBy('created_at')
@@ -404,7 +409,7 @@ export async function projectDashboard(store: Store, accountId: string, projectI
     .filter((m) => m.n > 0 && m.mention_rate === 0 && m.competitors.some((c) => (c.mention_rate ?? 0) > 0))
     .map((m) => ({ prompt: m.prompt, topics: m.topics, n: m.n, thin: m.thin, competitors: m.competitors.filter((c) => (c.mention_rate ?? 0) > 0).map((c) => ({ name: c.name, mention_rate: c.mention_rate })) }));
 
-  return {
+  const dashboard = {
     project_id: projectId,
     window: opts.window,
     days: opts.days,
@@ -421,4 +426,5 @@ export async function projectDashboard(store: Store, accountId: string, projectI
     // domains, or a reader without sites:read).
     site_activity: !opts.siteActivity ? null : await projectSiteActivity(store.db, accountId, { url: project.url, domains: (JSON.parse(project.brand) as { domains?: string[] }).domains ?? [] }, new Date(since), now),
   };
+  return { dashboard, engine: { runs: runs.length, sandbox_runs: runs.filter((r) => r.engine === 'sandbox').length } };
 }

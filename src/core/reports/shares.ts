@@ -9,7 +9,7 @@ import { AppError } from '../errors.ts';
 import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
 import type { Catalog } from '../visibility/catalog.ts';
-import { checkDashboardFilters, DASHBOARD_WINDOWS, dashboardFilters, projectDashboard } from '../projects/dashboard.ts';
+import { checkDashboardFilters, DASHBOARD_WINDOWS, dashboardAndRuns, dashboardFilters } from '../projects/dashboard.ts';
 import { findProject, projectTests } from '../projects/projects.ts';
 import { listPrompts } from '../projects/prompts.ts';
 
@@ -215,7 +215,7 @@ export async function shareReportStatus(store: Store, share: OpenShare): Promise
  * on the page and the PDF as in the console).
  */
 export async function shareReport(store: Store, catalog: Catalog, share: OpenShare, now = new Date()) {
-  const dashboard = await projectDashboard(store, share.accountId, share.projectId, {
+  const { dashboard, engine } = await dashboardAndRuns(store, share.accountId, share.projectId, {
     days: share.days,
     window: share.window,
     topic: share.topic ?? undefined,
@@ -226,18 +226,7 @@ export async function shareReport(store: Store, catalog: Catalog, share: OpenSha
     // opened by anyone holding it, so the account's sites and their logs stay out of it.
     siteActivity: false,
   });
-  const runIds = [...new Set(dashboard.series.flatMap((p) => p.run_ids))];
-  let sandbox = 0;
-  for (let i = 0; i < runIds.length; i += 500) {
-    const row = await store.db
-      .selectFrom('visibility_runs')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('id', 'in', runIds.slice(i, i + 500))
-      .where('engine', '=', 'sandbox')
-      .executeTakeFirst();
-    sandbox += Number(row?.n ?? 0);
-  }
-  return { share, dashboard, engine: { runs: runIds.length, sandbox_runs: sandbox }, generatedAt: toApiTime(now.toISOString()) };
+  return { share, dashboard, engine, generatedAt: toApiTime(now.toISOString()) };
 }
 
 export type ShareReport = Awaited<ReturnType<typeof shareReport>>;
