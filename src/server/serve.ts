@@ -97,7 +97,9 @@ const ABORT_FLUSH_MS = 1000;
 /**
  * Stops accepting connections and gives the requests in flight the grace period; those still
  * running then are answered 503 `shutting_down` and their connections closed. Resolves once no
- * request is left, so that what requests use (the database) can close after it, never under one.
+ * request is left to answer. The handler of an aborted request is not stopped: its next database
+ * call after the runtime closes fails, and its open transaction rolls back, as after a crash (a
+ * paid action left reserved is released by the action sweep).
  */
 async function closeHttp(app: FastifyInstance, log: Logger, graceMs: number): Promise<void> {
   const inFlight = inFlightRequests(app);
