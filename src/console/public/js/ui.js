@@ -169,8 +169,8 @@ export function Badge({ value, label }) {
   return html`<span class=${'badge ' + value}>${label || statusText(value)}</span>`;
 }
 
-export function Note({ kind = 'info', children, role, id }) {
-  return html`<div class=${'note ' + kind} id=${id} role=${role || (kind === 'error' ? 'alert' : 'status')}>${children}</div>`;
+export function Note({ kind = 'info', children, role, id, tabIndex, noteRef }) {
+  return html`<div class=${'note ' + kind} id=${id} role=${role || (kind === 'error' ? 'alert' : 'status')} tabindex=${tabIndex} ref=${noteRef}>${children}</div>`;
 }
 
 // The element that last had the focus. A button disabled while its request runs drops the focus
@@ -193,7 +193,7 @@ export function ErrorNote({ error, id }) {
     if (error && ref.current && focusLost()) ref.current.focus();
   }, [error]);
   if (!error) return null;
-  return html`<div class="note error" role="alert" id=${id} tabindex="-1" ref=${ref}><p>${error.message || String(error)}</p></div>`;
+  return html`<${Note} kind="error" id=${id} tabIndex="-1" noteRef=${ref}><p>${error.message || String(error)}</p></${Note}>`;
 }
 
 export function Empty({ title, children }) {
