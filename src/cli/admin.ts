@@ -309,8 +309,9 @@ async function main(argv: string[]): Promise<number> {
       return withDatabase(config, async (db) => {
         const issued = await createResetToken(db.store, email);
         if (!issued) throw new AppError('not_found', `no account or user has the email ${email}`);
-        const link = tokenLink(consolePublicUrl(db.config), 'reset', issued.token);
-        notePublicUrl(db.config, consolePublicUrl(db.config));
+        const origin = consolePublicUrl(db.config);
+        notePublicUrl(db.config, origin);
+        const link = tokenLink(origin, 'reset', issued.token);
         print(values.json, { email: issued.email, link, expires_in_minutes: 60 }, `password link for ${issued.email} (works once, for an hour):\n${link}`);
         return 0;
       });
@@ -319,8 +320,9 @@ async function main(argv: string[]): Promise<number> {
       const email = required(values.email, 'email');
       const credits = values.credits === undefined ? 0 : creditsFlag(values.credits);
       return withDatabase(config, async (db) => {
-        const invite = await inviteUserOperation(db, consolePublicUrl(db.config), email, credits, 'cli');
-        notePublicUrl(db.config, consolePublicUrl(db.config));
+        const origin = consolePublicUrl(db.config);
+        const invite = await inviteUserOperation(db, origin, email, credits, 'cli');
+        notePublicUrl(db.config, origin);
         print(values.json, invite, `invitation for ${invite.email} (works once, for seven days):\n${invite.link}`);
         return 0;
       });
