@@ -184,6 +184,8 @@ export const DEFAULT_POOL: PoolOptions = { max: 10, waitMs: 3000, connectMs: 10_
 
 export interface OpenOptions {
   pool?: Partial<PoolOptions>;
+  /** SQLite file: open only one that exists (SQLITE_CANTOPEN otherwise), never create it or its folder. */
+  mustExist?: boolean;
   /** Postgres: told of lost connections and retries (see resilience.ts). */
   onDatabaseEvent?: ResilienceOptions['onEvent'];
   /** SQLite file: WAL checkpoints on a thread of their own, off the event loop (checkpointer.ts); for the service. */
@@ -200,8 +202,8 @@ export function openDatabase(url: string, opts: OpenOptions = {}): DatabaseHandl
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
     const file = path === ':memory:' ? ':memory:' : resolve(path);
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    const sqlite = new BetterSqlite3(file);
+    if (file !== ':memory:' && !opts.mustExist) mkdirSync(dirname(file), { recursive: true });
+    const sqlite = new BetterSqlite3(file, { fileMustExist: opts.mustExist === true && file !== ':memory:' });
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');

@@ -7,8 +7,6 @@
 import type { Config } from '../config.ts';
 import { clearAuthCache, shareAuthChanges } from '../core/accounts/accounts.ts';
 import { openDatabase, type DatabaseHandle, type OpenOptions } from '../db/connection.ts';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { appliedMigrationCount, migrateToLatest } from '../db/migrations.ts';
 import { AUTH_CHANNEL, listenChannel, notifyChannel, type ChannelListener } from '../db/notify.ts';
 import { storeOf, type Store } from '../db/store.ts';
@@ -46,16 +44,30 @@ export async function openConfiguredDatabase(
     existing?: boolean;
   } = {},
 ): Promise<OpenedDatabase> {
-  const file = config.DATABASE_URL.startsWith('sqlite:') ? config.DATABASE_URL.slice('sqlite:'.length) : undefined;
-  if (opts.existing && file !== undefined && file !== ':memory:' && !existsSync(resolve(file))) throw new DatabaseNotSetUp('the file does not exist');
-  const handle = openDatabase(config.DATABASE_URL, {
-    pool: { max: config.SIGHTLINE_DB_POOL_MAX, waitMs: config.SIGHTLINE_DB_POOL_WAIT_MS, connectMs: config.SIGHTLINE_DB_CONNECT_TIMEOUT_MS },
-    checkpointInBackground: opts.checkpointInBackground,
-    onDatabaseEvent: opts.onDatabaseEvent,
-  });
-  if (opts.existing && (await appliedMigrationCount(handle.db).catch(async (err) => Promise.reject(await handle.close().then(() => err, () => err)))) === 0) {
-    await handle.close();
-    throw new DatabaseNotSetUp('it holds no sightline data (no migration applied)');
+  let handle: DatabaseHandle;
+  try {
+    handle = openDatabase(config.DATABASE_URL, {
+      pool: { max: config.SIGHTLINE_DB_POOL_MAX, waitMs: config.SIGHTLINE_DB_POOL_WAIT_MS, connectMs: config.SIGHTLINE_DB_CONNECT_TIMEOUT_MS },
+      checkpointInBackground: opts.checkpointInBackground,
+      onDatabaseEvent: opts.onDatabaseEvent,
+      mustExist: opts.existing,
+    });
+  } catch (err) {
+    if (opts.existing && (err as { code?: string }).code === 'SQLITE_CANTOPEN') throw new DatabaseNotSetUp('the file does not exist');
+    throw err;
+  }
+  if (opts.existing) {
+    let applied: number;
+    try {
+      applied = await appliedMigrationCount(handle.db);
+    } catch (err) {
+      await handle.close().catch(() => {});
+      throw err;
+    }
+    if (applied === 0) {
+      await handle.close();
+      throw new DatabaseNotSetUp('it holds no sightline data (no migration applied)');
+    }
   }
   if (opts.migrate !== false) await migrateToLatest(handle.db);
   // Postgres: revocations and suspensions reach every process's key cache at once (accounts.ts).
