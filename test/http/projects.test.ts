@@ -213,6 +213,17 @@ describe('projects', () => {
     const more = await s.request('POST', `/v1/projects/${p.id}/prompts`, { key, body: { prompts: [{ prompt: 'one more' }] } });
     assert.equal(more.statusCode, 400);
   });
+
+  test('imports at the same instant count each other: the 1000-prompt limit holds, a prompt in both goes in once', async () => {
+    const { key } = await s.account({ credits: 10 });
+    const p = (await s.request('POST', '/v1/projects', { key, body: { ...body, platforms: ['deepseek'], repeats: 1, markets: [{ language: 'en', country: 'US' }] } })).json();
+    // Four imports of 300 prompts of their own and one they share: three fit (901), the fourth does not.
+    const paste = (n: number) => `shared prompt\n${Array.from({ length: 300 }, (_, i) => `import ${n} prompt ${i}`).join('\n')}`;
+    const answers = await Promise.all([0, 1, 2, 3].map((n) => s.request('POST', `/v1/projects/${p.id}/prompts`, { key, body: { text: paste(n) } })));
+    assert.deepEqual(answers.map((a) => a.statusCode).sort(), [200, 200, 200, 400], answers.map((a) => a.body).join('\n'));
+    assert.deepEqual(answers.filter((a) => a.statusCode === 200).map((a) => a.json().prompt_count).sort(), [301, 601, 901]);
+    assert.equal((await s.request('GET', `/v1/projects/${p.id}`, { key })).json().prompts.length, 901);
+  });
 });
 
 describe('project sample plan', () => {
