@@ -38,7 +38,7 @@ export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
  */
 export const WEBHOOK_URL_NOT_PUBLIC =
   'The url\'s host does not resolve to an address webhooks may reach: it cannot be resolved, or it is private, loopback, link-local or otherwise not public. The operator can allow such a host with SIGHTLINE_FETCH_ALLOW (hosts, host:port pairs or CIDRs).';
-const NOT_PUBLIC_CODES = new Set(['blocked_address', 'unresolved_host', 'network', 'timeout']);
+const NOT_PUBLIC_CODES = new Set(['blocked_address', 'network', 'timeout']);
 
 /** The URL, normalized, when the address policy lets it through; else 400 invalid_url. */
 export async function checkWebhookUrl(deps: Pick<WebhookDeps, 'allow' | 'lookup'>, url: string): Promise<string> {
