@@ -100,7 +100,8 @@ describe('projects', () => {
     assert.deepEqual(d.topics.map((t: any) => t.topic), ['agencies', 'billing', 'integrations', 'pricing']);
     const integrations = d.topics.find((t: any) => t.topic === 'integrations');
     assert.equal(integrations.n, 4 * 16);
-    const filtered = (await s.request('GET', `/v1/projects/${p.id}/dashboard?topic=Integrations`, { key })).json();
+    const filtered = (await s.request('GET', `/v1/projects/${p.id}/dashboard?topic=%20Integrations%20`, { key })).json();
+    assert.equal(filtered.topic, 'integrations', 'the topic as the project keeps and matches it, as market is');
     assert.equal(filtered.matrix.length, 4);
     assert.equal(filtered.series[0].brand.n, 4 * 16);
     assert.equal(filtered.topics.length, 1);
@@ -108,7 +109,10 @@ describe('projects', () => {
     assert.equal(us.series[0].run_ids.length, 2);
     // A market written another way is the same market; one the project does not have, or an
     // unknown topic, is a 400 naming what is allowed, not an empty dashboard.
-    for (const m of ['en-us', 'en_US']) assert.deepEqual((await s.request('GET', `/v1/projects/${p.id}/dashboard?market=${m}`, { key })).json().series[0].run_ids, us.series[0].run_ids, m);
+    for (const m of ['en-us', 'en_US']) {
+      const other = (await s.request('GET', `/v1/projects/${p.id}/dashboard?market=${m}`, { key })).json();
+      assert.deepEqual([other.market, other.series[0].run_ids], ['en-US', us.series[0].run_ids], m);
+    }
     for (const q of ['market=fr-FR', 'topic=nope']) {
       const bad = await s.request('GET', `/v1/projects/${p.id}/dashboard?${q}`, { key });
       assert.equal(bad.statusCode, 400, q);
