@@ -310,20 +310,27 @@ function requestOf(built: Built, cmd: Command, positionals: string[]) {
   const input = { path: {} as Record<string, unknown>, query: {} as Record<string, unknown>, body: {} as Record<string, unknown> };
   def.args.forEach((a, i) => setPath(input[a.in], a.field, positionals[i]));
   const opts = cmd.opts();
-  const given = (flag: string) => built.fields.some((x) => x.field.flag === flag && cmd.getOptionValueSource(x.option.attributeName()) === 'cli');
+  const givenFlags = new Set(built.fields.filter((x) => cmd.getOptionValueSource(x.option.attributeName()) === 'cli').map((x) => x.field.flag));
+  const given = (flag: string) => givenFlags.has(flag);
   const partial = new Map<string, PartialObject>();
   for (const { option, field, fromFile } of built.fields) {
     const name = option.attributeName();
     if (cmd.getOptionValueSource(name) !== 'cli') continue;
     const dot = field.field.indexOf('.');
     if (def.method === 'patch' && dot > 0 && !partial.has(field.field.slice(0, dot))) {
+      // One pass over the object's properties: the flags given, those not, and what the object needs.
       const object = field.field.slice(0, dot);
-      const needed = new Set(built.fields.flatMap((x) => (x.field.field.startsWith(`${object}.`) ? (x.field.needs ?? []) : [])));
-      const missing = built.fields
-        .filter((x) => x.field.field.startsWith(`${object}.`) && !given(x.field.flag))
-        .map((x) => ({ prop: x.field.field.slice(dot + 1), flag: x.field.flag, needed: needed.has(x.field.flag) }));
-      const givenFlags = built.fields.filter((x) => x.field.field.startsWith(`${object}.`) && given(x.field.flag)).map((x) => x.field.flag);
-      if (missing.length) partial.set(object, { field: object, in: field.in, missing, given: givenFlags });
+      const needed = new Set<string>();
+      const missing: PartialObject['missing'] = [];
+      const givenHere: string[] = [];
+      for (const x of built.fields) {
+        if (!x.field.field.startsWith(`${object}.`)) continue;
+        for (const flag of x.field.needs ?? []) needed.add(flag);
+        if (given(x.field.flag)) givenHere.push(x.field.flag);
+        else missing.push({ prop: x.field.field.slice(dot + 1), flag: x.field.flag, needed: false });
+      }
+      for (const m of missing) m.needed = needed.has(m.flag);
+      if (missing.length) partial.set(object, { field: object, in: field.in, missing, given: givenHere });
     }
     const missing = def.method === 'patch' ? [] : (field.needs ?? []).filter((flag) => !given(flag));
     if (missing.length) throw new CallFailed(EXIT.usage, { error: 'usage_error', message: `--${field.flag} needs ${missing.map((f) => `--${f}`).join(' and ')} beside it` });

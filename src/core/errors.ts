@@ -26,7 +26,7 @@ export const ERROR_CODES = {
   weak_password: { status: 400, message: 'Passwords need at least 10 characters.' },
   wrong_password: { status: 400, message: 'The current password is not right.' },
   invalid_schedule: { status: 400, message: 'The schedule needs a valid five-field cron expression and an IANA time zone.' },
-  fetch_blocked: { status: 400, message: 'The URL points at an address this server may not fetch (not public: private, loopback, link-local); its operator can allow it with SIGHTLINE_FETCH_ALLOW (hosts, host:port pairs or CIDRs).' },
+  fetch_blocked: { status: 400, message: 'The URL points at an address this server may not fetch (not public: private, loopback, link-local), or its host name does not exist (one answer for both); its operator can allow a host with SIGHTLINE_FETCH_ALLOW (hosts, host:port pairs or CIDRs).' },
   unauthorized: { status: 401, message: 'Missing or invalid API key.' },
   mcp_token_not_allowed: { status: 401, message: 'MCP tokens are accepted only by the MCP endpoint.' },
   api_key_not_allowed: { status: 401, message: 'API keys are not accepted by the MCP endpoint; use an MCP token (svc_mcp_live_…, `sightline keys create --mcp`).' },

@@ -66,6 +66,47 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return err instanceof DatabaseUnavailableError || isConnectionLost(err);
 }
 
+/**
+ * SQLSTATEs of credentials the server refused: invalid_password (28P01) and
+ * invalid_authorization_specification (28000: no such role, a role that may not log in, no
+ * pg_hba.conf entry for this client).
+ */
+const AUTH_CODES = new Set(['28P01', '28000']);
+
+/**
+ * The SQLSTATE when the database is unavailable because it refused this process's credentials
+ * (err, or the error it wraps); else undefined. Clients get the 503 database_unavailable of any
+ * outage; the operator is told this one apart (authenticationFailure), because waiting will not
+ * clear it: DATABASE_URL, or the role on the server, must be fixed.
+ */
+export function refusedCredentialsCode(err: unknown): string | undefined {
+  let e = err as { code?: unknown; cause?: unknown } | null | undefined;
+  for (let depth = 0; e && typeof e === 'object' && depth < 4; depth++, e = e.cause as typeof e) {
+    if (typeof e.code === 'string' && AUTH_CODES.has(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+/**
+ * What the operator reads (log lines, /readyz) about refused credentials: the reason and the
+ * setting to fix, never the password (the server's words name the user at most); undefined for
+ * any other failure.
+ */
+export function authenticationFailure(err: unknown): { reason: 'authentication_failed'; message: string } | undefined {
+  const code = refusedCredentialsCode(err);
+  if (!code) return undefined;
+  return {
+    reason: 'authentication_failed',
+    message: `authentication failed: the database refused the credentials of DATABASE_URL (SQLSTATE ${code}); fix the user name or password there, or the role on the database server. Requests answer 503 until then; no restart is needed after.`,
+  };
+}
+
+/** The operator's log line for an unavailable database: its fields and message, saying when the credentials were refused. */
+export function unavailableLogLine(err: unknown): { fields: { reason?: string }; msg: string } {
+  const refused = authenticationFailure(err);
+  return refused ? { fields: { reason: refused.reason }, msg: `database unavailable: ${refused.message}` } : { fields: {}, msg: 'database unavailable' };
+}
+
 export interface ResilienceOptions {
   /** Attempts of a retryable read or transaction (first one included). */
   attempts?: number;

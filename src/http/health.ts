@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { Core } from '../core/index.ts';
 import { z } from 'zod';
 import { ErrorBody } from '../operations/define.ts';
+import { notReadyDetail } from '../web/errors.ts';
 
 export function registerHealthRoutes(app: FastifyInstance, core: Core) {
   // security: [] says what the root-level bearer requirement does not: no key needed here.
@@ -26,9 +27,9 @@ export function registerHealthRoutes(app: FastifyInstance, core: Core) {
     try {
       await sql`select 1`.execute(core.store.db);
       return { status: 'ready', database: core.store.dialect };
-    } catch {
+    } catch (err) {
       // Load balancers stop routing here until the database answers again (the pool reconnects).
-      return reply.status(503).header('retry-after', '2').send({ detail: { error: 'not_ready', message: 'The database is not reachable.' } });
+      return reply.status(503).header('retry-after', '2').send({ detail: notReadyDetail(err) });
     }
   });
 }

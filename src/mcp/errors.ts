@@ -8,7 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { AppError, ERROR_CODES, FieldError, ValidationFailed } from '../core/errors.ts';
-import { isDatabaseUnavailable } from '../db/resilience.ts';
+import { isDatabaseUnavailable, unavailableLogLine } from '../db/resilience.ts';
 import { NUL_BYTE_MESSAGE } from '../text/nul-bytes.ts';
 
 export interface ToolFailure {
@@ -62,7 +62,8 @@ export function toolFailure(err: unknown, requestId: string, log: FastifyBaseLog
   if (err instanceof FieldError) return validation([{ loc: argumentsLoc(err.loc), msg: err.message, type: err.type }]);
   if (err instanceof ValidationFailed) return validation(err.detail.map((d) => ({ ...d, loc: argumentsLoc(d.loc) })));
   if (isDatabaseUnavailable(err)) {
-    log.warn({ err, tool }, 'database unavailable');
+    const line = unavailableLogLine(err);
+    log.warn({ err, tool, ...line.fields }, line.msg);
     return { status: 503, body: { error: 'database_unavailable', message: ERROR_CODES.database_unavailable.message, request_id: requestId } };
   }
   log.error({ err, tool }, 'unhandled error in MCP tool');

@@ -9,7 +9,7 @@ import type { Scope } from '../core/accounts/scopes.ts';
 import type { ActionContext } from '../core/billing/actions.ts';
 import type { Core } from '../core/index.ts';
 import { OPERATIONS } from '../operations/index.ts';
-import type { RouteSpec } from '../operations/define.ts';
+import { FILE_ONLY_PARAMS, type RouteSpec } from '../operations/define.ts';
 
 type AnyRoute = RouteSpec<z.ZodType, z.ZodType, z.ZodType>;
 
@@ -35,12 +35,14 @@ export interface McpTool {
 }
 
 function argumentsOf(route: AnyRoute): z.ZodObject {
-  const shape: z.ZodRawShape = {};
+  const shape: Record<string, z.core.$ZodType> = {};
   for (const raw of [route.params, route.querystring, route.body]) {
     // An optional body (POST /v1/tests/{id}/runs) contributes its fields, each optional already.
     let part = raw;
     while (part instanceof z.ZodOptional || part instanceof z.ZodNullable) part = part.unwrap() as z.ZodType;
-    if (part instanceof z.ZodObject) Object.assign(shape, part.shape);
+    if (part instanceof z.ZodObject) {
+      for (const [name, field] of Object.entries(part.shape)) if (!FILE_ONLY_PARAMS.has(field as z.ZodType)) shape[name] = field;
+    }
   }
   if (route.tool?.extraInput) Object.assign(shape, route.tool.extraInput);
   return z.object(shape);

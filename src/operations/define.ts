@@ -69,6 +69,13 @@ export const queryBool = z
 /** bom=true on a CSV export: the file starts with a UTF-8 byte order mark, so Excel opens it as UTF-8 (core/csv.ts). */
 export const BOM_PARAM = queryBool.describe('true starts the CSV with a UTF-8 byte order mark so Excel opens it as UTF-8 (CSV only; default false)');
 
+/**
+ * Query parameters that shape only the bytes of an HTTP file answer (BOM_PARAM): HTTP, OpenAPI,
+ * the typed client and the CLI (which writes the file) take them; an MCP tool answers JSON, so its
+ * arguments leave them out (src/mcp/tools.ts) and a call naming one is refused as unknown.
+ */
+export const FILE_ONLY_PARAMS: ReadonlySet<z.ZodType> = new Set([BOM_PARAM]);
+
 type AnyZod = z.ZodType;
 
 /**

@@ -3,6 +3,7 @@
 // commands and the tests all start from the same wiring.
 import type { Config } from '../config.ts';
 import type { DatabaseHandle, OpenOptions } from '../db/connection.ts';
+import { authenticationFailure } from '../db/resilience.ts';
 import { createCore, type Core, type CoreOptions } from '../core/index.ts';
 import { openConfiguredDatabase } from './database.ts';
 import { createPlatformGate } from '../platforms/gate.ts';
@@ -67,6 +68,12 @@ export function buildPlatforms(config: Config, opts: { fetch?: typeof fetch } = 
   return { drivers, ask, concurrency };
 }
 
+/** A worker's failure in the log; a claim the database refused for its credentials says so, and what to fix. */
+function workerError(log: Logger, err: unknown): void {
+  const refused = authenticationFailure(err);
+  log.error({ error: (err as Error)?.message, ...(refused && { reason: refused.reason, fix: refused.message }) }, 'worker error');
+}
+
 export async function openRuntime(
   config: Config,
   opts: { migrate?: boolean; fetch?: typeof fetch; core?: Partial<CoreOptions>; onDatabaseEvent?: OpenOptions['onDatabaseEvent']; log?: Logger } = {},
@@ -94,7 +101,7 @@ export async function openRuntime(
     platformConcurrency: platforms.concurrency,
     jobLog: opts.log,
     onJobOutcome: (job, outcome, ms) => metrics.jobOutcome(job.kind, job.lane, outcome, ms / 1000),
-    onWorkerError: opts.log ? (err) => opts.log!.error({ error: (err as Error)?.message }, 'worker error') : undefined,
+    onWorkerError: opts.log ? (err) => workerError(opts.log!, err) : undefined,
     ...opts.core,
   });
   return {

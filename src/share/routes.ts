@@ -12,7 +12,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Core } from '../core/index.ts';
-import { openShare, shareReport, shareReportStatus, type OpenShare } from '../core/reports/shares.ts';
+import { openShare, shareReport, type ShareReport } from '../core/reports/shares.ts';
 import { goneHtml, notFoundHtml, reportHtml, SHARE_CSP, tooManyHtml } from './html.ts';
 import { PdfCache } from './pdf-cache.ts';
 import { pdfVersion, reportPdf } from './pdf.ts';
@@ -50,8 +50,8 @@ export function registerSharePages(app: FastifyInstance, core: Core) {
     }
   }
 
-  /** The share the request's token opens with a report to show, or null after answering it (404, 410 or 429). */
-  async function open(request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply, pdf = false): Promise<OpenShare | null> {
+  /** The report the request's token opens, or null after answering otherwise (404, 410 or 429). */
+  async function open(request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply, pdf = false): Promise<ShareReport | null> {
     secure(reply);
     if (!(await allowed(limiter, request, reply))) return null;
     if (pdf && !(await allowed(pdfLimiter, request, reply))) return null;
@@ -60,25 +60,24 @@ export function registerSharePages(app: FastifyInstance, core: Core) {
       reply.code(404).type('text/html; charset=utf-8').send(notFoundHtml());
       return null;
     }
-    const status = await shareReportStatus(core.store, share);
-    if (status !== 'ok') {
-      reply.code(410).type('text/html; charset=utf-8').send(goneHtml(share, status));
+    const view = await shareReport(core.store, core.catalog, share);
+    if (view.status !== 'ok') {
+      reply.code(410).type('text/html; charset=utf-8').send(goneHtml(share, view.status));
       return null;
     }
-    return share;
+    return view.report;
   }
 
   app.get<{ Params: { token: string } }>('/share/:token', { schema: { hide: true } }, async (request, reply) => {
-    const share = await open(request, reply);
-    if (!share) return reply;
-    const report = await shareReport(core.store, core.catalog, share);
+    const report = await open(request, reply);
+    if (!report) return reply;
     return reply.type('text/html; charset=utf-8').send(reportHtml(report, request.params.token));
   });
 
   app.get<{ Params: { token: string } }>('/share/:token/report.pdf', { schema: { hide: true } }, async (request, reply) => {
-    const share = await open(request, reply, true);
-    if (!share) return reply;
-    const report = await shareReport(core.store, core.catalog, share);
+    const report = await open(request, reply, true);
+    if (!report) return reply;
+    const { share } = report;
     const pdf = await pdfCache.get(share.id, pdfVersion(report), () => reportPdf(report));
     const name = `${share.projectName.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'report'}-report.pdf`;
     return reply.type('application/pdf').header('content-disposition', `inline; filename="${name}"`).send(pdf);

@@ -5,7 +5,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, ERROR_CODES, FieldError, ValidationFailed, type ErrorCode } from '../core/errors.ts';
-import { isDatabaseUnavailable } from '../db/resilience.ts';
+import { authenticationFailure, isDatabaseUnavailable, unavailableLogLine } from '../db/resilience.ts';
 import { JSON_TOO_DEEP } from './edge.ts';
 import { trackRouteMethods } from './methods.ts';
 
@@ -40,6 +40,17 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   return sendError(reply, request, 'invalid_request', 'The request URL is not valid (bad percent-encoding or characters).');
 }
 
+/**
+ * /readyz's 503 detail while the database does not answer. Refused credentials are said apart,
+ * for the operator, because they do not clear by waiting (authenticationFailure: the reason and
+ * the setting to fix, never the password).
+ */
+export function notReadyDetail(err: unknown): { error: 'not_ready'; message: string; reason?: string } {
+  const refused = authenticationFailure(err);
+  if (!refused) return { error: 'not_ready', message: 'The database is not reachable.' };
+  return { error: 'not_ready', reason: refused.reason, message: `The database is not reachable: ${refused.message}` };
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   const methodsOf = trackRouteMethods(app);
   app.setErrorHandler((error: FastifyError | AppError | FieldError | Error, request, reply) => {
@@ -66,7 +77,8 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.status(422).send({ detail });
     }
     if (isDatabaseUnavailable(error)) {
-      request.log.warn({ err: error }, 'database unavailable');
+      const line = unavailableLogLine(error);
+      request.log.warn({ err: error, ...line.fields }, line.msg);
       return sendError(reply, request, 'database_unavailable', ERROR_CODES.database_unavailable.message);
     }
     const fe = error as FastifyError;

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import type { LightMyRequestResponse } from 'fastify';
 import { startTestServer, usingPostgres, type TestServer } from '../helpers/harness.ts';
 import { linkIn, mailText, startSmtpSink } from '../helpers/smtp-sink.ts';
 import { createInvite, createOwner, createResetToken } from '../../src/core/accounts/users.ts';
@@ -365,5 +366,40 @@ describe('per-account caps on keys and webhook endpoints', () => {
     assert.equal((await create(other.key, 'a')).statusCode, 200, 'the cap is per account');
     await s.request('DELETE', `/v1/webhooks/${first.json().id}`, { key });
     assert.equal((await create(key, 'c')).statusCode, 200);
+  });
+
+  // Two API processes on one database (two runtimes, two pools), creating at the same instant:
+  // the count and the insert are one step, so the cap holds exactly, on SQLite and on Postgres.
+  test('parallel creates from two processes stop exactly at the cap, the rest 409 limit_reached', async () => {
+    const config = loadConfig({ SIGHTLINE_LOG_LEVEL: 'silent', DATABASE_URL: s.runtime.core.config.DATABASE_URL, SIGHTLINE_MAX_KEYS_PER_ACCOUNT: '3', SIGHTLINE_MAX_WEBHOOKS_PER_ACCOUNT: '2', SIGHTLINE_FETCH_ALLOW: '127.0.0.1' });
+    const runtime = await openRuntime(config);
+    const limiter = await createKeyRateLimiter({ perMinute: 600, handle: runtime.handle });
+    const b = await buildApp({ core: runtime.core, rateLimiter: limiter });
+    const N = 12;
+    const statuses = async (send: (app: typeof b, i: number) => Promise<LightMyRequestResponse>) => {
+      const answers = await Promise.all(Array.from({ length: N }, (_, i) => send(i % 2 ? b : s.app, i)));
+      for (const a of answers) if (a.statusCode !== 200) assert.equal(a.json().detail.error, 'limit_reached', a.body);
+      return answers.map((a) => a.statusCode).sort();
+    };
+    try {
+      const { accountId, key } = await s.account();
+      const hooks = await statuses((app, i) => app.inject({ method: 'POST', url: '/v1/webhooks', headers: { authorization: `Bearer ${key}` }, payload: { url: `http://127.0.0.1:9/${i}`, events: ['*'] } }));
+      assert.deepEqual(hooks, [...Array(2).fill(200), ...Array(N - 2).fill(409)]);
+      const endpoints = await s.runtime.core.store.db.selectFrom('webhook_endpoints').select('id').where('account_id', '=', accountId).execute();
+      assert.equal(endpoints.length, 2);
+
+      await openAccount(s.runtime.core.store, 'racing@example.com'); // comes with its default key: 2 places left
+      const issued = await createResetToken(s.runtime.core.store, 'racing@example.com');
+      await s.request('POST', '/console/api/password/reset', { body: { token: issued!.token, password: 'racing user passphrase' }, headers: await formHeaders(s) });
+      const { cookie, csrf } = await signedIn(s, 'racing@example.com', 'racing user passphrase');
+      const keys = await statuses((app, i) => app.inject({ method: 'POST', url: '/console/api/keys', headers: { cookie, 'x-csrf-token': csrf }, payload: { name: `key ${i}` } }));
+      assert.deepEqual(keys, [...Array(2).fill(200), ...Array(N - 2).fill(409)]);
+      const active = await s.runtime.core.store.db.selectFrom('api_keys').innerJoin('accounts', 'accounts.id', 'api_keys.account_id').select('api_keys.id').where('accounts.email', '=', 'racing@example.com').where('revoked_at', 'is', null).execute();
+      assert.equal(active.length, 3);
+    } finally {
+      await b.close();
+      await limiter.close();
+      await runtime.close();
+    }
   });
 });

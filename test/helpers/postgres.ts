@@ -16,3 +16,14 @@ export async function terminateBackends(dbName: string): Promise<number> {
     await admin.end();
   }
 }
+
+/** Runs one statement as the admin of DATABASE_URL (the server's own database, never a test's). */
+export async function admin(statement: string): Promise<void> {
+  const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await c.connect();
+  try {
+    await c.query(statement);
+  } finally {
+    await c.end();
+  }
+}

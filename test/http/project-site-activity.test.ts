@@ -103,7 +103,8 @@ describe('project dashboard: site activity', () => {
     const share = (await s.request('POST', `/v1/projects/${project.id}/shares`, { key, body: {} })).json();
     const opened = await openShare(s.runtime.core.store, share.token);
     assert.ok(opened);
-    const report = await shareReport(s.runtime.core.store, s.runtime.core.catalog, opened);
-    assert.equal(report.dashboard.site_activity, null);
+    const view = await shareReport(s.runtime.core.store, s.runtime.core.catalog, opened);
+    assert.ok(view.status === 'ok');
+    assert.equal(view.report.dashboard.site_activity, null);
   });
 });

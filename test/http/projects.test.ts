@@ -100,7 +100,8 @@ describe('projects', () => {
     assert.deepEqual(d.topics.map((t: any) => t.topic), ['agencies', 'billing', 'integrations', 'pricing']);
     const integrations = d.topics.find((t: any) => t.topic === 'integrations');
     assert.equal(integrations.n, 4 * 16);
-    const filtered = (await s.request('GET', `/v1/projects/${p.id}/dashboard?topic=Integrations`, { key })).json();
+    const filtered = (await s.request('GET', `/v1/projects/${p.id}/dashboard?topic=%20Integrations%20`, { key })).json();
+    assert.equal(filtered.topic, 'integrations', 'the topic as the project keeps and matches it, as market is');
     assert.equal(filtered.matrix.length, 4);
     assert.equal(filtered.series[0].brand.n, 4 * 16);
     assert.equal(filtered.topics.length, 1);
@@ -108,7 +109,10 @@ describe('projects', () => {
     assert.equal(us.series[0].run_ids.length, 2);
     // A market written another way is the same market; one the project does not have, or an
     // unknown topic, is a 400 naming what is allowed, not an empty dashboard.
-    for (const m of ['en-us', 'en_US']) assert.deepEqual((await s.request('GET', `/v1/projects/${p.id}/dashboard?market=${m}`, { key })).json().series[0].run_ids, us.series[0].run_ids, m);
+    for (const m of ['en-us', 'en_US']) {
+      const other = (await s.request('GET', `/v1/projects/${p.id}/dashboard?market=${m}`, { key })).json();
+      assert.deepEqual([other.market, other.series[0].run_ids], ['en-US', us.series[0].run_ids], m);
+    }
     for (const q of ['market=fr-FR', 'topic=nope']) {
       const bad = await s.request('GET', `/v1/projects/${p.id}/dashboard?${q}`, { key });
       assert.equal(bad.statusCode, 400, q);
@@ -212,6 +216,17 @@ describe('projects', () => {
     assert.deepEqual(full.prompts.find((x: any) => x.prompt === 'kept prompt').topics, ['bulk']);
     const more = await s.request('POST', `/v1/projects/${p.id}/prompts`, { key, body: { prompts: [{ prompt: 'one more' }] } });
     assert.equal(more.statusCode, 400);
+  });
+
+  test('imports at the same instant count each other: the 1000-prompt limit holds, a prompt in both goes in once', async () => {
+    const { key } = await s.account({ credits: 10 });
+    const p = (await s.request('POST', '/v1/projects', { key, body: { ...body, platforms: ['deepseek'], repeats: 1, markets: [{ language: 'en', country: 'US' }] } })).json();
+    // Four imports of 300 prompts of their own and one they share: three fit (901), the fourth does not.
+    const paste = (n: number) => `shared prompt\n${Array.from({ length: 300 }, (_, i) => `import ${n} prompt ${i}`).join('\n')}`;
+    const answers = await Promise.all([0, 1, 2, 3].map((n) => s.request('POST', `/v1/projects/${p.id}/prompts`, { key, body: { text: paste(n) } })));
+    assert.deepEqual(answers.map((a) => a.statusCode).sort(), [200, 200, 200, 400], answers.map((a) => a.body).join('\n'));
+    assert.deepEqual(answers.filter((a) => a.statusCode === 200).map((a) => a.json().prompt_count).sort(), [301, 601, 901]);
+    assert.equal((await s.request('GET', `/v1/projects/${p.id}`, { key })).json().prompts.length, 901);
   });
 });
 

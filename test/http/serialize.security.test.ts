@@ -63,6 +63,7 @@ describe('POST /v1/pages/content/serialize (SSRF and limits)', () => {
       '/to-decimal': { status: 307, redirect: `http://2130706433:${internal.port}/secret` },
       '/to-metadata': { status: 301, redirect: `http://${METADATA}/latest/meta-data/` },
       '/to-evil-name': { redirect: `http://evil.test:${internal.port}/secret` },
+      '/to-no-name': { redirect: `http://nowhere.test:${internal.port}/secret` },
       '/hop1': { redirect: '/hop2' },
       '/hop2': { redirect: `http://[::ffff:127.0.0.1]:${internal.port}/secret` },
       '/slow-headers': { headers: html, body: PAGE, delayMs: 5_000 },
@@ -197,6 +198,30 @@ describe('POST /v1/pages/content/serialize (SSRF and limits)', () => {
     const usage = (await s.request('GET', '/v1/usage', { key })).json();
     assert.equal(usage.credits.used_credit_units, '1.00');
     assert.equal(usage.credits.reserved_credit_units, '0.00');
+  });
+
+  // A name that does not resolve and one that resolves only to a private address get one answer,
+  // so the fetcher cannot be asked which internal host names exist (evil.test stands for such a
+  // name: the injected resolver answers loopback; nowhere.test has no answer).
+  test('a name that does not resolve and a name of a private address get the very same answer', async () => {
+    const { key } = await s.account({ credits: 10 });
+    const answer = async (url: string, path = PATH) => {
+      const res = await tuned.app.inject({ method: 'POST', url: path, headers: { authorization: `Bearer ${key}` }, payload: { url } });
+      const { request_id: _id, ...detail } = res.json().detail;
+      return { status: res.statusCode, detail };
+    };
+    for (const path of [PATH, '/v1/content-intelligence/content/score']) {
+      const internalName = await answer(`http://evil.test:${internal.port}/secret`, path);
+      assert.deepEqual(await answer(`http://nowhere.test:${internal.port}/secret`, path), internalName, path);
+      assert.deepEqual(await answer(site.url('/to-no-name'), path), await answer(site.url('/to-evil-name'), path), `${path}, on a redirect`);
+      assert.equal(internalName.status, 400);
+      assert.deepEqual([internalName.detail.error, internalName.detail.fetch_error, internalName.detail.retryable], ['fetch_blocked', 'blocked_address', false]);
+      // What helps an honest user: check the spelling; or the operator allows the host.
+      assert.match(internalName.detail.message, /no such name exists \(check the domain.s spelling\)/);
+      assert.match(internalName.detail.message, /SIGHTLINE_FETCH_ALLOW/);
+    }
+    assert.equal(internal.requests.length, 0);
+    await assertNothingCharged(key, '10.00');
   });
 
   test('a slow or stalled server times out: 500 extraction_failed, nothing charged', async () => {

@@ -349,7 +349,31 @@ describe('what a client sees on a shared report', () => {
     // The topic back in the library: the link shows its report again.
     await s.request('POST', `/v1/projects/${p.id}/prompts`, { key, body: { prompts: [{ prompt: 'cheapest crm [[sandbox:mention]]', topics: ['pricing'] }] } });
     assert.equal((await s.request('GET', `/share/${byTopic.token}`)).statusCode, 200);
+
+    // A view reads the project's prompts and tests once: whether the link's report still exists
+    // is decided from the same read as the report (a gone one too).
+    for (const [x, status] of [[byTopic, 200], [whole, 200], [byMarket, 410]] as const) {
+      const reads = await statementsDuring(async () => assert.equal((await s.request('GET', `/share/${x.token}`)).statusCode, status));
+      assert.deepEqual([reads.filter((q) => /from "project_prompts"/.test(q)).length, reads.filter((q) => /from "tests" where "project_id"/.test(q)).length], [1, 1], reads.join('\n'));
+    }
   });
+
+  /** The SQL statements the server sends through Kysely while `fn` runs. */
+  async function statementsDuring(fn: () => Promise<void>): Promise<string[]> {
+    const executor = s.runtime.core.store.db.getExecutor();
+    const original = executor.executeQuery;
+    const seen: string[] = [];
+    executor.executeQuery = function (this: typeof executor, query, ...rest) {
+      seen.push(query.sql);
+      return original.call(this, query, ...rest);
+    } as typeof original;
+    try {
+      await fn();
+    } finally {
+      executor.executeQuery = original;
+    }
+    return seen;
+  }
 
   test('the competitors-named line: the console\'s wording, and "no answers yet" on an empty report', async () => {
     const { key } = await s.account({ credits: 100 });

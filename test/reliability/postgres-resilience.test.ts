@@ -9,8 +9,7 @@ import { getBalance } from '../../src/core/billing/ledger.ts';
 import { openDatabase } from '../../src/db/connection.ts';
 import { DatabaseUnavailableError } from '../../src/db/resilience.ts';
 import { migrateToLatest } from '../../src/db/migrations.ts';
-import pg from 'pg';
-import { terminateBackends } from '../helpers/postgres.ts';
+import { admin, terminateBackends } from '../helpers/postgres.ts';
 import { freshDatabaseUrl, startTestServer, usingPostgres, type TestServer } from '../helpers/harness.ts';
 
 
@@ -147,16 +146,6 @@ describe('Postgres that is not there', { skip: !usingPostgres && 'needs DATABASE
   });
 });
 
-/** Runs one statement as the admin (the server's own database, never the test's). */
-async function admin(text: string): Promise<void> {
-  const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await c.connect();
-  try {
-    await c.query(text);
-  } finally {
-    await c.end();
-  }
-}
 
 describe('Postgres that refuses new connections', { skip: !usingPostgres && 'needs DATABASE_URL=postgres://…' }, () => {
   let s: TestServer;

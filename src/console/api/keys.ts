@@ -2,7 +2,7 @@
 // an MCP token, list them by prefix, revoke. The raw key is in the create answer only.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { createKey } from '../../core/accounts/accounts.ts';
+import { createCappedKey } from '../../core/accounts/accounts.ts';
 import { listKeys, revokeAccountKey } from '../../core/accounts/key-list.ts';
 import { SCOPES } from '../../core/accounts/scopes.ts';
 import { AppError } from '../../core/errors.ts';
@@ -27,15 +27,13 @@ export function registerKeyRoutes(api: FastifyInstance, { core }: ConsoleContext
   api.post('/console/api/keys', { ...user('keys.create'), schema: { hide: true, body: CreateKey } }, async (request) => {
     const body = request.body as z.infer<typeof CreateKey>;
     if (body.access === 'custom' && !body.scopes?.length) throw new AppError('invalid_request', 'Choose at least one scope for a custom key.');
-    const key = await createKey(db, userOf(request).accountId, {
+    return createCappedKey(core.store, userOf(request).accountId, core.config.SIGHTLINE_MAX_KEYS_PER_ACCOUNT, {
       name: body.name,
       kind: body.kind,
       readOnly: body.access === 'read_only',
       scopes: body.access === 'custom' ? body.scopes : undefined,
       activeOnly: true,
-      maxActive: core.config.SIGHTLINE_MAX_KEYS_PER_ACCOUNT,
     });
-    return key;
   });
 
   api.post<{ Params: { id: string } }>('/console/api/keys/:id/revoke', { ...user('keys.revoke'), schema: { hide: true } }, async (request) => {

@@ -7,7 +7,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { newId, nowIso } from '../../lib/ids.ts';
 import { SCOPES, READ_ONLY_SCOPES, type Scope, isScope, parseStoredScopes, storedScopes } from './scopes.ts';
-import { checkGrant, grantIn } from '../billing/ledger.ts';
+import { checkGrant, grantIn, lockAccount } from '../billing/ledger.ts';
 import type { Store } from '../../db/store.ts';
 
 export const API_KEY_PREFIX = 'svc_api_live_';
@@ -81,11 +81,27 @@ export interface CreateKeyOptions {
   scopes?: string[];
   /** Refuse (account_suspended) when the account is suspended: a user's own request, not the operator's. */
   activeOnly?: boolean;
-  /** Refuse (409 limit_reached) when the account already has this many unrevoked keys and tokens. */
-  maxActive?: number;
 }
 
+/** A new key or MCP token of the account, with no cap (the operator's CLI, a new account's first key). */
 export async function createKey(db: Kysely<Database>, accountId: string, opts: CreateKeyOptions = {}) {
+  return issueKey(db, accountId, opts);
+}
+
+/**
+ * createKey under a cap: refuses (409 limit_reached) when the account already has `maxActive`
+ * unrevoked keys and tokens. The count and the insert run in one transaction that first locks the
+ * account's row (as credit moves do), so two creates at the same instant, in one process or two,
+ * cannot both see room for one more.
+ */
+export async function createCappedKey(store: Store, accountId: string, maxActive: number, opts: CreateKeyOptions = {}) {
+  return store.db.transaction().execute(async (trx) => {
+    await lockAccount(store, trx, accountId);
+    return issueKey(trx, accountId, opts, maxActive);
+  });
+}
+
+async function issueKey(db: Kysely<Database>, accountId: string, opts: CreateKeyOptions, maxActive?: number) {
   const account = await getAccount(db, accountId);
   if (opts.activeOnly && account.status === 'suspended') throw new AppError('account_suspended', 'The account is suspended: it cannot make keys.');
   let scopes: Scope[];
@@ -96,10 +112,10 @@ export async function createKey(db: Kysely<Database>, accountId: string, opts: C
   } else {
     scopes = opts.readOnly ? [...READ_ONLY_SCOPES] : [...SCOPES];
   }
-  if (opts.maxActive !== undefined) {
+  if (maxActive !== undefined) {
     const { n } = await db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
-    if (Number(n) >= opts.maxActive) {
-      throw new AppError('limit_reached', `This account has ${Number(n)} active API keys and MCP tokens, the most this instance allows (${opts.maxActive}); revoke one it no longer uses first.`, { limit: opts.maxActive });
+    if (Number(n) >= maxActive) {
+      throw new AppError('limit_reached', `This account has ${Number(n)} active API keys and MCP tokens, the most this instance allows (${maxActive}); revoke one it no longer uses first.`, { limit: maxActive });
     }
   }
   const kind = opts.kind ?? 'api';

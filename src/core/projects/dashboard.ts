@@ -413,7 +413,7 @@ export async function dashboardAndRuns(store: Store, accountId: string, projectI
     project_id: projectId,
     window: opts.window,
     days: opts.days,
-    topic: opts.topic ?? null,
+    topic: topic ?? null,
     market: market ?? null,
     thin_evidence: THIN_EVIDENCE,
     latest_period: latest ? { start: toApiTime(latest.start), end: toApiTime(latest.end) } : null,

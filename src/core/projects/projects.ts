@@ -146,9 +146,19 @@ export function marketDefinition(p: ProjectInput, market: Market, prompts: reado
   };
 }
 
-/** A project of the account (not deleted), or 404. */
-export async function findProject(db: Executor, accountId: string, projectId: string): Promise<ProjectRow> {
-  const row = await db.selectFrom('projects').selectAll().where('id', '=', projectId).where('account_id', '=', accountId).where('deleted_at', 'is', null).executeTakeFirst();
+/**
+ * The account's project (not deleted), or 404. `forUpdate`: its row stays locked until the
+ * surrounding Postgres transaction ends (SQLite's write transactions are serialized already).
+ */
+export async function findProject(db: Executor, accountId: string, projectId: string, forUpdate = false): Promise<ProjectRow> {
+  const row = await db
+    .selectFrom('projects')
+    .selectAll()
+    .where('id', '=', projectId)
+    .where('account_id', '=', accountId)
+    .where('deleted_at', 'is', null)
+    .$if(forUpdate, (qb) => qb.forUpdate())
+    .executeTakeFirst();
   if (!row) throw new AppError('not_found', `Project ${projectId} not found.`);
   return row;
 }
@@ -322,7 +332,9 @@ export async function importProjectPrompts(deps: TrackingDeps, principal: Princi
   if (input.text !== undefined) list.push(...parsePromptText(input.text, input.format ?? 'lines', input.topics));
   if (list.length === 0) throw new AppError('invalid_request', 'Give prompts (a list) or text (pasted lines or CSV).');
   return deps.store.db.transaction().execute(async (trx) => {
-    await findProject(trx, principal.accountId, projectId);
+    // Locked first: an import at the same instant waits, then counts this one's prompts (the
+    // 1000-prompt limit, and a prompt in both is inserted once).
+    await findProject(trx, principal.accountId, projectId, deps.store.dialect === 'postgres');
     const result = await addPrompts(trx, projectId, list);
     await resyncProject(deps, trx, principal, projectId);
     return { project_id: projectId, ...result };

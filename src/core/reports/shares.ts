@@ -65,9 +65,16 @@ function reportStatus(filters: Awaited<ReturnType<typeof projectFilters>>, r: { 
     dashboardFilters(filters.library, filters.tests, { topic: r.topic, market: r.market, strict: true });
     return 'ok';
   } catch (err) {
-    if (err instanceof AppError && err.code === 'invalid_filter') return err.extra.parameter === 'market' ? 'market_gone' : 'topic_gone';
-    throw err;
+    return goneStatus(err);
   }
+}
+
+/** The status a dashboard's refusal of a link's topic or market means; any other error is thrown on. */
+function goneStatus(err: unknown): Exclude<ShareReportStatus, 'ok'> {
+  if (err instanceof AppError && err.code === 'invalid_filter' && (err.extra.parameter === 'topic' || err.extra.parameter === 'market')) {
+    return err.extra.parameter === 'market' ? 'market_gone' : 'topic_gone';
+  }
+  throw err;
 }
 
 function renderShare(r: ShareRow, now = new Date(), report: ShareReportStatus = 'ok') {
@@ -203,30 +210,40 @@ export async function openShare(store: Store, token: string, now = new Date()): 
   };
 }
 
-/** Whether the topic and market an open link was made with are still the project's (see ShareReportStatus). */
-export async function shareReportStatus(store: Store, share: OpenShare): Promise<ShareReportStatus> {
-  if (share.topic === null && share.market === null) return 'ok';
-  return reportStatus(await projectFilters(store, share.projectId), share);
-}
+/** What a share shows now: its report, or only why it has none (its topic or market is gone). */
+export type ShareView = { status: 'ok'; report: ShareReport } | { status: Exclude<ShareReportStatus, 'ok'> };
 
 /**
  * The report a share shows: the project's dashboard as fixed when the link was made, and how
  * many of the runs behind it the sandbox engine answered (simulated answers, labelled as such
- * on the page and the PDF as in the console).
+ * on the page and the PDF as in the console). A topic or market the project no longer has is
+ * found by the dashboard's own read of the prompts and tests (strict filters), so a view reads
+ * them once; it answers the status instead of an empty report.
  */
-export async function shareReport(store: Store, catalog: Catalog, share: OpenShare, now = new Date()) {
-  const { dashboard, engine } = await dashboardAndRuns(store, share.accountId, share.projectId, {
-    days: share.days,
-    window: share.window,
-    topic: share.topic ?? undefined,
-    market: share.market ?? undefined,
-    catalog,
-    now,
-    // A share shows the visibility report only: the link is made with visibility:runs:create and
-    // opened by anyone holding it, so the account's sites and their logs stay out of it.
-    siteActivity: false,
-  });
-  return { share, dashboard, engine, generatedAt: toApiTime(now.toISOString()) };
+export async function shareReport(store: Store, catalog: Catalog, share: OpenShare, now = new Date()): Promise<ShareView> {
+  let read: Awaited<ReturnType<typeof dashboardAndRuns>>;
+  try {
+    read = await dashboardAndRuns(store, share.accountId, share.projectId, {
+      days: share.days,
+      window: share.window,
+      topic: share.topic ?? undefined,
+      market: share.market ?? undefined,
+      strict: true,
+      catalog,
+      now,
+      // A share shows the visibility report only: the link is made with visibility:runs:create and
+      // opened by anyone holding it, so the account's sites and their logs stay out of it.
+      siteActivity: false,
+    });
+  } catch (err) {
+    return { status: goneStatus(err) };
+  }
+  return { status: 'ok', report: { share, dashboard: read.dashboard, engine: read.engine, generatedAt: toApiTime(now.toISOString()) } };
 }
 
-export type ShareReport = Awaited<ReturnType<typeof shareReport>>;
+export interface ShareReport {
+  share: OpenShare;
+  dashboard: Awaited<ReturnType<typeof dashboardAndRuns>>['dashboard'];
+  engine: Awaited<ReturnType<typeof dashboardAndRuns>>['engine'];
+  generatedAt: string;
+}

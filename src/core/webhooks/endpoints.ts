@@ -8,6 +8,7 @@ import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import { enqueueJobs } from '../../jobs/queue.ts';
 import { checkOutboundTarget, isFetchError, type FetchAllowlist, type HostResolver } from '../pages/fetch/index.ts';
 import type { Store } from '../../db/store.ts';
+import { lockAccount } from '../billing/ledger.ts';
 import { DELIVERY_JOB_MAX_CLAIMS, WEBHOOK_JOB_KIND, WEBHOOK_LANE } from './events.ts';
 import { newWebhookSecret, sealSecret } from './signing.ts';
 import type { WebhookEndpointsTable, WebhookMessagesTable } from '../../db/schema.ts';
@@ -37,7 +38,7 @@ export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
  */
 export const WEBHOOK_URL_NOT_PUBLIC =
   'The url\'s host does not resolve to an address webhooks may reach: it cannot be resolved, or it is private, loopback, link-local or otherwise not public. The operator can allow such a host with SIGHTLINE_FETCH_ALLOW (hosts, host:port pairs or CIDRs).';
-const NOT_PUBLIC_CODES = new Set(['blocked_address', 'unresolved_host', 'network', 'timeout']);
+const NOT_PUBLIC_CODES = new Set(['blocked_address', 'network', 'timeout']);
 
 /** The URL, normalized, when the address policy lets it through; else 400 invalid_url. */
 export async function checkWebhookUrl(deps: Pick<WebhookDeps, 'allow' | 'lookup'>, url: string): Promise<string> {
@@ -72,12 +73,6 @@ export async function createEndpoint(
   accountId: string,
   input: { url: string; events: string[]; description?: string | null; format?: WebhookFormat },
 ) {
-  if (deps.maxEndpoints !== undefined) {
-    const { n } = await deps.store.db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
-    if (Number(n) >= deps.maxEndpoints) {
-      throw new AppError('limit_reached', `This account has ${Number(n)} webhook endpoints, the most this instance allows (${deps.maxEndpoints}); delete one it no longer uses first (each endpoint receives every event it subscribes to).`, { limit: deps.maxEndpoints });
-    }
-  }
   const url = await checkWebhookUrl(deps, input.url);
   const secret = newWebhookSecret();
   const now = nowIso();
@@ -96,7 +91,18 @@ export async function createEndpoint(
     updated_at: now,
     deleted_at: null,
   };
-  await deps.store.db.insertInto('webhook_endpoints').values(row).execute();
+  // The count and the insert in one transaction that first locks the account's row (as credit
+  // moves do): two creates at the same instant, in one process or two, cannot both see room for one.
+  await deps.store.db.transaction().execute(async (trx) => {
+    await lockAccount(deps.store, trx, accountId);
+    if (deps.maxEndpoints !== undefined) {
+      const { n } = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+      if (Number(n) >= deps.maxEndpoints) {
+        throw new AppError('limit_reached', `This account has ${Number(n)} webhook endpoints, the most this instance allows (${deps.maxEndpoints}); delete one it no longer uses first (each endpoint receives every event it subscribes to).`, { limit: deps.maxEndpoints });
+      }
+    }
+    await trx.insertInto('webhook_endpoints').values(row).execute();
+  });
   // The only time the secret is shown; a Slack channel checks no signature, so it gets none.
   return { ...renderEndpoint(row), secret: row.kind === 'slack' ? null : secret };
 }

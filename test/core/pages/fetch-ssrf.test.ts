@@ -145,16 +145,23 @@ describe('fetchPage SSRF defence', () => {
     assert.equal(await code(fetchPage(`http://[::1]:${server.port}/`, { allow })), 'blocked_address');
   });
 
-  it('maps a failing resolver to a network error and a hanging one to a timeout', async () => {
+  it('refuses a name that does not resolve exactly like a name of a private address; a failing resolver is a network error, a hanging one a timeout', async () => {
     const failing: HostResolver = async () => {
       throw Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.test'), { code: 'ENOTFOUND' });
     };
-    const err = await fetchPage('http://nowhere.test/', { lookup: failing }).catch((e: FetchError) => e);
-    assert.ok(err instanceof FetchError);
-    assert.equal(err.code, 'unresolved_host', 'a name that does not exist fails the same way again');
-    assert.equal(fetchRetryable(err.code, err.status), false);
-    assert.doesNotMatch(err.message, /getaddrinfo|ENOTFOUND/, 'no internals in the message');
-    assert.equal(await code(fetchPage('http://empty.test/', { lookup: async () => [] })), 'unresolved_host');
+    const refusal = async (url: string, lookup: HostResolver) => {
+      const err = await fetchPage(url, { lookup }).catch((e: FetchError) => e);
+      assert.ok(err instanceof FetchError, url);
+      return { code: err.code, message: err.message, status: err.status, retryable: fetchRetryable(err.code, err.status), json: JSON.stringify(err) };
+    };
+    const missing = await refusal('http://nowhere.test/', failing);
+    assert.equal(missing.code, 'blocked_address');
+    assert.equal(missing.retryable, false, 'a name that does not exist fails the same way again');
+    assert.doesNotMatch(missing.message, /getaddrinfo|ENOTFOUND/, 'no internals in the message');
+    // The same answer for no address at all, and for a name of an address that is not public
+    // (loopback, so a broken guard could reach nothing beyond this machine).
+    assert.deepEqual(await refusal('http://nowhere.test/', async () => []), missing);
+    assert.deepEqual(await refusal('http://nowhere.test/', scriptedResolver(LOOPBACK)), missing);
     // A resolver's temporary failure is a network error that may pass.
     const flaky: HostResolver = async () => {
       throw Object.assign(new Error('getaddrinfo EAI_AGAIN flaky.test'), { code: 'EAI_AGAIN' });

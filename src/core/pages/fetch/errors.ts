@@ -14,8 +14,6 @@ export type FetchErrorCode =
   /** A redirect's Location is not a fetchable http(s) URL (the caller's URL was fine). */
   | 'bad_redirect'
   | 'timeout'
-  /** The host name does not resolve (no such name, or no address for it): asking again fails the same way. */
-  | 'unresolved_host'
   | 'network'
   | 'unsupported_content'
   | 'http_error'
@@ -29,12 +27,21 @@ const MESSAGES: Record<FetchErrorCode, string> = {
   too_many_redirects: 'The page redirected too many times.',
   bad_redirect: 'The page redirected to a URL that cannot be fetched.',
   timeout: 'The page took too long to respond.',
-  unresolved_host: 'The host name could not be resolved.',
   network: 'The page could not be fetched.',
   unsupported_content: 'The URL does not point at an HTML page.',
   http_error: 'The page answered with an HTTP error status.',
   extraction: 'The page is too large or too complex to extract.',
 };
+
+/**
+ * blocked_address for a host name: the same words whether the name does not exist (or has no
+ * address) or resolves to an address that is not public. Telling the two apart would let anyone who
+ * may fetch pages find out which internal names exist (an intranet name resolves to a private
+ * address, a made-up one does not resolve); the words help both the user who mistyped a domain and
+ * the operator who means to allow an internal host.
+ */
+export const HOST_NOT_PUBLIC =
+  'The URL\'s host name does not lead to an address this server may fetch: either no such name exists (check the domain\'s spelling) or it resolves to an address that is not public (private, loopback, link-local); its operator can allow such a host with SIGHTLINE_FETCH_ALLOW (hosts, host:port pairs or CIDRs).';
 
 export interface FetchErrorDetails {
   /** HTTP status of the answer that caused the error, when there was one. */
@@ -73,7 +80,7 @@ export function isFetchError(err: unknown): err is FetchError {
 
 /**
  * Whether asking again can give another answer: a timeout, a dropped connection or a page's 5xx,
- * 408 or 429 may pass; a 4xx page, a host that does not resolve, too many redirects, a page that
+ * 408 or 429 may pass; a 4xx page, a refused or nonexistent host, too many redirects, a page that
  * is not HTML or too large to extract will fail the same way. Reported as `retryable` on
  * extraction_failed (a 500 by the spec, which alone would tell a client to retry).
  */

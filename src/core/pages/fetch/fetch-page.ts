@@ -17,7 +17,7 @@ import zlib from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import { EMPTY_ALLOWLIST, isAddressAllowed, type FetchAllowlist } from './address-policy.ts';
 import { decodeBody, parseContentType } from './charset.ts';
-import { FetchError } from './errors.ts';
+import { FetchError, HOST_NOT_PUBLIC } from './errors.ts';
 
 export const USER_AGENT = 'sightline/0.1 (+https://github.com/sightline; page serializer)';
 
@@ -149,7 +149,10 @@ function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error)
 /**
  * Resolves the URL's host and checks every address. Throws blocked_address when any answer is
  * not allowed: a name with one private answer among public ones is refused, because the
- * operating system may pick any of them.
+ * operating system may pick any of them. A name that does not exist or has no address is refused
+ * the same way, in the same words (HOST_NOT_PUBLIC), so the fetcher tells no one which internal
+ * names exist; a resolver's temporary failure (EAI_AGAIN, a dropped answer) may pass, so it stays
+ * a network error, retryable.
  */
 async function resolveAndCheck(
   url: URL,
@@ -161,9 +164,10 @@ async function resolveAndCheck(
   const port = effectivePort(url);
   let addresses: ResolvedAddress[];
   const family = net.isIP(host);
+  const named = !family && !/(^|\.)localhost\.?$/i.test(host);
   if (family) {
     addresses = [{ address: host, family: family as 4 | 6 }];
-  } else if (/(^|\.)localhost\.?$/i.test(host)) {
+  } else if (!named) {
     // RFC 6761: localhost names are loopback whatever a resolver says; answer them ourselves.
     addresses = [
       { address: '127.0.0.1', family: 4 },
@@ -174,17 +178,14 @@ async function resolveAndCheck(
       addresses = await withTimeout(lookup(host), timeoutMs, () => new FetchError('timeout'));
     } catch (err) {
       if (err instanceof FetchError) throw err;
-      // A resolver's temporary failure (EAI_AGAIN, a dropped answer) may pass; a name that does
-      // not exist or has no address will not.
-      const permanent = PERMANENT_DNS.has((err as NodeJS.ErrnoException)?.code ?? '');
-      throw new FetchError(permanent ? 'unresolved_host' : 'network', 'The host name could not be resolved.', { url: url.href, cause: err });
+      if (!PERMANENT_DNS.has((err as NodeJS.ErrnoException)?.code ?? '')) {
+        throw new FetchError('network', 'The host name could not be resolved.', { url: url.href, cause: err });
+      }
+      addresses = [];
     }
-    if (addresses.length === 0) throw new FetchError('unresolved_host', undefined, { url: url.href });
   }
-  for (const a of addresses) {
-    if (!net.isIP(a.address) || !isAddressAllowed(host, port, a.address, allow)) {
-      throw new FetchError('blocked_address', undefined, { url: url.href });
-    }
+  if (addresses.length === 0 || addresses.some((a) => !net.isIP(a.address) || !isAddressAllowed(host, port, a.address, allow))) {
+    throw new FetchError('blocked_address', named ? HOST_NOT_PUBLIC : undefined, { url: url.href });
   }
   return addresses;
 }
