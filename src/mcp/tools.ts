@@ -95,12 +95,22 @@ export function outputJsonSchema(t: McpTool): Record<string, unknown> {
   return schema;
 }
 
+/**
+ * An argument object closes (`additionalProperties: false`) exactly where the server refuses
+ * unknown keys: every zod object without a catchall, as `extraFields` checks them. zod leaves
+ * input objects open, and an agent that trusts an open schema sends `competitor` and is refused.
+ */
+function closeObjects(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+  const def = (ctx.zodSchema as { _zod: { def: { type: string; catchall?: unknown } } })._zod.def;
+  if (def.type === 'object' && !def.catchall) ctx.jsonSchema.additionalProperties = false;
+}
+
 const jsonSchemas = new Map<string, Record<string, unknown>>();
 /** The tool's arguments as JSON Schema (the input side: what a client sends), computed once. */
 export function inputJsonSchema(t: McpTool): Record<string, unknown> {
   let schema = jsonSchemas.get(t.name);
   if (!schema) {
-    schema = z.toJSONSchema(t.input, { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
+    schema = z.toJSONSchema(t.input, { io: 'input', target: 'draft-7', override: closeObjects }) as Record<string, unknown>;
     delete schema.$schema;
     jsonSchemas.set(t.name, schema);
   }
