@@ -35,7 +35,7 @@ export interface McpTool {
 }
 
 function argumentsOf(route: AnyRoute): z.ZodObject {
-  const shape: z.ZodRawShape = {};
+  const shape: Record<string, z.ZodType> = {};
   for (const raw of [route.params, route.querystring, route.body]) {
     // An optional body (POST /v1/tests/{id}/runs) contributes its fields, each optional already.
     let part = raw;
@@ -43,6 +43,7 @@ function argumentsOf(route: AnyRoute): z.ZodObject {
     if (part instanceof z.ZodObject) Object.assign(shape, part.shape);
   }
   if (route.tool?.extraInput) Object.assign(shape, route.tool.extraInput);
+  for (const name of route.tool?.omitInput ?? []) delete shape[name];
   return z.object(shape);
 }
 

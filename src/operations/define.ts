@@ -182,6 +182,12 @@ export interface ToolSpec<O extends AnyZod = AnyZod> {
   output?: O;
   /** Arguments only the tool takes: what HTTP sends another way (a log upload's raw body as `lines`). */
   extraInput?: z.ZodRawShape;
+  /**
+   * Route parameters the tool does not take: what only shapes an HTTP download the tool does not
+   * send (a CSV's format and byte order mark), so an agent is never offered an argument that
+   * changes nothing, and one sent anyway is refused like any unknown argument.
+   */
+  omitInput?: string[];
 }
 
 /** The parsed output of one part of a route's input; `unknown` (no keys) for a part it lacks. */

@@ -51,6 +51,8 @@ export default defineRoute({
   tool: {
     name: 'get_test_history',
     title: 'Tracked test history',
+    // The tool answers JSON; the CSV is the HTTP route's (?format=csv).
+    omitInput: ['format', 'bom'],
     description:
       'A tracked test over time: per run or pooled (window 7d/30d) mention rate with its 95% Wilson interval, citation rate, share of voice, per platform, per prompt and per competitor, skipped slots, and whether the latest change is significant (days 1..730, default 90). Only comparable runs are pooled (those the test started and those with its definition); other attached runs are listed in other_runs unless include=all.',
   },
