@@ -10,6 +10,7 @@ import type { ActionContext } from '../core/billing/actions.ts';
 import type { Core } from '../core/index.ts';
 import { OPERATIONS } from '../operations/index.ts';
 import type { RouteSpec } from '../operations/define.ts';
+import { closeObjectSchemas } from '../web/unknown-fields.ts';
 
 type AnyRoute = RouteSpec<z.ZodType, z.ZodType, z.ZodType>;
 
@@ -96,23 +97,15 @@ export function outputJsonSchema(t: McpTool): Record<string, unknown> {
   return schema;
 }
 
-/**
- * An argument object closes (`additionalProperties: false`) exactly where the server refuses
- * unknown keys: every zod object without a catchall, as `extraFields` checks them. zod leaves
- * input objects open, and an agent that trusts an open schema sends `competitor` and is refused.
- */
-function closeObjects(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
-  const def = (ctx.zodSchema as { _zod: { def: { type: string; catchall?: unknown } } })._zod.def;
-  if (def.type === 'object' && !def.catchall) ctx.jsonSchema.additionalProperties = false;
-}
-
 const jsonSchemas = new Map<string, Record<string, unknown>>();
 /** The tool's arguments as JSON Schema (the input side: what a client sends), computed once. */
 export function inputJsonSchema(t: McpTool): Record<string, unknown> {
   let schema = jsonSchemas.get(t.name);
   if (!schema) {
-    schema = z.toJSONSchema(t.input, { io: 'input', target: 'draft-7', override: closeObjects }) as Record<string, unknown>;
+    schema = z.toJSONSchema(t.input, { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
     delete schema.$schema;
+    // Closed where the server refuses unknown arguments, so an agent never plans with one.
+    closeObjectSchemas(schema);
     jsonSchemas.set(t.name, schema);
   }
   return schema;

@@ -18,6 +18,7 @@ import { httpTimeouts, registerEdge } from '../web/edge.ts';
 import { registerObservability } from '../web/observability.ts';
 import { registerPublicOrigin, trustProxyOption } from '../web/public-origin.ts';
 import type { KeyRateLimiter } from '../web/rate-limit.ts';
+import { closeObjectSchemas } from '../web/unknown-fields.ts';
 import { registerRoutes } from '../http/routes.ts';
 import { registerMcpEndpoint } from '../mcp/server.ts';
 import { registerConsole } from '../console/routes.ts';
@@ -106,7 +107,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'svc_api_live_… API key' } },
       },
     },
-    transform: jsonSchemaTransform,
+    // A request body closes (additionalProperties: false) what the server refuses unknown keys in.
+    transform: (route) => {
+      const out = jsonSchemaTransform(route);
+      closeObjectSchemas((out.schema as { body?: unknown } | undefined)?.body);
+      return out;
+    },
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
