@@ -100,6 +100,12 @@ describe('MCP parity with the HTTP API', () => {
     assert.equal(r.result.required_scope, 'pages:content:serialize');
     const row = (await activity(key)).find((i: any) => i.action === 'pages.content.serialize');
     assert.equal(row.http_status, 403);
+    // A token with the tool's scope, lacking what its arguments need: every missing scope named.
+    const hooks = await s.key(accountId, { kind: 'mcp', scopes: ['webhooks:write', 'runs:read'] });
+    const sub = await call(hooks, 'create_webhook', { url: 'https://hooks.example/x', events: ['run.completed', 'crawler.blocked', 'tracked_test.skipped'] });
+    assert.equal(sub.result.error, 'missing_scope');
+    assert.deepEqual(sub.result.missing_scopes, ['sites:read', 'tests:read']);
+    assert.match(sub.result.message, /lacks sites:read \(crawler\.blocked\) and tests:read \(tracked_test\.skipped\)/);
   });
 
   test('failed calls record their real status; 5xx and unexpected errors carry the HTTP request id', async () => {
