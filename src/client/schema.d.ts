@@ -3646,13 +3646,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv or application/x-ndjson, UTF-8 */
+            /** @description One row per probe: CSV (format=csv, the default) or JSON Lines (format=jsonl), UTF-8 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             /** @description Invalid URL, cursor, filter, field combination or model selection */
@@ -5363,6 +5364,7 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Invalid URL, cursor, filter, field combination or model selection */
@@ -13140,7 +13142,15 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "text/plain": string;
+                "application/x-ndjson": string;
+                "application/gzip": string;
+                "application/x-gzip": string;
+                "application/octet-stream": string;
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {

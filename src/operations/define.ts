@@ -136,6 +136,12 @@ export interface RouteSpec<Q extends AnyZod, B extends AnyZod, P extends AnyZod,
    * RawBody (a log upload streamed into the core), never parsed or buffered.
    */
   rawBody?: readonly string[];
+  /**
+   * HTTP only: the media types of the 200 answer when it is not JSON alone (a download streamed
+   * as CSV or JSON Lines). The OpenAPI document lists each, so a client generated from it does
+   * not parse a CSV as JSON.
+   */
+  produces?: readonly string[];
   /** The operation as `sightline` user commands (one, or several over one operation: tests pause/resume/schedule). */
   cli: CliSpec | CliSpec[];
 }

@@ -45,6 +45,8 @@ export default defineRoute({
         .describe('Runs attached to the test with another definition (one-off runs): left out of points and comparison unless include=all'),
     })
     .passthrough(),
+  // format=csv answers the points as CSV.
+  produces: ['application/json', 'text/csv'],
   errors: [400, 404, 422],
   run: (a, ctx, core) => testHistory(core.store, ctx.accountId, a.test_id, historyOptions(a, core.catalog)),
   cli: { command: 'tests history', description: 'a test over time: rates with 95% intervals per run or window (--format csv to a file with --output)', args: ['test_id'] },

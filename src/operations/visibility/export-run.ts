@@ -31,7 +31,8 @@ export default defineRoute({
   scope: 'runs:read',
   params: z.object({ run_id: z.string().max(64).describe('Visibility run id (vis_…)') }),
   querystring: z.object({ format: filterParam(FORMATS), bom: BOM_PARAM }),
-  response: z.string().describe('text/csv or application/x-ndjson, UTF-8'),
+  response: z.string().describe('One row per probe: CSV (format=csv, the default) or JSON Lines (format=jsonl), UTF-8'),
+  produces: ['text/csv', 'application/x-ndjson'],
   errors: [400, 404, 422],
   run: async (a, ctx, core) => {
       const format = filterValue('format', a.format, FORMATS) ?? 'csv';
