@@ -51,6 +51,14 @@ export const INSTRUCTIONS = [
  */
 export const MCP_MAX_BATCH = 20;
 
+/**
+ * The largest POST /mcp body. A tool's arguments may hold 1 MiB of text (upload_site_logs'
+ * `lines`, a run's 2,000 prompts of 500 characters), which JSON and UTF-8 write in up to 3 bytes
+ * a character (a quote escaped, a non-Latin letter): 4 MiB carries any arguments the schemas
+ * accept, where the API's 1 MiB refused log lines the tool's own schema allows.
+ */
+export const MCP_BODY_LIMIT = 4 * 1024 * 1024;
+
 const text = (value: unknown): CallToolResult['content'] => [{ type: 'text', text: toJson(value) }];
 
 function buildServer(core: Core, principal: Principal, request: FastifyRequest, activity: McpActivity): Server {
@@ -114,6 +122,7 @@ export function registerMcpEndpoint(app: FastifyInstance, core: Core, limiter: K
     '/mcp',
     {
       schema: { hide: true },
+      bodyLimit: MCP_BODY_LIMIT,
       // The token is checked before the body is read, as on /v1: a refused request reads nothing.
       onRequest: async (request) => {
         request.principal = await authenticate(core.store.db, bearerToken(request), 'mcp');
