@@ -226,7 +226,15 @@ export const FORMATTERS: Record<string, Formatter> = {
   'projects delete': fmt('projectsDelete', (d) => `${d.id} deleted (its runs stay readable)`),
   'projects prompts': fmt('projectsPromptsImport', (d) => `${d.added} added, ${d.duplicates} already there; ${plural(d.prompt_count, 'prompt')} in ${d.project_id}`),
   'projects remove-prompt': fmt('projectsPromptsDelete', (d) => `${d.id} removed`),
-  'projects run': fmt('projectsRunsCreate', (d) => lines(d.runs.map((r) => `run ${r.run_id} for ${dash(r.market)} (${r.test_id})`), 'no tests to run: add prompts first')),
+  'projects run': fmt('projectsRunsCreate', (d) =>
+    lines(
+      [
+        ...d.runs.map((r) => `run ${r.run_id} for ${dash(r.market)} (${r.test_id})`),
+        ...d.skipped.map((m) => `${dash(m.market)} not run: ${m.required_credits} credits needed, ${m.available_credits} left (${m.reason})`),
+      ],
+      'no tests to run: add prompts first',
+    ),
+  ),
   'projects dashboard': fmt('projectsDashboard', (d) =>
     [
       ...d.series.flatMap((p) => {

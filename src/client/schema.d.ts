@@ -10911,6 +10911,17 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        /** @description Markets whose run the balance no longer covered (after the runs before them were funded): not run, nothing charged */
+                        skipped: ({
+                            market: string | null;
+                            test_id: string;
+                            /** @enum {string} */
+                            reason: "insufficient_credits";
+                            required_credits: string;
+                            available_credits: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };

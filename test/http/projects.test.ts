@@ -126,6 +126,35 @@ describe('projects', () => {
     await client.close();
   });
 
+  test('run now with credits for some markets: those run, the rest are skipped with what they need; none fundable is a 402 that charges nothing', async () => {
+    // Each market's run: 3 prompts × (openai 2.00 + deepseek 1.00) = 9.00 credits.
+    const project = { url: 'https://acme.example/', brand: { name: 'Acme' }, markets: body.markets, platforms: ['openai', 'deepseek'], prompts: [{ prompt: 'a' }, { prompt: 'b' }, { prompt: 'c' }] };
+    const { key } = await s.account({ credits: 10 });
+    const p = (await s.request('POST', '/v1/projects', { key, body: project })).json();
+    const res = await s.request('POST', `/v1/projects/${p.id}/runs`, { key, body: {} });
+    assert.equal(res.statusCode, 200, res.body);
+    const answer = res.json();
+    assert.deepEqual(answer.runs.map((r: any) => [r.market, r.status, r.reserved_credits]), [['en-US', 'queued', '9.00']]);
+    assert.deepEqual(answer.skipped, [{ market: 'de-DE', test_id: answer.skipped[0].test_id, reason: 'insufficient_credits', required_credits: '2.00', available_credits: '1.00' }]);
+    const credits = (await s.request('GET', '/v1/usage', { key })).json().credits;
+    assert.equal(Number(credits.reserved_credit_units) + Number(credits.used_credit_units), 9);
+    // Over MCP the same, valid against the tool's output schema (the SDK client checks it).
+    const { accountId } = await s.account({ credits: 10 });
+    const client = await connectMcp(base, await s.key(accountId, { kind: 'mcp' }));
+    await client.listTools();
+    const mcpProject: any = (await client.callTool({ name: 'create_project', arguments: project })).structuredContent;
+    const partial: any = (await client.callTool({ name: 'run_project', arguments: { project_id: mcpProject.id } })).structuredContent;
+    assert.deepEqual([partial.runs.length, partial.skipped.map((m: any) => m.market)], [1, ['de-DE']]);
+    await client.close();
+    // No market fundable: 402, no run made, nothing charged.
+    const poor = await s.account({ credits: 1 });
+    const q = (await s.request('POST', '/v1/projects', { key: poor.key, body: project })).json();
+    const none = await s.request('POST', `/v1/projects/${q.id}/runs`, { key: poor.key, body: {} });
+    assert.equal(none.statusCode, 402);
+    assert.deepEqual((await s.request('GET', '/v1/visibility/runs', { key: poor.key })).json().runs, []);
+    assert.equal((await s.request('GET', '/v1/usage', { key: poor.key })).json().credits.available_credit_units, '1.00');
+  });
+
   test('updates follow into the tests; delete; errors, scopes and another account', async () => {
     const { accountId, key } = await s.account({ credits: 100 });
     const p = (await s.request('POST', '/v1/projects', { key, body: { ...body, prompts: [{ prompt: 'a' }, { prompt: 'b' }] } })).json();
