@@ -10894,7 +10894,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Retry-safe key (at most 120 characters): the same key replays each market's run, charged once; the run of market M carries the key <key>:<M> */
+                    idempotency_key?: string;
+                } | null;
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {

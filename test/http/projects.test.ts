@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { connectMcp } from '../helpers/mcp-client.ts';
+import { grantCredits } from '../../src/core/billing/ledger.ts';
 
 describe('projects', () => {
   let s: TestServer;
@@ -153,6 +154,25 @@ describe('projects', () => {
     assert.equal(none.statusCode, 402);
     assert.deepEqual((await s.request('GET', '/v1/visibility/runs', { key: poor.key })).json().runs, []);
     assert.equal((await s.request('GET', '/v1/usage', { key: poor.key })).json().credits.available_credit_units, '1.00');
+  });
+
+  test('run now with an idempotency key: a retry replays every market run, charged once; a skipped market runs on a retry once funded', async () => {
+    const project = { url: 'https://acme.example/', brand: { name: 'Acme' }, markets: body.markets, platforms: ['deepseek'], prompts: [{ prompt: 'a' }] };
+    const { accountId, key } = await s.account({ credits: 1 });
+    const p = (await s.request('POST', '/v1/projects', { key, body: project })).json();
+    const first = (await s.request('POST', `/v1/projects/${p.id}/runs`, { key, body: { idempotency_key: 'nightly-1' } })).json();
+    assert.deepEqual([first.runs.length, first.skipped.map((m: any) => m.market)], [1, ['de-DE']]);
+    await grantCredits(s.runtime.core.store, accountId, 500);
+    const retry = (await s.request('POST', `/v1/projects/${p.id}/runs`, { key, body: { idempotency_key: 'nightly-1' } })).json();
+    assert.deepEqual(retry.skipped, []);
+    assert.equal(retry.runs[0].run_id, first.runs[0].run_id);
+    assert.equal(retry.runs[0].idempotent_replay, true);
+    const again = (await s.request('POST', `/v1/projects/${p.id}/runs`, { key, body: { idempotency_key: 'nightly-1' } })).json();
+    assert.deepEqual(again.runs.map((r: any) => r.run_id), retry.runs.map((r: any) => r.run_id));
+    const credits = (await s.request('GET', '/v1/usage', { key })).json().credits;
+    assert.equal(Number(credits.reserved_credit_units) + Number(credits.used_credit_units), 2);
+    const long = await s.request('POST', `/v1/projects/${p.id}/runs`, { key, body: { idempotency_key: 'k'.repeat(121) } });
+    assert.equal(long.statusCode, 422);
   });
 
   test('updates follow into the tests; delete; errors, scopes and another account', async () => {

@@ -303,9 +303,10 @@ export async function deleteProject(deps: TrackingDeps, principal: Principal, pr
  * Runs every market's test now, one run each, funded in market order as one run funds its probes:
  * a market the balance no longer covers is skipped (listed with what it needed), never a 402
  * that hides the runs already made and paid for. Only when no market's run can be funded is the
- * answer 402, and then nothing was made or charged.
+ * answer 402, and then nothing was made or charged. With an idempotency key, market M's run is
+ * created with the key `<key>:<M>`: a retry replays the runs made and funds the skipped anew.
  */
-export async function runProjectNow(deps: TrackingDeps, principal: Principal, ctx: ActionContext, projectId: string) {
+export async function runProjectNow(deps: TrackingDeps, principal: Principal, ctx: ActionContext, projectId: string, idempotencyKey?: string) {
   requireScope(principal, WRITE_SCOPE);
   await findProject(deps.store.db, principal.accountId, projectId);
   const tests = await projectTests(deps.store.db, projectId);
@@ -314,7 +315,9 @@ export async function runProjectNow(deps: TrackingDeps, principal: Principal, ct
   let refusal: AppError | undefined;
   for (const t of tests) {
     try {
-      runs.push({ market: t.market, ...(await runTrackedTestNow(deps, principal, ctx, t.id)) });
+      // One key a market, so a retry of the whole call replays each market's run, charged once.
+      const marketIdempotencyKey = idempotencyKey === undefined ? undefined : `${idempotencyKey}:${t.market ?? t.id}`;
+      runs.push({ market: t.market, ...(await runTrackedTestNow(deps, principal, ctx, t.id, marketIdempotencyKey)) });
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'insufficient_credits') throw err;
       refusal ??= err;
