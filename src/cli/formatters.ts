@@ -237,6 +237,7 @@ export const FORMATTERS: Record<string, Formatter> = {
   ),
   'projects dashboard': fmt('projectsDashboard', (d) =>
     [
+      ...(d.sandbox_run_count > 0 ? [`sandbox engine: ${d.sandbox_run_count} of ${plural(d.run_count, 'run')} answered by simulation, not by the AI platforms`] : []),
       ...d.series.flatMap((p) => {
         type Rate = { name?: string; mention_rate: number | null; mention_rate_ci: { low: number; high: number } | null; n: number; thin: boolean; share_of_voice?: number | null };
         const { brand: b, competitors = [] } = p as { brand?: Rate; competitors?: Rate[] };

@@ -11165,6 +11165,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         project_id: string;
+                        /** @description Which engine answered the runs behind these numbers: sandbox (simulated answers), live, mixed; null without runs */
+                        engine: ("sandbox" | "live" | "mixed") | null;
+                        /** @description Runs behind these numbers */
+                        run_count: number;
+                        /** @description Of them, runs the sandbox engine answered (simulated, not real AI answers) */
+                        sandbox_run_count: number;
                         thin_evidence: {
                             min_answers: number;
                             max_half_width: number;

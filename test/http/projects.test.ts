@@ -77,6 +77,8 @@ describe('projects', () => {
 
     const d = (await s.request('GET', `/v1/projects/${p.id}/dashboard`, { key })).json();
     assert.deepEqual(d.thin_evidence, { min_answers: 10, max_half_width: 0.2 });
+    // Simulated numbers say so, as each run does.
+    assert.deepEqual([d.engine, d.run_count, d.sandbox_run_count], ['sandbox', 4, 4]);
     assert.equal(d.series.length, 1);
     assert.equal(d.series[0].run_ids.length, 4);
     assert.ok(!d.series[0].run_ids.includes(oneOff.run_id));
@@ -124,6 +126,7 @@ describe('projects', () => {
     for (const name of ['create_project', 'get_project', 'get_project_dashboard', 'import_project_prompts', 'run_project']) assert.ok(tools.includes(name), name);
     const viaMcp = JSON.parse(((await client.callTool({ name: 'get_project_dashboard', arguments: { project_id: p.id, topic: 'pricing' } })) as any).content[0].text);
     assert.equal(viaMcp.matrix.length, 5);
+    assert.equal(viaMcp.engine, 'sandbox');
     await client.close();
   });
 

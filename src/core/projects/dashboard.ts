@@ -256,8 +256,15 @@ export async function checkDashboardFilters(store: Store, projectId: string, fil
   return dashboardFilters(await listPrompts(store.db, projectId), await projectTests(store.db, projectId), { ...filters, strict: true });
 }
 
+/**
+ * The dashboard, saying which engine answered the runs behind it, as every run and probe does:
+ * `engine` "sandbox" or "live" when all runs agree, "mixed" when not, null without runs; with
+ * run_count and sandbox_run_count. Simulated rates are never read as real ones.
+ */
 export async function projectDashboard(store: Store, accountId: string, projectId: string, opts: DashboardOptions) {
-  return (await dashboardAndRuns(store, accountId, projectId, opts)).dashboard;
+  const { dashboard, engine } = await dashboardAndRuns(store, accountId, projectId, opts);
+  const label = engine.runs === 0 ? null : engine.sandbox_runs === engine.runs ? 'sandbox' : engine.sandbox_runs === 0 ? 'live' : 'mixed';
+  return { ...dashboard, engine: label, run_count: engine.runs, sandbox_run_count: engine.sandbox_runs };
 }
 
 /** The dashboard, and how many of the runs behind it the sandbox engine answered (a shared report says so). */
