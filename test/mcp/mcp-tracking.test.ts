@@ -39,6 +39,8 @@ describe('MCP tracking tools', () => {
     assert.equal(history.points.length, 1);
     assert.equal(history.points[0].probe_count, 3);
     assert.equal(history.points[0].mention_rate_ci.method, 'wilson');
+    // A point pooled from sandbox runs says so, as each run does.
+    assert.equal(history.points[0].engine, 'sandbox');
     const exported = parse(await client.callTool({ name: 'export_visibility_run', arguments: { run_id: run.run_id } }));
     assert.equal(exported.rows.length, 3);
     assert.deepEqual(exported.rows.map((r: any) => r.repeat), [1, 2, 3]);

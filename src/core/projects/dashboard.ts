@@ -8,6 +8,7 @@
 // summarizeProbes and the answer analysis summary give over the probes, without reading them.
 import { ExactSum, rate, round4, shareOfVoice, wilsonInterval } from '../../lib/stats.ts';
 import { prominenceMean } from '../visibility/analysis/summary.ts';
+import { pooledEngine } from '../visibility/summary.ts';
 import type { Store } from '../../db/store.ts';
 import { toApiTime } from '../../lib/ids.ts';
 import { AppError } from '../errors.ts';
@@ -263,8 +264,7 @@ export async function checkDashboardFilters(store: Store, projectId: string, fil
  */
 export async function projectDashboard(store: Store, accountId: string, projectId: string, opts: DashboardOptions) {
   const { dashboard, engine } = await dashboardAndRuns(store, accountId, projectId, opts);
-  const label = engine.runs === 0 ? null : engine.sandbox_runs === engine.runs ? 'sandbox' : engine.sandbox_runs === 0 ? 'live' : 'mixed';
-  return { ...dashboard, engine: label, run_count: engine.runs, sandbox_run_count: engine.sandbox_runs };
+  return { ...dashboard, engine: engine.label, run_count: engine.runs, sandbox_run_count: engine.sandbox_runs };
 }
 
 /** The dashboard, and how many of the runs behind it the sandbox engine answered (a shared report says so). */
@@ -433,5 +433,5 @@ export async function dashboardAndRuns(store: Store, accountId: string, projectI
     // domains, or a reader without sites:read).
     site_activity: !opts.siteActivity ? null : await projectSiteActivity(store.db, accountId, { url: project.url, domains: (JSON.parse(project.brand) as { domains?: string[] }).domains ?? [] }, new Date(since), now),
   };
-  return { dashboard, engine: { runs: runs.length, sandbox_runs: runs.filter((r) => r.engine === 'sandbox').length } };
+  return { dashboard, engine: { runs: runs.length, sandbox_runs: runs.filter((r) => r.engine === 'sandbox').length, label: pooledEngine(runs.map((r) => r.engine)) } };
 }
