@@ -2652,7 +2652,16 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "required": true
       }
     ],
-    "options": [],
+    "options": [
+      {
+        "field": "idempotency_key",
+        "in": "body",
+        "kind": "string",
+        "flag": "idempotency-key",
+        "description": "Retry-safe key (at most 120 characters): the same key replays each market's run, charged once; the run of market M carries the key <key>:<M>",
+        "required": false
+      }
+    ],
     "fixed": {},
     "download": false,
     "scope": "visibility:runs:create"

@@ -226,9 +226,18 @@ export const FORMATTERS: Record<string, Formatter> = {
   'projects delete': fmt('projectsDelete', (d) => `${d.id} deleted (its runs stay readable)`),
   'projects prompts': fmt('projectsPromptsImport', (d) => `${d.added} added, ${d.duplicates} already there; ${plural(d.prompt_count, 'prompt')} in ${d.project_id}`),
   'projects remove-prompt': fmt('projectsPromptsDelete', (d) => `${d.id} removed`),
-  'projects run': fmt('projectsRunsCreate', (d) => lines(d.runs.map((r) => `run ${r.run_id} for ${dash(r.market)} (${r.test_id})`), 'no tests to run: add prompts first')),
+  'projects run': fmt('projectsRunsCreate', (d) =>
+    lines(
+      [
+        ...d.runs.map((r) => `run ${r.run_id} for ${dash(r.market)} (${r.test_id})`),
+        ...d.skipped.map((m) => `${dash(m.market)} not run: ${m.required_credits} credits needed, ${m.available_credits} left (${m.reason})`),
+      ],
+      'no tests to run: add prompts first',
+    ),
+  ),
   'projects dashboard': fmt('projectsDashboard', (d) =>
     [
+      ...(d.sandbox_run_count > 0 ? [`sandbox engine: ${d.sandbox_run_count} of ${plural(d.run_count, 'run')} answered by simulation, not by the AI platforms`] : []),
       ...d.series.flatMap((p) => {
         type Rate = { name?: string; mention_rate: number | null; mention_rate_ci: { low: number; high: number } | null; n: number; thin: boolean; share_of_voice?: number | null };
         const { brand: b, competitors = [] } = p as { brand?: Rate; competitors?: Rate[] };

@@ -3646,13 +3646,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv or application/x-ndjson, UTF-8 */
+            /** @description One row per probe: CSV (format=csv, the default) or JSON Lines (format=jsonl), UTF-8 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             /** @description Invalid URL, cursor, filter, field combination or model selection */
@@ -5363,6 +5364,7 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Invalid URL, cursor, filter, field combination or model selection */
@@ -10892,7 +10894,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Retry-safe key (at most 120 characters): the same key replays each market's run, charged once; the run of market M carries the key <key>:<M> */
+                    idempotency_key?: string;
+                } | null;
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -10906,6 +10915,17 @@ export interface operations {
                             run_id: string;
                             test_id: string;
                             market: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description Markets whose run the balance no longer covered (after the runs before them were funded): not run, nothing charged */
+                        skipped: ({
+                            market: string | null;
+                            test_id: string;
+                            /** @enum {string} */
+                            reason: "insufficient_credits";
+                            required_credits: string;
+                            available_credits: string;
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -11145,6 +11165,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         project_id: string;
+                        /** @description Which engine answered the runs behind these numbers: sandbox (simulated answers), live, mixed; null without runs */
+                        engine: ("sandbox" | "live" | "mixed") | null;
+                        /** @description Runs behind these numbers */
+                        run_count: number;
+                        /** @description Of them, runs the sandbox engine answered (simulated, not real AI answers) */
+                        sandbox_run_count: number;
                         thin_evidence: {
                             min_answers: number;
                             max_half_width: number;
@@ -13140,7 +13166,15 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "text/plain": string;
+                "application/x-ndjson": string;
+                "application/gzip": string;
+                "application/x-gzip": string;
+                "application/octet-stream": string;
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {

@@ -1,7 +1,7 @@
 // Mounts an operation of the catalog (src/operations/) as a Fastify route: its schemas for
 // validation and the OpenAPI document, the error statuses it can answer, the unknown-field
 // check, and a handler calling the operation's `run` (or its HTTP-only `handler`).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Core } from '../core/index.ts';
 import { ValidationFailed } from '../core/errors.ts';
@@ -10,6 +10,32 @@ import { extraFields } from '../web/unknown-fields.ts';
 import { actionContext } from '../web/auth.ts';
 
 type AnyZod = z.ZodType;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Media types for the OpenAPI document: a raw request body's, a 200 answer's that is not JSON alone. */
+    media?: { consumes?: readonly string[]; produces?: readonly string[] };
+  }
+}
+
+type OpenApiSchema = { body?: unknown; response?: Record<string, { description?: string } & Record<string, unknown>> };
+
+/**
+ * A route's OpenAPI schema with its media types (config.media), changed in place: a raw body is
+ * bytes of each accepted type, and a 200 answer that is not JSON alone lists each type (JSON
+ * keeps its schema, the others are text).
+ */
+export function documentMediaTypes(media: FastifyContextConfig['media'], schema: OpenApiSchema | undefined): void {
+  if (!media || !schema) return;
+  if (media.consumes) {
+    schema.body = { content: Object.fromEntries(media.consumes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) };
+  }
+  const ok = schema.response?.['200'];
+  if (media.produces && ok) {
+    const content = Object.fromEntries(media.produces.map((type) => [type, { schema: type === 'application/json' ? ok : { type: 'string' } }]));
+    schema.response!['200'] = { description: ok.description ?? 'Default Response', content };
+  }
+}
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid URL, cursor, filter, field combination or model selection',
@@ -39,11 +65,11 @@ function mountRawBodyRoute(app: FastifyInstance, core: Core, spec: RouteSpec<Any
       }
       done(null, new RawBody(payload as AsyncIterable<Buffer>));
     });
-    mountRoute(scope, core, { ...spec, rawBody: undefined });
+    mountRoute(scope, core, { ...spec, rawBody: undefined }, spec.rawBody);
   });
 }
 
-export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<AnyZod, AnyZod, AnyZod>) {
+export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<AnyZod, AnyZod, AnyZod>, consumes?: readonly string[]) {
   if (spec.rawBody) return mountRawBodyRoute(app, core, spec);
   // Besides the route's own errors, every authenticated route can answer 401/403/429 and an
   // unexpected 500; a route that reads query parameters 422 (a non-numeric limit); a route that
@@ -60,7 +86,7 @@ export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<Any
   app.route({
     method: spec.method,
     url: spec.url,
-    config: { action: spec.action, scope: spec.scope },
+    config: { action: spec.action, scope: spec.scope, ...(consumes || spec.produces ? { media: { consumes, produces: spec.produces } } : {}) },
     // Unknown body fields are a 422 extra_forbidden, checked on every
     // route that takes a body before its schema (which would silently strip them) runs.
     ...(spec.body ? { preValidation: rejectUnknownBodyFields(spec.body) } : {}),

@@ -32,6 +32,14 @@ import { inputJsonSchema, MCP_TOOLS, outputJsonSchema, TOOLS_BY_NAME } from './t
 
 export { MCP_TOOLS } from './tools.ts';
 
+/**
+ * The largest POST /mcp body. A tool's arguments may hold 1 MiB of text (upload_site_logs'
+ * `lines`, a run's 2,000 prompts of 500 characters), which JSON and UTF-8 write in up to 3 bytes
+ * a character (a quote escaped, a non-Latin letter): 4 MiB carries any arguments the schemas
+ * accept, where the API's 1 MiB refused log lines the tool's own schema allows.
+ */
+export const MCP_BODY_LIMIT = 4 * 1024 * 1024;
+
 /** What an agent is told when it connects: how a study is run, and what costs credits. */
 export const INSTRUCTIONS = [
   'sightline measures whether AI assistants (ChatGPT, Perplexity, Gemini, Grok, Claude, DeepSeek) mention and cite a brand, and what to change on a page so they do.',
@@ -42,6 +50,7 @@ export const INSTRUCTIONS = [
   '(5) read the summary (mention_rate, visibility_band, share_of_voice, competitors, cited_domains) and, with include_probes, each probe; get_visibility_probe gives one probe\'s full answer and citations.',
   'Every tool that is not readOnlyHint states its cost in its description ("Free." or the credits it spends); readOnlyHint tools never spend credits. Use create_tracked_test to repeat a study on a schedule and get_test_history to follow it.',
   'Errors come back as tool errors whose text is JSON {"error", "message", …}: insufficient_credits (402) carries required_credits and available_credits; validation_error lists each bad argument under detail.',
+  `Two refusals come before any tool runs, as HTTP errors of the request itself with the same JSON under detail: 429 rate_limited past the token's requests per minute (wait Retry-After seconds, then send again; nothing ran) and 413 payload_too_large for a request over ${MCP_BODY_LIMIT / (1024 * 1024)} MiB.`,
 ].join(' ');
 
 /**
@@ -108,12 +117,12 @@ function buildServer(core: Core, principal: Principal, request: FastifyRequest, 
   return server;
 }
 
-
 export function registerMcpEndpoint(app: FastifyInstance, core: Core, limiter: KeyRateLimiter) {
   app.post(
     '/mcp',
     {
       schema: { hide: true },
+      bodyLimit: MCP_BODY_LIMIT,
       // The token is checked before the body is read, as on /v1: a refused request reads nothing.
       onRequest: async (request) => {
         request.principal = await authenticate(core.store.db, bearerToken(request), 'mcp');

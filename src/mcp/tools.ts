@@ -9,7 +9,8 @@ import type { Scope } from '../core/accounts/scopes.ts';
 import type { ActionContext } from '../core/billing/actions.ts';
 import type { Core } from '../core/index.ts';
 import { OPERATIONS } from '../operations/index.ts';
-import { FILE_ONLY_PARAMS, type RouteSpec } from '../operations/define.ts';
+import type { RouteSpec } from '../operations/define.ts';
+import { closeObjectSchemas } from '../web/unknown-fields.ts';
 
 type AnyRoute = RouteSpec<z.ZodType, z.ZodType, z.ZodType>;
 
@@ -35,16 +36,15 @@ export interface McpTool {
 }
 
 function argumentsOf(route: AnyRoute): z.ZodObject {
-  const shape: Record<string, z.core.$ZodType> = {};
+  const shape: Record<string, z.ZodType> = {};
   for (const raw of [route.params, route.querystring, route.body]) {
     // An optional body (POST /v1/tests/{id}/runs) contributes its fields, each optional already.
     let part = raw;
     while (part instanceof z.ZodOptional || part instanceof z.ZodNullable) part = part.unwrap() as z.ZodType;
-    if (part instanceof z.ZodObject) {
-      for (const [name, field] of Object.entries(part.shape)) if (!FILE_ONLY_PARAMS.has(field as z.ZodType)) shape[name] = field;
-    }
+    if (part instanceof z.ZodObject) Object.assign(shape, part.shape);
   }
   if (route.tool?.extraInput) Object.assign(shape, route.tool.extraInput);
+  for (const name of route.tool?.omitInput ?? []) delete shape[name];
   return z.object(shape);
 }
 
@@ -104,6 +104,8 @@ export function inputJsonSchema(t: McpTool): Record<string, unknown> {
   if (!schema) {
     schema = z.toJSONSchema(t.input, { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
     delete schema.$schema;
+    // Closed where the server refuses unknown arguments, so an agent never plans with one.
+    closeObjectSchemas(schema);
     jsonSchemas.set(t.name, schema);
   }
   return schema;

@@ -69,12 +69,6 @@ export const queryBool = z
 /** bom=true on a CSV export: the file starts with a UTF-8 byte order mark, so Excel opens it as UTF-8 (core/csv.ts). */
 export const BOM_PARAM = queryBool.describe('true starts the CSV with a UTF-8 byte order mark so Excel opens it as UTF-8 (CSV only; default false)');
 
-/**
- * Query parameters that shape only the bytes of an HTTP file answer (BOM_PARAM): HTTP, OpenAPI,
- * the typed client and the CLI (which writes the file) take them; an MCP tool answers JSON, so its
- * arguments leave them out (src/mcp/tools.ts) and a call naming one is refused as unknown.
- */
-export const FILE_ONLY_PARAMS: ReadonlySet<z.ZodType> = new Set([BOM_PARAM]);
 
 type AnyZod = z.ZodType;
 
@@ -143,6 +137,12 @@ export interface RouteSpec<Q extends AnyZod, B extends AnyZod, P extends AnyZod,
    * RawBody (a log upload streamed into the core), never parsed or buffered.
    */
   rawBody?: readonly string[];
+  /**
+   * HTTP only: the media types of the 200 answer when it is not JSON alone (a download streamed
+   * as CSV or JSON Lines). The OpenAPI document lists each, so a client generated from it does
+   * not parse a CSV as JSON.
+   */
+  produces?: readonly string[];
   /** The operation as `sightline` user commands (one, or several over one operation: tests pause/resume/schedule). */
   cli: CliSpec | CliSpec[];
 }
@@ -189,6 +189,12 @@ export interface ToolSpec<O extends AnyZod = AnyZod> {
   output?: O;
   /** Arguments only the tool takes: what HTTP sends another way (a log upload's raw body as `lines`). */
   extraInput?: z.ZodRawShape;
+  /**
+   * Route parameters the tool does not take: what only shapes an HTTP download the tool does not
+   * send (a CSV's format and byte order mark), so an agent is never offered an argument that
+   * changes nothing, and one sent anyway is refused like any unknown argument.
+   */
+  omitInput?: string[];
 }
 
 /** The parsed output of one part of a route's input; `unknown` (no keys) for a part it lacks. */

@@ -18,7 +18,9 @@ import { httpTimeouts, registerEdge } from '../web/edge.ts';
 import { registerObservability } from '../web/observability.ts';
 import { registerPublicOrigin, trustProxyOption } from '../web/public-origin.ts';
 import type { KeyRateLimiter } from '../web/rate-limit.ts';
+import { closeObjectSchemas } from '../web/unknown-fields.ts';
 import { registerRoutes } from '../http/routes.ts';
+import { documentMediaTypes } from '../http/mount.ts';
 import { registerMcpEndpoint } from '../mcp/server.ts';
 import { registerConsole } from '../console/routes.ts';
 import { registerSharePages } from '../share/routes.ts';
@@ -106,7 +108,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'svc_api_live_… API key' } },
       },
     },
-    transform: jsonSchemaTransform,
+    // A request body closes (additionalProperties: false) what the server refuses unknown keys in;
+    // a raw body and a download say their media types.
+    transform: (input) => {
+      const out = jsonSchemaTransform(input);
+      closeObjectSchemas((out.schema as { body?: unknown } | undefined)?.body);
+      documentMediaTypes(input.route.config?.media, out.schema as Parameters<typeof documentMediaTypes>[1]);
+      return out;
+    },
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',

@@ -14,6 +14,12 @@ export const RETRY_AFTER_SECONDS = 2;
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
+const MIB = 1024 * 1024;
+/** The registry's message for the API's 1 MiB; a route with a limit of its own (POST /mcp) names that. */
+function bodyTooLargeMessage(limit: number | undefined): string {
+  return limit && limit !== MIB ? `The request body is larger than ${limit / MIB} MiB.` : ERROR_CODES.payload_too_large.message;
+}
+
 function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string, extra: Record<string, unknown> = {}) {
   const status = ERROR_CODES[code].status;
   const detail: Record<string, unknown> = { error: code, message, ...extra };
@@ -84,7 +90,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     const fe = error as FastifyError;
     switch (fe.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendError(reply, request, 'payload_too_large', ERROR_CODES.payload_too_large.message);
+        return sendError(reply, request, 'payload_too_large', bodyTooLargeMessage(request.routeOptions.bodyLimit));
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return sendError(reply, request, 'unsupported_media_type', ERROR_CODES.unsupported_media_type.message);
       case 'SIGHTLINE_UNSUPPORTED_CHARSET':

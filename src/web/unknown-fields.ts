@@ -4,6 +4,8 @@
 // walks a value alongside its schema and reports each key no object schema declares, as the
 // FastAPI 422 detail `{"loc": [...path, key], "msg", "type": "extra_forbidden"}`. Objects that
 // declare a catchall (`.passthrough()`, records) accept any key on purpose and are not checked.
+// The JSON Schemas an agent or a client plans with (MCP tool arguments, OpenAPI request bodies)
+// say the same through closeObjectSchemas.
 import type { z } from 'zod';
 
 export interface ExtraField {
@@ -104,4 +106,17 @@ export function extraFields(schema: z.ZodType, value: unknown, loc: (string | nu
       return inner ? extraFields(inner, value, loc) : [];
     }
   }
+}
+
+/**
+ * Marks `additionalProperties: false` on every object of an input JSON Schema (as zod renders one)
+ * that extraFields closes. zod leaves input objects open and writes `additionalProperties` only
+ * for a catchall (`.passthrough()` as `{}`, a record as its value schema), so an object without
+ * the key is exactly an object schema without a catchall. Changes the schema in place.
+ */
+export function closeObjectSchemas(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(closeObjectSchemas);
+  if (!isPlainObject(node)) return;
+  if (node.type === 'object' && node.additionalProperties === undefined && node.propertyNames === undefined) node.additionalProperties = false;
+  Object.values(node).forEach(closeObjectSchemas);
 }

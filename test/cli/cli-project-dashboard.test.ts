@@ -27,7 +27,8 @@ describe('CLI: a project dashboard in words', () => {
 
     const dash = await runCli(['projects', 'dashboard', projectId], { env });
     assert.equal(dash.code, 0, dash.err);
-    const [period, competitors] = dash.out.split('\n');
+    const [engine, period, competitors] = dash.out.split('\n');
+    assert.equal(engine, 'sandbox engine: 1 of 1 run answered by simulation, not by the AI platforms');
     const m = /^ {2}(\d{4}-\d\d-\d\d \d\d:\d\dZ) → (\d{4}-\d\d-\d\d \d\d:\d\dZ) {2}mention rate 100% \(95% CI \d+–100%\) over 1 answer \(thin\), share of voice \d+%$/.exec(period!);
     assert.ok(m, period);
     const days = (Date.parse(m[2]!.replace(' ', 'T')) - Date.parse(m[1]!.replace(' ', 'T'))) / 86_400_000;

@@ -1,11 +1,14 @@
 // The OpenAPI document is complete enough to generate a client from: an operationId and a summary
 // on every operation, servers, security on every route that needs it (and explicitly none on the
 // health checks), the error statuses each route can return with the error schema, the full run
-// shape, a branded /docs, and Redocly's recommended rules passing.
+// shape, a branded /docs, and Redocly's recommended rules passing. Downloads (CSV, JSON Lines) and
+// the raw log upload state the media types the server really answers and reads, so the typed
+// client generated from the document handles them.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { createSightlineClient } from '../../src/client/index.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 
 const METHODS = ['get', 'post', 'patch', 'delete', 'put'];
@@ -47,6 +50,37 @@ describe('OpenAPI document', () => {
       }
     }
     assert.ok(ids.has('visibilityRunsCreate') && ids.has('visibilityRunsEstimate') && ids.has('visibilityProbesRead'));
+  });
+
+  test('downloads list the media types the server answers; the log upload its body types; the typed client uses both', async () => {
+    const { key } = await s.account({ credits: 20 });
+    const base = await s.app.listen({ port: 0, host: '127.0.0.1' });
+    const client = createSightlineClient({ baseUrl: base, apiKey: key });
+    const types = (path: string, method = 'get') => Object.keys(doc.paths[path][method].responses['200'].content).sort();
+    assert.deepEqual(types('/v1/visibility/runs/{run_id}/export'), ['application/x-ndjson', 'text/csv']);
+    assert.deepEqual(types('/v1/tests/{test_id}/history'), ['application/json', 'text/csv']);
+    const upload = doc.paths['/v1/sites/{site_id}/logs'].post.requestBody;
+    assert.ok(upload?.required, 'the log upload documents its body');
+    assert.deepEqual(Object.keys(upload.content).sort(), ['application/gzip', 'application/octet-stream', 'application/x-gzip', 'application/x-ndjson', 'text/plain']);
+
+    const created = await client.POST('/v1/visibility/runs', { body: { url: 'https://acme.example', target_entity: 'Acme', prompts: ['best anvils'], platforms: ['deepseek'] } });
+    const run = await s.waitForRun(key, created.data!.run_id);
+    const served = (res: Response) => (res.headers.get('content-type') ?? '').split(';')[0];
+    for (const format of ['csv', 'jsonl'] as const) {
+      const r = await client.GET('/v1/visibility/runs/{run_id}/export', { params: { path: { run_id: run.run_id }, query: { format } }, parseAs: 'text' });
+      assert.ok(types('/v1/visibility/runs/{run_id}/export').includes(served(r.response)), `${format}: ${served(r.response)}`);
+      assert.match(String(r.data), /best anvils/);
+    }
+    for (const format of ['json', 'csv'] as const) {
+      const r = await client.GET('/v1/tests/{test_id}/history', { params: { path: { test_id: run.test_id }, query: { format } }, parseAs: 'text' });
+      assert.equal(r.response.status, 200);
+      assert.ok(types('/v1/tests/{test_id}/history').includes(served(r.response)), `${format}: ${served(r.response)}`);
+    }
+    const site = await client.POST('/v1/sites', { body: { domain: 'acme.example' } });
+    const line = `20.171.207.1 - - [${new Date().toUTCString().slice(5, 25).replace(/ /g, '/').replace(/\/(\d\d:)/, ':$1')} +0000] "GET / HTTP/1.1" 200 5 "-" "GPTBot/1.2"\n`;
+    const sent = await client.POST('/v1/sites/{site_id}/logs', { params: { path: { site_id: site.data!.id } }, body: line, headers: { 'content-type': 'text/plain' }, bodySerializer: (b) => b });
+    assert.equal(sent.response.status, 200, JSON.stringify(sent.error));
+    assert.equal(sent.data!.lines, 1);
   });
 
   test('the run read documents every field of the run, its summary and its probes', () => {

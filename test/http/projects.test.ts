@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { connectMcp } from '../helpers/mcp-client.ts';
+import { grantCredits } from '../../src/core/billing/ledger.ts';
 
 describe('projects', () => {
   let s: TestServer;
@@ -76,6 +77,8 @@ describe('projects', () => {
 
     const d = (await s.request('GET', `/v1/projects/${p.id}/dashboard`, { key })).json();
     assert.deepEqual(d.thin_evidence, { min_answers: 10, max_half_width: 0.2 });
+    // Simulated numbers say so, as each run does.
+    assert.deepEqual([d.engine, d.run_count, d.sandbox_run_count], ['sandbox', 4, 4]);
     assert.equal(d.series.length, 1);
     assert.equal(d.series[0].run_ids.length, 4);
     assert.ok(!d.series[0].run_ids.includes(oneOff.run_id));
@@ -127,7 +130,56 @@ describe('projects', () => {
     for (const name of ['create_project', 'get_project', 'get_project_dashboard', 'import_project_prompts', 'run_project']) assert.ok(tools.includes(name), name);
     const viaMcp = JSON.parse(((await client.callTool({ name: 'get_project_dashboard', arguments: { project_id: p.id, topic: 'pricing' } })) as any).content[0].text);
     assert.equal(viaMcp.matrix.length, 5);
+    assert.equal(viaMcp.engine, 'sandbox');
     await client.close();
+  });
+
+  test('run now with credits for some markets: those run, the rest are skipped with what they need; none fundable is a 402 that charges nothing', async () => {
+    // Each market's run: 3 prompts × (openai 2.00 + deepseek 1.00) = 9.00 credits.
+    const project = { url: 'https://acme.example/', brand: { name: 'Acme' }, markets: body.markets, platforms: ['openai', 'deepseek'], prompts: [{ prompt: 'a' }, { prompt: 'b' }, { prompt: 'c' }] };
+    const { key } = await s.account({ credits: 10 });
+    const p = (await s.request('POST', '/v1/projects', { key, body: project })).json();
+    const res = await s.request('POST', `/v1/projects/${p.id}/runs`, { key, body: {} });
+    assert.equal(res.statusCode, 200, res.body);
+    const answer = res.json();
+    assert.deepEqual(answer.runs.map((r: any) => [r.market, r.status, r.reserved_credits]), [['en-US', 'queued', '9.00']]);
+    assert.deepEqual(answer.skipped, [{ market: 'de-DE', test_id: answer.skipped[0].test_id, reason: 'insufficient_credits', required_credits: '2.00', available_credits: '1.00' }]);
+    const credits = (await s.request('GET', '/v1/usage', { key })).json().credits;
+    assert.equal(Number(credits.reserved_credit_units) + Number(credits.used_credit_units), 9);
+    // Over MCP the same, valid against the tool's output schema (the SDK client checks it).
+    const { accountId } = await s.account({ credits: 10 });
+    const client = await connectMcp(base, await s.key(accountId, { kind: 'mcp' }));
+    await client.listTools();
+    const mcpProject: any = (await client.callTool({ name: 'create_project', arguments: project })).structuredContent;
+    const partial: any = (await client.callTool({ name: 'run_project', arguments: { project_id: mcpProject.id } })).structuredContent;
+    assert.deepEqual([partial.runs.length, partial.skipped.map((m: any) => m.market)], [1, ['de-DE']]);
+    await client.close();
+    // No market fundable: 402, no run made, nothing charged.
+    const poor = await s.account({ credits: 1 });
+    const q = (await s.request('POST', '/v1/projects', { key: poor.key, body: project })).json();
+    const none = await s.request('POST', `/v1/projects/${q.id}/runs`, { key: poor.key, body: {} });
+    assert.equal(none.statusCode, 402);
+    assert.deepEqual((await s.request('GET', '/v1/visibility/runs', { key: poor.key })).json().runs, []);
+    assert.equal((await s.request('GET', '/v1/usage', { key: poor.key })).json().credits.available_credit_units, '1.00');
+  });
+
+  test('run now with an idempotency key: a retry replays every market run, charged once; a skipped market runs on a retry once funded', async () => {
+    const project = { url: 'https://acme.example/', brand: { name: 'Acme' }, markets: body.markets, platforms: ['deepseek'], prompts: [{ prompt: 'a' }] };
+    const { accountId, key } = await s.account({ credits: 1 });
+    const p = (await s.request('POST', '/v1/projects', { key, body: project })).json();
+    const first = (await s.request('POST', `/v1/projects/${p.id}/runs`, { key, body: { idempotency_key: 'nightly-1' } })).json();
+    assert.deepEqual([first.runs.length, first.skipped.map((m: any) => m.market)], [1, ['de-DE']]);
+    await grantCredits(s.runtime.core.store, accountId, 500);
+    const retry = (await s.request('POST', `/v1/projects/${p.id}/runs`, { key, body: { idempotency_key: 'nightly-1' } })).json();
+    assert.deepEqual(retry.skipped, []);
+    assert.equal(retry.runs[0].run_id, first.runs[0].run_id);
+    assert.equal(retry.runs[0].idempotent_replay, true);
+    const again = (await s.request('POST', `/v1/projects/${p.id}/runs`, { key, body: { idempotency_key: 'nightly-1' } })).json();
+    assert.deepEqual(again.runs.map((r: any) => r.run_id), retry.runs.map((r: any) => r.run_id));
+    const credits = (await s.request('GET', '/v1/usage', { key })).json().credits;
+    assert.equal(Number(credits.reserved_credit_units) + Number(credits.used_credit_units), 2);
+    const long = await s.request('POST', `/v1/projects/${p.id}/runs`, { key, body: { idempotency_key: 'k'.repeat(121) } });
+    assert.equal(long.statusCode, 422);
   });
 
   test('updates follow into the tests; delete; errors, scopes and another account', async () => {

@@ -121,6 +121,15 @@ describe('webhooks over HTTP', () => {
     const bare = await s.key(accountId, { scopes: ['webhooks:write'] });
     const none = await s.request('POST', '/v1/webhooks', { key: bare, body: { url: rx.url('/scoped'), events: ['credits.low'] } });
     assert.deepEqual([none.statusCode, none.json().detail.required_scope], [403, 'runs:read']);
+    // One refusal names every scope the events need and which events need it (not "this
+    // endpoint requires": the key has the endpoint's scope), so one new key fixes the call.
+    const all = (await s.request('POST', '/v1/webhooks', { key, body: { url: rx.url('/scoped'), events: ['*'] } })).json().detail;
+    assert.deepEqual(all.missing_scopes, ['tests:read', 'sites:read']);
+    assert.equal(all.message, 'Subscribing to "*" (every event) needs the scopes that read their data; this key lacks tests:read (tracked_test.changed, tracked_test.skipped) and sites:read (crawler.blocked).');
+    const everything = (await s.request('POST', '/v1/webhooks', { key: bare, body: { url: rx.url('/scoped'), events: ['*'] } })).json().detail;
+    assert.deepEqual([everything.required_scope, everything.missing_scopes], ['runs:read', ['runs:read', 'tests:read', 'sites:read']]);
+    const fixed = await s.key(accountId, { scopes: ['webhooks:write', ...everything.missing_scopes] });
+    assert.equal((await s.request('POST', '/v1/webhooks', { key: fixed, body: { url: rx.url('/scoped'), events: ['*'] } })).statusCode, 200);
   });
 
   test('run.completed: one signed delivery per run, verified by the standardwebhooks package, data the compact run with its summary', async () => {

@@ -34,6 +34,9 @@ describe('MCP tools for agents', () => {
     const instructions = client.getInstructions() ?? '';
     for (const step of ['estimate_visibility_run', 'create_visibility_run', 'get_visibility_run', 'get_visibility_probe']) assert.ok(instructions.includes(step), step);
     assert.ok(instructions.indexOf('estimate_visibility_run') < instructions.indexOf('(3) create_visibility_run'));
+    // Not every refusal is a tool error: the rate limit and the body limit answer the HTTP request.
+    assert.match(instructions, /429 rate_limited .*Retry-After/);
+    assert.match(instructions, /413 payload_too_large for a request over 4 MiB/);
     const { tools } = await client.listTools();
     assert.ok(tools.length >= 25, String(tools.length));
     for (const t of tools) {

@@ -100,6 +100,12 @@ describe('MCP parity with the HTTP API', () => {
     assert.equal(r.result.required_scope, 'pages:content:serialize');
     const row = (await activity(key)).find((i: any) => i.action === 'pages.content.serialize');
     assert.equal(row.http_status, 403);
+    // A token with the tool's scope, lacking what its arguments need: every missing scope named.
+    const hooks = await s.key(accountId, { kind: 'mcp', scopes: ['webhooks:write', 'runs:read'] });
+    const sub = await call(hooks, 'create_webhook', { url: 'https://hooks.example/x', events: ['run.completed', 'crawler.blocked', 'tracked_test.skipped'] });
+    assert.equal(sub.result.error, 'missing_scope');
+    assert.deepEqual(sub.result.missing_scopes, ['sites:read', 'tests:read']);
+    assert.match(sub.result.message, /lacks sites:read \(crawler\.blocked\) and tests:read \(tracked_test\.skipped\)/);
   });
 
   test('failed calls record their real status; 5xx and unexpected errors carry the HTTP request id', async () => {
@@ -134,6 +140,37 @@ describe('MCP parity with the HTTP API', () => {
     assert.equal(row(missing.requestId).http_status, 404);
     assert.equal(row(failed.requestId).http_status, 500);
     assert.equal(row(crashed.requestId).http_status, 500);
+  });
+
+  test('arguments at the schema limits fit in one call: 1 MiB of log lines, 2,000 prompts of 500 non-Latin characters', async () => {
+    const { accountId } = await s.account({ credits: 10 });
+    const token = await s.key(accountId, { kind: 'mcp' });
+    const tools = (await rpc(token, 'tools/list')).body.result.tools;
+    const max = tools.find((t: any) => t.name === 'upload_site_logs').inputSchema.properties.lines.maxLength;
+    assert.equal(max, 1024 * 1024);
+    const site = (await call(token, 'create_site', { domain: 'acme.example' })).result;
+    // Quotes are escaped in JSON, "é" is 2 bytes of UTF-8: 1 MiB of such lines is about 1.1 MiB of JSON.
+    const line = '203.0.113.9 - - [29/Nov/2026:03:48:26 +0000] "GET /café HTTP/1.1" 200 5 "https://chatgpt.com/" "Mozilla/5.0 (Macintosh) Safari/605"\n';
+    const lines = line.repeat(Math.ceil(max / line.length)).slice(0, max);
+    const uploaded = await call(token, 'upload_site_logs', { site_id: site.id, lines });
+    assert.equal(uploaded.status, 200);
+    assert.equal(uploaded.isError, false, JSON.stringify(uploaded.result));
+    assert.equal(uploaded.result.lines, Math.ceil(max / line.length));
+    const over = await call(token, 'upload_site_logs', { site_id: site.id, lines: `${lines}x` });
+    assert.equal(over.result.error, 'validation_error');
+    assert.equal(over.result.detail[0].type, 'too_big');
+    const prompts = Array.from({ length: 2000 }, (_, i) => `${i} ${'日本の最高のプロジェクト管理ツールは'.repeat(30)}`.slice(0, 500));
+    const quote = await call(token, 'estimate_visibility_run', { url: 'https://acme.example', target_entity: 'Acme', prompts, platforms: ['deepseek'] });
+    assert.equal(quote.isError, false, JSON.stringify(quote.result));
+    assert.equal(quote.result.probe_count, 2000);
+    // A body past the limit is still refused before it is read whole, saying the limit.
+    const res = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_usage', arguments: { pad: 'x'.repeat(4 * 1024 * 1024) } } }),
+    });
+    assert.equal(res.status, 413);
+    assert.deepEqual(((await res.json()) as any).detail, { error: 'payload_too_large', message: 'The request body is larger than 4 MiB.' });
   });
 
   test('argument problems are validation errors with the HTTP 422 information; limits are clamped like HTTP', async () => {

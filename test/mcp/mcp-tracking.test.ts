@@ -39,6 +39,8 @@ describe('MCP tracking tools', () => {
     assert.equal(history.points.length, 1);
     assert.equal(history.points[0].probe_count, 3);
     assert.equal(history.points[0].mention_rate_ci.method, 'wilson');
+    // A point pooled from sandbox runs says so, as each run does.
+    assert.equal(history.points[0].engine, 'sandbox');
     const exported = parse(await client.callTool({ name: 'export_visibility_run', arguments: { run_id: run.run_id } }));
     assert.equal(exported.rows.length, 3);
     assert.deepEqual(exported.rows.map((r: any) => r.repeat), [1, 2, 3]);
@@ -48,6 +50,42 @@ describe('MCP tracking tools', () => {
     assert.match(JSON.stringify(parse(bad)), /extra_forbidden/);
     const deleted = parse(await client.callTool({ name: 'delete_tracked_test', arguments: { test_id: t.id } }));
     assert.deepEqual(deleted, { id: t.id, deleted: true });
+    await client.close();
+  });
+
+  test('export and history offer only arguments that change the answer; a bad format is refused as over HTTP', async () => {
+    const { accountId, key } = await s.account({ credits: 20 });
+    const client = await connect(await s.key(accountId, { kind: 'mcp' }));
+    const tools = new Map((await client.listTools()).tools.map((x) => [x.name, x]));
+    const args = (name: string) => Object.keys(tools.get(name)!.inputSchema.properties ?? {});
+    // The answers are JSON: a CSV byte order mark, or history's CSV format, would change nothing.
+    assert.ok(!args('export_visibility_run').includes('bom'));
+    assert.ok(args('export_visibility_run').includes('format'));
+    assert.ok(!args('get_test_history').includes('format') && !args('get_test_history').includes('bom'));
+    const definition = { url: 'https://anvils.example/', target_entity: 'Anvilco', prompts: ['best anvils'], platforms: ['deepseek'] };
+    const t = parse(await client.callTool({ name: 'create_tracked_test', arguments: { test_type: 'ai_citations', definition } }));
+    const run = parse(await client.callTool({ name: 'run_tracked_test', arguments: { test_id: t.id } }));
+    await s.waitForRun(key, run.run_id);
+
+    const jsonl = parse(await client.callTool({ name: 'export_visibility_run', arguments: { run_id: run.run_id, format: 'jsonl' } }));
+    assert.equal(jsonl.export_path, `/v1/visibility/runs/${run.run_id}/export?format=jsonl`);
+    assert.equal(jsonl.rows.length, 1);
+    // HTTP answers 400 invalid_filter for format=xml; the tool did answer, with an export_path that fails.
+    const http = await s.app.inject({ method: 'GET', url: `/v1/visibility/runs/${run.run_id}/export?format=xml`, headers: { authorization: `Bearer ${key}` } });
+    assert.equal(http.statusCode, 400);
+    const xml = await client.callTool({ name: 'export_visibility_run', arguments: { run_id: run.run_id, format: 'xml' } });
+    assert.equal(xml.isError, true);
+    assert.deepEqual(parse(xml), http.json().detail);
+    for (const [name, extra] of [['export_visibility_run', { bom: true }], ['get_test_history', { format: 'csv' }]] as const) {
+      const id = name === 'get_test_history' ? { test_id: t.id } : { run_id: run.run_id };
+      const r = await client.callTool({ name, arguments: { ...id, ...extra } });
+      assert.equal(r.isError, true, name);
+      assert.equal(parse(r).detail[0].type, 'extra_forbidden', name);
+    }
+    // The HTTP routes keep both.
+    const csv = await s.app.inject({ method: 'GET', url: `/v1/tests/${t.id}/history?format=csv&bom=true`, headers: { authorization: `Bearer ${key}` } });
+    assert.equal(csv.statusCode, 200);
+    assert.match(csv.headers['content-type'] as string, /text\/csv/);
     await client.close();
   });
 

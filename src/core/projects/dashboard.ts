@@ -8,6 +8,7 @@
 // summarizeProbes and the answer analysis summary give over the probes, without reading them.
 import { ExactSum, rate, round4, shareOfVoice, wilsonInterval } from '../../lib/stats.ts';
 import { prominenceMean } from '../visibility/analysis/summary.ts';
+import { pooledEngine } from '../visibility/summary.ts';
 import type { Store } from '../../db/store.ts';
 import { toApiTime } from '../../lib/ids.ts';
 import { AppError } from '../errors.ts';
@@ -256,8 +257,14 @@ export async function checkDashboardFilters(store: Store, projectId: string, fil
   return dashboardFilters(await listPrompts(store.db, projectId), await projectTests(store.db, projectId), { ...filters, strict: true });
 }
 
+/**
+ * The dashboard, saying which engine answered the runs behind it, as every run and probe does:
+ * `engine` "sandbox" or "live" when all runs agree, "mixed" when not, null without runs; with
+ * run_count and sandbox_run_count. Simulated rates are never read as real ones.
+ */
 export async function projectDashboard(store: Store, accountId: string, projectId: string, opts: DashboardOptions) {
-  return (await dashboardAndRuns(store, accountId, projectId, opts)).dashboard;
+  const { dashboard, engine } = await dashboardAndRuns(store, accountId, projectId, opts);
+  return { ...dashboard, engine: engine.label, run_count: engine.runs, sandbox_run_count: engine.sandbox_runs };
 }
 
 /** The dashboard, and how many of the runs behind it the sandbox engine answered (a shared report says so). */
@@ -426,5 +433,5 @@ export async function dashboardAndRuns(store: Store, accountId: string, projectI
     // domains, or a reader without sites:read).
     site_activity: !opts.siteActivity ? null : await projectSiteActivity(store.db, accountId, { url: project.url, domains: (JSON.parse(project.brand) as { domains?: string[] }).domains ?? [] }, new Date(since), now),
   };
-  return { dashboard, engine: { runs: runs.length, sandbox_runs: runs.filter((r) => r.engine === 'sandbox').length } };
+  return { dashboard, engine: { runs: runs.length, sandbox_runs: runs.filter((r) => r.engine === 'sandbox').length, label: pooledEngine(runs.map((r) => r.engine)) } };
 }

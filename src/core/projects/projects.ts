@@ -309,13 +309,34 @@ export async function deleteProject(deps: TrackingDeps, principal: Principal, pr
 }
 
 /** Runs every market's test now, as the caller. */
-export async function runProjectNow(deps: TrackingDeps, principal: Principal, ctx: ActionContext, projectId: string) {
+/**
+ * Runs every market's test now, one run each, funded in market order as one run funds its probes:
+ * a market the balance no longer covers is skipped (listed with what it needed), never a 402
+ * that hides the runs already made and paid for. Only when no market's run can be funded is the
+ * answer 402, and then nothing was made or charged. With an idempotency key, market M's run is
+ * created with the key `<key>:<M>`: a retry replays the runs made and funds the skipped anew.
+ */
+export async function runProjectNow(deps: TrackingDeps, principal: Principal, ctx: ActionContext, projectId: string, idempotencyKey?: string) {
   requireScope(principal, WRITE_SCOPE);
   await findProject(deps.store.db, principal.accountId, projectId);
   const tests = await projectTests(deps.store.db, projectId);
   const runs = [];
-  for (const t of tests) runs.push({ market: t.market, ...(await runTrackedTestNow(deps, principal, ctx, t.id)) });
-  return { project_id: projectId, runs };
+  const skipped = [];
+  let refusal: AppError | undefined;
+  for (const t of tests) {
+    try {
+      // One key a market, so a retry of the whole call replays each market's run, charged once.
+      const marketIdempotencyKey = idempotencyKey === undefined ? undefined : `${idempotencyKey}:${t.market ?? t.id}`;
+      runs.push({ market: t.market, ...(await runTrackedTestNow(deps, principal, ctx, t.id, marketIdempotencyKey)) });
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'insufficient_credits') throw err;
+      refusal ??= err;
+      const { required_credits, available_credits } = err.extra as { required_credits: string; available_credits: string };
+      skipped.push({ market: t.market, test_id: t.id, reason: 'insufficient_credits' as const, required_credits, available_credits });
+    }
+  }
+  if (refusal && runs.length === 0) throw refusal;
+  return { project_id: projectId, runs, skipped };
 }
 
 export interface PromptImport {

@@ -8,7 +8,7 @@ import { addCitationSourcesSummary, storedBrandTerms } from '../visibility/citat
 import { round4 } from '../../lib/stats.ts';
 import type { Store } from '../../db/store.ts';
 import { toApiTime } from '../../lib/ids.ts';
-import { summarizeProbes } from '../visibility/summary.ts';
+import { pooledEngine, summarizeProbes } from '../visibility/summary.ts';
 import { addAnswerAnalysisSummary } from '../visibility/analysis/summary.ts';
 import { findTest } from './tests.ts';
 import type { Catalog } from '../visibility/catalog.ts';
@@ -88,7 +88,7 @@ export async function testHistory(store: Store, accountId: string, testId: strin
 export async function loadVisibilityRuns(store: Store, testId: string, since: string) {
   const runs = await store.db
     .selectFrom('visibility_runs')
-    .select(['id', 'created_at', 'competitors', 'brand_terms', 'source', 'started_by_test', 'url'])
+    .select(['id', 'created_at', 'competitors', 'brand_terms', 'source', 'started_by_test', 'url', 'engine'])
     .where('test_id', '=', testId)
     .where('created_at', '>=', since)
     .orderBy('created_at')
@@ -150,6 +150,8 @@ async function visibilitySeries(store: Store, test: { id: string; definition: st
       start: toApiTime(g.start),
       end: toApiTime(g.end),
       run_ids: g.runs.map((r) => r.id),
+      // sandbox, live or mixed: whether the point's answers were simulated.
+      engine: pooledEngine(g.runs.map((r) => r.engine)),
       // The definition every run of the point shares; null when the point pools several.
       definition_id: definitions.length === 1 ? definitions[0] : null,
       // False while a probe of its runs is still queued or running: its rates may still move.

@@ -176,3 +176,14 @@ export function summarizeProbes(probes: readonly SummaryProbe[], competitors: re
 }
 
 export type VisibilitySummary = ReturnType<typeof summarizeProbes>;
+
+/**
+ * The engine that answered a set of runs, as one word: "sandbox" or "live" when every run agrees,
+ * "mixed" when not, null for no runs. A figure pooled from runs says it, as each run does, so
+ * simulated rates are never read as real ones.
+ */
+export function pooledEngine(engines: readonly string[]): 'sandbox' | 'live' | 'mixed' | null {
+  if (engines.length === 0) return null;
+  const sandbox = engines.filter((e) => e === 'sandbox').length;
+  return sandbox === engines.length ? 'sandbox' : sandbox === 0 ? 'live' : 'mixed';
+}

@@ -21,6 +21,12 @@ export default defineRoute({
   response: z
     .object({
       project_id: z.string(),
+      engine: z
+        .enum(['sandbox', 'live', 'mixed'])
+        .nullable()
+        .describe('Which engine answered the runs behind these numbers: sandbox (simulated answers), live, mixed; null without runs'),
+      run_count: z.number().int().describe('Runs behind these numbers'),
+      sandbox_run_count: z.number().int().describe('Of them, runs the sandbox engine answered (simulated, not real AI answers)'),
       thin_evidence: z.object({ min_answers: z.number(), max_half_width: z.number() }),
       series: z.array(z.object({}).passthrough()),
       matrix: z.array(z.object({ prompt: z.string(), topics: z.array(z.string()), n: z.number().int(), thin: z.boolean() }).passthrough()),
@@ -56,6 +62,6 @@ export default defineRoute({
     name: 'get_project_dashboard',
     title: 'Project dashboard numbers',
     description:
-      'A project over time (7d or 30d windows): mention rate with 95% interval, share of voice, sentiment and prominence for the brand and each competitor; the latest window as a prompt × platform matrix with the change since the window before (filter by topic or market); topics rolled up; prompts where competitors are named and the brand is not. Every rate has n (answers) and thin (n < 10 or interval wider than ±0.20).',
+      'A project over time (7d or 30d windows): mention rate with 95% interval, share of voice, sentiment and prominence for the brand and each competitor; the latest window as a prompt × platform matrix with the change since the window before (filter by topic or market); topics rolled up; prompts where competitors are named and the brand is not. Every rate has n (answers) and thin (n < 10 or interval wider than ±0.20). engine says whether the answers were simulated (sandbox) or real (live).',
   },
 });

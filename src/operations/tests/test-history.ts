@@ -45,12 +45,16 @@ export default defineRoute({
         .describe('Runs attached to the test with another definition (one-off runs): left out of points and comparison unless include=all'),
     })
     .passthrough(),
+  // format=csv answers the points as CSV.
+  produces: ['application/json', 'text/csv'],
   errors: [400, 404, 422],
   run: (a, ctx, core) => testHistory(core.store, ctx.accountId, a.test_id, historyOptions(a, core.catalog)),
   cli: { command: 'tests history', description: 'a test over time: rates with 95% intervals per run or window (--format csv to a file with --output)', args: ['test_id'] },
   tool: {
     name: 'get_test_history',
     title: 'Tracked test history',
+    // The tool answers JSON; the CSV is the HTTP route's (?format=csv).
+    omitInput: ['format', 'bom'],
     description:
       'A tracked test over time: per run or pooled (window 7d/30d) mention rate with its 95% Wilson interval, citation rate, share of voice, per platform, per prompt and per competitor, skipped slots, and whether the latest change is significant (days 1..730, default 90). Only comparable runs are pooled (those the test started and those with its definition); other attached runs are listed in other_runs unless include=all.',
   },

@@ -14,7 +14,12 @@ const MCP_EXPORT_ROWS = 1000;
 
 /** The MCP tool answers its rows as JSON (the HTTP route streams CSV or JSON Lines). */
 const ExportRows = z
-  .object({ run_id: z.string(), rows: z.array(z.object({ probe_id: z.string() }).passthrough()), truncated: z.boolean() })
+  .object({
+    run_id: z.string(),
+    rows: z.array(z.object({ probe_id: z.string() }).passthrough()),
+    truncated: z.boolean(),
+    export_path: z.string().describe('The HTTP download of the whole run in the format asked for (an API key, not an MCP token, reads it)'),
+  })
   .passthrough();
 
 export default defineRoute({
@@ -26,9 +31,11 @@ export default defineRoute({
   scope: 'runs:read',
   params: z.object({ run_id: z.string().max(64).describe('Visibility run id (vis_…)') }),
   querystring: z.object({ format: filterParam(FORMATS), bom: BOM_PARAM }),
-  response: z.string().describe('text/csv or application/x-ndjson, UTF-8'),
+  response: z.string().describe('One row per probe: CSV (format=csv, the default) or JSON Lines (format=jsonl), UTF-8'),
+  produces: ['text/csv', 'application/x-ndjson'],
   errors: [400, 404, 422],
   run: async (a, ctx, core) => {
+      const format = filterValue('format', a.format, FORMATS) ?? 'csv';
       await assertRunVisible(core.store, ctx.accountId, a.run_id);
       const rows = [];
       let truncated = false;
@@ -39,14 +46,15 @@ export default defineRoute({
         }
         rows.push(r);
       }
-      return { run_id: a.run_id, rows, truncated, export_path: `/v1/visibility/runs/${a.run_id}/export?format=${a.format ?? 'csv'}` };
+      return { run_id: a.run_id, rows, truncated, export_path: `/v1/visibility/runs/${a.run_id}/export?format=${format}` };
     },
   cli: { command: 'visibility export', description: 'every probe of a run as CSV or JSON Lines, streamed to stdout or --output', args: ['run_id'] },
   tool: {
     name: 'export_visibility_run',
     title: 'Export a visibility run', output: ExportRows,
+    omitInput: ['bom'],
     description:
-      `Every probe of a run as rows (prompt, platform, model, repeat, status, mentions, competitors, citations, answer, brand analysis), at most ${MCP_EXPORT_ROWS} rows (truncated: true beyond; the HTTP export streams any size as CSV or JSON Lines).`,
+      `Every probe of a run as JSON rows (prompt, platform, model, repeat, status, mentions, competitors, citations, answer, brand analysis), at most ${MCP_EXPORT_ROWS} rows (truncated: true beyond). format (csv or jsonl) only picks export_path, the HTTP download that streams any size.`,
   },
   handler: async ({ params, query, ctx, reply }, core) => {
     const format = filterValue('format', query.format, FORMATS) ?? 'csv';
