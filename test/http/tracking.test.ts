@@ -304,6 +304,8 @@ describe('tracking over HTTP', () => {
     assert.equal(rows.filter((r) => r.series === 'platform:deepseek').length, 3);
     assert.equal(rows.filter((r) => r.series === 'competitor:Rival').length, 3);
     assert.equal(rows[0].mention_rate_ci_low, '0.2152');
+    // Simulated rates say so in the file too, as the JSON point's engine does.
+    assert.deepEqual([...new Set(rows.filter((r) => r.series !== 'skipped').map((r) => r.engine))], ['sandbox']);
     // RFC 4180: every record ends with CRLF; no byte order mark unless asked (bom=true, for Excel).
     assert.notEqual(csv.body.charCodeAt(0), 0xfeff);
     assert.ok(csv.body.startsWith('start,end,series,') && csv.body.endsWith('\r\n'), 'header first, CRLF last');

@@ -238,7 +238,7 @@ function scoreBand(score: number): string {
 export function historyCsvRows(history: Awaited<ReturnType<typeof testHistory>>): Record<string, unknown>[] {
   const rows: Record<string, unknown>[] = [];
   for (const p of history.points as Record<string, any>[]) {
-    const base = { start: p.start, end: p.end, run_ids: (p.run_ids as string[]).join('; '), definition_id: p.definition_id ?? null };
+    const base = { start: p.start, end: p.end, run_ids: (p.run_ids as string[]).join('; '), definition_id: p.definition_id ?? null, engine: p.engine ?? null };
     if (history.test_type !== 'ai_citations') {
       rows.push({ ...base, series: 'all', overall_score: p.overall_score, overall_band: p.overall_band, ...Object.fromEntries(CI_COMPONENTS.map((c) => [c, p[c]])) });
       continue;
@@ -268,6 +268,6 @@ export function historyCsvRows(history: Awaited<ReturnType<typeof testHistory>>)
 }
 
 export const HISTORY_CSV_COLUMNS = {
-  ai_citations: ['start', 'end', 'series', 'run_ids', 'probe_count', 'succeeded', 'mention_rate', 'mention_rate_ci_low', 'mention_rate_ci_high', 'citation_rate', 'visibility_band', 'share_of_voice', 'skip_reason', 'definition_id'],
+  ai_citations: ['start', 'end', 'series', 'run_ids', 'probe_count', 'succeeded', 'mention_rate', 'mention_rate_ci_low', 'mention_rate_ci_high', 'citation_rate', 'visibility_band', 'share_of_voice', 'skip_reason', 'definition_id', 'engine'],
   content_intelligence: ['start', 'end', 'series', 'run_ids', 'overall_score', 'overall_band', ...CI_COMPONENTS, 'skip_reason'],
 } as const;
