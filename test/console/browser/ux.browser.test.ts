@@ -8,9 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createOwner } from '../../../src/core/accounts/users.ts';
-import { grantCredits } from '../../../src/core/billing/ledger.ts';
-import { axeViolations, horizontalOverflow, startRig, type BrowserRig, browserSkip, signIn } from './browser.ts';
+import { axeViolations, type BrowserRig, browserSkip, closeRig, horizontalOverflow, ownerWithCredits, signIn, startRig } from './browser.ts';
 
 const OWNER = { email: 'ux@acme.example', password: 'acme ux passphrase here' };
 
@@ -21,16 +19,11 @@ describe('console frictions in a browser', { skip: browserSkip() }, () => {
 
   before(async () => {
     rig = await startRig();
-    accountId = (await createOwner(rig.server.runtime.core.store, OWNER.email, OWNER.password)).account_id;
-    await grantCredits(rig.server.runtime.core.store, accountId, 200 * 100);
+    accountId = await ownerWithCredits(rig, OWNER, 200);
     page = await rig.open();
     await signIn(page, OWNER);
   });
-  after(async () => {
-    assert.deepEqual(rig.foreign, [], 'no request left the instance');
-    assert.deepEqual(rig.pageErrors, [], 'no script error in any page');
-    await rig.close();
-  });
+  after(() => closeRig(rig));
 
   test('a project made for a bare domain, its prompt library and charts read as they should', async () => {
     await page.goto(`${rig.base}/console/projects/new`);
