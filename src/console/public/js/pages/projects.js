@@ -487,14 +487,14 @@ function Dashboard({ d, p }) {
     <div class="grid">
       <${Chart} id="p-rate" title="Mention rate over time" summary=${`${d.series.length} windows; latest ${p.brand.name} ${pct(last.brand.mention_rate)} (95% interval ${ciText(last.brand.mention_rate_ci)}, n=${last.brand.n})`}
         times=${times} series=${names.map((n, i) => ({ label: n, values: d.series.map((s) => rateOf(s, i)) }))}
-        bandLabel=${p.brand.name}
+        bandLabel=${p.brand.name} unit="window"
         band=${{ low: d.series.map((s) => (s.brand.mention_rate_ci ? s.brand.mention_rate_ci.low : null)), high: d.series.map((s) => (s.brand.mention_rate_ci ? s.brand.mention_rate_ci.high : null)) }}
         rows=${d.series} columns=${[
           { label: 'Window ending', cell: (s) => shortDate(s.end) },
           ...names.map((n, i) => ({ label: n, cell: (s) => html`<${Rate} r=${i === 0 ? s.brand : s.competitors[i - 1]} />` })),
         ]} />
       <${Chart} id="p-sov" title="Share of voice over time" summary=${`latest: ${p.brand.name} ${pct(last.brand.share_of_voice)}`}
-        times=${times} series=${names.map((n, i) => ({ label: n, values: d.series.map((s) => sovOf(s, i)) }))}
+        times=${times} unit="window" series=${names.map((n, i) => ({ label: n, values: d.series.map((s) => sovOf(s, i)) }))}
         rows=${d.series} columns=${[{ label: 'Window ending', cell: (s) => shortDate(s.end) }, ...names.map((n, i) => ({ label: n, cell: (s) => pct(sovOf(s, i)), num: true }))]} />
     </div>
     <${Matrix} d=${d} p=${p} />

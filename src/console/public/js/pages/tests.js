@@ -249,9 +249,11 @@ function loadUplot() {
 /**
  * One chart: x = point times, series = [{label, values}], optional interval band (low/high) for
  * the first series (named in the legend by `bandLabel`, else the first series' label in lower
- * case); the same numbers in a table (`rows`) under "Show the numbers".
+ * case); the same numbers in a table (`rows`) under "Show the numbers". `unit` names one point
+ * ("run", "window") for the note a chart of a single point carries: one dot on an axis a few
+ * minutes wide is not a trend.
  */
-export function Chart({ id, title, summary, times, series, band, bandLabel, percent = true, max, columns, rows }) {
+export function Chart({ id, title, summary, times, series, band, bandLabel, percent = true, max, columns, rows, unit = 'run' }) {
   const box = useRef(null);
   const dots = crowded(times);
   useEffect(() => {
@@ -312,6 +314,7 @@ export function Chart({ id, title, summary, times, series, band, bandLabel, perc
   return html`<section class="card" aria-labelledby=${id}>
     <h2 id=${id}>${title}</h2>
     <ul class="legend plain-inline" aria-hidden="true">${series.map((s, i) => html`<li><span class="swatch" style=${{ background: COLORS[i % COLORS.length] }}></span>${s.label}</li>`)}${band && !dots ? html`<li><span class="swatch band"></span>95% interval of ${bandLabel ?? series[0].label.toLowerCase()}</li>` : null}</ul>
+    ${times.length === 1 ? html`<p class="small muted" data-testid=${id + '-one'}>One ${unit} so far, so no trend yet: the line starts with the next ${unit}.</p>` : null}
     ${dots ? html`<p class="small muted" data-testid=${id + '-dots'}>Some runs are close together in time: each is drawn as a dot, not joined by a line${band ? '; the 95% intervals are in the table' : ''}.</p>` : null}
     <div class="chart" ref=${box} data-x-range=${xRange(times).map(Math.round).join(',')} role="img" aria-label=${`${title}: ${summary}. The numbers are in the table below the chart.`} data-testid=${id + '-chart'}></div>
     <details class="data-table"><summary>Show the numbers</summary><${Table} caption=${title} rows=${rows} columns=${columns} /></details>
@@ -345,7 +348,7 @@ function crowded(times) {
 const shortDate = (iso) => when(iso);
 const ciText = (c) => (c && c.low != null ? `${pct(c.low)}–${pct(c.high)}` : '—');
 
-function VisibilityCharts({ points }) {
+function VisibilityCharts({ points, unit }) {
   const times = points.map((p) => at(p.end));
   const platforms = [...new Set(points.flatMap((p) => (p.by_platform || []).map((b) => b.platform)))];
   const rateOf = (p, platform) => ((p.by_platform || []).find((b) => b.platform === platform) || {}).mention_rate ?? null;
@@ -359,7 +362,7 @@ function VisibilityCharts({ points }) {
   const last = points[points.length - 1];
   return html`
     <${Chart} id="rate" title="Mention rate over time" summary=${`${points.length} points; latest ${pct(last.mention_rate)} (95% interval ${ciText(last.mention_rate_ci)})`}
-      times=${times}
+      times=${times} unit=${unit}
       series=${[{ label: 'All platforms', values: points.map((p) => p.mention_rate) }, ...platforms.map((pl) => ({ label: platformName(pl), values: points.map((p) => rateOf(p, pl)) }))]}
       band=${{ low: points.map((p) => (p.mention_rate_ci ? p.mention_rate_ci.low : null)), high: points.map((p) => (p.mention_rate_ci ? p.mention_rate_ci.high : null)) }}
       rows=${points}
@@ -371,29 +374,29 @@ function VisibilityCharts({ points }) {
         { label: 'Answers', cell: (p) => p.succeeded, num: true },
       ]} />
     <${Chart} id="sov" title="Share of voice" summary=${`latest: your brand ${pct(last.share_of_voice)}`}
-      times=${times}
+      times=${times} unit=${unit}
       series=${[{ label: 'Your brand', values: points.map((p) => p.share_of_voice) }, ...competitors.map((c) => ({ label: c, values: points.map((p) => sovOf(p, c)) }))]}
       rows=${points}
       columns=${[{ label: 'Time', cell: (p) => shortDate(p.end) }, { label: 'Your brand', cell: (p) => pct(p.share_of_voice), num: true }, ...competitors.map((c) => ({ label: c, cell: (p) => pct(sovOf(p, c)), num: true }))]} />
     ${competitors.length
       ? html`<${Chart} id="comp-rate" title="Competitor mention rates over time" summary=${`latest: your brand ${pct(last.mention_rate)}, ${competitors.map((c) => `${c} ${pct(compRateOf(last, c))}`).join(', ')}`}
-          times=${times}
+          times=${times} unit=${unit}
           series=${[{ label: 'Your brand', values: points.map((p) => p.mention_rate) }, ...competitors.map((c) => ({ label: c, values: points.map((p) => compRateOf(p, c)) }))]}
           rows=${points}
           columns=${[{ label: 'Time', cell: (p) => shortDate(p.end) }, { label: 'Your brand', cell: (p) => pct(p.mention_rate), num: true }, ...competitors.map((c) => ({ label: c, cell: (p) => pct(compRateOf(p, c)), num: true }))]} />`
       : null}
     ${domains.length
       ? html`<${Chart} id="domains" title="Cited domains over time" summary=${`top domains: ${domains.join(', ')}`} percent=${false}
-          times=${times} series=${domains.map((d) => ({ label: d, values: points.map((p) => countOf(p, d)) }))}
+          times=${times} unit=${unit} series=${domains.map((d) => ({ label: d, values: points.map((p) => countOf(p, d)) }))}
           rows=${points} columns=${[{ label: 'Time', cell: (p) => shortDate(p.end) }, ...domains.map((d) => ({ label: d, cell: (p) => countOf(p, d), num: true }))]} />`
       : null}`;
 }
 
 const CI_SERIES = [['overall_score', 'Overall'], ['content_depth', 'Depth'], ['content_freshness', 'Freshness'], ['sufficiency_score', 'Sufficiency']];
-function ContentCharts({ points }) {
+function ContentCharts({ points, unit }) {
   const times = points.map((p) => at(p.end));
   const last = points[points.length - 1];
-  return html`<${Chart} id="scores" title="Content Intelligence scores over time" summary=${`latest overall ${last.overall_score ?? '—'} (${last.overall_band || 'no band'})`} percent=${false} max=${100}
+  return html`<${Chart} id="scores" title="Content Intelligence scores over time" summary=${`latest overall ${last.overall_score ?? '—'} (${last.overall_band || 'no band'})`} percent=${false} max=${100} unit=${unit}
     times=${times} series=${CI_SERIES.map(([k, label]) => ({ label, values: points.map((p) => p[k] ?? null) }))}
     rows=${points} columns=${[{ label: 'Time', cell: (p) => shortDate(p.end) }, ...CI_SERIES.map(([k, label]) => ({ label, cell: (p) => (p[k] == null ? '—' : Math.round(p[k])), num: true }))]} />`;
 }
@@ -448,6 +451,7 @@ export function TestPage({ id }) {
   const h = history.data;
   const points = h ? h.points.filter((p) => (t.test_type === 'ai_citations' ? p.succeeded > 0 : p.overall_score != null)) : [];
   const cmp = h && h.comparison;
+  const unit = h && h.window !== 'run' ? 'window' : 'run';
   return html`<${PageHead} title=${t.name} sub=${html`<a href=${t.url} rel="noopener noreferrer" target="_blank">${t.url}</a> · ${KIND[t.test_type]}`}>
       <button type="button" onClick=${runNow} disabled=${!t.definition} aria-describedby=${t.definition ? undefined : 't-no-definition'}>Run now</button>
       ${t.project_id
@@ -485,7 +489,7 @@ export function TestPage({ id }) {
       ? html`<${Loading} what="Loading the history" />`
       : points.length === 0
         ? html`<div class="card" style=${{ marginTop: '12px' }}><${Empty} title="No finished runs in this period"><p>${t.definition ? 'Run it now, or wait for the schedule.' : 'Runs of this page appear here.'}</p></${Empty}></div>`
-        : html`<div style=${{ marginTop: '12px' }}>${t.test_type === 'ai_citations' ? html`<${VisibilityCharts} points=${points} />` : html`<${ContentCharts} points=${points} />`}</div>`}
+        : html`<div style=${{ marginTop: '12px' }}>${t.test_type === 'ai_citations' ? html`<${VisibilityCharts} points=${points} unit=${unit} />` : html`<${ContentCharts} points=${points} unit=${unit} />`}</div>`}
     ${h && h.skipped.length ? html`<section class="card"><h2>Skipped runs</h2><ul class="plain">${h.skipped.map((s) => html`<li>${when(s.slot)}: ${SKIP_TEXT[s.reason] || statusText(s.reason)}</li>`)}</ul></section>` : null}
     <section class="card" aria-labelledby="t-runs"><h2 id="t-runs">Runs</h2>
       ${(t.runs || []).length === 0
