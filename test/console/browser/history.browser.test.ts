@@ -1,6 +1,8 @@
 // What a marketer's walkthrough found in the history charts, in a real Chromium against a real
 // server and worker on the sandbox engine: a chart of a single run or window says it is not a
-// trend yet. Screenshots at 1280 and 390 px, without sideways scroll or axe violations.
+// trend yet, and a tracked test whose prompts changed marks the change in its charts (a dashed
+// line, the lines broken there), names each point's set in the tables and says why no latest
+// change is shown. Screenshots at 1280 and 390 px, without sideways scroll or axe violations.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -37,15 +39,54 @@ describe('history charts in a browser', { skip: browserSkip() }, () => {
 
   const checkWidths = (name: string) => checkBothWidths(rig, page, `history-${name}`);
 
-  test('a tracked test of one run says it is not a trend yet', async () => {
+  test('one run is not a trend; a change of prompts is marked, not joined, and no change is claimed across it', async () => {
     const t = (await rig.server.request('POST', '/v1/tests', { key, body: { test_type: 'ai_citations', name: 'Northwind espresso', definition: DEFINITION } })).json();
     await runTest(t.id);
     await page.goto(`/console/tests/${t.id}`);
     const rate = page.getByRole('region', { name: 'Mention rate over time' });
     await rate.locator('canvas').waitFor();
     await page.getByTestId('rate-one').getByText('One run so far, so no trend yet: the line starts with the next run.').waitFor();
+    assert.equal(await page.getByTestId('definition-changed').count(), 0);
     assert.equal(await page.getByText('Latest change', { exact: true }).count(), 0, 'nothing to compare yet');
     await checkWidths('test-one-run');
+
+    // A second run of the same prompts, then a prompt added: the third run asked something else.
+    await runTest(t.id);
+    const patched = await rig.server.request('PATCH', `/v1/tests/${t.id}`, { key, body: { definition: { ...DEFINITION, prompts: [...DEFINITION.prompts, 'coffee for a moka pot'] } } });
+    assert.equal(patched.statusCode, 200, patched.body);
+    await runTest(t.id);
+    await page.reload();
+    await rate.locator('canvas').waitFor();
+    await page.getByTestId('definition-changed').waitFor();
+    await page.getByTestId('rate-breaks').waitFor();
+    // One break, between the second run and the third, where the lines stop.
+    const history = (await rig.server.request('GET', `/v1/tests/${t.id}/history`, { key })).json();
+    const ends = history.points.map((p: { end: string }) => Date.parse(p.end) / 1000);
+    const breaks = (await page.getByTestId('rate-chart').getAttribute('data-breaks'))!.split(',').map(Number);
+    assert.equal(breaks.length, 1);
+    assert.ok(breaks[0] >= ends[1] && breaks[0] <= ends[2], `the break at ${breaks[0]} lies between ${ends[1]} and ${ends[2]}`);
+    assert.equal(await page.getByTestId('rate-one').count(), 0);
+    // No change is claimed across the two prompt sets, and the card says why.
+    const card = page.getByText('Latest change', { exact: true }).locator('..');
+    assert.match(await card.innerText(), /—[\s\S]*no earlier point asked what the latest one asked/);
+    // The table names each point's set; the third run is set 2.
+    await rate.getByText('Show the numbers').click();
+    const rows = rate.getByRole('table', { name: 'Mention rate over time' }).locator('tbody tr');
+    assert.equal(await rows.count(), 3);
+    assert.deepEqual(
+      await rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLTableRowElement).cells[1].textContent)),
+      ['set 1', 'set 1', 'set 2'],
+    );
+    // Every chart of the page carries the same mark.
+    for (const id of ['sov', 'comp-rate']) await page.getByTestId(`${id}-breaks`).waitFor();
+    await checkWidths('test-prompts-changed');
+
+    // A fourth run of the new set: the change is measured again, between the two runs of set 2.
+    await runTest(t.id);
+    await page.reload();
+    await page.getByTestId('definition-changed').waitFor();
+    await card.getByText(/pts/).waitFor();
+    assert.doesNotMatch(await card.innerText(), /no earlier point/);
   });
 
   test("a project's dashboard of one window says its charts are not a trend yet", async () => {
