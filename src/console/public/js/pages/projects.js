@@ -112,6 +112,19 @@ function ProjectForm({ project, listing }) {
     const [language, country] = m.split(/[-_]/);
     return { language: (language || '').trim(), country: (country || '').trim() };
   };
+  // A market the server would refuse, said in these words (its own message names a JSON path),
+  // once the field is left or the form sent: "english" is a language without a country.
+  const [marketsLeft, setMarketsLeft] = useState(false);
+  const badMarkets = marketList.filter((m) => {
+    const parts = m.split(/[-_]/).map((x) => x.trim());
+    return parts.length !== 2 || parts[0].length < 2 || parts[0].length > 16 || parts[1].length < 2 || parts[1].length > 8;
+  });
+  const marketsError =
+    marketsLeft && badMarkets.length
+      ? `${badMarkets.map((m) => `“${m}”`).join(', ')} ${badMarkets.length === 1 ? 'is not a market' : 'are not markets'}: write a language and a country, like en-US or de-DE.`
+      : marketsLeft && marketList.length === 0
+        ? 'Name at least one market, like en-US.'
+        : null;
   const schedule = mode === 'none' ? null : mode === 'keep' ? p.schedule : { cron: CRON[mode], timezone: timezone.trim() || 'UTC' };
   // The server's quote of these settings (POST /v1/projects/estimate): one run's price as the create
   // prices it (the project's models included), the runs of each calendar month in the schedule's
@@ -160,6 +173,11 @@ function ProjectForm({ project, listing }) {
 
   const submit = async (e) => {
     e.preventDefault();
+    if (badMarkets.length || marketList.length === 0) {
+      setMarketsLeft(true);
+      document.getElementById('pf-markets').focus();
+      return;
+    }
     setBusy(true);
     setError(null);
     const parsedMarkets = marketList.map(parseMarket);
@@ -219,7 +237,7 @@ function ProjectForm({ project, listing }) {
         ${competitors.length < 10 ? html`<button type="button" class="secondary" onClick=${() => setCompetitors([...competitors, blankCompetitor()])}>Add a competitor</button>` : null}
       </section>
       <section class="card" aria-labelledby="pf-where"><h2 id="pf-where">Markets and platforms</h2>
-        <${Field} id="pf-markets" label="Markets (language-country, comma-separated)" hint="One tracked test per market, e.g. en-US, de-DE."><input id="pf-markets" type="text" required value=${markets} onInput=${(e) => setMarkets(e.target.value)} aria-describedby="pf-markets-hint" /></${Field}>
+        <${Field} id="pf-markets" label="Markets (language-country, comma-separated)" hint="One tracked test per market, e.g. en-US, de-DE." error=${marketsError}><input id="pf-markets" type="text" required value=${markets} onInput=${(e) => setMarkets(e.target.value)} onBlur=${() => setMarketsLeft(true)} aria-describedby="pf-markets-hint" /></${Field}>
         <fieldset><legend>Platforms (default models)</legend><div class="checks">
           ${Object.keys(listing).map((pl) => html`<label class="check"><input type="checkbox" checked=${platforms.has(pl)} onChange=${() => { const n = new Set(platforms); n.has(pl) ? n.delete(pl) : n.add(pl); setPlatforms(n); }} /><span>${platformName(pl)} <span class="small muted">${price(pl).toFixed(2)} cr</span></span></label>`)}
         </div></fieldset>
