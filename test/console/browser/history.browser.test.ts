@@ -113,6 +113,16 @@ describe('history charts in a browser', { skip: browserSkip() }, () => {
     await page.getByTestId('p-rate-chart').locator('canvas').waitFor();
     await page.getByTestId('p-rate-one').getByText('One window so far, so no trend yet: the line starts with the next window.').waitFor();
     await page.getByTestId('p-sov-one').waitFor();
+    // The numbers behind it as a spreadsheet, in the windows chosen: every prompt, every platform.
+    const csv = page.getByTestId('csv-links').getByRole('link', { name: 'Download CSV' });
+    await page.getByLabel('Windows', { exact: true }).selectOption('30d');
+    const href = (await csv.getAttribute('href'))!;
+    assert.equal(href, `/v1/tests/${p.tests[0].test_id}/history?window=30d&days=90&format=csv`);
+    const sheet = await page.request.get(href);
+    assert.equal(sheet.status(), 200);
+    const text = await sheet.text();
+    assert.match(text, /^start,end,series,/);
+    for (const prompt of DEFINITION.prompts) assert.ok(text.includes(`prompt:${prompt}|platform:openai`), prompt);
     await checkWidths('project-one-window');
   });
 });

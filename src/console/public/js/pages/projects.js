@@ -362,6 +362,7 @@ export function ProjectPage({ id }) {
         <select id="d-window" class="auto" value=${windowKind} onChange=${(e) => setWindowKind(e.target.value)}><option value="7d">Weekly</option><option value="30d">Monthly</option></select></span>
         <span class="ctl"><label class="label-text" for="d-days">Period</label>
         <select id="d-days" class="auto" value=${days} onChange=${(e) => setDays(Number(e.target.value))}><option value="30">30 days</option><option value="90">90 days</option><option value="365">A year</option></select></span>
+        <${CsvLinks} p=${p} market=${market} query=${`window=${windowKind}&days=${days}`} />
       </div></div>
     <${ErrorNote} error=${dashboard.error} />
     ${!d ? html`<${Loading} what="Loading the dashboard" />` : html`<${Dashboard} d=${d} p=${p} />`}
@@ -369,6 +370,20 @@ export function ProjectPage({ id }) {
     <${Library} p=${p} reload=${() => (project.reload(), dashboard.reload())} />
     ${settled ? html`<${SamplePlan} p=${p} reload=${project.reload} />` : null}
     <${Runs} p=${p} runs=${runs} />`;
+}
+
+/**
+ * The numbers behind the dashboard as a spreadsheet: each market's tracked-test history in these
+ * windows and days (GET /v1/tests/{id}/history?format=csv), every prompt and prompt × platform
+ * per window, the brand's and each competitor's rate. One link a market (the chosen one only).
+ */
+function CsvLinks({ p, market, query }) {
+  const tests = p.tests.filter((t) => !market || t.market === market);
+  if (tests.length === 0) return null;
+  const many = p.tests.length > 1;
+  return html`<span class="ctl" data-testid="csv-links"><span class="label-text">${many ? 'CSV' : ''}</span>${tests.map(
+    (t, i) => html`${i ? ' · ' : ''}<a href=${`/v1/tests/${t.test_id}/history?${query}&format=csv`} download aria-label=${many ? `Download the ${t.market || 'default market'} numbers as CSV` : undefined}>${many ? t.market || 'default market' : 'Download CSV'}</a>`,
+  )}</span>`;
 }
 
 /**
