@@ -46,6 +46,7 @@ describe('history charts in a browser', { skip: browserSkip() }, () => {
     const rate = page.getByRole('region', { name: 'Mention rate over time' });
     await rate.locator('canvas').waitFor();
     await page.getByTestId('rate-one').getByText('One run so far, so no trend yet: the line starts with the next run.').waitFor();
+    assert.match((await page.getByTestId('rate-chart').getAttribute('aria-label'))!, /^Mention rate over time: 1 point; latest/);
     assert.equal(await page.getByTestId('definition-changed').count(), 0);
     assert.equal(await page.getByText('Latest change', { exact: true }).count(), 0, 'nothing to compare yet');
     await checkWidths('test-one-run');
@@ -113,6 +114,8 @@ describe('history charts in a browser', { skip: browserSkip() }, () => {
     await page.getByTestId('p-rate-chart').locator('canvas').waitFor();
     await page.getByTestId('p-rate-one').getByText('One window so far, so no trend yet: the line starts with the next window.').waitFor();
     await page.getByTestId('p-sov-one').waitFor();
+    // Its text alternative counts in the singular too.
+    assert.match((await page.getByTestId('p-rate-chart').getAttribute('aria-label'))!, /^Mention rate over time: 1 window; latest/);
     // The numbers behind it as a spreadsheet, in the windows chosen: every prompt, every platform.
     const csv = page.getByTestId('csv-links').getByRole('link', { name: 'Download CSV' });
     await page.getByLabel('Windows', { exact: true }).selectOption('30d');

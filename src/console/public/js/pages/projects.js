@@ -518,7 +518,7 @@ function Dashboard({ d, p }) {
       ]} />
     </section>
     <div class="grid">
-      <${Chart} id="p-rate" title="Mention rate over time" summary=${`${d.series.length} windows; latest ${p.brand.name} ${pct(last.brand.mention_rate)} (95% interval ${ciText(last.brand.mention_rate_ci)}, n=${last.brand.n})`}
+      <${Chart} id="p-rate" title="Mention rate over time" summary=${`${plural(d.series.length, 'window')}; latest ${p.brand.name} ${pct(last.brand.mention_rate)} (95% interval ${ciText(last.brand.mention_rate_ci)}, n=${last.brand.n})`}
         times=${times} series=${names.map((n, i) => ({ label: n, values: d.series.map((s) => rateOf(s, i)) }))}
         bandLabel=${p.brand.name} unit="window"
         band=${{ low: d.series.map((s) => (s.brand.mention_rate_ci ? s.brand.mention_rate_ci.low : null)), high: d.series.map((s) => (s.brand.mention_rate_ci ? s.brand.mention_rate_ci.high : null)) }}

@@ -414,7 +414,7 @@ function VisibilityCharts({ points, unit }) {
     ${sets.label
       ? html`<${Note} kind="info"><p data-testid="definition-changed">What this test asks changed (its prompts, platforms, models, repeats, market or competitors) at the dashed line: the points either side are not comparable, and the latest change compares only runs that asked the same. The tables name each point's set under Asked.</p></${Note}>`
       : null}
-    <${Chart} id="rate" title="Mention rate over time" summary=${`${points.length} points; latest ${pct(last.mention_rate)} (95% interval ${ciText(last.mention_rate_ci)})`}
+    <${Chart} id="rate" title="Mention rate over time" summary=${`${plural(points.length, 'point')}; latest ${pct(last.mention_rate)} (95% interval ${ciText(last.mention_rate_ci)})`}
       ...${common}
       series=${[{ label: 'All platforms', values: points.map((p) => p.mention_rate) }, ...platforms.map((pl) => ({ label: platformName(pl), values: points.map((p) => rateOf(p, pl)) }))]}
       band=${{ low: points.map((p) => (p.mention_rate_ci ? p.mention_rate_ci.low : null)), high: points.map((p) => (p.mention_rate_ci ? p.mention_rate_ci.high : null)) }}
