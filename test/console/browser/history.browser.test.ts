@@ -37,6 +37,14 @@ describe('history charts in a browser', { skip: browserSkip() }, () => {
     await rig.server.waitForRun(key, run.json().run_id);
   }
 
+  /** A project of DEFINITION's page, brand and prompts on ChatGPT, with `settings` besides. */
+  async function createProject(settings: Record<string, unknown>) {
+    const body = { url: DEFINITION.url, brand: { name: 'Northwind Coffee' }, platforms: ['openai'], prompts: DEFINITION.prompts.map((prompt) => ({ prompt })), ...settings };
+    const res = await rig.server.request('POST', '/v1/projects', { key, body });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json();
+  }
+
   const checkWidths = (name: string) => checkBothWidths(rig, page, `history-${name}`);
 
   test('one run is not a trend; a change of prompts is marked, not joined, and no change is claimed across it', async () => {
@@ -95,18 +103,7 @@ describe('history charts in a browser', { skip: browserSkip() }, () => {
   });
 
   test("a project's dashboard of one window says its charts are not a trend yet", async () => {
-    const project = await rig.server.request('POST', '/v1/projects', {
-      key,
-      body: {
-        url: DEFINITION.url,
-        brand: { name: 'Northwind Coffee' },
-        competitors: [{ name: 'Lavazza' }],
-        platforms: ['openai'],
-        prompts: DEFINITION.prompts.map((prompt) => ({ prompt })),
-      },
-    });
-    assert.equal(project.statusCode, 200, project.body);
-    const p = project.json();
+    const p = await createProject({ competitors: [{ name: 'Lavazza' }] });
     const runs = await rig.server.request('POST', `/v1/projects/${p.id}/runs`, { key, body: {} });
     assert.equal(runs.statusCode, 200, runs.body);
     for (const r of runs.json().runs) await rig.server.waitForRun(key, r.run_id);
@@ -127,5 +124,18 @@ describe('history charts in a browser', { skip: browserSkip() }, () => {
     assert.match(text, /^start,end,series,/);
     for (const prompt of DEFINITION.prompts) assert.ok(text.includes(`prompt:${prompt}|platform:openai`), prompt);
     await checkWidths('project-one-window');
+  });
+
+  test("the sample planner's month under a budget says what the budget stops", async () => {
+    // 2 prompts × ChatGPT (2 credits) = 4 credits a run, daily: 28–31 runs, 112–124 credits a
+    // month; a budget of 40 credits pays for 10 of them.
+    const p = await createProject({ schedule: { cron: '0 6 * * *', timezone: 'UTC' }, monthly_credit_budget: '40.00' });
+    await page.goto(`/console/projects/${p.id}`);
+    const plan = page.getByTestId('plan');
+    const now = plan.getByText('Credits a month now', { exact: true }).locator('..');
+    await now.getByText('the budget of 40.00 cr covers 10 runs a month; later ones are skipped').waitFor();
+    assert.match(await now.innerText(), /about 1\d\d\.\d\d cr/, 'the schedule\'s month, as the form says it');
+    await plan.getByText('Credits a month as planned', { exact: true }).locator('..').getByText(/covers \d+ runs? a month; later ones are skipped/).waitFor();
+    await checkWidths('project-plan-budget');
   });
 });

@@ -739,6 +739,14 @@ function SamplePlan({ p, reload }) {
   const [now, planned] = months.data || [null, null];
   const monthStat = (e) => (e && e.credits_per_month ? (e.credits_per_month.average === e.credits_per_month.busiest ? `${e.credits_per_month.busiest} cr` : `about ${e.credits_per_month.average} cr`) : '—');
   const busiestSub = (e) => (e && e.credits_per_month && e.credits_per_month.average !== e.credits_per_month.busiest ? `${e.credits_per_month.busiest} in the busiest month` : null);
+  // A month's cost above the budget is not what is spent: the budget stops the later runs (the
+  // project form's words).
+  const capSub = (e) => {
+    const within = e && e.runs_per_month ? e.runs_within_budget_per_month : null;
+    if (!p.monthly_credit_budget || within === null || within === undefined || within >= e.runs_per_month.busiest) return null;
+    return within === 0 ? `the budget of ${p.monthly_credit_budget} cr covers no run: every scheduled run is skipped` : `the budget of ${p.monthly_credit_budget} cr covers ${plural(within, 'run')} a month; later ones are skipped`;
+  };
+  const subs = (...parts) => parts.filter(Boolean).join('; ') || null;
   const apply = async () => {
     setError(null);
     try {
@@ -762,8 +770,8 @@ function SamplePlan({ p, reload }) {
         ? html`<p class="muted">Import prompts first: there is nothing to plan.</p>`
         : html`<div class="stats" data-testid="plan">
               <${Stat} label="Repeats needed" value=${pl.repeats_needed ?? 'more than 10'} sub=${pl.feasible ? `you ask ${p.repeats} now` : 'the goal is out of reach at 10 repeats; choose a wider goal or a longer period'} />
-              <${Stat} label="Credits a month now" value=${p.schedule ? monthStat(now) : '—'} sub=${p.schedule ? busiestSub(now) : 'no schedule: each run on demand'} />
-              <${Stat} label=${p.schedule ? 'Credits a month as planned' : 'A run as planned'} value=${p.schedule ? monthStat(planned) : `${pl.markets.reduce((a, m) => a + Number(m.planned.credits_per_run), 0).toFixed(2)} cr`} sub=${[p.schedule ? busiestSub(planned) : null, p.monthly_credit_budget ? `budget ${p.monthly_credit_budget} cr a month` : 'no budget set'].filter(Boolean).join('; ')} />
+              <${Stat} label="Credits a month now" value=${p.schedule ? monthStat(now) : '—'} sub=${p.schedule ? subs(busiestSub(now), capSub(now)) : 'no schedule: each run on demand'} />
+              <${Stat} label=${p.schedule ? 'Credits a month as planned' : 'A run as planned'} value=${p.schedule ? monthStat(planned) : `${pl.markets.reduce((a, m) => a + Number(m.planned.credits_per_run), 0).toFixed(2)} cr`} sub=${subs(p.schedule ? busiestSub(planned) : null, (p.schedule && capSub(planned)) || (p.monthly_credit_budget ? `budget ${p.monthly_credit_budget} cr a month` : 'no budget set'))} />
             </div>
             ${recommended !== null && recommended !== p.repeats
               ? html`<div class="actions"><button type="button" class="secondary" onClick=${apply}>Use ${recommended} repeat${recommended === 1 ? '' : 's'}</button></div>`
