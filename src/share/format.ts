@@ -56,6 +56,9 @@ export function simulatedLine(r: ShareReport): { label: string; detail: string }
   };
 }
 
+/** Under a chart of a single period, as the console says it: one point is not a trend. Else null. */
+export const onePeriodLine = (d: Dashboard) => (d.series.length === 1 ? 'One period so far, so no trend yet: the line starts with the next period.' : null);
+
 /** What the "competitors named, brand not" section says when it lists no prompt (the console's wording). */
 export const noGapsLine = (r: ShareReport) =>
   hasAnswers(r.dashboard) ? `No prompt in the latest period names a competitor without naming ${r.share.brand}.` : 'No answers in this period yet.';

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { ShareReport } from '../core/reports/shares.ts';
 import { platformName } from '../platforms/names.ts';
 import { buildChart, type ChartLine, type ChartPoint, PALETTE, ringRadius, segments } from './chart.ts';
-import { change, goneLine, interval, latestRates, matrixPlatforms, noGapsLine, pct, periodLine, scopeLine, simulatedLine } from './format.ts';
+import { change, goneLine, interval, latestRates, matrixPlatforms, noGapsLine, onePeriodLine, pct, periodLine, scopeLine, simulatedLine } from './format.ts';
 import type { OpenShare } from '../core/reports/shares.ts';
 
 /** The radius of the brand's markers; a competitor at the brand's rate rings it. */
@@ -39,7 +39,7 @@ tr.brand td{font-weight:600}
 .legend{list-style:none;padding:0;margin:6px 0 0;display:flex;flex-wrap:wrap;gap:4px 16px;font-size:13px}
 .sw{display:inline-block;width:14px;height:3px;vertical-align:middle;margin-right:6px}
 .matrix td.cell{text-align:right;white-space:nowrap}
-.note{color:var(--muted);font-size:12px;margin-top:24px}
+.note{color:var(--muted);font-size:12px;margin-top:24px}.one-period{color:var(--muted);font-size:13px}
 .empty{color:var(--muted);font-style:italic}
 .sim{margin:10px 0 0;padding:8px 12px;border:1px solid #d97706;border-left-width:4px;background:#fffbeb;color:#78350f;border-radius:3px}
 section{break-inside:avoid}
@@ -183,6 +183,7 @@ export function reportHtml(report: ShareReport, token: string): string {
   const s = report.share;
   const title = `${s.projectName}: AI visibility report`;
   const simulated = simulatedLine(report);
+  const one = onePeriodLine(d);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer">
@@ -195,7 +196,7 @@ export function reportHtml(report: ShareReport, token: string): string {
 ${simulated ? `<p class="sim" role="note" data-engine="sandbox"><strong>${esc(simulated.label)}</strong>${esc(simulated.detail)}</p>` : ''}
 <p class="actions"><a href="./${esc(token)}/report.pdf" rel="noreferrer">Download as PDF</a></p></header>
 <section><h2>Mention rate, latest period</h2>${ratesTable(report)}</section>
-<section><h2>Mention rate over time</h2>${chartSvg(report)}</section>
+<section><h2>Mention rate over time</h2>${chartSvg(report)}${one ? `<p class="one-period">${esc(one)}</p>` : ''}</section>
 <section><h2>Topics</h2>${topicsTable(report)}</section>
 <section><h2>Prompts where competitors are named and the brand is not</h2>${gapsList(report)}</section>
 <section class="matrix"><h2>Prompt × platform, latest period</h2>${matrixTable(report)}</section>

@@ -12,7 +12,7 @@ import * as fontkit from 'fontkit';
 import type { ShareReport } from '../core/reports/shares.ts';
 import { buildChart, type ChartLine, type ChartPoint, ringRadius, segments } from './chart.ts';
 import { platformName } from '../platforms/names.ts';
-import { change, interval, latestRates, matrixPlatforms, noGapsLine, pct, periodLine, scopeLine, simulatedLine } from './format.ts';
+import { change, interval, latestRates, matrixPlatforms, noGapsLine, onePeriodLine, pct, periodLine, scopeLine, simulatedLine } from './format.ts';
 
 type Doc = PDFKit.PDFDocument;
 
@@ -267,6 +267,8 @@ export async function reportPdf(report: ShareReport): Promise<Buffer> {
   heading(doc, 'Mention rate over time');
   if (d.series.length) chart(doc, report);
   else note(doc, 'No answers in this period yet.');
+  const one = onePeriodLine(d);
+  if (one) note(doc, one);
 
   heading(doc, 'Topics');
   if (d.topics.length) {

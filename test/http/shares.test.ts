@@ -90,6 +90,7 @@ describe('report share links', () => {
     for (const text of ['HubSpot', 'Pipedrive', 'Prompt × platform', 'best crm for agencies', 'pricing', 'n=', '95% interval', 'thin'])
       assert.ok(page.body.includes(text), text);
     assert.ok(!page.body.includes(p.tests[0].test_id), 'no ids of other resources on the page');
+    assert.doesNotMatch(page.body, /no trend yet/, 'three periods are a trend');
 
     const pdf = await s.request('GET', `/share/${share.token}/report.pdf`);
     assert.equal(pdf.statusCode, 200);
@@ -309,6 +310,18 @@ describe('what a client sees on a shared report', () => {
     assert.doesNotMatch((await s.request('GET', `/share/${none.token}`)).body, /simulated/);
     const live = pdfText((await s.request('GET', `/share/${none.token}/report.pdf`)).rawPayload);
     if (live !== null) assert.ok(!live.includes('simulated'));
+  });
+
+  test('a report of one period says it is not a trend yet, as the console does', async () => {
+    const { key } = await s.account({ credits: 100 });
+    const p = (await s.request('POST', '/v1/projects', { key, body })).json();
+    const link = await share(key, p.id);
+    assert.doesNotMatch((await s.request('GET', `/share/${link.token}`)).body, /no trend yet/, 'no runs: no chart to qualify');
+    await run(key, p.id);
+    const line = 'One period so far, so no trend yet: the line starts with the next period.';
+    assert.ok((await s.request('GET', `/share/${link.token}`)).body.includes(line));
+    const text = pdfText((await s.request('GET', `/share/${link.token}/report.pdf`)).rawPayload);
+    if (text !== null) assert.ok(text.replace(/\s+/g, ' ').includes(line), text.slice(0, 800));
   });
 
   test('a link whose topic or market is gone says so (410), and the list marks it; never an empty report', async () => {

@@ -3,11 +3,14 @@
 // One headless Chromium (Debian's package, driven by playwright-core) and one real server on a
 // loopback port, shared by the tests of a file. Screenshots go to test-artifacts/screenshots
 // (ignored by git) for a reviewer; axe-core runs inside the page.
+import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createOwner } from '../../../src/core/accounts/users.ts';
+import { grantCredits } from '../../../src/core/billing/ledger.ts';
 import { startTestServer, type TestServer } from '../../helpers/harness.ts';
 import { assertBrowser, CHROMIUM } from '../../helpers/prerequisites.ts';
 
@@ -94,6 +97,38 @@ export async function axeViolations(page: Page): Promise<{ id: string; impact: s
 /** Whether the page scrolls sideways at its current width. */
 export async function horizontalOverflow(page: Page): Promise<{ scrollWidth: number; innerWidth: number }> {
   return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+}
+
+/** Closes the rig once no request left the instance and no page's script failed. */
+export async function closeRig(rig: BrowserRig): Promise<void> {
+  assert.deepEqual(rig.foreign, [], 'no request left the instance');
+  assert.deepEqual(rig.pageErrors, [], 'no script error in any page');
+  await rig.close();
+}
+
+/** The instance's owner, made in the rig's database with `credits` granted: its account id. */
+export async function ownerWithCredits(rig: BrowserRig, who: { email: string; password: string }, credits: number): Promise<string> {
+  const accountId = (await createOwner(rig.server.runtime.core.store, who.email, who.password)).account_id;
+  await grantCredits(rig.server.runtime.core.store, accountId, credits * 100);
+  return accountId;
+}
+
+/**
+ * The page as it is at 1280 and at 390 px: no sideways scroll, no serious or critical axe-core
+ * violation, a full-page screenshot `<name>-desktop` / `<name>-390`; `atPhone` runs at 390 px
+ * after it (more screenshots). The page is left at 1280 px.
+ */
+export async function checkBothWidths(rig: BrowserRig, page: Page, name: string, atPhone?: () => Promise<void>): Promise<void> {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
+    await page.waitForTimeout(150);
+    const { scrollWidth, innerWidth } = await horizontalOverflow(page);
+    assert.ok(scrollWidth <= innerWidth, `${name} at ${width} px scrolls sideways: ${scrollWidth} > ${innerWidth}`);
+    assert.deepEqual(await axeViolations(page), [], `${name} at ${width} px`);
+    await rig.screenshot(page, `${name}-${width === 390 ? '390' : 'desktop'}`);
+    if (width === 390 && atPhone) await atPhone();
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 /** Signs in through the console's form and waits for the first page after it. */

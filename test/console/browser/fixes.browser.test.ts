@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createOwner } from '../../../src/core/accounts/users.ts';
 import { grantCredits, lockAccount, releaseCharge, reserveCharge } from '../../../src/core/billing/ledger.ts';
-import { axeViolations, horizontalOverflow, SCREENSHOTS, startRig, type BrowserRig, browserSkip, signIn } from './browser.ts';
+import { type BrowserRig, browserSkip, checkBothWidths, closeRig, SCREENSHOTS, signIn, startRig } from './browser.ts';
 
 const OWNER = { email: 'fixes@acme.example', password: 'acme fixes passphrase here' };
 
@@ -18,23 +18,13 @@ describe('console fixes in a browser', { skip: browserSkip() }, () => {
   let key: string;
   const runIds: string[] = [];
 
-  async function checkWidths(name: string) {
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
-      await page.waitForTimeout(150);
-      const { scrollWidth, innerWidth } = await horizontalOverflow(page);
-      assert.ok(scrollWidth <= innerWidth, `${name} at ${width} px scrolls sideways: ${scrollWidth} > ${innerWidth}`);
-      assert.deepEqual(await axeViolations(page), [], `${name} at ${width} px`);
-      await rig.screenshot(page, `fixes-${name}-${width === 390 ? '390' : 'desktop'}`);
-      // The first screen at 390 px, and the middle of the page, as a phone shows them.
-      if (width === 390) {
-        await page.screenshot({ path: `${SCREENSHOTS}fixes-${name}-390-top.png` });
-        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2));
-        await page.screenshot({ path: `${SCREENSHOTS}fixes-${name}-390-middle.png` });
-      }
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
+  const checkWidths = (name: string) =>
+    // The first screen at 390 px, and the middle of the page, as a phone shows them.
+    checkBothWidths(rig, page, `fixes-${name}`, async () => {
+      await page.screenshot({ path: `${SCREENSHOTS}fixes-${name}-390-top.png` });
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2));
+      await page.screenshot({ path: `${SCREENSHOTS}fixes-${name}-390-middle.png` });
+    });
 
   before(async () => {
     rig = await startRig();
@@ -53,11 +43,7 @@ describe('console fixes in a browser', { skip: browserSkip() }, () => {
     page = await rig.open();
     await signIn(page, OWNER);
   });
-  after(async () => {
-    assert.deepEqual(rig.foreign, [], 'no request left the instance');
-    assert.deepEqual(rig.pageErrors, [], 'no script error in any page');
-    await rig.close();
-  });
+  after(() => closeRig(rig));
 
   test('runs list: search, filters, sort and paging, with platform, source and time columns', async () => {
     const rows = page.locator('table tbody tr');

@@ -8,9 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createOwner } from '../../../src/core/accounts/users.ts';
-import { grantCredits } from '../../../src/core/billing/ledger.ts';
-import { axeViolations, horizontalOverflow, startRig, type BrowserRig, browserSkip, signIn } from './browser.ts';
+import { axeViolations, type BrowserRig, browserSkip, closeRig, horizontalOverflow, ownerWithCredits, signIn, startRig } from './browser.ts';
 
 const OWNER = { email: 'ux@acme.example', password: 'acme ux passphrase here' };
 
@@ -21,16 +19,11 @@ describe('console frictions in a browser', { skip: browserSkip() }, () => {
 
   before(async () => {
     rig = await startRig();
-    accountId = (await createOwner(rig.server.runtime.core.store, OWNER.email, OWNER.password)).account_id;
-    await grantCredits(rig.server.runtime.core.store, accountId, 200 * 100);
+    accountId = await ownerWithCredits(rig, OWNER, 200);
     page = await rig.open();
     await signIn(page, OWNER);
   });
-  after(async () => {
-    assert.deepEqual(rig.foreign, [], 'no request left the instance');
-    assert.deepEqual(rig.pageErrors, [], 'no script error in any page');
-    await rig.close();
-  });
+  after(() => closeRig(rig));
 
   test('a project made for a bare domain, its prompt library and charts read as they should', async () => {
     await page.goto(`${rig.base}/console/projects/new`);
@@ -63,6 +56,32 @@ describe('console frictions in a browser', { skip: browserSkip() }, () => {
     const matrixTop = await matrix.evaluate((el) => el.getBoundingClientRect().top);
     assert.ok(matrixTop - chartsBottom >= 12, `a gap under the charts: ${matrixTop - chartsBottom}px`);
     await rig.screenshot(page, 'ux-project-desktop');
+  });
+
+  test('a market that is not one is said in the form, in its words, before anything is sent', async () => {
+    await page.goto(`${rig.base}/console/projects/new`);
+    await page.getByLabel('Brand site URL').fill('https://harbor-mutual.example/');
+    await page.getByLabel('Brand name').fill('Harbor Mutual');
+    const markets = page.getByLabel('Markets (language-country, comma-separated)');
+    await markets.fill('en-US, english');
+    assert.equal(await page.locator('#pf-markets-error').count(), 0, 'not while typing');
+    await page.getByLabel('Repeats per prompt × platform').focus();
+    const error = page.locator('#pf-markets-error');
+    assert.equal(await error.innerText(), '“english” is not a market: write a language and a country, like en-US or de-DE.');
+    assert.equal(await markets.getAttribute('aria-invalid'), 'true');
+    assert.match((await markets.getAttribute('aria-describedby'))!, /pf-markets-error/);
+    // Sent anyway: nothing leaves the page, the field takes the focus, the rest is kept.
+    const sent: string[] = [];
+    page.on('request', (r) => r.method() === 'POST' && r.url().endsWith('/v1/projects') && sent.push(r.url()));
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.waitForFunction(() => document.activeElement?.id === 'pf-markets');
+    assert.deepEqual(sent, []);
+    assert.equal(new URL(page.url()).pathname, '/console/projects/new');
+    assert.equal(await page.getByLabel('Brand name').inputValue(), 'Harbor Mutual');
+    await rig.screenshot(page, 'ux-project-bad-market-desktop');
+    await markets.fill('en-US, fr-FR');
+    await error.waitFor({ state: 'detached' });
+    assert.equal(await markets.getAttribute('aria-invalid'), null);
   });
 
   test('the new-run form takes a page without https:// when the field is left', async () => {

@@ -112,6 +112,19 @@ function ProjectForm({ project, listing }) {
     const [language, country] = m.split(/[-_]/);
     return { language: (language || '').trim(), country: (country || '').trim() };
   };
+  // A market the server would refuse, said in these words (its own message names a JSON path),
+  // once the field is left or the form sent: "english" is a language without a country.
+  const [marketsLeft, setMarketsLeft] = useState(false);
+  const badMarkets = marketList.filter((m) => {
+    const parts = m.split(/[-_]/).map((x) => x.trim());
+    return parts.length !== 2 || parts[0].length < 2 || parts[0].length > 16 || parts[1].length < 2 || parts[1].length > 8;
+  });
+  const marketsError =
+    marketsLeft && badMarkets.length
+      ? `${badMarkets.map((m) => `“${m}”`).join(', ')} ${badMarkets.length === 1 ? 'is not a market' : 'are not markets'}: write a language and a country, like en-US or de-DE.`
+      : marketsLeft && marketList.length === 0
+        ? 'Name at least one market, like en-US.'
+        : null;
   const schedule = mode === 'none' ? null : mode === 'keep' ? p.schedule : { cron: CRON[mode], timezone: timezone.trim() || 'UTC' };
   // The server's quote of these settings (POST /v1/projects/estimate): one run's price as the create
   // prices it (the project's models included), the runs of each calendar month in the schedule's
@@ -160,6 +173,11 @@ function ProjectForm({ project, listing }) {
 
   const submit = async (e) => {
     e.preventDefault();
+    if (badMarkets.length || marketList.length === 0) {
+      setMarketsLeft(true);
+      document.getElementById('pf-markets').focus();
+      return;
+    }
     setBusy(true);
     setError(null);
     const parsedMarkets = marketList.map(parseMarket);
@@ -219,7 +237,7 @@ function ProjectForm({ project, listing }) {
         ${competitors.length < 10 ? html`<button type="button" class="secondary" onClick=${() => setCompetitors([...competitors, blankCompetitor()])}>Add a competitor</button>` : null}
       </section>
       <section class="card" aria-labelledby="pf-where"><h2 id="pf-where">Markets and platforms</h2>
-        <${Field} id="pf-markets" label="Markets (language-country, comma-separated)" hint="One tracked test per market, e.g. en-US, de-DE."><input id="pf-markets" type="text" required value=${markets} onInput=${(e) => setMarkets(e.target.value)} aria-describedby="pf-markets-hint" /></${Field}>
+        <${Field} id="pf-markets" label="Markets (language-country, comma-separated)" hint="One tracked test per market, e.g. en-US, de-DE." error=${marketsError}><input id="pf-markets" type="text" required value=${markets} onInput=${(e) => setMarkets(e.target.value)} onBlur=${() => setMarketsLeft(true)} aria-describedby="pf-markets-hint" /></${Field}>
         <fieldset><legend>Platforms (default models)</legend><div class="checks">
           ${Object.keys(listing).map((pl) => html`<label class="check"><input type="checkbox" checked=${platforms.has(pl)} onChange=${() => { const n = new Set(platforms); n.has(pl) ? n.delete(pl) : n.add(pl); setPlatforms(n); }} /><span>${platformName(pl)} <span class="small muted">${price(pl).toFixed(2)} cr</span></span></label>`)}
         </div></fieldset>
@@ -344,6 +362,7 @@ export function ProjectPage({ id }) {
         <select id="d-window" class="auto" value=${windowKind} onChange=${(e) => setWindowKind(e.target.value)}><option value="7d">Weekly</option><option value="30d">Monthly</option></select></span>
         <span class="ctl"><label class="label-text" for="d-days">Period</label>
         <select id="d-days" class="auto" value=${days} onChange=${(e) => setDays(Number(e.target.value))}><option value="30">30 days</option><option value="90">90 days</option><option value="365">A year</option></select></span>
+        <${CsvLinks} p=${p} market=${market} query=${`window=${windowKind}&days=${days}`} />
       </div></div>
     <${ErrorNote} error=${dashboard.error} />
     ${!d ? html`<${Loading} what="Loading the dashboard" />` : html`<${Dashboard} d=${d} p=${p} />`}
@@ -351,6 +370,20 @@ export function ProjectPage({ id }) {
     <${Library} p=${p} reload=${() => (project.reload(), dashboard.reload())} />
     ${settled ? html`<${SamplePlan} p=${p} reload=${project.reload} />` : null}
     <${Runs} p=${p} runs=${runs} />`;
+}
+
+/**
+ * The numbers behind the dashboard as a spreadsheet: each market's tracked-test history in these
+ * windows and days (GET /v1/tests/{id}/history?format=csv), every prompt and prompt × platform
+ * per window, the brand's and each competitor's rate. One link a market (the chosen one only).
+ */
+function CsvLinks({ p, market, query }) {
+  const tests = p.tests.filter((t) => !market || t.market === market);
+  if (tests.length === 0) return null;
+  const many = p.tests.length > 1;
+  return html`<span class="ctl" data-testid="csv-links"><span class="label-text">${many ? 'CSV' : ''}</span>${tests.map(
+    (t, i) => html`${i ? ' · ' : ''}<a href=${`/v1/tests/${t.test_id}/history?${query}&format=csv`} download aria-label=${many ? `Download the ${t.market || 'default market'} numbers as CSV` : undefined}>${many ? t.market || 'default market' : 'Download CSV'}</a>`,
+  )}</span>`;
 }
 
 /**
@@ -485,16 +518,16 @@ function Dashboard({ d, p }) {
       ]} />
     </section>
     <div class="grid">
-      <${Chart} id="p-rate" title="Mention rate over time" summary=${`${d.series.length} windows; latest ${p.brand.name} ${pct(last.brand.mention_rate)} (95% interval ${ciText(last.brand.mention_rate_ci)}, n=${last.brand.n})`}
+      <${Chart} id="p-rate" title="Mention rate over time" summary=${`${plural(d.series.length, 'window')}; latest ${p.brand.name} ${pct(last.brand.mention_rate)} (95% interval ${ciText(last.brand.mention_rate_ci)}, n=${last.brand.n})`}
         times=${times} series=${names.map((n, i) => ({ label: n, values: d.series.map((s) => rateOf(s, i)) }))}
-        bandLabel=${p.brand.name}
+        bandLabel=${p.brand.name} unit="window"
         band=${{ low: d.series.map((s) => (s.brand.mention_rate_ci ? s.brand.mention_rate_ci.low : null)), high: d.series.map((s) => (s.brand.mention_rate_ci ? s.brand.mention_rate_ci.high : null)) }}
         rows=${d.series} columns=${[
           { label: 'Window ending', cell: (s) => shortDate(s.end) },
           ...names.map((n, i) => ({ label: n, cell: (s) => html`<${Rate} r=${i === 0 ? s.brand : s.competitors[i - 1]} />` })),
         ]} />
       <${Chart} id="p-sov" title="Share of voice over time" summary=${`latest: ${p.brand.name} ${pct(last.brand.share_of_voice)}`}
-        times=${times} series=${names.map((n, i) => ({ label: n, values: d.series.map((s) => sovOf(s, i)) }))}
+        times=${times} unit="window" series=${names.map((n, i) => ({ label: n, values: d.series.map((s) => sovOf(s, i)) }))}
         rows=${d.series} columns=${[{ label: 'Window ending', cell: (s) => shortDate(s.end) }, ...names.map((n, i) => ({ label: n, cell: (s) => pct(sovOf(s, i)), num: true }))]} />
     </div>
     <${Matrix} d=${d} p=${p} />
@@ -706,6 +739,14 @@ function SamplePlan({ p, reload }) {
   const [now, planned] = months.data || [null, null];
   const monthStat = (e) => (e && e.credits_per_month ? (e.credits_per_month.average === e.credits_per_month.busiest ? `${e.credits_per_month.busiest} cr` : `about ${e.credits_per_month.average} cr`) : '—');
   const busiestSub = (e) => (e && e.credits_per_month && e.credits_per_month.average !== e.credits_per_month.busiest ? `${e.credits_per_month.busiest} in the busiest month` : null);
+  // A month's cost above the budget is not what is spent: the budget stops the later runs (the
+  // project form's words).
+  const capSub = (e) => {
+    const within = e && e.runs_per_month ? e.runs_within_budget_per_month : null;
+    if (!p.monthly_credit_budget || within === null || within === undefined || within >= e.runs_per_month.busiest) return null;
+    return within === 0 ? `the budget of ${p.monthly_credit_budget} cr covers no run: every scheduled run is skipped` : `the budget of ${p.monthly_credit_budget} cr covers ${plural(within, 'run')} a month; later ones are skipped`;
+  };
+  const subs = (...parts) => parts.filter(Boolean).join('; ') || null;
   const apply = async () => {
     setError(null);
     try {
@@ -729,8 +770,8 @@ function SamplePlan({ p, reload }) {
         ? html`<p class="muted">Import prompts first: there is nothing to plan.</p>`
         : html`<div class="stats" data-testid="plan">
               <${Stat} label="Repeats needed" value=${pl.repeats_needed ?? 'more than 10'} sub=${pl.feasible ? `you ask ${p.repeats} now` : 'the goal is out of reach at 10 repeats; choose a wider goal or a longer period'} />
-              <${Stat} label="Credits a month now" value=${p.schedule ? monthStat(now) : '—'} sub=${p.schedule ? busiestSub(now) : 'no schedule: each run on demand'} />
-              <${Stat} label=${p.schedule ? 'Credits a month as planned' : 'A run as planned'} value=${p.schedule ? monthStat(planned) : `${pl.markets.reduce((a, m) => a + Number(m.planned.credits_per_run), 0).toFixed(2)} cr`} sub=${[p.schedule ? busiestSub(planned) : null, p.monthly_credit_budget ? `budget ${p.monthly_credit_budget} cr a month` : 'no budget set'].filter(Boolean).join('; ')} />
+              <${Stat} label="Credits a month now" value=${p.schedule ? monthStat(now) : '—'} sub=${p.schedule ? subs(busiestSub(now), capSub(now)) : 'no schedule: each run on demand'} />
+              <${Stat} label=${p.schedule ? 'Credits a month as planned' : 'A run as planned'} value=${p.schedule ? monthStat(planned) : `${pl.markets.reduce((a, m) => a + Number(m.planned.credits_per_run), 0).toFixed(2)} cr`} sub=${subs(p.schedule ? busiestSub(planned) : null, (p.schedule && capSub(planned)) || (p.monthly_credit_budget ? `budget ${p.monthly_credit_budget} cr a month` : 'no budget set'))} />
             </div>
             ${recommended !== null && recommended !== p.repeats
               ? html`<div class="actions"><button type="button" class="secondary" onClick=${apply}>Use ${recommended} repeat${recommended === 1 ? '' : 's'}</button></div>`

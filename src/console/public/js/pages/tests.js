@@ -249,9 +249,12 @@ function loadUplot() {
 /**
  * One chart: x = point times, series = [{label, values}], optional interval band (low/high) for
  * the first series (named in the legend by `bandLabel`, else the first series' label in lower
- * case); the same numbers in a table (`rows`) under "Show the numbers".
+ * case); the same numbers in a table (`rows`) under "Show the numbers". `breaks`: times where what
+ * was asked changed, drawn as dashed vertical lines (the points either side are not comparable).
+ * `unit` names one point ("run", "window") for the note a chart of a single point carries: one
+ * dot on an axis a few minutes wide is not a trend.
  */
-export function Chart({ id, title, summary, times, series, band, bandLabel, percent = true, max, columns, rows }) {
+export function Chart({ id, title, summary, times, series, band, bandLabel, percent = true, max, columns, rows, breaks = [], unit = 'run' }) {
   const box = useRef(null);
   const dots = crowded(times);
   useEffect(() => {
@@ -263,18 +266,21 @@ export function Chart({ id, title, summary, times, series, band, bandLabel, perc
       // The first series (the brand) is drawn last and wider, so a competitor at the same rate
       // does not hide it; its colour stays the legend's first.
       const order = series.map((_, i) => i).slice(1).concat(series.length ? [0] : []);
-      const data = [times, ...order.map((i) => series[i].values)];
+      // A gap at each break: a line stops there instead of joining points that are not comparable.
+      const slots = times.map((t, i) => ({ t, i })).concat(breaks.map((t) => ({ t, i: null }))).sort((a, b) => a.t - b.t);
+      const slotted = (values) => slots.map((x) => (x.i == null ? null : values[x.i]));
+      const data = [slots.map((x) => x.t), ...order.map((i) => slotted(series[i].values))];
       const ss = [{ value: (u, v) => (v == null ? '' : when(new Date(v * 1000).toISOString())) }];
       // Dots only when points crowd: a line between two runs minutes apart is a vertical spike.
       const line = (color, first) =>
         dots ? { paths: () => null, points: { show: true, size: first ? 11 : 9, fill: color } } : { width: first ? 3 : 2, points: { show: true, size: first ? 7 : 6 } };
       for (const i of order) {
         const color = COLORS[i % COLORS.length];
-        ss.push({ label: series[i].label, stroke: color, ...line(color, i === 0), spanGaps: true, value: (u, v) => (v == null ? '—' : percent ? pct(v) : String(v)) });
+        ss.push({ label: series[i].label, stroke: color, ...line(color, i === 0), spanGaps: !breaks.length, value: (u, v) => (v == null ? '—' : percent ? pct(v) : String(v)) });
       }
       const bands = [];
       if (band && !dots) {
-        data.push(band.high, band.low);
+        data.push(slotted(band.high), slotted(band.low));
         ss.push({ label: `${series[0].label} 95% high`, stroke: 'transparent', points: { show: false }, width: 0 });
         ss.push({ label: `${series[0].label} 95% low`, stroke: 'transparent', points: { show: false }, width: 0 });
         bands.push({ series: [ss.length - 2, ss.length - 1], fill: 'rgba(47, 75, 176, 0.15)' });
@@ -296,6 +302,7 @@ export function Chart({ id, title, summary, times, series, band, bandLabel, perc
           // without running into the next (uPlot's 50 px put ":30 :00" ticks under each other).
           axes: [{ space: 100 }, { values: (u, vals) => vals.map((v) => (percent ? `${Math.round(v * 100)}%` : v)) }],
           legend: { show: false },
+          hooks: { draw: [(u) => drawBreaks(u, breaks)] },
         },
         data,
         box.current,
@@ -308,17 +315,60 @@ export function Chart({ id, title, summary, times, series, band, bandLabel, perc
       if (observer) observer.disconnect();
       if (plot) plot.destroy();
     };
-  }, [JSON.stringify([times, series, band])]);
+  }, [JSON.stringify([times, series, band, breaks])]);
   return html`<section class="card" aria-labelledby=${id}>
     <h2 id=${id}>${title}</h2>
     <ul class="legend plain-inline" aria-hidden="true">${series.map((s, i) => html`<li><span class="swatch" style=${{ background: COLORS[i % COLORS.length] }}></span>${s.label}</li>`)}${band && !dots ? html`<li><span class="swatch band"></span>95% interval of ${bandLabel ?? series[0].label.toLowerCase()}</li>` : null}</ul>
+    ${times.length === 1 ? html`<p class="small muted" data-testid=${id + '-one'}>One ${unit} so far, so no trend yet: the line starts with the next ${unit}.</p>` : null}
+    ${breaks.length ? html`<p class="small muted" data-testid=${id + '-breaks'}>The dashed line: what was asked changed there.</p>` : null}
     ${dots ? html`<p class="small muted" data-testid=${id + '-dots'}>Some runs are close together in time: each is drawn as a dot, not joined by a line${band ? '; the 95% intervals are in the table' : ''}.</p>` : null}
-    <div class="chart" ref=${box} data-x-range=${xRange(times).map(Math.round).join(',')} role="img" aria-label=${`${title}: ${summary}. The numbers are in the table below the chart.`} data-testid=${id + '-chart'}></div>
+    <div class="chart" ref=${box} data-x-range=${xRange(times).map(Math.round).join(',')} data-breaks=${breaks.map(Math.round).join(',')} role="img" aria-label=${`${title}: ${summary}. The numbers are in the table below the chart.`} data-testid=${id + '-chart'}></div>
     <details class="data-table"><summary>Show the numbers</summary><${Table} caption=${title} rows=${rows} columns=${columns} /></details>
   </section>`;
 }
 
 const at = (iso) => Math.floor(Date.parse(iso) / 1000);
+
+/** A dashed vertical line at each time in `breaks` (seconds), across the plotting area. */
+function drawBreaks(u, breaks) {
+  if (!breaks.length) return;
+  const { ctx, bbox } = u;
+  ctx.save();
+  ctx.strokeStyle = '#4b5563';
+  ctx.lineWidth = Math.max(1, devicePixelRatio);
+  ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
+  for (const t of breaks) {
+    const x = Math.round(u.valToPos(t, 'x', true));
+    ctx.beginPath();
+    ctx.moveTo(x, bbox.top);
+    ctx.lineTo(x, bbox.top + bbox.height);
+    ctx.stroke();
+  }
+  ctx.restore();
+}
+
+/** Whether the latest of several points asked what no earlier one did (or mixes what it asked). */
+function askedAnew(points) {
+  const last = points[points.length - 1];
+  return points.length > 1 && (!last.definition_id || !points.slice(0, -1).some((p) => p.definition_id === last.definition_id));
+}
+
+/**
+ * What each point asked, for a history whose test changed: "set 1", "set 2", … in the order they
+ * first appear ("mixed" for a pooled window of several), and the times where it changed (halfway
+ * between the two points). Empty when every point asked the same.
+ */
+export function definitionSets(points) {
+  const ids = [...new Set(points.map((p) => p.definition_id).filter(Boolean))];
+  if (ids.length < 2 && points.every((p) => p.definition_id)) return { label: null, breaks: [] };
+  const label = (p) => (p.definition_id ? `set ${ids.indexOf(p.definition_id) + 1}` : 'mixed');
+  const breaks = [];
+  for (let i = 1; i < points.length; i++) {
+    const [a, b] = [points[i - 1], points[i]];
+    if (label(a) !== label(b)) breaks.push((at(a.end) + at(b.end)) / 2);
+  }
+  return { label, breaks };
+}
 
 /**
  * The time axis's span, sized to the points: 5% of their span on each side (at least half a
@@ -345,8 +395,11 @@ function crowded(times) {
 const shortDate = (iso) => when(iso);
 const ciText = (c) => (c && c.low != null ? `${pct(c.low)}–${pct(c.high)}` : '—');
 
-function VisibilityCharts({ points }) {
+function VisibilityCharts({ points, unit }) {
   const times = points.map((p) => at(p.end));
+  const sets = definitionSets(points);
+  const asked = sets.label ? [{ label: 'Asked', cell: sets.label }] : [];
+  const common = { times, unit, breaks: sets.breaks, rows: points };
   const platforms = [...new Set(points.flatMap((p) => (p.by_platform || []).map((b) => b.platform)))];
   const rateOf = (p, platform) => ((p.by_platform || []).find((b) => b.platform === platform) || {}).mention_rate ?? null;
   const competitors = [...new Set(points.flatMap((p) => (p.competitors || []).map((c) => c.name)))];
@@ -358,42 +411,43 @@ function VisibilityCharts({ points }) {
   const countOf = (p, domain) => ((p.cited_domains || []).find((d) => d.domain === domain) || {}).count ?? 0;
   const last = points[points.length - 1];
   return html`
-    <${Chart} id="rate" title="Mention rate over time" summary=${`${points.length} points; latest ${pct(last.mention_rate)} (95% interval ${ciText(last.mention_rate_ci)})`}
-      times=${times}
+    ${sets.label
+      ? html`<${Note} kind="info"><p data-testid="definition-changed">What this test asks changed (its prompts, platforms, models, repeats, market or competitors) at the dashed line: the points either side are not comparable, and the latest change compares only runs that asked the same. The tables name each point's set under Asked.</p></${Note}>`
+      : null}
+    <${Chart} id="rate" title="Mention rate over time" summary=${`${plural(points.length, 'point')}; latest ${pct(last.mention_rate)} (95% interval ${ciText(last.mention_rate_ci)})`}
+      ...${common}
       series=${[{ label: 'All platforms', values: points.map((p) => p.mention_rate) }, ...platforms.map((pl) => ({ label: platformName(pl), values: points.map((p) => rateOf(p, pl)) }))]}
       band=${{ low: points.map((p) => (p.mention_rate_ci ? p.mention_rate_ci.low : null)), high: points.map((p) => (p.mention_rate_ci ? p.mention_rate_ci.high : null)) }}
-      rows=${points}
       columns=${[
         { label: 'Time', cell: (p) => shortDate(p.end) },
+        ...asked,
         { label: 'Mention rate', cell: (p) => pct(p.mention_rate), num: true },
         { label: '95% interval', cell: (p) => ciText(p.mention_rate_ci) },
         ...platforms.map((pl) => ({ label: platformName(pl), cell: (p) => pct(rateOf(p, pl)), num: true })),
         { label: 'Answers', cell: (p) => p.succeeded, num: true },
       ]} />
     <${Chart} id="sov" title="Share of voice" summary=${`latest: your brand ${pct(last.share_of_voice)}`}
-      times=${times}
+      ...${common}
       series=${[{ label: 'Your brand', values: points.map((p) => p.share_of_voice) }, ...competitors.map((c) => ({ label: c, values: points.map((p) => sovOf(p, c)) }))]}
-      rows=${points}
-      columns=${[{ label: 'Time', cell: (p) => shortDate(p.end) }, { label: 'Your brand', cell: (p) => pct(p.share_of_voice), num: true }, ...competitors.map((c) => ({ label: c, cell: (p) => pct(sovOf(p, c)), num: true }))]} />
+      columns=${[{ label: 'Time', cell: (p) => shortDate(p.end) }, ...asked, { label: 'Your brand', cell: (p) => pct(p.share_of_voice), num: true }, ...competitors.map((c) => ({ label: c, cell: (p) => pct(sovOf(p, c)), num: true }))]} />
     ${competitors.length
       ? html`<${Chart} id="comp-rate" title="Competitor mention rates over time" summary=${`latest: your brand ${pct(last.mention_rate)}, ${competitors.map((c) => `${c} ${pct(compRateOf(last, c))}`).join(', ')}`}
-          times=${times}
+          ...${common}
           series=${[{ label: 'Your brand', values: points.map((p) => p.mention_rate) }, ...competitors.map((c) => ({ label: c, values: points.map((p) => compRateOf(p, c)) }))]}
-          rows=${points}
-          columns=${[{ label: 'Time', cell: (p) => shortDate(p.end) }, { label: 'Your brand', cell: (p) => pct(p.mention_rate), num: true }, ...competitors.map((c) => ({ label: c, cell: (p) => pct(compRateOf(p, c)), num: true }))]} />`
+          columns=${[{ label: 'Time', cell: (p) => shortDate(p.end) }, ...asked, { label: 'Your brand', cell: (p) => pct(p.mention_rate), num: true }, ...competitors.map((c) => ({ label: c, cell: (p) => pct(compRateOf(p, c)), num: true }))]} />`
       : null}
     ${domains.length
       ? html`<${Chart} id="domains" title="Cited domains over time" summary=${`top domains: ${domains.join(', ')}`} percent=${false}
-          times=${times} series=${domains.map((d) => ({ label: d, values: points.map((p) => countOf(p, d)) }))}
-          rows=${points} columns=${[{ label: 'Time', cell: (p) => shortDate(p.end) }, ...domains.map((d) => ({ label: d, cell: (p) => countOf(p, d), num: true }))]} />`
+          ...${common} series=${domains.map((d) => ({ label: d, values: points.map((p) => countOf(p, d)) }))}
+          columns=${[{ label: 'Time', cell: (p) => shortDate(p.end) }, ...asked, ...domains.map((d) => ({ label: d, cell: (p) => countOf(p, d), num: true }))]} />`
       : null}`;
 }
 
 const CI_SERIES = [['overall_score', 'Overall'], ['content_depth', 'Depth'], ['content_freshness', 'Freshness'], ['sufficiency_score', 'Sufficiency']];
-function ContentCharts({ points }) {
+function ContentCharts({ points, unit }) {
   const times = points.map((p) => at(p.end));
   const last = points[points.length - 1];
-  return html`<${Chart} id="scores" title="Content Intelligence scores over time" summary=${`latest overall ${last.overall_score ?? '—'} (${last.overall_band || 'no band'})`} percent=${false} max=${100}
+  return html`<${Chart} id="scores" title="Content Intelligence scores over time" summary=${`latest overall ${last.overall_score ?? '—'} (${last.overall_band || 'no band'})`} percent=${false} max=${100} unit=${unit}
     times=${times} series=${CI_SERIES.map(([k, label]) => ({ label, values: points.map((p) => p[k] ?? null) }))}
     rows=${points} columns=${[{ label: 'Time', cell: (p) => shortDate(p.end) }, ...CI_SERIES.map(([k, label]) => ({ label, cell: (p) => (p[k] == null ? '—' : Math.round(p[k])), num: true }))]} />`;
 }
@@ -448,6 +502,7 @@ export function TestPage({ id }) {
   const h = history.data;
   const points = h ? h.points.filter((p) => (t.test_type === 'ai_citations' ? p.succeeded > 0 : p.overall_score != null)) : [];
   const cmp = h && h.comparison;
+  const unit = h && h.window !== 'run' ? 'window' : 'run';
   return html`<${PageHead} title=${t.name} sub=${html`<a href=${t.url} rel="noopener noreferrer" target="_blank">${t.url}</a> · ${KIND[t.test_type]}`}>
       <button type="button" onClick=${runNow} disabled=${!t.definition} aria-describedby=${t.definition ? undefined : 't-no-definition'}>Run now</button>
       ${t.project_id
@@ -470,7 +525,9 @@ export function TestPage({ id }) {
       ${cmp && cmp.change != null
         ? html`<${Stat} label="Latest change" value=${t.test_type === 'ai_citations' ? `${cmp.change > 0 ? '+' : ''}${(cmp.change * 100).toFixed(0)} pts` : `${cmp.change > 0 ? '+' : ''}${cmp.change}`}
             sub=${cmp.change_significant === true ? 'statistically significant' : cmp.change_significant === false ? 'within the noise (not significant)' : 'vs the previous point'} />`
-        : null}
+        : !cmp && t.test_type === 'ai_citations' && askedAnew(points)
+          ? html`<${Stat} label="Latest change" value="—" sub="none to show: no earlier point asked what the latest one asked" />`
+          : null}
     </div>
     <div class="row spread"><h2 style=${{ margin: 0 }}>History</h2>
       <div class="row">
@@ -485,7 +542,7 @@ export function TestPage({ id }) {
       ? html`<${Loading} what="Loading the history" />`
       : points.length === 0
         ? html`<div class="card" style=${{ marginTop: '12px' }}><${Empty} title="No finished runs in this period"><p>${t.definition ? 'Run it now, or wait for the schedule.' : 'Runs of this page appear here.'}</p></${Empty}></div>`
-        : html`<div style=${{ marginTop: '12px' }}>${t.test_type === 'ai_citations' ? html`<${VisibilityCharts} points=${points} />` : html`<${ContentCharts} points=${points} />`}</div>`}
+        : html`<div style=${{ marginTop: '12px' }}>${t.test_type === 'ai_citations' ? html`<${VisibilityCharts} points=${points} unit=${unit} />` : html`<${ContentCharts} points=${points} unit=${unit} />`}</div>`}
     ${h && h.skipped.length ? html`<section class="card"><h2>Skipped runs</h2><ul class="plain">${h.skipped.map((s) => html`<li>${when(s.slot)}: ${SKIP_TEXT[s.reason] || statusText(s.reason)}</li>`)}</ul></section>` : null}
     <section class="card" aria-labelledby="t-runs"><h2 id="t-runs">Runs</h2>
       ${(t.runs || []).length === 0
