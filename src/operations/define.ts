@@ -69,12 +69,22 @@ export const queryBool = z
 /** bom=true on a CSV export: the file starts with a UTF-8 byte order mark, so Excel opens it as UTF-8 (core/csv.ts). */
 export const BOM_PARAM = queryBool.describe('true starts the CSV with a UTF-8 byte order mark so Excel opens it as UTF-8 (CSV only; default false)');
 
+const fileOnly = new Set<z.ZodType>([BOM_PARAM]);
+
 /**
- * Query parameters that shape only the bytes of an HTTP file answer (BOM_PARAM): HTTP, OpenAPI,
- * the typed client and the CLI (which writes the file) take them; an MCP tool answers JSON, so its
- * arguments leave them out (src/mcp/tools.ts) and a call naming one is refused as unknown.
+ * Query parameters that shape only the bytes of an HTTP file answer (BOM_PARAM, fileFormatParam):
+ * HTTP, OpenAPI, the typed client and the CLI (which writes the file) take them; an MCP tool
+ * answers JSON whatever they say, so its arguments leave them out (src/mcp/tools.ts) and a call
+ * naming one is refused as unknown instead of being silently ignored.
  */
-export const FILE_ONLY_PARAMS: ReadonlySet<z.ZodType> = new Set([BOM_PARAM]);
+export const FILE_ONLY_PARAMS: ReadonlySet<z.ZodType> = fileOnly;
+
+/** format=… of a file answer (csv, jsonl, …): a filterParam that MCP tools do not take (FILE_ONLY_PARAMS). */
+export function fileFormatParam<T extends string>(values: readonly T[]) {
+  const param = filterParam(values);
+  fileOnly.add(param);
+  return param;
+}
 
 type AnyZod = z.ZodType;
 

@@ -174,15 +174,26 @@ describe('MCP parity with the HTTP API', () => {
     assert.equal((await activity(key)).find((i: any) => i.request_id === badFilter.requestId).http_status, 400);
   });
 
-  test('no tool takes bom, which shapes only the bytes of an HTTP CSV file (tools answer JSON): a call with it is refused', async () => {
+  test('no tool takes bom or a file format, which shape only the bytes of an HTTP file (tools answer JSON): a call with one is refused', async () => {
     const { accountId } = await s.account({ credits: 10 });
     const token = await s.key(accountId, { kind: 'mcp' });
     const tools = (await rpc(token, 'tools/list')).body.result.tools as { name: string; inputSchema: { properties?: Record<string, unknown> } }[];
     for (const name of ['export_visibility_run', 'get_test_history']) assert.ok(tools.some((t) => t.name === name), name);
     assert.deepEqual(tools.filter((t) => 'bom' in (t.inputSchema.properties ?? {})).map((t) => t.name), []);
-    const r = await call(token, 'export_visibility_run', { run_id: 'vis_missing', bom: true });
-    assert.equal(r.isError, true);
-    assert.deepEqual([r.result.error, r.result.detail[0].loc, r.result.detail[0].type], ['validation_error', ['arguments', 'bom'], 'extra_forbidden']);
+    // format stays where it chooses what is read or sent (log lines, prompt text, webhook payloads).
+    const withFormat = tools.filter((t) => 'format' in (t.inputSchema.properties ?? {})).map((t) => t.name);
+    for (const name of ['export_visibility_run', 'get_test_history']) assert.ok(!withFormat.includes(name), `${name} offers format`);
+    for (const [name, args] of [
+      ['export_visibility_run', { run_id: 'vis_missing', bom: true }],
+      ['export_visibility_run', { run_id: 'vis_missing', format: 'jsonl' }],
+      ['get_test_history', { test_id: 'test_missing', format: 'csv' }],
+      ['get_test_history', { test_id: 'test_missing', bom: true }],
+    ] as const) {
+      const r = await call(token, name, args);
+      assert.equal(r.isError, true, name);
+      const field = Object.keys(args).find((k) => k === 'bom' || k === 'format');
+      assert.deepEqual([r.result.error, r.result.detail[0].loc, r.result.detail[0].type], ['validation_error', ['arguments', field], 'extra_forbidden'], `${name} ${field}`);
+    }
   });
 
   test('discover_trends output feeds score_content; suggest_prompts takes target_entity; extraction_mode reaches the core', async () => {

@@ -4,7 +4,7 @@ import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
 import { csvOptions } from '../../core/csv.ts';
 import { HISTORY_CSV_COLUMNS, HISTORY_INCLUDES, HISTORY_WINDOWS, historyCsvRows, testHistory, type HistoryOptions } from '../../core/tracking/history.ts';
-import { BOM_PARAM, clampedInt, defineRoute, filterParam, filterValue } from '../define.ts';
+import { BOM_PARAM, clampedInt, defineRoute, fileFormatParam, filterParam, filterValue } from '../define.ts';
 
 function historyOptions(q: { days: number; window?: string; include?: string }, catalog: HistoryOptions['catalog']): HistoryOptions {
   return {
@@ -26,7 +26,7 @@ export default defineRoute({
   querystring: z.object({
     days: clampedInt(90, 1, 730),
     window: filterParam(HISTORY_WINDOWS),
-    format: filterParam(['json', 'csv']),
+    format: fileFormatParam(['json', 'csv']),
     bom: BOM_PARAM,
     include: filterParam(HISTORY_INCLUDES).describe(
       'comparable (default): only runs the test started and runs with its definition; all: every run attached to the test, one-off runs included',

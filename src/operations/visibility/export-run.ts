@@ -5,7 +5,7 @@ import { stringify } from 'csv-stringify';
 import { z } from 'zod';
 import { csvOptions } from '../../core/csv.ts';
 import { assertRunVisible, csvRecord, EXPORT_COLUMNS, exportRunRows } from '../../core/visibility/export.ts';
-import { BOM_PARAM, defineRoute, filterParam, filterValue } from '../define.ts';
+import { BOM_PARAM, defineRoute, fileFormatParam, filterValue } from '../define.ts';
 
 const FORMATS = ['csv', 'jsonl'] as const;
 
@@ -25,7 +25,7 @@ export default defineRoute({
   action: 'visibility.runs.export',
   scope: 'runs:read',
   params: z.object({ run_id: z.string().max(64).describe('Visibility run id (vis_…)') }),
-  querystring: z.object({ format: filterParam(FORMATS), bom: BOM_PARAM }),
+  querystring: z.object({ format: fileFormatParam(FORMATS), bom: BOM_PARAM }),
   response: z.string().describe('text/csv or application/x-ndjson, UTF-8'),
   errors: [400, 404, 422],
   run: async (a, ctx, core) => {
@@ -39,7 +39,7 @@ export default defineRoute({
         }
         rows.push(r);
       }
-      return { run_id: a.run_id, rows, truncated, export_path: `/v1/visibility/runs/${a.run_id}/export?format=${a.format ?? 'csv'}` };
+      return { run_id: a.run_id, rows, truncated, export_path: `/v1/visibility/runs/${a.run_id}/export` };
     },
   cli: { command: 'visibility export', description: 'every probe of a run as CSV or JSON Lines, streamed to stdout or --output', args: ['run_id'] },
   tool: {
