@@ -59,7 +59,7 @@ describe('creates racing for one email', () => {
   });
 
   test('users: invitations to one email accepted at once make one user; reset links asked at once share it', async () => {
-    const tokens = [];
+    const tokens: string[] = [];
     for (let i = 0; i < RACERS; i++) tokens.push((await createInvite(stores[0]!, 'invite', 'invitee@example.com', 0, 'usr_operator')).token);
     const accepted = await race((store, i) => acceptInvite(store, 'invite', tokens[i], 'a long enough password'), stores);
     assert.equal(accepted.won.length, 1);
