@@ -280,6 +280,33 @@ describe('projects', () => {
     assert.deepEqual(answers.filter((a) => a.statusCode === 200).map((a) => a.json().prompt_count).sort(), [301, 601, 901]);
     assert.equal((await s.request('GET', `/v1/projects/${p.id}`, { key })).json().prompts.length, 901);
   });
+  test('changes at the same instant lose nothing: patches, imports and removals each see the others', async () => {
+    const { key } = await s.account({ credits: 10 });
+    const one = [{ language: 'en', country: 'US' }];
+    const p = (await s.request('POST', '/v1/projects', { key, body: { ...body, platforms: ['deepseek'], repeats: 1, markets: one, prompts: ['a', 'b', 'c'].map((prompt) => ({ prompt })) } })).json();
+    const promptA = p.prompts.find((x: any) => x.prompt === 'a').id;
+    const two = [...one, { language: 'de', country: 'DE' }];
+    // Each patch names other fields (a patch merged into a row read before another committed would
+    // write that row back); two add the same market (each would insert its test); the import and
+    // the removal change the library every market's definition is built from.
+    const answers = await Promise.all([
+      s.request('PATCH', `/v1/projects/${p.id}`, { key, body: { name: 'Renamed' } }),
+      s.request('PATCH', `/v1/projects/${p.id}`, { key, body: { repeats: 3 } }),
+      s.request('PATCH', `/v1/projects/${p.id}`, { key, body: { markets: two } }),
+      s.request('PATCH', `/v1/projects/${p.id}`, { key, body: { markets: two, monthly_credit_budget: '200.00' } }),
+      s.request('POST', `/v1/projects/${p.id}/prompts`, { key, body: { text: 'd\ne' } }),
+      s.request('DELETE', `/v1/projects/${p.id}/prompts/${promptA}`, { key }),
+    ]);
+    assert.deepEqual(answers.map((a) => a.statusCode), [200, 200, 200, 200, 200, 200], answers.map((a) => a.body).join('\n'));
+    const final = (await s.request('GET', `/v1/projects/${p.id}`, { key })).json();
+    assert.deepEqual([final.name, final.repeats, final.monthly_credit_budget], ['Renamed', 3, '200.00']);
+    assert.deepEqual(final.prompts.map((x: any) => x.prompt).sort(), ['b', 'c', 'd', 'e']);
+    assert.deepEqual(final.tests.map((t: any) => t.market).sort(), ['de-DE', 'en-US'], 'one test per market');
+    for (const t of final.tests) {
+      const test = (await s.request('GET', `/v1/tests/${t.test_id}`, { key })).json();
+      assert.deepEqual([test.definition.prompts.map((x: any) => x.prompt ?? x).sort(), test.definition.repeats], [['b', 'c', 'd', 'e'], 3], t.market);
+    }
+  });
 });
 
 describe('project sample plan', () => {

@@ -47,10 +47,12 @@ export function normalizeEmail(email: string): string {
 export async function createAccount(db: Kysely<Database>, email: string) {
   const normalized = normalizeEmail(email);
   if (!/^[^\s@]+@[^\s@]+$/.test(normalized)) throw new AppError('invalid_request', 'email is not a valid address');
-  const existing = await db.selectFrom('accounts').select('id').where('email', '=', normalized).executeTakeFirst();
-  if (existing) throw new AppError('invalid_request', `an account with email ${normalized} exists already`);
   const account = { id: newId('acct'), email: normalized, status: 'active' as const, created_at: nowIso() };
-  await db.insertInto('accounts').values(account).execute();
+  // The unique email decides: a create racing with another for the same email (two processes, or
+  // one's pool) inserts nothing, instead of failing on the constraint (a 500), and gets the same
+  // answer as one that comes after. ON CONFLICT leaves a caller's Postgres transaction usable.
+  const res = await db.insertInto('accounts').values(account).onConflict((oc) => oc.column('email').doNothing()).executeTakeFirst();
+  if (Number(res.numInsertedOrUpdatedRows ?? 0n) === 0) throw new AppError('invalid_request', `an account with email ${normalized} exists already`);
   return account;
 }
 

@@ -57,15 +57,21 @@ async function lockUsers(store: Store, trx: Tx) {
  * (an invitation accepted, a reset link opened) may; otherwise the email must be new to both
  * users and accounts, and the user gets a new account.
  */
+const TAKEN_MESSAGE = 'This email cannot sign up here. If it has an account already, sign in or reset its password.';
+
 async function insertUser(trx: Tx, email: string, passwordHash: string | null, role: User['role'], join: boolean): Promise<UsersTable> {
   const taken = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-  if (taken) throw new AppError('invalid_request', 'This email cannot sign up here. If it has an account already, sign in or reset its password.');
+  if (taken) throw new AppError('invalid_request', TAKEN_MESSAGE);
   const existing = await trx.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirst();
   if (existing && !join) throw new AppError('invalid_request', 'An account has this email already: open it with a password link (sightline users reset-link) instead.');
   const accountId = existing?.id ?? (await createAccount(trx, email)).id;
   const now = nowIso();
   const row: UsersTable = { id: newId('usr'), account_id: accountId, email, password_hash: passwordHash, role, created_at: now, password_changed_at: passwordHash ? now : null };
-  await trx.insertInto('users').values(row).execute();
+  // A user made for the email by another transaction since the read (a sign-up, an invitation or a
+  // reset link at the same instant) wins on the unique email: this one inserts nothing and gets the
+  // answer a later attempt would (SQLite's write transactions are serialized; Postgres's are not).
+  const res = await trx.insertInto('users').values(row).onConflict((oc) => oc.column('email').doNothing()).executeTakeFirst();
+  if (Number(res.numInsertedOrUpdatedRows ?? 0n) === 0) throw new AppError('invalid_request', TAKEN_MESSAGE);
   return row;
 }
 
@@ -318,7 +324,12 @@ export async function createResetToken(store: Store, email: unknown): Promise<{ 
     if (!user) {
       const account = await trx.selectFrom('accounts').select('id').where('email', '=', normalized).executeTakeFirst();
       if (!account) return null;
-      user = await insertUser(trx, normalized, null, 'member', true);
+      // A reset asked for at the same instant may make the user first: this one then uses it.
+      user = await insertUser(trx, normalized, null, 'member', true).catch(async (err: unknown) => {
+        const made = await trx.selectFrom('users').selectAll().where('email', '=', normalized).executeTakeFirst();
+        if (!made) throw err;
+        return made;
+      });
     }
     return { token: await issueToken(trx, { kind: 'reset', email: normalized, userId: user.id }), email: normalized };
   });

@@ -163,6 +163,19 @@ export async function findProject(db: Executor, accountId: string, projectId: st
   return row;
 }
 
+/**
+ * The project's row, locked for the rest of the transaction (Postgres; SQLite's write transactions
+ * begin IMMEDIATE and are serialized already). Every change of a project or its library takes it
+ * first: each reads what it rewrites (the row's columns it merges a patch into, the library its
+ * tests' definitions are built from, the tests it updates or inserts per market), so two at the
+ * same instant would otherwise each write from what they read before the other committed: a patch
+ * lost, a test definition without the prompts an import added, a market's test inserted twice (a
+ * 500 on the tests' unique identity), or tests made again for a project just deleted.
+ */
+async function lockProject(deps: TrackingDeps, trx: Executor, accountId: string, projectId: string): Promise<ProjectRow> {
+  return findProject(trx, accountId, projectId, deps.store.dialect === 'postgres');
+}
+
 /** The project's tracked tests (not deleted), one per market. */
 export async function projectTests(db: Executor, projectId: string) {
   return db
@@ -284,7 +297,7 @@ export async function listProjects(deps: TrackingDeps, accountId: string, limit:
 export async function updateProject(deps: TrackingDeps, principal: Principal, projectId: string, patch: ProjectPatch) {
   requireScope(principal, WRITE_SCOPE);
   await deps.store.db.transaction().execute(async (trx) => {
-    const row = await findProject(trx, principal.accountId, projectId);
+    const row = await lockProject(deps, trx, principal.accountId, projectId);
     const merged: ProjectInput = { ...inputOf(row), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as ProjectInput;
     await trx.updateTable('projects').set({ ...projectColumns(merged), updated_at: nowIso() }).where('id', '=', projectId).execute();
     await syncProjectTests(deps, trx, principal, await findProject(trx, principal.accountId, projectId));
@@ -301,7 +314,7 @@ export async function resyncProject(deps: TrackingDeps, db: Executor, principal:
 export async function deleteProject(deps: TrackingDeps, principal: Principal, projectId: string) {
   requireScope(principal, WRITE_SCOPE);
   await deps.store.db.transaction().execute(async (trx) => {
-    await findProject(trx, principal.accountId, projectId);
+    await lockProject(deps, trx, principal.accountId, projectId);
     await trx.updateTable('projects').set({ deleted_at: nowIso() }).where('id', '=', projectId).execute();
     for (const t of await projectTests(trx, projectId)) await softDeleteTestRow(trx, principal.accountId, t.id);
   });
@@ -355,7 +368,7 @@ export async function importProjectPrompts(deps: TrackingDeps, principal: Princi
   return deps.store.db.transaction().execute(async (trx) => {
     // Locked first: an import at the same instant waits, then counts this one's prompts (the
     // 1000-prompt limit, and a prompt in both is inserted once).
-    await findProject(trx, principal.accountId, projectId, deps.store.dialect === 'postgres');
+    await lockProject(deps, trx, principal.accountId, projectId);
     const result = await addPrompts(trx, projectId, list);
     await resyncProject(deps, trx, principal, projectId);
     return { project_id: projectId, ...result };
@@ -366,7 +379,7 @@ export async function importProjectPrompts(deps: TrackingDeps, principal: Princi
 export async function removeProjectPrompt(deps: TrackingDeps, principal: Principal, projectId: string, promptId: string) {
   requireScope(principal, WRITE_SCOPE);
   await deps.store.db.transaction().execute(async (trx) => {
-    await findProject(trx, principal.accountId, projectId);
+    await lockProject(deps, trx, principal.accountId, projectId);
     await deletePrompt(trx, projectId, promptId);
     await resyncProject(deps, trx, principal, projectId);
   });
