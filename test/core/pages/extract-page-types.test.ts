@@ -443,3 +443,25 @@ test("related-rail-titles: a product's rail titled \"We know you'll love these t
   // A line of copy that says "you'll love" is not a rail's title.
   assert.ok(ownText.includes('Brewing sentence 1'), ownText);
 });
+
+test('tooltip-text: a gloss shown on hover (beside a spec, a form field, as a footnote bubble) goes; the term a reader points at, and a section whose class only mentions tooltips, stay', () => {
+  const row = (term: string, value: string, gloss: string) =>
+    `<tr><td class="spec-title">${term}<tool-tip class="tool-tip"><span class="visually-hidden">More information</span><div class="tool-tip__content">${gloss}</div></tool-tip></td><td>${value}</td></tr>`;
+  const html =
+    `<html><head><meta property="og:type" content="product"></head><body><main><h1>Studio headphones</h1><p>$349.00</p>${prose('Open-back sound', 3)}` +
+    `<table>${row('Impedance', '32 ohm', 'Usually between 8 and 600 ohm; high impedance needs an amplifier.')}${row('Weight', '372 grams', 'Heavier headphones can tire the neck over long sessions.')}</table>` +
+    `<p>Sizes run small<span role="tooltip">Most reviewers say this product is true to size.</span></p>` +
+    `<p>Fits <span class="size-selector_tooltip__XX4OM">Measured on a medium head by our own testers.</span> most heads.</p></main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/products/studio-headphones');
+  for (const kept of ['Open-back sound sentence 2', 'Impedance', '32 ohm', '372 grams', 'Sizes run small']) assert.ok(doc.bodyText.includes(kept), `${kept} missing:\n${doc.bodyText}`);
+  for (const gloss of ['Usually between', 'tire the neck', 'true to size', 'Measured on a medium head']) assert.ok(!doc.bodyText.includes(gloss), `${gloss} in:\n${doc.bodyText}`);
+
+  // The term a reader points at is the text's own: a link or a box that carries its tooltip in
+  // its attributes, whatever its class; "tooltip-toggle" names a trigger, not the bubble.
+  const docs =
+    `<html><body><main><h1>Pods</h1><p>A Pod is a group of one or more <a class="glossary-tooltip" title="A lightweight image" data-toggle="tooltip" href="/containers">containers</a> that share storage.</p>` +
+    `<p>Each Pod runs <span class="term-tooltip" data-toggle="tooltip" title="A process">init steps</span> before the app.</p>` +
+    `<div class="tooltip-toggle">${prose('Messaging therapy', 2)}</div>${prose('Pods in practice', 2)}</main></body></html>`;
+  const docsText = extractPage(docs, 'https://docs.example.com/concepts/pods').bodyText;
+  for (const kept of ['one or more containers that share storage', 'runs init steps before', 'Messaging therapy sentence 1']) assert.ok(docsText.includes(kept), `${kept} missing:\n${docsText}`);
+});
