@@ -456,11 +456,11 @@ test('tooltip-text: a gloss shown on hover (beside a spec, a form field, as a fo
   for (const kept of ['Open-back sound sentence 2', 'Impedance', '32 ohm', '372 grams', 'Sizes run small']) assert.ok(doc.bodyText.includes(kept), `${kept} missing:\n${doc.bodyText}`);
   for (const gloss of ['Usually between', 'tire the neck', 'true to size', 'Measured on a medium head']) assert.ok(!doc.bodyText.includes(gloss), `${gloss} in:\n${doc.bodyText}`);
 
-  // The term a reader points at is the text's own: a link or a box that carries its tooltip in
-  // its attributes, whatever its class; "tooltip-toggle" names a trigger, not the bubble.
+  // The term a reader points at is the text's own: a link, or a box that carries its tooltip in
+  // its title, whatever its class; "tooltip-toggle" names a trigger, not the bubble.
   const docs =
     `<html><body><main><h1>Pods</h1><p>A Pod is a group of one or more <a class="glossary-tooltip" title="A lightweight image" data-toggle="tooltip" href="/containers">containers</a> that share storage.</p>` +
-    `<p>Each Pod runs <span class="term-tooltip" data-toggle="tooltip" title="A process">init steps</span> before the app.</p>` +
+    `<p>Each Pod runs <span class="term-tooltip" title="A process">init steps</span> before the app.</p>` +
     `<div class="tooltip-toggle">${prose('Messaging therapy', 2)}</div>${prose('Pods in practice', 2)}</main></body></html>`;
   const docsText = extractPage(docs, 'https://docs.example.com/concepts/pods').bodyText;
   for (const kept of ['one or more containers that share storage', 'runs init steps before', 'Messaging therapy sentence 1']) assert.ok(docsText.includes(kept), `${kept} missing:\n${docsText}`);

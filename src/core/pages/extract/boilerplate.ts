@@ -148,11 +148,11 @@ function nextHasText(el: Element): boolean {
 
 /** A tooltip's box: role="tooltip", a <tool-tip> element, or a class token naming one
  * (TOOLTIP_CLASS). Not the term a reader points at, which some sites class the same way: a link
- * or button, or a box that carries the tooltip in its own attributes (title, data-toggle). */
+ * or button, or a box that carries its tooltip in its own title attribute. */
 function isTooltip(el: Element, role: string | undefined): boolean {
   if (role === 'tooltip' || el.name === 'tool-tip') return true;
   const a = el.attribs;
-  if (el.name === 'a' || el.name === 'button' || a.title !== undefined || a['data-toggle'] !== undefined || a['data-bs-toggle'] !== undefined) return false;
+  if (el.name === 'a' || el.name === 'button' || a.title !== undefined) return false;
   const c = a.class;
   if (c === undefined || !/tool-?tip/i.test(c)) return false;
   return c.split(/\s+/).some((token) => TOOLTIP_CLASS.test(token));
