@@ -465,3 +465,15 @@ test('tooltip-text: a gloss shown on hover (beside a spec, a form field, as a fo
   const docsText = extractPage(docs, 'https://docs.example.com/concepts/pods').bodyText;
   for (const kept of ['one or more containers that share storage', 'runs init steps before', 'Messaging therapy sentence 1']) assert.ok(docsText.includes(kept), `${kept} missing:\n${docsText}`);
 });
+
+test("disclaimer-fine-print: a box named a disclaimer goes from the main box whatever its share and its other class words; one that holds half the page stays", () => {
+  const fine = `<div class="richtext text cmp-richtext--disclaimer">${prose('All investing is subject to risk', 3)}</div>`;
+  const html = `<html><body><main><h1>Index funds</h1>${prose('Index funds track a market', 5)}<div class="feature__disclaimer-wrap"><p>Image simulated. Products sold separately.</p></div>${fine}</main></body></html>`;
+  const doc = extractPage(html, 'https://invest.example.com/index-funds');
+  assert.ok(doc.bodyText.includes('Index funds track a market sentence 4'), doc.bodyText);
+  for (const junk of ['All investing is subject to risk', 'Image simulated']) assert.ok(!doc.bodyText.includes(junk), `${junk} in:\n${doc.bodyText}`);
+
+  // A page that is its terms is the page.
+  const terms = `<html><body><main><h1>Legal</h1><p>Read this first.</p><div class="disclaimer">${prose('The terms of use', 4)}</div></main></body></html>`;
+  assert.ok(extractPage(terms, 'https://invest.example.com/legal').bodyText.includes('The terms of use sentence 3'));
+});

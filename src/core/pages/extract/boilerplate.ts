@@ -3,10 +3,19 @@
 // class/id words (cookie, share, related, sidebar…). The one thing to know: a box is spared
 // when it holds most of the page's text or the page's <h1>, because a wrapper with an unlucky
 // class name ("page-with-sidebar") must not take the article down with it.
-import { attr, isElement, isText, removeNodes, walk, type AnyNode, type Element } from './dom.ts';
+import { attr, findFirst, isElement, isText, removeNodes, walk, type AnyNode, type Element } from './dom.ts';
 import { SKIP_TAGS } from './blocks.ts';
 import { spaceAwareLength } from './main-content.ts';
-import { SCREEN_READER_COPY, SCREEN_READER_COPY_MAX_WORDS, SIDEBAR_TOKEN, TOOLTIP_CLASS, TOOLTIP_MAX_TEXT, WIDGET_TOKEN } from './rules.ts';
+import {
+  DISCLAIMER_BOX,
+  DISCLAIMER_MAX_SHARE,
+  SCREEN_READER_COPY,
+  SCREEN_READER_COPY_MAX_WORDS,
+  SIDEBAR_TOKEN,
+  TOOLTIP_CLASS,
+  TOOLTIP_MAX_TEXT,
+  WIDGET_TOKEN,
+} from './rules.ts';
 
 const ALWAYS_DROP = new Set([...SKIP_TAGS].filter((t) => t !== 'img' && t !== 'picture' && t !== 'head' && t !== 'title'));
 ALWAYS_DROP.add('dialog');
@@ -685,6 +694,22 @@ export function isWidgetArea(el: Element): boolean {
   let widgets = 0;
   for (const child of el.children) if (isElement(child) && WIDGET_TOKEN.test(child.attribs.class ?? '')) widgets++;
   return widgets >= 1;
+}
+
+/** disclaimer-fine-print (rules.ts DISCLAIMER_BOX): the top-most disclaimer boxes under root that
+ * hold neither the page's <h1> nor DISCLAIMER_MAX_SHARE of root's text. */
+export function disclaimerBoxes(root: Element): Element[] {
+  const out: Element[] = [];
+  let rootText = -1;
+  walk(root, (n) => {
+    if (!isElement(n)) return false;
+    const a = n.attribs;
+    if (n === root || (a.class === undefined && a.id === undefined) || !DISCLAIMER_BOX.test(`${a.class ?? ''} ${a.id ?? ''}`)) return true;
+    if (rootText < 0) rootText = textLength(root);
+    if (textLength(n) < DISCLAIMER_MAX_SHARE * rootText && !findFirst(n, 'h1')) out.push(n);
+    return false;
+  });
+  return out;
 }
 
 /**

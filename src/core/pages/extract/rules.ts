@@ -250,3 +250,13 @@ export const TOOLTIP_CLASS = /^(?:[\w-]*?[-_])?tool-?tip(?:s|[-_]{1,2}(?:text|co
 
 /** Most text (characters) of a tooltip that goes: past it, the box is a section named oddly. */
 export const TOOLTIP_MAX_TEXT = 400;
+
+/**
+ * disclaimer-fine-print: a box whose class or id names it a disclaimer is the fine print under a
+ * page (a fund's risk statement, "Image simulated", "Products sold separately", "All prices incl.
+ * VAT"), whatever else its class says ("richtext text cmp-richtext--disclaimer": the styling's
+ * words, which read as content) and whatever its share of the main box. It stays when it holds
+ * the page's <h1>, or DISCLAIMER_MAX_SHARE of the main box or more (a page that is its terms).
+ */
+export const DISCLAIMER_BOX = /(?:^|[^a-z])disclaimers?(?:$|[^a-z])/i;
+export const DISCLAIMER_MAX_SHARE = 0.5;
