@@ -6,6 +6,7 @@
 //   npm run bench:extract                          # wcxb-dev, ours + Readability, per type, odd/even
 //   npm run bench:extract -- --skip-reference --limit 200
 //   npm run bench:extract -- --ids odd             # develop on odd IDs, check on even ones
+//   npm run bench:extract -- --ids tune            # the hash halves: tune on one, check on the other
 //   npm run bench:extract -- --dataset DIR --out predictions.json
 //   npm run bench:extract -- --memory              # peak RSS while extracting a ~10 MB page (worst of --runs 3)
 //   npm run bench:extract -- --metric shingles     # also the news benchmark's shingle P/R/F1 (bench/lib/shingles.ts)
@@ -23,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { createHash } from 'node:crypto';
 import { extractPage, renderContentView } from '../src/core/pages/extract/index.ts';
 import { shingleMatch, shingleScore } from './lib/shingles.ts';
 
@@ -37,7 +39,7 @@ const flag = (name: string) => args.includes(name);
 const datasetDir = resolve(opt('--dataset') ?? join(repoRoot, '../shared/datasets/wcxb-dev'));
 const outFile = resolve(opt('--out') ?? join(tmpdir(), 'sightline-extract-predictions.json'));
 const limit = opt('--limit') ? Number(opt('--limit')) : Infinity;
-const idFilter = opt('--ids'); // "odd" | "even"
+const idFilter = opt('--ids'); // "odd" | "even" | "tune" | "check"
 // The scorer sits in the shared folder beside the datasets (found from --dataset in a worktree).
 const evalScript = [join(repoRoot, '../shared/tools/extract-eval.mjs'), resolve(datasetDir, '../../tools/extract-eval.mjs')].find(existsSync) ?? join(repoRoot, '../shared/tools/extract-eval.mjs');
 const metric = opt('--metric'); // "shingles": also score with the news benchmark's shingle F1
@@ -94,6 +96,15 @@ function decodeHtml(bytes: Buffer): string {
 function numericId(id: string): number {
   const n = parseInt(id, 10);
   return Number.isNaN(n) ? 0 : n;
+}
+
+/**
+ * The hash halves, a fixed rule independent of how IDs were numbered: a page is in the tuning
+ * half when the first byte of the SHA-256 of its file name ("0584.html.gz") is even, in the
+ * checking half when it is odd. Rules are developed on "tune" and kept only if "check" agrees.
+ */
+function hashHalf(fileName: string): 'tune' | 'check' {
+  return (createHash('sha256').update(fileName).digest()[0]! & 1) === 0 ? 'tune' : 'check';
 }
 
 function writeSubsetTruth(rows: TruthRow[], format: 'jsonl' | 'json'): string {
@@ -336,6 +347,8 @@ async function main(): Promise<void> {
   let rows = allRows.filter((r) => available.has(r.id));
   if (idFilter === 'odd') rows = rows.filter((r) => numericId(r.id) % 2 === 1);
   if (idFilter === 'even') rows = rows.filter((r) => numericId(r.id) % 2 === 0);
+  const fileName = (id: string) => (plain.has(id) ? `${id}.html` : `${id}.html.gz`);
+  if (idFilter === 'tune' || idFilter === 'check') rows = rows.filter((r) => hashHalf(fileName(r.id)) === idFilter);
   rows = rows.slice(0, limit);
   const subset = rows.length !== allRows.length;
 
@@ -384,16 +397,22 @@ async function main(): Promise<void> {
     if (metric === 'shingles') printShingles('Readability', rows, ref.predictions, wcxbCount);
   }
 
-  // Odd/even split: develop on odd IDs, check on even ones.
+  // Odd/even split (develop on odd IDs, check on even ones), then the hash halves (hashHalf).
   if (!idFilter && format === 'jsonl' && set !== 'news') {
-    for (const parity of ['odd', 'even'] as const) {
-      const part = rows.filter((r) => numericId(r.id) % 2 === (parity === 'odd' ? 1 : 0));
+    const halves = [
+      ['odd IDs', (r: TruthRow) => numericId(r.id) % 2 === 1],
+      ['even IDs', (r: TruthRow) => numericId(r.id) % 2 === 0],
+      ['tune half (hash)', (r: TruthRow) => hashHalf(fileName(r.id)) === 'tune'],
+      ['check half (hash)', (r: TruthRow) => hashHalf(fileName(r.id)) === 'check'],
+    ] as const;
+    for (const [name, inHalf] of halves) {
+      const part = rows.filter(inHalf);
       if (!part.length) continue;
       const dir = writeSubsetTruth(part, format);
-      console.log(`== ours, ${parity} IDs (${part.length} pages)`);
+      console.log(`== ours, ${name} (${part.length} pages)`);
       console.log(score(dir, outFile));
       if (refFile) {
-        console.log(`== Readability, ${parity} IDs`);
+        console.log(`== Readability, ${name}`);
         console.log(score(dir, refFile));
       }
     }

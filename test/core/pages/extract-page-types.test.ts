@@ -443,3 +443,37 @@ test("related-rail-titles: a product's rail titled \"We know you'll love these t
   // A line of copy that says "you'll love" is not a rail's title.
   assert.ok(ownText.includes('Brewing sentence 1'), ownText);
 });
+
+test('tooltip-text: a gloss shown on hover (beside a spec, a form field, as a footnote bubble) goes; the term a reader points at, and a section whose class only mentions tooltips, stay', () => {
+  const row = (term: string, value: string, gloss: string) =>
+    `<tr><td class="spec-title">${term}<tool-tip class="tool-tip"><span class="visually-hidden">More information</span><div class="tool-tip__content">${gloss}</div></tool-tip></td><td>${value}</td></tr>`;
+  const html =
+    `<html><head><meta property="og:type" content="product"></head><body><main><h1>Studio headphones</h1><p>$349.00</p>${prose('Open-back sound', 3)}` +
+    `<table>${row('Impedance', '32 ohm', 'Usually between 8 and 600 ohm; high impedance needs an amplifier.')}${row('Weight', '372 grams', 'Heavier headphones can tire the neck over long sessions.')}</table>` +
+    `<p>Sizes run small<span role="tooltip">Most reviewers say this product is true to size.</span></p>` +
+    `<p>Fits <span class="size-selector_tooltip__XX4OM">Measured on a medium head by our own testers.</span> most heads.</p></main></body></html>`;
+  const doc = extractPage(html, 'https://shop.example.com/products/studio-headphones');
+  for (const kept of ['Open-back sound sentence 2', 'Impedance', '32 ohm', '372 grams', 'Sizes run small']) assert.ok(doc.bodyText.includes(kept), `${kept} missing:\n${doc.bodyText}`);
+  for (const gloss of ['Usually between', 'tire the neck', 'true to size', 'Measured on a medium head']) assert.ok(!doc.bodyText.includes(gloss), `${gloss} in:\n${doc.bodyText}`);
+
+  // The term a reader points at is the text's own: a link, or a box that carries its tooltip in
+  // its title, whatever its class; "tooltip-toggle" names a trigger, not the bubble.
+  const docs =
+    `<html><body><main><h1>Pods</h1><p>A Pod is a group of one or more <a class="glossary-tooltip" title="A lightweight image" data-toggle="tooltip" href="/containers">containers</a> that share storage.</p>` +
+    `<p>Each Pod runs <span class="term-tooltip" title="A process">init steps</span> before the app.</p>` +
+    `<div class="tooltip-toggle">${prose('Messaging therapy', 2)}</div>${prose('Pods in practice', 2)}</main></body></html>`;
+  const docsText = extractPage(docs, 'https://docs.example.com/concepts/pods').bodyText;
+  for (const kept of ['one or more containers that share storage', 'runs init steps before', 'Messaging therapy sentence 1']) assert.ok(docsText.includes(kept), `${kept} missing:\n${docsText}`);
+});
+
+test("disclaimer-fine-print: a box named a disclaimer goes from the main box whatever its share and its other class words; one that holds half the page stays", () => {
+  const fine = `<div class="richtext text cmp-richtext--disclaimer">${prose('All investing is subject to risk', 3)}</div>`;
+  const html = `<html><body><main><h1>Index funds</h1>${prose('Index funds track a market', 5)}<div class="feature__disclaimer-wrap"><p>Image simulated. Products sold separately.</p></div>${fine}</main></body></html>`;
+  const doc = extractPage(html, 'https://invest.example.com/index-funds');
+  assert.ok(doc.bodyText.includes('Index funds track a market sentence 4'), doc.bodyText);
+  for (const junk of ['All investing is subject to risk', 'Image simulated']) assert.ok(!doc.bodyText.includes(junk), `${junk} in:\n${doc.bodyText}`);
+
+  // A page that is its terms is the page.
+  const terms = `<html><body><main><h1>Legal</h1><p>Read this first.</p><div class="disclaimer">${prose('The terms of use', 4)}</div></main></body></html>`;
+  assert.ok(extractPage(terms, 'https://invest.example.com/legal').bodyText.includes('The terms of use sentence 3'));
+});

@@ -3,10 +3,19 @@
 // class/id words (cookie, share, related, sidebar…). The one thing to know: a box is spared
 // when it holds most of the page's text or the page's <h1>, because a wrapper with an unlucky
 // class name ("page-with-sidebar") must not take the article down with it.
-import { attr, isElement, isText, removeNodes, walk, type AnyNode, type Element } from './dom.ts';
+import { attr, findFirst, isElement, isText, removeNodes, walk, type AnyNode, type Element } from './dom.ts';
 import { SKIP_TAGS } from './blocks.ts';
 import { spaceAwareLength } from './main-content.ts';
-import { SCREEN_READER_COPY, SCREEN_READER_COPY_MAX_WORDS, SIDEBAR_TOKEN, WIDGET_TOKEN } from './rules.ts';
+import {
+  DISCLAIMER_BOX,
+  DISCLAIMER_MAX_SHARE,
+  SCREEN_READER_COPY,
+  SCREEN_READER_COPY_MAX_WORDS,
+  SIDEBAR_TOKEN,
+  TOOLTIP_CLASS,
+  TOOLTIP_MAX_TEXT,
+  WIDGET_TOKEN,
+} from './rules.ts';
 
 const ALWAYS_DROP = new Set([...SKIP_TAGS].filter((t) => t !== 'img' && t !== 'picture' && t !== 'head' && t !== 'title'));
 ALWAYS_DROP.add('dialog');
@@ -144,6 +153,18 @@ function nextHasText(el: Element): boolean {
     else if (seen && isElement(k)) return textLength(k) > 0;
   }
   return false;
+}
+
+/** A tooltip's box: role="tooltip", a <tool-tip> element, or a class token naming one
+ * (TOOLTIP_CLASS). Not the term a reader points at, which some sites class the same way: a link
+ * or button, or a box that carries its tooltip in its own title attribute. */
+function isTooltip(el: Element, role: string | undefined): boolean {
+  if (role === 'tooltip' || el.name === 'tool-tip') return true;
+  const a = el.attribs;
+  if (el.name === 'a' || el.name === 'button' || a.title !== undefined) return false;
+  const c = a.class;
+  if (c === undefined || !/tool-?tip/i.test(c)) return false;
+  return c.split(/\s+/).some((token) => TOOLTIP_CLASS.test(token));
 }
 
 /** Whole class tokens of a tab panel (Bootstrap, Foundation and most themes). */
@@ -319,6 +340,11 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
     }
     const role = a.role?.toLowerCase();
     if (role === 'main' || role === 'article') return true;
+    // tooltip-text (rules.ts TOOLTIP_CLASS): a gloss shown on hover, not the page's copy.
+    if (isTooltip(el, role) && textLength(el) < TOOLTIP_MAX_TEXT && !containsH1(el)) {
+      gone.push(el);
+      return false;
+    }
     // A status line read out to screen readers ("Loaded 52 results", "Added to cart") reports on
     // the page; it is not the page's text.
     if (role === 'status' && textLength(el) < STATUS_MAX_TEXT) {
@@ -668,6 +694,22 @@ export function isWidgetArea(el: Element): boolean {
   let widgets = 0;
   for (const child of el.children) if (isElement(child) && WIDGET_TOKEN.test(child.attribs.class ?? '')) widgets++;
   return widgets >= 1;
+}
+
+/** disclaimer-fine-print (rules.ts DISCLAIMER_BOX): the top-most disclaimer boxes under root that
+ * hold neither the page's <h1> nor DISCLAIMER_MAX_SHARE of root's text. */
+export function disclaimerBoxes(root: Element): Element[] {
+  const out: Element[] = [];
+  let rootText = -1;
+  walk(root, (n) => {
+    if (!isElement(n)) return false;
+    const a = n.attribs;
+    if (n === root || (a.class === undefined && a.id === undefined) || !DISCLAIMER_BOX.test(`${a.class ?? ''} ${a.id ?? ''}`)) return true;
+    if (rootText < 0) rootText = textLength(root);
+    if (textLength(n) < DISCLAIMER_MAX_SHARE * rootText && !findFirst(n, 'h1')) out.push(n);
+    return false;
+  });
+  return out;
 }
 
 /**

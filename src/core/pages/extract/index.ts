@@ -7,7 +7,7 @@ import type { PageDocument, PageLink } from '../document.ts';
 import { type Element, findFirst, isElement, isText, normalizeSpace, parseHtml, removeNodes, walk } from './dom.ts';
 import { type PageMetadata, readMetadata } from './metadata.ts';
 import { blocksToText, BlockWriter, SKIP_TAGS } from './blocks.ts';
-import { isWidgetArea, pruneBoilerplate, screenReaderCopies, textLength, weakBoilerplate } from './boilerplate.ts';
+import { disclaimerBoxes, isWidgetArea, pruneBoilerplate, screenReaderCopies, textLength, weakBoilerplate } from './boilerplate.ts';
 import { linkBoxes, listDescriptions, measure, selectMain, spaceAwareLength } from './main-content.ts';
 import { articleExtras, isArticleBox, pageCommentThreads } from './article-extras.ts';
 import { readLayout } from './layout.ts';
@@ -150,6 +150,10 @@ export function extractPage(html: string, url: string): PageDocument {
         gone += areas.reduce((n, el) => n + stats.textOf(el), 0);
         removeNodes(areas);
       }
+      // disclaimer-fine-print (rules.ts DISCLAIMER_BOX): the fine print goes whatever its share.
+      const fine = disclaimerBoxes(r);
+      for (const box of fine) gone += stats.textOf(box);
+      removeNodes(fine);
       // Same rule for boxes of bare links (menus, tag lists) left inside the main subtree.
       const boxes = linkBoxes(r, stats);
       const boxText = boxes.reduce((n, el) => n + stats.textOf(el), 0);

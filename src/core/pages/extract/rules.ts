@@ -237,3 +237,26 @@ export const RATING_STAR = /^[1-5]\s*(?:★|☆|stars?)$/i;
 
 /** The title of a product page's reviews box ("Reviews", "Customer Reviews:", "Ratings & Reviews"). */
 export const REVIEWS_TITLE = /^(?:customer |product )?(?:reviews|ratings (?:&|and) reviews)\s*:?$/i;
+
+/**
+ * tooltip-text: a tooltip's text, shown while the pointer rests on a term ("Impedance" explained
+ * beside a spec, a footnote shown as a bubble, a form field's hint), is a gloss on the page, not
+ * its copy. Known by role="tooltip", a <tool-tip> element, or a class token that ends in
+ * "tooltip" / "tool-tip", with or without a part name ("tooltip__content", "tooltip-text") or a
+ * CSS module's hash ("selector_tooltip__XX4OM"). A token that goes on past it ("tooltip-toggle",
+ * the term the reader hovers) is the content's own.
+ */
+export const TOOLTIP_CLASS = /^(?:[\w-]*?[-_])?tool-?tip(?:s|[-_]{1,2}(?:text|content|body|inner|bubble|note))?(?:__[a-z0-9]{4,6})?$/i;
+
+/** Most text (characters) of a tooltip that goes: past it, the box is a section named oddly. */
+export const TOOLTIP_MAX_TEXT = 400;
+
+/**
+ * disclaimer-fine-print: a box whose class or id names it a disclaimer is the fine print under a
+ * page (a fund's risk statement, "Image simulated", "Products sold separately", "All prices incl.
+ * VAT"), whatever else its class says ("richtext text cmp-richtext--disclaimer": the styling's
+ * words, which read as content) and whatever its share of the main box. It stays when it holds
+ * the page's <h1>, or DISCLAIMER_MAX_SHARE of the main box or more (a page that is its terms).
+ */
+export const DISCLAIMER_BOX = /(?:^|[^a-z])disclaimers?(?:$|[^a-z])/i;
+export const DISCLAIMER_MAX_SHARE = 0.5;
