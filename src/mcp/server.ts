@@ -41,17 +41,46 @@ export { MCP_TOOLS } from './tools.ts';
 export const MCP_BODY_LIMIT = 4 * 1024 * 1024;
 
 /** What an agent is told when it connects: how a study is run, and what costs credits. */
-export const INSTRUCTIONS = [
-  'sightline measures whether AI assistants (ChatGPT, Perplexity, Gemini, Grok, Claude, DeepSeek) mention and cite a brand, and what to change on a page so they do.',
+const ABOUT = 'sightline measures whether AI assistants (ChatGPT, Perplexity, Gemini, Grok, Claude, DeepSeek) mention and cite a brand, and what to change on a page so they do.';
+
+/** How to run a study, for a token that may create visibility runs. */
+const STUDY = [
   'To run a visibility study: (1) list_visibility_models for platforms, models and credits per probe; optionally suggest_prompts (1 credit) for prompts worth asking;',
   '(2) estimate_visibility_run with the exact arguments you will create with (free): it answers estimated_credits, available_credits, fundable_probe_count and would_be_status;',
   '(3) create_visibility_run with the same arguments and an idempotency_key (so a retry never pays twice): it reserves credits probe by probe;',
   '(4) poll get_visibility_run until status is completed, partially_completed, failed or cancelled (probes take seconds to minutes; cancel_visibility_run stops queued probes and releases their credits);',
   '(5) read the summary (mention_rate, visibility_band, share_of_voice, competitors, cited_domains) and, with include_probes, each probe; get_visibility_probe gives one probe\'s full answer and citations.',
   'Every tool that is not readOnlyHint states its cost in its description ("Free." or the credits it spends); readOnlyHint tools never spend credits. Use create_tracked_test to repeat a study on a schedule and get_test_history to follow it.',
+].join(' ');
+
+/**
+ * What a token that may not create visibility runs can do instead, one sentence per group of
+ * tools, each said only when the token sees every tool it names.
+ */
+const READING: ReadonlyArray<readonly [string[], string]> = [
+  [['list_projects', 'get_project_dashboard'], 'list_projects, then get_project_dashboard for a brand\'s mention rates by window, platform, topic and competitor;'],
+  [['list_tests', 'get_test_history'], 'list_tests, then get_test_history for a tracked test\'s points and the latest significant change;'],
+  [['list_visibility_runs', 'get_visibility_run', 'get_visibility_probe'], 'list_visibility_runs, get_visibility_run and get_visibility_probe for single runs and their answers;'],
+  [['list_sites', 'get_site_crawlers', 'get_site_referrals'], 'list_sites, then get_site_crawlers and get_site_referrals for AI crawlers and AI referrals from access logs;'],
+];
+
+const ERRORS = [
   'Errors come back as tool errors whose text is JSON {"error", "message", …}: insufficient_credits (402) carries required_credits and available_credits; validation_error lists each bad argument under detail.',
   `Two refusals come before any tool runs, as HTTP errors of the request itself with the same JSON under detail: 429 rate_limited past the token's requests per minute (wait Retry-After seconds, then send again; nothing ran) and 413 payload_too_large for a request over ${MCP_BODY_LIMIT / (1024 * 1024)} MiB.`,
 ].join(' ');
+
+/**
+ * The server's instructions for a token that sees these tools: how to run a study when it may
+ * create runs; otherwise what it can read, naming only tools it sees (a read-only token was told
+ * to call create_visibility_run, which it is not shown and may not call).
+ */
+export function instructionsFor(visible: ReadonlySet<string>): string {
+  if (visible.has('create_visibility_run')) return [ABOUT, STUDY, ERRORS].join(' ');
+  const reads = READING.filter(([tools]) => tools.every((t) => visible.has(t))).map(([, text]) => text);
+  const limits = 'This token may not create visibility runs (that needs the visibility:runs:create scope); tools/list names only the tools it may call, and readOnlyHint tools never spend credits.';
+  const guide = reads.length > 0 ? `To read results: ${reads.join(' ').replace(/;$/, '.')}` : '';
+  return [ABOUT, limits, guide, ERRORS].filter(Boolean).join(' ');
+}
 
 /**
  * The most JSON-RPC messages one POST /mcp may carry. Protocol 2025-06-18 removed batching; the
@@ -63,9 +92,10 @@ export const MCP_MAX_BATCH = 20;
 const text = (value: unknown): CallToolResult['content'] => [{ type: 'text', text: toJson(value) }];
 
 function buildServer(core: Core, principal: Principal, request: FastifyRequest, activity: McpActivity): Server {
-  const server = new Server({ name: 'sightline', version: PACKAGE_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  // A token only sees the tools it may call.
+  // A token only sees the tools it may call, and its instructions name only those.
   const visible = MCP_TOOLS.filter((t) => (t.scope ? principal.scopes.has(t.scope) : !t.listedFor || t.listedFor.some((s) => principal.scopes.has(s))));
+  const instructions = instructionsFor(new Set(visible.map((t) => t.name)));
+  const server = new Server({ name: 'sightline', version: PACKAGE_VERSION }, { capabilities: { tools: {} }, instructions });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: visible.map((t) => ({
       name: t.name,

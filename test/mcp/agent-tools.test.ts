@@ -61,6 +61,26 @@ describe('MCP tools for agents', () => {
     await client.close();
   });
 
+  test('a token that may not create runs is told what it can read, naming only tools it is shown', async () => {
+    const { accountId } = await s.account();
+    for (const opts of [{ readOnly: true }, { scopes: ['tests:read'] }, { scopes: ['sites:read'] }]) {
+      const client = await connect(await s.key(accountId, { kind: 'mcp', ...opts }));
+      const instructions = client.getInstructions() ?? '';
+      const shown = new Set((await client.listTools()).tools.map((t) => t.name));
+      const named = [...instructions.matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)].map((m) => m[0]).filter((w) => /^(list|get|create|estimate|cancel|export|suggest|run|plan|update|delete|upload|score|discover|serialize|import|revoke|retry)_/.test(w));
+      assert.deepEqual(named.filter((t) => !shown.has(t)), [], `${JSON.stringify(opts)}: instructions name only tools the token sees`);
+      assert.match(instructions, /may not create visibility runs \(that needs the visibility:runs:create scope\)/);
+      assert.match(instructions, /429 rate_limited/);
+      await client.close();
+    }
+    const ro = await connect(await s.key(accountId, { kind: 'mcp', readOnly: true }));
+    assert.match(ro.getInstructions() ?? '', /get_project_dashboard.*get_test_history.*get_visibility_probe/);
+    await ro.close();
+    const sites = await connect(await s.key(accountId, { kind: 'mcp', scopes: ['sites:read'] }));
+    assert.match(sites.getInstructions() ?? '', /To read results: list_sites, then get_site_crawlers and get_site_referrals/);
+    await sites.close();
+  });
+
   test('a study as the instructions describe it, and every tool once, each answer valid against its output schema', async () => {
     const { accountId, key } = await s.account({ credits: 200 });
     const client = await connect(await s.key(accountId, { kind: 'mcp' }));
