@@ -112,7 +112,7 @@ async function referenceDashboard(store: Store, accountId: string, projectId: st
   const since = new Date(now.getTime() - opts.days * 86_400_000).toISOString();
 
   // The comparable runs of every market's test (or the one market asked for).
-  const runs: { id: string; created_at: string }[] = [];
+  const runs: { id: string; created_at: string; engine: string }[] = [];
   const probesOf = new Map<string, HistoryProbe[]>();
   const looked: LookedFor = new Map();
   const tests = (await projectTests(store.db, projectId)).filter((t) => !opts.market || t.market === opts.market);
@@ -187,7 +187,7 @@ async function referenceDashboard(store: Store, accountId: string, projectId: st
     project_id: projectId,
     window: opts.window,
     days: opts.days,
-    topic: opts.topic ?? null,
+    topic: opts.topic?.trim().toLowerCase() ?? null,
     market: opts.market ?? null,
     thin_evidence: THIN_EVIDENCE,
     latest_period: latest ? { start: toApiTime(latest.start), end: toApiTime(latest.end) } : null,
@@ -196,6 +196,9 @@ async function referenceDashboard(store: Store, accountId: string, projectId: st
     matrix,
     topics,
     competitors_named_brand_absent: competitorsOnly,
+    engine: runs.length === 0 ? null : runs.every((r) => r.engine === 'sandbox') ? 'sandbox' : runs.every((r) => r.engine !== 'sandbox') ? 'live' : 'mixed',
+    run_count: runs.length,
+    sandbox_run_count: runs.filter((r) => r.engine === 'sandbox').length,
   };
 }
 
