@@ -107,7 +107,9 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
         ...(o.body !== undefined ? { payload: o.body as object } : {}),
       });
     },
-    async waitForRun(key, runId, timeoutMs = 20_000) {
+    // 60 s by default: a Content Intelligence run analyses its page on a worker thread, which on a
+    // loaded 2-core CI machine has taken more than 20 s; a run that settles returns at once anyway.
+    async waitForRun(key, runId, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       const path = runId.startsWith('ci_') ? `/v1/content-intelligence/runs/${runId}` : `/v1/visibility/runs/${runId}`;
       const started = Date.now();
