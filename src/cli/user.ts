@@ -510,10 +510,15 @@ function logsIngest(cmd: Command, io: Io, act: Act) {
       const o = c.opts() as { site: string; format?: string; follow?: boolean };
       const client = clientFor(io, c);
       const send: Send = (piece) => answer(uploadPiece(client, o.site, o.format, piece) as Promise<Reply>);
+      // With --follow, Ctrl-C (or SIGTERM) ends the follow and prints the totals. Without it the
+      // signals keep their default: the upload stops at once (exit 130), what went up stays (sent
+      // again, those lines count once).
       const stop = new AbortController();
       const onSignal = () => stop.abort();
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
+      if (o.follow) {
+        process.once('SIGINT', onSignal);
+        process.once('SIGTERM', onSignal);
+      }
       try {
         const t = await ingestFile(file, o.site, send, { follow: !!o.follow, signal: stop.signal, pollMs: Number(io.env.SIGHTLINE_FOLLOW_POLL_MS) || undefined }).catch((err: unknown) => {
           if (err instanceof CallFailed) throw err;

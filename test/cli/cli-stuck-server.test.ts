@@ -1,0 +1,52 @@
+// The CLI against a server that takes a request and never answers (a stuck server or proxy): a
+// command gives up after SIGHTLINE_TIMEOUT seconds with exit 7 and says what to do, and Ctrl-C
+// stops a `logs ingest` upload at once instead of being swallowed.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN, runCli } from '../helpers/cli.ts';
+
+describe('CLI against a server that never answers', () => {
+  let server: Server;
+  let base = '';
+  let dir = '';
+  /** Resolves the next time a request reaches the stuck server. */
+  let arrived: () => void = () => {};
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sightline-stuck-'));
+    server = createServer((req) => {
+      req.resume();
+      arrived();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const env = { SIGHTLINE_API_URL: '', SIGHTLINE_API_KEY: 'svc_api_live_x', SIGHTLINE_CONFIG: '' };
+
+  test('Ctrl-C stops a logs ingest upload (exit 130), not only a --follow', async () => {
+    const file = join(dir, 'access.log');
+    writeFileSync(file, '1.2.3.4 - - [01/Jan/2026:00:00:00 +0000] "GET / HTTP/1.1" 200 1 "-" "x"\n');
+    const child = spawn(process.execPath, [BIN, 'logs', 'ingest', file, '--site', 'site_1'], {
+      env: { ...process.env, ...env, SIGHTLINE_API_URL: base, SIGHTLINE_CONFIG: join(dir, 'config.json') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    await new Promise<void>((resolve) => (arrived = resolve));
+    child.kill('SIGINT');
+    // A guard, not a measure: a CLI that swallowed the signal would wait on the server for ever.
+    const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const end = await exited;
+    clearTimeout(guard);
+    assert.ok(end.signal === 'SIGINT' || end.code === 130, `ended by the signal, not waiting for the answer: ${JSON.stringify(end)}`);
+  });
+});
