@@ -14,7 +14,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { createSightlineClient, type SightlineClient } from '../client/index.ts';
+import { createSightlineClient, ServerSilent, type SightlineClient } from '../client/index.ts';
 import type { CliCommandDef, CliField } from './command-table.ts';
 import { CLI_COMMANDS } from './commands.gen.ts';
 import { completionScript, SHELLS } from './completion.ts';
@@ -74,13 +74,43 @@ function exitFor(status: number): number {
 
 type Reply = { data?: unknown; error?: unknown; response: Response };
 
+/** The server could not be reached: the network's reason (refused, unknown host) with it. */
+function unreachable(err: unknown): CallFailed {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  const why = cause?.message ? `${(err as Error).message} (${cause.message})` : (err as Error).message;
+  return new CallFailed(EXIT.server, { error: 'unreachable', message: `cannot reach the server: ${why}; check SIGHTLINE_API_URL or the profile's URL` });
+}
+
+/** A request the server left unanswered for SIGHTLINE_TIMEOUT seconds, as a failure; else null. */
+function silence(err: unknown): CallFailed | null {
+  if (!(err instanceof ServerSilent)) return null;
+  const maybeDone = err.method === 'GET' ? '' : '; the server may have carried the request out all the same, so look before repeating it (a repeat with the same --idempotency-key is charged once)';
+  return new CallFailed(EXIT.server, {
+    error: 'timeout',
+    message: `no answer from the server in ${err.ms / 1000} s${maybeDone}`,
+    hint: 'a stuck or overloaded server or proxy: check it with `sightline doctor`, or allow longer with SIGHTLINE_TIMEOUT=SECONDS (0: no limit)',
+  });
+}
+
+/** How long a command waits for a silent server: SIGHTLINE_TIMEOUT seconds (default 120, 0 none), in ms. */
+export const DEFAULT_TIMEOUT_SECONDS = 120;
+function timeoutMs(env: Io['env']): number {
+  const text = env.SIGHTLINE_TIMEOUT?.trim();
+  if (!text) return DEFAULT_TIMEOUT_SECONDS * 1000;
+  const seconds = Number(text);
+  if (!Number.isFinite(seconds) || seconds < 0) {
+    throw new CallFailed(EXIT.usage, { error: 'usage_error', message: `SIGHTLINE_TIMEOUT takes seconds, e.g. 300 (0: no limit), not ${JSON.stringify(text)}` });
+  }
+  return seconds * 1000;
+}
+
 /** The answer of an openapi-fetch call, or a CallFailed carrying the API's error. */
 async function answer<T>(call: Promise<Reply>): Promise<T> {
   let res: Reply;
   try {
     res = await call;
   } catch (err) {
-    throw new CallFailed(EXIT.server, { error: 'unreachable', message: `cannot reach the server: ${(err as Error).message} (check SIGHTLINE_API_URL or the profile's URL)` });
+    throw silence(err) ?? unreachable(err);
   }
   if (res.response.ok) return res.data as T;
   const detail = (res.error as { detail?: unknown } | undefined)?.detail;
@@ -126,7 +156,7 @@ function clientFor(io: Io, cmd: Command): SightlineClient {
   if (!c.apiKey) {
     throw new CallFailed(EXIT.auth, { error: 'missing_api_key', message: `no API key: set SIGHTLINE_API_KEY to an API key (svc_api_live_…), or save one with \`sightline login${c.name === 'default' ? '' : ` --profile ${c.name}`}\`` });
   }
-  return createSightlineClient({ baseUrl: c.apiUrl, apiKey: c.apiKey });
+  return createSightlineClient({ baseUrl: c.apiUrl, apiKey: c.apiKey, timeoutMs: timeoutMs(io.env) });
 }
 
 // ---- options from the table ------------------------------------------------------------------
@@ -476,12 +506,13 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
           } catch (err) {
             // The reader of stdout went away (`… | head`): what it read is all it wanted.
             if (!output && (err as NodeJS.ErrnoException).code === 'EPIPE') return null;
-            throw new CallFailed(EXIT.usage, { error: 'write_failed', message: `cannot write ${output ?? 'stdout'}: ${(err as Error).message}` });
+            throw silence(err) ?? new CallFailed(EXIT.usage, { error: 'write_failed', message: `cannot write ${output ?? 'stdout'}: ${(err as Error).message}` });
           }
           if (!output) return null;
           return { doc: { output, bytes, content_type: contentType }, human: `wrote ${bytes} bytes (${contentType.split(';')[0]}) to ${output}` };
         }
-        const doc = stream ? JSON.parse(await new Response(stream as ReadableStream).text()) : null;
+        const text = stream ? await new Response(stream as ReadableStream).text().catch((err: unknown) => Promise.reject(silence(err) ?? unreachable(err))) : null;
+        const doc = text === null ? null : JSON.parse(text);
         const human = formatter.human(doc as never);
         if (extra?.after) return extra.after({ c, doc, human, client, io, call: (command, args) => callCommand(built.get(command)!, client, args) });
         return { doc, human };
@@ -700,7 +731,7 @@ function registerLocalCommands(program: Command, io: Io, setExit: (code: number)
       const apiUrl = (c.opts().url as string | undefined)?.trim() || current.apiUrl;
       const apiKey = await readKey(io);
       if (!apiKey) throw new CallFailed(EXIT.usage, { error: 'missing_api_key', message: 'no API key given (type it at the prompt, or pipe it in)' });
-      const key = await checkKey(createSightlineClient({ baseUrl: apiUrl, apiKey }));
+      const key = await checkKey(createSightlineClient({ baseUrl: apiUrl, apiKey, timeoutMs: timeoutMs(io.env) }));
       const path = saveProfile(io.env, name, { api_url: apiUrl, api_key: apiKey });
       const credits = key.credits === null ? 'credits not readable with this key' : `${key.credits} credits available`;
       return {
@@ -727,8 +758,10 @@ function registerLocalCommands(program: Command, io: Io, setExit: (code: number)
       if (worst === EXIT.ok) worst = exit;
     };
     let conn: ReturnType<typeof resolveConnection>;
+    let limit: number;
     try {
       conn = resolveConnection(io, cmd);
+      limit = timeoutMs(io.env);
     } catch (err) {
       if (!(err instanceof CallFailed)) throw err;
       fail('config', err.message, err.exit);
@@ -736,20 +769,22 @@ function registerLocalCommands(program: Command, io: Io, setExit: (code: number)
       return setExit(worst);
     }
     const baseUrl = conn.apiUrl;
+    const fetch = (path: string) => globalThis.fetch(new URL(path, baseUrl), limit ? { signal: AbortSignal.timeout(limit) } : {});
     try {
-      const health = await fetch(new URL('/healthz', baseUrl));
+      const health = await fetch('/healthz');
       checks.push({ check: 'url', ok: health.ok, detail: `${baseUrl} answers ${health.status}` });
       const serverDate = Date.parse(health.headers.get('date') ?? '');
       const skew = Number.isNaN(serverDate) ? null : Math.round((Date.now() - serverDate) / 1000);
       if (skew === null || Math.abs(skew) <= 60) checks.push({ check: 'clock', ok: true, detail: skew === null ? 'no Date header' : `${skew} s from the server` });
       else fail('clock', `${skew} s from the server: fix this machine's clock`, EXIT.refused);
-      const ready = await fetch(new URL('/readyz', baseUrl));
+      const ready = await fetch('/readyz');
       if (ready.ok) checks.push({ check: 'database', ok: true, detail: `ready (${((await ready.json()) as { database: string }).database})` });
       else fail('database', `readyz answers ${ready.status}`, EXIT.server);
-      const doc = (await (await fetch(new URL('/openapi.json', baseUrl))).json()) as { info?: { version?: string } };
+      const doc = (await (await fetch('/openapi.json')).json()) as { info?: { version?: string } };
       checks.push({ check: 'server_version', ok: true, detail: `API ${doc.info?.version ?? 'unknown'}; this CLI ${version}` });
     } catch (err) {
-      fail('url', `cannot reach ${baseUrl}: ${(err as Error).message} (check SIGHTLINE_API_URL or the profile's URL)`, EXIT.server);
+      const failure = (err as Error).name === 'TimeoutError' ? silence(new ServerSilent(limit, 'GET'))! : unreachable(err);
+      fail('url', `${baseUrl}: ${failure.message}${failure.body.hint ? ` (${failure.body.hint})` : ''}`, EXIT.server);
     }
     if (worst !== EXIT.server) {
       try {

@@ -25,17 +25,42 @@ describe('CLI against a server that never answers', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    writeFileSync(join(dir, 'access.log'), '1.2.3.4 - - [01/Jan/2026:00:00:00 +0000] "GET / HTTP/1.1" 200 1 "-" "x"\n');
   });
   after(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     rmSync(dir, { recursive: true, force: true });
   });
-  const env = { SIGHTLINE_API_URL: '', SIGHTLINE_API_KEY: 'svc_api_live_x', SIGHTLINE_CONFIG: '' };
+  const env = { SIGHTLINE_API_KEY: 'svc_api_live_x' };
+
+  test('a silent server ends a command after SIGHTLINE_TIMEOUT seconds: exit 7, what to do, one JSON document', async () => {
+    const cli = (...args: string[]) =>
+      runCli(args, { env: { ...env, SIGHTLINE_API_URL: base, SIGHTLINE_CONFIG: join(dir, 'config.json'), SIGHTLINE_TIMEOUT: '1' } });
+    const read = await cli('usage', '--json');
+    assert.equal(read.code, 7, read.err);
+    assert.equal(read.json.error, 'timeout');
+    assert.match(read.err, /no answer from the server in 1 s \(.*SIGHTLINE_TIMEOUT=SECONDS/);
+    assert.doesNotMatch(read.err, /may have carried/, 'a read changed nothing');
+
+    const queued = await cli('visibility', 'run', 'https://acme.example', '--brand', 'Acme', '--prompt', 'best anvils', '--platform', 'openai');
+    assert.equal(queued.code, 7, queued.err);
+    assert.match(queued.err, /may have carried the request out all the same.*--idempotency-key/, 'a create abandoned may still have happened');
+
+    const upload = await cli('logs', 'ingest', join(dir, 'access.log'), '--site', 'site_1');
+    assert.equal(upload.code, 7, upload.err);
+
+    const doctor = await cli('doctor', '--json');
+    assert.equal(doctor.code, 7);
+    assert.match(doctor.json.checks[0].detail, /no answer from the server in 1 s/);
+
+    const bad = await runCli(['usage'], { env: { ...env, SIGHTLINE_API_URL: base, SIGHTLINE_CONFIG: join(dir, 'config.json'), SIGHTLINE_TIMEOUT: 'soon' } });
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /SIGHTLINE_TIMEOUT takes seconds/);
+  });
 
   test('Ctrl-C stops a logs ingest upload (exit 130), not only a --follow', async () => {
     const file = join(dir, 'access.log');
-    writeFileSync(file, '1.2.3.4 - - [01/Jan/2026:00:00:00 +0000] "GET / HTTP/1.1" 200 1 "-" "x"\n');
     const child = spawn(process.execPath, [BIN, 'logs', 'ingest', file, '--site', 'site_1'], {
       env: { ...process.env, ...env, SIGHTLINE_API_URL: base, SIGHTLINE_CONFIG: join(dir, 'config.json') },
       stdio: ['ignore', 'pipe', 'pipe'],
