@@ -903,6 +903,12 @@ export function buildProgram(io: Io, version: string, setExit: (code: number) =>
   return program;
 }
 
+/** Whether a command line asks for --json (an option, not an argument after `--`). */
+function wantsJson(argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+}
+
 /** Runs a user command line (argv without node and the script); resolves to the exit code. */
 export async function runUserCli(argv: string[], io: Io, version: string): Promise<number> {
   let exit: number = EXIT.ok;
@@ -913,9 +919,12 @@ export async function runUserCli(argv: string[], io: Io, version: string): Promi
     if (err instanceof CommanderError) {
       // Help asked for (--help, help) is a success; help shown for a group without its subcommand is a usage error.
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || (err.code === 'commander.help' && err.exitCode === 0)) return EXIT.ok;
+      // Commander said it on stderr; with --json, stdout still holds the one error document.
+      if (wantsJson(argv)) io.out(JSON.stringify({ error: 'usage_error', message: err.message.replace(/^error: /, '') }));
       return EXIT.usage;
     }
     if (err instanceof CallFailed) {
+      if (wantsJson(argv)) io.out(JSON.stringify(err.body));
       io.err(`sightline: ${err.message}`);
       return err.exit;
     }
