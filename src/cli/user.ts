@@ -301,16 +301,21 @@ function setPath(target: Record<string, unknown>, dotted: string, value: unknown
   node[keys[keys.length - 1]] = value;
 }
 
+/** A file's text, or stdin's for `-` (--prompt-file, --text-file), without a UTF-8 byte order mark. */
+function fileText(path: string): string {
+  try {
+    return readFileSync(path === '-' ? 0 : path, 'utf8').replace(/^\uFEFF/, '');
+  } catch (err) {
+    throw new CallFailed(EXIT.usage, { error: 'usage_error', message: `cannot read ${path === '-' ? 'stdin' : path}: ${(err as Error).message}` });
+  }
+}
+
 /** The lines of a file, trimmed, without empty ones (--prompt-file). */
 function fileLines(path: string): string[] {
-  try {
-    return readFileSync(path, 'utf8')
-      .split(/\r?\n/)
-      .map((l) => l.trim())
-      .filter(Boolean);
-  } catch (err) {
-    throw new CallFailed(EXIT.usage, { error: 'usage_error', message: `cannot read ${path}: ${(err as Error).message}` });
-  }
+  return fileText(path)
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 interface Built {
@@ -365,7 +370,11 @@ function requestOf(built: Built, cmd: Command, positionals: string[]) {
     const missing = def.method === 'patch' ? [] : (field.needs ?? []).filter((flag) => !given(flag));
     if (missing.length) throw new CallFailed(EXIT.usage, { error: 'usage_error', message: `--${field.flag} needs ${missing.map((f) => `--${f}`).join(' and ')} beside it` });
     const value = opts[name];
-    if (fromFile) {
+    if (fromFile && field.kind === 'string') {
+      const inline = built.fields.find((x) => x.field === field && !x.fromFile)!.option;
+      if (cmd.getOptionValueSource(inline.attributeName()) === 'cli') throw new CallFailed(EXIT.usage, { error: 'usage_error', message: `give --${field.flag} or --${field.flag}-file, not both` });
+      setPath(input[field.in], field.field, fileText(value as string));
+    } else if (fromFile) {
       const part = input[field.in];
       part[field.field] = [...((part[field.field] as string[] | undefined) ?? []), ...fileLines(value as string)];
     } else if (field.kind === 'null') {
@@ -465,7 +474,8 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
       cmd.addOption(option);
       fields.push({ option, field: f });
       if (f.file) {
-        const fromFile = new Option(`--${f.flag}-file <file>`, `read ${f.flag}s from a file, one a line`);
+        const what = f.kind === 'list' ? `${f.flag}s from a file, one a line` : `--${f.flag} from a file`;
+        const fromFile = new Option(`--${f.flag}-file <file>`, `read ${what} (- for stdin)`);
         cmd.addOption(fromFile);
         fields.push({ option: fromFile, field: f, fromFile: true });
       }

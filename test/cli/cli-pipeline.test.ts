@@ -1,8 +1,13 @@
 // The CLI in a pipeline (no terminal, stdout into jq): a usage error with --json still leaves one
-// JSON document on stdout, as every other failure does.
-import { describe, test } from 'node:test';
+// JSON document on stdout, as every other failure does; a project's prompts come from a CSV file
+// or stdin (--text-file FILE or -), a byte order mark and CRLF lines included, past the size a
+// single shell argument may have.
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runCli } from '../helpers/cli.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli, serverForCli } from '../helpers/cli.ts';
 
 describe('CLI in a pipeline', () => {
   // Nothing is sent for a usage error: the URL leads nowhere, on purpose.
@@ -28,5 +33,68 @@ describe('CLI in a pipeline', () => {
     assert.equal(human.out, '', 'without --json stdout stays empty');
     const after = await runCli(['visibility', 'run', 'https://acme.example', '--repeats', '99', '--', '--json'], { env });
     assert.equal(after.out, '', 'a --json after -- is an argument, not the option');
+  });
+
+  describe('prompts from a file or stdin', () => {
+    const srv = serverForCli();
+    let dir = '';
+    before(() => {
+      dir = mkdtempSync(join(tmpdir(), 'sightline-prompts-'));
+    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    test('projects prompts --text-file FILE or - reads a CSV (BOM, CRLF) whole; with --text it is a usage error', async () => {
+      const { key } = await srv.s.account({ credits: 10 });
+      const cli = (args: string[], input?: string) =>
+        runCli(args, { env: { SIGHTLINE_API_URL: srv.base, SIGHTLINE_API_KEY: key, SIGHTLINE_CONFIG: join(dir, 'c.json') }, input });
+      const project = await cli(['projects', 'create', '--url', 'https://acme.example/', '--brand', 'Acme', '--platform', 'openai', '--json']);
+      assert.equal(project.code, 0, project.err);
+      const id = project.json.id as string;
+
+      const csv = join(dir, 'prompts.csv');
+      writeFileSync(csv, '\uFEFFprompt,topics\r\nbest anvils,tools;desert\r\n"anvil, heavy duty",tools\r\n\r\n');
+      const fromFile = await cli(['projects', 'prompts', id, '--text-file', csv, '--format', 'csv', '--json']);
+      assert.equal(fromFile.code, 0, fromFile.err);
+      assert.deepEqual([fromFile.json.added, fromFile.json.prompt_count], [2, 2]);
+      const shown = await cli(['projects', 'show', id, '--json']);
+      assert.deepEqual(shown.json.prompts.map((p: { prompt: string; topics: string[] }) => [p.prompt, p.topics]).sort(), [
+        ['anvil, heavy duty', ['tools']],
+        ['best anvils', ['tools', 'desert']],
+      ]);
+
+      // 900 prompts of about 150 characters: more than one shell argument may hold (128 KiB).
+      const rows = Array.from(
+        { length: 900 },
+        (_, i) =>
+          `which heavy duty anvil supplier serves desert coyote hunting operations and logistics providers in the southwest before the coming winter season, number ${i}`,
+      );
+      const big = `\uFEFF${rows.join('\r\n')}\r\n`;
+      assert.ok(Buffer.byteLength(big) > 128 * 1024);
+      const piped = await cli(['projects', 'prompts', id, '--text-file', '-', '--topic', 'bulk', '--json'], big);
+      assert.equal(piped.code, 0, piped.err);
+      assert.deepEqual([piped.json.added, piped.json.prompt_count], [900, 902]);
+      const listed = await cli(['projects', 'show', id, '--json']);
+      assert.ok(
+        listed.json.prompts.some((p: { prompt: string; topics: string[] }) => p.prompt === rows[0] && p.topics.includes('bulk')),
+        `the first line is the prompt, without its byte order mark: ${JSON.stringify(listed.json.prompts.slice(0, 3))}`,
+      );
+
+      const both = await cli(['projects', 'prompts', id, '--text', 'x', '--text-file', csv, '--json']);
+      assert.equal(both.code, 2);
+      assert.match(both.json.message, /give --text or --text-file, not both/);
+      const missing = await cli(['projects', 'prompts', id, '--text-file', join(dir, 'nope.csv'), '--json']);
+      assert.equal(missing.code, 2);
+      assert.match(missing.json.message, /cannot read .*nope\.csv/);
+    });
+
+    test('visibility estimate --prompt-file - reads the questions from stdin', async () => {
+      const { key } = await srv.s.account({ credits: 10 });
+      const r = await runCli(['visibility', 'estimate', 'https://acme.example', '--brand', 'Acme', '--prompt-file', '-', '--platform', 'openai', '--json'], {
+        env: { SIGHTLINE_API_URL: srv.base, SIGHTLINE_API_KEY: key, SIGHTLINE_CONFIG: join(dir, 'c.json') },
+        input: '\uFEFFbest anvils\r\nbest hammers\r\n',
+      });
+      assert.equal(r.code, 0, r.err);
+      assert.equal(r.json.probe_count, 2);
+    });
   });
 });
