@@ -3041,7 +3041,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "operationId": "sitesLogsUpload",
     "method": "post",
     "path": "/v1/sites/{site_id}/logs",
-    "description": "upload an access log file (or follow a growing one) to a site",
+    "description": "upload an access log file (- reads stdin), or follow a growing one, to a site",
     "args": [],
     "options": [
       {

@@ -541,14 +541,15 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
 function logsIngest(cmd: Command, io: Io, act: Act) {
   // FILE is the command's own argument, not an input field of the operation (the catalog's
   // table lists those), so it is read from the excess arguments.
-  cmd.usage('FILE --site SITE_ID [--format FORMAT] [--follow] [--json]');
+  cmd.usage('FILE|- --site SITE_ID [--format FORMAT] [--follow] [--json]');
   cmd.allowExcessArguments(true);
   cmd.addOption(new Option('--follow', 'keep reading what is appended to the file (rotation included) until interrupted'));
   cmd.action(
     act(async (c: Command) => {
       const file = c.args[0];
-      if (!file || c.args.length > 1) throw new CallFailed(EXIT.usage, { error: 'usage_error', message: 'give exactly one FILE: sightline logs ingest FILE --site SITE_ID' });
+      if (!file || c.args.length > 1) throw new CallFailed(EXIT.usage, { error: 'usage_error', message: 'give exactly one FILE (- for stdin): sightline logs ingest FILE --site SITE_ID' });
       const o = c.opts() as { site: string; format?: string; follow?: boolean };
+      if (file === '-' && o.follow) throw new CallFailed(EXIT.usage, { error: 'usage_error', message: '--follow reads a growing file, not stdin: give the file' });
       const client = clientFor(io, c);
       const send: Send = (piece) => answer(uploadPiece(client, o.site, o.format, piece) as Promise<Reply>);
       // With --follow, Ctrl-C (or SIGTERM) ends the follow and prints the totals. Without it the
@@ -563,11 +564,11 @@ function logsIngest(cmd: Command, io: Io, act: Act) {
       try {
         const t = await ingestFile(file, o.site, send, { follow: !!o.follow, signal: stop.signal, pollMs: Number(io.env.SIGHTLINE_FOLLOW_POLL_MS) || undefined }).catch((err: unknown) => {
           if (err instanceof CallFailed) throw err;
-          throw new CallFailed(EXIT.usage, { error: 'read_failed', message: `cannot read ${file}: ${(err as Error).message}` });
+          throw new CallFailed(EXIT.usage, { error: 'read_failed', message: `cannot read ${file === '-' ? 'stdin' : file}: ${(err as Error).message}` });
         });
         return {
           doc: t,
-          human: `${t.file} → ${t.site_id}: ${t.lines} lines (${t.format ?? 'no format'}) in ${t.requests} requests; ${t.ai_crawler_hits} AI crawler hits, ${t.ai_referral_visits} AI referral visits, ${t.duplicates} duplicates, ${t.skipped} skipped${t.hint ? `\n${t.hint}` : ''}`,
+          human: `${t.file === '-' ? 'stdin' : t.file} → ${t.site_id}: ${t.lines} lines (${t.format ?? 'no format'}) in ${t.requests} requests; ${t.ai_crawler_hits} AI crawler hits, ${t.ai_referral_visits} AI referral visits, ${t.duplicates} duplicates, ${t.skipped} skipped${t.hint ? `\n${t.hint}` : ''}`,
         };
       } finally {
         process.off('SIGINT', onSignal);

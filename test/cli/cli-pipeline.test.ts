@@ -1,7 +1,7 @@
 // The CLI in a pipeline (no terminal, stdout into jq): a usage error with --json still leaves one
 // JSON document on stdout, as every other failure does; a project's prompts come from a CSV file
 // or stdin (--text-file FILE or -), a byte order mark and CRLF lines included, past the size a
-// single shell argument may have.
+// single shell argument may have; an access log comes from stdin too (`logs ingest -`).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -85,6 +85,25 @@ describe('CLI in a pipeline', () => {
       const missing = await cli(['projects', 'prompts', id, '--text-file', join(dir, 'nope.csv'), '--json']);
       assert.equal(missing.code, 2);
       assert.match(missing.json.message, /cannot read .*nope\.csv/);
+    });
+
+    test('logs ingest - reads the access log from stdin (CRLF lines); not with --follow', async () => {
+      const { key } = await srv.s.account({ credits: 10 });
+      const cli = (args: string[], input?: string) => runCli(args, { env: { SIGHTLINE_API_URL: srv.base, SIGHTLINE_API_KEY: key, SIGHTLINE_CONFIG: join(dir, 'c.json') }, input });
+      const site = await cli(['sites', 'create', 'acme.example', '--json']);
+      assert.equal(site.code, 0, site.err);
+      const line = (i: number, agent: string) => `203.0.113.${i} - - [28/Nov/2026:10:00:0${i} +0000] "GET /p/${i} HTTP/1.1" 200 512 "-" "${agent}"\r\n`;
+      const log = line(1, 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)') + line(2, 'Mozilla/5.0 (Windows NT 10.0) Chrome/120') + line(3, 'curl/8.0');
+      const piped = await cli(['logs', 'ingest', '-', '--site', site.json.id, '--json'], log);
+      assert.equal(piped.code, 0, piped.err);
+      assert.equal(piped.json.lines, 3);
+      assert.equal(piped.json.format, 'combined');
+      assert.equal(piped.json.ai_crawler_hits, 1);
+      const human = await cli(['logs', 'ingest', '-', '--site', site.json.id], log);
+      assert.match(human.out, /^stdin → site_\S+: 3 lines \(combined\)/);
+      const follow = await cli(['logs', 'ingest', '-', '--site', site.json.id, '--follow', '--json'], log);
+      assert.equal(follow.code, 2);
+      assert.match(follow.json.message, /--follow reads a growing file, not stdin/);
     });
 
     test('visibility estimate --prompt-file - reads the questions from stdin', async () => {
