@@ -100,7 +100,7 @@ describe('CLI in a pipeline', () => {
       assert.equal(piped.json.format, 'combined');
       assert.equal(piped.json.ai_crawler_hits, 1);
       const human = await cli(['logs', 'ingest', '-', '--site', site.json.id], log);
-      assert.match(human.out, /^stdin → site_\S+: 3 lines \(combined\)/);
+      assert.match(human.out, /^stdin → site_\S+: 3 lines \(combined\) in 1 request; 0 AI crawler hits, 0 AI referral visits, 1 duplicate, 0 skipped\n$/);
       const follow = await cli(['logs', 'ingest', '-', '--site', site.json.id, '--follow', '--json'], log);
       assert.equal(follow.code, 2);
       assert.match(follow.json.message, /--follow reads a growing file, not stdin/);
