@@ -18,7 +18,7 @@ import { createSightlineClient, ServerSilent, type SightlineClient } from '../cl
 import type { CliCommandDef, CliField } from './command-table.ts';
 import { CLI_COMMANDS } from './commands.gen.ts';
 import { completionScript, SHELLS } from './completion.ts';
-import { ciRunLine, FORMATTERS, plural, probeCounts, visibilityRunLine } from './formatters.ts';
+import { ciRunLine, FORMATTERS, type Listing, plural, probeCounts, visibilityRunLine } from './formatters.ts';
 import { COMMANDS as OPERATOR_COMMANDS, OPTIONS as OPERATOR_OPTIONS } from './operator-commands.ts';
 import { configPath, connection, DEFAULT_API_URL, profileName, removeProfile, saveProfile } from './profiles.ts';
 import { progressDisplay } from './progress.ts';
@@ -427,7 +427,7 @@ async function fillPartial(def: CliCommandDef, init: ReturnType<typeof requestOf
 type Call = (method: string, path: string, init: unknown) => Promise<Reply>;
 
 /** What a command prints (doc with --json, else human) and, when it is not 0, its exit code. */
-type Outcome = { doc: unknown; human: string; exit?: number };
+type Outcome = { doc: unknown; human: string | Listing; exit?: number };
 
 // ---- the program -----------------------------------------------------------------------------
 
@@ -441,7 +441,13 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
       const asJson = !!cmd.opts().json;
       try {
         const result = await fn(cmd, ...args);
-        if (result) io.out(asJson ? JSON.stringify(result.doc) : result.human);
+        if (result && asJson) io.out(JSON.stringify(result.doc));
+        else if (typeof result?.human === 'string') io.out(result.human);
+        else if (result) {
+          // A list: rows on stdout, its note (empty, the next page) on stderr.
+          if (result.human.rows) io.out(result.human.rows);
+          if (result.human.note) io.err(result.human.note);
+        }
         setExit(result?.exit ?? EXIT.ok);
       } catch (err) {
         if (!(err instanceof CallFailed)) throw err;
@@ -591,7 +597,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface AfterContext {
   c: Command;
   doc: unknown;
-  human: string;
+  human: string | Listing;
   client: SightlineClient;
   io: Io;
   call: (command: string, args: string[]) => Promise<unknown>;

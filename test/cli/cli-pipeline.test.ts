@@ -1,7 +1,8 @@
 // The CLI in a pipeline (no terminal, stdout into jq): a usage error with --json still leaves one
 // JSON document on stdout, as every other failure does; a project's prompts come from a CSV file
 // or stdin (--text-file FILE or -), a byte order mark and CRLF lines included, past the size a
-// single shell argument may have; an access log comes from stdin too (`logs ingest -`).
+// single shell argument may have; an access log comes from stdin too (`logs ingest -`); a list
+// prints its rows alone on stdout.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -104,6 +105,24 @@ describe('CLI in a pipeline', () => {
       const follow = await cli(['logs', 'ingest', '-', '--site', site.json.id, '--follow', '--json'], log);
       assert.equal(follow.code, 2);
       assert.match(follow.json.message, /--follow reads a growing file, not stdin/);
+    });
+
+    test('a list prints only its rows on stdout; empty or the next page is a note on stderr', async () => {
+      const { key } = await srv.s.account({ credits: 10 });
+      const cli = (...args: string[]) => runCli(args, { env: { SIGHTLINE_API_URL: srv.base, SIGHTLINE_API_KEY: key, SIGHTLINE_CONFIG: join(dir, 'c.json') } });
+      const none = await cli('visibility', 'list');
+      assert.equal(none.code, 0, none.err);
+      assert.equal(none.out, '');
+      assert.match(none.err, /^no runs$/m);
+      for (const prompt of ['best anvils', 'best hammers']) {
+        const run = await cli('visibility', 'run', 'https://acme.example', '--brand', 'Acme', '--prompt', prompt, '--platform', 'openai');
+        assert.equal(run.code, 0, run.err);
+      }
+      const page = await cli('visibility', 'list', '--limit', '1');
+      assert.equal(page.code, 0, page.err);
+      assert.match(page.out, /^vis_\S+ {2}\S+/);
+      assert.equal(page.out.trimEnd().split('\n').length, 1, 'one row, nothing else');
+      assert.match(page.err, /^more: --starting-after vis_\S+$/m);
     });
 
     test('visibility estimate --prompt-file - reads the questions from stdin', async () => {
