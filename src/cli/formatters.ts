@@ -26,7 +26,8 @@ const dash = (v: unknown) => (v === null || v === undefined ? '—' : String(v))
 const minute = (iso: string | null | undefined) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}Z` : '—'.padEnd(17));
 /** `1 probe`, `2 probes`: a count with its noun, in the singular for one. */
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-const lines = (rows: string[], empty: string) => (rows.length ? rows.join('\n') : empty);
+/** Rows for stdout; `empty` a note on stderr when there are none. */
+const lines = (rows: string[], empty: string): Listing => ({ rows: rows.join('\n'), note: rows.length ? '' : empty });
 
 /** The schedule, budget and month lines of an estimate (a project's or a tracked test's: the same figures). */
 function scheduleCostLines(d: Ok<'testsEstimate'> | Ok<'projectsEstimate'>): string[] {
@@ -140,7 +141,8 @@ function projectLine(p: { id: string; name: string; brand: { name: string }; mar
 }
 
 function listPage<T>(rows: T[], line: (r: T) => string, next: string | null | undefined, empty: string): Listing {
-  return { rows: rows.map(line).join('\n'), note: rows.length ? (next ? `more: --starting-after ${next}` : '') : empty };
+  const page = lines(rows.map(line), empty);
+  return next && rows.length ? { ...page, note: `more: --starting-after ${next}` } : page;
 }
 
 const siteLine = (s: { id: string; domain: string; name: string }) => `${s.id}  ${s.domain}${s.name !== s.domain ? ` (${s.name})` : ''}`;

@@ -114,6 +114,16 @@ describe('CLI in a pipeline', () => {
       assert.equal(none.code, 0, none.err);
       assert.equal(none.out, '');
       assert.match(none.err, /^no runs$/m);
+      for (const [list, said] of [
+        [['tests', 'list'], /^no tests$/m],
+        [['webhooks', 'list'], /^no webhooks$/m],
+        [['projects', 'list'], /^no projects$/m],
+      ] as const) {
+        const empty = await cli(...list);
+        assert.equal(empty.code, 0, empty.err);
+        assert.equal(empty.out, '', list.join(' '));
+        assert.match(empty.err, said);
+      }
       for (const prompt of ['best anvils', 'best hammers']) {
         const run = await cli('visibility', 'run', 'https://acme.example', '--brand', 'Acme', '--prompt', prompt, '--platform', 'openai');
         assert.equal(run.code, 0, run.err);
