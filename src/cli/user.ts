@@ -224,7 +224,8 @@ function jsonValue(value: string): unknown {
   let text = value;
   if (value.startsWith('@')) {
     try {
-      text = readFileSync(value.slice(1), 'utf8');
+      // Without a UTF-8 byte order mark (Windows editors write one), which JSON.parse refuses.
+      text = readFileSync(value.slice(1), 'utf8').replace(/^\uFEFF/, '');
     } catch (err) {
       throw new InvalidArgumentError(`cannot read ${value.slice(1)}: ${(err as Error).message}`);
     }

@@ -135,6 +135,17 @@ describe('CLI in a pipeline', () => {
       assert.match(page.err, /^more: --starting-after vis_\S+$/m);
     });
 
+    test('a JSON file (@FILE) saved with a byte order mark and CRLF is read', async () => {
+      const { key } = await srv.s.account({ credits: 10 });
+      const file = join(dir, 'definition.json');
+      writeFileSync(file, '\uFEFF{"url": "https://acme.example",\r\n "target_entity": "Acme", "prompts": ["best anvils"], "platforms": ["openai"]}\r\n');
+      const r = await runCli(['tests', 'estimate', '--test-type', 'ai_citations', '--definition', `@${file}`, '--json'], {
+        env: { SIGHTLINE_API_URL: srv.base, SIGHTLINE_API_KEY: key, SIGHTLINE_CONFIG: join(dir, 'c.json') },
+      });
+      assert.equal(r.code, 0, r.err);
+      assert.equal(r.json.probes_per_run, 1);
+    });
+
     test('visibility estimate --prompt-file - reads the questions from stdin', async () => {
       const { key } = await srv.s.account({ credits: 10 });
       const r = await runCli(['visibility', 'estimate', 'https://acme.example', '--brand', 'Acme', '--prompt-file', '-', '--platform', 'openai', '--json'], {
