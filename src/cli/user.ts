@@ -617,20 +617,36 @@ async function watch<R extends { status: string; billing: { settled_credits: str
 ): Promise<Outcome> {
   if (!x.c.opts().watch) return { doc: x.doc, human: x.human };
   const progress = progressDisplay(x.io.err, x.io.isTTY, x.io.env);
-  for (;;) {
-    const run = (await x.call(readCommand, [(x.doc as { run_id: string }).run_id])) as R;
-    progress.update({ ...progressOf(run), status: run.status, credits: `${run.billing.settled_credits} of ${run.billing.reserved_credits}` });
-    if (ended(run)) {
-      progress.end();
-      // A run that failed is a failed command: said on stderr, with its error, and exit 1.
-      if (run.status === 'failed') {
-        const why = run.error ? `: ${run.error.code}${run.error.message ? ` (${run.error.message})` : ''}` : '';
-        x.io.err(`sightline: run ${(x.doc as { run_id: string }).run_id} failed${why}`);
-        return { doc: run, human: human(run), exit: EXIT.refused };
+  const id = (x.doc as { run_id: string }).run_id;
+  // Ctrl-C stops the watching, not the run: say which run goes on and how to find it again.
+  const group = readCommand.split(' ')[0];
+  const onSignal = () => {
+    progress.end();
+    x.io.err(`sightline: stopped watching run ${id}; it goes on (\`sightline ${group} status ${id}\`${group === 'visibility' ? `, or \`sightline visibility cancel ${id}\`` : ''})`);
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  try {
+    return await follow();
+  } finally {
+    process.off('SIGINT', onSignal);
+  }
+  async function follow(): Promise<Outcome> {
+    for (;;) {
+      const run = (await x.call(readCommand, [id])) as R;
+      progress.update({ ...progressOf(run), status: run.status, credits: `${run.billing.settled_credits} of ${run.billing.reserved_credits}` });
+      if (ended(run)) {
+        progress.end();
+        // A run that failed is a failed command: said on stderr, with its error, and exit 1.
+        if (run.status === 'failed') {
+          const why = run.error ? `: ${run.error.code}${run.error.message ? ` (${run.error.message})` : ''}` : '';
+          x.io.err(`sightline: run ${id} failed${why}`);
+          return { doc: run, human: human(run), exit: EXIT.refused };
+        }
+        return { doc: run, human: human(run) };
       }
-      return { doc: run, human: human(run) };
+      await sleep(500);
     }
-    await sleep(500);
   }
 }
 

@@ -1,6 +1,7 @@
 // The CLI against a server that takes a request and never answers (a stuck server or proxy): a
 // command gives up after SIGHTLINE_TIMEOUT seconds with exit 7 and says what to do, and Ctrl-C
-// stops a `logs ingest` upload at once instead of being swallowed.
+// stops a `logs ingest` upload at once instead of being swallowed, and a `--watch` saying which run
+// goes on.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -73,5 +74,56 @@ describe('CLI against a server that never answers', () => {
     const end = await exited;
     clearTimeout(guard);
     assert.ok(end.signal === 'SIGINT' || end.code === 130, `ended by the signal, not waiting for the answer: ${JSON.stringify(end)}`);
+  });
+});
+
+describe('CLI watching a run that does not end', () => {
+  let server: Server;
+  let base = '';
+  let polled: () => void = () => {};
+  const run = {
+    run_id: 'vis_watched',
+    status: 'running',
+    probe_count: 2,
+    queued_probe_count: 2,
+    skipped_probe_count: 0,
+    reserved_credits: '4.00',
+    skipped_reason: null,
+    probe_counts: { succeeded: 1 },
+    billing: { settled_credits: '2.00', reserved_credits: '4.00' },
+  };
+  before(async () => {
+    // A stand-in server: the run is queued, then running for as long as it is asked.
+    server = createServer((req, res) => {
+      req.resume();
+      res.setHeader('content-type', 'application/json');
+      if (req.method === 'GET') polled();
+      res.end(JSON.stringify(req.method === 'POST' ? { ...run, status: 'queued' } : run));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  test('Ctrl-C during --watch exits 130 and names the run that goes on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sightline-watch-'));
+    const child = spawn(process.execPath, [BIN, 'visibility', 'run', 'https://acme.example', '--brand', 'Acme', '--prompt', 'best anvils', '--platform', 'openai', '--watch'], {
+      env: { ...process.env, SIGHTLINE_API_URL: base, SIGHTLINE_API_KEY: 'svc_api_live_x', SIGHTLINE_CONFIG: join(dir, 'config.json'), NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve) => (polled = resolve));
+    child.kill('SIGINT');
+    const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const code = await exited;
+    clearTimeout(guard);
+    rmSync(dir, { recursive: true, force: true });
+    assert.equal(code, 130, err);
+    assert.match(err, /stopped watching run vis_watched; it goes on \(`sightline visibility status vis_watched`, or `sightline visibility cancel vis_watched`\)/);
   });
 });
