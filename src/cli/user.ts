@@ -514,6 +514,14 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
         const stream = await answer<WebReadableStream | null>(call.then((r) => ((response = r.response), r)));
         const contentType = response!.headers.get('content-type') ?? '';
         const output = c.opts().output as string | undefined;
+        if (!output && !contentType.includes('application/json') && c.opts().json) {
+          // A file (CSV, JSON Lines) is not the one JSON document --json promises on stdout.
+          await stream?.cancel();
+          throw new CallFailed(EXIT.usage, {
+            error: 'usage_error',
+            message: `the answer is a file (${contentType.split(';')[0]}), not one JSON document: add --output FILE (stdout then says where it went), or drop --json to stream it to stdout`,
+          });
+        }
         if (output || !contentType.includes('application/json')) {
           const target = output ? createWriteStream(output) : io.stdout!;
           let bytes = 0;

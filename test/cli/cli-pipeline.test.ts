@@ -2,7 +2,7 @@
 // JSON document on stdout, as every other failure does; a project's prompts come from a CSV file
 // or stdin (--text-file FILE or -), a byte order mark and CRLF lines included, past the size a
 // single shell argument may have; an access log comes from stdin too (`logs ingest -`); a list
-// prints its rows alone on stdout.
+// prints its rows alone on stdout; an export with --json goes to --output, never mixed into stdout.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -133,6 +133,16 @@ describe('CLI in a pipeline', () => {
       assert.match(page.out, /^vis_\S+ {2}\S+/);
       assert.equal(page.out.trimEnd().split('\n').length, 1, 'one row, nothing else');
       assert.match(page.err, /^more: --starting-after vis_\S+$/m);
+
+      // An export with --json: a file is not one JSON document, unless it goes to --output.
+      const id = page.out.split(' ')[0];
+      const exported = await cli('visibility', 'export', id, '--format', 'jsonl', '--json');
+      assert.equal(exported.code, 2, exported.err);
+      assert.equal(JSON.parse(exported.out).error, 'usage_error');
+      assert.match(exported.err, /the answer is a file \(application\/x-ndjson\), not one JSON document: add --output FILE/);
+      const saved = await cli('visibility', 'export', id, '--format', 'jsonl', '--json', '--output', join(dir, 'run.jsonl'));
+      assert.equal(saved.code, 0, saved.err);
+      assert.equal(JSON.parse(saved.out).output, join(dir, 'run.jsonl'));
     });
 
     test('a JSON file (@FILE) saved with a byte order mark and CRLF is read', async () => {
