@@ -511,7 +511,7 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
         await extra?.before?.({ c, body: init.body ?? {}, client });
         let response: Response | undefined;
         const call = (client.request as unknown as Call)(def.method, def.path, { ...init, parseAs: 'stream' });
-        const stream = await answer<WebReadableStream | null>(call.then((r) => ((response = r.response), r)));
+        const stream = await answer<WebReadableStream | null>(call.then((r) => ((response = r.response), r))).catch((err: unknown) => Promise.reject(inFlags(err, entry)));
         const contentType = response!.headers.get('content-type') ?? '';
         const output = c.opts().output as string | undefined;
         if (!output && !contentType.includes('application/json') && c.opts().json) {
@@ -546,6 +546,27 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
   }
 
   registerLocalCommands(program, io, setExit, version, json, act);
+}
+
+/**
+ * A validation error in the command's own words: `--prompt, --prompt-file: Too big: …` rather than
+ * `body.prompts: …`, the option (or argument) that gave each field named; other failures as they are.
+ */
+function inFlags(err: unknown, entry: Built): unknown {
+  if (!(err instanceof CallFailed) || !Array.isArray(err.body.detail)) return err;
+  const named = (err.body.detail as { loc: (string | number)[]; msg: string }[]).map((d) => {
+    const [where, ...rest] = d.loc;
+    const path = rest.join('.');
+    const covers = (f: CliField) => f.in === where && (path === f.field || path.startsWith(`${f.field}.`));
+    const given = entry.fields.filter((x) => covers(x.field));
+    const flags = given.map((x) => x.option.long!);
+    const arg = entry.def.args.find(covers);
+    // Inside a JSON option or a list, the place in it too: --definition (definition.target_entity).
+    const inside = given.some((x) => x.field.field !== path) ? ` (${path})` : '';
+    const who = flags.length ? `${flags.join(', ')}${inside}` : arg ? `<${arg.flag}>` : d.loc.join('.');
+    return `${who}: ${d.msg}`;
+  });
+  return new CallFailed(err.exit, { ...err.body, message: named.join('; ') });
 }
 
 /**

@@ -2,7 +2,8 @@
 // JSON document on stdout, as every other failure does; a project's prompts come from a CSV file
 // or stdin (--text-file FILE or -), a byte order mark and CRLF lines included, past the size a
 // single shell argument may have; an access log comes from stdin too (`logs ingest -`); a list
-// prints its rows alone on stdout; an export with --json goes to --output, never mixed into stdout.
+// prints its rows alone on stdout; an export with --json goes to --output, never mixed into stdout;
+// the API's validation errors name the options.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -154,6 +155,21 @@ describe('CLI in a pipeline', () => {
       });
       assert.equal(r.code, 0, r.err);
       assert.equal(r.json.probes_per_run, 1);
+    });
+
+    test("the API's validation errors name the CLI's options, not its field names", async () => {
+      const { key } = await srv.s.account({ credits: 10 });
+      const cli = (...args: string[]) => runCli(args, { env: { SIGHTLINE_API_URL: srv.base, SIGHTLINE_API_KEY: key, SIGHTLINE_CONFIG: join(dir, 'c.json') } });
+      const many = join(dir, 'many.txt');
+      writeFileSync(many, Array.from({ length: 2001 }, (_, i) => `prompt ${i}`).join('\n'));
+      const tooMany = await cli('visibility', 'estimate', 'https://acme.example', '--brand', 'Acme', '--prompt-file', many, '--platform', 'openai', '--json');
+      assert.equal(tooMany.code, 1, tooMany.err);
+      assert.equal(tooMany.json.error, 'validation_error');
+      assert.deepEqual(tooMany.json.detail[0].loc, ['body', 'prompts'], 'the detail keeps the API field');
+      assert.match(tooMany.json.message, /^--prompt, --prompt-file: Too big: .*2000/);
+      const inside = await cli('tests', 'create', '--test-type', 'ai_citations', '--definition', '{"url": "https://acme.example"}');
+      assert.equal(inside.code, 1);
+      assert.match(inside.err, /--definition \(definition\.target_entity\): /);
     });
 
     test('visibility estimate --prompt-file - reads the questions from stdin', async () => {
