@@ -31,7 +31,7 @@ export class ServerSilent extends Error {
   }
 }
 
-/** fetch with a silence limit: armed until the headers come, then re-armed by each body piece. */
+/** fetch with a silence limit: until the headers come, then while each body piece is awaited. */
 export function silenceLimitedFetch(ms: number): (input: Request) => Promise<Response> {
   return async (input) => {
     const ac = new AbortController();
@@ -47,26 +47,22 @@ export function silenceLimitedFetch(ms: number): (input: Request) => Promise<Res
       clearTimeout(timer);
       throw ac.signal.aborted ? ac.signal.reason : err;
     }
-    if (!res.body) {
-      clearTimeout(timer);
-      return res;
-    }
-    rearm();
+    clearTimeout(timer);
+    if (!res.body) return res;
+    // The body: the clock runs only while a piece is awaited from the server, so a reader that
+    // takes its time (`… | less`) is not mistaken for a silent server.
     const reader = res.body.getReader();
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
+        rearm();
         try {
           const { done, value } = await reader.read();
-          if (done) {
-            clearTimeout(timer);
-            controller.close();
-          } else {
-            rearm();
-            controller.enqueue(value);
-          }
+          if (done) controller.close();
+          else controller.enqueue(value);
         } catch (err) {
-          clearTimeout(timer);
           controller.error(ac.signal.aborted ? ac.signal.reason : err);
+        } finally {
+          clearTimeout(timer);
         }
       },
       cancel(reason) {

@@ -20,9 +20,14 @@ describe('CLI against a server that never answers', () => {
   let arrived: () => void = () => {};
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sightline-stuck-'));
-    server = createServer((req) => {
+    server = createServer((req, res) => {
       req.resume();
       arrived();
+      // An export that starts, then stalls: the first line, then nothing.
+      if (req.url?.includes('/export')) {
+        res.writeHead(200, { 'content-type': 'text/csv' });
+        res.write('run_id,probe_id\n');
+      }
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -47,6 +52,11 @@ describe('CLI against a server that never answers', () => {
     const queued = await cli('visibility', 'run', 'https://acme.example', '--brand', 'Acme', '--prompt', 'best anvils', '--platform', 'openai');
     assert.equal(queued.code, 7, queued.err);
     assert.match(queued.err, /may have carried the request out all the same.*--idempotency-key/, 'a create abandoned may still have happened');
+
+    const stalled = await cli('visibility', 'export', 'vis_1', '--format', 'csv');
+    assert.equal(stalled.code, 7, stalled.err);
+    assert.equal(stalled.out, 'run_id,probe_id\n', 'what came before the silence was written');
+    assert.match(stalled.err, /no answer from the server in 1 s/);
 
     const upload = await cli('logs', 'ingest', join(dir, 'access.log'), '--site', 'site_1');
     assert.equal(upload.code, 7, upload.err);
