@@ -151,7 +151,7 @@ function derive(route: AnyRoute, spec: CliSpec): DerivedCommand {
     if (shorthand) option.shorthand = shorthand;
     Object.assign(option, checks);
     if (spec.files?.includes(f.field)) {
-      if (kind !== 'list') throw new Error(`${spec.command}: only a list is read from a file, not ${f.field}`);
+      if (kind !== 'list' && kind !== 'string') throw new Error(`${spec.command}: only a list or a text is read from a file, not ${f.field}`);
       option.file = true;
       option.required = false;
     }

@@ -110,6 +110,7 @@ ${platformRows.join('\n')}
 
 The user commands of the \`sightline\` bin ([cli.md](cli.md)) read \`SIGHTLINE_API_URL\` (default
 \`http://localhost:8080\`), \`SIGHTLINE_API_KEY\`, \`SIGHTLINE_PROFILE\` and \`SIGHTLINE_CONFIG\`
-(where profiles are saved), and honour \`NO_COLOR\`.
+(where profiles are saved), \`SIGHTLINE_TIMEOUT\` (seconds the server may stay silent before a
+command gives up with exit 7; default 120, \`0\` for no limit), and honour \`NO_COLOR\`.
 `;
 }

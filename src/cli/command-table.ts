@@ -27,7 +27,7 @@ export interface CliField {
    * (`--brand Acme` sends {"name":"Acme"}; a list's flag repeats, one object each).
    */
   shorthand?: { key: string; many: boolean };
-  /** A list also read from a file, one item a line: --<flag>-file. */
+  /** Also read from a file or stdin (`-`): --<flag>-file; a list one item a line, a text whole. */
   file?: boolean;
   /** The bounds of a number the schema gives (integer, number), checked before anything is sent. */
   min?: number;

@@ -2550,7 +2550,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "operationId": "projectsPromptsImport",
     "method": "post",
     "path": "/v1/projects/{project_id}/prompts",
-    "description": "add prompts (--text \"…\" lines, or --format csv with a prompt,topics header; --topics for all)",
+    "description": "add prompts (--text \"…\" lines, --text-file FILE or - for stdin; --format csv with a prompt,topics header; --topic for all)",
     "args": [
       {
         "field": "project_id",
@@ -2580,7 +2580,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "text",
         "description": "Pasted prompts: one per line, or CSV with a header (prompt, topics)",
-        "required": false
+        "required": false,
+        "file": true
       },
       {
         "field": "format",
@@ -3040,7 +3041,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "operationId": "sitesLogsUpload",
     "method": "post",
     "path": "/v1/sites/{site_id}/logs",
-    "description": "upload an access log file (or follow a growing one) to a site",
+    "description": "upload an access log file (- reads stdin), or follow a growing one, to a site",
     "args": [],
     "options": [
       {

@@ -5,19 +5,29 @@ import type { operations } from '../client/schema.d.ts';
 
 type Ok<K extends keyof operations> = operations[K] extends { responses: { 200: { content: { 'application/json': infer T } } } } ? T : never;
 
-export interface Formatter {
-  operationId: keyof operations;
-  human: (answer: never) => string;
+/**
+ * A list's human output: its rows for stdout, and a note for stderr (that it is empty, how to get
+ * the next page), so `sightline visibility list | cut -d' ' -f1` reads run ids only.
+ */
+export interface Listing {
+  rows: string;
+  note: string;
 }
 
-const fmt = <K extends keyof operations>(operationId: K, human: (d: Ok<K>) => string): Formatter => ({ operationId, human: human as Formatter['human'] });
+export interface Formatter {
+  operationId: keyof operations;
+  human: (answer: never) => string | Listing;
+}
+
+const fmt = <K extends keyof operations>(operationId: K, human: (d: Ok<K>) => string | Listing): Formatter => ({ operationId, human: human as Formatter['human'] });
 
 const dash = (v: unknown) => (v === null || v === undefined ? '—' : String(v));
 /** An API time to the minute, in UTC as the API gives it ("2026-11-27 20:14Z"). */
 const minute = (iso: string | null | undefined) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}Z` : '—'.padEnd(17));
 /** `1 probe`, `2 probes`: a count with its noun, in the singular for one. */
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-const lines = (rows: string[], empty: string) => (rows.length ? rows.join('\n') : empty);
+/** Rows for stdout; `empty` a note on stderr when there are none. */
+const lines = (rows: string[], empty: string): Listing => ({ rows: rows.join('\n'), note: rows.length ? '' : empty });
 
 /** The schedule, budget and month lines of an estimate (a project's or a tracked test's: the same figures). */
 function scheduleCostLines(d: Ok<'testsEstimate'> | Ok<'projectsEstimate'>): string[] {
@@ -130,8 +140,9 @@ function projectLine(p: { id: string; name: string; brand: { name: string }; mar
   return `${p.id} ${p.name} (${p.brand.name}): ${p.markets.map((m) => `${m.language}-${m.country}`).join(', ')}; ${plural(p.prompt_count, 'prompt')}, ${plural(p.tests.length, 'test')}`;
 }
 
-function listPage<T>(rows: T[], line: (r: T) => string, next: string | null | undefined, empty: string): string {
-  return lines(rows.map(line), empty) + (next ? `\nmore: --starting-after ${next}` : '');
+function listPage<T>(rows: T[], line: (r: T) => string, next: string | null | undefined, empty: string): Listing {
+  const page = lines(rows.map(line), empty);
+  return next && rows.length ? { ...page, note: `more: --starting-after ${next}` } : page;
 }
 
 const siteLine = (s: { id: string; domain: string; name: string }) => `${s.id}  ${s.domain}${s.name !== s.domain ? ` (${s.name})` : ''}`;

@@ -4,6 +4,7 @@
 // .gz file is decompressed here and sent as text. --follow keeps reading what is appended to the
 // file (as `tail -f` does; a file that shrinks was rotated and is read again from its start)
 // until SIGINT or SIGTERM, then prints the totals. Lines sent twice count once on the server.
+// FILE `-` is stdin (`zcat access.log.gz | sightline logs ingest - --site …`), text only.
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
 import { open, stat } from 'node:fs/promises';
@@ -116,6 +117,10 @@ export async function ingestFile(
   opts: { follow?: boolean; pollMs?: number; signal?: AbortSignal } = {},
 ): Promise<IngestTotals> {
   const totals: IngestTotals = { site_id: siteId, file, requests: 0, lines: 0, parsed: 0, skipped: 0, duplicates: 0, ai_crawler_hits: 0, ai_referral_visits: 0, format: null, from: null, to: null };
+  if (file === '-') {
+    await sendInPieces(process.stdin, send, totals, true);
+    return totals;
+  }
   const gz = file.endsWith('.gz');
   if (!opts.follow || gz) {
     const input = createReadStream(file);

@@ -14,11 +14,11 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { createSightlineClient, type SightlineClient } from '../client/index.ts';
+import { createSightlineClient, ServerSilent, type SightlineClient } from '../client/index.ts';
 import type { CliCommandDef, CliField } from './command-table.ts';
 import { CLI_COMMANDS } from './commands.gen.ts';
 import { completionScript, SHELLS } from './completion.ts';
-import { ciRunLine, FORMATTERS, probeCounts, visibilityRunLine } from './formatters.ts';
+import { ciRunLine, FORMATTERS, type Listing, plural, probeCounts, visibilityRunLine } from './formatters.ts';
 import { COMMANDS as OPERATOR_COMMANDS, OPTIONS as OPERATOR_OPTIONS } from './operator-commands.ts';
 import { configPath, connection, DEFAULT_API_URL, profileName, removeProfile, saveProfile } from './profiles.ts';
 import { progressDisplay } from './progress.ts';
@@ -74,13 +74,43 @@ function exitFor(status: number): number {
 
 type Reply = { data?: unknown; error?: unknown; response: Response };
 
+/** The server could not be reached: the network's reason (refused, unknown host) with it. */
+function unreachable(err: unknown): CallFailed {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  const why = cause?.message ? `${(err as Error).message} (${cause.message})` : (err as Error).message;
+  return new CallFailed(EXIT.server, { error: 'unreachable', message: `cannot reach the server: ${why}; check SIGHTLINE_API_URL or the profile's URL` });
+}
+
+/** A request the server left unanswered for SIGHTLINE_TIMEOUT seconds, as a failure; else null. */
+function silence(err: unknown): CallFailed | null {
+  if (!(err instanceof ServerSilent)) return null;
+  const maybeDone = err.method === 'GET' ? '' : '; the server may have carried the request out all the same, so look before repeating it (a repeat with the same --idempotency-key is charged once)';
+  return new CallFailed(EXIT.server, {
+    error: 'timeout',
+    message: `no answer from the server in ${err.ms / 1000} s${maybeDone}`,
+    hint: 'a stuck or overloaded server or proxy: check it with `sightline doctor`, or allow longer with SIGHTLINE_TIMEOUT=SECONDS (0: no limit)',
+  });
+}
+
+/** How long a command waits for a silent server: SIGHTLINE_TIMEOUT seconds (default 120, 0 none), in ms. */
+export const DEFAULT_TIMEOUT_SECONDS = 120;
+function timeoutMs(env: Io['env']): number {
+  const text = env.SIGHTLINE_TIMEOUT?.trim();
+  if (!text) return DEFAULT_TIMEOUT_SECONDS * 1000;
+  const seconds = Number(text);
+  if (!Number.isFinite(seconds) || seconds < 0) {
+    throw new CallFailed(EXIT.usage, { error: 'usage_error', message: `SIGHTLINE_TIMEOUT takes seconds, e.g. 300 (0: no limit), not ${JSON.stringify(text)}` });
+  }
+  return seconds * 1000;
+}
+
 /** The answer of an openapi-fetch call, or a CallFailed carrying the API's error. */
 async function answer<T>(call: Promise<Reply>): Promise<T> {
   let res: Reply;
   try {
     res = await call;
   } catch (err) {
-    throw new CallFailed(EXIT.server, { error: 'unreachable', message: `cannot reach the server: ${(err as Error).message} (check SIGHTLINE_API_URL or the profile's URL)` });
+    throw silence(err) ?? unreachable(err);
   }
   if (res.response.ok) return res.data as T;
   const detail = (res.error as { detail?: unknown } | undefined)?.detail;
@@ -126,7 +156,7 @@ function clientFor(io: Io, cmd: Command): SightlineClient {
   if (!c.apiKey) {
     throw new CallFailed(EXIT.auth, { error: 'missing_api_key', message: `no API key: set SIGHTLINE_API_KEY to an API key (svc_api_live_…), or save one with \`sightline login${c.name === 'default' ? '' : ` --profile ${c.name}`}\`` });
   }
-  return createSightlineClient({ baseUrl: c.apiUrl, apiKey: c.apiKey });
+  return createSightlineClient({ baseUrl: c.apiUrl, apiKey: c.apiKey, timeoutMs: timeoutMs(io.env) });
 }
 
 // ---- options from the table ------------------------------------------------------------------
@@ -194,7 +224,8 @@ function jsonValue(value: string): unknown {
   let text = value;
   if (value.startsWith('@')) {
     try {
-      text = readFileSync(value.slice(1), 'utf8');
+      // Without a UTF-8 byte order mark (Windows editors write one), which JSON.parse refuses.
+      text = readFileSync(value.slice(1), 'utf8').replace(/^\uFEFF/, '');
     } catch (err) {
       throw new InvalidArgumentError(`cannot read ${value.slice(1)}: ${(err as Error).message}`);
     }
@@ -271,16 +302,21 @@ function setPath(target: Record<string, unknown>, dotted: string, value: unknown
   node[keys[keys.length - 1]] = value;
 }
 
+/** A file's text, or stdin's for `-` (--prompt-file, --text-file), without a UTF-8 byte order mark. */
+function fileText(path: string): string {
+  try {
+    return readFileSync(path === '-' ? 0 : path, 'utf8').replace(/^\uFEFF/, '');
+  } catch (err) {
+    throw new CallFailed(EXIT.usage, { error: 'usage_error', message: `cannot read ${path === '-' ? 'stdin' : path}: ${(err as Error).message}` });
+  }
+}
+
 /** The lines of a file, trimmed, without empty ones (--prompt-file). */
 function fileLines(path: string): string[] {
-  try {
-    return readFileSync(path, 'utf8')
-      .split(/\r?\n/)
-      .map((l) => l.trim())
-      .filter(Boolean);
-  } catch (err) {
-    throw new CallFailed(EXIT.usage, { error: 'usage_error', message: `cannot read ${path}: ${(err as Error).message}` });
-  }
+  return fileText(path)
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 interface Built {
@@ -335,7 +371,11 @@ function requestOf(built: Built, cmd: Command, positionals: string[]) {
     const missing = def.method === 'patch' ? [] : (field.needs ?? []).filter((flag) => !given(flag));
     if (missing.length) throw new CallFailed(EXIT.usage, { error: 'usage_error', message: `--${field.flag} needs ${missing.map((f) => `--${f}`).join(' and ')} beside it` });
     const value = opts[name];
-    if (fromFile) {
+    if (fromFile && field.kind === 'string') {
+      const inline = built.fields.find((x) => x.field === field && !x.fromFile)!.option;
+      if (cmd.getOptionValueSource(inline.attributeName()) === 'cli') throw new CallFailed(EXIT.usage, { error: 'usage_error', message: `give --${field.flag} or --${field.flag}-file, not both` });
+      setPath(input[field.in], field.field, fileText(value as string));
+    } else if (fromFile) {
       const part = input[field.in];
       part[field.field] = [...((part[field.field] as string[] | undefined) ?? []), ...fileLines(value as string)];
     } else if (field.kind === 'null') {
@@ -388,7 +428,7 @@ async function fillPartial(def: CliCommandDef, init: ReturnType<typeof requestOf
 type Call = (method: string, path: string, init: unknown) => Promise<Reply>;
 
 /** What a command prints (doc with --json, else human) and, when it is not 0, its exit code. */
-type Outcome = { doc: unknown; human: string; exit?: number };
+type Outcome = { doc: unknown; human: string | Listing; exit?: number };
 
 // ---- the program -----------------------------------------------------------------------------
 
@@ -402,7 +442,13 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
       const asJson = !!cmd.opts().json;
       try {
         const result = await fn(cmd, ...args);
-        if (result) io.out(asJson ? JSON.stringify(result.doc) : result.human);
+        if (result && asJson) io.out(JSON.stringify(result.doc));
+        else if (typeof result?.human === 'string') io.out(result.human);
+        else if (result) {
+          // A list: rows on stdout, its note (empty, the next page) on stderr.
+          if (result.human.rows) io.out(result.human.rows);
+          if (result.human.note) io.err(result.human.note);
+        }
         setExit(result?.exit ?? EXIT.ok);
       } catch (err) {
         if (!(err instanceof CallFailed)) throw err;
@@ -435,7 +481,8 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
       cmd.addOption(option);
       fields.push({ option, field: f });
       if (f.file) {
-        const fromFile = new Option(`--${f.flag}-file <file>`, `read ${f.flag}s from a file, one a line`);
+        const what = f.kind === 'list' ? `${f.flag}s from a file, one a line` : `--${f.flag} from a file`;
+        const fromFile = new Option(`--${f.flag}-file <file>`, `read ${what} (- for stdin)`);
         cmd.addOption(fromFile);
         fields.push({ option: fromFile, field: f, fromFile: true });
       }
@@ -464,9 +511,17 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
         await extra?.before?.({ c, body: init.body ?? {}, client });
         let response: Response | undefined;
         const call = (client.request as unknown as Call)(def.method, def.path, { ...init, parseAs: 'stream' });
-        const stream = await answer<WebReadableStream | null>(call.then((r) => ((response = r.response), r)));
+        const stream = await answer<WebReadableStream | null>(call.then((r) => ((response = r.response), r))).catch((err: unknown) => Promise.reject(inFlags(err, entry)));
         const contentType = response!.headers.get('content-type') ?? '';
         const output = c.opts().output as string | undefined;
+        if (!output && !contentType.includes('application/json') && c.opts().json) {
+          // A file (CSV, JSON Lines) is not the one JSON document --json promises on stdout.
+          await stream?.cancel();
+          throw new CallFailed(EXIT.usage, {
+            error: 'usage_error',
+            message: `the answer is a file (${contentType.split(';')[0]}), not one JSON document: add --output FILE (stdout then says where it went), or drop --json to stream it to stdout`,
+          });
+        }
         if (output || !contentType.includes('application/json')) {
           const target = output ? createWriteStream(output) : io.stdout!;
           let bytes = 0;
@@ -476,12 +531,13 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
           } catch (err) {
             // The reader of stdout went away (`… | head`): what it read is all it wanted.
             if (!output && (err as NodeJS.ErrnoException).code === 'EPIPE') return null;
-            throw new CallFailed(EXIT.usage, { error: 'write_failed', message: `cannot write ${output ?? 'stdout'}: ${(err as Error).message}` });
+            throw silence(err) ?? new CallFailed(EXIT.usage, { error: 'write_failed', message: `cannot write ${output ?? 'stdout'}: ${(err as Error).message}` });
           }
           if (!output) return null;
           return { doc: { output, bytes, content_type: contentType }, human: `wrote ${bytes} bytes (${contentType.split(';')[0]}) to ${output}` };
         }
-        const doc = stream ? JSON.parse(await new Response(stream as ReadableStream).text()) : null;
+        const text = stream ? await new Response(stream as ReadableStream).text().catch((err: unknown) => Promise.reject(silence(err) ?? unreachable(err))) : null;
+        const doc = text === null ? null : JSON.parse(text);
         const human = formatter.human(doc as never);
         if (extra?.after) return extra.after({ c, doc, human, client, io, call: (command, args) => callCommand(built.get(command)!, client, args) });
         return { doc, human };
@@ -493,6 +549,27 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
 }
 
 /**
+ * A validation error in the command's own words: `--prompt, --prompt-file: Too big: …` rather than
+ * `body.prompts: …`, the option (or argument) that gave each field named; other failures as they are.
+ */
+function inFlags(err: unknown, entry: Built): unknown {
+  if (!(err instanceof CallFailed) || !Array.isArray(err.body.detail)) return err;
+  const named = (err.body.detail as { loc: (string | number)[]; msg: string }[]).map((d) => {
+    const [where, ...rest] = d.loc;
+    const path = rest.join('.');
+    const covers = (f: CliField) => f.in === where && (path === f.field || path.startsWith(`${f.field}.`));
+    const given = entry.fields.filter((x) => covers(x.field));
+    const flags = given.map((x) => x.option.long!);
+    const arg = entry.def.args.find(covers);
+    // Inside a JSON option or a list, the place in it too: --definition (definition.target_entity).
+    const inside = given.some((x) => x.field.field !== path) ? ` (${path})` : '';
+    const who = flags.length ? `${flags.join(', ')}${inside}` : arg ? `<${arg.flag}>` : d.loc.join('.');
+    return `${who}: ${d.msg}`;
+  });
+  return new CallFailed(err.exit, { ...err.body, message: named.join('; ') });
+}
+
+/**
  * `logs ingest FILE --site ID [--format F] [--follow]`: the file goes up in pieces of whole lines
  * (src/cli/log-ingest.ts), not as one request body; --follow reads what is appended until
  * SIGINT/SIGTERM, then prints the totals.
@@ -500,28 +577,34 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
 function logsIngest(cmd: Command, io: Io, act: Act) {
   // FILE is the command's own argument, not an input field of the operation (the catalog's
   // table lists those), so it is read from the excess arguments.
-  cmd.usage('FILE --site SITE_ID [--format FORMAT] [--follow] [--json]');
+  cmd.usage('FILE|- --site SITE_ID [--format FORMAT] [--follow] [--json]');
   cmd.allowExcessArguments(true);
   cmd.addOption(new Option('--follow', 'keep reading what is appended to the file (rotation included) until interrupted'));
   cmd.action(
     act(async (c: Command) => {
       const file = c.args[0];
-      if (!file || c.args.length > 1) throw new CallFailed(EXIT.usage, { error: 'usage_error', message: 'give exactly one FILE: sightline logs ingest FILE --site SITE_ID' });
+      if (!file || c.args.length > 1) throw new CallFailed(EXIT.usage, { error: 'usage_error', message: 'give exactly one FILE (- for stdin): sightline logs ingest FILE --site SITE_ID' });
       const o = c.opts() as { site: string; format?: string; follow?: boolean };
+      if (file === '-' && o.follow) throw new CallFailed(EXIT.usage, { error: 'usage_error', message: '--follow reads a growing file, not stdin: give the file' });
       const client = clientFor(io, c);
       const send: Send = (piece) => answer(uploadPiece(client, o.site, o.format, piece) as Promise<Reply>);
+      // With --follow, Ctrl-C (or SIGTERM) ends the follow and prints the totals. Without it the
+      // signals keep their default: the upload stops at once (exit 130), what went up stays (sent
+      // again, those lines count once).
       const stop = new AbortController();
       const onSignal = () => stop.abort();
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
+      if (o.follow) {
+        process.once('SIGINT', onSignal);
+        process.once('SIGTERM', onSignal);
+      }
       try {
         const t = await ingestFile(file, o.site, send, { follow: !!o.follow, signal: stop.signal, pollMs: Number(io.env.SIGHTLINE_FOLLOW_POLL_MS) || undefined }).catch((err: unknown) => {
           if (err instanceof CallFailed) throw err;
-          throw new CallFailed(EXIT.usage, { error: 'read_failed', message: `cannot read ${file}: ${(err as Error).message}` });
+          throw new CallFailed(EXIT.usage, { error: 'read_failed', message: `cannot read ${file === '-' ? 'stdin' : file}: ${(err as Error).message}` });
         });
         return {
           doc: t,
-          human: `${t.file} → ${t.site_id}: ${t.lines} lines (${t.format ?? 'no format'}) in ${t.requests} requests; ${t.ai_crawler_hits} AI crawler hits, ${t.ai_referral_visits} AI referral visits, ${t.duplicates} duplicates, ${t.skipped} skipped${t.hint ? `\n${t.hint}` : ''}`,
+          human: `${t.file === '-' ? 'stdin' : t.file} → ${t.site_id}: ${plural(t.lines, 'line')} (${t.format ?? 'no format'}) in ${plural(t.requests, 'request')}; ${plural(t.ai_crawler_hits, 'AI crawler hit')}, ${plural(t.ai_referral_visits, 'AI referral visit')}, ${plural(t.duplicates, 'duplicate')}, ${t.skipped} skipped${t.hint ? `\n${t.hint}` : ''}`,
         };
       } finally {
         process.off('SIGINT', onSignal);
@@ -544,7 +627,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface AfterContext {
   c: Command;
   doc: unknown;
-  human: string;
+  human: string | Listing;
   client: SightlineClient;
   io: Io;
   call: (command: string, args: string[]) => Promise<unknown>;
@@ -563,20 +646,36 @@ async function watch<R extends { status: string; billing: { settled_credits: str
 ): Promise<Outcome> {
   if (!x.c.opts().watch) return { doc: x.doc, human: x.human };
   const progress = progressDisplay(x.io.err, x.io.isTTY, x.io.env);
-  for (;;) {
-    const run = (await x.call(readCommand, [(x.doc as { run_id: string }).run_id])) as R;
-    progress.update({ ...progressOf(run), status: run.status, credits: `${run.billing.settled_credits} of ${run.billing.reserved_credits}` });
-    if (ended(run)) {
-      progress.end();
-      // A run that failed is a failed command: said on stderr, with its error, and exit 1.
-      if (run.status === 'failed') {
-        const why = run.error ? `: ${run.error.code}${run.error.message ? ` (${run.error.message})` : ''}` : '';
-        x.io.err(`sightline: run ${(x.doc as { run_id: string }).run_id} failed${why}`);
-        return { doc: run, human: human(run), exit: EXIT.refused };
+  const id = (x.doc as { run_id: string }).run_id;
+  // Ctrl-C stops the watching, not the run: say which run goes on and how to find it again.
+  const group = readCommand.split(' ')[0];
+  const onSignal = () => {
+    progress.end();
+    x.io.err(`sightline: stopped watching run ${id}; it goes on (\`sightline ${group} status ${id}\`${group === 'visibility' ? `, or \`sightline visibility cancel ${id}\`` : ''})`);
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  try {
+    return await follow();
+  } finally {
+    process.off('SIGINT', onSignal);
+  }
+  async function follow(): Promise<Outcome> {
+    for (;;) {
+      const run = (await x.call(readCommand, [id])) as R;
+      progress.update({ ...progressOf(run), status: run.status, credits: `${run.billing.settled_credits} of ${run.billing.reserved_credits}` });
+      if (ended(run)) {
+        progress.end();
+        // A run that failed is a failed command: said on stderr, with its error, and exit 1.
+        if (run.status === 'failed') {
+          const why = run.error ? `: ${run.error.code}${run.error.message ? ` (${run.error.message})` : ''}` : '';
+          x.io.err(`sightline: run ${id} failed${why}`);
+          return { doc: run, human: human(run), exit: EXIT.refused };
+        }
+        return { doc: run, human: human(run) };
       }
-      return { doc: run, human: human(run) };
+      await sleep(500);
     }
-    await sleep(500);
   }
 }
 
@@ -695,7 +794,7 @@ function registerLocalCommands(program: Command, io: Io, setExit: (code: number)
       const apiUrl = (c.opts().url as string | undefined)?.trim() || current.apiUrl;
       const apiKey = await readKey(io);
       if (!apiKey) throw new CallFailed(EXIT.usage, { error: 'missing_api_key', message: 'no API key given (type it at the prompt, or pipe it in)' });
-      const key = await checkKey(createSightlineClient({ baseUrl: apiUrl, apiKey }));
+      const key = await checkKey(createSightlineClient({ baseUrl: apiUrl, apiKey, timeoutMs: timeoutMs(io.env) }));
       const path = saveProfile(io.env, name, { api_url: apiUrl, api_key: apiKey });
       const credits = key.credits === null ? 'credits not readable with this key' : `${key.credits} credits available`;
       return {
@@ -722,8 +821,10 @@ function registerLocalCommands(program: Command, io: Io, setExit: (code: number)
       if (worst === EXIT.ok) worst = exit;
     };
     let conn: ReturnType<typeof resolveConnection>;
+    let limit: number;
     try {
       conn = resolveConnection(io, cmd);
+      limit = timeoutMs(io.env);
     } catch (err) {
       if (!(err instanceof CallFailed)) throw err;
       fail('config', err.message, err.exit);
@@ -731,20 +832,22 @@ function registerLocalCommands(program: Command, io: Io, setExit: (code: number)
       return setExit(worst);
     }
     const baseUrl = conn.apiUrl;
+    const fetch = (path: string) => globalThis.fetch(new URL(path, baseUrl), limit ? { signal: AbortSignal.timeout(limit) } : {});
     try {
-      const health = await fetch(new URL('/healthz', baseUrl));
+      const health = await fetch('/healthz');
       checks.push({ check: 'url', ok: health.ok, detail: `${baseUrl} answers ${health.status}` });
       const serverDate = Date.parse(health.headers.get('date') ?? '');
       const skew = Number.isNaN(serverDate) ? null : Math.round((Date.now() - serverDate) / 1000);
       if (skew === null || Math.abs(skew) <= 60) checks.push({ check: 'clock', ok: true, detail: skew === null ? 'no Date header' : `${skew} s from the server` });
       else fail('clock', `${skew} s from the server: fix this machine's clock`, EXIT.refused);
-      const ready = await fetch(new URL('/readyz', baseUrl));
+      const ready = await fetch('/readyz');
       if (ready.ok) checks.push({ check: 'database', ok: true, detail: `ready (${((await ready.json()) as { database: string }).database})` });
       else fail('database', `readyz answers ${ready.status}`, EXIT.server);
-      const doc = (await (await fetch(new URL('/openapi.json', baseUrl))).json()) as { info?: { version?: string } };
+      const doc = (await (await fetch('/openapi.json')).json()) as { info?: { version?: string } };
       checks.push({ check: 'server_version', ok: true, detail: `API ${doc.info?.version ?? 'unknown'}; this CLI ${version}` });
     } catch (err) {
-      fail('url', `cannot reach ${baseUrl}: ${(err as Error).message} (check SIGHTLINE_API_URL or the profile's URL)`, EXIT.server);
+      const failure = (err as Error).name === 'TimeoutError' ? silence(new ServerSilent(limit, 'GET'))! : unreachable(err);
+      fail('url', `${baseUrl}: ${failure.message}${failure.body.hint ? ` (${failure.body.hint})` : ''}`, EXIT.server);
     }
     if (worst !== EXIT.server) {
       try {
@@ -863,6 +966,12 @@ export function buildProgram(io: Io, version: string, setExit: (code: number) =>
   return program;
 }
 
+/** Whether a command line asks for --json (an option, not an argument after `--`). */
+function wantsJson(argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+}
+
 /** Runs a user command line (argv without node and the script); resolves to the exit code. */
 export async function runUserCli(argv: string[], io: Io, version: string): Promise<number> {
   let exit: number = EXIT.ok;
@@ -873,9 +982,12 @@ export async function runUserCli(argv: string[], io: Io, version: string): Promi
     if (err instanceof CommanderError) {
       // Help asked for (--help, help) is a success; help shown for a group without its subcommand is a usage error.
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || (err.code === 'commander.help' && err.exitCode === 0)) return EXIT.ok;
+      // Commander said it on stderr; with --json, stdout still holds the one error document.
+      if (wantsJson(argv)) io.out(JSON.stringify({ error: 'usage_error', message: err.message.replace(/^error: /, '') }));
       return EXIT.usage;
     }
     if (err instanceof CallFailed) {
+      if (wantsJson(argv)) io.out(JSON.stringify(err.body));
       io.err(`sightline: ${err.message}`);
       return err.exit;
     }

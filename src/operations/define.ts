@@ -167,7 +167,7 @@ export interface CliSpec {
   fields?: string[];
   /** Values the command always sends (`tests pause`: paused true). */
   fixed?: Record<string, unknown>;
-  /** List fields that can also be read from a file, one item a line (`--prompt-file`). */
+  /** Fields that can also be read from a file or stdin (`-`): a list one item a line (`--prompt-file`), a text whole (`--text-file`). */
   files?: string[];
 }
 

@@ -153,7 +153,8 @@ describe('user CLI: pages, content, exports, tracked tests, reports, activity', 
     assert.ok(second.json.items.every((i: any) => i.id < first.json.items[2].id), 'the next page is older');
     const humanPage = await cli('activity', '--limit', '2', '--kind', 'reads');
     assert.match(humanPage.out, /^\S+  200  GET    activity\.read/m);
-    assert.match(humanPage.out, /more: --starting-after act_/);
+    assert.match(humanPage.err, /more: --starting-after act_/);
+    assert.doesNotMatch(humanPage.out, /more:/, 'the next page is a note on stderr, not a row');
     const cursor = await cli('activity', '--starting-after', 'act_nope', '--json');
     assert.equal(cursor.code, 1);
     assert.equal(cursor.json.error, 'invalid_cursor');

@@ -25,6 +25,11 @@ export default defineRoute({
     const { project_id, ...input } = a;
     return importProjectPrompts(core.tracking, principal, project_id, input);
   },
-  cli: { command: 'projects prompts', description: 'add prompts (--text "…" lines, or --format csv with a prompt,topics header; --topics for all)', args: ['project_id'] },
+  cli: {
+    command: 'projects prompts',
+    description: 'add prompts (--text "…" lines, --text-file FILE or - for stdin; --format csv with a prompt,topics header; --topic for all)',
+    args: ['project_id'],
+    files: ['text'],
+  },
   tool: { name: 'import_project_prompts', title: 'Import prompts into a project', description: "Add prompts to a project's library: prompts [{prompt, topics}], or text (one prompt per line, or CSV with prompt,topics columns, format csv), topics applied to all. Prompts already there are counted as duplicates. Its tests ask the new prompts from the next run. Free; later runs cost more per prompt added." },
 });

@@ -51,7 +51,7 @@ export default defineRoute({
     const format = filterValue('format', a.format, FORMATS) ?? 'auto';
     return ingestLog(core.store, site, Readable.from([Buffer.from(lines)]), ingestOptions(core, site, format));
   },
-  cli: { command: 'logs ingest', description: 'upload an access log file (or follow a growing one) to a site', flags: { site_id: 'site' } },
+  cli: { command: 'logs ingest', description: 'upload an access log file (- reads stdin), or follow a growing one, to a site', flags: { site_id: 'site' } },
   tool: {
     name: 'upload_site_logs',
     title: 'Upload access log lines',
