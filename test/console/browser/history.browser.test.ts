@@ -124,6 +124,17 @@ describe('history charts in a browser', { skip: browserSkip() }, () => {
     assert.match(text, /^start,end,series,/);
     for (const prompt of DEFINITION.prompts) assert.ok(text.includes(`prompt:${prompt}|platform:openai`), prompt);
     await checkWidths('project-one-window');
+
+    // The projects list says the project's latest figure, its band, that it is simulated, and
+    // that there is no earlier week to compare with, from the server (the list's `glance`).
+    await page.goto('/console/projects');
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: p.name }) });
+    await row.getByText('sandbox', { exact: true }).waitFor();
+    const cells = await row.locator('td').allInnerTexts();
+    const g = (await rig.server.request('GET', '/v1/projects', { key })).json().projects.find((x: { id: string }) => x.id === p.id).glance;
+    assert.match(cells.join(' | '), new RegExp(`${Math.round(g.mention_rate * 100)}%.*n=${g.n}`, 's'));
+    assert.match(cells.join(' | '), /no comparable earlier week/);
+    await checkWidths('projects-list-glance');
   });
 
   test("the sample planner's month under a budget says what the budget stops", async () => {

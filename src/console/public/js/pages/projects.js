@@ -66,10 +66,26 @@ export function ProjectsPage() {
             { label: 'Project', cell: (p) => html`<a href=${'/console/projects/' + p.id}><strong>${p.name}</strong></a><div class="small muted">${p.url}</div>`, wide: true },
             { label: 'Competitors', cell: (p) => p.competitors.map((c) => c.name).join(', ') || '—' },
             { label: 'Markets', cell: (p) => p.markets.map((m) => `${m.language}-${m.country}`).join(', ') },
+            { label: 'Mention rate, latest week', cell: (p) => html`<${GlanceRate} g=${p.glance} />` },
+            { label: 'Change', cell: (p) => html`<${GlanceChange} g=${p.glance} />` },
             { label: 'Prompts', cell: (p) => p.prompt_count, num: true },
-            { label: 'Topics', cell: (p) => p.topics.length, num: true },
-            { label: 'Last run', cell: (p) => ago(p.tests.map((t) => t.last_run_at).filter(Boolean).sort().at(-1)) },
-          ]} /></div>`}`;
+            { label: 'Last run', cell: (p) => ago(p.glance.last_run_at) },
+          ]} /></div>
+          <p class="small muted" data-testid="glance-note">The brand's mention rate in each project's latest 7-day window of the last 90 days (its dashboard's first figure) with its 95% interval and the answers it rests on, and the change from the last earlier week that asked the same: <strong>significant</strong> when larger than the noise (a two-proportion test at 95%), otherwise within the noise.</p>`}`;
+}
+
+/** A list row's latest rate (the server's glance): rate, band, interval, n, thin and sandbox marks. */
+function GlanceRate({ g }) {
+  if (!g.latest_period) return html`<span class="small muted">no runs in 90 days</span>`;
+  return html`<${Rate} r=${g} />${g.visibility_band ? html` <${Badge} value=${g.visibility_band} />` : null}${g.engine === 'sandbox' || g.engine === 'mixed' ? html` <span class="badge" title="Answers from the sandbox engine: simulated, not asked of real AI platforms">${g.engine === 'sandbox' ? 'sandbox' : 'partly sandbox'}</span>` : null}
+    <div class="small muted">week ending ${shortDate(g.latest_period.end)}${g.complete ? '' : ' · a run is still going'}</div>`;
+}
+
+/** A list row's change from the last comparable week, and whether it is beyond the noise. */
+function GlanceChange({ g }) {
+  if (g.change === null) return html`<span class="small muted">${!g.latest_period ? '—' : !g.complete ? 'once the runs finish' : 'no comparable earlier week'}</span>`;
+  return html`<${Change} value=${g.change} /><div class="small">${g.change_significant ? html`<strong>significant</strong>` : html`<span class="muted">within the noise</span>`}</div>
+    <div class="small muted">vs week ending ${shortDate(g.previous_period.end)}</div>`;
 }
 
 // ---- Create and edit ----
