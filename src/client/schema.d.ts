@@ -11222,9 +11222,12 @@ export interface operations {
                             min_answers: number;
                             max_half_width: number;
                         };
-                        series: {
+                        series: ({
+                            /** @description What the window's runs asked: their one definition id, or for several markets each asking one thing an id of that set; null when a market's runs in the window asked different things */
+                            definition_id: string | null;
+                        } & {
                             [key: string]: unknown;
-                        }[];
+                        })[];
                         matrix: ({
                             prompt: string;
                             topics: string[];

@@ -80,6 +80,15 @@ describe('projects list: latest figures per project', () => {
     const flat = byId.get(twoMarkets.id).glance;
     assert.equal(flat.change, 0);
     assert.equal(flat.change_significant, false);
+    // Its dashboard's windows pool two markets, each asking one thing: one id for that set, the
+    // same in both weeks, neither market's own.
+    const both = (await s.request('GET', `/v1/projects/${twoMarkets.id}/dashboard`, { key })).json();
+    const ids = both.series.map((x: { definition_id: string | null }) => x.definition_id);
+    assert.equal(ids.length, 2);
+    assert.match(ids[0], /^def_[0-9a-f]{16}$/);
+    assert.equal(ids[1], ids[0]);
+    const en = (await s.request('GET', `/v1/projects/${twoMarkets.id}/dashboard?market=en-US`, { key })).json();
+    assert.notEqual(en.series[0].definition_id, ids[0]);
     const none = byId.get(idle.id).glance;
     assert.equal(none.latest_period, null);
     assert.equal(none.mention_rate, null);

@@ -6,6 +6,7 @@
 // rests on, and `thin`: true when n < 10 or the 95% interval is wider than ±0.20.
 // The numbers come from each run's per-prompt tallies (rollups.ts), pooled: the same numbers
 // summarizeProbes and the answer analysis summary give over the probes, without reading them.
+import { createHash } from 'node:crypto';
 import { compareProportions, ExactSum, rate, round4, shareOfVoice, wilsonInterval } from '../../lib/stats.ts';
 import { prominenceMean } from '../visibility/analysis/summary.ts';
 import { pooledEngine, visibilityBand } from '../visibility/summary.ts';
@@ -15,7 +16,7 @@ import { AppError } from '../errors.ts';
 import { plannedDefinitionId } from '../tracking/comparable.ts';
 import { group } from '../tracking/history.ts';
 import type { Catalog } from '../visibility/catalog.ts';
-import { addTally, ensureRollups, loadCells, loadSeries, newTally, runTotal, type BrandTallyData, type PromptCells, type PromptRollup, type PromptSeries } from './rollups.ts';
+import { addTally, ensureRollups, loadCells, loadSeries, newTally, runTotal, type BrandTallyData, type PromptCells, type PromptSeries } from './rollups.ts';
 import { findProject, projectTests } from './projects.ts';
 import { listPrompts } from './prompts.ts';
 import { projectSiteActivity } from './site-activity.ts';
@@ -303,17 +304,20 @@ async function comparableRuns(store: Store, tests: readonly { id: string; defini
 export const GLANCE_VIEW = { window: '7d', days: 90 } as const;
 
 /**
- * What a window's runs asked, for comparisons: each market's one definition (a JSON list of
- * [test, definition] pairs), or null when a market's runs in it asked two different things.
+ * What a window's runs asked (its `definition_id`): the one definition its runs share; for runs
+ * of several markets each asking one thing, an id of that set of definitions (`def_` and 16 hex
+ * digits of a sha256 over them, sorted); null when a market's runs in it asked different things.
  */
-function askedKey(runs: readonly { id: string; test_id: string }[], definitionOf: ReadonlyMap<string, string>): string | null {
+export function windowDefinition(runs: readonly { id: string; test_id: string }[], definitionOf: ReadonlyMap<string, string>): string | null {
   const asked = new Map<string, string>();
   for (const r of runs) {
-    const d = definitionOf.get(r.id) ?? '';
-    if (asked.has(r.test_id) && asked.get(r.test_id) !== d) return null;
+    const d = definitionOf.get(r.id);
+    if (d === undefined || (asked.has(r.test_id) && asked.get(r.test_id) !== d)) return null;
     asked.set(r.test_id, d);
   }
-  return JSON.stringify([...asked].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+  const ids = [...new Set(asked.values())].sort();
+  if (ids.length <= 1) return ids[0] ?? null;
+  return `def_${createHash('sha256').update(JSON.stringify(ids)).digest('hex').slice(0, 16)}`;
 }
 
 /**
@@ -350,9 +354,9 @@ export async function projectGlances(store: Store, projectIds: readonly string[]
       GLANCE_VIEW.window,
       now,
       since,
-    ).map((p) => ({ ...p, complete: !p.runs.some((r) => pending.has(r.id)), asked: askedKey(p.runs, definitionOf) }));
+    ).map((p) => ({ ...p, complete: !p.runs.some((r) => pending.has(r.id)), definition_id: windowDefinition(p.runs, definitionOf) }));
     const latest = periods.at(-1);
-    const previous = latest?.complete && latest.asked !== null ? periods.slice(0, -1).findLast((p) => p.complete && p.asked === latest.asked) : undefined;
+    const previous = latest?.complete && latest.definition_id !== null ? periods.slice(0, -1).findLast((p) => p.complete && p.definition_id === latest.definition_id) : undefined;
     windows.set(id, { latest, previous });
   }
   const read = [...windows.values()].flatMap((w) => [...(w.latest?.runs ?? []), ...(w.previous?.runs ?? [])]).map((r) => r.id);
@@ -444,7 +448,7 @@ export async function dashboardAndRuns(store: Store, accountId: string, projectI
   const since = new Date(now.getTime() - opts.days * 86_400_000).toISOString();
 
   const tests = allTests.filter((t) => !market || t.market === market);
-  const { runs, lookedFor, pending } = await comparableRuns(store, await testDefinitions(store, tests.map((t) => t.id)), since, opts.catalog);
+  const { runs, lookedFor, pending, definitionOf } = await comparableRuns(store, await testDefinitions(store, tests.map((t) => t.id)), since, opts.catalog);
   const periods = group(runs, opts.window, now, since);
   const stored = runs.map((r) => r.id).filter((id) => !pending.has(id));
   const seriesOf = await loadSeries(store, stored);
@@ -459,7 +463,14 @@ export async function dashboardAndRuns(store: Store, accountId: string, projectI
   const series = periods.map((p) => {
     const pool = new Pool(competitors);
     for (const r of p.runs) pool.addRun(runSeries(r.id), true, lookedFor.get(r.id));
-    return { start: toApiTime(p.start), end: toApiTime(p.end), run_ids: p.runs.map((r) => r.id), ...brandNumbers(pool, competitors) };
+    return {
+      start: toApiTime(p.start),
+      end: toApiTime(p.end),
+      run_ids: p.runs.map((r) => r.id),
+      // What the window's runs asked, as a tracked test's points say it; null when they differ.
+      definition_id: windowDefinition(p.runs, definitionOf),
+      ...brandNumbers(pool, competitors),
+    };
   });
 
   const latest = periods.at(-1);
