@@ -13241,8 +13241,12 @@ export interface operations {
                         parsed: number;
                         /** @description Lines that are no request of the format, or requests for another host */
                         skipped: number;
-                        /** @description Counted lines already counted by an earlier upload (or earlier in this one) */
+                        /** @description Lines not counted again because the same bytes were already counted: duplicates_in_upload + duplicates_sent_before */
                         duplicates: number;
+                        /** @description Of the duplicates: lines repeated within this upload (a second copy of a line earlier in it) */
+                        duplicates_in_upload: number;
+                        /** @description Of the duplicates: lines another upload counted first (an earlier one, or one sent at the same time) */
+                        duplicates_sent_before: number;
                         ai_crawler_hits: number;
                         ai_referral_visits: number;
                         /** @description The earliest request time read */
