@@ -301,7 +301,7 @@ export async function ingestLog(
   const sum = { lines: 0, parsed: 0, skipped: 0, duplicates: 0, duplicates_in_upload: 0, duplicates_sent_before: 0, ai_crawler_hits: 0, ai_referral_visits: 0 };
   // This upload's mark on the lines it counts first: a line already there with it was repeated
   // within the upload, one without it was sent before (two uploads share one at odds of 2^-47).
-  const upload = randomInt(1, 2 ** 47);
+  const upload = { mark: randomInt(1, 2 ** 47), counted: 0 };
   let minTime = Infinity;
   let maxTime = -Infinity;
   let parser: LineParser | null = opts.format === 'auto' ? null : parserFor(opts.format);
@@ -430,7 +430,11 @@ function pieces<T>(list: readonly T[], max: number): T[][] {
  * one INSERT at a time. Nothing outside the transaction changes, so a retried transaction counts
  * the same.
  */
-async function writeBatch(store: Store, siteId: string, upload: number, batch: Batch) {
+/**
+ * `upload.counted`: lines this upload has inserted so far. While it is 0 no line carries its mark,
+ * so a duplicate was sent before without asking (a file sent again costs no extra read).
+ */
+async function writeBatch(store: Store, siteId: string, upload: { mark: number; counted: number }, batch: Batch) {
   return store.db.transaction().execute(async (trx) => {
     let duplicates = 0;
     /** Of the duplicates, lines this upload had already counted (in this piece or an earlier one). */
@@ -446,7 +450,7 @@ async function writeBatch(store: Store, siteId: string, upload: number, batch: B
       for (let i = from; i < from + size; i++) {
         const line_hash = batch.hash(i);
         if (!lineOf.has(line_hash)) lineOf.set(line_hash, i);
-        values.push({ site_id: siteId, line_hash, upload });
+        values.push({ site_id: siteId, line_hash, upload: upload.mark });
       }
       from += size;
       const inserted = await trx
@@ -465,21 +469,22 @@ async function writeBatch(store: Store, siteId: string, upload: number, batch: B
       // Copies of a line this upload counted first (in this piece or an earlier one) were
       // repeated within it; every copy of a line another upload counted first was sent before.
       const copies = new Map<string, number>();
-      for (const v of values) copies.set(v.line_hash, (copies.get(v.line_hash) ?? 0) + 1);
-      for (const { line_hash } of inserted) {
+      if (inserted.length < size) for (const v of values) copies.set(v.line_hash, (copies.get(v.line_hash) ?? 0) + 1);
+      for (const { line_hash } of copies.size ? inserted : []) {
         repeated += copies.get(line_hash)! - 1;
         copies.delete(line_hash);
       }
-      if (copies.size) {
+      if (copies.size && upload.counted > 0) {
         const mine = await trx
           .selectFrom('site_log_lines')
           .select('line_hash')
           .where('site_id', '=', siteId)
           .where('line_hash', 'in', [...copies.keys()])
-          .where('upload', '=', upload)
+          .where('upload', '=', upload.mark)
           .execute();
         for (const { line_hash } of mine) repeated += copies.get(line_hash)!;
       }
+      upload.counted += inserted.length;
     }
     const added = await addToRollups(trx, siteId, batch.rows, hits, seen);
     return { added, duplicates, repeated };
