@@ -327,8 +327,9 @@ export function windowDefinition(runs: readonly { id: string; test_id: string }[
  * same (every market the same prompts, platforms and competitors) with the two-proportion z-test
  * tracked tests' comparisons use; a window whose runs are still going is not compared yet. Read
  * for the whole list at once: one query for the tests, one for their runs, one for the runs'
- * definitions and one for the tallies of the (at most two) windows read per project; a run's
- * tallies are written once, when a list or a dashboard first reads it finished.
+ * definitions and one for the tallies of the (at most two) windows read per project (a query per
+ * 100 runs, kept in memory after); a run's tallies are written once, when a list or a dashboard
+ * first reads it finished.
  */
 export async function projectGlances(store: Store, projectIds: readonly string[], catalog: Catalog, now = new Date()) {
   const since = new Date(now.getTime() - GLANCE_VIEW.days * 86_400_000).toISOString();
@@ -346,15 +347,17 @@ export async function projectGlances(store: Store, projectIds: readonly string[]
   }
   const { runs, lookedFor, pending, definitionOf } = await comparableRuns(store, tests, since, catalog);
   const projectOf = new Map(tests.map((t) => [t.id, t.project_id]));
+  const runsOf = new Map<string, typeof runs>();
+  for (const r of runs) {
+    const id = projectOf.get(r.test_id)!;
+    const list = runsOf.get(id);
+    if (list) list.push(r);
+    else runsOf.set(id, [r]);
+  }
   type Window = { runs: typeof runs; start: string; end: string; complete: boolean };
   const windows = new Map<string, { latest?: Window; previous?: Window }>();
   for (const id of projectIds) {
-    const periods = group(
-      runs.filter((r) => projectOf.get(r.test_id) === id),
-      GLANCE_VIEW.window,
-      now,
-      since,
-    ).map((p) => ({ ...p, complete: !p.runs.some((r) => pending.has(r.id)), definition_id: windowDefinition(p.runs, definitionOf) }));
+    const periods = group(runsOf.get(id) ?? [], GLANCE_VIEW.window, now, since).map((p) => ({ ...p, complete: !p.runs.some((r) => pending.has(r.id)), definition_id: windowDefinition(p.runs, definitionOf) }));
     const latest = periods.at(-1);
     const previous = latest?.complete && latest.definition_id !== null ? periods.slice(0, -1).findLast((p) => p.complete && p.definition_id === latest.definition_id) : undefined;
     windows.set(id, { latest, previous });
