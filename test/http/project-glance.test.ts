@@ -9,6 +9,7 @@ import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { projectGlances } from '../../src/core/projects/dashboard.ts';
 import type { Store } from '../../src/db/store.ts';
 import { compareProportions } from '../../src/lib/stats.ts';
+import { FORMATTERS } from '../../src/cli/formatters.ts';
 
 describe('projects list: latest figures per project', () => {
   let s: TestServer;
@@ -76,6 +77,9 @@ describe('projects list: latest figures per project', () => {
     assert.equal(up.change_significant, true);
     assert.equal(up.p_value, z.p_value);
     assert.ok(up.previous_period);
+    // The CLI's list line says the same.
+    const line = FORMATTERS['projects list']!.human(res.json()).split('\n').find((l) => l.startsWith(rising.id))!;
+    assert.match(line, /; latest week 100% \(\d+%–100%\), n=18, sandbox; \+100 pts significant$/);
     // Every answer of both markets named the brand, in both weeks: no move, within the noise.
     const flat = byId.get(twoMarkets.id).glance;
     assert.equal(flat.change, 0);
