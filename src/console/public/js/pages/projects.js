@@ -540,7 +540,7 @@ function Dashboard({ d, p }) {
       ]} />
     </section>
     ${sets.label
-      ? html`<${Note} kind="info"><p data-testid="p-definition-changed">What this project asks changed (its prompts, platforms, repeats, markets or competitors) at the dashed line: the windows either side are not comparable. The tables name each window's set under Asked; a window of runs that asked different things is “mixed”.</p></${Note}>`
+      ? html`<${Note} kind="info"><p data-testid="p-definition-changed">What the project's runs asked changed at the dashed line (its prompts, platforms, repeats, markets or competitors, or a market with no run in a window): the windows either side are not comparable. The tables name each window's set under Asked; a window of runs that asked different things is “mixed”.</p></${Note}>`
       : null}
     <div class="grid">
       <${Chart} id="p-rate" title="Mention rate over time" summary=${`${plural(d.series.length, 'window')}; latest ${p.brand.name} ${pct(last.brand.mention_rate)} (95% interval ${ciText(last.brand.mention_rate_ci)}, n=${last.brand.n})`}
