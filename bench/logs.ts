@@ -4,7 +4,7 @@
 // --gb (1) GiB of log lines in one request to the real server (a child process; SQLite unless --db) and
 // sample the server's RSS every 100 ms: its growth over the idle baseline must stay under
 // 150 MB. Options: --lines N (parse phase, 1,000,000), --gb N, --parse-only, --trace-memory (every
-// 50th memory sample of the server during the upload), --db sqlite|postgres (Postgres at BENCH_POSTGRES_URL,
+// 50th memory sample of the server during the upload), --again (the upload sent a second time, every line a duplicate, timed), --db sqlite|postgres (Postgres at BENCH_POSTGRES_URL,
 // default the local server). (3) A gzip bomb (--bomb-mb, 200 MB of newlines) sent to the same
 // server: the status it gets and the server's CPU until the refusal.
 import { spawn } from 'node:child_process';
@@ -25,6 +25,7 @@ const args = parseArgs();
 const LINES = args.num('--lines', 1_000_000);
 const GB = args.num('--gb', 1);
 const TRACE = args.flag('--trace-memory');
+// --again: the upload sent a second time (every line a duplicate), timed.
 const DB = args.opt('--db') === 'postgres' ? 'postgres' : 'sqlite';
 const here = new URL('.', import.meta.url).pathname;
 
@@ -160,6 +161,15 @@ if (samples.length) {
   console.log(`server memory at idle (MB): ${split(baselineUsage)}`);
   console.log(`server memory at its highest RSS sample (MB): ${split(top)}`);
   console.log(`maxima over ${fmt(samples.length)} samples (MB): heap used ${max('heapUsed')}, heap total ${max('heapTotal')}, external ${max('external')}, array buffers ${max('arrayBuffers')}`);
+}
+if (args.flag('--again')) {
+  // The same file a second time: every counted line is a duplicate, and the reader asks which
+  // of them this upload had counted itself (none: all were sent before).
+  const againStart = performance.now();
+  const again = await fetch(url, { method: 'POST', headers, body: Readable.toWeb(createReadStream(gzPath)) as ReadableStream, duplex: 'half' } as RequestInit);
+  const againSummary = await again.json();
+  const againSeconds = (performance.now() - againStart) / 1000;
+  console.log(`the same upload again: HTTP ${again.status} in ${fmt(againSeconds, 1)} s (${fmt(n / againSeconds)} lines/s end to end): ${JSON.stringify(againSummary)}`);
 }
 
 // ---- (3) a gzip bomb: refused by the unpacked-size limits, in server CPU --------------------

@@ -14,6 +14,8 @@
 //       (the sample plan's runs a month) and to estimate a project over 12 months ahead, for a
 //       daily, hourly, 5-minute and per-minute cron in Europe/Berlin (target: each under 250 ms,
 //       the event loop is held while it counts).
+//   (f) list (`--only-list`): the projects list with each project's latest figures, 50 projects
+//       with 90 daily runs each, against reading their 50 dashboards one after another.
 // The one thing to know: every phase uses a database of its own (a temp SQLite file, or a new
 // Postgres database that is dropped afterwards), so the bench never touches ./data.
 //
@@ -21,6 +23,7 @@
 //   npm run bench:tracking -- --db sqlite --tests 1000 --idle-tests 10000 --export-probes 10000
 //   npm run bench:tracking -- --only-project --project-prompts 200 --project-days 90 --requests 50
 //   npm run bench:tracking -- --only-slots
+//   npm run bench:tracking -- --only-list --projects 50 --list-prompts 20 --project-days 90 --requests 10
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.ts';
@@ -187,20 +190,42 @@ async function exportRun(kind: 'sqlite' | 'postgres', probes: number) {
 
 const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 
+/** A runtime on `url`, an account with credits and its key, and the HTTP stack called in process. */
+async function benchApp(url: string) {
+  const runtime = await open(url);
+  const store = runtime.core.store;
+  const { key } = await seedAccount(store, 10_000_000);
+  const limiter = await createKeyRateLimiter({ perMinute: 1_000_000, handle: runtime.handle });
+  const app = await buildApp({ core: runtime.core, rateLimiter: limiter });
+  await app.ready();
+  const call = async (method: 'GET' | 'POST', path: string, payload?: unknown) => {
+    const res = await app.inject({ method, url: path, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload: payload as object } : {}) });
+    if (res.statusCode !== 200) throw new Error(`${method} ${path}: ${res.statusCode} ${res.body}`);
+    return res.json();
+  };
+  const close = async () => {
+    await app.close();
+    await limiter.close();
+    await runtime.close();
+  };
+  return { runtime, store, call, close };
+}
+
+/** Runs the worker until the run is finished. */
+async function runThrough(runtime: Awaited<ReturnType<typeof open>>, call: (m: 'GET', p: string) => Promise<any>, runId: string) {
+  const worker = runtime.core.startWorker();
+  for (;;) {
+    const r = await call('GET', `/v1/visibility/runs/${runId}`);
+    if (['completed', 'partially_completed', 'failed', 'cancelled'].includes(r.status)) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await worker.stop();
+}
+
 async function projectDashboardPhase(kind: 'sqlite' | 'postgres', promptCount: number, days: number, requests: number) {
   const db = await freshDb(kind);
   try {
-    const runtime = await open(db.url);
-    const store = runtime.core.store;
-    const { key } = await seedAccount(store, 10_000_000);
-    const limiter = await createKeyRateLimiter({ perMinute: 1_000_000, handle: runtime.handle });
-    const app = await buildApp({ core: runtime.core, rateLimiter: limiter });
-    await app.ready();
-    const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
-      const res = await app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload: payload as object } : {}) });
-      if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
-      return res.json();
-    };
+    const { runtime, store, call, close } = await benchApp(db.url);
     const topics = ['pricing', 'integrations', 'agencies', 'security', 'reporting', 'mobile', 'support', 'migration', 'enterprise', 'startups'];
     // Prompts of every kind the sandbox answers: some always name the brand, some never.
     const marks = ['', '', '', ' [[sandbox:mention]]', ' [[sandbox:no-mention]]'];
@@ -222,13 +247,7 @@ async function projectDashboardPhase(kind: 'sqlite' | 'postgres', promptCount: n
     // One real run through the worker: the row shapes (analysis JSON, citations) as stored.
     const started = await call('POST', `/v1/projects/${project.id}/runs`, {});
     const runId = started.runs[0].run_id as string;
-    const worker = runtime.core.startWorker();
-    for (;;) {
-      const r = await call('GET', `/v1/visibility/runs/${runId}`);
-      if (['completed', 'partially_completed', 'failed', 'cancelled'].includes(r.status)) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    await worker.stop();
+    await runThrough(runtime, call, runId);
     const realRunMs = Date.now() - setup0;
     // A run holds at most 2,000 probes through the API, so the project asks each prompt once and
     // the bench writes the 3 repeats itself: the real run's rows three times (repeat 1..3, in the
@@ -290,9 +309,67 @@ async function projectDashboardPhase(kind: 'sqlite' | 'postgres', promptCount: n
           `over ${requests} requests (target p95 <= 300 ms: ${p95 <= 300 ? 'met' : 'MISSED'})`,
       );
     }
-    await app.close();
-    await limiter.close();
-    await runtime.close();
+    await close();
+  } finally {
+    await db.drop();
+  }
+}
+
+/**
+ * (f) The projects list with each project's latest figures (`glance`): `count` projects of
+ * `prompts` prompts x 2 platforms in one market, each with a run a day for `days` days (one real
+ * sandbox run, its rows copied), then `requests` reads of GET /v1/projects?limit=count, against
+ * reading each project's dashboard in turn (what the console would do without the glance).
+ */
+async function projectListPhase(kind: 'sqlite' | 'postgres', count: number, promptCount: number, days: number, requests: number) {
+  const db = await freshDb(kind);
+  try {
+    const { runtime, store, call, close } = await benchApp(db.url);
+    const prompts = Array.from({ length: promptCount }, (_, i) => ({ prompt: `which crm should a team pick, case ${i}${i % 3 === 0 ? ' [[sandbox:mention]]' : ''}` }));
+    const make = (i: number) =>
+      call('POST', '/v1/projects', { name: `Client ${i}`, url: `https://client-${i}.example/`, brand: { name: `Client ${i}` }, competitors: [{ name: 'HubSpot' }], platforms: ['openai', 'gemini'], prompts });
+    const first = await make(0);
+    const started = await call('POST', `/v1/projects/${first.id}/runs`, {});
+    const runId = started.runs[0].run_id as string;
+    await runThrough(runtime, call, runId);
+    const run = await store.db.selectFrom('visibility_runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
+    const probes = await store.db.selectFrom('visibility_probes').selectAll().where('run_id', '=', runId).execute();
+    const shift = (iso: string | null, ms: number) => (iso === null ? null : new Date(Date.parse(iso) - ms).toISOString());
+    const ids = [first.id];
+    for (let i = 1; i < count; i++) ids.push((await make(i)).id);
+    const copy0 = Date.now();
+    for (const [n, projectId] of ids.entries()) {
+      const testId = (await store.db.selectFrom('tests').select('id').where('project_id', '=', projectId).executeTakeFirstOrThrow()).id;
+      await store.db.transaction().execute(async (trx) => {
+        for (let d = n === 0 ? 1 : 0; d < days; d++) {
+          const ms = d * 86_400_000;
+          const id = newId('vis');
+          await trx.insertInto('visibility_runs').values({ ...run, id, test_id: testId, idempotency_key: null, created_at: shift(run.created_at, ms)!, started_at: shift(run.started_at, ms), completed_at: shift(run.completed_at, ms) }).execute();
+          const rows = probes.map((p) => ({ ...p, id: newId('probe'), run_id: id, started_at: shift(p.started_at, ms), completed_at: shift(p.completed_at, ms) }));
+          for (let i = 0; i < rows.length; i += 200) await trx.insertInto('visibility_probes').values(rows.slice(i, i + 200)).execute();
+        }
+      });
+    }
+    console.log(`${kind.padEnd(8)} list: ${count} projects x ${days} daily runs of ${probes.length} probes (copies ${fmt((Date.now() - copy0) / 1000, 1)} s)`);
+    const f0 = performance.now();
+    const list = await call('GET', `/v1/projects?limit=${count}`);
+    console.log(`${kind.padEnd(8)} list first read ${fmt(performance.now() - f0)} ms (it tallies the ${fmt(count * days)} runs that have none yet); ${list.projects.length} projects, latest n=${list.projects[0].glance.n}`);
+    const timed = async (label: string, fn: () => Promise<unknown>) => {
+      await fn(); // warm-up
+      const times: number[] = [];
+      for (let i = 0; i < requests; i++) {
+        const t0 = performance.now();
+        await fn();
+        times.push(performance.now() - t0);
+      }
+      times.sort((a, b) => a - b);
+      console.log(`${kind.padEnd(8)} ${label.padEnd(34)}: p50 ${fmt(percentile(times, 0.5))} ms, p95 ${fmt(percentile(times, 0.95))} ms over ${requests}`);
+    };
+    await timed(`GET /v1/projects?limit=${count}`, () => call('GET', `/v1/projects?limit=${count}`));
+    await timed(`${count} dashboards, one after another`, async () => {
+      for (const id of ids) await call('GET', `/v1/projects/${id}/dashboard`);
+    });
+    await close();
   } finally {
     await db.drop();
   }
@@ -329,6 +406,13 @@ async function slotsPhase() {
   console.log(`  slowest ${fmt(worst)} ms: ${worst < 250 ? 'PASS' : 'FAIL'} (target < 250 ms)`);
   await runtime.close();
   if (worst >= 250) process.exitCode = 1;
+}
+
+if (args.flag('--only-list')) {
+  for (const kind of (args.opt('--db') === 'postgres' ? ['postgres'] : args.opt('--db') === 'both' ? ['sqlite', 'postgres'] : ['sqlite']) as ('sqlite' | 'postgres')[]) {
+    await projectListPhase(kind, args.num('--projects', 50), args.num('--list-prompts', 20), args.num('--project-days', 90), args.num('--requests', 10));
+  }
+  process.exit();
 }
 
 if (args.flag('--only-slots')) {

@@ -2342,7 +2342,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "operationId": "projectsList",
     "method": "get",
     "path": "/v1/projects",
-    "description": "projects with their markets, prompt counts and tests",
+    "description": "projects with their markets, prompt counts, tests and latest mention rate",
     "args": [],
     "options": [
       {

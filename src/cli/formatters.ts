@@ -140,6 +140,20 @@ function projectLine(p: { id: string; name: string; brand: { name: string }; mar
   return `${p.id} ${p.name} (${p.brand.name}): ${p.markets.map((m) => `${m.language}-${m.country}`).join(', ')}; ${plural(p.prompt_count, 'prompt')}, ${plural(p.tests.length, 'test')}`;
 }
 
+/** A listed project's latest week (its `glance`): rate, interval, n, simulated or not, and the change. */
+function glanceText(g: { latest_period: unknown; mention_rate: number | null; mention_rate_ci: { low: number; high: number } | null; n: number; thin: boolean; engine: string | null; change: number | null; change_significant: boolean | null; complete: boolean }): string {
+  if (!g.latest_period) return 'no runs in 90 days';
+  const ci = g.mention_rate_ci ? ` (${pct(g.mention_rate_ci.low)}–${pct(g.mention_rate_ci.high)})` : '';
+  const notes = [`n=${g.n}`, g.thin ? 'thin' : null, g.engine === 'sandbox' ? 'sandbox' : g.engine === 'mixed' ? 'partly sandbox' : null].filter(Boolean).join(', ');
+  const change =
+    g.change === null
+      ? g.complete
+        ? 'no comparable earlier week'
+        : 'a run still going'
+      : `${g.change > 0 ? '+' : g.change < 0 ? '−' : '±'}${Math.abs(Math.round(g.change * 100))} pts ${g.change_significant ? 'significant' : 'within the noise'}`;
+  return `latest week ${pct(g.mention_rate)}${ci}, ${notes}; ${change}`;
+}
+
 function listPage<T>(rows: T[], line: (r: T) => string, next: string | null | undefined, empty: string): Listing {
   const page = lines(rows.map(line), empty);
   return next && rows.length ? { ...page, note: `more: --starting-after ${next}` } : page;
@@ -231,7 +245,7 @@ export const FORMATTERS: Record<string, Formatter> = {
     ].join('\n'),
   ),
   'projects create': fmt('projectsCreate', (p) => projectLine(p)),
-  'projects list': fmt('projectsList', (d) => lines(d.projects.map(projectLine), 'no projects')),
+  'projects list': fmt('projectsList', (d) => lines(d.projects.map((p) => `${projectLine(p)}; ${glanceText(p.glance)}`), 'no projects')),
   'projects show': fmt('projectsRead', (p) => [projectLine(p), ...p.prompts.map((x) => `  ${x.id}  ${x.prompt}${x.topics.length ? `  [${x.topics.join(', ')}]` : ''}`)].join('\n')),
   'projects update': fmt('projectsUpdate', (p) => projectLine(p)),
   'projects delete': fmt('projectsDelete', (d) => `${d.id} deleted (its runs stay readable)`),

@@ -526,7 +526,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List projects, newest first */
+        /** List projects, newest first, each with its latest figures */
         get: operations["projectsList"];
         put?: never;
         /** Create a project: a brand, its competitors, markets, platforms, schedule, budget and prompt library */
@@ -9500,6 +9500,53 @@ export interface operations {
                             })[];
                             created_at: string;
                             updated_at: string;
+                            /** @description The project's latest figures, computed for the whole list at once */
+                            glance: {
+                                /**
+                                 * @description The windows compared: the dashboard default, 7 days
+                                 * @enum {string}
+                                 */
+                                window: "7d";
+                                /** @description How far back runs are read: 90 */
+                                days: number;
+                                /** @description The latest window with runs; null without runs in the last 90 days */
+                                latest_period: {
+                                    start: string;
+                                    end: string;
+                                } | null;
+                                /** @description Comparable runs in the latest window */
+                                run_count: number;
+                                /** @description False while a run of the latest window is still going: its rate may move, and it is not compared yet */
+                                complete: boolean;
+                                /** @description Which engine answered the latest window: sandbox (simulated answers), live or mixed; null without runs */
+                                engine: ("sandbox" | "live" | "mixed") | null;
+                                /** @description The brand's mention rate in the latest window, as the dashboard's */
+                                mention_rate: number | null;
+                                /** @description Its 95% Wilson interval */
+                                mention_rate_ci: {
+                                    low: number;
+                                    high: number;
+                                } | null;
+                                /** @description Invisible, Low, Moderate, Good or Strong */
+                                visibility_band: string | null;
+                                /** @description The answers the rate rests on */
+                                n: number;
+                                /** @description n < 10 or an interval wider than ±0.20 */
+                                thin: boolean;
+                                /** @description The most recent earlier window that asked the same (each market the same prompts, platforms, repeats and competitors); null when none */
+                                previous_period: {
+                                    start: string;
+                                    end: string;
+                                } | null;
+                                previous_mention_rate: number | null;
+                                /** @description Latest rate minus the previous one; null without a comparable earlier window */
+                                change: number | null;
+                                /** @description Whether the change is larger than the noise (two-proportion z-test at 95%) */
+                                change_significant: boolean | null;
+                                p_value: number | null;
+                                /** @description When one of the project's tests last ran */
+                                last_run_at: string | null;
+                            };
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -11175,9 +11222,12 @@ export interface operations {
                             min_answers: number;
                             max_half_width: number;
                         };
-                        series: {
+                        series: ({
+                            /** @description What the window's runs asked: their one definition id, or for several markets each asking one thing an id of that set; null when a market's runs in the window asked different things */
+                            definition_id: string | null;
+                        } & {
                             [key: string]: unknown;
-                        }[];
+                        })[];
                         matrix: ({
                             prompt: string;
                             topics: string[];
@@ -13191,8 +13241,12 @@ export interface operations {
                         parsed: number;
                         /** @description Lines that are no request of the format, or requests for another host */
                         skipped: number;
-                        /** @description Counted lines already counted by an earlier upload (or earlier in this one) */
+                        /** @description Lines not counted again because the same bytes were already counted: duplicates_in_upload + duplicates_sent_before */
                         duplicates: number;
+                        /** @description Of the duplicates: lines repeated within this upload (a second copy of a line earlier in it) */
+                        duplicates_in_upload: number;
+                        /** @description Of the duplicates: lines another upload counted first (an earlier one, or one sent at the same time) */
+                        duplicates_sent_before: number;
                         ai_crawler_hits: number;
                         ai_referral_visits: number;
                         /** @description The earliest request time read */

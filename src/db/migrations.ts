@@ -679,6 +679,16 @@ const migrations: Record<string, Migration> = {
       await sql`create index if not exists jobs_running_account on jobs (account_id) where status = 'running'`.execute(db);
     },
   },
+  '0022_site_log_line_upload': {
+    // Which upload counted a log line first (a random number per upload; null for lines counted
+    // before it existed), so an upload's duplicates say which were repeated within it and which
+    // an earlier upload had sent. Re-runnable.
+    async up(db: Kysely<any>) {
+      const tables = await db.introspection.getTables();
+      const columns = tables.find((t) => t.name === 'site_log_lines')?.columns.map((c) => c.name) ?? [];
+      if (!columns.includes('upload')) await db.schema.alterTable('site_log_lines').addColumn('upload', 'bigint').execute();
+    },
+  },
 };
 
 

@@ -476,6 +476,8 @@ export interface SitesTable {
 export interface SiteLogLinesTable {
   site_id: string;
   line_hash: string;
+  /** The upload that counted it first (random per upload); null before migration 0022. */
+  upload?: number | string | null;
 }
 
 /** AI crawler requests, rolled up per hour (YYYY-MM-DDTHH), crawler, path, status class and verification. */

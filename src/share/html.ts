@@ -123,7 +123,7 @@ function chartOne(chart: ReturnType<typeof buildChart>, kind: string, font: numb
 }
 
 const legend = (chart: ReturnType<typeof buildChart>) =>
-  `<ul class="legend">${chart.lines.map((l, i) => `<li><span class="sw c${i % PALETTE.length}"></span>${esc(l.name)}</li>`).join('')}<li><span class="sw c0 band"></span>${esc(chart.lines[0]!.name)}: 95% interval</li></ul>`;
+  `<ul class="legend">${chart.lines.map((l, i) => `<li><span class="sw c${i % PALETTE.length}"></span>${esc(l.name)}</li>`).join('')}${chart.bands.length ? `<li><span class="sw c0 band"></span>${esc(chart.lines[0]!.name)}: 95% interval</li>` : ''}</ul>`;
 
 const thinTag = (thin: boolean) => (thin ? '<span class="tag">thin</span>' : '');
 

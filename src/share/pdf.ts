@@ -173,7 +173,8 @@ function chart(doc: Doc, report: ShareReport) {
   let x = MARGIN;
   let y = oy + height + 4;
   doc.font('Body').fontSize(8.5);
-  const items = [...c.lines.map((l) => ({ name: l.name, color: l.color, band: false })), { name: `${brand.name}: 95% interval`, color: brand.color, band: true }];
+  // The band's entry only when a band is drawn (a brand without any interval has none).
+  const items = [...c.lines.map((l) => ({ name: l.name, color: l.color, band: false })), ...(c.bands.length ? [{ name: `${brand.name}: 95% interval`, color: brand.color, band: true }] : [])];
   for (const item of items) {
     const label = printable(item.name);
     const w = 18 + doc.widthOfString(label) + 14;

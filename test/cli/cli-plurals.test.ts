@@ -17,7 +17,7 @@ describe('CLI counts in the singular for one', () => {
     assert.equal(created.code, 0, created.err);
     const list = await runCli(['projects', 'list'], { env });
     assert.equal(list.code, 0, list.err);
-    assert.match(list.out, /en-US; 1 prompt, 1 test$/m);
+    assert.match(list.out, /en-US; 1 prompt, 1 test; no runs in 90 days$/m);
 
     const quote = await runCli(['visibility', 'estimate', 'https://acme.example/', '--brand', 'Acme', '--prompt', 'best anvils', '--platform', 'deepseek'], { env });
     assert.equal(quote.code, 0, quote.err);

@@ -171,11 +171,13 @@ describe('sites: access logs of every format', () => {
       if (i % 4 === 0) text += render.combined(visit(i)) + '\n';
       if (i === 6000) text += 'x'.repeat(70 * 1024) + '\n';
     }
+    // The first line again, thousands of lines (and two batches) after it.
+    text += render.combined(gpt(0)) + '\n';
     text += render.combined(gpt(12_000));
     const bytes = Buffer.from(text);
     const pieces: Buffer[] = [];
     for (let at = 0; at < bytes.length; at += 997) pieces.push(bytes.subarray(at, at + 997));
-    const expected = { lines: 12_000 + 12 + 3000 + 1 + 1, parsed: 12_000 + 12 + 3000 + 1, skipped: 1, ai_crawler_hits: 12_001, ai_referral_visits: 3000, duplicates: 12 };
+    const expected = { lines: 12_000 + 13 + 3000 + 1 + 1, parsed: 12_000 + 13 + 3000 + 1, skipped: 1, ai_crawler_hits: 12_001, ai_referral_visits: 3000, duplicates: 13 };
 
     const res = await upload(site.id, Readable.from(pieces) as unknown as Buffer, { 'content-type': 'text/plain' });
     assert.equal(res.statusCode, 200, res.body);
@@ -184,6 +186,9 @@ describe('sites: access logs of every format', () => {
       { lines: sum.lines, parsed: sum.parsed, skipped: sum.skipped, ai_crawler_hits: sum.ai_crawler_hits, ai_referral_visits: sum.ai_referral_visits, duplicates: sum.duplicates },
       expected,
     );
+    // The site's first upload: its 13 duplicates are lines repeated within it, none sent before
+    // (the first line's copy lands two batches after it, counted by this same upload).
+    assert.deepEqual([sum.duplicates_in_upload, sum.duplicates_sent_before], [13, 0]);
     const stamp = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
     assert.equal(sum.from, stamp(t0));
     assert.equal(sum.to, stamp(t0 + 12_000 * 1000));
@@ -198,8 +203,10 @@ describe('sites: access logs of every format', () => {
     const again = (await upload(site.id, gzipSync(bytes), { 'content-type': 'application/gzip' })).json();
     assert.deepEqual(
       { lines: again.lines, ai_crawler_hits: again.ai_crawler_hits, ai_referral_visits: again.ai_referral_visits, duplicates: again.duplicates },
-      { lines: expected.lines, ai_crawler_hits: 0, ai_referral_visits: 0, duplicates: 12_001 + 3000 + 12 },
+      { lines: expected.lines, ai_crawler_hits: 0, ai_referral_visits: 0, duplicates: 12_001 + 3000 + 13 },
     );
+    // Every copy, the repeated ones too, is of a line the first upload counted.
+    assert.deepEqual([again.duplicates_in_upload, again.duplicates_sent_before], [0, 12_001 + 3000 + 13]);
   });
 
   test('errors: unknown format, unrecognised log, wrong media type, missing scope, another account', async () => {

@@ -91,3 +91,12 @@ test("the page's SVG draws every line's point: rings around the brand, the brand
   assert.equal(lines.length, 2);
   assert.equal(lines[0], '#1d4ed8');
 });
+
+test("the legend names the brand's 95% interval only when a band is drawn", () => {
+  const drawn = reportHtml(report([{ brand: 0.5, competitors: {} }]), 'A'.repeat(43));
+  assert.match(drawn, /Acme: 95% interval<\/li>/, 'one period still draws a band, a few points wide');
+  // A brand with no answers in any period has no interval: no band, and no legend entry for one.
+  const none = report([{ brand: null, competitors: { HubSpot: 0.5 } }]);
+  assert.equal(buildChart(none, 960, 300).bands.length, 0);
+  assert.doesNotMatch(reportHtml(none, 'A'.repeat(43)), /95% interval<\/li>/);
+});

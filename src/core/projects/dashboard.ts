@@ -6,16 +6,17 @@
 // rests on, and `thin`: true when n < 10 or the 95% interval is wider than ±0.20.
 // The numbers come from each run's per-prompt tallies (rollups.ts), pooled: the same numbers
 // summarizeProbes and the answer analysis summary give over the probes, without reading them.
-import { ExactSum, rate, round4, shareOfVoice, wilsonInterval } from '../../lib/stats.ts';
+import { createHash } from 'node:crypto';
+import { compareProportions, ExactSum, rate, round4, shareOfVoice, wilsonInterval } from '../../lib/stats.ts';
 import { prominenceMean } from '../visibility/analysis/summary.ts';
-import { pooledEngine } from '../visibility/summary.ts';
+import { pooledEngine, visibilityBand } from '../visibility/summary.ts';
 import type { Store } from '../../db/store.ts';
 import { toApiTime } from '../../lib/ids.ts';
 import { AppError } from '../errors.ts';
 import { plannedDefinitionId } from '../tracking/comparable.ts';
 import { group } from '../tracking/history.ts';
 import type { Catalog } from '../visibility/catalog.ts';
-import { addTally, ensureRollups, loadCells, loadSeries, newTally, runTotal, type BrandTallyData, type PromptCells, type PromptRollup, type PromptSeries } from './rollups.ts';
+import { addTally, ensureRollups, loadCells, loadSeries, newTally, runTotal, type BrandTallyData, type PromptCells, type PromptSeries } from './rollups.ts';
 import { findProject, projectTests } from './projects.ts';
 import { listPrompts } from './prompts.ts';
 import { projectSiteActivity } from './site-activity.ts';
@@ -257,6 +258,176 @@ export async function checkDashboardFilters(store: Store, projectId: string, fil
   return dashboardFilters(await listPrompts(store.db, projectId), await projectTests(store.db, projectId), { ...filters, strict: true });
 }
 
+/** The stored definitions of tests, one query for all (chunks of 500 ids). */
+async function testDefinitions(store: Store, testIds: readonly string[]) {
+  const out: { id: string; definition: string | null }[] = [];
+  for (let i = 0; i < testIds.length; i += 500) out.push(...(await store.db.selectFrom('tests').select(['id', 'definition']).where('id', 'in', testIds.slice(i, i + 500)).execute()));
+  return out;
+}
+
+/**
+ * The comparable runs of tests since `since` (oldest first): started by their test, or with the
+ * test's definition (tracking/comparable.ts), read in one query for all the tests; with the
+ * competitors each run looked for, each run's definition id and the tallies of runs still going.
+ */
+async function comparableRuns(store: Store, tests: readonly { id: string; definition: string | null }[], since: string, catalog: Catalog) {
+  const runs: { id: string; test_id: string; created_at: string; engine: string }[] = [];
+  const lookedFor = new Map<string, ReadonlySet<string>>();
+  const planned = new Map(tests.map((t) => [t.id, plannedId(t.definition, catalog)]));
+  const loaded = [];
+  const ids = [...planned.keys()];
+  for (let i = 0; i < ids.length; i += 500) {
+    loaded.push(
+      ...(await store.db
+        .selectFrom('visibility_runs')
+        .select(['id', 'test_id', 'created_at', 'competitors', 'brand_terms', 'started_by_test', 'engine'])
+        .where('test_id', 'in', ids.slice(i, i + 500))
+        .where('created_at', '>=', since)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute()),
+    );
+  }
+  const { definitionOf, pending } = await ensureRollups(store, loaded);
+  for (const r of loaded) {
+    const testDefinition = planned.get(r.test_id) ?? null;
+    if (testDefinition === null || Number(r.started_by_test) === 1 || definitionOf.get(r.id) === testDefinition) {
+      runs.push({ id: r.id, test_id: r.test_id, created_at: r.created_at, engine: r.engine });
+      lookedFor.set(r.id, new Set(JSON.parse(r.competitors) as string[]));
+    }
+  }
+  runs.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
+  return { runs, lookedFor, pending, definitionOf };
+}
+
+/** The view a project list's figures are read in: the dashboard's default (7-day windows over 90 days). */
+export const GLANCE_VIEW = { window: '7d', days: 90 } as const;
+
+/**
+ * What a window's runs asked (its `definition_id`): the one definition its runs share; for runs
+ * of several markets each asking one thing, an id of that set of definitions (`def_` and 16 hex
+ * digits of a sha256 over them, sorted); null when a market's runs in it asked different things.
+ */
+export function windowDefinition(runs: readonly { id: string; test_id: string }[], definitionOf: ReadonlyMap<string, string>): string | null {
+  const asked = new Map<string, string>();
+  for (const r of runs) {
+    const d = definitionOf.get(r.id);
+    if (d === undefined || (asked.has(r.test_id) && asked.get(r.test_id) !== d)) return null;
+    asked.set(r.test_id, d);
+  }
+  const ids = [...new Set(asked.values())].sort();
+  if (ids.length <= 1) return ids[0] ?? null;
+  return `def_${createHash('sha256').update(JSON.stringify(ids)).digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * Each project's latest figures, for a list of projects: the brand's mention rate in the latest
+ * window of the dashboard's default view (GLANCE_VIEW), with its interval, band, n and thin flag,
+ * the engine that answered it, and the change from the most recent earlier window that asked the
+ * same (every market the same prompts, platforms and competitors) with the two-proportion z-test
+ * tracked tests' comparisons use; a window whose runs are still going is not compared yet. Read
+ * for the whole list at once: one query for the tests, one for their runs, one for the runs'
+ * definitions and one for the tallies of the (at most two) windows read per project (a query per
+ * 100 runs, kept in memory after); a run's tallies are written once, when a list or a dashboard
+ * first reads it finished.
+ */
+export async function projectGlances(store: Store, projectIds: readonly string[], catalog: Catalog, now = new Date()) {
+  const since = new Date(now.getTime() - GLANCE_VIEW.days * 86_400_000).toISOString();
+  const tests: { id: string; project_id: string | null; definition: string | null; last_run_at: string | null }[] = [];
+  for (let i = 0; i < projectIds.length; i += 500) {
+    tests.push(
+      ...(await store.db
+        .selectFrom('tests')
+        .select(['id', 'project_id', 'definition', 'last_run_at'])
+        .where('project_id', 'in', projectIds.slice(i, i + 500))
+        .where('deleted_at', 'is', null)
+        .$narrowType<{ project_id: string | null }>()
+        .execute()),
+    );
+  }
+  const { runs, lookedFor, pending, definitionOf } = await comparableRuns(store, tests, since, catalog);
+  const projectOf = new Map(tests.map((t) => [t.id, t.project_id]));
+  const runsOf = new Map<string, typeof runs>();
+  for (const r of runs) {
+    const id = projectOf.get(r.test_id)!;
+    const list = runsOf.get(id);
+    if (list) list.push(r);
+    else runsOf.set(id, [r]);
+  }
+  type Window = { runs: typeof runs; start: string; end: string; complete: boolean };
+  const windows = new Map<string, { latest?: Window; previous?: Window }>();
+  for (const id of projectIds) {
+    const periods = group(runsOf.get(id) ?? [], GLANCE_VIEW.window, now, since).map((p) => ({ ...p, complete: !p.runs.some((r) => pending.has(r.id)), definition_id: windowDefinition(p.runs, definitionOf) }));
+    const latest = periods.at(-1);
+    const previous = latest?.complete && latest.definition_id !== null ? periods.slice(0, -1).findLast((p) => p.complete && p.definition_id === latest.definition_id) : undefined;
+    windows.set(id, { latest, previous });
+  }
+  const read = [...windows.values()].flatMap((w) => [...(w.latest?.runs ?? []), ...(w.previous?.runs ?? [])]).map((r) => r.id);
+  const seriesOf = await loadSeries(
+    store,
+    read.filter((id) => !pending.has(id)),
+  );
+  for (const [id, list] of pending) seriesOf.set(id, { prompts: list, total: runTotal(list) });
+  const tally = (period: { runs: readonly { id: string }[] } | undefined) => {
+    if (!period) return null;
+    const pool = new Pool([]);
+    for (const r of period.runs) {
+      const s = seriesOf.get(r.id);
+      if (s) pool.addRun([s.total], false, lookedFor.get(r.id));
+    }
+    return pool;
+  };
+  const out = new Map<string, ProjectGlance>();
+  for (const id of projectIds) {
+    const { latest, previous } = windows.get(id)!;
+    const pool = tally(latest);
+    const before = tally(previous);
+    const h = pool?.headline();
+    const test = pool && before ? compareProportions(before.mentions, before.succeeded, pool.mentions, pool.succeeded) : null;
+    const lastRun = tests.filter((t) => t.project_id === id).map((t) => t.last_run_at).filter((x): x is string => x !== null).sort().at(-1);
+    out.set(id, {
+      window: GLANCE_VIEW.window,
+      days: GLANCE_VIEW.days,
+      latest_period: latest ? { start: toApiTime(latest.start), end: toApiTime(latest.end) } : null,
+      run_count: latest?.runs.length ?? 0,
+      complete: latest?.complete ?? true,
+      engine: pooledEngine(latest?.runs.map((r) => r.engine) ?? []),
+      mention_rate: h?.mention_rate ?? null,
+      mention_rate_ci: h?.mention_rate_ci ?? null,
+      visibility_band: visibilityBand(h?.mention_rate ?? null),
+      n: pool?.succeeded ?? 0,
+      thin: isThin(pool?.succeeded ?? 0, h?.mention_rate_ci ?? null),
+      previous_period: previous ? { start: toApiTime(previous.start), end: toApiTime(previous.end) } : null,
+      previous_mention_rate: before?.headline().mention_rate ?? null,
+      change: test?.change ?? null,
+      change_significant: test?.change_significant ?? null,
+      p_value: test?.p_value ?? null,
+      last_run_at: lastRun ? toApiTime(lastRun) : null,
+    });
+  }
+  return out;
+}
+
+export interface ProjectGlance {
+  window: '7d';
+  days: number;
+  latest_period: { start: string; end: string } | null;
+  run_count: number;
+  complete: boolean;
+  engine: 'sandbox' | 'live' | 'mixed' | null;
+  mention_rate: number | null;
+  mention_rate_ci: { low: number; high: number } | null;
+  visibility_band: string | null;
+  n: number;
+  thin: boolean;
+  previous_period: { start: string; end: string } | null;
+  previous_mention_rate: number | null;
+  change: number | null;
+  change_significant: boolean | null;
+  p_value: number | null;
+  last_run_at: string | null;
+}
+
 /**
  * The dashboard, saying which engine answered the runs behind it, as every run and probe does:
  * `engine` "sandbox" or "live" when all runs agree, "mixed" when not, null without runs; with
@@ -279,33 +450,8 @@ export async function dashboardAndRuns(store: Store, accountId: string, projectI
   const now = opts.now ?? new Date();
   const since = new Date(now.getTime() - opts.days * 86_400_000).toISOString();
 
-  // The comparable runs of every market's test (or the one market asked for): started by the
-  // test, or with the test's definition (tracking/comparable.ts), from each run's tallies.
-  const runs: { id: string; created_at: string; engine: string }[] = [];
-  const lookedFor = new Map<string, ReadonlySet<string>>();
-  const pending = new Map<string, PromptRollup[]>();
   const tests = allTests.filter((t) => !market || t.market === market);
-  for (const t of tests) {
-    const definition = (await store.db.selectFrom('tests').select('definition').where('id', '=', t.id).executeTakeFirstOrThrow()).definition;
-    const testDefinition = plannedId(definition, opts.catalog);
-    const loaded = await store.db
-      .selectFrom('visibility_runs')
-      .select(['id', 'created_at', 'competitors', 'brand_terms', 'started_by_test', 'engine'])
-      .where('test_id', '=', t.id)
-      .where('created_at', '>=', since)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    const rolled = await ensureRollups(store, loaded);
-    for (const [id, r] of rolled.pending) pending.set(id, r);
-    for (const r of loaded) {
-      if (testDefinition === null || Number(r.started_by_test) === 1 || rolled.definitionOf.get(r.id) === testDefinition) {
-        runs.push(r);
-        lookedFor.set(r.id, new Set(JSON.parse(r.competitors) as string[]));
-      }
-    }
-  }
-  runs.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+  const { runs, lookedFor, pending, definitionOf } = await comparableRuns(store, await testDefinitions(store, tests.map((t) => t.id)), since, opts.catalog);
   const periods = group(runs, opts.window, now, since);
   const stored = runs.map((r) => r.id).filter((id) => !pending.has(id));
   const seriesOf = await loadSeries(store, stored);
@@ -320,7 +466,14 @@ export async function dashboardAndRuns(store: Store, accountId: string, projectI
   const series = periods.map((p) => {
     const pool = new Pool(competitors);
     for (const r of p.runs) pool.addRun(runSeries(r.id), true, lookedFor.get(r.id));
-    return { start: toApiTime(p.start), end: toApiTime(p.end), run_ids: p.runs.map((r) => r.id), ...brandNumbers(pool, competitors) };
+    return {
+      start: toApiTime(p.start),
+      end: toApiTime(p.end),
+      run_ids: p.runs.map((r) => r.id),
+      // What the window's runs asked, as a tracked test's points say it; null when they differ.
+      definition_id: windowDefinition(p.runs, definitionOf),
+      ...brandNumbers(pool, competitors),
+    };
   });
 
   const latest = periods.at(-1);

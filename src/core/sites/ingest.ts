@@ -5,7 +5,7 @@
 // the batch's distinct rollup rows; so the garbage a gigabyte leaves behind dies young instead of
 // piling up in V8's old generation. While a batch is written nothing more is read from the
 // request. Client addresses are read to verify a crawler and then dropped.
-import { createHash } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { createGunzip } from 'node:zlib';
 import { pipeline, Readable } from 'node:stream';
 import { sql } from 'kysely';
@@ -67,6 +67,10 @@ export interface IngestSummary {
   parsed: number;
   skipped: number;
   duplicates: number;
+  /** Of the duplicates: lines repeated within this upload. */
+  duplicates_in_upload: number;
+  /** Of the duplicates: lines another upload (an earlier one, or one at the same time) counted first. */
+  duplicates_sent_before: number;
   ai_crawler_hits: number;
   ai_referral_visits: number;
   from: string | null;
@@ -294,7 +298,10 @@ export async function ingestLog(
   // An allow-listed `host:port` domain: log lines name the host, with or without the port.
   const siteHost = foldHost(site.domain);
   let newBlocked = 0;
-  const sum = { lines: 0, parsed: 0, skipped: 0, duplicates: 0, ai_crawler_hits: 0, ai_referral_visits: 0 };
+  const sum = { lines: 0, parsed: 0, skipped: 0, duplicates: 0, duplicates_in_upload: 0, duplicates_sent_before: 0, ai_crawler_hits: 0, ai_referral_visits: 0 };
+  // This upload's mark on the lines it counts first: a line already there with it was repeated
+  // within the upload, one without it was sent before (two uploads share one at odds of 2^-47).
+  const upload = { mark: randomInt(1, 2 ** 47), counted: 0 };
   let minTime = Infinity;
   let maxTime = -Infinity;
   let parser: LineParser | null = opts.format === 'auto' ? null : parserFor(opts.format);
@@ -306,8 +313,10 @@ export async function ingestLog(
 
   const flush = async () => {
     if (!batch.length) return;
-    const { added, duplicates } = await writeBatch(store, site.id, batch);
+    const { added, duplicates, repeated } = await writeBatch(store, site.id, upload, batch);
     sum.duplicates += duplicates;
+    sum.duplicates_in_upload += repeated;
+    sum.duplicates_sent_before += duplicates - repeated;
     sum.ai_crawler_hits += added.crawler;
     sum.ai_referral_visits += added.referral;
     newBlocked += added.blocked;
@@ -421,9 +430,15 @@ function pieces<T>(list: readonly T[], max: number): T[][] {
  * one INSERT at a time. Nothing outside the transaction changes, so a retried transaction counts
  * the same.
  */
-async function writeBatch(store: Store, siteId: string, batch: Batch) {
+/**
+ * `upload.counted`: lines this upload has inserted so far. While it is 0 no line carries its mark,
+ * so a duplicate was sent before without asking (a file sent again costs no extra read).
+ */
+async function writeBatch(store: Store, siteId: string, upload: { mark: number; counted: number }, batch: Batch) {
   return store.db.transaction().execute(async (trx) => {
     let duplicates = 0;
+    /** Of the duplicates, lines this upload had already counted (in this piece or an earlier one). */
+    let repeated = 0;
     // Per rollup row: the new lines it counts and the latest of their times.
     const hits = new Int32Array(batch.rows.length);
     const seen = new Float64Array(batch.rows.length).fill(-Infinity);
@@ -431,11 +446,11 @@ async function writeBatch(store: Store, siteId: string, batch: Batch) {
     for (const size of pieceSizes(batch.length, HASHES_PER_INSERT)) {
       // Hash → its first line in this piece (a repeat is inserted too, and the database skips it).
       const lineOf = new Map<string, number>();
-      const values: { site_id: string; line_hash: string }[] = [];
+      const values: { site_id: string; line_hash: string; upload: number }[] = [];
       for (let i = from; i < from + size; i++) {
         const line_hash = batch.hash(i);
         if (!lineOf.has(line_hash)) lineOf.set(line_hash, i);
-        values.push({ site_id: siteId, line_hash });
+        values.push({ site_id: siteId, line_hash, upload: upload.mark });
       }
       from += size;
       const inserted = await trx
@@ -451,9 +466,28 @@ async function writeBatch(store: Store, siteId: string, batch: Batch) {
         if (batch.times[i] > seen[row]) seen[row] = batch.times[i];
       }
       duplicates += size - inserted.length;
+      // Copies of a line this upload counted first (in this piece or an earlier one) were
+      // repeated within it; every copy of a line another upload counted first was sent before.
+      const copies = new Map<string, number>();
+      if (inserted.length < size) for (const v of values) copies.set(v.line_hash, (copies.get(v.line_hash) ?? 0) + 1);
+      for (const { line_hash } of copies.size ? inserted : []) {
+        repeated += copies.get(line_hash)! - 1;
+        copies.delete(line_hash);
+      }
+      if (copies.size && upload.counted > 0) {
+        const mine = await trx
+          .selectFrom('site_log_lines')
+          .select('line_hash')
+          .where('site_id', '=', siteId)
+          .where('line_hash', 'in', [...copies.keys()])
+          .where('upload', '=', upload.mark)
+          .execute();
+        for (const { line_hash } of mine) repeated += copies.get(line_hash)!;
+      }
+      upload.counted += inserted.length;
     }
     const added = await addToRollups(trx, siteId, batch.rows, hits, seen);
-    return { added, duplicates };
+    return { added, duplicates, repeated };
   });
 }
 

@@ -28,7 +28,16 @@ export default defineRoute({
       run_count: z.number().int().describe('Runs behind these numbers'),
       sandbox_run_count: z.number().int().describe('Of them, runs the sandbox engine answered (simulated, not real AI answers)'),
       thin_evidence: z.object({ min_answers: z.number(), max_half_width: z.number() }),
-      series: z.array(z.object({}).passthrough()),
+      series: z.array(
+        z
+          .object({
+            definition_id: z
+              .string()
+              .nullable()
+              .describe("What the window's runs asked: their one definition id, or for several markets each asking one thing an id of that set; null when a market's runs in the window asked different things"),
+          })
+          .passthrough(),
+      ),
       matrix: z.array(z.object({ prompt: z.string(), topics: z.array(z.string()), n: z.number().int(), thin: z.boolean() }).passthrough()),
       topics: z.array(z.object({ topic: z.string() }).passthrough()),
       competitors_named_brand_absent: z.array(z.object({ prompt: z.string() }).passthrough()),

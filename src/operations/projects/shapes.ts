@@ -52,4 +52,29 @@ export const Project = z
   })
   .passthrough();
 
+const Period = z.object({ start: z.string(), end: z.string() });
+
+/** A project's latest figures in a list (core/projects/dashboard.ts projectGlances). */
+export const ProjectGlance = z
+  .object({
+    window: z.literal('7d').describe('The windows compared: the dashboard default, 7 days'),
+    days: z.number().int().describe('How far back runs are read: 90'),
+    latest_period: Period.nullable().describe('The latest window with runs; null without runs in the last 90 days'),
+    run_count: z.number().int().describe('Comparable runs in the latest window'),
+    complete: z.boolean().describe('False while a run of the latest window is still going: its rate may move, and it is not compared yet'),
+    engine: z.enum(['sandbox', 'live', 'mixed']).nullable().describe('Which engine answered the latest window: sandbox (simulated answers), live or mixed; null without runs'),
+    mention_rate: z.number().nullable().describe("The brand's mention rate in the latest window, as the dashboard's"),
+    mention_rate_ci: z.object({ low: z.number(), high: z.number() }).nullable().describe('Its 95% Wilson interval'),
+    visibility_band: z.string().nullable().describe('Invisible, Low, Moderate, Good or Strong'),
+    n: z.number().int().describe('The answers the rate rests on'),
+    thin: z.boolean().describe('n < 10 or an interval wider than ±0.20'),
+    previous_period: Period.nullable().describe('The most recent earlier window that asked the same (each market the same prompts, platforms, repeats and competitors); null when none'),
+    previous_mention_rate: z.number().nullable(),
+    change: z.number().nullable().describe('Latest rate minus the previous one; null without a comparable earlier window'),
+    change_significant: z.boolean().nullable().describe('Whether the change is larger than the noise (two-proportion z-test at 95%)'),
+    p_value: z.number().nullable(),
+    last_run_at: z.string().nullable().describe("When one of the project's tests last ran"),
+  })
+  .describe("The project's latest figures, computed for the whole list at once");
+
 export const ProjectId = z.object({ project_id: z.string().max(64).describe('Project id (proj_…)') });

@@ -58,7 +58,7 @@ export default defineRoute({
     idempotent: true,
     extraInput: { lines: z.string().max(1024 * 1024).describe('Access log lines, newline-separated (at most 1 MiB; larger files go over HTTP)') },
     description:
-      'Read access log lines of a site (nginx/Apache combined or common, Cloudflare Logpush http_requests NDJSON, CloudFront standard logs, Vercel log drains; format auto-detected) into its AI crawler and AI referral reports. Free. Lines already read count once (duplicates).',
+      'Read access log lines of a site (nginx/Apache combined or common, Cloudflare Logpush http_requests NDJSON, CloudFront standard logs, Vercel log drains; format auto-detected) into its AI crawler and AI referral reports. Free. Lines already read count once (duplicates: repeated within this upload, or sent in an earlier one).',
   },
   handler: async ({ params, query, ctx, request }, core) => {
     const format = filterValue('format', query.format, FORMATS) ?? 'auto';

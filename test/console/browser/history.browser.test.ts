@@ -124,6 +124,56 @@ describe('history charts in a browser', { skip: browserSkip() }, () => {
     assert.match(text, /^start,end,series,/);
     for (const prompt of DEFINITION.prompts) assert.ok(text.includes(`prompt:${prompt}|platform:openai`), prompt);
     await checkWidths('project-one-window');
+
+    // The projects list says the project's latest figure, its band, that it is simulated, and
+    // that there is no earlier week to compare with, from the server (the list's `glance`).
+    await page.goto('/console/projects');
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: p.name }) });
+    await row.getByText('sandbox', { exact: true }).waitFor();
+    const cells = await row.locator('td').allInnerTexts();
+    const g = (await rig.server.request('GET', '/v1/projects', { key })).json().projects.find((x: { id: string }) => x.id === p.id).glance;
+    assert.match(cells.join(' | '), new RegExp(`${Math.round(g.mention_rate * 100)}%.*n=${g.n}`, 's'));
+    assert.match(cells.join(' | '), /no comparable earlier week/);
+    await checkWidths('projects-list-glance');
+  });
+
+  test("a project's dashboard marks where its prompts changed, as a tracked test's charts do", async () => {
+    const p = await createProject({ name: 'Northwind prompts changed' });
+    const runProject = async () => {
+      const runs = await rig.server.request('POST', `/v1/projects/${p.id}/runs`, { key, body: {} });
+      assert.equal(runs.statusCode, 200, runs.body);
+      for (const r of runs.json().runs) await rig.server.waitForRun(key, r.run_id);
+      return runs.json().runs.map((r: { run_id: string }) => r.run_id) as string[];
+    };
+    const first = await runProject();
+    // The first run a week and more ago, then a prompt added: this week's run asks something else.
+    const ago = new Date(Date.now() - 9 * 86_400_000).toISOString();
+    await rig.server.runtime.core.store.db.updateTable('visibility_runs').set({ created_at: ago }).where('id', 'in', first).execute();
+    const added = await rig.server.request('POST', `/v1/projects/${p.id}/prompts`, { key, body: { prompts: [{ prompt: 'coffee for a moka pot' }] } });
+    assert.equal(added.statusCode, 200, added.body);
+    await runProject();
+    const d = (await rig.server.request('GET', `/v1/projects/${p.id}/dashboard`, { key })).json();
+    assert.equal(d.series.length, 2);
+    const history = (await rig.server.request('GET', `/v1/tests/${p.tests[0].test_id}/history?window=7d`, { key })).json();
+    assert.deepEqual(d.series.map((x: { definition_id: string }) => x.definition_id), history.points.map((x: { definition_id: string }) => x.definition_id), "the test's own definition ids");
+    assert.notEqual(d.series[0].definition_id, d.series[1].definition_id);
+
+    await page.goto(`/console/projects/${p.id}`);
+    const rate = page.getByRole('region', { name: 'Mention rate over time' });
+    await rate.locator('canvas').waitFor();
+    await page.getByTestId('p-definition-changed').waitFor();
+    for (const id of ['p-rate', 'p-sov']) await page.getByTestId(`${id}-breaks`).waitFor();
+    const breaks = (await page.getByTestId('p-rate-chart').getAttribute('data-breaks'))!.split(',').map(Number);
+    const ends = d.series.map((x: { end: string }) => Date.parse(x.end) / 1000);
+    assert.equal(breaks.length, 1);
+    assert.ok(breaks[0] > ends[0] && breaks[0] < ends[1], 'between the two windows');
+    await rate.getByText('Show the numbers').click();
+    const rows = rate.getByRole('table', { name: 'Mention rate over time' }).locator('tbody tr');
+    assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLTableRowElement).cells[1].textContent)), ['set 1', 'set 2']);
+    // No move is claimed across the change.
+    const brandRow = page.getByRole('table', { name: 'Brand and competitors in the latest window' }).locator('tbody tr').first();
+    assert.match(await brandRow.innerText(), /the window before asked something else/);
+    await checkWidths('project-prompts-changed');
   });
 
   test("the sample planner's month under a budget says what the budget stops", async () => {

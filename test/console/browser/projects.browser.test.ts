@@ -232,6 +232,14 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     assert.equal(await page.getByRole('link', { name: 'Edit', exact: true }).count(), 0);
     await rig.screenshot(page, 'project-market-test-desktop');
 
+    // The list says the latest week and its change against the week before, which asked the same,
+    // in the server's figures (the list's glance).
+    await page.goto('/console/projects');
+    const glance = (await rig.server.request('GET', '/v1/projects', { key })).json().projects[0].glance;
+    assert.ok(glance.previous_period, 'two weeks of runs that asked the same');
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Acme CRM' }) });
+    await row.getByText(`n=${glance.n}`).waitFor();
+    assert.match(await row.innerText(), glance.change_significant ? /significant/ : /within the noise/);
     visited['projects'] = '/console/projects';
     visited['project'] = projectPath;
     visited['project-settings'] = `/console/projects/${projectId}/edit`;

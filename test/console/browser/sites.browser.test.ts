@@ -96,15 +96,24 @@ describe('the Sites pages', { skip: browserSkip() }, () => {
 
   test('uploads from the browser: the summary, then the crawler and referral reports', async () => {
     const scenario = logText('combined', DOMAIN);
-    let summary = await upload('access.log', scenario.body);
+    // One crawler line twice in the file: the site's first upload, so nothing was sent before.
+    const body = scenario.body + scenario.body.split('\n').find((l) => l.includes('GPTBot')) + '\n';
+    let summary = await upload('access.log', body);
     assert.match(await summary.innerText(), /as combined/);
-    assert.equal(await stat(summary, 'Requests read'), String(scenario.requests));
+    assert.equal(await stat(summary, 'Requests read'), String(scenario.requests + 1));
     assert.equal(await stat(summary, 'AI crawler hits'), '17');
     assert.equal(await stat(summary, 'AI referral visits'), '5');
     assert.equal(await stat(summary, 'Skipped'), '2');
-    // The same file again: nothing counts twice (its 17 + 5 counted lines are known).
-    summary = await upload('access.log', scenario.body);
-    await summary.locator('.stat').filter({ hasText: 'Already counted' }).locator('.value').getByText('22').waitFor();
+    const counted = summary.locator('.stat').filter({ hasText: 'Already counted' });
+    assert.equal(await stat(summary, 'Already counted'), '1');
+    assert.match(await counted.innerText(), /1 repeated within this file/);
+    assert.doesNotMatch(await counted.innerText(), /before|earlier/);
+    await bothWidths('sites-upload-repeated-line');
+    // The same file again: nothing counts twice (its 17 + 5 counted lines, and the copy, are known).
+    summary = await upload('access.log', body);
+    await counted.locator('.value').getByText('23').waitFor();
+    assert.match(await counted.innerText(), /23 sent in an earlier upload/);
+    assert.doesNotMatch(await counted.innerText(), /within this file/);
 
     const days = tenDays(Date.now());
     summary = await upload('ten-days.log', days);

@@ -1,7 +1,7 @@
 // Small frictions a new user met, in a real Chromium against a real server and worker on the
 // sandbox engine: a site typed without https:// (acme.example) accepted by the project and run
 // forms; on a phone the current section's tab scrolled into view (Alerts, Operator sat past the
-// edge); the brand's own name in a chart's interval legend; a gap between a row of charts and the
+// edge); the brand's own name in a chart's interval legend, listed only once a band is drawn; a gap between a row of charts and the
 // card under it; "1 prompt in 1 topic", "1 grant" in the singular; the kind of each cited source
 // (your site, competitor, review...) on the run page, which the API had and the console did not show;
 // a test made by a run says why its Run now is off.
@@ -48,6 +48,18 @@ describe('console frictions in a browser', { skip: browserSkip() }, () => {
     await page.getByRole('table', { name: "Runs of the project's tests" }).getByText('completed', { exact: true }).waitFor({ timeout: 90_000 });
     const rate = page.getByRole('region', { name: 'Mention rate over time' });
     await page.getByTestId('p-rate-chart').locator('canvas').waitFor({ timeout: 20_000 });
+    // One window draws no band, so the legend does not list one; the interval is in the table.
+    await page.getByTestId('p-rate-one').getByText('Its 95% interval is in the table.').waitFor();
+    assert.equal(await rate.locator('.legend .swatch.band').count(), 0, 'no band legend for a band not drawn');
+    // A week later, a second window: the band is drawn between the two, and the legend names it.
+    const projectId = new URL(page.url()).pathname.split('/').at(-1)!;
+    const db = rig.server.runtime.core.store.db;
+    const tests = await db.selectFrom('tests').select('id').where('project_id', '=', projectId).execute();
+    const ago = new Date(Date.now() - 8 * 86_400_000).toISOString();
+    await db.updateTable('visibility_runs').set({ created_at: ago }).where('test_id', 'in', tests.map((t) => t.id)).execute();
+    await page.getByRole('button', { name: 'Run now' }).click();
+    await page.getByRole('table', { name: "Runs of the project's tests" }).getByText('completed', { exact: true }).nth(1).waitFor({ timeout: 90_000 });
+    await page.getByTestId('p-rate-one').waitFor({ state: 'detached', timeout: 20_000 });
     // The interval is the brand's: its name as written, not lower-cased.
     await rate.locator('.legend').getByText('95% interval of Acme Boards', { exact: true }).waitFor();
     // The row of charts does not touch the card under it.

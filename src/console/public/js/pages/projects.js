@@ -8,7 +8,7 @@
 import { html, useEffect, useRef, useState, navigate, PageHead, Table, Badge, Note, ErrorNote, Empty, Loading, Stat, Field, useData, pct, when, ago, platformName, TERMINAL, urlInputProps, plural, sentimentText, assistantName, CopyButton } from '../ui.js';
 import { get, post, patch, del, idempotencyKey } from '../api.js';
 import { MonthlyCost } from '../cost.js';
-import { Chart } from './tests.js';
+import { Chart, definitionSets } from './tests.js';
 
 const list = (s) => s.split(',').map((x) => x.trim()).filter(Boolean);
 const ciText = (c) => (c && c.low != null ? `${pct(c.low)}–${pct(c.high)}` : '—');
@@ -23,8 +23,8 @@ function Rate({ r, ci = true }) {
     <span class="small muted"> · n=${r.n}</span>${r.thin ? html` <span class="badge thin" title="Fewer than 10 answers, or an interval wider than ±20 points">thin</span>` : null}</span>`;
 }
 
-function Change({ value }) {
-  if (value === null || value === undefined) return html`<span class="small muted">no earlier window</span>`;
+function Change({ value, none = 'no earlier window' }) {
+  if (value === null || value === undefined) return html`<span class="small muted">${none}</span>`;
   const kind = value > 0 ? 'up' : value < 0 ? 'down' : 'flat';
   return html`<span class=${'change ' + kind}>${signed(value)}</span>`;
 }
@@ -66,10 +66,26 @@ export function ProjectsPage() {
             { label: 'Project', cell: (p) => html`<a href=${'/console/projects/' + p.id}><strong>${p.name}</strong></a><div class="small muted">${p.url}</div>`, wide: true },
             { label: 'Competitors', cell: (p) => p.competitors.map((c) => c.name).join(', ') || '—' },
             { label: 'Markets', cell: (p) => p.markets.map((m) => `${m.language}-${m.country}`).join(', ') },
+            { label: 'Mention rate, latest week', cell: (p) => html`<${GlanceRate} g=${p.glance} />` },
+            { label: 'Change', cell: (p) => html`<${GlanceChange} g=${p.glance} />` },
             { label: 'Prompts', cell: (p) => p.prompt_count, num: true },
-            { label: 'Topics', cell: (p) => p.topics.length, num: true },
-            { label: 'Last run', cell: (p) => ago(p.tests.map((t) => t.last_run_at).filter(Boolean).sort().at(-1)) },
-          ]} /></div>`}`;
+            { label: 'Last run', cell: (p) => ago(p.glance.last_run_at) },
+          ]} /></div>
+          <p class="small muted" data-testid="glance-note">The brand's mention rate in each project's latest 7-day window of the last 90 days (its dashboard's first figure) with its 95% interval and the answers it rests on, and the change from the last earlier week that asked the same: <strong>significant</strong> when larger than the noise (a two-proportion test at 95%), otherwise within the noise.</p>`}`;
+}
+
+/** A list row's latest rate (the server's glance): rate, band, interval, n, thin and sandbox marks. */
+function GlanceRate({ g }) {
+  if (!g.latest_period) return html`<span class="small muted">no runs in 90 days</span>`;
+  return html`<${Rate} r=${g} />${g.visibility_band ? html` <${Badge} value=${g.visibility_band} />` : null}${g.engine === 'sandbox' || g.engine === 'mixed' ? html` <span class="badge" title="Answers from the sandbox engine: simulated, not asked of real AI platforms">${g.engine === 'sandbox' ? 'sandbox' : 'partly sandbox'}</span>` : null}
+    <div class="small muted">week ending ${shortDate(g.latest_period.end)}${g.complete ? '' : ' · a run is still going'}</div>`;
+}
+
+/** A list row's change from the last comparable week, and whether it is beyond the noise. */
+function GlanceChange({ g }) {
+  if (g.change === null) return html`<span class="small muted">${!g.latest_period ? '—' : !g.complete ? 'once the runs finish' : 'no comparable earlier week'}</span>`;
+  return html`<${Change} value=${g.change} /><div class="small">${g.change_significant ? html`<strong>significant</strong>` : html`<span class="muted">within the noise</span>`}</div>
+    <div class="small muted">vs week ending ${shortDate(g.previous_period.end)}</div>`;
 }
 
 // ---- Create and edit ----
@@ -490,12 +506,18 @@ function Dashboard({ d, p }) {
   }
   const names = [p.brand.name, ...last.competitors.map((c) => c.name)];
   const before = d.previous_period ? d.series.at(-2) : null;
-  const beforeOf = (name, i) => (!before ? null : i === 0 ? before.brand : before.competitors.find((c) => c.name === name));
+  // A window that asked something else (or a mix) is no baseline for the latest one.
+  const alike = !!before && !!last.definition_id && before.definition_id === last.definition_id;
+  const beforeOf = (name, i) => (!alike ? null : i === 0 ? before.brand : before.competitors.find((c) => c.name === name));
   const entities = [{ name: p.brand.name, brand: true, ...last.brand }, ...last.competitors].map((e, i) => {
     const was = beforeOf(e.name, i);
     return { ...e, change: was && was.mention_rate != null && e.mention_rate != null ? e.mention_rate - was.mention_rate : null };
   });
   const times = d.series.map((s) => at(s.end));
+  // Where what the project asked changed (its prompts, platforms, repeats, markets or
+  // competitors): a dashed line, the lines broken there, each window's set in the tables.
+  const sets = definitionSets(d.series);
+  const asked = sets.label ? [{ label: 'Asked', cell: sets.label }] : [];
   const rateOf = (s, i) => (i === 0 ? s.brand : s.competitors[i - 1] || {}).mention_rate ?? null;
   const sovOf = (s, i) => (i === 0 ? s.brand : s.competitors[i - 1] || {}).share_of_voice ?? null;
   return html`
@@ -504,31 +526,35 @@ function Dashboard({ d, p }) {
       <${Stat} label="Mention rate" value=${pct(last.brand.mention_rate)} sub=${html`95% interval ${ciText(last.brand.mention_rate_ci)} · ${last.brand.n} answers${last.brand.thin ? html` <span class="badge thin">thin</span>` : ''}`} />
       <${Stat} label="Share of voice" value=${pct(last.brand.share_of_voice)} sub="of all brand mentions" />
       <${Stat} label="Sentiment" value=${html`<span class="small">${sentimentText(last.brand.sentiment)}</span>`} />
-      <${Stat} label="Window" value=${html`<span class="small">${shortDate(d.latest_period.start)} – ${shortDate(d.latest_period.end)}</span>`} sub=${`${last.run_ids.length} run${last.run_ids.length === 1 ? '' : 's'}${d.previous_period ? `; compared with ${shortDate(d.previous_period.start)} – ${shortDate(d.previous_period.end)}` : ''}`} />
+      <${Stat} label="Window" value=${html`<span class="small">${shortDate(d.latest_period.start)} – ${shortDate(d.latest_period.end)}</span>`} sub=${`${last.run_ids.length} run${last.run_ids.length === 1 ? '' : 's'}${alike ? `; compared with ${shortDate(d.previous_period.start)} – ${shortDate(d.previous_period.end)}` : ''}`} />
     </div>
     <p class="small muted" id="thin-note">A rate is marked <span class="badge thin">thin</span> when it rests on fewer than ${d.thin_evidence.min_answers} answers or its 95% interval is wider than ±${Math.round(d.thin_evidence.max_half_width * 100)} points: too little evidence to act on. n is the number of answers.</p>
     <section class="card" aria-labelledby="d-entities"><h2 id="d-entities">Brand and competitors, latest window</h2>
       <${Table} caption="Brand and competitors in the latest window" captionHidden rowKey=${(e) => e.name} rows=${entities} columns=${[
         { label: 'Name', cell: (e) => (e.brand ? html`<strong>${e.name}</strong> <span class="small muted">(you)</span>` : e.name) },
         { label: 'Mention rate', cell: (e) => html`<${Rate} r=${e} />` },
-        ...(before ? [{ label: 'Change', cell: (e) => html`<${Change} value=${e.change} />` }] : []),
+        ...(before ? [{ label: 'Change', cell: (e) => html`<${Change} value=${e.change} none=${alike ? undefined : 'the window before asked something else'} />` }] : []),
         { label: 'Share of voice', cell: (e) => pct(e.share_of_voice), num: true },
         { label: 'Sentiment', cell: (e) => sentimentText(e.sentiment) },
         { label: 'Prominence', cell: (e) => (e.prominence && e.prominence.first_mention_share != null ? `first named ${pct(e.prominence.first_mention_share)} into an answer` : '—') },
       ]} />
     </section>
+    ${sets.label
+      ? html`<${Note} kind="info"><p data-testid="p-definition-changed">What the project's runs asked changed at the dashed line (its prompts, platforms, repeats, markets or competitors, or a market with no run in a window): the windows either side are not comparable. The tables name each window's set under Asked; a window of runs that asked different things is “mixed”.</p></${Note}>`
+      : null}
     <div class="grid">
       <${Chart} id="p-rate" title="Mention rate over time" summary=${`${plural(d.series.length, 'window')}; latest ${p.brand.name} ${pct(last.brand.mention_rate)} (95% interval ${ciText(last.brand.mention_rate_ci)}, n=${last.brand.n})`}
         times=${times} series=${names.map((n, i) => ({ label: n, values: d.series.map((s) => rateOf(s, i)) }))}
-        bandLabel=${p.brand.name} unit="window"
+        bandLabel=${p.brand.name} unit="window" breaks=${sets.breaks}
         band=${{ low: d.series.map((s) => (s.brand.mention_rate_ci ? s.brand.mention_rate_ci.low : null)), high: d.series.map((s) => (s.brand.mention_rate_ci ? s.brand.mention_rate_ci.high : null)) }}
         rows=${d.series} columns=${[
           { label: 'Window ending', cell: (s) => shortDate(s.end) },
+          ...asked,
           ...names.map((n, i) => ({ label: n, cell: (s) => html`<${Rate} r=${i === 0 ? s.brand : s.competitors[i - 1]} />` })),
         ]} />
       <${Chart} id="p-sov" title="Share of voice over time" summary=${`latest: ${p.brand.name} ${pct(last.brand.share_of_voice)}`}
-        times=${times} unit="window" series=${names.map((n, i) => ({ label: n, values: d.series.map((s) => sovOf(s, i)) }))}
-        rows=${d.series} columns=${[{ label: 'Window ending', cell: (s) => shortDate(s.end) }, ...names.map((n, i) => ({ label: n, cell: (s) => pct(sovOf(s, i)), num: true }))]} />
+        times=${times} unit="window" breaks=${sets.breaks} series=${names.map((n, i) => ({ label: n, values: d.series.map((s) => sovOf(s, i)) }))}
+        rows=${d.series} columns=${[{ label: 'Window ending', cell: (s) => shortDate(s.end) }, ...asked, ...names.map((n, i) => ({ label: n, cell: (s) => pct(sovOf(s, i)), num: true }))]} />
     </div>
     <${Matrix} d=${d} p=${p} />
     <div class="grid">

@@ -146,11 +146,20 @@ function Upload({ site, onDone }) {
             <${Stat} label="AI crawler hits" value=${n(summary.ai_crawler_hits)} />
             <${Stat} label="AI referral visits" value=${n(summary.ai_referral_visits)} />
             <${Stat} label="Skipped" value=${n(summary.skipped)} sub="not a request of the format, or another host" />
-            <${Stat} label="Already counted" value=${n(summary.duplicates)} sub="lines sent before" />
+            <${Stat} label="Already counted" value=${n(summary.duplicates)} sub=${duplicatesText(summary)} />
           </div>
         </div>`
       : null}
   </section>`;
+}
+
+/** What the upload's duplicates were: copies of a line within this file, or lines an earlier upload sent. */
+function duplicatesText(s) {
+  if (!s.duplicates) return 'no line counted twice';
+  const parts = [];
+  if (s.duplicates_in_upload) parts.push(`${n(s.duplicates_in_upload)} repeated within this file`);
+  if (s.duplicates_sent_before) parts.push(`${n(s.duplicates_sent_before)} sent in an earlier upload`);
+  return `lines not counted again: ${parts.join(', ')}`;
 }
 
 /** The window's UTC days, oldest first ("YYYY-MM-DD"). */

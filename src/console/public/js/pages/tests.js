@@ -257,6 +257,9 @@ function loadUplot() {
 export function Chart({ id, title, summary, times, series, band, bandLabel, percent = true, max, columns, rows, breaks = [], unit = 'run' }) {
   const box = useRef(null);
   const dots = crowded(times);
+  // The legend names the band only where it is drawn: a band needs two neighbouring points with
+  // intervals (one point, or points each alone between breaks, draw none).
+  const banded = !!band && !dots && bandDrawn(times, band, breaks);
   useEffect(() => {
     let plot = null;
     let observer = null;
@@ -279,7 +282,7 @@ export function Chart({ id, title, summary, times, series, band, bandLabel, perc
         ss.push({ label: series[i].label, stroke: color, ...line(color, i === 0), spanGaps: !breaks.length, value: (u, v) => (v == null ? '—' : percent ? pct(v) : String(v)) });
       }
       const bands = [];
-      if (band && !dots) {
+      if (banded) {
         data.push(slotted(band.high), slotted(band.low));
         ss.push({ label: `${series[0].label} 95% high`, stroke: 'transparent', points: { show: false }, width: 0 });
         ss.push({ label: `${series[0].label} 95% low`, stroke: 'transparent', points: { show: false }, width: 0 });
@@ -318,8 +321,8 @@ export function Chart({ id, title, summary, times, series, band, bandLabel, perc
   }, [JSON.stringify([times, series, band, breaks])]);
   return html`<section class="card" aria-labelledby=${id}>
     <h2 id=${id}>${title}</h2>
-    <ul class="legend plain-inline" aria-hidden="true">${series.map((s, i) => html`<li><span class="swatch" style=${{ background: COLORS[i % COLORS.length] }}></span>${s.label}</li>`)}${band && !dots ? html`<li><span class="swatch band"></span>95% interval of ${bandLabel ?? series[0].label.toLowerCase()}</li>` : null}</ul>
-    ${times.length === 1 ? html`<p class="small muted" data-testid=${id + '-one'}>One ${unit} so far, so no trend yet: the line starts with the next ${unit}.</p>` : null}
+    <ul class="legend plain-inline" aria-hidden="true">${series.map((s, i) => html`<li><span class="swatch" style=${{ background: COLORS[i % COLORS.length] }}></span>${s.label}</li>`)}${banded ? html`<li><span class="swatch band"></span>95% interval of ${bandLabel ?? series[0].label.toLowerCase()}</li>` : null}</ul>
+    ${times.length === 1 ? html`<p class="small muted" data-testid=${id + '-one'}>One ${unit} so far, so no trend yet: the line starts with the next ${unit}.${band ? ' Its 95% interval is in the table.' : ''}</p>` : null}
     ${breaks.length ? html`<p class="small muted" data-testid=${id + '-breaks'}>The dashed line: what was asked changed there.</p>` : null}
     ${dots ? html`<p class="small muted" data-testid=${id + '-dots'}>Some runs are close together in time: each is drawn as a dot, not joined by a line${band ? '; the 95% intervals are in the table' : ''}.</p>` : null}
     <div class="chart" ref=${box} data-x-range=${xRange(times).map(Math.round).join(',')} data-breaks=${breaks.map(Math.round).join(',')} role="img" aria-label=${`${title}: ${summary}. The numbers are in the table below the chart.`} data-testid=${id + '-chart'}></div>
@@ -328,6 +331,13 @@ export function Chart({ id, title, summary, times, series, band, bandLabel, perc
 }
 
 const at = (iso) => Math.floor(Date.parse(iso) / 1000);
+
+/** Whether an interval band shows: two neighbouring points, no break between them, both with an interval. */
+function bandDrawn(times, band, breaks) {
+  const has = (i) => band.low[i] != null && band.high[i] != null;
+  const order = times.map((t, i) => ({ t, i })).sort((a, b) => a.t - b.t);
+  return order.some((x, k) => k > 0 && has(x.i) && has(order[k - 1].i) && !breaks.some((b) => b > order[k - 1].t && b < x.t));
+}
 
 /** A dashed vertical line at each time in `breaks` (seconds), across the plotting area. */
 function drawBreaks(u, breaks) {
