@@ -8,7 +8,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../helpers/harness.ts';
-import { isThin, projectDashboard, THIN_EVIDENCE, type DashboardOptions } from '../../../src/core/projects/dashboard.ts';
+import { isThin, projectDashboard, THIN_EVIDENCE, windowDefinition, type DashboardOptions } from '../../../src/core/projects/dashboard.ts';
 import { round4 } from '../../../src/lib/stats.ts';
 import type { Store } from '../../../src/db/store.ts';
 import { toApiTime } from '../../../src/lib/ids.ts';
@@ -112,23 +112,25 @@ async function referenceDashboard(store: Store, accountId: string, projectId: st
   const since = new Date(now.getTime() - opts.days * 86_400_000).toISOString();
 
   // The comparable runs of every market's test (or the one market asked for).
-  const runs: { id: string; created_at: string; engine: string }[] = [];
+  const runs: { id: string; created_at: string; engine: string; test_id: string }[] = [];
+  const definitions = new Map<string, string>();
   const probesOf = new Map<string, HistoryProbe[]>();
   const looked: LookedFor = new Map();
   const tests = (await projectTests(store.db, projectId)).filter((t) => !opts.market || t.market === opts.market);
   for (const t of tests) {
     const definition = (await store.db.selectFrom('tests').select('definition').where('id', '=', t.id).executeTakeFirstOrThrow()).definition;
     const loaded = await loadVisibilityRuns(store, t.id, since);
-    const { comparable } = splitComparable(loaded.runs, loaded.probesOf, plannedDefinitionId(definition, opts.catalog));
+    const { comparable, definitionOf } = splitComparable(loaded.runs, loaded.probesOf, plannedDefinitionId(definition, opts.catalog));
     for (const r of comparable) {
-      runs.push(r);
+      runs.push({ ...r, test_id: t.id });
+      definitions.set(r.id, definitionOf.get(r.id)!);
       looked.set(r.id, new Set(JSON.parse(r.competitors) as string[]));
       probesOf.set(r.id, (loaded.probesOf.get(r.id) ?? []).filter((p) => inTopic(p.prompt)));
     }
   }
   runs.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
   const periods = group(runs, opts.window, now, since).map((g) => ({ start: g.start, end: g.end, runs: g.runs, probes: g.runs.flatMap((r) => probesOf.get(r.id) ?? []) }));
-  const series = periods.map((p) => ({ start: toApiTime(p.start), end: toApiTime(p.end), run_ids: p.runs.map((r) => r.id), ...brandNumbers(p.probes, competitors, looked) }));
+  const series = periods.map((p) => ({ start: toApiTime(p.start), end: toApiTime(p.end), run_ids: p.runs.map((r) => r.id), definition_id: windowDefinition(p.runs, definitions), ...brandNumbers(p.probes, competitors, looked) }));
 
   const latest = periods.at(-1);
   const previous = periods.at(-2);
