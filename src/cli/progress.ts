@@ -1,6 +1,6 @@
 // The live progress line of a watched run, on stderr: on a terminal one line redrawn in place,
-// in colour unless NO_COLOR is set (https://no-color.org); piped, a plain line each time the
-// progress changes, so a log holds no escape codes and no repeated lines.
+// in colour unless NO_COLOR is set (https://no-color.org); piped or on a TERM=dumb terminal, a
+// plain line each time the progress changes, so a log holds no escape codes and no repeated lines.
 import { styleText } from 'node:util';
 
 type Style = Parameters<typeof styleText>[0];
@@ -12,14 +12,21 @@ export interface Progress {
   end(): void;
 }
 
+/** A terminal that can redraw a line in place: a TTY whose TERM is not "dumb" (no cursor control). */
+export function liveTerminal(isTTY: boolean, env: Record<string, string | undefined>): boolean {
+  return isTTY && env.TERM !== 'dumb';
+}
+
 export function colourWanted(isTTY: boolean, env: Record<string, string | undefined>): boolean {
-  return isTTY && !env.NO_COLOR;
+  return liveTerminal(isTTY, env) && !env.NO_COLOR;
 }
 
 const STATUS_STYLE: Record<string, Style> = { completed: 'green', partially_completed: 'yellow', failed: 'red', cancelled: 'yellow' };
 
 export function progressDisplay(write: (s: string) => void, isTTY: boolean, env: Record<string, string | undefined>): Progress {
   const colour = colourWanted(isTTY, env);
+  // TERM=dumb (Emacs shells, some CI consoles) has no cursor control: plain lines, as when piped.
+  const live = liveTerminal(isTTY, env);
   // Colour is decided here (a terminal, no NO_COLOR); styleText's own check looks at stdout and at
   // variables such as CI, which would strip it from a terminal's stderr.
   const paint = (style: Style, text: string) => (colour ? styleText(style, text, { validateStream: false }) : text);
@@ -33,7 +40,7 @@ export function progressDisplay(write: (s: string) => void, isTTY: boolean, env:
       const line = `${bar} ${paint('bold', `${done}/${total}`)} ${unit} · ${paint(STATUS_STYLE[status] ?? 'cyan', status)} · ${paint('yellow', credits)} credits`;
       if (line === last) return;
       last = line;
-      if (isTTY) {
+      if (live) {
         write(`\r\x1b[2K${line}`);
         drawn = true;
       } else write(`${line}\n`);

@@ -832,7 +832,9 @@ function registerLocalCommands(program: Command, io: Io, setExit: (code: number)
       return setExit(worst);
     }
     const baseUrl = conn.apiUrl;
-    const fetch = (path: string) => globalThis.fetch(new URL(path, baseUrl), limit ? { signal: AbortSignal.timeout(limit) } : {});
+    // Joined, not resolved: a server under a path (https://host/sightline) keeps its prefix, as the
+    // typed client's requests do.
+    const fetch = (path: string) => globalThis.fetch(`${baseUrl.replace(/\/+$/, '')}${path}`, limit ? { signal: AbortSignal.timeout(limit) } : {});
     try {
       const health = await fetch('/healthz');
       checks.push({ check: 'url', ok: health.ok, detail: `${baseUrl} answers ${health.status}` });

@@ -1,6 +1,7 @@
 // The progress display of `visibility run --watch` on a pseudo-terminal (util-linux `script`),
 // against a real server with the sandbox engine: on a terminal one bar redrawn in place, with
-// probes done/total and credits, in colour; no colour with NO_COLOR; piped, plain lines only.
+// probes done/total and credits, in colour; no colour with NO_COLOR; piped or TERM=dumb, plain
+// lines only.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -50,6 +51,14 @@ describe('user CLI: the progress display on a terminal', { skip: ptySkip() }, ()
     assert.equal(code, 0, screen);
     assert.doesNotMatch(screen, SGR);
     assert.match(screen, /\r\x1b\[2K\[#{24}\] 4\/4 probes · completed · 12\.00 of 12\.00 credits/);
+  });
+
+  test('TERM=dumb on a terminal: plain progress lines, no cursor control and no colour', async () => {
+    const { key } = await srv.s.account({ credits: 20 });
+    const { code, screen } = await onTerminal(key, { TERM: 'dumb' });
+    assert.equal(code, 0, screen);
+    assert.doesNotMatch(screen, /\x1b/);
+    assert.match(screen, /\[#{24}\] 4\/4 probes · completed · 12\.00 of 12\.00 credits\r?\n/);
   });
 
   test('piped: plain progress lines, one per change, no escape codes', async () => {
