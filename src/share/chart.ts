@@ -1,5 +1,6 @@
 // The report's line chart as geometry: mention rate (0–100%) per period for the brand and each
-// competitor, the brand's 95% interval as a band, axis ticks and labels. The HTML page draws it
+// competitor, the brand's 95% interval as a band, axis ticks and labels, and a dashed line where
+// what the runs asked changed (lines and the band stop there, as on the console's charts). The HTML page draws it
 // as inline SVG and the PDF as vector paths, from the same numbers, so both show the same chart.
 import type { ShareReport } from '../core/reports/shares.ts';
 
@@ -40,10 +41,31 @@ export interface Chart {
   bands: [number, number][][];
   yTicks: { y: number; label: string }[];
   xLabels: { x: number; label: string }[];
+  /**
+   * Period indexes where what the runs asked (the window's definition_id; null: a window mixing
+   * several) differs from the period before: lines and the band do not join across one.
+   */
+  cuts: number[];
+  /** Where each cut is drawn: halfway between its period and the one before. */
+  breaks: number[];
 }
 
 type Rate = { mention_rate: number | null; mention_rate_ci: { low: number; high: number } | null; thin: boolean };
-type Period = { end: string; brand: Rate; competitors: (Rate & { name: string })[] };
+type Period = { end: string; definition_id?: string | null; brand: Rate; competitors: (Rate & { name: string })[] };
+
+/**
+ * The periods after which what was asked changed, by the console's rule (tests.js,
+ * definitionSets): nothing when every period names one and the same definition; otherwise each
+ * period is its definition or "mixed", and a change between neighbours is a cut.
+ */
+function definitionCuts(series: readonly Period[]): number[] {
+  const ids = new Set(series.map((p) => p.definition_id).filter(Boolean));
+  if (ids.size < 2 && series.every((p) => p.definition_id)) return [];
+  const label = (p: Period) => p.definition_id || 'mixed';
+  const cuts: number[] = [];
+  for (let i = 1; i < series.length; i++) if (label(series[i - 1]!) !== label(series[i]!)) cuts.push(i);
+  return cuts;
+}
 
 const shortDate = (iso: string) => iso.slice(5, 10);
 
@@ -77,6 +99,7 @@ export function buildChart(report: ShareReport, width: number, height: number, m
     }
   });
 
+  const cuts = definitionCuts(series);
   const bands: [number, number][][] = [];
   let upper: [number, number][] = [];
   let lower: [number, number][] = [];
@@ -86,6 +109,7 @@ export function buildChart(report: ShareReport, width: number, height: number, m
     lower = [];
   };
   series.forEach((p, i) => {
+    if (cuts.includes(i)) flush();
     const ci = p.brand.mention_rate_ci;
     if (!ci) return flush();
     // A single period still gets a visible band: a few points wide.
@@ -103,20 +127,21 @@ export function buildChart(report: ShareReport, width: number, height: number, m
   // At most about maxLabels date labels (eight; fewer on a phone's narrow chart), always the last one.
   const step = Math.max(1, Math.ceil(count / maxLabels));
   const xLabels = series.map((p, i) => ({ i, x: xOf(i), label: shortDate(p.end) })).filter(({ i }) => i % step === 0 || i === count - 1).map(({ x, label }) => ({ x, label }));
-  return { width, height, plot, lines, bands, yTicks, xLabels };
+  const breaks = cuts.map((i) => (xOf(i - 1) + xOf(i)) / 2);
+  return { width, height, plot, lines, bands, yTicks, xLabels, cuts, breaks };
 }
 
-/** The runs of consecutive points of a line (gaps split it). */
-export function segments(line: ChartLine): ChartPoint[][] {
+/** The runs of consecutive points of a line: gaps split it, and so does a change of what was asked (cuts). */
+export function segments(line: ChartLine, cuts: readonly number[] = []): ChartPoint[][] {
   const out: ChartPoint[][] = [];
   let run: ChartPoint[] = [];
-  for (const p of line.points) {
-    if (p) run.push(p);
-    else if (run.length) {
+  line.points.forEach((p, i) => {
+    if ((!p || cuts.includes(i)) && run.length) {
       out.push(run);
       run = [];
     }
-  }
+    if (p) run.push(p);
+  });
   if (run.length) out.push(run);
   return out;
 }

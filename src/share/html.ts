@@ -18,6 +18,7 @@ const esc = (s: unknown) =>
 // Legend swatches take their colour from a class: a style attribute would need 'unsafe-inline'.
 const CSS = `${PALETTE.map((c, i) => `.c${i}{background:${c}}`).join('')}
 .sw.band{height:10px;opacity:.25}
+.sw.asked{width:0;height:12px;border-left:1px dashed #6b7280;margin:0 10px 0 6px}
 :root{color-scheme:light;--ink:#111827;--muted:#6b7280;--line:#e5e7eb;--thin:#9ca3af;--brand:#1d4ed8}
 *{box-sizing:border-box}
 body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--ink);background:#fff}
@@ -103,6 +104,8 @@ function chartOne(chart: ReturnType<typeof buildChart>, kind: string, font: numb
     parts.push(`<text x="${chart.plot.left - 6}" y="${f(t.y + 4)}" text-anchor="end" font-size="${font}" fill="#6b7280">${t.label}</text>`);
   }
   for (const l of chart.xLabels) parts.push(`<text x="${f(l.x)}" y="${chart.height - 8}" text-anchor="middle" font-size="${font}" fill="#6b7280">${esc(l.label)}</text>`);
+  // Where what was asked changed: a dashed line, and the lines stop on either side of it.
+  for (const x of chart.breaks) parts.push(`<line x1="${f(x)}" x2="${f(x)}" y1="${chart.plot.top}" y2="${chart.plot.bottom}" stroke="#6b7280" stroke-width="1" stroke-dasharray="4 3"/>`);
   for (const band of chart.bands) parts.push(`<polygon points="${band.map(([x, y]) => `${f(x)},${f(y)}`).join(' ')}" fill="${chart.lines[0]!.color}" fill-opacity="0.12" stroke="none"/>`);
   // The brand's line first and widest, the competitors' over it (a line on the brand's shows as a
   // stripe in it), the brand's markers last: a competitor's point on the brand's (or on another
@@ -115,15 +118,15 @@ function chartOne(chart: ReturnType<typeof buildChart>, kind: string, font: numb
     p.ring
       ? `<circle cx="${f(p.x)}" cy="${f(p.y)}" r="${f(ringRadius(p.ring, BRAND_R))}" fill="none" stroke="${line.color}" stroke-width="1.5"${p.thin ? ' stroke-dasharray="2 1.5"' : ''}><title>${esc(line.name)}</title></circle>`
       : `<circle cx="${f(p.x)}" cy="${f(p.y)}" r="${line.brand ? BRAND_R : 2.5}" fill="${p.thin ? '#fff' : line.color}" stroke="${line.color}" stroke-width="1.5"><title>${esc(line.name)}</title></circle>`;
-  for (const seg of segments(brand)) parts.push(polyline(seg, brand.color, 3));
-  for (const line of chart.lines.slice(1)) for (const seg of segments(line)) parts.push(polyline(seg, line.color, 1.5), ...seg.map((p) => marker(p, line)));
-  for (const seg of segments(brand)) parts.push(...seg.map((p) => marker(p, brand)));
+  for (const seg of segments(brand, chart.cuts)) parts.push(polyline(seg, brand.color, 3));
+  for (const line of chart.lines.slice(1)) for (const seg of segments(line, chart.cuts)) parts.push(polyline(seg, line.color, 1.5), ...seg.map((p) => marker(p, line)));
+  for (const seg of segments(brand, chart.cuts)) parts.push(...seg.map((p) => marker(p, brand)));
   parts.push('</svg>');
   return parts.join('');
 }
 
 const legend = (chart: ReturnType<typeof buildChart>) =>
-  `<ul class="legend">${chart.lines.map((l, i) => `<li><span class="sw c${i % PALETTE.length}"></span>${esc(l.name)}</li>`).join('')}${chart.bands.length ? `<li><span class="sw c0 band"></span>${esc(chart.lines[0]!.name)}: 95% interval</li>` : ''}</ul>`;
+  `<ul class="legend">${chart.lines.map((l, i) => `<li><span class="sw c${i % PALETTE.length}"></span>${esc(l.name)}</li>`).join('')}${chart.bands.length ? `<li><span class="sw c0 band"></span>${esc(chart.lines[0]!.name)}: 95% interval</li>` : ''}${chart.breaks.length ? `<li><span class="sw asked"></span>what was asked changed (prompts, platforms, repeats, markets or competitors): the numbers either side are not comparable</li>` : ''}</ul>`;
 
 const thinTag = (thin: boolean) => (thin ? '<span class="tag">thin</span>' : '');
 

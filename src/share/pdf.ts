@@ -136,6 +136,8 @@ function chart(doc: Doc, report: ShareReport) {
   }
   for (const l of c.xLabels) doc.fillColor(MUTED).text(l.label, l.x - 20, c.height - 16, { width: 40, align: 'center', lineBreak: false });
   const brand = c.lines[0]!;
+  // Where what was asked changed: a dashed line; lines and the band stop on either side (chart.ts).
+  for (const x of c.breaks) doc.moveTo(x, c.plot.top).lineTo(x, c.plot.bottom).lineWidth(0.8).dash(3, { space: 2.5 }).strokeColor(MUTED).stroke().undash();
   for (const band of c.bands) {
     doc.polygon(...band).fillOpacity(0.12).fill(brand.color);
   }
@@ -160,21 +162,25 @@ function chart(doc: Doc, report: ShareReport) {
     if (p.thin) doc.fillAndStroke('#ffffff', line.color);
     else doc.fillAndStroke(line.color, line.color);
   };
-  for (const seg of segments(brand)) polyline(seg, brand.color, 2.4);
+  for (const seg of segments(brand, c.cuts)) polyline(seg, brand.color, 2.4);
   for (const line of c.lines.slice(1)) {
-    for (const seg of segments(line)) {
+    for (const seg of segments(line, c.cuts)) {
       polyline(seg, line.color, 1.2);
       for (const p of seg) marker(p, line);
     }
   }
-  for (const seg of segments(brand)) for (const p of seg) marker(p, brand);
+  for (const seg of segments(brand, c.cuts)) for (const p of seg) marker(p, brand);
   doc.restore();
   // Legend below the chart.
   let x = MARGIN;
   let y = oy + height + 4;
   doc.font('Body').fontSize(8.5);
   // The band's entry only when a band is drawn (a brand without any interval has none).
-  const items = [...c.lines.map((l) => ({ name: l.name, color: l.color, band: false })), ...(c.bands.length ? [{ name: `${brand.name}: 95% interval`, color: brand.color, band: true }] : [])];
+  const items = [
+    ...c.lines.map((l) => ({ name: l.name, color: l.color, band: false, asked: false })),
+    ...(c.bands.length ? [{ name: `${brand.name}: 95% interval`, color: brand.color, band: true, asked: false }] : []),
+    ...(c.breaks.length ? [{ name: 'what was asked changed: the numbers either side are not comparable', color: MUTED, band: false, asked: true }] : []),
+  ];
   for (const item of items) {
     const label = printable(item.name);
     const w = 18 + doc.widthOfString(label) + 14;
@@ -183,6 +189,7 @@ function chart(doc: Doc, report: ShareReport) {
       y += 13;
     }
     if (item.band) doc.rect(x, y + 1, 12, 7).fillOpacity(0.25).fill(item.color).fillOpacity(1);
+    else if (item.asked) doc.moveTo(x + 6, y).lineTo(x + 6, y + 9).lineWidth(0.8).dash(2, { space: 1.5 }).strokeColor(item.color).stroke().undash();
     else doc.rect(x, y + 3.5, 12, 2).fill(item.color);
     doc.fillColor(INK).text(label, x + 16, y, { lineBreak: false });
     x += w;

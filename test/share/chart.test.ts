@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ShareReport } from '../../src/core/reports/shares.ts';
-import { buildChart } from '../../src/share/chart.ts';
+import { buildChart, segments } from '../../src/share/chart.ts';
 import { reportHtml } from '../../src/share/html.ts';
 
 const rate = (r: number | null, n = 40) => ({
@@ -99,4 +99,34 @@ test("the legend names the brand's 95% interval only when a band is drawn", () =
   const none = report([{ brand: null, competitors: { HubSpot: 0.5 } }]);
   assert.equal(buildChart(none, 960, 300).bands.length, 0);
   assert.doesNotMatch(reportHtml(none, 'A'.repeat(43)), /95% interval<\/li>/);
+});
+
+test('a change of what was asked: a dashed line between the two periods, lines and band stop there, and the legend says so', () => {
+  const r = report([
+    { brand: 0.5, competitors: { Rival: 0.3 } },
+    { brand: 0.55, competitors: { Rival: 0.35 } },
+    { brand: 0.7, competitors: { Rival: 0.2 } },
+  ]);
+  const series = r.dashboard.series as unknown as { definition_id: string | null }[];
+  series[0]!.definition_id = 'def_a';
+  series[1]!.definition_id = 'def_a';
+  series[2]!.definition_id = 'def_b';
+  const c = buildChart(r, 960, 300);
+  assert.deepEqual(c.cuts, [2]);
+  assert.equal(c.breaks.length, 1);
+  assert.ok(c.breaks[0]! > c.lines[0]!.points[1]!.x && c.breaks[0]! < c.lines[0]!.points[2]!.x, 'between the two periods');
+  assert.equal(c.bands.length, 2, 'the band stops at the change');
+  assert.deepEqual(segments(c.lines[0]!, c.cuts).map((s) => s.length), [2, 1]);
+  assert.deepEqual(segments(c.lines[1]!, c.cuts).map((s) => s.length), [2, 1]);
+  const html = reportHtml(r, 'A'.repeat(43));
+  assert.match(html, /stroke-dasharray="4 3"/);
+  assert.match(html, /what was asked changed/);
+
+  // One definition throughout (or none known): nothing is marked.
+  series[2]!.definition_id = 'def_a';
+  assert.deepEqual(buildChart(r, 960, 300).cuts, []);
+  assert.doesNotMatch(reportHtml(r, 'A'.repeat(43)), /what was asked changed/);
+  // A window mixing definitions (null) beside one that does not is a change too.
+  series[1]!.definition_id = null;
+  assert.deepEqual(buildChart(r, 960, 300).cuts, [1, 2]);
 });
