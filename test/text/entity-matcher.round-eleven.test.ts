@@ -2,7 +2,7 @@
 // round's rejection rules (given names of more languages, places in apposition, works with a
 // year, people of legend, Japanese 「XというN」) were measured and not merged: they changed nothing
 // on the unseen twelfth table and a review turned down 71 of 174 real brand mentions with them
-// (bench/README.md, "Round eleven").
+// (bench/HISTORY.md, "A twelfth held-out table; round eleven …").
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { decide } from './decide.ts';

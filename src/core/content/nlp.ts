@@ -12,7 +12,7 @@
 // a map migration each time) and made the reads of those objects megamorphic, whether or not any
 // request ever used compromise: under `npm run bench:api`, `perf` put 8–12% of the API server's
 // CPU there, and the usage read went from 46% to 62% of the hello-world's throughput once
-// compromise was out of the main context (bench/README.md). test/core/content/nlp.test.ts checks
+// compromise was out of the main context (bench/HISTORY.md). test/core/content/nlp.test.ts checks
 // the maps with V8's natives syntax.
 //
 // A separate context (node:vm) has its own `Object` and so its own empty-object map: compromise's

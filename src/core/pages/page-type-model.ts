@@ -2,7 +2,7 @@
 // ./page-type-evidence.ts (the hand-written rules' votes and the page's voice, calls to action,
 // layout, text, address, headings, title and prices). Its weights are in
 // catalog/page-type-model.json, fitted by `npm run fit:page-types` on the labelled WCXB pages of
-// test/fixtures/page-types (leave-one-set-out accuracy printed there and in bench/README.md).
+// test/fixtures/page-types (leave-one-set-out accuracy printed there and in bench/HISTORY.md).
 // The fit reads the rules' votes: a change to a rule in ./page-kind.ts is followed by a refit.
 //
 // It is explainable: each answer's reason names the evidence that moved it most, as the

@@ -84,7 +84,7 @@ for (const [name, file, earlier] of [
 test('accuracy on our labels stays above its floor', { skip: haveDataset ? false : `WCXB dataset not found at ${DATASET}` }, () => {
   const [development, heldOut, all] = evaluateLabelledTypes(DATASET);
   // Both halves are development data since issue 29's rules: measured at this change 94.0 % of all
-  // 335 (bench/README.md); each half is held to a floor of its own too.
+  // 335 (bench/HISTORY.md); each half is held to a floor of its own too.
   assert.ok(all!.right / all!.pages >= 0.93, `all ${all!.right}/${all!.pages}`);
   assert.ok(heldOut!.right / heldOut!.pages >= 0.9, `odd half ${heldOut!.right}/${heldOut!.pages}`);
   assert.ok(development!.right / development!.pages >= 0.9, `even half ${development!.right}/${development!.pages}`);
