@@ -323,7 +323,7 @@ async function main(argv: string[]): Promise<number> {
         const origin = consolePublicUrl(db.config);
         const invite = await inviteUserOperation(db, origin, email, credits, 'cli');
         notePublicUrl(db.config, origin);
-        print(values.json, invite, `invitation for ${invite.email} (works once, for seven days):\n${invite.link}`);
+        print(values.json, invite, `invitation for ${invite.email} (works once, for seven days${invite.replaced ? '; the earlier invitation for this address no longer works' : ''}):\n${invite.link}`);
         return 0;
       });
     }

@@ -1243,7 +1243,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "integer",
         "flag": "offset",
-        "description": "Offset into the content view; send the previous next_offset to read on",
+        "description": "Offset into the content view; send the previous next_offset to read on. At or past total_chars the slice is empty and free (billable false)",
         "required": false,
         "min": 0
       }

@@ -5735,7 +5735,7 @@ export interface operations {
                     extraction_mode?: string | null;
                     /** @description Slice length, 1..25000, default 12000 */
                     max_chars?: number | null;
-                    /** @description Offset into the content view; send the previous next_offset to read on */
+                    /** @description Offset into the content view; send the previous next_offset to read on. At or past total_chars the slice is empty and free (billable false) */
                     offset?: number | null;
                 };
             };

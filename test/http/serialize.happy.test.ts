@@ -236,7 +236,9 @@ describe('POST /v1/pages/content/serialize (happy paths)', () => {
     const usage = (await s.request('GET', '/v1/usage', { key })).json();
     assert.equal(usage.credits.used_credit_units, `${requests}.00`);
 
-    // An offset at or beyond the end is an empty last slice (still a successful, billed request).
+    // An offset at or beyond the end is an empty slice: a 200 that says `billable: false` and
+    // leaves the ledger as it was (nothing reserved, nothing used, no new ledger row).
+    const ledgerBefore = (await s.request('GET', '/v1/usage?recent_limit=100', { key })).json();
     for (const past of [expected.length, expected.length + 5_000]) {
       const end = await serialize(key, { url: site.url('/long'), offset: past });
       assert.equal(end.content_view, '');
@@ -245,7 +247,16 @@ describe('POST /v1/pages/content/serialize (happy paths)', () => {
       assert.equal(end.content_view_truncated, false);
       assert.equal(end.next_offset, null);
       assert.equal(end.total_chars, expected.length);
+      assert.deepEqual(end.billing, { billable: false, estimated_credits: '1.00' });
     }
+    const ledgerAfter = (await s.request('GET', '/v1/usage?recent_limit=100', { key })).json();
+    assert.deepEqual(ledgerAfter.credits, ledgerBefore.credits);
+    assert.equal(ledgerAfter.credits.used_credit_units, `${requests}.00`);
+    assert.equal(ledgerAfter.credits.reserved_credit_units, '0.00');
+    assert.deepEqual(
+      ledgerAfter.recent.filter((r: { status: string }) => r.status !== 'released'),
+      ledgerBefore.recent.filter((r: { status: string }) => r.status !== 'released'),
+    );
     assert.equal(site.hits('/long'), 1);
   });
 

@@ -55,7 +55,7 @@ export function registerOperatorRoutes(api: FastifyInstance, { core, mailer, pub
         const mail = inviteMail(invite.link, invite.credits);
         mailed = await mailer.send(invite.email, mail.subject, mail.text).then(() => true, (err) => (request.log.error({ err }, 'invitation mail failed'), false));
       }
-      return { email: invite.email, link: invite.link, mailed, credits: invite.credits };
+      return { email: invite.email, link: invite.link, mailed, credits: invite.credits, replaced: invite.replaced };
     },
   );
 }

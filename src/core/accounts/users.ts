@@ -46,7 +46,10 @@ export async function needsOwner(db: Kysely<Database>): Promise<boolean> {
   return !row;
 }
 
-/** Serializes the "is there an owner yet" decision (SQLite's single writer does it already). */
+/**
+ * Serializes decisions about who has an email: the owner's set-up, invitations and their
+ * acceptance (SQLite's single writer does it already).
+ */
 async function lockUsers(store: Store, trx: Tx) {
   if (store.dialect === 'postgres') await sql`lock table users in share row exclusive mode`.execute(trx);
 }
@@ -382,14 +385,32 @@ export async function changePassword(store: Store, userId: string, current: unkn
   return { sessions_ended: await revokeUserSessions(store.db, userId, keepSessionId) };
 }
 
-/** An operator's invitation: a link that opens an account for the email, with optional credits. */
+/**
+ * An operator's invitation: a link that opens an account for the email, with optional credits.
+ * An email has at most one working invitation: inviting it again replaces the pending one (its
+ * link stops working; `replaced` says so), as a new password link ends the older ones. An email
+ * that has a user is refused. Invitations, and acceptances (which insert the user), are
+ * serialized on the users lock, so invitations sent at once leave exactly one pending.
+ */
 export async function createInvite(store: Store, mode: SignupMode, email: unknown, credits: number, createdBy: string) {
   if (mode === 'closed') throw new AppError('signup_closed', 'Sign-up is closed on this instance (SIGHTLINE_SIGNUP=closed): create accounts with the CLI.');
   const normalized = checkEmail(email);
   if (credits > 0) checkGrant(credits);
-  const taken = await store.db.selectFrom('users').select('id').where('email', '=', normalized).executeTakeFirst();
-  if (taken) throw new AppError('invalid_request', `${normalized} has a user already.`);
-  return { token: await issueToken(store.db, { kind: 'invite', email: normalized, userId: null, credits, createdBy }), email: normalized };
+  return store.db.transaction().execute(async (trx) => {
+    await lockUsers(store, trx);
+    const taken = await trx.selectFrom('users').select('id').where('email', '=', normalized).executeTakeFirst();
+    if (taken) throw new AppError('invalid_request', `${normalized} has a user already: they sign in, or reset their password.`);
+    const ended = await trx
+      .updateTable('auth_tokens')
+      .set({ used_at: nowIso() })
+      .where('kind', '=', 'invite')
+      .where('email', '=', normalized)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', nowIso())
+      .executeTakeFirst();
+    const token = await issueToken(trx, { kind: 'invite', email: normalized, userId: null, credits, createdBy });
+    return { token, email: normalized, replaced: Number(ended.numUpdatedRows) > 0 };
+  });
 }
 
 /** What an invitation link is for, shown before the invitee picks a password. */
@@ -405,6 +426,9 @@ export async function acceptInvite(store: Store, mode: SignupMode, token: unknow
   if (mode === 'closed') throw new AppError('signup_closed');
   const hash = await hashPassword(password);
   return store.db.transaction().execute(async (trx) => {
+    // The users lock first, as createInvite takes it: a new invitation ending this one's link
+    // then waits for, or is waited on by, this acceptance; neither deadlocks on the other.
+    await lockUsers(store, trx);
     const row = await claimToken(trx, 'invite', token);
     const user = await insertUser(trx, row.email, hash, 'member', true);
     if (row.credits > 0) await grantIn(trx, user.account_id, row.credits, { source: 'console', action: 'credits.invite' });

@@ -2,8 +2,8 @@
 // through the shared page loader, answer one slice of its content view, and bill 1 credit.
 //
 // The one thing to know: the credit is reserved before anything is fetched and settled only when
-// a content view was produced. Pages that turn out unsupported (PDF...) or answer an HTTP error
-// are a 200 with `billable: false` and nothing charged; refused targets (fetch_blocked), network
+// a non-empty slice was produced. Pages that turn out unsupported (PDF...) or answer an HTTP error,
+// and offsets at or past the end of the view, are a 200 with `billable: false` and nothing charged; refused targets (fetch_blocked), network
 // failures and timeouts release the reservation and fail. Every slice request is billed on its own
 // (the hosted product charges per request), although the page loader's cache means paging
 // through one page fetches it only once.
@@ -169,8 +169,8 @@ function serialization(
 }
 
 /**
- * Serializes one page slice for the caller in `ctx`, charging 1 credit when a content view was
- * produced. Throws AppError/FieldError for refused requests (nothing reserved), 402 when the
+ * Serializes one page slice for the caller in `ctx`, charging 1 credit when the slice holds
+ * content. Throws AppError/FieldError for refused requests (nothing reserved), 402 when the
  * balance is short (nothing fetched), fetch_blocked / invalid_url / extraction_failed when the
  * fetch fails (reservation released).
  */
@@ -194,7 +194,10 @@ export async function serializePage(
       throw fetchErrorToAppError(err);
     }
     const { status, finalUrl, contentType } = loaded.fetched;
-    return { billable: true, result: serialization(valid, true, { status, finalUrl, contentType }, loaded) };
+    // An offset at or past the end (or a page whose view is empty) returns no content: a 200 with
+    // an empty slice, `total_chars` to show the valid range, and nothing charged.
+    const billable = valid.offset < loaded.contentView.length;
+    return { billable, result: serialization(valid, billable, { status, finalUrl, contentType }, loaded) };
   });
   return { serialization: result };
 }

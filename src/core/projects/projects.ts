@@ -16,7 +16,7 @@ import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import { formatCredits, parseCredits } from '../money.ts';
 import { testSamplePlan, type SamplePlanOptions } from '../tracking/sample-plan.ts';
 import { absoluteUrlMessage, normalizeUrl, parseHttpUrl } from '../../lib/url.ts';
-import type { Executor } from '../../db/store.ts';
+import type { Executor, Store } from '../../db/store.ts';
 import { nextSlotAfter, parseSchedule } from '../tracking/schedule.ts';
 import { checkDefinition, parseBudget, runTrackedTestNow, softDeleteTestRow, type TrackingDeps } from '../tracking/tracked-tests.ts';
 import { findTest, foldEntity, getTestRow } from '../tracking/tests.ts';
@@ -170,10 +170,10 @@ export async function findProject(db: Executor, accountId: string, projectId: st
  * tests' definitions are built from, the tests it updates or inserts per market), so two at the
  * same instant would otherwise each write from what they read before the other committed: a patch
  * lost, a test definition without the prompts an import added, a market's test inserted twice (a
- * 500 on the tests' unique identity), or tests made again for a project just deleted.
+ * 500 on the tests' unique identity), or tests (or a share link) made again for a project just deleted.
  */
-async function lockProject(deps: TrackingDeps, trx: Executor, accountId: string, projectId: string): Promise<ProjectRow> {
-  return findProject(trx, accountId, projectId, deps.store.dialect === 'postgres');
+export async function lockProject(store: Pick<Store, 'dialect'>, trx: Executor, accountId: string, projectId: string): Promise<ProjectRow> {
+  return findProject(trx, accountId, projectId, store.dialect === 'postgres');
 }
 
 /** The project's tracked tests (not deleted), one per market. */
@@ -297,7 +297,7 @@ export async function listProjects(deps: TrackingDeps, accountId: string, limit:
 export async function updateProject(deps: TrackingDeps, principal: Principal, projectId: string, patch: ProjectPatch) {
   requireScope(principal, WRITE_SCOPE);
   await deps.store.db.transaction().execute(async (trx) => {
-    const row = await lockProject(deps, trx, principal.accountId, projectId);
+    const row = await lockProject(deps.store, trx, principal.accountId, projectId);
     const merged: ProjectInput = { ...inputOf(row), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as ProjectInput;
     await trx.updateTable('projects').set({ ...projectColumns(merged), updated_at: nowIso() }).where('id', '=', projectId).execute();
     await syncProjectTests(deps, trx, principal, await findProject(trx, principal.accountId, projectId));
@@ -314,9 +314,12 @@ export async function resyncProject(deps: TrackingDeps, db: Executor, principal:
 export async function deleteProject(deps: TrackingDeps, principal: Principal, projectId: string) {
   requireScope(principal, WRITE_SCOPE);
   await deps.store.db.transaction().execute(async (trx) => {
-    await lockProject(deps, trx, principal.accountId, projectId);
-    await trx.updateTable('projects').set({ deleted_at: nowIso() }).where('id', '=', projectId).execute();
+    await lockProject(deps.store, trx, principal.accountId, projectId);
+    const now = nowIso();
+    await trx.updateTable('projects').set({ deleted_at: now }).where('id', '=', projectId).execute();
     for (const t of await projectTests(trx, projectId)) await softDeleteTestRow(trx, principal.accountId, t.id);
+    // Its share links end with it (they could no longer open anyway): none is left active.
+    await trx.updateTable('project_shares').set({ revoked_at: now }).where('project_id', '=', projectId).where('revoked_at', 'is', null).execute();
   });
   return { id: projectId, deleted: true };
 }
@@ -368,7 +371,7 @@ export async function importProjectPrompts(deps: TrackingDeps, principal: Princi
   return deps.store.db.transaction().execute(async (trx) => {
     // Locked first: an import at the same instant waits, then counts this one's prompts (the
     // 1000-prompt limit, and a prompt in both is inserted once).
-    await lockProject(deps, trx, principal.accountId, projectId);
+    await lockProject(deps.store, trx, principal.accountId, projectId);
     const result = await addPrompts(trx, projectId, list);
     await resyncProject(deps, trx, principal, projectId);
     return { project_id: projectId, ...result };
@@ -379,7 +382,7 @@ export async function importProjectPrompts(deps: TrackingDeps, principal: Princi
 export async function removeProjectPrompt(deps: TrackingDeps, principal: Principal, projectId: string, promptId: string) {
   requireScope(principal, WRITE_SCOPE);
   await deps.store.db.transaction().execute(async (trx) => {
-    await lockProject(deps, trx, principal.accountId, projectId);
+    await lockProject(deps.store, trx, principal.accountId, projectId);
     await deletePrompt(trx, projectId, promptId);
     await resyncProject(deps, trx, principal, projectId);
   });

@@ -10,7 +10,7 @@ import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
 import type { Catalog } from '../visibility/catalog.ts';
 import { checkDashboardFilters, DASHBOARD_WINDOWS, dashboardAndRuns, dashboardFilters } from '../projects/dashboard.ts';
-import { findProject, projectTests } from '../projects/projects.ts';
+import { findProject, lockProject, projectTests } from '../projects/projects.ts';
 import { listPrompts } from '../projects/prompts.ts';
 
 const WRITE_SCOPE = 'visibility:runs:create' as const;
@@ -120,7 +120,13 @@ export async function createShare(store: Store, principal: Principal, projectId:
     expires_at: new Date(now.getTime() + expiresInDays * 86_400_000).toISOString(),
     revoked_at: null,
   };
-  await store.db.insertInto('project_shares').values(row).execute();
+  // Inserted with the project locked, as a project's deletion locks it: a delete at the same
+  // instant either waits for this link (and revokes it with the project) or goes first, and this
+  // answers 404. Never a live link of a deleted project.
+  await store.db.transaction().execute(async (trx) => {
+    await lockProject(store, trx, principal.accountId, projectId);
+    await trx.insertInto('project_shares').values(row).execute();
+  });
   // The token is in this answer only: the server keeps its hash.
   return { ...renderShare(row, now), token, url: shareUrl(publicUrl, token) };
 }

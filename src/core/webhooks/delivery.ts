@@ -11,8 +11,10 @@ import type { Mailer } from '../accounts/mail.ts';
 import type { Tx } from '../../db/store.ts';
 import type { WebhookDeps } from './endpoints.ts';
 import { postOnce, type AttemptResult } from './send.ts';
+import { endPendingDeliveries, type EndedReason } from './pending.ts';
 import { openSecret, signPayload } from './signing.ts';
 import { slackMessage } from './slack.ts';
+import { subscribes } from './subscriptions.ts';
 
 export interface DeliveryDeps extends WebhookDeps {
   timeoutMs: number;
@@ -52,9 +54,16 @@ export async function deliverMessage(deps: DeliveryDeps, job: Job, signal: Abort
       return null;
     }
     const endpoint = await trx.selectFrom('webhook_endpoints').selectAll().where('id', '=', msg.endpoint_id).executeTakeFirst();
-    if (!endpoint || endpoint.deleted_at || endpoint.status !== 'enabled') {
-      const why = !endpoint || endpoint.deleted_at ? 'endpoint_deleted' : 'endpoint_disabled';
-      await trx.updateTable('webhook_messages').set({ status: 'failed', last_error: why, next_attempt_at: null, updated_at: nowIso() }).where('id', '=', msg.id).execute();
+    // Not sent to an endpoint disabled or deleted, nor an event type it stopped subscribing to
+    // (pending.ts ends those when the endpoint changes; this catches a delivery queued by an event
+    // recorded while that change committed).
+    const ended: EndedReason | null =
+      !endpoint || endpoint.deleted_at ? 'endpoint_deleted'
+      : endpoint.status !== 'enabled' ? 'endpoint_disabled'
+      : !subscribes(JSON.parse(endpoint.events) as string[], msg.event_type) ? 'event_unsubscribed'
+      : null;
+    if (!endpoint || ended) {
+      await trx.updateTable('webhook_messages').set({ status: 'failed', last_error: ended, next_attempt_at: null, updated_at: nowIso() }).where('id', '=', msg.id).execute();
       await finishJob(trx, job.id, 'done', undefined, lease);
       return null;
     }
@@ -95,10 +104,12 @@ export async function deliverMessage(deps: DeliveryDeps, job: Job, signal: Abort
     const failedFor = { last_status_code: result.statusCode, last_error: result.error, updated_at: now };
     if (delay !== undefined) {
       const next = new Date(Date.now() + delay).toISOString();
-      await trx.updateTable('webhook_messages').set({ ...failedFor, next_attempt_at: next }).where('id', '=', job.ref_id).execute();
+      // Still pending unless the endpoint was disabled, deleted or unsubscribed meanwhile (pending.ts):
+      // then it stays ended with that reason, and the job put back finds nothing to do.
+      await trx.updateTable('webhook_messages').set({ ...failedFor, next_attempt_at: next }).where('id', '=', job.ref_id).where('status', '=', 'pending').execute();
       await retryJobLater(trx, job.id, delay, result.error ?? 'failed', lease);
     } else {
-      await trx.updateTable('webhook_messages').set({ ...failedFor, status: 'failed', next_attempt_at: null }).where('id', '=', job.ref_id).execute();
+      await trx.updateTable('webhook_messages').set({ ...failedFor, status: 'failed', next_attempt_at: null }).where('id', '=', job.ref_id).where('status', '=', 'pending').execute();
       await finishJob(trx, job.id, 'done', undefined, lease);
     }
     await trx.updateTable('webhook_endpoints').set({ failing_since: now }).where('id', '=', prepared.endpointId).where('failing_since', 'is', null).execute();
@@ -142,6 +153,8 @@ async function disableIfFailingTooLong(deps: DeliveryDeps, trx: Tx, endpointId: 
     .where('failing_since', '<=', cutoff)
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) return false;
+  // Its other pending deliveries end now, unsent, as when its owner disables it (pending.ts).
+  await endPendingDeliveries(trx, endpointId, 'endpoint_disabled');
   await trx
     .insertInto('activity')
     .values({

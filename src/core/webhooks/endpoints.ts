@@ -10,7 +10,9 @@ import { checkOutboundTarget, isFetchError, type FetchAllowlist, type HostResolv
 import type { Store } from '../../db/store.ts';
 import { lockAccount } from '../billing/ledger.ts';
 import { DELIVERY_JOB_MAX_CLAIMS, WEBHOOK_JOB_KIND, WEBHOOK_LANE } from './events.ts';
+import { endPendingDeliveries } from './pending.ts';
 import { newWebhookSecret, sealSecret } from './signing.ts';
+import { subscribes } from './subscriptions.ts';
 import type { WebhookEndpointsTable, WebhookMessagesTable } from '../../db/schema.ts';
 
 /** What endpoint operations and deliveries need from the composition root. */
@@ -156,15 +158,24 @@ export async function updateEndpoint(
     set.failing_since = null;
     set.disabled_reason = patch.status === 'disabled' ? 'disabled_by_user' : null;
   }
-  await deps.store.db.updateTable('webhook_endpoints').set(set).where('id', '=', current.id).execute();
+  await deps.store.db.transaction().execute(async (trx) => {
+    await trx.updateTable('webhook_endpoints').set(set).where('id', '=', current.id).execute();
+    // What the endpoint no longer wants is not sent later (pending.ts): all of it when disabled,
+    // else the pending deliveries of event types it stopped subscribing to.
+    if (set.status === 'disabled') await endPendingDeliveries(trx, current.id, 'endpoint_disabled');
+    else if (set.events !== undefined) await endPendingDeliveries(trx, current.id, 'event_unsubscribed', JSON.parse(set.events) as string[]);
+  });
   return renderEndpoint({ ...current, ...set });
 }
 
-/** Deletes the endpoint: nothing more is delivered to it (its pending deliveries end failed). */
+/** Deletes the endpoint: nothing more is delivered to it (its pending deliveries end failed, endpoint_deleted). */
 export async function deleteEndpoint(store: Store, accountId: string, id: string) {
   const current = await findEndpoint(store, accountId, id);
   const now = nowIso();
-  await store.db.updateTable('webhook_endpoints').set({ deleted_at: now, status: 'disabled', updated_at: now }).where('id', '=', current.id).execute();
+  await store.db.transaction().execute(async (trx) => {
+    await trx.updateTable('webhook_endpoints').set({ deleted_at: now, status: 'disabled', updated_at: now }).where('id', '=', current.id).execute();
+    await endPendingDeliveries(trx, current.id, 'endpoint_deleted');
+  });
   return { id: current.id, deleted: true as const };
 }
 
@@ -238,6 +249,10 @@ export async function retryDelivery(store: Store, accountId: string, endpointId:
   await store.db.transaction().execute(async (trx) => {
     const msg = await trx.selectFrom('webhook_messages').selectAll().where('id', '=', messageId).where('endpoint_id', '=', endpoint.id).executeTakeFirst();
     if (!msg) throw new AppError('not_found', `Delivery ${messageId} not found.`);
+    // Nor is an event type the endpoint no longer subscribes to (its attempt would end unsent).
+    if (!subscribes(JSON.parse(endpoint.events) as string[], msg.event_type)) {
+      throw new AppError('webhook_event_unsubscribed', undefined, { webhook_id: endpoint.id, event: msg.event_type });
+    }
     const reopened = await trx
       .updateTable('webhook_messages')
       .set({ status: 'pending', next_attempt_at: now, updated_at: now })

@@ -35,7 +35,13 @@ export async function grantCreditsOperation(
   return { account_id: accountId, granted_credits: formatCredits(amount), available_credits: formatCredits(balance.available), ledger_entry_id: entryId };
 }
 
-export const InviteAnswer = z.object({ email: z.string(), link: z.string(), credits: z.string() });
+export const InviteAnswer = z.object({
+  email: z.string(),
+  link: z.string(),
+  credits: z.string(),
+  /** True when the email had a pending invitation, whose link this one replaced (it stops working). */
+  replaced: z.boolean(),
+});
 export type InviteAnswer = z.infer<typeof InviteAnswer>;
 
 /** `users invite`: a one-time sign-up link for an address, with the credits its account starts with. */
@@ -47,5 +53,5 @@ export async function inviteUserOperation(
   invitedBy: string,
 ): Promise<InviteAnswer> {
   const invite = await createInvite(core.store, core.config.SIGHTLINE_SIGNUP, email, credits, invitedBy);
-  return { email: invite.email, link: tokenLink(publicUrl, 'invite', invite.token), credits: formatCredits(credits) };
+  return { email: invite.email, link: tokenLink(publicUrl, 'invite', invite.token), credits: formatCredits(credits), replaced: invite.replaced };
 }

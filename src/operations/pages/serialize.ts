@@ -15,7 +15,7 @@ const Body = z.object({
     .nullish()
     .describe('ssr (default), csr or full: accepted for compatibility, always static SSR extraction; anything else gives 400'),
   max_chars: z.number().int().min(1).max(MAX_CHARS_LIMIT).nullish().describe(`Slice length, 1..${MAX_CHARS_LIMIT}, default ${DEFAULT_MAX_CHARS}`),
-  offset: z.number().int().min(0).nullish().describe('Offset into the content view; send the previous next_offset to read on'),
+  offset: z.number().int().min(0).nullish().describe('Offset into the content view; send the previous next_offset to read on. At or past total_chars the slice is empty and free (billable false)'),
 });
 
 const Response = z

@@ -58,17 +58,35 @@ describe('creates racing for one email', () => {
     assert.equal(await count('accounts', 'race-plain@example.com'), 1);
   });
 
-  test('users: invitations to one email accepted at once make one user; reset links asked at once share it', async () => {
-    const tokens: string[] = [];
-    for (let i = 0; i < RACERS; i++) tokens.push((await createInvite(stores[0]!, 'invite', 'invitee@example.com', 0, 'usr_operator')).token);
+  test('users: invitations to one email made at once leave one link working; accepted at once, one user; reset links asked at once share it', async () => {
+    const invited = await race((store) => createInvite(store, 'invite', 'invitee@example.com', 0, 'usr_operator'), stores);
+    assert.deepEqual(invited.lost, []);
+    const pending = () => stores[0]!.db.selectFrom('auth_tokens').select('id').where('kind', '=', 'invite').where('used_at', 'is', null).execute();
+    assert.equal((await pending()).length, 1, 'one pending invitation per email');
+    assert.equal(invited.won.filter((i) => !i.replaced).length, 1, 'every invitation but the first replaced one');
+    const tokens = invited.won.map((i) => i.token);
     const accepted = await race((store, i) => acceptInvite(store, 'invite', tokens[i], 'a long enough password'), stores);
     assert.equal(accepted.won.length, 1);
-    assert.deepEqual(accepted.lost, Array(RACERS - 1).fill('invalid_request'));
+    assert.deepEqual(accepted.lost, Array(RACERS - 1).fill('invalid_token'));
     assert.equal(await count('users', 'invitee@example.com'), 1);
     assert.equal(await count('accounts', 'invitee@example.com'), 1);
-    // A losing acceptance left its invitation unused (its transaction rolled back).
-    const unused = await stores[0]!.db.selectFrom('auth_tokens').select('id').where('kind', '=', 'invite').where('used_at', 'is', null).execute();
-    assert.equal(unused.length, RACERS - 1);
+    assert.equal((await pending()).length, 0);
+    // An invitation and an acceptance of the email's pending one at once: never a deadlock or a
+    // 500; either the acceptance wins (the invitation is refused, the email has a user) or the new
+    // invitation ends the old link first (the acceptance gets invalid_token).
+    for (let round = 0; round < 4; round++) {
+      const email = `crossing${round}@example.com`;
+      const first = await createInvite(stores[0]!, 'invite', email, 0, 'usr_operator');
+      const [again, accept] = await Promise.allSettled([
+        createInvite(stores[round % stores.length]!, 'invite', email, 0, 'usr_operator'),
+        acceptInvite(stores[(round + 1) % stores.length]!, 'invite', first.token, 'a long enough password'),
+      ]);
+      const code = (r: PromiseSettledResult<unknown>) => (r.status === 'fulfilled' ? 'ok' : r.reason instanceof AppError ? r.reason.code : String(r.reason));
+      assert.ok(
+        (code(again) === 'ok' && code(accept) === 'invalid_token') || (code(again) === 'invalid_request' && code(accept) === 'ok'),
+        `invite ${code(again)}, accept ${code(accept)}`,
+      );
+    }
 
     // An account made by the CLI gets its user from the first reset link: links asked at once all work.
     await openAccount(stores[0]!, 'cli-race@example.com');

@@ -31,7 +31,7 @@ function Invite({ onDone }) {
       <div class="actions"><button type="submit" disabled=${!email}>Create invitation</button></div>
     </form>
     ${result
-      ? html`<${Note} kind="ok"><p>Invitation for <strong>${result.email}</strong>${result.mailed ? ' sent by mail' : ''}. ${result.mailed ? 'You can also share' : 'Share'} this link (it works once, for seven days):</p>
+      ? html`<${Note} kind="ok"><p>Invitation for <strong>${result.email}</strong>${result.mailed ? ' sent by mail' : ''}. ${result.mailed ? 'You can also share' : 'Share'} this link (it works once, for seven days)${result.replaced ? '; it replaces the earlier invitation for this address, whose link no longer works' : ''}:</p>
           <div class="secret"><label class="visually-hidden" for="inv-link">Invitation link</label><input id="inv-link" type="text" readonly value=${result.link} /><${CopyButton} text=${result.link} targetId="inv-link" /></div></${Note}>`
       : null}
   </section>`;
