@@ -17,7 +17,7 @@ import { plannedDefinitionId } from '../tracking/comparable.ts';
 import { group } from '../tracking/history.ts';
 import type { Catalog } from '../visibility/catalog.ts';
 import { addTally, ensureRollups, loadCells, loadSeries, newTally, runTotal, type BrandTallyData, type PromptCells, type PromptSeries } from './rollups.ts';
-import { findProject, projectTests } from './projects.ts';
+import { findProject, projectTests, projectTestsWithDefinitions } from './projects.ts';
 import { listPrompts } from './prompts.ts';
 import { projectSiteActivity } from './site-activity.ts';
 
@@ -258,13 +258,6 @@ export async function checkDashboardFilters(store: Store, projectId: string, fil
   return dashboardFilters(await listPrompts(store.db, projectId), await projectTests(store.db, projectId), { ...filters, strict: true });
 }
 
-/** The stored definitions of tests, one query for all (chunks of 500 ids). */
-async function testDefinitions(store: Store, testIds: readonly string[]) {
-  const out: { id: string; definition: string | null }[] = [];
-  for (let i = 0; i < testIds.length; i += 500) out.push(...(await store.db.selectFrom('tests').select(['id', 'definition']).where('id', 'in', testIds.slice(i, i + 500)).execute()));
-  return out;
-}
-
 /**
  * The comparable runs of tests since `since` (oldest first): started by their test, or with the
  * test's definition (tracking/comparable.ts), read in one query for all the tests; with the
@@ -444,14 +437,14 @@ export async function dashboardAndRuns(store: Store, accountId: string, projectI
   const competitors = (JSON.parse(project.competitors) as { name: string }[]).map((c) => c.name);
   const library = await listPrompts(store.db, projectId);
   const topicsOf = new Map(library.map((p) => [p.prompt, p.topics]));
-  const allTests = await projectTests(store.db, projectId);
+  const allTests = await projectTestsWithDefinitions(store.db, projectId);
   const { topic, market } = dashboardFilters(library, allTests, opts);
   const inTopic = (prompt: string) => !topic || (topicsOf.get(prompt) ?? []).includes(topic);
   const now = opts.now ?? new Date();
   const since = new Date(now.getTime() - opts.days * 86_400_000).toISOString();
 
   const tests = allTests.filter((t) => !market || t.market === market);
-  const { runs, lookedFor, pending, definitionOf } = await comparableRuns(store, await testDefinitions(store, tests.map((t) => t.id)), since, opts.catalog);
+  const { runs, lookedFor, pending, definitionOf } = await comparableRuns(store, tests, since, opts.catalog);
   const periods = group(runs, opts.window, now, since);
   const stored = runs.map((r) => r.id).filter((id) => !pending.has(id));
   const seriesOf = await loadSeries(store, stored);
