@@ -157,14 +157,14 @@ function rateChange(now: { mentions: number; succeeded: number }, before: { ment
 }
 
 /** Why a window's brand and competitor rates carry no change from the window before it (null: they do). */
-export type NotComparableReason = 'no_previous_window' | 'definition_changed' | 'definition_mixed';
+type NotComparableReason = 'no_previous_window' | 'definition_changed' | 'definition_mixed';
 
 /**
  * A window is compared with the window before it only when both asked the same thing (the same
  * non-null `definition_id`): a change of prompts, platforms, markets or competitors is never read
  * as a move.
  */
-export function notComparableReason(definitionId: string | null, before: { definition_id: string | null } | undefined): NotComparableReason | null {
+function notComparableReason(definitionId: string | null, before: { definition_id: string | null } | undefined): NotComparableReason | null {
   if (!before) return 'no_previous_window';
   if (definitionId === null || before.definition_id === null) return 'definition_mixed';
   return definitionId === before.definition_id ? null : 'definition_changed';
