@@ -2,7 +2,7 @@
 // server and worker on the sandbox engine: a chart of a single run or window says it is not a
 // trend yet, and a tracked test whose prompts changed marks the change in its charts (a dashed
 // line, the lines broken there), names each point's set in the tables and says why no latest
-// change is shown. Screenshots at 1280 and 390 px, without sideways scroll or axe violations.
+// change is shown; a project's brand card shows the server's change once two windows asked the same. Screenshots at 1280 and 390 px, without sideways scroll or axe violations.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
