@@ -135,6 +135,15 @@ function pointLine(p: Record<string, unknown>): string {
   return `mention rate ${pct(p.mention_rate as number | null)}${interval(p.mention_rate_ci as { low: number; high: number } | null)} over ${plural(Number(p.succeeded ?? 0), 'answer')}`;
 }
 
+/** A change of rate in percentage points: "+12 pts", "−3 pts", "±0 pts". */
+const points = (change: number) => `${change > 0 ? '+' : change < 0 ? '−' : '±'}${Math.abs(Math.round(change * 100))} pts`;
+
+/** Why a dashboard window's rates carry no change from the window before (nothing for the first window). */
+const NOT_COMPARABLE: Record<string, string> = {
+  definition_changed: 'no change: the window before asked something else',
+  definition_mixed: 'no change: runs in this window or the one before asked different things',
+};
+
 /** A project in one line: name, brand, markets, prompts and tests. */
 function projectLine(p: { id: string; name: string; brand: { name: string }; markets: { language: string; country: string }[]; prompt_count: number; tests: unknown[] }): string {
   return `${p.id} ${p.name} (${p.brand.name}): ${p.markets.map((m) => `${m.language}-${m.country}`).join(', ')}; ${plural(p.prompt_count, 'prompt')}, ${plural(p.tests.length, 'test')}`;
@@ -150,7 +159,7 @@ function glanceText(g: { latest_period: unknown; mention_rate: number | null; me
       ? g.complete
         ? 'no comparable earlier week'
         : 'a run still going'
-      : `${g.change > 0 ? '+' : g.change < 0 ? '−' : '±'}${Math.abs(Math.round(g.change * 100))} pts ${g.change_significant ? 'significant' : 'within the noise'}`;
+      : `${points(g.change)} ${g.change_significant ? 'significant' : 'within the noise'}`;
   return `latest week ${pct(g.mention_rate)}${ci}, ${notes}; ${change}`;
 }
 
@@ -264,11 +273,12 @@ export const FORMATTERS: Record<string, Formatter> = {
     [
       ...(d.sandbox_run_count > 0 ? [`sandbox engine: ${d.sandbox_run_count} of ${plural(d.run_count, 'run')} answered by simulation, not by the AI platforms`] : []),
       ...d.series.flatMap((p) => {
-        type Rate = { name?: string; mention_rate: number | null; mention_rate_ci: { low: number; high: number } | null; n: number; thin: boolean; share_of_voice?: number | null };
-        const { brand: b, competitors = [] } = p as { brand?: Rate; competitors?: Rate[] };
+        const b = p.brand as typeof p.brand & { mention_rate_ci: { low: number; high: number } | null; n: number; thin: boolean; share_of_voice?: number | null };
+        const why = p.not_comparable_reason && NOT_COMPARABLE[p.not_comparable_reason];
+        const moved = b.change !== null ? `; ${points(b.change)} from the window before` : why ? `; ${why}` : '';
         return [
-          `  ${minute(String(p.start))} → ${minute(String(p.end))}  mention rate ${pct(b?.mention_rate)}${interval(b?.mention_rate_ci)} over ${plural(Number(b?.n ?? 0), 'answer')}${b?.thin ? ' (thin)' : ''}${b?.share_of_voice == null ? '' : `, share of voice ${pct(b.share_of_voice)}`}`,
-          ...(competitors.length ? [`    competitors: ${competitors.map((c) => `${c.name} ${pct(c.mention_rate)}`).join(', ')}`] : []),
+          `  ${minute(String(p.start))} → ${minute(String(p.end))}  mention rate ${pct(b.mention_rate)}${interval(b.mention_rate_ci)} over ${plural(Number(b.n ?? 0), 'answer')}${b.thin ? ' (thin)' : ''}${b.share_of_voice == null ? '' : `, share of voice ${pct(b.share_of_voice)}`}${moved}`,
+          ...(p.competitors.length ? [`    competitors: ${p.competitors.map((c) => `${c.name} ${pct(c.mention_rate)}${c.change === null ? '' : ` (${points(c.change)})`}`).join(', ')}`] : []),
         ];
       }),
       'prompts (latest window):',

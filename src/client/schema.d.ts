@@ -11225,6 +11225,27 @@ export interface operations {
                         series: ({
                             /** @description What the window's runs asked: their one definition id, or for several markets each asking one thing an id of that set; null when a market's runs in the window asked different things */
                             definition_id: string | null;
+                            /** @description Why the brand's and competitors' change is null in this window: no_previous_window (the first window with runs), definition_changed (the window before asked something else: prompts, platforms, repeats, markets or competitors), definition_mixed (this window or the one before mixes definitions); null when compared with the window before */
+                            not_comparable_reason: ("no_previous_window" | "definition_changed" | "definition_mixed") | null;
+                            brand: {
+                                mention_rate: number | null;
+                                /** @description The rate in the window before, when that window asked the same (not_comparable_reason null); else null */
+                                previous_mention_rate: number | null;
+                                /** @description mention_rate minus previous_mention_rate, from the counts, rounded once; null when the window before asked something else (see not_comparable_reason) or either has no answers */
+                                change: number | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            competitors: ({
+                                mention_rate: number | null;
+                                /** @description The rate in the window before, when that window asked the same (not_comparable_reason null); else null */
+                                previous_mention_rate: number | null;
+                                /** @description mention_rate minus previous_mention_rate, from the counts, rounded once; null when the window before asked something else (see not_comparable_reason) or either has no answers */
+                                change: number | null;
+                                name: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
                         } & {
                             [key: string]: unknown;
                         })[];

@@ -17,7 +17,7 @@ import { plannedDefinitionId } from '../tracking/comparable.ts';
 import { group } from '../tracking/history.ts';
 import type { Catalog } from '../visibility/catalog.ts';
 import { addTally, ensureRollups, loadCells, loadSeries, newTally, runTotal, type BrandTallyData, type PromptCells, type PromptSeries } from './rollups.ts';
-import { findProject, projectTests } from './projects.ts';
+import { findProject, projectTests, projectTestsWithDefinitions } from './projects.ts';
 import { listPrompts } from './prompts.ts';
 import { projectSiteActivity } from './site-activity.ts';
 
@@ -147,16 +147,65 @@ function sentimentOf(t: BrandTallyData | undefined) {
 const prominenceOf = (t: BrandTallyData | undefined) =>
   t ? { first_mention_share: prominenceMean(new ExactSum(t[6]), t[5]), pawc: prominenceMean(new ExactSum(t[7]), t[0]) } : { first_mention_share: null, pawc: null };
 
-/** The brand and competitor numbers of a pool (a window's runs). */
-function brandNumbers(pool: Pool, competitors: string[]) {
+/**
+ * The move from the window before, from the counts (k/n) as history's comparison computes it,
+ * rounded once (the difference of two rounded rates can be 0.0001 off); null without answers on
+ * either side.
+ */
+function rateChange(now: { mentions: number; succeeded: number }, before: { mentions: number; succeeded: number } | undefined) {
+  return !before || now.succeeded === 0 || before.succeeded === 0 ? null : round4(now.mentions / now.succeeded - before.mentions / before.succeeded);
+}
+
+/** Why a window's brand and competitor rates carry no change from the window before it (null: they do). */
+type NotComparableReason = 'no_previous_window' | 'definition_changed' | 'definition_mixed';
+
+/**
+ * A window is compared with the window before it only when both asked the same thing (the same
+ * non-null `definition_id`): a change of prompts, platforms, markets or competitors is never read
+ * as a move.
+ */
+function notComparableReason(definitionId: string | null, before: { definition_id: string | null } | undefined): NotComparableReason | null {
+  if (!before) return 'no_previous_window';
+  if (definitionId === null || before.definition_id === null) return 'definition_mixed';
+  return definitionId === before.definition_id ? null : 'definition_changed';
+}
+
+/**
+ * The brand and competitor numbers of a pool (a window's runs); with `before` (the window before,
+ * asking the same), each one's `previous_mention_rate` and `change` from it, else null.
+ */
+function brandNumbers(pool: Pool, competitors: string[], before: Pool | null) {
   const h = pool.headline();
   const n = pool.succeeded;
   const listed = new Set(competitors);
+  const was = before?.competitorRates();
+  const move = (now: { mentions: number; succeeded: number }, then: { mentions: number; succeeded: number } | undefined) => ({
+    previous_mention_rate: then ? rate(then.mentions, then.succeeded) : null,
+    change: rateChange(now, then),
+  });
   return {
-    brand: { mention_rate: h.mention_rate, mention_rate_ci: h.mention_rate_ci, ...evidence(n, h), share_of_voice: h.share_of_voice, sentiment: sentimentOf(pool.target), prominence: prominenceOf(pool.target) },
+    brand: {
+      mention_rate: h.mention_rate,
+      mention_rate_ci: h.mention_rate_ci,
+      ...evidence(n, h),
+      share_of_voice: h.share_of_voice,
+      sentiment: sentimentOf(pool.target),
+      prominence: prominenceOf(pool.target),
+      ...move(pool, before ?? undefined),
+    },
     competitors: pool.competitorRates().map((c) => {
       const t = listed.has(c.name) ? pool.brands.get(c.name) : undefined;
-      return { name: c.name, mention_rate: c.mention_rate, mention_rate_ci: c.mention_rate_ci, ...evidence(c.n, c), share_of_voice: c.share_of_voice, sentiment: sentimentOf(t), prominence: prominenceOf(t) };
+      const then = was?.find((x) => x.name === c.name);
+      return {
+        name: c.name,
+        mention_rate: c.mention_rate,
+        mention_rate_ci: c.mention_rate_ci,
+        ...evidence(c.n, c),
+        share_of_voice: c.share_of_voice,
+        sentiment: sentimentOf(t),
+        prominence: prominenceOf(t),
+        ...move({ mentions: c.mentions, succeeded: c.n }, then && { mentions: then.mentions, succeeded: then.n }),
+      };
     }),
   };
 }
@@ -256,13 +305,6 @@ export function dashboardFilters(
 /** Checks a dashboard's topic and market against the project (see dashboardFilters). */
 export async function checkDashboardFilters(store: Store, projectId: string, filters: { topic?: string | null; market?: string | null }) {
   return dashboardFilters(await listPrompts(store.db, projectId), await projectTests(store.db, projectId), { ...filters, strict: true });
-}
-
-/** The stored definitions of tests, one query for all (chunks of 500 ids). */
-async function testDefinitions(store: Store, testIds: readonly string[]) {
-  const out: { id: string; definition: string | null }[] = [];
-  for (let i = 0; i < testIds.length; i += 500) out.push(...(await store.db.selectFrom('tests').select(['id', 'definition']).where('id', 'in', testIds.slice(i, i + 500)).execute()));
-  return out;
 }
 
 /**
@@ -444,14 +486,14 @@ export async function dashboardAndRuns(store: Store, accountId: string, projectI
   const competitors = (JSON.parse(project.competitors) as { name: string }[]).map((c) => c.name);
   const library = await listPrompts(store.db, projectId);
   const topicsOf = new Map(library.map((p) => [p.prompt, p.topics]));
-  const allTests = await projectTests(store.db, projectId);
+  const allTests = await projectTestsWithDefinitions(store.db, projectId);
   const { topic, market } = dashboardFilters(library, allTests, opts);
   const inTopic = (prompt: string) => !topic || (topicsOf.get(prompt) ?? []).includes(topic);
   const now = opts.now ?? new Date();
   const since = new Date(now.getTime() - opts.days * 86_400_000).toISOString();
 
   const tests = allTests.filter((t) => !market || t.market === market);
-  const { runs, lookedFor, pending, definitionOf } = await comparableRuns(store, await testDefinitions(store, tests.map((t) => t.id)), since, opts.catalog);
+  const { runs, lookedFor, pending, definitionOf } = await comparableRuns(store, tests, since, opts.catalog);
   const periods = group(runs, opts.window, now, since);
   const stored = runs.map((r) => r.id).filter((id) => !pending.has(id));
   const seriesOf = await loadSeries(store, stored);
@@ -463,17 +505,18 @@ export async function dashboardAndRuns(store: Store, accountId: string, projectI
     if (!s) return [];
     return topic ? promptsOf(runId).map((p) => p.series) : [s.total];
   };
-  const series = periods.map((p) => {
+  const pools = periods.map((p) => {
     const pool = new Pool(competitors);
     for (const r of p.runs) pool.addRun(runSeries(r.id), true, lookedFor.get(r.id));
-    return {
-      start: toApiTime(p.start),
-      end: toApiTime(p.end),
-      run_ids: p.runs.map((r) => r.id),
-      // What the window's runs asked, as a tracked test's points say it; null when they differ.
-      definition_id: windowDefinition(p.runs, definitionOf),
-      ...brandNumbers(pool, competitors),
-    };
+    // What the window's runs asked, as a tracked test's points say it; null when they differ.
+    return { pool, definition_id: windowDefinition(p.runs, definitionOf) };
+  });
+  const series = periods.map((p, i) => {
+    const { pool, definition_id } = pools[i];
+    const before = pools[i - 1];
+    const reason = notComparableReason(definition_id, before);
+    const numbers = brandNumbers(pool, competitors, reason === null ? before.pool : null);
+    return { start: toApiTime(p.start), end: toApiTime(p.end), run_ids: p.runs.map((r) => r.id), definition_id, not_comparable_reason: reason, ...numbers };
   });
 
   const latest = periods.at(-1);
@@ -519,10 +562,6 @@ export async function dashboardAndRuns(store: Store, accountId: string, projectI
   };
   const previousCells = await windowNumbers(previous);
   const latestNumbers = await windowNumbers(latest);
-  // The move from the window before, from the counts (k/n) as history's comparison computes it,
-  // rounded once: the difference of two rounded rates can be 0.0001 off.
-  const change = (now: { mentions: number; succeeded: number }, before: { mentions: number; succeeded: number } | undefined) =>
-    !before || now.succeeded === 0 || before.succeeded === 0 ? null : round4(now.mentions / now.succeeded - before.mentions / before.succeeded);
   const matrix = library
     .filter((p) => inTopic(p.prompt))
     .map(({ prompt, topics }) => {
@@ -535,7 +574,7 @@ export async function dashboardAndRuns(store: Store, accountId: string, projectI
         mention_rate_ci: e.mention_rate_ci,
         ...evidence(e.succeeded, e),
         previous_mention_rate: before?.mention_rate ?? null,
-        change: change(e, before),
+        change: rateChange(e, before),
         platforms: e.by_platform.map((b) => {
           const was = before?.by_platform.find((x) => x.platform === b.platform);
           return {
@@ -545,7 +584,7 @@ export async function dashboardAndRuns(store: Store, accountId: string, projectI
             ...evidence(b.succeeded, b),
             previous_mention_rate: was?.mention_rate ?? null,
             previous_n: was?.succeeded ?? null,
-            change: change(b, was),
+            change: rateChange(b, was),
             competitors: b.competitors.map((c) => ({ name: c.name, mention_rate: c.mention_rate })),
           };
         }),

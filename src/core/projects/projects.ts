@@ -178,15 +178,25 @@ export async function lockProject(store: Pick<Store, 'dialect'>, trx: Executor, 
 
 /** The project's tracked tests (not deleted), one per market. */
 export async function projectTests(db: Executor, projectId: string) {
-  return db
-    .selectFrom('tests')
-    .select(['id', 'market'])
-    .where('project_id', '=', projectId)
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    // The column is optional in the table type (added by a later migration) but always selected.
-    .$narrowType<{ market: string | null }>()
-    .execute();
+  return projectTestsQuery(db, projectId).execute();
+}
+
+/** The project's tracked tests with their stored definitions, in the same one query (the dashboard plans them). */
+export async function projectTestsWithDefinitions(db: Executor, projectId: string) {
+  return projectTestsQuery(db, projectId).select('definition').execute();
+}
+
+function projectTestsQuery(db: Executor, projectId: string) {
+  return (
+    db
+      .selectFrom('tests')
+      .select(['id', 'market'])
+      .where('project_id', '=', projectId)
+      .where('deleted_at', 'is', null)
+      .orderBy('id')
+      // The column is optional in the table type (added by a later migration) but always selected.
+      .$narrowType<{ market: string | null }>()
+  );
 }
 
 /**

@@ -4,6 +4,18 @@ import { DASHBOARD_WINDOWS, projectDashboard } from '../../core/projects/dashboa
 import { clampedInt, defineRoute, filterParam, filterValue } from '../define.ts';
 import { ProjectId } from './shapes.ts';
 
+/** A rate of the brand or a competitor in a window, with its move from the window before. */
+const RateChange = z
+  .object({
+    mention_rate: z.number().nullable(),
+    previous_mention_rate: z.number().nullable().describe('The rate in the window before, when that window asked the same (not_comparable_reason null); else null'),
+    change: z
+      .number()
+      .nullable()
+      .describe('mention_rate minus previous_mention_rate, from the counts, rounded once; null when the window before asked something else (see not_comparable_reason) or either has no answers'),
+  })
+  .passthrough();
+
 export default defineRoute({
   method: 'GET',
   url: '/v1/projects/:project_id/dashboard',
@@ -35,6 +47,14 @@ export default defineRoute({
               .string()
               .nullable()
               .describe("What the window's runs asked: their one definition id, or for several markets each asking one thing an id of that set; null when a market's runs in the window asked different things"),
+            not_comparable_reason: z
+              .enum(['no_previous_window', 'definition_changed', 'definition_mixed'])
+              .nullable()
+              .describe(
+                "Why the brand's and competitors' change is null in this window: no_previous_window (the first window with runs), definition_changed (the window before asked something else: prompts, platforms, repeats, markets or competitors), definition_mixed (this window or the one before mixes definitions); null when compared with the window before",
+              ),
+            brand: RateChange,
+            competitors: z.array(RateChange.extend({ name: z.string() }).passthrough()),
           })
           .passthrough(),
       ),
@@ -71,6 +91,6 @@ export default defineRoute({
     name: 'get_project_dashboard',
     title: 'Project dashboard numbers',
     description:
-      'A project over time (7d or 30d windows): mention rate with 95% interval, share of voice, sentiment and prominence for the brand and each competitor; the latest window as a prompt × platform matrix with the change since the window before (filter by topic or market); topics rolled up; prompts where competitors are named and the brand is not. Every rate has n (answers) and thin (n < 10 or interval wider than ±0.20). engine says whether the answers were simulated (sandbox) or real (live).',
+      'A project over time (7d or 30d windows): mention rate with 95% interval, share of voice, sentiment and prominence for the brand and each competitor, with the change from the window before when both asked the same (else change null and not_comparable_reason says why); the latest window as a prompt × platform matrix with the change since the window before (filter by topic or market); topics rolled up; prompts where competitors are named and the brand is not. Every rate has n (answers) and thin (n < 10 or interval wider than ±0.20). engine says whether the answers were simulated (sandbox) or real (live).',
   },
 });

@@ -2,7 +2,7 @@
 // server and worker on the sandbox engine: a chart of a single run or window says it is not a
 // trend yet, and a tracked test whose prompts changed marks the change in its charts (a dashed
 // line, the lines broken there), names each point's set in the tables and says why no latest
-// change is shown. Screenshots at 1280 and 390 px, without sideways scroll or axe violations.
+// change is shown; a project's brand card shows the server's change once two windows asked the same. Screenshots at 1280 and 390 px, without sideways scroll or axe violations.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -170,10 +170,32 @@ describe('history charts in a browser', { skip: browserSkip() }, () => {
     await rate.getByText('Show the numbers').click();
     const rows = rate.getByRole('table', { name: 'Mention rate over time' }).locator('tbody tr');
     assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLTableRowElement).cells[1].textContent)), ['set 1', 'set 2']);
-    // No move is claimed across the change.
-    const brandRow = page.getByRole('table', { name: 'Brand and competitors in the latest window' }).locator('tbody tr').first();
+    // No move is claimed across the change: the server says so (not_comparable_reason).
+    assert.equal(d.series[1].not_comparable_reason, 'definition_changed');
+    assert.equal(d.series[1].brand.change, null);
+    const entities = page.getByRole('table', { name: 'Brand and competitors in the latest window' });
+    const brandRow = entities.locator('tbody tr').first();
     assert.match(await brandRow.innerText(), /the window before asked something else/);
     await checkWidths('project-prompts-changed');
+
+    // A week later the same prompts run again: that window is compared with the one before,
+    // which asked the same, and the brand card shows the server's change.
+    const db = rig.server.runtime.core.store.db;
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    await db.updateTable('visibility_runs').set({ created_at: daysAgo(16) }).where('id', 'in', first).execute();
+    await db.updateTable('visibility_runs').set({ created_at: daysAgo(9) }).where('id', 'not in', first).where('test_id', '=', p.tests[0].test_id).execute();
+    await runProject();
+    const again = (await rig.server.request('GET', `/v1/projects/${p.id}/dashboard`, { key })).json();
+    assert.deepEqual(again.series.map((x: { not_comparable_reason: string | null }) => x.not_comparable_reason), ['no_previous_window', 'definition_changed', null]);
+    const change = again.series[2].brand.change as number;
+    assert.equal(typeof change, 'number');
+    await page.goto(`/console/projects/${p.id}`);
+    await entities.waitFor();
+    const sign = change > 0 ? '+' : change < 0 ? '−' : '±';
+    assert.match(await brandRow.innerText(), new RegExp(`\\${sign}${Math.abs(Math.round(change * 100))} pts`));
+    assert.doesNotMatch(await entities.innerText(), /asked something else/);
+    await page.getByText(/compared with/).waitFor();
+    await checkWidths('project-change-compared');
   });
 
   test("the sample planner's month under a budget says what the budget stops", async () => {

@@ -2,7 +2,8 @@
 // pooled the probes themselves: the probe-reading dashboard is kept here as the reference and
 // both read the same real sandbox runs of a project (two markets, three topics, a competitor
 // added between runs so pooled runs hold different lists, runs spread over two windows, a one-off
-// run of the same page), for 7d and 30d, by topic and by market; the first read writes the
+// run of the same page), each window with the change from the one before when both asked the
+// same, for 7d and 30d, by topic and by market; the first read writes the
 // tallies of runs that have none, the second reads them back. Settling a project's run writes
 // its tallies.
 import { after, before, describe, test } from 'node:test';
@@ -45,7 +46,7 @@ function brandNumbers(probes: HistoryProbe[], competitors: string[], looked: Loo
   const voice = summarizeProbes(lookedSubset(probes, looked, competitors), competitors);
   const n = s.completed_probe_count;
   return {
-    brand: { mention_rate: s.mention_rate, mention_rate_ci: s.mention_rate_ci, ...evidence(n, s), share_of_voice: voice.share_of_voice, sentiment: s.sentiment ?? null, prominence: s.prominence ?? null },
+    brand: { mention_rate: s.mention_rate, mention_rate_ci: s.mention_rate_ci, ...evidence(n, s), share_of_voice: voice.share_of_voice, sentiment: s.sentiment ?? null, prominence: s.prominence ?? null, counts: { k: s.brand_mentions, n } },
     competitors: (s.competitors as any[]).map((all) => {
       const mine = summary(lookedSubset(probes, looked, competitors, all.name));
       const c = (mine.competitors as any[]).find((x) => x.name === all.name);
@@ -58,9 +59,38 @@ function brandNumbers(probes: HistoryProbe[], competitors: string[], looked: Loo
         share_of_voice: v ? v.share_of_voice : voice.share_of_voice === null ? null : 0,
         sentiment: c.sentiment ?? null,
         prominence: c.prominence ?? null,
+        counts: { k: c.mentions as number, n: mine.completed_probe_count },
       };
     }),
   };
+}
+
+type Counted = { counts: { k: number; n: number } } & Record<string, unknown>;
+
+/**
+ * Each window's brand and competitors with the change from the window before, written out here
+ * from the counts: compared only when both windows have the same non-null definition id.
+ */
+function withChanges(windows: ({ definition_id: string | null; brand: Counted; competitors: (Counted & { name: string })[] } & Record<string, unknown>)[]) {
+  const strip = ({ counts: _, ...rest }: Counted) => rest;
+  return windows.map((w, i) => {
+    const before = windows[i - 1];
+    const reason = !before ? 'no_previous_window' : w.definition_id === null || before.definition_id === null ? 'definition_mixed' : w.definition_id !== before.definition_id ? 'definition_changed' : null;
+    const move = (now: Counted, then: Counted | undefined) => {
+      const was = reason === null ? then : undefined;
+      return {
+        previous_mention_rate: was && was.counts.n > 0 ? round4(was.counts.k / was.counts.n) : null,
+        change: was && was.counts.n > 0 && now.counts.n > 0 ? round4(now.counts.k / now.counts.n - was.counts.k / was.counts.n) : null,
+      };
+    };
+    const { brand, competitors, ...rest } = w;
+    return {
+      ...rest,
+      not_comparable_reason: reason,
+      brand: { ...strip(brand), ...move(brand, before?.brand) },
+      competitors: competitors.map((c) => ({ ...strip(c), ...move(c, before?.competitors.find((x) => x.name === c.name)) })),
+    };
+  });
 }
 
 /** A prompt's entry with each competitor's rate over the runs that looked for it. */
@@ -130,7 +160,7 @@ async function referenceDashboard(store: Store, accountId: string, projectId: st
   }
   runs.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
   const periods = group(runs, opts.window, now, since).map((g) => ({ start: g.start, end: g.end, runs: g.runs, probes: g.runs.flatMap((r) => probesOf.get(r.id) ?? []) }));
-  const series = periods.map((p) => ({ start: toApiTime(p.start), end: toApiTime(p.end), run_ids: p.runs.map((r) => r.id), definition_id: windowDefinition(p.runs, definitions), ...brandNumbers(p.probes, competitors, looked) }));
+  const series = withChanges(periods.map((p) => ({ start: toApiTime(p.start), end: toApiTime(p.end), run_ids: p.runs.map((r) => r.id), definition_id: windowDefinition(p.runs, definitions), ...brandNumbers(p.probes, competitors, looked) })));
 
   const latest = periods.at(-1);
   const previous = periods.at(-2);
@@ -245,20 +275,23 @@ describe('project dashboard from rollups', () => {
     assert.equal(patched.statusCode, 200, patched.body);
     const second = await runProject();
     await runProject();
+    const fourth = await runProject();
     const oneOff = (await s.request('POST', '/v1/visibility/runs', { key, body: { url: 'https://acme-crm.example/', target_entity: 'Acme CRM', prompts: ['best crm for agencies'], platforms: ['gemini'] } })).json();
     await s.waitForRun(key, oneOff.run_id);
     // Settling a project's run writes its tallies (a job); the one-off run has none.
     const db = s.runtime.core.store.db;
     const rolledCount = async () => (await db.selectFrom('dashboard_rollup_runs').select('run_id').execute()).length;
-    for (let waited = 0; (await rolledCount()) < 6 && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
-    assert.equal(await rolledCount(), 6, 'the six project runs tallied when they settled');
+    for (let waited = 0; (await rolledCount()) < 8 && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await rolledCount(), 8, 'the eight project runs tallied when they settled');
     // The first runs as if they had settled before tallies existed: the first read writes them.
     await db.deleteFrom('dashboard_rollups').where('run_id', 'in', first).execute();
     await db.deleteFrom('dashboard_rollup_runs').where('run_id', 'in', first).execute();
-    // Spread the runs over windows: the first ones 9 days ago, the second ones 40 days ago.
+    // Spread the runs over windows: the first ones 9 days ago, the second ones 40 days ago, the
+    // fourth 16 days ago (asking what the second asked: a window compared with the one before).
     const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
     await db.updateTable('visibility_runs').set({ created_at: ago(9) }).where('id', 'in', first).execute();
     await db.updateTable('visibility_runs').set({ created_at: ago(40) }).where('id', 'in', second).execute();
+    await db.updateTable('visibility_runs').set({ created_at: ago(16) }).where('id', 'in', fourth).execute();
 
     const store = s.runtime.core.store;
     const catalog = s.runtime.core.catalog;
@@ -279,11 +312,19 @@ describe('project dashboard from rollups', () => {
     }
     assert.equal(compared, 2 * cases.length);
     const d = await projectDashboard(store, accountId, p.id, { days: 90, window: '7d', catalog, now, siteActivity: false });
-    assert.ok(d.series.length >= 3, 'runs in three windows');
+    assert.ok(d.series.length >= 4, 'runs in four windows');
+    assert.deepEqual(
+      d.series.map((x) => x.not_comparable_reason),
+      ['no_previous_window', null, 'definition_changed', 'definition_changed'],
+      'the window of the fourth runs is compared with the one of the second runs, which asked the same',
+    );
+    assert.equal(typeof d.series[1].brand.change, 'number');
+    assert.equal(d.series.at(-1)!.brand.change, null);
+    assert.equal(d.series.at(-1)!.brand.previous_mention_rate, null);
     assert.deepEqual(d.series.at(-1)!.competitors.map((x) => x.name), ['HubSpot', 'Pipedrive']);
     assert.ok(d.series.some((x) => x.competitors.some((c) => c.name === 'Salesforce')), 'a name only some runs listed is pooled too');
     const rolled = await db.selectFrom('dashboard_rollup_runs').select('run_id').execute();
-    assert.equal(rolled.length, 6, 'the tallies of the six project runs, written once');
+    assert.equal(rolled.length, 8, 'the tallies of the eight project runs, written once');
   });
 
   test('a run still going is tallied from its probes at each read and stored only once finished', async () => {

@@ -23,6 +23,12 @@ function Rate({ r, ci = true }) {
     <span class="small muted"> · n=${r.n}</span>${r.thin ? html` <span class="badge thin" title="Fewer than 10 answers, or an interval wider than ±20 points">thin</span>` : null}</span>`;
 }
 
+/** Why the server gives a window's rates no change from the window before. */
+const NOT_COMPARABLE = {
+  definition_changed: 'the window before asked something else',
+  definition_mixed: 'this window or the one before mixes what was asked',
+};
+
 function Change({ value, none = 'no earlier window' }) {
   if (value === null || value === undefined) return html`<span class="small muted">${none}</span>`;
   const kind = value > 0 ? 'up' : value < 0 ? 'down' : 'flat';
@@ -505,14 +511,12 @@ function Dashboard({ d, p }) {
     return html`<div class="card"><${Empty} title="No finished runs in this period"><p>${p.prompt_count ? 'Run the project now, or wait for its schedule. Plan the sample first (below) to know how many repeats you need.' : 'Import prompts into the library first.'}</p></${Empty}></div>`;
   }
   const names = [p.brand.name, ...last.competitors.map((c) => c.name)];
-  const before = d.previous_period ? d.series.at(-2) : null;
-  // A window that asked something else (or a mix) is no baseline for the latest one.
-  const alike = !!before && !!last.definition_id && before.definition_id === last.definition_id;
-  const beforeOf = (name, i) => (!alike ? null : i === 0 ? before.brand : before.competitors.find((c) => c.name === name));
-  const entities = [{ name: p.brand.name, brand: true, ...last.brand }, ...last.competitors].map((e, i) => {
-    const was = beforeOf(e.name, i);
-    return { ...e, change: was && was.mention_rate != null && e.mention_rate != null ? e.mention_rate - was.mention_rate : null };
-  });
+  // The server compares the latest window with the one before only when both asked the same;
+  // otherwise `change` is null and `not_comparable_reason` says why.
+  const reason = last.not_comparable_reason;
+  const before = reason !== 'no_previous_window';
+  const compared = reason === null;
+  const entities = [{ name: p.brand.name, brand: true, ...last.brand }, ...last.competitors];
   const times = d.series.map((s) => at(s.end));
   // Where what the project asked changed (its prompts, platforms, repeats, markets or
   // competitors): a dashed line, the lines broken there, each window's set in the tables.
@@ -526,14 +530,14 @@ function Dashboard({ d, p }) {
       <${Stat} label="Mention rate" value=${pct(last.brand.mention_rate)} sub=${html`95% interval ${ciText(last.brand.mention_rate_ci)} · ${last.brand.n} answers${last.brand.thin ? html` <span class="badge thin">thin</span>` : ''}`} />
       <${Stat} label="Share of voice" value=${pct(last.brand.share_of_voice)} sub="of all brand mentions" />
       <${Stat} label="Sentiment" value=${html`<span class="small">${sentimentText(last.brand.sentiment)}</span>`} />
-      <${Stat} label="Window" value=${html`<span class="small">${shortDate(d.latest_period.start)} – ${shortDate(d.latest_period.end)}</span>`} sub=${`${last.run_ids.length} run${last.run_ids.length === 1 ? '' : 's'}${alike ? `; compared with ${shortDate(d.previous_period.start)} – ${shortDate(d.previous_period.end)}` : ''}`} />
+      <${Stat} label="Window" value=${html`<span class="small">${shortDate(d.latest_period.start)} – ${shortDate(d.latest_period.end)}</span>`} sub=${`${last.run_ids.length} run${last.run_ids.length === 1 ? '' : 's'}${compared ? `; compared with ${shortDate(d.previous_period.start)} – ${shortDate(d.previous_period.end)}` : ''}`} />
     </div>
     <p class="small muted" id="thin-note">A rate is marked <span class="badge thin">thin</span> when it rests on fewer than ${d.thin_evidence.min_answers} answers or its 95% interval is wider than ±${Math.round(d.thin_evidence.max_half_width * 100)} points: too little evidence to act on. n is the number of answers.</p>
     <section class="card" aria-labelledby="d-entities"><h2 id="d-entities">Brand and competitors, latest window</h2>
       <${Table} caption="Brand and competitors in the latest window" captionHidden rowKey=${(e) => e.name} rows=${entities} columns=${[
         { label: 'Name', cell: (e) => (e.brand ? html`<strong>${e.name}</strong> <span class="small muted">(you)</span>` : e.name) },
         { label: 'Mention rate', cell: (e) => html`<${Rate} r=${e} />` },
-        ...(before ? [{ label: 'Change', cell: (e) => html`<${Change} value=${e.change} none=${alike ? undefined : 'the window before asked something else'} />` }] : []),
+        ...(before ? [{ label: 'Change', cell: (e) => html`<${Change} value=${e.change} none=${NOT_COMPARABLE[reason] ?? 'no answers to compare'} />` }] : []),
         { label: 'Share of voice', cell: (e) => pct(e.share_of_voice), num: true },
         { label: 'Sentiment', cell: (e) => sentimentText(e.sentiment) },
         { label: 'Prominence', cell: (e) => (e.prominence && e.prominence.first_mention_share != null ? `first named ${pct(e.prominence.first_mention_share)} into an answer` : '—') },

@@ -1,0 +1,102 @@
+// The dashboard's brand and competitor change per window: each window is compared with the window
+// before only when both asked the same (the same definition_id); otherwise `change` and
+// `previous_mention_rate` are null and `not_comparable_reason` says why: no window before, the
+// window before asked something else, or one of the two mixes definitions. Through the real server.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from '../helpers/harness.ts';
+import { round4 } from '../../src/lib/stats.ts';
+
+type Rate = { name?: string; mention_rate: number | null; previous_mention_rate: number | null; change: number | null };
+type Window = { definition_id: string | null; not_comparable_reason: string | null; brand: Rate; competitors: Rate[] };
+
+describe('project dashboard: the brand change between comparable windows', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ SIGHTLINE_SCHEDULER_INTERVAL_MS: '0' });
+  });
+  after(async () => s.close());
+
+  test('two windows of different definitions are not compared, two of the same are', async () => {
+    const { key } = await s.account({ credits: 500 });
+    const created = await s.request('POST', '/v1/projects', {
+      key,
+      body: {
+        url: 'https://anvils.example/',
+        brand: { name: 'Acme Anvils' },
+        competitors: [{ name: 'Globex' }],
+        platforms: ['deepseek', 'openai'],
+        repeats: 1,
+        prompts: [{ prompt: 'best anvils [[sandbox:mention]]' }],
+      },
+    });
+    assert.equal(created.statusCode, 200, created.body);
+    const p = created.json();
+    const runProject = async () => {
+      const run = (await s.request('POST', `/v1/projects/${p.id}/runs`, { key, body: {} })).json();
+      for (const r of run.runs) await s.waitForRun(key, r.run_id, 60_000);
+      return run.runs[0].run_id as string;
+    };
+    const first = await runProject();
+    // A prompt added: the next runs ask something else than the first.
+    const added = await s.request('POST', `/v1/projects/${p.id}/prompts`, { key, body: { prompts: [{ prompt: 'anvil makers [[sandbox:mention]]' }] } });
+    assert.equal(added.statusCode, 200, added.body);
+    const second = await runProject();
+    const third = await runProject();
+
+    const db = s.runtime.core.store.db;
+    const ids = [first, second, third];
+    const rolled = async () => (await db.selectFrom('dashboard_rollup_runs').select('run_id').where('run_id', 'in', ids).execute()).length;
+    for (let waited = 0; (await rolled()) < ids.length && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    // Every answer named the brand; take it back from one of the third run's four: 4/4 then 3/4.
+    const probes = await db.selectFrom('visibility_probes').select(['id', 'status', 'brand_mentioned']).where('run_id', '=', third).orderBy('seq').execute();
+    assert.equal(probes.length, 4);
+    assert.ok(probes.every((x) => x.status === 'succeeded' && x.brand_mentioned === 1));
+    await db.updateTable('visibility_probes').set({ brand_mentioned: 0, citation_mentioned: 0 }).where('id', '=', probes[0].id).execute();
+    await db.deleteFrom('dashboard_rollups').where('run_id', '=', third).execute();
+    await db.deleteFrom('dashboard_rollup_runs').where('run_id', '=', third).execute();
+    const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    await db.updateTable('visibility_runs').set({ created_at: ago(16) }).where('id', '=', first).execute();
+    await db.updateTable('visibility_runs').set({ created_at: ago(9) }).where('id', '=', second).execute();
+
+    const read = async () => {
+      const res = await s.request('GET', `/v1/projects/${p.id}/dashboard?window=7d&days=30`, { key });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json() as { series: Window[] };
+    };
+    const d = await read();
+    assert.equal(d.series.length, 3);
+    assert.deepEqual(
+      d.series.map((w) => w.not_comparable_reason),
+      ['no_previous_window', 'definition_changed', null],
+    );
+    assert.notEqual(d.series[0].definition_id, d.series[1].definition_id);
+    assert.equal(d.series[1].definition_id, d.series[2].definition_id);
+    for (const w of d.series.slice(0, 2)) {
+      for (const r of [w.brand, ...w.competitors]) assert.deepEqual([r.previous_mention_rate, r.change], [null, null], 'no move claimed');
+    }
+    const [, before, latest] = d.series;
+    assert.equal(before.brand.mention_rate, 1);
+    assert.equal(latest.brand.mention_rate, 0.75);
+    assert.equal(latest.brand.previous_mention_rate, 1);
+    assert.equal(latest.brand.change, -0.25);
+    assert.deepEqual(latest.competitors.map((c) => c.name), ['Globex']);
+    const globex = latest.competitors[0];
+    assert.equal(globex.previous_mention_rate, before.competitors[0].mention_rate);
+    assert.equal(globex.change, round4(globex.mention_rate! - globex.previous_mention_rate!));
+
+    // The first run moved into the second's window: that window mixes definitions, so the latest
+    // one is not compared with it.
+    await db.updateTable('visibility_runs').set({ created_at: ago(9) }).where('id', '=', first).execute();
+    const mixed = await read();
+    assert.deepEqual(
+      mixed.series.map((w) => [w.definition_id === null, w.not_comparable_reason]),
+      [
+        [true, 'no_previous_window'],
+        [false, 'definition_mixed'],
+      ],
+    );
+    assert.equal(mixed.series[1].brand.change, null);
+    assert.equal(mixed.series[1].brand.previous_mention_rate, null);
+  });
+});
