@@ -4,7 +4,9 @@
 // thread never keeps the process alive), and a job that runs longer than `timeoutMs` stops its
 // thread. The one thing to know: a thread that dies before it says it is ready means this runtime
 // cannot run the pool's threads, so the pool gives up on threads for good (one warning) and every
-// job from then on runs on the calling thread through `runHere`; a thread that dies while working
+// job from then on runs on the calling thread through `runHere`. A thread still starting when its
+// job's time is up (a busy machine) is stopped and that job runs on the calling thread; only
+// `SLOW_STARTS_TO_GIVE_UP` such starts in a row give up on threads. A thread that dies while working
 // (out of memory, a crash, the timeout) fails only the job it had, and the next job gets a fresh
 // thread. What a job is, how it is sent and how a reply settles it is the client's business.
 import { Worker, type ResourceLimits } from 'node:worker_threads';
@@ -84,10 +86,15 @@ interface Thread<J> {
   idle: NodeJS.Timeout | null;
 }
 
+/** Starts in a row that outlast their job's deadline before the pool stops trying threads. */
+export const SLOW_STARTS_TO_GIVE_UP = 3;
+
 export function createThreadPool<J extends PoolJob, M extends { ready?: true }>(opts: ThreadPoolOptions<J, M>): ThreadPool<J> {
   const threads = new Set<Thread<J>>();
   const queue: J[] = [];
   let broken = false;
+  /** Threads in a row that were still starting when their job's time was up. */
+  let slowStarts = 0;
   const counts = { completed: 0, crashes: 0, timeouts: 0 };
   let entry: URL | null = null;
   let entryPending = false;
@@ -129,6 +136,7 @@ export function createThreadPool<J extends PoolJob, M extends { ready?: true }>(
     worker.on('message', (msg: M) => {
       if (msg.ready) {
         thread.ready = true;
+        slowStarts = 0;
         if (thread.job) opts.delivered?.(thread.job);
         return;
       }
@@ -185,8 +193,13 @@ export function createThreadPool<J extends PoolJob, M extends { ready?: true }>(
       thread.deadline = setTimeout(() => {
         const { job: late } = stop(busy);
         const err = new Error(`${opts.name} took longer than ${opts.timeoutMs} ms`);
-        // A thread that never got ready hung while starting, not on the job.
-        if (!busy.ready) return giveUp(late, err);
+        // A thread that never got ready was slow to start (a busy machine), not slow on the job:
+        // the job runs here; only starts that keep failing give up on threads.
+        if (!busy.ready) {
+          if (++slowStarts >= SLOW_STARTS_TO_GIVE_UP) return giveUp(late, err);
+          if (late) opts.runHere(late);
+          return dispatch();
+        }
         if (late) {
           counts.timeouts++;
           late.reject(opts.failure(late, err, 'timeout'));

@@ -1,6 +1,7 @@
 // Just enough SMTP (RFC 5321: greeting, EHLO, MAIL, RCPT, DATA, QUIT) to receive mail from
 // nodemailer on loopback. `delayMs` holds the greeting and the answer to the end of DATA back,
-// as a slow mail server does, so a test can tell whether a request waited for its mail.
+// as a slow mail server does; `hold` holds them until `release()` (and `hold()` again), so a test
+// can tell whether a request waited for its mail by order rather than by the clock.
 import net from 'node:net';
 
 export interface SmtpSink {
@@ -8,12 +9,21 @@ export interface SmtpSink {
   mails: { from: string; to: string[]; data: string }[];
   /** Resolves once `count` mails have arrived (rejects after timeoutMs). */
   waitFor(count: number, timeoutMs?: number): Promise<void>;
+  /** Lets the held greeting and DATA answers go, and answers at once until `hold()`. */
+  release(): void;
+  /** Holds greetings and DATA answers from now on, until `release()`. */
+  hold(): void;
   close(): Promise<void>;
 }
 
-export async function startSmtpSink(opts: { delayMs?: number } = {}): Promise<SmtpSink> {
+export async function startSmtpSink(opts: { delayMs?: number; hold?: boolean } = {}): Promise<SmtpSink> {
   const mails: SmtpSink['mails'] = [];
-  const later = (fn: () => void) => (opts.delayMs ? setTimeout(fn, opts.delayMs) : fn());
+  let held: (() => void)[] | null = opts.hold ? [] : null;
+  const later = (fn: () => void) => {
+    if (held) held.push(fn);
+    else if (opts.delayMs) setTimeout(fn, opts.delayMs);
+    else fn();
+  };
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
@@ -61,6 +71,14 @@ export async function startSmtpSink(opts: { delayMs?: number } = {}): Promise<Sm
         if (Date.now() > deadline) throw new Error(`${mails.length} of ${count} mails after ${timeoutMs} ms`);
         await new Promise((r) => setTimeout(r, 20));
       }
+    },
+    release() {
+      const waiting = held ?? [];
+      held = null;
+      for (const fn of waiting) fn();
+    },
+    hold() {
+      held ??= [];
     },
     close: () =>
       new Promise<void>((r) => {
