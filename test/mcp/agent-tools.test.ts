@@ -68,6 +68,21 @@ describe('MCP tools for agents', () => {
     await client.close();
   });
 
+  test('tools/list for a token of every scope stays within its byte budget (the whole list goes into an agent\'s context)', async () => {
+    const { accountId } = await s.account();
+    const res = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await s.key(accountId, { kind: 'mcp' })}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    const body = await res.text();
+    const tools: { outputSchema: unknown }[] = JSON.parse(body).result.tools;
+    const outputs = tools.reduce((n, t) => n + JSON.stringify(t.outputSchema).length, 0);
+    // 199 KB and 127 KB of output schemas before they were compacted (bench:mcp-size).
+    assert.ok(Buffer.byteLength(body) <= 150 * 1024, `tools/list is ${Buffer.byteLength(body)} bytes`);
+    assert.ok(outputs <= 80 * 1024, `output schemas are ${outputs} bytes`);
+  });
+
   test('a token that may not create runs is told what it can read, naming only tools it is shown', async () => {
     const { accountId } = await s.account();
     for (const opts of [{ readOnly: true }, { scopes: ['tests:read'] }, { scopes: ['sites:read'] }]) {
