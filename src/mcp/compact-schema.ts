@@ -3,18 +3,20 @@
 // number never reaches aside), so an SDK client that validates structuredContent against a tool's
 // outputSchema still does, and a tool's arguments are still described the same way.
 //
-// - `compactSchema`: the same constraints in fewer bytes: `anyOf: [X, {type: null}]` as one
-//   schema whose type also allows null; no `type` beside an `enum` or `const` (they say it);
-//   `anyOf` inside `anyOf` as one list; no ±2^53-1 bounds on integers (zod writes them for every
-//   z.number().int()).
-// - The output side only: no descriptions and no `additionalProperties: {}` (on the input side
-//   it tells a client that the server keeps that object open). What a field means is said once, in the HTTP
-//   API reference (docs/api.md) and the tool's own description; an answer's schema is for the
-//   client's validator and the model's sense of its shape.
-// - `shareRepeats`: a sub-schema written two or more times in one tool's schema (a run's summary
-//   in every run of a list, a confidence interval in each of twenty rates) is written once under
-//   `$defs` and named by `$ref` where it was. Refs stay within the tool's own schema (MCP has no
-//   schema shared between tools); the root stays an object schema, as MCP requires.
+// - `compactSchema`, both sides: `anyOf` inside `anyOf` as one list; no ±2^53-1 bounds on
+//   integers (zod writes them for every z.number().int()).
+// - `compactSchema`, the output side only: `anyOf: [X, {type: null}]` as one schema whose `type`
+//   or `enum` also allows null; no `type` beside an `enum` or `const` (they say it); no
+//   descriptions; no `additionalProperties: {}`. Arguments keep all four: clients hand them to
+//   model APIs that take a subset of JSON Schema (Gemini's function declarations refuse a list
+//   as `type` and want a `type` beside `enum`), and there `{}` tells a client that the server
+//   keeps that object open. What an answer's field means is said in /openapi.json and the tool's
+//   description; an answer's schema is for the client's validator and the model's sense of its
+//   shape.
+// - `shareRepeats`, the output side: a sub-schema written two or more times in one tool's schema
+//   (a run's summary rates, a brand) is written once under `$defs` and named by `$ref` where it
+//   was. Refs stay within the tool's own schema (MCP shares no schema between tools); the root
+//   stays an object schema, as MCP requires.
 
 type Node = Record<string, unknown>;
 
@@ -47,13 +49,12 @@ const COMPOSED = ['anyOf', 'oneOf', 'allOf', 'not', '$ref', 'if'];
 /** `{anyOf: [X, {type: 'null'}]}` as X with null allowed, when X is one plain typed schema. */
 function mergeNullable(node: Node): void {
   const branches = node.anyOf;
-  if (!Array.isArray(branches) || branches.length !== 2 || Object.keys(node).some((k) => k !== 'anyOf' && k !== 'description')) return;
+  if (!Array.isArray(branches) || branches.length !== 2 || Object.keys(node).length !== 1) return;
   const nullAt = branches.findIndex((b) => isNode(b) && b.type === 'null' && Object.keys(b).length === 1);
   const other = branches[1 - nullAt];
   if (nullAt < 0 || !isNode(other) || COMPOSED.some((k) => k in other)) return;
   const values = 'const' in other ? [other.const] : Array.isArray(other.enum) ? other.enum : undefined;
   if (!values && typeof other.type !== 'string') return;
-  const description = node.description;
   delete node.anyOf;
   Object.assign(node, other);
   if (values) {
@@ -64,8 +65,6 @@ function mergeNullable(node: Node): void {
   } else {
     node.type = [other.type, 'null'];
   }
-  // The outer description (zod writes one there for `.describe()` on a nullable) wins, as before.
-  if (description !== undefined) node.description = description;
 }
 
 /** `anyOf: [{anyOf: [A, B]}, C]` as `anyOf: [A, B, C]`. */
@@ -74,21 +73,17 @@ function flattenAnyOf(node: Node): void {
   node.anyOf = node.anyOf.flatMap((b) => (isNode(b) && Array.isArray(b.anyOf) && Object.keys(b).length === 1 ? b.anyOf : [b]));
 }
 
-/**
- * The same constraints in fewer bytes. For an output schema (`output: true`) also without
- * descriptions and without `additionalProperties: {}`; an input schema keeps both, since there
- * `{}` tells a client that the server keeps that object open.
- */
+/** The same constraints in fewer bytes; the output side (`output: true`) in fewer still. */
 export function compactSchema(schema: Node, { output }: { output: boolean }): Node {
   const visit = (node: Node) => {
     for (const [child] of children(node, '')) visit(child);
     flattenAnyOf(node);
-    mergeNullable(node);
-    if ('enum' in node || 'const' in node) delete node.type;
     if (node.minimum === -SAFE) delete node.minimum;
     if (node.maximum === SAFE) delete node.maximum;
     if (!output) return;
     delete node.description;
+    mergeNullable(node);
+    if ('enum' in node || 'const' in node) delete node.type;
     if (isNode(node.additionalProperties) && Object.keys(node.additionalProperties).length === 0) delete node.additionalProperties;
   };
   visit(schema);

@@ -52,6 +52,8 @@ describe('MCP tools for agents', () => {
         assert.equal(typeof t.annotations?.[hint], 'boolean', `${t.name} ${hint}`);
       }
       assert.equal(t.outputSchema?.type, 'object', `${t.name} outputSchema`);
+      // Arguments in the JSON Schema subset model APIs take (Gemini refuses a list as type).
+      assert.deepEqual(unportable(t.inputSchema), [], `${t.name} inputSchema`);
       for (const [name, prop] of Object.entries<any>(t.inputSchema.properties ?? {})) {
         assert.ok(typeof prop.description === 'string' && prop.description.length > 5, `${t.name}.${name} has no description`);
       }
@@ -329,4 +331,17 @@ function* wrongVersions(value: Record<string, unknown>): Generator<[string, unkn
     yield [`${where}.zz_unknown added`, value];
     delete node.zz_unknown;
   }
+}
+
+/** Places in an argument schema that some model APIs refuse: a list as `type`, a `$ref`. */
+function unportable(node: unknown, where = '', found: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((n, i) => unportable(n, `${where}[${i}]`, found));
+  else if (node !== null && typeof node === 'object') {
+    const o = node as Record<string, unknown>;
+    if (Array.isArray(o.type) || '$ref' in o) found.push(where);
+    // Under `properties` the keys are argument names, not keywords.
+    for (const [k, v] of Object.entries(o)) if (k !== 'properties') unportable(v, `${where}.${k}`, found);
+    for (const [k, v] of Object.entries(o.properties ?? {})) unportable(v, `${where}.${k}`, found);
+  }
+  return found;
 }
