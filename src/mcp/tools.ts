@@ -11,6 +11,7 @@ import type { Core } from '../core/index.ts';
 import { OPERATIONS } from '../operations/index.ts';
 import type { RouteSpec } from '../operations/define.ts';
 import { closeObjectSchemas } from '../web/unknown-fields.ts';
+import { compactSchema, shareRepeats } from './compact-schema.ts';
 
 type AnyRoute = RouteSpec<z.ZodType, z.ZodType, z.ZodType>;
 
@@ -84,14 +85,26 @@ function openObjects(node: unknown): void {
   Object.values(o).forEach(openObjects);
 }
 
+/**
+ * The tool's answer as zod writes it in JSON Schema, field descriptions and all, with objects
+ * open: the long form of what tools/list publishes (outputJsonSchema), for tests to compare.
+ */
+export function verboseOutputJsonSchema(t: McpTool): Record<string, unknown> {
+  const schema = z.toJSONSchema(t.output, { io: 'output', target: 'draft-7', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete schema.$schema;
+  openObjects(schema);
+  return schema;
+}
+
 const outputSchemas = new Map<string, Record<string, unknown>>();
-/** The tool's answer as JSON Schema (the structuredContent an agent receives), computed once. */
+/**
+ * The tool's answer as JSON Schema (the structuredContent an agent receives), computed once:
+ * the same values as the long form, in about half the bytes (src/mcp/compact-schema.ts).
+ */
 export function outputJsonSchema(t: McpTool): Record<string, unknown> {
   let schema = outputSchemas.get(t.name);
   if (!schema) {
-    schema = z.toJSONSchema(t.output, { io: 'output', target: 'draft-7', unrepresentable: 'any' }) as Record<string, unknown>;
-    delete schema.$schema;
-    openObjects(schema);
+    schema = shareRepeats(compactSchema(verboseOutputJsonSchema(t), { output: true }));
     outputSchemas.set(t.name, schema);
   }
   return schema;
@@ -106,6 +119,7 @@ export function inputJsonSchema(t: McpTool): Record<string, unknown> {
     delete schema.$schema;
     // Closed where the server refuses unknown arguments, so an agent never plans with one.
     closeObjectSchemas(schema);
+    compactSchema(schema, { output: false });
     jsonSchemas.set(t.name, schema);
   }
   return schema;

@@ -2,8 +2,12 @@
 // that the SDK client validates every structuredContent against, the credit cost in every
 // billable tool's description, server instructions, one probe's full answer, and the specific
 // error for an API key sent to /mcp. Every tool is called once through the real SDK client.
+// The published output schemas are the compact form (src/mcp/compact-schema.ts): on every answer
+// of those calls, and on answers made wrong from them, they agree with the long form zod writes.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { TOOLS_BY_NAME, verboseOutputJsonSchema } from '../../src/mcp/tools.ts';
 import { connectMcp } from '../helpers/mcp-client.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { serveFixtureSite } from '../http/content-sites.ts';
@@ -27,6 +31,9 @@ describe('MCP tools for agents', () => {
   });
 
   const connect = (token: string) => connectMcp(base, token);
+  // Each tool's answers in the study below, and the output schemas tools/list published.
+  const answers = new Map<string, Record<string, unknown>[]>();
+  const published = new Map<string, Record<string, unknown>>();
 
   test('every tool has a title, four annotations, described parameters and an object output schema; billable ones state their cost', async () => {
     const { accountId } = await s.account();
@@ -45,6 +52,8 @@ describe('MCP tools for agents', () => {
         assert.equal(typeof t.annotations?.[hint], 'boolean', `${t.name} ${hint}`);
       }
       assert.equal(t.outputSchema?.type, 'object', `${t.name} outputSchema`);
+      // Arguments in the JSON Schema subset model APIs take (Gemini refuses a list as type).
+      assert.deepEqual(unportable(t.inputSchema), [], `${t.name} inputSchema`);
       for (const [name, prop] of Object.entries<any>(t.inputSchema.properties ?? {})) {
         assert.ok(typeof prop.description === 'string' && prop.description.length > 5, `${t.name}.${name} has no description`);
       }
@@ -59,6 +68,21 @@ describe('MCP tools for agents', () => {
     assert.equal(byName.get('cancel_visibility_run')!.annotations!.idempotentHint, true);
     assert.equal(byName.get('get_usage')!.annotations!.openWorldHint, false);
     await client.close();
+  });
+
+  test('tools/list for a token of every scope stays within its byte budget (the whole list goes into an agent\'s context)', async () => {
+    const { accountId } = await s.account();
+    const res = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await s.key(accountId, { kind: 'mcp' })}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    const body = await res.text();
+    const tools: { outputSchema: unknown }[] = JSON.parse(body).result.tools;
+    const outputs = tools.reduce((n, t) => n + JSON.stringify(t.outputSchema).length, 0);
+    // 199 KB and 127 KB of output schemas before they were compacted (bench:mcp-size).
+    assert.ok(Buffer.byteLength(body) <= 150 * 1024, `tools/list is ${Buffer.byteLength(body)} bytes`);
+    assert.ok(outputs <= 80 * 1024, `output schemas are ${outputs} bytes`);
   });
 
   test('a token that may not create runs is told what it can read, naming only tools it is shown', async () => {
@@ -87,6 +111,7 @@ describe('MCP tools for agents', () => {
     const called = new Set<string>();
     // The client keeps each tool's output validator from tools/list: list first.
     const { tools } = await client.listTools();
+    for (const t of tools) published.set(t.name, t.outputSchema as Record<string, unknown>);
     // callTool validates structuredContent against the tool's outputSchema and throws when it
     // does not match, so each call below is also a schema check.
     const call = async (name: string, args: Record<string, unknown> = {}) => {
@@ -95,6 +120,9 @@ describe('MCP tools for agents', () => {
       assert.ok(r.structuredContent, `${name} has structuredContent`);
       assert.deepEqual(r.structuredContent, JSON.parse(r.content[0].text), name);
       called.add(name);
+      // The first answer and the last one that differs (a poll's last state) are kept.
+      const kept = answers.get(name) ?? [];
+      if (!kept.some((a) => JSON.stringify(a) === JSON.stringify(r.structuredContent))) answers.set(name, [kept[0] ?? r.structuredContent, r.structuredContent].slice(kept.length ? 0 : 1));
       return r.structuredContent;
     };
     const study = {
@@ -247,4 +275,73 @@ describe('MCP tools for agents', () => {
     const ok = await post(`Bearer ${token}`, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
     assert.equal(ok.status, 200);
   });
+
+  // Last: it reads the answers of the study above.
+  test('each published output schema accepts and refuses what the long form does, on every answer of the study and on answers made wrong', async () => {
+    assert.ok(answers.size >= 25, 'the study ran first');
+    const ajv = new AjvJsonSchemaValidator();
+    let checked = 0;
+    for (const [name, values] of answers) {
+      const compact = ajv.getValidator(published.get(name)!);
+      const verbose = ajv.getValidator(verboseOutputJsonSchema(TOOLS_BY_NAME.get(name)!));
+      for (const value of values) {
+        assert.equal(compact(value).valid, true, `${name}: ${compact(value).errorMessage}`);
+        for (const [where, wrong] of wrongVersions(value)) {
+          assert.equal(compact(wrong).valid, verbose(wrong).valid, `${name} ${where}: compact ${compact(wrong).errorMessage}, long ${verbose(wrong).errorMessage}`);
+          checked++;
+        }
+      }
+      // Let the event loop run between tools (an idle keep-alive socket closes on time).
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.ok(checked > 5000, String(checked));
+  });
 });
+
+/**
+ * The answer with one thing changed, in turn: each value replaced by null, a string, a fraction,
+ * an object or an array, or removed, and an unknown key added to each object. The one object is
+ * changed in place and put back before the next: use each version before asking for the next.
+ */
+function* wrongVersions(value: Record<string, unknown>): Generator<[string, unknown]> {
+  const objects: [string, Record<string, unknown>][] = [];
+  const walk = (node: unknown, where: string): Generator<[string, unknown]> =>
+    (function* () {
+      if (node === null || typeof node !== 'object') return;
+      // A list's first item says what every item would.
+      const entries = Array.isArray(node) ? node.slice(0, 1).map((v, i) => [String(i), v] as const) : Object.entries(node);
+      if (!Array.isArray(node)) objects.push([where, node as Record<string, unknown>]);
+      const holder = node as Record<string, unknown>;
+      for (const [k, original] of entries) {
+        for (const replacement of [null, 'x', 1.5, {}, []]) {
+          holder[k] = replacement;
+          yield [`${where}.${k} = ${JSON.stringify(replacement)}`, value];
+        }
+        if (!Array.isArray(node)) {
+          delete holder[k];
+          yield [`${where}.${k} removed`, value];
+        }
+        holder[k] = original;
+        yield* walk(original, `${where}.${k}`);
+      }
+    })();
+  yield* walk(value, '');
+  for (const [where, node] of objects) {
+    node.zz_unknown = 1;
+    yield [`${where}.zz_unknown added`, value];
+    delete node.zz_unknown;
+  }
+}
+
+/** Places in an argument schema that some model APIs refuse: a list as `type`, a `$ref`. */
+function unportable(node: unknown, where = '', found: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((n, i) => unportable(n, `${where}[${i}]`, found));
+  else if (node !== null && typeof node === 'object') {
+    const o = node as Record<string, unknown>;
+    if (Array.isArray(o.type) || '$ref' in o) found.push(where);
+    // Under `properties` the keys are argument names, not keywords.
+    for (const [k, v] of Object.entries(o)) if (k !== 'properties') unportable(v, `${where}.${k}`, found);
+    for (const [k, v] of Object.entries(o.properties ?? {})) unportable(v, `${where}.${k}`, found);
+  }
+  return found;
+}
