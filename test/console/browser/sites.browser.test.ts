@@ -143,6 +143,14 @@ describe('the Sites pages', { skip: browserSkip() }, () => {
     const gpt = report.crawlers.find((c: { name: string }) => c.name === 'GPTBot');
     const card = crawlers.getByTestId('crawler').filter({ hasText: 'GPTBot' });
     assert.match(await card.innerText(), /2 unverified/);
+    // ClaudeBot's 3 hits cannot be checked (Anthropic publishes no ranges): said so, never counted
+    // as coming from elsewhere; the Unverified card holds GPTBot's 2 spoofed hits only.
+    const claude = crawlers.getByTestId('crawler').filter({ hasText: 'ClaudeBot' });
+    assert.equal(await claude.getByTestId('unverifiable').innerText(), 'cannot be checked: Anthropic publishes no IP ranges for its crawlers.');
+    assert.doesNotMatch(await claude.innerText(), /unverified/);
+    const unverifiedCard = crawlers.locator('.stat').filter({ hasText: 'Unverified' });
+    assert.equal(await stat(crawlers, 'Unverified'), '2');
+    assert.match(await unverifiedCard.innerText(), /5 more cannot be checked/); // ClaudeBot 3 + Claude-User 2
     assert.match(await card.innerText(), /2 refused/);
     // The bars: one per day with hits, labelled with the totals.
     assert.equal(await card.locator('svg.daybars rect.ok').count(), gpt.daily.length);

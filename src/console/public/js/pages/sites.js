@@ -218,7 +218,9 @@ function CrawlerCard({ c, days }) {
       </div>
       <dl class="facts small">
         <dt>Hits</dt><dd><strong>${n(c.hits)}</strong></dd>
-        <dt>Verified</dt><dd>${n(c.verified_hits)} from the vendor's published addresses${c.unverified_hits ? html`, <strong>${n(c.unverified_hits)} unverified</strong>` : null}</dd>
+        <dt>Verified</dt><dd>${c.verifiable === false
+          ? html`<span data-testid="unverifiable">cannot be checked: ${c.unverifiable_reason}</span>`
+          : html`${n(c.verified_hits)} from the vendor's published addresses${c.unverified_hits ? html`, <strong>${n(c.unverified_hits)} unverified</strong>` : null}`}</dd>
         <dt>Status</dt><dd><${StatusClasses} status=${c.status} /></dd>
         <dt>Blocked</dt><dd>${c.blocked_hits ? html`<strong class="field-error">${n(c.blocked_hits)}</strong> answered 401, 403, 429, 451 or a challenge` : 'none'}</dd>
       </dl>
@@ -233,6 +235,13 @@ function CrawlerCard({ c, days }) {
   </article>`;
 }
 
+/** The Unverified card counts hits that could have been verified and were not (a borrowed user
+ * agent); hits of crawlers whose vendor publishes no ranges are said apart, never as spoofed. */
+function unverifiedSub(list) {
+  const unknown = list.filter((c) => c.verifiable === false).reduce((a, c) => a + c.hits, 0);
+  return unknown ? `not from the vendor's addresses; ${n(unknown)} more cannot be checked (no published ranges)` : "not from the vendor's addresses";
+}
+
 function CrawlerReport({ report }) {
   const days = daysOf(report.from, report.to);
   const list = report.crawlers;
@@ -242,7 +251,7 @@ function CrawlerReport({ report }) {
   return html`<div class="stats">
       <${Stat} label="AI crawler hits" value=${n(sum((c) => c.hits))} sub=${`${list.length} crawlers`} />
       <${Stat} label="Refused" value=${n(sum((c) => c.blocked_hits))} sub="401, 403, 429, 451 or a challenge" />
-      <${Stat} label="Unverified" value=${n(sum((c) => c.unverified_hits))} sub="not from the vendor's addresses" />
+      <${Stat} label="Unverified" value=${n(sum((c) => (c.verifiable === false ? 0 : c.unverified_hits)))} sub=${unverifiedSub(list)} />
     </div>
     ${roles.map(
       (role) => html`<section class="role-group" aria-labelledby=${'role-' + role}>
