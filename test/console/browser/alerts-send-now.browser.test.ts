@@ -43,6 +43,8 @@ describe('the Alerts page: a delivery waiting for its retry', { skip: browserSki
     await rx.waitFor(1, (r) => r.path === '/hook');
 
     await page.goto('/console/alerts');
+    // crawler.blocked is sent for user-triggered crawlers too (ChatGPT-User, …), not search ones only.
+    await page.getByText('Site logs show an AI search or user-triggered crawler refused on a page robots.txt allows').first().waitFor();
     await page.getByTestId('endpoint').getByRole('button', { name: 'Show deliveries' }).click();
     const log = page.getByTestId(`deliveries-${hook.id}`);
     const sendNow = log.getByRole('button', { name: /^Send now: run\.completed msg_\w+$/ });

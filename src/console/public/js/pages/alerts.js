@@ -10,7 +10,7 @@ const EVENTS = [
   ['tracked_test.changed', "A tracked test's mention rate moved beyond the noise"],
   ['tracked_test.skipped', 'A scheduled run of a tracked test was skipped'],
   ['credits.low', 'The balance fell below the low-credit threshold'],
-  ['crawler.blocked', 'Site logs show an AI search crawler refused on a page robots.txt allows'],
+  ['crawler.blocked', 'Site logs show an AI search or user-triggered crawler refused on a page robots.txt allows'],
 ];
 const DIGEST = ['digest.weekly', 'Weekly digest: the week of each project and site, Mondays'];
 const eventList = (events) => (events.includes('*') ? 'All events' : events.join(', '));
