@@ -177,6 +177,14 @@ describe('the Sites pages', { skip: browserSkip() }, () => {
     const week = (await api(`/v1/sites/${siteId}/crawlers?days=7`)).crawlers.find((c: { name: string }) => c.name === 'GPTBot');
     await crawlers.getByTestId('crawler').filter({ hasText: 'GPTBot' }).locator('dd strong').first().getByText(String(week.hits), { exact: true }).waitFor();
     assert.ok(week.hits < 64);
+
+    // A line dated tomorrow (a log with a wrong time zone): counted, and the summary says the
+    // reports, which end now, do not show it yet. A log of the past says nothing of the kind.
+    assert.equal(await page.getByTestId('upload-future').count(), 0);
+    const tomorrow = render.combined({ ip: IP.gptbot, time: Date.now() + DAY, method: 'GET', host: DOMAIN, path: '/later', status: 200, ua: UA.gptbot });
+    summary = await upload('skewed.log', tomorrow + '\n');
+    assert.match(await page.getByTestId('upload-future').innerText(), /^Some lines are dated after now \(up to .+\)\. They are counted, but the reports below end now/);
+    assert.equal(await stat(summary, 'AI crawler hits'), '1');
   });
 
   test('the list shows the site; deleting it removes it', async () => {
