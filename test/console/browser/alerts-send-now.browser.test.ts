@@ -4,10 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createOwner } from '../../../src/core/accounts/users.ts';
-import { grantCredits } from '../../../src/core/billing/ledger.ts';
 import { startReceiver, until, type Receiver } from '../../helpers/webhook-receiver.ts';
-import { axeViolations, horizontalOverflow, startRig, type BrowserRig, browserSkip, signIn } from './browser.ts';
+import { browserSkip, checkBothWidths, closeRig, ownerWithCredits, signIn, startRig, type BrowserRig } from './browser.ts';
 
 const OWNER = { email: 'owner@send-now.example', password: 'owner send now passphrase' };
 
@@ -24,16 +22,12 @@ describe('the Alerts page: a delivery waiting for its retry', { skip: browserSki
     rx.answer = () => ({ status: healthy ? 200 : 503 });
     // The first attempt fails; the next one is an hour away.
     rig = await startRig({ SIGHTLINE_FETCH_ALLOW: '127.0.0.1', SIGHTLINE_WEBHOOK_RETRY_SCHEDULE: '1h', SIGHTLINE_SCHEDULER_INTERVAL_MS: '0' });
-    const accountId = (await createOwner(rig.server.runtime.core.store, OWNER.email, OWNER.password)).account_id;
-    await grantCredits(rig.server.runtime.core.store, accountId, 100_00);
-    key = await rig.server.key(accountId);
+    key = await rig.server.key(await ownerWithCredits(rig, OWNER, 100));
     page = await rig.open();
     await signIn(page, OWNER);
   });
   after(async () => {
-    assert.deepEqual(rig.foreign, [], 'no request left the instance');
-    assert.deepEqual(rig.pageErrors, [], 'no script error in any page');
-    await rig.close();
+    await closeRig(rig);
     await rx.close();
   });
 
@@ -54,14 +48,7 @@ describe('the Alerts page: a delivery waiting for its retry', { skip: browserSki
     });
     assert.match(await log.innerText(), /pending/);
     assert.doesNotMatch(await log.innerText(), /Sending/);
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
-      const o = await horizontalOverflow(page);
-      assert.ok(o.scrollWidth <= o.innerWidth, `at ${width}px the page scrolls sideways`);
-      assert.deepEqual(await axeViolations(page), [], `at ${width}px`);
-      await rig.screenshot(page, `alerts-send-now-${width === 1280 ? 'desktop' : '390'}`);
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await checkBothWidths(rig, page, 'alerts-send-now');
 
     healthy = true;
     await sendNow.click();
