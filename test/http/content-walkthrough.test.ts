@@ -41,7 +41,7 @@ describe('Content Intelligence: the walkthrough pages', () => {
   }
 
   test('a linked byline is a checkable author; the wording reads right', async () => {
-    const r = await score({ url: site.url('/guides/crm'), trends: ['rollout plan', 'client portal', 'engagement letters'] });
+    const r = await score({ url: site.url('/guides/crm'), trends: ['CRM', 'rollout plan', 'client portal', 'engagement letters'] });
     assert.equal(r.signals.citability.author, 'Dana Whitfield');
     assert.equal(r.signals.citability.author_checkable, true);
     const author = r.score_breakdown.find((b: { signal: string }) => b.signal === 'author');
@@ -56,6 +56,9 @@ describe('Content Intelligence: the walkthrough pages', () => {
     // "Engagement-letter workflow" and "move engagement letters": two passages, no section.
     assert.equal(row('engagement letters').gap, 'Mentioned in 2 passages but no H2/H3 section covers it.');
     assert.ok(r.trend_coverage.every((c: { gap: string }) => !/\d+ times?\b|\(\d+ mentions?\)/.test(c.gap)), JSON.stringify(r.trend_coverage));
+    // A covered trend of a page showing "Updated 25 November 2026" is not told to show one.
+    assert.equal(row('CRM').gap, 'Covered: section, question and repeated mentions.');
+    assert.doesNotMatch(row('CRM').action, /show a visible "Updated" date/);
     // The page's own "A 30-day rollout plan" makes the noun countable.
     assert.doesNotMatch(JSON.stringify(r), /about rollout plan\b/);
   });

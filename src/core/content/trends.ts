@@ -178,7 +178,8 @@ export function assessTrend(doc: PageDocument, name: string, tokens: string[], l
     action = `Expand the "${m.inSection}" section with a statistic, its source and an example.`;
   } else {
     gap = 'Covered: section, question and repeated mentions.';
-    action = `Keep "${name}" current: refresh the figures in "${m.inSection}" and show a visible "Updated" date.`;
+    // Not "show a visible Updated date": the page may show one already (the date is scored apart).
+    action = `Keep "${name}" current: refresh the figures in "${m.inSection}" when they change, and the page's "Updated" date with them.`;
   }
   return { trend: name, coverage, gap, action };
 }
