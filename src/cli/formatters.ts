@@ -357,7 +357,7 @@ export const FORMATTERS: Record<string, Formatter> = {
   'sites crawlers': fmt('sitesCrawlers', (d) =>
     lines(
       d.crawlers.flatMap((c) => [
-        `${c.name.padEnd(18)} ${c.role.padEnd(8)} ${String(c.hits).padStart(7)} hits (${c.verified_hits} verified, ${c.unverified_hits} not), ${c.blocked_hits} blocked, last ${c.last_seen}`,
+        `${c.name.padEnd(18)} ${c.role.padEnd(8)} ${String(c.hits).padStart(7)} hits (${c.verifiable === false ? 'none verifiable: the vendor publishes no IP ranges' : `${c.verified_hits} verified, ${c.unverified_hits} not`}), ${c.blocked_hits} blocked, last ${c.last_seen}`,
         ...c.top_paths.slice(0, 3).map((p) => `    ${String(p.hits).padStart(7)}  ${p.path}${p.blocked_hits ? ` (${p.blocked_hits} blocked)` : ''}`),
       ]),
       `no AI crawlers in the logs from ${d.from} to ${d.to}`,

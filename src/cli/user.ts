@@ -35,7 +35,8 @@ const HINTS: Record<number, string> = {
 
 /** Hints by error code where one status has several causes. */
 const CODE_HINTS: Record<string, string> = {
-  extraction_failed: 'the page at the URL failed, not this server; check the URL (`retryable` says whether trying again can help)',
+  // Said without naming the JSON field a person at a terminal does not see: see failureHint.
+  extraction_failed: 'the page at the URL failed, not this server: check the URL',
   missing_scope: HINTS[403]!,
   account_suspended: 'ask the operator to unsuspend it (`sightline accounts unsuspend --account ID`)',
 };
@@ -120,7 +121,10 @@ async function answer<T>(call: Promise<Reply>): Promise<T> {
       ? { ...(detail as Record<string, unknown>) }
       : { error: `http_${res.response.status}`, message: `HTTP ${res.response.status}` };
   body.status = res.response.status;
-  const hint = CODE_HINTS[String(body.error)] ?? HINTS[res.response.status];
+  const hint =
+    body.error === 'extraction_failed' && body.retryable === true
+      ? 'the page at the URL failed, not this server: it may answer if you try again later'
+      : (CODE_HINTS[String(body.error)] ?? HINTS[res.response.status]);
   if (hint) body.hint = hint;
   // The page asked about failed (a 404, an unknown host): the server is fine, and asking again
   // will fail the same way unless the error says it may pass.

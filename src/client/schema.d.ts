@@ -12884,6 +12884,10 @@ export interface operations {
                             verified_hits: number;
                             /** @description Hits from elsewhere, or from a vendor that publishes no ranges */
                             unverified_hits: number;
+                            /** @description Whether the vendor publishes IP ranges the server holds; false: every hit is unverified because none can be checked, not because it was spoofed */
+                            verifiable: boolean;
+                            /** @description Why hits of this crawler cannot be verified, e.g. "Anthropic publishes no IP ranges for its crawlers."; null when they can */
+                            unverifiable_reason: string | null;
                             status: {
                                 "2xx": number;
                                 "3xx": number;

@@ -49,6 +49,9 @@ describe('CLI fixes: partial funding, failed watched runs, list columns', () => 
     assert.equal(r.json.error, 'extraction_failed');
     assert.equal(r.json.retryable, false);
     assert.match(r.err, /the page at the URL failed, not this server/);
+    // Said in words, not by naming a JSON field a person at a terminal does not see.
+    assert.match(r.err, /The page answered with HTTP 404\. \(the page at the URL failed, not this server: check the URL\)/);
+    assert.doesNotMatch(r.err, /retryable/);
   });
 
   test('ci run --watch on a failed run exits 1 and shows the failure', async () => {

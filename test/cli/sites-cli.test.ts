@@ -41,6 +41,12 @@ describe('sites CLI: logs ingest', () => {
     assert.deepEqual([again.json.ai_crawler_hits, again.json.duplicates], [0, 22]);
     const human = await runCli(['sites', 'crawlers', siteId], { env });
     assert.match(human.out, /GPTBot\s+training\s+9 hits \(7 verified, 2 not\), 2 blocked/);
+    assert.match(human.out, /ClaudeBot\s+training\s+3 hits \(none verifiable: the vendor publishes no IP ranges\)/);
+    // A log of no known format: the message names the CLI's own option, not only the API's query.
+    writeFileSync(join(dir, 'odd.log'), 'hello world\nfoo bar\n');
+    const odd = await runCli(['logs', 'ingest', join(dir, 'odd.log'), '--site', siteId], { env });
+    assert.equal(odd.code, 1, odd.err);
+    assert.match(odd.err, /could not be recognised from its first lines: name it .*`--format` of `sightline logs ingest`/);
     const missing = await runCli(['logs', 'ingest', join(dir, 'nope.log'), '--site', siteId, '--json'], { env });
     assert.equal(missing.code, 2);
     assert.equal(missing.json.error, 'read_failed');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { crawlerBlockedFindings } from '../../src/core/sites/findings.ts';
 
 const crawler = (name: string, role: 'training' | 'search' | 'user', paths: [string, number, number][]) => ({
-  name, vendor: 'V', role, hits: 0, verified_hits: 0, unverified_hits: 0, status: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0 }, blocked_hits: 0, last_seen: '',
+  name, vendor: 'V', role, hits: 0, verified_hits: 0, unverified_hits: 0, verifiable: true, unverifiable_reason: null, status: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0 }, blocked_hits: 0, last_seen: '',
   top_paths: paths.map(([path, hits, blocked_hits]) => ({ path, hits, blocked_hits })),
   daily: [],
 });

@@ -108,6 +108,9 @@ describe('sites: access logs of every format', () => {
     ]);
     assert.equal(byName.ClaudeBot.unverified_hits, 3);
     assert.equal(byName.ClaudeBot.verified_hits, 0);
+    // Unverified because Anthropic publishes no ranges, which the report says, not because spoofed.
+    assert.deepEqual([byName.ClaudeBot.verifiable, byName.ClaudeBot.unverifiable_reason], [false, 'Anthropic publishes no IP ranges for its crawlers.']);
+    assert.deepEqual([gpt.verifiable, gpt.unverifiable_reason], [true, null]);
     assert.equal(byName['Claude-User'].role, 'user');
     assert.deepEqual(byName['OAI-SearchBot'].status, { '2xx': 0, '3xx': 1, '4xx': 1, '5xx': 0 });
     assert.equal(byName['OAI-SearchBot'].blocked_hits, 1);

@@ -166,9 +166,10 @@ export function englishForms(topic: string, text?: string): { single: string; pl
     // How the page itself uses the word decides: "a task", "tasks" → countable; "storage" only → mass.
     const sing = pluralize.singular(lower);
     const plur = pluralize.plural(sing);
-    // Words between the article and the noun describe it ("a standing desk"); a preposition
+    // Words between the article and the noun describe it ("a standing desk", "a 30-day rollout
+    // plan"); a preposition
     // ends the phrase ("a day from water" is not "a water").
-    const countable = new RegExp(`\\b(?:a|an|each|every|one|another)\\s+(?:(?!(?:of|from|in|on|for|to|with|by|at|per|and|or|than)\\s)[\\p{L}-]+\\s+){0,2}${escape(sing)}\\b|\\b${escape(plur)}\\b`, 'iu').test(text);
+    const countable = new RegExp(`\\b(?:a|an|each|every|one|another)\\s+(?:(?!(?:of|from|in|on|for|to|with|by|at|per|and|or|than)\\s)[\\p{L}\\p{N}-]+\\s+){0,2}${escape(sing)}\\b|\\b${escape(plur)}\\b`, 'iu').test(text);
     if (!countable && plur !== sing) return { single: topic, plural: topic, mass: true };
   }
   const mass = pluralize.isPlural(lower) ? pluralize.singular(lower) === lower : pluralize.plural(lower) === lower;

@@ -33,18 +33,22 @@ export const ADVICE: Record<string, { title: string | ((c: RuleContext, also: Se
   named_sources: {
     title: (_c, also) => (also.has('linked_sources') ? 'Name and link the source of each claim' : 'Name the source of each claim'),
     text: ({ s }, also) =>
-      `Name who says so next to the page's main claims (${s.evidence.attributed_claims + s.evidence.linked_claims} passages do today): "according to <organisation>'s <year> <report>", a study's authors, an official body${also.has('linked_sources') ? ', linked in the sentence that uses it (the report, dataset or standard itself, not a homepage)' : ''}.`,
+      `Name who says so next to the page's main claims (${s.evidence.attributed_claims + s.evidence.linked_claims} ${s.evidence.attributed_claims + s.evidence.linked_claims === 1 ? 'passage does' : 'passages do'} today): "according to <organisation>'s <year> <report>", a study's authors, an official body${also.has('linked_sources') ? ', linked in the sentence that uses it (the report, dataset or standard itself, not a homepage)' : ''}.`,
   },
   linked_sources: {
     title: 'Link your sources',
     text: () => 'Link each named source in the sentence that uses it (the report, dataset or standard itself, not a homepage), so an assistant can verify and cite the claim.',
   },
   sourced_statistics: {
-    title: ({ s }) => (s.evidence.statistics ? 'Back figures with sources' : 'Add sourced figures'),
+    // Every figure may already name its source and still be too few (2 earn full points): then
+    // the advice is to add one, not to source what is sourced.
+    title: ({ s }) => (s.evidence.statistics > s.evidence.sourced_statistics ? 'Back figures with sources' : 'Add sourced figures'),
     text: ({ s }) =>
-      s.evidence.statistics
-        ? `${s.evidence.statistics - s.evidence.sourced_statistics} of ${s.evidence.statistics} passages with figures give no source: add the publisher and year to each figure and link it.`
-        : 'Add 2–3 specific figures (with unit and year) from a named, linked source where the page makes quantitative claims.',
+      s.evidence.statistics > s.evidence.sourced_statistics
+        ? `${s.evidence.statistics - s.evidence.sourced_statistics} of ${plural(s.evidence.statistics, 'passage')} with figures give no source: add the publisher and year to each figure and link it.`
+        : s.evidence.statistics
+          ? `${s.evidence.statistics === 1 ? 'The one passage with a figure names its source' : `All ${s.evidence.statistics} passages with figures name their source`}; add another specific figure (with unit and year) from a named, linked source where the page makes a quantitative claim.`
+          : 'Add 2–3 specific figures (with unit and year) from a named, linked source where the page makes quantitative claims.',
   },
   attributed_quotations: {
     title: 'Quote a named expert',
@@ -135,7 +139,7 @@ export const ADVICE: Record<string, { title: string | ((c: RuleContext, also: Se
     title: (_c, also) => (also.size ? 'Name and link the source of each claim' : 'Replace vague attribution with names'),
     text: ({ s }, also) =>
       `Replace ${[...new Set(s.evidence.vague_attribution)].slice(0, 3).map(q).join(', ')} with the named study, organisation or person, linked in the sentence (the report itself, not a homepage)` +
-      (also.has('named_sources') ? `; name the source of the page's other main claims the same way (${s.evidence.attributed_claims + s.evidence.linked_claims} passages do today)` : '') +
+      (also.has('named_sources') ? `; name the source of the page's other main claims the same way (${s.evidence.attributed_claims + s.evidence.linked_claims} ${s.evidence.attributed_claims + s.evidence.linked_claims === 1 ? 'passage does' : 'passages do'} today)` : '') +
       '.',
   },
   outdated_figures: {

@@ -321,7 +321,7 @@ export const REWARDS: Reward[] = [
     label: 'Structured data for the page type',
     weights: [5, 10, 8, 3, 0, 5, 5, 5],
     value: ({ s }) => schemaValue(s),
-    evidence: ({ s }) => `JSON-LD types: ${s.citability.json_ld_types.join(', ') || 'none'}; expected for a ${s.page_type} page: ${EXPECTED_SCHEMA[s.page_type].map((e) => e.types[0]).join(' + ')}.`,
+    evidence: ({ s }) => `JSON-LD types: ${s.citability.json_ld_types.join(', ') || 'none'}; expected for ${/^[aeiou]/.test(s.page_type) ? 'an' : 'a'} ${s.page_type} page: ${EXPECTED_SCHEMA[s.page_type].map((e) => e.types[0]).join(' + ')}.`,
     fix: ({ s }) => void (s.citability.json_ld_types = [...s.citability.json_ld_types, ...EXPECTED_SCHEMA[s.page_type].map((e) => e.types[0]!)]),
   },
   {

@@ -163,7 +163,9 @@ function recommend(f: ScoreFacts, now: Tally, ctx: RuleContext, coverage: TrendC
  * word ("tool"), where the title says it better ("project management tips").
  */
 function summaryTopic(topic: string, doc: PageDocument, lang: Lang): string {
-  const title = doc.title ? stripSiteName(doc.title).toLowerCase().trim() : '';
+  // Capitalised words are lowered, acronyms and mixed-case names kept: "CRM for accounting
+  // firms", not "crm for accounting firms".
+  const title = doc.title ? stripSiteName(doc.title).trim().replace(/[\p{L}\p{N}'’-]+/gu, (w) => (/^\p{Lu}\p{Ll}*$/u.test(w) ? w.toLowerCase() : w)) : '';
   return isVagueWord(topic, lang) && title ? title : topic;
 }
 

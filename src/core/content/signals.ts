@@ -275,11 +275,10 @@ export function measureSignals(doc: PageDocument, opts: SignalOptions = {}): Pag
       orgCheckable = checkable(n, ['url', 'sameAs', 'logo']);
     }
   }
-  if (!author) {
-    author = BYLINE[lang].exec(doc.bodyText)?.[1] ?? null;
-    // A byline that links the author's profile page can be checked.
-    if (author) authorCheckable = doc.links.all.some((l) => l.text.trim() === author && hostOf(l.href) !== '');
-  }
+  if (!author) author = BYLINE[lang].exec(doc.bodyText)?.[1] ?? null;
+  // A byline that links the author's profile page can be checked, whether or not the JSON-LD
+  // Person carries a url too.
+  if (author && !authorCheckable) authorCheckable = doc.links.all.some((l) => l.text.trim() === author && hostOf(l.href) !== '');
   if (!organization) organization = doc.openGraph['site_name'] ?? null;
 
   // --- freshness

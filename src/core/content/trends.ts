@@ -167,17 +167,19 @@ export function assessTrend(doc: PageDocument, name: string, tokens: string[], l
     gap = `Not mentioned on the page.`;
     action = `Add an H2 section "${cap(name)}" that opens with a 40–60 word answer${question ? ` to "${question}"` : ''}, then give specifics in a list or table.`;
   } else if (!m.inSection) {
-    gap = `Mentioned ${m.mentions} time${m.mentions === 1 ? '' : 's'} but no H2/H3 section covers it.`;
+    // The count is of passages (sentences, list items, table rows) naming it, not of repetitions.
+    gap = `Mentioned in ${m.mentions} passage${m.mentions === 1 ? '' : 's'} but no H2/H3 section covers it.`;
     action = `Add an H2 "${question ? question.replace(/[?？]\s*$/, '').trim() : cap(name)}" with a 40–60 word answer-first paragraph and supporting data.`;
   } else if (!m.inQuestion) {
     gap = `Has the section "${m.inSection}" but no question-style heading or FAQ entry.`;
     action = question ? `Add "${question}" to an FAQ section with a direct 40–60 word answer.` : `Add a question about ${name} to an FAQ section with a direct 40–60 word answer.`;
   } else if (m.mentions < 3) {
-    gap = `Covered in a section but only briefly (${m.mentions} mention${m.mentions === 1 ? '' : 's'}).`;
+    gap = `Covered in a section but only briefly (mentioned in ${m.mentions} passage${m.mentions === 1 ? '' : 's'}).`;
     action = `Expand the "${m.inSection}" section with a statistic, its source and an example.`;
   } else {
     gap = 'Covered: section, question and repeated mentions.';
-    action = `Keep "${name}" current: refresh the figures in "${m.inSection}" and show a visible "Updated" date.`;
+    // Not "show a visible Updated date": the page may show one already (the date is scored apart).
+    action = `Keep "${name}" current: refresh the figures in "${m.inSection}" when they change, and the page's "Updated" date with them.`;
   }
   return { trend: name, coverage, gap, action };
 }

@@ -392,7 +392,7 @@ function recognised(lines: string[]): LineParser {
   const format = detectFormat(lines);
   if (!format) {
     if (!lines.some((l) => l.trim())) return parserFor('combined');
-    throw new AppError('invalid_request', 'The log format could not be recognised from its first lines; name it with ?format=combined|common|cloudflare|cloudfront|vercel.');
+    throw new AppError('invalid_request', 'The log format could not be recognised from its first lines: name it (combined, common, cloudflare, cloudfront or vercel) with ?format=, `--format` of `sightline logs ingest`, or the Format menu of the console.');
   }
   return parserFor(format);
 }

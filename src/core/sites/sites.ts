@@ -7,6 +7,7 @@ import { AppError } from '../errors.ts';
 import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
 import { foldHost } from './classify.ts';
+import { crawlerRanges, type CrawlerRanges } from './ip-ranges.ts';
 import type { FetchAllowlist } from '../pages/fetch/index.ts';
 
 export interface SiteView {
@@ -110,6 +111,10 @@ export interface CrawlerReport {
   hits: number;
   verified_hits: number;
   unverified_hits: number;
+  /** Whether the vendor publishes IP ranges the server holds; false: every hit is unverified by necessity. */
+  verifiable: boolean;
+  /** Why hits cannot be verified (the ranges file's note), null when they can. */
+  unverifiable_reason: string | null;
   status: { '2xx': number; '3xx': number; '4xx': number; '5xx': number };
   blocked_hits: number;
   last_seen: string;
@@ -133,7 +138,7 @@ function dailyOf<T extends Record<string, number>>(rows: { key: string; hour: st
 }
 
 /** AI crawler activity on the site over the last `days` days, most hits first. */
-export async function siteCrawlers(store: Store, accountId: string, siteId: string, days: number) {
+export async function siteCrawlers(store: Store, accountId: string, siteId: string, days: number, ranges: CrawlerRanges = crawlerRanges()) {
   await getSiteRow(store, accountId, siteId);
   const w = windowOf(days);
   const rows = await store.db
@@ -152,6 +157,8 @@ export async function siteCrawlers(store: Store, accountId: string, siteId: stri
     if (!c) {
       c = {
         name: r.crawler, vendor: entry?.vendor ?? '', role: entry?.role ?? 'training', hits: 0, verified_hits: 0, unverified_hits: 0,
+        verifiable: ranges.verifiable(r.crawler),
+        unverifiable_reason: ranges.verifiable(r.crawler) ? null : (ranges.file.unverifiable[r.crawler] ?? 'No published IP ranges are held for this crawler.'),
         status: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0 }, blocked_hits: 0, last_seen: '', top_paths: [], daily: [],
       };
       byName.set(r.crawler, c);

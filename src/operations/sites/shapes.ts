@@ -22,6 +22,8 @@ export const CrawlerReport = z.object({
       hits: z.number().int(),
       verified_hits: z.number().int().describe("Hits from inside the vendor's published IP ranges"),
       unverified_hits: z.number().int().describe('Hits from elsewhere, or from a vendor that publishes no ranges'),
+      verifiable: z.boolean().describe("Whether the vendor publishes IP ranges the server holds; false: every hit is unverified because none can be checked, not because it was spoofed"),
+      unverifiable_reason: z.string().nullable().describe('Why hits of this crawler cannot be verified, e.g. "Anthropic publishes no IP ranges for its crawlers."; null when they can'),
       status: z.object({ '2xx': z.number().int(), '3xx': z.number().int(), '4xx': z.number().int(), '5xx': z.number().int() }),
       blocked_hits: z.number().int().describe('Answered 401, 403, 429 or 451, or with a bot challenge'),
       last_seen: z.string(),

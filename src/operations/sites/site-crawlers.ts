@@ -1,5 +1,6 @@
 // GET /v1/sites/{id}/crawlers?days=30: AI crawler activity read from the site's logs.
 import { z } from 'zod';
+import { crawlerRanges } from '../../core/sites/ip-ranges.ts';
 import { siteCrawlers } from '../../core/sites/sites.ts';
 import { clampedInt, defineRoute } from '../define.ts';
 import { CrawlerReport, SiteParams } from './shapes.ts';
@@ -15,7 +16,7 @@ export default defineRoute({
   querystring: z.object({ days: clampedInt(30, 1, 365) }),
   response: CrawlerReport,
   errors: [404, 422],
-  run: (a, ctx, core) => siteCrawlers(core.store, ctx.accountId, a.site_id, a.days),
+  run: (a, ctx, core) => siteCrawlers(core.store, ctx.accountId, a.site_id, a.days, crawlerRanges(core.config.SIGHTLINE_CRAWLER_RANGES_PATH)),
   cli: { command: 'sites crawlers', description: 'AI crawlers seen in the logs, most hits first', args: ['site_id'] },
   tool: {
     name: 'get_site_crawlers',

@@ -231,6 +231,11 @@ describe('the console in a browser', { skip: browserSkip() }, () => {
     await page.getByRole('heading', { name: 'Components' }).waitFor();
     assert.equal(await page.locator('pre').count(), 0, 'no raw JSON');
     await rig.screenshot(page, 'content-report-desktop');
+    // The report leads to the page's saved test, where analyses before and after an edit compare.
+    const run = await (await rig.server.request('GET', `/v1/content-intelligence/runs/${visited['report'].split('/').pop()}`, { key })).json();
+    assert.match(run.test_id, /^test_/);
+    assert.equal(await page.getByTestId('ci-history-link').getAttribute('href'), `/console/tests/${run.test_id}`);
+    assert.equal(await page.getByTestId('ci-history-link').innerText(), 'Compare with earlier analyses of this page');
     // Prompt ideas become a visibility run, prefilled.
     const ideas = page.getByRole('region', { name: 'Prompt ideas' });
     await ideas.getByRole('button', { name: /^Check \d+ prompts? in a visibility run$/ }).click();

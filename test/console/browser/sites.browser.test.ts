@@ -143,6 +143,14 @@ describe('the Sites pages', { skip: browserSkip() }, () => {
     const gpt = report.crawlers.find((c: { name: string }) => c.name === 'GPTBot');
     const card = crawlers.getByTestId('crawler').filter({ hasText: 'GPTBot' });
     assert.match(await card.innerText(), /2 unverified/);
+    // ClaudeBot's 3 hits cannot be checked (Anthropic publishes no ranges): said so, never counted
+    // as coming from elsewhere; the Unverified card holds GPTBot's 2 spoofed hits only.
+    const claude = crawlers.getByTestId('crawler').filter({ hasText: 'ClaudeBot' });
+    assert.equal(await claude.getByTestId('unverifiable').innerText(), 'cannot be checked: Anthropic publishes no IP ranges for its crawlers.');
+    assert.doesNotMatch(await claude.innerText(), /unverified/);
+    const unverifiedCard = crawlers.locator('.stat').filter({ hasText: 'Unverified' });
+    assert.equal(await stat(crawlers, 'Unverified'), '2');
+    assert.match(await unverifiedCard.innerText(), /5 more cannot be checked/); // ClaudeBot 3 + Claude-User 2
     assert.match(await card.innerText(), /2 refused/);
     // The bars: one per day with hits, labelled with the totals.
     assert.equal(await card.locator('svg.daybars rect.ok').count(), gpt.daily.length);
@@ -169,6 +177,14 @@ describe('the Sites pages', { skip: browserSkip() }, () => {
     const week = (await api(`/v1/sites/${siteId}/crawlers?days=7`)).crawlers.find((c: { name: string }) => c.name === 'GPTBot');
     await crawlers.getByTestId('crawler').filter({ hasText: 'GPTBot' }).locator('dd strong').first().getByText(String(week.hits), { exact: true }).waitFor();
     assert.ok(week.hits < 64);
+
+    // A line dated tomorrow (a log with a wrong time zone): counted, and the summary says the
+    // reports, which end now, do not show it yet. A log of the past says nothing of the kind.
+    assert.equal(await page.getByTestId('upload-future').count(), 0);
+    const tomorrow = render.combined({ ip: IP.gptbot, time: Date.now() + DAY, method: 'GET', host: DOMAIN, path: '/later', status: 200, ua: UA.gptbot });
+    summary = await upload('skewed.log', tomorrow + '\n');
+    assert.match(await page.getByTestId('upload-future').innerText(), /^Some lines are dated after now \(up to .+\)\. They are counted, but the reports below end now/);
+    assert.equal(await stat(summary, 'AI crawler hits'), '1');
   });
 
   test('the list shows the site; deleting it removes it', async () => {

@@ -10,7 +10,7 @@ const EVENTS = [
   ['tracked_test.changed', "A tracked test's mention rate moved beyond the noise"],
   ['tracked_test.skipped', 'A scheduled run of a tracked test was skipped'],
   ['credits.low', 'The balance fell below the low-credit threshold'],
-  ['crawler.blocked', 'Site logs show an AI search crawler refused on a page robots.txt allows'],
+  ['crawler.blocked', 'Site logs show an AI search or user-triggered crawler refused on a page robots.txt allows'],
 ];
 const DIGEST = ['digest.weekly', 'Weekly digest: the week of each project and site, Mondays'];
 const eventList = (events) => (events.includes('*') ? 'All events' : events.join(', '));
@@ -110,7 +110,7 @@ function Deliveries({ endpoint }) {
     setSent('');
     try {
       await post(`/v1/webhooks/${endpoint.id}/deliveries/${d.id}/retry`);
-      setSent(`${d.event} (${d.id}) queued to be sent again.`);
+      setSent(d.status === 'pending' ? `${d.event} (${d.id}) queued to be sent now instead of at its next scheduled attempt.` : `${d.event} (${d.id}) queued to be sent again.`);
       log.reload();
     } catch (err) {
       setError(err);
@@ -135,9 +135,13 @@ function Deliveries({ endpoint }) {
             {
               label: 'Action',
               cell: (d) =>
-                d.status === 'pending'
+                // A message waiting for its next scheduled attempt can be sent now (the API moves
+                // that attempt forward), e.g. once the receiver is fixed: no hours of waiting.
+                d.status === 'pending' && !(d.attempts > 0 && d.next_attempt_at && Date.parse(d.next_attempt_at) > Date.now())
                   ? html`<span class="muted small">Sending</span>`
-                  : html`<button type="button" class="secondary" onClick=${() => retry(d)} aria-label=${`Send again: ${d.event} ${d.id}`}>Send again</button>`,
+                  : d.status === 'pending'
+                    ? html`<button type="button" class="secondary" onClick=${() => retry(d)} aria-label=${`Send now: ${d.event} ${d.id}`}>Send now</button>`
+                    : html`<button type="button" class="secondary" onClick=${() => retry(d)} aria-label=${`Send again: ${d.event} ${d.id}`}>Send again</button>`,
             },
           ]} />`}
   </div>`;

@@ -142,7 +142,10 @@ export function ContentReportPage({ id }) {
   if (!run.data) return html`<${PageHead} title="Content report" /><${Loading} />`;
   const d = run.data;
   const r = d.result;
-  const head = html`<${PageHead} title=${r && r.title ? r.title : 'Content report'} sub=${html`<a href=${d.url} rel="noopener noreferrer" target="_blank">${d.url}</a> · ${d.analysis_depth === 'full' ? 'full analysis' : 'score'} · ${when(d.created_at)}`}><span data-testid="ci-status"><${Badge} value=${d.status} /></span></${PageHead}>`;
+  const head = html`<${PageHead} title=${r && r.title ? r.title : 'Content report'} sub=${html`<a href=${d.url} rel="noopener noreferrer" target="_blank">${d.url}</a> · ${d.analysis_depth === 'full' ? 'full analysis' : 'score'} · ${when(d.created_at)}${
+    // Every analysis of a page joins its saved test: its history is the before/after of an edit.
+    d.test_id ? html` · <a href=${'/console/tests/' + d.test_id} data-testid="ci-history-link">Compare with earlier analyses of this page</a>` : null
+  }`}><span data-testid="ci-status"><${Badge} value=${d.status} /></span></${PageHead}>`;
   if (!TERMINAL.has(d.status)) return html`${head}<div class="card"><p role="status">The page is being analysed; this report appears when it is done.</p></div>`;
   if (d.status === 'failed' || !r) {
     return html`${head}<${Note} kind="error"><p>${(d.error && d.error.message) || 'The analysis failed.'} The credits were released.</p></${Note}>`;

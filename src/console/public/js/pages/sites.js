@@ -140,6 +140,13 @@ function Upload({ site, onDone }) {
     ${summary
       ? html`<div data-testid="upload-summary" role="status">
           <${Note} kind="ok"><p>Read ${n(summary.lines)} lines as <strong>${summary.format}</strong>${summary.from ? html` covering ${when(summary.from)} to ${when(summary.to)}` : null}.</p></${Note}>
+          ${
+            // Lines dated after now (a log written with a wrong time zone or clock) are counted,
+            // but the reports end now: said here, or the report would miss them without a word.
+            summary.to && Date.parse(summary.to) > Date.now() + 3_600_000
+              ? html`<${Note} kind="warn"><p data-testid="upload-future">Some lines are dated after now (up to ${when(summary.to)}). They are counted, but the reports below end now and show them only once that time has passed: check the log's time zone or the server clock that wrote it.</p></${Note}>`
+              : null
+          }
           ${summary.hint ? html`<${Note} kind="warn"><p>${summary.hint}</p></${Note}>` : null}
           <div class="stats">
             <${Stat} label="Requests read" value=${n(summary.parsed)} />
@@ -218,7 +225,9 @@ function CrawlerCard({ c, days }) {
       </div>
       <dl class="facts small">
         <dt>Hits</dt><dd><strong>${n(c.hits)}</strong></dd>
-        <dt>Verified</dt><dd>${n(c.verified_hits)} from the vendor's published addresses${c.unverified_hits ? html`, <strong>${n(c.unverified_hits)} unverified</strong>` : null}</dd>
+        <dt>Verified</dt><dd>${c.verifiable === false
+          ? html`<span data-testid="unverifiable">cannot be checked: ${c.unverifiable_reason}</span>`
+          : html`${n(c.verified_hits)} from the vendor's published addresses${c.unverified_hits ? html`, <strong>${n(c.unverified_hits)} unverified</strong>` : null}`}</dd>
         <dt>Status</dt><dd><${StatusClasses} status=${c.status} /></dd>
         <dt>Blocked</dt><dd>${c.blocked_hits ? html`<strong class="field-error">${n(c.blocked_hits)}</strong> answered 401, 403, 429, 451 or a challenge` : 'none'}</dd>
       </dl>
@@ -233,6 +242,13 @@ function CrawlerCard({ c, days }) {
   </article>`;
 }
 
+/** The Unverified card counts hits that could have been verified and were not (a borrowed user
+ * agent); hits of crawlers whose vendor publishes no ranges are said apart, never as spoofed. */
+function unverifiedSub(list) {
+  const unknown = list.filter((c) => c.verifiable === false).reduce((a, c) => a + c.hits, 0);
+  return unknown ? `not from the vendor's addresses; ${n(unknown)} more cannot be checked (no published ranges)` : "not from the vendor's addresses";
+}
+
 function CrawlerReport({ report }) {
   const days = daysOf(report.from, report.to);
   const list = report.crawlers;
@@ -242,7 +258,7 @@ function CrawlerReport({ report }) {
   return html`<div class="stats">
       <${Stat} label="AI crawler hits" value=${n(sum((c) => c.hits))} sub=${`${list.length} crawlers`} />
       <${Stat} label="Refused" value=${n(sum((c) => c.blocked_hits))} sub="401, 403, 429, 451 or a challenge" />
-      <${Stat} label="Unverified" value=${n(sum((c) => c.unverified_hits))} sub="not from the vendor's addresses" />
+      <${Stat} label="Unverified" value=${n(sum((c) => (c.verifiable === false ? 0 : c.unverified_hits)))} sub=${unverifiedSub(list)} />
     </div>
     ${roles.map(
       (role) => html`<section class="role-group" aria-labelledby=${'role-' + role}>
