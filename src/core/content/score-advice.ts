@@ -45,7 +45,7 @@ export const ADVICE: Record<string, { title: string | ((c: RuleContext, also: Se
     title: ({ s }) => (s.evidence.statistics > s.evidence.sourced_statistics ? 'Back figures with sources' : 'Add sourced figures'),
     text: ({ s }) =>
       s.evidence.statistics > s.evidence.sourced_statistics
-        ? `${s.evidence.statistics - s.evidence.sourced_statistics} of ${plural(s.evidence.statistics, 'passage')} with figures give no source: add the publisher and year to each figure and link it.`
+        ? `${s.evidence.statistics - s.evidence.sourced_statistics} of ${plural(s.evidence.statistics, 'passage')} with figures ${s.evidence.statistics - s.evidence.sourced_statistics === 1 ? 'gives' : 'give'} no source: add the publisher and year to each figure and link it.`
         : s.evidence.statistics
           ? `${s.evidence.statistics === 1 ? 'The one passage with a figure names its source' : `All ${s.evidence.statistics} passages with figures name their source`}; add another specific figure (with unit and year) from a named, linked source where the page makes a quantitative claim.`
           : 'Add 2–3 specific figures (with unit and year) from a named, linked source where the page makes quantitative claims.',
