@@ -19,7 +19,7 @@
 // posted, so the task's id is checkpointed as soon as it is posted, before the wait: a worker that
 // takes the probe over resumes waiting on that task instead of posting (and paying for) another.
 // The wait itself gives the job's lane slot back (JobControl.offLane): waiting is not work.
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { AskPlatform, Citation, PlatformName, ProbeAnswer, ProbeRequest, ProviderTaskCheckpoint } from '../../platforms/types.ts';
 import { PlatformError } from '../../platforms/types.ts';
 import { capRaw } from '../../platforms/live/raw.ts';
@@ -263,47 +263,22 @@ async function analyseAndSettle(
       return;
     }
     const citations: Citation[] = answer.citations;
-    const res = await trx.executeQuery(
-      CompiledQuery.raw(SUCCEED_PROBE[store.dialect], [
-        answer.model,
-        analysis.brand_mentioned ? 1 : 0,
-        analysis.text_mentioned ? 1 : 0,
-        analysis.citation_mentioned ? 1 : 0,
-        analysis.mention_position,
-        analysis.list_rank,
-        JSON.stringify(analysis.competitors),
-        JSON.stringify(citations),
-        answer.text,
-        JSON.stringify(answer.raw ?? null),
-        answer.provider ?? null,
-        answer.aiAnswerPresent === undefined ? null : answer.aiAnswerPresent ? 1 : 0,
-        JSON.stringify(probeAnalysis),
-        completedAt,
-        probeId,
-      ]),
-    );
+    const res = await sql`
+      update visibility_probes
+         set status = 'succeeded', reported_model = ${answer.model},
+             brand_mentioned = ${analysis.brand_mentioned ? 1 : 0}, text_mentioned = ${analysis.text_mentioned ? 1 : 0},
+             citation_mentioned = ${analysis.citation_mentioned ? 1 : 0}, mention_position = ${analysis.mention_position},
+             list_rank = ${analysis.list_rank}, competitors = ${JSON.stringify(analysis.competitors)},
+             citations = ${JSON.stringify(citations)}, answer = ${answer.text}, raw = ${JSON.stringify(answer.raw ?? null)},
+             provider = ${answer.provider ?? null},
+             ai_answer_present = ${answer.aiAnswerPresent === undefined ? null : answer.aiAnswerPresent ? 1 : 0},
+             analysis = ${JSON.stringify(probeAnalysis)}, checkpoint = null,
+             error_code = null, error_message = null, completed_at = ${completedAt}
+       where id = ${probeId} and status = 'running'`.execute(trx);
     if (Number(res.numAffectedRows) === 1) await settleCharge(trx, probe.ledger_entry_id, probe.price);
     await visibilityRunSettled(trx, runId);
   });
 }
-
-/**
- * A probe's success, the largest statement of its settle, as fixed text per dialect: a `sql`
- * template builds, freezes and compiles a query tree of its 15 values for every probe (bench:runs).
- * The values, in order: reported_model, brand_mentioned, text_mentioned, citation_mentioned,
- * mention_position, list_rank, competitors, citations, answer, raw, provider, ai_answer_present,
- * analysis, completed_at, and the probe's id.
- */
-const SUCCEED_PROBE_TEXT = `
-  update visibility_probes
-     set status = 'succeeded', reported_model = ?, brand_mentioned = ?, text_mentioned = ?, citation_mentioned = ?,
-         mention_position = ?, list_rank = ?, competitors = ?, citations = ?, answer = ?, raw = ?, provider = ?,
-         ai_answer_present = ?, analysis = ?, checkpoint = null, error_code = null, error_message = null, completed_at = ?
-   where id = ? and status = 'running'`;
-const SUCCEED_PROBE: Record<Store['dialect'], string> = {
-  sqlite: SUCCEED_PROBE_TEXT,
-  postgres: ((n) => SUCCEED_PROBE_TEXT.replace(/\?/g, () => `$${++n}`))(0),
-};
 
 /**
  * A queued probe of a suspended account is not run: it is errored `account_suspended` and its
