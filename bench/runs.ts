@@ -35,6 +35,7 @@ import { fmt, mb, parseArgs, startCpuProfile } from './lib/common.ts';
 import { ENGINES, startBenchService, type BenchService } from './lib/runs-service.ts';
 import { resetStepTimes, stepTimes } from '../src/core/visibility/analysis/step-times.ts';
 import { threadCpu, threadSplit } from './lib/sqlite-times.ts';
+import { hostCalibrationMs } from './lib/calibration.ts';
 
 const args = parseArgs();
 const probes = args.num('--probes', 2000);
@@ -509,6 +510,9 @@ const summary: Record<string, unknown> = {
     ? { delay_min_ms: engineOpts.delayMinMs, delay_max_ms: engineOpts.delayMaxMs, seed: engineOpts.seed, lane_concurrency: engineOpts.laneConcurrency ?? 16 }
     : { latency_ms: latencyMs }),
 };
+// The host's speed, to place these figures beside other hosts' (bench/lib/calibration.ts).
+summary.calibration_ms = hostCalibrationMs();
+log(`host       calibration ${fmt(summary.calibration_ms as number, 1)} ms: CPU of a fixed pure-JS workload (loop, JSON, regex; best of 7; lower is faster)`);
 if (!args.flag('--skip-create')) {
   const c = await benchCreate();
   summary.create = c;

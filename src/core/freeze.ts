@@ -12,7 +12,9 @@ const texts = new WeakMap<object, string | null>();
 function deepFreeze(value: unknown): void {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
+    // The own values, as Object.values gives them, without an array of them per object.
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) deepFreeze(value[i]);
+    else for (const k in value) if (Object.hasOwn(value, k)) deepFreeze((value as Record<string, unknown>)[k]);
   }
 }
 

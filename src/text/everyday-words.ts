@@ -21,8 +21,17 @@ const FILES: Record<string, string> = {
 
 /** The directory of an installed package (its main file's). */
 const packageDir = (name: string) => dirname(createRequire(import.meta.url).resolve(name));
+const subtags = new Map<string, string>();
 /** The BCP 47 primary subtag, lower case ("en-GB" → "en"); English when none is given. */
-const primarySubtag = (language: string) => (language || 'en').toLowerCase().split(/[-_]/)[0]!;
+const primarySubtag = (language: string): string => {
+  // Kept by the language as given: the entity finder asks for every candidate word of an answer.
+  let tag = subtags.get(language);
+  if (tag === undefined) {
+    if (subtags.size >= 256) subtags.clear();
+    subtags.set(language, (tag = (language || 'en').toLowerCase().split(/[-_]/)[0]!));
+  }
+  return tag;
+};
 
 const lists = new Map<string, { lower: Map<string, number>; any: Map<string, number> }>();
 let resources: string | undefined;
@@ -48,14 +57,22 @@ function listFor(file: string): { lower: Map<string, number>; any: Map<string, n
   return list;
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** A word as the lists are looked up: trimmed, NFC, lower case. ASCII text is its own NFC form, so most words skip the normalisation (a call into ICU and a copy). */
+function lookupKey(word: string): string {
+  const trimmed = word.trim();
+  return (NON_ASCII.test(trimmed) ? trimmed.normalize('NFC') : trimmed).toLowerCase();
+}
+
 /**
  * The frequency rank of a single word (compared lower-cased, accents kept) among the language's
  * 10,000 most frequent words, or null when it is not one. Unknown languages: English. `anyCase`
  * also accepts entries the list capitalises (German nouns: "Vorteile").
  */
-export function everydayWordRank(word: string, language: string, opts: { anyCase?: boolean } = {}): number | null {
+export function everydayWordRank(word: string, language: string, opts?: { anyCase?: boolean }): number | null {
   const list = listFor(FILES[primarySubtag(language)] ?? 'english');
-  return (opts.anyCase ? list.any : list.lower).get(word.trim().normalize('NFC').toLowerCase()) ?? null;
+  return (opts?.anyCase ? list.any : list.lower).get(lookupKey(word)) ?? null;
 }
 
 /**
@@ -164,7 +181,7 @@ function lexiconHas(lexicon: Lexicon, word: string): boolean {
  */
 export function dictionaryWord(word: string, language: string): boolean {
   const lexicon = dictionaryFor(primarySubtag(language));
-  return lexicon !== null && lexiconHas(lexicon, word.trim().normalize('NFC').toLowerCase());
+  return lexicon !== null && lexiconHas(lexicon, lookupKey(word));
 }
 
 /**
@@ -175,7 +192,7 @@ export function dictionaryWord(word: string, language: string): boolean {
 export function dictionaryNameOnly(word: string, language: string): boolean {
   const lexicon = dictionaryFor(primarySubtag(language));
   if (lexicon === null || lexicon.names === undefined) return false;
-  const lower = word.trim().normalize('NFC').toLowerCase();
+  const lower = lookupKey(word);
   return lexiconHas(lexicon.names, lower) && !lexiconHas(lexicon, lower);
 }
 

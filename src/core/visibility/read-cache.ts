@@ -33,7 +33,11 @@ export function keptRowBytes(row: object): number {
   let bytes = bytesOf.get(row);
   if (bytes === undefined) {
     let chars = 0;
-    for (const v of Object.values(row)) if (typeof v === 'string') chars += v.length;
+    // for…in over the row's own columns (a plain object from the driver): no array of its values per row.
+    for (const k in row) {
+      const v = (row as Record<string, unknown>)[k];
+      if (typeof v === 'string') chars += v.length;
+    }
     bytes = ROW_BASE_BYTES + BYTES_PER_ROW_CHAR * chars;
     bytesOf.set(row, bytes);
   }
