@@ -71,7 +71,11 @@ export function toPlatformError(
 
   if (APICallError.isInstance(err)) {
     const status = err.statusCode ?? null;
-    const text = detail(err.message, ctx.secrets);
+    // A proxy's HTML error page gives the SDK no message: its visible text stands in, or the status.
+    const text =
+      detail(err.message, ctx.secrets) ||
+      detail((err.responseBody ?? '').replace(/<(script|style)[\s\S]*?<\/\1>|<[^>]*>/gi, ' '), ctx.secrets) ||
+      'no error message in the response';
     if (status == null) {
       return new PlatformError('provider_network_error', `${p}: cannot reach the provider: ${text}`, { retryable: true });
     }
