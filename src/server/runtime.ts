@@ -63,8 +63,8 @@ export function describePlatforms(status: PlatformsStatus, judgeModel?: string):
   return lines.join('\n');
 }
 
-/** At most one log line per platform per this long for a provider refusing its credentials. */
-const AUTH_LOG_INTERVAL_MS = 60_000;
+/** At most one log line per platform and failure per this long for a misconfigured platform. */
+const MISCONFIG_LOG_INTERVAL_MS = 60_000;
 
 export function buildPlatforms(config: Config, opts: { fetch?: typeof fetch; log?: Logger } = {}) {
   const metrics = getMetrics();
@@ -106,32 +106,37 @@ export function buildPlatforms(config: Config, opts: { fetch?: typeof fetch; log
     }
   };
   const concurrency = Object.fromEntries(PLATFORMS.map((p) => [p, settings[p].concurrency])) as Record<PlatformName, number>;
-  return { drivers, ask: opts.log ? logRefusedCredentials(ask, drivers, opts.log) : ask, concurrency, status: platformsStatus(engine, drivers) };
+  return { drivers, ask: opts.log ? logMisconfiguration(ask, drivers, opts.log) : ask, concurrency, status: platformsStatus(engine, drivers) };
 }
 
 /**
- * A provider refusing the credentials fails every probe (and judge call) of its platform, each
- * released uncharged: the operator is told in the log, naming the variable to fix, at most once
- * a minute per platform, with the count of refusals since the last line.
+ * A provider refusing the credentials (401/403), or not knowing the endpoint or model (404: a
+ * base URL without its path, a model id the provider does not have), fails every probe (and judge
+ * call) of its platform, each released uncharged: the operator is told in the log, naming what to
+ * check, at most once a minute per platform and failure, with the count since the last line.
  */
-function logRefusedCredentials(ask: AskPlatform, drivers: Record<PlatformName, PlatformDriver>, log: Logger): AskPlatform {
-  const last = new Map<PlatformName, { at: number; refused: number }>();
+function logMisconfiguration(ask: AskPlatform, drivers: Record<PlatformName, PlatformDriver>, log: Logger): AskPlatform {
+  const last = new Map<string, { at: number; count: number }>();
   return async (req) => {
     try {
       return await ask(req);
     } catch (err) {
-      if (err instanceof PlatformError && err.code === 'provider_auth_failed') {
+      if (err instanceof PlatformError && (err.code === 'provider_auth_failed' || err.code === 'provider_not_found')) {
         const p = req.platform;
-        const seen = last.get(p) ?? { at: -Infinity, refused: 0 };
-        seen.refused++;
+        const key = `${p} ${err.code}`;
+        const seen = last.get(key) ?? { at: -Infinity, count: 0 };
+        seen.count++;
         const now = Date.now();
-        if (now - seen.at >= AUTH_LOG_INTERVAL_MS) {
-          const check = credentialNames(p, drivers[p].provider);
-          log.error({ platform: p, http_status: err.httpStatus ?? null, refused: seen.refused, check, error: err.message }, `provider refused the credentials: ${p} fails until ${check} is fixed`);
+        if (now - seen.at >= MISCONFIG_LOG_INTERVAL_MS) {
+          const refused = err.code === 'provider_auth_failed';
+          const baseUrl = (CONSUMER_PLATFORMS as readonly string[]).includes(p) ? 'its provider\'s base URL' : `${PLATFORM_ENV_PREFIX[p]}_BASE_URL`;
+          const check = refused ? credentialNames(p, drivers[p].provider) : `${baseUrl} and the model id "${req.providerModel}"`;
+          const fields = { platform: p, http_status: err.httpStatus ?? null, [refused ? 'refused' : 'not_found']: seen.count, check, error: err.message };
+          log.error(fields, refused ? `provider refused the credentials: ${p} fails until ${check} is fixed` : `provider does not know the endpoint or model: ${p} fails until ${check} are fixed`);
           seen.at = now;
-          seen.refused = 0;
+          seen.count = 0;
         }
-        last.set(p, seen);
+        last.set(key, seen);
       }
       throw err;
     }
