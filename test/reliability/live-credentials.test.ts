@@ -114,5 +114,11 @@ describe('live mode: misconfigured platforms are named to the operator', () => {
     assert.equal(line.http_status, 401);
     assert.match(line.msg, /claude fails until ANTHROPIC_API_KEY is fixed/);
     assert.ok(!serve.output().includes(WRONG_KEY), 'the refused key is never logged');
+
+    // A user's `doctor` lists what the server can ask, and what it cannot.
+    const doctor = await runCli(['doctor', '--json'], { env: { SIGHTLINE_API_URL: base, SIGHTLINE_API_KEY: key } });
+    assert.equal(doctor.code, 0, doctor.out);
+    const platforms = doctor.json.checks.find((c: any) => c.check === 'platforms');
+    assert.match(platforms.detail, /^live: openai, claude, deepseek available; not configured on the server: perplexity, gemini, grok, google_ai_overview/);
   });
 });
