@@ -31,6 +31,9 @@ export interface Formatter {
 
 const fmt = <K extends keyof operations>(operationId: K, human: (d: Ok<K>) => string | Listing): Formatter => ({ operationId, human: human as Formatter['human'] });
 
+/** Column width for platform names: the longest in the listing (consumer surfaces run to 18 characters). */
+const widest = (names: readonly string[], min = 8) => Math.max(min, ...names.map((n) => n.length));
+
 const dash = (v: unknown) => (v === null || v === undefined ? '—' : String(v));
 /** An API time to the minute, in UTC as the API gives it ("2026-11-27 20:14Z"). */
 const minute = (iso: string | null | undefined) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}Z` : '—'.padEnd(17));
@@ -84,7 +87,8 @@ function visibilitySummary(run: VisibilityRun): string[] {
   const out = [`citation rate ${pct(s.citation_rate)}${s.share_of_voice === undefined || s.share_of_voice === null ? '' : `, share of voice ${pct(s.share_of_voice)}`}`];
   if (s.by_platform.length) {
     out.push('by platform:');
-    for (const b of s.by_platform) out.push(`  ${b.platform.padEnd(11)} ${pct(b.mention_rate).padStart(4)}${interval(b.mention_rate_ci)} over ${plural(b.probes, 'probe')}${b.visibility_band ? ` (${b.visibility_band})` : ''}`);
+    const w = widest(s.by_platform.map((b) => b.platform));
+    for (const b of s.by_platform) out.push(`  ${b.platform.padEnd(w)} ${pct(b.mention_rate).padStart(4)}${interval(b.mention_rate_ci)} over ${plural(b.probes, 'probe')}${b.visibility_band ? ` (${b.visibility_band})` : ''}`);
   }
   if (s.competitors.length) {
     out.push('competitors:');
@@ -197,8 +201,8 @@ export const FORMATTERS: Record<string, Formatter> = {
   ),
   'visibility models': fmt('visibilityModelsList', (d) =>
     Object.entries(d.platforms)
-      .flatMap(([p, models]) =>
-        models.map((m) => `${p.padEnd(11)} ${m.id.padEnd(28)} ${m.credits_per_probe.padStart(6)} credits${m.default ? '  (default)' : ''}${m.available ? '' : '  unavailable'}`),
+      .flatMap(([p, models], _i, all) =>
+        models.map((m) => `${p.padEnd(widest(all.map(([name]) => name)))} ${m.id.padEnd(28)} ${m.credits_per_probe.padStart(6)} credits${m.default ? '  (default)' : ''}${m.available ? '' : '  unavailable'}`),
       )
       .join('\n'),
   ),
@@ -220,8 +224,9 @@ export const FORMATTERS: Record<string, Formatter> = {
     ),
   ),
   'visibility status': fmt('visibilityRunsRead', (run) => {
+    const w = widest((run.probes ?? []).map((p) => p.platform));
     const probes = (run.probes ?? []).map(
-      (p) => `  ${p.probe_id}  ${p.platform.padEnd(10)} ${p.status.padEnd(9)} ${p.brand_mentioned === null ? '—' : p.brand_mentioned ? 'mentioned' : 'not mentioned'}  ${p.prompt}`,
+      (p) => `  ${p.probe_id}  ${p.platform.padEnd(w)} ${p.status.padEnd(9)} ${p.brand_mentioned === null ? '—' : p.brand_mentioned ? 'mentioned' : 'not mentioned'}  ${p.prompt}`,
     );
     return [visibilityRunLine(run), ...visibilitySummary(run), ...(probes.length ? ['probes:', ...probes] : [])].join('\n');
   }),
@@ -316,7 +321,7 @@ export const FORMATTERS: Record<string, Formatter> = {
     [
       `${d.test_id}: ${d.repeats_needed === null ? 'no number of repeats reaches this goal' : `${d.repeats_needed} repeats per prompt × platform per run needed`}${d.feasible ? '' : ` (a run asks at most ${String(d.max_repeats)}; pool runs with --window 7d or 30d, or widen the goal)`}`,
       `credits per run ${d.current.credits_per_run} now, ${d.planned.credits_per_run} at ${String(d.repeats_recommended)} repeats; per month ${dash(d.current.credits_per_month)} now, ${dash(d.planned.credits_per_month)} planned`,
-      ...d.cells.map((c) => `  ${String(c.platform).padEnd(11)} ${dash(c.repeats_per_run).padStart(5)}  ${c.prompt}`),
+      ...d.cells.map((c, _i, all) => `  ${String(c.platform).padEnd(widest(all.map((x) => String(x.platform))))} ${dash(c.repeats_per_run).padStart(5)}  ${c.prompt}`),
     ].join('\n'),
   ),
   'reports by-url': fmt('reportsByUrlRead', (d) =>

@@ -861,6 +861,8 @@ function registerLocalCommands(program: Command, io: Io, setExit: (code: number)
         const source = io.env.SIGHTLINE_API_KEY?.trim() ? 'SIGHTLINE_API_KEY' : `profile ${conn.name}`;
         const credits = key.credits === null ? '' : `; ${key.credits} credits available`;
         checks.push({ check: 'api_key', ok: true, detail: `accepted (from ${source})${credits}${key.missing.map((m) => `; ${lacksLine(m)}`).join('')}` });
+        const platforms = await platformsCheck(clientFor(io, cmd));
+        if (platforms) checks.push(platforms);
       } catch (err) {
         if (!(err instanceof CallFailed)) throw err;
         fail('api_key', `${err.message}${err.body.hint ? ` (${err.body.hint})` : ''}`, err.exit);
@@ -917,6 +919,25 @@ async function checkKey(client: SightlineClient): Promise<{ credits: string | nu
     if (!(err instanceof CallFailed) || err.body.error !== 'missing_scope' || typeof err.body.required_scope !== 'string') throw err;
     const scope = err.body.required_scope;
     return { credits: null, missing: [{ scope, commands: CLI_COMMANDS.filter((c) => c.scope === scope).map((c) => c.command) }] };
+  }
+}
+
+/**
+ * `doctor`'s platforms line: the engine, and the platforms this server can ask and those it cannot
+ * (no credentials there: a run naming one is refused). Informational; null when the key may not
+ * read the models.
+ */
+async function platformsCheck(client: SightlineClient): Promise<{ check: string; ok: boolean; detail: string } | null> {
+  try {
+    const models = await answer<{ platforms: Record<string, { engine: string; available: boolean }[]> }>(client.GET('/v1/visibility/models'));
+    const entries = Object.entries(models.platforms);
+    const engine = entries[0]?.[1][0]?.engine ?? 'unknown';
+    const up = entries.filter(([, m]) => m.some((x) => x.available)).map(([p]) => p);
+    const down = entries.filter(([, m]) => !m.some((x) => x.available)).map(([p]) => p);
+    return { check: 'platforms', ok: true, detail: `${engine}: ${up.length ? up.join(', ') : 'none'} available${down.length ? `; not configured on the server: ${down.join(', ')}` : ''}` };
+  } catch (err) {
+    if (err instanceof CallFailed) return null;
+    throw err;
   }
 }
 

@@ -34,6 +34,8 @@ export interface JobControl {
    * worker already has maxWaiting such jobs, `wait` runs with the slot kept.
    */
   offLane<T>(wait: () => Promise<T>): Promise<T>;
+  /** When the watchdog stops the job (epoch ms; undefined without a time budget): optional work (a judge) must end before it. */
+  deadline?: number;
 }
 
 /** A handler may mark its job done itself (markJobFinished in queue.ts); else the worker does. */
@@ -368,7 +370,8 @@ export class Worker {
     }
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      const run = handler(job, signal, { offLane: (wait) => this.offLane(job, entry, wait) });
+      const deadline = this.opts.jobTimeoutMs ? started + this.opts.jobTimeoutMs : undefined;
+      const run = handler(job, signal, { offLane: (wait) => this.offLane(job, entry, wait), deadline });
       if (!this.opts.jobTimeoutMs) await run;
       else if (await this.overBudget(run, this.opts.jobTimeoutMs)) {
         // The watchdog: the job ran past its budget. Abort it, give it up (credits released),

@@ -8,9 +8,10 @@ import { createCore, type Core, type CoreOptions } from '../core/index.ts';
 import { openConfiguredDatabase } from './database.ts';
 import { createPlatformGate } from '../platforms/gate.ts';
 import { createDrivers, platformSettingsFromEnv, PLATFORM_ENV_PREFIX } from '../platforms/registry.ts';
+import { SERVED_BY } from '../platforms/consumer/providers.ts';
 import { gatedAsk } from '../platforms/retry.ts';
 import { undiciFetch } from '../platforms/live/http.ts';
-import { PlatformError, PLATFORMS, type PlatformName } from '../platforms/types.ts';
+import { CONSUMER_PLATFORMS, PlatformError, PLATFORMS, type AskPlatform, type ConsumerPlatform, type PlatformDriver, type PlatformName } from '../platforms/types.ts';
 import type { Logger } from 'pino';
 import { getMetrics } from '../ops/metrics.ts';
 import { CI_LANE } from '../core/content/runs.ts';
@@ -18,6 +19,8 @@ import { CI_LANE } from '../core/content/runs.ts';
 export interface Runtime {
   handle: DatabaseHandle;
   core: Core;
+  /** What the operator is told at start: the engine, and in live mode which platforms can answer. */
+  platforms: PlatformsStatus;
   /** `graceMs`: how long running jobs may finish before they are aborted (and go back to the queue). */
   close(opts?: { graceMs?: number }): Promise<void>;
 }
@@ -25,7 +28,45 @@ export interface Runtime {
 /** The sandbox answers locally, so it may run wider than a provider's default of 4. */
 const SANDBOX_DEFAULT_CONCURRENCY = 16;
 
-export function buildPlatforms(config: Config, opts: { fetch?: typeof fetch } = {}) {
+/** The credentials a platform's requests carry (consumer surfaces: their provider's). */
+function credentialNames(platform: PlatformName, provider: string | null | undefined): string {
+  if ((CONSUMER_PLATFORMS as readonly string[]).includes(platform)) {
+    const providers = provider ? [provider] : SERVED_BY[platform as ConsumerPlatform];
+    return providers.map((p) => (p === 'serpapi' ? 'SERPAPI_API_KEY' : 'DATAFORSEO_LOGIN/DATAFORSEO_PASSWORD')).join(' or ');
+  }
+  return `${PLATFORM_ENV_PREFIX[platform]}_API_KEY`;
+}
+
+export interface PlatformsStatus {
+  engine: 'live' | 'sandbox';
+  /** Platforms whose driver can run (live: credentials configured; their validity is known only once a provider answers). */
+  available: PlatformName[];
+  /** Live mode: platforms without credentials, each with the variables that would configure it. */
+  unconfigured: { platform: PlatformName; set: string }[];
+}
+
+export function platformsStatus(engine: 'live' | 'sandbox', drivers: Record<PlatformName, PlatformDriver>): PlatformsStatus {
+  const available = PLATFORMS.filter((p) => drivers[p].available());
+  const unconfigured = PLATFORMS.filter((p) => !drivers[p].available()).map((p) => ({ platform: p, set: credentialNames(p, drivers[p].provider) }));
+  return { engine, available, unconfigured };
+}
+
+/** The start line's words on the platforms: which answer, which have no credentials and what to set. */
+export function describePlatforms(status: PlatformsStatus, judgeModel?: string): string {
+  if (status.engine === 'sandbox') return 'platforms: sandbox engine (simulated answers; SIGHTLINE_PLATFORM_ENGINE=live asks the providers)';
+  const lines = [`platforms (live): ${status.available.join(', ') || 'none'} configured`];
+  if (status.unconfigured.length) {
+    lines.push(`  no credentials, refused as platform_unavailable: ${status.unconfigured.map((u) => `${u.platform} (${u.set})`).join(', ')}`);
+  }
+  if (judgeModel) lines.push(`  judge: ${judgeModel}`);
+  lines.push('  keys are checked by the first probe of each platform; a refused key is logged as "provider refused the credentials"');
+  return lines.join('\n');
+}
+
+/** At most one log line per platform and failure per this long for a misconfigured platform. */
+const MISCONFIG_LOG_INTERVAL_MS = 60_000;
+
+export function buildPlatforms(config: Config, opts: { fetch?: typeof fetch; log?: Logger } = {}) {
   const metrics = getMetrics();
   const engine = config.SIGHTLINE_PLATFORM_ENGINE;
   const settings = platformSettingsFromEnv(config.env);
@@ -65,7 +106,41 @@ export function buildPlatforms(config: Config, opts: { fetch?: typeof fetch } = 
     }
   };
   const concurrency = Object.fromEntries(PLATFORMS.map((p) => [p, settings[p].concurrency])) as Record<PlatformName, number>;
-  return { drivers, ask, concurrency };
+  return { drivers, ask: opts.log ? logMisconfiguration(ask, drivers, opts.log) : ask, concurrency, status: platformsStatus(engine, drivers) };
+}
+
+/**
+ * A provider refusing the credentials (401/403), or not knowing the endpoint or model (404: a
+ * base URL without its path, a model id the provider does not have), fails every probe (and judge
+ * call) of its platform, each released uncharged: the operator is told in the log, naming what to
+ * check, at most once a minute per platform and failure, with the count since the last line.
+ */
+function logMisconfiguration(ask: AskPlatform, drivers: Record<PlatformName, PlatformDriver>, log: Logger): AskPlatform {
+  const last = new Map<string, { at: number; count: number }>();
+  return async (req) => {
+    try {
+      return await ask(req);
+    } catch (err) {
+      if (err instanceof PlatformError && (err.code === 'provider_auth_failed' || err.code === 'provider_not_found')) {
+        const p = req.platform;
+        const key = `${p} ${err.code}`;
+        const seen = last.get(key) ?? { at: -Infinity, count: 0 };
+        seen.count++;
+        const now = Date.now();
+        if (now - seen.at >= MISCONFIG_LOG_INTERVAL_MS) {
+          const refused = err.code === 'provider_auth_failed';
+          const baseUrl = (CONSUMER_PLATFORMS as readonly string[]).includes(p) ? 'its provider\'s base URL' : `${PLATFORM_ENV_PREFIX[p]}_BASE_URL`;
+          const check = refused ? credentialNames(p, drivers[p].provider) : `${baseUrl} and the model id "${req.providerModel}"`;
+          const fields = { platform: p, http_status: err.httpStatus ?? null, [refused ? 'refused' : 'not_found']: seen.count, check, error: err.message };
+          log.error(fields, refused ? `provider refused the credentials: ${p} fails until ${check} is fixed` : `provider does not know the endpoint or model: ${p} fails until ${check} are fixed`);
+          seen.at = now;
+          seen.count = 0;
+        }
+        last.set(key, seen);
+      }
+      throw err;
+    }
+  };
 }
 
 /** A worker's failure in the log; a claim the database refused for its credentials says so, and what to fix. */
@@ -92,7 +167,7 @@ export async function openRuntime(
   });
   const { handle, store } = database;
   metrics.attach(store, handle.pgPool, [...PLATFORMS, CI_LANE]);
-  const platforms = buildPlatforms(config, { fetch: opts.fetch });
+  const platforms = buildPlatforms(config, { fetch: opts.fetch, log: opts.log });
   const core = createCore({
     store,
     config,
@@ -107,6 +182,7 @@ export async function openRuntime(
   return {
     handle,
     core,
+    platforms: platforms.status,
     async close(closeOpts = {}) {
       await core.close(closeOpts);
       await database.close();

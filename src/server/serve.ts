@@ -11,7 +11,7 @@ import { buildApp } from './app.ts';
 import { createKeyRateLimiter } from '../web/rate-limit.ts';
 import { inFlightRequests } from '../web/errors.ts';
 import { startMetricsServer } from '../ops/metrics-server.ts';
-import { openRuntime, type Runtime } from './runtime.ts';
+import { describePlatforms, openRuntime, type Runtime } from './runtime.ts';
 import { consolePublicUrl, issueSetupToken, needsOwner } from '../core/accounts/users.ts';
 import { behindProxy } from '../web/local-client.ts';
 
@@ -119,6 +119,12 @@ async function closeHttp(app: FastifyInstance, log: Logger, graceMs: number): Pr
   await closed;
 }
 
+/** The start line's platform fields: engine, and in live mode which platforms can answer and which lack credentials. */
+function platformFields(runtime: Runtime) {
+  const { engine, available, unconfigured } = runtime.platforms;
+  return engine === 'live' ? { engine, platforms: available, platforms_without_credentials: unconfigured.map((u) => u.platform) } : { engine };
+}
+
 export async function runServe(config: Config, opts: { worker: boolean }): Promise<number> {
   const log = processLogger(config, 'serve');
   const armShutdown = onShutdown(log, config.SIGHTLINE_SHUTDOWN_GRACE_MS);
@@ -165,9 +171,10 @@ export async function runServe(config: Config, opts: { worker: boolean }): Promi
   // scheduled runs happen here or in separate `sightline worker` processes.
   const dialect = runtime.core.store.dialect;
   const scheduler = opts.worker && config.SIGHTLINE_SCHEDULER_INTERVAL_MS > 0;
-  log.info({ database: dialect, worker: opts.worker, scheduler }, 'serve started');
+  log.info({ database: dialect, worker: opts.worker, scheduler, ...platformFields(runtime) }, 'serve started');
   process.stderr.write(
-    `sightline serve started (${dialect}; ${opts.worker ? `worker${scheduler ? ' and scheduler' : ', no scheduler'} in this process` : 'API only: jobs and schedules run in `sightline worker` processes'})\n`,
+    `sightline serve started (${dialect}; ${opts.worker ? `worker${scheduler ? ' and scheduler' : ', no scheduler'} in this process` : 'API only: jobs and schedules run in `sightline worker` processes'})\n` +
+      `${describePlatforms(runtime.platforms, config.SIGHTLINE_JUDGE_MODEL)}\n`,
   );
   const bound = app.server.address();
   await printFirstSteps(runtime, { ...config, PORT: typeof bound === 'object' && bound ? bound.port : config.PORT });
@@ -218,7 +225,7 @@ export async function runWorker(config: Config): Promise<number> {
     await runtime.close();
   });
   runtime.core.startWorker();
-  log.info({ database: runtime.core.store.dialect }, 'worker started');
-  process.stderr.write(`sightline worker started (${runtime.core.store.dialect})\n`);
+  log.info({ database: runtime.core.store.dialect, ...platformFields(runtime) }, 'worker started');
+  process.stderr.write(`sightline worker started (${runtime.core.store.dialect})\n${describePlatforms(runtime.platforms, config.SIGHTLINE_JUDGE_MODEL)}\n`);
   return -1;
 }

@@ -26,6 +26,19 @@ describe('user CLI', () => {
   }
   const RUN = ['https://acme.example', '--brand', 'Acme', '--prompt', 'best anvils [[sandbox:mention]]', '--prompt', 'anvil makers [[sandbox:no-mention]]', '--platform', 'openai', '--platform', 'claude'];
 
+  test('models: the columns line up, consumer surfaces (google_ai_overview) included', async () => {
+    const { key } = await srv.s.account({ credits: 5 });
+    const human = await cli(key, 'visibility', 'models');
+    assert.equal(human.code, 0, human.err);
+    const rows = human.out.trim().split('\n');
+    assert.ok(rows.some((r) => r.startsWith('google_ai_overview ')), human.out);
+    // The model id starts in the same column on every row, as do the prices.
+    const idColumn = new Set(rows.map((r) => r.search(/ \S/) + 1));
+    assert.equal(idColumn.size, 1, human.out);
+    const priceColumn = new Set(rows.map((r) => r.indexOf(' credits')));
+    assert.equal(priceColumn.size, 1, human.out);
+  });
+
   test('models, estimate, run --watch, status, list, cancel and usage answer JSON from the server', async () => {
     const { key } = await srv.s.account({ credits: 50 });
     const models = await cli(key, 'visibility', 'models', '--json');

@@ -231,3 +231,46 @@ describe('the judge in live mode', () => {
     assert.deepEqual(p.competitors, ['Mint', 'Arlo']);
   });
 });
+
+describe('a judge that never answers, in a job with a time budget', () => {
+  let s: TestServer;
+  let claude: FakeProvider;
+  let openai: FakeProvider;
+  before(async () => {
+    claude = await startFakeProvider('claude', () => ({ answer: { text: ANSWER, citations: [{ url: 'https://reviews.example/crm', title: 'CRM reviews' }] } }));
+    openai = await startFakeProvider('openai', () => ({ hang: true }));
+    // The judge's attempts alone (4 × 60 s) would outlast the job's budget of 4 s.
+    s = await startTestServer({
+      SIGHTLINE_PLATFORM_ENGINE: 'live',
+      SIGHTLINE_PROBE_TIMEOUT_MS: '60000',
+      SIGHTLINE_JOB_TIMEOUT_MS: '4000',
+      SIGHTLINE_JUDGE_MODEL: 'openai:gpt-judge',
+      ...claude.env,
+      ...openai.env,
+    });
+  });
+  after(async () => {
+    await s.close();
+    await Promise.all([claude.close(), openai.close()]);
+  });
+
+  test('the answer is kept and charged with the lexical decision; judge_timeout, not job_timeout', async () => {
+    const { key } = await s.account({ credits: 50 });
+    const res = await s.request('POST', '/v1/visibility/runs', {
+      key,
+      body: { url: 'https://acme-crm.example', target_entity: 'Acme CRM', competitors: ['HubSpot'], prompts: ['best crm for agencies'], platforms: ['claude'] },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const done = await s.waitForRun(key, res.json().run_id);
+    const r = (await s.request('GET', `/v1/visibility/runs/${done.run_id}?include_probes=true`, { key })).json();
+    const p = r.probes[0];
+    assert.equal(r.status, 'completed', JSON.stringify(p.error));
+    assert.equal(p.status, 'succeeded');
+    assert.equal(p.error, null);
+    assert.equal(p.judge_error.code, 'judge_timeout');
+    assert.equal(p.brand_mentioned, true);
+    for (const b of p.brands) assert.deepEqual([b.sentiment, b.recommended], [null, null]);
+    assert.equal(r.billing.settled_credits, r.billing.reserved_credits);
+    assert.ok(openai.requests.length >= 1, 'the judge was asked');
+  });
+});

@@ -152,6 +152,17 @@ for (const [platform, provider] of COMBOS) {
     await assert.rejects(driver.ask(request(platform)), (e: unknown) => e instanceof PlatformError && e.code === 'provider_unavailable' && e.retryable && e.httpStatus === 503);
   });
 
+  test(`${name}: a proxy's HTML error page is quoted as its visible text`, async () => {
+    const { fake, driver } = await setup(platform, provider);
+    fake.setFault(() => ({ status: 502, headers: { 'content-type': 'text/html' }, body: '<html><head><style>h1{}</style></head><body><h1>Bad Gateway</h1><hr>nginx</body></html>' }));
+    await assert.rejects(driver.ask(request(platform)), (e: unknown) => {
+      assert.ok(e instanceof PlatformError, String(e));
+      assert.equal(e.code, 'provider_unavailable');
+      assert.equal(e.message, `${platform} (${provider}): the provider failed (HTTP 502): Bad Gateway nginx`);
+      return true;
+    });
+  });
+
   test(`${name}: a malformed body is provider_malformed_response, not retried`, async () => {
     const { fake, driver } = await setup(platform, provider);
     fake.setFault(() => ({ status: 200, body: '{"search_metadata": {"status": "Succ' }));

@@ -7,6 +7,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createDrivers } from '../../src/platforms/registry.ts';
 import { API_PLATFORMS, PlatformError, type ApiPlatform as PlatformName } from '../../src/platforms/types.ts';
+import { undiciFetch } from '../../src/platforms/live/http.ts';
 import { probeRequest, startFakeProvider, DEFAULT_ANSWER_TEXT, type FakeProvider } from '../fakes/providers/index.ts';
 
 // Provider tool warnings are noise in test output.
@@ -322,4 +323,27 @@ test('deepseek: finish_reason content_filter with no text is provider_refused', 
 test('an empty answer without a refusal is provider_malformed_response', async () => {
   const { driver } = await driverFor('perplexity', [{ answer: { text: '' } }]);
   await assert.rejects(driver.ask(probeRequest('perplexity')), (e: unknown) => e instanceof PlatformError && e.code === 'provider_malformed_response');
+});
+
+test('a proxy HTML error page gives the error its visible text, never an empty detail', async () => {
+  // Through undiciFetch, as the server calls providers: it carries no status text.
+  for (const platform of API_PLATFORMS) {
+    const fake = await startFakeProvider(platform, [
+      { status: 502, headers: { 'content-type': 'text/html' }, rawBody: '<html><head><style>b{}</style></head><body><h1>Bad Gateway</h1><hr>nginx</body></html>' },
+      { status: 503, headers: { 'content-type': 'text/html' }, rawBody: '' },
+    ]);
+    fakes.push(fake);
+    const driver = createDrivers({ engine: 'live', env: fake.env, fetch: undiciFetch })[platform];
+    await assert.rejects(driver.ask(probeRequest(platform)), (e: unknown) => {
+      assert.ok(e instanceof PlatformError, String(e));
+      assert.equal(e.code, 'provider_unavailable');
+      assert.equal(e.message, `${platform}: the provider failed (HTTP 502): Bad Gateway nginx`);
+      return true;
+    });
+    await assert.rejects(driver.ask(probeRequest(platform)), (e: unknown) => {
+      assert.ok(e instanceof PlatformError, String(e));
+      assert.equal(e.message, `${platform}: the provider failed (HTTP 503): no error message in the response`);
+      return true;
+    });
+  }
 });

@@ -36,6 +36,11 @@ export interface JudgeInput {
    */
   confirm?: { name: string; excerpt: string }[];
   signal: AbortSignal;
+  /**
+   * Epoch ms by which the verdict must be in (the probe's job budget, less time to record it): a
+   * judge still asking then gives up with judge_timeout, so a slow judge never costs the answer.
+   */
+  deadline?: number;
 }
 
 /** At most this many weak decisions are sent to the judge per answer (the first ones, target first). */
@@ -180,6 +185,10 @@ export function createLiveJudge(spec: string, ask: AskPlatform): Judge {
     confirms: true,
     async judge(input) {
       const info: JudgeInfo = { platform, model, engine: 'live' };
+      const left = input.deadline === undefined ? null : Math.floor(input.deadline - Date.now());
+      const timedOut = () => ({ ok: false as const, judge: info, error: { code: 'judge_timeout', message: "The judge did not answer within the probe's time budget." } });
+      if (left !== null && left <= 0) return timedOut();
+      const timer = left === null ? null : AbortSignal.timeout(left);
       let reply: string;
       try {
         const answer = await ask({
@@ -192,12 +201,13 @@ export function createLiveJudge(spec: string, ask: AskPlatform): Judge {
           targetEntity: '',
           targetUrl: '',
           competitors: [],
-          signal: input.signal,
+          signal: timer ? AbortSignal.any([input.signal, timer]) : input.signal,
         });
         reply = answer.text;
         info.model = answer.model || model;
       } catch (err) {
         if (input.signal.aborted && !(err instanceof PlatformError)) throw err;
+        if (timer?.aborted) return timedOut();
         const error =
           err instanceof PlatformError
             ? { code: `judge_${err.code}`.replace(/^judge_judge_/, 'judge_'), message: err.message.slice(0, 300) }

@@ -184,7 +184,7 @@ export async function executeProbe(
   }
 
   try {
-    await analyseAndSettle(deps, probeId, row.run_id, probe, run, competitors, outcome, signal, lease);
+    await analyseAndSettle(deps, probeId, row.run_id, probe, run, competitors, outcome, signal, lease, judgeDeadline(control?.deadline));
   } catch (err) {
     if (unsaved && !(err instanceof LeaseLost)) await saveCheckpoint(store, probeId, unsaved, lease).catch(() => {});
     throw err;
@@ -205,6 +205,20 @@ async function markRunning(store: Store, probeId: string): Promise<ProbeRow | un
   return rows[0];
 }
 
+/** Time kept, at most, between the judge's deadline and the job's, to record the outcome. */
+const SETTLE_RESERVE_MS = 5_000;
+
+/**
+ * The judge's deadline in a job with a time budget: the job's, less half of what is left (at
+ * most SETTLE_RESERVE_MS) to record the answer. A judge past it leaves the lexical decision
+ * (judge_timeout) instead of the watchdog ending the probe job_timeout with its answer lost.
+ */
+function judgeDeadline(jobDeadline: number | undefined): number | undefined {
+  if (jobDeadline === undefined) return undefined;
+  const left = jobDeadline - Date.now();
+  return jobDeadline - Math.min(SETTLE_RESERVE_MS, Math.floor(Math.max(0, left) / 2));
+}
+
 /** Analyses the outcome (pure but for the judge's call) and records it with its credit movement. */
 async function analyseAndSettle(
   deps: { store: Store; judge?: Judge | null },
@@ -216,6 +230,7 @@ async function analyseAndSettle(
   outcome: ProviderOutcome,
   signal: AbortSignal,
   lease: Lease | undefined,
+  judgeBy: number | undefined,
 ): Promise<void> {
   const { store } = deps;
   // The analysis is pure but for the judge's call, so it runs before the transaction opens. The
@@ -245,6 +260,7 @@ async function analyseAndSettle(
           analysis,
           judge: deps.judge ?? null,
           signal,
+          judgeDeadline: judgeBy,
         })
       : null;
 

@@ -5,7 +5,7 @@
 // secrets before it leaves (the SerpApi key travels in the query string, so URLs are never quoted).
 
 import { PlatformError, type PlatformName } from '../types.ts';
-import { isAbortLike, parseRetryAfter } from '../live/errors.ts';
+import { errorPageText, isAbortLike, parseRetryAfter } from '../live/errors.ts';
 import { scrubText } from '../live/secrets.ts';
 
 export interface ProviderHttp {
@@ -72,7 +72,7 @@ export async function requestJson(
     }
     return body;
   }
-  const detail = providerDetail(errorText(body, text.slice(0, 200) || res.statusText), http.secrets);
+  const detail = providerDetail(errorText(body, errorPageText(text.slice(0, 2000)).trim().slice(0, 200) || res.statusText || 'no error message in the response'), http.secrets);
   const retryAfterMs = parseRetryAfter(headerRecord(res.headers));
   if (status === 429) {
     throw new PlatformError('provider_rate_limited', `${who}: rate limited (HTTP 429): ${detail}`, { retryable: true, retryAfterMs, httpStatus: status });

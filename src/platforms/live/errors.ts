@@ -44,6 +44,11 @@ function detail(message: string, secrets: readonly (string | undefined)[]): stri
   return clean.length > MAX_DETAIL ? `${clean.slice(0, MAX_DETAIL)}…` : clean;
 }
 
+/** An error body's visible text: an HTML error page (a proxy's, a gateway's) without its markup. */
+export function errorPageText(body: string): string {
+  return body.replace(/<(script|style)[\s\S]*?<\/\1>|<[^>]*>/gi, ' ');
+}
+
 export function isAbortLike(err: unknown): boolean {
   return (
     (err instanceof Error || (typeof DOMException !== 'undefined' && err instanceof DOMException)) &&
@@ -71,7 +76,11 @@ export function toPlatformError(
 
   if (APICallError.isInstance(err)) {
     const status = err.statusCode ?? null;
-    const text = detail(err.message, ctx.secrets);
+    // A proxy's HTML error page gives the SDK no message: its visible text stands in, or the status.
+    const text =
+      detail(err.message, ctx.secrets) ||
+      detail(errorPageText(err.responseBody ?? ''), ctx.secrets) ||
+      'no error message in the response';
     if (status == null) {
       return new PlatformError('provider_network_error', `${p}: cannot reach the provider: ${text}`, { retryable: true });
     }

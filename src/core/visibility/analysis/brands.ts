@@ -46,6 +46,8 @@ export interface ProbeAnalysisInput {
   analysis: AnswerAnalysis;
   judge: Judge | null;
   signal: AbortSignal;
+  /** Epoch ms by which the judge must have answered (JudgeInput.deadline). */
+  judgeDeadline?: number;
 }
 
 /** The deterministic part: one entry for the target and one per competitor (as given, deduplicated). */
@@ -109,6 +111,7 @@ export async function analyseProbe(input: ProbeAnalysisInput): Promise<ProbeAnal
     brands: named,
     ...(confirm.length ? { confirm } : {}),
     signal: input.signal,
+    deadline: input.judgeDeadline,
   });
   if (!verdict.ok) return { brands, judge: verdict.judge, judge_error: verdict.error, entities };
   for (const [name, mentioned] of verdict.mentions ?? []) {
