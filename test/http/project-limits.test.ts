@@ -1,8 +1,9 @@
-// A project's topics are bounded however they arrive: a CSV cell, one prompt repeated within an
-// import, or topics gained over several imports. Without the bounds a single import stored 60,000
-// topics on one prompt and every dashboard, shared page and PDF then rolled each one up (a
-// dashboard took seconds of the event loop). Also: the dashboard's topic rollup is indexed once,
-// so a library at the limits answers with the same numbers as before.
+// A project's bounds, checked through the server. Topics, however they arrive (a CSV cell, one
+// prompt repeated within an import, or topics gained over several imports): without bounds a
+// single import stored 60,000 topics on one prompt, and every dashboard, shared page and PDF
+// rolled each one up (a dashboard took seconds of the event loop). The dashboard's topic rollup
+// is indexed once, so a library at the limits answers with the same numbers as before. And the
+// projects of an account: each holds 1,000 prompts, so without a cap one key filled the database.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
@@ -59,5 +60,30 @@ describe('project topic limits', () => {
     assert.equal(d.topics.length, MAX_PROJECT_TOPICS);
     // 400 prompts × 20 topics spread evenly over 200 topics: 40 prompts each.
     assert.ok(d.topics.every((t: any) => t.prompts === 40), JSON.stringify(d.topics.slice(0, 3)));
+  });
+});
+
+describe('projects per account', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ SIGHTLINE_SCHEDULER_INTERVAL_MS: '0', SIGHTLINE_MAX_PROJECTS_PER_ACCOUNT: '2' });
+  });
+  after(async () => s.close());
+
+  test('one project more than the instance allows is 409 limit_reached, created at once or not; a deleted one makes room', async () => {
+    const { key } = await s.account({ credits: 0 });
+    const body = { url: 'https://acme.example/', brand: { name: 'Acme' }, platforms: ['openai'], prompts: [{ prompt: 'best crm' }] };
+    // Four creates at the same instant: two fit.
+    const all = await Promise.all(Array.from({ length: 4 }, () => s.request('POST', '/v1/projects', { key, body })));
+    assert.deepEqual(all.map((r) => r.statusCode).sort(), [200, 200, 409, 409]);
+    const refused = all.find((r) => r.statusCode === 409)!.json().detail;
+    assert.equal(refused.error, 'limit_reached');
+    assert.equal(refused.limit, 2);
+    // Another account has its own room.
+    const other = await s.account({ credits: 0 });
+    assert.equal((await s.request('POST', '/v1/projects', { key: other.key, body })).statusCode, 200);
+    const first = all.find((r) => r.statusCode === 200)!.json();
+    assert.equal((await s.request('DELETE', `/v1/projects/${first.id}`, { key })).statusCode, 200);
+    assert.equal((await s.request('POST', '/v1/projects', { key, body })).statusCode, 200);
   });
 });
