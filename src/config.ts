@@ -66,6 +66,11 @@ const ConfigSchema = z.object({
   SIGHTLINE_MAX_KEYS_PER_ACCOUNT: intFromEnv(50, 1),
   /** Webhook endpoints (enabled or disabled) one account may have; one more is 409 `limit_reached`. */
   SIGHTLINE_MAX_WEBHOOKS_PER_ACCOUNT: intFromEnv(20, 1),
+  /**
+   * Projects (not deleted) one account may have; one more is 409 `limit_reached`. Each holds up to
+   * 1,000 prompts and a tracked test per market: the cap bounds what one account can store.
+   */
+  SIGHTLINE_MAX_PROJECTS_PER_ACCOUNT: intFromEnv(100, 1),
   /** Keep rate-limit counters in Redis; otherwise they live in the database, shared by all processes. */
   SIGHTLINE_REDIS_URL: z.string().optional(),
   /**

@@ -147,6 +147,7 @@ export function createCore(opts: CoreOptions): Core {
     visibility,
     createCiRun: (ctx, body, o) => content.createRun(ctx, body as never, o),
     activity,
+    maxProjects: opts.config.SIGHTLINE_MAX_PROJECTS_PER_ACCOUNT,
   };
   const core: Core = {
     store: opts.store,

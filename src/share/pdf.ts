@@ -82,7 +82,15 @@ function note(doc: Doc, text: string) {
   doc.font('Oblique').fontSize(9).fillColor(MUTED).text(printable(text), MARGIN, doc.y);
 }
 
-function table(doc: Doc, columns: Column[], rows: Row[]) {
+/** Rows set between two yields to the event loop (see table). */
+const ROWS_PER_TURN = 10;
+
+/**
+ * A table, its header repeated on each page. Async: it lets the event loop run every
+ * ROWS_PER_TURN rows, as a row of a long prompt with 20 topics takes ~5 ms to set; a library at
+ * its limits (1,000 such rows) rendered in one go held every other request of the process for 5 s.
+ */
+async function table(doc: Doc, columns: Column[], rows: Row[]) {
   const size = 8.5;
   const pad = 3;
   const drawHeader = () => {
@@ -98,7 +106,8 @@ function table(doc: Doc, columns: Column[], rows: Row[]) {
     doc.y = end + 1;
   };
   drawHeader();
-  for (const row of rows) {
+  for (const [index, row] of rows.entries()) {
+    if (index % ROWS_PER_TURN === ROWS_PER_TURN - 1) await new Promise<void>((resolve) => setImmediate(resolve));
     doc.font(row.bold ? 'Bold' : 'Body').fontSize(size);
     const h = Math.max(...row.cells.map((cell, i) => doc.heightOfString(printable(cell), { width: columns[i]!.width - 2 * pad }))) + 2 * pad;
     if (doc.y + h > bottom(doc)) {
@@ -255,7 +264,7 @@ export async function reportPdf(report: ShareReport): Promise<Buffer> {
   heading(doc, 'Mention rate, latest period');
   const rates = latestRates(d, s.brand);
   if (rates.length) {
-    table(
+    await table(
       doc,
       [
         { title: 'Name', width: full - 4 * 85 },
@@ -280,7 +289,7 @@ export async function reportPdf(report: ShareReport): Promise<Buffer> {
 
   heading(doc, 'Topics');
   if (d.topics.length) {
-    table(
+    await table(
       doc,
       [
         { title: 'Topic', width: full - 4 * 80 },
@@ -295,7 +304,7 @@ export async function reportPdf(report: ShareReport): Promise<Buffer> {
 
   heading(doc, 'Prompts where competitors are named and the brand is not');
   if (d.competitors_named_brand_absent.length) {
-    table(
+    await table(
       doc,
       [
         { title: 'Prompt', width: full * 0.5 },
@@ -316,7 +325,7 @@ export async function reportPdf(report: ShareReport): Promise<Buffer> {
     const platforms = matrixPlatforms(d);
     const cellWidth = Math.max(44, Math.min(70, (full * 0.55) / Math.max(1, platforms.length + 2)));
     const promptWidth = full - cellWidth * (platforms.length + 2);
-    table(
+    await table(
       doc,
       [{ title: 'Prompt', width: promptWidth }, { title: 'All', width: cellWidth, align: 'right' }, { title: 'Change', width: cellWidth, align: 'right' }, ...platforms.map((p) => ({ title: platformName(p), width: cellWidth, align: 'right' as const }))],
       d.matrix.map((m) => ({

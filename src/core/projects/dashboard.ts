@@ -596,11 +596,26 @@ export async function dashboardAndRuns(store: Store, accountId: string, projectI
 
   // Topics rolled up over the latest window (a prompt counts in each of its topics).
   const topicNames = [...new Set(library.flatMap((p) => p.topics))].filter((t) => !topic || t === topic).sort();
+  // Each topic's prompts, and each latest run's series by topic, indexed in one pass: a scan of
+  // the library and of every run per topic costs topics × prompts (20,000 × 1,000 within limits).
+  const promptsIn = new Map<string, number>();
+  for (const p of library) for (const t of new Set(p.topics)) promptsIn.set(t, (promptsIn.get(t) ?? 0) + 1);
+  const latestByTopic = (latest?.runs ?? []).map((r) => {
+    const byTopic = new Map<string, PromptSeries[]>();
+    for (const p of promptsOf(r.id)) {
+      for (const t of new Set(topicsOf.get(p.prompt) ?? [])) {
+        const list = byTopic.get(t);
+        if (list) list.push(p.series);
+        else byTopic.set(t, [p.series]);
+      }
+    }
+    return { id: r.id, byTopic };
+  });
   const topics = topicNames.map((topic) => {
     const pool = new Pool(competitors);
-    for (const r of latest?.runs ?? []) pool.addRun(promptsOf(r.id).filter((p) => (topicsOf.get(p.prompt) ?? []).includes(topic)).map((p) => p.series), false, lookedFor.get(r.id));
+    for (const r of latestByTopic) pool.addRun(r.byTopic.get(topic) ?? [], false, lookedFor.get(r.id));
     const e = pool.headline();
-    return { topic, prompts: library.filter((p) => p.topics.includes(topic)).length, mention_rate: e.mention_rate, mention_rate_ci: e.mention_rate_ci, ...evidence(pool.succeeded, e), share_of_voice: e.share_of_voice };
+    return { topic, prompts: promptsIn.get(topic) ?? 0, mention_rate: e.mention_rate, mention_rate_ci: e.mention_rate_ci, ...evidence(pool.succeeded, e), share_of_voice: e.share_of_voice };
   });
 
   // Prompts where competitors are named and the brand is not (latest window).

@@ -10,6 +10,7 @@ import type { Selectable } from 'kysely';
 import type { ProjectsTable } from '../../db/schema.ts';
 import { requireScope, type Principal } from '../accounts/accounts.ts';
 import type { ActionContext } from '../billing/actions.ts';
+import { lockAccount } from '../billing/ledger.ts';
 import { AppError } from '../errors.ts';
 import { checkCountry, checkLanguage } from '../locale.ts';
 import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
@@ -283,6 +284,14 @@ export async function createProject(deps: TrackingDeps, principal: Principal, in
   const now = nowIso();
   const id = newId('proj');
   await deps.store.db.transaction().execute(async (trx) => {
+    // Counted with the account locked, as webhook endpoints are: two creates at once cannot both see room.
+    if (deps.maxProjects !== undefined) {
+      await lockAccount(deps.store, trx, principal.accountId);
+      const { n } = await trx.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', principal.accountId).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+      if (Number(n) >= deps.maxProjects) {
+        throw new AppError('limit_reached', `This account has ${Number(n)} projects, the most this instance allows (${deps.maxProjects}); delete one it no longer uses first.`, { limit: deps.maxProjects });
+      }
+    }
     await trx.insertInto('projects').values({ id, account_id: principal.accountId, ...columns, created_at: now, updated_at: now, deleted_at: null }).execute();
     if (input.prompts?.length) await addPrompts(trx, id, input.prompts);
     await syncProjectTests(deps, trx, principal, await findProject(trx, principal.accountId, id));

@@ -13,8 +13,25 @@ export interface PromptInput {
 
 export const MAX_PROMPT_CHARS = 500;
 export const MAX_PROJECT_PROMPTS = 1000;
+/** A prompt's topics, however they came (a list, a CSV cell, merged over imports): as the API's schema says. */
+export const MAX_PROMPT_TOPICS = 20;
+export const MAX_TOPIC_CHARS = 60;
+/** Distinct topics in one library: each is a row of the dashboard's topics and of a shared report and its PDF. */
+export const MAX_PROJECT_TOPICS = 200;
 
 const cleanTopics = (topics: readonly string[] | undefined) => [...new Set((topics ?? []).map((t) => t.trim().toLowerCase()).filter(Boolean))];
+
+/**
+ * Refuses a prompt whose topics (after merging) are more or longer than a list may give: a CSV
+ * cell or the same prompt repeated across an import or across imports would otherwise add
+ * topics without end, and every dashboard and shared report rolls each topic up.
+ */
+function checkTopics(prompt: string, topics: string[]): string[] {
+  const long = topics.find((t) => t.length > MAX_TOPIC_CHARS);
+  if (long !== undefined) throw new AppError('invalid_request', `A topic is at most ${MAX_TOPIC_CHARS} characters.`, { topic: long.slice(0, 80) });
+  if (topics.length > MAX_PROMPT_TOPICS) throw new AppError('invalid_request', `A prompt has at most ${MAX_PROMPT_TOPICS} topics.`, { prompt: prompt.slice(0, 80) });
+  return topics;
+}
 
 export async function listPrompts(db: Executor, projectId: string) {
   const rows = await db.selectFrom('project_prompts').select(['id', 'prompt', 'topics']).where('project_id', '=', projectId).orderBy('id').execute();
@@ -29,8 +46,8 @@ const INSERT_BATCH = 200;
 
 /**
  * Adds prompts not yet in the library; the others only gain the topics given. Everything is
- * checked before anything is written: each prompt's length, and the count (the library's prompts
- * plus the new distinct ones) against MAX_PROJECT_PROMPTS, so an oversized paste is refused
+ * checked before anything is written: each prompt's length and topics, the library's distinct
+ * topics, and the count (the library's prompts plus the new distinct ones) against MAX_PROJECT_PROMPTS, so an oversized paste is refused
  * without a single insert. New prompts are then inserted in batches.
  */
 export async function addPrompts(db: Executor, projectId: string, prompts: readonly PromptInput[]) {
@@ -42,11 +59,11 @@ export async function addPrompts(db: Executor, projectId: string, prompts: reado
     const prompt = normalizePrompt(raw.prompt);
     if (!prompt) continue;
     if (prompt.length > MAX_PROMPT_CHARS) throw new AppError('invalid_request', `A prompt is at most ${MAX_PROMPT_CHARS} characters.`, { prompt: prompt.slice(0, 80) });
-    const topics = cleanTopics(raw.topics);
+    const topics = checkTopics(prompt, cleanTopics(raw.topics));
     const known = existing.get(prompt);
     if (known) {
       duplicates++;
-      const merged = cleanTopics([...known.topics, ...topics]);
+      const merged = checkTopics(prompt, cleanTopics([...known.topics, ...topics]));
       if (merged.length !== known.topics.length) {
         known.topics = merged;
         changed.add(prompt);
@@ -56,12 +73,14 @@ export async function addPrompts(db: Executor, projectId: string, prompts: reado
     const pending = fresh.get(prompt);
     if (pending) {
       duplicates++;
-      fresh.set(prompt, cleanTopics([...pending, ...topics]));
+      fresh.set(prompt, checkTopics(prompt, cleanTopics([...pending, ...topics])));
       continue;
     }
     fresh.set(prompt, topics);
     if (existing.size + fresh.size > MAX_PROJECT_PROMPTS) throw new AppError('invalid_request', `A project holds at most ${MAX_PROJECT_PROMPTS} prompts.`);
   }
+  const distinct = new Set([...existing.values(), ...[...fresh.values()].map((topics) => ({ topics }))].flatMap((p) => p.topics));
+  if (distinct.size > MAX_PROJECT_TOPICS) throw new AppError('invalid_request', `A project has at most ${MAX_PROJECT_TOPICS} topics (this import would make ${distinct.size}).`);
   for (const prompt of changed) {
     const known = existing.get(prompt)!;
     await db.updateTable('project_prompts').set({ topics: JSON.stringify(known.topics) }).where('id', '=', known.id).execute();

@@ -29,6 +29,8 @@ export interface TrackingDeps {
   /** Queues a Content Intelligence run (the content service's createRun). */
   createCiRun: (ctx: ActionContext, body: Record<string, unknown>, opts: { testId?: string }) => Promise<CiRunCreated>;
   activity: ActivityLog;
+  /** SIGHTLINE_MAX_PROJECTS_PER_ACCOUNT: projects (not deleted) one account may have. */
+  maxProjects?: number;
 }
 
 /** The scope a test's runs need: the create scope of its run kind . */

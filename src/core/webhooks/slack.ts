@@ -89,5 +89,8 @@ export function slackMessage(type: string, data: Data, publicUrl: string) {
     type: 'context',
     elements: [{ type: 'mrkdwn', text: href ? `${link(publicUrl, href, 'Open in sightline')} · \`${esc(type)}\`` : `\`${esc(type)}\`` }],
   });
-  return { text: cut(`${title}`, 3000), blocks };
+  // The fallback is mrkdwn too (Slack formats a message's top-level text unless told not to), so
+  // a title's names and paths are escaped there: a crawler's path from a site's log, or a brand,
+  // could otherwise say <!channel> or put a link of its own in the notification.
+  return { text: cut(esc(title), 3000), blocks };
 }

@@ -17,6 +17,7 @@ type Text = { type: string; text: string; emoji?: boolean };
 /** Throws unless `msg` has the documented shape of a Block Kit message. */
 function assertBlockKit(msg: any): void {
   assert.equal(typeof msg.text, 'string', 'top-level text: the notification fallback');
+  assert.doesNotMatch(msg.text, /[<>]/, 'the fallback is mrkdwn as well: < and > escaped, no mention or link of its own');
   assert.ok(Array.isArray(msg.blocks) && msg.blocks.length >= 1 && msg.blocks.length <= 50, 'blocks: 1..50');
   const textObject = (t: Text, max: number, kinds = ['plain_text', 'mrkdwn']) => {
     assert.ok(kinds.includes(t.type), `text object type ${t.type}`);
@@ -107,12 +108,16 @@ describe('Slack destination end to end', () => {
     const wh = (await s.request('POST', '/v1/webhooks', { key, body: { url: rx.url('/services/T000/B000/XXX'), events: ['run.completed'], format: 'slack' } })).json();
     assert.equal(wh.format, 'slack');
     assert.equal(wh.secret, null, 'a Slack channel checks no signature: no secret is shown');
-    const run = (await s.request('POST', '/v1/visibility/runs', { key, body: { url: 'https://acme.example', target_entity: 'Acme', prompts: ['crm'], platforms: ['deepseek'] } })).json();
+    // A name with Slack's control characters: a mention of the whole channel and a link of its own.
+    const brand = 'Acme <!channel> <https://evil.example|Reset your password>';
+    const run = (await s.request('POST', '/v1/visibility/runs', { key, body: { url: 'https://acme.example', target_entity: brand, prompts: ['crm'], platforms: ['deepseek'] } })).json();
     await s.waitForRun(key, run.run_id);
     const [hit] = await rx.waitFor(1, (r) => r.path.startsWith('/services/'));
     assert.equal(hit!.headers['content-type'], 'application/json');
     const msg = JSON.parse(hit!.body);
     assertBlockKit(msg);
     assert.match(JSON.stringify(msg), new RegExp(`https://sightline\\.example\\.com/console/runs/${run.run_id}\\|Open in sightline`));
+    assert.equal(msg.text, 'Run completed: Acme &lt;!channel&gt; &lt;https://evil.example|Reset your password&gt;');
+    assert.equal(msg.blocks[0].text.type, 'plain_text', 'the header shows the name as it is: plain text is not parsed');
   });
 });
