@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
+import { connectMcp } from '../helpers/mcp-client.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { serveFixtureSite } from './content-sites.ts';
@@ -128,6 +129,26 @@ describe('Content score of supplied HTML (a draft)', () => {
       assert.equal(a.credits, '0.00');
       assert.ok([400, 413].includes(a.http_status), String(a.http_status));
     }
+  });
+
+  test('MCP: score_content takes html; the answer matches its output schema and fetches nothing', async () => {
+    const { accountId, key } = await s.account({ credits: 10 });
+    const client = await connectMcp(base, await s.key(accountId, { kind: 'mcp' }));
+    const { tools } = await client.listTools();
+    const tool = tools.find((t) => t.name === 'score_content')!;
+    assert.match(String((tool.inputSchema.properties as Record<string, { description?: string }>).html?.description), /nothing fetched/);
+    const before = site.requests.length;
+    // callTool checks structuredContent against the published output schema.
+    const r: any = await client.callTool({ name: 'score_content', arguments: { url: GUIDE, html, trends: TRENDS } });
+    assert.ok(!r.isError, r.content?.[0]?.text);
+    assert.equal(r.structuredContent.source, 'supplied');
+    assert.equal(r.structuredContent.crawl_access, null);
+    assert.equal(site.requests.length, before);
+    const empty: any = await client.callTool({ name: 'score_content', arguments: { url: GUIDE, html: ' ' } });
+    assert.ok(empty.isError);
+    assert.match(empty.content[0].text, /invalid_html/);
+    await client.close();
+    assert.equal(await balance(key), '8.00');
   });
 
   test('CLI: ci score --html-file FILE and --html-file - (stdin)', async () => {
