@@ -1392,11 +1392,20 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "body",
         "kind": "string",
         "flag": "url",
-        "description": "Page to score; an invalid URL gives 400 invalid_url",
+        "description": "Page to score; an invalid URL gives 400 invalid_url. With html: the address the page will have (links resolve against it; nothing is fetched)",
         "required": true
       }
     ],
     "options": [
+      {
+        "field": "html",
+        "in": "body",
+        "kind": "string",
+        "flag": "html",
+        "description": "The page's HTML (a draft not yet published): scored as is, nothing fetched; findings that need the live site (crawler access, HTTP status, redirects, headers) are null and not_checked says why. At most 5 MiB (else 413 payload_too_large); empty or not HTML gives 400 invalid_html. Same price",
+        "required": false,
+        "file": true
+      },
       {
         "field": "extraction_mode",
         "in": "body",

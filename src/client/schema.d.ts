@@ -6452,8 +6452,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Page to score; an invalid URL gives 400 invalid_url */
+                    /** @description Page to score; an invalid URL gives 400 invalid_url. With html: the address the page will have (links resolve against it; nothing is fetched) */
                     url: string;
+                    /** @description The page's HTML (a draft not yet published): scored as is, nothing fetched; findings that need the live site (crawler access, HTTP status, redirects, headers) are null and not_checked says why. At most 5 MiB (else 413 payload_too_large); empty or not HTML gives 400 invalid_html. Same price */
+                    html?: string;
                     /** @description ssr (default), csr or full: all served by static extraction; anything else gives 400 */
                     extraction_mode?: string | null;
                     /** @description Trend names or {name, …} objects to score against; when non-empty no trends are discovered */
@@ -6541,6 +6543,16 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         generator: string;
+                        /**
+                         * @description fetched: the page was loaded from url; supplied: scored from the html given, nothing fetched
+                         * @enum {string}
+                         */
+                        source: "fetched" | "supplied";
+                        /** @description Supplied html only: the live-site findings left null (crawl_access, components.access, …) and why */
+                        not_checked?: {
+                            reason: string;
+                            findings: string[];
+                        };
                         /** @description What the action cost */
                         billing: {
                             billable: boolean;

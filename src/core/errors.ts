@@ -17,6 +17,7 @@ export const ERROR_CODES = {
     status: 400,
     message: 'models can only be combined with prompts and platforms; set model on each probe instead.',
   },
+  invalid_html: { status: 400, message: 'html is empty or not HTML.' },
   unsupported_extraction_mode: { status: 400, message: 'extraction_mode must be one of ssr, csr, full.' },
   platform_unavailable: { status: 400, message: 'The platform is not available on this server.' },
   invalid_cursor: { status: 400, message: 'starting_after does not match a run visible to this account.' },

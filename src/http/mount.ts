@@ -86,6 +86,7 @@ export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<Any
   app.route({
     method: spec.method,
     url: spec.url,
+    ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
     config: { action: spec.action, scope: spec.scope, ...(consumes || spec.produces ? { media: { consumes, produces: spec.produces } } : {}) },
     // Unknown body fields are a 422 extra_forbidden, checked on every
     // route that takes a body before its schema (which would silently strip them) runs.

@@ -137,6 +137,8 @@ export interface RouteSpec<Q extends AnyZod, B extends AnyZod, P extends AnyZod,
    * RawBody (a log upload streamed into the core), never parsed or buffered.
    */
   rawBody?: readonly string[];
+  /** HTTP only: the largest body this route reads, in bytes, where it needs more than the server's 1 MiB. */
+  bodyLimit?: number;
   /**
    * HTTP only: the media types of the 200 answer when it is not JSON alone (a download streamed
    * as CSV or JSON Lines). The OpenAPI document lists each, so a client generated from it does

@@ -15,7 +15,7 @@ import { scoreDocument, type ScoreExtras } from './score.ts';
 import { loadPrimary, loadSite } from './site.ts';
 import { normalizeLang } from './text.ts';
 import { assessTrend } from './trends.ts';
-import type { ContentScore, DiscoverTrendsInput, PromptSuggestion, PromptsResult, ScoreContentInput, SiteLoader, SuggestPromptsInput, Trend, TrendsResult } from './types.ts';
+import type { ContentScore, ContentSource, DiscoverTrendsInput, PromptSuggestion, PromptsResult, ScoreContentInput, SiteLoader, SuggestPromptsInput, Trend, TrendsResult } from './types.ts';
 import { checkLocaleInput } from '../locale.ts';
 
 export interface ScoreOptions {
@@ -24,7 +24,7 @@ export interface ScoreOptions {
   analysis?: Pick<Analysis, 'score'>;
 }
 
-export async function scoreContent(input: ScoreContentInput, loader: SiteLoader, options: ScoreOptions = {}): Promise<ContentScore> {
+export async function scoreContent(input: ScoreContentInput, loader: SiteLoader, options: ScoreOptions = {}): Promise<ScoredPage> {
   checkLocaleInput(input);
   const analysis = options.analysis ?? { score: async (doc: PageDocument, extras: ScoreExtras) => scoreDocument(doc, extras) };
   const supplied = (input.trends ?? []).filter((t) => (typeof t === 'string' ? t.trim() : t?.name?.trim()));
@@ -52,8 +52,37 @@ export async function scoreContent(input: ScoreContentInput, loader: SiteLoader,
   );
 }
 
-function withInputUrl(r: ContentScore, url: string): ContentScore {
-  return { ...r, url };
+/** A score with where its HTML came from (every single-action score says it). */
+export type ScoredPage = ContentScore & { source: ContentSource };
+
+function withInputUrl(r: ContentScore, url: string): ScoredPage {
+  return { ...r, url, source: 'fetched' };
+}
+
+/** What a score of supplied HTML leaves out: every finding that needs the live site. */
+export const SUPPLIED_NOT_CHECKED = {
+  reason:
+    'The HTML was supplied, so nothing was fetched: robots.txt and crawler access, the HTTP status, redirects, response headers (Last-Modified) and fetch timing of the live page are unknown, not passed. Score the published URL to check them.',
+  findings: ['crawl_access', 'components.access', 'http_status', 'redirects', 'response_headers', 'fetch_timing'],
+};
+
+/**
+ * The score of HTML the caller supplied (a draft): the same extraction and scoring as a fetched
+ * page, with `url` as the page's address, and nothing loaded: no related pages (discovered trends
+ * come from the page alone), no robots.txt, no headers. Live-site findings are null, with the reason.
+ */
+export async function scoreSuppliedContent(input: ScoreContentInput, document: PageDocument, options: ScoreOptions = {}): Promise<ScoredPage> {
+  checkLocaleInput(input);
+  const analysis = options.analysis ?? { score: async (doc: PageDocument, extras: ScoreExtras) => scoreDocument(doc, extras) };
+  const supplied = (input.trends ?? []).filter((t) => (typeof t === 'string' ? t.trim() : t?.name?.trim()));
+  const r = await analysis.score(document, {
+    now: options.now,
+    language: input.language,
+    ...(supplied.length ? { trends: supplied, trendSource: 'supplied' as const } : { related: [], trendSource: 'discovered' as const }),
+    crawl: null,
+    liveSite: false,
+  });
+  return { ...r, url: input.url, source: 'supplied', not_checked: SUPPLIED_NOT_CHECKED };
 }
 
 export async function suggestPrompts(

@@ -3,7 +3,7 @@
 // to billing and HTTP; nothing here performs network I/O by itself.
 export type * from './types.ts';
 export { bandOf, clampScore } from './bands.ts';
-export { scoreContent, suggestPrompts, discoverTrends, type ScoreOptions } from './actions.ts';
+export { scoreContent, scoreSuppliedContent, suggestPrompts, discoverTrends, type ScoreOptions } from './actions.ts';
 export { scoreDocument, tally, REWARDS, PENALTIES, BLOCKED_CAP, EXPECTED_SCHEMA, type ScoreExtras, type ScorePoint, type ScoreFacts } from './score.ts';
 export { AI_CRAWLERS, REFETCH_AS, evaluateRobots, directivesFor, crawlFacts, type CrawlerEntry, type CrawlerAccess, type CrawlFacts } from './crawlers.ts';
 export { crawlFactsFor, refetchAsCrawlers, needsJavaScript } from './access.ts';

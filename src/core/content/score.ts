@@ -42,6 +42,8 @@ export interface ScoreExtras {
   related?: PageDocument[];
   /** Crawl access (robots.txt, page directives): blocked search crawlers cap the overall score. */
   crawl?: CrawlFacts | null;
+  /** false: the HTML was supplied, not fetched, so crawler access is unknown (components.access null, not a pass). */
+  liveSite?: boolean;
 }
 
 export interface Tally {
@@ -188,6 +190,7 @@ export function scoreDocument(doc: PageDocument, extras: ScoreExtras = {}): Cont
   const coverage: TrendCoverage[] = topicAdvice(doc, related, topics, lang, { main: !supplied, asked: normalizeLang(doc.language) === lang }).map((a) => a.coverage);
 
   const crawl = extras.crawl ?? null;
+  const live = extras.liveSite !== false;
   const facts: ScoreFacts = { s, coverage: coverage.map((c) => c.coverage), crawl };
   const t = tally(facts);
   const overall = t.overall;
@@ -210,7 +213,8 @@ export function scoreDocument(doc: PageDocument, extras: ScoreExtras = {}): Cont
     ['metadata', t.components.metadata],
     ['trend coverage', t.components.depth],
     // Last, so a tie goes to a component the page's content earned; named as the console names it.
-    ['crawler access', t.components.access],
+    // Left out for supplied HTML: nothing checked the live site, so it is neither strong nor weak.
+    ...(live ? [['crawler access', t.components.access] as [string, number]] : []),
   ];
   const best = [...parts].sort((a, b) => b[1] - a[1])[0]!;
   const worst = [...parts].sort((a, b) => a[1] - b[1])[0]!;
@@ -249,7 +253,7 @@ export function scoreDocument(doc: PageDocument, extras: ScoreExtras = {}): Cont
       metadata: t.components.metadata,
       trend_coverage: t.components.depth,
       trust: t.components.trust,
-      access: t.components.access,
+      access: live ? t.components.access : null,
     },
     generator: 'offline',
   };

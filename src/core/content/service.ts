@@ -11,12 +11,13 @@ import { ACTION_PRICES, runPaidAction, type ActionContext } from '../billing/act
 import { AppError, FieldError } from '../errors.ts';
 import { formatCredits } from '../money.ts';
 import { FetchError, fetchErrorToAppError } from '../pages/fetch/errors.ts';
+import { DEFAULT_MAX_BYTES } from '../pages/fetch/fetch-page.ts';
 import type { FetchFor, PageLoader } from '../pages/pipeline.ts';
 import { parseHttpUrl } from '../../lib/url.ts';
 import type { Store } from '../../db/store.ts';
 import { pageLogEvidence, type PageLogEvidence } from '../sites/page-evidence.ts';
 import type { AuditResult } from './types.ts';
-import { auditSite, discoverTrends, scoreContent, suggestPrompts, type SiteLoader, type TrendInput } from './index.ts';
+import { auditSite, discoverTrends, scoreContent, scoreSuppliedContent, suggestPrompts, type SiteLoader, type TrendInput } from './index.ts';
 import { CI_STATUSES, createCiRun, getCiRun, listCiRuns, type CiAnalyzer } from './runs.ts';
 import type { ContentModel } from './generator.ts';
 import { inProcessAnalysis, type Analysis } from './analysis.ts';
@@ -63,6 +64,8 @@ export interface DiscoverTrendsRequest {
 
 export interface ScoreContentRequest {
   url: string;
+  /** The page's HTML as the caller has it (a draft): scored as is, nothing fetched. */
+  html?: string | null;
   extraction_mode?: string | null;
   trends?: SuppliedTrend[] | null;
   industry?: string | null;
@@ -171,6 +174,31 @@ function checkTrends(trends: unknown): SuppliedTrend[] {
   return suppliedTrends(trends);
 }
 
+/** Supplied HTML is capped like a fetched page's body (the fetcher reads at most this many bytes). */
+export const MAX_SUPPLIED_HTML_BYTES = DEFAULT_MAX_BYTES;
+
+/** A tag that only HTML has: a document, or a fragment of one (a draft's body copy). */
+const HTML_TAG = /<(!doctype\s+html|html|head|body|title|meta|main|article|section|div|p|h[1-6]|ul|ol|li|table|a|img|span|br)\b[^>]*>/i;
+
+/**
+ * Supplied HTML, or 400/413 before anything is reserved: over the fetcher's byte cap is 413
+ * payload_too_large; empty, binary or not HTML at all (plain text, JSON, Markdown) is 400 invalid_html.
+ */
+function checkHtml(html: unknown): string {
+  if (typeof html !== 'string' || !html.trim()) throw new AppError('invalid_html', 'html is empty: send the page\'s HTML, or leave html out to fetch the url.', { field: 'html' });
+  const bytes = Buffer.byteLength(html, 'utf8');
+  if (bytes > MAX_SUPPLIED_HTML_BYTES) {
+    throw new AppError('payload_too_large', `html is ${bytes} bytes; a page is scored from at most ${MAX_SUPPLIED_HTML_BYTES} bytes (${MAX_SUPPLIED_HTML_BYTES / 1024 / 1024} MiB), as a fetched page is.`, {
+      field: 'html',
+      max_bytes: MAX_SUPPLIED_HTML_BYTES,
+    });
+  }
+  if (html.includes('\u0000') || !HTML_TAG.test(html)) {
+    throw new AppError('invalid_html', 'html is not HTML (no HTML tag found); send the page\'s markup, not its text, JSON or a binary file.', { field: 'html' });
+  }
+  return html;
+}
+
 function billing(price: number, charged: number, billable: boolean): Billing {
   return { billable, credits: formatCredits(charged), estimated_credits: formatCredits(price) };
 }
@@ -180,6 +208,12 @@ export function createContentService(deps: ContentServiceDeps) {
   const loaderFor = (accountId: string | undefined) => siteLoaderFor(deps.pages, { accountId });
   const now = deps.now ?? (() => new Date());
   const analysis = deps.analysis ?? inProcessAnalysis;
+
+  /** Supplied HTML through the same extractor as fetched pages (big ones in a thread). */
+  const extractSupplied = (html: string, url: string) =>
+    deps.pages.extract(html, url).catch((err: unknown) => {
+      throw err instanceof FetchError ? fetchErrorToAppError(err) : err;
+    });
 
   const analyze: CiAnalyzer = async (run) => {
     const loader = loaderFor(run.accountId);
@@ -253,22 +287,26 @@ export function createContentService(deps: ContentServiceDeps) {
       return { ...result, billing: billing(price, charged, billable) };
     },
 
-    /** POST /v1/content-intelligence/content/score: 2 credits with supplied trends, 3 without. */
+    /**
+     * POST /v1/content-intelligence/content/score: 2 credits with supplied trends, 3 without.
+     * With `html` the page is not fetched: the supplied HTML is extracted as if served at `url`.
+     */
     async scoreContent(ctx: ActionContext, req: ScoreContentRequest) {
       const mode = (req.extraction_mode ?? 'ssr').trim().toLowerCase();
       if (!(EXTRACTION_MODES as readonly string[]).includes(mode)) {
         throw new AppError('unsupported_extraction_mode', undefined, { allowed: [...EXTRACTION_MODES] });
       }
       const url = checkUrl(req.url);
+      const html = req.html == null ? null : checkHtml(req.html);
       const trends = checkTrends(req.trends);
       const price = trends.length ? ACTION_PRICES['content_intelligence.content.score.supplied_trends'] : ACTION_PRICES[SCORE_ACTION];
+      const input = { url, trends, industry: text(req.industry), language: text(req.language), country: text(req.country) };
       const { result, billable, charged } = await runPaidAction(deps.store, ctx, SCORE_ACTION, price, async () => ({
         billable: true,
-        result: await scoreContent(
-          { url, trends, industry: text(req.industry), language: text(req.language), country: text(req.country) },
-          loaderFor(ctx.accountId),
-          { now: now(), analysis },
-        ),
+        result:
+          html === null
+            ? await scoreContent(input, loaderFor(ctx.accountId), { now: now(), analysis })
+            : await scoreSuppliedContent(input, await extractSupplied(html, url), { now: now(), analysis }),
       }));
       return { ...result, billing: billing(price, charged, billable) };
     },

@@ -143,9 +143,21 @@ export interface ContentScore {
   score_breakdown: ScorePoint[];
   /** robots.txt and page directives as the AI crawlers meet them (null when not checked). */
   crawl_access: CrawlFacts | null;
-  /** The component scores (0..100) of the breakdown. */
-  components: { depth: number; freshness: number; structure: number; citability: number; metadata: number; trend_coverage: number; trust: number; access: number };
+  /** The component scores (0..100) of the breakdown; access is null when the live site was not checked. */
+  components: { depth: number; freshness: number; structure: number; citability: number; metadata: number; trend_coverage: number; trust: number; access: number | null };
   generator: Generator;
+  /** Where the HTML came from: fetched from `url`, or supplied by the caller (nothing fetched). */
+  source?: ContentSource;
+  /** Supplied HTML only: the findings that need the live site, left null, and why. */
+  not_checked?: NotChecked;
+}
+
+export type ContentSource = 'fetched' | 'supplied';
+
+export interface NotChecked {
+  reason: string;
+  /** The response fields (or facts) left null or out. */
+  findings: string[];
 }
 
 export type CheckStatus = 'pass' | 'warn' | 'fail';

@@ -70,6 +70,8 @@ export interface PageLoader {
    * differently. Throws FetchError when nothing could be fetched.
    */
   fetchAs(url: string, userAgent: string, who?: FetchFor): Promise<{ status: number; document: PageDocument }>;
+  /** Extracts HTML the caller supplied, as if fetched from `url` (links resolve against it); nothing is fetched or cached. */
+  extract(html: string, url: string): Promise<PageDocument>;
   /** Forgets every cached result. */
   clear(): void;
   /** Stops the extraction threads (the loader still works; they start again when needed). */
@@ -242,6 +244,9 @@ export function createPageLoader(opts: PageLoaderOptions = {}): PageLoader {
       const page = await gate.run(() => fetchPage(key, { allowHttpErrors: true, ...opts.fetchOptions, allow, accept: 'html', userAgent }), who.accountId);
       const { document } = await extractor.extract(page.body, page.finalUrl);
       return { status: page.status, document };
+    },
+    async extract(html, url) {
+      return (await extractor.extract(html, normalizePageUrl(url))).document;
     },
     clear: () => cache.clear(),
     close: () => extractor.close(),
