@@ -43,12 +43,12 @@ describe('user CLI: tests', () => {
     assert.equal((await cli(key, 'tests', 'show', 'test_nope')).code, 5);
   });
 
-  test('doctor checks the URL, the clock, the database, the version and the key', async () => {
+  test('doctor checks the URL, the clock, the database, the version, the key and the platforms', async () => {
     const { key } = await srv.s.account({ credits: 3 });
     const ok = await cli(key, 'doctor');
     assert.equal(ok.code, 0);
     assert.equal(ok.json.ok, true);
-    assert.deepEqual(ok.json.checks.map((c: any) => c.check), ['url', 'clock', 'database', 'server_version', 'api_key']);
+    assert.deepEqual(ok.json.checks.map((c: any) => c.check), ['url', 'clock', 'database', 'server_version', 'api_key', 'platforms']);
     const bad = await cli('svc_api_live_' + 'y'.repeat(40), 'doctor');
     assert.equal(bad.code, 3);
     assert.equal(bad.json.checks.find((c: any) => c.check === 'api_key').ok, false);
