@@ -130,6 +130,10 @@ export const ADVICE: Record<string, { title: string | ((c: RuleContext, also: Se
       return `"${k.phrase}" appears ${k.count} times (${(k.density * 100).toFixed(1)}% of the words): write for the reader, use the phrase where it is natural (under 2%) and vary the wording; generative engines do not reward repetition.`;
     },
   },
+  placeholder_text: {
+    title: 'Replace the placeholder text',
+    text: ({ s }) => `Replace the template filler (${q(s.evidence.placeholder_text[0] ?? '')}) with the page's real copy, or keep the page unpublished until it has some; assistants and search engines read filler as a page with nothing to say.`,
+  },
   unsourced_figures: {
     title: 'Source or remove unsourced figures',
     text: ({ s }) =>

