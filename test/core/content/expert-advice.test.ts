@@ -33,3 +33,22 @@ test('keyword stuffing and placeholder text are flagged on a short page too', ()
   assert.equal(fine.signals.evidence.keyword_stuffing, null);
   assert.deepEqual(fine.signals.evidence.placeholder_text, []);
 });
+
+test('a generic title ("Home") gets a title recommendation and is never quoted as the H1 or the promise', () => {
+  for (const title of ['Home', 'Welcome', 'Untitled', 'Index | Ledgerly', 'Page']) {
+    const r = scoreDocument(
+      page(title, '<p>Ledgerly keeps the books of small accounting firms: bank feeds, invoices and payroll in one ledger, with month-end close checklists for every client.</p><p>Bookkeeping for accounting firms takes less time when every client ledger lives in one place.</p>'),
+      { now: NOW },
+    );
+    const rec = r.recommendations.find((x) => x.signal === 'title');
+    assert.ok(rec, `${title}: ${r.recommendations.map((x) => x.signal).join(', ')}`);
+    assert.match(rec.recommendation, /generic title/);
+    const all = r.recommendations.map((x) => x.recommendation).join('\n');
+    assert.doesNotMatch(all, /e\.g\. "(?:Home|Welcome|Untitled|Index|Page)"|"(?:Home|Welcome|Untitled|Index|Page)" promises/, `${title}: ${all}`);
+    const h1 = r.recommendations.find((x) => x.signal === 'h1');
+    if (h1) assert.match(h1.recommendation, /e\.g\. "[^"]*(?:ledger|accounting|bookkeeping)[^"]*"/i, h1.recommendation);
+  }
+  // A descriptive title is still the example.
+  const named = scoreDocument(page('Bookkeeping for accounting firms', '<p>Ledgerly keeps the books of small accounting firms in one ledger.</p>'), { now: NOW });
+  assert.match(named.recommendations.find((x) => x.signal === 'h1')?.recommendation ?? '', /e\.g\. "Bookkeeping for accounting firms"/);
+});
