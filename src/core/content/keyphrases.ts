@@ -90,6 +90,7 @@ export function extractKeyphrases(texts: WeightedText[], lang: Lang, limit = 30)
   let stop = stopwords(lang);
   if (lang === 'en') stop = new Set([...stop, ...englishNonTopicWords(texts)]);
   const acc = new Map<string, Acc>();
+  const midCaps = midSentenceCapitals(texts);
   for (const t of texts) {
     const zoneWeight = ZONE_WEIGHT[t.zone] * (t.weight ?? 1);
     const source = t.source ?? 0;
@@ -144,7 +145,7 @@ export function extractKeyphrases(texts: WeightedText[], lang: Lang, limit = 30)
   void byKey;
   cands.sort((x, y) => y.score - x.score || y.count - x.count || cmp(x.key, y.key));
   return cands.slice(0, limit).map((a) => ({
-    phrase: pickSurface(a.surfaces, lang),
+    phrase: pickSurface(a.surfaces, lang, midCaps),
     key: a.key,
     tokens: a.tokens,
     score: Math.round(a.score * 100) / 100,
@@ -154,16 +155,34 @@ export function extractKeyphrases(texts: WeightedText[], lang: Lang, limit = 30)
   }));
 }
 
-function pickSurface(surfaces: Map<string, number>, lang: Lang): string {
-  // Most frequent surface; lower case unless it is an acronym or consistently capitalized
-  // mid-phrase (brand names). Ties broken alphabetically for determinism.
+function pickSurface(surfaces: Map<string, number>, lang: Lang, midCaps: Set<string>): string {
+  // Most frequent surface; lower case unless it is an acronym or mixed-case name ("QuickBooks"),
+  // or a word consistently capitalized that the prose also capitalizes in mid-sentence (brand
+  // names): the capital of a list item's or sentence's first word ("Deadline") is not the word's.
+  // Ties broken alphabetically for determinism.
   const entries = [...surfaces.entries()].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]));
   const best = entries[0]![0];
   if (lang === 'de') return best; // German nouns are capitalized: keep the written form
   return best
     .split(' ')
-    .map((w) => (/^\p{Lu}[\p{Lu}\p{N}]+$/u.test(w) ? w : allCapitalized(w, surfaces) ? w : w.toLowerCase()))
+    .map((w) => (/^\p{Lu}[\p{Lu}\p{N}]+$|\p{Ll}\p{Lu}/u.test(w) ? w : allCapitalized(w, surfaces) && midCaps.has(w) ? w : w.toLowerCase()))
     .join(' ');
+}
+
+/** Capitalized words the body text writes in mid-sentence: not after a sentence's end, a line
+ * break or a bullet. Headings and titles are left out: they are often in title case. */
+function midSentenceCapitals(texts: WeightedText[]): Set<string> {
+  const out = new Set<string>();
+  for (const t of texts) {
+    if (t.zone !== 'body' && t.zone !== 'description') continue;
+    for (const m of t.text.matchAll(/\p{Lu}[\p{L}\p{N}'’-]*/gu)) {
+      let i = m.index! - 1;
+      if (i >= 0 && /[\p{L}\p{N}]/u.test(t.text[i]!)) continue; // inside a word ("iPhone")
+      while (i >= 0 && /[ \t\u00a0"“”‘’'(\[*•·–—-]/u.test(t.text[i]!)) i--;
+      if (i >= 0 && !/[.!?:;\r\n|]/.test(t.text[i]!)) out.add(m[0].replace(/['’-]+$/, ''));
+    }
+  }
+  return out;
 }
 
 function allCapitalized(word: string, surfaces: Map<string, number>): boolean {

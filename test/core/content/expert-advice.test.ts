@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scoreDocument } from '../../../src/core/content/index.ts';
+import { extractKeyphrases } from '../../../src/core/content/keyphrases.ts';
 import { extractPage } from '../../../src/core/pages/extract/index.ts';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
@@ -51,4 +52,27 @@ test('a generic title ("Home") gets a title recommendation and is never quoted a
   // A descriptive title is still the example.
   const named = scoreDocument(page('Bookkeeping for accounting firms', '<p>Ledgerly keeps the books of small accounting firms in one ledger.</p>'), { now: NOW });
   assert.match(named.recommendations.find((x) => x.signal === 'h1')?.recommendation ?? '', /e\.g\. "Bookkeeping for accounting firms"/);
+});
+
+test('a trend takes the case of the word, not of the list item or sentence it starts', () => {
+  const html = `<!doctype html><html lang="en"><head><title>Task tracking for small agencies</title></head><body><main><h1>Task tracking for small agencies</h1>
+    <p>Task tracking keeps a small agency's client work on schedule. Each task has an owner and a due date; boards sync with Trello and Jira.</p>
+    <h2>What you get</h2><ul><li>Deadline reminders by email the day before a task is due</li><li>Deadlines per client, reported every Friday</li><li>Time logs on every task</li></ul>
+    <p>Set a due date on any task and the owner gets a reminder. Import boards from Trello in one click.</p><h2>Deadline alerts</h2><p>Deadlines that slip show in red. Trello cards keep their labels.</p></main></body></html>`;
+  const doc = extractPage(html, 'https://tasks.example/features');
+  const scored = scoreDocument(doc, { now: NOW });
+  const phrases = scored.signals.keyphrases.map((k) => k.phrase);
+  assert.ok(phrases.includes('deadline'), phrases.join(', '));
+  assert.ok(!phrases.some((p) => /Deadline/.test(p)), phrases.join(', '));
+  assert.ok(!scored.trend_coverage.some((t) => /Deadline/.test(t.trend)), scored.trend_coverage.map((t) => t.trend).join(', '));
+  // A name the prose capitalizes in mid-sentence, an acronym and a mixed-case name keep theirs.
+  const kp = extractKeyphrases(
+    [
+      { text: 'Trello boards', zone: 'heading' },
+      { text: 'We moved our Trello boards and the CRM into QuickBooks exports.', zone: 'body' },
+      { text: 'Trello board owners keep their CRM and QuickBooks access.', zone: 'body' },
+    ],
+    'en',
+  ).map((k) => k.phrase);
+  assert.ok(kp.some((p) => /Trello/.test(p)) && kp.includes('CRM') && kp.some((p) => /QuickBooks/.test(p)), kp.join(', '));
 });
