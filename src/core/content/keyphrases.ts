@@ -250,6 +250,42 @@ const ENTITY_TYPES: Record<string, Entity['type']> = {
   softwareapplication: 'product', brand: 'brand', service: 'product',
 };
 
+// Nouns that say the name before or after them is a product: "Drake software", "the Drake app".
+const PRODUCT_NOUN = /^(?:software|app|apps|application|applications|tool|tools|platform|platforms|suite|suites|program|programs|package|packages|plugin|plugins|integration|integrations|edition|editions|version|versions|release|plan|plans|license|licence|subscription|product|products|desktop|cloud|saas|erp|crm|system|systems|solution|solutions|module|modules|api|extension|extensions|device|devices|model|models)$/i;
+// Words that say the name is a person's: speech, roles, pronouns, titles.
+const PERSON_CUE = /^(?:said|says|told|tells|explained|explains|wrote|writes|thinks|recalls|founder|ceo|cto|cfo|director|manager|partner|owner|who|whom|he|she|his|her|him|mr|mrs|ms|dr|prof)$/i;
+
+/**
+ * Is a name compromise takes for a person's written as a product's on this page? For a one-word
+ * name ("Drake"), each use is weighed: a product noun within two words of it, or a place in a
+ * series of other names that are not people ("Drake, Lacerte, UltraTax or ProSeries"), against
+ * a person's cue (said, founder, he, her…). A full name ("Maria Lopez") stays a person.
+ */
+function namesProduct(name: string, text: string): boolean {
+  const n = name.trim().replace(/[^\p{L}\p{N}'’ -]/gu, '');
+  if (!n || /\s/.test(n)) return false;
+  let product = 0;
+  let person = 0;
+  for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
+    const ws = sentence.split(/\s+/).map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''));
+    for (let i = 0; i < ws.length; i++) {
+      if (ws[i] !== n) continue;
+      const near = [...ws.slice(Math.max(0, i - 2), i), ...ws.slice(i + 1, i + 3)];
+      if (near.some((w) => PERSON_CUE.test(w))) person++;
+      else if (near.some((w) => PRODUCT_NOUN.test(w)) || inSeriesOfThings(n, sentence)) product++;
+    }
+  }
+  return product > 0 && product >= person;
+}
+
+/** Is the name one item of a series of three or more short names, some of them not people's? */
+function inSeriesOfThings(name: string, sentence: string): boolean {
+  const items = sentence.split(/[,;:]|\s(?:and|or)\s/).map((x) => x.trim().replace(/[.!?]+$/, ''));
+  const named = items.filter((x) => /^\p{Lu}[\p{L}\p{N}'’-]*(?:\s\p{Lu}[\p{L}\p{N}'’-]*)?$/u.test(x));
+  if (named.length < 3 || !named.some((x) => x.split(/\s/)[0] === name)) return false;
+  return named.some((x) => x.split(/\s/)[0] !== name && !(nlp(x).people().out('array') as string[]).length);
+}
+
 /** Named entities: JSON-LD names of organizations, people, products and brands (any language),
  * plus compromise's people/organizations/places for English text. */
 export function extractEntities(text: string, jsonLd: unknown[], lang: Lang): Entity[] {
@@ -279,7 +315,12 @@ export function extractEntities(text: string, jsonLd: unknown[], lang: Lang): En
     const take = (arr: string[], type: Entity['type']) => {
       for (const s of arr) if (/^\p{Lu}/u.test(s.trim())) add(s, type);
     };
-    take(doc.people().out('array') as string[], 'person');
+    // A given name is also a product's ("Drake" tax software): where the page writes it as one,
+    // the context decides, not the list of names compromise knows.
+    const people = doc.people().out('array') as string[];
+    const products = new Set(people.filter((n) => namesProduct(n, text)));
+    take(people.filter((n) => !products.has(n)), 'person');
+    take(people.filter((n) => products.has(n)), 'product');
     // compromise guesses organizations from capitalization; a name also written in lower case
     // in the same text ("Project management") is a heading word, not a company.
     const lower = text.toLowerCase();

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scoreDocument } from '../../../src/core/content/index.ts';
-import { extractKeyphrases } from '../../../src/core/content/keyphrases.ts';
+import { extractEntities, extractKeyphrases } from '../../../src/core/content/keyphrases.ts';
 import { extractPage } from '../../../src/core/pages/extract/index.ts';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
@@ -75,4 +75,20 @@ test('a trend takes the case of the word, not of the list item or sentence it st
     'en',
   ).map((k) => k.phrase);
   assert.ok(kp.some((p) => /Trello/.test(p)) && kp.includes('CRM') && kp.some((p) => /QuickBooks/.test(p)), kp.join(', '));
+});
+
+test('a product named like a person ("Drake" tax software) is a product where the page writes it as one', () => {
+  const text = `Accounting software for tax season
+
+Most small firms run one of four tax packages: Drake, Lacerte, UltraTax or ProSeries. Drake is the cheapest per return.
+
+We compared Drake software with Lacerte on 40 returns, and the Drake app filed fastest.
+
+Maria Lopez, a CPA in Austin, said the bank feeds saved her a day a month.`;
+  const type = (t: string, name: string) => extractEntities(t, [], 'en').find((e) => e.name === name)?.type;
+  assert.equal(type(text, 'Drake'), 'product');
+  assert.equal(type(text, 'Maria Lopez'), 'person');
+  // Where the page writes the name as a person's, it stays one, software nearby or not.
+  assert.equal(type('Drake said the new album took two years. Drake wrote most of it on tour.', 'Drake'), 'person');
+  assert.equal(type('Our founder, Drake, said the accounting software took two years to build. Drake and his team still answer support.', 'Drake'), 'person');
 });
