@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scoreDocument } from '../../../src/core/content/index.ts';
 import { extractEntities, extractKeyphrases } from '../../../src/core/content/keyphrases.ts';
+import { englishForms, topicQuestions } from '../../../src/core/content/questions.ts';
 import { extractPage } from '../../../src/core/pages/extract/index.ts';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
@@ -91,4 +92,21 @@ Maria Lopez, a CPA in Austin, said the bank feeds saved her a day a month.`;
   // Where the page writes the name as a person's, it stays one, software nearby or not.
   assert.equal(type('Drake said the new album took two years. Drake wrote most of it on tour.', 'Drake'), 'person');
   assert.equal(type('Our founder, Drake, said the accounting software took two years to build. Drake and his team still answer support.', 'Drake'), 'person');
+});
+
+test('a secondary topic gets the question a reader would ask, with its article where the page counts it', () => {
+  const text = `Accounting software for small firms
+Our client portal lets clients upload receipts and sign returns. The client portal keeps every document in one place, so no email gets lost.
+Secure storage is included: we sell storage by the gigabyte.
+To set up bank feeds, connect each account once; bank feeds then import transactions every night.
+Compare payroll add-ons before you choose one: the best payroll add-on files taxes for you.`;
+  const ask = (topic: string) => topicQuestions(topic, { lang: 'en', commercial: false, main: false, text }).map((q) => q.question);
+  // "client portal" only ever follows "our" or "the": a countable noun, not a mass one.
+  assert.deepEqual(englishForms('client portal', text), { single: 'a client portal', plural: 'client portals', mass: false });
+  assert.equal(englishForms('storage', text).mass, true, 'used bare: "we sell storage"');
+  assert.deepEqual(ask('client portal'), ['Why use a client portal?']);
+  assert.deepEqual(ask('bank feeds'), ['How does a bank feed work?']);
+  assert.deepEqual(ask('payroll add-on'), ['Which payroll add-on should I choose?']);
+  assert.deepEqual(ask('storage'), ['What is storage?']);
+  for (const topic of ['client portal', 'bank feeds', 'payroll add-on', 'storage']) assert.ok(!ask(topic).some((q) => /should I know about/.test(q)));
 });
