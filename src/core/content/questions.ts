@@ -1,9 +1,10 @@
 // Questions people would type about a topic, in each supported language, and the filter that
 // decides whether a phrase is a topic at all. The one thing to know: a template is only used
 // with a word that fits it. Topics are noun phrases (no "not", "when", people's names, the site's
-// own name); a secondary topic gets the one question a reader would ask of what the page says about
-// it (why use it, how it works, which to choose, what it is); cost and "which is best" questions are only asked about things that are bought (a
-// vendor's page, or a topic the page prices); and the German, French and Spanish templates are
+// own name); a secondary topic gets the one question a reader would ask of what the page says
+// about it (why use it, how it works, which to choose, what it is); cost and "which is best"
+// questions are only asked about things that are bought (a vendor's page, or a topic the page
+// prices); and the German, French and Spanish templates are
 // built so that no article or gender has to be guessed ("Was versteht man unter X?",
 // "X : de quoi s'agit-il ?", "X: ¿qué es y para qué sirve?"). The page's own questions come first.
 import { everydayWordRank } from '../../text/everyday-words.ts';
@@ -230,8 +231,9 @@ function readerQuestion(topic: string, f: { single: string; plural: string; mass
   const top = Math.max(cues.why, cues.how, cues.which);
   const bare = f.single.replace(/^an? /, '');
   if (top > 0 && cues.why === top) return f.mass ? `Why does ${topic} matter?` : `Why use ${f.single}?`;
-  if (top > 0 && cues.how === top) return `How does ${f.mass ? topic : f.single} work?`;
-  if (top > 0) return `Which ${f.mass ? topic : bare} should I choose?`;
+  // "How does client work work?": a topic that is itself work is asked what it is.
+  if (top > 0 && cues.how === top && !/^work/i.test(tokens.at(-1) ?? '')) return `How does ${f.mass ? topic : f.single} work?`;
+  if (top > 0 && cues.which === top) return `Which ${f.mass ? topic : bare} should I choose?`;
   return `What is ${f.mass ? topic : f.single}?`;
 }
 

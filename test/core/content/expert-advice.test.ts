@@ -108,5 +108,8 @@ Compare payroll add-ons before you choose one: the best payroll add-on files tax
   assert.deepEqual(ask('bank feeds'), ['How does a bank feed work?']);
   assert.deepEqual(ask('payroll add-on'), ['Which payroll add-on should I choose?']);
   assert.deepEqual(ask('storage'), ['What is storage?']);
+  // How it works, of "client work", would double the word.
+  const work = 'How client work is billed: set up a rate per client, and client work is invoiced monthly.';
+  assert.deepEqual(topicQuestions('client work', { lang: 'en', commercial: false, main: false, text: work }).map((q) => q.question), ['What is client work?']);
   for (const topic of ['client portal', 'bank feeds', 'payroll add-on', 'storage']) assert.ok(!ask(topic).some((q) => /should I know about/.test(q)));
 });
