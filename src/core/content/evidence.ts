@@ -30,8 +30,11 @@ export interface Evidence {
   outdated_figures: string[];
   /** Phrases like "experts say", "studies show" with no named source. */
   vague_attribution: string[];
-  /** The most repeated phrase when it is stuffed (≥ 8 uses and ≥ 8% of the words), else null. */
+  /** The most repeated phrase when it is stuffed (≥ 8 uses and ≥ 8% of the words; on a page
+   * under 60 words, ≥ 5 uses and ≥ 25%), else null. */
   keyword_stuffing: { phrase: string; count: number; density: number } | null;
+  /** Placeholder text left on the page ("Lorem ipsum dolor sit amet…"), as found. */
+  placeholder_text: string[];
   /** Entries of a reference or sources list at the end of the page (heading "Sources", "References"…). */
   reference_list: number;
   /** …of which link their source. */
@@ -168,6 +171,7 @@ export function measureEvidence(doc: PageDocument, lang: Lang, mainPhrase: strin
     outdated_figures: [],
     vague_attribution: [],
     keyword_stuffing: null,
+    placeholder_text: [],
     reference_list: referenceList,
     reference_links: references.filter((r) => r.href).length,
   };
@@ -201,6 +205,29 @@ export function measureEvidence(doc: PageDocument, lang: Lang, mainPhrase: strin
   for (const r of references) if (r.href) domains.add(hostOf(r.href));
   out.linked_domains = [...domains].sort();
   out.keyword_stuffing = stuffing(doc, lang, mainPhrase);
+  out.placeholder_text = placeholders(doc);
+  return out;
+}
+
+/** The page's prose: paragraphs, quotes, headings and list items (not tables or code). */
+function proseOf(doc: PageDocument): string {
+  return doc.blocks.map((b) => (b.kind === 'paragraph' || b.kind === 'quote' || b.kind === 'heading' ? b.text : b.kind === 'list' ? b.items.join('\n') : '')).join('\n');
+}
+
+// Filler text of templates and mock-ups: the Lorem ipsum family (its opening words, or two of its
+// rarer Latin words together), and the wording of unfinished templates. Any one is unambiguous.
+const PLACEHOLDER = [
+  /\blorem ipsum\b/i,
+  /\b(?:dolor sit amet|consectetur adipiscing|sed do eiusmod|tempor incididunt|ut labore et dolore)\b/i,
+  /\b(?:insert|add|your) (?:text|content|copy) here\b/i,
+];
+
+/** Placeholder passages left on the page, at most three, each cut to 80 characters. */
+function placeholders(doc: PageDocument): string[] {
+  const out: string[] = [];
+  for (const line of [...(doc.page?.placeholders ?? []), ...proseOf(doc).split('\n')]) {
+    if (out.length < 3 && PLACEHOLDER.some((re) => re.test(line))) out.push(line.length > 80 ? line.slice(0, 77) + '...' : line.trim());
+  }
   return out;
 }
 
@@ -209,15 +236,16 @@ export function measureEvidence(doc: PageDocument, lang: Lang, mainPhrase: strin
  * main text; the page's main phrase is checked first, then every repeated n-gram of content
  * words. Threshold: at least 8 uses and at least 8% of the page's words spent on the phrase. A
  * focused page repeats its topic: the fixture guide on "project management software" spends 5%
- * of its words on it, a stuffed page 15% and more.
+ * of its words on it, a stuffed page 15% and more. Under 60 words, eight uses may be more than
+ * the page can hold, but a quarter of the words on one phrase used five times is unambiguous
+ * ("CRM CRM CRM…"); that the page is thin is its own finding.
  */
 export function stuffing(doc: PageDocument, lang: Lang, mainPhrase: string | null): Evidence['keyword_stuffing'] {
   const stop = stopwords(lang);
   // Prose only: a pricing table repeats "per user per month" by design.
-  const prose = doc.blocks.map((b) => (b.kind === 'paragraph' || b.kind === 'quote' || b.kind === 'heading' ? b.text : b.kind === 'list' ? b.items.join('\n') : '')).join('\n');
-  const tokens = words(prose).map((w) => fold(w, lang));
+  const tokens = words(proseOf(doc)).map((w) => fold(w, lang));
   const total = tokens.length;
-  if (total < 60) return null;
+  const [minCount, minDensity] = total < 60 ? [5, 0.25] : [8, 0.08];
   const counts = new Map<string, number>();
   for (let n = 2; n <= 4; n++) {
     for (let i = 0; i + n <= total; i++) {
@@ -234,7 +262,13 @@ export function stuffing(doc: PageDocument, lang: Lang, mainPhrase: string | nul
   let best: Evidence['keyword_stuffing'] = null;
   for (const [key, count] of counts) {
     const density = (count * key.split(' ').length) / total;
-    if (count >= 8 && density >= 0.08 && (!best || density > best.density)) best = { phrase: key, count, density: Math.round(density * 1000) / 1000 };
+    if (count >= minCount && density >= minDensity && (!best || density > best.density)) best = { phrase: key, count, density: Math.round(density * 1000) / 1000 };
+  }
+  // "crm crm" is one word said over and over: name the word and count its uses.
+  const same = best?.phrase.split(' ');
+  if (best && same!.every((t) => t === same![0])) {
+    const count = tokens.filter((t) => t === same![0]).length;
+    best = { phrase: same![0]!, count, density: Math.round((count / total) * 1000) / 1000 };
   }
   return best;
 }

@@ -90,6 +90,7 @@ export function extractKeyphrases(texts: WeightedText[], lang: Lang, limit = 30)
   let stop = stopwords(lang);
   if (lang === 'en') stop = new Set([...stop, ...englishNonTopicWords(texts)]);
   const acc = new Map<string, Acc>();
+  const midCaps = midSentenceCapitals(texts);
   for (const t of texts) {
     const zoneWeight = ZONE_WEIGHT[t.zone] * (t.weight ?? 1);
     const source = t.source ?? 0;
@@ -144,7 +145,7 @@ export function extractKeyphrases(texts: WeightedText[], lang: Lang, limit = 30)
   void byKey;
   cands.sort((x, y) => y.score - x.score || y.count - x.count || cmp(x.key, y.key));
   return cands.slice(0, limit).map((a) => ({
-    phrase: pickSurface(a.surfaces, lang),
+    phrase: pickSurface(a.surfaces, lang, midCaps),
     key: a.key,
     tokens: a.tokens,
     score: Math.round(a.score * 100) / 100,
@@ -154,16 +155,34 @@ export function extractKeyphrases(texts: WeightedText[], lang: Lang, limit = 30)
   }));
 }
 
-function pickSurface(surfaces: Map<string, number>, lang: Lang): string {
-  // Most frequent surface; lower case unless it is an acronym or consistently capitalized
-  // mid-phrase (brand names). Ties broken alphabetically for determinism.
+function pickSurface(surfaces: Map<string, number>, lang: Lang, midCaps: Set<string>): string {
+  // Most frequent surface; lower case unless it is an acronym or mixed-case name ("QuickBooks"),
+  // or a word consistently capitalized that the prose also capitalizes in mid-sentence (brand
+  // names): the capital of a list item's or sentence's first word ("Deadline") is not the word's.
+  // Ties broken alphabetically for determinism.
   const entries = [...surfaces.entries()].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]));
   const best = entries[0]![0];
   if (lang === 'de') return best; // German nouns are capitalized: keep the written form
   return best
     .split(' ')
-    .map((w) => (/^\p{Lu}[\p{Lu}\p{N}]+$/u.test(w) ? w : allCapitalized(w, surfaces) ? w : w.toLowerCase()))
+    .map((w) => (/^\p{Lu}[\p{Lu}\p{N}]+$|\p{Ll}\p{Lu}/u.test(w) ? w : allCapitalized(w, surfaces) && midCaps.has(w) ? w : w.toLowerCase()))
     .join(' ');
+}
+
+/** Capitalized words the body text writes in mid-sentence: not after a sentence's end, a line
+ * break or a bullet. Headings and titles are left out: they are often in title case. */
+function midSentenceCapitals(texts: WeightedText[]): Set<string> {
+  const out = new Set<string>();
+  for (const t of texts) {
+    if (t.zone !== 'body' && t.zone !== 'description') continue;
+    for (const m of t.text.matchAll(/\p{Lu}[\p{L}\p{N}'’-]*/gu)) {
+      let i = m.index! - 1;
+      if (i >= 0 && /[\p{L}\p{N}]/u.test(t.text[i]!)) continue; // inside a word ("iPhone")
+      while (i >= 0 && /[ \t\u00a0"“”‘’'(\[*•·–—-]/u.test(t.text[i]!)) i--;
+      if (i >= 0 && !/[.!?:;\r\n|]/.test(t.text[i]!)) out.add(m[0].replace(/['’-]+$/, ''));
+    }
+  }
+  return out;
 }
 
 function allCapitalized(word: string, surfaces: Map<string, number>): boolean {
@@ -231,6 +250,42 @@ const ENTITY_TYPES: Record<string, Entity['type']> = {
   softwareapplication: 'product', brand: 'brand', service: 'product',
 };
 
+// Nouns that say the name before or after them is a product: "Drake software", "the Drake app".
+const PRODUCT_NOUN = /^(?:software|app|apps|application|applications|tool|tools|platform|platforms|suite|suites|program|programs|package|packages|plugin|plugins|integration|integrations|edition|editions|version|versions|release|plan|plans|license|licence|subscription|product|products|desktop|cloud|saas|erp|crm|system|systems|solution|solutions|module|modules|api|extension|extensions|device|devices|model|models)$/i;
+// Words that say the name is a person's: speech, roles, pronouns, titles.
+const PERSON_CUE = /^(?:said|says|told|tells|explained|explains|wrote|writes|thinks|recalls|founder|ceo|cto|cfo|director|manager|partner|owner|who|whom|he|she|his|her|him|mr|mrs|ms|dr|prof)$/i;
+
+/**
+ * Is a name compromise takes for a person's written as a product's on this page? For a one-word
+ * name ("Drake"), each use is weighed: a product noun within two words of it, or a place in a
+ * series of other names that are not people ("Drake, Lacerte, UltraTax or ProSeries"), against
+ * a person's cue (said, founder, he, her…). A full name ("Maria Lopez") stays a person.
+ */
+function namesProduct(name: string, text: string): boolean {
+  const n = name.trim().replace(/[^\p{L}\p{N}'’ -]/gu, '');
+  if (!n || /\s/.test(n)) return false;
+  let product = 0;
+  let person = 0;
+  for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
+    const ws = sentence.split(/\s+/).map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''));
+    for (let i = 0; i < ws.length; i++) {
+      if (ws[i] !== n) continue;
+      const near = [...ws.slice(Math.max(0, i - 2), i), ...ws.slice(i + 1, i + 3)];
+      if (near.some((w) => PERSON_CUE.test(w))) person++;
+      else if (near.some((w) => PRODUCT_NOUN.test(w)) || inSeriesOfThings(n, sentence)) product++;
+    }
+  }
+  return product > 0 && product >= person;
+}
+
+/** Is the name one item of a series of three or more short names, some of them not people's? */
+function inSeriesOfThings(name: string, sentence: string): boolean {
+  const items = sentence.split(/[,;:]|\s(?:and|or)\s/).map((x) => x.trim().replace(/[.!?]+$/, ''));
+  const named = items.filter((x) => /^\p{Lu}[\p{L}\p{N}'’-]*(?:\s\p{Lu}[\p{L}\p{N}'’-]*)?$/u.test(x));
+  if (named.length < 3 || !named.some((x) => x.split(/\s/)[0] === name)) return false;
+  return named.some((x) => x.split(/\s/)[0] !== name && !(nlp(x).people().out('array') as string[]).length);
+}
+
 /** Named entities: JSON-LD names of organizations, people, products and brands (any language),
  * plus compromise's people/organizations/places for English text. */
 export function extractEntities(text: string, jsonLd: unknown[], lang: Lang): Entity[] {
@@ -260,7 +315,12 @@ export function extractEntities(text: string, jsonLd: unknown[], lang: Lang): En
     const take = (arr: string[], type: Entity['type']) => {
       for (const s of arr) if (/^\p{Lu}/u.test(s.trim())) add(s, type);
     };
-    take(doc.people().out('array') as string[], 'person');
+    // A given name is also a product's ("Drake" tax software): where the page writes it as one,
+    // the context decides, not the list of names compromise knows.
+    const people = doc.people().out('array') as string[];
+    const products = new Set(people.filter((n) => namesProduct(n, text)));
+    take(people.filter((n) => !products.has(n)), 'person');
+    take(people.filter((n) => products.has(n)), 'product');
     // compromise guesses organizations from capitalization; a name also written in lower case
     // in the same text ("Project management") is a heading word, not a company.
     const lower = text.toLowerCase();

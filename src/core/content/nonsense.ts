@@ -27,6 +27,10 @@ const VERB_LAST = /\s(?:say|says|said|show|shows|showed|found|finds|cleans|does|
 const TOPIC_SLOT = [
   /^What should I know about (.+)\?$/,
   /^What is (?:an? )?(.+)\?$/,
+  /^Why use (?:an? )?(.+)\?$/,
+  /^Why does (.+) matter\?$/,
+  /^How does (?:an? )?(.+) work\?$/,
+  /^Which (.+) should I choose\?$/,
   /^(.+): Was sollte ich wissen\?$/,
   /^(.+): Was ist das und wie funktioniert es\?$/,
   /^(.+) : que faut-il savoir \?$/,

@@ -1,8 +1,10 @@
 // Questions people would type about a topic, in each supported language, and the filter that
 // decides whether a phrase is a topic at all. The one thing to know: a template is only used
 // with a word that fits it. Topics are noun phrases (no "not", "when", people's names, the site's
-// own name); cost and "which is best" questions are only asked about things that are bought (a
-// vendor's page, or a topic the page prices); and the German, French and Spanish templates are
+// own name); a secondary topic gets the one question a reader would ask of what the page says
+// about it (why use it, how it works, which to choose, what it is); cost and "which is best"
+// questions are only asked about things that are bought (a vendor's page, or a topic the page
+// prices); and the German, French and Spanish templates are
 // built so that no article or gender has to be guessed ("Was versteht man unter X?",
 // "X : de quoi s'agit-il ?", "X: ¿qué es y para qué sirve?"). The page's own questions come first.
 import { everydayWordRank } from '../../text/everyday-words.ts';
@@ -170,7 +172,10 @@ export function englishForms(topic: string, text?: string): { single: string; pl
     // plan"); a preposition
     // ends the phrase ("a day from water" is not "a water").
     const countable = new RegExp(`\\b(?:a|an|each|every|one|another)\\s+(?:(?!(?:of|from|in|on|for|to|with|by|at|per|and|or|than)\\s)[\\p{L}\\p{N}-]+\\s+){0,2}${escape(sing)}\\b|\\b${escape(plur)}\\b`, 'iu').test(text);
-    if (!countable && plur !== sing) return { single: topic, plural: topic, mass: true };
+    // Neither "a portal" nor "portals": only a use with no determiner at all, in mid-sentence
+    // ("we sell storage"), says mass; "our client portal" and "the client portal" say nothing,
+    // and then the word's own grammar decides ("a client portal", "client portals").
+    if (!countable && plur !== sing && (usedBare(sing, text) || uncountable(lower))) return { single: topic, plural: topic, mass: true };
   }
   const mass = pluralize.isPlural(lower) ? pluralize.singular(lower) === lower : pluralize.plural(lower) === lower;
   if (mass) return { single: topic, plural: topic, mass: true };
@@ -178,6 +183,58 @@ export function englishForms(topic: string, text?: string): { single: string; pl
   const singular = [...ws.slice(0, -1), singularHead].join(' ');
   const article = /^[aeiou]/i.test(singular) && !/^(uni|use|eu)/i.test(singular) ? 'an' : 'a';
   return { single: `${article} ${singular}`, plural: [...ws.slice(0, -1), pluralize.plural(singularHead)].join(' '), mass: false };
+}
+
+const DETERMINER = /^(?:a|an|the|this|that|these|those|our|your|their|its|my|his|her|each|every|any|no|one|another|which|whose|what|some|per|[\p{L}\p{N}]+['’]s)$/iu;
+
+/**
+ * Does the text use the noun with no determiner, in mid-sentence ("we sell storage by the
+ * gigabyte")? A determiner up to four words before governs it ("our secure, encrypted client
+ * portal"); a line's first word or two (headings and list items drop articles) say nothing.
+ */
+function usedBare(noun: string, text: string): boolean {
+  const re = new RegExp(`(?<![\\p{L}\\p{N}])${escape(noun)}(?![\\p{L}\\p{N}'’-])`, 'giu');
+  for (const line of text.split(/(?<=[.!?:;])\s+|\n+/)) {
+    for (const m of line.matchAll(re)) {
+      const before = line.slice(0, m.index).trim().split(/\s+/).filter(Boolean);
+      if (before.length < 2) continue;
+      if (before.slice(-4).some((w) => DETERMINER.test(w.replace(/[^\p{L}\p{N}'’]/gu, '')))) continue;
+      // A noun before another content word describes it ("client portal features"): not its use.
+      const after = line.slice(m.index! + m[0].length).match(/^\s+([\p{L}\p{N}'’-]+)/u)?.[1];
+      if (after && !stopwords('en').has(after.toLowerCase())) continue;
+      return true;
+    }
+  }
+  return false;
+}
+
+/** A word compromise's lexicon knows as uncountable ("advice", "equipment"). */
+function uncountable(word: string): boolean {
+  return nlp(word).has('#Uncountable');
+}
+
+/**
+ * The question a reader would ask about a secondary topic, chosen by what the page says of it:
+ * what it does for them ("lets", "saves", "helps" → why use it), how it works ("set up",
+ * "steps" → how), which to pick ("choose", "compare", "best" → which), else what it is.
+ */
+function readerQuestion(topic: string, f: { single: string; plural: string; mass: boolean }, text: string): string {
+  const tokens = words(topic).map((w) => w.toLowerCase());
+  const cues = { why: 0, how: 0, which: 0 };
+  for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
+    const lower = sentence.toLowerCase();
+    if (!tokens.every((t) => lower.includes(t))) continue;
+    if (/\b(?:lets?|allows?|helps?|saves?|keeps?|reduces?|cuts?|protects?|prevents?|avoids?|improves?|because|so that|benefits?)\b/.test(lower)) cues.why++;
+    if (/\b(?:how|works?|steps?|set ?up|setting up|install|configure|connects?)\b/.test(lower)) cues.how++;
+    if (/\b(?:choose|choosing|compare|comparing|best|types?|kinds?|vs\.?|versus)\b/.test(lower)) cues.which++;
+  }
+  const top = Math.max(cues.why, cues.how, cues.which);
+  const bare = f.single.replace(/^an? /, '');
+  if (top > 0 && cues.why === top) return f.mass ? `Why does ${topic} matter?` : `Why use ${f.single}?`;
+  // "How does client work work?": a topic that is itself work is asked what it is.
+  if (top > 0 && cues.how === top && !/^work/i.test(tokens.at(-1) ?? '')) return `How does ${f.mass ? topic : f.single} work?`;
+  if (top > 0 && cues.which === top) return `Which ${f.mass ? topic : bare} should I choose?`;
+  return `What is ${f.mass ? topic : f.single}?`;
 }
 
 /** The questions of one topic: the page's own first, then the templates that fit it. */
@@ -204,7 +261,7 @@ export function topicQuestions(
     case 'en': {
       const f = englishForms(topic, opts.text);
       if (!main) {
-        push(`What should I know about ${f.mass ? topic : f.plural}?`, 'informational');
+        push(readerQuestion(topic, f, opts.text ?? ''), 'informational');
         break;
       }
       push(f.mass ? `What is ${topic}?` : `What is ${f.single}?`, 'informational');

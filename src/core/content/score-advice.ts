@@ -2,7 +2,8 @@
 // concretely, in words built from the page's own signals (its title, counts, the crawlers blocked).
 import type { PageDocument } from '../pages/document.ts';
 import { BLOCKED_CAP, EXPECTED_SCHEMA, plural } from './score-rules.ts';
-import { stripSiteName } from './signals.ts';
+import { cap } from './questions.ts';
+import { isGenericTitle, stripSiteName } from './signals.ts';
 import type { Lang } from './text.ts';
 import type { CrawlFacts, PageSignals } from './types.ts';
 
@@ -23,12 +24,12 @@ export const q = (s: string) => `"${s}"`;
 export const ADVICE: Record<string, { title: string | ((c: RuleContext, also: Set<string>) => string); text(c: RuleContext, also: Set<string>): string }> = {
   answer_first: {
     title: 'Lead with a direct answer',
-    text: ({ s, doc }) =>
+    text: ({ s, doc, topic }) =>
       s.citability.lead_repeats
         ? `Rewrite the opening paragraph: it repeats ${q(s.citability.lead_repeats)} instead of answering. Say in 40–60 words what the page answers and for whom, with one specific fact, and name the phrase once.`
         : s.citability.lead_paragraph_words > 100
-        ? `Replace the ${s.citability.lead_paragraph_words}-word opening paragraph with a 40–60 word answer to what ${q(pageName(doc, s))} promises; move the background below it.`
-        : `Open the page with a 40–60 word paragraph that answers what ${q(pageName(doc, s))} promises, before any introduction.`,
+        ? `Replace the ${s.citability.lead_paragraph_words}-word opening paragraph with a 40–60 word answer to ${promise(doc, s, topic)}; move the background below it.`
+        : `Open the page with a 40–60 word paragraph that answers ${promise(doc, s, topic)}, before any introduction.`,
   },
   named_sources: {
     title: (_c, also) => (also.has('linked_sources') ? 'Name and link the source of each claim' : 'Name the source of each claim'),
@@ -59,10 +60,12 @@ export const ADVICE: Record<string, { title: string | ((c: RuleContext, also: Se
   },
   h1: {
     title: 'Use one H1',
-    text: ({ s, doc }) =>
-      s.structure.h1_count > 1
-        ? `Keep one H1 (${q(s.structure.h1_texts[0]!)}) and turn the other ${s.structure.h1_count - 1} into H2s.`
-        : `Add one H1 that names the page, e.g. ${q(doc.title ? stripSiteName(doc.title) : 'the page topic')}.`,
+    text: ({ s, doc, topic }) => {
+      if (s.structure.h1_count > 1) return `Keep one H1 (${q(s.structure.h1_texts[0]!)}) and turn the other ${s.structure.h1_count - 1} into H2s.`;
+      // A generic title ("Home") is no example of a heading that names the page: the topic is.
+      const example = doc.title && !isGenericTitle(doc.title) ? stripSiteName(doc.title) : topic !== 'this topic' ? cap(topic) : null;
+      return `Add one H1 that names the page${example ? `, e.g. ${q(example)}` : ': what it offers and for whom'}.`;
+    },
   },
   sections: {
     title: 'Break the text into sections',
@@ -108,7 +111,13 @@ export const ADVICE: Record<string, { title: string | ((c: RuleContext, also: Se
         ? `The declared date is ${s.freshness.newest} (${s.freshness.age_days} days ago): review the facts and figures, then set dateModified in the JSON-LD and a visible "Updated" date.`
         : `Declare the page's dates: datePublished and dateModified in the JSON-LD (or article:modified_time) and a visible <time datetime> "Updated" date${s.freshness.newest_source === 'http' ? '; the Last-Modified header alone is not trusted' : ''}.`,
   },
-  title: { title: 'Write a descriptive title', text: ({ s }) => `Write a <title> of 50–60 characters that says what the page offers${s.meta.title ? ` (now ${s.meta.title_length} characters)` : ''}.` },
+  title: {
+    title: 'Write a descriptive title',
+    text: ({ s }) =>
+      isGenericTitle(s.meta.title)
+        ? `Replace the generic title ${q(s.meta.title!)} with a <title> of 50–60 characters that says what the page offers and for whom; assistants and results pages show it as the page's name.`
+        : `Write a <title> of 50–60 characters that says what the page offers${s.meta.title ? ` (now ${s.meta.title_length} characters)` : ''}.`,
+  },
   meta_description: {
     title: 'Write a meta description',
     text: ({ s }) => `Write a meta description of 140–160 characters summarizing what this ${s.page_type} page answers and for whom${s.meta.description ? ` (now ${s.meta.description_length} characters)` : ''}.`,
@@ -129,6 +138,10 @@ export const ADVICE: Record<string, { title: string | ((c: RuleContext, also: Se
       const k = s.evidence.keyword_stuffing!;
       return `"${k.phrase}" appears ${k.count} times (${(k.density * 100).toFixed(1)}% of the words): write for the reader, use the phrase where it is natural (under 2%) and vary the wording; generative engines do not reward repetition.`;
     },
+  },
+  placeholder_text: {
+    title: 'Replace the placeholder text',
+    text: ({ s }) => `Replace the template filler (${q(s.evidence.placeholder_text[0] ?? '')}) with the page's real copy, or keep the page unpublished until it has some; assistants and search engines read filler as a page with nothing to say.`,
   },
   unsourced_figures: {
     title: 'Source or remove unsourced figures',
@@ -173,6 +186,10 @@ export const ADVICE: Record<string, { title: string | ((c: RuleContext, also: Se
   },
 };
 
-function pageName(doc: PageDocument, s: PageSignals): string {
-  return s.page_h1 ?? (doc.title ? stripSiteName(doc.title) : doc.url);
+/** What the page promises, for "answer …": its H1 or title, quoted, unless generic ("Home"),
+ * then its topic. */
+function promise(doc: PageDocument, s: PageSignals, topic: string): string {
+  const name = [s.page_h1, doc.title ? stripSiteName(doc.title) : null].find((n): n is string => !!n && !isGenericTitle(n));
+  if (name) return `what ${q(name)} promises`;
+  return topic !== 'this topic' ? `what a reader looking for ${q(topic)} came for` : 'what a reader came to the page for';
 }

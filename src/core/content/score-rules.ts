@@ -3,7 +3,7 @@
 // types each page type is expected to declare; the cap while AI search crawlers are blocked; and
 // which signals one action fixes together. score.ts applies them; the text of each
 // recommendation is in score-advice.ts.
-import { TITLE_SEPARATOR } from './signals.ts';
+import { isGenericTitle, TITLE_SEPARATOR } from './signals.ts';
 import type { Component, CrawlFacts, PageSignals, PageType } from './types.ts';
 
 /** Facts the points are computed from: the page's signals plus coverage and crawl access. */
@@ -287,10 +287,11 @@ export const REWARDS: Reward[] = [
     label: 'A descriptive title',
     weights: [3, 3, 3, 3, 3, 3, 3, 3],
     // The site name a title ends with is the site's, not the page's: the page's own part is measured.
-    value: ({ s }) => (!s.meta.title ? 0 : ownTitleLength(s) >= 20 && ownTitleLength(s) <= 70 ? 1 : 0.5),
-    evidence: ({ s }) => (s.meta.title ? `Title of ${s.meta.title_length} characters${ownTitleLength(s) !== s.meta.title_length ? ` (${ownTitleLength(s)} without the site name)` : ''}.` : 'No <title>.'),
+    // A generic title ("Home", "Welcome") says no more than none.
+    value: ({ s }) => (!s.meta.title || isGenericTitle(s.meta.title) ? 0 : ownTitleLength(s) >= 20 && ownTitleLength(s) <= 70 ? 1 : 0.5),
+    evidence: ({ s }) => (isGenericTitle(s.meta.title) ? `Generic title "${s.meta.title}": it names nothing the page offers.` : s.meta.title ? `Title of ${s.meta.title_length} characters${ownTitleLength(s) !== s.meta.title_length ? ` (${ownTitleLength(s)} without the site name)` : ''}.` : 'No <title>.'),
     fix: ({ s }) => {
-      s.meta.title ??= 'Title';
+      s.meta.title = isGenericTitle(s.meta.title) || !s.meta.title ? 'A descriptive title' : s.meta.title;
       s.meta.title_length = 55;
     },
   },
@@ -347,6 +348,15 @@ export const PENALTIES: Penalty[] = [
       return k ? `"${k.phrase}" used ${k.count} times (${(k.density * 100).toFixed(1)}% of the words).` : 'No phrase is repeated beyond what the text needs.';
     },
     fix: ({ s }) => void (s.evidence.keyword_stuffing = null),
+  },
+  {
+    signal: 'placeholder_text',
+    component: 'citability',
+    label: 'Placeholder text',
+    weights: [15, 15, 15, 15, 15, 15, 15, 15],
+    severity: ({ s }) => (s.evidence.placeholder_text.length ? 1 : 0),
+    evidence: ({ s }) => (s.evidence.placeholder_text.length ? `Placeholder text on the page: "${s.evidence.placeholder_text[0]}".` : 'No placeholder text.'),
+    fix: ({ s }) => void (s.evidence.placeholder_text = []),
   },
   {
     signal: 'unsourced_figures',

@@ -21,7 +21,7 @@ import { bandOf, clampScore } from './bands.ts';
 import { isVagueWord } from './questions.ts';
 import { ADVICE, q, type RuleContext } from './score-advice.ts';
 import { ACTIONS, BLOCKED_CAP, PENALTIES, REWARDS, w, type ScoreFacts } from './score-rules.ts';
-import { measureSignals, stripSiteName } from './signals.ts';
+import { isGenericTitle, measureSignals, stripSiteName } from './signals.ts';
 import { normalizeLang, type Lang } from './text.ts';
 import { cap, fieldTopics, suppliedTopics, topicAdvice, type FieldTopic } from './trends.ts';
 import type { Component, ContentScore, CrawlFacts, Priority, Recommendation, ScorePoint, TrendCoverage } from './types.ts';
@@ -167,7 +167,7 @@ function recommend(f: ScoreFacts, now: Tally, ctx: RuleContext, coverage: TrendC
 function summaryTopic(topic: string, doc: PageDocument, lang: Lang): string {
   // Capitalised words are lowered, acronyms and mixed-case names kept: "CRM for accounting
   // firms", not "crm for accounting firms".
-  const title = doc.title ? stripSiteName(doc.title).trim().replace(/[\p{L}\p{N}'’-]+/gu, (w) => (/^\p{Lu}\p{Ll}*$/u.test(w) ? w.toLowerCase() : w)) : '';
+  const title = doc.title && !isGenericTitle(doc.title) ? stripSiteName(doc.title).trim().replace(/[\p{L}\p{N}'’-]+/gu, (w) => (/^\p{Lu}\p{Ll}*$/u.test(w) ? w.toLowerCase() : w)) : '';
   return isVagueWord(topic, lang) && title ? title : topic;
 }
 
@@ -180,7 +180,7 @@ function lowerFirst(title: string): string {
 export function scoreDocument(doc: PageDocument, extras: ScoreExtras = {}): ContentScore {
   const s = measureSignals(doc, { headers: extras.headers, now: extras.now, language: extras.language });
   const lang = s.language;
-  const topic = s.keyphrases[0]?.phrase ?? (doc.title ? stripSiteName(doc.title).toLowerCase() : 'this topic');
+  const topic = s.keyphrases[0]?.phrase ?? (doc.title && !isGenericTitle(doc.title) ? stripSiteName(doc.title).toLowerCase() : 'this topic');
 
   // --- trend coverage
   const supplied = extras.trends && extras.trends.length ? suppliedTopics(extras.trends, lang) : null;

@@ -50,6 +50,17 @@ export function stripSiteName(title: string): string {
   return parts.length > 1 ? parts.slice(0, -1).join(' ') : title;
 }
 
+// Titles a CMS or template gives a page that names nothing it offers, in the supported languages.
+const GENERIC_TITLE = /^(?:home(?: ?page)?|welcome(?: to .+)?|untitled(?: (?:page|document))?|index|page|new page|default|start(?:seite)?|willkommen|accueil|bienvenue|inicio|bienvenid[oa]s?|pagina iniziale|benvenut[oi]|página inicial)$/i;
+
+/** Is the title generic ("Home", "Welcome", "Untitled", "Index | Acme"): all it names, besides
+ * at most the site, is a word any page could carry? */
+export function isGenericTitle(title: string | null | undefined): boolean {
+  const parts = (title ?? '').split(TITLE_SEPARATOR).map((p) => p.trim().replace(/[.!:]+$/, '')).filter(Boolean);
+  const generic = parts.filter((p) => GENERIC_TITLE.test(p));
+  return generic.length > 0 && parts.length - generic.length <= 1;
+}
+
 const QUESTION_START: Record<Lang, RegExp> = {
   en: /^(what|how|why|when|where|which|who|can|does|do|is|are|should|will)\b/i,
   de: /^(was|wie|warum|wann|wo|welche[rsmn]?|wer|kann|können|ist|sind|gibt)\b/i,

@@ -49,6 +49,8 @@ export interface PageDocument {
     /** Entries of a reference or sources list after the main content (kept out of the main text,
      * shown at the end of the content view); `heading` is the list's own title ("Sources"). */
     references?: { text: string; href: string | null; heading?: string }[];
+    /** Template filler ("Lorem ipsum…") kept out of the main text. */
+    placeholders?: string[];
     /** Whole-page structure that marks the page's kind (buy buttons, pager, docs sidebar, posts, cards). */
     layout?: PageLayout;
   };

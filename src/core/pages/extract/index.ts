@@ -185,8 +185,11 @@ export function extractPage(html: string, url: string): PageDocument {
     if (product || collection) removeNodes(screenReaderCopies(roots));
     const writer = new BlockWriter();
     for (const r of roots) writer.write(r);
+    const deduped = dedupe(writer.blocks.map(undouble));
+    // Filler is never the page's copy, but the score reports it: kept beside the main text.
+    const placeholders = deduped.filter(isPlaceholder).map((b) => (b.kind === 'paragraph' || b.kind === 'heading' ? b.text : ''));
     let blocks = dropJunkLines(
-      dedupe(writer.blocks.map(undouble)).filter((b) => !isPlaceholder(b)),
+      deduped.filter((b) => !isPlaceholder(b)),
       { forum, article },
     );
     if (product && !collection) blocks = dropRatingSummaries(dedupeLines(blocks));
@@ -235,7 +238,7 @@ export function extractPage(html: string, url: string): PageDocument {
       links: { main: mainLinks, all },
       bodyText,
       wordCount: words,
-      page: { ...meta.signals, references: referenceItems, layout },
+      page: { ...meta.signals, references: referenceItems, placeholders, layout },
     };
   } catch {
     return emptyDocument(url, meta);
