@@ -7,6 +7,7 @@
 import { nlp } from './nlp.ts';
 import { cmp, fold, stopwords, words, type Lang } from './text.ts';
 import { jsonLdTypes, walkJsonLd } from '../pages/json-ld.ts';
+import { everydayWordRank } from '../../text/everyday-words.ts';
 
 export { jsonLdTypes, walkJsonLd };
 
@@ -157,15 +158,16 @@ export function extractKeyphrases(texts: WeightedText[], lang: Lang, limit = 30)
 
 function pickSurface(surfaces: Map<string, number>, lang: Lang, midCaps: Set<string>): string {
   // Most frequent surface; lower case unless it is an acronym or mixed-case name ("QuickBooks"),
-  // or a word consistently capitalized that the prose also capitalizes in mid-sentence (brand
-  // names): the capital of a list item's or sentence's first word ("Deadline") is not the word's.
+  // or a word consistently capitalized that the prose also capitalizes in mid-sentence or that is
+  // no everyday word of the language (brand names: "Xero" opening every item keeps its capital):
+  // the capital of a list item's or sentence's first everyday word ("Deadline") is not the word's.
   // Ties broken alphabetically for determinism.
   const entries = [...surfaces.entries()].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]));
   const best = entries[0]![0];
   if (lang === 'de') return best; // German nouns are capitalized: keep the written form
   return best
     .split(' ')
-    .map((w) => (/^\p{Lu}[\p{Lu}\p{N}]+$|\p{Ll}\p{Lu}/u.test(w) ? w : allCapitalized(w, surfaces) && midCaps.has(w) ? w : w.toLowerCase()))
+    .map((w) => (/^\p{Lu}[\p{Lu}\p{N}]+$|\p{Ll}\p{Lu}/u.test(w) ? w : allCapitalized(w, surfaces) && (midCaps.has(w) || everydayWordRank(w, lang) === null) ? w : w.toLowerCase()))
     .join(' ');
 }
 
@@ -189,7 +191,9 @@ function allCapitalized(word: string, surfaces: Map<string, number>): boolean {
   if (!/^\p{Lu}/u.test(word)) return false;
   let seenLower = false;
   for (const s of surfaces.keys()) if (s.split(' ').some((w) => w === word.toLowerCase())) seenLower = true;
-  return !seenLower && surfaces.size > 1;
+  let seen = 0;
+  for (const n of surfaces.values()) seen += n;
+  return !seenLower && seen > 1;
 }
 
 /** Does `text` mention the keyphrase (all its folded tokens, in order, adjacent)? Counts occurrences. */

@@ -33,7 +33,8 @@ test('scoreContent returns exactly the API fields plus signals, components and g
     'components', 'content_depth', 'content_freshness', 'freshness_band', 'freshness_score', 'generator', 'overall', 'overall_band',
     'overall_score', 'page_type', 'recommendations', 'score_breakdown', 'signals', 'sufficiency_band', 'sufficiency_score', 'title', 'top_recommendations',
     'trend_coverage', 'trend_source', 'url',
-  ].concat('crawl_access').sort());
+  ].concat('crawl_access', 'source').sort());
+  assert.equal(r.source, 'fetched');
   assert.equal(r.generator, 'offline');
   assert.equal(r.trend_source, 'discovered');
   for (const n of [r.overall_score, r.sufficiency_score, r.freshness_score, r.overall.score, r.content_depth.score, r.content_freshness.score]) assert.ok(isScore(n));

@@ -76,6 +76,16 @@ test('a trend takes the case of the word, not of the list item or sentence it st
     'en',
   ).map((k) => k.phrase);
   assert.ok(kp.some((p) => /Trello/.test(p)) && kp.includes('CRM') && kp.some((p) => /QuickBooks/.test(p)), kp.join(', '));
+  // A name that only ever opens an item or a sentence keeps its capital when it is no everyday word.
+  const opening = extractKeyphrases(
+    [
+      { text: 'Xero bank feeds', zone: 'heading' },
+      { text: 'Xero bank feeds arrive every morning.\nXero bank feed rules sort them.', zone: 'body' },
+      { text: 'Xero bank feeds reconcile in minutes.', zone: 'body' },
+    ],
+    'en',
+  ).map((k) => k.phrase);
+  assert.ok(opening.some((p) => /Xero/.test(p)) && !opening.some((p) => /xero/.test(p)), opening.join(', '));
 });
 
 test('a product named like a person ("Drake" tax software) is a product where the page writes it as one', () => {
