@@ -71,6 +71,11 @@ const ConfigSchema = z.object({
    * 1,000 prompts and a tracked test per market: the cap bounds what one account can store.
    */
   SIGHTLINE_MAX_PROJECTS_PER_ACCOUNT: intFromEnv(100, 1),
+  /**
+   * Sites one account may have; one more is 409 `limit_reached`. Each keeps its access logs'
+   * rollups and line hashes: the cap bounds what one account can store.
+   */
+  SIGHTLINE_MAX_SITES_PER_ACCOUNT: intFromEnv(100, 1),
   /** Keep rate-limit counters in Redis; otherwise they live in the database, shared by all processes. */
   SIGHTLINE_REDIS_URL: z.string().optional(),
   /**

@@ -2,6 +2,7 @@
 // (AI crawler activity and AI referral visits). The one thing to know: only rollups are stored
 // (ingest.ts), so every report is a sum over hourly rows, never a scan of log lines.
 import { sql } from 'kysely';
+import { lockAccount } from '../billing/ledger.ts';
 import { AI_CRAWLERS } from '../content/crawlers.ts';
 import { AppError } from '../errors.ts';
 import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
@@ -57,12 +58,30 @@ export function siteOrigin(domain: string): string {
 }
 
 /** Creates the site, or returns the account's existing site of that domain. */
-export async function createSite(store: Store, accountId: string, input: { domain: string; name?: string | null }, allow?: FetchAllowlist): Promise<SiteView> {
+export async function createSite(
+  store: Store,
+  accountId: string,
+  input: { domain: string; name?: string | null },
+  allow?: FetchAllowlist,
+  maxSites?: number,
+): Promise<SiteView> {
   const domain = parseSiteDomain(input.domain, allow);
   const existing = await store.db.selectFrom('sites').selectAll().where('account_id', '=', accountId).where('domain', '=', domain).executeTakeFirst();
   if (existing) return view(existing);
   const row = { id: newId('site'), account_id: accountId, domain, name: input.name?.trim() || domain, created_at: nowIso() };
-  await store.db.insertInto('sites').values(row).onConflict((oc) => oc.columns(['account_id', 'domain']).doNothing()).execute();
+  await store.db.transaction().execute(async (trx) => {
+    // Counted with the account locked, as projects and webhook endpoints are: two creates at
+    // once cannot both see room. A domain the account already has is answered above, cap or not.
+    if (maxSites !== undefined) {
+      await lockAccount(store, trx, accountId);
+      const { n } = await trx.selectFrom('sites').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+      const again = await trx.selectFrom('sites').select('id').where('account_id', '=', accountId).where('domain', '=', domain).executeTakeFirst();
+      if (!again && Number(n) >= maxSites) {
+        throw new AppError('limit_reached', `This account has ${Number(n)} sites, the most this instance allows (${maxSites}); delete one it no longer uses first.`, { limit: maxSites });
+      }
+    }
+    await trx.insertInto('sites').values(row).onConflict((oc) => oc.columns(['account_id', 'domain']).doNothing()).execute();
+  });
   const saved = await store.db.selectFrom('sites').selectAll().where('account_id', '=', accountId).where('domain', '=', domain).executeTakeFirstOrThrow();
   return view(saved);
 }

@@ -14,7 +14,7 @@ export default defineRoute({
   scope: 'visibility:runs:create',
   body: z.object({ ...ProjectFields, prompts: z.array(PromptItem).max(1000).optional().describe('The first prompts of the library, with topics') }),
   response: Project.extend({ prompts: z.array(z.object({ id: z.string(), prompt: z.string(), topics: z.array(z.string()) })) }),
-  errors: [400, 422],
+  errors: [400, 409, 422],
   run: (a, _ctx, core, principal) => createProject(core.tracking, principal, a),
   cli: { command: 'projects create', description: 'a brand workspace: brand, competitors, markets, platforms, schedule, prompts (--brand Acme, or JSON)', flags: { 'schedule.cron': 'cron', 'schedule.timezone': 'timezone', monthly_credit_budget: 'budget' } },
   tool: {

@@ -16,12 +16,12 @@ export default defineRoute({
     name: z.string().max(200).nullish().describe('Display name; default: the domain'),
   }),
   response: Site,
-  errors: [400, 422],
-  run: (a, ctx, core) => createSite(core.store, ctx.accountId, a, core.webhooks.allow),
+  errors: [400, 409, 422],
+  run: (a, ctx, core) => createSite(core.store, ctx.accountId, a, core.webhooks.allow, core.config.SIGHTLINE_MAX_SITES_PER_ACCOUNT),
   cli: { command: 'sites create', description: 'a site whose access logs you upload (an existing domain returns the existing site)', args: ['domain'] },
   tool: {
     name: 'create_site',
     title: 'Create a site', idempotent: true,
-    description: 'Register a web site (its domain) whose access logs will be read for AI crawler hits and AI referral visits. Free. Creating an existing domain returns the existing site.',
+    description: 'Register a web site (its domain) whose access logs will be read for AI crawler hits and AI referral visits. Free. Creating an existing domain returns the existing site; a new one past the instance\'s cap of sites per account is 409 limit_reached.',
   },
 });
