@@ -12014,6 +12014,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code and a human sentence */
+                        detail: {
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than 1 MiB */
             413: {
                 headers: {

@@ -45,7 +45,7 @@ export const ERROR_CODES = {
   not_found: { status: 404, message: 'Not found.' },
   webhook_disabled: { status: 409, message: 'The webhook endpoint is disabled; enable it (status "enabled") before retrying its deliveries.' },
   webhook_event_unsubscribed: { status: 409, message: 'The webhook endpoint no longer subscribes to this delivery\'s event type; add it to the endpoint\'s events before retrying.' },
-  limit_reached: { status: 409, message: 'The account has as many of these as this instance allows (API keys and MCP tokens, webhook endpoints, projects, or sites); revoke or delete one first.' },
+  limit_reached: { status: 409, message: 'The account has as many of these as this instance allows (API keys and MCP tokens, webhook endpoints, projects, sites, or live share links of a project); revoke or delete one first.' },
   payload_too_large: { status: 413, message: 'The request body is larger than 1 MiB.' },
   uri_too_long: { status: 414, message: 'A path parameter is longer than 100 characters; no id is that long.' },
   unsupported_media_type: { status: 415, message: 'Request bodies must be JSON (Content-Type: application/json).' },

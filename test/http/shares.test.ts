@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OPERATIONS } from '../../src/operations/index.ts';
 import { sharePdfCache } from '../../src/share/routes.ts';
+import { SHARE_MAX_LIVE } from '../../src/core/reports/shares.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { runCli, serverForCli } from '../helpers/cli.ts';
 import { connectMcp } from '../helpers/mcp-client.ts';
@@ -194,6 +195,26 @@ describe('report share links', () => {
     assert.equal((await s.request('GET', `/share/${b.token}`)).statusCode, 200);
     await s.request('DELETE', `/v1/projects/${p.id}`, { key });
     assert.equal((await s.request('GET', `/share/${b.token}`)).statusCode, 404);
+  });
+
+  test(`a project has at most ${SHARE_MAX_LIVE} live links; a revoked or expired one makes room`, async () => {
+    const { key } = await s.account({ credits: 0 });
+    const p = (await s.request('POST', '/v1/projects', { key, body: { ...project, prompts: [{ prompt: 'a' }] } })).json();
+    const make = () => s.request('POST', `/v1/projects/${p.id}/shares`, { key, body: {} });
+    const made = [];
+    for (let i = 0; i < SHARE_MAX_LIVE - 2; i++) made.push((await make()).json());
+    // The last two places taken by four requests at once: two fit.
+    const racing = await Promise.all(Array.from({ length: 4 }, make));
+    assert.deepEqual(racing.map((r) => r.statusCode).sort(), [200, 200, 409, 409]);
+    const refused = racing.find((r) => r.statusCode === 409)!.json().detail;
+    assert.equal(refused.error, 'limit_reached');
+    assert.equal(refused.limit, SHARE_MAX_LIVE);
+    // A revoked link makes room, and so does an expired one.
+    assert.equal((await s.request('DELETE', `/v1/projects/${p.id}/shares/${made[0].id}`, { key })).statusCode, 200);
+    assert.equal((await make()).statusCode, 200);
+    assert.equal((await make()).statusCode, 409);
+    await s.runtime.core.store.db.updateTable('project_shares').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', made[1].id).execute();
+    assert.equal((await make()).statusCode, 200);
   });
 
   test('the token opens nothing else: every operation, /mcp and the console refuse it', async () => {

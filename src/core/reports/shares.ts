@@ -16,6 +16,8 @@ import { listPrompts } from '../projects/prompts.ts';
 const WRITE_SCOPE = 'visibility:runs:create' as const;
 export const SHARE_DEFAULT_DAYS = 30;
 export const SHARE_MAX_DAYS = 365;
+/** Live links (neither revoked nor expired) a project may have; one more is 409 `limit_reached`. */
+export const SHARE_MAX_LIVE = 50;
 /** A token is 32 random bytes, base64url: 43 characters. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -125,6 +127,17 @@ export async function createShare(store: Store, principal: Principal, projectId:
   // answers 404. Never a live link of a deleted project.
   await store.db.transaction().execute(async (trx) => {
     await lockProject(store, trx, principal.accountId, projectId);
+    // Counted under the same lock: two links asked for at once cannot both see room.
+    const { n } = await trx
+      .selectFrom('project_shares')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('project_id', '=', projectId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', row.created_at)
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= SHARE_MAX_LIVE) {
+      throw new AppError('limit_reached', `This project has ${Number(n)} live share links, the most a project may have (${SHARE_MAX_LIVE}); revoke one it no longer needs first.`, { limit: SHARE_MAX_LIVE });
+    }
     await trx.insertInto('project_shares').values(row).execute();
   });
   // The token is in this answer only: the server keeps its hash.

@@ -27,7 +27,7 @@ export default defineRoute({
     token: z.string().describe('The link\'s secret, shown only in this answer'),
     url: z.string().describe('The link: <public url>/share/<token>; its PDF is <url>/report.pdf'),
   }),
-  errors: [400, 404, 422],
+  errors: [400, 404, 409, 422],
   run: (a, _ctx, core, principal) =>
     createShare(core.store, principal, a.project_id, { expires_in_days: a.expires_in_days, window: a.window, days: a.days, topic: a.topic, market: a.market }, consolePublicUrl(core.config)),
   cli: { command: 'reports share', description: "make a read-only link of a project's report (shown once)", args: ['project_id'] },
