@@ -2,6 +2,8 @@
 // The HTTP schemas (and through them the MCP tools) enforce them with a 422, so no input can cost
 // CPU, storage or an index entry out of proportion: a name is matched against every answer and
 // copied into every probe row, and Postgres refuses an index entry over about 2.7 KB.
+import { AppError } from './errors.ts';
+
 export const INPUT_LIMITS = {
   /** target_entity, brand_name, competitor names, industry, trend names. */
   name: 200,
@@ -31,3 +33,13 @@ export const INPUT_LIMITS = {
  * measured under load), and the watchdog and the lease heartbeat keep their time.
  */
 export const ANSWER_MAX_CHARS = 100_000;
+
+/**
+ * Throws 409 `limit_reached` when `count` already fills `limit`: the one check behind every cap on
+ * what an account or a project may hold (keys, webhook endpoints, projects, sites, share links).
+ * The caller counts under the holder's lock, so two creates at once cannot both see room.
+ */
+export function checkCap(count: number | string | bigint, limit: number, what: { holder: 'account' | 'project'; things: string; allows: string; advice: string }): void {
+  const n = Number(count);
+  if (n >= limit) throw new AppError('limit_reached', `This ${what.holder} has ${n} ${what.things}, the most ${what.allows} (${limit}); ${what.advice}`, { limit });
+}

@@ -5,6 +5,7 @@ import { hash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../errors.ts';
+import { checkCap } from '../limits.ts';
 import { newId, nowIso } from '../../lib/ids.ts';
 import { SCOPES, READ_ONLY_SCOPES, type Scope, isScope, parseStoredScopes, storedScopes } from './scopes.ts';
 import { checkGrant, grantIn, lockAccount } from '../billing/ledger.ts';
@@ -116,9 +117,7 @@ async function issueKey(db: Kysely<Database>, accountId: string, opts: CreateKey
   }
   if (maxActive !== undefined) {
     const { n } = await db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
-    if (Number(n) >= maxActive) {
-      throw new AppError('limit_reached', `This account has ${Number(n)} active API keys and MCP tokens, the most this instance allows (${maxActive}); revoke one it no longer uses first.`, { limit: maxActive });
-    }
+    checkCap(n, maxActive, { holder: 'account', things: 'active API keys and MCP tokens', allows: 'this instance allows', advice: 'revoke one it no longer uses first.' });
   }
   const kind = opts.kind ?? 'api';
   const raw = (kind === 'mcp' ? MCP_KEY_PREFIX : API_KEY_PREFIX) + randomBase62(40);

@@ -12,6 +12,7 @@ import { requireScope, type Principal } from '../accounts/accounts.ts';
 import type { ActionContext } from '../billing/actions.ts';
 import { lockAccount } from '../billing/ledger.ts';
 import { AppError } from '../errors.ts';
+import { checkCap } from '../limits.ts';
 import { checkCountry, checkLanguage } from '../locale.ts';
 import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import { formatCredits, parseCredits } from '../money.ts';
@@ -288,9 +289,7 @@ export async function createProject(deps: TrackingDeps, principal: Principal, in
     if (deps.maxProjects !== undefined) {
       await lockAccount(deps.store, trx, principal.accountId);
       const { n } = await trx.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', principal.accountId).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
-      if (Number(n) >= deps.maxProjects) {
-        throw new AppError('limit_reached', `This account has ${Number(n)} projects, the most this instance allows (${deps.maxProjects}); delete one it no longer uses first.`, { limit: deps.maxProjects });
-      }
+      checkCap(n, deps.maxProjects, { holder: 'account', things: 'projects', allows: 'this instance allows', advice: 'delete one it no longer uses first.' });
     }
     await trx.insertInto('projects').values({ id, account_id: principal.accountId, ...columns, created_at: now, updated_at: now, deleted_at: null }).execute();
     if (input.prompts?.length) await addPrompts(trx, id, input.prompts);

@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { requireScope, type Principal } from '../accounts/accounts.ts';
 import { AppError } from '../errors.ts';
+import { checkCap } from '../limits.ts';
 import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
 import type { Catalog } from '../visibility/catalog.ts';
@@ -135,9 +136,7 @@ export async function createShare(store: Store, principal: Principal, projectId:
       .where('revoked_at', 'is', null)
       .where('expires_at', '>', row.created_at)
       .executeTakeFirstOrThrow();
-    if (Number(n) >= SHARE_MAX_LIVE) {
-      throw new AppError('limit_reached', `This project has ${Number(n)} live share links, the most a project may have (${SHARE_MAX_LIVE}); revoke one it no longer needs first.`, { limit: SHARE_MAX_LIVE });
-    }
+    checkCap(n, SHARE_MAX_LIVE, { holder: 'project', things: 'live share links', allows: 'a project may have', advice: 'revoke one it no longer needs first.' });
     await trx.insertInto('project_shares').values(row).execute();
   });
   // The token is in this answer only: the server keeps its hash.

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { lockAccount } from '../billing/ledger.ts';
 import { AI_CRAWLERS } from '../content/crawlers.ts';
 import { AppError } from '../errors.ts';
+import { checkCap } from '../limits.ts';
 import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
 import { foldHost } from './classify.ts';
@@ -76,9 +77,7 @@ export async function createSite(
       await lockAccount(store, trx, accountId);
       const { n } = await trx.selectFrom('sites').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
       const again = await trx.selectFrom('sites').select('id').where('account_id', '=', accountId).where('domain', '=', domain).executeTakeFirst();
-      if (!again && Number(n) >= maxSites) {
-        throw new AppError('limit_reached', `This account has ${Number(n)} sites, the most this instance allows (${maxSites}); delete one it no longer uses first.`, { limit: maxSites });
-      }
+      if (!again) checkCap(n, maxSites, { holder: 'account', things: 'sites', allows: 'this instance allows', advice: 'delete one it no longer uses first.' });
     }
     await trx.insertInto('sites').values(row).onConflict((oc) => oc.columns(['account_id', 'domain']).doNothing()).execute();
   });

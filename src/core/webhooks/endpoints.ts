@@ -4,6 +4,7 @@
 // and again, on the address actually connected to, at every delivery (delivery.ts).
 import { sql } from 'kysely';
 import { AppError } from '../errors.ts';
+import { checkCap } from '../limits.ts';
 import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import { enqueueJobs } from '../../jobs/queue.ts';
 import { checkOutboundTarget, isFetchError, type FetchAllowlist, type HostResolver } from '../pages/fetch/index.ts';
@@ -99,9 +100,7 @@ export async function createEndpoint(
     await lockAccount(deps.store, trx, accountId);
     if (deps.maxEndpoints !== undefined) {
       const { n } = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
-      if (Number(n) >= deps.maxEndpoints) {
-        throw new AppError('limit_reached', `This account has ${Number(n)} webhook endpoints, the most this instance allows (${deps.maxEndpoints}); delete one it no longer uses first (each endpoint receives every event it subscribes to).`, { limit: deps.maxEndpoints });
-      }
+      checkCap(n, deps.maxEndpoints, { holder: 'account', things: 'webhook endpoints', allows: 'this instance allows', advice: 'delete one it no longer uses first (each endpoint receives every event it subscribes to).' });
     }
     await trx.insertInto('webhook_endpoints').values(row).execute();
   });
