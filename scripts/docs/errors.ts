@@ -12,7 +12,7 @@ const WHAT_TO_DO: Record<number, string> = {
   404: 'The id is not one of this account\'s.',
   405: '`/mcp` is stateless (no stream on `GET`, no session to `DELETE`): use `POST /mcp`.',
   409: 'Change what the message names first (enable the webhook endpoint; revoke a key or delete a webhook endpoint the account no longer uses), then send the request again.',
-  413: 'Send at most 1 MiB of UTF-8 JSON with `Content-Type: application/json` (4 MiB to `POST /mcp`). An access log upload (`POST /v1/sites/{id}/logs`) has its own limits, named in the message (docs/sites.md): split the file.',
+  413: 'Send at most 1 MiB of UTF-8 JSON with `Content-Type: application/json` (11 MiB to the content score, whose `html` may hold a 5 MiB draft; 12 MiB to `POST /mcp`). An access log upload (`POST /v1/sites/{id}/logs`) has its own limits, named in the message (docs/sites.md): split the file.',
   414: 'Send at most 1 MiB of UTF-8 JSON with `Content-Type: application/json`; no id is longer than 100 characters.',
   415: 'Send at most 1 MiB of UTF-8 JSON with `Content-Type: application/json`.',
   422: 'Use a new `idempotency_key` for a different request (schema errors come as a `detail` list instead).',

@@ -6634,7 +6634,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Body larger than 1 MiB */
+            /** @description Body larger than 11 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;

@@ -73,7 +73,7 @@ export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<Any
   if (spec.rawBody) return mountRawBodyRoute(app, core, spec);
   // Besides the route's own errors, every authenticated route can answer 401/403/429 and an
   // unexpected 500; a route that reads query parameters 422 (a non-numeric limit); a route that
-  // takes a body 413 (over 1 MiB), 415 (not JSON) and 422 (malformed JSON).
+  // takes a body 413 (over 1 MiB, or the route's own bodyLimit), 415 (not JSON) and 422 (malformed JSON).
   // Any route can also answer 503 database_unavailable.
   const statuses = new Set([...spec.errors, 401, 403, 429, 500, 503]);
   if (spec.querystring) statuses.add(422);
@@ -81,7 +81,8 @@ export function mountRoute(app: FastifyInstance, core: Core, spec: RouteSpec<Any
   if (spec.body || spec.method === 'POST' || spec.method === 'PATCH') for (const s of [413, 415, 422]) statuses.add(s);
   const response: Record<number, AnyZod> = { 200: spec.response };
   for (const s of [...statuses].sort()) {
-    response[s] = (s === 422 ? ValidationErrorBody : ErrorBody).describe(ERROR_DESCRIPTIONS[s] ?? 'Error');
+    const description = s === 413 && spec.bodyLimit ? `Body larger than ${spec.bodyLimit / (1024 * 1024)} MiB` : ERROR_DESCRIPTIONS[s];
+    response[s] = (s === 422 ? ValidationErrorBody : ErrorBody).describe(description ?? 'Error');
   }
   app.route({
     method: spec.method,

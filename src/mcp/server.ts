@@ -36,9 +36,11 @@ export { MCP_TOOLS } from './tools.ts';
  * The largest POST /mcp body. A tool's arguments may hold 1 MiB of text (upload_site_logs'
  * `lines`, a run's 2,000 prompts of 500 characters), which JSON and UTF-8 write in up to 3 bytes
  * a character (a quote escaped, a non-Latin letter): 4 MiB carries any arguments the schemas
- * accept, where the API's 1 MiB refused log lines the tool's own schema allows.
+ * accept, where the API's 1 MiB refused log lines the tool's own schema allows. A tool whose route
+ * reads more (score_content's draft HTML, up to the fetcher's 5 MiB) raises it to that route's
+ * limit plus 1 MiB for the JSON-RPC envelope, so a draft the API takes is never refused here.
  */
-export const MCP_BODY_LIMIT = 4 * 1024 * 1024;
+export const MCP_BODY_LIMIT = Math.max(4 * 1024 * 1024, ...MCP_TOOLS.map((t) => (t.bodyLimit ? t.bodyLimit + 1024 * 1024 : 0)));
 
 /** What an agent is told when it connects: how a study is run, and what costs credits. */
 const ABOUT = 'sightline measures whether AI assistants (ChatGPT, Perplexity, Gemini, Grok, Claude, DeepSeek) mention and cite a brand, and what to change on a page so they do.';

@@ -31,6 +31,8 @@ export interface McpTool {
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
   /** The arguments: the route's path, query and body shapes in one object. */
   input: z.ZodObject;
+  /** The route's own body limit in bytes, where it takes more than the server's 1 MiB (a draft's HTML). */
+  bodyLimit?: number;
   /** What the tool answers (the route's 200 response, unless the tool answers another shape). */
   output: z.ZodType;
   run: (args: unknown, ctx: ActionContext, core: Core, principal: Principal) => Promise<unknown>;
@@ -67,6 +69,7 @@ function toolOf(route: AnyRoute): McpTool {
     ...(route.listedFor ? { listedFor: route.listedFor } : {}),
     action: route.action,
     input: argumentsOf(route),
+    ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
     output: t.output ?? route.response,
     run: async (args, ctx, core, principal) => route.run(args as never, ctx, core, principal),
   };

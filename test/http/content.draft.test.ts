@@ -147,6 +147,13 @@ describe('Content score of supplied HTML (a draft)', () => {
     const empty: any = await client.callTool({ name: 'score_content', arguments: { url: GUIDE, html: ' ' } });
     assert.ok(empty.isError);
     assert.match(empty.content[0].text, /invalid_html/);
+    // A draft past the cap reaches the core's own check (not the endpoint's body limit, which was
+    // 4 MiB and refused drafts the API takes): the tool's error names the cap; nothing is charged.
+    const big: any = await client.callTool({ name: 'score_content', arguments: { url: GUIDE, html: `<p>${'"quoted" '.repeat(CAP / 9)}</p>` } });
+    assert.ok(big.isError);
+    const bigError = JSON.parse(big.content[0].text);
+    assert.equal(bigError.error, 'payload_too_large');
+    assert.equal(bigError.max_bytes, CAP);
     await client.close();
     assert.equal(await balance(key), '8.00');
   });

@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SCOPES } from '../../src/core/accounts/scopes.ts';
 import { MCP_TOOLS } from '../../src/mcp/tools.ts';
+import { MCP_BODY_LIMIT } from '../../src/mcp/server.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { serveFixtureSite } from '../http/content-sites.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
@@ -167,10 +168,12 @@ describe('MCP parity with the HTTP API', () => {
     const res = await fetch(`${base}/mcp`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_usage', arguments: { pad: 'x'.repeat(4 * 1024 * 1024) } } }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_usage', arguments: { pad: 'x'.repeat(MCP_BODY_LIMIT) } } }),
     });
     assert.equal(res.status, 413);
-    assert.deepEqual(((await res.json()) as any).detail, { error: 'payload_too_large', message: 'The request body is larger than 4 MiB.' });
+    // The limit is the largest route's (score_content's draft HTML) plus room for the envelope.
+    assert.equal(MCP_BODY_LIMIT, 12 * 1024 * 1024);
+    assert.deepEqual(((await res.json()) as any).detail, { error: 'payload_too_large', message: 'The request body is larger than 12 MiB.' });
   });
 
   test('argument problems are validation errors with the HTTP 422 information; limits are clamped like HTTP', async () => {

@@ -67,7 +67,7 @@ export default defineRoute({
   response: ContentScore.extend({ billing: Billing }),
   errors: [400, 402, 413, 422, 500, 503],
   // Room for html at the fetcher's cap once JSON-escaped; the core refuses more with a 413.
-  bodyLimit: 2 * MAX_SUPPLIED_HTML_BYTES + 64 * 1024,
+  bodyLimit: 2 * MAX_SUPPLIED_HTML_BYTES + 1024 * 1024,
   run: (a, ctx, core) => core.content.scoreContent(ctx, a),
   cli: { command: 'ci score', description: 'score a page for AI citation, with recommendations (2 credits with --trend, 3 without)', args: ['url'], files: ['html'] },
   tool: {
