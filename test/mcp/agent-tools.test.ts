@@ -43,7 +43,7 @@ describe('MCP tools for agents', () => {
     assert.ok(instructions.indexOf('estimate_visibility_run') < instructions.indexOf('(3) create_visibility_run'));
     // Not every refusal is a tool error: the rate limit and the body limit answer the HTTP request.
     assert.match(instructions, /429 rate_limited .*Retry-After/);
-    assert.match(instructions, /413 payload_too_large for a request over 4 MiB/);
+    assert.match(instructions, /413 payload_too_large for a request over 12 MiB/);
     const { tools } = await client.listTools();
     assert.ok(tools.length >= 25, String(tools.length));
     for (const t of tools) {
