@@ -4,12 +4,13 @@
 import type { operations } from '../client/schema.d.ts';
 
 /**
- * Lines dated after now (a log written with a wrong time zone or clock) are counted, but reports
- * end now and show them only once that time has passed: said after the totals, as the console does.
+ * Lines dated after now (a log written with a wrong time zone or clock; the server decides, by its
+ * clock) are counted, but reports end now and show them only once that time has passed: said after
+ * the totals, as the console does.
  */
-export function futureLinesNote(to: string | null | undefined, now = Date.now()): string {
-  return to && Date.parse(to) > now + 3_600_000
-    ? `\nSome lines are dated after now (up to ${to}). They are counted, but reports end now and show them only once that time has passed: check the log's time zone or the clock of the server that wrote it.`
+export function futureLinesNote(futureLines: number | undefined, to: string | null | undefined): string {
+  return futureLines
+    ? `\n${plural(futureLines, 'line')} ${futureLines === 1 ? 'is' : 'are'} dated after now${to ? ` (up to ${to})` : ''}. They are counted, but reports end now and show them only once that time has passed: check the log's time zone or the clock of the server that wrote it.`
     : '';
 }
 
@@ -384,7 +385,7 @@ export const FORMATTERS: Record<string, Formatter> = {
       `no AI referral visits from ${d.from} to ${d.to}`,
     ),
   ),
-  'logs ingest': fmt('sitesLogsUpload', (d) => `${d.lines} lines (${d.format}): ${d.ai_crawler_hits} AI crawler hits, ${d.ai_referral_visits} AI referral visits, ${d.duplicates} duplicates, ${d.skipped} skipped${d.hint ? `\n${d.hint}` : ''}${futureLinesNote(d.to)}`),
+  'logs ingest': fmt('sitesLogsUpload', (d) => `${d.lines} lines (${d.format}): ${d.ai_crawler_hits} AI crawler hits, ${d.ai_referral_visits} AI referral visits, ${d.duplicates} duplicates, ${d.skipped} skipped${d.hint ? `\n${d.hint}` : ''}${futureLinesNote(d.future_lines, d.to)}`),
   'ci status': fmt('contentIntelligenceRunsRead', (run) => [ciRunLine(run), ...ciResultLines((run as { result?: Record<string, unknown> | null }).result)].join('\n')),
   'webhooks create': fmt('webhooksCreate', (w) => [webhookLine(w), ...(w.secret ? [`signing secret (shown only now): ${w.secret}`] : [])].join('\n')),
   'webhooks list': fmt('webhooksList', (d) => lines(d.webhooks.map(webhookLine), 'no webhooks')),

@@ -608,7 +608,7 @@ function logsIngest(cmd: Command, io: Io, act: Act) {
         });
         return {
           doc: t,
-          human: `${t.file === '-' ? 'stdin' : t.file} → ${t.site_id}: ${plural(t.lines, 'line')} (${t.format ?? 'no format'}) in ${plural(t.requests, 'request')}; ${plural(t.ai_crawler_hits, 'AI crawler hit')}, ${plural(t.ai_referral_visits, 'AI referral visit')}, ${plural(t.duplicates, 'duplicate')}, ${t.skipped} skipped${t.hint ? `\n${t.hint}` : ''}${futureLinesNote(t.to)}`,
+          human: `${t.file === '-' ? 'stdin' : t.file} → ${t.site_id}: ${plural(t.lines, 'line')} (${t.format ?? 'no format'}) in ${plural(t.requests, 'request')}; ${plural(t.ai_crawler_hits, 'AI crawler hit')}, ${plural(t.ai_referral_visits, 'AI referral visit')}, ${plural(t.duplicates, 'duplicate')}, ${t.skipped} skipped${t.hint ? `\n${t.hint}` : ''}${futureLinesNote(t.future_lines, t.to)}`,
         };
       } finally {
         process.off('SIGINT', onSignal);

@@ -13341,6 +13341,8 @@ export interface operations {
                         from: string | null;
                         /** @description The latest request time read */
                         to: string | null;
+                        /** @description Of the parsed lines: those dated more than an hour after the server's clock (a log written with a wrong time zone or clock). They are counted, but the reports end now and show them only once that time has passed */
+                        future_lines: number;
                         /** @description Only when lines were sent and none could be read in the format: which format they look like, or that none matched */
                         hint?: string;
                     };

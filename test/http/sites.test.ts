@@ -82,6 +82,21 @@ describe('sites: access logs of every format', () => {
     });
   }
 
+  test('lines dated over an hour after the server clock are counted and reported as future_lines', async () => {
+    const site = await newSite('skewed.example');
+    const now = Date.now();
+    const line = (ms: number, path: string) => render.combined({ ip: IP.gptbot, time: ms, method: 'GET', host: site.domain, path, status: 200, ua: UA.gptbot });
+    // Past, 20 minutes ahead (clocks drift, logs flush late: not after now), and two a day ahead.
+    const body = [line(now - 60_000, '/a'), line(now + 20 * 60_000, '/b'), line(now + 86_400_000, '/c'), line(now + 86_400_000 + 1000, '/d')].join('\n');
+    const res = await upload(site.id, body, { 'content-type': 'text/plain' });
+    assert.equal(res.statusCode, 200, res.body);
+    const sum = res.json();
+    assert.equal(sum.ai_crawler_hits, 4, 'every line is counted');
+    assert.equal(sum.future_lines, 2);
+    const past = (await upload(site.id, line(now - 120_000, '/e'), { 'content-type': 'text/plain' })).json();
+    assert.equal(past.future_lines, 0);
+  });
+
   test('combined: the crawler and referral reports', async () => {
     const site = await newSite('reports.example');
     // One clock for the lines sent and the times expected (a second may tick between the two).

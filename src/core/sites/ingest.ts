@@ -75,9 +75,18 @@ export interface IngestSummary {
   ai_referral_visits: number;
   from: string | null;
   to: string | null;
+  /**
+   * Of the parsed lines: those dated more than FUTURE_SLACK_MS after the server's clock (a log
+   * written with a wrong time zone or clock). They are counted, but the reports end now and show
+   * them only once that time has passed; decided here, by the server's clock, for every surface.
+   */
+  future_lines: number;
   /** Only when lines were sent and none could be read in the format: what they look like instead. */
   hint?: string;
 }
+
+/** How far after the server's clock a line may be dated before it counts as dated after now (clocks drift; logs flush late). */
+export const FUTURE_SLACK_MS = 60 * 60 * 1000;
 
 /** What one request counts as, before its line hash and hour are added. */
 export type Classified =
@@ -298,7 +307,8 @@ export async function ingestLog(
   // An allow-listed `host:port` domain: log lines name the host, with or without the port.
   const siteHost = foldHost(site.domain);
   let newBlocked = 0;
-  const sum = { lines: 0, parsed: 0, skipped: 0, duplicates: 0, duplicates_in_upload: 0, duplicates_sent_before: 0, ai_crawler_hits: 0, ai_referral_visits: 0 };
+  const sum = { lines: 0, parsed: 0, skipped: 0, duplicates: 0, duplicates_in_upload: 0, duplicates_sent_before: 0, ai_crawler_hits: 0, ai_referral_visits: 0, future_lines: 0 };
+  const futureAfter = Date.now() + FUTURE_SLACK_MS;
   // This upload's mark on the lines it counts first: a line already there with it was repeated
   // within the upload, one without it was sent before (two uploads share one at odds of 2^-47).
   const upload = { mark: randomInt(1, 2 ** 47), counted: 0 };
@@ -343,6 +353,7 @@ export async function ingestLog(
     sum.parsed++;
     if (r.time < minTime) minTime = r.time;
     if (r.time > maxTime) maxTime = r.time;
+    if (r.time > futureAfter) sum.future_lines++;
     const c = classifyRecord(r, opts.ranges);
     return c ? batch.add(line, r.time, c) : false;
   };

@@ -61,5 +61,11 @@ export const IngestSummary = z.object({
   ai_referral_visits: z.number().int(),
   from: z.string().nullable().describe('The earliest request time read'),
   to: z.string().nullable().describe('The latest request time read'),
+  future_lines: z
+    .number()
+    .int()
+    .describe(
+      "Of the parsed lines: those dated more than an hour after the server's clock (a log written with a wrong time zone or clock). They are counted, but the reports end now and show them only once that time has passed",
+    ),
   hint: z.string().optional().describe('Only when lines were sent and none could be read in the format: which format they look like, or that none matched'),
 });

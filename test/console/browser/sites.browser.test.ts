@@ -183,7 +183,7 @@ describe('the Sites pages', { skip: browserSkip() }, () => {
     assert.equal(await page.getByTestId('upload-future').count(), 0);
     const tomorrow = render.combined({ ip: IP.gptbot, time: Date.now() + DAY, method: 'GET', host: DOMAIN, path: '/later', status: 200, ua: UA.gptbot });
     summary = await upload('skewed.log', tomorrow + '\n');
-    assert.match(await page.getByTestId('upload-future').innerText(), /^Some lines are dated after now \(up to .+\)\. They are counted, but the reports below end now/);
+    assert.match(await page.getByTestId('upload-future').innerText(), /^1 line is dated after now \(up to .+\)\. They are counted, but the reports below end now/);
     assert.equal(await stat(summary, 'AI crawler hits'), '1');
   });
 

@@ -141,10 +141,10 @@ function Upload({ site, onDone }) {
       ? html`<div data-testid="upload-summary" role="status">
           <${Note} kind="ok"><p>Read ${n(summary.lines)} lines as <strong>${summary.format}</strong>${summary.from ? html` covering ${when(summary.from)} to ${when(summary.to)}` : null}.</p></${Note}>
           ${
-            // Lines dated after now (a log written with a wrong time zone or clock) are counted,
-            // but the reports end now: said here, or the report would miss them without a word.
-            summary.to && Date.parse(summary.to) > Date.now() + 3_600_000
-              ? html`<${Note} kind="warn"><p data-testid="upload-future">Some lines are dated after now (up to ${when(summary.to)}). They are counted, but the reports below end now and show them only once that time has passed: check the log's time zone or the server clock that wrote it.</p></${Note}>`
+            // Lines dated after now by the server's clock (a log written with a wrong time zone or
+            // clock) are counted, but the reports end now: said here, or they would miss them without a word.
+            summary.future_lines > 0
+              ? html`<${Note} kind="warn"><p data-testid="upload-future">${n(summary.future_lines)} ${summary.future_lines === 1 ? 'line is' : 'lines are'} dated after now (up to ${when(summary.to)}). They are counted, but the reports below end now and show them only once that time has passed: check the log's time zone or the server clock that wrote it.</p></${Note}>`
               : null
           }
           ${summary.hint ? html`<${Note} kind="warn"><p>${summary.hint}</p></${Note}>` : null}
