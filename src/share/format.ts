@@ -23,6 +23,21 @@ export function latestRates(d: Dashboard, brand: string) {
   ];
 }
 
+/**
+ * The latest period's change from the one before, as the console shows it: `shown` when there is
+ * a period before; `none` is what a cell without a change says (the server compares two periods
+ * only when they asked the same); `note` explains a period that was not compared, else null.
+ */
+export function changeColumn(d: Dashboard): { shown: boolean; none: string; note: string | null } {
+  const last = d.series.at(-1);
+  // null: compared with the period before.
+  const reason = last ? last.not_comparable_reason : 'no_previous_window';
+  if (reason === 'no_previous_window') return { shown: false, none: '', note: null };
+  if (reason === 'definition_changed') return { shown: true, none: 'not comparable', note: 'No change is shown: the period before asked something else (prompts, platforms, repeats, markets or competitors changed).' };
+  if (reason === 'definition_mixed') return { shown: true, none: 'not comparable', note: 'No change is shown: runs in this period or the one before asked different things.' };
+  return { shown: true, none: '–', note: null };
+}
+
 /** Every platform of the matrix, in first-seen order. */
 export const matrixPlatforms = (d: Dashboard) => [...new Set(d.matrix.flatMap((m) => m.platforms.map((p) => p.platform)))];
 

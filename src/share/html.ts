@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { ShareReport } from '../core/reports/shares.ts';
 import { platformName } from '../platforms/names.ts';
 import { buildChart, type ChartLine, type ChartPoint, PALETTE, ringRadius, segments } from './chart.ts';
-import { change, goneLine, interval, latestRates, matrixPlatforms, noGapsLine, onePeriodLine, pct, periodLine, scopeLine, simulatedLine } from './format.ts';
+import { change, changeColumn, goneLine, interval, latestRates, matrixPlatforms, noGapsLine, onePeriodLine, pct, periodLine, scopeLine, simulatedLine } from './format.ts';
 import type { OpenShare } from '../core/reports/shares.ts';
 
 /** The radius of the brand's markers; a competitor at the brand's rate rings it. */
@@ -133,12 +133,15 @@ const thinTag = (thin: boolean) => (thin ? '<span class="tag">thin</span>' : '')
 function ratesTable(report: ShareReport): string {
   const rows = latestRates(report.dashboard, report.share.brand);
   if (!rows.length) return '<p class="empty">No answers in this period yet.</p>';
-  return `<div class="wrap"><table><thead><tr><th>Name</th><th class="num">Mention rate</th><th class="num">95% interval</th><th class="num">n</th><th class="num">Share of voice</th></tr></thead><tbody>${rows
+  // The change from the period before, where the server compared the two (they asked the same).
+  const ch = changeColumn(report.dashboard);
+  const changeCell = (r: (typeof rows)[number]) => (ch.shown ? `<td class="num" data-change>${esc(change(r.change) || ch.none)}</td>` : '');
+  return `<div class="wrap"><table><thead><tr><th>Name</th><th class="num">Mention rate</th>${ch.shown ? '<th class="num">Change</th>' : ''}<th class="num">95% interval</th><th class="num">n</th><th class="num">Share of voice</th></tr></thead><tbody>${rows
     .map(
       (r) =>
-        `<tr class="${r.brand ? 'brand' : ''}${r.thin ? ' thin' : ''}"><td>${esc(r.name)}${r.brand ? ' <span class="tag">brand</span>' : ''}${thinTag(r.thin)}</td><td class="num">${pct(r.mention_rate)}</td><td class="num ci">${interval(r.mention_rate_ci)}</td><td class="num">${r.n}</td><td class="num">${pct(r.share_of_voice as number | null)}</td></tr>`,
+        `<tr class="${r.brand ? 'brand' : ''}${r.thin ? ' thin' : ''}"><td>${esc(r.name)}${r.brand ? ' <span class="tag">brand</span>' : ''}${thinTag(r.thin)}</td><td class="num">${pct(r.mention_rate)}</td>${changeCell(r)}<td class="num ci">${interval(r.mention_rate_ci)}</td><td class="num">${r.n}</td><td class="num">${pct(r.share_of_voice as number | null)}</td></tr>`,
     )
-    .join('')}</tbody></table></div>`;
+    .join('')}</tbody></table></div>${ch.note ? `<p class="one-period">${esc(ch.note)}</p>` : ''}`;
 }
 
 function matrixTable(report: ShareReport): string {

@@ -12,7 +12,7 @@ import * as fontkit from 'fontkit';
 import type { ShareReport } from '../core/reports/shares.ts';
 import { buildChart, type ChartLine, type ChartPoint, ringRadius, segments } from './chart.ts';
 import { platformName } from '../platforms/names.ts';
-import { change, interval, latestRates, matrixPlatforms, noGapsLine, onePeriodLine, pct, periodLine, scopeLine, simulatedLine } from './format.ts';
+import { change, changeColumn, interval, latestRates, matrixPlatforms, noGapsLine, onePeriodLine, pct, periodLine, scopeLine, simulatedLine } from './format.ts';
 
 type Doc = PDFKit.PDFDocument;
 
@@ -264,21 +264,34 @@ export async function reportPdf(report: ShareReport): Promise<Buffer> {
   heading(doc, 'Mention rate, latest period');
   const rates = latestRates(d, s.brand);
   if (rates.length) {
+    // The change from the period before, where the server compared the two (they asked the same).
+    const ch = changeColumn(d);
+    const w = ch.shown ? 75 : 85;
+    const cols = ch.shown ? 5 : 4;
     await table(
       doc,
       [
-        { title: 'Name', width: full - 4 * 85 },
-        { title: 'Mention rate', width: 85, align: 'right' },
-        { title: '95% interval', width: 85, align: 'right' },
-        { title: 'n', width: 85, align: 'right' },
-        { title: 'Share of voice', width: 85, align: 'right' },
+        { title: 'Name', width: full - cols * w },
+        { title: 'Mention rate', width: w, align: 'right' },
+        ...(ch.shown ? [{ title: 'Change', width: w, align: 'right' as const }] : []),
+        { title: '95% interval', width: w, align: 'right' },
+        { title: 'n', width: w, align: 'right' },
+        { title: 'Share of voice', width: w, align: 'right' },
       ],
       rates.map((r) => ({
-        cells: [`${r.name}${r.brand ? ' (brand)' : ''}${r.thin ? ' · thin' : ''}`, pct(r.mention_rate), interval(r.mention_rate_ci), String(r.n), pct(r.share_of_voice as number | null)],
+        cells: [
+          `${r.name}${r.brand ? ' (brand)' : ''}${r.thin ? ' · thin' : ''}`,
+          pct(r.mention_rate),
+          ...(ch.shown ? [change(r.change) || ch.none] : []),
+          interval(r.mention_rate_ci),
+          String(r.n),
+          pct(r.share_of_voice as number | null),
+        ],
         thin: r.thin,
         bold: r.brand,
       })),
     );
+    if (ch.note) note(doc, ch.note);
   } else note(doc, 'No answers in this period yet.');
 
   heading(doc, 'Mention rate over time');

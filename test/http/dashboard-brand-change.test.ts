@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { round4 } from '../../src/lib/stats.ts';
+import { pdfText } from '../helpers/pdf-text.ts';
 
 type Rate = { name?: string; mention_rate: number | null; previous_mention_rate: number | null; change: number | null };
 type Window = { definition_id: string | null; not_comparable_reason: string | null; brand: Rate; competitors: Rate[] };
@@ -85,6 +86,16 @@ describe('project dashboard: the brand change between comparable windows', () =>
     assert.equal(globex.previous_mention_rate, before.competitors[0].mention_rate);
     assert.equal(globex.change, round4(globex.mention_rate! - globex.previous_mention_rate!));
 
+    // The shared report shows the same change beside each rate, on the page and in the PDF.
+    const link = (await s.request('POST', `/v1/projects/${p.id}/shares`, { key, body: { window: '7d', days: 30 } })).json();
+    const page = async () => (await s.request('GET', `/share/${link.token}`)).body;
+    const compared = await page();
+    assert.match(compared, /<th class="num">Change<\/th>/);
+    assert.match(compared, /<tr class="brand[^"]*">.*?<td class="num" data-change>−25 pts<\/td>/);
+    assert.doesNotMatch(compared, /No change is shown/);
+    const pdf = pdfText((await s.request('GET', `/share/${link.token}/report.pdf`)).rawPayload);
+    if (pdf !== null) assert.match(pdf, /Acme Anvils \(brand\) · thin 75% −25 pts/);
+
     // The first run moved into the second's window: that window mixes definitions, so the latest
     // one is not compared with it.
     await db.updateTable('visibility_runs').set({ created_at: ago(9) }).where('id', '=', first).execute();
@@ -98,5 +109,9 @@ describe('project dashboard: the brand change between comparable windows', () =>
     );
     assert.equal(mixed.series[1].brand.change, null);
     assert.equal(mixed.series[1].brand.previous_mention_rate, null);
+    // The shared report claims no move either, and says why.
+    const notCompared = await page();
+    assert.match(notCompared, /<tr class="brand[^"]*">.*?<td class="num" data-change>not comparable<\/td>/);
+    assert.match(notCompared, /No change is shown: runs in this period or the one before asked different things\./);
   });
 });

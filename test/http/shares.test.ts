@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { OPERATIONS } from '../../src/operations/index.ts';
 import { sharePdfCache } from '../../src/share/routes.ts';
 import { SHARE_MAX_LIVE } from '../../src/core/reports/shares.ts';
+import { pdfText } from '../helpers/pdf-text.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { runCli, serverForCli } from '../helpers/cli.ts';
 import { connectMcp } from '../helpers/mcp-client.ts';
@@ -258,18 +259,6 @@ describe('report share links', () => {
     }
   });
 });
-
-/** The text of a PDF (pdftotext), or null without poppler-utils (a failure on CI). */
-function pdfText(pdf: Buffer): string | null {
-  if (!hasPdftoppm) {
-    if (process.env.CI === 'true') assert.fail('pdftotext is required on CI (apt-get install poppler-utils)');
-    return null;
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'sightline-share-'));
-  writeFileSync(join(dir, 'report.pdf'), pdf);
-  // One line per paragraph: a label wrapped over two lines still reads as one.
-  return execFileSync('pdftotext', ['-enc', 'UTF-8', join(dir, 'report.pdf'), '-']).toString('utf8').replace(/\s+/g, ' ');
-}
 
 describe('what a client sees on a shared report', () => {
   let s: TestServer;
