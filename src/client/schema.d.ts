@@ -11283,6 +11283,12 @@ export interface operations {
                             topics: string[];
                             n: number;
                             thin: boolean;
+                            /** @description The prompt's rate in the window before, when that window asked it the same (not_comparable_reason null); else null */
+                            previous_mention_rate: number | null;
+                            /** @description mention_rate minus previous_mention_rate; null when not compared (see not_comparable_reason) or either has no answers */
+                            change: number | null;
+                            /** @description Why the prompt's change is null: no_previous_window (no runs in the window before), definition_changed (the window before asked this prompt otherwise: platforms, models, markets, repeats or the brand's aliases and domains), definition_mixed (runs of one market in either window asked it differently); null when compared. Each platform cell compares on its own: a platform added leaves the others' changes */
+                            not_comparable_reason: ("no_previous_window" | "definition_changed" | "definition_mixed") | null;
                         } & {
                             [key: string]: unknown;
                         })[];

@@ -689,6 +689,17 @@ const migrations: Record<string, Migration> = {
       if (!columns.includes('upload')) await db.schema.alterTable('site_log_lines').addColumn('upload', 'bigint').execute();
     },
   },
+  '0023_dashboard_rollups_asked': {
+    // The dashboard's per-prompt tallies now record what each prompt asked (cells.asks and each
+    // platform cell's digest), so a prompt's change is read only between windows that asked it
+    // the same. The tallies are derived from the probes alone: dropped here, each run's are
+    // written again the first time a dashboard reads it. Re-runnable.
+    async up(db: Kysely<any>) {
+      // The marks first: a run without its mark is tallied again, never read as having none.
+      await db.deleteFrom('dashboard_rollup_runs').execute();
+      await db.deleteFrom('dashboard_rollups').execute();
+    },
+  },
 };
 
 

@@ -114,4 +114,79 @@ describe('project dashboard: the brand change between comparable windows', () =>
     assert.match(notCompared, /<tr class="brand[^"]*">.*?<td class="num" data-change>not comparable<\/td>/);
     assert.match(notCompared, /No change is shown: runs in this period or the one before asked different things\./);
   });
+  test('a prompt compares with the window before only where it was asked the same; each platform on its own', async () => {
+    const { key } = await s.account({ credits: 500 });
+    const created = await s.request('POST', '/v1/projects', {
+      key,
+      body: {
+        url: 'https://kettles.example/',
+        brand: { name: 'Acme Kettles' },
+        platforms: ['deepseek'],
+        repeats: 1,
+        prompts: [{ prompt: 'best kettles [[sandbox:mention]]' }, { prompt: 'quiet kettles [[sandbox:mention]]' }],
+      },
+    });
+    assert.equal(created.statusCode, 200, created.body);
+    const p = created.json();
+    const runProject = async () => {
+      const run = (await s.request('POST', `/v1/projects/${p.id}/runs`, { key, body: {} })).json();
+      for (const r of run.runs) await s.waitForRun(key, r.run_id, 60_000);
+      return run.runs[0].run_id as string;
+    };
+    const db = s.runtime.core.store.db;
+    const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    type Cell = { platform: string; previous_mention_rate: number | null; change: number | null };
+    type Row = { prompt: string; previous_mention_rate: number | null; change: number | null; not_comparable_reason: string | null; platforms: Cell[] };
+    const matrix = async () => {
+      const res = await s.request('GET', `/v1/projects/${p.id}/dashboard?window=7d&days=30`, { key });
+      assert.equal(res.statusCode, 200, res.body);
+      return new Map((res.json().matrix as Row[]).map((m) => [m.prompt.split(' ')[0], m]));
+    };
+
+    const first = await runProject();
+    await db.updateTable('visibility_runs').set({ created_at: ago(9) }).where('id', '=', first).execute();
+    // The same again: every prompt and cell compared (all named both times: ±0).
+    const second = await runProject();
+    let m = await matrix();
+    for (const row of m.values()) {
+      assert.deepEqual([row.not_comparable_reason, row.previous_mention_rate, row.change], [null, 1, 0]);
+      assert.deepEqual(row.platforms.map((c) => [c.platform, c.change]), [['deepseek', 0]]);
+    }
+
+    // A platform added: the pooled rate of each prompt now mixes in another platform, so it is
+    // not compared; the deepseek cell, asked the same, still is; the new platform's is not.
+    await db.updateTable('visibility_runs').set({ created_at: ago(9) }).where('id', '=', second).execute();
+    const patched = await s.request('PATCH', `/v1/projects/${p.id}`, { key, body: { platforms: ['deepseek', 'openai'] } });
+    assert.equal(patched.statusCode, 200, patched.body);
+    const third = await runProject();
+    m = await matrix();
+    for (const row of m.values()) {
+      assert.deepEqual([row.not_comparable_reason, row.previous_mention_rate, row.change], ['definition_changed', null, null]);
+      const cells = new Map(row.platforms.map((c) => [c.platform, c]));
+      assert.deepEqual([cells.get('deepseek')!.previous_mention_rate, cells.get('deepseek')!.change], [1, 0]);
+      assert.deepEqual([cells.get('openai')!.previous_mention_rate, cells.get('openai')!.change], [null, null]);
+    }
+    // The window's brand change says the same (the definition changed).
+    const d = (await s.request('GET', `/v1/projects/${p.id}/dashboard?window=7d&days=30`, { key })).json();
+    assert.equal(d.series.at(-1).not_comparable_reason, 'definition_changed');
+
+    // A prompt added: the window's brand change is not compared (it asks more), but the prompts
+    // asked as before still are, and the new one has no window before.
+    await db.updateTable('visibility_runs').set({ created_at: ago(16) }).where('id', 'in', [first, second]).execute();
+    await db.updateTable('visibility_runs').set({ created_at: ago(9) }).where('id', '=', third).execute();
+    const added = await s.request('POST', `/v1/projects/${p.id}/prompts`, { key, body: { prompts: [{ prompt: 'cheap kettles [[sandbox:mention]]' }] } });
+    assert.equal(added.statusCode, 200, added.body);
+    await runProject();
+    m = await matrix();
+    assert.deepEqual(
+      [...m].map(([k, row]) => [k, row.not_comparable_reason, row.change]),
+      [
+        ['best', null, 0],
+        ['quiet', null, 0],
+        ['cheap', 'no_previous_window', null],
+      ],
+    );
+    const after = (await s.request('GET', `/v1/projects/${p.id}/dashboard?window=7d&days=30`, { key })).json();
+    assert.equal(after.series.at(-1).not_comparable_reason, 'definition_changed');
+  });
 });

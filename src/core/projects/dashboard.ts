@@ -210,21 +210,51 @@ function brandNumbers(pool: Pool, competitors: string[], before: Pool | null) {
   };
 }
 
+/**
+ * What a window asked of one prompt (or of one platform for it), from each run's digest
+ * (rollups.ts askedDigest) and the market (test) it ran for: per market the one digest its runs
+ * share, as a set over the markets; null when a market's runs in the window asked it differently.
+ * Two windows with the same key asked the prompt the same; as windowDefinition does for a window.
+ */
+export function windowAsked(asked: readonly (readonly [test: string, digest: string])[]): string | null {
+  const byTest = new Map<string, string>();
+  for (const [test, digest] of asked) {
+    const had = byTest.get(test);
+    if (had !== undefined && had !== digest) return null;
+    byTest.set(test, digest);
+  }
+  return JSON.stringify([...new Set(byTest.values())].sort());
+}
+
+/** Why a prompt's (or a platform cell's) change from the window before is not given; null when it is. */
+function promptNotComparable(now: string | null | undefined, before: string | null | undefined): NotComparableReason | null {
+  if (before === undefined) return 'no_previous_window';
+  if (now === null || now === undefined || before === null) return 'definition_mixed';
+  return now === before ? null : 'definition_changed';
+}
+
 /** A prompt's numbers over a window: the run summary of its probes, from the tallies of its runs. */
-function promptNumbers(runs: readonly { series?: PromptSeries; cells?: PromptCells; looked?: ReadonlySet<string> }[], competitors: readonly string[]) {
+function promptNumbers(runs: readonly { series?: PromptSeries; cells?: PromptCells; looked?: ReadonlySet<string>; test?: string }[], competitors: readonly string[]) {
   const pool = new Pool(competitors);
+  // What each run asked of the prompt, and of each platform ('?' for a tally without a digest).
+  const asked: [string, string][] = [];
+  const platformAsked = new Map<string, [string, string][]>();
   const platforms = new Map<string, { succeeded: number; mentions: number; competitors: Map<string, number>; looked: Map<string, number> }>();
   const urls = new Map<string, { url: string; domain: string | null; count: number }>();
   for (const r of runs) {
     if (r.series) pool.addRun([r.series], false, r.looked);
     if (!r.cells) continue;
+    asked.push([r.test ?? '', r.cells.asks ?? '?']);
     pool.addDomains(r.cells.domains);
     for (const [url, domain, count] of r.cells.urls ?? []) {
       const u = urls.get(url);
       if (u) u.count += count;
       else urls.set(url, { url, domain, count });
     }
-    for (const [platform, , , succeeded, mentions, named] of r.cells.platforms) {
+    for (const [platform, , , succeeded, mentions, named, digest] of r.cells.platforms) {
+      const list = platformAsked.get(platform);
+      if (list) list.push([r.test ?? '', digest ?? '?']);
+      else platformAsked.set(platform, [[r.test ?? '', digest ?? '?']]);
       let b = platforms.get(platform);
       if (!b) platforms.set(platform, (b = { succeeded: 0, mentions: 0, competitors: new Map(competitors.map((c) => [c, 0])), looked: new Map() }));
       b.succeeded += succeeded;
@@ -237,9 +267,11 @@ function promptNumbers(runs: readonly { series?: PromptSeries; cells?: PromptCel
   return {
     succeeded: pool.succeeded,
     mentions: pool.mentions,
+    asked: windowAsked(asked),
     ...h,
     by_platform: [...platforms].map(([platform, b]) => ({
       platform,
+      asked: windowAsked(platformAsked.get(platform) ?? []),
       succeeded: b.succeeded,
       mentions: b.mentions,
       mention_rate: rate(b.mentions, b.succeeded),
@@ -544,12 +576,12 @@ export async function dashboardAndRuns(store: Store, accountId: string, projectI
       const list = pending.get(id);
       if (list) cellsOf.set(id, new Map(list.map((r) => [r.prompt, r.cells])));
     }
-    const byPrompt = new Map<string, { series?: PromptSeries; cells?: PromptCells; looked?: ReadonlySet<string> }[]>();
-    for (const id of ids) {
+    const byPrompt = new Map<string, { series?: PromptSeries; cells?: PromptCells; looked?: ReadonlySet<string>; test: string }[]>();
+    for (const { id, test_id } of period.runs) {
       const cells = cellsOf.get(id) ?? new Map<string, PromptCells>();
       for (const p of seriesOf.get(id)?.prompts ?? []) {
         const list = byPrompt.get(p.prompt) ?? [];
-        list.push({ series: p.series, cells: cells.get(p.prompt), looked: lookedFor.get(id) });
+        list.push({ series: p.series, cells: cells.get(p.prompt), looked: lookedFor.get(id), test: test_id });
         byPrompt.set(p.prompt, list);
       }
     }
@@ -566,7 +598,11 @@ export async function dashboardAndRuns(store: Store, accountId: string, projectI
     .filter((p) => inTopic(p.prompt))
     .map(({ prompt, topics }) => {
       const e = latestNumbers.get(prompt) ?? promptNumbers([], competitors);
-      const before = previousCells.get(prompt);
+      // The window before counts only where it asked the prompt the same (platforms, models,
+      // markets, repeats and brand terms): a platform added moves the pooled rate by itself.
+      const seen = previousCells.get(prompt);
+      const reason = promptNotComparable(e.asked, seen?.asked);
+      const before = reason === null ? seen : undefined;
       return {
         prompt,
         topics,
@@ -575,8 +611,11 @@ export async function dashboardAndRuns(store: Store, accountId: string, projectI
         ...evidence(e.succeeded, e),
         previous_mention_rate: before?.mention_rate ?? null,
         change: rateChange(e, before),
+        not_comparable_reason: reason,
         platforms: e.by_platform.map((b) => {
-          const was = before?.by_platform.find((x) => x.platform === b.platform);
+          // A platform's cell compares where that platform was asked the prompt the same.
+          const had = seen?.by_platform.find((x) => x.platform === b.platform);
+          const was = had && promptNotComparable(b.asked, had.asked) === null ? had : undefined;
           return {
             platform: b.platform,
             mention_rate: b.mention_rate,

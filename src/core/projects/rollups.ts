@@ -8,8 +8,10 @@
 // The one thing to know: pooled numbers must be exactly what the probes give, order included:
 // a name a competitor list does not hold is listed where its first mention falls (run by run,
 // oldest first, then by probe seq), so every tally keeps the seq of its first mention.
+import { createHash } from 'node:crypto';
 import type { Store } from '../../db/store.ts';
-import { definitionId, type HistoryProbe } from '../tracking/comparable.ts';
+import { definitionId, targetTermsKey, type HistoryProbe } from '../tracking/comparable.ts';
+import { foldName } from '../../text/entity-matcher.ts';
 import { storedBrandTerms } from '../visibility/citation-sources.ts';
 import { parseProbeAnalysis } from '../visibility/analysis/summary.ts';
 import { ExactSum } from '../../lib/stats.ts';
@@ -31,10 +33,19 @@ export interface PromptSeries {
   brands: [string, BrandTallyData][];
 }
 
-/** [platform, seq of its first probe, probes, succeeded, brand mentions, competitor mentions]. */
-export type PlatformCell = [string, number, number, number, number, NameCount[]];
+/**
+ * [platform, seq of its first probe, probes, succeeded, brand mentions, competitor mentions, what
+ * was asked of the platform for this prompt (askedDigest of its models, markets and target)].
+ */
+export type PlatformCell = [string, number, number, number, number, NameCount[], string?];
 
 export interface PromptCells {
+  /**
+   * What the run asked of this prompt (askedDigest of each probe's platform, model, language,
+   * country and target, as a multiset, with the run's brand terms): two windows' change for the
+   * prompt is read only where they asked it the same (dashboard.ts).
+   */
+  asks?: string;
   platforms: PlatformCell[];
   domains: [string, number][];
   /** Cited URLs: [url, domain, answers citing it] (each answer counts a URL once). */
@@ -49,6 +60,15 @@ export interface PromptRollup {
 }
 
 const SENTIMENT_INDEX: Record<string, number> = { positive: 1, neutral: 2, negative: 3, unknown: 4 };
+
+/**
+ * A digest of what was asked: the sorted multiset of asks (a probe's platform, model, market and
+ * target, repeats counted) with the brand terms that decide what counts as a mention. 12 hex
+ * digits: a collision between two asks of one prompt is a 2^-48 chance.
+ */
+export function askedDigest(asks: readonly string[], brandTerms: string): string {
+  return createHash('sha256').update(JSON.stringify([brandTerms, [...asks].sort()])).digest('hex').slice(0, 12);
+}
 export const newTally = (): BrandTallyData => [0, 0, 0, 0, 0, 0, [], []];
 
 function bump(list: Map<string, NameCount>, name: string, seq: number) {
@@ -57,8 +77,12 @@ function bump(list: Map<string, NameCount>, name: string, seq: number) {
   else list.set(name, [name, 1, seq]);
 }
 
-/** The per-prompt tallies of one run's probes (in seq order). */
-export function rollupProbes(probes: readonly HistoryProbe[]): PromptRollup[] {
+/**
+ * The per-prompt tallies of one run's probes (in seq order). `brandTerms`: the run's target
+ * aliases and domains in a canonical form (tracking/comparable.ts targetTermsKey), part of what
+ * each prompt asked.
+ */
+export function rollupProbes(probes: readonly HistoryProbe[], brandTerms = ''): PromptRollup[] {
   type Acc = {
     prompt: string;
     seq: number;
@@ -68,7 +92,8 @@ export function rollupProbes(probes: readonly HistoryProbe[]): PromptRollup[] {
     competitors: Map<string, NameCount>;
     target: BrandTallyData;
     brands: Map<string, BrandTallyData>;
-    platforms: Map<string, { seq: number; probes: number; succeeded: number; mentions: number; competitors: Map<string, NameCount> }>;
+    platforms: Map<string, { seq: number; probes: number; succeeded: number; mentions: number; competitors: Map<string, NameCount>; asks: string[] }>;
+    asks: string[];
     domains: Map<string, number>;
     urls: Map<string, [string, string | null, number]>;
   };
@@ -76,14 +101,18 @@ export function rollupProbes(probes: readonly HistoryProbe[]): PromptRollup[] {
   for (const p of probes) {
     let r = byPrompt.get(p.prompt);
     if (!r) {
-      r = { prompt: p.prompt, seq: p.seq, probes: 0, succeeded: 0, mentions: 0, competitors: new Map(), target: newTally(), brands: new Map(), platforms: new Map(), domains: new Map(), urls: new Map() };
+      r = { prompt: p.prompt, seq: p.seq, probes: 0, succeeded: 0, mentions: 0, competitors: new Map(), target: newTally(), brands: new Map(), platforms: new Map(), asks: [], domains: new Map(), urls: new Map() };
       byPrompt.set(p.prompt, r);
     }
     let pl = r.platforms.get(p.platform);
     if (!pl) {
-      pl = { seq: p.seq, probes: 0, succeeded: 0, mentions: 0, competitors: new Map() };
+      pl = { seq: p.seq, probes: 0, succeeded: 0, mentions: 0, competitors: new Map(), asks: [] };
       r.platforms.set(p.platform, pl);
     }
+    // What was asked counts every probe planned, skipped or failed ones too (as a definition does).
+    const market = `${p.model}\u0000${p.language}\u0000${p.country.toUpperCase()}\u0000${foldName(p.target_entity)}`;
+    r.asks.push(`${p.platform}\u0000${market}`);
+    pl.asks.push(market);
     r.probes++;
     pl.probes++;
     if (p.status !== 'succeeded') continue;
@@ -136,7 +165,8 @@ export function rollupProbes(probes: readonly HistoryProbe[]): PromptRollup[] {
     seq: r.seq,
     series: { probes: r.probes, succeeded: r.succeeded, mentions: r.mentions, competitors: [...r.competitors.values()], target: r.target, brands: [...r.brands] },
     cells: {
-      platforms: [...r.platforms].map(([platform, x]) => [platform, x.seq, x.probes, x.succeeded, x.mentions, [...x.competitors.values()]] as PlatformCell),
+      asks: askedDigest(r.asks, brandTerms),
+      platforms: [...r.platforms].map(([platform, x]) => [platform, x.seq, x.probes, x.succeeded, x.mentions, [...x.competitors.values()], askedDigest(x.asks, brandTerms)] as PlatformCell),
       domains: [...r.domains],
       urls: [...r.urls.values()],
     },
@@ -168,7 +198,7 @@ export async function ensureRollups(store: Store, runs: readonly RolledRun[]): P
     const probes = (await store.db.selectFrom('visibility_probes').select(PROBE_COLUMNS).where('run_id', '=', run.id).orderBy('seq').execute()) as HistoryProbe[];
     const id = definitionId(probes, JSON.parse(run.competitors) as string[], storedBrandTerms(run.brand_terms));
     definitionOf.set(run.id, id);
-    const rollups = rollupProbes(probes);
+    const rollups = rollupProbes(probes, targetTermsKey(storedBrandTerms(run.brand_terms)));
     if (probes.some((p) => p.status === 'queued' || p.status === 'running')) {
       pending.set(run.id, rollups);
       continue;

@@ -44,6 +44,15 @@ export function definitionId(probes: readonly DefinitionProbe[], competitors: re
 
 const sortedFold = (xs: readonly string[]) => [...new Set(xs.map(foldName))].sort();
 
+/**
+ * The part of a run's brand terms that decides whether the target is named or cited (its aliases
+ * and domains), canonical: '' for a run given none. Competitors' terms move only their own rates.
+ */
+export function targetTermsKey(t: BrandTerms | null): string {
+  if (!t || (t.target_aliases.length === 0 && t.target_domains.length === 0)) return '';
+  return JSON.stringify([sortedFold(t.target_aliases), [...new Set(t.target_domains)].sort()]);
+}
+
 function canonicalTerms(t: BrandTerms) {
   return {
     target_aliases: sortedFold(t.target_aliases),

@@ -58,7 +58,24 @@ export default defineRoute({
           })
           .passthrough(),
       ),
-      matrix: z.array(z.object({ prompt: z.string(), topics: z.array(z.string()), n: z.number().int(), thin: z.boolean() }).passthrough()),
+      matrix: z.array(
+        z
+          .object({
+            prompt: z.string(),
+            topics: z.array(z.string()),
+            n: z.number().int(),
+            thin: z.boolean(),
+            previous_mention_rate: z.number().nullable().describe('The prompt\'s rate in the window before, when that window asked it the same (not_comparable_reason null); else null'),
+            change: z.number().nullable().describe('mention_rate minus previous_mention_rate; null when not compared (see not_comparable_reason) or either has no answers'),
+            not_comparable_reason: z
+              .enum(['no_previous_window', 'definition_changed', 'definition_mixed'])
+              .nullable()
+              .describe(
+                "Why the prompt's change is null: no_previous_window (no runs in the window before), definition_changed (the window before asked this prompt otherwise: platforms, models, markets, repeats or the brand's aliases and domains), definition_mixed (runs of one market in either window asked it differently); null when compared. Each platform cell compares on its own: a platform added leaves the others' changes",
+              ),
+          })
+          .passthrough(),
+      ),
       topics: z.array(z.object({ topic: z.string() }).passthrough()),
       competitors_named_brand_absent: z.array(z.object({ prompt: z.string() }).passthrough()),
       site_activity: z

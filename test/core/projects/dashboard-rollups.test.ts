@@ -20,6 +20,8 @@ import { summarizeProbes } from '../../../src/core/visibility/summary.ts';
 import { addAnswerAnalysisSummary } from '../../../src/core/visibility/analysis/summary.ts';
 import { findProject, projectTests } from '../../../src/core/projects/projects.ts';
 import { listPrompts } from '../../../src/core/projects/prompts.ts';
+import { storedBrandTerms } from '../../../src/core/visibility/citation-sources.ts';
+import { foldName } from '../../../src/text/entity-matcher.ts';
 
 type Rated = { mention_rate: number | null; mention_rate_ci: { low: number; high: number } | null };
 const evidence = (n: number, x: Rated) => ({ n, thin: isThin(n, x.mention_rate_ci) });
@@ -142,7 +144,7 @@ async function referenceDashboard(store: Store, accountId: string, projectId: st
   const since = new Date(now.getTime() - opts.days * 86_400_000).toISOString();
 
   // The comparable runs of every market's test (or the one market asked for).
-  const runs: { id: string; created_at: string; engine: string; test_id: string }[] = [];
+  const runs: { id: string; created_at: string; engine: string; test_id: string; brand_terms?: string | null }[] = [];
   const definitions = new Map<string, string>();
   const probesOf = new Map<string, HistoryProbe[]>();
   const looked: LookedFor = new Map();
@@ -164,6 +166,27 @@ async function referenceDashboard(store: Store, accountId: string, projectId: st
 
   const latest = periods.at(-1);
   const previous = periods.at(-2);
+  // What a window asked of a prompt (or of one platform for it), read from the probes: per market
+  // (test), the multiset of asks of each run (platform, model, language, country, target, and the
+  // run's target aliases and domains); a market whose runs asked differently mixes (null).
+  const askedIn = (period: (typeof periods)[number] | undefined, prompt: string, platform?: string): string | null | undefined => {
+    if (!period) return undefined;
+    const byTest = new Map<string, string>();
+    for (const r of period.runs) {
+      const probes = (probesOf.get(r.id) ?? []).filter((p) => p.prompt === prompt && (platform === undefined || p.platform === platform));
+      if (!probes.length) continue;
+      const terms = storedBrandTerms(r.brand_terms);
+      const asks = JSON.stringify([
+        terms && (terms.target_aliases.length || terms.target_domains.length) ? [terms.target_aliases.map(foldName).sort(), [...terms.target_domains].sort()] : null,
+        probes.map((p) => [platform === undefined ? p.platform : '', p.model, p.language, p.country.toUpperCase(), foldName(p.target_entity)].join('|')).sort(),
+      ]);
+      if (byTest.has(r.test_id) && byTest.get(r.test_id) !== asks) return null;
+      byTest.set(r.test_id, asks);
+    }
+    return JSON.stringify([...new Set(byTest.values())].sort());
+  };
+  const reasonOf = (now: string | null | undefined, before: string | null | undefined) =>
+    before === undefined ? 'no_previous_window' : now === null || now === undefined || before === null ? 'definition_mixed' : now === before ? null : 'definition_changed';
   const previousCells = new Map<string, ReturnType<typeof lookedEntry>>();
   if (previous) for (const [prompt, list] of groupByPrompt(previous.probes)) previousCells.set(prompt, lookedEntry(prompt, list, competitors, looked));
   const latestByPrompt = latest ? groupByPrompt(latest.probes) : new Map<string, HistoryProbe[]>();
@@ -174,7 +197,9 @@ async function referenceDashboard(store: Store, accountId: string, projectId: st
     .filter((p) => inTopic(p.prompt))
     .map(({ prompt, topics }) => {
       const e = lookedEntry(prompt, latestByPrompt.get(prompt) ?? [], competitors, looked);
-      const before = previousCells.get(prompt);
+      const seen = previousCells.get(prompt);
+      const reason = reasonOf(askedIn(latest, prompt) ?? '[]', seen ? askedIn(previous, prompt) : undefined);
+      const before = reason === null ? seen : undefined;
       return {
         prompt,
         topics,
@@ -183,8 +208,10 @@ async function referenceDashboard(store: Store, accountId: string, projectId: st
         ...evidence(e.succeeded, e),
         previous_mention_rate: before?.mention_rate ?? null,
         change: change(e, before),
+        not_comparable_reason: reason,
         platforms: e.by_platform.map((b) => {
-          const was = before?.by_platform.find((x) => x.platform === b.platform);
+          const had = seen?.by_platform.find((x) => x.platform === b.platform);
+          const was = had && reasonOf(askedIn(latest, prompt, b.platform), askedIn(previous, prompt, b.platform)) === null ? had : undefined;
           return {
             platform: b.platform,
             mention_rate: b.mention_rate,

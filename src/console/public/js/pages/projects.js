@@ -29,6 +29,13 @@ const NOT_COMPARABLE = {
   definition_mixed: 'this window or the one before mixes what was asked',
 };
 
+/** What a prompt's matrix cell says for a change the server did not compare (short: the cell is narrow). */
+const PROMPT_NOT_COMPARABLE = {
+  no_previous_window: 'no earlier window',
+  definition_changed: 'asked otherwise before',
+  definition_mixed: 'mixed asks, not compared',
+};
+
 function Change({ value, none = 'no earlier window' }) {
   if (value === null || value === undefined) return html`<span class="small muted">${none}</span>`;
   const kind = value > 0 ? 'up' : value < 0 ? 'down' : 'flat';
@@ -625,13 +632,15 @@ function Matrix({ d, p }) {
       ? html`<p class="muted">No prompts${d.topic ? ' with this topic' : ''}.</p>`
       : html`<${Table} caption="Prompt × platform matrix" captionHidden rowKey=${(m) => m.prompt} rows=${d.matrix.slice(0, limit)} columns=${[
           { label: 'Prompt', wide: true, cell: (m) => html`<strong>${m.prompt}</strong><div class="small">${m.topics.map((t) => html`<span class="badge topic">${t}</span> `)}</div>` },
-          { label: 'All platforms', cell: (m) => html`<div><${Rate} r=${m} />${compared ? html`<div><${Change} value=${m.change} /></div>` : null}</div>` },
+          // The server compares a prompt (and each platform's cell) only with a window that asked it
+          // the same: a platform or market added moves the pooled rate by itself.
+          { label: 'All platforms', cell: (m) => html`<div><${Rate} r=${m} />${compared ? html`<div><${Change} value=${m.change} none=${PROMPT_NOT_COMPARABLE[m.not_comparable_reason] ?? 'no answers to compare'} /></div>` : null}</div>` },
           ...platforms.map((pl) => ({
             label: platformName(pl),
             cell: (m) => {
               const c = cell(m, pl);
               if (!c) return html`<span class="muted small">no answers</span>`;
-              return html`<div><${Rate} r=${c} ci=${false} />${compared ? html`<div><${Change} value=${c.change} /></div>` : null}</div>`;
+              return html`<div><${Rate} r=${c} ci=${false} />${compared ? html`<div><${Change} value=${c.change} none=${m.not_comparable_reason === 'no_previous_window' ? 'no earlier window' : 'not compared'} /></div>` : null}</div>`;
             },
           })),
           {
