@@ -2,7 +2,10 @@
 // named in the extractor's source and checked here on a small page written for it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { extractPage } from '../../../src/core/pages/extract/index.ts';
+
+const shopFixture = (name: string) => readFileSync(new URL(`../../fixtures/extract/shop/${name}`, import.meta.url), 'utf8');
 
 const prose = (topic: string, n = 3) =>
   Array.from({ length: n }, (_, i) => `<p>${topic} sentence ${i} gives readers enough plain words, with commas, to read as prose in a post.</p>`).join('');
@@ -476,4 +479,13 @@ test("disclaimer-fine-print: a box named a disclaimer goes from the main box wha
   // A page that is its terms is the page.
   const terms = `<html><body><main><h1>Legal</h1><p>Read this first.</p><div class="disclaimer">${prose('The terms of use', 4)}</div></main></body></html>`;
   assert.ok(extractPage(terms, 'https://invest.example.com/legal').bodyText.includes('The terms of use sentence 3'));
+});
+
+test("shop-page-reviews: on a category page that sells, shoppers' rated reviews under the grid go; on a page that sells nothing they stay", () => {
+  const shop = extractPage(shopFixture('category-reviews.html'), 'https://mats.example/collections/yoga-mats').bodyText;
+  assert.ok(shop.includes('Natural rubber mats that grip') && shop.includes('Hot yoga towel'), shop);
+  assert.ok(!shop.includes('I have tried many brands of yoga mats') && !shop.includes('Saved our carpet'), shop);
+  // A directory of local movers sells nothing on the page: its customers' reviews are what a reader compares.
+  const directory = extractPage(shopFixture('directory-reviews.html'), 'https://movefinder.example/movers/harbourtown').bodyText;
+  assert.ok(directory.includes('carried a piano up three flights') && directory.includes('Compare local moving crews'), directory);
 });

@@ -16,6 +16,7 @@ import {
   SHOP_TERMS_TITLE_MAX,
 } from './rules.ts';
 import type { PageMetadata } from './metadata.ts';
+import type { PageLayout } from './layout.ts';
 import { hasJsonLdType, pathOf } from '../page-kind.ts';
 
 /**
@@ -53,6 +54,18 @@ export function removeProductExtras(body: Element, bodyTextLength: number): void
   for (const el of extras) extrasText += textLength(el);
   if (extras.length && extrasText < bodyTextLength * PRODUCT_EXTRAS_SHARE) removeNodes(extras);
   removeNodes(reviewLists(body));
+}
+
+/**
+ * shop-page-reviews: on a page that sells (a cart button or a price box anywhere on it) but is not
+ * one product's page (removeProductExtras covers that), an article or a forum, a box of shoppers'
+ * rated reviews (isReviewList: named as reviews, two rated items or more) is their opinion of the
+ * products: a category's "Happy customers" carousel or a review widget under the grid is not the
+ * category's content, however much prose it holds. On a page that sells nothing (a directory of
+ * movers whose customers' reviews are what a reader compares) the reviews stay.
+ */
+export function shopPageReviews(body: Element, layout: PageLayout): Element[] {
+  return layout.cartButtons > 0 || layout.prices > 0 ? reviewLists(body) : [];
 }
 
 /** The top-most review lists under root (see isReviewList). */

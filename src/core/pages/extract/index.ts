@@ -25,7 +25,7 @@ import {
 import { declaresArticle, isCollectionPage, isForumPage, isProductPage } from '../page-kind.ts';
 import { bareUrlSources, findReferenceLists, type ReferenceEntry, referenceEntries, referencesAfter, sourceBoxesWithin } from './references.ts';
 import { collectLinks } from './links.ts';
-import { isArticleAtProductUrl, isShoppingStory, removeOtherProducts, removeProductExtras } from './commerce.ts';
+import { isArticleAtProductUrl, isShoppingStory, removeOtherProducts, removeProductExtras, shopPageReviews } from './commerce.ts';
 import { postChrome } from './forum.ts';
 import { dedupe, dedupeLines, dropJunkLines, dropRatingSummaries, isPlaceholder, undouble } from './junk-lines.ts';
 import { countWords, jsonLdBody, unrelatedToTitle } from './fallbacks.ts';
@@ -106,6 +106,8 @@ export function extractPage(html: string, url: string): PageDocument {
     const collection = isCollectionPage(meta);
     // Shoppers' reviews and other products' carousels go before the main box is chosen.
     if (product) removeProductExtras(body, bodyTextLength);
+    // shop-page-reviews (commerce.ts): on a category or shop front, shoppers' rated reviews go too.
+    else if (!declaresArticle(meta, articleItems) && !isForumPage(meta, url, forumItems)) removeNodes(shopPageReviews(body, layout));
     const forum = !product && isForumPage(meta, url, forumItems);
     // Readers' comments under an article can hold more prose than the article: they go before
     // the main box is chosen (on a forum the replies are the content).
