@@ -2669,6 +2669,11 @@ export interface operations {
                                      */
                                     lexicon?: "dictionary" | "given_name";
                                     /**
+                                     * @description Why a mention taken by strong rules is marked ambiguous all the same: dated (its sentence carries an earlier century's year or a year in brackets), name_run (part of a person's name), caseless_word (a word of the language in a script without capitals), name_list (a name of people or places in a spelling dictionary, named once and bare)
+                                     * @enum {string}
+                                     */
+                                    doubt?: "dated" | "name_run" | "caseless_word" | "name_list";
+                                    /**
                                      * @description Set when a live judge confirmed or overturned the ambiguous decision
                                      * @enum {boolean}
                                      */
@@ -2945,6 +2950,11 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 lexicon?: "dictionary" | "given_name";
+                                /**
+                                 * @description Why a mention taken by strong rules is marked ambiguous all the same: dated (its sentence carries an earlier century's year or a year in brackets), name_run (part of a person's name), caseless_word (a word of the language in a script without capitals), name_list (a name of people or places in a spelling dictionary, named once and bare)
+                                 * @enum {string}
+                                 */
+                                doubt?: "dated" | "name_run" | "caseless_word" | "name_list";
                                 /**
                                  * @description Set when a live judge confirmed or overturned the ambiguous decision
                                  * @enum {boolean}

@@ -37,20 +37,38 @@ const WEAK_VERDICT = {
 // ambiguous, and asked about. "Ford Transit" would be firm.
 const GIVEN_ANSWER = 'For a first van, ask a fleet manager. When we asked around, Ford was the name everyone gave us.';
 
+// Taken by strong rules, but in doubt: "Kellogg" in a sentence dated 1929 (a person of history
+// more often than the cereal maker), "Patagonia" a name the English dictionary lists only as a
+// place. Both are asked about; the judge overturns the first and confirms the second.
+const DOUBT_ANSWER = 'Frank B. Kellogg won the Nobel Peace Prize in 1929.\n\nFor the hike itself, Patagonia makes the warmest fleece.';
+
 describe('the judge in live mode', () => {
   let judged: TestServer;
   let unjudged: TestServer;
   let claude: FakeProvider;
   let openai: FakeProvider;
-  let mode: 'valid' | 'invalid' | 'fail' | 'confirm' | 'silent' | 'given' = 'valid';
+  let mode: 'valid' | 'invalid' | 'fail' | 'confirm' | 'silent' | 'given' | 'doubt' = 'valid';
 
   before(async () => {
     claude = await startFakeProvider('claude', () => ({
-      answer: { text: mode === 'given' ? GIVEN_ANSWER : mode === 'confirm' || mode === 'silent' ? WEAK_ANSWER : ANSWER, citations: [{ url: 'https://reviews.example/crm', title: 'CRM reviews' }] },
+      answer: { text: mode === 'doubt' ? DOUBT_ANSWER : mode === 'given' ? GIVEN_ANSWER : mode === 'confirm' || mode === 'silent' ? WEAK_ANSWER : ANSWER, citations: [{ url: 'https://reviews.example/crm', title: 'CRM reviews' }] },
     }));
     openai = await startFakeProvider('openai', (req): FakeStep => {
       assert.match(JSON.stringify(req.body), /careful analyst/);
       if (mode === 'fail') return { status: 400, error: 'model not allowed' };
+      if (mode === 'doubt') {
+        const verdict = {
+          brands: [
+            { name: 'Kellogg', sentiment: 'neutral', recommended: false },
+            { name: 'Patagonia', sentiment: 'positive', recommended: true },
+          ],
+          mentions: [
+            { name: 'Kellogg', names_brand: false },
+            { name: 'Patagonia', names_brand: true },
+          ],
+        };
+        return { answer: { text: JSON.stringify(verdict), model: 'gpt-judge-2026-01-01' } };
+      }
       if (mode === 'given') {
         const verdict = { brands: [{ name: 'Ford', sentiment: 'neutral', recommended: false }], mentions: [{ name: 'Ford', names_brand: false }] };
         return { answer: { text: JSON.stringify(verdict), model: 'gpt-judge-2026-01-01' } };
@@ -87,6 +105,7 @@ describe('the judge in live mode', () => {
 
   const CRM_RUN = { url: 'https://acme-crm.example', target_entity: 'Acme CRM', competitors: ['HubSpot', 'Pipedrive', 'Zoho'], prompts: ['best crm for agencies'], platforms: ['claude'] };
   const VAN_RUN = { url: 'https://ford.example', target_entity: 'Ford', prompts: ['best first van'], platforms: ['claude'], language: 'en' };
+  const DOUBT_RUN = { url: 'https://kellogg.example', target_entity: 'Kellogg', competitors: ['Patagonia'], prompts: ['best breakfast before a hike'], platforms: ['claude'], language: 'en' };
   const DOORBELL_RUN = { url: 'https://ring.com', target_entity: 'Ring', competitors: ['Mint', 'Arlo'], prompts: ['best video doorbell'], platforms: ['claude'], language: 'en' };
 
   async function run(s: TestServer, body: object = CRM_RUN) {
@@ -215,6 +234,27 @@ describe('the judge in live mode', () => {
     const q = (await run(unjudged, VAN_RUN)).probes[0];
     const unjudgedFord = q.brands.find((b: { name: string }) => b.name === 'Ford');
     assert.deepEqual(unjudgedFord.evidence, { rule: 'capitalised', text: 'Ford', ambiguous: true, lexicon: 'given_name' });
+    assert.equal(q.brand_mentioned, true);
+  });
+
+  test('mentions in doubt (a dated sentence, a name the dictionary lists) are asked about; the judge overturns one, confirms the other', async () => {
+    mode = 'doubt';
+    const before = openai.requests.length;
+    const p = (await run(judged, DOUBT_RUN)).probes[0];
+    assert.equal(openai.requests.length, before + 1);
+    const sent = JSON.stringify(openai.requests.at(-1)!.body);
+    assert.ok(sent.includes('Frank B. ⟦Kellogg⟧ won the Nobel Peace Prize in 1929'), sent);
+    assert.ok(sent.includes('⟦Patagonia⟧ makes the warmest fleece'), sent);
+    const byName = Object.fromEntries(p.brands.map((b: { name: string }) => [b.name, b]));
+    assert.deepEqual(byName.Kellogg.evidence, { rule: 'exact', text: 'Kellogg', ambiguous: true, doubt: 'dated', judged: true, verdict: 'not_mentioned' });
+    assert.deepEqual(byName.Patagonia.evidence, { rule: 'exact', text: 'Patagonia', ambiguous: true, doubt: 'name_list', judged: true, verdict: 'mentioned' });
+    assert.deepEqual([byName.Kellogg.mentioned, p.brand_mentioned, p.mention_position], [false, false, null]);
+    assert.equal(byName.Patagonia.mentioned, true);
+    assert.deepEqual(p.competitors, ['Patagonia']);
+    // Without a judge both mentions stand, marked with their doubt.
+    const q = (await run(unjudged, DOUBT_RUN)).probes[0];
+    const unjudgedKellogg = q.brands.find((b: { name: string }) => b.name === 'Kellogg');
+    assert.deepEqual(unjudgedKellogg.evidence, { rule: 'exact', text: 'Kellogg', ambiguous: true, doubt: 'dated' });
     assert.equal(q.brand_mentioned, true);
   });
 

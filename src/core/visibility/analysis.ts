@@ -11,6 +11,7 @@ import { createEntityMatcher, foldText, type EntityMatcher, type FoldedText, typ
 import { domainMatches, registrableDomain } from '../../text/domains.ts';
 import { findAddresses, isProseMention, type AddressRange } from '../../text/links.ts';
 import { isGivenName } from '../../text/given-names.ts';
+import { mentionDoubt, type MentionDoubt } from '../../text/mention-doubt.ts';
 import { findListSegments, rankAt } from './analysis/lists.ts';
 import type { BrandTerms } from './plan.ts';
 
@@ -38,6 +39,12 @@ export interface MentionEvidence {
    * around its mentions says which is meant, so the decision is marked ambiguous for a judge.
    */
   lexicon?: 'dictionary' | 'given_name';
+  /**
+   * Why a mention taken by strong rules is in doubt all the same, and so marked ambiguous for a
+   * judge: a sign that the letters may name a person, a place, a work or a word (see MentionDoubt
+   * in src/text/mention-doubt.ts: `dated`, `name_run`, `caseless_word`, `name_list`).
+   */
+  doubt?: MentionDoubt;
   /** Set when the judge confirmed or overturned an ambiguous decision; `verdict` is its reading. */
   judged?: true;
   verdict?: 'mentioned' | 'not_mentioned';
@@ -119,27 +126,56 @@ export function citationDomain(c: Citation): string {
 /** Rules that read only the name's spelling and place, so a person of that name reads the same. */
 const BARE_NAME_RULES: ReadonlySet<string> = new Set(['exact', 'capitalised', 'sentence_start']);
 
+/**
+ * Rejections where the grammar found a sign of the other reading (a person, a place, a work, a
+ * count, another word class): still weak in the matcher, but not sent to a judge. On the
+ * development tables 1 in 166 of them was wrong, against 1 in 5 or more of the doubts below
+ * (src/text/mention-doubt.ts): a judge's calls go where the errors are (docs/mentions.md).
+ */
+const SIGNED_REJECTIONS: ReadonlySet<string> = new Set([
+  'place_name',
+  'counted_noun',
+  'other_name',
+  'person_name',
+  'adjective_after_noun',
+  'adverbial',
+  'given_name_before',
+  'named_place_or_venue',
+  'myth_or_legend',
+  'person_cue',
+  'possessed_noun',
+  'number_expression',
+  'noun_in_construct',
+]);
+
 function proseMentions(
   name: string,
   matcher: EntityMatcher,
   folded: FoldedText,
   addresses: AddressRange[],
+  language: string | undefined,
 ): { spans: MentionSpan[]; evidence: MentionEvidence | null; candidate: MentionSpan | null } {
   const { spans: all, rejected } = matcher.decide(folded);
   const spans = addresses.length ? all.filter((m) => isProseMention(addresses, m.start, m.end)) : all;
-  // Ambiguous: no mention but by a weak rule, or no mention at all and a weakly rejected candidate.
+  // Ambiguous: no mention but by a weak rule, or no mention at all and a weakly rejected candidate
+  // (but for a rejection whose grammar read a sign of the other meaning, SIGNED_REJECTIONS).
   const weakRejection = spans.length === 0 ? rejected.find((r) => r.weak) : undefined;
-  let ambiguous = spans.length > 0 ? spans.every((m) => m.weak) : weakRejection !== undefined;
+  const routedRejection = spans.length === 0 ? rejected.find((r) => r.weak && !SIGNED_REJECTIONS.has(r.rule ?? '')) : undefined;
+  let ambiguous = spans.length > 0 ? spans.every((m) => m.weak) : routedRejection !== undefined;
   // A brand that is also a given name (Ford, Mercedes, Hilton), named only bare, with no product
   // word, possessive, compound or list around it: "Mercedes told me…" reads the same as "Mercedes
   // builds…", so a judge is asked. Without one the mention stands.
   const givenName = !ambiguous && spans.length > 0 && spans.every((m) => BARE_NAME_RULES.has(m.rule ?? 'exact')) && isGivenName(name);
   if (givenName) ambiguous = true;
-  const first = spans[0] ?? weakRejection ?? rejected[0];
+  // Mentions taken by strong rules that a reader who knows the world might read otherwise.
+  const doubt = !ambiguous && spans.length > 0 ? mentionDoubt(name, folded.text, spans, language ?? 'en') : null;
+  if (doubt) ambiguous = true;
+  const first = spans[0] ?? routedRejection ?? weakRejection ?? rejected[0];
   const evidence: MentionEvidence | null = first ? { rule: first.rule ?? 'exact', text: folded.text.slice(first.start, first.end) } : null;
   if (evidence && ambiguous) evidence.ambiguous = true;
   if (evidence && first?.lexicon) evidence.lexicon = first.lexicon;
   else if (evidence && givenName) evidence.lexicon = 'given_name';
+  if (evidence && doubt) evidence.doubt = doubt;
   return { spans, evidence, candidate: first ?? null };
 }
 
@@ -158,7 +194,7 @@ export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
   const matcherOptions = input.language ? { language: input.language } : {};
 
   const target = input.targetEntity.trim()
-    ? proseMentions(input.targetEntity, createEntityMatcher(input.targetEntity, input.aliases ?? [], matcherOptions), folded, addresses)
+    ? proseMentions(input.targetEntity, createEntityMatcher(input.targetEntity, input.aliases ?? [], matcherOptions), folded, addresses, input.language)
     : { spans: [], evidence: null, candidate: null };
   const targetSpans = target.spans;
   const ambiguousSpans: Record<string, MentionSpan> = {};
@@ -177,7 +213,7 @@ export function analyzeAnswer(input: AnalyzeAnswerInput): AnswerAnalysis {
     const matcher = createEntityMatcher(name, input.competitorAliases?.[name] ?? [], matcherOptions);
     if (!matcher.variants.length || matcher.variants.some((v) => seen.has(v))) continue;
     for (const v of matcher.variants) seen.add(v);
-    const { spans: hits, evidence, candidate } = proseMentions(name, matcher, folded, addresses);
+    const { spans: hits, evidence, candidate } = proseMentions(name, matcher, folded, addresses, input.language);
     competitorEvidence[name] = evidence;
     if (evidence?.ambiguous && candidate) ambiguousSpans[name] = candidate;
     if (hits.length) {

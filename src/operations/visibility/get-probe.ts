@@ -55,6 +55,12 @@ export const Probe = z
                   .describe(
                     "dictionary: the name is an everyday word only by the language's spelling dictionary (not its frequency list), and that decided the reading; given_name: the name is also a given name and is named bare, so the decision is ambiguous",
                   ),
+                doubt: z
+                  .enum(['dated', 'name_run', 'caseless_word', 'name_list'])
+                  .optional()
+                  .describe(
+                    'Why a mention taken by strong rules is marked ambiguous all the same: dated (its sentence carries an earlier century\'s year or a year in brackets), name_run (part of a person\'s name), caseless_word (a word of the language in a script without capitals), name_list (a name of people or places in a spelling dictionary, named once and bare)',
+                  ),
                 judged: z.literal(true).optional().describe("Set when a live judge confirmed or overturned the ambiguous decision"),
                 verdict: z.enum(['mentioned', 'not_mentioned']).optional().describe("The judge's reading, which decides `mentioned`"),
               })
