@@ -1,0 +1,53 @@
+// An agent's first wrong guesses, answered so that the next call is right: an argument named as
+// the answer it came from names it (`id` from create_project's answer is run_project's
+// `project_id`). The detail keeps its FastAPI shape; nothing is made or charged.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connectMcp } from '../helpers/mcp-client.ts';
+import { startTestServer, type TestServer } from '../helpers/harness.ts';
+
+describe('MCP argument errors say what was meant', () => {
+  let s: TestServer;
+  let base: string;
+  before(async () => {
+    s = await startTestServer();
+    base = await s.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(() => s.close());
+
+  const errorOf = (r: any) => {
+    assert.equal(r.isError, true, JSON.stringify(r));
+    return JSON.parse(r.content[0].text);
+  };
+
+  test("an id named as the answer names it (id → project_id, runId → run_id); a key with no likely match gets no guess", async () => {
+    const { accountId } = await s.account({ credits: 50 });
+    const client = await connectMcp(base, await s.key(accountId, { kind: 'mcp' }));
+    const made: any = await client.callTool({
+      name: 'create_project',
+      arguments: { url: 'https://acme.example/', brand: { name: 'Acme' }, platforms: ['openai'], prompts: [{ prompt: 'best anvils' }] },
+    });
+    assert.equal(made.isError, undefined, JSON.stringify(made));
+    const id = made.structuredContent.id;
+
+    const run = errorOf(await client.callTool({ name: 'run_project', arguments: { id, idempotency_key: 'k1' } }));
+    assert.equal(run.error, 'validation_error');
+    assert.deepEqual(run.detail, [{ loc: ['arguments', 'id'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }]);
+    assert.equal(run.message, 'Invalid arguments: id: Extra inputs are not permitted (id: did you mean project_id?)');
+
+    const read = errorOf(await client.callTool({ name: 'get_visibility_run', arguments: { runId: 'vis_x' } }));
+    assert.match(read.message, /\(runId: did you mean run_id\?\)$/);
+    const typo = errorOf(await client.callTool({ name: 'get_project_dashboard', arguments: { project_id: id, windw: '30d' } }));
+    assert.match(typo.message, /\(windw: did you mean window\?\)$/);
+    const stray = errorOf(await client.callTool({ name: 'get_project', arguments: { project_id: id, colour: 'red' } }));
+    assert.equal(stray.message, 'Invalid arguments: colour: Extra inputs are not permitted');
+
+    // The call the hint leads to works, and nothing ran before it.
+    const usage: any = await client.callTool({ name: 'get_usage', arguments: {} });
+    assert.equal(usage.structuredContent.credits.reserved_credit_units, '0.00');
+    const ok: any = await client.callTool({ name: 'run_project', arguments: { project_id: id, idempotency_key: 'k1' } });
+    assert.equal(ok.isError, undefined, JSON.stringify(ok));
+    assert.equal(ok.structuredContent.runs.length, 1);
+    await client.close();
+  });
+});
