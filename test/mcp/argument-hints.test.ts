@@ -1,6 +1,7 @@
 // An agent's first wrong guesses, answered so that the next call is right: an argument named as
 // the answer it came from names it (`id` from create_project's answer is run_project's
-// `project_id`). The detail keeps its FastAPI shape; nothing is made or charged.
+// `project_id`), and a brand, market or prompt sent as a string, as the CLI and the console take
+// them, is told the object to send. The detail keeps its FastAPI shape; nothing is made or charged.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connectMcp } from '../helpers/mcp-client.ts';
@@ -48,6 +49,35 @@ describe('MCP argument errors say what was meant', () => {
     const ok: any = await client.callTool({ name: 'run_project', arguments: { project_id: id, idempotency_key: 'k1' } });
     assert.equal(ok.isError, undefined, JSON.stringify(ok));
     assert.equal(ok.structuredContent.runs.length, 1);
+    await client.close();
+  });
+
+  test('a brand, market or prompt sent as a string is told the object to send, on MCP and HTTP', async () => {
+    const { accountId, key } = await s.account({ credits: 50 });
+    const client = await connectMcp(base, await s.key(accountId, { kind: 'mcp' }));
+    const args = { url: 'https://acme.example/', brand: 'Acme', competitors: ['Globex'], markets: ['en-US'], platforms: ['openai'], prompts: ['best anvils'] };
+    const body = errorOf(await client.callTool({ name: 'create_project', arguments: args }));
+    const byLoc = Object.fromEntries(body.detail.map((d: any) => [d.loc.slice(1).join('.'), d]));
+    assert.deepEqual(Object.keys(byLoc).sort(), ['brand', 'competitors.0', 'markets.0', 'prompts.0']);
+    assert.equal(byLoc.brand.type, 'invalid_type');
+    assert.equal(byLoc.brand.msg, 'Invalid input: expected an object such as {"name": "Acme", "aliases": ["Acme Inc"], "domains": ["acme.example"]}, received string');
+    assert.match(byLoc['competitors.0'].msg, /expected an object such as \{"name": "Acme"/);
+    assert.equal(byLoc['markets.0'].msg, 'Invalid input: expected an object such as {"language": "en", "country": "US"} (en-US), received string');
+    assert.match(byLoc['prompts.0'].msg, /expected an object such as \{"prompt": "best crm for agencies", "topics": \["crm"\]\}, received string$/);
+    assert.match(body.message, /markets\.0: Invalid input: expected an object such as \{"language": "en", "country": "US"\}/);
+
+    // A missing brand is still zod's plain "received undefined"; a wrong field inside the object its own issue.
+    const missing = errorOf(await client.callTool({ name: 'create_project', arguments: { url: 'https://acme.example/', platforms: ['openai'], markets: [{ language: 'en' }] } }));
+    const missingByLoc = Object.fromEntries(missing.detail.map((d: any) => [d.loc.slice(1).join('.'), d.msg]));
+    assert.equal(missingByLoc.brand, 'Invalid input: expected object, received undefined');
+    assert.equal(missingByLoc['markets.0.country'], 'Invalid input: expected string, received undefined');
+
+    const http = await s.request('POST', '/v1/projects', { key, body: args });
+    assert.equal(http.statusCode, 422);
+    const markets = http.json().detail.find((d: any) => d.loc.join('.') === 'body.markets.0');
+    assert.equal(markets.msg, 'Invalid input: expected an object such as {"language": "en", "country": "US"} (en-US), received string');
+    const list: any = await client.callTool({ name: 'list_projects', arguments: {} });
+    assert.equal(list.structuredContent.projects.length, 0, 'nothing was made');
     await client.close();
   });
 });
