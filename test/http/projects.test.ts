@@ -248,6 +248,22 @@ describe('projects', () => {
     assert.equal(ran.json().runs.length, 1);
   });
 
+  test("a market's CSV (the console's link) is named by the project, market and window, not the test id alone", async () => {
+    const { key } = await s.account({ credits: 20 });
+    const make = async (name: string) =>
+      (await s.request('POST', '/v1/projects', { key, body: { name, url: 'https://shoes.example/', brand: { name: 'StrideFit' }, platforms: ['deepseek'], prompts: [{ prompt: 'best running shoes' }] } })).json();
+    const p = await make('StrideFit — Client: Stride & Co. (EMEA retainer)');
+    const csv = async (testId: string, window: string) => {
+      const res = await s.request('GET', `/v1/tests/${testId}/history?window=${window}&format=csv`, { key });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.headers['content-disposition'];
+    };
+    assert.equal(await csv(p.tests[0].test_id, '7d'), 'attachment; filename="StrideFit-Client-Stride-Co.-EMEA-retainer-en-US-history-7d.csv"');
+    assert.equal(await csv(p.tests[0].test_id, 'run'), 'attachment; filename="StrideFit-Client-Stride-Co.-EMEA-retainer-en-US-history-run.csv"');
+    const accented = await make('Śródmieście — 東京');
+    assert.equal(await csv(accented.tests[0].test_id, '30d'), 'attachment; filename="Srodmiescie-en-US-history-30d.csv"', 'accents dropped, other scripts left out');
+  });
+
   test('a paste over the 1000-prompt limit is refused before any insert; one that fits goes in batches', async () => {
     const { key } = await s.account({ credits: 10 });
     const p = (await s.request('POST', '/v1/projects', { key, body: { ...body, platforms: ['deepseek'], repeats: 1, prompts: [{ prompt: 'kept prompt' }] } })).json();
