@@ -168,13 +168,13 @@ function projectLine(p: { id: string; name: string; brand: { name: string }; mar
  * next run, the budget with what each market used this month. `schedule`, the budget and the
  * tests' times are open (passthrough) fields of the answer, read as the API documents them.
  */
-function projectSettings(p: { competitors: { name: string }[]; platforms: string[]; repeats: number; tests: { market: string | null; [key: string]: unknown }[]; [key: string]: unknown }): string[] {
+function projectSettings(p: { competitors: { name: string }[]; platforms: string[]; repeats: number; prompt_count: number; tests: { market: string | null; [key: string]: unknown }[]; [key: string]: unknown }): string[] {
   const schedule = p.schedule as { cron: string; timezone: string } | null | undefined;
   const budget = p.monthly_credit_budget as string | null | undefined;
   const markets = p.tests.map((t) => {
     const next = t.next_run_at as string | null | undefined;
     const used = t.credits_used_this_month as string | undefined;
-    return `  ${t.market ?? '—'}: ${schedule ? `next run ${minute(next)}` : 'runs when started'}${used === undefined ? '' : `, ${used} credits used this month`}`;
+    return `  ${t.market ?? '—'}: ${schedule ? (next ? `next run ${minute(next)}` : p.prompt_count === 0 ? 'no run scheduled: no prompts yet' : 'no run scheduled') : 'runs when started'}${used === undefined ? '' : `, ${used} credits used this month`}`;
   });
   return [
     `  competitors: ${p.competitors.length ? p.competitors.map((c) => c.name).join(', ') : 'none'}`,

@@ -59,6 +59,8 @@ describe('CLI: a partial schedule change keeps the time zone or the cron', () =>
     const shown = await cli('projects', 'show', id);
     assert.match(shown.out, /^ {2}competitors: Globex\n {2}platforms: deepseek; 1 ask per prompt and platform$/m);
     assert.match(shown.out, /^prompts:\n {2}pp_\S+ {2}best anvils$/m);
+    const empty = await cli('projects', 'create', '--url', 'https://empty.example/', '--brand', 'Emptyco', '--platform', 'deepseek', '--cron', '0 6 * * 1');
+    assert.match(empty.out, /^ {2}en-US: no run scheduled: no prompts yet, 0\.00 credits used this month$/m);
     const off = await cli('projects', 'update', id, '--no-schedule');
     assert.match(off.out, /^ {2}schedule: none, runs only when started; budget: 120\.00 credits a month\n {2}en-US: runs when started/m);
   });
