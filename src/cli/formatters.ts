@@ -164,6 +164,27 @@ function projectLine(p: { id: string; name: string; brand: { name: string }; mar
   return `${p.id} ${p.name} (${p.brand.name}): ${p.markets.map((m) => `${m.language}-${m.country}`).join(', ')}; ${plural(p.prompt_count, 'prompt')}, ${plural(p.tests.length, 'test')}`;
 }
 
+/**
+ * What a project asks and when: competitors, platforms and repeats, the schedule with each market's
+ * next run, the budget with what each market used this month. `schedule`, the budget and the
+ * tests' times are open (passthrough) fields of the answer, read as the API documents them.
+ */
+function projectSettings(p: { competitors: { name: string }[]; platforms: string[]; repeats: number; prompt_count: number; tests: { market: string | null; [key: string]: unknown }[]; [key: string]: unknown }): string[] {
+  const schedule = p.schedule as { cron: string; timezone: string } | null | undefined;
+  const budget = p.monthly_credit_budget as string | null | undefined;
+  const markets = p.tests.map((t) => {
+    const next = t.next_run_at as string | null | undefined;
+    const used = t.credits_used_this_month as string | undefined;
+    return `  ${t.market ?? '—'}: ${schedule ? (next ? `next run ${minute(next)}` : p.prompt_count === 0 ? 'no run scheduled: no prompts yet' : 'no run scheduled') : 'runs when started'}${used === undefined ? '' : `, ${used} credits used this month`}`;
+  });
+  return [
+    `  competitors: ${p.competitors.length ? p.competitors.map((c) => c.name).join(', ') : 'none'}`,
+    `  platforms: ${p.platforms.join(', ')}; ${plural(p.repeats, 'ask')} per prompt and platform`,
+    `  schedule: ${schedule ? `${schedule.cron} (${schedule.timezone})` : 'none, runs only when started'}; budget: ${budget ? `${budget} credits a month` : 'none'}`,
+    ...markets,
+  ];
+}
+
 /** A listed project's latest week (its `glance`): rate, interval, n, simulated or not, and the change. */
 function glanceText(g: { latest_period: unknown; mention_rate: number | null; mention_rate_ci: { low: number; high: number } | null; n: number; thin: boolean; engine: string | null; change: number | null; change_significant: boolean | null; complete: boolean }): string {
   if (!g.latest_period) return 'no runs in 90 days';
@@ -269,10 +290,12 @@ export const FORMATTERS: Record<string, Formatter> = {
       ...(d.other_runs?.length ? [`${d.other_runs.length} run(s) of another definition left out (one-off runs; --include all pools them): ${d.other_runs.map((r) => r.run_id).join(', ')}`] : []),
     ].join('\n'),
   ),
-  'projects create': fmt('projectsCreate', (p) => projectLine(p)),
+  'projects create': fmt('projectsCreate', (p) => [projectLine(p), ...projectSettings(p)].join('\n')),
   'projects list': fmt('projectsList', (d) => lines(d.projects.map((p) => `${projectLine(p)}; ${glanceText(p.glance)}`), 'no projects')),
-  'projects show': fmt('projectsRead', (p) => [projectLine(p), ...p.prompts.map((x) => `  ${x.id}  ${x.prompt}${x.topics.length ? `  [${x.topics.join(', ')}]` : ''}`)].join('\n')),
-  'projects update': fmt('projectsUpdate', (p) => projectLine(p)),
+  'projects show': fmt('projectsRead', (p) =>
+    [projectLine(p), ...projectSettings(p), 'prompts:', ...p.prompts.map((x) => `  ${x.id}  ${x.prompt}${x.topics.length ? `  [${x.topics.join(', ')}]` : ''}`)].join('\n'),
+  ),
+  'projects update': fmt('projectsUpdate', (p) => [projectLine(p), ...projectSettings(p)].join('\n')),
   'projects delete': fmt('projectsDelete', (d) => `${d.id} deleted (its runs stay readable)`),
   'projects prompts': fmt('projectsPromptsImport', (d) => `${d.added} added, ${d.duplicates} already there; ${plural(d.prompt_count, 'prompt')} in ${d.project_id}`),
   'projects remove-prompt': fmt('projectsPromptsDelete', (d) => `${d.id} removed`),

@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { AppError, ERROR_CODES, FieldError, ValidationFailed } from '../core/errors.ts';
 import { isDatabaseUnavailable, unavailableLogLine } from '../db/resilience.ts';
 import { NUL_BYTE_MESSAGE } from '../text/nul-bytes.ts';
+import { type ExtraField, suggestedKeys } from '../web/unknown-fields.ts';
 
 export interface ToolFailure {
   status: number;
@@ -36,9 +37,18 @@ export function argumentsInvalid(error: z.ZodError): ToolFailure {
   );
 }
 
-/** Argument keys the tool does not declare (extra_forbidden). */
-export function argumentsUnknown(extra: ValidationIssue[]): ToolFailure {
-  return validation(extra);
+/**
+ * Argument keys the tool does not declare (extra_forbidden). The message names the argument each
+ * was probably meant as (`id` → `project_id`), so an agent fixes the call in one step.
+ */
+export function argumentsUnknown(extra: ExtraField[]): ToolFailure {
+  const failure = validation(extra);
+  const hints = extra.flatMap((e) => {
+    const meant = suggestedKeys(e);
+    return meant.length ? [`${e.loc.slice(1).join('.')}: did you mean ${meant.join(' or ')}?`] : [];
+  });
+  if (hints.length) failure.body.message = `${failure.body.message as string} (${hints.join('; ')})`;
+  return failure;
 }
 
 /** A NUL character in the arguments (see src/text/nul-bytes.ts), at `loc` under "arguments". */

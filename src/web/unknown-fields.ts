@@ -76,6 +76,47 @@ function objectSchemaOf(schema: z.ZodType): z.ZodType | undefined {
   return inner ? objectSchemaOf(inner) : undefined;
 }
 
+// The declared keys an unknown key was probably meant as, kept beside the issue (not in it: the
+// detail keeps FastAPI's shape) for a surface whose message can say so (an MCP tool's).
+const SUGGESTIONS = new WeakMap<ExtraField, string[]>();
+
+/** The declared, unsent keys an unknown key most likely stands for (see likelyMeant); [] for none. */
+export function suggestedKeys(extra: ExtraField): string[] {
+  return SUGGESTIONS.get(extra) ?? [];
+}
+
+const fold = (k: string) => k.toLowerCase().replace(/[_-]/g, '');
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * Which of the declared keys not sent (`candidates`) an unknown key stands for: the same key in
+ * another case or spelling (`projectId`, `project-id`), the plural or singular (`competitor`), a
+ * bare `id` for `project_id`, or a typo of at most two letters in a key of five or more (`modle`).
+ */
+export function likelyMeant(key: string, candidates: string[]): string[] {
+  const k = fold(key);
+  const rules: ((c: string) => boolean)[] = [
+    (c) => fold(c) === k,
+    (c) => fold(c) === `${k}s` || `${fold(c)}s` === k,
+    (c) => c.endsWith(`_${key}`),
+    (c) => k.length >= 5 && editDistance(fold(c), k) <= 2,
+  ];
+  for (const rule of rules) {
+    const hits = candidates.filter(rule);
+    if (hits.length) return hits;
+  }
+  return [];
+}
+
 /** Every key of `value` that `schema` does not declare, located under `loc`. */
 export function extraFields(schema: z.ZodType, value: unknown, loc: (string | number)[] = []): ExtraField[] {
   const def = defOf(schema);
@@ -88,7 +129,12 @@ export function extraFields(schema: z.ZodType, value: unknown, loc: (string | nu
         // Own keys only: `valueOf` or `constructor` in a body must not find Object.prototype's.
         const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
         if (field) found.push(...extraFields(field, v, [...loc, key]));
-        else if (!def.catchall) found.push({ loc: [...loc, key], msg: EXTRA_FORBIDDEN_MESSAGE, type: 'extra_forbidden' });
+        else if (!def.catchall) {
+          const extra: ExtraField = { loc: [...loc, key], msg: EXTRA_FORBIDDEN_MESSAGE, type: 'extra_forbidden' };
+          const meant = likelyMeant(key, Object.keys(shape).filter((k) => !Object.hasOwn(value, k)));
+          if (meant.length) SUGGESTIONS.set(extra, meant);
+          found.push(extra);
+        }
       }
       return found;
     }

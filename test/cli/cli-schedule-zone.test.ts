@@ -43,6 +43,28 @@ describe('CLI: a partial schedule change keeps the time zone or the cron', () =>
     assert.match(create.err, /--timezone needs --cron beside it/);
   });
 
+  test('projects create, update and show say the schedule, budget and each market\'s next run they set', async () => {
+    const { key } = await srv.s.account({ credits: 5 });
+    const cli = as(key);
+    const made = await cli('projects', 'create', '--url', 'https://acme.example/', '--brand', 'Acme', '--competitors', 'Globex', '--markets', 'en-US,de-DE',
+      '--platform', 'deepseek', '--prompts', 'best anvils', '--cron', '0 6 * * 1', '--timezone', 'America/New_York');
+    assert.equal(made.code, 0, made.err);
+    assert.match(made.out, /^ {2}schedule: 0 6 \* \* 1 \(America\/New_York\); budget: none$/m);
+    const id = made.out.split(' ')[0];
+    const updated = await cli('projects', 'update', id, '--cron', '0 5 * * 1', '--budget', '120');
+    assert.equal(updated.code, 0, updated.err);
+    assert.match(updated.out, /^ {2}schedule: 0 5 \* \* 1 \(America\/New_York\); budget: 120\.00 credits a month$/m);
+    assert.match(updated.out, /^ {2}en-US: next run \d{4}-\d\d-\d\d \d\d:\d\dZ, 0\.00 credits used this month$/m);
+    assert.match(updated.out, /^ {2}de-DE: next run /m);
+    const shown = await cli('projects', 'show', id);
+    assert.match(shown.out, /^ {2}competitors: Globex\n {2}platforms: deepseek; 1 ask per prompt and platform$/m);
+    assert.match(shown.out, /^prompts:\n {2}pp_\S+ {2}best anvils$/m);
+    const empty = await cli('projects', 'create', '--url', 'https://empty.example/', '--brand', 'Emptyco', '--platform', 'deepseek', '--cron', '0 6 * * 1');
+    assert.match(empty.out, /^ {2}en-US: no run scheduled: no prompts yet, 0\.00 credits used this month$/m);
+    const off = await cli('projects', 'update', id, '--no-schedule');
+    assert.match(off.out, /^ {2}schedule: none, runs only when started; budget: 120\.00 credits a month\n {2}en-US: runs when started/m);
+  });
+
   test('tests schedule and tests update keep the zone; a key that cannot read the test is told to give both', async () => {
     const { accountId, key } = await srv.s.account({ credits: 5 });
     const cli = as(key);

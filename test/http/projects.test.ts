@@ -228,6 +228,42 @@ describe('projects', () => {
     assert.equal((await s.request('GET', `/v1/tests/${u.tests[0].test_id}`, { key })).statusCode, 404);
   });
 
+  test('run now on a project without prompts says to add prompts to the project, not to patch its test; nothing is charged', async () => {
+    const { key } = await s.account({ credits: 20 });
+    const p = (await s.request('POST', '/v1/projects', { key, body: { name: 'Empty', url: 'https://empty.example/', brand: { name: 'Emptyco' }, platforms: ['deepseek'] } })).json();
+    for (const path of [`/v1/projects/${p.id}/runs`, `/v1/tests/${p.tests[0].test_id}/runs`]) {
+      const refused = await s.request('POST', path, { key, body: {} });
+      assert.equal(refused.statusCode, 400, path);
+      const detail = refused.json().detail;
+      assert.equal(detail.error, 'invalid_request');
+      assert.equal(detail.project_id, p.id);
+      assert.equal(detail.test_id, p.tests[0].test_id);
+      assert.match(detail.message, new RegExp(`^Project ${p.id} has no prompts yet, so there is nothing to ask: add some first \\(POST /v1/projects/${p.id}/prompts, `));
+      assert.doesNotMatch(detail.message, /PATCH \/v1\/tests/);
+    }
+    assert.equal((await s.request('GET', '/v1/usage', { key })).json().credits.available_credit_units, '20.00');
+    await s.request('POST', `/v1/projects/${p.id}/prompts`, { key, body: { prompts: [{ prompt: 'best empty boxes' }] } });
+    const ran = await s.request('POST', `/v1/projects/${p.id}/runs`, { key, body: {} });
+    assert.equal(ran.statusCode, 200, ran.body);
+    assert.equal(ran.json().runs.length, 1);
+  });
+
+  test("a market's CSV (the console's link) is named by the project, market and window, not the test id alone", async () => {
+    const { key } = await s.account({ credits: 20 });
+    const make = async (name: string) =>
+      (await s.request('POST', '/v1/projects', { key, body: { name, url: 'https://shoes.example/', brand: { name: 'StrideFit' }, platforms: ['deepseek'], prompts: [{ prompt: 'best running shoes' }] } })).json();
+    const p = await make('StrideFit — Client: Stride & Co. (EMEA retainer)');
+    const csv = async (testId: string, window: string) => {
+      const res = await s.request('GET', `/v1/tests/${testId}/history?window=${window}&format=csv`, { key });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.headers['content-disposition'];
+    };
+    assert.equal(await csv(p.tests[0].test_id, '7d'), 'attachment; filename="StrideFit-Client-Stride-Co.-EMEA-retainer-en-US-history-7d.csv"');
+    assert.equal(await csv(p.tests[0].test_id, 'run'), 'attachment; filename="StrideFit-Client-Stride-Co.-EMEA-retainer-en-US-history-run.csv"');
+    const accented = await make('Śródmieście — 東京');
+    assert.equal(await csv(accented.tests[0].test_id, '30d'), 'attachment; filename="Srodmiescie-en-US-history-30d.csv"', 'accents dropped, other scripts left out');
+  });
+
   test('a paste over the 1000-prompt limit is refused before any insert; one that fits goes in batches', async () => {
     const { key } = await s.account({ credits: 10 });
     const p = (await s.request('POST', '/v1/projects', { key, body: { ...body, platforms: ['deepseek'], repeats: 1, prompts: [{ prompt: 'kept prompt' }] } })).json();

@@ -99,6 +99,12 @@ describe('MCP parity with the HTTP API', () => {
     assert.equal(r.isError, true);
     assert.equal(r.result.error, 'missing_scope');
     assert.equal(r.result.required_scope, 'pages:content:serialize');
+    // What to do next, for an agent: the scopes it has, and that only another token helps.
+    assert.deepEqual(r.result.granted_scopes, ['runs:read']);
+    assert.equal(
+      r.result.message,
+      "This endpoint requires the scope pages:content:serialize; this MCP token has runs:read. Retrying will not help: use an MCP token with pages:content:serialize (the account's owner makes one on the console's API keys page).",
+    );
     const row = (await activity(key)).find((i: any) => i.action === 'pages.content.serialize');
     assert.equal(row.http_status, 403);
     // A token with the tool's scope, lacking what its arguments need: every missing scope named.

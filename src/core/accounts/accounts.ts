@@ -276,9 +276,19 @@ export function touchKey(db: Kysely<Database>, keyId: string): Promise<void> | u
     .then(() => undefined);
 }
 
+/**
+ * 403 missing_scope: says which scope is needed, which ones the key has (`granted_scopes`), and
+ * that another key is the way on, so an agent stops retrying and asks for one.
+ */
 export function requireScope(principal: Principal, scope: Scope): void {
   if (!principal.scopes.has(scope)) {
-    throw new AppError('missing_scope', `This endpoint requires the scope ${scope}.`, { required_scope: scope });
+    const granted = [...principal.scopes];
+    const what = principal.kind === 'mcp' ? 'MCP token' : 'API key';
+    throw new AppError(
+      'missing_scope',
+      `This endpoint requires the scope ${scope}; this ${what} has ${granted.length ? granted.join(', ') : 'no scope'}. Retrying will not help: use an ${what} with ${scope} (the account's owner makes one on the console's API keys page).`,
+      { required_scope: scope, granted_scopes: granted },
+    );
   }
 }
 

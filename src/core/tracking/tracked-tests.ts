@@ -164,6 +164,10 @@ function refuseProjectTest(row: { project_id?: string | null; market?: string | 
 const NO_DEFINITION =
   'This saved test was made by a run and has no run definition yet, so it cannot run by itself or on a schedule: give it one (PATCH /v1/tests/{id} with definition, or `sightline tests update ID --definition @run.json`; in the console, "Add a schedule").';
 
+/** What a project's test lacks while the project's prompt library is empty. */
+const noPromptsYet = (projectId: string) =>
+  `Project ${projectId} has no prompts yet, so there is nothing to ask: add some first (POST /v1/projects/${projectId}/prompts, the MCP tool import_project_prompts, \`sightline projects prompts ${projectId}\`, or "Import prompts" on the project's page in the console).`;
+
 export async function updateTrackedTest(deps: TrackingDeps, principal: Principal, testId: string, patch: TrackedTestPatch) {
   const { store } = deps;
   const row = await findTest(store.db, principal.accountId, testId);
@@ -247,6 +251,9 @@ export async function runTrackedTestNow(deps: TrackingDeps, principal: Principal
   const testType = row.test_type as TestType;
   requireScope(principal, createScopeOf(testType));
   if (!row.definition) {
+    // A project's test has no definition while the project has no prompts: the test's own fix
+    // (PATCH /v1/tests/{id}) is refused for it, so the message names the project's.
+    if (row.project_id) throw new AppError('invalid_request', noPromptsYet(row.project_id), { test_id: testId, project_id: row.project_id });
     throw new AppError('invalid_request', NO_DEFINITION, { test_id: testId });
   }
   const body = { ...(JSON.parse(row.definition) as Record<string, unknown>), ...(idempotencyKey !== undefined ? { idempotency_key: idempotencyKey } : {}) };

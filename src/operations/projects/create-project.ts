@@ -21,6 +21,6 @@ export default defineRoute({
     name: 'create_project',
     title: 'Create a project',
     description:
-      "A brand's workspace: brand {name, aliases, domains}, competitors (each with aliases and domains), markets [{language, country}], platforms, models, repeats, schedule {cron, timezone}, monthly_credit_budget and prompts [{prompt, topics}]. One tracked test per market asks every prompt on every platform on the schedule. Free to create; runs cost what their probes cost.",
+      "A brand's workspace: brand {name, aliases, domains}, competitors (each with aliases and domains), markets [{language, country}], platforms, models, repeats, schedule {cron, timezone}, monthly_credit_budget and prompts [{prompt, topics}]. One tracked test per market asks every prompt on every platform on the schedule. Answers the project: its id is the project_id the other project tools take (run_project runs it now). Calling it again makes a second project (no idempotency_key): after a timeout, list_projects first. Free to create; runs cost what their probes cost.",
   },
 });

@@ -3,16 +3,34 @@ import { z } from 'zod';
 import { PLATFORMS } from '../../platforms/types.ts';
 import { Budget, Schedule } from '../tests/shapes.ts';
 
+/**
+ * The error of an object field sent as something else (a brand or a market as a string, as the
+ * CLI and the console take them): zod's "expected object, received string" with the shape to send.
+ */
+const objectLike = (example: string) => ({
+  error: (issue: { code?: string; input?: unknown }) => {
+    if (issue.code !== 'invalid_type' || issue.input === undefined) return undefined;
+    const received = issue.input === null ? 'null' : Array.isArray(issue.input) ? 'array' : typeof issue.input;
+    return `Invalid input: expected an object such as ${example}, received ${received}`;
+  },
+});
+
 const Brand = z
-  .object({
-    name: z.string().min(1).max(200).describe('The name answers are searched for'),
-    aliases: z.array(z.string().max(200)).max(20).optional().describe('Other names of the brand'),
-    domains: z.array(z.string().max(253)).max(20).optional().describe('Domains the brand owns (e.g. acme.com)'),
-  })
+  .object(
+    {
+      name: z.string().min(1).max(200).describe('The name answers are searched for'),
+      aliases: z.array(z.string().max(200)).max(20).optional().describe('Other names of the brand'),
+      domains: z.array(z.string().max(253)).max(20).optional().describe('Domains the brand owns (e.g. acme.com)'),
+    },
+    objectLike('{"name": "Acme", "aliases": ["Acme Inc"], "domains": ["acme.example"]}'),
+  )
   .strict();
 
 export const PromptItem = z
-  .object({ prompt: z.string().min(1).max(500), topics: z.array(z.string().max(60)).max(20).optional().describe('Tags, e.g. ["pricing"]') })
+  .object(
+    { prompt: z.string().min(1).max(500), topics: z.array(z.string().max(60)).max(20).optional().describe('Tags, e.g. ["pricing"]') },
+    objectLike('{"prompt": "best crm for agencies", "topics": ["crm"]}'),
+  )
   .strict();
 
 export const ProjectFields = {
@@ -21,7 +39,7 @@ export const ProjectFields = {
   brand: Brand.describe('The brand: {name, aliases, domains}'),
   competitors: z.array(Brand.describe('A competitor: {name, aliases, domains}')).max(10).optional().describe('Up to 10 competitors, each with aliases and domains'),
   markets: z
-    .array(z.object({ language: z.string().min(2).max(16), country: z.string().min(2).max(8) }).strict())
+    .array(z.object({ language: z.string().min(2).max(16), country: z.string().min(2).max(8) }, objectLike('{"language": "en", "country": "US"} (en-US)')).strict())
     .min(1)
     .max(10)
     .optional()

@@ -4,6 +4,7 @@ import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
 import { csvOptions } from '../../core/csv.ts';
 import { HISTORY_CSV_COLUMNS, HISTORY_INCLUDES, HISTORY_WINDOWS, historyCsvRows, testHistory, type HistoryOptions } from '../../core/tracking/history.ts';
+import { findTest } from '../../core/tracking/tests.ts';
 import { BOM_PARAM, clampedInt, defineRoute, filterParam, filterValue } from '../define.ts';
 
 function historyOptions(q: { days: number; window?: string; include?: string }, catalog: HistoryOptions['catalog']): HistoryOptions {
@@ -64,7 +65,11 @@ export default defineRoute({
     if (format === 'json') return history;
     const columns = [...HISTORY_CSV_COLUMNS[history.test_type === 'ai_citations' ? 'ai_citations' : 'content_intelligence']];
     reply.header('content-type', 'text/csv; charset=utf-8');
-    reply.header('content-disposition', `attachment; filename="${params.test_id}-history.csv"`);
+    // Named by the test (a project's: "<project> (<market>)") and the window, as the share PDF is
+    // by its project: an agency downloading each client's markets tells the files apart.
+    const name = (await findTest(core.store.db, ctx.accountId, params.test_id)).name;
+    const slug = (name ?? '').normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80).replace(/-+$/, '') || params.test_id;
+    reply.header('content-disposition', `attachment; filename="${slug}-history-${history.window}.csv"`);
     return reply.send(stringify(historyCsvRows(history), { ...csvOptions(query.bom), columns }));
   },
 });

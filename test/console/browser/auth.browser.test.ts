@@ -170,6 +170,10 @@ describe('console sign-in in a browser', { skip: browserSkip() }, () => {
   test('the operator invites someone; the invitee opens an account with the credits; the operator suspends it', async () => {
     await signIn(OWNER.email, OWNER.password);
     await page.getByRole('link', { name: 'Operator' }).click();
+    const ownerAccount = (await fetchFromPage('/console/api/session', { method: 'GET' })).body.account.id;
+    // An agency inviting a colleague must not expect a shared workspace: the field says so.
+    const hint = await page.getByLabel('Email').getAttribute('aria-describedby');
+    assert.match(await page.locator(`#${hint}`).innerText(), /account of their own.*nothing of this account is shared with them.*share link/);
     await page.getByLabel('Email').fill('new.client@brand.example');
     await page.getByLabel('Starting credits (optional)').fill('25');
     await page.getByRole('button', { name: 'Create invitation' }).click();
@@ -183,6 +187,7 @@ describe('console sign-in in a browser', { skip: browserSkip() }, () => {
     await page.getByRole('button', { name: 'Open my account' }).click();
     await page.getByRole('heading', { name: 'AI Visibility' }).waitFor();
     assert.match(await page.getByTestId('balance').innerText(), /25\.00 cr/);
+    assert.notEqual((await fetchFromPage('/console/api/session', { method: 'GET' })).body.account.id, ownerAccount, 'an account of their own');
     await signOut();
 
     await signIn(OWNER.email, OWNER.password);

@@ -25,7 +25,7 @@ function Invite({ onDone }) {
     <form onSubmit=${submit}>
       <${ErrorNote} error=${error} />
       <div class="form-grid">
-        <${Field} id="inv-email" label="Email"><input id="inv-email" type="email" required value=${email} onInput=${(e) => setEmail(e.target.value)} /></${Field}>
+        <${Field} id="inv-email" label="Email" hint="They open an account of their own, with its own projects, runs, keys and credits: nothing of this account is shared with them. To show someone a project's numbers, send a share link from the project's page."><input id="inv-email" type="email" required value=${email} onInput=${(e) => setEmail(e.target.value)} /></${Field}>
         <${Field} id="inv-credits" label="Starting credits (optional)"><input id="inv-credits" type="number" min="0" step="0.01" value=${credits} onInput=${(e) => setCredits(e.target.value)} /></${Field}>
       </div>
       <div class="actions"><button type="submit" disabled=${!email}>Create invitation</button></div>
