@@ -1650,6 +1650,14 @@ export const CLI_COMMANDS: CliCommandDef[] = [
           "standard_webhooks",
           "slack"
         ]
+      },
+      {
+        "field": "project_ids",
+        "in": "body",
+        "kind": "list",
+        "flag": "project",
+        "description": "Only the events of these projects (proj_…): runs of their tests and their tracked tests' changes and skips. An endpoint so limited gets no account events (credits.low, crawler.blocked) and no run outside a project. null or omitted: every event of the account",
+        "required": false
       }
     ],
     "fixed": {},
@@ -1694,7 +1702,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "operationId": "webhooksUpdate",
     "method": "patch",
     "path": "/v1/webhooks/{webhook_id}",
-    "description": "change a webhook endpoint's url, events, description or status",
+    "description": "change a webhook endpoint's url, events, projects, description or status",
     "args": [
       {
         "field": "webhook_id",
@@ -1749,6 +1757,14 @@ export const CLI_COMMANDS: CliCommandDef[] = [
           "enabled",
           "disabled"
         ]
+      },
+      {
+        "field": "project_ids",
+        "in": "body",
+        "kind": "list",
+        "flag": "project",
+        "description": "Only the events of these projects (proj_…); null: every event of the account again. Pending deliveries about other projects, and of account events, end failed (project_unsubscribed)",
+        "required": false
       }
     ],
     "fixed": {},

@@ -424,7 +424,7 @@ export const FORMATTERS: Record<string, Formatter> = {
 };
 
 function webhookLine(w: Ok<'webhooksGet'>): string {
-  return `${w.id}  ${w.status.padEnd(8)} ${w.url}  ${w.events.join(',')}${w.format === 'slack' ? ' (slack)' : ''}${w.disabled_reason ? ` [${w.disabled_reason}]` : ''}`;
+  return `${w.id}  ${w.status.padEnd(8)} ${w.url}  ${w.events.join(',')}${w.project_ids ? ` projects ${w.project_ids.join(',')}` : ''}${w.format === 'slack' ? ' (slack)' : ''}${w.disabled_reason ? ` [${w.disabled_reason}]` : ''}`;
 }
 
 function deliveryLine(d: Ok<'webhooksDeliveriesRetry'>): string {

@@ -7370,6 +7370,8 @@ export interface operations {
                              * @enum {string}
                              */
                             format: "standard_webhooks" | "slack";
+                            /** @description The projects whose events it receives; null: every event of the account */
+                            project_ids: string[] | null;
                             /** @description failing (every delivery failed for 5 days), disabled_by_user, or null */
                             disabled_reason: string | null;
                             created_at: string;
@@ -7488,6 +7490,8 @@ export interface operations {
                      * @enum {string}
                      */
                     format?: "standard_webhooks" | "slack";
+                    /** @description Only the events of these projects (proj_…): runs of their tests and their tracked tests' changes and skips. An endpoint so limited gets no account events (credits.low, crawler.blocked) and no run outside a project. null or omitted: every event of the account */
+                    project_ids?: string[] | null;
                 };
             };
         };
@@ -7510,6 +7514,8 @@ export interface operations {
                          * @enum {string}
                          */
                         format: "standard_webhooks" | "slack";
+                        /** @description The projects whose events it receives; null: every event of the account */
+                        project_ids: string[] | null;
                         /** @description failing (every delivery failed for 5 days), disabled_by_user, or null */
                         disabled_reason: string | null;
                         created_at: string;
@@ -7721,6 +7727,8 @@ export interface operations {
                          * @enum {string}
                          */
                         format: "standard_webhooks" | "slack";
+                        /** @description The projects whose events it receives; null: every event of the account */
+                        project_ids: string[] | null;
                         /** @description failing (every delivery failed for 5 days), disabled_by_user, or null */
                         disabled_reason: string | null;
                         created_at: string;
@@ -8021,6 +8029,8 @@ export interface operations {
                      * @enum {string}
                      */
                     status?: "enabled" | "disabled";
+                    /** @description Only the events of these projects (proj_…); null: every event of the account again. Pending deliveries about other projects, and of account events, end failed (project_unsubscribed) */
+                    project_ids?: string[] | null;
                 };
             };
         };
@@ -8043,6 +8053,8 @@ export interface operations {
                          * @enum {string}
                          */
                         format: "standard_webhooks" | "slack";
+                        /** @description The projects whose events it receives; null: every event of the account */
+                        project_ids: string[] | null;
                         /** @description failing (every delivery failed for 5 days), disabled_by_user, or null */
                         disabled_reason: string | null;
                         created_at: string;

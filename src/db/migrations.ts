@@ -700,6 +700,16 @@ const migrations: Record<string, Migration> = {
       await db.deleteFrom('dashboard_rollups').execute();
     },
   },
+  '0024_webhook_projects': {
+    // An endpoint may be limited to some projects (an agency's client channel gets only that
+    // client's events); each delivery records the project its event is about. Re-runnable.
+    async up(db: Kysely<any>) {
+      const tables = await db.introspection.getTables();
+      const columns = (name: string) => tables.find((t) => t.name === name)?.columns.map((c) => c.name) ?? [];
+      if (!columns('webhook_endpoints').includes('project_ids')) await db.schema.alterTable('webhook_endpoints').addColumn('project_ids', 'text').execute();
+      if (!columns('webhook_messages').includes('project_id')) await db.schema.alterTable('webhook_messages').addColumn('project_id', 'text').execute();
+    },
+  },
 };
 
 

@@ -351,6 +351,8 @@ export interface WebhookEndpointsTable {
   /** When the endpoint started failing every delivery (cleared by a success); disabled after SIGHTLINE_WEBHOOK_DISABLE_AFTER_MS. */
   failing_since: string | null;
   disabled_reason: string | null;
+  /** JSON array of project ids the endpoint is limited to (0024); null: every event of the account. */
+  project_ids: string | null;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -373,6 +375,8 @@ export interface WebhookMessagesTable {
   event_id: string;
   account_id: string;
   event_type: string;
+  /** The project the event is about (0024): a run of its tests, one of its tracked tests; null for account events. */
+  project_id: string | null;
   status: 'pending' | 'succeeded' | 'failed';
   /** Attempts made so far (manual retries included). */
   attempts: number;

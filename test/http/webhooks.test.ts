@@ -251,7 +251,7 @@ describe('webhooks over HTTP', () => {
     await Promise.all([new Scheduler(s.runtime.core.tracking, { now: at }).tick(), new Scheduler(s.runtime.core.tracking, { now: at }).tick()]);
     const [hit] = await rx.waitFor(1, (r) => r.path === '/skips');
     const payload = verify(wh.secret, hit!);
-    assert.deepEqual(payload.data, { test_id: t.id, name: payload.data.name, slot: t.next_run_at, reason: 'insufficient_credits', message: payload.data.message });
+    assert.deepEqual(payload.data, { test_id: t.id, project_id: null, name: payload.data.name, slot: t.next_run_at, reason: 'insufficient_credits', message: payload.data.message });
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(rx.received.filter((r) => r.path === '/skips').length, 1);
   });

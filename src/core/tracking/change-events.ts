@@ -26,7 +26,7 @@ type Point = {
 export async function checkTestChange(store: Store, catalog: Catalog, runId: string): Promise<void> {
   const run = await store.db.selectFrom('visibility_runs').select(['account_id', 'test_id']).where('id', '=', runId).executeTakeFirst();
   if (!run) return;
-  const test = await store.db.selectFrom('tests').select(['id', 'name', 'deleted_at']).where('id', '=', run.test_id).executeTakeFirst();
+  const test = await store.db.selectFrom('tests').select(['id', 'name', 'deleted_at', 'project_id']).where('id', '=', run.test_id).executeTakeFirst();
   if (!test || test.deleted_at) return;
   const history = (await testHistory(store, run.account_id, test.id, { days: 90, window: 'run', catalog })) as unknown as {
     points: (Point & { complete: boolean; start: string; definition_id: string | null })[];
@@ -48,8 +48,10 @@ export async function checkTestChange(store: Store, catalog: Catalog, runId: str
       accountId: run.account_id,
       type: 'tracked_test.changed',
       dedupeKey: `tracked_test.changed:${test.id}:${latest.run_ids.join(',')}`,
+      projectId: test.project_id,
       data: {
         test_id: test.id,
+        project_id: test.project_id,
         name: test.name,
         metric: 'mention_rate',
         previous: c.previous,
@@ -67,11 +69,13 @@ export async function checkTestChange(store: Store, catalog: Catalog, runId: str
 
 /** The scheduler skipped a slot (call in the transaction of its claimed → skipped update). */
 export async function slotSkipped(db: Executor, test: { id: string; account_id: string; name: string }, slot: string, reason: string, message: string): Promise<void> {
+  const projectId = (await db.selectFrom('tests').select('project_id').where('id', '=', test.id).executeTakeFirst())?.project_id ?? null;
   await emitEvent(db, {
     accountId: test.account_id,
     type: 'tracked_test.skipped',
     dedupeKey: `tracked_test.skipped:${test.id}:${slot}`,
-    data: { test_id: test.id, name: test.name, slot: toApiTime(slot), reason, message },
+    projectId,
+    data: { test_id: test.id, project_id: projectId, name: test.name, slot: toApiTime(slot), reason, message },
   });
 }
 

@@ -21,11 +21,12 @@ export async function visibilityRunSettled(db: Executor, runId: string): Promise
   if (!owner) return;
   const [run] = await compactVisibilityRuns(db, [runId]);
   if (!run) return;
-  const eventId = await emitEvent(db, { accountId: owner.account_id, type: 'run.completed', dedupeKey, data: run });
+  // The run's project (its test's), for endpoints limited to some projects.
+  const test = await db.selectFrom('tests').select(['definition', 'project_id']).where('id', '=', owner.test_id).executeTakeFirst();
+  const eventId = await emitEvent(db, { accountId: owner.account_id, type: 'run.completed', dedupeKey, data: run, projectId: test?.project_id ?? null });
   if (!eventId) return;
   // A tracked test's run: whether its history now shows a significant change is worked out by a
   // job (the history reads every run of the test, too much for the settling transaction).
-  const test = await db.selectFrom('tests').select(['definition']).where('id', '=', owner.test_id).executeTakeFirst();
   if (test?.definition) {
     await enqueueJobs(db, [{ kind: TEST_CHANGE_JOB_KIND, lane: WEBHOOK_LANE, refId: runId, accountId: owner.account_id, maxAttempts: 5 }]);
   }

@@ -14,7 +14,7 @@ import { postOnce, type AttemptResult } from './send.ts';
 import { endPendingDeliveries, type EndedReason } from './pending.ts';
 import { openSecret, signPayload } from './signing.ts';
 import { slackMessage } from './slack.ts';
-import { subscribes } from './subscriptions.ts';
+import { coversProject, endpointProjects, subscribes } from './subscriptions.ts';
 
 export interface DeliveryDeps extends WebhookDeps {
   timeoutMs: number;
@@ -61,6 +61,7 @@ export async function deliverMessage(deps: DeliveryDeps, job: Job, signal: Abort
       !endpoint || endpoint.deleted_at ? 'endpoint_deleted'
       : endpoint.status !== 'enabled' ? 'endpoint_disabled'
       : !subscribes(JSON.parse(endpoint.events) as string[], msg.event_type) ? 'event_unsubscribed'
+      : !coversProject(endpointProjects(endpoint), msg.project_id) ? 'project_unsubscribed'
       : null;
     if (!endpoint || ended) {
       await trx.updateTable('webhook_messages').set({ status: 'failed', last_error: ended, next_attempt_at: null, updated_at: nowIso() }).where('id', '=', msg.id).execute();

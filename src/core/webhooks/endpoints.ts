@@ -13,7 +13,7 @@ import { lockAccount } from '../billing/ledger.ts';
 import { DELIVERY_JOB_MAX_CLAIMS, WEBHOOK_JOB_KIND, WEBHOOK_LANE } from './events.ts';
 import { endPendingDeliveries } from './pending.ts';
 import { newWebhookSecret, sealSecret } from './signing.ts';
-import { subscribes } from './subscriptions.ts';
+import { coversProject, endpointProjects, subscribes } from './subscriptions.ts';
 import type { WebhookEndpointsTable, WebhookMessagesTable } from '../../db/schema.ts';
 
 /** What endpoint operations and deliveries need from the composition root. */
@@ -65,18 +65,41 @@ export function renderEndpoint(e: WebhookEndpointsTable) {
     description: e.description,
     status: e.status,
     format: (e.kind === 'slack' ? 'slack' : 'standard_webhooks') as WebhookFormat,
+    project_ids: endpointProjects(e),
     disabled_reason: e.disabled_reason,
     created_at: toApiTime(e.created_at),
     updated_at: toApiTime(e.updated_at),
   };
 }
 
+/** The most projects one endpoint may be limited to. */
+export const WEBHOOK_MAX_PROJECTS = 100;
+
+/**
+ * The project list an endpoint is limited to, checked: each one a project of the account (else
+ * 400 naming the unknown ids); null (or omitted) is every event of the account.
+ */
+async function checkProjects(store: Store, accountId: string, ids: readonly string[] | null | undefined): Promise<string | null> {
+  if (ids === null || ids === undefined) return null;
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) {
+    throw new AppError('invalid_request', 'project_ids lists the projects whose events the endpoint receives: give at least one, or null for every event of the account.', { parameter: 'project_ids' });
+  }
+  if (wanted.length > WEBHOOK_MAX_PROJECTS) throw new AppError('invalid_request', `project_ids may list at most ${WEBHOOK_MAX_PROJECTS} projects.`, { parameter: 'project_ids' });
+  const found = await store.db.selectFrom('projects').select('id').where('account_id', '=', accountId).where('id', 'in', wanted).execute();
+  const known = new Set(found.map((p) => p.id));
+  const unknown = wanted.filter((id) => !known.has(id));
+  if (unknown.length) throw new AppError('invalid_request', `No project ${unknown.join(', ')} in this account.`, { parameter: 'project_ids', unknown });
+  return JSON.stringify(wanted);
+}
+
 export async function createEndpoint(
   deps: WebhookDeps,
   accountId: string,
-  input: { url: string; events: string[]; description?: string | null; format?: WebhookFormat },
+  input: { url: string; events: string[]; description?: string | null; format?: WebhookFormat; project_ids?: string[] | null },
 ) {
   const url = await checkWebhookUrl(deps, input.url);
+  const projectIds = await checkProjects(deps.store, accountId, input.project_ids);
   const secret = newWebhookSecret();
   const now = nowIso();
   const row: WebhookEndpointsTable = {
@@ -90,6 +113,7 @@ export async function createEndpoint(
     secret: sealSecret(secret, deps.secretKey),
     failing_since: null,
     disabled_reason: null,
+    project_ids: projectIds,
     created_at: now,
     updated_at: now,
     deleted_at: null,
@@ -144,10 +168,11 @@ export async function updateEndpoint(
   deps: WebhookDeps,
   accountId: string,
   id: string,
-  patch: { url?: string; events?: string[]; description?: string | null; status?: 'enabled' | 'disabled' },
+  patch: { url?: string; events?: string[]; description?: string | null; status?: 'enabled' | 'disabled'; project_ids?: string[] | null },
 ) {
   const current = await findEndpoint(deps.store, accountId, id);
   const set: Partial<WebhookEndpointsTable> = { updated_at: nowIso() };
+  if (patch.project_ids !== undefined) set.project_ids = await checkProjects(deps.store, accountId, patch.project_ids);
   if (patch.url !== undefined) set.url = await checkWebhookUrl(deps, patch.url);
   if (patch.events !== undefined) set.events = JSON.stringify(normalizeEvents(patch.events));
   if (patch.description !== undefined) set.description = patch.description;
@@ -162,7 +187,11 @@ export async function updateEndpoint(
     // What the endpoint no longer wants is not sent later (pending.ts): all of it when disabled,
     // else the pending deliveries of event types it stopped subscribing to.
     if (set.status === 'disabled') await endPendingDeliveries(trx, current.id, 'endpoint_disabled');
-    else if (set.events !== undefined) await endPendingDeliveries(trx, current.id, 'event_unsubscribed', JSON.parse(set.events) as string[]);
+    else {
+      if (set.events !== undefined) await endPendingDeliveries(trx, current.id, 'event_unsubscribed', JSON.parse(set.events) as string[]);
+      // Limited to fewer projects: the deliveries about the others (and account events) end.
+      if (set.project_ids) await endPendingDeliveries(trx, current.id, 'project_unsubscribed', undefined, JSON.parse(set.project_ids) as string[]);
+    }
   });
   return renderEndpoint({ ...current, ...set });
 }
@@ -251,6 +280,15 @@ export async function retryDelivery(store: Store, accountId: string, endpointId:
     // Nor is an event type the endpoint no longer subscribes to (its attempt would end unsent).
     if (!subscribes(JSON.parse(endpoint.events) as string[], msg.event_type)) {
       throw new AppError('webhook_event_unsubscribed', undefined, { webhook_id: endpoint.id, event: msg.event_type });
+    }
+    // Nor an event about a project the endpoint is no longer limited to (or an account event).
+    if (!coversProject(endpointProjects(endpoint), msg.project_id)) {
+      const about = msg.project_id ? `project ${msg.project_id}` : 'the account (no project)';
+      throw new AppError('webhook_event_unsubscribed', `Webhook ${endpoint.id} now receives only the events of its project_ids; this delivery is about ${about}. Add the project to project_ids (or set null) to retry it.`, {
+        webhook_id: endpoint.id,
+        event: msg.event_type,
+        project_id: msg.project_id,
+      });
     }
     const reopened = await trx
       .updateTable('webhook_messages')

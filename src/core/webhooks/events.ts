@@ -9,7 +9,7 @@ import type { Executor } from '../../db/store.ts';
 import { enqueueJobs } from '../../jobs/queue.ts';
 import { newId, nowIso } from '../../lib/ids.ts';
 import { ALERT_MAIL_JOB_KIND, alertRecipients } from './alert-mail.ts';
-import { subscribes } from './subscriptions.ts';
+import { coversProject, endpointProjects, subscribes } from './subscriptions.ts';
 
 /** Every event name an endpoint may subscribe to (or "*": all, including names added later). */
 export const EVENT_TYPES = ['run.completed', 'tracked_test.changed', 'tracked_test.skipped', 'credits.low', 'crawler.blocked'] as const;
@@ -42,6 +42,8 @@ export interface NewEvent {
   /** Names the change this event reports: the same change noticed twice gives the same key (e.g. `run.completed:vis_…`). */
   dedupeKey: string;
   data: unknown;
+  /** The project the event is about (a run of one of its tests, one of its tracked tests); omitted for account events. */
+  projectId?: string | null;
 }
 
 /**
@@ -60,12 +62,13 @@ export async function emitEvent(db: Executor, event: NewEvent): Promise<string |
   if (!inserted) return null;
   const endpoints = await db
     .selectFrom('webhook_endpoints')
-    .select(['id', 'events'])
+    .select(['id', 'events', 'project_ids'])
     .where('account_id', '=', event.accountId)
     .where('status', '=', 'enabled')
     .where('deleted_at', 'is', null)
     .execute();
-  const targets = endpoints.filter((e) => subscribes(JSON.parse(e.events) as string[], event.type));
+  const projectId = event.projectId ?? null;
+  const targets = endpoints.filter((e) => subscribes(JSON.parse(e.events) as string[], event.type) && coversProject(endpointProjects(e), projectId));
   // E-mail alerts: one job per user who chose this event (alert-mail.ts).
   const recipients = await alertRecipients(db, event.accountId, event.type);
   if (recipients.length) {
@@ -81,6 +84,7 @@ export async function emitEvent(db: Executor, event: NewEvent): Promise<string |
     event_id: inserted.id,
     account_id: event.accountId,
     event_type: event.type,
+    project_id: projectId,
     status: 'pending' as const,
     attempts: 0,
     last_status_code: null,

@@ -10,14 +10,27 @@ import { nowIso } from '../../lib/ids.ts';
 import type { Executor } from '../../db/store.ts';
 import { subscribes } from './subscriptions.ts';
 
-export type EndedReason = 'endpoint_disabled' | 'endpoint_deleted' | 'event_unsubscribed';
+export type EndedReason = 'endpoint_disabled' | 'endpoint_deleted' | 'event_unsubscribed' | 'project_unsubscribed';
 
 /**
  * Ends the endpoint's pending deliveries: every one, or with `events` only those of types the
- * list does not cover. Answers how many ended.
+ * list does not cover, or with `projects` (reason project_unsubscribed) only those about no
+ * project of the list (account events among them). Answers how many ended.
  */
-export async function endPendingDeliveries(db: Executor, endpointId: string, reason: EndedReason, events?: readonly string[]): Promise<number> {
+export async function endPendingDeliveries(db: Executor, endpointId: string, reason: EndedReason, events?: readonly string[], projects?: readonly string[]): Promise<number> {
   let types: string[] | undefined;
+  if (projects) {
+    const ended = await db
+      .updateTable('webhook_messages')
+      .set({ status: 'failed', last_error: reason, next_attempt_at: null, updated_at: nowIso() })
+      .where('endpoint_id', '=', endpointId)
+      .where('status', '=', 'pending')
+      .where((eb) => (projects.length ? eb.or([eb('project_id', 'is', null), eb('project_id', 'not in', projects)]) : eb.lit(true)))
+      .returning('id')
+      .execute();
+    await cancelJobsFor(db, ended.map((m) => m.id));
+    return ended.length;
+  }
   if (events) {
     const pending = await db.selectFrom('webhook_messages').select('event_type').distinct().where('endpoint_id', '=', endpointId).where('status', '=', 'pending').execute();
     types = pending.map((p) => p.event_type).filter((t) => !subscribes(events, t));

@@ -9,6 +9,15 @@ export const EventNames = z
   .max(20)
   .describe(`Events to receive: any of ${EVENT_TYPES.join(', ')}, or ["*"] for all (also events added later)`);
 
+export const ProjectIds = z
+  .array(z.string().max(64))
+  .min(1)
+  .max(100)
+  .nullish()
+  .describe(
+    "Only the events of these projects (proj_…): runs of their tests and their tracked tests' changes and skips. An endpoint so limited gets no account events (credits.low, crawler.blocked) and no run outside a project. null or omitted: every event of the account",
+  );
+
 export const WebhookUrl = z.string().min(1).max(2000).describe('Where events are POSTed: a public http(s) URL (or a host the operator allowed)');
 
 export const Webhook = z
@@ -19,6 +28,7 @@ export const Webhook = z
     description: z.string().nullable(),
     status: z.enum(['enabled', 'disabled']),
     format: z.enum(WEBHOOK_FORMATS).describe('standard_webhooks (signed JSON) or slack (a Slack incoming webhook, Block Kit message)'),
+    project_ids: z.array(z.string()).nullable().describe('The projects whose events it receives; null: every event of the account'),
     disabled_reason: z.string().nullable().describe('failing (every delivery failed for 5 days), disabled_by_user, or null'),
     created_at: z.string(),
     updated_at: z.string(),

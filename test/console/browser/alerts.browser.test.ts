@@ -106,13 +106,29 @@ describe('the Alerts page', { skip: browserSkip() }, () => {
   });
 
   test('events edited, the endpoint disabled and deleted; a Slack destination added', async () => {
+    // A client project: the endpoint is limited to its events (an agency's channel per client).
+    const client = await api('POST', '/v1/projects', { name: 'StrideFit', url: 'https://stridefit.example/', brand: { name: 'StrideFit' }, platforms: ['deepseek'] });
+    await page.reload();
     const card = page.getByTestId('endpoint');
-    await card.getByRole('button', { name: 'Edit events' }).click();
+    await card.getByTestId('endpoint-projects').getByText('every project and the account').waitFor();
+    await card.getByRole('button', { name: 'Edit events and projects' }).click();
     await card.getByLabel(/^credits\.low/).check();
     await card.getByLabel(/^tracked_test\.changed/).uncheck();
-    await card.getByRole('button', { name: 'Save events' }).click();
+    await card.getByLabel(/^Only these projects/).check();
+    assert.equal(await card.getByRole('button', { name: 'Save' }).isDisabled(), true, 'limited to no project: nothing to save');
+    await card.getByLabel(/^StrideFit/).check();
+    await bothWidths('alerts-edit-projects');
+    await card.getByRole('button', { name: 'Save' }).click();
     await card.getByText('Events: run.completed, credits.low').waitFor();
-    assert.deepEqual((await api('GET', '/v1/webhooks')).webhooks[0].events, ['run.completed', 'credits.low']);
+    await card.getByTestId('endpoint-projects').getByText('StrideFit').waitFor();
+    const saved = (await api('GET', '/v1/webhooks')).webhooks[0];
+    assert.deepEqual([saved.events, saved.project_ids], [['run.completed', 'credits.low'], [client.id]]);
+    // Back to every event of the account.
+    await card.getByRole('button', { name: 'Edit events and projects' }).click();
+    await card.getByLabel(/^Every event of the account/).check();
+    await card.getByRole('button', { name: 'Save' }).click();
+    await card.getByTestId('endpoint-projects').getByText('every project and the account').waitFor();
+    assert.equal((await api('GET', '/v1/webhooks')).webhooks[0].project_ids, null);
 
     await card.getByRole('button', { name: 'Disable' }).click();
     await card.getByText('Disabled: disabled by a user').waitFor();

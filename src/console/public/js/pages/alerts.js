@@ -34,6 +34,34 @@ function EventChoice({ idPrefix, value, onChange, legend = 'Events to send', ext
   </fieldset>`;
 }
 
+/**
+ * Which projects' events a destination gets: every event of the account (project_ids null), or
+ * only those of the chosen projects (an agency's channel per client; no account events then).
+ * `value` is null or the list of project ids.
+ */
+function ProjectChoice({ idPrefix, projects, value, onChange }) {
+  if (!projects || projects.length === 0) return null;
+  const limited = value !== null;
+  const set = new Set(value ?? []);
+  const toggle = (id) => {
+    const next = new Set(set);
+    next.has(id) ? next.delete(id) : next.add(id);
+    onChange([...next]);
+  };
+  return html`<fieldset data-testid=${idPrefix + '-projects'}><legend>Projects</legend>
+    <label class="check"><input type="radio" name=${idPrefix + '-scope'} checked=${!limited} onChange=${() => onChange(null)} /><span><strong>Every event of the account</strong>, every project's and the account's own (credits, crawlers)</span></label>
+    <label class="check"><input type="radio" name=${idPrefix + '-scope'} checked=${limited} onChange=${() => onChange([])} /><span><strong>Only these projects</strong> — e.g. one client's channel: their runs and tracked tests, nothing of other projects or of the account</span></label>
+    ${limited
+      ? html`<div class="checks">${projects.map(
+          (p) => html`<label class="check"><input type="checkbox" checked=${set.has(p.id)} onChange=${() => toggle(p.id)} /><span>${p.name} <span class="small muted">${p.brand.name}</span></span></label>`,
+        )}</div>`
+      : null}
+  </fieldset>`;
+}
+
+/** The projects a destination is limited to, in words. */
+const projectList = (ids, projects) => (ids === null ? 'every project and the account' : ids.map((id) => (projects || []).find((p) => p.id === id)?.name ?? id).join(', '));
+
 function NewSecret({ created, onDone }) {
   return html`<section class="card" aria-labelledby="wh-secret-title" data-testid="webhook-secret">
     <h2 id="wh-secret-title">Signing secret of ${created.url}</h2>
@@ -47,8 +75,9 @@ function NewSecret({ created, onDone }) {
   </section>`;
 }
 
-function AddForm({ onCreated }) {
+function AddForm({ onCreated, projects }) {
   const [format, setFormat] = useState('standard_webhooks');
+  const [projectIds, setProjectIds] = useState(null);
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState(['run.completed', 'tracked_test.changed']);
@@ -60,9 +89,10 @@ function AddForm({ onCreated }) {
     setBusy(true);
     setError(null);
     try {
-      const created = await post('/v1/webhooks', { url: url.trim(), events, format, ...(description.trim() ? { description: description.trim() } : {}) });
+      const created = await post('/v1/webhooks', { url: url.trim(), events, format, ...(description.trim() ? { description: description.trim() } : {}), ...(projectIds ? { project_ids: projectIds } : {}) });
       setUrl('');
       setDescription('');
+      setProjectIds(null);
       onCreated(created);
     } catch (err) {
       setError(err);
@@ -86,7 +116,8 @@ function AddForm({ onCreated }) {
         </${Field}>
       </div>
       <${EventChoice} idPrefix="wh-new" value=${events} onChange=${setEvents} />
-      <div class="actions"><button type="submit" disabled=${busy || !url.trim() || events.length === 0}>${slack ? 'Add Slack channel' : 'Add endpoint'}</button></div>
+      <${ProjectChoice} idPrefix="wh-new" projects=${projects} value=${projectIds} onChange=${setProjectIds} />
+      <div class="actions"><button type="submit" disabled=${busy || !url.trim() || events.length === 0 || (projectIds !== null && projectIds.length === 0)}>${slack ? 'Add Slack channel' : 'Add endpoint'}</button></div>
     </form></section>`;
 }
 
@@ -147,9 +178,10 @@ function Deliveries({ endpoint }) {
   </div>`;
 }
 
-function EndpointCard({ endpoint, onChanged }) {
+function EndpointCard({ endpoint, onChanged, projects }) {
   const [editing, setEditing] = useState(false);
   const [events, setEvents] = useState(endpoint.events);
+  const [projectIds, setProjectIds] = useState(endpoint.project_ids ?? null);
   const [open, setOpen] = useState(false);
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
@@ -168,7 +200,7 @@ function EndpointCard({ endpoint, onChanged }) {
   const saveEvents = (e) => {
     e.preventDefault();
     act(async () => {
-      await patch(`/v1/webhooks/${endpoint.id}`, { events });
+      await patch(`/v1/webhooks/${endpoint.id}`, { events, project_ids: projectIds });
       setEditing(false);
     });
   };
@@ -190,12 +222,14 @@ function EndpointCard({ endpoint, onChanged }) {
     ${editing
       ? html`<form onSubmit=${saveEvents}>
           <${EventChoice} idPrefix=${'wh-edit-' + endpoint.id} value=${events} onChange=${setEvents} legend=${'Events sent to ' + endpoint.url} />
-          <div class="actions"><button type="submit" disabled=${busy || events.length === 0}>Save events</button><button type="button" class="secondary" onClick=${() => { setEvents(endpoint.events); setEditing(false); }}>Cancel</button></div>
+          <${ProjectChoice} idPrefix=${'wh-edit-' + endpoint.id} projects=${projects} value=${projectIds} onChange=${setProjectIds} />
+          <div class="actions"><button type="submit" disabled=${busy || events.length === 0 || (projectIds !== null && projectIds.length === 0)}>Save</button><button type="button" class="secondary" onClick=${() => { setEvents(endpoint.events); setProjectIds(endpoint.project_ids ?? null); setEditing(false); }}>Cancel</button></div>
         </form>`
-      : html`<p class="small"><span class="muted">Events:</span> ${eventList(endpoint.events)} <span class="muted">· added ${when(endpoint.created_at)}</span></p>`}
+      : html`<p class="small"><span class="muted">Events:</span> ${eventList(endpoint.events)} <span class="muted">· added ${when(endpoint.created_at)}</span></p>
+          <p class="small" data-testid="endpoint-projects"><span class="muted">Projects:</span> ${projectList(endpoint.project_ids ?? null, projects)}</p>`}
     <div class="actions">
       <button type="button" class="secondary" aria-expanded=${open} onClick=${() => setOpen(!open)}>${open ? 'Hide deliveries' : 'Show deliveries'}</button>
-      ${editing ? null : html`<button type="button" class="secondary" onClick=${() => setEditing(true)}>Edit events</button>`}
+      ${editing ? null : html`<button type="button" class="secondary" onClick=${() => setEditing(true)}>Edit events and projects</button>`}
       <button type="button" class="secondary" disabled=${busy} onClick=${toggleStatus}>${endpoint.status === 'enabled' ? 'Disable' : 'Enable'}</button>
       <button type="button" class="danger" disabled=${busy} onClick=${remove}>Delete</button>
     </div>
@@ -265,11 +299,14 @@ export function AlertsPage() {
   const [added, setAdded] = useState('');
   const hooks = useData(() => get('/v1/webhooks'));
   const settings = useData(() => get('/v1/notification-settings'));
+  // The account's projects, to limit a destination to some (a key without tests:read sees none).
+  const projectsData = useData(() => get('/v1/projects').catch(() => ({ projects: [] })));
+  const projects = projectsData.data ? projectsData.data.projects : [];
   const list = hooks.data ? hooks.data.webhooks : [];
   return html`<${PageHead} title="Alerts" sub="Where sightline tells you that something happened: your webhook endpoints, Slack channels and e-mail." />
     ${created
       ? html`<${NewSecret} created=${created} onDone=${() => setCreated(null)} />`
-      : html`<${AddForm} onCreated=${(c) => { setAdded(''); if (c.format === 'slack') setAdded(`Slack channel added: ${c.url}`); else setCreated(c); hooks.reload(); }} />`}
+      : html`<${AddForm} projects=${projects} onCreated=${(c) => { setAdded(''); if (c.format === 'slack') setAdded(`Slack channel added: ${c.url}`); else setCreated(c); hooks.reload(); }} />`}
     ${added ? html`<${Note} kind="ok"><p>${added}</p></${Note}>` : null}
     <section class="card" aria-labelledby="dest-title"><h2 id="dest-title">Destinations</h2>
       <${ErrorNote} error=${hooks.error} />
@@ -277,7 +314,7 @@ export function AlertsPage() {
         ? html`<${Loading} />`
         : list.length === 0
           ? html`<${Empty} title="No destinations yet"><p>Add a webhook endpoint or a Slack channel above.</p></${Empty}>`
-          : html`<div class="stack">${list.map((w) => html`<${EndpointCard} key=${w.id + w.updated_at} endpoint=${w} onChanged=${hooks.reload} />`)}</div>`}
+          : html`<div class="stack">${list.map((w) => html`<${EndpointCard} key=${w.id + w.updated_at} endpoint=${w} projects=${projects} onChanged=${hooks.reload} />`)}</div>`}
     </section>
     ${settings.error ? html`<${ErrorNote} error=${settings.error} />` : null}
     ${settings.data
