@@ -83,8 +83,9 @@ describe('POST /v1/pages/content/serialize (SSRF and limits)', () => {
       drivers: base.drivers,
       ask: () => Promise.reject(new Error('not used by these tests')),
       platformConcurrency: Object.fromEntries(PLATFORMS.map((p) => [p, 1])) as Record<PlatformName, number>,
+      // The body's 2 s lets the endless page reach its cap on a loaded machine; the trickle (4 s) still times out.
       pages: {
-        fetchOptions: { lookup, connectTimeoutMs: 300, headersTimeoutMs: 300, bodyTimeoutMs: 300, maxBytes: 256 * 1024 },
+        fetchOptions: { lookup, connectTimeoutMs: 300, headersTimeoutMs: 300, bodyTimeoutMs: 2_000, maxBytes: 256 * 1024 },
       },
     });
     const limiter = await createKeyRateLimiter({ perMinute: 600, handle: s.runtime.handle });

@@ -94,7 +94,15 @@ describe('page extraction threads', () => {
 
   it('a page over the deadline stops its thread and fails as extraction; the next page works', async () => {
     const extractor = make({ threads: 1, minChars: 1024, timeoutMs: 1_500 });
-    await extractor.extract(bigPage(10), 'https://example.com/warm'); // the thread has started
+    // The thread has started (on a loaded machine a start can outlast the 1.5 s deadline: try again).
+    for (let tries = 1; ; tries++) {
+      try {
+        await extractor.extract(bigPage(10), 'https://example.com/warm');
+        break;
+      } catch (err) {
+        if (tries === 5 || !(err instanceof FetchError)) throw err;
+      }
+    }
     await assert.rejects(extractor.extract(bigPage(60_000), 'https://example.com/slow'), (err: unknown) => err instanceof FetchError && err.code === 'extraction');
     const relaxed = make({ threads: 1, minChars: 1024 });
     assert.equal((await relaxed.extract(bigPage(50), 'https://example.com/ok')).document.title, 'Big page');
