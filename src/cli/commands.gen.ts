@@ -2356,6 +2356,14 @@ export const CLI_COMMANDS: CliCommandDef[] = [
           "key": "prompt",
           "many": true
         }
+      },
+      {
+        "field": "idempotency_key",
+        "in": "body",
+        "kind": "string",
+        "flag": "idempotency-key",
+        "description": "Retry-safe key: the same key with the same body answers the project made the first time (for 24 hours); another body under it is 422 idempotency_key_reused",
+        "required": false
       }
     ],
     "fixed": {},

@@ -9749,6 +9749,8 @@ export interface operations {
                         /** @description Tags, e.g. ["pricing"] */
                         topics?: string[];
                     }[];
+                    /** @description Retry-safe key: the same key with the same body answers the project made the first time (for 24 hours); another body under it is 422 idempotency_key_reused */
+                    idempotency_key?: string | null;
                 };
             };
         };

@@ -710,6 +710,17 @@ const migrations: Record<string, Migration> = {
       if (!columns('webhook_messages').includes('project_id')) await db.schema.alterTable('webhook_messages').addColumn('project_id', 'text').execute();
     },
   },
+  '0025_project_idempotency': {
+    // A project create may carry an idempotency_key: a retry with the same key and body gets the
+    // project made the first time. Re-runnable.
+    async up(db: Kysely<any>) {
+      const tables = await db.introspection.getTables();
+      const columns = tables.find((t) => t.name === 'projects')?.columns.map((c) => c.name) ?? [];
+      if (!columns.includes('idempotency_key')) await db.schema.alterTable('projects').addColumn('idempotency_key', 'text').execute();
+      if (!columns.includes('idempotency_fingerprint')) await db.schema.alterTable('projects').addColumn('idempotency_fingerprint', 'text').execute();
+      await db.schema.createIndex('projects_idempotency').ifNotExists().on('projects').columns(['account_id', 'idempotency_key']).execute();
+    },
+  },
 };
 
 

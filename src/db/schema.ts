@@ -433,6 +433,9 @@ export interface ProjectsTable {
   schedule_cron: string | null;
   schedule_timezone: string | null;
   monthly_credit_budget: number | string | null; // hundredths
+  /** The create request's idempotency_key (0025), and a sha256 of the rest of it: a retry replays the project. */
+  idempotency_key: string | null;
+  idempotency_fingerprint: string | null;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;

@@ -24,10 +24,10 @@ describe('MCP argument errors say what was meant', () => {
   test("an id named as the answer names it (id → project_id, runId → run_id); a key with no likely match gets no guess", async () => {
     const { accountId } = await s.account({ credits: 50 });
     const client = await connectMcp(base, await s.key(accountId, { kind: 'mcp' }));
-    // The description says how its answer chains on, and that a retry makes a second project.
+    // The description says how its answer chains on, and how a retry stays one project.
     const described = (await client.listTools()).tools.find((t) => t.name === 'create_project')!.description!;
     assert.match(described, /its id is the project_id the other project tools take \(run_project runs it now\)/);
-    assert.match(described, /Calling it again makes a second project \(no idempotency_key\): after a timeout, list_projects first/);
+    assert.match(described, /Pass an idempotency_key: a retry with the same key and arguments answers the same project/);
     const made: any = await client.callTool({
       name: 'create_project',
       arguments: { url: 'https://acme.example/', brand: { name: 'Acme' }, platforms: ['openai'], prompts: [{ prompt: 'best anvils' }] },

@@ -12,6 +12,7 @@ import { requireScope, type Principal } from '../accounts/accounts.ts';
 import type { ActionContext } from '../billing/actions.ts';
 import { lockAccount } from '../billing/ledger.ts';
 import { AppError } from '../errors.ts';
+import { idempotencyPolicy, requestFingerprint } from '../idempotency.ts';
 import { checkCap } from '../limits.ts';
 import { checkCountry, checkLanguage } from '../locale.ts';
 import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
@@ -50,6 +51,26 @@ export interface ProjectInput {
 }
 
 export type ProjectPatch = Partial<Omit<ProjectInput, 'prompts'>>;
+
+/**
+ * The project a live idempotency key already made (read with the account locked, so two retries
+ * at once make one): its id, or undefined when the key is unused, expired (as runs' keys,
+ * SIGHTLINE_IDEMPOTENCY_TTL_SECONDS) or its project deleted; 422 idempotency_key_reused when the
+ * key made a project from another request.
+ */
+async function projectForIdempotencyKey(db: Executor, accountId: string, key: string, fingerprint: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('projects')
+    .select(['id', 'created_at', 'idempotency_fingerprint'])
+    .where('account_id', '=', accountId)
+    .where('idempotency_key', '=', key)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (!row || row.created_at < new Date(Date.now() - idempotencyPolicy.ttlMs).toISOString()) return undefined;
+  if (row.idempotency_fingerprint !== fingerprint) throw new AppError('idempotency_key_reused', undefined, { idempotency_key: key, project_id: row.id });
+  return row.id;
+}
 
 /** A project's settings as stored: checked and filled in (projectColumns), so nothing is left out. */
 export interface StoredProject extends ProjectInput {
@@ -279,19 +300,30 @@ async function renderProject(deps: TrackingDeps, row: ProjectRow) {
   };
 }
 
-export async function createProject(deps: TrackingDeps, principal: Principal, input: ProjectInput) {
+export async function createProject(deps: TrackingDeps, principal: Principal, input: ProjectInput & { idempotency_key?: string | null }) {
   requireScope(principal, WRITE_SCOPE);
   const columns = projectColumns(input);
   const now = nowIso();
-  const id = newId('proj');
+  const key = input.idempotency_key ?? null;
+  const fingerprint = key === null ? null : requestFingerprint(input);
+  let id = newId('proj');
   await deps.store.db.transaction().execute(async (trx) => {
-    // Counted with the account locked, as webhook endpoints are: two creates at once cannot both see room.
+    // With the account locked: a retry under the same key finds the first one's project (two at
+    // once: the second waits, then finds it), and two creates at once cannot both see room.
+    if (key !== null || deps.maxProjects !== undefined) await lockAccount(deps.store, trx, principal.accountId);
+    const made = key === null ? undefined : await projectForIdempotencyKey(trx, principal.accountId, key, fingerprint!);
+    if (made) {
+      id = made;
+      return;
+    }
     if (deps.maxProjects !== undefined) {
-      await lockAccount(deps.store, trx, principal.accountId);
       const { n } = await trx.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', principal.accountId).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
       checkCap(n, deps.maxProjects, { holder: 'account', things: 'projects', allows: 'this instance allows', advice: 'delete one it no longer uses first.' });
     }
-    await trx.insertInto('projects').values({ id, account_id: principal.accountId, ...columns, created_at: now, updated_at: now, deleted_at: null }).execute();
+    await trx
+      .insertInto('projects')
+      .values({ id, account_id: principal.accountId, ...columns, idempotency_key: key, idempotency_fingerprint: fingerprint, created_at: now, updated_at: now, deleted_at: null })
+      .execute();
     if (input.prompts?.length) await addPrompts(trx, id, input.prompts);
     await syncProjectTests(deps, trx, principal, await findProject(trx, principal.accountId, id));
   });
