@@ -502,6 +502,15 @@ function fail(argv: string[], err: unknown): number {
   } else if (err instanceof CliError) {
     ({ code, message } = err);
     process.stderr.write(`sightline: ${message}\n`);
+  } else if ((err as Error)?.message?.startsWith('Invalid configuration:')) {
+    // A setting found wrong while the process was being assembled (a file a variable names, a
+    // platform setting): one line naming it, like a variable that does not parse.
+    code = 'invalid_configuration';
+    message = (err as Error).message
+      .split('\n')
+      .map((l) => l.trim())
+      .join(' ');
+    process.stderr.write(`sightline: ${message}\n`);
   } else {
     // Unexpected (the database unreachable, a bug): the stack goes to stderr for the operator.
     code = 'internal_error';
