@@ -426,6 +426,7 @@ async function databaseErrors<T>(config: Config, fn: () => Promise<T>): Promise<
   try {
     return await fn();
   } catch (err) {
+    if ((err as Error)?.name === 'DatabaseNewerThanCode') throw new CliError('database_too_new', `the database ${describeDatabase(config)} ${(err as Error).message}.`);
     const reason = databaseFailure(err, config);
     if (reason === undefined) throw err;
     throw new CliError(

@@ -166,6 +166,9 @@ export async function openRuntime(
     onListenError: (err) => opts.log?.warn({ error: (err as Error)?.message }, 'auth change listener lost its connection; reconnecting'),
   });
   const { handle, store } = database;
+  // An upgrade says what it changed, in the log of the process that did it (with several
+  // processes starting at once, one of them applies them under the migration lock).
+  if (database.migrated.length) opts.log?.info({ migrations: database.migrated }, `applied ${database.migrated.length} migration${database.migrated.length > 1 ? 's' : ''}`);
   metrics.attach(store, handle.pgPool, [...PLATFORMS, CI_LANE]);
   let platforms: ReturnType<typeof buildPlatforms>;
   let core: Core;
