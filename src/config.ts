@@ -34,6 +34,32 @@ const intFromEnv = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
       return n;
     });
 
+/**
+ * An optional URL of a service (Redis, SMTP) whose scheme must be one of `schemes` and which names a
+ * host: a typo stops the start instead of failing on first use. The message never repeats the value
+ * past its scheme: it may hold a password.
+ */
+const serviceUrl = (schemes: string[], example: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return undefined;
+      let url: URL | undefined;
+      try {
+        url = new URL(v.trim());
+      } catch {
+        url = undefined;
+      }
+      if (!url || !schemes.includes(url.protocol) || !url.hostname) {
+        const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(v.trim())?.[1];
+        const what = url ? (schemes.includes(url.protocol) ? 'names no host' : `${scheme}: is not ${schemes.join(' or ')}`) : scheme ? 'is not a valid URL (percent-encode @ : / ? # in the password)' : 'is not a URL';
+        ctx.addIssue({ code: 'custom', message: `${what}; use ${schemes.map((s) => `${s}//`).join(' or ')}…, e.g. ${example}` });
+        return z.NEVER;
+      }
+      return v.trim();
+    });
+
 /** A bearer secret anyone can try against /metrics: long enough that guessing it is hopeless. */
 export const METRICS_TOKEN_MIN_LENGTH = 32;
 
@@ -76,8 +102,12 @@ const ConfigSchema = z.object({
    * rollups and line hashes: the cap bounds what one account can store.
    */
   SIGHTLINE_MAX_SITES_PER_ACCOUNT: intFromEnv(100, 1),
-  /** Keep rate-limit counters in Redis; otherwise they live in the database, shared by all processes. */
-  SIGHTLINE_REDIS_URL: z.string().optional(),
+  /**
+   * `redis://[:password@]host:6379[/db]` (or `rediss://`): keep rate-limit counters in Redis; otherwise
+   * they live in the database, shared by all processes. While Redis cannot be reached, each process
+   * limits on its own and logs `rate limit store unavailable` (at most once a minute).
+   */
+  SIGHTLINE_REDIS_URL: serviceUrl(['redis:', 'rediss:'], 'redis://:password@host:6379/0'),
   /**
    * Hosts, `host:port` pairs or CIDRs the page fetcher may reach although they are not public
    * (intranets, tests), comma-separated. @default empty
@@ -127,7 +157,7 @@ const ConfigSchema = z.object({
    * `smtp(s)://user:pass@host:port`: password-reset and invitation links are mailed (nodemailer). Unset:
    * the operator prints them with `sightline users reset-link` / `users invite`.
    */
-  SIGHTLINE_SMTP_URL: z.string().optional(),
+  SIGHTLINE_SMTP_URL: serviceUrl(['smtp:', 'smtps:'], 'smtps://user:password@smtp.example.com:465'),
   /**
    * Console sign-in, sign-up and reset attempts per client address per minute (besides the per-email
    * lockout).

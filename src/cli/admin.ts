@@ -426,6 +426,7 @@ async function databaseErrors<T>(config: Config, fn: () => Promise<T>): Promise<
   try {
     return await fn();
   } catch (err) {
+    if ((err as Error)?.name === 'DatabaseNewerThanCode') throw new CliError('database_too_new', `the database ${describeDatabase(config)} ${(err as Error).message}.`);
     const reason = databaseFailure(err, config);
     if (reason === undefined) throw err;
     throw new CliError(
@@ -501,6 +502,15 @@ function fail(argv: string[], err: unknown): number {
     process.stderr.write(`sightline: ${message}\n`);
   } else if (err instanceof CliError) {
     ({ code, message } = err);
+    process.stderr.write(`sightline: ${message}\n`);
+  } else if ((err as Error)?.message?.startsWith('Invalid configuration:')) {
+    // A setting found wrong while the process was being assembled (a file a variable names, a
+    // platform setting): one line naming it, like a variable that does not parse.
+    code = 'invalid_configuration';
+    message = (err as Error).message
+      .split('\n')
+      .map((l) => l.trim())
+      .join(' ');
     process.stderr.write(`sightline: ${message}\n`);
   } else {
     // Unexpected (the database unreachable, a bug): the stack goes to stderr for the operator.

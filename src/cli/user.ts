@@ -784,6 +784,13 @@ const EXTRAS: Record<
 
 type Act = <A extends unknown[]>(fn: (cmd: Command, ...args: A) => Promise<Outcome | null>) => (...args: A) => Promise<void>;
 
+/** `doctor`: the URL answers, but not as sightline (GET /healthz is 404). */
+class NotSightline extends Error {
+  constructor(readonly status: number) {
+    super(`GET /healthz answers ${status}`);
+  }
+}
+
 /** The commands that are no API operation: login, logout, doctor, completion. */
 function registerLocalCommands(program: Command, io: Io, setExit: (code: number) => void, version: string, json: (c: Command) => Command, act: Act) {
   json(
@@ -841,6 +848,9 @@ function registerLocalCommands(program: Command, io: Io, setExit: (code: number)
     const fetch = (path: string) => globalThis.fetch(`${baseUrl.replace(/\/+$/, '')}${path}`, limit ? { signal: AbortSignal.timeout(limit) } : {});
     try {
       const health = await fetch('/healthz');
+      // 404: whatever answers there is no sightline (another service on the port, a proxy without
+      // this path, a path the server is not under); the other checks would only repeat it.
+      if (health.status === 404) throw new NotSightline(health.status);
       checks.push({ check: 'url', ok: health.ok, detail: `${baseUrl} answers ${health.status}` });
       const serverDate = Date.parse(health.headers.get('date') ?? '');
       const skew = Number.isNaN(serverDate) ? null : Math.round((Date.now() - serverDate) / 1000);
@@ -849,11 +859,16 @@ function registerLocalCommands(program: Command, io: Io, setExit: (code: number)
       const ready = await fetch('/readyz');
       if (ready.ok) checks.push({ check: 'database', ok: true, detail: `ready (${((await ready.json()) as { database: string }).database})` });
       else fail('database', `readyz answers ${ready.status}`, EXIT.server);
-      const doc = (await (await fetch('/openapi.json')).json()) as { info?: { version?: string } };
+      const docAnswer = await fetch('/openapi.json');
+      const doc = (docAnswer.ok ? await docAnswer.json().catch(() => ({})) : {}) as { info?: { version?: string } };
       checks.push({ check: 'server_version', ok: true, detail: `API ${doc.info?.version ?? 'unknown'}; this CLI ${version}` });
     } catch (err) {
-      const failure = (err as Error).name === 'TimeoutError' ? silence(new ServerSilent(limit, 'GET'))! : unreachable(err);
-      fail('url', `${baseUrl}: ${failure.message}${failure.body.hint ? ` (${failure.body.hint})` : ''}`, EXIT.server);
+      if (err instanceof NotSightline) {
+        fail('url', `${baseUrl} answers ${err.status} to GET /healthz: no sightline server there; check SIGHTLINE_API_URL (or the profile's URL): its host, port and path`, EXIT.server);
+      } else {
+        const failure = (err as Error).name === 'TimeoutError' ? silence(new ServerSilent(limit, 'GET'))! : unreachable(err);
+        fail('url', `${baseUrl}: ${failure.message}${failure.body.hint ? ` (${failure.body.hint})` : ''}`, EXIT.server);
+      }
     }
     if (worst !== EXIT.server) {
       try {

@@ -33,6 +33,7 @@ import { claimDigests, DIGEST_JOB_KIND, sendDigestMail } from './webhooks/digest
 import { useOperatorCitationCatalog } from './visibility/citation-sources.ts';
 import { useReadCacheBytes } from './visibility/read-cache.ts';
 import { checkCrawlerBlocked, CRAWLER_BLOCKED_JOB_KIND } from './sites/blocked.ts';
+import { crawlerRanges } from './sites/ip-ranges.ts';
 
 export interface CoreOptions {
   store: Store;
@@ -93,8 +94,12 @@ const CI_LANE_CONCURRENCY = 2;
 
 export function createCore(opts: CoreOptions): Core {
   idempotencyPolicy.ttlMs = opts.config.SIGHTLINE_IDEMPOTENCY_TTL_SECONDS * 1000;
-  const catalog = opts.catalog ?? loadCatalog(opts.config.SIGHTLINE_CATALOG_PATH);
-  useOperatorCitationCatalog(opts.config.SIGHTLINE_CITATION_SOURCES_PATH);
+  const catalog = opts.catalog ?? fromFile('SIGHTLINE_CATALOG_PATH', () => loadCatalog(opts.config.SIGHTLINE_CATALOG_PATH));
+  fromFile('SIGHTLINE_CITATION_SOURCES_PATH', () => useOperatorCitationCatalog(opts.config.SIGHTLINE_CITATION_SOURCES_PATH));
+  // Read once now (and kept): a file that cannot be read would otherwise fail every log upload and
+  // crawler report with a 500.
+  const rangesPath = opts.config.SIGHTLINE_CRAWLER_RANGES_PATH;
+  if (rangesPath) fromFile('SIGHTLINE_CRAWLER_RANGES_PATH', () => crawlerRanges(rangesPath));
   useReadCacheBytes(opts.config.SIGHTLINE_READ_CACHE_MB * 1024 * 1024);
   const isAvailable = (p: PlatformName) => catalog.has(p) && !!opts.drivers[p]?.available();
   const engine = opts.drivers[PLATFORMS[0]]?.engine ?? 'sandbox';
@@ -258,6 +263,20 @@ function contentModelFrom(spec: string | undefined, engine: string, catalog: Cat
   }
   if (!drivers[platform]?.available()) throw new Error(`Invalid configuration:\n  SIGHTLINE_CONTENT_MODEL: platform ${platform} has no API key configured`);
   return { platform, modelId: model.id, providerModel: model.providerModel, ask };
+}
+
+/**
+ * Runs `read`, a read of the file a variable names, turning its failure (no such file, not JSON,
+ * not the expected shape) into a configuration error that names the variable: the start stops with
+ * one line instead of a stack, or instead of failing requests later.
+ */
+function fromFile<T>(variable: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    const message = ((err as Error)?.message ?? String(err)).replace(/\s+/g, ' ').slice(0, 300);
+    throw new Error(`Invalid configuration:\n  ${variable}: cannot use the file it names: ${message}`);
+  }
 }
 
 /** Parses SIGHTLINE_FETCH_ALLOW, so that a typo stops the start instead of silently allowing nothing. */

@@ -739,7 +739,31 @@ export async function appliedMigrationCount(db: Kysely<any>): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/**
+ * The database holds migrations this code does not know: a newer release upgraded it (an operator
+ * rolling back). Older code must not run on it (a newer release may keep data its own way, as
+ * 0003's running balances once did), so the start stops with what to do instead.
+ */
+export class DatabaseNewerThanCode extends Error {
+  constructor(readonly unknown: string[]) {
+    super(
+      `was upgraded by a newer sightline: it has ${unknown.length > 1 ? 'migrations' : 'migration'} ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ', …' : ''} that this version does not know. ` +
+        'Run the version that upgraded it, or restore the backup taken before the upgrade (docs/operating.md, "Upgrading")',
+    );
+    this.name = 'DatabaseNewerThanCode';
+  }
+}
+
+async function unknownMigrations(db: Kysely<any>): Promise<string[]> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  if (!tables.some((t) => t.name === 'kysely_migration')) return [];
+  const rows = await db.selectFrom('kysely_migration').select('name').execute();
+  return rows.map((r) => String(r.name)).filter((name) => !(name in migrations)).sort();
+}
+
 export async function migrateToLatest(db: Kysely<any>, upTo?: string): Promise<string[]> {
+  const unknown = await unknownMigrations(db);
+  if (unknown.length) throw new DatabaseNewerThanCode(unknown);
   const migrator = new Migrator({ db, provider: new InCodeMigrationProvider() });
   const { error, results } = upTo ? await migrator.migrateTo(upTo) : await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

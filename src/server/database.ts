@@ -15,6 +15,8 @@ export interface OpenedDatabase {
   handle: DatabaseHandle;
   store: Store;
   config: Config;
+  /** The migrations this open applied (none when the database was up to date or `migrate` was false). */
+  migrated: string[];
   close(): Promise<void>;
 }
 
@@ -69,7 +71,7 @@ export async function openConfiguredDatabase(
       throw new DatabaseNotSetUp('it holds no sightline data (no migration applied)');
     }
   }
-  if (opts.migrate !== false) await migrateToLatest(handle.db);
+  const migrated = opts.migrate !== false ? await migrateToLatest(handle.db) : [];
   // Postgres: revocations and suspensions reach every process's key cache at once (accounts.ts).
   let authListener: ChannelListener | undefined;
   if (handle.dialect === 'postgres') {
@@ -83,6 +85,7 @@ export async function openConfiguredDatabase(
     handle,
     store: storeOf(handle),
     config,
+    migrated,
     async close() {
       await authListener?.close();
       await handle.close();

@@ -166,19 +166,33 @@ export async function openRuntime(
     onListenError: (err) => opts.log?.warn({ error: (err as Error)?.message }, 'auth change listener lost its connection; reconnecting'),
   });
   const { handle, store } = database;
+  // An upgrade says what it changed, in the log of the process that did it (with several
+  // processes starting at once, one of them applies them under the migration lock).
+  if (database.migrated.length) opts.log?.info({ migrations: database.migrated }, `applied ${database.migrated.length} migration${database.migrated.length > 1 ? 's' : ''}`);
   metrics.attach(store, handle.pgPool, [...PLATFORMS, CI_LANE]);
-  const platforms = buildPlatforms(config, { fetch: opts.fetch, log: opts.log });
-  const core = createCore({
-    store,
-    config,
-    drivers: platforms.drivers,
-    ask: platforms.ask,
-    platformConcurrency: platforms.concurrency,
-    jobLog: opts.log,
-    onJobOutcome: (job, outcome, ms) => metrics.jobOutcome(job.kind, job.lane, outcome, ms / 1000),
-    onWorkerError: opts.log ? (err) => workerError(opts.log!, err) : undefined,
-    ...opts.core,
-  });
+  let platforms: ReturnType<typeof buildPlatforms>;
+  let core: Core;
+  try {
+    platforms = buildPlatforms(config, { fetch: opts.fetch, log: opts.log });
+    core = createCore({
+      store,
+      config,
+      drivers: platforms.drivers,
+      ask: platforms.ask,
+      platformConcurrency: platforms.concurrency,
+      jobLog: opts.log,
+      onJobOutcome: (job, outcome, ms) => metrics.jobOutcome(job.kind, job.lane, outcome, ms / 1000),
+      onWorkerError: opts.log ? (err) => workerError(opts.log!, err) : undefined,
+      ...opts.core,
+    });
+  } catch (err) {
+    // Building the drivers and the core reads only the configuration (variables, the files they
+    // name): whatever fails here is a configuration problem, said as one (the CLI prints it as one
+    // line, without a stack).
+    await database.close().catch(() => {});
+    const message = (err as Error)?.message ?? String(err);
+    throw message.startsWith('Invalid configuration:') ? err : new Error(`Invalid configuration:\n  ${message}`);
+  }
   return {
     handle,
     core,

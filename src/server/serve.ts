@@ -133,6 +133,7 @@ export async function runServe(config: Config, opts: { worker: boolean }): Promi
     perMinute: config.SIGHTLINE_RATE_LIMIT_PER_MINUTE,
     handle: runtime.handle,
     redisUrl: config.SIGHTLINE_REDIS_URL,
+    log,
   });
   const app = await buildApp({ core: runtime.core, rateLimiter, logger: { level: config.SIGHTLINE_LOG_LEVEL } });
   // Bind first: a serve that cannot listen must not keep running as a hidden worker.

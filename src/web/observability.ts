@@ -1,5 +1,5 @@
 // Request logs and metrics. Every routed request ends in one structured log line (method,
-// route, status, duration, request id, account id; never a key or a header) and in the
+// route, status, duration, request id, account id, client address; never a key or a header) and in the
 // per-route Prometheus counters. GET /metrics serves the Prometheus text on the API port when
 // SIGHTLINE_METRICS_TOKEN is set (Bearer that token); without it the endpoint does not exist
 // here, and SIGHTLINE_METRICS_PORT serves it on a port of its own (src/ops/metrics-server.ts).
@@ -14,7 +14,8 @@ export function registerObservability(app: FastifyInstance, config: Config) {
     const ms = reply.elapsedTime;
     metrics.httpRequest(method, route, reply.statusCode, ms / 1000);
     request.log.info(
-      { req_id: request.id, method, route, status: reply.statusCode, ms: Math.round(ms * 10) / 10, account_id: request.principal?.accountId ?? null },
+      // ip: the client's address, as Fastify's trustProxy reads it (X-Forwarded-For only from SIGHTLINE_TRUST_PROXY's proxies).
+      { req_id: request.id, method, route, status: reply.statusCode, ms: Math.round(ms * 10) / 10, account_id: request.principal?.accountId ?? null, ip: request.ip },
       'request',
     );
     done();

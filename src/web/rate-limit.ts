@@ -60,6 +60,10 @@ export async function createKeyRateLimiter(opts: {
   perMinute: number;
   handle?: DatabaseHandle;
   redisUrl?: string;
+  /** Where a store that cannot be reached is reported (pino's warn/info). */
+  log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  /** How often, at most, an unreachable store is logged (default one minute). */
+  logEveryMs?: number;
 }): Promise<KeyRateLimiter> {
   const base = { points: opts.perMinute, duration: 60, keyPrefix: 'sightline_rl' };
   const insuranceLimiter = new RateLimiterMemory(base);
@@ -70,6 +74,29 @@ export async function createKeyRateLimiter(opts: {
   if (opts.redisUrl) {
     const { Redis } = await import('ioredis');
     const redis = new Redis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    // Without a listener ioredis writes every failed (re)connect to stderr as an unstructured
+    // "Unhandled error event" with a stack, several a second. The insurance limiter already keeps
+    // limits (per process) meanwhile: say so once a minute in the log, and when Redis is back.
+    const every = opts.logEveryMs ?? 60_000;
+    let lastLogged = 0;
+    let failures = 0;
+    redis.on('error', (err: Error) => {
+      failures++;
+      const now = Date.now();
+      if (now - lastLogged < every) return;
+      lastLogged = now;
+      opts.log?.warn(
+        { store: 'redis', error: err.message, failures },
+        'rate limit store unavailable: Redis (SIGHTLINE_REDIS_URL) cannot be reached; each process limits on its own until it can',
+      );
+      failures = 0;
+    });
+    redis.on('ready', () => {
+      if (!lastLogged) return;
+      lastLogged = 0;
+      failures = 0;
+      opts.log?.info({ store: 'redis' }, 'rate limit store available again');
+    });
     limiter = new RateLimiterRedis({ ...base, storeClient: redis, insuranceLimiter });
     closeStore = async () => void redis.disconnect();
   } else if (opts.handle?.pgPool) {

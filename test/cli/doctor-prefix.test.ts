@@ -1,6 +1,8 @@
 // A server published under a path (a proxy that serves sightline at https://host/sightline/):
 // `doctor` checks it at that path, as every other command's requests (the typed client) do. Before,
 // it resolved /healthz against the URL and asked the host's root, failing a working set-up.
+// A URL where no sightline answers (404) is one failed `url` check that says so, not a "cannot
+// reach the server" about JSON that did not parse.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
@@ -44,6 +46,22 @@ describe('CLI doctor against a server under a path prefix', () => {
       assert.equal(r.code, 0, `${url}: ${r.out}${r.err}`);
       assert.ok(r.json.checks.every((c: { ok: boolean }) => c.ok), JSON.stringify(r.json.checks));
       assert.ok(asked.length > 0 && asked.every((u) => u.startsWith('/sightline/')), asked.join(' '));
+    }
+  });
+
+  test('a URL where no sightline answers (the proxy without the path, a wrong path): one clear url failure', async () => {
+    const { key } = await srv.s.account({ credits: 5 });
+    const root = prefixed.slice(0, -'/sightline'.length);
+    for (const url of [root, `${prefixed}/v1`]) {
+      const r = await runCli(['doctor', '--json'], { env: { SIGHTLINE_API_URL: url, SIGHTLINE_API_KEY: key } });
+      assert.equal(r.code, 7, `${url}: ${r.out}${r.err}`);
+      assert.equal(r.json.checks.length, 1, JSON.stringify(r.json.checks));
+      assert.equal(r.json.checks[0].check, 'url');
+      assert.equal(r.json.checks[0].ok, false);
+      assert.match(r.json.checks[0].detail, /answers 404 to GET \/healthz: no sightline server there; check SIGHTLINE_API_URL/);
+      const human = await runCli(['doctor'], { env: { SIGHTLINE_API_URL: url, SIGHTLINE_API_KEY: key } });
+      assert.equal(human.code, 7);
+      assert.doesNotMatch(human.out, /cannot reach|not valid JSON/);
     }
   });
 });

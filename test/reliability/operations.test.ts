@@ -76,6 +76,30 @@ describe('serve as a process', () => {
     assert.ok(lines.some((l) => l.msg.startsWith('shutdown started') && l.signal === 'SIGTERM'));
     assert.ok(lines.some((l) => l.msg === 'shutdown complete'));
   });
+
+  test('request lines carry the client address: the socket peer, or X-Forwarded-For only from a trusted proxy', async () => {
+    for (const [trust, expected] of [
+      ['', '127.0.0.1'],
+      ['127.0.0.1', '203.0.113.7'],
+    ] as const) {
+      const p = start(['serve', '--port', '0', '--no-worker'], { DATABASE_URL: db.url, HOST: '127.0.0.1', SIGHTLINE_TRUST_PROXY: trust });
+      await waitFor(() => /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.test(p.output()));
+      const port = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(p.output())![1];
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { 'x-forwarded-for': '203.0.113.7' } });
+      assert.equal(res.status, 200);
+      await waitFor(() => /"msg":"request"/.test(p.output()));
+      p.child.kill('SIGTERM');
+      assert.equal(await p.exited, 0, p.output());
+      const request = p
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l))
+        .find((l) => l.msg === 'request');
+      assert.equal(request.route, '/healthz');
+      assert.equal(request.ip, expected, `SIGHTLINE_TRUST_PROXY=${JSON.stringify(trust)}`);
+    }
+  });
 });
 
 /**
