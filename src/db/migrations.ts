@@ -724,6 +724,9 @@ const migrations: Record<string, Migration> = {
 };
 
 
+/** Every migration's name, oldest first. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
+
 class InCodeMigrationProvider implements MigrationProvider {
   async getMigrations() {
     return migrations;

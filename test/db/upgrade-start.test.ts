@@ -1,5 +1,5 @@
-// An upgrade as an operator runs it: a database made by the previous release (migrated up to
-// 0022), then an API process and a worker of the new one started at the same moment. Both start,
+// An upgrade as an operator runs it: a database made by the previous release (every migration
+// but the newest), then an API process and a worker of the new one started at the same moment. Both start,
 // the pending migration is applied once, under the migration lock, and the process that applied
 // it says so in its log ("applied 1 migration", with the names); the other one logs nothing of it.
 // Rolling back (older code on a database a newer release upgraded) stops at start in one line that
@@ -12,7 +12,11 @@ import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../../src/db/connection.ts';
-import { migrateToLatest } from '../../src/db/migrations.ts';
+import { MIGRATION_NAMES, migrateToLatest } from '../../src/db/migrations.ts';
+
+/** The database is made by the code before the newest migration; the newest is pending. */
+const BEFORE = MIGRATION_NAMES.at(-2)!;
+const PENDING = MIGRATION_NAMES.at(-1)!;
 import { freshDatabaseUrl } from '../helpers/harness.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/sightline.js', import.meta.url));
@@ -66,8 +70,8 @@ describe('upgrading a database while two processes start at once', () => {
     db = await freshDatabaseUrl();
     const handle = openDatabase(db.url);
     try {
-      const applied = await migrateToLatest(handle.db, '0022_site_log_line_upload');
-      assert.equal(applied.at(-1), '0022_site_log_line_upload');
+      const applied = await migrateToLatest(handle.db, BEFORE);
+      assert.equal(applied.at(-1), BEFORE);
     } finally {
       await handle.close();
     }
@@ -81,7 +85,7 @@ describe('upgrading a database while two processes start at once', () => {
       const applied = [...api.lines(), ...worker.lines()].filter((l) => typeof l.msg === 'string' && l.msg.startsWith('applied '));
       assert.equal(applied.length, 1, JSON.stringify(applied));
       assert.equal(applied[0]!.msg, 'applied 1 migration');
-      assert.deepEqual(applied[0]!.migrations, ['0023_dashboard_rollups_asked']);
+      assert.deepEqual(applied[0]!.migrations, [PENDING]);
     } finally {
       assert.equal(await api.stop(), 0);
       assert.equal(await worker.stop(), 0);
@@ -90,7 +94,7 @@ describe('upgrading a database while two processes start at once', () => {
     try {
       const rows = await handle.db.selectFrom('kysely_migration' as never).select('name' as never).execute();
       const names = rows.map((r) => (r as { name: string }).name);
-      assert.equal(names.filter((n) => n === '0023_dashboard_rollups_asked').length, 1);
+      assert.equal(names.filter((n) => n === PENDING).length, 1);
       assert.equal(await migrateToLatest(handle.db).then((a) => a.length), 0, 'nothing left to apply');
     } finally {
       await handle.close();
