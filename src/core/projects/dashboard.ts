@@ -165,9 +165,18 @@ type NotComparableReason = 'no_previous_window' | 'definition_changed' | 'defini
  * as a move.
  */
 function notComparableReason(definitionId: string | null, before: { definition_id: string | null } | undefined): NotComparableReason | null {
-  if (!before) return 'no_previous_window';
-  if (definitionId === null || before.definition_id === null) return 'definition_mixed';
-  return definitionId === before.definition_id ? null : 'definition_changed';
+  return askedAlike(definitionId, before ? before.definition_id : undefined);
+}
+
+/**
+ * The one rule of comparing what two windows asked (a window's definition id, or what it asked of
+ * one prompt or platform: windowAsked): undefined before is no window before; null on either side
+ * is a mix; else they compare only when equal.
+ */
+function askedAlike(now: string | null | undefined, before: string | null | undefined): NotComparableReason | null {
+  if (before === undefined) return 'no_previous_window';
+  if (now === null || now === undefined || before === null) return 'definition_mixed';
+  return now === before ? null : 'definition_changed';
 }
 
 /**
@@ -224,13 +233,6 @@ export function windowAsked(asked: readonly (readonly [test: string, digest: str
     byTest.set(test, digest);
   }
   return JSON.stringify([...new Set(byTest.values())].sort());
-}
-
-/** Why a prompt's (or a platform cell's) change from the window before is not given; null when it is. */
-function promptNotComparable(now: string | null | undefined, before: string | null | undefined): NotComparableReason | null {
-  if (before === undefined) return 'no_previous_window';
-  if (now === null || now === undefined || before === null) return 'definition_mixed';
-  return now === before ? null : 'definition_changed';
 }
 
 /** A prompt's numbers over a window: the run summary of its probes, from the tallies of its runs. */
@@ -601,7 +603,7 @@ export async function dashboardAndRuns(store: Store, accountId: string, projectI
       // The window before counts only where it asked the prompt the same (platforms, models,
       // markets, repeats and brand terms): a platform added moves the pooled rate by itself.
       const seen = previousCells.get(prompt);
-      const reason = promptNotComparable(e.asked, seen?.asked);
+      const reason = askedAlike(e.asked, seen?.asked);
       const before = reason === null ? seen : undefined;
       return {
         prompt,
@@ -615,7 +617,7 @@ export async function dashboardAndRuns(store: Store, accountId: string, projectI
         platforms: e.by_platform.map((b) => {
           // A platform's cell compares where that platform was asked the prompt the same.
           const had = seen?.by_platform.find((x) => x.platform === b.platform);
-          const was = had && promptNotComparable(b.asked, had.asked) === null ? had : undefined;
+          const was = had && askedAlike(b.asked, had.asked) === null ? had : undefined;
           return {
             platform: b.platform,
             mention_rate: b.mention_rate,

@@ -68,8 +68,8 @@ export async function checkTestChange(store: Store, catalog: Catalog, runId: str
 }
 
 /** The scheduler skipped a slot (call in the transaction of its claimed → skipped update). */
-export async function slotSkipped(db: Executor, test: { id: string; account_id: string; name: string }, slot: string, reason: string, message: string): Promise<void> {
-  const projectId = (await db.selectFrom('tests').select('project_id').where('id', '=', test.id).executeTakeFirst())?.project_id ?? null;
+export async function slotSkipped(db: Executor, test: { id: string; account_id: string; name: string; project_id?: string | null }, slot: string, reason: string, message: string): Promise<void> {
+  const projectId = test.project_id ?? null;
   await emitEvent(db, {
     accountId: test.account_id,
     type: 'tracked_test.skipped',

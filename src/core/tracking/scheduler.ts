@@ -273,7 +273,7 @@ export class Scheduler {
     return Number(res.numUpdatedRows) > 0 ? 'run' : 'done';
   }
 
-  private async skip(test: { id: string; account_id: string; name: string }, slot: string, reason: string, message: string, estimate: number | null): Promise<'skipped' | 'done'> {
+  private async skip(test: { id: string; account_id: string; name: string; project_id?: string | null }, slot: string, reason: string, message: string, estimate: number | null): Promise<'skipped' | 'done'> {
     const at = nowIso();
     // The slot's conditional claimed → skipped update and its event commit together: a slot is
     // skipped, and tracked_test.skipped emitted, once however many schedulers decide it.

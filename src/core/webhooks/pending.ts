@@ -19,18 +19,6 @@ export type EndedReason = 'endpoint_disabled' | 'endpoint_deleted' | 'event_unsu
  */
 export async function endPendingDeliveries(db: Executor, endpointId: string, reason: EndedReason, events?: readonly string[], projects?: readonly string[]): Promise<number> {
   let types: string[] | undefined;
-  if (projects) {
-    const ended = await db
-      .updateTable('webhook_messages')
-      .set({ status: 'failed', last_error: reason, next_attempt_at: null, updated_at: nowIso() })
-      .where('endpoint_id', '=', endpointId)
-      .where('status', '=', 'pending')
-      .where((eb) => (projects.length ? eb.or([eb('project_id', 'is', null), eb('project_id', 'not in', projects)]) : eb.lit(true)))
-      .returning('id')
-      .execute();
-    await cancelJobsFor(db, ended.map((m) => m.id));
-    return ended.length;
-  }
   if (events) {
     const pending = await db.selectFrom('webhook_messages').select('event_type').distinct().where('endpoint_id', '=', endpointId).where('status', '=', 'pending').execute();
     types = pending.map((p) => p.event_type).filter((t) => !subscribes(events, t));
@@ -42,6 +30,8 @@ export async function endPendingDeliveries(db: Executor, endpointId: string, rea
     .where('endpoint_id', '=', endpointId)
     .where('status', '=', 'pending')
     .$if(types !== undefined, (qb) => qb.where('event_type', 'in', types!))
+    // An endpoint's project list is never empty (endpoints.ts): null means every project.
+    .$if(projects !== undefined, (qb) => qb.where((eb) => eb.or([eb('project_id', 'is', null), eb('project_id', 'not in', projects!)])))
     .returning('id')
     .execute();
   await cancelJobsFor(db, ended.map((m) => m.id));
