@@ -10,6 +10,7 @@
 // gets the same 404 page from the same single query (core/reports/shares.ts). A link whose topic
 // or market is no longer the project's gets a 410 page saying so, never an empty report.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fileNameOf } from '../lib/file-name.ts';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Core } from '../core/index.ts';
 import { openShare, shareReport, type ShareReport } from '../core/reports/shares.ts';
@@ -79,7 +80,7 @@ export function registerSharePages(app: FastifyInstance, core: Core) {
     if (!report) return reply;
     const { share } = report;
     const pdf = await pdfCache.get(share.id, pdfVersion(report), () => reportPdf(report));
-    const name = `${share.projectName.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'report'}-report.pdf`;
+    const name = `${fileNameOf(share.projectName, 'report')}-report.pdf`;
     return reply.type('application/pdf').header('content-disposition', `inline; filename="${name}"`).send(pdf);
   });
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { csvOptions } from '../../core/csv.ts';
 import { HISTORY_CSV_COLUMNS, HISTORY_INCLUDES, HISTORY_WINDOWS, historyCsvRows, testHistory, type HistoryOptions } from '../../core/tracking/history.ts';
 import { findTest } from '../../core/tracking/tests.ts';
+import { fileNameOf } from '../../lib/file-name.ts';
 import { BOM_PARAM, clampedInt, defineRoute, filterParam, filterValue } from '../define.ts';
 
 function historyOptions(q: { days: number; window?: string; include?: string }, catalog: HistoryOptions['catalog']): HistoryOptions {
@@ -68,8 +69,7 @@ export default defineRoute({
     // Named by the test (a project's: "<project> (<market>)") and the window, as the share PDF is
     // by its project: an agency downloading each client's markets tells the files apart.
     const name = (await findTest(core.store.db, ctx.accountId, params.test_id)).name;
-    const slug = (name ?? '').normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80).replace(/-+$/, '') || params.test_id;
-    reply.header('content-disposition', `attachment; filename="${slug}-history-${history.window}.csv"`);
+    reply.header('content-disposition', `attachment; filename="${fileNameOf(name, params.test_id)}-history-${history.window}.csv"`);
     return reply.send(stringify(historyCsvRows(history), { ...csvOptions(query.bom), columns }));
   },
 });
