@@ -117,6 +117,8 @@ describe('the Alerts page', { skip: browserSkip() }, () => {
     await card.getByLabel(/^Only these projects/).check();
     assert.equal(await card.getByRole('button', { name: 'Save' }).isDisabled(), true, 'limited to no project: nothing to save');
     await card.getByLabel(/^StrideFit/).check();
+    // credits.low is the account's: a destination limited to projects is told it will not get it.
+    assert.match(await card.locator('[data-testid$="-account-events"]').innerText(), /^credits\.low is an account event: limited to projects, this destination will not get it\.$/);
     await bothWidths('alerts-edit-projects');
     await card.getByRole('button', { name: 'Save' }).click();
     await card.getByText('Events: run.completed, credits.low').waitFor();

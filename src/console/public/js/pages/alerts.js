@@ -39,9 +39,11 @@ function EventChoice({ idPrefix, value, onChange, legend = 'Events to send', ext
  * only those of the chosen projects (an agency's channel per client; no account events then).
  * `value` is null or the list of project ids.
  */
-function ProjectChoice({ idPrefix, projects, value, onChange }) {
+function ProjectChoice({ idPrefix, projects, value, onChange, events = [] }) {
   if (!projects || projects.length === 0) return null;
   const limited = value !== null;
+  // Account events belong to no project: a limited destination never gets them.
+  const accountEvents = events.filter((e) => e === 'credits.low' || e === 'crawler.blocked');
   const set = new Set(value ?? []);
   const toggle = (id) => {
     const next = new Set(set);
@@ -54,7 +56,8 @@ function ProjectChoice({ idPrefix, projects, value, onChange }) {
     ${limited
       ? html`<div class="checks">${projects.map(
           (p) => html`<label class="check"><input type="checkbox" checked=${set.has(p.id)} onChange=${() => toggle(p.id)} /><span>${p.name} <span class="small muted">${p.brand.name}</span></span></label>`,
-        )}</div>`
+        )}</div>
+        ${accountEvents.length ? html`<p class="small" data-testid=${idPrefix + '-account-events'}>${accountEvents.join(' and ')} ${accountEvents.length === 1 ? 'is an account event' : 'are account events'}: limited to projects, this destination will not get ${accountEvents.length === 1 ? 'it' : 'them'}.</p>` : null}`
       : null}
   </fieldset>`;
 }
@@ -116,7 +119,7 @@ function AddForm({ onCreated, projects }) {
         </${Field}>
       </div>
       <${EventChoice} idPrefix="wh-new" value=${events} onChange=${setEvents} />
-      <${ProjectChoice} idPrefix="wh-new" projects=${projects} value=${projectIds} onChange=${setProjectIds} />
+      <${ProjectChoice} idPrefix="wh-new" projects=${projects} value=${projectIds} onChange=${setProjectIds} events=${events} />
       <div class="actions"><button type="submit" disabled=${busy || !url.trim() || events.length === 0 || (projectIds !== null && projectIds.length === 0)}>${slack ? 'Add Slack channel' : 'Add endpoint'}</button></div>
     </form></section>`;
 }
@@ -222,7 +225,7 @@ function EndpointCard({ endpoint, onChanged, projects }) {
     ${editing
       ? html`<form onSubmit=${saveEvents}>
           <${EventChoice} idPrefix=${'wh-edit-' + endpoint.id} value=${events} onChange=${setEvents} legend=${'Events sent to ' + endpoint.url} />
-          <${ProjectChoice} idPrefix=${'wh-edit-' + endpoint.id} projects=${projects} value=${projectIds} onChange=${setProjectIds} />
+          <${ProjectChoice} idPrefix=${'wh-edit-' + endpoint.id} projects=${projects} value=${projectIds} onChange=${setProjectIds} events=${events} />
           <div class="actions"><button type="submit" disabled=${busy || events.length === 0 || (projectIds !== null && projectIds.length === 0)}>Save</button><button type="button" class="secondary" onClick=${() => { setEvents(endpoint.events); setProjectIds(endpoint.project_ids ?? null); setEditing(false); }}>Cancel</button></div>
         </form>`
       : html`<p class="small"><span class="muted">Events:</span> ${eventList(endpoint.events)} <span class="muted">· added ${when(endpoint.created_at)}</span></p>
