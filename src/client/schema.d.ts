@@ -4308,6 +4308,8 @@ export interface operations {
                             visibility_band?: ("Invisible" | "Low" | "Moderate" | "Good" | "Strong") | null;
                             /** @description Content Intelligence runs only */
                             overall_band?: ("Poor" | "Fair" | "Good" | "Strong") | null;
+                            /** @description Visibility runs only: the project of the run's test, null outside projects */
+                            project_id?: string | null;
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -5609,6 +5611,8 @@ export interface operations {
                                 visibility_band?: ("Invisible" | "Low" | "Moderate" | "Good" | "Strong") | null;
                                 /** @description Content Intelligence runs only */
                                 overall_band?: ("Poor" | "Fair" | "Good" | "Strong") | null;
+                                /** @description Visibility runs only: the project of the run's test, null outside projects */
+                                project_id?: string | null;
                             } & {
                                 [key: string]: unknown;
                             })[];

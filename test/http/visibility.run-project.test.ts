@@ -1,6 +1,6 @@
 // A visibility run says its project: `project_id` on the run object wherever it appears (the
-// single read, the runs list and its project filter, cancel, the run.completed webhook payload,
-// MCP's get_visibility_run, the CLI's status view), the project of the run's tracked test, null
+// single read, the runs list and its project filter, cancel, a saved test's runs, the
+// run.completed webhook payload, MCP's get_visibility_run, the CLI's status view), the project of the run's tracked test, null
 // for a run whose test belongs to no project. It stays when the market is removed or the project
 // deleted: the run is still readable by id and still that project's, as its test_id stays.
 import { after, before, describe, test } from 'node:test';
@@ -68,6 +68,12 @@ describe('visibility run: project_id', () => {
     const filtered = (await s.request('GET', `/v1/visibility/runs?project_id=${project.id}`, { key })).json().runs as { run_id: string; project_id: string }[];
     assert.deepEqual(filtered.map((r) => r.run_id).sort(), made.runs.map((r: any) => r.run_id).sort());
     assert.ok(filtered.every((r) => r.project_id === project.id));
+
+    // A saved test's runs (GET /v1/tests/{id}, reports by URL) are compact runs too.
+    const testRuns = (await s.request('GET', `/v1/tests/${made.runs[0].test_id}`, { key })).json().runs as { run_id: string; project_id: string }[];
+    assert.deepEqual(testRuns.map((r) => [r.run_id, r.project_id]), [[made.runs[0].run_id, project.id]]);
+    const oneOffTest = (await s.request('GET', `/v1/tests/${single.test_id}`, { key })).json();
+    assert.deepEqual(oneOffTest.runs.map((r: any) => r.project_id), [null]);
 
     // run.completed carries the compact run, project_id included.
     await until(async () => received('/runs').length >= 3);
