@@ -314,6 +314,7 @@ const ConfigSchema = z.object({
   /**
    * Reverse proxies whose X-Forwarded-For/-Proto/-Host are believed: comma-separated addresses,
    * CIDRs, or loopback / linklocal / uniquelocal; empty: none (the socket's peer is the client).
+   * A request from one of them with an X-Request-Id of 1 to 128 safe characters takes that id.
    */
   SIGHTLINE_TRUST_PROXY: z
     .string()

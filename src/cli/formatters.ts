@@ -250,7 +250,9 @@ export const FORMATTERS: Record<string, Formatter> = {
     const probes = (run.probes ?? []).map(
       (p) => `  ${p.probe_id}  ${p.platform.padEnd(w)} ${p.status.padEnd(9)} ${p.brand_mentioned === null ? '—' : p.brand_mentioned ? 'mentioned' : 'not mentioned'}  ${p.prompt}`,
     );
-    return [visibilityRunLine(run), ...visibilitySummary(run), ...(probes.length ? ['probes:', ...probes] : [])].join('\n');
+    // The project (a market's tracked test) the run belongs to, for whoever reports per client.
+    const project = run.project_id ? [`project ${run.project_id}, test ${dash(run.test_id)}`] : [];
+    return [visibilityRunLine(run), ...project, ...visibilitySummary(run), ...(probes.length ? ['probes:', ...probes] : [])].join('\n');
   }),
   'visibility probe': fmt('visibilityProbesRead', (p) =>
     [

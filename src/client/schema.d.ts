@@ -1602,6 +1602,8 @@ export interface operations {
                             country: string;
                             /** @description The saved test the run belongs to */
                             test_id: string | null;
+                            /** @description The project whose market's tracked test the run belongs to (GET /v1/visibility/runs?project_id= lists them); null when its test belongs to no project. Kept after the market is removed or the project deleted */
+                            project_id: string | null;
                             /** @description ISO 8601 UTC */
                             created_at: string;
                             started_at: string | null;
@@ -2329,6 +2331,8 @@ export interface operations {
                         country: string;
                         /** @description The saved test the run belongs to */
                         test_id: string | null;
+                        /** @description The project whose market's tracked test the run belongs to (GET /v1/visibility/runs?project_id= lists them); null when its test belongs to no project. Kept after the market is removed or the project deleted */
+                        project_id: string | null;
                         /** @description ISO 8601 UTC */
                         created_at: string;
                         started_at: string | null;
@@ -3192,6 +3196,8 @@ export interface operations {
                         country: string;
                         /** @description The saved test the run belongs to */
                         test_id: string | null;
+                        /** @description The project whose market's tracked test the run belongs to (GET /v1/visibility/runs?project_id= lists them); null when its test belongs to no project. Kept after the market is removed or the project deleted */
+                        project_id: string | null;
                         /** @description ISO 8601 UTC */
                         created_at: string;
                         started_at: string | null;
@@ -4302,6 +4308,8 @@ export interface operations {
                             visibility_band?: ("Invisible" | "Low" | "Moderate" | "Good" | "Strong") | null;
                             /** @description Content Intelligence runs only */
                             overall_band?: ("Poor" | "Fair" | "Good" | "Strong") | null;
+                            /** @description Visibility runs only: the project of the run's test, null outside projects */
+                            project_id?: string | null;
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -5603,6 +5611,8 @@ export interface operations {
                                 visibility_band?: ("Invisible" | "Low" | "Moderate" | "Good" | "Strong") | null;
                                 /** @description Content Intelligence runs only */
                                 overall_band?: ("Poor" | "Fair" | "Good" | "Strong") | null;
+                                /** @description Visibility runs only: the project of the run's test, null outside projects */
+                                project_id?: string | null;
                             } & {
                                 [key: string]: unknown;
                             })[];

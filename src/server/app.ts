@@ -17,6 +17,7 @@ import { registerInputGuards } from '../web/input-guards.ts';
 import { httpTimeouts, registerEdge } from '../web/edge.ts';
 import { registerObservability } from '../web/observability.ts';
 import { registerPublicOrigin, trustProxyOption } from '../web/public-origin.ts';
+import { requestIdGenerator } from '../web/request-id.ts';
 import type { KeyRateLimiter } from '../web/rate-limit.ts';
 import { closeObjectSchemas } from '../web/unknown-fields.ts';
 import { registerRoutes } from '../http/routes.ts';
@@ -53,7 +54,8 @@ export interface AppOptions {
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
-    genReqId: () => newId('req'),
+    // A fresh req_… id, or a trusted proxy's X-Request-Id when it is safe to repeat (web/request-id.ts).
+    genReqId: requestIdGenerator(opts.core.config, () => newId('req')),
     bodyLimit: 1024 * 1024,
     ...httpTimeouts(opts.core.config),
     // X-Forwarded-For/-Proto/-Host are believed only from SIGHTLINE_TRUST_PROXY's proxies.

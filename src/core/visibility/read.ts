@@ -85,16 +85,23 @@ type RunRow = {
   platform_count: number;
   probe_count: number;
   created_at: string;
+  /** The run's test's project; null when the test belongs to none (optional: a column of migration 0014). */
+  project_id?: string | null;
   amount: number;
   settled_amount: number;
   released_amount: number;
   estimated_amount: number;
 };
 
+/**
+ * The run rows with their charge and their test's project: one query for any number of runs (the
+ * project by the test's primary key, a left join, so a run is read whatever became of its test).
+ */
 function runQuery(db: Executor) {
   return db
     .selectFrom('visibility_runs')
     .innerJoin('ledger_entries', 'ledger_entries.id', 'visibility_runs.ledger_entry_id')
+    .leftJoin('tests', 'tests.id', 'visibility_runs.test_id')
     .select([
       'visibility_runs.id',
       'visibility_runs.test_id',
@@ -111,6 +118,7 @@ function runQuery(db: Executor) {
       'visibility_runs.platform_count',
       'visibility_runs.probe_count',
       'visibility_runs.created_at',
+      'tests.project_id',
       'ledger_entries.amount',
       'ledger_entries.settled_amount',
       'ledger_entries.released_amount',
@@ -317,6 +325,7 @@ function renderCompact(run: RunRow, agg: Aggregate, summary: RunSummaryView) {
     language: run.language,
     country: run.country,
     test_id: run.test_id,
+    project_id: run.project_id ?? null,
     created_at: toApiTime(run.created_at),
     started_at: toApiTime(agg.startedAt),
     completed_at: active === 0 ? toApiTime(agg.completedAt ?? run.created_at) : null,

@@ -52,5 +52,6 @@ export const ReportRun = z
     overall_score: z.number().nullable().describe('Visibility: the mention rate 0..1; Content Intelligence: the score 0..100; null until measured'),
     visibility_band: z.enum(['Invisible', 'Low', 'Moderate', 'Good', 'Strong']).nullable().optional().describe('Visibility runs only'),
     overall_band: z.enum(['Poor', 'Fair', 'Good', 'Strong']).nullable().optional().describe('Content Intelligence runs only'),
+    project_id: z.string().nullable().optional().describe("Visibility runs only: the project of the run's test, null outside projects"),
   })
   .passthrough();

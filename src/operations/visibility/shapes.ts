@@ -158,6 +158,10 @@ export const CompactRun = z
     language: z.string(),
     country: z.string(),
     test_id: z.string().nullable().describe('The saved test the run belongs to'),
+    project_id: z
+      .string()
+      .nullable()
+      .describe("The project whose market's tracked test the run belongs to (GET /v1/visibility/runs?project_id= lists them); null when its test belongs to no project. Kept after the market is removed or the project deleted"),
     created_at: Time,
     started_at: Time.nullable(),
     completed_at: Time.nullable(),
