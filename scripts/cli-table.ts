@@ -149,6 +149,9 @@ function derive(route: AnyRoute, spec: CliSpec): DerivedCommand {
     const option: CliField = { field: f.field, in: f.in, kind, flag, description: f.schema.description ?? '', required: f.required };
     if (choices) option.choices = choices;
     if (shorthand) option.shorthand = shorthand;
+    // A change (PATCH) that takes null for the field (a budget removed, every project again) also
+    // offers --no-<flag>, which sends null.
+    if (route.method === 'PATCH' && kind !== 'boolean' && JSON.stringify(f.schema).includes('"type":"null"')) option.nullable = true;
     Object.assign(option, checks);
     if (spec.files?.includes(f.field)) {
       if (kind !== 'list' && kind !== 'string') throw new Error(`${spec.command}: only a list or a text is read from a file, not ${f.field}`);

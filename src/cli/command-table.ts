@@ -36,6 +36,8 @@ export interface CliField {
   credits?: boolean;
   /** A list of {language, country}: also written as language-country tags (en-US,de-DE). */
   markets?: boolean;
+  /** The field takes null in a change: --no-<flag> sends null (--no-budget: no budget any more). */
+  nullable?: boolean;
   /** The options this one needs beside it (--timezone needs --cron), without their dashes. */
   needs?: string[];
 }

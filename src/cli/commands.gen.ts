@@ -916,6 +916,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "flag": "budget",
         "description": "Credits the test may spend per calendar month (schedule time zone), e.g. \"200.00\"; null = no budget",
         "required": false,
+        "nullable": true,
         "credits": true
       }
     ],
@@ -974,6 +975,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "flag": "budget",
         "description": "Credits the test may spend per calendar month (schedule time zone), e.g. \"200.00\"; null = no budget",
         "required": false,
+        "nullable": true,
         "credits": true
       }
     ],
@@ -1744,7 +1746,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "description",
         "description": "A note for people; null clears it",
-        "required": false
+        "required": false,
+        "nullable": true
       },
       {
         "field": "status",
@@ -1764,7 +1767,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "list",
         "flag": "project",
         "description": "Only the events of these projects (proj_…); null: every event of the account again. Pending deliveries about other projects, and of account events, end failed (project_unsubscribed)",
-        "required": false
+        "required": false,
+        "nullable": true
       }
     ],
     "fixed": {},
@@ -1914,7 +1918,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
     "operationId": "notificationsSettingsUpdate",
     "method": "patch",
     "path": "/v1/notification-settings",
-    "description": "set the credits.low threshold (--no-credits-low-threshold turns it off)",
+    "description": "set the credits.low threshold (--no-credits-low turns it off)",
     "args": [],
     "options": [
       {
@@ -1924,6 +1928,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "flag": "credits-low",
         "description": "Fire credits.low when the available balance falls below this, e.g. \"25.00\"; null turns it off",
         "required": false,
+        "nullable": true,
         "credits": true
       },
       {
@@ -2435,7 +2440,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "string",
         "flag": "name",
         "description": "Display name; default: the brand name",
-        "required": false
+        "required": false,
+        "nullable": true
       },
       {
         "field": "url",
@@ -2504,7 +2510,8 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "kind": "map",
         "flag": "model",
         "description": "Model per platform (id or keyword), as in a visibility run",
-        "required": false
+        "required": false,
+        "nullable": true
       },
       {
         "field": "repeats",
@@ -2550,6 +2557,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "flag": "budget",
         "description": "Credits a month for the project, shared evenly between its markets; null = no budget",
         "required": false,
+        "nullable": true,
         "credits": true
       }
     ],

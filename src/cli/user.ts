@@ -382,7 +382,7 @@ function requestOf(built: Built, cmd: Command, positionals: string[]) {
     } else if (fromFile) {
       const part = input[field.in];
       part[field.field] = [...((part[field.field] as string[] | undefined) ?? []), ...fileLines(value as string)];
-    } else if (field.kind === 'null') {
+    } else if (field.kind === 'null' || (field.nullable && value === false)) {
       setPath(input[field.in], field.field, null);
     } else if (field.kind === 'map') {
       setPath(input[field.in], field.field, Object.fromEntries((value as string[]).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])));
@@ -484,6 +484,8 @@ export function userCommands(program: Command, io: Io, setExit: (code: number) =
       if (f.required && !f.file) option.makeOptionMandatory();
       cmd.addOption(option);
       fields.push({ option, field: f });
+      // commander pairs --no-<flag> with --<flag>: one value, false when negated (read as null below).
+      if (f.nullable) cmd.addOption(new Option(`--no-${f.flag}`, `send ${f.field}: null`));
       if (f.file) {
         const what = f.kind === 'list' ? `${f.flag}s from a file, one a line` : `--${f.flag} from a file`;
         const fromFile = new Option(`--${f.flag}-file <file>`, `read ${what} (- for stdin)`);

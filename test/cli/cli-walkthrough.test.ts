@@ -135,6 +135,16 @@ describe('CLI walkthrough fixes', () => {
     const budget = await cli(...estimate, '--budget', '200.50', '--json');
     assert.equal(budget.code, 0, budget.err);
     assert.equal(budget.json.monthly_credit_budget, '200.50');
+    // A change takes --no-<flag> where the API takes null: the budget and the threshold removed.
+    const capped = await cli('projects', 'update', project.json.id, '--budget', '30', '--json');
+    assert.equal(capped.json.monthly_credit_budget, '30.00', capped.err);
+    const uncapped = await cli('projects', 'update', project.json.id, '--no-budget', '--json');
+    assert.equal(uncapped.code, 0, uncapped.err);
+    assert.equal(uncapped.json.monthly_credit_budget, null);
+    assert.equal((await cli('webhooks', 'set-threshold', '--credits-low', '5', '--json')).json.credits_low_threshold, '5.00');
+    const off = await cli('webhooks', 'set-threshold', '--no-credits-low', '--json');
+    assert.equal(off.code, 0, off.err);
+    assert.equal(off.json.credits_low_threshold, null);
 
     // A plan needs exactly one goal.
     for (const goal of [[], ['--half-width', '0.1', '--change', '0.15']]) {

@@ -123,5 +123,12 @@ describe('webhook endpoints limited to projects', () => {
     const list = await runCli(['webhooks', 'list'], { env });
     assert.equal(list.code, 0, list.err);
     assert.match(list.out, new RegExp(`run\\.completed projects ${a},${b}`));
+
+    // --no-project sends project_ids: null: every event of the account again.
+    const cleared = await runCli(['webhooks', 'update', made.json.id, '--no-project', '--json'], { env });
+    assert.equal(cleared.code, 0, cleared.err);
+    assert.equal(cleared.json.project_ids, null);
+    const help = await runCli(['webhooks', 'update', '--help'], { env });
+    assert.match(help.out, /--no-project\s+send project_ids: null/);
   });
 });
