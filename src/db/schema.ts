@@ -485,6 +485,8 @@ export interface SiteLogLinesTable {
   line_hash: string;
   /** The upload that counted it first (random per upload); null before migration 0022. */
   upload?: number | string | null;
+  /** The line's hour (YYYY-MM-DDTHH, UTC): when its hash may go (core/retention.ts); null before migration 0026. */
+  hour?: string | null;
 }
 
 /** AI crawler requests, rolled up per hour (YYYY-MM-DDTHH), crawler, path, status class and verification. */
