@@ -379,7 +379,7 @@ const ConfigSchema = z.object({
    * Days a site's log line hashes are kept, by the time of the line (they make a file sent again
    * count nothing twice). An uploaded line older than this can no longer be recognised, so it is
    * not counted (`too_old_lines`). The default outlasts the longest report (365 days); 0 or `off`
-   * keeps every hash and counts every line, however old.
+   * keeps every hash from now on (lines older than hashes already removed stay refused).
    */
   SIGHTLINE_RETAIN_LOG_LINE_HASHES_DAYS: daysFromEnv(400),
   /**

@@ -14,6 +14,7 @@ import { deleteFinishedJobs } from '../jobs/queue.ts';
 import type { JobLog } from '../jobs/worker.ts';
 import { idFloor } from '../lib/ids.ts';
 import { migrationAppliedAt } from '../db/migrations.ts';
+import { LOG_LINE_HASH_MARK } from './sites/ingest.ts';
 import type { Store } from '../db/store.ts';
 
 const DAY_MS = 86_400_000;
@@ -145,13 +146,23 @@ export function logLineHashCutoff(now: number, days: number): string {
 }
 
 /**
- * Removes the log line hashes of lines older than the window, by the hour stored with them;
+ * Removes the log line hashes of lines older than the window, by the hour stored with them, after
+ * raising the mark uploads read (logLineHashMark in sites/ingest.ts) to the cutoff;
  * hashes counted before migration 0026 (no hour) go once that migration is a day older than the
  * window: every line they stand for was read before it ran, so by then it is refused anyway.
  */
 async function sweepLogLineHashes(store: Store, days: number, now: number, batch: number, maxBatches: number): Promise<number> {
   const lock = store.dialect === 'postgres' ? sql`for update skip locked` : sql``;
   const cutoff = logLineHashCutoff(now, days);
+  // First the mark (uploads refuse lines before it from now on, whatever the window becomes),
+  // then the deletes; never moved back.
+  await store.db
+    .insertInto('retention_marks')
+    .values({ name: LOG_LINE_HASH_MARK, value: cutoff })
+    .onConflict((oc) =>
+      oc.column('name').doUpdateSet({ value: sql`case when excluded.value > retention_marks.value then excluded.value else retention_marks.value end` }),
+    )
+    .execute();
   let removed = await inBatches(batch, maxBatches, async () => {
     const { rows } = await sql<{ site_id: string }>`
       delete from site_log_lines where (site_id, line_hash) in (

@@ -260,8 +260,8 @@ if (process.argv[2] === CHILD) {
       const early = [1, 2, 3, 4].map((i) => hit(site.domain, t0 - 12 * DAY - i * 60_000, `/early/${i}`));
       const late = [1, 2].map((i) => hit(site.domain, t0 - 2 * DAY - i * 60_000, `/late/${i}`));
       const text = [...early, ...late].map(render.combined).join('\n');
-      const read = (now: number) =>
-        ingestLog(store, site, Readable.from([Buffer.from(text)]), { format: 'auto', ranges: crawlerRanges(), retainDays: 30, now: () => now });
+      const read = (now: number, retainDays = 30) =>
+        ingestLog(store, site, Readable.from([Buffer.from(text)]), { format: 'auto', ranges: crawlerRanges(), retainDays, now: () => now });
       const first = await read(t0);
       assert.deepEqual([first.ai_crawler_hits, first.too_old_lines], [6, 0]);
       const policy = { ...OFF, logLineHashesDays: 30 };
@@ -272,6 +272,12 @@ if (process.argv[2] === CHILD) {
       // The file sent again then: the early lines are refused as too old, the late ones are duplicates.
       const again = await read(later);
       assert.deepEqual([again.ai_crawler_hits, again.too_old_lines, again.duplicates], [0, 4, 2]);
+      // A window made longer since, or turned off, does not bring the removed hashes back: the
+      // server remembers how far back it removed them, and still refuses those lines.
+      for (const days of [400, 0]) {
+        const r = await read(later, days);
+        assert.deepEqual([r.ai_crawler_hits, r.too_old_lines, r.duplicates], [0, 4, 2], `window ${days}`);
+      }
       // A line inside the last hour before the cutoff keeps its hash (an upload still reading may count it).
       const edge = hit(site.domain, later - 30 * DAY + 10 * 60_000, '/edge');
       const e = await ingestLog(store, site, Readable.from([Buffer.from(render.combined(edge))]), {
@@ -301,6 +307,9 @@ if (process.argv[2] === CHILD) {
       assert.equal(await legacy(), 3, 'kept while the upgrade is not a day past the window');
       await sweepRetention(store, policy, { now: upgraded + 31 * DAY + 60_000, batch: 2 });
       assert.equal(await legacy(), 0);
+      // These sweeps ran 31 days past the upgrade, so uploads now refuse every line before then: the
+      // mark is set back for the tests that follow (a server's clock never goes back).
+      await store.db.deleteFrom('retention_marks').execute();
     });
 
     test('two sweeps at once, in two processes, remove each row once', async () => {

@@ -42,7 +42,11 @@ export interface UploadLimits {
 
 /** 536870912 → "512 MiB"; 1000 → "1000 bytes". */
 export function byteSize(n: number): string {
-  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
+  for (const [unit, size] of [
+    ['GiB', 1024 ** 3],
+    ['MiB', 1024 ** 2],
+    ['KiB', 1024],
+  ] as const) {
     if (n >= size && n % size === 0) return `${n / size} ${unit}`;
   }
   return `${n} bytes`;
@@ -106,6 +110,18 @@ export function tooOldBefore(now: number, retainDays: number): number {
   return retainDays > 0 ? now - retainDays * DAY_MS : -Infinity;
 }
 
+/** retention_marks' row for the log line hashes: the hour before which the sweep may have removed them. */
+export const LOG_LINE_HASH_MARK = 'site_log_lines';
+
+/**
+ * Before when (epoch ms) the retention sweep may already have removed log line hashes, whatever
+ * the window is now (it may have been shorter before): -Infinity when it never removed any.
+ */
+export async function logLineHashMark(store: Store): Promise<number> {
+  const row = await store.db.selectFrom('retention_marks').select('value').where('name', '=', LOG_LINE_HASH_MARK).executeTakeFirst();
+  return row ? Date.parse(`${row.value}:00:00.000Z`) : -Infinity;
+}
+
 /** What one request counts as, before its line hash and hour are added. */
 export type Classified =
   | { kind: 'crawler'; crawler: string; path: string; status_class: '2xx' | '3xx' | '4xx' | '5xx'; verified: number; blocked: number }
@@ -118,8 +134,12 @@ export function classifyRecord(r: LogRecord, ranges: CrawlerRanges): Classified 
     const sc = statusClass(r.status);
     if (!sc) return null;
     return {
-      kind: 'crawler', crawler: crawler.token, path: r.path.slice(0, 512), status_class: sc,
-      verified: ranges.verify(crawler.token, r.ip) ? 1 : 0, blocked: isBlocked(r.status, r.challenged) ? 1 : 0,
+      kind: 'crawler',
+      crawler: crawler.token,
+      path: r.path.slice(0, 512),
+      status_class: sc,
+      verified: ranges.verify(crawler.token, r.ip) ? 1 : 0,
+      blocked: isBlocked(r.status, r.challenged) ? 1 : 0,
     };
   }
   if (r.status >= 200 && r.status < 300 && (r.method === 'GET' || r.method === '') && !isAsset(r.path)) {
@@ -175,7 +195,10 @@ async function* uploadBytes(body: AsyncIterable<Buffer>, limits: UploadLimits): 
         }
         // bytesWritten: the compressed bytes gunzip has consumed (not those read ahead of it).
         if (unpacked > UNPACK_RATIO_FLOOR && unpacked > MAX_UNPACK_RATIO * gunzip.bytesWritten) {
-          throw new AppError('payload_too_large', `The gzip upload unpacks to more than ${MAX_UNPACK_RATIO} times its size, which no access log does; send it uncompressed or split it.`);
+          throw new AppError(
+            'payload_too_large',
+            `The gzip upload unpacks to more than ${MAX_UNPACK_RATIO} times its size, which no access log does; send it uncompressed or split it.`,
+          );
         }
         yield chunk as Buffer;
       }
@@ -287,7 +310,10 @@ class Batch {
       this.keys.set(key, row);
     }
     const i = this.length++;
-    createHash('sha1').update(line).digest().copy(this.digests, i * DIGEST_BYTES);
+    createHash('sha1')
+      .update(line)
+      .digest()
+      .copy(this.digests, i * DIGEST_BYTES);
     this.times[i] = time;
     this.rowOf[i] = row;
     return this.length === BATCH_LINES;
@@ -347,13 +373,28 @@ export async function ingestLog(
   // An allow-listed `host:port` domain: log lines name the host, with or without the port.
   const siteHost = foldHost(site.domain);
   let newBlocked = 0;
-  const sum = { lines: 0, parsed: 0, skipped: 0, duplicates: 0, duplicates_in_upload: 0, duplicates_sent_before: 0, ai_crawler_hits: 0, ai_referral_visits: 0, future_lines: 0, too_old_lines: 0 };
+  const sum = {
+    lines: 0,
+    parsed: 0,
+    skipped: 0,
+    duplicates: 0,
+    duplicates_in_upload: 0,
+    duplicates_sent_before: 0,
+    ai_crawler_hits: 0,
+    ai_referral_visits: 0,
+    future_lines: 0,
+    too_old_lines: 0,
+  };
   const clock = opts.now ?? Date.now;
   const retainDays = opts.retainDays ?? 0;
   const futureAfter = clock() + FUTURE_SLACK_MS;
   // Lines dated before this are not counted; moved on at every batch, and checked again just
   // before a batch is written (a slow upload must not write a line whose hash may be gone).
-  let oldBefore = tooOldBefore(clock(), retainDays);
+  // Nor lines from before the hashes the sweep already removed: a window made longer (or turned
+  // off) since then does not bring them back.
+  const mark = await logLineHashMark(store);
+  const refuseBefore = () => Math.max(tooOldBefore(clock(), retainDays), mark);
+  let oldBefore = refuseBefore();
   // This upload's mark on the lines it counts first: a line already there with it was repeated
   // within the upload, one without it was sent before (two uploads share one at odds of 2^-47).
   const upload = { mark: randomInt(1, 2 ** 47), counted: 0 };
@@ -367,7 +408,7 @@ export async function ingestLog(
   const batch = new Batch();
 
   const flush = async () => {
-    oldBefore = tooOldBefore(clock(), retainDays);
+    oldBefore = refuseBefore();
     sum.too_old_lines += batch.dropOlderThan(oldBefore);
     if (!batch.length) return batch.clear();
     const { added, duplicates, repeated } = await writeBatch(store, site.id, upload, batch);
@@ -454,7 +495,10 @@ function recognised(lines: string[]): LineParser {
   const format = detectFormat(lines);
   if (!format) {
     if (!lines.some((l) => l.trim())) return parserFor('combined');
-    throw new AppError('invalid_request', 'The log format could not be recognised from its first lines: name it (combined, common, cloudflare, cloudfront or vercel) with ?format=, `--format` of `sightline logs ingest`, or the Format menu of the console.');
+    throw new AppError(
+      'invalid_request',
+      'The log format could not be recognised from its first lines: name it (combined, common, cloudflare, cloudfront or vercel) with ?format=, `--format` of `sightline logs ingest`, or the Format menu of the console.',
+    );
   }
   return parserFor(format);
 }
@@ -554,7 +598,17 @@ async function writeBatch(store: Store, siteId: string, upload: { mark: number; 
 }
 
 async function addToRollups(trx: Tx, siteId: string, rows: readonly Row[], hits: Int32Array, seen: Float64Array) {
-  const crawlerRows: { site_id: string; hour: string; crawler: string; path: string; status_class: '2xx' | '3xx' | '4xx' | '5xx'; verified: number; blocked: number; hits: number; last_seen: string }[] = [];
+  const crawlerRows: {
+    site_id: string;
+    hour: string;
+    crawler: string;
+    path: string;
+    status_class: '2xx' | '3xx' | '4xx' | '5xx';
+    verified: number;
+    blocked: number;
+    hits: number;
+    last_seen: string;
+  }[] = [];
   const referralRows: { site_id: string; hour: string; source: string; path: string; visits: number }[] = [];
   let crawler = 0;
   let referral = 0;
@@ -566,8 +620,15 @@ async function addToRollups(trx: Tx, siteId: string, rows: readonly Row[], hits:
       crawler += n;
       if (row.blocked && SEARCH_TOKENS.has(row.crawler)) blocked += n;
       crawlerRows.push({
-        site_id: siteId, hour: row.hour, crawler: row.crawler, path: row.path, status_class: row.status_class,
-        verified: row.verified, blocked: row.blocked, hits: n, last_seen: new Date(seen[k]).toISOString(),
+        site_id: siteId,
+        hour: row.hour,
+        crawler: row.crawler,
+        path: row.path,
+        status_class: row.status_class,
+        verified: row.verified,
+        blocked: row.blocked,
+        hits: n,
+        last_seen: new Date(seen[k]).toISOString(),
       });
     } else {
       referral += n;

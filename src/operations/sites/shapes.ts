@@ -71,7 +71,7 @@ export const IngestSummary = z.object({
     .number()
     .int()
     .describe(
-      "Of the parsed lines: those dated further back than the server keeps log line hashes (SIGHTLINE_RETAIN_LOG_LINE_HASHES_DAYS days, 400 by default). A copy sent before could no longer be recognised, so they are not counted; 0 when the server keeps hashes for good",
+      "Of the parsed lines: those dated further back than the server keeps log line hashes (SIGHTLINE_RETAIN_LOG_LINE_HASHES_DAYS days, 400 by default). A copy sent before could no longer be recognised, so they are not counted (nor lines older than hashes it already removed, whatever its setting now)",
     ),
   hint: z.string().optional().describe('Only when lines were sent and none could be read in the format: which format they look like, or that none matched'),
 });
