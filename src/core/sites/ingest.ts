@@ -42,11 +42,7 @@ export interface UploadLimits {
 
 /** 536870912 → "512 MiB"; 1000 → "1000 bytes". */
 export function byteSize(n: number): string {
-  for (const [unit, size] of [
-    ['GiB', 1024 ** 3],
-    ['MiB', 1024 ** 2],
-    ['KiB', 1024],
-  ] as const) {
+  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
     if (n >= size && n % size === 0) return `${n / size} ${unit}`;
   }
   return `${n} bytes`;
@@ -134,12 +130,8 @@ export function classifyRecord(r: LogRecord, ranges: CrawlerRanges): Classified 
     const sc = statusClass(r.status);
     if (!sc) return null;
     return {
-      kind: 'crawler',
-      crawler: crawler.token,
-      path: r.path.slice(0, 512),
-      status_class: sc,
-      verified: ranges.verify(crawler.token, r.ip) ? 1 : 0,
-      blocked: isBlocked(r.status, r.challenged) ? 1 : 0,
+      kind: 'crawler', crawler: crawler.token, path: r.path.slice(0, 512), status_class: sc,
+      verified: ranges.verify(crawler.token, r.ip) ? 1 : 0, blocked: isBlocked(r.status, r.challenged) ? 1 : 0,
     };
   }
   if (r.status >= 200 && r.status < 300 && (r.method === 'GET' || r.method === '') && !isAsset(r.path)) {
@@ -195,10 +187,7 @@ async function* uploadBytes(body: AsyncIterable<Buffer>, limits: UploadLimits): 
         }
         // bytesWritten: the compressed bytes gunzip has consumed (not those read ahead of it).
         if (unpacked > UNPACK_RATIO_FLOOR && unpacked > MAX_UNPACK_RATIO * gunzip.bytesWritten) {
-          throw new AppError(
-            'payload_too_large',
-            `The gzip upload unpacks to more than ${MAX_UNPACK_RATIO} times its size, which no access log does; send it uncompressed or split it.`,
-          );
+          throw new AppError('payload_too_large', `The gzip upload unpacks to more than ${MAX_UNPACK_RATIO} times its size, which no access log does; send it uncompressed or split it.`);
         }
         yield chunk as Buffer;
       }
@@ -310,10 +299,7 @@ class Batch {
       this.keys.set(key, row);
     }
     const i = this.length++;
-    createHash('sha1')
-      .update(line)
-      .digest()
-      .copy(this.digests, i * DIGEST_BYTES);
+    createHash('sha1').update(line).digest().copy(this.digests, i * DIGEST_BYTES);
     this.times[i] = time;
     this.rowOf[i] = row;
     return this.length === BATCH_LINES;
@@ -373,18 +359,7 @@ export async function ingestLog(
   // An allow-listed `host:port` domain: log lines name the host, with or without the port.
   const siteHost = foldHost(site.domain);
   let newBlocked = 0;
-  const sum = {
-    lines: 0,
-    parsed: 0,
-    skipped: 0,
-    duplicates: 0,
-    duplicates_in_upload: 0,
-    duplicates_sent_before: 0,
-    ai_crawler_hits: 0,
-    ai_referral_visits: 0,
-    future_lines: 0,
-    too_old_lines: 0,
-  };
+  const sum = { lines: 0, parsed: 0, skipped: 0, duplicates: 0, duplicates_in_upload: 0, duplicates_sent_before: 0, ai_crawler_hits: 0, ai_referral_visits: 0, future_lines: 0, too_old_lines: 0 };
   const clock = opts.now ?? Date.now;
   const retainDays = opts.retainDays ?? 0;
   const futureAfter = clock() + FUTURE_SLACK_MS;
@@ -495,10 +470,7 @@ function recognised(lines: string[]): LineParser {
   const format = detectFormat(lines);
   if (!format) {
     if (!lines.some((l) => l.trim())) return parserFor('combined');
-    throw new AppError(
-      'invalid_request',
-      'The log format could not be recognised from its first lines: name it (combined, common, cloudflare, cloudfront or vercel) with ?format=, `--format` of `sightline logs ingest`, or the Format menu of the console.',
-    );
+    throw new AppError('invalid_request', 'The log format could not be recognised from its first lines: name it (combined, common, cloudflare, cloudfront or vercel) with ?format=, `--format` of `sightline logs ingest`, or the Format menu of the console.');
   }
   return parserFor(format);
 }
@@ -598,17 +570,7 @@ async function writeBatch(store: Store, siteId: string, upload: { mark: number; 
 }
 
 async function addToRollups(trx: Tx, siteId: string, rows: readonly Row[], hits: Int32Array, seen: Float64Array) {
-  const crawlerRows: {
-    site_id: string;
-    hour: string;
-    crawler: string;
-    path: string;
-    status_class: '2xx' | '3xx' | '4xx' | '5xx';
-    verified: number;
-    blocked: number;
-    hits: number;
-    last_seen: string;
-  }[] = [];
+  const crawlerRows: { site_id: string; hour: string; crawler: string; path: string; status_class: '2xx' | '3xx' | '4xx' | '5xx'; verified: number; blocked: number; hits: number; last_seen: string }[] = [];
   const referralRows: { site_id: string; hour: string; source: string; path: string; visits: number }[] = [];
   let crawler = 0;
   let referral = 0;
@@ -620,15 +582,8 @@ async function addToRollups(trx: Tx, siteId: string, rows: readonly Row[], hits:
       crawler += n;
       if (row.blocked && SEARCH_TOKENS.has(row.crawler)) blocked += n;
       crawlerRows.push({
-        site_id: siteId,
-        hour: row.hour,
-        crawler: row.crawler,
-        path: row.path,
-        status_class: row.status_class,
-        verified: row.verified,
-        blocked: row.blocked,
-        hits: n,
-        last_seen: new Date(seen[k]).toISOString(),
+        site_id: siteId, hour: row.hour, crawler: row.crawler, path: row.path, status_class: row.status_class,
+        verified: row.verified, blocked: row.blocked, hits: n, last_seen: new Date(seen[k]).toISOString(),
       });
     } else {
       referral += n;
