@@ -20,6 +20,22 @@ export function defaultDatabaseUrl(env: Record<string, string | undefined>): str
   return `sqlite:${join(dataDir, 'sightline.db')}`;
 }
 
+/** Days to keep something: an integer ≥ 0, where 0 (or `off`) keeps it for good. */
+const daysFromEnv = (def: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return def;
+      if (v.trim().toLowerCase() === 'off') return 0;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 36_500) {
+        ctx.addIssue({ code: 'custom', message: 'must be a number of days 0..36500, or off (0 and off keep everything)' });
+        return z.NEVER;
+      }
+      return n;
+    });
+
 const intFromEnv = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z
     .string()
@@ -348,6 +364,30 @@ const ConfigSchema = z.object({
    * nothing: every read is a cold read.
    */
   SIGHTLINE_READ_CACHE_MB: intFromEnv(64, 0),
+  /**
+   * Days a finished job row (done, failed or cancelled; one per probe, delivery or mail) is kept
+   * after it finished; 0 or `off` keeps them for good. Nothing a user sees reads them: run and
+   * probe status live on the runs and probes (docs/operating.md, "Retention").
+   */
+  SIGHTLINE_RETAIN_JOBS_DAYS: daysFromEnv(30),
+  /**
+   * Days a webhook delivery that ended (succeeded or failed) is kept, with its attempts, after its
+   * last change; pending ones are never removed. 0 or `off` keeps them for good. Svix keeps
+   * payloads 90 days by default (docs/operating.md, "Retention").
+   */
+  SIGHTLINE_RETAIN_WEBHOOK_DELIVERIES_DAYS: daysFromEnv(90),
+  /**
+   * Days a site's log line hashes are kept, by the time of the line (they make a file sent again
+   * count nothing twice). An uploaded line older than this can no longer be recognised, so it is
+   * not counted (`too_old_lines`). The default outlasts the longest report (365 days); 0 or `off`
+   * keeps every hash from now on (lines older than hashes already removed stay refused).
+   */
+  SIGHTLINE_RETAIN_LOG_LINE_HASHES_DAYS: daysFromEnv(400),
+  /**
+   * How often each process that runs a worker removes what the three settings above let go, at
+   * most 1,000 rows a statement; 0 = no retention sweep in this process.
+   */
+  SIGHTLINE_RETENTION_SWEEP_INTERVAL_MS: intFromEnv(600_000, 0),
 });
 
 /**

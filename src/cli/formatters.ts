@@ -14,6 +14,16 @@ export function futureLinesNote(futureLines: number | undefined, to: string | nu
     : '';
 }
 
+/**
+ * Lines dated further back than the server keeps log line hashes (it decides, by its clock and
+ * SIGHTLINE_RETAIN_LOG_LINE_HASHES_DAYS) are not counted: said after the totals, as the console does.
+ */
+export function tooOldLinesNote(tooOld: number | undefined, from: string | null | undefined): string {
+  return tooOld
+    ? `\n${plural(tooOld, 'line')} ${tooOld === 1 ? 'is' : 'are'} older than the server keeps log line hashes${from ? ` (from ${from})` : ''}. They are not counted: a copy sent before could no longer be recognised.`
+    : '';
+}
+
 type Ok<K extends keyof operations> = operations[K] extends { responses: { 200: { content: { 'application/json': infer T } } } } ? T : never;
 
 /**
@@ -410,7 +420,7 @@ export const FORMATTERS: Record<string, Formatter> = {
       `no AI referral visits from ${d.from} to ${d.to}`,
     ),
   ),
-  'logs ingest': fmt('sitesLogsUpload', (d) => `${d.lines} lines (${d.format}): ${d.ai_crawler_hits} AI crawler hits, ${d.ai_referral_visits} AI referral visits, ${d.duplicates} duplicates, ${d.skipped} skipped${d.hint ? `\n${d.hint}` : ''}${futureLinesNote(d.future_lines, d.to)}`),
+  'logs ingest': fmt('sitesLogsUpload', (d) => `${d.lines} lines (${d.format}): ${d.ai_crawler_hits} AI crawler hits, ${d.ai_referral_visits} AI referral visits, ${d.duplicates} duplicates, ${d.skipped} skipped${d.hint ? `\n${d.hint}` : ''}${futureLinesNote(d.future_lines, d.to)}${tooOldLinesNote(d.too_old_lines, d.from)}`),
   'ci status': fmt('contentIntelligenceRunsRead', (run) => [ciRunLine(run), ...ciResultLines((run as { result?: Record<string, unknown> | null }).result)].join('\n')),
   'webhooks create': fmt('webhooksCreate', (w) => [webhookLine(w), ...(w.secret ? [`signing secret (shown only now): ${w.secret}`] : [])].join('\n')),
   'webhooks list': fmt('webhooksList', (d) => lines(d.webhooks.map(webhookLine), 'no webhooks')),

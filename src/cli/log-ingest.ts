@@ -34,7 +34,7 @@ export function uploadPiece(client: SightlineClient, siteId: string, format: str
 
 function add(t: IngestTotals, s: Summary) {
   t.requests++;
-  for (const k of ['lines', 'parsed', 'skipped', 'duplicates', 'duplicates_in_upload', 'duplicates_sent_before', 'ai_crawler_hits', 'ai_referral_visits', 'future_lines'] as const) t[k] += s[k];
+  for (const k of ['lines', 'parsed', 'skipped', 'duplicates', 'duplicates_in_upload', 'duplicates_sent_before', 'ai_crawler_hits', 'ai_referral_visits', 'future_lines', 'too_old_lines'] as const) t[k] += s[k];
   t.format = s.format ?? t.format;
   // The hint explains an upload where nothing could be read; once something is, it no longer applies.
   if (t.parsed > 0) delete t.hint;
@@ -116,7 +116,7 @@ export async function ingestFile(
   send: Send,
   opts: { follow?: boolean; pollMs?: number; signal?: AbortSignal } = {},
 ): Promise<IngestTotals> {
-  const totals: IngestTotals = { site_id: siteId, file, requests: 0, lines: 0, parsed: 0, skipped: 0, duplicates: 0, duplicates_in_upload: 0, duplicates_sent_before: 0, ai_crawler_hits: 0, ai_referral_visits: 0, future_lines: 0, format: null, from: null, to: null };
+  const totals: IngestTotals = { site_id: siteId, file, requests: 0, lines: 0, parsed: 0, skipped: 0, duplicates: 0, duplicates_in_upload: 0, duplicates_sent_before: 0, ai_crawler_hits: 0, ai_referral_visits: 0, future_lines: 0, too_old_lines: 0, format: null, from: null, to: null };
   if (file === '-') {
     await sendInPieces(process.stdin, send, totals, true);
     return totals;

@@ -18,7 +18,7 @@ import { createSightlineClient, ServerSilent, type SightlineClient } from '../cl
 import type { CliCommandDef, CliField } from './command-table.ts';
 import { CLI_COMMANDS } from './commands.gen.ts';
 import { completionScript, SHELLS } from './completion.ts';
-import { ciRunLine, FORMATTERS, futureLinesNote, type Listing, plural, probeCounts, visibilityRunLine } from './formatters.ts';
+import { ciRunLine, FORMATTERS, futureLinesNote, type Listing, tooOldLinesNote, plural, probeCounts, visibilityRunLine } from './formatters.ts';
 import { COMMANDS as OPERATOR_COMMANDS, OPTIONS as OPERATOR_OPTIONS } from './operator-commands.ts';
 import { configPath, connection, DEFAULT_API_URL, profileName, removeProfile, saveProfile } from './profiles.ts';
 import { progressDisplay } from './progress.ts';
@@ -610,7 +610,7 @@ function logsIngest(cmd: Command, io: Io, act: Act) {
         });
         return {
           doc: t,
-          human: `${t.file === '-' ? 'stdin' : t.file} → ${t.site_id}: ${plural(t.lines, 'line')} (${t.format ?? 'no format'}) in ${plural(t.requests, 'request')}; ${plural(t.ai_crawler_hits, 'AI crawler hit')}, ${plural(t.ai_referral_visits, 'AI referral visit')}, ${plural(t.duplicates, 'duplicate')}, ${t.skipped} skipped${t.hint ? `\n${t.hint}` : ''}${futureLinesNote(t.future_lines, t.to)}`,
+          human: `${t.file === '-' ? 'stdin' : t.file} → ${t.site_id}: ${plural(t.lines, 'line')} (${t.format ?? 'no format'}) in ${plural(t.requests, 'request')}; ${plural(t.ai_crawler_hits, 'AI crawler hit')}, ${plural(t.ai_referral_visits, 'AI referral visit')}, ${plural(t.duplicates, 'duplicate')}, ${t.skipped} skipped${t.hint ? `\n${t.hint}` : ''}${futureLinesNote(t.future_lines, t.to)}${tooOldLinesNote(t.too_old_lines, t.from)}`,
         };
       } finally {
         process.off('SIGINT', onSignal);

@@ -13383,6 +13383,8 @@ export interface operations {
                         to: string | null;
                         /** @description Of the parsed lines: those dated more than an hour after the server's clock (a log written with a wrong time zone or clock). They are counted, but the reports end now and show them only once that time has passed */
                         future_lines: number;
+                        /** @description Of the parsed lines: those dated further back than the server keeps log line hashes (SIGHTLINE_RETAIN_LOG_LINE_HASHES_DAYS days, 400 by default). A copy sent before could no longer be recognised, so they are not counted (nor lines older than hashes it already removed, whatever its setting now) */
+                        too_old_lines: number;
                         /** @description Only when lines were sent and none could be read in the format: which format they look like, or that none matched */
                         hint?: string;
                     };

@@ -19,6 +19,7 @@ import { executeProbe } from './visibility/probe-executor.ts';
 import { createJudge, parseJudgeModel } from './visibility/judge.ts';
 import { PROBE_JOB_KIND, type VisibilityDeps } from './visibility/runs.ts';
 import { workerExtras } from './worker-extras.ts';
+import { retentionPolicy } from './retention.ts';
 import { Scheduler } from './tracking/scheduler.ts';
 import type { TrackingDeps } from './tracking/tracked-tests.ts';
 import { idempotencyPolicy } from './idempotency.ts';
@@ -51,6 +52,8 @@ export interface CoreOptions {
   jobLog?: JobLog;
   /** Told of each job's outcome (metrics). */
   onJobOutcome?: (job: Job, outcome: JobOutcome, ms: number) => void;
+  /** Told of the rows each retention sweep removed, per table (metrics). */
+  onRetentionRemoved?: (table: string, rows: number) => void;
   /** Page loader settings (fetch timeouts, resolver, cache); `allow` defaults to SIGHTLINE_FETCH_ALLOW. */
   pages?: PageLoaderOptions;
 }
@@ -184,7 +187,13 @@ export function createCore(opts: CoreOptions): Core {
         [DIGEST_JOB_KIND]: (job) => sendDigestMail({ ...webhooks, catalog }, job.ref_id),
         [CRAWLER_BLOCKED_JOB_KIND]: async (job) => void (await checkCrawlerBlocked({ store: opts.store, pages, log: opts.jobLog }, job.ref_id)),
       };
-      const extras = workerExtras(opts.store);
+      // The retention sweep runs in every worker process; its deletes are safe side by side (retention.ts).
+      const extras = workerExtras(opts.store, {
+        policy: retentionPolicy(opts.config),
+        everyMs: opts.config.SIGHTLINE_RETENTION_SWEEP_INTERVAL_MS,
+        log: opts.jobLog,
+        onRemoved: opts.onRetentionRemoved,
+      });
       for (const [kind, h] of Object.entries(opts.extraJobs?.handlers ?? {})) handlers[kind] = (job, signal) => h(job.ref_id, signal);
       worker = new Worker({
         store: opts.store,

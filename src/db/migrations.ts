@@ -721,6 +721,27 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('projects_idempotency').ifNotExists().on('projects').columns(['account_id', 'idempotency_key']).execute();
     },
   },
+  '0026_site_log_line_hour': {
+    // The hour of each counted log line (YYYY-MM-DDTHH, as the hourly counts), so its hash can
+    // be let go once the line is older than SIGHTLINE_RETAIN_LOG_LINE_HASHES_DAYS (core/retention.ts),
+    // and an index to find those. Rows counted before this migration keep a null hour: their
+    // lines were all read before it ran, so they are removed once this migration is older than
+    // the window (its time is kysely_migration's). retention_marks remembers how far back the
+    // sweep has removed (for site_log_lines: the hour before which hashes may be gone), so a
+    // window made longer later, or turned off, never lets a line count twice. Re-runnable.
+    async up(db: Kysely<any>) {
+      const tables = await db.introspection.getTables();
+      const columns = tables.find((t) => t.name === 'site_log_lines')?.columns.map((c) => c.name) ?? [];
+      if (!columns.includes('hour')) await db.schema.alterTable('site_log_lines').addColumn('hour', 'text').execute();
+      await db.schema.createIndex('site_log_lines_hour').ifNotExists().on('site_log_lines').column('hour').execute();
+      await db.schema
+        .createTable('retention_marks')
+        .ifNotExists()
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 
@@ -762,6 +783,12 @@ async function unknownMigrations(db: Kysely<any>): Promise<string[]> {
   if (!tables.some((t) => t.name === 'kysely_migration')) return [];
   const rows = await db.selectFrom('kysely_migration').select('name').execute();
   return rows.map((r) => String(r.name)).filter((name) => !(name in migrations)).sort();
+}
+
+/** When the named migration ran on this database (ISO time, from kysely_migration), or null when it has not. */
+export async function migrationAppliedAt(db: Kysely<any>, name: string): Promise<string | null> {
+  const row = await db.selectFrom('kysely_migration').select('timestamp').where('name', '=', name).executeTakeFirst();
+  return row ? String(row.timestamp) : null;
 }
 
 export async function migrateToLatest(db: Kysely<any>, upTo?: string): Promise<string[]> {

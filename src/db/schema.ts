@@ -274,6 +274,7 @@ export interface Database {
   digest_weeks: DigestWeeksTable;
   dashboard_rollup_runs: DashboardRollupRunsTable;
   dashboard_rollups: DashboardRollupsTable;
+  retention_marks: RetentionMarksTable;
 }
 
 /** A weekly digest claimed for an account (src/core/webhooks/digest.ts): once per account and week. */
@@ -485,6 +486,16 @@ export interface SiteLogLinesTable {
   line_hash: string;
   /** The upload that counted it first (random per upload); null before migration 0022. */
   upload?: number | string | null;
+  /** The line's hour (YYYY-MM-DDTHH, UTC): when its hash may go (core/retention.ts); null before migration 0026. */
+  hour?: string | null;
+}
+
+/** How far back the retention sweep has removed rows, per table (0026; core/retention.ts). */
+export interface RetentionMarksTable {
+  /** The table, e.g. `site_log_lines`. */
+  name: string;
+  /** For site_log_lines: the hour (YYYY-MM-DDTHH) before which line hashes may have been removed. */
+  value: string;
 }
 
 /** AI crawler requests, rolled up per hour (YYYY-MM-DDTHH), crawler, path, status class and verification. */

@@ -49,6 +49,14 @@ export type IdPrefix = 'vis' | 'ci' | 'probe' | 'test' | 'key' | 'acct' | 'act' 
 
 let lastTimeText = '';
 
+/**
+ * The smallest id with `prefix` made at `ms` (epoch): every id made earlier sorts below it, every
+ * id made then or later at or above it; a range scan of a primary key by creation time.
+ */
+export function idFloor(prefix: IdPrefix, ms: number): string {
+  return `${prefix}_${encodeTime(Math.max(0, Math.floor(ms)))}`;
+}
+
 export function newId(prefix: IdPrefix): string {
   const now = Date.now();
   if (now <= lastTime) {

@@ -16,6 +16,8 @@ export interface Metrics {
   jobOutcome(kind: string, lane: string, outcome: string, seconds: number): void;
   providerCall(platform: string, outcome: string, seconds: number): void;
   databaseEvent(event: string): void;
+  /** Rows a retention sweep removed from `table` (core/retention.ts). */
+  retentionRemoved(table: string, rows: number): void;
   /**
    * Where the database gauges are read from (the process's store and its pg pool, if any), and the
    * lanes the queue gauges always report (0 when empty), so every process, with a worker or not,
@@ -58,6 +60,12 @@ function createMetrics(): Metrics {
     ['platform', 'outcome'],
     [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
   );
+  const retention = new client.Counter({
+    name: 'sightline_retention_removed_rows_total',
+    help: 'Rows the retention sweep removed, by table (jobs, webhook_messages, webhook_attempts, site_log_lines)',
+    labelNames: ['table'],
+    registers: [registry],
+  });
   const dbEvents = new client.Counter({ name: 'sightline_db_events_total', help: 'Lost database connections, retries, and unavailable answers', labelNames: ['event'], registers: [registry] });
 
   const queueDepth = new client.Gauge({ name: 'sightline_queue_depth', help: 'Queued jobs per lane', labelNames: ['lane'], registers: [registry] });
@@ -136,6 +144,7 @@ function createMetrics(): Metrics {
     },
     providerCall: (platform, outcome, seconds) => provider.observe({ platform, outcome }, seconds),
     databaseEvent: (event) => dbEvents.inc({ event }),
+    retentionRemoved: (table, rows) => retention.inc({ table }, rows),
     attach(s, p, lanes = []) {
       store = s;
       pool = p;

@@ -182,6 +182,7 @@ export async function openRuntime(
       platformConcurrency: platforms.concurrency,
       jobLog: opts.log,
       onJobOutcome: (job, outcome, ms) => metrics.jobOutcome(job.kind, job.lane, outcome, ms / 1000),
+      onRetentionRemoved: (table, rows) => metrics.retentionRemoved(table, rows),
       onWorkerError: opts.log ? (err) => workerError(opts.log!, err) : undefined,
       ...opts.core,
     });

@@ -81,12 +81,42 @@ export interface IngestSummary {
    * them only once that time has passed; decided here, by the server's clock, for every surface.
    */
   future_lines: number;
+  /**
+   * Of the parsed lines: those dated before the log line hash window (retainDays, the server's
+   * SIGHTLINE_RETAIN_LOG_LINE_HASHES_DAYS). Their hashes may already be gone, so a copy sent
+   * before could not be told from a new line: they are not counted. Decided here, by the server's
+   * clock, for every surface; 0 when hashes are kept for good.
+   */
+  too_old_lines: number;
   /** Only when lines were sent and none could be read in the format: what they look like instead. */
   hint?: string;
 }
 
 /** How far after the server's clock a line may be dated before it counts as dated after now (clocks drift; logs flush late). */
 export const FUTURE_SLACK_MS = 60 * 60 * 1000;
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Before when (epoch ms) a line is too old to count at `now` when line hashes are kept
+ * `retainDays` days (0: never too old). The retention sweep removes a hash only once its hour
+ * ended an hour before this (core/retention.ts), so a line is refused before its hash can go.
+ */
+export function tooOldBefore(now: number, retainDays: number): number {
+  return retainDays > 0 ? now - retainDays * DAY_MS : -Infinity;
+}
+
+/** retention_marks' row for the log line hashes: the hour before which the sweep may have removed them. */
+export const LOG_LINE_HASH_MARK = 'site_log_lines';
+
+/**
+ * Before when (epoch ms) the retention sweep may already have removed log line hashes, whatever
+ * the window is now (it may have been shorter before): -Infinity when it never removed any.
+ */
+export async function logLineHashMark(store: Store): Promise<number> {
+  const row = await store.db.selectFrom('retention_marks').select('value').where('name', '=', LOG_LINE_HASH_MARK).executeTakeFirst();
+  return row ? Date.parse(`${row.value}:00:00.000Z`) : -Infinity;
+}
 
 /** What one request counts as, before its line hash and hour are added. */
 export type Classified =
@@ -226,7 +256,7 @@ class LineSplitter {
 }
 
 const hourKeys = new Map<number, string>();
-function hourOf(ms: number): string {
+export function hourOf(ms: number): string {
   const h = Math.floor(ms / 3_600_000);
   let key = hourKeys.get(h);
   if (!key) {
@@ -280,6 +310,23 @@ class Batch {
     return this.digests.toString('base64', i * DIGEST_BYTES, (i + 1) * DIGEST_BYTES).slice(0, 22);
   }
 
+  /** Drops the lines dated before `before` (kept in order); returns how many. */
+  dropOlderThan(before: number): number {
+    let kept = 0;
+    for (let i = 0; i < this.length; i++) {
+      if (this.times[i]! < before) continue;
+      if (kept !== i) {
+        this.digests.copy(this.digests, kept * DIGEST_BYTES, i * DIGEST_BYTES, (i + 1) * DIGEST_BYTES);
+        this.times[kept] = this.times[i]!;
+        this.rowOf[kept] = this.rowOf[i]!;
+      }
+      kept++;
+    }
+    const dropped = this.length - kept;
+    this.length = kept;
+    return dropped;
+  }
+
   clear() {
     this.length = 0;
     this.rows = [];
@@ -289,7 +336,8 @@ class Batch {
 
 /**
  * Reads one upload into the site's rollups. `format` 'auto' recognises it from the first lines.
- * Lines already counted for the site (same bytes) are `duplicates` and count nothing again.
+ * Lines already counted for the site (same bytes) are `duplicates` and count nothing again; lines
+ * older than the hash window (`retainDays`) are `too_old_lines` and count nothing either.
  */
 export async function ingestLog(
   store: Store,
@@ -302,13 +350,26 @@ export async function ingestLog(
     onBlockedHits?: (count: number) => Promise<void>;
     /** Default: MAX_UPLOAD_BYTES and MAX_UNPACKED_BYTES. */
     limits?: UploadLimits;
+    /** Days line hashes are kept (SIGHTLINE_RETAIN_LOG_LINE_HASHES_DAYS); older lines are not counted. Default 0: kept for good. */
+    retainDays?: number;
+    /** The clock (epoch ms); default Date.now. */
+    now?: () => number;
   },
 ): Promise<IngestSummary> {
   // An allow-listed `host:port` domain: log lines name the host, with or without the port.
   const siteHost = foldHost(site.domain);
   let newBlocked = 0;
-  const sum = { lines: 0, parsed: 0, skipped: 0, duplicates: 0, duplicates_in_upload: 0, duplicates_sent_before: 0, ai_crawler_hits: 0, ai_referral_visits: 0, future_lines: 0 };
-  const futureAfter = Date.now() + FUTURE_SLACK_MS;
+  const sum = { lines: 0, parsed: 0, skipped: 0, duplicates: 0, duplicates_in_upload: 0, duplicates_sent_before: 0, ai_crawler_hits: 0, ai_referral_visits: 0, future_lines: 0, too_old_lines: 0 };
+  const clock = opts.now ?? Date.now;
+  const retainDays = opts.retainDays ?? 0;
+  const futureAfter = clock() + FUTURE_SLACK_MS;
+  // Lines dated before this are not counted; moved on at every batch, and checked again just
+  // before a batch is written (a slow upload must not write a line whose hash may be gone).
+  // Nor lines from before the hashes the sweep already removed: a window made longer (or turned
+  // off) since then does not bring them back.
+  const mark = await logLineHashMark(store);
+  const refuseBefore = () => Math.max(tooOldBefore(clock(), retainDays), mark);
+  let oldBefore = refuseBefore();
   // This upload's mark on the lines it counts first: a line already there with it was repeated
   // within the upload, one without it was sent before (two uploads share one at odds of 2^-47).
   const upload = { mark: randomInt(1, 2 ** 47), counted: 0 };
@@ -322,7 +383,9 @@ export async function ingestLog(
   const batch = new Batch();
 
   const flush = async () => {
-    if (!batch.length) return;
+    oldBefore = refuseBefore();
+    sum.too_old_lines += batch.dropOlderThan(oldBefore);
+    if (!batch.length) return batch.clear();
     const { added, duplicates, repeated } = await writeBatch(store, site.id, upload, batch);
     sum.duplicates += duplicates;
     sum.duplicates_in_upload += repeated;
@@ -354,6 +417,10 @@ export async function ingestLog(
     if (r.time < minTime) minTime = r.time;
     if (r.time > maxTime) maxTime = r.time;
     if (r.time > futureAfter) sum.future_lines++;
+    if (r.time < oldBefore) {
+      sum.too_old_lines++;
+      return false;
+    }
     const c = classifyRecord(r, opts.ranges);
     return c ? batch.add(line, r.time, c) : false;
   };
@@ -408,7 +475,7 @@ function recognised(lines: string[]): LineParser {
   return parserFor(format);
 }
 
-/** Line hashes per INSERT (two parameters each): well under SQLite's and Postgres' bound-parameter limits. */
+/** Line hashes per INSERT (four parameters each): well under SQLite's and Postgres' bound-parameter limits. */
 const HASHES_PER_INSERT = 1024;
 /** Rollup rows per INSERT (nine parameters each). */
 const ROWS_PER_INSERT = 256;
@@ -457,11 +524,11 @@ async function writeBatch(store: Store, siteId: string, upload: { mark: number; 
     for (const size of pieceSizes(batch.length, HASHES_PER_INSERT)) {
       // Hash → its first line in this piece (a repeat is inserted too, and the database skips it).
       const lineOf = new Map<string, number>();
-      const values: { site_id: string; line_hash: string; upload: number }[] = [];
+      const values: { site_id: string; line_hash: string; upload: number; hour: string }[] = [];
       for (let i = from; i < from + size; i++) {
         const line_hash = batch.hash(i);
         if (!lineOf.has(line_hash)) lineOf.set(line_hash, i);
-        values.push({ site_id: siteId, line_hash, upload: upload.mark });
+        values.push({ site_id: siteId, line_hash, upload: upload.mark, hour: hourOf(batch.times[i]!) });
       }
       from += size;
       const inserted = await trx

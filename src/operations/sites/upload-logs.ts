@@ -24,6 +24,8 @@ function ingestOptions(core: Core, site: { id: string; account_id: string }, for
     format,
     ranges: crawlerRanges(core.config.SIGHTLINE_CRAWLER_RANGES_PATH),
     limits: { maxBytes: core.config.SIGHTLINE_LOG_UPLOAD_MAX_BYTES, maxUnpackedBytes: core.config.SIGHTLINE_LOG_UPLOAD_MAX_UNPACKED_BYTES },
+    // Lines older than the hash window are not counted (too_old_lines): their copies could not be told apart.
+    retainDays: core.config.SIGHTLINE_RETAIN_LOG_LINE_HASHES_DAYS,
     onBlockedHits: async () => {
       await queueBlockedCheck(core.store, site);
       core.notifyWork();

@@ -185,6 +185,14 @@ describe('the Sites pages', { skip: browserSkip() }, () => {
     summary = await upload('skewed.log', tomorrow + '\n');
     assert.match(await page.getByTestId('upload-future').innerText(), /^1 line is dated after now \(up to .+\)\. They are counted, but the reports below end now/);
     assert.equal(await stat(summary, 'AI crawler hits'), '1');
+
+    // A line older than the server keeps log line hashes (400 days by default): not counted, and
+    // the summary says so. The other uploads said nothing of the kind.
+    assert.equal(await page.getByTestId('upload-too-old').count(), 0);
+    const ancient = render.combined({ ip: IP.gptbot, time: Date.now() - 500 * DAY, method: 'GET', host: DOMAIN, path: '/ancient', status: 200, ua: UA.gptbot });
+    summary = await upload('ancient.log', ancient + '\n');
+    assert.match(await page.getByTestId('upload-too-old').innerText(), /^1 line is older than this server keeps log line hashes \(from .+\)\. They are not counted/);
+    assert.equal(await stat(summary, 'AI crawler hits'), '0');
   });
 
   test('the list shows the site; deleting it removes it', async () => {

@@ -147,6 +147,13 @@ function Upload({ site, onDone }) {
               ? html`<${Note} kind="warn"><p data-testid="upload-future">${n(summary.future_lines)} ${summary.future_lines === 1 ? 'line is' : 'lines are'} dated after now (up to ${when(summary.to)}). They are counted, but the reports below end now and show them only once that time has passed: check the log's time zone or the server clock that wrote it.</p></${Note}>`
               : null
           }
+          ${
+            // Lines dated further back than the server keeps log line hashes are not counted (a copy
+            // sent before could not be recognised): said here, or the reports would miss them without a word.
+            summary.too_old_lines > 0
+              ? html`<${Note} kind="warn"><p data-testid="upload-too-old">${n(summary.too_old_lines)} ${summary.too_old_lines === 1 ? 'line is' : 'lines are'} older than this server keeps log line hashes (from ${when(summary.from)}). They are not counted: a copy sent before could no longer be recognised.</p></${Note}>`
+              : null
+          }
           ${summary.hint ? html`<${Note} kind="warn"><p>${summary.hint}</p></${Note}>` : null}
           <div class="stats">
             <${Stat} label="Requests read" value=${n(summary.parsed)} />
