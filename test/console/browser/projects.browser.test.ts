@@ -195,6 +195,17 @@ describe('a project in the console', { skip: browserSkip() }, () => {
     assert.equal(await tracked.locator(`a[href="/console/runs/${oneOff.run_id}"]`).count(), 0);
     await rig.screenshot(page, 'project-apart-desktop');
 
+    // A run of the project's tests names its project, linked; the one-off run names none.
+    const trackedHref = await tracked.locator('a[href^="/console/runs/"]').first().getAttribute('href');
+    await page.goto(trackedHref!);
+    await page.getByTestId('run-project').waitFor();
+    assert.equal(await page.getByTestId('run-project').getAttribute('href'), `/console/projects/${projectId}`);
+    await rig.screenshot(page, 'run-in-project-desktop');
+    await page.goto(`/console/runs/${oneOff.run_id}`);
+    await page.getByTestId('run-status').waitFor();
+    assert.equal(await page.getByTestId('run-project').count(), 0);
+    await page.goto(`/console/projects/${projectId}`);
+
     // The brand's own site logs beside the numbers: a refused GPTBot and a ChatGPT referral.
     const site = (await rig.server.request('POST', '/v1/sites', { key, body: { domain: 'acme-crm.example' } })).json();
     const stamp = new Date().toUTCString().replace(/^\w+, (\d+) (\w+) (\d+) ([\d:]+) GMT$/, '$1/$2/$3:$4 +0000');

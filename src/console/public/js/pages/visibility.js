@@ -343,6 +343,9 @@ function ci(c) {
 
 export function RunPage({ id }) {
   const run = useData(() => get(`/v1/visibility/runs/${id}?include_results=true`), [id], { every: 1500, keepPolling: (d) => !d || !TERMINAL.has(d.status) });
+  // The project the run's test belongs to, by name: an agency's run page says whose it is.
+  const projectId = run.data ? run.data.project_id : null;
+  const project = useData(() => (projectId ? get(`/v1/projects/${projectId}`) : Promise.resolve(null)), [projectId]);
   const [cancelError, setCancelError] = useState(null);
   const [platformFilter, setPlatformFilter] = useState('all');
   const [expanded, setExpanded] = useState({ open: false, gen: 0 });
@@ -383,7 +386,7 @@ export function RunPage({ id }) {
     if (!g) groups.push((g = { prompt: p.prompt, entry: byPrompt.get(p.prompt), probes: [] }));
     g.probes.push(p);
   }
-  return html`<${PageHead} title=${`${r.target_entity}: visibility run`} sub=${html`<a href=${r.url} rel="noopener noreferrer" target="_blank">${r.url}</a> · ${r.language}-${r.country} · created ${when(r.created_at)}${r.engine === 'sandbox' ? ' · sandbox answers' : ''}`}>
+  return html`<${PageHead} title=${`${r.target_entity}: visibility run`} sub=${html`${project.data ? html`Project <a href=${'/console/projects/' + project.data.id} data-testid="run-project">${project.data.name}</a> · ` : null}<a href=${r.url} rel="noopener noreferrer" target="_blank">${r.url}</a> · ${r.language}-${r.country} · created ${when(r.created_at)}${r.engine === 'sandbox' ? ' · sandbox answers' : ''}`}>
       <a class="button secondary" href=${`/v1/visibility/runs/${id}/export?format=csv`} download>Download CSV</a>
       ${live ? html`<button type="button" class="danger" onClick=${cancel}>Cancel queued probes</button>` : null}
     </${PageHead}>
