@@ -12,6 +12,7 @@ const PAGES = {
   projects: () => import('./pages/projects.js'),
   keys: () => import('./pages/keys.js'),
   account: () => import('./pages/account.js'),
+  team: () => import('./pages/team.js'),
   operator: () => import('./pages/operator.js'),
   alerts: () => import('./pages/alerts.js'),
   sites: () => import('./pages/sites.js'),
@@ -38,6 +39,7 @@ function route(path) {
   if ((r = m(/^\/console\/projects\/([\w-]+)$/))) return ['projects', 'ProjectPage', { id: r[1] }];
   if (p === '/console/keys') return ['keys', 'KeysPage', {}];
   if (p === '/console/account') return ['account', 'AccountPage', {}];
+  if (p === '/console/team') return ['team', 'TeamPage', {}];
   if (p === '/console/operator') return ['operator', 'OperatorPage', {}];
   if (p === '/console/alerts') return ['alerts', 'AlertsPage', {}];
   if (p === '/console/sites') return ['sites', 'SitesPage', {}];
@@ -73,6 +75,7 @@ const NAV = [
   ['/console/sites', 'Sites', (p) => p.startsWith('/console/sites')],
   ['/console/alerts', 'Alerts', (p) => p.startsWith('/console/alerts')],
   ['/console/keys', 'API keys', (p) => p.startsWith('/console/keys')],
+  ['/console/team', 'Team', (p) => p.startsWith('/console/team')],
   ['/console/account', 'Account', (p) => p.startsWith('/console/account')],
 ];
 

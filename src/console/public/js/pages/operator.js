@@ -25,7 +25,7 @@ function Invite({ onDone }) {
     <form onSubmit=${submit}>
       <${ErrorNote} error=${error} />
       <div class="form-grid">
-        <${Field} id="inv-email" label="Email" hint="They open an account of their own, with its own projects, runs, keys and credits: nothing of this account is shared with them. To show someone a project's numbers, send a share link from the project's page."><input id="inv-email" type="email" required value=${email} onInput=${(e) => setEmail(e.target.value)} /></${Field}>
+        <${Field} id="inv-email" label="Email" hint="They open an account of their own, with its own projects, runs, keys and credits: nothing of this account is shared with them. To bring a colleague into an account, its admin invites them from the Team page (or: sightline users invite --account ID). To show someone a project's numbers, send a share link from the project's page."><input id="inv-email" type="email" required value=${email} onInput=${(e) => setEmail(e.target.value)} /></${Field}>
         <${Field} id="inv-credits" label="Starting credits (optional)"><input id="inv-credits" type="number" min="0" step="0.01" value=${credits} onInput=${(e) => setCredits(e.target.value)} /></${Field}>
       </div>
       <div class="actions"><button type="submit" disabled=${!email}>Create invitation</button></div>
@@ -104,7 +104,7 @@ export function OperatorPage({ session }) {
       ${!data.data
         ? html`<${Loading} />`
         : html`<${Table} caption="Accounts" captionHidden rowKey=${(a) => a.id} rows=${data.data.accounts} columns=${[
-            { label: 'Account', cell: (a) => html`<strong>${a.email}</strong><div class="small muted"><code>${a.id}</code> · ${a.users.length ? a.users.map((u) => u.role).join(', ') : 'no console user (CLI)'}</div>`, wide: true },
+            { label: 'Account', cell: (a) => html`<strong>${a.email}</strong><div class="small muted"><code>${a.id}</code> · ${a.users.length ? a.users.map((u) => `${u.email} (${u.account_role}${u.role === 'operator' ? ', operator' : ''})`).join(', ') : 'no console user (CLI)'}</div>`, wide: true },
             { label: 'Status', cell: (a) => html`<${Badge} value=${a.status} />` },
             { label: 'Available', cell: (a) => a.available_credits, num: true },
             { label: 'Reserved', cell: (a) => a.reserved_credits, num: true },
