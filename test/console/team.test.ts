@@ -61,7 +61,7 @@ describe('teammates in one account', () => {
 
     const sent = await invite(owner, 'Analyst@Agency.example');
     assert.equal(sent.statusCode, 200, sent.body);
-    assert.deepEqual({ ...sent.json(), link: undefined }, { email: 'analyst@agency.example', role: 'member', link: undefined, mailed: false, replaced: false });
+    assert.deepEqual({ ...(sent.json() as object), link: undefined }, { email: 'analyst@agency.example', role: 'member', link: undefined, mailed: false, replaced: false });
     const pending = (await team(owner)).json();
     assert.deepEqual(pending.invitations.map((i: { email: string; role: string; invited_by: string }) => [i.email, i.role, i.invited_by]), [['analyst@agency.example', 'member', 'owner@agency.example']]);
 
