@@ -79,6 +79,12 @@ const NAV = [
   ['/console/account', 'Account', (p) => p.startsWith('/console/account')],
 ];
 
+/**
+ * A link reached with Tab comes whole into the phone's sideways-scrolling row: Chromium scrolls a
+ * focused element only when it is wholly out of view, so a link cut at the row's edge stayed cut.
+ */
+const revealInRow = (e) => e.currentTarget.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+
 function Shell({ session, refresh }) {
   const { path } = useLocation();
   const [module, name, params] = route(path);
@@ -110,7 +116,7 @@ function Shell({ session, refresh }) {
     <a class="skip" href="#main">Skip to content</a>
     <header class="topbar"><div class="topbar-inner">
       <a class="brand" href="/console/runs"><img src="/console/assets/icon.svg" alt="" />sightline</a>
-      <nav class="nav" aria-label="Main" ref=${navRef}>${nav.map(([href, label, active]) => html`<a href=${href} aria-current=${active(path) ? 'page' : undefined}>${label}</a>`)}</nav>
+      <nav class="nav" aria-label="Main" ref=${navRef}>${nav.map(([href, label, active]) => html`<a href=${href} aria-current=${active(path) ? 'page' : undefined} onFocus=${revealInRow}>${label}</a>`)}</nav>
       <div class="who">
         <span>Signed in as <strong>${session.user.email}</strong></span>
         <span>Balance <strong data-testid="balance">${credits ? credits.available_credit_units + ' cr' : '…'}</strong></span>
