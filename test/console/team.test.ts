@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { createOwner, createResetToken } from '../../src/core/accounts/users.ts';
 import { grantCredits } from '../../src/core/billing/ledger.ts';
+import { startSmtpSink } from '../helpers/smtp-sink.ts';
 
 type Headers = Record<string, string>;
 const PASSWORD = 'a team member passphrase';
@@ -268,5 +269,28 @@ describe('teammates in one account', () => {
     assert.match(credits.json().detail.message, /grants no credits/);
     const accounts = (await s.request('GET', '/console/api/operator/accounts', { headers: owner })).json().accounts as { id: string; users: { email: string; account_role: string }[] }[];
     assert.deepEqual(accounts.find((a) => a.id === other.accountId)!.users.map((u) => [u.email, u.account_role]), [['helper@other.example', 'admin']]);
+  });
+});
+
+describe('team invitations by mail', () => {
+  test('with SIGHTLINE_SMTP_URL the invitation is mailed, naming who invites and the role; the link is in the answer too', async () => {
+    const sink = await startSmtpSink();
+    const s = await startTestServer({ SIGHTLINE_SMTP_URL: `smtp://127.0.0.1:${sink.port}?ignoreTLS=true`, SIGHTLINE_PUBLIC_URL: 'https://sightline.agency.example', SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE: '1000' });
+    try {
+      await createOwner(s.runtime.core.store, 'lead@agency.example', PASSWORD);
+      const lead = await signIn(s, 'lead@agency.example');
+      const sent = await s.request('POST', '/console/api/team/invitations', { body: { email: 'writer@agency.example', role: 'admin' }, headers: lead });
+      assert.equal(sent.statusCode, 200, sent.body);
+      assert.equal(sent.json().mailed, true);
+      await sink.waitFor(1);
+      const mail = sink.mails[0]!;
+      assert.match(mail.to.join(), /writer@agency\.example/);
+      const text = mail.data.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      assert.match(text, /lead@agency\.example invited you to join their account on sightline as an admin/);
+      assert.ok(text.includes(sent.json().link), 'the same link');
+    } finally {
+      await s.close();
+      await sink.close();
+    }
   });
 });
