@@ -53,16 +53,19 @@ export function TeamPage({ session }) {
   const [error, setError] = useState(null);
   const [done, setDone] = useState(null);
   const admin = team.data ? team.data.me.role === 'admin' : session.user.account_role === 'admin';
+  // The confirmation shows with the lists as they are after the change (read again first).
   const act = async (path, body, message) => {
     setError(null);
     setDone(null);
+    let failed = null;
     try {
       await post(path, body);
-      setDone(message);
     } catch (err) {
-      setError(err);
+      failed = err;
     }
-    team.reload();
+    await team.reload();
+    if (failed) setError(failed);
+    else setDone(message);
   };
   const remove = (p) => {
     if (!confirm(`Remove ${p.email} from this account? They are signed out at once. The account's API keys stay.`)) return;
