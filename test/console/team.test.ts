@@ -160,6 +160,16 @@ describe('teammates in one account', () => {
     assert.equal(key.statusCode, 200, key.body);
     assert.equal((await s.request('GET', '/v1/usage', { headers: leaving })).statusCode, 200);
     const id = await personId('leaving@agency.example');
+    // A schedule set from the console acts as the person who set it.
+    const scheduled = await s.request('POST', '/v1/projects', {
+      body: { name: 'Scheduled by leaving', url: 'https://sched.example', brand: { name: 'Sched' }, platforms: ['deepseek'], schedule: { cron: '0 6 * * 1', timezone: 'UTC' }, monthly_credit_budget: null },
+      headers: leaving,
+    });
+    assert.equal(scheduled.statusCode, 200, scheduled.body);
+    const testIds = (scheduled.json().tests as { test_id: string }[]).map((t) => t.test_id);
+    const actors = async () => (await s.runtime.core.store.db.selectFrom('tests').select('key_id').where('id', 'in', testIds).execute()).map((t) => t.key_id);
+    assert.deepEqual(await actors(), testIds.map(() => id));
+    const ownerId = await personId('owner@agency.example');
     const removed = await s.request('POST', `/console/api/team/people/${id}/remove`, { headers: owner });
     assert.equal(removed.statusCode, 200, removed.body);
     assert.equal(removed.json().sessions_ended, 2, 'accepting signed in, and so did signIn');
@@ -170,6 +180,7 @@ describe('teammates in one account', () => {
     assert.equal(signInAgain.statusCode, 401);
     const keys = (await s.request('GET', '/console/api/keys', { headers: owner })).json().keys as { name: string; revoked_at: string | null }[];
     assert.equal(keys.find((k) => k.name === 'made by leaving')?.revoked_at, null, 'the key belongs to the account');
+    assert.deepEqual(await actors(), testIds.map(() => ownerId), 'the schedule runs on as the admin who removed them');
     // Removed: the activity rows keep the user id, the email is gone.
     const activity = (await s.request('GET', '/v1/activity?kind=actions&limit=100', { headers: owner })).json().items as { user_id: string | null; user_email: string | null }[];
     assert.ok(activity.some((a) => a.user_id === id && a.user_email === null));
