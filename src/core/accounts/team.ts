@@ -97,7 +97,7 @@ export async function listTeam(db: Kysely<Database>, accountId: string): Promise
 /** An admin invites an email into their account with a role (see createInvite: the link, replacing, refusals). */
 export async function inviteToTeam(store: Store, mode: SignupMode, actor: TeamActor, email: unknown, role: AccountRole) {
   requireAdmin(actor);
-  return createInvite(store, mode, email, 0, actor.userId, { accountId: actor.accountId, accountRole: role });
+  return createInvite(store, mode, email, 0, actor.userId, { accountId: actor.accountId, accountRole: role, byAdmin: actor.userId });
 }
 
 /** An admin ends a pending invitation into their account: its link stops working. */

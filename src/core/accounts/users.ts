@@ -442,7 +442,7 @@ export async function createInvite(
   email: unknown,
   credits: number,
   createdBy: string,
-  into?: { accountId: string; accountRole: AccountRole },
+  into?: { accountId: string; accountRole: AccountRole; byAdmin?: string },
 ) {
   if (mode === 'closed' && !into) throw new AppError('signup_closed', 'Sign-up is closed on this instance (SIGHTLINE_SIGNUP=closed): create accounts with the CLI.');
   const normalized = checkEmail(email);
@@ -451,6 +451,13 @@ export async function createInvite(
   return store.db.transaction().execute(async (trx) => {
     await lockUsers(store, trx);
     if (into && !(await trx.selectFrom('accounts').select('id').where('id', '=', into.accountId).executeTakeFirst())) throw new AppError('not_found', `account ${into.accountId} not found`);
+    if (into?.byAdmin) {
+      // An admin's invitation: still an admin of the account now, under the lock (a demotion or
+      // removal that committed a moment ago wins).
+      const me = await trx.selectFrom('users').select('account_role').where('id', '=', into.byAdmin).where('account_id', '=', into.accountId).executeTakeFirst();
+      if (!me) throw new AppError('unauthorized', 'Sign in first.');
+      if (me.account_role !== 'admin') throw new AppError('team_admin_required');
+    }
     const taken = await trx.selectFrom('users').select('id').where('email', '=', normalized).executeTakeFirst();
     if (taken) throw new AppError('invalid_request', `${normalized} has a user already: they sign in, or reset their password.`);
     if (into) {
@@ -465,7 +472,7 @@ export async function createInvite(
       .where('used_at', 'is', null)
       .where('expires_at', '>', nowIso())
       .executeTakeFirst();
-    const token = await issueToken(trx, { kind: 'invite', email: normalized, userId: null, credits, createdBy, into });
+    const token = await issueToken(trx, { kind: 'invite', email: normalized, userId: null, credits, createdBy, into: into && { accountId: into.accountId, accountRole: into.accountRole } });
     return { token, email: normalized, replaced: Number(ended.numUpdatedRows) > 0 };
   });
 }
