@@ -319,11 +319,16 @@ async function main(argv: string[]): Promise<number> {
     case 'users invite': {
       const email = required(values.email, 'email');
       const credits = values.credits === undefined ? 0 : creditsFlag(values.credits);
+      if (values.role !== undefined && values.account === undefined) throw new UsageError('--role needs --account (a new account\'s first user is its admin)');
+      if (values.account !== undefined && values.credits !== undefined) throw new UsageError('--credits does not apply with --account: the account shares its balance (grant with `credits grant`)');
+      if (values.role !== undefined && values.role !== 'admin' && values.role !== 'member') throw new UsageError(`invalid --role: ${values.role} (admin or member)`);
+      const into = values.account === undefined ? undefined : { accountId: required(values.account, 'account'), accountRole: (values.role ?? 'member') as 'admin' | 'member' };
       return withDatabase(config, async (db) => {
         const origin = consolePublicUrl(db.config);
-        const invite = await inviteUserOperation(db, origin, email, credits, 'cli');
+        const invite = await inviteUserOperation(db, origin, email, credits, 'cli', into);
         notePublicUrl(db.config, origin);
-        print(values.json, invite, `invitation for ${invite.email} (works once, for seven days${invite.replaced ? '; the earlier invitation for this address no longer works' : ''}):\n${invite.link}`);
+        const what = invite.account_id ? ` to join account ${invite.account_id} as ${invite.role}` : '';
+        print(values.json, invite, `invitation for ${invite.email}${what} (works once, for seven days${invite.replaced ? '; the earlier invitation for this address no longer works' : ''}):\n${invite.link}`);
         return 0;
       });
     }

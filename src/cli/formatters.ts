@@ -226,7 +226,8 @@ export const FORMATTERS: Record<string, Formatter> = {
   activity: fmt('activityRead', (d) =>
     listPage(
       d.items,
-      (i) => `${i.created_at}  ${String(i.http_status)}  ${i.method.padEnd(6)} ${i.action.padEnd(34)} ${i.credits.padStart(6)}  ${i.source}`,
+      // Who: the key's prefix, or the console user by email (their id once removed from the account).
+      (i) => `${i.created_at}  ${String(i.http_status)}  ${i.method.padEnd(6)} ${i.action.padEnd(34)} ${i.credits.padStart(6)}  ${i.source}${i.key_prefix ? `  ${i.key_prefix}…` : i.user_email || i.user_id ? `  ${i.user_email ?? i.user_id}` : ''}`,
       d.next_starting_after,
       'no activity',
     ),

@@ -1015,6 +1015,10 @@ export interface operations {
                             status: string;
                             credits: string;
                             key_prefix: string | null;
+                            /** @description The console user the request acted as (signed in without a key, or a schedule set from the console); null for a key */
+                            user_id: string | null;
+                            /** @description That user's email; null once they are removed from the account (user_id stays) */
+                            user_email: string | null;
                             request_id: string;
                         }[];
                         has_more: boolean;

@@ -18,6 +18,7 @@ import { registerAuthRoutes } from './api/auth.ts';
 import { registerKeyRoutes } from './api/keys.ts';
 import { registerAccountRoutes } from './api/account.ts';
 import { registerOperatorRoutes } from './api/operator.ts';
+import { registerTeamRoutes } from './api/team.ts';
 
 /** How long closing the server waits for mail sent after an answer. */
 const MAIL_DRAIN_MS = 5_000;
@@ -151,7 +152,7 @@ export function registerConsole(app: FastifyInstance, core: Core) {
           ...base,
           signed_in: true,
           csrf_token: session.csrfToken,
-          user: { id: session.userId, email: session.email, role: session.role },
+          user: { id: session.userId, email: session.email, role: session.role, account_role: session.accountRole },
           account: { id: session.accountId, status: session.accountStatus },
         };
       }
@@ -167,5 +168,6 @@ export function registerConsole(app: FastifyInstance, core: Core) {
     registerKeyRoutes(api, ctx);
     registerAccountRoutes(api, ctx);
     registerOperatorRoutes(api, ctx);
+    registerTeamRoutes(api, ctx);
   });
 }

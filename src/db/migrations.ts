@@ -742,6 +742,19 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0027_account_roles': {
+    // Several people in one account: each user has a role inside their account (admin: manages
+    // the account's people; member: everything else), apart from users.role, the instance role.
+    // Every existing user becomes admin of their account. An invitation may name the account it
+    // joins and the role it gives (null: it opens an account of its own, as before). Re-runnable.
+    async up(db: Kysely<any>) {
+      const tables = await db.introspection.getTables();
+      const columns = (name: string) => tables.find((t) => t.name === name)?.columns.map((c) => c.name) ?? [];
+      if (!columns('users').includes('account_role')) await db.schema.alterTable('users').addColumn('account_role', 'text', (c) => c.notNull().defaultTo('admin')).execute();
+      if (!columns('auth_tokens').includes('account_id')) await db.schema.alterTable('auth_tokens').addColumn('account_id', 'text').execute();
+      if (!columns('auth_tokens').includes('account_role')) await db.schema.alterTable('auth_tokens').addColumn('account_role', 'text').execute();
+    },
+  },
 };
 
 

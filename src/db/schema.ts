@@ -292,11 +292,16 @@ export interface UsersTable {
   email: string; // normalized (trimmed, lowercased); unique
   /** scrypt$N$r$p$salt$hash, or null until the first password is set through a reset link. */
   password_hash: string | null;
-  /** 'operator' (the instance owner: sees every account) or 'member'. */
+  /** The instance role: 'operator' (the instance owner: sees every account) or 'member'. */
   role: 'operator' | 'member';
+  /** The role inside the account: 'admin' (manages the account's people) or 'member' (migration 0027). */
+  account_role: Generated<AccountRole>;
   created_at: string;
   password_changed_at: string | null;
 }
+
+/** A user's role inside their account (users.account_role). */
+export type AccountRole = 'admin' | 'member';
 
 /** A console session: the cookie carries a random token, the row its sha256 (revocable). */
 export interface SessionsTable {
@@ -323,6 +328,10 @@ export interface AuthTokensTable {
   token_hash: string;
   /** Credits (hundredths) an invitation grants to the account it opens. */
   credits: number;
+  /** An invitation into an existing account: the account it joins (null: it opens its own). */
+  account_id: string | null;
+  /** The account role that invitation gives (null for every other token). */
+  account_role: AccountRole | null;
   created_by: string | null;
   created_at: string;
   expires_at: string;

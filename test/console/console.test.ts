@@ -235,6 +235,15 @@ describe('password reset by mail and the operator CLI', () => {
       const invite = await cli('users', 'invite', '--email', 'new@example.com', '--credits', '5');
       assert.match(invite.link, /^https:\/\/console\.example\/console\/invite#token=/);
       assert.equal(invite.credits, '5.00');
+      assert.deepEqual([invite.account_id, invite.role], [null, 'admin'], 'a new account, its admin');
+      const accountId = (await cli('accounts', 'create', '--email', 'team@example.com')).account_id as string;
+      const joins = await cli('users', 'invite', '--email', 'colleague@example.com', '--account', accountId, '--role', 'admin');
+      assert.deepEqual([joins.account_id, joins.role, joins.credits], [accountId, 'admin', '0.00']);
+      const member = await cli('users', 'invite', '--email', 'helper@example.com', '--account', accountId);
+      assert.equal(member.role, 'member', 'member by default');
+      await assert.rejects(cli('users', 'invite', '--email', 'x@example.com', '--role', 'admin'), /--role needs --account/);
+      await assert.rejects(cli('users', 'invite', '--email', 'x@example.com', '--account', accountId, '--credits', '5'), /--credits does not apply with --account/);
+      await assert.rejects(cli('users', 'invite', '--email', 'x@example.com', '--account', 'acc_nope'), /account acc_nope not found/);
       await assert.rejects(cli('users', 'reset-link', '--email', 'nobody@example.com'), /no account or user has the email/);
     } finally {
       await db.drop();

@@ -30,7 +30,7 @@ export function registerAuthRoutes(api: FastifyInstance, { core, mailer, publicU
     if (request.consoleSession) await revokeSession(db, request.consoleSession.sessionId);
     const { token } = await createSession(db, u.id, request.headers['user-agent']);
     setSessionCookie(request, reply, token);
-    return { signed_in: true, user: { id: u.id, email: u.email, role: u.role } };
+    return { signed_in: true, user: { id: u.id, email: u.email, role: u.role, account_role: u.account_role } };
   };
 
   // Until the instance has an owner, anyone who reaches the port could claim it: a client on this

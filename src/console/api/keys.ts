@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { createCappedKey } from '../../core/accounts/accounts.ts';
 import { listKeys, revokeAccountKey } from '../../core/accounts/key-list.ts';
 import { SCOPES } from '../../core/accounts/scopes.ts';
+import { requireAdmin } from '../../core/accounts/team.ts';
 import { AppError } from '../../core/errors.ts';
 import { userOf, type ConsoleContext } from '../context.ts';
 
@@ -24,7 +25,10 @@ export function registerKeyRoutes(api: FastifyInstance, { core }: ConsoleContext
 
   api.get('/console/api/keys', { ...user('keys.list'), schema: { hide: true } }, async (request) => ({ keys: await listKeys(db, userOf(request).accountId) }));
 
+  // Admins only: a key acts for the account, not for the person, and outlives their removal from
+  // it, so a member who could make one would keep the account's access after being removed.
   api.post('/console/api/keys', { ...user('keys.create'), schema: { hide: true, body: CreateKey } }, async (request) => {
+    requireAdmin(userOf(request));
     const body = request.body as z.infer<typeof CreateKey>;
     if (body.access === 'custom' && !body.scopes?.length) throw new AppError('invalid_request', 'Choose at least one scope for a custom key.');
     return createCappedKey(core.store, userOf(request).accountId, core.config.SIGHTLINE_MAX_KEYS_PER_ACCOUNT, {

@@ -4,11 +4,16 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { listAccountsForOperator } from '../../core/accounts/users.ts';
-import { inviteMail } from '../../core/accounts/mail.ts';
+import { inviteMail, teamInviteMail } from '../../core/accounts/mail.ts';
 import { parseCredits } from '../../core/money.ts';
 import { AppError } from '../../core/errors.ts';
 import { CreditsInput, grantCreditsOperation, inviteUserOperation, setAccountStatusOperation } from '../../operations/operator/actions.ts';
 import { userOf, type ConsoleContext } from '../context.ts';
+
+/** An invitation: a new account (with optional credits), or with account_id into that account with a role. */
+const OperatorInvite = z
+  .object({ email: z.string().max(254), credits: CreditsInput.optional(), account_id: z.string().max(100).optional(), role: z.enum(['admin', 'member']).optional() })
+  .strict();
 
 const op = (action: string) => ({ config: { console: { access: 'operator' as const, action } } });
 
@@ -45,17 +50,20 @@ export function registerOperatorRoutes(api: FastifyInstance, { core, mailer, pub
 
   api.post(
     '/console/api/operator/invitations',
-    { ...op('operator.invitations.create'), schema: { hide: true, body: z.object({ email: z.string().max(254), credits: CreditsInput.optional() }).strict() } },
+    { ...op('operator.invitations.create'), schema: { hide: true, body: OperatorInvite } },
     async (request) => {
-      const body = request.body as { email: string; credits?: string | number };
+      const body = request.body as z.infer<typeof OperatorInvite>;
       const amount = body.credits === undefined || body.credits === '' ? 0 : credits(body.credits);
-      const invite = await inviteUserOperation(core, publicUrl, body.email, amount, userOf(request).userId);
+      const into = body.account_id ? { accountId: body.account_id, accountRole: body.role ?? 'member' } : undefined;
+      if (!into && body.role) throw new AppError('invalid_request', 'role needs account_id: the first user of a new account is its admin.');
+      const me = userOf(request);
+      const invite = await inviteUserOperation(core, publicUrl, body.email, amount, me.userId, into);
       let mailed = false;
       if (mailer.configured) {
-        const mail = inviteMail(invite.link, invite.credits);
+        const mail = into ? teamInviteMail(invite.link, me.email, invite.role) : inviteMail(invite.link, invite.credits);
         mailed = await mailer.send(invite.email, mail.subject, mail.text).then(() => true, (err) => (request.log.error({ err }, 'invitation mail failed'), false));
       }
-      return { email: invite.email, link: invite.link, mailed, credits: invite.credits, replaced: invite.replaced };
+      return { email: invite.email, link: invite.link, mailed, credits: invite.credits, account_id: invite.account_id, role: invite.role, replaced: invite.replaced };
     },
   );
 }

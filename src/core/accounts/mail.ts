@@ -45,6 +45,14 @@ export function inviteMail(link: string, credits: string) {
   };
 }
 
+/** An invitation into an existing account: who invited, as what. */
+export function teamInviteMail(link: string, inviter: string, role: 'admin' | 'member') {
+  return {
+    subject: `${inviter} invited you to their sightline account`,
+    text: `${inviter} invited you to join their account on sightline as ${role === 'admin' ? 'an admin (you may also invite and remove people)' : 'a member'}.\n\nChoose your password here (the link works once, for seven days):\n${link}\n\nIf you did not expect this, ignore this mail; nothing happens without the link.\n`,
+  };
+}
+
 /** Sign-up with a new email: the link proves the address and sets the first password. */
 export function signUpWelcomeMail(link: string) {
   return {

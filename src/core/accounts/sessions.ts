@@ -19,7 +19,10 @@ export interface SessionUser {
   userId: string;
   accountId: string;
   email: string;
+  /** The instance role (the operator sees every account). */
   role: 'operator' | 'member';
+  /** The role inside the account: an admin manages its people and its keys. */
+  accountRole: 'admin' | 'member';
   accountStatus: 'active' | 'suspended';
   csrfToken: string;
   createdAt: string;
@@ -64,6 +67,7 @@ export async function resolveSession(db: Kysely<Database>, token: string | undef
       'users.id as user_id',
       'users.email',
       'users.role',
+      'users.account_role',
       'accounts.id as account_id',
       'accounts.status',
     ])
@@ -81,6 +85,7 @@ export async function resolveSession(db: Kysely<Database>, token: string | undef
     accountId: row.account_id,
     email: row.email,
     role: row.role,
+    accountRole: row.account_role,
     accountStatus: row.status,
     csrfToken: row.csrf_token,
     createdAt: row.created_at,

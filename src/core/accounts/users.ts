@@ -7,9 +7,9 @@
 // invitation or a password link (which prove the email) connect a person to an account that exists.
 import { timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Config } from '../../config.ts';
-import type { Database, UsersTable } from '../../db/schema.ts';
+import type { AccountRole, Database, UsersTable } from '../../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { newId, nowIso } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
@@ -28,10 +28,11 @@ export const LOCK_MS = 15 * 60_000;
 const RESET_TTL_MS = 60 * 60_000;
 const INVITE_TTL_MS = 7 * 24 * 3600_000;
 
-export type User = Pick<UsersTable, 'id' | 'account_id' | 'email' | 'role' | 'created_at'>;
+export type User = Pick<Selectable<UsersTable>, 'id' | 'account_id' | 'email' | 'role' | 'account_role' | 'created_at'>;
+type UserRow = Selectable<UsersTable>;
 
-function publicUser(u: UsersTable): User {
-  return { id: u.id, account_id: u.account_id, email: u.email, role: u.role, created_at: u.created_at };
+function publicUser(u: UserRow): User {
+  return { id: u.id, account_id: u.account_id, email: u.email, role: u.role, account_role: u.account_role, created_at: u.created_at };
 }
 
 function checkEmail(email: unknown): string {
@@ -47,29 +48,61 @@ export async function needsOwner(db: Kysely<Database>): Promise<boolean> {
 }
 
 /**
- * Serializes decisions about who has an email: the owner's set-up, invitations and their
- * acceptance (SQLite's single writer does it already).
+ * Serializes decisions about who has an email and who is in an account: the owner's set-up,
+ * invitations and their acceptance, role changes and removals (team.ts) (SQLite's single writer
+ * does it already).
  */
-async function lockUsers(store: Store, trx: Tx) {
+export async function lockUsers(store: Store, trx: Tx) {
   if (store.dialect === 'postgres') await sql`lock table users in share row exclusive mode`.execute(trx);
 }
 
 /**
  * A user for an email, inside the caller's transaction. `join` says whether the user may join the
- * account that already has the email (one made by the CLI): only a flow that proved the email
- * (an invitation accepted, a reset link opened) may; otherwise the email must be new to both
- * users and accounts, and the user gets a new account.
+ * account that already has the email (one made by the CLI, which has no user yet): only a flow
+ * that proved the email (an invitation accepted, a reset link opened) may; otherwise the email
+ * must be new to both users and accounts, and the user gets a new account, as its admin.
+ * `into` puts the user in an existing account with a role (an invitation into an account): the
+ * email may then be no other account's.
  */
 const TAKEN_MESSAGE = 'This email cannot sign up here. If it has an account already, sign in or reset its password.';
+const OTHER_ACCOUNT_MESSAGE = 'An account has this email already: open it with a password link (sightline users reset-link) instead.';
 
-async function insertUser(trx: Tx, email: string, passwordHash: string | null, role: User['role'], join: boolean): Promise<UsersTable> {
+async function insertUser(
+  trx: Tx,
+  email: string,
+  passwordHash: string | null,
+  role: User['role'],
+  join: boolean,
+  into?: { accountId: string; accountRole: AccountRole },
+): Promise<UserRow> {
   const taken = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
   if (taken) throw new AppError('invalid_request', TAKEN_MESSAGE);
   const existing = await trx.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirst();
-  if (existing && !join) throw new AppError('invalid_request', 'An account has this email already: open it with a password link (sightline users reset-link) instead.');
-  const accountId = existing?.id ?? (await createAccount(trx, email)).id;
+  let accountId: string;
+  if (into) {
+    // The account's own email (a person removed from it, invited back) joins it again.
+    if (existing && existing.id !== into.accountId) throw new AppError('invalid_request', `${email} is the email of another account, so it cannot join this one.`);
+    accountId = into.accountId;
+  } else {
+    if (existing && !join) throw new AppError('invalid_request', OTHER_ACCOUNT_MESSAGE);
+    // Joining is for an account nobody uses yet (made by the CLI): an account whose people removed
+    // the person with its email is theirs, and only an invitation brings that person back.
+    if (existing && (await trx.selectFrom('users').select('id').where('account_id', '=', existing.id).limit(1).executeTakeFirst())) {
+      throw new AppError('invalid_request', OTHER_ACCOUNT_MESSAGE);
+    }
+    accountId = existing?.id ?? (await createAccount(trx, email)).id;
+  }
   const now = nowIso();
-  const row: UsersTable = { id: newId('usr'), account_id: accountId, email, password_hash: passwordHash, role, created_at: now, password_changed_at: passwordHash ? now : null };
+  const row: UserRow = {
+    id: newId('usr'),
+    account_id: accountId,
+    email,
+    password_hash: passwordHash,
+    role,
+    account_role: into?.accountRole ?? 'admin',
+    created_at: now,
+    password_changed_at: passwordHash ? now : null,
+  };
   // A user made for the email by another transaction since the read (a sign-up, an invitation or a
   // reset link at the same instant) wins on the unique email: this one inserts nothing and gets the
   // answer a later attempt would (SQLite's write transactions are serialized; Postgres's are not).
@@ -293,7 +326,10 @@ async function endResetLinks(db: Kysely<Database> | Tx, email: string): Promise<
   await db.updateTable('auth_tokens').set({ used_at: nowIso() }).where('kind', '=', 'reset').where('email', '=', email).where('used_at', 'is', null).execute();
 }
 
-async function issueToken(db: Kysely<Database> | Tx, t: { kind: 'reset' | 'invite'; email: string; userId: string | null; credits?: number; createdBy?: string | null }) {
+async function issueToken(
+  db: Kysely<Database> | Tx,
+  t: { kind: 'reset' | 'invite'; email: string; userId: string | null; credits?: number; createdBy?: string | null; into?: { accountId: string; accountRole: AccountRole } },
+) {
   const token = randomToken();
   const now = Date.now();
   if (t.kind === 'reset') await endResetLinks(db, t.email);
@@ -306,6 +342,8 @@ async function issueToken(db: Kysely<Database> | Tx, t: { kind: 'reset' | 'invit
       user_id: t.userId,
       token_hash: hashKey(token),
       credits: t.credits ?? 0,
+      account_id: t.into?.accountId ?? null,
+      account_role: t.into?.accountRole ?? null,
       created_by: t.createdBy ?? null,
       created_at: new Date(now).toISOString(),
       expires_at: new Date(now + (t.kind === 'reset' ? RESET_TTL_MS : INVITE_TTL_MS)).toISOString(),
@@ -327,6 +365,9 @@ export async function createResetToken(store: Store, email: unknown): Promise<{ 
     if (!user) {
       const account = await trx.selectFrom('accounts').select('id').where('email', '=', normalized).executeTakeFirst();
       if (!account) return null;
+      // The account's email without its user, in an account that has people: that person was
+      // removed from it, and a password link must not bring them back (only an invitation does).
+      if (await trx.selectFrom('users').select('id').where('account_id', '=', account.id).limit(1).executeTakeFirst()) return null;
       // A reset asked for at the same instant may make the user first: this one then uses it.
       user = await insertUser(trx, normalized, null, 'member', true).catch(async (err: unknown) => {
         const made = await trx.selectFrom('users').selectAll().where('email', '=', normalized).executeTakeFirst();
@@ -386,20 +427,43 @@ export async function changePassword(store: Store, userId: string, current: unkn
 }
 
 /**
- * An operator's invitation: a link that opens an account for the email, with optional credits.
- * An email has at most one working invitation: inviting it again replaces the pending one (its
- * link stops working; `replaced` says so), as a new password link ends the older ones. An email
- * that has a user is refused. Invitations, and acceptances (which insert the user), are
+ * An invitation: a link that opens an account for the email, with optional credits, or, with
+ * `into`, one that brings the email into an existing account with a role (an account admin's
+ * team invitation, or the operator's `users invite --account`; no credits: the account's balance
+ * is shared). An email has at most one working invitation: inviting it again replaces the pending
+ * one (its link stops working; `replaced` says so), as a new password link ends the older ones.
+ * An email that has a user is refused. Invitations, and acceptances (which insert the user), are
  * serialized on the users lock, so invitations sent at once leave exactly one pending.
+ * SIGHTLINE_SIGNUP=closed refuses invitations that open accounts, not those into one.
  */
-export async function createInvite(store: Store, mode: SignupMode, email: unknown, credits: number, createdBy: string) {
-  if (mode === 'closed') throw new AppError('signup_closed', 'Sign-up is closed on this instance (SIGHTLINE_SIGNUP=closed): create accounts with the CLI.');
+export async function createInvite(
+  store: Store,
+  mode: SignupMode,
+  email: unknown,
+  credits: number,
+  createdBy: string,
+  into?: { accountId: string; accountRole: AccountRole; byAdmin?: string },
+) {
+  if (mode === 'closed' && !into) throw new AppError('signup_closed', 'Sign-up is closed on this instance (SIGHTLINE_SIGNUP=closed): create accounts with the CLI.');
   const normalized = checkEmail(email);
+  if (into && credits > 0) throw new AppError('invalid_request', 'An invitation into an existing account grants no credits: the account shares its balance.');
   if (credits > 0) checkGrant(credits);
   return store.db.transaction().execute(async (trx) => {
     await lockUsers(store, trx);
+    if (into && !(await trx.selectFrom('accounts').select('id').where('id', '=', into.accountId).executeTakeFirst())) throw new AppError('not_found', `account ${into.accountId} not found`);
+    if (into?.byAdmin) {
+      // An admin's invitation: still an admin of the account now, under the lock (a demotion or
+      // removal that committed a moment ago wins).
+      const me = await trx.selectFrom('users').select('account_role').where('id', '=', into.byAdmin).where('account_id', '=', into.accountId).executeTakeFirst();
+      if (!me) throw new AppError('unauthorized', 'Sign in first.');
+      if (me.account_role !== 'admin') throw new AppError('team_admin_required');
+    }
     const taken = await trx.selectFrom('users').select('id').where('email', '=', normalized).executeTakeFirst();
     if (taken) throw new AppError('invalid_request', `${normalized} has a user already: they sign in, or reset their password.`);
+    if (into) {
+      const other = await trx.selectFrom('accounts').select('id').where('email', '=', normalized).where('id', '!=', into.accountId).executeTakeFirst();
+      if (other) throw new AppError('invalid_request', `${normalized} is the email of another account, so it cannot join this one.`);
+    }
     const ended = await trx
       .updateTable('auth_tokens')
       .set({ used_at: nowIso() })
@@ -408,28 +472,46 @@ export async function createInvite(store: Store, mode: SignupMode, email: unknow
       .where('used_at', 'is', null)
       .where('expires_at', '>', nowIso())
       .executeTakeFirst();
-    const token = await issueToken(trx, { kind: 'invite', email: normalized, userId: null, credits, createdBy });
+    const token = await issueToken(trx, { kind: 'invite', email: normalized, userId: null, credits, createdBy, into: into && { accountId: into.accountId, accountRole: into.accountRole } });
     return { token, email: normalized, replaced: Number(ended.numUpdatedRows) > 0 };
   });
 }
 
-/** What an invitation link is for, shown before the invitee picks a password. */
+/**
+ * What an invitation link is for, shown before the invitee picks a password: the credits of a
+ * new account, or the account it joins (its email), the role, and who invited (null for the CLI).
+ */
 export async function describeInvite(db: Kysely<Database>, token: unknown) {
   if (typeof token !== 'string') throw new AppError('invalid_token');
   const row = await db.selectFrom('auth_tokens').selectAll().where('token_hash', '=', hashKey(token)).where('kind', '=', 'invite').executeTakeFirst();
   if (!row || row.used_at || Date.parse(row.expires_at) <= Date.now()) throw new AppError('invalid_token');
-  return { email: row.email, credits: formatCredits(row.credits), expires_at: row.expires_at };
+  const account = row.account_id ? await db.selectFrom('accounts').select('email').where('id', '=', row.account_id).executeTakeFirst() : undefined;
+  const inviter = row.created_by ? await db.selectFrom('users').select('email').where('id', '=', row.created_by).executeTakeFirst() : undefined;
+  return {
+    email: row.email,
+    credits: formatCredits(row.credits),
+    expires_at: row.expires_at,
+    joins: account ? { account_email: account.email, role: row.account_role ?? 'member', invited_by: inviter?.email ?? null } : null,
+  };
 }
 
-/** Accepts an invitation: the user (and its account, with the invitation's credits) in one transaction. */
+/**
+ * Accepts an invitation in one transaction: a user in the invitation's account with its role, or
+ * a new account (with the invitation's credits) and its admin.
+ */
 export async function acceptInvite(store: Store, mode: SignupMode, token: unknown, password: string): Promise<User> {
-  if (mode === 'closed') throw new AppError('signup_closed');
   const hash = await hashPassword(password);
   return store.db.transaction().execute(async (trx) => {
     // The users lock first, as createInvite takes it: a new invitation ending this one's link
     // then waits for, or is waited on by, this acceptance; neither deadlocks on the other.
     await lockUsers(store, trx);
     const row = await claimToken(trx, 'invite', token);
+    if (row.account_id) {
+      const user = await insertUser(trx, row.email, hash, 'member', true, { accountId: row.account_id, accountRole: row.account_role ?? 'member' });
+      return publicUser(user);
+    }
+    // Thrown inside the transaction: the claim is rolled back with it.
+    if (mode === 'closed') throw new AppError('signup_closed');
     const user = await insertUser(trx, row.email, hash, 'member', true);
     if (row.credits > 0) await grantIn(trx, user.account_id, row.credits, { source: 'console', action: 'credits.invite' });
     return publicUser(user);
@@ -439,10 +521,10 @@ export async function acceptInvite(store: Store, mode: SignupMode, token: unknow
 /** The operator's view: every account with its balance and its users. */
 export async function listAccountsForOperator(db: Kysely<Database>) {
   const accounts = await db.selectFrom('accounts').select(['id', 'email', 'status', 'created_at']).orderBy('id', 'desc').limit(500).execute();
-  const users = await db.selectFrom('users').select(['id', 'account_id', 'email', 'role']).execute();
+  const users = await db.selectFrom('users').select(['id', 'account_id', 'email', 'role', 'account_role']).orderBy('id').execute();
   const invites = await db
     .selectFrom('auth_tokens')
-    .select(['id', 'email', 'credits', 'created_at', 'expires_at'])
+    .select(['id', 'email', 'credits', 'account_id', 'account_role', 'created_at', 'expires_at'])
     .where('kind', '=', 'invite')
     .where('used_at', 'is', null)
     .where('expires_at', '>', nowIso())
@@ -455,7 +537,7 @@ export async function listAccountsForOperator(db: Kysely<Database>) {
       ...a,
       available_credits: formatCredits(balance.available),
       reserved_credits: formatCredits(balance.reserved),
-      users: users.filter((u) => u.account_id === a.id).map((u) => ({ id: u.id, email: u.email, role: u.role })),
+      users: users.filter((u) => u.account_id === a.id).map((u) => ({ id: u.id, email: u.email, role: u.role, account_role: u.account_role })),
     });
   }
   return { accounts: rows, invitations: invites.map((i) => ({ ...i, credits: formatCredits(i.credits) })) };

@@ -196,6 +196,12 @@ export class ActivityLog {
     const found = await q.orderBy('id', 'desc').limit(opts.limit + 1).execute();
     const rows = found.slice(0, opts.limit);
     const hasMore = found.length > opts.limit;
+    // A console request acts as the signed-in user (key_id is their user id, no key prefix): the
+    // row names them, by email while they are in the account.
+    const userIds = [...new Set(rows.filter((r) => r.key_prefix === null && r.key_id?.startsWith('usr_')).map((r) => r.key_id!))];
+    const emails = new Map(
+      userIds.length ? (await this.db.selectFrom('users').select(['id', 'email']).where('id', 'in', userIds).where('account_id', '=', accountId).execute()).map((u) => [u.id, u.email]) : [],
+    );
     const items = rows.map((r) => ({
       id: r.id,
       created_at: toApiTime(r.created_at),
@@ -207,6 +213,8 @@ export class ActivityLog {
       status: r.status,
       credits: formatCredits(r.credits),
       key_prefix: r.key_prefix,
+      user_id: r.key_prefix === null && r.key_id?.startsWith('usr_') ? r.key_id : null,
+      user_email: (r.key_prefix === null && r.key_id && emails.get(r.key_id)) || null,
       request_id: r.request_id,
     }));
     return { items, has_more: hasMore, next_starting_after: hasMore ? rows[rows.length - 1].id : null };

@@ -19,6 +19,8 @@ const Item = z.object({
   status: z.string(),
   credits: z.string(),
   key_prefix: z.string().nullable(),
+  user_id: z.string().nullable().describe('The console user the request acted as (signed in without a key, or a schedule set from the console); null for a key'),
+  user_email: z.string().nullable().describe("That user's email; null once they are removed from the account (user_id stays)"),
   request_id: z.string(),
 });
 

@@ -7,6 +7,7 @@ import { setAccountStatus } from '../../core/accounts/accounts.ts';
 import { createInvite, tokenLink } from '../../core/accounts/users.ts';
 import { grantCredits } from '../../core/billing/ledger.ts';
 import type { Core } from '../../core/index.ts';
+import type { AccountRole } from '../../db/schema.ts';
 import { formatCredits } from '../../core/money.ts';
 
 /** Credits as a surface receives them: text ("2.50") or a number. */
@@ -39,19 +40,34 @@ export const InviteAnswer = z.object({
   email: z.string(),
   link: z.string(),
   credits: z.string(),
+  /** The existing account the invitation joins; null when it opens an account of its own. */
+  account_id: z.string().nullable(),
+  /** The invitee's role in the account (the admin of a new one). */
+  role: z.enum(['admin', 'member']),
   /** True when the email had a pending invitation, whose link this one replaced (it stops working). */
   replaced: z.boolean(),
 });
 export type InviteAnswer = z.infer<typeof InviteAnswer>;
 
-/** `users invite`: a one-time sign-up link for an address, with the credits its account starts with. */
+/**
+ * `users invite`: a one-time sign-up link for an address, with the credits its account starts
+ * with; with `into`, a link that brings the address into an existing account with a role (no credits).
+ */
 export async function inviteUserOperation(
   core: Pick<Core, 'store' | 'config'>,
   publicUrl: string,
   email: string,
   credits: number,
   invitedBy: string,
+  into?: { accountId: string; accountRole: AccountRole },
 ): Promise<InviteAnswer> {
-  const invite = await createInvite(core.store, core.config.SIGHTLINE_SIGNUP, email, credits, invitedBy);
-  return { email: invite.email, link: tokenLink(publicUrl, 'invite', invite.token), credits: formatCredits(credits), replaced: invite.replaced };
+  const invite = await createInvite(core.store, core.config.SIGHTLINE_SIGNUP, email, credits, invitedBy, into);
+  return {
+    email: invite.email,
+    link: tokenLink(publicUrl, 'invite', invite.token),
+    credits: formatCredits(credits),
+    account_id: into?.accountId ?? null,
+    role: into?.accountRole ?? 'admin',
+    replaced: invite.replaced,
+  };
 }

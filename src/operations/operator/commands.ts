@@ -9,6 +9,7 @@ export const OPERATOR_OPTIONS = {
   credits: { type: 'string' },
   json: { type: 'boolean' },
   account: { type: 'string' },
+  role: { type: 'string' },
   name: { type: 'string' },
   'read-only': { type: 'boolean' },
   scopes: { type: 'string' },
@@ -60,7 +61,12 @@ export const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
     synopsis: '--email EMAIL [--json]',
     notes: ['a one-time console password link (also the first', 'password of an account made with accounts create)'],
   },
-  { command: 'users invite', flags: ['email', 'credits', 'json'], synopsis: '--email EMAIL [--credits N] [--json]', notes: ['a console invitation link (SIGHTLINE_SIGNUP invite|open)'] },
+  {
+    command: 'users invite',
+    flags: ['email', 'credits', 'account', 'role', 'json'],
+    synopsis: '--email EMAIL [--credits N | --account ID [--role admin|member]] [--json]',
+    notes: ['a console invitation link: a new account (SIGHTLINE_SIGNUP', 'invite|open), or with --account into that account', '(any SIGHTLINE_SIGNUP; --role default member)'],
+  },
   {
     command: 'crawlers refresh',
     flags: ['output', 'json'],

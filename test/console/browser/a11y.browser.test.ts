@@ -108,7 +108,7 @@ describe('accessibility of the console', { skip: browserSkip() }, () => {
       tests: '/console/tests', test: `/console/tests/${made.id}`, 'test form': `/console/tests/${made.id}/edit`,
       projects: '/console/projects', project: `/console/projects/${project.id}`, 'project settings': `/console/projects/${project.id}/edit`,
       'new project': '/console/projects/new', 'not found': '/console/no-such-page',
-      sites: '/console/sites', site: `/console/sites/${site.id}`, keys: '/console/keys', account: '/console/account', operator: '/console/operator',
+      sites: '/console/sites', site: `/console/sites/${site.id}`, keys: '/console/keys', team: '/console/team', account: '/console/account', operator: '/console/operator',
     });
     page = await rig.open();
   });

@@ -173,7 +173,7 @@ describe('console sign-in in a browser', { skip: browserSkip() }, () => {
     const ownerAccount = (await fetchFromPage('/console/api/session', { method: 'GET' })).body.account.id;
     // An agency inviting a colleague must not expect a shared workspace: the field says so.
     const hint = await page.getByLabel('Email').getAttribute('aria-describedby');
-    assert.match(await page.locator(`#${hint}`).innerText(), /account of their own.*nothing of this account is shared with them.*share link/);
+    assert.match(await page.locator(`#${hint}`).innerText(), /account of their own.*nothing of another account is shared with them.*Into an existing account, they work in it.*share link/);
     await page.getByLabel('Email').fill('new.client@brand.example');
     await page.getByLabel('Starting credits (optional)').fill('25');
     await page.getByRole('button', { name: 'Create invitation' }).click();

@@ -12,6 +12,7 @@ const PAGES = {
   projects: () => import('./pages/projects.js'),
   keys: () => import('./pages/keys.js'),
   account: () => import('./pages/account.js'),
+  team: () => import('./pages/team.js'),
   operator: () => import('./pages/operator.js'),
   alerts: () => import('./pages/alerts.js'),
   sites: () => import('./pages/sites.js'),
@@ -38,6 +39,7 @@ function route(path) {
   if ((r = m(/^\/console\/projects\/([\w-]+)$/))) return ['projects', 'ProjectPage', { id: r[1] }];
   if (p === '/console/keys') return ['keys', 'KeysPage', {}];
   if (p === '/console/account') return ['account', 'AccountPage', {}];
+  if (p === '/console/team') return ['team', 'TeamPage', {}];
   if (p === '/console/operator') return ['operator', 'OperatorPage', {}];
   if (p === '/console/alerts') return ['alerts', 'AlertsPage', {}];
   if (p === '/console/sites') return ['sites', 'SitesPage', {}];
@@ -73,8 +75,15 @@ const NAV = [
   ['/console/sites', 'Sites', (p) => p.startsWith('/console/sites')],
   ['/console/alerts', 'Alerts', (p) => p.startsWith('/console/alerts')],
   ['/console/keys', 'API keys', (p) => p.startsWith('/console/keys')],
+  ['/console/team', 'Team', (p) => p.startsWith('/console/team')],
   ['/console/account', 'Account', (p) => p.startsWith('/console/account')],
 ];
+
+/**
+ * A link reached with Tab comes whole into the phone's sideways-scrolling row: Chromium scrolls a
+ * focused element only when it is wholly out of view, so a link cut at the row's edge stayed cut.
+ */
+const revealInRow = (e) => e.currentTarget.scrollIntoView({ block: 'nearest', inline: 'nearest' });
 
 function Shell({ session, refresh }) {
   const { path } = useLocation();
@@ -107,7 +116,7 @@ function Shell({ session, refresh }) {
     <a class="skip" href="#main">Skip to content</a>
     <header class="topbar"><div class="topbar-inner">
       <a class="brand" href="/console/runs"><img src="/console/assets/icon.svg" alt="" />sightline</a>
-      <nav class="nav" aria-label="Main" ref=${navRef}>${nav.map(([href, label, active]) => html`<a href=${href} aria-current=${active(path) ? 'page' : undefined}>${label}</a>`)}</nav>
+      <nav class="nav" aria-label="Main" ref=${navRef}>${nav.map(([href, label, active]) => html`<a href=${href} aria-current=${active(path) ? 'page' : undefined} onFocus=${revealInRow}>${label}</a>`)}</nav>
       <div class="who">
         <span>Signed in as <strong>${session.user.email}</strong></span>
         <span>Balance <strong data-testid="balance">${credits ? credits.available_credit_units + ' cr' : '…'}</strong></span>

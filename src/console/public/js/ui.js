@@ -148,6 +148,11 @@ const ACTION_NAMES = {
   'balance.read': 'Balance viewed',
   'usage.read': 'Usage viewed',
   'session.read': 'Session checked',
+  'team.invite': 'Colleague invited',
+  'team.invitation_revoke': 'Invitation revoked',
+  'team.role': 'Role changed',
+  'team.remove': 'Person removed',
+  'team.list': 'Team viewed',
 };
 /** An action id in words: its name above, else its parts ("sites.crawlers" → "Sites crawlers"). */
 export function actionName(id) {

@@ -69,7 +69,7 @@ function Activity() {
             { label: 'Time', cell: (i) => when(i.created_at) },
             { label: 'Action', cell: (i) => html`<span title=${i.action}>${actionName(i.action)}</span>` },
             { label: 'Source', cell: (i) => sourceName(i.source) },
-            { label: 'Key', cell: (i) => (i.key_prefix ? html`<code>${i.key_prefix}…</code>` : html`<span class="muted">session</span>`) },
+            { label: 'Who', cell: (i) => (i.key_prefix ? html`<code>${i.key_prefix}…</code>` : i.user_email ? html`<span class="small">${i.user_email}</span>` : i.user_id ? html`<span class="muted small">removed person</span>` : html`<span class="muted">—</span>`) },
             { label: 'Result', cell: (i) => html`<${Badge} value=${i.status === 'ok' ? 'completed' : 'failed'} label=${String(i.http_status)} />` },
             { label: 'Credits', cell: (i) => i.credits, num: true },
           ]} />`}

@@ -166,8 +166,14 @@ export function InvitePage({ refresh }) {
     return html`<${AuthCard} title="This invitation cannot be used"><p>${error ? error.message : 'Open the invitation link you were given.'}</p><a href="/console/sign-in">Go to sign-in</a></${AuthCard}>`;
   }
   if (!invite) return html`<${AuthCard} title="Opening your invitation…" />`;
-  return html`<${AuthCard} title="Accept your invitation" sub=${invite.credits !== '0.00' ? `Your account starts with ${invite.credits} credits.` : 'Choose a password to open your account.'}>
-    <${CredentialsForm} fixedEmail=${invite.email} submitLabel="Open my account" newPassword onSubmit=${async ({ password }) => {
+  const joins = invite.joins;
+  const sub = joins
+    ? `${joins.invited_by ? joins.invited_by : 'The operator of this instance'} invites you to join the account of ${joins.account_email} as ${joins.role === 'admin' ? 'an admin' : 'a member'}: you will work on its projects, runs and credits with its other people. Choose a password to join.`
+    : invite.credits !== '0.00'
+      ? `Your account starts with ${invite.credits} credits.`
+      : 'Choose a password to open your account.';
+  return html`<${AuthCard} title=${joins ? 'Join your team on sightline' : 'Accept your invitation'} sub=${sub}>
+    <${CredentialsForm} fixedEmail=${invite.email} submitLabel=${joins ? 'Join the account' : 'Open my account'} newPassword onSubmit=${async ({ password }) => {
       await post('/console/api/invitations/accept', { token, password });
       history.replaceState(null, '', '/console/invite');
       await enter(refresh);

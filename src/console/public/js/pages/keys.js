@@ -98,7 +98,13 @@ function GenerateForm({ onCreated, focusName }) {
     </form></section>`;
 }
 
-export function KeysPage() {
+/** A member's view: the keys, no form (a key acts for the account and outlives a person's access). */
+function AdminsOnly() {
+  return html`<section class="card" aria-labelledby="gen-title"><h2 id="gen-title">Generate a key</h2>
+    <${Note} kind="info"><p>Only an admin of this account generates keys and tokens: a key acts for the account, not for you, and keeps working after anyone leaves the team. Ask an admin (see <a href="/console/team">Team</a>), or use the console and its API with your own sign-in.</p></${Note}></section>`;
+}
+
+export function KeysPage({ session }) {
   const [created, setCreated] = useState(null);
   const [shown, setShown] = useState(false);
   const [error, setError] = useState(null);
@@ -115,7 +121,7 @@ export function KeysPage() {
   };
   const list = keys.data ? keys.data.keys : [];
   return html`<${PageHead} title="API keys" sub="Keys for the HTTP API and tokens for MCP clients act for this account. Each is shown once, when generated." />
-    ${created ? html`<${NewSecret} created=${created} onDone=${() => setCreated(null)} />` : html`<${GenerateForm} focusName=${shown} onCreated=${(c) => { setCreated(c); setShown(true); keys.reload(); }} />`}
+    ${session && session.user.account_role === 'member' ? html`<${AdminsOnly} />` : created ? html`<${NewSecret} created=${created} onDone=${() => setCreated(null)} />` : html`<${GenerateForm} focusName=${shown} onCreated=${(c) => { setCreated(c); setShown(true); keys.reload(); }} />`}
     <section class="card" aria-labelledby="keys-title"><h2 id="keys-title">Your keys</h2>
       <${ErrorNote} error=${error || keys.error} />
       ${keys.loading && !keys.data

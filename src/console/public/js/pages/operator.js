@@ -4,16 +4,18 @@
 import { html, useEffect, useState, PageHead, Table, Badge, Note, ErrorNote, Loading, Field, CopyButton, useData, when } from '../ui.js';
 import { get, post } from '../api.js';
 
-function Invite({ onDone }) {
+function Invite({ accounts, onDone }) {
   const [email, setEmail] = useState('');
   const [credits, setCredits] = useState('');
+  const [into, setInto] = useState('');
+  const [role, setRole] = useState('member');
   const [result, setResult] = useState(null);
   const [error, setError] = useState(null);
   const submit = async (e) => {
     e.preventDefault();
     setError(null);
     try {
-      setResult(await post('/console/api/operator/invitations', { email, ...(credits ? { credits } : {}) }));
+      setResult(await post('/console/api/operator/invitations', { email, ...(into ? { account_id: into, role } : credits ? { credits } : {}) }));
       setEmail('');
       setCredits('');
       onDone();
@@ -25,13 +27,18 @@ function Invite({ onDone }) {
     <form onSubmit=${submit}>
       <${ErrorNote} error=${error} />
       <div class="form-grid">
-        <${Field} id="inv-email" label="Email" hint="They open an account of their own, with its own projects, runs, keys and credits: nothing of this account is shared with them. To show someone a project's numbers, send a share link from the project's page."><input id="inv-email" type="email" required value=${email} onInput=${(e) => setEmail(e.target.value)} /></${Field}>
-        <${Field} id="inv-credits" label="Starting credits (optional)"><input id="inv-credits" type="number" min="0" step="0.01" value=${credits} onInput=${(e) => setCredits(e.target.value)} /></${Field}>
+        <${Field} id="inv-email" label="Email" hint="Into a new account, they open an account of their own, with its own projects, runs, keys and credits: nothing of another account is shared with them. Into an existing account, they work in it with its people (its admins can also invite from their Team page). To show someone a project's numbers, send a share link from the project's page."><input id="inv-email" type="email" required value=${email} onInput=${(e) => setEmail(e.target.value)} /></${Field}>
+        <${Field} id="inv-into" label="Into" hint="A new account of their own, or an existing account they join (its balance is shared: no starting credits).">
+          <select id="inv-into" value=${into} onChange=${(e) => setInto(e.target.value)} aria-describedby="inv-into-hint"><option value="">A new account</option>${(accounts || []).map((a) => html`<option value=${a.id}>${a.email}</option>`)}</select>
+        </${Field}>
+        ${into
+          ? html`<${Field} id="inv-role" label="Role in that account"><select id="inv-role" value=${role} onChange=${(e) => setRole(e.target.value)}><option value="member">Member</option><option value="admin">Admin</option></select></${Field}>`
+          : html`<${Field} id="inv-credits" label="Starting credits (optional)"><input id="inv-credits" type="number" min="0" step="0.01" value=${credits} onInput=${(e) => setCredits(e.target.value)} /></${Field}>`}
       </div>
       <div class="actions"><button type="submit" disabled=${!email}>Create invitation</button></div>
     </form>
     ${result
-      ? html`<${Note} kind="ok"><p>Invitation for <strong>${result.email}</strong>${result.mailed ? ' sent by mail' : ''}. ${result.mailed ? 'You can also share' : 'Share'} this link (it works once, for seven days)${result.replaced ? '; it replaces the earlier invitation for this address, whose link no longer works' : ''}:</p>
+      ? html`<${Note} kind="ok"><p>Invitation for <strong>${result.email}</strong>${result.account_id ? ` to join that account as ${result.role}` : ''}${result.mailed ? ' sent by mail' : ''}. ${result.mailed ? 'You can also share' : 'Share'} this link (it works once, for seven days)${result.replaced ? '; it replaces the earlier invitation for this address, whose link no longer works' : ''}:</p>
           <div class="secret"><label class="visually-hidden" for="inv-link">Invitation link</label><input id="inv-link" type="text" readonly value=${result.link} /><${CopyButton} text=${result.link} targetId="inv-link" /></div></${Note}>`
       : null}
   </section>`;
@@ -95,7 +102,7 @@ export function OperatorPage({ session }) {
     data.reload();
   };
   return html`<${PageHead} title="Operator" sub="Every account on this instance." />
-    <${Invite} onDone=${() => data.reload()} />
+    <${Invite} accounts=${data.data ? data.data.accounts : []} onDone=${() => data.reload()} />
     <section class="card" aria-labelledby="acc-title"><h2 id="acc-title">Accounts</h2>
       <${ErrorNote} error=${error || data.error} />
       ${granted
@@ -104,7 +111,7 @@ export function OperatorPage({ session }) {
       ${!data.data
         ? html`<${Loading} />`
         : html`<${Table} caption="Accounts" captionHidden rowKey=${(a) => a.id} rows=${data.data.accounts} columns=${[
-            { label: 'Account', cell: (a) => html`<strong>${a.email}</strong><div class="small muted"><code>${a.id}</code> · ${a.users.length ? a.users.map((u) => u.role).join(', ') : 'no console user (CLI)'}</div>`, wide: true },
+            { label: 'Account', cell: (a) => html`<strong>${a.email}</strong><div class="small muted"><code>${a.id}</code> · ${a.users.length ? a.users.map((u) => `${u.email} (${u.account_role}${u.role === 'operator' ? ', operator' : ''})`).join(', ') : 'no console user (CLI)'}</div>`, wide: true },
             { label: 'Status', cell: (a) => html`<${Badge} value=${a.status} />` },
             { label: 'Available', cell: (a) => a.available_credits, num: true },
             { label: 'Reserved', cell: (a) => a.reserved_credits, num: true },
@@ -113,7 +120,7 @@ export function OperatorPage({ session }) {
             { label: 'Access', cell: (a) => (a.id === session.account.id ? html`<span class="muted small">your account</span>` : a.status === 'active' ? html`<button type="button" class="danger" onClick=${() => setStatus(a, 'suspend')}>Suspend</button>` : html`<button type="button" class="secondary" onClick=${() => setStatus(a, 'unsuspend')}>Reactivate</button>`) },
           ]} />
           ${data.data.invitations.length
-            ? html`<h3>Open invitations</h3><ul class="plain">${data.data.invitations.map((i) => html`<li>${i.email} <span class="small muted">· ${i.credits} credits · expires ${when(i.expires_at)}</span></li>`)}</ul>`
+            ? html`<h3>Open invitations</h3><ul class="plain">${data.data.invitations.map((i) => html`<li>${i.email} <span class="small muted">· ${i.account_id ? `joins ${(data.data.accounts.find((a) => a.id === i.account_id) || { email: i.account_id }).email} as ${i.account_role}` : `${i.credits} credits`} · expires ${when(i.expires_at)}</span></li>`)}</ul>`
             : null}`}
     </section>`;
 }

@@ -1,0 +1,75 @@
+// The Team page in a real Chromium against a real server: the owner invites a colleague and sees
+// the invitation pending; the link's page says which account and who invites; the colleague
+// joins and sees the team read-only (and no key form); the owner removes them. Screenshots at
+// 1280 and 390 px (test-artifacts/screenshots/team-*), axe-core on each.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { browserSkip, checkBothWidths, closeRig, ownerWithCredits, signIn, startRig, type BrowserRig } from './browser.ts';
+
+const OWNER = { email: 'owner@team.example', password: 'owner team passphrase' };
+const COLLEAGUE = { email: 'colleague@team.example', password: 'colleague team passphrase' };
+
+describe('the Team page', { skip: browserSkip() }, () => {
+  let rig: BrowserRig;
+  let page: Page;
+  let link = '';
+  before(async () => {
+    rig = await startRig({ SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE: '100' });
+    await ownerWithCredits(rig, OWNER, 50);
+    page = await rig.open();
+    page.on('dialog', (d) => void d.accept());
+  });
+  after(async () => closeRig(rig));
+
+  test('the owner invites a colleague and sees the invitation pending', async () => {
+    await signIn(page, OWNER);
+    await page.getByRole('link', { name: 'Team' }).click();
+    await page.getByRole('heading', { name: 'Team' }).waitFor();
+    await page.getByLabel('Email').fill(COLLEAGUE.email);
+    await page.getByLabel('Role', { exact: true }).selectOption('member');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    link = await page.getByTestId('team-link').inputValue();
+    assert.match(link, /\/console\/invite#token=[\w-]{40,}$/);
+    const pending = page.locator('section', { has: page.getByRole('heading', { name: 'Pending invitations' }) });
+    await pending.getByText(COLLEAGUE.email).waitFor();
+    assert.match(await pending.innerText(), /Member[\s\S]*owner@team\.example/);
+    await checkBothWidths(rig, page, 'team-admin');
+  });
+
+  test('the link says which account and who invites; the colleague joins and sees the team read-only', async () => {
+    await page.goto(`/console/invite#token=${new URL(link).hash.replace('#token=', '')}`);
+    await page.getByRole('heading', { name: 'Join your team on sightline' }).waitFor();
+    assert.match(await page.locator('main').innerText(), /owner@team\.example invites you to join the account of owner@team\.example as a member/);
+    await checkBothWidths(rig, page, 'team-invite');
+    await page.getByLabel('Choose a password').fill(COLLEAGUE.password);
+    await page.getByRole('button', { name: 'Join the account' }).click();
+    await page.getByRole('heading', { name: 'AI Visibility' }).waitFor();
+    assert.match(await page.locator('.who').innerText(), /colleague@team\.example/);
+
+    await page.getByRole('link', { name: 'Team' }).click();
+    const people = page.locator('section', { has: page.getByRole('heading', { name: 'People' }) });
+    await people.getByText(OWNER.email).waitFor();
+    assert.match(await people.innerText(), /colleague@team\.example\s*\(you\)/);
+    assert.equal(await page.getByRole('button', { name: 'Invite' }).count(), 0, 'no invitation form for a member');
+    assert.equal(await page.getByRole('button', { name: /^Remove / }).count(), 0, 'no remove button for a member');
+    await checkBothWidths(rig, page, 'team-member');
+
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByText('Only an admin of this account generates keys').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Generate' }).count(), 0);
+  });
+
+  test('the owner removes the colleague: gone from the list', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await signIn(page, OWNER, { open: false });
+    await page.goto('/console/team');
+    const people = page.locator('section', { has: page.getByRole('heading', { name: 'People' }) });
+    await people.getByText(COLLEAGUE.email).waitFor();
+    await page.getByRole('button', { name: `Remove ${COLLEAGUE.email}` }).click();
+    await page.getByText(`${COLLEAGUE.email} was removed from the account.`).waitFor();
+    assert.doesNotMatch(await people.locator('table').innerText(), /colleague@team\.example/);
+    await checkBothWidths(rig, page, 'team-removed');
+  });
+});
