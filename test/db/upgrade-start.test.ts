@@ -41,7 +41,11 @@ function start(args: string[], env: NodeJS.ProcessEnv, role: string): Promise<St
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as Record<string, unknown>);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${role} did not start:\n${out}\n${err}`)), 90_000);
+    // A process that does not start in time is killed: left running, it would hold this file open.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${role} did not start:\n${out}\n${err}`));
+    }, 90_000);
     const check = () => {
       if (lines().some((l) => l.msg === `${role} started`)) {
         clearTimeout(timer);
@@ -80,7 +84,14 @@ describe('upgrading a database while two processes start at once', () => {
 
   test('the pending migration is applied once, and its process logs which', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url, SIGHTLINE_LOG_LEVEL: 'info', SIGHTLINE_SCHEDULER_INTERVAL_MS: '0', HOST: '127.0.0.1' };
-    const [api, worker] = await Promise.all([start(['serve', '--port', '0', '--no-worker'], env, 'serve'), start(['worker'], env, 'worker')]);
+    const started = await Promise.allSettled([start(['serve', '--port', '0', '--no-worker'], env, 'serve'), start(['worker'], env, 'worker')]);
+    const failed = started.find((r) => r.status === 'rejected');
+    if (failed) {
+      // Stop the one that did start before failing, so no process outlives the test.
+      for (const r of started) if (r.status === 'fulfilled') await r.value.stop();
+      throw failed.reason;
+    }
+    const [api, worker] = started.map((r) => (r as PromiseFulfilledResult<Started>).value) as [Started, Started];
     try {
       const applied = [...api.lines(), ...worker.lines()].filter((l) => typeof l.msg === 'string' && l.msg.startsWith('applied '));
       assert.equal(applied.length, 1, JSON.stringify(applied));
