@@ -15,14 +15,7 @@ import { providerConfigured, SERVED_BY } from './consumer/providers.ts';
 import { API_PLATFORMS, CONSUMER_PLATFORMS, type ApiPlatform } from './types.ts';
 import { PLATFORM_ENV_PREFIX, type Env } from './registry.ts';
 
-export type KeyCheckStatus =
-  | 'ok'
-  | 'key_refused'
-  | 'endpoint_unknown'
-  | 'unreachable'
-  | 'unexpected'
-  | 'not_checkable'
-  | 'not_configured';
+export type KeyCheckStatus = 'ok' | 'key_refused' | 'endpoint_unknown' | 'unreachable' | 'unexpected' | 'not_checkable' | 'not_configured';
 
 export interface KeyCheck {
   /** A platform (openai, …), a consumer-surface provider (serpapi, dataforseo) or `judge`. */
@@ -94,7 +87,9 @@ function apiListing(platform: ApiPlatform, base: string, key: string): Listing |
         valid: (b) => Array.isArray(b?.models),
         refused: (status, b) =>
           status === 400 &&
-          (Array.isArray(b?.error?.details) ? b.error.details.some((d: any) => d?.reason === 'API_KEY_INVALID') : /API key not valid/i.test(String(b?.error?.message ?? ''))),
+          (Array.isArray(b?.error?.details)
+            ? b.error.details.some((d: any) => d?.reason === 'API_KEY_INVALID')
+            : /API key not valid/i.test(String(b?.error?.message ?? ''))),
       };
     // Perplexity's API reference (https://docs.perplexity.ai/api-reference) lists chat completions
     // and the async jobs of a user, no model or account listing: no call is known to be free.
@@ -104,14 +99,11 @@ function apiListing(platform: ApiPlatform, base: string, key: string): Listing |
 }
 
 function detailOf(body: unknown, text: string): string {
-  const b = body as { error?: unknown; message?: unknown; status_message?: unknown } | null;
-  const candidates = [
-    typeof b?.error === 'string' ? b.error : undefined,
-    typeof (b?.error as { message?: unknown })?.message === 'string' ? (b?.error as { message: string }).message : undefined,
-    typeof b?.message === 'string' ? b.message : undefined,
-    typeof b?.status_message === 'string' ? b.status_message : undefined,
-  ];
-  return candidates.find(Boolean) ?? text;
+  if (!body || typeof body !== 'object') return text;
+  const b = body as { error?: unknown; message?: unknown; status_message?: unknown };
+  const nested = b.error && typeof b.error === 'object' ? (b.error as { message?: unknown }).message : undefined;
+  const found = [b.error, nested, b.message, b.status_message].find((v): v is string => typeof v === 'string' && v !== '');
+  return found ?? text;
 }
 
 function clip(text: string, secrets: readonly (string | undefined)[]): string {
@@ -143,10 +135,18 @@ async function runListing(
   try {
     new URL(listing.url);
   } catch {
-    return { ...base, status: 'endpoint_unknown', detail: `the base URL is not a URL; check ${variables.find((v) => v.endsWith('_BASE_URL')) ?? 'the base URL'}` };
+    return {
+      ...base,
+      status: 'endpoint_unknown',
+      detail: `the base URL is not a URL; check ${variables.find((v) => v.endsWith('_BASE_URL')) ?? 'the base URL'}`,
+    };
   }
   try {
-    res = await opts.fetch(listing.url, { method: 'GET', headers: { accept: 'application/json', ...listing.headers }, signal: AbortSignal.timeout(opts.timeoutMs) });
+    res = await opts.fetch(listing.url, {
+      method: 'GET',
+      headers: { accept: 'application/json', ...listing.headers },
+      signal: AbortSignal.timeout(opts.timeoutMs),
+    });
     text = await res.text();
   } catch (err) {
     const e = err as { name?: string; message?: string; cause?: { message?: string; code?: string } };
@@ -167,11 +167,21 @@ async function runListing(
     return { ...base, status: 'key_refused', http_status: status, detail: `${said ? `${said} ` : ''}(fix ${keyVars})`.trim() };
   }
   if (status === 404) {
-    return { ...base, status: 'endpoint_unknown', http_status: status, detail: `${shown} does not exist: check the base URL${variables.some((v) => v.endsWith('_BASE_URL')) ? ` (${variables.find((v) => v.endsWith('_BASE_URL'))})` : ''}` };
+    return {
+      ...base,
+      status: 'endpoint_unknown',
+      http_status: status,
+      detail: `${shown} does not exist: check the base URL${variables.some((v) => v.endsWith('_BASE_URL')) ? ` (${variables.find((v) => v.endsWith('_BASE_URL'))})` : ''}`,
+    };
   }
   if (status >= 200 && status < 300 && listing.valid(body)) return { ...base, http_status: status };
   if (status >= 200 && status < 300) {
-    return { ...base, status: 'unexpected', http_status: status, detail: `answered ${status} with a body that is not this provider's reply; is the base URL the provider's?` };
+    return {
+      ...base,
+      status: 'unexpected',
+      http_status: status,
+      detail: `answered ${status} with a body that is not this provider's reply; is the base URL the provider's?`,
+    };
   }
   return { ...base, status: 'unexpected', http_status: status, detail: `answered HTTP ${status}${said ? `: ${said}` : ''}` };
 }
@@ -209,13 +219,15 @@ export async function checkProviderKeys(env: Env, opts: { fetch?: typeof fetch; 
   const serpapi = (async (): Promise<KeyCheck> => {
     const variables = ['SERPAPI_API_KEY', 'SERPAPI_BASE_URL'];
     const key = nonEmpty(env.SERPAPI_API_KEY);
-    if (!providerConfigured('serpapi', env) || !key) return { name: 'serpapi', status: 'not_configured', variables, detail: `SERPAPI_API_KEY is not set (serves ${serves('serpapi')})` };
+    if (!providerConfigured('serpapi', env) || !key)
+      return { name: 'serpapi', status: 'not_configured', variables, detail: `SERPAPI_API_KEY is not set (serves ${serves('serpapi')})` };
     const base = cleanBaseURL(env.SERPAPI_BASE_URL) ?? SERPAPI_DEFAULT_BASE;
     // GET /account.json?api_key=… is free and not counted toward the quota — https://serpapi.com/account-api
     const listing: Listing = {
       url: `${base}/account.json?${new URLSearchParams({ api_key: key })}`,
       headers: {},
-      valid: (b) => b !== null && typeof b === 'object' && typeof b.error !== 'string' && ('account_id' in b || 'total_searches_left' in b || 'plan_searches_left' in b),
+      valid: (b) =>
+        b !== null && typeof b === 'object' && typeof b.error !== 'string' && ('account_id' in b || 'total_searches_left' in b || 'plan_searches_left' in b),
     };
     return runListing('serpapi', variables, listing, [key], call);
   })();
@@ -223,10 +235,21 @@ export async function checkProviderKeys(env: Env, opts: { fetch?: typeof fetch; 
     const variables = ['DATAFORSEO_LOGIN', 'DATAFORSEO_PASSWORD', 'DATAFORSEO_BASE_URL'];
     const login = nonEmpty(env.DATAFORSEO_LOGIN);
     const password = nonEmpty(env.DATAFORSEO_PASSWORD);
-    if (!login && !password) return { name: 'dataforseo', status: 'not_configured', variables, detail: `DATAFORSEO_LOGIN and DATAFORSEO_PASSWORD are not set (serves ${serves('dataforseo')})` };
+    if (!login && !password)
+      return {
+        name: 'dataforseo',
+        status: 'not_configured',
+        variables,
+        detail: `DATAFORSEO_LOGIN and DATAFORSEO_PASSWORD are not set (serves ${serves('dataforseo')})`,
+      };
     if (!login || !password) {
       // The drivers treat half a credential as none: say so rather than leave it unnoticed.
-      return { name: 'dataforseo', status: 'key_refused', variables, detail: `only ${login ? 'DATAFORSEO_LOGIN' : 'DATAFORSEO_PASSWORD'} is set; both are needed` };
+      return {
+        name: 'dataforseo',
+        status: 'key_refused',
+        variables,
+        detail: `only ${login ? 'DATAFORSEO_LOGIN' : 'DATAFORSEO_PASSWORD'} is set; both are needed`,
+      };
     }
     const base = cleanBaseURL(env.DATAFORSEO_BASE_URL) ?? DATAFORSEO_DEFAULT_BASE;
     const basic = Buffer.from(`${login}:${password}`).toString('base64');

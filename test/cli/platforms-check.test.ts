@@ -55,7 +55,8 @@ describe('sightline platforms check', () => {
     assert.equal(res.json.ok, true);
     assert.equal(res.json.engine, 'live');
     const c = byName(res.json);
-    for (const name of ['openai', 'gemini', 'grok', 'claude', 'deepseek', 'serpapi', 'dataforseo']) assert.equal(c[name].status, 'ok', `${name}: ${JSON.stringify(c[name])}`);
+    for (const name of ['openai', 'gemini', 'grok', 'claude', 'deepseek', 'serpapi', 'dataforseo'])
+      assert.equal(c[name].status, 'ok', `${name}: ${JSON.stringify(c[name])}`);
     assert.equal(c.perplexity.status, 'not_checkable');
     assert.equal(fakes.perplexity.requests.length, 0, 'nothing billable is sent to Perplexity');
     assert.equal(c.judge.status, 'ok');
@@ -85,7 +86,14 @@ describe('sightline platforms check', () => {
     for (const json of [true, false]) {
       const res = await check(wrong, json);
       assert.equal(res.code, 1, res.err + res.out);
-      for (const secret of [wrong.OPENAI_API_KEY, wrong.GEMINI_API_KEY, wrong.ANTHROPIC_API_KEY, wrong.SERPAPI_API_KEY, wrong.DATAFORSEO_PASSWORD, DATAFORSEO_TEST_PASSWORD]) {
+      for (const secret of [
+        wrong.OPENAI_API_KEY,
+        wrong.GEMINI_API_KEY,
+        wrong.ANTHROPIC_API_KEY,
+        wrong.SERPAPI_API_KEY,
+        wrong.DATAFORSEO_PASSWORD,
+        DATAFORSEO_TEST_PASSWORD,
+      ]) {
         assert.ok(!res.out.includes(secret) && !res.err.includes(secret), `a key was printed: ${res.out}${res.err}`);
       }
       if (!json) {
