@@ -72,7 +72,7 @@ export const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
     flags: ['json'],
     synopsis: '[--json]',
     summary: 'try each configured provider key',
-    notes: ['with a free call (a model or account listing);', 'exit 1 when a key is refused or a provider unreachable'],
+    notes: ['with a free call (a model or account listing);', 'exit 1 when a configured key or base URL fails'],
   },
   {
     command: 'crawlers refresh',
