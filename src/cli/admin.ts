@@ -334,6 +334,8 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'crawlers refresh':
       return refreshCrawlers(config, values.output, values.json);
+    case 'platforms check':
+      return checkPlatforms(config, values.json);
     default:
       throw new UsageError(`unknown command: ${command}`);
   }
@@ -368,6 +370,29 @@ async function refreshCrawlers(config: Config, output: string | undefined, json:
     ].join('\n'),
   );
   return updated > 0 ? 0 : 1;
+}
+
+/**
+ * `platforms check`: each configured provider key tried with the provider's free listing call
+ * (src/platforms/keycheck.ts); no database is opened. Exit 1 when a configured key is refused, its
+ * endpoint unknown or the provider unreachable.
+ */
+async function checkPlatforms(config: Config, json: boolean | undefined): Promise<number> {
+  const { checkProviderKeys, checksFailed } = await import('../platforms/keycheck.ts');
+  const checks = await checkProviderKeys(config.env, { judgeModel: config.SIGHTLINE_JUDGE_MODEL });
+  const failed = checksFailed(checks);
+  const engine = config.SIGHTLINE_PLATFORM_ENGINE;
+  const lines = checks.map((c) => {
+    const what = c.status.replace(/_/g, ' ');
+    const where = c.url ? ` ${c.url}` : '';
+    const code = c.http_status !== undefined && c.status !== 'ok' ? ` HTTP ${c.http_status}` : '';
+    const head = `  ${c.name.padEnd(11)} ${what.padEnd(16)}`;
+    if (!where) return `${head} ${c.detail ?? ''}`.trimEnd();
+    return `${head}${where}${code}${c.detail ? `\n  ${' '.repeat(11)} ${c.detail}` : ''}`;
+  });
+  const note = engine === 'live' ? '' : `\n(SIGHTLINE_PLATFORM_ENGINE is ${engine}: the keys are used once it is live)`;
+  print(json, { engine, ok: !failed, checks }, `${lines.join('\n')}${note}`);
+  return failed ? 1 : 0;
 }
 
 /** The database a command uses, for --verbose: the SQLite file's absolute path, or Postgres without its password. */

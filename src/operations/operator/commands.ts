@@ -68,6 +68,13 @@ export const OPERATOR_COMMANDS: readonly OperatorCommand[] = [
     notes: ['a console invitation link: a new account (SIGHTLINE_SIGNUP', 'invite|open), or with --account into that account', '(any SIGHTLINE_SIGNUP; --role default member)'],
   },
   {
+    command: 'platforms check',
+    flags: ['json'],
+    synopsis: '[--json]',
+    summary: 'try each configured provider key',
+    notes: ['with a free call (a model or account listing);', 'exit 1 when a configured key or base URL fails'],
+  },
+  {
     command: 'crawlers refresh',
     flags: ['output', 'json'],
     synopsis: '[--output FILE] [--json]',

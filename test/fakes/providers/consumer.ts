@@ -126,6 +126,27 @@ export async function startFakeSerpApi(opts: SerpApiOptions = {}): Promise<FakeC
   const key = SERPAPI_TEST_KEY;
   return serve(
     (r) => {
+      if (r.method === 'GET' && r.path === '/account.json') {
+        // The Account API (https://serpapi.com/account-api): free, the key in api_key.
+        if (r.query.api_key !== key) return { status: 401, body: fixture('serpapi/error-invalid-key.json') };
+        return {
+          body: {
+            account_id: '5ac54d6adefb2f1dba1663f5',
+            account_email: 'tester@example.com',
+            account_status: 'Active',
+            plan_id: 'developer',
+            plan_name: 'Developer Plan',
+            searches_per_month: 5000,
+            plan_searches_left: 4990,
+            extra_credits: 0,
+            total_searches_left: 4990,
+            this_month_usage: 10,
+            this_hour_searches: 0,
+            last_hour_searches: 0,
+            account_rate_limit_per_hour: 1000,
+          },
+        };
+      }
       if (r.method !== 'GET' || r.path !== '/search') return { status: 404, body: { error: 'Not found.' } };
       if (r.query.api_key !== key) return { status: 401, body: fixture('serpapi/error-invalid-key.json') };
       const withQ = (body: any) => ({ ...body, search_parameters: { ...body.search_parameters, q: r.query.q } });
@@ -200,6 +221,33 @@ export async function startFakeDataForSeo(opts: DataForSeoOptions = {}): Promise
     (r) => {
       if (r.headers.authorization !== auth) {
         return { status: 401, body: { version: '0.1.20250526', status_code: 40100, status_message: 'You are not authorized to access this resource.', tasks_count: 0, tasks_error: 0, tasks: null } };
+      }
+      if (r.method === 'GET' && r.path === '/v3/appendix/user_data') {
+        // appendix/user_data (https://docs.dataforseo.com/v3/appendix/user_data/): free, the account's data.
+        return {
+          body: {
+            version: '0.1.20250526',
+            status_code: 20000,
+            status_message: 'Ok.',
+            time: '0.0210 sec.',
+            cost: 0,
+            tasks_count: 1,
+            tasks_error: 0,
+            tasks: [
+              {
+                id: randomUUID(),
+                status_code: 20000,
+                status_message: 'Ok.',
+                time: '0.0131 sec.',
+                cost: 0,
+                result_count: 1,
+                path: ['v3', 'appendix', 'user_data'],
+                data: { api: 'appendix', function: 'user_data' },
+                result: [{ login: DATAFORSEO_TEST_LOGIN, timezone: 'UTC', money: { total: 50, balance: 49.5 } }],
+              },
+            ],
+          },
+        };
       }
       const m = API_RE.exec(r.path);
       if (!m) return { status: 404, body: { status_code: 40400, status_message: 'Not Found.', tasks: null } };

@@ -119,6 +119,65 @@ export const DEFAULT_ANSWER_TEXT = 'Acme Anvils is a well-known maker of anvils,
 const id = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
 const now = () => Math.floor(Date.now() / 1000);
 
+/**
+ * The free model listing of each provider (GET), answered in its documented shape; Perplexity has
+ * none. OpenAI, xAI, DeepSeek: {object:'list', data:[{id, object:'model', created, owned_by}]};
+ * Anthropic: {data:[{type:'model', id, display_name, created_at}], has_more, first_id, last_id};
+ * Gemini: {models:[{name:'models/…', displayName, supportedGenerationMethods}]}.
+ */
+function isListing(platform: PlatformName, method: string, path: string): boolean {
+  if (method !== 'GET') return false;
+  switch (platform) {
+    case 'openai':
+    case 'grok':
+    case 'claude':
+      return path === '/v1/models';
+    case 'deepseek':
+      return path === '/models';
+    case 'gemini':
+      return path === '/v1beta/models';
+    case 'perplexity':
+      return false;
+  }
+}
+
+export function modelListBody(platform: PlatformName): unknown {
+  const ids: Record<PlatformName, string[]> = {
+    openai: ['gpt-5-mini', 'gpt-4o-mini'],
+    perplexity: [],
+    gemini: ['gemini-2.5-flash'],
+    grok: ['grok-4-fast'],
+    claude: ['claude-sonnet-4-5'],
+    deepseek: ['deepseek-chat', 'deepseek-reasoner'],
+  };
+  const list = ids[platform];
+  switch (platform) {
+    case 'claude':
+      return {
+        data: list.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-09-29T00:00:00Z' })),
+        has_more: false,
+        first_id: list[0],
+        last_id: list[list.length - 1],
+      };
+    case 'gemini':
+      return { models: list.map((id) => ({ name: `models/${id}`, displayName: id, supportedGenerationMethods: ['generateContent'] })) };
+    default:
+      return { object: 'list', data: list.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: platform === 'deepseek' ? 'deepseek' : 'system' })) };
+  }
+}
+
+/** Gemini's answer to a key it does not know: HTTP 400 INVALID_ARGUMENT with reason API_KEY_INVALID. */
+const GEMINI_KEY_INVALID = {
+  error: {
+    code: 400,
+    message: 'API key not valid. Please pass a valid API key.',
+    status: 'INVALID_ARGUMENT',
+    details: [
+      { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } },
+    ],
+  },
+};
+
 /** Which endpoint a request is for, and the model it names; null for an unknown path. */
 function route(platform: PlatformName, method: string, path: string, body: any): { model: string } | null {
   if (method !== 'POST') return null;
@@ -433,6 +492,17 @@ export async function startFakeProvider(platform: PlatformName, script: FakeScri
         res.end(text);
       };
 
+      if (isListing(platform, recorded.method, recorded.path)) {
+        const key = presentedKey(platform, recorded);
+        if (key !== apiKey) {
+          if (platform === 'gemini') return send(400, GEMINI_KEY_INVALID);
+          return send(401, errorBody(platform, 401, `Incorrect API key provided: ${key ?? '(none)'}.`));
+        }
+        if (platform === 'claude' && !recorded.headers['anthropic-version']) {
+          return send(400, errorBody(platform, 400, 'anthropic-version: header is required'));
+        }
+        return send(200, modelListBody(platform));
+      }
       const r = route(platform, recorded.method, recorded.path, body);
       if (!r) return send(404, errorBody(platform, 404, `Unknown path ${recorded.path}`));
 
