@@ -8,6 +8,7 @@
 import { cleanBaseURL } from './live/driver.ts';
 import { undiciFetch } from './live/http.ts';
 import { scrubText } from './live/secrets.ts';
+import { refusedKeyIn400 } from './live/errors.ts';
 import { DEEPSEEK_DEFAULT_BASE_URL } from './deepseek.ts';
 import { SERPAPI_DEFAULT_BASE } from './consumer/serpapi.ts';
 import { DATAFORSEO_DEFAULT_BASE } from './consumer/dataforseo.ts';
@@ -85,11 +86,7 @@ function apiListing(platform: ApiPlatform, base: string, key: string): Listing |
         url: `${base}/models`,
         headers: { 'x-goog-api-key': key },
         valid: (b) => Array.isArray(b?.models),
-        refused: (status, b) =>
-          status === 400 &&
-          (Array.isArray(b?.error?.details)
-            ? b.error.details.some((d: any) => d?.reason === 'API_KEY_INVALID')
-            : /API key not valid/i.test(String(b?.error?.message ?? ''))),
+        refused: refusedKeyIn400,
       };
     // Perplexity's API reference (https://docs.perplexity.ai/api-reference) lists chat completions
     // and the async jobs of a user, no model or account listing: no call is known to be free.

@@ -56,6 +56,26 @@ export function isAbortLike(err: unknown): boolean {
   );
 }
 
+/**
+ * Whether a 400 answer is a refused key: Google's Gemini API answers a key it does not know with
+ * 400 INVALID_ARGUMENT, reason API_KEY_INVALID ("API key not valid"), not with 401. `body` is the
+ * response's text or its parsed JSON.
+ */
+export function refusedKeyIn400(status: number | null, body: unknown): boolean {
+  if (status !== 400 || body == null) return false;
+  let json: any = body;
+  if (typeof body === 'string') {
+    try {
+      json = JSON.parse(body);
+    } catch {
+      return false;
+    }
+  }
+  const error = json?.error;
+  if (Array.isArray(error?.details) && error.details.some((d: any) => d?.reason === 'API_KEY_INVALID')) return true;
+  return error?.status === 'INVALID_ARGUMENT' && /API key not valid/i.test(String(error?.message ?? ''));
+}
+
 /** Map any error from a provider call into a PlatformError (abort errors pass through untouched). */
 export function toPlatformError(
   err: unknown,
@@ -111,7 +131,7 @@ export function toPlatformError(
         httpStatus: status,
       });
     }
-    if (status === 401 || status === 403) {
+    if (status === 401 || status === 403 || refusedKeyIn400(status, err.responseBody)) {
       return new PlatformError('provider_auth_failed', `${p}: the provider refused the credentials (HTTP ${status}): ${text}`, {
         httpStatus: status,
       });

@@ -510,6 +510,8 @@ export async function startFakeProvider(platform: PlatformName, script: FakeScri
       // providers that quote it back, so tests can prove drivers scrub it.
       const key = presentedKey(platform, recorded);
       if (key !== apiKey) {
+        // Google answers a key it does not know with 400 API_KEY_INVALID, not 401.
+        if (platform === 'gemini') return send(400, GEMINI_KEY_INVALID);
         return send(401, errorBody(platform, 401, `Incorrect API key provided: ${key ?? '(none)'}.`));
       }
       if (platform === 'claude' && !recorded.headers['anthropic-version']) {
