@@ -12,7 +12,7 @@ import type { AccountRole, Database } from '../../db/schema.ts';
 import type { Store, Tx } from '../../db/store.ts';
 import { nowIso, toApiTime } from '../../lib/ids.ts';
 import { AppError } from '../errors.ts';
-import { createInvite, lockUsers, type SignupMode } from './users.ts';
+import { createInvite, lockUsers, stillAdmin, type SignupMode } from './users.ts';
 
 export const ACCOUNT_ROLES = ['admin', 'member'] as const satisfies readonly AccountRole[];
 
@@ -135,9 +135,7 @@ export async function setTeamRole(store: Store, actor: TeamActor, userId: string
   await store.db.transaction().execute(async (trx) => {
     await lockUsers(store, trx);
     // The actor's own role as it is now: an admin demoted a moment ago acts no more.
-    const me = await trx.selectFrom('users').select('account_role').where('id', '=', actor.userId).where('account_id', '=', actor.accountId).executeTakeFirst();
-    if (!me) throw new AppError('unauthorized', 'Sign in first.');
-    requireAdmin({ accountRole: me.account_role });
+    await stillAdmin(trx, actor.userId, actor.accountId);
     const person = await personIn(trx, actor.accountId, userId);
     if (person.account_role === role) return;
     if (person.account_role === 'admin') await keepAnAdmin(trx, actor.accountId, userId);
@@ -157,9 +155,7 @@ export async function removeFromTeam(store: Store, actor: TeamActor, userId: str
   requireAdmin(actor);
   return store.db.transaction().execute(async (trx) => {
     await lockUsers(store, trx);
-    const me = await trx.selectFrom('users').select('account_role').where('id', '=', actor.userId).where('account_id', '=', actor.accountId).executeTakeFirst();
-    if (!me) throw new AppError('unauthorized', 'Sign in first.');
-    requireAdmin({ accountRole: me.account_role });
+    await stillAdmin(trx, actor.userId, actor.accountId);
     const person = await personIn(trx, actor.accountId, userId);
     if (person.role === 'operator') throw new AppError('forbidden', "The instance's owner (operator) cannot be removed from their account.");
     if (person.account_role === 'admin') await keepAnAdmin(trx, actor.accountId, userId);

@@ -436,6 +436,17 @@ export async function changePassword(store: Store, userId: string, current: unkn
  * serialized on the users lock, so invitations sent at once leave exactly one pending.
  * SIGHTLINE_SIGNUP=closed refuses invitations that open accounts, not those into one.
  */
+/**
+ * Refuses unless the user is an admin of the account now, read inside the caller's transaction
+ * under the users lock: a demotion or removal that committed a moment ago wins over an admin's
+ * change (team.ts) or invitation.
+ */
+export async function stillAdmin(trx: Tx, userId: string, accountId: string): Promise<void> {
+  const me = await trx.selectFrom('users').select('account_role').where('id', '=', userId).where('account_id', '=', accountId).executeTakeFirst();
+  if (!me) throw new AppError('unauthorized', 'Sign in first.');
+  if (me.account_role !== 'admin') throw new AppError('team_admin_required');
+}
+
 export async function createInvite(
   store: Store,
   mode: SignupMode,
@@ -451,13 +462,7 @@ export async function createInvite(
   return store.db.transaction().execute(async (trx) => {
     await lockUsers(store, trx);
     if (into && !(await trx.selectFrom('accounts').select('id').where('id', '=', into.accountId).executeTakeFirst())) throw new AppError('not_found', `account ${into.accountId} not found`);
-    if (into?.byAdmin) {
-      // An admin's invitation: still an admin of the account now, under the lock (a demotion or
-      // removal that committed a moment ago wins).
-      const me = await trx.selectFrom('users').select('account_role').where('id', '=', into.byAdmin).where('account_id', '=', into.accountId).executeTakeFirst();
-      if (!me) throw new AppError('unauthorized', 'Sign in first.');
-      if (me.account_role !== 'admin') throw new AppError('team_admin_required');
-    }
+    if (into?.byAdmin) await stillAdmin(trx, into.byAdmin, into.accountId);
     const taken = await trx.selectFrom('users').select('id').where('email', '=', normalized).executeTakeFirst();
     if (taken) throw new AppError('invalid_request', `${normalized} has a user already: they sign in, or reset their password.`);
     if (into) {

@@ -492,31 +492,30 @@ export async function startFakeProvider(platform: PlatformName, script: FakeScri
         res.end(text);
       };
 
-      if (isListing(platform, recorded.method, recorded.path)) {
+      // Authentication the way the provider does it: Google answers a key it does not know with
+      // 400 API_KEY_INVALID, the others with 401, quoting the presented key back as OpenAI and xAI
+      // do (so tests can prove drivers scrub it); then Anthropic's version header. True when refused.
+      const refused = (): boolean => {
         const key = presentedKey(platform, recorded);
         if (key !== apiKey) {
-          if (platform === 'gemini') return send(400, GEMINI_KEY_INVALID);
-          return send(401, errorBody(platform, 401, `Incorrect API key provided: ${key ?? '(none)'}.`));
+          if (platform === 'gemini') send(400, GEMINI_KEY_INVALID);
+          else send(401, errorBody(platform, 401, `Incorrect API key provided: ${key ?? '(none)'}.`));
+          return true;
         }
         if (platform === 'claude' && !recorded.headers['anthropic-version']) {
-          return send(400, errorBody(platform, 400, 'anthropic-version: header is required'));
+          send(400, errorBody(platform, 400, 'anthropic-version: header is required'));
+          return true;
         }
-        return send(200, modelListBody(platform));
+        return false;
+      };
+
+      if (isListing(platform, recorded.method, recorded.path)) {
+        if (!refused()) send(200, modelListBody(platform));
+        return;
       }
       const r = route(platform, recorded.method, recorded.path, body);
       if (!r) return send(404, errorBody(platform, 404, `Unknown path ${recorded.path}`));
-
-      // Authentication the way the provider does it; the echo of the presented key mirrors the
-      // providers that quote it back, so tests can prove drivers scrub it.
-      const key = presentedKey(platform, recorded);
-      if (key !== apiKey) {
-        // Google answers a key it does not know with 400 API_KEY_INVALID, not 401.
-        if (platform === 'gemini') return send(400, GEMINI_KEY_INVALID);
-        return send(401, errorBody(platform, 401, `Incorrect API key provided: ${key ?? '(none)'}.`));
-      }
-      if (platform === 'claude' && !recorded.headers['anthropic-version']) {
-        return send(400, errorBody(platform, 400, 'anthropic-version: header is required'));
-      }
+      if (refused()) return;
 
       const step: FakeStep = typeof current === 'function' ? current(recorded, index) : (current[index] ?? {});
       const respond = () => {
