@@ -181,9 +181,9 @@ describe('teammates in one account', () => {
     const keys = (await s.request('GET', '/console/api/keys', { headers: owner })).json().keys as { name: string; revoked_at: string | null }[];
     assert.equal(keys.find((k) => k.name === 'made by leaving')?.revoked_at, null, 'the key belongs to the account');
     assert.deepEqual(await actors(), testIds.map(() => ownerId), 'the schedule runs on as the admin who removed them');
-    // Removed: the activity rows keep the user id, the email is gone.
+    // Removed: the activity rows keep the user id and, from the row the removal left, the email.
     const activity = (await s.request('GET', '/v1/activity?kind=actions&limit=100', { headers: owner })).json().items as { user_id: string | null; user_email: string | null }[];
-    assert.ok(activity.some((a) => a.user_id === id && a.user_email === null));
+    assert.ok(activity.some((a) => a.user_id === id && a.user_email === 'leaving@agency.example'));
     assert.equal((await s.request('POST', `/console/api/team/people/${id}/remove`, { headers: owner })).statusCode, 404);
   });
 
