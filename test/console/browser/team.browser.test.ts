@@ -2,11 +2,12 @@
 // the invitation pending; the link's page says which account and who invites; the colleague
 // joins and sees the team read-only (and no key form, no share-link form, no form to add an alert
 // destination, each saying why; they still revoke links and pause destinations); the owner removes
-// them. Screenshots at
+// them; a suspended account's admin sees why its team cannot change. Screenshots at
 // 1280 and 390 px (test-artifacts/screenshots/team-*), axe-core on each.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { setAccountStatus } from '../../../src/core/accounts/accounts.ts';
 import { browserSkip, checkBothWidths, closeRig, ownerWithCredits, signIn, startRig, type BrowserRig } from './browser.ts';
 
 const OWNER = { email: 'owner@team.example', password: 'owner team passphrase' };
@@ -93,5 +94,20 @@ describe('the Team page', { skip: browserSkip() }, () => {
     await page.getByText(`${COLLEAGUE.email} was removed from the account.`).waitFor();
     assert.doesNotMatch(await people.locator('table').innerText(), /colleague@team\.example/);
     await checkBothWidths(rig, page, 'team-removed');
+  });
+
+  test("a suspended account's admin sees why the team cannot change, and no form", async () => {
+    const store = rig.server.runtime.core.store;
+    const { id } = await store.db.selectFrom('accounts').select('id').where('email', '=', OWNER.email).executeTakeFirstOrThrow();
+    await setAccountStatus(store.db, id, 'suspended');
+    try {
+      await page.goto('/console/team');
+      await page.getByText('While this account is suspended nobody can be invited').waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Invite' }).count(), 0);
+      assert.equal(await page.getByRole('button', { name: /^Remove / }).count(), 0);
+      await checkBothWidths(rig, page, 'team-suspended');
+    } finally {
+      await setAccountStatus(store.db, id, 'active');
+    }
   });
 });
