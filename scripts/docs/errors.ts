@@ -30,7 +30,6 @@ const CONSOLE_ONLY = new Set([
   'csrf_failed',
   'signup_closed',
   'setup_token_required',
-  'team_admin_required',
   'last_admin',
   'forbidden',
   'login_locked',

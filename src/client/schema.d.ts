@@ -1017,7 +1017,7 @@ export interface operations {
                             key_prefix: string | null;
                             /** @description The console user the request acted as (signed in without a key, or a schedule set from the console); null for a key */
                             user_id: string | null;
-                            /** @description That user's email; null once they are removed from the account (user_id stays) */
+                            /** @description That user's email, kept after they are removed from the account; null for a key (and for a person removed before migration 0028, which started keeping it) */
                             user_email: string | null;
                             request_id: string;
                         }[];

@@ -42,7 +42,10 @@ export const ERROR_CODES = {
     status: 403,
     message: 'Setting up the owner from another machine needs the set-up link that `sightline serve` printed when it started (…/console#setup=…); or open the console on the server itself, through localhost.',
   },
-  team_admin_required: { status: 403, message: "Managing this account's people (invitations, roles, removals) and its API keys needs the admin role in the account." },
+  team_admin_required: {
+    status: 403,
+    message: "Managing this account's people (invitations, roles, removals), and making what outlives a person's access (API keys and MCP tokens, share links, webhook endpoints and where they send), needs the admin role in the account.",
+  },
   not_found: { status: 404, message: 'Not found.' },
   webhook_disabled: { status: 409, message: 'The webhook endpoint is disabled; enable it (status "enabled") before retrying its deliveries.' },
   webhook_event_unsubscribed: { status: 409, message: 'The webhook endpoint no longer subscribes to this delivery\'s event type; add it to the endpoint\'s events before retrying.' },

@@ -755,6 +755,21 @@ const migrations: Record<string, Migration> = {
       if (!columns('auth_tokens').includes('account_role')) await db.schema.alterTable('auth_tokens').addColumn('account_role', 'text').execute();
     },
   },
+  '0028_removed_users': {
+    // A person removed from an account leaves a row with their email, so the activity log keeps
+    // naming them (its rows hold only their user id). Nothing to backfill: a person removed before
+    // this migration left no email anywhere. Re-runnable.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('removed_users')
+        .ifNotExists()
+        .addColumn('user_id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('removed_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 

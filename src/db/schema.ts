@@ -264,6 +264,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   notification_settings: NotificationSettingsTable;
   alert_email_prefs: AlertEmailPrefsTable;
+  removed_users: RemovedUsersTable;
   projects: ProjectsTable;
   project_prompts: ProjectPromptsTable;
   project_shares: ProjectSharesTable;
@@ -424,6 +425,17 @@ export interface AlertEmailPrefsTable {
   account_id: string;
   events: string; // JSON array of event names, or ["*"]
   updated_at: string;
+}
+
+/**
+ * Who a removed person was (0028): written when they leave the account, so the activity rows
+ * they made (key_id = their user id) still name them by email after their users row is gone.
+ */
+export interface RemovedUsersTable {
+  user_id: string;
+  account_id: string;
+  email: string;
+  removed_at: string;
 }
 
 export type { Generated };

@@ -3,7 +3,7 @@
 // presented key and compares the stored hash in constant time.
 import { hash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { AccountRole, Database } from '../../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { checkCap } from '../limits.ts';
 import { newId, nowIso } from '../../lib/ids.ts';
@@ -27,7 +27,7 @@ export interface Principal {
   kind: KeyKind;
   scopes: Set<Scope>;
   /** Set when a signed-in console user acts, instead of a key (src/web/session.ts). */
-  session?: { sessionId: string; userId: string; email: string };
+  session?: { sessionId: string; userId: string; email: string; accountRole: AccountRole };
 }
 
 function randomBase62(length: number): string {

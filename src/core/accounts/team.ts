@@ -10,6 +10,7 @@
 import type { Kysely } from 'kysely';
 import type { AccountRole, Database } from '../../db/schema.ts';
 import type { Store, Tx } from '../../db/store.ts';
+import type { Principal } from './accounts.ts';
 import { nowIso, toApiTime } from '../../lib/ids.ts';
 import { AppError } from '../errors.ts';
 import { createInvite, lockUsers, stillAdmin, type SignupMode } from './users.ts';
@@ -26,6 +27,17 @@ export interface TeamActor {
 /** Refuses (403 team_admin_required) anyone but an admin of the account. */
 export function requireAdmin(actor: Pick<TeamActor, 'accountRole'>): void {
   if (actor.accountRole !== 'admin') throw new AppError('team_admin_required');
+}
+
+/**
+ * Refuses (403 team_admin_required) a signed-in member making what outlives their access to the
+ * account, as a key does: a share link (a public link to a report) or a webhook endpoint (the
+ * account's events sent to a URL), or sending an endpoint somewhere new or more of the account's
+ * data. A member removed later would keep reading through it. A call made with an API key or MCP
+ * token passes: it acts for the account, and only an admin makes keys (principal.session is unset).
+ */
+export function requireAdminToGrant(principal: Pick<Principal, 'session'>): void {
+  if (principal.session && principal.session.accountRole !== 'admin') throw new AppError('team_admin_required');
 }
 
 export interface TeamPerson {
@@ -163,6 +175,8 @@ export async function removeFromTeam(store: Store, actor: TeamActor, userId: str
     await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
     await trx.updateTable('auth_tokens').set({ used_at: nowIso() }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
     await trx.deleteFrom('alert_email_prefs').where('user_id', '=', userId).execute();
+    // Their activity rows hold only their user id: this row keeps naming them (reports/activity.ts).
+    await trx.insertInto('removed_users').values({ user_id: userId, account_id: actor.accountId, email: person.email, removed_at: nowIso() }).execute();
     // A schedule set from the console acts as the user who set it (tests.key_id): the admin who
     // removes them takes it over (self-removal hands it to another admin), so it keeps running.
     const heir = actor.userId !== userId

@@ -439,12 +439,21 @@ export async function changePassword(store: Store, userId: string, current: unkn
 /**
  * Refuses unless the user is an admin of the account now, read inside the caller's transaction
  * under the users lock: a demotion or removal that committed a moment ago wins over an admin's
- * change (team.ts) or invitation.
+ * change (team.ts) or invitation. A suspended account's people do not change either (403
+ * account_suspended): its admin neither invites, nor changes roles, nor removes anyone until the
+ * operator makes it active again (the operator's own invitations do not come through here).
  */
 export async function stillAdmin(trx: Tx, userId: string, accountId: string): Promise<void> {
-  const me = await trx.selectFrom('users').select('account_role').where('id', '=', userId).where('account_id', '=', accountId).executeTakeFirst();
+  const me = await trx
+    .selectFrom('users')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .select(['users.account_role', 'accounts.status'])
+    .where('users.id', '=', userId)
+    .where('users.account_id', '=', accountId)
+    .executeTakeFirst();
   if (!me) throw new AppError('unauthorized', 'Sign in first.');
   if (me.account_role !== 'admin') throw new AppError('team_admin_required');
+  if (me.status === 'suspended') throw new AppError('account_suspended', 'The account is suspended: its people cannot be invited, changed or removed until the operator makes it active again.');
 }
 
 export async function createInvite(
@@ -512,6 +521,10 @@ export async function acceptInvite(store: Store, mode: SignupMode, token: unknow
     await lockUsers(store, trx);
     const row = await claimToken(trx, 'invite', token);
     if (row.account_id) {
+      // No new person in a suspended account. Thrown inside the transaction: the claim is rolled
+      // back, so the link works again once the operator makes the account active (if not expired).
+      const account = await trx.selectFrom('accounts').select('status').where('id', '=', row.account_id).executeTakeFirst();
+      if (account?.status === 'suspended') throw new AppError('account_suspended', 'The account you are invited into is suspended: the invitation can be accepted once the operator makes it active again.');
       const user = await insertUser(trx, row.email, hash, 'member', true, { accountId: row.account_id, accountRole: row.account_role ?? 'member' });
       return publicUser(user);
     }

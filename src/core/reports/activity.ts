@@ -197,11 +197,16 @@ export class ActivityLog {
     const rows = found.slice(0, opts.limit);
     const hasMore = found.length > opts.limit;
     // A console request acts as the signed-in user (key_id is their user id, no key prefix): the
-    // row names them, by email while they are in the account.
+    // row names them by email, from their user while they are in the account, and from the row
+    // their removal left (removed_users) once they are not.
     const userIds = [...new Set(rows.filter((r) => r.key_prefix === null && r.key_id?.startsWith('usr_')).map((r) => r.key_id!))];
     const emails = new Map(
       userIds.length ? (await this.db.selectFrom('users').select(['id', 'email']).where('id', 'in', userIds).where('account_id', '=', accountId).execute()).map((u) => [u.id, u.email]) : [],
     );
+    const gone = userIds.filter((id) => !emails.has(id));
+    if (gone.length) {
+      for (const u of await this.db.selectFrom('removed_users').select(['user_id', 'email']).where('user_id', 'in', gone).where('account_id', '=', accountId).execute()) emails.set(u.user_id, u.email);
+    }
     const items = rows.map((r) => ({
       id: r.id,
       created_at: toApiTime(r.created_at),

@@ -5,6 +5,7 @@
 // the link is no key: the API, MCP and the console never accept it.
 import { createHash, randomBytes } from 'node:crypto';
 import { requireScope, type Principal } from '../accounts/accounts.ts';
+import { requireAdminToGrant } from '../accounts/team.ts';
 import { AppError } from '../errors.ts';
 import { checkCap } from '../limits.ts';
 import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
@@ -97,8 +98,10 @@ function renderShare(r: ShareRow, now = new Date(), report: ShareReportStatus = 
   };
 }
 
+/** A new link (admins only from a session: it outlives whoever makes it, see requireAdminToGrant). */
 export async function createShare(store: Store, principal: Principal, projectId: string, input: ShareInput, publicUrl: string) {
   requireScope(principal, WRITE_SCOPE);
+  requireAdminToGrant(principal);
   await findProject(store.db, principal.accountId, projectId);
   const expiresInDays = input.expires_in_days ?? SHARE_DEFAULT_DAYS;
   if (!Number.isInteger(expiresInDays) || expiresInDays < 1 || expiresInDays > SHARE_MAX_DAYS) {

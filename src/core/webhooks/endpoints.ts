@@ -15,6 +15,8 @@ import { endPendingDeliveries } from './pending.ts';
 import { newWebhookSecret, sealSecret } from './signing.ts';
 import { coversProject, endpointProjects, subscribes } from './subscriptions.ts';
 import type { WebhookEndpointsTable, WebhookMessagesTable } from '../../db/schema.ts';
+import type { Principal } from '../accounts/accounts.ts';
+import { requireAdminToGrant } from '../accounts/team.ts';
 
 /** What endpoint operations and deliveries need from the composition root. */
 export interface WebhookDeps {
@@ -93,11 +95,14 @@ async function checkProjects(store: Store, accountId: string, ids: readonly stri
   return JSON.stringify(wanted);
 }
 
+/** A new endpoint; `by` is who asks (a signed-in member is refused: requireAdminToGrant). */
 export async function createEndpoint(
   deps: WebhookDeps,
   accountId: string,
   input: { url: string; events: string[]; description?: string | null; format?: WebhookFormat; project_ids?: string[] | null },
+  by: Pick<Principal, 'session'> = {},
 ) {
+  requireAdminToGrant(by);
   const url = await checkWebhookUrl(deps, input.url);
   const projectIds = await checkProjects(deps.store, accountId, input.project_ids);
   const secret = newWebhookSecret();
@@ -164,17 +169,38 @@ export async function getEndpoint(store: Store, accountId: string, id: string) {
   return renderEndpoint(await findEndpoint(store, accountId, id));
 }
 
+/**
+ * Whether a change sends the account's data somewhere new (another URL) or sends more of it (an
+ * event type or a project the endpoint did not take, or every project again). Only an admin makes
+ * such a change from a session; describing, disabling, enabling again and narrowing are anyone's:
+ * the URL and what it receives stay as an admin set them.
+ */
+function widens(current: WebhookEndpointsTable, next: { url?: string; events?: string; project_ids?: string | null }): boolean {
+  if (next.url !== undefined && next.url !== current.url) return true;
+  const events = JSON.parse(current.events) as string[];
+  if (next.events !== undefined && (JSON.parse(next.events) as string[]).some((e) => !subscribes(events, e))) return true;
+  const projects = endpointProjects(current);
+  if (next.project_ids !== undefined && projects !== null) {
+    const wanted = endpointProjects({ project_ids: next.project_ids });
+    if (wanted === null || wanted.some((p) => !projects.includes(p))) return true;
+  }
+  return false;
+}
+
+/** Changes an endpoint; `by` is who asks (a signed-in member may not widen it: see widens). */
 export async function updateEndpoint(
   deps: WebhookDeps,
   accountId: string,
   id: string,
   patch: { url?: string; events?: string[]; description?: string | null; status?: 'enabled' | 'disabled'; project_ids?: string[] | null },
+  by: Pick<Principal, 'session'> = {},
 ) {
   const current = await findEndpoint(deps.store, accountId, id);
   const set: Partial<WebhookEndpointsTable> = { updated_at: nowIso() };
   if (patch.project_ids !== undefined) set.project_ids = await checkProjects(deps.store, accountId, patch.project_ids);
   if (patch.url !== undefined) set.url = await checkWebhookUrl(deps, patch.url);
   if (patch.events !== undefined) set.events = JSON.stringify(normalizeEvents(patch.events));
+  if (widens(current, set)) requireAdminToGrant(by);
   if (patch.description !== undefined) set.description = patch.description;
   if (patch.status !== undefined && patch.status !== current.status) {
     set.status = patch.status;

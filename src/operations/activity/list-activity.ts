@@ -20,7 +20,7 @@ const Item = z.object({
   credits: z.string(),
   key_prefix: z.string().nullable(),
   user_id: z.string().nullable().describe('The console user the request acted as (signed in without a key, or a schedule set from the console); null for a key'),
-  user_email: z.string().nullable().describe("That user's email; null once they are removed from the account (user_id stays)"),
+  user_email: z.string().nullable().describe("That user's email, kept after they are removed from the account; null for a key (and for a person removed before migration 0028, which started keeping it)"),
   request_id: z.string(),
 });
 

@@ -23,7 +23,7 @@ export default defineRoute({
   errors: [400, 409, 422],
   run: (a, ctx, core, principal) => {
     requireEventScopes(principal, a.events);
-    return createEndpoint(core.webhooks, ctx.accountId, a);
+    return createEndpoint(core.webhooks, ctx.accountId, a, principal);
   },
   cli: { command: 'webhooks create', description: 'add a webhook endpoint (prints its signing secret once)', args: ['url'], flags: { events: 'event', project_ids: 'project' } },
   tool: {

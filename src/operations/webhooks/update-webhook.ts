@@ -27,7 +27,7 @@ export default defineRoute({
   run: (a, ctx, core, principal) => {
     requireEventScopes(principal, a.events);
     const { webhook_id, ...patch } = a;
-    return updateEndpoint(core.webhooks, ctx.accountId, webhook_id, patch);
+    return updateEndpoint(core.webhooks, ctx.accountId, webhook_id, patch, principal);
   },
   cli: [
     { command: 'webhooks update', description: "change a webhook endpoint's url, events, projects, description or status", args: ['webhook_id'], flags: { events: 'event', project_ids: 'project' } },

@@ -1,10 +1,13 @@
 // The Team page in a real Chromium against a real server: the owner invites a colleague and sees
 // the invitation pending; the link's page says which account and who invites; the colleague
-// joins and sees the team read-only (and no key form); the owner removes them. Screenshots at
+// joins and sees the team read-only (and no key form, no share-link form, no form to add an alert
+// destination, each saying why; they still revoke links and pause destinations); the owner removes
+// them; a suspended account's admin sees why its team cannot change. Screenshots at
 // 1280 and 390 px (test-artifacts/screenshots/team-*), axe-core on each.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { setAccountStatus } from '../../../src/core/accounts/accounts.ts';
 import { browserSkip, checkBothWidths, closeRig, ownerWithCredits, signIn, startRig, type BrowserRig } from './browser.ts';
 
 const OWNER = { email: 'owner@team.example', password: 'owner team passphrase' };
@@ -14,9 +17,16 @@ describe('the Team page', { skip: browserSkip() }, () => {
   let rig: BrowserRig;
   let page: Page;
   let link = '';
+  let projectId = '';
   before(async () => {
-    rig = await startRig({ SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE: '100' });
-    await ownerWithCredits(rig, OWNER, 50);
+    rig = await startRig({ SIGHTLINE_SIGNIN_LIMIT_PER_MINUTE: '100', SIGHTLINE_FETCH_ALLOW: '127.0.0.1' });
+    const accountId = await ownerWithCredits(rig, OWNER, 50);
+    // What an admin made: a project with a share link, and an alert destination.
+    const key = await rig.server.key(accountId);
+    const project = await rig.server.request('POST', '/v1/projects', { key, body: { name: 'Team client', url: 'https://team-client.example', brand: { name: 'Team client' }, platforms: ['deepseek'], monthly_credit_budget: null } });
+    projectId = project.json().id;
+    assert.equal((await rig.server.request('POST', `/v1/projects/${projectId}/shares`, { key, body: {} })).statusCode, 200);
+    assert.equal((await rig.server.request('POST', '/v1/webhooks', { key, body: { url: 'http://127.0.0.1:9/team', events: ['*'] } })).statusCode, 200);
     page = await rig.open();
     page.on('dialog', (d) => void d.accept());
   });
@@ -58,6 +68,19 @@ describe('the Team page', { skip: browserSkip() }, () => {
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByText('Only an admin of this account generates keys').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Generate' }).count(), 0);
+
+    // Share links and alert destinations outlive whoever makes them: admins only, said on the page.
+    await page.goto(`/console/projects/${projectId}`);
+    const share = page.getByTestId('share');
+    await share.getByText('Only an admin of this account makes share links').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Make a share link' }).count(), 0);
+    assert.equal(await share.getByRole('button', { name: /^Revoke/ }).count(), 1, 'a member still revokes');
+    await checkBothWidths(rig, page, 'team-member-share', async () => share.scrollIntoViewIfNeeded());
+    await page.getByRole('link', { name: 'Alerts' }).click();
+    await page.getByTestId('admins-add').getByText('Only an admin of this account adds destinations').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Add endpoint' }).count(), 0);
+    await page.getByTestId('endpoint').getByRole('button', { name: 'Disable' }).waitFor();
+    await checkBothWidths(rig, page, 'team-member-alerts');
   });
 
   test('the owner removes the colleague: gone from the list', async () => {
@@ -71,5 +94,20 @@ describe('the Team page', { skip: browserSkip() }, () => {
     await page.getByText(`${COLLEAGUE.email} was removed from the account.`).waitFor();
     assert.doesNotMatch(await people.locator('table').innerText(), /colleague@team\.example/);
     await checkBothWidths(rig, page, 'team-removed');
+  });
+
+  test("a suspended account's admin sees why the team cannot change, and no form", async () => {
+    const store = rig.server.runtime.core.store;
+    const { id } = await store.db.selectFrom('accounts').select('id').where('email', '=', OWNER.email).executeTakeFirstOrThrow();
+    await setAccountStatus(store.db, id, 'suspended');
+    try {
+      await page.goto('/console/team');
+      await page.getByText('While this account is suspended nobody can be invited').waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Invite' }).count(), 0);
+      assert.equal(await page.getByRole('button', { name: /^Remove / }).count(), 0);
+      await checkBothWidths(rig, page, 'team-suspended');
+    } finally {
+      await setAccountStatus(store.db, id, 'active');
+    }
   });
 });

@@ -2,6 +2,9 @@
 // channels (the signing secret shown once, events to send, enable/disable, delete), each with its
 // delivery log (every attempt, and a button to send a failed message again); the low-credit
 // threshold; and each console user's e-mail choices, the weekly digest among them.
+// A member of the account (not an admin) adds no destination and widens none: a destination keeps
+// receiving the account's events after anyone leaves the team (the API refuses it, 403
+// team_admin_required); they still describe, pause, narrow and delete them.
 import { html, useState, PageHead, Table, Badge, Field, Note, ErrorNote, Empty, Loading, CopyButton, useData, when } from '../ui.js';
 import { get, post, patch, del } from '../api.js';
 
@@ -181,7 +184,13 @@ function Deliveries({ endpoint }) {
   </div>`;
 }
 
-function EndpointCard({ endpoint, onChanged, projects }) {
+/** A member's view of the add form: why only an admin adds one. */
+function AdminsAdd() {
+  return html`<section class="card" aria-labelledby="add-title" data-testid="admins-add"><h2 id="add-title">Add a destination</h2>
+    <${Note} kind="info"><p>Only an admin of this account adds destinations: a destination receives the account's events and keeps receiving them after anyone leaves the team. Ask an admin (see <a href="/console/team">Team</a>). You can still pause, narrow or delete the destinations below.</p></${Note}></section>`;
+}
+
+function EndpointCard({ endpoint, onChanged, projects, member }) {
   const [editing, setEditing] = useState(false);
   const [events, setEvents] = useState(endpoint.events);
   const [projectIds, setProjectIds] = useState(endpoint.project_ids ?? null);
@@ -226,6 +235,7 @@ function EndpointCard({ endpoint, onChanged, projects }) {
       ? html`<form onSubmit=${saveEvents}>
           <${EventChoice} idPrefix=${'wh-edit-' + endpoint.id} value=${events} onChange=${setEvents} legend=${'Events sent to ' + endpoint.url} />
           <${ProjectChoice} idPrefix=${'wh-edit-' + endpoint.id} projects=${projects} value=${projectIds} onChange=${setProjectIds} events=${events} />
+          ${member ? html`<p class="small muted">As a member you can send it fewer events or projects; only an admin adds more.</p>` : null}
           <div class="actions"><button type="submit" disabled=${busy || events.length === 0 || (projectIds !== null && projectIds.length === 0)}>Save</button><button type="button" class="secondary" onClick=${() => { setEvents(endpoint.events); setProjectIds(endpoint.project_ids ?? null); setEditing(false); }}>Cancel</button></div>
         </form>`
       : html`<p class="small"><span class="muted">Events:</span> ${eventList(endpoint.events)} <span class="muted">· added ${when(endpoint.created_at)}</span></p>
@@ -297,7 +307,8 @@ function EmailChoice({ entry, onSaved }) {
   </form>`;
 }
 
-export function AlertsPage() {
+export function AlertsPage({ session }) {
+  const member = !!session && session.user.account_role === 'member';
   const [created, setCreated] = useState(null);
   const [added, setAdded] = useState('');
   const hooks = useData(() => get('/v1/webhooks'));
@@ -307,7 +318,9 @@ export function AlertsPage() {
   const projects = projectsData.data ? projectsData.data.projects : [];
   const list = hooks.data ? hooks.data.webhooks : [];
   return html`<${PageHead} title="Alerts" sub="Where sightline tells you that something happened: your webhook endpoints, Slack channels and e-mail." />
-    ${created
+    ${member
+      ? html`<${AdminsAdd} />`
+      : created
       ? html`<${NewSecret} created=${created} onDone=${() => setCreated(null)} />`
       : html`<${AddForm} projects=${projects} onCreated=${(c) => { setAdded(''); if (c.format === 'slack') setAdded(`Slack channel added: ${c.url}`); else setCreated(c); hooks.reload(); }} />`}
     ${added ? html`<${Note} kind="ok"><p>${added}</p></${Note}>` : null}
@@ -317,7 +330,7 @@ export function AlertsPage() {
         ? html`<${Loading} />`
         : list.length === 0
           ? html`<${Empty} title="No destinations yet"><p>Add a webhook endpoint or a Slack channel above.</p></${Empty}>`
-          : html`<div class="stack">${list.map((w) => html`<${EndpointCard} key=${w.id + w.updated_at} endpoint=${w} projects=${projects} onChanged=${hooks.reload} />`)}</div>`}
+          : html`<div class="stack">${list.map((w) => html`<${EndpointCard} key=${w.id + w.updated_at} endpoint=${w} projects=${projects} member=${member} onChanged=${hooks.reload} />`)}</div>`}
     </section>
     ${settings.error ? html`<${ErrorNote} error=${settings.error} />` : null}
     ${settings.data

@@ -314,7 +314,7 @@ function PromptImportFields({ text, setText, format, setFormat, topics, setTopic
 
 // ---- The project page ----
 
-export function ProjectPage({ id }) {
+export function ProjectPage({ id, session }) {
   const project = useData(() => get(`/v1/projects/${id}`), [id]);
   const [windowKind, setWindowKind] = useState('7d');
   const [days, setDays] = useState(90);
@@ -395,7 +395,7 @@ export function ProjectPage({ id }) {
       </div></div>
     <${ErrorNote} error=${dashboard.error} />
     ${!d ? html`<${Loading} what="Loading the dashboard" />` : html`<${Dashboard} d=${d} p=${p} />`}
-    <${Share} p=${p} settings=${{ window: windowKind, days, topic: topic || null, market: market || null }} />
+    <${Share} p=${p} member=${!!session && session.user.account_role === 'member'} settings=${{ window: windowKind, days, topic: topic || null, market: market || null }} />
     <${Library} p=${p} reload=${() => (project.reload(), dashboard.reload())} />
     ${settled ? html`<${SamplePlan} p=${p} reload=${project.reload} />` : null}
     <${Runs} p=${p} runs=${runs} />`;
@@ -418,9 +418,11 @@ function CsvLinks({ p, market, query }) {
 /**
  * Share the report with a client: a read-only link (and its PDF) of the dashboard as filtered
  * above, made, listed and revoked through /v1/projects/{id}/shares. The link is in the create's
- * answer only, so it is shown here once, with a copy button.
+ * answer only, so it is shown here once, with a copy button. Only an admin makes links (a link
+ * outlives whoever made it: the API refuses a member, 403 team_admin_required); a member sees why
+ * instead of the form, and still revokes.
  */
-function Share({ p, settings }) {
+function Share({ p, settings, member }) {
   const shares = useData(() => get(`/v1/projects/${p.id}/shares`), [p.id]);
   const [days, setDays] = useState('30');
   const [made, setMade] = useState(null);
@@ -454,10 +456,12 @@ function Share({ p, settings }) {
   const list = shares.data ? shares.data.shares : [];
   return html`<section class="card" aria-labelledby="share-title" data-testid="share"><h2 id="share-title">Share with a client</h2>
     <p class="small muted">A read-only link to this report, as a web page and a PDF, that opens without signing in. It shows the dashboard as filtered above (${what}); the numbers are computed again on every visit.</p>
-    <form class="row share-form" onSubmit=${make}>
+    ${member
+      ? html`<${Note} kind="info"><p>Only an admin of this account makes share links: a link opens the report for anyone who has it, and keeps working after anyone leaves the team. Ask an admin (see <a href="/console/team">Team</a>); you can revoke the links below.</p></${Note}>`
+      : html`<form class="row share-form" onSubmit=${make}>
       <${Field} id="share-days" label="Link works for"><select id="share-days" class="auto" value=${days} onChange=${(e) => setDays(e.target.value)}>${[7, 14, 30, 90, 365].map((n) => html`<option value=${String(n)}>${n} days</option>`)}</select></${Field}>
       <button type="submit" disabled=${busy}>Make a share link</button>
-    </form>
+    </form>`}
     <${ErrorNote} error=${error || shares.error} />
     ${made
       ? html`<${Note} kind="ok"><p>The link is shown only now: copy it and send it to your client. It works until ${shortDate(made.expires_at)}.</p>

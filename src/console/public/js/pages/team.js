@@ -1,8 +1,8 @@
 // The account's people: who signs in to it (email, role, since, last active) and the invitations
 // pending. An admin invites by email with a role (the link is shown to copy, and mailed when a
 // transport is configured), revokes an invitation, changes a role and removes a person; a member
-// sees the lists only. The server decides (403 for a member, 409 for the last admin); this page
-// shows its answers.
+// sees the lists only, and so does an admin while the account is suspended. The server decides
+// (403 for a member or a suspended account, 409 for the last admin); this page shows its answers.
 import { html, useState, PageHead, Table, Note, ErrorNote, Empty, Loading, Field, CopyButton, useData, when, ago } from '../ui.js';
 import { get, post } from '../api.js';
 
@@ -53,6 +53,9 @@ export function TeamPage({ session }) {
   const [error, setError] = useState(null);
   const [done, setDone] = useState(null);
   const admin = team.data ? team.data.me.role === 'admin' : session.user.account_role === 'admin';
+  // A suspended account's people do not change (403 account_suspended) until the operator reinstates it.
+  const suspended = session.account.status === 'suspended';
+  const manage = admin && !suspended;
   // The confirmation shows with the lists as they are after the change (read again first).
   const act = async (path, body, message) => {
     setError(null);
@@ -77,7 +80,8 @@ export function TeamPage({ session }) {
   const invitations = team.data ? team.data.invitations : [];
   const me = session.user.id;
   return html`<${PageHead} title="Team" sub=${admin ? 'The people who sign in to this account. As an admin you invite colleagues, change their role and remove them.' : 'The people who sign in to this account. Its admins invite, change roles and remove people.'} />
-    ${admin ? html`<${InviteForm} mail=${team.data ? team.data.mail : false} onDone=${team.reload} />` : null}
+    ${suspended && admin ? html`<${Note} kind="info"><p>While this account is suspended nobody can be invited, change role or be removed, and invitations cannot be accepted. The operator of this instance can reinstate it.</p></${Note}>` : null}
+    ${manage ? html`<${InviteForm} mail=${team.data ? team.data.mail : false} onDone=${team.reload} />` : null}
     <section class="card" aria-labelledby="team-people-title"><h2 id="team-people-title">People</h2>
       <${ErrorNote} error=${error || team.error} />
       ${done ? html`<${Note} kind="ok"><p>${done}</p></${Note}>` : null}
@@ -88,13 +92,13 @@ export function TeamPage({ session }) {
             {
               label: 'Role',
               cell: (p) =>
-                admin
+                manage
                   ? html`<select aria-label=${'Role of ' + p.email} value=${p.role} onChange=${(e) => setRole(p, e.target.value)} style=${{ width: 'auto' }}><option value="admin">Admin</option><option value="member">Member</option></select>`
                   : ROLE_TEXT[p.role],
             },
             { label: 'Since', cell: (p) => when(p.since) },
             { label: 'Last active', cell: (p) => (p.last_active_at ? ago(p.last_active_at) : html`<span class="muted">never signed in</span>`) },
-            ...(admin
+            ...(manage
               ? [{ label: 'Action', cell: (p) => (p.operator ? html`<span class="muted small">—</span>` : html`<button type="button" class="danger" onClick=${() => remove(p)} aria-label=${'Remove ' + p.email}>Remove</button>`) }]
               : []),
           ]} />`}
@@ -103,7 +107,7 @@ export function TeamPage({ session }) {
       ${!team.data
         ? html`<${Loading} />`
         : invitations.length === 0
-          ? html`<${Empty} title="No pending invitations"><p>${admin ? 'Invite a colleague above: the link works once, for seven days.' : 'Invitations an admin sends appear here until they are accepted.'}</p></${Empty}>`
+          ? html`<${Empty} title="No pending invitations"><p>${manage ? 'Invite a colleague above: the link works once, for seven days.' : 'Invitations an admin sends appear here until they are accepted.'}</p></${Empty}>`
           : html`<${Table} caption="Pending invitations" captionHidden rowKey=${(i) => i.id} rows=${invitations} columns=${[
               { label: 'Email', cell: (i) => html`<strong>${i.email}</strong>`, wide: true },
               { label: 'Role', cell: (i) => ROLE_TEXT[i.role] },
