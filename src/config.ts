@@ -300,6 +300,7 @@ const ConfigSchema = z.object({
    * Live mode: once listening, `serve` and `worker` try each configured provider key with the
    * provider's free listing call (what `sightline platforms check` does), in the background, and
    * log and export what they find (docs/operating.md, "Provider keys"); off makes no such call.
+   * @default on
    */
   SIGHTLINE_CHECK_KEYS_AT_START: switchFromEnv(true),
   /** Check the keys again every this many hours while the process runs; 0 = at start only. */
