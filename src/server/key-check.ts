@@ -2,7 +2,8 @@
 // `sightline platforms check` (src/platforms/keycheck.ts), run in the background so that a slow or
 // unreachable provider never delays readiness nor fails the start. What they find goes to the log
 // (a warning per key that does not work, one info line for those that do) and to the metric
-// sightline_provider_key_status. The one thing to know: it runs only in live mode with a key set
+// sightline_provider_key_status, and the operator's console page reads the latest state of this
+// process (probes update it too). The one thing to know: it runs only in live mode with a key set
 // (the sandbox and every test without a key make no call), and it never throws.
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
@@ -25,6 +26,44 @@ const CREDENTIAL_VARIABLES = [
   'DATAFORSEO_PASSWORD',
 ];
 
+/** What this process knows of one provider key (the operator console shows it). */
+export interface KnownProviderKey {
+  provider: string;
+  status: KeyCheck['status'];
+  /** Where it was learned: the listing call (`check`) or a probe the provider answered or refused. */
+  source: 'check' | 'probe';
+  at: string;
+  http_status?: number;
+  /** The variables to fix, and the provider's words without the key (from a check). */
+  check?: string;
+  detail?: string;
+}
+
+const known = new Map<string, KnownProviderKey>();
+
+/** The key state of this process, one entry per provider that has a key, in the check's order. */
+export function knownProviderKeys(): KnownProviderKey[] {
+  return [...known.values()];
+}
+
+function record(entry: KnownProviderKey): void {
+  known.set(entry.provider, entry);
+  getMetrics().providerKey(entry.provider, entry.status);
+}
+
+/** A probe's verdict on a key: answered (`ok`) or refused (`key_refused`); an unchanged ok is not rewritten. */
+export function recordProbeKeyStatus(provider: string, status: 'ok' | 'key_refused'): void {
+  const before = known.get(provider);
+  if (status === 'ok' && before?.status === 'ok') return;
+  record({ provider, status, source: 'probe', at: new Date().toISOString() });
+}
+
+/** The variables to fix: a refused key's own, else the base URL (an unknown endpoint, no answer, a foreign one). */
+function toFix(c: KeyCheck): string {
+  const refused = c.status === 'key_refused';
+  return c.variables.filter((v) => v.endsWith('_BASE_URL') !== refused).join(' / ');
+}
+
 export interface KeyCheckLoop {
   /** The check under way (resolves when it is logged; at once when nothing is checked). */
   current: Promise<void>;
@@ -46,18 +85,26 @@ export async function checkKeysOnce(config: Config, log: Logger, opts: { fetch?:
     log.warn({ error: (err as Error)?.message }, 'provider key check could not run');
     return [];
   }
-  const metrics = getMetrics();
+  const at = new Date().toISOString();
   const ok: string[] = [];
   const unchecked: string[] = [];
   for (const c of checks) {
     if (c.status === 'not_configured') continue;
-    metrics.providerKey(c.name, c.status);
+    const failing = FAILING.has(c.status);
+    record({
+      provider: c.name,
+      status: c.status,
+      source: 'check',
+      at,
+      ...(c.http_status !== undefined && { http_status: c.http_status }),
+      // The detail without its "(fix …)": `check` says it.
+      ...(failing && { check: toFix(c), detail: c.detail?.replace(/\s*\(fix [^)]*\)$/, '') }),
+    });
     if (c.status === 'ok') ok.push(c.name);
     else if (c.status === 'not_checkable') unchecked.push(c.name);
-    else if (FAILING.has(c.status)) {
-      // A refused key: the key's variables; an unknown endpoint, no answer or a foreign one: the base URL (or the provider is down).
+    else if (failing) {
       const refused = c.status === 'key_refused';
-      const fix = c.variables.filter((v) => v.endsWith('_BASE_URL') !== refused).join(' / ');
+      const fix = toFix(c);
       log.warn(
         { provider: c.name, status: c.status, http_status: c.http_status ?? null, url: c.url ?? null, check: fix, error: c.detail ?? null },
         refused

@@ -15,6 +15,7 @@ import { CONSUMER_PLATFORMS, PlatformError, PLATFORMS, type AskPlatform, type Co
 import type { Logger } from 'pino';
 import { getMetrics } from '../ops/metrics.ts';
 import { CI_LANE } from '../core/content/runs.ts';
+import { recordProbeKeyStatus } from './key-check.ts';
 
 export interface Runtime {
   handle: DatabaseHandle;
@@ -106,11 +107,11 @@ export function buildPlatforms(config: Config, opts: { fetch?: typeof fetch; log
     try {
       const answer = await gated(counted);
       metrics.providerCall(req.platform, 'ok', (performance.now() - started) / 1000);
-      if (keyHolder) metrics.providerKey(keyHolder(req.platform), 'ok');
+      if (keyHolder) recordProbeKeyStatus(keyHolder(req.platform), 'ok');
       return answer;
     } catch (err) {
       if (!refused) metrics.providerCall(req.platform, err instanceof PlatformError ? err.code : 'error', (performance.now() - started) / 1000);
-      if (keyHolder && err instanceof PlatformError && err.code === 'provider_auth_failed') metrics.providerKey(keyHolder(req.platform), 'key_refused');
+      if (keyHolder && err instanceof PlatformError && err.code === 'provider_auth_failed') recordProbeKeyStatus(keyHolder(req.platform), 'key_refused');
       throw err;
     }
   };
