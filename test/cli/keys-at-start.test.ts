@@ -5,7 +5,9 @@
 // sandbox or with SIGHTLINE_CHECK_KEYS_AT_START=off no provider is called.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
+import { startKeyCheck } from '../../src/server/key-check.ts';
 import { Fleet, type FleetProcess } from '../helpers/processes.ts';
 import { freshDatabaseUrl } from '../helpers/harness.ts';
 import { startFakeProvider, type FakeProvider } from '../fakes/providers/index.ts';
@@ -124,6 +126,23 @@ describe('provider keys checked at start', () => {
       assert.ok(!logLines(serve).some((l) => l.msg?.startsWith('provider key check')), serve.output());
     }
     assert.equal(seen(), before, 'a provider was called');
+  });
+
+  test('SIGHTLINE_KEY_CHECK_INTERVAL_HOURS: checked again every that many hours, until stopped', async (t) => {
+    t.mock.timers.enable({ apis: ['setInterval'] });
+    const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', SIGHTLINE_PLATFORM_ENGINE: 'live', ...deepseek.env, SIGHTLINE_KEY_CHECK_INTERVAL_HOURS: '2' });
+    const listings = () => deepseek.requests.filter((r) => r.path === '/models').length;
+    const before = listings();
+    const loop = startKeyCheck(config, pino({ level: 'silent' }));
+    await loop.current;
+    assert.equal(listings(), before + 1, 'checked at start');
+    t.mock.timers.tick(2 * 3_600_000);
+    await loop.current;
+    assert.equal(listings(), before + 2, 'checked again two hours later');
+    loop.stop();
+    t.mock.timers.tick(4 * 3_600_000);
+    await loop.current;
+    assert.equal(listings(), before + 2, 'not after stop');
   });
 
   test('the setting is on or off, anything else stops the start', () => {
