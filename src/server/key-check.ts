@@ -9,18 +9,15 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { checkProviderKeys, FAILING, type KeyCheck } from '../platforms/keycheck.ts';
 import { getMetrics } from '../ops/metrics.ts';
+import { PLATFORM_ENV_PREFIX } from '../platforms/registry.ts';
+import { API_PLATFORMS } from '../platforms/types.ts';
 
 /** How long one provider's listing call may take before it counts as unreachable. */
 export const KEY_CHECK_TIMEOUT_MS = 10_000;
 
 /** The variables that hold a provider credential (a base URL alone is no key). */
 const CREDENTIAL_VARIABLES = [
-  'OPENAI_API_KEY',
-  'PERPLEXITY_API_KEY',
-  'GEMINI_API_KEY',
-  'XAI_API_KEY',
-  'ANTHROPIC_API_KEY',
-  'DEEPSEEK_API_KEY',
+  ...API_PLATFORMS.map((p) => `${PLATFORM_ENV_PREFIX[p]}_API_KEY`),
   'SERPAPI_API_KEY',
   'DATAFORSEO_LOGIN',
   'DATAFORSEO_PASSWORD',
