@@ -50,6 +50,20 @@ const intFromEnv = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
       return n;
     });
 
+/** A switch: on/off (also true/false, yes/no, 1/0), any case; unset or empty is `def`. */
+const switchFromEnv = (def: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const word = v?.trim().toLowerCase();
+      if (!word) return def;
+      if (['on', 'true', 'yes', '1'].includes(word)) return true;
+      if (['off', 'false', 'no', '0'].includes(word)) return false;
+      ctx.addIssue({ code: 'custom', message: `must be on or off (true/false, yes/no, 1/0 also do); got ${JSON.stringify(v!.slice(0, 40))}` });
+      return z.NEVER;
+    });
+
 /**
  * An optional URL of a service (Redis, SMTP) whose scheme must be one of `schemes` and which names a
  * host: a typo stops the start instead of failing on first use. The message never repeats the value
@@ -282,6 +296,15 @@ const ConfigSchema = z.object({
   SIGHTLINE_METRICS_PORT: intFromEnv(0, 0),
   /** The address of that metrics port (bind it to a private address). */
   SIGHTLINE_METRICS_HOST: z.string().optional().default('127.0.0.1'),
+  /**
+   * Live mode: once listening, `serve` and `worker` try each configured provider key with the
+   * provider's free listing call (what `sightline platforms check` does), in the background, and
+   * log and export what they find (docs/operating.md, "Provider keys"); off makes no such call.
+   * @default on
+   */
+  SIGHTLINE_CHECK_KEYS_AT_START: switchFromEnv(true),
+  /** Check the keys again every this many hours while the process runs; 0 = at start only. */
+  SIGHTLINE_KEY_CHECK_INTERVAL_HOURS: intFromEnv(0, 0, 720),
   /** On SIGTERM/SIGINT, how long running requests and jobs may finish before they are aborted. */
   SIGHTLINE_SHUTDOWN_GRACE_MS: intFromEnv(10_000, 0),
   /**

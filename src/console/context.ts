@@ -15,8 +15,21 @@ declare module 'fastify' {
   }
 }
 
+/** What the serving process knows of one provider key (src/server/key-check.ts), for the operator page. */
+export interface ProviderKeyView {
+  provider: string;
+  status: string;
+  source: 'check' | 'probe';
+  at: string;
+  http_status?: number;
+  check?: string;
+  detail?: string;
+}
+
 export interface ConsoleContext {
   core: Core;
+  /** The provider keys as this process last found them (none until a check or a probe). */
+  providerKeys(): ProviderKeyView[];
   mailer: Mailer;
   /** Base of links in mail and printed by the CLI. */
   publicUrl: string;

@@ -13,7 +13,7 @@ import { createMailer } from '../core/accounts/mail.ts';
 import { checkCsrf, preSessionCsrfOf, sessionOf, setPreSessionCsrfCookie } from '../web/session.ts';
 import { consolePublicUrl, needsOwner } from '../core/accounts/users.ts';
 import { loadAssets } from './assets.ts';
-import type { ConsoleContext } from './context.ts';
+import type { ConsoleContext, ProviderKeyView } from './context.ts';
 import { registerAuthRoutes } from './api/auth.ts';
 import { registerKeyRoutes } from './api/keys.ts';
 import { registerAccountRoutes } from './api/account.ts';
@@ -23,7 +23,7 @@ import { registerTeamRoutes } from './api/team.ts';
 /** How long closing the server waits for mail sent after an answer. */
 const MAIL_DRAIN_MS = 5_000;
 
-export function registerConsole(app: FastifyInstance, core: Core) {
+export function registerConsole(app: FastifyInstance, core: Core, opts: { providerKeys?: () => ProviderKeyView[] } = {}) {
   const { assets, shell, scriptHash } = loadAssets();
   const csp = [
     "default-src 'none'",
@@ -70,6 +70,7 @@ export function registerConsole(app: FastifyInstance, core: Core) {
   const pending = new Set<Promise<void>>();
   const ctx: ConsoleContext = {
     core,
+    providerKeys: opts.providerKeys ?? (() => []),
     mailer: createMailer(core.config.SIGHTLINE_SMTP_URL, core.config.SIGHTLINE_MAIL_FROM),
     publicUrl: consolePublicUrl(core.config),
     afterResponse(reply, what, task) {

@@ -16,6 +16,11 @@ export interface Metrics {
   jobOutcome(kind: string, lane: string, outcome: string, seconds: number): void;
   providerCall(platform: string, outcome: string, seconds: number): void;
   databaseEvent(event: string): void;
+  /**
+   * What is known of a provider key (`openai`, …, `serpapi`, `dataforseo`): the status of the last
+   * check (src/server/key-check.ts) or of the last probe the provider answered or refused.
+   */
+  providerKey(provider: string, status: string): void;
   /** Rows a retention sweep removed from `table` (core/retention.ts). */
   retentionRemoved(table: string, rows: number): void;
   /**
@@ -77,6 +82,15 @@ function createMetrics(): Metrics {
     labelNames: ['state'],
     registers: [registry],
   });
+  // One series per provider, valued 1, whose label is the latest status (a state set, as
+  // kube_pod_status_phase): an alert matches on the status, a dashboard shows it as is.
+  const providerKey = new client.Gauge({
+    name: 'sightline_provider_key_status',
+    help: 'Provider key state (1 on the current status): ok, key_refused, endpoint_unknown, unreachable, unexpected, not_checkable',
+    labelNames: ['provider', 'status'],
+    registers: [registry],
+  });
+  const keyStatus = new Map<string, string>();
   const poolGauge = new client.Gauge({ name: 'sightline_db_pool_connections', help: 'Postgres pool: total, idle, waiting', labelNames: ['state'], registers: [registry] });
 
   /** Reads the database gauges; a database that does not answer leaves them as they were. */
@@ -144,6 +158,13 @@ function createMetrics(): Metrics {
     },
     providerCall: (platform, outcome, seconds) => provider.observe({ platform, outcome }, seconds),
     databaseEvent: (event) => dbEvents.inc({ event }),
+    providerKey(name, status) {
+      const before = keyStatus.get(name);
+      if (before === status) return;
+      if (before !== undefined) providerKey.remove({ provider: name, status: before });
+      keyStatus.set(name, status);
+      providerKey.set({ provider: name, status }, 1);
+    },
     retentionRemoved: (table, rows) => retention.inc({ table }, rows),
     attach(s, p, lanes = []) {
       store = s;

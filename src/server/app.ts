@@ -24,6 +24,7 @@ import { registerRoutes } from '../http/routes.ts';
 import { documentMediaTypes } from '../http/mount.ts';
 import { registerMcpEndpoint } from '../mcp/server.ts';
 import { registerConsole } from '../console/routes.ts';
+import { knownProviderKeys } from './key-check.ts';
 import { registerSharePages } from '../share/routes.ts';
 
 const DOCS_WORDMARK =
@@ -140,7 +141,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await registerRoutes(app, opts.core);
   registerMcpEndpoint(app, opts.core, opts.rateLimiter);
-  registerConsole(app, opts.core);
+  registerConsole(app, opts.core, { providerKeys: knownProviderKeys });
   registerSharePages(app, opts.core);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;

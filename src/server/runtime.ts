@@ -15,6 +15,7 @@ import { CONSUMER_PLATFORMS, PlatformError, PLATFORMS, type AskPlatform, type Co
 import type { Logger } from 'pino';
 import { getMetrics } from '../ops/metrics.ts';
 import { CI_LANE } from '../core/content/runs.ts';
+import { recordProbeKeyStatus } from './key-check.ts';
 
 export interface Runtime {
   handle: DatabaseHandle;
@@ -52,14 +53,18 @@ export function platformsStatus(engine: 'live' | 'sandbox', drivers: Record<Plat
 }
 
 /** The start line's words on the platforms: which answer, which have no credentials and what to set. */
-export function describePlatforms(status: PlatformsStatus, judgeModel?: string): string {
+export function describePlatforms(status: PlatformsStatus, judgeModel?: string, keysChecked = false): string {
   if (status.engine === 'sandbox') return 'platforms: sandbox engine (simulated answers; SIGHTLINE_PLATFORM_ENGINE=live asks the providers)';
   const lines = [`platforms (live): ${status.available.join(', ') || 'none'} configured`];
   if (status.unconfigured.length) {
     lines.push(`  no credentials, refused as platform_unavailable: ${status.unconfigured.map((u) => `${u.platform} (${u.set})`).join(', ')}`);
   }
   if (judgeModel) lines.push(`  judge: ${judgeModel}`);
-  lines.push('  keys are checked by the first probe of each platform; a refused key is logged as "provider refused the credentials"');
+  lines.push(
+    keysChecked
+      ? '  keys: being checked now with each provider\'s free listing call (logged as "provider key check"); a key a probe has refused is logged as "provider refused the credentials"'
+      : '  keys are checked by the first probe of each platform; a refused key is logged as "provider refused the credentials"',
+  );
   return lines.join('\n');
 }
 
@@ -91,6 +96,9 @@ export function buildPlatforms(config: Config, opts: { fetch?: typeof fetch; log
   // Provider latency and errors per platform (retries included), for /metrics.
   // A call refused by the caller's beforeSend (the worker lost its lease, the probe ended) was
   // never sent: it is not a provider call and counts nowhere.
+  // Live: an answer proves the key that carried it, a refusal refuses it (sightline_provider_key_status,
+  // named as the key check names them: the API platform, or a consumer surface's provider).
+  const keyHolder = engine === 'live' ? (p: PlatformName) => drivers[p].provider ?? p : null;
   const ask: typeof gated = async (req) => {
     const started = performance.now();
     let refused = false;
@@ -99,9 +107,11 @@ export function buildPlatforms(config: Config, opts: { fetch?: typeof fetch; log
     try {
       const answer = await gated(counted);
       metrics.providerCall(req.platform, 'ok', (performance.now() - started) / 1000);
+      if (keyHolder) recordProbeKeyStatus(keyHolder(req.platform), 'ok');
       return answer;
     } catch (err) {
       if (!refused) metrics.providerCall(req.platform, err instanceof PlatformError ? err.code : 'error', (performance.now() - started) / 1000);
+      if (keyHolder && err instanceof PlatformError && err.code === 'provider_auth_failed') recordProbeKeyStatus(keyHolder(req.platform), 'key_refused');
       throw err;
     }
   };

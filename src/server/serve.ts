@@ -14,6 +14,7 @@ import { startMetricsServer } from '../ops/metrics-server.ts';
 import { describePlatforms, openRuntime, type Runtime } from './runtime.ts';
 import { consolePublicUrl, issueSetupToken, needsOwner } from '../core/accounts/users.ts';
 import { behindProxy } from '../web/local-client.ts';
+import { keysToCheck, startKeyCheck } from './key-check.ts';
 
 function processLogger(config: Config, role: 'serve' | 'worker'): Logger {
   return pino({ level: config.SIGHTLINE_LOG_LEVEL, base: { pid: process.pid, role } });
@@ -159,8 +160,11 @@ export async function runServe(config: Config, opts: { worker: boolean }): Promi
   // between): a shutdown armed with a signal already pending then stops it rather than running
   // before it exists.
   if (opts.worker) runtime.core.startWorker();
+  // The provider keys are tried once listening, in the background: readiness never waits for a provider.
+  const keyCheck = startKeyCheck(config, log);
   const graceMs = config.SIGHTLINE_SHUTDOWN_GRACE_MS;
   armShutdown(async () => {
+    keyCheck.stop();
     // Stop accepting and claiming; requests and jobs get the grace period, then are stopped (a
     // request answered 503, a job handed back). Only then close the database they use.
     await Promise.all([closeHttp(app, log, graceMs), stopJobs(runtime, log, graceMs)]);
@@ -175,7 +179,7 @@ export async function runServe(config: Config, opts: { worker: boolean }): Promi
   log.info({ database: dialect, worker: opts.worker, scheduler, ...platformFields(runtime) }, 'serve started');
   process.stderr.write(
     `sightline serve started (${dialect}; ${opts.worker ? `worker${scheduler ? ' and scheduler' : ', no scheduler'} in this process` : 'API only: jobs and schedules run in `sightline worker` processes'})\n` +
-      `${describePlatforms(runtime.platforms, config.SIGHTLINE_JUDGE_MODEL)}\n`,
+      `${describePlatforms(runtime.platforms, config.SIGHTLINE_JUDGE_MODEL, keysToCheck(config))}\n`,
   );
   const bound = app.server.address();
   await printFirstSteps(runtime, { ...config, PORT: typeof bound === 'object' && bound ? bound.port : config.PORT });
@@ -220,13 +224,16 @@ export async function runWorker(config: Config): Promise<number> {
     await runtime.close();
     return 1;
   }
+  // Probes run here: the keys this process holds are tried as serve's are (in the background).
+  const keyCheck = startKeyCheck(config, log);
   armShutdown(async () => {
+    keyCheck.stop();
     await stopJobs(runtime, log, config.SIGHTLINE_SHUTDOWN_GRACE_MS);
     metrics?.close();
     await runtime.close();
   });
   runtime.core.startWorker();
   log.info({ database: runtime.core.store.dialect, ...platformFields(runtime) }, 'worker started');
-  process.stderr.write(`sightline worker started (${runtime.core.store.dialect})\n${describePlatforms(runtime.platforms, config.SIGHTLINE_JUDGE_MODEL)}\n`);
+  process.stderr.write(`sightline worker started (${runtime.core.store.dialect})\n${describePlatforms(runtime.platforms, config.SIGHTLINE_JUDGE_MODEL, keysToCheck(config))}\n`);
   return -1;
 }

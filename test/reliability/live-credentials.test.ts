@@ -1,7 +1,8 @@
 // An operator switching to live mode learns from `sightline serve` itself which platforms lack
 // credentials (and what to set), and a key the provider refuses is logged once, naming the
 // platform and the variable to fix, while the users' probes fail uncharged. A real serve process
-// on its own database, fake providers at the HTTP boundary.
+// on its own database, fake providers at the HTTP boundary. The key check at start is off here:
+// what is known comes from the probes (a refusal also sets sightline_provider_key_status).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Fleet, type FleetProcess } from '../helpers/processes.ts';
@@ -10,6 +11,7 @@ import { runCli } from '../helpers/cli.ts';
 import { startFakeProvider, type FakeProvider } from '../fakes/providers/index.ts';
 
 const WRONG_KEY = 'sk-ant-api03-wrong-key-0123456789abcdef';
+const METRICS_TOKEN = 'm'.repeat(40);
 
 describe('live mode: misconfigured platforms are named to the operator', () => {
   let db: Awaited<ReturnType<typeof freshDatabaseUrl>>;
@@ -31,6 +33,8 @@ describe('live mode: misconfigured platforms are named to the operator', () => {
       SIGHTLINE_SCHEDULER_INTERVAL_MS: '0',
       SIGHTLINE_PLATFORM_ENGINE: 'live',
       SIGHTLINE_JUDGE_MODEL: 'openai:gpt-4o-mini',
+      SIGHTLINE_CHECK_KEYS_AT_START: 'off',
+      SIGHTLINE_METRICS_TOKEN: METRICS_TOKEN,
       ...openai.env,
       ANTHROPIC_API_KEY: WRONG_KEY,
       ANTHROPIC_BASE_URL: claude.baseUrl,
@@ -114,6 +118,10 @@ describe('live mode: misconfigured platforms are named to the operator', () => {
     assert.equal(line.http_status, 401);
     assert.match(line.msg, /claude fails until ANTHROPIC_API_KEY is fixed/);
     assert.ok(!serve.output().includes(WRONG_KEY), 'the refused key is never logged');
+    // The metric an operator alerts on says it too, with no check at start.
+    const metrics = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    assert.match(metrics, /sightline_provider_key_status\{provider="claude",status="key_refused"\} 1/);
+    assert.doesNotMatch(serve.output(), /provider key check/);
 
     // A user's `doctor` lists what the server can ask, and what it cannot.
     const doctor = await runCli(['doctor', '--json'], { env: { SIGHTLINE_API_URL: base, SIGHTLINE_API_KEY: key } });

@@ -66,6 +66,8 @@ describe('probe answers checkpointed before analysis', () => {
     });
     env = {
       SIGHTLINE_PLATFORM_ENGINE: 'live',
+      // The worker processes' key check at start would be one more request to the fake, counted here.
+      SIGHTLINE_CHECK_KEYS_AT_START: 'off',
       SIGHTLINE_PROBE_MAX_ATTEMPTS: '1',
       SIGHTLINE_JUDGE_MODEL: 'openai:gpt-judge',
       // Long enough that a loaded machine never loses a lease mid-analysis (a lost lease is a

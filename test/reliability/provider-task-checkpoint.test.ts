@@ -53,6 +53,8 @@ describe('a probe waiting on a provider task', () => {
     fake = await startFakeDataForSeo({ taskLatencyMs: () => taskMs });
     env = {
       SIGHTLINE_PLATFORM_ENGINE: 'live',
+      // The worker processes' key check at start would be one more request to the fake, counted here.
+      SIGHTLINE_CHECK_KEYS_AT_START: 'off',
       SIGHTLINE_DATAFORSEO_POLL_MS: '50',
       SIGHTLINE_PROBE_MAX_ATTEMPTS: '1',
       // Long enough that a loaded machine never loses a lease mid-wait (a lost lease is a third

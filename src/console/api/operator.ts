@@ -1,5 +1,6 @@
 // The operator's view (the instance owner): every account, suspend and unsuspend, grant credits,
-// invite a new user (by mail when a transport is configured; the link is shown either way).
+// invite a new user (by mail when a transport is configured; the link is shown either way), and
+// the provider keys as this process last found them.
 // The actions and their answers are the operator commands' (src/operations/operator/actions.ts).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -25,8 +26,16 @@ function credits(value: string | number): number {
   }
 }
 
-export function registerOperatorRoutes(api: FastifyInstance, { core, mailer, publicUrl }: ConsoleContext) {
+export function registerOperatorRoutes(api: FastifyInstance, { core, mailer, publicUrl, providerKeys }: ConsoleContext) {
   const db = core.store.db;
+
+  // The provider keys as this server process found them (the check at start, then its probes);
+  // `checked`: whether it checks them at start at all (live mode and SIGHTLINE_CHECK_KEYS_AT_START).
+  api.get('/console/api/operator/provider-keys', { ...op('operator.provider_keys.list'), schema: { hide: true } }, async () => ({
+    engine: core.config.SIGHTLINE_PLATFORM_ENGINE,
+    checked: core.config.SIGHTLINE_PLATFORM_ENGINE === 'live' && core.config.SIGHTLINE_CHECK_KEYS_AT_START,
+    keys: providerKeys(),
+  }));
 
   api.get('/console/api/operator/accounts', { ...op('operator.accounts.list'), schema: { hide: true } }, async () => listAccountsForOperator(db));
 

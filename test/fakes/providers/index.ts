@@ -92,7 +92,17 @@ export interface FakeProvider {
   /** Redirect lookups received (HEAD/GET /grounding-api-redirect/…). */
   redirectLookups: string[];
   setScript(script: FakeScript): void;
+  /**
+   * Holds the answers to the model listing from now on until `release()`: `received` resolves once
+   * a listing request has arrived and is being held.
+   */
+  holdListings(): ListingHold;
   close(): Promise<void>;
+}
+
+export interface ListingHold {
+  received: Promise<void>;
+  release(): void;
 }
 
 const ENV_NAMES: Record<PlatformName, { key: string; base: string }> = {
@@ -451,6 +461,7 @@ export async function startFakeProvider(platform: PlatformName, script: FakeScri
   const redirects = new Map<string, string>();
   const redirectLookups: string[] = [];
   const pending = new Set<NodeJS.Timeout>();
+  let hold: { released: Promise<void>; arrived: () => void } | null = null;
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -510,7 +521,12 @@ export async function startFakeProvider(platform: PlatformName, script: FakeScri
       };
 
       if (isListing(platform, recorded.method, recorded.path)) {
-        if (!refused()) send(200, modelListBody(platform));
+        const answer = () => {
+          if (!refused()) send(200, modelListBody(platform));
+        };
+        if (!hold) return answer();
+        hold.arrived();
+        void hold.released.then(answer);
         return;
       }
       const r = route(platform, recorded.method, recorded.path, body);
@@ -557,6 +573,20 @@ export async function startFakeProvider(platform: PlatformName, script: FakeScri
     redirectLookups,
     setScript(s: FakeScript) {
       current = s;
+    },
+    holdListings() {
+      let release!: () => void;
+      let arrived!: () => void;
+      const received = new Promise<void>((r) => (arrived = r));
+      const released = new Promise<void>((r) => (release = r));
+      hold = { released, arrived };
+      return {
+        received,
+        release: () => {
+          hold = null;
+          release();
+        },
+      };
     },
     async close() {
       for (const t of pending) clearTimeout(t);

@@ -1,6 +1,6 @@
 // The operator's view of the instance: every account with its balance and users; suspend or
 // reactivate; grant credits; invite someone (the link is shown to copy, and mailed when a
-// transport is configured).
+// transport is configured); in live mode, the provider keys as this server found them.
 import { html, useEffect, useState, PageHead, Table, Badge, Note, ErrorNote, Loading, Field, CopyButton, useData, when } from '../ui.js';
 import { get, post } from '../api.js';
 
@@ -75,6 +75,34 @@ function Grant({ account, onDone }) {
   </form>`;
 }
 
+const KEY_STATUS = {
+  ok: ['pass', 'accepted'],
+  key_refused: ['fail', 'refused'],
+  endpoint_unknown: ['fail', 'endpoint unknown'],
+  unreachable: ['fail', 'unreachable'],
+  unexpected: ['fail', 'unexpected answer'],
+  not_checkable: ['neutral', 'not checkable'],
+};
+
+/** Live mode: each provider key's latest state in this server process (the check at start, then probes). */
+function ProviderKeys() {
+  const data = useData(() => get('/console/api/operator/provider-keys'));
+  const d = data.data;
+  if (!d || d.engine !== 'live') return null;
+  const learned = (k) => (k.source === 'probe' ? `a probe, ${when(k.at)}` : `the check, ${when(k.at)}`);
+  return html`<section class="card" aria-labelledby="keys-title"><h2 id="keys-title">Provider keys</h2>
+    <p class="small muted">As this server process found them: checked once it started${d.checked ? '' : ' (off: SIGHTLINE_CHECK_KEYS_AT_START)'}, then by each probe. <code>sightline platforms check</code> tries them again.</p>
+    ${d.keys.length
+      ? html`<${Table} caption="Provider keys" captionHidden rowKey=${(k) => k.provider} rows=${d.keys} columns=${[
+          { label: 'Provider', cell: (k) => html`<strong>${k.provider}</strong>` },
+          { label: 'Key', cell: (k) => html`<${Badge} value=${(KEY_STATUS[k.status] || ['neutral'])[0]} label=${(KEY_STATUS[k.status] || [null, k.status])[1]} />` },
+          { label: 'What to do', cell: (k) => (k.check ? html`Fix <code>${k.check}</code>${k.detail ? html`<div class="small muted">${k.detail}</div>` : null}` : k.status === 'not_checkable' ? html`<span class="small muted">No free call: known once a probe runs.</span>` : html`<span class="small muted">Nothing.</span>`), wide: true },
+          { label: 'Learned from', cell: (k) => html`<span class="small">${learned(k)}</span>` },
+        ]} />`
+      : html`<p>${d.checked ? 'No key configured, or the check has not answered yet.' : 'Not checked yet: no probe has run since the server started.'}</p>`}
+  </section>`;
+}
+
 export function OperatorPage({ session }) {
   const data = useData(() => get('/console/api/operator/accounts'));
   const [error, setError] = useState(null);
@@ -102,6 +130,7 @@ export function OperatorPage({ session }) {
     data.reload();
   };
   return html`<${PageHead} title="Operator" sub="Every account on this instance." />
+    <${ProviderKeys} />
     <${Invite} accounts=${data.data ? data.data.accounts : []} onDone=${() => data.reload()} />
     <section class="card" aria-labelledby="acc-title"><h2 id="acc-title">Accounts</h2>
       <${ErrorNote} error=${error || data.error} />
