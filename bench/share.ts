@@ -8,6 +8,8 @@
 // a wall gap also counts the time the thread waited for a core. The first render of the process
 // is reported apart (pdfkit and the fonts load then).
 //
+// PASS when no later render holds the main thread for more than 15 ms of CPU in one turn.
+//
 //   npm run bench:share              (SHARE_BENCH_RENDERS, default 3 of each after the first)
 //   npm run bench:share -- --first small    (the process's first render is the small report)
 //   npm run bench:share -- --in-process     (no thread: rendered on the event loop, as before)
@@ -72,6 +74,10 @@ async function render(token: string) {
 const line = (label: string, r: Awaited<ReturnType<typeof render>>) =>
   console.log(`${label.padEnd(24)} wall ${r.wall.toFixed(0).padStart(5)} ms   longest gap ${r.longest.toFixed(1).padStart(6)} ms   most main-thread CPU in one turn ${r.mostCpu.toFixed(1).padStart(6)} ms   ${(r.bytes / 1024).toFixed(0)} KiB`);
 
+/** Target: no later render holds the main thread for more CPU than this in one turn (schedstat counts in scheduler ticks, ~4 ms). */
+const TARGET_MS = 15;
+let worstCpu = 0;
+
 line(`first render (${firstSmall ? 'small' : 'large'})`, await render(firstSmall ? small : large));
 for (const [name, token] of [['large', large], ['small', small]] as const) {
   const runs: Awaited<ReturnType<typeof render>>[] = [];
@@ -79,5 +85,12 @@ for (const [name, token] of [['large', large], ['small', small]] as const) {
   for (const [i, r] of runs.entries()) line(`later render ${name} #${i + 1}`, r);
   const worst = (k: 'longest' | 'mostCpu') => Math.max(...runs.map((r) => r[k])).toFixed(1);
   console.log(`${name}, later renders: longest gap ${worst('longest')} ms, most main-thread CPU in one turn ${worst('mostCpu')} ms`);
+  worstCpu = Math.max(worstCpu, ...runs.map((r) => r.mostCpu));
+}
+if (!existsSync(SCHEDSTAT)) console.log('no /proc/thread-self/schedstat here: main-thread CPU not measured, no verdict');
+else {
+  const pass = worstCpu <= TARGET_MS;
+  console.log(`${pass ? 'PASS' : 'FAIL'}: the main thread's most CPU in one turn during a later render is ${worstCpu.toFixed(1)} ms (target ≤ ${TARGET_MS} ms)`);
+  if (!pass) process.exitCode = 1;
 }
 await s.close();
