@@ -22,10 +22,18 @@ const RENDERS = Number(process.env.SHARE_BENCH_RENDERS ?? 3);
 const inProcess = process.argv.includes('--in-process');
 const firstSmall = process.argv.includes('--first') && process.argv[process.argv.indexOf('--first') + 1] === 'small';
 
-const s = await startTestServer({ SIGHTLINE_SCHEDULER_INTERVAL_MS: '0', SIGHTLINE_SHARE_PDF_CACHE_MB: '0', SIGHTLINE_SHARE_PDF_LIMIT_PER_MINUTE: '100000', SIGHTLINE_SHARE_LIMIT_PER_MINUTE: '100000' }, {
-  worker: false,
-  app: { sharePdf: { threads: inProcess ? 0 : 1 } },
-});
+const s = await startTestServer(
+  {
+    SIGHTLINE_SCHEDULER_INTERVAL_MS: '0',
+    SIGHTLINE_SHARE_PDF_CACHE_MB: '0',
+    SIGHTLINE_SHARE_PDF_LIMIT_PER_MINUTE: '100000',
+    SIGHTLINE_SHARE_LIMIT_PER_MINUTE: '100000',
+  },
+  {
+    worker: false,
+    app: { sharePdf: { threads: inProcess ? 0 : 1 } },
+  },
+);
 console.log(`share PDFs rendered ${inProcess ? 'on the event loop (--in-process)' : 'in a worker thread'}`);
 const { key } = await s.account({ credits: 0 });
 
@@ -34,7 +42,9 @@ async function shareOf(name: string, count: number, topics: number): Promise<str
     prompt: `which customer relationship manager suits a small agency best, case ${i}`,
     topics: Array.from({ length: topics }, (_, j) => `a rather long topic name ${(i + j) % MAX_PROJECT_TOPICS}`),
   }));
-  const p = (await s.request('POST', '/v1/projects', { key, body: { name, url: 'https://acme.example/', brand: { name: 'Acme' }, platforms: ['openai'], prompts } })).json();
+  const p = (
+    await s.request('POST', '/v1/projects', { key, body: { name, url: 'https://acme.example/', brand: { name: 'Acme' }, platforms: ['openai'], prompts } })
+  ).json();
   const share = (await s.request('POST', `/v1/projects/${p.id}/shares`, { key, body: {} })).json();
   return share.token as string;
 }
@@ -72,14 +82,19 @@ async function render(token: string) {
 }
 
 const line = (label: string, r: Awaited<ReturnType<typeof render>>) =>
-  console.log(`${label.padEnd(24)} wall ${r.wall.toFixed(0).padStart(5)} ms   longest gap ${r.longest.toFixed(1).padStart(6)} ms   most main-thread CPU in one turn ${r.mostCpu.toFixed(1).padStart(6)} ms   ${(r.bytes / 1024).toFixed(0)} KiB`);
+  console.log(
+    `${label.padEnd(24)} wall ${r.wall.toFixed(0).padStart(5)} ms   longest gap ${r.longest.toFixed(1).padStart(6)} ms   most main-thread CPU in one turn ${r.mostCpu.toFixed(1).padStart(6)} ms   ${(r.bytes / 1024).toFixed(0)} KiB`,
+  );
 
 /** Target: no later render holds the main thread for more CPU than this in one turn (schedstat counts in scheduler ticks, ~4 ms). */
 const TARGET_MS = 15;
 let worstCpu = 0;
 
 line(`first render (${firstSmall ? 'small' : 'large'})`, await render(firstSmall ? small : large));
-for (const [name, token] of [['large', large], ['small', small]] as const) {
+for (const [name, token] of [
+  ['large', large],
+  ['small', small],
+] as const) {
   const runs: Awaited<ReturnType<typeof render>>[] = [];
   for (let i = 0; i < RENDERS; i++) runs.push(await render(token));
   for (const [i, r] of runs.entries()) line(`later render ${name} #${i + 1}`, r);
@@ -90,7 +105,9 @@ for (const [name, token] of [['large', large], ['small', small]] as const) {
 if (!existsSync(SCHEDSTAT)) console.log('no /proc/thread-self/schedstat here: main-thread CPU not measured, no verdict');
 else {
   const pass = worstCpu <= TARGET_MS;
-  console.log(`${pass ? 'PASS' : 'FAIL'}: the main thread's most CPU in one turn during a later render is ${worstCpu.toFixed(1)} ms (target ≤ ${TARGET_MS} ms)`);
+  console.log(
+    `${pass ? 'PASS' : 'FAIL'}: the main thread's most CPU in one turn during a later render is ${worstCpu.toFixed(1)} ms (target ≤ ${TARGET_MS} ms)`,
+  );
   if (!pass) process.exitCode = 1;
 }
 await s.close();

@@ -1,11 +1,14 @@
 // A share-link PDF whose render fails in its worker thread, through the real server: a thread
 // that dies mid-render and a render that throws both answer 500 in the documented error shape
-// (no stack, nothing of the report), and the next request renders in a fresh thread. The failing
+// (no stack, nothing of the report), and the next request renders in a fresh thread; a render in
+// the thread prints what one on the event loop prints. The failing
 // thread is the real entry with a test-only wrapper (test/fixtures/share/pdf-thread-failing-entry.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { sharePdfRenderer } from '../../src/share/routes.ts';
+import { reportPdf } from '../../src/share/pdf.ts';
+import { openShare, shareReport } from '../../src/core/reports/shares.ts';
 import { pdfText } from '../helpers/pdf-text.ts';
 
 const entry = new URL('../fixtures/share/pdf-thread-failing-entry.mjs', import.meta.url);
@@ -54,4 +57,20 @@ describe('share PDF render that fails in its thread', () => {
       assert.equal(renderer.stats().broken, false);
     });
   }
+
+  test('the thread prints what the event loop prints', async () => {
+    const { token } = await link('Łódź Ünïcode 東京 «quotes»');
+    const fromThread = await s.request('GET', `/share/${token}/report.pdf`);
+    assert.equal(fromThread.statusCode, 200);
+    const core = s.runtime.core;
+    const view = await shareReport(core.store, core.catalog, (await openShare(core.store, token))!);
+    assert.equal(view.status, 'ok');
+    const here = await reportPdf(view.report!);
+    // The "Generated" time differs (the thread's report was gathered a moment earlier).
+    const text = (pdf: Buffer) => pdfText(pdf)?.replace(/Generated \S+ \S+ UTC/, 'Generated');
+    const threaded = text(fromThread.rawPayload);
+    if (threaded === undefined) return; // no poppler-utils here (CI requires it)
+    assert.equal(threaded, text(here));
+    assert.match(threaded, /Łódź Ünïcode \?\? «quotes»/);
+  });
 });
