@@ -7,9 +7,10 @@
 // stricter limit of its own (SIGHTLINE_SHARE_PDF_LIMIT_PER_MINUTE), and a rendered PDF is kept
 // until the report's numbers change (pdf-cache.ts), so a link fetched in a loop does not keep the
 // server rendering; a PDF is rendered in a worker thread (pdf-thread.ts), never on the event loop
-// that answers every other request. An unknown, expired or revoked token, or one whose project or account is gone,
-// gets the same 404 page from the same single query (core/reports/shares.ts). A link whose topic
-// or market is no longer the project's gets a 410 page saying so, never an empty report.
+// that answers every other request. An unknown, expired or revoked token, or one whose project or
+// account is gone, gets the same 404 page from the same single query (core/reports/shares.ts). A
+// link whose topic or market is no longer the project's gets a 410 page saying so, never an empty
+// report.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fileNameOf } from '../lib/file-name.ts';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
