@@ -26,6 +26,7 @@ import { registerMcpEndpoint } from '../mcp/server.ts';
 import { registerConsole } from '../console/routes.ts';
 import { knownProviderKeys } from './key-check.ts';
 import { registerSharePages } from '../share/routes.ts';
+import type { PdfRendererOptions } from '../share/pdf-thread.ts';
 
 const DOCS_WORDMARK =
   '<svg xmlns="http://www.w3.org/2000/svg" width="150" height="32" viewBox="0 0 150 32">' +
@@ -50,6 +51,8 @@ export interface AppOptions {
   core: Core;
   rateLimiter: KeyRateLimiter;
   logger?: boolean | { level: string };
+  /** How share-link PDFs are rendered (tests replace the thread's entry). */
+  sharePdf?: PdfRendererOptions;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -142,7 +145,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await registerRoutes(app, opts.core);
   registerMcpEndpoint(app, opts.core, opts.rateLimiter);
   registerConsole(app, opts.core, { providerKeys: knownProviderKeys });
-  registerSharePages(app, opts.core);
+  registerSharePages(app, opts.core, opts.sharePdf);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }

@@ -6,9 +6,11 @@
 // looked at, so guessing tokens costs the same as reading a report; a PDF also counts against a
 // stricter limit of its own (SIGHTLINE_SHARE_PDF_LIMIT_PER_MINUTE), and a rendered PDF is kept
 // until the report's numbers change (pdf-cache.ts), so a link fetched in a loop does not keep the
-// server rendering. An unknown, expired or revoked token, or one whose project or account is gone,
-// gets the same 404 page from the same single query (core/reports/shares.ts). A link whose topic
-// or market is no longer the project's gets a 410 page saying so, never an empty report.
+// server rendering; a PDF is rendered in a worker thread (pdf-thread.ts), never on the event loop
+// that answers every other request. An unknown, expired or revoked token, or one whose project or
+// account is gone, gets the same 404 page from the same single query (core/reports/shares.ts). A
+// link whose topic or market is no longer the project's gets a 410 page saying so, never an empty
+// report.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fileNameOf } from '../lib/file-name.ts';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
@@ -16,7 +18,8 @@ import type { Core } from '../core/index.ts';
 import { openShare, shareReport, type ShareReport } from '../core/reports/shares.ts';
 import { goneHtml, notFoundHtml, reportHtml, SHARE_CSP, tooManyHtml } from './html.ts';
 import { PdfCache } from './pdf-cache.ts';
-import { pdfVersion, reportPdf } from './pdf.ts';
+import { pdfVersion } from './pdf.ts';
+import { createPdfRenderer, type PdfRenderer, type PdfRendererOptions } from './pdf-thread.ts';
 
 function secure(reply: FastifyReply) {
   reply.header('cache-control', 'no-store');
@@ -28,15 +31,21 @@ function secure(reply: FastifyReply) {
 }
 
 const pdfCaches = new WeakMap<FastifyInstance, PdfCache>();
+const pdfRenderers = new WeakMap<FastifyInstance, PdfRenderer>();
 
 /** The rendered-PDF cache of an app's share pages (tests read its counters). */
 export const sharePdfCache = (app: FastifyInstance) => pdfCaches.get(app);
+/** The PDF renderer of an app's share pages (tests read its thread's counts). */
+export const sharePdfRenderer = (app: FastifyInstance) => pdfRenderers.get(app);
 
-export function registerSharePages(app: FastifyInstance, core: Core) {
+export function registerSharePages(app: FastifyInstance, core: Core, pdf: PdfRendererOptions = {}) {
   const limiter = new RateLimiterMemory({ points: core.config.SIGHTLINE_SHARE_LIMIT_PER_MINUTE, duration: 60 });
   const pdfLimiter = new RateLimiterMemory({ points: core.config.SIGHTLINE_SHARE_PDF_LIMIT_PER_MINUTE, duration: 60, keyPrefix: 'share-pdf' });
   const pdfCache = new PdfCache(core.config.SIGHTLINE_SHARE_PDF_CACHE_MB * 1024 * 1024);
   pdfCaches.set(app, pdfCache);
+  const renderer = createPdfRenderer(pdf);
+  pdfRenderers.set(app, renderer);
+  app.addHook('onClose', async () => renderer.close());
 
   /** Counts the request against a limiter; false after answering 429. */
   async function allowed(l: RateLimiterMemory, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
@@ -79,7 +88,7 @@ export function registerSharePages(app: FastifyInstance, core: Core) {
     const report = await open(request, reply, true);
     if (!report) return reply;
     const { share } = report;
-    const pdf = await pdfCache.get(share.id, pdfVersion(report), () => reportPdf(report));
+    const pdf = await pdfCache.get(share.id, pdfVersion(report), () => renderer.render(report));
     const name = `${fileNameOf(share.projectName, 'report')}-report.pdf`;
     return reply.type('application/pdf').header('content-disposition', `inline; filename="${name}"`).send(pdf);
   });

@@ -9,7 +9,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config.ts';
 import { createAccount, createKey } from '../../src/core/accounts/accounts.ts';
 import { grantCredits } from '../../src/core/billing/ledger.ts';
-import { buildApp } from '../../src/server/app.ts';
+import { buildApp, type AppOptions } from '../../src/server/app.ts';
 import { createKeyRateLimiter } from '../../src/web/rate-limit.ts';
 import { openRuntime, type Runtime } from '../../src/server/runtime.ts';
 import type { CoreOptions } from '../../src/core/index.ts';
@@ -75,14 +75,14 @@ export interface TestServer {
 
 let emailCounter = 0;
 
-/** `core`: composition-root overrides (a fake resolver, say) passed to openRuntime. */
-export async function startTestServer(env: Record<string, string> = {}, opts: { worker?: boolean; core?: Partial<CoreOptions> } = {}): Promise<TestServer> {
+/** `core`: composition-root overrides (a fake resolver, say) passed to openRuntime; `app`: buildApp's (a share PDF thread entry). */
+export async function startTestServer(env: Record<string, string> = {}, opts: { worker?: boolean; core?: Partial<CoreOptions>; app?: Pick<AppOptions, 'sharePdf'> } = {}): Promise<TestServer> {
   const db = await freshDatabaseUrl();
   const config = loadConfig({ SIGHTLINE_LOG_LEVEL: 'silent', ...env, DATABASE_URL: db.url });
   const runtime = await openRuntime(config, { core: opts.core });
   const rateLimiter = await createKeyRateLimiter({ perMinute: config.SIGHTLINE_RATE_LIMIT_PER_MINUTE, handle: runtime.handle });
   // Errors no handler expected (a 500) are logged, so a failure in CI says why; quiet otherwise.
-  const app = await buildApp({ core: runtime.core, rateLimiter, logger: { level: process.env.SIGHTLINE_TEST_LOG_LEVEL ?? 'error' } });
+  const app = await buildApp({ ...opts.app, core: runtime.core, rateLimiter, logger: { level: process.env.SIGHTLINE_TEST_LOG_LEVEL ?? 'error' } });
   await app.ready();
   if (opts.worker !== false) runtime.core.startWorker();
   const server: TestServer = {
