@@ -489,3 +489,18 @@ test("shop-page-reviews: on a category page that sells, shoppers' rated reviews 
   const directory = extractPage(shopFixture('directory-reviews.html'), 'https://movefinder.example/movers/harbourtown').bodyText;
   assert.ok(directory.includes('carried a piano up three flights') && directory.includes('Compare local moving crews'), directory);
 });
+
+test("product-facts-modal: on a product page a specifications or measurements box drawn as a modal stays; a modal sign-up and the same box on an article go", () => {
+  const facts =
+    `<div class="shelf-measurements-modal"><h2 class="shelf-measurements-modal__title">Measurements</h2><ul class="shelf-measurements-modal__list">` +
+    `<li>Width: 30 1/8 in</li><li>Depth: 15 3/8 in</li><li>Max load per shelf: 29 lb</li></ul></div>`;
+  const signup = `<div class="newsletter-modal"><p>Join our list for 10% off your first order.</p></div><div class="promo-popup"><p>Free delivery this weekend only.</p></div>`;
+  const page = (head: string) =>
+    `<html><head>${head}</head><body><main><h1>Cube shelf unit</h1>${prose('A shelf unit that stands or lies down', 3)}${facts}${signup}</main></body></html>`;
+  const product = extractPage(page('<meta property="og:type" content="product">'), 'https://furniture.example/p/cube-shelf-unit-80275887/').bodyText;
+  for (const kept of ['Measurements', 'Width: 30 1/8 in', 'Max load per shelf: 29 lb']) assert.ok(product.includes(kept), `${kept} missing:\n${product}`);
+  for (const junk of ['Join our list', 'Free delivery this weekend']) assert.ok(!product.includes(junk), `${junk} in:\n${product}`);
+  // On a page that is not a product's, a modal stays chrome whatever it is named.
+  const article = extractPage(page('<meta property="og:type" content="article">'), 'https://furniture.example/blog/shelves').bodyText;
+  assert.ok(article.includes('A shelf unit that stands or lies down sentence 2') && !article.includes('Max load per shelf'), article);
+});

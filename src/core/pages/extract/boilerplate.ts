@@ -12,6 +12,7 @@ import {
   SCREEN_READER_COPY,
   SCREEN_READER_COPY_MAX_WORDS,
   SIDEBAR_TOKEN,
+  PRODUCT_FACTS_BOX,
   TOOLTIP_CLASS,
   TOOLTIP_MAX_TEXT,
   WIDGET_TOKEN,
@@ -232,6 +233,13 @@ export interface PruneOptions {
    * "category-header") holds its description, where an article's holds only a dek and byline.
    */
   titleBlocks?: boolean;
+  /**
+   * product-facts-modal: the page is one product's. Its specifications, measurements, size chart
+   * or nutrition facts are often drawn in a box that opens as a modal or pop-up ("specs-modal",
+   * "measurements-modal", "modal-sizechart"): on a product page that box is the product's own
+   * facts, not a sign-up or a promotion, and it is kept (see PRODUCT_FACTS_BOX).
+   */
+  product?: boolean;
 }
 
 /** Detaches boilerplate in place. Returns nothing; the tree is smaller afterwards. */
@@ -378,6 +386,7 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
         else if (
           NEGATIVE.test(cls) &&
           !POSITIVE.test(cls) &&
+          !(opts.product === true && isProductFactsBox(cls)) &&
           name !== 'article' &&
           !((insideMain(el) || HEADING_TAG.test(name)) && !NEGATIVE.test(cls.replace(HEADER_WORD, ' ')))
         )
@@ -405,6 +414,15 @@ function walkForBoilerplate(body: Element, opts: PruneOptions, gone: AnyNode[]):
     }
     return true;
   });
+}
+
+/** Chrome words that only say how a box is shown (opened over the page), not what it holds. */
+const OVERLAY_WORD = /(?:^|[^a-z])(?:modal|popup|pop-up|overlay)(?:$|[^a-z])/gi;
+
+/** product-facts-modal (rules.ts PRODUCT_FACTS_BOX): a box named as a modal or pop-up that also
+ * names a product's facts, and names nothing else as chrome once the modal word is set aside. */
+function isProductFactsBox(cls: string): boolean {
+  return PRODUCT_FACTS_BOX.test(cls) && !NEGATIVE.test(cls.replace(OVERLAY_WORD, ' '));
 }
 
 /** Least share of the page's text from which a box named as chrome is checked for being a link

@@ -99,10 +99,10 @@ export function extractPage(html: string, url: string): PageDocument {
     // Reference and source lists are looked for before pruning: a list of links at the end of an
     // article is what pruning takes for a link box, yet it is the article's evidence.
     const references = findReferenceLists(body);
-    pruneBoilerplate(body, { bodyTextLength, titleBlocks: !declaresArticle(meta, articleItems) && !isForumPage(meta, url, forumItems) });
     // A page whose microdata holds one schema.org Product is that product's page (several are
     // a list's cards).
     const product = (isProductPage(meta, url) && !isShoppingStory(meta, url) && !isArticleAtProductUrl(meta, url)) || productItems === 1;
+    pruneBoilerplate(body, { bodyTextLength, titleBlocks: !declaresArticle(meta, articleItems) && !isForumPage(meta, url, forumItems), product });
     const collection = isCollectionPage(meta);
     // Shoppers' reviews and other products' carousels go before the main box is chosen.
     if (product) removeProductExtras(body, bodyTextLength);

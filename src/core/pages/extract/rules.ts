@@ -260,3 +260,13 @@ export const TOOLTIP_MAX_TEXT = 400;
  */
 export const DISCLAIMER_BOX = /(?:^|[^a-z])disclaimers?(?:$|[^a-z])/i;
 export const DISCLAIMER_MAX_SHARE = 0.5;
+
+/**
+ * product-facts-modal (boilerplate.ts): class words that name a product's own facts — its
+ * specifications, measurements or dimensions, size chart or guide, nutrition facts, ingredients.
+ * A box so named that opens as a modal or pop-up ("specs-modal", "pipf-measurements-modal",
+ * "modal-sizechart") is kept on a product page: shops draw the facts table there, and it is part
+ * of what the page says about the product.
+ */
+export const PRODUCT_FACTS_BOX =
+  /(?:^|[^a-z])(?:specs?|specifications?|measurements?|dimensions?|size-?chart|size-?guide|nutrition|ingredients?)(?:$|[^a-z])/i;
