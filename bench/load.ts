@@ -99,7 +99,7 @@ try {
   const ops: Record<string, (key: string) => Promise<number>> = {
     'GET /v1/usage': async (key) => (await call('GET', '/v1/usage', key)).status,
     'GET /v1/visibility/runs': async (key) => (await call('GET', '/v1/visibility/runs?limit=10', key)).status,
-    'GET /v1/visibility/runs/{id}': async (key) => (runIds.length ? (await call('GET', `/v1/visibility/runs/${runIds[rand(runIds.length)]}?include_probes=true`, accounts[0]!.key)).status : 200),
+    'GET /v1/visibility/runs/{id}': async (_key) => (runIds.length ? (await call('GET', `/v1/visibility/runs/${runIds[rand(runIds.length)]}?include_probes=true`, accounts[0]!.key)).status : 200),
     'GET /v1/visibility/models': async (key) => (await call('GET', '/v1/visibility/models', key)).status,
     'POST /v1/visibility/runs': async (key) => {
       const r = await call('POST', '/v1/visibility/runs', key, {

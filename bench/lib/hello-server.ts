@@ -18,7 +18,7 @@ const usageBody = {
 };
 
 const app = Fastify({ logger: false });
-app.get('/', async (request, reply) => {
+app.get('/', async (_request, reply) => {
   if (!usageShaped) return { hello: 'world' };
   reply.header('x-request-id', 'req_01m80tjdffx4p3nf3185vq486b');
   reply.header('RateLimit-Limit', 100000000);

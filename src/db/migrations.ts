@@ -1,6 +1,6 @@
 // Schema migrations, as code so that SQLite and Postgres get exactly the same tables.
 // Only portable column types are used (text, integer); see schema.ts for why.
-import { Kysely, Migrator, SqliteAdapter, sql, type Migration, type MigrationProvider } from 'kysely';
+import { type Kysely, Migrator, SqliteAdapter, sql, type Migration, type MigrationProvider } from 'kysely';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': {

@@ -8,7 +8,7 @@
 // Every pooled client carries an 'error' listener from the moment it connects, in use or idle:
 // pg emits 'error' on a client whose server went away, and without a listener that event kills
 // the process (pg-pool only listens on idle clients).
-import { CompiledQuery, Kysely, PostgresDialect, PostgresDriver, type DatabaseConnection, type Driver, type KyselyConfig, type PostgresDialectConfig, type QueryResult, type TransactionSettings } from 'kysely';
+import { type CompiledQuery, Kysely, PostgresDialect, PostgresDriver, type DatabaseConnection, type Driver, type KyselyConfig, type PostgresDialectConfig, type QueryResult, type TransactionSettings } from 'kysely';
 import type pg from 'pg';
 
 /** SQLSTATEs and socket errors that mean the connection (or the server) is gone, not the query wrong. */

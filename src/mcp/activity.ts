@@ -70,7 +70,7 @@ export class McpActivity {
         const tool = typeof name === 'string' ? TOOLS_BY_NAME.get(name) : undefined;
         // Refused before the tool ran: by the rate limit (429), or by the protocol layer, which
         // answers a malformed call with a JSON-RPC error inside an HTTP 200 (recorded as 400).
-        this.record(tool?.action ?? 'mcp.tools_call', httpStatus < 400 ? 400 : httpStatus);
+        this.record(tool?.action ?? 'mcp.tools_call', Math.max(httpStatus, 400));
       } else {
         this.record(protocolAction(m.method), httpStatus);
       }

@@ -1790,7 +1790,6 @@ export function createEntityMatcher(name: string, aliases: string[] = [], opts: 
   return matcher;
 }
 
-const COMBINING = /\p{M}/u;
 const ARABIC_LETTER = /\p{Script=Arabic}/u;
 /** The Hebrew letters (alef to tav, final forms included), not its points or punctuation. */
 const HEBREW_LETTER = /[\u05D0-\u05EA]/u;

@@ -112,7 +112,7 @@ describe('sightline CLI', () => {
 
   test('an operator command\'s --help is its own usage, not the whole list', async () => {
     const { stdout } = await cli('credits', 'grant', '--help');
-    assert.match(stdout, /^Usage:\n  sightline credits grant --account ID\|--email ADDRESS --credits N/);
+    assert.match(stdout, /^Usage:\n {2}sightline credits grant --account ID\|--email ADDRESS --credits N/);
     assert.match(stdout, /--top-up: bought credits/);
     assert.doesNotMatch(stdout, /accounts create|visibility run/);
   });

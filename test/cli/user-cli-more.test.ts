@@ -152,7 +152,7 @@ describe('user CLI: pages, content, exports, tracked tests, reports, activity', 
     assert.equal(second.json.items.length, 3);
     assert.ok(second.json.items.every((i: any) => i.id < first.json.items[2].id), 'the next page is older');
     const humanPage = await cli('activity', '--limit', '2', '--kind', 'reads');
-    assert.match(humanPage.out, /^\S+  200  GET    activity\.read/m);
+    assert.match(humanPage.out, /^\S+ {2}200 {2}GET {4}activity\.read/m);
     assert.match(humanPage.err, /more: --starting-after act_/);
     assert.doesNotMatch(humanPage.out, /more:/, 'the next page is a note on stderr, not a row');
     const cursor = await cli('activity', '--starting-after', 'act_nope', '--json');

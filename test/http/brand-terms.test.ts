@@ -110,7 +110,7 @@ describe('brand aliases and domains', () => {
     const oneOff = await run(key, plain);
     assert.equal(oneOff.test_id, testId);
     const history = (await s.request('GET', `/v1/tests/${testId}/history?window=run`, { key })).json();
-    assert.deepEqual(history.points.map((p: { run_ids: string[] }) => p.run_ids).flat(), [started.run_id]);
+    assert.deepEqual(history.points.flatMap((p: { run_ids: string[] }) => p.run_ids), [started.run_id]);
     assert.deepEqual(history.other_runs.map((o: { run_id: string }) => o.run_id), [oneOff.run_id]);
 
     const project = (

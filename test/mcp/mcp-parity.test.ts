@@ -48,7 +48,6 @@ describe('MCP parity with the HTTP API', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
     return client;
   }
-  const parse = (r: any) => JSON.parse(r.content[0].text);
   /** One raw JSON-RPC POST (the server is stateless: no handshake needed), with its headers. */
   async function rpc(token: string, method: string, params?: unknown) {
     const res = await fetch(`${base}/mcp`, {

@@ -74,7 +74,7 @@ const NAMED_SOURCE: RegExp[] = [
   new RegExp(String.raw`\b(?:published by|conducted by|compiled by|publiée? par|réalisée? par|menée? par|publicad[oa] por|realizad[oa] por|veröffentlicht von|durchgeführt von)\s+(?:dem\s+|der\s+)?${NAME}`, 'u'),
   // "Gartner found", "a 2024 Capterra survey of 1,500 buyers found", "the PMI report shows"
   new RegExp(String.raw`${NAME}(?:['’]s)?\s+(?:\d{4}\s+)?(?:study|survey|report|research|analysis|census|data|index|poll|Studie|Umfrage|Bericht|étude|enquête|rapport|estudio|encuesta|informe)\b`, 'u'),
-  new RegExp(String.raw`\b(?:\p{Lu}[\p{L}&.-]+)(?:\s+\p{Lu}[\p{L}&.-]+){0,4}\s+(?:found|reports?|reported|estimates?|estimated|published|surveyed|measured|counted|fand|berichtet|schätzt|ermittelte|a constaté|estime|rapporte|encontró|estima|informa)\b`, 'u'),
+  /\b(?:\p{Lu}[\p{L}&.-]+)(?:\s+\p{Lu}[\p{L}&.-]+){0,4}\s+(?:found|reports?|reported|estimates?|estimated|published|surveyed|measured|counted|fand|berichtet|schätzt|ermittelte|a constaté|estime|rapporte|encontró|estima|informa)\b/u,
   /\((?:[^()]*\p{Lu}[^()]*),?\s+(?:19|20)\d\d[a-z]?\)/u, // (Gartner, 2024)
   /\b(?:source|sources|quelle|fuente)\s?:\s*\S/i,
   /\[\d{1,3}\]/, // footnote marker; counted when a reference list exists

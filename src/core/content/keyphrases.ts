@@ -180,7 +180,7 @@ function midSentenceCapitals(texts: WeightedText[]): Set<string> {
     for (const m of t.text.matchAll(/\p{Lu}[\p{L}\p{N}'’-]*/gu)) {
       let i = m.index! - 1;
       if (i >= 0 && /[\p{L}\p{N}]/u.test(t.text[i]!)) continue; // inside a word ("iPhone")
-      while (i >= 0 && /[ \t\u00a0"“”‘’'(\[*•·–—-]/u.test(t.text[i]!)) i--;
+      while (i >= 0 && /[ \t\u00a0"“”‘’'([*•·–—-]/u.test(t.text[i]!)) i--;
       if (i >= 0 && !/[.!?:;\r\n|]/.test(t.text[i]!)) out.add(m[0].replace(/['’-]+$/, ''));
     }
   }

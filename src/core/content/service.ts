@@ -18,7 +18,7 @@ import type { Store } from '../../db/store.ts';
 import { pageLogEvidence, type PageLogEvidence } from '../sites/page-evidence.ts';
 import type { AuditResult } from './types.ts';
 import { auditSite, discoverTrends, scoreContent, scoreSuppliedContent, suggestPrompts, type SiteLoader, type TrendInput } from './index.ts';
-import { CI_STATUSES, createCiRun, getCiRun, listCiRuns, type CiAnalyzer } from './runs.ts';
+import { type CI_STATUSES, createCiRun, getCiRun, listCiRuns, type CiAnalyzer } from './runs.ts';
 import type { ContentModel } from './generator.ts';
 import { inProcessAnalysis, type Analysis } from './analysis.ts';
 

@@ -52,7 +52,7 @@ export function stopwords(lang: Lang): Set<string> {
   return set;
 }
 
-const WORD_RE = /[\p{L}\p{N}][\p{L}\p{N}'’\-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
+const WORD_RE = /[\p{L}\p{N}][\p{L}\p{N}'’-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
 
 /** Words in order, original case. Hyphenated words and apostrophes stay whole. */
 export function words(text: string): string[] {

@@ -1,11 +1,4 @@
-// Projects: one brand's workspace. A project holds the brand (name, aliases, domains), its
-// competitors (each with aliases and domains), its markets (language + country), platforms and
-// models, repeats, a schedule and a monthly budget, and a prompt library tagged by topic
-// (prompts.ts). Its measurements are tracked tests, one per market, kept in step with the project
-// (syncProjectTests): each asks every prompt of the library on every platform in its market. The
-// one thing to know: a project's tests are saved tests with a project-scoped identity, so runs
-// made elsewhere for the same page and brand attach to the ordinary test, never to a project's.
-import { sql } from 'kysely';
+
 import type { Selectable } from 'kysely';
 import type { ProjectsTable } from '../../db/schema.ts';
 import { requireScope, type Principal } from '../accounts/accounts.ts';

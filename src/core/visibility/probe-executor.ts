@@ -20,7 +20,7 @@
 // takes the probe over resumes waiting on that task instead of posting (and paying for) another.
 // The wait itself gives the job's lane slot back (JobControl.offLane): waiting is not work.
 import { sql } from 'kysely';
-import type { AskPlatform, Citation, PlatformName, ProbeAnswer, ProbeRequest, ProviderTaskCheckpoint } from '../../platforms/types.ts';
+import type { AskPlatform, Citation, PlatformName, ProbeAnswer, ProviderTaskCheckpoint } from '../../platforms/types.ts';
 import { PlatformError } from '../../platforms/types.ts';
 import { capRaw } from '../../platforms/live/raw.ts';
 import { lockAccount, releaseCharge, settleCharge } from '../billing/ledger.ts';

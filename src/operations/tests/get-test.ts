@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { INPUT_LIMITS } from '../../core/limits.ts';
 import { getTestWithRuns } from '../../core/reports/reports.ts';
 import { defineRoute } from '../define.ts';
 import { ReportRun, SavedTest } from './list-tests.ts';

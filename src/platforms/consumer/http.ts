@@ -59,7 +59,7 @@ export async function requestJson(
     if (isAbortLike(err)) throw err;
     throw new PlatformError('provider_network_error', `${who}: the connection broke while reading the reply.`, { retryable: true });
   }
-  let body: unknown = undefined;
+  let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {

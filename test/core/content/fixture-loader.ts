@@ -19,7 +19,7 @@ interface Meta {
 
 function resolve(url: string): { file: string; meta: Meta } | null {
   const u = new URL(url);
-  let path = decodeURIComponent(u.pathname);
+  const path = decodeURIComponent(u.pathname);
   if (path.includes('..')) return null;
   const base = join(SITES, u.hostname);
   const tries = path.endsWith('/') ? [path + 'index.html'] : [path, path + '.html', path + '/index.html'];

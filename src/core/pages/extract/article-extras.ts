@@ -729,7 +729,6 @@ export function pageCommentThreads(body: Element, bodyText: number): Element[] {
   const out: Element[] = [];
   walk(body, (n) => {
     if (!isElement(n)) return false;
-    const a = n.attribs;
     if (isThreadBox(n)) {
       // A wrapper that holds the article's title or the page's <main> (a layout box with an
       // unlucky name): look inside.

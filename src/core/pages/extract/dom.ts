@@ -19,6 +19,7 @@ export function attr(el: Element, name: string): string | undefined {
 }
 
 /** Pre-order walk; `visit` returns false to skip an element's children. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a visitor that returns nothing walks on
 export function walk(root: ParentNode, visit: (node: AnyNode) => boolean | void): void {
   const stack: AnyNode[] = [];
   for (let i = root.children.length - 1; i >= 0; i--) stack.push(root.children[i]!);
@@ -275,7 +276,7 @@ export function parseHtml(html: string): Document {
         const el = stack[stack.length - 1]!;
         if (el.attribs === NO_ATTRIBUTES) el.attribs = {};
         // The first of duplicate attributes wins, as in browsers.
-        if (!Object.prototype.hasOwnProperty.call(el.attribs, name)) el.attribs[name] = REPEATED_VALUES.has(name) ? strings.intern(value) : value;
+        if (!Object.hasOwn(el.attribs, name)) el.attribs[name] = REPEATED_VALUES.has(name) ? strings.intern(value) : value;
       },
       onclosetag() {
         if (stack.length > 1) finish(stack.pop()!);

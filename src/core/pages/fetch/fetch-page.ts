@@ -12,7 +12,7 @@
 // allowlist (SIGHTLINE_FETCH_ALLOW) is passed in as `allow`.
 import dns from 'node:dns';
 import net from 'node:net';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import { EMPTY_ALLOWLIST, isAddressAllowed, type FetchAllowlist } from './address-policy.ts';

@@ -273,13 +273,13 @@ export function Chart({ id, title, summary, times, series, band, bandLabel, perc
       const slots = times.map((t, i) => ({ t, i })).concat(breaks.map((t) => ({ t, i: null }))).sort((a, b) => a.t - b.t);
       const slotted = (values) => slots.map((x) => (x.i == null ? null : values[x.i]));
       const data = [slots.map((x) => x.t), ...order.map((i) => slotted(series[i].values))];
-      const ss = [{ value: (u, v) => (v == null ? '' : when(new Date(v * 1000).toISOString())) }];
+      const ss = [{ value: (_u, v) => (v == null ? '' : when(new Date(v * 1000).toISOString())) }];
       // Dots only when points crowd: a line between two runs minutes apart is a vertical spike.
       const line = (color, first) =>
         dots ? { paths: () => null, points: { show: true, size: first ? 11 : 9, fill: color } } : { width: first ? 3 : 2, points: { show: true, size: first ? 7 : 6 } };
       for (const i of order) {
         const color = COLORS[i % COLORS.length];
-        ss.push({ label: series[i].label, stroke: color, ...line(color, i === 0), spanGaps: !breaks.length, value: (u, v) => (v == null ? '—' : percent ? pct(v) : String(v)) });
+        ss.push({ label: series[i].label, stroke: color, ...line(color, i === 0), spanGaps: !breaks.length, value: (_u, v) => (v == null ? '—' : percent ? pct(v) : String(v)) });
       }
       const bands = [];
       if (banded) {
@@ -300,10 +300,10 @@ export function Chart({ id, title, summary, times, series, band, bandLabel, perc
             // axis, its ticks in minutes. uPlot's own auto-ranging of a time scale whose points
             // share one instant spread the axis over years.
             x: { time: true, auto: false, range: xRange(times) },
-            y: { range: (u, lo, hi) => [0, percent ? 1 : max ?? Math.max(1, Math.ceil((hi || 0) * 1.1))] } },
+            y: { range: (_u, _lo, hi) => [0, percent ? 1 : max ?? Math.max(1, Math.ceil((hi || 0) * 1.1))] } },
           // Ticks at least 100 px apart: a tick's time and the date under the first one fit
           // without running into the next (uPlot's 50 px put ":30 :00" ticks under each other).
-          axes: [{ space: 100 }, { values: (u, vals) => vals.map((v) => (percent ? `${Math.round(v * 100)}%` : v)) }],
+          axes: [{ space: 100 }, { values: (_u, vals) => vals.map((v) => (percent ? `${Math.round(v * 100)}%` : v)) }],
           legend: { show: false },
           hooks: { draw: [(u) => drawBreaks(u, breaks)] },
         },
