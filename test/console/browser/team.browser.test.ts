@@ -1,13 +1,16 @@
 // The Team page in a real Chromium against a real server: the owner invites a colleague and sees
 // the invitation pending; the link's page says which account and who invites; the colleague
 // joins and sees the team read-only (and no key form, no share-link form, no form to add an alert
-// destination, each saying why; they still revoke links and pause destinations); the owner removes
-// them; a suspended account's admin sees why its team cannot change. Screenshots at
+// destination, each saying why; they still revoke links and pause destinations); a role changed
+// while their console is open shows at their next click, and so does their session ending; the
+// owner removes them, and the activity log names what the admin made; a suspended account's admin
+// sees why its team cannot change. Screenshots at
 // 1280 and 390 px (test-artifacts/screenshots/team-*), axe-core on each.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { setAccountStatus } from '../../../src/core/accounts/accounts.ts';
+import { setTeamRole } from '../../../src/core/accounts/team.ts';
 import { browserSkip, checkBothWidths, closeRig, ownerWithCredits, signIn, startRig, type BrowserRig } from './browser.ts';
 
 const OWNER = { email: 'owner@team.example', password: 'owner team passphrase' };
@@ -83,9 +86,36 @@ describe('the Team page', { skip: browserSkip() }, () => {
     await checkBothWidths(rig, page, 'team-member-alerts');
   });
 
-  test('the owner removes the colleague: gone from the list', async () => {
-    await page.getByRole('button', { name: 'Sign out' }).click();
+  test("a role changed while the colleague's console is open shows at their next click; so does their session ending", async () => {
+    const store = rig.server.runtime.core.store;
+    const owner = await store.db.selectFrom('users').select(['id', 'account_id']).where('email', '=', OWNER.email).executeTakeFirstOrThrow();
+    const colleague = await store.db.selectFrom('users').select('id').where('email', '=', COLLEAGUE.email).executeTakeFirstOrThrow();
+    const actor = { userId: owner.id, accountId: owner.account_id, accountRole: 'admin' as const };
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'API keys' }).click();
+    await page.getByText('Only an admin of this account generates keys').waitFor();
+    // The page was loaded as a member; the owner makes them admin meanwhile: no reload needed.
+    await setTeamRole(store, actor, colleague.id, 'admin');
+    await nav.getByRole('link', { name: 'Projects' }).click();
+    await nav.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('button', { name: 'Generate' }).waitFor();
+    // And back: no Generate button left to press that would then be refused.
+    await setTeamRole(store, actor, colleague.id, 'member');
+    await nav.getByRole('link', { name: 'Projects' }).click();
+    await nav.getByRole('link', { name: 'API keys' }).click();
+    await page.getByText('Only an admin of this account generates keys').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Generate' }).count(), 0);
+
+    // Their sessions end under the open page (as a removal ends them): the sign-in page says why.
+    await store.db.deleteFrom('sessions').where('user_id', '=', colleague.id).execute();
+    await nav.getByRole('link', { name: 'Team' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByText('Your session ended').waitFor();
+    assert.match(await page.locator('main').innerText(), /an admin removed you from the account/);
+    await checkBothWidths(rig, page, 'team-session-ended');
+  });
+
+  test('the owner removes the colleague: gone from the list', async () => {
     await signIn(page, OWNER, { open: false });
     await page.goto('/console/team');
     const people = page.locator('section', { has: page.getByRole('heading', { name: 'People' }) });
@@ -94,6 +124,12 @@ describe('the Team page', { skip: browserSkip() }, () => {
     await page.getByText(`${COLLEAGUE.email} was removed from the account.`).waitFor();
     assert.doesNotMatch(await people.locator('table').innerText(), /colleague@team\.example/);
     await checkBothWidths(rig, page, 'team-removed');
+    // The activity log names each action in words, the share link the admin made among them.
+    await page.goto('/console/account');
+    const activity = page.locator('table', { hasText: 'Person removed (console)' });
+    await activity.waitFor();
+    assert.match(await activity.innerText(), /Share link made/);
+    assert.doesNotMatch(await activity.innerText(), /Projects shares|Console [a-z]/);
   });
 
   test("a suspended account's admin sees why the team cannot change, and no form", async () => {

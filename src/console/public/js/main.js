@@ -160,10 +160,30 @@ function App() {
       return null;
     }
   };
+  // The session ended under the page (signed out elsewhere, expired, or removed from the account
+  // by an admin): the sign-in page says so (history state `ended`).
+  const ended = () => refresh().then(() => navigate('/console/sign-in', { replace: true, state: { ended: true } }));
   useEffect(() => {
     refresh();
-    whenSignedOut(() => refresh().then(() => navigate('/console/sign-in', { replace: true })));
+    whenSignedOut(ended);
   }, []);
+  // Read the session again on every page: an admin may have changed this person's role (or
+  // removed them), or the operator suspended the account, since the console was opened. Only a
+  // change in what the pages depend on is applied, so most navigations re-render nothing.
+  useEffect(() => {
+    if (!session || !session.signed_in) return;
+    let live = true;
+    get('/console/api/session')
+      .then((s) => {
+        if (!live) return;
+        if (!s.signed_in) ended();
+        else if (s.user.account_role !== session.user.account_role || s.account.status !== session.account.status) setSession(s);
+      })
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [path]);
   if (error && !session) return html`<main><${ErrorNote} error=${error} /><button onClick=${refresh}>Try again</button></main>`;
   if (!session) return html`<${Loading} what="Loading the console" />`;
   const authName = AUTH_PAGES[path.replace(/\/+$/, '')];

@@ -35,7 +35,7 @@ function InviteForm({ mail, onDone }) {
         <${Field} id="team-email" label="Email" hint=${mail ? 'They get the link by mail, and you see it here to share.' : 'This instance sends no mail: share the link shown after inviting.'}>
           <input id="team-email" type="email" required maxlength="254" autocomplete="off" value=${email} onInput=${(e) => setEmail(e.target.value)} aria-describedby="team-email-hint" />
         </${Field}>
-        <${Field} id="team-role" label="Role" hint="Members work in the account; admins also invite and remove people and make API keys.">
+        <${Field} id="team-role" label="Role" hint="Members work in the account; admins also invite and remove people, and make API keys, share links and webhooks.">
           <select id="team-role" value=${role} onChange=${(e) => setRole(e.target.value)} aria-describedby="team-role-hint"><option value="member">Member</option><option value="admin">Admin</option></select>
         </${Field}>
       </div>
