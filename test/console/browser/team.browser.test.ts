@@ -4,7 +4,7 @@
 // destination, each saying why; they still revoke links and pause destinations); a role changed
 // while their console is open shows at their next click, and so does their session ending; the
 // owner removes them, and the activity log names what the admin made; a suspended account's admin
-// sees why its team cannot change. Screenshots at
+// sees why its team cannot change, and pages that cannot load say why. Screenshots at
 // 1280 and 390 px (test-artifacts/screenshots/team-*), axe-core on each.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -142,6 +142,19 @@ describe('the Team page', { skip: browserSkip() }, () => {
       assert.equal(await page.getByRole('button', { name: 'Invite' }).count(), 0);
       assert.equal(await page.getByRole('button', { name: /^Remove / }).count(), 0);
       await checkBothWidths(rig, page, 'team-suspended');
+      // The pages built on the /v1 API (every call refused) say why instead of loading forever
+      // beside forms that fail; keys, team and account stay open.
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('link', { name: 'Projects' }).click();
+      await page.getByRole('heading', { name: 'This account is suspended' }).waitFor();
+      assert.equal(await page.getByRole('link', { name: 'New project' }).count(), 0);
+      await checkBothWidths(rig, page, 'team-suspended-projects');
+      await nav.getByRole('link', { name: 'API keys' }).click();
+      await page.getByText('While this account is suspended no key or token can be generated').waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Generate' }).count(), 0);
+      await nav.getByRole('link', { name: 'Account' }).click();
+      await page.getByText('The account is suspended.').waitFor();
+      assert.doesNotMatch(await page.locator('main').innerText(), /Loading/);
     } finally {
       await setAccountStatus(store.db, id, 'active');
     }

@@ -86,7 +86,9 @@ export function TeamPage({ session }) {
       <${ErrorNote} error=${error || team.error} />
       ${done ? html`<${Note} kind="ok"><p>${done}</p></${Note}>` : null}
       ${!team.data
-        ? html`<${Loading} />`
+        ? team.error
+          ? null
+          : html`<${Loading} />`
         : html`<${Table} caption="People in this account" captionHidden rowKey=${(p) => p.id} rows=${people} columns=${[
             { label: 'Person', cell: (p) => html`<strong>${p.email}</strong>${p.id === me ? html` <span class="muted small">(you)</span>` : null}${p.operator ? html`<div class="small muted">Instance owner</div>` : null}`, wide: true },
             {
@@ -105,7 +107,9 @@ export function TeamPage({ session }) {
     </section>
     <section class="card" aria-labelledby="team-pending-title"><h2 id="team-pending-title">Pending invitations</h2>
       ${!team.data
-        ? html`<${Loading} />`
+        ? team.error
+          ? null
+          : html`<${Loading} />`
         : invitations.length === 0
           ? html`<${Empty} title="No pending invitations"><p>${manage ? 'Invite a colleague above: the link works once, for seven days.' : 'Invitations an admin sends appear here until they are accepted.'}</p></${Empty}>`
           : html`<${Table} caption="Pending invitations" captionHidden rowKey=${(i) => i.id} rows=${invitations} columns=${[
