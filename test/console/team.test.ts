@@ -375,6 +375,26 @@ describe('team limits', () => {
     assert.equal(deleted.statusCode, 200, deleted.body);
   });
 
+  test("a member's session sets their own e-mail alerts only; an admin and a key set anyone's", async () => {
+    const { key, admin } = await accountWithAdmin('chief@mail.example');
+    const member = await join(admin, 'crew@mail.example');
+    const set = (who: { headers?: Headers; key?: string }, email: string, events: string[]) => s.request('PATCH', '/v1/notification-settings', { ...who, body: { email_alerts: [{ email, events }] } });
+    const choices = async () => Object.fromEntries(((await s.request('GET', '/v1/notification-settings', { key })).json().email_alerts as { email: string; events: string[] }[]).map((e) => [e.email, e.events]));
+
+    assert.equal((await set({ headers: member }, 'Crew@mail.example', ['credits.low'])).statusCode, 200, 'their own, in any case');
+    const other = await set({ headers: member }, 'chief@mail.example', []);
+    refusedAsMember(other, /^Only an admin of this account changes another person's e-mail alerts \(you choose your own\)\./);
+    const mixed = await s.request('PATCH', '/v1/notification-settings', { headers: member, body: { email_alerts: [{ email: 'crew@mail.example', events: [] }, { email: 'chief@mail.example', events: ['*'] }] } });
+    refusedAsMember(mixed, /another person's e-mail alerts/);
+    assert.deepEqual(await choices(), { 'chief@mail.example': [], 'crew@mail.example': ['credits.low'] }, 'a refused request changed nothing');
+
+    assert.equal((await set({ headers: admin }, 'crew@mail.example', ['run.completed'])).statusCode, 200);
+    assert.equal((await set({ key }, 'chief@mail.example', ['*'])).statusCode, 200);
+    assert.deepEqual(await choices(), { 'chief@mail.example': ['*'], 'crew@mail.example': ['run.completed'] });
+    // The threshold stays the member's to set (it only decides when credits.low is sent).
+    assert.equal((await s.request('PATCH', '/v1/notification-settings', { headers: member, body: { credits_low_threshold: '5.00' } })).statusCode, 200);
+  });
+
   test('a key an admin made still makes share links and webhook endpoints', async () => {
     const { key: firstKey, admin } = await accountWithAdmin('boss@keys.example');
     const made = await s.request('POST', '/console/api/keys', { body: { name: 'automation' }, headers: admin });

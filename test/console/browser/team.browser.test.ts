@@ -1,7 +1,8 @@
 // The Team page in a real Chromium against a real server: the owner invites a colleague and sees
 // the invitation pending; the link's page says which account and who invites; the colleague
 // joins and sees the team read-only (and no key form, no share-link form, no form to add an alert
-// destination, each saying why; they still revoke links and pause destinations); a role changed
+// destination, each saying why; they still revoke links and pause destinations; they set their own
+// e-mail alerts, not the owner's); a role changed
 // while their console is open shows at their next click, and so does their session ending; the
 // owner removes them, and the activity log names what the admin made; a suspended account's admin
 // sees why its team cannot change, and pages that cannot load say why. Screenshots at
@@ -83,6 +84,10 @@ describe('the Team page', { skip: browserSkip() }, () => {
     await page.getByTestId('admins-add').getByText('Only an admin of this account adds destinations').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Add endpoint' }).count(), 0);
     await page.getByTestId('endpoint').getByRole('button', { name: 'Disable' }).waitFor();
+    // Their own e-mail choice is a form; the owner's is listed, theirs to change (403 otherwise).
+    await page.getByRole('button', { name: `Save for ${COLLEAGUE.email}` }).waitFor();
+    assert.equal(await page.getByRole('button', { name: `Save for ${OWNER.email}` }).count(), 0);
+    assert.match(await page.getByRole('heading', { name: "Your colleagues' choices" }).locator('..').innerText(), /owner@team\.example\s*· no e-mail/);
     await checkBothWidths(rig, page, 'team-member-alerts');
   });
 
