@@ -106,14 +106,18 @@ describe('teammates in one account', () => {
   test('a member reads the team but cannot invite, change a role, remove or make keys (403)', async () => {
     const member = await join('member@agency.example', 'member');
     const ownerId = await personId('owner@agency.example');
-    for (const res of [
-      await invite(member, 'friend@agency.example'),
-      await s.request('POST', `/console/api/team/people/${ownerId}/role`, { body: { role: 'member' }, headers: member }),
-      await s.request('POST', `/console/api/team/people/${ownerId}/remove`, { headers: member }),
-      await s.request('POST', '/console/api/keys', { body: { name: 'mine' }, headers: member }),
-    ]) {
+    // The refusal says what only an admin does, this request's thing, and whom to ask.
+    for (const [res, what] of [
+      [await invite(member, 'friend@agency.example'), /invites people, changes their role and removes them/],
+      [await s.request('POST', `/console/api/team/people/${ownerId}/role`, { body: { role: 'member' }, headers: member }), /changes their role/],
+      [await s.request('POST', `/console/api/team/people/${ownerId}/remove`, { headers: member }), /removes them/],
+      [await s.request('POST', '/console/api/keys', { body: { name: 'mine' }, headers: member }), /generates API keys and MCP tokens \(you may revoke them\)/],
+    ] as const) {
       assert.equal(res.statusCode, 403, res.body);
       assert.equal(res.json().detail.error, 'team_admin_required');
+      assert.match(res.json().detail.message, /^Only an admin of this account /);
+      assert.match(res.json().detail.message, what);
+      assert.match(res.json().detail.message, /Ask an admin \(the console's Team page lists them\)\.$/);
     }
     const sent = (await invite(owner, 'pending@agency.example')).json();
     const pendingId = (await team(owner)).json().invitations.find((i: { email: string }) => i.email === 'pending@agency.example').id;
@@ -320,9 +324,10 @@ describe('team limits', () => {
     return signIn(s, email);
   }
 
-  function refusedAsMember(res: { statusCode: number; body: string; json(): any }) {
+  function refusedAsMember(res: { statusCode: number; body: string; json(): any }, what: RegExp) {
     assert.equal(res.statusCode, 403, res.body);
     assert.equal(res.json().detail.error, 'team_admin_required');
+    assert.match(res.json().detail.message, what);
   }
 
   test("a member's session cannot make a share link or a webhook endpoint; an admin's can; the member revokes and deletes", async () => {
@@ -337,11 +342,10 @@ describe('team limits', () => {
       webhooks: (await db.selectFrom('webhook_endpoints').select('id').where('account_id', '=', accountId).execute()).length,
     });
 
-    refusedAsMember(await s.request('POST', `/v1/projects/${projectId}/shares`, { body: {}, headers: member }));
+    refusedAsMember(await s.request('POST', `/v1/projects/${projectId}/shares`, { body: {}, headers: member }), /^Only an admin of this account makes share links \(you may revoke them\)\./);
     const hook = { url: 'http://127.0.0.1:9/studio', events: ['run.completed'], project_ids: [projectId] };
     const memberHook = await s.request('POST', '/v1/webhooks', { body: hook, headers: member });
-    refusedAsMember(memberHook);
-    assert.match(memberHook.json().detail.message, /share links/);
+    refusedAsMember(memberHook, /^Only an admin of this account adds webhook endpoints and Slack channels\./);
     assert.deepEqual(await counts(), { shares: 0, webhooks: 0 }, 'nothing made');
 
     const share = await s.request('POST', `/v1/projects/${projectId}/shares`, { body: {}, headers: admin });
@@ -352,7 +356,7 @@ describe('team limits', () => {
 
     // A member cannot send the endpoint elsewhere or widen what it receives...
     for (const body of [{ url: 'http://127.0.0.1:9/elsewhere' }, { events: ['run.completed', 'credits.low'] }, { events: ['*'] }, { project_ids: null }]) {
-      refusedAsMember(await s.request('PATCH', `/v1/webhooks/${id}`, { body, headers: member }));
+      refusedAsMember(await s.request('PATCH', `/v1/webhooks/${id}`, { body, headers: member }), /sends an endpoint to another URL, more event types or more projects/);
     }
     assert.equal((await s.request('GET', `/v1/webhooks/${id}`, { headers: admin })).json().url, 'http://127.0.0.1:9/studio', 'unchanged');
     // ...but may describe it, turn it off and on, or send it less.
@@ -369,6 +373,26 @@ describe('team limits', () => {
     assert.equal(revoked.statusCode, 200, revoked.body);
     const deleted = await s.request('DELETE', `/v1/webhooks/${id}`, { headers: member });
     assert.equal(deleted.statusCode, 200, deleted.body);
+  });
+
+  test("a member's session sets their own e-mail alerts only; an admin and a key set anyone's", async () => {
+    const { key, admin } = await accountWithAdmin('chief@mail.example');
+    const member = await join(admin, 'crew@mail.example');
+    const set = (who: { headers?: Headers; key?: string }, email: string, events: string[]) => s.request('PATCH', '/v1/notification-settings', { ...who, body: { email_alerts: [{ email, events }] } });
+    const choices = async () => Object.fromEntries(((await s.request('GET', '/v1/notification-settings', { key })).json().email_alerts as { email: string; events: string[] }[]).map((e) => [e.email, e.events]));
+
+    assert.equal((await set({ headers: member }, 'Crew@mail.example', ['credits.low'])).statusCode, 200, 'their own, in any case');
+    const other = await set({ headers: member }, 'chief@mail.example', []);
+    refusedAsMember(other, /^Only an admin of this account changes another person's e-mail alerts \(you choose your own\)\./);
+    const mixed = await s.request('PATCH', '/v1/notification-settings', { headers: member, body: { email_alerts: [{ email: 'crew@mail.example', events: [] }, { email: 'chief@mail.example', events: ['*'] }] } });
+    refusedAsMember(mixed, /another person's e-mail alerts/);
+    assert.deepEqual(await choices(), { 'chief@mail.example': [], 'crew@mail.example': ['credits.low'] }, 'a refused request changed nothing');
+
+    assert.equal((await set({ headers: admin }, 'crew@mail.example', ['run.completed'])).statusCode, 200);
+    assert.equal((await set({ key }, 'chief@mail.example', ['*'])).statusCode, 200);
+    assert.deepEqual(await choices(), { 'chief@mail.example': ['*'], 'crew@mail.example': ['run.completed'] });
+    // The threshold stays the member's to set (it only decides when credits.low is sent).
+    assert.equal((await s.request('PATCH', '/v1/notification-settings', { headers: member, body: { credits_low_threshold: '5.00' } })).statusCode, 200);
   });
 
   test('a key an admin made still makes share links and webhook endpoints', async () => {

@@ -28,7 +28,7 @@ export function registerKeyRoutes(api: FastifyInstance, { core }: ConsoleContext
   // Admins only: a key acts for the account, not for the person, and outlives their removal from
   // it, so a member who could make one would keep the account's access after being removed.
   api.post('/console/api/keys', { ...user('keys.create'), schema: { hide: true, body: CreateKey } }, async (request) => {
-    requireAdmin(userOf(request));
+    requireAdmin(userOf(request), 'generates API keys and MCP tokens (you may revoke them)');
     const body = request.body as z.infer<typeof CreateKey>;
     if (body.access === 'custom' && !body.scopes?.length) throw new AppError('invalid_request', 'Choose at least one scope for a custom key.');
     return createCappedKey(core.store, userOf(request).accountId, core.config.SIGHTLINE_MAX_KEYS_PER_ACCOUNT, {

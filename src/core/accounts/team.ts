@@ -13,7 +13,7 @@ import type { Store, Tx } from '../../db/store.ts';
 import type { Principal } from './accounts.ts';
 import { nowIso, toApiTime } from '../../lib/ids.ts';
 import { AppError } from '../errors.ts';
-import { createInvite, lockUsers, stillAdmin, type SignupMode } from './users.ts';
+import { adminOnly, createInvite, lockUsers, MANAGES_PEOPLE, stillAdmin, type SignupMode } from './users.ts';
 
 export const ACCOUNT_ROLES = ['admin', 'member'] as const satisfies readonly AccountRole[];
 
@@ -25,8 +25,8 @@ export interface TeamActor {
 }
 
 /** Refuses (403 team_admin_required) anyone but an admin of the account. */
-export function requireAdmin(actor: Pick<TeamActor, 'accountRole'>): void {
-  if (actor.accountRole !== 'admin') throw new AppError('team_admin_required');
+export function requireAdmin(actor: Pick<TeamActor, 'accountRole'>, what = MANAGES_PEOPLE): void {
+  if (actor.accountRole !== 'admin') throw adminOnly(what);
 }
 
 /**
@@ -36,8 +36,8 @@ export function requireAdmin(actor: Pick<TeamActor, 'accountRole'>): void {
  * data. A member removed later would keep reading through it. A call made with an API key or MCP
  * token passes: it acts for the account, and only an admin makes keys (principal.session is unset).
  */
-export function requireAdminToGrant(principal: Pick<Principal, 'session'>): void {
-  if (principal.session && principal.session.accountRole !== 'admin') throw new AppError('team_admin_required');
+export function requireAdminToGrant(principal: Pick<Principal, 'session'>, what: string): void {
+  if (principal.session && principal.session.accountRole !== 'admin') throw adminOnly(what);
 }
 
 export interface TeamPerson {

@@ -427,15 +427,16 @@ export async function changePassword(store: Store, userId: string, current: unkn
 }
 
 /**
- * An invitation: a link that opens an account for the email, with optional credits, or, with
- * `into`, one that brings the email into an existing account with a role (an account admin's
- * team invitation, or the operator's `users invite --account`; no credits: the account's balance
- * is shared). An email has at most one working invitation: inviting it again replaces the pending
- * one (its link stops working; `replaced` says so), as a new password link ends the older ones.
- * An email that has a user is refused. Invitations, and acceptances (which insert the user), are
- * serialized on the users lock, so invitations sent at once leave exactly one pending.
- * SIGHTLINE_SIGNUP=closed refuses invitations that open accounts, not those into one.
+ * The refusal a member gets: what only an admin does (`what`, e.g. "makes share links") and where
+ * to turn, instead of the code's catalogue of every admin-only action.
  */
+export function adminOnly(what: string): AppError {
+  return new AppError('team_admin_required', `Only an admin of this account ${what}. Ask an admin (the console's Team page lists them).`);
+}
+
+/** What only an admin does to the account's people (requireAdmin's default). */
+export const MANAGES_PEOPLE = 'invites people, changes their role and removes them';
+
 /**
  * Refuses unless the user is an admin of the account now, read inside the caller's transaction
  * under the users lock: a demotion or removal that committed a moment ago wins over an admin's
@@ -452,10 +453,20 @@ export async function stillAdmin(trx: Tx, userId: string, accountId: string): Pr
     .where('users.account_id', '=', accountId)
     .executeTakeFirst();
   if (!me) throw new AppError('unauthorized', 'Sign in first.');
-  if (me.account_role !== 'admin') throw new AppError('team_admin_required');
+  if (me.account_role !== 'admin') throw adminOnly(MANAGES_PEOPLE);
   if (me.status === 'suspended') throw new AppError('account_suspended', 'The account is suspended: its people cannot be invited, changed or removed until the operator makes it active again.');
 }
 
+/**
+ * An invitation: a link that opens an account for the email, with optional credits, or, with
+ * `into`, one that brings the email into an existing account with a role (an account admin's
+ * team invitation, or the operator's `users invite --account`; no credits: the account's balance
+ * is shared). An email has at most one working invitation: inviting it again replaces the pending
+ * one (its link stops working; `replaced` says so), as a new password link ends the older ones.
+ * An email that has a user is refused. Invitations, and acceptances (which insert the user), are
+ * serialized on the users lock, so invitations sent at once leave exactly one pending.
+ * SIGHTLINE_SIGNUP=closed refuses invitations that open accounts, not those into one.
+ */
 export async function createInvite(
   store: Store,
   mode: SignupMode,

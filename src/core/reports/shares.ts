@@ -101,7 +101,7 @@ function renderShare(r: ShareRow, now = new Date(), report: ShareReportStatus = 
 /** A new link (admins only from a session: it outlives whoever makes it, see requireAdminToGrant). */
 export async function createShare(store: Store, principal: Principal, projectId: string, input: ShareInput, publicUrl: string) {
   requireScope(principal, WRITE_SCOPE);
-  requireAdminToGrant(principal);
+  requireAdminToGrant(principal, 'makes share links (you may revoke them)');
   await findProject(store.db, principal.accountId, projectId);
   const expiresInDays = input.expires_in_days ?? SHARE_DEFAULT_DAYS;
   if (!Number.isInteger(expiresInDays) || expiresInDays < 1 || expiresInDays > SHARE_MAX_DAYS) {

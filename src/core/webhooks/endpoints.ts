@@ -102,7 +102,7 @@ export async function createEndpoint(
   input: { url: string; events: string[]; description?: string | null; format?: WebhookFormat; project_ids?: string[] | null },
   by: Pick<Principal, 'session'> = {},
 ) {
-  requireAdminToGrant(by);
+  requireAdminToGrant(by, 'adds webhook endpoints and Slack channels');
   const url = await checkWebhookUrl(deps, input.url);
   const projectIds = await checkProjects(deps.store, accountId, input.project_ids);
   const secret = newWebhookSecret();
@@ -200,7 +200,7 @@ export async function updateEndpoint(
   if (patch.project_ids !== undefined) set.project_ids = await checkProjects(deps.store, accountId, patch.project_ids);
   if (patch.url !== undefined) set.url = await checkWebhookUrl(deps, patch.url);
   if (patch.events !== undefined) set.events = JSON.stringify(normalizeEvents(patch.events));
-  if (widens(current, set)) requireAdminToGrant(by);
+  if (widens(current, set)) requireAdminToGrant(by, "sends an endpoint to another URL, more event types or more projects (you may describe, pause, narrow or delete it)");
   if (patch.description !== undefined) set.description = patch.description;
   if (patch.status !== undefined && patch.status !== current.status) {
     set.status = patch.status;

@@ -4,6 +4,8 @@
 import { formatCredits, parseCredits } from '../money.ts';
 import { nowIso } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
+import type { Principal } from '../accounts/accounts.ts';
+import { adminOnly } from '../accounts/users.ts';
 import { listAlertEmails, setAlertEmails } from './alert-mail.ts';
 
 export async function getNotificationSettings(store: Store, accountId: string) {
@@ -22,7 +24,14 @@ export async function updateNotificationSettings(
   store: Store,
   accountId: string,
   patch: { credits_low_threshold?: string | number | null; email_alerts?: { email: string; events: string[] }[] },
+  by: Pick<Principal, 'session'> = {},
 ) {
+  // Each person chooses their own mail: a signed-in member changes no one else's (an admin, or a
+  // key acting for the account, may set anyone's, as when setting up the team's alerts).
+  const member = by.session && by.session.accountRole !== 'admin' ? by.session : null;
+  if (member && patch.email_alerts?.some((c) => c.email.trim().toLowerCase() !== member.email.toLowerCase())) {
+    throw adminOnly("changes another person's e-mail alerts (you choose your own)");
+  }
   if (patch.email_alerts) await setAlertEmails(store, accountId, patch.email_alerts);
   if (patch.credits_low_threshold === undefined) return getNotificationSettings(store, accountId);
   const threshold = patch.credits_low_threshold === null ? null : parseCredits(patch.credits_low_threshold);

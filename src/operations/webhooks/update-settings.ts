@@ -30,7 +30,7 @@ export default defineRoute({
   }),
   response: NotificationSettings,
   errors: [400, 422],
-  run: (a, ctx, core) => updateNotificationSettings(core.store, ctx.accountId, a),
+  run: (a, ctx, core, principal) => updateNotificationSettings(core.store, ctx.accountId, a, principal),
   cli: { command: 'webhooks set-threshold', description: 'set the credits.low threshold (--no-credits-low turns it off)', flags: { credits_low_threshold: 'credits-low' } },
   tool: { name: 'update_notification_settings', title: 'Set alert settings', idempotent: true, description: 'Set the credits.low threshold ("25.00"; null turns it off; setting it re-arms the alert) and email_alerts: which events each console user of the account gets by e-mail. Free.' },
 });

@@ -1,13 +1,17 @@
 // The Team page in a real Chromium against a real server: the owner invites a colleague and sees
 // the invitation pending; the link's page says which account and who invites; the colleague
 // joins and sees the team read-only (and no key form, no share-link form, no form to add an alert
-// destination, each saying why; they still revoke links and pause destinations); the owner removes
-// them; a suspended account's admin sees why its team cannot change. Screenshots at
+// destination, each saying why; they still revoke links and pause destinations; they set their own
+// e-mail alerts, not the owner's); a role changed
+// while their console is open shows at their next click, and so does their session ending; the
+// owner removes them, and the activity log names what the admin made; a suspended account's admin
+// sees why its team cannot change, and pages that cannot load say why. Screenshots at
 // 1280 and 390 px (test-artifacts/screenshots/team-*), axe-core on each.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { setAccountStatus } from '../../../src/core/accounts/accounts.ts';
+import { setTeamRole } from '../../../src/core/accounts/team.ts';
 import { browserSkip, checkBothWidths, closeRig, ownerWithCredits, signIn, startRig, type BrowserRig } from './browser.ts';
 
 const OWNER = { email: 'owner@team.example', password: 'owner team passphrase' };
@@ -80,12 +84,43 @@ describe('the Team page', { skip: browserSkip() }, () => {
     await page.getByTestId('admins-add').getByText('Only an admin of this account adds destinations').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Add endpoint' }).count(), 0);
     await page.getByTestId('endpoint').getByRole('button', { name: 'Disable' }).waitFor();
+    // Their own e-mail choice is a form; the owner's is listed, theirs to change (403 otherwise).
+    await page.getByRole('button', { name: `Save for ${COLLEAGUE.email}` }).waitFor();
+    assert.equal(await page.getByRole('button', { name: `Save for ${OWNER.email}` }).count(), 0);
+    assert.match(await page.getByRole('heading', { name: "Your colleagues' choices" }).locator('..').innerText(), /owner@team\.example\s*· no e-mail/);
     await checkBothWidths(rig, page, 'team-member-alerts');
   });
 
-  test('the owner removes the colleague: gone from the list', async () => {
-    await page.getByRole('button', { name: 'Sign out' }).click();
+  test("a role changed while the colleague's console is open shows at their next click; so does their session ending", async () => {
+    const store = rig.server.runtime.core.store;
+    const owner = await store.db.selectFrom('users').select(['id', 'account_id']).where('email', '=', OWNER.email).executeTakeFirstOrThrow();
+    const colleague = await store.db.selectFrom('users').select('id').where('email', '=', COLLEAGUE.email).executeTakeFirstOrThrow();
+    const actor = { userId: owner.id, accountId: owner.account_id, accountRole: 'admin' as const };
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'API keys' }).click();
+    await page.getByText('Only an admin of this account generates keys').waitFor();
+    // The page was loaded as a member; the owner makes them admin meanwhile: no reload needed.
+    await setTeamRole(store, actor, colleague.id, 'admin');
+    await nav.getByRole('link', { name: 'Projects' }).click();
+    await nav.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('button', { name: 'Generate' }).waitFor();
+    // And back: no Generate button left to press that would then be refused.
+    await setTeamRole(store, actor, colleague.id, 'member');
+    await nav.getByRole('link', { name: 'Projects' }).click();
+    await nav.getByRole('link', { name: 'API keys' }).click();
+    await page.getByText('Only an admin of this account generates keys').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Generate' }).count(), 0);
+
+    // Their sessions end under the open page (as a removal ends them): the sign-in page says why.
+    await store.db.deleteFrom('sessions').where('user_id', '=', colleague.id).execute();
+    await nav.getByRole('link', { name: 'Team' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByText('Your session ended').waitFor();
+    assert.match(await page.locator('main').innerText(), /an admin removed you from the account/);
+    await checkBothWidths(rig, page, 'team-session-ended');
+  });
+
+  test('the owner removes the colleague: gone from the list', async () => {
     await signIn(page, OWNER, { open: false });
     await page.goto('/console/team');
     const people = page.locator('section', { has: page.getByRole('heading', { name: 'People' }) });
@@ -94,6 +129,12 @@ describe('the Team page', { skip: browserSkip() }, () => {
     await page.getByText(`${COLLEAGUE.email} was removed from the account.`).waitFor();
     assert.doesNotMatch(await people.locator('table').innerText(), /colleague@team\.example/);
     await checkBothWidths(rig, page, 'team-removed');
+    // The activity log names each action in words, the share link the admin made among them.
+    await page.goto('/console/account');
+    const activity = page.locator('table', { hasText: 'Person removed (console)' });
+    await activity.waitFor();
+    assert.match(await activity.innerText(), /Share link made/);
+    assert.doesNotMatch(await activity.innerText(), /Projects shares|Console [a-z]/);
   });
 
   test("a suspended account's admin sees why the team cannot change, and no form", async () => {
@@ -106,6 +147,19 @@ describe('the Team page', { skip: browserSkip() }, () => {
       assert.equal(await page.getByRole('button', { name: 'Invite' }).count(), 0);
       assert.equal(await page.getByRole('button', { name: /^Remove / }).count(), 0);
       await checkBothWidths(rig, page, 'team-suspended');
+      // The pages built on the /v1 API (every call refused) say why instead of loading forever
+      // beside forms that fail; keys, team and account stay open.
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('link', { name: 'Projects' }).click();
+      await page.getByRole('heading', { name: 'This account is suspended' }).waitFor();
+      assert.equal(await page.getByRole('link', { name: 'New project' }).count(), 0);
+      await checkBothWidths(rig, page, 'team-suspended-projects');
+      await nav.getByRole('link', { name: 'API keys' }).click();
+      await page.getByText('While this account is suspended no key or token can be generated').waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Generate' }).count(), 0);
+      await nav.getByRole('link', { name: 'Account' }).click();
+      await page.getByText('The account is suspended.').waitFor();
+      assert.doesNotMatch(await page.locator('main').innerText(), /Loading/);
     } finally {
       await setAccountStatus(store.db, id, 'active');
     }

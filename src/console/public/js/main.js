@@ -111,6 +111,7 @@ function Shell({ session, refresh }) {
       navigate('/console/sign-in', { replace: true });
     }
   };
+  const suspended = session.account.status === 'suspended';
   const nav = session.user.role === 'operator' ? [...NAV, ['/console/operator', 'Operator', (p) => p.startsWith('/console/operator')]] : NAV;
   return html`
     <a class="skip" href="#main">Skip to content</a>
@@ -123,13 +124,28 @@ function Shell({ session, refresh }) {
         <button type="button" class="link" onClick=${signOut}>Sign out</button>
       </div>
     </div></header>
-    ${session.account.status === 'suspended'
+    ${suspended
       ? html`<div class="banner"><${Note} kind="error">This account is suspended: runs and API calls are refused. Contact the operator of this instance.</${Note}></div>`
       : null}
     ${session.engine === 'sandbox'
       ? html`<div class="banner"><${Note} kind="warn"><p>Sandbox engine: answers are simulated<span class="wide-only"> on this server, not asked of real AI platforms. The operator switches to live platforms with SIGHTLINE_PLATFORM_ENGINE=live</span>.</p></${Note}></div>`
       : null}
-    <main id="main">${module ? html`<${Lazy} key=${path} module=${module} name=${name} props=${{ ...params, session }} />` : html`<${NotFound} />`}</main>`;
+    <main id="main">${!module ? html`<${NotFound} />` : suspended && !OPEN_WHILE_SUSPENDED.has(module) ? html`<${Suspended} />` : html`<${Lazy} key=${path} module=${module} name=${name} props=${{ ...params, session }} />`}</main>`;
+}
+
+// A suspended account's /v1 API answers 403 account_suspended to every call, reads included: the
+// pages built on it would show an error over a page stuck "Loading…", or "no sites yet", beside
+// forms that fail. They show this instead; the pages that read through the console's own routes
+// (keys, team, account, the operator's) stay open.
+const OPEN_WHILE_SUSPENDED = new Set(['keys', 'team', 'account', 'operator']);
+
+function Suspended() {
+  useEffect(() => {
+    document.title = 'Account suspended · sightline';
+  }, []);
+  return html`<h1>This account is suspended</h1>
+    <p>Its projects, runs, tracked tests, sites and alert destinations are kept, but they cannot be opened or changed, and nothing runs, until the operator of this instance makes the account active again. Ask them; the API and MCP answer <code>403 account_suspended</code> meanwhile.</p>
+    <p>Still open: <a href="/console/team">Team</a> (who is in the account), <a href="/console/keys">API keys</a> (revoking them) and <a href="/console/account">Account</a> (credits).</p>`;
 }
 
 function Redirect({ to }) {
@@ -160,10 +176,30 @@ function App() {
       return null;
     }
   };
+  // The session ended under the page (signed out elsewhere, expired, or removed from the account
+  // by an admin): the sign-in page says so (history state `ended`).
+  const ended = () => refresh().then(() => navigate('/console/sign-in', { replace: true, state: { ended: true } }));
   useEffect(() => {
     refresh();
-    whenSignedOut(() => refresh().then(() => navigate('/console/sign-in', { replace: true })));
+    whenSignedOut(ended);
   }, []);
+  // Read the session again on every page: an admin may have changed this person's role (or
+  // removed them), or the operator suspended the account, since the console was opened. Only a
+  // change in what the pages depend on is applied, so most navigations re-render nothing.
+  useEffect(() => {
+    if (!session || !session.signed_in) return;
+    let live = true;
+    get('/console/api/session')
+      .then((s) => {
+        if (!live) return;
+        if (!s.signed_in) ended();
+        else if (s.user.account_role !== session.user.account_role || s.account.status !== session.account.status) setSession(s);
+      })
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [path]);
   if (error && !session) return html`<main><${ErrorNote} error=${error} /><button onClick=${refresh}>Try again</button></main>`;
   if (!session) return html`<${Loading} what="Loading the console" />`;
   const authName = AUTH_PAGES[path.replace(/\/+$/, '')];

@@ -30,7 +30,9 @@ function Ledger() {
         </select></div></div>
     <${ErrorNote} error=${first.error || moreError} />
     ${!first.data
-      ? html`<${Loading} />`
+      ? first.error
+        ? null
+        : html`<${Loading} />`
       : entries.length === 0
         ? html`<${Empty} title=${kind === 'reserved' ? 'No open reservations' : 'Nothing here yet'}><p>${kind === 'reserved' ? 'Credits are reserved while runs are queued or running.' : 'Grants and charges appear here.'}</p></${Empty}>`
         : html`<${Table} caption="Ledger entries, newest first" captionHidden rowKey=${(e) => e.id} rows=${entries} columns=${[
@@ -62,7 +64,9 @@ function Activity() {
       </div></div>
     <${ErrorNote} error=${act.error} />
     ${!act.data
-      ? html`<${Loading} />`
+      ? act.error
+        ? null
+        : html`<${Loading} />`
       : act.data.items.length === 0
         ? html`<${Empty} title="No activity"><p>Requests made with your keys, by MCP clients and from this console appear here.</p></${Empty}>`
         : html`<${Table} caption="Recent requests" captionHidden rowKey=${(i) => i.id} rows=${act.data.items} columns=${[

@@ -307,6 +307,15 @@ function EmailChoice({ entry, onSaved }) {
   </form>`;
 }
 
+/** A member's view of the others' e-mail choices: read-only (each person, or an admin, sets them). */
+function ColleaguesMail({ entries }) {
+  if (entries.length === 0) return null;
+  const what = (events) => (events.length === 0 ? 'no e-mail' : events.includes('*') ? 'all events' : events.join(', '));
+  return html`<div><h3>Your colleagues' choices</h3>
+    <p class="small muted">Each person changes their own; an admin may change anyone's.</p>
+    <ul class="plain">${entries.map((entry) => html`<li><strong>${entry.email}</strong> <span class="small muted">· ${what(entry.events)}</span></li>`)}</ul></div>`;
+}
+
 export function AlertsPage({ session }) {
   const member = !!session && session.user.account_role === 'member';
   const [created, setCreated] = useState(null);
@@ -337,7 +346,8 @@ export function AlertsPage({ session }) {
       ? html`<${Threshold} settings=${settings.data} onSaved=${() => settings.reload()} />
         <section class="card" aria-labelledby="mail-title"><h2 id="mail-title">E-mail alerts</h2>
           <p class="small muted">Each console user of the account chooses what they get by e-mail, the weekly digest among it. Mail is sent only when the server has SMTP configured.</p>
-          <div class="stack">${settings.data.email_alerts.map((entry) => html`<${EmailChoice} key=${entry.email} entry=${entry} onSaved=${() => {}} />`)}</div>
+          <div class="stack">${settings.data.email_alerts.filter((entry) => !member || entry.email === session.user.email).map((entry) => html`<${EmailChoice} key=${entry.email} entry=${entry} onSaved=${() => {}} />`)}</div>
+          ${member ? html`<${ColleaguesMail} entries=${settings.data.email_alerts.filter((entry) => entry.email !== session.user.email)} />` : null}
         </section>`
       : settings.loading
         ? html`<${Loading} />`

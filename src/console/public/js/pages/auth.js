@@ -73,7 +73,10 @@ export function SignInPage({ session, refresh }) {
   if (session.needs_owner) {
     return html`<${AuthCard} title="Set up sightline" sub="No one owns this instance yet."><a class="button" href=${'/console/setup' + location.search + location.hash}>Create the owner account</a></${AuthCard}>`;
   }
+  // Set when a request found the session gone (main.js): say why the page changed under them.
+  const ended = history.state && history.state.ended;
   return html`<${AuthCard} title="Sign in" sub="Sign in to your sightline account.">
+    ${ended ? html`<${Note} kind="info"><p>Your session ended: it expired, it was signed out from elsewhere (a password change does that too), or an admin removed you from the account. Sign in again to go on.</p></${Note}>` : null}
     <${CredentialsForm} submitLabel="Sign in" onSubmit=${async (c) => {
       await post('/console/api/sign-in', c);
       await enter(refresh);

@@ -16,7 +16,9 @@ export function ContentRunsPage() {
     </${PageHead}>
     <${ErrorNote} error=${runs.error} />
     ${!runs.data
-      ? html`<${Loading} />`
+      ? runs.error
+        ? null
+        : html`<${Loading} />`
       : runs.data.runs.length === 0
         ? html`<div class="card"><${Empty} title="No analyses yet"><p>Analyse a page you want AI assistants to cite.</p><a class="button" href="/console/content/new">Analyse a page</a></${Empty}></div>`
         : html`<div class="card"><${Table} caption="Content Intelligence runs, newest first" captionHidden rowKey=${(r) => r.run_id} rows=${runs.data.runs} columns=${[

@@ -104,6 +104,11 @@ function AdminsOnly() {
     <${Note} kind="info"><p>Only an admin of this account generates keys and tokens: a key acts for the account, not for you, and keeps working after anyone leaves the team. Ask an admin (see <a href="/console/team">Team</a>), or use the console and its API with your own sign-in.</p></${Note}></section>`;
 }
 
+function Suspended() {
+  return html`<section class="card" aria-labelledby="gen-title"><h2 id="gen-title">Generate a key</h2>
+    <${Note} kind="info"><p>While this account is suspended no key or token can be generated, and the existing ones are refused. You can still revoke them below.</p></${Note}></section>`;
+}
+
 export function KeysPage({ session }) {
   const [created, setCreated] = useState(null);
   const [shown, setShown] = useState(false);
@@ -121,13 +126,13 @@ export function KeysPage({ session }) {
   };
   const list = keys.data ? keys.data.keys : [];
   return html`<${PageHead} title="API keys" sub="Keys for the HTTP API and tokens for MCP clients act for this account. Each is shown once, when generated." />
-    ${session && session.user.account_role === 'member' ? html`<${AdminsOnly} />` : created ? html`<${NewSecret} created=${created} onDone=${() => setCreated(null)} />` : html`<${GenerateForm} focusName=${shown} onCreated=${(c) => { setCreated(c); setShown(true); keys.reload(); }} />`}
+    ${session && session.user.account_role === 'member' ? html`<${AdminsOnly} />` : session && session.account.status === 'suspended' ? html`<${Suspended} />` : created ? html`<${NewSecret} created=${created} onDone=${() => setCreated(null)} />` : html`<${GenerateForm} focusName=${shown} onCreated=${(c) => { setCreated(c); setShown(true); keys.reload(); }} />`}
     <section class="card" aria-labelledby="keys-title"><h2 id="keys-title">Your keys</h2>
       <${ErrorNote} error=${error || keys.error} />
       ${keys.loading && !keys.data
         ? html`<${Loading} />`
         : list.length === 0
-          ? html`<${Empty} title="No keys yet"><p>Generate one above to call the API from a script or connect an AI agent.</p></${Empty}>`
+          ? html`<${Empty} title="No keys yet">${session && session.account.status === 'suspended' ? null : html`<p>Generate one above to call the API from a script or connect an AI agent.</p>`}</${Empty}>`
           : html`<${Table} caption="API keys and MCP tokens" captionHidden rowKey=${(k) => k.key_id} rows=${list} columns=${[
               { label: 'Name', cell: (k) => html`<strong>${k.name}</strong>` },
               { label: 'Prefix', cell: (k) => html`<code>${k.key_prefix}…</code>` },

@@ -138,7 +138,9 @@ export function OperatorPage({ session }) {
         ? html`<div data-testid="grant-confirmation"><${Note} kind="ok"><p>Granted <strong>${granted.granted_credits} credits</strong> to ${granted.own ? 'your account' : html`<strong>${granted.email}</strong>`}${granted.own ? ` (${granted.email})` : ''}. ${granted.own ? 'Your' : 'Its'} balance is now ${granted.available_credits} credits.</p></${Note}></div>`
         : null}
       ${!data.data
-        ? html`<${Loading} />`
+        ? data.error
+          ? null
+          : html`<${Loading} />`
         : html`<${Table} caption="Accounts" captionHidden rowKey=${(a) => a.id} rows=${data.data.accounts} columns=${[
             { label: 'Account', cell: (a) => html`<strong>${a.email}</strong><div class="small muted"><code>${a.id}</code> · ${a.users.length ? a.users.map((u) => `${u.email} (${u.account_role}${u.role === 'operator' ? ', operator' : ''})`).join(', ') : 'no console user (CLI)'}</div>`, wide: true },
             { label: 'Status', cell: (a) => html`<${Badge} value=${a.status} />` },

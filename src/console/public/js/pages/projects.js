@@ -72,7 +72,9 @@ export function ProjectsPage() {
     </${PageHead}>
     <${ErrorNote} error=${projects.error} />
     ${!projects.data
-      ? html`<${Loading} />`
+      ? projects.error
+        ? null
+        : html`<${Loading} />`
       : projects.data.projects.length === 0
         ? html`<div class="card"><${Empty} title="No projects yet"><p>Set up a brand with its competitors and the prompts your customers ask, then track them on every platform.</p><a class="button" href="/console/projects/new">Create a project</a></${Empty}></div>`
         : html`<div class="card"><${Table} caption="Projects" captionHidden rowKey=${(p) => p.id} rows=${projects.data.projects} columns=${[

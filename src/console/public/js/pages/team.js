@@ -35,7 +35,7 @@ function InviteForm({ mail, onDone }) {
         <${Field} id="team-email" label="Email" hint=${mail ? 'They get the link by mail, and you see it here to share.' : 'This instance sends no mail: share the link shown after inviting.'}>
           <input id="team-email" type="email" required maxlength="254" autocomplete="off" value=${email} onInput=${(e) => setEmail(e.target.value)} aria-describedby="team-email-hint" />
         </${Field}>
-        <${Field} id="team-role" label="Role" hint="Members work in the account; admins also invite and remove people and make API keys.">
+        <${Field} id="team-role" label="Role" hint="Members work in the account; admins also invite and remove people, and make API keys, share links and webhooks.">
           <select id="team-role" value=${role} onChange=${(e) => setRole(e.target.value)} aria-describedby="team-role-hint"><option value="member">Member</option><option value="admin">Admin</option></select>
         </${Field}>
       </div>
@@ -86,7 +86,9 @@ export function TeamPage({ session }) {
       <${ErrorNote} error=${error || team.error} />
       ${done ? html`<${Note} kind="ok"><p>${done}</p></${Note}>` : null}
       ${!team.data
-        ? html`<${Loading} />`
+        ? team.error
+          ? null
+          : html`<${Loading} />`
         : html`<${Table} caption="People in this account" captionHidden rowKey=${(p) => p.id} rows=${people} columns=${[
             { label: 'Person', cell: (p) => html`<strong>${p.email}</strong>${p.id === me ? html` <span class="muted small">(you)</span>` : null}${p.operator ? html`<div class="small muted">Instance owner</div>` : null}`, wide: true },
             {
@@ -105,7 +107,9 @@ export function TeamPage({ session }) {
     </section>
     <section class="card" aria-labelledby="team-pending-title"><h2 id="team-pending-title">Pending invitations</h2>
       ${!team.data
-        ? html`<${Loading} />`
+        ? team.error
+          ? null
+          : html`<${Loading} />`
         : invitations.length === 0
           ? html`<${Empty} title="No pending invitations"><p>${manage ? 'Invite a colleague above: the link works once, for seven days.' : 'Invitations an admin sends appear here until they are accepted.'}</p></${Empty}>`
           : html`<${Table} caption="Pending invitations" captionHidden rowKey=${(i) => i.id} rows=${invitations} columns=${[

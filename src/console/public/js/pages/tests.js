@@ -35,7 +35,9 @@ export function TestsPage() {
     </${PageHead}>
     <${ErrorNote} error=${tests.error} />
     ${!tests.data
-      ? html`<${Loading} />`
+      ? tests.error
+        ? null
+        : html`<${Loading} />`
       : tests.data.tests.length === 0
         ? html`<div class="card"><${Empty} title="No tracked tests yet"><p>Track a brand's visibility weekly, or a page's content score monthly. Every run you make also lands in a test for its page.</p><a class="button" href="/console/tests/new">Track something</a></${Empty}></div>`
         : html`<div class="card"><${Table} caption="Tracked tests" captionHidden rowKey=${(t) => t.id} rows=${tests.data.tests} columns=${[
