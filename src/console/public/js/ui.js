@@ -174,6 +174,7 @@ const ACTION_NAMES = {
   'accounts.list': 'Accounts listed',
   'accounts.suspend': 'Account suspended',
   'accounts.unsuspend': 'Account reinstated',
+  'provider_keys.list': 'Provider keys viewed',
 };
 /** An action id in words: its name above, else its parts ("sites.crawlers" → "Sites crawlers"). */
 export function actionName(id) {
