@@ -48,7 +48,10 @@ export const ENDED_AUTH_DAYS = 1;
 export const WEBHOOK_EVENT_KEY_DAYS = 92;
 
 export function retentionPolicy(
-  config: Pick<Config, 'SIGHTLINE_RETAIN_JOBS_DAYS' | 'SIGHTLINE_RETAIN_WEBHOOK_DELIVERIES_DAYS' | 'SIGHTLINE_RETAIN_LOG_LINE_HASHES_DAYS' | 'SIGHTLINE_RETAIN_ACTIVITY_DAYS'>,
+  config: Pick<
+    Config,
+    'SIGHTLINE_RETAIN_JOBS_DAYS' | 'SIGHTLINE_RETAIN_WEBHOOK_DELIVERIES_DAYS' | 'SIGHTLINE_RETAIN_LOG_LINE_HASHES_DAYS' | 'SIGHTLINE_RETAIN_ACTIVITY_DAYS'
+  >,
 ): RetentionPolicy {
   return {
     jobsDays: config.SIGHTLINE_RETAIN_JOBS_DAYS,
@@ -211,7 +214,7 @@ export async function sweepRetention(store: Store, policy: RetentionPolicy, opts
       sql`select s.id from sessions s
            where (s.id < ${idFloor('ses', now - SESSION_MAX_AGE_MS - grace)} or s.expires_at < ${ended}
                   or s.revoked_at < ${ended} or s.last_seen_at < ${new Date(now - SESSION_IDLE_MS - grace).toISOString()})
-             and s.last_seen_at < (select max(t.last_seen_at) from sessions t where t.user_id = s.user_id)
+             and s.id <> (select t.id from sessions t where t.user_id = s.user_id order by t.last_seen_at desc, t.id desc limit 1)
            order by s.id`,
     );
     report('sessions');
@@ -273,14 +276,7 @@ export async function deleteEndedDeliveries(store: Store, before: number, limit:
        order by id`;
     const ids = await deletePicked(trx, store.dialect, 'webhook_messages', ['id'], pick, limit);
     if (ids.length === 0) return { messages: 0, attempts: 0 };
-    const attempts = await trx
-      .deleteFrom('webhook_attempts')
-      .where(
-        'message_id',
-        'in',
-        ids,
-      )
-      .executeTakeFirst();
+    const attempts = await trx.deleteFrom('webhook_attempts').where('message_id', 'in', ids).executeTakeFirst();
     return { messages: ids.length, attempts: Number(attempts.numDeletedRows) };
   });
 }

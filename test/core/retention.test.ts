@@ -29,6 +29,8 @@ import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { IP, render, UA, type LogEvent } from '../helpers/access-logs.ts';
 
 const DAY = 86_400_000;
+/** The tables the two-process test counts. */
+const TABLES = ['jobs', 'webhook_messages', 'webhook_attempts', 'webhook_events', 'site_log_lines', 'activity', 'sessions', 'auth_tokens'] as const;
 const CHILD = 'retention-sweep-child';
 const BOTH: RetentionPolicy = { jobsDays: 30, webhookDeliveriesDays: 90, logLineHashesDays: 400, activityDays: 365, endedAuthDays: 1 };
 const OFF: RetentionPolicy = { jobsDays: 0, webhookDeliveriesDays: 0, logLineHashesDays: 0, activityDays: 0, endedAuthDays: 0 };
@@ -62,7 +64,8 @@ if (process.argv[2] === CHILD) {
     const ids = async (table: 'jobs' | 'webhook_messages', list: string[]) =>
       list.length ? (await store.db.selectFrom(table).select('id').where('id', 'in', list).execute()).map((r) => r.id).sort() : [];
 
-    const emailOf = async (account: string) => (await store.db.selectFrom('accounts').select('email').where('id', '=', account).executeTakeFirstOrThrow()).email;
+    const emailOf = async (account: string) =>
+      (await store.db.selectFrom('accounts').select('email').where('id', '=', account).executeTakeFirstOrThrow()).email;
     let oldSeq = 0;
     /** `n` activity rows of the account made `days` ago (as requests then would have), oldest first; `keyId` names who made them. */
     async function oldActivity(account: string, n: number, days: number, keyId: string | null = null) {
@@ -85,7 +88,8 @@ if (process.argv[2] === CHILD) {
       await store.db.insertInto('activity').values(rows).execute();
       return rows.map((r) => r.id);
     }
-    const activityIds = async (list: string[]) => (await store.db.selectFrom('activity').select('id').where('id', 'in', list).execute()).map((r) => r.id).sort();
+    const activityIds = async (list: string[]) =>
+      (await store.db.selectFrom('activity').select('id').where('id', 'in', list).execute()).map((r) => r.id).sort();
 
     /** Jobs in each state, made now; returns their ids by state. */
     async function jobsInEveryState(tag: string) {
@@ -193,9 +197,11 @@ if (process.argv[2] === CHILD) {
       // Events of an account with no endpoint have no delivery at all; 'a'-style ones have ended and pending ones.
       const { accountId: quiet } = await s.account();
       const lone = [];
-      for (let i = 0; i < 3; i++) lone.push(await emitEvent(store.db, { accountId: quiet, type: 'credits.low', dedupeKey: `retention:ev:lone:${i}`, data: { i } }));
+      for (let i = 0; i < 3; i++)
+        lone.push(await emitEvent(store.db, { accountId: quiet, type: 'credits.low', dedupeKey: `retention:ev:lone:${i}`, data: { i } }));
       const d = await deliveries('ev', 2, await s.account());
-      const events = async (like: string) => (await store.db.selectFrom('webhook_events').select('dedupe_key').where('dedupe_key', 'like', like).execute()).length;
+      const events = async (like: string) =>
+        (await store.db.selectFrom('webhook_events').select('dedupe_key').where('dedupe_key', 'like', like).execute()).length;
       const policy = { ...OFF, webhookDeliveriesDays: 90 };
       const early = await sweepRetention(store, policy, { now: Date.now() + 91 * DAY });
       assert.equal(early.webhook_events, 0, 'not before 92 days, whatever became of their deliveries');
@@ -228,19 +234,30 @@ if (process.argv[2] === CHILD) {
       const c = (await createInvite(store, 'open', `invitee-${acct}@example.com`, 0, 'usr_none')).token;
       const user = await store.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
       const tokens = async () =>
-        (await store.db.selectFrom('auth_tokens').select('token_hash').where('token_hash', 'in', [a, b, c].map(hashKey)).execute()).map((r) => r.token_hash).sort();
+        (await store.db.selectFrom('auth_tokens').select('token_hash').where('token_hash', 'in', [a, b, c].map(hashKey)).execute())
+          .map((r) => r.token_hash)
+          .sort();
       // Sessions: one signed out, one unused for a week in an hour (it ends then), one in use; and a person whose only session ended long ago.
       const out = await createSession(store.db, user.id, 'test');
       await revokeSession(store.db, out.sessionId);
       const idle = await createSession(store.db, user.id, 'test');
-      await store.db.updateTable('sessions').set({ last_seen_at: new Date(t0 - 7 * DAY + 3_600_000).toISOString() }).where('id', '=', idle.sessionId).execute();
+      await store.db
+        .updateTable('sessions')
+        .set({ last_seen_at: new Date(t0 - 7 * DAY + 3_600_000).toISOString() })
+        .where('id', '=', idle.sessionId)
+        .execute();
       const live = await createSession(store.db, user.id, 'test');
       const sessions = async () => (await store.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).map((r) => r.id).sort();
       // Failed sign-ins: a count from two days ago whose lock ended, and one from now.
       await store.db
         .insertInto('login_throttle')
         .values([
-          { email: `old-${acct}@example.com`, failures: 5, window_started_at: new Date(t0 - 2 * DAY).toISOString(), locked_until: new Date(t0 - 2 * DAY + 900_000).toISOString() },
+          {
+            email: `old-${acct}@example.com`,
+            failures: 5,
+            window_started_at: new Date(t0 - 2 * DAY).toISOString(),
+            locked_until: new Date(t0 - 2 * DAY + 900_000).toISOString(),
+          },
           { email: `new-${acct}@example.com`, failures: 2, window_started_at: new Date(t0).toISOString(), locked_until: null },
         ])
         .execute();
@@ -251,7 +268,10 @@ if (process.argv[2] === CHILD) {
       assert.equal((await tokens()).length, 3);
       assert.equal(within.login_throttle >= 1, true, 'the count from two days ago');
       const throttled = await store.db.selectFrom('login_throttle').select('email').where('email', 'like', `%-${acct}@example.com`).execute();
-      assert.deepEqual(throttled.map((r) => r.email), [`new-${acct}@example.com`]);
+      assert.deepEqual(
+        throttled.map((r) => r.email),
+        [`new-${acct}@example.com`],
+      );
 
       // A day and an hour on: the ended link A, the expired link B, the signed-out and the idle session go.
       const later = await sweepRetention(store, policy, { now: t0 + 25 * 3_600_000 + 60_000 });
@@ -271,8 +291,14 @@ if (process.argv[2] === CHILD) {
     test('activity older than the window goes; a cursor into removed rows reads on; a removed person goes with their rows', async () => {
       const { key: k, accountId: acct } = await s.account();
       const old = await oldActivity(acct, 5, 400, 'usr_leftlongago');
-      await store.db.insertInto('removed_users').values({ user_id: 'usr_leftlongago', account_id: acct, email: 'left@long.example', removed_at: new Date(Date.now() - 399 * DAY).toISOString() }).execute();
-      await store.db.insertInto('removed_users').values({ user_id: 'usr_leftrecently', account_id: acct, email: 'left@recent.example', removed_at: new Date().toISOString() }).execute();
+      await store.db
+        .insertInto('removed_users')
+        .values({ user_id: 'usr_leftlongago', account_id: acct, email: 'left@long.example', removed_at: new Date(Date.now() - 399 * DAY).toISOString() })
+        .execute();
+      await store.db
+        .insertInto('removed_users')
+        .values({ user_id: 'usr_leftrecently', account_id: acct, email: 'left@recent.example', removed_at: new Date().toISOString() })
+        .execute();
       const young = await oldActivity(acct, 2, 300);
       assert.equal((await s.request('GET', '/v1/usage', { key: k })).statusCode, 200, 'a request of today');
       // A client paging through holds a cursor into the old rows.
@@ -281,7 +307,10 @@ if (process.argv[2] === CHILD) {
       assert.equal(before.statusCode, 200, before.body);
       assert.deepEqual(
         before.json().items.map((i: { id: string; user_email: string | null }) => [i.id, i.user_email]),
-        old.slice(0, 3).reverse().map((id) => [id, 'left@long.example']),
+        old
+          .slice(0, 3)
+          .reverse()
+          .map((id) => [id, 'left@long.example']),
       );
 
       const swept = await sweepRetention(store, { ...OFF, activityDays: 365 }, { batch: 2 });
@@ -289,7 +318,10 @@ if (process.argv[2] === CHILD) {
       assert.deepEqual(await activityIds(old), [], 'older than 365 days: gone');
       assert.deepEqual(await activityIds(young), [...young].sort(), '300 days old: kept');
       const all = (await s.request('GET', '/v1/activity?limit=100', { key: k })).json();
-      assert.ok(all.items.some((i: { action: string }) => i.action === 'usage.read'), "today's request is there");
+      assert.ok(
+        all.items.some((i: { action: string }) => i.action === 'usage.read'),
+        "today's request is there",
+      );
       assert.ok(!all.items.some((i: { id: string }) => old.includes(i.id)));
       // The cursor's row is gone: the page after it is what is older still (nothing), not an error.
       const after = await s.request('GET', `/v1/activity?limit=100&starting_after=${cursor}`, { key: k });
@@ -310,12 +342,18 @@ if (process.argv[2] === CHILD) {
     test('a removed person stays while the account still holds activity from before the window', async () => {
       const { accountId: acct } = await s.account();
       const old = await oldActivity(acct, 3, 400, 'usr_notyet');
-      await store.db.insertInto('removed_users').values({ user_id: 'usr_notyet', account_id: acct, email: 'not@yet.example', removed_at: new Date(Date.now() - 399 * DAY).toISOString() }).execute();
+      await store.db
+        .insertInto('removed_users')
+        .values({ user_id: 'usr_notyet', account_id: acct, email: 'not@yet.example', removed_at: new Date(Date.now() - 399 * DAY).toISOString() })
+        .execute();
       // One statement of 1 row: the sweep stops with rows of the account still there.
       const first = await sweepRetention(store, { ...OFF, activityDays: 365 }, { batch: 1, maxBatches: 1 });
       assert.equal(first.activity, 1, JSON.stringify(first));
       assert.equal((await activityIds(old)).length, 2);
-      assert.ok(await store.db.selectFrom('removed_users').select('user_id').where('user_id', '=', 'usr_notyet').executeTakeFirst(), 'kept: their rows are not all gone');
+      assert.ok(
+        await store.db.selectFrom('removed_users').select('user_id').where('user_id', '=', 'usr_notyet').executeTakeFirst(),
+        'kept: their rows are not all gone',
+      );
       await sweepRetention(store, { ...OFF, activityDays: 365 });
       assert.equal(await store.db.selectFrom('removed_users').select('user_id').where('user_id', '=', 'usr_notyet').executeTakeFirst(), undefined);
     });
@@ -328,7 +366,10 @@ if (process.argv[2] === CHILD) {
       const { token } = (await createResetToken(store, await emailOf(accountId)))!;
       const swept = await sweepRetention(store, OFF, { now: Date.now() + 10_000 * DAY });
       assert.equal(Object.keys(swept).length, 10);
-      assert.ok(Object.values(swept).every((n) => n === 0), JSON.stringify(swept));
+      assert.ok(
+        Object.values(swept).every((n) => n === 0),
+        JSON.stringify(swept),
+      );
       assert.equal((await activityIds(old)).length, 2);
       assert.ok(await store.db.selectFrom('auth_tokens').select('id').where('token_hash', '=', hashKey(token)).executeTakeFirst());
       assert.equal((await ids('jobs', Object.values(j))).length, 5);
@@ -492,7 +533,7 @@ if (process.argv[2] === CHILD) {
       assert.equal(up.json().ai_crawler_hits, 40);
       const now = Date.now() + 402 * DAY;
       const rows = async () => {
-        const n = async (table: 'jobs' | 'webhook_messages' | 'webhook_attempts' | 'site_log_lines') =>
+        const n = async (table: (typeof TABLES)[number]) =>
           Number(
             (
               await store.db
@@ -501,13 +542,15 @@ if (process.argv[2] === CHILD) {
                 .executeTakeFirstOrThrow()
             ).n,
           );
-        return {
-          jobs: await n('jobs'),
-          webhook_messages: await n('webhook_messages'),
-          webhook_attempts: await n('webhook_attempts'),
-          site_log_lines: await n('site_log_lines'),
-        };
+        return Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, await n(t)] as const))) as Record<(typeof TABLES)[number], number>;
       };
+      // Activity (old and of today), sessions and links of a person, all past their window by then.
+      await oldActivity(accountId, 30, 10);
+      await s.runtime.core.activity.flush();
+      const email = await emailOf(accountId);
+      for (let i = 0; i < 4; i++) await createResetToken(store, email);
+      const person = await store.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      for (let i = 0; i < 5; i++) await createSession(store.db, person.id, 'two');
       const held = await rows();
       // The other worker process: the same sweep, started at the same time, in a child.
       const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), CHILD, s.runtime.core.config.DATABASE_URL, String(now)], {
@@ -527,10 +570,11 @@ if (process.argv[2] === CHILD) {
       const b = JSON.parse(out.slice('ready\n'.length)) as typeof a;
       // Each row was removed by one of them: the two counts add up to what left the tables.
       const left = await rows();
-      for (const table of ['jobs', 'webhook_messages', 'webhook_attempts', 'site_log_lines'] as const) {
+      for (const table of TABLES) {
         assert.equal(a[table] + b[table], held[table] - left[table], `${table}: ${JSON.stringify({ a, b, held, left })}`);
       }
       assert.ok(a.webhook_messages + b.webhook_messages >= 10 && a.site_log_lines + b.site_log_lines >= 40);
+      assert.ok(a.activity + b.activity >= 30 && a.sessions + b.sessions === 4 && a.auth_tokens + b.auth_tokens >= 4, JSON.stringify({ a, b }));
       assert.equal((await hashes(site.id)).length, 0);
       assert.deepEqual((await ids('jobs', j)).length, 8, 'the queued and running job of each set');
       assert.deepEqual(await ids('webhook_messages', [...d.succeeded, ...d.failed, ...d.pending]), [...d.pending].sort());
