@@ -407,8 +407,15 @@ const ConfigSchema = z.object({
    */
   SIGHTLINE_RETAIN_LOG_LINE_HASHES_DAYS: daysFromEnv(400),
   /**
-   * How often each process that runs a worker removes what the three settings above let go, at
-   * most 1,000 rows a statement; 0 = no retention sweep in this process.
+   * Days a row of the activity log (one per authenticated request) is kept; 0 or `off` keeps them
+   * for good. `GET /v1/activity` is the recent requests: a year is a common audit window
+   * (docs/operating.md, "Retention").
+   */
+  SIGHTLINE_RETAIN_ACTIVITY_DAYS: daysFromEnv(365),
+  /**
+   * How often each process that runs a worker removes what the settings above let go (and ended
+   * sessions and sign-in links a day after they ended), at most 1,000 rows a statement; 0 = no
+   * retention sweep in this process.
    */
   SIGHTLINE_RETENTION_SWEEP_INTERVAL_MS: intFromEnv(600_000, 0),
 });

@@ -60,7 +60,7 @@ export const CLI_COMMANDS: CliCommandDef[] = [
         "in": "query",
         "kind": "string",
         "flag": "starting-after",
-        "description": "Cursor: the next_starting_after of the previous page (an activity id)",
+        "description": "Cursor: the next_starting_after of the previous page (an activity id). One older than the server keeps activity (SIGHTLINE_RETAIN_ACTIVITY_DAYS) is still accepted after its row was removed: the page holds what is older still, usually nothing",
         "required": false
       }
     ],

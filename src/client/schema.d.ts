@@ -988,7 +988,7 @@ export interface operations {
                 limit?: number;
                 /** @description One of: all, visibility, content_intelligence, pages, reads, actions. */
                 kind?: string;
-                /** @description Cursor: the next_starting_after of the previous page (an activity id) */
+                /** @description Cursor: the next_starting_after of the previous page (an activity id). One older than the server keeps activity (SIGHTLINE_RETAIN_ACTIVITY_DAYS) is still accepted after its row was removed: the page holds what is older still, usually nothing */
                 starting_after?: string;
             };
             header?: never;

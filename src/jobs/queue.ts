@@ -7,7 +7,7 @@
 // a platform) and the id of the thing to work on.
 import { sql, type Selectable } from 'kysely';
 import type { JobsTable } from '../db/schema.ts';
-import { idFloor, newId, nowIso } from '../lib/ids.ts';
+import { newId, nowIso } from '../lib/ids.ts';
 import type { Executor, Store } from '../db/store.ts';
 
 export type Job = Selectable<JobsTable>;
@@ -331,24 +331,4 @@ export async function cancelJobsFor(db: Executor, refIds: string[]): Promise<voi
 export async function anyExpiredLease(db: Executor): Promise<boolean> {
   const { rows } = await sql`select 1 as x from jobs where status = 'running' and lease_until < ${nowIso()} limit 1`.execute(db);
   return rows.length > 0;
-}
-
-/**
- * Deletes up to `limit` finished jobs (done, failed, cancelled) created and last changed before
- * `before` (epoch ms): the retention sweep's job rows. Never a queued or running job. Found by
- * the primary key (ids sort by creation time: no index on finished jobs, which 0021 keeps out of
- * every index); on Postgres the rows are locked with SKIP LOCKED, so two sweeps at once take
- * different rows and neither waits. Returns how many it deleted.
- */
-export async function deleteFinishedJobs(store: Store, before: number, limit: number): Promise<number> {
-  const lock = store.dialect === 'postgres' ? sql`for update skip locked` : sql``;
-  const { rows } = await sql<{ id: string }>`
-    delete from jobs where id in (
-      select id from jobs
-       where id < ${idFloor('job', before)} and status in ('done', 'failed', 'cancelled') and updated_at < ${new Date(before).toISOString()}
-       order by id
-       limit ${limitLit(limit)}
-       ${lock})
-    returning id`.execute(store.db);
-  return rows.length;
 }

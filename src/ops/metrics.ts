@@ -67,7 +67,7 @@ function createMetrics(): Metrics {
   );
   const retention = new client.Counter({
     name: 'sightline_retention_removed_rows_total',
-    help: 'Rows the retention sweep removed, by table (jobs, webhook_messages, webhook_attempts, site_log_lines)',
+    help: 'Rows the retention sweep removed, by table (jobs, webhook_messages, webhook_attempts, webhook_events, site_log_lines, activity, removed_users, sessions, auth_tokens, login_throttle)',
     labelNames: ['table'],
     registers: [registry],
   });

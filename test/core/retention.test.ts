@@ -21,13 +21,19 @@ import { ingestLog } from '../../src/core/sites/ingest.ts';
 import { crawlerRanges } from '../../src/core/sites/ip-ranges.ts';
 import { LOG_LINE_HOUR_MIGRATION, retentionPolicy, sweepRetention, type RetentionPolicy } from '../../src/core/retention.ts';
 import { getMetrics } from '../../src/ops/metrics.ts';
+import { hashKey } from '../../src/core/accounts/accounts.ts';
+import { createInvite, createResetToken, describeInvite } from '../../src/core/accounts/users.ts';
+import { createSession, resolveSession, revokeSession } from '../../src/core/accounts/sessions.ts';
+import { listTeam } from '../../src/core/accounts/team.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { IP, render, UA, type LogEvent } from '../helpers/access-logs.ts';
 
 const DAY = 86_400_000;
+/** The tables the two-process test counts. */
+const TABLES = ['jobs', 'webhook_messages', 'webhook_attempts', 'webhook_events', 'site_log_lines', 'activity', 'sessions', 'auth_tokens'] as const;
 const CHILD = 'retention-sweep-child';
-const BOTH: RetentionPolicy = { jobsDays: 30, webhookDeliveriesDays: 90, logLineHashesDays: 400 };
-const OFF: RetentionPolicy = { jobsDays: 0, webhookDeliveriesDays: 0, logLineHashesDays: 0 };
+const BOTH: RetentionPolicy = { jobsDays: 30, webhookDeliveriesDays: 90, logLineHashesDays: 400, activityDays: 365, endedAuthDays: 1 };
+const OFF: RetentionPolicy = { jobsDays: 0, webhookDeliveriesDays: 0, logLineHashesDays: 0, activityDays: 0, endedAuthDays: 0 };
 const DEFAULTS = retentionPolicy(loadConfig({ DATABASE_URL: 'sqlite::memory:' }));
 
 if (process.argv[2] === CHILD) {
@@ -57,6 +63,33 @@ if (process.argv[2] === CHILD) {
 
     const ids = async (table: 'jobs' | 'webhook_messages', list: string[]) =>
       list.length ? (await store.db.selectFrom(table).select('id').where('id', 'in', list).execute()).map((r) => r.id).sort() : [];
+
+    const emailOf = async (account: string) =>
+      (await store.db.selectFrom('accounts').select('email').where('id', '=', account).executeTakeFirstOrThrow()).email;
+    let oldSeq = 0;
+    /** `n` activity rows of the account made `days` ago (as requests then would have), oldest first; `keyId` names who made them. */
+    async function oldActivity(account: string, n: number, days: number, keyId: string | null = null) {
+      const at = Date.now() - days * DAY;
+      const rows = Array.from({ length: n }, (_, i) => ({
+        id: `${idFloor('act', at + i)}${String(++oldSeq).padStart(16, '0')}`,
+        account_id: account,
+        key_id: keyId,
+        key_prefix: null,
+        source: 'console',
+        action: 'tests.create',
+        method: 'POST',
+        path: '/v1/tests',
+        http_status: 200,
+        status: 'ok' as const,
+        credits: 0,
+        request_id: `req_old_${oldSeq}`,
+        created_at: new Date(at + i).toISOString(),
+      }));
+      await store.db.insertInto('activity').values(rows).execute();
+      return rows.map((r) => r.id);
+    }
+    const activityIds = async (list: string[]) =>
+      (await store.db.selectFrom('activity').select('id').where('id', 'in', list).execute()).map((r) => r.id).sort();
 
     /** Jobs in each state, made now; returns their ids by state. */
     async function jobsInEveryState(tag: string) {
@@ -98,13 +131,13 @@ if (process.argv[2] === CHILD) {
     });
 
     /** An endpoint (never delivered to: no worker) and `n` deliveries per state, with attempts for the ended ones. */
-    async function deliveries(tag: string, n: number) {
-      const res = await s.request('POST', '/v1/webhooks', { key, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
+    async function deliveries(tag: string, n: number, owner = { key, accountId }) {
+      const res = await s.request('POST', '/v1/webhooks', { key: owner.key, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
       assert.equal(res.statusCode, 200, res.body);
       const endpointId = res.json().id as string;
       const out: Record<'succeeded' | 'failed' | 'pending', string[]> = { succeeded: [], failed: [], pending: [] };
       for (let i = 0; i < 3 * n; i++) {
-        const eventId = await emitEvent(store.db, { accountId, type: 'credits.low', dedupeKey: `retention:${tag}:${i}`, data: { i } });
+        const eventId = await emitEvent(store.db, { accountId: owner.accountId, type: 'credits.low', dedupeKey: `retention:${tag}:${i}`, data: { i } });
         assert.ok(eventId);
         const msg = await store.db
           .selectFrom('webhook_messages')
@@ -160,12 +193,185 @@ if (process.argv[2] === CHILD) {
       assert.equal(events.length, 12, 'the events stay: their dedupe keys keep an event from being sent twice');
     });
 
+    test('webhook events go once no delivery is left and no producer can make their key again (92 days)', async () => {
+      // Events of an account with no endpoint have no delivery at all; 'a'-style ones have ended and pending ones.
+      const { accountId: quiet } = await s.account();
+      const lone = [];
+      for (let i = 0; i < 3; i++)
+        lone.push(await emitEvent(store.db, { accountId: quiet, type: 'credits.low', dedupeKey: `retention:ev:lone:${i}`, data: { i } }));
+      const d = await deliveries('ev', 2, await s.account());
+      const events = async (like: string) =>
+        (await store.db.selectFrom('webhook_events').select('dedupe_key').where('dedupe_key', 'like', like).execute()).length;
+      const policy = { ...OFF, webhookDeliveriesDays: 90 };
+      const early = await sweepRetention(store, policy, { now: Date.now() + 91 * DAY });
+      assert.equal(early.webhook_events, 0, 'not before 92 days, whatever became of their deliveries');
+      assert.equal(await events('retention:ev:%'), 9);
+      const swept = await sweepRetention(store, policy, { now: Date.now() + 93 * DAY, batch: 2 });
+      assert.ok(swept.webhook_events >= 7, JSON.stringify(swept));
+      assert.equal(await events('retention:ev:lone:%'), 0, 'no delivery ever: gone');
+      const left = await store.db
+        .selectFrom('webhook_events')
+        .innerJoin('webhook_messages', 'webhook_messages.event_id', 'webhook_events.id')
+        .select(['webhook_messages.id', 'webhook_messages.status'])
+        .where('webhook_events.dedupe_key', 'like', 'retention:ev:%')
+        .execute();
+      assert.deepEqual(left.map((r) => r.id).sort(), [...d.pending].sort(), 'an event with a pending delivery stays, and only those');
+      assert.equal(await events('retention:ev:%'), 2);
+      // With deliveries kept for good the events are too (a delivery in the log names its event).
+      await emitEvent(store.db, { accountId: quiet, type: 'credits.low', dedupeKey: 'retention:ev:kept', data: {} });
+      assert.equal((await sweepRetention(store, { ...OFF, webhookDeliveriesDays: 0 }, { now: Date.now() + 1000 * DAY })).webhook_events, 0);
+      assert.equal(await events('retention:ev:kept'), 1);
+    });
+
+    test('sessions, sign-in links and failed sign-in counts go a day after they ended; live ones and last seen stay', async () => {
+      const { accountId: acct } = await s.account();
+      const email = await emailOf(acct);
+      const policy = { ...OFF, endedAuthDays: 1 };
+      const t0 = Date.now();
+      // Links: A is ended by B (a newer reset link for the same email); B lives an hour; C, an invitation, a week.
+      const a = (await createResetToken(store, email))!.token;
+      const b = (await createResetToken(store, email))!.token;
+      const c = (await createInvite(store, 'open', `invitee-${acct}@example.com`, 0, 'usr_none')).token;
+      const user = await store.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      const tokens = async () =>
+        (await store.db.selectFrom('auth_tokens').select('token_hash').where('token_hash', 'in', [a, b, c].map(hashKey)).execute())
+          .map((r) => r.token_hash)
+          .sort();
+      // Sessions: one signed out, one unused for a week in an hour (it ends then), one in use; and a person whose only session ended long ago.
+      const out = await createSession(store.db, user.id, 'test');
+      await revokeSession(store.db, out.sessionId);
+      const idle = await createSession(store.db, user.id, 'test');
+      await store.db
+        .updateTable('sessions')
+        .set({ last_seen_at: new Date(t0 - 7 * DAY + 3_600_000).toISOString() })
+        .where('id', '=', idle.sessionId)
+        .execute();
+      const live = await createSession(store.db, user.id, 'test');
+      const sessions = async () => (await store.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).map((r) => r.id).sort();
+      // Failed sign-ins: a count from two days ago whose lock ended, and one from now.
+      await store.db
+        .insertInto('login_throttle')
+        .values([
+          {
+            email: `old-${acct}@example.com`,
+            failures: 5,
+            window_started_at: new Date(t0 - 2 * DAY).toISOString(),
+            locked_until: new Date(t0 - 2 * DAY + 900_000).toISOString(),
+          },
+          { email: `new-${acct}@example.com`, failures: 2, window_started_at: new Date(t0).toISOString(), locked_until: null },
+        ])
+        .execute();
+
+      // Within the day after they ended: everything stays; the live link and session still work.
+      const within = await sweepRetention(store, policy, { now: t0 + 20 * 3_600_000 });
+      assert.deepEqual([within.auth_tokens, within.sessions], [0, 0], JSON.stringify(within));
+      assert.equal((await tokens()).length, 3);
+      assert.equal(within.login_throttle >= 1, true, 'the count from two days ago');
+      const throttled = await store.db.selectFrom('login_throttle').select('email').where('email', 'like', `%-${acct}@example.com`).execute();
+      assert.deepEqual(
+        throttled.map((r) => r.email),
+        [`new-${acct}@example.com`],
+      );
+
+      // A day and an hour on: the ended link A, the expired link B, the signed-out and the idle session go.
+      const later = await sweepRetention(store, policy, { now: t0 + 25 * 3_600_000 + 60_000 });
+      assert.ok(later.auth_tokens >= 2 && later.sessions >= 2, JSON.stringify(later));
+      assert.deepEqual(await tokens(), [hashKey(c)], 'the invitation is still live');
+      assert.deepEqual(await sessions(), [live.sessionId]);
+      assert.equal((await resolveSession(store.db, live.token))?.sessionId, live.sessionId, 'the session in use still signs in');
+      assert.equal((await describeInvite(store.db, c)).email, `invitee-${acct}@example.com`, 'the invitation still opens');
+
+      // Past every expiry: the invitation goes; the person's newest session stays, ended, for "last seen".
+      await sweepRetention(store, policy, { now: t0 + 40 * DAY });
+      assert.deepEqual(await tokens(), []);
+      assert.deepEqual(await sessions(), [live.sessionId]);
+      assert.equal((await listTeam(store.db, acct)).people.find((p) => p.id === user.id)?.last_active_at !== null, true, 'last active still known');
+    });
+
+    test('activity older than the window goes; a cursor into removed rows reads on; a removed person goes with their rows', async () => {
+      const { key: k, accountId: acct } = await s.account();
+      const old = await oldActivity(acct, 5, 400, 'usr_leftlongago');
+      await store.db
+        .insertInto('removed_users')
+        .values({ user_id: 'usr_leftlongago', account_id: acct, email: 'left@long.example', removed_at: new Date(Date.now() - 399 * DAY).toISOString() })
+        .execute();
+      await store.db
+        .insertInto('removed_users')
+        .values({ user_id: 'usr_leftrecently', account_id: acct, email: 'left@recent.example', removed_at: new Date().toISOString() })
+        .execute();
+      const young = await oldActivity(acct, 2, 300);
+      assert.equal((await s.request('GET', '/v1/usage', { key: k })).statusCode, 200, 'a request of today');
+      // A client paging through holds a cursor into the old rows.
+      const cursor = old[3]!;
+      const before = await s.request('GET', `/v1/activity?limit=100&starting_after=${cursor}`, { key: k });
+      assert.equal(before.statusCode, 200, before.body);
+      assert.deepEqual(
+        before.json().items.map((i: { id: string; user_email: string | null }) => [i.id, i.user_email]),
+        old
+          .slice(0, 3)
+          .reverse()
+          .map((id) => [id, 'left@long.example']),
+      );
+
+      const swept = await sweepRetention(store, { ...OFF, activityDays: 365 }, { batch: 2 });
+      assert.ok(swept.activity >= 5, JSON.stringify(swept));
+      assert.deepEqual(await activityIds(old), [], 'older than 365 days: gone');
+      assert.deepEqual(await activityIds(young), [...young].sort(), '300 days old: kept');
+      const all = (await s.request('GET', '/v1/activity?limit=100', { key: k })).json();
+      assert.ok(
+        all.items.some((i: { action: string }) => i.action === 'usage.read'),
+        "today's request is there",
+      );
+      assert.ok(!all.items.some((i: { id: string }) => old.includes(i.id)));
+      // The cursor's row is gone: the page after it is what is older still (nothing), not an error.
+      const after = await s.request('GET', `/v1/activity?limit=100&starting_after=${cursor}`, { key: k });
+      assert.equal(after.statusCode, 200, after.body);
+      assert.deepEqual([after.json().items, after.json().has_more, after.json().next_starting_after], [[], false, null]);
+      // A cursor that never was one, or one of today that is not this account's, is still refused.
+      for (const bad of ['act_zzzzzzzzzz0000000000000000', 'act_nope', young[0]!.replace(/.$/, 'z'), `${idFloor('act', Date.now())}0000000000000000`]) {
+        const res = await s.request('GET', `/v1/activity?starting_after=${bad}`, { key: k });
+        assert.equal(res.statusCode, 400, `${bad}: ${res.body}`);
+        assert.equal(res.json().detail.error, 'invalid_cursor');
+      }
+      // The person removed long ago, whose rows are gone, goes; one removed today stays.
+      const removed = (await store.db.selectFrom('removed_users').select('user_id').where('account_id', '=', acct).execute()).map((r) => r.user_id);
+      assert.deepEqual(removed, ['usr_leftrecently']);
+      assert.ok(swept.removed_users >= 1);
+    });
+
+    test('a removed person stays while the account still holds activity from before the window', async () => {
+      const { accountId: acct } = await s.account();
+      const old = await oldActivity(acct, 3, 400, 'usr_notyet');
+      await store.db
+        .insertInto('removed_users')
+        .values({ user_id: 'usr_notyet', account_id: acct, email: 'not@yet.example', removed_at: new Date(Date.now() - 399 * DAY).toISOString() })
+        .execute();
+      // One statement of 1 row: the sweep stops with rows of the account still there.
+      const first = await sweepRetention(store, { ...OFF, activityDays: 365 }, { batch: 1, maxBatches: 1 });
+      assert.equal(first.activity, 1, JSON.stringify(first));
+      assert.equal((await activityIds(old)).length, 2);
+      assert.ok(
+        await store.db.selectFrom('removed_users').select('user_id').where('user_id', '=', 'usr_notyet').executeTakeFirst(),
+        'kept: their rows are not all gone',
+      );
+      await sweepRetention(store, { ...OFF, activityDays: 365 });
+      assert.equal(await store.db.selectFrom('removed_users').select('user_id').where('user_id', '=', 'usr_notyet').executeTakeFirst(), undefined);
+    });
+
     test('retention off keeps everything', async () => {
       const j = await jobsInEveryState('off');
       const d = await deliveries('off', 2);
       await store.db.insertInto('site_log_lines').values({ site_id: 'site_off', line_hash: 'h-off', upload: 1, hour: '2001-01-01T00' }).execute();
+      const old = await oldActivity(accountId, 2, 400);
+      const { token } = (await createResetToken(store, await emailOf(accountId)))!;
       const swept = await sweepRetention(store, OFF, { now: Date.now() + 10_000 * DAY });
-      assert.deepEqual(swept, { jobs: 0, webhook_messages: 0, webhook_attempts: 0, site_log_lines: 0 });
+      assert.equal(Object.keys(swept).length, 10);
+      assert.ok(
+        Object.values(swept).every((n) => n === 0),
+        JSON.stringify(swept),
+      );
+      assert.equal((await activityIds(old)).length, 2);
+      assert.ok(await store.db.selectFrom('auth_tokens').select('id').where('token_hash', '=', hashKey(token)).executeTakeFirst());
       assert.equal((await ids('jobs', Object.values(j))).length, 5);
       assert.equal((await ids('webhook_messages', [...d.succeeded, ...d.failed, ...d.pending])).length, 6);
       assert.ok(await store.db.selectFrom('site_log_lines').select('line_hash').where('site_id', '=', 'site_off').executeTakeFirst());
@@ -176,13 +382,14 @@ if (process.argv[2] === CHILD) {
         SIGHTLINE_RETAIN_JOBS_DAYS: 'off',
         SIGHTLINE_RETAIN_WEBHOOK_DELIVERIES_DAYS: '0',
         SIGHTLINE_RETAIN_LOG_LINE_HASHES_DAYS: 'OFF',
+        SIGHTLINE_RETAIN_ACTIVITY_DAYS: 'off',
       });
-      assert.deepEqual(retentionPolicy(c), OFF);
+      assert.deepEqual(retentionPolicy(c), { ...OFF, endedAuthDays: 1 }, 'ended sessions and links have no setting: a day');
       assert.throws(
         () => loadConfig({ DATABASE_URL: 'sqlite::memory:', SIGHTLINE_RETAIN_JOBS_DAYS: '30d' }),
         /SIGHTLINE_RETAIN_JOBS_DAYS: must be a number of days/,
       );
-      assert.deepEqual(DEFAULTS, { jobsDays: 30, webhookDeliveriesDays: 90, logLineHashesDays: 400 });
+      assert.deepEqual(DEFAULTS, { jobsDays: 30, webhookDeliveriesDays: 90, logLineHashesDays: 400, activityDays: 365, endedAuthDays: 1 });
     });
 
     const newSite = async (domain: string) => {
@@ -326,7 +533,7 @@ if (process.argv[2] === CHILD) {
       assert.equal(up.json().ai_crawler_hits, 40);
       const now = Date.now() + 402 * DAY;
       const rows = async () => {
-        const n = async (table: 'jobs' | 'webhook_messages' | 'webhook_attempts' | 'site_log_lines') =>
+        const n = async (table: (typeof TABLES)[number]) =>
           Number(
             (
               await store.db
@@ -335,13 +542,15 @@ if (process.argv[2] === CHILD) {
                 .executeTakeFirstOrThrow()
             ).n,
           );
-        return {
-          jobs: await n('jobs'),
-          webhook_messages: await n('webhook_messages'),
-          webhook_attempts: await n('webhook_attempts'),
-          site_log_lines: await n('site_log_lines'),
-        };
+        return Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, await n(t)] as const))) as Record<(typeof TABLES)[number], number>;
       };
+      // Activity (old and of today), sessions and links of a person, all past their window by then.
+      await oldActivity(accountId, 30, 10);
+      await s.runtime.core.activity.flush();
+      const email = await emailOf(accountId);
+      for (let i = 0; i < 4; i++) await createResetToken(store, email);
+      const person = await store.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      for (let i = 0; i < 5; i++) await createSession(store.db, person.id, 'two');
       const held = await rows();
       // The other worker process: the same sweep, started at the same time, in a child.
       const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), CHILD, s.runtime.core.config.DATABASE_URL, String(now)], {
@@ -361,10 +570,11 @@ if (process.argv[2] === CHILD) {
       const b = JSON.parse(out.slice('ready\n'.length)) as typeof a;
       // Each row was removed by one of them: the two counts add up to what left the tables.
       const left = await rows();
-      for (const table of ['jobs', 'webhook_messages', 'webhook_attempts', 'site_log_lines'] as const) {
+      for (const table of TABLES) {
         assert.equal(a[table] + b[table], held[table] - left[table], `${table}: ${JSON.stringify({ a, b, held, left })}`);
       }
       assert.ok(a.webhook_messages + b.webhook_messages >= 10 && a.site_log_lines + b.site_log_lines >= 40);
+      assert.ok(a.activity + b.activity >= 30 && a.sessions + b.sessions === 4 && a.auth_tokens + b.auth_tokens >= 4, JSON.stringify({ a, b }));
       assert.equal((await hashes(site.id)).length, 0);
       assert.deepEqual((await ids('jobs', j)).length, 8, 'the queued and running job of each set');
       assert.deepEqual(await ids('webhook_messages', [...d.succeeded, ...d.failed, ...d.pending]), [...d.pending].sort());

@@ -113,6 +113,8 @@ async function insertUser(
 
 /** How long a set-up link printed by `sightline serve` works (while the instance has no owner). */
 export const SETUP_TTL_MS = 7 * 24 * 3600_000;
+/** The longest any one-time link lives (the retention sweep lets ended ones go, core/retention.ts). */
+export const TOKEN_MAX_TTL_MS = Math.max(RESET_TTL_MS, INVITE_TTL_MS, SETUP_TTL_MS);
 
 /**
  * A one-time set-up token, made by `sightline serve` when it starts on an instance with no owner:

@@ -4,9 +4,12 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { ActivityTable, Database } from '../../db/schema.ts';
 import type { Store } from '../../db/store.ts';
-import { newId, nowIso, toApiTime } from '../../lib/ids.ts';
+import { idFloor, newId, nowIso, toApiTime } from '../../lib/ids.ts';
 import { formatCredits } from '../money.ts';
 import { AppError } from '../errors.ts';
+
+/** An activity id's shape (lib/ids.ts): 10 characters of time, 16 random. */
+const ACTIVITY_ID = /^act_[0-9a-hjkmnp-tv-z]{26}$/;
 
 /** The activity table's columns, in the order the insert statements name and bind them. */
 const COLUMNS = [
@@ -173,14 +176,17 @@ export class ActivityLog {
 
   /**
    * A page of the account's activity, newest first; `startingAfter` is the last id of the previous
-   * page (400 invalid_cursor if it is not this account's). `readActions`: actions that read whatever their name (the operation catalog's GET routes and
+   * page (400 invalid_cursor if it is not this account's). A cursor whose row the retention sweep
+   * removed (an activity id older than `retainDays`) is still one: the page is what is older
+   * still, nothing once the sweep is through. `readActions`: actions that read whatever their name (the operation catalog's GET routes and
    * quotes); beside them every `….read` and `….list` is a read.
    */
-  async list(accountId: string, opts: { limit: number; kind: ActivityKind; startingAfter?: string; readActions?: readonly string[] }) {
+  async list(accountId: string, opts: { limit: number; kind: ActivityKind; startingAfter?: string; readActions?: readonly string[]; retainDays?: number }) {
     await this.flush();
     if (opts.startingAfter !== undefined) {
       const cursor = await this.db.selectFrom('activity').select('id').where('id', '=', opts.startingAfter).where('account_id', '=', accountId).executeTakeFirst();
-      if (!cursor) throw new AppError('invalid_cursor', undefined, { starting_after: opts.startingAfter });
+      const swept = !!opts.retainDays && ACTIVITY_ID.test(opts.startingAfter) && opts.startingAfter < idFloor('act', Date.now() - opts.retainDays * 86_400_000);
+      if (!cursor && !swept) throw new AppError('invalid_cursor', undefined, { starting_after: opts.startingAfter });
     }
     const { kind } = opts;
     const named = [...(opts.readActions ?? [])];

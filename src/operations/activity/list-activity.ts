@@ -6,7 +6,7 @@ import { clampedInt, defineRoute, filterParam, filterValue, readActions } from '
 const Query = z.object({
   limit: clampedInt(20, 1, 100),
   kind: filterParam(ACTIVITY_KINDS),
-  starting_after: z.string().max(INPUT_LIMITS.id).optional().describe('Cursor: the next_starting_after of the previous page (an activity id)'),
+  starting_after: z.string().max(INPUT_LIMITS.id).optional().describe('Cursor: the next_starting_after of the previous page (an activity id). One older than the server keeps activity (SIGHTLINE_RETAIN_ACTIVITY_DAYS) is still accepted after its row was removed: the page holds what is older still, usually nothing'),
 });
 const Item = z.object({
   id: z.string(),
@@ -34,7 +34,7 @@ export default defineRoute({
   querystring: Query,
   response: z.object({ items: z.array(Item), has_more: z.boolean(), next_starting_after: z.string().nullable().describe('Pass as starting_after for the next page; null on the last') }),
   errors: [400, 422],
-  run: (a, ctx, core) => core.activity.list(ctx.accountId, { limit: a.limit, kind: filterValue('kind', a.kind, ACTIVITY_KINDS) ?? 'all', startingAfter: a.starting_after, readActions: readActions() }),
+  run: (a, ctx, core) => core.activity.list(ctx.accountId, { limit: a.limit, kind: filterValue('kind', a.kind, ACTIVITY_KINDS) ?? 'all', startingAfter: a.starting_after, readActions: readActions(), retainDays: core.config.SIGHTLINE_RETAIN_ACTIVITY_DAYS }),
   cli: { command: 'activity', description: 'recent requests of this account over every surface, newest first' },
   tool: {
     name: 'list_activity',
