@@ -11,9 +11,8 @@
 // itself: a schema problem then comes back in the HTTP API's 422 shape and is recorded like
 // any other failed call, instead of as the SDK's free-text error that no handler sees.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { authenticate, requireScope, touchKey, type Principal } from '../core/accounts/accounts.ts';
 import type { ActionContext } from '../core/billing/actions.ts';
 import { AppError, ERROR_CODES } from '../core/errors.ts';
@@ -31,6 +30,22 @@ import { extraFields } from '../web/unknown-fields.ts';
 import { inputJsonSchema, MCP_TOOLS, outputJsonSchema, TOOLS_BY_NAME } from './tools.ts';
 
 export { MCP_TOOLS } from './tools.ts';
+
+/**
+ * The MCP SDK, imported on the first POST /mcp rather than with the server: it and what it pulls
+ * in (zod-to-json-schema, Ajv: some 70 modules) cost every process that builds the app about
+ * 0.14 s of CPU at start (`serve`, each test file), though most never answer an MCP request.
+ */
+async function mcpSdk() {
+  const [server, http, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  return { Server: server.Server, Transport: http.StreamableHTTPServerTransport, CallTool: types.CallToolRequestSchema, ListTools: types.ListToolsRequestSchema };
+}
+let sdkLoaded: ReturnType<typeof mcpSdk> | undefined;
+type McpSdk = Awaited<ReturnType<typeof mcpSdk>>;
 
 /**
  * The largest POST /mcp body. A tool's arguments may hold 1 MiB of text (upload_site_logs'
@@ -93,12 +108,12 @@ export const MCP_MAX_BATCH = 20;
 
 const text = (value: unknown): CallToolResult['content'] => [{ type: 'text', text: toJson(value) }];
 
-function buildServer(core: Core, principal: Principal, request: FastifyRequest, activity: McpActivity): Server {
+function buildServer(sdk: McpSdk, core: Core, principal: Principal, request: FastifyRequest, activity: McpActivity): Server {
   // A token only sees the tools it may call, and its instructions name only those.
   const visible = MCP_TOOLS.filter((t) => (t.scope ? principal.scopes.has(t.scope) : !t.listedFor || t.listedFor.some((s) => principal.scopes.has(s))));
   const instructions = instructionsFor(new Set(visible.map((t) => t.name)));
-  const server = new Server({ name: 'sightline', version: PACKAGE_VERSION }, { capabilities: { tools: {} }, instructions });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+  const server = new sdk.Server({ name: 'sightline', version: PACKAGE_VERSION }, { capabilities: { tools: {} }, instructions });
+  server.setRequestHandler(sdk.ListTools, () => ({
     tools: visible.map((t) => ({
       name: t.name,
       title: t.title,
@@ -112,7 +127,7 @@ function buildServer(core: Core, principal: Principal, request: FastifyRequest, 
   // The calls of a batch run one at a time, in order: a batch is one client's sequence of
   // calls, not a way to take many database connections at once.
   let queue: Promise<unknown> = Promise.resolve();
-  server.setRequestHandler(CallToolRequestSchema, (call, extra): Promise<CallToolResult> => {
+  server.setRequestHandler(sdk.CallTool, (call, extra): Promise<CallToolResult> => {
     const run = queue.then(() => callTool(call, extra));
     queue = run.catch(() => {});
     return run;
@@ -191,8 +206,9 @@ export function registerMcpEndpoint(app: FastifyInstance, core: Core, limiter: K
       });
     }
 
-    const server = buildServer(core, principal, request, activity);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const sdk = await (sdkLoaded ??= mcpSdk());
+    const server = buildServer(sdk, core, principal, request, activity);
+    const transport = new sdk.Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // The transport writes the response itself: the headers set so far (x-request-id,
     // RateLimit-*) go onto the raw response first, or hijacking would drop them.
     for (const [name, value] of Object.entries(reply.getHeaders())) {

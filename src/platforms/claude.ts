@@ -21,12 +21,12 @@
 // anthropic-version: 2023-06-01, {model, max_tokens, system, messages:[{role:'user'}(,{role:'assistant'})],
 //  tools:[{type:'web_search_20250305', name:'web_search', max_uses, user_location:{type:'approximate', country}}]}
 
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { generateText, type LanguageModelUsage, type ModelMessage, type ToolSet } from 'ai';
+import type { LanguageModelUsage, ModelMessage, ToolSet } from 'ai';
 import { PlatformError, type PlatformDriver, type ProbeRequest } from './types.ts';
-import { cleanBaseURL, createLiveDriver, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
+import { createLiveDriver, providerSettings, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
 import { marketInstruction } from './live/market.ts';
 import type { RawCitation } from './live/citations.ts';
+import { aiOnFirstCall } from './live/sdk.ts';
 
 /** Searches Claude may run per probe; claude.ai runs a handful per question. */
 const MAX_SEARCHES = 5;
@@ -92,15 +92,12 @@ function addUsage(a: LanguageModelUsage | undefined, b: LanguageModelUsage): Lan
 }
 
 export function createClaudeDriver(config: LiveDriverConfig): PlatformDriver {
-  const provider = createAnthropic({
-    apiKey: config.apiKey ?? '',
-    baseURL: cleanBaseURL(config.baseURL),
-    fetch: config.fetch,
-  });
+  const sdk = aiOnFirstCall(async () => (await import('@ai-sdk/anthropic')).createAnthropic(providerSettings(config)));
   return createLiveDriver({
     platform: 'claude',
     apiKey: config.apiKey,
     async call(req: ProbeRequest): Promise<LiveCallResult> {
+      const { generateText, provider } = await sdk();
       const country = req.country?.toUpperCase();
       const messages: ModelMessage[] = [{ role: 'user', content: req.prompt }];
       const bodies: MessagesBody[] = [];

@@ -6,26 +6,27 @@
 // Request: POST {DEEPSEEK_BASE_URL|https://api.deepseek.com}/chat/completions, Authorization:
 // Bearer KEY, {model, messages:[{role:'system'},{role:'user'}]}
 
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { generateText } from 'ai';
 import type { PlatformDriver, ProbeRequest } from './types.ts';
-import { cleanBaseURL, createLiveDriver, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
+import { cleanBaseURL, createLiveDriver, providerSettings, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
 import { marketInstruction } from './live/market.ts';
+import { aiOnFirstCall } from './live/sdk.ts';
 
 export const DEEPSEEK_DEFAULT_BASE_URL = 'https://api.deepseek.com';
 
 export function createDeepSeekDriver(config: LiveDriverConfig): PlatformDriver {
-  const provider = createOpenAICompatible({
-    name: 'deepseek',
-    apiKey: config.apiKey ?? '',
-    baseURL: cleanBaseURL(config.baseURL) ?? DEEPSEEK_DEFAULT_BASE_URL,
-    fetch: config.fetch,
-    includeUsage: true,
-  });
+  const sdk = aiOnFirstCall(async () =>
+    (await import('@ai-sdk/openai-compatible')).createOpenAICompatible({
+      ...providerSettings(config),
+      name: 'deepseek',
+      baseURL: cleanBaseURL(config.baseURL) ?? DEEPSEEK_DEFAULT_BASE_URL,
+      includeUsage: true,
+    }),
+  );
   return createLiveDriver({
     platform: 'deepseek',
     apiKey: config.apiKey,
     async call(req: ProbeRequest): Promise<LiveCallResult> {
+      const { generateText, provider } = await sdk();
       const result = await generateText({
         model: provider.chatModel(req.providerModel),
         system: marketInstruction(req.language, req.country, { includeCountry: true }),

@@ -12,13 +12,13 @@
 // x-goog-api-key: KEY, {contents:[{role:'user',parts:[{text}]}], systemInstruction:{parts:[{text}]},
 //  tools:[{googleSearch:{}}]}
 
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { generateText, type ToolSet } from 'ai';
+import type { ToolSet } from 'ai';
 import type { PlatformDriver, ProbeRequest } from './types.ts';
-import { cleanBaseURL, createLiveDriver, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
+import { createLiveDriver, providerSettings, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
 import { marketInstruction } from './live/market.ts';
 import { domainFromTitle, GROUNDING_REDIRECT_HOST, isGroundingRedirect, urlSources, type RawCitation } from './live/citations.ts';
 import { hostAndPath } from '../lib/url.ts';
+import { aiOnFirstCall } from './live/sdk.ts';
 
 export interface GeminiDriverConfig extends LiveDriverConfig {
   /** Read the real target of grounding redirect links from Google's Location header (default false). */
@@ -69,17 +69,14 @@ async function lookupRedirect(url: string, fetchFn: typeof fetch, timeoutMs: num
 }
 
 export function createGeminiDriver(config: GeminiDriverConfig): PlatformDriver {
-  const provider = createGoogleGenerativeAI({
-    apiKey: config.apiKey ?? '',
-    baseURL: cleanBaseURL(config.baseURL),
-    fetch: config.fetch,
-  });
+  const sdk = aiOnFirstCall(async () => (await import('@ai-sdk/google')).createGoogleGenerativeAI(providerSettings(config)));
   const fetchFn = config.fetch ?? globalThis.fetch;
   const redirectTimeoutMs = config.redirectTimeoutMs ?? 5000;
   return createLiveDriver({
     platform: 'gemini',
     apiKey: config.apiKey,
     async call(req: ProbeRequest): Promise<LiveCallResult> {
+      const { generateText, provider } = await sdk();
       const result = await generateText({
         model: provider(req.providerModel),
         system: marketInstruction(req.language, req.country, { includeCountry: true }),

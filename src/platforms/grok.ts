@@ -7,23 +7,20 @@
 // Request: POST {XAI_BASE_URL|https://api.x.ai/v1}/responses, Authorization: Bearer KEY,
 // {model, input:[{role:'system'},{role:'user'}], tools:[{type:'web_search'}]}
 
-import { createXai } from '@ai-sdk/xai';
-import { generateText, type ToolSet } from 'ai';
+import type { ToolSet } from 'ai';
 import type { PlatformDriver, ProbeRequest } from './types.ts';
-import { cleanBaseURL, createLiveDriver, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
+import { createLiveDriver, providerSettings, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
 import { marketInstruction } from './live/market.ts';
 import { urlSources, type RawCitation } from './live/citations.ts';
+import { aiOnFirstCall } from './live/sdk.ts';
 
 export function createGrokDriver(config: LiveDriverConfig): PlatformDriver {
-  const provider = createXai({
-    apiKey: config.apiKey ?? '',
-    baseURL: cleanBaseURL(config.baseURL),
-    fetch: config.fetch,
-  });
+  const sdk = aiOnFirstCall(async () => (await import('@ai-sdk/xai')).createXai(providerSettings(config)));
   return createLiveDriver({
     platform: 'grok',
     apiKey: config.apiKey,
     async call(req: ProbeRequest): Promise<LiveCallResult> {
+      const { generateText, provider } = await sdk();
       const result = await generateText({
         model: provider.responses(req.providerModel),
         system: marketInstruction(req.language, req.country, { includeCountry: true }),

@@ -12,12 +12,13 @@
 // {model, input:[{role:'system'|'developer',…},{role:'user',…}],
 //  tools:[{type:'web_search', user_location:{type:'approximate', country}}], store:false}
 
-import { createOpenAI } from '@ai-sdk/openai';
-import { APICallError, generateText, type ToolSet } from 'ai';
+import type { ToolSet } from 'ai';
 import { PlatformError, type PlatformDriver, type ProbeRequest } from './types.ts';
-import { cleanBaseURL, createLiveDriver, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
+import { createLiveDriver, providerSettings, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
 import { marketInstruction } from './live/market.ts';
 import { urlSources, type RawCitation } from './live/citations.ts';
+import { isApiCallError } from './live/errors.ts';
+import { aiOnFirstCall } from './live/sdk.ts';
 
 interface ResponsesBody {
   model?: string;
@@ -35,7 +36,7 @@ function refusalOf(body: ResponsesBody | undefined): string | null {
 
 /** The PlatformError for a `status: "failed"` reply (HTTP 200) the SDK threw; null for anything else. */
 export function failedResponseError(err: unknown): PlatformError | null {
-  if (!APICallError.isInstance(err)) return null;
+  if (!isApiCallError(err)) return null;
   // The SDK hands over the parsed body on its own HTTP 400, the text when its schema rejected it.
   let body: { status?: unknown; error?: { code?: unknown; message?: unknown } | null };
   const given: unknown = err.responseBody;
@@ -55,15 +56,12 @@ export function failedResponseError(err: unknown): PlatformError | null {
 }
 
 export function createOpenAIDriver(config: LiveDriverConfig): PlatformDriver {
-  const provider = createOpenAI({
-    apiKey: config.apiKey ?? '',
-    baseURL: cleanBaseURL(config.baseURL),
-    fetch: config.fetch,
-  });
+  const sdk = aiOnFirstCall(async () => (await import('@ai-sdk/openai')).createOpenAI(providerSettings(config)));
   return createLiveDriver({
     platform: 'openai',
     apiKey: config.apiKey,
     async call(req: ProbeRequest): Promise<LiveCallResult> {
+      const { generateText, provider } = await sdk();
       const country = req.country?.toUpperCase();
       const result = await generateText({
         model: provider.responses(req.providerModel),

@@ -12,12 +12,11 @@
 // Bearer KEY, {model, messages:[{role:'system'},{role:'user'}],
 //  web_search_options:{user_location:{country}}}
 
-import { createPerplexity } from '@ai-sdk/perplexity';
-import { generateText } from 'ai';
 import { PlatformError, type PlatformDriver, type ProbeRequest } from './types.ts';
-import { cleanBaseURL, createLiveDriver, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
+import { createLiveDriver, providerSettings, type LiveCallResult, type LiveDriverConfig } from './live/driver.ts';
 import { marketInstruction } from './live/market.ts';
 import { urlSources, type RawCitation } from './live/citations.ts';
+import { aiOnFirstCall } from './live/sdk.ts';
 
 interface SonarBody {
   model?: string;
@@ -55,15 +54,12 @@ export function stripReasoning(text: string): string | null {
 }
 
 export function createPerplexityDriver(config: LiveDriverConfig): PlatformDriver {
-  const provider = createPerplexity({
-    apiKey: config.apiKey ?? '',
-    baseURL: cleanBaseURL(config.baseURL),
-    fetch: config.fetch,
-  });
+  const sdk = aiOnFirstCall(async () => (await import('@ai-sdk/perplexity')).createPerplexity(providerSettings(config)));
   return createLiveDriver({
     platform: 'perplexity',
     apiKey: config.apiKey,
     async call(req: ProbeRequest): Promise<LiveCallResult> {
+      const { generateText, provider } = await sdk();
       const country = req.country?.toUpperCase();
       const result = await generateText({
         model: provider(req.providerModel),

@@ -44,6 +44,11 @@ export function cleanBaseURL(url: string | undefined): string | undefined {
   return t ? t.replace(/\/+$/, '') : undefined;
 }
 
+/** A provider package's settings from a driver's config: the key, the API root, the fetch. */
+export function providerSettings(config: LiveDriverConfig) {
+  return { apiKey: config.apiKey ?? '', baseURL: cleanBaseURL(config.baseURL), fetch: config.fetch };
+}
+
 export function createLiveDriver(opts: {
   platform: PlatformName;
   apiKey: string | undefined;

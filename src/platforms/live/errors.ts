@@ -5,9 +5,15 @@
 // the original error is not attached as `cause`: it carries request/response bodies that may
 // quote the key, and loggers serialize causes.
 
-import { APICallError, JSONParseError, TypeValidationError, InvalidResponseDataError, EmptyResponseBodyError } from 'ai';
+import type { APICallError } from 'ai';
 import { PlatformError, type PlatformName } from '../types.ts';
+import { loadedAiSdk } from './sdk.ts';
 import { scrubText } from './secrets.ts';
+
+/** Whether `err` is the AI SDK's APICallError (none exists before a driver's call loaded the SDK). */
+export function isApiCallError(err: unknown): err is APICallError {
+  return loadedAiSdk()?.APICallError.isInstance(err) ?? false;
+}
 
 type Headers = Record<string, string | undefined> | undefined;
 
@@ -94,7 +100,7 @@ export function toPlatformError(
   if (isAbortLike(err)) return err;
   const p = ctx.platform;
 
-  if (APICallError.isInstance(err)) {
+  if (isApiCallError(err)) {
     const status = err.statusCode ?? null;
     // A proxy's HTML error page gives the SDK no message: its visible text stands in, or the status.
     const text =
@@ -154,11 +160,13 @@ export function toPlatformError(
     });
   }
 
+  const ai = loadedAiSdk();
   if (
-    JSONParseError.isInstance(err) ||
-    TypeValidationError.isInstance(err) ||
-    InvalidResponseDataError.isInstance(err) ||
-    EmptyResponseBodyError.isInstance(err)
+    ai &&
+    (ai.JSONParseError.isInstance(err) ||
+      ai.TypeValidationError.isInstance(err) ||
+      ai.InvalidResponseDataError.isInstance(err) ||
+      ai.EmptyResponseBodyError.isInstance(err))
   ) {
     return new PlatformError(
       'provider_malformed_response',
