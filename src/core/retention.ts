@@ -148,7 +148,7 @@ export async function sweepRetention(store: Store, policy: RetentionPolicy, opts
     login_throttle: 0,
   };
   /** Deletes from `table` the rows whose key `pick` names, in batches. */
-  const sweep = (table: 'sessions' | 'auth_tokens' | 'login_throttle' | 'webhook_events' | 'removed_users', key: string, pick: RawBuilder<unknown>) =>
+  const sweep = (table: 'jobs' | 'sessions' | 'auth_tokens' | 'login_throttle' | 'webhook_events' | 'removed_users', key: string, pick: RawBuilder<unknown>) =>
     inBatches(batch, maxBatches, async () => (await deletePicked(store.db, store.dialect, table, [key], pick, batch)).length);
   const report = (table: keyof SweepResult) => out[table] > 0 && opts.onRemoved?.(table, out[table]);
   if (policy.jobsDays > 0) {
@@ -157,7 +157,7 @@ export async function sweepRetention(store: Store, policy: RetentionPolicy, opts
     const pick = sql`select id from jobs
        where id < ${idFloor('job', before)} and status in ('done', 'failed', 'cancelled') and updated_at < ${new Date(before).toISOString()}
        order by id`;
-    out.jobs = await inBatches(batch, maxBatches, async () => (await deletePicked(store.db, store.dialect, 'jobs', ['id'], pick, batch)).length);
+    out.jobs = await sweep('jobs', 'id', pick);
     report('jobs');
   }
   if (policy.webhookDeliveriesDays > 0) {

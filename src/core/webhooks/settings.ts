@@ -5,7 +5,7 @@ import { formatCredits, parseCredits } from '../money.ts';
 import { nowIso } from '../../lib/ids.ts';
 import type { Store } from '../../db/store.ts';
 import type { Principal } from '../accounts/accounts.ts';
-import { adminOnly } from '../accounts/users.ts';
+import { requireAdminToGrant } from '../accounts/team.ts';
 import { listAlertEmails, setAlertEmails } from './alert-mail.ts';
 
 export async function getNotificationSettings(store: Store, accountId: string) {
@@ -28,9 +28,9 @@ export async function updateNotificationSettings(
 ) {
   // Each person chooses their own mail: a signed-in member changes no one else's (an admin, or a
   // key acting for the account, may set anyone's, as when setting up the team's alerts).
-  const member = by.session && by.session.accountRole !== 'admin' ? by.session : null;
-  if (member && patch.email_alerts?.some((c) => c.email.trim().toLowerCase() !== member.email.toLowerCase())) {
-    throw adminOnly("changes another person's e-mail alerts (you choose your own)");
+  const me = by.session?.email.toLowerCase();
+  if (me !== undefined && patch.email_alerts?.some((c) => c.email.trim().toLowerCase() !== me)) {
+    requireAdminToGrant(by, "changes another person's e-mail alerts (you choose your own)");
   }
   if (patch.email_alerts) await setAlertEmails(store, accountId, patch.email_alerts);
   if (patch.credits_low_threshold === undefined) return getNotificationSettings(store, accountId);

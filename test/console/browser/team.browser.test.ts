@@ -78,6 +78,8 @@ describe('the Team page', { skip: browserSkip() }, () => {
     const share = page.getByTestId('share');
     await share.getByText('Only an admin of this account makes share links').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Make a share link' }).count(), 0);
+    // The links' list loads after the card's sentence: wait for it before counting.
+    await share.getByRole('button', { name: /^Revoke/ }).first().waitFor();
     assert.equal(await share.getByRole('button', { name: /^Revoke/ }).count(), 1, 'a member still revokes');
     await checkBothWidths(rig, page, 'team-member-share', async () => share.scrollIntoViewIfNeeded());
     await page.getByRole('link', { name: 'Alerts' }).click();
